@@ -1,0 +1,43 @@
+# Checks for what prognoz builds on.  Each macro sets the *_CFLAGS and *_LIBS it names.
+
+# MPI through pkg-config (mpich, then mpi), and mpiexec for the integration tests.
+AC_DEFUN([PZ_CHECK_MPI], [
+  PKG_CHECK_MODULES([MPI], [mpich], [],
+    [PKG_CHECK_MODULES([MPI], [mpi], [],
+      [AC_MSG_ERROR([MPI not found by pkg-config: install libmpich-dev (scripts/setup.sh does)])])])
+  AC_PATH_PROGS([MPIEXEC], [mpiexec mpirun], [])
+  AS_IF([test -z "$MPIEXEC"], [AC_MSG_ERROR([mpiexec not found: install mpich])])
+  AC_PATH_PROGS([MPICC], [mpicc], [])
+])
+
+# OTF2: otf2-config has no pkg-config file on every system, so both are tried.
+AC_DEFUN([PZ_CHECK_OTF2], [
+  PKG_CHECK_MODULES([OTF2], [otf2], [], [
+    AC_PATH_PROG([OTF2_CONFIG], [otf2-config], [])
+    AS_IF([test -z "$OTF2_CONFIG"],
+      [AC_MSG_ERROR([OTF2 not found: install libotf2-trace-dev (scripts/setup.sh does)])])
+    OTF2_CFLAGS=`$OTF2_CONFIG --cflags`
+    OTF2_LIBS="`$OTF2_CONFIG --ldflags` `$OTF2_CONFIG --libs`"])
+  AC_PATH_PROG([OTF2_PRINT], [otf2-print], [])
+])
+
+# Criterion for the unit tests; without it they are skipped, and said so.
+AC_DEFUN([PZ_CHECK_CRITERION], [
+  PKG_CHECK_MODULES([CRITERION], [criterion], [have_criterion=yes], [have_criterion=no])
+  AM_CONDITIONAL([HAVE_CRITERION], [test "$have_criterion" = yes])
+])
+
+# The MPI Fortran compiler, for the Fortran integration tests.
+AC_DEFUN([PZ_CHECK_FORTRAN], [
+  AC_PATH_PROGS([MPIFC], [mpif90 mpifort], [])
+  AM_CONDITIONAL([HAVE_MPIFC], [test -n "$MPIFC"])
+])
+
+# Warnings; --enable-werror (CI) makes them errors.
+AC_DEFUN([PZ_WARNINGS], [
+  AC_ARG_ENABLE([werror],
+    [AS_HELP_STRING([--enable-werror], [treat compiler warnings as errors])])
+  PZ_CFLAGS="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes"
+  AS_IF([test "x$enable_werror" = xyes], [PZ_CFLAGS="$PZ_CFLAGS -Werror"])
+  AC_SUBST([PZ_CFLAGS])
+])

@@ -1,0 +1,114 @@
+/* OTF2 archive lifecycle.  OTF2's collective operations run over a private duplicate
+ * of MPI_COMM_WORLD through PMPI, so they are never recorded. */
+#define OTF2_MPI_USE_PMPI
+#include <otf2/OTF2_MPI_Collectives.h>
+#include <otf2/OTF2_Pthread_Locks.h>
+#include <stdarg.h>
+
+#include "archive.h"
+#include "clock.h"
+
+static OTF2_Archive *archive;
+static int errors;
+
+/* OTF2 reports errors through this instead of printing them: the summary at finalize
+ * says whether the trace is complete. */
+static OTF2_ErrorCode count_error(void *data, const char *file, uint64_t line,
+                                  const char *function, OTF2_ErrorCode code,
+                                  const char *format, va_list va)
+{
+    (void)data, (void)file, (void)line, (void)function, (void)format, (void)va;
+    errors++;
+    return code;
+}
+
+static OTF2_FlushType always_flush(void *data, OTF2_FileType type, OTF2_LocationRef location,
+                                   void *caller, bool final)
+{
+    (void)data, (void)type, (void)location, (void)caller, (void)final;
+    return OTF2_FLUSH;
+}
+
+/* No post-flush callback: OTF2 flushes its chunks while the wrapper converts records
+ * of the past, so OTF2's own flush marks would break time order; the wrapper marks its
+ * flushes itself. */
+static const OTF2_FlushCallbacks flush_callbacks = { always_flush, NULL };
+
+int pz_archive_open(const char *dir, MPI_Comm comm)
+{
+    int ok;
+
+    OTF2_Error_RegisterCallback(count_error, NULL);
+    archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
+                                4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    ok = archive != NULL;
+    ok = ok && OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL) == OTF2_SUCCESS;
+    ok = ok && OTF2_MPI_Archive_SetCollectiveCallbacks(archive, comm, MPI_COMM_NULL)
+                   == OTF2_SUCCESS;
+    ok = ok && OTF2_Pthread_Archive_SetLockingCallbacks(archive, NULL) == OTF2_SUCCESS;
+    PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm);
+    if (ok)
+        ok = OTF2_Archive_OpenEvtFiles(archive) == OTF2_SUCCESS;
+    PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm);
+    if (!ok && archive) {
+        OTF2_Archive_Close(archive);
+        archive = NULL;
+    }
+    return ok ? 0 : -1;
+}
+
+OTF2_EvtWriter *pz_archive_evt_writer(uint64_t location)
+{
+    return archive ? OTF2_Archive_GetEvtWriter(archive, location) : NULL;
+}
+
+void pz_archive_close_evt_writer(OTF2_EvtWriter *writer)
+{
+    if (archive && writer)
+        OTF2_Archive_CloseEvtWriter(archive, writer);
+}
+
+void pz_archive_begin_definitions(void)
+{
+    if (!archive)
+        return;
+    OTF2_Archive_CloseEvtFiles(archive);
+    OTF2_Archive_OpenDefFiles(archive);
+}
+
+void pz_archive_local_definitions(uint64_t location, const uint32_t *comm_map,
+                                  uint32_t ncomms, const struct pz_clock_offset *offsets,
+                                  int noffsets)
+{
+    OTF2_DefWriter *w;
+    OTF2_IdMap *map;
+
+    if (!archive || !(w = OTF2_Archive_GetDefWriter(archive, location)))
+        return;
+    map = OTF2_IdMap_Create(OTF2_ID_MAP_DENSE, ncomms);
+    for (uint32_t i = 0; map && i < ncomms; i++)
+        OTF2_IdMap_AddIdPair(map, i, comm_map[i]);
+    if (map) {
+        OTF2_DefWriter_WriteMappingTable(w, OTF2_MAPPING_COMM, map);
+        OTF2_IdMap_Free(map);
+    }
+    for (int i = 0; i < noffsets; i++)
+        OTF2_DefWriter_WriteClockOffset(w, offsets[i].time, offsets[i].offset,
+                                        offsets[i].deviation);
+    OTF2_Archive_CloseDefWriter(archive, w);
+}
+
+OTF2_GlobalDefWriter *pz_archive_global_writer(void)
+{
+    return archive ? OTF2_Archive_GetGlobalDefWriter(archive) : NULL;
+}
+
+int pz_archive_close(void)
+{
+    if (archive) {
+        OTF2_Archive_CloseDefFiles(archive);
+        OTF2_Archive_Close(archive);
+        archive = NULL;
+    }
+    return errors;
+}

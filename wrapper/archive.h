@@ -1,0 +1,51 @@
+/* The OTF2 archive of a run: DIR/traces.otf2 with DIR/traces/ holding one event and one
+ * local definition file per location.  Every function marked collective must be called
+ * by all processes, whatever happened to each of them before, so that a failure on one
+ * process never leaves the others waiting. */
+#ifndef PZ_ARCHIVE_H
+#define PZ_ARCHIVE_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include <otf2/otf2.h>
+
+/* A clock offset measured against rank 0 at local time time (ns). */
+struct pz_clock_offset {
+    uint64_t time;
+    int64_t offset;
+    double deviation;
+};
+
+/* Collective over comm: opens the archive in dir and its event files.  Returns 0, or -1
+ * on this process (then every later call is a harmless no-op here). */
+int pz_archive_open(const char *dir, MPI_Comm comm);
+
+/* The event writer of a location; NULL if the archive is not open. */
+OTF2_EvtWriter *pz_archive_evt_writer(uint64_t location);
+
+/* Closes the event writer of a location. */
+void pz_archive_close_evt_writer(OTF2_EvtWriter *writer);
+
+/* Collective: closes the event files and opens the definition files. */
+void pz_archive_begin_definitions(void);
+
+/* Writes the local definitions of a location: the mapping of its local communicator
+ * references to global ones, and its clock offsets. */
+void pz_archive_local_definitions(uint64_t location, const uint32_t *comm_map,
+                                  uint32_t ncomms, const struct pz_clock_offset *offsets,
+                                  int noffsets);
+
+/* Rank 0 only: the writer of the global definitions. */
+OTF2_GlobalDefWriter *pz_archive_global_writer(void);
+
+/* Collective: closes the definition files and the archive.  Returns the number of OTF2
+ * errors this process saw over the archive's life (0 when all was written). */
+int pz_archive_close(void);
+
+/* Location id of thread number index of a rank: the rank itself for the first thread. */
+static inline uint64_t pz_location_id(int rank, uint32_t index)
+{
+    return (uint64_t)index << 32 | (uint32_t)rank;
+}
+
+#endif

@@ -1,0 +1,60 @@
+/* The communicators a process knows, each with a small local reference that its events
+ * carry, and their unification at finalize into one numbering for the whole run. */
+#ifndef PZ_COMMS_H
+#define PZ_COMMS_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+/* Local references every process has. */
+#define PZ_COMM_UNKNOWN 0u  /* made by a call the wrapper did not see */
+#define PZ_COMM_WORLD 1u
+#define PZ_COMM_SELF 2u
+
+struct pz_comm_info {
+    uint64_t gid;        /* the same on every member; 0 world, 1 self, 2 unknown */
+    int rank, size;      /* of this process in the local group */
+    int remote_size;     /* intercommunicators: size of the remote group, else 0 */
+    uint16_t creator;    /* enum pz_call_id of the creating call */
+    int *members;        /* world ranks: local group, then remote group */
+};
+
+/* One communicator of the whole run, as rank 0 learns it at unification. */
+struct pz_global_comm {
+    uint64_t gid;
+    uint16_t creator;
+    int size, remote_size;
+    int *members;        /* size + remote_size world ranks, NULL if unknown */
+};
+
+/* Registers MPI_COMM_WORLD, MPI_COMM_SELF and the unknown communicator; no
+ * communication.  Returns 0, or -1 if memory ran out. */
+int pz_comms_init(void);
+
+/* Local reference of comm, PZ_COMM_UNKNOWN if it was never registered.  Lock-free. */
+uint32_t pz_comm_ref(MPI_Comm comm);
+
+/* The communicator with local reference ref (ref < pz_comms_count()). */
+const struct pz_comm_info *pz_comm_get(uint32_t ref);
+
+/* Number of local references so far. */
+uint32_t pz_comms_count(void);
+
+/* Registers newcomm, just created by the call creator.  Collective over newcomm as the
+ * creating call was: the members agree on a global id with one broadcast on newcomm
+ * (on intercommunicators, on their merge).  No-op for MPI_COMM_NULL. */
+void pz_comms_created(MPI_Comm newcomm, uint16_t creator);
+
+/* Forgets the handle of a communicator being freed; its reference stays defined. */
+void pz_comms_freed(MPI_Comm comm);
+
+/* Collective over comm (a duplicate of MPI_COMM_WORLD): numbers every communicator of the
+ * run.  Fills map[ref] with the global number of each local reference.  On rank 0,
+ * *all and *nall receive every communicator, in global-number order (free them with
+ * pz_comms_free_global); elsewhere they are set to NULL and 0.  Returns 0 or -1. */
+int pz_comms_unify(MPI_Comm comm, uint32_t *map, struct pz_global_comm **all,
+                   uint32_t *nall);
+
+void pz_comms_free_global(struct pz_global_comm *all, uint32_t nall);
+
+#endif

@@ -1,0 +1,255 @@
+/* Opening the trace of a session and writing it at finalize. */
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "clock_sync.h"
+#include "comms.h"
+#include "globaldefs.h"
+#include "runtime.h"
+#include "session.h"
+#include "thread.h"
+
+/* Node of every rank, by processor name (PROGNOZ_NODE overrides it, for tests). */
+static int learn_nodes(struct pz_session *s)
+{
+    char name[MPI_MAX_PROCESSOR_NAME] = "", *all;
+    const char *forced = getenv("PROGNOZ_NODE");
+    int len;
+
+    if (forced && *forced)
+        snprintf(name, sizeof(name), "%s", forced);
+    else
+        PMPI_Get_processor_name(name, &len);
+    all = malloc((size_t)s->size * MPI_MAX_PROCESSOR_NAME);
+    s->node_of_rank = malloc((size_t)s->size * sizeof(int));
+    s->node_names = malloc((size_t)s->size * sizeof(char *));
+    if (!all || !s->node_of_rank || !s->node_names)
+        return -1;
+    PMPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
+                   s->comm);
+    s->nnodes = 0;
+    for (int r = 0; r < s->size; r++) {
+        const char *n = all + (size_t)r * MPI_MAX_PROCESSOR_NAME;
+        int k = 0;
+
+        while (k < s->nnodes && strcmp(s->node_names[k], n) != 0)
+            k++;
+        if (k == s->nnodes)
+            s->node_names[s->nnodes++] = strdup(n);
+        s->node_of_rank[r] = k;
+    }
+    free(all);
+    return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+static int make_dirs(const char *dir)
+{
+    char path[PATH_MAX];
+
+    if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    for (char *p = path + 1; *p; p++) {
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(path, 0777) != 0 && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    }
+    return mkdir(path, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* path = dir/name, PATH_MAX bytes at most; -1 and errno if too long. */
+static int in_dir(char *path, const char *dir, const char *name)
+{
+    if (snprintf(path, PATH_MAX, "%s/%s", dir, name) >= PATH_MAX) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return 0;
+}
+
+/* Rank 0: makes dir, removes the trace an earlier run left there, and checks that files
+ * can be created in it.  Returns 0 or an errno value. */
+static int prepare_dir(const char *dir)
+{
+    static const char *const old[] = { "traces.otf2", "traces.def" };
+    char path[PATH_MAX];
+    FILE *probe;
+
+    if (make_dirs(dir) != 0 || in_dir(path, dir, "traces") != 0)
+        return errno;
+    nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    for (size_t i = 0; i < sizeof(old) / sizeof(old[0]); i++)
+        if (in_dir(path, dir, old[i]) == 0)
+            remove(path);
+    if (in_dir(path, dir, ".prognoz-probe") != 0 || !(probe = fopen(path, "w")))
+        return errno;
+    fclose(probe);
+    remove(path);
+    return 0;
+}
+
+static int *remote_ranks(const struct pz_session *s)
+{
+    int *remote = malloc((size_t)s->size * sizeof(int));
+
+    for (int r = 0; remote && r < s->size; r++)
+        remote[r] = s->node_of_rank[r] != s->node_of_rank[0];
+    return remote;
+}
+
+static void measure_offset(struct pz_session *s)
+{
+    int *remote = remote_ranks(s);
+
+    if (remote)
+        s->offsets[s->noffsets++] = pz_clock_sync(s->comm, remote);
+    free(remote);
+}
+
+int pz_session_open(void)
+{
+    struct pz_session *s = &pz_session;
+    int err = 0;
+
+    PMPI_Comm_dup(MPI_COMM_WORLD, &s->comm);
+    err = learn_nodes(s) != 0 ? ENOMEM : 0;
+    if (s->rank == 0 && !err)
+        err = prepare_dir(s->dir);
+    PMPI_Allreduce(MPI_IN_PLACE, &err, 1, MPI_INT, MPI_MAX, s->comm);
+    if (!err && pz_archive_open(s->dir, s->comm) != 0)
+        err = -1;
+    if (err) {
+        if (s->rank == 0)
+            pz_runtime_warn("cannot write the trace to '%s': %s; the program runs unrecorded",
+                            s->dir, err > 0 ? strerror(err) : "OTF2 cannot create the archive");
+        PMPI_Comm_free(&s->comm);
+        return -1;
+    }
+    s->archive_open = 1;
+    measure_offset(s);
+    return 0;
+}
+
+/* Flushes every thread; fills events[index] and returns the number of threads. */
+static int flush_threads(uint64_t **events, uint64_t *dropped)
+{
+    int n = 0;
+
+    for (struct pz_thread *t = pz_thread_first(); t; t = t->next)
+        n++;
+    *events = calloc((size_t)n, sizeof(uint64_t));
+    for (struct pz_thread *t = pz_thread_first(); t; t = t->next) {
+        pz_thread_flush(t, 0);
+        pz_archive_close_evt_writer(t->writer);
+        t->writer = NULL;
+        (*events)[t->index] = t->nevents;
+        *dropped += t->dropped;
+    }
+    return n;
+}
+
+static void write_local_definitions(const uint32_t *map, uint32_t ncomms)
+{
+    for (struct pz_thread *t = pz_thread_first(); t; t = t->next)
+        pz_archive_local_definitions(t->location, map, ncomms, pz_session.offsets,
+                                     pz_session.noffsets);
+}
+
+/* Gathers what rank 0 needs for the global definitions and writes them there. */
+static void write_global_definitions(int nthreads, const uint64_t *events, uint64_t end,
+                                     const struct pz_global_comm *comms, uint32_t ncomms)
+{
+    struct pz_session *s = &pz_session;
+    struct pz_run_info run = { .nprocs = s->size, .node_of_rank = s->node_of_rank,
+                               .nnodes = s->nnodes, .node_names = s->node_names,
+                               .comms = comms, .ncomms = ncomms };
+    int *counts = s->rank == 0 ? malloc((size_t)s->size * sizeof(int)) : NULL;
+    int *displs = s->rank == 0 ? malloc((size_t)s->size * sizeof(int)) : NULL, total = 0;
+    uint64_t *all = NULL, begin = s->begin + (uint64_t)s->offsets[0].offset;
+    uint64_t last = end + (uint64_t)s->offsets[s->noffsets - 1].offset;
+
+    PMPI_Gather(&nthreads, 1, MPI_INT, counts, 1, MPI_INT, 0, s->comm);
+    for (int r = 0; s->rank == 0 && r < s->size; r++) {
+        displs[r] = total;
+        total += counts[r];
+    }
+    if (s->rank == 0)
+        all = malloc((size_t)total * sizeof(uint64_t));
+    PMPI_Gatherv(events, nthreads, MPI_UINT64_T, all, counts, displs, MPI_UINT64_T, 0, s->comm);
+    PMPI_Reduce(&begin, &run.begin, 1, MPI_UINT64_T, MPI_MIN, 0, s->comm);
+    PMPI_Reduce(&last, &run.end, 1, MPI_UINT64_T, MPI_MAX, 0, s->comm);
+    if (s->rank == 0) {
+        struct timespec real;
+
+        clock_gettime(CLOCK_REALTIME, &real);
+        run.realtime_begin = (uint64_t)real.tv_sec * 1000000000u + (uint64_t)real.tv_nsec -
+                             (pz_now() - run.begin);
+        run.nthreads = counts;
+        run.events = all;
+        pz_write_global_definitions(pz_archive_global_writer(), &run);
+    }
+    free(counts);
+    free(displs);
+    free(all);
+}
+
+static void report(uint64_t events, uint64_t dropped, int errors)
+{
+    struct pz_session *s = &pz_session;
+    uint64_t mine[3] = { events, dropped, (uint64_t)errors }, sum[3];
+
+    PMPI_Reduce(mine, sum, 3, MPI_UINT64_T, MPI_SUM, 0, s->comm);
+    if (s->rank != 0)
+        return;
+    if (sum[2])
+        pz_runtime_warn("the trace in '%s/traces.otf2' is incomplete: %llu write errors "
+                        "(is the disk full?)", s->dir, (unsigned long long)sum[2]);
+    if (sum[1])
+        pz_runtime_warn("%llu calls were not recorded: the buffer filled before the trace "
+                        "could be opened; raise PROGNOZ_BUFFER", (unsigned long long)sum[1]);
+    fprintf(stderr, "prognoz: recorded %llu events of %d processes in %s/traces.otf2\n",
+            (unsigned long long)sum[0], s->size, s->dir);
+}
+
+void pz_session_write(uint64_t end)
+{
+    struct pz_session *s = &pz_session;
+    uint64_t *events, dropped = 0, total = 0;
+    uint32_t ncomms, nall, *map;
+    struct pz_global_comm *all;
+    int nthreads, errors;
+
+    measure_offset(s);
+    nthreads = flush_threads(&events, &dropped);
+    pz_archive_begin_definitions();
+    ncomms = pz_comms_count();
+    map = malloc((ncomms ? ncomms : 1) * sizeof(uint32_t));
+    pz_comms_unify(s->comm, map, &all, &nall);
+    write_local_definitions(map, ncomms);
+    write_global_definitions(nthreads, events, end, all, nall);
+    errors = pz_archive_close();
+    for (int i = 0; i < nthreads; i++)
+        total += events[i];
+    report(total, dropped, errors);
+    pz_comms_free_global(all, nall);
+    free(map);
+    free(events);
+    PMPI_Comm_free(&s->comm);
+}

@@ -1,0 +1,177 @@
+/* Global definitions, in the order readers expect them: each definition only refers to
+ * definitions written before it. */
+#include <stdio.h>
+
+#include "archive.h"
+#include "calls_gen.h"
+#include "globaldefs.h"
+
+enum { GROUP_LOCATIONS, GROUP_SELF, FIRST_COMM_GROUP };
+
+struct strings {
+    OTF2_GlobalDefWriter *w;
+    OTF2_StringRef next;
+};
+
+static OTF2_StringRef string(struct strings *s, const char *text)
+{
+    OTF2_GlobalDefWriter_WriteString(s->w, s->next, text);
+    return s->next++;
+}
+
+static OTF2_RegionRole collective_role(enum pz_collective c)
+{
+    switch (c) {
+    case PZ_COLL_BARRIER:
+        return OTF2_REGION_ROLE_BARRIER;
+    case PZ_COLL_BCAST:
+    case PZ_COLL_SCATTER:
+    case PZ_COLL_SCATTERV:
+        return OTF2_REGION_ROLE_COLL_ONE2ALL;
+    case PZ_COLL_GATHER:
+    case PZ_COLL_GATHERV:
+    case PZ_COLL_REDUCE:
+        return OTF2_REGION_ROLE_COLL_ALL2ONE;
+    case PZ_COLL_SCAN:
+    case PZ_COLL_EXSCAN:
+        return OTF2_REGION_ROLE_COLL_OTHER;
+    default:
+        return OTF2_REGION_ROLE_COLL_ALL2ALL;
+    }
+}
+
+static OTF2_RegionRole region_role(const struct pz_call_info *call)
+{
+    switch (call->category) {
+    case PZ_CAT_SEND: case PZ_CAT_RECV: case PZ_CAT_SENDRECV: case PZ_CAT_SENDRECV_REPLACE:
+    case PZ_CAT_ISEND: case PZ_CAT_IRECV: case PZ_CAT_MRECV: case PZ_CAT_IMRECV:
+    case PZ_CAT_PSEND_INIT: case PZ_CAT_PRECV_INIT:
+        return OTF2_REGION_ROLE_POINT2POINT;
+    case PZ_CAT_COLL:
+        return collective_role(call->collective);
+    default:
+        return OTF2_REGION_ROLE_FUNCTION;
+    }
+}
+
+static void write_regions(struct strings *s)
+{
+    OTF2_StringRef mpi_file = string(s, "MPI"), empty = string(s, "");
+
+    for (int id = 0; id < PZ_NCALLS; id++) {
+        OTF2_StringRef name = string(s, pz_calls[id].name);
+
+        OTF2_GlobalDefWriter_WriteRegion(s->w, (OTF2_RegionRef)id, name, name, empty,
+                                         region_role(&pz_calls[id]), OTF2_PARADIGM_MPI,
+                                         OTF2_REGION_FLAG_NONE, mpi_file, 0, 0);
+    }
+}
+
+static void write_system_tree(struct strings *s, const struct pz_run_info *run)
+{
+    OTF2_StringRef node_class = string(s, "node");
+
+    OTF2_GlobalDefWriter_WriteSystemTreeNode(s->w, 0, string(s, "machine"),
+                                             string(s, "machine"), OTF2_UNDEFINED_SYSTEM_TREE_NODE);
+    for (int n = 0; n < run->nnodes; n++)
+        OTF2_GlobalDefWriter_WriteSystemTreeNode(s->w, (OTF2_SystemTreeNodeRef)(n + 1),
+                                                 string(s, run->node_names[n]), node_class, 0);
+}
+
+static void write_locations(struct strings *s, const struct pz_run_info *run)
+{
+    char name[64];
+    size_t loc = 0;
+
+    for (int r = 0; r < run->nprocs; r++) {
+        snprintf(name, sizeof(name), "MPI Rank %d", r);
+        OTF2_GlobalDefWriter_WriteLocationGroup(s->w, (OTF2_LocationGroupRef)r, string(s, name),
+                                                OTF2_LOCATION_GROUP_TYPE_PROCESS,
+                                                (OTF2_SystemTreeNodeRef)(run->node_of_rank[r] + 1),
+                                                OTF2_UNDEFINED_LOCATION_GROUP);
+    }
+    for (int r = 0; r < run->nprocs; r++) {
+        for (int t = 0; t < run->nthreads[r]; t++, loc++) {
+            if (t == 0)
+                snprintf(name, sizeof(name), "Master thread");
+            else
+                snprintf(name, sizeof(name), "Thread %d", t);
+            OTF2_GlobalDefWriter_WriteLocation(s->w, pz_location_id(r, (uint32_t)t),
+                                               string(s, name), OTF2_LOCATION_TYPE_CPU_THREAD,
+                                               run->events[loc], (OTF2_LocationGroupRef)r);
+        }
+    }
+}
+
+static void write_group(struct strings *s, OTF2_GroupRef id, const char *name,
+                        const int *ranks, int n)
+{
+    uint64_t members[n > 0 ? n : 1];
+
+    for (int i = 0; i < n; i++)
+        members[i] = (uint64_t)ranks[i];
+    OTF2_GlobalDefWriter_WriteGroup(s->w, id, string(s, name), OTF2_GROUP_TYPE_COMM_GROUP,
+                                    OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)n,
+                                    members);
+}
+
+static void comm_name(char *buf, size_t len, uint32_t index, const struct pz_global_comm *c)
+{
+    if (index == 0)
+        snprintf(buf, len, "MPI_COMM_WORLD");
+    else if (index == 1)
+        snprintf(buf, len, "MPI_COMM_SELF");
+    else if (!c->members)
+        snprintf(buf, len, "unknown communicator");
+    else
+        snprintf(buf, len, "Comm %u (%s)", index, pz_calls[c->creator].name);
+}
+
+static void write_comms(struct strings *s, const struct pz_run_info *run)
+{
+    uint64_t locations[run->nprocs];
+    OTF2_GroupRef next = FIRST_COMM_GROUP;
+    char name[96];
+
+    for (int r = 0; r < run->nprocs; r++)
+        locations[r] = pz_location_id(r, 0);
+    OTF2_GlobalDefWriter_WriteGroup(s->w, GROUP_LOCATIONS, string(s, "MPI_COMM_WORLD locations"),
+                                    OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                    OTF2_GROUP_FLAG_NONE, (uint32_t)run->nprocs, locations);
+    OTF2_GlobalDefWriter_WriteGroup(s->w, GROUP_SELF, string(s, "MPI_COMM_SELF"),
+                                    OTF2_GROUP_TYPE_COMM_SELF, OTF2_PARADIGM_MPI,
+                                    OTF2_GROUP_FLAG_NONE, 0, NULL);
+    for (uint32_t i = 0; i < run->ncomms; i++) {
+        const struct pz_global_comm *c = &run->comms[i];
+
+        comm_name(name, sizeof(name), i, c);
+        if (i == 1) {
+            OTF2_GlobalDefWriter_WriteComm(s->w, i, string(s, name), GROUP_SELF,
+                                           OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+        } else if (c->remote_size > 0) {
+            write_group(s, next, name, c->members, c->size);
+            write_group(s, next + 1, name, c->members + c->size, c->remote_size);
+            OTF2_GlobalDefWriter_WriteInterComm(s->w, i, string(s, name), next, next + 1,
+                                                OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+            next += 2;
+        } else {
+            write_group(s, next, name, c->members, c->members ? c->size : 0);
+            OTF2_GlobalDefWriter_WriteComm(s->w, i, string(s, name), next++,
+                                           OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+        }
+    }
+}
+
+void pz_write_global_definitions(OTF2_GlobalDefWriter *w, const struct pz_run_info *run)
+{
+    struct strings s = { w, 0 };
+
+    OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000u, run->begin,
+                                              run->end - run->begin, run->realtime_begin);
+    OTF2_GlobalDefWriter_WriteParadigm(w, OTF2_PARADIGM_MPI, string(&s, "MPI"),
+                                       OTF2_PARADIGM_CLASS_PROCESS);
+    write_system_tree(&s, run);
+    write_locations(&s, run);
+    write_regions(&s);
+    write_comms(&s, run);
+}

@@ -1,0 +1,26 @@
+/* The global definitions of a run, written by rank 0 at finalize: clock, system tree,
+ * processes and threads, MPI regions, communicators and their groups. */
+#ifndef PZ_GLOBALDEFS_H
+#define PZ_GLOBALDEFS_H
+
+#include <otf2/otf2.h>
+#include <stdint.h>
+
+#include "comms.h"
+
+struct pz_run_info {
+    int nprocs;
+    const int *node_of_rank;         /* index into node_names */
+    int nnodes;
+    char *const *node_names;
+    const int *nthreads;             /* per rank */
+    const uint64_t *events;          /* per location: rank 0's threads, rank 1's, ... */
+    uint64_t begin, end;             /* ns, on the corrected clock of rank 0 */
+    uint64_t realtime_begin;         /* ns since the epoch at begin */
+    const struct pz_global_comm *comms;
+    uint32_t ncomms;
+};
+
+void pz_write_global_definitions(OTF2_GlobalDefWriter *w, const struct pz_run_info *run);
+
+#endif

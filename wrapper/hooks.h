@@ -1,0 +1,140 @@
+/* What every generated wrapper (wrappers_gen.c) calls: entering and leaving a traced
+ * call, and the hooks of each call category of mpi_calls.tbl.  A pre hook runs before
+ * the PMPI call and returns nonzero when it handled the call itself; a post hook runs
+ * after it and adds the call's MPI events. */
+#ifndef PZ_HOOKS_H
+#define PZ_HOOKS_H
+
+#include <limits.h>
+#include <mpi.h>
+
+#include "calls_gen.h"
+#include "clock.h"
+#include "thread.h"
+
+/* Root argument of collectives that have none. */
+#define PZ_NO_ROOT INT_MIN
+
+/* Requests and statuses a wait/test call keeps on the stack before it allocates. */
+#define PZ_INLINE_REQUESTS 16
+
+/* One traced call in progress. */
+struct pz_call {
+    struct pz_thread *thread;
+    uint64_t enter, leave;
+    enum pz_call_id id;
+    int ret;
+    /* what pre hooks keep for post hooks */
+    uint32_t comm;                    /* communicator of a matched message (mrecv) */
+    MPI_Status status;                /* stands in for MPI_STATUS_IGNORE */
+    MPI_Request *requests;            /* the requests as they were before the call */
+    MPI_Status *statuses;             /* stand-in for MPI_STATUSES_IGNORE, or NULL */
+    int nrequests;
+    MPI_Request inline_requests[PZ_INLINE_REQUESTS];
+    MPI_Status inline_statuses[PZ_INLINE_REQUESTS];
+};
+
+static inline int pz_call_enter(struct pz_call *c, enum pz_call_id id)
+{
+    struct pz_thread *t = pz_thread_current;
+
+    if (__builtin_expect(t == NULL, 0) && (t = pz_thread_attach()) == NULL)
+        return 0;
+    if (t->busy)
+        return 0;
+    t->busy = 1;
+    t->nitems = 0;
+    c->thread = t;
+    c->id = id;
+    c->ret = MPI_SUCCESS;
+    c->leave = 0;
+    c->requests = NULL;
+    c->statuses = NULL;
+    c->enter = pz_now();
+    return 1;
+}
+
+/* Marks the moment the PMPI call returned: the call's leave time. */
+static inline void pz_call_returned(struct pz_call *c)
+{
+    c->leave = pz_now();
+}
+
+/* Finishes the record of the call and returns its result. */
+int pz_call_leave(struct pz_call *c);
+
+/* Frees what a wait/test pre hook allocated (hooks_wait.c). */
+void pz_call_release_requests(struct pz_call *c);
+
+/* The MPI functions the wrapper defines are the only symbols it exports. */
+#define PZ_EXPORT __attribute__((visibility("default")))
+
+/* A new MPI event of the call; NULL (and the event is dropped) if memory ran out. */
+static inline struct pz_item *pz_call_item(struct pz_call *c, enum pz_item_kind kind)
+{
+    struct pz_item *it = pz_thread_new_item(c->thread);
+
+    if (it)
+        it->kind = (uint8_t)kind;
+    return it;
+}
+
+/* Shared by the hook files (hooks_p2p.c) */
+uint64_t pz_bytes(int count, MPI_Datatype type);
+uint64_t pz_received_bytes(const MPI_Status *status);
+/* Points *status at the call's own status when the program passed MPI_STATUS_IGNORE. */
+int pz_stand_in_status(struct pz_call *c, MPI_Status **status);
+/* Records the receive that status describes, on local communicator comm. */
+void pz_add_received(struct pz_call *c, uint32_t comm, const MPI_Status *status);
+
+/* Point-to-point (hooks_p2p.c) */
+void pz_post_send(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
+                  MPI_Comm comm);
+int pz_pre_recv(struct pz_call *c, MPI_Status **status);
+void pz_post_recv(struct pz_call *c, MPI_Comm comm, MPI_Status *status);
+int pz_pre_sendrecv(struct pz_call *c, MPI_Status **status);
+void pz_post_sendrecv(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
+                      MPI_Comm comm, MPI_Status *status);
+int pz_pre_sendrecv_replace(struct pz_call *c, MPI_Status **status);
+void pz_post_sendrecv_replace(struct pz_call *c, int count, MPI_Datatype type, int peer,
+                              int tag, MPI_Comm comm, MPI_Status *status);
+void pz_post_isend(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
+                   MPI_Comm comm, MPI_Request *request);
+void pz_post_irecv(struct pz_call *c, int peer, int tag, MPI_Comm comm, MPI_Request *request);
+int pz_pre_mprobe(struct pz_call *c, MPI_Status **status);
+void pz_post_mprobe(struct pz_call *c, MPI_Comm comm, int *flag, MPI_Message *message,
+                    MPI_Status *status);
+int pz_pre_mrecv(struct pz_call *c, MPI_Message *message, MPI_Status **status);
+void pz_post_mrecv(struct pz_call *c, MPI_Status *status);
+int pz_pre_imrecv(struct pz_call *c, MPI_Message *message);
+void pz_post_imrecv(struct pz_call *c, MPI_Request *request);
+
+/* Persistent requests, wait and test (hooks_wait.c) */
+int pz_pre_wait(struct pz_call *c, MPI_Request *request, MPI_Status **status);
+void pz_post_wait(struct pz_call *c, int *flag, MPI_Status *status);
+int pz_pre_waitall(struct pz_call *c, int n, MPI_Request *requests, MPI_Status **statuses);
+void pz_post_waitall(struct pz_call *c, int n, int *flag, MPI_Status *statuses);
+int pz_pre_waitany(struct pz_call *c, int n, MPI_Request *requests, MPI_Status **status);
+void pz_post_waitany(struct pz_call *c, int *index, int *flag, MPI_Status *status);
+int pz_pre_waitsome(struct pz_call *c, int n, MPI_Request *requests, MPI_Status **statuses);
+void pz_post_waitsome(struct pz_call *c, int *outcount, int *indices, MPI_Status *statuses);
+void pz_post_psend_init(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
+                        MPI_Comm comm, MPI_Request *request);
+void pz_post_precv_init(struct pz_call *c, int peer, int tag, MPI_Comm comm,
+                        MPI_Request *request);
+void pz_post_start(struct pz_call *c, MPI_Request *request);
+void pz_post_startall(struct pz_call *c, int n, MPI_Request *requests);
+int pz_pre_request_free(struct pz_call *c, MPI_Request *request);
+int pz_pre_cancel(struct pz_call *c, MPI_Request *request);
+
+/* Collectives (hooks_coll.c) */
+void pz_post_coll(struct pz_call *c, const void *sbuf, int scount, MPI_Datatype stype, int rcount,
+                  MPI_Datatype rtype, const int *scounts, const int *rcounts,
+                  const MPI_Datatype *stypes, const MPI_Datatype *rtypes, int root,
+                  MPI_Comm comm, MPI_Request *request);
+
+/* Communicators (hooks_comm.c) */
+void pz_post_comm_new(struct pz_call *c, MPI_Comm comm, MPI_Comm *newcomm);
+int pz_pre_comm_free(struct pz_call *c, MPI_Comm *comm);
+
+#endif

@@ -1,0 +1,207 @@
+/* Hooks of point-to-point calls: blocking and nonblocking sends and receives, and the
+ * matched-probe family. */
+#include <pthread.h>
+
+#include "comms.h"
+#include "hooks.h"
+#include "requests.h"
+
+uint64_t pz_bytes(int count, MPI_Datatype type)
+{
+    int size = 0;
+
+    if (count <= 0 || type == MPI_DATATYPE_NULL)
+        return 0;
+    PMPI_Type_size(type, &size);
+    return (uint64_t)count * (uint64_t)size;
+}
+
+uint64_t pz_received_bytes(const MPI_Status *status)
+{
+    int n = 0;
+
+    PMPI_Get_count(status, MPI_BYTE, &n);
+    return n > 0 ? (uint64_t)n : 0;
+}
+
+int pz_stand_in_status(struct pz_call *c, MPI_Status **status)
+{
+    if (*status == MPI_STATUS_IGNORE)
+        *status = &c->status;
+    return 0;
+}
+
+static void add_send(struct pz_call *c, enum pz_item_kind kind, int count, MPI_Datatype type,
+                     int peer, int tag, MPI_Comm comm)
+{
+    struct pz_item *it;
+
+    if (peer == MPI_PROC_NULL || !(it = pz_call_item(c, kind)))
+        return;
+    it->comm = pz_comm_ref(comm);
+    it->peer = peer;
+    it->tag = tag;
+    it->bytes = pz_bytes(count, type);
+}
+
+void pz_add_received(struct pz_call *c, uint32_t comm, const MPI_Status *status)
+{
+    struct pz_item *it;
+
+    if (status->MPI_SOURCE == MPI_PROC_NULL || !(it = pz_call_item(c, PZ_ITEM_RECV)))
+        return;
+    it->comm = comm;
+    it->peer = status->MPI_SOURCE;
+    it->tag = status->MPI_TAG;
+    it->bytes = pz_received_bytes(status);
+}
+
+void pz_post_send(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
+                  MPI_Comm comm)
+{
+    add_send(c, PZ_ITEM_SEND, count, type, peer, tag, comm);
+}
+
+int pz_pre_recv(struct pz_call *c, MPI_Status **status)
+{
+    return pz_stand_in_status(c, status);
+}
+
+void pz_post_recv(struct pz_call *c, MPI_Comm comm, MPI_Status *status)
+{
+    pz_add_received(c, pz_comm_ref(comm), status);
+}
+
+int pz_pre_sendrecv(struct pz_call *c, MPI_Status **status)
+{
+    return pz_stand_in_status(c, status);
+}
+
+void pz_post_sendrecv(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
+                      MPI_Comm comm, MPI_Status *status)
+{
+    add_send(c, PZ_ITEM_SEND, count, type, peer, tag, comm);
+    pz_add_received(c, pz_comm_ref(comm), status);
+}
+
+int pz_pre_sendrecv_replace(struct pz_call *c, MPI_Status **status)
+{
+    return pz_stand_in_status(c, status);
+}
+
+void pz_post_sendrecv_replace(struct pz_call *c, int count, MPI_Datatype type, int peer,
+                              int tag, MPI_Comm comm, MPI_Status *status)
+{
+    pz_post_sendrecv(c, count, type, peer, tag, comm, status);
+}
+
+/* Remembers a posted send or receive under its request and records its post. */
+static void posted(struct pz_call *c, struct pz_request *r, MPI_Request request)
+{
+    struct pz_item *it;
+
+    r->id = pz_requests_new_id();
+    r->active = 1;
+    pz_requests_add(request, r);
+    it = pz_call_item(c, r->kind == PZ_REQ_SEND ? PZ_ITEM_ISEND : PZ_ITEM_IRECV_REQUEST);
+    if (!it)
+        return;
+    it->comm = r->comm;
+    it->peer = r->peer;
+    it->tag = r->tag;
+    it->bytes = r->bytes;
+    it->request = r->id;
+}
+
+void pz_post_isend(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    struct pz_request r = { .kind = PZ_REQ_SEND, .comm = pz_comm_ref(comm), .peer = peer,
+                            .tag = tag, .bytes = pz_bytes(count, type) };
+
+    if (peer != MPI_PROC_NULL)
+        posted(c, &r, *request);
+}
+
+void pz_post_irecv(struct pz_call *c, int peer, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    struct pz_request r = { .kind = PZ_REQ_RECV, .comm = pz_comm_ref(comm), .peer = peer,
+                            .tag = tag };
+
+    if (peer != MPI_PROC_NULL)
+        posted(c, &r, *request);
+}
+
+/* Matched messages between a matched probe and their receive: their communicator. */
+#define MAX_MESSAGES 256
+static struct {
+    MPI_Message message;
+    uint32_t comm;
+} messages[MAX_MESSAGES];
+static int nmessages;
+static pthread_mutex_t messages_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void message_matched(MPI_Message message, uint32_t comm)
+{
+    pthread_mutex_lock(&messages_lock);
+    if (nmessages < MAX_MESSAGES) {
+        messages[nmessages].message = message;
+        messages[nmessages++].comm = comm;
+    }
+    pthread_mutex_unlock(&messages_lock);
+}
+
+static uint32_t message_received(MPI_Message message)
+{
+    uint32_t comm = PZ_COMM_UNKNOWN;
+
+    pthread_mutex_lock(&messages_lock);
+    for (int i = 0; i < nmessages; i++) {
+        if (messages[i].message == message) {
+            comm = messages[i].comm;
+            messages[i] = messages[--nmessages];
+            break;
+        }
+    }
+    pthread_mutex_unlock(&messages_lock);
+    return comm;
+}
+
+int pz_pre_mprobe(struct pz_call *c, MPI_Status **status)
+{
+    return pz_stand_in_status(c, status);
+}
+
+void pz_post_mprobe(struct pz_call *c, MPI_Comm comm, int *flag, MPI_Message *message,
+                    MPI_Status *status)
+{
+    (void)c;
+    (void)status;
+    if ((!flag || *flag) && *message != MPI_MESSAGE_NO_PROC)
+        message_matched(*message, pz_comm_ref(comm));
+}
+
+int pz_pre_mrecv(struct pz_call *c, MPI_Message *message, MPI_Status **status)
+{
+    c->comm = message_received(*message);
+    return pz_stand_in_status(c, status);
+}
+
+void pz_post_mrecv(struct pz_call *c, MPI_Status *status)
+{
+    pz_add_received(c, c->comm, status);
+}
+
+int pz_pre_imrecv(struct pz_call *c, MPI_Message *message)
+{
+    c->comm = message_received(*message);
+    return 0;
+}
+
+void pz_post_imrecv(struct pz_call *c, MPI_Request *request)
+{
+    struct pz_request r = { .kind = PZ_REQ_RECV, .comm = c->comm, .peer = MPI_ANY_SOURCE,
+                            .tag = MPI_ANY_TAG };
+
+    posted(c, &r, *request);
+}

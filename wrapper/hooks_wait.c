@@ -1,0 +1,208 @@
+/* Hooks of the wait and test family and of persistent requests.  A pre hook keeps a
+ * copy of the request handles, which MPI overwrites when it completes them, and stands
+ * in for ignored statuses, so that the post hook knows what completed and how. */
+#include <stdlib.h>
+
+#include "comms.h"
+#include "hooks.h"
+#include "requests.h"
+
+static int keep_requests(struct pz_call *c, int n, const MPI_Request *requests)
+{
+    c->nrequests = n > 0 ? n : 0;
+    c->requests = c->inline_requests;
+    if (n > PZ_INLINE_REQUESTS && !(c->requests = malloc((size_t)n * sizeof(MPI_Request)))) {
+        c->nrequests = 0;
+        return 0;
+    }
+    for (int i = 0; i < c->nrequests; i++)
+        c->requests[i] = requests[i];
+    return 0;
+}
+
+static void stand_in_statuses(struct pz_call *c, int n, MPI_Status **statuses)
+{
+    if (*statuses != MPI_STATUSES_IGNORE)
+        return;
+    c->statuses = c->inline_statuses;
+    if (n > PZ_INLINE_REQUESTS && !(c->statuses = malloc((size_t)n * sizeof(MPI_Status))))
+        return;  /* MPI still gets MPI_STATUSES_IGNORE; receives go unrecorded */
+    *statuses = c->statuses;
+}
+
+void pz_call_release_requests(struct pz_call *c)
+{
+    if (c->requests && c->requests != c->inline_requests)
+        free(c->requests);
+    if (c->statuses && c->statuses != c->inline_statuses)
+        free(c->statuses);
+}
+
+static void add_completion(struct pz_call *c, const struct pz_request *r,
+                           enum pz_item_kind kind)
+{
+    struct pz_item *it = pz_call_item(c, kind);
+
+    if (!it)
+        return;
+    it->collective = r->collective;
+    it->comm = r->comm;
+    it->peer = r->peer;
+    it->tag = r->tag;
+    it->bytes = r->bytes;
+    it->bytes_received = r->bytes_received;
+    it->request = r->id;
+}
+
+/* Records the completion of the request that was handle, as status describes it. */
+static void completed(struct pz_call *c, MPI_Request handle, const MPI_Status *status)
+{
+    struct pz_request r;
+    int cancelled = 0;
+
+    if (handle == MPI_REQUEST_NULL || !pz_requests_complete(handle, &r))
+        return;
+    if (r.cancelled && status && status != MPI_STATUS_IGNORE)
+        PMPI_Test_cancelled(status, &cancelled);
+    if (cancelled) {
+        add_completion(c, &r, PZ_ITEM_REQUEST_CANCELLED);
+    } else if (r.kind == PZ_REQ_SEND) {
+        add_completion(c, &r, PZ_ITEM_ISEND_COMPLETE);
+    } else if (r.kind == PZ_REQ_COLL) {
+        add_completion(c, &r, PZ_ITEM_NBC_COMPLETE);
+    } else if (status && status != MPI_STATUS_IGNORE) {
+        r.peer = status->MPI_SOURCE;
+        r.tag = status->MPI_TAG;
+        r.bytes = pz_received_bytes(status);
+        add_completion(c, &r, PZ_ITEM_IRECV_COMPLETE);
+    }
+}
+
+/* A test that completed nothing: each request it looked at was tested. */
+static void tested(struct pz_call *c)
+{
+    struct pz_request r;
+
+    for (int i = 0; i < c->nrequests; i++)
+        if (c->requests[i] != MPI_REQUEST_NULL && pz_requests_find(c->requests[i], &r))
+            add_completion(c, &r, PZ_ITEM_REQUEST_TEST);
+}
+
+int pz_pre_wait(struct pz_call *c, MPI_Request *request, MPI_Status **status)
+{
+    keep_requests(c, 1, request);
+    return pz_stand_in_status(c, status);
+}
+
+void pz_post_wait(struct pz_call *c, int *flag, MPI_Status *status)
+{
+    if (flag && !*flag)
+        tested(c);
+    else
+        completed(c, c->requests[0], status);
+}
+
+int pz_pre_waitall(struct pz_call *c, int n, MPI_Request *requests, MPI_Status **statuses)
+{
+    stand_in_statuses(c, n, statuses);
+    return keep_requests(c, n, requests);
+}
+
+void pz_post_waitall(struct pz_call *c, int n, int *flag, MPI_Status *statuses)
+{
+    if (flag && !*flag) {
+        tested(c);
+        return;
+    }
+    for (int i = 0; i < n && i < c->nrequests; i++)
+        completed(c, c->requests[i], statuses == MPI_STATUSES_IGNORE ? NULL : &statuses[i]);
+}
+
+int pz_pre_waitany(struct pz_call *c, int n, MPI_Request *requests, MPI_Status **status)
+{
+    pz_stand_in_status(c, status);
+    return keep_requests(c, n, requests);
+}
+
+void pz_post_waitany(struct pz_call *c, int *index, int *flag, MPI_Status *status)
+{
+    if (flag && !*flag)
+        tested(c);
+    else if (*index != MPI_UNDEFINED && *index < c->nrequests)
+        completed(c, c->requests[*index], status);
+}
+
+int pz_pre_waitsome(struct pz_call *c, int n, MPI_Request *requests, MPI_Status **statuses)
+{
+    stand_in_statuses(c, n, statuses);
+    return keep_requests(c, n, requests);
+}
+
+void pz_post_waitsome(struct pz_call *c, int *outcount, int *indices, MPI_Status *statuses)
+{
+    if (*outcount == MPI_UNDEFINED)
+        return;
+    if (*outcount == 0) {
+        tested(c);
+        return;
+    }
+    for (int k = 0; k < *outcount; k++)
+        if (indices[k] >= 0 && indices[k] < c->nrequests)
+            completed(c, c->requests[indices[k]],
+                      statuses == MPI_STATUSES_IGNORE ? NULL : &statuses[k]);
+}
+
+static void persistent(int kind, uint64_t bytes, int peer, int tag, MPI_Comm comm,
+                       MPI_Request request)
+{
+    struct pz_request r = { .kind = (uint8_t)kind, .persistent = 1, .comm = pz_comm_ref(comm),
+                            .peer = peer, .tag = tag, .bytes = bytes };
+
+    if (peer != MPI_PROC_NULL)
+        pz_requests_add(request, &r);
+}
+
+void pz_post_psend_init(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
+                        MPI_Comm comm, MPI_Request *request)
+{
+    (void)c;
+    persistent(PZ_REQ_SEND, pz_bytes(count, type), peer, tag, comm, *request);
+}
+
+void pz_post_precv_init(struct pz_call *c, int peer, int tag, MPI_Comm comm,
+                        MPI_Request *request)
+{
+    (void)c;
+    persistent(PZ_REQ_RECV, 0, peer, tag, comm, *request);
+}
+
+void pz_post_start(struct pz_call *c, MPI_Request *request)
+{
+    pz_post_startall(c, 1, request);
+}
+
+void pz_post_startall(struct pz_call *c, int n, MPI_Request *requests)
+{
+    struct pz_request r;
+
+    for (int i = 0; i < n; i++)
+        if (pz_requests_start(requests[i], &r))
+            add_completion(c, &r, r.kind == PZ_REQ_SEND ? PZ_ITEM_ISEND
+                                                        : PZ_ITEM_IRECV_REQUEST);
+}
+
+int pz_pre_request_free(struct pz_call *c, MPI_Request *request)
+{
+    (void)c;
+    if (*request != MPI_REQUEST_NULL)
+        pz_requests_remove(*request);
+    return 0;
+}
+
+int pz_pre_cancel(struct pz_call *c, MPI_Request *request)
+{
+    (void)c;
+    if (*request != MPI_REQUEST_NULL)
+        pz_requests_cancel(*request);
+    return 0;
+}

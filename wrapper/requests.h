@@ -1,0 +1,46 @@
+/* Outstanding requests: what a nonblocking operation was, kept from its post to its
+ * completion so that the completing wait or test can record it. */
+#ifndef PZ_REQUESTS_H
+#define PZ_REQUESTS_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+enum pz_request_kind { PZ_REQ_SEND, PZ_REQ_RECV, PZ_REQ_COLL };
+
+struct pz_request {
+    uint64_t id;               /* request id in the trace, new for every activation */
+    uint8_t kind;              /* enum pz_request_kind */
+    uint8_t persistent;
+    uint8_t active;            /* a persistent request between Start and completion */
+    uint8_t cancelled;         /* MPI_Cancel was called on it */
+    uint8_t collective;        /* enum pz_collective */
+    uint32_t comm;             /* local communicator reference */
+    int32_t peer, tag;         /* destination or source as posted, tag as posted */
+    uint64_t bytes, bytes_received;
+};
+
+/* A new request id of this process. */
+uint64_t pz_requests_new_id(void);
+
+/* Remembers r for handle, replacing what the handle meant before. */
+void pz_requests_add(MPI_Request handle, const struct pz_request *r);
+
+/* Looks handle up: 1 and *out if it is known and active, else 0. */
+int pz_requests_find(MPI_Request handle, struct pz_request *out);
+
+/* Completion of handle: like pz_requests_find, and then forgets a nonpersistent request
+ * and makes a persistent one inactive. */
+int pz_requests_complete(MPI_Request handle, struct pz_request *out);
+
+/* Start of persistent request handle: makes it active under a new id; 1 and *out if
+ * known. */
+int pz_requests_start(MPI_Request handle, struct pz_request *out);
+
+/* MPI_Cancel on handle. */
+void pz_requests_cancel(MPI_Request handle);
+
+/* MPI_Request_free on handle. */
+void pz_requests_remove(MPI_Request handle);
+
+#endif

@@ -1,0 +1,177 @@
+/* Starting and stopping the recorder.  The state is UNINIT until MPI is initialised, ON
+ * while recording, OFF when disabled, failed or finished. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "comms.h"
+#include "hooks.h"
+#include "runtime.h"
+#include "session.h"
+
+enum { UNINIT, ON, OFF };
+
+#define DEFAULT_BUFFER (64u << 20)
+#define MIN_BUFFER (64u << 10)
+
+struct pz_session pz_session = { .comm = MPI_COMM_NULL };
+static _Atomic int state = UNINIT;
+static int threaded;
+static size_t buffer_size = DEFAULT_BUFFER;
+static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void pz_runtime_warn(const char *fmt, ...)
+{
+    va_list ap;
+
+    fprintf(stderr, "prognoz: warning: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+/* Parses "64M", "512KiB", "1G" or a plain number of bytes; 0 if malformed. */
+static size_t parse_size(const char *text)
+{
+    char *end;
+    unsigned long long n = strtoull(text, &end, 10);
+    size_t shift = 0;
+
+    if (end == text)
+        return 0;
+    switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    }
+    if (shift && (!strcmp(end, "iB") || !strcmp(end, "B")))
+        end += strlen(end);
+    if (*end || n > (SIZE_MAX >> shift))
+        return 0;
+    return (size_t)n << shift;
+}
+
+/* Reads the environment; returns 0 if recording is wanted. */
+static int configure(void)
+{
+    const char *disable = getenv("PROGNOZ_DISABLE"), *dir = getenv("PROGNOZ_DIR");
+    const char *buffer = getenv("PROGNOZ_BUFFER");
+
+    if (disable && *disable && strcmp(disable, "0") != 0)
+        return -1;
+    snprintf(pz_session.dir, sizeof(pz_session.dir), "%s", dir && *dir ? dir : "prognoz-trace");
+    if (buffer && *buffer) {
+        size_t size = parse_size(buffer);
+
+        if (size < MIN_BUFFER && pz_session.rank == 0)
+            pz_runtime_warn("PROGNOZ_BUFFER='%s' is not a size of at least 64K; using 64M",
+                            buffer);
+        buffer_size = size < MIN_BUFFER ? DEFAULT_BUFFER : size;
+    }
+    return 0;
+}
+
+/* What needs no communication: used by MPI_Init and by the lazy start alike. */
+static int begin_local(int thread_level)
+{
+    PMPI_Comm_rank(MPI_COMM_WORLD, &pz_session.rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &pz_session.size);
+    if (configure() != 0 || pz_comms_init() != 0)
+        return -1;
+    threaded = thread_level == MPI_THREAD_MULTIPLE;
+    return 0;
+}
+
+static int lazy_start(void)
+{
+    int initialized = 0, finalized = 0, level = MPI_THREAD_SINGLE;
+
+    pthread_mutex_lock(&start_lock);
+    if (atomic_load(&state) == UNINIT) {
+        PMPI_Initialized(&initialized);
+        PMPI_Finalized(&finalized);
+        if (initialized && !finalized) {
+            PMPI_Query_thread(&level);
+            pz_session.begin = pz_now();
+            atomic_store(&state, begin_local(level) == 0 ? ON : OFF);
+        }
+    }
+    pthread_mutex_unlock(&start_lock);
+    return atomic_load(&state) == ON;
+}
+
+int pz_runtime_recording(void)
+{
+    int s = atomic_load_explicit(&state, memory_order_acquire);
+
+    return s == ON || (s == UNINIT && lazy_start());
+}
+
+int pz_runtime_threaded(void)
+{
+    return threaded;
+}
+
+size_t pz_runtime_buffer_size(void)
+{
+    return buffer_size;
+}
+
+uint64_t pz_runtime_location(uint32_t index)
+{
+    return pz_location_id(pz_session.rank, index);
+}
+
+OTF2_EvtWriter *pz_runtime_evt_writer(uint64_t location)
+{
+    return pz_session.archive_open ? pz_archive_evt_writer(location) : NULL;
+}
+
+/* Records the call that initialised MPI on the calling thread. */
+static void record_call(int call, uint64_t enter, uint64_t leave)
+{
+    struct pz_thread *t = pz_thread_current ? pz_thread_current : pz_thread_attach();
+    struct pz_record r = { .enter = enter, .leave = leave, .call = (uint16_t)call };
+
+    if (t) {
+        t->nitems = 0;
+        pz_thread_commit(t, &r);
+    }
+}
+
+void pz_runtime_start(int thread_level, uint64_t enter, uint64_t leave, int call)
+{
+    int ok;
+
+    pthread_mutex_lock(&start_lock);
+    pz_session.begin = enter;
+    ok = begin_local(thread_level) == 0;
+    /* every process must take part in opening, or none: agree first */
+    PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (ok)
+        ok = pz_session_open() == 0;
+    atomic_store(&state, ok ? ON : OFF);
+    pthread_mutex_unlock(&start_lock);
+    if (ok)
+        record_call(call, enter, leave);
+}
+
+void pz_runtime_finish(uint64_t enter)
+{
+    if (atomic_load(&state) != ON)
+        return;
+    record_call(PZ_CALL_MPI_Finalize, enter, enter);
+    if (!pz_session.archive_open && pz_session_open() != 0) {
+        pz_thread_release_all();
+        atomic_store(&state, OFF);
+        return;
+    }
+    pz_session_write(enter);
+    atomic_store(&state, OFF);
+    pz_thread_release_all();
+}

@@ -1,0 +1,130 @@
+/* Per-thread record buffers.  Each thread appends to its own buffer without locks; the
+ * registry of threads is locked only when a thread first calls MPI. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "runtime.h"
+#include "thread.h"
+#include "translate.h"
+
+__thread struct pz_thread *pz_thread_current __attribute__((tls_model("initial-exec")));
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct pz_thread *registry;
+static uint32_t nthreads;
+
+static struct pz_thread *thread_create(void)
+{
+    struct pz_thread *t = calloc(1, sizeof(*t));
+
+    if (!t)
+        return NULL;
+    t->cap = pz_runtime_buffer_size();
+    t->buf = malloc(t->cap);
+    t->items_cap = 8;
+    t->items = malloc(t->items_cap * sizeof(*t->items));
+    if (!t->buf || !t->items) {
+        free(t->buf);
+        free(t->items);
+        free(t);
+        return NULL;
+    }
+    pthread_mutex_lock(&registry_lock);
+    t->index = nthreads++;
+    t->next = registry;
+    registry = t;
+    pthread_mutex_unlock(&registry_lock);
+    t->location = pz_runtime_location(t->index);
+    return t;
+}
+
+struct pz_thread *pz_thread_attach(void)
+{
+    struct pz_thread *t;
+
+    if (!pz_runtime_recording())
+        return NULL;
+    t = thread_create();
+    if (!t) {
+        pz_runtime_warn("out of memory for a thread's trace buffer: that thread is not recorded");
+        return NULL;
+    }
+    pz_thread_current = t;
+    return t;
+}
+
+struct pz_item *pz_thread_new_item(struct pz_thread *t)
+{
+    if (t->nitems == UINT16_MAX)
+        return NULL;
+    if (t->nitems == t->items_cap) {
+        struct pz_item *grown = realloc(t->items, 2 * t->items_cap * sizeof(*grown));
+
+        if (!grown)
+            return NULL;
+        t->items = grown;
+        t->items_cap *= 2;
+    }
+    return &t->items[t->nitems++];
+}
+
+static int fits(const struct pz_thread *t, size_t need)
+{
+    return t->used + need <= t->cap;
+}
+
+void pz_thread_commit(struct pz_thread *t, const struct pz_record *r)
+{
+    size_t items_size = (size_t)r->nitems * sizeof(struct pz_item);
+    size_t need = sizeof(*r) + items_size;
+
+    if (!fits(t, need))
+        pz_thread_flush(t, 1);
+    if (!fits(t, need)) {
+        t->dropped++;
+        return;
+    }
+    memcpy(t->buf + t->used, r, sizeof(*r));
+    memcpy(t->buf + t->used + sizeof(*r), t->items, items_size);
+    t->used += need;
+}
+
+void pz_thread_flush(struct pz_thread *t, int mark)
+{
+    uint64_t start = pz_now();
+    size_t pos = 0;
+
+    if (!t->writer)
+        t->writer = pz_runtime_evt_writer(t->location);
+    if (!t->writer)
+        return;  /* no archive yet: records stay, or are dropped when full */
+    while (pos < t->used) {
+        const struct pz_record *r = (const struct pz_record *)(t->buf + pos);
+
+        t->nevents += pz_translate(t->writer, r, (const struct pz_item *)(r + 1));
+        pos += sizeof(*r) + (size_t)r->nitems * sizeof(struct pz_item);
+    }
+    t->used = 0;
+    if (mark)
+        t->nevents += pz_translate_flush(t->writer, start, pz_now());
+}
+
+struct pz_thread *pz_thread_first(void)
+{
+    return registry;
+}
+
+void pz_thread_release_all(void)
+{
+    pthread_mutex_lock(&registry_lock);
+    for (struct pz_thread *t = registry; t; t = t->next) {
+        t->busy = 1;  /* a thread that still calls MPI bypasses the wrapper */
+        free(t->buf);
+        t->buf = NULL;
+        t->cap = t->used = 0;
+    }
+    pthread_mutex_unlock(&registry_lock);
+    pz_thread_current = NULL;
+}

@@ -1,0 +1,50 @@
+/* Per-thread recording state: the buffer of records each thread fills without locks,
+ * and the OTF2 location the thread's events go to. */
+#ifndef PZ_THREAD_H
+#define PZ_THREAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <otf2/otf2.h>
+
+#include "record.h"
+
+struct pz_thread {
+    int busy;                  /* inside a traced call: nested MPI calls are not traced */
+    uint32_t index;            /* 0 for the first thread that called MPI */
+    uint64_t location;         /* OTF2 location id */
+    unsigned char *buf;        /* committed records */
+    size_t used, cap;
+    struct pz_item *items;     /* items of the call in progress */
+    uint32_t nitems, items_cap;
+    OTF2_EvtWriter *writer;    /* NULL until the first flush */
+    uint64_t nevents;          /* OTF2 events written */
+    uint64_t dropped;          /* records lost because nothing could take them */
+    struct pz_thread *next;    /* all threads, for the flush at finalize */
+};
+
+/* The calling thread's state, or NULL; the fast path of every wrapper. */
+extern __thread struct pz_thread *pz_thread_current
+    __attribute__((tls_model("initial-exec")));
+
+/* Creates the calling thread's state once recording is on; NULL when it is not. */
+struct pz_thread *pz_thread_attach(void);
+
+/* Appends the finished record r with the thread's pending items; flushes first when the
+ * buffer is full. */
+void pz_thread_commit(struct pz_thread *t, const struct pz_record *r);
+
+/* Room for one more item of the call in progress; NULL if memory ran out. */
+struct pz_item *pz_thread_new_item(struct pz_thread *t);
+
+/* Writes every buffered record of t to its OTF2 location; marks the flush in the trace
+ * when mark is set (a flush in the middle of the run). */
+void pz_thread_flush(struct pz_thread *t, int mark);
+
+/* First registered thread, for walking all of them (finalize). */
+struct pz_thread *pz_thread_first(void);
+
+/* Stops recording on every thread and releases their buffers. */
+void pz_thread_release_all(void);
+
+#endif

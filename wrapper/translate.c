@@ -1,0 +1,122 @@
+/* Records to OTF2 events.  Events an MPI call starts (sends, posts, collective begin)
+ * are written at its enter time, those it completes at its leave time. */
+#include "calls_gen.h"
+#include "translate.h"
+
+static int written_at_enter(int kind)
+{
+    return kind <= PZ_ITEM_NBC_REQUEST || kind == PZ_ITEM_COLL;
+}
+
+static uint32_t root_of(const struct pz_item *it)
+{
+    return it->peer < 0 ? OTF2_UNDEFINED_UINT32 : (uint32_t)it->peer;
+}
+
+static void at_enter(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *it)
+{
+    switch (it->kind) {
+    case PZ_ITEM_SEND:
+        OTF2_EvtWriter_MpiSend(w, NULL, t, (uint32_t)it->peer, it->comm, (uint32_t)it->tag,
+                               it->bytes);
+        break;
+    case PZ_ITEM_ISEND:
+        OTF2_EvtWriter_MpiIsend(w, NULL, t, (uint32_t)it->peer, it->comm, (uint32_t)it->tag,
+                                it->bytes, it->request);
+        break;
+    case PZ_ITEM_IRECV_REQUEST:
+        OTF2_EvtWriter_MpiIrecvRequest(w, NULL, t, it->request);
+        break;
+    case PZ_ITEM_NBC_REQUEST:
+        OTF2_EvtWriter_NonBlockingCollectiveRequest(w, NULL, t, it->request);
+        break;
+    case PZ_ITEM_COLL:
+        OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, t);
+        break;
+    }
+}
+
+static void at_leave(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *it)
+{
+    switch (it->kind) {
+    case PZ_ITEM_RECV:
+        OTF2_EvtWriter_MpiRecv(w, NULL, t, (uint32_t)it->peer, it->comm, (uint32_t)it->tag,
+                               it->bytes);
+        break;
+    case PZ_ITEM_ISEND_COMPLETE:
+        OTF2_EvtWriter_MpiIsendComplete(w, NULL, t, it->request);
+        break;
+    case PZ_ITEM_IRECV_COMPLETE:
+        OTF2_EvtWriter_MpiIrecv(w, NULL, t, (uint32_t)it->peer, it->comm, (uint32_t)it->tag,
+                                it->bytes, it->request);
+        break;
+    case PZ_ITEM_REQUEST_TEST:
+        OTF2_EvtWriter_MpiRequestTest(w, NULL, t, it->request);
+        break;
+    case PZ_ITEM_REQUEST_CANCELLED:
+        OTF2_EvtWriter_MpiRequestCancelled(w, NULL, t, it->request);
+        break;
+    case PZ_ITEM_NBC_COMPLETE:
+        OTF2_EvtWriter_NonBlockingCollectiveComplete(
+            w, NULL, t, pz_otf2_collective(it->collective), it->comm, root_of(it), it->bytes,
+            it->bytes_received, it->request);
+        break;
+    case PZ_ITEM_COLL:
+        OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, t, pz_otf2_collective(it->collective),
+                                        it->comm, root_of(it), it->bytes, it->bytes_received);
+        break;
+    }
+}
+
+uint64_t pz_translate(OTF2_EvtWriter *w, const struct pz_record *r,
+                      const struct pz_item *items)
+{
+    uint64_t n = 2;
+
+    OTF2_EvtWriter_Enter(w, NULL, r->enter, r->call);
+    for (uint16_t i = 0; i < r->nitems; i++) {
+        if (written_at_enter(items[i].kind)) {
+            at_enter(w, r->enter, &items[i]);
+            n++;
+        }
+    }
+    for (uint16_t i = 0; i < r->nitems; i++) {
+        if (!written_at_enter(items[i].kind) || items[i].kind == PZ_ITEM_COLL) {
+            at_leave(w, r->leave, &items[i]);
+            n++;
+        }
+    }
+    OTF2_EvtWriter_Leave(w, NULL, r->leave, r->call);
+    return n;
+}
+
+uint64_t pz_translate_flush(OTF2_EvtWriter *w, uint64_t start, uint64_t stop)
+{
+    OTF2_EvtWriter_BufferFlush(w, NULL, start, stop);
+    return 1;
+}
+
+OTF2_CollectiveOp pz_otf2_collective(int collective)
+{
+    static const OTF2_CollectiveOp ops[] = {
+        [PZ_COLL_BARRIER] = OTF2_COLLECTIVE_OP_BARRIER,
+        [PZ_COLL_BCAST] = OTF2_COLLECTIVE_OP_BCAST,
+        [PZ_COLL_GATHER] = OTF2_COLLECTIVE_OP_GATHER,
+        [PZ_COLL_GATHERV] = OTF2_COLLECTIVE_OP_GATHERV,
+        [PZ_COLL_SCATTER] = OTF2_COLLECTIVE_OP_SCATTER,
+        [PZ_COLL_SCATTERV] = OTF2_COLLECTIVE_OP_SCATTERV,
+        [PZ_COLL_ALLGATHER] = OTF2_COLLECTIVE_OP_ALLGATHER,
+        [PZ_COLL_ALLGATHERV] = OTF2_COLLECTIVE_OP_ALLGATHERV,
+        [PZ_COLL_ALLTOALL] = OTF2_COLLECTIVE_OP_ALLTOALL,
+        [PZ_COLL_ALLTOALLV] = OTF2_COLLECTIVE_OP_ALLTOALLV,
+        [PZ_COLL_ALLTOALLW] = OTF2_COLLECTIVE_OP_ALLTOALLW,
+        [PZ_COLL_REDUCE] = OTF2_COLLECTIVE_OP_REDUCE,
+        [PZ_COLL_ALLREDUCE] = OTF2_COLLECTIVE_OP_ALLREDUCE,
+        [PZ_COLL_REDUCE_SCATTER] = OTF2_COLLECTIVE_OP_REDUCE_SCATTER,
+        [PZ_COLL_REDUCE_SCATTER_BLOCK] = OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK,
+        [PZ_COLL_SCAN] = OTF2_COLLECTIVE_OP_SCAN,
+        [PZ_COLL_EXSCAN] = OTF2_COLLECTIVE_OP_EXSCAN,
+    };
+
+    return ops[collective];
+}
