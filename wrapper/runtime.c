@@ -12,6 +12,7 @@
 #include "hooks.h"
 #include "runtime.h"
 #include "session.h"
+#include "size.h"
 
 enum { UNINIT, ON, OFF };
 
@@ -35,27 +36,6 @@ void pz_runtime_warn(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
-/* Parses "64M", "512KiB", "1G" or a plain number of bytes; 0 if malformed. */
-static size_t parse_size(const char *text)
-{
-    char *end;
-    unsigned long long n = strtoull(text, &end, 10);
-    size_t shift = 0;
-
-    if (end == text)
-        return 0;
-    switch (*end) {
-    case 'k': case 'K': shift = 10; end++; break;
-    case 'm': case 'M': shift = 20; end++; break;
-    case 'g': case 'G': shift = 30; end++; break;
-    }
-    if (shift && (!strcmp(end, "iB") || !strcmp(end, "B")))
-        end += strlen(end);
-    if (*end || n > (SIZE_MAX >> shift))
-        return 0;
-    return (size_t)n << shift;
-}
-
 /* Reads the environment; returns 0 if recording is wanted. */
 static int configure(void)
 {
@@ -66,7 +46,7 @@ static int configure(void)
         return -1;
     snprintf(pz_session.dir, sizeof(pz_session.dir), "%s", dir && *dir ? dir : "prognoz-trace");
     if (buffer && *buffer) {
-        size_t size = parse_size(buffer);
+        size_t size = pz_parse_size(buffer);
 
         if (size < MIN_BUFFER && pz_session.rank == 0)
             pz_runtime_warn("PROGNOZ_BUFFER='%s' is not a size of at least 64K; using 64M",
