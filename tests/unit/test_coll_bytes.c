@@ -1,0 +1,158 @@
+/* Bytes of collectives by their definitions (docs/trace-format.md), computed by hand:
+ * 4 processes, blocks of 8 bytes (one MPI_DOUBLE) unless said otherwise. */
+#include <criterion/criterion.h>
+
+#include <stdlib.h>
+
+#include "coll_bytes.h"
+
+/* Datatype sizes need MPI: a singleton MPI, with the recorder linked in but off. */
+static void mpi_up(void)
+{
+    setenv("PROGNOZ_DISABLE", "1", 1);
+    MPI_Init(NULL, NULL);
+}
+
+static void mpi_down(void)
+{
+    MPI_Finalize();
+}
+
+TestSuite(coll_bytes, .init = mpi_up, .fini = mpi_down);
+
+static struct pz_coll_args args(enum pz_collective op, int rank)
+{
+    return (struct pz_coll_args){ .op = op, .rank = rank, .size = 4, .s = 8, .r = 8,
+                                  .stype = MPI_DOUBLE, .rtype = MPI_DOUBLE };
+}
+
+static void rooted(enum pz_collective op, int rank, int root, uint64_t sent, uint64_t recv)
+{
+    struct pz_coll_args a = args(op, rank);
+    uint64_t s = 99, r = 99;
+
+    pz_coll_rooted_bytes(&a, rank == root, 1, &s, &r);
+    cr_assert_eq(s, sent, "op %d rank %d sent %lu", op, rank, (unsigned long)s);
+    cr_assert_eq(r, recv, "op %d rank %d received %lu", op, rank, (unsigned long)r);
+}
+
+static void unrooted(const struct pz_coll_args *a, uint64_t sent, uint64_t recv)
+{
+    uint64_t s = 99, r = 99;
+
+    pz_coll_bytes(a, &s, &r);
+    cr_assert_eq(s, sent, "op %d rank %d sent %lu", a->op, a->rank, (unsigned long)s);
+    cr_assert_eq(r, recv, "op %d rank %d received %lu", a->op, a->rank, (unsigned long)r);
+}
+
+Test(coll_bytes, bcast_root_sends_to_three)
+{
+    rooted(PZ_COLL_BCAST, 1, 1, 24, 0);
+    rooted(PZ_COLL_BCAST, 0, 1, 0, 8);
+}
+
+Test(coll_bytes, gather_and_reduce_flow_to_the_root)
+{
+    rooted(PZ_COLL_GATHER, 0, 0, 0, 24);
+    rooted(PZ_COLL_GATHER, 3, 0, 8, 0);
+    rooted(PZ_COLL_REDUCE, 0, 0, 0, 24);
+    rooted(PZ_COLL_REDUCE, 2, 0, 8, 0);
+}
+
+Test(coll_bytes, scatter_flows_from_the_root)
+{
+    rooted(PZ_COLL_SCATTER, 2, 2, 24, 0);
+    rooted(PZ_COLL_SCATTER, 1, 2, 0, 8);
+}
+
+Test(coll_bytes, gatherv_and_scatterv_count_the_others_blocks)
+{
+    const int counts[4] = { 1, 2, 3, 4 };
+    struct pz_coll_args a = args(PZ_COLL_GATHERV, 1);
+    uint64_t s, r;
+
+    a.rcounts = counts;
+    pz_coll_rooted_bytes(&a, 1, 1, &s, &r);
+    cr_assert_eq(r, (1 + 3 + 4) * 8u, "root 1 keeps its own 2 elements");
+    a.op = PZ_COLL_SCATTERV;
+    a.scounts = counts;
+    pz_coll_rooted_bytes(&a, 1, 1, &s, &r);
+    cr_assert_eq(s, (1 + 3 + 4) * 8u);
+    cr_assert_eq(r, 0);
+}
+
+Test(coll_bytes, intercommunicator_root_sends_to_every_remote_process)
+{
+    struct pz_coll_args a = args(PZ_COLL_BCAST, 0);
+    uint64_t s, r;
+
+    a.inter = 1;
+    a.size = 3;  /* remote group */
+    pz_coll_rooted_bytes(&a, 1, 1, &s, &r);
+    cr_assert_eq(s, 24);
+    pz_coll_rooted_bytes(&a, 0, 0, &s, &r);
+    cr_assert_eq(s + r, 0, "the root's group partners do nothing");
+}
+
+Test(coll_bytes, symmetric_operations)
+{
+    struct pz_coll_args a = args(PZ_COLL_ALLGATHER, 2);
+
+    unrooted(&a, 24, 24);
+    a.op = PZ_COLL_ALLTOALL;
+    unrooted(&a, 24, 24);
+    a.op = PZ_COLL_ALLREDUCE;
+    unrooted(&a, 8, 8);
+    a.op = PZ_COLL_BARRIER;
+    unrooted(&a, 0, 0);
+    a.op = PZ_COLL_REDUCE_SCATTER_BLOCK;
+    unrooted(&a, 24, 24);
+}
+
+Test(coll_bytes, in_place_allgather_sends_its_receive_block)
+{
+    struct pz_coll_args a = args(PZ_COLL_ALLGATHER, 0);
+
+    a.in_place = 1;
+    a.s = 0;  /* sendcount is ignored with MPI_IN_PLACE */
+    a.r = 16;
+    unrooted(&a, 48, 48);
+}
+
+Test(coll_bytes, v_variants_skip_the_own_block)
+{
+    const int counts[4] = { 1, 2, 3, 4 };
+    struct pz_coll_args a = args(PZ_COLL_ALLTOALLV, 3);
+
+    a.scounts = counts;
+    a.rcounts = counts;
+    unrooted(&a, (1 + 2 + 3) * 8u, (1 + 2 + 3) * 8u);
+    a.op = PZ_COLL_ALLGATHERV;
+    unrooted(&a, 3 * 8u, (1 + 2 + 3) * 8u);
+    a.op = PZ_COLL_REDUCE_SCATTER;
+    a.rank = 1;
+    unrooted(&a, (1 + 3 + 4) * 8u, 3 * 2 * 8u);
+}
+
+Test(coll_bytes, alltoallw_uses_each_peers_type)
+{
+    const int counts[4] = { 1, 1, 1, 1 };
+    const MPI_Datatype types[4] = { MPI_CHAR, MPI_INT, MPI_DOUBLE, MPI_SHORT };
+    struct pz_coll_args a = args(PZ_COLL_ALLTOALLW, 0);
+
+    a.scounts = a.rcounts = counts;
+    a.stypes = a.rtypes = types;
+    unrooted(&a, 4 + 8 + 2, 4 + 8 + 2);
+}
+
+Test(coll_bytes, scans_pass_along_a_chain)
+{
+    struct pz_coll_args a = args(PZ_COLL_SCAN, 0);
+
+    unrooted(&a, 8, 0);
+    a.rank = 3;
+    unrooted(&a, 0, 8);
+    a.rank = 1;
+    a.op = PZ_COLL_EXSCAN;
+    unrooted(&a, 8, 8);
+}
