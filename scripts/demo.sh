@@ -1,0 +1,22 @@
+#!/bin/sh
+# The main job on the bundled example: records share/examples/heat.c run on 4 processes
+# and shows what was recorded.  Run scripts/setup.sh first.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+prefix=${PREFIX:-$top/_install}
+work=$top/_demo
+mkdir -p "$work"
+cd "$work"
+mpicc -O2 -o heat "$top/share/examples/heat.c"
+"$prefix/bin/prognoz" record -o "$work/trace" -- mpiexec -n 4 ./heat 20000 100
+echo
+echo "The trace: $work/trace/traces.otf2 (OTF2, readable by otf2-print, Vampir, Scalasca)."
+echo "Events by kind:"
+otf2-print "$work/trace/traces.otf2" |
+    awk 'NR > 5 && NF > 2 { n[$1]++ } END { for (k in n) printf "  %-28s %8d\n", k, n[k] }' |
+    sort
+echo "MPI calls by function:"
+otf2-print "$work/trace/traces.otf2" |
+    awk '$1 == "ENTER" { sub(/.*Region: "/, ""); sub(/".*/, ""); n[$0]++ }
+         END { for (k in n) printf "  %-28s %8d\n", k, n[k] }' | sort -k2 -nr

@@ -1,0 +1,33 @@
+#!/bin/sh
+# Sets prognoz up on a Debian machine: installs the Debian packages it needs when they
+# are missing, then configures, builds and installs it into ./_install (build tree in
+# ./_build).  Run from anywhere; safe to run again.
+#   PREFIX=/usr/local scripts/setup.sh    installs elsewhere
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+prefix=${PREFIX:-$top/_install}
+packages="build-essential autoconf automake libtool pkg-config python3 mpich libmpich-dev
+gfortran libotf2-trace-dev otf2-tools libunwind-dev libdw-dev libcriterion-dev"
+
+missing=""
+for p in $packages; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' \
+        || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    echo "setup: installing Debian packages:$missing"
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $missing
+fi
+
+cd "$top"
+autoreconf -fi
+mkdir -p _build
+cd _build
+"$top/configure" --prefix="$prefix" --enable-werror
+make -j"$(nproc)"
+make install
+echo "setup: prognoz is installed in $prefix (add $prefix/bin to PATH)"
