@@ -1,5 +1,9 @@
 /* Request table: open addressing with linear probing and backward-shift deletion,
- * locked only when the program runs MPI_THREAD_MULTIPLE. */
+ * locked only when the program runs MPI_THREAD_MULTIPLE.  One handle may stand for
+ * several requests at once: MPICH returns the same prebuilt handle for every send that
+ * completed at once, so a Waitall can hold it twice.  Entries of one handle stay in probe
+ * order, oldest first (backward-shift deletion keeps their order), and each completion
+ * takes the oldest. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -47,12 +51,13 @@ static struct slot *lookup(uint32_t handle)
     }
 }
 
+/* Puts r after every entry of the same handle. */
 static void insert(struct slot *table, uint32_t capacity, uint32_t handle,
                    const struct pz_request *r)
 {
     uint32_t i = home(handle, capacity);
 
-    while (table[i].used && table[i].handle != handle)
+    while (table[i].used)
         i = (i + 1) & (capacity - 1);
     table[i].handle = handle;
     table[i].used = 1;
@@ -102,13 +107,10 @@ void pz_requests_add(MPI_Request handle, const struct pz_request *r)
     uint32_t h = (uint32_t)MPI_Request_c2f(handle);
 
     lock();
-    if (!lookup(h) && 2 * (count + 1) > cap && grow() != 0) {
-        unlock();
-        return;
-    }
-    if (!lookup(h))
+    if (2 * (count + 1) <= cap || grow() == 0) {
+        insert(slots, cap, h, r);
         count++;
-    insert(slots, cap, h, r);
+    }
     unlock();
 }
 

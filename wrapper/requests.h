@@ -23,10 +23,10 @@ struct pz_request {
 /* A new request id of this process. */
 uint64_t pz_requests_new_id(void);
 
-/* Remembers r for handle, replacing what the handle meant before. */
+/* Remembers r for handle, after the requests the handle already stands for. */
 void pz_requests_add(MPI_Request handle, const struct pz_request *r);
 
-/* Looks handle up: 1 and *out if it is known and active, else 0. */
+/* Looks handle up: 1 and *out (its oldest request) if it is known and active, else 0. */
 int pz_requests_find(MPI_Request handle, struct pz_request *out);
 
 /* Completion of handle: like pz_requests_find, and then forgets a nonpersistent request

@@ -1,0 +1,221 @@
+# Shared helpers of the MPI integration tests; each test script sources this file.
+#
+# A test runs one of the programs of tests/programs under mpiexec with the wrapper
+# preloaded, then reads the trace with otf2-print.  pz_trace checks what must hold for
+# every trace (otf2-print exits 0 and writes nothing to stderr, event counts agree with
+# the definitions and with the wrapper's own summary, every location's timestamps are
+# in order, ENTER and LEAVE pair up) and writes each location's events as one line per
+# MPI call, so a test can compare a whole location with what it expects:
+#
+#   MPI_Send | MPI_SEND Receiver: 1, Communicator: "MPI_COMM_WORLD", Tag: 5, Length: 8
+#
+# Timestamps and definition ids are left out, and request ids are renumbered #1, #2...
+# per location in order of first appearance, so linked events show the same #k.
+# An event outside any call (a buffer flush) gets a line of its own starting with '!'.
+#
+# Exit codes: 0 pass, 77 skip, anything else fails (automake's convention).
+
+set -u
+
+pz_fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+pz_skip() {
+    echo "SKIP: $*" >&2
+    exit 77
+}
+
+pz_note() {
+    echo "$*" >&2
+}
+
+test -n "${MPIEXEC:-}" || pz_skip "MPIEXEC is not set (run the tests through make check)"
+test -n "${OTF2_PRINT:-}" || pz_skip "OTF2_PRINT is not set: otf2-print was not found"
+test -n "${PZ_LIB:-}" && test -r "$PZ_LIB" || pz_skip "the wrapper library '${PZ_LIB:-}' is not built"
+test -n "${PZ_PROGRAMS:-}" || pz_skip "PZ_PROGRAMS is not set"
+
+PZ_TIMEOUT=${PZ_TIMEOUT:-120}
+PZ_WORK=$(mktemp -d "${TMPDIR:-/tmp}/prognoz-it.XXXXXX") || pz_fail "mktemp failed"
+trap 'rm -rf "$PZ_WORK"' EXIT
+trap 'exit 1' HUP INT TERM
+
+# pz_program NAME: path of the test program NAME; skips if it was not built.
+pz_program() {
+    test -x "$PZ_PROGRAMS/$1" || pz_skip "test program $PZ_PROGRAMS/$1 is not built"
+    echo "$PZ_PROGRAMS/$1"
+}
+
+# pz_mpiexec ARGS...: mpiexec under the timeout.
+pz_mpiexec() {
+    timeout "$PZ_TIMEOUT" "$MPIEXEC" "$@"
+}
+
+# pz_record NAME NP PROG [ARGS...]: runs PROG on NP ranks with the wrapper preloaded and
+# the trace in $PZ_WORK/NAME.  Its stdout goes to $PZ_WORK/NAME.out, stderr to
+# NAME.err; the exit status is returned.  Extra environment: set PZ_ENV to a list of
+# VAR=VALUE words before calling.
+pz_record() {
+    _name=$1 _np=$2
+    shift 2
+    rm -rf "$PZ_WORK/$_name"
+    pz_mpiexec -n "$_np" env LD_PRELOAD="$PZ_LIB" PROGNOZ_DIR="$PZ_WORK/$_name" ${PZ_ENV:-} "$@" \
+        >"$PZ_WORK/$_name.out" 2>"$PZ_WORK/$_name.err"
+}
+
+# pz_record_ok NAME NP PROG [ARGS...]: pz_record that must exit 0, leave exactly one
+# summary line on stderr, and no other stderr output.
+pz_record_ok() {
+    _n=$1
+    pz_record "$@"
+    _rc=$?
+    if test $_rc -ne 0; then
+        cat "$PZ_WORK/$_n.out" "$PZ_WORK/$_n.err" >&2
+        test $_rc -eq 124 && pz_fail "$_n: the job timed out after ${PZ_TIMEOUT}s"
+        pz_fail "$_n: the traced job exited with status $_rc"
+    fi
+    if grep -v '^prognoz: recorded [0-9]* events of [0-9]* processes in ' "$PZ_WORK/$_n.err" >&2; then
+        pz_fail "$_n: unexpected output on stderr (above)"
+    fi
+    test "$(grep -c '^prognoz: recorded' "$PZ_WORK/$_n.err")" = 1 ||
+        pz_fail "$_n: expected exactly one 'prognoz: recorded' line on stderr"
+    test -f "$PZ_WORK/$_n/traces.otf2" || pz_fail "$_n: no $PZ_WORK/$_n/traces.otf2"
+}
+
+# pz_print OUT ARGS...: otf2-print ARGS > OUT; fails the test if otf2-print exits
+# nonzero or writes anything to stderr.
+pz_print() {
+    _out=$1
+    shift
+    "$OTF2_PRINT" "$@" >"$_out" 2>"$_out.stderr"
+    _rc=$?
+    if test $_rc -ne 0 || test -s "$_out.stderr"; then
+        cat "$_out.stderr" >&2
+        pz_fail "otf2-print $* exited with status $_rc and wrote the above to stderr"
+    fi
+    rm -f "$_out.stderr"
+}
+
+# pz_loc RANK [THREAD]: the OTF2 location id of a rank's thread (0: the master).
+pz_loc() {
+    echo $(( ${2:-0} * 4294967296 + $1 ))
+}
+
+# pz_trace NAME: reads $PZ_WORK/NAME/traces.otf2 (events, global and local definitions)
+# and checks it; leaves NAME.events, NAME.defs, NAME.locdefs and NAME.calls.LOC files.
+pz_trace() {
+    _t=$PZ_WORK/$1
+    pz_print "$_t.events" "$_t/traces.otf2"
+    pz_print "$_t.defs" -G "$_t/traces.otf2"
+    pz_print "$_t.locdefs" -M -C "$_t/traces.otf2"
+    rm -f "$_t".calls.*
+    awk -v prefix="$_t.calls." -v defs="$_t.defs" '
+        function bad(msg) { print "trace: " msg > "/dev/stderr"; failed = 1 }
+        BEGIN {
+            while ((getline line < defs) > 0) {
+                if (line ~ /^LOCATION /) {
+                    split(line, f, " ")
+                    n = line; sub(/.*# Events: /, "", n); sub(/,.*/, "", n)
+                    declared[f[2]] = n + 0
+                }
+            }
+            close(defs)
+        }
+        /^=== Events/ { in_events = 1; next }
+        !in_events || /^Event / || /^-+$/ || /^=== / || NF < 3 { next }
+        {
+            ev = $1; loc = $2; ts = $3
+            attrs = $0
+            sub(/^[^ ]+ +[^ ]+ +[^ ]+ */, "", attrs)
+            gsub(/ \("[^"]*" <[0-9]+>\)/, "", attrs)
+            gsub(/ <[0-9]+>/, "", attrs)
+            while (match(attrs, /Request: [0-9]+/)) {
+                id = substr(attrs, RSTART + 9, RLENGTH - 9)
+                key = loc SUBSEP id
+                if (!(key in req)) req[key] = ++nreq[loc]
+                attrs = substr(attrs, 1, RSTART - 1) "Request: #" req[key] substr(attrs, RSTART + RLENGTH)
+            }
+            gsub(/Stop Time: [0-9]+/, "Stop Time: T", attrs)
+            count[loc]++
+            if ((loc in last) && ts + 0 < last[loc] + 0)
+                bad("location " loc ": " ev " at " ts " is earlier than the event before it (" last[loc] ")")
+            last[loc] = ts
+            out = prefix loc
+            if (ev == "ENTER") {
+                if (loc in open) bad("location " loc ": ENTER " attrs " inside " open[loc])
+                region = attrs; sub(/^Region: "/, "", region); sub(/".*/, "", region)
+                open[loc] = region; line[loc] = region
+            } else if (ev == "LEAVE") {
+                region = attrs; sub(/^Region: "/, "", region); sub(/".*/, "", region)
+                if (!(loc in open)) bad("location " loc ": LEAVE " region " without ENTER")
+                else if (open[loc] != region) bad("location " loc ": LEAVE " region " closes " open[loc])
+                print line[loc] > out
+                delete open[loc]
+            } else if (loc in open) {
+                line[loc] = line[loc] " | " ev (attrs == "" ? "" : " " attrs)
+            } else {
+                print "! " ev (attrs == "" ? "" : " " attrs) > out
+            }
+        }
+        END {
+            for (l in open) bad("location " l ": " open[l] " never left")
+            for (l in count) {
+                if (!(l in declared)) bad("location " l " has events but no LOCATION definition")
+                else if (declared[l] != count[l]) bad("location " l ": " count[l] " events, the definition says " declared[l])
+            }
+            for (l in declared)
+                if (declared[l] > 0 && !(l in count)) bad("location " l ": defined with " declared[l] " events, none found")
+            total = 0
+            for (l in count) total += count[l]
+            print total > (prefix "total")
+            exit failed
+        }' "$_t.events" || pz_fail "$1: the trace is inconsistent (above)"
+    _total=$(cat "$_t.calls.total")
+    if test -f "$_t.err" && grep -q '^prognoz: recorded' "$_t.err"; then
+        _said=$(sed -n 's/^prognoz: recorded \([0-9]*\) events of .*/\1/p' "$_t.err")
+        test "$_said" = "$_total" ||
+            pz_fail "$1: the wrapper says it recorded $_said events, otf2-print shows $_total"
+    fi
+}
+
+# pz_calls NAME RANK [THREAD]: the calls of a location, one line each.
+pz_calls() {
+    _f=$PZ_WORK/$1.calls.$(pz_loc "$2" "${3:-0}")
+    test -f "$_f" || pz_fail "$1: no events of rank $2 thread ${3:-0}"
+    cat "$_f"
+}
+
+# pz_expect_calls NAME RANK [THREAD] < EXPECTED: the location's calls are exactly
+# the lines of EXPECTED.
+pz_expect_calls() {
+    _e=$PZ_WORK/expected.$$
+    cat >"$_e"
+    pz_calls "$@" >"$_e.got"
+    if ! diff -u "$_e" "$_e.got" >&2; then
+        pz_fail "$1: rank $2 thread ${3:-0}: the calls differ from what is expected (- expected, + recorded)"
+    fi
+    rm -f "$_e" "$_e.got"
+}
+
+# pz_expect_eq WHAT EXPECTED ACTUAL
+pz_expect_eq() {
+    test "$2" = "$3" || pz_fail "$1: expected '$2', got '$3'"
+}
+
+# pz_group_members NAME COMM: the world ranks of the COMM_GROUP of the communicator
+# named COMM (e.g. "Comm 3 (MPI_Comm_split)"), space separated.
+pz_group_members() {
+    awk -v comm="$2" '
+        /^GROUP / && / Type: COMM_GROUP,/ {
+            id = $2; m = $0
+            sub(/.* Members: */, "", m); gsub(/ \("[^"]*" <[0-9]+>\)/, "", m); gsub(/,/, "", m)
+            members[id] = m
+        }
+        /^COMM / {
+            name = $0; sub(/^[^"]*"/, "", name); sub(/".*/, "", name)
+            g = $0; sub(/.* Group: "[^"]*" </, "", g); sub(/>.*/, "", g)
+            if (name == comm) { print members[g]; found = 1 }
+        }
+        END { exit !found }' "$PZ_WORK/$1.defs"
+}
