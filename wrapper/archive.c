@@ -76,22 +76,28 @@ void pz_archive_begin_definitions(void)
     OTF2_Archive_OpenDefFiles(archive);
 }
 
-void pz_archive_local_definitions(uint64_t location, const uint32_t *comm_map,
-                                  uint32_t ncomms, const struct pz_clock_offset *offsets,
-                                  int noffsets)
+static void write_mapping(OTF2_DefWriter *w, OTF2_MappingType type, struct pz_id_map m)
+{
+    OTF2_IdMap *map;
+
+    if (m.n == 0 || !(map = OTF2_IdMap_Create(OTF2_ID_MAP_DENSE, m.n)))
+        return;
+    for (uint32_t i = 0; i < m.n; i++)
+        OTF2_IdMap_AddIdPair(map, i, m.global[i]);
+    OTF2_DefWriter_WriteMappingTable(w, type, map);
+    OTF2_IdMap_Free(map);
+}
+
+void pz_archive_local_definitions(uint64_t location, struct pz_id_map comms,
+                                  struct pz_id_map strings,
+                                  const struct pz_clock_offset *offsets, int noffsets)
 {
     OTF2_DefWriter *w;
-    OTF2_IdMap *map;
 
     if (!archive || !(w = OTF2_Archive_GetDefWriter(archive, location)))
         return;
-    map = OTF2_IdMap_Create(OTF2_ID_MAP_DENSE, ncomms);
-    for (uint32_t i = 0; map && i < ncomms; i++)
-        OTF2_IdMap_AddIdPair(map, i, comm_map[i]);
-    if (map) {
-        OTF2_DefWriter_WriteMappingTable(w, OTF2_MAPPING_COMM, map);
-        OTF2_IdMap_Free(map);
-    }
+    write_mapping(w, OTF2_MAPPING_COMM, comms);
+    write_mapping(w, OTF2_MAPPING_STRING, strings);
     for (int i = 0; i < noffsets; i++)
         OTF2_DefWriter_WriteClockOffset(w, offsets[i].time, offsets[i].offset,
                                         offsets[i].deviation);

@@ -29,11 +29,17 @@ void pz_archive_close_evt_writer(OTF2_EvtWriter *writer);
 /* Collective: closes the event files and opens the definition files. */
 void pz_archive_begin_definitions(void);
 
-/* Writes the local definitions of a location: the mapping of its local communicator
- * references to global ones, and its clock offsets. */
-void pz_archive_local_definitions(uint64_t location, const uint32_t *comm_map,
-                                  uint32_t ncomms, const struct pz_clock_offset *offsets,
-                                  int noffsets);
+/* A mapping of local ids 0..n-1 to global ones. */
+struct pz_id_map {
+    const uint32_t *global;
+    uint32_t n;
+};
+
+/* Writes the local definitions of a location: the mappings of its communicators and of
+ * its strings (count lists, vcounts.h) to global ids, and its clock offsets. */
+void pz_archive_local_definitions(uint64_t location, struct pz_id_map comms,
+                                  struct pz_id_map strings,
+                                  const struct pz_clock_offset *offsets, int noffsets);
 
 /* Rank 0 only: the writer of the global definitions. */
 OTF2_GlobalDefWriter *pz_archive_global_writer(void);

@@ -15,6 +15,7 @@
 #include "runtime.h"
 #include "session.h"
 #include "thread.h"
+#include "vcounts.h"
 
 /* Node of every rank, by processor name (PROGNOZ_NODE overrides it, for tests). */
 static int learn_nodes(struct pz_session *s)
@@ -165,21 +166,19 @@ static int flush_threads(uint64_t **events, uint64_t *dropped)
     return n;
 }
 
-static void write_local_definitions(const uint32_t *map, uint32_t ncomms)
+static void write_local_definitions(struct pz_id_map comms, struct pz_id_map strings)
 {
     for (struct pz_thread *t = pz_thread_first(); t; t = t->next)
-        pz_archive_local_definitions(t->location, map, ncomms, pz_session.offsets,
+        pz_archive_local_definitions(t->location, comms, strings, pz_session.offsets,
                                      pz_session.noffsets);
 }
 
 /* Gathers what rank 0 needs for the global definitions and writes them there. */
 static void write_global_definitions(int nthreads, const uint64_t *events, uint64_t end,
-                                     const struct pz_global_comm *comms, uint32_t ncomms)
+                                     struct pz_run_info *run_info)
 {
     struct pz_session *s = &pz_session;
-    struct pz_run_info run = { .nprocs = s->size, .node_of_rank = s->node_of_rank,
-                               .nnodes = s->nnodes, .node_names = s->node_names,
-                               .comms = comms, .ncomms = ncomms };
+    struct pz_run_info run = *run_info;
     int *counts = s->rank == 0 ? malloc((size_t)s->size * sizeof(int)) : NULL;
     int *displs = s->rank == 0 ? malloc((size_t)s->size * sizeof(int)) : NULL, total = 0;
     uint64_t *all = NULL, begin = s->begin + (uint64_t)s->offsets[0].offset;
@@ -231,25 +230,32 @@ static void report(uint64_t events, uint64_t dropped, int errors)
 void pz_session_write(uint64_t end)
 {
     struct pz_session *s = &pz_session;
+    struct pz_run_info run = { .nprocs = s->size, .node_of_rank = s->node_of_rank,
+                               .nnodes = s->nnodes, .node_names = s->node_names };
     uint64_t *events, dropped = 0, total = 0;
-    uint32_t ncomms, nall, *map;
-    struct pz_global_comm *all;
+    uint32_t ncomms = pz_comms_count(), nlists = pz_vcounts_count();
+    uint32_t *comm_map = malloc((ncomms ? ncomms : 1) * sizeof(uint32_t));
+    uint32_t *list_map = malloc((nlists ? nlists : 1) * sizeof(uint32_t));
+    struct pz_global_comm *comms;
     int nthreads, errors;
 
     measure_offset(s);
     nthreads = flush_threads(&events, &dropped);
     pz_archive_begin_definitions();
-    ncomms = pz_comms_count();
-    map = malloc((ncomms ? ncomms : 1) * sizeof(uint32_t));
-    pz_comms_unify(s->comm, map, &all, &nall);
-    write_local_definitions(map, ncomms);
-    write_global_definitions(nthreads, events, end, all, nall);
+    pz_comms_unify(s->comm, comm_map, &comms, &run.ncomms);
+    pz_vcounts_unify(s->comm, list_map, &run.count_lists, &run.ncount_lists);
+    run.comms = comms;
+    write_local_definitions((struct pz_id_map){ comm_map, ncomms },
+                            (struct pz_id_map){ list_map, nlists });
+    write_global_definitions(nthreads, events, end, &run);
     errors = pz_archive_close();
     for (int i = 0; i < nthreads; i++)
         total += events[i];
     report(total, dropped, errors);
-    pz_comms_free_global(all, nall);
-    free(map);
+    pz_comms_free_global(comms, run.ncomms);
+    pz_vcounts_free_global(run.count_lists, run.ncount_lists);
+    free(comm_map);
+    free(list_map);
     free(events);
     PMPI_Comm_free(&s->comm);
 }

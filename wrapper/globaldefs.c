@@ -5,6 +5,7 @@
 #include "archive.h"
 #include "calls_gen.h"
 #include "globaldefs.h"
+#include "vcounts.h"
 
 enum { GROUP_LOCATIONS, GROUP_SELF, FIRST_COMM_GROUP };
 
@@ -162,9 +163,26 @@ static void write_comms(struct strings *s, const struct pz_run_info *run)
     }
 }
 
+/* The count lists take the first string ids, the ones the processes' mappings use. */
+static void write_count_lists(struct strings *s, const struct pz_run_info *run)
+{
+    for (uint32_t i = 0; i < run->ncount_lists; i++)
+        string(s, run->count_lists[i]);
+    OTF2_GlobalDefWriter_WriteAttribute(
+        s->w, PZ_ATTR_SEND_BYTES, string(s, "prognoz:send_bytes"),
+        string(s, "bytes sent to each rank of the communicator, comma-separated"),
+        OTF2_TYPE_STRING);
+    OTF2_GlobalDefWriter_WriteAttribute(
+        s->w, PZ_ATTR_RECV_BYTES, string(s, "prognoz:recv_bytes"),
+        string(s, "bytes received from each rank of the communicator, comma-separated"),
+        OTF2_TYPE_STRING);
+}
+
 void pz_write_global_definitions(OTF2_GlobalDefWriter *w, const struct pz_run_info *run)
 {
     struct strings s = { w, 0 };
+
+    write_count_lists(&s, run);
 
     OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000u, run->begin,
                                               run->end - run->begin, run->realtime_begin);

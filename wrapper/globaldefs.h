@@ -19,6 +19,8 @@ struct pz_run_info {
     uint64_t realtime_begin;         /* ns since the epoch at begin */
     const struct pz_global_comm *comms;
     uint32_t ncomms;
+    char **count_lists;              /* per-peer byte lists: global string ids 0.. */
+    uint32_t ncount_lists;
 };
 
 void pz_write_global_definitions(OTF2_GlobalDefWriter *w, const struct pz_run_info *run);

@@ -74,8 +74,10 @@ static inline struct pz_item *pz_call_item(struct pz_call *c, enum pz_item_kind 
 {
     struct pz_item *it = pz_thread_new_item(c->thread);
 
-    if (it)
+    if (it) {
         it->kind = (uint8_t)kind;
+        it->send_counts = it->recv_counts = PZ_NO_COUNTS;
+    }
     return it;
 }
 

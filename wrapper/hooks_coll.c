@@ -3,6 +3,27 @@
 #include "comms.h"
 #include "hooks.h"
 #include "requests.h"
+#include "vcounts.h"
+
+/* Per-peer byte lists of the v and w collectives, where the process's counts matter. */
+static void count_lists(const struct pz_coll_args *a, int is_root, uint32_t *send,
+                        uint32_t *recv)
+{
+    const int *scounts = a->in_place ? a->rcounts : a->scounts;
+    MPI_Datatype stype = a->in_place ? a->rtype : a->stype;
+    const MPI_Datatype *stypes = a->in_place ? a->rtypes : a->stypes;
+    int rooted = a->op == PZ_COLL_GATHERV || a->op == PZ_COLL_SCATTERV;
+
+    *send = *recv = PZ_NO_COUNTS;
+    if (rooted && !is_root)
+        return;
+    if (a->op == PZ_COLL_REDUCE_SCATTER)
+        *recv = pz_vcounts_intern(a->rcounts, a->stype, NULL, a->size);
+    else if (a->op != PZ_COLL_SCATTERV)
+        *recv = pz_vcounts_intern(a->rcounts, a->rtype, a->rtypes, a->size);
+    if (a->op == PZ_COLL_ALLTOALLV || a->op == PZ_COLL_ALLTOALLW || a->op == PZ_COLL_SCATTERV)
+        *send = pz_vcounts_intern(scounts, stype, stypes, a->size);
+}
 
 void pz_post_coll(struct pz_call *c, const void *sbuf, int scount, MPI_Datatype stype,
                   int rcount, MPI_Datatype rtype, const int *scounts, const int *rcounts,
@@ -20,6 +41,7 @@ void pz_post_coll(struct pz_call *c, const void *sbuf, int scount, MPI_Datatype 
     struct pz_request r = { .kind = PZ_REQ_COLL, .collective = (uint8_t)a.op, .comm = ref,
                             .peer = -1 };
     struct pz_item *it;
+    int is_root = 0;
 
     if (ref == PZ_COMM_UNKNOWN) {
         PMPI_Comm_rank(comm, &a.rank);
@@ -28,7 +50,7 @@ void pz_post_coll(struct pz_call *c, const void *sbuf, int scount, MPI_Datatype 
         a.size = info->remote_size;
     }
     if (root != PZ_NO_ROOT) {
-        int is_root = a.inter ? root == MPI_ROOT : root == a.rank;
+        is_root = a.inter ? root == MPI_ROOT : root == a.rank;
         int in_group = a.inter ? root >= 0 : 1;
 
         pz_coll_rooted_bytes(&a, is_root, in_group, &r.bytes, &r.bytes_received);
@@ -36,6 +58,7 @@ void pz_post_coll(struct pz_call *c, const void *sbuf, int scount, MPI_Datatype 
     } else {
         pz_coll_bytes(&a, &r.bytes, &r.bytes_received);
     }
+    count_lists(&a, is_root, &r.send_counts, &r.recv_counts);
     if (request) {
         r.id = pz_requests_new_id();
         r.active = 1;
@@ -50,4 +73,6 @@ void pz_post_coll(struct pz_call *c, const void *sbuf, int scount, MPI_Datatype 
     it->bytes = r.bytes;
     it->bytes_received = r.bytes_received;
     it->request = r.id;
+    it->send_counts = r.send_counts;
+    it->recv_counts = r.recv_counts;
 }

@@ -52,6 +52,8 @@ static void add_completion(struct pz_call *c, const struct pz_request *r,
     it->bytes = r->bytes;
     it->bytes_received = r->bytes_received;
     it->request = r->id;
+    it->send_counts = r->send_counts;
+    it->recv_counts = r->recv_counts;
 }
 
 /* Records the completion of the request that was handle, as status describes it. */

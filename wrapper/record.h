@@ -34,7 +34,12 @@ struct pz_item {
     uint64_t bytes;            /* bytes sent, or received by a receive */
     uint64_t bytes_received;   /* collectives: bytes received */
     uint64_t request;          /* request id linking a post to its completion */
+    uint32_t send_counts;      /* v/w collectives: local ids of per-peer byte lists */
+    uint32_t recv_counts;      /* (vcounts.h), PZ_NO_COUNTS without */
 };
+
+/* No per-peer byte list (struct pz_item). */
+#define PZ_NO_COUNTS UINT32_MAX
 
 /* Record types beyond the MPI call ids (enum pz_call_id). */
 #define PZ_RECORD_FLUSH 0xffffu  /* the wrapper flushed its buffer from enter to leave */

@@ -18,6 +18,7 @@ struct pz_request {
     uint32_t comm;             /* local communicator reference */
     int32_t peer, tag;         /* destination or source as posted, tag as posted */
     uint64_t bytes, bytes_received;
+    uint32_t send_counts, recv_counts;   /* per-peer byte lists of v collectives */
 };
 
 /* A new request id of this process. */

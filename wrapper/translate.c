@@ -2,6 +2,7 @@
  * are written at its enter time, those it completes at its leave time. */
 #include "calls_gen.h"
 #include "translate.h"
+#include "vcounts.h"
 
 static int written_at_enter(int kind)
 {
@@ -36,6 +37,39 @@ static void at_enter(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *it)
     }
 }
 
+/* The per-peer byte lists of a v collective as attributes of its end event; NULL when
+ * it has none. */
+static OTF2_AttributeList *count_lists(const struct pz_item *it)
+{
+    OTF2_AttributeList *list;
+
+    if (it->send_counts == PZ_NO_COUNTS && it->recv_counts == PZ_NO_COUNTS)
+        return NULL;
+    if (!(list = OTF2_AttributeList_New()))
+        return NULL;
+    if (it->send_counts != PZ_NO_COUNTS)
+        OTF2_AttributeList_AddStringRef(list, PZ_ATTR_SEND_BYTES, it->send_counts);
+    if (it->recv_counts != PZ_NO_COUNTS)
+        OTF2_AttributeList_AddStringRef(list, PZ_ATTR_RECV_BYTES, it->recv_counts);
+    return list;
+}
+
+static void collective_end(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *it)
+{
+    OTF2_AttributeList *attributes = count_lists(it);
+    OTF2_CollectiveOp op = pz_otf2_collective(it->collective);
+
+    if (it->kind == PZ_ITEM_COLL)
+        OTF2_EvtWriter_MpiCollectiveEnd(w, attributes, t, op, it->comm, root_of(it), it->bytes,
+                                        it->bytes_received);
+    else
+        OTF2_EvtWriter_NonBlockingCollectiveComplete(w, attributes, t, op, it->comm,
+                                                     root_of(it), it->bytes,
+                                                     it->bytes_received, it->request);
+    if (attributes)
+        OTF2_AttributeList_Delete(attributes);
+}
+
 static void at_leave(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *it)
 {
     switch (it->kind) {
@@ -57,13 +91,8 @@ static void at_leave(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *it)
         OTF2_EvtWriter_MpiRequestCancelled(w, NULL, t, it->request);
         break;
     case PZ_ITEM_NBC_COMPLETE:
-        OTF2_EvtWriter_NonBlockingCollectiveComplete(
-            w, NULL, t, pz_otf2_collective(it->collective), it->comm, root_of(it), it->bytes,
-            it->bytes_received, it->request);
-        break;
     case PZ_ITEM_COLL:
-        OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, t, pz_otf2_collective(it->collective),
-                                        it->comm, root_of(it), it->bytes, it->bytes_received);
+        collective_end(w, t, it);
         break;
     }
 }

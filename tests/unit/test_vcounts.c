@@ -1,0 +1,75 @@
+/* Per-peer byte lists: text by hand, one id per distinct list. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vcounts.h"
+
+static void mpi_up(void)
+{
+    setenv("PROGNOZ_DISABLE", "1", 1);
+    MPI_Init(NULL, NULL);
+}
+
+static void mpi_down(void)
+{
+    MPI_Finalize();
+}
+
+TestSuite(vcounts, .init = mpi_up, .fini = mpi_down);
+
+Test(vcounts, lists_are_bytes_per_peer_and_kept_once)
+{
+    const int a[3] = { 1, 2, 3 }, b[3] = { 0, 0, 5 };
+    uint32_t first = pz_vcounts_intern(a, MPI_DOUBLE, NULL, 3);
+    uint32_t second = pz_vcounts_intern(b, MPI_INT, NULL, 3);
+    int len;
+    char *text;
+
+    cr_assert_eq(first, 0);
+    cr_assert_eq(second, 1);
+    cr_assert_eq(pz_vcounts_intern(a, MPI_DOUBLE, NULL, 3), first, "same list, same id");
+    cr_assert_eq(pz_vcounts_count(), 2);
+    text = pz_vcounts_pack(&len);
+    cr_assert_str_eq(text, "8,16,24");
+    cr_assert_str_eq(text + strlen(text) + 1, "0,0,20");
+    cr_assert_eq(len, (int)(strlen("8,16,24") + strlen("0,0,20") + 2));
+    free(text);
+}
+
+Test(vcounts, w_lists_use_each_peers_type)
+{
+    const int counts[3] = { 2, 2, 2 };
+    const MPI_Datatype types[3] = { MPI_CHAR, MPI_SHORT, MPI_DOUBLE };
+    int len;
+    char *text;
+
+    pz_vcounts_intern(counts, MPI_DATATYPE_NULL, types, 3);
+    text = pz_vcounts_pack(&len);
+    cr_assert_str_eq(text, "2,4,16");
+    free(text);
+}
+
+Test(vcounts, no_counts_no_list)
+{
+    cr_assert_eq(pz_vcounts_intern(NULL, MPI_INT, NULL, 4), PZ_NO_COUNTS);
+    cr_assert_eq(pz_vcounts_count(), 0);
+}
+
+/* A singleton run: unification keeps the process's numbering. */
+Test(vcounts, unification_of_one_process)
+{
+    const int a[2] = { 1, 1 }, b[2] = { 2, 2 };
+    uint32_t map[2], nall;
+    char **all;
+
+    pz_vcounts_intern(a, MPI_INT, NULL, 2);
+    pz_vcounts_intern(b, MPI_INT, NULL, 2);
+    cr_assert_eq(pz_vcounts_unify(MPI_COMM_WORLD, map, &all, &nall), 0);
+    cr_assert_eq(nall, 2);
+    cr_assert_eq(map[0], 0);
+    cr_assert_eq(map[1], 1);
+    cr_assert_str_eq(all[0], "4,4");
+    cr_assert_str_eq(all[1], "8,8");
+    pz_vcounts_free_global(all, nall);
+}
