@@ -68,6 +68,9 @@ class Category:
 
 class Param:
     def __init__(self, text):
+        # Fortran notes ('!note', see the table's header) are for gen_f08.py only.
+        text, *notes = text.split('!')
+        self.fortran = [n.strip() for n in notes]
         text = text.strip()
         self.role = None
         if '@' in text:
