@@ -41,7 +41,8 @@ PZ_WORK=$(mktemp -d "${TMPDIR:-/tmp}/prognoz-it.XXXXXX") || pz_fail "mktemp fail
 trap 'rm -rf "$PZ_WORK"' EXIT
 trap 'exit 1' HUP INT TERM
 
-# pz_program NAME: path of the test program NAME; skips if it was not built.
+# pz_program NAME: path of the test program NAME; exits 77 if it was not built, so
+# use it as: prog=$(pz_program NAME) || exit 77
 pz_program() {
     test -x "$PZ_PROGRAMS/$1" || pz_skip "test program $PZ_PROGRAMS/$1 is not built"
     echo "$PZ_PROGRAMS/$1"
@@ -145,15 +146,15 @@ pz_trace() {
             if (ev == "ENTER") {
                 if (loc in open) bad("location " loc ": ENTER " attrs " inside " open[loc])
                 region = attrs; sub(/^Region: "/, "", region); sub(/".*/, "", region)
-                open[loc] = region; line[loc] = region
+                open[loc] = region; cur[loc] = region
             } else if (ev == "LEAVE") {
                 region = attrs; sub(/^Region: "/, "", region); sub(/".*/, "", region)
                 if (!(loc in open)) bad("location " loc ": LEAVE " region " without ENTER")
                 else if (open[loc] != region) bad("location " loc ": LEAVE " region " closes " open[loc])
-                print line[loc] > out
+                print cur[loc] > out
                 delete open[loc]
             } else if (loc in open) {
-                line[loc] = line[loc] " | " ev (attrs == "" ? "" : " " attrs)
+                cur[loc] = cur[loc] " | " ev (attrs == "" ? "" : " " attrs)
             } else {
                 print "! " ev (attrs == "" ? "" : " " attrs) > out
             }
