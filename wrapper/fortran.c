@@ -79,6 +79,12 @@ MPI_Status *pz_f08_status_in(const MPI_F08_status *f, MPI_Status *c)
     return c;
 }
 
+MPI_Status *pz_f08_status_read(const MPI_F08_status *f, MPI_Status *c)
+{
+    status_f2c(c, f);
+    return c;
+}
+
 void pz_f08_status_out(MPI_F08_status *f, const MPI_Status *c)
 {
     if (c != MPI_STATUS_IGNORE)

@@ -92,6 +92,8 @@ void pz_f08_indices_out(MPI_Fint *indices, int n);
 
 /* A status argument: the C status c holding a copy of *f, or MPI_STATUS_IGNORE. */
 MPI_Status *pz_f08_status_in(const MPI_F08_status *f, MPI_Status *c);
+/* A status the call only reads (MPI_Get_count): always a copy, as MPICH passes it on. */
+MPI_Status *pz_f08_status_read(const MPI_F08_status *f, MPI_Status *c);
 /* Copies the C status back unless it is MPI_STATUS_IGNORE. */
 void pz_f08_status_out(MPI_F08_status *f, const MPI_Status *c);
 

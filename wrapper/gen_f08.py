@@ -117,8 +117,8 @@ class Arg:
             self.post.append('pz_f08_requests_out(%s, %s, %s);' % (name, c, length))
         elif ctype == 'MPI_Status' and star and not dims:
             self.decl, self.arg = '%sMPI_F08_status *%s' % (const, name), c
-            self.pre.append('MPI_Status %s_s, *%s = pz_f08_status_in(%s, &%s_s);'
-                            % (name, c, name, name))
+            self.pre.append('MPI_Status %s_s, *%s = pz_f08_status_%s(%s, &%s_s);'
+                            % (name, c, 'read' if const else 'in', name, name))
             if not const:
                 self.post.append('pz_f08_status_out(%s, %s);' % (name, c))
         elif ctype == 'MPI_Status' and dims == '[]' and length and not const:
