@@ -11,7 +11,9 @@
 #
 # Timestamps and definition ids are left out, and request ids are renumbered #1, #2...
 # per location in order of first appearance, so linked events show the same #k.
-# An event outside any call (a buffer flush) gets a line of its own starting with '!'.
+# An event's additional attributes follow it on the line as otf2-print shows them
+# ("ADDITIONAL ATTRIBUTES: (...)"), without ids.  An event outside any call (a buffer
+# flush) gets a line of its own starting with '!'.
 #
 # Exit codes: 0 pass, 77 skip, anything else fails (automake's convention).
 
@@ -124,9 +126,18 @@ pz_trace() {
             close(defs)
         }
         /^=== Events/ { in_events = 1; next }
-        !in_events || /^Event / || /^-+$/ || /^=== / || NF < 3 { next }
+        !in_events || /^Event / || /^-+$/ || /^=== / { next }
+        /^ +ADDITIONAL ATTRIBUTES: / {
+            attrs = $0
+            sub(/^ +/, "", attrs)
+            gsub(/ <[0-9]+>/, "", attrs)
+            if (lastloc in open) cur[lastloc] = cur[lastloc] " " attrs
+            else print "! " attrs > (prefix lastloc)
+            next
+        }
+        NF < 3 { next }
         {
-            ev = $1; loc = $2; ts = $3
+            ev = $1; loc = $2; ts = $3; lastloc = loc
             attrs = $0
             sub(/^[^ ]+ +[^ ]+ +[^ ]+ */, "", attrs)
             gsub(/ \("[^"]*" <[0-9]+>\)/, "", attrs)
