@@ -2,27 +2,37 @@
 # runs one of the MPI programs of tests/programs under mpiexec with the wrapper
 # preloaded and checks the trace with otf2-print (helpers in integration/lib.sh).
 
+# The C programs: programs/NAME from programs/NAME.c, compiled with the MPI flags
+# (tests/Makefile.am's AM_CPPFLAGS and LDADD are the unit tests').
 check_PROGRAMS += \
 	programs/p2p \
-	programs/coll
+	programs/coll \
+	programs/requests
 
 programs_p2p_SOURCES = programs/p2p.c
 programs_p2p_CPPFLAGS = $(MPI_CFLAGS)
 programs_p2p_CFLAGS = $(PZ_CFLAGS)
 programs_p2p_LDADD = $(MPI_LIBS)
+
 programs_coll_SOURCES = programs/coll.c
 programs_coll_CPPFLAGS = $(MPI_CFLAGS)
 programs_coll_CFLAGS = $(PZ_CFLAGS)
 programs_coll_LDADD = $(MPI_LIBS)
 
-TESTS += \
+programs_requests_SOURCES = programs/requests.c
+programs_requests_CPPFLAGS = $(MPI_CFLAGS)
+programs_requests_CFLAGS = $(PZ_CFLAGS)
+programs_requests_LDADD = $(MPI_LIBS)
+
+PZ_IT_TESTS = \
 	integration/p2p.sh \
 	integration/coll.sh \
-	integration/nbc.sh
+	integration/nbc.sh \
+	integration/requests.sh
+
+TESTS += $(PZ_IT_TESTS)
 
 EXTRA_DIST += \
+	$(PZ_IT_TESTS) \
 	integration/lib.sh \
-	integration/coll_expected.sh \
-	integration/p2p.sh \
-	integration/coll.sh \
-	integration/nbc.sh
+	integration/coll_expected.sh
