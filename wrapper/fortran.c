@@ -126,7 +126,7 @@ MPI_Request *pz_f08_requests_in(struct pz_f08_scratch *s, const MPI_Fint *f, int
 void pz_f08_requests_out(MPI_Fint *f, const MPI_Request *c, int n)
 {
     for (int i = 0; i < n; i++)
-        pz_f08_handle_out(&f[i], MPI_Request_c2f(c[i]));
+        f[i] = MPI_Request_c2f(c[i]);
 }
 
 const int *pz_f08_weights(const MPI_Fint *w)

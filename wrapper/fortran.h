@@ -72,14 +72,6 @@ static inline void pz_f08_logical_out(MPI_Fint *v, int c)
     *v = c ? PZ_F08_TRUE : PZ_F08_FALSE;
 }
 
-/* A handle argument after the call: written only if it changed, since INTENT(IN)
- * handles (MPI_Cancel's request) may be read-only constants. */
-static inline void pz_f08_handle_out(MPI_Fint *f, MPI_Fint c)
-{
-    if (*f != c)
-        *f = c;
-}
-
 /* An index into an array of requests after the call; MPI_UNDEFINED stays. */
 static inline void pz_f08_index_out(MPI_Fint *index)
 {

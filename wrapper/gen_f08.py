@@ -27,7 +27,7 @@ HANDLES = {'MPI_Comm': 'Comm', 'MPI_Group': 'Group', 'MPI_Info': 'Info',
            'MPI_Request': 'Request', 'MPI_Message': 'Message', 'MPI_Datatype': 'Type',
            'MPI_Op': 'Op', 'MPI_Errhandler': 'Errhandler', 'MPI_Win': 'Win'}
 
-NOTES = ('logical', 'index', 'weights', 'cptr', 'len')
+NOTES = ('logical', 'index', 'weights', 'cptr', 'in', 'len')
 
 DECL = re.compile(r'(const\s+)?(\w+)\s*(\*?)\s*(\w+)\s*((?:\[\w*\])*)$')
 
@@ -73,43 +73,51 @@ class Arg:
         kind = (ctype, star, bool(dims))
         const = 'const ' if const else ''
         c = name + '_c'
+        used = set()
+
+        def has(note):
+            used.add(note)
+            return note in notes
 
         def unsupported():
             raise TableError("%s: no Fortran conversion for '%s'%s"
                              % (call.name, param.decl,
                                 ' (needs !len=)' if dims and not length else ''))
 
-        if ctype == 'void' and star and 'cptr' in notes:
+        if ctype == 'void' and star and has('cptr'):
             self.decl, self.arg = 'void *' + name, name
         elif kind == ('int', '', False):
             self.decl = 'const MPI_Fint *' + name
-            self.arg = 'pz_f08_logical_in(%s)' % name if 'logical' in notes else '*' + name
+            self.arg = 'pz_f08_logical_in(%s)' % name if has('logical') else '*' + name
         elif kind == ('int', '*', False):
             self.decl, self.arg = 'MPI_Fint *' + name, name
-            if 'logical' in notes:
+            if has('logical'):
                 self.pre.append('int %s = 0;' % c)
                 self.arg = '&' + c
                 self.post.append('pz_f08_logical_out(%s, %s);' % (name, c))
-            elif 'index' in notes:
+            elif has('index'):
                 self.post.append('pz_f08_index_out(%s);' % name)
         elif kind == ('int', '', True):
             # LOGICAL arrays pass as they are: MPICH copies them unchanged to C, which
             # reads their 1 and 0 as truth values.
+            has('logical')
             self.decl, self.arg = '%sMPI_Fint %s%s' % (const, name, dims), name
-            if 'weights' in notes:
+            if has('weights'):
                 self.arg = 'pz_f08_weights(%s)' % name
-            if 'index' in notes:
-                if not length:
+            if has('index'):
+                if not has('len'):
                     unsupported()
                 self.post.append('pz_f08_indices_out(%s, %s);' % (name, length))
         elif ctype in HANDLES and not star and not dims:
             self.decl = 'const MPI_Fint *' + name
             self.arg = 'MPI_%s_f2c(*%s)' % (HANDLES[ctype], name)
         elif ctype in HANDLES and star and not const:
-            self.decl, self.arg = 'MPI_Fint *' + name, '&' + c
+            self.decl = ('const ' if has('in') else '') + 'MPI_Fint *' + name
+            self.arg = '&' + c
             self.pre.append('%s %s = MPI_%s_f2c(*%s);' % (ctype, c, HANDLES[ctype], name))
-            self.post.append('pz_f08_handle_out(%s, MPI_%s_c2f(%s));' % (name, HANDLES[ctype], c))
-        elif ctype == 'MPI_Request' and dims == '[]' and length and not const:
+            if not has('in'):
+                self.post.append('*%s = MPI_%s_c2f(%s);' % (name, HANDLES[ctype], c))
+        elif ctype == 'MPI_Request' and dims == '[]' and not const and has('len'):
             self.decl, self.arg, self.scratch = 'MPI_Fint %s[]' % name, c, name + '_s'
             self.pre.append('struct pz_f08_scratch %s;' % self.scratch)
             self.pre.append('MPI_Request *%s = pz_f08_requests_in(&%s, %s, %s);'
@@ -121,7 +129,7 @@ class Arg:
                             % (name, c, 'read' if const else 'in', name, name))
             if not const:
                 self.post.append('pz_f08_status_out(%s, %s);' % (name, c))
-        elif ctype == 'MPI_Status' and dims == '[]' and length and not const:
+        elif ctype == 'MPI_Status' and dims == '[]' and not const and has('len'):
             self.decl, self.arg, self.scratch = 'MPI_F08_status %s[]' % name, c, name + '_s'
             self.pre.append('struct pz_f08_scratch %s;' % self.scratch)
             self.pre.append('MPI_Status *%s = pz_f08_statuses_in(&%s, %s, %s);'
@@ -129,6 +137,10 @@ class Arg:
             self.post.append('pz_f08_statuses_out(%s, %s, %s);' % (name, c, length))
         else:
             unsupported()
+        if set(notes) - used:
+            raise TableError("%s: Fortran note(s) %s of '%s' do not apply"
+                             % (call.name, ', '.join('!' + n for n in sorted(set(notes) - used)),
+                                param.decl))
 
 
 def write_wrapper(out, call):
