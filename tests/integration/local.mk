@@ -7,7 +7,8 @@
 check_PROGRAMS += \
 	programs/p2p \
 	programs/coll \
-	programs/requests
+	programs/requests \
+	programs/persist
 
 programs_p2p_SOURCES = programs/p2p.c
 programs_p2p_CPPFLAGS = $(MPI_CFLAGS)
@@ -24,11 +25,17 @@ programs_requests_CPPFLAGS = $(MPI_CFLAGS)
 programs_requests_CFLAGS = $(PZ_CFLAGS)
 programs_requests_LDADD = $(MPI_LIBS)
 
+programs_persist_SOURCES = programs/persist.c
+programs_persist_CPPFLAGS = $(MPI_CFLAGS)
+programs_persist_CFLAGS = $(PZ_CFLAGS)
+programs_persist_LDADD = $(MPI_LIBS)
+
 PZ_IT_TESTS = \
 	integration/p2p.sh \
 	integration/coll.sh \
 	integration/nbc.sh \
-	integration/requests.sh
+	integration/requests.sh \
+	integration/persist.sh
 
 TESTS += $(PZ_IT_TESTS)
 
