@@ -15,12 +15,16 @@
 # ("ADDITIONAL ATTRIBUTES: (...)"), without ids.  An event outside any call (a buffer
 # flush) gets a line of its own starting with '!'.
 #
-# Exit codes: 0 pass, 77 skip, anything else fails (automake's convention).
+# Exit codes: 0 pass, 77 skip, anything else fails (automake's convention).  The work
+# files (traces, otf2-print output) are removed at exit unless PZ_KEEP is set.
 
 set -u
 
+# pz_fail MESSAGE: fails the test.  Called in a subshell (the end of a pipeline), it
+# leaves a mark that makes the test fail when it exits.
 pz_fail() {
     echo "FAIL: $*" >&2
+    test -n "${PZ_WORK:-}" && : >"$PZ_WORK/failed"
     exit 1
 }
 
@@ -40,7 +44,17 @@ test -n "${PZ_PROGRAMS:-}" || pz_skip "PZ_PROGRAMS is not set"
 
 PZ_TIMEOUT=${PZ_TIMEOUT:-120}
 PZ_WORK=$(mktemp -d "${TMPDIR:-/tmp}/prognoz-it.XXXXXX") || pz_fail "mktemp failed"
-trap 'rm -rf "$PZ_WORK"' EXIT
+pz_exit() {
+    _st=$1
+    test -f "$PZ_WORK/failed" && test "$_st" -ne 1 && _st=1
+    if test -n "${PZ_KEEP:-}"; then
+        echo "the work files are kept in $PZ_WORK" >&2
+    else
+        rm -rf "$PZ_WORK"
+    fi
+    exit "$_st"
+}
+trap 'pz_exit $?' EXIT
 trap 'exit 1' HUP INT TERM
 
 # pz_program NAME: path of the test program NAME; exits 77 if it was not built, so
