@@ -8,7 +8,8 @@ check_PROGRAMS += \
 	programs/p2p \
 	programs/coll \
 	programs/requests \
-	programs/persist
+	programs/persist \
+	programs/anysource
 
 programs_p2p_SOURCES = programs/p2p.c
 programs_p2p_CPPFLAGS = $(MPI_CFLAGS)
@@ -30,12 +31,18 @@ programs_persist_CPPFLAGS = $(MPI_CFLAGS)
 programs_persist_CFLAGS = $(PZ_CFLAGS)
 programs_persist_LDADD = $(MPI_LIBS)
 
+programs_anysource_SOURCES = programs/anysource.c
+programs_anysource_CPPFLAGS = $(MPI_CFLAGS)
+programs_anysource_CFLAGS = $(PZ_CFLAGS)
+programs_anysource_LDADD = $(MPI_LIBS)
+
 PZ_IT_TESTS = \
 	integration/p2p.sh \
 	integration/coll.sh \
 	integration/nbc.sh \
 	integration/requests.sh \
-	integration/persist.sh
+	integration/persist.sh \
+	integration/anysource.sh
 
 TESTS += $(PZ_IT_TESTS)
 
