@@ -30,12 +30,14 @@ void pz_post_coll(struct pz_call *c, const void *sbuf, int scount, MPI_Datatype 
                   const MPI_Datatype *stypes, const MPI_Datatype *rtypes, int root,
                   MPI_Comm comm, MPI_Request *request)
 {
+    /* a reduction has one datatype for both buffers: the table gives it as stype */
+    int reduction = rtype == MPI_DATATYPE_NULL && stype != MPI_DATATYPE_NULL;
     uint32_t ref = pz_comm_ref(comm);
     const struct pz_comm_info *info = pz_comm_get(ref);
     struct pz_coll_args a = { .op = pz_calls[c->id].collective, .rank = info->rank,
                            .size = info->size, .inter = info->remote_size > 0,
                            .in_place = sbuf == MPI_IN_PLACE, .s = pz_bytes(scount, stype),
-                           .r = pz_bytes(rcount, rtype), .scounts = scounts,
+                           .r = pz_bytes(rcount, reduction ? stype : rtype), .scounts = scounts,
                            .rcounts = rcounts, .stypes = stypes, .rtypes = rtypes,
                            .stype = stype, .rtype = rtype };
     struct pz_request r = { .kind = PZ_REQ_COLL, .collective = (uint8_t)a.op, .comm = ref,
