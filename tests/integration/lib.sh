@@ -229,19 +229,35 @@ pz_expect_eq() {
     test "$2" = "$3" || pz_fail "$1: expected '$2', got '$3'"
 }
 
-# pz_group_members NAME COMM: the world ranks of the COMM_GROUP of the communicator
-# named COMM (e.g. "Comm 3 (MPI_Comm_split)"), space separated.
-pz_group_members() {
-    awk -v comm="$2" '
-        /^GROUP / && / Type: COMM_GROUP,/ {
-            id = $2; m = $0
-            sub(/.* Members: */, "", m); gsub(/ \("[^"]*" <[0-9]+>\)/, "", m); gsub(/,/, "", m)
+# pz_comms NAME: every communicator of the trace as "NAME|MEMBERS", MEMBERS the world
+# ranks of its COMM_GROUP group in order, space separated (none for MPI_COMM_SELF).
+pz_comms() {
+    awk '
+        /^GROUP / {
+            id = $2; m = ""
+            if ($0 ~ / Members: /) {
+                m = $0
+                sub(/.* Members: */, "", m); gsub(/ \("[^"]*" <[0-9]+>\)/, "", m); gsub(/,/, "", m)
+            }
             members[id] = m
         }
         /^COMM / {
             name = $0; sub(/^[^"]*"/, "", name); sub(/".*/, "", name)
             g = $0; sub(/.* Group: "[^"]*" </, "", g); sub(/>.*/, "", g)
-            if (name == comm) { print members[g]; found = 1 }
-        }
-        END { exit !found }' "$PZ_WORK/$1.defs"
+            print name "|" members[g]
+        }' "$PZ_WORK/$1.defs"
+}
+
+# pz_comm_named NAME CREATOR MEMBERS: the name of the one communicator made by CREATOR
+# (e.g. MPI_Comm_split) with these members; fails unless there is exactly one.
+pz_comm_named() {
+    pz_comms "$1" | awk -F'|' -v suffix="($2)" -v members="$3" -v what="$1" '
+        substr($1, length($1) - length(suffix) + 1) == suffix && $2 == members { n++; name = $1 }
+        END {
+            if (n != 1) {
+                printf "FAIL: %s: %d communicators made by %s with members \"%s\", expected 1\n", what, n, suffix, members > "/dev/stderr"
+                exit 1
+            }
+            print name
+        }' || pz_fail "$1: no single communicator $2 $3"
 }

@@ -9,7 +9,8 @@ check_PROGRAMS += \
 	programs/coll \
 	programs/requests \
 	programs/persist \
-	programs/anysource
+	programs/anysource \
+	programs/commsplit
 
 programs_p2p_SOURCES = programs/p2p.c
 programs_p2p_CPPFLAGS = $(MPI_CFLAGS)
@@ -36,13 +37,19 @@ programs_anysource_CPPFLAGS = $(MPI_CFLAGS)
 programs_anysource_CFLAGS = $(PZ_CFLAGS)
 programs_anysource_LDADD = $(MPI_LIBS)
 
+programs_commsplit_SOURCES = programs/commsplit.c
+programs_commsplit_CPPFLAGS = $(MPI_CFLAGS)
+programs_commsplit_CFLAGS = $(PZ_CFLAGS)
+programs_commsplit_LDADD = $(MPI_LIBS)
+
 PZ_IT_TESTS = \
 	integration/p2p.sh \
 	integration/coll.sh \
 	integration/nbc.sh \
 	integration/requests.sh \
 	integration/persist.sh \
-	integration/anysource.sh
+	integration/anysource.sh \
+	integration/commsplit.sh
 
 TESTS += $(PZ_IT_TESTS)
 
