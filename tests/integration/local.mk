@@ -42,6 +42,25 @@ programs_commsplit_CPPFLAGS = $(MPI_CFLAGS)
 programs_commsplit_CFLAGS = $(PZ_CFLAGS)
 programs_commsplit_LDADD = $(MPI_LIBS)
 
+# The Fortran programs, built by $(MPIFC) when configure found it (their tests skip
+# otherwise).
+PZ_IT_FORTRAN = programs/fhello programs/ff08 programs/f08_calls
+if HAVE_MPIFC
+check_SCRIPTS = $(PZ_IT_FORTRAN)
+endif
+CLEANFILES += $(PZ_IT_FORTRAN)
+EXTRA_DIST += $(PZ_IT_FORTRAN:=.f90)
+
+programs/fhello: $(srcdir)/programs/fhello.f90
+	@$(MKDIR_P) programs
+	$(AM_V_GEN)$(MPIFC) -o $@ $(srcdir)/programs/fhello.f90
+programs/ff08: $(srcdir)/programs/ff08.f90
+	@$(MKDIR_P) programs
+	$(AM_V_GEN)$(MPIFC) -o $@ $(srcdir)/programs/ff08.f90
+programs/f08_calls: $(srcdir)/programs/f08_calls.f90
+	@$(MKDIR_P) programs
+	$(AM_V_GEN)$(MPIFC) -o $@ $(srcdir)/programs/f08_calls.f90
+
 PZ_IT_TESTS = \
 	integration/p2p.sh \
 	integration/coll.sh \
@@ -49,7 +68,9 @@ PZ_IT_TESTS = \
 	integration/requests.sh \
 	integration/persist.sh \
 	integration/anysource.sh \
-	integration/commsplit.sh
+	integration/commsplit.sh \
+	integration/fortran.sh \
+	integration/fortran_f08.sh
 
 TESTS += $(PZ_IT_TESTS)
 
