@@ -148,20 +148,28 @@ int pz_session_open(void)
     return 0;
 }
 
-/* Flushes every thread; fills events[index] and returns the number of threads. */
-static int flush_threads(uint64_t **events, uint64_t *dropped)
+/* Flushes every thread; fills events[index], the first and last nanosecond of the
+ * records in *first and *last, and returns the number of threads. */
+static int flush_threads(uint64_t **events, uint64_t *dropped, uint64_t *first,
+                         uint64_t *last)
 {
     int n = 0;
 
     for (struct pz_thread *t = pz_thread_first(); t; t = t->next)
         n++;
     *events = calloc((size_t)n, sizeof(uint64_t));
+    *first = UINT64_MAX;
+    *last = 0;
     for (struct pz_thread *t = pz_thread_first(); t; t = t->next) {
         pz_thread_flush(t, 0);
         pz_archive_close_evt_writer(t->writer);
         t->writer = NULL;
         (*events)[t->index] = t->nevents;
         *dropped += t->dropped;
+        if (t->first_ns && t->first_ns < *first)
+            *first = t->first_ns;
+        if (t->last_ns > *last)
+            *last = t->last_ns;
     }
     return n;
 }
@@ -174,15 +182,15 @@ static void write_local_definitions(struct pz_id_map comms, struct pz_id_map str
 }
 
 /* Gathers what rank 0 needs for the global definitions and writes them there. */
-static void write_global_definitions(int nthreads, const uint64_t *events, uint64_t end,
-                                     struct pz_run_info *run_info)
+static void write_global_definitions(int nthreads, const uint64_t *events, uint64_t first,
+                                     uint64_t last, struct pz_run_info *run_info)
 {
     struct pz_session *s = &pz_session;
     struct pz_run_info run = *run_info;
     int *counts = s->rank == 0 ? malloc((size_t)s->size * sizeof(int)) : NULL;
     int *displs = s->rank == 0 ? malloc((size_t)s->size * sizeof(int)) : NULL, total = 0;
-    uint64_t *all = NULL, begin = s->begin + (uint64_t)s->offsets[0].offset;
-    uint64_t last = end + (uint64_t)s->offsets[s->noffsets - 1].offset;
+    uint64_t *all = NULL, begin = first + (uint64_t)s->offsets[0].offset;
+    uint64_t end = last + (uint64_t)s->offsets[s->noffsets - 1].offset;
 
     PMPI_Gather(&nthreads, 1, MPI_INT, counts, 1, MPI_INT, 0, s->comm);
     for (int r = 0; s->rank == 0 && r < s->size; r++) {
@@ -193,7 +201,7 @@ static void write_global_definitions(int nthreads, const uint64_t *events, uint6
         all = malloc((size_t)total * sizeof(uint64_t));
     PMPI_Gatherv(events, nthreads, MPI_UINT64_T, all, counts, displs, MPI_UINT64_T, 0, s->comm);
     PMPI_Reduce(&begin, &run.begin, 1, MPI_UINT64_T, MPI_MIN, 0, s->comm);
-    PMPI_Reduce(&last, &run.end, 1, MPI_UINT64_T, MPI_MAX, 0, s->comm);
+    PMPI_Reduce(&end, &run.end, 1, MPI_UINT64_T, MPI_MAX, 0, s->comm);
     if (s->rank == 0) {
         struct timespec real;
 
@@ -227,12 +235,13 @@ static void report(uint64_t events, uint64_t dropped, int errors)
             (unsigned long long)sum[0], s->size, s->dir);
 }
 
-void pz_session_write(uint64_t end)
+void pz_session_write(void)
 {
     struct pz_session *s = &pz_session;
     struct pz_run_info run = { .nprocs = s->size, .node_of_rank = s->node_of_rank,
                                .nnodes = s->nnodes, .node_names = s->node_names };
     uint64_t *events, dropped = 0, total = 0;
+    uint64_t first, last;
     uint32_t ncomms = pz_comms_count(), nlists = pz_vcounts_count();
     uint32_t *comm_map = malloc((ncomms ? ncomms : 1) * sizeof(uint32_t));
     uint32_t *list_map = malloc((nlists ? nlists : 1) * sizeof(uint32_t));
@@ -240,14 +249,14 @@ void pz_session_write(uint64_t end)
     int nthreads, errors;
 
     measure_offset(s);
-    nthreads = flush_threads(&events, &dropped);
+    nthreads = flush_threads(&events, &dropped, &first, &last);
     pz_archive_begin_definitions();
     pz_comms_unify(s->comm, comm_map, &comms, &run.ncomms);
     pz_vcounts_unify(s->comm, list_map, &run.count_lists, &run.ncount_lists);
     run.comms = comms;
     write_local_definitions((struct pz_id_map){ comm_map, ncomms },
                             (struct pz_id_map){ list_map, nlists });
-    write_global_definitions(nthreads, events, end, &run);
+    write_global_definitions(nthreads, events, first, last, &run);
     errors = pz_archive_close();
     for (int i = 0; i < nthreads; i++)
         total += events[i];

@@ -50,21 +50,45 @@ static inline int pz_call_enter(struct pz_call *c, enum pz_call_id id)
     c->leave = 0;
     c->requests = NULL;
     c->statuses = NULL;
-    c->enter = pz_now();
+    c->enter = pz_ticks();
     return 1;
 }
 
 /* Marks the moment the PMPI call returned: the call's leave time. */
 static inline void pz_call_returned(struct pz_call *c)
 {
-    c->leave = pz_now();
+    c->leave = pz_ticks();
 }
-
-/* Finishes the record of the call and returns its result. */
-int pz_call_leave(struct pz_call *c);
 
 /* Frees what a wait/test pre hook allocated (hooks_wait.c). */
 void pz_call_release_requests(struct pz_call *c);
+
+/* Finishes the record of the call and returns its result.  Inline: every call ends
+ * here, and the common case is a few stores into the thread's buffer. */
+static inline int pz_call_leave(struct pz_call *c)
+{
+    struct pz_thread *t = c->thread;
+    struct pz_record *r;
+    size_t items = (size_t)t->nitems * sizeof(struct pz_item);
+    size_t need = sizeof(*r) + items;
+
+    if (__builtin_expect(c->requests != NULL || c->statuses != NULL, 0))
+        pz_call_release_requests(c);
+    if (__builtin_expect(t->used + need > t->cap, 0) && !pz_thread_make_room(t, need)) {
+        t->busy = 0;
+        return c->ret;
+    }
+    r = (struct pz_record *)(t->buf + t->used);
+    r->enter = c->enter;
+    r->leave = c->leave ? c->leave : pz_ticks();
+    r->call = (uint16_t)c->id;
+    r->nitems = (uint16_t)t->nitems;
+    if (items)
+        __builtin_memcpy(r + 1, t->items, items);
+    t->used += need;
+    t->busy = 0;
+    return c->ret;
+}
 
 /* The MPI functions the wrapper defines are the only symbols it exports. */
 #define PZ_EXPORT __attribute__((visibility("default")))

@@ -13,27 +13,27 @@ static int thread_level(void)
 
 PZ_EXPORT int MPI_Init(int *argc, char ***argv)
 {
-    uint64_t enter = pz_now();
+    uint64_t enter = pz_ticks();
     int ret = PMPI_Init(argc, argv);
 
     if (ret == MPI_SUCCESS)
-        pz_runtime_start(thread_level(), enter, pz_now(), PZ_CALL_MPI_Init);
+        pz_runtime_start(thread_level(), enter, pz_ticks(), PZ_CALL_MPI_Init);
     return ret;
 }
 
 PZ_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-    uint64_t enter = pz_now();
+    uint64_t enter = pz_ticks();
     int ret = PMPI_Init_thread(argc, argv, required, provided);
 
     if (ret == MPI_SUCCESS)
-        pz_runtime_start(*provided, enter, pz_now(), PZ_CALL_MPI_Init_thread);
+        pz_runtime_start(*provided, enter, pz_ticks(), PZ_CALL_MPI_Init_thread);
     return ret;
 }
 
 PZ_EXPORT int MPI_Finalize(void)
 {
-    uint64_t enter = pz_now();
+    uint64_t enter = pz_ticks();
 
     if (pz_runtime_recording())
         pz_runtime_finish(enter);

@@ -45,7 +45,7 @@ struct pz_item {
 #define PZ_RECORD_FLUSH 0xffffu  /* the wrapper flushed its buffer from enter to leave */
 
 struct pz_record {
-    uint64_t enter;            /* ns, clock.h */
+    uint64_t enter;            /* ticks (clock.h), ns once translated */
     uint64_t leave;
     uint16_t call;             /* enum pz_call_id or PZ_RECORD_FLUSH */
     uint16_t nitems;           /* items that follow */

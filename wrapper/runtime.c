@@ -77,7 +77,6 @@ static int lazy_start(void)
         PMPI_Finalized(&finalized);
         if (initialized && !finalized) {
             PMPI_Query_thread(&level);
-            pz_session.begin = pz_now();
             atomic_store(&state, begin_local(level) == 0 ? ON : OFF);
         }
     }
@@ -129,7 +128,6 @@ void pz_runtime_start(int thread_level, uint64_t enter, uint64_t leave, int call
     int ok;
 
     pthread_mutex_lock(&start_lock);
-    pz_session.begin = enter;
     ok = begin_local(thread_level) == 0;
     /* every process must take part in opening, or none: agree first */
     PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
@@ -151,7 +149,7 @@ void pz_runtime_finish(uint64_t enter)
         atomic_store(&state, OFF);
         return;
     }
-    pz_session_write(enter);
+    pz_session_write();
     atomic_store(&state, OFF);
     pz_thread_release_all();
 }

@@ -19,7 +19,6 @@ struct pz_session {
     int nnodes;
     struct pz_clock_offset offsets[2];   /* measured at start and at finalize */
     int noffsets;
-    uint64_t begin;                  /* local time of entering MPI_Init */
 };
 
 extern struct pz_session pz_session;
@@ -30,6 +29,6 @@ extern struct pz_session pz_session;
 int pz_session_open(void);
 
 /* Collective: writes everything recorded and closes the archive. */
-void pz_session_write(uint64_t end);
+void pz_session_write(void);
 
 #endif

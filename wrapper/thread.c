@@ -37,6 +37,7 @@ static struct pz_thread *thread_create(void)
     registry = t;
     pthread_mutex_unlock(&registry_lock);
     t->location = pz_runtime_location(t->index);
+    t->anchor = pz_anchor_now();
     return t;
 }
 
@@ -75,17 +76,24 @@ static int fits(const struct pz_thread *t, size_t need)
     return t->used + need <= t->cap;
 }
 
+int pz_thread_make_room(struct pz_thread *t, size_t need)
+{
+    if (!fits(t, need))
+        pz_thread_flush(t, 1);
+    if (!fits(t, need)) {
+        t->dropped++;
+        return 0;
+    }
+    return 1;
+}
+
 void pz_thread_commit(struct pz_thread *t, const struct pz_record *r)
 {
     size_t items_size = (size_t)r->nitems * sizeof(struct pz_item);
     size_t need = sizeof(*r) + items_size;
 
-    if (!fits(t, need))
-        pz_thread_flush(t, 1);
-    if (!fits(t, need)) {
-        t->dropped++;
+    if (!pz_thread_make_room(t, need))
         return;
-    }
     memcpy(t->buf + t->used, r, sizeof(*r));
     memcpy(t->buf + t->used + sizeof(*r), t->items, items_size);
     t->used += need;
@@ -93,7 +101,7 @@ void pz_thread_commit(struct pz_thread *t, const struct pz_record *r)
 
 void pz_thread_flush(struct pz_thread *t, int mark)
 {
-    uint64_t start = pz_now();
+    struct pz_anchor now = pz_anchor_now();
     size_t pos = 0;
 
     if (!t->writer)
@@ -101,14 +109,20 @@ void pz_thread_flush(struct pz_thread *t, int mark)
     if (!t->writer)
         return;  /* no archive yet: records stay, or are dropped when full */
     while (pos < t->used) {
-        const struct pz_record *r = (const struct pz_record *)(t->buf + pos);
+        struct pz_record *r = (struct pz_record *)(t->buf + pos);
 
+        r->enter = pz_ticks_to_ns(r->enter, t->anchor, now);
+        r->leave = pz_ticks_to_ns(r->leave, t->anchor, now);
+        if (!t->first_ns)
+            t->first_ns = r->enter;
+        t->last_ns = r->leave;
         t->nevents += pz_translate(t->writer, r, (const struct pz_item *)(r + 1));
         pos += sizeof(*r) + (size_t)r->nitems * sizeof(struct pz_item);
     }
     t->used = 0;
+    t->anchor = now;
     if (mark)
-        t->nevents += pz_translate_flush(t->writer, start, pz_now());
+        t->nevents += pz_translate_flush(t->writer, now.ns, pz_now());
 }
 
 struct pz_thread *pz_thread_first(void)

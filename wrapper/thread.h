@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <otf2/otf2.h>
 
+#include "clock.h"
 #include "record.h"
 
 struct pz_thread {
@@ -18,6 +19,8 @@ struct pz_thread {
     struct pz_item *items;     /* items of the call in progress */
     uint32_t nitems, items_cap;
     OTF2_EvtWriter *writer;    /* NULL until the first flush */
+    struct pz_anchor anchor;   /* both clocks read after the last flush (clock.h) */
+    uint64_t first_ns, last_ns;  /* span of the records written so far, 0 before */
     uint64_t nevents;          /* OTF2 events written */
     uint64_t dropped;          /* records lost because nothing could take them */
     struct pz_thread *next;    /* all threads, for the flush at finalize */
@@ -33,6 +36,10 @@ struct pz_thread *pz_thread_attach(void);
 /* Appends the finished record r with the thread's pending items; flushes first when the
  * buffer is full. */
 void pz_thread_commit(struct pz_thread *t, const struct pz_record *r);
+
+/* Makes room for need more bytes by writing the buffer out; returns 0 (and counts the
+ * record as dropped) when that is impossible. */
+int pz_thread_make_room(struct pz_thread *t, size_t need);
 
 /* Room for one more item of the call in progress; NULL if memory ran out. */
 struct pz_item *pz_thread_new_item(struct pz_thread *t);
