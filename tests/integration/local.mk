@@ -10,7 +10,8 @@ check_PROGRAMS += \
 	programs/requests \
 	programs/persist \
 	programs/anysource \
-	programs/commsplit
+	programs/commsplit \
+	programs/transparent
 
 programs_p2p_SOURCES = programs/p2p.c
 programs_p2p_CPPFLAGS = $(MPI_CFLAGS)
@@ -42,6 +43,11 @@ programs_commsplit_CPPFLAGS = $(MPI_CFLAGS)
 programs_commsplit_CFLAGS = $(PZ_CFLAGS)
 programs_commsplit_LDADD = $(MPI_LIBS)
 
+programs_transparent_SOURCES = programs/transparent.c
+programs_transparent_CPPFLAGS = $(MPI_CFLAGS)
+programs_transparent_CFLAGS = $(PZ_CFLAGS)
+programs_transparent_LDADD = $(MPI_LIBS)
+
 # The Fortran programs, built by $(MPIFC) when configure found it (their tests skip
 # otherwise).
 PZ_IT_FORTRAN = programs/fhello programs/ff08 programs/f08_calls
@@ -70,7 +76,8 @@ PZ_IT_TESTS = \
 	integration/anysource.sh \
 	integration/commsplit.sh \
 	integration/fortran.sh \
-	integration/fortran_f08.sh
+	integration/fortran_f08.sh \
+	integration/transparent.sh
 
 TESTS += $(PZ_IT_TESTS)
 
