@@ -11,7 +11,8 @@ check_PROGRAMS += \
 	programs/persist \
 	programs/anysource \
 	programs/commsplit \
-	programs/transparent
+	programs/transparent \
+	programs/threads
 
 programs_p2p_SOURCES = programs/p2p.c
 programs_p2p_CPPFLAGS = $(MPI_CFLAGS)
@@ -48,6 +49,11 @@ programs_transparent_CPPFLAGS = $(MPI_CFLAGS)
 programs_transparent_CFLAGS = $(PZ_CFLAGS)
 programs_transparent_LDADD = $(MPI_LIBS)
 
+programs_threads_SOURCES = programs/threads.c
+programs_threads_CPPFLAGS = $(MPI_CFLAGS)
+programs_threads_CFLAGS = $(PZ_CFLAGS) -pthread
+programs_threads_LDADD = $(MPI_LIBS) -lpthread
+
 # The Fortran programs, built by $(MPIFC) when configure found it (their tests skip
 # otherwise).
 PZ_IT_FORTRAN = programs/fhello programs/ff08 programs/f08_calls
@@ -77,7 +83,8 @@ PZ_IT_TESTS = \
 	integration/commsplit.sh \
 	integration/fortran.sh \
 	integration/fortran_f08.sh \
-	integration/transparent.sh
+	integration/transparent.sh \
+	integration/threads.sh
 
 TESTS += $(PZ_IT_TESTS)
 
