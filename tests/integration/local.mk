@@ -12,7 +12,8 @@ check_PROGRAMS += \
 	programs/anysource \
 	programs/commsplit \
 	programs/transparent \
-	programs/threads
+	programs/threads \
+	programs/buffer
 
 programs_p2p_SOURCES = programs/p2p.c
 programs_p2p_CPPFLAGS = $(MPI_CFLAGS)
@@ -54,6 +55,11 @@ programs_threads_CPPFLAGS = $(MPI_CFLAGS)
 programs_threads_CFLAGS = $(PZ_CFLAGS) -pthread
 programs_threads_LDADD = $(MPI_LIBS) -lpthread
 
+programs_buffer_SOURCES = programs/buffer.c
+programs_buffer_CPPFLAGS = $(MPI_CFLAGS)
+programs_buffer_CFLAGS = $(PZ_CFLAGS)
+programs_buffer_LDADD = $(MPI_LIBS)
+
 # The Fortran programs, built by $(MPIFC) when configure found it (their tests skip
 # otherwise).
 PZ_IT_FORTRAN = programs/fhello programs/ff08 programs/f08_calls
@@ -84,7 +90,12 @@ PZ_IT_TESTS = \
 	integration/fortran.sh \
 	integration/fortran_f08.sh \
 	integration/transparent.sh \
-	integration/threads.sh
+	integration/threads.sh \
+	integration/unwritable.sh \
+	integration/record.sh \
+	integration/buffer.sh \
+	integration/disable.sh \
+	integration/nodes.sh
 
 TESTS += $(PZ_IT_TESTS)
 
