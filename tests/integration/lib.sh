@@ -33,10 +33,6 @@ pz_skip() {
     exit 77
 }
 
-pz_note() {
-    echo "$*" >&2
-}
-
 test -n "${MPIEXEC:-}" || pz_skip "MPIEXEC is not set (run the tests through make check)"
 test -n "${OTF2_PRINT:-}" || pz_skip "OTF2_PRINT is not set: otf2-print was not found"
 test -n "${PZ_LIB:-}" && test -r "$PZ_LIB" || pz_skip "the wrapper library '${PZ_LIB:-}' is not built"
