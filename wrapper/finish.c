@@ -161,7 +161,7 @@ static int flush_threads(uint64_t **events, uint64_t *dropped, uint64_t *first,
     *first = UINT64_MAX;
     *last = 0;
     for (struct pz_thread *t = pz_thread_first(); t; t = t->next) {
-        pz_thread_flush(t, 0);
+        pz_thread_flush(t);
         pz_archive_close_evt_writer(t->writer);
         t->writer = NULL;
         (*events)[t->index] = t->nevents;

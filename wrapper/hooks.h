@@ -86,6 +86,8 @@ static inline int pz_call_leave(struct pz_call *c)
     if (items)
         __builtin_memcpy(r + 1, t->items, items);
     t->used += need;
+    if (__builtin_expect(t->flush_start != 0, 0))
+        pz_thread_mark_flush(t);
     t->busy = 0;
     return c->ret;
 }

@@ -64,7 +64,7 @@ void pz_post_coll(struct pz_call *c, const void *sbuf, int scount, MPI_Datatype 
     if (request) {
         r.id = pz_requests_new_id();
         r.active = 1;
-        pz_requests_add(*request, &r);
+        pz_requests_add(c->thread->requests, *request, &r);
     }
     it = pz_call_item(c, request ? PZ_ITEM_NBC_REQUEST : PZ_ITEM_COLL);
     if (!it)

@@ -102,7 +102,7 @@ static void posted(struct pz_call *c, struct pz_request *r, MPI_Request request)
 
     r->id = pz_requests_new_id();
     r->active = 1;
-    pz_requests_add(request, r);
+    pz_requests_add(c->thread->requests, request, r);
     it = pz_call_item(c, r->kind == PZ_REQ_SEND ? PZ_ITEM_ISEND : PZ_ITEM_IRECV_REQUEST);
     if (!it)
         return;

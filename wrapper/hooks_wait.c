@@ -62,7 +62,7 @@ static void completed(struct pz_call *c, MPI_Request handle, const MPI_Status *s
     struct pz_request r;
     int cancelled = 0;
 
-    if (handle == MPI_REQUEST_NULL || !pz_requests_complete(handle, &r))
+    if (handle == MPI_REQUEST_NULL || !pz_requests_complete(c->thread->requests, handle, &r))
         return;
     if (r.cancelled && status && status != MPI_STATUS_IGNORE)
         PMPI_Test_cancelled(status, &cancelled);
@@ -86,7 +86,7 @@ static void tested(struct pz_call *c)
     struct pz_request r;
 
     for (int i = 0; i < c->nrequests; i++)
-        if (c->requests[i] != MPI_REQUEST_NULL && pz_requests_find(c->requests[i], &r))
+        if (c->requests[i] != MPI_REQUEST_NULL && pz_requests_find(c->thread->requests, c->requests[i], &r))
             add_completion(c, &r, PZ_ITEM_REQUEST_TEST);
 }
 
@@ -154,28 +154,26 @@ void pz_post_waitsome(struct pz_call *c, int *outcount, int *indices, MPI_Status
                       statuses == MPI_STATUSES_IGNORE ? NULL : &statuses[k]);
 }
 
-static void persistent(int kind, uint64_t bytes, int peer, int tag, MPI_Comm comm,
-                       MPI_Request request)
+static void persistent(struct pz_call *c, int kind, uint64_t bytes, int peer, int tag,
+                       MPI_Comm comm, MPI_Request request)
 {
     struct pz_request r = { .kind = (uint8_t)kind, .persistent = 1, .comm = pz_comm_ref(comm),
                             .peer = peer, .tag = tag, .bytes = bytes };
 
     if (peer != MPI_PROC_NULL)
-        pz_requests_add(request, &r);
+        pz_requests_add(c->thread->requests, request, &r);
 }
 
 void pz_post_psend_init(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
                         MPI_Comm comm, MPI_Request *request)
 {
-    (void)c;
-    persistent(PZ_REQ_SEND, pz_bytes(count, type), peer, tag, comm, *request);
+    persistent(c, PZ_REQ_SEND, pz_bytes(count, type), peer, tag, comm, *request);
 }
 
 void pz_post_precv_init(struct pz_call *c, int peer, int tag, MPI_Comm comm,
                         MPI_Request *request)
 {
-    (void)c;
-    persistent(PZ_REQ_RECV, 0, peer, tag, comm, *request);
+    persistent(c, PZ_REQ_RECV, 0, peer, tag, comm, *request);
 }
 
 void pz_post_start(struct pz_call *c, MPI_Request *request)
@@ -188,23 +186,21 @@ void pz_post_startall(struct pz_call *c, int n, MPI_Request *requests)
     struct pz_request r;
 
     for (int i = 0; i < n; i++)
-        if (pz_requests_start(requests[i], &r))
+        if (pz_requests_start(c->thread->requests, requests[i], &r))
             add_completion(c, &r, r.kind == PZ_REQ_SEND ? PZ_ITEM_ISEND
                                                         : PZ_ITEM_IRECV_REQUEST);
 }
 
 int pz_pre_request_free(struct pz_call *c, MPI_Request *request)
 {
-    (void)c;
     if (*request != MPI_REQUEST_NULL)
-        pz_requests_remove(*request);
+        pz_requests_remove(c->thread->requests, *request);
     return 0;
 }
 
 int pz_pre_cancel(struct pz_call *c, MPI_Request *request)
 {
-    (void)c;
     if (*request != MPI_REQUEST_NULL)
-        pz_requests_cancel(*request);
+        pz_requests_cancel(c->thread->requests, *request);
     return 0;
 }

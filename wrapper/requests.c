@@ -1,9 +1,12 @@
-/* Request table: open addressing with linear probing and backward-shift deletion,
- * locked only when the program runs MPI_THREAD_MULTIPLE.  One handle may stand for
- * several requests at once: MPICH returns the same prebuilt handle for every send that
- * completed at once, so a Waitall can hold it twice.  Entries of one handle stay in probe
- * order, oldest first (backward-shift deletion keeps their order), and each completion
- * takes the oldest. */
+/* Request tables: open addressing with linear probing and backward-shift deletion.
+ * Each thread has its own table and normally completes its own requests, so a handle
+ * that MPI frees in one thread and at once hands to another's new request cannot be
+ * confused between them; a request completed by another thread than its poster is found
+ * in the poster's table.  Tables are locked only under MPI_THREAD_MULTIPLE.  One handle
+ * may stand for several requests at once: MPICH returns the same prebuilt handle for
+ * every send that completed at once, so a Waitall can hold it twice.  Entries of one
+ * handle stay in probe order, oldest first (backward-shift deletion keeps their order),
+ * and each completion takes the oldest. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -17,21 +20,41 @@ struct slot {
     struct pz_request r;
 };
 
-static struct slot *slots;
-static uint32_t cap, count;
-static _Atomic uint64_t next_id = 1;
-static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
+struct pz_request_table {
+    struct slot *slots;
+    uint32_t cap, count;
+    pthread_mutex_t mutex;
+    struct pz_request_table *next;
+};
 
-static void lock(void)
+static _Atomic uint64_t next_id = 1;
+static struct pz_request_table *_Atomic tables;
+static pthread_mutex_t tables_lock = PTHREAD_MUTEX_INITIALIZER;
+
+struct pz_request_table *pz_request_table_new(void)
 {
-    if (pz_runtime_threaded())
-        pthread_mutex_lock(&mutex);
+    struct pz_request_table *t = calloc(1, sizeof(*t));
+
+    if (!t)
+        return NULL;
+    pthread_mutex_init(&t->mutex, NULL);
+    pthread_mutex_lock(&tables_lock);
+    t->next = atomic_load(&tables);
+    atomic_store(&tables, t);
+    pthread_mutex_unlock(&tables_lock);
+    return t;
 }
 
-static void unlock(void)
+static void lock(struct pz_request_table *t)
 {
     if (pz_runtime_threaded())
-        pthread_mutex_unlock(&mutex);
+        pthread_mutex_lock(&t->mutex);
+}
+
+static void unlock(struct pz_request_table *t)
+{
+    if (pz_runtime_threaded())
+        pthread_mutex_unlock(&t->mutex);
 }
 
 static uint32_t home(uint32_t handle, uint32_t capacity)
@@ -39,62 +62,62 @@ static uint32_t home(uint32_t handle, uint32_t capacity)
     return (handle * 2654435761u) & (capacity - 1);
 }
 
-static struct slot *lookup(uint32_t handle)
+static struct slot *lookup(struct pz_request_table *t, uint32_t handle)
 {
-    if (!slots)
+    if (!t->slots)
         return NULL;
-    for (uint32_t i = home(handle, cap);; i = (i + 1) & (cap - 1)) {
-        if (!slots[i].used)
+    for (uint32_t i = home(handle, t->cap);; i = (i + 1) & (t->cap - 1)) {
+        if (!t->slots[i].used)
             return NULL;
-        if (slots[i].handle == handle)
-            return &slots[i];
+        if (t->slots[i].handle == handle)
+            return &t->slots[i];
     }
 }
 
 /* Puts r after every entry of the same handle. */
-static void insert(struct slot *table, uint32_t capacity, uint32_t handle,
+static void insert(struct slot *slots, uint32_t capacity, uint32_t handle,
                    const struct pz_request *r)
 {
     uint32_t i = home(handle, capacity);
 
-    while (table[i].used)
+    while (slots[i].used)
         i = (i + 1) & (capacity - 1);
-    table[i].handle = handle;
-    table[i].used = 1;
-    table[i].r = *r;
+    slots[i].handle = handle;
+    slots[i].used = 1;
+    slots[i].r = *r;
 }
 
-static int grow(void)
+static int grow(struct pz_request_table *t)
 {
-    uint32_t ncap = cap ? 2 * cap : 1024;
+    uint32_t ncap = t->cap ? 2 * t->cap : 1024;
     struct slot *n = calloc(ncap, sizeof(*n));
 
     if (!n)
         return -1;
-    for (uint32_t i = 0; i < cap; i++)
-        if (slots[i].used)
-            insert(n, ncap, slots[i].handle, &slots[i].r);
-    free(slots);
-    slots = n;
-    cap = ncap;
+    for (uint32_t i = 0; i < t->cap; i++)
+        if (t->slots[i].used)
+            insert(n, ncap, t->slots[i].handle, &t->slots[i].r);
+    free(t->slots);
+    t->slots = n;
+    t->cap = ncap;
     return 0;
 }
 
 /* Removes s keeping every other entry reachable from its home slot. */
-static void erase(struct slot *s)
+static void erase(struct pz_request_table *t, struct slot *s)
 {
-    uint32_t hole = (uint32_t)(s - slots);
+    uint32_t hole = (uint32_t)(s - t->slots), mask = t->cap - 1;
 
-    for (uint32_t j = (hole + 1) & (cap - 1); slots[j].used; j = (j + 1) & (cap - 1)) {
-        uint32_t h = home(slots[j].handle, cap);
+    for (uint32_t j = (hole + 1) & mask; t->slots[j].used; j = (j + 1) & mask) {
+        uint32_t h = home(t->slots[j].handle, t->cap);
 
-        if (((j - h) & (cap - 1)) >= ((j - hole) & (cap - 1))) {
-            slots[hole] = slots[j];
+        if (((j - h) & mask) >= ((j - hole) & mask)) {
+            t->slots[hole] = t->slots[j];
             hole = j;
         }
     }
-    slots[hole].used = 0;
-    count--;
+    t->slots[hole].used = 0;
+    t->count--;
 }
 
 uint64_t pz_requests_new_id(void)
@@ -102,89 +125,105 @@ uint64_t pz_requests_new_id(void)
     return atomic_fetch_add_explicit(&next_id, 1, memory_order_relaxed);
 }
 
-void pz_requests_add(MPI_Request handle, const struct pz_request *r)
+void pz_requests_add(struct pz_request_table *own, MPI_Request handle,
+                     const struct pz_request *r)
 {
-    uint32_t h = (uint32_t)MPI_Request_c2f(handle);
-
-    lock();
-    if (2 * (count + 1) <= cap || grow() == 0) {
-        insert(slots, cap, h, r);
-        count++;
+    lock(own);
+    if (2 * (own->count + 1) <= own->cap || grow(own) == 0) {
+        insert(own->slots, own->cap, (uint32_t)MPI_Request_c2f(handle), r);
+        own->count++;
     }
-    unlock();
+    unlock(own);
 }
 
-int pz_requests_find(MPI_Request handle, struct pz_request *out)
+/* What an operation does to the entry it found. */
+enum action { PEEK, COMPLETE, START, CANCEL, REMOVE };
+
+/* Applies action to the oldest entry of handle in table t; 1 and *out if there was one
+ * the action applies to. */
+static int act_in(struct pz_request_table *t, uint32_t handle, enum action action,
+                  struct pz_request *out)
 {
     struct slot *s;
-    int found = 0;
+    int done = 0;
 
-    lock();
-    s = lookup((uint32_t)MPI_Request_c2f(handle));
-    if (s && s->r.active) {
-        *out = s->r;
-        found = 1;
-    }
-    unlock();
-    return found;
-}
-
-int pz_requests_complete(MPI_Request handle, struct pz_request *out)
-{
-    struct slot *s;
-    int found = 0;
-
-    lock();
-    s = lookup((uint32_t)MPI_Request_c2f(handle));
-    if (s && s->r.active) {
-        *out = s->r;
-        found = 1;
-        if (s->r.persistent) {
-            s->r.active = 0;
-            s->r.cancelled = 0;
-        } else {
-            erase(s);
+    lock(t);
+    s = lookup(t, handle);
+    if (s && (s->r.active || action == START || action == REMOVE || action == CANCEL)) {
+        done = 1;
+        switch (action) {
+        case COMPLETE:
+            if (s->r.persistent) {
+                *out = s->r;
+                s->r.active = 0;
+                s->r.cancelled = 0;
+                break;
+            }
+            *out = s->r;
+            erase(t, s);
+            break;
+        case START:
+            s->r.active = 1;
+            s->r.id = pz_requests_new_id();
+            *out = s->r;
+            break;
+        case CANCEL:
+            s->r.cancelled = 1;
+            break;
+        case REMOVE:
+            erase(t, s);
+            break;
+        case PEEK:
+            *out = s->r;
+            break;
         }
     }
-    unlock();
-    return found;
+    unlock(t);
+    return done;
 }
 
-int pz_requests_start(MPI_Request handle, struct pz_request *out)
+/* The thread's own table first, then those of the other threads. */
+static int act(struct pz_request_table *own, MPI_Request handle, enum action action,
+               struct pz_request *out)
 {
-    struct slot *s;
-    int found = 0;
+    uint32_t h = (uint32_t)MPI_Request_c2f(handle);
+    struct pz_request ignored;
 
-    lock();
-    s = lookup((uint32_t)MPI_Request_c2f(handle));
-    if (s) {
-        s->r.active = 1;
-        s->r.id = pz_requests_new_id();
-        *out = s->r;
-        found = 1;
-    }
-    unlock();
-    return found;
+    if (!out)
+        out = &ignored;
+    if (act_in(own, h, action, out))
+        return 1;
+    if (!pz_runtime_threaded())
+        return 0;
+    for (struct pz_request_table *t = atomic_load(&tables); t; t = t->next)
+        if (t != own && act_in(t, h, action, out))
+            return 1;
+    return 0;
 }
 
-void pz_requests_cancel(MPI_Request handle)
+int pz_requests_find(struct pz_request_table *own, MPI_Request handle, struct pz_request *out)
 {
-    struct slot *s;
-
-    lock();
-    s = lookup((uint32_t)MPI_Request_c2f(handle));
-    if (s)
-        s->r.cancelled = 1;
-    unlock();
+    return act(own, handle, PEEK, out);
 }
 
-void pz_requests_remove(MPI_Request handle)
+int pz_requests_complete(struct pz_request_table *own, MPI_Request handle,
+                         struct pz_request *out)
 {
-    struct slot *s;
+    return act(own, handle, COMPLETE, out);
+}
 
-    lock();
-    s = lookup((uint32_t)MPI_Request_c2f(handle));
-    if (s)
-        erase(s);
-    unlock();
+int pz_requests_start(struct pz_request_table *own, MPI_Request handle,
+                      struct pz_request *out)
+{
+    return act(own, handle, START, out);
+}
+
+void pz_requests_cancel(struct pz_request_table *own, MPI_Request handle)
+{
+    act(own, handle, CANCEL, NULL);
+}
+
+void pz_requests_remove(struct pz_request_table *own, MPI_Request handle)
+{
+    act(own, handle, REMOVE, NULL);
 }

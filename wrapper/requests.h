@@ -21,27 +21,38 @@ struct pz_request {
     uint32_t send_counts, recv_counts;   /* per-peer byte lists of v collectives */
 };
 
+/* The requests one thread posted; created with the thread (thread.h). */
+struct pz_request_table;
+
+struct pz_request_table *pz_request_table_new(void);
+
+/* Each function below looks in the table own of the calling thread first, then in the
+ * other threads' tables.  Under MPI_THREAD_MULTIPLE the tables are locked. */
+
 /* A new request id of this process. */
 uint64_t pz_requests_new_id(void);
 
-/* Remembers r for handle, after the requests the handle already stands for. */
-void pz_requests_add(MPI_Request handle, const struct pz_request *r);
+/* Remembers r for handle in own, after the requests the handle already stands for. */
+void pz_requests_add(struct pz_request_table *own, MPI_Request handle,
+                     const struct pz_request *r);
 
 /* Looks handle up: 1 and *out (its oldest request) if it is known and active, else 0. */
-int pz_requests_find(MPI_Request handle, struct pz_request *out);
+int pz_requests_find(struct pz_request_table *own, MPI_Request handle, struct pz_request *out);
 
 /* Completion of handle: like pz_requests_find, and then forgets a nonpersistent request
  * and makes a persistent one inactive. */
-int pz_requests_complete(MPI_Request handle, struct pz_request *out);
+int pz_requests_complete(struct pz_request_table *own, MPI_Request handle,
+                         struct pz_request *out);
 
 /* Start of persistent request handle: makes it active under a new id; 1 and *out if
  * known. */
-int pz_requests_start(MPI_Request handle, struct pz_request *out);
+int pz_requests_start(struct pz_request_table *own, MPI_Request handle,
+                      struct pz_request *out);
 
 /* MPI_Cancel on handle. */
-void pz_requests_cancel(MPI_Request handle);
+void pz_requests_cancel(struct pz_request_table *own, MPI_Request handle);
 
 /* MPI_Request_free on handle. */
-void pz_requests_remove(MPI_Request handle);
+void pz_requests_remove(struct pz_request_table *own, MPI_Request handle);
 
 #endif

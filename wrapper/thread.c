@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "requests.h"
 #include "runtime.h"
 #include "thread.h"
 #include "translate.h"
@@ -25,7 +26,8 @@ static struct pz_thread *thread_create(void)
     t->buf = malloc(t->cap);
     t->items_cap = 8;
     t->items = malloc(t->items_cap * sizeof(*t->items));
-    if (!t->buf || !t->items) {
+    t->requests = pz_request_table_new();
+    if (!t->buf || !t->items || !t->requests) {
         free(t->buf);
         free(t->items);
         free(t);
@@ -78,13 +80,34 @@ static int fits(const struct pz_thread *t, size_t need)
 
 int pz_thread_make_room(struct pz_thread *t, size_t need)
 {
-    if (!fits(t, need))
-        pz_thread_flush(t, 1);
+    /* room for the flush mark too, which follows the record */
+    need += sizeof(struct pz_record);
+    if (!fits(t, need)) {
+        uint64_t start = pz_ticks();
+
+        pz_thread_flush(t);
+        if (t->used == 0) {
+            t->flush_start = start;
+            t->flush_end = pz_ticks();
+        }
+    }
     if (!fits(t, need)) {
         t->dropped++;
         return 0;
     }
     return 1;
+}
+
+void pz_thread_mark_flush(struct pz_thread *t)
+{
+    struct pz_record *r = (struct pz_record *)(t->buf + t->used);
+
+    r->enter = t->flush_start;
+    r->leave = t->flush_end;
+    r->call = PZ_RECORD_FLUSH;
+    r->nitems = 0;
+    t->used += sizeof(*r);
+    t->flush_start = 0;
 }
 
 void pz_thread_commit(struct pz_thread *t, const struct pz_record *r)
@@ -97,9 +120,11 @@ void pz_thread_commit(struct pz_thread *t, const struct pz_record *r)
     memcpy(t->buf + t->used, r, sizeof(*r));
     memcpy(t->buf + t->used + sizeof(*r), t->items, items_size);
     t->used += need;
+    if (t->flush_start)
+        pz_thread_mark_flush(t);
 }
 
-void pz_thread_flush(struct pz_thread *t, int mark)
+void pz_thread_flush(struct pz_thread *t)
 {
     struct pz_anchor now = pz_anchor_now();
     size_t pos = 0;
@@ -121,8 +146,6 @@ void pz_thread_flush(struct pz_thread *t, int mark)
     }
     t->used = 0;
     t->anchor = now;
-    if (mark)
-        t->nevents += pz_translate_flush(t->writer, now.ns, pz_now());
 }
 
 struct pz_thread *pz_thread_first(void)

@@ -18,9 +18,12 @@ struct pz_thread {
     size_t used, cap;
     struct pz_item *items;     /* items of the call in progress */
     uint32_t nitems, items_cap;
+    struct pz_request_table *requests;  /* requests this thread posted (requests.h) */
     OTF2_EvtWriter *writer;    /* NULL until the first flush */
     struct pz_anchor anchor;   /* both clocks read after the last flush (clock.h) */
     uint64_t first_ns, last_ns;  /* span of the records written so far, 0 before */
+    uint64_t flush_start, flush_end;  /* ticks of a flush whose mark is still to be
+                                         recorded after the call that caused it */
     uint64_t nevents;          /* OTF2 events written */
     uint64_t dropped;          /* records lost because nothing could take them */
     struct pz_thread *next;    /* all threads, for the flush at finalize */
@@ -38,15 +41,17 @@ struct pz_thread *pz_thread_attach(void);
 void pz_thread_commit(struct pz_thread *t, const struct pz_record *r);
 
 /* Makes room for need more bytes by writing the buffer out; returns 0 (and counts the
- * record as dropped) when that is impossible. */
+ * record as dropped) when that is impossible.  The flush is marked by a record that
+ * pz_thread_mark_flush appends once the record that needed the room is written, so that
+ * the trace stays in time order. */
 int pz_thread_make_room(struct pz_thread *t, size_t need);
+void pz_thread_mark_flush(struct pz_thread *t);
 
 /* Room for one more item of the call in progress; NULL if memory ran out. */
 struct pz_item *pz_thread_new_item(struct pz_thread *t);
 
-/* Writes every buffered record of t to its OTF2 location; marks the flush in the trace
- * when mark is set (a flush in the middle of the run). */
-void pz_thread_flush(struct pz_thread *t, int mark);
+/* Writes every buffered record of t to its OTF2 location. */
+void pz_thread_flush(struct pz_thread *t);
 
 /* First registered thread, for walking all of them (finalize). */
 struct pz_thread *pz_thread_first(void);

@@ -102,6 +102,10 @@ uint64_t pz_translate(OTF2_EvtWriter *w, const struct pz_record *r,
 {
     uint64_t n = 2;
 
+    if (r->call == PZ_RECORD_FLUSH) {
+        OTF2_EvtWriter_BufferFlush(w, NULL, r->enter, r->leave);
+        return 1;
+    }
     OTF2_EvtWriter_Enter(w, NULL, r->enter, r->call);
     for (uint16_t i = 0; i < r->nitems; i++) {
         if (written_at_enter(items[i].kind)) {
@@ -119,11 +123,6 @@ uint64_t pz_translate(OTF2_EvtWriter *w, const struct pz_record *r,
     return n;
 }
 
-uint64_t pz_translate_flush(OTF2_EvtWriter *w, uint64_t start, uint64_t stop)
-{
-    OTF2_EvtWriter_BufferFlush(w, NULL, start, stop);
-    return 1;
-}
 
 OTF2_CollectiveOp pz_otf2_collective(int collective)
 {

@@ -7,12 +7,10 @@
 
 #include "record.h"
 
-/* Writes record r and its items; returns the number of events written. */
+/* Writes record r and its items, or the mark of a buffer flush; returns the number of
+ * events written. */
 uint64_t pz_translate(OTF2_EvtWriter *w, const struct pz_record *r,
                       const struct pz_item *items);
-
-/* Writes the mark of a buffer flush from start to stop; returns 1. */
-uint64_t pz_translate_flush(OTF2_EvtWriter *w, uint64_t start, uint64_t stop);
 
 /* The OTF2 collective operation of an enum pz_collective. */
 OTF2_CollectiveOp pz_otf2_collective(int collective);

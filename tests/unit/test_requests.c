@@ -12,6 +12,15 @@ static struct pz_request recv_from(int peer, int tag)
     return r;
 }
 
+static struct pz_request_table *table;
+
+static void new_table(void)
+{
+    table = pz_request_table_new();
+}
+
+TestSuite(requests, .init = new_table);
+
 static MPI_Request handle(int i)
 {
     return (MPI_Request)(0x2c000000 + i);
@@ -21,14 +30,14 @@ Test(requests, completion_returns_the_post_once)
 {
     struct pz_request in = recv_from(3, 7), out;
 
-    pz_requests_add(handle(1), &in);
-    cr_assert(pz_requests_find(handle(1), &out));
+    pz_requests_add(table, handle(1), &in);
+    cr_assert(pz_requests_find(table, handle(1), &out));
     cr_assert_eq(out.peer, 3);
-    cr_assert(pz_requests_complete(handle(1), &out));
+    cr_assert(pz_requests_complete(table, handle(1), &out));
     cr_assert_eq(out.id, in.id);
     cr_assert_eq(out.tag, 7);
-    cr_assert_not(pz_requests_complete(handle(1), &out));
-    cr_assert_not(pz_requests_find(handle(1), &out));
+    cr_assert_not(pz_requests_complete(table, handle(1), &out));
+    cr_assert_not(pz_requests_find(table, handle(1), &out));
 }
 
 Test(requests, ids_are_distinct)
@@ -43,13 +52,13 @@ Test(requests, one_handle_for_two_requests_completes_both_in_order)
 {
     struct pz_request first = recv_from(1, 1), second = recv_from(2, 2), out;
 
-    pz_requests_add(handle(5), &first);
-    pz_requests_add(handle(5), &second);
-    cr_assert(pz_requests_complete(handle(5), &out));
+    pz_requests_add(table, handle(5), &first);
+    pz_requests_add(table, handle(5), &second);
+    cr_assert(pz_requests_complete(table, handle(5), &out));
     cr_assert_eq(out.id, first.id);
-    cr_assert(pz_requests_complete(handle(5), &out));
+    cr_assert(pz_requests_complete(table, handle(5), &out));
     cr_assert_eq(out.id, second.id);
-    cr_assert_not(pz_requests_complete(handle(5), &out));
+    cr_assert_not(pz_requests_complete(table, handle(5), &out));
 }
 
 Test(requests, persistent_requests_live_until_freed)
@@ -57,27 +66,27 @@ Test(requests, persistent_requests_live_until_freed)
     struct pz_request p = { .kind = PZ_REQ_SEND, .persistent = 1, .peer = 4, .bytes = 80 }, out;
     uint64_t first;
 
-    pz_requests_add(handle(9), &p);
-    cr_assert_not(pz_requests_find(handle(9), &out), "inactive before MPI_Start");
-    cr_assert(pz_requests_start(handle(9), &out));
+    pz_requests_add(table, handle(9), &p);
+    cr_assert_not(pz_requests_find(table, handle(9), &out), "inactive before MPI_Start");
+    cr_assert(pz_requests_start(table, handle(9), &out));
     first = out.id;
-    cr_assert(pz_requests_complete(handle(9), &out));
+    cr_assert(pz_requests_complete(table, handle(9), &out));
     cr_assert_eq(out.id, first);
     cr_assert_eq(out.bytes, 80);
-    cr_assert_not(pz_requests_complete(handle(9), &out), "inactive after completion");
-    cr_assert(pz_requests_start(handle(9), &out));
+    cr_assert_not(pz_requests_complete(table, handle(9), &out), "inactive after completion");
+    cr_assert(pz_requests_start(table, handle(9), &out));
     cr_assert_neq(out.id, first, "each activation has its own id");
-    pz_requests_remove(handle(9));
-    cr_assert_not(pz_requests_start(handle(9), &out));
+    pz_requests_remove(table, handle(9));
+    cr_assert_not(pz_requests_start(table, handle(9), &out));
 }
 
 Test(requests, cancel_is_remembered)
 {
     struct pz_request r = recv_from(0, 0), out;
 
-    pz_requests_add(handle(11), &r);
-    pz_requests_cancel(handle(11));
-    cr_assert(pz_requests_complete(handle(11), &out));
+    pz_requests_add(table, handle(11), &r);
+    pz_requests_cancel(table, handle(11));
+    cr_assert(pz_requests_complete(table, handle(11), &out));
     cr_assert(out.cancelled);
 }
 
@@ -91,18 +100,18 @@ Test(requests, thousands_survive_growth_and_deletion)
     for (int i = 0; i < N; i++) {
         struct pz_request r = recv_from(i, i % 100);
 
-        pz_requests_add(handle(1000 + i), &r);
+        pz_requests_add(table, handle(1000 + i), &r);
     }
     for (int i = 0; i < N; i += 2)
-        pz_requests_remove(handle(1000 + i));
+        pz_requests_remove(table, handle(1000 + i));
     for (int i = 0; i < N; i++) {
-        int found = pz_requests_find(handle(1000 + i), &out);
+        int found = pz_requests_find(table, handle(1000 + i), &out);
 
         cr_assert_eq(found, i % 2, "request %d", i);
         if (found)
             cr_assert_eq(out.peer, i);
     }
     for (int i = 1; i < N; i += 2)
-        cr_assert(pz_requests_complete(handle(1000 + i), &out));
-    cr_assert_not(pz_requests_find(handle(1001), &out));
+        cr_assert(pz_requests_complete(table, handle(1000 + i), &out));
+    cr_assert_not(pz_requests_find(table, handle(1001), &out));
 }
