@@ -115,6 +115,11 @@ int pz_stand_in_status(struct pz_call *c, MPI_Status **status);
 /* Records the receive that status describes, on local communicator comm. */
 void pz_add_received(struct pz_call *c, uint32_t comm, const MPI_Status *status);
 
+/* Records an MPI event of request r: its post or its completion (hooks_wait.c). */
+struct pz_request;
+void pz_add_request_event(struct pz_call *c, const struct pz_request *r,
+                          enum pz_item_kind kind);
+
 /* Point-to-point (hooks_p2p.c) */
 void pz_post_send(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
                   MPI_Comm comm);

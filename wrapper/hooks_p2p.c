@@ -98,19 +98,10 @@ void pz_post_sendrecv_replace(struct pz_call *c, int count, MPI_Datatype type, i
 /* Remembers a posted send or receive under its request and records its post. */
 static void posted(struct pz_call *c, struct pz_request *r, MPI_Request request)
 {
-    struct pz_item *it;
-
     r->id = pz_requests_new_id();
     r->active = 1;
     pz_requests_add(c->thread->requests, request, r);
-    it = pz_call_item(c, r->kind == PZ_REQ_SEND ? PZ_ITEM_ISEND : PZ_ITEM_IRECV_REQUEST);
-    if (!it)
-        return;
-    it->comm = r->comm;
-    it->peer = r->peer;
-    it->tag = r->tag;
-    it->bytes = r->bytes;
-    it->request = r->id;
+    pz_add_request_event(c, r, r->kind == PZ_REQ_SEND ? PZ_ITEM_ISEND : PZ_ITEM_IRECV_REQUEST);
 }
 
 void pz_post_isend(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,

@@ -38,8 +38,8 @@ void pz_call_release_requests(struct pz_call *c)
         free(c->statuses);
 }
 
-static void add_completion(struct pz_call *c, const struct pz_request *r,
-                           enum pz_item_kind kind)
+void pz_add_request_event(struct pz_call *c, const struct pz_request *r,
+                          enum pz_item_kind kind)
 {
     struct pz_item *it = pz_call_item(c, kind);
 
@@ -67,16 +67,16 @@ static void completed(struct pz_call *c, MPI_Request handle, const MPI_Status *s
     if (r.cancelled && status && status != MPI_STATUS_IGNORE)
         PMPI_Test_cancelled(status, &cancelled);
     if (cancelled) {
-        add_completion(c, &r, PZ_ITEM_REQUEST_CANCELLED);
+        pz_add_request_event(c, &r, PZ_ITEM_REQUEST_CANCELLED);
     } else if (r.kind == PZ_REQ_SEND) {
-        add_completion(c, &r, PZ_ITEM_ISEND_COMPLETE);
+        pz_add_request_event(c, &r, PZ_ITEM_ISEND_COMPLETE);
     } else if (r.kind == PZ_REQ_COLL) {
-        add_completion(c, &r, PZ_ITEM_NBC_COMPLETE);
+        pz_add_request_event(c, &r, PZ_ITEM_NBC_COMPLETE);
     } else if (status && status != MPI_STATUS_IGNORE) {
         r.peer = status->MPI_SOURCE;
         r.tag = status->MPI_TAG;
         r.bytes = pz_received_bytes(status);
-        add_completion(c, &r, PZ_ITEM_IRECV_COMPLETE);
+        pz_add_request_event(c, &r, PZ_ITEM_IRECV_COMPLETE);
     }
 }
 
@@ -87,7 +87,7 @@ static void tested(struct pz_call *c)
 
     for (int i = 0; i < c->nrequests; i++)
         if (c->requests[i] != MPI_REQUEST_NULL && pz_requests_find(c->thread->requests, c->requests[i], &r))
-            add_completion(c, &r, PZ_ITEM_REQUEST_TEST);
+            pz_add_request_event(c, &r, PZ_ITEM_REQUEST_TEST);
 }
 
 int pz_pre_wait(struct pz_call *c, MPI_Request *request, MPI_Status **status)
@@ -187,7 +187,7 @@ void pz_post_startall(struct pz_call *c, int n, MPI_Request *requests)
 
     for (int i = 0; i < n; i++)
         if (pz_requests_start(c->thread->requests, requests[i], &r))
-            add_completion(c, &r, r.kind == PZ_REQ_SEND ? PZ_ITEM_ISEND
+            pz_add_request_event(c, &r, r.kind == PZ_REQ_SEND ? PZ_ITEM_ISEND
                                                         : PZ_ITEM_IRECV_REQUEST);
 }
 

@@ -2,23 +2,11 @@
  * 4 processes, blocks of 8 bytes (one MPI_DOUBLE) unless said otherwise. */
 #include <criterion/criterion.h>
 
-#include <stdlib.h>
-
 #include "coll_bytes.h"
+#include "singleton.h"
 
 /* Datatype sizes need MPI: a singleton MPI, with the recorder linked in but off. */
-static void mpi_up(void)
-{
-    setenv("PROGNOZ_DISABLE", "1", 1);
-    MPI_Init(NULL, NULL);
-}
-
-static void mpi_down(void)
-{
-    MPI_Finalize();
-}
-
-TestSuite(coll_bytes, .init = mpi_up, .fini = mpi_down);
+TestSuite(coll_bytes, .init = singleton_up, .fini = singleton_down);
 
 static struct pz_coll_args args(enum pz_collective op, int rank)
 {

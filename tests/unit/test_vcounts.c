@@ -3,20 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "singleton.h"
 #include "vcounts.h"
 
-static void mpi_up(void)
-{
-    setenv("PROGNOZ_DISABLE", "1", 1);
-    MPI_Init(NULL, NULL);
-}
-
-static void mpi_down(void)
-{
-    MPI_Finalize();
-}
-
-TestSuite(vcounts, .init = mpi_up, .fini = mpi_down);
+TestSuite(vcounts, .init = singleton_up, .fini = singleton_down);
 
 Test(vcounts, lists_are_bytes_per_peer_and_kept_once)
 {
