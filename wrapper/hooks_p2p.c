@@ -1,19 +1,42 @@
 /* Hooks of point-to-point calls: blocking and nonblocking sends and receives, and the
  * matched-probe family. */
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "comms.h"
 #include "hooks.h"
 #include "requests.h"
 
+/* Sizes of predefined datatypes, which never change, so that most calls need not ask
+ * MPI; derived datatypes may be freed and their handles reused, so they are always
+ * asked.  A slot holds handle + 1 and the size, or -1 for a derived type. */
+#define TYPE_SLOTS 64
+static _Atomic uint64_t type_sizes[TYPE_SLOTS];
+
+static int type_size(MPI_Datatype type)
+{
+    uint32_t handle = (uint32_t)MPI_Type_c2f(type);
+    _Atomic uint64_t *slot = &type_sizes[(handle * 2654435761u) >> 26];
+    uint64_t known = atomic_load_explicit(slot, memory_order_relaxed);
+    int size = 0, ni, na, nd, combiner;
+
+    if ((uint32_t)(known >> 32) == handle + 1 && (int32_t)known >= 0)
+        return (int32_t)known;
+    PMPI_Type_size(type, &size);
+    if ((uint32_t)(known >> 32) != handle + 1) {
+        PMPI_Type_get_envelope(type, &ni, &na, &nd, &combiner);
+        atomic_store_explicit(slot, (uint64_t)(handle + 1) << 32 |
+                                        (uint32_t)(combiner == MPI_COMBINER_NAMED ? size : -1),
+                              memory_order_relaxed);
+    }
+    return size;
+}
+
 uint64_t pz_bytes(int count, MPI_Datatype type)
 {
-    int size = 0;
-
     if (count <= 0 || type == MPI_DATATYPE_NULL)
         return 0;
-    PMPI_Type_size(type, &size);
-    return (uint64_t)count * (uint64_t)size;
+    return (uint64_t)count * (uint64_t)type_size(type);
 }
 
 uint64_t pz_received_bytes(const MPI_Status *status)
