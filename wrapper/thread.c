@@ -76,7 +76,7 @@ struct pz_thread *pz_thread_attach(void)
     return t;
 }
 
-struct pz_item *pz_thread_new_item(struct pz_thread *t)
+struct pz_item *pz_thread_grow_items(struct pz_thread *t)
 {
     if (t->nitems == UINT16_MAX)
         return NULL;

@@ -48,7 +48,14 @@ int pz_thread_make_room(struct pz_thread *t, size_t need);
 void pz_thread_mark_flush(struct pz_thread *t);
 
 /* Room for one more item of the call in progress; NULL if memory ran out. */
-struct pz_item *pz_thread_new_item(struct pz_thread *t);
+struct pz_item *pz_thread_grow_items(struct pz_thread *t);
+
+static inline struct pz_item *pz_thread_new_item(struct pz_thread *t)
+{
+    if (__builtin_expect(t->nitems < t->items_cap, 1))
+        return &t->items[t->nitems++];
+    return pz_thread_grow_items(t);
+}
 
 /* Writes every buffered record of t to its OTF2 location. */
 void pz_thread_flush(struct pz_thread *t);
