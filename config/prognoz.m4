@@ -21,6 +21,14 @@ AC_DEFUN([PZ_CHECK_OTF2], [
   AC_PATH_PROG([OTF2_PRINT], [otf2-print], [])
 ])
 
+# libdw (elfutils) turns the recorded call sites into source file and line at Finalize.
+AC_DEFUN([PZ_CHECK_LIBDW], [
+  PKG_CHECK_MODULES([DW], [libdw], [],
+    [AC_MSG_ERROR([libdw not found by pkg-config: install libdw-dev])])
+  # objcopy strips or splits off the debug information of the call-site test helpers.
+  AC_CHECK_TOOL([OBJCOPY], [objcopy], [objcopy])
+])
+
 # Criterion for the unit tests; without it they are skipped, and said so.
 AC_DEFUN([PZ_CHECK_CRITERION], [
   PKG_CHECK_MODULES([CRITERION], [criterion], [have_criterion=yes], [have_criterion=no])
