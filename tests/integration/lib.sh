@@ -4,8 +4,8 @@
 # preloaded, then reads the trace with otf2-print.  pz_trace checks what must hold for
 # every trace (otf2-print exits 0 and writes nothing to stderr, event counts agree with
 # the definitions and with the wrapper's own summary, every location's timestamps are
-# in order, ENTER and LEAVE pair up) and writes each location's events as one line per
-# MPI call, so a test can compare a whole location with what it expects:
+# in order, ENTER and LEAVE pair up and nest) and writes each location's events as one
+# line per MPI call, so a test can compare a whole location with what it expects:
 #
 #   MPI_Send | MPI_SEND Receiver: 1, Communicator: "MPI_COMM_WORLD", Tag: 5, Length: 8
 #
@@ -13,7 +13,9 @@
 # per location in order of first appearance, so linked events show the same #k.
 # An event's additional attributes follow it on the line as otf2-print shows them
 # ("ADDITIONAL ATTRIBUTES: (...)"), without ids.  An event outside any call (a buffer
-# flush) gets a line of its own starting with '!'.
+# flush) gets a line of its own starting with '!'.  Regions with the PHASE flag (the
+# intervals of include/prognoz.h) nest around calls and each other: their ENTER is a
+# line "> NAME", their LEAVE a line "< NAME", and they must nest properly.
 #
 # Exit codes: 0 pass, 77 skip, anything else fails (automake's convention).  The work
 # files (traces, otf2-print output) are removed at exit unless PZ_KEEP is set.
@@ -132,6 +134,10 @@ pz_trace() {
                     n = line; sub(/.*# Events: /, "", n); sub(/,.*/, "", n)
                     declared[f[2]] = n + 0
                 }
+                if (line ~ /^REGION / && line ~ /Flags: [{][^}]*PHASE/) {
+                    n = line; sub(/^[^"]*"/, "", n); sub(/".*/, "", n)
+                    phase[n] = 1
+                }
             }
             close(defs)
         }
@@ -164,12 +170,24 @@ pz_trace() {
                 bad("location " loc ": " ev " at " ts " is earlier than the event before it (" last[loc] ")")
             last[loc] = ts
             out = prefix loc
-            if (ev == "ENTER") {
+            region = attrs; sub(/^Region: "/, "", region); sub(/".*/, "", region)
+            if ((ev == "ENTER" || ev == "LEAVE") && (region in phase)) {
+                if (loc in open) bad("location " loc ": " ev " " region " inside " open[loc])
+                if (ev == "ENTER") {
+                    stack[loc, ++depth[loc]] = region
+                    print "> " region > out
+                } else if (!depth[loc]) {
+                    bad("location " loc ": LEAVE " region " without ENTER")
+                } else if (stack[loc, depth[loc]] != region) {
+                    bad("location " loc ": LEAVE " region " closes " stack[loc, depth[loc]])
+                } else {
+                    depth[loc]--
+                    print "< " region > out
+                }
+            } else if (ev == "ENTER") {
                 if (loc in open) bad("location " loc ": ENTER " attrs " inside " open[loc])
-                region = attrs; sub(/^Region: "/, "", region); sub(/".*/, "", region)
                 open[loc] = region; cur[loc] = region
             } else if (ev == "LEAVE") {
-                region = attrs; sub(/^Region: "/, "", region); sub(/".*/, "", region)
                 if (!(loc in open)) bad("location " loc ": LEAVE " region " without ENTER")
                 else if (open[loc] != region) bad("location " loc ": LEAVE " region " closes " open[loc])
                 print cur[loc] > out
@@ -182,6 +200,7 @@ pz_trace() {
         }
         END {
             for (l in open) bad("location " l ": " open[l] " never left")
+            for (l in depth) if (depth[l]) bad("location " l ": " stack[l, depth[l]] " never left")
             for (l in count) {
                 if (!(l in declared)) bad("location " l " has events but no LOCATION definition")
                 else if (declared[l] != count[l]) bad("location " l ": " count[l] " events, the definition says " declared[l])
@@ -256,4 +275,39 @@ pz_comm_named() {
             }
             print name
         }' || pz_fail "$1: no single communicator $2 $3"
+}
+
+# pz_line FILE MARK: the number of the one line of FILE that contains MARK (a comment
+# such as "@outer" on a marker's line); fails unless exactly one line does.
+pz_line() {
+    _l=$(grep -n -F -- "$2" "$1" | cut -d: -f1)
+    case $_l in
+    '' | *[!0-9]*) pz_fail "$1: expected exactly one line with '$2', found: '$_l'" ;;
+    esac
+    echo "$_l"
+}
+
+# pz_intervals NAME: the number of interval regions (flag PHASE) the trace defines.
+pz_intervals() {
+    grep -c '^REGION .*Flags: {[^}]*PHASE' "$PZ_WORK/$1.defs"
+}
+
+# pz_expect_interval NAME ID SOURCE LINE: the trace defines the interval ID begun at
+# line LINE of the file SOURCE as exactly one region "interval ID at BASENAME:LINE", of
+# role CODE, paradigm USER and flag PHASE, whose file is a full path to SOURCE and whose
+# begin line is LINE.
+pz_expect_interval() {
+    _r="interval $2 at ${3##*/}:$4"
+    _d=$(grep "^REGION .* Name: \"$_r\" " "$PZ_WORK/$1.defs" | sed 's/ <[0-9]*>//g')
+    test -n "$_d" || pz_fail "$1: no region \"$_r\" in the definitions"
+    pz_expect_eq "$1: number of regions \"$_r\"" 1 "$(printf '%s\n' "$_d" | wc -l)"
+    pz_expect_eq "$1: region \"$_r\"" 'Role: CODE, Paradigm: USER, Flags: {PHASE}' \
+        "$(printf '%s\n' "$_d" | sed 's/.*\(Role: [^,]*, Paradigm: [^,]*, Flags: {[^}]*}\).*/\1/')"
+    pz_expect_eq "$1: begin line of \"$_r\"" "$4" \
+        "$(printf '%s\n' "$_d" | sed -n 's/.*, Begin: \([0-9]*\),.*/\1/p')"
+    _f=$(printf '%s\n' "$_d" | sed -n 's/.*, File: "\([^"]*\)", Begin: .*/\1/p')
+    case $_f in
+    /*) test "$_f" -ef "$3" || pz_fail "$1: region \"$_r\": the file '$_f' is not $3" ;;
+    *) pz_fail "$1: region \"$_r\": the file '$_f' is not a full path" ;;
+    esac
 }
