@@ -13,7 +13,10 @@ check_PROGRAMS += \
 	programs/commsplit \
 	programs/transparent \
 	programs/threads \
-	programs/buffer
+	programs/buffer \
+	programs/intervals \
+	programs/markers_raw \
+	programs/markers_misuse
 
 programs_p2p_SOURCES = programs/p2p.c
 programs_p2p_CPPFLAGS = $(MPI_CFLAGS)
@@ -60,11 +63,39 @@ programs_buffer_CPPFLAGS = $(MPI_CFLAGS)
 programs_buffer_CFLAGS = $(PZ_CFLAGS)
 programs_buffer_LDADD = $(MPI_LIBS)
 
+# The programs with interval markers use include/prognoz.h and have debug information,
+# by which the recorder finds the file and line of each marker.
+programs_intervals_SOURCES = programs/intervals.c
+programs_intervals_CPPFLAGS = -I$(top_srcdir)/include $(MPI_CFLAGS)
+programs_intervals_CFLAGS = $(PZ_CFLAGS) -g
+programs_intervals_LDADD = $(MPI_LIBS)
+
+programs_markers_raw_SOURCES = programs/markers_raw.c
+programs_markers_raw_CPPFLAGS = $(MPI_CFLAGS)
+programs_markers_raw_CFLAGS = $(PZ_CFLAGS) -g
+programs_markers_raw_LDADD = $(MPI_LIBS)
+
+programs_markers_misuse_SOURCES = programs/markers_misuse.c
+programs_markers_misuse_CPPFLAGS = -I$(top_srcdir)/include $(MPI_CFLAGS)
+programs_markers_misuse_CFLAGS = $(PZ_CFLAGS) -g
+programs_markers_misuse_LDADD = $(MPI_LIBS)
+
+# programs/intervals.c compiled by a file name relative to the working directory, as in
+# a build in the source tree and in most makefiles: its debug information names the
+# file relative to the compilation directory.
+check_SCRIPTS = programs/intervals_relative
+CLEANFILES += programs/intervals_relative
+programs/intervals_relative: $(srcdir)/programs/intervals.c
+	@$(MKDIR_P) programs
+	$(AM_V_GEN)cd $(srcdir) && $(CC) $(CPPFLAGS) $(CFLAGS) $(PZ_CFLAGS) -g \
+		-I$(abs_top_srcdir)/include $(MPI_CFLAGS) $(LDFLAGS) \
+		-o $(abs_builddir)/programs/intervals_relative programs/intervals.c $(MPI_LIBS)
+
 # The Fortran programs, built by $(MPIFC) when configure found it (their tests skip
 # otherwise).
-PZ_IT_FORTRAN = programs/fhello programs/ff08 programs/f08_calls
+PZ_IT_FORTRAN = programs/fhello programs/ff08 programs/f08_calls programs/fmarkers
 if HAVE_MPIFC
-check_SCRIPTS = $(PZ_IT_FORTRAN)
+check_SCRIPTS += $(PZ_IT_FORTRAN)
 endif
 CLEANFILES += $(PZ_IT_FORTRAN)
 EXTRA_DIST += $(PZ_IT_FORTRAN:=.f90)
@@ -78,6 +109,11 @@ programs/ff08: $(srcdir)/programs/ff08.f90
 programs/f08_calls: $(srcdir)/programs/f08_calls.f90
 	@$(MKDIR_P) programs
 	$(AM_V_GEN)$(MPIFC) -o $@ $(srcdir)/programs/f08_calls.f90
+# With interval markers: prognoz.fh, libprognoz-markers and debug information.
+programs/fmarkers: $(srcdir)/programs/fmarkers.f90 $(top_builddir)/wrapper/libprognoz-markers.a
+	@$(MKDIR_P) programs
+	$(AM_V_GEN)$(MPIFC) -g -I$(top_srcdir)/include -o $@ $(srcdir)/programs/fmarkers.f90 \
+		$(top_builddir)/wrapper/libprognoz-markers.a
 
 PZ_IT_TESTS = \
 	integration/p2p.sh \
@@ -95,7 +131,12 @@ PZ_IT_TESTS = \
 	integration/record.sh \
 	integration/buffer.sh \
 	integration/disable.sh \
-	integration/nodes.sh
+	integration/nodes.sh \
+	integration/intervals.sh \
+	integration/markers_raw.sh \
+	integration/markers_misuse.sh \
+	integration/fortran_markers.sh \
+	integration/markers_disabled.sh
 
 TESTS += $(PZ_IT_TESTS)
 
