@@ -88,16 +88,17 @@ static void write_mapping(OTF2_DefWriter *w, OTF2_MappingType type, struct pz_id
     OTF2_IdMap_Free(map);
 }
 
-void pz_archive_local_definitions(uint64_t location, struct pz_id_map comms,
-                                  struct pz_id_map strings,
+void pz_archive_local_definitions(uint64_t location, const struct pz_local_maps *maps,
                                   const struct pz_clock_offset *offsets, int noffsets)
 {
     OTF2_DefWriter *w;
 
     if (!archive || !(w = OTF2_Archive_GetDefWriter(archive, location)))
         return;
-    write_mapping(w, OTF2_MAPPING_COMM, comms);
-    write_mapping(w, OTF2_MAPPING_STRING, strings);
+    write_mapping(w, OTF2_MAPPING_COMM, maps->comms);
+    write_mapping(w, OTF2_MAPPING_STRING, maps->strings);
+    write_mapping(w, OTF2_MAPPING_REGION, maps->regions);
+    write_mapping(w, OTF2_MAPPING_SOURCE_CODE_LOCATION, maps->sites);
     for (int i = 0; i < noffsets; i++)
         OTF2_DefWriter_WriteClockOffset(w, offsets[i].time, offsets[i].offset,
                                         offsets[i].deviation);

@@ -35,10 +35,17 @@ struct pz_id_map {
     uint32_t n;
 };
 
-/* Writes the local definitions of a location: the mappings of its communicators and of
- * its strings (count lists, vcounts.h) to global ids, and its clock offsets. */
-void pz_archive_local_definitions(uint64_t location, struct pz_id_map comms,
-                                  struct pz_id_map strings,
+/* What a process's local ids mean globally. */
+struct pz_local_maps {
+    struct pz_id_map comms;    /* communicators (comms.h) */
+    struct pz_id_map strings;  /* count lists (vcounts.h) */
+    struct pz_id_map regions;  /* MPI functions, then intervals (markers.h) */
+    struct pz_id_map sites;    /* call sites (sites.h) */
+};
+
+/* Writes the local definitions of a location: its mappings to global ids and its clock
+ * offsets. */
+void pz_archive_local_definitions(uint64_t location, const struct pz_local_maps *maps,
                                   const struct pz_clock_offset *offsets, int noffsets);
 
 /* Rank 0 only: the writer of the global definitions. */

@@ -11,9 +11,13 @@
 #include "clock.h"
 #include "clock_sync.h"
 #include "comms.h"
+#include "calls_gen.h"
 #include "globaldefs.h"
+#include "intervals.h"
+#include "markers.h"
 #include "runtime.h"
 #include "session.h"
+#include "sites.h"
 #include "thread.h"
 #include "vcounts.h"
 
@@ -174,11 +178,22 @@ static int flush_threads(uint64_t **events, uint64_t *dropped, uint64_t *first,
     return n;
 }
 
-static void write_local_definitions(struct pz_id_map comms, struct pz_id_map strings)
+static void write_local_definitions(const struct pz_local_maps *maps)
 {
     for (struct pz_thread *t = pz_thread_first(); t; t = t->next)
-        pz_archive_local_definitions(t->location, comms, strings, pz_session.offsets,
+        pz_archive_local_definitions(t->location, maps, pz_session.offsets,
                                      pz_session.noffsets);
+}
+
+/* Region ids: the MPI functions keep theirs, interval i of this process becomes
+ * PZ_NCALLS + its global number. */
+static uint32_t *region_map(const uint32_t *intervals, uint32_t n)
+{
+    uint32_t *map = malloc((PZ_NCALLS + n) * sizeof(uint32_t));
+
+    for (uint32_t i = 0; map && i < PZ_NCALLS + n; i++)
+        map[i] = i < PZ_NCALLS ? i : PZ_NCALLS + intervals[i - PZ_NCALLS];
+    return map;
 }
 
 /* Gathers what rank 0 needs for the global definitions and writes them there. */
@@ -243,9 +258,14 @@ void pz_session_write(void)
     uint64_t *events, dropped = 0, total = 0;
     uint64_t first, last;
     uint32_t ncomms = pz_comms_count(), nlists = pz_vcounts_count();
+    uint32_t nintervals = pz_markers_count(), nsites = pz_sites_count();
+    uint32_t *site_map = malloc((nsites ? nsites : 1) * sizeof(uint32_t));
     uint32_t *comm_map = malloc((ncomms ? ncomms : 1) * sizeof(uint32_t));
     uint32_t *list_map = malloc((nlists ? nlists : 1) * sizeof(uint32_t));
+    uint32_t *interval_map = malloc((nintervals ? nintervals : 1) * sizeof(uint32_t));
+    uint32_t *regions;
     struct pz_global_comm *comms;
+    struct pz_interval_def *intervals, *sites;
     int nthreads, errors;
 
     measure_offset(s);
@@ -253,9 +273,15 @@ void pz_session_write(void)
     pz_archive_begin_definitions();
     pz_comms_unify(s->comm, comm_map, &comms, &run.ncomms);
     pz_vcounts_unify(s->comm, list_map, &run.count_lists, &run.ncount_lists);
+    pz_intervals_unify(s->comm, interval_map, &intervals, &run.nintervals);
+    pz_sites_unify(s->comm, site_map, &sites, &run.nsites);
+    regions = region_map(interval_map, nintervals);
     run.comms = comms;
-    write_local_definitions((struct pz_id_map){ comm_map, ncomms },
-                            (struct pz_id_map){ list_map, nlists });
+    run.intervals = intervals;
+    run.sites = sites;
+    write_local_definitions(&(struct pz_local_maps){
+        { comm_map, ncomms }, { list_map, nlists },
+        { regions, regions ? PZ_NCALLS + nintervals : 0 }, { site_map, nsites } });
     write_global_definitions(nthreads, events, first, last, &run);
     errors = pz_archive_close();
     for (int i = 0; i < nthreads; i++)
@@ -263,8 +289,13 @@ void pz_session_write(void)
     report(total, dropped, errors);
     pz_comms_free_global(comms, run.ncomms);
     pz_vcounts_free_global(run.count_lists, run.ncount_lists);
+    pz_intervals_free(intervals, run.nintervals);
+    pz_intervals_free(sites, run.nsites);
+    free(site_map);
     free(comm_map);
     free(list_map);
+    free(interval_map);
+    free(regions);
     free(events);
     PMPI_Comm_free(&s->comm);
 }

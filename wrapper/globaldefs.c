@@ -1,6 +1,7 @@
 /* Global definitions, in the order readers expect them: each definition only refers to
  * definitions written before it. */
 #include <stdio.h>
+#include <string.h>
 
 #include "archive.h"
 #include "calls_gen.h"
@@ -65,6 +66,29 @@ static void write_regions(struct strings *s)
         OTF2_GlobalDefWriter_WriteRegion(s->w, (OTF2_RegionRef)id, name, name, empty,
                                          region_role(&pz_calls[id]), OTF2_PARADIGM_MPI,
                                          OTF2_REGION_FLAG_NONE, mpi_file, 0, 0);
+    }
+}
+
+/* Intervals are phases of the program's own code, named so that a timeline shows
+ * where each begins: "interval 2 at heat.c:57". */
+static void write_intervals(struct strings *s, const struct pz_run_info *run)
+{
+    OTF2_StringRef empty = string(s, "");
+
+    for (uint32_t i = 0; i < run->nintervals; i++) {
+        const struct pz_interval_def *d = &run->intervals[i];
+        const char *base = d->file ? strrchr(d->file, '/') : NULL;
+        char name[4200];
+        OTF2_StringRef ref;
+
+        snprintf(name, sizeof(name), "interval %u at %s:%u", d->id,
+                 base ? base + 1 : d->file ? d->file : "??", d->line);
+        ref = string(s, name);
+        OTF2_GlobalDefWriter_WriteRegion(s->w, PZ_NCALLS + i, ref, ref, empty,
+                                         OTF2_REGION_ROLE_CODE, OTF2_PARADIGM_USER,
+                                         OTF2_REGION_FLAG_PHASE,
+                                         string(s, d->file ? d->file : "??"), d->line,
+                                         d->line);
     }
 }
 
@@ -178,6 +202,19 @@ static void write_count_lists(struct strings *s, const struct pz_run_info *run)
         OTF2_TYPE_STRING);
 }
 
+/* Call sites of MPI calls (PROGNOZ_CALLSITES=1), an attribute of their Enter events. */
+static void write_sites(struct strings *s, const struct pz_run_info *run)
+{
+    OTF2_GlobalDefWriter_WriteAttribute(
+        s->w, PZ_ATTR_CALLSITE, string(s, "prognoz:callsite"),
+        string(s, "the source location the MPI call was made from"),
+        OTF2_TYPE_SOURCE_CODE_LOCATION);
+    for (uint32_t i = 0; i < run->nsites; i++)
+        OTF2_GlobalDefWriter_WriteSourceCodeLocation(
+            s->w, i, string(s, run->sites[i].file ? run->sites[i].file : "??"),
+            run->sites[i].line);
+}
+
 void pz_write_global_definitions(OTF2_GlobalDefWriter *w, const struct pz_run_info *run)
 {
     struct strings s = { w, 0 };
@@ -191,5 +228,7 @@ void pz_write_global_definitions(OTF2_GlobalDefWriter *w, const struct pz_run_in
     write_system_tree(&s, run);
     write_locations(&s, run);
     write_regions(&s);
+    write_intervals(&s, run);
+    write_sites(&s, run);
     write_comms(&s, run);
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "comms.h"
+#include "intervals.h"
 
 struct pz_run_info {
     int nprocs;
@@ -21,6 +22,10 @@ struct pz_run_info {
     uint32_t ncomms;
     char **count_lists;              /* per-peer byte lists: global string ids 0.. */
     uint32_t ncount_lists;
+    const struct pz_interval_def *intervals;   /* region PZ_NCALLS + i is intervals[i] */
+    uint32_t nintervals;
+    const struct pz_interval_def *sites;       /* source code location i (id unused) */
+    uint32_t nsites;
 };
 
 void pz_write_global_definitions(OTF2_GlobalDefWriter *w, const struct pz_run_info *run);

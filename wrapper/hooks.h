@@ -10,6 +10,7 @@
 
 #include "calls_gen.h"
 #include "clock.h"
+#include "sites.h"
 #include "thread.h"
 
 /* Root argument of collectives that have none. */
@@ -22,7 +23,8 @@
 struct pz_call {
     struct pz_thread *thread;
     uint64_t enter, leave;
-    enum pz_call_id id;
+    uintptr_t site;                   /* return address into the program */
+    enum pz_call_id id;               /* PZ_NCALLS: consumed (a marker), not recorded */
     int ret;
     /* what pre hooks keep for post hooks */
     uint32_t comm;                    /* communicator of a matched message (mrecv) */
@@ -34,7 +36,9 @@ struct pz_call {
     MPI_Status inline_statuses[PZ_INLINE_REQUESTS];
 };
 
-static inline int pz_call_enter(struct pz_call *c, enum pz_call_id id)
+/* Always inlined, so that the return address is the wrapper's: the program's call site. */
+__attribute__((always_inline)) static inline int pz_call_enter(struct pz_call *c,
+                                                               enum pz_call_id id)
 {
     struct pz_thread *t = pz_thread_current;
 
@@ -50,6 +54,7 @@ static inline int pz_call_enter(struct pz_call *c, enum pz_call_id id)
     c->leave = 0;
     c->requests = NULL;
     c->statuses = NULL;
+    c->site = (uintptr_t)__builtin_return_address(0);
     c->enter = pz_ticks();
     return 1;
 }
@@ -70,10 +75,14 @@ static inline int pz_call_leave(struct pz_call *c)
     struct pz_thread *t = c->thread;
     struct pz_record *r;
     size_t items = (size_t)t->nitems * sizeof(struct pz_item);
-    size_t need = sizeof(*r) + items;
+    size_t need = sizeof(*r) + items + (pz_record_sites ? sizeof(uintptr_t) : 0);
 
     if (__builtin_expect(c->requests != NULL || c->statuses != NULL, 0))
         pz_call_release_requests(c);
+    if (__builtin_expect(c->id == PZ_NCALLS, 0)) {
+        t->busy = 0;
+        return c->ret;
+    }
     if (__builtin_expect(t->used + need > t->cap, 0) && !pz_thread_make_room(t, need)) {
         t->busy = 0;
         return c->ret;
@@ -83,8 +92,13 @@ static inline int pz_call_leave(struct pz_call *c)
     r->leave = c->leave ? c->leave : pz_ticks();
     r->call = (uint16_t)c->id;
     r->nitems = (uint16_t)t->nitems;
+    r->aux = 0;
     if (items)
         __builtin_memcpy(r + 1, t->items, items);
+    if (pz_record_sites) {
+        r->aux = PZ_AUX_SITE;
+        __builtin_memcpy((unsigned char *)(r + 1) + items, &c->site, sizeof(c->site));
+    }
     t->used += need;
     if (__builtin_expect(t->flush_start != 0, 0))
         pz_thread_mark_flush(t);
@@ -120,19 +134,24 @@ struct pz_request;
 void pz_add_request_event(struct pz_call *c, const struct pz_request *r,
                           enum pz_item_kind kind);
 
-/* Point-to-point (hooks_p2p.c) */
+/* Point-to-point (hooks_p2p.c); the pre hooks consume interval markers (markers.h) */
+int pz_pre_send(struct pz_call *c, int peer, int tag, MPI_Comm comm);
 void pz_post_send(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
                   MPI_Comm comm);
-int pz_pre_recv(struct pz_call *c, MPI_Status **status);
+int pz_pre_recv(struct pz_call *c, int peer, int tag, MPI_Comm comm, MPI_Status **status);
 void pz_post_recv(struct pz_call *c, MPI_Comm comm, MPI_Status *status);
-int pz_pre_sendrecv(struct pz_call *c, MPI_Status **status);
+int pz_pre_sendrecv(struct pz_call *c, int peer, int tag, int rpeer, int rtag, MPI_Comm comm,
+                    MPI_Status **status);
 void pz_post_sendrecv(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
                       MPI_Comm comm, MPI_Status *status);
-int pz_pre_sendrecv_replace(struct pz_call *c, MPI_Status **status);
+int pz_pre_sendrecv_replace(struct pz_call *c, int peer, int tag, int rpeer, int rtag,
+                            MPI_Comm comm, MPI_Status **status);
 void pz_post_sendrecv_replace(struct pz_call *c, int count, MPI_Datatype type, int peer,
                               int tag, MPI_Comm comm, MPI_Status *status);
+int pz_pre_isend(struct pz_call *c, int peer, int tag, MPI_Comm comm, MPI_Request *request);
 void pz_post_isend(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
                    MPI_Comm comm, MPI_Request *request);
+int pz_pre_irecv(struct pz_call *c, int peer, int tag, MPI_Comm comm, MPI_Request *request);
 void pz_post_irecv(struct pz_call *c, int peer, int tag, MPI_Comm comm, MPI_Request *request);
 int pz_pre_mprobe(struct pz_call *c, MPI_Status **status);
 void pz_post_mprobe(struct pz_call *c, MPI_Comm comm, int *flag, MPI_Message *message,

@@ -5,6 +5,7 @@
 
 #include "comms.h"
 #include "hooks.h"
+#include "markers.h"
 #include "requests.h"
 
 /* Sizes of predefined datatypes, which never change, so that most calls need not ask
@@ -79,14 +80,43 @@ void pz_add_received(struct pz_call *c, uint32_t comm, const MPI_Status *status)
     it->bytes = pz_received_bytes(status);
 }
 
+/* A marker half (markers.h): marks the boundary instead of calling MPI; the call is not
+ * recorded as an MPI call. */
+static int consume_marker(struct pz_call *c, int tag)
+{
+    pz_marker(c->thread, tag, c->enter, c->site);
+    c->id = PZ_NCALLS;
+    c->ret = MPI_SUCCESS;
+    return 1;
+}
+
+/* Rank of the process in comm: the source a marker's receive reports. */
+static int self_rank(MPI_Comm comm)
+{
+    int rank;
+
+    PMPI_Comm_rank(comm, &rank);
+    return rank;
+}
+
+int pz_pre_send(struct pz_call *c, int peer, int tag, MPI_Comm comm)
+{
+    return pz_is_marker(peer, tag, comm) && consume_marker(c, tag);
+}
+
 void pz_post_send(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
                   MPI_Comm comm)
 {
     add_send(c, PZ_ITEM_SEND, count, type, peer, tag, comm);
 }
 
-int pz_pre_recv(struct pz_call *c, MPI_Status **status)
+int pz_pre_recv(struct pz_call *c, int peer, int tag, MPI_Comm comm, MPI_Status **status)
 {
+    if (pz_is_marker(peer, tag, comm)) {
+        if (*status != MPI_STATUS_IGNORE)
+            pz_marker_status(*status, self_rank(comm), tag);
+        return consume_marker(c, tag);
+    }
     return pz_stand_in_status(c, status);
 }
 
@@ -95,8 +125,15 @@ void pz_post_recv(struct pz_call *c, MPI_Comm comm, MPI_Status *status)
     pz_add_received(c, pz_comm_ref(comm), status);
 }
 
-int pz_pre_sendrecv(struct pz_call *c, MPI_Status **status)
+int pz_pre_sendrecv(struct pz_call *c, int peer, int tag, int rpeer, int rtag, MPI_Comm comm,
+                    MPI_Status **status)
 {
+    if (tag == rtag && pz_is_marker(peer, tag, comm) && pz_is_marker(rpeer, rtag, comm)) {
+        if (*status != MPI_STATUS_IGNORE)
+            pz_marker_status(*status, self_rank(comm), tag);
+        consume_marker(c, tag);
+        return consume_marker(c, tag);   /* both halves of the pair */
+    }
     return pz_stand_in_status(c, status);
 }
 
@@ -107,9 +144,10 @@ void pz_post_sendrecv(struct pz_call *c, int count, MPI_Datatype type, int peer,
     pz_add_received(c, pz_comm_ref(comm), status);
 }
 
-int pz_pre_sendrecv_replace(struct pz_call *c, MPI_Status **status)
+int pz_pre_sendrecv_replace(struct pz_call *c, int peer, int tag, int rpeer, int rtag,
+                            MPI_Comm comm, MPI_Status **status)
 {
-    return pz_stand_in_status(c, status);
+    return pz_pre_sendrecv(c, peer, tag, rpeer, rtag, comm, status);
 }
 
 void pz_post_sendrecv_replace(struct pz_call *c, int count, MPI_Datatype type, int peer,
@@ -127,6 +165,15 @@ static void posted(struct pz_call *c, struct pz_request *r, MPI_Request request)
     pz_add_request_event(c, r, r->kind == PZ_REQ_SEND ? PZ_ITEM_ISEND : PZ_ITEM_IRECV_REQUEST);
 }
 
+int pz_pre_isend(struct pz_call *c, int peer, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    if (!pz_is_marker(peer, tag, comm))
+        return 0;
+    consume_marker(c, tag);
+    c->ret = pz_marker_request(self_rank(comm), tag, request);
+    return 1;
+}
+
 void pz_post_isend(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
                    MPI_Comm comm, MPI_Request *request)
 {
@@ -135,6 +182,11 @@ void pz_post_isend(struct pz_call *c, int count, MPI_Datatype type, int peer, in
 
     if (peer != MPI_PROC_NULL)
         posted(c, &r, *request);
+}
+
+int pz_pre_irecv(struct pz_call *c, int peer, int tag, MPI_Comm comm, MPI_Request *request)
+{
+    return pz_pre_isend(c, peer, tag, comm, request);
 }
 
 void pz_post_irecv(struct pz_call *c, int peer, int tag, MPI_Comm comm, MPI_Request *request)

@@ -4,6 +4,7 @@
 #ifndef PZ_RECORD_H
 #define PZ_RECORD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum pz_item_kind {
@@ -43,13 +44,26 @@ struct pz_item {
 
 /* Record types beyond the MPI call ids (enum pz_call_id). */
 #define PZ_RECORD_FLUSH 0xffffu  /* the wrapper flushed its buffer from enter to leave */
+#define PZ_RECORD_BEGIN 0xfffeu  /* interval `interval` began at enter (markers.h) */
+#define PZ_RECORD_END 0xfffdu    /* interval `interval` ended at enter */
 
 struct pz_record {
     uint64_t enter;            /* ticks (clock.h), ns once translated */
     uint64_t leave;
-    uint16_t call;             /* enum pz_call_id or PZ_RECORD_FLUSH */
+    uint16_t call;             /* enum pz_call_id or PZ_RECORD_* */
     uint16_t nitems;           /* items that follow */
-    uint32_t unused;
+    uint32_t aux;              /* PZ_RECORD_BEGIN/END: local interval number;
+                                  MPI calls: PZ_AUX_SITE if a call site follows */
 };
+
+/* The return address of the call (a uintptr_t) follows the record's items. */
+#define PZ_AUX_SITE 1u
+
+/* Bytes of record r with its items and call site. */
+static inline size_t pz_record_size(const struct pz_record *r)
+{
+    return sizeof(*r) + (size_t)r->nitems * sizeof(struct pz_item) +
+           (r->call < PZ_RECORD_END && (r->aux & PZ_AUX_SITE) ? sizeof(uintptr_t) : 0);
+}
 
 #endif

@@ -9,9 +9,12 @@
 #include <string.h>
 
 #include "comms.h"
+#include "prognoz.h"
 #include "hooks.h"
+#include "markers.h"
 #include "runtime.h"
 #include "session.h"
+#include "sites.h"
 #include "size.h"
 
 enum { UNINIT, ON, OFF };
@@ -21,6 +24,18 @@ enum { UNINIT, ON, OFF };
 
 struct pz_session pz_session = { .comm = MPI_COMM_NULL };
 static _Atomic int state = UNINIT;
+
+/* Nonzero while calls are recorded: include/prognoz.h issues interval markers only
+ * then, so that a marked program runs unchanged without the recorder. */
+PZ_EXPORT int prognoz_recorder;
+
+/* The call site of the next interval marker of the calling thread, for marker functions
+ * in libraries (the Fortran markers), which would otherwise be their own call site. */
+PZ_EXPORT void prognoz_marker_site(void *site)
+{
+    if (pz_thread_current)
+        pz_thread_current->next_site = (uintptr_t)site;
+}
 static int threaded;
 static size_t buffer_size = DEFAULT_BUFFER;
 static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -40,11 +55,12 @@ void pz_runtime_warn(const char *fmt, ...)
 static int configure(void)
 {
     const char *disable = getenv("PROGNOZ_DISABLE"), *dir = getenv("PROGNOZ_DIR");
-    const char *buffer = getenv("PROGNOZ_BUFFER");
+    const char *buffer = getenv("PROGNOZ_BUFFER"), *sites = getenv("PROGNOZ_CALLSITES");
 
     if (disable && *disable && strcmp(disable, "0") != 0)
         return -1;
     snprintf(pz_session.dir, sizeof(pz_session.dir), "%s", dir && *dir ? dir : "prognoz-trace");
+    pz_record_sites = sites && *sites && strcmp(sites, "0") != 0;
     if (buffer && *buffer) {
         size_t size = pz_parse_size(buffer);
 
@@ -78,6 +94,7 @@ static int lazy_start(void)
         if (initialized && !finalized) {
             PMPI_Query_thread(&level);
             atomic_store(&state, begin_local(level) == 0 ? ON : OFF);
+            prognoz_recorder = atomic_load(&state) == ON;
         }
     }
     pthread_mutex_unlock(&start_lock);
@@ -134,6 +151,7 @@ void pz_runtime_start(int thread_level, uint64_t enter, uint64_t leave, int call
     if (ok)
         ok = pz_session_open() == 0;
     atomic_store(&state, ok ? ON : OFF);
+    prognoz_recorder = ok;
     pthread_mutex_unlock(&start_lock);
     if (ok)
         record_call(call, enter, leave);
@@ -143,7 +161,10 @@ void pz_runtime_finish(uint64_t enter)
 {
     if (atomic_load(&state) != ON)
         return;
+    for (struct pz_thread *t = pz_thread_first(); t; t = t->next)
+        pz_markers_close_all(t, enter);
     record_call(PZ_CALL_MPI_Finalize, enter, enter);
+    prognoz_recorder = 0;
     if (!pz_session.archive_open && pz_session_open() != 0) {
         pz_thread_release_all();
         atomic_store(&state, OFF);

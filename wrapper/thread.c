@@ -160,7 +160,7 @@ void pz_thread_flush(struct pz_thread *t)
             t->first_ns = r->enter;
         t->last_ns = r->leave;
         t->nevents += pz_translate(t->writer, r, (const struct pz_item *)(r + 1));
-        pos += sizeof(*r) + (size_t)r->nitems * sizeof(struct pz_item);
+        pos += pz_record_size(r);
     }
     t->used = 0;
     t->anchor = now;

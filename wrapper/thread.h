@@ -19,6 +19,11 @@ struct pz_thread {
     struct pz_item *items;     /* items of the call in progress */
     uint32_t nitems, items_cap;
     struct pz_request_table *requests;  /* requests this thread posted (requests.h) */
+    uint64_t *open;            /* intervals open on this thread, innermost last:
+                                  id << 32 | local interval number */
+    uint32_t nopen, open_cap;
+    int pending_marker;        /* tag of a marker pair's first half, 0 if none */
+    uintptr_t next_site;       /* call site given by prognoz_marker_site, 0 if none */
     OTF2_EvtWriter *writer;    /* NULL until the first flush */
     struct pz_anchor anchor;   /* both clocks read after the last flush (clock.h) */
     uint64_t first_ns, last_ns;  /* span of the records written so far, 0 before */

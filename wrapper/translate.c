@@ -1,6 +1,9 @@
 /* Records to OTF2 events.  Events an MPI call starts (sends, posts, collective begin)
  * are written at its enter time, those it completes at its leave time. */
+#include <string.h>
+
 #include "calls_gen.h"
+#include "sites.h"
 #include "translate.h"
 #include "vcounts.h"
 
@@ -97,16 +100,41 @@ static void at_leave(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *it)
     }
 }
 
+/* The call's Enter, with its call site when one was recorded. */
+static void enter(OTF2_EvtWriter *w, const struct pz_record *r, const struct pz_item *items)
+{
+    OTF2_AttributeList *attributes = NULL;
+    uintptr_t site;
+    uint32_t number;
+
+    if (r->aux & PZ_AUX_SITE) {
+        memcpy(&site, items + r->nitems, sizeof(site));
+        number = pz_sites_number(site);
+        if (number != UINT32_MAX && (attributes = OTF2_AttributeList_New()))
+            OTF2_AttributeList_AddSourceCodeLocationRef(attributes, PZ_ATTR_CALLSITE, number);
+    }
+    OTF2_EvtWriter_Enter(w, attributes, r->enter, r->call);
+    if (attributes)
+        OTF2_AttributeList_Delete(attributes);
+}
+
 uint64_t pz_translate(OTF2_EvtWriter *w, const struct pz_record *r,
                       const struct pz_item *items)
 {
     uint64_t n = 2;
 
-    if (r->call == PZ_RECORD_FLUSH) {
+    switch (r->call) {
+    case PZ_RECORD_FLUSH:
         OTF2_EvtWriter_BufferFlush(w, NULL, r->enter, r->leave);
         return 1;
+    case PZ_RECORD_BEGIN:
+        OTF2_EvtWriter_Enter(w, NULL, r->enter, PZ_NCALLS + r->aux);
+        return 1;
+    case PZ_RECORD_END:
+        OTF2_EvtWriter_Leave(w, NULL, r->enter, PZ_NCALLS + r->aux);
+        return 1;
     }
-    OTF2_EvtWriter_Enter(w, NULL, r->enter, r->call);
+    enter(w, r, items);
     for (uint16_t i = 0; i < r->nitems; i++) {
         if (written_at_enter(items[i].kind)) {
             at_enter(w, r->enter, &items[i]);

@@ -7,7 +7,8 @@
 
 #include "record.h"
 
-/* Writes record r and its items, or the mark of a buffer flush; returns the number of
+/* Writes record r and its items, the mark of a buffer flush, or an interval boundary
+ * (region PZ_NCALLS + local interval number, mapped at finalize); returns the number of
  * events written. */
 uint64_t pz_translate(OTF2_EvtWriter *w, const struct pz_record *r,
                       const struct pz_item *items);

@@ -12,6 +12,24 @@ struct gathered {
     uint32_t *global;       /* global number of every gathered string */
 };
 
+void pz_strings_add(struct pz_strings *list, const char *s)
+{
+    size_t need = strlen(s) + 1;
+
+    if (list->len + need > list->cap) {
+        size_t cap = 2 * (list->len + need) + 256;
+        char *grown = realloc(list->text, cap);
+
+        if (!grown)
+            return;
+        list->text = grown;
+        list->cap = cap;
+    }
+    memcpy(list->text + list->len, s, need);
+    list->len += need;
+    list->n++;
+}
+
 static int prefix_sums(const int *v, int *sums, int n)
 {
     int total = 0;

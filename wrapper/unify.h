@@ -7,6 +7,16 @@
 #include <mpi.h>
 #include <stdint.h>
 
+/* A list of strings being built: text holds n NUL-terminated strings, len bytes. */
+struct pz_strings {
+    char *text;
+    size_t len, cap;
+    int n;
+};
+
+/* Appends s; on memory exhaustion the list stays as it was. */
+void pz_strings_add(struct pz_strings *list, const char *s);
+
 /* Collective over comm.  packed holds this process's n strings, each NUL-terminated, len
  * bytes in all.  Global numbers go in order of first appearance, rank 0's strings first,
  * then rank 1's new ones, and so on; map[i] receives that of string i.  On rank 0 *all

@@ -14,6 +14,7 @@
 /* Attributes of collective end events, defined by rank 0 with these ids. */
 #define PZ_ATTR_SEND_BYTES 0u
 #define PZ_ATTR_RECV_BYTES 1u
+#define PZ_ATTR_CALLSITE 2u     /* sites.h */
 
 /* The local string id of the list counts[i] × size of (types ? types[i] : type) for
  * i < n; PZ_NO_COUNTS if counts is NULL or memory ran out. */

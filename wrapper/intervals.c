@@ -1,0 +1,121 @@
+/* Intervals and marker misuses at finalize.  Strings carry identities between
+ * processes: "FILE\nLINE\nID" for an interval, the text itself for a warning. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "callsite.h"
+#include "intervals.h"
+#include "markers.h"
+#include "runtime.h"
+#include "unify.h"
+
+static void where(struct pz_callsites *cs, uintptr_t site, char *buf, size_t len)
+{
+    struct pz_source_loc loc;
+
+    pz_callsites_resolve(cs, site, &loc);
+    snprintf(buf, len, "%s:%u", loc.file, loc.line);
+}
+
+void pz_intervals_add_identity(struct pz_strings *list, struct pz_callsites *cs,
+                               uintptr_t site, unsigned id)
+{
+    struct pz_source_loc loc;
+    char text[4200];
+
+    pz_callsites_resolve(cs, site, &loc);
+    snprintf(text, sizeof(text), "%s\n%u\n%u", loc.file, loc.line, id);
+    pz_strings_add(list, text);
+}
+
+static void identities(struct pz_callsites *cs, struct pz_strings *p)
+{
+    for (uint32_t i = 0; i < pz_markers_count(); i++)
+        pz_intervals_add_identity(p, cs, pz_markers_site(i), pz_markers_id(i));
+}
+
+static void warnings(struct pz_callsites *cs, struct pz_strings *p)
+{
+    const struct pz_misuse_note *notes;
+    uint32_t n = pz_markers_misuses(&notes);
+
+    for (uint32_t i = 0; i < n; i++) {
+        char at[4200], inner[4200], text[8600];
+
+        where(cs, notes[i].site, at, sizeof(at));
+        switch (notes[i].kind) {
+        case PZ_MISUSE_END_UNOPENED:
+            snprintf(text, sizeof(text), "%s: end of interval %u, but no interval %u is open: "
+                     "ignored", at, notes[i].id, notes[i].id);
+            break;
+        case PZ_MISUSE_END_SKIPS:
+            where(cs, pz_markers_site(notes[i].interval), inner, sizeof(inner));
+            snprintf(text, sizeof(text), "%s: end of interval %u while interval %u begun at %s "
+                     "is open inside it: both end there", at, notes[i].id,
+                     pz_markers_id(notes[i].interval), inner);
+            break;
+        case PZ_MISUSE_OPEN_AT_END:
+            snprintf(text, sizeof(text), "%s: interval %u was still open at MPI_Finalize: "
+                     "ended there", at, notes[i].id);
+            break;
+        }
+        pz_strings_add(p, text);
+    }
+}
+
+struct pz_interval_def *pz_intervals_parse(char **texts, uint32_t n)
+{
+    struct pz_interval_def *defs = calloc(n ? n : 1, sizeof(*defs));
+
+    for (uint32_t i = 0; defs && i < n; i++) {
+        char *line = strchr(texts[i], '\n'), *id = line ? strchr(line + 1, '\n') : NULL;
+
+        if (!id)
+            continue;
+        defs[i].file = strndup(texts[i], (size_t)(line - texts[i]));
+        defs[i].line = (unsigned)strtoul(line + 1, NULL, 10);
+        defs[i].id = (unsigned)strtoul(id + 1, NULL, 10);
+    }
+    return defs;
+}
+
+static void report_warnings(MPI_Comm comm, struct pz_strings *p)
+{
+    uint32_t *ignored = malloc((size_t)(p->n ? p->n : 1) * sizeof(uint32_t)), nall;
+    char **all;
+
+    pz_unify_strings(comm, p->text ? p->text : "", (int)p->len, p->n, ignored, &all, &nall);
+    for (uint32_t i = 0; i < nall; i++)
+        pz_runtime_warn("%s", all[i]);
+    pz_free_strings(all, nall);
+    free(ignored);
+}
+
+int pz_intervals_unify(MPI_Comm comm, uint32_t *map, struct pz_interval_def **all,
+                       uint32_t *nall)
+{
+    struct pz_callsites *cs = pz_callsites_open();
+    struct pz_strings ids = { 0 }, warns = { 0 };
+    char **texts;
+    int rc;
+
+    identities(cs, &ids);
+    warnings(cs, &warns);
+    pz_callsites_close(cs);
+    rc = pz_unify_strings(comm, ids.text ? ids.text : "", (int)ids.len, ids.n, map, &texts,
+                          nall);
+    *all = pz_intervals_parse(texts, *nall);
+    pz_free_strings(texts, *nall);
+    report_warnings(comm, &warns);
+    free(ids.text);
+    free(warns.text);
+    return rc;
+}
+
+void pz_intervals_free(struct pz_interval_def *all, uint32_t nall)
+{
+    for (uint32_t i = 0; all && i < nall; i++)
+        free(all[i].file);
+    free(all);
+}
