@@ -31,10 +31,18 @@ struct pz_symindex {
     GElf_Addr longest; /* size of the largest symbol: how far back a container may start */
 };
 
+/* A source path made absolute, kept until close. */
+struct pz_joined {
+    const char *relative, *dir;  /* as libdw gave them; libdw keeps them until dwfl_end */
+    char *path;
+    struct pz_joined *next;
+};
+
 struct pz_callsites {
     Dwfl *dwfl;
     struct pz_symindex *modules; /* built on the first address in each module */
     size_t nmodules;
+    struct pz_joined *joined;
 };
 
 static const char pz_unknown_file[] = "??";
@@ -166,6 +174,13 @@ void pz_callsites_close(struct pz_callsites *cs)
         return;
     for (size_t i = 0; i < cs->nmodules; i++)
         free(cs->modules[i].syms);
+    while (cs->joined) {
+        struct pz_joined *next = cs->joined->next;
+
+        free(cs->joined->path);
+        free(cs->joined);
+        cs->joined = next;
+    }
     free(cs->modules);
     if (cs->dwfl)
         dwfl_end(cs->dwfl);
@@ -198,8 +213,36 @@ static Dwfl_Module *pz_module_at(Dwfl *dwfl, Dwarf_Addr pc)
     return pc >= start && pc < end ? mod : NULL;
 }
 
+/* A file name of the line table made absolute with the compilation directory: a file
+ * compiled as "src/x.c" is named so in DWARF, which would make two such files of
+ * different directories one, and the source impossible to find from elsewhere.  The
+ * pointers libdw returns are stable, so one join per (name, directory) suffices. */
+static const char *pz_absolute(struct pz_callsites *cs, const char *name, const char *dir)
+{
+    struct pz_joined *j;
+    size_t len;
+
+    if (name[0] == '/' || !dir || !dir[0])
+        return name;
+    for (j = cs->joined; j; j = j->next)
+        if (j->relative == name && j->dir == dir)
+            return j->path;
+    len = strlen(dir) + strlen(name) + 2;
+    if (!(j = malloc(sizeof(*j))) || !(j->path = malloc(len))) {
+        free(j);
+        return name;
+    }
+    snprintf(j->path, len, "%s/%s", dir, name);
+    j->relative = name;
+    j->dir = dir;
+    j->next = cs->joined;
+    cs->joined = j;
+    return j->path;
+}
+
 /* The line-table row covering PC: file and line of the instruction, 0 if none. */
-static unsigned pz_line_of(Dwfl_Module *mod, Dwarf_Addr pc, const char **file)
+static unsigned pz_line_of(struct pz_callsites *cs, Dwfl_Module *mod, Dwarf_Addr pc,
+                           const char **file)
 {
     Dwfl_Line *row = dwfl_module_getsrc(mod, pc);
     const char *name;
@@ -210,7 +253,7 @@ static unsigned pz_line_of(Dwfl_Module *mod, Dwarf_Addr pc, const char **file)
     name = dwfl_lineinfo(row, NULL, &line, NULL, NULL, NULL);
     if (!name || !name[0] || line <= 0)
         return 0;
-    *file = name;
+    *file = pz_absolute(cs, name, dwfl_line_comp_dir(row));
     return (unsigned)line;
 }
 
@@ -349,7 +392,7 @@ int pz_callsites_resolve(struct pz_callsites *cs, uintptr_t return_address,
     if (!mod)
         return -1;
     out->file = pz_module_path(mod);
-    out->line = pz_line_of(mod, pc, &out->file);
+    out->line = pz_line_of(cs, mod, pc, &out->file);
     out->function = pz_function_of(cs, mod, pc);
     return 0;
 }

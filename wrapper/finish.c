@@ -250,52 +250,73 @@ static void report(uint64_t events, uint64_t dropped, int errors)
             (unsigned long long)sum[0], s->size, s->dir);
 }
 
+/* What a process's local numbers mean for the whole run, once every buffer is written
+ * out (writing them out numbers the call sites). */
+struct unified {
+    uint32_t ncomms, nlists, nintervals, nsites;
+    uint32_t *comm_map, *list_map, *interval_map, *site_map, *regions;
+    struct pz_global_comm *comms;
+    struct pz_interval_def *intervals, *sites;
+};
+
+static uint32_t *map_of(uint32_t n)
+{
+    return malloc((n ? n : 1) * sizeof(uint32_t));
+}
+
+/* Collective: numbers communicators, count lists, intervals and call sites of the run;
+ * run receives rank 0's view of them. */
+static void unify(MPI_Comm comm, struct unified *u, struct pz_run_info *run)
+{
+    u->comm_map = map_of(u->ncomms = pz_comms_count());
+    u->list_map = map_of(u->nlists = pz_vcounts_count());
+    u->interval_map = map_of(u->nintervals = pz_markers_count());
+    u->site_map = map_of(u->nsites = pz_sites_count());
+    pz_comms_unify(comm, u->comm_map, &u->comms, &run->ncomms);
+    pz_vcounts_unify(comm, u->list_map, &run->count_lists, &run->ncount_lists);
+    pz_intervals_unify(comm, u->interval_map, &u->intervals, &run->nintervals);
+    pz_sites_unify(comm, u->site_map, &u->sites, &run->nsites);
+    u->regions = region_map(u->interval_map, u->nintervals);
+    run->comms = u->comms;
+    run->intervals = u->intervals;
+    run->sites = u->sites;
+}
+
+static void unified_free(struct unified *u, struct pz_run_info *run)
+{
+    pz_comms_free_global(u->comms, run->ncomms);
+    pz_vcounts_free_global(run->count_lists, run->ncount_lists);
+    pz_intervals_free(u->intervals, run->nintervals);
+    pz_intervals_free(u->sites, run->nsites);
+    free(u->comm_map);
+    free(u->list_map);
+    free(u->interval_map);
+    free(u->site_map);
+    free(u->regions);
+}
+
 void pz_session_write(void)
 {
     struct pz_session *s = &pz_session;
     struct pz_run_info run = { .nprocs = s->size, .node_of_rank = s->node_of_rank,
                                .nnodes = s->nnodes, .node_names = s->node_names };
-    uint64_t *events, dropped = 0, total = 0;
-    uint64_t first, last;
-    uint32_t ncomms = pz_comms_count(), nlists = pz_vcounts_count();
-    uint32_t nintervals = pz_markers_count(), nsites = pz_sites_count();
-    uint32_t *site_map = malloc((nsites ? nsites : 1) * sizeof(uint32_t));
-    uint32_t *comm_map = malloc((ncomms ? ncomms : 1) * sizeof(uint32_t));
-    uint32_t *list_map = malloc((nlists ? nlists : 1) * sizeof(uint32_t));
-    uint32_t *interval_map = malloc((nintervals ? nintervals : 1) * sizeof(uint32_t));
-    uint32_t *regions;
-    struct pz_global_comm *comms;
-    struct pz_interval_def *intervals, *sites;
+    struct unified u;
+    uint64_t *events, dropped = 0, total = 0, first, last;
     int nthreads, errors;
 
     measure_offset(s);
     nthreads = flush_threads(&events, &dropped, &first, &last);
     pz_archive_begin_definitions();
-    pz_comms_unify(s->comm, comm_map, &comms, &run.ncomms);
-    pz_vcounts_unify(s->comm, list_map, &run.count_lists, &run.ncount_lists);
-    pz_intervals_unify(s->comm, interval_map, &intervals, &run.nintervals);
-    pz_sites_unify(s->comm, site_map, &sites, &run.nsites);
-    regions = region_map(interval_map, nintervals);
-    run.comms = comms;
-    run.intervals = intervals;
-    run.sites = sites;
+    unify(s->comm, &u, &run);
     write_local_definitions(&(struct pz_local_maps){
-        { comm_map, ncomms }, { list_map, nlists },
-        { regions, regions ? PZ_NCALLS + nintervals : 0 }, { site_map, nsites } });
+        { u.comm_map, u.ncomms }, { u.list_map, u.nlists },
+        { u.regions, u.regions ? PZ_NCALLS + u.nintervals : 0 }, { u.site_map, u.nsites } });
     write_global_definitions(nthreads, events, first, last, &run);
     errors = pz_archive_close();
     for (int i = 0; i < nthreads; i++)
         total += events[i];
     report(total, dropped, errors);
-    pz_comms_free_global(comms, run.ncomms);
-    pz_vcounts_free_global(run.count_lists, run.ncount_lists);
-    pz_intervals_free(intervals, run.nintervals);
-    pz_intervals_free(sites, run.nsites);
-    free(site_map);
-    free(comm_map);
-    free(list_map);
-    free(interval_map);
-    free(regions);
+    unified_free(&u, &run);
     free(events);
     PMPI_Comm_free(&s->comm);
 }
