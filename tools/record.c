@@ -23,6 +23,7 @@ static void usage(FILE *out)
             "  PROGNOZ_BUFFER=SIZE  record buffer per thread, e.g. 64M (the default); when it\n"
             "                       fills, it is written out and the flush is marked\n"
             "  PROGNOZ_DISABLE=1    run without recording\n"
+            "  PROGNOZ_CALLSITES=1  also keep the file and line of every MPI call (build with -g)\n"
             "  PROGNOZ_LIB=PATH     the library to preload (default: %s)\n",
             PZ_LIBRARY);
 }
