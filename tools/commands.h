@@ -4,5 +4,6 @@
 #define PZ_COMMANDS_H
 
 int pz_cmd_record(int argc, char **argv);
+int pz_cmd_report(int argc, char **argv);
 
 #endif

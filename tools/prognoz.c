@@ -10,6 +10,7 @@ static const struct command {
     const char *summary;
 } commands[] = {
     { "record", pz_cmd_record, "run an MPI job with the recorder and write an OTF2 trace" },
+    { "report", pz_cmd_report, "the characteristics of a recorded run, per interval" },
 };
 
 static void usage(FILE *out)

@@ -47,7 +47,7 @@ static OTF2_RegionRole region_role(const struct pz_call_info *call)
     switch (call->category) {
     case PZ_CAT_SEND: case PZ_CAT_RECV: case PZ_CAT_SENDRECV: case PZ_CAT_SENDRECV_REPLACE:
     case PZ_CAT_ISEND: case PZ_CAT_IRECV: case PZ_CAT_MRECV: case PZ_CAT_IMRECV:
-    case PZ_CAT_PSEND_INIT: case PZ_CAT_PRECV_INIT:
+    case PZ_CAT_PSEND_INIT: case PZ_CAT_PRECV_INIT: case PZ_CAT_PROBE:
         return OTF2_REGION_ROLE_POINT2POINT;
     case PZ_CAT_COLL:
         return collective_role(call->collective);

@@ -1,0 +1,64 @@
+/* The analysis of a recorded (or predicted) run: the tree of intervals, and for each
+ * interval and each process the times the characteristics are made of.  Reads any OTF2
+ * trace with MPI records: prognoz's own, or Score-P's. */
+#ifndef PZ_ANALYSIS_H
+#define PZ_ANALYSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What one process spent in one interval, over all its executions; seconds. */
+struct pz_stats {
+    uint64_t count;        /* executions */
+    double exec;           /* sum of leave - enter over the executions */
+    double mpi;            /* inside MPI calls */
+    double sendrecv;       /* inside point-to-point calls, waits and tests included */
+    double collective;     /* inside collectives other than all-to-all ones */
+    double alltoall;       /* inside Alltoall, Alltoallv, Alltoallw */
+    double start;          /* inside calls that start nonblocking operations */
+};
+
+/* One interval of the tree.  Node 0 is the whole run (level 0). */
+struct pz_node {
+    char *file;            /* source file of the begin marker, "" for the whole run */
+    unsigned line;
+    unsigned id;           /* the programmer's number */
+    int level;
+    int parent;            /* index of the enclosing interval, -1 for the whole run */
+    uint32_t region;       /* OTF2 region of the interval (unused for node 0) */
+    struct pz_stats *procs;   /* one per process */
+};
+
+struct pz_analysis {
+    int nprocs;
+    struct pz_node *nodes;
+    int nnodes;
+    int skipped_threads;   /* locations beyond each process's first: not analyzed yet */
+};
+
+/* Analyzes the OTF2 archive at path (DIR/traces.otf2, or DIR).  Returns 0, or -1 with a
+ * one-line explanation naming the file in err. */
+int pz_analyze(const char *path, struct pz_analysis *a, char *err, size_t errlen);
+
+void pz_analysis_free(struct pz_analysis *a);
+
+/* The characteristics of an interval (shared/DESIGN.md, docs/characteristics.md), for
+ * the whole interval (integral: sums over processes) or for one process. */
+struct pz_characteristics {
+    double execution_time;
+    int processors;
+    double total_time, productive_time, efficiency, lost_time;
+    double mpi_time, cpu_time, idle_time;
+    double communication_time, sendrecv_time, collective_time, alltoall_time;
+    double time_of_start, load_imbalance;
+    uint64_t exe_count;
+};
+
+void pz_characteristics_of(const struct pz_analysis *a, const struct pz_node *n,
+                           struct pz_characteristics *out);
+
+/* Process p's share; all zero if p did not execute the interval. */
+void pz_characteristics_of_process(const struct pz_analysis *a, const struct pz_node *n,
+                                   int p, struct pz_characteristics *out);
+
+#endif

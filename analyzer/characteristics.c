@@ -1,0 +1,88 @@
+/* Characteristics from the times of each process, by the definitions of
+ * docs/characteristics.md.  Interval execution time is the longest of the processes';
+ * a process's idle time is what it lacks of that; lost time is MPI time plus idle time;
+ * productive time is the rest; integral values are sums over the processes. */
+#include <string.h>
+
+#include "analysis.h"
+
+static double interval_execution(const struct pz_analysis *a, const struct pz_node *n)
+{
+    double longest = 0;
+
+    for (int p = 0; p < a->nprocs; p++)
+        if (n->procs[p].count && n->procs[p].exec > longest)
+            longest = n->procs[p].exec;
+    return longest;
+}
+
+static double longest_cpu(const struct pz_analysis *a, const struct pz_node *n)
+{
+    double longest = 0;
+
+    for (int p = 0; p < a->nprocs; p++)
+        if (n->procs[p].count && n->procs[p].exec - n->procs[p].mpi > longest)
+            longest = n->procs[p].exec - n->procs[p].mpi;
+    return longest;
+}
+
+/* Process p's values, given the interval's execution time and longest CPU time. */
+static void share(const struct pz_stats *s, double execution, double cpu_max,
+                  struct pz_characteristics *c)
+{
+    memset(c, 0, sizeof(*c));
+    if (!s->count)
+        return;
+    c->exe_count = s->count;
+    c->processors = 1;
+    c->execution_time = s->exec;
+    c->total_time = execution;
+    c->mpi_time = s->mpi;
+    c->cpu_time = s->exec - s->mpi;
+    c->idle_time = execution - s->exec;
+    c->lost_time = c->mpi_time + c->idle_time;
+    c->productive_time = c->total_time - c->lost_time;
+    c->efficiency = c->total_time > 0 ? c->productive_time / c->total_time : 1.0;
+    c->sendrecv_time = s->sendrecv;
+    c->collective_time = s->collective;
+    c->alltoall_time = s->alltoall;
+    c->communication_time = s->sendrecv + s->collective + s->alltoall;
+    c->time_of_start = s->start;
+    c->load_imbalance = cpu_max - c->cpu_time;
+}
+
+void pz_characteristics_of_process(const struct pz_analysis *a, const struct pz_node *n,
+                                   int p, struct pz_characteristics *out)
+{
+    share(&n->procs[p], interval_execution(a, n), longest_cpu(a, n), out);
+}
+
+void pz_characteristics_of(const struct pz_analysis *a, const struct pz_node *n,
+                           struct pz_characteristics *out)
+{
+    double execution = interval_execution(a, n), cpu_max = longest_cpu(a, n);
+
+    memset(out, 0, sizeof(*out));
+    for (int p = 0; p < a->nprocs; p++) {
+        struct pz_characteristics c;
+
+        share(&n->procs[p], execution, cpu_max, &c);
+        if (c.exe_count > out->exe_count)
+            out->exe_count = c.exe_count;
+        out->processors += c.processors;
+        out->total_time += c.total_time;
+        out->productive_time += c.productive_time;
+        out->lost_time += c.lost_time;
+        out->mpi_time += c.mpi_time;
+        out->cpu_time += c.cpu_time;
+        out->idle_time += c.idle_time;
+        out->communication_time += c.communication_time;
+        out->sendrecv_time += c.sendrecv_time;
+        out->collective_time += c.collective_time;
+        out->alltoall_time += c.alltoall_time;
+        out->time_of_start += c.time_of_start;
+        out->load_imbalance += c.load_imbalance;
+    }
+    out->execution_time = execution;
+    out->efficiency = out->total_time > 0 ? out->productive_time / out->total_time : 1.0;
+}

@@ -1,0 +1,43 @@
+/* The characteristics by name, in report order: one table for the text and JSON
+ * reports and the comparative tables. */
+#ifndef PZ_FIELDS_H
+#define PZ_FIELDS_H
+
+#include <stddef.h>
+
+#include "analysis.h"
+
+struct pz_field {
+    const char *label;       /* text report */
+    const char *key;         /* JSON */
+    size_t offset;           /* a double of struct pz_characteristics */
+    int comparative;         /* in the comparative table */
+};
+
+#define PZ_FIELD(label, key, member, cmp) { label, key, offsetof(struct pz_characteristics, member), cmp }
+
+static const struct pz_field pz_fields[] = {
+    PZ_FIELD("Execution Time", "execution_time", execution_time, 1),
+    PZ_FIELD("Total Time", "total_time", total_time, 0),
+    PZ_FIELD("Productive Time", "productive_time", productive_time, 0),
+    PZ_FIELD("Efficiency", "efficiency", efficiency, 0),
+    PZ_FIELD("Lost Time", "lost_time", lost_time, 1),
+    PZ_FIELD("MPI Time", "mpi_time", mpi_time, 1),
+    PZ_FIELD("CPU Time", "cpu_time", cpu_time, 1),
+    PZ_FIELD("Idle Time", "idle_time", idle_time, 1),
+    PZ_FIELD("Comm. Time", "communication_time", communication_time, 1),
+    PZ_FIELD("SendRecv Time", "sendrecv_time", sendrecv_time, 0),
+    PZ_FIELD("Collective Time", "collective_time", collective_time, 0),
+    PZ_FIELD("AllToAll Time", "alltoall_time", alltoall_time, 0),
+    PZ_FIELD("Time of Start", "time_of_start", time_of_start, 1),
+    PZ_FIELD("Load Imbalance", "load_imbalance", load_imbalance, 1),
+};
+
+#define PZ_NFIELDS (sizeof(pz_fields) / sizeof(pz_fields[0]))
+
+static inline double pz_field_value(const struct pz_characteristics *c, size_t offset)
+{
+    return *(const double *)((const char *)c + offset);
+}
+
+#endif

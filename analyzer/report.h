@@ -1,0 +1,36 @@
+/* Reports of an analysis: the text report of the seed's layout and JSON for scripts
+ * (docs/report.md documents both). */
+#ifndef PZ_REPORT_H
+#define PZ_REPORT_H
+
+#include <stdio.h>
+
+#include "analysis.h"
+
+enum pz_report_format { PZ_REPORT_TEXT, PZ_REPORT_JSON };
+
+/* Writes the report of every interval, depth first from the whole run; with
+ * per_process, every process's values too.  Returns 0, or -1 if writing failed. */
+int pz_report_write(FILE *out, const struct pz_analysis *a, enum pz_report_format format,
+                    int per_process);
+
+/* The two formats (report_text.c, report_json.c). */
+int pz_report_text(FILE *out, const struct pz_analysis *a, int per_process);
+int pz_report_json(FILE *out, const struct pz_analysis *a, int per_process);
+
+/* The intervals in report order (depth first, children in order of first execution);
+ * fills order[0..a->nnodes-1]. */
+void pz_report_order(const struct pz_analysis *a, int *order);
+
+/* One characteristic across processes, for the comparative tables. */
+struct pz_spread {
+    double min, max, mean;
+    int min_proc, max_proc;
+};
+
+/* The spread of the characteristic at byte offset field of struct pz_characteristics
+ * (a double) over the processes that executed n. */
+struct pz_spread pz_report_spread(const struct pz_analysis *a, const struct pz_node *n,
+                                  size_t field);
+
+#endif

@@ -1,0 +1,118 @@
+/* The JSON report: one object, the whole run first, then every interval depth first;
+ * times in seconds (docs/report.md gives the schema). */
+#include <stdlib.h>
+
+#include "fields.h"
+#include "report.h"
+
+/* A JSON string for text that may hold any byte. */
+static void string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+static void values(FILE *out, const struct pz_characteristics *c)
+{
+    fprintf(out, "{\"processors\": %d, \"exe_count\": %llu", c->processors,
+            (unsigned long long)c->exe_count);
+    for (size_t f = 0; f < PZ_NFIELDS; f++)
+        fprintf(out, ", \"%s\": %.9g", pz_fields[f].key, pz_field_value(c, pz_fields[f].offset));
+    fputc('}', out);
+}
+
+static void comparative(FILE *out, const struct pz_analysis *a, const struct pz_node *n)
+{
+    int first = 1;
+
+    fputc('{', out);
+    for (size_t f = 0; f < PZ_NFIELDS; f++) {
+        struct pz_spread s;
+
+        if (!pz_fields[f].comparative)
+            continue;
+        s = pz_report_spread(a, n, pz_fields[f].offset);
+        fprintf(out, "%s\"%s\": {\"min\": %.9g, \"min_rank\": %d, \"max\": %.9g, "
+                "\"max_rank\": %d, \"mean\": %.9g}", first ? "" : ", ", pz_fields[f].key,
+                s.min, s.min_proc, s.max, s.max_proc, s.mean);
+        first = 0;
+    }
+    fputc('}', out);
+}
+
+static void per_process(FILE *out, const struct pz_analysis *a, const struct pz_node *n)
+{
+    int first = 1;
+
+    fputs(", \"per_process\": [", out);
+    for (int p = 0; p < a->nprocs; p++) {
+        struct pz_characteristics c;
+
+        pz_characteristics_of_process(a, n, p, &c);
+        if (!c.exe_count)
+            continue;
+        fprintf(out, "%s{\"rank\": %d, \"values\": ", first ? "" : ", ", p);
+        values(out, &c);
+        fputc('}', out);
+        first = 0;
+    }
+    fputc(']', out);
+}
+
+/* index[node] = its position in the report, for "parent". */
+static void interval(FILE *out, const struct pz_analysis *a, const struct pz_node *n,
+                     const int *position, int with_processes)
+{
+    struct pz_characteristics m;
+
+    pz_characteristics_of(a, n, &m);
+    fputs("{\"file\": ", out);
+    string(out, n->file);
+    fprintf(out, ", \"line\": %u, \"id\": %u, \"level\": %d, \"exe_count\": %llu, \"parent\": ",
+            n->line, n->id, n->level, (unsigned long long)m.exe_count);
+    if (n->parent < 0)
+        fputs("null", out);
+    else
+        fprintf(out, "%d", position[n->parent]);
+    fputs(", \"main\": ", out);
+    values(out, &m);
+    fputs(", \"comparative\": ", out);
+    comparative(out, a, n);
+    if (with_processes)
+        per_process(out, a, n);
+    fputc('}', out);
+}
+
+int pz_report_json(FILE *out, const struct pz_analysis *a, int with_processes)
+{
+    int *order = malloc((size_t)a->nnodes * sizeof(int));
+    int *position = malloc((size_t)a->nnodes * sizeof(int));
+
+    if (!order || !position) {
+        free(order);
+        free(position);
+        return -1;
+    }
+    pz_report_order(a, order);
+    for (int i = 0; i < a->nnodes; i++)
+        position[order[i]] = i;
+    fprintf(out, "{\"processes\": %d, \"intervals\": [", a->nprocs);
+    for (int i = 0; i < a->nnodes; i++) {
+        fputs(i ? ",\n  " : "\n  ", out);
+        interval(out, a, &a->nodes[order[i]], position, with_processes);
+    }
+    fputs("\n]}\n", out);
+    free(order);
+    free(position);
+    return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,95 @@
+/* The text report, in the layout of the DVM analyzer's reports: per interval a header,
+ * the main characteristics with their components below them, and the comparative
+ * table of the processes. */
+#include <stdlib.h>
+
+#include "fields.h"
+#include "report.h"
+
+static void header(FILE *out, const struct pz_node *n, const struct pz_characteristics *m)
+{
+    if (n->parent < 0)
+        fprintf(out, "Interval (whole run) Level=0 EXE_Count=%llu\n",
+                (unsigned long long)m->exe_count);
+    else
+        fprintf(out, "Interval (LineNumber = %u SourceFile = %s Id = %u) Level=%d EXE_Count=%llu\n",
+                n->line, n->file, n->id, n->level, (unsigned long long)m->exe_count);
+}
+
+static void main_characteristics(FILE *out, const struct pz_characteristics *m)
+{
+    fprintf(out, "---Main Characteristics---\n");
+    fprintf(out, "Parallelization Efficiency %.6f\n", m->efficiency);
+    fprintf(out, "Execution Time %.6f\n", m->execution_time);
+    fprintf(out, "Processors %d\n", m->processors);
+    fprintf(out, "Total Time %.6f\n", m->total_time);
+    fprintf(out, "Productive Time %.6f (CPU)\n", m->productive_time);
+    fprintf(out, "Lost Time %.6f\n", m->lost_time);
+    fprintf(out, "---MPI Time %.6f\n", m->mpi_time);
+    fprintf(out, "---Idle Time %.6f\n", m->idle_time);
+    fprintf(out, "Communication Time %.6f\n", m->communication_time);
+    fprintf(out, "*****SendRecv Time %.6f\n", m->sendrecv_time);
+    fprintf(out, "*****CollectiveAll Time %.6f\n", m->collective_time);
+    fprintf(out, "*****AllToAll Time %.6f\n", m->alltoall_time);
+    fprintf(out, "Time of Start %.6f\n", m->time_of_start);
+    fprintf(out, "Load Imbalance %.6f\n", m->load_imbalance);
+}
+
+static void comparative(FILE *out, const struct pz_analysis *a, const struct pz_node *n)
+{
+    fprintf(out, "---Comparative Characteristics---\n");
+    fprintf(out, "%-16s %12s %6s %12s %6s %12s\n", "", "Tmin", "Nproc", "Tmax", "Nproc", "Tmid");
+    for (size_t f = 0; f < PZ_NFIELDS; f++) {
+        struct pz_spread s;
+
+        if (!pz_fields[f].comparative)
+            continue;
+        s = pz_report_spread(a, n, pz_fields[f].offset);
+        fprintf(out, "%-16s %12.6f %6d %12.6f %6d %12.6f\n", pz_fields[f].label, s.min,
+                s.min_proc, s.max, s.max_proc, s.mean);
+    }
+}
+
+static void per_process(FILE *out, const struct pz_analysis *a, const struct pz_node *n)
+{
+    fprintf(out, "---Characteristics of Each Process---\n%-6s", "Nproc");
+    for (size_t f = 0; f < PZ_NFIELDS; f++)
+        if (pz_fields[f].comparative)
+            fprintf(out, " %15s", pz_fields[f].label);
+    fputc('\n', out);
+    for (int p = 0; p < a->nprocs; p++) {
+        struct pz_characteristics c;
+
+        pz_characteristics_of_process(a, n, p, &c);
+        if (!c.exe_count)
+            continue;
+        fprintf(out, "%-6d", p);
+        for (size_t f = 0; f < PZ_NFIELDS; f++)
+            if (pz_fields[f].comparative)
+                fprintf(out, " %15.6f", pz_field_value(&c, pz_fields[f].offset));
+        fputc('\n', out);
+    }
+}
+
+int pz_report_text(FILE *out, const struct pz_analysis *a, int with_processes)
+{
+    int *order = malloc((size_t)a->nnodes * sizeof(int));
+
+    if (!order)
+        return -1;
+    pz_report_order(a, order);
+    for (int i = 0; i < a->nnodes; i++) {
+        const struct pz_node *n = &a->nodes[order[i]];
+        struct pz_characteristics m;
+
+        pz_characteristics_of(a, n, &m);
+        fputs(i ? "\n" : "", out);
+        header(out, n, &m);
+        main_characteristics(out, &m);
+        comparative(out, a, n);
+        if (with_processes)
+            per_process(out, a, n);
+    }
+    free(order);
+    return ferror(out) ? -1 : 0;
+}

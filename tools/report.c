@@ -1,0 +1,96 @@
+/* prognoz report: the characteristics of a recorded (or predicted) run, for the whole
+ * run and every interval. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "commands.h"
+#include "report.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: prognoz report DIR [--format text|json] [--per-process] [-o FILE]\n"
+            "\n"
+            "Analyzes the trace DIR/traces.otf2 (or the archive file given) and prints, for\n"
+            "the whole run and every interval, execution time, efficiency, lost, MPI, idle\n"
+            "and communication time and their spread over the processes (docs/report.md).\n"
+            "\n"
+            "  --format text|json  the report's format (default text)\n"
+            "  --per-process       also every process's values\n"
+            "  -o FILE             write the report to FILE instead of the standard output\n");
+}
+
+struct options {
+    const char *trace, *output;
+    enum pz_report_format format;
+    int per_process;
+};
+
+/* Returns 0, 1 when --help was asked, or 2 on a usage error (already reported). */
+static int parse(int argc, char **argv, struct options *o)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            usage(stdout);
+            return 1;
+        } else if (!strcmp(arg, "--per-process")) {
+            o->per_process = 1;
+        } else if (!strcmp(arg, "--format") && i + 1 < argc) {
+            arg = argv[++i];
+            if (strcmp(arg, "text") && strcmp(arg, "json")) {
+                fprintf(stderr, "prognoz report: unknown format '%s' (text or json)\n", arg);
+                return 2;
+            }
+            o->format = !strcmp(arg, "json") ? PZ_REPORT_JSON : PZ_REPORT_TEXT;
+        } else if (!strcmp(arg, "-o") && i + 1 < argc) {
+            o->output = argv[++i];
+        } else if (arg[0] != '-' && !o->trace) {
+            o->trace = arg;
+        } else {
+            fprintf(stderr, "prognoz report: unexpected argument '%s'\n", arg);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (!o->trace) {
+        fprintf(stderr, "prognoz report: no trace given\n");
+        usage(stderr);
+        return 2;
+    }
+    return 0;
+}
+
+int pz_cmd_report(int argc, char **argv)
+{
+    struct options o = { .format = PZ_REPORT_TEXT };
+    struct pz_analysis a;
+    char err[1024];
+    FILE *out = stdout;
+    int rc = parse(argc, argv, &o);
+
+    if (rc)
+        return rc == 1 ? 0 : 2;
+    if (pz_analyze(o.trace, &a, err, sizeof(err)) != 0) {
+        fprintf(stderr, "prognoz report: %s\n", err);
+        return 1;
+    }
+    if (o.output && !(out = fopen(o.output, "w"))) {
+        fprintf(stderr, "prognoz report: cannot write '%s': %s\n", o.output, strerror(errno));
+        pz_analysis_free(&a);
+        return 1;
+    }
+    if (a.skipped_threads)
+        fprintf(stderr, "prognoz report: warning: %d threads beyond each process's first are "
+                "not analyzed yet\n", a.skipped_threads);
+    rc = pz_report_write(out, &a, o.format, o.per_process);
+    if ((out != stdout && fclose(out) != 0) || rc != 0) {
+        fprintf(stderr, "prognoz report: cannot write the report: %s\n", strerror(errno));
+        rc = 1;
+    }
+    pz_analysis_free(&a);
+    return rc;
+}
