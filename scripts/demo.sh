@@ -1,6 +1,6 @@
 #!/bin/sh
-# The main job on the bundled example: records share/examples/heat.c run on 4 processes
-# and shows what was recorded.  Run scripts/setup.sh first.
+# The main job on the bundled example: records share/examples/heat.c run on 4 processes,
+# shows what was recorded and the report of the run.  Run scripts/setup.sh first.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -8,7 +8,7 @@ prefix=${PREFIX:-$top/_install}
 work=$top/_demo
 mkdir -p "$work"
 cd "$work"
-mpicc -O2 -o heat "$top/share/examples/heat.c"
+mpicc -g -O2 -I"$prefix/include" -o heat "$top/share/examples/heat.c"
 "$prefix/bin/prognoz" record -o "$work/trace" -- mpiexec -n 4 ./heat 20000 100
 echo
 echo "The trace: $work/trace/traces.otf2 (OTF2, readable by otf2-print, Vampir, Scalasca)."
@@ -20,3 +20,6 @@ echo "MPI calls by function:"
 otf2-print "$work/trace/traces.otf2" |
     awk '$1 == "ENTER" { sub(/.*Region: "/, ""); sub(/".*/, ""); n[$0]++ }
          END { for (k in n) printf "  %-28s %8d\n", k, n[k] }' | sort -k2 -nr
+echo
+echo "The report (prognoz report $work/trace):"
+"$prefix/bin/prognoz" report "$work/trace"

@@ -2,9 +2,13 @@
  * exchanges halo cells with the neighbours (nonblocking), computes, and every tenth step
  * agrees on the largest change with an allreduce; rank 0 gathers the final profile.
  *
- *   mpicc -O2 -o heat heat.c && mpiexec -n 4 ./heat [cells-per-rank] [steps]
+ * The time steps, the halo exchange and the computation are marked as intervals (see
+ * include/prognoz.h); without prognoz the markers do nothing.
+ *
+ *   mpicc -g -O2 -I$PREFIX/include -o heat heat.c && mpiexec -n 4 ./heat [cells-per-rank] [steps]
  */
 #include <mpi.h>
+#include <prognoz.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -47,16 +51,22 @@ int main(int argc, char **argv)
     v = calloc((size_t)n + 2, sizeof(double));
     if (rank == 0)
         u[0] = v[0] = 100.0;  /* the hot end of the rod */
+    PROGNOZ_BEGIN(1);
     for (int step = 0; step < steps; step++) {
+        PROGNOZ_BEGIN(2);
         exchange_halo(u, n, rank > 0 ? rank - 1 : MPI_PROC_NULL,
                       rank < size - 1 ? rank + 1 : MPI_PROC_NULL);
+        PROGNOZ_END(2);
         if (rank == 0)
             u[0] = 100.0;
+        PROGNOZ_BEGIN(3);
         change = relax(u, v, n);
+        PROGNOZ_END(3);
         t = u, u = v, v = t;
         if (step % 10 == 9)
             MPI_Allreduce(MPI_IN_PLACE, &change, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     }
+    PROGNOZ_END(1);
     if (rank == 0)
         profile = malloc((size_t)size * sizeof(double));
     MPI_Gather(&u[1], 1, MPI_DOUBLE, profile, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
