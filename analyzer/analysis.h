@@ -16,6 +16,13 @@ struct pz_stats {
     double collective;     /* inside collectives other than all-to-all ones */
     double alltoall;       /* inside Alltoall, Alltoallv, Alltoallw */
     double start;          /* inside calls that start nonblocking operations */
+    /* waiting for partners (waits.c) */
+    double sync;           /* potential synchronization: late sender, late receiver, and
+                              in collectives the last entry less one's own */
+    double variation;      /* collectives: the last exit less one's own */
+    double late_sender, wrong_order, late_receiver;
+    double wait_barrier, barrier_completion, wait_nxn, nxn_completion;
+    double early_reduce, late_broadcast;
 };
 
 /* One interval of the tree.  Node 0 is the whole run (level 0). */
@@ -34,6 +41,11 @@ struct pz_analysis {
     struct pz_node *nodes;
     int nnodes;
     int skipped_threads;   /* locations beyond each process's first: not analyzed yet */
+    uint64_t messages;             /* matched point-to-point messages */
+    uint64_t clock_violations;     /* receives that end before their send began */
+    uint64_t unmatched_sends, unmatched_receives;
+    uint64_t collectives;          /* complete collective instances */
+    uint64_t incomplete_collectives;
 };
 
 /* Analyzes the OTF2 archive at path (DIR/traces.otf2, or DIR).  Returns 0, or -1 with a
@@ -51,6 +63,10 @@ struct pz_characteristics {
     double mpi_time, cpu_time, idle_time;
     double communication_time, sendrecv_time, collective_time, alltoall_time;
     double time_of_start, load_imbalance;
+    double synchronization, time_variation;
+    double late_sender, late_sender_wrong_order, late_receiver;
+    double wait_at_barrier, barrier_completion, wait_at_nxn, nxn_completion;
+    double early_reduce, late_broadcast;
     uint64_t exe_count;
 };
 

@@ -49,6 +49,45 @@ static void share(const struct pz_stats *s, double execution, double cpu_max,
     c->communication_time = s->sendrecv + s->collective + s->alltoall;
     c->time_of_start = s->start;
     c->load_imbalance = cpu_max - c->cpu_time;
+    c->synchronization = s->sync;
+    c->time_variation = s->variation;
+    c->late_sender = s->late_sender;
+    c->late_sender_wrong_order = s->wrong_order;
+    c->late_receiver = s->late_receiver;
+    c->wait_at_barrier = s->wait_barrier;
+    c->barrier_completion = s->barrier_completion;
+    c->wait_at_nxn = s->wait_nxn;
+    c->nxn_completion = s->nxn_completion;
+    c->early_reduce = s->early_reduce;
+    c->late_broadcast = s->late_broadcast;
+}
+
+/* Adds every time of c to sum (the integral characteristics). */
+static void add(struct pz_characteristics *sum, const struct pz_characteristics *c)
+{
+    sum->total_time += c->total_time;
+    sum->productive_time += c->productive_time;
+    sum->lost_time += c->lost_time;
+    sum->mpi_time += c->mpi_time;
+    sum->cpu_time += c->cpu_time;
+    sum->idle_time += c->idle_time;
+    sum->communication_time += c->communication_time;
+    sum->sendrecv_time += c->sendrecv_time;
+    sum->collective_time += c->collective_time;
+    sum->alltoall_time += c->alltoall_time;
+    sum->time_of_start += c->time_of_start;
+    sum->load_imbalance += c->load_imbalance;
+    sum->synchronization += c->synchronization;
+    sum->time_variation += c->time_variation;
+    sum->late_sender += c->late_sender;
+    sum->late_sender_wrong_order += c->late_sender_wrong_order;
+    sum->late_receiver += c->late_receiver;
+    sum->wait_at_barrier += c->wait_at_barrier;
+    sum->barrier_completion += c->barrier_completion;
+    sum->wait_at_nxn += c->wait_at_nxn;
+    sum->nxn_completion += c->nxn_completion;
+    sum->early_reduce += c->early_reduce;
+    sum->late_broadcast += c->late_broadcast;
 }
 
 void pz_characteristics_of_process(const struct pz_analysis *a, const struct pz_node *n,
@@ -70,18 +109,7 @@ void pz_characteristics_of(const struct pz_analysis *a, const struct pz_node *n,
         if (c.exe_count > out->exe_count)
             out->exe_count = c.exe_count;
         out->processors += c.processors;
-        out->total_time += c.total_time;
-        out->productive_time += c.productive_time;
-        out->lost_time += c.lost_time;
-        out->mpi_time += c.mpi_time;
-        out->cpu_time += c.cpu_time;
-        out->idle_time += c.idle_time;
-        out->communication_time += c.communication_time;
-        out->sendrecv_time += c.sendrecv_time;
-        out->collective_time += c.collective_time;
-        out->alltoall_time += c.alltoall_time;
-        out->time_of_start += c.time_of_start;
-        out->load_imbalance += c.load_imbalance;
+        add(out, &c);
     }
     out->execution_time = execution;
     out->efficiency = out->total_time > 0 ? out->productive_time / out->total_time : 1.0;

@@ -31,6 +31,17 @@ static const struct pz_field pz_fields[] = {
     PZ_FIELD("AllToAll Time", "alltoall_time", alltoall_time, 0),
     PZ_FIELD("Time of Start", "time_of_start", time_of_start, 1),
     PZ_FIELD("Load Imbalance", "load_imbalance", load_imbalance, 1),
+    PZ_FIELD("Synchronization", "synchronization", synchronization, 1),
+    PZ_FIELD("Time Variation", "time_variation", time_variation, 1),
+    PZ_FIELD("Late Sender", "late_sender", late_sender, 0),
+    PZ_FIELD("Wrong Order", "late_sender_wrong_order", late_sender_wrong_order, 0),
+    PZ_FIELD("Late Receiver", "late_receiver", late_receiver, 0),
+    PZ_FIELD("Wait at Barrier", "wait_at_barrier", wait_at_barrier, 0),
+    PZ_FIELD("Barrier Completion", "barrier_completion", barrier_completion, 0),
+    PZ_FIELD("Wait at NxN", "wait_at_nxn", wait_at_nxn, 0),
+    PZ_FIELD("NxN Completion", "nxn_completion", nxn_completion, 0),
+    PZ_FIELD("Early Reduce", "early_reduce", early_reduce, 0),
+    PZ_FIELD("Late Broadcast", "late_broadcast", late_broadcast, 0),
 };
 
 #define PZ_NFIELDS (sizeof(pz_fields) / sizeof(pz_fields[0]))

@@ -12,53 +12,11 @@
 
 #include "analysis.h"
 #include "calls_gen.h"
-#include "tree.h"
-
-enum region_kind { REGION_OTHER, REGION_MPI, REGION_INTERVAL };
-enum mpi_class { CLASS_MPI, CLASS_SENDRECV, CLASS_COLLECTIVE, CLASS_ALLTOALL };
-
-struct region {
-    OTF2_StringRef name, file;
-    uint32_t line;
-    uint8_t kind, mpi_class, starts;   /* starts: begins a nonblocking operation */
-};
-
-struct frame {
-    uint32_t region;
-    int node;              /* interval node, or -1 */
-    double enter;
-};
-
-struct location {
-    OTF2_LocationRef id;
-    OTF2_LocationGroupRef group;
-};
-
-struct reader {
-    struct pz_analysis *a;
-    struct pz_tree tree;
-    const char *path;
-    char *err;
-    size_t errlen;
-    char **strings;
-    uint32_t nstrings;
-    struct region *regions;
-    uint32_t nregions;
-    struct location *locations;
-    uint32_t nlocations;
-    uint64_t resolution, offset;
-    /* the location being read */
-    int proc;
-    struct frame *stack;
-    uint32_t depth, cap;
-    double first, last;
-    uint64_t mpi_calls;
-    int failed;
-};
+#include "reader.h"
 
 static struct reader *current;   /* for OTF2's error callback */
 
-static void fail(struct reader *r, const char *fmt, ...)
+void pz_reader_fail(struct reader *r, const char *fmt, ...)
 {
     va_list ap;
     int n;
@@ -81,12 +39,11 @@ static OTF2_ErrorCode otf2_error(void *data, const char *file, uint64_t line,
     (void)data, (void)file, (void)line, (void)function;
     vsnprintf(msg, sizeof(msg), fmt ? fmt : "", va);
     if (current)
-        fail(current, "%s%s%s", OTF2_Error_GetDescription(code), msg[0] ? ": " : "", msg);
+        pz_reader_fail(current, "%s%s%s", OTF2_Error_GetDescription(code), msg[0] ? ": " : "", msg);
     return code;
 }
 
-/* Grows *v (elements of size) so that index i is valid; new elements are zero. */
-static int reserve(void **v, uint32_t *n, uint32_t i, size_t size)
+int pz_reserve(void **v, uint32_t *n, uint32_t i, size_t size)
 {
     uint32_t want = i + 1, cap = *n;
     void *grown;
@@ -107,7 +64,7 @@ static OTF2_CallbackCode def_string(void *ud, OTF2_StringRef self, const char *s
 {
     struct reader *r = ud;
 
-    if (reserve((void **)&r->strings, &r->nstrings, self, sizeof(char *)) != 0)
+    if (pz_reserve((void **)&r->strings, &r->nstrings, self, sizeof(char *)) != 0)
         return OTF2_CALLBACK_INTERRUPT;
     free(r->strings[self]);
     r->strings[self] = strdup(s);
@@ -124,7 +81,7 @@ static OTF2_CallbackCode def_region(void *ud, OTF2_RegionRef self, OTF2_StringRe
     struct region *g;
 
     (void)canonical, (void)description, (void)role, (void)end;
-    if (reserve((void **)&r->regions, &r->nregions, self, sizeof(struct region)) != 0)
+    if (pz_reserve((void **)&r->regions, &r->nregions, self, sizeof(struct region)) != 0)
         return OTF2_CALLBACK_INTERRUPT;
     g = &r->regions[self];
     g->name = name;
@@ -147,7 +104,7 @@ static OTF2_CallbackCode def_location(void *ud, OTF2_LocationRef self, OTF2_Stri
     if (!grown)
         return OTF2_CALLBACK_INTERRUPT;
     r->locations = grown;
-    r->locations[n] = (struct location){ self, group };
+    r->locations[n] = (struct location){ self, group, -1 };
     r->nlocations++;
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -160,6 +117,40 @@ static OTF2_CallbackCode def_clock(void *ud, uint64_t resolution, uint64_t offse
     (void)length, (void)realtime;
     r->resolution = resolution;
     r->offset = offset;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_group(void *ud, OTF2_GroupRef self, OTF2_StringRef name,
+                                   OTF2_GroupType type, OTF2_Paradigm paradigm,
+                                   OTF2_GroupFlag flags, uint32_t n, const uint64_t *members)
+{
+    struct reader *r = ud;
+    struct group *g;
+
+    (void)name, (void)paradigm, (void)flags;
+    if (pz_reserve((void **)&r->groups, &r->ngroups, self, sizeof(struct group)) != 0)
+        return OTF2_CALLBACK_INTERRUPT;
+    g = &r->groups[self];
+    free(g->members);
+    g->type = type;
+    g->n = n;
+    g->members = malloc((n ? n : 1) * sizeof(uint64_t));
+    if (!g->members)
+        return OTF2_CALLBACK_INTERRUPT;
+    memcpy(g->members, members, n * sizeof(uint64_t));
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_comm(void *ud, OTF2_CommRef self, OTF2_StringRef name,
+                                  OTF2_GroupRef group, OTF2_CommRef parent, OTF2_CommFlag flags)
+{
+    struct reader *r = ud;
+
+    (void)name, (void)parent, (void)flags;
+    if (pz_reserve((void **)&r->comms, &r->ncomms, self, sizeof(struct comm)) != 0)
+        return OTF2_CALLBACK_INTERRUPT;
+    r->comms[self].group = group;
+    r->comms[self].defined = 1;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -180,6 +171,11 @@ static void classify(struct reader *r, struct region *g)
                     c->category != PZ_CAT_WAITSOME && c->category != PZ_CAT_REQUEST_FREE &&
                     c->category != PZ_CAT_CANCEL && c->category != PZ_CAT_PSEND_INIT &&
                     c->category != PZ_CAT_PRECV_INIT;
+        g->blocking = !c->nonblocking || c->category == PZ_CAT_WAIT ||
+                      c->category == PZ_CAT_WAITALL || c->category == PZ_CAT_WAITANY ||
+                      c->category == PZ_CAT_WAITSOME;
+        if (strstr(name, "Test") || !strcmp(name, "MPI_Iprobe") || !strcmp(name, "MPI_Improbe"))
+            g->blocking = 0;
         if (c->category == PZ_CAT_COLL)
             g->mpi_class = c->collective == PZ_COLL_ALLTOALL ||
                                    c->collective == PZ_COLL_ALLTOALLV ||
@@ -194,115 +190,6 @@ static void classify(struct reader *r, struct region *g)
     }
 }
 
-static double seconds(const struct reader *r, OTF2_TimeStamp t)
-{
-    return ((double)t - (double)r->offset) / (double)r->resolution;
-}
-
-static void saw(struct reader *r, double t)
-{
-    if (t < r->first)
-        r->first = t;
-    if (t > r->last)
-        r->last = t;
-}
-
-/* "interval ID at FILE:LINE" gives the id; other PHASE regions have none. */
-static unsigned interval_id(const char *name)
-{
-    unsigned id = 0;
-
-    return name && sscanf(name, "interval %u at", &id) == 1 ? id : 0;
-}
-
-static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
-                                  void *ud, OTF2_AttributeList *attributes,
-                                  OTF2_RegionRef region)
-{
-    struct reader *r = ud;
-    double t = seconds(r, time);
-    struct frame f = { region, -1, t };
-
-    (void)pos, (void)attributes;
-    saw(r, t);
-    if (region >= r->nregions) {
-        fail(r, "location %llu: event refers to undefined region %u", (unsigned long long)loc,
-             region);
-        return OTF2_CALLBACK_INTERRUPT;
-    }
-    if (r->regions[region].kind == REGION_INTERVAL) {
-        const struct region *g = &r->regions[region];
-        int parent = 0;
-
-        for (uint32_t i = r->depth; i-- > 0;)
-            if (r->stack[i].node >= 0) {
-                parent = r->stack[i].node;
-                break;
-            }
-        f.node = pz_tree_child(&r->tree, parent, region,
-                               g->file < r->nstrings ? r->strings[g->file] : "", g->line,
-                               interval_id(g->name < r->nstrings ? r->strings[g->name] : NULL));
-        if (f.node < 0) {
-            fail(r, "out of memory");
-            return OTF2_CALLBACK_INTERRUPT;
-        }
-    }
-    if (reserve((void **)&r->stack, &r->cap, r->depth, sizeof(*r->stack)) != 0) {
-        fail(r, "out of memory");
-        return OTF2_CALLBACK_INTERRUPT;
-    }
-    r->stack[r->depth++] = f;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-/* An MPI call's time counts in every interval it lies in, the whole run included. */
-static void account_call(struct reader *r, const struct region *g, double d)
-{
-    struct pz_node *nodes = r->a->nodes;
-
-    for (uint32_t i = 0; i <= r->depth; i++) {
-        int node = i == r->depth ? 0 : r->stack[i].node;
-        struct pz_stats *s;
-
-        if (node < 0)
-            continue;
-        s = &nodes[node].procs[r->proc];
-        s->mpi += d;
-        s->sendrecv += g->mpi_class == CLASS_SENDRECV ? d : 0;
-        s->collective += g->mpi_class == CLASS_COLLECTIVE ? d : 0;
-        s->alltoall += g->mpi_class == CLASS_ALLTOALL ? d : 0;
-        s->start += g->starts ? d : 0;
-    }
-}
-
-static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
-                                  void *ud, OTF2_AttributeList *attributes,
-                                  OTF2_RegionRef region)
-{
-    struct reader *r = ud;
-    double t = seconds(r, time);
-    struct frame f;
-
-    (void)pos, (void)attributes;
-    saw(r, t);
-    if (r->depth == 0 || r->stack[r->depth - 1].region != region) {
-        fail(r, "location %llu: a Leave at %.9f s does not match the region entered last",
-             (unsigned long long)loc, t);
-        return OTF2_CALLBACK_INTERRUPT;
-    }
-    f = r->stack[--r->depth];
-    if (f.node >= 0) {
-        struct pz_stats *s = &r->a->nodes[f.node].procs[r->proc];
-
-        s->exec += t - f.enter;
-        s->count++;
-    } else if (r->regions[region].kind == REGION_MPI) {
-        account_call(r, &r->regions[region], t - f.enter);
-        r->mpi_calls++;
-    }
-    return OTF2_CALLBACK_SUCCESS;
-}
-
 static int read_definitions(struct reader *r, OTF2_Reader *otf)
 {
     OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(otf);
@@ -311,20 +198,22 @@ static int read_definitions(struct reader *r, OTF2_Reader *otf)
 
     if (!gdr || !cb) {
         OTF2_GlobalDefReaderCallbacks_Delete(cb);
-        fail(r, "cannot read the global definitions");
+        pz_reader_fail(r, "cannot read the global definitions");
         return -1;
     }
     OTF2_GlobalDefReaderCallbacks_SetStringCallback(cb, def_string);
     OTF2_GlobalDefReaderCallbacks_SetRegionCallback(cb, def_region);
     OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, def_location);
     OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(cb, def_clock);
+    OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, def_group);
+    OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, def_comm);
     OTF2_Reader_RegisterGlobalDefCallbacks(otf, gdr, cb, r);
     OTF2_Reader_ReadAllGlobalDefinitions(otf, gdr, &n);
     OTF2_GlobalDefReaderCallbacks_Delete(cb);
     for (uint32_t i = 0; i < r->nregions; i++)
         classify(r, &r->regions[i]);
     if (!r->failed && !r->resolution)
-        fail(r, "the trace has no clock properties");
+        pz_reader_fail(r, "the trace has no clock properties");
     return r->failed ? -1 : 0;
 }
 
@@ -337,56 +226,107 @@ static int by_group_then_id(const void *x, const void *y)
     return (a->id > b->id) - (a->id < b->id);
 }
 
-/* Processes are the location groups, in the order of their ids; the first location of
- * each is its main thread.  Keeps only those in r->locations, in process order. */
-static void choose_locations(struct reader *r)
+static int by_id(const void *x, const void *y)
 {
-    uint32_t kept = 0;
+    const struct location *a = x, *b = y;
+
+    return (a->id > b->id) - (a->id < b->id);
+}
+
+/* Processes are the location groups in the order of their ids; the first location of
+ * each is its main thread, the others are not analyzed yet. */
+static void number_processes(struct reader *r)
+{
+    int n = 0;
 
     qsort(r->locations, r->nlocations, sizeof(*r->locations), by_group_then_id);
     for (uint32_t i = 0; i < r->nlocations; i++) {
-        if (kept && r->locations[kept - 1].group == r->locations[i].group) {
+        if (i > 0 && r->locations[i - 1].group == r->locations[i].group) {
             r->a->skipped_threads++;
             continue;
         }
-        r->locations[kept++] = r->locations[i];
+        r->locations[i].proc = n++;
     }
-    r->nlocations = kept;
-    r->a->nprocs = (int)kept;
+    r->a->nprocs = n;
+    qsort(r->locations, r->nlocations, sizeof(*r->locations), by_id);
 }
 
-static int read_process(struct reader *r, OTF2_Reader *otf, int proc)
+int pz_reader_proc(const struct reader *r, OTF2_LocationRef loc)
 {
-    OTF2_LocationRef loc = r->locations[proc].id;
-    OTF2_EvtReader *er = OTF2_Reader_GetEvtReader(otf, loc);
-    OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
-    OTF2_DefReader *dr = OTF2_Reader_GetDefReader(otf, loc);
-    struct pz_stats *run = &r->a->nodes[0].procs[proc];
+    uint32_t lo = 0, hi = r->nlocations;
+
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+
+        if (r->locations[mid].id < loc)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < r->nlocations && r->locations[lo].id == loc ? r->locations[lo].proc : -1;
+}
+
+/* A member of a COMM_GROUP is a rank of the COMM_LOCATIONS group, whose members are
+ * locations; communicators get their members as process numbers. */
+static void resolve_comms(struct reader *r)
+{
+    const struct group *locations = NULL;
+
+    for (uint32_t g = 0; g < r->ngroups; g++)
+        if (r->groups[g].type == OTF2_GROUP_TYPE_COMM_LOCATIONS && r->groups[g].members)
+            locations = &r->groups[g];
+    for (uint32_t c = 0; c < r->ncomms; c++) {
+        struct comm *m = &r->comms[c];
+        const struct group *g = m->defined && m->group < r->ngroups ? &r->groups[m->group] : NULL;
+
+        if (!g || !g->members)
+            continue;
+        m->self = g->type == OTF2_GROUP_TYPE_COMM_SELF;
+        m->size = m->self ? 1 : g->n;
+        if (m->self || !(m->procs = malloc((g->n ? g->n : 1) * sizeof(int))))
+            continue;
+        for (uint32_t i = 0; i < g->n; i++) {
+            uint64_t rank = g->members[i];
+
+            m->procs[i] = g->type == OTF2_GROUP_TYPE_COMM_LOCATIONS
+                              ? pz_reader_proc(r, rank)
+                          : locations && rank < locations->n
+                              ? pz_reader_proc(r, locations->members[rank])
+                              : -1;
+        }
+    }
+}
+
+static int read_events(struct reader *r, OTF2_Reader *otf)
+{
+    OTF2_GlobalEvtReader *er;
+    OTF2_GlobalEvtReaderCallbacks *cb = OTF2_GlobalEvtReaderCallbacks_New();
     uint64_t n;
 
-    if (dr) {   /* mapping tables and clock offsets: the reader applies them */
-        OTF2_Reader_ReadAllLocalDefinitions(otf, dr, &n);
-        OTF2_Reader_CloseDefReader(otf, dr);
+    for (uint32_t i = 0; i < r->nlocations; i++) {
+        if (r->locations[i].proc < 0)
+            continue;
+        /* the event reader must exist before the local definitions (mapping tables,
+         * clock offsets) are read, for them to apply to it */
+        OTF2_Reader_GetEvtReader(otf, r->locations[i].id);
+        OTF2_DefReader *dr = OTF2_Reader_GetDefReader(otf, r->locations[i].id);
+
+        if (dr) {
+            OTF2_Reader_ReadAllLocalDefinitions(otf, dr, &n);
+            OTF2_Reader_CloseDefReader(otf, dr);
+        }
     }
-    r->proc = proc;
-    r->depth = 0;
-    r->first = 1e300;
-    r->last = -1e300;
+    er = OTF2_Reader_GetGlobalEvtReader(otf);
     if (!er || !cb) {
-        OTF2_EvtReaderCallbacks_Delete(cb);
-        fail(r, "cannot read the events of location %llu", (unsigned long long)loc);
+        OTF2_GlobalEvtReaderCallbacks_Delete(cb);
+        pz_reader_fail(r, "cannot read the events");
         return -1;
     }
-    OTF2_EvtReaderCallbacks_SetEnterCallback(cb, on_enter);
-    OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, on_leave);
-    OTF2_Reader_RegisterEvtCallbacks(otf, er, cb, r);
-    OTF2_Reader_ReadAllLocalEvents(otf, er, &n);
-    OTF2_EvtReaderCallbacks_Delete(cb);
-    OTF2_Reader_CloseEvtReader(otf, er);
-    if (r->last >= r->first) {
-        run->count = 1;
-        run->exec = r->last - r->first;
-    }
+    pz_walk_callbacks(cb);
+    OTF2_Reader_RegisterGlobalEvtCallbacks(otf, er, cb, r);
+    OTF2_Reader_ReadAllGlobalEvents(otf, er, &n);
+    OTF2_GlobalEvtReaderCallbacks_Delete(cb);
+    OTF2_Reader_CloseGlobalEvtReader(otf, er);
     return r->failed ? -1 : 0;
 }
 
@@ -405,25 +345,40 @@ static int read_trace(struct reader *r, OTF2_Reader *otf)
 {
     if (read_definitions(r, otf) != 0)
         return -1;
-    choose_locations(r);
+    number_processes(r);
     if (r->a->nprocs == 0) {
-        fail(r, "the trace has no locations");
+        pz_reader_fail(r, "the trace has no locations");
         return -1;
     }
-    if (pz_tree_init(&r->tree, r->a) != 0) {
-        fail(r, "out of memory");
+    resolve_comms(r);
+    r->procs = calloc((size_t)r->a->nprocs, sizeof(*r->procs));
+    if (!r->procs || pz_tree_init(&r->tree, r->a) != 0 || pz_waits_new(r) != 0) {
+        pz_reader_fail(r, "out of memory");
         return -1;
+    }
+    for (int p = 0; p < r->a->nprocs; p++) {
+        r->procs[p].first = 1e300;
+        r->procs[p].last = -1e300;
     }
     for (uint32_t i = 0; i < r->nlocations; i++)
-        OTF2_Reader_SelectLocation(otf, r->locations[i].id);
+        if (r->locations[i].proc >= 0)
+            OTF2_Reader_SelectLocation(otf, r->locations[i].id);
     OTF2_Reader_OpenDefFiles(otf);
     OTF2_Reader_OpenEvtFiles(otf);
-    for (int p = 0; p < r->a->nprocs && !r->failed; p++)
-        read_process(r, otf, p);
+    read_events(r, otf);
     OTF2_Reader_CloseEvtFiles(otf);
     OTF2_Reader_CloseDefFiles(otf);
-    if (!r->failed && r->mpi_calls == 0)
-        fail(r, "the trace has no MPI calls");
+    if (r->failed)
+        return -1;
+    pz_waits_finish(r);
+    for (int p = 0; p < r->a->nprocs; p++) {
+        if (r->procs[p].last >= r->procs[p].first) {
+            r->a->nodes[0].procs[p].count = 1;
+            r->a->nodes[0].procs[p].exec = r->procs[p].last - r->procs[p].first;
+        }
+    }
+    if (r->mpi_calls == 0)
+        pz_reader_fail(r, "the trace has no MPI calls");
     return r->failed ? -1 : 0;
 }
 
@@ -434,7 +389,16 @@ static void release(struct reader *r)
     free(r->strings);
     free(r->regions);
     free(r->locations);
-    free(r->stack);
+    for (uint32_t i = 0; i < r->ngroups; i++)
+        free(r->groups[i].members);
+    free(r->groups);
+    for (uint32_t i = 0; i < r->ncomms; i++)
+        free(r->comms[i].procs);
+    free(r->comms);
+    for (int p = 0; r->procs && p < r->a->nprocs; p++)
+        free(r->procs[p].stack);
+    free(r->procs);
+    pz_waits_free(r);
     pz_tree_release(&r->tree);
 }
 
@@ -455,7 +419,7 @@ int pz_analyze(const char *path, struct pz_analysis *a, char *err, size_t errlen
     OTF2_Error_RegisterCallback(otf2_error, NULL);
     otf = OTF2_Reader_Open(anchor);
     if (!otf)
-        fail(&r, "not an OTF2 archive");
+        pz_reader_fail(&r, "not an OTF2 archive");
     else if (OTF2_Reader_SetSerialCollectiveCallbacks(otf) == OTF2_SUCCESS)
         read_trace(&r, otf);
     if (otf)

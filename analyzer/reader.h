@@ -1,0 +1,120 @@
+/* Internal state of reading one trace (read.c: definitions and driver, walk.c: the
+ * events in time order, waits.c: messages and collective instances). */
+#ifndef PZ_READER_H
+#define PZ_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <otf2/otf2.h>
+
+#include "analysis.h"
+#include "tree.h"
+
+enum region_kind { REGION_OTHER, REGION_MPI, REGION_INTERVAL };
+enum mpi_class { CLASS_MPI, CLASS_SENDRECV, CLASS_COLLECTIVE, CLASS_ALLTOALL };
+
+struct region {
+    OTF2_StringRef name, file;
+    uint32_t line;
+    uint8_t kind, mpi_class;
+    uint8_t starts;        /* begins a nonblocking operation */
+    uint8_t blocking;      /* may wait for a partner: not a test, not a post */
+};
+
+struct pz_msg;
+
+/* An open region of a process. */
+struct frame {
+    uint32_t region;
+    int node;              /* interval node, or -1 */
+    double enter;
+    struct pz_msg *send;   /* the message a blocking send of this call sent */
+};
+
+/* A process while its events are read. */
+struct process {
+    struct frame *stack;
+    uint32_t depth, cap;
+    double first, last;
+};
+
+struct location {
+    OTF2_LocationRef id;
+    OTF2_LocationGroupRef group;
+    int proc;              /* -1: a thread beyond the process's first, not analyzed */
+};
+
+struct group {
+    OTF2_GroupType type;
+    uint32_t n;
+    uint64_t *members;
+};
+
+/* A communicator: its members as process numbers; self means MPI_COMM_SELF. */
+struct comm {
+    int *procs;
+    uint32_t size;
+    int self;
+    OTF2_GroupRef group;
+    int defined;
+};
+
+struct pz_waits;
+
+struct reader {
+    struct pz_analysis *a;
+    struct pz_tree tree;
+    const char *path;
+    char *err;
+    size_t errlen;
+    char **strings;
+    uint32_t nstrings;
+    struct region *regions;
+    uint32_t nregions;
+    struct location *locations;   /* sorted by id after the definitions */
+    uint32_t nlocations;
+    struct group *groups;
+    uint32_t ngroups;
+    struct comm *comms;
+    uint32_t ncomms;
+    uint64_t resolution, offset;
+    struct process *procs;
+    struct pz_waits *waits;
+    uint64_t mpi_calls;
+    int failed;
+};
+
+/* Records a one-line error (the first one only) naming the trace. */
+void pz_reader_fail(struct reader *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Grows *v (elements of size) so that index i is valid; new elements are zero. */
+int pz_reserve(void **v, uint32_t *n, uint32_t i, size_t size);
+
+/* Process number of a location, -1 if it is not analyzed. */
+int pz_reader_proc(const struct reader *r, OTF2_LocationRef loc);
+
+/* Registers the event callbacks of walk.c on cb. */
+void pz_walk_callbacks(OTF2_GlobalEvtReaderCallbacks *cb);
+
+/* Adds value to the statistic at byte offset field of struct pz_stats, for process
+ * proc, in every interval node of nodes[0..n-1] and in the whole run. */
+void pz_charge(struct reader *r, int proc, const int *nodes, uint32_t n, size_t field,
+               double value);
+
+/* The interval nodes open on proc now, innermost last; returns how many (at most max). */
+uint32_t pz_open_nodes(const struct reader *r, int proc, int *nodes, uint32_t max);
+
+/* Messages and collectives (waits.c). */
+int pz_waits_new(struct reader *r);
+void pz_waits_send(struct reader *r, int proc, uint32_t comm, uint32_t dest, uint32_t tag,
+                   double when, struct frame *call);
+void pz_waits_recv(struct reader *r, int proc, uint32_t comm, uint32_t source, uint32_t tag,
+                   double when, const struct frame *call);
+void pz_waits_send_done(struct reader *r, int proc, struct frame *call, double leave);
+void pz_waits_collective(struct reader *r, int proc, OTF2_CollectiveOp op, uint32_t comm,
+                         uint32_t root, double enter, double leave);
+void pz_waits_finish(struct reader *r);
+void pz_waits_free(struct reader *r);
+
+#endif

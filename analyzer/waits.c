@@ -1,0 +1,473 @@
+/* Wait states.  Messages are matched in time order by (communicator, sender, receiver,
+ * tag), first in first out as MPI orders them; only messages in flight are kept.  A
+ * collective instance is the k-th collective of a communicator on each of its members;
+ * an instance is kept until its last member reached it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader.h"
+
+#define MAX_NODES 64
+
+struct pz_msg {
+    uint32_t comm, tag;
+    int src, dst;
+    int receive_first;         /* a receive that ended before its send began */
+    double send_enter, recv_enter;
+    int refs;                  /* the queue, and the open blocking send that sent it */
+    struct pz_msg *next;       /* in its queue */
+    struct pz_msg *prev_to, *next_to;   /* sends in flight to dst, oldest first */
+};
+
+struct queue {
+    uint32_t comm, tag;
+    int src, dst, used;
+    struct pz_msg *head, *tail;
+};
+
+struct instance {
+    uint32_t comm, size, seen;
+    uint64_t seq;
+    OTF2_CollectiveOp op;
+    uint32_t root;
+    int used;
+    double *enter, *leave;
+    int *proc;
+    int (*nodes)[MAX_NODES];
+    uint32_t *nnodes;
+};
+
+struct pz_waits {
+    struct queue *queues;
+    uint32_t nqueues, qcount;
+    struct pz_msg **to_head, **to_tail;     /* per receiver */
+    uint64_t *seq;                          /* per (process, communicator) */
+    uint32_t nseq;
+    struct instance *instances;
+    uint32_t ninstances, icount;
+};
+
+int pz_waits_new(struct reader *r)
+{
+    struct pz_waits *w = calloc(1, sizeof(*w));
+    size_t n = (size_t)r->a->nprocs;
+
+    if (!w)
+        return -1;
+    r->waits = w;
+    w->to_head = calloc(n, sizeof(*w->to_head));
+    w->to_tail = calloc(n, sizeof(*w->to_tail));
+    w->nseq = (uint32_t)(n * (r->ncomms ? r->ncomms : 1));
+    w->seq = calloc(w->nseq, sizeof(*w->seq));
+    return w->to_head && w->to_tail && w->seq ? 0 : -1;
+}
+
+/* Process of rank in comm, as seen by process self; -1 if unknown. */
+static int proc_of(const struct reader *r, uint32_t comm, uint32_t rank, int self)
+{
+    const struct comm *c = comm < r->ncomms ? &r->comms[comm] : NULL;
+
+    if (!c || !c->defined)
+        return -1;
+    if (c->self)
+        return rank == 0 ? self : -1;
+    return rank < c->size ? c->procs[rank] : -1;
+}
+
+static uint32_t hash4(uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+    uint64_t h = a * 0x9E3779B97F4A7C15u;
+
+    h = (h ^ b) * 0xBF58476D1CE4E5B9u;
+    h = (h ^ c) * 0x94D049BB133111EBu;
+    h = (h ^ d) * 0x9E3779B97F4A7C15u;
+    return (uint32_t)(h >> 32);
+}
+
+static int grow_queues(struct pz_waits *w)
+{
+    uint32_t n = w->nqueues ? 2 * w->nqueues : 1024;
+    struct queue *fresh = calloc(n, sizeof(*fresh));
+
+    if (!fresh)
+        return -1;
+    for (uint32_t i = 0; i < w->nqueues; i++) {
+        struct queue *q = &w->queues[i];
+        uint32_t s;
+
+        if (!q->used)
+            continue;
+        s = hash4(q->comm, (uint32_t)q->src, (uint32_t)q->dst, q->tag) & (n - 1);
+        while (fresh[s].used)
+            s = (s + 1) & (n - 1);
+        fresh[s] = *q;
+    }
+    free(w->queues);
+    w->queues = fresh;
+    w->nqueues = n;
+    return 0;
+}
+
+static struct queue *queue_of(struct pz_waits *w, uint32_t comm, int src, int dst, uint32_t tag)
+{
+    uint32_t s;
+
+    if (2 * (w->qcount + 1) > w->nqueues && grow_queues(w) != 0)
+        return NULL;
+    for (s = hash4(comm, (uint32_t)src, (uint32_t)dst, tag) & (w->nqueues - 1);
+         w->queues[s].used; s = (s + 1) & (w->nqueues - 1)) {
+        struct queue *q = &w->queues[s];
+
+        if (q->comm == comm && q->src == src && q->dst == dst && q->tag == tag)
+            return q;
+    }
+    w->queues[s] = (struct queue){ comm, tag, src, dst, 1, NULL, NULL };
+    w->qcount++;
+    return &w->queues[s];
+}
+
+static void release(struct pz_msg *m)
+{
+    if (--m->refs == 0)
+        free(m);
+}
+
+static void charge_now(struct reader *r, int proc, size_t field, double value)
+{
+    int nodes[MAX_NODES];
+    uint32_t n;
+
+    if (value <= 0)
+        return;
+    n = pz_open_nodes(r, proc, nodes, MAX_NODES);
+    pz_charge(r, proc, nodes, n, field, value);
+    pz_charge(r, proc, nodes, n, offsetof(struct pz_stats, sync), value);
+}
+
+static void unlink_to(struct pz_waits *w, struct pz_msg *m)
+{
+    if (m->prev_to)
+        m->prev_to->next_to = m->next_to;
+    else
+        w->to_head[m->dst] = m->next_to;
+    if (m->next_to)
+        m->next_to->prev_to = m->prev_to;
+    else
+        w->to_tail[m->dst] = m->prev_to;
+}
+
+void pz_waits_send(struct reader *r, int proc, uint32_t comm, uint32_t dest, uint32_t tag,
+                   double when, struct frame *call)
+{
+    struct pz_waits *w = r->waits;
+    int dst = proc_of(r, comm, dest, proc);
+    struct queue *q;
+    struct pz_msg *m;
+
+    if (dst < 0 || !(q = queue_of(w, comm, proc, dst, tag)))
+        return;
+    if (q->head && q->head->receive_first) {   /* its receive ended before: clock skew */
+        m = q->head;
+        q->head = m->next;
+        if (!q->head)
+            q->tail = NULL;
+        r->a->clock_violations++;
+        r->a->messages++;
+        release(m);
+        return;
+    }
+    if (!(m = calloc(1, sizeof(*m))))
+        return;
+    *m = (struct pz_msg){ comm, tag, proc, dst, 0, when, -1, 1, NULL, w->to_tail[dst], NULL };
+    if (q->tail)
+        q->tail->next = m;
+    else
+        q->head = m;
+    q->tail = m;
+    if (w->to_tail[dst])
+        w->to_tail[dst]->next_to = m;
+    else
+        w->to_head[dst] = m;
+    w->to_tail[dst] = m;
+    if (call && r->regions[call->region].blocking && !call->send) {
+        call->send = m;        /* for Late Receiver, when the send call returns */
+        m->refs++;
+    }
+}
+
+/* Late Sender, and Wrong Order when an earlier message to this receiver was in flight
+ * already when the receive began. */
+static void late_sender(struct reader *r, int proc, const struct pz_msg *m, double recv_enter)
+{
+    struct pz_waits *w = r->waits;
+    double wait = m->send_enter - recv_enter;
+    const struct pz_msg *first = w->to_head[proc];
+
+    if (wait <= 0)
+        return;
+    if (first && first->send_enter < recv_enter)
+        charge_now(r, proc, offsetof(struct pz_stats, wrong_order), wait);
+    charge_now(r, proc, offsetof(struct pz_stats, late_sender), wait);
+}
+
+void pz_waits_recv(struct reader *r, int proc, uint32_t comm, uint32_t source, uint32_t tag,
+                   double when, const struct frame *call)
+{
+    struct pz_waits *w = r->waits;
+    int src = proc_of(r, comm, source, proc);
+    struct queue *q;
+    struct pz_msg *m;
+
+    if (src < 0 || !(q = queue_of(w, comm, src, proc, tag)))
+        return;
+    m = q->head;
+    if (!m || m->receive_first) {              /* no send yet: a clock violation, or lost */
+        struct pz_msg *early = calloc(1, sizeof(*early));
+
+        if (!early)
+            return;
+        *early = (struct pz_msg){ comm, tag, src, proc, 1, 0, when, 1, NULL, NULL, NULL };
+        if (q->tail)
+            q->tail->next = early;
+        else
+            q->head = early;
+        q->tail = early;
+        return;
+    }
+    q->head = m->next;
+    if (!q->head)
+        q->tail = NULL;
+    unlink_to(w, m);
+    r->a->messages++;
+    m->recv_enter = call ? call->enter : when;
+    if (when < m->send_enter)
+        r->a->clock_violations++;
+    else if (call && r->regions[call->region].blocking)
+        late_sender(r, proc, m, call->enter);
+    release(m);
+}
+
+void pz_waits_send_done(struct reader *r, int proc, struct frame *call, double leave)
+{
+    struct pz_msg *m = call->send;
+    double until = m->recv_enter < leave ? m->recv_enter : leave;
+
+    if (m->recv_enter >= 0)      /* the receive began while the send was blocked */
+        charge_now(r, proc, offsetof(struct pz_stats, late_receiver), until - m->send_enter);
+    call->send = NULL;
+    release(m);
+}
+
+static int grow_instances(struct pz_waits *w)
+{
+    uint32_t n = w->ninstances ? 2 * w->ninstances : 256;
+    struct instance *fresh = calloc(n, sizeof(*fresh));
+
+    if (!fresh)
+        return -1;
+    for (uint32_t i = 0; i < w->ninstances; i++) {
+        struct instance *in = &w->instances[i];
+        uint32_t s;
+
+        if (!in->used)
+            continue;
+        s = hash4(in->comm, (uint32_t)in->seq, (uint32_t)(in->seq >> 32), 0) & (n - 1);
+        while (fresh[s].used)
+            s = (s + 1) & (n - 1);
+        fresh[s] = *in;
+    }
+    free(w->instances);
+    w->instances = fresh;
+    w->ninstances = n;
+    return 0;
+}
+
+static struct instance *instance_of(struct pz_waits *w, uint32_t comm, uint64_t seq,
+                                    uint32_t size)
+{
+    struct instance *in;
+    uint32_t s;
+
+    if (2 * (w->icount + 1) > w->ninstances && grow_instances(w) != 0)
+        return NULL;
+    for (s = hash4(comm, (uint32_t)seq, (uint32_t)(seq >> 32), 0) & (w->ninstances - 1);
+         w->instances[s].used; s = (s + 1) & (w->ninstances - 1))
+        if (w->instances[s].comm == comm && w->instances[s].seq == seq)
+            return &w->instances[s];
+    in = &w->instances[s];
+    *in = (struct instance){ .comm = comm, .size = size, .seq = seq, .used = 1 };
+    in->enter = calloc(size, sizeof(double));
+    in->leave = calloc(size, sizeof(double));
+    in->proc = calloc(size, sizeof(int));
+    in->nodes = calloc(size, sizeof(*in->nodes));
+    in->nnodes = calloc(size, sizeof(uint32_t));
+    if (!in->enter || !in->leave || !in->proc || !in->nodes || !in->nnodes)
+        return NULL;
+    w->icount++;
+    return in;
+}
+
+static void forget(struct pz_waits *w, struct instance *in)
+{
+    free(in->enter);
+    free(in->leave);
+    free(in->proc);
+    free(in->nodes);
+    free(in->nnodes);
+    in->used = 0;
+    w->icount--;
+    /* reinsert the entries that follow in the probe sequence */
+    for (uint32_t s = (uint32_t)(in - w->instances + 1) & (w->ninstances - 1);
+         w->instances[s].used; s = (s + 1) & (w->ninstances - 1)) {
+        struct instance moved = w->instances[s];
+        uint32_t t;
+
+        w->instances[s].used = 0;
+        for (t = hash4(moved.comm, (uint32_t)moved.seq, (uint32_t)(moved.seq >> 32), 0) &
+                 (w->ninstances - 1);
+             w->instances[t].used; t = (t + 1) & (w->ninstances - 1))
+            ;
+        w->instances[t] = moved;
+    }
+}
+
+static int is_nxn(OTF2_CollectiveOp op)
+{
+    return op == OTF2_COLLECTIVE_OP_ALLGATHER || op == OTF2_COLLECTIVE_OP_ALLGATHERV ||
+           op == OTF2_COLLECTIVE_OP_ALLTOALL || op == OTF2_COLLECTIVE_OP_ALLTOALLV ||
+           op == OTF2_COLLECTIVE_OP_ALLTOALLW || op == OTF2_COLLECTIVE_OP_ALLREDUCE ||
+           op == OTF2_COLLECTIVE_OP_REDUCE_SCATTER ||
+           op == OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK;
+}
+
+static int is_n_to_1(OTF2_CollectiveOp op)
+{
+    return op == OTF2_COLLECTIVE_OP_REDUCE || op == OTF2_COLLECTIVE_OP_GATHER ||
+           op == OTF2_COLLECTIVE_OP_GATHERV;
+}
+
+static int is_1_to_n(OTF2_CollectiveOp op)
+{
+    return op == OTF2_COLLECTIVE_OP_BCAST || op == OTF2_COLLECTIVE_OP_SCATTER ||
+           op == OTF2_COLLECTIVE_OP_SCATTERV;
+}
+
+static void charge_member(struct reader *r, const struct instance *in, uint32_t i,
+                          size_t field, double value)
+{
+    if (value > 0)
+        pz_charge(r, in->proc[i], in->nodes[i], in->nnodes[i], field, value);
+}
+
+/* The waits of every member of a complete instance. */
+static void complete(struct reader *r, const struct instance *in)
+{
+    double last_in = in->enter[0], first_out = in->leave[0], last_out = in->leave[0];
+    double first_sender = 1e300;
+    int root = in->root < in->size ? (int)in->root : -1;
+
+    for (uint32_t i = 1; i < in->size; i++) {
+        last_in = in->enter[i] > last_in ? in->enter[i] : last_in;
+        first_out = in->leave[i] < first_out ? in->leave[i] : first_out;
+        last_out = in->leave[i] > last_out ? in->leave[i] : last_out;
+    }
+    for (uint32_t i = 0; i < in->size; i++)
+        if ((int)i != root && in->enter[i] < first_sender)
+            first_sender = in->enter[i];
+    for (uint32_t i = 0; i < in->size; i++) {
+        double wait = last_in - in->enter[i], done = in->leave[i] - first_out;
+
+        charge_member(r, in, i, offsetof(struct pz_stats, sync), wait);
+        charge_member(r, in, i, offsetof(struct pz_stats, variation), last_out - in->leave[i]);
+        if (in->op == OTF2_COLLECTIVE_OP_BARRIER) {
+            charge_member(r, in, i, offsetof(struct pz_stats, wait_barrier), wait);
+            charge_member(r, in, i, offsetof(struct pz_stats, barrier_completion), done);
+        } else if (is_nxn(in->op)) {
+            charge_member(r, in, i, offsetof(struct pz_stats, wait_nxn), wait);
+            charge_member(r, in, i, offsetof(struct pz_stats, nxn_completion), done);
+        } else if (is_n_to_1(in->op) && (int)i == root && in->size > 1) {
+            charge_member(r, in, i, offsetof(struct pz_stats, early_reduce),
+                          first_sender - in->enter[i]);
+        } else if (is_1_to_n(in->op) && root >= 0 && (int)i != root) {
+            charge_member(r, in, i, offsetof(struct pz_stats, late_broadcast),
+                          in->enter[root] - in->enter[i]);
+        }
+    }
+    r->a->collectives++;
+}
+
+void pz_waits_collective(struct reader *r, int proc, OTF2_CollectiveOp op, uint32_t comm,
+                         uint32_t root, double enter, double leave)
+{
+    struct pz_waits *w = r->waits;
+    const struct comm *c = comm < r->ncomms ? &r->comms[comm] : NULL;
+    struct instance *in;
+    uint32_t rank = 0, size = c && c->defined ? c->size : 0;
+
+    if (!size || comm >= r->ncomms)
+        return;
+    for (; rank < size && !c->self && c->procs[rank] != proc; rank++)
+        ;
+    if (rank == size)
+        return;
+    in = instance_of(w, comm, w->seq[(size_t)proc * r->ncomms + comm]++, size);
+    if (!in)
+        return;
+    in->op = op;
+    in->root = root;
+    in->enter[rank] = enter;
+    in->leave[rank] = leave;
+    in->proc[rank] = proc;
+    in->nnodes[rank] = pz_open_nodes(r, proc, in->nodes[rank], MAX_NODES);
+    if (++in->seen == size) {
+        complete(r, in);
+        forget(w, in);
+    }
+}
+
+void pz_waits_finish(struct reader *r)
+{
+    struct pz_waits *w = r->waits;
+
+    for (uint32_t i = 0; i < w->nqueues; i++)
+        for (struct pz_msg *m = w->queues[i].used ? w->queues[i].head : NULL; m; m = m->next)
+            if (m->receive_first)
+                r->a->unmatched_receives++;
+            else
+                r->a->unmatched_sends++;
+    r->a->incomplete_collectives += w->icount;
+}
+
+void pz_waits_free(struct reader *r)
+{
+    struct pz_waits *w = r->waits;
+
+    if (!w)
+        return;
+    for (uint32_t i = 0; i < w->nqueues; i++) {
+        struct pz_msg *m = w->queues[i].used ? w->queues[i].head : NULL;
+
+        while (m) {
+            struct pz_msg *next = m->next;
+
+            release(m);
+            m = next;
+        }
+    }
+    for (uint32_t i = 0; i < w->ninstances; i++) {
+        if (w->instances[i].used) {
+            free(w->instances[i].enter);
+            free(w->instances[i].leave);
+            free(w->instances[i].proc);
+            free(w->instances[i].nodes);
+            free(w->instances[i].nnodes);
+        }
+    }
+    free(w->instances);
+    free(w->queues);
+    free(w->to_head);
+    free(w->to_tail);
+    free(w->seq);
+    free(w);
+    r->waits = NULL;
+}

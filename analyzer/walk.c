@@ -1,0 +1,252 @@
+/* The events of all processes in time order: the stack of open regions of each
+ * process, the time of MPI calls charged to the intervals they lie in, and the MPI
+ * events handed to waits.c. */
+#include <stdio.h>
+#include <string.h>
+
+#include "reader.h"
+
+static double seconds(const struct reader *r, OTF2_TimeStamp t)
+{
+    return ((double)t - (double)r->offset) / (double)r->resolution;
+}
+
+/* The process of an event, noting its time; NULL for locations not analyzed. */
+static struct process *process_at(struct reader *r, OTF2_LocationRef loc, double t, int *proc)
+{
+    struct process *p;
+
+    if ((*proc = pz_reader_proc(r, loc)) < 0)
+        return NULL;
+    p = &r->procs[*proc];
+    if (t < p->first)
+        p->first = t;
+    if (t > p->last)
+        p->last = t;
+    return p;
+}
+
+uint32_t pz_open_nodes(const struct reader *r, int proc, int *nodes, uint32_t max)
+{
+    const struct process *p = &r->procs[proc];
+    uint32_t n = 0;
+
+    for (uint32_t i = 0; i < p->depth && n < max; i++)
+        if (p->stack[i].node >= 0)
+            nodes[n++] = p->stack[i].node;
+    return n;
+}
+
+void pz_charge(struct reader *r, int proc, const int *nodes, uint32_t n, size_t field,
+               double value)
+{
+    struct pz_node *all = r->a->nodes;
+
+    for (uint32_t i = 0; i <= n; i++) {
+        struct pz_stats *s = &all[i == n ? 0 : nodes[i]].procs[proc];
+
+        *(double *)((char *)s + field) += value;
+    }
+}
+
+/* The MPI call open on proc: the innermost MPI frame, or NULL. */
+static struct frame *open_call(struct reader *r, int proc)
+{
+    struct process *p = &r->procs[proc];
+
+    for (uint32_t i = p->depth; i-- > 0;)
+        if (r->regions[p->stack[i].region].kind == REGION_MPI)
+            return &p->stack[i];
+    return NULL;
+}
+
+/* "interval ID at FILE:LINE" gives the id; other PHASE regions have none. */
+static unsigned interval_id(const char *name)
+{
+    unsigned id = 0;
+
+    return name && sscanf(name, "interval %u at", &id) == 1 ? id : 0;
+}
+
+static int interval_node(struct reader *r, struct process *p, uint32_t region)
+{
+    const struct region *g = &r->regions[region];
+    int parent = 0;
+
+    for (uint32_t i = p->depth; i-- > 0;) {
+        if (p->stack[i].node >= 0) {
+            parent = p->stack[i].node;
+            break;
+        }
+    }
+    return pz_tree_child(&r->tree, parent, region,
+                         g->file < r->nstrings ? r->strings[g->file] : "", g->line,
+                         interval_id(g->name < r->nstrings ? r->strings[g->name] : NULL));
+}
+
+static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+                                  OTF2_AttributeList *attributes, OTF2_RegionRef region)
+{
+    struct reader *r = ud;
+    double t = seconds(r, time);
+    struct frame f = { region, -1, t, NULL };
+    int proc;
+    struct process *p = process_at(r, loc, t, &proc);
+
+    (void)attributes;
+    if (!p)
+        return OTF2_CALLBACK_SUCCESS;
+    if (region >= r->nregions) {
+        pz_reader_fail(r, "location %llu: an event refers to undefined region %u",
+                       (unsigned long long)loc, region);
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    if (r->regions[region].kind == REGION_INTERVAL && (f.node = interval_node(r, p, region)) < 0) {
+        pz_reader_fail(r, "out of memory");
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    if (pz_reserve((void **)&p->stack, &p->cap, p->depth, sizeof(*p->stack)) != 0) {
+        pz_reader_fail(r, "out of memory");
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    p->stack[p->depth++] = f;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* An MPI call's time counts in every interval it lies in, the whole run included. */
+static void account_call(struct reader *r, int proc, const struct region *g, double d)
+{
+    int nodes[256];
+    uint32_t n = pz_open_nodes(r, proc, nodes, 256);
+
+    pz_charge(r, proc, nodes, n, offsetof(struct pz_stats, mpi), d);
+    if (g->mpi_class == CLASS_SENDRECV)
+        pz_charge(r, proc, nodes, n, offsetof(struct pz_stats, sendrecv), d);
+    else if (g->mpi_class == CLASS_COLLECTIVE)
+        pz_charge(r, proc, nodes, n, offsetof(struct pz_stats, collective), d);
+    else if (g->mpi_class == CLASS_ALLTOALL)
+        pz_charge(r, proc, nodes, n, offsetof(struct pz_stats, alltoall), d);
+    if (g->starts)
+        pz_charge(r, proc, nodes, n, offsetof(struct pz_stats, start), d);
+}
+
+static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+                                  OTF2_AttributeList *attributes, OTF2_RegionRef region)
+{
+    struct reader *r = ud;
+    double t = seconds(r, time);
+    struct frame f;
+    int proc;
+    struct process *p = process_at(r, loc, t, &proc);
+
+    (void)attributes;
+    if (!p)
+        return OTF2_CALLBACK_SUCCESS;
+    if (p->depth == 0 || p->stack[p->depth - 1].region != region) {
+        pz_reader_fail(r, "location %llu: a Leave at %.9f s does not match the region "
+                       "entered last", (unsigned long long)loc, t);
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    f = p->stack[--p->depth];
+    if (f.node >= 0) {
+        struct pz_stats *s = &r->a->nodes[f.node].procs[proc];
+
+        s->exec += t - f.enter;
+        s->count++;
+    } else if (r->regions[region].kind == REGION_MPI) {
+        account_call(r, proc, &r->regions[region], t - f.enter);
+        if (f.send)
+            pz_waits_send_done(r, proc, &f, t);
+        r->mpi_calls++;
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static void sent(struct reader *r, OTF2_LocationRef loc, OTF2_TimeStamp time,
+                 uint32_t receiver, OTF2_CommRef comm, uint32_t tag)
+{
+    double t = seconds(r, time);
+    int proc;
+    struct frame *call;
+
+    if (!process_at(r, loc, t, &proc))
+        return;
+    call = open_call(r, proc);
+    pz_waits_send(r, proc, comm, receiver, tag, t, call);
+}
+
+static void received(struct reader *r, OTF2_LocationRef loc, OTF2_TimeStamp time,
+                     uint32_t sender, OTF2_CommRef comm, uint32_t tag)
+{
+    double t = seconds(r, time);
+    int proc;
+
+    if (process_at(r, loc, t, &proc))
+        pz_waits_recv(r, proc, comm, sender, tag, t, open_call(r, proc));
+}
+
+static OTF2_CallbackCode on_send(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+                                 OTF2_AttributeList *attributes, uint32_t receiver,
+                                 OTF2_CommRef comm, uint32_t tag, uint64_t length)
+{
+    (void)attributes, (void)length;
+    sent(ud, loc, time, receiver, comm, tag);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_isend(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+                                  OTF2_AttributeList *attributes, uint32_t receiver,
+                                  OTF2_CommRef comm, uint32_t tag, uint64_t length,
+                                  uint64_t request)
+{
+    (void)attributes, (void)length, (void)request;
+    sent(ud, loc, time, receiver, comm, tag);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_recv(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+                                 OTF2_AttributeList *attributes, uint32_t sender,
+                                 OTF2_CommRef comm, uint32_t tag, uint64_t length)
+{
+    (void)attributes, (void)length;
+    received(ud, loc, time, sender, comm, tag);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_irecv(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+                                  OTF2_AttributeList *attributes, uint32_t sender,
+                                  OTF2_CommRef comm, uint32_t tag, uint64_t length,
+                                  uint64_t request)
+{
+    (void)attributes, (void)length, (void)request;
+    received(ud, loc, time, sender, comm, tag);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_collective_end(OTF2_LocationRef loc, OTF2_TimeStamp time,
+                                           void *ud, OTF2_AttributeList *attributes,
+                                           OTF2_CollectiveOp op, OTF2_CommRef comm,
+                                           uint32_t root, uint64_t sent_bytes,
+                                           uint64_t received_bytes)
+{
+    struct reader *r = ud;
+    double t = seconds(r, time);
+    struct frame *call;
+    int proc;
+
+    (void)attributes, (void)sent_bytes, (void)received_bytes;
+    if (process_at(r, loc, t, &proc) && (call = open_call(r, proc)))
+        pz_waits_collective(r, proc, op, comm, root, call->enter, t);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+void pz_walk_callbacks(OTF2_GlobalEvtReaderCallbacks *cb)
+{
+    OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(cb, on_enter);
+    OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(cb, on_leave);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(cb, on_send);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(cb, on_isend);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(cb, on_recv);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(cb, on_irecv);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, on_collective_end);
+}
