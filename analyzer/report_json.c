@@ -106,7 +106,13 @@ int pz_report_json(FILE *out, const struct pz_analysis *a, int with_processes)
     pz_report_order(a, order);
     for (int i = 0; i < a->nnodes; i++)
         position[order[i]] = i;
-    fprintf(out, "{\"processes\": %d, \"intervals\": [", a->nprocs);
+    fprintf(out, "{\"processes\": %d, \"messages\": %llu, \"collectives\": %llu, "
+            "\"clock_violations\": %llu, \"unmatched_sends\": %llu, "
+            "\"unmatched_receives\": %llu, \"incomplete_collectives\": %llu, \"intervals\": [",
+            a->nprocs, (unsigned long long)a->messages, (unsigned long long)a->collectives,
+            (unsigned long long)a->clock_violations, (unsigned long long)a->unmatched_sends,
+            (unsigned long long)a->unmatched_receives,
+            (unsigned long long)a->incomplete_collectives);
     for (int i = 0; i < a->nnodes; i++) {
         fputs(i ? ",\n  " : "\n  ", out);
         interval(out, a, &a->nodes[order[i]], position, with_processes);

@@ -31,8 +31,19 @@ static void main_characteristics(FILE *out, const struct pz_characteristics *m)
     fprintf(out, "*****SendRecv Time %.6f\n", m->sendrecv_time);
     fprintf(out, "*****CollectiveAll Time %.6f\n", m->collective_time);
     fprintf(out, "*****AllToAll Time %.6f\n", m->alltoall_time);
+    fprintf(out, "Potential Sync. %.6f\n", m->synchronization);
+    fprintf(out, "Time Variation %.6f\n", m->time_variation);
     fprintf(out, "Time of Start %.6f\n", m->time_of_start);
     fprintf(out, "Load Imbalance %.6f\n", m->load_imbalance);
+    fprintf(out, "---Wait States---\n");
+    fprintf(out, "Late Sender %.6f (Wrong Order %.6f)\n", m->late_sender,
+            m->late_sender_wrong_order);
+    fprintf(out, "Late Receiver %.6f\n", m->late_receiver);
+    fprintf(out, "Wait at Barrier %.6f (Completion %.6f)\n", m->wait_at_barrier,
+            m->barrier_completion);
+    fprintf(out, "Wait at NxN %.6f (Completion %.6f)\n", m->wait_at_nxn, m->nxn_completion);
+    fprintf(out, "Early Reduce %.6f\n", m->early_reduce);
+    fprintf(out, "Late Broadcast %.6f\n", m->late_broadcast);
 }
 
 static void comparative(FILE *out, const struct pz_analysis *a, const struct pz_node *n)
@@ -71,12 +82,30 @@ static void per_process(FILE *out, const struct pz_analysis *a, const struct pz_
     }
 }
 
+/* What the matching of messages and collectives found, for trust in the waits. */
+static void summary(FILE *out, const struct pz_analysis *a)
+{
+    fprintf(out, "Trace: %d processes, %llu messages, %llu collective operations", a->nprocs,
+            (unsigned long long)a->messages, (unsigned long long)a->collectives);
+    if (a->clock_violations)
+        fprintf(out, ", %llu clock-condition violations (receives ending before their send "
+                "began)", (unsigned long long)a->clock_violations);
+    if (a->unmatched_sends || a->unmatched_receives)
+        fprintf(out, ", %llu sends and %llu receives unmatched",
+                (unsigned long long)a->unmatched_sends, (unsigned long long)a->unmatched_receives);
+    if (a->incomplete_collectives)
+        fprintf(out, ", %llu collective operations not reached by every member",
+                (unsigned long long)a->incomplete_collectives);
+    fputs("\n\n", out);
+}
+
 int pz_report_text(FILE *out, const struct pz_analysis *a, int with_processes)
 {
     int *order = malloc((size_t)a->nnodes * sizeof(int));
 
     if (!order)
         return -1;
+    summary(out, a);
     pz_report_order(a, order);
     for (int i = 0; i < a->nnodes; i++) {
         const struct pz_node *n = &a->nodes[order[i]];
