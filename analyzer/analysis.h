@@ -36,6 +36,23 @@ struct pz_node {
     struct pz_stats *procs;   /* one per process */
 };
 
+/* One MPI function over the whole run and all processes, like mpiP's aggregate table. */
+struct pz_function {
+    char *name;
+    uint64_t calls;
+    double time, max;              /* seconds: all calls, the longest call */
+    uint64_t bytes_sent, bytes_received;
+};
+
+/* One call site of an MPI function (recorded with PROGNOZ_CALLSITES=1). */
+struct pz_callsite {
+    char *file;
+    unsigned line;
+    char *function;
+    uint64_t calls;
+    double time;
+};
+
 struct pz_analysis {
     int nprocs;
     struct pz_node *nodes;
@@ -46,6 +63,10 @@ struct pz_analysis {
     uint64_t unmatched_sends, unmatched_receives;
     uint64_t collectives;          /* complete collective instances */
     uint64_t incomplete_collectives;
+    struct pz_function *functions;     /* in order of first call */
+    int nfunctions;
+    struct pz_callsite *callsites;     /* in order of first call */
+    int ncallsites;
 };
 
 /* Analyzes the OTF2 archive at path (DIR/traces.otf2, or DIR).  Returns 0, or -1 with a

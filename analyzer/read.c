@@ -87,6 +87,7 @@ static OTF2_CallbackCode def_region(void *ud, OTF2_RegionRef self, OTF2_StringRe
     g->name = name;
     g->file = file;
     g->line = begin;
+    g->function = -1;
     g->kind = paradigm == OTF2_PARADIGM_MPI ? REGION_MPI
               : (flags & OTF2_REGION_FLAG_PHASE) ? REGION_INTERVAL : REGION_OTHER;
     return OTF2_CALLBACK_SUCCESS;
@@ -138,6 +139,32 @@ static OTF2_CallbackCode def_group(void *ud, OTF2_GroupRef self, OTF2_StringRef 
     if (!g->members)
         return OTF2_CALLBACK_INTERRUPT;
     memcpy(g->members, members, n * sizeof(uint64_t));
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Attributes: only "prognoz:callsite" matters; its name is looked up once all strings
+ * are known, so the ref is kept here. */
+static OTF2_CallbackCode def_attribute(void *ud, OTF2_AttributeRef self, OTF2_StringRef name,
+                                       OTF2_StringRef description, OTF2_Type type)
+{
+    struct reader *r = ud;
+
+    (void)description;
+    if (type == OTF2_TYPE_SOURCE_CODE_LOCATION && name < r->nstrings && r->strings[name] &&
+        !strcmp(r->strings[name], "prognoz:callsite"))
+        r->callsite_attribute = self;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode def_site(void *ud, OTF2_SourceCodeLocationRef self,
+                                  OTF2_StringRef file, uint32_t line)
+{
+    struct reader *r = ud;
+
+    if (pz_reserve((void **)&r->sites, &r->nsites, self, sizeof(*r->sites)) != 0)
+        return OTF2_CALLBACK_INTERRUPT;
+    r->sites[self].file = file;
+    r->sites[self].line = line;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -207,11 +234,19 @@ static int read_definitions(struct reader *r, OTF2_Reader *otf)
     OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(cb, def_clock);
     OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, def_group);
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, def_comm);
+    OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(cb, def_attribute);
+    OTF2_GlobalDefReaderCallbacks_SetSourceCodeLocationCallback(cb, def_site);
     OTF2_Reader_RegisterGlobalDefCallbacks(otf, gdr, cb, r);
     OTF2_Reader_ReadAllGlobalDefinitions(otf, gdr, &n);
     OTF2_GlobalDefReaderCallbacks_Delete(cb);
     for (uint32_t i = 0; i < r->nregions; i++)
         classify(r, &r->regions[i]);
+    if (r->nsites && r->nregions) {
+        r->nsite_slots = r->nsites * r->nregions;
+        r->site_index = calloc(r->nsite_slots, sizeof(uint32_t));
+        if (!r->site_index)
+            r->nsite_slots = 0;
+    }
     if (!r->failed && !r->resolution)
         pz_reader_fail(r, "the trace has no clock properties");
     return r->failed ? -1 : 0;
@@ -389,6 +424,8 @@ static void release(struct reader *r)
     free(r->strings);
     free(r->regions);
     free(r->locations);
+    free(r->sites);
+    free(r->site_index);
     for (uint32_t i = 0; i < r->ngroups; i++)
         free(r->groups[i].members);
     free(r->groups);
@@ -405,7 +442,8 @@ static void release(struct reader *r)
 int pz_analyze(const char *path, struct pz_analysis *a, char *err, size_t errlen)
 {
     char anchor[4096];
-    struct reader r = { .a = a, .path = anchor, .err = err, .errlen = errlen };
+    struct reader r = { .a = a, .path = anchor, .err = err, .errlen = errlen,
+                        .callsite_attribute = OTF2_UNDEFINED_ATTRIBUTE };
     OTF2_Reader *otf;
     struct stat st;
 
@@ -433,6 +471,14 @@ int pz_analyze(const char *path, struct pz_analysis *a, char *err, size_t errlen
 
 void pz_analysis_free(struct pz_analysis *a)
 {
+    for (int i = 0; i < a->nfunctions; i++)
+        free(a->functions[i].name);
+    free(a->functions);
+    for (int i = 0; i < a->ncallsites; i++) {
+        free(a->callsites[i].file);
+        free(a->callsites[i].function);
+    }
+    free(a->callsites);
     for (int i = 0; i < a->nnodes; i++) {
         free(a->nodes[i].file);
         free(a->nodes[i].procs);

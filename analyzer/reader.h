@@ -16,6 +16,7 @@ enum mpi_class { CLASS_MPI, CLASS_SENDRECV, CLASS_COLLECTIVE, CLASS_ALLTOALL };
 struct region {
     OTF2_StringRef name, file;
     uint32_t line;
+    int function;          /* index in pz_analysis.functions, -1 until first called */
     uint8_t kind, mpi_class;
     uint8_t starts;        /* begins a nonblocking operation */
     uint8_t blocking;      /* may wait for a partner: not a test, not a post */
@@ -29,6 +30,7 @@ struct frame {
     int node;              /* interval node, or -1 */
     double enter;
     struct pz_msg *send;   /* the message a blocking send of this call sent */
+    uint32_t site;         /* source code location of the call, UINT32_MAX if none */
 };
 
 /* A process while its events are read. */
@@ -78,6 +80,11 @@ struct reader {
     struct comm *comms;
     uint32_t ncomms;
     uint64_t resolution, offset;
+    OTF2_AttributeRef callsite_attribute;   /* "prognoz:callsite", or UNDEFINED */
+    struct site_def { OTF2_StringRef file; uint32_t line; } *sites;
+    uint32_t nsites;
+    uint32_t *site_index;  /* per site × region slot: index + 1 in callsites, 0 if none */
+    uint32_t nsite_slots;
     struct process *procs;
     struct pz_waits *waits;
     uint64_t mpi_calls;
@@ -93,6 +100,10 @@ int pz_reserve(void **v, uint32_t *n, uint32_t i, size_t size);
 
 /* Process number of a location, -1 if it is not analyzed. */
 int pz_reader_proc(const struct reader *r, OTF2_LocationRef loc);
+
+/* Statistics of MPI functions and call sites (profile.c). */
+void pz_profile_call(struct reader *r, uint32_t region, uint32_t site, double duration);
+void pz_profile_bytes(struct reader *r, uint32_t region, uint64_t sent, uint64_t received);
 
 /* Registers the event callbacks of walk.c on cb. */
 void pz_walk_callbacks(OTF2_GlobalEvtReaderCallbacks *cb);

@@ -18,6 +18,13 @@ int pz_report_write(FILE *out, const struct pz_analysis *a, enum pz_report_forma
 int pz_report_text(FILE *out, const struct pz_analysis *a, int per_process);
 int pz_report_json(FILE *out, const struct pz_analysis *a, int per_process);
 
+/* The profile of MPI functions and call sites (report_profile.c). */
+void pz_report_text_profile(FILE *out, const struct pz_analysis *a);
+void pz_report_json_profile(FILE *out, const struct pz_analysis *a);
+
+/* Writes s as a JSON string. */
+void pz_json_string(FILE *out, const char *s);
+
 /* The intervals in report order (depth first, children in order of first execution);
  * fills order[0..a->nnodes-1]. */
 void pz_report_order(const struct pz_analysis *a, int *order);

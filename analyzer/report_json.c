@@ -6,7 +6,7 @@
 #include "report.h"
 
 /* A JSON string for text that may hold any byte. */
-static void string(FILE *out, const char *s)
+void pz_json_string(FILE *out, const char *s)
 {
     fputc('"', out);
     for (; *s; s++) {
@@ -77,7 +77,7 @@ static void interval(FILE *out, const struct pz_analysis *a, const struct pz_nod
 
     pz_characteristics_of(a, n, &m);
     fputs("{\"file\": ", out);
-    string(out, n->file);
+    pz_json_string(out, n->file);
     fprintf(out, ", \"line\": %u, \"id\": %u, \"level\": %d, \"exe_count\": %llu, \"parent\": ",
             n->line, n->id, n->level, (unsigned long long)m.exe_count);
     if (n->parent < 0)
@@ -117,7 +117,9 @@ int pz_report_json(FILE *out, const struct pz_analysis *a, int with_processes)
         fputs(i ? ",\n  " : "\n  ", out);
         interval(out, a, &a->nodes[order[i]], position, with_processes);
     }
-    fputs("\n]}\n", out);
+    fputs("\n]", out);
+    pz_report_json_profile(out, a);
+    fputs("}\n", out);
     free(order);
     free(position);
     return ferror(out) ? -1 : 0;

@@ -119,6 +119,7 @@ int pz_report_text(FILE *out, const struct pz_analysis *a, int with_processes)
         if (with_processes)
             per_process(out, a, n);
     }
+    pz_report_text_profile(out, a);
     free(order);
     return ferror(out) ? -1 : 0;
 }

@@ -89,11 +89,10 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, voi
 {
     struct reader *r = ud;
     double t = seconds(r, time);
-    struct frame f = { region, -1, t, NULL };
+    struct frame f = { region, -1, t, NULL, UINT32_MAX };
     int proc;
     struct process *p = process_at(r, loc, t, &proc);
 
-    (void)attributes;
     if (!p)
         return OTF2_CALLBACK_SUCCESS;
     if (region >= r->nregions) {
@@ -101,6 +100,10 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, voi
                        (unsigned long long)loc, region);
         return OTF2_CALLBACK_INTERRUPT;
     }
+    if (attributes && r->callsite_attribute != OTF2_UNDEFINED_ATTRIBUTE &&
+        r->regions[region].kind == REGION_MPI &&
+        OTF2_AttributeList_TestAttributeByID(attributes, r->callsite_attribute))
+        OTF2_AttributeList_GetSourceCodeLocationRef(attributes, r->callsite_attribute, &f.site);
     if (r->regions[region].kind == REGION_INTERVAL && (f.node = interval_node(r, p, region)) < 0) {
         pz_reader_fail(r, "out of memory");
         return OTF2_CALLBACK_INTERRUPT;
@@ -155,6 +158,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, voi
         s->count++;
     } else if (r->regions[region].kind == REGION_MPI) {
         account_call(r, proc, &r->regions[region], t - f.enter);
+        pz_profile_call(r, region, f.site, t - f.enter);
         if (f.send)
             pz_waits_send_done(r, proc, &f, t);
         r->mpi_calls++;
@@ -163,7 +167,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, voi
 }
 
 static void sent(struct reader *r, OTF2_LocationRef loc, OTF2_TimeStamp time,
-                 uint32_t receiver, OTF2_CommRef comm, uint32_t tag)
+                 uint32_t receiver, OTF2_CommRef comm, uint32_t tag, uint64_t length)
 {
     double t = seconds(r, time);
     int proc;
@@ -172,25 +176,32 @@ static void sent(struct reader *r, OTF2_LocationRef loc, OTF2_TimeStamp time,
     if (!process_at(r, loc, t, &proc))
         return;
     call = open_call(r, proc);
+    if (call)
+        pz_profile_bytes(r, call->region, length, 0);
     pz_waits_send(r, proc, comm, receiver, tag, t, call);
 }
 
 static void received(struct reader *r, OTF2_LocationRef loc, OTF2_TimeStamp time,
-                     uint32_t sender, OTF2_CommRef comm, uint32_t tag)
+                     uint32_t sender, OTF2_CommRef comm, uint32_t tag, uint64_t length)
 {
     double t = seconds(r, time);
+    struct frame *call;
     int proc;
 
-    if (process_at(r, loc, t, &proc))
-        pz_waits_recv(r, proc, comm, sender, tag, t, open_call(r, proc));
+    if (!process_at(r, loc, t, &proc))
+        return;
+    call = open_call(r, proc);
+    if (call)
+        pz_profile_bytes(r, call->region, 0, length);
+    pz_waits_recv(r, proc, comm, sender, tag, t, call);
 }
 
 static OTF2_CallbackCode on_send(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
                                  OTF2_AttributeList *attributes, uint32_t receiver,
                                  OTF2_CommRef comm, uint32_t tag, uint64_t length)
 {
-    (void)attributes, (void)length;
-    sent(ud, loc, time, receiver, comm, tag);
+    (void)attributes;
+    sent(ud, loc, time, receiver, comm, tag, length);
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -199,8 +210,8 @@ static OTF2_CallbackCode on_isend(OTF2_LocationRef loc, OTF2_TimeStamp time, voi
                                   OTF2_CommRef comm, uint32_t tag, uint64_t length,
                                   uint64_t request)
 {
-    (void)attributes, (void)length, (void)request;
-    sent(ud, loc, time, receiver, comm, tag);
+    (void)attributes, (void)request;
+    sent(ud, loc, time, receiver, comm, tag, length);
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -208,8 +219,8 @@ static OTF2_CallbackCode on_recv(OTF2_LocationRef loc, OTF2_TimeStamp time, void
                                  OTF2_AttributeList *attributes, uint32_t sender,
                                  OTF2_CommRef comm, uint32_t tag, uint64_t length)
 {
-    (void)attributes, (void)length;
-    received(ud, loc, time, sender, comm, tag);
+    (void)attributes;
+    received(ud, loc, time, sender, comm, tag, length);
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -218,8 +229,8 @@ static OTF2_CallbackCode on_irecv(OTF2_LocationRef loc, OTF2_TimeStamp time, voi
                                   OTF2_CommRef comm, uint32_t tag, uint64_t length,
                                   uint64_t request)
 {
-    (void)attributes, (void)length, (void)request;
-    received(ud, loc, time, sender, comm, tag);
+    (void)attributes, (void)request;
+    received(ud, loc, time, sender, comm, tag, length);
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -234,9 +245,11 @@ static OTF2_CallbackCode on_collective_end(OTF2_LocationRef loc, OTF2_TimeStamp 
     struct frame *call;
     int proc;
 
-    (void)attributes, (void)sent_bytes, (void)received_bytes;
-    if (process_at(r, loc, t, &proc) && (call = open_call(r, proc)))
+    (void)attributes;
+    if (process_at(r, loc, t, &proc) && (call = open_call(r, proc))) {
+        pz_profile_bytes(r, call->region, sent_bytes, received_bytes);
         pz_waits_collective(r, proc, op, comm, root, call->enter, t);
+    }
     return OTF2_CALLBACK_SUCCESS;
 }
 
