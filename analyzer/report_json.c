@@ -2,6 +2,7 @@
  * times in seconds (docs/report.md gives the schema). */
 #include <stdlib.h>
 
+#include "advice.h"
 #include "fields.h"
 #include "report.h"
 
@@ -69,6 +70,19 @@ static void per_process(FILE *out, const struct pz_analysis *a, const struct pz_
     fputc(']', out);
 }
 
+static void advice(FILE *out, const struct pz_analysis *a, const struct pz_node *n)
+{
+    char sentences[PZ_ADVICE_MAX][PZ_ADVICE_LEN];
+    int count = pz_advice(a, n, sentences);
+
+    fputs(", \"advice\": [", out);
+    for (int i = 0; i < count; i++) {
+        fputs(i ? ", " : "", out);
+        pz_json_string(out, sentences[i]);
+    }
+    fputc(']', out);
+}
+
 /* index[node] = its position in the report, for "parent". */
 static void interval(FILE *out, const struct pz_analysis *a, const struct pz_node *n,
                      const int *position, int with_processes)
@@ -90,6 +104,7 @@ static void interval(FILE *out, const struct pz_analysis *a, const struct pz_nod
     comparative(out, a, n);
     if (with_processes)
         per_process(out, a, n);
+    advice(out, a, n);
     fputc('}', out);
 }
 

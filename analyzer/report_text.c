@@ -3,6 +3,7 @@
  * table of the processes. */
 #include <stdlib.h>
 
+#include "advice.h"
 #include "fields.h"
 #include "report.h"
 
@@ -99,6 +100,17 @@ static void summary(FILE *out, const struct pz_analysis *a)
     fputs("\n\n", out);
 }
 
+static void advice(FILE *out, const struct pz_analysis *a, const struct pz_node *n)
+{
+    char sentences[PZ_ADVICE_MAX][PZ_ADVICE_LEN];
+    int count = pz_advice(a, n, sentences);
+
+    if (count)
+        fprintf(out, "---Advice---\n");
+    for (int i = 0; i < count; i++)
+        fprintf(out, "%s\n", sentences[i]);
+}
+
 int pz_report_text(FILE *out, const struct pz_analysis *a, int with_processes)
 {
     int *order = malloc((size_t)a->nnodes * sizeof(int));
@@ -118,6 +130,7 @@ int pz_report_text(FILE *out, const struct pz_analysis *a, int with_processes)
         comparative(out, a, n);
         if (with_processes)
             per_process(out, a, n);
+        advice(out, a, n);
     }
     pz_report_text_profile(out, a);
     free(order);

@@ -1,0 +1,143 @@
+/* Advice on an interval from its characteristics. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "advice.h"
+#include "report.h"
+
+#define SHARE(part, whole) ((whole) > 0 ? 100.0 * (part) / (whole) : 0.0)
+
+struct advisor {
+    const struct pz_analysis *a;
+    const struct pz_node *n;
+    struct pz_characteristics m;
+    char name[300];
+    char (*out)[PZ_ADVICE_LEN];
+    int count;
+};
+
+static void say(struct advisor *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void say(struct advisor *v, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (v->count >= PZ_ADVICE_MAX)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(v->out[v->count++], PZ_ADVICE_LEN, fmt, ap);
+    va_end(ap);
+}
+
+static struct pz_spread spread(const struct advisor *v, size_t field)
+{
+    return pz_report_spread(v->a, v->n, field);
+}
+
+/* The wait state that weighs most, by name, with the process that waits most in it. */
+static void worst_wait(struct advisor *v)
+{
+    static const struct { const char *name; size_t field; } waits[] = {
+        { "Late Sender (receives posted before their message was sent)",
+          offsetof(struct pz_characteristics, late_sender) },
+        { "Late Receiver (sends blocked until the receive was posted)",
+          offsetof(struct pz_characteristics, late_receiver) },
+        { "Wait at Barrier", offsetof(struct pz_characteristics, wait_at_barrier) },
+        { "Wait at NxN (all-to-all collectives waiting for the last process)",
+          offsetof(struct pz_characteristics, wait_at_nxn) },
+        { "Early Reduce (the root waiting for the senders)",
+          offsetof(struct pz_characteristics, early_reduce) },
+        { "Late Broadcast (processes waiting for the root)",
+          offsetof(struct pz_characteristics, late_broadcast) },
+    };
+    size_t worst = 0;
+    double most = -1;
+
+    for (size_t i = 0; i < sizeof(waits) / sizeof(waits[0]); i++) {
+        double t = *(const double *)((const char *)&v->m + waits[i].field);
+
+        if (t > most) {
+            most = t;
+            worst = i;
+        }
+    }
+    if (most > 0) {
+        struct pz_spread s = spread(v, waits[worst].field);
+
+        say(v, "The largest wait state in %s is %s: %.6f s, most on process %d (%.6f s).",
+            v->name, waits[worst].name, most, s.max_proc, s.max);
+    }
+}
+
+static void synchronization(struct advisor *v)
+{
+    const struct pz_characteristics *m = &v->m;
+    struct pz_spread cpu = spread(v, offsetof(struct pz_characteristics, cpu_time));
+
+    say(v, "Of it, %.6f s (%.0f%%) is synchronization: processes waiting for their partners, "
+        "not transferring data.", m->synchronization,
+        SHARE(m->synchronization, m->communication_time));
+    if (m->load_imbalance >= 0.5 * m->synchronization)
+        say(v, "The waiting comes from load imbalance (%.6f s): process %d computes %.6f s, "
+            "process %d %.6f s; balance the work between them.", m->load_imbalance,
+            cpu.max_proc, cpu.max, cpu.min_proc, cpu.min);
+    else if (m->time_variation >= 0.5 * m->synchronization)
+        say(v, "The waiting comes from collective operations ending at different times "
+            "(time variation %.6f s) rather than from unequal computation.", m->time_variation);
+    worst_wait(v);
+}
+
+static void communication(struct advisor *v)
+{
+    const struct pz_characteristics *m = &v->m;
+
+    say(v, "Communication takes %.6f s of the %.6f s lost in %s (%.0f%%): point-to-point "
+        "%.6f s, collective %.6f s, all-to-all %.6f s.", m->communication_time, m->lost_time,
+        v->name, SHARE(m->communication_time, m->lost_time), m->sendrecv_time,
+        m->collective_time, m->alltoall_time);
+    if (m->synchronization >= 0.5 * m->communication_time)
+        synchronization(v);
+    else
+        say(v, "Little of it is waiting (synchronization %.6f s): the transfers themselves "
+            "cost; send fewer or larger messages, or overlap them with computation.",
+            m->synchronization);
+}
+
+static void idle(struct advisor *v)
+{
+    struct pz_spread exec = spread(v, offsetof(struct pz_characteristics, execution_time));
+
+    say(v, "Idle time is %.6f s of the %.6f s lost in %s (%.0f%%): process %d executes it "
+        "for %.6f s, process %d for only %.6f s.", v->m.idle_time, v->m.lost_time, v->name,
+        SHARE(v->m.idle_time, v->m.lost_time), exec.max_proc, exec.max, exec.min_proc,
+        exec.min);
+}
+
+int pz_advice(const struct pz_analysis *a, const struct pz_node *n,
+              char sentences[][PZ_ADVICE_LEN])
+{
+    struct advisor v = { .a = a, .n = n, .out = sentences };
+    const struct pz_characteristics *m = &v.m;
+
+    pz_characteristics_of(a, n, &v.m);
+    if (m->total_time <= 0 || m->lost_time < 0.1 * m->total_time)
+        return 0;
+    if (n->parent < 0)
+        snprintf(v.name, sizeof(v.name), "the whole run");
+    else
+        snprintf(v.name, sizeof(v.name), "interval %u (%s:%u)", n->id,
+                 strrchr(n->file, '/') ? strrchr(n->file, '/') + 1 : n->file, n->line);
+    say(&v, "%c%s loses %.0f%% of its processors' time (efficiency %.3f, lost %.6f s of "
+        "%.6f s).", v.name[0] - 'a' + 'A', v.name + 1,
+        SHARE(m->lost_time, m->total_time), m->efficiency, m->lost_time, m->total_time);
+    if (m->communication_time >= 0.5 * m->lost_time)
+        communication(&v);
+    else if (m->idle_time >= 0.5 * m->lost_time)
+        idle(&v);
+    else
+        say(&v, "MPI calls other than communication take %.6f s of it (creating "
+            "communicators, MPI_Init, probes without messages...).",
+            m->mpi_time - m->communication_time);
+    return v.count;
+}
