@@ -80,6 +80,8 @@ struct reader {
     struct comm *comms;
     uint32_t ncomms;
     uint64_t resolution, offset;
+    uint64_t base;         /* timestamp of the first event: times are seconds since */
+    int started;
     OTF2_AttributeRef callsite_attribute;   /* "prognoz:callsite", or UNDEFINED */
     struct site_def { OTF2_StringRef file; uint32_t line; } *sites;
     uint32_t nsites;

@@ -6,9 +6,15 @@
 
 #include "reader.h"
 
-static double seconds(const struct reader *r, OTF2_TimeStamp t)
+/* Seconds since the first event: differences of integers first, so that timestamps far
+ * from zero keep their nanoseconds in a double. */
+static double seconds(struct reader *r, OTF2_TimeStamp t)
 {
-    return ((double)t - (double)r->offset) / (double)r->resolution;
+    if (!r->started) {
+        r->base = t;
+        r->started = 1;
+    }
+    return (double)(int64_t)(t - r->base) / (double)r->resolution;
 }
 
 /* The process of an event, noting its time; NULL for locations not analyzed. */
