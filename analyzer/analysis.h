@@ -67,6 +67,8 @@ struct pz_analysis {
     int nfunctions;
     struct pz_callsite *callsites;     /* in order of first call */
     int ncallsites;
+    char **warnings;                   /* what could not be trusted, one line each */
+    int nwarnings;
 };
 
 /* Analyzes the OTF2 archive at path (DIR/traces.otf2, or DIR).  Returns 0, or -1 with a

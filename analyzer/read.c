@@ -376,6 +376,55 @@ static void anchor_path(const char *path, char *out, size_t len)
         snprintf(out, len, "%s", path);
 }
 
+static void warn(struct pz_analysis *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void warn(struct pz_analysis *a, const char *fmt, ...)
+{
+    char line[512];
+    char **grown = realloc(a->warnings, (size_t)(a->nwarnings + 1) * sizeof(char *));
+    va_list ap;
+
+    if (!grown)
+        return;
+    a->warnings = grown;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    if ((a->warnings[a->nwarnings] = strdup(line)))
+        a->nwarnings++;
+}
+
+/* A process whose events end inside regions was cut short (a crash, a full disk): its
+ * open intervals are closed at its last event, so that what was recorded counts, and
+ * the report says what is missing. */
+static void close_cut_processes(struct reader *r)
+{
+    for (int p = 0; p < r->a->nprocs; p++) {
+        struct process *pr = &r->procs[p];
+        const struct region *g;
+
+        if (!pr->depth)
+            continue;
+        g = &r->regions[pr->stack[pr->depth - 1].region];
+        warn(r->a, "process %d: its events end at %.6f s inside %s: its trace was cut, what "
+             "it did later is missing", p, pr->last,
+             g->name < r->nstrings && r->strings[g->name] ? r->strings[g->name] : "a region");
+        while (pr->depth) {
+            struct frame *f = &pr->stack[--pr->depth];
+
+            if (f->node >= 0) {
+                r->a->nodes[f->node].procs[p].exec += pr->last - f->enter;
+                r->a->nodes[f->node].procs[p].count++;
+            }
+        }
+    }
+    if (r->a->clock_violations)
+        warn(r->a, "%llu receives end before their send began (clock-condition violations): "
+             "the clocks of some processes were not synchronized; their waits are not counted",
+             (unsigned long long)r->a->clock_violations);
+}
+
 static int read_trace(struct reader *r, OTF2_Reader *otf)
 {
     if (read_definitions(r, otf) != 0)
@@ -406,6 +455,7 @@ static int read_trace(struct reader *r, OTF2_Reader *otf)
     if (r->failed)
         return -1;
     pz_waits_finish(r);
+    close_cut_processes(r);
     for (int p = 0; p < r->a->nprocs; p++) {
         if (r->procs[p].last >= r->procs[p].first) {
             r->a->nodes[0].procs[p].count = 1;
@@ -479,6 +529,9 @@ void pz_analysis_free(struct pz_analysis *a)
         free(a->callsites[i].function);
     }
     free(a->callsites);
+    for (int i = 0; i < a->nwarnings; i++)
+        free(a->warnings[i]);
+    free(a->warnings);
     for (int i = 0; i < a->nnodes; i++) {
         free(a->nodes[i].file);
         free(a->nodes[i].procs);

@@ -132,7 +132,12 @@ int pz_report_json(FILE *out, const struct pz_analysis *a, int with_processes)
         fputs(i ? ",\n  " : "\n  ", out);
         interval(out, a, &a->nodes[order[i]], position, with_processes);
     }
-    fputs("\n]", out);
+    fputs("\n],\n\"warnings\": [", out);
+    for (int i = 0; i < a->nwarnings; i++) {
+        fputs(i ? ", " : "", out);
+        pz_json_string(out, a->warnings[i]);
+    }
+    fputc(']', out);
     pz_report_json_profile(out, a);
     fputs("}\n", out);
     free(order);

@@ -97,7 +97,10 @@ static void summary(FILE *out, const struct pz_analysis *a)
     if (a->incomplete_collectives)
         fprintf(out, ", %llu collective operations not reached by every member",
                 (unsigned long long)a->incomplete_collectives);
-    fputs("\n\n", out);
+    fputs("\n", out);
+    for (int i = 0; i < a->nwarnings; i++)
+        fprintf(out, "Warning: %s\n", a->warnings[i]);
+    fputs("\n", out);
 }
 
 static void advice(FILE *out, const struct pz_analysis *a, const struct pz_node *n)

@@ -86,6 +86,8 @@ int pz_cmd_report(int argc, char **argv)
     if (a.skipped_threads)
         fprintf(stderr, "prognoz report: warning: %d threads beyond each process's first are "
                 "not analyzed yet\n", a.skipped_threads);
+    for (int i = 0; i < a.nwarnings; i++)
+        fprintf(stderr, "prognoz report: warning: %s\n", a.warnings[i]);
     rc = pz_report_write(out, &a, o.format, o.per_process);
     if ((out != stdout && fclose(out) != 0) || rc != 0) {
         fprintf(stderr, "prognoz report: cannot write the report: %s\n", strerror(errno));
