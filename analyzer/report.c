@@ -53,6 +53,12 @@ struct pz_spread pz_report_spread(const struct pz_analysis *a, const struct pz_n
 int pz_report_write(FILE *out, const struct pz_analysis *a, enum pz_report_format format,
                     int per_process)
 {
-    return format == PZ_REPORT_JSON ? pz_report_json(out, a, per_process)
-                                    : pz_report_text(out, a, per_process);
+    switch (format) {
+    case PZ_REPORT_JSON:
+        return pz_report_json(out, a, per_process);
+    case PZ_REPORT_HTML:
+        return pz_report_html(out, a, per_process);
+    default:
+        return pz_report_text(out, a, per_process);
+    }
 }

@@ -7,16 +7,17 @@
 
 #include "analysis.h"
 
-enum pz_report_format { PZ_REPORT_TEXT, PZ_REPORT_JSON };
+enum pz_report_format { PZ_REPORT_TEXT, PZ_REPORT_JSON, PZ_REPORT_HTML };
 
 /* Writes the report of every interval, depth first from the whole run; with
  * per_process, every process's values too.  Returns 0, or -1 if writing failed. */
 int pz_report_write(FILE *out, const struct pz_analysis *a, enum pz_report_format format,
                     int per_process);
 
-/* The two formats (report_text.c, report_json.c). */
+/* The formats (report_text.c, report_json.c, report_html.c). */
 int pz_report_text(FILE *out, const struct pz_analysis *a, int per_process);
 int pz_report_json(FILE *out, const struct pz_analysis *a, int per_process);
+int pz_report_html(FILE *out, const struct pz_analysis *a, int per_process);
 
 /* The profile of MPI functions and call sites (report_profile.c). */
 void pz_report_text_profile(FILE *out, const struct pz_analysis *a);

@@ -11,13 +11,13 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: prognoz report DIR [--format text|json] [--per-process] [-o FILE]\n"
+            "usage: prognoz report DIR [--format text|json|html] [--per-process] [-o FILE]\n"
             "\n"
             "Analyzes the trace DIR/traces.otf2 (or the archive file given) and prints, for\n"
             "the whole run and every interval, execution time, efficiency, lost, MPI, idle\n"
             "and communication time and their spread over the processes (docs/report.md).\n"
             "\n"
-            "  --format text|json  the report's format (default text)\n"
+            "  --format FORMAT     text (the default), json, or html (one page)\n"
             "  --per-process       also every process's values\n"
             "  -o FILE             write the report to FILE instead of the standard output\n");
 }
@@ -41,11 +41,17 @@ static int parse(int argc, char **argv, struct options *o)
             o->per_process = 1;
         } else if (!strcmp(arg, "--format") && i + 1 < argc) {
             arg = argv[++i];
-            if (strcmp(arg, "text") && strcmp(arg, "json")) {
-                fprintf(stderr, "prognoz report: unknown format '%s' (text or json)\n", arg);
+            if (!strcmp(arg, "text"))
+                o->format = PZ_REPORT_TEXT;
+            else if (!strcmp(arg, "json"))
+                o->format = PZ_REPORT_JSON;
+            else if (!strcmp(arg, "html"))
+                o->format = PZ_REPORT_HTML;
+            else {
+                fprintf(stderr, "prognoz report: unknown format '%s' (text, json or html)\n",
+                        arg);
                 return 2;
             }
-            o->format = !strcmp(arg, "json") ? PZ_REPORT_JSON : PZ_REPORT_TEXT;
         } else if (!strcmp(arg, "-o") && i + 1 < argc) {
             o->output = argv[++i];
         } else if (arg[0] != '-' && !o->trace) {
