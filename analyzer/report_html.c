@@ -3,6 +3,7 @@
  * productive, communication, other MPI and idle time, the wait states, each interval's
  * processes on request, the advice and the MPI function profile. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "advice.h"
 #include "fields.h"
@@ -54,14 +55,19 @@ static void bar(FILE *out, const struct pz_characteristics *m)
             100 * (m->mpi_time - m->communication_time) / total, 100 * m->idle_time / total);
 }
 
+/* Named by the base name of its file; the full path shows on hover. */
 static void interval_name(FILE *out, const struct pz_node *n)
 {
-    fprintf(out, "<td class=\"name\" style=\"padding-left:%dem\">", 1 + 2 * n->level);
+    const char *base = strrchr(n->file, '/') ? strrchr(n->file, '/') + 1 : n->file;
+
+    fprintf(out, "<td class=\"name\" style=\"padding-left:%dem\" title=\"", 1 + 2 * n->level);
+    text(out, n->file);
+    fputs("\">", out);
     if (n->parent < 0) {
         fputs("whole run", out);
     } else {
         fprintf(out, "interval %u at ", n->id);
-        text(out, n->file);
+        text(out, base);
         fprintf(out, ":%u", n->line);
     }
     fputs("</td>", out);
