@@ -1,0 +1,49 @@
+/* Hand-built OTF2 traces for the analyzer's tests, written through the OTF2 writer API
+ * with serial collective callbacks: one process per location group, one location each,
+ * timestamps in nanoseconds (resolution 1e9), so that a test states each Enter and
+ * Leave and derives the characteristics by hand.
+ *
+ *     struct tb *b = tb_open(dir, 2);
+ *     tb_call(b, 0, "MPI_Init", 0, 1000000);          // rank 0 in MPI_Init for 1 ms
+ *     uint32_t i1 = tb_interval(b, 1, "x.c", 10);     // "interval 1 at x.c:10", PHASE
+ *     tb_enter(b, 0, 1000000, i1);
+ *     ...
+ *     tb_close(b);                                    // DIR/traces.otf2 is complete
+ *
+ * Events of one process must come in time order; processes may interleave. */
+#ifndef PZ_TEST_TRACE_BUILDER_H
+#define PZ_TEST_TRACE_BUILDER_H
+
+#include <stdint.h>
+
+#define TB_MS(x) ((uint64_t)((x) * 1000000.0 + 0.5))   /* milliseconds in ns */
+
+struct tb;
+
+/* A new archive DIR/traces.otf2 of nprocs processes; NULL on failure. */
+struct tb *tb_open(const char *dir, int nprocs);
+
+/* Sets the clock's global offset (default 0): the analyzer measures times from it. */
+void tb_set_offset(struct tb *b, uint64_t offset);
+
+/* Regions, each defined once per name: an MPI function (paradigm MPI, as the recorder
+ * and Score-P define them), an interval (flag PHASE, named "interval ID at BASE:LINE"
+ * with BASE the file's last component) and a region of the program's own code. */
+uint32_t tb_mpi(struct tb *b, const char *name);
+uint32_t tb_interval(struct tb *b, unsigned id, const char *file, unsigned line);
+uint32_t tb_user(struct tb *b, const char *name);
+
+void tb_enter(struct tb *b, int proc, uint64_t ns, uint32_t region);
+void tb_leave(struct tb *b, int proc, uint64_t ns, uint32_t region);
+
+/* An MPI call of process proc from enter to leave (ns). */
+void tb_call(struct tb *b, int proc, const char *name, uint64_t enter, uint64_t leave);
+
+/* Writes the definitions and closes the archive; 0 or -1.  Frees b. */
+int tb_close(struct tb *b);
+
+/* A fresh temporary directory (free the result), and its recursive removal. */
+char *tb_tempdir(void);
+void tb_remove(const char *dir);
+
+#endif
