@@ -16,7 +16,8 @@ check_PROGRAMS += \
 	programs/buffer \
 	programs/intervals \
 	programs/markers_raw \
-	programs/markers_misuse
+	programs/markers_misuse \
+	programs/report_sleep
 
 programs_p2p_SOURCES = programs/p2p.c
 programs_p2p_CPPFLAGS = $(MPI_CFLAGS)
@@ -80,6 +81,11 @@ programs_markers_misuse_CPPFLAGS = -I$(top_srcdir)/include $(MPI_CFLAGS)
 programs_markers_misuse_CFLAGS = $(PZ_CFLAGS) -g
 programs_markers_misuse_LDADD = $(MPI_LIBS)
 
+programs_report_sleep_SOURCES = programs/report_sleep.c
+programs_report_sleep_CPPFLAGS = -I$(top_srcdir)/include $(MPI_CFLAGS)
+programs_report_sleep_CFLAGS = $(PZ_CFLAGS) -g
+programs_report_sleep_LDADD = $(MPI_LIBS)
+
 # programs/intervals.c compiled by a file name relative to the working directory, as in
 # a build in the source tree and in most makefiles: its debug information names the
 # file relative to the compilation directory.
@@ -136,7 +142,8 @@ PZ_IT_TESTS = \
 	integration/markers_raw.sh \
 	integration/markers_misuse.sh \
 	integration/fortran_markers.sh \
-	integration/markers_disabled.sh
+	integration/markers_disabled.sh \
+	integration/report.sh
 
 TESTS += $(PZ_IT_TESTS)
 
