@@ -425,6 +425,20 @@ static void close_cut_processes(struct reader *r)
              (unsigned long long)r->a->clock_violations);
 }
 
+/* An OTF2 anchor file starts with a byte-order mark and "OTF2"; anything else gets a
+ * plain answer rather than OTF2's complaint about its name. */
+static int is_anchor(const char *path)
+{
+    unsigned char head[6];
+    FILE *f = fopen(path, "rb");
+    int ok = f && fread(head, 1, sizeof(head), f) == sizeof(head) &&
+             !memcmp(head + 2, "OTF2", 4);
+
+    if (f)
+        fclose(f);
+    return ok;
+}
+
 static int read_trace(struct reader *r, OTF2_Reader *otf)
 {
     if (read_definitions(r, otf) != 0)
@@ -505,9 +519,9 @@ int pz_analyze(const char *path, struct pz_analysis *a, char *err, size_t errlen
     }
     current = &r;
     OTF2_Error_RegisterCallback(otf2_error, NULL);
-    otf = OTF2_Reader_Open(anchor);
+    otf = is_anchor(anchor) ? OTF2_Reader_Open(anchor) : NULL;
     if (!otf)
-        pz_reader_fail(&r, "not an OTF2 archive");
+        pz_reader_fail(&r, "not an OTF2 archive (no OTF2 anchor file)");
     else if (OTF2_Reader_SetSerialCollectiveCallbacks(otf) == OTF2_SUCCESS)
         read_trace(&r, otf);
     if (otf)
