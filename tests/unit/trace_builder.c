@@ -15,14 +15,25 @@ struct tb_region {
     OTF2_RegionFlag flags;
 };
 
+/* A communicator; self: MPI_COMM_SELF. */
+struct tb_comm {
+    char *name;
+    int self;
+    uint32_t n;
+    uint64_t *ranks;       /* world ranks */
+};
+
 struct tb {
     OTF2_Archive *archive;
     int nprocs;
+    uint64_t *ids;         /* location of each process */
     OTF2_EvtWriter **writers;
     uint64_t *events;
     uint64_t offset, last;
     struct tb_region *regions;
     uint32_t nregions;
+    struct tb_comm *comms; /* TB_WORLD, TB_SELF, then those of tb_comm */
+    uint32_t ncomms;
     int failed;
 };
 
@@ -37,26 +48,35 @@ static const OTF2_FlushCallbacks flush_callbacks = { pre_flush, NULL };
 
 struct tb *tb_open(const char *dir, int nprocs)
 {
+    return tb_open_locations(dir, nprocs, NULL);
+}
+
+struct tb *tb_open_locations(const char *dir, int nprocs, const uint64_t *ids)
+{
     struct tb *b = calloc(1, sizeof(*b));
     int ok;
 
     if (!b)
         return NULL;
     b->nprocs = nprocs;
+    b->ids = calloc((size_t)nprocs, sizeof(*b->ids));
+    for (int p = 0; b->ids && p < nprocs; p++)
+        b->ids[p] = ids ? ids[p] : (uint64_t)p;
     b->writers = calloc((size_t)nprocs, sizeof(*b->writers));
     b->events = calloc((size_t)nprocs, sizeof(*b->events));
     b->archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
                                    4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
                                    OTF2_COMPRESSION_NONE);
-    ok = b->writers && b->events && b->archive &&
+    ok = b->ids && b->writers && b->events && b->archive &&
          OTF2_Archive_SetFlushCallbacks(b->archive, &flush_callbacks, NULL) == OTF2_SUCCESS &&
          OTF2_Archive_SetSerialCollectiveCallbacks(b->archive) == OTF2_SUCCESS &&
          OTF2_Archive_OpenEvtFiles(b->archive) == OTF2_SUCCESS;
     for (int p = 0; ok && p < nprocs; p++)
-        ok = (b->writers[p] = OTF2_Archive_GetEvtWriter(b->archive, (OTF2_LocationRef)p)) != NULL;
+        ok = (b->writers[p] = OTF2_Archive_GetEvtWriter(b->archive, b->ids[p])) != NULL;
     if (!ok) {
         if (b->archive)
             OTF2_Archive_Close(b->archive);
+        free(b->ids);
         free(b->writers);
         free(b->events);
         free(b);
@@ -111,21 +131,33 @@ uint32_t tb_user(struct tb *b, const char *name)
                   OTF2_REGION_FLAG_NONE);
 }
 
-static void event(struct tb *b, int proc, uint64_t ns, uint32_t region, int enter)
+/* The writer of process proc, NULL (and the builder failed) if there is none. */
+static OTF2_EvtWriter *writer(struct tb *b, int proc)
 {
-    OTF2_ErrorCode rc;
-
     if (proc < 0 || proc >= b->nprocs) {
         b->failed = 1;
-        return;
+        return NULL;
     }
-    rc = enter ? OTF2_EvtWriter_Enter(b->writers[proc], NULL, ns, region)
-               : OTF2_EvtWriter_Leave(b->writers[proc], NULL, ns, region);
+    return b->writers[proc];
+}
+
+/* Counts an event of proc written at ns with result rc. */
+static void written(struct tb *b, int proc, uint64_t ns, OTF2_ErrorCode rc)
+{
     if (rc != OTF2_SUCCESS)
         b->failed = 1;
     b->events[proc]++;
     if (ns > b->last)
         b->last = ns;
+}
+
+static void event(struct tb *b, int proc, uint64_t ns, uint32_t region, int enter)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    if (w)
+        written(b, proc, ns, enter ? OTF2_EvtWriter_Enter(w, NULL, ns, region)
+                                   : OTF2_EvtWriter_Leave(w, NULL, ns, region));
 }
 
 void tb_enter(struct tb *b, int proc, uint64_t ns, uint32_t region)
@@ -146,11 +178,190 @@ void tb_call(struct tb *b, int proc, const char *name, uint64_t enter, uint64_t 
     tb_leave(b, proc, leave, r);
 }
 
+static uint32_t add_comm(struct tb *b, const char *name, int self, int n, const int *ranks)
+{
+    struct tb_comm *grown = realloc(b->comms, (b->ncomms + 1) * sizeof(*grown));
+    struct tb_comm *c;
+
+    if (!grown) {
+        b->failed = 1;
+        return 0;
+    }
+    b->comms = grown;
+    c = &grown[b->ncomms];
+    *c = (struct tb_comm){ strdup(name), self, (uint32_t)(n > 0 ? n : 0), NULL };
+    c->ranks = calloc(n > 0 ? (size_t)n : 1, sizeof(uint64_t));
+    if (!c->name || !c->ranks)
+        b->failed = 1;
+    for (int i = 0; c->ranks && i < n; i++)
+        c->ranks[i] = ranks ? (uint64_t)ranks[i] : (uint64_t)i;
+    return b->ncomms++;
+}
+
+/* MPI_COMM_WORLD and MPI_COMM_SELF, once. */
+static void world_and_self(struct tb *b)
+{
+    if (b->ncomms)
+        return;
+    add_comm(b, "MPI_COMM_WORLD", 0, b->nprocs, NULL);
+    add_comm(b, "MPI_COMM_SELF", 1, 0, NULL);
+}
+
+uint32_t tb_comm(struct tb *b, const char *name, int n, const int *world_ranks)
+{
+    for (int i = 0; i < n; i++)
+        if (world_ranks[i] < 0 || world_ranks[i] >= b->nprocs)
+            b->failed = 1;
+    world_and_self(b);
+    return add_comm(b, name, 0, n, world_ranks);
+}
+
+void tb_mpi_send(struct tb *b, int proc, uint64_t ns, uint32_t comm, uint32_t dest,
+                 uint32_t tag, uint64_t bytes)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    world_and_self(b);
+    if (w)
+        written(b, proc, ns, OTF2_EvtWriter_MpiSend(w, NULL, ns, dest, comm, tag, bytes));
+}
+
+void tb_mpi_isend(struct tb *b, int proc, uint64_t ns, uint32_t comm, uint32_t dest,
+                  uint32_t tag, uint64_t bytes, uint64_t request)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    world_and_self(b);
+    if (w)
+        written(b, proc, ns,
+                OTF2_EvtWriter_MpiIsend(w, NULL, ns, dest, comm, tag, bytes, request));
+}
+
+void tb_mpi_isend_complete(struct tb *b, int proc, uint64_t ns, uint64_t request)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    world_and_self(b);
+    if (w)
+        written(b, proc, ns, OTF2_EvtWriter_MpiIsendComplete(w, NULL, ns, request));
+}
+
+void tb_mpi_irecv_request(struct tb *b, int proc, uint64_t ns, uint64_t request)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    world_and_self(b);
+    if (w)
+        written(b, proc, ns, OTF2_EvtWriter_MpiIrecvRequest(w, NULL, ns, request));
+}
+
+void tb_mpi_recv(struct tb *b, int proc, uint64_t ns, uint32_t comm, uint32_t source,
+                 uint32_t tag, uint64_t bytes)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    world_and_self(b);
+    if (w)
+        written(b, proc, ns, OTF2_EvtWriter_MpiRecv(w, NULL, ns, source, comm, tag, bytes));
+}
+
+void tb_mpi_irecv(struct tb *b, int proc, uint64_t ns, uint32_t comm, uint32_t source,
+                  uint32_t tag, uint64_t bytes, uint64_t request)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    world_and_self(b);
+    if (w)
+        written(b, proc, ns,
+                OTF2_EvtWriter_MpiIrecv(w, NULL, ns, source, comm, tag, bytes, request));
+}
+
+void tb_collective_begin(struct tb *b, int proc, uint64_t ns)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    world_and_self(b);
+    if (w)
+        written(b, proc, ns, OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, ns));
+}
+
+void tb_collective_end(struct tb *b, int proc, uint64_t ns, OTF2_CollectiveOp op,
+                       uint32_t comm, uint32_t root, uint64_t sent, uint64_t received)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    world_and_self(b);
+    if (w)
+        written(b, proc, ns, OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, ns, op, comm, root,
+                                                             sent, received));
+}
+
+void tb_send_call(struct tb *b, int proc, const char *name, uint64_t enter, uint64_t leave,
+                  uint32_t comm, uint32_t dest, uint32_t tag)
+{
+    uint32_t r = tb_mpi(b, name);
+
+    tb_enter(b, proc, enter, r);
+    tb_mpi_send(b, proc, enter, comm, dest, tag, 8);
+    tb_leave(b, proc, leave, r);
+}
+
+void tb_recv_call(struct tb *b, int proc, const char *name, uint64_t enter, uint64_t leave,
+                  uint32_t comm, uint32_t source, uint32_t tag)
+{
+    uint32_t r = tb_mpi(b, name);
+
+    tb_enter(b, proc, enter, r);
+    tb_mpi_recv(b, proc, leave, comm, source, tag, 8);
+    tb_leave(b, proc, leave, r);
+}
+
+void tb_collective_call(struct tb *b, int proc, const char *name, uint64_t enter,
+                        uint64_t leave, OTF2_CollectiveOp op, uint32_t comm, uint32_t root)
+{
+    uint32_t r = tb_mpi(b, name);
+
+    tb_enter(b, proc, enter, r);
+    tb_collective_begin(b, proc, enter);
+    tb_collective_end(b, proc, leave, op, comm, root, 8, 8);
+    tb_leave(b, proc, leave, r);
+}
+
 /* Strings are numbered as they are written: each definition refers to earlier ones. */
 static OTF2_StringRef string(OTF2_GlobalDefWriter *w, OTF2_StringRef *next, const char *s)
 {
     OTF2_GlobalDefWriter_WriteString(w, *next, s);
     return (*next)++;
+}
+
+/* Group 0: the locations in world-rank order; group 1: MPI_COMM_SELF; then a COMM_GROUP
+ * of world ranks for each other communicator. */
+static void write_comms(struct tb *b, OTF2_GlobalDefWriter *w, OTF2_StringRef *next)
+{
+    OTF2_GroupRef group = 2;
+
+    OTF2_GlobalDefWriter_WriteGroup(w, 0, string(w, next, "MPI_COMM_WORLD locations"),
+                                    OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                    OTF2_GROUP_FLAG_NONE, (uint32_t)b->nprocs, b->ids);
+    OTF2_GlobalDefWriter_WriteGroup(w, 1, string(w, next, "MPI_COMM_SELF"),
+                                    OTF2_GROUP_TYPE_COMM_SELF, OTF2_PARADIGM_MPI,
+                                    OTF2_GROUP_FLAG_NONE, 0, NULL);
+    for (uint32_t i = 0; i < b->ncomms; i++) {
+        const struct tb_comm *c = &b->comms[i];
+        OTF2_StringRef name = string(w, next, c->name);
+
+        if (c->self) {
+            OTF2_GlobalDefWriter_WriteComm(w, i, name, 1, OTF2_UNDEFINED_COMM,
+                                           OTF2_COMM_FLAG_NONE);
+            continue;
+        }
+        OTF2_GlobalDefWriter_WriteGroup(w, group, name, OTF2_GROUP_TYPE_COMM_GROUP,
+                                        OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, c->n,
+                                        c->ranks);
+        OTF2_GlobalDefWriter_WriteComm(w, i, name, group++,
+                                       i == TB_WORLD ? OTF2_UNDEFINED_COMM : TB_WORLD,
+                                       OTF2_COMM_FLAG_NONE);
+    }
 }
 
 static void write_definitions(struct tb *b, OTF2_GlobalDefWriter *w)
@@ -174,7 +385,7 @@ static void write_definitions(struct tb *b, OTF2_GlobalDefWriter *w)
                                                 OTF2_UNDEFINED_LOCATION_GROUP);
     }
     for (int p = 0; p < b->nprocs; p++)
-        OTF2_GlobalDefWriter_WriteLocation(w, (OTF2_LocationRef)p,
+        OTF2_GlobalDefWriter_WriteLocation(w, b->ids[p],
                                            string(w, &next, "Master thread"),
                                            OTF2_LOCATION_TYPE_CPU_THREAD, b->events[p],
                                            (OTF2_LocationGroupRef)p);
@@ -185,6 +396,8 @@ static void write_definitions(struct tb *b, OTF2_GlobalDefWriter *w)
         OTF2_GlobalDefWriter_WriteRegion(w, i, n, n, empty, g->role, g->paradigm, g->flags,
                                          string(w, &next, g->file), g->line, g->line);
     }
+    if (b->ncomms)
+        write_comms(b, w, &next);
 }
 
 int tb_close(struct tb *b)
@@ -198,7 +411,7 @@ int tb_close(struct tb *b)
     /* an empty local definition file per location, as the recorder writes them */
     ok = ok && OTF2_Archive_OpenDefFiles(b->archive) == OTF2_SUCCESS;
     for (int p = 0; ok && p < b->nprocs; p++) {
-        OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(b->archive, (OTF2_LocationRef)p);
+        OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(b->archive, b->ids[p]);
 
         ok = d && OTF2_Archive_CloseDefWriter(b->archive, d) == OTF2_SUCCESS;
     }
@@ -215,6 +428,12 @@ int tb_close(struct tb *b)
         free(b->regions[i].file);
     }
     free(b->regions);
+    for (uint32_t i = 0; i < b->ncomms; i++) {
+        free(b->comms[i].name);
+        free(b->comms[i].ranks);
+    }
+    free(b->comms);
+    free(b->ids);
     free(b->writers);
     free(b->events);
     free(b);

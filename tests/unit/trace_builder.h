@@ -15,6 +15,7 @@
 #define PZ_TEST_TRACE_BUILDER_H
 
 #include <stdint.h>
+#include <otf2/otf2.h>
 
 #define TB_MS(x) ((uint64_t)((x) * 1000000.0 + 0.5))   /* milliseconds in ns */
 
@@ -22,6 +23,11 @@ struct tb;
 
 /* A new archive DIR/traces.otf2 of nprocs processes; NULL on failure. */
 struct tb *tb_open(const char *dir, int nprocs);
+
+/* The same, with location ids[p] for process p instead of p (ids distinct, nprocs of
+ * them): the ranks of MPI_COMM_WORLD are then positions in the COMM_LOCATIONS group,
+ * not location ids. */
+struct tb *tb_open_locations(const char *dir, int nprocs, const uint64_t *ids);
 
 /* Sets the clock's global offset (default 0): the analyzer measures times from it. */
 void tb_set_offset(struct tb *b, uint64_t offset);
@@ -38,6 +44,43 @@ void tb_leave(struct tb *b, int proc, uint64_t ns, uint32_t region);
 
 /* An MPI call of process proc from enter to leave (ns). */
 void tb_call(struct tb *b, int proc, const char *name, uint64_t enter, uint64_t leave);
+
+/* Communicators, as prognoz and Score-P define them: a COMM_LOCATIONS group of the
+ * processes' locations in world-rank order (process p is world rank p), a COMM_SELF
+ * group, and per communicator a COMM_GROUP whose members are world ranks.  TB_WORLD
+ * (MPI_COMM_WORLD) and TB_SELF (MPI_COMM_SELF) exist once any of the functions below is
+ * used; tb_comm defines another one, of world_ranks[0..n-1] as its ranks 0..n-1, and
+ * returns its id. */
+#define TB_WORLD 0u
+#define TB_SELF 1u
+#define TB_NO_ROOT OTF2_UNDEFINED_UINT32
+uint32_t tb_comm(struct tb *b, const char *name, int n, const int *world_ranks);
+
+/* MPI event records of process proc at ns; peers (dest, source, root) are ranks of the
+ * communicator. */
+void tb_mpi_send(struct tb *b, int proc, uint64_t ns, uint32_t comm, uint32_t dest,
+                 uint32_t tag, uint64_t bytes);
+void tb_mpi_isend(struct tb *b, int proc, uint64_t ns, uint32_t comm, uint32_t dest,
+                  uint32_t tag, uint64_t bytes, uint64_t request);
+void tb_mpi_isend_complete(struct tb *b, int proc, uint64_t ns, uint64_t request);
+void tb_mpi_irecv_request(struct tb *b, int proc, uint64_t ns, uint64_t request);
+void tb_mpi_recv(struct tb *b, int proc, uint64_t ns, uint32_t comm, uint32_t source,
+                 uint32_t tag, uint64_t bytes);
+void tb_mpi_irecv(struct tb *b, int proc, uint64_t ns, uint32_t comm, uint32_t source,
+                  uint32_t tag, uint64_t bytes, uint64_t request);
+void tb_collective_begin(struct tb *b, int proc, uint64_t ns);
+void tb_collective_end(struct tb *b, int proc, uint64_t ns, OTF2_CollectiveOp op,
+                       uint32_t comm, uint32_t root, uint64_t sent, uint64_t received);
+
+/* Whole calls with their records where prognoz writes them: the MpiSend of a send call
+ * at its enter, the MpiRecv of a receive call at its leave, a collective's
+ * MpiCollectiveBegin at its enter and MpiCollectiveEnd at its leave.  8 bytes each. */
+void tb_send_call(struct tb *b, int proc, const char *name, uint64_t enter, uint64_t leave,
+                  uint32_t comm, uint32_t dest, uint32_t tag);
+void tb_recv_call(struct tb *b, int proc, const char *name, uint64_t enter, uint64_t leave,
+                  uint32_t comm, uint32_t source, uint32_t tag);
+void tb_collective_call(struct tb *b, int proc, const char *name, uint64_t enter,
+                        uint64_t leave, OTF2_CollectiveOp op, uint32_t comm, uint32_t root);
 
 /* Writes the definitions and closes the archive; 0 or -1.  Frees b. */
 int tb_close(struct tb *b);
