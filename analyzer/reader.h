@@ -20,6 +20,8 @@ struct region {
     uint8_t kind, mpi_class;
     uint8_t starts;        /* begins a nonblocking operation */
     uint8_t blocking;      /* may wait for a partner: not a test, not a post */
+    uint8_t sends_blocking;    /* a blocking send that may wait for its receiver
+                                  (Send, Ssend, Rsend; not Bsend, not Sendrecv) */
 };
 
 struct pz_msg;
@@ -31,6 +33,8 @@ struct frame {
     double enter;
     struct pz_msg *send;   /* the message a blocking send of this call sent */
     uint32_t site;         /* source code location of the call, UINT32_MAX if none */
+    double latest_send;    /* latest send enter of the messages it received late */
+    int wrong_order;       /* one of them was received in the wrong order */
 };
 
 /* A process while its events are read. */
@@ -123,8 +127,9 @@ int pz_waits_new(struct reader *r);
 void pz_waits_send(struct reader *r, int proc, uint32_t comm, uint32_t dest, uint32_t tag,
                    double when, struct frame *call);
 void pz_waits_recv(struct reader *r, int proc, uint32_t comm, uint32_t source, uint32_t tag,
-                   double when, const struct frame *call);
-void pz_waits_send_done(struct reader *r, int proc, struct frame *call, double leave);
+                   double when, struct frame *call);
+/* At the Leave of an MPI call: the waits of the call (Late Sender, Late Receiver). */
+void pz_waits_call_done(struct reader *r, int proc, struct frame *call, double leave);
 void pz_waits_collective(struct reader *r, int proc, OTF2_CollectiveOp op, uint32_t comm,
                          uint32_t root, double enter, double leave);
 void pz_waits_finish(struct reader *r);

@@ -17,6 +17,12 @@ struct pz_msg {
     int refs;                  /* the queue, and the open blocking send that sent it */
     struct pz_msg *next;       /* in its queue */
     struct pz_msg *prev_to, *next_to;   /* sends in flight to dst, oldest first */
+    /* a blocking send that returned before its receive was matched: when the receive
+     * turns out to have begun while the send was still in its call, the Late Receiver
+     * is charged to these intervals of the sender */
+    double send_leave;
+    int *sender_nodes;
+    uint32_t nsender_nodes;
 };
 
 struct queue {
@@ -128,11 +134,15 @@ static struct queue *queue_of(struct pz_waits *w, uint32_t comm, int src, int ds
 
 static void release(struct pz_msg *m)
 {
-    if (--m->refs == 0)
+    if (--m->refs == 0) {
+        free(m->sender_nodes);
         free(m);
+    }
 }
 
-static void charge_now(struct reader *r, int proc, size_t field, double value)
+/* A wait of proc in the intervals open on it now; the synchronization too when
+ * with_sync (a wait counts there once, whatever its kinds). */
+static void charge_now(struct reader *r, int proc, size_t field, double value, int with_sync)
 {
     int nodes[MAX_NODES];
     uint32_t n;
@@ -141,7 +151,8 @@ static void charge_now(struct reader *r, int proc, size_t field, double value)
         return;
     n = pz_open_nodes(r, proc, nodes, MAX_NODES);
     pz_charge(r, proc, nodes, n, field, value);
-    pz_charge(r, proc, nodes, n, offsetof(struct pz_stats, sync), value);
+    if (with_sync)
+        pz_charge(r, proc, nodes, n, offsetof(struct pz_stats, sync), value);
 }
 
 static void unlink_to(struct pz_waits *w, struct pz_msg *m)
@@ -178,7 +189,9 @@ void pz_waits_send(struct reader *r, int proc, uint32_t comm, uint32_t dest, uin
     }
     if (!(m = calloc(1, sizeof(*m))))
         return;
-    *m = (struct pz_msg){ comm, tag, proc, dst, 0, when, -1, 1, NULL, w->to_tail[dst], NULL };
+    *m = (struct pz_msg){ .comm = comm, .tag = tag, .src = proc, .dst = dst, .send_enter = when,
+                          .recv_enter = -1, .refs = 1, .prev_to = w->to_tail[dst],
+                          .send_leave = -1 };
     if (q->tail)
         q->tail->next = m;
     else
@@ -189,29 +202,42 @@ void pz_waits_send(struct reader *r, int proc, uint32_t comm, uint32_t dest, uin
     else
         w->to_head[dst] = m;
     w->to_tail[dst] = m;
-    if (call && r->regions[call->region].blocking && !call->send) {
+    if (call && r->regions[call->region].sends_blocking && !call->send) {
         call->send = m;        /* for Late Receiver, when the send call returns */
         m->refs++;
     }
 }
 
-/* Late Sender, and Wrong Order when an earlier message to this receiver was in flight
- * already when the receive began. */
-static void late_sender(struct reader *r, int proc, const struct pz_msg *m, double recv_enter)
+/* A message received late by the blocking call: the call waits until the latest of its
+ * late messages was sent (charged at its Leave), in the wrong order when an earlier
+ * message to this receiver was already in flight when the call began. */
+static void late_sender(struct reader *r, int proc, const struct pz_msg *m, struct frame *call)
 {
-    struct pz_waits *w = r->waits;
-    double wait = m->send_enter - recv_enter;
-    const struct pz_msg *first = w->to_head[proc];
+    const struct pz_msg *first = r->waits->to_head[proc];
 
-    if (wait <= 0)
+    if (m->send_enter <= call->enter)
         return;
-    if (first && first->send_enter < recv_enter)
-        charge_now(r, proc, offsetof(struct pz_stats, wrong_order), wait);
-    charge_now(r, proc, offsetof(struct pz_stats, late_sender), wait);
+    if (m->send_enter > call->latest_send)
+        call->latest_send = m->send_enter;
+    if (first && first->send_enter < call->enter)
+        call->wrong_order = 1;
+}
+
+/* Late Receiver of a send that returned before its receive was matched. */
+static void late_receiver_after(struct reader *r, const struct pz_msg *m)
+{
+    double wait = (m->recv_enter < m->send_leave ? m->recv_enter : m->send_leave) - m->send_enter;
+
+    if (wait <= 0 || m->recv_enter >= m->send_leave)
+        return;
+    pz_charge(r, m->src, m->sender_nodes, m->nsender_nodes,
+              offsetof(struct pz_stats, late_receiver), wait);
+    pz_charge(r, m->src, m->sender_nodes, m->nsender_nodes, offsetof(struct pz_stats, sync),
+              wait);
 }
 
 void pz_waits_recv(struct reader *r, int proc, uint32_t comm, uint32_t source, uint32_t tag,
-                   double when, const struct frame *call)
+                   double when, struct frame *call)
 {
     struct pz_waits *w = r->waits;
     int src = proc_of(r, comm, source, proc);
@@ -226,7 +252,9 @@ void pz_waits_recv(struct reader *r, int proc, uint32_t comm, uint32_t source, u
 
         if (!early)
             return;
-        *early = (struct pz_msg){ comm, tag, src, proc, 1, 0, when, 1, NULL, NULL, NULL };
+        *early = (struct pz_msg){ .comm = comm, .tag = tag, .src = src, .dst = proc,
+                                  .receive_first = 1, .recv_enter = when, .refs = 1,
+                                  .send_leave = -1 };
         if (q->tail)
             q->tail->next = early;
         else
@@ -243,19 +271,41 @@ void pz_waits_recv(struct reader *r, int proc, uint32_t comm, uint32_t source, u
     if (when < m->send_enter)
         r->a->clock_violations++;
     else if (call && r->regions[call->region].blocking)
-        late_sender(r, proc, m, call->enter);
+        late_sender(r, proc, m, call);
+    if (m->send_leave >= 0)
+        late_receiver_after(r, m);
     release(m);
 }
 
-void pz_waits_send_done(struct reader *r, int proc, struct frame *call, double leave)
+/* The sender's blocking send returns: its Late Receiver if the receive began while it
+ * was in the call, now or once the receive is matched. */
+static void send_done(struct reader *r, int proc, struct frame *call, double leave)
 {
     struct pz_msg *m = call->send;
-    double until = m->recv_enter < leave ? m->recv_enter : leave;
 
-    if (m->recv_enter >= 0)      /* the receive began while the send was blocked */
-        charge_now(r, proc, offsetof(struct pz_stats, late_receiver), until - m->send_enter);
+    if (m->recv_enter >= 0) {
+        double until = m->recv_enter < leave ? m->recv_enter : leave;
+
+        charge_now(r, proc, offsetof(struct pz_stats, late_receiver), until - m->send_enter, 1);
+    } else if (m->refs > 1 && (m->sender_nodes = malloc(MAX_NODES * sizeof(int)))) {
+        m->send_leave = leave;
+        m->nsender_nodes = pz_open_nodes(r, proc, m->sender_nodes, MAX_NODES);
+    }
     call->send = NULL;
     release(m);
+}
+
+void pz_waits_call_done(struct reader *r, int proc, struct frame *call, double leave)
+{
+    double wait = call->latest_send - call->enter;
+
+    if (call->send)
+        send_done(r, proc, call, leave);
+    if (wait > 0) {
+        charge_now(r, proc, offsetof(struct pz_stats, late_sender), wait, 1);
+        if (call->wrong_order)
+            charge_now(r, proc, offsetof(struct pz_stats, wrong_order), wait, 0);
+    }
 }
 
 static int grow_instances(struct pz_waits *w)

@@ -95,7 +95,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, voi
 {
     struct reader *r = ud;
     double t = seconds(r, time);
-    struct frame f = { region, -1, t, NULL, UINT32_MAX };
+    struct frame f = { region, -1, t, NULL, UINT32_MAX, -1e300, 0 };
     int proc;
     struct process *p = process_at(r, loc, t, &proc);
 
@@ -165,8 +165,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, voi
     } else if (r->regions[region].kind == REGION_MPI) {
         account_call(r, proc, &r->regions[region], t - f.enter);
         pz_profile_call(r, region, f.site, t - f.enter);
-        if (f.send)
-            pz_waits_send_done(r, proc, &f, t);
+        pz_waits_call_done(r, proc, &f, t);
         r->mpi_calls++;
     }
     return OTF2_CALLBACK_SUCCESS;

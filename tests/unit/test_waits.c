@@ -627,8 +627,9 @@ Test(waits, clock_violation_and_unmatched_messages)
  *   Barrier 3: process 0 40-45, process 1 41-45; process 2 never reaches it
  * Complete instances 2 + 2 = 4, incomplete 1 (it adds no wait); messages 3.
  * Waits: barriers 1 and 2, 12 - E and 22 - E: 2 + 2, 1 + 1, 0 for processes 0, 1, 2.
- * No Late Sender (every receive began after its send: 30.5 > 30, 35 > 33, 27 > 26), no
- * Late Receiver (the Sends returned at 31 and 34, before their receives ended). */
+ * No Late Sender (every receive began after its send: 30.5 > 30, 35 > 33, 27 > 26).
+ * Late Receiver: process 1's Send (30 to 31) was still in its call when the Recv began
+ * at 30.5: 0.5; process 2's Send had returned (34) before its Recv began (35): none. */
 Test(waits, counts_of_messages_and_collectives)
 {
     struct tb *b = trace(3);
@@ -663,8 +664,10 @@ Test(waits, counts_of_messages_and_collectives)
     expect_counts(3, 0, 0, 0, 4, 1);
     expect_process("whole run", &an.nodes[0], 0, (struct pz_characteristics){
         .wait_at_barrier = S(4), .synchronization = S(4) });
+    /* process 1's Send (30 to 31) was still in its call when process 2's Recv began at
+     * 30.5: a Late Receiver of 0.5 */
     expect_process("whole run", &an.nodes[0], 1, (struct pz_characteristics){
-        .wait_at_barrier = S(2), .synchronization = S(2) });
+        .wait_at_barrier = S(2), .late_receiver = S(0.5), .synchronization = S(2.5) });
     expect_process("whole run", &an.nodes[0], 2, (struct pz_characteristics){ 0 });
 }
 
