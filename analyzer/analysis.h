@@ -16,6 +16,7 @@ struct pz_stats {
     double collective;     /* inside collectives other than all-to-all ones */
     double alltoall;       /* inside Alltoall, Alltoallv, Alltoallw */
     double start;          /* inside calls that start nonblocking operations */
+    double overlap;        /* computing while nonblocking operations were in flight */
     /* waiting for partners (waits.c) */
     double sync;           /* potential synchronization: late sender, late receiver, and
                               in collectives the last entry less one's own */
@@ -85,7 +86,7 @@ struct pz_characteristics {
     double total_time, productive_time, efficiency, lost_time;
     double mpi_time, cpu_time, idle_time;
     double communication_time, sendrecv_time, collective_time, alltoall_time;
-    double time_of_start, load_imbalance;
+    double time_of_start, overlap, load_imbalance;
     double synchronization, time_variation;
     double late_sender, late_sender_wrong_order, late_receiver;
     double wait_at_barrier, barrier_completion, wait_at_nxn, nxn_completion;

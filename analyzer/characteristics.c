@@ -48,6 +48,7 @@ static void share(const struct pz_stats *s, double execution, double cpu_max,
     c->alltoall_time = s->alltoall;
     c->communication_time = s->sendrecv + s->collective + s->alltoall;
     c->time_of_start = s->start;
+    c->overlap = s->overlap;
     c->load_imbalance = cpu_max - c->cpu_time;
     c->synchronization = s->sync;
     c->time_variation = s->variation;
@@ -76,6 +77,7 @@ static void add(struct pz_characteristics *sum, const struct pz_characteristics 
     sum->collective_time += c->collective_time;
     sum->alltoall_time += c->alltoall_time;
     sum->time_of_start += c->time_of_start;
+    sum->overlap += c->overlap;
     sum->load_imbalance += c->load_imbalance;
     sum->synchronization += c->synchronization;
     sum->time_variation += c->time_variation;

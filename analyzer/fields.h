@@ -30,6 +30,7 @@ static const struct pz_field pz_fields[] = {
     PZ_FIELD("Collective Time", "collective_time", collective_time, 0),
     PZ_FIELD("AllToAll Time", "alltoall_time", alltoall_time, 0),
     PZ_FIELD("Time of Start", "time_of_start", time_of_start, 1),
+    PZ_FIELD("Overlap", "overlap", overlap, 1),
     PZ_FIELD("Load Imbalance", "load_imbalance", load_imbalance, 1),
     PZ_FIELD("Synchronization", "synchronization", synchronization, 1),
     PZ_FIELD("Time Variation", "time_variation", time_variation, 1),

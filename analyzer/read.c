@@ -458,6 +458,7 @@ static int read_trace(struct reader *r, OTF2_Reader *otf)
     for (int p = 0; p < r->a->nprocs; p++) {
         r->procs[p].first = 1e300;
         r->procs[p].last = -1e300;
+        r->procs[p].computing_since = -1e300;
     }
     for (uint32_t i = 0; i < r->nlocations; i++)
         if (r->locations[i].proc >= 0)

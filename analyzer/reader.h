@@ -42,6 +42,8 @@ struct process {
     struct frame *stack;
     uint32_t depth, cap;
     double first, last;
+    int64_t in_flight;     /* nonblocking operations posted and not completed */
+    double computing_since;   /* leave of the last MPI call, while none is open */
 };
 
 struct location {

@@ -35,6 +35,7 @@ static void main_characteristics(FILE *out, const struct pz_characteristics *m)
     fprintf(out, "Potential Sync. %.6f\n", m->synchronization);
     fprintf(out, "Time Variation %.6f\n", m->time_variation);
     fprintf(out, "Time of Start %.6f\n", m->time_of_start);
+    fprintf(out, "Overlap %.6f\n", m->overlap);
     fprintf(out, "Load Imbalance %.6f\n", m->load_imbalance);
     fprintf(out, "---Wait States---\n");
     fprintf(out, "Late Sender %.6f (Wrong Order %.6f)\n", m->late_sender,

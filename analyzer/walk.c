@@ -90,6 +90,16 @@ static int interval_node(struct reader *r, struct process *p, uint32_t region)
                          interval_id(g->name < r->nstrings ? r->strings[g->name] : NULL));
 }
 
+/* Computation while nonblocking operations are in flight: communication hidden by it. */
+static void overlap(struct reader *r, int proc, double d)
+{
+    int nodes[256];
+    uint32_t n = pz_open_nodes(r, proc, nodes, 256);
+
+    if (d > 0)
+        pz_charge(r, proc, nodes, n, offsetof(struct pz_stats, overlap), d);
+}
+
 static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
                                   OTF2_AttributeList *attributes, OTF2_RegionRef region)
 {
@@ -114,6 +124,8 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, voi
         pz_reader_fail(r, "out of memory");
         return OTF2_CALLBACK_INTERRUPT;
     }
+    if (r->regions[region].kind == REGION_MPI && p->in_flight > 0 && p->computing_since > -1e300)
+        overlap(r, proc, t - p->computing_since);
     if (pz_reserve((void **)&p->stack, &p->cap, p->depth, sizeof(*p->stack)) != 0) {
         pz_reader_fail(r, "out of memory");
         return OTF2_CALLBACK_INTERRUPT;
@@ -164,11 +176,22 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, voi
         s->count++;
     } else if (r->regions[region].kind == REGION_MPI) {
         account_call(r, proc, &r->regions[region], t - f.enter);
+        p->computing_since = t;
         pz_profile_call(r, region, f.site, t - f.enter);
         pz_waits_call_done(r, proc, &f, t);
         r->mpi_calls++;
     }
     return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Nonblocking operations posted and completed, for the overlap. */
+static void in_flight(struct reader *r, OTF2_LocationRef loc, OTF2_TimeStamp time, int change)
+{
+    int proc;
+    struct process *p = process_at(r, loc, seconds(r, time), &proc);
+
+    if (p)
+        p->in_flight += change;
 }
 
 static void sent(struct reader *r, OTF2_LocationRef loc, OTF2_TimeStamp time,
@@ -216,7 +239,46 @@ static OTF2_CallbackCode on_isend(OTF2_LocationRef loc, OTF2_TimeStamp time, voi
                                   uint64_t request)
 {
     (void)attributes, (void)request;
+    in_flight(ud, loc, time, 1);
     sent(ud, loc, time, receiver, comm, tag, length);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+                                          OTF2_AttributeList *attributes, uint64_t request)
+{
+    (void)attributes, (void)request;
+    in_flight(ud, loc, time, 1);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef loc, OTF2_TimeStamp time,
+                                           void *ud, OTF2_AttributeList *attributes,
+                                           uint64_t request)
+{
+    (void)attributes, (void)request;
+    in_flight(ud, loc, time, -1);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_collective_request(OTF2_LocationRef loc, OTF2_TimeStamp time,
+                                               void *ud, OTF2_AttributeList *attributes,
+                                               uint64_t request)
+{
+    (void)attributes, (void)request;
+    in_flight(ud, loc, time, 1);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_collective_complete(OTF2_LocationRef loc, OTF2_TimeStamp time,
+                                                void *ud, OTF2_AttributeList *attributes,
+                                                OTF2_CollectiveOp op, OTF2_CommRef comm,
+                                                uint32_t root, uint64_t sent_bytes,
+                                                uint64_t received_bytes, uint64_t request)
+{
+    (void)attributes, (void)op, (void)comm, (void)root, (void)sent_bytes, (void)request;
+    (void)received_bytes;
+    in_flight(ud, loc, time, -1);
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -235,6 +297,7 @@ static OTF2_CallbackCode on_irecv(OTF2_LocationRef loc, OTF2_TimeStamp time, voi
                                   uint64_t request)
 {
     (void)attributes, (void)request;
+    in_flight(ud, loc, time, -1);
     received(ud, loc, time, sender, comm, tag, length);
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -267,4 +330,10 @@ void pz_walk_callbacks(OTF2_GlobalEvtReaderCallbacks *cb)
     OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(cb, on_recv);
     OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(cb, on_irecv);
     OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, on_collective_end);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, on_irecv_request);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, on_isend_complete);
+    OTF2_GlobalEvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb,
+                                                                         on_collective_request);
+    OTF2_GlobalEvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(
+        cb, on_collective_complete);
 }
