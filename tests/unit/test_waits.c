@@ -804,3 +804,39 @@ Test(waits, late_receiver_when_the_send_returns_before_the_receive)
     expect_process("whole run", &an.nodes[0], 1, (struct pz_characteristics){ 0 });
     expect_counts(1, 0, 0, 0, 0, 0);
 }
+
+/* Overlap: computing while a nonblocking operation is in flight.
+ *   0: Isend 10-11 (request 1), computes 11-20, Wait 20-21 completes it, computes 21-30
+ *   1: Irecv 5-6 (request 2), computes 6-12, Wait 12-22 completes it at 22
+ * Process 0 overlaps 20 - 11 = 9, process 1 12 - 6 = 6; the send began (10) before
+ * process 1's Wait (12): no Late Sender. */
+Test(waits, overlap_is_computation_while_requests_are_in_flight)
+{
+    struct tb *b = trace(2);
+    uint32_t isend = tb_mpi(b, "MPI_Isend"), irecv = tb_mpi(b, "MPI_Irecv");
+    uint32_t wait = tb_mpi(b, "MPI_Wait");
+
+    init(b, 0);
+    init(b, 1);
+    tb_enter(b, 1, MS(5), irecv);
+    tb_mpi_irecv_request(b, 1, MS(5), 2);
+    tb_leave(b, 1, MS(6), irecv);
+    tb_enter(b, 0, MS(10), isend);
+    tb_mpi_isend(b, 0, MS(10), TB_WORLD, 1, 0, 8, 1);
+    tb_leave(b, 0, MS(11), isend);
+    tb_enter(b, 1, MS(12), wait);
+    tb_enter(b, 0, MS(20), wait);
+    tb_mpi_isend_complete(b, 0, MS(21), 1);
+    tb_leave(b, 0, MS(21), wait);
+    tb_mpi_irecv(b, 1, MS(22), TB_WORLD, 0, 0, 8, 2);
+    tb_leave(b, 1, MS(22), wait);
+    finalize(b, 0, 30);
+    finalize(b, 1, 30);
+    analyze(b);
+
+    cr_expect_float_eq(an.nodes[0].procs[0].overlap, S(9), EPS, "process 0: %.12f",
+                       an.nodes[0].procs[0].overlap);
+    cr_expect_float_eq(an.nodes[0].procs[1].overlap, S(6), EPS, "process 1: %.12f",
+                       an.nodes[0].procs[1].overlap);
+    expect_counts(1, 0, 0, 0, 0, 0);
+}
