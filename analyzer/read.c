@@ -240,8 +240,13 @@ static int read_definitions(struct reader *r, OTF2_Reader *otf)
     OTF2_Reader_RegisterGlobalDefCallbacks(otf, gdr, cb, r);
     OTF2_Reader_ReadAllGlobalDefinitions(otf, gdr, &n);
     OTF2_GlobalDefReaderCallbacks_Delete(cb);
-    for (uint32_t i = 0; i < r->nregions; i++)
-        classify(r, &r->regions[i]);
+    for (uint32_t i = 0; i < r->nregions; i++) {
+        struct region *g = &r->regions[i];
+
+        classify(r, g);
+        if (g->kind == REGION_INTERVAL && g->name < r->nstrings && r->strings[g->name])
+            sscanf(r->strings[g->name], "interval %u at", &g->id);
+    }
     if (r->nsites && r->nregions) {
         r->nsite_slots = r->nsites * r->nregions;
         r->site_index = calloc(r->nsite_slots, sizeof(uint32_t));
@@ -287,19 +292,39 @@ static void number_processes(struct reader *r)
     qsort(r->locations, r->nlocations, sizeof(*r->locations), by_id);
 }
 
+static uint32_t location_slot(OTF2_LocationRef loc, uint32_t n)
+{
+    return (uint32_t)((loc * 0x9E3779B97F4A7C15u) >> 32) & (n - 1);
+}
+
+/* Every event asks which process it belongs to: a hash answers in a probe or two. */
+static int hash_locations(struct reader *r)
+{
+    uint32_t n = 16;
+
+    while (n < 2 * r->nlocations)
+        n *= 2;
+    if (!(r->location_slots = calloc(n, sizeof(uint32_t))))
+        return -1;
+    r->nlocation_slots = n;
+    for (uint32_t i = 0; i < r->nlocations; i++) {
+        uint32_t s = location_slot(r->locations[i].id, n);
+
+        while (r->location_slots[s])
+            s = (s + 1) & (n - 1);
+        r->location_slots[s] = i + 1;
+    }
+    return 0;
+}
+
 int pz_reader_proc(const struct reader *r, OTF2_LocationRef loc)
 {
-    uint32_t lo = 0, hi = r->nlocations;
+    uint32_t n = r->nlocation_slots;
 
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-
-        if (r->locations[mid].id < loc)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < r->nlocations && r->locations[lo].id == loc ? r->locations[lo].proc : -1;
+    for (uint32_t s = location_slot(loc, n); r->location_slots[s]; s = (s + 1) & (n - 1))
+        if (r->locations[r->location_slots[s] - 1].id == loc)
+            return r->locations[r->location_slots[s] - 1].proc;
+    return -1;
 }
 
 /* A member of a COMM_GROUP is a rank of the COMM_LOCATIONS group, whose members are
@@ -449,6 +474,10 @@ static int read_trace(struct reader *r, OTF2_Reader *otf)
         pz_reader_fail(r, "the trace has no locations");
         return -1;
     }
+    if (hash_locations(r) != 0) {
+        pz_reader_fail(r, "out of memory");
+        return -1;
+    }
     resolve_comms(r);
     r->procs = calloc((size_t)r->a->nprocs, sizeof(*r->procs));
     if (!r->procs || pz_tree_init(&r->tree, r->a) != 0 || pz_waits_new(r) != 0) {
@@ -492,6 +521,7 @@ static void release(struct reader *r)
     free(r->locations);
     free(r->sites);
     free(r->site_index);
+    free(r->location_slots);
     for (uint32_t i = 0; i < r->ngroups; i++)
         free(r->groups[i].members);
     free(r->groups);

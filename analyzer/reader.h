@@ -17,6 +17,7 @@ struct region {
     OTF2_StringRef name, file;
     uint32_t line;
     int function;          /* index in pz_analysis.functions, -1 until first called */
+    unsigned id;           /* intervals: the programmer's number, from the name */
     uint8_t kind, mpi_class;
     uint8_t starts;        /* begins a nonblocking operation */
     uint8_t blocking;      /* may wait for a partner: not a test, not a post */
@@ -81,6 +82,8 @@ struct reader {
     uint32_t nregions;
     struct location *locations;   /* sorted by id after the definitions */
     uint32_t nlocations;
+    uint32_t *location_slots;     /* hash of location ids: index in locations + 1 */
+    uint32_t nlocation_slots;
     struct group *groups;
     uint32_t ngroups;
     struct comm *comms;

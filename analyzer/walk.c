@@ -66,14 +66,6 @@ static struct frame *open_call(struct reader *r, int proc)
     return NULL;
 }
 
-/* "interval ID at FILE:LINE" gives the id; other PHASE regions have none. */
-static unsigned interval_id(const char *name)
-{
-    unsigned id = 0;
-
-    return name && sscanf(name, "interval %u at", &id) == 1 ? id : 0;
-}
-
 static int interval_node(struct reader *r, struct process *p, uint32_t region)
 {
     const struct region *g = &r->regions[region];
@@ -86,8 +78,7 @@ static int interval_node(struct reader *r, struct process *p, uint32_t region)
         }
     }
     return pz_tree_child(&r->tree, parent, region,
-                         g->file < r->nstrings ? r->strings[g->file] : "", g->line,
-                         interval_id(g->name < r->nstrings ? r->strings[g->name] : NULL));
+                         g->file < r->nstrings ? r->strings[g->file] : "", g->line, g->id);
 }
 
 /* Computation while nonblocking operations are in flight: communication hidden by it. */
