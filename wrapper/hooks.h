@@ -116,6 +116,7 @@ static inline struct pz_item *pz_call_item(struct pz_call *c, enum pz_item_kind 
 
     if (it) {
         it->kind = (uint8_t)kind;
+        it->flags = 0;
         it->send_counts = it->recv_counts = PZ_NO_COUNTS;
     }
     return it;

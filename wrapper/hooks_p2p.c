@@ -2,6 +2,7 @@
  * matched-probe family. */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <string.h>
 
 #include "comms.h"
 #include "hooks.h"
@@ -77,7 +78,12 @@ void pz_add_received(struct pz_call *c, uint32_t comm, const MPI_Status *status)
     it->comm = comm;
     it->peer = status->MPI_SOURCE;
     it->tag = status->MPI_TAG;
-    it->bytes = pz_received_bytes(status);
+    if (sizeof(*status) <= 3 * sizeof(uint64_t)) {
+        memcpy(&it->bytes, status, sizeof(*status));
+        it->flags = PZ_ITEM_KEEPS_STATUS;
+    } else {
+        it->bytes = pz_received_bytes(status);
+    }
 }
 
 /* A marker half (markers.h): marks the boundary instead of calling MPI; the call is not

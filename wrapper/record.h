@@ -28,7 +28,7 @@ enum pz_item_kind {
 struct pz_item {
     uint8_t kind;              /* enum pz_item_kind */
     uint8_t collective;        /* enum pz_collective, for collective items */
-    uint16_t unused;
+    uint16_t flags;            /* PZ_ITEM_KEEPS_STATUS */
     uint32_t comm;             /* local communicator reference (comms.h) */
     int32_t peer;              /* destination, source or root */
     int32_t tag;
@@ -41,6 +41,11 @@ struct pz_item {
 
 /* No per-peer byte list (struct pz_item). */
 #define PZ_NO_COUNTS UINT32_MAX
+
+/* A receive keeps its MPI_Status from bytes on, instead of bytes, bytes_received and
+ * request: its size in bytes is asked of MPI when the record is written out, not while
+ * the program waits for its call to return. */
+#define PZ_ITEM_KEEPS_STATUS 1u
 
 /* Record types beyond the MPI call ids (enum pz_call_id). */
 #define PZ_RECORD_FLUSH 0xffffu  /* the wrapper flushed its buffer from enter to leave */

@@ -1,5 +1,6 @@
 /* Records to OTF2 events.  Events an MPI call starts (sends, posts, collective begin)
  * are written at its enter time, those it completes at its leave time. */
+#include <mpi.h>
 #include <string.h>
 
 #include "calls_gen.h"
@@ -73,12 +74,25 @@ static void collective_end(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *
         OTF2_AttributeList_Delete(attributes);
 }
 
+/* Bytes a receive got: asked of MPI now when the item kept the status. */
+static uint64_t received(const struct pz_item *it)
+{
+    MPI_Status status;
+    int n = 0;
+
+    if (!(it->flags & PZ_ITEM_KEEPS_STATUS))
+        return it->bytes;
+    memcpy(&status, &it->bytes, sizeof(status));
+    PMPI_Get_count(&status, MPI_BYTE, &n);
+    return n > 0 ? (uint64_t)n : 0;
+}
+
 static void at_leave(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *it)
 {
     switch (it->kind) {
     case PZ_ITEM_RECV:
         OTF2_EvtWriter_MpiRecv(w, NULL, t, (uint32_t)it->peer, it->comm, (uint32_t)it->tag,
-                               it->bytes);
+                               received(it));
         break;
     case PZ_ITEM_ISEND_COMPLETE:
         OTF2_EvtWriter_MpiIsendComplete(w, NULL, t, it->request);
