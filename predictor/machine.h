@@ -1,0 +1,51 @@
+/* A target machine: its network, its nodes and its MPI, from a machine file of
+ * `key = value` lines (docs/machines.md documents every key; share/machines/ holds
+ * examples). */
+#ifndef PZ_MACHINE_H
+#define PZ_MACHINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum pz_network_kind {
+    PZ_NET_BUS,        /* Ethernet with a hub: one transfer at a time on the network */
+    PZ_NET_CHANNELS,   /* Myrinet-like: `channels` transfers at once */
+    PZ_NET_SWITCH,     /* switched full duplex: contention only at shared endpoints */
+};
+
+enum pz_cost_model {
+    PZ_COST_HOCKNEY,   /* latency + bytes / bandwidth */
+    PZ_COST_PACKET,    /* the packet model of shared/seeds/002 (model B) */
+};
+
+enum pz_placement { PZ_PLACE_BLOCK, PZ_PLACE_CYCLIC };
+
+struct pz_machine {
+    char name[128];
+    enum pz_network_kind network;
+    int channels;
+    enum pz_cost_model cost_model;
+    double latency;            /* s: Hockney's alpha, the packet model's t_start0 */
+    double latency_per_byte;   /* s/B: the packet model's t_start1 */
+    double bandwidth;          /* B/s: 1 / t_k */
+    double packet_size;        /* B: the largest packet, V_max */
+    double packet_header;      /* B: overhead of each packet, V_c */
+    double eager_threshold;    /* B: larger messages go by rendezvous */
+    int procs_per_node;
+    enum pz_placement placement;
+    double shm_latency;        /* s: between processes of one node */
+    double shm_bandwidth;      /* B/s */
+    double cpu_scale;          /* computation takes cpu_scale times its recorded time */
+    char mpi[32];              /* collective algorithm set: mpich1, mpich-1.2.5, mpich4 */
+    double reduce_byte_time;   /* s/B of reduction arithmetic */
+};
+
+/* The values a key not given takes (docs/machines.md). */
+void pz_machine_defaults(struct pz_machine *m);
+
+/* Reads the machine file at path over the defaults.  Returns 0, or -1 with a one-line
+ * message "PATH:LINE: what is wrong" (or "PATH: ..." when the file cannot be read) in
+ * err. */
+int pz_machine_load(const char *path, struct pz_machine *m, char *err, size_t errlen);
+
+#endif

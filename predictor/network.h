@@ -1,0 +1,35 @@
+/* Networks behind one interface: a transfer asks for the links it needs from the time
+ * it is ready and gets the time its last byte arrives; the links stay busy until then.
+ * Each kind of network is one file (net_bus.c, net_channels.c, net_switch.c); the
+ * message cost comes from cost.h, never from the caller. */
+#ifndef PZ_NETWORK_H
+#define PZ_NETWORK_H
+
+#include "machine.h"
+
+struct pz_network;
+
+/* The operations a network model provides. */
+struct pz_network_ops {
+    /* Private state for nnodes nodes; NULL if memory ran out. */
+    void *(*create)(const struct pz_machine *m, int nnodes);
+    /* When a transfer of duration cost from src to dst, ready at ready, can start,
+     * reserving what it occupies until start + cost. */
+    double (*reserve)(void *state, int src, int dst, double ready, double cost);
+    void (*destroy)(void *state);
+};
+
+extern const struct pz_network_ops pz_network_bus, pz_network_channels, pz_network_switch;
+
+/* A network of the machine's kind joining nnodes nodes; NULL if memory ran out. */
+struct pz_network *pz_network_new(const struct pz_machine *m, int nnodes);
+
+/* A transfer of bytes from node src to node dst, ready at time ready: the time its last
+ * byte arrives.  Between processes of one node it goes through memory and occupies no
+ * link.  Transfers must be asked for in the order of their ready times. */
+double pz_network_transfer(struct pz_network *net, int src, int dst, double bytes,
+                           double ready);
+
+void pz_network_free(struct pz_network *net);
+
+#endif

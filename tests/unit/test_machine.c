@@ -1,0 +1,236 @@
+/* Machine files, units and message costs, with values computed by hand. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cost.h"
+#include "machine.h"
+#include "units.h"
+
+#define EPS 1e-12
+
+Test(units, times)
+{
+    double s;
+
+    cr_assert_eq(pz_parse_time("50us", &s), 0);
+    cr_assert_float_eq(s, 50e-6, EPS);
+    cr_assert_eq(pz_parse_time("1.5 ms", &s), 0);
+    cr_assert_float_eq(s, 1.5e-3, EPS);
+    cr_assert_eq(pz_parse_time("0s", &s), 0);
+    cr_assert_float_eq(s, 0, EPS);
+    cr_assert_eq(pz_parse_time("7ns", &s), 0);
+    cr_assert_float_eq(s, 7e-9, EPS);
+    cr_assert_eq(pz_parse_time("50", &s), -1, "a time needs a unit");
+    cr_assert_eq(pz_parse_time("50 sec", &s), -1);
+    cr_assert_eq(pz_parse_time("-1us", &s), -1);
+    cr_assert_eq(pz_parse_time("us", &s), -1);
+}
+
+Test(units, bandwidths)
+{
+    double b;
+
+    cr_assert_eq(pz_parse_bandwidth("12.5MB/s", &b), 0);
+    cr_assert_float_eq(b, 12.5e6, 1e-3);
+    cr_assert_eq(pz_parse_bandwidth("100Mbit/s", &b), 0);
+    cr_assert_float_eq(b, 12.5e6, 1e-3, "100 Mbit is 12.5 MB");
+    cr_assert_eq(pz_parse_bandwidth("1Gbit/s", &b), 0);
+    cr_assert_float_eq(b, 125e6, 1e-3);
+    cr_assert_eq(pz_parse_bandwidth("2 GiB/s", &b), 0);
+    cr_assert_float_eq(b, 2147483648.0, 1e-3);
+    cr_assert_eq(pz_parse_bandwidth("12.5MB", &b), -1, "a rate needs /s");
+    cr_assert_eq(pz_parse_bandwidth("12.5XB/s", &b), -1);
+}
+
+Test(units, sizes)
+{
+    double v;
+
+    cr_assert_eq(pz_parse_bytes("64KiB", &v), 0);
+    cr_assert_float_eq(v, 65536, EPS);
+    cr_assert_eq(pz_parse_bytes("1500B", &v), 0);
+    cr_assert_float_eq(v, 1500, EPS);
+    cr_assert_eq(pz_parse_bytes("4KB", &v), 0);
+    cr_assert_float_eq(v, 4000, EPS);
+    cr_assert_eq(pz_parse_bytes("128", &v), 0, "plain bytes");
+    cr_assert_float_eq(v, 128, EPS);
+    cr_assert_eq(pz_parse_bytes("12 parsecs", &v), -1);
+}
+
+static char path[64];
+
+static const char *write_file(const char *text)
+{
+    int fd;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "/tmp/prognoz-machine-XXXXXX");
+    fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+static void load_fails(const char *text, const char *why)
+{
+    struct pz_machine m;
+    char err[512], want[700];
+
+    pz_machine_defaults(&m);
+    cr_assert_eq(pz_machine_load(write_file(text), &m, err, sizeof(err)), -1);
+    snprintf(want, sizeof(want), "%s:%s", path, why);
+    cr_assert_str_eq(err, want);
+    unlink(path);
+}
+
+Test(machine, every_key_with_units_and_comments)
+{
+    struct pz_machine m;
+    char err[512];
+
+    pz_machine_defaults(&m);
+    cr_assert_eq(pz_machine_load(write_file("# a Myrinet-like cluster\n"
+                                            "name = myri\n"
+                                            "network = channels   # four at once\n"
+                                            "channels = 4\n\n"
+                                            "cost_model = packet\n"
+                                            "latency = 10us\n"
+                                            "latency_per_byte = 2ns\n"
+                                            "bandwidth = 250MB/s\n"
+                                            "packet_size = 4KiB\n"
+                                            "packet_header = 64B\n"
+                                            "eager_threshold = 32KiB\n"
+                                            "procs_per_node = 2\n"
+                                            "placement = cyclic\n"
+                                            "shm_latency = 500ns\n"
+                                            "shm_bandwidth = 2GB/s\n"
+                                            "cpu_scale = 0.5\n"
+                                            "mpi = mpich-1.2.5\n"
+                                            "reduce_byte_time = 1ns\n"),
+                                 &m, err, sizeof(err)), 0, "%s", err);
+    unlink(path);
+    cr_assert_str_eq(m.name, "myri");
+    cr_assert_eq(m.network, PZ_NET_CHANNELS);
+    cr_assert_eq(m.channels, 4);
+    cr_assert_eq(m.cost_model, PZ_COST_PACKET);
+    cr_assert_float_eq(m.latency, 10e-6, EPS);
+    cr_assert_float_eq(m.latency_per_byte, 2e-9, EPS);
+    cr_assert_float_eq(m.bandwidth, 250e6, 1e-3);
+    cr_assert_float_eq(m.packet_size, 4096, EPS);
+    cr_assert_float_eq(m.packet_header, 64, EPS);
+    cr_assert_float_eq(m.eager_threshold, 32768, EPS);
+    cr_assert_eq(m.procs_per_node, 2);
+    cr_assert_eq(m.placement, PZ_PLACE_CYCLIC);
+    cr_assert_float_eq(m.shm_latency, 500e-9, EPS);
+    cr_assert_float_eq(m.shm_bandwidth, 2e9, 1e-3);
+    cr_assert_float_eq(m.cpu_scale, 0.5, EPS);
+    cr_assert_str_eq(m.mpi, "mpich-1.2.5");
+    cr_assert_float_eq(m.reduce_byte_time, 1e-9, EPS);
+}
+
+Test(machine, mistakes_name_file_line_and_what_was_expected)
+{
+    load_fails("name = x\nlatancy = 5us\n",
+               "2: unknown key 'latancy' (docs/machines.md lists the keys)");
+    load_fails("\n\nlatency = 5 furlongs\n",
+               "3: latency = '5 furlongs': expected a time such as 50us, 1.5ms or 0s");
+    load_fails("bandwidth = 100Mbit\n",
+               "1: bandwidth = '100Mbit': expected a bandwidth such as 12.5MB/s or 1Gbit/s");
+    load_fails("network = ring\n", "1: network = 'ring': expected bus, channels or switch");
+    load_fails("procs_per_node = 0\n",
+               "1: procs_per_node = '0': expected a whole number of at least 1");
+    load_fails("just words\n", "1: expected 'key = value'");
+}
+
+Test(machine, a_missing_file_is_named)
+{
+    struct pz_machine m;
+    char err[512];
+
+    pz_machine_defaults(&m);
+    cr_assert_eq(pz_machine_load("/nonexistent/m.conf", &m, err, sizeof(err)), -1);
+    cr_assert_str_eq(err, "/nonexistent/m.conf: No such file or directory");
+}
+
+/* Hockney, 100 Mbit Ethernet: 50 us + 1250 B / 12.5 MB/s = 50 + 100 us. */
+Test(cost, hockney)
+{
+    struct pz_machine m;
+
+    pz_machine_defaults(&m);
+    m.latency = 50e-6;
+    m.bandwidth = 12.5e6;
+    cr_assert_float_eq(pz_message_time(&m, 1250), 150e-6, EPS);
+    cr_assert_float_eq(pz_message_time(&m, 0), 50e-6, EPS);
+}
+
+/* The packet model of 002 with V_max 1500, V_c 78 (payload 1422 per packet),
+ * t0 100 us, t1 0.01 us/B, t_k 0.08 us/B (12.5 MB/s):
+ *   1000 B, one packet:    100 + 1000 x 0.01 + (1000 + 78) x 0.08     = 196.24 us
+ *   3000 B, ceil(3000/1422) = 3 packets:
+ *                          100 + 1422 x 0.01 + (3000 + 3 x 78) x 0.08 = 372.94 us
+ *   0 B, one packet:       100 + 0 + 78 x 0.08                        = 106.24 us */
+Test(cost, packet_model_of_002)
+{
+    struct pz_machine m;
+
+    pz_machine_defaults(&m);
+    m.cost_model = PZ_COST_PACKET;
+    m.latency = 100e-6;
+    m.latency_per_byte = 0.01e-6;
+    m.bandwidth = 12.5e6;
+    m.packet_size = 1500;
+    m.packet_header = 78;
+    cr_assert_float_eq(pz_message_time(&m, 1000), 196.24e-6, 1e-12);
+    cr_assert_float_eq(pz_message_time(&m, 3000), 372.94e-6, 1e-12);
+    cr_assert_float_eq(pz_message_time(&m, 0), 106.24e-6, 1e-12);
+    cr_assert_float_eq(pz_message_time(&m, 1422), 100e-6 + 14.22e-6 + 1500 * 0.08e-6, 1e-12,
+                       "exactly one full packet");
+}
+
+/* 6 processes, 4 per node: block gives nodes 0 0 0 0 1 1, cyclic 0 1 0 1 0 1. */
+Test(cost, placement)
+{
+    struct pz_machine m;
+    const int block[6] = { 0, 0, 0, 0, 1, 1 }, cyclic[6] = { 0, 1, 0, 1, 0, 1 };
+
+    pz_machine_defaults(&m);
+    m.procs_per_node = 4;
+    cr_assert_eq(pz_nodes_for(&m, 6), 2);
+    for (int r = 0; r < 6; r++)
+        cr_assert_eq(pz_node_of(&m, r, 6), block[r], "block, rank %d", r);
+    m.placement = PZ_PLACE_CYCLIC;
+    for (int r = 0; r < 6; r++)
+        cr_assert_eq(pz_node_of(&m, r, 6), cyclic[r], "cyclic, rank %d", r);
+}
+
+/* The machine files prognoz ships load, and say what their comments say. */
+Test(machine, the_shipped_machines_load)
+{
+    static const struct {
+        const char *file;
+        enum pz_network_kind network;
+        int procs_per_node;
+    } shipped[] = {
+        { "ethernet-100-hub.conf", PZ_NET_BUS, 1 },
+        { "gigabit-switch.conf", PZ_NET_SWITCH, 2 },
+        { "myrinet-2proc.conf", PZ_NET_CHANNELS, 2 },
+    };
+    const char *top = getenv("PZ_TOP_SRCDIR");
+
+    cr_assert(top, "PZ_TOP_SRCDIR is set by make check");
+    for (size_t i = 0; i < sizeof(shipped) / sizeof(shipped[0]); i++) {
+        struct pz_machine m;
+        char file[4096], err[512];
+
+        snprintf(file, sizeof(file), "%s/share/machines/%s", top, shipped[i].file);
+        pz_machine_defaults(&m);
+        cr_assert_eq(pz_machine_load(file, &m, err, sizeof(err)), 0, "%s", err);
+        cr_assert_eq(m.network, shipped[i].network, "%s", shipped[i].file);
+        cr_assert_eq(m.procs_per_node, shipped[i].procs_per_node, "%s", shipped[i].file);
+    }
+}

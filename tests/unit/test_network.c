@@ -1,0 +1,83 @@
+/* Networks: when transfers arrive, computed by hand.  Every case: 1250 B messages on
+ * Hockney 50 us + 1250 B / 12.5 MB/s = 150 us on an idle link. */
+#include <criterion/criterion.h>
+
+#include "network.h"
+
+#define US(x) ((x) * 1e-6)
+#define EPS 1e-12
+
+/* Criterion's float assertions evaluate their arguments twice: a transfer, which
+ * reserves links, is made once here. */
+static void arrives(struct pz_network *n, int src, int dst, double ready, double want,
+                    const char *why)
+{
+    double got = pz_network_transfer(n, src, dst, 1250, ready);
+
+    cr_assert_float_eq(got, want, EPS, "%d -> %d ready at %g: arrives at %g, not %g%s%s", src,
+                       dst, ready, got, want, why[0] ? ": " : "", why);
+}
+
+static struct pz_machine machine(enum pz_network_kind kind, int channels)
+{
+    struct pz_machine m;
+
+    pz_machine_defaults(&m);
+    m.network = kind;
+    m.channels = channels;
+    m.latency = 50e-6;
+    m.bandwidth = 12.5e6;
+    m.shm_latency = 1e-6;
+    m.shm_bandwidth = 1.25e9;
+    return m;
+}
+
+/* Two transfers ready at once on a hub: the second waits for the first. */
+Test(network, a_bus_serializes)
+{
+    struct pz_machine m = machine(PZ_NET_BUS, 1);
+    struct pz_network *n = pz_network_new(&m, 4);
+
+    arrives(n, 0, 1, 0, US(150), "");
+    arrives(n, 2, 3, 0, US(300), "");
+    arrives(n, 1, 0, US(400), US(550), "an idle bus again");
+    pz_network_free(n);
+}
+
+/* Two channels carry two transfers at once; the third waits for the first to free. */
+Test(network, channels_carry_transfers_at_once)
+{
+    struct pz_machine m = machine(PZ_NET_CHANNELS, 2);
+    struct pz_network *n = pz_network_new(&m, 4);
+
+    arrives(n, 0, 1, 0, US(150), "");
+    arrives(n, 2, 3, 0, US(150), "");
+    arrives(n, 1, 2, US(10), US(300), "");
+    pz_network_free(n);
+}
+
+/* A switch: disjoint pairs at once; a shared sender or a shared receiver waits. */
+Test(network, a_switch_contends_only_at_endpoints)
+{
+    struct pz_machine m = machine(PZ_NET_SWITCH, 1);
+    struct pz_network *n = pz_network_new(&m, 4);
+
+    arrives(n, 0, 1, 0, US(150), "");
+    arrives(n, 2, 3, 0, US(150), "disjoint");
+    arrives(n, 0, 2, 0, US(300), "node 0's link out is busy until 150");
+    arrives(n, 3, 1, US(100), US(300), "node 1's link in is busy until 150");
+    arrives(n, 1, 0, 0, US(150), "full duplex: node 0 receives while it sends");
+    pz_network_free(n);
+}
+
+/* Processes of one node exchange through memory: 1 us + 1250 B / 1.25 GB/s = 2 us, and
+ * take no link: a bus transfer at the same time is not delayed. */
+Test(network, one_node_goes_through_memory)
+{
+    struct pz_machine m = machine(PZ_NET_BUS, 1);
+    struct pz_network *n = pz_network_new(&m, 2);
+
+    arrives(n, 1, 1, US(5), US(7), "");
+    arrives(n, 0, 1, US(5), US(155), "");
+    pz_network_free(n);
+}
