@@ -70,7 +70,7 @@ void pz_call_release_requests(struct pz_call *c);
 
 /* Finishes the record of the call and returns its result.  Inline: every call ends
  * here, and the common case is a few stores into the thread's buffer. */
-static inline int pz_call_leave(struct pz_call *c)
+__attribute__((always_inline)) static inline int pz_call_leave(struct pz_call *c)
 {
     struct pz_thread *t = c->thread;
     struct pz_record *r;

@@ -99,18 +99,25 @@ static int fits(const struct pz_thread *t, size_t need)
 int pz_thread_make_room(struct pz_thread *t, size_t need)
 {
     /* room for the flush mark too, which follows the record */
-    need += sizeof(struct pz_record);
-    if (!fits(t, need)) {
+    size_t with_mark = need + sizeof(struct pz_record);
+
+    if (!fits(t, with_mark)) {
         uint64_t start = pz_ticks();
+        size_t had = t->used;
 
         pz_thread_flush(t);
-        if (t->used == 0) {
+        if (had && t->used == 0) {
             t->flush_start = start;
             t->flush_end = pz_ticks();
         }
     }
-    if (!fits(t, need)) {
+    if (!fits(t, with_mark)) {
+        /* the record is lost; the mark of a flush made for it goes in now, which keeps
+         * time order: the call had returned before the flush began */
         t->dropped++;
+        if (t->flush_start && fits(t, sizeof(struct pz_record)))
+            pz_thread_mark_flush(t);
+        t->flush_start = 0;
         return 0;
     }
     return 1;
