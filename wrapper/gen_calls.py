@@ -96,6 +96,12 @@ class Call:
         self.params = params
         self.roles = {p.role: p for p in params if p.role}
 
+    def check_hooks(self):
+        """Every role the category's hooks need, so that a row lacking one is reported
+        with its line, before anything is written."""
+        for hook_arg in (self.category.pre or []) + (self.category.post or []):
+            self.arg_for(hook_arg)
+
     def arg_for(self, hook_arg):
         param = self.roles.get(hook_arg.role)
         if param is None:
@@ -116,6 +122,8 @@ def read_table(path):
             try:
                 if line.startswith('%category'):
                     words = line.split()
+                    if len(words) < 2:
+                        raise TableError('expected %category NAME [pre=ROLES] [post=ROLES] [hand]')
                     categories[words[1]] = Category(words[1], words[2:])
                     continue
                 m = re.match(r'(MPI_\w+)\s+(\w+)(?::(\w+))?\s+\((.*)\)$', line)
@@ -127,7 +135,9 @@ def read_table(path):
                 if (cat == 'coll') != (coll is not None) or (coll and coll not in COLLECTIVES):
                     raise TableError("bad collective kind '%s'" % coll)
                 plist = [Param(p) for p in params.split(',')] if params.strip() else []
-                calls.append(Call(name, categories[cat], coll, plist))
+                call = Call(name, categories[cat], coll, plist)
+                call.check_hooks()
+                calls.append(call)
             except TableError as e:
                 sys.exit('%s:%d: %s' % (path, lineno, e))
     return categories, calls
