@@ -95,8 +95,13 @@ int pz_cmd_report(int argc, char **argv)
     for (int i = 0; i < a.nwarnings; i++)
         fprintf(stderr, "prognoz report: warning: %s\n", a.warnings[i]);
     rc = pz_report_write(out, &a, o.format, o.per_process);
-    if ((out != stdout && fclose(out) != 0) || rc != 0) {
-        fprintf(stderr, "prognoz report: cannot write the report: %s\n", strerror(errno));
+    if (fflush(out) != 0 || ferror(out))
+        rc = -1;
+    if (out != stdout && fclose(out) != 0)
+        rc = -1;
+    if (rc != 0) {
+        fprintf(stderr, "prognoz report: cannot write '%s': %s\n",
+                o.output ? o.output : "the standard output", strerror(errno));
         rc = 1;
     }
     pz_analysis_free(&a);
