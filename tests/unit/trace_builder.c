@@ -34,6 +34,8 @@ struct tb {
     uint32_t nregions;
     struct tb_comm *comms; /* TB_WORLD, TB_SELF, then those of tb_comm */
     uint32_t ncomms;
+    struct tb_site { char *file; uint32_t line; } *sites;   /* of tb_site */
+    uint32_t nsites;
     int failed;
 };
 
@@ -178,6 +180,43 @@ void tb_call(struct tb *b, int proc, const char *name, uint64_t enter, uint64_t 
     tb_leave(b, proc, leave, r);
 }
 
+uint32_t tb_site(struct tb *b, const char *file, unsigned line)
+{
+    struct tb_site *grown;
+
+    for (uint32_t i = 0; i < b->nsites; i++)
+        if (!strcmp(b->sites[i].file, file) && b->sites[i].line == line)
+            return i;
+    grown = realloc(b->sites, (b->nsites + 1) * sizeof(*grown));
+    if (!grown) {
+        b->failed = 1;
+        return 0;
+    }
+    b->sites = grown;
+    grown[b->nsites] = (struct tb_site){ strdup(file), line };
+    if (!grown[b->nsites].file)
+        b->failed = 1;
+    return b->nsites++;
+}
+
+/* The only attribute of a trace with call sites. */
+#define TB_ATTR_CALLSITE 0
+
+void tb_enter_site(struct tb *b, int proc, uint64_t ns, uint32_t region, uint32_t site)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+    OTF2_AttributeList *list = OTF2_AttributeList_New();
+
+    if (!list || site >= b->nsites ||
+        OTF2_AttributeList_AddSourceCodeLocationRef(list, TB_ATTR_CALLSITE, site) !=
+            OTF2_SUCCESS)
+        b->failed = 1;
+    else if (w)
+        written(b, proc, ns, OTF2_EvtWriter_Enter(w, list, ns, region));
+    if (list)
+        OTF2_AttributeList_Delete(list);
+}
+
 static uint32_t add_comm(struct tb *b, const char *name, int self, int n, const int *ranks)
 {
     struct tb_comm *grown = realloc(b->comms, (b->ncomms + 1) * sizeof(*grown));
@@ -274,6 +313,28 @@ void tb_mpi_irecv(struct tb *b, int proc, uint64_t ns, uint32_t comm, uint32_t s
     if (w)
         written(b, proc, ns,
                 OTF2_EvtWriter_MpiIrecv(w, NULL, ns, source, comm, tag, bytes, request));
+}
+
+void tb_nbc_request(struct tb *b, int proc, uint64_t ns, uint64_t request)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    world_and_self(b);
+    if (w)
+        written(b, proc, ns, OTF2_EvtWriter_NonBlockingCollectiveRequest(w, NULL, ns, request));
+}
+
+void tb_nbc_complete(struct tb *b, int proc, uint64_t ns, OTF2_CollectiveOp op,
+                     uint32_t comm, uint32_t root, uint64_t sent, uint64_t received,
+                     uint64_t request)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    world_and_self(b);
+    if (w)
+        written(b, proc, ns,
+                OTF2_EvtWriter_NonBlockingCollectiveComplete(w, NULL, ns, op, comm, root, sent,
+                                                             received, request));
 }
 
 void tb_collective_begin(struct tb *b, int proc, uint64_t ns)
@@ -398,6 +459,15 @@ static void write_definitions(struct tb *b, OTF2_GlobalDefWriter *w)
     }
     if (b->ncomms)
         write_comms(b, w, &next);
+    if (b->nsites) {
+        OTF2_GlobalDefWriter_WriteAttribute(
+            w, TB_ATTR_CALLSITE, string(w, &next, "prognoz:callsite"),
+            string(w, &next, "the source location the MPI call was made from"),
+            OTF2_TYPE_SOURCE_CODE_LOCATION);
+        for (uint32_t i = 0; i < b->nsites; i++)
+            OTF2_GlobalDefWriter_WriteSourceCodeLocation(w, i, string(w, &next, b->sites[i].file),
+                                                         b->sites[i].line);
+    }
 }
 
 int tb_close(struct tb *b)
@@ -433,6 +503,9 @@ int tb_close(struct tb *b)
         free(b->comms[i].ranks);
     }
     free(b->comms);
+    for (uint32_t i = 0; i < b->nsites; i++)
+        free(b->sites[i].file);
+    free(b->sites);
     free(b->ids);
     free(b->writers);
     free(b->events);

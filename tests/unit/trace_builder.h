@@ -68,6 +68,11 @@ void tb_mpi_recv(struct tb *b, int proc, uint64_t ns, uint32_t comm, uint32_t so
                  uint32_t tag, uint64_t bytes);
 void tb_mpi_irecv(struct tb *b, int proc, uint64_t ns, uint32_t comm, uint32_t source,
                   uint32_t tag, uint64_t bytes, uint64_t request);
+/* a nonblocking collective: its request in the I-call, its completion in the wait */
+void tb_nbc_request(struct tb *b, int proc, uint64_t ns, uint64_t request);
+void tb_nbc_complete(struct tb *b, int proc, uint64_t ns, OTF2_CollectiveOp op,
+                     uint32_t comm, uint32_t root, uint64_t sent, uint64_t received,
+                     uint64_t request);
 void tb_collective_begin(struct tb *b, int proc, uint64_t ns);
 void tb_collective_end(struct tb *b, int proc, uint64_t ns, OTF2_CollectiveOp op,
                        uint32_t comm, uint32_t root, uint64_t sent, uint64_t received);
@@ -81,6 +86,13 @@ void tb_recv_call(struct tb *b, int proc, const char *name, uint64_t enter, uint
                   uint32_t comm, uint32_t source, uint32_t tag);
 void tb_collective_call(struct tb *b, int proc, const char *name, uint64_t enter,
                         uint64_t leave, OTF2_CollectiveOp op, uint32_t comm, uint32_t root);
+
+/* Call sites, as the recorder writes them with PROGNOZ_CALLSITES=1: a
+ * SourceCodeLocation definition per (file, line), returned by tb_site, and the attribute
+ * "prognoz:callsite" of type SOURCE_CODE_LOCATION on the Enter of an MPI call made from
+ * one.  A trace that uses no site defines neither. */
+uint32_t tb_site(struct tb *b, const char *file, unsigned line);
+void tb_enter_site(struct tb *b, int proc, uint64_t ns, uint32_t region, uint32_t site);
 
 /* Writes the definitions and closes the archive; 0 or -1.  Frees b. */
 int tb_close(struct tb *b);
