@@ -143,7 +143,8 @@ PZ_IT_TESTS = \
 	integration/markers_misuse.sh \
 	integration/fortran_markers.sh \
 	integration/markers_disabled.sh \
-	integration/report.sh
+	integration/report.sh \
+	integration/cli.sh
 
 TESTS += $(PZ_IT_TESTS)
 
