@@ -66,6 +66,13 @@ void pz_profile_call(struct reader *r, uint32_t region, uint32_t site, double du
     }
 }
 
+void pz_profile_enter(struct reader *r, uint32_t region, uint32_t site)
+{
+    function_of(r, region);
+    if (site != UINT32_MAX)
+        callsite_of(r, site, region);
+}
+
 void pz_profile_bytes(struct reader *r, uint32_t region, uint64_t sent, uint64_t received)
 {
     struct pz_function *f = function_of(r, region);

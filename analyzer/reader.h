@@ -114,6 +114,8 @@ int pz_reader_proc(const struct reader *r, OTF2_LocationRef loc);
 
 /* Statistics of MPI functions and call sites (profile.c). */
 void pz_profile_call(struct reader *r, uint32_t region, uint32_t site, double duration);
+/* At the Enter of an MPI call: lists its function (and call site) in order of first call. */
+void pz_profile_enter(struct reader *r, uint32_t region, uint32_t site);
 void pz_profile_bytes(struct reader *r, uint32_t region, uint64_t sent, uint64_t received);
 
 /* Registers the event callbacks of walk.c on cb. */

@@ -143,10 +143,30 @@ static void functions(FILE *out, const struct pz_analysis *a)
     for (int i = 0; i < a->nfunctions; i++) {
         const struct pz_function *f = &a->functions[i];
 
-        fprintf(out, "<tr><td class=\"name\">%s</td><td>%llu</td><td>%.6f</td><td>%.6f</td>"
-                "<td>%llu</td><td>%llu</td></tr>\n", f->name, (unsigned long long)f->calls,
-                f->time, f->max, (unsigned long long)f->bytes_sent,
-                (unsigned long long)f->bytes_received);
+        fputs("<tr><td class=\"name\">", out);
+        text(out, f->name);
+        fprintf(out, "</td><td>%llu</td><td>%.6f</td><td>%.6f</td><td>%llu</td><td>%llu</td>"
+                "</tr>\n", (unsigned long long)f->calls, f->time, f->max,
+                (unsigned long long)f->bytes_sent, (unsigned long long)f->bytes_received);
+    }
+    fputs("</table>\n", out);
+}
+
+static void callsites(FILE *out, const struct pz_analysis *a)
+{
+    if (!a->ncallsites)
+        return;
+    fputs("<h2>Call sites</h2>\n<table><tr><th class=\"name\">site</th><th class=\"name\">"
+          "function</th><th>calls</th><th>time</th></tr>\n", out);
+    for (int i = 0; i < a->ncallsites; i++) {
+        const struct pz_callsite *c = &a->callsites[i];
+
+        fputs("<tr><td class=\"name\">", out);
+        text(out, c->file);
+        fprintf(out, ":%u</td><td class=\"name\">", c->line);
+        text(out, c->function);
+        fprintf(out, "</td><td>%llu</td><td>%.6f</td></tr>\n", (unsigned long long)c->calls,
+                c->time);
     }
     fputs("</table>\n", out);
 }
@@ -164,6 +184,7 @@ int pz_report_html(FILE *out, const struct pz_analysis *a, int with_processes)
     for (int i = 0; i < a->nnodes; i++)
         details(out, a, &a->nodes[order[i]], with_processes);
     functions(out, a);
+    callsites(out, a);
     fputs("</body></html>\n", out);
     free(order);
     return ferror(out) ? -1 : 0;

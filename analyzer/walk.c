@@ -115,8 +115,11 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, voi
         pz_reader_fail(r, "out of memory");
         return OTF2_CALLBACK_INTERRUPT;
     }
-    if (r->regions[region].kind == REGION_MPI && p->in_flight > 0 && p->computing_since > -1e300)
-        overlap(r, proc, t - p->computing_since);
+    if (r->regions[region].kind == REGION_MPI) {
+        pz_profile_enter(r, region, f.site);
+        if (p->in_flight > 0 && p->computing_since > -1e300)
+            overlap(r, proc, t - p->computing_since);
+    }
     if (pz_reserve((void **)&p->stack, &p->cap, p->depth, sizeof(*p->stack)) != 0) {
         pz_reader_fail(r, "out of memory");
         return OTF2_CALLBACK_INTERRUPT;
@@ -267,9 +270,16 @@ static OTF2_CallbackCode on_collective_complete(OTF2_LocationRef loc, OTF2_TimeS
                                                 uint32_t root, uint64_t sent_bytes,
                                                 uint64_t received_bytes, uint64_t request)
 {
-    (void)attributes, (void)op, (void)comm, (void)root, (void)sent_bytes, (void)request;
-    (void)received_bytes;
+    struct reader *r = ud;
+    struct frame *call;
+    int proc;
+
+    (void)attributes, (void)op, (void)comm, (void)root, (void)request;
     in_flight(ud, loc, time, -1);
+    /* the bytes count in the call that completed the operation, as a nonblocking
+     * receive's do */
+    if (process_at(r, loc, seconds(r, time), &proc) && (call = open_call(r, proc)))
+        pz_profile_bytes(r, call->region, sent_bytes, received_bytes);
     return OTF2_CALLBACK_SUCCESS;
 }
 
