@@ -11,25 +11,13 @@
 
 #include "analysis.h"
 #include "report.h"
+#include "analysis_fixture.h"
 #include "trace_builder.h"
 
 #define EPS 1e-9
 #define MS TB_MS
 
 static double eps = EPS;   /* the tolerance of expect_values */
-static char *dir;
-static struct pz_analysis an;
-static char err[1024];
-
-static void cleanup(void)
-{
-    pz_analysis_free(&an);
-    if (dir) {
-        tb_remove(dir);
-        free(dir);
-        dir = NULL;
-    }
-}
 
 TestSuite(analysis, .fini = cleanup);
 TestSuite(bad_input, .fini = cleanup);

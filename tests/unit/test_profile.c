@@ -10,24 +10,12 @@
 
 #include "analysis.h"
 #include "report.h"
+#include "analysis_fixture.h"
 #include "trace_builder.h"
 
 #define EPS 1e-9
 #define MS TB_MS
 
-static char *dir;
-static struct pz_analysis an;
-static char err[1024];
-
-static void cleanup(void)
-{
-    pz_analysis_free(&an);
-    if (dir) {
-        tb_remove(dir);
-        free(dir);
-        dir = NULL;
-    }
-}
 
 TestSuite(profile, .fini = cleanup);
 TestSuite(html, .fini = cleanup);

@@ -24,25 +24,13 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "analysis_fixture.h"
 #include "trace_builder.h"
 
 #define EPS 1e-9
 #define MS TB_MS
 #define S(ms) ((ms) / 1000.0)
 
-static char *dir;
-static struct pz_analysis an;
-static char err[1024];
-
-static void cleanup(void)
-{
-    pz_analysis_free(&an);
-    if (dir) {
-        tb_remove(dir);
-        free(dir);
-        dir = NULL;
-    }
-}
 
 TestSuite(waits, .fini = cleanup);
 
