@@ -22,19 +22,8 @@ B='Operation: BARRIER'
 for r in 0 1; do
     p=$((1 - r))
     {
-        printf '%s\n' MPI_Init MPI_Comm_rank MPI_Comm_size
-        if test $r = 0; then
-            echo "MPI_Send | MPI_SEND Receiver: 1, $W, Tag: 5, Length: 12"
-            echo "MPI_Bcast | MPI_COLLECTIVE_BEGIN | MPI_COLLECTIVE_END Operation: BCAST, $W, Root: 1, Sent: 0, Received: 16"
-        else
-            echo "MPI_Recv | MPI_RECV Sender: 0, $W, Tag: 5, Length: 12"
-            echo "MPI_Bcast | MPI_COLLECTIVE_BEGIN | MPI_COLLECTIVE_END Operation: BCAST, $W, Root: 1, Sent: 16, Received: 0"
-        fi
+        pz_fortran_calls $r
         cat <<EOF
-MPI_Allreduce | MPI_COLLECTIVE_BEGIN | MPI_COLLECTIVE_END Operation: ALLREDUCE, $W, Root: NONE, Sent: 4, Received: 4
-MPI_Irecv | MPI_IRECV_REQUEST Request: #1
-MPI_Isend | MPI_ISEND Receiver: $p, $W, Tag: 6, Length: 4, Request: #2
-MPI_Waitall | MPI_IRECV Sender: $p, $W, Tag: 6, Length: 4, Request: #1 | MPI_ISEND_COMPLETE Request: #2
 MPI_Irecv | MPI_IRECV_REQUEST Request: #3
 MPI_Isend | MPI_ISEND Receiver: $p, $W, Tag: 7, Length: 4, Request: #4
 MPI_Wait | MPI_IRECV Sender: $p, $W, Tag: 7, Length: 4, Request: #3

@@ -311,3 +311,23 @@ pz_expect_interval() {
     *) pz_fail "$1: region \"$_r\": the file '$_f' is not a full path" ;;
     esac
 }
+
+# pz_fortran_calls R: the calls both Fortran test programs (fhello.f90, ff08.f90) begin
+# with on rank R of 2, in pz_calls's format: a send from 0 to 1, a broadcast from 1, an
+# allreduce, and an Irecv/Isend exchange completed by a Waitall.
+pz_fortran_calls() {
+    w='Communicator: "MPI_COMM_WORLD"'
+    peer=$((1 - $1))
+    printf '%s\n' MPI_Init MPI_Comm_rank MPI_Comm_size
+    if test "$1" = 0; then
+        echo "MPI_Send | MPI_SEND Receiver: 1, $w, Tag: 5, Length: 12"
+        echo "MPI_Bcast | MPI_COLLECTIVE_BEGIN | MPI_COLLECTIVE_END Operation: BCAST, $w, Root: 1, Sent: 0, Received: 16"
+    else
+        echo "MPI_Recv | MPI_RECV Sender: 0, $w, Tag: 5, Length: 12"
+        echo "MPI_Bcast | MPI_COLLECTIVE_BEGIN | MPI_COLLECTIVE_END Operation: BCAST, $w, Root: 1, Sent: 16, Received: 0"
+    fi
+    echo "MPI_Allreduce | MPI_COLLECTIVE_BEGIN | MPI_COLLECTIVE_END Operation: ALLREDUCE, $w, Root: NONE, Sent: 4, Received: 4"
+    echo "MPI_Irecv | MPI_IRECV_REQUEST Request: #1"
+    echo "MPI_Isend | MPI_ISEND Receiver: $peer, $w, Tag: 6, Length: 4, Request: #2"
+    echo "MPI_Waitall | MPI_IRECV Sender: $peer, $w, Tag: 6, Length: 4, Request: #1 | MPI_ISEND_COMPLETE Request: #2"
+}
