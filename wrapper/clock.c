@@ -6,6 +6,7 @@
 #include "clock.h"
 
 int pz_clock_tsc;
+int pz_record_cpu;
 
 /* The time-stamp counter serves only if it ticks at a constant rate, also in sleep
  * states, and the same on every core: the kernel says so with these flags. */

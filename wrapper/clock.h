@@ -36,6 +36,22 @@ static inline uint64_t pz_ticks(void)
     return pz_now();
 }
 
+/* Nonzero when every call also records the calling thread's CPU time
+ * (PROGNOZ_CPU_TIME=1; set once at start, runtime.c). */
+extern int pz_record_cpu;
+
+/* CPU time of the calling thread in nanoseconds since it started.  A system call on
+ * Linux (the vDSO does not serve CLOCK_THREAD_CPUTIME_ID), about 250 ns: read only when
+ * pz_record_cpu is set. */
+static inline uint64_t pz_cpu_now(void)
+{
+    struct timespec ts;
+
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 struct pz_anchor {
     uint64_t ticks, ns;
 };

@@ -264,8 +264,8 @@ static uint32_t *map_of(uint32_t n)
     return malloc((n ? n : 1) * sizeof(uint32_t));
 }
 
-/* Collective: numbers communicators, count lists, intervals and call sites of the run;
- * run receives rank 0's view of them. */
+/* Collective: numbers communicators, count lists, intervals and call sites of the run,
+ * and finds whether any process recorded CPU times; run receives rank 0's view of them. */
 static void unify(MPI_Comm comm, struct unified *u, struct pz_run_info *run)
 {
     u->comm_map = map_of(u->ncomms = pz_comms_count());
@@ -276,6 +276,7 @@ static void unify(MPI_Comm comm, struct unified *u, struct pz_run_info *run)
     pz_vcounts_unify(comm, u->list_map, &run->count_lists, &run->ncount_lists);
     pz_intervals_unify(comm, u->interval_map, &u->intervals, &run->nintervals);
     pz_sites_unify(comm, u->site_map, &u->sites, &run->nsites);
+    PMPI_Reduce(&pz_record_cpu, &run->cpu_time, 1, MPI_INT, MPI_LOR, 0, comm);
     u->regions = region_map(u->interval_map, u->nintervals);
     run->comms = u->comms;
     run->intervals = u->intervals;

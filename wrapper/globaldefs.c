@@ -215,6 +215,19 @@ static void write_sites(struct strings *s, const struct pz_run_info *run)
             run->sites[i].line);
 }
 
+/* The thread CPU time at the Enter and Leave of MPI calls (PROGNOZ_CPU_TIME=1), defined
+ * only in a run that recorded it, so that a reader knows from the definitions. */
+static void write_cpu_time(struct strings *s, const struct pz_run_info *run)
+{
+    if (!run->cpu_time)
+        return;
+    OTF2_GlobalDefWriter_WriteAttribute(
+        s->w, PZ_ATTR_CPU_TIME, string(s, "prognoz:cpu_time"),
+        string(s, "CPU time of the calling thread since it started, ns "
+                  "(CLOCK_THREAD_CPUTIME_ID): at Enter read before the call, at Leave after"),
+        OTF2_TYPE_UINT64);
+}
+
 void pz_write_global_definitions(OTF2_GlobalDefWriter *w, const struct pz_run_info *run)
 {
     struct strings s = { w, 0 };
@@ -230,5 +243,6 @@ void pz_write_global_definitions(OTF2_GlobalDefWriter *w, const struct pz_run_in
     write_regions(&s);
     write_intervals(&s, run);
     write_sites(&s, run);
+    write_cpu_time(&s, run);
     write_comms(&s, run);
 }

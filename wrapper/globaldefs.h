@@ -26,6 +26,7 @@ struct pz_run_info {
     uint32_t nintervals;
     const struct pz_interval_def *sites;       /* source code location i (id unused) */
     uint32_t nsites;
+    int cpu_time;                    /* some process recorded CPU times (PROGNOZ_CPU_TIME) */
 };
 
 void pz_write_global_definitions(OTF2_GlobalDefWriter *w, const struct pz_run_info *run);

@@ -23,6 +23,7 @@
 struct pz_call {
     struct pz_thread *thread;
     uint64_t enter, leave;
+    uint64_t cpu_enter, cpu_leave;    /* thread CPU time, ns, if pz_record_cpu */
     uintptr_t site;                   /* return address into the program */
     enum pz_call_id id;               /* PZ_NCALLS: consumed (a marker), not recorded */
     int ret;
@@ -55,6 +56,10 @@ __attribute__((always_inline)) static inline int pz_call_enter(struct pz_call *c
     c->requests = NULL;
     c->statuses = NULL;
     c->site = (uintptr_t)__builtin_return_address(0);
+    /* CPU time before the enter time and after the leave time: the CPU time of a gap
+     * between two calls is then measured within the gap's wall-clock time */
+    if (__builtin_expect(pz_record_cpu, 0))
+        c->cpu_enter = pz_cpu_now();
     c->enter = pz_ticks();
     return 1;
 }
@@ -63,6 +68,8 @@ __attribute__((always_inline)) static inline int pz_call_enter(struct pz_call *c
 static inline void pz_call_returned(struct pz_call *c)
 {
     c->leave = pz_ticks();
+    if (__builtin_expect(pz_record_cpu, 0))
+        c->cpu_leave = pz_cpu_now();
 }
 
 /* Frees what a wait/test pre hook allocated (hooks_wait.c). */
@@ -74,8 +81,10 @@ __attribute__((always_inline)) static inline int pz_call_leave(struct pz_call *c
 {
     struct pz_thread *t = c->thread;
     struct pz_record *r;
+    unsigned char *tail;
     size_t items = (size_t)t->nitems * sizeof(struct pz_item);
-    size_t need = sizeof(*r) + items + (pz_record_sites ? sizeof(uintptr_t) : 0);
+    uint32_t aux = (pz_record_sites ? PZ_AUX_SITE : 0) | (pz_record_cpu ? PZ_AUX_CPU : 0);
+    size_t need = sizeof(*r) + items + pz_record_trailer(aux);
 
     if (__builtin_expect(c->requests != NULL || c->statuses != NULL, 0))
         pz_call_release_requests(c);
@@ -92,12 +101,18 @@ __attribute__((always_inline)) static inline int pz_call_leave(struct pz_call *c
     r->leave = c->leave ? c->leave : pz_ticks();
     r->call = (uint16_t)c->id;
     r->nitems = (uint16_t)t->nitems;
-    r->aux = 0;
+    r->aux = aux;
     if (items)
         __builtin_memcpy(r + 1, t->items, items);
-    if (pz_record_sites) {
-        r->aux = PZ_AUX_SITE;
-        __builtin_memcpy((unsigned char *)(r + 1) + items, &c->site, sizeof(c->site));
+    tail = (unsigned char *)(r + 1) + items;
+    if (aux & PZ_AUX_SITE) {
+        __builtin_memcpy(tail, &c->site, sizeof(c->site));
+        tail += sizeof(c->site);
+    }
+    if (__builtin_expect(aux & PZ_AUX_CPU, 0)) {
+        uint64_t cpu[2] = { c->cpu_enter, c->leave ? c->cpu_leave : pz_cpu_now() };
+
+        __builtin_memcpy(tail, cpu, sizeof(cpu));
     }
     t->used += need;
     if (__builtin_expect(t->flush_start != 0, 0))

@@ -11,32 +11,38 @@ static int thread_level(void)
     return level;
 }
 
+/* The thread's CPU time is read here whether PROGNOZ_CPU_TIME is set or not (the
+ * environment is read once MPI is initialised): a few hundred ns, once a run. */
 PZ_EXPORT int MPI_Init(int *argc, char ***argv)
 {
-    uint64_t enter = pz_ticks();
+    uint64_t cpu[2] = { pz_cpu_now(), 0 }, enter = pz_ticks();
     int ret = PMPI_Init(argc, argv);
+    uint64_t leave = pz_ticks();
 
+    cpu[1] = pz_cpu_now();
     if (ret == MPI_SUCCESS)
-        pz_runtime_start(thread_level(), enter, pz_ticks(), PZ_CALL_MPI_Init);
+        pz_runtime_start(thread_level(), enter, leave, cpu, PZ_CALL_MPI_Init);
     return ret;
 }
 
 PZ_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-    uint64_t enter = pz_ticks();
+    uint64_t cpu[2] = { pz_cpu_now(), 0 }, enter = pz_ticks();
     int ret = PMPI_Init_thread(argc, argv, required, provided);
+    uint64_t leave = pz_ticks();
 
+    cpu[1] = pz_cpu_now();
     if (ret == MPI_SUCCESS)
-        pz_runtime_start(*provided, enter, pz_ticks(), PZ_CALL_MPI_Init_thread);
+        pz_runtime_start(*provided, enter, leave, cpu, PZ_CALL_MPI_Init_thread);
     return ret;
 }
 
 PZ_EXPORT int MPI_Finalize(void)
 {
-    uint64_t enter = pz_ticks();
+    uint64_t cpu = pz_cpu_now(), enter = pz_ticks();
 
     if (pz_runtime_recording())
-        pz_runtime_finish(enter);
+        pz_runtime_finish(enter, cpu);
     return PMPI_Finalize();
 }
 

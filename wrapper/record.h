@@ -58,17 +58,28 @@ struct pz_record {
     uint16_t call;             /* enum pz_call_id or PZ_RECORD_* */
     uint16_t nitems;           /* items that follow */
     uint32_t aux;              /* PZ_RECORD_BEGIN/END: local interval number;
-                                  MPI calls: PZ_AUX_SITE if a call site follows */
+                                  MPI calls: PZ_AUX_* of what follows the items */
 };
 
-/* The return address of the call (a uintptr_t) follows the record's items. */
+/* What may follow an MPI call's items, in this order: */
+/* the return address of the call (a uintptr_t), PROGNOZ_CALLSITES=1 */
 #define PZ_AUX_SITE 1u
+/* the calling thread's CPU time in ns at enter and at leave (two uint64_t),
+ * PROGNOZ_CPU_TIME=1 */
+#define PZ_AUX_CPU 2u
 
-/* Bytes of record r with its items and call site. */
+/* Bytes of what follows the items of an MPI call's record whose aux is aux. */
+static inline size_t pz_record_trailer(uint32_t aux)
+{
+    return (aux & PZ_AUX_SITE ? sizeof(uintptr_t) : 0) +
+           (aux & PZ_AUX_CPU ? 2 * sizeof(uint64_t) : 0);
+}
+
+/* Bytes of record r with its items, call site and CPU times. */
 static inline size_t pz_record_size(const struct pz_record *r)
 {
     return sizeof(*r) + (size_t)r->nitems * sizeof(struct pz_item) +
-           (r->call < PZ_RECORD_END && (r->aux & PZ_AUX_SITE) ? sizeof(uintptr_t) : 0);
+           (r->call < PZ_RECORD_END ? pz_record_trailer(r->aux) : 0);
 }
 
 #endif

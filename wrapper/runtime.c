@@ -56,11 +56,13 @@ static int configure(void)
 {
     const char *disable = getenv("PROGNOZ_DISABLE"), *dir = getenv("PROGNOZ_DIR");
     const char *buffer = getenv("PROGNOZ_BUFFER"), *sites = getenv("PROGNOZ_CALLSITES");
+    const char *cpu = getenv("PROGNOZ_CPU_TIME");
 
     if (disable && *disable && strcmp(disable, "0") != 0)
         return -1;
     snprintf(pz_session.dir, sizeof(pz_session.dir), "%s", dir && *dir ? dir : "prognoz-trace");
     pz_record_sites = sites && *sites && strcmp(sites, "0") != 0;
+    pz_record_cpu = cpu && *cpu && strcmp(cpu, "0") != 0;
     if (buffer && *buffer) {
         size_t size = pz_parse_size(buffer);
 
@@ -128,19 +130,22 @@ OTF2_EvtWriter *pz_runtime_evt_writer(uint64_t location)
     return pz_session.archive_open ? pz_archive_evt_writer(location) : NULL;
 }
 
-/* Records the call that initialised MPI on the calling thread. */
-static void record_call(int call, uint64_t enter, uint64_t leave)
+/* Records the call that initialised or finalises MPI on the calling thread; cpu: the
+ * thread's CPU time at enter and at leave. */
+static void record_call(int call, uint64_t enter, uint64_t leave, const uint64_t cpu[2])
 {
     struct pz_thread *t = pz_thread_current ? pz_thread_current : pz_thread_attach();
-    struct pz_record r = { .enter = enter, .leave = leave, .call = (uint16_t)call };
+    struct pz_record r = { .enter = enter, .leave = leave, .call = (uint16_t)call,
+                           .aux = pz_record_cpu ? PZ_AUX_CPU : 0 };
 
     if (t) {
         t->nitems = 0;
-        pz_thread_commit(t, &r);
+        pz_thread_commit_call(t, &r, cpu);
     }
 }
 
-void pz_runtime_start(int thread_level, uint64_t enter, uint64_t leave, int call)
+void pz_runtime_start(int thread_level, uint64_t enter, uint64_t leave, const uint64_t cpu[2],
+                      int call)
 {
     int ok;
 
@@ -154,16 +159,16 @@ void pz_runtime_start(int thread_level, uint64_t enter, uint64_t leave, int call
     prognoz_recorder = ok;
     pthread_mutex_unlock(&start_lock);
     if (ok)
-        record_call(call, enter, leave);
+        record_call(call, enter, leave, cpu);
 }
 
-void pz_runtime_finish(uint64_t enter)
+void pz_runtime_finish(uint64_t enter, uint64_t cpu)
 {
     if (atomic_load(&state) != ON)
         return;
     for (struct pz_thread *t = pz_thread_first(); t; t = t->next)
         pz_markers_close_all(t, enter);
-    record_call(PZ_CALL_MPI_Finalize, enter, enter);
+    record_call(PZ_CALL_MPI_Finalize, enter, enter, (const uint64_t[2]){ cpu, cpu });
     prognoz_recorder = 0;
     if (!pz_session.archive_open && pz_session_open() != 0) {
         pz_thread_release_all();

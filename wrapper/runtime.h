@@ -27,10 +27,12 @@ OTF2_EvtWriter *pz_runtime_evt_writer(uint64_t location);
 void pz_runtime_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* After PMPI_Init(_thread) succeeded; collective over MPI_COMM_WORLD.  enter and leave
- * are the times of the initialising call. */
-void pz_runtime_start(int thread_level, uint64_t enter, uint64_t leave, int call);
+ * are the times of the initialising call, cpu the thread's CPU times then (clock.h). */
+void pz_runtime_start(int thread_level, uint64_t enter, uint64_t leave, const uint64_t cpu[2],
+                      int call);
 
-/* Before PMPI_Finalize; collective.  Writes the trace and stops recording. */
-void pz_runtime_finish(uint64_t enter);
+/* Before PMPI_Finalize; collective.  Writes the trace and stops recording.  enter and
+ * cpu: the time and the thread's CPU time at which MPI_Finalize was called. */
+void pz_runtime_finish(uint64_t enter, uint64_t cpu);
 
 #endif

@@ -135,18 +135,32 @@ void pz_thread_mark_flush(struct pz_thread *t)
     t->flush_start = 0;
 }
 
-void pz_thread_commit(struct pz_thread *t, const struct pz_record *r)
+static void commit(struct pz_thread *t, const struct pz_record *r, const void *trailer,
+                   size_t trailer_size)
 {
     size_t items_size = (size_t)r->nitems * sizeof(struct pz_item);
-    size_t need = sizeof(*r) + items_size;
+    size_t need = sizeof(*r) + items_size + trailer_size;
 
     if (!pz_thread_make_room(t, need))
         return;
     memcpy(t->buf + t->used, r, sizeof(*r));
     memcpy(t->buf + t->used + sizeof(*r), t->items, items_size);
+    if (trailer_size)
+        memcpy(t->buf + t->used + sizeof(*r) + items_size, trailer, trailer_size);
     t->used += need;
     if (t->flush_start)
         pz_thread_mark_flush(t);
+}
+
+void pz_thread_commit(struct pz_thread *t, const struct pz_record *r)
+{
+    commit(t, r, NULL, 0);
+}
+
+void pz_thread_commit_call(struct pz_thread *t, const struct pz_record *r,
+                           const void *trailer)
+{
+    commit(t, r, trailer, pz_record_trailer(r->aux));
 }
 
 void pz_thread_flush(struct pz_thread *t)

@@ -45,6 +45,11 @@ struct pz_thread *pz_thread_attach(void);
  * buffer is full. */
 void pz_thread_commit(struct pz_thread *t, const struct pz_record *r);
 
+/* pz_thread_commit of an MPI call's record followed by what its aux announces: the
+ * pz_record_trailer(r->aux) bytes at trailer (record.h). */
+void pz_thread_commit_call(struct pz_thread *t, const struct pz_record *r,
+                           const void *trailer);
+
 /* Makes room for need more bytes by writing the buffer out; returns 0 (and counts the
  * record as dropped) when that is impossible.  The flush is marked by a record that
  * pz_thread_mark_flush appends once the record that needed the room is written, so that

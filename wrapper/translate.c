@@ -114,27 +114,53 @@ static void at_leave(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *it)
     }
 }
 
-/* The call's Enter, with its call site when one was recorded. */
-static void enter(OTF2_EvtWriter *w, const struct pz_record *r, const struct pz_item *items)
-{
-    OTF2_AttributeList *attributes = NULL;
+/* What was recorded after the items of an MPI call (record.h). */
+struct trailer {
     uintptr_t site;
-    uint32_t number;
+    uint64_t cpu[2];           /* thread CPU time at enter and at leave */
+};
+
+static void read_trailer(const struct pz_record *r, const struct pz_item *items,
+                         struct trailer *tr)
+{
+    const unsigned char *p = (const unsigned char *)(items + r->nitems);
 
     if (r->aux & PZ_AUX_SITE) {
-        memcpy(&site, items + r->nitems, sizeof(site));
-        number = pz_sites_number(site);
-        if (number != UINT32_MAX && (attributes = OTF2_AttributeList_New()))
-            OTF2_AttributeList_AddSourceCodeLocationRef(attributes, PZ_ATTR_CALLSITE, number);
+        memcpy(&tr->site, p, sizeof(tr->site));
+        p += sizeof(tr->site);
     }
-    OTF2_EvtWriter_Enter(w, attributes, r->enter, r->call);
-    if (attributes)
-        OTF2_AttributeList_Delete(attributes);
+    if (r->aux & PZ_AUX_CPU)
+        memcpy(tr->cpu, p, sizeof(tr->cpu));
+}
+
+/* The call's Enter, with its call site and CPU time when they were recorded; list is
+ * where they go, NULL when there are none (OTF2 empties it once the event is written). */
+static void enter(OTF2_EvtWriter *w, const struct pz_record *r, const struct trailer *tr,
+                  OTF2_AttributeList *list)
+{
+    uint32_t number;
+
+    if (list && (r->aux & PZ_AUX_SITE) && (number = pz_sites_number(tr->site)) != UINT32_MAX)
+        OTF2_AttributeList_AddSourceCodeLocationRef(list, PZ_ATTR_CALLSITE, number);
+    if (list && (r->aux & PZ_AUX_CPU))
+        OTF2_AttributeList_AddUint64(list, PZ_ATTR_CPU_TIME, tr->cpu[0]);
+    OTF2_EvtWriter_Enter(w, list, r->enter, r->call);
+}
+
+/* The call's Leave, with its CPU time when it was recorded. */
+static void leave(OTF2_EvtWriter *w, const struct pz_record *r, const struct trailer *tr,
+                  OTF2_AttributeList *list)
+{
+    if (list && (r->aux & PZ_AUX_CPU))
+        OTF2_AttributeList_AddUint64(list, PZ_ATTR_CPU_TIME, tr->cpu[1]);
+    OTF2_EvtWriter_Leave(w, list, r->leave, r->call);
 }
 
 uint64_t pz_translate(OTF2_EvtWriter *w, const struct pz_record *r,
                       const struct pz_item *items)
 {
+    OTF2_AttributeList *list = NULL;
+    struct trailer tr = { 0 };
     uint64_t n = 2;
 
     switch (r->call) {
@@ -148,7 +174,11 @@ uint64_t pz_translate(OTF2_EvtWriter *w, const struct pz_record *r,
         OTF2_EvtWriter_Leave(w, NULL, r->enter, PZ_NCALLS + r->aux);
         return 1;
     }
-    enter(w, r, items);
+    if (r->aux & (PZ_AUX_SITE | PZ_AUX_CPU)) {
+        read_trailer(r, items, &tr);
+        list = OTF2_AttributeList_New();
+    }
+    enter(w, r, &tr, list);
     for (uint16_t i = 0; i < r->nitems; i++) {
         if (written_at_enter(items[i].kind)) {
             at_enter(w, r->enter, &items[i]);
@@ -161,7 +191,9 @@ uint64_t pz_translate(OTF2_EvtWriter *w, const struct pz_record *r,
             n++;
         }
     }
-    OTF2_EvtWriter_Leave(w, NULL, r->leave, r->call);
+    leave(w, r, &tr, list);
+    if (list)
+        OTF2_AttributeList_Delete(list);
     return n;
 }
 

@@ -11,10 +11,11 @@
 
 #include "record.h"
 
-/* Attributes of collective end events, defined by rank 0 with these ids. */
+/* Attributes of events, defined by rank 0 with these ids. */
 #define PZ_ATTR_SEND_BYTES 0u
 #define PZ_ATTR_RECV_BYTES 1u
 #define PZ_ATTR_CALLSITE 2u     /* sites.h */
+#define PZ_ATTR_CPU_TIME 3u     /* clock.h; defined only when recorded */
 
 /* The local string id of the list counts[i] × size of (types ? types[i] : type) for
  * i < n; PZ_NO_COUNTS if counts is NULL or memory ran out. */

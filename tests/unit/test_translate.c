@@ -7,7 +7,9 @@
  * time, the events it completes at its leave time, Leave.
  *
  * Translation asks MPI the size of a received message whose status the record kept,
- * so the suite runs in a singleton MPI with the recorder off. */
+ * so the suite runs in a singleton MPI with the recorder off.  One test builds its
+ * records with the inline path of the wrappers (pz_call_enter ... pz_call_leave) on a
+ * thread made by hand, to see the thread's CPU times read where they must be. */
 #include <criterion/criterion.h>
 #include <ftw.h>
 #include <limits.h>
@@ -15,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <otf2/otf2.h>
 
 #include "calls_gen.h"
@@ -85,26 +88,42 @@ static struct pz_item item(enum pz_item_kind kind)
     return it;
 }
 
-/* Translates a record of call from enter to leave with its n items, and with call site
- * site after them when site is nonzero (as pz_call_leave lays them out); returns what
- * pz_translate returned. */
-static uint64_t call_site(uint16_t call, uint64_t enter, uint64_t leave,
-                          const struct pz_item *items, uint16_t n, uintptr_t site)
+/* Translates a record of call from enter to leave with its n items, followed (as
+ * pz_call_leave lays them out) by call site site when it is nonzero and by the CPU times
+ * cpu[0] at enter and cpu[1] at leave when cpu is not NULL; returns what pz_translate
+ * returned. */
+static uint64_t call_full(uint16_t call, uint64_t enter, uint64_t leave,
+                          const struct pz_item *items, uint16_t n, uintptr_t site,
+                          const uint64_t *cpu)
 {
     uint64_t space[(sizeof(struct pz_record) + 8 * sizeof(struct pz_item) +
-                    sizeof(uintptr_t)) / sizeof(uint64_t) + 1];
-    unsigned char *buf = (unsigned char *)space;
+                    sizeof(uintptr_t) + 2 * sizeof(uint64_t)) / sizeof(uint64_t) + 1];
+    unsigned char *buf = (unsigned char *)space, *tail;
     struct pz_record r = { .enter = enter, .leave = leave, .call = call, .nitems = n };
 
     cr_assert_leq(n, 8);
-    r.aux = site ? PZ_AUX_SITE : 0;
+    r.aux = (site ? PZ_AUX_SITE : 0) | (cpu ? PZ_AUX_CPU : 0);
     memcpy(buf, &r, sizeof(r));
     if (n)
         memcpy(buf + sizeof(r), items, n * sizeof(*items));
-    if (site)
-        memcpy(buf + sizeof(r) + n * sizeof(*items), &site, sizeof(site));
+    tail = buf + sizeof(r) + n * sizeof(*items);
+    if (site) {
+        memcpy(tail, &site, sizeof(site));
+        tail += sizeof(site);
+    }
+    if (cpu) {
+        memcpy(tail, cpu, 2 * sizeof(*cpu));
+        tail += 2 * sizeof(*cpu);
+    }
+    cr_assert_eq(pz_record_size(&r), (size_t)(tail - buf), "pz_record_size disagrees");
     return pz_translate(writer, (const struct pz_record *)buf,
                         (const struct pz_item *)(buf + sizeof(r)));
+}
+
+static uint64_t call_site(uint16_t call, uint64_t enter, uint64_t leave,
+                          const struct pz_item *items, uint16_t n, uintptr_t site)
+{
+    return call_full(call, enter, leave, items, n, site, NULL);
 }
 
 static uint64_t call(uint16_t id, uint64_t enter, uint64_t leave, const struct pz_item *items,
@@ -157,6 +176,8 @@ static void attributes(struct text *t, OTF2_AttributeList *list)
             line(t, " +recv_bytes=%u", v.stringRef);
         else if (id == PZ_ATTR_CALLSITE && type == OTF2_TYPE_SOURCE_CODE_LOCATION)
             line(t, " +callsite=%u", v.sourceCodeLocationRef);
+        else if (id == PZ_ATTR_CPU_TIME && type == OTF2_TYPE_UINT64)
+            line(t, " +cpu_time=%lu", (unsigned long)v.uint64);
         else
             line(t, " +attribute%u(type %d)", id, (int)type);
     }
@@ -637,6 +658,164 @@ Test(translate, a_call_site_is_an_attribute_of_the_enter)
              PZ_CALL_MPI_Send, PZ_CALL_MPI_Send, PZ_CALL_MPI_Barrier, PZ_CALL_MPI_Barrier,
              PZ_CALL_MPI_Send, PZ_CALL_MPI_Send);
     expect_events(n[0] + n[1] + n[2], want);
+}
+
+Test(translate, cpu_times_are_attributes_of_the_enter_and_the_leave)
+{
+    struct pz_item recv = item(PZ_ITEM_RECV), send = item(PZ_ITEM_SEND);
+    const uint64_t cpu1[2] = { 3000000, 3000400 }, cpu2[2] = { 3900000, 3900100 };
+    const uint64_t cpu3[2] = { 5000000, 5000050 };
+    uint64_t n[3];
+    char want[1024];
+
+    recv.peer = 1;
+    recv.tag = 3;
+    recv.bytes = 8;
+    send.peer = 1;
+    send.tag = 4;
+    send.bytes = 16;
+    open_trace();
+    /* the value read before the call on its Enter, after it on its Leave, and on no
+     * MPI event in between; with a call site, the site comes first */
+    n[0] = call_full(PZ_CALL_MPI_Recv, 200, 260, &recv, 1, 0, cpu1);
+    n[1] = call_full(PZ_CALL_MPI_Barrier, 300, 310, NULL, 0, 0x6000, cpu2);
+    n[2] = call_full(PZ_CALL_MPI_Send, 400, 405, &send, 1, 0x7000, cpu3);
+    cr_expect_eq(n[0], 3);
+    cr_expect_eq(n[1], 2);
+    cr_expect_eq(n[2], 3);
+    snprintf(want, sizeof(want),
+             "0@200 Enter %d +cpu_time=3000000\n"
+             "0@260 MpiRecv from=1 comm=0 tag=3 bytes=8\n"
+             "0@260 Leave %d +cpu_time=3000400\n"
+             "0@300 Enter %d +callsite=0 +cpu_time=3900000\n"
+             "0@310 Leave %d +cpu_time=3900100\n"
+             "0@400 Enter %d +callsite=1 +cpu_time=5000000\n"
+             "0@400 MpiSend to=1 comm=0 tag=4 bytes=16\n"
+             "0@405 Leave %d +cpu_time=5000050\n",
+             PZ_CALL_MPI_Recv, PZ_CALL_MPI_Recv, PZ_CALL_MPI_Barrier, PZ_CALL_MPI_Barrier,
+             PZ_CALL_MPI_Send, PZ_CALL_MPI_Send);
+    expect_events(n[0] + n[1] + n[2], want);
+}
+
+Test(translate, cpu_times_are_16_bytes_after_the_items_and_the_site)
+{
+    struct pz_record r = { .call = PZ_CALL_MPI_Send, .nitems = 1, .aux = PZ_AUX_CPU };
+
+    cr_expect_eq(pz_record_size(&r), 24 + 48 + 16);
+    r.aux = PZ_AUX_SITE | PZ_AUX_CPU;
+    cr_expect_eq(pz_record_size(&r), 24 + 48 + 8 + 16);
+    r.nitems = 0;
+    cr_expect_eq(pz_record_size(&r), 24 + 8 + 16);
+    /* aux of an interval boundary is its interval number, never a trailer */
+    r = (struct pz_record){ .call = PZ_RECORD_BEGIN, .aux = PZ_AUX_CPU };
+    cr_expect_eq(pz_record_size(&r), 24);
+    r.call = PZ_RECORD_END;
+    r.aux = PZ_AUX_SITE | PZ_AUX_CPU;
+    cr_expect_eq(pz_record_size(&r), 24);
+}
+
+/* CPU time of the calling thread in ns. */
+static uint64_t thread_cpu(void)
+{
+    struct timespec ts;
+
+    cr_assert_eq(clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts), 0);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Keeps the processor busy for at least ns of the thread's CPU time. */
+static void burn(uint64_t ns)
+{
+    volatile uint64_t sink = 0;
+    uint64_t start = thread_cpu();
+
+    while (thread_cpu() - start < ns)
+        for (int i = 0; i < 1000; i++)
+            sink += (uint64_t)i;
+}
+
+/* A hand-built thread for the inline path of the wrappers (as in test_thread.c). */
+static struct pz_thread thread;
+
+static void fresh_thread(void)
+{
+    memset(&thread, 0, sizeof(thread));
+    thread.cap = 4096;
+    thread.buf = calloc(1, thread.cap);
+    thread.items_cap = 8;
+    thread.items = calloc(thread.items_cap, sizeof(struct pz_item));
+    cr_assert(thread.buf && thread.items);
+    pz_thread_current = &thread;
+}
+
+/* The trailer of the record at offset off of the thread's buffer: CPU times into cpu. */
+static const struct pz_record *cpu_times_at(size_t off, uint64_t cpu[2])
+{
+    const struct pz_record *r = (const struct pz_record *)(thread.buf + off);
+
+    cr_assert(r->aux & PZ_AUX_CPU, "record at %zu has no CPU times", off);
+    memcpy(cpu, thread.buf + pz_record_size(r) + off - 2 * sizeof(uint64_t),
+           2 * sizeof(uint64_t));
+    return r;
+}
+
+Test(translate, the_inline_path_reads_the_cpu_clock_only_when_asked)
+{
+    struct pz_call c;
+    uint64_t before, cpu[2], cpu2[2], n;
+    const struct pz_record *r;
+    char want[512];
+
+    fresh_thread();
+    pz_record_sites = 0;
+    pz_record_cpu = 0;
+    cr_assert_eq(pz_call_enter(&c, PZ_CALL_MPI_Barrier), 1);
+    pz_call_returned(&c);
+    pz_call_leave(&c);
+    cr_assert_eq(thread.used, 24, "no trailer without PROGNOZ_CPU_TIME");
+    cr_expect_eq(((const struct pz_record *)thread.buf)->aux, 0);
+
+    pz_record_cpu = 1;
+    before = thread_cpu();
+    cr_assert_eq(pz_call_enter(&c, PZ_CALL_MPI_Send), 1);
+    cr_assert_not_null(pz_call_item(&c, PZ_ITEM_SEND));
+    burn(2000000);                   /* 2 ms "inside MPI" */
+    pz_call_returned(&c);
+    burn(1000000);                   /* 1 ms in the wrapper after the call returned */
+    pz_call_leave(&c);
+    cr_assert_eq(thread.used, 24 + (24 + 48 + 16));
+    r = cpu_times_at(24, cpu);
+    cr_expect_eq(r->aux, PZ_AUX_CPU);
+    cr_expect_geq(cpu[0], before);
+    cr_expect_geq(cpu[1] - cpu[0], 2000000, "the CPU time spent in the call is counted");
+    cr_expect_lt(cpu[1] - cpu[0], 3000000, "the leave value is read when the call returned");
+
+    /* a call a pre hook handled (no pz_call_returned): read at the end, after the site */
+    pz_record_sites = 1;
+    cr_assert_eq(pz_call_enter(&c, PZ_CALL_MPI_Barrier), 1);
+    burn(1000000);
+    pz_call_leave(&c);
+    cr_assert_eq(thread.used, 24 + 88 + (24 + 8 + 16));
+    r = cpu_times_at(24 + 88, cpu2);
+    cr_expect_eq(r->aux, PZ_AUX_SITE | PZ_AUX_CPU);
+    cr_expect_geq(cpu2[0], cpu[1]);
+    cr_expect_geq(cpu2[1] - cpu2[0], 1000000);
+    pz_thread_current = NULL;
+
+    /* the Send as the flush writes it out */
+    r = (const struct pz_record *)(thread.buf + 24);
+    open_trace();
+    n = pz_translate(writer, r, (const struct pz_item *)(r + 1));
+    snprintf(want, sizeof(want),
+             "0@%lu Enter %d +cpu_time=%lu\n"
+             "0@%lu MpiSend to=0 comm=0 tag=0 bytes=0\n"
+             "0@%lu Leave %d +cpu_time=%lu\n",
+             (unsigned long)r->enter, PZ_CALL_MPI_Send, (unsigned long)cpu[0],
+             (unsigned long)r->enter, (unsigned long)r->leave, PZ_CALL_MPI_Send,
+             (unsigned long)cpu[1]);
+    expect_events(n, want);
+    free(thread.buf);
+    free(thread.items);
 }
 
 Test(translate, collective_operations_map_to_otf2)
