@@ -1,0 +1,73 @@
+/* Collective operations as the point-to-point messages of MPICH's algorithms.
+ *
+ * A collective instance is described as one member sees it (struct pz_coll); an
+ * algorithm turns it, member by member, into rounds: in each round the member posts
+ * every message of the round (sends and receives, to and from ranks of the
+ * communicator) and waits for all of them, then combines what it received
+ * (reduce_bytes at the machine's reduce_byte_time) before the next round.  The members'
+ * rounds need not line up: messages between two members are matched in the order each
+ * posts them, so each member's sequence alone defines the algorithm.  Rounds are made on
+ * demand, so an instance on 4096 ranks holds no schedule in memory.
+ *
+ * docs/collectives.md describes every algorithm, the sets (`mpi = mpich1`,
+ * `mpich-1.2.5`, `mpich4`) and their choice by message size and process count. */
+#ifndef PZ_COLL_H
+#define PZ_COLL_H
+
+enum pz_coll_op {
+    PZ_COLL_BARRIER, PZ_COLL_BCAST, PZ_COLL_GATHER, PZ_COLL_GATHERV, PZ_COLL_SCATTER,
+    PZ_COLL_SCATTERV, PZ_COLL_ALLGATHER, PZ_COLL_ALLGATHERV, PZ_COLL_ALLTOALL,
+    PZ_COLL_ALLTOALLV, PZ_COLL_REDUCE, PZ_COLL_ALLREDUCE, PZ_COLL_REDUCE_SCATTER,
+    PZ_COLL_REDUCE_SCATTER_BLOCK, PZ_COLL_SCAN, PZ_COLL_EXSCAN,
+    PZ_COLL_NOPS
+};
+
+/* One collective instance as member `me` sees it.  Ranks are ranks of the communicator.
+ * Alltoallw is described as Alltoallv. */
+struct pz_coll {
+    enum pz_coll_op op;
+    int size;                    /* members of the communicator */
+    int me;                      /* this member */
+    int root;                    /* rooted operations; ignored by the others */
+    double bytes;                /* n: one process's block (count x type size) */
+    /* Per-rank bytes where they differ (else NULL), size entries each:
+     * send_counts: what me sends to each rank (Alltoallv; Scatterv at the root);
+     * recv_counts: what me receives from each rank (Alltoallv, Gatherv at the root),
+     *   or the block of each rank (Allgatherv; Reduce_scatter: the block each receives). */
+    const double *send_counts, *recv_counts;
+};
+
+/* Where an algorithm puts one round of a member. */
+struct pz_coll_round {
+    /* Called once per message of the round: to (is_send) or from peer, bytes. */
+    void (*message)(void *ud, int peer, int is_send, double bytes);
+    void *ud;
+    double reduce_bytes;         /* set by the algorithm: bytes combined after the round */
+};
+
+struct pz_coll_algo {
+    const char *name;            /* as --coll names it: "binomial", "bruck", "ring" ... */
+    enum pz_coll_op op;
+    /* Emits round `round` (0, 1, ...) of member c->me into out and returns 1, or returns
+     * 0 when the member's part is complete (so 0 messages in a round that exists is
+     * a round that still returns 1). */
+    int (*round)(const struct pz_coll *c, int round, struct pz_coll_round *out);
+};
+
+/* The algorithm of set mpi ("mpich1", "mpich-1.2.5", "mpich4") for instance c, as that
+ * MPICH chooses it by size and process count; NULL if mpi names no set.  All members
+ * of one instance get the same algorithm. */
+const struct pz_coll_algo *pz_coll_choose(const char *mpi, const struct pz_coll *c);
+
+/* The algorithm named name for op ("allgather", "bruck"), NULL if there is none. */
+const struct pz_coll_algo *pz_coll_named(enum pz_coll_op op, const char *name);
+
+/* The operation named name ("allgather"), -1 if none. */
+int pz_coll_op_named(const char *name);
+
+/* n, one process's block, from the bytes member me sent and received in an instance of
+ * op (the table of docs/trace-format.md, "Bytes of collectives"). */
+double pz_coll_block(enum pz_coll_op op, int size, int root, int me, double sent,
+                     double received);
+
+#endif
