@@ -1,0 +1,47 @@
+/* A recorded run as the predictor reads it: the OTF2 archive's definitions the replay
+ * needs, and per process one stream of event records (trace_in.c), read on demand so
+ * that only the records not yet replayed are in memory (000's "data server").  The
+ * predicted trace is written back from the same records with new times (trace_out.c). */
+#ifndef PZ_TRACE_H
+#define PZ_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PZ_NONE32 UINT32_MAX
+#define PZ_NONE64 UINT64_MAX
+
+/* The events the replay understands; others are not read. */
+enum pz_rec_kind {
+    PZ_REC_ENTER, PZ_REC_LEAVE,
+    PZ_REC_SEND, PZ_REC_RECV,                       /* MpiSend, MpiRecv */
+    PZ_REC_ISEND, PZ_REC_ISEND_COMPLETE,            /* MpiIsend, MpiIsendComplete */
+    PZ_REC_IRECV_REQUEST, PZ_REC_IRECV,             /* MpiIrecvRequest, MpiIrecv */
+    PZ_REC_REQUEST_TEST, PZ_REC_REQUEST_CANCELLED,
+    PZ_REC_COLL_BEGIN, PZ_REC_COLL_END,             /* MpiCollectiveBegin/End */
+    PZ_REC_NBC_REQUEST, PZ_REC_NBC_COMPLETE,        /* NonBlockingCollectiveRequest/Complete */
+    PZ_REC_FLUSH,                                   /* BufferFlush: the recorder's own time */
+};
+
+/* One event of one process, with global definition references (OTF2's mappings already
+ * applied). */
+struct pz_rec {
+    uint64_t time;           /* recorded timestamp, in the archive's ticks */
+    uint8_t kind;            /* enum pz_rec_kind */
+    uint8_t coll_op;         /* OTF2_CollectiveOp of COLL_END and NBC_COMPLETE */
+    uint32_t region;         /* ENTER, LEAVE */
+    uint32_t comm;           /* message and collective events */
+    uint32_t peer;           /* receiver of sends, sender of receives, root of collectives
+                                (rank in comm; PZ_NONE32: no root) */
+    uint32_t tag;
+    uint64_t bytes;          /* message length; collectives: bytes sent */
+    uint64_t bytes2;         /* collectives: bytes received; FLUSH: its end time */
+    uint64_t request;        /* request id of nonblocking events */
+    /* attributes (PZ_NONE32 / PZ_NONE64 when absent) */
+    uint32_t callsite;       /* prognoz:callsite, a source code location (ENTER) */
+    uint32_t send_list, recv_list;   /* prognoz:send_bytes / recv_bytes strings (ends of
+                                        collectives) */
+    uint64_t cpu;            /* prognoz:cpu_time: thread CPU ns (ENTER, LEAVE of MPI calls) */
+};
+
+#endif

@@ -1,0 +1,377 @@
+/* Writing a predicted run as an OTF2 archive (trace_out.h).
+ *
+ * The events are written as they are predicted, one event writer per process, with the
+ * recorded archive's references; the definitions are copied from the recorded archive
+ * at the end (trace_defs.c), when the span of the predicted times and the number of
+ * events of each location are known.  The archive is written by this one process, with
+ * OTF2's serial collective callbacks, like a test's or gentrace's. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "trace_defs.h"
+#include "trace_out.h"
+
+/* Every process has a writer and one chunk: thousands of them must not each hold a
+ * megabyte. */
+#define EVENT_CHUNK (256 * 1024)
+#define DEFINITION_CHUNK (4 * 1024 * 1024)
+
+struct pz_trace_out {
+    char anchor[4096];                   /* of the recorded archive */
+    char path[4096];                     /* DIR/traces.otf2, written */
+    OTF2_Archive *archive;
+    struct pz_out_location *locs;        /* sorted by id */
+    size_t nlocs;
+    size_t *slot;                        /* of each process's location in locs */
+    int nprocs;
+    OTF2_AttributeRef attributes[PZ_OUT_NATTRIBUTES];
+    OTF2_AttributeList *list;
+    uint64_t end;                        /* the latest time written */
+    int failed;                          /* an event could not be written */
+};
+
+/* OTF2's complaints, kept between pz_out_listen() and pz_out_unlisten(). */
+static char heard[256];
+
+static OTF2_ErrorCode remember(void *data, const char *file, uint64_t line,
+                               const char *function, OTF2_ErrorCode code, const char *fmt,
+                               va_list va)
+{
+    char msg[200];
+
+    (void)data, (void)file, (void)line, (void)function;
+    if (!heard[0]) {
+        vsnprintf(msg, sizeof(msg), fmt ? fmt : "", va);
+        snprintf(heard, sizeof(heard), "%s%s%s", OTF2_Error_GetDescription(code),
+                 msg[0] ? ": " : "", msg);
+    }
+    return code;
+}
+
+OTF2_ErrorCallback pz_out_listen(void)
+{
+    heard[0] = '\0';
+    return OTF2_Error_RegisterCallback(remember, NULL);
+}
+
+/* The other users of OTF2's error callback in prognoz register it without data. */
+void pz_out_unlisten(OTF2_ErrorCallback previous)
+{
+    OTF2_Error_RegisterCallback(previous, NULL);
+}
+
+int pz_out_heard(void)
+{
+    return heard[0] != '\0';
+}
+
+void pz_out_fail(char *err, size_t errlen, const char *path, const char *what)
+{
+    snprintf(err, errlen, "%s: %s%s%s", path, what, heard[0] ? ": " : "", heard);
+}
+
+static OTF2_FlushType always_flush(void *data, OTF2_FileType type, OTF2_LocationRef location,
+                                   void *caller, bool final)
+{
+    (void)data, (void)type, (void)location, (void)caller, (void)final;
+    return OTF2_FLUSH;
+}
+
+static const OTF2_FlushCallbacks flush_callbacks = { always_flush, NULL };
+
+/* DIR or DIR/traces.otf2: the anchor file (as the analyzer accepts them). */
+static void anchor_path(const char *path, char *out, size_t len)
+{
+    struct stat st;
+
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        snprintf(out, len, "%s/traces.otf2", path);
+    else
+        snprintf(out, len, "%s", path);
+}
+
+/* An OTF2 anchor file starts with a byte-order mark and "OTF2": anything else gets a
+ * plain answer rather than OTF2's complaint about its name. */
+static int check_anchor(const char *path, char *err, size_t errlen)
+{
+    unsigned char head[6];
+    FILE *f = fopen(path, "rb");
+    int ok = f && fread(head, 1, sizeof(head), f) == sizeof(head) &&
+             !memcmp(head + 2, "OTF2", 4);
+
+    if (!f)
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    else if (!ok)
+        snprintf(err, errlen, "%s: not an OTF2 archive (no OTF2 anchor file)", path);
+    if (f)
+        fclose(f);
+    return ok ? 0 : -1;
+}
+
+static int by_id(const void *x, const void *y)
+{
+    const struct pz_out_location *a = x, *b = y;
+
+    return (a->id > b->id) - (a->id < b->id);
+}
+
+/* The locations, sorted for the copy's look-ups, and each process's one among them;
+ * each given once. */
+static int set_locations(struct pz_trace_out *o, const uint64_t *locations, char *err,
+                         size_t errlen)
+{
+    if (o->nprocs <= 0 || !locations) {
+        snprintf(err, errlen, "%s: no process to write", o->path);
+        return -1;
+    }
+    o->nlocs = (size_t)o->nprocs;
+    o->locs = calloc(o->nlocs, sizeof(*o->locs));
+    o->slot = calloc(o->nlocs, sizeof(*o->slot));
+    if (!o->locs || !o->slot) {
+        snprintf(err, errlen, "%s: out of memory", o->path);
+        return -1;
+    }
+    for (size_t i = 0; i < o->nlocs; i++)
+        o->locs[i].id = locations[i];
+    qsort(o->locs, o->nlocs, sizeof(*o->locs), by_id);
+    for (size_t i = 1; i < o->nlocs; i++) {
+        if (o->locs[i].id == o->locs[i - 1].id) {
+            snprintf(err, errlen, "%s: location %llu is given for two processes", o->path,
+                     (unsigned long long)o->locs[i].id);
+            return -1;
+        }
+    }
+    for (int p = 0; p < o->nprocs; p++)
+        o->slot[p] =
+            (size_t)(pz_out_location_find(o->locs, o->nlocs, locations[p]) - o->locs);
+    return 0;
+}
+
+/* What the recorded archive defines: every location written, and the attributes. */
+static int scan_recorded(struct pz_trace_out *o, char *err, size_t errlen)
+{
+    if (check_anchor(o->anchor, err, errlen) != 0 ||
+        pz_out_defs_scan(o->anchor, o->locs, o->nlocs, o->attributes, err, errlen) != 0)
+        return -1;
+    for (size_t i = 0; i < o->nlocs; i++) {
+        if (!o->locs[i].defined) {
+            snprintf(err, errlen, "%s: the archive has no location %llu", o->anchor,
+                     (unsigned long long)o->locs[i].id);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The new archive in dir, with an event writer per location. */
+static int create_archive(struct pz_trace_out *o, const char *dir, char *err, size_t errlen)
+{
+    struct stat st;
+    int ok;
+
+    if (stat(o->path, &st) == 0) {
+        snprintf(err, errlen, "%s: a trace is there already", o->path);
+        return -1;
+    }
+    o->archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, EVENT_CHUNK,
+                                   DEFINITION_CHUNK, OTF2_SUBSTRATE_POSIX,
+                                   OTF2_COMPRESSION_NONE);
+    ok = o->archive &&
+         OTF2_Archive_SetFlushCallbacks(o->archive, &flush_callbacks, NULL) == OTF2_SUCCESS &&
+         OTF2_Archive_SetSerialCollectiveCallbacks(o->archive) == OTF2_SUCCESS &&
+         OTF2_Archive_OpenEvtFiles(o->archive) == OTF2_SUCCESS &&
+         (o->list = OTF2_AttributeList_New()) != NULL;
+    for (size_t i = 0; ok && i < o->nlocs; i++)
+        ok = (o->locs[i].writer = OTF2_Archive_GetEvtWriter(o->archive, o->locs[i].id)) !=
+             NULL;
+    if (!ok)
+        pz_out_fail(err, errlen, o->path, "cannot create the archive");
+    return ok ? 0 : -1;
+}
+
+static void release(struct pz_trace_out *o)
+{
+    if (o->list)
+        OTF2_AttributeList_Delete(o->list);
+    free(o->locs);
+    free(o->slot);
+    free(o);
+}
+
+struct pz_trace_out *pz_trace_out_open(const char *recorded, const char *dir, int nprocs,
+                                       const uint64_t *locations, char *err, size_t errlen)
+{
+    struct pz_trace_out *o = calloc(1, sizeof(*o));
+    OTF2_ErrorCallback previous;
+    int rc;
+
+    if (!o) {
+        snprintf(err, errlen, "%s: out of memory", dir);
+        return NULL;
+    }
+    anchor_path(recorded, o->anchor, sizeof(o->anchor));
+    snprintf(o->path, sizeof(o->path), "%s/traces.otf2", dir);
+    o->nprocs = nprocs;
+    previous = pz_out_listen();
+    rc = set_locations(o, locations, err, errlen);
+    rc = rc ? rc : scan_recorded(o, err, errlen);
+    rc = rc ? rc : create_archive(o, dir, err, errlen);
+    if (rc != 0 && o->archive)
+        OTF2_Archive_Close(o->archive);
+    pz_out_unlisten(previous);
+    if (rc != 0) {
+        release(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* The record's attributes that the recorded archive defines. */
+static int add_attributes(struct pz_trace_out *o, const struct pz_rec *rec)
+{
+    const OTF2_AttributeRef *a = o->attributes;
+    OTF2_AttributeList *l = o->list;
+    OTF2_ErrorCode rc = OTF2_AttributeList_RemoveAllAttributes(l);
+
+    if (rc == OTF2_SUCCESS && rec->kind == PZ_REC_ENTER && rec->callsite != PZ_NONE32 &&
+        a[PZ_OUT_CALLSITE] != OTF2_UNDEFINED_ATTRIBUTE)
+        rc = OTF2_AttributeList_AddSourceCodeLocationRef(l, a[PZ_OUT_CALLSITE], rec->callsite);
+    if (rc == OTF2_SUCCESS && rec->send_list != PZ_NONE32 &&
+        a[PZ_OUT_SEND_BYTES] != OTF2_UNDEFINED_ATTRIBUTE)
+        rc = OTF2_AttributeList_AddStringRef(l, a[PZ_OUT_SEND_BYTES], rec->send_list);
+    if (rc == OTF2_SUCCESS && rec->recv_list != PZ_NONE32 &&
+        a[PZ_OUT_RECV_BYTES] != OTF2_UNDEFINED_ATTRIBUTE)
+        rc = OTF2_AttributeList_AddStringRef(l, a[PZ_OUT_RECV_BYTES], rec->recv_list);
+    if (rc == OTF2_SUCCESS && rec->cpu != PZ_NONE64 &&
+        a[PZ_OUT_CPU_TIME] != OTF2_UNDEFINED_ATTRIBUTE)
+        rc = OTF2_AttributeList_AddUint64(l, a[PZ_OUT_CPU_TIME], rec->cpu);
+    return rc == OTF2_SUCCESS ? 0 : -1;
+}
+
+/* The OTF2 event of rec (not a flush) at t. */
+static OTF2_ErrorCode write_event(OTF2_EvtWriter *w, OTF2_AttributeList *l,
+                                  const struct pz_rec *r, uint64_t t)
+{
+    switch (r->kind) {
+    case PZ_REC_ENTER:
+        return OTF2_EvtWriter_Enter(w, l, t, r->region);
+    case PZ_REC_LEAVE:
+        return OTF2_EvtWriter_Leave(w, l, t, r->region);
+    case PZ_REC_SEND:
+        return OTF2_EvtWriter_MpiSend(w, l, t, r->peer, r->comm, r->tag, r->bytes);
+    case PZ_REC_RECV:
+        return OTF2_EvtWriter_MpiRecv(w, l, t, r->peer, r->comm, r->tag, r->bytes);
+    case PZ_REC_ISEND:
+        return OTF2_EvtWriter_MpiIsend(w, l, t, r->peer, r->comm, r->tag, r->bytes,
+                                       r->request);
+    case PZ_REC_ISEND_COMPLETE:
+        return OTF2_EvtWriter_MpiIsendComplete(w, l, t, r->request);
+    case PZ_REC_IRECV_REQUEST:
+        return OTF2_EvtWriter_MpiIrecvRequest(w, l, t, r->request);
+    case PZ_REC_IRECV:
+        return OTF2_EvtWriter_MpiIrecv(w, l, t, r->peer, r->comm, r->tag, r->bytes,
+                                       r->request);
+    case PZ_REC_REQUEST_TEST:
+        return OTF2_EvtWriter_MpiRequestTest(w, l, t, r->request);
+    case PZ_REC_REQUEST_CANCELLED:
+        return OTF2_EvtWriter_MpiRequestCancelled(w, l, t, r->request);
+    case PZ_REC_COLL_BEGIN:
+        return OTF2_EvtWriter_MpiCollectiveBegin(w, l, t);
+    case PZ_REC_COLL_END:
+        return OTF2_EvtWriter_MpiCollectiveEnd(w, l, t, r->coll_op, r->comm, r->peer,
+                                               r->bytes, r->bytes2);
+    case PZ_REC_NBC_REQUEST:
+        return OTF2_EvtWriter_NonBlockingCollectiveRequest(w, l, t, r->request);
+    case PZ_REC_NBC_COMPLETE:
+        return OTF2_EvtWriter_NonBlockingCollectiveComplete(w, l, t, r->coll_op, r->comm,
+                                                            r->peer, r->bytes, r->bytes2,
+                                                            r->request);
+    }
+    return OTF2_ERROR_INVALID_ARGUMENT;
+}
+
+int pz_trace_out_event(struct pz_trace_out *o, int p, const struct pz_rec *rec,
+                       uint64_t time)
+{
+    struct pz_out_location *l;
+
+    /* a flush is the recorder's own time, which the prediction has removed */
+    if (rec->kind == PZ_REC_FLUSH)
+        return 0;
+    if (p < 0 || p >= o->nprocs) {
+        o->failed = 1;
+        return -1;
+    }
+    l = &o->locs[o->slot[p]];
+    if (add_attributes(o, rec) != 0 ||
+        write_event(l->writer, o->list, rec, time) != OTF2_SUCCESS) {
+        o->failed = 1;
+        return -1;
+    }
+    l->events++;
+    if (time > o->end)
+        o->end = time;
+    return 0;
+}
+
+/* Closes the event writers, and writes an empty local definition file per location, as
+ * the recorder does: no mapping (the references are global), no clock offset. */
+static int close_locations(struct pz_trace_out *o)
+{
+    int ok = 1;
+
+    for (size_t i = 0; i < o->nlocs; i++)
+        if (OTF2_Archive_CloseEvtWriter(o->archive, o->locs[i].writer) != OTF2_SUCCESS)
+            ok = 0;
+    ok = OTF2_Archive_CloseEvtFiles(o->archive) == OTF2_SUCCESS && ok &&
+         OTF2_Archive_OpenDefFiles(o->archive) == OTF2_SUCCESS;
+    for (size_t i = 0; ok && i < o->nlocs; i++) {
+        OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(o->archive, o->locs[i].id);
+
+        ok = d && OTF2_Archive_CloseDefWriter(o->archive, d) == OTF2_SUCCESS;
+    }
+    return ok && OTF2_Archive_CloseDefFiles(o->archive) == OTF2_SUCCESS ? 0 : -1;
+}
+
+/* OTF2 writes most of the archive while closing it and reports failures (a full disk)
+ * only through its error callback: what it heard decides. */
+static int finish(struct pz_trace_out *o, char *err, size_t errlen)
+{
+    OTF2_GlobalDefWriter *w;
+    int rc = -1;
+
+    if (close_locations(o) != 0)
+        pz_out_fail(err, errlen, o->path, "cannot write the events");
+    else if (!(w = OTF2_Archive_GetGlobalDefWriter(o->archive)))
+        pz_out_fail(err, errlen, o->path, "cannot write the definitions");
+    else
+        rc = pz_out_defs_copy(o->anchor, w, o->locs, o->nlocs, o->end, err, errlen);
+    if (OTF2_Archive_Close(o->archive) != OTF2_SUCCESS || (rc == 0 && pz_out_heard())) {
+        if (rc == 0)
+            pz_out_fail(err, errlen, o->path, "cannot write the archive");
+        rc = -1;
+    }
+    return rc;
+}
+
+int pz_trace_out_close(struct pz_trace_out *o, char *err, size_t errlen)
+{
+    OTF2_ErrorCallback previous;
+    int rc;
+
+    if (!o)
+        return 0;
+    previous = pz_out_listen();
+    rc = finish(o, err, errlen);
+    pz_out_unlisten(previous);
+    if (rc == 0 && o->failed) {
+        snprintf(err, errlen, "%s: some events could not be written", o->path);
+        rc = -1;
+    }
+    release(o);
+    return rc;
+}
