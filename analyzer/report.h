@@ -19,6 +19,11 @@ int pz_report_text(FILE *out, const struct pz_analysis *a, int per_process);
 int pz_report_json(FILE *out, const struct pz_analysis *a, int per_process);
 int pz_report_html(FILE *out, const struct pz_analysis *a, int per_process);
 
+/* The JSON report with more members of the top object: extra is their JSON text
+ * ("\"machine\": {...}"), or NULL. */
+int pz_report_json_extra(FILE *out, const struct pz_analysis *a, int per_process,
+                         const char *extra);
+
 /* The profile of MPI functions and call sites (report_profile.c). */
 void pz_report_text_profile(FILE *out, const struct pz_analysis *a);
 void pz_report_json_profile(FILE *out, const struct pz_analysis *a);

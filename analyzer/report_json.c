@@ -110,6 +110,12 @@ static void interval(FILE *out, const struct pz_analysis *a, const struct pz_nod
 
 int pz_report_json(FILE *out, const struct pz_analysis *a, int with_processes)
 {
+    return pz_report_json_extra(out, a, with_processes, NULL);
+}
+
+int pz_report_json_extra(FILE *out, const struct pz_analysis *a, int with_processes,
+                         const char *extra)
+{
     int *order = malloc((size_t)a->nnodes * sizeof(int));
     int *position = malloc((size_t)a->nnodes * sizeof(int));
 
@@ -139,6 +145,8 @@ int pz_report_json(FILE *out, const struct pz_analysis *a, int with_processes)
     }
     fputc(']', out);
     pz_report_json_profile(out, a);
+    if (extra)
+        fprintf(out, ",\n%s", extra);
     fputs("}\n", out);
     free(order);
     free(position);

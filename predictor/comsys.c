@@ -1,35 +1,12 @@
-/* Point-to-point protocols over the network model.  A request is a send or a receive;
- * each (communicator, source, destination, tag) keeps a queue of unmatched sends or of
- * unmatched receives, and a match fixes both completion times. */
+/* Point-to-point protocols over the network model, and the event loop of the
+ * communication model.  A request is a send, a receive or a member's part of a
+ * collective; unmatched sends and receives wait in match queues (match.h). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "comsys.h"
+#include "comsys_int.h"
 #include "cost.h"
-#include "network.h"
-
-struct request {
-    double posted, done;      /* done < 0 while unknown */
-    double bytes;
-    int src, dst, synchronous, is_send;
-    int next;                 /* next unmatched request of the same queue, -1 */
-};
-
-struct queue {
-    int comm, src, dst, tag, used;
-    int head, tail;           /* unmatched requests, all sends or all receives */
-};
-
-struct pz_comsys {
-    const struct pz_machine *machine;
-    struct pz_network *net;
-    int nprocs;
-    struct request *requests;
-    int nrequests, cap;
-    struct queue *queues;
-    unsigned nqueues, qcount;
-    int pending;
-};
 
 struct pz_comsys *pz_comsys_new(const struct pz_machine *m, int nprocs)
 {
@@ -39,10 +16,15 @@ struct pz_comsys *pz_comsys_new(const struct pz_machine *m, int nprocs)
         return NULL;
     cs->machine = m;
     cs->nprocs = nprocs;
-    if (!(cs->net = pz_network_new(m, pz_nodes_for(m, nprocs)))) {
-        free(cs);
+    cs->free_req = cs->free_agent = -1;
+    cs->net = pz_network_new(m, pz_nodes_for(m, nprocs));
+    cs->node = malloc((size_t)(nprocs > 0 ? nprocs : 1) * sizeof(int));
+    if (!cs->net || !cs->node) {
+        pz_comsys_free(cs);
         return NULL;
     }
+    for (int p = 0; p < nprocs; p++)
+        cs->node[p] = pz_node_of(m, p, nprocs);
     return cs;
 }
 
@@ -51,154 +33,329 @@ void pz_comsys_free(struct pz_comsys *cs)
     if (!cs)
         return;
     pz_network_free(cs->net);
-    free(cs->requests);
-    free(cs->queues);
+    free(cs->node);
+    pz_heap_release(&cs->events);
+    pz_match_release(&cs->match);
+    free(cs->req);
+    for (int c = 0; c < cs->ncomms; c++) {
+        free(cs->comms[c].procs);
+        free(cs->comms[c].seq);
+    }
+    free(cs->comms);
+    pz_cs_agents_free(cs);
     free(cs);
 }
 
-static unsigned hash(int comm, int src, int dst, int tag, unsigned n)
+void pz_comsys_set_notify(struct pz_comsys *cs, pz_comsys_notify fn, void *ud)
 {
-    unsigned long long h = (unsigned)comm * 0x9E3779B97F4A7C15ull;
-
-    h = (h ^ (unsigned)src) * 0xBF58476D1CE4E5B9ull;
-    h = (h ^ (unsigned)dst) * 0x94D049BB133111EBull;
-    h = (h ^ (unsigned)tag) * 0x9E3779B97F4A7C15ull;
-    return (unsigned)(h >> 32) & (n - 1);
+    cs->notify = fn;
+    cs->notify_ud = ud;
 }
 
-static int grow_queues(struct pz_comsys *cs)
+int pz_cs_new_request(struct pz_comsys *cs)
 {
-    unsigned n = cs->nqueues ? 2 * cs->nqueues : 256;
-    struct queue *fresh = calloc(n, sizeof(*fresh));
+    int r = cs->free_req;
 
-    if (!fresh)
+    if (r >= 0) {
+        cs->free_req = cs->req[r].next;
+    } else {
+        if (cs->nreq == cs->capreq) {
+            int cap = cs->capreq ? 2 * cs->capreq : 256;
+            struct request *grown = realloc(cs->req, (size_t)cap * sizeof(*grown));
+
+            if (!grown) {
+                cs->failed = 1;
+                return -1;
+            }
+            cs->req = grown;
+            cs->capreq = cap;
+        }
+        r = cs->nreq++;
+    }
+    memset(&cs->req[r], 0, sizeof(cs->req[r]));
+    cs->req[r].done = cs->req[r].arrival = -1;
+    cs->req[r].partner = cs->req[r].agent = cs->req[r].next = -1;
+    return r;
+}
+
+static void free_if_unused(struct pz_comsys *cs, int r)
+{
+    struct request *q = &cs->req[r];
+
+    if (q->kind == REQ_FREE || q->done < 0 || !q->released || q->queued)
+        return;
+    if (q->partner >= 0 && cs->req[q->partner].partner == r)
+        cs->req[q->partner].partner = -1;
+    q->kind = REQ_FREE;
+    q->next = cs->free_req;
+    cs->free_req = r;
+}
+
+void pz_cs_complete(struct pz_comsys *cs, int r, double t)
+{
+    struct request *q = &cs->req[r];
+
+    q->done = t;
+    if (q->agent >= 0)
+        pz_cs_agent_message_done(cs, q->agent, t);
+    else if (q->watched && cs->notify)
+        cs->notify(cs->notify_ud, q->owner, r, t);
+    free_if_unused(cs, r);
+}
+
+/* One transfer between processes, ready now: when its last byte arrives. */
+static double transfer(struct pz_comsys *cs, int from, int to, double bytes)
+{
+    return pz_network_transfer(cs->net, cs->node[from], cs->node[to], bytes, cs->now);
+}
+
+static int eager(const struct pz_comsys *cs, const struct request *send)
+{
+    return send->mode == PZ_SEND_BUFFERED ||
+           (send->mode == PZ_SEND_STANDARD && send->bytes <= cs->machine->eager_threshold);
+}
+
+static void push(struct pz_comsys *cs, double t, enum cs_event kind, int id)
+{
+    if (pz_heap_push(&cs->events, t, kind, id) != 0)
+        cs->failed = 1;
+}
+
+/* The receiver is ready for a rendezvous send: the clear-to-send goes now. */
+static void clear_to_send(struct pz_comsys *cs, int send)
+{
+    const struct request *s = &cs->req[send];
+
+    push(cs, transfer(cs, s->key.dst, s->key.src, 0), EV_CTS, send);
+}
+
+static void matched(struct pz_comsys *cs, int send, int recv)
+{
+    cs->req[send].partner = recv;
+    cs->req[recv].partner = send;
+    if (eager(cs, &cs->req[send])) {
+        double arrival = cs->req[send].arrival, posted = cs->req[recv].posted;
+
+        pz_cs_complete(cs, recv, arrival > posted ? arrival : posted);
+    } else if (cs->req[send].rts_arrived) {
+        clear_to_send(cs, send);
+    }
+}
+
+/* Takes the oldest partner of r from its queue, or queues r; the partner or -1. */
+static int match_or_queue(struct pz_comsys *cs, int r)
+{
+    struct pz_match_queue *q = pz_match_queue(&cs->match, &cs->req[r].key);
+    int other;
+
+    if (!q) {
+        cs->failed = 1;
         return -1;
-    for (unsigned i = 0; i < cs->nqueues; i++) {
-        struct queue *q = &cs->queues[i];
-        unsigned s;
-
-        if (!q->used)
-            continue;
-        for (s = hash(q->comm, q->src, q->dst, q->tag, n); fresh[s].used; s = (s + 1) & (n - 1))
-            ;
-        fresh[s] = *q;
     }
-    free(cs->queues);
-    cs->queues = fresh;
-    cs->nqueues = n;
-    return 0;
-}
-
-static struct queue *queue_of(struct pz_comsys *cs, int comm, int src, int dst, int tag)
-{
-    unsigned s;
-
-    if (2 * (cs->qcount + 1) > cs->nqueues && grow_queues(cs) != 0)
-        return NULL;
-    for (s = hash(comm, src, dst, tag, cs->nqueues); cs->queues[s].used;
-         s = (s + 1) & (cs->nqueues - 1)) {
-        struct queue *q = &cs->queues[s];
-
-        if (q->comm == comm && q->src == src && q->dst == dst && q->tag == tag)
-            return q;
-    }
-    cs->queues[s] = (struct queue){ comm, src, dst, tag, 1, -1, -1 };
-    cs->qcount++;
-    return &cs->queues[s];
-}
-
-static int new_request(struct pz_comsys *cs, const struct request *r)
-{
-    if (cs->nrequests == cs->cap) {
-        int cap = cs->cap ? 2 * cs->cap : 256;
-        struct request *grown = realloc(cs->requests, (size_t)cap * sizeof(*grown));
-
-        if (!grown)
-            return -1;
-        cs->requests = grown;
-        cs->cap = cap;
-    }
-    cs->requests[cs->nrequests] = *r;
-    return cs->nrequests++;
-}
-
-/* Both times of a matched send and receive, by the protocol the size calls for. */
-static void complete(struct pz_comsys *cs, struct request *send, struct request *recv)
-{
-    const struct pz_machine *m = cs->machine;
-    int from = pz_node_of(m, send->src, cs->nprocs), to = pz_node_of(m, send->dst, cs->nprocs);
-    double arrival;
-
-    if (!send->synchronous && send->bytes <= m->eager_threshold) {
-        arrival = pz_network_transfer(cs->net, from, to, send->bytes, send->posted);
-        send->done = send->posted;
-        recv->done = arrival > recv->posted ? arrival : recv->posted;
-        return;
-    }
-    arrival = pz_network_transfer(cs->net, from, to, 0, send->posted);          /* RTS */
-    arrival = pz_network_transfer(cs->net, to, from, 0,                          /* CTS */
-                                  arrival > recv->posted ? arrival : recv->posted);
-    arrival = pz_network_transfer(cs->net, from, to, send->bytes, arrival);       /* data */
-    send->done = recv->done = arrival;
-}
-
-/* Matches request r with the oldest unmatched partner in q, or queues it. */
-static void match_or_queue(struct pz_comsys *cs, struct queue *q, int r)
-{
-    struct request *mine = &cs->requests[r];
-    int other = q->head;
-
-    if (other >= 0 && cs->requests[other].is_send != mine->is_send) {
-        q->head = cs->requests[other].next;
+    other = q->head;
+    if (other >= 0 && cs->req[other].kind != cs->req[r].kind) {
+        q->head = cs->req[other].next;
         if (q->head < 0)
-            q->tail = -1;
+            pz_match_remove(&cs->match, q);
+        cs->req[other].queued = 0;
         cs->pending--;
-        if (mine->is_send)
-            complete(cs, mine, &cs->requests[other]);
-        else
-            complete(cs, &cs->requests[other], mine);
-        return;
+        return other;
     }
     if (q->tail >= 0)
-        cs->requests[q->tail].next = r;
+        cs->req[q->tail].next = r;
     else
         q->head = r;
     q->tail = r;
+    cs->req[r].next = -1;
+    cs->req[r].queued = 1;
     cs->pending++;
+    return -1;
 }
 
-static int post(struct pz_comsys *cs, const struct request *r, int comm, int tag)
+void pz_cs_start(struct pz_comsys *cs, int r)
 {
-    struct queue *q = queue_of(cs, comm, r->src, r->dst, tag);
-    int id;
+    struct request *q = &cs->req[r];
+    int other;
 
-    if (!q || (id = new_request(cs, r)) < 0)
+    if (q->kind == REQ_SEND) {
+        if (eager(cs, q)) {
+            q->arrival = transfer(cs, q->key.src, q->key.dst, q->bytes);
+        } else {
+            push(cs, transfer(cs, q->key.src, q->key.dst, 0), EV_RTS, r);
+        }
+    }
+    other = match_or_queue(cs, r);
+    if (other >= 0) {
+        if (cs->req[r].kind == REQ_SEND)
+            matched(cs, r, other);
+        else
+            matched(cs, other, r);
+        free_if_unused(cs, other);
+    }
+    /* an eager send is complete once its data has left */
+    if (cs->req[r].kind == REQ_SEND && eager(cs, &cs->req[r]))
+        pz_cs_complete(cs, r, cs->req[r].posted);
+}
+
+/* Takes request r posted at `at` now, or when the simulation reaches `at`. */
+static int post(struct pz_comsys *cs, int r, double at)
+{
+    if (at < cs->now) {
+        cs->req[r].released = 1;
+        cs->req[r].done = at;
+        free_if_unused(cs, r);
         return -1;
-    match_or_queue(cs, q, id);
-    return id;
+    }
+    cs->req[r].posted = at;
+    if (at <= pz_heap_next(&cs->events)) {
+        cs->now = at;
+        pz_cs_start(cs, r);
+    } else {
+        push(cs, at, EV_POST, r);
+    }
+    return r;
+}
+
+static int new_p2p(struct pz_comsys *cs, enum req_kind kind, int owner, int src, int dst,
+                   int tag, int comm)
+{
+    int r = pz_cs_new_request(cs);
+
+    if (r < 0)
+        return -1;
+    cs->req[r].kind = (uint8_t)kind;
+    cs->req[r].owner = owner;
+    cs->req[r].key = (struct pz_match_key){ comm, src, dst, tag };
+    return r;
 }
 
 int pz_comsys_send(struct pz_comsys *cs, int src, int dst, int tag, int comm, double bytes,
-                   int synchronous, double at)
+                   enum pz_send_mode mode, double at)
 {
-    struct request r = { at, -1, bytes, src, dst, synchronous, 1, -1 };
+    int r = new_p2p(cs, REQ_SEND, src, src, dst, tag, comm);
 
-    return post(cs, &r, comm, tag);
+    if (r < 0)
+        return -1;
+    cs->req[r].bytes = bytes;
+    cs->req[r].mode = (uint8_t)mode;
+    return post(cs, r, at);
 }
 
 int pz_comsys_recv(struct pz_comsys *cs, int dst, int src, int tag, int comm, double at)
 {
-    struct request r = { at, -1, 0, src, dst, 0, 0, -1 };
+    int r = new_p2p(cs, REQ_RECV, dst, src, dst, tag, comm);
 
-    return post(cs, &r, comm, tag);
+    return r < 0 ? -1 : post(cs, r, at);
+}
+
+void pz_comsys_cancel(struct pz_comsys *cs, int request)
+{
+    struct request *q = &cs->req[request];
+    struct pz_match_queue *mq;
+    int *link;
+
+    if (!q->queued || !(mq = pz_match_queue(&cs->match, &q->key)))
+        return;
+    for (link = &mq->head; *link != request; link = &cs->req[*link].next)
+        ;
+    *link = q->next;
+    if (mq->tail == request) {
+        mq->tail = -1;
+        for (int i = mq->head; i >= 0; i = cs->req[i].next)
+            mq->tail = i;
+    }
+    if (mq->head < 0)
+        pz_match_remove(&cs->match, mq);
+    q->queued = 0;
+    cs->pending--;
+    pz_cs_complete(cs, request, cs->now);
 }
 
 double pz_comsys_done(const struct pz_comsys *cs, int request)
 {
-    return request >= 0 && request < cs->nrequests ? cs->requests[request].done : -1;
+    return request >= 0 && request < cs->nreq ? cs->req[request].done : -1;
+}
+
+double pz_comsys_watch(struct pz_comsys *cs, int request)
+{
+    if (cs->req[request].done >= 0)
+        return cs->req[request].done;
+    cs->req[request].watched = 1;
+    return -1;
+}
+
+void pz_comsys_release(struct pz_comsys *cs, int request)
+{
+    cs->req[request].released = 1;
+    cs->req[request].watched = 0;
+    free_if_unused(cs, request);
+}
+
+double pz_comsys_next(const struct pz_comsys *cs)
+{
+    return pz_heap_next(&cs->events);
+}
+
+void pz_comsys_step(struct pz_comsys *cs)
+{
+    struct pz_heap_item ev;
+    int send;
+
+    if (!pz_heap_pop(&cs->events, &ev))
+        return;
+    cs->now = ev.time;
+    send = ev.id;
+    switch ((enum cs_event)ev.kind) {
+    case EV_POST:
+        pz_cs_start(cs, ev.id);
+        break;
+    case EV_RTS:
+        cs->req[send].rts_arrived = 1;
+        if (cs->req[send].partner >= 0)
+            clear_to_send(cs, send);
+        break;
+    case EV_CTS: {
+        const struct request *s = &cs->req[send];
+        double arrival = transfer(cs, s->key.src, s->key.dst, s->bytes);
+        int recv = s->partner;
+
+        pz_cs_complete(cs, recv, arrival);
+        pz_cs_complete(cs, send, arrival);
+        break;
+    }
+    case EV_ROUND:
+        pz_cs_agent_round(cs, ev.id);
+        break;
+    }
+}
+
+double pz_comsys_wait(struct pz_comsys *cs, int n, const int *requests, double at)
+{
+    double latest = at;
+
+    for (int i = 0; i < n; i++) {
+        while (cs->req[requests[i]].done < 0) {
+            if (pz_heap_next(&cs->events) == INFINITY)
+                return -1;
+            pz_comsys_step(cs);
+        }
+        if (cs->req[requests[i]].done > latest)
+            latest = cs->req[requests[i]].done;
+    }
+    return latest;
+}
+
+double pz_comsys_now(const struct pz_comsys *cs)
+{
+    return cs->now;
 }
 
 int pz_comsys_pending(const struct pz_comsys *cs)
 {
     return cs->pending;
+}
+
+int pz_comsys_failed(const struct pz_comsys *cs)
+{
+    return cs->failed;
 }

@@ -1,42 +1,107 @@
-/* A model of MPI point-to-point communication on a machine, usable on its own: post
- * sends and receives with the times the processes post them, and learn when each
- * completes.  The replay engine drives it from a trace; a program can drive it with no
- * trace at all (share/examples/comsys.c).  Protocols as MPICH implements them:
+/* A model of MPI communication on a machine, usable on its own (000's CComSys): post
+ * sends, receives and collectives with the times the processes post them, and learn
+ * when each completes.  The replay engine (engine.h) drives it from a trace; a program
+ * can drive it with no trace at all (share/examples/comsys.c, docs/comsys.md).
  *
- *   eager (bytes <= eager_threshold): the data leaves at the send's post; the send
- *     completes at once, the receive when both the data has arrived and it was posted;
- *   rendezvous (larger, and every synchronous send): a request-to-send (no payload)
- *     goes at the send's post; when the receive is posted and the request has arrived,
- *     a clear-to-send goes back; the data leaves when that arrives; both complete when
- *     the data has arrived.
+ * It is a discrete-event simulation of its own: every transfer is asked of the network
+ * at the moment it is ready, in time order, so contention is charged in the order it
+ * happens.  Protocols as MPICH implements them:
+ *
+ *   eager (standard sends up to eager_threshold, and every buffered send): the data
+ *     leaves at the send's post, the send completes at once, the receive when the data
+ *     has arrived and the receive was posted;
+ *   rendezvous (larger standard sends, every synchronous send): a request-to-send goes at
+ *     the post; when it has arrived and the receive is posted a clear-to-send goes back;
+ *     the data leaves when that arrives; both complete when the data has arrived.
  *
  * Messages from one sender to one receiver with one tag and communicator are matched in
- * the order they were posted; a wildcard receive is given the source the trace records. */
+ * the order they were posted (give a wildcard receive the source and tag it matched).
+ * A collective is posted by each member with its own start time and runs as the
+ * point-to-point messages of the machine's MPI's algorithm (coll.h), in the background
+ * of the member: it completes when the member's part of the algorithm is done.
+ *
+ * Time only moves forward: an operation may not be posted earlier than the simulation
+ * has advanced (pz_comsys_now); such a post fails. */
 #ifndef PZ_COMSYS_H
 #define PZ_COMSYS_H
 
+#include "coll.h"
 #include "machine.h"
 
 struct pz_comsys;
+
+enum pz_send_mode {
+    PZ_SEND_STANDARD,      /* MPI_Send, Isend, Rsend: eager or rendezvous by size */
+    PZ_SEND_SYNCHRONOUS,   /* MPI_Ssend, Issend: always rendezvous */
+    PZ_SEND_BUFFERED,      /* MPI_Bsend, Ibsend: always eager */
+};
+
+/* Called once for each watched request (pz_comsys_watch) when its completion time
+ * becomes known: the process that owns it (sender, receiver, collective member), the
+ * request, and the time. */
+typedef void (*pz_comsys_notify)(void *ud, int proc, int request, double done);
 
 /* A communication system for nprocs processes on machine m (kept by reference);
  * NULL if memory ran out. */
 struct pz_comsys *pz_comsys_new(const struct pz_machine *m, int nprocs);
 void pz_comsys_free(struct pz_comsys *cs);
 
-/* Posts a send of bytes from src to dst at time `at`; synchronous forces rendezvous.
- * Returns a request number (>= 0), or -1 if memory ran out. */
+void pz_comsys_set_notify(struct pz_comsys *cs, pz_comsys_notify fn, void *ud);
+
+/* Makes every collective of op use algo instead of the machine's choice. */
+void pz_comsys_force(struct pz_comsys *cs, const struct pz_coll_algo *algo);
+
+/* Posts a send of bytes from process src to dst at time `at`.  comm is any number >= 0
+ * below 2^30 that tells communicators apart.  Returns a request (>= 0), or -1 if memory
+ * ran out or `at` is in the simulation's past. */
 int pz_comsys_send(struct pz_comsys *cs, int src, int dst, int tag, int comm, double bytes,
-                   int synchronous, double at);
+                   enum pz_send_mode mode, double at);
 
 /* Posts the receive by dst of the next message from src with tag on comm at `at`. */
 int pz_comsys_recv(struct pz_comsys *cs, int dst, int src, int tag, int comm, double at);
 
-/* When request completes; a negative value while it cannot be known yet (its partner
- * is not posted). */
+/* Defines a communicator for collectives: procs[i] is the process of its rank i.
+ * Returns its number (>= 0, usable as comm above), or -1 if memory ran out. */
+int pz_comsys_comm(struct pz_comsys *cs, int size, const int *procs);
+
+/* Posts member c->me's part of a collective on communicator comm at `at` (members post
+ * their instances on one communicator in the same order).  c's arrays are copied.
+ * Returns a request, or -1. */
+int pz_comsys_collective(struct pz_comsys *cs, int comm, const struct pz_coll *c, double at);
+
+/* Cancels an unmatched receive or send: it completes at once, at the time the
+ * simulation has reached; a matched one is not affected. */
+void pz_comsys_cancel(struct pz_comsys *cs, int request);
+
+/* When request completes, or a negative value while that is not known yet. */
 double pz_comsys_done(const struct pz_comsys *cs, int request);
 
-/* Requests whose partner was never posted (a trace that cannot complete). */
+/* Asks to be notified when request completes.  Returns its completion time when that
+ * is known already (no notification follows), else -1. */
+double pz_comsys_watch(struct pz_comsys *cs, int request);
+
+/* The caller needs request no more: it is reused once it completes. */
+void pz_comsys_release(struct pz_comsys *cs, int request);
+
+/* Runs the simulation until the completion times of the n requests are known and
+ * returns the latest of them and `at`; -1 if one can never complete (its partner was
+ * never posted). */
+double pz_comsys_wait(struct pz_comsys *cs, int n, const int *requests, double at);
+
+/* The simulation's own events: the time of the next one (INFINITY if none), and
+ * processing it.  A driver that posts operations itself (the replay engine) processes
+ * the events due before each post. */
+double pz_comsys_next(const struct pz_comsys *cs);
+void pz_comsys_step(struct pz_comsys *cs);
+
+/* The time the simulation has reached. */
+double pz_comsys_now(const struct pz_comsys *cs);
+
+/* Posted sends and receives whose partner was never posted, and collective parts still
+ * waiting for members (a trace that cannot complete). */
 int pz_comsys_pending(const struct pz_comsys *cs);
+
+/* Set when memory ran out inside the simulation (its results are then incomplete). */
+int pz_comsys_failed(const struct pz_comsys *cs);
 
 #endif

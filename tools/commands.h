@@ -5,5 +5,6 @@
 
 int pz_cmd_record(int argc, char **argv);
 int pz_cmd_report(int argc, char **argv);
+int pz_cmd_predict(int argc, char **argv);
 
 #endif

@@ -11,6 +11,7 @@ static const struct command {
 } commands[] = {
     { "record", pz_cmd_record, "run an MPI job with the recorder and write an OTF2 trace" },
     { "report", pz_cmd_report, "the characteristics of a recorded run, per interval" },
+    { "predict", pz_cmd_predict, "the same run predicted on other clusters, per interval" },
 };
 
 static void usage(FILE *out)

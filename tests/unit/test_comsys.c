@@ -25,9 +25,10 @@ static void setup(int procs_per_node)
     cr_assert(cs);
 }
 
+/* Runs the model until request's completion is known. */
 static void done_at(int request, double want, const char *what)
 {
-    double got = pz_comsys_done(cs, request);
+    double got = pz_comsys_wait(cs, 1, &request, 0);
 
     cr_assert_float_eq(got, want, EPS, "%s: done at %.9f, not %.9f", what, got, want);
 }
@@ -39,7 +40,7 @@ Test(comsys, eager_with_a_late_receiver)
     int s, r;
 
     setup(1);
-    s = pz_comsys_send(cs, 0, 1, 7, 0, 1000, 0, 0);
+    s = pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, 0);
     r = pz_comsys_recv(cs, 1, 0, 7, 0, US(1000));
     done_at(s, 0, "send");
     done_at(r, US(1000), "receive");
@@ -54,7 +55,7 @@ Test(comsys, eager_with_an_early_receiver)
     setup(1);
     r = pz_comsys_recv(cs, 1, 0, 7, 0, 0);
     cr_assert_lt(pz_comsys_done(cs, r), 0, "unknown until the send is posted");
-    s = pz_comsys_send(cs, 0, 1, 7, 0, 1000, 0, US(500));
+    s = pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, US(500));
     done_at(r, US(630), "receive");
     done_at(s, US(500), "send");
     pz_comsys_free(cs);
@@ -68,7 +69,7 @@ Test(comsys, rendezvous_waits_for_the_receiver)
     int s, r;
 
     setup(1);
-    s = pz_comsys_send(cs, 0, 1, 7, 0, 100000, 0, 0);
+    s = pz_comsys_send(cs, 0, 1, 7, 0, 100000, PZ_SEND_STANDARD, 0);
     r = pz_comsys_recv(cs, 1, 0, 7, 0, US(1000));
     done_at(s, US(9100), "send");
     done_at(r, US(9100), "receive");
@@ -82,7 +83,7 @@ Test(comsys, synchronous_sends_always_rendezvous)
 
     setup(1);
     pz_comsys_recv(cs, 1, 0, 7, 0, 0);
-    s = pz_comsys_send(cs, 0, 1, 7, 0, 8, 1, 0);
+    s = pz_comsys_send(cs, 0, 1, 7, 0, 8, PZ_SEND_SYNCHRONOUS, 0);
     done_at(s, US(150.64), "Ssend");
     pz_comsys_free(cs);
 }
@@ -94,7 +95,7 @@ Test(comsys, one_node_goes_through_memory)
     int r;
 
     setup(2);
-    pz_comsys_send(cs, 0, 1, 7, 0, 1000, 0, 0);
+    pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, 0);
     r = pz_comsys_recv(cs, 1, 0, 7, 0, 0);
     done_at(r, US(1.2), "receive");
     pz_comsys_free(cs);
@@ -107,10 +108,10 @@ Test(comsys, order_and_pending)
     int first, second, r1, r2;
 
     setup(1);
-    first = pz_comsys_send(cs, 0, 1, 7, 0, 1000, 0, 0);
-    second = pz_comsys_send(cs, 0, 1, 7, 0, 1000, 0, US(200));
-    pz_comsys_send(cs, 0, 1, 8, 0, 1000, 0, US(300));
-    pz_comsys_send(cs, 0, 1, 7, 1, 1000, 0, US(300));
+    first = pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+    second = pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, US(200));
+    pz_comsys_send(cs, 0, 1, 8, 0, 1000, PZ_SEND_STANDARD, US(300));
+    pz_comsys_send(cs, 0, 1, 7, 1, 1000, PZ_SEND_STANDARD, US(300));
     cr_assert_eq(pz_comsys_pending(cs), 4);
     r1 = pz_comsys_recv(cs, 1, 0, 7, 0, US(1000));
     r2 = pz_comsys_recv(cs, 1, 0, 7, 0, US(1000));
@@ -119,5 +120,114 @@ Test(comsys, order_and_pending)
     done_at(r1, US(1000), "first receive");
     done_at(r2, US(1000), "second receive");
     cr_assert_eq(pz_comsys_pending(cs), 2, "tag 8 and communicator 1 are left");
+    pz_comsys_free(cs);
+}
+
+static void setup_network(enum pz_network_kind kind, int channels)
+{
+    setup(1);
+    m.network = kind;
+    m.channels = channels;
+    pz_comsys_free(cs);
+    cs = pz_comsys_new(&m, 4);
+    cr_assert(cs);
+}
+
+/* Two transfers of 1000 B ready at once, 0 -> 1 and 2 -> 3 (130 us each): a hub carries
+ * one after the other (the second arrives at 260 us); two channels carry both. */
+Test(comsys, a_bus_serializes_and_two_channels_do_not)
+{
+    enum pz_network_kind kinds[] = { PZ_NET_BUS, PZ_NET_CHANNELS };
+    double second[] = { US(260), US(130) };
+
+    for (int i = 0; i < 2; i++) {
+        int r1, r2;
+
+        setup_network(kinds[i], 2);
+        r1 = pz_comsys_recv(cs, 1, 0, 7, 0, 0);
+        r2 = pz_comsys_recv(cs, 3, 2, 7, 0, 0);
+        pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+        pz_comsys_send(cs, 2, 3, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+        done_at(r1, US(130), "first receive");
+        done_at(r2, second[i], "second receive");
+        pz_comsys_free(cs);
+    }
+}
+
+/* A barrier of two processes (dissemination: each sends the other an empty message,
+ * 50 us): on a switch both tokens travel at once and both leave at 50 us; on a hub the
+ * token of the process that entered first goes first, so that one leaves at 100 us and
+ * the other at 50 us. */
+Test(comsys, a_barrier_of_two_on_a_switch_and_on_a_bus)
+{
+    enum pz_network_kind kinds[] = { PZ_NET_SWITCH, PZ_NET_BUS };
+    double first[] = { US(50), US(100) };
+    struct pz_coll c = { .op = PZ_COLL_BARRIER, .size = 2 };
+    int procs[] = { 0, 1 };
+
+    for (int i = 0; i < 2; i++) {
+        int comm, a, b;
+
+        setup_network(kinds[i], 1);
+        comm = pz_comsys_comm(cs, 2, procs);
+        c.me = 0;
+        a = pz_comsys_collective(cs, comm, &c, 0);
+        c.me = 1;
+        b = pz_comsys_collective(cs, comm, &c, 0);
+        cr_assert(a >= 0 && b >= 0);
+        done_at(a, first[i], "process 0");
+        done_at(b, US(50), "process 1");
+        pz_comsys_free(cs);
+    }
+}
+
+/* A collective of a communicator of processes 1 and 3 involves them only: a 1000 B
+ * broadcast from rank 1 of it (process 3) reaches process 1 at 130 us, and nothing is
+ * left pending. */
+Test(comsys, a_collective_on_a_sub_communicator)
+{
+    int procs[] = { 1, 3 }, comm, root, leaf;
+    struct pz_coll c = { .op = PZ_COLL_BCAST, .size = 2, .root = 1, .bytes = 1000 };
+
+    setup(1);
+    comm = pz_comsys_comm(cs, 2, procs);
+    c.me = 1;
+    root = pz_comsys_collective(cs, comm, &c, 0);
+    c.me = 0;
+    leaf = pz_comsys_collective(cs, comm, &c, 0);
+    done_at(root, 0, "the root (an eager send)");
+    done_at(leaf, US(130), "the other member");
+    cr_assert_eq(pz_comsys_pending(cs), 0);
+    pz_comsys_free(cs);
+}
+
+/* A cancelled receive completes when it is cancelled and is no longer pending; a send
+ * posted later finds no receive. */
+Test(comsys, cancel)
+{
+    int r;
+
+    setup(1);
+    r = pz_comsys_recv(cs, 1, 0, 7, 0, US(10));
+    cr_assert_eq(pz_comsys_pending(cs), 1);
+    pz_comsys_cancel(cs, r);
+    cr_assert_float_eq(pz_comsys_done(cs, r), US(10), EPS);
+    cr_assert_eq(pz_comsys_pending(cs), 0);
+    pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, US(20));
+    cr_assert_eq(pz_comsys_pending(cs), 1);
+    pz_comsys_free(cs);
+}
+
+/* Time only moves forward: a post before the simulated time fails. */
+Test(comsys, a_post_in_the_past_fails)
+{
+    int s;
+
+    setup(1);
+    s = pz_comsys_send(cs, 0, 1, 7, 0, 100000, PZ_SEND_STANDARD, US(100));
+    pz_comsys_wait(cs, 0, NULL, 0);
+    pz_comsys_recv(cs, 1, 0, 7, 0, US(200));
+    done_at(s, US(200 + 50 + 8050), "the rendezvous send");
+    cr_assert_lt(pz_comsys_recv(cs, 1, 0, 7, 0, US(150)), 0);
     pz_comsys_free(cs);
 }

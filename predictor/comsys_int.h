@@ -1,0 +1,77 @@
+/* Inside the communication model: the state comsys.c (point-to-point protocols, events)
+ * and comsys_coll.c (collectives run as point-to-point messages) share. */
+#ifndef PZ_COMSYS_INT_H
+#define PZ_COMSYS_INT_H
+
+#include <stdint.h>
+
+#include "comsys.h"
+#include "heap.h"
+#include "match.h"
+#include "network.h"
+
+/* Collectives match their messages in a context of their own per communicator. */
+#define PZ_COLL_CONTEXT 0x40000000
+
+enum req_kind { REQ_SEND, REQ_RECV, REQ_COLL, REQ_FREE };
+
+/* The simulation's own events. */
+enum cs_event { EV_POST, EV_RTS, EV_CTS, EV_ROUND };
+
+struct request {
+    double posted, done;       /* done < 0 while unknown */
+    double arrival;            /* eager sends: when the data arrives */
+    double bytes;
+    struct pz_match_key key;
+    int owner;                 /* the process that posted it */
+    int partner;               /* the matched request, -1 */
+    int next;                  /* in its match queue, or in the free list */
+    int agent;                 /* the collective part that posted it, -1 */
+    uint8_t kind, mode;
+    uint8_t queued, watched, released, rts_arrived;
+};
+
+struct comm {
+    int size;
+    int *procs;
+    unsigned *seq;             /* per rank: collectives it posted on this communicator */
+};
+
+struct agent;
+
+struct pz_comsys {
+    const struct pz_machine *machine;
+    struct pz_network *net;
+    int nprocs;
+    int *node;                 /* node of each process */
+    double now;
+    struct pz_heap events;
+    struct pz_match match;
+    struct request *req;
+    int nreq, capreq, free_req;
+    struct comm *comms;
+    int ncomms;
+    struct agent *agents;
+    int nagents, capagents, free_agent;
+    const struct pz_coll_algo *forced[PZ_COLL_NOPS];
+    pz_comsys_notify notify;
+    void *notify_ud;
+    int pending, failed;
+};
+
+/* A new request (all fields zero but partner, agent = -1, done = -1); -1 if memory ran
+ * out.  Pointers into cs->req are invalid after it. */
+int pz_cs_new_request(struct pz_comsys *cs);
+
+/* Processes a posted send or receive at cs->now: matching and the protocol's start. */
+void pz_cs_start(struct pz_comsys *cs, int r);
+
+/* Fixes request r's completion time and tells whoever waits for it. */
+void pz_cs_complete(struct pz_comsys *cs, int r, double t);
+
+/* Collectives (comsys_coll.c): a part's messages completing, and its next round due. */
+void pz_cs_agent_message_done(struct pz_comsys *cs, int agent, double t);
+void pz_cs_agent_round(struct pz_comsys *cs, int agent);
+void pz_cs_agents_free(struct pz_comsys *cs);
+
+#endif

@@ -1,0 +1,287 @@
+/* The replay's main loop, the computation between MPI calls, and the records outside
+ * calls (intervals, the program's own regions). */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_int.h"
+
+void pz_engine_fail(struct engine *e, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (e->error[0])
+        return;
+    va_start(ap, fmt);
+    vsnprintf(e->error, sizeof(e->error), fmt, ap);
+    va_end(ap);
+}
+
+void pz_engine_emit(struct engine *e, int p, const struct pz_rec *rec, double t)
+{
+    double ticks = t * e->resolution;
+
+    if (!e->out || rec->kind == PZ_REC_FLUSH)
+        return;
+    if (pz_trace_out_event(e->out, p, rec, e->offset + (uint64_t)llround(ticks > 0 ? ticks : 0)) != 0)
+        pz_engine_fail(e, "cannot write the predicted trace");
+}
+
+/* The next MPI Enter of process p at or after `ahead`, NULL if none. */
+static const struct pz_rec *next_mpi_enter(struct engine *e, int p)
+{
+    const struct pz_rec *r;
+
+    for (size_t i = 0; (r = pz_trace_in_peek(e->in, p, i)); i++)
+        if (r->kind == PZ_REC_ENTER &&
+            pz_trace_in_region(e->in, r->region)->kind == PZ_REGION_MPI)
+            return r;
+    return NULL;
+}
+
+/* Predicted seconds per recorded second of the computation p is in: the machine's
+ * cpu_scale, times (with compute_cpu) the share of the recorded gap the thread spent on
+ * a CPU. */
+static double gap_factor(struct engine *e, int p)
+{
+    struct rank *k = &e->ranks[p];
+    double scale = e->o->machine->cpu_scale;
+    const struct pz_rec *next;
+
+    if (k->factor >= 0)
+        return k->factor;
+    k->factor = scale;
+    if (!e->o->compute_cpu)
+        return k->factor;
+    next = next_mpi_enter(e, p);
+    if (next && next->cpu != PZ_NONE64 && k->leave_cpu != PZ_NONE64 &&
+        next->cpu >= k->leave_cpu && next->time > k->leave_wall) {
+        double cpu = (double)(next->cpu - k->leave_cpu) / 1e9;
+        double wall = (double)(next->time - k->leave_wall) / e->resolution;
+
+        k->factor = scale * cpu / wall;
+        e->result->cpu_gaps++;
+    } else {
+        e->result->wall_gaps++;
+    }
+    return k->factor;
+}
+
+/* Computation of p up to the recorded time `until`. */
+static void compute(struct engine *e, int p, uint64_t until)
+{
+    struct rank *k = &e->ranks[p];
+
+    if (until > k->last) {
+        k->now += (double)(until - k->last) / e->resolution * gap_factor(e, p);
+        k->last = until;
+    }
+}
+
+/* A record outside MPI calls: intervals and the program's regions keep their place. */
+static void outside_call(struct engine *e, int p, const struct pz_rec *r)
+{
+    struct rank *k = &e->ranks[p];
+
+    if (r->kind == PZ_REC_FLUSH) {
+        /* the recorder's own time is not the program's */
+        k->last = r->bytes2 > r->time ? r->bytes2 : r->time;
+        return;
+    }
+    if (r->kind == PZ_REC_ENTER &&
+        pz_trace_in_region(e->in, r->region)->kind == PZ_REGION_INTERVAL) {
+        if (k->depth < MAX_OPEN_INTERVALS)
+            k->intervals[k->depth] = r->region;
+        k->depth++;
+    } else if (r->kind == PZ_REC_LEAVE && k->depth > 0 &&
+               pz_trace_in_region(e->in, r->region)->kind == PZ_REGION_INTERVAL) {
+        k->depth--;
+    }
+    pz_engine_emit(e, p, r, k->now);
+}
+
+static void finish_rank(struct engine *e, int p)
+{
+    e->ranks[p].state = RANK_DONE;
+    e->ndone++;
+    if (e->ranks[p].now > e->result->end)
+        e->result->end = e->ranks[p].now;
+}
+
+static double limit_of(const struct engine *e)
+{
+    double a = pz_heap_next(&e->ready), b = pz_comsys_next(e->cs);
+
+    return a < b ? a : b;
+}
+
+/* Steps process p until it parks, ends, or would pass another process or the model's
+ * next event (the order in which operations reach the network is the order of time). */
+static void run(struct engine *e, int p)
+{
+    struct rank *k = &e->ranks[p];
+    const struct pz_rec *r;
+
+    if (k->state == RANK_PARKED) {
+        pz_engine_finish_call(e, p);
+        k->state = RANK_READY;
+    }
+    while (!e->error[0] && (r = pz_trace_in_peek(e->in, p, 0))) {
+        int mpi = r->kind == PZ_REC_ENTER &&
+                  pz_trace_in_region(e->in, r->region)->kind == PZ_REGION_MPI;
+
+        compute(e, p, r->time);
+        r = pz_trace_in_peek(e->in, p, 0);   /* looking ahead may have moved it */
+        if (!mpi) {
+            outside_call(e, p, r);
+            pz_trace_in_consume(e->in, p, 1);
+            continue;
+        }
+        if (k->now > limit_of(e)) {
+            if (pz_heap_push(&e->ready, k->now, 0, p) != 0)
+                pz_engine_fail(e, "out of memory");
+            return;
+        }
+        if (pz_engine_call(e, p))
+            return;
+    }
+    if (pz_trace_in_error(e->in))
+        pz_engine_fail(e, "%s", pz_trace_in_error(e->in));
+    finish_rank(e, p);
+}
+
+/* A request a parked process waits for is complete. */
+static void on_done(void *ud, int proc, int request, double done)
+{
+    struct engine *e = ud;
+    struct rank *k = &e->ranks[proc];
+
+    pz_comsys_release(e->cs, request);
+    if (done > k->wake)
+        k->wake = done;
+    if (--k->outstanding == 0 && k->state == RANK_PARKED &&
+        pz_heap_push(&e->ready, k->wake, 0, proc) != 0)
+        pz_engine_fail(e, "out of memory");
+}
+
+/* "rank 1 waits in MPI_Recv (interval 2 at heat.c:40)" for each process that cannot
+ * go on. */
+static void report_deadlock(struct engine *e)
+{
+    char list[768] = "";
+    size_t used = 0;
+    int shown = 0, stuck = e->nprocs - e->ndone;
+
+    for (int p = 0; p < e->nprocs && used < sizeof(list) - 1; p++) {
+        const struct rank *k = &e->ranks[p];
+        const char *where = "the whole run";
+
+        if (k->state != RANK_PARKED || shown == 8)
+            continue;
+        if (k->depth > 0)
+            where = pz_trace_in_region(e->in, k->intervals[(k->depth < MAX_OPEN_INTERVALS ? k->depth : MAX_OPEN_INTERVALS) - 1])->name;
+        used += (size_t)snprintf(list + used, sizeof(list) - used, "%srank %d waits in %s (%s)",
+                                 shown ? "; " : "", p,
+                                 pz_trace_in_region(e->in, k->call_region)->name, where);
+        shown++;
+    }
+    pz_engine_fail(e, "the run cannot complete: %s%s", list,
+                   stuck > shown ? "; and more" : "");
+}
+
+static int start(struct engine *e, const char *trace, char *err, size_t errlen)
+{
+    if (!(e->in = pz_trace_in_open(trace, err, errlen)))
+        return -1;
+    e->nprocs = pz_trace_in_nprocs(e->in);
+    e->resolution = pz_trace_in_resolution(e->in);
+    e->offset = pz_trace_in_offset(e->in);
+    e->result->nprocs = e->nprocs;
+    if (!(e->cs = pz_comsys_new(e->o->machine, e->nprocs)) ||
+        !(e->ranks = calloc((size_t)e->nprocs, sizeof(*e->ranks)))) {
+        snprintf(err, errlen, "%s: out of memory", trace);
+        return -1;
+    }
+    pz_comsys_set_notify(e->cs, on_done, e);
+    for (int c = 0; c < PZ_COLL_NOPS; c++)
+        if (e->o->forced[c])
+            pz_comsys_force(e->cs, e->o->forced[c]);
+    if (e->o->output &&
+        !(e->out = pz_trace_out_open(trace, e->o->output, e->nprocs,
+                                     pz_trace_in_locations(e->in), err, errlen)))
+        return -1;
+    return 0;
+}
+
+/* Every process starts when it started in the recording. */
+static void place_processes(struct engine *e)
+{
+    for (int p = 0; p < e->nprocs; p++) {
+        struct rank *k = &e->ranks[p];
+        const struct pz_rec *first = pz_trace_in_peek(e->in, p, 0);
+
+        k->last = k->leave_wall = first ? first->time : e->offset;
+        k->now = (double)(k->last - e->offset) / e->resolution;
+        k->leave_cpu = PZ_NONE64;
+        k->factor = -1;
+        if (pz_heap_push(&e->ready, k->now, 0, p) != 0)
+            pz_engine_fail(e, "out of memory");
+    }
+}
+
+static void main_loop(struct engine *e)
+{
+    struct pz_heap_item it;
+
+    while (!e->error[0] && e->ndone < e->nprocs) {
+        if (pz_comsys_failed(e->cs)) {
+            pz_engine_fail(e, "out of memory");
+        } else if (pz_comsys_next(e->cs) <= pz_heap_next(&e->ready)) {
+            if (pz_comsys_next(e->cs) == INFINITY)
+                report_deadlock(e);
+            else
+                pz_comsys_step(e->cs);
+        } else if (pz_heap_pop(&e->ready, &it)) {
+            run(e, it.id);
+        }
+    }
+}
+
+static void release(struct engine *e)
+{
+    for (uint32_t c = 0; c < e->ncomms; c++)
+        free(e->comms[c].rank_of);
+    free(e->comms);
+    for (int p = 0; e->ranks && p < e->nprocs; p++)
+        free(e->ranks[p].pending);
+    free(e->ranks);
+    pz_heap_release(&e->ready);
+    pz_comsys_free(e->cs);
+    pz_trace_in_close(e->in);
+}
+
+int pz_predict(const char *trace, const struct pz_predict_options *o,
+               struct pz_prediction *out, char *err, size_t errlen)
+{
+    struct engine e = { .o = o, .result = out };
+    int rc = 0;
+
+    memset(out, 0, sizeof(*out));
+    if (start(&e, trace, err, errlen) != 0) {
+        rc = -1;
+    } else {
+        place_processes(&e);
+        main_loop(&e);
+        out->records = pz_trace_in_records(e.in);
+        if (e.error[0]) {
+            snprintf(err, errlen, "%s: %s", trace, e.error);
+            rc = -1;
+        }
+    }
+    if (e.out && pz_trace_out_close(e.out, rc ? NULL : err, rc ? 0 : errlen) != 0)
+        rc = -1;
+    release(&e);
+    return rc;
+}

@@ -1,0 +1,39 @@
+/* The replay engine (000's "new Predictor scheme"): every process of a recorded run is
+ * simulated with its own clock; the process with the earliest clock steps next (a
+ * heap); a step is the computation before its next MPI call, scaled to the target
+ * machine, or the call itself, whose communication the model (comsys.h) times.  A
+ * process that must wait for a partner is parked and woken by the completion that ends
+ * its call.  The trace is read per process as the replay goes (trace_in.h). */
+#ifndef PZ_ENGINE_H
+#define PZ_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "coll.h"
+#include "machine.h"
+
+struct pz_predict_options {
+    const struct pz_machine *machine;
+    int compute_cpu;       /* computation from the recorded CPU time (PROGNOZ_CPU_TIME=1)
+                              where the trace has it, else from the wall clock */
+    const char *output;    /* directory for the predicted trace (OTF2), or NULL */
+    const struct pz_coll_algo *forced[PZ_COLL_NOPS];   /* --coll: NULL = machine's choice */
+};
+
+struct pz_prediction {
+    int nprocs;
+    double end;            /* the latest process's end, s since the clock's offset */
+    uint64_t records;      /* trace records replayed */
+    uint64_t calls;        /* MPI calls replayed */
+    uint64_t cpu_gaps;     /* computations timed by recorded CPU time (compute_cpu) */
+    uint64_t wall_gaps;    /* computations timed by the wall clock */
+};
+
+/* Replays the run recorded at trace (DIR or DIR/traces.otf2) on o->machine.  Returns
+ * 0, or -1 with a one-line message in err: an unreadable trace, or a run that cannot
+ * complete (naming the processes, the calls they wait in and their intervals). */
+int pz_predict(const char *trace, const struct pz_predict_options *o,
+               struct pz_prediction *out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,370 @@
+/* One MPI call in the replay: its events become operations posted to the communication
+ * model at the call's start (sends, receives, collectives), and waits for the
+ * operations it completes; the call ends when the last of those completes.  A call with
+ * no communication (MPI_Comm_rank, a test that found nothing) takes its recorded time,
+ * scaled like computation. */
+#include <otf2/otf2.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_int.h"
+
+/* --- the nonblocking operations a process has in flight, by the trace's request id */
+
+static int remember(struct engine *e, struct rank *k, uint64_t id, int request)
+{
+    if (k->npending == k->cappending) {
+        int cap = k->cappending ? 2 * k->cappending : 8;
+        struct pending *grown = realloc(k->pending, (size_t)cap * sizeof(*grown));
+
+        if (!grown) {
+            pz_engine_fail(e, "out of memory");
+            return -1;
+        }
+        k->pending = grown;
+        k->cappending = cap;
+    }
+    k->pending[k->npending++] = (struct pending){ id, request };
+    return 0;
+}
+
+/* The operation of request id, removed from the list; -1 if none was posted. */
+static int take(struct rank *k, uint64_t id)
+{
+    for (int i = 0; i < k->npending; i++) {
+        if (k->pending[i].id == id) {
+            int request = k->pending[i].request;
+
+            k->pending[i] = k->pending[--k->npending];
+            return request;
+        }
+    }
+    return -1;
+}
+
+/* --- waiting */
+
+static void wait_for(struct engine *e, int p, int request)
+{
+    struct rank *k = &e->ranks[p];
+    double done;
+
+    if (request < 0)
+        return;
+    if ((done = pz_comsys_watch(e->cs, request)) < 0) {
+        k->outstanding++;
+        return;
+    }
+    pz_comsys_release(e->cs, request);
+    if (done > k->wake)
+        k->wake = done;
+}
+
+/* --- point-to-point */
+
+/* The process of rank `rank` of communicator comm as seen by process p; -1 if unknown. */
+static int process_of(struct engine *e, int p, uint32_t comm, uint32_t rank)
+{
+    const int *procs = NULL;
+    int size = pz_trace_in_comm(e->in, comm, &procs);
+
+    if (size == 0)
+        return p;
+    if (size < 0 || rank >= (uint32_t)size || procs[rank] < 0) {
+        pz_engine_fail(e, "process %d: rank %u of communicator %u is not defined", p, rank,
+                       comm);
+        return -1;
+    }
+    return procs[rank];
+}
+
+static enum pz_send_mode send_mode(const struct pz_region_info *call)
+{
+    return call->synchronous ? PZ_SEND_SYNCHRONOUS
+           : call->buffered  ? PZ_SEND_BUFFERED
+                             : PZ_SEND_STANDARD;
+}
+
+static int post_send(struct engine *e, int p, const struct pz_rec *r,
+                     const struct pz_region_info *call)
+{
+    int dst = process_of(e, p, r->comm, r->peer);
+
+    if (dst < 0)
+        return -1;
+    return pz_comsys_send(e->cs, p, dst, (int)r->tag, (int)r->comm, (double)r->bytes,
+                          send_mode(call), e->ranks[p].call_start);
+}
+
+static int post_recv(struct engine *e, int p, const struct pz_rec *r)
+{
+    int src = process_of(e, p, r->comm, r->peer);
+
+    if (src < 0)
+        return -1;
+    return pz_comsys_recv(e->cs, p, src, (int)r->tag, (int)r->comm, e->ranks[p].call_start);
+}
+
+/* The record, after process p's call of `len` records, that completes request id with
+ * one of the kinds given; NULL if the trace never completes it. */
+static const struct pz_rec *completion(struct engine *e, int p, size_t len, uint64_t id,
+                                       enum pz_rec_kind a, enum pz_rec_kind b)
+{
+    const struct pz_rec *r;
+
+    for (size_t i = len; (r = pz_trace_in_peek(e->in, p, i)); i++)
+        if ((r->kind == a || r->kind == b) && r->request == id)
+            return r;
+    return NULL;
+}
+
+/* MPI_Irecv: the receive is posted now with the source and tag its completion records
+ * (a wildcard receive matched what the recording matched). */
+static void post_irecv(struct engine *e, int p, uint64_t id)
+{
+    const struct pz_rec *c = completion(e, p, e->ranks[p].call_len, id, PZ_REC_IRECV,
+                                        PZ_REC_REQUEST_CANCELLED);
+    struct pz_rec done;
+
+    if (!c)
+        return;
+    if (c->kind == PZ_REC_REQUEST_CANCELLED) {
+        remember(e, &e->ranks[p], id, REQ_CANCELLED);
+        return;
+    }
+    done = *c;
+    remember(e, &e->ranks[p], id, post_recv(e, p, &done));
+}
+
+/* --- collectives */
+
+static enum pz_coll_op coll_op(uint8_t op, int *ok)
+{
+    static const int map[] = {
+        [OTF2_COLLECTIVE_OP_BARRIER] = PZ_COLL_BARRIER,
+        [OTF2_COLLECTIVE_OP_BCAST] = PZ_COLL_BCAST,
+        [OTF2_COLLECTIVE_OP_GATHER] = PZ_COLL_GATHER,
+        [OTF2_COLLECTIVE_OP_GATHERV] = PZ_COLL_GATHERV,
+        [OTF2_COLLECTIVE_OP_SCATTER] = PZ_COLL_SCATTER,
+        [OTF2_COLLECTIVE_OP_SCATTERV] = PZ_COLL_SCATTERV,
+        [OTF2_COLLECTIVE_OP_ALLGATHER] = PZ_COLL_ALLGATHER,
+        [OTF2_COLLECTIVE_OP_ALLGATHERV] = PZ_COLL_ALLGATHERV,
+        [OTF2_COLLECTIVE_OP_ALLTOALL] = PZ_COLL_ALLTOALL,
+        [OTF2_COLLECTIVE_OP_ALLTOALLV] = PZ_COLL_ALLTOALLV,
+        [OTF2_COLLECTIVE_OP_ALLTOALLW] = PZ_COLL_ALLTOALLV,
+        [OTF2_COLLECTIVE_OP_ALLREDUCE] = PZ_COLL_ALLREDUCE,
+        [OTF2_COLLECTIVE_OP_REDUCE] = PZ_COLL_REDUCE,
+        [OTF2_COLLECTIVE_OP_REDUCE_SCATTER] = PZ_COLL_REDUCE_SCATTER,
+        [OTF2_COLLECTIVE_OP_SCAN] = PZ_COLL_SCAN,
+        [OTF2_COLLECTIVE_OP_EXSCAN] = PZ_COLL_EXSCAN,
+        [OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK] = PZ_COLL_REDUCE_SCATTER_BLOCK,
+    };
+
+    *ok = op < sizeof(map) / sizeof(map[0]);
+    return *ok ? (enum pz_coll_op)map[op] : PZ_COLL_BARRIER;
+}
+
+/* The communicator's number in the model and p's rank in it; -1 if p is not a member. */
+static int comm_of(struct engine *e, int p, uint32_t comm, int *me)
+{
+    const int *procs = NULL;
+    int size = pz_trace_in_comm(e->in, comm, &procs);
+    struct comm_map *m;
+
+    if (size <= 0)
+        return -1;
+    if (comm >= e->ncomms) {
+        struct comm_map *grown = realloc(e->comms, (comm + 1) * sizeof(*grown));
+
+        if (!grown)
+            return -1;
+        for (uint32_t c = e->ncomms; c <= comm; c++)
+            grown[c] = (struct comm_map){ -1, NULL };
+        e->comms = grown;
+        e->ncomms = comm + 1;
+    }
+    m = &e->comms[comm];
+    if (m->id < 0) {
+        if (!(m->rank_of = malloc((size_t)e->nprocs * sizeof(int))))
+            return -1;
+        for (int q = 0; q < e->nprocs; q++)
+            m->rank_of[q] = -1;
+        for (int i = 0; i < size; i++)
+            if (procs[i] >= 0)
+                m->rank_of[procs[i]] = i;
+        m->id = pz_comsys_comm(e->cs, size, procs);
+    }
+    *me = m->rank_of[p];
+    return *me >= 0 ? m->id : -1;
+}
+
+/* "8,16,24": the bytes of each rank into v (size entries); 0, or -1 if it is not that. */
+static int parse_counts(const char *s, double *v, int size)
+{
+    for (int i = 0; i < size; i++) {
+        char *end;
+
+        if (!s)
+            return -1;
+        v[i] = strtod(s, &end);
+        if (end == s || (*end != ',' && *end != '\0') || (*end == '\0' && i + 1 < size))
+            return -1;
+        s = *end ? end + 1 : NULL;
+    }
+    return 0;
+}
+
+/* Posts p's part of the collective that rec (its end) describes; the request, or -1
+ * for a collective with nothing to model (on MPI_COMM_SELF, or of an unknown kind). */
+static int post_collective(struct engine *e, int p, const struct pz_rec *rec)
+{
+    int ok, me = -1, comm = comm_of(e, p, rec->comm, &me), rc;
+    struct pz_coll c = { .op = coll_op(rec->coll_op, &ok), .me = me };
+    double *counts;
+
+    if (!ok || comm < 0)
+        return -1;
+    c.size = pz_trace_in_comm(e->in, rec->comm, &(const int *){ NULL });
+    c.root = rec->peer == PZ_NONE32 ? 0 : (int)rec->peer;
+    c.bytes = pz_coll_block(c.op, c.size, c.root, me, (double)rec->bytes, (double)rec->bytes2);
+    if (!(counts = malloc(2 * (size_t)c.size * sizeof(double)))) {
+        pz_engine_fail(e, "out of memory");
+        return -1;
+    }
+    if (parse_counts(pz_trace_in_string(e->in, rec->send_list), counts, c.size) == 0)
+        c.send_counts = counts;
+    if (parse_counts(pz_trace_in_string(e->in, rec->recv_list), counts + c.size, c.size) == 0)
+        c.recv_counts = counts + c.size;
+    rc = pz_comsys_collective(e->cs, comm, &c, e->ranks[p].call_start);
+    free(counts);
+    if (rc < 0)
+        pz_engine_fail(e, "process %d: cannot model a collective (operation %u)", p,
+                       rec->coll_op);
+    return rc;
+}
+
+static void post_nonblocking_collective(struct engine *e, int p, uint64_t id)
+{
+    const struct pz_rec *c = completion(e, p, e->ranks[p].call_len, id,
+                                        PZ_REC_NBC_COMPLETE, PZ_REC_NBC_COMPLETE);
+    struct pz_rec done;
+
+    if (!c)
+        return;
+    done = *c;
+    remember(e, &e->ranks[p], id, post_collective(e, p, &done));
+}
+
+/* --- the call */
+
+/* Acts on one event of the call; returns whether it communicates. */
+static int event(struct engine *e, int p, const struct pz_rec *r,
+                 const struct pz_region_info *call)
+{
+    struct rank *k = &e->ranks[p];
+
+    switch ((enum pz_rec_kind)r->kind) {
+    case PZ_REC_SEND:
+        wait_for(e, p, post_send(e, p, r, call));
+        return 1;
+    case PZ_REC_RECV:
+        wait_for(e, p, post_recv(e, p, r));
+        return 1;
+    case PZ_REC_ISEND:
+        remember(e, k, r->request, post_send(e, p, r, call));
+        return 1;
+    case PZ_REC_IRECV_REQUEST:
+        post_irecv(e, p, r->request);
+        return 1;
+    case PZ_REC_NBC_REQUEST:
+        post_nonblocking_collective(e, p, r->request);
+        return 1;
+    case PZ_REC_COLL_END:
+        wait_for(e, p, post_collective(e, p, r));
+        return 1;
+    case PZ_REC_ISEND_COMPLETE:
+    case PZ_REC_IRECV:
+    case PZ_REC_NBC_COMPLETE:
+        wait_for(e, p, take(k, r->request));
+        return 1;
+    case PZ_REC_REQUEST_CANCELLED: {
+        int request = take(k, r->request);
+
+        if (request >= 0) {
+            pz_comsys_cancel(e->cs, request);
+            wait_for(e, p, request);
+        }
+        return 1;
+    }
+    default:
+        return 0;
+    }
+}
+
+/* Records from the call's Enter to its Leave (the rest of the trace if it was cut). */
+static size_t call_length(struct engine *e, int p, uint32_t region)
+{
+    const struct pz_rec *r;
+    size_t i;
+
+    for (i = 1; (r = pz_trace_in_peek(e->in, p, i)); i++)
+        if (r->kind == PZ_REC_LEAVE && r->region == region)
+            return i + 1;
+    return i;
+}
+
+int pz_engine_call(struct engine *e, int p)
+{
+    struct rank *k = &e->ranks[p];
+    const struct pz_rec *enter = pz_trace_in_peek(e->in, p, 0), *last;
+    uint32_t region = enter->region;
+    uint64_t enter_time = enter->time;
+    const struct pz_region_info *call = pz_trace_in_region(e->in, region);
+    int communicates = 0;
+
+    e->result->calls++;
+    k->call_region = region;
+    k->call_len = call_length(e, p, region);
+    k->call_start = k->wake = k->now;
+    k->outstanding = 1;   /* until every operation is posted */
+    for (size_t i = 1; i + 1 < k->call_len && !e->error[0]; i++) {
+        struct pz_rec r = *pz_trace_in_peek(e->in, p, i);
+
+        communicates |= event(e, p, &r, call);
+    }
+    last = pz_trace_in_peek(e->in, p, k->call_len - 1);
+    if (!communicates && last && last->time > enter_time)
+        k->wake = k->call_start + (double)(last->time - enter_time) / e->resolution *
+                                      e->o->machine->cpu_scale;
+    if (--k->outstanding > 0) {
+        k->state = RANK_PARKED;
+        return 1;
+    }
+    pz_engine_finish_call(e, p);
+    return 0;
+}
+
+/* Whether an event of a call happens at its start (posting) or at its end. */
+static int at_start(uint8_t kind)
+{
+    return kind == PZ_REC_ENTER || kind == PZ_REC_SEND || kind == PZ_REC_ISEND ||
+           kind == PZ_REC_IRECV_REQUEST || kind == PZ_REC_COLL_BEGIN ||
+           kind == PZ_REC_NBC_REQUEST;
+}
+
+void pz_engine_finish_call(struct engine *e, int p)
+{
+    struct rank *k = &e->ranks[p];
+    const struct pz_rec *r;
+
+    for (size_t i = 0; i < k->call_len && (r = pz_trace_in_peek(e->in, p, i)); i++) {
+        pz_engine_emit(e, p, r, at_start(r->kind) && i + 1 < k->call_len ? k->call_start : k->wake);
+        if (r->kind == PZ_REC_LEAVE && i + 1 == k->call_len) {
+            k->last = k->leave_wall = r->time;
+            k->leave_cpu = r->cpu;
+        }
+    }
+    pz_trace_in_consume(e->in, p, k->call_len);
+    k->now = k->wake;
+    k->factor = -1;
+}

@@ -1,0 +1,78 @@
+/* Inside the replay engine: the state engine.c (the main loop, computation, the
+ * records between calls) and engine_call.c (one MPI call) share. */
+#ifndef PZ_ENGINE_INT_H
+#define PZ_ENGINE_INT_H
+
+#include "comsys.h"
+#include "engine.h"
+#include "heap.h"
+#include "trace_in.h"
+#include "trace_out.h"
+
+enum rank_state { RANK_READY, RANK_PARKED, RANK_DONE };
+
+/* Marks a receive request the program cancelled: nothing was posted for it. */
+#define REQ_CANCELLED (-2)
+
+struct pending {
+    uint64_t id;           /* the trace's request id */
+    int request;           /* comsys request, or REQ_CANCELLED */
+};
+
+#define MAX_OPEN_INTERVALS 32
+
+struct rank {
+    double now;            /* predicted time */
+    uint64_t last;         /* recorded time replayed up to */
+    enum rank_state state;
+    /* the computation since the last MPI call */
+    uint64_t leave_wall, leave_cpu;   /* recorded wall and CPU time at its start */
+    double factor;         /* predicted seconds per recorded second; < 0: not known yet */
+    /* the call in progress */
+    size_t call_len;       /* its records, from Enter to Leave */
+    double call_start, wake;
+    int outstanding;       /* requests it waits for whose completion is not known */
+    uint32_t call_region;
+    /* nonblocking operations posted and not completed */
+    struct pending *pending;
+    int npending, cappending;
+    uint32_t intervals[MAX_OPEN_INTERVALS];
+    int depth;
+};
+
+struct comm_map {
+    int id;                /* comsys communicator, -1 until a collective needs it */
+    int *rank_of;          /* rank in the communicator of each process, -1 if none */
+};
+
+struct engine {
+    const struct pz_predict_options *o;
+    struct pz_trace_in *in;
+    struct pz_trace_out *out;
+    struct pz_comsys *cs;
+    struct rank *ranks;
+    int nprocs, ndone;
+    struct pz_heap ready;          /* processes due to step, by time */
+    struct comm_map *comms;
+    uint32_t ncomms;
+    double resolution;
+    uint64_t offset;
+    struct pz_prediction *result;
+    char error[1024];
+};
+
+/* Replays the MPI call whose Enter is process p's next record, from its time now.
+ * Returns 1 if p parked to wait for its partners, 0 if the call is done. */
+int pz_engine_call(struct engine *e, int p);
+
+/* Ends the call of process p at p->wake: writes its records, consumes them. */
+void pz_engine_finish_call(struct engine *e, int p);
+
+/* Writes record rec of process p at predicted time t (if a trace is written). */
+void pz_engine_emit(struct engine *e, int p, const struct pz_rec *rec, double t);
+
+/* The first error wins; the replay stops. */
+void pz_engine_fail(struct engine *e, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,403 @@
+/* Per-process streams of a recorded run: each process's events are read from its own
+ * OTF2 event reader, a few at a time, into a ring the replay consumes, so that memory
+ * holds only the records not yet replayed (and those looked ahead at). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "trace_in_int.h"
+
+/* Events read from the archive at a time, per process. */
+#define READ_BATCH 64
+
+static struct pz_rec *append(struct stream *s)
+{
+    struct pz_rec *r;
+
+    if (s->count == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : READ_BATCH;
+        struct pz_rec *grown = malloc(cap * sizeof(*grown));
+
+        if (!grown)
+            return NULL;
+        for (size_t i = 0; i < s->count; i++)
+            grown[i] = s->ring[(s->head + i) % s->cap];
+        free(s->ring);
+        s->ring = grown;
+        s->head = 0;
+        s->cap = cap;
+    }
+    r = &s->ring[(s->head + s->count++) % s->cap];
+    memset(r, 0, sizeof(*r));
+    r->callsite = r->send_list = r->recv_list = r->peer = PZ_NONE32;
+    r->cpu = PZ_NONE64;
+    s->t->records++;
+    return r;
+}
+
+/* prognoz's attributes among those of an event (looking each up by id would complain
+ * about the absent ones). */
+static void take_attributes(const struct pz_trace_in *t, OTF2_AttributeList *list,
+                            struct pz_rec *r)
+{
+    uint32_t n = OTF2_AttributeList_GetNumberOfElements(list);
+
+    for (uint32_t i = 0; i < n; i++) {
+        OTF2_AttributeRef id;
+        OTF2_Type type;
+        OTF2_AttributeValue v;
+
+        if (OTF2_AttributeList_GetAttributeByIndex(list, i, &id, &type, &v) != OTF2_SUCCESS)
+            continue;
+        if (id == t->callsite)
+            r->callsite = v.sourceCodeLocationRef;
+        else if (id == t->send_list)
+            r->send_list = v.stringRef;
+        else if (id == t->recv_list)
+            r->recv_list = v.stringRef;
+        else if (id == t->cpu)
+            r->cpu = v.uint64;
+    }
+}
+
+static OTF2_CallbackCode add(void *ud, OTF2_TimeStamp time, enum pz_rec_kind kind,
+                             OTF2_AttributeList *attributes, struct pz_rec **out)
+{
+    struct stream *s = ud;
+    const struct pz_trace_in *t = s->t;
+    struct pz_rec *r = append(s);
+
+    if (!r)
+        return OTF2_CALLBACK_INTERRUPT;
+    r->time = time;
+    r->kind = (uint8_t)kind;
+    if (attributes)
+        take_attributes(t, attributes, r);
+    *out = r;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+#define ADD(kind)                                                     \
+    struct pz_rec *r;                                                 \
+    (void)loc, (void)pos;                                             \
+    if (add(ud, time, kind, attributes, &r) != OTF2_CALLBACK_SUCCESS) \
+        return OTF2_CALLBACK_INTERRUPT
+
+static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
+                                  OTF2_AttributeList *attributes, OTF2_RegionRef region)
+{
+    ADD(PZ_REC_ENTER);
+    r->region = region;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
+                                  OTF2_AttributeList *attributes, OTF2_RegionRef region)
+{
+    ADD(PZ_REC_LEAVE);
+    r->region = region;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static void message(struct pz_rec *r, uint32_t peer, OTF2_CommRef comm, uint32_t tag,
+                    uint64_t length, uint64_t request)
+{
+    r->peer = peer;
+    r->comm = comm;
+    r->tag = tag;
+    r->bytes = length;
+    r->request = request;
+}
+
+static OTF2_CallbackCode on_send(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
+                                 OTF2_AttributeList *attributes, uint32_t receiver,
+                                 OTF2_CommRef comm, uint32_t tag, uint64_t length)
+{
+    ADD(PZ_REC_SEND);
+    message(r, receiver, comm, tag, length, 0);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_recv(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
+                                 OTF2_AttributeList *attributes, uint32_t sender,
+                                 OTF2_CommRef comm, uint32_t tag, uint64_t length)
+{
+    ADD(PZ_REC_RECV);
+    message(r, sender, comm, tag, length, 0);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_isend(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
+                                  OTF2_AttributeList *attributes, uint32_t receiver,
+                                  OTF2_CommRef comm, uint32_t tag, uint64_t length,
+                                  uint64_t request)
+{
+    ADD(PZ_REC_ISEND);
+    message(r, receiver, comm, tag, length, request);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_irecv(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
+                                  OTF2_AttributeList *attributes, uint32_t sender,
+                                  OTF2_CommRef comm, uint32_t tag, uint64_t length,
+                                  uint64_t request)
+{
+    ADD(PZ_REC_IRECV);
+    message(r, sender, comm, tag, length, request);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* The events that carry only a request id. */
+#define REQUEST_EVENT(name, kind)                                                        \
+    static OTF2_CallbackCode name(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,   \
+                                  OTF2_AttributeList *attributes, uint64_t request)      \
+    {                                                                                    \
+        ADD(kind);                                                                       \
+        r->request = request;                                                            \
+        return OTF2_CALLBACK_SUCCESS;                                                    \
+    }
+REQUEST_EVENT(on_isend_complete, PZ_REC_ISEND_COMPLETE)
+REQUEST_EVENT(on_irecv_request, PZ_REC_IRECV_REQUEST)
+REQUEST_EVENT(on_request_test, PZ_REC_REQUEST_TEST)
+REQUEST_EVENT(on_request_cancelled, PZ_REC_REQUEST_CANCELLED)
+REQUEST_EVENT(on_nbc_request, PZ_REC_NBC_REQUEST)
+
+static OTF2_CallbackCode on_coll_begin(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
+                                       OTF2_AttributeList *attributes)
+{
+    ADD(PZ_REC_COLL_BEGIN);
+    (void)r;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static void collective(struct pz_rec *r, OTF2_CollectiveOp op, OTF2_CommRef comm,
+                       uint32_t root, uint64_t sent, uint64_t received)
+{
+    r->coll_op = (uint8_t)op;
+    r->comm = comm;
+    r->peer = root == OTF2_UNDEFINED_UINT32 ? PZ_NONE32 : root;
+    r->bytes = sent;
+    r->bytes2 = received;
+}
+
+static OTF2_CallbackCode on_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
+                                     OTF2_AttributeList *attributes, OTF2_CollectiveOp op,
+                                     OTF2_CommRef comm, uint32_t root, uint64_t sent,
+                                     uint64_t received)
+{
+    ADD(PZ_REC_COLL_END);
+    collective(r, op, comm, root, sent, received);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_nbc_complete(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
+                                         OTF2_AttributeList *attributes, OTF2_CollectiveOp op,
+                                         OTF2_CommRef comm, uint32_t root, uint64_t sent,
+                                         uint64_t received, uint64_t request)
+{
+    ADD(PZ_REC_NBC_COMPLETE);
+    collective(r, op, comm, root, sent, received);
+    r->request = request;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_flush(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
+                                  OTF2_AttributeList *attributes, OTF2_TimeStamp stop)
+{
+    ADD(PZ_REC_FLUSH);
+    r->bytes2 = stop;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_EvtReaderCallbacks *callbacks(void)
+{
+    OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
+
+    if (!cb)
+        return NULL;
+    OTF2_EvtReaderCallbacks_SetEnterCallback(cb, on_enter);
+    OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, on_leave);
+    OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, on_send);
+    OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, on_recv);
+    OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cb, on_isend);
+    OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cb, on_irecv);
+    OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, on_isend_complete);
+    OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, on_irecv_request);
+    OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(cb, on_request_test);
+    OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, on_request_cancelled);
+    OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, on_coll_begin);
+    OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, on_coll_end);
+    OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb, on_nbc_request);
+    OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb, on_nbc_complete);
+    OTF2_EvtReaderCallbacks_SetBufferFlushCallback(cb, on_flush);
+    return cb;
+}
+
+/* Opens one event reader per replayed location; the local definitions (mapping tables)
+ * are read after the event reader exists, so that they apply to it. */
+static int open_streams(struct pz_trace_in *t)
+{
+    OTF2_EvtReaderCallbacks *cb = callbacks();
+    uint64_t n;
+
+    if (!cb || !(t->streams = calloc((size_t)t->nprocs, sizeof(*t->streams)))) {
+        OTF2_EvtReaderCallbacks_Delete(cb);
+        return -1;
+    }
+    for (int p = 0; p < t->nprocs; p++)
+        OTF2_Reader_SelectLocation(t->otf, t->proc_location[p]);
+    OTF2_Reader_OpenDefFiles(t->otf);
+    OTF2_Reader_OpenEvtFiles(t->otf);
+    for (int p = 0; p < t->nprocs; p++) {
+        struct stream *s = &t->streams[p];
+        OTF2_DefReader *dr;
+
+        s->t = t;
+        s->reader = OTF2_Reader_GetEvtReader(t->otf, t->proc_location[p]);
+        if (!s->reader)
+            continue;
+        OTF2_Reader_RegisterEvtCallbacks(t->otf, s->reader, cb, s);
+        if ((dr = OTF2_Reader_GetDefReader(t->otf, t->proc_location[p]))) {
+            OTF2_Reader_ReadAllLocalDefinitions(t->otf, dr, &n);
+            OTF2_Reader_CloseDefReader(t->otf, dr);
+        }
+    }
+    OTF2_EvtReaderCallbacks_Delete(cb);
+    return 0;
+}
+
+/* DIR or DIR/traces.otf2: the anchor file. */
+static void anchor_of(const char *path, char *out, size_t len)
+{
+    struct stat st;
+
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        snprintf(out, len, "%s/traces.otf2", path);
+    else
+        snprintf(out, len, "%s", path);
+}
+
+static int readable_anchor(const char *path)
+{
+    unsigned char head[6];
+    FILE *f = fopen(path, "rb");
+    int ok = f && fread(head, 1, sizeof(head), f) == sizeof(head) && !memcmp(head + 2, "OTF2", 4);
+
+    if (f)
+        fclose(f);
+    return ok;
+}
+
+struct pz_trace_in *pz_trace_in_open(const char *path, char *err, size_t errlen)
+{
+    struct pz_trace_in *t = calloc(1, sizeof(*t));
+
+    if (!t) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return NULL;
+    }
+    anchor_of(path, t->path, sizeof(t->path));
+    if (!readable_anchor(t->path))
+        pz_trace_in_fail(t, "not an OTF2 archive (no readable anchor file)");
+    else if (!(t->otf = OTF2_Reader_Open(t->path)) ||
+             OTF2_Reader_SetSerialCollectiveCallbacks(t->otf) != OTF2_SUCCESS)
+        pz_trace_in_fail(t, "cannot open the OTF2 archive");
+    else if (pz_trace_in_read_defs(t) == 0 && open_streams(t) != 0)
+        pz_trace_in_fail(t, "out of memory");
+    if (t->error[0]) {
+        snprintf(err, errlen, "%s", t->error);
+        pz_trace_in_close(t);
+        return NULL;
+    }
+    return t;
+}
+
+void pz_trace_in_close(struct pz_trace_in *t)
+{
+    if (!t)
+        return;
+    for (int p = 0; t->streams && p < t->nprocs; p++)
+        free(t->streams[p].ring);
+    free(t->streams);
+    if (t->otf) {
+        OTF2_Reader_CloseEvtFiles(t->otf);
+        OTF2_Reader_CloseDefFiles(t->otf);
+        OTF2_Reader_Close(t->otf);
+    }
+    pz_trace_in_free_defs(t);
+    free(t);
+}
+
+/* Reads more events of s; 0 when there are none left. */
+static int read_more(struct stream *s)
+{
+    uint64_t got = 0;
+
+    if (s->ended || !s->reader)
+        return 0;
+    if (OTF2_EvtReader_ReadEvents(s->reader, READ_BATCH, &got) != OTF2_SUCCESS) {
+        pz_trace_in_fail(s->t, "cannot read the events (damaged or truncated archive?)");
+        s->ended = 1;
+        return 0;
+    }
+    /* fewer than asked: the end (reading again would start over) */
+    if (got < READ_BATCH)
+        s->ended = 1;
+    return got > 0;
+}
+
+const struct pz_rec *pz_trace_in_peek(struct pz_trace_in *t, int p, size_t ahead)
+{
+    struct stream *s = &t->streams[p];
+
+    while (s->count <= ahead)
+        if (!read_more(s))
+            return NULL;
+    return &s->ring[(s->head + ahead) % s->cap];
+}
+
+void pz_trace_in_consume(struct pz_trace_in *t, int p, size_t n)
+{
+    struct stream *s = &t->streams[p];
+
+    if (n > s->count)
+        n = s->count;
+    s->head = (s->head + n) % (s->cap ? s->cap : 1);
+    s->count -= n;
+}
+
+int pz_trace_in_nprocs(const struct pz_trace_in *t)
+{
+    return t->nprocs;
+}
+
+uint64_t pz_trace_in_location(const struct pz_trace_in *t, int proc)
+{
+    return t->proc_location[proc];
+}
+
+const uint64_t *pz_trace_in_locations(const struct pz_trace_in *t)
+{
+    return t->proc_location;
+}
+
+double pz_trace_in_resolution(const struct pz_trace_in *t)
+{
+    return (double)t->resolution;
+}
+
+uint64_t pz_trace_in_offset(const struct pz_trace_in *t)
+{
+    return t->offset;
+}
+
+const char *pz_trace_in_error(const struct pz_trace_in *t)
+{
+    return t->error[0] ? t->error : NULL;
+}
+
+uint64_t pz_trace_in_records(const struct pz_trace_in *t)
+{
+    return t->records;
+}

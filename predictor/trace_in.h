@@ -1,0 +1,61 @@
+/* Reading a recorded run for the replay: the definitions it needs, and per process one
+ * stream of records (trace.h) read on demand.  Only the first location of each process
+ * (its master thread) is replayed.  Processes are numbered by world rank. */
+#ifndef PZ_TRACE_IN_H
+#define PZ_TRACE_IN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace.h"
+
+enum pz_region_kind { PZ_REGION_OTHER, PZ_REGION_MPI, PZ_REGION_INTERVAL };
+
+struct pz_region_info {
+    const char *name;
+    int kind;              /* enum pz_region_kind */
+    int call;              /* enum pz_call_id of MPI functions of prognoz's table, or -1 */
+    uint32_t name_ref;
+    /* sends of this function: always by rendezvous (Ssend, Issend), always eager (Bsend,
+       Ibsend) */
+    uint8_t synchronous, buffered;
+};
+
+struct pz_trace_in;
+
+/* Opens the archive at path (DIR or DIR/traces.otf2) and reads its definitions.
+ * Returns NULL with a one-line message naming the file in err. */
+struct pz_trace_in *pz_trace_in_open(const char *path, char *err, size_t errlen);
+void pz_trace_in_close(struct pz_trace_in *t);
+
+int pz_trace_in_nprocs(const struct pz_trace_in *t);
+uint64_t pz_trace_in_location(const struct pz_trace_in *t, int proc);
+const uint64_t *pz_trace_in_locations(const struct pz_trace_in *t);
+/* Ticks per second and the clock's global offset. */
+double pz_trace_in_resolution(const struct pz_trace_in *t);
+uint64_t pz_trace_in_offset(const struct pz_trace_in *t);
+
+/* The region with reference ref; a placeholder (name "?") if it is not defined. */
+const struct pz_region_info *pz_trace_in_region(const struct pz_trace_in *t, uint32_t ref);
+/* The string with reference ref, NULL if none. */
+const char *pz_trace_in_string(const struct pz_trace_in *t, uint32_t ref);
+
+/* The members of communicator comm as processes (rank i is process procs[i]) and its
+ * size; 0 for MPI_COMM_SELF-like communicators (the caller alone), -1 if undefined. */
+int pz_trace_in_comm(const struct pz_trace_in *t, uint32_t comm, const int **procs);
+
+/* The record `ahead` places after the next unconsumed one of process p (0: the next),
+ * reading the trace as far as needed; NULL at the end of the stream or on a read
+ * error (pz_trace_in_error tells which). */
+const struct pz_rec *pz_trace_in_peek(struct pz_trace_in *t, int p, size_t ahead);
+
+/* Drops the next n records of process p. */
+void pz_trace_in_consume(struct pz_trace_in *t, int p, size_t n);
+
+/* The first read error as a one-line message, NULL if none. */
+const char *pz_trace_in_error(const struct pz_trace_in *t);
+
+/* Records read so far, over all processes. */
+uint64_t pz_trace_in_records(const struct pz_trace_in *t);
+
+#endif

@@ -1,0 +1,65 @@
+/* Inside the trace reader: definitions (trace_defs_in.c) and streams (trace_in.c). */
+#ifndef PZ_TRACE_IN_INT_H
+#define PZ_TRACE_IN_INT_H
+
+#include <otf2/otf2.h>
+
+#include "trace_in.h"
+
+struct location_def {
+    OTF2_LocationRef id;
+    OTF2_LocationGroupRef group;
+    int proc;              /* -1: not replayed (a thread beyond the process's first) */
+};
+
+struct group_def {
+    OTF2_GroupType type;
+    uint32_t n;
+    uint64_t *members;
+};
+
+struct comm_def {
+    OTF2_GroupRef group;
+    int defined, size;     /* size -1 until resolved; 0: MPI_COMM_SELF */
+    int *procs;
+};
+
+/* One process's stream: a ring of records read but not consumed. */
+struct stream {
+    struct pz_trace_in *t;
+    OTF2_EvtReader *reader;
+    struct pz_rec *ring;
+    size_t head, count, cap;
+    int ended;
+};
+
+struct pz_trace_in {
+    char path[4096];
+    OTF2_Reader *otf;
+    char **strings;
+    uint32_t nstrings;
+    struct pz_region_info *regions;
+    uint32_t nregions;
+    struct location_def *locations;
+    uint32_t nlocations;
+    struct group_def *groups;
+    uint32_t ngroups;
+    struct comm_def *comms;
+    uint32_t ncomms;
+    OTF2_AttributeRef callsite, send_list, recv_list, cpu;
+    uint64_t resolution, offset;
+    int nprocs;
+    uint64_t *proc_location;
+    struct stream *streams;
+    uint64_t records;
+    char error[4096 + 256];
+};
+
+/* Reads the global definitions; 0, or -1 with t->error set. */
+int pz_trace_in_read_defs(struct pz_trace_in *t);
+void pz_trace_in_free_defs(struct pz_trace_in *t);
+
+/* Records a one-line error naming the trace (the first only). */
+void pz_trace_in_fail(struct pz_trace_in *t, const char *what);
+
+#endif

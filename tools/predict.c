@@ -1,0 +1,292 @@
+/* prognoz predict: a recorded run replayed on models of other clusters, reported like
+ * a recorded one (one machine) or side by side with the recording (several). */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "commands.h"
+#include "engine.h"
+#include "predict.h"
+
+#define MAX_MACHINES 16
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: prognoz predict DIR --machine FILE [--machine FILE ...] [options]\n"
+            "\n"
+            "Replays the run recorded in DIR on the model of each machine (docs/machines.md,\n"
+            "share/machines/) and reports it: with one machine, the report of prognoz report\n"
+            "for the predicted run; with several, the recording and each machine side by side.\n"
+            "\n"
+            "  --machine FILE      a machine file (repeatable, up to 16)\n"
+            "  --format FORMAT     text (the default), json, or html (one machine)\n"
+            "  --per-process       also every process's values (one machine)\n"
+            "  -o OUT              also write the predicted trace: OUT/traces.otf2, or with\n"
+            "                      several machines OUT/NAME/traces.otf2 per machine\n"
+            "  --compute wall|cpu  computation from the recorded wall-clock time (default), or\n"
+            "                      from the CPU time recorded with PROGNOZ_CPU_TIME=1\n"
+            "  --mpi SET           the collective algorithms: mpich1, mpich-1.2.5, mpich4\n"
+            "  --coll OP=ALGO      force an algorithm, e.g. allgather=bruck (repeatable;\n"
+            "                      docs/collectives.md)\n");
+}
+
+struct options {
+    const char *trace, *output, *mpi;
+    const char *machines[MAX_MACHINES];
+    int nmachines, per_process, compute_cpu;
+    enum pz_report_format format;
+    const struct pz_coll_algo *forced[PZ_COLL_NOPS];
+};
+
+static int parse_format(const char *s, enum pz_report_format *f)
+{
+    if (!strcmp(s, "text"))
+        *f = PZ_REPORT_TEXT;
+    else if (!strcmp(s, "json"))
+        *f = PZ_REPORT_JSON;
+    else if (!strcmp(s, "html"))
+        *f = PZ_REPORT_HTML;
+    else
+        return -1;
+    return 0;
+}
+
+/* "allgather=bruck" */
+static int parse_coll(const char *s, struct options *o)
+{
+    char op[64];
+    const char *eq = strchr(s, '=');
+    const struct pz_coll_algo *algo;
+    int kind;
+
+    if (!eq || (size_t)(eq - s) >= sizeof(op))
+        return -1;
+    memcpy(op, s, (size_t)(eq - s));
+    op[eq - s] = '\0';
+    if ((kind = pz_coll_op_named(op)) < 0 || !(algo = pz_coll_named(kind, eq + 1)))
+        return -1;
+    o->forced[kind] = algo;
+    return 0;
+}
+
+/* One option with its value at argv[*i]; 0, or 2 after reporting a usage error. */
+static int parse_valued(int argc, char **argv, int *i, struct options *o)
+{
+    const char *opt = argv[*i], *val = *i + 1 < argc ? argv[++*i] : NULL;
+
+    if (!val) {
+        fprintf(stderr, "prognoz predict: %s needs a value\n", opt);
+        return 2;
+    }
+    if (!strcmp(opt, "--machine")) {
+        if (o->nmachines < MAX_MACHINES) {
+            o->machines[o->nmachines++] = val;
+            return 0;
+        }
+        fprintf(stderr, "prognoz predict: at most %d machines\n", MAX_MACHINES);
+    } else if (!strcmp(opt, "--format")) {
+        if (parse_format(val, &o->format) == 0)
+            return 0;
+        fprintf(stderr, "prognoz predict: unknown format '%s' (text, json or html)\n", val);
+    } else if (!strcmp(opt, "--compute")) {
+        o->compute_cpu = !strcmp(val, "cpu");
+        if (o->compute_cpu || !strcmp(val, "wall"))
+            return 0;
+        fprintf(stderr, "prognoz predict: --compute '%s': expected wall or cpu\n", val);
+    } else if (!strcmp(opt, "--coll")) {
+        if (parse_coll(val, o) == 0)
+            return 0;
+        fprintf(stderr, "prognoz predict: --coll '%s': expected OPERATION=ALGORITHM of "
+                "docs/collectives.md\n", val);
+    } else {
+        if (!strcmp(opt, "-o"))
+            o->output = val;
+        else
+            o->mpi = val;
+        return 0;
+    }
+    return 2;
+}
+
+static int is_valued(const char *arg)
+{
+    static const char *const valued[] = { "--machine", "--format", "-o", "--compute",
+                                          "--mpi", "--coll" };
+
+    for (size_t i = 0; i < sizeof(valued) / sizeof(valued[0]); i++)
+        if (!strcmp(arg, valued[i]))
+            return 1;
+    return 0;
+}
+
+/* Returns 0, 1 when --help was asked, or 2 on a usage error (already reported). */
+static int parse(int argc, char **argv, struct options *o)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 1;
+        } else if (!strcmp(argv[i], "--per-process")) {
+            o->per_process = 1;
+        } else if (is_valued(argv[i])) {
+            if (parse_valued(argc, argv, &i, o) != 0)
+                return 2;
+        } else if (argv[i][0] != '-' && !o->trace) {
+            o->trace = argv[i];
+        } else {
+            fprintf(stderr, "prognoz predict: unexpected argument '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (!o->trace || !o->nmachines) {
+        fprintf(stderr, "prognoz predict: %s\n", !o->trace ? "no trace given" : "no --machine given");
+        usage(stderr);
+        return 2;
+    }
+    if (o->nmachines > 1 && (o->format == PZ_REPORT_HTML || o->per_process)) {
+        fprintf(stderr, "prognoz predict: --format html and --per-process take one machine\n");
+        return 2;
+    }
+    return 0;
+}
+
+static int load_machines(const struct options *o, struct pz_machine *m)
+{
+    char err[1024];
+
+    for (int i = 0; i < o->nmachines; i++) {
+        pz_machine_defaults(&m[i]);
+        if (pz_machine_load(o->machines[i], &m[i], err, sizeof(err)) != 0) {
+            fprintf(stderr, "prognoz predict: %s\n", err);
+            return -1;
+        }
+        if (o->mpi)
+            snprintf(m[i].mpi, sizeof(m[i].mpi), "%s", o->mpi);
+    }
+    return 0;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+/* Where the predicted trace of machine i goes: -o, -o/NAME, or a directory of its own
+ * under $TMPDIR (*temporary set) removed after the report. */
+static int trace_dir(const struct options *o, const struct pz_machine *m, char *dir,
+                     size_t len, int *temporary)
+{
+    const char *tmp = getenv("TMPDIR");
+
+    *temporary = !o->output;
+    if (o->output && o->nmachines == 1) {
+        snprintf(dir, len, "%s", o->output);
+    } else if (o->output) {
+        if ((mkdir(o->output, 0777) != 0 && errno != EEXIST) ||
+            snprintf(dir, len, "%s/%s", o->output, m->name) >= (int)len)
+            return -1;
+    } else {
+        snprintf(dir, len, "%s/prognoz-predict-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(dir))
+            return -1;
+    }
+    return 0;
+}
+
+/* Replays the trace on machine m and analyzes the predicted run into a. */
+static int predict_one(const struct options *o, const struct pz_machine *m,
+                       struct pz_analysis *a, struct pz_prediction *result)
+{
+    struct pz_predict_options po = { .machine = m, .compute_cpu = o->compute_cpu };
+    char dir[4096], err[8192];
+    int temporary, rc = -1;
+
+    memcpy(po.forced, o->forced, sizeof(po.forced));
+    if (trace_dir(o, m, dir, sizeof(dir), &temporary) != 0) {
+        fprintf(stderr, "prognoz predict: cannot create a directory for the predicted trace "
+                "'%s': %s\n", dir, strerror(errno));
+        return -1;
+    }
+    po.output = dir;
+    if (pz_predict(o->trace, &po, result, err, sizeof(err)) != 0)
+        fprintf(stderr, "prognoz predict: %s\n", err);
+    else if (pz_analyze(dir, a, err, sizeof(err)) != 0)
+        fprintf(stderr, "prognoz predict: the predicted trace: %s\n", err);
+    else
+        rc = 0;
+    if (temporary)
+        nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    return rc;
+}
+
+static int report_one(const struct options *o, const struct pz_machine *m,
+                      const struct pz_analysis *a, const struct pz_prediction *p)
+{
+    char *machine, *extra = NULL;
+    int rc;
+
+    if (o->format == PZ_REPORT_TEXT)
+        pz_machine_summary(stdout, m);
+    if (o->format != PZ_REPORT_JSON)
+        return pz_report_write(stdout, a, o->format, o->per_process);
+    if (!(machine = pz_machine_json(m)) ||
+        asprintf(&extra, "%s,\n\"prediction\": {\"end\": %.9g, \"records\": %llu, "
+                 "\"calls\": %llu, \"compute\": \"%s\"}", machine, p->end,
+                 (unsigned long long)p->records, (unsigned long long)p->calls,
+                 o->compute_cpu ? "cpu" : "wall") < 0)
+        extra = NULL;
+    rc = extra ? pz_report_json_extra(stdout, a, o->per_process, extra) : -1;
+    free(machine);
+    free(extra);
+    return rc;
+}
+
+static int compare(const struct options *o, const struct pz_machine *m,
+                   const struct pz_analysis *predicted)
+{
+    struct pz_analysis recorded;
+    char err[8192];
+    int rc;
+
+    if (pz_analyze(o->trace, &recorded, err, sizeof(err)) != 0) {
+        fprintf(stderr, "prognoz predict: %s\n", err);
+        return -1;
+    }
+    rc = pz_compare_write(stdout, o->format, &recorded, predicted, m, o->nmachines);
+    pz_analysis_free(&recorded);
+    return rc;
+}
+
+int pz_cmd_predict(int argc, char **argv)
+{
+    struct options o = { .format = PZ_REPORT_TEXT };
+    struct pz_machine m[MAX_MACHINES];
+    struct pz_analysis a[MAX_MACHINES];
+    struct pz_prediction result;
+    int rc = parse(argc, argv, &o), done = 0;
+
+    if (rc)
+        return rc == 1 ? 0 : 2;
+    if (load_machines(&o, m) != 0)
+        return 1;
+    while (done < o.nmachines && predict_one(&o, &m[done], &a[done], &result) == 0)
+        done++;
+    if (done == o.nmachines) {
+        rc = o.nmachines == 1 ? report_one(&o, &m[0], &a[0], &result) : compare(&o, m, a);
+        if (rc != 0 || fflush(stdout) != 0)
+            fprintf(stderr, "prognoz predict: cannot write the report\n");
+        rc = rc != 0;
+    } else {
+        rc = 1;
+    }
+    for (int i = 0; i < done; i++)
+        pz_analysis_free(&a[i]);
+    return rc;
+}
