@@ -1,6 +1,7 @@
 #!/bin/sh
 # The main job on the bundled example: records share/examples/heat.c run on 4 processes,
-# shows what was recorded and the report of the run.  Run scripts/setup.sh first.
+# shows what was recorded, the report of the run, and its prediction on three clusters.
+# Run scripts/setup.sh first.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,3 +24,10 @@ otf2-print "$work/trace/traces.otf2" |
 echo
 echo "The report (prognoz report $work/trace):"
 "$prefix/bin/prognoz" report "$work/trace"
+echo
+echo "The same run predicted on three clusters, side by side with the recording"
+echo "(prognoz predict $work/trace --machine ...):"
+"$prefix/bin/prognoz" predict "$work/trace" \
+    --machine "$top/share/machines/ethernet-100-hub.conf" \
+    --machine "$top/share/machines/gigabit-switch.conf" \
+    --machine "$top/share/machines/myrinet-2proc.conf"
