@@ -25,11 +25,21 @@ double pz_shm_time(const struct pz_machine *m, double bytes)
 
 int pz_nodes_for(const struct pz_machine *m, int nprocs)
 {
+    if (m->node_map) {
+        int most = 0;
+
+        for (int r = 0; r < nprocs; r++)
+            if (pz_node_of(m, r, nprocs) > most)
+                most = pz_node_of(m, r, nprocs);
+        return most + 1;
+    }
     return (nprocs + m->procs_per_node - 1) / m->procs_per_node;
 }
 
 int pz_node_of(const struct pz_machine *m, int rank, int nprocs)
 {
+    if (m->node_map)
+        return m->node_map[rank % m->node_map_size];
     if (m->placement == PZ_PLACE_CYCLIC)
         return rank % pz_nodes_for(m, nprocs);
     return rank / m->procs_per_node;

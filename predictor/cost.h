@@ -14,7 +14,9 @@ double pz_message_time(const struct pz_machine *m, double bytes);
 /* Between processes of one node: shm_latency + bytes / shm_bandwidth. */
 double pz_shm_time(const struct pz_machine *m, double bytes);
 
-/* The node of rank among nprocs processes, by procs_per_node and placement. */
+/* The node of rank among nprocs processes: by the node map if there is one (ranks
+ * beyond it wrap around: rank r is placed as rank r mod its size), else by
+ * procs_per_node and placement. */
 int pz_node_of(const struct pz_machine *m, int rank, int nprocs);
 
 /* Number of nodes nprocs processes take. */

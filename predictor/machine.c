@@ -145,7 +145,8 @@ static char *trim(char *s)
 }
 
 /* One line of the file: "" if it is fine, else what is wrong with it in why. */
-static int parse_line(struct pz_machine *m, char *line, char *why, size_t len)
+static int parse_line(struct pz_machine *m, const char *path, char *line, char *why,
+                      size_t len)
 {
     char *hash = strchr(line, '#'), *eq, *name, *value;
 
@@ -160,6 +161,8 @@ static int parse_line(struct pz_machine *m, char *line, char *why, size_t len)
     *eq = '\0';
     name = trim(line);
     value = trim(eq + 1);
+    if (!strcmp(name, "node_map"))
+        return pz_node_map_load(m, path, value, why, len);
     for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
         if (strcmp(name, keys[i].name) != 0)
             continue;
@@ -175,7 +178,7 @@ static int parse_line(struct pz_machine *m, char *line, char *why, size_t len)
 int pz_machine_load(const char *path, struct pz_machine *m, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "r");
-    char line[1024], why[512];
+    char line[1024], why[1024];
     int lineno = 0, rc = 0;
 
     if (!f) {
@@ -184,7 +187,7 @@ int pz_machine_load(const char *path, struct pz_machine *m, char *err, size_t er
     }
     while (rc == 0 && fgets(line, sizeof(line), f)) {
         lineno++;
-        if (parse_line(m, line, why, sizeof(why)) != 0) {
+        if (parse_line(m, path, line, why, sizeof(why)) != 0) {
             snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
             rc = -1;
         }

@@ -38,6 +38,8 @@ struct pz_machine {
     double cpu_scale;          /* computation takes cpu_scale times its recorded time */
     char mpi[32];              /* collective algorithm set: mpich1, mpich-1.2.5, mpich4 */
     double reduce_byte_time;   /* s/B of reduction arithmetic */
+    int *node_map;             /* node_map file: the node of each rank, or NULL */
+    int node_map_size;
 };
 
 /* The values a key not given takes (docs/machines.md). */
@@ -47,5 +49,13 @@ void pz_machine_defaults(struct pz_machine *m);
  * message "PATH:LINE: what is wrong" (or "PATH: ..." when the file cannot be read) in
  * err. */
 int pz_machine_load(const char *path, struct pz_machine *m, char *err, size_t errlen);
+
+/* Reads the node_map file at path (relative to machine_file's directory) into m.
+ * Returns 0, or -1 with "node_map = 'PATH': ..." in why. */
+int pz_node_map_load(struct pz_machine *m, const char *machine_file, const char *path,
+                     char *why, size_t len);
+
+/* Frees what pz_machine_load allocated (the node map). */
+void pz_machine_release(struct pz_machine *m);
 
 #endif

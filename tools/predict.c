@@ -161,7 +161,6 @@ static int load_machines(const struct options *o, struct pz_machine *m)
     char err[1024];
 
     for (int i = 0; i < o->nmachines; i++) {
-        pz_machine_defaults(&m[i]);
         if (pz_machine_load(o->machines[i], &m[i], err, sizeof(err)) != 0) {
             fprintf(stderr, "prognoz predict: %s\n", err);
             return -1;
@@ -274,8 +273,13 @@ int pz_cmd_predict(int argc, char **argv)
 
     if (rc)
         return rc == 1 ? 0 : 2;
-    if (load_machines(&o, m) != 0)
+    for (int i = 0; i < o.nmachines; i++)
+        pz_machine_defaults(&m[i]);
+    if (load_machines(&o, m) != 0) {
+        for (int i = 0; i < o.nmachines; i++)
+            pz_machine_release(&m[i]);
         return 1;
+    }
     while (done < o.nmachines && predict_one(&o, &m[done], &a[done], &result) == 0)
         done++;
     if (done == o.nmachines) {
@@ -288,5 +292,7 @@ int pz_cmd_predict(int argc, char **argv)
     }
     for (int i = 0; i < done; i++)
         pz_analysis_free(&a[i]);
+    for (int i = 0; i < o.nmachines; i++)
+        pz_machine_release(&m[i]);
     return rc;
 }

@@ -2,6 +2,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cost.h"
@@ -233,4 +234,42 @@ Test(machine, the_shipped_machines_load)
         cr_assert_eq(m.network, shipped[i].network, "%s", shipped[i].file);
         cr_assert_eq(m.procs_per_node, shipped[i].procs_per_node, "%s", shipped[i].file);
     }
+}
+
+/* A node map next to the machine file: "2 0  # comment", "0 1": ranks 0..3 on nodes
+ * 2, 0, 0, 1, so 3 nodes; rank 5 wraps around to rank 1's node.  A word that is not a
+ * node number is named with the map's file and line. */
+Test(machine, a_node_map_file)
+{
+    struct pz_machine m;
+    char dir[] = "/tmp/prognoz-map-XXXXXX", file[128], map[128], err[1024];
+    const int want[6] = { 2, 0, 0, 1, 2, 0 };
+    FILE *f;
+
+    cr_assert(mkdtemp(dir));
+    snprintf(file, sizeof(file), "%s/m.conf", dir);
+    snprintf(map, sizeof(map), "%s/nodes.txt", dir);
+    f = fopen(map, "w");
+    fputs("2 0  # comment\n0 1\n", f);
+    fclose(f);
+    f = fopen(file, "w");
+    fputs("procs_per_node = 2\nnode_map = nodes.txt\n", f);
+    fclose(f);
+    pz_machine_defaults(&m);
+    cr_assert_eq(pz_machine_load(file, &m, err, sizeof(err)), 0, "%s", err);
+    cr_assert_eq(pz_nodes_for(&m, 4), 3);
+    for (int r = 0; r < 6; r++)
+        cr_assert_eq(pz_node_of(&m, r, 6), want[r], "rank %d", r);
+    pz_machine_release(&m);
+    f = fopen(map, "w");
+    fputs("0 1\n1 x2\n", f);
+    fclose(f);
+    pz_machine_defaults(&m);
+    cr_assert_eq(pz_machine_load(file, &m, err, sizeof(err)), -1);
+    cr_assert(strstr(err, "m.conf:2: node_map = 'nodes.txt': ") && strstr(err, "nodes.txt:2: 'x2': expected a node number"),
+              "%s", err);
+    pz_machine_release(&m);
+    unlink(map);
+    unlink(file);
+    rmdir(dir);
 }
