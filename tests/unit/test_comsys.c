@@ -231,3 +231,69 @@ Test(comsys, a_post_in_the_past_fails)
     cr_assert_lt(pz_comsys_recv(cs, 1, 0, 7, 0, US(150)), 0);
     pz_comsys_free(cs);
 }
+
+/* Every member of a communicator of all nprocs processes posts its part of c at 0;
+ * done[i] gets member i's completion. */
+static void collective_at_zero(struct pz_coll c, int nprocs, double *done)
+{
+    int procs[16], parts[16], comm;
+
+    for (int i = 0; i < nprocs; i++)
+        procs[i] = i;
+    comm = pz_comsys_comm(cs, nprocs, procs);
+    c.size = nprocs;
+    for (c.me = 0; c.me < nprocs; c.me++)
+        parts[c.me] = pz_comsys_collective(cs, comm, &c, 0);
+    for (int i = 0; i < nprocs; i++)
+        done[i] = pz_comsys_wait(cs, 1, &parts[i], 0);
+}
+
+/* A binomial broadcast of 1000 B (130 us a message) from rank 0 of 4: the root sends
+ * to 2, then to 1; 2 forwards to 3 when it has the data.  On a hub: 0->2 [0, 130],
+ * 0->1 [130, 260], 2->3 waits for the hub [260, 390].  On 2 channels: 0->2 and 0->1 at
+ * once [0, 130], 2->3 [130, 260].  The root's sends are eager: it is done at 0, and 2
+ * is done when it has forwarded (at 130). */
+Test(comsys, binomial_broadcast_of_4_on_a_bus_and_on_channels)
+{
+    enum pz_network_kind kinds[] = { PZ_NET_BUS, PZ_NET_CHANNELS };
+    const double want[2][4] = { { 0, US(260), US(130), US(390) },
+                                { 0, US(130), US(130), US(260) } };
+    struct pz_coll c = { .op = PZ_COLL_BCAST, .root = 0, .bytes = 1000 };
+
+    for (int k = 0; k < 2; k++) {
+        double done[4];
+
+        setup_network(kinds[k], 2);
+        pz_comsys_force(cs, pz_coll_named(PZ_COLL_BCAST, "binomial"));
+        collective_at_zero(c, 4, done);
+        for (int i = 0; i < 4; i++)
+            cr_assert_float_eq(done[i], want[k][i], EPS, "%s: rank %d done at %.9f",
+                               k ? "channels" : "bus", i, done[i]);
+        pz_comsys_free(cs);
+    }
+}
+
+/* 001's comparison: an allgather of 8 B blocks among 8 processes on a switch (no two
+ * messages of a round share an endpoint).  The ring takes 7 rounds of one block:
+ * 7 x (50 + 0.64) = 354.48 us; Bruck's algorithm 3 rounds of 1, 2 and 4 blocks:
+ * 3 x 50 + 7 x 0.64 = 154.48 us: fewer start-ups, the same bytes. */
+Test(comsys, allgather_by_ring_and_by_bruck)
+{
+    const char *names[] = { "ring", "bruck" };
+    const double want[] = { US(354.48), US(154.48) };
+    struct pz_coll c = { .op = PZ_COLL_ALLGATHER, .bytes = 8 };
+
+    for (int k = 0; k < 2; k++) {
+        double done[8];
+
+        setup_network(PZ_NET_SWITCH, 1);
+        pz_comsys_free(cs);
+        cs = pz_comsys_new(&m, 8);
+        pz_comsys_force(cs, pz_coll_named(PZ_COLL_ALLGATHER, names[k]));
+        collective_at_zero(c, 8, done);
+        for (int i = 0; i < 8; i++)
+            cr_assert_float_eq(done[i], want[k], EPS, "%s: rank %d done at %.9f", names[k], i,
+                               done[i]);
+        pz_comsys_free(cs);
+    }
+}
