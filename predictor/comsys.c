@@ -35,6 +35,7 @@ void pz_comsys_free(struct pz_comsys *cs)
     pz_network_free(cs->net);
     free(cs->node);
     pz_heap_release(&cs->events);
+    free(cs->now_queue.items);
     pz_match_release(&cs->match);
     free(cs->req);
     for (int c = 0; c < cs->ncomms; c++) {
@@ -115,10 +116,47 @@ static int eager(const struct pz_comsys *cs, const struct request *send)
            (send->mode == PZ_SEND_STANDARD && send->bytes <= cs->machine->eager_threshold);
 }
 
-static void push(struct pz_comsys *cs, double t, enum cs_event kind, int id)
+static int due_now_push(struct due_now *q, enum cs_event kind, int id)
 {
-    if (pz_heap_push(&cs->events, t, kind, id) != 0)
+    if (q->count == q->cap) {
+        uint32_t cap = q->cap ? 2 * q->cap : 64;
+        struct pz_heap_item *grown = malloc(cap * sizeof(*grown));
+
+        if (!grown)
+            return -1;
+        for (uint32_t i = 0; i < q->count; i++)
+            grown[i] = q->items[(q->head + i) % q->cap];
+        free(q->items);
+        q->items = grown;
+        q->head = 0;
+        q->cap = cap;
+    }
+    q->items[(q->head + q->count++) % q->cap] = (struct pz_heap_item){ 0, 0, kind, id };
+    return 0;
+}
+
+void pz_cs_push(struct pz_comsys *cs, double t, enum cs_event kind, int id)
+{
+    int rc = t <= cs->now ? due_now_push(&cs->now_queue, kind, id)
+                          : pz_heap_push(&cs->events, t, kind, id);
+
+    if (rc != 0)
         cs->failed = 1;
+}
+
+/* The next event, from those due now first; 0 if there is none. */
+static int next_event(struct pz_comsys *cs, struct pz_heap_item *ev)
+{
+    struct due_now *q = &cs->now_queue;
+
+    if (q->count) {
+        *ev = q->items[q->head];
+        ev->time = cs->now;
+        q->head = (q->head + 1) % q->cap;
+        q->count--;
+        return 1;
+    }
+    return pz_heap_pop(&cs->events, ev);
 }
 
 /* The receiver is ready for a rendezvous send: the clear-to-send goes now. */
@@ -126,7 +164,7 @@ static void clear_to_send(struct pz_comsys *cs, int send)
 {
     const struct request *s = &cs->req[send];
 
-    push(cs, transfer(cs, s->key.dst, s->key.src, 0), EV_CTS, send);
+    pz_cs_push(cs, transfer(cs, s->key.dst, s->key.src, 0), EV_CTS, send);
 }
 
 static void matched(struct pz_comsys *cs, int send, int recv)
@@ -181,7 +219,7 @@ void pz_cs_start(struct pz_comsys *cs, int r)
         if (eager(cs, q)) {
             q->arrival = transfer(cs, q->key.src, q->key.dst, q->bytes);
         } else {
-            push(cs, transfer(cs, q->key.src, q->key.dst, 0), EV_RTS, r);
+            pz_cs_push(cs, transfer(cs, q->key.src, q->key.dst, 0), EV_RTS, r);
         }
     }
     other = match_or_queue(cs, r);
@@ -207,11 +245,11 @@ static int post(struct pz_comsys *cs, int r, double at)
         return -1;
     }
     cs->req[r].posted = at;
-    if (at <= pz_heap_next(&cs->events)) {
+    if (at <= pz_comsys_next(cs)) {
         cs->now = at;
         pz_cs_start(cs, r);
     } else {
-        push(cs, at, EV_POST, r);
+        pz_cs_push(cs, at, EV_POST, r);
     }
     return r;
 }
@@ -293,7 +331,7 @@ void pz_comsys_release(struct pz_comsys *cs, int request)
 
 double pz_comsys_next(const struct pz_comsys *cs)
 {
-    return pz_heap_next(&cs->events);
+    return cs->now_queue.count ? cs->now : pz_heap_next(&cs->events);
 }
 
 void pz_comsys_step(struct pz_comsys *cs)
@@ -301,7 +339,7 @@ void pz_comsys_step(struct pz_comsys *cs)
     struct pz_heap_item ev;
     int send;
 
-    if (!pz_heap_pop(&cs->events, &ev))
+    if (!next_event(cs, &ev))
         return;
     cs->now = ev.time;
     send = ev.id;
@@ -335,7 +373,7 @@ double pz_comsys_wait(struct pz_comsys *cs, int n, const int *requests, double a
 
     for (int i = 0; i < n; i++) {
         while (cs->req[requests[i]].done < 0) {
-            if (pz_heap_next(&cs->events) == INFINITY)
+            if (pz_comsys_next(cs) == INFINITY)
                 return -1;
             pz_comsys_step(cs);
         }

@@ -129,8 +129,7 @@ int pz_comsys_collective(struct pz_comsys *cs, int comm, const struct pz_coll *c
     cs->req[r].kind = REQ_COLL;
     cs->req[r].owner = cm->procs[c->me];
     cs->req[r].posted = at;
-    if (pz_heap_push(&cs->events, at, EV_ROUND, a) != 0)
-        cs->failed = 1;
+    pz_cs_push(cs, at, EV_ROUND, a);
     return r;
 }
 
@@ -167,8 +166,7 @@ static void round_finished(struct pz_comsys *cs, int a)
 
     ag->round++;
     ag->round_end = end;
-    if (pz_heap_push(&cs->events, end, EV_ROUND, a) != 0)
-        cs->failed = 1;
+    pz_cs_push(cs, end, EV_ROUND, a);
 }
 
 void pz_cs_agent_message_done(struct pz_comsys *cs, int a, double t)

@@ -39,6 +39,14 @@ struct comm {
 
 struct agent;
 
+/* Events due at the time the simulation has reached, in the order they were asked for:
+ * cheaper than the heap for the many that are due at once (rounds of collectives whose
+ * messages had already arrived). */
+struct due_now {
+    struct pz_heap_item *items;
+    uint32_t head, count, cap;
+};
+
 struct pz_comsys {
     const struct pz_machine *machine;
     struct pz_network *net;
@@ -46,6 +54,7 @@ struct pz_comsys {
     int *node;                 /* node of each process */
     double now;
     struct pz_heap events;
+    struct due_now now_queue;
     struct pz_match match;
     struct request *req;
     int nreq, capreq, free_req;
@@ -62,6 +71,9 @@ struct pz_comsys {
 /* A new request (all fields zero but partner, agent = -1, done = -1); -1 if memory ran
  * out.  Pointers into cs->req are invalid after it. */
 int pz_cs_new_request(struct pz_comsys *cs);
+
+/* Schedules an event of the model at time t (not before cs->now). */
+void pz_cs_push(struct pz_comsys *cs, double t, enum cs_event kind, int id);
 
 /* Processes a posted send or receive at cs->now: matching and the protocol's start. */
 void pz_cs_start(struct pz_comsys *cs, int r);

@@ -29,37 +29,41 @@ void pz_engine_emit(struct engine *e, int p, const struct pz_rec *rec, double t)
         pz_engine_fail(e, "cannot write the predicted trace");
 }
 
-/* The next MPI Enter of process p at or after `ahead`, NULL if none. */
-static const struct pz_rec *next_mpi_enter(struct engine *e, int p)
+/* The next MPI Enter of process p, NULL if none; *flushed gets the recorder's own time
+ * (buffer flushes) before it. */
+static const struct pz_rec *next_mpi_enter(struct engine *e, int p, uint64_t *flushed)
 {
     const struct pz_rec *r;
 
-    for (size_t i = 0; (r = pz_trace_in_peek(e->in, p, i)); i++)
+    *flushed = 0;
+    for (size_t i = 0; (r = pz_trace_in_peek(e->in, p, i)); i++) {
         if (r->kind == PZ_REC_ENTER &&
             pz_trace_in_region(e->in, r->region)->kind == PZ_REGION_MPI)
             return r;
+        if (r->kind == PZ_REC_FLUSH && r->bytes2 > r->time)
+            *flushed += r->bytes2 - r->time;
+    }
     return NULL;
 }
 
 /* Predicted seconds per recorded second of the computation p is in: the machine's
- * cpu_scale, times (with compute_cpu) the share of the recorded gap the thread spent on
- * a CPU. */
+ * cpu_scale, times (with compute_cpu) the share of the recorded gap, flushes left out,
+ * the thread spent on a CPU. */
 static double gap_factor(struct engine *e, int p)
 {
     struct rank *k = &e->ranks[p];
     double scale = e->o->machine->cpu_scale;
     const struct pz_rec *next;
+    uint64_t flushed;
 
     if (k->factor >= 0)
         return k->factor;
     k->factor = scale;
-    if (!e->o->compute_cpu)
-        return k->factor;
-    next = next_mpi_enter(e, p);
+    next = e->o->compute_cpu ? next_mpi_enter(e, p, &flushed) : NULL;
     if (next && next->cpu != PZ_NONE64 && k->leave_cpu != PZ_NONE64 &&
-        next->cpu >= k->leave_cpu && next->time > k->leave_wall) {
+        next->cpu >= k->leave_cpu && next->time > k->leave_wall + flushed) {
         double cpu = (double)(next->cpu - k->leave_cpu) / 1e9;
-        double wall = (double)(next->time - k->leave_wall) / e->resolution;
+        double wall = (double)(next->time - k->leave_wall - flushed) / e->resolution;
 
         k->factor = scale * cpu / wall;
         e->result->cpu_gaps++;

@@ -237,9 +237,10 @@ static int report_one(const struct options *o, const struct pz_machine *m,
         return pz_report_write(stdout, a, o->format, o->per_process);
     if (!(machine = pz_machine_json(m)) ||
         asprintf(&extra, "%s,\n\"prediction\": {\"end\": %.9g, \"records\": %llu, "
-                 "\"calls\": %llu, \"compute\": \"%s\"}", machine, p->end,
-                 (unsigned long long)p->records, (unsigned long long)p->calls,
-                 o->compute_cpu ? "cpu" : "wall") < 0)
+                 "\"calls\": %llu, \"compute\": \"%s\", \"cpu_timed\": %llu, "
+                 "\"wall_timed\": %llu}", machine, p->end, (unsigned long long)p->records,
+                 (unsigned long long)p->calls, o->compute_cpu ? "cpu" : "wall",
+                 (unsigned long long)p->cpu_gaps, (unsigned long long)p->wall_gaps) < 0)
         extra = NULL;
     rc = extra ? pz_report_json_extra(stdout, a, o->per_process, extra) : -1;
     free(machine);

@@ -36,6 +36,7 @@ struct tb {
     uint32_t ncomms;
     struct tb_site { char *file; uint32_t line; } *sites;   /* of tb_site */
     uint32_t nsites;
+    int cpu;               /* prognoz:cpu_time used (tb_enter_cpu, tb_leave_cpu) */
     int failed;
 };
 
@@ -215,6 +216,43 @@ void tb_enter_site(struct tb *b, int proc, uint64_t ns, uint32_t region, uint32_
         written(b, proc, ns, OTF2_EvtWriter_Enter(w, list, ns, region));
     if (list)
         OTF2_AttributeList_Delete(list);
+}
+
+void tb_flush(struct tb *b, int proc, uint64_t ns, uint64_t stop)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    if (w)
+        written(b, proc, stop, OTF2_EvtWriter_BufferFlush(w, NULL, ns, stop));
+}
+
+/* The attribute prognoz:cpu_time, defined when a trace uses it. */
+#define TB_ATTR_CPU 1
+
+static void event_cpu(struct tb *b, int proc, uint64_t ns, uint32_t region, int enter,
+                      uint64_t cpu_ns)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+    OTF2_AttributeList *list = OTF2_AttributeList_New();
+
+    b->cpu = 1;
+    if (!list || OTF2_AttributeList_AddUint64(list, TB_ATTR_CPU, cpu_ns) != OTF2_SUCCESS)
+        b->failed = 1;
+    else if (w)
+        written(b, proc, ns, enter ? OTF2_EvtWriter_Enter(w, list, ns, region)
+                                   : OTF2_EvtWriter_Leave(w, list, ns, region));
+    if (list)
+        OTF2_AttributeList_Delete(list);
+}
+
+void tb_enter_cpu(struct tb *b, int proc, uint64_t ns, uint32_t region, uint64_t cpu_ns)
+{
+    event_cpu(b, proc, ns, region, 1, cpu_ns);
+}
+
+void tb_leave_cpu(struct tb *b, int proc, uint64_t ns, uint32_t region, uint64_t cpu_ns)
+{
+    event_cpu(b, proc, ns, region, 0, cpu_ns);
 }
 
 static uint32_t add_comm(struct tb *b, const char *name, int self, int n, const int *ranks)
@@ -459,6 +497,10 @@ static void write_definitions(struct tb *b, OTF2_GlobalDefWriter *w)
     }
     if (b->ncomms)
         write_comms(b, w, &next);
+    if (b->cpu)
+        OTF2_GlobalDefWriter_WriteAttribute(
+            w, TB_ATTR_CPU, string(w, &next, "prognoz:cpu_time"),
+            string(w, &next, "CPU time of the thread so far, ns"), OTF2_TYPE_UINT64);
     if (b->nsites) {
         OTF2_GlobalDefWriter_WriteAttribute(
             w, TB_ATTR_CALLSITE, string(w, &next, "prognoz:callsite"),

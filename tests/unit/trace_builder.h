@@ -94,6 +94,15 @@ void tb_collective_call(struct tb *b, int proc, const char *name, uint64_t enter
 uint32_t tb_site(struct tb *b, const char *file, unsigned line);
 void tb_enter_site(struct tb *b, int proc, uint64_t ns, uint32_t region, uint32_t site);
 
+/* A BufferFlush of process proc from ns to stop: the recorder's own time, which the
+ * predictor removes. */
+void tb_flush(struct tb *b, int proc, uint64_t ns, uint64_t stop);
+
+/* Enter and Leave with the attribute "prognoz:cpu_time" (type UINT64: the thread's CPU
+ * time in ns so far), as the recorder writes it on MPI calls with PROGNOZ_CPU_TIME=1. */
+void tb_enter_cpu(struct tb *b, int proc, uint64_t ns, uint32_t region, uint64_t cpu_ns);
+void tb_leave_cpu(struct tb *b, int proc, uint64_t ns, uint32_t region, uint64_t cpu_ns);
+
 /* Writes the definitions and closes the archive; 0 or -1.  Frees b. */
 int tb_close(struct tb *b);
 

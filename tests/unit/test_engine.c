@@ -1,0 +1,891 @@
+/* The replay engine (predictor/engine.h) on traces built by hand (trace_builder.h):
+ * every expected time below is worked out from the engine's rules and the model's
+ * formulas, not copied from its output.
+ *
+ *   - computation between two MPI calls (Leave to next Enter) takes its recorded time
+ *     x cpu_scale (with compute_cpu, x the CPU share prognoz:cpu_time gives);
+ *   - a call with no message or collective events takes its recorded duration x
+ *     cpu_scale; a call with communication posts at its start and ends when what it
+ *     waits for completes; Isend/Irecv return at once;
+ *   - Hockney cost on a switch: latency + bytes / bandwidth per message, a control
+ *     message (RTS, CTS) has no payload; eager up to eager_threshold (the send ends at
+ *     its post), rendezvous above (RTS, CTS when the receive is posted, data);
+ *   - processes start at their recorded first event; BufferFlush spans are removed.
+ *
+ * Times in the traces are in ns (TB_MS); times in the prediction in seconds since the
+ * clock's offset.  The predicted trace (written with o.output) is read back with the
+ * predictor's own reader to get each process's times; it holds whole ns, so its times
+ * are compared to 1e-9 s. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <otf2/otf2.h>
+
+#include "analysis.h"
+#include "engine.h"
+#include "trace_builder.h"
+#include "trace_in.h"
+
+#define MS TB_MS                        /* ms in ns, for the traces */
+#define SEC(ms) ((ms) * 1e-3)           /* ms in s, for the expectations */
+#define EPS 1e-9
+#define MAXP 8
+
+static char *top;                       /* this test's temporary directory */
+static char rec[4096];                  /* the recorded trace */
+static char err[1024];
+static struct pz_machine m;
+static struct pz_prediction res;
+static int outputs;                     /* predicted traces written so far */
+
+static void setup(void)
+{
+    top = tb_tempdir();
+    cr_assert_not_null(top, "cannot make a temporary directory");
+    snprintf(rec, sizeof(rec), "%s/rec", top);
+    pz_machine_defaults(&m);
+    m.network = PZ_NET_SWITCH;
+    m.procs_per_node = 1;
+    m.cpu_scale = 1;
+    outputs = 0;
+    err[0] = '\0';
+}
+
+static void cleanup(void)
+{
+    tb_remove(top);
+    free(top);
+    top = NULL;
+}
+
+TestSuite(engine, .init = setup, .fini = cleanup);
+
+/* Latency 0 and a bandwidth of 1e30 B/s: communication costs nothing (8 B take 8e-30 s,
+ * below the precision of any time here), every message is eager. */
+static void free_network(void)
+{
+    m.latency = 0;
+    m.bandwidth = 1e30;
+    m.eager_threshold = 1048576;
+}
+
+static struct tb *trace(int nprocs)
+{
+    struct tb *b = tb_open(rec, nprocs);
+
+    cr_assert_not_null(b, "cannot open a trace in %s", rec);
+    return b;
+}
+
+static void close_trace(struct tb *b)
+{
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+}
+
+/* Predicts rec on m; with out set, writes the predicted trace into a new directory
+ * whose name goes to out.  Returns pz_predict's result (err holds its message). */
+static int predict_opt(int compute_cpu, char out[4096])
+{
+    struct pz_predict_options o = { .machine = &m, .compute_cpu = compute_cpu };
+
+    if (out) {
+        snprintf(out, 4096, "%s/pred%d", top, outputs++);
+        o.output = out;
+    }
+    err[0] = '\0';
+    return pz_predict(rec, &o, &res, err, sizeof(err));
+}
+
+/* Predicts rec, writing the trace into out, and requires success. */
+static void predict(char out[4096])
+{
+    int rc = predict_opt(0, out);
+
+    cr_assert_eq(rc, 0, "pz_predict failed: %s", err);
+}
+
+static void near(double got, double want, const char *what)
+{
+    cr_assert_float_eq(got, want, EPS, "%s: %.9f s, expected %.9f s", what, got, want);
+}
+
+/* The predicted times of process p in the trace at dir: its first and last records,
+ * and the Leave of the nth (0, 1 ...) call of the region named name (-1 if none). */
+struct times {
+    double first, last, leave;
+};
+
+static struct times times_of(const char *dir, int p, const char *name, int nth)
+{
+    struct pz_trace_in *t = pz_trace_in_open(dir, err, sizeof(err));
+    struct times out = { -1, -1, -1 };
+    const struct pz_rec *r;
+    double res_, off;
+    int seen = 0;
+
+    cr_assert_not_null(t, "cannot read the predicted trace: %s", err);
+    cr_assert_lt(p, pz_trace_in_nprocs(t));
+    res_ = pz_trace_in_resolution(t);
+    off = (double)pz_trace_in_offset(t);
+    for (; (r = pz_trace_in_peek(t, p, 0)); pz_trace_in_consume(t, p, 1)) {
+        double at = ((double)r->time - off) / res_;
+
+        if (out.first < 0)
+            out.first = at;
+        out.last = at;
+        if (name && r->kind == PZ_REC_LEAVE &&
+            !strcmp(pz_trace_in_region(t, r->region)->name, name) && seen++ == nth)
+            out.leave = at;
+    }
+    cr_assert_null(pz_trace_in_error(t), "reading the predicted trace: %s",
+                   pz_trace_in_error(t));
+    pz_trace_in_close(t);
+    return out;
+}
+
+static double leave_of(const char *dir, int p, const char *name)
+{
+    double at = times_of(dir, p, name, 0).leave;
+
+    cr_assert_geq(at, 0, "process %d has no Leave of %s", p, name);
+    return at;
+}
+
+static double end_of(const char *dir, int p)
+{
+    return times_of(dir, p, NULL, 0).last;
+}
+
+/* --- 1. computation only */
+
+/* Two processes (ms):
+ *   rank 0: Init [0, 1]  compute 3  Send(8 B to 1) [4, 4.5]  compute 1.5  Finalize [6, 6.2]
+ *   rank 1: Init [0, 2]  compute 1  Recv(from 0) [3, 4.6]    compute 5    Finalize [9.6, 10]
+ * On a free network with cpu_scale s, calls without communication take s x their
+ * duration, computations s x theirs:
+ *   rank 0: Init ends s*1, Send posted at s*(1+3) = 4s, eager: ends at once (4s);
+ *           Finalize from 4s + 1.5s = 5.5s to 5.7s.
+ *   rank 1: Init ends 2s, Recv posted at 3s, data arrives at 4s (+0): ends 4s;
+ *           Finalize from 4s + 5s = 9s to 9.4s.
+ * The end, 9.4s, is the compute-only critical path: rank 0 up to its send (4s),
+ * then rank 1's computation and Finalize (5s + 0.4s). */
+static void compute_only_trace(void)
+{
+    struct tb *b = trace(2);
+
+    tb_call(b, 0, "MPI_Init", 0, MS(1));
+    tb_send_call(b, 0, "MPI_Send", MS(4), MS(4.5), TB_WORLD, 1, 0);
+    tb_call(b, 0, "MPI_Finalize", MS(6), MS(6.2));
+    tb_call(b, 1, "MPI_Init", 0, MS(2));
+    tb_recv_call(b, 1, "MPI_Recv", MS(3), MS(4.6), TB_WORLD, 0, 0);
+    tb_call(b, 1, "MPI_Finalize", MS(9.6), MS(10));
+    close_trace(b);
+}
+
+static void check_compute_only(double s)
+{
+    char out[4096];
+
+    compute_only_trace();
+    free_network();
+    m.cpu_scale = s;
+    predict(out);
+    near(res.end, SEC(9.4 * s), "the end");
+    cr_assert_eq(res.nprocs, 2);
+    cr_assert_eq(res.calls, 6, "6 MPI calls replayed, not %llu",
+                 (unsigned long long)res.calls);
+    near(leave_of(out, 0, "MPI_Init"), SEC(1 * s), "rank 0's Init");
+    near(leave_of(out, 0, "MPI_Send"), SEC(4 * s), "rank 0's Send");
+    near(end_of(out, 0), SEC(5.7 * s), "rank 0's end");
+    near(leave_of(out, 1, "MPI_Recv"), SEC(4 * s), "rank 1's Recv");
+    near(end_of(out, 1), SEC(9.4 * s), "rank 1's end");
+}
+
+Test(engine, free_network_gives_the_compute_only_critical_path)
+{
+    check_compute_only(1.0);
+}
+
+Test(engine, cpu_scale_half_halves_every_computation)
+{
+    check_compute_only(0.5);
+}
+
+/* --- 2. eager vs rendezvous with a late receiver */
+
+/* Latency 50 us, 100 MB/s: 100000 B take 50 us + 1 ms = 1.05 ms, a control message
+ * 50 us.  (ms)
+ *   rank 0: Init [0, 0]  <send_name>(100000 B to 1) [0, 0.1]  compute 2  Finalize [2.1, 2.2]
+ *   rank 1: Init [0, 0]  compute 10  Recv(from 0) [10, 10.5]  Finalize [10.5, 10.6] */
+static void late_receiver_trace(const char *send_name)
+{
+    struct tb *b = trace(2);
+    uint32_t send = tb_mpi(b, send_name), recv = tb_mpi(b, "MPI_Recv");
+
+    tb_call(b, 0, "MPI_Init", 0, 0);
+    tb_enter(b, 0, 0, send);
+    tb_mpi_send(b, 0, 0, TB_WORLD, 1, 3, 100000);
+    tb_leave(b, 0, MS(0.1), send);
+    tb_call(b, 0, "MPI_Finalize", MS(2.1), MS(2.2));
+    tb_call(b, 1, "MPI_Init", 0, 0);
+    tb_enter(b, 1, MS(10), recv);
+    tb_mpi_recv(b, 1, MS(10.5), TB_WORLD, 0, 3, 100000);
+    tb_leave(b, 1, MS(10.5), recv);
+    tb_call(b, 1, "MPI_Finalize", MS(10.5), MS(10.6));
+    close_trace(b);
+    m.latency = 50e-6;
+    m.bandwidth = 1e8;
+}
+
+/* Eager: the send ends when posted (0); rank 0 computes 2 ms and finishes at 2.1 ms.
+ * The data arrives at 1.05 ms, before the receive is posted at 10 ms: the Recv ends at
+ * 10 ms, rank 1 at 10.1 ms, the end. */
+static void check_eager(const char *send_name)
+{
+    char out[4096];
+
+    predict(out);
+    near(leave_of(out, 0, send_name), 0, "the eager send");
+    near(end_of(out, 0), SEC(2.1), "rank 0's end");
+    near(leave_of(out, 1, "MPI_Recv"), SEC(10), "the receive");
+    near(end_of(out, 1), SEC(10.1), "rank 1's end");
+    near(res.end, SEC(10.1), "the end");
+}
+
+/* Rendezvous: the RTS arrives at 0.05 ms; the receive is posted at 10 ms, the CTS
+ * leaves then and arrives at 10.05 ms; the data leaves then and arrives at
+ * 10.05 + 1.05 = 11.1 ms, ending both calls.  Rank 0 computes 2 ms after it and
+ * finishes at 11.1 + 2 + 0.1 = 13.2 ms (the end); rank 1 at 11.1 + 0.1 = 11.2 ms. */
+static void check_rendezvous(const char *send_name)
+{
+    char out[4096];
+
+    predict(out);
+    near(leave_of(out, 0, send_name), SEC(11.1), "the rendezvous send");
+    near(end_of(out, 0), SEC(13.2), "rank 0's end");
+    near(leave_of(out, 1, "MPI_Recv"), SEC(11.1), "the receive");
+    near(end_of(out, 1), SEC(11.2), "rank 1's end");
+    near(res.end, SEC(13.2), "the end");
+}
+
+Test(engine, eager_send_to_a_late_receiver_ends_at_once)
+{
+    late_receiver_trace("MPI_Send");
+    m.eager_threshold = 1048576;
+    check_eager("MPI_Send");
+}
+
+Test(engine, rendezvous_send_to_a_late_receiver_waits_for_it)
+{
+    late_receiver_trace("MPI_Send");
+    m.eager_threshold = 65536;
+    check_rendezvous("MPI_Send");
+}
+
+/* The same 100000 B below a 1 MiB threshold: Ssend still goes by rendezvous. */
+Test(engine, ssend_is_always_rendezvous)
+{
+    late_receiver_trace("MPI_Ssend");
+    m.eager_threshold = 1048576;
+    check_rendezvous("MPI_Ssend");
+}
+
+/* Above a 64 KiB threshold: Bsend still goes eagerly. */
+Test(engine, bsend_is_always_eager)
+{
+    late_receiver_trace("MPI_Bsend");
+    m.eager_threshold = 65536;
+    check_eager("MPI_Bsend");
+}
+
+/* --- 3. nonblocking transfers overlap computation */
+
+/* Latency 10 us, 1 GB/s: 1e6 B take 10 us + 1 ms = 1.01 ms; above 64 KiB, rendezvous.
+ * (ms)
+ *   rank 0: Isend(1e6 B to 1, request 1) [0, 0.01]  compute 5  Waitall [5.01, 5.5]
+ *   rank 1: Irecv(request 7) [0, 0.01]              compute 5  Waitall [5.01, 6]
+ * Isend and Irecv post and return at once (0).  RTS 0 -> 0.01 ms; the receive is
+ * posted, so the CTS goes 0.01 -> 0.02 ms; the data 0.02 -> 1.03 ms.  Both Waitalls
+ * start after 5 ms of computation, when the transfer is long over: they end at 5 ms. */
+Test(engine, isend_irecv_waitall_overlap_computation)
+{
+    struct tb *b = trace(2);
+    uint32_t isend = tb_mpi(b, "MPI_Isend"), irecv = tb_mpi(b, "MPI_Irecv"),
+             waitall = tb_mpi(b, "MPI_Waitall");
+    char out[4096];
+
+    tb_enter(b, 0, 0, isend);
+    tb_mpi_isend(b, 0, 0, TB_WORLD, 1, 0, 1000000, 1);
+    tb_leave(b, 0, MS(0.01), isend);
+    tb_enter(b, 0, MS(5.01), waitall);
+    tb_mpi_isend_complete(b, 0, MS(5.5), 1);
+    tb_leave(b, 0, MS(5.5), waitall);
+    tb_enter(b, 1, 0, irecv);
+    tb_mpi_irecv_request(b, 1, 0, 7);
+    tb_leave(b, 1, MS(0.01), irecv);
+    tb_enter(b, 1, MS(5.01), waitall);
+    tb_mpi_irecv(b, 1, MS(6), TB_WORLD, 0, 0, 1000000, 7);
+    tb_leave(b, 1, MS(6), waitall);
+    close_trace(b);
+    m.latency = 10e-6;
+    m.bandwidth = 1e9;
+    m.eager_threshold = 65536;
+    predict(out);
+    near(leave_of(out, 0, "MPI_Isend"), 0, "the Isend");
+    near(leave_of(out, 1, "MPI_Irecv"), 0, "the Irecv");
+    near(leave_of(out, 0, "MPI_Waitall"), SEC(5), "rank 0's Waitall");
+    near(leave_of(out, 1, "MPI_Waitall"), SEC(5), "rank 1's Waitall");
+    near(res.end, SEC(5), "the end");
+}
+
+/* The same transfer with blocking calls after the computation (ms):
+ *   rank 0: Init [0, 0]  compute 5  Send(1e6 B to 1) [5, 5.1]
+ *   rank 1: Init [0, 0]  compute 5  Recv(from 0) [5, 6.2]
+ * Rendezvous: RTS 5 -> 5.01, CTS 5.01 -> 5.02, data 5.02 -> 6.03 ms: both end at
+ * 6.03 ms.  Eager (1 MiB threshold): the send ends at 5 ms, the data arrives at
+ * 5 + 1.01 = 6.01 ms and ends the receive. */
+static void blocking_trace(void)
+{
+    struct tb *b = trace(2);
+    uint32_t send = tb_mpi(b, "MPI_Send"), recv = tb_mpi(b, "MPI_Recv");
+
+    tb_call(b, 0, "MPI_Init", 0, 0);
+    tb_enter(b, 0, MS(5), send);
+    tb_mpi_send(b, 0, MS(5), TB_WORLD, 1, 0, 1000000);
+    tb_leave(b, 0, MS(5.1), send);
+    tb_call(b, 1, "MPI_Init", 0, 0);
+    tb_enter(b, 1, MS(5), recv);
+    tb_mpi_recv(b, 1, MS(6.2), TB_WORLD, 0, 0, 1000000);
+    tb_leave(b, 1, MS(6.2), recv);
+    close_trace(b);
+    m.latency = 10e-6;
+    m.bandwidth = 1e9;
+}
+
+Test(engine, blocking_rendezvous_after_computation_adds_the_transfer)
+{
+    char out[4096];
+
+    blocking_trace();
+    m.eager_threshold = 65536;
+    predict(out);
+    near(leave_of(out, 0, "MPI_Send"), SEC(6.03), "the Send");
+    near(leave_of(out, 1, "MPI_Recv"), SEC(6.03), "the Recv");
+    near(res.end, SEC(6.03), "the end");
+}
+
+Test(engine, blocking_eager_after_computation_adds_the_transfer)
+{
+    char out[4096];
+
+    blocking_trace();
+    m.eager_threshold = 1048576;
+    predict(out);
+    near(leave_of(out, 0, "MPI_Send"), SEC(5), "the Send");
+    near(leave_of(out, 1, "MPI_Recv"), SEC(6.01), "the Recv");
+    near(res.end, SEC(6.01), "the end");
+}
+
+/* --- 4. runs that cannot complete */
+
+/* Both processes receive from each other inside interval 1 at x.c:10: nothing is ever
+ * sent. */
+Test(engine, receives_from_each_other_deadlock)
+{
+    struct tb *b = trace(2);
+    uint32_t i1 = tb_interval(b, 1, "src/x.c", 10);
+
+    for (int p = 0; p < 2; p++) {
+        tb_call(b, p, "MPI_Init", 0, 0);
+        tb_enter(b, p, MS(0.5), i1);
+        tb_recv_call(b, p, "MPI_Recv", MS(1), MS(2), TB_WORLD, (uint32_t)(1 - p), 0);
+        tb_leave(b, p, MS(3), i1);
+        tb_call(b, p, "MPI_Finalize", MS(3), MS(3.1));
+    }
+    close_trace(b);
+    free_network();
+    cr_assert_eq(predict_opt(0, NULL), -1, "a deadlock must fail");
+    cr_assert(strstr(err, "the run cannot complete"), "message: %s", err);
+    cr_assert(strstr(err, "rank 0 waits in MPI_Recv (interval 1 at x.c:10)"),
+              "message: %s", err);
+    cr_assert(strstr(err, "rank 1 waits in MPI_Recv (interval 1 at x.c:10)"),
+              "message: %s", err);
+}
+
+/* Rank 0 enters a Barrier that rank 1 never calls. */
+Test(engine, collective_missing_a_member_cannot_complete)
+{
+    struct tb *b = trace(2);
+
+    tb_call(b, 0, "MPI_Init", 0, 0);
+    tb_collective_call(b, 0, "MPI_Barrier", MS(1), MS(2), OTF2_COLLECTIVE_OP_BARRIER,
+                       TB_WORLD, TB_NO_ROOT);
+    tb_call(b, 0, "MPI_Finalize", MS(2), MS(2.1));
+    tb_call(b, 1, "MPI_Init", 0, 0);
+    tb_call(b, 1, "MPI_Finalize", MS(1), MS(1.1));
+    close_trace(b);
+    free_network();
+    cr_assert_eq(predict_opt(0, NULL), -1, "an incomplete collective must fail");
+    cr_assert(strstr(err, "the run cannot complete"), "message: %s", err);
+    cr_assert(strstr(err, "rank 0 waits in MPI_Barrier (the whole run)"), "message: %s", err);
+    cr_assert_null(strstr(err, "rank 1"), "rank 1 finished: %s", err);
+}
+
+/* Rank 0 MPI_Ssends to rank 1, which never receives: a synchronous send waits for
+ * its receive forever. */
+Test(engine, synchronous_send_nobody_receives_cannot_complete)
+{
+    struct tb *b = trace(2);
+
+    tb_call(b, 0, "MPI_Init", 0, 0);
+    tb_send_call(b, 0, "MPI_Ssend", MS(1), MS(2), TB_WORLD, 1, 0);
+    tb_call(b, 1, "MPI_Init", 0, 0);
+    tb_call(b, 1, "MPI_Finalize", MS(1), MS(1.1));
+    close_trace(b);
+    free_network();
+    cr_assert_eq(predict_opt(0, NULL), -1, "an unreceived Ssend must fail");
+    cr_assert(strstr(err, "the run cannot complete: rank 0 waits in MPI_Ssend (the whole run)"),
+              "message: %s", err);
+    cr_assert_null(strstr(err, "rank 1"), "rank 1 finished: %s", err);
+}
+
+/* --- 5. a collective */
+
+/* Four processes: Init [0, 0], compute until t_p = 0, 1, 2, 4 ms, Allreduce of 8 B
+ * [t_p, t_p + 0.5].  mpich4 (coll.c) takes recursive doubling for 8 B: round 0 each
+ * exchanges 8 B with p^1, round 1 with p^2 (send and receive posted at the round's
+ * start, the round ends when both completed).  Switch, latency 10 us, 1 GB/s:
+ * c = 10 us + 8 ns = 10.008 us per message; a transfer starts when the sender's out
+ * link and the receiver's in link are free.  Eager: a send completes when posted; a
+ * receive at max(posted, arrival).  In time order:
+ *   0:      r0 round 0: 0->1 on [0, c].
+ *   1 ms:   r1 round 0: 1->0 on [1, 1+c]; r1 receives 0's data (arrived at c) at 1: its
+ *           round 0 ends at 1 ms; r0 receives at 1+c: its round 0 ends at 1+c.
+ *   1 ms:   r1 round 1: 1->3 waits for its out link (busy to 1+c): [1+c, 1+2c].
+ *   1+c:    r0 round 1: 0->2 on [1+c, 1+2c].
+ *   2 ms:   r2 round 0: 2->3 on [2, 2+c].
+ *   4 ms:   r3 round 0: 3->2 on [4, 4+c]; r3 receives 2's data (at 2+c) at 4: round 0
+ *           ends at 4; r2 receives at 4+c: its round 0 ends at 4+c.
+ *   4 ms:   r3 round 1: 3->1 waits for its out link: [4+c, 4+2c]; r3 receives 1's data
+ *           (at 1+2c) at 4: r3 is done at 4 ms; r1 receives at 4+2c: done at 4+2c.
+ *   4+c:    r2 round 1: 2->0 on [4+c, 4+2c]; r2 receives 0's data (at 1+2c) at 4+c:
+ *           done at 4+c; r0 receives at 4+2c: done at 4+2c.
+ * So the Allreduce ends at 4+2c, 4+2c, 4+c, 4 ms on ranks 0..3 (reduce_byte_time 0). */
+Test(engine, allreduce_recursive_doubling_on_a_switch)
+{
+    static const double enter[4] = { 0, 1, 2, 4 };
+    const double c = 10e-6 + 8 / 1e9;
+    const double want[4] = { SEC(4) + 2 * c, SEC(4) + 2 * c, SEC(4) + c, SEC(4) };
+    struct tb *b = trace(4);
+    char out[4096];
+
+    for (int p = 0; p < 4; p++) {
+        tb_call(b, p, "MPI_Init", 0, 0);
+        tb_collective_call(b, p, "MPI_Allreduce", MS(enter[p]), MS(enter[p] + 0.5),
+                           OTF2_COLLECTIVE_OP_ALLREDUCE, TB_WORLD, TB_NO_ROOT);
+    }
+    close_trace(b);
+    m.latency = 10e-6;
+    m.bandwidth = 1e9;
+    m.eager_threshold = 65536;
+    m.reduce_byte_time = 0;
+    snprintf(m.mpi, sizeof(m.mpi), "mpich4");
+    predict(out);
+    for (int p = 0; p < 4; p++) {
+        char what[64];
+
+        snprintf(what, sizeof(what), "rank %d's Allreduce", p);
+        near(leave_of(out, p, "MPI_Allreduce"), want[p], what);
+    }
+    near(res.end, SEC(4) + 2 * c, "the end");
+}
+
+/* --- 6. the recorder's flushes */
+
+/* One process (ms): Init [0, 1], compute 1, BufferFlush [2, 7], compute 1,
+ * Finalize [8, 8.5].  Without the flush: Init ends at 1, Finalize starts at 3 and ends
+ * at 3.5 ms. */
+Test(engine, buffer_flush_is_removed)
+{
+    struct tb *b = trace(1);
+    char out[4096];
+
+    tb_call(b, 0, "MPI_Init", 0, MS(1));
+    tb_flush(b, 0, MS(2), MS(7));
+    tb_call(b, 0, "MPI_Finalize", MS(8), MS(8.5));
+    close_trace(b);
+    free_network();
+    predict(out);
+    near(res.end, SEC(3.5), "the end");
+    near(leave_of(out, 0, "MPI_Init"), SEC(1), "the Init");
+    near(times_of(out, 0, NULL, 0).last, SEC(3.5), "the Finalize's Leave");
+}
+
+/* --- 7. point-to-point on a sub-communicator */
+
+/* Communicator "swapped" of world ranks {1, 0}: its rank 0 is world 1, its rank 1 is
+ * world 0.  Latency 50 us, 100 MB/s: 8 B take 50 us + 80 ns.  (ms)
+ *   world 1: Init [0, 0]  Send(8 B to swapped rank 1, tag 5) [1, 1.1]  Finalize [1.1, 1.2]
+ *   world 0: Init [0, 0]  Recv(from swapped rank 0, tag 5) [0.5, 1.3]  Finalize [1.3, 1.4]
+ * World 1 sends eagerly at 1 ms, ends at once, finishes at 1.1 ms; the data reaches
+ * world 0 at 1.05008 ms, its Recv (posted at 0.5) ends then, it finishes at 1.15008.
+ * Read as world ranks, each would send to or receive from itself, and the run could
+ * not complete. */
+Test(engine, sub_communicator_ranks_map_to_world_ranks)
+{
+    static const int swapped[2] = { 1, 0 };
+    struct tb *b = trace(2);
+    uint32_t comm = tb_comm(b, "swapped", 2, swapped);
+    char out[4096];
+
+    tb_call(b, 1, "MPI_Init", 0, 0);
+    tb_send_call(b, 1, "MPI_Send", MS(1), MS(1.1), comm, 1, 5);
+    tb_call(b, 1, "MPI_Finalize", MS(1.1), MS(1.2));
+    tb_call(b, 0, "MPI_Init", 0, 0);
+    tb_recv_call(b, 0, "MPI_Recv", MS(0.5), MS(1.3), comm, 0, 5);
+    tb_call(b, 0, "MPI_Finalize", MS(1.3), MS(1.4));
+    close_trace(b);
+    m.latency = 50e-6;
+    m.bandwidth = 1e8;
+    m.eager_threshold = 65536;
+    cr_assert_eq(predict_opt(0, out), 0, "pz_predict failed: %s", err);
+    near(leave_of(out, 1, "MPI_Send"), SEC(1), "world 1's Send");
+    near(end_of(out, 1), SEC(1.1), "world 1's end");
+    near(leave_of(out, 0, "MPI_Recv"), SEC(1.05008), "world 0's Recv");
+    near(end_of(out, 0), SEC(1.15008), "world 0's end");
+    near(res.end, SEC(1.15008), "the end");
+}
+
+/* --- 8. the predicted trace, analyzed */
+
+/* Clock offset 0.5 ms; processes start at different times (ms, recorded; "interval 2
+ * at y.c:20" is entered ( and left ) where shown):
+ *   rank 0: Init [1, 1.5]  compute 0.3 ( compute 0.2  Send(8 B to 1) [2, 2.1]  compute 2.9 )
+ *           compute 1  Finalize [6, 6.5]
+ *   rank 1: Init [2, 2.2]  compute 0.3 ( compute 0.5  Recv(from 0) [3, 3.3] )  Finalize [3.3, 3.4]
+ * On a free network with cpu_scale 0.5, since the offset:
+ *   rank 0 starts at 0.5, Init ends 0.75, enters the interval at 0.9, Send at 1.0 ends
+ *          at once, leaves the interval at 1.0 + 1.45 = 2.45, Finalize from 2.95 to 3.2:
+ *          the end;
+ *   rank 1 starts at 1.5, Init ends 1.6, enters the interval at 1.75, Recv posted at
+ *          2.0 (the data arrived at 1.0) ends at 2.0, leaves the interval then,
+ *          Finalize to 2.05.
+ * The analyzer's whole run: rank 0 ran 3.2 - 0.5 = 2.7 ms, rank 1 2.05 - 1.5 = 0.55 ms;
+ * the execution time is the longest, 2.7 ms = the end less the earliest start; one
+ * message matched.  The interval: rank 0 2.45 - 0.9 = 1.55 ms, rank 1 2.0 - 1.75 =
+ * 0.25 ms, its execution time 1.55 ms. */
+Test(engine, predicted_trace_is_analyzable)
+{
+    struct tb *b = trace(2);
+    struct pz_analysis a;
+    struct pz_characteristics whole;
+    char out[4096];
+
+    uint32_t i2 = tb_interval(b, 2, "y.c", 20);
+    struct pz_characteristics interval;
+
+    tb_set_offset(b, MS(0.5));
+    tb_call(b, 0, "MPI_Init", MS(1), MS(1.5));
+    tb_enter(b, 0, MS(1.8), i2);
+    tb_send_call(b, 0, "MPI_Send", MS(2), MS(2.1), TB_WORLD, 1, 0);
+    tb_leave(b, 0, MS(5), i2);
+    tb_call(b, 0, "MPI_Finalize", MS(6), MS(6.5));
+    tb_call(b, 1, "MPI_Init", MS(2), MS(2.2));
+    tb_enter(b, 1, MS(2.5), i2);
+    tb_recv_call(b, 1, "MPI_Recv", MS(3), MS(3.3), TB_WORLD, 0, 0);
+    tb_leave(b, 1, MS(3.3), i2);
+    tb_call(b, 1, "MPI_Finalize", MS(3.3), MS(3.4));
+    close_trace(b);
+    free_network();
+    m.cpu_scale = 0.5;
+    predict(out);
+    near(res.end, SEC(3.2), "the end");
+    near(times_of(out, 0, NULL, 0).first, SEC(0.5), "rank 0's start");
+    near(times_of(out, 1, NULL, 0).first, SEC(1.5), "rank 1's start");
+    near(leave_of(out, 1, "MPI_Recv"), SEC(2), "rank 1's Recv");
+    near(end_of(out, 1), SEC(2.05), "rank 1's end");
+
+    memset(&a, 0, sizeof(a));
+    cr_assert_eq(pz_analyze(out, &a, err, sizeof(err)), 0, "pz_analyze: %s", err);
+    cr_assert_eq(a.nprocs, 2);
+    cr_assert_eq(a.messages, 1, "one message matched, not %llu",
+                 (unsigned long long)a.messages);
+    cr_assert_eq(a.unmatched_sends + a.unmatched_receives, 0);
+    pz_characteristics_of(&a, &a.nodes[0], &whole);
+    near(whole.execution_time, res.end - SEC(0.5), "the whole run's execution time");
+    near(a.nodes[0].procs[0].exec, SEC(2.7), "rank 0's whole run");
+    near(a.nodes[0].procs[1].exec, SEC(0.55), "rank 1's whole run");
+    cr_assert_eq(a.nnodes, 2, "the whole run and interval 2, not %d nodes", a.nnodes);
+    cr_assert_eq(a.nodes[1].id, 2);
+    near(a.nodes[1].procs[0].exec, SEC(1.55), "rank 0's interval");
+    near(a.nodes[1].procs[1].exec, SEC(0.25), "rank 1's interval");
+    pz_characteristics_of(&a, &a.nodes[1], &interval);
+    near(interval.execution_time, SEC(1.55), "the interval's execution time");
+    pz_analysis_free(&a);
+}
+
+/* --- computation timed by the recorded CPU time */
+
+/* One process (ms; cpu: prognoz:cpu_time, thread CPU ms so far):
+ *   Init [0, 1] (cpu 0, 0.5)  compute 4 wall, 2 CPU  Comm_rank [5, 5.5] (cpu 2.5, 2.6)
+ *   compute 2 (no CPU time on the next Enter)  Finalize [7.5, 8]
+ * Wall clock: 1 + 4 + 0.5 + 2 + 0.5 = 8 ms.  compute_cpu: the first computation runs
+ * at its CPU share 2/4, taking 2 ms; the second has no CPU time and keeps its wall
+ * time: 1 + 2 + 0.5 + 2 + 0.5 = 6 ms; one gap timed each way.  cpu_scale 2 doubles
+ * everything: 12 ms. */
+static void cpu_trace(void)
+{
+    struct tb *b = trace(1);
+    uint32_t init = tb_mpi(b, "MPI_Init"), rank = tb_mpi(b, "MPI_Comm_rank");
+
+    tb_enter_cpu(b, 0, 0, init, 0);
+    tb_leave_cpu(b, 0, MS(1), init, MS(0.5));
+    tb_enter_cpu(b, 0, MS(5), rank, MS(2.5));
+    tb_leave_cpu(b, 0, MS(5.5), rank, MS(2.6));
+    tb_call(b, 0, "MPI_Finalize", MS(7.5), MS(8));
+    close_trace(b);
+    free_network();
+}
+
+Test(engine, computation_by_recorded_cpu_time)
+{
+    cpu_trace();
+    cr_assert_eq(predict_opt(0, NULL), 0, "pz_predict failed: %s", err);
+    near(res.end, SEC(8), "the end by the wall clock");
+    cr_assert_eq(res.cpu_gaps, 0);
+    cr_assert_eq(predict_opt(1, NULL), 0, "pz_predict failed: %s", err);
+    near(res.end, SEC(6), "the end by CPU time");
+    cr_assert_eq(res.cpu_gaps, 1, "gaps timed by CPU: %llu",
+                 (unsigned long long)res.cpu_gaps);
+    cr_assert_eq(res.wall_gaps, 1, "gaps timed by the wall clock: %llu",
+                 (unsigned long long)res.wall_gaps);
+    m.cpu_scale = 2;
+    cr_assert_eq(predict_opt(1, NULL), 0, "pz_predict failed: %s", err);
+    near(res.end, SEC(12), "the end by CPU time, cpu_scale 2");
+}
+
+/* --- waits, tests and combined calls */
+
+/* Latency 50 us, 100 MB/s, 100000 B by rendezvous (ms):
+ *   rank 0: Isend(100000 B to 1, request 1) [0, 0.01]  compute 1  Test [1.01, 1.03] (found
+ *           nothing: no event)  compute 0.97  Wait [2, 12] (MpiIsendComplete 1)
+ *   rank 1: Init [0, 0]  compute 10  Recv(from 0) [10, 10.5]
+ * The Isend returns at once; the failed Test costs its 0.02 ms: 1 -> 1.02; the Wait
+ * starts at 1.02 + 0.97 = 1.99.  RTS 0 -> 0.05; the receive is posted at 10: CTS
+ * 10 -> 10.05, data 10.05 -> 11.1: the Wait and the Recv end at 11.1 ms. */
+Test(engine, wait_for_a_rendezvous_isend_ends_with_its_data)
+{
+    struct tb *b = trace(2);
+    uint32_t isend = tb_mpi(b, "MPI_Isend"), wait = tb_mpi(b, "MPI_Wait");
+    char out[4096];
+
+    tb_enter(b, 0, 0, isend);
+    tb_mpi_isend(b, 0, 0, TB_WORLD, 1, 0, 100000, 1);
+    tb_leave(b, 0, MS(0.01), isend);
+    tb_call(b, 0, "MPI_Test", MS(1.01), MS(1.03));
+    tb_enter(b, 0, MS(2), wait);
+    tb_mpi_isend_complete(b, 0, MS(12), 1);
+    tb_leave(b, 0, MS(12), wait);
+    tb_call(b, 1, "MPI_Init", 0, 0);
+    tb_recv_call(b, 1, "MPI_Recv", MS(10), MS(10.5), TB_WORLD, 0, 0);
+    close_trace(b);
+    m.latency = 50e-6;
+    m.bandwidth = 1e8;
+    m.eager_threshold = 65536;
+    predict(out);
+    near(leave_of(out, 0, "MPI_Isend"), 0, "the Isend");
+    near(leave_of(out, 0, "MPI_Test"), SEC(1.02), "the failed Test");
+    near(leave_of(out, 0, "MPI_Wait"), SEC(11.1), "the Wait");
+    near(leave_of(out, 1, "MPI_Recv"), SEC(11.1), "the Recv");
+    near(res.end, SEC(11.1), "the end");
+}
+
+/* Both processes MPI_Sendrecv 1e6 B to each other at 5 ms (latency 10 us, 1 GB/s,
+ * rendezvous): send and receive are posted at the call's start, so the exchange cannot
+ * deadlock.  Each RTS 5 -> 5.01 (opposite directions share no link), each CTS
+ * 5.01 -> 5.02, each data 5.02 -> 6.03 ms: both calls end at 6.03 ms. */
+Test(engine, sendrecv_exchange_by_rendezvous)
+{
+    struct tb *b = trace(2);
+    uint32_t sr = tb_mpi(b, "MPI_Sendrecv");
+    char out[4096];
+
+    for (int p = 0; p < 2; p++) {
+        tb_call(b, p, "MPI_Init", 0, 0);
+        tb_enter(b, p, MS(5), sr);
+        tb_mpi_send(b, p, MS(5), TB_WORLD, (uint32_t)(1 - p), 4, 1000000);
+        tb_mpi_recv(b, p, MS(5.5), TB_WORLD, (uint32_t)(1 - p), 4, 1000000);
+        tb_leave(b, p, MS(5.5), sr);
+    }
+    close_trace(b);
+    m.latency = 10e-6;
+    m.bandwidth = 1e9;
+    m.eager_threshold = 65536;
+    predict(out);
+    near(leave_of(out, 0, "MPI_Sendrecv"), SEC(6.03), "rank 0's Sendrecv");
+    near(leave_of(out, 1, "MPI_Sendrecv"), SEC(6.03), "rank 1's Sendrecv");
+    near(res.end, SEC(6.03), "the end");
+}
+
+/* A nonblocking Allreduce of 8 B on 2 processes (latency 10 us, 1 GB/s:
+ * c = 10.008 us; recursive doubling: one exchange) (ms):
+ *   rank 0: Iallreduce(request 3) [0, 0.01]  compute 1  Wait [1.01, 3]
+ *   rank 1: Init [0, 0]  compute 2  Iallreduce(request 5) [2, 2.01]  compute 1
+ *           Wait [3.01, 3.5]
+ * Rank 0's data goes 0 -> c; rank 1's 2 -> 2+c.  Rank 0 waits from 1 ms until rank
+ * 1's data arrives, 2 ms + c; rank 1 had rank 0's data when it posted, its part is done
+ * at 2 ms, its Wait (at 2 + 1 = 3 ms) ends at once. */
+Test(engine, nonblocking_collective_completes_in_its_wait)
+{
+    const double c = 10e-6 + 8 / 1e9;
+    struct tb *b = trace(2);
+    uint32_t iar = tb_mpi(b, "MPI_Iallreduce"), wait = tb_mpi(b, "MPI_Wait");
+    char out[4096];
+
+    tb_enter(b, 0, 0, iar);
+    tb_nbc_request(b, 0, 0, 3);
+    tb_leave(b, 0, MS(0.01), iar);
+    tb_enter(b, 0, MS(1.01), wait);
+    tb_nbc_complete(b, 0, MS(3), OTF2_COLLECTIVE_OP_ALLREDUCE, TB_WORLD, TB_NO_ROOT, 8, 8, 3);
+    tb_leave(b, 0, MS(3), wait);
+    tb_call(b, 1, "MPI_Init", 0, 0);
+    tb_enter(b, 1, MS(2), iar);
+    tb_nbc_request(b, 1, MS(2), 5);
+    tb_leave(b, 1, MS(2.01), iar);
+    tb_enter(b, 1, MS(3.01), wait);
+    tb_nbc_complete(b, 1, MS(3.5), OTF2_COLLECTIVE_OP_ALLREDUCE, TB_WORLD, TB_NO_ROOT, 8, 8,
+                    5);
+    tb_leave(b, 1, MS(3.5), wait);
+    close_trace(b);
+    m.latency = 10e-6;
+    m.bandwidth = 1e9;
+    predict(out);
+    near(leave_of(out, 0, "MPI_Iallreduce"), 0, "rank 0's Iallreduce");
+    near(leave_of(out, 0, "MPI_Wait"), SEC(2) + c, "rank 0's Wait");
+    near(leave_of(out, 1, "MPI_Iallreduce"), SEC(2), "rank 1's Iallreduce");
+    near(leave_of(out, 1, "MPI_Wait"), SEC(3), "rank 1's Wait");
+    near(res.end, SEC(3), "the end");
+}
+
+/* An Irecv whose completion is 200 records later (beyond any read-ahead batch): it is
+ * still posted with the source and tag of that completion.  (ms; latency 10 us,
+ * 1 GB/s: 8 B take c = 10.008 us)
+ *   rank 0: Init [0, 0]  compute 5  Send(8 B to 1, tag 9) [5, 5.1]
+ *   rank 1: Irecv(request 9) [0, 0.01]  100 x Comm_rank of 0.01 back to back
+ *           [0.01, 1.01]  Wait [1.01, 6] (MpiIrecv from 0, tag 9)
+ * Rank 1: the Irecv returns at once, the Comm_ranks take 1 ms, the Wait starts at 1 ms
+ * and ends when the data arrives, 5 ms + c, the end; rank 0's eager Send ends at 5. */
+Test(engine, irecv_completed_far_ahead_is_posted)
+{
+    const double c = 10e-6 + 8 / 1e9;
+    struct tb *b = trace(2);
+    uint32_t irecv = tb_mpi(b, "MPI_Irecv"), wait = tb_mpi(b, "MPI_Wait");
+    char out[4096];
+
+    tb_call(b, 0, "MPI_Init", 0, 0);
+    tb_send_call(b, 0, "MPI_Send", MS(5), MS(5.1), TB_WORLD, 1, 9);
+    tb_enter(b, 1, 0, irecv);
+    tb_mpi_irecv_request(b, 1, 0, 9);
+    tb_leave(b, 1, MS(0.01), irecv);
+    for (int i = 0; i < 100; i++)
+        tb_call(b, 1, "MPI_Comm_rank", MS(0.01) + (uint64_t)i * MS(0.01),
+                MS(0.01) + (uint64_t)(i + 1) * MS(0.01));
+    tb_enter(b, 1, MS(1.01), wait);
+    tb_mpi_irecv(b, 1, MS(6), TB_WORLD, 0, 9, 8, 9);
+    tb_leave(b, 1, MS(6), wait);
+    close_trace(b);
+    m.latency = 10e-6;
+    m.bandwidth = 1e9;
+    predict(out);
+    near(leave_of(out, 1, "MPI_Irecv"), 0, "the Irecv");
+    near(times_of(out, 1, "MPI_Comm_rank", 99).leave, SEC(1), "the last Comm_rank");
+    near(leave_of(out, 1, "MPI_Wait"), SEC(5) + c, "the Wait");
+    near(end_of(out, 0), SEC(5), "rank 0's eager Send");
+    near(res.end, SEC(5) + c, "the end");
+}
+
+/* A Bcast of 8 B on communicator "sub" of world ranks {3, 1, 2} from its rank 0 (world
+ * 3); world 0 is not a member.  mpich4, 3 members: binomial; the root sends to
+ * relative rank 2 (world 2), then to relative rank 1 (world 1), each an eager
+ * message of c = 10.008 us (latency 10 us, 1 GB/s) through the root's one out link.
+ * Entered at (ms): world 3 at 1, world 1 at 0, world 2 at 0.5.
+ *   world 3: 3->2 on [1, 1+c], 3->1 on [1+c, 1+2c]; its sends are eager: done at 1;
+ *   world 2: receives at 1+c (and has no child); world 1: receives at 1+2c.
+ * World 0 only computes: Init [0, 0.2], Finalize [0.2, 0.3]. */
+Test(engine, bcast_on_a_sub_communicator)
+{
+    static const int members[3] = { 3, 1, 2 };
+    static const double enter[4] = { -1, 0, 0.5, 1 };
+    const double c = 10e-6 + 8 / 1e9;
+    const double want[4] = { -1, SEC(1) + 2 * c, SEC(1) + c, SEC(1) };
+    struct tb *b = trace(4);
+    uint32_t sub = tb_comm(b, "sub", 3, members), bcast = tb_mpi(b, "MPI_Bcast");
+    char out[4096];
+
+    tb_call(b, 0, "MPI_Init", 0, MS(0.2));
+    tb_call(b, 0, "MPI_Finalize", MS(0.2), MS(0.3));
+    for (int p = 1; p < 4; p++) {
+        int root = p == 3;
+
+        tb_call(b, p, "MPI_Init", 0, 0);
+        tb_enter(b, p, MS(enter[p]), bcast);
+        tb_collective_begin(b, p, MS(enter[p]));
+        tb_collective_end(b, p, MS(enter[p] + 1), OTF2_COLLECTIVE_OP_BCAST, sub, 0,
+                          root ? 16 : 0, root ? 0 : 8);
+        tb_leave(b, p, MS(enter[p] + 1), bcast);
+    }
+    close_trace(b);
+    m.latency = 10e-6;
+    m.bandwidth = 1e9;
+    predict(out);
+    for (int p = 1; p < 4; p++) {
+        char what[64];
+
+        snprintf(what, sizeof(what), "world %d's Bcast", p);
+        near(leave_of(out, p, "MPI_Bcast"), want[p], what);
+    }
+    near(end_of(out, 0), SEC(0.3), "world 0's end");
+    near(res.end, SEC(1) + 2 * c, "the end");
+}
+
+/* --- placement */
+
+/* Rank 1 receives from rank 0 from 0 ms; rank 0 sends 100000 B eagerly (1 MiB
+ * threshold) at 1 ms (ms):
+ *   rank 0: Init [0, 0]  compute 1  Send(100000 B to 1) [1, 1.1]
+ *   rank 1: Init [0, 0]  Recv(from 0) [0, 2]
+ * One process per node: latency 50 us + 100000 B / 100 MB/s = 1.05 ms, the Recv ends at
+ * 2.05 ms.  Two per node: through memory, 1 us + 100000 B / 5 GB/s = 21 us: 1.021 ms. */
+static void neighbours_trace(void)
+{
+    struct tb *b = trace(2);
+    uint32_t send = tb_mpi(b, "MPI_Send");
+
+    tb_call(b, 0, "MPI_Init", 0, 0);
+    tb_enter(b, 0, MS(1), send);
+    tb_mpi_send(b, 0, MS(1), TB_WORLD, 1, 0, 100000);
+    tb_leave(b, 0, MS(1.1), send);
+    tb_call(b, 1, "MPI_Init", 0, 0);
+    tb_recv_call(b, 1, "MPI_Recv", 0, MS(2), TB_WORLD, 0, 0);
+    close_trace(b);
+    m.latency = 50e-6;
+    m.bandwidth = 1e8;
+    m.eager_threshold = 1048576;
+    m.shm_latency = 1e-6;
+    m.shm_bandwidth = 5e9;
+}
+
+Test(engine, processes_of_one_node_exchange_through_memory)
+{
+    char out[4096];
+
+    neighbours_trace();
+    m.procs_per_node = 1;
+    predict(out);
+    near(leave_of(out, 1, "MPI_Recv"), SEC(2.05), "between nodes");
+    m.procs_per_node = 2;
+    predict(out);
+    near(leave_of(out, 1, "MPI_Recv"), SEC(1.021), "within a node");
+    near(res.end, SEC(1.021), "the end within a node");
+}
