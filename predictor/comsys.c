@@ -125,13 +125,13 @@ static int due_now_push(struct due_now *q, enum cs_event kind, int id)
         if (!grown)
             return -1;
         for (uint32_t i = 0; i < q->count; i++)
-            grown[i] = q->items[(q->head + i) % q->cap];
+            grown[i] = q->items[(q->head + i) & (q->cap - 1)];
         free(q->items);
         q->items = grown;
         q->head = 0;
         q->cap = cap;
     }
-    q->items[(q->head + q->count++) % q->cap] = (struct pz_heap_item){ 0, 0, kind, id };
+    q->items[(q->head + q->count++) & (q->cap - 1)] = (struct pz_heap_item){ 0, 0, kind, id };
     return 0;
 }
 
@@ -152,7 +152,7 @@ static int next_event(struct pz_comsys *cs, struct pz_heap_item *ev)
     if (q->count) {
         *ev = q->items[q->head];
         ev->time = cs->now;
-        q->head = (q->head + 1) % q->cap;
+        q->head = (q->head + 1) & (q->cap - 1);
         q->count--;
         return 1;
     }

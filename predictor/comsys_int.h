@@ -41,7 +41,7 @@ struct agent;
 
 /* Events due at the time the simulation has reached, in the order they were asked for:
  * cheaper than the heap for the many that are due at once (rounds of collectives whose
- * messages had already arrived). */
+ * messages had already arrived).  The capacity is a power of two. */
 struct due_now {
     struct pz_heap_item *items;
     uint32_t head, count, cap;

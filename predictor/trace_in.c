@@ -22,13 +22,13 @@ static struct pz_rec *append(struct stream *s)
         if (!grown)
             return NULL;
         for (size_t i = 0; i < s->count; i++)
-            grown[i] = s->ring[(s->head + i) % s->cap];
+            grown[i] = s->ring[(s->head + i) & (s->cap - 1)];
         free(s->ring);
         s->ring = grown;
         s->head = 0;
         s->cap = cap;
     }
-    r = &s->ring[(s->head + s->count++) % s->cap];
+    r = &s->ring[(s->head + s->count++) & (s->cap - 1)];
     memset(r, 0, sizeof(*r));
     r->callsite = r->send_list = r->recv_list = r->peer = PZ_NONE32;
     r->cpu = PZ_NONE64;
@@ -354,7 +354,7 @@ const struct pz_rec *pz_trace_in_peek(struct pz_trace_in *t, int p, size_t ahead
     while (s->count <= ahead)
         if (!read_more(s))
             return NULL;
-    return &s->ring[(s->head + ahead) % s->cap];
+    return &s->ring[(s->head + ahead) & (s->cap - 1)];
 }
 
 void pz_trace_in_consume(struct pz_trace_in *t, int p, size_t n)
@@ -363,7 +363,7 @@ void pz_trace_in_consume(struct pz_trace_in *t, int p, size_t n)
 
     if (n > s->count)
         n = s->count;
-    s->head = (s->head + n) % (s->cap ? s->cap : 1);
+    s->head = (s->head + n) & (s->cap - 1);
     s->count -= n;
 }
 

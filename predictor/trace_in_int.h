@@ -24,7 +24,8 @@ struct comm_def {
     int *procs;
 };
 
-/* One process's stream: a ring of records read but not consumed. */
+/* One process's stream: a ring of records read but not consumed (its capacity a power
+ * of two, so that positions wrap with a mask). */
 struct stream {
     struct pz_trace_in *t;
     OTF2_EvtReader *reader;
