@@ -23,6 +23,12 @@ struct pz_msg {
     double send_leave;
     int *sender_nodes;
     uint32_t nsender_nodes;
+    /* a receive read before its send because both happened at the same tick (a
+     * prediction on a network without latency): when it ended, and the intervals of the
+     * blocking call it ended in, to charge its Late Sender once the send is read */
+    double recv_end;
+    int *receiver_nodes;
+    uint32_t nreceiver_nodes;
 };
 
 struct queue {
@@ -136,6 +142,7 @@ static void release(struct pz_msg *m)
 {
     if (--m->refs == 0) {
         free(m->sender_nodes);
+        free(m->receiver_nodes);
         free(m);
     }
 }
@@ -167,6 +174,20 @@ static void unlink_to(struct pz_waits *w, struct pz_msg *m)
         w->to_tail[m->dst] = m->prev_to;
 }
 
+/* The receive of m ended at the tick its send began: its Late Sender, the wait from the
+ * receiving call's start to the send, goes to the intervals the call was in. */
+static void late_sender_at_tie(struct reader *r, const struct pz_msg *m, double send_enter)
+{
+    double wait = send_enter - m->recv_enter;
+
+    if (wait <= 0 || !m->receiver_nodes)
+        return;
+    pz_charge(r, m->dst, m->receiver_nodes, m->nreceiver_nodes,
+              offsetof(struct pz_stats, late_sender), wait);
+    pz_charge(r, m->dst, m->receiver_nodes, m->nreceiver_nodes, offsetof(struct pz_stats, sync),
+              wait);
+}
+
 void pz_waits_send(struct reader *r, int proc, uint32_t comm, uint32_t dest, uint32_t tag,
                    double when, struct frame *call)
 {
@@ -177,12 +198,15 @@ void pz_waits_send(struct reader *r, int proc, uint32_t comm, uint32_t dest, uin
 
     if (dst < 0 || !(q = queue_of(w, comm, proc, dst, tag)))
         return;
-    if (q->head && q->head->receive_first) {   /* its receive ended before: clock skew */
+    if (q->head && q->head->receive_first) {   /* its receive was read first */
         m = q->head;
         q->head = m->next;
         if (!q->head)
             q->tail = NULL;
-        r->a->clock_violations++;
+        if (when > m->recv_end)
+            r->a->clock_violations++;          /* it ended before the send began */
+        else
+            late_sender_at_tie(r, m, when);
         r->a->messages++;
         release(m);
         return;
@@ -253,8 +277,11 @@ void pz_waits_recv(struct reader *r, int proc, uint32_t comm, uint32_t source, u
         if (!early)
             return;
         *early = (struct pz_msg){ .comm = comm, .tag = tag, .src = src, .dst = proc,
-                                  .receive_first = 1, .recv_enter = when, .refs = 1,
-                                  .send_leave = -1 };
+                                  .receive_first = 1, .recv_enter = call ? call->enter : when,
+                                  .recv_end = when, .refs = 1, .send_leave = -1 };
+        if (call && r->regions[call->region].blocking &&
+            (early->receiver_nodes = malloc(MAX_NODES * sizeof(int))))
+            early->nreceiver_nodes = pz_open_nodes(r, proc, early->receiver_nodes, MAX_NODES);
         if (q->tail)
             q->tail->next = early;
         else

@@ -828,3 +828,32 @@ Test(waits, overlap_is_computation_while_requests_are_in_flight)
                        an.nodes[0].procs[1].overlap);
     expect_counts(1, 0, 0, 0, 0, 0);
 }
+
+/* A receive that ends at the very tick its send begins (a prediction on a network
+ * without latency) is no clock violation, even though process 0's receive is read
+ * before process 1's send:
+ *   0: Recv 10-20 from 1; 1: Send 20-21 to 0.
+ * Process 0 waited 20 - 10 = 10 for the sender: its Late Sender, also in the interval
+ * it waited in. */
+Test(waits, a_receive_ending_when_its_send_begins_is_a_late_sender)
+{
+    struct tb *b = trace(2);
+    uint32_t i1 = tb_interval(b, 1, "tie.c", 5);
+
+    init(b, 0);
+    init(b, 1);
+    tb_enter(b, 0, MS(5), i1);
+    recv(b, 0, 10, 20, TB_WORLD, 1, 3);
+    tb_leave(b, 0, MS(25), i1);
+    send(b, 1, 20, 21, TB_WORLD, 0, 3);
+    finalize(b, 0, 30);
+    finalize(b, 1, 30);
+    analyze(b);
+
+    expect_counts(1, 0, 0, 0, 0, 0);
+    expect_process("whole run", &an.nodes[0], 0, (struct pz_characteristics){
+        .late_sender = S(10), .synchronization = S(10) });
+    cr_assert_eq(an.nnodes, 2);
+    expect_process("interval 1", &an.nodes[1], 0, (struct pz_characteristics){
+        .late_sender = S(10), .synchronization = S(10) });
+}
