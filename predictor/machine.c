@@ -82,13 +82,22 @@ static int word(const char *value, const char *const *words, int n)
     return -1;
 }
 
+int pz_machine_set_mpi(struct pz_machine *m, const char *set)
+{
+    static const char *const sets[] = { "mpich1", "mpich-1.2.5", "mpich4" };
+
+    if (word(set, sets, 3) < 0)
+        return -1;
+    snprintf(m->mpi, sizeof(m->mpi), "%s", set);
+    return 0;
+}
+
 /* Stores value for key k into m; returns 0 or -1. */
 static int store(struct pz_machine *m, const struct key *k, const char *value)
 {
     static const char *const networks[] = { "bus", "channels", "switch" };
     static const char *const costs[] = { "hockney", "packet" };
     static const char *const places[] = { "block", "cyclic" };
-    static const char *const mpis[] = { "mpich1", "mpich-1.2.5", "mpich4" };
     void *field = (char *)m + k->offset;
     double d;
     char *end;
@@ -124,10 +133,7 @@ static int store(struct pz_machine *m, const struct key *k, const char *value)
     case PLACEMENT:
         return (w = word(value, places, 2)) < 0 ? -1 : (*(enum pz_placement *)field = w, 0);
     case MPI:
-        if (word(value, mpis, 3) < 0)
-            return -1;
-        snprintf((char *)field, sizeof(m->mpi), "%s", value);
-        return 0;
+        return pz_machine_set_mpi(m, value);
     }
     return -1;
 }

@@ -50,6 +50,10 @@ void pz_machine_defaults(struct pz_machine *m);
  * err. */
 int pz_machine_load(const char *path, struct pz_machine *m, char *err, size_t errlen);
 
+/* Sets the collective algorithm set: "mpich1", "mpich-1.2.5" or "mpich4"; -1 (m
+ * unchanged) for anything else. */
+int pz_machine_set_mpi(struct pz_machine *m, const char *set);
+
 /* Reads the node_map file at path (relative to machine_file's directory) into m.
  * Returns 0, or -1 with "node_map = 'PATH': ..." in why. */
 int pz_node_map_load(struct pz_machine *m, const char *machine_file, const char *path,

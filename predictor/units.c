@@ -1,5 +1,6 @@
 /* Parsing of quantities: a number, optional blanks, a unit from a table. */
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,18 @@ static int split(const char *text, double *number, const char **unit)
     return 0;
 }
 
+/* number x factor into *out, unless it is infinite ("inf", or too large for a double:
+ * nothing downstream, a JSON report least of all, can use it). */
+static int finite_product(double number, double factor, double *out)
+{
+    double v = number * factor;
+
+    if (!isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
 static int lookup(const struct unit *units, size_t n, const char *name, size_t len,
                   double *factor)
 {
@@ -55,8 +68,7 @@ int pz_parse_time(const char *text, double *seconds)
     if (split(text, &number, &unit) != 0 ||
         lookup(times, sizeof(times) / sizeof(times[0]), unit, strlen(unit), &factor) != 0)
         return -1;
-    *seconds = number * factor;
-    return 0;
+    return finite_product(number, factor, seconds);
 }
 
 int pz_parse_bytes(const char *text, double *bytes)
@@ -69,8 +81,7 @@ int pz_parse_bytes(const char *text, double *bytes)
     if (*unit && lookup(sizes, sizeof(sizes) / sizeof(sizes[0]), unit, strlen(unit),
                         &factor) != 0)
         return -1;
-    *bytes = number * factor;
-    return 0;
+    return finite_product(number, factor, bytes);
 }
 
 int pz_parse_bandwidth(const char *text, double *bytes_per_second)
@@ -85,6 +96,5 @@ int pz_parse_bandwidth(const char *text, double *bytes_per_second)
     if (len < 3 || strcmp(unit + len - 2, "/s") != 0 ||
         lookup(sizes, sizeof(sizes) / sizeof(sizes[0]), unit, len - 2, &factor) != 0)
         return -1;
-    *bytes_per_second = number * factor;
-    return 0;
+    return finite_product(number, factor, bytes_per_second);
 }

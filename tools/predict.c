@@ -165,8 +165,11 @@ static int load_machines(const struct options *o, struct pz_machine *m)
             fprintf(stderr, "prognoz predict: %s\n", err);
             return -1;
         }
-        if (o->mpi)
-            snprintf(m[i].mpi, sizeof(m[i].mpi), "%s", o->mpi);
+        if (o->mpi && pz_machine_set_mpi(&m[i], o->mpi) != 0) {
+            fprintf(stderr, "prognoz predict: --mpi '%s': expected mpich1, mpich-1.2.5 or "
+                    "mpich4\n", o->mpi);
+            return -1;
+        }
     }
     return 0;
 }

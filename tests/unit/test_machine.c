@@ -27,6 +27,7 @@ Test(units, times)
     cr_assert_eq(pz_parse_time("50 sec", &s), -1);
     cr_assert_eq(pz_parse_time("-1us", &s), -1);
     cr_assert_eq(pz_parse_time("us", &s), -1);
+    cr_assert_eq(pz_parse_time("inf s", &s), -1, "an infinite time is refused");
 }
 
 Test(units, bandwidths)
@@ -37,6 +38,9 @@ Test(units, bandwidths)
     cr_assert_float_eq(b, 12.5e6, 1e-3);
     cr_assert_eq(pz_parse_bandwidth("100Mbit/s", &b), 0);
     cr_assert_float_eq(b, 12.5e6, 1e-3, "100 Mbit is 12.5 MB");
+    cr_assert_eq(pz_parse_bandwidth("inf B/s", &b), -1, "an infinite bandwidth is refused");
+    cr_assert_eq(pz_parse_bandwidth("1e308GB/s", &b), -1, "so is one too large for a double");
+    cr_assert_eq(pz_parse_bandwidth("1e290GB/s", &b), 0);
     cr_assert_eq(pz_parse_bandwidth("1Gbit/s", &b), 0);
     cr_assert_float_eq(b, 125e6, 1e-3);
     cr_assert_eq(pz_parse_bandwidth("2 GiB/s", &b), 0);
