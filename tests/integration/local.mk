@@ -17,7 +17,9 @@ check_PROGRAMS += \
 	programs/intervals \
 	programs/markers_raw \
 	programs/markers_misuse \
-	programs/report_sleep
+	programs/report_sleep \
+	programs/predict_balanced \
+	programs/cpu_time
 
 programs_p2p_SOURCES = programs/p2p.c
 programs_p2p_CPPFLAGS = $(MPI_CFLAGS)
@@ -86,6 +88,16 @@ programs_report_sleep_CPPFLAGS = -I$(top_srcdir)/include $(MPI_CFLAGS)
 programs_report_sleep_CFLAGS = $(PZ_CFLAGS) -g
 programs_report_sleep_LDADD = $(MPI_LIBS)
 
+programs_cpu_time_SOURCES = programs/cpu_time.c
+programs_cpu_time_CPPFLAGS = -I$(top_srcdir)/include $(MPI_CFLAGS)
+programs_cpu_time_CFLAGS = $(PZ_CFLAGS) -g
+programs_cpu_time_LDADD = $(MPI_LIBS)
+
+programs_predict_balanced_SOURCES = programs/predict_balanced.c
+programs_predict_balanced_CPPFLAGS = -I$(top_srcdir)/include $(MPI_CFLAGS)
+programs_predict_balanced_CFLAGS = $(PZ_CFLAGS) -g
+programs_predict_balanced_LDADD = $(MPI_LIBS)
+
 # programs/intervals.c compiled by a file name relative to the working directory, as in
 # a build in the source tree and in most makefiles: its debug information names the
 # file relative to the compilation directory.
@@ -144,11 +156,14 @@ PZ_IT_TESTS = \
 	integration/fortran_markers.sh \
 	integration/markers_disabled.sh \
 	integration/report.sh \
-	integration/cli.sh
+	integration/cli.sh \
+	integration/predict.sh \
+	integration/cpu_time.sh
 
 TESTS += $(PZ_IT_TESTS)
 
 EXTRA_DIST += \
 	$(PZ_IT_TESTS) \
+	integration/ideal.conf \
 	integration/lib.sh \
 	integration/coll_expected.sh
