@@ -217,12 +217,17 @@ static int predict_one(const struct options *o, const struct pz_machine *m,
         return -1;
     }
     po.output = dir;
-    if (pz_predict(o->trace, &po, result, err, sizeof(err)) != 0)
+    if (pz_predict(o->trace, &po, result, err, sizeof(err)) != 0) {
         fprintf(stderr, "prognoz predict: %s\n", err);
-    else if (pz_analyze(dir, a, err, sizeof(err)) != 0)
+    } else if (pz_analyze(dir, a, err, sizeof(err)) != 0) {
         fprintf(stderr, "prognoz predict: the predicted trace: %s\n", err);
-    else
+    } else {
         rc = 0;
+        if (o->compute_cpu && result->cpu_gaps == 0 && result->wall_gaps > 0)
+            fprintf(stderr, "prognoz predict: warning: %s has no CPU times (record with "
+                    "PROGNOZ_CPU_TIME=1): computations are timed by the wall clock\n",
+                    o->trace);
+    }
     if (temporary)
         nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     return rc;
