@@ -1,7 +1,9 @@
 /* gentrace: writes a synthetic OTF2 trace shaped like one the recorder writes, for the
- * analyzer's benchmark (bench/analyze.sh, bench/README.md).
+ * analyzer's and the predictor's benchmarks (bench/analyze.sh, bench/predict.sh,
+ * bench/README.md).
  *
- *   gentrace OUTDIR --ranks P --iterations N [--seed S]
+ *   gentrace OUTDIR --ranks P --iterations N [--seed S] [--event-chunk BYTES]
+ *            [--def-chunk BYTES]
  *
  * writes OUTDIR/traces.otf2 and OUTDIR/traces/ (OUTDIR must not hold a trace yet) from
  * this one process: the OTF2 writer API with serial collective callbacks, every location
@@ -43,6 +45,13 @@
  * communicators 0 (MPI_COMM_WORLD) and 1 (MPI_COMM_SELF).  Each location's local
  * definitions hold, as the recorder's do, the mapping tables of its communicators and
  * regions (identities here) and two clock offsets (zero here).
+ *
+ * The archive's chunk sizes are the recorder's (wrapper/archive.c: 1 MiB of events,
+ * 4 MiB of definitions) unless --event-chunk or --def-chunk say otherwise (OTF2 takes
+ * 256 KiB to 16 MiB).  They matter to whoever reads the trace: OTF2's reader holds one
+ * event chunk for every location read through its own event reader (as the predictor
+ * streams each rank), so 4096 locations of 1 MiB chunks take 4 GiB whatever the reader
+ * does with the events (bench/README.md, "The predictor").
  *
  * It prints one line: "ranks=P iterations=N events=E". */
 #include <errno.h>
@@ -157,11 +166,25 @@ static void post(struct rank *k, int right)
 static void write_definitions(OTF2_GlobalDefWriter *w, int ranks, const struct rank *rk,
                               uint64_t end);
 
+/* A chunk size in bytes from text, within OTF2's limits; 0 if it is not one. */
+static uint64_t chunk_size(const char *text)
+{
+    char *rest;
+    unsigned long long v;
+
+    errno = 0;
+    v = strtoull(text, &rest, 10);
+    if (*rest || errno || v < OTF2_CHUNK_SIZE_MIN || v > OTF2_CHUNK_SIZE_MAX)
+        return 0;
+    return v;
+}
+
 int main(int argc, char **argv)
 {
     const char *out = NULL;
     long ranks = 0;
     unsigned long long iterations = 0, seed = 1;
+    uint64_t event_chunk = 1024 * 1024, def_chunk = 4 * 1024 * 1024;   /* the recorder's */
     char anchor[4096];
     struct stat st;
     struct rank *rk;
@@ -178,6 +201,10 @@ int main(int argc, char **argv)
             iterations = strtoull(argv[++i], &rest, 10);
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
             seed = strtoull(argv[++i], &rest, 10);
+        else if (!strcmp(argv[i], "--event-chunk") && i + 1 < argc)
+            event_chunk = chunk_size(argv[++i]);
+        else if (!strcmp(argv[i], "--def-chunk") && i + 1 < argc)
+            def_chunk = chunk_size(argv[++i]);
         else if (argv[i][0] != '-' && !out)
             out = argv[i];
         else
@@ -185,9 +212,13 @@ int main(int argc, char **argv)
         if (rest && (*rest || errno))
             ranks = 0;
     }
-    if (!out || ranks < 2 || ranks > 1 << 16 || iterations == 0) {
+    if (!out || ranks < 2 || ranks > 1 << 16 || iterations == 0 || !event_chunk ||
+        !def_chunk) {
         fprintf(stderr, "usage: gentrace OUTDIR --ranks P --iterations N [--seed S]\n"
-                        "  (P >= 2, N >= 1)\n");
+                        "                [--event-chunk BYTES] [--def-chunk BYTES]\n"
+                        "  (P >= 2, N >= 1, chunks of %llu to %llu bytes)\n",
+                (unsigned long long)OTF2_CHUNK_SIZE_MIN,
+                (unsigned long long)OTF2_CHUNK_SIZE_MAX);
         return 2;
     }
     snprintf(anchor, sizeof(anchor), "%s/traces.otf2", out);
@@ -197,8 +228,8 @@ int main(int argc, char **argv)
     }
     rng_state = seed;
     OTF2_Error_RegisterCallback(count_error, NULL);
-    archive = OTF2_Archive_Open(out, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
-                                4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    archive = OTF2_Archive_Open(out, "traces", OTF2_FILEMODE_WRITE, event_chunk, def_chunk,
+                                OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!archive ||
         OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL) != OTF2_SUCCESS ||
         OTF2_Archive_SetSerialCollectiveCallbacks(archive) != OTF2_SUCCESS ||

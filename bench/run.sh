@@ -5,12 +5,13 @@
 # Usage: run.sh BUILDDIR MPICC MPIEXEC      (make bench passes them)
 # Environment: PROGNOZ_BENCH_REPS  repetitions of every run (default 9)
 #
-# Every benchmark of calls.c runs on 2 processes in three ways, one right after the
+# Every benchmark of calls.c runs on 2 processes in five ways, one right after the
 # other, several times over:
 #   base  without the wrapper
 #   off   with the wrapper preloaded but PROGNOZ_DISABLE=1 (the interposition alone)
 #   rec   with the wrapper preloaded and recording
 #   site  recording with the call site of every call (PROGNOZ_CALLSITES=1)
+#   cpu   recording with the thread CPU time of every call (PROGNOZ_CPU_TIME=1)
 # The figures are medians over the repetitions of the differences rec - base (and
 # off - base) of the runs of one repetition.  The script fails only when a run fails,
 # never because a target is missed.
@@ -98,6 +99,8 @@ run() {
                         PROGNOZ_DIR="$trace" ;;
         site) set -- env LD_PRELOAD="$lib" PROGNOZ_DISABLE=0 PROGNOZ_BUFFER=$buffer \
                          PROGNOZ_CALLSITES=1 PROGNOZ_DIR="$trace" ;;
+        cpu) set -- env LD_PRELOAD="$lib" PROGNOZ_DISABLE=0 PROGNOZ_BUFFER=$buffer \
+                        PROGNOZ_CPU_TIME=1 PROGNOZ_DIR="$trace" ;;
     esac
     if ! run_limited $mpiexec -n 2 "$@" "$work/calls" "$b" "$n" >"$log" 2>&1; then
         cat "$log" >&2
@@ -105,7 +108,7 @@ run() {
     fi
     line=$(grep '^bench=' "$log") || { cat "$log" >&2; fail "the $b benchmark printed no result"; }
     evt=0 total=0
-    if [ "$mode" = rec ] || [ "$mode" = site ]; then
+    if [ "$mode" != base ] && [ "$mode" != off ]; then
         grep -q '^prognoz: recorded ' "$log" ||
             { cat "$log" >&2; fail "$b: the wrapper did not report a trace"; }
         grep -q '^prognoz: warning' "$log" && { cat "$log" >&2; fail "$b: the wrapper warned"; }
@@ -131,7 +134,7 @@ while [ "$rep" -le "$reps" ]; do
     for spec in $benches; do
         b=${spec%%:*} n=${spec#*:}
         # alternate the order, so that a slow drift of the machine favours neither
-        if [ $((rep % 2)) -eq 1 ]; then order="base off rec site"; else order="site rec off base"; fi
+        if [ $((rep % 2)) -eq 1 ]; then order="base off rec site cpu"; else order="cpu site rec off base"; fi
         for mode in $order; do
             run "$b" "$n" "$mode" "$rep"
         done
@@ -163,12 +166,12 @@ $1 == "machine" { tsc[$3] = $4; clk[$3] = $5; fault[$3] = $6; next }
 }
 END {
     nb = split(benches, spec, " ")
-    printf "\n%-10s %5s %8s %24s %8s %8s %9s %8s %8s %9s\n", "", "calls", "ns/call", \
+    printf "\n%-10s %5s %8s %24s %8s %8s %9s %8s %8s %9s %9s\n", "", "calls", "ns/call", \
            "ns added per call", "fastest", "ns added", "finalize", "trace B", "archive", \
-           "ns added"
-    printf "%-10s %5s %8s %24s %8s %8s %9s %8s %8s %9s\n", "benchmark", "/iter", "without", \
+           "ns added", "ns added"
+    printf "%-10s %5s %8s %24s %8s %8s %9s %8s %8s %9s %9s\n", "benchmark", "/iter", "without", \
            "recording (min..max)", "chunks", "disabled", "ns/call", "per call", "B/call", \
-           "w/ sites"
+           "w/ sites", "w/ cpu"
     met = 0; list = ""
     for (k = 1; k <= nb; k++) {
         b = spec[k]; sub(/:.*/, "", b)
@@ -179,6 +182,7 @@ END {
             added[r] = 1e9 * (sec["rec", key] - sec["base", key]) / cpi[b]
             off[r] = 1e9 * (sec["off", key] - sec["base", key]) / cpi[b]
             site[r] = 1e9 * (sec["site", key] - sec["base", key]) / cpi[b]
+            cpuadd[r] = 1e9 * (sec["cpu", key] - sec["base", key]) / cpi[b]
             if (fast_base < 0 || best["base", key] < fast_base) fast_base = best["base", key]
             if (fast_rec < 0 || best["rec", key] < fast_rec) fast_rec = best["rec", key]
             # MPI_Finalize: extra time on rank 0 per call that one process recorded
@@ -188,10 +192,10 @@ END {
             ab[r] = total[key] / (2 * calls[b])
         }
         a = median(added, reps)
-        printf "%-10s %5d %8.1f %8.1f (%6.1f..%6.1f) %8.1f %8.1f %9.1f %8.1f %8.1f %9.1f\n", b, \
+        printf "%-10s %5d %8.1f %8.1f (%6.1f..%6.1f) %8.1f %8.1f %9.1f %8.1f %8.1f %9.1f %9.1f\n", b, \
                cpi[b], median(base, reps), a, lowest(added, reps), highest(added, reps), \
                1e9 * (fast_rec - fast_base) / cpi[b], median(off, reps), median(fcost, reps), \
-               median(tb, reps), median(ab, reps), median(site, reps)
+               median(tb, reps), median(ab, reps), median(site, reps), median(cpuadd, reps)
         met += a <= 60
         list = list sprintf("%s%s %.0f", list == "" ? "" : ", ", b, a)
         if (b == "pingpong")
