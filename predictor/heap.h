@@ -1,5 +1,5 @@
 /* A priority queue of things due at a time: the earliest first, and among equal times
- * the one pushed first, so that a simulation is deterministic. */
+ * the one pushed first, so that a simulation is deterministic.  Times are not negative. */
 #ifndef PZ_HEAP_H
 #define PZ_HEAP_H
 
@@ -12,7 +12,8 @@ struct pz_heap_item {
 };
 
 struct pz_heap {
-    struct pz_heap_item *items;
+    unsigned __int128 *keys;   /* time and seq as one key, see heap.c */
+    uint64_t *what;            /* kind and id */
     uint32_t n, cap;
     uint64_t pushed;
 };

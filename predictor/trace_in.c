@@ -1,11 +1,14 @@
-/* Per-process streams of a recorded run: each process's events are read from its own
- * OTF2 event reader, a few at a time, into a ring the replay consumes, so that memory
- * holds only the records not yet replayed (and those looked ahead at). */
+/* Per-process streams of a recorded run.  At open, each process's events are read from
+ * the archive, one location at a time (so that one OTF2 event reader, with its chunk
+ * buffer, is alive at a time), into the spool (spool.h); the replay then reads each
+ * process's records from the spool, a few at a time, into a ring it consumes, so that
+ * memory holds only the records not yet replayed (and those looked ahead at). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "spool.h"
 #include "trace_in_int.h"
 
 /* Events read from the archive at a time, per process. */
@@ -32,7 +35,6 @@ static struct pz_rec *append(struct stream *s)
     memset(r, 0, sizeof(*r));
     r->callsite = r->send_list = r->recv_list = r->peer = PZ_NONE32;
     r->cpu = PZ_NONE64;
-    s->t->records++;
     return r;
 }
 
@@ -234,37 +236,77 @@ static OTF2_EvtReaderCallbacks *callbacks(void)
     return cb;
 }
 
-/* Opens one event reader per replayed location; the local definitions (mapping tables)
- * are read after the event reader exists, so that they apply to it. */
+/* Moves the records read into s's ring to the spool. */
+static int spool_ring(struct pz_trace_in *t, struct stream *s)
+{
+    for (size_t i = 0; i < s->count; i++)
+        if (pz_spool_append(t->spool, s->proc, &s->ring[(s->head + i) & (s->cap - 1)]) != 0)
+            return -1;
+    s->head = s->count = 0;
+    return 0;
+}
+
+/* Reads process p's location into the spool.  The local definitions (mapping tables)
+ * are read after its event reader exists, so that they apply to it. */
+static int spool_location(struct pz_trace_in *t, OTF2_EvtReaderCallbacks *cb, int p)
+{
+    struct stream *s = &t->streams[p];
+    OTF2_EvtReader *reader = OTF2_Reader_GetEvtReader(t->otf, t->proc_location[p]);
+    OTF2_DefReader *dr;
+    uint64_t n, got;
+    int rc = 0;
+
+    if (!reader)
+        return 0;
+    OTF2_Reader_RegisterEvtCallbacks(t->otf, reader, cb, s);
+    if ((dr = OTF2_Reader_GetDefReader(t->otf, t->proc_location[p]))) {
+        OTF2_Reader_ReadAllLocalDefinitions(t->otf, dr, &n);
+        OTF2_Reader_CloseDefReader(t->otf, dr);
+    }
+    do {
+        if (OTF2_EvtReader_ReadEvents(reader, READ_BATCH, &got) != OTF2_SUCCESS) {
+            pz_trace_in_fail(t, "cannot read the events (damaged or truncated archive?)");
+            rc = -1;
+        } else if (spool_ring(t, s) != 0) {
+            pz_trace_in_fail(t, "cannot write the temporary file of the records (disk full?)");
+            rc = -1;
+        }
+    } while (rc == 0 && got == READ_BATCH);   /* fewer than asked: the end */
+    OTF2_Reader_CloseEvtReader(t->otf, reader);
+    return rc;
+}
+
 static int open_streams(struct pz_trace_in *t)
 {
     OTF2_EvtReaderCallbacks *cb = callbacks();
-    uint64_t n;
+    char why[512];
+    int rc = 0;
 
     if (!cb || !(t->streams = calloc((size_t)t->nprocs, sizeof(*t->streams)))) {
         OTF2_EvtReaderCallbacks_Delete(cb);
+        pz_trace_in_fail(t, "out of memory");
+        return -1;
+    }
+    if (!(t->spool = pz_spool_new(t->nprocs, why, sizeof(why)))) {
+        OTF2_EvtReaderCallbacks_Delete(cb);
+        pz_trace_in_fail(t, why);
         return -1;
     }
     for (int p = 0; p < t->nprocs; p++)
         OTF2_Reader_SelectLocation(t->otf, t->proc_location[p]);
     OTF2_Reader_OpenDefFiles(t->otf);
     OTF2_Reader_OpenEvtFiles(t->otf);
-    for (int p = 0; p < t->nprocs; p++) {
-        struct stream *s = &t->streams[p];
-        OTF2_DefReader *dr;
-
-        s->t = t;
-        s->reader = OTF2_Reader_GetEvtReader(t->otf, t->proc_location[p]);
-        if (!s->reader)
-            continue;
-        OTF2_Reader_RegisterEvtCallbacks(t->otf, s->reader, cb, s);
-        if ((dr = OTF2_Reader_GetDefReader(t->otf, t->proc_location[p]))) {
-            OTF2_Reader_ReadAllLocalDefinitions(t->otf, dr, &n);
-            OTF2_Reader_CloseDefReader(t->otf, dr);
-        }
+    for (int p = 0; p < t->nprocs && rc == 0; p++) {
+        t->streams[p].t = t;
+        t->streams[p].proc = p;
+        rc = spool_location(t, cb, p);
     }
     OTF2_EvtReaderCallbacks_Delete(cb);
-    return 0;
+    if (rc == 0 && pz_spool_finish(t->spool) != 0) {
+        pz_trace_in_fail(t, "cannot write the temporary file of the records (disk full?)");
+        rc = -1;
+    }
+    return rc;
 }
 
 /* DIR or DIR/traces.otf2: the anchor file. */
@@ -303,8 +345,8 @@ struct pz_trace_in *pz_trace_in_open(const char *path, char *err, size_t errlen)
     else if (!(t->otf = OTF2_Reader_Open(t->path)) ||
              OTF2_Reader_SetSerialCollectiveCallbacks(t->otf) != OTF2_SUCCESS)
         pz_trace_in_fail(t, "cannot open the OTF2 archive");
-    else if (pz_trace_in_read_defs(t) == 0 && open_streams(t) != 0)
-        pz_trace_in_fail(t, "out of memory");
+    else if (pz_trace_in_read_defs(t) == 0)
+        open_streams(t);
     if (t->error[0]) {
         snprintf(err, errlen, "%s", t->error);
         pz_trace_in_close(t);
@@ -320,6 +362,7 @@ void pz_trace_in_close(struct pz_trace_in *t)
     for (int p = 0; t->streams && p < t->nprocs; p++)
         free(t->streams[p].ring);
     free(t->streams);
+    pz_spool_free(t->spool);
     if (t->otf) {
         OTF2_Reader_CloseEvtFiles(t->otf);
         OTF2_Reader_CloseDefFiles(t->otf);
@@ -329,22 +372,29 @@ void pz_trace_in_close(struct pz_trace_in *t)
     free(t);
 }
 
-/* Reads more events of s; 0 when there are none left. */
+/* Reads more records of s from the spool; 0 when there are none left. */
 static int read_more(struct stream *s)
 {
-    uint64_t got = 0;
+    size_t before = s->count;
 
-    if (s->ended || !s->reader)
-        return 0;
-    if (OTF2_EvtReader_ReadEvents(s->reader, READ_BATCH, &got) != OTF2_SUCCESS) {
-        pz_trace_in_fail(s->t, "cannot read the events (damaged or truncated archive?)");
-        s->ended = 1;
-        return 0;
+    while (!s->ended && s->count - before < READ_BATCH) {
+        struct pz_rec *r = append(s);
+        int got;
+
+        if (!r) {
+            pz_trace_in_fail(s->t, "out of memory");
+            s->ended = 1;
+            return 0;
+        }
+        if ((got = pz_spool_next(s->t->spool, s->proc, r)) <= 0) {
+            s->count--;
+            s->ended = 1;
+            if (got < 0)
+                pz_trace_in_fail(s->t, "cannot read the temporary file of the records");
+        }
     }
-    /* fewer than asked: the end (reading again would start over) */
-    if (got < READ_BATCH)
-        s->ended = 1;
-    return got > 0;
+    s->t->records += s->count - before;
+    return s->count > before;
 }
 
 const struct pz_rec *pz_trace_in_peek(struct pz_trace_in *t, int p, size_t ahead)

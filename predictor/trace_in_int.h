@@ -24,11 +24,13 @@ struct comm_def {
     int *procs;
 };
 
+struct pz_spool;
+
 /* One process's stream: a ring of records read but not consumed (its capacity a power
  * of two, so that positions wrap with a mask). */
 struct stream {
     struct pz_trace_in *t;
-    OTF2_EvtReader *reader;
+    int proc;
     struct pz_rec *ring;
     size_t head, count, cap;
     int ended;
@@ -52,6 +54,7 @@ struct pz_trace_in {
     int nprocs;
     uint64_t *proc_location;
     struct stream *streams;
+    struct pz_spool *spool;    /* every process's records, read from the archive at open */
     uint64_t records;
     char error[4096 + 256];
 };

@@ -1,0 +1,280 @@
+/* The spool's encoding: per record its kind and collective operation, a mask of the
+ * fields that differ from their usual value, the time as the (zigzag) difference to the
+ * process's previous record, and each field of the mask as a LEB128 number: about 6 to
+ * 12 bytes for the 72 of a struct pz_rec. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "spool.h"
+
+#define WRITE_BUFFER (256 * 1024)
+#define READ_BUFFER 4096
+#define MAX_RECORD 128          /* the longest encoding: 3 + 12 numbers of 10 bytes */
+
+enum field {
+    F_REGION, F_COMM, F_PEER, F_TAG, F_BYTES, F_BYTES2, F_REQUEST, F_CALLSITE,
+    F_SEND_LIST, F_RECV_LIST, F_CPU, NFIELDS
+};
+
+struct segment {
+    off_t begin, end;          /* in the file */
+    off_t next;                /* reading: the file offset of buf's end */
+    uint64_t last_time;
+    unsigned char *buf;        /* reading: READ_BUFFER bytes, [pos, len) unread */
+    size_t pos, len;
+};
+
+struct pz_spool {
+    int fd, nprocs, writer;    /* writer: the process being written */
+    unsigned char *out;
+    size_t used;
+    off_t written;
+    struct segment *seg;
+};
+
+struct pz_spool *pz_spool_new(int nprocs, char *err, size_t errlen)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[4096];
+    struct pz_spool *s = calloc(1, sizeof(*s));
+
+    snprintf(path, sizeof(path), "%s/prognoz-spool-XXXXXX", dir && *dir ? dir : "/tmp");
+    if (s)
+        s->fd = -1;
+    if (!s || !(s->out = malloc(WRITE_BUFFER)) ||
+        !(s->seg = calloc((size_t)(nprocs > 0 ? nprocs : 1), sizeof(*s->seg)))) {
+        snprintf(err, errlen, "out of memory");
+        pz_spool_free(s);
+        return NULL;
+    }
+    s->nprocs = nprocs;
+    s->writer = -1;
+    s->fd = -1;
+    if ((s->fd = mkstemp(path)) < 0) {
+        snprintf(err, errlen, "cannot create a temporary file in %s: %s",
+                 dir && *dir ? dir : "/tmp", strerror(errno));
+        pz_spool_free(s);
+        return NULL;
+    }
+    unlink(path);
+    return s;
+}
+
+static int flush_out(struct pz_spool *s)
+{
+    size_t done = 0;
+
+    while (done < s->used) {
+        ssize_t n = write(s->fd, s->out + done, s->used - done);
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        done += (size_t)n;
+    }
+    s->written += (off_t)s->used;
+    s->used = 0;
+    return 0;
+}
+
+static unsigned char *put(unsigned char *b, uint64_t v)
+{
+    while (v >= 0x80) {
+        *b++ = (unsigned char)(v | 0x80);
+        v >>= 7;
+    }
+    *b++ = (unsigned char)v;
+    return b;
+}
+
+/* The value of field f of r. */
+static uint64_t field_of(const struct pz_rec *r, int f)
+{
+    switch ((enum field)f) {
+    case F_REGION: return r->region;
+    case F_COMM: return r->comm;
+    case F_PEER: return r->peer;
+    case F_TAG: return r->tag;
+    case F_BYTES: return r->bytes;
+    case F_BYTES2: return r->bytes2;
+    case F_REQUEST: return r->request;
+    case F_CALLSITE: return r->callsite;
+    case F_SEND_LIST: return r->send_list;
+    case F_RECV_LIST: return r->recv_list;
+    default: return r->cpu;
+    }
+}
+
+static void set_field(struct pz_rec *r, int f, uint64_t v)
+{
+    switch ((enum field)f) {
+    case F_REGION: r->region = (uint32_t)v; break;
+    case F_COMM: r->comm = (uint32_t)v; break;
+    case F_PEER: r->peer = (uint32_t)v; break;
+    case F_TAG: r->tag = (uint32_t)v; break;
+    case F_BYTES: r->bytes = v; break;
+    case F_BYTES2: r->bytes2 = v; break;
+    case F_REQUEST: r->request = v; break;
+    case F_CALLSITE: r->callsite = (uint32_t)v; break;
+    case F_SEND_LIST: r->send_list = (uint32_t)v; break;
+    case F_RECV_LIST: r->recv_list = (uint32_t)v; break;
+    default: r->cpu = v; break;
+    }
+}
+
+/* A record whose every field has its usual value. */
+static const struct pz_rec usual = {
+    .peer = PZ_NONE32, .callsite = PZ_NONE32, .send_list = PZ_NONE32,
+    .recv_list = PZ_NONE32, .cpu = PZ_NONE64,
+};
+
+/* The fields of r that differ from their usual value, one bit each. */
+static unsigned differing(const struct pz_rec *r)
+{
+    return (unsigned)(r->region != 0) << F_REGION | (unsigned)(r->comm != 0) << F_COMM |
+           (unsigned)(r->peer != PZ_NONE32) << F_PEER | (unsigned)(r->tag != 0) << F_TAG |
+           (unsigned)(r->bytes != 0) << F_BYTES | (unsigned)(r->bytes2 != 0) << F_BYTES2 |
+           (unsigned)(r->request != 0) << F_REQUEST |
+           (unsigned)(r->callsite != PZ_NONE32) << F_CALLSITE |
+           (unsigned)(r->send_list != PZ_NONE32) << F_SEND_LIST |
+           (unsigned)(r->recv_list != PZ_NONE32) << F_RECV_LIST |
+           (unsigned)(r->cpu != PZ_NONE64) << F_CPU;
+}
+
+int pz_spool_append(struct pz_spool *s, int p, const struct pz_rec *r)
+{
+    struct segment *g = &s->seg[p];
+    unsigned mask = differing(r);
+    uint64_t delta;
+    unsigned char *b;
+
+    if (p != s->writer) {
+        s->writer = p;
+        g->begin = g->end = s->written + (off_t)s->used;
+    }
+    if (s->used + MAX_RECORD > WRITE_BUFFER && flush_out(s) != 0)
+        return -1;
+    delta = r->time >= g->last_time ? (r->time - g->last_time) << 1
+                                    : ((g->last_time - r->time) << 1) - 1;
+    g->last_time = r->time;
+    b = s->out + s->used;
+    *b++ = r->kind;
+    *b++ = r->coll_op;
+    b = put(b, mask);
+    b = put(b, delta);
+    for (unsigned m = mask; m; m &= m - 1)
+        b = put(b, field_of(r, __builtin_ctz(m)));
+    g->end += (off_t)(b - (s->out + s->used));
+    s->used = (size_t)(b - s->out);
+    return 0;
+}
+
+int pz_spool_finish(struct pz_spool *s)
+{
+    if (flush_out(s) != 0)
+        return -1;
+    for (int p = 0; p < s->nprocs; p++) {
+        s->seg[p].next = s->seg[p].begin;
+        s->seg[p].last_time = 0;
+    }
+    free(s->out);
+    s->out = NULL;
+    return 0;
+}
+
+/* Makes at least MAX_RECORD bytes (or the rest of the segment) readable in g->buf. */
+static int refill(struct pz_spool *s, struct segment *g)
+{
+    size_t keep = g->len - g->pos, want;
+    ssize_t n;
+
+    if (!g->buf && !(g->buf = malloc(READ_BUFFER)))
+        return -1;
+    memmove(g->buf, g->buf + g->pos, keep);
+    g->pos = 0;
+    g->len = keep;
+    want = READ_BUFFER - keep;
+    if ((off_t)want > g->end - g->next)
+        want = (size_t)(g->end - g->next);
+    while (want > 0) {
+        n = pread(s->fd, g->buf + g->len, want, g->next);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        g->len += (size_t)n;
+        g->next += n;
+        want -= (size_t)n;
+    }
+    return 0;
+}
+
+static uint64_t get(const unsigned char **b)
+{
+    uint64_t v = 0;
+    int shift = 0;
+
+    if (!(**b & 0x80))         /* most numbers are below 128 */
+        return *(*b)++;
+    while (**b & 0x80) {
+        v |= (uint64_t)(**b & 0x7f) << shift;
+        shift += 7;
+        (*b)++;
+    }
+    v |= (uint64_t)*(*b)++ << shift;
+    return v;
+}
+
+int pz_spool_next(struct pz_spool *s, int p, struct pz_rec *out)
+{
+    struct segment *g = &s->seg[p];
+    const unsigned char *b;
+    uint64_t mask, delta;
+
+    if (g->len - g->pos < MAX_RECORD && g->next < g->end && refill(s, g) != 0)
+        return -1;
+    if (g->pos >= g->len)
+        return 0;
+    b = g->buf + g->pos;
+    *out = usual;
+    out->kind = *b++;
+    out->coll_op = *b++;
+    mask = get(&b);
+    delta = get(&b);
+    g->last_time = delta & 1 ? g->last_time - ((delta + 1) >> 1) : g->last_time + (delta >> 1);
+    out->time = g->last_time;
+    for (; mask; mask &= mask - 1)
+        set_field(out, __builtin_ctzll(mask), get(&b));
+    g->pos = (size_t)(b - g->buf);
+    if (g->pos > g->len)
+        return -1;
+    if (g->pos == g->len && g->next == g->end) {
+        free(g->buf);          /* the process's records are all read */
+        g->buf = NULL;
+        g->pos = g->len = 0;
+    }
+    return 1;
+}
+
+size_t pz_spool_bytes(const struct pz_spool *s)
+{
+    return (size_t)s->written;
+}
+
+void pz_spool_free(struct pz_spool *s)
+{
+    if (!s)
+        return;
+    if (s->fd >= 0)
+        close(s->fd);
+    for (int p = 0; s->seg && p < s->nprocs; p++)
+        free(s->seg[p].buf);
+    free(s->seg);
+    free(s->out);
+    free(s);
+}
