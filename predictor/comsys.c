@@ -216,6 +216,7 @@ void pz_cs_start(struct pz_comsys *cs, int r)
     int other;
 
     if (q->kind == REQ_SEND) {
+        cs->messages++;
         if (eager(cs, q)) {
             q->arrival = transfer(cs, q->key.src, q->key.dst, q->bytes);
         } else {
@@ -391,6 +392,11 @@ double pz_comsys_now(const struct pz_comsys *cs)
 int pz_comsys_pending(const struct pz_comsys *cs)
 {
     return cs->pending;
+}
+
+unsigned long long pz_comsys_messages(const struct pz_comsys *cs)
+{
+    return cs->messages;
 }
 
 int pz_comsys_failed(const struct pz_comsys *cs)

@@ -101,6 +101,9 @@ double pz_comsys_now(const struct pz_comsys *cs);
  * waiting for members (a trace that cannot complete). */
 int pz_comsys_pending(const struct pz_comsys *cs);
 
+/* Messages sent so far, those of collectives' algorithms included. */
+unsigned long long pz_comsys_messages(const struct pz_comsys *cs);
+
 /* Set when memory ran out inside the simulation (its results are then incomplete). */
 int pz_comsys_failed(const struct pz_comsys *cs);
 

@@ -66,6 +66,7 @@ struct pz_comsys {
     pz_comsys_notify notify;
     void *notify_ud;
     int pending, failed;
+    unsigned long long messages;
 };
 
 /* A new request (all fields zero but partner, agent = -1, done = -1); -1 if memory ran
