@@ -297,3 +297,20 @@ Test(comsys, allgather_by_ring_and_by_bruck)
         pz_comsys_free(cs);
     }
 }
+
+/* The arithmetic of a reduction costs reduce_byte_time per byte combined: an allreduce
+ * of 1000 B between 2 processes by recursive doubling is one exchange (130 us each way,
+ * on a switch at once) and one combination of 1000 B at 10 ns a byte (10 us): 140 us. */
+Test(comsys, a_reduction_costs_its_arithmetic)
+{
+    struct pz_coll c = { .op = PZ_COLL_ALLREDUCE, .bytes = 1000 };
+    double done[2];
+
+    setup(1);
+    m.reduce_byte_time = 10e-9;
+    pz_comsys_force(cs, pz_coll_named(PZ_COLL_ALLREDUCE, "recursive_doubling"));
+    collective_at_zero(c, 2, done);
+    cr_assert_float_eq(done[0], US(140), EPS, "process 0 done at %.9f", done[0]);
+    cr_assert_float_eq(done[1], US(140), EPS, "process 1 done at %.9f", done[1]);
+    pz_comsys_free(cs);
+}
