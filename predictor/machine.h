@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum pz_network_kind {
     PZ_NET_BUS,        /* Ethernet with a hub: one transfer at a time on the network */
@@ -61,5 +62,16 @@ int pz_node_map_load(struct pz_machine *m, const char *machine_file, const char 
 
 /* Frees what pz_machine_load allocated (the node map). */
 void pz_machine_release(struct pz_machine *m);
+
+/* Writes m as a machine file that pz_machine_load reads back into exactly the same
+ * values: every key, numbers with as many digits as it takes to read back the same
+ * double, in units that multiply by 1 (s, B, B/s).  pz_machine_write_notes writes
+ * before each key the comment note(key, arg) returns ("# " before each of its lines;
+ * nothing for NULL).  Both return 0, or -1 when m cannot be written as a machine file
+ * (a name empty, with '#', a line break or blanks at its ends; a node map, which only
+ * a file of its own can hold; a value the parser refuses) or writing fails (errno). */
+int pz_machine_write(FILE *f, const struct pz_machine *m);
+int pz_machine_write_notes(FILE *f, const struct pz_machine *m,
+                           const char *(*note)(const char *key, void *arg), void *arg);
 
 #endif

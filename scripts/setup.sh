@@ -10,6 +10,7 @@ prefix=${PREFIX:-$top/_install}
 packages="build-essential autoconf automake libtool pkg-config python3 mpich libmpich-dev
 gfortran libotf2-trace-dev otf2-tools libunwind-dev libdw-dev libcriterion-dev"
 
+packages="$packages libsimgrid-dev"   # smpirun -replay: tests/integration/simgrid.sh, docs/simgrid.md
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' \

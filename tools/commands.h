@@ -6,5 +6,7 @@
 int pz_cmd_record(int argc, char **argv);
 int pz_cmd_report(int argc, char **argv);
 int pz_cmd_predict(int argc, char **argv);
+int pz_cmd_calibrate(int argc, char **argv);
+int pz_cmd_export(int argc, char **argv);
 
 #endif

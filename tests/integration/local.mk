@@ -158,6 +158,7 @@ PZ_IT_TESTS = \
 	integration/report.sh \
 	integration/cli.sh \
 	integration/predict.sh \
+	integration/calibrate.sh \
 	integration/cpu_time.sh
 
 TESTS += $(PZ_IT_TESTS)
@@ -167,3 +168,5 @@ EXTRA_DIST += \
 	integration/ideal.conf \
 	integration/lib.sh \
 	integration/coll_expected.sh
+# prognoz export --simgrid, replayed by SimGrid's smpirun where it is installed.
+PZ_IT_TESTS += integration/simgrid.sh

@@ -1,0 +1,264 @@
+/* The cost models' parameters from ping-pong medians (shared/seeds/002's method; the
+ * rules are written out in docs/calibrate.md). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calibrate_fit.h"
+#include "cost.h"
+
+/* Least-squares line time = a + b * bytes through the points p[i] with from <= bytes
+ * <= to; returns how many points there were (the line is set only for 2 or more
+ * distinct sizes). */
+static int fit_line(const struct pz_pingpong *p, int n, double from, double to, double *a,
+                    double *b)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0, d;
+    int k = 0;
+
+    for (int i = 0; i < n; i++) {
+        if (p[i].bytes < from || p[i].bytes > to)
+            continue;
+        sx += p[i].bytes;
+        sy += p[i].time;
+        sxx += p[i].bytes * p[i].bytes;
+        sxy += p[i].bytes * p[i].time;
+        k++;
+    }
+    if (k < 2)
+        return k;
+    d = k * sxx - sx * sx;
+    if (!(d > 0))
+        return 1;
+    *b = (k * sxy - sx * sy) / d;
+    *a = (sy - *b * sx) / k;
+    return k;
+}
+
+/* ln(t / Hockney's time): how far a size lies above (> 0) or below the line. */
+static double residual(const struct pz_fit *fit, const struct pz_pingpong *p)
+{
+    return log(p->time / pz_fit_model_c(fit, p->bytes));
+}
+
+static int check_points(const struct pz_pingpong *p, int n, double packet_size,
+                        double packet_header, char *err, size_t errlen)
+{
+    if (n < 3) {
+        snprintf(err, errlen, "%d message sizes: at least 3 are needed", n);
+        return -1;
+    }
+    if (p[0].bytes != 0) {
+        snprintf(err, errlen, "no 0-byte messages: the latency is their time");
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && !(p[i].bytes > p[i - 1].bytes)) {
+            snprintf(err, errlen, "message sizes out of order at %.0f B", p[i].bytes);
+            return -1;
+        }
+        if (!(p[i].time > 0) || !isfinite(p[i].time)) {
+            snprintf(err, errlen, "the time of %.0f B is not a positive number", p[i].bytes);
+            return -1;
+        }
+    }
+    if (!(packet_header >= 0 && packet_header < packet_size)) {
+        snprintf(err, errlen, "the packet header (%g B) must be smaller than the packet (%g B)",
+                 packet_header, packet_size);
+        return -1;
+    }
+    return 0;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* The median of the n values v (sorted in place); NAN for none. */
+static double median(double *v, int n)
+{
+    if (n < 1)
+        return NAN;
+    qsort(v, (size_t)n, sizeof(*v), by_value);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Bandwidth: 1 / the slope of time over the sizes from a sixteenth of the largest up
+ * (at least the two largest), the median of the slopes between every two of them
+ * (Theil and Sen's estimator: one slow size does not tilt it, as it would a least-
+ * squares line).  If that slope is not positive (noise), the highest rate bytes /
+ * time among them, as 002 takes it. */
+static void fit_bandwidth(const struct pz_pingpong *p, int n, struct pz_fit *fit)
+{
+    double from = p[n - 1].bytes / 16, slopes[64 * 63 / 2], b, best = 0;
+    int first = n - 1, k = 0;
+
+    if (p[n - 2].bytes < from)
+        from = p[n - 2].bytes;
+    while (first > 0 && p[first - 1].bytes >= from && n - first < 64)
+        first--;
+    from = p[first].bytes;
+    for (int i = first; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            slopes[k++] = (p[j].time - p[i].time) / (p[j].bytes - p[i].bytes);
+    b = median(slopes, k);
+    fit->bandwidth_points = n - first;
+    fit->bandwidth_from = from;
+    fit->bandwidth_max_rate = !(b > 0) || !isfinite(1 / b);
+    if (!fit->bandwidth_max_rate) {
+        fit->bandwidth = 1 / b;
+        return;
+    }
+    for (int i = first; i < n; i++)
+        if (p[i].bytes / p[i].time > best)
+            best = p[i].bytes / p[i].time;
+    fit->bandwidth = best;
+}
+
+/* The packet model: t_k such that its slope for large messages, t_k * V_max / (V_max -
+ * V_c), is the measured one; then the line a + b * bytes over the sizes of one packet
+ * (0 .. V_max - V_c, where model B is t0 + V_c t_k + bytes (t1 + t_k)) gives
+ * t0 = a - V_c t_k and t1 = b - t_k, neither below 0. */
+static void fit_packet(const struct pz_pingpong *p, int n, struct pz_fit *fit)
+{
+    double payload = fit->packet_size - fit->packet_header, tk, a = fit->latency, b = 0;
+
+    fit->wire_bandwidth = fit->bandwidth * fit->packet_size / payload;
+    tk = 1 / fit->wire_bandwidth;
+    fit->startup_points = fit_line(p, n, 0, payload, &a, &b);
+    if (fit->startup_points < 2) {
+        a = fit->latency;
+        b = tk;
+    }
+    fit->start0 = fmax(0, a - fit->packet_header * tk);
+    fit->start1 = fmax(0, b - tk);
+}
+
+/* The eager threshold, at the step in the curve.  The residual of a size against
+ * Hockney's line is e = ln(t / C(bytes)); the step between consecutive sizes i and i + 1
+ * is the rise from the higher of e[i-1], e[i] to the lower of e[i+1], e[i+2], so that
+ * one slow size (a spike) is no step while a rise that stays is.  The largest step
+ * whose size i lies in [PZ_FIT_STEP_FROM, PZ_FIT_STEP_TO] (and has two sizes after it)
+ * counts when it is at least PZ_FIT_STEP_MIN; the threshold is size i. */
+static void fit_step(const struct pz_pingpong *p, int n, struct pz_fit *fit)
+{
+    fit->eager_threshold = 0;
+    fit->step = 0;
+    fit->step_to = 0;
+    for (int i = 1; i + 2 < n; i++) {
+        double before, after, rise;
+
+        if (p[i].bytes < PZ_FIT_STEP_FROM || p[i].bytes > PZ_FIT_STEP_TO)
+            continue;
+        before = fmax(residual(fit, &p[i - 1]), residual(fit, &p[i]));
+        after = fmin(residual(fit, &p[i + 1]), residual(fit, &p[i + 2]));
+        rise = after - before;
+        if (rise >= PZ_FIT_STEP_MIN && rise > fit->step) {
+            fit->step = rise;
+            fit->eager_threshold = p[i].bytes;
+            fit->step_to = p[i + 1].bytes;
+        }
+    }
+}
+
+int pz_fit_pingpong(const struct pz_pingpong *p, int n, double packet_size,
+                    double packet_header, struct pz_fit *fit, char *err, size_t errlen)
+{
+    memset(fit, 0, sizeof(*fit));
+    if (check_points(p, n, packet_size, packet_header, err, errlen) != 0)
+        return -1;
+    fit->packet_size = packet_size;
+    fit->packet_header = packet_header;
+    fit->latency = p[0].time;
+    fit_bandwidth(p, n, fit);
+    if (!(fit->bandwidth > 0)) {
+        snprintf(err, errlen, "no bandwidth: the largest messages took no time");
+        return -1;
+    }
+    fit_packet(p, n, fit);
+    fit_step(p, n, fit);
+    return 0;
+}
+
+double pz_fit_model_a(const struct pz_fit *fit, double bytes)
+{
+    return fit->latency + (bytes + fit->packet_header) / fit->bandwidth;
+}
+
+/* The packet model's parameters in a machine, so that the time is cost.c's own. */
+static void packet_machine(const struct pz_fit *fit, struct pz_machine *m)
+{
+    pz_machine_defaults(m);
+    m->cost_model = PZ_COST_PACKET;
+    m->latency = fit->start0;
+    m->latency_per_byte = fit->start1;
+    m->bandwidth = fit->wire_bandwidth;
+    m->packet_size = fit->packet_size;
+    m->packet_header = fit->packet_header;
+}
+
+double pz_fit_model_b(const struct pz_fit *fit, double bytes)
+{
+    struct pz_machine m;
+
+    packet_machine(fit, &m);
+    return pz_message_time(&m, bytes);
+}
+
+double pz_fit_model_c(const struct pz_fit *fit, double bytes)
+{
+    return fit->latency + bytes / fit->bandwidth;
+}
+
+double pz_fit_error(double measured, double model)
+{
+    return (measured - model) / measured * 100;
+}
+
+double pz_fit_median_error(const struct pz_fit *fit, const struct pz_pingpong *p, int n,
+                           double (*model)(const struct pz_fit *, double))
+{
+    double *e = malloc((size_t)(n > 0 ? n : 1) * sizeof(*e)), m;
+
+    if (!e)
+        return NAN;
+    for (int i = 0; i < n; i++)
+        e[i] = fabs(pz_fit_error(p[i].time, model(fit, p[i].bytes)));
+    m = median(e, n);
+    free(e);
+    return m;
+}
+
+void pz_fit_to_machine(const struct pz_fit *fit, const struct pz_pingpong *p, int n,
+                       int same_node, struct pz_machine *m)
+{
+    double hockney = pz_fit_median_error(fit, p, n, pz_fit_model_c);
+    double packet = pz_fit_median_error(fit, p, n, pz_fit_model_b);
+
+    if (packet < hockney) {
+        struct pz_machine pm;
+
+        packet_machine(fit, &pm);
+        m->cost_model = PZ_COST_PACKET;
+        m->latency = pm.latency;
+        m->latency_per_byte = pm.latency_per_byte;
+        m->bandwidth = pm.bandwidth;
+    } else {
+        m->cost_model = PZ_COST_HOCKNEY;
+        m->latency = fit->latency;
+        m->latency_per_byte = 0;
+        m->bandwidth = fit->bandwidth;
+    }
+    m->packet_size = fit->packet_size;
+    m->packet_header = fit->packet_header;
+    if (fit->eager_threshold > 0)
+        m->eager_threshold = fit->eager_threshold;
+    if (same_node) {
+        m->shm_latency = fit->latency;
+        m->shm_bandwidth = fit->bandwidth;
+    }
+}

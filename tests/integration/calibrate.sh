@@ -1,0 +1,89 @@
+# prognoz calibrate on a real 2-rank job, in --quick mode (a second or so): under
+# mpiexec every rank of `prognoz calibrate` execs the MPI program prognoz-calibrate
+# (PROGNOZ_CALIBRATE points into the build tree).  It prints shared/seeds/002's table
+# (size, time, the error of models A, B and C) from 0 bytes up, writes a machine file
+# whose latency and bandwidth are above 0, that has a comment on how the latency was
+# obtained, is named after the file, loads back in prognoz predict for a recorded run,
+# and has nothing on stderr but a warning when the machine is loaded.  On 3 ranks, with
+# a wrong option, or without the MPI program, one line on stderr and a failure status;
+# --help prints the usage.
+. "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
+
+test -x "${PZ_PROGNOZ:-}" || pz_skip "the prognoz command '${PZ_PROGNOZ:-}' is not built"
+PROGNOZ_CALIBRATE=${PROGNOZ_CALIBRATE:-$(dirname "$PZ_PROGNOZ")/prognoz-calibrate}
+test -x "$PROGNOZ_CALIBRATE" || pz_skip "the calibration program '$PROGNOZ_CALIBRATE' is not built"
+export PROGNOZ_CALIBRATE
+conf=$PZ_WORK/mycluster.conf
+out=$PZ_WORK/calibrate.out
+err=$PZ_WORK/calibrate.err
+
+# one_line WHAT FILE PATTERN: FILE is exactly one line, matching PATTERN.
+one_line() {
+    test "$(wc -l <"$2")" = 1 && grep -q -- "$3" "$2" ||
+        { cat "$2" >&2; pz_fail "$1: expected one line matching '$3' on stderr (above)"; }
+}
+
+pz_mpiexec -n 2 "$PZ_PROGNOZ" calibrate --quick -o "$conf" >"$out" 2>"$err"
+rc=$?
+if test $rc -ne 0; then
+    cat "$out" "$err" >&2
+    pz_fail "prognoz calibrate --quick exited with status $rc"
+fi
+# On a loaded machine it may warn that the ranks waited for the CPU: nothing else.
+grep -v '^prognoz calibrate: warning: ' "$err" >&2 &&
+    pz_fail "prognoz calibrate wrote to stderr (above)"
+
+# The table: its header, a row per size (size, time, round trips, 3 errors) from 0 B.
+grep -q '^ *size (B) *time (us) *round trips *error of the model (%)$' "$out" ||
+    pz_fail "no table header in the output"
+grep -q 'A: lat+bw *B: packet *C: Hockney$' "$out" || pz_fail "no model names in the header"
+row='^ *[0-9][0-9]* *[0-9][0-9.]* *[0-9][0-9]* *-\{0,1\}[0-9.]* *-\{0,1\}[0-9.]* *-\{0,1\}[0-9.]*$'
+rows=$(grep -c "$row" "$out")
+test "$rows" -ge 20 || { cat "$out" >&2; pz_fail "$rows rows in the table, expected at least 20"; }
+test "$(grep "$row" "$out" | head -n 1 | awk '{ print $1 }')" = 0 ||
+    pz_fail "the table does not begin at 0 bytes"
+grep -q '^median |error|' "$out" || pz_fail "no median error line"
+
+# The machine file.
+test -f "$conf" || pz_fail "no machine file $conf"
+value() {
+    sed -n "s/^$1 = \([^ ]*\).*/\1/p" "$conf"
+}
+awk -v v="$(value latency)" 'BEGIN { exit !(v + 0 > 0) }' ||
+    pz_fail "latency = '$(value latency)', expected more than 0"
+awk -v v="$(value bandwidth)" 'BEGIN { exit !(v + 0 > 0) }' ||
+    pz_fail "bandwidth = '$(value bandwidth)', expected more than 0"
+grep -q '^# latency: ' "$conf" || pz_fail "no comment on how the latency was obtained"
+pz_expect_eq "name" mycluster "$(value name)"
+grep -q "^wrote $conf" "$out" || pz_fail "no 'wrote $conf' line"
+
+# It loads: prognoz predict replays a recorded run on it.
+prog=$(pz_program p2p) || exit 77
+pz_record_ok p2p 2 "$prog"
+"$PZ_PROGNOZ" predict "$PZ_WORK/p2p" --machine "$conf" >"$PZ_WORK/predict.out" \
+    2>"$PZ_WORK/predict.err" ||
+    { cat "$PZ_WORK/predict.err" >&2; pz_fail "prognoz predict on the calibrated machine failed"; }
+grep -q '^Predicted on machine mycluster:' "$PZ_WORK/predict.out" ||
+    pz_fail "prognoz predict does not name the calibrated machine"
+
+# Three ranks: one line, a failure, no file.
+pz_mpiexec -n 3 "$PZ_PROGNOZ" calibrate --quick -o "$PZ_WORK/three.conf" \
+    >"$PZ_WORK/three.out" 2>"$PZ_WORK/three.err" && pz_fail "-n 3 succeeded"
+one_line "-n 3" "$PZ_WORK/three.err" '^prognoz calibrate: needs exactly 2 processes, not 3'
+test -s "$PZ_WORK/three.out" && pz_fail "-n 3 wrote to stdout"
+test -e "$PZ_WORK/three.conf" && pz_fail "-n 3 left a machine file"
+
+# A wrong option: one line from rank 0 only, usage status 2.
+pz_mpiexec -n 2 "$PZ_PROGNOZ" calibrate --bogus 2>"$PZ_WORK/bogus.err"
+pz_expect_eq "status of --bogus" 2 $?
+one_line "--bogus" "$PZ_WORK/bogus.err" "unexpected argument '--bogus'"
+
+# No calibration program: one line, status 127.
+PROGNOZ_CALIBRATE=$PZ_WORK/none "$PZ_PROGNOZ" calibrate 2>"$PZ_WORK/none.err"
+pz_expect_eq "status without the program" 127 $?
+one_line "no program" "$PZ_WORK/none.err" "cannot run the calibration program"
+
+# --help, with or without mpiexec, without MPI.
+"$PZ_PROGNOZ" calibrate --help | grep -q '^usage: mpiexec -n 2 prognoz calibrate' ||
+    pz_fail "no usage from --help"
+exit 0

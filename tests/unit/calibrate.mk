@@ -1,0 +1,11 @@
+# Calibration: the fit of synthetic ping-pong times made from known parameters recovers
+# them; machine files written by pz_machine_write and prognoz-calibrate's writer
+# (tools/calibrate_out.c, compiled in) load back exactly.
+if HAVE_CRITERION
+check_PROGRAMS += unit/test_calibrate
+TESTS += unit/test_calibrate
+unit_test_calibrate_SOURCES = unit/test_calibrate.c $(top_srcdir)/tools/calibrate_out.c
+unit_test_calibrate_CPPFLAGS = $(PREDICTOR_TEST_FLAGS) -I$(top_srcdir)/tools
+unit_test_calibrate_LDADD = $(top_builddir)/predictor/libprognoz-comsys.la \
+	$(CRITERION_LIBS) -lm
+endif

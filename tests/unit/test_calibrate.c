@@ -1,0 +1,462 @@
+/* Calibration: the fit of predictor/calibrate_fit.c on synthetic ping-pong times made
+ * from known parameters (Hockney's with a rendezvous step, the packet model), with and
+ * without a little deterministic noise, recovers them; machine files written by
+ * pz_machine_write and by prognoz-calibrate's writer load back exactly. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "calibrate_fit.h"
+#include "calibrate_out.h"
+#include "cost.h"
+#include "machine.h"
+
+#define MAXP 256
+
+/* The sizes prognoz-calibrate measures by default: 0, the powers of two to 16 MiB,
+ * every 128 B below a packet's payload, around one and two packets, and 4 sizes per
+ * octave from 1 KiB to 1 MiB. */
+static int sizes(double *s)
+{
+    double tmp[MAXP];
+    int n = 0, k = 0;
+
+    tmp[n++] = 0;
+    for (double p = 1; p <= 16777216; p *= 2)
+        tmp[n++] = p;
+    for (int j = 1; j * 128 < 1422; j++)
+        tmp[n++] = j * 128;
+    tmp[n++] = 1422;
+    tmp[n++] = 1423;
+    tmp[n++] = 1500;
+    tmp[n++] = 1501;
+    tmp[n++] = 2844;
+    tmp[n++] = 2845;
+    for (int e = 40; e <= 80; e++)
+        tmp[n++] = round(pow(2, e / 4.0));
+    for (int i = 0; i < n; i++)   /* insertion sort, then drop repeats */
+        for (int j = i; j > 0 && tmp[j] < tmp[j - 1]; j--) {
+            double t = tmp[j];
+
+            tmp[j] = tmp[j - 1];
+            tmp[j - 1] = t;
+        }
+    for (int i = 0; i < n; i++)
+        if (k == 0 || tmp[i] != s[k - 1])
+            s[k++] = tmp[i];
+    return k;
+}
+
+/* Deterministic noise in [-amplitude, amplitude]: a linear congruential generator. */
+static double noise(unsigned *state, double amplitude)
+{
+    *state = *state * 1103515245u + 12345u;
+    return amplitude * (((*state >> 8) & 0xffff) / 32767.5 - 1);
+}
+
+/* Hockney's model with a step of `extra` seconds above `eager` bytes (a rendezvous'
+ * handshake), times scaled by 1 + noise. */
+static int hockney_points(struct pz_pingpong *p, double alpha, double beta, double eager,
+                          double extra, double amplitude)
+{
+    double s[MAXP];
+    unsigned state = 12345;
+    int n = sizes(s);
+
+    for (int i = 0; i < n; i++) {
+        p[i].bytes = s[i];
+        p[i].time = (alpha + s[i] / beta + (s[i] > eager ? extra : 0)) *
+                    (1 + noise(&state, amplitude));
+    }
+    return n;
+}
+
+/* The packet model of 002 by cost.c, times scaled by 1 + noise. */
+static int packet_points(struct pz_pingpong *p, double t0, double t1, double wire,
+                         double amplitude)
+{
+    struct pz_machine m;
+    double s[MAXP];
+    unsigned state = 777;
+    int n = sizes(s);
+
+    pz_machine_defaults(&m);
+    m.cost_model = PZ_COST_PACKET;
+    m.latency = t0;
+    m.latency_per_byte = t1;
+    m.bandwidth = wire;
+    for (int i = 0; i < n; i++) {
+        p[i].bytes = s[i];
+        p[i].time = pz_message_time(&m, s[i]) * (1 + noise(&state, amplitude));
+    }
+    return n;
+}
+
+static void assert_rel(double got, double want, double tol, const char *what)
+{
+    cr_assert(fabs(got - want) <= tol * fabs(want), "%s: %.9g, expected %.9g within %g%%",
+              what, got, want, tol * 100);
+}
+
+static double after(double bytes)
+{
+    double s[MAXP];
+    int n = sizes(s);
+
+    for (int i = 0; i < n; i++)
+        if (s[i] > bytes)
+            return s[i];
+    return 0;
+}
+
+Test(fit, hockney_with_a_rendezvous_step)
+{
+    struct pz_pingpong p[MAXP];
+    struct pz_fit f;
+    char err[256];
+    int n = hockney_points(p, 50e-6, 100e6, 16384, 100e-6, 0);
+
+    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &f, err, sizeof(err)), 0, "%s", err);
+    assert_rel(f.latency, 50e-6, 1e-12, "latency");
+    assert_rel(f.bandwidth, 100e6, 1e-9, "bandwidth");
+    cr_assert_eq(f.bandwidth_points, 5, "1 MiB to 16 MiB: %d", f.bandwidth_points);
+    cr_assert_eq(f.eager_threshold, 16384, "eager threshold %g", f.eager_threshold);
+    cr_assert_eq(f.step_to, after(16384));
+    for (int i = 0; i < n; i++)   /* Hockney is exact away from the step */
+        if (p[i].bytes <= 16384)
+            cr_assert(fabs(pz_fit_error(p[i].time, pz_fit_model_c(&f, p[i].bytes))) < 1e-9);
+}
+
+Test(fit, hockney_with_a_step_and_two_percent_noise)
+{
+    struct pz_pingpong p[MAXP];
+    struct pz_fit f;
+    char err[256];
+    int n = hockney_points(p, 30e-6, 117e6, 65536, 60e-6, 0.02);
+
+    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &f, err, sizeof(err)), 0, "%s", err);
+    assert_rel(f.latency, 30e-6, 0.02, "latency");
+    assert_rel(f.bandwidth, 117e6, 0.03, "bandwidth");
+    cr_assert_eq(f.eager_threshold, 65536, "eager threshold %g", f.eager_threshold);
+}
+
+Test(fit, no_step_without_one)
+{
+    struct pz_pingpong p[MAXP];
+    struct pz_fit f;
+    char err[256];
+    int n = hockney_points(p, 30e-6, 117e6, INFINITY, 0, 0.02);
+
+    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &f, err, sizeof(err)), 0, "%s", err);
+    cr_assert_eq(f.eager_threshold, 0, "a step at %g B in noise alone", f.eager_threshold);
+}
+
+Test(fit, one_slow_size_is_no_step)
+{
+    struct pz_pingpong p[MAXP];
+    struct pz_fit f;
+    char err[256];
+    int n = hockney_points(p, 30e-6, 117e6, INFINITY, 0, 0);
+
+    for (int i = 0; i < n; i++)
+        if (p[i].bytes == 65536)
+            p[i].time *= 3;
+    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &f, err, sizeof(err)), 0, "%s", err);
+    cr_assert_eq(f.eager_threshold, 0, "a spike taken for a step at %g B", f.eager_threshold);
+}
+
+Test(fit, the_packet_model_of_002)
+{
+    struct pz_pingpong p[MAXP];
+    struct pz_fit f;
+    struct pz_machine m;
+    char err[256];
+    int n = packet_points(p, 100e-6, 20e-9, 12.5e6, 0);
+
+    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &f, err, sizeof(err)), 0, "%s", err);
+    assert_rel(f.start0, 100e-6, 1e-3, "t_start0");
+    assert_rel(f.start1, 20e-9, 1e-3, "t_start1");
+    assert_rel(f.wire_bandwidth, 12.5e6, 1e-3, "wire bandwidth");
+    cr_assert_eq(f.startup_points, 21, "0, 1, 2 .. 1024, 384, 640 .. 1408, 1218, 1422: %d",
+                 f.startup_points);
+    assert_rel(f.latency, 100e-6 + 78 / 12.5e6, 1e-12, "latency (0 bytes)");
+    cr_assert_eq(f.eager_threshold, 0, "the packets' steps are no eager step (%g B)",
+                 f.eager_threshold);
+    for (int i = 0; i < n; i++)
+        cr_assert(fabs(pz_fit_error(p[i].time, pz_fit_model_b(&f, p[i].bytes))) < 0.1,
+                  "model B at %g B", p[i].bytes);
+    pz_machine_defaults(&m);
+    pz_fit_to_machine(&f, p, n, 0, &m);
+    cr_assert_eq(m.cost_model, PZ_COST_PACKET);
+    cr_assert_eq(m.latency, f.start0);
+    cr_assert_eq(m.latency_per_byte, f.start1);
+    cr_assert_eq(m.bandwidth, f.wire_bandwidth);
+    cr_assert_eq(m.eager_threshold, 65536, "no step: the default stays");
+    cr_assert_eq(m.shm_latency, 1e-6, "two nodes: the shm keys keep their defaults");
+}
+
+Test(fit, the_packet_model_with_one_percent_noise)
+{
+    struct pz_pingpong p[MAXP];
+    struct pz_fit f;
+    char err[256];
+    int n = packet_points(p, 100e-6, 20e-9, 12.5e6, 0.01);
+
+    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &f, err, sizeof(err)), 0, "%s", err);
+    assert_rel(f.start0, 100e-6, 0.03, "t_start0");
+    assert_rel(f.start1, 20e-9, 0.10, "t_start1");
+    assert_rel(f.wire_bandwidth, 12.5e6, 0.02, "wire bandwidth");
+    cr_assert_eq(f.eager_threshold, 0);
+}
+
+Test(fit, hockney_data_chooses_hockney_and_one_node_sets_shm)
+{
+    struct pz_pingpong p[MAXP];
+    struct pz_fit f;
+    struct pz_machine m;
+    char err[256];
+    int n = hockney_points(p, 5e-6, 2e9, 8192, 10e-6, 0);
+
+    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &f, err, sizeof(err)), 0, "%s", err);
+    pz_machine_defaults(&m);
+    pz_fit_to_machine(&f, p, n, 1, &m);
+    cr_assert_eq(m.cost_model, PZ_COST_HOCKNEY);
+    cr_assert_eq(m.latency, f.latency);
+    cr_assert_eq(m.bandwidth, f.bandwidth);
+    cr_assert_eq(m.eager_threshold, 8192);
+    cr_assert_eq(m.shm_latency, f.latency);
+    cr_assert_eq(m.shm_bandwidth, f.bandwidth);
+}
+
+/* 002's table, 2000-byte row: 495 us measured, model C 34.80% below it. */
+Test(fit, errors_as_002_gives_them)
+{
+    struct pz_fit f = { .latency = 150e-6, .bandwidth = 1 / 86.2e-9, .packet_header = 78 };
+
+    assert_rel(pz_fit_error(495e-6, 322.74e-6), 34.80, 1e-3, "error");
+    cr_assert(pz_fit_error(1, 2) < 0, "a model above the measurement: a negative error");
+    assert_rel(pz_fit_model_c(&f, 2000), 150e-6 + 2000 * 86.2e-9, 1e-12, "model C");
+    assert_rel(pz_fit_model_a(&f, 2000) - pz_fit_model_c(&f, 2000), 78 * 86.2e-9, 1e-9,
+               "model A adds t_c = V_c t_k");
+}
+
+Test(fit, bad_measurements_are_refused)
+{
+    struct pz_pingpong p[] = { { 0, 1e-6 }, { 8, 2e-6 }, { 4, 3e-6 } };
+    struct pz_pingpong q[] = { { 1, 1e-6 }, { 8, 2e-6 }, { 16, 3e-6 } };
+    struct pz_fit f;
+    char err[256];
+
+    cr_assert_eq(pz_fit_pingpong(p, 2, 1500, 78, &f, err, sizeof(err)), -1);
+    cr_assert(strstr(err, "at least 3"), "%s", err);
+    cr_assert_eq(pz_fit_pingpong(p, 3, 1500, 78, &f, err, sizeof(err)), -1);
+    cr_assert(strstr(err, "out of order"), "%s", err);
+    cr_assert_eq(pz_fit_pingpong(q, 3, 1500, 78, &f, err, sizeof(err)), -1);
+    cr_assert(strstr(err, "0-byte"), "%s", err);
+    p[2].bytes = 16;
+    cr_assert_eq(pz_fit_pingpong(p, 3, 100, 100, &f, err, sizeof(err)), -1);
+    cr_assert(strstr(err, "smaller than the packet"), "%s", err);
+    cr_assert_eq(pz_fit_pingpong(p, 3, 1500, 78, &f, err, sizeof(err)), 0, "%s", err);
+}
+
+/* Every field of two machines is the same (strings by content, the rest exactly). */
+static void assert_same(const struct pz_machine *a, const struct pz_machine *b)
+{
+    cr_assert_str_eq(a->name, b->name);
+    cr_assert_eq(a->network, b->network);
+    cr_assert_eq(a->channels, b->channels);
+    cr_assert_eq(a->cost_model, b->cost_model);
+#define SAME(field) cr_assert(a->field == b->field && signbit(a->field) == signbit(b->field), \
+                              #field ": %.17g written, %.17g read", a->field, b->field)
+    SAME(latency);
+    SAME(latency_per_byte);
+    SAME(bandwidth);
+    SAME(packet_size);
+    SAME(packet_header);
+    SAME(eager_threshold);
+    SAME(shm_latency);
+    SAME(shm_bandwidth);
+    SAME(cpu_scale);
+    SAME(reduce_byte_time);
+#undef SAME
+    cr_assert_eq(a->procs_per_node, b->procs_per_node);
+    cr_assert_eq(a->placement, b->placement);
+    cr_assert_str_eq(a->mpi, b->mpi);
+    cr_assert_null(b->node_map);
+}
+
+/* Writes m to a file (through writer), loads it over the defaults, compares. */
+static void round_trip(const struct pz_machine *m, int (*writer)(FILE *, const void *),
+                       const void *arg)
+{
+    char path[] = "/tmp/pz-machine-XXXXXX", err[512];
+    struct pz_machine back;
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+    cr_assert_not_null(f);
+    cr_assert_eq(writer(f, arg), 0, "the machine '%s' could not be written", m->name);
+    cr_assert_eq(fclose(f), 0);
+    pz_machine_defaults(&back);
+    back.latency = -1;   /* so that a key not written shows */
+    cr_assert_eq(pz_machine_load(path, &back, err, sizeof(err)), 0, "%s", err);
+    assert_same(m, &back);
+    unlink(path);
+}
+
+static int plain_writer(FILE *f, const void *m)
+{
+    return pz_machine_write(f, m);
+}
+
+static void machines(struct pz_machine *m)
+{
+    pz_machine_defaults(&m[0]);
+
+    pz_machine_defaults(&m[1]);
+    snprintf(m[1].name, sizeof(m[1].name), "my cluster, 2nd try");
+    m[1].network = PZ_NET_BUS;
+    m[1].cost_model = PZ_COST_PACKET;
+    m[1].latency = 1.0 / 3 * 1e-4;
+    m[1].latency_per_byte = 2.0 / 3 * 1e-8;
+    m[1].bandwidth = 12.5e6 * 1500 / 1422;
+    m[1].packet_size = 9000;
+    m[1].packet_header = 66.5;
+    m[1].eager_threshold = 262144;
+    m[1].procs_per_node = 4;
+    m[1].placement = PZ_PLACE_CYCLIC;
+    m[1].shm_latency = 0.1 + 0.2;
+    m[1].shm_bandwidth = 6.02214076e23;
+    m[1].cpu_scale = 0.37;
+    snprintf(m[1].mpi, sizeof(m[1].mpi), "mpich-1.2.5");
+    m[1].reduce_byte_time = 1.1e-9;
+
+    pz_machine_defaults(&m[2]);
+    snprintf(m[2].name, sizeof(m[2].name), "tiny");
+    m[2].network = PZ_NET_CHANNELS;
+    m[2].channels = 1000000;
+    m[2].latency = 5e-324;           /* the smallest double */
+    m[2].latency_per_byte = 0;
+    m[2].bandwidth = 1.7976931348623157e308;
+    m[2].packet_size = 9007199254740993.0;   /* rounds to 2^53 */
+    m[2].packet_header = 0.1;
+    m[2].eager_threshold = 0;
+    m[2].procs_per_node = 1000000;
+    m[2].cpu_scale = 4.9e-324;
+    snprintf(m[2].mpi, sizeof(m[2].mpi), "mpich1");
+}
+
+Test(machine_write, every_key_of_several_machines_loads_back_exactly)
+{
+    struct pz_machine m[3];
+    unsigned state = 99;
+
+    machines(m);
+    for (int i = 0; i < 3; i++)
+        round_trip(&m[i], plain_writer, &m[i]);
+    for (int i = 0; i < 200; i++) {   /* arbitrary doubles */
+        struct pz_machine r;
+
+        pz_machine_defaults(&r);
+        r.latency = fabs(noise(&state, 1)) * pow(10, -3 - i % 9);
+        r.latency_per_byte = fabs(noise(&state, 1)) * 1e-9;
+        r.bandwidth = 1e6 + fabs(noise(&state, 1)) * pow(10, 6 + i % 5);
+        r.shm_latency = fabs(noise(&state, 1)) / 7e6;
+        r.shm_bandwidth = 1 + fabs(noise(&state, 1)) * 1e10;
+        r.eager_threshold = floor(fabs(noise(&state, 1)) * 1e6);
+        r.cpu_scale = 0.001 + fabs(noise(&state, 1));
+        r.reduce_byte_time = fabs(noise(&state, 1)) * 1e-10;
+        round_trip(&r, plain_writer, &r);
+    }
+}
+
+Test(machine_write, units_that_multiply_by_one)
+{
+    struct pz_machine m;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+
+    pz_machine_defaults(&m);
+    cr_assert_eq(pz_machine_write(f, &m), 0);
+    fclose(f);
+    cr_assert(strstr(text, "\nlatency = 5.0000000000000002e-05 s\n") ||
+              strstr(text, "\nlatency = 5e-05 s\n"), "%s", text);
+    cr_assert(strstr(text, "\nbandwidth = 125000000 B/s\n"), "%s", text);
+    cr_assert(strstr(text, "\npacket_size = 1500 B\n"), "%s", text);
+    cr_assert(strstr(text, "\nchannels = 1\n"), "%s", text);
+    cr_assert(!strstr(text, "node_map"), "%s", text);
+    free(text);
+}
+
+Test(machine_write, what_a_machine_file_cannot_hold_is_refused)
+{
+    struct pz_machine m;
+    FILE *f = fopen("/dev/null", "w");
+    int map[2] = { 0, 1 };
+
+    cr_assert_not_null(f);
+    pz_machine_defaults(&m);
+    snprintf(m.name, sizeof(m.name), "a#b");
+    cr_assert_eq(pz_machine_write(f, &m), -1, "'#' starts a comment");
+    snprintf(m.name, sizeof(m.name), " padded");
+    cr_assert_eq(pz_machine_write(f, &m), -1, "blanks at the ends are trimmed");
+    snprintf(m.name, sizeof(m.name), "ok");
+    m.node_map = map;
+    m.node_map_size = 2;
+    cr_assert_eq(pz_machine_write(f, &m), -1, "a node map lives in a file of its own");
+    m.node_map = NULL;
+    m.bandwidth = 0;
+    cr_assert_eq(pz_machine_write(f, &m), -1, "a bandwidth of 0");
+    m.bandwidth = 1e9;
+    m.latency = NAN;
+    cr_assert_eq(pz_machine_write(f, &m), -1, "not a number");
+    m.latency = 1e-6;
+    cr_assert_eq(pz_machine_write(f, &m), 0);
+    fclose(f);
+}
+
+/* prognoz-calibrate's machine file: comments before every key, and the values of the
+ * fit, loaded back exactly. */
+struct calibrated {
+    struct pz_calibration_run run;
+    struct pz_fit fit;
+    struct pz_machine m;
+};
+
+static int calibrate_writer(FILE *f, const void *arg)
+{
+    const struct calibrated *c = arg;
+
+    return pz_cal_write_machine(f, &c->run, &c->fit, &c->m);
+}
+
+Test(machine_write, the_calibrated_machine_file_loads_back_exactly)
+{
+    static struct pz_pingpong p[MAXP];
+    static long trips[MAXP];
+    static struct calibrated c;
+    char err[256];
+    int n;
+
+    for (int same_node = 0; same_node < 2; same_node++) {
+        n = same_node ? hockney_points(p, 0.3e-6, 7e9, 8192, 1e-6, 0.01)
+                      : packet_points(p, 100e-6, 20e-9, 12.5e6, 0.01);
+        for (int i = 0; i < n; i++)
+            trips[i] = 1000 - i;
+        c.run = (struct pz_calibration_run){ .points = p, .roundtrips = trips, .npoints = n,
+                                             .same_node = same_node, .seconds = 12.5,
+                                             .packet_source = "the defaults" };
+        snprintf(c.run.host[0], sizeof(c.run.host[0]), "node1");
+        snprintf(c.run.host[1], sizeof(c.run.host[1]), "node%d", 2 - same_node);
+        snprintf(c.run.mpi_version, sizeof(c.run.mpi_version), "MPICH Version: 4.0.2");
+        cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &c.fit, err, sizeof(err)), 0, "%s", err);
+        pz_machine_defaults(&c.m);
+        snprintf(c.m.name, sizeof(c.m.name), "calibrated");
+        pz_fit_to_machine(&c.fit, p, n, same_node, &c.m);
+        round_trip(&c.m, calibrate_writer, &c);
+    }
+}

@@ -1,0 +1,376 @@
+/* The SimGrid export (predictor/simgrid.h) of traces built by hand: every file is
+ * compared with the text written here from the format of docs/simgrid.md, not copied
+ * from the exporter's output.
+ *
+ *   - each process's file starts with `init` (and `sleep` for a late start) and ends
+ *     with `finalize`;
+ *   - the time between MPI calls, the length of calls that do not communicate (MPI_Init,
+ *     MPI_Comm_rank, MPI_Finalize) and nothing of buffer flushes becomes `compute` of
+ *     seconds x cpu_scale x 1e9 flops, written before the next action;
+ *   - MPI_Send/MPI_Recv become send/recv DST|SRC TAG BYTES; MPI_Isend and MPI_Irecv
+ *     become isend/irecv (the receive with what its completion records) and their
+ *     completions `wait SRC DST TAG`;
+ *   - collectives on MPI_COMM_WORLD become SMPI's action with the block of one process;
+ *     on another communicator, the messages of prognoz's algorithm with the tag
+ *     -(1000000 + communicator id).
+ * Times are in ns (TB_MS). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <otf2/otf2.h>
+
+#include "simgrid.h"
+#include "trace_builder.h"
+
+#define MS TB_MS
+
+static char *top;
+static char rec[4096], out[4096], err[1024];
+static struct pz_machine m;
+
+static void setup(void)
+{
+    top = tb_tempdir();
+    cr_assert_not_null(top, "cannot make a temporary directory");
+    snprintf(rec, sizeof(rec), "%s/rec", top);
+    snprintf(out, sizeof(out), "%s/sg", top);
+    pz_machine_defaults(&m);          /* switch, 50 us, 1 Gbit/s, 64 KiB eager, shm 1 us 5 GB/s */
+    m.procs_per_node = 2;
+    err[0] = '\0';
+}
+
+static void cleanup(void)
+{
+    tb_remove(top);
+    free(top);
+}
+
+TestSuite(simgrid, .init = setup, .fini = cleanup);
+
+/* The whole of file dir/name (free it). */
+static char *slurp(const char *dir, const char *name)
+{
+    char path[8192];
+    FILE *f;
+    char *text;
+    long len;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    f = fopen(path, "r");
+    cr_assert_not_null(f, "cannot read %s", path);
+    fseek(f, 0, SEEK_END);
+    len = ftell(f);
+    rewind(f);
+    text = calloc(1, (size_t)len + 1);
+    cr_assert_eq(fread(text, 1, (size_t)len, f), (size_t)len);
+    fclose(f);
+    return text;
+}
+
+static void expect_file(const char *name, const char *want)
+{
+    char *got = slurp(out, name);
+
+    cr_expect_str_eq(got, want, "%s:\n--- got\n%s--- expected\n%s", name, got, want);
+    free(got);
+}
+
+static void export_run(void)
+{
+    int nprocs = 0;
+
+    cr_assert_eq(pz_simgrid_export(rec, &m, out, &nprocs, err, sizeof(err)), 0, "%s", err);
+}
+
+/* A collective call with the bytes this process sent and received. */
+static void coll(struct tb *b, int p, const char *name, uint64_t enter, uint64_t leave,
+                 OTF2_CollectiveOp op, uint32_t comm, uint32_t root, uint64_t sent,
+                 uint64_t received)
+{
+    uint32_t r = tb_mpi(b, name);
+
+    tb_enter(b, p, enter, r);
+    tb_collective_begin(b, p, enter);
+    tb_collective_end(b, p, leave, op, comm, root, sent, received);
+    tb_leave(b, p, leave, r);
+}
+
+/* Three processes: 0 sends to 1, 0 and 2 exchange by Isend/Irecv, 2 starts 0.5 ms
+ * late and has a buffer flush, all three Allreduce 8 bytes and Bcast 16 from rank 1. */
+static void small_trace(void)
+{
+    struct tb *b = tb_open(rec, 3);
+    uint32_t r;
+
+    cr_assert_not_null(b);
+    /* process 0 */
+    tb_call(b, 0, "MPI_Init", 0, MS(1));
+    tb_send_call(b, 0, "MPI_Send", MS(3), MS(3.5), TB_WORLD, 1, 5);
+    tb_enter(b, 0, MS(4), tb_mpi(b, "MPI_Isend"));
+    tb_mpi_isend(b, 0, MS(4), TB_WORLD, 2, 7, 100, 1);
+    tb_leave(b, 0, MS(4.1), tb_mpi(b, "MPI_Isend"));
+    tb_enter(b, 0, MS(4.1), tb_mpi(b, "MPI_Irecv"));
+    tb_mpi_irecv_request(b, 0, MS(4.1), 2);
+    tb_leave(b, 0, MS(4.2), tb_mpi(b, "MPI_Irecv"));
+    r = tb_mpi(b, "MPI_Waitall");
+    tb_enter(b, 0, MS(5), r);
+    tb_mpi_isend_complete(b, 0, MS(5.5), 1);
+    tb_mpi_irecv(b, 0, MS(5.9), TB_WORLD, 2, 9, 64, 2);  /* an MPI_ANY_SOURCE receive */
+    tb_leave(b, 0, MS(6), r);
+    coll(b, 0, "MPI_Allreduce", MS(6), MS(7), OTF2_COLLECTIVE_OP_ALLREDUCE, TB_WORLD,
+         TB_NO_ROOT, 8, 8);
+    coll(b, 0, "MPI_Bcast", MS(7), MS(8), OTF2_COLLECTIVE_OP_BCAST, TB_WORLD, 1, 0, 16);
+    tb_call(b, 0, "MPI_Comm_rank", MS(8), MS(8.5));
+    tb_call(b, 0, "MPI_Finalize", MS(9), MS(10));
+    /* process 1 */
+    tb_call(b, 1, "MPI_Init", 0, MS(1));
+    tb_recv_call(b, 1, "MPI_Recv", MS(2), MS(3.6), TB_WORLD, 0, 5);
+    coll(b, 1, "MPI_Allreduce", MS(6), MS(7), OTF2_COLLECTIVE_OP_ALLREDUCE, TB_WORLD,
+         TB_NO_ROOT, 8, 8);
+    coll(b, 1, "MPI_Bcast", MS(7), MS(8), OTF2_COLLECTIVE_OP_BCAST, TB_WORLD, 1, 32, 0);
+    tb_call(b, 1, "MPI_Finalize", MS(8), MS(9));
+    /* process 2 */
+    tb_call(b, 2, "MPI_Init", MS(0.5), MS(1));
+    tb_enter(b, 2, MS(2), tb_mpi(b, "MPI_Irecv"));
+    tb_mpi_irecv_request(b, 2, MS(2), 1);
+    tb_leave(b, 2, MS(2.1), tb_mpi(b, "MPI_Irecv"));
+    r = tb_mpi(b, "MPI_Send");
+    tb_enter(b, 2, MS(3), r);
+    tb_mpi_send(b, 2, MS(3), TB_WORLD, 0, 9, 64);
+    tb_leave(b, 2, MS(3.2), r);
+    r = tb_mpi(b, "MPI_Wait");
+    tb_enter(b, 2, MS(4), r);
+    tb_mpi_irecv(b, 2, MS(4.5), TB_WORLD, 0, 7, 100, 1);
+    tb_leave(b, 2, MS(5), r);
+    tb_flush(b, 2, MS(5.2), MS(5.7));
+    coll(b, 2, "MPI_Allreduce", MS(6), MS(7), OTF2_COLLECTIVE_OP_ALLREDUCE, TB_WORLD,
+         TB_NO_ROOT, 8, 8);
+    coll(b, 2, "MPI_Bcast", MS(7), MS(8), OTF2_COLLECTIVE_OP_BCAST, TB_WORLD, 1, 0, 16);
+    tb_call(b, 2, "MPI_Finalize", MS(8), MS(8.5));
+    cr_assert_eq(tb_close(b), 0);
+}
+
+Test(simgrid, small_trace_exports_expected_lines)
+{
+    char list[3 * 4200], abs[4096];
+
+    small_trace();
+    export_run();
+    expect_file("rank-0.txt",
+                "0 init\n"
+                "0 compute 3000000\n"       /* MPI_Init 1 ms + 2 ms */
+                "0 send 1 5 8\n"
+                "0 compute 500000\n"
+                "0 isend 2 7 100\n"
+                "0 irecv 2 9 64\n"          /* the source and tag it matched */
+                "0 compute 800000\n"
+                "0 wait 0 2 7\n"
+                "0 wait 2 0 9\n"
+                "0 allreduce 8 0\n"
+                "0 bcast 16 1\n"
+                "0 compute 2000000\n"       /* Comm_rank 0.5 + 0.5 + Finalize 1 */
+                "0 finalize\n");
+    expect_file("rank-1.txt",
+                "1 init\n"
+                "1 compute 2000000\n"
+                "1 recv 0 5 8\n"
+                "1 compute 2400000\n"
+                "1 allreduce 8 0\n"
+                "1 bcast 16 1\n"            /* the root: 32 bytes sent to 2 others */
+                "1 compute 1000000\n"
+                "1 finalize\n");
+    expect_file("rank-2.txt",
+                "2 init\n"
+                "2 sleep 0.000500000\n"
+                "2 compute 1500000\n"
+                "2 irecv 0 7 100\n"
+                "2 compute 900000\n"
+                "2 send 0 9 64\n"
+                "2 compute 800000\n"
+                "2 wait 0 2 7\n"
+                "2 compute 500000\n"        /* 1 ms less the 0.5 ms flush */
+                "2 allreduce 8 0\n"
+                "2 bcast 16 1\n"
+                "2 compute 500000\n"
+                "2 finalize\n");
+    expect_file("hostfile", "node0\nnode0\nnode1\n");
+    cr_assert_not_null(realpath(out, abs));
+    snprintf(list, sizeof(list), "%s/rank-0.txt\n%s/rank-1.txt\n%s/rank-2.txt\n", abs, abs,
+             abs);
+    expect_file("traces.txt", list);
+    expect_file("platform.xml",
+                "<?xml version='1.0'?>\n"
+                "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+                "<!-- machine 'unnamed' (network = switch) for SimGrid SMPI, by prognoz "
+                "export: docs/simgrid.md -->\n"
+                "<platform version=\"4.1\">\n"
+                "  <config>\n"
+                "    <prop id=\"smpi/host-speed\" value=\"1Gf\"/>\n"
+                "    <prop id=\"smpi/bw-factor\" value=\"0:1\"/>\n"
+                "    <prop id=\"smpi/lat-factor\" value=\"0:1\"/>\n"
+                "    <prop id=\"network/crosstraffic\" value=\"0\"/>\n"
+                "    <prop id=\"smpi/send-is-detached-thresh\" value=\"65537\"/>\n"
+                "    <prop id=\"smpi/async-small-thresh\" value=\"65537\"/>\n"
+                "    <prop id=\"smpi/coll-selector\" value=\"mpich\"/>\n"
+                "    <prop id=\"smpi/bcast\" value=\"binomial_tree\"/>\n"
+                "    <prop id=\"smpi/reduce\" value=\"binomial\"/>\n"
+                "    <prop id=\"smpi/allreduce\" value=\"rdb\"/>\n"
+                "  </config>\n"
+                "  <cluster id=\"unnamed\" prefix=\"node\" suffix=\"\" radical=\"0-1\" "
+                "speed=\"1Gf\" core=\"2\"\n"
+                "           bw=\"125000000Bps\" lat=\"25us\" sharing_policy=\"SPLITDUPLEX\"\n"
+                "           loopback_bw=\"5000000000Bps\" loopback_lat=\"1us\"/>\n"
+                "</platform>\n");
+}
+
+Test(simgrid, computation_is_scaled_by_cpu_scale)
+{
+    struct tb *b = tb_open(rec, 1);
+    char *got;
+
+    cr_assert_not_null(b);
+    tb_call(b, 0, "MPI_Init", 0, MS(1));
+    tb_call(b, 0, "MPI_Finalize", MS(3), MS(4));
+    cr_assert_eq(tb_close(b), 0);
+    m.cpu_scale = 0.5;
+    export_run();
+    got = slurp(out, "rank-0.txt");
+    cr_expect_str_eq(got, "0 init\n0 compute 2000000\n0 finalize\n");
+    free(got);
+}
+
+/* Bcast of 8 bytes on the communicator {world 2, world 0} from its rank 0: mpich4's
+ * binomial tree of 2 members is one message, from world rank 2 to world rank 0. */
+Test(simgrid, sub_communicator_collective_becomes_messages)
+{
+    static const int members[] = { 2, 0 };
+    struct tb *b = tb_open(rec, 3);
+    uint32_t c;
+    char want[256], *got;
+    long long tag;
+
+    cr_assert_not_null(b);
+    c = tb_comm(b, "pair", 2, members);
+    tag = -(PZ_SIMGRID_COLL_TAG + (long long)c);
+    coll(b, 0, "MPI_Bcast", 0, MS(1), OTF2_COLLECTIVE_OP_BCAST, c, 0, 0, 8);
+    coll(b, 2, "MPI_Bcast", 0, MS(1), OTF2_COLLECTIVE_OP_BCAST, c, 0, 8, 0);
+    tb_call(b, 1, "MPI_Barrier", 0, MS(1));
+    cr_assert_eq(tb_close(b), 0);
+    export_run();
+    snprintf(want, sizeof(want), "0 init\n0 irecv 2 %lld 8\n0 wait 2 0 %lld\n0 finalize\n",
+             tag, tag);
+    got = slurp(out, "rank-0.txt");
+    cr_expect_str_eq(got, want);
+    free(got);
+    snprintf(want, sizeof(want), "2 init\n2 isend 0 %lld 8\n2 wait 2 0 %lld\n2 finalize\n",
+             tag, tag);
+    got = slurp(out, "rank-2.txt");
+    cr_expect_str_eq(got, want);
+    free(got);
+}
+
+Test(simgrid, an_existing_export_is_refused)
+{
+    struct tb *b = tb_open(rec, 1);
+
+    cr_assert_not_null(b);
+    tb_call(b, 0, "MPI_Init", 0, MS(1));
+    cr_assert_eq(tb_close(b), 0);
+    export_run();
+    cr_assert_eq(pz_simgrid_export(rec, &m, out, NULL, err, sizeof(err)), -1);
+    cr_expect(strstr(err, "holds an export already") != NULL, "%s", err);
+}
+
+Test(simgrid, a_missing_trace_is_reported)
+{
+    cr_assert_eq(pz_simgrid_export(rec, &m, out, NULL, err, sizeof(err)), -1);
+    cr_expect(strstr(err, rec) != NULL, "%s", err);
+    cr_expect(strchr(err, '\n') == NULL, "%s", err);
+}
+
+/* The platform of each shipped machine file for 4 processes. */
+static char *platform_of(const char *file)
+{
+    char path[4096], *text;
+    struct pz_simgrid_run run = { .nprocs = 4 };
+    FILE *f;
+    size_t len;
+
+    snprintf(path, sizeof(path), "%s/%s", PZ_MACHINES_DIR, file);
+    pz_machine_defaults(&m);
+    cr_assert_eq(pz_machine_load(path, &m, err, sizeof(err)), 0, "%s", err);
+    f = open_memstream(&text, &len);
+    cr_assert_not_null(f);
+    cr_assert_eq(pz_simgrid_platform(f, &m, &run), 0);
+    fclose(f);
+    pz_machine_release(&m);
+    return text;
+}
+
+static void expect_has(const char *text, const char *want)
+{
+    cr_expect(strstr(text, want) != NULL, "expected \"%s\" in\n%s", want, text);
+}
+
+Test(simgrid, gigabit_switch_platform)
+{
+    char *x = platform_of("gigabit-switch.conf");
+
+    expect_has(x, "<cluster id=\"gigabit-switch\" prefix=\"node\" suffix=\"\" radical=\"0-1\" "
+                  "speed=\"1Gf\" core=\"2\"\n");
+    expect_has(x, "bw=\"125000000Bps\" lat=\"15us\" sharing_policy=\"SPLITDUPLEX\"\n");
+    expect_has(x, "loopback_bw=\"4000000000Bps\" loopback_lat=\"1us\"/>");
+    expect_has(x, "<prop id=\"smpi/send-is-detached-thresh\" value=\"65537\"/>");
+    cr_expect(strstr(x, "bb_bw") == NULL, "a switch has no backbone");
+    free(x);
+}
+
+/* Packet model: 1422 of every 1500 bytes are payload (12.5 MB/s x 1422/1500), and the
+ * first packet's preparation, 1422 x 10 ns, adds to the 90 us latency. */
+Test(simgrid, ethernet_hub_platform)
+{
+    char *x = platform_of("ethernet-100-hub.conf");
+
+    expect_has(x, "radical=\"0-3\" speed=\"1Gf\" core=\"1\"\n");
+    expect_has(x, "bw=\"11850000Bps\" lat=\"52.11us\" sharing_policy=\"FATPIPE\"\n");
+    expect_has(x, "bb_bw=\"11850000Bps\" bb_lat=\"0us\" bb_sharing_policy=\"SHARED\"\n");
+    expect_has(x, "<prop id=\"smpi/async-small-thresh\" value=\"131073\"/>");
+    free(x);
+}
+
+Test(simgrid, myrinet_channels_platform)
+{
+    char *x = platform_of("myrinet-2proc.conf");
+
+    expect_has(x, "radical=\"0-1\" speed=\"1Gf\" core=\"2\"\n");
+    expect_has(x, "bw=\"250000000Bps\" lat=\"3.5us\" sharing_policy=\"FATPIPE\"\n");
+    expect_has(x, "bb_bw=\"2000000000Bps\" bb_lat=\"0us\" bb_sharing_policy=\"SHARED\"\n");
+    expect_has(x, "loopback_bw=\"1000000000Bps\" loopback_lat=\"1us\"/>");
+    expect_has(x, "<prop id=\"smpi/send-is-detached-thresh\" value=\"16385\"/>");
+    free(x);
+}
+
+/* Cyclic placement and a node map: the hostfile names each rank's node. */
+Test(simgrid, hostfile_follows_placement)
+{
+    static int map[] = { 1, 0 };
+    char *text;
+    size_t len;
+    FILE *f = open_memstream(&text, &len);
+
+    m.placement = PZ_PLACE_CYCLIC;
+    cr_assert_eq(pz_simgrid_hostfile(f, &m, 4), 0);
+    fclose(f);
+    cr_expect_str_eq(text, "node0\nnode1\nnode0\nnode1\n");
+    free(text);
+    m.node_map = map;
+    m.node_map_size = 2;
+    f = open_memstream(&text, &len);
+    cr_assert_eq(pz_simgrid_hostfile(f, &m, 3), 0);
+    fclose(f);
+    m.node_map = NULL;
+    cr_expect_str_eq(text, "node1\nnode0\nnode1\n");
+    free(text);
+}

@@ -1,0 +1,492 @@
+/* prognoz-calibrate: the MPI program behind `prognoz calibrate`.  Two ranks play
+ * ping-pong over message sizes from 0 bytes to 16 MiB; rank 0 times it, fits the cost
+ * models (predictor/calibrate_fit.c), prints shared/seeds/002's table and writes a
+ * machine file (docs/calibrate.md).  Rank 1 only answers. */
+#include <errno.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calibrate_fit.h"
+#include "calibrate_out.h"
+#include "machine.h"
+#include "units.h"
+
+#define TAG_CONTROL 1
+#define TAG_PING 2
+#define MAX_SIZES 256
+/* A batch of round trips is timed as one, and lasts at least this long, so that the
+ * clock's own cost stays below 1% of what it measures. */
+#define BATCH_SECONDS 10e-6
+#define MAX_BATCH 256
+
+struct options {
+    const char *output, *name;
+    int quick;
+    double max_size, per_size, packet_size, packet_header;
+    int min_batches, max_batches;
+    int packet_given;
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: mpiexec -n 2 prognoz calibrate [-o FILE] [options]\n"
+            "\n"
+            "Measures the network between the two ranks (on two nodes, or on one) by\n"
+            "ping-pong over message sizes from 0 bytes to 16 MiB, prints for each size the\n"
+            "median half round trip and the error of three cost models in percent, and\n"
+            "writes a machine file for prognoz predict (docs/calibrate.md).\n"
+            "\n"
+            "  -o FILE              the machine file (default: printed after the table)\n"
+            "  --name NAME          the machine's name (default: FILE's name without its\n"
+            "                       extension, else 'calibrated')\n"
+            "  --quick              fewer sizes (up to 1 MiB) and repetitions: about a\n"
+            "                       second, for tests; not a calibration to trust\n"
+            "  --max-size SIZE      the largest message (default 16MiB)\n"
+            "  --time SECONDS       time spent on one size, at most (default 0.25; at least\n"
+            "                       15 batches of round trips are timed whatever it takes)\n"
+            "  --packet-size SIZE   the packet model's V_max (default 1500B)\n"
+            "  --packet-header SIZE the packet model's V_c (default 78B)\n");
+}
+
+/* This process's rank before MPI_Init, from the process manager's environment (0 when
+ * started alone): only rank 0 prints a usage or its errors. */
+static int early_rank(void)
+{
+    static const char *const vars[] = { "PMI_RANK", "PMIX_RANK", "OMPI_COMM_WORLD_RANK" };
+
+    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+        if (getenv(vars[i]))
+            return atoi(getenv(vars[i]));
+    return 0;
+}
+
+static int bad_value(const char *opt, const char *val, const char *what)
+{
+    if (early_rank() == 0)
+        fprintf(stderr, "prognoz calibrate: %s '%s': expected %s\n", opt, val ? val : "",
+                what);
+    return 2;
+}
+
+/* Whether arg is an option that takes a value. */
+static int valued(const char *arg)
+{
+    static const char *const options[] = { "-o", "--name", "--max-size", "--time",
+                                           "--packet-size", "--packet-header" };
+
+    for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+        if (!strcmp(arg, options[i]))
+            return 1;
+    return 0;
+}
+
+/* One option with a value (valued(opt)); 0, or 2 after reporting it. */
+static int parse_valued(const char *opt, const char *val, struct options *o)
+{
+    char *end;
+
+    if (!val) {
+        if (early_rank() == 0)
+            fprintf(stderr, "prognoz calibrate: %s needs a value\n", opt);
+        return 2;
+    }
+    if (!strcmp(opt, "-o")) {
+        o->output = val;
+    } else if (!strcmp(opt, "--name")) {
+        o->name = val;
+    } else if (!strcmp(opt, "--max-size")) {
+        if (pz_parse_bytes(val, &o->max_size) != 0 || o->max_size < 1024 ||
+            o->max_size > 1073741824.0)
+            return bad_value(opt, val, "a size from 1KiB to 1GiB");
+    } else if (!strcmp(opt, "--time")) {
+        o->per_size = strtod(val, &end);
+        if (end == val || *end || !(o->per_size > 0 && o->per_size <= 3600))
+            return bad_value(opt, val, "seconds, more than 0");
+    } else if (!strcmp(opt, "--packet-size") || !strcmp(opt, "--packet-header")) {
+        double *v = !strcmp(opt, "--packet-size") ? &o->packet_size : &o->packet_header;
+
+        if (pz_parse_bytes(val, v) != 0 || *v > 1073741824.0)
+            return bad_value(opt, val, "a size such as 1500B");
+        o->packet_given = 1;
+    }
+    return 0;
+}
+
+/* Returns 0, 1 when --help was asked (usage printed), or 2 on a usage error. */
+static int parse(int argc, char **argv, struct options *o)
+{
+    int max_given = 0, time_given = 0;
+
+    *o = (struct options){ .max_size = 16777216, .per_size = 0.25, .packet_size = 1500,
+                           .packet_header = 78, .min_batches = 15, .max_batches = 2000 };
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        int rc;
+
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            if (early_rank() == 0)
+                usage(stdout);
+            return 1;
+        } else if (!strcmp(arg, "--quick")) {
+            o->quick = 1;
+        } else if (!valued(arg)) {
+            if (early_rank() == 0)
+                fprintf(stderr, "prognoz calibrate: unexpected argument '%s' (--help lists the "
+                                "options)\n", arg);
+            return 2;
+        } else {
+            max_given |= !strcmp(arg, "--max-size");
+            time_given |= !strcmp(arg, "--time");
+            if ((rc = parse_valued(arg, i + 1 < argc ? argv[i + 1] : NULL, o)) != 0)
+                return rc;
+            i++;
+        }
+    }
+    if (!(o->packet_header < o->packet_size)) {
+        if (early_rank() == 0)
+            fprintf(stderr, "prognoz calibrate: the packet header (%g B) must be smaller than "
+                            "the packet (%g B)\n", o->packet_header, o->packet_size);
+        return 2;
+    }
+    if (o->quick) {
+        o->max_size = max_given ? o->max_size : 1048576;
+        o->per_size = time_given ? o->per_size : 0.02;
+        o->min_batches = 5;
+        o->max_batches = 200;
+    }
+    return 0;
+}
+
+static int by_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+static void add(double *sizes, int *n, double v, double max)
+{
+    if (v <= max && *n < MAX_SIZES)
+        sizes[(*n)++] = round(v);
+}
+
+/* The message sizes, increasing: 0, the powers of two, dense points around one and two
+ * packets, and 4 per octave (2 with --quick) from 1 KiB to 1 MiB where eager thresholds
+ * lie. */
+static int make_sizes(const struct options *o, double *sizes)
+{
+    double payload = o->packet_size - o->packet_header, max = o->max_size;
+    int n = 0, k = 0, per_octave = o->quick ? 2 : 4;
+
+    add(sizes, &n, 0, max);
+    for (double p = 1; p <= max; p *= o->quick ? 8 : 2)
+        add(sizes, &n, p, max);
+    add(sizes, &n, max, max);
+    for (int j = o->quick ? 4 : 1; j * 128 < payload; j += o->quick ? 4 : 1)
+        add(sizes, &n, j * 128.0, max);
+    add(sizes, &n, payload, max);
+    add(sizes, &n, payload + 1, max);
+    add(sizes, &n, o->packet_size, max);
+    if (!o->quick) {
+        add(sizes, &n, o->packet_size + 1, max);
+        add(sizes, &n, 2 * payload, max);
+        add(sizes, &n, 2 * payload + 1, max);
+    }
+    for (int e = 10 * per_octave; e <= 20 * per_octave; e++)
+        add(sizes, &n, pow(2, (double)e / per_octave), max);
+    qsort(sizes, (size_t)n, sizeof(*sizes), by_double);
+    for (int i = 0; i < n; i++)
+        if (k == 0 || sizes[i] != sizes[k - 1])
+            sizes[k++] = sizes[i];
+    return k;
+}
+
+/* Rank 0: tells rank 1 to answer count round trips of bytes (count < 0: stop). */
+static void order(long count, long bytes)
+{
+    long msg[2] = { count, bytes };
+
+    MPI_Send(msg, 2, MPI_LONG, 1, TAG_CONTROL, MPI_COMM_WORLD);
+}
+
+/* Rank 0: count round trips of bytes; returns the time they took. */
+static double pingpong(char *out, char *in, long bytes, long count)
+{
+    double start = MPI_Wtime();
+
+    for (long i = 0; i < count; i++) {
+        MPI_Send(out, (int)bytes, MPI_BYTE, 1, TAG_PING, MPI_COMM_WORLD);
+        MPI_Recv(in, (int)bytes, MPI_BYTE, 1, TAG_PING, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    return MPI_Wtime() - start;
+}
+
+/* Rank 1: answers what rank 0 orders until it says stop. */
+static void answer(char *buf)
+{
+    long msg[2];
+
+    for (;;) {
+        MPI_Recv(msg, 2, MPI_LONG, 0, TAG_CONTROL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (msg[0] < 0)
+            return;
+        for (long i = 0; i < msg[0]; i++) {
+            MPI_Recv(buf, (int)msg[1], MPI_BYTE, 0, TAG_PING, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(buf, (int)msg[1], MPI_BYTE, 0, TAG_PING, MPI_COMM_WORLD);
+        }
+    }
+}
+
+/* A batch: one round trip untimed (rank 1 is back in its loop), then count timed; the
+ * half round trip. */
+static double batch(char *out, char *in, long bytes, long count)
+{
+    order(count + 1, bytes);
+    pingpong(out, in, bytes, 1);
+    return pingpong(out, in, bytes, count) / (2.0 * count);
+}
+
+/* Rank 0: the median half round trip of bytes, over batches until the time for a size
+ * is spent (at least min_batches, at most max_batches); round trips timed in *total. */
+static double measure(const struct options *o, char *out, char *in, long bytes,
+                      double *halves, long *total)
+{
+    double start = MPI_Wtime(), first = batch(out, in, bytes, 2);
+    long count = (long)ceil(BATCH_SECONDS / (2 * first));
+    int n = 0;
+
+    if (count < 1)
+        count = 1;
+    if (count > MAX_BATCH)
+        count = MAX_BATCH;
+    while (n < o->max_batches && (n < o->min_batches || MPI_Wtime() - start < o->per_size))
+        halves[n++] = batch(out, in, bytes, count);
+    *total = n * count;
+    qsort(halves, (size_t)n, sizeof(*halves), by_double);
+    return n % 2 ? halves[n / 2] : (halves[n / 2 - 1] + halves[n / 2]) / 2;
+}
+
+/* Up to 1000 round trips of 0 bytes and 4 of the largest size (1 with --quick), for
+ * at most the time of one size: connections made, buffers and caches warm. */
+static void warm_up(const struct options *o, char *out, char *in, long biggest)
+{
+    double start = MPI_Wtime();
+
+    for (int i = 0; i < 10 && MPI_Wtime() - start < o->per_size; i++)
+        batch(out, in, 0, 100);
+    batch(out, in, biggest, o->quick ? 1 : 4);
+}
+
+/* Whether the two ranks share a node, and their processor names into run. */
+static void where(struct pz_calibration_run *run, int rank)
+{
+    char name[MPI_MAX_PROCESSOR_NAME] = "";
+    MPI_Comm node;
+    int len = 0, size = 0;
+
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &size);
+    MPI_Comm_free(&node);
+    run->same_node = size == 2;
+    MPI_Get_processor_name(name, &len);
+    if (rank == 1) {
+        MPI_Send(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, TAG_CONTROL, MPI_COMM_WORLD);
+        return;
+    }
+    snprintf(run->host[0], sizeof(run->host[0]), "%s", name);
+    MPI_Recv(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 1, TAG_CONTROL, MPI_COMM_WORLD,
+             MPI_STATUS_IGNORE);
+    snprintf(run->host[1], sizeof(run->host[1]), "%s", name);
+}
+
+static void mpi_version(char *buf, size_t len)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int vlen = 0;
+
+    MPI_Get_library_version(version, &vlen);
+    version[strcspn(version, "\n")] = '\0';
+    snprintf(buf, len, "%s", version);
+}
+
+/* The machine's name: --name, else the output file's name without directory and
+ * extension, else "calibrated". */
+static void machine_name(const struct options *o, struct pz_machine *m)
+{
+    const char *base = o->output ? strrchr(o->output, '/') : NULL;
+    size_t len;
+
+    if (o->name) {
+        snprintf(m->name, sizeof(m->name), "%s", o->name);
+        return;
+    }
+    base = base ? base + 1 : o->output;
+    len = base ? strcspn(base, ".") : 0;
+    if (len > 0 && len < sizeof(m->name) && !strpbrk(base, "# \t"))
+        snprintf(m->name, sizeof(m->name), "%.*s", (int)len, base);
+    else
+        snprintf(m->name, sizeof(m->name), "calibrated");
+}
+
+/* One warning line when the times look like the ranks waited for the CPU rather than
+ * for the network: MPICH busy-polls, and a rank that shares its core with another busy
+ * process waits scheduler ticks (4 ms at 250 Hz).  Signs: a 0-byte half round trip of a
+ * millisecond or more, or the largest message taking less than twice the time of one
+ * 16 times smaller. */
+static void warn_if_disturbed(const struct pz_calibration_run *run)
+{
+    const struct pz_pingpong *p = run->points;
+    int n = run->npoints, k = n - 1;
+
+    while (k > 0 && p[k].bytes > p[n - 1].bytes / 16)
+        k--;
+    if (p[0].time >= 1e-3 || (k > 0 && p[n - 1].time < 2 * p[k].time))
+        fprintf(stderr, "prognoz calibrate: warning: %s; did other processes compete for "
+                        "the CPU? (docs/calibrate.md)\n",
+                p[0].time >= 1e-3 ? "0-byte messages took a millisecond or more"
+                                  : "the largest messages took hardly longer than smaller ones");
+}
+
+/* Rank 0 after the measurement: fit, print, write.  Returns the exit status. */
+static int conclude(const struct options *o, struct pz_calibration_run *run, FILE *file)
+{
+    struct pz_fit fit;
+    struct pz_machine m, back;
+    char err[512];
+    FILE *f = file ? file : stdout;
+
+    if (pz_fit_pingpong(run->points, run->npoints, o->packet_size, o->packet_header, &fit, err,
+                        sizeof(err)) != 0) {
+        fprintf(stderr, "prognoz calibrate: cannot fit the measurement: %s\n", err);
+        return 1;
+    }
+    pz_machine_defaults(&m);
+    machine_name(o, &m);
+    pz_fit_to_machine(&fit, run->points, run->npoints, run->same_node, &m);
+    pz_cal_print_table(stdout, run, &fit);
+    printf("\n");
+    pz_cal_print_summary(stdout, run, &fit, &m);
+    fflush(stdout);
+    warn_if_disturbed(run);
+    if (!file)
+        printf("\n");
+    fflush(stdout);
+    if (pz_cal_write_machine(f, run, &fit, &m) != 0 || fflush(f) != 0) {
+        fprintf(stderr, "prognoz calibrate: cannot write '%s': %s\n",
+                o->output ? o->output : "the standard output", strerror(errno));
+        return 1;
+    }
+    if (!file)
+        return 0;
+    if (fclose(file) != 0) {
+        fprintf(stderr, "prognoz calibrate: cannot write '%s': %s\n", o->output, strerror(errno));
+        return 1;
+    }
+    pz_machine_defaults(&back);
+    if (pz_machine_load(o->output, &back, err, sizeof(err)) != 0) {
+        fprintf(stderr, "prognoz calibrate: the machine file written does not load: %s\n", err);
+        return 1;
+    }
+    printf("wrote %s (load it with prognoz predict DIR --machine %s)\n", o->output, o->output);
+    return 0;
+}
+
+/* Rank 0: the whole measurement.  Returns the exit status. */
+static int lead(const struct options *o, struct pz_calibration_run *run, FILE *file)
+{
+    static double sizes[MAX_SIZES];
+    static struct pz_pingpong points[MAX_SIZES];
+    static long roundtrips[MAX_SIZES];
+    long biggest = (long)o->max_size;
+    char *out = malloc((size_t)biggest), *in = malloc((size_t)biggest), name[32];
+    double *halves = malloc((size_t)o->max_batches * sizeof(*halves)), start = MPI_Wtime();
+    int n = make_sizes(o, sizes), rc;
+
+    if (!out || !in || !halves) {
+        fprintf(stderr, "prognoz calibrate: out of memory for %ld-byte messages\n", biggest);
+        order(-1, 0);
+        return 1;
+    }
+    memset(out, 0x5a, (size_t)biggest);
+    memset(in, 0, (size_t)biggest);
+    printf("prognoz calibrate: ping-pong between %s and %s%s, %d sizes from 0 B to %s\n",
+           run->host[0], run->host[1], run->same_node ? " (one node)" : " (two nodes)", n,
+           pz_cal_size(name, sizeof(name), sizes[n - 1]));
+    fflush(stdout);
+    warm_up(o, out, in, biggest);
+    for (int i = 0; i < n; i++) {
+        points[i].bytes = sizes[i];
+        points[i].time = measure(o, out, in, (long)sizes[i], halves, &roundtrips[i]);
+    }
+    order(-1, 0);
+    run->points = points;
+    run->roundtrips = roundtrips;
+    run->npoints = n;
+    run->seconds = MPI_Wtime() - start;
+    free(out);
+    free(in);
+    free(halves);
+    rc = conclude(o, run, file);
+    if (rc != 0 && o->output)
+        remove(o->output);
+    return rc;
+}
+
+/* Rank 0 opens the output before measuring, and rank 1 learns whether it could. */
+static int open_output(const struct options *o, int rank, FILE **file)
+{
+    int ok = 1;
+
+    *file = NULL;
+    if (rank == 0 && o->output && !(*file = fopen(o->output, "w"))) {
+        fprintf(stderr, "prognoz calibrate: cannot write '%s': %s\n", o->output,
+                strerror(errno));
+        ok = 0;
+    }
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return ok ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+    struct options o;
+    struct pz_calibration_run run = { .packet_source = "the defaults" };
+    int rank, size, rc = parse(argc, argv, &o);
+    FILE *file;
+    char *buf;
+
+    if (rc != 0)
+        return rc == 1 ? 0 : rc;
+    if (o.packet_given)
+        run.packet_source = "as given by --packet-size and --packet-header";
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size != 2) {
+        if (rank == 0)
+            fprintf(stderr, "prognoz calibrate: needs exactly 2 processes, not %d: run it as "
+                            "'mpiexec -n 2 prognoz calibrate ...'\n", size);
+        MPI_Finalize();
+        return 1;
+    }
+    where(&run, rank);
+    if (open_output(&o, rank, &file) != 0) {
+        MPI_Finalize();
+        return 1;
+    }
+    if (rank == 0) {
+        mpi_version(run.mpi_version, sizeof(run.mpi_version));
+        rc = lead(&o, &run, file);
+    } else if ((buf = malloc((size_t)o.max_size))) {
+        answer(buf);
+        free(buf);
+    } else {
+        MPI_Abort(MPI_COMM_WORLD, 1);   /* rank 0 would wait for answers forever */
+    }
+    MPI_Finalize();
+    return rc;
+}

@@ -1,0 +1,329 @@
+/* prognoz-calibrate's table and machine file (docs/calibrate.md). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "calibrate_out.h"
+
+const char *pz_cal_size(char *buf, size_t len, double bytes)
+{
+    static const char *const units[] = { "B", "KiB", "MiB", "GiB" };
+    double v = bytes;
+    int u = 0;
+
+    while (u < 3 && v >= 1024 && fmod(v, 1024) == 0) {
+        v /= 1024;
+        u++;
+    }
+    snprintf(buf, len, "%.0f %s", v, units[u]);
+    return buf;
+}
+
+/* A time for people: "12.3 us". */
+static const char *human_time(char *buf, size_t len, double s)
+{
+    if (s < 1e-6)
+        snprintf(buf, len, "%.1f ns", s * 1e9);
+    else if (s < 1e-3)
+        snprintf(buf, len, "%.3g us", s * 1e6);
+    else
+        snprintf(buf, len, "%.3g ms", s * 1e3);
+    return buf;
+}
+
+/* A bandwidth for people: "117 MB/s", "9.87 GB/s". */
+static const char *human_rate(char *buf, size_t len, double bps)
+{
+    if (bps >= 1e9)
+        snprintf(buf, len, "%.3g GB/s", bps / 1e9);
+    else
+        snprintf(buf, len, "%.3g MB/s", bps / 1e6);
+    return buf;
+}
+
+static long total_roundtrips(const struct pz_calibration_run *run, int i)
+{
+    return run->roundtrips ? run->roundtrips[i] : 0;
+}
+
+void pz_cal_print_table(FILE *out, const struct pz_calibration_run *run,
+                        const struct pz_fit *fit)
+{
+    fprintf(out, "%12s %12s %11s   %s\n", "size (B)", "time (us)", "round trips",
+            "error of the model (%)");
+    fprintf(out, "%12s %12s %11s   %10s %10s %10s\n", "", "", "", "A: lat+bw", "B: packet",
+            "C: Hockney");
+    for (int i = 0; i < run->npoints; i++) {
+        const struct pz_pingpong *p = &run->points[i];
+
+        fprintf(out, "%12.0f %12.3f %11ld   %10.2f %10.2f %10.2f\n", p->bytes, p->time * 1e6,
+                total_roundtrips(run, i),
+                pz_fit_error(p->time, pz_fit_model_a(fit, p->bytes)),
+                pz_fit_error(p->time, pz_fit_model_b(fit, p->bytes)),
+                pz_fit_error(p->time, pz_fit_model_c(fit, p->bytes)));
+    }
+    fprintf(out, "%12s %12s %11s   %10.2f %10.2f %10.2f\n", "median |error|", "", "",
+            pz_fit_median_error(fit, run->points, run->npoints, pz_fit_model_a),
+            pz_fit_median_error(fit, run->points, run->npoints, pz_fit_model_b),
+            pz_fit_median_error(fit, run->points, run->npoints, pz_fit_model_c));
+}
+
+void pz_cal_print_summary(FILE *out, const struct pz_calibration_run *run,
+                          const struct pz_fit *fit, const struct pz_machine *m)
+{
+    char a[64], b[64], c[64], d[64], e[64];
+
+    fprintf(out, "latency            %s (0-byte half round trip, %ld round trips)\n",
+            human_time(a, sizeof(a), fit->latency), total_roundtrips(run, 0));
+    fprintf(out, "bandwidth          %s (slope over %d sizes from %s up)\n",
+            human_rate(a, sizeof(a), fit->bandwidth), fit->bandwidth_points,
+            pz_cal_size(b, sizeof(b), fit->bandwidth_from));
+    fprintf(out, "packet model       t_start0 %s, t_start1 %s/KiB, wire %s (V_max %s, V_c %s)\n",
+            human_time(a, sizeof(a), fit->start0), human_time(b, sizeof(b), fit->start1 * 1024),
+            human_rate(c, sizeof(c), fit->wire_bandwidth),
+            pz_cal_size(d, sizeof(d), fit->packet_size),
+            pz_cal_size(e, sizeof(e), fit->packet_header));
+    if (fit->eager_threshold > 0)
+        fprintf(out, "eager threshold    %s (time / Hockney's +%.0f%% from %.0f B to %.0f B)\n",
+                pz_cal_size(a, sizeof(a), fit->eager_threshold), (exp(fit->step) - 1) * 100,
+                fit->eager_threshold, fit->step_to);
+    else
+        fprintf(out, "eager threshold    no step found, %s kept\n",
+                pz_cal_size(a, sizeof(a), m->eager_threshold));
+    fprintf(out, "cost_model         %s\n", m->cost_model == PZ_COST_PACKET ? "packet" : "hockney");
+}
+
+/* Notes of the machine file: the comment before each key. */
+struct notes {
+    const struct pz_calibration_run *run;
+    const struct pz_fit *fit;
+    const struct pz_machine *m;
+    char buf[2048];
+};
+
+static const char *note_header(struct notes *n)
+{
+    const struct pz_calibration_run *run = n->run;
+    char when[64], a[32], b[32], env[512] = "";
+    time_t now = time(NULL);
+    static const char *const vars[] = { "UCX_TLS", "UCX_NET_DEVICES", "FI_PROVIDER",
+                                        "MPIR_CVAR_CH4_NETMOD", "MPIR_CVAR_NOLOCAL" };
+    size_t used = 0;
+
+    strftime(when, sizeof(when), "%Y-%m-%d %H:%M", localtime(&now));
+    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+        if (getenv(vars[i]) && used < sizeof(env))
+            used += (size_t)snprintf(env + used, sizeof(env) - used, " %s=%s", vars[i],
+                                     getenv(vars[i]));
+    snprintf(n->buf, sizeof(n->buf),
+             "Written by prognoz calibrate %s on %s (docs/calibrate.md).\n"
+             "Ping-pong between 2 ranks %s%s%s%s, %d sizes from %s to %s, %.1f s.\n"
+             "MPI: %s\n"
+             "Environment:%s\n"
+             "Every time below is a median half round trip; median |error| of the models\n"
+             "over the sizes: A (latency + bandwidth + header) %.2f%%, B (packet) %.2f%%,\n"
+             "C (Hockney) %.2f%%.\n"
+             "\n"
+             "name: the machine's name in reports (--name, else the file's name)",
+             PACKAGE_VERSION, when, run->same_node ? "on one node, " : "on two nodes, ",
+             run->host[0], run->same_node ? "" : " and ", run->same_node ? "" : run->host[1],
+             run->npoints, pz_cal_size(a, sizeof(a), run->points[0].bytes),
+             pz_cal_size(b, sizeof(b), run->points[run->npoints - 1].bytes), run->seconds,
+             run->mpi_version, *env ? env : " (no UCX_TLS, FI_PROVIDER, MPIR_CVAR_... set)",
+             pz_fit_median_error(n->fit, run->points, run->npoints, pz_fit_model_a),
+             pz_fit_median_error(n->fit, run->points, run->npoints, pz_fit_model_b),
+             pz_fit_median_error(n->fit, run->points, run->npoints, pz_fit_model_c));
+    return n->buf;
+}
+
+static const char *note_cost(struct notes *n)
+{
+    const struct pz_fit *f = n->fit;
+    const struct pz_calibration_run *r = n->run;
+    double eb = pz_fit_median_error(f, r->points, r->npoints, pz_fit_model_b);
+    double ec = pz_fit_median_error(f, r->points, r->npoints, pz_fit_model_c);
+    char a[64], b[64], c[64];
+
+    if (n->m->cost_model == PZ_COST_PACKET)
+        snprintf(n->buf, sizeof(n->buf),
+                 "cost_model: packet, whose median |error| (%.2f%%) is below Hockney's (%.2f%%).\n"
+                 "For cost_model = hockney: latency = %.17g s (%s), latency_per_byte = 0 s,\n"
+                 "bandwidth = %.17g B/s (%s)",
+                 eb, ec, f->latency, human_time(a, sizeof(a), f->latency), f->bandwidth,
+                 human_rate(b, sizeof(b), f->bandwidth));
+    else
+        snprintf(n->buf, sizeof(n->buf),
+                 "cost_model: hockney, whose median |error| (%.2f%%) is not above the packet\n"
+                 "model's (%.2f%%).  For cost_model = packet: latency = %.17g s (%s),\n"
+                 "latency_per_byte = %.17g s (%s per KiB), bandwidth = %.17g B/s (%s)",
+                 ec, eb, f->start0, human_time(a, sizeof(a), f->start0), f->start1,
+                 human_time(b, sizeof(b), f->start1 * 1024), f->wire_bandwidth,
+                 human_rate(c, sizeof(c), f->wire_bandwidth));
+    return n->buf;
+}
+
+static long roundtrips_of(const struct notes *n, int i)
+{
+    return total_roundtrips(n->run, i);
+}
+
+static const char *note_latency(struct notes *n)
+{
+    const struct pz_fit *f = n->fit;
+    char a[64], b[64];
+    double payload = f->packet_size - f->packet_header;
+
+    if (n->m->cost_model == PZ_COST_PACKET)
+        snprintf(n->buf, sizeof(n->buf),
+                 "latency: %s, the packet model's t_start0: the least-squares line t = a + b m\n"
+                 "over the %d sizes of one packet (0 to %.0f B) gives a = t_start0 + V_c t_k,\n"
+                 "so t_start0 = a - packet_header / bandwidth (the 0-byte half round trip is %s)",
+                 human_time(a, sizeof(a), f->start0), f->startup_points, payload,
+                 human_time(b, sizeof(b), f->latency));
+    else
+        snprintf(n->buf, sizeof(n->buf),
+                 "latency: %s, the half round trip of 0-byte messages: the median over batches\n"
+                 "of %ld round trips in all",
+                 human_time(a, sizeof(a), f->latency), roundtrips_of(n, 0));
+    return n->buf;
+}
+
+static const char *note_per_byte(struct notes *n)
+{
+    char a[64];
+
+    if (n->m->cost_model == PZ_COST_PACKET)
+        snprintf(n->buf, sizeof(n->buf),
+                 "latency_per_byte: %s per KiB, the packet model's t_start1: the slope b of that\n"
+                 "line minus 1 / bandwidth (b = t_start1 + t_k)",
+                 human_time(a, sizeof(a), n->fit->start1 * 1024));
+    else
+        snprintf(n->buf, sizeof(n->buf), "latency_per_byte: not used by the Hockney model");
+    return n->buf;
+}
+
+static const char *note_bandwidth(struct notes *n)
+{
+    const struct pz_fit *f = n->fit;
+    char a[64], b[64], c[64];
+    int k = f->bandwidth_points;
+
+    if (f->bandwidth_max_rate)
+        snprintf(n->buf, sizeof(n->buf),
+                 "bandwidth: %s, the highest rate bytes / time of the sizes from %s up (the\n"
+                 "slope of their times was not positive: noise?)",
+                 human_rate(a, sizeof(a), f->bandwidth),
+                 pz_cal_size(b, sizeof(b), f->bandwidth_from));
+    else
+        snprintf(n->buf, sizeof(n->buf),
+                 "bandwidth: %s per payload byte, 1 / the slope of time over the %d largest\n"
+                 "sizes (%s to %s): the median of the slopes between every two of them",
+                 human_rate(a, sizeof(a), f->bandwidth), k,
+                 pz_cal_size(b, sizeof(b), f->bandwidth_from),
+                 pz_cal_size(c, sizeof(c), n->run->points[n->run->npoints - 1].bytes));
+    if (n->m->cost_model == PZ_COST_PACKET) {
+        size_t used = strlen(n->buf);
+
+        snprintf(n->buf + used, sizeof(n->buf) - used,
+                 ";\nthe packet model's wire rate is that times packet_size / (packet_size -\n"
+                 "packet_header): %s, headers included",
+                 human_rate(a, sizeof(a), f->wire_bandwidth));
+    }
+    return n->buf;
+}
+
+static const char *note_packet(struct notes *n)
+{
+    char a[64];
+
+    snprintf(n->buf, sizeof(n->buf),
+             "packet_size, packet_header: not measured (%s): a ping-pong cannot see them,\n"
+             "the header's wire time (%s) is below the noise of the times; set the network's\n"
+             "MTU and per-packet header here.  They bound the packet model's start-up fit",
+             n->run->packet_source,
+             human_time(a, sizeof(a), n->fit->packet_header / n->fit->wire_bandwidth));
+    return n->buf;
+}
+
+static const char *note_eager(struct notes *n)
+{
+    const struct pz_fit *f = n->fit;
+    char a[64], b[64], c[64];
+
+    if (f->eager_threshold > 0)
+        snprintf(n->buf, sizeof(n->buf),
+                 "eager_threshold: %s, the size before the step in the curve: measured over\n"
+                 "Hockney's time, t / (latency + m / bandwidth), rises by %.0f%% from %.0f B to\n"
+                 "%.0f B and stays up, the largest such step between consecutive sizes from %s\n"
+                 "to %s",
+                 pz_cal_size(a, sizeof(a), f->eager_threshold), (exp(f->step) - 1) * 100,
+                 f->eager_threshold, f->step_to, pz_cal_size(b, sizeof(b), PZ_FIT_STEP_FROM),
+                 pz_cal_size(c, sizeof(c), PZ_FIT_STEP_TO));
+    else
+        snprintf(n->buf, sizeof(n->buf),
+                 "eager_threshold: no step found (t / (latency + m / bandwidth) never rises by\n"
+                 "%.0f%% or more between consecutive sizes from %s to %s): the default",
+                 (exp(PZ_FIT_STEP_MIN) - 1) * 100, pz_cal_size(a, sizeof(a), PZ_FIT_STEP_FROM),
+                 pz_cal_size(b, sizeof(b), PZ_FIT_STEP_TO));
+    return n->buf;
+}
+
+static const char *note_shm(struct notes *n, const char *key)
+{
+    if (n->run->same_node)
+        snprintf(n->buf, sizeof(n->buf),
+                 "%s: both ranks ran on one node: the same measurement as %s",
+                 key, strcmp(key, "shm_latency") ? "bandwidth (Hockney's)" : "latency (the 0-byte\n"
+                 "half round trip)");
+    else
+        snprintf(n->buf, sizeof(n->buf),
+                 "%s: not measured (the ranks ran on two nodes): the default; calibrate with\n"
+                 "both ranks on one node to measure it", key);
+    return n->buf;
+}
+
+static const char *note(const char *key, void *arg)
+{
+    struct notes *n = arg;
+
+    if (!strcmp(key, "name"))
+        return note_header(n);
+    if (!strcmp(key, "network"))
+        return "\nnetwork, channels: not measured (two ranks cannot tell a switch from a hub)";
+    if (!strcmp(key, "cost_model"))
+        return note_cost(n);
+    if (!strcmp(key, "latency"))
+        return note_latency(n);
+    if (!strcmp(key, "latency_per_byte"))
+        return note_per_byte(n);
+    if (!strcmp(key, "bandwidth"))
+        return note_bandwidth(n);
+    if (!strcmp(key, "packet_size"))
+        return note_packet(n);
+    if (!strcmp(key, "eager_threshold"))
+        return note_eager(n);
+    if (!strcmp(key, "procs_per_node"))
+        return n->run->same_node
+                   ? "procs_per_node: 1, so predictions use the network keys above, which this\n"
+                     "one-node calibration measured between two processes of one node (shared\n"
+                     "memory, unless the MPI was told to use a network, e.g. UCX_TLS=tcp,self);\n"
+                     "with more processes per node, shm_latency and shm_bandwidth apply among them"
+                   : "procs_per_node, placement: not measured (one rank ran on each node)";
+    if (!strcmp(key, "shm_latency") || !strcmp(key, "shm_bandwidth"))
+        return note_shm(n, key);
+    if (!strcmp(key, "cpu_scale"))
+        return "cpu_scale: 1, computation as fast as where the run was recorded";
+    if (!strcmp(key, "mpi"))
+        return "mpi, reduce_byte_time: not measured, the defaults";
+    return NULL;
+}
+
+int pz_cal_write_machine(FILE *f, const struct pz_calibration_run *run,
+                         const struct pz_fit *fit, const struct pz_machine *m)
+{
+    struct notes n = { .run = run, .fit = fit, .m = m };
+
+    return pz_machine_write_notes(f, m, note, &n);
+}

@@ -1,0 +1,39 @@
+/* prognoz-calibrate's output, apart from the MPI measurement: the table of
+ * shared/seeds/002 and the machine file with a comment on how each value was obtained
+ * (docs/calibrate.md). */
+#ifndef PZ_CALIBRATE_OUT_H
+#define PZ_CALIBRATE_OUT_H
+
+#include <stdio.h>
+
+#include "calibrate_fit.h"
+#include "machine.h"
+
+/* What was measured, besides the times. */
+struct pz_calibration_run {
+    const struct pz_pingpong *points;
+    const long *roundtrips;      /* timed round trips of each size */
+    int npoints;
+    int same_node;               /* both ranks on one node */
+    char host[2][256];           /* MPI_Get_processor_name of each rank */
+    char mpi_version[256];       /* the first line of MPI_Get_library_version */
+    double seconds;              /* the whole measurement took */
+    const char *packet_source;   /* "default" or "--packet-size/--packet-header" */
+};
+
+/* Sizes like "0 B", "1500 B", "64 KiB", "16 MiB" into buf. */
+const char *pz_cal_size(char *buf, size_t len, double bytes);
+
+/* The table: size, measured time, the error of models A, B and C in percent. */
+void pz_cal_print_table(FILE *out, const struct pz_calibration_run *run,
+                        const struct pz_fit *fit);
+
+/* The fitted values, one line each, for the terminal. */
+void pz_cal_print_summary(FILE *out, const struct pz_calibration_run *run,
+                          const struct pz_fit *fit, const struct pz_machine *m);
+
+/* The machine file; 0, or -1 (errno) when it cannot be written. */
+int pz_cal_write_machine(FILE *f, const struct pz_calibration_run *run,
+                         const struct pz_fit *fit, const struct pz_machine *m);
+
+#endif
