@@ -168,5 +168,7 @@ EXTRA_DIST += \
 	integration/ideal.conf \
 	integration/lib.sh \
 	integration/coll_expected.sh
+# Every recorder test program predicted on every shipped machine.
+PZ_IT_TESTS += integration/replay_all.sh
 # prognoz export --simgrid, replayed by SimGrid's smpirun where it is installed.
 PZ_IT_TESTS += integration/simgrid.sh
