@@ -172,3 +172,6 @@ EXTRA_DIST += \
 PZ_IT_TESTS += integration/replay_all.sh
 # prognoz export --simgrid, replayed by SimGrid's smpirun where it is installed.
 PZ_IT_TESTS += integration/simgrid.sh
+# The validation harness, scripts/validate.sh --reduced: it completes and prints a row per
+# program and the summary (its accuracy is a benchmark, bench/README.md, not checked).
+PZ_IT_TESTS += integration/validate.sh

@@ -1,0 +1,36 @@
+# The validation harness, scripts/validate.sh --reduced, on the build tree's prognoz:
+# it builds the six programs of share/validation, calibrates the TCP transport (or,
+# when prognoz calibrate is not built, predicts on share/machines/gigabit-switch.conf),
+# records, predicts and runs each program, and must end with status 0 and print a
+# "whole run" row for every program and the two summary lines.  Its accuracy figures
+# are a benchmark (bench/README.md, "Accuracy"), not checked here.
+. "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
+
+test -x "${PZ_PROGNOZ:-}" || pz_skip "the prognoz command '${PZ_PROGNOZ:-}' is not built"
+command -v mpicc >/dev/null 2>&1 || test -n "${MPICC:-}" || pz_skip "no mpicc to build the programs"
+PROGNOZ_CALIBRATE=${PROGNOZ_CALIBRATE:-$(dirname "$PZ_PROGNOZ")/prognoz-calibrate}
+set -- --reduced --dir "$PZ_WORK/validate"
+test -x "$PROGNOZ_CALIBRATE" || set -- "$@" --machine "$PZ_TOP_SRCDIR/share/machines/gigabit-switch.conf"
+export PROGNOZ_CALIBRATE
+unset PROGNOZ_DIR LD_PRELOAD
+
+out=$PZ_WORK/validate.out
+PROGNOZ=$PZ_PROGNOZ PROGNOZ_LIB=$PZ_LIB PYTHON=${PZ_PYTHON:-python3} VALIDATE_TIMEOUT=$PZ_TIMEOUT \
+    timeout $((4 * PZ_TIMEOUT)) sh "$PZ_TOP_SRCDIR/scripts/validate.sh" "$@" >"$out" 2>&1
+rc=$?
+if test $rc -ne 0; then
+    cat "$out" >&2
+    test $rc -eq 124 && pz_fail "scripts/validate.sh --reduced timed out after $((4 * PZ_TIMEOUT))s"
+    pz_fail "scripts/validate.sh --reduced: exit status $rc (above)"
+fi
+for p in ring stencil cg transpose master_worker pipeline; do
+    grep -Eq "^$p +whole run +[0-9.]+ +[0-9.]+ +[-+][0-9.]+ " "$out" ||
+        { cat "$out" >&2; pz_fail "no 'whole run' row with measured, predicted and error for $p"; }
+done
+for what in "whole run" intervals; do
+    grep -Eq "^$what: median \|error\| [0-9.]+%, max \|error\| [0-9.]+% \([0-9]+ cases\)$" "$out" ||
+        { cat "$out" >&2; pz_fail "no summary line for $what"; }
+done
+test -s "$PZ_WORK/validate/results.txt" || pz_fail "no results file $PZ_WORK/validate/results.txt"
+cat "$out"  # the figures, for the log
+exit 0
