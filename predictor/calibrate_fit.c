@@ -138,6 +138,19 @@ static void fit_packet(const struct pz_pingpong *p, int n, struct pz_fit *fit)
     fit->start1 = fmax(0, b - tk);
 }
 
+/* What a rendezvous costs beyond an eager message, from the sizes before and after the
+ * step: the rise in time less the bandwidth's share of the size difference is the two
+ * extra latencies (request-to-send, clear-to-send) and the protocol's own handling; the
+ * latter is the overhead (0 if the rise is smaller). */
+static double rendezvous_overhead(const struct pz_fit *fit, const struct pz_pingpong *eager,
+                                  const struct pz_pingpong *rendezvous)
+{
+    double rise = rendezvous->time - eager->time -
+                  (rendezvous->bytes - eager->bytes) / fit->bandwidth;
+
+    return fmax(0, rise - 2 * fit->latency);
+}
+
 /* The eager threshold, at the step in the curve.  The residual of a size against
  * Hockney's line is e = ln(t / C(bytes)); the step between consecutive sizes i and i + 1
  * is the rise from the higher of e[i-1], e[i] to the lower of e[i+1], e[i+2], so that
@@ -161,6 +174,7 @@ static void fit_step(const struct pz_pingpong *p, int n, struct pz_fit *fit)
             fit->step = rise;
             fit->eager_threshold = p[i].bytes;
             fit->step_to = p[i + 1].bytes;
+            fit->rendezvous_overhead = rendezvous_overhead(fit, &p[i], &p[i + 1]);
         }
     }
 }
@@ -255,8 +269,10 @@ void pz_fit_to_machine(const struct pz_fit *fit, const struct pz_pingpong *p, in
     }
     m->packet_size = fit->packet_size;
     m->packet_header = fit->packet_header;
-    if (fit->eager_threshold > 0)
+    if (fit->eager_threshold > 0) {
         m->eager_threshold = fit->eager_threshold;
+        m->rendezvous_overhead = fit->rendezvous_overhead;
+    }
     if (same_node) {
         m->shm_latency = fit->latency;
         m->shm_bandwidth = fit->bandwidth;

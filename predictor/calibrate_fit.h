@@ -32,6 +32,8 @@ struct pz_fit {
     double eager_threshold;   /* B: the last size before the step, 0 if there is none */
     double step;              /* the step: the rise of ln(time / Hockney's time) */
     double step_to;           /* B: the first size after the step */
+    double rendezvous_overhead;   /* s: the step's rise in time beyond the bandwidth's
+                                     share and the two extra latencies of a rendezvous */
 };
 
 /* The eager threshold: the largest step of ln(time / Hockney's time) from a size in
@@ -65,8 +67,8 @@ double pz_fit_median_error(const struct pz_fit *fit, const struct pz_pingpong *p
 
 /* Sets the keys of m the measurement gives: cost_model (the packet model when its
  * median |error| over p is smaller than Hockney's), latency, latency_per_byte and
- * bandwidth for that model, packet_size, packet_header, eager_threshold (when a step
- * was found), and, when same_node, shm_latency and shm_bandwidth (Hockney's). */
+ * bandwidth for that model, packet_size, packet_header, eager_threshold and
+ * rendezvous_overhead (when a step was found), and, when same_node, shm_latency and shm_bandwidth (Hockney's). */
 void pz_fit_to_machine(const struct pz_fit *fit, const struct pz_pingpong *p, int n,
                        int same_node, struct pz_machine *m);
 

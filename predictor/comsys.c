@@ -159,12 +159,15 @@ static int next_event(struct pz_comsys *cs, struct pz_heap_item *ev)
     return pz_heap_pop(&cs->events, ev);
 }
 
-/* The receiver is ready for a rendezvous send: the clear-to-send goes now. */
+/* The receiver is ready for a rendezvous send: the clear-to-send goes now, and the data
+ * leaves when it has arrived and the protocol's own handling (rendezvous_overhead) is
+ * done. */
 static void clear_to_send(struct pz_comsys *cs, int send)
 {
     const struct request *s = &cs->req[send];
 
-    pz_cs_push(cs, transfer(cs, s->key.dst, s->key.src, 0), EV_CTS, send);
+    pz_cs_push(cs, transfer(cs, s->key.dst, s->key.src, 0) + cs->machine->rendezvous_overhead,
+               EV_CTS, send);
 }
 
 static void matched(struct pz_comsys *cs, int send, int recv)

@@ -12,7 +12,8 @@
  *     has arrived and the receive was posted;
  *   rendezvous (larger standard sends, every synchronous send): a request-to-send goes at
  *     the post; when it has arrived and the receive is posted a clear-to-send goes back;
- *     the data leaves when that arrives; both complete when the data has arrived.
+ *     the data leaves the machine's rendezvous_overhead after that arrives; both
+ *     complete when the data has arrived.
  *
  * Messages from one sender to one receiver with one tag and communicator are matched in
  * the order they were posted (give a wildcard receive the source and tag it matched).

@@ -31,6 +31,7 @@ static const struct key keys[] = {
     KEY("packet_size", BYTES, packet_size),
     KEY("packet_header", BYTES, packet_header),
     KEY("eager_threshold", BYTES, eager_threshold),
+    KEY("rendezvous_overhead", TIME, rendezvous_overhead),
     KEY("procs_per_node", COUNT, procs_per_node),
     KEY("placement", PLACEMENT, placement),
     KEY("shm_latency", TIME, shm_latency),

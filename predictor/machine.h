@@ -32,6 +32,8 @@ struct pz_machine {
     double packet_size;        /* B: the largest packet, V_max */
     double packet_header;      /* B: overhead of each packet, V_c */
     double eager_threshold;    /* B: larger messages go by rendezvous */
+    double rendezvous_overhead;   /* s: added to every rendezvous message beyond its three
+                                     transfers (the protocol's own handling) */
     int procs_per_node;
     enum pz_placement placement;
     double shm_latency;        /* s: between processes of one node */

@@ -43,7 +43,8 @@ static int name_fits(const char *name)
 static int values_fit(const struct pz_machine *m)
 {
     const double times_sizes[] = { m->latency, m->latency_per_byte, m->packet_size,
-                                   m->packet_header, m->eager_threshold, m->shm_latency,
+                                   m->packet_header, m->eager_threshold,
+                                   m->rendezvous_overhead, m->shm_latency,
                                    m->reduce_byte_time };
 
     for (size_t i = 0; i < sizeof(times_sizes) / sizeof(times_sizes[0]); i++)
@@ -125,6 +126,7 @@ int pz_machine_write_notes(FILE *f, const struct pz_machine *m,
         put_number(f, "packet_size", m->packet_size, "B", note, arg) ||
         put_number(f, "packet_header", m->packet_header, "B", note, arg) ||
         put_number(f, "eager_threshold", m->eager_threshold, "B", note, arg) ||
+        put_number(f, "rendezvous_overhead", m->rendezvous_overhead, "s", note, arg) ||
         put_count(f, "procs_per_node", m->procs_per_node, note, arg) ||
         put_word(f, "placement", places[m->placement], note, arg) ||
         put_number(f, "shm_latency", m->shm_latency, "s", note, arg) ||

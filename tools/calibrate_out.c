@@ -247,6 +247,18 @@ static const char *note_packet(struct notes *n)
     return n->buf;
 }
 
+static const char *note_rendezvous(struct notes *n)
+{
+    if (!(n->fit->eager_threshold > 0))
+        return "rendezvous_overhead: no step found, 0";
+    snprintf(n->buf, sizeof(n->buf),
+             "rendezvous_overhead: %.1f us, the rise in time from %.0f B to %.0f B less the\n"
+             "bandwidth's share of the difference and the two latencies a rendezvous adds\n"
+             "(request-to-send, clear-to-send)", n->fit->rendezvous_overhead * 1e6,
+             n->fit->eager_threshold, n->fit->step_to);
+    return n->buf;
+}
+
 static const char *note_eager(struct notes *n)
 {
     const struct pz_fit *f = n->fit;
@@ -304,6 +316,8 @@ static const char *note(const char *key, void *arg)
         return note_packet(n);
     if (!strcmp(key, "eager_threshold"))
         return note_eager(n);
+    if (!strcmp(key, "rendezvous_overhead"))
+        return note_rendezvous(n);
     if (!strcmp(key, "procs_per_node"))
         return n->run->same_node
                    ? "procs_per_node: 1, so predictions use the network keys above, which this\n"

@@ -125,9 +125,28 @@ Test(fit, hockney_with_a_rendezvous_step)
     cr_assert_eq(f.bandwidth_points, 5, "1 MiB to 16 MiB: %d", f.bandwidth_points);
     cr_assert_eq(f.eager_threshold, 16384, "eager threshold %g", f.eager_threshold);
     cr_assert_eq(f.step_to, after(16384));
+    cr_assert(fabs(f.rendezvous_overhead) < 1e-12,
+              "a step of exactly two latencies leaves no overhead: %g", f.rendezvous_overhead);
     for (int i = 0; i < n; i++)   /* Hockney is exact away from the step */
         if (p[i].bytes <= 16384)
             cr_assert(fabs(pz_fit_error(p[i].time, pz_fit_model_c(&f, p[i].bytes))) < 1e-9);
+}
+
+/* A rendezvous that costs 130 us more than an eager message of the same size: two
+ * latencies of 50 us (request-to-send, clear-to-send) and 30 us of the protocol's own. */
+Test(fit, the_rendezvous_overhead_beyond_two_latencies)
+{
+    struct pz_pingpong p[MAXP];
+    struct pz_machine m;
+    struct pz_fit f;
+    char err[256];
+    int n = hockney_points(p, 50e-6, 100e6, 16384, 130e-6, 0);
+
+    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &f, err, sizeof(err)), 0, "%s", err);
+    assert_rel(f.rendezvous_overhead, 30e-6, 1e-9, "rendezvous overhead");
+    pz_machine_defaults(&m);
+    pz_fit_to_machine(&f, p, n, 0, &m);
+    assert_rel(m.rendezvous_overhead, 30e-6, 1e-9, "the machine's rendezvous_overhead");
 }
 
 Test(fit, hockney_with_a_step_and_two_percent_noise)

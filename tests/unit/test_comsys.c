@@ -314,3 +314,19 @@ Test(comsys, a_reduction_costs_its_arithmetic)
     cr_assert_float_eq(done[1], US(140), EPS, "process 1 done at %.9f", done[1]);
     pz_comsys_free(cs);
 }
+
+/* A rendezvous with 20 us of the protocol's own handling: the clear-to-send leaves when
+ * the receive is posted (1000 us) and arrives at 1050 us, the data leaves 20 us later
+ * and takes 8050 us: both complete at 9120 us. */
+Test(comsys, the_rendezvous_overhead_delays_the_data)
+{
+    int s, r;
+
+    setup(1);
+    m.rendezvous_overhead = 20e-6;
+    s = pz_comsys_send(cs, 0, 1, 7, 0, 100000, PZ_SEND_STANDARD, 0);
+    r = pz_comsys_recv(cs, 1, 0, 7, 0, US(1000));
+    done_at(s, US(9120), "send");
+    done_at(r, US(9120), "receive");
+    pz_comsys_free(cs);
+}
