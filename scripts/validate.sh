@@ -5,7 +5,10 @@
 # UCX_TLS=tcp,self mpiexec -n 2 prognoz calibrate), run it for real over TCP (recorded
 # too, so that prognoz report gives the measured time of every interval), and print
 # measured against predicted execution time for the whole run and every interval, the
-# error in percent, and the median and largest |error| over all programs.
+# error in percent, and the median and largest |error| over all programs.  Where
+# SimGrid's smpirun is installed, the first recording of each program is also exported
+# (prognoz export --simgrid) and replayed by SimGrid on the equivalent platform: its
+# prediction and the time its replay took are printed next to prognoz's.
 #
 #   scripts/validate.sh [--reduced] [--machine FILE] [--reps N] [--dir DIR]
 #
@@ -176,7 +179,29 @@ if [ -z "$machine" ]; then
 fi
 echo "validate: machine $machine"
 
-# Every program: REPS recordings over shared memory, each predicted on the machine, and
+# seconds_since T0: the seconds since the date +%s.%N T0.
+seconds_since() {
+    awk -v t0="$1" -v t1="$(date +%s.%N)" 'BEGIN { printf "%.6f\n", t1 - t0 }'
+}
+
+# simgrid REC OUT: the recorded run REC exported for SimGrid on the machine and replayed
+# with smpirun; OUT.time gets SimGrid's simulated time and the replay's wall seconds.
+# Nothing when smpirun is not installed.
+simgrid() {
+    command -v smpirun >/dev/null 2>&1 || return 0
+    rm -rf "$2"
+    "$PROGNOZ" export "$1" --simgrid "$2" --machine "$machine" >/dev/null 2>"$2.err" ||
+        { cat "$2.err" >&2; die "prognoz export $1 failed (above)"; }
+    t0=$(date +%s.%N)
+    timeout "$limit" smpirun -np 2 -platform "$2/platform.xml" -hostfile "$2/hostfile" \
+        -replay "$2/traces.txt" >"$2.log" 2>&1 ||
+        { tail -5 "$2.log" >&2; die "smpirun -replay $2 failed (above)"; }
+    echo "$(sed -n 's/.*Simulation time \([0-9.e+-]*\).*/\1/p' "$2.log" | tail -1) $(seconds_since "$t0")" \
+        >"$2.time"
+}
+
+# Every program: REPS recordings over shared memory, each predicted on the machine (and
+# the first also replayed by SimGrid on the equivalent platform), and
 # REPS real runs over TCP, each reported; alternately, so that a change in the load of
 # the machine falls on both.
 for p in $programs; do
@@ -186,9 +211,14 @@ for p in $programs; do
     k=1
     while [ $k -le "$reps" ]; do
         run "$dir/$p/sm-$k" sm,self "$p" "$arg"
+        t0=$(date +%s.%N)
         timeout "$limit" "$PROGNOZ" predict "$dir/$p/sm-$k" --machine "$machine" --format json \
             >"$dir/$p/sm-$k.predicted.json" 2>"$dir/$p/sm-$k.predict.err" ||
             { cat "$dir/$p/sm-$k.predict.err" >&2; die "$p: prognoz predict $dir/$p/sm-$k failed (above)"; }
+        seconds_since "$t0" >"$dir/$p/sm-$k.predict.time"
+        if [ "$k" -eq 1 ]; then
+            simgrid "$dir/$p/sm-1" "$dir/$p/simgrid"
+        fi
         run "$dir/$p/tcp-$k" tcp,self "$p" "$arg"
         timeout "$limit" "$PROGNOZ" report "$dir/$p/tcp-$k" --format json \
             >"$dir/$p/tcp-$k.json" 2>"$dir/$p/tcp-$k.report.err" ||
@@ -222,6 +252,7 @@ def times(report):
 
 
 rows, whole, intervals, record = [], [], [], {"machine": machine, "reps": reps, "programs": {}}
+measured_run = {}
 for p in programs:
     pred = [times(load("%s/%s/sm-%d.predicted.json" % (work, p, k))) for k in range(1, reps + 1)]
     real = [times(load("%s/%s/tcp-%d.json" % (work, p, k))) for k in range(1, reps + 1)]
@@ -236,6 +267,8 @@ for p in programs:
         err = 100.0 * (qm - mm) / mm if mm > 0 else None
         spread = 100.0 * (max(m) - min(m)) / mm if mm > 0 and len(m) > 1 else None
         rows.append((p, label, mm, qm, err, spread))
+        if level == 0:
+            measured_run[p] = mm
         if err is not None:
             (whole if level == 0 else intervals).append(abs(err))
         record["programs"][p].append({"interval": label, "level": level, "measured": m,
@@ -259,6 +292,36 @@ def summary(what, errs):
 lines.append("")
 lines.append(summary("whole run", whole))
 lines.append(summary("intervals", intervals))
+
+
+def simgrid_row(p):
+    """prognoz's and SimGrid's predictions of the first recording, and their run times."""
+    path = "%s/%s/simgrid.time" % (work, p)
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        sim, replay = (float(x) for x in f.read().split())
+    with open("%s/%s/sm-1.predict.time" % (work, p)) as f:
+        ours_s = float(f.read())
+    ours = times(load("%s/%s/sm-1.predicted.json" % (work, p)))
+    return ([v for v in ours.values() if v[1] == 0][0][2], sim, ours_s, replay)
+
+
+sg = [(p, simgrid_row(p)) for p in programs]
+if any(r for _, r in sg):
+    lines.append("")
+    lines.append("%-14s %11s %11s %11s %10s %10s %13s %13s" % (
+        "program", "measured s", "prognoz s", "SimGrid s", "prognoz %", "SimGrid %",
+        "prognoz run s", "SimGrid run s"))
+    for p, r in sg:
+        if r:
+            mm = measured_run.get(p, 0.0)
+            pct = lambda v: "%+.1f" % (100.0 * (v - mm) / mm) if mm > 0 else "-"
+            lines.append("%-14s %11.4f %11.4f %11.4f %10s %10s %13.3f %13.3f" % (
+                p, mm, r[0], r[1], pct(r[0]), pct(r[1]), r[2], r[3]))
+            record["programs"][p].append({"simgrid": {"prognoz": r[0], "simgrid": r[1],
+                                                      "prognoz_seconds": r[2],
+                                                      "simgrid_seconds": r[3]}})
 text = "\n".join(lines) + "\n"
 sys.stdout.write("\n" + text)
 with open(os.path.join(work, "results.txt"), "w") as f:
