@@ -3,11 +3,11 @@
  * operations it completes; the call ends when the last of those completes.  A call with
  * no communication (MPI_Comm_rank, a test that found nothing) takes its recorded time,
  * scaled like computation. */
-#include <otf2/otf2.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine_int.h"
+#include "trace_calls.h"
 
 /* --- the nonblocking operations a process has in flight, by the trace's request id */
 
@@ -62,20 +62,16 @@ static void wait_for(struct engine *e, int p, int request)
 
 /* --- point-to-point */
 
-/* The process of rank `rank` of communicator comm as seen by process p; -1 if unknown. */
+/* The process of rank `rank` of communicator comm as seen by process p; -1 (and the
+ * replay stops) if it is not defined. */
 static int process_of(struct engine *e, int p, uint32_t comm, uint32_t rank)
 {
-    const int *procs = NULL;
-    int size = pz_trace_in_comm(e->in, comm, &procs);
+    int q = pz_call_process(e->in, p, comm, rank);
 
-    if (size == 0)
-        return p;
-    if (size < 0 || rank >= (uint32_t)size || procs[rank] < 0) {
+    if (q < 0)
         pz_engine_fail(e, "process %d: rank %u of communicator %u is not defined", p, rank,
                        comm);
-        return -1;
-    }
-    return procs[rank];
+    return q;
 }
 
 static enum pz_send_mode send_mode(const struct pz_region_info *call)
@@ -105,25 +101,12 @@ static int post_recv(struct engine *e, int p, const struct pz_rec *r)
     return pz_comsys_recv(e->cs, p, src, (int)r->tag, (int)r->comm, e->ranks[p].call_start);
 }
 
-/* The record, after process p's call of `len` records, that completes request id with
- * one of the kinds given; NULL if the trace never completes it. */
-static const struct pz_rec *completion(struct engine *e, int p, size_t len, uint64_t id,
-                                       enum pz_rec_kind a, enum pz_rec_kind b)
-{
-    const struct pz_rec *r;
-
-    for (size_t i = len; (r = pz_trace_in_peek(e->in, p, i)); i++)
-        if ((r->kind == a || r->kind == b) && r->request == id)
-            return r;
-    return NULL;
-}
-
 /* MPI_Irecv: the receive is posted now with the source and tag its completion records
  * (a wildcard receive matched what the recording matched). */
 static void post_irecv(struct engine *e, int p, uint64_t id)
 {
-    const struct pz_rec *c = completion(e, p, e->ranks[p].call_len, id, PZ_REC_IRECV,
-                                        PZ_REC_REQUEST_CANCELLED);
+    const struct pz_rec *c = pz_call_completion(e->in, p, e->ranks[p].call_len, id,
+                                                PZ_REC_IRECV, PZ_REC_REQUEST_CANCELLED);
     struct pz_rec done;
 
     if (!c)
@@ -137,32 +120,6 @@ static void post_irecv(struct engine *e, int p, uint64_t id)
 }
 
 /* --- collectives */
-
-static enum pz_coll_op coll_op(uint8_t op, int *ok)
-{
-    static const int map[] = {
-        [OTF2_COLLECTIVE_OP_BARRIER] = PZ_COLL_BARRIER,
-        [OTF2_COLLECTIVE_OP_BCAST] = PZ_COLL_BCAST,
-        [OTF2_COLLECTIVE_OP_GATHER] = PZ_COLL_GATHER,
-        [OTF2_COLLECTIVE_OP_GATHERV] = PZ_COLL_GATHERV,
-        [OTF2_COLLECTIVE_OP_SCATTER] = PZ_COLL_SCATTER,
-        [OTF2_COLLECTIVE_OP_SCATTERV] = PZ_COLL_SCATTERV,
-        [OTF2_COLLECTIVE_OP_ALLGATHER] = PZ_COLL_ALLGATHER,
-        [OTF2_COLLECTIVE_OP_ALLGATHERV] = PZ_COLL_ALLGATHERV,
-        [OTF2_COLLECTIVE_OP_ALLTOALL] = PZ_COLL_ALLTOALL,
-        [OTF2_COLLECTIVE_OP_ALLTOALLV] = PZ_COLL_ALLTOALLV,
-        [OTF2_COLLECTIVE_OP_ALLTOALLW] = PZ_COLL_ALLTOALLV,
-        [OTF2_COLLECTIVE_OP_ALLREDUCE] = PZ_COLL_ALLREDUCE,
-        [OTF2_COLLECTIVE_OP_REDUCE] = PZ_COLL_REDUCE,
-        [OTF2_COLLECTIVE_OP_REDUCE_SCATTER] = PZ_COLL_REDUCE_SCATTER,
-        [OTF2_COLLECTIVE_OP_SCAN] = PZ_COLL_SCAN,
-        [OTF2_COLLECTIVE_OP_EXSCAN] = PZ_COLL_EXSCAN,
-        [OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK] = PZ_COLL_REDUCE_SCATTER_BLOCK,
-    };
-
-    *ok = op < sizeof(map) / sizeof(map[0]);
-    return *ok ? (enum pz_coll_op)map[op] : PZ_COLL_BARRIER;
-}
 
 /* The communicator's number in the model and p's rank in it; -1 if p is not a member. */
 static int comm_of(struct engine *e, int p, uint32_t comm, int *me)
@@ -198,31 +155,15 @@ static int comm_of(struct engine *e, int p, uint32_t comm, int *me)
     return *me >= 0 ? m->id : -1;
 }
 
-/* "8,16,24": the bytes of each rank into v (size entries); 0, or -1 if it is not that. */
-static int parse_counts(const char *s, double *v, int size)
-{
-    for (int i = 0; i < size; i++) {
-        char *end;
-
-        if (!s)
-            return -1;
-        v[i] = strtod(s, &end);
-        if (end == s || (*end != ',' && *end != '\0') || (*end == '\0' && i + 1 < size))
-            return -1;
-        s = *end ? end + 1 : NULL;
-    }
-    return 0;
-}
-
 /* Posts p's part of the collective that rec (its end) describes; the request, or -1
  * for a collective with nothing to model (on MPI_COMM_SELF, or of an unknown kind). */
 static int post_collective(struct engine *e, int p, const struct pz_rec *rec)
 {
-    int ok, me = -1, comm = comm_of(e, p, rec->comm, &me), rc;
-    struct pz_coll c = { .op = coll_op(rec->coll_op, &ok), .me = me };
+    int me = -1, comm = comm_of(e, p, rec->comm, &me), rc;
+    struct pz_coll c = { .me = me };
     double *counts;
 
-    if (!ok || comm < 0)
+    if (pz_call_coll_op(rec->coll_op, &c.op) != 0 || comm < 0)
         return -1;
     c.size = pz_trace_in_comm(e->in, rec->comm, &(const int *){ NULL });
     c.root = rec->peer == PZ_NONE32 ? 0 : (int)rec->peer;
@@ -231,9 +172,9 @@ static int post_collective(struct engine *e, int p, const struct pz_rec *rec)
         pz_engine_fail(e, "out of memory");
         return -1;
     }
-    if (parse_counts(pz_trace_in_string(e->in, rec->send_list), counts, c.size) == 0)
+    if (pz_call_counts(pz_trace_in_string(e->in, rec->send_list), counts, c.size) == 0)
         c.send_counts = counts;
-    if (parse_counts(pz_trace_in_string(e->in, rec->recv_list), counts + c.size, c.size) == 0)
+    if (pz_call_counts(pz_trace_in_string(e->in, rec->recv_list), counts + c.size, c.size) == 0)
         c.recv_counts = counts + c.size;
     rc = pz_comsys_collective(e->cs, comm, &c, e->ranks[p].call_start);
     free(counts);
@@ -245,8 +186,8 @@ static int post_collective(struct engine *e, int p, const struct pz_rec *rec)
 
 static void post_nonblocking_collective(struct engine *e, int p, uint64_t id)
 {
-    const struct pz_rec *c = completion(e, p, e->ranks[p].call_len, id,
-                                        PZ_REC_NBC_COMPLETE, PZ_REC_NBC_COMPLETE);
+    const struct pz_rec *c = pz_call_completion(e->in, p, e->ranks[p].call_len, id,
+                                                PZ_REC_NBC_COMPLETE, PZ_REC_NBC_COMPLETE);
     struct pz_rec done;
 
     if (!c)
@@ -301,18 +242,6 @@ static int event(struct engine *e, int p, const struct pz_rec *r,
     }
 }
 
-/* Records from the call's Enter to its Leave (the rest of the trace if it was cut). */
-static size_t call_length(struct engine *e, int p, uint32_t region)
-{
-    const struct pz_rec *r;
-    size_t i;
-
-    for (i = 1; (r = pz_trace_in_peek(e->in, p, i)); i++)
-        if (r->kind == PZ_REC_LEAVE && r->region == region)
-            return i + 1;
-    return i;
-}
-
 int pz_engine_call(struct engine *e, int p)
 {
     struct rank *k = &e->ranks[p];
@@ -324,7 +253,7 @@ int pz_engine_call(struct engine *e, int p)
 
     e->result->calls++;
     k->call_region = region;
-    k->call_len = call_length(e, p, region);
+    k->call_len = pz_call_length(e->in, p, region);
     k->call_start = k->wake = k->now;
     k->outstanding = 1;   /* until every operation is posted */
     for (size_t i = 1; i + 1 < k->call_len && !e->error[0]; i++) {

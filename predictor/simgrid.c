@@ -20,6 +20,7 @@
 #include "coll.h"
 #include "cost.h"
 #include "simgrid.h"
+#include "trace_calls.h"
 
 /* --- the platform and the hostfile */
 
@@ -260,29 +261,11 @@ static void compute(struct proc *o, uint64_t from, uint64_t to)
 /* The process of rank `rank` of communicator comm; -1 (reported) if unknown. */
 static int process_of(struct proc *o, uint32_t comm, uint32_t rank)
 {
-    const int *procs = NULL;
-    int size = pz_trace_in_comm(o->in, comm, &procs);
+    int q = pz_call_process(o->in, o->p, comm, rank);
 
-    if (size == 0)
-        return o->p;
-    if (size < 0 || rank >= (uint32_t)size || procs[rank] < 0) {
+    if (q < 0)
         fail(o, "process %d: rank %u of communicator %u is not defined", o->p, rank, comm);
-        return -1;
-    }
-    return procs[rank];
-}
-
-/* The record, after the first `from` records of the stream, that completes request id
- * with one of the kinds given; NULL if the trace never completes it. */
-static const struct pz_rec *completion(struct proc *o, size_t from, uint64_t id,
-                                       enum pz_rec_kind a, enum pz_rec_kind b)
-{
-    const struct pz_rec *r;
-
-    for (size_t i = from; (r = pz_trace_in_peek(o->in, o->p, i)); i++)
-        if ((r->kind == a || r->kind == b) && r->request == id)
-            return r;
-    return NULL;
+    return q;
 }
 
 /* A send or receive: blocking as `send`/`recv` when it is the call's only message, else
@@ -307,7 +290,7 @@ static void blocking(struct proc *o, const struct pz_rec *r, int alone)
 static void nonblocking(struct proc *o, const struct pz_rec *r, size_t call_len)
 {
     int send = r->kind == PZ_REC_ISEND;
-    const struct pz_rec *c = completion(o, call_len, r->request,
+    const struct pz_rec *c = pz_call_completion(o->in, o->p, call_len, r->request,
                                         send ? PZ_REC_ISEND_COMPLETE : PZ_REC_IRECV,
                                         PZ_REC_REQUEST_CANCELLED);
     struct pz_rec done;
@@ -326,50 +309,6 @@ static void nonblocking(struct proc *o, const struct pz_rec *r, size_t call_len)
 }
 
 /* --- collectives */
-
-static int coll_op(uint8_t op, enum pz_coll_op *out)
-{
-    static const int map[] = {
-        [OTF2_COLLECTIVE_OP_BARRIER] = PZ_COLL_BARRIER + 1,
-        [OTF2_COLLECTIVE_OP_BCAST] = PZ_COLL_BCAST + 1,
-        [OTF2_COLLECTIVE_OP_GATHER] = PZ_COLL_GATHER + 1,
-        [OTF2_COLLECTIVE_OP_GATHERV] = PZ_COLL_GATHERV + 1,
-        [OTF2_COLLECTIVE_OP_SCATTER] = PZ_COLL_SCATTER + 1,
-        [OTF2_COLLECTIVE_OP_SCATTERV] = PZ_COLL_SCATTERV + 1,
-        [OTF2_COLLECTIVE_OP_ALLGATHER] = PZ_COLL_ALLGATHER + 1,
-        [OTF2_COLLECTIVE_OP_ALLGATHERV] = PZ_COLL_ALLGATHERV + 1,
-        [OTF2_COLLECTIVE_OP_ALLTOALL] = PZ_COLL_ALLTOALL + 1,
-        [OTF2_COLLECTIVE_OP_ALLTOALLV] = PZ_COLL_ALLTOALLV + 1,
-        [OTF2_COLLECTIVE_OP_ALLTOALLW] = PZ_COLL_ALLTOALLV + 1,
-        [OTF2_COLLECTIVE_OP_ALLREDUCE] = PZ_COLL_ALLREDUCE + 1,
-        [OTF2_COLLECTIVE_OP_REDUCE] = PZ_COLL_REDUCE + 1,
-        [OTF2_COLLECTIVE_OP_REDUCE_SCATTER] = PZ_COLL_REDUCE_SCATTER + 1,
-        [OTF2_COLLECTIVE_OP_SCAN] = PZ_COLL_SCAN + 1,
-        [OTF2_COLLECTIVE_OP_EXSCAN] = PZ_COLL_EXSCAN + 1,
-        [OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK] = PZ_COLL_REDUCE_SCATTER_BLOCK + 1,
-    };
-
-    if (op >= sizeof(map) / sizeof(map[0]) || !map[op])
-        return -1;
-    *out = (enum pz_coll_op)(map[op] - 1);
-    return 0;
-}
-
-/* "8,16,24": the bytes of each rank into v (size entries); 0, or -1 if it is not that. */
-static int parse_counts(const char *s, double *v, int size)
-{
-    for (int i = 0; i < size; i++) {
-        char *end;
-
-        if (!s)
-            return -1;
-        v[i] = strtod(s, &end);
-        if (end == s || (*end != ',' && *end != '\0') || (*end == '\0' && i + 1 < size))
-            return -1;
-        s = *end ? end + 1 : NULL;
-    }
-    return 0;
-}
 
 /* " c0 c1 ...": counts, or the block n for every rank where they were not recorded. */
 static void put_counts(struct proc *o, const double *counts, double n, int size)
@@ -545,7 +484,7 @@ static void collective(struct proc *o, const struct pz_rec *rec)
     struct pz_coll c = { .size = size };
     double *counts;
 
-    if (size <= 1 || coll_op(rec->coll_op, &c.op) != 0)
+    if (size <= 1 || pz_call_coll_op(rec->coll_op, &c.op) != 0)
         return;
     for (int i = 0; i < size; i++)
         if (procs[i] == o->p)
@@ -562,9 +501,9 @@ static void collective(struct proc *o, const struct pz_rec *rec)
         fail(o, "out of memory");
         return;
     }
-    if (parse_counts(pz_trace_in_string(o->in, rec->send_list), counts, size) == 0)
+    if (pz_call_counts(pz_trace_in_string(o->in, rec->send_list), counts, size) == 0)
         c.send_counts = counts;
-    if (parse_counts(pz_trace_in_string(o->in, rec->recv_list), counts + size, size) == 0)
+    if (pz_call_counts(pz_trace_in_string(o->in, rec->recv_list), counts + size, size) == 0)
         c.recv_counts = counts + size;
     if (world_like(o, procs, size)) {
         native(o, &c);
@@ -575,18 +514,6 @@ static void collective(struct proc *o, const struct pz_rec *rec)
 }
 
 /* --- the calls */
-
-/* Records from the call's Enter to its Leave (the rest of the trace if it was cut). */
-static size_t call_length(struct proc *o, uint32_t region)
-{
-    const struct pz_rec *r;
-    size_t i;
-
-    for (i = 1; (r = pz_trace_in_peek(o->in, o->p, i)); i++)
-        if (r->kind == PZ_REC_LEAVE && r->region == region)
-            return i + 1;
-    return i;
-}
 
 static int communicates(uint8_t kind)
 {
@@ -618,8 +545,8 @@ static void event(struct proc *o, const struct pz_rec *r, size_t call_len, int m
         collective(o, r);
         break;
     case PZ_REC_NBC_REQUEST:     /* replayed whole where it starts */
-        if ((c = completion(o, call_len, r->request, PZ_REC_NBC_COMPLETE,
-                            PZ_REC_NBC_COMPLETE))) {
+        if ((c = pz_call_completion(o->in, o->p, call_len, r->request, PZ_REC_NBC_COMPLETE,
+                                    PZ_REC_NBC_COMPLETE))) {
             done = *c;
             collective(o, &done);
         }
@@ -642,7 +569,7 @@ static void call(struct proc *o)
 {
     const struct pz_rec *enter = pz_trace_in_peek(o->in, o->p, 0), *r;
     uint64_t start = enter->time, stop = start;
-    size_t len = call_length(o, enter->region);
+    size_t len = pz_call_length(o->in, o->p, enter->region);
     int any = 0, messages = 0;
 
     for (size_t i = 1; i < len && (r = pz_trace_in_peek(o->in, o->p, i)); i++) {

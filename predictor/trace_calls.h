@@ -1,0 +1,35 @@
+/* What the replay and the SimGrid export both need to know about the MPI calls of a
+ * process's record stream (trace_in.h): where a call ends, which later record completes
+ * a request, the process behind a communicator's rank, the collective a record describes
+ * and its per-rank counts. */
+#ifndef PZ_TRACE_CALLS_H
+#define PZ_TRACE_CALLS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "coll.h"
+#include "trace_in.h"
+
+/* Records of the call whose Enter (of region) is process p's next record, to its Leave
+ * included; the rest of the stream if the trace was cut. */
+size_t pz_call_length(struct pz_trace_in *t, int p, uint32_t region);
+
+/* The record of process p, `from` records ahead or further, that completes request id
+ * with kind a or b; NULL if the trace never completes it. */
+const struct pz_rec *pz_call_completion(struct pz_trace_in *t, int p, size_t from,
+                                        uint64_t id, enum pz_rec_kind a, enum pz_rec_kind b);
+
+/* The process behind rank `rank` of communicator comm, as process p sees it (p itself on
+ * MPI_COMM_SELF); -1 if the communicator or the rank is not defined. */
+int pz_call_process(const struct pz_trace_in *t, int p, uint32_t comm, uint32_t rank);
+
+/* The collective an OTF2 collective operation is (Alltoallw as Alltoallv); -1 for the
+ * operations that are not collectives of data (handles, windows). */
+int pz_call_coll_op(uint8_t otf2_op, enum pz_coll_op *out);
+
+/* "8,16,24" (prognoz:send_bytes, recv_bytes): the bytes of each of size ranks into v;
+ * 0, or -1 if s is NULL or not such a list. */
+int pz_call_counts(const char *s, double *v, int size);
+
+#endif
