@@ -203,6 +203,7 @@ static int start(struct engine *e, const char *trace, char *err, size_t errlen)
     e->resolution = pz_trace_in_resolution(e->in);
     e->offset = pz_trace_in_offset(e->in);
     e->result->nprocs = e->nprocs;
+    e->result->skipped_threads = pz_trace_in_skipped(e->in);
     if (!(e->cs = pz_comsys_new(e->o->machine, e->nprocs)) ||
         !(e->ranks = calloc((size_t)e->nprocs, sizeof(*e->ranks)))) {
         snprintf(err, errlen, "%s: out of memory", trace);

@@ -28,6 +28,7 @@ struct pz_prediction {
     uint64_t calls;        /* MPI calls replayed */
     uint64_t cpu_gaps;     /* computations timed by recorded CPU time (compute_cpu) */
     uint64_t wall_gaps;    /* computations timed by the wall clock */
+    int skipped_threads;   /* locations beyond each process's first: not replayed */
 };
 
 /* Replays the run recorded at trace (DIR or DIR/traces.otf2) on o->machine.  Returns

@@ -422,6 +422,11 @@ int pz_trace_in_nprocs(const struct pz_trace_in *t)
     return t->nprocs;
 }
 
+int pz_trace_in_skipped(const struct pz_trace_in *t)
+{
+    return (int)t->nlocations - t->nprocs;
+}
+
 uint64_t pz_trace_in_location(const struct pz_trace_in *t, int proc)
 {
     return t->proc_location[proc];

@@ -29,6 +29,8 @@ struct pz_trace_in *pz_trace_in_open(const char *path, char *err, size_t errlen)
 void pz_trace_in_close(struct pz_trace_in *t);
 
 int pz_trace_in_nprocs(const struct pz_trace_in *t);
+/* Locations beyond each process's first (threads), which are not replayed. */
+int pz_trace_in_skipped(const struct pz_trace_in *t);
 uint64_t pz_trace_in_location(const struct pz_trace_in *t, int proc);
 const uint64_t *pz_trace_in_locations(const struct pz_trace_in *t);
 /* Ticks per second and the clock's global offset. */
