@@ -4,10 +4,11 @@
 
 #include "commands.h"
 #include "machine.h"
+#include "machines.h"
 #include "simgrid.h"
 
 #ifndef PZ_DEFAULT_MACHINE
-#define PZ_DEFAULT_MACHINE "share/machines/gigabit-switch.conf"
+#define PZ_DEFAULT_MACHINE "gigabit-switch"
 #endif
 
 static void usage(FILE *out)
@@ -23,7 +24,8 @@ static void usage(FILE *out)
             "docs/simgrid.md describes the files and how they map the recording.\n"
             "\n"
             "  --simgrid OUT    the directory of the SimGrid files\n"
-            "  --machine FILE   the machine file (docs/machines.md)\n", PZ_DEFAULT_MACHINE);
+            "  --machine FILE   the machine file (docs/machines.md), or the name of a\n"
+            "                   shipped one (gigabit-switch)\n", PZ_DEFAULT_MACHINE);
 }
 
 struct options {
@@ -70,8 +72,7 @@ int pz_cmd_export(int argc, char **argv)
 
     if (rc)
         return rc == 1 ? 0 : 2;
-    pz_machine_defaults(&m);
-    if (pz_machine_load(o.machine, &m, err, sizeof(err)) != 0) {
+    if (pz_load_machine(o.machine, &m, err, sizeof(err)) != 0) {
         fprintf(stderr, "prognoz export: %s\n", err);
         pz_machine_release(&m);
         return 1;

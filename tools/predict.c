@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "engine.h"
+#include "machines.h"
 #include "predict.h"
 
 #define MAX_MACHINES 16
@@ -23,7 +24,8 @@ static void usage(FILE *out)
             "share/machines/) and reports it: with one machine, the report of prognoz report\n"
             "for the predicted run; with several, the recording and each machine side by side.\n"
             "\n"
-            "  --machine FILE      a machine file (repeatable, up to 16)\n"
+            "  --machine FILE      a machine file, or the name of a shipped one (repeatable,\n"
+            "                      up to 16): ethernet-100-hub, gigabit-switch, myrinet-2proc\n"
             "  --format FORMAT     text (the default), json, or html (one machine)\n"
             "  --per-process       also every process's values (one machine)\n"
             "  -o OUT              also write the predicted trace: OUT/traces.otf2, or with\n"
@@ -161,7 +163,7 @@ static int load_machines(const struct options *o, struct pz_machine *m)
     char err[1024];
 
     for (int i = 0; i < o->nmachines; i++) {
-        if (pz_machine_load(o->machines[i], &m[i], err, sizeof(err)) != 0) {
+        if (pz_load_machine(o->machines[i], &m[i], err, sizeof(err)) != 0) {
             fprintf(stderr, "prognoz predict: %s\n", err);
             return -1;
         }
