@@ -19,7 +19,7 @@ struct pz_comsys *pz_comsys_new(const struct pz_machine *m, int nprocs)
     cs->free_req = cs->free_agent = -1;
     cs->net = pz_network_new(m, pz_nodes_for(m, nprocs));
     cs->node = malloc((size_t)(nprocs > 0 ? nprocs : 1) * sizeof(int));
-    if (!cs->net || !cs->node) {
+    if (!cs->net || !cs->node || pz_match_init(&cs->match, nprocs) != 0) {
         pz_comsys_free(cs);
         return NULL;
     }
@@ -183,32 +183,22 @@ static void matched(struct pz_comsys *cs, int send, int recv)
     }
 }
 
-/* Takes the oldest partner of r from its queue, or queues r; the partner or -1. */
+/* Takes the oldest partner of r, or keeps r unmatched; the partner or -1. */
 static int match_or_queue(struct pz_comsys *cs, int r)
 {
-    struct pz_match_queue *q = pz_match_queue(&cs->match, &cs->req[r].key);
-    int other;
+    struct request *q = &cs->req[r];
+    int other = pz_match_take_or_add(&cs->match, &q->key, r, q->kind == REQ_SEND);
 
-    if (!q) {
+    if (other == -2) {
         cs->failed = 1;
         return -1;
     }
-    other = q->head;
-    if (other >= 0 && cs->req[other].kind != cs->req[r].kind) {
-        q->head = cs->req[other].next;
-        if (q->head < 0)
-            pz_match_remove(&cs->match, q);
+    if (other >= 0) {
         cs->req[other].queued = 0;
         cs->pending--;
         return other;
     }
-    if (q->tail >= 0)
-        cs->req[q->tail].next = r;
-    else
-        q->head = r;
-    q->tail = r;
-    cs->req[r].next = -1;
-    cs->req[r].queued = 1;
+    q->queued = 1;
     cs->pending++;
     return -1;
 }
@@ -261,9 +251,10 @@ static int post(struct pz_comsys *cs, int r, double at)
 static int new_p2p(struct pz_comsys *cs, enum req_kind kind, int owner, int src, int dst,
                    int tag, int comm)
 {
-    int r = pz_cs_new_request(cs);
+    int r;
 
-    if (r < 0)
+    if (src < 0 || src >= cs->nprocs || dst < 0 || dst >= cs->nprocs ||
+        (r = pz_cs_new_request(cs)) < 0)
         return -1;
     cs->req[r].kind = (uint8_t)kind;
     cs->req[r].owner = owner;
@@ -293,21 +284,9 @@ int pz_comsys_recv(struct pz_comsys *cs, int dst, int src, int tag, int comm, do
 void pz_comsys_cancel(struct pz_comsys *cs, int request)
 {
     struct request *q = &cs->req[request];
-    struct pz_match_queue *mq;
-    int *link;
 
-    if (!q->queued || !(mq = pz_match_queue(&cs->match, &q->key)))
+    if (!q->queued || pz_match_remove(&cs->match, &q->key, request) != 0)
         return;
-    for (link = &mq->head; *link != request; link = &cs->req[*link].next)
-        ;
-    *link = q->next;
-    if (mq->tail == request) {
-        mq->tail = -1;
-        for (int i = mq->head; i >= 0; i = cs->req[i].next)
-            mq->tail = i;
-    }
-    if (mq->head < 0)
-        pz_match_remove(&cs->match, mq);
     q->queued = 0;
     cs->pending--;
     pz_cs_complete(cs, request, cs->now);

@@ -52,9 +52,10 @@ void pz_comsys_set_notify(struct pz_comsys *cs, pz_comsys_notify fn, void *ud);
 /* Makes every collective of op use algo instead of the machine's choice. */
 void pz_comsys_force(struct pz_comsys *cs, const struct pz_coll_algo *algo);
 
-/* Posts a send of bytes from process src to dst at time `at`.  comm is any number >= 0
- * below 2^30 that tells communicators apart.  Returns a request (>= 0), or -1 if memory
- * ran out or `at` is in the simulation's past. */
+/* Posts a send of bytes from process src to dst (0 to nprocs - 1) at time `at`.  comm is
+ * any number >= 0 below 2^30 that tells communicators apart.  Returns a request (>= 0),
+ * or -1 if a process is out of range, memory ran out or `at` is in the simulation's
+ * past. */
 int pz_comsys_send(struct pz_comsys *cs, int src, int dst, int tag, int comm, double bytes,
                    enum pz_send_mode mode, double at);
 

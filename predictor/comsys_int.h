@@ -25,7 +25,7 @@ struct request {
     struct pz_match_key key;
     int owner;                 /* the process that posted it */
     int partner;               /* the matched request, -1 */
-    int next;                  /* in its match queue, or in the free list */
+    int next;                  /* in the free list */
     int agent;                 /* the collective part that posted it, -1 */
     uint8_t kind, mode;
     uint8_t queued, watched, released, rts_arrived;

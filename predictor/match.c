@@ -1,17 +1,23 @@
-/* Open addressing with linear probing; removal shifts the following entries back, so no
- * tombstones accumulate (Knuth, TAOCP 6.4, algorithm R). */
+/* Per destination, a list of unmatched requests in posting order. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "match.h"
 
-static uint32_t slot_of(const struct pz_match_key *k, uint32_t n)
+int pz_match_init(struct pz_match *m, int nprocs)
 {
-    uint64_t h = (uint32_t)k->comm * 0x9E3779B97F4A7C15ull;
+    m->nprocs = nprocs;
+    m->lists = calloc((size_t)(nprocs > 0 ? nprocs : 1) * PZ_MATCH_BUCKETS, sizeof(*m->lists));
+    return m->lists ? 0 : -1;
+}
 
-    h = (h ^ (uint32_t)k->src) * 0xBF58476D1CE4E5B9ull;
-    h = (h ^ (uint32_t)k->dst) * 0x94D049BB133111EBull;
-    h = (h ^ (uint32_t)k->tag) * 0x9E3779B97F4A7C15ull;
-    return (uint32_t)(h >> 32) & (n - 1);
+/* The list of a key: its destination's, by a hash of the rest. */
+static struct pz_match_list *list_of(struct pz_match *m, const struct pz_match_key *k)
+{
+    uint32_t h = ((uint32_t)k->src * 0x9E3779B1u) ^ ((uint32_t)k->tag * 0x85EBCA77u) ^
+                 ((uint32_t)k->comm * 0xC2B2AE3Du);
+
+    return &m->lists[(size_t)k->dst * PZ_MATCH_BUCKETS + (h >> 27)];
 }
 
 static int same(const struct pz_match_key *a, const struct pz_match_key *b)
@@ -19,68 +25,56 @@ static int same(const struct pz_match_key *a, const struct pz_match_key *b)
     return a->comm == b->comm && a->src == b->src && a->dst == b->dst && a->tag == b->tag;
 }
 
-static int grow(struct pz_match *m)
+static void drop(struct pz_match_list *l, uint32_t i)
 {
-    uint32_t n = m->nslots ? 2 * m->nslots : 256;
-    struct pz_match_queue *fresh = calloc(n, sizeof(*fresh));
+    memmove(&l->items[i], &l->items[i + 1], (l->n - i - 1) * sizeof(l->items[0]));
+    l->n--;
+}
 
-    if (!fresh)
-        return -1;
-    for (uint32_t i = 0; i < m->nslots; i++) {
-        uint32_t s;
+int pz_match_take_or_add(struct pz_match *m, const struct pz_match_key *key, int request,
+                         int is_send)
+{
+    struct pz_match_list *l = list_of(m, key);
 
-        if (!m->slots[i].used)
+    for (uint32_t i = 0; i < l->n; i++) {
+        if (!same(&l->items[i].key, key))
             continue;
-        for (s = slot_of(&m->slots[i].key, n); fresh[s].used; s = (s + 1) & (n - 1))
-            ;
-        fresh[s] = m->slots[i];
+        if (l->items[i].is_send == is_send)
+            break;                          /* wait behind the older ones of its kind */
+        request = l->items[i].request;
+        drop(l, i);
+        return request;
     }
-    free(m->slots);
-    m->slots = fresh;
-    m->nslots = n;
-    return 0;
+    if (l->n == l->cap) {
+        uint32_t cap = l->cap ? 2 * l->cap : 4;
+        struct pz_match_entry *grown = realloc(l->items, cap * sizeof(*grown));
+
+        if (!grown)
+            return -2;
+        l->items = grown;
+        l->cap = cap;
+    }
+    l->items[l->n++] = (struct pz_match_entry){ *key, request, is_send };
+    return -1;
 }
 
-struct pz_match_queue *pz_match_queue(struct pz_match *m, const struct pz_match_key *key)
+int pz_match_remove(struct pz_match *m, const struct pz_match_key *key, int request)
 {
-    uint32_t s;
+    struct pz_match_list *l = list_of(m, key);
 
-    if (2 * (m->count + 1) > m->nslots && grow(m) != 0)
-        return NULL;
-    for (s = slot_of(key, m->nslots); m->slots[s].used; s = (s + 1) & (m->nslots - 1))
-        if (same(&m->slots[s].key, key))
-            return &m->slots[s];
-    m->slots[s] = (struct pz_match_queue){ *key, -1, -1, 1 };
-    m->count++;
-    return &m->slots[s];
-}
-
-void pz_match_remove(struct pz_match *m, struct pz_match_queue *q)
-{
-    uint32_t mask = m->nslots - 1, hole = (uint32_t)(q - m->slots), s = hole;
-
-    m->slots[hole].used = 0;
-    m->count--;
-    for (;;) {
-        uint32_t home;
-
-        s = (s + 1) & mask;
-        if (!m->slots[s].used)
-            return;
-        home = slot_of(&m->slots[s].key, m->nslots);
-        /* the entry at s may move to the hole only if its home is not cyclically in
-         * (hole, s] */
-        if ((s > hole && (home <= hole || home > s)) || (s < hole && home <= hole && home > s)) {
-            m->slots[hole] = m->slots[s];
-            m->slots[s].used = 0;
-            hole = s;
+    for (uint32_t i = 0; i < l->n; i++) {
+        if (l->items[i].request == request && same(&l->items[i].key, key)) {
+            drop(l, i);
+            return 0;
         }
     }
+    return -1;
 }
 
 void pz_match_release(struct pz_match *m)
 {
-    free(m->slots);
-    m->slots = NULL;
-    m->nslots = m->count = 0;
+    for (size_t i = 0; m->lists && i < (size_t)m->nprocs * PZ_MATCH_BUCKETS; i++)
+        free(m->lists[i].items);
+    free(m->lists);
+    m->lists = NULL;
 }

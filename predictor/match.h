@@ -1,7 +1,12 @@
-/* Queues of unmatched point-to-point requests, one per (communicator, source,
- * destination, tag): all sends or all receives, oldest first.  A queue exists only while
- * it holds requests, so memory follows the messages in flight, not the pairs that ever
- * communicated. */
+/* Unmatched point-to-point requests, kept per receiving process in the order they were
+ * posted: sends whose receive is not posted yet and receives whose send is not.  A new
+ * request matches the oldest unmatched one of the same (communicator, source,
+ * destination, tag) if that one is of the other kind (the requests of one key are all
+ * sends or all receives); otherwise it waits behind them.  A process rarely has more
+ * than a few requests unmatched, so a short scan of its own lists is cheaper than a
+ * table of every key (which misses the cache at thousands of processes); its requests
+ * are spread over PZ_MATCH_BUCKETS lists by key, so that even a process expecting a
+ * message from each of thousands (a linear all-to-all) scans only a share of them. */
 #ifndef PZ_MATCH_H
 #define PZ_MATCH_H
 
@@ -11,23 +16,34 @@ struct pz_match_key {
     int comm, src, dst, tag;
 };
 
-struct pz_match_queue {
+struct pz_match_entry {
     struct pz_match_key key;
-    int head, tail;        /* request numbers; links are the caller's (next[]) */
-    int used;
+    int request, is_send;
 };
+
+struct pz_match_list {
+    struct pz_match_entry *items;
+    uint32_t n, cap;
+};
+
+#define PZ_MATCH_BUCKETS 32
 
 struct pz_match {
-    struct pz_match_queue *slots;
-    uint32_t nslots, count;
+    struct pz_match_list *lists;   /* PZ_MATCH_BUCKETS per destination process */
+    int nprocs;
 };
 
-/* The queue of key, created empty (head = tail = -1) if absent; NULL if memory ran out.
- * The pointer is valid until the next call that creates or removes a queue. */
-struct pz_match_queue *pz_match_queue(struct pz_match *m, const struct pz_match_key *key);
+/* 0, or -1 if memory ran out. */
+int pz_match_init(struct pz_match *m, int nprocs);
 
-/* Removes q, which must be empty. */
-void pz_match_remove(struct pz_match *m, struct pz_match_queue *q);
+/* Matches request (a send if is_send) with the oldest unmatched request of its key if
+ * that is of the other kind, and returns that one (no longer unmatched); else keeps
+ * request unmatched and returns -1, or -2 if memory ran out. */
+int pz_match_take_or_add(struct pz_match *m, const struct pz_match_key *key, int request,
+                         int is_send);
+
+/* Forgets the unmatched request (of key); 0, or -1 if it is not unmatched. */
+int pz_match_remove(struct pz_match *m, const struct pz_match_key *key, int request);
 
 void pz_match_release(struct pz_match *m);
 
