@@ -29,16 +29,16 @@ void pz_engine_emit(struct engine *e, int p, const struct pz_rec *rec, double t)
         pz_engine_fail(e, "cannot write the predicted trace");
 }
 
-/* The next MPI Enter of process p, NULL if none; *flushed gets the recorder's own time
- * (buffer flushes) before it. */
-static const struct pz_rec *next_mpi_enter(struct engine *e, int p, uint64_t *flushed)
+/* The next record of process p with a CPU time (an MPI call's Enter, an interval's
+ * Enter or Leave, recorded with PROGNOZ_CPU_TIME=1), NULL if none; *flushed gets the
+ * recorder's own time (buffer flushes) before it. */
+static const struct pz_rec *next_cpu_anchor(struct engine *e, int p, uint64_t *flushed)
 {
     const struct pz_rec *r;
 
     *flushed = 0;
     for (size_t i = 0; (r = pz_trace_in_peek(e->in, p, i)); i++) {
-        if (r->kind == PZ_REC_ENTER &&
-            pz_trace_in_region(e->in, r->region)->kind == PZ_REGION_MPI)
+        if (r->cpu != PZ_NONE64)
             return r;
         if (r->kind == PZ_REC_FLUSH && r->bytes2 > r->time)
             *flushed += r->bytes2 - r->time;
@@ -47,8 +47,8 @@ static const struct pz_rec *next_mpi_enter(struct engine *e, int p, uint64_t *fl
 }
 
 /* Predicted seconds per recorded second of the computation p is in: the machine's
- * cpu_scale, times (with compute_cpu) the share of the recorded gap, flushes left out,
- * the thread spent on a CPU. */
+ * cpu_scale, times (with compute_cpu) the share of the recorded time from the last CPU
+ * anchor to the next, flushes left out, the thread spent on a CPU. */
 static double gap_factor(struct engine *e, int p)
 {
     struct rank *k = &e->ranks[p];
@@ -59,9 +59,9 @@ static double gap_factor(struct engine *e, int p)
     if (k->factor >= 0)
         return k->factor;
     k->factor = scale;
-    next = e->o->compute_cpu ? next_mpi_enter(e, p, &flushed) : NULL;
-    if (next && next->cpu != PZ_NONE64 && k->leave_cpu != PZ_NONE64 &&
-        next->cpu >= k->leave_cpu && next->time > k->leave_wall + flushed) {
+    next = e->o->compute_cpu ? next_cpu_anchor(e, p, &flushed) : NULL;
+    if (next && k->leave_cpu != PZ_NONE64 && next->cpu >= k->leave_cpu &&
+        next->time > k->leave_wall + flushed) {
         double cpu = (double)(next->cpu - k->leave_cpu) / 1e9;
         double wall = (double)(next->time - k->leave_wall - flushed) / e->resolution;
 
@@ -102,6 +102,11 @@ static void outside_call(struct engine *e, int p, const struct pz_rec *r)
     } else if (r->kind == PZ_REC_LEAVE && k->depth > 0 &&
                pz_trace_in_region(e->in, r->region)->kind == PZ_REGION_INTERVAL) {
         k->depth--;
+    }
+    if (r->cpu != PZ_NONE64) {   /* a CPU anchor: the next part of the computation */
+        k->leave_wall = r->time;
+        k->leave_cpu = r->cpu;
+        k->factor = -1;
     }
     pz_engine_emit(e, p, r, k->now);
 }

@@ -112,12 +112,22 @@ static void note(enum pz_misuse kind, uintptr_t site, unsigned id, uint32_t inte
     pthread_mutex_unlock(&lock);
 }
 
+/* The record of an interval's begin or end; with PROGNOZ_CPU_TIME=1 the thread's CPU
+ * time follows it, so that the CPU time of a computation is known on each side of a
+ * marker inside it. */
 static void boundary(struct pz_thread *t, uint16_t kind, uint32_t interval, uint64_t when)
 {
     struct pz_record r = { .enter = when, .leave = when, .call = kind, .aux = interval };
+    uint64_t cpu;
 
     t->nitems = 0;
-    pz_thread_commit(t, &r);
+    if (!pz_record_cpu) {
+        pz_thread_commit(t, &r);
+        return;
+    }
+    cpu = pz_cpu_now();
+    r.aux |= PZ_MARKER_CPU;
+    pz_thread_commit_call(t, &r, &cpu);
 }
 
 static void begin(struct pz_thread *t, unsigned id, uint64_t when, uintptr_t site)

@@ -57,9 +57,14 @@ struct pz_record {
     uint64_t leave;
     uint16_t call;             /* enum pz_call_id or PZ_RECORD_* */
     uint16_t nitems;           /* items that follow */
-    uint32_t aux;              /* PZ_RECORD_BEGIN/END: local interval number;
-                                  MPI calls: PZ_AUX_* of what follows the items */
+    uint32_t aux;              /* PZ_RECORD_BEGIN/END: local interval number, and
+                                  PZ_MARKER_CPU; MPI calls: PZ_AUX_* of what follows
+                                  the items */
 };
+
+/* PZ_RECORD_BEGIN/END: the thread's CPU time in ns (a uint64_t) follows the record,
+ * PROGNOZ_CPU_TIME=1. */
+#define PZ_MARKER_CPU 0x80000000u
 
 /* What may follow an MPI call's items, in this order: */
 /* the return address of the call (a uintptr_t), PROGNOZ_CALLSITES=1 */
@@ -75,11 +80,18 @@ static inline size_t pz_record_trailer(uint32_t aux)
            (aux & PZ_AUX_CPU ? 2 * sizeof(uint64_t) : 0);
 }
 
+/* Bytes of what follows the items of record r. */
+static inline size_t pz_record_trailer_of(const struct pz_record *r)
+{
+    if (r->call < PZ_RECORD_END)
+        return pz_record_trailer(r->aux);
+    return r->call != PZ_RECORD_FLUSH && (r->aux & PZ_MARKER_CPU) ? sizeof(uint64_t) : 0;
+}
+
 /* Bytes of record r with its items, call site and CPU times. */
 static inline size_t pz_record_size(const struct pz_record *r)
 {
-    return sizeof(*r) + (size_t)r->nitems * sizeof(struct pz_item) +
-           (r->call < PZ_RECORD_END ? pz_record_trailer(r->aux) : 0);
+    return sizeof(*r) + (size_t)r->nitems * sizeof(struct pz_item) + pz_record_trailer_of(r);
 }
 
 #endif

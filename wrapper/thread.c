@@ -160,7 +160,7 @@ void pz_thread_commit(struct pz_thread *t, const struct pz_record *r)
 void pz_thread_commit_call(struct pz_thread *t, const struct pz_record *r,
                            const void *trailer)
 {
-    commit(t, r, trailer, pz_record_trailer(r->aux));
+    commit(t, r, trailer, pz_record_trailer_of(r));
 }
 
 void pz_thread_flush(struct pz_thread *t)

@@ -45,8 +45,8 @@ struct pz_thread *pz_thread_attach(void);
  * buffer is full. */
 void pz_thread_commit(struct pz_thread *t, const struct pz_record *r);
 
-/* pz_thread_commit of an MPI call's record followed by what its aux announces: the
- * pz_record_trailer(r->aux) bytes at trailer (record.h). */
+/* pz_thread_commit of a record followed by what its aux announces: the
+ * pz_record_trailer_of(r) bytes at trailer (record.h). */
 void pz_thread_commit_call(struct pz_thread *t, const struct pz_record *r,
                            const void *trailer);
 

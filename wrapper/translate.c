@@ -156,6 +156,25 @@ static void leave(OTF2_EvtWriter *w, const struct pz_record *r, const struct tra
     OTF2_EvtWriter_Leave(w, list, r->leave, r->call);
 }
 
+/* An interval's Enter or Leave, with the thread's CPU time when it was recorded. */
+static void marker(OTF2_EvtWriter *w, const struct pz_record *r)
+{
+    OTF2_AttributeList *list = NULL;
+    uint32_t region = PZ_NCALLS + (r->aux & ~PZ_MARKER_CPU);
+    uint64_t cpu;
+
+    if ((r->aux & PZ_MARKER_CPU) && (list = OTF2_AttributeList_New())) {
+        memcpy(&cpu, r + 1, sizeof(cpu));
+        OTF2_AttributeList_AddUint64(list, PZ_ATTR_CPU_TIME, cpu);
+    }
+    if (r->call == PZ_RECORD_BEGIN)
+        OTF2_EvtWriter_Enter(w, list, r->enter, region);
+    else
+        OTF2_EvtWriter_Leave(w, list, r->enter, region);
+    if (list)
+        OTF2_AttributeList_Delete(list);
+}
+
 uint64_t pz_translate(OTF2_EvtWriter *w, const struct pz_record *r,
                       const struct pz_item *items)
 {
@@ -168,10 +187,8 @@ uint64_t pz_translate(OTF2_EvtWriter *w, const struct pz_record *r,
         OTF2_EvtWriter_BufferFlush(w, NULL, r->enter, r->leave);
         return 1;
     case PZ_RECORD_BEGIN:
-        OTF2_EvtWriter_Enter(w, NULL, r->enter, PZ_NCALLS + r->aux);
-        return 1;
     case PZ_RECORD_END:
-        OTF2_EvtWriter_Leave(w, NULL, r->enter, PZ_NCALLS + r->aux);
+        marker(w, r);
         return 1;
     }
     if (r->aux & (PZ_AUX_SITE | PZ_AUX_CPU)) {

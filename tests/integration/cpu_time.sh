@@ -3,8 +3,9 @@
 # values never decrease on a location; the CPU time of the gap between two calls,
 # cpu_time(Enter of the next) - cpu_time(Leave of the previous), is the 50 ms the program
 # computed there (more than 25 ms) across its computation and nearly nothing (under
-# 10 ms) across its 50 ms sleep.  The interval markers' regions and the MPI events carry
-# none.  Without the variable the attribute is neither defined nor on any event.
+# 10 ms) across its 50 ms sleep.  The Enter and Leave of the interval markers' regions
+# carry it too (values in the same order), the MPI events none.  Without the variable the
+# attribute is neither defined nor on any event.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
 
 prog=$(pz_program cpu_time) || exit 77
@@ -21,7 +22,7 @@ awk -v busy_min=25000000 -v sleep_max=10000000 '
     function finish(    n) {
         if (ev == "")
             return
-        if ((ev == "ENTER" || ev == "LEAVE") && region ~ /^MPI_/) {
+        if ((ev == "ENTER" || ev == "LEAVE") && (region ~ /^MPI_/ || region ~ /^interval /)) {
             if (val == "") {
                 bad("location " loc ": " ev " " region " at " ts " has no prognoz:cpu_time")
             } else {

@@ -889,3 +889,52 @@ Test(engine, processes_of_one_node_exchange_through_memory)
     near(leave_of(out, 1, "MPI_Recv"), SEC(1.021), "within a node");
     near(res.end, SEC(1.021), "the end within a node");
 }
+
+/* --- CPU time at interval markers */
+
+/* The predicted time of the first Enter of the region named name by process 0. */
+static double first_enter(const char *dir, const char *name)
+{
+    struct pz_trace_in *t = pz_trace_in_open(dir, err, sizeof(err));
+    const struct pz_rec *r;
+    double at = -1;
+
+    cr_assert_not_null(t, "cannot read the predicted trace: %s", err);
+    for (; at < 0 && (r = pz_trace_in_peek(t, 0, 0)); pz_trace_in_consume(t, 0, 1))
+        if (r->kind == PZ_REC_ENTER && !strcmp(pz_trace_in_region(t, r->region)->name, name))
+            at = ((double)r->time - (double)pz_trace_in_offset(t)) / pz_trace_in_resolution(t);
+    pz_trace_in_close(t);
+    return at;
+}
+
+/* An interval begins inside a computation; its Enter carries the CPU time (ms):
+ *   Init [0, 1] (cpu 0, 0.5); interval Enter at 6 (cpu 1.5); Comm_rank [10, 10.5]
+ *   (cpu 5.5, 5.6); interval Leave at 11 (cpu 6.1); Finalize [12, 12.5] (no CPU time).
+ * By CPU time the computation before the marker took 1 ms (wall 5) and the one after
+ * it 4 ms (wall 4): the interval begins at 1 + 1 = 2, Comm_rank at 2 + 4 = 6 and ends
+ * 0.5 later; the interval ends 0.5 after that (CPU 0.5), at 7; Finalize's computation
+ * has no CPU time at its end, 1 ms of wall clock: 8, and the run ends at 8.5.  (Split in
+ * proportion to wall time, as without the marker's CPU time, the interval would begin at
+ * 1 + 5 x 5/9 = 3.78.) */
+Test(engine, cpu_time_at_interval_markers_splits_a_computation)
+{
+    struct tb *b = trace(1);
+    uint32_t init = tb_mpi(b, "MPI_Init"), rank = tb_mpi(b, "MPI_Comm_rank");
+    uint32_t i1 = tb_interval(b, 1, "x.c", 10);
+    char out[4096];
+
+    tb_enter_cpu(b, 0, 0, init, 0);
+    tb_leave_cpu(b, 0, MS(1), init, MS(0.5));
+    tb_enter_cpu(b, 0, MS(6), i1, MS(1.5));
+    tb_enter_cpu(b, 0, MS(10), rank, MS(5.5));
+    tb_leave_cpu(b, 0, MS(10.5), rank, MS(5.6));
+    tb_leave_cpu(b, 0, MS(11), i1, MS(6.1));
+    tb_call(b, 0, "MPI_Finalize", MS(12), MS(12.5));
+    close_trace(b);
+    free_network();
+    cr_assert_eq(predict_opt(1, out), 0, "pz_predict failed: %s", err);
+    near(first_enter(out, "interval 1 at x.c:10"), SEC(2), "the interval's Enter");
+    near(leave_of(out, 0, "MPI_Comm_rank"), SEC(6.5), "Comm_rank's Leave");
+    near(leave_of(out, 0, "interval 1 at x.c:10"), SEC(7), "the interval's Leave");
+    near(res.end, SEC(8.5), "the end");
+}
