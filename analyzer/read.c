@@ -12,6 +12,7 @@
 
 #include "analysis.h"
 #include "calls_gen.h"
+#include "anchor.h"
 #include "reader.h"
 
 static struct reader *current;   /* for OTF2's error callback */
@@ -391,17 +392,6 @@ static int read_events(struct reader *r, OTF2_Reader *otf)
     return r->failed ? -1 : 0;
 }
 
-/* DIR or DIR/traces.otf2: the anchor file. */
-static void anchor_path(const char *path, char *out, size_t len)
-{
-    struct stat st;
-
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        snprintf(out, len, "%s/traces.otf2", path);
-    else
-        snprintf(out, len, "%s", path);
-}
-
 static void warn(struct pz_analysis *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -449,20 +439,6 @@ static void close_cut_processes(struct reader *r)
         warn(r->a, "%llu receives end before their send began (clock-condition violations): "
              "the clocks of some processes were not synchronized; their waits are not counted",
              (unsigned long long)r->a->clock_violations);
-}
-
-/* An OTF2 anchor file starts with a byte-order mark and "OTF2"; anything else gets a
- * plain answer rather than OTF2's complaint about its name. */
-static int is_anchor(const char *path)
-{
-    unsigned char head[6];
-    FILE *f = fopen(path, "rb");
-    int ok = f && fread(head, 1, sizeof(head), f) == sizeof(head) &&
-             !memcmp(head + 2, "OTF2", 4);
-
-    if (f)
-        fclose(f);
-    return ok;
 }
 
 static int read_trace(struct reader *r, OTF2_Reader *otf)
@@ -544,14 +520,14 @@ int pz_analyze(const char *path, struct pz_analysis *a, char *err, size_t errlen
     struct stat st;
 
     memset(a, 0, sizeof(*a));
-    anchor_path(path, anchor, sizeof(anchor));
+    pz_anchor_path(path, anchor, sizeof(anchor));
     if (stat(anchor, &st) != 0) {
         snprintf(err, errlen, "%s: %s", anchor, strerror(errno));
         return -1;
     }
     current = &r;
     OTF2_Error_RegisterCallback(otf2_error, NULL);
-    otf = is_anchor(anchor) ? OTF2_Reader_Open(anchor) : NULL;
+    otf = pz_is_anchor(anchor) ? OTF2_Reader_Open(anchor) : NULL;
     if (!otf)
         pz_reader_fail(&r, "not an OTF2 archive (no OTF2 anchor file)");
     else if (OTF2_Reader_SetSerialCollectiveCallbacks(otf) == OTF2_SUCCESS)

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
+#include "anchor.h"
 #include "spool.h"
 #include "trace_in_int.h"
 
@@ -309,28 +309,6 @@ static int open_streams(struct pz_trace_in *t)
     return rc;
 }
 
-/* DIR or DIR/traces.otf2: the anchor file. */
-static void anchor_of(const char *path, char *out, size_t len)
-{
-    struct stat st;
-
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        snprintf(out, len, "%s/traces.otf2", path);
-    else
-        snprintf(out, len, "%s", path);
-}
-
-static int readable_anchor(const char *path)
-{
-    unsigned char head[6];
-    FILE *f = fopen(path, "rb");
-    int ok = f && fread(head, 1, sizeof(head), f) == sizeof(head) && !memcmp(head + 2, "OTF2", 4);
-
-    if (f)
-        fclose(f);
-    return ok;
-}
-
 struct pz_trace_in *pz_trace_in_open(const char *path, char *err, size_t errlen)
 {
     struct pz_trace_in *t = calloc(1, sizeof(*t));
@@ -339,8 +317,8 @@ struct pz_trace_in *pz_trace_in_open(const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%s: out of memory", path);
         return NULL;
     }
-    anchor_of(path, t->path, sizeof(t->path));
-    if (!readable_anchor(t->path))
+    pz_anchor_path(path, t->path, sizeof(t->path));
+    if (!pz_is_anchor(t->path))
         pz_trace_in_fail(t, "not an OTF2 archive (no readable anchor file)");
     else if (!(t->otf = OTF2_Reader_Open(t->path)) ||
              OTF2_Reader_SetSerialCollectiveCallbacks(t->otf) != OTF2_SUCCESS)

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "anchor.h"
 #include "trace_defs.h"
 #include "trace_out.h"
 
@@ -83,33 +85,17 @@ static OTF2_FlushType always_flush(void *data, OTF2_FileType type, OTF2_Location
 
 static const OTF2_FlushCallbacks flush_callbacks = { always_flush, NULL };
 
-/* DIR or DIR/traces.otf2: the anchor file (as the analyzer accepts them). */
-static void anchor_path(const char *path, char *out, size_t len)
-{
-    struct stat st;
-
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        snprintf(out, len, "%s/traces.otf2", path);
-    else
-        snprintf(out, len, "%s", path);
-}
-
 /* An OTF2 anchor file starts with a byte-order mark and "OTF2": anything else gets a
  * plain answer rather than OTF2's complaint about its name. */
 static int check_anchor(const char *path, char *err, size_t errlen)
 {
-    unsigned char head[6];
-    FILE *f = fopen(path, "rb");
-    int ok = f && fread(head, 1, sizeof(head), f) == sizeof(head) &&
-             !memcmp(head + 2, "OTF2", 4);
-
-    if (!f)
+    if (pz_is_anchor(path))
+        return 0;
+    if (access(path, R_OK) != 0)
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
-    else if (!ok)
+    else
         snprintf(err, errlen, "%s: not an OTF2 archive (no OTF2 anchor file)", path);
-    if (f)
-        fclose(f);
-    return ok ? 0 : -1;
+    return -1;
 }
 
 static int by_id(const void *x, const void *y)
@@ -213,7 +199,7 @@ struct pz_trace_out *pz_trace_out_open(const char *recorded, const char *dir, in
         snprintf(err, errlen, "%s: out of memory", dir);
         return NULL;
     }
-    anchor_path(recorded, o->anchor, sizeof(o->anchor));
+    pz_anchor_path(recorded, o->anchor, sizeof(o->anchor));
     snprintf(o->path, sizeof(o->path), "%s/traces.otf2", dir);
     o->nprocs = nprocs;
     previous = pz_out_listen();
