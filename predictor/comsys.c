@@ -232,12 +232,6 @@ void pz_cs_start(struct pz_comsys *cs, int r)
 /* Takes request r posted at `at` now, or when the simulation reaches `at`. */
 static int post(struct pz_comsys *cs, int r, double at)
 {
-    if (at < cs->now) {
-        cs->req[r].released = 1;
-        cs->req[r].done = at;
-        free_if_unused(cs, r);
-        return -1;
-    }
     cs->req[r].posted = at;
     if (at <= pz_comsys_next(cs)) {
         cs->now = at;
@@ -248,12 +242,14 @@ static int post(struct pz_comsys *cs, int r, double at)
     return r;
 }
 
+/* A new send or receive, or -1 if a process is out of range, `at` is in the simulation's
+ * past or memory ran out. */
 static int new_p2p(struct pz_comsys *cs, enum req_kind kind, int owner, int src, int dst,
-                   int tag, int comm)
+                   int tag, int comm, double at)
 {
     int r;
 
-    if (src < 0 || src >= cs->nprocs || dst < 0 || dst >= cs->nprocs ||
+    if (src < 0 || src >= cs->nprocs || dst < 0 || dst >= cs->nprocs || at < cs->now ||
         (r = pz_cs_new_request(cs)) < 0)
         return -1;
     cs->req[r].kind = (uint8_t)kind;
@@ -265,7 +261,7 @@ static int new_p2p(struct pz_comsys *cs, enum req_kind kind, int owner, int src,
 int pz_comsys_send(struct pz_comsys *cs, int src, int dst, int tag, int comm, double bytes,
                    enum pz_send_mode mode, double at)
 {
-    int r = new_p2p(cs, REQ_SEND, src, src, dst, tag, comm);
+    int r = new_p2p(cs, REQ_SEND, src, src, dst, tag, comm, at);
 
     if (r < 0)
         return -1;
@@ -276,7 +272,7 @@ int pz_comsys_send(struct pz_comsys *cs, int src, int dst, int tag, int comm, do
 
 int pz_comsys_recv(struct pz_comsys *cs, int dst, int src, int tag, int comm, double at)
 {
-    int r = new_p2p(cs, REQ_RECV, dst, src, dst, tag, comm);
+    int r = new_p2p(cs, REQ_RECV, dst, src, dst, tag, comm, at);
 
     return r < 0 ? -1 : post(cs, r, at);
 }

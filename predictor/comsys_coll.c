@@ -133,11 +133,18 @@ int pz_comsys_collective(struct pz_comsys *cs, int comm, const struct pz_coll *c
     return r;
 }
 
+/* The agent whose round is being emitted (post_message's user data). */
+struct emitting {
+    struct pz_comsys *cs;
+    int agent;
+};
+
 /* One message of a round: posted now in the communicator's collective context. */
 static void post_message(void *ud, int peer, int is_send, double bytes)
 {
-    struct pz_comsys *cs = ((void **)ud)[0];
-    int a = *(int *)((void **)ud)[1];
+    const struct emitting *em = ud;
+    struct pz_comsys *cs = em->cs;
+    int a = em->agent;
     struct agent *ag = &cs->agents[a];
     const struct comm *cm = &cs->comms[ag->comm];
     int me = cm->procs[ag->c.me], other = cm->procs[peer];
@@ -181,8 +188,8 @@ void pz_cs_agent_message_done(struct pz_comsys *cs, int a, double t)
 
 void pz_cs_agent_round(struct pz_comsys *cs, int a)
 {
-    void *ud[2] = { cs, &a };
-    struct pz_coll_round out = { post_message, ud, 0 };
+    struct emitting em = { cs, a };
+    struct pz_coll_round out = { post_message, &em, 0 };
     struct agent *ag = &cs->agents[a];
 
     ag->outstanding = 1;

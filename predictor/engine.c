@@ -175,6 +175,12 @@ static void on_done(void *ud, int proc, int request, double done)
         pz_engine_fail(e, "out of memory");
 }
 
+/* The slot of the innermost open interval of k (depth > 0) that is remembered. */
+static int innermost(const struct rank *k)
+{
+    return (k->depth < MAX_OPEN_INTERVALS ? k->depth : MAX_OPEN_INTERVALS) - 1;
+}
+
 /* "rank 1 waits in MPI_Recv (interval 2 at heat.c:40)" for each process that cannot
  * go on. */
 static void report_deadlock(struct engine *e)
@@ -190,7 +196,7 @@ static void report_deadlock(struct engine *e)
         if (k->state != RANK_PARKED || shown == 8)
             continue;
         if (k->depth > 0)
-            where = pz_trace_in_region(e->in, k->intervals[(k->depth < MAX_OPEN_INTERVALS ? k->depth : MAX_OPEN_INTERVALS) - 1])->name;
+            where = pz_trace_in_region(e->in, k->intervals[innermost(k)])->name;
         used += (size_t)snprintf(list + used, sizeof(list) - used, "%srank %d waits in %s (%s)",
                                  shown ? "; " : "", p,
                                  pz_trace_in_region(e->in, k->call_region)->name, where);

@@ -121,8 +121,9 @@ static void post_irecv(struct engine *e, int p, uint64_t id)
 
 /* --- collectives */
 
-/* The communicator's number in the model and p's rank in it; -1 if p is not a member. */
-static int comm_of(struct engine *e, int p, uint32_t comm, int *me)
+/* The communicator's number in the model, with p's rank in it and its size in c; -1 if
+ * p is not a member. */
+static int comm_of(struct engine *e, int p, uint32_t comm, struct pz_coll *c)
 {
     const int *procs = NULL;
     int size = pz_trace_in_comm(e->in, comm, &procs);
@@ -135,8 +136,8 @@ static int comm_of(struct engine *e, int p, uint32_t comm, int *me)
 
         if (!grown)
             return -1;
-        for (uint32_t c = e->ncomms; c <= comm; c++)
-            grown[c] = (struct comm_map){ -1, NULL };
+        for (uint32_t i = e->ncomms; i <= comm; i++)
+            grown[i] = (struct comm_map){ -1, NULL };
         e->comms = grown;
         e->ncomms = comm + 1;
     }
@@ -151,31 +152,41 @@ static int comm_of(struct engine *e, int p, uint32_t comm, int *me)
                 m->rank_of[procs[i]] = i;
         m->id = pz_comsys_comm(e->cs, size, procs);
     }
-    *me = m->rank_of[p];
-    return *me >= 0 ? m->id : -1;
+    c->me = m->rank_of[p];
+    c->size = size;
+    return c->me >= 0 ? m->id : -1;
+}
+
+/* The per-rank byte lists of rec into counts (2 x c->size, allocated here when rec has
+ * one), pointed to by c. */
+static void counts_of(struct engine *e, const struct pz_rec *rec, struct pz_coll *c,
+                      double **counts)
+{
+    const char *send = pz_trace_in_string(e->in, rec->send_list);
+    const char *recv = pz_trace_in_string(e->in, rec->recv_list);
+
+    *counts = NULL;
+    if ((!send && !recv) || !(*counts = malloc(2 * (size_t)c->size * sizeof(double))))
+        return;
+    if (pz_call_counts(send, *counts, c->size) == 0)
+        c->send_counts = *counts;
+    if (pz_call_counts(recv, *counts + c->size, c->size) == 0)
+        c->recv_counts = *counts + c->size;
 }
 
 /* Posts p's part of the collective that rec (its end) describes; the request, or -1
  * for a collective with nothing to model (on MPI_COMM_SELF, or of an unknown kind). */
 static int post_collective(struct engine *e, int p, const struct pz_rec *rec)
 {
-    int me = -1, comm = comm_of(e, p, rec->comm, &me), rc;
-    struct pz_coll c = { .me = me };
+    struct pz_coll c = { 0 };
+    int comm = comm_of(e, p, rec->comm, &c), rc;
     double *counts;
 
     if (pz_call_coll_op(rec->coll_op, &c.op) != 0 || comm < 0)
         return -1;
-    c.size = pz_trace_in_comm(e->in, rec->comm, &(const int *){ NULL });
     c.root = rec->peer == PZ_NONE32 ? 0 : (int)rec->peer;
-    c.bytes = pz_coll_block(c.op, c.size, c.root, me, (double)rec->bytes, (double)rec->bytes2);
-    if (!(counts = malloc(2 * (size_t)c.size * sizeof(double)))) {
-        pz_engine_fail(e, "out of memory");
-        return -1;
-    }
-    if (pz_call_counts(pz_trace_in_string(e->in, rec->send_list), counts, c.size) == 0)
-        c.send_counts = counts;
-    if (pz_call_counts(pz_trace_in_string(e->in, rec->recv_list), counts + c.size, c.size) == 0)
-        c.recv_counts = counts + c.size;
+    c.bytes = pz_coll_block(c.op, c.size, c.root, c.me, (double)rec->bytes, (double)rec->bytes2);
+    counts_of(e, rec, &c, &counts);
     rc = pz_comsys_collective(e->cs, comm, &c, e->ranks[p].call_start);
     free(counts);
     if (rc < 0)
