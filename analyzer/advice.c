@@ -104,6 +104,57 @@ static void communication(struct advisor *v)
             m->synchronization);
 }
 
+/* Whether node s lies inside node n or is n. */
+static int within(const struct pz_analysis *a, int s, const struct pz_node *n)
+{
+    for (; s >= 0; s = a->nodes[s].parent)
+        if (&a->nodes[s] == n)
+            return 1;
+    return 0;
+}
+
+/* The outermost sequential interval within v's interval that loses most, -1 if none. */
+static int worst_sequential(const struct advisor *v, double *lost, int *processors)
+{
+    int worst = -1;
+
+    *lost = 0;
+    for (int s = 0; s < v->a->nnodes; s++) {
+        const struct pz_node *n = &v->a->nodes[s];
+        struct pz_characteristics c;
+
+        if (!n->sequential || (n->parent >= 0 && v->a->nodes[n->parent].sequential) ||
+            !within(v->a, s, v->n))
+            continue;
+        pz_characteristics_of(v->a, n, &c);
+        if (c.insufficient_parallelism > *lost) {
+            *lost = c.insufficient_parallelism;
+            *processors = c.processors;
+            worst = s;
+        }
+    }
+    return worst;
+}
+
+/* 003's first question: is the loss computation that every process repeats? */
+static void insufficient(struct advisor *v)
+{
+    double lost;
+    int processors = 0, s = worst_sequential(v, &lost, &processors);
+
+    say(v, "Insufficient parallelism takes %.6f s of the %.6f s lost in %s (%.0f%%): "
+        "computation that every process executing it duplicates.", v->m.insufficient_parallelism,
+        v->m.lost_time, v->name, SHARE(v->m.insufficient_parallelism, v->m.lost_time));
+    if (s >= 0) {
+        const struct pz_node *n = &v->a->nodes[s];
+
+        say(v, "Most of it is sequential interval %u (%s:%u): %.6f s lost repeating it on %d "
+            "processes; divide its work between them, or compute it once and send the result.",
+            n->id, strrchr(n->file, '/') ? strrchr(n->file, '/') + 1 : n->file, n->line, lost,
+            processors);
+    }
+}
+
 static void idle(struct advisor *v)
 {
     struct pz_spread exec = spread(v, offsetof(struct pz_characteristics, execution_time));
@@ -119,6 +170,7 @@ int pz_advice(const struct pz_analysis *a, const struct pz_node *n,
 {
     struct advisor v = { .a = a, .n = n, .out = sentences };
     const struct pz_characteristics *m = &v.m;
+    double other;
 
     pz_characteristics_of(a, n, &v.m);
     if (m->total_time <= 0 || m->lost_time < 0.1 * m->total_time)
@@ -131,13 +183,17 @@ int pz_advice(const struct pz_analysis *a, const struct pz_node *n,
     say(&v, "%c%s loses %.0f%% of its processors' time (efficiency %.3f, lost %.6f s of "
         "%.6f s).", v.name[0] - 'a' + 'A', v.name + 1,
         SHARE(m->lost_time, m->total_time), m->efficiency, m->lost_time, m->total_time);
-    if (m->communication_time >= 0.5 * m->lost_time)
+    /* the largest part of the lost time; on a tie, the first in 003's order */
+    other = m->mpi_time - m->communication_time;
+    if (m->insufficient_parallelism > 0 && m->insufficient_parallelism >= m->communication_time &&
+        m->insufficient_parallelism >= m->idle_time && m->insufficient_parallelism >= other)
+        insufficient(&v);
+    else if (m->communication_time >= m->idle_time && m->communication_time >= other)
         communication(&v);
-    else if (m->idle_time >= 0.5 * m->lost_time)
+    else if (m->idle_time >= other)
         idle(&v);
     else
         say(&v, "MPI calls other than communication take %.6f s of it (creating "
-            "communicators, MPI_Init, probes without messages...).",
-            m->mpi_time - m->communication_time);
+            "communicators, MPI_Init, probes without messages...).", other);
     return v.count;
 }

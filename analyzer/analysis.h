@@ -24,6 +24,9 @@ struct pz_stats {
     double late_sender, wrong_order, late_receiver;
     double wait_barrier, barrier_completion, wait_nxn, nxn_completion;
     double early_reduce, late_broadcast;
+    /* computation duplicated in sequential intervals, less the one copy that is useful
+       (sequential.c) */
+    double insufficient;
 };
 
 /* One interval of the tree.  Node 0 is the whole run (level 0). */
@@ -34,6 +37,7 @@ struct pz_node {
     int level;
     int parent;            /* index of the enclosing interval, -1 for the whole run */
     uint32_t region;       /* OTF2 region of the interval (unused for node 0) */
+    int sequential;        /* marked sequential: each process duplicates its computation */
     struct pz_stats *procs;   /* one per process */
 };
 
@@ -84,10 +88,10 @@ struct pz_characteristics {
     double execution_time;
     int processors;
     double total_time, productive_time, efficiency, lost_time;
-    double mpi_time, cpu_time, idle_time;
+    double insufficient_parallelism, mpi_time, cpu_time, idle_time;
     double communication_time, sendrecv_time, collective_time, alltoall_time;
     double time_of_start, overlap, load_imbalance;
-    double synchronization, time_variation;
+    double synchronization, real_synchronization, time_variation;
     double late_sender, late_sender_wrong_order, late_receiver;
     double wait_at_barrier, barrier_completion, wait_at_nxn, nxn_completion;
     double early_reduce, late_broadcast;

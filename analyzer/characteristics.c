@@ -1,7 +1,8 @@
 /* Characteristics from the times of each process, by the definitions of
  * docs/characteristics.md.  Interval execution time is the longest of the processes';
- * a process's idle time is what it lacks of that; lost time is MPI time plus idle time;
- * productive time is the rest; integral values are sums over the processes. */
+ * a process's idle time is what it lacks of that; lost time is MPI time plus idle time
+ * plus insufficient parallelism; productive time is the rest; integral values are sums
+ * over the processes. */
 #include <string.h>
 
 #include "analysis.h"
@@ -40,7 +41,8 @@ static void share(const struct pz_stats *s, double execution, double cpu_max,
     c->mpi_time = s->mpi;
     c->cpu_time = s->exec - s->mpi;
     c->idle_time = execution - s->exec;
-    c->lost_time = c->mpi_time + c->idle_time;
+    c->insufficient_parallelism = s->insufficient;
+    c->lost_time = c->insufficient_parallelism + c->mpi_time + c->idle_time;
     c->productive_time = c->total_time - c->lost_time;
     c->efficiency = c->total_time > 0 ? c->productive_time / c->total_time : 1.0;
     c->sendrecv_time = s->sendrecv;
@@ -51,6 +53,8 @@ static void share(const struct pz_stats *s, double execution, double cpu_max,
     c->overlap = s->overlap;
     c->load_imbalance = cpu_max - c->cpu_time;
     c->synchronization = s->sync;
+    c->real_synchronization = s->late_sender + s->late_receiver + s->wait_barrier +
+                              s->wait_nxn + s->early_reduce + s->late_broadcast;
     c->time_variation = s->variation;
     c->late_sender = s->late_sender;
     c->late_sender_wrong_order = s->wrong_order;
@@ -69,6 +73,7 @@ static void add(struct pz_characteristics *sum, const struct pz_characteristics 
     sum->total_time += c->total_time;
     sum->productive_time += c->productive_time;
     sum->lost_time += c->lost_time;
+    sum->insufficient_parallelism += c->insufficient_parallelism;
     sum->mpi_time += c->mpi_time;
     sum->cpu_time += c->cpu_time;
     sum->idle_time += c->idle_time;
@@ -80,6 +85,7 @@ static void add(struct pz_characteristics *sum, const struct pz_characteristics 
     sum->overlap += c->overlap;
     sum->load_imbalance += c->load_imbalance;
     sum->synchronization += c->synchronization;
+    sum->real_synchronization += c->real_synchronization;
     sum->time_variation += c->time_variation;
     sum->late_sender += c->late_sender;
     sum->late_sender_wrong_order += c->late_sender_wrong_order;

@@ -81,13 +81,14 @@ static OTF2_CallbackCode def_region(void *ud, OTF2_RegionRef self, OTF2_StringRe
     struct reader *r = ud;
     struct region *g;
 
-    (void)canonical, (void)description, (void)role, (void)end;
+    (void)canonical, (void)role, (void)end;
     if (pz_reserve((void **)&r->regions, &r->nregions, self, sizeof(struct region)) != 0)
         return OTF2_CALLBACK_INTERRUPT;
     g = &r->regions[self];
     g->name = name;
     g->file = file;
     g->line = begin;
+    g->description = description;
     g->function = -1;
     g->kind = paradigm == OTF2_PARADIGM_MPI ? REGION_MPI
               : (flags & OTF2_REGION_FLAG_PHASE) ? REGION_INTERVAL : REGION_OTHER;
@@ -182,6 +183,18 @@ static OTF2_CallbackCode def_comm(void *ud, OTF2_CommRef self, OTF2_StringRef na
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* An interval's id from its name, "interval 2 at heat.c:57" (or "sequential interval
+ * ..."), and whether it is sequential: its description says so (docs/trace-format.md). */
+static void interval_region(struct reader *r, struct region *g)
+{
+    const char *name = g->name < r->nstrings ? r->strings[g->name] : NULL;
+    const char *description = g->description < r->nstrings ? r->strings[g->description] : NULL;
+
+    if (name && (name = strstr(name, "interval ")))
+        sscanf(name, "interval %u at", &g->id);
+    g->sequential = description && !strcmp(description, "prognoz:sequential");
+}
+
 /* MPI regions: their class by name from the MPI function table (calls_gen.h). */
 static void classify(struct reader *r, struct region *g)
 {
@@ -245,8 +258,8 @@ static int read_definitions(struct reader *r, OTF2_Reader *otf)
         struct region *g = &r->regions[i];
 
         classify(r, g);
-        if (g->kind == REGION_INTERVAL && g->name < r->nstrings && r->strings[g->name])
-            sscanf(r->strings[g->name], "interval %u at", &g->id);
+        if (g->kind == REGION_INTERVAL)
+            interval_region(r, g);
     }
     if (r->nsites && r->nregions) {
         r->nsite_slots = r->nsites * r->nregions;
@@ -483,7 +496,9 @@ static int read_trace(struct reader *r, OTF2_Reader *otf)
             r->a->nodes[0].procs[p].exec = r->procs[p].last - r->procs[p].first;
         }
     }
-    if (r->mpi_calls == 0)
+    if (pz_sequential_losses(r->a) != 0)
+        pz_reader_fail(r, "out of memory");
+    else if (r->mpi_calls == 0)
         pz_reader_fail(r, "the trace has no MPI calls");
     return r->failed ? -1 : 0;
 }

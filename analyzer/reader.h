@@ -23,6 +23,8 @@ struct region {
     uint8_t blocking;      /* may wait for a partner: not a test, not a post */
     uint8_t sends_blocking;    /* a blocking send that may wait for its receiver
                                   (Send, Ssend, Rsend; not Bsend, not Sendrecv) */
+    uint8_t sequential;    /* an interval whose computation each process duplicates */
+    OTF2_StringRef description;
 };
 
 struct pz_msg;
@@ -128,6 +130,10 @@ void pz_charge(struct reader *r, int proc, const int *nodes, uint32_t n, size_t 
 
 /* The interval nodes open on proc now, innermost last; returns how many (at most max). */
 uint32_t pz_open_nodes(const struct reader *r, int proc, int *nodes, uint32_t max);
+
+/* After the events: the insufficient parallelism of every interval (sequential.c).
+ * Returns 0, or -1 out of memory. */
+int pz_sequential_losses(struct pz_analysis *a);
 
 /* Messages and collectives (waits.c). */
 int pz_waits_new(struct reader *r);

@@ -1,6 +1,6 @@
 /* The HTML report: one self-contained page (no scripts, no external files) with the
  * intervals as an indented table, a bar per interval splitting its total time into
- * productive, communication, other MPI and idle time, the wait states, each interval's
+ * productive, insufficient parallelism, communication, other MPI and idle time, the wait states, each interval's
  * processes on request, the advice and the MPI function profile. */
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +28,8 @@ static void head(FILE *out, const struct pz_analysis *a)
           "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
           "td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right}"
           "td.name,th.name{text-align:left}.bar{display:flex;width:240px;height:12px}"
-          ".bar span{display:block;height:12px}.p{background:#4caf50}.c{background:#f44336}"
+          ".bar span{display:block;height:12px}.p{background:#4caf50}.s{background:#9c27b0}"
+          ".c{background:#f44336}"
           ".m{background:#ff9800}.i{background:#9e9e9e}.legend span{padding:0 6px}"
           "</style></head><body>\n<h1>prognoz report</h1>\n", out);
     fprintf(out, "<p>%d processes, %llu messages, %llu collective operations, %llu "
@@ -39,8 +40,9 @@ static void head(FILE *out, const struct pz_analysis *a)
         text(out, a->warnings[i]);
         fputs("</p>\n", out);
     }
-    fputs("<p class=\"legend\"><span class=\"p\">productive</span><span class=\"c\">"
-          "communication</span><span class=\"m\">other MPI</span><span class=\"i\">idle</span>"
+    fputs("<p class=\"legend\"><span class=\"p\">productive</span><span class=\"s\">"
+          "insufficient parallelism</span><span class=\"c\">communication</span>"
+          "<span class=\"m\">other MPI</span><span class=\"i\">idle</span>"
           "</p>\n", out);
 }
 
@@ -49,9 +51,11 @@ static void bar(FILE *out, const struct pz_characteristics *m)
     double total = m->total_time > 0 ? m->total_time : 1;
 
     fprintf(out, "<div class=\"bar\"><span class=\"p\" style=\"width:%.1f%%\"></span>"
+            "<span class=\"s\" style=\"width:%.1f%%\"></span>"
             "<span class=\"c\" style=\"width:%.1f%%\"></span><span class=\"m\" "
             "style=\"width:%.1f%%\"></span><span class=\"i\" style=\"width:%.1f%%\"></span></div>",
-            100 * m->productive_time / total, 100 * m->communication_time / total,
+            100 * m->productive_time / total, 100 * m->insufficient_parallelism / total,
+            100 * m->communication_time / total,
             100 * (m->mpi_time - m->communication_time) / total, 100 * m->idle_time / total);
 }
 
@@ -66,7 +70,7 @@ static void interval_name(FILE *out, const struct pz_node *n)
     if (n->parent < 0) {
         fputs("whole run", out);
     } else {
-        fprintf(out, "interval %u at ", n->id);
+        fprintf(out, "%sinterval %u at ", n->sequential ? "sequential " : "", n->id);
         text(out, base);
         fprintf(out, ":%u", n->line);
     }

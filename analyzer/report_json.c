@@ -92,8 +92,9 @@ static void interval(FILE *out, const struct pz_analysis *a, const struct pz_nod
     pz_characteristics_of(a, n, &m);
     fputs("{\"file\": ", out);
     pz_json_string(out, n->file);
-    fprintf(out, ", \"line\": %u, \"id\": %u, \"level\": %d, \"exe_count\": %llu, \"parent\": ",
-            n->line, n->id, n->level, (unsigned long long)m.exe_count);
+    fprintf(out, ", \"line\": %u, \"id\": %u, \"level\": %d, \"sequential\": %s, "
+            "\"exe_count\": %llu, \"parent\": ", n->line, n->id, n->level,
+            n->sequential ? "true" : "false", (unsigned long long)m.exe_count);
     if (n->parent < 0)
         fputs("null", out);
     else

@@ -13,8 +13,9 @@ static void header(FILE *out, const struct pz_node *n, const struct pz_character
         fprintf(out, "Interval (whole run) Level=0 EXE_Count=%llu\n",
                 (unsigned long long)m->exe_count);
     else
-        fprintf(out, "Interval (LineNumber = %u SourceFile = %s Id = %u) Level=%d EXE_Count=%llu\n",
-                n->line, n->file, n->id, n->level, (unsigned long long)m->exe_count);
+        fprintf(out, "Interval (LineNumber = %u SourceFile = %s Id = %u) Level=%d EXE_Count=%llu%s\n",
+                n->line, n->file, n->id, n->level, (unsigned long long)m->exe_count,
+                n->sequential ? " Sequential" : "");
 }
 
 static void main_characteristics(FILE *out, const struct pz_characteristics *m)
@@ -26,6 +27,7 @@ static void main_characteristics(FILE *out, const struct pz_characteristics *m)
     fprintf(out, "Total Time %.6f\n", m->total_time);
     fprintf(out, "Productive Time %.6f (CPU)\n", m->productive_time);
     fprintf(out, "Lost Time %.6f\n", m->lost_time);
+    fprintf(out, "---Insufficient Parallelism %.6f\n", m->insufficient_parallelism);
     fprintf(out, "---MPI Time %.6f\n", m->mpi_time);
     fprintf(out, "---Idle Time %.6f\n", m->idle_time);
     fprintf(out, "Communication Time %.6f\n", m->communication_time);
@@ -33,6 +35,7 @@ static void main_characteristics(FILE *out, const struct pz_characteristics *m)
     fprintf(out, "*****CollectiveAll Time %.6f\n", m->collective_time);
     fprintf(out, "*****AllToAll Time %.6f\n", m->alltoall_time);
     fprintf(out, "Potential Sync. %.6f\n", m->synchronization);
+    fprintf(out, "Real Sync. %.6f\n", m->real_synchronization);
     fprintf(out, "Time Variation %.6f\n", m->time_variation);
     fprintf(out, "Time of Start %.6f\n", m->time_of_start);
     fprintf(out, "Overlap %.6f\n", m->overlap);

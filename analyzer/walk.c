@@ -69,7 +69,7 @@ static struct frame *open_call(struct reader *r, int proc)
 static int interval_node(struct reader *r, struct process *p, uint32_t region)
 {
     const struct region *g = &r->regions[region];
-    int parent = 0;
+    int parent = 0, node;
 
     for (uint32_t i = p->depth; i-- > 0;) {
         if (p->stack[i].node >= 0) {
@@ -77,8 +77,11 @@ static int interval_node(struct reader *r, struct process *p, uint32_t region)
             break;
         }
     }
-    return pz_tree_child(&r->tree, parent, region,
+    node = pz_tree_child(&r->tree, parent, region,
                          g->file < r->nstrings ? r->strings[g->file] : "", g->line, g->id);
+    if (node >= 0)
+        r->a->nodes[node].sequential = g->sequential;
+    return node;
 }
 
 /* Computation while nonblocking operations are in flight: communication hidden by it. */

@@ -12,6 +12,12 @@
  *     }
  *     PROGNOZ_END(1);
  *
+ * A computation that every process executes in full, duplicating it instead of sharing
+ * it (reading the input on every process, a sequential loop each process runs whole),
+ * is a sequential interval: begin it with PROGNOZ_BEGIN_SEQ(id) and end it with
+ * PROGNOZ_END(id).  The analysis counts its computation once as productive and the
+ * duplicates as lost time, insufficient parallelism (docs/characteristics.md).
+ *
  * The id (0 to 65535) is the programmer's number for the interval; an interval is known
  * by the source file and line of its PROGNOZ_BEGIN and its id, so one id used at two
  * places gives two intervals.  Intervals nest to any depth; an interval may be entered
@@ -19,8 +25,8 @@
  * MPI_Init and MPI_Finalize, from the thread that does the work they enclose.
  *
  * A marker is a zero-length MPI_Send of the process to itself followed by the matching
- * MPI_Recv, with a tag that reads, as 32 unsigned bits, 0xAA id_hi id_lo 0xAA (begin) or
- * 0xAA id_hi id_lo 0xBB (end).  Such tags exceed every MPI implementation's MPI_TAG_UB:
+ * MPI_Recv, with a tag that reads, as 32 unsigned bits, 0xAA id_hi id_lo 0xAA (begin),
+ * 0xAA id_hi id_lo 0xCC (begin a sequential interval) or 0xAA id_hi id_lo 0xBB (end).  Such tags exceed every MPI implementation's MPI_TAG_UB:
  * the recorder recognises the pair and consumes it, so MPI never sees it, and the
  * program gets MPI_SUCCESS and the status of an empty message from itself.  The macros
  * issue the pair only while the recorder records, so a marked program runs unchanged,
@@ -31,8 +37,9 @@
  *     MPI_Send(NULL, 0, MPI_BYTE, 0, (int)0xAA0002AA, MPI_COMM_SELF);   // begin 2
  *     MPI_Recv(NULL, 0, MPI_BYTE, 0, (int)0xAA0002AA, MPI_COMM_SELF, MPI_STATUS_IGNORE);
  *
- * Fortran programs include prognoz.fh and call prognoz_begin(id) / prognoz_end(id),
- * linking libprognoz-markers (see docs/intervals.md).
+ * Fortran programs include prognoz.fh and call prognoz_begin(id) / prognoz_end(id)
+ * (prognoz_begin_seq(id) for a sequential interval), linking libprognoz-markers (see
+ * docs/intervals.md).
  */
 #ifndef PROGNOZ_H
 #define PROGNOZ_H
@@ -61,6 +68,7 @@ extern void prognoz_marker_site(void *site) __attribute__((weak));
 
 #define PROGNOZ_TAG_BEGIN(id) ((int)(0xAA0000AAu | ((unsigned)(id) & 0xFFFFu) << 8))
 #define PROGNOZ_TAG_END(id) ((int)(0xAA0000BBu | ((unsigned)(id) & 0xFFFFu) << 8))
+#define PROGNOZ_TAG_BEGIN_SEQ(id) ((int)(0xAA0000CCu | ((unsigned)(id) & 0xFFFFu) << 8))
 
 /* A macro, not a function, so that the marker's call site is the line that uses it. */
 #define PROGNOZ_MARK_(tag)                                                              \
@@ -73,5 +81,6 @@ extern void prognoz_marker_site(void *site) __attribute__((weak));
 
 #define PROGNOZ_BEGIN(id) PROGNOZ_MARK_(PROGNOZ_TAG_BEGIN(id))
 #define PROGNOZ_END(id) PROGNOZ_MARK_(PROGNOZ_TAG_END(id))
+#define PROGNOZ_BEGIN_SEQ(id) PROGNOZ_MARK_(PROGNOZ_TAG_BEGIN_SEQ(id))
 
 #endif

@@ -70,10 +70,12 @@ static void write_regions(struct strings *s)
 }
 
 /* Intervals are phases of the program's own code, named so that a timeline shows
- * where each begins: "interval 2 at heat.c:57". */
+ * where each begins: "interval 2 at heat.c:57".  A sequential interval is named
+ * "sequential interval 2 at heat.c:57" and its description says so to the analyzer
+ * (docs/trace-format.md). */
 static void write_intervals(struct strings *s, const struct pz_run_info *run)
 {
-    OTF2_StringRef empty = string(s, "");
+    OTF2_StringRef empty = string(s, ""), sequential = string(s, "prognoz:sequential");
 
     for (uint32_t i = 0; i < run->nintervals; i++) {
         const struct pz_interval_def *d = &run->intervals[i];
@@ -81,10 +83,11 @@ static void write_intervals(struct strings *s, const struct pz_run_info *run)
         char name[4200];
         OTF2_StringRef ref;
 
-        snprintf(name, sizeof(name), "interval %u at %s:%u", d->id,
-                 base ? base + 1 : d->file ? d->file : "??", d->line);
+        snprintf(name, sizeof(name), "%sinterval %u at %s:%u", d->sequential ? "sequential " : "",
+                 d->id, base ? base + 1 : d->file ? d->file : "??", d->line);
         ref = string(s, name);
-        OTF2_GlobalDefWriter_WriteRegion(s->w, PZ_NCALLS + i, ref, ref, empty,
+        OTF2_GlobalDefWriter_WriteRegion(s->w, PZ_NCALLS + i, ref, ref,
+                                         d->sequential ? sequential : empty,
                                          OTF2_REGION_ROLE_CODE, OTF2_PARADIGM_USER,
                                          OTF2_REGION_FLAG_PHASE,
                                          string(s, d->file ? d->file : "??"), d->line,

@@ -1,5 +1,6 @@
 /* Intervals and marker misuses at finalize.  Strings carry identities between
- * processes: "FILE\nLINE\nID" for an interval, the text itself for a warning. */
+ * processes: "FILE\nLINE\nID" for an interval ("FILE\nLINE\nID\nsequential" for a
+ * sequential one), the text itself for a warning. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,21 +19,28 @@ static void where(struct pz_callsites *cs, uintptr_t site, char *buf, size_t len
     snprintf(buf, len, "%s:%u", loc.file, loc.line);
 }
 
-void pz_intervals_add_identity(struct pz_strings *list, struct pz_callsites *cs,
-                               uintptr_t site, unsigned id)
+static void add_identity(struct pz_strings *list, struct pz_callsites *cs, uintptr_t site,
+                         unsigned id, int sequential)
 {
     struct pz_source_loc loc;
     char text[4200];
 
     pz_callsites_resolve(cs, site, &loc);
-    snprintf(text, sizeof(text), "%s\n%u\n%u", loc.file, loc.line, id);
+    snprintf(text, sizeof(text), "%s\n%u\n%u%s", loc.file, loc.line, id,
+             sequential ? "\nsequential" : "");
     pz_strings_add(list, text);
+}
+
+void pz_intervals_add_identity(struct pz_strings *list, struct pz_callsites *cs,
+                               uintptr_t site, unsigned id)
+{
+    add_identity(list, cs, site, id, 0);
 }
 
 static void identities(struct pz_callsites *cs, struct pz_strings *p)
 {
     for (uint32_t i = 0; i < pz_markers_count(); i++)
-        pz_intervals_add_identity(p, cs, pz_markers_site(i), pz_markers_id(i));
+        add_identity(p, cs, pz_markers_site(i), pz_markers_id(i), pz_markers_sequential(i));
 }
 
 static void warnings(struct pz_callsites *cs, struct pz_strings *p)
@@ -76,6 +84,7 @@ struct pz_interval_def *pz_intervals_parse(char **texts, uint32_t n)
         defs[i].file = strndup(texts[i], (size_t)(line - texts[i]));
         defs[i].line = (unsigned)strtoul(line + 1, NULL, 10);
         defs[i].id = (unsigned)strtoul(id + 1, NULL, 10);
+        defs[i].sequential = strstr(id + 1, "\nsequential") != NULL;
     }
     return defs;
 }

@@ -12,6 +12,7 @@ struct pz_interval_def {
     char *file;
     unsigned line;
     unsigned id;
+    int sequential;        /* begun by a sequential marker (markers.h) */
 };
 
 /* Collective over comm.  Fills map[i] with the global number of local interval i
@@ -24,7 +25,8 @@ int pz_intervals_unify(MPI_Comm comm, uint32_t *map, struct pz_interval_def **al
 void pz_intervals_free(struct pz_interval_def *all, uint32_t nall);
 
 /* The identity string "FILE\nLINE\nID" of code address site with id, resolved by cs;
- * what pz_intervals_parse reads back, for unify.h. */
+ * what pz_intervals_parse reads back, for unify.h.  A sequential interval's identity
+ * has a fourth line, "sequential". */
 struct pz_callsites;
 struct pz_strings;
 void pz_intervals_add_identity(struct pz_strings *list, struct pz_callsites *cs,

@@ -1,5 +1,5 @@
 /* Interval markers: the boundaries they mark become records of the calling thread; the
- * intervals of the process are numbered by (begin call site, id) in a small hash. */
+ * intervals of the process are numbered by (begin call site, id, kind) in a small hash. */
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -10,6 +10,7 @@
 struct interval {
     uintptr_t site;
     unsigned id;
+    int sequential;
 };
 
 static struct interval *intervals;      /* by local number */
@@ -37,9 +38,16 @@ int pz_is_marker(int peer, int tag, MPI_Comm comm)
     return peer == rank;
 }
 
-static uint32_t slot_of(uintptr_t site, unsigned id, uint32_t n)
+static uint32_t slot_of(const struct interval *v, uint32_t n)
 {
-    return (uint32_t)((site * 0x9E3779B97F4A7C15u) >> 40 ^ id) & (n - 1);
+    uint32_t kind = (uint32_t)v->sequential << 16;
+
+    return (uint32_t)((v->site * 0x9E3779B97F4A7C15u) >> 40 ^ v->id ^ kind) & (n - 1);
+}
+
+static int same(const struct interval *a, const struct interval *b)
+{
+    return a->site == b->site && a->id == b->id && a->sequential == b->sequential;
 }
 
 /* Doubles the hash of intervals; caller holds the lock. */
@@ -50,7 +58,7 @@ static int rehash(void)
     if (!fresh)
         return -1;
     for (uint32_t i = 0; i < nintervals; i++) {
-        uint32_t s = slot_of(intervals[i].site, intervals[i].id, n);
+        uint32_t s = slot_of(&intervals[i], n);
 
         while (fresh[s])
             s = (s + 1) & (n - 1);
@@ -62,8 +70,8 @@ static int rehash(void)
     return 0;
 }
 
-/* The local number of the interval begun at site with id, new if needed. */
-static int64_t interval_number(uintptr_t site, unsigned id)
+/* The local number of interval v, new if needed. */
+static int64_t interval_number(const struct interval *v)
 {
     int64_t found = -1;
     uint32_t s;
@@ -71,8 +79,8 @@ static int64_t interval_number(uintptr_t site, unsigned id)
     pthread_mutex_lock(&lock);
     if (2 * (nintervals + 1) > nslots && rehash() != 0)
         goto out;
-    for (s = slot_of(site, id, nslots); slots[s]; s = (s + 1) & (nslots - 1)) {
-        if (intervals[slots[s] - 1].site == site && intervals[slots[s] - 1].id == id) {
+    for (s = slot_of(v, nslots); slots[s]; s = (s + 1) & (nslots - 1)) {
+        if (same(&intervals[slots[s] - 1], v)) {
             found = slots[s] - 1;
             goto out;
         }
@@ -86,7 +94,7 @@ static int64_t interval_number(uintptr_t site, unsigned id)
         intervals = grown;
         intervals_cap = cap;
     }
-    intervals[nintervals] = (struct interval){ site, id };
+    intervals[nintervals] = *v;
     slots[s] = nintervals + 1;
     found = nintervals++;
 out:
@@ -130,9 +138,10 @@ static void boundary(struct pz_thread *t, uint16_t kind, uint32_t interval, uint
     pz_thread_commit_call(t, &r, &cpu);
 }
 
-static void begin(struct pz_thread *t, unsigned id, uint64_t when, uintptr_t site)
+static void begin(struct pz_thread *t, const struct interval *v, uint64_t when)
 {
-    int64_t n = interval_number(site, id);
+    int64_t n = interval_number(v);
+    unsigned id = v->id;
 
     if (n < 0)
         return;
@@ -182,10 +191,13 @@ void pz_marker(struct pz_thread *t, int tag, uint64_t when, uintptr_t site)
         site = t->next_site;
         t->next_site = 0;
     }
-    if ((bits & 0xFF) == 0xAA)
-        begin(t, bits >> 8 & 0xFFFF, when, site);
-    else
+    if ((bits & 0xFF) == 0xBB) {
         end(t, bits >> 8 & 0xFFFF, when, site);
+    } else {
+        struct interval v = { site, bits >> 8 & 0xFFFF, (bits & 0xFF) == 0xCC };
+
+        begin(t, &v, when);
+    }
 }
 
 void pz_markers_close_all(struct pz_thread *t, uint64_t when)
@@ -211,6 +223,11 @@ uintptr_t pz_markers_site(uint32_t i)
 unsigned pz_markers_id(uint32_t i)
 {
     return intervals[i].id;
+}
+
+int pz_markers_sequential(uint32_t i)
+{
+    return intervals[i].sequential;
 }
 
 uint32_t pz_markers_misuses(const struct pz_misuse_note **notes)

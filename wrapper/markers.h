@@ -1,6 +1,7 @@
 /* Interval markers: a send to the process itself followed by a receive from itself,
  * with a tag that reads, as 32 unsigned bits, 0xAA id_hi id_lo 0xAA (the interval id
- * begins) or 0xAA id_hi id_lo 0xBB (it ends).  Such tags exceed every MPI_TAG_UB, so
+ * begins), 0xAA id_hi id_lo 0xCC (a sequential interval begins: a computation every
+ * process that executes it duplicates) or 0xAA id_hi id_lo 0xBB (it ends).  Such tags exceed every MPI_TAG_UB, so
  * the recorder consumes marker calls itself and never passes them to MPI.  An interval
  * is identified by the call site of its begin marker and its id; intervals nest on each
  * thread.  Misuse is resolved deterministically and reported at finalize. */
@@ -16,7 +17,7 @@ static inline int pz_is_marker_tag(int tag)
 {
     uint32_t t = (uint32_t)tag;
 
-    return t >> 24 == 0xAA && ((t & 0xFF) == 0xAA || (t & 0xFF) == 0xBB);
+    return t >> 24 == 0xAA && ((t & 0xFF) == 0xAA || (t & 0xFF) == 0xBB || (t & 0xFF) == 0xCC);
 }
 
 /* Whether a call to or from rank peer of comm with this tag is a marker half. */
@@ -36,11 +37,14 @@ int pz_marker_request(int source, int tag, MPI_Request *request);
 /* Closes, at ticks when, the intervals still open on t (finalize); each is reported. */
 void pz_markers_close_all(struct pz_thread *t, uint64_t when);
 
-/* The intervals of this process: local number i was begun at sites[i] with ids[i]. */
+/* The intervals of this process: local number i was begun at sites[i] with ids[i], as
+ * a sequential interval if sequential[i].  An interval is known by all three. */
 uint32_t pz_markers_count(void);
+/* pz_markers_site, pz_markers_id and pz_markers_sequential may run only once no thread
+ * adds intervals. */
 uintptr_t pz_markers_site(uint32_t i);
-/* pz_markers_site and pz_markers_id may run only once no thread adds intervals. */
 unsigned pz_markers_id(uint32_t i);
+int pz_markers_sequential(uint32_t i);
 
 /* A misuse of markers, to report at finalize. */
 enum pz_misuse {

@@ -5,6 +5,7 @@
 
 void prognoz_begin_f(int id);
 void prognoz_end_f(int id);
+void prognoz_seq_f(int id);
 
 /* The marker pair, attributed to the caller of the public function. */
 static void mark(int tag, void *site)
@@ -25,4 +26,9 @@ __attribute__((noinline)) void prognoz_begin_f(int id)
 __attribute__((noinline)) void prognoz_end_f(int id)
 {
     mark(PROGNOZ_TAG_END(id), __builtin_return_address(0));
+}
+
+__attribute__((noinline)) void prognoz_seq_f(int id)
+{
+    mark(PROGNOZ_TAG_BEGIN_SEQ(id), __builtin_return_address(0));
 }

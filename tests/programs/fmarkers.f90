@@ -1,7 +1,8 @@
 ! Interval markers in Fortran (tests/integration/fortran_markers.sh): a program using
 ! 'use mpi' includes prognoz.fh and marks interval 1 around a loop of 3 steps, each of
-! them interval 2 around an MPI_Allreduce, then interval 3 around an MPI_Barrier; linked
-! with libprognoz-markers.  Each prognoz_begin's line carries a comment "@NAME" by which
+! them interval 2 around an MPI_Allreduce, then interval 3 around an MPI_Barrier and
+! sequential interval 4 around the work each rank repeats; linked with
+! libprognoz-markers.  Each prognoz_begin's line carries a comment "@NAME" by which
 ! the test finds the line.  Rank 0 prints the sum of the allreduces.
 program fmarkers
     use mpi
@@ -24,6 +25,9 @@ program fmarkers
     call prognoz_begin(3) ! @barrier
     call MPI_Barrier(MPI_COMM_WORLD, ierr)
     call prognoz_end(3)
+    call prognoz_begin_seq(4) ! @seq
+    s = nprocs * nprocs
+    call prognoz_end(4)
     if (rank == 0) print '(a, i0, a, i0)', 'fmarkers: ', nprocs, ' ranks, total ', total
     call MPI_Finalize(ierr)
 end program fmarkers

@@ -387,3 +387,68 @@ Test(advice, never_more_than_the_maximum)
         }
     }
 }
+
+/* Insufficient parallelism first, as 003's methodology asks.  Two processes run 10 s
+ * each, 0.5 s of it in MPI; interval 9 (init.c:5), sequential, takes 4 s of computation
+ * on each: each loses half of it (k = 2), 2 s, as analyzer/sequential.c computes.
+ * Whole run: total 20, lost 4 + 1 + 0 = 5 (25%, efficiency 0.75), of which 4 (80%) is
+ * insufficient parallelism.  Interval 9: total 8, lost 4 (50%), all of it. */
+Test(advice, insufficient_parallelism_names_the_sequential_interval)
+{
+    static const char *const run_advice[] = {
+        "The whole run loses 25% of its processors' time (efficiency 0.750, lost 5.000000 s "
+        "of 20.000000 s).",
+        "Insufficient parallelism takes 4.000000 s of the 5.000000 s lost in the whole run "
+        "(80%): computation that every process executing it duplicates.",
+        "Most of it is sequential interval 9 (init.c:5): 4.000000 s lost repeating it on 2 "
+        "processes; divide its work between them, or compute it once and send the result.",
+        NULL,
+    };
+    static const char *const interval_advice[] = {
+        "Interval 9 (init.c:5) loses 50% of its processors' time (efficiency 0.500, lost "
+        "4.000000 s of 8.000000 s).",
+        "Insufficient parallelism takes 4.000000 s of the 4.000000 s lost in interval 9 "
+        "(init.c:5) (100%): computation that every process executing it duplicates.",
+        "Most of it is sequential interval 9 (init.c:5): 4.000000 s lost repeating it on 2 "
+        "processes; divide its work between them, or compute it once and send the result.",
+        NULL,
+    };
+
+    setup(2, 2);
+    name_node(1, 9, "/src/init.c", 5);
+    nodes[1].sequential = 1;
+    for (int p = 0; p < 2; p++) {
+        run(0, p, 10.0, 0.5, 0, 0, 0)->insufficient = 2.0;
+        run(1, p, 4.0, 0, 0, 0, 0)->insufficient = 2.0;
+    }
+    expect_advice(0, run_advice);
+    expect_advice(1, interval_advice);
+}
+
+/* No part reaches half the lost time: the largest leads.  Two processes; process 0 runs
+ * 10 s with 0.7 s of point-to-point, process 1 runs 9.38 s without MPI; sequential
+ * interval 9 (init.c:5) takes 1 s on each, half of it lost (0.5 s each).  Execution 10,
+ * total 20, idle 0.62 on process 1; lost 1.0 + 0.7 + 0.62 = 2.32 (12%, efficiency
+ * 17.68 / 20 = 0.884): insufficient parallelism 1.0 (43%) before communication 0.7 and
+ * idle 0.62. */
+Test(advice, the_largest_part_of_the_lost_time_leads_even_below_half)
+{
+    static const char *const want[] = {
+        "The whole run loses 12% of its processors' time (efficiency 0.884, lost 2.320000 s "
+        "of 20.000000 s).",
+        "Insufficient parallelism takes 1.000000 s of the 2.320000 s lost in the whole run "
+        "(43%): computation that every process executing it duplicates.",
+        "Most of it is sequential interval 9 (init.c:5): 1.000000 s lost repeating it on 2 "
+        "processes; divide its work between them, or compute it once and send the result.",
+        NULL,
+    };
+
+    setup(2, 2);
+    name_node(1, 9, "/src/init.c", 5);
+    nodes[1].sequential = 1;
+    run(0, 0, 10.0, 0.7, 0.7, 0, 0)->insufficient = 0.5;
+    run(0, 1, 9.38, 0, 0, 0, 0)->insufficient = 0.5;
+    for (int p = 0; p < 2; p++)
+        run(1, p, 1.0, 0, 0, 0, 0)->insufficient = 0.5;
+    expect_advice(0, want);
+}

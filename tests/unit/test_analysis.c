@@ -51,6 +51,7 @@ static const struct {
     D(execution_time), D(total_time), D(productive_time), D(efficiency), D(lost_time),
     D(mpi_time), D(cpu_time), D(idle_time), D(communication_time), D(sendrecv_time),
     D(collective_time), D(alltoall_time), D(time_of_start), D(load_imbalance),
+    D(insufficient_parallelism), D(synchronization), D(real_synchronization),
 #undef D
 };
 
@@ -439,6 +440,77 @@ Test(analysis, barrier_with_staggered_arrival)
         .mpi_time = 0.072, .cpu_time = 0.096, .idle_time = 0,
         .communication_time = 0.064, .collective_time = 0.064, .load_imbalance = 0.060,
         .exe_count = 1 });
+}
+
+/* (d') Sequential intervals: computation each process duplicates.  Three processes:
+ *   0: Init 0-5, S 5-25 [ N 10-14 ], P 25-45 [ T 30-35 ], Finalize 45-50
+ *   1: Init 0-5, S 5-25 [ Comm_size 21-25 ], P 25-45, Finalize 45-50
+ *   2: Init 0-5, S 5-23, P 25-45, Finalize 45-50
+ * S (id 4, s.c:20) and T (id 7, s.c:50) are sequential, N (id 5) and P (id 6) not.
+ * S: executed by k = 3, each loses 2/3 of its CPU time there: CPU 20, 16, 18, so
+ * insufficient parallelism 40/3, 32/3, 12, in all 36 = two of the three copies of the
+ * 54 ms.  Execution 20, total 60, MPI 4, idle 0 + 0 + 2, lost 36 + 4 + 2 = 42,
+ * productive 18 (one copy: 54 / 3), efficiency 0.3.
+ * N: inside S, so sequential code too, with S's k: 2/3 of its 4 ms CPU on process 0 is
+ * lost, 8/3; productive 4/3.
+ * T: sequential but executed by process 0 alone: nothing duplicated, nothing lost.
+ * P: parallel, no loss but idle: nothing lost to insufficient parallelism.
+ * Whole run: 50 on each, total 150, MPI 10 + 14 + 10 = 34, insufficient 36 (S's),
+ * lost 70, productive 80, CPU 116. */
+Test(analysis, sequential_intervals_lose_their_duplicates)
+{
+    struct tb *b = trace(3);
+    uint32_t s = tb_sequential_interval(b, 4, "s.c", 20), n = tb_interval(b, 5, "s.c", 22),
+             par = tb_interval(b, 6, "s.c", 40), t = tb_sequential_interval(b, 7, "s.c", 50);
+    static const double s_leave[] = { 25, 25, 23 };
+
+    for (int p = 0; p < 3; p++) {
+        tb_call(b, p, "MPI_Init", MS(0), MS(5));
+        tb_enter(b, p, MS(5), s);
+        if (p == 0) {
+            tb_enter(b, p, MS(10), n);
+            tb_leave(b, p, MS(14), n);
+        } else if (p == 1) {
+            tb_call(b, p, "MPI_Comm_size", MS(21), MS(25));
+        }
+        tb_leave(b, p, MS(s_leave[p]), s);
+        tb_enter(b, p, MS(25), par);
+        if (p == 0) {
+            tb_enter(b, p, MS(30), t);
+            tb_leave(b, p, MS(35), t);
+        }
+        tb_leave(b, p, MS(45), par);
+        tb_call(b, p, "MPI_Finalize", MS(45), MS(50));
+    }
+    analyze(b);
+
+    cr_expect(node_at("s.c", 20)->sequential);
+    cr_expect_not(node_at("s.c", 22)->sequential);
+    expect_interval("S", node_at("s.c", 20), (struct pz_characteristics){
+        .execution_time = 0.020, .processors = 3, .total_time = 0.060,
+        .productive_time = 0.018, .efficiency = 0.3, .lost_time = 0.042,
+        .insufficient_parallelism = 0.036, .mpi_time = 0.004, .cpu_time = 0.054,
+        .idle_time = 0.002, .load_imbalance = 0.006, .exe_count = 1 });
+    expect_process("S", node_at("s.c", 20), 1, (struct pz_characteristics){
+        .execution_time = 0.020, .processors = 1, .total_time = 0.020,
+        .productive_time = 0.016 / 3, .efficiency = 0.016 / 3 / 0.020,
+        .lost_time = 0.032 / 3 + 0.004, .insufficient_parallelism = 0.032 / 3,
+        .mpi_time = 0.004, .cpu_time = 0.016, .load_imbalance = 0.004, .exe_count = 1 });
+    expect_interval("N", node_at("s.c", 22), (struct pz_characteristics){
+        .execution_time = 0.004, .processors = 1, .total_time = 0.004,
+        .productive_time = 0.004 / 3, .efficiency = 1.0 / 3, .lost_time = 0.008 / 3,
+        .insufficient_parallelism = 0.008 / 3, .cpu_time = 0.004, .exe_count = 1 });
+    expect_interval("T", node_at("s.c", 50), (struct pz_characteristics){
+        .execution_time = 0.005, .processors = 1, .total_time = 0.005,
+        .productive_time = 0.005, .efficiency = 1, .cpu_time = 0.005, .exe_count = 1 });
+    expect_interval("P", node_at("s.c", 40), (struct pz_characteristics){
+        .execution_time = 0.020, .processors = 3, .total_time = 0.060,
+        .productive_time = 0.060, .efficiency = 1, .cpu_time = 0.060, .exe_count = 1 });
+    expect_interval("whole run", &an.nodes[0], (struct pz_characteristics){
+        .execution_time = 0.050, .processors = 3, .total_time = 0.150,
+        .productive_time = 0.080, .efficiency = 0.080 / 0.150, .lost_time = 0.070,
+        .insufficient_parallelism = 0.036, .mpi_time = 0.034, .cpu_time = 0.116,
+        .load_imbalance = 0.004, .exe_count = 1 });
 }
 
 /* (e) All-to-all and nonblocking point-to-point.

@@ -7,6 +7,7 @@
 
 #define BEGIN(id) ((int)(0xAA0000AAu | (unsigned)(id) << 8))
 #define END(id) ((int)(0xAA0000BBu | (unsigned)(id) << 8))
+#define BEGIN_SEQ(id) ((int)(0xAA0000CCu | (unsigned)(id) << 8))
 
 static struct pz_thread thread;
 
@@ -48,7 +49,9 @@ Test(markers, tags_are_recognised_exactly)
 {
     cr_assert(pz_is_marker_tag(BEGIN(0)));
     cr_assert(pz_is_marker_tag(END(65535)));
-    cr_assert_not(pz_is_marker_tag(0xAA0001CC));
+    cr_assert(pz_is_marker_tag(BEGIN_SEQ(1)));
+    cr_assert_not(pz_is_marker_tag(0xAA0001CD));
+    cr_assert_not(pz_is_marker_tag(0xAA0001DD));
     cr_assert_not(pz_is_marker_tag(MPI_ANY_TAG));
     cr_assert_not(pz_is_marker_tag(0x0A0001AA));
     cr_assert_not(pz_is_marker_tag(42));
@@ -66,6 +69,24 @@ Test(markers, nested_intervals_and_repeated_executions)
     cr_assert_eq(pz_markers_count(), 2, "interval 2 executed twice is one interval");
     cr_assert_eq(pz_markers_id(1), 2);
     cr_assert_eq(pz_markers_site(1), 0x2000);
+}
+
+/* A sequential begin is a begin like the others, ended by the usual end; the same id
+ * begun at the same site once as sequential and once not is two intervals. */
+Test(markers, sequential_intervals_are_intervals_of_their_own_kind)
+{
+    pair(BEGIN_SEQ(3), 10, 0x1000);
+    pair(END(3), 20, 0x1100);
+    pair(BEGIN(3), 30, 0x1000);
+    pair(END(3), 40, 0x1100);
+    pair(BEGIN_SEQ(3), 50, 0x1000);
+    pair(END(3), 60, 0x1100);
+    expect("B0@10 E0@20 B1@30 E1@40 B0@50 E0@60");
+    cr_assert_eq(pz_markers_count(), 2);
+    cr_assert(pz_markers_sequential(0));
+    cr_assert_not(pz_markers_sequential(1));
+    cr_assert_eq(pz_markers_id(0), 3);
+    cr_assert_eq(pz_markers_site(0), 0x1000);
 }
 
 Test(markers, one_id_at_two_places_is_two_intervals)

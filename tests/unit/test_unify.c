@@ -2,6 +2,7 @@
 #include <criterion/criterion.h>
 
 #include "singleton.h"
+#include "intervals.h"
 #include "sites.h"
 #include "unify.h"
 
@@ -52,4 +53,24 @@ Test(sites, each_address_is_numbered_once)
     cr_assert_eq(pz_sites_count(), 3002, "the table grew and kept every site");
     cr_assert_eq(pz_sites_number(0x400456), 1);
     cr_assert_eq(pz_sites_number(0x500000 + 2999), 3001);
+}
+
+/* Interval identities as the processes exchange them: "FILE\nLINE\nID", and a fourth
+ * line "sequential" for an interval begun by a sequential marker. */
+Test(unify, interval_identities_read_back_with_their_kind)
+{
+    char plain[] = "/src/a.c\n12\n3", seq[] = "/src/b.c\n40\n65535\nsequential";
+    char *texts[] = { plain, seq };
+    struct pz_interval_def *defs = pz_intervals_parse(texts, 2);
+
+    cr_assert_not_null(defs);
+    cr_assert_str_eq(defs[0].file, "/src/a.c");
+    cr_assert_eq(defs[0].line, 12);
+    cr_assert_eq(defs[0].id, 3);
+    cr_assert_not(defs[0].sequential);
+    cr_assert_str_eq(defs[1].file, "/src/b.c");
+    cr_assert_eq(defs[1].line, 40);
+    cr_assert_eq(defs[1].id, 65535);
+    cr_assert(defs[1].sequential);
+    pz_intervals_free(defs, 2);
 }

@@ -8,7 +8,7 @@
 #include "trace_builder.h"
 
 struct tb_region {
-    char *name, *file;
+    char *name, *file, *description;
     uint32_t line;
     OTF2_Paradigm paradigm;
     OTF2_RegionRole role;
@@ -107,8 +107,8 @@ static uint32_t region(struct tb *b, const char *name, const char *file, uint32_
         return 0;
     }
     b->regions = grown;
-    grown[b->nregions] = (struct tb_region){ strdup(name), strdup(file), line, paradigm, role,
-                                             flags };
+    grown[b->nregions] = (struct tb_region){ strdup(name), strdup(file), strdup(""), line,
+                                             paradigm, role, flags };
     return b->nregions++;
 }
 
@@ -126,6 +126,23 @@ uint32_t tb_interval(struct tb *b, unsigned id, const char *file, unsigned line)
     snprintf(name, sizeof(name), "interval %u at %s:%u", id, base ? base + 1 : file, line);
     return region(b, name, file, line, OTF2_PARADIGM_USER, OTF2_REGION_ROLE_CODE,
                   OTF2_REGION_FLAG_PHASE);
+}
+
+uint32_t tb_sequential_interval(struct tb *b, unsigned id, const char *file, unsigned line)
+{
+    const char *base = strrchr(file, '/');
+    char name[512];
+    uint32_t r;
+
+    snprintf(name, sizeof(name), "sequential interval %u at %s:%u", id, base ? base + 1 : file,
+             line);
+    r = region(b, name, file, line, OTF2_PARADIGM_USER, OTF2_REGION_ROLE_CODE,
+               OTF2_REGION_FLAG_PHASE);
+    if (!b->failed) {
+        free(b->regions[r].description);
+        b->regions[r].description = strdup("prognoz:sequential");
+    }
+    return r;
 }
 
 uint32_t tb_user(struct tb *b, const char *name)
@@ -492,7 +509,9 @@ static void write_definitions(struct tb *b, OTF2_GlobalDefWriter *w)
         const struct tb_region *g = &b->regions[i];
         OTF2_StringRef n = string(w, &next, g->name);
 
-        OTF2_GlobalDefWriter_WriteRegion(w, i, n, n, empty, g->role, g->paradigm, g->flags,
+        OTF2_StringRef d = *g->description ? string(w, &next, g->description) : empty;
+
+        OTF2_GlobalDefWriter_WriteRegion(w, i, n, n, d, g->role, g->paradigm, g->flags,
                                          string(w, &next, g->file), g->line, g->line);
     }
     if (b->ncomms)
@@ -538,6 +557,7 @@ int tb_close(struct tb *b)
     for (uint32_t i = 0; i < b->nregions; i++) {
         free(b->regions[i].name);
         free(b->regions[i].file);
+        free(b->regions[i].description);
     }
     free(b->regions);
     for (uint32_t i = 0; i < b->ncomms; i++) {

@@ -37,6 +37,9 @@ void tb_set_offset(struct tb *b, uint64_t offset);
  * with BASE the file's last component) and a region of the program's own code. */
 uint32_t tb_mpi(struct tb *b, const char *name);
 uint32_t tb_interval(struct tb *b, unsigned id, const char *file, unsigned line);
+/* A sequential interval, as the recorder writes one begun by PROGNOZ_BEGIN_SEQ:
+ * "sequential interval ID at FILE:LINE", PHASE, description "prognoz:sequential". */
+uint32_t tb_sequential_interval(struct tb *b, unsigned id, const char *file, unsigned line);
 uint32_t tb_user(struct tb *b, const char *name);
 
 void tb_enter(struct tb *b, int proc, uint64_t ns, uint32_t region);
