@@ -83,12 +83,12 @@ programs_markers_misuse_CPPFLAGS = -I$(top_srcdir)/include $(MPI_CFLAGS)
 programs_markers_misuse_CFLAGS = $(PZ_CFLAGS) -g
 programs_markers_misuse_LDADD = $(MPI_LIBS)
 
-programs_report_sleep_SOURCES = programs/report_sleep.c
+programs_report_sleep_SOURCES = programs/report_sleep.c programs/sleep_ms.h
 programs_report_sleep_CPPFLAGS = -I$(top_srcdir)/include $(MPI_CFLAGS)
 programs_report_sleep_CFLAGS = $(PZ_CFLAGS) -g
 programs_report_sleep_LDADD = $(MPI_LIBS)
 
-programs_cpu_time_SOURCES = programs/cpu_time.c
+programs_cpu_time_SOURCES = programs/cpu_time.c programs/sleep_ms.h
 programs_cpu_time_CPPFLAGS = -I$(top_srcdir)/include $(MPI_CFLAGS)
 programs_cpu_time_CFLAGS = $(PZ_CFLAGS) -g
 programs_cpu_time_LDADD = $(MPI_LIBS)

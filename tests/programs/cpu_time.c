@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "sleep_ms.h"
+
 static uint64_t cpu_ns(void)
 {
     struct timespec ts;
@@ -24,14 +26,6 @@ static void compute_ms(long ms)
     while (cpu_ns() - start < (uint64_t)ms * 1000000u)
         for (int i = 0; i < 10000; i++)
             x += 0.5 * i;
-}
-
-static void sleep_ms(long ms)
-{
-    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-    while (nanosleep(&ts, &ts) != 0)
-        ;
 }
 
 int main(int argc, char **argv)

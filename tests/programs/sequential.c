@@ -5,15 +5,8 @@
  * carries a comment "@NAME" by which the test finds the line. */
 #include <prognoz.h>
 #include <stdio.h>
-#include <time.h>
 
-static void sleep_ms(long ms)
-{
-    struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-    while (nanosleep(&ts, &ts) != 0)
-        ;
-}
+#include "sleep_ms.h"
 
 int main(int argc, char **argv)
 {
