@@ -147,5 +147,21 @@ void pz_waits_collective(struct reader *r, int proc, OTF2_CollectiveOp op, uint3
                          uint32_t root, double enter, double leave);
 void pz_waits_finish(struct reader *r);
 void pz_waits_free(struct reader *r);
+/* The state of nbc.c, kept with the other matching state of waits.c. */
+struct pz_nbc;
+struct pz_nbc *pz_waits_nbc(const struct reader *r);
+/* The wait state of a member of a collective op (at its root or not): an offset in
+ * struct pz_stats, or 0 if it has none. */
+size_t pz_collective_wait(OTF2_CollectiveOp op, int at_root);
+
+/* Nonblocking collectives (nbc.c): a post (in the call that began at post_enter), its
+ * completion inside call (NULL: outside any call) at when, and the call's return. */
+struct pz_nbc *pz_nbc_new(const struct reader *r);
+void pz_nbc_post(struct reader *r, int proc, uint64_t request, double post_enter);
+void pz_nbc_complete(struct reader *r, int proc, OTF2_CollectiveOp op, uint32_t comm,
+                     uint32_t root, uint64_t request, const struct frame *call, double when);
+void pz_nbc_call_done(struct reader *r, int proc, const struct frame *call, double leave);
+void pz_nbc_finish(struct reader *r);
+void pz_nbc_free(struct pz_nbc *n);
 
 #endif

@@ -1,7 +1,8 @@
 /* Wait states.  Messages are matched in time order by (communicator, sender, receiver,
  * tag), first in first out as MPI orders them; only messages in flight are kept.  A
  * collective instance is the k-th collective of a communicator on each of its members;
- * an instance is kept until its last member reached it. */
+ * an instance is kept until its last member reached it.  Nonblocking collectives are
+ * matched in nbc.c. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +58,7 @@ struct pz_waits {
     uint32_t nseq;
     struct instance *instances;
     uint32_t ninstances, icount;
+    struct pz_nbc *nbc;
 };
 
 int pz_waits_new(struct reader *r)
@@ -71,7 +73,13 @@ int pz_waits_new(struct reader *r)
     w->to_tail = calloc(n, sizeof(*w->to_tail));
     w->nseq = (uint32_t)(n * (r->ncomms ? r->ncomms : 1));
     w->seq = calloc(w->nseq, sizeof(*w->seq));
-    return w->to_head && w->to_tail && w->seq ? 0 : -1;
+    w->nbc = pz_nbc_new(r);
+    return w->to_head && w->to_tail && w->seq && w->nbc ? 0 : -1;
+}
+
+struct pz_nbc *pz_waits_nbc(const struct reader *r)
+{
+    return r->waits->nbc;
 }
 
 /* Process of rank in comm, as seen by process self; -1 if unknown. */
@@ -333,6 +341,7 @@ void pz_waits_call_done(struct reader *r, int proc, struct frame *call, double l
         if (call->wrong_order)
             charge_now(r, proc, offsetof(struct pz_stats, wrong_order), wait, 0);
     }
+    pz_nbc_call_done(r, proc, call, leave);
 }
 
 static int grow_instances(struct pz_waits *w)
@@ -429,6 +438,19 @@ static int is_1_to_n(OTF2_CollectiveOp op)
            op == OTF2_COLLECTIVE_OP_SCATTERV;
 }
 
+size_t pz_collective_wait(OTF2_CollectiveOp op, int at_root)
+{
+    if (op == OTF2_COLLECTIVE_OP_BARRIER)
+        return offsetof(struct pz_stats, wait_barrier);
+    if (is_nxn(op))
+        return offsetof(struct pz_stats, wait_nxn);
+    if (is_n_to_1(op) && at_root)
+        return offsetof(struct pz_stats, early_reduce);
+    if (is_1_to_n(op) && !at_root)
+        return offsetof(struct pz_stats, late_broadcast);
+    return 0;
+}
+
 static void charge_member(struct reader *r, const struct instance *in, uint32_t i,
                           size_t field, double value)
 {
@@ -513,6 +535,7 @@ void pz_waits_finish(struct reader *r)
             else
                 r->a->unmatched_sends++;
     r->a->incomplete_collectives += w->icount;
+    pz_nbc_finish(r);
 }
 
 void pz_waits_free(struct reader *r)
@@ -540,6 +563,7 @@ void pz_waits_free(struct reader *r)
             free(w->instances[i].nnodes);
         }
     }
+    pz_nbc_free(w->nbc);
     free(w->instances);
     free(w->queues);
     free(w->to_head);

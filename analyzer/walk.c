@@ -262,8 +262,16 @@ static OTF2_CallbackCode on_collective_request(OTF2_LocationRef loc, OTF2_TimeSt
                                                void *ud, OTF2_AttributeList *attributes,
                                                uint64_t request)
 {
-    (void)attributes, (void)request;
+    struct reader *r = ud;
+    double t = seconds(r, time);
+    struct frame *call;
+    int proc;
+
+    (void)attributes;
     in_flight(ud, loc, time, 1);
+    /* its partners wait for the call that posted it, from its enter */
+    if (process_at(r, loc, t, &proc))
+        pz_nbc_post(r, proc, request, (call = open_call(r, proc)) ? call->enter : t);
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -274,15 +282,19 @@ static OTF2_CallbackCode on_collective_complete(OTF2_LocationRef loc, OTF2_TimeS
                                                 uint64_t received_bytes, uint64_t request)
 {
     struct reader *r = ud;
+    double t = seconds(r, time);
     struct frame *call;
     int proc;
 
-    (void)attributes, (void)op, (void)comm, (void)root, (void)request;
+    (void)attributes;
     in_flight(ud, loc, time, -1);
-    /* the bytes count in the call that completed the operation, as a nonblocking
-     * receive's do */
-    if (process_at(r, loc, seconds(r, time), &proc) && (call = open_call(r, proc)))
+    if (!process_at(r, loc, t, &proc))
+        return OTF2_CALLBACK_SUCCESS;
+    /* the bytes and the waits count in the call that completed the operation, as a
+     * nonblocking receive's do */
+    if ((call = open_call(r, proc)))
         pz_profile_bytes(r, call->region, sent_bytes, received_bytes);
+    pz_nbc_complete(r, proc, op, comm, root, request, call, t);
     return OTF2_CALLBACK_SUCCESS;
 }
 

@@ -16,7 +16,19 @@
  *   Late Receiver = min(receive call enter, send leave) - send enter, for a blocking
  *                   send still in its call when the receive began
  * positive parts only; synchronization also adds Late Sender and Late Receiver (Wrong
- * Order is a part of Late Sender, not added again). */
+ * Order is a part of Late Sender, not added again).
+ *
+ * Nonblocking collectives carry a NonBlockingCollectiveRequest at the enter of the call
+ * that posts them and a NonBlockingCollectiveComplete at the leave of the wait or test
+ * that completes them.  The k-th nonblocking post on a communicator of each member is
+ * one instance, whatever the order of completion.  With P the enters of the members'
+ * post calls and W, X the enter and leave of the call that completed a member's part:
+ *   Ibarrier, NxN: wait = min(X, max P) - W
+ *   Ireduce, Igather at the root: early reduce = min(X, max P) - W
+ *   Ibcast, Iscatter off the root: late broadcast = min(X, P(root)) - W
+ * positive parts only, synchronization alike; no completion waits, no time variation.
+ * A call completing several instances counts its longest wait once, in the wait state
+ * of its instance. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -856,4 +868,363 @@ Test(waits, a_receive_ending_when_its_send_begins_is_a_late_sender)
     cr_assert_eq(an.nnodes, 2);
     expect_process("interval 1", &an.nodes[1], 0, (struct pz_characteristics){
         .late_sender = S(10), .synchronization = S(10) });
+}
+
+/* A nonblocking collective posted by process p in the MPI call name, from enter to
+ * leave, with its request record at the enter as prognoz writes it. */
+static void nb_post(struct tb *b, int p, const char *name, double enter, double leave,
+                    uint64_t request)
+{
+    uint32_t call = tb_mpi(b, name);
+
+    tb_enter(b, p, MS(enter), call);
+    tb_nbc_request(b, p, MS(enter), request);
+    tb_leave(b, p, MS(leave), call);
+}
+
+/* A nonblocking collective a wait completes: its request and its blocking form. */
+struct nb_done {
+    uint64_t request;
+    OTF2_CollectiveOp op;
+    uint32_t comm, root;
+};
+
+/* A wait or test name of process p from enter to leave, completing n nonblocking
+ * collectives at its leave in the order given. */
+static void nb_wait(struct tb *b, int p, const char *name, double enter, double leave,
+                    const struct nb_done *done, int n)
+{
+    uint32_t call = tb_mpi(b, name);
+
+    tb_enter(b, p, MS(enter), call);
+    for (int i = 0; i < n; i++)
+        tb_nbc_complete(b, p, MS(leave), done[i].op, done[i].comm, done[i].root, 8, 8,
+                        done[i].request);
+    tb_leave(b, p, MS(leave), call);
+}
+
+#define IBARRIER(request) { request, OTF2_COLLECTIVE_OP_BARRIER, TB_WORLD, TB_NO_ROOT }
+#define IALLREDUCE(request, comm) { request, OTF2_COLLECTIVE_OP_ALLREDUCE, comm, TB_NO_ROOT }
+
+/* An Ibarrier with staggered posts and waits; interval 1 (nb.c:5) encloses process 0's
+ * Wait and process 2's post, process 1 runs through it after its Wait.
+ *   0: Ibarrier 10-11 (request 1), Wait 20-31 in interval 1
+ *   1: Ibarrier 15-16 (request 7), Wait 17-31
+ *   2: Ibarrier 30-30.5 (request 3) in interval 1, Wait 40-41
+ * The last post began at 30.  Process 0 waits min(31, 30) - 20 = 10, in interval 1 (where
+ * its Wait is, although it posted before); process 1 min(31, 30) - 17 = 13, in the whole
+ * run only; process 2 posted last and waits nowhere: 30 - 40 < 0.  Synchronization is
+ * the same waiting (not 30 - 10 = 20 and 30 - 15 = 15 from the posts: the processes
+ * could compute between post and wait).  Interval 1: 10; whole run: 23. */
+Test(waits, ibarrier_with_staggered_posts_and_waits)
+{
+    struct tb *b = trace(3);
+    uint32_t i1 = tb_interval(b, 1, "nb.c", 5);
+    const struct pz_node *n;
+
+    for (int p = 0; p < 3; p++)
+        init(b, p);
+    nb_post(b, 0, "MPI_Ibarrier", 10, 11, 1);
+    tb_enter(b, 0, MS(19), i1);
+    nb_wait(b, 0, "MPI_Wait", 20, 31, (const struct nb_done[]){ IBARRIER(1) }, 1);
+    tb_leave(b, 0, MS(35), i1);
+    nb_post(b, 1, "MPI_Ibarrier", 15, 16, 7);
+    nb_wait(b, 1, "MPI_Wait", 17, 31, (const struct nb_done[]){ IBARRIER(7) }, 1);
+    tb_enter(b, 1, MS(32), i1);
+    tb_leave(b, 1, MS(35), i1);
+    tb_enter(b, 2, MS(19), i1);
+    nb_post(b, 2, "MPI_Ibarrier", 30, 30.5, 3);
+    tb_leave(b, 2, MS(35), i1);
+    nb_wait(b, 2, "MPI_Wait", 40, 41, (const struct nb_done[]){ IBARRIER(3) }, 1);
+    for (int p = 0; p < 3; p++)
+        finalize(b, p, 50);
+    analyze(b);
+
+    n = node_at("nb.c", 5);
+    expect_process("interval 1", n, 0, (struct pz_characteristics){
+        .wait_at_barrier = S(10), .synchronization = S(10) });
+    expect_process("interval 1", n, 1, (struct pz_characteristics){ 0 });
+    expect_process("interval 1", n, 2, (struct pz_characteristics){ 0 });
+    expect_process("whole run", &an.nodes[0], 0, (struct pz_characteristics){
+        .wait_at_barrier = S(10), .synchronization = S(10) });
+    expect_process("whole run", &an.nodes[0], 1, (struct pz_characteristics){
+        .wait_at_barrier = S(13), .synchronization = S(13) });
+    expect_process("whole run", &an.nodes[0], 2, (struct pz_characteristics){ 0 });
+    expect_interval("interval 1", n, (struct pz_characteristics){
+        .wait_at_barrier = S(10), .synchronization = S(10) });
+    expect_interval("whole run", &an.nodes[0], (struct pz_characteristics){
+        .wait_at_barrier = S(23), .synchronization = S(23) });
+    expect_counts(0, 0, 0, 0, 1, 0);
+}
+
+/* Two Iallreduce, A then B, completed by Waitany calls in another order on each
+ * process (requests are per process: process 2 numbers them the other way round).
+ *   0: A 10-11 (1), B 12-13 (2); Waitany 14-37 completes B, Waitany 38-39 completes A
+ *   1: A 16-17 (1), B 18-19 (2); Waitany 19-30 completes A, Waitany 31-40 completes B
+ *   2: A 21-22 (4), B 36-36.5 (3); Waitany 38-39 completes B, Waitany 39.5-40 completes A
+ * A's last post began at 21, B's at 36.
+ *   process 0: B min(37, 36) - 14 = 22, A 21 - 38 < 0: 22
+ *   process 1: A min(30, 21) - 19 = 2, B min(40, 36) - 31 = 5: 7
+ *   process 2: B 36 - 38 < 0, A 21 - 39.5 < 0: 0
+ * Wait at NxN and synchronization alike; 29 in all.  Matched by order of completion,
+ * process 0's first completion (B) would be process 1's first (A), and by request the
+ * instances of process 2 would be swapped. */
+Test(waits, iallreduce_completed_out_of_post_order)
+{
+    struct tb *b = trace(3);
+
+    for (int p = 0; p < 3; p++)
+        init(b, p);
+    nb_post(b, 0, "MPI_Iallreduce", 10, 11, 1);
+    nb_post(b, 0, "MPI_Iallreduce", 12, 13, 2);
+    nb_wait(b, 0, "MPI_Waitany", 14, 37, (const struct nb_done[]){ IALLREDUCE(2, TB_WORLD) }, 1);
+    nb_wait(b, 0, "MPI_Waitany", 38, 39, (const struct nb_done[]){ IALLREDUCE(1, TB_WORLD) }, 1);
+    nb_post(b, 1, "MPI_Iallreduce", 16, 17, 1);
+    nb_post(b, 1, "MPI_Iallreduce", 18, 19, 2);
+    nb_wait(b, 1, "MPI_Waitany", 19, 30, (const struct nb_done[]){ IALLREDUCE(1, TB_WORLD) }, 1);
+    nb_wait(b, 1, "MPI_Waitany", 31, 40, (const struct nb_done[]){ IALLREDUCE(2, TB_WORLD) }, 1);
+    nb_post(b, 2, "MPI_Iallreduce", 21, 22, 4);
+    nb_post(b, 2, "MPI_Iallreduce", 36, 36.5, 3);
+    nb_wait(b, 2, "MPI_Waitany", 38, 39, (const struct nb_done[]){ IALLREDUCE(3, TB_WORLD) }, 1);
+    nb_wait(b, 2, "MPI_Waitany", 39.5, 40,
+            (const struct nb_done[]){ IALLREDUCE(4, TB_WORLD) }, 1);
+    for (int p = 0; p < 3; p++)
+        finalize(b, p, 50);
+    analyze(b);
+
+    expect_process("whole run", &an.nodes[0], 0, (struct pz_characteristics){
+        .wait_at_nxn = S(22), .synchronization = S(22) });
+    expect_process("whole run", &an.nodes[0], 1, (struct pz_characteristics){
+        .wait_at_nxn = S(7), .synchronization = S(7) });
+    expect_process("whole run", &an.nodes[0], 2, (struct pz_characteristics){ 0 });
+    expect_interval("whole run", &an.nodes[0], (struct pz_characteristics){
+        .wait_at_nxn = S(29), .synchronization = S(29) });
+    expect_counts(0, 0, 0, 0, 2, 0);
+}
+
+/* An Ibcast whose root (process 2) posts late.
+ *   2 (root): Ibcast 30-31, Wait 32-33
+ *   0: Ibcast 10-11, Wait 12-36          1: Ibcast 34-34.5, Wait 34.5-35.5
+ * Off the root, a member waits for the root's post: process 0 min(36, 30) - 12 = 18 of
+ * late broadcast and synchronization (not min(36, 34) - 12 = 22, up to process 1's
+ * post); process 1 posted after the root, 30 - 34.5 < 0: none.  The root waits for
+ * nobody, although process 1 posted after its Wait began. */
+Test(waits, ibcast_with_a_late_root)
+{
+    struct tb *b = trace(3);
+    const struct nb_done done = { 1, OTF2_COLLECTIVE_OP_BCAST, TB_WORLD, 2 };
+
+    for (int p = 0; p < 3; p++)
+        init(b, p);
+    nb_post(b, 0, "MPI_Ibcast", 10, 11, 1);
+    nb_wait(b, 0, "MPI_Wait", 12, 36, &done, 1);
+    nb_post(b, 1, "MPI_Ibcast", 34, 34.5, 1);
+    nb_wait(b, 1, "MPI_Wait", 34.5, 35.5, &done, 1);
+    nb_post(b, 2, "MPI_Ibcast", 30, 31, 1);
+    nb_wait(b, 2, "MPI_Wait", 32, 33, &done, 1);
+    for (int p = 0; p < 3; p++)
+        finalize(b, p, 50);
+    analyze(b);
+
+    expect_process("whole run", &an.nodes[0], 0, (struct pz_characteristics){
+        .late_broadcast = S(18), .synchronization = S(18) });
+    expect_process("whole run", &an.nodes[0], 1, (struct pz_characteristics){ 0 });
+    expect_process("whole run", &an.nodes[0], 2, (struct pz_characteristics){ 0 });
+    expect_counts(0, 0, 0, 0, 1, 0);
+}
+
+/* An Ireduce whose root (process 0) waits early.
+ *   0 (root): Ireduce 10-11, Wait 12-26
+ *   1: Ireduce 20-21, Wait 21-22         2: Ireduce 25-25.5, Wait 26-27
+ * The root's Wait cannot return before the last of the others posted, at 25: early
+ * reduce min(26, 25) - 12 = 13, synchronization alike.  The others wait for nobody. */
+Test(waits, ireduce_with_an_early_root)
+{
+    struct tb *b = trace(3);
+    const struct nb_done done = { 1, OTF2_COLLECTIVE_OP_REDUCE, TB_WORLD, 0 };
+
+    for (int p = 0; p < 3; p++)
+        init(b, p);
+    nb_post(b, 0, "MPI_Ireduce", 10, 11, 1);
+    nb_wait(b, 0, "MPI_Wait", 12, 26, &done, 1);
+    nb_post(b, 1, "MPI_Ireduce", 20, 21, 1);
+    nb_wait(b, 1, "MPI_Wait", 21, 22, &done, 1);
+    nb_post(b, 2, "MPI_Ireduce", 25, 25.5, 1);
+    nb_wait(b, 2, "MPI_Wait", 26, 27, &done, 1);
+    for (int p = 0; p < 3; p++)
+        finalize(b, p, 50);
+    analyze(b);
+
+    expect_process("whole run", &an.nodes[0], 0, (struct pz_characteristics){
+        .early_reduce = S(13), .synchronization = S(13) });
+    expect_process("whole run", &an.nodes[0], 1, (struct pz_characteristics){ 0 });
+    expect_process("whole run", &an.nodes[0], 2, (struct pz_characteristics){ 0 });
+    expect_counts(0, 0, 0, 0, 1, 0);
+}
+
+/* Nonblocking collectives of two communicators, posted in another order on each
+ * process: an Ibarrier on MPI_COMM_WORLD and an Iallreduce on a communicator of world
+ * ranks 2 and 0; then a blocking Barrier on MPI_COMM_WORLD, numbered apart from them.
+ *   0: Ibarrier 10-11 (1), Iallreduce on split 12-13 (2); Wait 14-19 completes the
+ *      Iallreduce, Wait 20-30 the Ibarrier
+ *   1: Ibarrier 20-21 (1), Wait 22-26
+ *   2: Iallreduce on split 16-17 (5), Ibarrier 24-25 (6); Waitall 26-28 completes both
+ *   all: Barrier 40-41
+ * The Iallreduce's last post began at 16, the Ibarrier's at 24.  Process 0: wait at NxN
+ * min(19, 16) - 14 = 2, wait at barrier min(30, 24) - 20 = 4; process 1: wait at barrier
+ * min(26, 24) - 22 = 2; process 2 waits for nothing (both posts before 26); the Barrier
+ * has no wait.  Numbered per process whatever the communicator, process 0's Ibarrier
+ * would meet process 2's Iallreduce. */
+Test(waits, nonblocking_collectives_of_two_communicators)
+{
+    struct tb *b = trace(3);
+    uint32_t split = tb_comm(b, "split", 2, (const int[]){ 2, 0 });
+
+    for (int p = 0; p < 3; p++)
+        init(b, p);
+    nb_post(b, 0, "MPI_Ibarrier", 10, 11, 1);
+    nb_post(b, 0, "MPI_Iallreduce", 12, 13, 2);
+    nb_wait(b, 0, "MPI_Wait", 14, 19, (const struct nb_done[]){ IALLREDUCE(2, split) }, 1);
+    nb_wait(b, 0, "MPI_Wait", 20, 30, (const struct nb_done[]){ IBARRIER(1) }, 1);
+    nb_post(b, 1, "MPI_Ibarrier", 20, 21, 1);
+    nb_wait(b, 1, "MPI_Wait", 22, 26, (const struct nb_done[]){ IBARRIER(1) }, 1);
+    nb_post(b, 2, "MPI_Iallreduce", 16, 17, 5);
+    nb_post(b, 2, "MPI_Ibarrier", 24, 25, 6);
+    nb_wait(b, 2, "MPI_Waitall", 26, 28,
+            (const struct nb_done[]){ IBARRIER(6), IALLREDUCE(5, split) }, 2);
+    for (int p = 0; p < 3; p++) {
+        collective(b, p, "MPI_Barrier", 40, 41, OTF2_COLLECTIVE_OP_BARRIER, TB_WORLD,
+                   TB_NO_ROOT);
+        finalize(b, p, 50);
+    }
+    analyze(b);
+
+    expect_process("whole run", &an.nodes[0], 0, (struct pz_characteristics){
+        .wait_at_nxn = S(2), .wait_at_barrier = S(4), .synchronization = S(6) });
+    expect_process("whole run", &an.nodes[0], 1, (struct pz_characteristics){
+        .wait_at_barrier = S(2), .synchronization = S(2) });
+    expect_process("whole run", &an.nodes[0], 2, (struct pz_characteristics){ 0 });
+    expect_counts(0, 0, 0, 0, 3, 0);
+}
+
+/* An instance one process never completes: its trace ends inside the Wait.
+ *   A, Iallreduce: 0: 10-11, Wait 11-16   1: 12-13, Wait 13-16   2: 14-15, Wait 15-16
+ *   B, Ibarrier:   0: 20-21, Wait 21-30   1: 22-23, Wait 23-30   2: 25-26, Wait from 27,
+ *                  where process 2's events end
+ * A: last post at 14: wait at NxN 14 - 11 = 3, 14 - 13 = 1, none.  B is incomplete and
+ * adds no wait (it would be 25 - 21 = 4 and 25 - 23 = 2): process 2's post is known but
+ * not its communicator, which only its completion would tell. */
+Test(waits, nonblocking_instance_never_completed_on_one_process)
+{
+    struct tb *b = trace(3);
+    const double post_a[3] = { 10, 12, 14 }, post_b[3] = { 20, 22, 25 };
+
+    for (int p = 0; p < 3; p++) {
+        init(b, p);
+        nb_post(b, p, "MPI_Iallreduce", post_a[p], post_a[p] + 1, 1);
+        nb_wait(b, p, "MPI_Wait", post_a[p] + 1, 16,
+                (const struct nb_done[]){ IALLREDUCE(1, TB_WORLD) }, 1);
+        nb_post(b, p, "MPI_Ibarrier", post_b[p], post_b[p] + 1, 2);
+    }
+    for (int p = 0; p < 2; p++) {
+        nb_wait(b, p, "MPI_Wait", post_b[p] + 1, 30, (const struct nb_done[]){ IBARRIER(2) }, 1);
+        finalize(b, p, 40);
+    }
+    tb_enter(b, 2, MS(27), tb_mpi(b, "MPI_Wait"));
+    analyze(b);
+
+    expect_process("whole run", &an.nodes[0], 0, (struct pz_characteristics){
+        .wait_at_nxn = S(3), .synchronization = S(3) });
+    expect_process("whole run", &an.nodes[0], 1, (struct pz_characteristics){
+        .wait_at_nxn = S(1), .synchronization = S(1) });
+    expect_process("whole run", &an.nodes[0], 2, (struct pz_characteristics){ 0 });
+    expect_counts(0, 0, 0, 0, 1, 1);
+}
+
+/* One Waitall completing a receive, an Iallreduce and an Ibarrier.
+ *   0: Irecv 1-2 (request 1), Iallreduce 3-4 (2), Ibarrier 5-6 (3), Waitall 10-30
+ *      completing all three
+ *   1: Iallreduce 15-16, Send to 0 18-18.5, Ibarrier 22-23, Waitall 24-25
+ * Process 0's Waitall waits for the message sent at 18 (Late Sender 18 - 10 = 8), for
+ * the Iallreduce's last post at 15 and the Ibarrier's at 22: its longest wait,
+ * min(30, 22) - 10 = 12, counts once, as wait at barrier (15 - 10 = 5 of wait at NxN
+ * would count the same time twice).  Synchronization: it waited from 10 to 22, 12 (the
+ * Late Sender's 8 and 4 more).  Process 1's Send had returned (18.5) when the receive
+ * was matched: no Late Receiver; its Waitall began after process 0's posts. */
+Test(waits, a_wait_completing_several_instances_counts_its_wait_once)
+{
+    struct tb *b = trace(2);
+    uint32_t irecv = tb_mpi(b, "MPI_Irecv"), waitall = tb_mpi(b, "MPI_Waitall");
+
+    init(b, 0);
+    init(b, 1);
+    tb_enter(b, 0, MS(1), irecv);
+    tb_mpi_irecv_request(b, 0, MS(1), 1);
+    tb_leave(b, 0, MS(2), irecv);
+    nb_post(b, 0, "MPI_Iallreduce", 3, 4, 2);
+    nb_post(b, 0, "MPI_Ibarrier", 5, 6, 3);
+    tb_enter(b, 0, MS(10), waitall);
+    nb_post(b, 1, "MPI_Iallreduce", 15, 16, 1);
+    send(b, 1, 18, 18.5, TB_WORLD, 0, 0);
+    nb_post(b, 1, "MPI_Ibarrier", 22, 23, 2);
+    nb_wait(b, 1, "MPI_Waitall", 24, 25,
+            (const struct nb_done[]){ IALLREDUCE(1, TB_WORLD), IBARRIER(2) }, 2);
+    tb_mpi_irecv(b, 0, MS(30), TB_WORLD, 1, 0, 8, 1);
+    tb_nbc_complete(b, 0, MS(30), OTF2_COLLECTIVE_OP_ALLREDUCE, TB_WORLD, TB_NO_ROOT, 8, 8, 2);
+    tb_nbc_complete(b, 0, MS(30), OTF2_COLLECTIVE_OP_BARRIER, TB_WORLD, TB_NO_ROOT, 0, 0, 3);
+    tb_leave(b, 0, MS(30), waitall);
+    finalize(b, 0, 40);
+    finalize(b, 1, 40);
+    analyze(b);
+
+    expect_process("whole run", &an.nodes[0], 0, (struct pz_characteristics){
+        .late_sender = S(8), .wait_at_barrier = S(12), .synchronization = S(12) });
+    expect_process("whole run", &an.nodes[0], 1, (struct pz_characteristics){ 0 });
+    expect_counts(1, 0, 0, 0, 2, 0);
+}
+
+/* 600 Iallreduce in flight at once.  Process 0 posts the k-th (k = 0..599) at
+ * 1 + k/100 ms and completes them in order, the k-th by a Wait from 10 + k/100 - 0.005
+ * to 10 + k/100 + 0.002; process 1 posts the k-th at 10 + k/100 and completes them all,
+ * last posted first, in a Waitall 17-18.  Each Wait of process 0 waits 0.005 for process
+ * 1's post: 600 x 0.005 = 3 of wait at NxN and synchronization.  Process 1 waits for
+ * nothing.  Every instance stays unmatched until process 1's Waitall returns. */
+Test(waits, many_nonblocking_instances_in_flight)
+{
+    struct tb *b = trace(2);
+    uint32_t iallreduce = tb_mpi(b, "MPI_Iallreduce"), wait = tb_mpi(b, "MPI_Wait");
+    uint32_t waitall = tb_mpi(b, "MPI_Waitall");
+
+    init(b, 0);
+    init(b, 1);
+    for (int p = 0; p < 2; p++) {
+        for (uint64_t k = 0; k < 600; k++) {
+            uint64_t at = (p == 0 ? MS(1) : MS(10)) + k * 10000;
+
+            tb_enter(b, p, at, iallreduce);
+            tb_nbc_request(b, p, at, k + 1);
+            tb_leave(b, p, at + 1000, iallreduce);
+        }
+    }
+    for (uint64_t k = 0; k < 600; k++) {
+        uint64_t at = MS(10) + k * 10000;
+
+        tb_enter(b, 0, at - 5000, wait);
+        tb_nbc_complete(b, 0, at + 2000, OTF2_COLLECTIVE_OP_ALLREDUCE, TB_WORLD, TB_NO_ROOT,
+                        8, 8, k + 1);
+        tb_leave(b, 0, at + 2000, wait);
+    }
+    tb_enter(b, 1, MS(17), waitall);
+    for (uint64_t k = 600; k > 0; k--)
+        tb_nbc_complete(b, 1, MS(18), OTF2_COLLECTIVE_OP_ALLREDUCE, TB_WORLD, TB_NO_ROOT, 8,
+                        8, k);
+    tb_leave(b, 1, MS(18), waitall);
+    finalize(b, 0, 20);
+    finalize(b, 1, 20);
+    analyze(b);
+
+    expect_counts(0, 0, 0, 0, 600, 0);
+    expect_process("whole run", &an.nodes[0], 0, (struct pz_characteristics){
+        .wait_at_nxn = S(3), .synchronization = S(3) });
+    expect_process("whole run", &an.nodes[0], 1, (struct pz_characteristics){ 0 });
 }
