@@ -65,8 +65,8 @@ static void worst_wait(struct advisor *v)
     if (most > 0) {
         struct pz_spread s = spread(v, waits[worst].field);
 
-        say(v, "The largest wait state in %s is %s: %.6f s, most on process %d (%.6f s).",
-            v->name, waits[worst].name, most, s.max_proc, s.max);
+        say(v, "The largest wait state in %s is %s: %.6f s, most on process %s (%.6f s).",
+            v->name, waits[worst].name, most, pz_report_label(v->a, s.max_proc).text, s.max);
     }
 }
 
@@ -79,9 +79,10 @@ static void synchronization(struct advisor *v)
         "not transferring data.", m->synchronization,
         SHARE(m->synchronization, m->communication_time));
     if (m->load_imbalance >= 0.5 * m->synchronization)
-        say(v, "The waiting comes from load imbalance (%.6f s): process %d computes %.6f s, "
-            "process %d %.6f s; balance the work between them.", m->load_imbalance,
-            cpu.max_proc, cpu.max, cpu.min_proc, cpu.min);
+        say(v, "The waiting comes from load imbalance (%.6f s): process %s computes %.6f s, "
+            "process %s %.6f s; balance the work between them.", m->load_imbalance,
+            pz_report_label(v->a, cpu.max_proc).text, cpu.max,
+            pz_report_label(v->a, cpu.min_proc).text, cpu.min);
     else if (m->time_variation >= 0.5 * m->synchronization)
         say(v, "The waiting comes from collective operations ending at different times "
             "(time variation %.6f s) rather than from unequal computation.", m->time_variation);
@@ -159,10 +160,10 @@ static void idle(struct advisor *v)
 {
     struct pz_spread exec = spread(v, offsetof(struct pz_characteristics, execution_time));
 
-    say(v, "Idle time is %.6f s of the %.6f s lost in %s (%.0f%%): process %d executes it "
-        "for %.6f s, process %d for only %.6f s.", v->m.idle_time, v->m.lost_time, v->name,
-        SHARE(v->m.idle_time, v->m.lost_time), exec.max_proc, exec.max, exec.min_proc,
-        exec.min);
+    say(v, "Idle time is %.6f s of the %.6f s lost in %s (%.0f%%): process %s executes it "
+        "for %.6f s, process %s for only %.6f s.", v->m.idle_time, v->m.lost_time, v->name,
+        SHARE(v->m.idle_time, v->m.lost_time), pz_report_label(v->a, exec.max_proc).text,
+        exec.max, pz_report_label(v->a, exec.min_proc).text, exec.min);
 }
 
 int pz_advice(const struct pz_analysis *a, const struct pz_node *n,

@@ -58,11 +58,18 @@ struct pz_callsite {
     double time;
 };
 
+/* The processes of the analysis are the threads of the run: the first thread of every
+ * MPI process and every other thread with events (a thread that called MPI, for
+ * prognoz's traces), each with its own timeline, stack of intervals and share of the
+ * processors' time.  Without threads they are the MPI processes, in rank order. */
 struct pz_analysis {
-    int nprocs;
+    int nprocs;            /* processes of the analysis (threads) */
+    int nranks;            /* MPI processes */
+    int *rank_of;          /* per process of the analysis: its MPI process, 0..nranks-1 */
+    int *thread_of;        /* its thread in that MPI process, 0 for the first */
+    int threaded;          /* some MPI process has more than one thread */
     struct pz_node *nodes;
     int nnodes;
-    int skipped_threads;   /* locations beyond each process's first: not analyzed yet */
     uint64_t messages;             /* matched point-to-point messages */
     uint64_t clock_violations;     /* receives that end before their send began */
     uint64_t unmatched_sends, unmatched_receives;

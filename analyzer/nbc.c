@@ -4,9 +4,10 @@
  * test that completed it, and requests complete in any order (Waitany, Testsome).  MPI
  * has every member post the collectives of a communicator in the same order, so the
  * nonblocking ones alone are in the same order too: the k-th nonblocking post on C of
- * each member is one instance.  A process's posts are kept in post order, and a post
- * gets its number on its communicator only once every earlier post of its process has
- * one too: when they are all completed and their completing calls have returned.
+ * each member (an MPI process, whichever of its threads posts) is one instance.  A
+ * thread's posts are kept in post order, and a post gets its number on its communicator
+ * only once every earlier post of its thread has one too: when they are all completed
+ * and their completing calls have returned.
  *
  * A member waits in the call that completed its part, for the last post it needs, and
  * only while it is in that call: max(0, min(leave, post) - enter).  A call that
@@ -159,14 +160,14 @@ void pz_nbc_post(struct reader *r, int proc, uint64_t request, double post_enter
     p->enter = post_enter;
 }
 
-/* The rank of proc in c, c->size if it is no member. */
-static uint32_t rank_in(const struct comm *c, int proc)
+/* The rank in c of MPI process me, c->size if it is no member. */
+static uint32_t rank_in(const struct comm *c, int me)
 {
     uint32_t rank = 0;
 
     if (c->self)
         return 0;
-    while (rank < c->size && c->procs[rank] != proc)
+    while (rank < c->size && c->ranks[rank] != me)
         rank++;
     return rank;
 }
@@ -176,12 +177,13 @@ static struct instance *new_instance(uint32_t size)
     return calloc(1, sizeof(struct instance) + size * sizeof(struct member));
 }
 
-/* The instance of proc's next number on comm.  Members number their posts alike, so
- * it is in the chain of those some member has not matched yet, or the next one. */
-static struct instance *place(struct pz_nbc *n, int proc, uint32_t comm, uint32_t size)
+/* The instance of MPI process me's next number on comm.  Members number their posts
+ * alike, so it is in the chain of those some member has not matched yet, or the next
+ * one. */
+static struct instance *place(struct pz_nbc *n, int me, uint32_t comm, uint32_t size)
 {
     struct fifo *chain = &n->chains[comm];
-    uint64_t k = n->seq[(size_t)proc * n->ncomms + comm]++ - n->first[comm];
+    uint64_t k = n->seq[(size_t)me * n->ncomms + comm]++ - n->first[comm];
     struct instance *in, **slot;
 
     if (k < chain->n)
@@ -239,7 +241,8 @@ static void number(struct reader *r, struct pz_nbc *n, int proc, const struct po
 {
     const struct comm *c = p->comm < r->ncomms && r->comms[p->comm].defined
                                ? &r->comms[p->comm] : NULL;
-    uint32_t rank = c ? rank_in(c, proc) : 0;
+    int me = pz_reader_rank(r, proc);
+    uint32_t rank = c ? rank_in(c, me) : 0;
     struct instance *in;
 
     if (!c || rank >= c->size) {       /* no communicator of its process: no partners */
@@ -247,7 +250,7 @@ static void number(struct reader *r, struct pz_nbc *n, int proc, const struct po
         return;
     }
     /* alone, it is its own instance: MPI_COMM_SELF is one communicator for all */
-    in = c->size == 1 ? new_instance(1) : place(n, proc, p->comm, c->size);
+    in = c->size == 1 ? new_instance(1) : place(n, me, p->comm, c->size);
     if (!in) {
         pz_reader_fail(r, "out of memory");
         unref(r, p->by);

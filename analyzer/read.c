@@ -103,11 +103,11 @@ static OTF2_CallbackCode def_location(void *ud, OTF2_LocationRef self, OTF2_Stri
     uint32_t n = r->nlocations;
     struct location *grown = realloc(r->locations, (n + 1) * sizeof(*grown));
 
-    (void)name, (void)type, (void)events;
+    (void)name, (void)events;
     if (!grown)
         return OTF2_CALLBACK_INTERRUPT;
     r->locations = grown;
-    r->locations[n] = (struct location){ self, group, -1 };
+    r->locations[n] = (struct location){ self, group, type, -1 };
     r->nlocations++;
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -290,20 +290,39 @@ static int by_id(const void *x, const void *y)
 
 /* Processes are the location groups in the order of their ids; the first location of
  * each is its main thread, the others are not analyzed yet. */
-static void number_processes(struct reader *r)
+/* Threads, not accelerators or metric streams, carry MPI calls and computation. */
+static int analyzed(const struct location *l)
 {
-    int n = 0;
+    return l->type != OTF2_LOCATION_TYPE_ACCELERATOR_STREAM && l->type != OTF2_LOCATION_TYPE_METRIC;
+}
+
+/* The processes of the analysis: every thread, by MPI process (location group) and
+ * then by location id, so that without threads process p is rank p. */
+static int number_processes(struct reader *r)
+{
+    struct pz_analysis *a = r->a;
+    int n = 0, rank = -1;
 
     qsort(r->locations, r->nlocations, sizeof(*r->locations), by_group_then_id);
+    a->rank_of = malloc((r->nlocations ? r->nlocations : 1) * sizeof(int));
+    a->thread_of = malloc((r->nlocations ? r->nlocations : 1) * sizeof(int));
+    if (!a->rank_of || !a->thread_of)
+        return -1;
     for (uint32_t i = 0; i < r->nlocations; i++) {
-        if (i > 0 && r->locations[i - 1].group == r->locations[i].group) {
-            r->a->skipped_threads++;
+        if (!analyzed(&r->locations[i]))
             continue;
-        }
+        if (n == 0 || r->locations[i].group != r->locations[i - 1].group ||
+            !analyzed(&r->locations[i - 1]))
+            a->thread_of[n] = 0, rank++;
+        else
+            a->thread_of[n] = a->thread_of[n - 1] + 1, a->threaded = 1;
+        a->rank_of[n] = rank;
         r->locations[i].proc = n++;
     }
-    r->a->nprocs = n;
+    a->nprocs = n;
+    a->nranks = rank + 1;
     qsort(r->locations, r->nlocations, sizeof(*r->locations), by_id);
+    return 0;
 }
 
 static uint32_t location_slot(OTF2_LocationRef loc, uint32_t n)
@@ -358,16 +377,18 @@ static void resolve_comms(struct reader *r)
             continue;
         m->self = g->type == OTF2_GROUP_TYPE_COMM_SELF;
         m->size = m->self ? 1 : g->n;
-        if (m->self || !(m->procs = malloc((g->n ? g->n : 1) * sizeof(int))))
+        if (m->self || !(m->ranks = malloc((g->n ? g->n : 1) * sizeof(int))))
             continue;
         for (uint32_t i = 0; i < g->n; i++) {
             uint64_t rank = g->members[i];
 
-            m->procs[i] = g->type == OTF2_GROUP_TYPE_COMM_LOCATIONS
-                              ? pz_reader_proc(r, rank)
-                          : locations && rank < locations->n
-                              ? pz_reader_proc(r, locations->members[rank])
-                              : -1;
+            int proc = g->type == OTF2_GROUP_TYPE_COMM_LOCATIONS
+                           ? pz_reader_proc(r, rank)
+                       : locations && rank < locations->n
+                           ? pz_reader_proc(r, locations->members[rank])
+                           : -1;
+
+            m->ranks[i] = proc >= 0 ? pz_reader_rank(r, proc) : -1;
         }
     }
 }
@@ -458,7 +479,10 @@ static int read_trace(struct reader *r, OTF2_Reader *otf)
 {
     if (read_definitions(r, otf) != 0)
         return -1;
-    number_processes(r);
+    if (number_processes(r) != 0) {
+        pz_reader_fail(r, "out of memory");
+        return -1;
+    }
     if (r->a->nprocs == 0) {
         pz_reader_fail(r, "the trace has no locations");
         return -1;
@@ -517,7 +541,7 @@ static void release(struct reader *r)
         free(r->groups[i].members);
     free(r->groups);
     for (uint32_t i = 0; i < r->ncomms; i++)
-        free(r->comms[i].procs);
+        free(r->comms[i].ranks);
     free(r->comms);
     for (int p = 0; r->procs && p < r->a->nprocs; p++)
         free(r->procs[p].stack);
@@ -574,5 +598,7 @@ void pz_analysis_free(struct pz_analysis *a)
         free(a->nodes[i].procs);
     }
     free(a->nodes);
+    free(a->rank_of);
+    free(a->thread_of);
     memset(a, 0, sizeof(*a));
 }

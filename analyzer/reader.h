@@ -52,7 +52,8 @@ struct process {
 struct location {
     OTF2_LocationRef id;
     OTF2_LocationGroupRef group;
-    int proc;              /* -1: a thread beyond the process's first, not analyzed */
+    OTF2_LocationType type;
+    int proc;              /* process of the analysis; -1: not analyzed (GPU, metrics) */
 };
 
 struct group {
@@ -61,9 +62,10 @@ struct group {
     uint64_t *members;
 };
 
-/* A communicator: its members as process numbers; self means MPI_COMM_SELF. */
+/* A communicator: its members as MPI processes (pz_reader_rank); self means
+ * MPI_COMM_SELF. */
 struct comm {
-    int *procs;
+    int *ranks;
     uint32_t size;
     int self;
     OTF2_GroupRef group;
@@ -113,6 +115,13 @@ int pz_reserve(void **v, uint32_t *n, uint32_t i, size_t size);
 
 /* Process number of a location, -1 if it is not analyzed. */
 int pz_reader_proc(const struct reader *r, OTF2_LocationRef loc);
+
+/* The MPI process of process proc of the analysis (one of its threads): messages and
+ * collective instances are matched between MPI processes, and communicators list them. */
+static inline int pz_reader_rank(const struct reader *r, int proc)
+{
+    return r->a->rank_of[proc];
+}
 
 /* Statistics of MPI functions and call sites (profile.c). */
 void pz_profile_call(struct reader *r, uint32_t region, uint32_t site, double duration);

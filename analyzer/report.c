@@ -1,4 +1,5 @@
 /* What both report formats share: the order of intervals and the comparative spreads. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,27 @@ void pz_report_order(const struct pz_analysis *a, int *order)
 
     if (a->nnodes > 0)
         visit(a, 0, order, &n);
+}
+
+int pz_report_rank(const struct pz_analysis *a, int p)
+{
+    return p < 0 ? -1 : a->rank_of ? a->rank_of[p] : p;
+}
+
+int pz_report_thread(const struct pz_analysis *a, int p)
+{
+    return p < 0 ? -1 : a->thread_of ? a->thread_of[p] : 0;
+}
+
+struct pz_label pz_report_label(const struct pz_analysis *a, int p)
+{
+    struct pz_label l;
+
+    if (a->threaded && p >= 0)
+        snprintf(l.text, sizeof(l.text), "%d.%d", pz_report_rank(a, p), pz_report_thread(a, p));
+    else
+        snprintf(l.text, sizeof(l.text), "%d", pz_report_rank(a, p));
+    return l;
 }
 
 struct pz_spread pz_report_spread(const struct pz_analysis *a, const struct pz_node *n,

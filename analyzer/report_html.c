@@ -32,8 +32,11 @@ static void head(FILE *out, const struct pz_analysis *a)
           ".c{background:#f44336}"
           ".m{background:#ff9800}.i{background:#9e9e9e}.legend span{padding:0 6px}"
           "</style></head><body>\n<h1>prognoz report</h1>\n", out);
-    fprintf(out, "<p>%d processes, %llu messages, %llu collective operations, %llu "
-            "clock-condition violations.</p>\n", a->nprocs, (unsigned long long)a->messages,
+    fprintf(out, "<p>%d processes", a->nranks);
+    if (a->threaded)
+        fprintf(out, " (%d threads)", a->nprocs);
+    fprintf(out, ", %llu messages, %llu collective operations, %llu "
+            "clock-condition violations.</p>\n", (unsigned long long)a->messages,
             (unsigned long long)a->collectives, (unsigned long long)a->clock_violations);
     for (int i = 0; i < a->nwarnings; i++) {
         fputs("<p><b>Warning:</b> ", out);
@@ -112,14 +115,14 @@ static void details(FILE *out, const struct pz_analysis *a, const struct pz_node
     if (n->parent < 0)
         fputs("Whole run", out);
     else {
-        fprintf(out, "Interval %u at ", n->id);
+        fprintf(out, "%s %u at ", n->sequential ? "Sequential interval" : "Interval", n->id);
         text(out, n->file);
         fprintf(out, ":%u", n->line);
     }
     fputs("</h3>\n<table><tr><th class=\"name\">characteristic</th><th>value</th>", out);
     if (with_processes)
         for (int p = 0; p < a->nprocs; p++)
-            fprintf(out, "<th>process %d</th>", p);
+            fprintf(out, "<th>process %s</th>", pz_report_label(a, p).text);
     fputs("</tr>\n", out);
     for (size_t f = 0; f < PZ_NFIELDS; f++) {
         fprintf(out, "<tr><td class=\"name\">%s</td><td>%.6f</td>", pz_fields[f].label,

@@ -43,9 +43,11 @@ static void comparative(FILE *out, const struct pz_analysis *a, const struct pz_
         if (!pz_fields[f].comparative)
             continue;
         s = pz_report_spread(a, n, pz_fields[f].offset);
-        fprintf(out, "%s\"%s\": {\"min\": %.9g, \"min_rank\": %d, \"max\": %.9g, "
-                "\"max_rank\": %d, \"mean\": %.9g}", first ? "" : ", ", pz_fields[f].key,
-                s.min, s.min_proc, s.max, s.max_proc, s.mean);
+        fprintf(out, "%s\"%s\": {\"min\": %.9g, \"min_rank\": %d, \"min_thread\": %d, "
+                "\"max\": %.9g, \"max_rank\": %d, \"max_thread\": %d, \"mean\": %.9g}",
+                first ? "" : ", ", pz_fields[f].key, s.min, pz_report_rank(a, s.min_proc),
+                pz_report_thread(a, s.min_proc), s.max, pz_report_rank(a, s.max_proc),
+                pz_report_thread(a, s.max_proc), s.mean);
         first = 0;
     }
     fputc('}', out);
@@ -62,7 +64,8 @@ static void per_process(FILE *out, const struct pz_analysis *a, const struct pz_
         pz_characteristics_of_process(a, n, p, &c);
         if (!c.exe_count)
             continue;
-        fprintf(out, "%s{\"rank\": %d, \"values\": ", first ? "" : ", ", p);
+        fprintf(out, "%s{\"rank\": %d, \"thread\": %d, \"values\": ", first ? "" : ", ",
+                pz_report_rank(a, p), pz_report_thread(a, p));
         values(out, &c);
         fputc('}', out);
         first = 0;
@@ -128,10 +131,10 @@ int pz_report_json_extra(FILE *out, const struct pz_analysis *a, int with_proces
     pz_report_order(a, order);
     for (int i = 0; i < a->nnodes; i++)
         position[order[i]] = i;
-    fprintf(out, "{\"processes\": %d, \"messages\": %llu, \"collectives\": %llu, "
-            "\"clock_violations\": %llu, \"unmatched_sends\": %llu, "
+    fprintf(out, "{\"processes\": %d, \"threads\": %d, \"messages\": %llu, "
+            "\"collectives\": %llu, \"clock_violations\": %llu, \"unmatched_sends\": %llu, "
             "\"unmatched_receives\": %llu, \"incomplete_collectives\": %llu, \"intervals\": [",
-            a->nprocs, (unsigned long long)a->messages, (unsigned long long)a->collectives,
+            a->nranks, a->nprocs, (unsigned long long)a->messages, (unsigned long long)a->collectives,
             (unsigned long long)a->clock_violations, (unsigned long long)a->unmatched_sends,
             (unsigned long long)a->unmatched_receives,
             (unsigned long long)a->incomplete_collectives);

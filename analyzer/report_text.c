@@ -61,8 +61,9 @@ static void comparative(FILE *out, const struct pz_analysis *a, const struct pz_
         if (!pz_fields[f].comparative)
             continue;
         s = pz_report_spread(a, n, pz_fields[f].offset);
-        fprintf(out, "%-16s %12.6f %6d %12.6f %6d %12.6f\n", pz_fields[f].label, s.min,
-                s.min_proc, s.max, s.max_proc, s.mean);
+        fprintf(out, "%-16s %12.6f %6s %12.6f %6s %12.6f\n", pz_fields[f].label, s.min,
+                pz_report_label(a, s.min_proc).text, s.max, pz_report_label(a, s.max_proc).text,
+                s.mean);
     }
 }
 
@@ -79,7 +80,7 @@ static void per_process(FILE *out, const struct pz_analysis *a, const struct pz_
         pz_characteristics_of_process(a, n, p, &c);
         if (!c.exe_count)
             continue;
-        fprintf(out, "%-6d", p);
+        fprintf(out, "%-6s", pz_report_label(a, p).text);
         for (size_t f = 0; f < PZ_NFIELDS; f++)
             if (pz_fields[f].comparative)
                 fprintf(out, " %15.6f", pz_field_value(&c, pz_fields[f].offset));
@@ -90,7 +91,10 @@ static void per_process(FILE *out, const struct pz_analysis *a, const struct pz_
 /* What the matching of messages and collectives found, for trust in the waits. */
 static void summary(FILE *out, const struct pz_analysis *a)
 {
-    fprintf(out, "Trace: %d processes, %llu messages, %llu collective operations", a->nprocs,
+    fprintf(out, "Trace: %d processes", a->nranks);
+    if (a->threaded)
+        fprintf(out, " (%d threads)", a->nprocs);
+    fprintf(out, ", %llu messages, %llu collective operations",
             (unsigned long long)a->messages, (unsigned long long)a->collectives);
     if (a->clock_violations)
         fprintf(out, ", %llu clock-condition violations (receives ending before their send "

@@ -2,7 +2,9 @@
  * tag), first in first out as MPI orders them; only messages in flight are kept.  A
  * collective instance is the k-th collective of a communicator on each of its members;
  * an instance is kept until its last member reached it.  Nonblocking collectives are
- * matched in nbc.c. */
+ * matched in nbc.c.  Senders, receivers and members are MPI processes, whichever of
+ * their threads made the call; the waits go to that thread (the process of the
+ * analysis). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +14,9 @@
 
 struct pz_msg {
     uint32_t comm, tag;
-    int src, dst;
+    int src;                   /* the sending thread */
+    int dst;                   /* the receiving MPI process */
+    int receiver;              /* the receiving thread, of a receive read first */
     int receive_first;         /* a receive that ended before its send began */
     double send_enter, recv_enter;
     int refs;                  /* the queue, and the open blocking send that sent it */
@@ -53,8 +57,8 @@ struct instance {
 struct pz_waits {
     struct queue *queues;
     uint32_t nqueues, qcount;
-    struct pz_msg **to_head, **to_tail;     /* per receiver */
-    uint64_t *seq;                          /* per (process, communicator) */
+    struct pz_msg **to_head, **to_tail;     /* per receiving MPI process */
+    uint64_t *seq;                          /* per (MPI process, communicator) */
     uint32_t nseq;
     struct instance *instances;
     uint32_t ninstances, icount;
@@ -82,7 +86,7 @@ struct pz_nbc *pz_waits_nbc(const struct reader *r)
     return r->waits->nbc;
 }
 
-/* Process of rank in comm, as seen by process self; -1 if unknown. */
+/* MPI process of rank in comm, as seen by MPI process self; -1 if unknown. */
 static int proc_of(const struct reader *r, uint32_t comm, uint32_t rank, int self)
 {
     const struct comm *c = comm < r->ncomms ? &r->comms[comm] : NULL;
@@ -91,7 +95,7 @@ static int proc_of(const struct reader *r, uint32_t comm, uint32_t rank, int sel
         return -1;
     if (c->self)
         return rank == 0 ? self : -1;
-    return rank < c->size ? c->procs[rank] : -1;
+    return rank < c->size ? c->ranks[rank] : -1;
 }
 
 static uint32_t hash4(uint32_t a, uint32_t b, uint32_t c, uint32_t d)
@@ -190,21 +194,21 @@ static void late_sender_at_tie(struct reader *r, const struct pz_msg *m, double 
 
     if (wait <= 0 || !m->receiver_nodes)
         return;
-    pz_charge(r, m->dst, m->receiver_nodes, m->nreceiver_nodes,
+    pz_charge(r, m->receiver, m->receiver_nodes, m->nreceiver_nodes,
               offsetof(struct pz_stats, late_sender), wait);
-    pz_charge(r, m->dst, m->receiver_nodes, m->nreceiver_nodes, offsetof(struct pz_stats, sync),
-              wait);
+    pz_charge(r, m->receiver, m->receiver_nodes, m->nreceiver_nodes,
+              offsetof(struct pz_stats, sync), wait);
 }
 
 void pz_waits_send(struct reader *r, int proc, uint32_t comm, uint32_t dest, uint32_t tag,
                    double when, struct frame *call)
 {
     struct pz_waits *w = r->waits;
-    int dst = proc_of(r, comm, dest, proc);
+    int me = pz_reader_rank(r, proc), dst = proc_of(r, comm, dest, me);
     struct queue *q;
     struct pz_msg *m;
 
-    if (dst < 0 || !(q = queue_of(w, comm, proc, dst, tag)))
+    if (dst < 0 || !(q = queue_of(w, comm, me, dst, tag)))
         return;
     if (q->head && q->head->receive_first) {   /* its receive was read first */
         m = q->head;
@@ -245,7 +249,7 @@ void pz_waits_send(struct reader *r, int proc, uint32_t comm, uint32_t dest, uin
  * message to this receiver was already in flight when the call began. */
 static void late_sender(struct reader *r, int proc, const struct pz_msg *m, struct frame *call)
 {
-    const struct pz_msg *first = r->waits->to_head[proc];
+    const struct pz_msg *first = r->waits->to_head[pz_reader_rank(r, proc)];
 
     if (m->send_enter <= call->enter)
         return;
@@ -272,11 +276,11 @@ void pz_waits_recv(struct reader *r, int proc, uint32_t comm, uint32_t source, u
                    double when, struct frame *call)
 {
     struct pz_waits *w = r->waits;
-    int src = proc_of(r, comm, source, proc);
+    int me = pz_reader_rank(r, proc), src = proc_of(r, comm, source, me);
     struct queue *q;
     struct pz_msg *m;
 
-    if (src < 0 || !(q = queue_of(w, comm, src, proc, tag)))
+    if (src < 0 || !(q = queue_of(w, comm, src, me, tag)))
         return;
     m = q->head;
     if (!m || m->receive_first) {              /* no send yet: a clock violation, or lost */
@@ -284,8 +288,8 @@ void pz_waits_recv(struct reader *r, int proc, uint32_t comm, uint32_t source, u
 
         if (!early)
             return;
-        *early = (struct pz_msg){ .comm = comm, .tag = tag, .src = src, .dst = proc,
-                                  .receive_first = 1, .recv_enter = call ? call->enter : when,
+        *early = (struct pz_msg){ .comm = comm, .tag = tag, .src = -1, .dst = me,
+                                  .receiver = proc, .receive_first = 1, .recv_enter = call ? call->enter : when,
                                   .recv_end = when, .refs = 1, .send_leave = -1 };
         if (call && r->regions[call->region].blocking &&
             (early->receiver_nodes = malloc(MAX_NODES * sizeof(int))))
@@ -502,14 +506,15 @@ void pz_waits_collective(struct reader *r, int proc, OTF2_CollectiveOp op, uint3
     const struct comm *c = comm < r->ncomms ? &r->comms[comm] : NULL;
     struct instance *in;
     uint32_t rank = 0, size = c && c->defined ? c->size : 0;
+    int me = pz_reader_rank(r, proc);
 
     if (!size || comm >= r->ncomms)
         return;
-    for (; rank < size && !c->self && c->procs[rank] != proc; rank++)
+    for (; rank < size && !c->self && c->ranks[rank] != me; rank++)
         ;
     if (rank == size)
         return;
-    in = instance_of(w, comm, w->seq[(size_t)proc * r->ncomms + comm]++, size);
+    in = instance_of(w, comm, w->seq[(size_t)me * r->ncomms + comm]++, size);
     if (!in)
         return;
     in->op = op;

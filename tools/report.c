@@ -89,9 +89,6 @@ int pz_cmd_report(int argc, char **argv)
         pz_analysis_free(&a);
         return 1;
     }
-    if (a.skipped_threads)
-        fprintf(stderr, "prognoz report: warning: %d threads beyond each process's first are "
-                "not analyzed yet\n", a.skipped_threads);
     for (int i = 0; i < a.nwarnings; i++)
         fprintf(stderr, "prognoz report: warning: %s\n", a.warnings[i]);
     rc = pz_report_write(out, &a, o.format, o.per_process);

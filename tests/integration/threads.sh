@@ -59,3 +59,28 @@ for r in 0 1; do
     pz_expect_eq "rank $r: the tags of its threads" "100 101 102 103" \
         "$(echo $tags | tr ' ' '\n' | sort -n | tr '\n' ' ' | sed 's/ $//')"
 done
+
+# prognoz report analyzes every thread: 2 processes of 5 threads (the main one and the
+# 4 that talk), the 2 x 4 x 20 x 2 messages all matched between the processes whatever
+# thread sent or received them, and the one barrier; the threads are the processes of
+# the analysis, rank by rank, labelled RANK.THREAD.
+test -x "${PZ_PROGNOZ:-}" || pz_skip "the prognoz command '${PZ_PROGNOZ:-}' is not built"
+"$PZ_PROGNOZ" report "$PZ_WORK/threads" --format json --per-process >"$PZ_WORK/report.json" \
+    2>"$PZ_WORK/report.err" || { cat "$PZ_WORK/report.err" >&2; pz_fail "prognoz report failed"; }
+test ! -s "$PZ_WORK/report.err" || { cat "$PZ_WORK/report.err" >&2; pz_fail "prognoz report: stderr"; }
+pz_expect_eq "report: processes, threads, messages, collectives, unmatched, incomplete" \
+    "2 10 $((2 * THREADS * ROUNDS * 2)) 1 0 0 0 0" "$("${PZ_PYTHON:-python3}" -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(r["processes"], r["threads"], r["messages"], r["collectives"], r["unmatched_sends"],
+      r["unmatched_receives"], r["incomplete_collectives"], r["clock_violations"])' "$PZ_WORK/report.json")"
+pz_expect_eq "report: the threads of the whole run" \
+    "0.0 0.1 0.2 0.3 0.4 1.0 1.1 1.2 1.3 1.4" "$("${PZ_PYTHON:-python3}" -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(" ".join("%d.%d" % (p["rank"], p["thread"]) for p in r["intervals"][0]["per_process"]))' \
+    "$PZ_WORK/report.json")"
+"$PZ_PROGNOZ" report "$PZ_WORK/threads" --per-process >"$PZ_WORK/report.txt" 2>&1 ||
+    pz_fail "prognoz report (text) failed"
+pz_expect_eq "text report: the summary" "Trace: 2 processes (10 threads), $((2 * THREADS * ROUNDS * 2)) messages, 1 collective operations" \
+    "$(head -1 "$PZ_WORK/report.txt")"

@@ -161,7 +161,8 @@ Test(analysis, two_processes_without_intervals)
 
     cr_assert_eq(an.nprocs, 2);
     cr_assert_eq(an.nnodes, 1, "only the whole run");
-    cr_expect_eq(an.skipped_threads, 0);
+    cr_expect_eq(an.nranks, 2);
+    cr_expect_not(an.threaded);
     cr_expect_str_eq(an.nodes[0].file, "");
     cr_expect_eq(an.nodes[0].level, 0);
     cr_expect_eq(an.nodes[0].parent, -1);
@@ -511,6 +512,72 @@ Test(analysis, sequential_intervals_lose_their_duplicates)
         .productive_time = 0.080, .efficiency = 0.080 / 0.150, .lost_time = 0.070,
         .insufficient_parallelism = 0.036, .mpi_time = 0.034, .cpu_time = 0.116,
         .load_imbalance = 0.004, .exe_count = 1 });
+}
+
+/* (d'') Threads.  Rank 0 has a second thread (location 2) that calls MPI:
+ *   rank 0, thread 0: Init 0-1, A 1-21 [ Recv from 1, tag 7, 10-15 ], Finalize 21-22
+ *   rank 1, thread 0: Init 0-1, A 1-21 [ Send to 0, tag 7, 12-13;
+ *                                        Recv from 0, tag 9, 14-18 ], Finalize 21-22
+ *   rank 0, thread 1: Send to 1, tag 9, 16-17
+ * Messages go between MPI processes, whichever thread calls: both match, and each
+ * receive waits 2 ms for its sender (Late Sender 12 - 10 and 16 - 14), charged to the
+ * receiving thread.  The processes of the analysis are the three threads, rank by rank:
+ * 0.0, 0.1, 1.0.  Whole run: execution 22, 1 (the thread's first to last event) and 22;
+ * total 3 x 22 = 66; MPI 7, 1, 7; idle 0, 21, 0; lost 36; CPU and productive 15, 0, 15;
+ * point-to-point 5, 1, 5; load imbalance 0 + 15 + 0.  Interval A: threads 0.0 and 1.0,
+ * 20 each, MPI 5 each. */
+Test(analysis, threads_are_processes_of_the_analysis)
+{
+    struct tb *b = trace(2);
+    int t = tb_thread(b, 0);
+    uint32_t a = tb_interval(b, 1, "t.c", 5);
+    struct pz_label label;
+
+    for (int p = 0; p < 2; p++) {
+        tb_call(b, p, "MPI_Init_thread", MS(0), MS(1));
+        tb_enter(b, p, MS(1), a);
+    }
+    tb_recv_call(b, 0, "MPI_Recv", MS(10), MS(15), TB_WORLD, 1, 7);
+    tb_send_call(b, 1, "MPI_Send", MS(12), MS(13), TB_WORLD, 0, 7);
+    tb_recv_call(b, 1, "MPI_Recv", MS(14), MS(18), TB_WORLD, 0, 9);
+    tb_send_call(b, t, "MPI_Send", MS(16), MS(17), TB_WORLD, 1, 9);
+    for (int p = 0; p < 2; p++) {
+        tb_leave(b, p, MS(21), a);
+        tb_call(b, p, "MPI_Finalize", MS(21), MS(22));
+    }
+    analyze(b);
+
+    cr_assert_eq(an.nprocs, 3);
+    cr_expect_eq(an.nranks, 2);
+    cr_expect(an.threaded);
+    cr_expect_eq(an.rank_of[1], 0);
+    cr_expect_eq(an.thread_of[1], 1);
+    cr_expect_eq(an.rank_of[2], 1);
+    cr_expect_eq(an.thread_of[2], 0);
+    label = pz_report_label(&an, 1);
+    cr_expect_str_eq(label.text, "0.1");
+    cr_expect_eq(an.messages, 2);
+    cr_expect_eq(an.unmatched_sends + an.unmatched_receives + an.clock_violations, 0);
+    expect_interval("whole run", &an.nodes[0], (struct pz_characteristics){
+        .execution_time = 0.022, .processors = 3, .total_time = 0.066,
+        .productive_time = 0.030, .efficiency = 0.030 / 0.066, .lost_time = 0.036,
+        .mpi_time = 0.015, .cpu_time = 0.030, .idle_time = 0.021,
+        .communication_time = 0.011, .sendrecv_time = 0.011, .load_imbalance = 0.015,
+        .synchronization = 0.004, .real_synchronization = 0.004, .exe_count = 1 });
+    expect_process("whole run", &an.nodes[0], 1, (struct pz_characteristics){
+        .execution_time = 0.001, .processors = 1, .total_time = 0.022, .lost_time = 0.022,
+        .mpi_time = 0.001, .idle_time = 0.021, .communication_time = 0.001,
+        .sendrecv_time = 0.001, .load_imbalance = 0.015, .exe_count = 1 });
+    expect_process("interval A", node_at("t.c", 5), 2, (struct pz_characteristics){
+        .execution_time = 0.020, .processors = 1, .total_time = 0.020,
+        .productive_time = 0.015, .efficiency = 0.75, .lost_time = 0.005, .mpi_time = 0.005,
+        .cpu_time = 0.015, .communication_time = 0.005, .sendrecv_time = 0.005,
+        .synchronization = 0.002, .real_synchronization = 0.002, .exe_count = 1 });
+    expect_interval("interval A", node_at("t.c", 5), (struct pz_characteristics){
+        .execution_time = 0.020, .processors = 2, .total_time = 0.040,
+        .productive_time = 0.030, .efficiency = 0.75, .lost_time = 0.010, .mpi_time = 0.010,
+        .cpu_time = 0.030, .communication_time = 0.010, .sendrecv_time = 0.010,
+        .synchronization = 0.004, .real_synchronization = 0.004, .exe_count = 1 });
 }
 
 /* (e) All-to-all and nonblocking point-to-point.

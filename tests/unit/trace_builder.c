@@ -25,7 +25,10 @@ struct tb_comm {
 
 struct tb {
     OTF2_Archive *archive;
-    int nprocs;
+    int nprocs;            /* MPI processes: locations 0 to nprocs - 1 are their first
+                              threads, tb_thread adds more */
+    int nlocs;
+    int *group;            /* of each location: its process */
     uint64_t *ids;         /* location of each process */
     OTF2_EvtWriter **writers;
     uint64_t *events;
@@ -61,16 +64,19 @@ struct tb *tb_open_locations(const char *dir, int nprocs, const uint64_t *ids)
 
     if (!b)
         return NULL;
-    b->nprocs = nprocs;
+    b->nprocs = b->nlocs = nprocs;
     b->ids = calloc((size_t)nprocs, sizeof(*b->ids));
-    for (int p = 0; b->ids && p < nprocs; p++)
+    b->group = calloc((size_t)nprocs, sizeof(*b->group));
+    for (int p = 0; b->ids && b->group && p < nprocs; p++) {
         b->ids[p] = ids ? ids[p] : (uint64_t)p;
+        b->group[p] = p;
+    }
     b->writers = calloc((size_t)nprocs, sizeof(*b->writers));
     b->events = calloc((size_t)nprocs, sizeof(*b->events));
     b->archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
                                    4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX,
                                    OTF2_COMPRESSION_NONE);
-    ok = b->ids && b->writers && b->events && b->archive &&
+    ok = b->ids && b->group && b->writers && b->events && b->archive &&
          OTF2_Archive_SetFlushCallbacks(b->archive, &flush_callbacks, NULL) == OTF2_SUCCESS &&
          OTF2_Archive_SetSerialCollectiveCallbacks(b->archive) == OTF2_SUCCESS &&
          OTF2_Archive_OpenEvtFiles(b->archive) == OTF2_SUCCESS;
@@ -80,12 +86,45 @@ struct tb *tb_open_locations(const char *dir, int nprocs, const uint64_t *ids)
         if (b->archive)
             OTF2_Archive_Close(b->archive);
         free(b->ids);
+        free(b->group);
         free(b->writers);
         free(b->events);
         free(b);
         return NULL;
     }
     return b;
+}
+
+/* Grows *v, of n elements of size, to n + 1; zero-fills the new one. */
+static int grow(void *v, int n, size_t size)
+{
+    char *grown = realloc(*(void **)v, (size_t)(n + 1) * size);
+
+    if (!grown)
+        return -1;
+    memset(grown + (size_t)n * size, 0, size);
+    *(void **)v = grown;
+    return 0;
+}
+
+int tb_thread(struct tb *b, int proc)
+{
+    int loc = b->nlocs;
+    uint64_t id = 0;
+
+    for (int i = 0; i < b->nlocs; i++)
+        id = b->ids[i] >= id ? b->ids[i] + 1 : id;
+    if (proc < 0 || proc >= b->nprocs || grow(&b->ids, loc, sizeof(*b->ids)) != 0 ||
+        grow(&b->group, loc, sizeof(*b->group)) != 0 ||
+        grow(&b->writers, loc, sizeof(*b->writers)) != 0 ||
+        grow(&b->events, loc, sizeof(*b->events)) != 0 ||
+        !(b->writers[loc] = OTF2_Archive_GetEvtWriter(b->archive, id))) {
+        b->failed = 1;
+        return 0;
+    }
+    b->ids[loc] = id;
+    b->group[loc] = proc;
+    return b->nlocs++;
 }
 
 void tb_set_offset(struct tb *b, uint64_t offset)
@@ -154,7 +193,7 @@ uint32_t tb_user(struct tb *b, const char *name)
 /* The writer of process proc, NULL (and the builder failed) if there is none. */
 static OTF2_EvtWriter *writer(struct tb *b, int proc)
 {
-    if (proc < 0 || proc >= b->nprocs) {
+    if (proc < 0 || proc >= b->nlocs) {
         b->failed = 1;
         return NULL;
     }
@@ -500,11 +539,12 @@ static void write_definitions(struct tb *b, OTF2_GlobalDefWriter *w)
                                                 OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
                                                 OTF2_UNDEFINED_LOCATION_GROUP);
     }
-    for (int p = 0; p < b->nprocs; p++)
-        OTF2_GlobalDefWriter_WriteLocation(w, b->ids[p],
-                                           string(w, &next, "Master thread"),
-                                           OTF2_LOCATION_TYPE_CPU_THREAD, b->events[p],
-                                           (OTF2_LocationGroupRef)p);
+    for (int l = 0; l < b->nlocs; l++) {
+        snprintf(name, sizeof(name), l < b->nprocs ? "Master thread" : "Thread %d", l);
+        OTF2_GlobalDefWriter_WriteLocation(w, b->ids[l], string(w, &next, name),
+                                           OTF2_LOCATION_TYPE_CPU_THREAD, b->events[l],
+                                           (OTF2_LocationGroupRef)b->group[l]);
+    }
     for (uint32_t i = 0; i < b->nregions; i++) {
         const struct tb_region *g = &b->regions[i];
         OTF2_StringRef n = string(w, &next, g->name);
@@ -536,13 +576,13 @@ int tb_close(struct tb *b)
     OTF2_GlobalDefWriter *w;
     int ok = !b->failed;
 
-    for (int p = 0; p < b->nprocs; p++)
-        OTF2_Archive_CloseEvtWriter(b->archive, b->writers[p]);
+    for (int l = 0; l < b->nlocs; l++)
+        OTF2_Archive_CloseEvtWriter(b->archive, b->writers[l]);
     OTF2_Archive_CloseEvtFiles(b->archive);
     /* an empty local definition file per location, as the recorder writes them */
     ok = ok && OTF2_Archive_OpenDefFiles(b->archive) == OTF2_SUCCESS;
-    for (int p = 0; ok && p < b->nprocs; p++) {
-        OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(b->archive, b->ids[p]);
+    for (int l = 0; ok && l < b->nlocs; l++) {
+        OTF2_DefWriter *d = OTF2_Archive_GetDefWriter(b->archive, b->ids[l]);
 
         ok = d && OTF2_Archive_CloseDefWriter(b->archive, d) == OTF2_SUCCESS;
     }
@@ -569,6 +609,7 @@ int tb_close(struct tb *b)
         free(b->sites[i].file);
     free(b->sites);
     free(b->ids);
+    free(b->group);
     free(b->writers);
     free(b->events);
     free(b);

@@ -29,6 +29,11 @@ struct tb *tb_open(const char *dir, int nprocs);
  * not location ids. */
 struct tb *tb_open_locations(const char *dir, int nprocs, const uint64_t *ids);
 
+/* Another thread of process proc: a new location in its location group, whose number,
+ * returned, the event functions take like a process's (the processes are locations 0
+ * to nprocs - 1).  Its id is one more than the largest so far. */
+int tb_thread(struct tb *b, int proc);
+
 /* Sets the clock's global offset (default 0): the analyzer measures times from it. */
 void tb_set_offset(struct tb *b, uint64_t offset);
 
