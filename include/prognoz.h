@@ -26,13 +26,14 @@
  *
  * A marker is a zero-length MPI_Send of the process to itself followed by the matching
  * MPI_Recv, with a tag that reads, as 32 unsigned bits, 0xAA id_hi id_lo 0xAA (begin),
- * 0xAA id_hi id_lo 0xCC (begin a sequential interval) or 0xAA id_hi id_lo 0xBB (end).  Such tags exceed every MPI implementation's MPI_TAG_UB:
- * the recorder recognises the pair and consumes it, so MPI never sees it, and the
- * program gets MPI_SUCCESS and the status of an empty message from itself.  The macros
- * issue the pair only while the recorder records, so a marked program runs unchanged,
- * at full speed, without prognoz.  Programs that cannot include this header may issue
- * the pair themselves (only when run under the recorder), on any communicator, also as
- * MPI_Isend/MPI_Irecv completed by a wait, or as one MPI_Sendrecv to themselves:
+ * 0xAA id_hi id_lo 0xCC (begin a sequential interval) or 0xAA id_hi id_lo 0xBB (end).
+ * Such tags exceed every MPI implementation's MPI_TAG_UB: the recorder recognises the
+ * pair and consumes it, so MPI never sees it, and the program gets MPI_SUCCESS and the
+ * status of an empty message from itself.  The macros issue the pair only while the
+ * recorder records, so a marked program runs unchanged, at full speed, without prognoz.
+ * Programs that cannot include this header may issue the pair themselves (only when run
+ * under the recorder), on any communicator, also as MPI_Isend/MPI_Irecv completed by a
+ * wait, or as one MPI_Sendrecv to themselves:
  *
  *     MPI_Send(NULL, 0, MPI_BYTE, 0, (int)0xAA0002AA, MPI_COMM_SELF);   // begin 2
  *     MPI_Recv(NULL, 0, MPI_BYTE, 0, (int)0xAA0002AA, MPI_COMM_SELF, MPI_STATUS_IGNORE);

@@ -1,10 +1,11 @@
 /* Interval markers: a send to the process itself followed by a receive from itself,
  * with a tag that reads, as 32 unsigned bits, 0xAA id_hi id_lo 0xAA (the interval id
  * begins), 0xAA id_hi id_lo 0xCC (a sequential interval begins: a computation every
- * process that executes it duplicates) or 0xAA id_hi id_lo 0xBB (it ends).  Such tags exceed every MPI_TAG_UB, so
- * the recorder consumes marker calls itself and never passes them to MPI.  An interval
- * is identified by the call site of its begin marker and its id; intervals nest on each
- * thread.  Misuse is resolved deterministically and reported at finalize. */
+ * process that executes it duplicates) or 0xAA id_hi id_lo 0xBB (it ends).  Such tags
+ * exceed every MPI_TAG_UB, so the recorder consumes marker calls itself and never passes
+ * them to MPI.  An interval is identified by the call site of its begin marker, its id
+ * and its kind; intervals nest on each thread.  Misuse is resolved deterministically
+ * and reported at finalize. */
 #ifndef PZ_MARKERS_H
 #define PZ_MARKERS_H
 
