@@ -245,7 +245,9 @@ static void number(struct reader *r, struct pz_nbc *n, int proc, const struct po
     uint32_t rank = c ? rank_in(c, me) : 0;
     struct instance *in;
 
-    if (!c || rank >= c->size) {       /* no communicator of its process: no partners */
+    /* no communicator of its process: no partners; or MPI_Comm_idup, no operation of the
+       report (blocking communicator constructors are not either, waits.c) */
+    if (!c || rank >= c->size || pz_handle_op(p->op)) {
         unref(r, p->by);
         return;
     }

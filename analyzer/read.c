@@ -130,12 +130,13 @@ static OTF2_CallbackCode def_group(void *ud, OTF2_GroupRef self, OTF2_StringRef 
     struct reader *r = ud;
     struct group *g;
 
-    (void)name, (void)paradigm, (void)flags;
+    (void)name, (void)flags;
     if (pz_reserve((void **)&r->groups, &r->ngroups, self, sizeof(struct group)) != 0)
         return OTF2_CALLBACK_INTERRUPT;
     g = &r->groups[self];
     free(g->members);
     g->type = type;
+    g->paradigm = paradigm;
     g->n = n;
     g->members = malloc((n ? n : 1) * sizeof(uint64_t));
     if (!g->members)
@@ -288,8 +289,6 @@ static int by_id(const void *x, const void *y)
     return (a->id > b->id) - (a->id < b->id);
 }
 
-/* Processes are the location groups in the order of their ids; the first location of
- * each is its main thread, the others are not analyzed yet. */
 /* Threads, not accelerators or metric streams, carry MPI calls and computation. */
 static int analyzed(const struct location *l)
 {
@@ -301,6 +300,7 @@ static int analyzed(const struct location *l)
 static int number_processes(struct reader *r)
 {
     struct pz_analysis *a = r->a;
+    const struct location *prev = NULL;    /* the last thread numbered */
     int n = 0, rank = -1;
 
     qsort(r->locations, r->nlocations, sizeof(*r->locations), by_group_then_id);
@@ -309,15 +309,20 @@ static int number_processes(struct reader *r)
     if (!a->rank_of || !a->thread_of)
         return -1;
     for (uint32_t i = 0; i < r->nlocations; i++) {
-        if (!analyzed(&r->locations[i]))
+        struct location *l = &r->locations[i];
+
+        if (!analyzed(l))
             continue;
-        if (n == 0 || r->locations[i].group != r->locations[i - 1].group ||
-            !analyzed(&r->locations[i - 1]))
+        /* compared with the last thread, not the last location: Score-P numbers a
+           process's locations as it creates them, a metric location may come between
+           its master thread and its OpenMP threads */
+        if (!prev || l->group != prev->group)
             a->thread_of[n] = 0, rank++;
         else
             a->thread_of[n] = a->thread_of[n - 1] + 1, a->threaded = 1;
         a->rank_of[n] = rank;
-        r->locations[i].proc = n++;
+        l->proc = n++;
+        prev = l;
     }
     a->nprocs = n;
     a->nranks = rank + 1;
@@ -360,15 +365,31 @@ int pz_reader_proc(const struct reader *r, OTF2_LocationRef loc)
     return -1;
 }
 
+/* The locations of MPI's ranks: the COMM_LOCATIONS group of paradigm MPI (Score-P's
+ * trace of an OpenMP program has another one, OpenMP's, of every thread), else the last
+ * one of another paradigm. */
+static const struct group *mpi_locations(const struct reader *r)
+{
+    const struct group *other = NULL;
+
+    for (uint32_t g = 0; g < r->ngroups; g++) {
+        const struct group *x = &r->groups[g];
+
+        if (x->type != OTF2_GROUP_TYPE_COMM_LOCATIONS || !x->members)
+            continue;
+        if (x->paradigm == OTF2_PARADIGM_MPI)
+            return x;
+        other = x;
+    }
+    return other;
+}
+
 /* A member of a COMM_GROUP is a rank of the COMM_LOCATIONS group, whose members are
  * locations; communicators get their members as process numbers. */
 static void resolve_comms(struct reader *r)
 {
-    const struct group *locations = NULL;
+    const struct group *locations = mpi_locations(r);
 
-    for (uint32_t g = 0; g < r->ngroups; g++)
-        if (r->groups[g].type == OTF2_GROUP_TYPE_COMM_LOCATIONS && r->groups[g].members)
-            locations = &r->groups[g];
     for (uint32_t c = 0; c < r->ncomms; c++) {
         struct comm *m = &r->comms[c];
         const struct group *g = m->defined && m->group < r->ngroups ? &r->groups[m->group] : NULL;
@@ -475,6 +496,31 @@ static void close_cut_processes(struct reader *r)
              (unsigned long long)r->a->clock_violations);
 }
 
+/* Score-P records nothing while the measurement is switched off: that time counts as
+ * computation, and the messages and collective operations of that time lack records. */
+static void warn_switched_off(struct reader *r)
+{
+    for (int p = 0; p < r->a->nprocs; p++) {
+        const struct process *pr = &r->procs[p];
+
+        if (pr->offs)
+            warn(r->a, "process %d: the measurement was switched off %u time%s, first at "
+                 "%.6f s, for %.6f s in all: what it did then is missing and counts as "
+                 "computation, its messages and collective operations of that time cannot "
+                 "be matched", p, pr->offs, pr->offs > 1 ? "s" : "", pr->off_first,
+                 pr->off_time + (pr->off ? pr->last - pr->off_since : 0));
+    }
+}
+
+/* A process's whole run: from its first event to its last; an OpenMP worker thread's, the
+ * time it spent in thread teams (between them it waits in the OpenMP runtime). */
+static double whole_run(const struct process *pr)
+{
+    if (!pr->teams)
+        return pr->last - pr->first;
+    return pr->team_time + (pr->nesting ? pr->last - pr->team_since : 0);
+}
+
 static int read_trace(struct reader *r, OTF2_Reader *otf)
 {
     if (read_definitions(r, otf) != 0)
@@ -514,10 +560,11 @@ static int read_trace(struct reader *r, OTF2_Reader *otf)
         return -1;
     pz_waits_finish(r);
     close_cut_processes(r);
+    warn_switched_off(r);
     for (int p = 0; p < r->a->nprocs; p++) {
         if (r->procs[p].last >= r->procs[p].first) {
             r->a->nodes[0].procs[p].count = 1;
-            r->a->nodes[0].procs[p].exec = r->procs[p].last - r->procs[p].first;
+            r->a->nodes[0].procs[p].exec = whole_run(&r->procs[p]);
         }
     }
     if (pz_sequential_losses(r->a) != 0)

@@ -47,6 +47,14 @@ struct process {
     double first, last;
     int64_t in_flight;     /* nonblocking operations posted and not completed */
     double computing_since;   /* leave of the last MPI call, while none is open */
+    /* an OpenMP worker thread (not the first of its process) exists only inside the
+       thread teams it is part of: ThreadTeamBegin to ThreadTeamEnd, outermost teams */
+    uint32_t teams, nesting;   /* outermost teams begun; teams open now */
+    double team_since, team_time;
+    /* the measurement switched off (MeasurementOnOff): nothing recorded meanwhile */
+    uint32_t offs;
+    int off;
+    double off_since, off_first, off_time;
 };
 
 struct location {
@@ -58,6 +66,7 @@ struct location {
 
 struct group {
     OTF2_GroupType type;
+    OTF2_Paradigm paradigm;
     uint32_t n;
     uint64_t *members;
 };
@@ -112,6 +121,16 @@ void pz_reader_fail(struct reader *r, const char *fmt, ...)
 
 /* Grows *v (elements of size) so that index i is valid; new elements are zero. */
 int pz_reserve(void **v, uint32_t *n, uint32_t i, size_t size);
+
+/* Collectives that only create or destroy a communicator's handle: Score-P records
+ * MPI_Init, MPI_Finalize and communicator construction and destruction so; they move no
+ * data, and prognoz's own traces do not have them. */
+static inline int pz_handle_op(OTF2_CollectiveOp op)
+{
+    return op == OTF2_COLLECTIVE_OP_CREATE_HANDLE || op == OTF2_COLLECTIVE_OP_DESTROY_HANDLE ||
+           op == OTF2_COLLECTIVE_OP_CREATE_HANDLE_AND_ALLOCATE ||
+           op == OTF2_COLLECTIVE_OP_DESTROY_HANDLE_AND_DEALLOCATE;
+}
 
 /* Process number of a location, -1 if it is not analyzed. */
 int pz_reader_proc(const struct reader *r, OTF2_LocationRef loc);

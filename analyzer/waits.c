@@ -508,7 +508,8 @@ void pz_waits_collective(struct reader *r, int proc, OTF2_CollectiveOp op, uint3
     uint32_t rank = 0, size = c && c->defined ? c->size : 0;
     int me = pz_reader_rank(r, proc);
 
-    if (!size || comm >= r->ncomms)
+    /* making or freeing a communicator is no collective operation of the report */
+    if (!size || comm >= r->ncomms || pz_handle_op(op))
         return;
     for (; rank < size && !c->self && c->ranks[rank] != me; rank++)
         ;

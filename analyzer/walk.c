@@ -337,6 +337,127 @@ static OTF2_CallbackCode on_collective_end(OTF2_LocationRef loc, OTF2_TimeStamp 
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* The program's begin and end (Score-P's ProgramBegin and ProgramEnd) are events of its
+ * master thread: its whole run spans from its first event to its last. */
+static OTF2_CallbackCode on_program_begin(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+                                          OTF2_AttributeList *attributes, OTF2_StringRef name,
+                                          uint32_t nargs, const OTF2_StringRef *args)
+{
+    struct reader *r = ud;
+    int proc;
+
+    (void)attributes, (void)name, (void)nargs, (void)args;
+    process_at(r, loc, seconds(r, time), &proc);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_program_end(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+                                        OTF2_AttributeList *attributes, int64_t status)
+{
+    struct reader *r = ud;
+    int proc;
+
+    (void)attributes, (void)status;
+    process_at(r, loc, seconds(r, time), &proc);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* An OpenMP worker thread (not the first of its process) joins a thread team at each
+ * parallel region and waits in the OpenMP runtime between them: its whole run is the
+ * time in its outermost teams (read.c). */
+static void team(struct reader *r, OTF2_LocationRef loc, OTF2_TimeStamp time, int begin)
+{
+    double t = seconds(r, time);
+    int proc;
+    struct process *p = process_at(r, loc, t, &proc);
+
+    if (!p || r->a->thread_of[proc] == 0)
+        return;
+    if (begin && p->nesting++ == 0) {
+        p->teams++;
+        p->team_since = t;
+    } else if (!begin && p->nesting > 0 && --p->nesting == 0) {
+        p->team_time += t - p->team_since;
+    }
+}
+
+static OTF2_CallbackCode on_team_begin(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+                                       OTF2_AttributeList *attributes, OTF2_CommRef comm)
+{
+    (void)attributes, (void)comm;
+    team(ud, loc, time, 1);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_team_end(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+                                     OTF2_AttributeList *attributes, OTF2_CommRef comm)
+{
+    (void)attributes, (void)comm;
+    team(ud, loc, time, 0);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Score-P's SCOREP_RECORDING_OFF and ON: nothing is recorded in between (read.c warns). */
+static OTF2_CallbackCode on_measurement(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+                                        OTF2_AttributeList *attributes,
+                                        OTF2_MeasurementMode mode)
+{
+    struct reader *r = ud;
+    double t = seconds(r, time);
+    int proc;
+    struct process *p = process_at(r, loc, t, &proc);
+
+    (void)attributes;
+    if (!p || (mode == OTF2_MEASUREMENT_OFF) == p->off)
+        return OTF2_CALLBACK_SUCCESS;
+    if (mode == OTF2_MEASUREMENT_OFF) {
+        if (p->offs++ == 0)
+            p->off_first = t;
+        p->off_since = t;
+    } else {
+        p->off_time += t - p->off_since;
+    }
+    p->off = mode == OTF2_MEASUREMENT_OFF;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* A cancelled request is no longer in flight. */
+static OTF2_CallbackCode on_request_cancelled(OTF2_LocationRef loc, OTF2_TimeStamp time,
+                                              void *ud, OTF2_AttributeList *attributes,
+                                              uint64_t request)
+{
+    (void)attributes, (void)request;
+    in_flight(ud, loc, time, -1);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Score-P's unwinding records calls as calling contexts, not as Enter and Leave: the
+ * analysis would see no MPI call, so it says why. */
+static OTF2_CallbackCode calling_context(struct reader *r, OTF2_LocationRef loc)
+{
+    pz_reader_fail(r, "location %llu: calling-context events (Score-P with "
+                   "SCOREP_ENABLE_UNWINDING) are not supported; record with "
+                   "SCOREP_TRACING_CONVERT_CALLING_CONTEXT_EVENTS=true",
+                   (unsigned long long)loc);
+    return OTF2_CALLBACK_INTERRUPT;
+}
+
+static OTF2_CallbackCode on_context_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+                                          OTF2_AttributeList *attributes,
+                                          OTF2_CallingContextRef context, uint32_t distance)
+{
+    (void)time, (void)attributes, (void)context, (void)distance;
+    return calling_context(ud, loc);
+}
+
+static OTF2_CallbackCode on_context_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+                                          OTF2_AttributeList *attributes,
+                                          OTF2_CallingContextRef context)
+{
+    (void)time, (void)attributes, (void)context;
+    return calling_context(ud, loc);
+}
+
 void pz_walk_callbacks(OTF2_GlobalEvtReaderCallbacks *cb)
 {
     OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(cb, on_enter);
@@ -352,4 +473,12 @@ void pz_walk_callbacks(OTF2_GlobalEvtReaderCallbacks *cb)
                                                                          on_collective_request);
     OTF2_GlobalEvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(
         cb, on_collective_complete);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, on_request_cancelled);
+    OTF2_GlobalEvtReaderCallbacks_SetProgramBeginCallback(cb, on_program_begin);
+    OTF2_GlobalEvtReaderCallbacks_SetProgramEndCallback(cb, on_program_end);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadTeamBeginCallback(cb, on_team_begin);
+    OTF2_GlobalEvtReaderCallbacks_SetThreadTeamEndCallback(cb, on_team_end);
+    OTF2_GlobalEvtReaderCallbacks_SetMeasurementOnOffCallback(cb, on_measurement);
+    OTF2_GlobalEvtReaderCallbacks_SetCallingContextEnterCallback(cb, on_context_enter);
+    OTF2_GlobalEvtReaderCallbacks_SetCallingContextLeaveCallback(cb, on_context_leave);
 }
