@@ -259,7 +259,7 @@ static void number(struct reader *r, struct pz_nbc *n, int proc, const struct po
         return;
     }
     in->op = p->op;
-    in->root = p->root;
+    in->root = c->local ? UINT32_MAX : p->root;   /* as blocking ones (waits.c) */
     in->size = c->size;
     in->m[rank] = (struct member){ p->enter, p->by };
     if (++in->seen < in->size)

@@ -184,6 +184,22 @@ static OTF2_CallbackCode def_comm(void *ud, OTF2_CommRef self, OTF2_StringRef na
     return OTF2_CALLBACK_SUCCESS;
 }
 
+static OTF2_CallbackCode def_intercomm(void *ud, OTF2_CommRef self, OTF2_StringRef name,
+                                       OTF2_GroupRef a, OTF2_GroupRef b, OTF2_CommRef common,
+                                       OTF2_CommFlag flags)
+{
+    struct reader *r = ud;
+
+    (void)name, (void)common, (void)flags;
+    if (pz_reserve((void **)&r->comms, &r->ncomms, self, sizeof(struct comm)) != 0)
+        return OTF2_CALLBACK_INTERRUPT;
+    r->comms[self].group = a;
+    r->comms[self].remote = b;
+    r->comms[self].inter = 1;
+    r->comms[self].defined = 1;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 /* An interval's id from its name, "interval 2 at heat.c:57" (or "sequential interval
  * ..."), and whether it is sequential: its description says so (docs/trace-format.md). */
 static void interval_region(struct reader *r, struct region *g)
@@ -250,6 +266,7 @@ static int read_definitions(struct reader *r, OTF2_Reader *otf)
     OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(cb, def_clock);
     OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, def_group);
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, def_comm);
+    OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(cb, def_intercomm);
     OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(cb, def_attribute);
     OTF2_GlobalDefReaderCallbacks_SetSourceCodeLocationCallback(cb, def_site);
     OTF2_Reader_RegisterGlobalDefCallbacks(otf, gdr, cb, r);
@@ -386,32 +403,68 @@ static const struct group *mpi_locations(const struct reader *r)
 
 /* A member of a COMM_GROUP is a rank of the COMM_LOCATIONS group, whose members are
  * locations; communicators get their members as process numbers. */
+static const struct group *group_of(const struct reader *r, OTF2_GroupRef g)
+{
+    return g < r->ngroups && r->groups[g].members ? &r->groups[g] : NULL;
+}
+
+/* The MPI processes of the members of group g (world ranks, or locations) into out. */
+static void members(const struct reader *r, const struct group *locations,
+                    const struct group *g, int *out)
+{
+    for (uint32_t i = 0; i < g->n; i++) {
+        uint64_t rank = g->members[i];
+        int proc = g->type == OTF2_GROUP_TYPE_COMM_LOCATIONS
+                       ? pz_reader_proc(r, rank)
+                   : locations && rank < locations->n
+                       ? pz_reader_proc(r, locations->members[rank])
+                       : -1;
+
+        out[i] = proc >= 0 ? pz_reader_rank(r, proc) : -1;
+    }
+}
+
 static void resolve_comms(struct reader *r)
 {
     const struct group *locations = mpi_locations(r);
 
     for (uint32_t c = 0; c < r->ncomms; c++) {
         struct comm *m = &r->comms[c];
-        const struct group *g = m->defined && m->group < r->ngroups ? &r->groups[m->group] : NULL;
+        const struct group *g = m->defined ? group_of(r, m->group) : NULL;
+        const struct group *b = m->inter ? group_of(r, m->remote) : NULL;
 
-        if (!g || !g->members)
+        if (!g || (m->inter && !b)) {
+            m->defined = 0;
             continue;
-        m->self = g->type == OTF2_GROUP_TYPE_COMM_SELF;
-        m->size = m->self ? 1 : g->n;
-        if (m->self || !(m->ranks = malloc((g->n ? g->n : 1) * sizeof(int))))
-            continue;
-        for (uint32_t i = 0; i < g->n; i++) {
-            uint64_t rank = g->members[i];
-
-            int proc = g->type == OTF2_GROUP_TYPE_COMM_LOCATIONS
-                           ? pz_reader_proc(r, rank)
-                       : locations && rank < locations->n
-                           ? pz_reader_proc(r, locations->members[rank])
-                           : -1;
-
-            m->ranks[i] = proc >= 0 ? pz_reader_rank(r, proc) : -1;
         }
+        m->self = g->type == OTF2_GROUP_TYPE_COMM_SELF;
+        m->local = b ? g->n : 0;
+        m->size = m->self ? 1 : g->n + (b ? b->n : 0);
+        if (m->self || !(m->ranks = malloc((m->size ? m->size : 1) * sizeof(int))))
+            continue;
+        members(r, locations, g, m->ranks);
+        if (b)
+            members(r, locations, b, m->ranks + g->n);
     }
+}
+
+int pz_comm_peer(const struct comm *c, uint32_t rank, int me)
+{
+    uint32_t first = 0, n = c->size;
+
+    if (!c->defined)
+        return -1;
+    if (c->self)
+        return rank == 0 ? me : -1;
+    if (c->local) {    /* the group me is not in */
+        uint32_t i = 0;
+
+        while (i < c->size && c->ranks[i] != me)
+            i++;
+        first = i < c->local ? c->local : 0;
+        n = i < c->local ? c->size - c->local : c->local;
+    }
+    return rank < n && c->ranks ? c->ranks[first + rank] : -1;
 }
 
 static int read_events(struct reader *r, OTF2_Reader *otf)

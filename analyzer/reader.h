@@ -72,14 +72,20 @@ struct group {
 };
 
 /* A communicator: its members as MPI processes (pz_reader_rank); self means
- * MPI_COMM_SELF. */
+ * MPI_COMM_SELF.  An intercommunicator lists its first group, then the second: local
+ * is the size of the first (0 for an intracommunicator), and a peer's rank in a
+ * message is a rank of the other group. */
 struct comm {
     int *ranks;
-    uint32_t size;
-    int self;
-    OTF2_GroupRef group;
+    uint32_t size, local;
+    int self, inter;
+    OTF2_GroupRef group, remote;
     int defined;
 };
+
+/* The MPI process of rank in c, the peer of MPI process me in a message (in the other
+ * group of an intercommunicator); -1 if there is none. */
+int pz_comm_peer(const struct comm *c, uint32_t rank, int me);
 
 struct pz_waits;
 

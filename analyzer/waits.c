@@ -89,13 +89,7 @@ struct pz_nbc *pz_waits_nbc(const struct reader *r)
 /* MPI process of rank in comm, as seen by MPI process self; -1 if unknown. */
 static int proc_of(const struct reader *r, uint32_t comm, uint32_t rank, int self)
 {
-    const struct comm *c = comm < r->ncomms ? &r->comms[comm] : NULL;
-
-    if (!c || !c->defined)
-        return -1;
-    if (c->self)
-        return rank == 0 ? self : -1;
-    return rank < c->size ? c->ranks[rank] : -1;
+    return comm < r->ncomms ? pz_comm_peer(&r->comms[comm], rank, self) : -1;
 }
 
 static uint32_t hash4(uint32_t a, uint32_t b, uint32_t c, uint32_t d)
@@ -519,7 +513,9 @@ void pz_waits_collective(struct reader *r, int proc, OTF2_CollectiveOp op, uint3
     if (!in)
         return;
     in->op = op;
-    in->root = root;
+    /* an intercommunicator's root is MPI_ROOT on one side, a rank of it on the other:
+     * no Early Reduce or Late Broadcast there */
+    in->root = c->local ? UINT32_MAX : root;
     in->enter[rank] = enter;
     in->leave[rank] = leave;
     in->proc[rank] = proc;

@@ -1228,3 +1228,43 @@ Test(waits, many_nonblocking_instances_in_flight)
         .wait_at_nxn = S(3), .synchronization = S(3) });
     expect_process("whole run", &an.nodes[0], 1, (struct pz_characteristics){ 0 });
 }
+
+/* An intercommunicator X between A = world {0, 1} and B = world {2, 3}: a message's peer
+ * is a rank of the other group, and a collective instance is every member of both.
+ *   0 (A 0): Send to B 1 (world 3), tag 5, 10-11; Barrier 20-26; Bcast 30-31
+ *   1 (A 1): Recv from B 0 (world 2), tag 6, 13-16; Barrier 21-26; Bcast 30-31
+ *   2 (B 0): Send to A 1 (world 1), tag 6, 14-15; Barrier 22-26; Bcast 28-31
+ *   3 (B 1): Recv from A 0 (world 0), tag 5, 8-12; Barrier 25-26; Bcast 28-31
+ * Late Sender: process 3 waits 10 - 8 = 2, process 1 14 - 13 = 1.  The barrier: the last
+ * enters at 25, so 5 + 4 + 3 + 0 = 12 of Wait at Barrier; all leave at 26.  The
+ * broadcast's root is MPI_ROOT on one side and a rank of it on the other: no Late
+ * Broadcast, but the potential synchronization of every member, 30 - enter: 0, 0, 2, 2.
+ * Synchronization 3 + 12 + 4 = 19, real 3 + 12 = 15. */
+Test(waits, an_intercommunicator_matches_across_its_groups)
+{
+    static const int a[] = { 0, 1 }, bgroup[] = { 2, 3 };
+    static const double barrier_in[] = { 20, 21, 22, 25 }, bcast_in[] = { 30, 30, 28, 28 };
+    struct tb *b = trace(4);
+    uint32_t x = tb_intercomm(b, "X", 2, a, 2, bgroup);
+
+    for (int p = 0; p < 4; p++)
+        init(b, p);
+    send(b, 0, 10, 11, x, 1, 5);
+    recv(b, 3, 8, 12, x, 0, 5);
+    recv(b, 1, 13, 16, x, 0, 6);
+    send(b, 2, 14, 15, x, 1, 6);
+    for (int p = 0; p < 4; p++) {
+        collective(b, p, "MPI_Barrier", barrier_in[p], 26, OTF2_COLLECTIVE_OP_BARRIER, x, 0);
+        collective(b, p, "MPI_Bcast", bcast_in[p], 31, OTF2_COLLECTIVE_OP_BCAST, x, 0);
+        finalize(b, p, 40);
+    }
+    analyze(b);
+
+    expect_counts(2, 0, 0, 0, 2, 0);
+    expect_process("whole run", &an.nodes[0], 3, (struct pz_characteristics){
+        .late_sender = 0.002, .wait_at_barrier = 0, .synchronization = 0.002 + 0.002 });
+    expect_process("whole run", &an.nodes[0], 1, (struct pz_characteristics){
+        .late_sender = 0.001, .wait_at_barrier = 0.004, .synchronization = 0.005 });
+    expect_interval("whole run", &an.nodes[0], (struct pz_characteristics){
+        .late_sender = 0.003, .wait_at_barrier = 0.012, .synchronization = 0.019 });
+}

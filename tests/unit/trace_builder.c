@@ -21,6 +21,8 @@ struct tb_comm {
     int self;
     uint32_t n;
     uint64_t *ranks;       /* world ranks */
+    uint32_t local;        /* an intercommunicator: ranks[0..local-1] are one group, the
+                              rest the other; 0 for an intracommunicator */
 };
 
 struct tb {
@@ -322,7 +324,7 @@ static uint32_t add_comm(struct tb *b, const char *name, int self, int n, const 
     }
     b->comms = grown;
     c = &grown[b->ncomms];
-    *c = (struct tb_comm){ strdup(name), self, (uint32_t)(n > 0 ? n : 0), NULL };
+    *c = (struct tb_comm){ strdup(name), self, (uint32_t)(n > 0 ? n : 0), NULL, 0 };
     c->ranks = calloc(n > 0 ? (size_t)n : 1, sizeof(uint64_t));
     if (!c->name || !c->ranks)
         b->failed = 1;
@@ -338,6 +340,23 @@ static void world_and_self(struct tb *b)
         return;
     add_comm(b, "MPI_COMM_WORLD", 0, b->nprocs, NULL);
     add_comm(b, "MPI_COMM_SELF", 1, 0, NULL);
+}
+
+uint32_t tb_intercomm(struct tb *b, const char *name, int na, const int *a, int nb,
+                      const int *bb)
+{
+    int ranks[64];
+    uint32_t c;
+
+    if (na < 1 || nb < 1 || na + nb > 64) {
+        b->failed = 1;
+        return 0;
+    }
+    memcpy(ranks, a, (size_t)na * sizeof(int));
+    memcpy(ranks + na, bb, (size_t)nb * sizeof(int));
+    c = tb_comm(b, name, na + nb, ranks);
+    b->comms[c].local = (uint32_t)na;
+    return c;
 }
 
 uint32_t tb_comm(struct tb *b, const char *name, int n, const int *world_ranks)
@@ -508,6 +527,18 @@ static void write_comms(struct tb *b, OTF2_GlobalDefWriter *w, OTF2_StringRef *n
         if (c->self) {
             OTF2_GlobalDefWriter_WriteComm(w, i, name, 1, OTF2_UNDEFINED_COMM,
                                            OTF2_COMM_FLAG_NONE);
+            continue;
+        }
+        if (c->local) {
+            OTF2_GlobalDefWriter_WriteGroup(w, group, name, OTF2_GROUP_TYPE_COMM_GROUP,
+                                            OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, c->local,
+                                            c->ranks);
+            OTF2_GlobalDefWriter_WriteGroup(w, group + 1, name, OTF2_GROUP_TYPE_COMM_GROUP,
+                                            OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                            c->n - c->local, c->ranks + c->local);
+            OTF2_GlobalDefWriter_WriteInterComm(w, i, name, group, group + 1,
+                                                OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
+            group += 2;
             continue;
         }
         OTF2_GlobalDefWriter_WriteGroup(w, group, name, OTF2_GROUP_TYPE_COMM_GROUP,

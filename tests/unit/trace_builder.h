@@ -63,6 +63,11 @@ void tb_call(struct tb *b, int proc, const char *name, uint64_t enter, uint64_t 
 #define TB_SELF 1u
 #define TB_NO_ROOT OTF2_UNDEFINED_UINT32
 uint32_t tb_comm(struct tb *b, const char *name, int n, const int *world_ranks);
+/* An intercommunicator between the world ranks a[0..na-1] and b[0..nb-1] (an
+ * InterComm definition of two COMM_GROUPs): a message's peer is a rank of the other
+ * group, as in MPI. */
+uint32_t tb_intercomm(struct tb *b, const char *name, int na, const int *a, int nb,
+                      const int *bb);
 
 /* MPI event records of process proc at ns; peers (dest, source, root) are ranks of the
  * communicator. */
