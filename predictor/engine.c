@@ -1,5 +1,6 @@
 /* The replay's main loop, the computation between MPI calls, and the records outside
- * calls (intervals, the program's own regions). */
+ * calls (intervals, the program's own regions).  Every thread of every process has its
+ * own timeline; the communication model knows processes only. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,25 +20,37 @@ void pz_engine_fail(struct engine *e, const char *fmt, ...)
     va_end(ap);
 }
 
-void pz_engine_emit(struct engine *e, int p, const struct pz_rec *rec, double t)
+struct pz_name pz_engine_name(const struct engine *e, int th)
+{
+    struct pz_name n;
+
+    if (e->threaded)
+        snprintf(n.text, sizeof(n.text), "thread %d.%d", e->threads[th].rank,
+                 pz_trace_in_thread(e->in, th));
+    else
+        snprintf(n.text, sizeof(n.text), "rank %d", e->threads[th].rank);
+    return n;
+}
+
+void pz_engine_emit(struct engine *e, int th, const struct pz_rec *rec, double t)
 {
     double ticks = t * e->resolution;
 
     if (!e->out || rec->kind == PZ_REC_FLUSH)
         return;
-    if (pz_trace_out_event(e->out, p, rec, e->offset + (uint64_t)llround(ticks > 0 ? ticks : 0)) != 0)
+    if (pz_trace_out_event(e->out, th, rec, e->offset + (uint64_t)llround(ticks > 0 ? ticks : 0)) != 0)
         pz_engine_fail(e, "cannot write the predicted trace");
 }
 
-/* The next record of process p with a CPU time (an MPI call's Enter, an interval's
+/* The next record of thread th with a CPU time (an MPI call's Enter, an interval's
  * Enter or Leave, recorded with PROGNOZ_CPU_TIME=1), NULL if none; *flushed gets the
  * recorder's own time (buffer flushes) before it. */
-static const struct pz_rec *next_cpu_anchor(struct engine *e, int p, uint64_t *flushed)
+static const struct pz_rec *next_cpu_anchor(struct engine *e, int th, uint64_t *flushed)
 {
     const struct pz_rec *r;
 
     *flushed = 0;
-    for (size_t i = 0; (r = pz_trace_in_peek(e->in, p, i)); i++) {
+    for (size_t i = 0; (r = pz_trace_in_peek(e->in, th, i)); i++) {
         if (r->cpu != PZ_NONE64)
             return r;
         if (r->kind == PZ_REC_FLUSH && r->bytes2 > r->time)
@@ -46,12 +59,12 @@ static const struct pz_rec *next_cpu_anchor(struct engine *e, int p, uint64_t *f
     return NULL;
 }
 
-/* Predicted seconds per recorded second of the computation p is in: the machine's
- * cpu_scale, times (with compute_cpu) the share of the recorded time from the last CPU
- * anchor to the next, flushes left out, the thread spent on a CPU. */
-static double gap_factor(struct engine *e, int p)
+/* Predicted seconds per recorded second of the computation thread th is in: the
+ * machine's cpu_scale, times (with compute_cpu) the share of the recorded time from the
+ * last CPU anchor to the next, flushes left out, the thread spent on a CPU. */
+static double gap_factor(struct engine *e, int th)
 {
-    struct rank *k = &e->ranks[p];
+    struct thread *k = &e->threads[th];
     double scale = e->o->machine->cpu_scale;
     const struct pz_rec *next;
     uint64_t flushed;
@@ -59,7 +72,7 @@ static double gap_factor(struct engine *e, int p)
     if (k->factor >= 0)
         return k->factor;
     k->factor = scale;
-    next = e->o->compute_cpu ? next_cpu_anchor(e, p, &flushed) : NULL;
+    next = e->o->compute_cpu ? next_cpu_anchor(e, th, &flushed) : NULL;
     if (next && k->leave_cpu != PZ_NONE64 && next->cpu >= k->leave_cpu &&
         next->time > k->leave_wall + flushed) {
         double cpu = (double)(next->cpu - k->leave_cpu) / 1e9;
@@ -73,21 +86,21 @@ static double gap_factor(struct engine *e, int p)
     return k->factor;
 }
 
-/* Computation of p up to the recorded time `until`. */
-static void compute(struct engine *e, int p, uint64_t until)
+/* Computation of thread th up to the recorded time `until`. */
+static void compute(struct engine *e, int th, uint64_t until)
 {
-    struct rank *k = &e->ranks[p];
+    struct thread *k = &e->threads[th];
 
     if (until > k->last) {
-        k->now += (double)(until - k->last) / e->resolution * gap_factor(e, p);
+        k->now += (double)(until - k->last) / e->resolution * gap_factor(e, th);
         k->last = until;
     }
 }
 
 /* A record outside MPI calls: intervals and the program's regions keep their place. */
-static void outside_call(struct engine *e, int p, const struct pz_rec *r)
+static void outside_call(struct engine *e, int th, const struct pz_rec *r)
 {
-    struct rank *k = &e->ranks[p];
+    struct thread *k = &e->threads[th];
 
     if (r->kind == PZ_REC_FLUSH) {
         /* the recorder's own time is not the program's */
@@ -108,15 +121,15 @@ static void outside_call(struct engine *e, int p, const struct pz_rec *r)
         k->leave_cpu = r->cpu;
         k->factor = -1;
     }
-    pz_engine_emit(e, p, r, k->now);
+    pz_engine_emit(e, th, r, k->now);
 }
 
-static void finish_rank(struct engine *e, int p)
+static void finish_thread(struct engine *e, int th)
 {
-    e->ranks[p].state = RANK_DONE;
+    e->threads[th].state = THREAD_DONE;
     e->ndone++;
-    if (e->ranks[p].now > e->result->end)
-        e->result->end = e->ranks[p].now;
+    if (e->threads[th].now > e->result->end)
+        e->result->end = e->threads[th].now;
 }
 
 static double limit_of(const struct engine *e)
@@ -126,79 +139,82 @@ static double limit_of(const struct engine *e)
     return a < b ? a : b;
 }
 
-/* Steps process p until it parks, ends, or would pass another process or the model's
+/* Steps thread th until it parks, ends, or would pass another thread or the model's
  * next event (the order in which operations reach the network is the order of time). */
-static void run(struct engine *e, int p)
+static void run(struct engine *e, int th)
 {
-    struct rank *k = &e->ranks[p];
+    struct thread *k = &e->threads[th];
     const struct pz_rec *r;
 
-    if (k->state == RANK_PARKED) {
-        pz_engine_finish_call(e, p);
-        k->state = RANK_READY;
+    if (k->state == THREAD_PARKED) {
+        pz_engine_finish_call(e, th);
+        k->state = THREAD_READY;
     }
-    while (!e->error[0] && (r = pz_trace_in_peek(e->in, p, 0))) {
+    while (!e->error[0] && (r = pz_trace_in_peek(e->in, th, 0))) {
         int mpi = r->kind == PZ_REC_ENTER &&
                   pz_trace_in_region(e->in, r->region)->kind == PZ_REGION_MPI;
 
-        compute(e, p, r->time);
-        r = pz_trace_in_peek(e->in, p, 0);   /* looking ahead may have moved it */
+        compute(e, th, r->time);
+        r = pz_trace_in_peek(e->in, th, 0);   /* looking ahead may have moved it */
         if (!mpi) {
-            outside_call(e, p, r);
-            pz_trace_in_consume(e->in, p, 1);
+            outside_call(e, th, r);
+            pz_trace_in_consume(e->in, th, 1);
             continue;
         }
         if (k->now > limit_of(e)) {
-            if (pz_heap_push(&e->ready, k->now, 0, p) != 0)
+            if (pz_heap_push(&e->ready, k->now, 0, th) != 0)
                 pz_engine_fail(e, "out of memory");
             return;
         }
-        if (pz_engine_call(e, p))
+        if (pz_engine_call(e, th))
             return;
     }
     if (pz_trace_in_error(e->in))
         pz_engine_fail(e, "%s", pz_trace_in_error(e->in));
-    finish_rank(e, p);
+    finish_thread(e, th);
 }
 
-/* A request a parked process waits for is complete. */
+/* A request a parked thread waits for is complete.  The model tells the process that
+ * owns the request; the thread that waits for it is the engine's to know. */
 static void on_done(void *ud, int proc, int request, double done)
 {
     struct engine *e = ud;
-    struct rank *k = &e->ranks[proc];
+    int th = e->waiter[request];
+    struct thread *k = &e->threads[th];
 
+    (void)proc;
     pz_comsys_release(e->cs, request);
     if (done > k->wake)
         k->wake = done;
-    if (--k->outstanding == 0 && k->state == RANK_PARKED &&
-        pz_heap_push(&e->ready, k->wake, 0, proc) != 0)
+    if (--k->outstanding == 0 && k->state == THREAD_PARKED &&
+        pz_heap_push(&e->ready, k->wake, 0, th) != 0)
         pz_engine_fail(e, "out of memory");
 }
 
 /* The slot of the innermost open interval of k (depth > 0) that is remembered. */
-static int innermost(const struct rank *k)
+static int innermost(const struct thread *k)
 {
     return (k->depth < MAX_OPEN_INTERVALS ? k->depth : MAX_OPEN_INTERVALS) - 1;
 }
 
-/* "rank 1 waits in MPI_Recv (interval 2 at heat.c:40)" for each process that cannot
- * go on. */
+/* "rank 1 waits in MPI_Recv (interval 2 at heat.c:40)" (or "thread 1.2 waits ...") for
+ * each thread that cannot go on. */
 static void report_deadlock(struct engine *e)
 {
     char list[768] = "";
     size_t used = 0;
-    int shown = 0, stuck = e->nprocs - e->ndone;
+    int shown = 0, stuck = e->nthreads - e->ndone;
 
-    for (int p = 0; p < e->nprocs && used < sizeof(list) - 1; p++) {
-        const struct rank *k = &e->ranks[p];
+    for (int th = 0; th < e->nthreads && used < sizeof(list) - 1; th++) {
+        const struct thread *k = &e->threads[th];
         const char *where = "the whole run";
 
-        if (k->state != RANK_PARKED || shown == 8)
+        if (k->state != THREAD_PARKED || shown == 8)
             continue;
         if (k->depth > 0)
             where = pz_trace_in_region(e->in, k->intervals[innermost(k)])->name;
-        used += (size_t)snprintf(list + used, sizeof(list) - used, "%srank %d waits in %s (%s)",
-                                 shown ? "; " : "", p,
+        used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s waits in %s (%s)",
+                                 shown ? "; " : "", pz_engine_name(e, th).text,
                                  pz_trace_in_region(e->in, k->call_region)->name, where);
         shown++;
     }
@@ -211,38 +227,43 @@ static int start(struct engine *e, const char *trace, char *err, size_t errlen)
     if (!(e->in = pz_trace_in_open(trace, err, errlen)))
         return -1;
     e->nprocs = pz_trace_in_nprocs(e->in);
+    e->nthreads = pz_trace_in_nthreads(e->in);
+    e->threaded = e->nthreads > e->nprocs;
     e->resolution = pz_trace_in_resolution(e->in);
     e->offset = pz_trace_in_offset(e->in);
     e->result->nprocs = e->nprocs;
-    e->result->skipped_threads = pz_trace_in_skipped(e->in);
+    e->result->nthreads = e->nthreads;
     if (!(e->cs = pz_comsys_new(e->o->machine, e->nprocs)) ||
-        !(e->ranks = calloc((size_t)e->nprocs, sizeof(*e->ranks)))) {
+        !(e->threads = calloc((size_t)e->nthreads, sizeof(*e->threads)))) {
         snprintf(err, errlen, "%s: out of memory", trace);
         return -1;
     }
+    for (int th = 0; th < e->nthreads; th++)
+        e->threads[th].rank = pz_trace_in_rank(e->in, th);
     pz_comsys_set_notify(e->cs, on_done, e);
     for (int c = 0; c < PZ_COLL_NOPS; c++)
         if (e->o->forced[c])
             pz_comsys_force(e->cs, e->o->forced[c]);
     if (e->o->output &&
-        !(e->out = pz_trace_out_open(trace, e->o->output, e->nprocs,
+        !(e->out = pz_trace_out_open(trace, e->o->output, e->nthreads,
                                      pz_trace_in_locations(e->in), err, errlen)))
         return -1;
     return 0;
 }
 
-/* Every process starts when it started in the recording. */
-static void place_processes(struct engine *e)
+/* Every thread starts when it started in the recording (what a thread did before its
+ * first record, being created, is not in the trace). */
+static void place_threads(struct engine *e)
 {
-    for (int p = 0; p < e->nprocs; p++) {
-        struct rank *k = &e->ranks[p];
-        const struct pz_rec *first = pz_trace_in_peek(e->in, p, 0);
+    for (int th = 0; th < e->nthreads; th++) {
+        struct thread *k = &e->threads[th];
+        const struct pz_rec *first = pz_trace_in_peek(e->in, th, 0);
 
         k->last = k->leave_wall = first ? first->time : e->offset;
         k->now = (double)(k->last - e->offset) / e->resolution;
         k->leave_cpu = PZ_NONE64;
         k->factor = -1;
-        if (pz_heap_push(&e->ready, k->now, 0, p) != 0)
+        if (pz_heap_push(&e->ready, k->now, 0, th) != 0)
             pz_engine_fail(e, "out of memory");
     }
 }
@@ -251,7 +272,7 @@ static void main_loop(struct engine *e)
 {
     struct pz_heap_item it;
 
-    while (!e->error[0] && e->ndone < e->nprocs) {
+    while (!e->error[0] && e->ndone < e->nthreads) {
         if (pz_comsys_failed(e->cs)) {
             pz_engine_fail(e, "out of memory");
         } else if (pz_comsys_next(e->cs) <= pz_heap_next(&e->ready)) {
@@ -270,9 +291,10 @@ static void release(struct engine *e)
     for (uint32_t c = 0; c < e->ncomms; c++)
         free(e->comms[c].rank_of);
     free(e->comms);
-    for (int p = 0; e->ranks && p < e->nprocs; p++)
-        free(e->ranks[p].pending);
-    free(e->ranks);
+    for (int th = 0; e->threads && th < e->nthreads; th++)
+        free(e->threads[th].pending);
+    free(e->threads);
+    free(e->waiter);
     pz_heap_release(&e->ready);
     pz_comsys_free(e->cs);
     pz_trace_in_close(e->in);
@@ -288,7 +310,7 @@ int pz_predict(const char *trace, const struct pz_predict_options *o,
     if (start(&e, trace, err, errlen) != 0) {
         rc = -1;
     } else {
-        place_processes(&e);
+        place_threads(&e);
         main_loop(&e);
         out->records = pz_trace_in_records(e.in);
         if (e.error[0]) {

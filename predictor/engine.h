@@ -1,9 +1,11 @@
-/* The replay engine (000's "new Predictor scheme"): every process of a recorded run is
- * simulated with its own clock; the process with the earliest clock steps next (a
- * heap); a step is the computation before its next MPI call, scaled to the target
- * machine, or the call itself, whose communication the model (comsys.h) times.  A
- * process that must wait for a partner is parked and woken by the completion that ends
- * its call.  The trace is read per process as the replay goes (trace_in.h). */
+/* The replay engine (000's "new Predictor scheme"): every thread of every process of a
+ * recorded run (one per process without MPI_THREAD_MULTIPLE) is simulated with its own
+ * clock; the thread with the earliest clock steps next (a heap); a step is the
+ * computation before its next MPI call, scaled to the target machine, or the call
+ * itself, whose communication the model (comsys.h) times between processes, whichever
+ * of their threads call.  A thread that must wait for a partner is parked and woken by
+ * the completion that ends its call.  The trace is read per thread as the replay goes
+ * (trace_in.h). */
 #ifndef PZ_ENGINE_H
 #define PZ_ENGINE_H
 
@@ -22,18 +24,19 @@ struct pz_predict_options {
 };
 
 struct pz_prediction {
-    int nprocs;
-    double end;            /* the latest process's end, s since the clock's offset */
+    int nprocs;            /* MPI processes */
+    int nthreads;          /* threads replayed, at least one per process */
+    double end;            /* the latest thread's end, s since the clock's offset */
     uint64_t records;      /* trace records replayed */
     uint64_t calls;        /* MPI calls replayed */
     uint64_t cpu_gaps;     /* computations timed by recorded CPU time (compute_cpu) */
     uint64_t wall_gaps;    /* computations timed by the wall clock */
-    int skipped_threads;   /* locations beyond each process's first: not replayed */
 };
 
 /* Replays the run recorded at trace (DIR or DIR/traces.otf2) on o->machine.  Returns
  * 0, or -1 with a one-line message in err: an unreadable trace, or a run that cannot
- * complete (naming the processes, the calls they wait in and their intervals). */
+ * complete (naming the processes or threads, the calls they wait in and their
+ * intervals). */
 int pz_predict(const char *trace, const struct pz_predict_options *o,
                struct pz_prediction *out, char *err, size_t errlen);
 

@@ -1,17 +1,17 @@
-/* One MPI call in the replay: its events become operations posted to the communication
- * model at the call's start (sends, receives, collectives), and waits for the
- * operations it completes; the call ends when the last of those completes.  A call with
- * no communication (MPI_Comm_rank, a test that found nothing) takes its recorded time,
- * scaled like computation. */
+/* One MPI call of a thread in the replay: its events become operations posted to the
+ * communication model at the call's start (sends, receives, collectives) by the
+ * thread's process, and waits for the operations it completes; the call ends when the
+ * last of those completes.  A call with no communication (MPI_Comm_rank, a test that
+ * found nothing) takes its recorded time, scaled like computation. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine_int.h"
 #include "trace_calls.h"
 
-/* --- the nonblocking operations a process has in flight, by the trace's request id */
+/* --- the nonblocking operations a thread has in flight, by the trace's request id */
 
-static int remember(struct engine *e, struct rank *k, uint64_t id, int request)
+static int remember(struct engine *e, struct thread *k, uint64_t id, int request)
 {
     if (k->npending == k->cappending) {
         int cap = k->cappending ? 2 * k->cappending : 8;
@@ -29,7 +29,7 @@ static int remember(struct engine *e, struct rank *k, uint64_t id, int request)
 }
 
 /* The operation of request id, removed from the list; -1 if none was posted. */
-static int take(struct rank *k, uint64_t id)
+static int take(struct thread *k, uint64_t id)
 {
     for (int i = 0; i < k->npending; i++) {
         if (k->pending[i].id == id) {
@@ -44,12 +44,32 @@ static int take(struct rank *k, uint64_t id)
 
 /* --- waiting */
 
-static void wait_for(struct engine *e, int p, int request)
+/* Thread th is the one to wake when request completes. */
+static int set_waiter(struct engine *e, int th, int request)
 {
-    struct rank *k = &e->ranks[p];
+    if (request >= e->nwaiters) {
+        int n = e->nwaiters ? e->nwaiters : 256;
+        int *grown;
+
+        while (n <= request)
+            n *= 2;
+        if (!(grown = realloc(e->waiter, (size_t)n * sizeof(*grown)))) {
+            pz_engine_fail(e, "out of memory");
+            return -1;
+        }
+        e->waiter = grown;
+        e->nwaiters = n;
+    }
+    e->waiter[request] = th;
+    return 0;
+}
+
+static void wait_for(struct engine *e, int th, int request)
+{
+    struct thread *k = &e->threads[th];
     double done;
 
-    if (request < 0)
+    if (request < 0 || set_waiter(e, th, request) != 0)
         return;
     if ((done = pz_comsys_watch(e->cs, request)) < 0) {
         k->outstanding++;
@@ -62,15 +82,15 @@ static void wait_for(struct engine *e, int p, int request)
 
 /* --- point-to-point */
 
-/* The process of rank `rank` of communicator comm as seen by process p; -1 (and the
+/* The process of rank `rank` of communicator comm as seen by thread th; -1 (and the
  * replay stops) if it is not defined. */
-static int process_of(struct engine *e, int p, uint32_t comm, uint32_t rank)
+static int process_of(struct engine *e, int th, uint32_t comm, uint32_t rank)
 {
-    int q = pz_call_process(e->in, p, comm, rank);
+    int q = pz_call_process(e->in, e->threads[th].rank, comm, rank);
 
     if (q < 0)
-        pz_engine_fail(e, "process %d: rank %u of communicator %u is not defined", p, rank,
-                       comm);
+        pz_engine_fail(e, "%s: rank %u of communicator %u is not defined",
+                       pz_engine_name(e, th).text, rank, comm);
     return q;
 }
 
@@ -81,48 +101,53 @@ static enum pz_send_mode send_mode(const struct pz_region_info *call)
                              : PZ_SEND_STANDARD;
 }
 
-static int post_send(struct engine *e, int p, const struct pz_rec *r,
+/* A message goes from process to process, whichever of their threads send and receive:
+ * a receive matches the next message of its communicator, source and tag. */
+static int post_send(struct engine *e, int th, const struct pz_rec *r,
                      const struct pz_region_info *call)
 {
-    int dst = process_of(e, p, r->comm, r->peer);
+    const struct thread *k = &e->threads[th];
+    int dst = process_of(e, th, r->comm, r->peer);
 
     if (dst < 0)
         return -1;
-    return pz_comsys_send(e->cs, p, dst, (int)r->tag, (int)r->comm, (double)r->bytes,
-                          send_mode(call), e->ranks[p].call_start);
+    return pz_comsys_send(e->cs, k->rank, dst, (int)r->tag, (int)r->comm, (double)r->bytes,
+                          send_mode(call), k->call_start);
 }
 
-static int post_recv(struct engine *e, int p, const struct pz_rec *r)
+static int post_recv(struct engine *e, int th, const struct pz_rec *r)
 {
-    int src = process_of(e, p, r->comm, r->peer);
+    const struct thread *k = &e->threads[th];
+    int src = process_of(e, th, r->comm, r->peer);
 
     if (src < 0)
         return -1;
-    return pz_comsys_recv(e->cs, p, src, (int)r->tag, (int)r->comm, e->ranks[p].call_start);
+    return pz_comsys_recv(e->cs, k->rank, src, (int)r->tag, (int)r->comm, k->call_start);
 }
 
 /* MPI_Irecv: the receive is posted now with the source and tag its completion records
  * (a wildcard receive matched what the recording matched). */
-static void post_irecv(struct engine *e, int p, uint64_t id)
+static void post_irecv(struct engine *e, int th, uint64_t id)
 {
-    const struct pz_rec *c = pz_call_completion(e->in, p, e->ranks[p].call_len, id,
-                                                PZ_REC_IRECV, PZ_REC_REQUEST_CANCELLED);
+    struct thread *k = &e->threads[th];
+    const struct pz_rec *c = pz_call_completion(e->in, th, k->call_len, id, PZ_REC_IRECV,
+                                                PZ_REC_REQUEST_CANCELLED);
     struct pz_rec done;
 
     if (!c)
         return;
     if (c->kind == PZ_REC_REQUEST_CANCELLED) {
-        remember(e, &e->ranks[p], id, REQ_CANCELLED);
+        remember(e, k, id, REQ_CANCELLED);
         return;
     }
     done = *c;
-    remember(e, &e->ranks[p], id, post_recv(e, p, &done));
+    remember(e, k, id, post_recv(e, th, &done));
 }
 
 /* --- collectives */
 
-/* The communicator's number in the model, with p's rank in it and its size in c; -1 if
- * p is not a member. */
+/* The communicator's number in the model, with the rank in it of process p and its size
+ * in c; -1 if p is not a member. */
 static int comm_of(struct engine *e, int p, uint32_t comm, struct pz_coll *c)
 {
     const int *procs = NULL;
@@ -174,12 +199,13 @@ static void counts_of(struct engine *e, const struct pz_rec *rec, struct pz_coll
         c->recv_counts = *counts + c->size;
 }
 
-/* Posts p's part of the collective that rec (its end) describes; the request, or -1
- * for a collective with nothing to model (on MPI_COMM_SELF, or of an unknown kind). */
-static int post_collective(struct engine *e, int p, const struct pz_rec *rec)
+/* Posts the part of the collective that rec (its end) describes of thread th's process,
+ * whose member it is whichever thread calls; the request, or -1 for a collective with
+ * nothing to model (on MPI_COMM_SELF, or of an unknown kind). */
+static int post_collective(struct engine *e, int th, const struct pz_rec *rec)
 {
     struct pz_coll c = { 0 };
-    int comm = comm_of(e, p, rec->comm, &c), rc;
+    int comm = comm_of(e, e->threads[th].rank, rec->comm, &c), rc;
     double *counts;
 
     if (pz_call_coll_op(rec->coll_op, &c.op) != 0 || comm < 0)
@@ -187,64 +213,65 @@ static int post_collective(struct engine *e, int p, const struct pz_rec *rec)
     c.root = rec->peer == PZ_NONE32 ? 0 : (int)rec->peer;
     c.bytes = pz_coll_block(c.op, c.size, c.root, c.me, (double)rec->bytes, (double)rec->bytes2);
     counts_of(e, rec, &c, &counts);
-    rc = pz_comsys_collective(e->cs, comm, &c, e->ranks[p].call_start);
+    rc = pz_comsys_collective(e->cs, comm, &c, e->threads[th].call_start);
     free(counts);
     if (rc < 0)
-        pz_engine_fail(e, "process %d: cannot model a collective (operation %u)", p,
-                       rec->coll_op);
+        pz_engine_fail(e, "%s: cannot model a collective (operation %u)",
+                       pz_engine_name(e, th).text, rec->coll_op);
     return rc;
 }
 
-static void post_nonblocking_collective(struct engine *e, int p, uint64_t id)
+static void post_nonblocking_collective(struct engine *e, int th, uint64_t id)
 {
-    const struct pz_rec *c = pz_call_completion(e->in, p, e->ranks[p].call_len, id,
+    struct thread *k = &e->threads[th];
+    const struct pz_rec *c = pz_call_completion(e->in, th, k->call_len, id,
                                                 PZ_REC_NBC_COMPLETE, PZ_REC_NBC_COMPLETE);
     struct pz_rec done;
 
     if (!c)
         return;
     done = *c;
-    remember(e, &e->ranks[p], id, post_collective(e, p, &done));
+    remember(e, k, id, post_collective(e, th, &done));
 }
 
 /* --- the call */
 
 /* Acts on one event of the call; returns whether it communicates. */
-static int event(struct engine *e, int p, const struct pz_rec *r,
+static int event(struct engine *e, int th, const struct pz_rec *r,
                  const struct pz_region_info *call)
 {
-    struct rank *k = &e->ranks[p];
+    struct thread *k = &e->threads[th];
 
     switch ((enum pz_rec_kind)r->kind) {
     case PZ_REC_SEND:
-        wait_for(e, p, post_send(e, p, r, call));
+        wait_for(e, th, post_send(e, th, r, call));
         return 1;
     case PZ_REC_RECV:
-        wait_for(e, p, post_recv(e, p, r));
+        wait_for(e, th, post_recv(e, th, r));
         return 1;
     case PZ_REC_ISEND:
-        remember(e, k, r->request, post_send(e, p, r, call));
+        remember(e, k, r->request, post_send(e, th, r, call));
         return 1;
     case PZ_REC_IRECV_REQUEST:
-        post_irecv(e, p, r->request);
+        post_irecv(e, th, r->request);
         return 1;
     case PZ_REC_NBC_REQUEST:
-        post_nonblocking_collective(e, p, r->request);
+        post_nonblocking_collective(e, th, r->request);
         return 1;
     case PZ_REC_COLL_END:
-        wait_for(e, p, post_collective(e, p, r));
+        wait_for(e, th, post_collective(e, th, r));
         return 1;
     case PZ_REC_ISEND_COMPLETE:
     case PZ_REC_IRECV:
     case PZ_REC_NBC_COMPLETE:
-        wait_for(e, p, take(k, r->request));
+        wait_for(e, th, take(k, r->request));
         return 1;
     case PZ_REC_REQUEST_CANCELLED: {
         int request = take(k, r->request);
 
         if (request >= 0) {
             pz_comsys_cancel(e->cs, request);
-            wait_for(e, p, request);
+            wait_for(e, th, request);
         }
         return 1;
     }
@@ -253,10 +280,10 @@ static int event(struct engine *e, int p, const struct pz_rec *r,
     }
 }
 
-int pz_engine_call(struct engine *e, int p)
+int pz_engine_call(struct engine *e, int th)
 {
-    struct rank *k = &e->ranks[p];
-    const struct pz_rec *enter = pz_trace_in_peek(e->in, p, 0), *last;
+    struct thread *k = &e->threads[th];
+    const struct pz_rec *enter = pz_trace_in_peek(e->in, th, 0), *last;
     uint32_t region = enter->region;
     uint64_t enter_time = enter->time;
     const struct pz_region_info *call = pz_trace_in_region(e->in, region);
@@ -264,23 +291,23 @@ int pz_engine_call(struct engine *e, int p)
 
     e->result->calls++;
     k->call_region = region;
-    k->call_len = pz_call_length(e->in, p, region);
+    k->call_len = pz_call_length(e->in, th, region);
     k->call_start = k->wake = k->now;
     k->outstanding = 1;   /* until every operation is posted */
     for (size_t i = 1; i + 1 < k->call_len && !e->error[0]; i++) {
-        struct pz_rec r = *pz_trace_in_peek(e->in, p, i);
+        struct pz_rec r = *pz_trace_in_peek(e->in, th, i);
 
-        communicates |= event(e, p, &r, call);
+        communicates |= event(e, th, &r, call);
     }
-    last = pz_trace_in_peek(e->in, p, k->call_len - 1);
+    last = pz_trace_in_peek(e->in, th, k->call_len - 1);
     if (!communicates && last && last->time > enter_time)
         k->wake = k->call_start + (double)(last->time - enter_time) / e->resolution *
                                       e->o->machine->cpu_scale;
     if (--k->outstanding > 0) {
-        k->state = RANK_PARKED;
+        k->state = THREAD_PARKED;
         return 1;
     }
-    pz_engine_finish_call(e, p);
+    pz_engine_finish_call(e, th);
     return 0;
 }
 
@@ -292,19 +319,19 @@ static int at_start(uint8_t kind)
            kind == PZ_REC_NBC_REQUEST;
 }
 
-void pz_engine_finish_call(struct engine *e, int p)
+void pz_engine_finish_call(struct engine *e, int th)
 {
-    struct rank *k = &e->ranks[p];
+    struct thread *k = &e->threads[th];
     const struct pz_rec *r;
 
-    for (size_t i = 0; i < k->call_len && (r = pz_trace_in_peek(e->in, p, i)); i++) {
-        pz_engine_emit(e, p, r, at_start(r->kind) && i + 1 < k->call_len ? k->call_start : k->wake);
+    for (size_t i = 0; i < k->call_len && (r = pz_trace_in_peek(e->in, th, i)); i++) {
+        pz_engine_emit(e, th, r, at_start(r->kind) && i + 1 < k->call_len ? k->call_start : k->wake);
         if (r->kind == PZ_REC_LEAVE && i + 1 == k->call_len) {
             k->last = k->leave_wall = r->time;
             k->leave_cpu = r->cpu;
         }
     }
-    pz_trace_in_consume(e->in, p, k->call_len);
+    pz_trace_in_consume(e->in, th, k->call_len);
     k->now = k->wake;
     k->factor = -1;
 }

@@ -9,7 +9,7 @@
 #include "trace_in.h"
 #include "trace_out.h"
 
-enum rank_state { RANK_READY, RANK_PARKED, RANK_DONE };
+enum thread_state { THREAD_READY, THREAD_PARKED, THREAD_DONE };
 
 /* Marks a receive request the program cancelled: nothing was posted for it. */
 #define REQ_CANCELLED (-2)
@@ -21,10 +21,12 @@ struct pending {
 
 #define MAX_OPEN_INTERVALS 32
 
-struct rank {
+/* One thread's timeline (without threads, one per process). */
+struct thread {
+    int rank;              /* its process, which communicates */
     double now;            /* predicted time */
     uint64_t last;         /* recorded time replayed up to */
-    enum rank_state state;
+    enum thread_state state;
     /* the computation since the last MPI call */
     uint64_t leave_wall, leave_cpu;   /* recorded wall and CPU time at its start */
     double factor;         /* predicted seconds per recorded second; < 0: not known yet */
@@ -50,9 +52,13 @@ struct engine {
     struct pz_trace_in *in;
     struct pz_trace_out *out;
     struct pz_comsys *cs;
-    struct rank *ranks;
-    int nprocs, ndone;
-    struct pz_heap ready;          /* processes due to step, by time */
+    struct thread *threads;
+    int nthreads, ndone;
+    int nprocs;                    /* the model's processes */
+    int threaded;                  /* a process has several threads: named RANK.THREAD */
+    int *waiter;                   /* of each model request a thread waits for: the thread */
+    int nwaiters;
+    struct pz_heap ready;          /* threads due to step, by time */
     struct comm_map *comms;
     uint32_t ncomms;
     double resolution;
@@ -61,15 +67,21 @@ struct engine {
     char error[1024];
 };
 
-/* Replays the MPI call whose Enter is process p's next record, from its time now.
- * Returns 1 if p parked to wait for its partners, 0 if the call is done. */
-int pz_engine_call(struct engine *e, int p);
+/* Replays the MPI call whose Enter is thread th's next record, from its time now.
+ * Returns 1 if th parked to wait for its partners, 0 if the call is done. */
+int pz_engine_call(struct engine *e, int th);
 
-/* Ends the call of process p at p->wake: writes its records, consumes them. */
-void pz_engine_finish_call(struct engine *e, int p);
+/* Ends the call of thread th at its wake time: writes its records, consumes them. */
+void pz_engine_finish_call(struct engine *e, int th);
 
-/* Writes record rec of process p at predicted time t (if a trace is written). */
-void pz_engine_emit(struct engine *e, int p, const struct pz_rec *rec, double t);
+/* Writes record rec of thread th at predicted time t (if a trace is written). */
+void pz_engine_emit(struct engine *e, int th, const struct pz_rec *rec, double t);
+
+/* How messages name thread th: "rank 1", or "thread 1.2" in a run with threads. */
+struct pz_name {
+    char text[48];
+};
+struct pz_name pz_engine_name(const struct engine *e, int th);
 
 /* The first error wins; the replay stops. */
 void pz_engine_fail(struct engine *e, const char *fmt, ...)

@@ -1,9 +1,9 @@
 /* A recorded run as SimGrid SMPI time-independent traces, with a platform and a
  * hostfile for a machine file (simgrid.h; docs/simgrid.md).  Each process's records
- * are turned into actions the way the replay engine turns them into operations
- * (engine_call.c): the same calls communicate, the same gaps compute, wildcard
- * receives get what they matched, collectives have the block of "Bytes of
- * collectives". */
+ * (its first thread's: SMPI replays no threads) are turned into actions the way the
+ * replay engine turns them into operations (engine_call.c): the same calls
+ * communicate, the same gaps compute, wildcard receives get what they matched,
+ * collectives have the block of "Bytes of collectives". */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <limits.h>
@@ -161,6 +161,7 @@ struct proc {
     struct pz_trace_in *in;
     const struct pz_machine *m;
     int p, nprocs;
+    int th;                  /* p's first thread, whose records are exported */
     double resolution;
     double seconds;          /* computation not written yet */
     uint64_t last;           /* recorded time accounted up to */
@@ -290,7 +291,7 @@ static void blocking(struct proc *o, const struct pz_rec *r, int alone)
 static void nonblocking(struct proc *o, const struct pz_rec *r, size_t call_len)
 {
     int send = r->kind == PZ_REC_ISEND;
-    const struct pz_rec *c = pz_call_completion(o->in, o->p, call_len, r->request,
+    const struct pz_rec *c = pz_call_completion(o->in, o->th, call_len, r->request,
                                         send ? PZ_REC_ISEND_COMPLETE : PZ_REC_IRECV,
                                         PZ_REC_REQUEST_CANCELLED);
     struct pz_rec done;
@@ -545,7 +546,7 @@ static void event(struct proc *o, const struct pz_rec *r, size_t call_len, int m
         collective(o, r);
         break;
     case PZ_REC_NBC_REQUEST:     /* replayed whole where it starts */
-        if ((c = pz_call_completion(o->in, o->p, call_len, r->request, PZ_REC_NBC_COMPLETE,
+        if ((c = pz_call_completion(o->in, o->th, call_len, r->request, PZ_REC_NBC_COMPLETE,
                                     PZ_REC_NBC_COMPLETE))) {
             done = *c;
             collective(o, &done);
@@ -567,18 +568,18 @@ static void event(struct proc *o, const struct pz_rec *r, size_t call_len, int m
  * computation if it does not communicate. */
 static void call(struct proc *o)
 {
-    const struct pz_rec *enter = pz_trace_in_peek(o->in, o->p, 0), *r;
+    const struct pz_rec *enter = pz_trace_in_peek(o->in, o->th, 0), *r;
     uint64_t start = enter->time, stop = start;
-    size_t len = pz_call_length(o->in, o->p, enter->region);
+    size_t len = pz_call_length(o->in, o->th, enter->region);
     int any = 0, messages = 0;
 
-    for (size_t i = 1; i < len && (r = pz_trace_in_peek(o->in, o->p, i)); i++) {
+    for (size_t i = 1; i < len && (r = pz_trace_in_peek(o->in, o->th, i)); i++) {
         any |= communicates(r->kind);
         messages += r->kind == PZ_REC_SEND || r->kind == PZ_REC_RECV;
         stop = r->time;
     }
     for (size_t i = 1; any && i < len && !o->failed; i++) {
-        struct pz_rec rec = *pz_trace_in_peek(o->in, o->p, i);
+        struct pz_rec rec = *pz_trace_in_peek(o->in, o->th, i);
 
         event(o, &rec, len, messages);
     }
@@ -587,7 +588,7 @@ static void call(struct proc *o)
     o->ends.n = 0;
     if (!any)
         compute(o, start, stop);
-    pz_trace_in_consume(o->in, o->p, len);
+    pz_trace_in_consume(o->in, o->th, len);
     o->last = stop > o->last ? stop : o->last;
 }
 
@@ -596,16 +597,18 @@ int pz_simgrid_actions(FILE *f, struct pz_trace_in *in, const struct pz_machine 
 {
     struct proc o = { .f = f, .in = in, .m = m, .p = p, .run = run, .err = err,
                       .errlen = errlen };
-    const struct pz_rec *r = pz_trace_in_peek(in, p, 0);
+    const struct pz_rec *r;
     uint64_t offset = pz_trace_in_offset(in);
 
+    o.th = pz_trace_in_first(in, p);
+    r = pz_trace_in_peek(in, o.th, 0);
     o.nprocs = pz_trace_in_nprocs(in);
     o.resolution = pz_trace_in_resolution(in);
     o.last = r ? r->time : offset;
     fprintf(f, "%d init\n", p);
     if (o.last > offset)         /* it started when it started in the recording */
         fprintf(f, "%d sleep %.9f\n", p, (double)(o.last - offset) / o.resolution);
-    while (!o.failed && (r = pz_trace_in_peek(in, p, 0))) {
+    while (!o.failed && (r = pz_trace_in_peek(in, o.th, 0))) {
         if (r->kind == PZ_REC_ENTER &&
             pz_trace_in_region(in, r->region)->kind == PZ_REGION_MPI) {
             compute(&o, o.last, r->time);
@@ -620,7 +623,7 @@ int pz_simgrid_actions(FILE *f, struct pz_trace_in *in, const struct pz_machine 
             compute(&o, o.last, r->time);
             o.last = r->time > o.last ? r->time : o.last;
         }
-        pz_trace_in_consume(in, p, 1);
+        pz_trace_in_consume(in, o.th, 1);
     }
     if (!o.failed && pz_trace_in_error(in))
         fail(&o, "%s", pz_trace_in_error(in));

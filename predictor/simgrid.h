@@ -51,8 +51,10 @@ int pz_simgrid_platform(FILE *f, const struct pz_machine *m, const struct pz_sim
 /* The hostfile: the host of rank 0, 1, ... one per line. */
 int pz_simgrid_hostfile(FILE *f, const struct pz_machine *m, int nprocs);
 
-/* The actions of process p, one line each ("P init", "P compute 1000", ...), from its
- * stream in `in`, which it consumes; run->largest grows with its collectives. */
+/* The actions of process p, one line each ("P init", "P compute 1000", ...), from the
+ * stream of its first thread in `in`, which it consumes; run->largest grows with its
+ * collectives.  SMPI's time-independent traces have one stream of actions per process:
+ * the other threads of an MPI_THREAD_MULTIPLE program are not exported. */
 int pz_simgrid_actions(FILE *f, struct pz_trace_in *in, const struct pz_machine *m, int p,
                        struct pz_simgrid_run *run, char *err, size_t errlen);
 

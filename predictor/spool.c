@@ -1,6 +1,6 @@
 /* The spool's encoding: per record its kind and collective operation, a mask of the
  * fields that differ from their usual value, the time as the (zigzag) difference to the
- * process's previous record, and each field of the mask as a LEB128 number: about 6 to
+ * stream's previous record, and each field of the mask as a LEB128 number: about 6 to
  * 12 bytes for the 72 of a struct pz_rec. */
 #include <errno.h>
 #include <stdint.h>
@@ -29,14 +29,14 @@ struct segment {
 };
 
 struct pz_spool {
-    int fd, nprocs, writer;    /* writer: the process being written */
+    int fd, nstreams, writer;  /* writer: the stream being written */
     unsigned char *out;
     size_t used;
     off_t written;
     struct segment *seg;
 };
 
-struct pz_spool *pz_spool_new(int nprocs, char *err, size_t errlen)
+struct pz_spool *pz_spool_new(int nstreams, char *err, size_t errlen)
 {
     const char *dir = getenv("TMPDIR");
     char path[4096];
@@ -46,12 +46,12 @@ struct pz_spool *pz_spool_new(int nprocs, char *err, size_t errlen)
     if (s)
         s->fd = -1;
     if (!s || !(s->out = malloc(WRITE_BUFFER)) ||
-        !(s->seg = calloc((size_t)(nprocs > 0 ? nprocs : 1), sizeof(*s->seg)))) {
+        !(s->seg = calloc((size_t)(nstreams > 0 ? nstreams : 1), sizeof(*s->seg)))) {
         snprintf(err, errlen, "out of memory");
         pz_spool_free(s);
         return NULL;
     }
-    s->nprocs = nprocs;
+    s->nstreams = nstreams;
     s->writer = -1;
     s->fd = -1;
     if ((s->fd = mkstemp(path)) < 0) {
@@ -178,7 +178,7 @@ int pz_spool_finish(struct pz_spool *s)
 {
     if (flush_out(s) != 0)
         return -1;
-    for (int p = 0; p < s->nprocs; p++) {
+    for (int p = 0; p < s->nstreams; p++) {
         s->seg[p].next = s->seg[p].begin;
         s->seg[p].last_time = 0;
     }
@@ -254,7 +254,7 @@ int pz_spool_next(struct pz_spool *s, int p, struct pz_rec *out)
     if (g->pos > g->len)
         return -1;
     if (g->pos == g->len && g->next == g->end) {
-        free(g->buf);          /* the process's records are all read */
+        free(g->buf);          /* the stream's records are all read */
         g->buf = NULL;
         g->pos = g->len = 0;
     }
@@ -272,7 +272,7 @@ void pz_spool_free(struct pz_spool *s)
         return;
     if (s->fd >= 0)
         close(s->fd);
-    for (int p = 0; s->seg && p < s->nprocs; p++)
+    for (int p = 0; s->seg && p < s->nstreams; p++)
         free(s->seg[p].buf);
     free(s->seg);
     free(s->out);

@@ -1,26 +1,26 @@
-/* The MPI calls of a process's record stream. */
+/* The MPI calls of a thread's record stream. */
 #include <otf2/otf2.h>
 #include <stdlib.h>
 
 #include "trace_calls.h"
 
-size_t pz_call_length(struct pz_trace_in *t, int p, uint32_t region)
+size_t pz_call_length(struct pz_trace_in *t, int th, uint32_t region)
 {
     const struct pz_rec *r;
     size_t i;
 
-    for (i = 1; (r = pz_trace_in_peek(t, p, i)); i++)
+    for (i = 1; (r = pz_trace_in_peek(t, th, i)); i++)
         if (r->kind == PZ_REC_LEAVE && r->region == region)
             return i + 1;
     return i;
 }
 
-const struct pz_rec *pz_call_completion(struct pz_trace_in *t, int p, size_t from,
+const struct pz_rec *pz_call_completion(struct pz_trace_in *t, int th, size_t from,
                                         uint64_t id, enum pz_rec_kind a, enum pz_rec_kind b)
 {
     const struct pz_rec *r;
 
-    for (size_t i = from; (r = pz_trace_in_peek(t, p, i)); i++)
+    for (size_t i = from; (r = pz_trace_in_peek(t, th, i)); i++)
         if ((r->kind == a || r->kind == b) && r->request == id)
             return r;
     return NULL;

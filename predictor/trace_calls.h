@@ -1,5 +1,5 @@
 /* What the replay and the SimGrid export both need to know about the MPI calls of a
- * process's record stream (trace_in.h): where a call ends, which later record completes
+ * thread's record stream (trace_in.h): where a call ends, which later record completes
  * a request, the process behind a communicator's rank, the collective a record describes
  * and its per-rank counts. */
 #ifndef PZ_TRACE_CALLS_H
@@ -11,17 +11,18 @@
 #include "coll.h"
 #include "trace_in.h"
 
-/* Records of the call whose Enter (of region) is process p's next record, to its Leave
+/* Records of the call whose Enter (of region) is thread th's next record, to its Leave
  * included; the rest of the stream if the trace was cut. */
-size_t pz_call_length(struct pz_trace_in *t, int p, uint32_t region);
+size_t pz_call_length(struct pz_trace_in *t, int th, uint32_t region);
 
-/* The record of process p, `from` records ahead or further, that completes request id
+/* The record of thread th, `from` records ahead or further, that completes request id
  * with kind a or b; NULL if the trace never completes it. */
-const struct pz_rec *pz_call_completion(struct pz_trace_in *t, int p, size_t from,
+const struct pz_rec *pz_call_completion(struct pz_trace_in *t, int th, size_t from,
                                         uint64_t id, enum pz_rec_kind a, enum pz_rec_kind b);
 
-/* The process behind rank `rank` of communicator comm, as process p sees it (p itself on
- * MPI_COMM_SELF); -1 if the communicator or the rank is not defined. */
+/* The process behind rank `rank` of communicator comm, as process p (whichever of its
+ * threads calls) sees it: p itself on MPI_COMM_SELF; -1 if the communicator or the rank
+ * is not defined. */
 int pz_call_process(const struct pz_trace_in *t, int p, uint32_t comm, uint32_t rank);
 
 /* The collective an OTF2 collective operation is (Alltoallw as Alltoallv); -1 for the

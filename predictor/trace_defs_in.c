@@ -1,6 +1,6 @@
 /* The definitions of a recorded run the replay needs: strings, regions (MPI functions
- * by name, intervals), processes and their first locations, communicators as processes,
- * the clock, and prognoz's attributes. */
+ * by name, intervals), processes and their threads, communicators as processes, the
+ * clock, and prognoz's attributes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,11 +76,11 @@ static OTF2_CallbackCode on_location(void *ud, OTF2_LocationRef self, OTF2_Strin
     struct pz_trace_in *t = ud;
     struct location_def *grown = realloc(t->locations, (t->nlocations + 1) * sizeof(*grown));
 
-    (void)name, (void)type, (void)events;
+    (void)name, (void)events;
     if (!grown)
         return OTF2_CALLBACK_INTERRUPT;
     t->locations = grown;
-    t->locations[t->nlocations++] = (struct location_def){ self, group, -1 };
+    t->locations[t->nlocations++] = (struct location_def){ self, group, type, -1 };
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -158,28 +158,48 @@ static int by_group_then_id(const void *x, const void *y)
     return (a->id > b->id) - (a->id < b->id);
 }
 
-/* Processes are the location groups in the order of their ids (as the analyzer numbers
- * them); the first location of each is replayed. */
-static int number_processes(struct pz_trace_in *t)
+/* Threads, not accelerator streams or metrics, make MPI calls and compute. */
+static int replayed(const struct location_def *l)
 {
+    return l->type != OTF2_LOCATION_TYPE_ACCELERATOR_STREAM &&
+           l->type != OTF2_LOCATION_TYPE_METRIC;
+}
+
+/* Processes are the location groups with a thread, in the order of their ids (as the
+ * analyzer numbers them); their threads follow each other by location id. */
+static int number_threads(struct pz_trace_in *t)
+{
+    size_t n = t->nlocations ? t->nlocations : 1;
+    const struct location_def *prev = NULL;
+
     qsort(t->locations, t->nlocations, sizeof(*t->locations), by_group_then_id);
-    t->nprocs = 0;
-    for (uint32_t i = 0; i < t->nlocations; i++)
-        if (i == 0 || t->locations[i - 1].group != t->locations[i].group)
-            t->locations[i].proc = t->nprocs++;
-    if (!(t->proc_location = malloc((size_t)(t->nprocs ? t->nprocs : 1) * sizeof(uint64_t))))
+    t->thread_location = malloc(n * sizeof(uint64_t));
+    t->thread_rank = malloc(n * sizeof(int));
+    t->first_thread = malloc(n * sizeof(int));
+    if (!t->thread_location || !t->thread_rank || !t->first_thread)
         return -1;
-    for (uint32_t i = 0; i < t->nlocations; i++)
-        if (t->locations[i].proc >= 0)
-            t->proc_location[t->locations[i].proc] = t->locations[i].id;
+    for (uint32_t i = 0; i < t->nlocations; i++) {
+        struct location_def *l = &t->locations[i];
+        int th = t->nthreads;
+
+        if (!replayed(l))
+            continue;
+        if (!prev || prev->group != l->group)
+            t->first_thread[t->nprocs++] = th;
+        t->thread_location[th] = l->id;
+        t->thread_rank[th] = t->nprocs - 1;
+        l->thread = t->nthreads++;
+        prev = l;
+    }
     return 0;
 }
 
-static int proc_of_location(const struct pz_trace_in *t, uint64_t loc)
+/* The process of location loc, -1 if it is not replayed. */
+static int rank_of_location(const struct pz_trace_in *t, uint64_t loc)
 {
     for (uint32_t i = 0; i < t->nlocations; i++)
         if (t->locations[i].id == loc)
-            return t->locations[i].proc;
+            return t->locations[i].thread < 0 ? -1 : t->thread_rank[t->locations[i].thread];
     return -1;
 }
 
@@ -200,8 +220,8 @@ static int resolve_comm(struct pz_trace_in *t, struct comm_def *c, const struct 
     for (uint32_t i = 0; i < g->n; i++) {
         uint64_t m = g->members[i];
 
-        c->procs[i] = g->type == OTF2_GROUP_TYPE_COMM_LOCATIONS ? proc_of_location(t, m)
-                      : world && m < world->n ? proc_of_location(t, world->members[m])
+        c->procs[i] = g->type == OTF2_GROUP_TYPE_COMM_LOCATIONS ? rank_of_location(t, m)
+                      : world && m < world->n ? rank_of_location(t, world->members[m])
                                               : -1;
     }
     c->size = (int)g->n;
@@ -261,7 +281,7 @@ int pz_trace_in_read_defs(struct pz_trace_in *t)
         pz_trace_in_fail(t, "the trace has no clock properties");
         return -1;
     }
-    if (number_processes(t) != 0 || resolve_comms(t) != 0) {
+    if (number_threads(t) != 0 || resolve_comms(t) != 0) {
         pz_trace_in_fail(t, "out of memory");
         return -1;
     }
@@ -285,7 +305,9 @@ void pz_trace_in_free_defs(struct pz_trace_in *t)
     for (uint32_t i = 0; i < t->ncomms; i++)
         free(t->comms[i].procs);
     free(t->comms);
-    free(t->proc_location);
+    free(t->thread_location);
+    free(t->thread_rank);
+    free(t->first_thread);
 }
 
 const char *pz_trace_in_string(const struct pz_trace_in *t, uint32_t ref)

@@ -1,7 +1,7 @@
-/* Per-process streams of a recorded run.  At open, each process's events are read from
+/* Per-thread streams of a recorded run.  At open, each thread's events are read from
  * the archive, one location at a time (so that one OTF2 event reader, with its chunk
  * buffer, is alive at a time), into the spool (spool.h); the replay then reads each
- * process's records from the spool, a few at a time, into a ring it consumes, so that
+ * thread's records from the spool, a few at a time, into a ring it consumes, so that
  * memory holds only the records not yet replayed (and those looked ahead at). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 #include "spool.h"
 #include "trace_in_int.h"
 
-/* Events read from the archive at a time, per process. */
+/* Events read from the archive at a time, per thread. */
 #define READ_BATCH 64
 
 static struct pz_rec *append(struct stream *s)
@@ -240,18 +240,18 @@ static OTF2_EvtReaderCallbacks *callbacks(void)
 static int spool_ring(struct pz_trace_in *t, struct stream *s)
 {
     for (size_t i = 0; i < s->count; i++)
-        if (pz_spool_append(t->spool, s->proc, &s->ring[(s->head + i) & (s->cap - 1)]) != 0)
+        if (pz_spool_append(t->spool, s->thread, &s->ring[(s->head + i) & (s->cap - 1)]) != 0)
             return -1;
     s->head = s->count = 0;
     return 0;
 }
 
-/* Reads process p's location into the spool.  The local definitions (mapping tables)
+/* Reads thread th's location into the spool.  The local definitions (mapping tables)
  * are read after its event reader exists, so that they apply to it. */
-static int spool_location(struct pz_trace_in *t, OTF2_EvtReaderCallbacks *cb, int p)
+static int spool_location(struct pz_trace_in *t, OTF2_EvtReaderCallbacks *cb, int th)
 {
-    struct stream *s = &t->streams[p];
-    OTF2_EvtReader *reader = OTF2_Reader_GetEvtReader(t->otf, t->proc_location[p]);
+    struct stream *s = &t->streams[th];
+    OTF2_EvtReader *reader = OTF2_Reader_GetEvtReader(t->otf, t->thread_location[th]);
     OTF2_DefReader *dr;
     uint64_t n, got;
     int rc = 0;
@@ -259,7 +259,7 @@ static int spool_location(struct pz_trace_in *t, OTF2_EvtReaderCallbacks *cb, in
     if (!reader)
         return 0;
     OTF2_Reader_RegisterEvtCallbacks(t->otf, reader, cb, s);
-    if ((dr = OTF2_Reader_GetDefReader(t->otf, t->proc_location[p]))) {
+    if ((dr = OTF2_Reader_GetDefReader(t->otf, t->thread_location[th]))) {
         OTF2_Reader_ReadAllLocalDefinitions(t->otf, dr, &n);
         OTF2_Reader_CloseDefReader(t->otf, dr);
     }
@@ -282,24 +282,24 @@ static int open_streams(struct pz_trace_in *t)
     char why[512];
     int rc = 0;
 
-    if (!cb || !(t->streams = calloc((size_t)t->nprocs, sizeof(*t->streams)))) {
+    if (!cb || !(t->streams = calloc((size_t)t->nthreads, sizeof(*t->streams)))) {
         OTF2_EvtReaderCallbacks_Delete(cb);
         pz_trace_in_fail(t, "out of memory");
         return -1;
     }
-    if (!(t->spool = pz_spool_new(t->nprocs, why, sizeof(why)))) {
+    if (!(t->spool = pz_spool_new(t->nthreads, why, sizeof(why)))) {
         OTF2_EvtReaderCallbacks_Delete(cb);
         pz_trace_in_fail(t, why);
         return -1;
     }
-    for (int p = 0; p < t->nprocs; p++)
-        OTF2_Reader_SelectLocation(t->otf, t->proc_location[p]);
+    for (int th = 0; th < t->nthreads; th++)
+        OTF2_Reader_SelectLocation(t->otf, t->thread_location[th]);
     OTF2_Reader_OpenDefFiles(t->otf);
     OTF2_Reader_OpenEvtFiles(t->otf);
-    for (int p = 0; p < t->nprocs && rc == 0; p++) {
-        t->streams[p].t = t;
-        t->streams[p].proc = p;
-        rc = spool_location(t, cb, p);
+    for (int th = 0; th < t->nthreads && rc == 0; th++) {
+        t->streams[th].t = t;
+        t->streams[th].thread = th;
+        rc = spool_location(t, cb, th);
     }
     OTF2_EvtReaderCallbacks_Delete(cb);
     if (rc == 0 && pz_spool_finish(t->spool) != 0) {
@@ -337,8 +337,8 @@ void pz_trace_in_close(struct pz_trace_in *t)
 {
     if (!t)
         return;
-    for (int p = 0; t->streams && p < t->nprocs; p++)
-        free(t->streams[p].ring);
+    for (int th = 0; t->streams && th < t->nthreads; th++)
+        free(t->streams[th].ring);
     free(t->streams);
     pz_spool_free(t->spool);
     if (t->otf) {
@@ -364,7 +364,7 @@ static int read_more(struct stream *s)
             s->ended = 1;
             return 0;
         }
-        if ((got = pz_spool_next(s->t->spool, s->proc, r)) <= 0) {
+        if ((got = pz_spool_next(s->t->spool, s->thread, r)) <= 0) {
             s->count--;
             s->ended = 1;
             if (got < 0)
@@ -375,9 +375,9 @@ static int read_more(struct stream *s)
     return s->count > before;
 }
 
-const struct pz_rec *pz_trace_in_peek(struct pz_trace_in *t, int p, size_t ahead)
+const struct pz_rec *pz_trace_in_peek(struct pz_trace_in *t, int th, size_t ahead)
 {
-    struct stream *s = &t->streams[p];
+    struct stream *s = &t->streams[th];
 
     while (s->count <= ahead)
         if (!read_more(s))
@@ -385,9 +385,9 @@ const struct pz_rec *pz_trace_in_peek(struct pz_trace_in *t, int p, size_t ahead
     return &s->ring[(s->head + ahead) & (s->cap - 1)];
 }
 
-void pz_trace_in_consume(struct pz_trace_in *t, int p, size_t n)
+void pz_trace_in_consume(struct pz_trace_in *t, int th, size_t n)
 {
-    struct stream *s = &t->streams[p];
+    struct stream *s = &t->streams[th];
 
     if (n > s->count)
         n = s->count;
@@ -400,19 +400,29 @@ int pz_trace_in_nprocs(const struct pz_trace_in *t)
     return t->nprocs;
 }
 
-int pz_trace_in_skipped(const struct pz_trace_in *t)
+int pz_trace_in_nthreads(const struct pz_trace_in *t)
 {
-    return (int)t->nlocations - t->nprocs;
+    return t->nthreads;
 }
 
-uint64_t pz_trace_in_location(const struct pz_trace_in *t, int proc)
+int pz_trace_in_rank(const struct pz_trace_in *t, int th)
 {
-    return t->proc_location[proc];
+    return t->thread_rank[th];
+}
+
+int pz_trace_in_thread(const struct pz_trace_in *t, int th)
+{
+    return th - t->first_thread[t->thread_rank[th]];
+}
+
+int pz_trace_in_first(const struct pz_trace_in *t, int p)
+{
+    return t->first_thread[p];
 }
 
 const uint64_t *pz_trace_in_locations(const struct pz_trace_in *t)
 {
-    return t->proc_location;
+    return t->thread_location;
 }
 
 double pz_trace_in_resolution(const struct pz_trace_in *t)

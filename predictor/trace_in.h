@@ -1,6 +1,9 @@
-/* Reading a recorded run for the replay: the definitions it needs, and per process one
- * stream of records (trace.h) read on demand.  Only the first location of each process
- * (its master thread) is replayed.  Processes are numbered by world rank. */
+/* Reading a recorded run for the replay: the definitions it needs, and per thread one
+ * stream of records (trace.h) read on demand.  Processes (location groups) are numbered
+ * by world rank; their threads (CPU thread locations: each thread of an
+ * MPI_THREAD_MULTIPLE program that calls MPI) are numbered process after process and,
+ * in a process, by location id, so that without threads thread p is process p.
+ * Accelerator streams and metric locations of other tools' traces are not read. */
 #ifndef PZ_TRACE_IN_H
 #define PZ_TRACE_IN_H
 
@@ -28,10 +31,15 @@ struct pz_trace_in;
 struct pz_trace_in *pz_trace_in_open(const char *path, char *err, size_t errlen);
 void pz_trace_in_close(struct pz_trace_in *t);
 
+/* The MPI processes, and the threads (at least one per process). */
 int pz_trace_in_nprocs(const struct pz_trace_in *t);
-/* Locations beyond each process's first (threads), which are not replayed. */
-int pz_trace_in_skipped(const struct pz_trace_in *t);
-uint64_t pz_trace_in_location(const struct pz_trace_in *t, int proc);
+int pz_trace_in_nthreads(const struct pz_trace_in *t);
+/* The process of thread th, and its number among the process's threads (0: the first). */
+int pz_trace_in_rank(const struct pz_trace_in *t, int th);
+int pz_trace_in_thread(const struct pz_trace_in *t, int th);
+/* The first thread of process p. */
+int pz_trace_in_first(const struct pz_trace_in *t, int p);
+/* The OTF2 location of each thread. */
 const uint64_t *pz_trace_in_locations(const struct pz_trace_in *t);
 /* Ticks per second and the clock's global offset. */
 double pz_trace_in_resolution(const struct pz_trace_in *t);
@@ -46,18 +54,18 @@ const char *pz_trace_in_string(const struct pz_trace_in *t, uint32_t ref);
  * size; 0 for MPI_COMM_SELF-like communicators (the caller alone), -1 if undefined. */
 int pz_trace_in_comm(const struct pz_trace_in *t, uint32_t comm, const int **procs);
 
-/* The record `ahead` places after the next unconsumed one of process p (0: the next),
+/* The record `ahead` places after the next unconsumed one of thread th (0: the next),
  * reading the trace as far as needed; NULL at the end of the stream or on a read
  * error (pz_trace_in_error tells which). */
-const struct pz_rec *pz_trace_in_peek(struct pz_trace_in *t, int p, size_t ahead);
+const struct pz_rec *pz_trace_in_peek(struct pz_trace_in *t, int th, size_t ahead);
 
-/* Drops the next n records of process p. */
-void pz_trace_in_consume(struct pz_trace_in *t, int p, size_t n);
+/* Drops the next n records of thread th. */
+void pz_trace_in_consume(struct pz_trace_in *t, int th, size_t n);
 
 /* The first read error as a one-line message, NULL if none. */
 const char *pz_trace_in_error(const struct pz_trace_in *t);
 
-/* Records read so far, over all processes. */
+/* Records read so far, over all threads. */
 uint64_t pz_trace_in_records(const struct pz_trace_in *t);
 
 #endif

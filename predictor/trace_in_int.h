@@ -9,7 +9,9 @@
 struct location_def {
     OTF2_LocationRef id;
     OTF2_LocationGroupRef group;
-    int proc;              /* -1: not replayed (a thread beyond the process's first) */
+    OTF2_LocationType type;
+    int thread;            /* the replayed thread it is; -1: not replayed (an accelerator
+                              stream, metrics) */
 };
 
 struct group_def {
@@ -26,11 +28,11 @@ struct comm_def {
 
 struct pz_spool;
 
-/* One process's stream: a ring of records read but not consumed (its capacity a power
+/* One thread's stream: a ring of records read but not consumed (its capacity a power
  * of two, so that positions wrap with a mask). */
 struct stream {
     struct pz_trace_in *t;
-    int proc;
+    int thread;
     struct pz_rec *ring;
     size_t head, count, cap;
     int ended;
@@ -51,10 +53,12 @@ struct pz_trace_in {
     uint32_t ncomms;
     OTF2_AttributeRef callsite, send_list, recv_list, cpu;
     uint64_t resolution, offset;
-    int nprocs;
-    uint64_t *proc_location;
-    struct stream *streams;
-    struct pz_spool *spool;    /* every process's records, read from the archive at open */
+    int nprocs, nthreads;
+    uint64_t *thread_location; /* of each thread */
+    int *thread_rank;          /* of each thread: its process */
+    int *first_thread;         /* of each process (its threads follow it) */
+    struct stream *streams;    /* of each thread */
+    struct pz_spool *spool;    /* every thread's records, read from the archive at open */
     uint64_t records;
     char error[4096 + 256];
 };

@@ -1,6 +1,6 @@
 /* Writing a predicted run as an OTF2 archive (trace_out.h).
  *
- * The events are written as they are predicted, one event writer per process, with the
+ * The events are written as they are predicted, one event writer per thread, with the
  * recorded archive's references; the definitions are copied from the recorded archive
  * at the end (trace_defs.c), when the span of the predicted times and the number of
  * events of each location are known.  The archive is written by this one process, with
@@ -17,7 +17,7 @@
 #include "trace_defs.h"
 #include "trace_out.h"
 
-/* Every process has a writer and one chunk: thousands of them must not each hold a
+/* Every thread has a writer and one chunk: thousands of them must not each hold a
  * megabyte. */
 #define EVENT_CHUNK (256 * 1024)
 #define DEFINITION_CHUNK (4 * 1024 * 1024)
@@ -28,8 +28,8 @@ struct pz_trace_out {
     OTF2_Archive *archive;
     struct pz_out_location *locs;        /* sorted by id */
     size_t nlocs;
-    size_t *slot;                        /* of each process's location in locs */
-    int nprocs;
+    size_t *slot;                        /* of each thread's location in locs */
+    int nthreads;
     OTF2_AttributeRef attributes[PZ_OUT_NATTRIBUTES];
     OTF2_AttributeList *list;
     uint64_t end;                        /* the latest time written */
@@ -105,16 +105,16 @@ static int by_id(const void *x, const void *y)
     return (a->id > b->id) - (a->id < b->id);
 }
 
-/* The locations, sorted for the copy's look-ups, and each process's one among them;
+/* The locations, sorted for the copy's look-ups, and each thread's one among them;
  * each given once. */
 static int set_locations(struct pz_trace_out *o, const uint64_t *locations, char *err,
                          size_t errlen)
 {
-    if (o->nprocs <= 0 || !locations) {
-        snprintf(err, errlen, "%s: no process to write", o->path);
+    if (o->nthreads <= 0 || !locations) {
+        snprintf(err, errlen, "%s: no thread to write", o->path);
         return -1;
     }
-    o->nlocs = (size_t)o->nprocs;
+    o->nlocs = (size_t)o->nthreads;
     o->locs = calloc(o->nlocs, sizeof(*o->locs));
     o->slot = calloc(o->nlocs, sizeof(*o->slot));
     if (!o->locs || !o->slot) {
@@ -126,14 +126,14 @@ static int set_locations(struct pz_trace_out *o, const uint64_t *locations, char
     qsort(o->locs, o->nlocs, sizeof(*o->locs), by_id);
     for (size_t i = 1; i < o->nlocs; i++) {
         if (o->locs[i].id == o->locs[i - 1].id) {
-            snprintf(err, errlen, "%s: location %llu is given for two processes", o->path,
+            snprintf(err, errlen, "%s: location %llu is given for two threads", o->path,
                      (unsigned long long)o->locs[i].id);
             return -1;
         }
     }
-    for (int p = 0; p < o->nprocs; p++)
-        o->slot[p] =
-            (size_t)(pz_out_location_find(o->locs, o->nlocs, locations[p]) - o->locs);
+    for (int th = 0; th < o->nthreads; th++)
+        o->slot[th] =
+            (size_t)(pz_out_location_find(o->locs, o->nlocs, locations[th]) - o->locs);
     return 0;
 }
 
@@ -188,7 +188,7 @@ static void release(struct pz_trace_out *o)
     free(o);
 }
 
-struct pz_trace_out *pz_trace_out_open(const char *recorded, const char *dir, int nprocs,
+struct pz_trace_out *pz_trace_out_open(const char *recorded, const char *dir, int nthreads,
                                        const uint64_t *locations, char *err, size_t errlen)
 {
     struct pz_trace_out *o = calloc(1, sizeof(*o));
@@ -201,7 +201,7 @@ struct pz_trace_out *pz_trace_out_open(const char *recorded, const char *dir, in
     }
     pz_anchor_path(recorded, o->anchor, sizeof(o->anchor));
     snprintf(o->path, sizeof(o->path), "%s/traces.otf2", dir);
-    o->nprocs = nprocs;
+    o->nthreads = nthreads;
     previous = pz_out_listen();
     rc = set_locations(o, locations, err, errlen);
     rc = rc ? rc : scan_recorded(o, err, errlen);
@@ -280,7 +280,7 @@ static OTF2_ErrorCode write_event(OTF2_EvtWriter *w, OTF2_AttributeList *l,
     return OTF2_ERROR_INVALID_ARGUMENT;
 }
 
-int pz_trace_out_event(struct pz_trace_out *o, int p, const struct pz_rec *rec,
+int pz_trace_out_event(struct pz_trace_out *o, int th, const struct pz_rec *rec,
                        uint64_t time)
 {
     struct pz_out_location *l;
@@ -288,11 +288,11 @@ int pz_trace_out_event(struct pz_trace_out *o, int p, const struct pz_rec *rec,
     /* a flush is the recorder's own time, which the prediction has removed */
     if (rec->kind == PZ_REC_FLUSH)
         return 0;
-    if (p < 0 || p >= o->nprocs) {
+    if (th < 0 || th >= o->nthreads) {
         o->failed = 1;
         return -1;
     }
-    l = &o->locs[o->slot[p]];
+    l = &o->locs[o->slot[th]];
     if (add_attributes(o, rec) != 0 ||
         write_event(l->writer, o->list, rec, time) != OTF2_SUCCESS) {
         o->failed = 1;

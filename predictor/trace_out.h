@@ -1,6 +1,6 @@
 /* Writing a predicted run as an OTF2 archive that prognoz report, otf2-print, Vampir
  * and Scalasca open like a recorded one: the recorded archive's definitions, copied,
- * and each replayed process's events with their predicted times. */
+ * and each replayed thread's events with their predicted times. */
 #ifndef PZ_TRACE_OUT_H
 #define PZ_TRACE_OUT_H
 
@@ -13,15 +13,16 @@ struct pz_trace_out;
 
 /* Creates the archive DIR/traces.otf2 (dir must not hold one yet) for the run recorded
  * in the archive `recorded` (DIR/traces.otf2 or its anchor file).  locations[p] is the
- * OTF2 location of process p, for nprocs processes; only these locations are written.
+ * OTF2 location of replayed thread th, for nthreads threads; only these locations are
+ * written.
  * Returns NULL with a one-line message naming the file in err. */
-struct pz_trace_out *pz_trace_out_open(const char *recorded, const char *dir, int nprocs,
+struct pz_trace_out *pz_trace_out_open(const char *recorded, const char *dir, int nthreads,
                                        const uint64_t *locations, char *err, size_t errlen);
 
-/* Writes rec as an event of process p at time `time` (in the recorded archive's ticks,
- * non-decreasing per process); rec->time is ignored.  Returns 0, or -1 if the write
+/* Writes rec as an event of thread th at time `time` (in the recorded archive's ticks,
+ * non-decreasing per thread); rec->time is ignored.  Returns 0, or -1 if the write
  * failed. */
-int pz_trace_out_event(struct pz_trace_out *o, int p, const struct pz_rec *rec,
+int pz_trace_out_event(struct pz_trace_out *o, int th, const struct pz_rec *rec,
                        uint64_t time);
 
 /* Writes the definitions (the recorded ones; clock properties spanning the predicted

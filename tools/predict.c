@@ -225,9 +225,6 @@ static int predict_one(const struct options *o, const struct pz_machine *m,
         fprintf(stderr, "prognoz predict: the predicted trace: %s\n", err);
     } else {
         rc = 0;
-        if (result->skipped_threads)
-            fprintf(stderr, "prognoz predict: warning: %d threads beyond each process's first "
-                    "are not replayed\n", result->skipped_threads);
         if (o->compute_cpu && result->cpu_gaps == 0 && result->wall_gaps > 0)
             fprintf(stderr, "prognoz predict: warning: %s has no CPU times (record with "
                     "PROGNOZ_CPU_TIME=1): computations are timed by the wall clock\n",

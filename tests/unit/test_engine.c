@@ -110,25 +110,30 @@ static void near(double got, double want, const char *what)
     cr_assert_float_eq(got, want, EPS, "%s: %.9f s, expected %.9f s", what, got, want);
 }
 
-/* The predicted times of process p in the trace at dir: its first and last records,
- * and the Leave of the nth (0, 1 ...) call of the region named name (-1 if none). */
+/* The predicted times of thread `thread` of process p in the trace at dir: its first
+ * and last records, and the Leave of the nth (0, 1 ...) call of the region named name
+ * (-1 if none). */
 struct times {
     double first, last, leave;
 };
 
-static struct times times_of(const char *dir, int p, const char *name, int nth)
+static struct times thread_times(const char *dir, int p, int thread, const char *name,
+                                 int nth)
 {
     struct pz_trace_in *t = pz_trace_in_open(dir, err, sizeof(err));
     struct times out = { -1, -1, -1 };
     const struct pz_rec *r;
     double res_, off;
-    int seen = 0;
+    int seen = 0, th;
 
     cr_assert_not_null(t, "cannot read the predicted trace: %s", err);
     cr_assert_lt(p, pz_trace_in_nprocs(t));
+    th = pz_trace_in_first(t, p) + thread;
+    cr_assert(th < pz_trace_in_nthreads(t) && pz_trace_in_rank(t, th) == p,
+              "process %d has no thread %d", p, thread);
     res_ = pz_trace_in_resolution(t);
     off = (double)pz_trace_in_offset(t);
-    for (; (r = pz_trace_in_peek(t, p, 0)); pz_trace_in_consume(t, p, 1)) {
+    for (; (r = pz_trace_in_peek(t, th, 0)); pz_trace_in_consume(t, th, 1)) {
         double at = ((double)r->time - off) / res_;
 
         if (out.first < 0)
@@ -142,6 +147,12 @@ static struct times times_of(const char *dir, int p, const char *name, int nth)
                    pz_trace_in_error(t));
     pz_trace_in_close(t);
     return out;
+}
+
+/* The same of process p's first (or only) thread. */
+static struct times times_of(const char *dir, int p, const char *name, int nth)
+{
+    return thread_times(dir, p, 0, name, nth);
 }
 
 static double leave_of(const char *dir, int p, const char *name)
@@ -937,4 +948,229 @@ Test(engine, cpu_time_at_interval_markers_splits_a_computation)
     near(leave_of(out, 0, "MPI_Comm_rank"), SEC(6.5), "Comm_rank's Leave");
     near(leave_of(out, 0, "interval 1 at x.c:10"), SEC(7), "the interval's Leave");
     near(res.end, SEC(8.5), "the end");
+}
+
+/* --- threads (MPI_THREAD_MULTIPLE) */
+
+/* Each thread has its own clock; messages go between processes, placed on nodes by
+ * rank.  Latency 0.1 ms, 10 MB/s, one process per node: 1000 B take c = 0.1 + 0.1 =
+ * 0.2 ms, eager (threshold 64 KiB); an empty message takes 0.1 ms.  Thread T of
+ * process R is named R.T; tb_thread adds thread 1, 2 ... to a process. */
+static void thread_network(void)
+{
+    m.latency = 1e-4;
+    m.bandwidth = 1e7;
+    m.eager_threshold = 65536;
+}
+
+/* MPI_Send and MPI_Recv of 1000 B on MPI_COMM_WORLD by location loc (ms), their
+ * records where prognoz writes them. */
+static void send_1000(struct tb *b, int loc, double enter, double leave, uint32_t dest,
+                      uint32_t tag)
+{
+    uint32_t send = tb_mpi(b, "MPI_Send");
+
+    tb_enter(b, loc, MS(enter), send);
+    tb_mpi_send(b, loc, MS(enter), TB_WORLD, dest, tag, 1000);
+    tb_leave(b, loc, MS(leave), send);
+}
+
+static void recv_1000(struct tb *b, int loc, double enter, double leave, uint32_t source,
+                      uint32_t tag)
+{
+    uint32_t recv = tb_mpi(b, "MPI_Recv");
+
+    tb_enter(b, loc, MS(enter), recv);
+    tb_mpi_recv(b, loc, MS(leave), TB_WORLD, source, tag, 1000);
+    tb_leave(b, loc, MS(leave), recv);
+}
+
+/* The time of thread `thread` of process p at the Leave of its first call of name. */
+static double thread_leave(const char *dir, int p, int thread, const char *name)
+{
+    double at = thread_times(dir, p, thread, name, 0).leave;
+
+    cr_assert_geq(at, 0, "thread %d.%d has no Leave of %s", p, thread, name);
+    return at;
+}
+
+/* A message sent by thread 0.1 is received by process 1's only thread (ms):
+ *   0.0: Init [0, 1]  compute 4  Finalize [5, 5.5]
+ *   0.1: Send(1000 B to 1, tag 7) [2, 2.1]
+ *   1.0: Init [0, 0.5]  compute 0.5  Recv(from 0, tag 7) [1, 3]  Finalize [3, 3.2]
+ * Thread 0.1 starts at its first record, 2 ms: the eager Send ends when posted, at 2.
+ * The data travels from process 0's node, 2 -> 2.2; the Recv, posted at 1, ends at 2.2,
+ * Finalize to 2.4.  Thread 0.0 computes on its own clock: Finalize from 5 to 5.5, the
+ * end.  The predicted trace has the three threads, analyzed as 0.0, 0.1 and 1.0 with the
+ * one message matched. */
+Test(engine, message_from_a_second_thread)
+{
+    struct tb *b = trace(2);
+    int t01 = tb_thread(b, 0);
+    struct pz_analysis a;
+    char out[4096];
+
+    tb_call(b, 0, "MPI_Init", 0, MS(1));
+    tb_call(b, 0, "MPI_Finalize", MS(5), MS(5.5));
+    send_1000(b, t01, 2, 2.1, 1, 7);
+    tb_call(b, 1, "MPI_Init", 0, MS(0.5));
+    recv_1000(b, 1, 1, 3, 0, 7);
+    tb_call(b, 1, "MPI_Finalize", MS(3), MS(3.2));
+    close_trace(b);
+    thread_network();
+    predict(out);
+    cr_assert_eq(res.nprocs, 2);
+    cr_assert_eq(res.nthreads, 3);
+    cr_assert_eq(res.calls, 6, "6 MPI calls replayed, not %llu",
+                 (unsigned long long)res.calls);
+    near(thread_leave(out, 0, 1, "MPI_Send"), SEC(2), "thread 0.1's Send");
+    near(thread_times(out, 0, 1, NULL, 0).first, SEC(2), "thread 0.1's start");
+    near(leave_of(out, 1, "MPI_Recv"), SEC(2.2), "thread 1.0's Recv");
+    near(end_of(out, 1), SEC(2.4), "thread 1.0's end");
+    near(leave_of(out, 0, "MPI_Init"), SEC(1), "thread 0.0's Init");
+    near(end_of(out, 0), SEC(5.5), "thread 0.0's end");
+    near(res.end, SEC(5.5), "the end");
+
+    memset(&a, 0, sizeof(a));
+    cr_assert_eq(pz_analyze(out, &a, err, sizeof(err)), 0, "pz_analyze: %s", err);
+    cr_assert_eq(a.nranks, 2);
+    cr_assert_eq(a.nprocs, 3, "3 threads analyzed, not %d", a.nprocs);
+    cr_assert(a.threaded);
+    cr_assert_eq(a.messages, 1, "one message matched, not %llu",
+                 (unsigned long long)a.messages);
+    cr_assert_eq(a.unmatched_sends + a.unmatched_receives, 0);
+    pz_analysis_free(&a);
+}
+
+/* Threads 1 and 2 of each process exchange with the same thread of the other, tag
+ * 100 + thread, at the same time (ms; R = 0, 1, the other process 1 - R):
+ *   R.0: Init [0, 0.5]  compute 4.5  Finalize [5, 5.5]
+ *   R.1: Send(1000 B to 1 - R, tag 101) [1, 1.1]  Recv(from 1 - R, tag 101) [1.1, 2]
+ *   R.2: Send(1000 B to 1 - R, tag 102) [1.05, 1.15]  Recv(from 1 - R, tag 102) [1.15, 2.5]
+ * The threads of a process share its node's links.  At 1 ms, 0.1 and 1.1 send: 0 -> 1
+ * and 1 -> 0 use different links, both on [1, 1.2]; their Sends end at 1 (eager), their
+ * Recvs, posted at 1, at 1.2.  At 1.05 ms, 0.2 and 1.2 send, but each node's out link is
+ * busy until 1.2: both messages go on [1.2, 1.4]; the Sends end at 1.05, the Recvs at
+ * 1.4 (threads placed on nodes of their own would have had them at 1.25). */
+Test(engine, two_threads_each_exchange_with_the_same_thread)
+{
+    static const double send_at[3] = { 0, 1, 1.05 }, recv_leave[3] = { 0, 2, 2.5 };
+    static const double want_recv[3] = { 0, 1.2, 1.4 };
+    struct tb *b = trace(2);
+    int loc[2][3];
+    char out[4096];
+
+    for (int r = 0; r < 2; r++) {
+        loc[r][0] = r;
+        loc[r][1] = tb_thread(b, r);
+        loc[r][2] = tb_thread(b, r);
+        tb_call(b, r, "MPI_Init", 0, MS(0.5));
+        tb_call(b, r, "MPI_Finalize", MS(5), MS(5.5));
+        for (int t = 1; t <= 2; t++) {
+            send_1000(b, loc[r][t], send_at[t], send_at[t] + 0.1, (uint32_t)(1 - r),
+                      (uint32_t)(100 + t));
+            recv_1000(b, loc[r][t], send_at[t] + 0.1, recv_leave[t], (uint32_t)(1 - r),
+                      (uint32_t)(100 + t));
+        }
+    }
+    close_trace(b);
+    thread_network();
+    predict(out);
+    cr_assert_eq(res.nthreads, 6);
+    for (int r = 0; r < 2; r++) {
+        for (int t = 1; t <= 2; t++) {
+            char what[64];
+
+            snprintf(what, sizeof(what), "thread %d.%d's Send", r, t);
+            near(thread_leave(out, r, t, "MPI_Send"), SEC(send_at[t]), what);
+            snprintf(what, sizeof(what), "thread %d.%d's Recv", r, t);
+            near(thread_leave(out, r, t, "MPI_Recv"), SEC(want_recv[t]), what);
+        }
+        near(end_of(out, r), SEC(5.5), "a first thread's end");
+    }
+    near(res.end, SEC(5.5), "the end");
+}
+
+/* Receives of one source and tag posted by two threads match the messages in the order
+ * they were posted, whichever thread posts (ms):
+ *   0.0: Init [0, 0]  compute 1  Send(1000 B to 1, tag 7) [1, 1.1]  compute 0.9
+ *        Send(1000 B to 1, tag 7) [2, 2.1]
+ *   1.0: Init [0, 0]  compute 0.8  Recv(from 0, tag 7) [0.8, 3]
+ *   1.1: Recv(from 0, tag 7) [0.5, 2.2]
+ * Thread 1.1 posts first (0.5) and gets the first message, sent at 1 and arrived at 1.2;
+ * thread 1.0 (0.8) the second, sent 0.9 ms after the first Send ended (at once, at 1):
+ * sent at 1.9, arrived at 2.1. */
+Test(engine, receives_of_two_threads_match_in_posting_order)
+{
+    struct tb *b = trace(2);
+    int t11 = tb_thread(b, 1);
+    char out[4096];
+
+    tb_call(b, 0, "MPI_Init", 0, 0);
+    send_1000(b, 0, 1, 1.1, 1, 7);
+    send_1000(b, 0, 2, 2.1, 1, 7);
+    tb_call(b, 1, "MPI_Init", 0, 0);
+    recv_1000(b, 1, 0.8, 3, 0, 7);
+    recv_1000(b, t11, 0.5, 2.2, 0, 7);
+    close_trace(b);
+    thread_network();
+    predict(out);
+    near(thread_leave(out, 1, 1, "MPI_Recv"), SEC(1.2), "thread 1.1's Recv");
+    near(leave_of(out, 1, "MPI_Recv"), SEC(2.1), "thread 1.0's Recv");
+}
+
+/* A Barrier called by thread 0.1 is process 0's part (ms):
+ *   0.0: Init [0, 0.5]  compute 2.5  Finalize [3, 3.2]
+ *   0.1: Barrier [1, 2]
+ *   1.0: Init [0, 0.5]  compute 1  Barrier [1.5, 2]  Finalize [2, 2.1]
+ * Two processes (either MPI set): one exchange of empty messages, 0.1 ms each.  Thread
+ * 0.1's token leaves at 1 and arrives at 1.1; process 1's leaves at 1.5 and arrives at
+ * 1.6.  Thread 0.1's Barrier ends at 1.6, process 1's at 1.5 (its token had arrived):
+ * its Finalize to 1.6.  Thread 0.0 ends at 3.2, the end. */
+Test(engine, collective_of_a_second_thread)
+{
+    struct tb *b = trace(2);
+    int t01 = tb_thread(b, 0);
+    char out[4096];
+
+    tb_call(b, 0, "MPI_Init", 0, MS(0.5));
+    tb_call(b, 0, "MPI_Finalize", MS(3), MS(3.2));
+    tb_collective_call(b, t01, "MPI_Barrier", MS(1), MS(2), OTF2_COLLECTIVE_OP_BARRIER,
+                       TB_WORLD, TB_NO_ROOT);
+    tb_call(b, 1, "MPI_Init", 0, MS(0.5));
+    tb_collective_call(b, 1, "MPI_Barrier", MS(1.5), MS(2), OTF2_COLLECTIVE_OP_BARRIER,
+                       TB_WORLD, TB_NO_ROOT);
+    tb_call(b, 1, "MPI_Finalize", MS(2), MS(2.1));
+    close_trace(b);
+    thread_network();
+    predict(out);
+    near(thread_leave(out, 0, 1, "MPI_Barrier"), SEC(1.6), "thread 0.1's Barrier");
+    near(leave_of(out, 1, "MPI_Barrier"), SEC(1.5), "thread 1.0's Barrier");
+    near(end_of(out, 1), SEC(1.6), "thread 1.0's end");
+    near(end_of(out, 0), SEC(3.2), "thread 0.0's end");
+    near(res.end, SEC(3.2), "the end");
+}
+
+/* Thread 0.1 receives, inside interval 3 at t.c:30, a message nobody sends; the other
+ * threads finish.  The report names the thread that waits as RANK.THREAD. */
+Test(engine, deadlock_names_the_waiting_thread)
+{
+    struct tb *b = trace(2);
+    int t01 = tb_thread(b, 0);
+    uint32_t i3 = tb_interval(b, 3, "src/t.c", 30);
+
+    tb_call(b, 0, "MPI_Init", 0, 0);
+    tb_call(b, 0, "MPI_Finalize", MS(3), MS(3.1));
+    tb_enter(b, t01, MS(0.5), i3);
+    tb_recv_call(b, t01, "MPI_Recv", MS(1), MS(2), TB_WORLD, 1, 5);
+    tb_leave(b, t01, MS(2), i3);
+    tb_call(b, 1, "MPI_Init", 0, 0);
+    tb_call(b, 1, "MPI_Finalize", MS(1), MS(1.1));
+    close_trace(b);
+    free_network();
+    cr_assert_eq(predict_opt(0, NULL), -1, "a receive nobody matches must fail");
+    cr_assert(strstr(err, "the run cannot complete: thread 0.1 waits in MPI_Recv "
+                          "(interval 3 at t.c:30)"), "message: %s", err);
+    cr_assert_null(strstr(err, "0.0"), "thread 0.0 finished: %s", err);
+    cr_assert_null(strstr(err, "1.0"), "thread 1.0 finished: %s", err);
 }
