@@ -210,6 +210,12 @@ static int post_collective(struct engine *e, int th, const struct pz_rec *rec)
 
     if (pz_call_coll_op(rec->coll_op, &c.op) != 0 || comm < 0)
         return -1;
+    if (pz_trace_in_comm_local(e->in, rec->comm) > 0) {
+        pz_engine_fail(e, "%s: collectives on an intercommunicator are not modelled "
+                       "(MPICH's algorithms for them are not in the model)",
+                       pz_engine_name(e, th).text);
+        return -1;
+    }
     c.root = rec->peer == PZ_NONE32 ? 0 : (int)rec->peer;
     c.bytes = pz_coll_block(c.op, c.size, c.root, c.me, (double)rec->bytes, (double)rec->bytes2);
     counts_of(e, rec, &c, &counts);

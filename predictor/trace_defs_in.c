@@ -102,12 +102,13 @@ static OTF2_CallbackCode on_group(void *ud, OTF2_GroupRef self, OTF2_StringRef n
     struct pz_trace_in *t = ud;
     struct group_def *g;
 
-    (void)name, (void)paradigm, (void)flags;
+    (void)name, (void)flags;
     if (reserve((void **)&t->groups, &t->ngroups, self, sizeof(*g)) != 0)
         return OTF2_CALLBACK_INTERRUPT;
     g = &t->groups[self];
     free(g->members);
     g->type = type;
+    g->paradigm = paradigm;
     g->n = n;
     if (!(g->members = malloc((n ? n : 1) * sizeof(uint64_t))))
         return OTF2_CALLBACK_INTERRUPT;
@@ -124,6 +125,23 @@ static OTF2_CallbackCode on_comm(void *ud, OTF2_CommRef self, OTF2_StringRef nam
     if (reserve((void **)&t->comms, &t->ncomms, self, sizeof(struct comm_def)) != 0)
         return OTF2_CALLBACK_INTERRUPT;
     t->comms[self].group = group;
+    t->comms[self].defined = 1;
+    t->comms[self].size = -1;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_intercomm(void *ud, OTF2_CommRef self, OTF2_StringRef name,
+                                      OTF2_GroupRef a, OTF2_GroupRef b, OTF2_CommRef common,
+                                      OTF2_CommFlag flags)
+{
+    struct pz_trace_in *t = ud;
+
+    (void)name, (void)common, (void)flags;
+    if (reserve((void **)&t->comms, &t->ncomms, self, sizeof(struct comm_def)) != 0)
+        return OTF2_CALLBACK_INTERRUPT;
+    t->comms[self].group = a;
+    t->comms[self].remote = b;
+    t->comms[self].inter = 1;
     t->comms[self].defined = 1;
     t->comms[self].size = -1;
     return OTF2_CALLBACK_SUCCESS;
@@ -203,38 +221,61 @@ static int rank_of_location(const struct pz_trace_in *t, uint64_t loc)
     return -1;
 }
 
-/* A member of a COMM_GROUP is a rank of the COMM_LOCATIONS group, whose members are
- * locations. */
+static const struct group_def *group_of(const struct pz_trace_in *t, OTF2_GroupRef g)
+{
+    return g < t->ngroups && t->groups[g].members ? &t->groups[g] : NULL;
+}
+
+/* The processes of group g's members into out: a member of a COMM_GROUP is a rank of
+ * the COMM_LOCATIONS group (world), whose members are locations. */
+static void members(const struct pz_trace_in *t, const struct group_def *g,
+                    const struct group_def *world, int *out)
+{
+    for (uint32_t i = 0; i < g->n; i++) {
+        uint64_t m = g->members[i];
+
+        out[i] = g->type == OTF2_GROUP_TYPE_COMM_LOCATIONS ? rank_of_location(t, m)
+                 : world && m < world->n ? rank_of_location(t, world->members[m])
+                                         : -1;
+    }
+}
+
 static int resolve_comm(struct pz_trace_in *t, struct comm_def *c, const struct group_def *world)
 {
-    const struct group_def *g = c->group < t->ngroups ? &t->groups[c->group] : NULL;
+    const struct group_def *g = group_of(t, c->group);
+    const struct group_def *b = c->inter ? group_of(t, c->remote) : NULL;
+    uint32_t n;
 
-    if (!g || !g->members)
+    if (!g || (c->inter && !b))
         return 0;
     if (g->type == OTF2_GROUP_TYPE_COMM_SELF) {
         c->size = 0;
         return 0;
     }
-    if (!(c->procs = malloc((g->n ? g->n : 1) * sizeof(int))))
+    n = g->n + (b ? b->n : 0);
+    if (!(c->procs = malloc((n ? n : 1) * sizeof(int))))
         return -1;
-    for (uint32_t i = 0; i < g->n; i++) {
-        uint64_t m = g->members[i];
-
-        c->procs[i] = g->type == OTF2_GROUP_TYPE_COMM_LOCATIONS ? rank_of_location(t, m)
-                      : world && m < world->n ? rank_of_location(t, world->members[m])
-                                              : -1;
-    }
-    c->size = (int)g->n;
+    members(t, g, world, c->procs);
+    if (b)
+        members(t, b, world, c->procs + g->n);
+    c->local = b ? (int)g->n : 0;
+    c->size = (int)n;
     return 0;
 }
 
+/* World is MPI's COMM_LOCATIONS group: a hybrid run (Score-P) also has OpenMP's. */
 static int resolve_comms(struct pz_trace_in *t)
 {
     const struct group_def *world = NULL;
 
-    for (uint32_t g = 0; g < t->ngroups; g++)
-        if (t->groups[g].type == OTF2_GROUP_TYPE_COMM_LOCATIONS && t->groups[g].members)
-            world = &t->groups[g];
+    for (uint32_t g = 0; g < t->ngroups; g++) {
+        const struct group_def *x = &t->groups[g];
+
+        if (x->type != OTF2_GROUP_TYPE_COMM_LOCATIONS || !x->members ||
+            (world && world->paradigm == OTF2_PARADIGM_MPI))
+            continue;
+        world = x;
+    }
     for (uint32_t c = 0; c < t->ncomms; c++)
         if (t->comms[c].defined && resolve_comm(t, &t->comms[c], world) != 0)
             return -1;
@@ -258,6 +299,7 @@ int pz_trace_in_read_defs(struct pz_trace_in *t)
     OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, on_location);
     OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(cb, on_clock);
     OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, on_group);
+    OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(cb, on_intercomm);
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm);
     OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(cb, on_attribute);
     OTF2_Reader_RegisterGlobalDefCallbacks(t->otf, gdr, cb, t);
@@ -328,4 +370,9 @@ int pz_trace_in_comm(const struct pz_trace_in *t, uint32_t comm, const int **pro
         return -1;
     *procs = t->comms[comm].procs;
     return t->comms[comm].size;
+}
+
+int pz_trace_in_comm_local(const struct pz_trace_in *t, uint32_t comm)
+{
+    return comm < t->ncomms && t->comms[comm].defined ? t->comms[comm].local : 0;
 }

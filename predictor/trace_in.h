@@ -54,6 +54,11 @@ const char *pz_trace_in_string(const struct pz_trace_in *t, uint32_t ref);
  * size; 0 for MPI_COMM_SELF-like communicators (the caller alone), -1 if undefined. */
 int pz_trace_in_comm(const struct pz_trace_in *t, uint32_t comm, const int **procs);
 
+/* Of an intercommunicator, the size of its first group (procs[0..local-1]; the second
+ * follows): a message's peer is a rank of the group the process is not in.  0 for an
+ * intracommunicator. */
+int pz_trace_in_comm_local(const struct pz_trace_in *t, uint32_t comm);
+
 /* The record `ahead` places after the next unconsumed one of thread th (0: the next),
  * reading the trace as far as needed; NULL at the end of the stream or on a read
  * error (pz_trace_in_error tells which). */

@@ -16,13 +16,17 @@ struct location_def {
 
 struct group_def {
     OTF2_GroupType type;
+    OTF2_Paradigm paradigm;
     uint32_t n;
     uint64_t *members;
 };
 
+/* An intercommunicator lists its first group, then the second: local is the first's
+ * size (0 for an intracommunicator). */
 struct comm_def {
-    OTF2_GroupRef group;
-    int defined, size;     /* size -1 until resolved; 0: MPI_COMM_SELF */
+    OTF2_GroupRef group, remote;
+    int defined, inter, size;   /* size -1 until resolved; 0: MPI_COMM_SELF */
+    int local;
     int *procs;
 };
 

@@ -568,6 +568,51 @@ Test(engine, sub_communicator_ranks_map_to_world_ranks)
     near(res.end, SEC(1.15008), "the end");
 }
 
+/* The same exchange on an intercommunicator X between group A = {world 1} and group
+ * B = {world 0}: the peer of a message is a rank of the other group, so world 1 sends
+ * to B's rank 0 (world 0) and world 0 receives from A's rank 0 (world 1); the times are
+ * those of the test above.  A collective on X is refused by name: MPICH's algorithms
+ * for intercommunicators are not in the model. */
+Test(engine, intercommunicator_peers_are_in_the_other_group)
+{
+    static const int a[1] = { 1 }, bgroup[1] = { 0 };
+    struct tb *b = trace(2);
+    uint32_t x = tb_intercomm(b, "X", 1, a, 1, bgroup);
+    char out[4096];
+
+    tb_call(b, 1, "MPI_Init", 0, 0);
+    tb_send_call(b, 1, "MPI_Send", MS(1), MS(1.1), x, 0, 5);
+    tb_call(b, 1, "MPI_Finalize", MS(1.1), MS(1.2));
+    tb_call(b, 0, "MPI_Init", 0, 0);
+    tb_recv_call(b, 0, "MPI_Recv", MS(0.5), MS(1.3), x, 0, 5);
+    tb_call(b, 0, "MPI_Finalize", MS(1.3), MS(1.4));
+    close_trace(b);
+    m.latency = 50e-6;
+    m.bandwidth = 1e8;
+    m.eager_threshold = 65536;
+    cr_assert_eq(predict_opt(0, out), 0, "pz_predict failed: %s", err);
+    near(leave_of(out, 0, "MPI_Recv"), SEC(1.05008), "world 0's Recv");
+    near(res.end, SEC(1.15008), "the end");
+}
+
+Test(engine, a_collective_on_an_intercommunicator_is_refused)
+{
+    static const int a[1] = { 0 }, bgroup[1] = { 1 };
+    struct tb *b = trace(2);
+    uint32_t x = tb_intercomm(b, "X", 1, a, 1, bgroup);
+
+    for (int p = 0; p < 2; p++) {
+        tb_call(b, p, "MPI_Init", 0, 0);
+        tb_collective_call(b, p, "MPI_Barrier", MS(1), MS(2), OTF2_COLLECTIVE_OP_BARRIER, x, 0);
+        tb_call(b, p, "MPI_Finalize", MS(2), MS(2.1));
+    }
+    close_trace(b);
+    free_network();
+    cr_assert_eq(predict_opt(0, NULL), -1, "an intercommunicator's collective must fail");
+    cr_assert(strstr(err, "collectives on an intercommunicator are not modelled"),
+              "message: %s", err);
+}
+
 /* --- 8. the predicted trace, analyzed */
 
 /* Clock offset 0.5 ms; processes start at different times (ms, recorded; "interval 2
