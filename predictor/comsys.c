@@ -19,7 +19,8 @@ struct pz_comsys *pz_comsys_new(const struct pz_machine *m, int nprocs)
     cs->free_req = cs->free_agent = -1;
     cs->net = pz_network_new(m, pz_nodes_for(m, nprocs));
     cs->node = malloc((size_t)(nprocs > 0 ? nprocs : 1) * sizeof(int));
-    if (!cs->net || !cs->node || pz_match_init(&cs->match, nprocs) != 0) {
+    if (!cs->net || !cs->node || pz_match_init(&cs->match, nprocs) != 0 ||
+        pz_cs_progress_init(cs) != 0) {
         pz_comsys_free(cs);
         return NULL;
     }
@@ -44,6 +45,7 @@ void pz_comsys_free(struct pz_comsys *cs)
     }
     free(cs->comms);
     pz_cs_agents_free(cs);
+    pz_cs_progress_free(cs);
     free(cs);
 }
 
@@ -168,6 +170,29 @@ static void clear_to_send(struct pz_comsys *cs, int send)
 
     pz_cs_push(cs, transfer(cs, s->key.dst, s->key.src, 0) + cs->machine->rendezvous_overhead,
                EV_CTS, send);
+}
+
+/* The clear-to-send has arrived: the data goes, and both complete when it has arrived. */
+static void send_data(struct pz_comsys *cs, int send)
+{
+    const struct request *s = &cs->req[send];
+    double arrival = transfer(cs, s->key.src, s->key.dst, s->bytes);
+    int recv = s->partner;
+
+    pz_cs_complete(cs, recv, arrival);
+    pz_cs_complete(cs, send, arrival);
+}
+
+/* Takes step kind of rendezvous send: now if its process may (it is in an MPI call, or
+ * the library progresses in the background), else at the process's next call. */
+static void step(struct pz_comsys *cs, int proc, enum cs_event kind, int send)
+{
+    if (!pz_cs_progress_now(cs, proc, kind, send))
+        return;
+    if (kind == EV_CTS_GO)
+        clear_to_send(cs, send);
+    else
+        send_data(cs, send);
 }
 
 static void matched(struct pz_comsys *cs, int send, int recv)
@@ -326,20 +351,20 @@ void pz_comsys_step(struct pz_comsys *cs)
     case EV_POST:
         pz_cs_start(cs, ev.id);
         break;
-    case EV_RTS:
+    case EV_RTS:   /* at the receiver: its step, if its receive is posted */
         cs->req[send].rts_arrived = 1;
         if (cs->req[send].partner >= 0)
-            clear_to_send(cs, send);
+            step(cs, cs->req[send].key.dst, EV_CTS_GO, send);
         break;
-    case EV_CTS: {
-        const struct request *s = &cs->req[send];
-        double arrival = transfer(cs, s->key.src, s->key.dst, s->bytes);
-        int recv = s->partner;
-
-        pz_cs_complete(cs, recv, arrival);
-        pz_cs_complete(cs, send, arrival);
+    case EV_CTS:   /* at the sender: its step */
+        step(cs, cs->req[send].key.src, EV_DATA_GO, send);
         break;
-    }
+    case EV_CTS_GO:
+        clear_to_send(cs, send);
+        break;
+    case EV_DATA_GO:
+        send_data(cs, send);
+        break;
     case EV_ROUND:
         pz_cs_agent_round(cs, ev.id);
         break;

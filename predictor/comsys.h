@@ -49,6 +49,15 @@ void pz_comsys_free(struct pz_comsys *cs);
 
 void pz_comsys_set_notify(struct pz_comsys *cs, pz_comsys_notify fn, void *ud);
 
+/* With the machine's progress = in_calls, the MPI library moves a rendezvous along only
+ * inside MPI calls: the receiver's clear-to-send and the sender's data wait, when their
+ * time comes while the process computes, for its next call.  The caller tells when each
+ * process enters an MPI call (at, not before pz_comsys_now; the number returned names
+ * the call) and when it leaves it; a process never told about counts as always in a
+ * call.  With progress = background both do nothing (enter returns -1). */
+int pz_comsys_enter(struct pz_comsys *cs, int proc, double at);
+void pz_comsys_leave(struct pz_comsys *cs, int proc, int call, double at);
+
 /* Makes every collective of op use algo instead of the machine's choice. */
 void pz_comsys_force(struct pz_comsys *cs, const struct pz_coll_algo *algo);
 

@@ -15,8 +15,10 @@
 
 enum req_kind { REQ_SEND, REQ_RECV, REQ_COLL, REQ_FREE };
 
-/* The simulation's own events. */
-enum cs_event { EV_POST, EV_RTS, EV_CTS, EV_ROUND };
+/* The simulation's own events: a post, a request-to-send arriving, a clear-to-send
+ * arriving, a collective's round; with progress only in calls, a clear-to-send and a
+ * rendezvous' data that waited for their process's next call. */
+enum cs_event { EV_POST, EV_RTS, EV_CTS, EV_ROUND, EV_CTS_GO, EV_DATA_GO };
 
 struct request {
     double posted, done;       /* done < 0 while unknown */
@@ -38,6 +40,7 @@ struct comm {
 };
 
 struct agent;
+struct in_calls;
 
 /* Events due at the time the simulation has reached, in the order they were asked for:
  * cheaper than the heap for the many that are due at once (rounds of collectives whose
@@ -65,6 +68,7 @@ struct pz_comsys {
     const struct pz_coll_algo *forced[PZ_COLL_NOPS];
     pz_comsys_notify notify;
     void *notify_ud;
+    struct in_calls *progress;      /* per process, with progress = in_calls only */
     int pending, failed;
     unsigned long long messages;
 };
@@ -81,6 +85,13 @@ void pz_cs_start(struct pz_comsys *cs, int r);
 
 /* Fixes request r's completion time and tells whoever waits for it. */
 void pz_cs_complete(struct pz_comsys *cs, int r, double t);
+
+/* Progress only in calls (comsys_progress.c).  pz_cs_progress_now: whether process p
+ * may take step kind (EV_CTS_GO, EV_DATA_GO) of request now; if not, the step is
+ * scheduled for p's next MPI call. */
+int pz_cs_progress_init(struct pz_comsys *cs);
+void pz_cs_progress_free(struct pz_comsys *cs);
+int pz_cs_progress_now(struct pz_comsys *cs, int p, enum cs_event kind, int request);
 
 /* Collectives (comsys_coll.c): a part's messages completing, and its next round due. */
 void pz_cs_agent_message_done(struct pz_comsys *cs, int agent, double t);

@@ -299,6 +299,7 @@ int pz_engine_call(struct engine *e, int th)
     k->call_region = region;
     k->call_len = pz_call_length(e->in, th, region);
     k->call_start = k->wake = k->now;
+    k->in_mpi = pz_comsys_enter(e->cs, k->rank, k->call_start);
     k->outstanding = 1;   /* until every operation is posted */
     for (size_t i = 1; i + 1 < k->call_len && !e->error[0]; i++) {
         struct pz_rec r = *pz_trace_in_peek(e->in, th, i);
@@ -338,6 +339,7 @@ void pz_engine_finish_call(struct engine *e, int th)
         }
     }
     pz_trace_in_consume(e->in, th, k->call_len);
+    pz_comsys_leave(e->cs, k->rank, k->in_mpi, k->wake);
     k->now = k->wake;
     k->factor = -1;
 }

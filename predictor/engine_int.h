@@ -33,6 +33,7 @@ struct thread {
     /* the call in progress */
     size_t call_len;       /* its records, from Enter to Leave */
     double call_start, wake;
+    int in_mpi;            /* the call's number in the model's progress (comsys.h) */
     int outstanding;       /* requests it waits for whose completion is not known */
     uint32_t call_region;
     /* nonblocking operations posted and not completed */

@@ -10,7 +10,8 @@
 #include "machine.h"
 #include "units.h"
 
-enum kind { TIME, BANDWIDTH, BYTES, COUNT, FACTOR, NAME, NETWORK, COST, PLACEMENT, MPI };
+enum kind { TIME, BANDWIDTH, BYTES, COUNT, FACTOR, NAME, NETWORK, COST, PLACEMENT, MPI,
+            PROGRESS };
 
 struct key {
     const char *name;
@@ -32,6 +33,7 @@ static const struct key keys[] = {
     KEY("packet_header", BYTES, packet_header),
     KEY("eager_threshold", BYTES, eager_threshold),
     KEY("rendezvous_overhead", TIME, rendezvous_overhead),
+    KEY("progress", PROGRESS, progress),
     KEY("procs_per_node", COUNT, procs_per_node),
     KEY("placement", PLACEMENT, placement),
     KEY("shm_latency", TIME, shm_latency),
@@ -52,6 +54,7 @@ static const char *const expected[] = {
     [COST] = "hockney or packet",
     [PLACEMENT] = "block or cyclic",
     [MPI] = "mpich1, mpich-1.2.5 or mpich4",
+    [PROGRESS] = "background or in_calls",
 };
 
 void pz_machine_defaults(struct pz_machine *m)
@@ -99,6 +102,7 @@ static int store(struct pz_machine *m, const struct key *k, const char *value)
     static const char *const networks[] = { "bus", "channels", "switch" };
     static const char *const costs[] = { "hockney", "packet" };
     static const char *const places[] = { "block", "cyclic" };
+    static const char *const progress[] = { "background", "in_calls" };
     void *field = (char *)m + k->offset;
     double d;
     char *end;
@@ -135,6 +139,8 @@ static int store(struct pz_machine *m, const struct key *k, const char *value)
         return (w = word(value, places, 2)) < 0 ? -1 : (*(enum pz_placement *)field = w, 0);
     case MPI:
         return pz_machine_set_mpi(m, value);
+    case PROGRESS:
+        return (w = word(value, progress, 2)) < 0 ? -1 : (*(enum pz_progress *)field = w, 0);
     }
     return -1;
 }

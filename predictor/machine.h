@@ -21,6 +21,13 @@ enum pz_cost_model {
 
 enum pz_placement { PZ_PLACE_BLOCK, PZ_PLACE_CYCLIC };
 
+/* Where the MPI library moves a rendezvous message along (docs/machines.md). */
+enum pz_progress {
+    PZ_PROGRESS_BACKGROUND,   /* as soon as the protocol allows, whatever the processes do */
+    PZ_PROGRESS_IN_CALLS,     /* only while the process whose step it is is in an MPI call:
+                                 the receiver's clear-to-send, the sender's data */
+};
+
 struct pz_machine {
     char name[128];
     enum pz_network_kind network;
@@ -34,6 +41,7 @@ struct pz_machine {
     double eager_threshold;    /* B: larger messages go by rendezvous */
     double rendezvous_overhead;   /* s: added to every rendezvous message beyond its three
                                      transfers (the protocol's own handling) */
+    enum pz_progress progress;
     int procs_per_node;
     enum pz_placement placement;
     double shm_latency;        /* s: between processes of one node */

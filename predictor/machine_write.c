@@ -56,6 +56,7 @@ static int values_fit(const struct pz_machine *m)
            m->procs_per_node <= 1000000 && (unsigned)m->network <= PZ_NET_SWITCH &&
            (unsigned)m->cost_model <= PZ_COST_PACKET &&
            (unsigned)m->placement <= PZ_PLACE_CYCLIC &&
+           (unsigned)m->progress <= PZ_PROGRESS_IN_CALLS &&
            !(m->cost_model == PZ_COST_PACKET && m->packet_header >= m->packet_size);
 }
 
@@ -109,6 +110,7 @@ int pz_machine_write_notes(FILE *f, const struct pz_machine *m,
     static const char *const networks[] = { "bus", "channels", "switch" };
     static const char *const costs[] = { "hockney", "packet" };
     static const char *const places[] = { "block", "cyclic" };
+    static const char *const progress[] = { "background", "in_calls" };
     struct pz_machine check;
 
     if (!name_fits(m->name) || m->node_map || !values_fit(m) ||
@@ -127,6 +129,7 @@ int pz_machine_write_notes(FILE *f, const struct pz_machine *m,
         put_number(f, "packet_header", m->packet_header, "B", note, arg) ||
         put_number(f, "eager_threshold", m->eager_threshold, "B", note, arg) ||
         put_number(f, "rendezvous_overhead", m->rendezvous_overhead, "s", note, arg) ||
+        put_word(f, "progress", progress[m->progress], note, arg) ||
         put_count(f, "procs_per_node", m->procs_per_node, note, arg) ||
         put_word(f, "placement", places[m->placement], note, arg) ||
         put_number(f, "shm_latency", m->shm_latency, "s", note, arg) ||

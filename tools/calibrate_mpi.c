@@ -1,7 +1,9 @@
 /* prognoz-calibrate: the MPI program behind `prognoz calibrate`.  Two ranks play
- * ping-pong over message sizes from 0 bytes to 16 MiB; rank 0 times it, fits the cost
- * models (predictor/calibrate_fit.c), prints shared/seeds/002's table and writes a
- * machine file (docs/calibrate.md).  Rank 1 only answers. */
+ * ping-pong over message sizes from 0 bytes to 16 MiB, then rank 0 sends the largest
+ * once more without waiting and computes, to see whether the message moves meanwhile;
+ * rank 0 times it all, fits the cost models (predictor/calibrate_fit.c), prints
+ * shared/seeds/002's table and writes a machine file (docs/calibrate.md).  Rank 1 only
+ * answers. */
 #include <errno.h>
 #include <math.h>
 #include <mpi.h>
@@ -16,6 +18,14 @@
 
 #define TAG_CONTROL 1
 #define TAG_PING 2
+/* The order that stops rank 1, and the one that makes it receive a progress probe. */
+#define ORDER_STOP -1
+#define ORDER_PROBE -2
+/* Progress probes: how many, and how long the sender computes, in one-way times of the
+ * probe's size plus a margin, so that a message moving meanwhile has long arrived. */
+#define PROBES 3
+#define PROBE_COMPUTE_TIMES 4
+#define PROBE_COMPUTE_MARGIN 2e-3
 #define MAX_SIZES 256
 /* A batch of round trips is timed as one, and lasts at least this long, so that the
  * clock's own cost stays below 1% of what it measures. */
@@ -205,7 +215,8 @@ static int make_sizes(const struct options *o, double *sizes)
     return k;
 }
 
-/* Rank 0: tells rank 1 to answer count round trips of bytes (count < 0: stop). */
+/* Rank 0: tells rank 1 to answer count round trips of bytes, or to stop (ORDER_STOP), or
+ * to receive a probe of bytes (ORDER_PROBE). */
 static void order(long count, long bytes)
 {
     long msg[2] = { count, bytes };
@@ -225,6 +236,19 @@ static double pingpong(char *out, char *in, long bytes, long count)
     return MPI_Wtime() - start;
 }
 
+/* Rank 1: receives a probe of bytes, waiting for it at once, and tells rank 0 how long
+ * after posting the receive it completed. */
+static void receive_probe(char *buf, long bytes)
+{
+    double start = MPI_Wtime(), received;
+    MPI_Request req;
+
+    MPI_Irecv(buf, (int)bytes, MPI_BYTE, 0, TAG_PING, MPI_COMM_WORLD, &req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    received = MPI_Wtime() - start;
+    MPI_Send(&received, 1, MPI_DOUBLE, 0, TAG_CONTROL, MPI_COMM_WORLD);
+}
+
 /* Rank 1: answers what rank 0 orders until it says stop. */
 static void answer(char *buf)
 {
@@ -232,6 +256,10 @@ static void answer(char *buf)
 
     for (;;) {
         MPI_Recv(msg, 2, MPI_LONG, 0, TAG_CONTROL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (msg[0] == ORDER_PROBE) {
+            receive_probe(buf, msg[1]);
+            continue;
+        }
         if (msg[0] < 0)
             return;
         for (long i = 0; i < msg[0]; i++) {
@@ -268,6 +296,46 @@ static double measure(const struct options *o, char *out, char *in, long bytes,
     *total = n * count;
     qsort(halves, (size_t)n, sizeof(*halves), by_double);
     return n % 2 ? halves[n / 2] : (halves[n / 2 - 1] + halves[n / 2]) / 2;
+}
+
+static void compute_for(double seconds)
+{
+    double start = MPI_Wtime();
+
+    while (MPI_Wtime() - start < seconds)
+        ;
+}
+
+/* Rank 0: one progress probe: a nonblocking send of bytes, then computation (no MPI
+ * call) for compute seconds, then the wait.  Returns how long after posting its receive
+ * rank 1 had the message: about the transfer if the library moved it meanwhile, more
+ * than compute if it moved only in the wait. */
+static double probe_once(char *out, long bytes, double compute)
+{
+    MPI_Request req;
+    double received;
+
+    order(ORDER_PROBE, bytes);
+    MPI_Isend(out, (int)bytes, MPI_BYTE, 1, TAG_PING, MPI_COMM_WORLD, &req);
+    compute_for(compute);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Recv(&received, 1, MPI_DOUBLE, 1, TAG_CONTROL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return received;
+}
+
+/* Rank 0: the progress probes with the largest size, whose one-way time is one_way. */
+static void probe(const struct options *o, struct pz_calibration_run *run, char *out,
+                  long bytes, double one_way)
+{
+    double received[PROBES];
+    int n = o->quick ? 1 : PROBES;
+
+    run->probe_bytes = (double)bytes;
+    run->probe_compute = PROBE_COMPUTE_TIMES * one_way + PROBE_COMPUTE_MARGIN;
+    for (int i = 0; i < n; i++)
+        received[i] = probe_once(out, bytes, run->probe_compute);
+    qsort(received, (size_t)n, sizeof(*received), by_double);
+    run->probe_received = received[n / 2];
 }
 
 /* Up to 1000 round trips of 0 bytes and 4 of the largest size (1 with --quick), for
@@ -367,6 +435,7 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     pz_machine_defaults(&m);
     machine_name(o, &m);
     pz_fit_to_machine(&fit, run->points, run->npoints, run->same_node, &m);
+    m.progress = pz_cal_progress(run, &fit);
     pz_cal_print_table(stdout, run, &fit);
     printf("\n");
     pz_cal_print_summary(stdout, run, &fit, &m);
@@ -408,7 +477,7 @@ static int lead(const struct options *o, struct pz_calibration_run *run, FILE *f
 
     if (!out || !in || !halves) {
         fprintf(stderr, "prognoz calibrate: out of memory for %ld-byte messages\n", biggest);
-        order(-1, 0);
+        order(ORDER_STOP, 0);
         return 1;
     }
     memset(out, 0x5a, (size_t)biggest);
@@ -422,7 +491,8 @@ static int lead(const struct options *o, struct pz_calibration_run *run, FILE *f
         points[i].bytes = sizes[i];
         points[i].time = measure(o, out, in, (long)sizes[i], halves, &roundtrips[i]);
     }
-    order(-1, 0);
+    probe(o, run, out, (long)sizes[n - 1], points[n - 1].time);
+    order(ORDER_STOP, 0);
     run->points = points;
     run->roundtrips = roundtrips;
     run->npoints = n;

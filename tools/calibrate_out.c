@@ -93,6 +93,22 @@ void pz_cal_print_summary(FILE *out, const struct pz_calibration_run *run,
         fprintf(out, "eager threshold    no step found, %s kept\n",
                 pz_cal_size(a, sizeof(a), m->eager_threshold));
     fprintf(out, "cost_model         %s\n", m->cost_model == PZ_COST_PACKET ? "packet" : "hockney");
+    fprintf(out, "progress           %s (a %s nonblocking send received %s after it was posted, "
+            "its sender computing %s before its wait)\n",
+            m->progress == PZ_PROGRESS_IN_CALLS ? "in_calls" : "background",
+            pz_cal_size(a, sizeof(a), run->probe_bytes),
+            human_time(b, sizeof(b), run->probe_received),
+            human_time(c, sizeof(c), run->probe_compute));
+}
+
+enum pz_progress pz_cal_progress(const struct pz_calibration_run *run,
+                                 const struct pz_fit *fit)
+{
+    /* an eager probe moves at once whatever the library does */
+    if (!(fit->eager_threshold > 0 && run->probe_bytes > fit->eager_threshold))
+        return PZ_PROGRESS_BACKGROUND;
+    return run->probe_received >= run->probe_compute ? PZ_PROGRESS_IN_CALLS
+                                                     : PZ_PROGRESS_BACKGROUND;
 }
 
 /* Notes of the machine file: the comment before each key. */
@@ -259,6 +275,27 @@ static const char *note_rendezvous(struct notes *n)
     return n->buf;
 }
 
+static const char *note_progress(struct notes *n)
+{
+    char a[64], b[64], c[64];
+
+    pz_cal_size(a, sizeof(a), n->run->probe_bytes);
+    human_time(b, sizeof(b), n->run->probe_received);
+    human_time(c, sizeof(c), n->run->probe_compute);
+    if (!(n->fit->eager_threshold > 0 && n->run->probe_bytes > n->fit->eager_threshold))
+        snprintf(n->buf, sizeof(n->buf),
+                 "progress: background, the default: no rendezvous was seen (the %s probe\n"
+                 "went eagerly), so when the library moves one along was not measured", a);
+    else
+        snprintf(n->buf, sizeof(n->buf),
+                 "progress: a %s MPI_Isend, its sender then computing %s before MPI_Wait,\n"
+                 "was received %s after it was posted (median): %s", a, c, b,
+                 n->m->progress == PZ_PROGRESS_IN_CALLS
+                     ? "the data moved only once the\nsender was back in MPI"
+                     : "the data moved while the\nsender computed");
+    return n->buf;
+}
+
 static const char *note_eager(struct notes *n)
 {
     const struct pz_fit *f = n->fit;
@@ -318,6 +355,8 @@ static const char *note(const char *key, void *arg)
         return note_eager(n);
     if (!strcmp(key, "rendezvous_overhead"))
         return note_rendezvous(n);
+    if (!strcmp(key, "progress"))
+        return note_progress(n);
     if (!strcmp(key, "procs_per_node"))
         return n->run->same_node
                    ? "procs_per_node: 1, so predictions use the network keys above, which this\n"

@@ -19,7 +19,16 @@ struct pz_calibration_run {
     char mpi_version[256];       /* the first line of MPI_Get_library_version */
     double seconds;              /* the whole measurement took */
     const char *packet_source;   /* "default" or "--packet-size/--packet-header" */
+    /* the progress probe: a nonblocking send of probe_bytes, its sender computing
+     * probe_compute seconds before it waits; the receive completed probe_received seconds
+     * after it was posted (median of the repetitions) */
+    double probe_bytes, probe_compute, probe_received;
 };
+
+/* What the probe says of the MPI library's progress: in_calls when the receive of the
+ * (rendezvous) probe completed only once its sender was back in MPI, after computing. */
+enum pz_progress pz_cal_progress(const struct pz_calibration_run *run,
+                                 const struct pz_fit *fit);
 
 /* Sizes like "0 B", "1500 B", "64 KiB", "16 MiB" into buf. */
 const char *pz_cal_size(char *buf, size_t len, double bytes);

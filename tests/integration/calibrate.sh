@@ -3,7 +3,7 @@
 # (PROGNOZ_CALIBRATE points into the build tree).  It prints shared/seeds/002's table
 # (size, time, the error of models A, B and C) from 0 bytes up, writes a machine file
 # whose latency and bandwidth are above 0, that has a comment on how the latency was
-# obtained, is named after the file, loads back in prognoz predict for a recorded run,
+# obtained, says how the library progresses (the probe's line in the summary), is named after the file, loads back in prognoz predict for a recorded run,
 # and has nothing on stderr but a warning when the machine is loaded.  On 3 ranks, with
 # a wrong option, or without the MPI program, one line on stderr and a failure status;
 # --help prints the usage.
@@ -54,6 +54,13 @@ awk -v v="$(value latency)" 'BEGIN { exit !(v + 0 > 0) }' ||
 awk -v v="$(value bandwidth)" 'BEGIN { exit !(v + 0 > 0) }' ||
     pz_fail "bandwidth = '$(value bandwidth)', expected more than 0"
 grep -q '^# latency: ' "$conf" || pz_fail "no comment on how the latency was obtained"
+case $(value progress) in
+background | in_calls) ;;
+*) pz_fail "progress = '$(value progress)', expected background or in_calls" ;;
+esac
+grep -q '^# progress: ' "$conf" || pz_fail "no comment on how the progress was found"
+grep -q '^progress  *\(background\|in_calls\) (a [0-9.]* [KM]*i*B nonblocking send received ' "$out" ||
+    pz_fail "no progress line in the summary"
 pz_expect_eq "name" mycluster "$(value name)"
 grep -q "^wrote $conf" "$out" || pz_fail "no 'wrote $conf' line"
 

@@ -262,6 +262,27 @@ Test(fit, errors_as_002_gives_them)
                "model A adds t_c = V_c t_k");
 }
 
+/* The progress probe (prognoz-calibrate): a 16 MiB MPI_Isend whose sender computes 20 ms
+ * before its wait.  Received 5 ms after posting: the library moved it meanwhile,
+ * background; 20 ms or later: only in the wait, in_calls.  A probe no larger than the
+ * eager threshold, or no threshold found, tells nothing: background, the default. */
+Test(fit, the_progress_probe_decides_how_rendezvous_progresses)
+{
+    struct pz_calibration_run run = { .probe_bytes = 16777216, .probe_compute = 20e-3 };
+    struct pz_fit fit = { .eager_threshold = 16384 };
+
+    run.probe_received = 5e-3;
+    cr_assert_eq(pz_cal_progress(&run, &fit), PZ_PROGRESS_BACKGROUND);
+    run.probe_received = 20e-3;
+    cr_assert_eq(pz_cal_progress(&run, &fit), PZ_PROGRESS_IN_CALLS);
+    run.probe_received = 24.5e-3;
+    cr_assert_eq(pz_cal_progress(&run, &fit), PZ_PROGRESS_IN_CALLS);
+    fit.eager_threshold = 16777216;
+    cr_assert_eq(pz_cal_progress(&run, &fit), PZ_PROGRESS_BACKGROUND, "an eager probe");
+    fit.eager_threshold = 0;
+    cr_assert_eq(pz_cal_progress(&run, &fit), PZ_PROGRESS_BACKGROUND, "no threshold found");
+}
+
 Test(fit, bad_measurements_are_refused)
 {
     struct pz_pingpong p[] = { { 0, 1e-6 }, { 8, 2e-6 }, { 4, 3e-6 } };
@@ -303,6 +324,7 @@ static void assert_same(const struct pz_machine *a, const struct pz_machine *b)
 #undef SAME
     cr_assert_eq(a->procs_per_node, b->procs_per_node);
     cr_assert_eq(a->placement, b->placement);
+    cr_assert_eq(a->progress, b->progress);
     cr_assert_str_eq(a->mpi, b->mpi);
     cr_assert_null(b->node_map);
 }
@@ -347,6 +369,7 @@ static void machines(struct pz_machine *m)
     m[1].eager_threshold = 262144;
     m[1].procs_per_node = 4;
     m[1].placement = PZ_PLACE_CYCLIC;
+    m[1].progress = PZ_PROGRESS_IN_CALLS;
     m[1].shm_latency = 0.1 + 0.2;
     m[1].shm_bandwidth = 6.02214076e23;
     m[1].cpu_scale = 0.37;
@@ -468,7 +491,9 @@ Test(machine_write, the_calibrated_machine_file_loads_back_exactly)
             trips[i] = 1000 - i;
         c.run = (struct pz_calibration_run){ .points = p, .roundtrips = trips, .npoints = n,
                                              .same_node = same_node, .seconds = 12.5,
-                                             .packet_source = "the defaults" };
+                                             .packet_source = "the defaults",
+                                             .probe_bytes = 16777216, .probe_compute = 0.02,
+                                             .probe_received = same_node ? 0.021 : 0.001 };
         snprintf(c.run.host[0], sizeof(c.run.host[0]), "node1");
         snprintf(c.run.host[1], sizeof(c.run.host[1]), "node%d", 2 - same_node);
         snprintf(c.run.mpi_version, sizeof(c.run.mpi_version), "MPICH Version: 4.0.2");
@@ -476,6 +501,7 @@ Test(machine_write, the_calibrated_machine_file_loads_back_exactly)
         pz_machine_defaults(&c.m);
         snprintf(c.m.name, sizeof(c.m.name), "calibrated");
         pz_fit_to_machine(&c.fit, p, n, same_node, &c.m);
+        c.m.progress = pz_cal_progress(&c.run, &c.fit);
         round_trip(&c.m, calibrate_writer, &c);
     }
 }

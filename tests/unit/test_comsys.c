@@ -330,3 +330,73 @@ Test(comsys, the_rendezvous_overhead_delays_the_data)
     done_at(r, US(9120), "receive");
     pz_comsys_free(cs);
 }
+
+/* Progress only in calls (the machine's progress = in_calls), 100000 B by rendezvous. */
+static void setup_in_calls(void)
+{
+    setup(1);
+    pz_comsys_free(cs);
+    m.progress = PZ_PROGRESS_IN_CALLS;
+    cs = pz_comsys_new(&m, 4);
+    cr_assert(cs);
+}
+
+/* The sender computes: process 0 posts the send in a call that returns at once (0) and
+ * enters its next call at 20000 us; process 1 waits in its receive from 0.  The
+ * request-to-send arrives at 50 us, process 1 in a call answers at once, the
+ * clear-to-send arrives at 100 us while process 0 computes: the data leaves at 20000 us
+ * and arrives at 28050 us.  In the background it would leave at 100 us. */
+Test(comsys, in_calls_the_data_waits_for_the_senders_next_call)
+{
+    int s, r, call;
+
+    setup_in_calls();
+    call = pz_comsys_enter(cs, 0, 0);
+    s = pz_comsys_send(cs, 0, 1, 7, 0, 100000, PZ_SEND_STANDARD, 0);
+    pz_comsys_leave(cs, 0, call, 0);
+    pz_comsys_enter(cs, 1, 0);
+    r = pz_comsys_recv(cs, 1, 0, 7, 0, 0);
+    pz_comsys_enter(cs, 0, US(20000));
+    done_at(r, US(28050), "receive");
+    done_at(s, US(28050), "send");
+    pz_comsys_free(cs);
+}
+
+/* The receiver computes: process 1 posts its receive at 0 in a call that returns at once
+ * and enters its next call at 5000 us; process 0 sends at 1000 us and waits in the
+ * send.  The request-to-send arrives at 1050 us while process 1 computes: the
+ * clear-to-send leaves at 5000 us, arrives at 5050 us, the data then arrives at
+ * 13100 us. */
+Test(comsys, in_calls_the_clear_to_send_waits_for_the_receivers_next_call)
+{
+    int s, r, call;
+
+    setup_in_calls();
+    call = pz_comsys_enter(cs, 1, 0);
+    r = pz_comsys_recv(cs, 1, 0, 7, 0, 0);
+    pz_comsys_leave(cs, 1, call, 0);
+    pz_comsys_enter(cs, 1, US(5000));
+    pz_comsys_enter(cs, 0, US(1000));
+    s = pz_comsys_send(cs, 0, 1, 7, 0, 100000, PZ_SEND_STANDARD, US(1000));
+    done_at(s, US(13100), "send");
+    done_at(r, US(13100), "receive");
+    pz_comsys_free(cs);
+}
+
+/* Processes never said to enter a call count as always in one: the data leaves when the
+ * clear-to-send arrives, 100 us, and arrives at 8150 us, as in the background.  With
+ * progress = background, enter and leave do nothing. */
+Test(comsys, in_calls_without_calls_told_is_the_background)
+{
+    int s, r;
+
+    setup_in_calls();
+    s = pz_comsys_send(cs, 0, 1, 7, 0, 100000, PZ_SEND_STANDARD, 0);
+    r = pz_comsys_recv(cs, 1, 0, 7, 0, 0);
+    done_at(r, US(8150), "receive");
+    done_at(s, US(8150), "send");
+    pz_comsys_free(cs);
+    setup(1);
+    cr_assert_eq(pz_comsys_enter(cs, 0, 0), -1);
+    pz_comsys_free(cs);
+}

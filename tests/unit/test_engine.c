@@ -757,6 +757,44 @@ Test(engine, wait_for_a_rendezvous_isend_ends_with_its_data)
     near(res.end, SEC(11.1), "the end");
 }
 
+/* Progress only in calls.  Latency 50 us, 100 MB/s, 100000 B by rendezvous (ms):
+ *   rank 0: Isend(100000 B to 1, request 1) [0, 0.01]  compute  Wait [5, 6.5]
+ *   rank 1: Init [0, 0]  compute  Recv(from 0) [0.5, 6.6]
+ * The request-to-send arrives at 0.05, the receive is posted at 0.5 and sends its
+ * clear-to-send at once (rank 1 is in MPI_Recv); it arrives at rank 0 at 0.55.  The
+ * Isend returns at once (0) and rank 0 computes the recorded 4.99 before its Wait.  In
+ * the background the data leaves at 0.55 and arrives at 1.6: the Recv ends at 1.6, the
+ * Wait at its start, 4.99.  With progress = in_calls rank 0 is computing at 0.55: the
+ * data leaves when it enters MPI_Wait at 4.99 and arrives at 6.04, when both calls
+ * end. */
+Test(engine, progress_in_calls_holds_the_data_until_the_sender_calls_mpi)
+{
+    struct tb *b = trace(2);
+    uint32_t isend = tb_mpi(b, "MPI_Isend"), wait = tb_mpi(b, "MPI_Wait");
+    char out[4096];
+
+    tb_enter(b, 0, 0, isend);
+    tb_mpi_isend(b, 0, 0, TB_WORLD, 1, 0, 100000, 1);
+    tb_leave(b, 0, MS(0.01), isend);
+    tb_enter(b, 0, MS(5), wait);
+    tb_mpi_isend_complete(b, 0, MS(6.5), 1);
+    tb_leave(b, 0, MS(6.5), wait);
+    tb_call(b, 1, "MPI_Init", 0, 0);
+    tb_recv_call(b, 1, "MPI_Recv", MS(0.5), MS(6.6), TB_WORLD, 0, 0);
+    close_trace(b);
+    m.latency = 50e-6;
+    m.bandwidth = 1e8;
+    m.eager_threshold = 65536;
+    predict(out);
+    near(leave_of(out, 1, "MPI_Recv"), SEC(1.6), "the Recv, in the background");
+    near(leave_of(out, 0, "MPI_Wait"), SEC(4.99), "the Wait, in the background");
+    m.progress = PZ_PROGRESS_IN_CALLS;
+    predict(out);
+    near(leave_of(out, 1, "MPI_Recv"), SEC(6.04), "the Recv, in calls");
+    near(leave_of(out, 0, "MPI_Wait"), SEC(6.04), "the Wait, in calls");
+    near(res.end, SEC(6.04), "the end, in calls");
+}
+
 /* Both processes MPI_Sendrecv 1e6 B to each other at 5 ms (latency 10 us, 1 GB/s,
  * rendezvous): send and receive are posted at the call's start, so the exchange cannot
  * deadlock.  Each RTS 5 -> 5.01 (opposite directions share no link), each CTS

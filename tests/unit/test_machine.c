@@ -109,6 +109,7 @@ Test(machine, every_key_with_units_and_comments)
                                             "packet_size = 4KiB\n"
                                             "packet_header = 64B\n"
                                             "eager_threshold = 32KiB\n"
+                                            "progress = in_calls\n"
                                             "procs_per_node = 2\n"
                                             "placement = cyclic\n"
                                             "shm_latency = 500ns\n"
@@ -128,6 +129,7 @@ Test(machine, every_key_with_units_and_comments)
     cr_assert_float_eq(m.packet_size, 4096, EPS);
     cr_assert_float_eq(m.packet_header, 64, EPS);
     cr_assert_float_eq(m.eager_threshold, 32768, EPS);
+    cr_assert_eq(m.progress, PZ_PROGRESS_IN_CALLS);
     cr_assert_eq(m.procs_per_node, 2);
     cr_assert_eq(m.placement, PZ_PLACE_CYCLIC);
     cr_assert_float_eq(m.shm_latency, 500e-9, EPS);
@@ -146,6 +148,8 @@ Test(machine, mistakes_name_file_line_and_what_was_expected)
     load_fails("bandwidth = 100Mbit\n",
                "1: bandwidth = '100Mbit': expected a bandwidth such as 12.5MB/s or 1Gbit/s");
     load_fails("network = ring\n", "1: network = 'ring': expected bus, channels or switch");
+    load_fails("progress = eventually\n",
+               "1: progress = 'eventually': expected background or in_calls");
     load_fails("procs_per_node = 0\n",
                "1: procs_per_node = '0': expected a whole number of at least 1");
     load_fails("just words\n", "1: expected 'key = value'");
