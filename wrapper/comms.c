@@ -10,7 +10,6 @@
 #include "comms.h"
 
 #define SLOTS (1u << 16)          /* live communicators at most, a power of two */
-#define CHUNK 256u                /* references per chunk of infos */
 #define MAX_CHUNKS 4096u
 #define EMPTY 0u
 #define GONE UINT32_MAX           /* slot whose communicator was freed */
@@ -19,7 +18,7 @@ enum { GID_WORLD, GID_SELF, GID_UNKNOWN };
 
 /* slot = handle << 32 | (ref + 1), 0 when empty, ref + 1 = GONE when freed */
 static _Atomic uint64_t slots[SLOTS];
-static struct pz_comm_info *_Atomic chunks[MAX_CHUNKS];
+struct pz_comm_info *_Atomic pz_comm_chunks[MAX_CHUNKS];
 static _Atomic uint32_t ncomms;
 static _Atomic uint32_t next_counter = 1;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -29,7 +28,7 @@ static uint32_t slot_of(uint32_t handle)
     return (handle * 2654435761u) & (SLOTS - 1);
 }
 
-uint32_t pz_comm_ref(MPI_Comm comm)
+uint32_t pz_comm_ref_lookup(MPI_Comm comm)
 {
     uint32_t handle = (uint32_t)MPI_Comm_c2f(comm);
 
@@ -44,11 +43,6 @@ uint32_t pz_comm_ref(MPI_Comm comm)
     return PZ_COMM_UNKNOWN;
 }
 
-const struct pz_comm_info *pz_comm_get(uint32_t ref)
-{
-    return &atomic_load_explicit(&chunks[ref / CHUNK], memory_order_acquire)[ref % CHUNK];
-}
-
 uint32_t pz_comms_count(void)
 {
     return atomic_load(&ncomms);
@@ -60,16 +54,16 @@ static int add_info(const struct pz_comm_info *info, uint32_t *ref)
     uint32_t r = atomic_load(&ncomms);
     struct pz_comm_info *chunk;
 
-    if (r / CHUNK >= MAX_CHUNKS)
+    if (r / PZ_COMM_CHUNK >= MAX_CHUNKS)
         return -1;
-    chunk = atomic_load(&chunks[r / CHUNK]);
+    chunk = atomic_load(&pz_comm_chunks[r / PZ_COMM_CHUNK]);
     if (!chunk) {
-        chunk = calloc(CHUNK, sizeof(*chunk));
+        chunk = calloc(PZ_COMM_CHUNK, sizeof(*chunk));
         if (!chunk)
             return -1;
-        atomic_store_explicit(&chunks[r / CHUNK], chunk, memory_order_release);
+        atomic_store_explicit(&pz_comm_chunks[r / PZ_COMM_CHUNK], chunk, memory_order_release);
     }
-    chunk[r % CHUNK] = *info;
+    chunk[r % PZ_COMM_CHUNK] = *info;
     atomic_store(&ncomms, r + 1);
     *ref = r;
     return 0;

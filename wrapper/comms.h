@@ -4,6 +4,7 @@
 #define PZ_COMMS_H
 
 #include <mpi.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 /* Local references every process has. */
@@ -32,10 +33,26 @@ struct pz_global_comm {
 int pz_comms_init(void);
 
 /* Local reference of comm, PZ_COMM_UNKNOWN if it was never registered.  Lock-free. */
-uint32_t pz_comm_ref(MPI_Comm comm);
+uint32_t pz_comm_ref_lookup(MPI_Comm comm);
 
-/* The communicator with local reference ref (ref < pz_comms_count()). */
-const struct pz_comm_info *pz_comm_get(uint32_t ref);
+/* pz_comm_ref_lookup, inline for MPI_COMM_WORLD, the communicator of most calls, whose
+ * reference never changes (pz_comms_init). */
+static inline uint32_t pz_comm_ref(MPI_Comm comm)
+{
+    return comm == MPI_COMM_WORLD ? PZ_COMM_WORLD : pz_comm_ref_lookup(comm);
+}
+
+/* The infos of the local references, in chunks of PZ_COMM_CHUNK (comms.c). */
+#define PZ_COMM_CHUNK 256u
+extern struct pz_comm_info *_Atomic pz_comm_chunks[];
+
+/* The communicator with local reference ref (ref < pz_comms_count()).  Inline: every
+ * collective asks it. */
+static inline const struct pz_comm_info *pz_comm_get(uint32_t ref)
+{
+    return &atomic_load_explicit(&pz_comm_chunks[ref / PZ_COMM_CHUNK],
+                                 memory_order_acquire)[ref % PZ_COMM_CHUNK];
+}
 
 /* Number of local references so far. */
 uint32_t pz_comms_count(void);

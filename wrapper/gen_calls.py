@@ -26,7 +26,11 @@ ROLE_TYPES = {
     'rtypes': ('const MPI_Datatype *', 'NULL'),
     'root': ('int', 'PZ_NO_ROOT'), 'op': ('MPI_Op', 'MPI_OP_NULL'),
     'message': ('MPI_Message *', 'NULL'), 'newcomm': ('MPI_Comm *', 'NULL'),
+    'kind': ('enum pz_collective', 'PZ_COLL_NONE'),
 }
+
+# Roles that are no parameter: 'kind' passes the row's collective kind, a constant.
+PSEUDO_ROLES = {'kind'}
 
 COLLECTIVES = ['barrier', 'bcast', 'gather', 'gatherv', 'scatter', 'scatterv',
                'allgather', 'allgatherv', 'alltoall', 'alltoallv', 'alltoallw',
@@ -76,7 +80,7 @@ class Param:
         if '@' in text:
             text, role = text.split('@')
             self.role = role.strip()
-            if self.role not in ROLE_TYPES:
+            if self.role not in ROLE_TYPES or self.role in PSEUDO_ROLES:
                 raise TableError("unknown role '%s'" % self.role)
         self.decl = text.strip()
         if self.decl == '...':
@@ -103,6 +107,8 @@ class Call:
             self.arg_for(hook_arg)
 
     def arg_for(self, hook_arg):
+        if hook_arg.role == 'kind':
+            return 'PZ_COLL_%s' % (self.collective or 'none').upper()
         param = self.roles.get(hook_arg.role)
         if param is None:
             if not hook_arg.optional:
@@ -201,7 +207,7 @@ def write_wrapper(out, c):
 
 def write_wrappers_c(out, calls):
     out.write(HEADER)
-    out.write('#include "hooks.h"\n')
+    out.write('#include "hooks.h"\n#include "hooks_coll.h"\n#include "hooks_p2p.h"\n')
     for c in calls:
         if not c.category.hand:
             write_wrapper(out, c)

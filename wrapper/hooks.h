@@ -8,8 +8,10 @@
 #include <limits.h>
 #include <mpi.h>
 
+#include "bytes.h"
 #include "calls_gen.h"
 #include "clock.h"
+#include "requests.h"
 #include "sites.h"
 #include "thread.h"
 
@@ -18,6 +20,15 @@
 
 /* Requests and statuses a wait/test call keeps on the stack before it allocates. */
 #define PZ_INLINE_REQUESTS 16
+#define PZ_ALLOCATED_REQUESTS 1u
+#define PZ_ALLOCATED_STATUSES 2u
+
+/* The MPI functions the wrapper defines are the only symbols it exports. */
+#define PZ_EXPORT __attribute__((visibility("default")))
+
+/* Inline in every wrapper, whatever the compiler's estimate of its size: the hot path
+ * of the calls, where a function call costs more than the code it runs. */
+#define PZ_ALWAYS_INLINE __attribute__((always_inline)) static inline
 
 /* One traced call in progress. */
 struct pz_call {
@@ -31,15 +42,15 @@ struct pz_call {
     uint32_t comm;                    /* communicator of a matched message (mrecv) */
     MPI_Status status;                /* stands in for MPI_STATUS_IGNORE */
     MPI_Request *requests;            /* the requests as they were before the call */
-    MPI_Status *statuses;             /* stand-in for MPI_STATUSES_IGNORE, or NULL */
+    MPI_Status *statuses;             /* stand-in for MPI_STATUSES_IGNORE */
+    unsigned allocated;               /* PZ_ALLOCATED_*: what a pre hook allocated */
     int nrequests;
     MPI_Request inline_requests[PZ_INLINE_REQUESTS];
     MPI_Status inline_statuses[PZ_INLINE_REQUESTS];
 };
 
 /* Always inlined, so that the return address is the wrapper's: the program's call site. */
-__attribute__((always_inline)) static inline int pz_call_enter(struct pz_call *c,
-                                                               enum pz_call_id id)
+PZ_ALWAYS_INLINE int pz_call_enter(struct pz_call *c, enum pz_call_id id)
 {
     struct pz_thread *t = pz_thread_current;
 
@@ -53,8 +64,7 @@ __attribute__((always_inline)) static inline int pz_call_enter(struct pz_call *c
     c->id = id;
     c->ret = MPI_SUCCESS;
     c->leave = 0;
-    c->requests = NULL;
-    c->statuses = NULL;
+    c->allocated = 0;
     c->site = (uintptr_t)__builtin_return_address(0);
     /* CPU time before the enter time and after the leave time: the CPU time of a gap
      * between two calls is then measured within the gap's wall-clock time */
@@ -77,16 +87,17 @@ void pz_call_release_requests(struct pz_call *c);
 
 /* Finishes the record of the call and returns its result.  Inline: every call ends
  * here, and the common case is a few stores into the thread's buffer. */
-__attribute__((always_inline)) static inline int pz_call_leave(struct pz_call *c)
+PZ_ALWAYS_INLINE int pz_call_leave(struct pz_call *c)
 {
     struct pz_thread *t = c->thread;
     struct pz_record *r;
+    struct pz_item *items_at;
     unsigned char *tail;
     size_t items = (size_t)t->nitems * sizeof(struct pz_item);
     uint32_t aux = (pz_record_sites ? PZ_AUX_SITE : 0) | (pz_record_cpu ? PZ_AUX_CPU : 0);
     size_t need = sizeof(*r) + items + pz_record_trailer(aux);
 
-    if (__builtin_expect(c->requests != NULL || c->statuses != NULL, 0))
+    if (__builtin_expect(c->allocated != 0, 0))
         pz_call_release_requests(c);
     if (__builtin_expect(c->id == PZ_NCALLS, 0)) {
         t->busy = 0;
@@ -102,8 +113,10 @@ __attribute__((always_inline)) static inline int pz_call_leave(struct pz_call *c
     r->call = (uint16_t)c->id;
     r->nitems = (uint16_t)t->nitems;
     r->aux = aux;
-    if (items)
-        __builtin_memcpy(r + 1, t->items, items);
+    /* item by item: a copy of variable size would be a call into libc's memcpy */
+    items_at = (struct pz_item *)(r + 1);
+    for (uint32_t i = 0; i < t->nitems; i++)
+        __builtin_memcpy(&items_at[i], &t->items[i], sizeof(struct pz_item));
     tail = (unsigned char *)(r + 1) + items;
     if (aux & PZ_AUX_SITE) {
         __builtin_memcpy(tail, &c->site, sizeof(c->site));
@@ -121,9 +134,6 @@ __attribute__((always_inline)) static inline int pz_call_leave(struct pz_call *c
     return c->ret;
 }
 
-/* The MPI functions the wrapper defines are the only symbols it exports. */
-#define PZ_EXPORT __attribute__((visibility("default")))
-
 /* A new MPI event of the call; NULL (and the event is dropped) if memory ran out. */
 static inline struct pz_item *pz_call_item(struct pz_call *c, enum pz_item_kind kind)
 {
@@ -137,25 +147,47 @@ static inline struct pz_item *pz_call_item(struct pz_call *c, enum pz_item_kind 
     return it;
 }
 
-/* Shared by the hook files (hooks_p2p.c) */
-uint64_t pz_bytes(int count, MPI_Datatype type);
-uint64_t pz_received_bytes(const MPI_Status *status);
+/* Keeps status in a receive's item it (record.h): what it received is asked of MPI
+ * when the record is written out. */
+static inline void pz_item_keep_status(struct pz_item *it, const MPI_Status *status)
+{
+    _Static_assert(sizeof(*status) <= PZ_ITEM_STATUS_ROOM, "an MPI_Status fits in an item");
+    __builtin_memcpy(&it->bytes, status, sizeof(*status));
+    it->flags = PZ_ITEM_KEEPS_STATUS;
+}
+
 /* Points *status at the call's own status when the program passed MPI_STATUS_IGNORE. */
-int pz_stand_in_status(struct pz_call *c, MPI_Status **status);
-/* Records the receive that status describes, on local communicator comm. */
-void pz_add_received(struct pz_call *c, uint32_t comm, const MPI_Status *status);
+static inline int pz_stand_in_status(struct pz_call *c, MPI_Status **status)
+{
+    if (*status == MPI_STATUS_IGNORE)
+        *status = &c->status;
+    return 0;
+}
 
-/* Records an MPI event of request r: its post or its completion (hooks_wait.c). */
-struct pz_request;
-void pz_add_request_event(struct pz_call *c, const struct pz_request *r,
-                          enum pz_item_kind kind);
+/* Records an MPI event of request r: its post or its completion; returns its item, NULL
+ * if it was dropped.  Inline: nonblocking calls and their completions record one each. */
+static inline struct pz_item *pz_add_request_event(struct pz_call *c,
+                                                   const struct pz_request *r,
+                                                   enum pz_item_kind kind)
+{
+    struct pz_item *it = pz_call_item(c, kind);
 
-/* Point-to-point (hooks_p2p.c); the pre hooks consume interval markers (markers.h) */
-int pz_pre_send(struct pz_call *c, int peer, int tag, MPI_Comm comm);
-void pz_post_send(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
-                  MPI_Comm comm);
-int pz_pre_recv(struct pz_call *c, int peer, int tag, MPI_Comm comm, MPI_Status **status);
-void pz_post_recv(struct pz_call *c, MPI_Comm comm, MPI_Status *status);
+    if (!it)
+        return NULL;
+    it->collective = r->collective;
+    it->comm = r->comm;
+    it->peer = r->peer;
+    it->tag = r->tag;
+    it->bytes = r->bytes;
+    it->bytes_received = r->bytes_received;
+    it->request = r->id;
+    it->send_counts = r->send_counts;
+    it->recv_counts = r->recv_counts;
+    return it;
+}
+
+/* Point-to-point (hooks_p2p.c; send, recv, isend and irecv inline in hooks_p2p.h); the
+ * pre hooks consume interval markers (markers.h) */
 int pz_pre_sendrecv(struct pz_call *c, int peer, int tag, int rpeer, int rtag, MPI_Comm comm,
                     MPI_Status **status);
 void pz_post_sendrecv(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
@@ -164,11 +196,6 @@ int pz_pre_sendrecv_replace(struct pz_call *c, int peer, int tag, int rpeer, int
                             MPI_Comm comm, MPI_Status **status);
 void pz_post_sendrecv_replace(struct pz_call *c, int count, MPI_Datatype type, int peer,
                               int tag, MPI_Comm comm, MPI_Status *status);
-int pz_pre_isend(struct pz_call *c, int peer, int tag, MPI_Comm comm, MPI_Request *request);
-void pz_post_isend(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
-                   MPI_Comm comm, MPI_Request *request);
-int pz_pre_irecv(struct pz_call *c, int peer, int tag, MPI_Comm comm, MPI_Request *request);
-void pz_post_irecv(struct pz_call *c, int peer, int tag, MPI_Comm comm, MPI_Request *request);
 int pz_pre_mprobe(struct pz_call *c, MPI_Status **status);
 void pz_post_mprobe(struct pz_call *c, MPI_Comm comm, int *flag, MPI_Message *message,
                     MPI_Status *status);
@@ -195,11 +222,7 @@ void pz_post_startall(struct pz_call *c, int n, MPI_Request *requests);
 int pz_pre_request_free(struct pz_call *c, MPI_Request *request);
 int pz_pre_cancel(struct pz_call *c, MPI_Request *request);
 
-/* Collectives (hooks_coll.c) */
-void pz_post_coll(struct pz_call *c, const void *sbuf, int scount, MPI_Datatype stype, int rcount,
-                  MPI_Datatype rtype, const int *scounts, const int *rcounts,
-                  const MPI_Datatype *stypes, const MPI_Datatype *rtypes, int root,
-                  MPI_Comm comm, MPI_Request *request);
+/* Collectives: pz_post_coll, inline (hooks_coll.h) */
 
 /* Communicators (hooks_comm.c) */
 void pz_post_comm_new(struct pz_call *c, MPI_Comm comm, MPI_Comm *newcomm);

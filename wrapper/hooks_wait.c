@@ -7,59 +7,50 @@
 #include "hooks.h"
 #include "requests.h"
 
-static int keep_requests(struct pz_call *c, int n, const MPI_Request *requests)
+PZ_ALWAYS_INLINE int keep_requests(struct pz_call *c, int n, const MPI_Request *requests)
 {
     c->nrequests = n > 0 ? n : 0;
     c->requests = c->inline_requests;
-    if (n > PZ_INLINE_REQUESTS && !(c->requests = malloc((size_t)n * sizeof(MPI_Request)))) {
-        c->nrequests = 0;
-        return 0;
+    if (n > PZ_INLINE_REQUESTS) {
+        if (!(c->requests = malloc((size_t)n * sizeof(MPI_Request)))) {
+            c->nrequests = 0;
+            return 0;
+        }
+        c->allocated |= PZ_ALLOCATED_REQUESTS;
     }
     for (int i = 0; i < c->nrequests; i++)
         c->requests[i] = requests[i];
     return 0;
 }
 
-static void stand_in_statuses(struct pz_call *c, int n, MPI_Status **statuses)
+PZ_ALWAYS_INLINE void stand_in_statuses(struct pz_call *c, int n, MPI_Status **statuses)
 {
     if (*statuses != MPI_STATUSES_IGNORE)
         return;
     c->statuses = c->inline_statuses;
-    if (n > PZ_INLINE_REQUESTS && !(c->statuses = malloc((size_t)n * sizeof(MPI_Status))))
-        return;  /* MPI still gets MPI_STATUSES_IGNORE; receives go unrecorded */
+    if (n > PZ_INLINE_REQUESTS) {
+        if (!(c->statuses = malloc((size_t)n * sizeof(MPI_Status))))
+            return;  /* MPI still gets MPI_STATUSES_IGNORE; receives go unrecorded */
+        c->allocated |= PZ_ALLOCATED_STATUSES;
+    }
     *statuses = c->statuses;
 }
 
 void pz_call_release_requests(struct pz_call *c)
 {
-    if (c->requests && c->requests != c->inline_requests)
+    if (c->allocated & PZ_ALLOCATED_REQUESTS)
         free(c->requests);
-    if (c->statuses && c->statuses != c->inline_statuses)
+    if (c->allocated & PZ_ALLOCATED_STATUSES)
         free(c->statuses);
 }
 
-void pz_add_request_event(struct pz_call *c, const struct pz_request *r,
-                          enum pz_item_kind kind)
-{
-    struct pz_item *it = pz_call_item(c, kind);
-
-    if (!it)
-        return;
-    it->collective = r->collective;
-    it->comm = r->comm;
-    it->peer = r->peer;
-    it->tag = r->tag;
-    it->bytes = r->bytes;
-    it->bytes_received = r->bytes_received;
-    it->request = r->id;
-    it->send_counts = r->send_counts;
-    it->recv_counts = r->recv_counts;
-}
-
-/* Records the completion of the request that was handle, as status describes it. */
-static void completed(struct pz_call *c, MPI_Request handle, const MPI_Status *status)
+/* Records the completion of the request that was handle, as status describes it.
+ * Inline in each wait and test hook: it runs for every request they complete. */
+PZ_ALWAYS_INLINE void completed(struct pz_call *c, MPI_Request handle,
+                                const MPI_Status *status)
 {
     struct pz_request r;
+    struct pz_item *it;
     int cancelled = 0;
 
     if (handle == MPI_REQUEST_NULL || !pz_requests_complete(c->thread->requests, handle, &r))
@@ -75,8 +66,8 @@ static void completed(struct pz_call *c, MPI_Request handle, const MPI_Status *s
     } else if (status && status != MPI_STATUS_IGNORE) {
         r.peer = status->MPI_SOURCE;
         r.tag = status->MPI_TAG;
-        r.bytes = pz_received_bytes(status);
-        pz_add_request_event(c, &r, PZ_ITEM_IRECV_COMPLETE);
+        if ((it = pz_add_request_event(c, &r, PZ_ITEM_IRECV_COMPLETE)))
+            pz_item_keep_status(it, status);
     }
 }
 

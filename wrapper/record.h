@@ -32,9 +32,9 @@ struct pz_item {
     uint32_t comm;             /* local communicator reference (comms.h) */
     int32_t peer;              /* destination, source or root */
     int32_t tag;
+    uint64_t request;          /* request id linking a post to its completion */
     uint64_t bytes;            /* bytes sent, or received by a receive */
     uint64_t bytes_received;   /* collectives: bytes received */
-    uint64_t request;          /* request id linking a post to its completion */
     uint32_t send_counts;      /* v/w collectives: local ids of per-peer byte lists */
     uint32_t recv_counts;      /* (vcounts.h), PZ_NO_COUNTS without */
 };
@@ -42,10 +42,12 @@ struct pz_item {
 /* No per-peer byte list (struct pz_item). */
 #define PZ_NO_COUNTS UINT32_MAX
 
-/* A receive keeps its MPI_Status from bytes on, instead of bytes, bytes_received and
- * request: its size in bytes is asked of MPI when the record is written out, not while
- * the program waits for its call to return. */
+/* A completed receive (PZ_ITEM_RECV, PZ_ITEM_IRECV_COMPLETE) keeps its MPI_Status in
+ * the 24 bytes from bytes on, instead of bytes, bytes_received and the byte lists, which
+ * a receive does not have: its size in bytes is asked of MPI when the record is written
+ * out, not while the program waits for its call to return. */
 #define PZ_ITEM_KEEPS_STATUS 1u
+#define PZ_ITEM_STATUS_ROOM (sizeof(struct pz_item) - offsetof(struct pz_item, bytes))
 
 /* Record types beyond the MPI call ids (enum pz_call_id). */
 #define PZ_RECORD_FLUSH 0xffffu  /* the wrapper flushed its buffer from enter to leave */

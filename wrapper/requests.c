@@ -23,9 +23,14 @@ struct slot {
 struct pz_request_table {
     struct slot *slots;
     uint32_t cap, count;
+    uint64_t next_id, end_id;  /* the owner's block of request ids, taken by it alone */
     pthread_mutex_t mutex;
     struct pz_request_table *next;
 };
+
+/* Request ids a table takes from the process's counter at a time: a locked instruction
+ * per block instead of one per request.  A program with one thread gets 1, 2, 3... */
+#define ID_BLOCK 4096
 
 static _Atomic uint64_t next_id = 1;
 static struct pz_request_table *_Atomic tables;
@@ -45,15 +50,17 @@ struct pz_request_table *pz_request_table_new(void)
     return t;
 }
 
-static void lock(struct pz_request_table *t)
+/* Tables are locked only under MPI_THREAD_MULTIPLE; locked says so, read once per
+ * operation. */
+static void lock(struct pz_request_table *t, int locked)
 {
-    if (pz_runtime_threaded())
+    if (locked)
         pthread_mutex_lock(&t->mutex);
 }
 
-static void unlock(struct pz_request_table *t)
+static void unlock(struct pz_request_table *t, int locked)
 {
-    if (pz_runtime_threaded())
+    if (locked)
         pthread_mutex_unlock(&t->mutex);
 }
 
@@ -74,9 +81,11 @@ static struct slot *lookup(struct pz_request_table *t, uint32_t handle)
     }
 }
 
-/* Puts r after every entry of the same handle. */
-static void insert(struct slot *slots, uint32_t capacity, uint32_t handle,
-                   const struct pz_request *r)
+/* Puts r after every entry of the same handle.  Inline, as erase: the table's hot paths
+ * are each one function. */
+static inline __attribute__((always_inline)) void insert(struct slot *slots,
+                                                        uint32_t capacity, uint32_t handle,
+                                                        const struct pz_request *r)
 {
     uint32_t i = home(handle, capacity);
 
@@ -87,7 +96,7 @@ static void insert(struct slot *slots, uint32_t capacity, uint32_t handle,
     slots[i].r = *r;
 }
 
-static int grow(struct pz_request_table *t)
+static __attribute__((noinline)) int grow(struct pz_request_table *t)
 {
     uint32_t ncap = t->cap ? 2 * t->cap : 1024;
     struct slot *n = calloc(ncap, sizeof(*n));
@@ -104,7 +113,8 @@ static int grow(struct pz_request_table *t)
 }
 
 /* Removes s keeping every other entry reachable from its home slot. */
-static void erase(struct pz_request_table *t, struct slot *s)
+static inline __attribute__((always_inline)) void erase(struct pz_request_table *t,
+                                                       struct slot *s)
 {
     uint32_t hole = (uint32_t)(s - t->slots), mask = t->cap - 1;
 
@@ -120,34 +130,51 @@ static void erase(struct pz_request_table *t, struct slot *s)
     t->count--;
 }
 
-uint64_t pz_requests_new_id(void)
+/* A new request id of this process, for a request of own's thread (the caller). */
+static uint64_t new_id(struct pz_request_table *own)
 {
-    return atomic_fetch_add_explicit(&next_id, 1, memory_order_relaxed);
+    if (__builtin_expect(own->next_id == own->end_id, 0)) {
+        own->next_id = atomic_fetch_add_explicit(&next_id, ID_BLOCK, memory_order_relaxed);
+        own->end_id = own->next_id + ID_BLOCK;
+    }
+    return own->next_id++;
+}
+
+void pz_requests_post(struct pz_request_table *own, MPI_Request handle, struct pz_request *r)
+{
+    r->id = new_id(own);
+    r->active = 1;
+    pz_requests_add(own, handle, r);
 }
 
 void pz_requests_add(struct pz_request_table *own, MPI_Request handle,
                      const struct pz_request *r)
 {
-    lock(own);
-    if (2 * (own->count + 1) <= own->cap || grow(own) == 0) {
+    int locked = pz_runtime_threaded();
+
+    lock(own, locked);
+    if (__builtin_expect(2 * (own->count + 1) <= own->cap, 1) || grow(own) == 0) {
         insert(own->slots, own->cap, (uint32_t)MPI_Request_c2f(handle), r);
         own->count++;
     }
-    unlock(own);
+    unlock(own, locked);
 }
 
 /* What an operation does to the entry it found. */
 enum action { PEEK, COMPLETE, START, CANCEL, REMOVE };
 
 /* Applies action to the oldest entry of handle in table t; 1 and *out if there was one
- * the action applies to. */
-static int act_in(struct pz_request_table *t, uint32_t handle, enum action action,
-                  struct pz_request *out)
+ * the action applies to.  own gives a started request its id.  Inline in each public
+ * function, where action is a constant: completions are on every program's hot path. */
+static inline __attribute__((always_inline)) int act_in(struct pz_request_table *t,
+                                                        struct pz_request_table *own,
+                                                        uint32_t handle, enum action action,
+                                                        struct pz_request *out, int locked)
 {
     struct slot *s;
     int done = 0;
 
-    lock(t);
+    lock(t, locked);
     s = lookup(t, handle);
     if (s && (s->r.active || action == START || action == REMOVE || action == CANCEL)) {
         done = 1;
@@ -164,7 +191,7 @@ static int act_in(struct pz_request_table *t, uint32_t handle, enum action actio
             break;
         case START:
             s->r.active = 1;
-            s->r.id = pz_requests_new_id();
+            s->r.id = new_id(own);
             *out = s->r;
             break;
         case CANCEL:
@@ -178,27 +205,37 @@ static int act_in(struct pz_request_table *t, uint32_t handle, enum action actio
             break;
         }
     }
-    unlock(t);
+    unlock(t, locked);
     return done;
 }
 
-/* The thread's own table first, then those of the other threads. */
-static int act(struct pz_request_table *own, MPI_Request handle, enum action action,
-               struct pz_request *out)
+/* Under MPI_THREAD_MULTIPLE: the thread's own table first, then those of the other
+ * threads, each locked.  Out of line, so that the path of a program of one thread
+ * saves no registers for the calls of this one. */
+static __attribute__((noinline)) int act_threaded(struct pz_request_table *own, uint32_t h,
+                                                  enum action action, struct pz_request *out)
+{
+    if (act_in(own, own, h, action, out, 1))
+        return 1;
+    for (struct pz_request_table *t = atomic_load(&tables); t; t = t->next)
+        if (t != own && act_in(t, own, h, action, out, 1))
+            return 1;
+    return 0;
+}
+
+/* The thread's own table: the only one when the program has one thread. */
+static inline __attribute__((always_inline)) int act(struct pz_request_table *own,
+                                                     MPI_Request handle, enum action action,
+                                                     struct pz_request *out)
 {
     uint32_t h = (uint32_t)MPI_Request_c2f(handle);
     struct pz_request ignored;
 
     if (!out)
         out = &ignored;
-    if (act_in(own, h, action, out))
-        return 1;
-    if (!pz_runtime_threaded())
-        return 0;
-    for (struct pz_request_table *t = atomic_load(&tables); t; t = t->next)
-        if (t != own && act_in(t, h, action, out))
-            return 1;
-    return 0;
+    if (__builtin_expect(pz_runtime_threaded(), 0))
+        return act_threaded(own, h, action, out);
+    return act_in(own, own, h, action, out, 0);
 }
 
 int pz_requests_find(struct pz_request_table *own, MPI_Request handle, struct pz_request *out)

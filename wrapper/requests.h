@@ -29,12 +29,13 @@ struct pz_request_table *pz_request_table_new(void);
 /* Each function below looks in the table own of the calling thread first, then in the
  * other threads' tables.  Under MPI_THREAD_MULTIPLE the tables are locked. */
 
-/* A new request id of this process. */
-uint64_t pz_requests_new_id(void);
-
 /* Remembers r for handle in own, after the requests the handle already stands for. */
 void pz_requests_add(struct pz_request_table *own, MPI_Request handle,
                      const struct pz_request *r);
+
+/* A nonblocking operation r posted under handle by own's thread (the caller): gives r a
+ * new request id of this process, makes it active and adds it to own. */
+void pz_requests_post(struct pz_request_table *own, MPI_Request handle, struct pz_request *r);
 
 /* Looks handle up: 1 and *out (its oldest request) if it is known and active, else 0. */
 int pz_requests_find(struct pz_request_table *own, MPI_Request handle, struct pz_request *out);

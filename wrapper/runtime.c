@@ -36,7 +36,7 @@ PZ_EXPORT void prognoz_marker_site(void *site)
     if (pz_thread_current)
         pz_thread_current->next_site = (uintptr_t)site;
 }
-static int threaded;
+int pz_runtime_multiple;
 static size_t buffer_size = DEFAULT_BUFFER;
 static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -81,7 +81,7 @@ static int begin_local(int thread_level)
     PMPI_Comm_size(MPI_COMM_WORLD, &pz_session.size);
     if (configure() != 0 || pz_comms_init() != 0)
         return -1;
-    threaded = thread_level == MPI_THREAD_MULTIPLE;
+    pz_runtime_multiple = thread_level == MPI_THREAD_MULTIPLE;
     return 0;
 }
 
@@ -108,11 +108,6 @@ int pz_runtime_recording(void)
     int s = atomic_load_explicit(&state, memory_order_acquire);
 
     return s == ON || (s == UNINIT && lazy_start());
-}
-
-int pz_runtime_threaded(void)
-{
-    return threaded;
 }
 
 size_t pz_runtime_buffer_size(void)

@@ -11,8 +11,14 @@
  * after MPI was initialised behind the wrapper's back. */
 int pz_runtime_recording(void);
 
-/* Nonzero when the program asked for MPI_THREAD_MULTIPLE. */
-int pz_runtime_threaded(void);
+/* Nonzero when the program asked for MPI_THREAD_MULTIPLE; set once at start. */
+extern int pz_runtime_multiple;
+
+/* Inline: the request tables ask it at every post and completion (requests.c). */
+static inline int pz_runtime_threaded(void)
+{
+    return pz_runtime_multiple;
+}
 
 /* Bytes of each thread's record buffer (PROGNOZ_BUFFER). */
 size_t pz_runtime_buffer_size(void);

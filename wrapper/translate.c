@@ -74,7 +74,7 @@ static void collective_end(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *
         OTF2_AttributeList_Delete(attributes);
 }
 
-/* Bytes a receive got: asked of MPI now when the item kept the status. */
+/* Bytes a receive got: asked of MPI now when the item kept the status (record.h). */
 static uint64_t received(const struct pz_item *it)
 {
     MPI_Status status;
@@ -99,7 +99,7 @@ static void at_leave(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *it)
         break;
     case PZ_ITEM_IRECV_COMPLETE:
         OTF2_EvtWriter_MpiIrecv(w, NULL, t, (uint32_t)it->peer, it->comm, (uint32_t)it->tag,
-                                it->bytes, it->request);
+                                received(it), it->request);
         break;
     case PZ_ITEM_REQUEST_TEST:
         OTF2_EvtWriter_MpiRequestTest(w, NULL, t, it->request);

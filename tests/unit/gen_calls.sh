@@ -126,6 +126,12 @@ bad unknown_role 4 "unknown role 'cnt'" <<'EOF'
 MPI_Send  send  (const void *buf, int count @cnt, MPI_Datatype datatype @type, int dest @peer, int tag @tag, MPI_Comm comm @comm)
 EOF
 
+bad kind_is_no_parameter 3 "unknown role 'kind'" <<'EOF'
+# the collective kind comes from the row, never from a parameter
+%category coll  post=kind,comm
+MPI_Barrier  coll:barrier  (MPI_Comm comm @kind)
+EOF
+
 bad unknown_role_of_category 3 "unknown role 'typ'" <<'EOF'
 # a category whose post hook asks for a role that does not exist
 %category plain

@@ -6,10 +6,7 @@
 
 static struct pz_request recv_from(int peer, int tag)
 {
-    struct pz_request r = { .kind = PZ_REQ_RECV, .active = 1, .peer = peer, .tag = tag };
-
-    r.id = pz_requests_new_id();
-    return r;
+    return (struct pz_request){ .kind = PZ_REQ_RECV, .peer = peer, .tag = tag };
 }
 
 static struct pz_request_table *table;
@@ -30,7 +27,8 @@ Test(requests, completion_returns_the_post_once)
 {
     struct pz_request in = recv_from(3, 7), out;
 
-    pz_requests_add(table, handle(1), &in);
+    pz_requests_post(table, handle(1), &in);
+    cr_assert(in.active);
     cr_assert(pz_requests_find(table, handle(1), &out));
     cr_assert_eq(out.peer, 3);
     cr_assert(pz_requests_complete(table, handle(1), &out));
@@ -42,9 +40,28 @@ Test(requests, completion_returns_the_post_once)
 
 Test(requests, ids_are_distinct)
 {
-    uint64_t a = pz_requests_new_id(), b = pz_requests_new_id();
+    struct pz_request a = recv_from(0, 0), b = recv_from(0, 0);
 
-    cr_assert_neq(a, b);
+    pz_requests_post(table, handle(2), &a);
+    pz_requests_post(table, handle(3), &b);
+    cr_assert_neq(a.id, b.id);
+}
+
+/* Each thread's table takes ids from the process in blocks: still one id per request,
+ * never one twice, whichever table posts it. */
+Test(requests, ids_of_two_tables_are_distinct)
+{
+    struct pz_request_table *other = pz_request_table_new();
+    uint64_t seen[64];
+
+    for (int i = 0; i < 64; i++) {
+        struct pz_request r = recv_from(0, 0);
+
+        pz_requests_post(i % 2 ? other : table, handle(100 + i), &r);
+        for (int j = 0; j < i; j++)
+            cr_assert_neq(r.id, seen[j], "request %d has the id of request %d", i, j);
+        seen[i] = r.id;
+    }
 }
 
 /* MPICH gives every send that completed at once the same prebuilt handle. */
@@ -52,8 +69,8 @@ Test(requests, one_handle_for_two_requests_completes_both_in_order)
 {
     struct pz_request first = recv_from(1, 1), second = recv_from(2, 2), out;
 
-    pz_requests_add(table, handle(5), &first);
-    pz_requests_add(table, handle(5), &second);
+    pz_requests_post(table, handle(5), &first);
+    pz_requests_post(table, handle(5), &second);
     cr_assert(pz_requests_complete(table, handle(5), &out));
     cr_assert_eq(out.id, first.id);
     cr_assert(pz_requests_complete(table, handle(5), &out));
@@ -84,7 +101,7 @@ Test(requests, cancel_is_remembered)
 {
     struct pz_request r = recv_from(0, 0), out;
 
-    pz_requests_add(table, handle(11), &r);
+    pz_requests_post(table, handle(11), &r);
     pz_requests_cancel(table, handle(11));
     cr_assert(pz_requests_complete(table, handle(11), &out));
     cr_assert(out.cancelled);
@@ -100,7 +117,7 @@ Test(requests, thousands_survive_growth_and_deletion)
     for (int i = 0; i < N; i++) {
         struct pz_request r = recv_from(i, i % 100);
 
-        pz_requests_add(table, handle(1000 + i), &r);
+        pz_requests_post(table, handle(1000 + i), &r);
     }
     for (int i = 0; i < N; i += 2)
         pz_requests_remove(table, handle(1000 + i));

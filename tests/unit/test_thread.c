@@ -8,7 +8,7 @@
  *
  * Sizes by hand (x86_64): a record header is 24 bytes (enter 8, leave 8, call 2,
  * nitems 2, aux 4), an item 48 (kind 1, collective 1, flags 2, comm 4, peer 4, tag 4,
- * bytes 8, bytes_received 8, request 8, send_counts 4, recv_counts 4), a call site 8. */
+ * request 8, bytes 8, bytes_received 8, send_counts 4, recv_counts 4), a call site 8. */
 #include <criterion/criterion.h>
 #include <ftw.h>
 #include <stdio.h>

@@ -371,8 +371,8 @@ Test(translate, a_receive_that_kept_its_status_asks_mpi_its_size)
     uint64_t n1, n2;
     char want[512];
 
-    /* as pz_add_received writes it when a status fits in bytes..request */
-    cr_assert_leq(sizeof(st), 3 * sizeof(uint64_t));
+    /* as pz_add_received writes it (pz_item_keep_status: from bytes on) */
+    cr_assert_leq(sizeof(st), PZ_ITEM_STATUS_ROOM);
     kept.comm = 1;
     kept.peer = st.MPI_SOURCE;
     kept.tag = st.MPI_TAG;
@@ -444,6 +444,33 @@ Test(translate, nonblocking_posts_at_enter_and_completions_at_leave)
              PZ_CALL_MPI_Isend, PZ_CALL_MPI_Isend, PZ_CALL_MPI_Irecv, PZ_CALL_MPI_Irecv,
              PZ_CALL_MPI_Waitall, PZ_CALL_MPI_Waitall);
     expect_events(n[0] + n[1] + n[2], want);
+}
+
+/* A wait completes an MPI_Irecv as hooks_wait.c records it: the request table's
+ * communicator and request id, the status's source and tag, and the status kept for
+ * the size, which MPI tells when the record is written out. */
+Test(translate, a_completed_nonblocking_receive_that_kept_its_status_asks_mpi_its_size)
+{
+    MPI_Status st = twelve_bytes_received();
+    struct pz_item done = item(PZ_ITEM_IRECV_COMPLETE);
+    uint64_t n;
+    char want[512];
+
+    done.comm = 3;
+    done.peer = st.MPI_SOURCE;
+    done.tag = st.MPI_TAG;
+    done.request = 18;
+    memcpy(&done.bytes, &st, sizeof(st));
+    done.flags = PZ_ITEM_KEEPS_STATUS;
+    open_trace();
+    n = call(PZ_CALL_MPI_Wait, 4000, 4500, &done, 1);
+    cr_expect_eq(n, 3);
+    snprintf(want, sizeof(want),
+             "0@4000 Enter %d\n"
+             "0@4500 MpiIrecv from=0 comm=3 tag=7 bytes=12 req=18\n"
+             "0@4500 Leave %d\n",
+             PZ_CALL_MPI_Wait, PZ_CALL_MPI_Wait);
+    expect_events(n, want);
 }
 
 Test(translate, events_at_enter_come_before_those_at_leave_whatever_the_item_order)

@@ -1,0 +1,87 @@
+/* The hook of collective calls (category coll of mpi_calls.tbl): a collective event with
+ * the bytes of coll_bytes.h.  Inline in each collective's wrapper, where the kind of the
+ * collective and every argument the function lacks are constants, so that what remains
+ * of it is the case of that collective. */
+#ifndef PZ_HOOKS_COLL_H
+#define PZ_HOOKS_COLL_H
+
+#include "coll_bytes.h"
+#include "comms.h"
+#include "hooks.h"
+#include "requests.h"
+
+/* Per-peer byte lists of the v and w collectives, where the process's counts matter
+ * (hooks_coll.c). */
+void pz_coll_count_lists(const struct pz_coll_args *a, int is_root, uint32_t *send,
+                         uint32_t *recv);
+
+/* Rank of the process and size of the group data goes to (the remote group of an
+ * intercommunicator), in a. */
+PZ_ALWAYS_INLINE void pz_coll_group(struct pz_coll_args *a, uint32_t ref, MPI_Comm comm)
+{
+    const struct pz_comm_info *info;
+    int rank, size;
+
+    if (ref == PZ_COMM_UNKNOWN) {
+        PMPI_Comm_rank(comm, &rank);
+        PMPI_Comm_size(comm, &size);
+        a->rank = rank;
+        a->size = size;
+        a->inter = 0;
+        return;
+    }
+    info = pz_comm_get(ref);
+    a->rank = info->rank;
+    a->inter = info->remote_size > 0;
+    a->size = a->inter ? info->remote_size : info->size;
+}
+
+PZ_ALWAYS_INLINE void pz_post_coll(struct pz_call *c, enum pz_collective kind,
+                                   const void *sbuf, int scount, MPI_Datatype stype,
+                                   int rcount, MPI_Datatype rtype, const int *scounts,
+                                   const int *rcounts, const MPI_Datatype *stypes,
+                                   const MPI_Datatype *rtypes, int root, MPI_Comm comm,
+                                   MPI_Request *request)
+{
+    /* a reduction has one datatype for both buffers: the table gives it as stype */
+    int reduction = rtype == MPI_DATATYPE_NULL && stype != MPI_DATATYPE_NULL;
+    uint32_t ref = pz_comm_ref(comm);
+    struct pz_coll_args a = { .op = kind, .in_place = sbuf == MPI_IN_PLACE,
+                              .s = pz_bytes(scount, stype),
+                              .r = pz_bytes(rcount, reduction ? stype : rtype),
+                              .scounts = scounts, .rcounts = rcounts, .stypes = stypes,
+                              .rtypes = rtypes, .stype = stype, .rtype = rtype };
+    struct pz_request r = { .kind = PZ_REQ_COLL, .collective = (uint8_t)kind, .comm = ref,
+                            .peer = -1, .send_counts = PZ_NO_COUNTS,
+                            .recv_counts = PZ_NO_COUNTS };
+    struct pz_item *it;
+    int is_root = 0;
+
+    pz_coll_group(&a, ref, comm);
+    if (root != PZ_NO_ROOT) {
+        int in_group = a.inter ? root >= 0 : 1;
+
+        is_root = a.inter ? root == MPI_ROOT : root == a.rank;
+        pz_coll_rooted_bytes(&a, is_root, in_group, &r.bytes, &r.bytes_received);
+        r.peer = a.inter || root < 0 ? -1 : root;
+    } else {
+        pz_coll_bytes(&a, &r.bytes, &r.bytes_received);
+    }
+    if (scounts || rcounts)
+        pz_coll_count_lists(&a, is_root, &r.send_counts, &r.recv_counts);
+    if (request)
+        pz_requests_post(c->thread->requests, *request, &r);
+    it = pz_call_item(c, request ? PZ_ITEM_NBC_REQUEST : PZ_ITEM_COLL);
+    if (!it)
+        return;
+    it->collective = r.collective;
+    it->comm = ref;
+    it->peer = r.peer;
+    it->bytes = r.bytes;
+    it->bytes_received = r.bytes_received;
+    it->request = r.id;
+    it->send_counts = r.send_counts;
+    it->recv_counts = r.recv_counts;
+}
+
+#endif
