@@ -468,7 +468,9 @@ check(wall["prediction"]["compute"] == "wall", "compute %r" % wall["prediction"]
 check(ids(cpu) == ids(wall), "intervals %r and %r" % (ids(cpu), ids(wall)))
 c, w = (r["intervals"][1]["main"]["execution_time"] for r in (cpu, wall))
 cw, ww = (r["intervals"][0]["main"]["execution_time"] for r in (cpu, wall))
-print("--compute cpu: interval 1 %.6f s, whole run %.6f s; --compute wall: %.6f s, %.6f s" % (c, cw, w, ww))
+print("--compute cpu: interval 1 %.6f s, whole run %.6f s; --compute wall: %.6f s, %.6f s; "
+      "gaps timed by CPU %d, by the wall clock %d" % (c, cw, w, ww, cpu["prediction"]["cpu_timed"],
+                                                     cpu["prediction"]["wall_timed"]))
 # 100 ms of busy loops, and the little CPU time of the rest of interval 1 (its markers
 # carry their CPU time, so none of the recorder's start-up before it counts); room for
 # the kernel's share of a loaded machine
