@@ -160,18 +160,6 @@ void pz_nbc_post(struct reader *r, int proc, uint64_t request, double post_enter
     p->enter = post_enter;
 }
 
-/* The rank in c of MPI process me, c->size if it is no member. */
-static uint32_t rank_in(const struct comm *c, int me)
-{
-    uint32_t rank = 0;
-
-    if (c->self)
-        return 0;
-    while (rank < c->size && c->ranks[rank] != me)
-        rank++;
-    return rank;
-}
-
 static struct instance *new_instance(uint32_t size)
 {
     return calloc(1, sizeof(struct instance) + size * sizeof(struct member));
@@ -242,7 +230,7 @@ static void number(struct reader *r, struct pz_nbc *n, int proc, const struct po
     const struct comm *c = p->comm < r->ncomms && r->comms[p->comm].defined
                                ? &r->comms[p->comm] : NULL;
     int me = pz_reader_rank(r, proc);
-    uint32_t rank = c ? rank_in(c, me) : 0;
+    uint32_t rank = c ? pz_comm_rank(c, me) : 0;
     struct instance *in;
 
     /* no communicator of its process: no partners; or MPI_Comm_idup, no operation of the

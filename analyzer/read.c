@@ -448,6 +448,17 @@ static void resolve_comms(struct reader *r)
     }
 }
 
+uint32_t pz_comm_rank(const struct comm *c, int me)
+{
+    uint32_t i = 0;
+
+    if (c->self)
+        return 0;
+    while (i < c->size && c->ranks && c->ranks[i] != me)
+        i++;
+    return c->ranks ? i : c->size;
+}
+
 int pz_comm_peer(const struct comm *c, uint32_t rank, int me)
 {
     uint32_t first = 0, n = c->size;
@@ -457,10 +468,8 @@ int pz_comm_peer(const struct comm *c, uint32_t rank, int me)
     if (c->self)
         return rank == 0 ? me : -1;
     if (c->local) {    /* the group me is not in */
-        uint32_t i = 0;
+        uint32_t i = pz_comm_rank(c, me);
 
-        while (i < c->size && c->ranks[i] != me)
-            i++;
         first = i < c->local ? c->local : 0;
         n = i < c->local ? c->size - c->local : c->local;
     }

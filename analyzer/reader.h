@@ -83,6 +83,11 @@ struct comm {
     int defined;
 };
 
+/* The position of MPI process me among c's members (its rank; 0 on MPI_COMM_SELF; in
+ * both groups of an intercommunicator, the first then the second), c->size if it is no
+ * member. */
+uint32_t pz_comm_rank(const struct comm *c, int me);
+
 /* The MPI process of rank in c, the peer of MPI process me in a message (in the other
  * group of an intercommunicator); -1 if there is none. */
 int pz_comm_peer(const struct comm *c, uint32_t rank, int me);

@@ -499,15 +499,13 @@ void pz_waits_collective(struct reader *r, int proc, OTF2_CollectiveOp op, uint3
     struct pz_waits *w = r->waits;
     const struct comm *c = comm < r->ncomms ? &r->comms[comm] : NULL;
     struct instance *in;
-    uint32_t rank = 0, size = c && c->defined ? c->size : 0;
+    uint32_t rank, size = c && c->defined ? c->size : 0;
     int me = pz_reader_rank(r, proc);
 
     /* making or freeing a communicator is no collective operation of the report */
     if (!size || comm >= r->ncomms || pz_handle_op(op))
         return;
-    for (; rank < size && !c->self && c->ranks[rank] != me; rank++)
-        ;
-    if (rank == size)
+    if ((rank = pz_comm_rank(c, me)) >= size)
         return;
     in = instance_of(w, comm, w->seq[(size_t)me * r->ncomms + comm]++, size);
     if (!in)

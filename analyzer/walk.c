@@ -249,9 +249,10 @@ static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef loc, OTF2_TimeStamp t
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef loc, OTF2_TimeStamp time,
-                                           void *ud, OTF2_AttributeList *attributes,
-                                           uint64_t request)
+/* A send completed, or a request cancelled: no longer in flight. */
+static OTF2_CallbackCode on_request_ended(OTF2_LocationRef loc, OTF2_TimeStamp time,
+                                          void *ud, OTF2_AttributeList *attributes,
+                                          uint64_t request)
 {
     (void)attributes, (void)request;
     in_flight(ud, loc, time, -1);
@@ -421,16 +422,6 @@ static OTF2_CallbackCode on_measurement(OTF2_LocationRef loc, OTF2_TimeStamp tim
     return OTF2_CALLBACK_SUCCESS;
 }
 
-/* A cancelled request is no longer in flight. */
-static OTF2_CallbackCode on_request_cancelled(OTF2_LocationRef loc, OTF2_TimeStamp time,
-                                              void *ud, OTF2_AttributeList *attributes,
-                                              uint64_t request)
-{
-    (void)attributes, (void)request;
-    in_flight(ud, loc, time, -1);
-    return OTF2_CALLBACK_SUCCESS;
-}
-
 /* Score-P's unwinding records calls as calling contexts, not as Enter and Leave: the
  * analysis would see no MPI call, so it says why. */
 static OTF2_CallbackCode calling_context(struct reader *r, OTF2_LocationRef loc)
@@ -468,12 +459,12 @@ void pz_walk_callbacks(OTF2_GlobalEvtReaderCallbacks *cb)
     OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(cb, on_irecv);
     OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, on_collective_end);
     OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, on_irecv_request);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, on_isend_complete);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, on_request_ended);
     OTF2_GlobalEvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb,
                                                                          on_collective_request);
     OTF2_GlobalEvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(
         cb, on_collective_complete);
-    OTF2_GlobalEvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, on_request_cancelled);
+    OTF2_GlobalEvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, on_request_ended);
     OTF2_GlobalEvtReaderCallbacks_SetProgramBeginCallback(cb, on_program_begin);
     OTF2_GlobalEvtReaderCallbacks_SetProgramEndCallback(cb, on_program_end);
     OTF2_GlobalEvtReaderCallbacks_SetThreadTeamBeginCallback(cb, on_team_begin);

@@ -15,6 +15,7 @@
 # the analysis run alternately, each in a fresh process; the figures are medians.  The
 # script fails only when something fails, never because a target is missed.
 set -u
+. "$(dirname "$0")/lib.sh"
 
 if [ $# -ne 1 ]; then
     echo "usage: $0 BUILDDIR" >&2
@@ -30,11 +31,6 @@ big=${PROGNOZ_BENCH_BIG_ITERATIONS:-100000}
 reps=${PROGNOZ_BENCH_ANALYZER_REPS:-3}
 limit_mb=256
 
-fail() {
-    echo "bench: $*" >&2
-    exit 1
-}
-
 for v in "$iterations" "$big" "$reps"; do
     case $v in
         '' | *[!0-9]*) fail "'$v' is not a number (PROGNOZ_BENCH_*)" ;;
@@ -49,26 +45,6 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/prognoz-bench-analyzer.XXXXXX") ||
     fail "cannot create a work directory"
 trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
-
-# value KEY LINE: the value of KEY=VALUE in LINE
-value() {
-    echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
-}
-
-# median of the numbers on standard input
-median() {
-    sort -g | awk '{ v[NR] = $1 }
-                   END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
-load() {
-    cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?'
-}
-
-# kilobytes available where the traces go
-available_kb() {
-    df -Pk "$work" | awk 'NR == 2 { print $4 }'
-}
 
 # generate DIR ITERATIONS: writes a trace, prints gentrace's line and the time it took
 generate() {

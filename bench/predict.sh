@@ -23,6 +23,7 @@
 # alternately, each in a fresh process; the figures are medians.  The script fails only
 # when something fails, never because a target is missed.
 set -u
+. "$(dirname "$0")/lib.sh"
 
 if [ $# -ne 1 ]; then
     echo "usage: $0 BUILDDIR" >&2
@@ -40,11 +41,6 @@ chunk=${PROGNOZ_BENCH_PREDICT_CHUNK:-262144}
 target_rate=10000000
 limit_mb=1024
 limit_ranks=4096
-
-fail() {
-    echo "bench: $*" >&2
-    exit 1
-}
 
 for v in "$reps" "$chunk"; do
     case $v in
@@ -68,26 +64,6 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/prognoz-bench-predictor.XXXXXX") ||
     fail "cannot create a work directory"
 trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
-
-# value KEY LINE: the value of KEY=VALUE in LINE
-value() {
-    echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
-}
-
-# median of the numbers on standard input
-median() {
-    sort -g | awk '{ v[NR] = $1 }
-                   END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
-load() {
-    cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?'
-}
-
-# kilobytes available where the traces go
-available_kb() {
-    df -Pk "$work" | awk 'NR == 2 { print $4 }'
-}
 
 # measure MODE TRACE RANKS: one run of predict; appends "RANKS MODE SECONDS CPU-S
 # REC/CPU-S PEAK-MB" to runs

@@ -19,6 +19,7 @@
 # run that calls.c measures (each chunk against one of the same loop calling PMPI_).
 # The script fails only when a run fails, never because a target is missed.
 set -u
+. "$(dirname "$0")/lib.sh"
 
 if [ $# -ne 3 ]; then
     echo "usage: $0 BUILDDIR MPICC MPIEXEC" >&2
@@ -42,11 +43,6 @@ buffer=256M
 # wall-clock limit of one run, where timeout(1) exists
 limit=300
 
-fail() {
-    echo "bench: $*" >&2
-    exit 1
-}
-
 case $reps in
     '' | *[!0-9]* | 0) fail "PROGNOZ_BENCH_REPS='$reps' is not a positive number" ;;
 esac
@@ -65,18 +61,9 @@ else
     run_limited() { "$@"; }
 fi
 
-# value KEY LINE: the value of KEY=VALUE in LINE
-value() {
-    echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
-}
-
 # bytes FILE...: total size of the files
 bytes() {
     cat "$@" | wc -c | tr -d ' '
-}
-
-load() {
-    cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?'
 }
 
 # machine REP: the machine reference (machine.c); appends a line to $runs
