@@ -33,13 +33,13 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <otf2/otf2.h>
 
 #include "analysis.h"
 #include "locations.h"
+#include "rerun.h"
 
 static OTF2_CallbackCode on_region(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
                                    OTF2_AttributeList *attributes, OTF2_RegionRef region)
@@ -195,25 +195,12 @@ static int measure(const char *mode, const char *anchor)
 }
 
 /* Runs this program again with --only mode; 0 if it succeeded. */
-static int child(const char *self, const char *mode, const char *anchor)
+static int child(const char *mode, const char *anchor)
 {
-    pid_t pid;
-    int status;
+    char *const argv[] = { (char *)"analyze", (char *)"--only", (char *)mode, (char *)anchor,
+                           NULL };
 
-    fflush(stdout);
-    if ((pid = fork()) < 0) {
-        perror("analyze: fork");
-        return -1;
-    }
-    if (pid == 0) {
-        execl(self, self, "--only", mode, anchor, (char *)NULL);
-        perror("analyze: exec");
-        _exit(127);
-    }
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+    return pz_bench_rerun(argv, "analyze");
 }
 
 int main(int argc, char **argv)
@@ -236,8 +223,8 @@ int main(int argc, char **argv)
         snprintf(anchor, sizeof(anchor), "%s", path);
     if (mode)
         return measure(mode, anchor);
-    if (child("/proc/self/exe", "bare", anchor) != 0 ||
-        child("/proc/self/exe", "analysis", anchor) != 0)
+    if (child("bare", anchor) != 0 ||
+        child("analysis", anchor) != 0)
         return 1;
     return 0;
 }

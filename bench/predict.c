@@ -42,13 +42,13 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <otf2/otf2.h>
 
 #include "engine.h"
 #include "locations.h"
+#include "rerun.h"
 #include "machine.h"
 #include "trace_in.h"
 
@@ -313,25 +313,12 @@ static int measure(const char *mode, const char *anchor, const char *machine)
 }
 
 /* Runs this program again with --only mode; 0 if it succeeded. */
-static int child(const char *self, const char *mode, const char *anchor, const char *machine)
+static int child(const char *mode, const char *anchor, const char *machine)
 {
-    pid_t pid;
-    int status;
+    char *const argv[] = { (char *)"predict", (char *)"--machine", (char *)machine,
+                           (char *)"--only", (char *)mode, (char *)anchor, NULL };
 
-    fflush(stdout);
-    if ((pid = fork()) < 0) {
-        perror("predict: fork");
-        return -1;
-    }
-    if (pid == 0) {
-        execl(self, self, "--machine", machine, "--only", mode, anchor, (char *)NULL);
-        perror("predict: exec");
-        _exit(127);
-    }
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+    return pz_bench_rerun(argv, "predict");
 }
 
 static int valid_mode(const char *mode)
@@ -365,9 +352,9 @@ int main(int argc, char **argv)
         snprintf(anchor, sizeof(anchor), "%s", path);
     if (mode)
         return measure(mode, anchor, machine);
-    if (child("/proc/self/exe", "bare", anchor, machine) != 0 ||
-        child("/proc/self/exe", "open", anchor, machine) != 0 ||
-        child("/proc/self/exe", "predict", anchor, machine) != 0)
+    if (child("bare", anchor, machine) != 0 ||
+        child("open", anchor, machine) != 0 ||
+        child("predict", anchor, machine) != 0)
         return 1;
     return 0;
 }
