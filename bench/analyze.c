@@ -26,7 +26,6 @@
  *   peak_mb=M
  *
  * (on one line) with M in MiB (2^20 bytes). */
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

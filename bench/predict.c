@@ -35,7 +35,6 @@
  *
  * (on one line) with M in MiB (2^20 bytes) and T the predicted run's end in seconds
  * (predict only; calls is 0 for the others). */
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
