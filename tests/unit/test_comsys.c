@@ -11,9 +11,10 @@
 static struct pz_machine m;
 static struct pz_comsys *cs;
 
-static void setup(int procs_per_node)
+static void setup_progress(int procs_per_node, enum pz_progress progress)
 {
     pz_machine_defaults(&m);
+    m.progress = progress;
     m.network = PZ_NET_SWITCH;
     m.latency = 50e-6;
     m.bandwidth = 12.5e6;
@@ -23,6 +24,11 @@ static void setup(int procs_per_node)
     m.shm_bandwidth = 5e9;
     cs = pz_comsys_new(&m, 4);
     cr_assert(cs);
+}
+
+static void setup(int procs_per_node)
+{
+    setup_progress(procs_per_node, PZ_PROGRESS_BACKGROUND);
 }
 
 /* Runs the model until request's completion is known. */
@@ -334,11 +340,7 @@ Test(comsys, the_rendezvous_overhead_delays_the_data)
 /* Progress only in calls (the machine's progress = in_calls), 100000 B by rendezvous. */
 static void setup_in_calls(void)
 {
-    setup(1);
-    pz_comsys_free(cs);
-    m.progress = PZ_PROGRESS_IN_CALLS;
-    cs = pz_comsys_new(&m, 4);
-    cr_assert(cs);
+    setup_progress(1, PZ_PROGRESS_IN_CALLS);
 }
 
 /* The sender computes: process 0 posts the send in a call that returns at once (0) and
