@@ -535,6 +535,14 @@ Test(engine, buffer_flush_is_removed)
 
 /* --- 7. point-to-point on a sub-communicator */
 
+/* Latency 50 us, 100 MB/s, eager up to 64 KiB: the machine of several tests. */
+static void latency_50us_100mbs(void)
+{
+    m.latency = 50e-6;
+    m.bandwidth = 1e8;
+    m.eager_threshold = 65536;
+}
+
 /* World 1 sends 8 B to world 0, as rank `dest` of comm, which world 0 receives from
  * rank `source`; latency 50 us, 100 MB/s: 8 B take 50 us + 80 ns.  (ms)
  *   world 1: Init [0, 0]  Send(8 B to dest, tag 5) [1, 1.1]  Finalize [1.1, 1.2]
@@ -552,9 +560,7 @@ static void one_message(struct tb *b, uint32_t comm, uint32_t dest, uint32_t sou
     tb_recv_call(b, 0, "MPI_Recv", MS(0.5), MS(1.3), comm, source, 5);
     tb_call(b, 0, "MPI_Finalize", MS(1.3), MS(1.4));
     close_trace(b);
-    m.latency = 50e-6;
-    m.bandwidth = 1e8;
-    m.eager_threshold = 65536;
+    latency_50us_100mbs();
     cr_assert_eq(predict_opt(0, out), 0, "pz_predict failed: %s", err);
     near(leave_of(out, 1, "MPI_Send"), SEC(1), "world 1's Send");
     near(end_of(out, 1), SEC(1.1), "world 1's end");
@@ -715,6 +721,26 @@ Test(engine, computation_by_recorded_cpu_time)
 
 /* --- waits, tests and combined calls */
 
+/* Rank 0's MPI_Isend of 100000 B to rank 1 (request 1) at [0, 0.01] ms, and the MPI_Wait
+ * that completes it at [enter, leave] ms. */
+static void isend_100000(struct tb *b)
+{
+    uint32_t isend = tb_mpi(b, "MPI_Isend");
+
+    tb_enter(b, 0, 0, isend);
+    tb_mpi_isend(b, 0, 0, TB_WORLD, 1, 0, 100000, 1);
+    tb_leave(b, 0, MS(0.01), isend);
+}
+
+static void wait_for_it(struct tb *b, double enter, double leave)
+{
+    uint32_t wait = tb_mpi(b, "MPI_Wait");
+
+    tb_enter(b, 0, MS(enter), wait);
+    tb_mpi_isend_complete(b, 0, MS(leave), 1);
+    tb_leave(b, 0, MS(leave), wait);
+}
+
 /* Latency 50 us, 100 MB/s, 100000 B by rendezvous (ms):
  *   rank 0: Isend(100000 B to 1, request 1) [0, 0.01]  compute 1  Test [1.01, 1.03] (found
  *           nothing: no event)  compute 0.97  Wait [2, 12] (MpiIsendComplete 1)
@@ -725,22 +751,15 @@ Test(engine, computation_by_recorded_cpu_time)
 Test(engine, wait_for_a_rendezvous_isend_ends_with_its_data)
 {
     struct tb *b = trace(2);
-    uint32_t isend = tb_mpi(b, "MPI_Isend"), wait = tb_mpi(b, "MPI_Wait");
     char out[4096];
 
-    tb_enter(b, 0, 0, isend);
-    tb_mpi_isend(b, 0, 0, TB_WORLD, 1, 0, 100000, 1);
-    tb_leave(b, 0, MS(0.01), isend);
+    isend_100000(b);
     tb_call(b, 0, "MPI_Test", MS(1.01), MS(1.03));
-    tb_enter(b, 0, MS(2), wait);
-    tb_mpi_isend_complete(b, 0, MS(12), 1);
-    tb_leave(b, 0, MS(12), wait);
+    wait_for_it(b, 2, 12);
     tb_call(b, 1, "MPI_Init", 0, 0);
     tb_recv_call(b, 1, "MPI_Recv", MS(10), MS(10.5), TB_WORLD, 0, 0);
     close_trace(b);
-    m.latency = 50e-6;
-    m.bandwidth = 1e8;
-    m.eager_threshold = 65536;
+    latency_50us_100mbs();
     predict(out);
     near(leave_of(out, 0, "MPI_Isend"), 0, "the Isend");
     near(leave_of(out, 0, "MPI_Test"), SEC(1.02), "the failed Test");
@@ -762,21 +781,14 @@ Test(engine, wait_for_a_rendezvous_isend_ends_with_its_data)
 Test(engine, progress_in_calls_holds_the_data_until_the_sender_calls_mpi)
 {
     struct tb *b = trace(2);
-    uint32_t isend = tb_mpi(b, "MPI_Isend"), wait = tb_mpi(b, "MPI_Wait");
     char out[4096];
 
-    tb_enter(b, 0, 0, isend);
-    tb_mpi_isend(b, 0, 0, TB_WORLD, 1, 0, 100000, 1);
-    tb_leave(b, 0, MS(0.01), isend);
-    tb_enter(b, 0, MS(5), wait);
-    tb_mpi_isend_complete(b, 0, MS(6.5), 1);
-    tb_leave(b, 0, MS(6.5), wait);
+    isend_100000(b);
+    wait_for_it(b, 5, 6.5);
     tb_call(b, 1, "MPI_Init", 0, 0);
     tb_recv_call(b, 1, "MPI_Recv", MS(0.5), MS(6.6), TB_WORLD, 0, 0);
     close_trace(b);
-    m.latency = 50e-6;
-    m.bandwidth = 1e8;
-    m.eager_threshold = 65536;
+    latency_50us_100mbs();
     predict(out);
     near(leave_of(out, 1, "MPI_Recv"), SEC(1.6), "the Recv, in the background");
     near(leave_of(out, 0, "MPI_Wait"), SEC(4.99), "the Wait, in the background");
