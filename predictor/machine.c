@@ -10,8 +10,8 @@
 #include "machine.h"
 #include "units.h"
 
-enum kind { TIME, BANDWIDTH, BYTES, COUNT, FACTOR, NAME, NETWORK, COST, PLACEMENT, MPI,
-            PROGRESS };
+enum kind { TIME, BANDWIDTH, BYTES, COUNT, FACTOR, DUPLEX, NAME, NETWORK, COST, PLACEMENT,
+            MPI, PROGRESS };
 
 struct key {
     const char *name;
@@ -34,6 +34,7 @@ static const struct key keys[] = {
     KEY("eager_threshold", BYTES, eager_threshold),
     KEY("rendezvous_overhead", TIME, rendezvous_overhead),
     KEY("progress", PROGRESS, progress),
+    KEY("duplex_factor", DUPLEX, duplex_factor),
     KEY("procs_per_node", COUNT, procs_per_node),
     KEY("placement", PLACEMENT, placement),
     KEY("shm_latency", TIME, shm_latency),
@@ -49,6 +50,7 @@ static const char *const expected[] = {
     [BYTES] = "a size such as 1500B, 64KiB or 0",
     [COUNT] = "a whole number of at least 1",
     [FACTOR] = "a positive number",
+    [DUPLEX] = "a number from 1 (full duplex) to 2 (half duplex)",
     [NAME] = "a name",
     [NETWORK] = "bus, channels or switch",
     [COST] = "hockney or packet",
@@ -71,6 +73,7 @@ void pz_machine_defaults(struct pz_machine *m)
     m->eager_threshold = 65536;
     m->procs_per_node = 1;
     m->placement = PZ_PLACE_BLOCK;
+    m->duplex_factor = 1.0;
     m->shm_latency = 1e-6;
     m->shm_bandwidth = 5e9;
     m->cpu_scale = 1.0;
@@ -117,8 +120,9 @@ static int store(struct pz_machine *m, const struct key *k, const char *value)
     case BYTES:
         return pz_parse_bytes(value, (double *)field);
     case FACTOR:
+    case DUPLEX:
         d = strtod(value, &end);
-        if (end == value || *end || !(d > 0))
+        if (end == value || *end || !(k->kind == FACTOR ? d > 0 : d >= 1 && d <= 2))
             return -1;
         *(double *)field = d;
         return 0;
@@ -208,6 +212,11 @@ int pz_machine_load(const char *path, struct pz_machine *m, char *err, size_t er
     fclose(f);
     if (rc == 0 && m->packet_header >= m->packet_size && m->cost_model == PZ_COST_PACKET) {
         snprintf(err, errlen, "%s: packet_header must be smaller than packet_size", path);
+        rc = -1;
+    }
+    if (rc == 0 && m->duplex_factor != 1 && m->network != PZ_NET_SWITCH) {
+        snprintf(err, errlen, "%s: duplex_factor applies to network = switch only (a bus "
+                              "carries one transfer at a time, channels are full duplex)", path);
         rc = -1;
     }
     return rc;

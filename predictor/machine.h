@@ -11,7 +11,8 @@
 enum pz_network_kind {
     PZ_NET_BUS,        /* Ethernet with a hub: one transfer at a time on the network */
     PZ_NET_CHANNELS,   /* Myrinet-like: `channels` transfers at once */
-    PZ_NET_SWITCH,     /* switched full duplex: contention only at shared endpoints */
+    PZ_NET_SWITCH,     /* switched: contention only at shared endpoints, and between the
+                          directions of a node by duplex_factor */
 };
 
 enum pz_cost_model {
@@ -42,6 +43,9 @@ struct pz_machine {
     double rendezvous_overhead;   /* s: added to every rendezvous message beyond its three
                                      transfers (the protocol's own handling) */
     enum pz_progress progress;
+    double duplex_factor;      /* switch: a transfer's time stretches by duplex_factor - 1
+                                  times its overlap with traffic the other way at its
+                                  nodes; 1 full duplex, 2 half duplex */
     int procs_per_node;
     enum pz_placement placement;
     double shm_latency;        /* s: between processes of one node */

@@ -38,6 +38,7 @@ static int name_fits(const char *name)
 }
 
 /* Whether every value is one the parser accepts: numbers finite and not negative,
+ * a duplex factor from 1 to 2 (1 unless the network is a switch),
  * bandwidths and cpu_scale above 0, counts of at least 1, words from their lists, and
  * a packet header smaller than the packet for the packet model. */
 static int values_fit(const struct pz_machine *m)
@@ -56,7 +57,8 @@ static int values_fit(const struct pz_machine *m)
            m->procs_per_node <= 1000000 && (unsigned)m->network <= PZ_NET_SWITCH &&
            (unsigned)m->cost_model <= PZ_COST_PACKET &&
            (unsigned)m->placement <= PZ_PLACE_CYCLIC &&
-           (unsigned)m->progress <= PZ_PROGRESS_IN_CALLS &&
+           (unsigned)m->progress <= PZ_PROGRESS_IN_CALLS && m->duplex_factor >= 1 &&
+           m->duplex_factor <= 2 && (m->duplex_factor == 1 || m->network == PZ_NET_SWITCH) &&
            !(m->cost_model == PZ_COST_PACKET && m->packet_header >= m->packet_size);
 }
 
@@ -130,6 +132,7 @@ int pz_machine_write_notes(FILE *f, const struct pz_machine *m,
         put_number(f, "eager_threshold", m->eager_threshold, "B", note, arg) ||
         put_number(f, "rendezvous_overhead", m->rendezvous_overhead, "s", note, arg) ||
         put_word(f, "progress", progress[m->progress], note, arg) ||
+        put_number(f, "duplex_factor", m->duplex_factor, "", note, arg) ||
         put_count(f, "procs_per_node", m->procs_per_node, note, arg) ||
         put_word(f, "placement", places[m->placement], note, arg) ||
         put_number(f, "shm_latency", m->shm_latency, "s", note, arg) ||

@@ -21,7 +21,7 @@ static double reserve(void *state, int src, int dst, double ready, double cost)
 
     (void)src, (void)dst;
     b->free_at = start + cost;
-    return start;
+    return b->free_at;
 }
 
 const struct pz_network_ops pz_network_bus = { create, reserve, free };

@@ -31,7 +31,7 @@ static double reserve(void *state, int src, int dst, double ready, double cost)
             first = i;
     start = ready > c->free_at[first] ? ready : c->free_at[first];
     c->free_at[first] = start + cost;
-    return start;
+    return c->free_at[first];
 }
 
 const struct pz_network_ops pz_network_channels = { create, reserve, free };

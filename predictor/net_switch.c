@@ -1,10 +1,17 @@
-/* A switch, full duplex: each node has one link out and one link in; transfers contend
- * only where they share an endpoint. */
+/* A switch: each node has one link out and one link in; transfers contend only where
+ * they share an endpoint.  The two links of a node are independent (full duplex) unless
+ * the machine's duplex_factor says otherwise: a transfer then takes duplex_factor - 1
+ * times longer for the time it overlaps traffic the other way at either of its nodes
+ * (2: half duplex, the two directions take turns).  A transfer already under way is
+ * not slowed by a later one, whose arrival is already known: the later one bears the
+ * whole cost of the overlap, so an exchange both ways begun together ends after
+ * duplex_factor times one transfer, as the measured exchange it is calibrated on. */
 #include <stdlib.h>
 
 #include "network.h"
 
 struct links {
+    double duplex_factor;
     double *out, *in;   /* per node: when its outgoing and incoming links are free */
 };
 
@@ -23,13 +30,25 @@ static void *create(const struct pz_machine *m, int nnodes)
 {
     struct links *l = calloc(1, sizeof(*l));
 
-    (void)m;
     if (!l || !(l->out = calloc((size_t)nnodes, sizeof(double))) ||
         !(l->in = calloc((size_t)nnodes, sizeof(double)))) {
         destroy(l);
         return NULL;
     }
+    l->duplex_factor = m->duplex_factor;
     return l;
+}
+
+/* How long [start, start + cost] overlaps traffic the other way at src or dst: their
+ * links in that direction are busy from before start (transfers are reserved in the
+ * order they are ready) until they are free. */
+static double opposite_overlap(const struct links *l, int src, int dst, double start,
+                               double cost)
+{
+    double busy = l->in[src] > l->out[dst] ? l->in[src] : l->out[dst];
+    double overlap = busy - start;
+
+    return overlap <= 0 ? 0 : overlap < cost ? overlap : cost;
 }
 
 static double reserve(void *state, int src, int dst, double ready, double cost)
@@ -41,8 +60,10 @@ static double reserve(void *state, int src, int dst, double ready, double cost)
         start = l->out[src];
     if (l->in[dst] > start)
         start = l->in[dst];
+    if (l->duplex_factor > 1)
+        cost += (l->duplex_factor - 1) * opposite_overlap(l, src, dst, start, cost);
     l->out[src] = l->in[dst] = start + cost;
-    return start;
+    return start + cost;
 }
 
 const struct pz_network_ops pz_network_switch = { create, reserve, destroy };

@@ -35,7 +35,7 @@ double pz_network_transfer(struct pz_network *net, int src, int dst, double byte
     if (src == dst)
         return ready + pz_shm_time(net->machine, bytes);
     cost = pz_message_time(net->machine, bytes);
-    return net->ops->reserve(net->state, src, dst, ready, cost) + cost;
+    return net->ops->reserve(net->state, src, dst, ready, cost);
 }
 
 void pz_network_free(struct pz_network *net)

@@ -13,8 +13,8 @@ struct pz_network;
 struct pz_network_ops {
     /* Private state for nnodes nodes; NULL if memory ran out. */
     void *(*create)(const struct pz_machine *m, int nnodes);
-    /* When a transfer of duration cost from src to dst, ready at ready, can start,
-     * reserving what it occupies until start + cost. */
+    /* When a transfer of duration cost (alone on its links) from src to dst, ready at
+     * ready, ends: it starts when what it needs is free, and occupies it until then. */
     double (*reserve)(void *state, int src, int dst, double ready, double cost);
     void (*destroy)(void *state);
 };

@@ -123,8 +123,8 @@ int pz_simgrid_platform(FILE *f, const struct pz_machine *m, const struct pz_sim
     fprintf(f, "\" prefix=\"node\" suffix=\"\" radical=\"0-%d\" speed=\"1Gf\" core=\"%d\"\n"
             "           bw=\"%.15gBps\" lat=\"%.15gus\"", nnodes - 1,
             cores_per_node(m, nprocs, nnodes), bandwidth, latency / 2 * 1e6);
-    if (m->network == PZ_NET_SWITCH)
-        fputs(" sharing_policy=\"SPLITDUPLEX\"\n", f);
+    if (m->network == PZ_NET_SWITCH)   /* SimGrid has full or half duplex: the nearer */
+        fprintf(f, " sharing_policy=\"%s\"\n", m->duplex_factor < 1.5 ? "SPLITDUPLEX" : "SHARED");
     else
         fprintf(f, " sharing_policy=\"FATPIPE\"\n"
                 "           bb_bw=\"%.15gBps\" bb_lat=\"0us\" bb_sharing_policy=\"SHARED\"\n",

@@ -22,14 +22,16 @@ char *pz_machine_json(const struct pz_machine *m)
     fprintf(f, ", \"network\": \"%s\", \"channels\": %d, \"cost_model\": \"%s\", "
             "\"latency\": %.9g, \"latency_per_byte\": %.9g, \"bandwidth\": %.9g, "
             "\"packet_size\": %.9g, \"packet_header\": %.9g, \"eager_threshold\": %.9g, "
-            "\"rendezvous_overhead\": %.9g, \"progress\": \"%s\", \"procs_per_node\": %d, "
+            "\"rendezvous_overhead\": %.9g, \"progress\": \"%s\", \"duplex_factor\": %.9g, "
+            "\"procs_per_node\": %d, "
             "\"placement\": \"%s\", \"shm_latency\": %.9g, "
             "\"shm_bandwidth\": %.9g, \"cpu_scale\": %.9g, \"mpi\": ",
             network_name(m->network), m->channels,
             m->cost_model == PZ_COST_PACKET ? "packet" : "hockney", m->latency,
             m->latency_per_byte, m->bandwidth, m->packet_size, m->packet_header,
             m->eager_threshold, m->rendezvous_overhead,
-            m->progress == PZ_PROGRESS_IN_CALLS ? "in_calls" : "background", m->procs_per_node,
+            m->progress == PZ_PROGRESS_IN_CALLS ? "in_calls" : "background", m->duplex_factor,
+            m->procs_per_node,
             m->placement == PZ_PLACE_CYCLIC ? "cyclic" : "block", m->shm_latency,
             m->shm_bandwidth, m->cpu_scale);
     pz_json_string(f, m->mpi);

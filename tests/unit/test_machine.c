@@ -153,6 +153,25 @@ Test(machine, mistakes_name_file_line_and_what_was_expected)
     load_fails("procs_per_node = 0\n",
                "1: procs_per_node = '0': expected a whole number of at least 1");
     load_fails("just words\n", "1: expected 'key = value'");
+    load_fails("duplex_factor = 2.5\n",
+               "1: duplex_factor = '2.5': expected a number from 1 (full duplex) to 2 (half "
+               "duplex)");
+    load_fails("network = bus\nduplex_factor = 1.5\n",
+               " duplex_factor applies to network = switch only (a bus carries one transfer "
+               "at a time, channels are full duplex)");
+}
+
+Test(machine, a_switch_with_a_duplex_factor)
+{
+    struct pz_machine m;
+    char err[512];
+
+    pz_machine_defaults(&m);
+    cr_assert_float_eq(m.duplex_factor, 1.0, EPS, "full duplex by default");
+    cr_assert_eq(pz_machine_load(write_file("network = switch\nduplex_factor = 1.65\n"), &m,
+                                 err, sizeof(err)), 0, "%s", err);
+    unlink(path);
+    cr_assert_float_eq(m.duplex_factor, 1.65, EPS);
 }
 
 Test(machine, a_missing_file_is_named)

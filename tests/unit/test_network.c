@@ -81,3 +81,21 @@ Test(network, one_node_goes_through_memory)
     arrives(n, 0, 1, US(5), US(155), "");
     pz_network_free(n);
 }
+
+/* A switch whose two directions slow each other (duplex_factor 1.6): a transfer takes
+ * 0.6 times longer for the time it overlaps traffic the other way at either node. */
+Test(network, a_switch_with_a_duplex_factor)
+{
+    struct pz_machine m = machine(PZ_NET_SWITCH, 1);
+    struct pz_network *n;
+
+    m.duplex_factor = 1.6;
+    n = pz_network_new(&m, 4);
+    arrives(n, 0, 1, 0, US(150), "alone");
+    arrives(n, 1, 0, 0, US(240), "150 us against 0 -> 1: 150 + 0.6 x 150");
+    arrives(n, 2, 3, 0, US(150), "other nodes: no overlap");
+    arrives(n, 0, 2, US(200), US(374), "node 0 receives until 240: 150 + 0.6 x 40");
+    arrives(n, 3, 0, US(240), US(470.4), "node 0 sends until 374, from 240: 150 + 0.6 x 134");
+    arrives(n, 1, 3, US(500), US(650), "node 3 sends no more: alone");
+    pz_network_free(n);
+}

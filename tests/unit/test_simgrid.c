@@ -290,21 +290,29 @@ Test(simgrid, a_missing_trace_is_reported)
     cr_expect(strchr(err, '\n') == NULL, "%s", err);
 }
 
+/* The platform of machine mach for 4 processes. */
+static char *platform(const struct pz_machine *mach)
+{
+    struct pz_simgrid_run run = { .nprocs = 4 };
+    char *text;
+    size_t len;
+    FILE *f = open_memstream(&text, &len);
+
+    cr_assert_not_null(f);
+    cr_assert_eq(pz_simgrid_platform(f, mach, &run), 0);
+    fclose(f);
+    return text;
+}
+
 /* The platform of each shipped machine file for 4 processes. */
 static char *platform_of(const char *file)
 {
     char path[4096], *text;
-    struct pz_simgrid_run run = { .nprocs = 4 };
-    FILE *f;
-    size_t len;
 
     snprintf(path, sizeof(path), "%s/%s", PZ_MACHINES_DIR, file);
     pz_machine_defaults(&m);
     cr_assert_eq(pz_machine_load(path, &m, err, sizeof(err)), 0, "%s", err);
-    f = open_memstream(&text, &len);
-    cr_assert_not_null(f);
-    cr_assert_eq(pz_simgrid_platform(f, &m, &run), 0);
-    fclose(f);
+    text = platform(&m);
     pz_machine_release(&m);
     return text;
 }
@@ -324,6 +332,24 @@ Test(simgrid, gigabit_switch_platform)
     expect_has(x, "loopback_bw=\"4000000000Bps\" loopback_lat=\"1us\"/>");
     expect_has(x, "<prop id=\"smpi/send-is-detached-thresh\" value=\"65537\"/>");
     cr_expect(strstr(x, "bb_bw") == NULL, "a switch has no backbone");
+    free(x);
+}
+
+/* SimGrid's links are full duplex or half duplex (both directions share the bandwidth):
+ * a switch's duplex_factor takes the nearer. */
+Test(simgrid, the_nearer_duplex)
+{
+    struct pz_machine sw;
+    char *x;
+
+    pz_machine_defaults(&sw);
+    sw.duplex_factor = 1.45;
+    x = platform(&sw);
+    expect_has(x, " sharing_policy=\"SPLITDUPLEX\"\n");
+    free(x);
+    sw.duplex_factor = 1.55;
+    x = platform(&sw);
+    expect_has(x, " sharing_policy=\"SHARED\"\n");
     free(x);
 }
 
