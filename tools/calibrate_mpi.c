@@ -1,9 +1,9 @@
 /* prognoz-calibrate: the MPI program behind `prognoz calibrate`.  Two ranks play
- * ping-pong over message sizes from 0 bytes to 16 MiB, then rank 0 sends the largest
- * once more without waiting and computes, to see whether the message moves meanwhile;
- * rank 0 times it all, fits the cost models (predictor/calibrate_fit.c), prints
+ * ping-pong over message sizes from 0 bytes to 16 MiB, exchange messages both ways at
+ * once at some of the sizes, then rank 0 sends the largest once more without waiting
+ * and computes, to see whether the message moves meanwhile; rank 0 times it all, fits the cost models (predictor/calibrate_fit.c), prints
  * shared/seeds/002's table and writes a machine file (docs/calibrate.md).  Rank 1 only
- * answers. */
+ * answers and takes part in the exchanges. */
 #include <errno.h>
 #include <math.h>
 #include <mpi.h>
@@ -18,9 +18,14 @@
 
 #define TAG_CONTROL 1
 #define TAG_PING 2
-/* The order that stops rank 1, and the one that makes it receive a progress probe. */
+/* The order that stops rank 1, the one that makes it receive a progress probe, and the
+ * one that makes it take part in exchanges. */
 #define ORDER_STOP -1
 #define ORDER_PROBE -2
+#define ORDER_EXCHANGE -3
+/* Exchanges timed at each of their sizes (with --quick: QUICK_EXCHANGES). */
+#define EXCHANGES 41
+#define QUICK_EXCHANGES 11
 /* Progress probes: how many, and how long the sender computes, in one-way times of the
  * probe's size plus a margin, so that a message moving meanwhile has long arrived. */
 #define PROBES 3
@@ -249,8 +254,34 @@ static void receive_probe(char *buf, long bytes)
     MPI_Send(&received, 1, MPI_DOUBLE, 0, TAG_CONTROL, MPI_COMM_WORLD);
 }
 
-/* Rank 1: answers what rank 0 orders until it says stop. */
-static void answer(char *buf)
+/* Both ranks: count exchanges of bytes both ways at once, each begun together after a
+ * barrier; on rank 0, the median time of one (sorting times, count of them). */
+static double exchanges(char *out, char *in, long bytes, int count, double *times)
+{
+    int peer = times ? 1 : 0;   /* rank 0 keeps the times */
+
+    for (int i = 0; i < count; i++) {
+        MPI_Request req[2];
+        MPI_Status status[2];   /* gcc 12 warns on MPI_STATUSES_IGNORE here */
+        double start;
+
+        MPI_Barrier(MPI_COMM_WORLD);
+        start = MPI_Wtime();
+        MPI_Irecv(in, (int)bytes, MPI_BYTE, peer, TAG_PING, MPI_COMM_WORLD, &req[0]);
+        MPI_Isend(out, (int)bytes, MPI_BYTE, peer, TAG_PING, MPI_COMM_WORLD, &req[1]);
+        MPI_Waitall(2, req, status);
+        if (times)
+            times[i] = MPI_Wtime() - start;
+    }
+    if (!times)
+        return 0;
+    qsort(times, (size_t)count, sizeof(*times), by_double);
+    return count % 2 ? times[count / 2] : (times[count / 2 - 1] + times[count / 2]) / 2;
+}
+
+/* Rank 1: answers what rank 0 orders until it says stop; buf holds two messages of the
+ * largest size. */
+static void answer(char *buf, long biggest, int count)
 {
     long msg[2];
 
@@ -258,6 +289,10 @@ static void answer(char *buf)
         MPI_Recv(msg, 2, MPI_LONG, 0, TAG_CONTROL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         if (msg[0] == ORDER_PROBE) {
             receive_probe(buf, msg[1]);
+            continue;
+        }
+        if (msg[0] == ORDER_EXCHANGE) {
+            exchanges(buf, buf + biggest, msg[1], count, NULL);
             continue;
         }
         if (msg[0] < 0)
@@ -336,6 +371,40 @@ static void probe(const struct options *o, struct pz_calibration_run *run, char 
         received[i] = probe_once(out, bytes, run->probe_compute);
     qsort(received, (size_t)n, sizeof(*received), by_double);
     run->probe_received = received[n / 2];
+}
+
+static int exchange_count(const struct options *o)
+{
+    return o->quick ? QUICK_EXCHANGES : EXCHANGES;
+}
+
+/* Whether the exchanges measure size bytes: 0 and the powers of four from 64 B, among
+ * the ping-pong's sizes (with --quick, those that are also powers of eight). */
+static int exchanged(double bytes)
+{
+    int e;
+
+    if (bytes == 0)
+        return 1;
+    return frexp(bytes, &e) == 0.5 && (e - 1) >= 6 && (e - 1) % 2 == 0;
+}
+
+/* Rank 0: the exchanges at the ping-pong's sizes that exchanged() picks, into x;
+ * returns how many sizes. */
+static int measure_exchanges(const struct options *o, const struct pz_pingpong *points,
+                             int n, char *out, char *in, struct pz_pingpong *x)
+{
+    int count = exchange_count(o), nx = 0;
+    double times[EXCHANGES > QUICK_EXCHANGES ? EXCHANGES : QUICK_EXCHANGES];
+
+    for (int i = 0; i < n; i++) {
+        if (!exchanged(points[i].bytes))
+            continue;
+        order(ORDER_EXCHANGE, (long)points[i].bytes);
+        x[nx].bytes = points[i].bytes;
+        x[nx++].time = exchanges(out, in, (long)points[i].bytes, count, times);
+    }
+    return nx;
 }
 
 /* Up to 1000 round trips of 0 bytes and 4 of the largest size (1 with --quick), for
@@ -434,9 +503,12 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     }
     pz_machine_defaults(&m);
     machine_name(o, &m);
+    pz_fit_exchange(&fit, run->points, run->npoints, run->exchanges, run->nexchanges);
     pz_fit_to_machine(&fit, run->points, run->npoints, run->same_node, &m);
     m.progress = pz_cal_progress(run, &fit);
     pz_cal_print_table(stdout, run, &fit);
+    printf("\n");
+    pz_cal_print_exchanges(stdout, run);
     printf("\n");
     pz_cal_print_summary(stdout, run, &fit, &m);
     fflush(stdout);
@@ -468,7 +540,7 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
 static int lead(const struct options *o, struct pz_calibration_run *run, FILE *file)
 {
     static double sizes[MAX_SIZES];
-    static struct pz_pingpong points[MAX_SIZES];
+    static struct pz_pingpong points[MAX_SIZES], exchange_points[MAX_SIZES];
     static long roundtrips[MAX_SIZES];
     long biggest = (long)o->max_size;
     char *out = malloc((size_t)biggest), *in = malloc((size_t)biggest), name[32];
@@ -491,6 +563,8 @@ static int lead(const struct options *o, struct pz_calibration_run *run, FILE *f
         points[i].bytes = sizes[i];
         points[i].time = measure(o, out, in, (long)sizes[i], halves, &roundtrips[i]);
     }
+    run->nexchanges = measure_exchanges(o, points, n, out, in, exchange_points);
+    run->exchanges = exchange_points;
     probe(o, run, out, (long)sizes[n - 1], points[n - 1].time);
     order(ORDER_STOP, 0);
     run->points = points;
@@ -551,8 +625,8 @@ int main(int argc, char **argv)
     if (rank == 0) {
         mpi_version(run.mpi_version, sizeof(run.mpi_version));
         rc = lead(&o, &run, file);
-    } else if ((buf = malloc((size_t)o.max_size))) {
-        answer(buf);
+    } else if ((buf = malloc(2 * (size_t)o.max_size))) {
+        answer(buf, (long)o.max_size, exchange_count(&o));
         free(buf);
     } else {
         MPI_Abort(MPI_COMM_WORLD, 1);   /* rank 0 would wait for answers forever */

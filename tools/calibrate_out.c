@@ -70,6 +70,27 @@ void pz_cal_print_table(FILE *out, const struct pz_calibration_run *run,
             pz_fit_median_error(fit, run->points, run->npoints, pz_fit_model_c));
 }
 
+/* The one-way time of size bytes, the ping-pong's half round trip; 0 if not measured. */
+static double one_way(const struct pz_calibration_run *run, double bytes)
+{
+    for (int i = 0; i < run->npoints; i++)
+        if (run->points[i].bytes == bytes)
+            return run->points[i].time;
+    return 0;
+}
+
+void pz_cal_print_exchanges(FILE *out, const struct pz_calibration_run *run)
+{
+    fprintf(out, "%12s %12s %12s %8s\n", "size (B)", "one way (us)", "both (us)", "ratio");
+    for (int i = 0; i < run->nexchanges; i++) {
+        const struct pz_pingpong *x = &run->exchanges[i];
+        double t = one_way(run, x->bytes);
+
+        fprintf(out, "%12.0f %12.3f %12.3f %8.2f\n", x->bytes, t * 1e6, x->time * 1e6,
+                t > 0 ? x->time / t : 0);
+    }
+}
+
 void pz_cal_print_summary(FILE *out, const struct pz_calibration_run *run,
                           const struct pz_fit *fit, const struct pz_machine *m)
 {
@@ -92,6 +113,9 @@ void pz_cal_print_summary(FILE *out, const struct pz_calibration_run *run,
     else
         fprintf(out, "eager threshold    no step found, %s kept\n",
                 pz_cal_size(a, sizeof(a), m->eager_threshold));
+    if (fit->duplex_points > 0)
+        fprintf(out, "duplex_factor      %.3g (an exchange both ways over one way, median of %d "
+                "sizes)\n", m->duplex_factor, fit->duplex_points);
     fprintf(out, "cost_model         %s\n", m->cost_model == PZ_COST_PACKET ? "packet" : "hockney");
     fprintf(out, "progress           %s (a %s nonblocking send received %s after it was posted, "
             "its sender computing %s before its wait)\n",
@@ -296,6 +320,19 @@ static const char *note_progress(struct notes *n)
     return n->buf;
 }
 
+static const char *note_duplex(struct notes *n)
+{
+    if (n->fit->duplex_points < 1)
+        return "duplex_factor: no exchange was measured, 1 (full duplex)";
+    snprintf(n->buf, sizeof(n->buf),
+             "duplex_factor: %.3g, the median over %d sizes of an exchange both ways at once\n"
+             "(MPI_Irecv, MPI_Isend, MPI_Waitall on both ranks, begun together after a\n"
+             "barrier) over one way (the half round trip); 1: the directions do not slow\n"
+             "each other, 2: they take turns",
+             n->m->duplex_factor, n->fit->duplex_points);
+    return n->buf;
+}
+
 static const char *note_eager(struct notes *n)
 {
     const struct pz_fit *f = n->fit;
@@ -357,6 +394,8 @@ static const char *note(const char *key, void *arg)
         return note_rendezvous(n);
     if (!strcmp(key, "progress"))
         return note_progress(n);
+    if (!strcmp(key, "duplex_factor"))
+        return note_duplex(n);
     if (!strcmp(key, "procs_per_node"))
         return n->run->same_node
                    ? "procs_per_node: 1, so predictions use the network keys above, which this\n"

@@ -14,6 +14,8 @@ struct pz_calibration_run {
     const struct pz_pingpong *points;
     const long *roundtrips;      /* timed round trips of each size */
     int npoints;
+    const struct pz_pingpong *exchanges;   /* median exchange both ways at some sizes */
+    int nexchanges;
     int same_node;               /* both ranks on one node */
     char host[2][256];           /* MPI_Get_processor_name of each rank */
     char mpi_version[256];       /* the first line of MPI_Get_library_version */
@@ -36,6 +38,10 @@ const char *pz_cal_size(char *buf, size_t len, double bytes);
 /* The table: size, measured time, the error of models A, B and C in percent. */
 void pz_cal_print_table(FILE *out, const struct pz_calibration_run *run,
                         const struct pz_fit *fit);
+
+/* The exchanges: size, one way (the ping-pong's half round trip), both ways at once,
+ * their ratio. */
+void pz_cal_print_exchanges(FILE *out, const struct pz_calibration_run *run);
 
 /* The fitted values, one line each, for the terminal. */
 void pz_cal_print_summary(FILE *out, const struct pz_calibration_run *run,

@@ -3,7 +3,10 @@
 # (PROGNOZ_CALIBRATE points into the build tree).  It prints shared/seeds/002's table
 # (size, time, the error of models A, B and C) from 0 bytes up, writes a machine file
 # whose latency and bandwidth are above 0, that has a comment on how the latency was
-# obtained, says how the library progresses (the probe's line in the summary), is named after the file, loads back in prognoz predict for a recorded run,
+# obtained, says how the library progresses (the probe's line in the summary), has the
+# exchanges both ways (a table of the 8 sizes --quick exchanges, a duplex_factor from 1
+# to 2 with its comment and summary line), is named after the file, loads back in
+# prognoz predict for a recorded run,
 # and has nothing on stderr but a warning when the machine is loaded.  On 3 ranks, with
 # a wrong option, or without the MPI program, one line on stderr and a failure status;
 # --help prints the usage.
@@ -61,6 +64,18 @@ esac
 grep -q '^# progress: ' "$conf" || pz_fail "no comment on how the progress was found"
 grep -q '^progress  *\(background\|in_calls\) (a [0-9.]* [KM]*i*B nonblocking send received ' "$out" ||
     pz_fail "no progress line in the summary"
+
+# The exchanges: 0 B and the powers of four from 64 B to 1 MiB, as --quick measures them.
+grep -q '^ *size (B) *one way (us) *both (us) *ratio$' "$out" || pz_fail "no exchange table"
+xrow='^ *[0-9][0-9]* *[0-9][0-9.]* *[0-9][0-9.]* *[0-9][0-9.]*$'
+pz_expect_eq "exchanged sizes" "0 64 1024 4096 16384 65536 262144 1048576" \
+    "$(grep "$xrow" "$out" | awk '{ print $1 }' | tr '\n' ' ' | sed 's/ $//')"
+awk -v v="$(value duplex_factor)" 'BEGIN { exit !(v >= 1 && v <= 2) }' ||
+    pz_fail "duplex_factor = '$(value duplex_factor)', expected 1 to 2"
+grep -q '^# duplex_factor: .*, the median over 8 sizes of an exchange' "$conf" ||
+    pz_fail "no comment on how the duplex factor was obtained"
+grep -q '^duplex_factor  *[0-9.]* (an exchange both ways over one way, median of 8 sizes)$' \
+    "$out" || pz_fail "no duplex_factor line in the summary"
 pz_expect_eq "name" mycluster "$(value name)"
 grep -q "^wrote $conf" "$out" || pz_fail "no 'wrote $conf' line"
 

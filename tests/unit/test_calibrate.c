@@ -283,6 +283,46 @@ Test(fit, the_progress_probe_decides_how_rendezvous_progresses)
     cr_assert_eq(pz_cal_progress(&run, &fit), PZ_PROGRESS_BACKGROUND, "no threshold found");
 }
 
+/* Exchanges both ways at 0 B, 4 KiB and 1 MiB took 1.5, 1.6 and 1.8 times one way; the
+ * 8 KiB exchange has no ping-pong to compare with: duplex_factor 1.6, over 3 sizes. */
+Test(fit, the_duplex_factor_is_the_median_exchange_over_one_way)
+{
+    struct pz_pingpong p[] = { { 0, 10e-6 }, { 1024, 12e-6 }, { 4096, 20e-6 },
+                               { 1048576, 1e-3 } };
+    struct pz_pingpong x[] = { { 0, 15e-6 }, { 4096, 32e-6 }, { 8192, 99e-6 },
+                               { 1048576, 1.8e-3 } };
+    struct pz_machine m;
+    struct pz_fit f = { 0 };
+
+    pz_fit_exchange(&f, p, 4, x, 4);
+    assert_rel(f.duplex_factor, 1.6, 1e-12, "duplex factor");
+    cr_assert_eq(f.duplex_points, 3);
+    pz_machine_defaults(&m);
+    pz_fit_to_machine(&f, p, 4, 0, &m);
+    assert_rel(m.duplex_factor, 1.6, 1e-12, "the machine's duplex_factor");
+}
+
+/* Within 1 and 2: an exchange faster than one message is full duplex, one slower than
+ * two is half duplex; no size in common leaves the default. */
+Test(fit, the_duplex_factor_stays_between_full_and_half_duplex)
+{
+    struct pz_pingpong p[] = { { 0, 10e-6 }, { 64, 10e-6 } };
+    struct pz_pingpong fast[] = { { 0, 9e-6 } }, slow[] = { { 64, 31e-6 } },
+                       other[] = { { 32, 15e-6 } };
+    struct pz_machine m;
+    struct pz_fit f = { 0 };
+
+    pz_fit_exchange(&f, p, 2, fast, 1);
+    cr_assert_eq(f.duplex_factor, 1.0);
+    pz_fit_exchange(&f, p, 2, slow, 1);
+    cr_assert_eq(f.duplex_factor, 2.0);
+    pz_fit_exchange(&f, p, 2, other, 1);
+    cr_assert_eq(f.duplex_points, 0);
+    pz_machine_defaults(&m);
+    pz_fit_to_machine(&f, p, 2, 0, &m);
+    cr_assert_eq(m.duplex_factor, 1.0, "no exchange measured: full duplex");
+}
+
 Test(fit, bad_measurements_are_refused)
 {
     struct pz_pingpong p[] = { { 0, 1e-6 }, { 8, 2e-6 }, { 4, 3e-6 } };
@@ -317,6 +357,8 @@ static void assert_same(const struct pz_machine *a, const struct pz_machine *b)
     SAME(packet_size);
     SAME(packet_header);
     SAME(eager_threshold);
+    SAME(rendezvous_overhead);
+    SAME(duplex_factor);
     SAME(shm_latency);
     SAME(shm_bandwidth);
     SAME(cpu_scale);
@@ -411,6 +453,8 @@ Test(machine_write, every_key_of_several_machines_loads_back_exactly)
         r.eager_threshold = floor(fabs(noise(&state, 1)) * 1e6);
         r.cpu_scale = 0.001 + fabs(noise(&state, 1));
         r.reduce_byte_time = fabs(noise(&state, 1)) * 1e-10;
+        r.rendezvous_overhead = fabs(noise(&state, 1)) * 1e-5;
+        r.duplex_factor = 1 + fmod(fabs(noise(&state, 1)), 1);
         round_trip(&r, plain_writer, &r);
     }
 }
@@ -457,6 +501,12 @@ Test(machine_write, what_a_machine_file_cannot_hold_is_refused)
     m.latency = NAN;
     cr_assert_eq(pz_machine_write(f, &m), -1, "not a number");
     m.latency = 1e-6;
+    m.duplex_factor = 2.5;
+    cr_assert_eq(pz_machine_write(f, &m), -1, "a duplex factor above 2");
+    m.duplex_factor = 1.5;
+    m.network = PZ_NET_BUS;
+    cr_assert_eq(pz_machine_write(f, &m), -1, "a duplex factor on a bus");
+    m.network = PZ_NET_SWITCH;
     cr_assert_eq(pz_machine_write(f, &m), 0);
     fclose(f);
 }
@@ -479,6 +529,7 @@ static int calibrate_writer(FILE *f, const void *arg)
 Test(machine_write, the_calibrated_machine_file_loads_back_exactly)
 {
     static struct pz_pingpong p[MAXP];
+    static const struct pz_pingpong x[] = { { 0, 1.5e-6 }, { 1048576, 2e-3 } };
     static long trips[MAXP];
     static struct calibrated c;
     char err[256];
@@ -490,6 +541,7 @@ Test(machine_write, the_calibrated_machine_file_loads_back_exactly)
         for (int i = 0; i < n; i++)
             trips[i] = 1000 - i;
         c.run = (struct pz_calibration_run){ .points = p, .roundtrips = trips, .npoints = n,
+                                             .exchanges = x, .nexchanges = 2,
                                              .same_node = same_node, .seconds = 12.5,
                                              .packet_source = "the defaults",
                                              .probe_bytes = 16777216, .probe_compute = 0.02,
@@ -498,6 +550,8 @@ Test(machine_write, the_calibrated_machine_file_loads_back_exactly)
         snprintf(c.run.host[1], sizeof(c.run.host[1]), "node%d", 2 - same_node);
         snprintf(c.run.mpi_version, sizeof(c.run.mpi_version), "MPICH Version: 4.0.2");
         cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &c.fit, err, sizeof(err)), 0, "%s", err);
+        pz_fit_exchange(&c.fit, p, n, x, 2);
+        cr_assert_eq(c.fit.duplex_points, 2);
         pz_machine_defaults(&c.m);
         snprintf(c.m.name, sizeof(c.m.name), "calibrated");
         pz_fit_to_machine(&c.fit, p, n, same_node, &c.m);
