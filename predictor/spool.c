@@ -1,7 +1,8 @@
 /* The spool's encoding: per record its kind and collective operation, a mask of the
- * fields that differ from their usual value, the time as the (zigzag) difference to the
- * stream's previous record, and each field of the mask as a LEB128 number: about 6 to
- * 12 bytes for the 72 of a struct pz_rec. */
+ * fields that differ from their usual value (two bytes, so that it is written once the
+ * fields are), the time as the (zigzag) difference to the stream's previous record,
+ * and each field of the mask as a LEB128 number: about 7 to 13 bytes for the 72 of a
+ * struct pz_rec. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,12 +14,14 @@
 
 #define WRITE_BUFFER (256 * 1024)
 #define READ_BUFFER 4096
-#define MAX_RECORD 128          /* the longest encoding: 3 + 12 numbers of 10 bytes */
+#define MAX_RECORD 128          /* the longest encoding: 4 bytes + 12 numbers of 10 */
 
-enum field {
-    F_REGION, F_COMM, F_PEER, F_TAG, F_BYTES, F_BYTES2, F_REQUEST, F_CALLSITE,
-    F_SEND_LIST, F_RECV_LIST, F_CPU, NFIELDS
-};
+/* The fields of a record after its time: bit, member and usual value.  A record
+ * stores, in this order, the fields that differ from their usual value. */
+#define FIELDS(X)                                                                       \
+    X(0, region, 0) X(1, comm, 0) X(2, peer, PZ_NONE32) X(3, tag, 0) X(4, bytes, 0)    \
+    X(5, bytes2, 0) X(6, request, 0) X(7, callsite, PZ_NONE32)                          \
+    X(8, send_list, PZ_NONE32) X(9, recv_list, PZ_NONE32) X(10, cpu, PZ_NONE64)
 
 struct segment {
     off_t begin, end;          /* in the file */
@@ -82,7 +85,8 @@ static int flush_out(struct pz_spool *s)
     return 0;
 }
 
-static unsigned char *put(unsigned char *b, uint64_t v)
+/* A number of two bytes or more. */
+static unsigned char *put_long(unsigned char *b, uint64_t v)
 {
     while (v >= 0x80) {
         *b++ = (unsigned char)(v | 0x80);
@@ -92,66 +96,25 @@ static unsigned char *put(unsigned char *b, uint64_t v)
     return b;
 }
 
-/* The value of field f of r. */
-static uint64_t field_of(const struct pz_rec *r, int f)
+/* Most numbers are below 128: their one byte is written inline. */
+static inline unsigned char *put(unsigned char *b, uint64_t v)
 {
-    switch ((enum field)f) {
-    case F_REGION: return r->region;
-    case F_COMM: return r->comm;
-    case F_PEER: return r->peer;
-    case F_TAG: return r->tag;
-    case F_BYTES: return r->bytes;
-    case F_BYTES2: return r->bytes2;
-    case F_REQUEST: return r->request;
-    case F_CALLSITE: return r->callsite;
-    case F_SEND_LIST: return r->send_list;
-    case F_RECV_LIST: return r->recv_list;
-    default: return r->cpu;
-    }
-}
-
-static void set_field(struct pz_rec *r, int f, uint64_t v)
-{
-    switch ((enum field)f) {
-    case F_REGION: r->region = (uint32_t)v; break;
-    case F_COMM: r->comm = (uint32_t)v; break;
-    case F_PEER: r->peer = (uint32_t)v; break;
-    case F_TAG: r->tag = (uint32_t)v; break;
-    case F_BYTES: r->bytes = v; break;
-    case F_BYTES2: r->bytes2 = v; break;
-    case F_REQUEST: r->request = v; break;
-    case F_CALLSITE: r->callsite = (uint32_t)v; break;
-    case F_SEND_LIST: r->send_list = (uint32_t)v; break;
-    case F_RECV_LIST: r->recv_list = (uint32_t)v; break;
-    default: r->cpu = v; break;
-    }
+    if (v >= 0x80)
+        return put_long(b, v);
+    *b++ = (unsigned char)v;
+    return b;
 }
 
 /* A record whose every field has its usual value. */
-static const struct pz_rec usual = {
-    .peer = PZ_NONE32, .callsite = PZ_NONE32, .send_list = PZ_NONE32,
-    .recv_list = PZ_NONE32, .cpu = PZ_NONE64,
-};
-
-/* The fields of r that differ from their usual value, one bit each. */
-static unsigned differing(const struct pz_rec *r)
-{
-    return (unsigned)(r->region != 0) << F_REGION | (unsigned)(r->comm != 0) << F_COMM |
-           (unsigned)(r->peer != PZ_NONE32) << F_PEER | (unsigned)(r->tag != 0) << F_TAG |
-           (unsigned)(r->bytes != 0) << F_BYTES | (unsigned)(r->bytes2 != 0) << F_BYTES2 |
-           (unsigned)(r->request != 0) << F_REQUEST |
-           (unsigned)(r->callsite != PZ_NONE32) << F_CALLSITE |
-           (unsigned)(r->send_list != PZ_NONE32) << F_SEND_LIST |
-           (unsigned)(r->recv_list != PZ_NONE32) << F_RECV_LIST |
-           (unsigned)(r->cpu != PZ_NONE64) << F_CPU;
-}
+#define USUAL(bit, member, value) .member = value,
+static const struct pz_rec usual = { FIELDS(USUAL) };
 
 int pz_spool_append(struct pz_spool *s, int p, const struct pz_rec *r)
 {
     struct segment *g = &s->seg[p];
-    unsigned mask = differing(r);
+    unsigned mask = 0;
     uint64_t delta;
-    unsigned char *b;
+    unsigned char *b, *at_mask;
 
     if (p != s->writer) {
         s->writer = p;
@@ -165,10 +128,16 @@ int pz_spool_append(struct pz_spool *s, int p, const struct pz_rec *r)
     b = s->out + s->used;
     *b++ = r->kind;
     *b++ = r->coll_op;
-    b = put(b, mask);
-    b = put(b, delta);
-    for (unsigned m = mask; m; m &= m - 1)
-        b = put(b, field_of(r, __builtin_ctz(m)));
+    at_mask = b;
+    b = put(b + 2, delta);
+#define PUT(bit, member, value)           \
+    if (r->member != value) {             \
+        b = put(b, r->member);            \
+        mask |= 1u << bit;                \
+    }
+    FIELDS(PUT)
+    at_mask[0] = (unsigned char)mask;
+    at_mask[1] = (unsigned char)(mask >> 8);
     g->end += (off_t)(b - (s->out + s->used));
     s->used = (size_t)(b - s->out);
     return 0;
@@ -214,13 +183,12 @@ static int refill(struct pz_spool *s, struct segment *g)
     return 0;
 }
 
-static uint64_t get(const unsigned char **b)
+/* A number of two bytes or more. */
+static uint64_t get_long(const unsigned char **b)
 {
     uint64_t v = 0;
     int shift = 0;
 
-    if (!(**b & 0x80))         /* most numbers are below 128 */
-        return *(*b)++;
     while (**b & 0x80) {
         v |= (uint64_t)(**b & 0x7f) << shift;
         shift += 7;
@@ -230,11 +198,18 @@ static uint64_t get(const unsigned char **b)
     return v;
 }
 
+/* Most numbers are below 128: their one byte is read inline. */
+static inline uint64_t get(const unsigned char **b)
+{
+    return **b & 0x80 ? get_long(b) : *(*b)++;
+}
+
 int pz_spool_next(struct pz_spool *s, int p, struct pz_rec *out)
 {
     struct segment *g = &s->seg[p];
     const unsigned char *b;
-    uint64_t mask, delta;
+    uint64_t delta;
+    unsigned mask;
 
     if (g->len - g->pos < MAX_RECORD && g->next < g->end && refill(s, g) != 0)
         return -1;
@@ -244,12 +219,13 @@ int pz_spool_next(struct pz_spool *s, int p, struct pz_rec *out)
     *out = usual;
     out->kind = *b++;
     out->coll_op = *b++;
-    mask = get(&b);
+    mask = (unsigned)b[0] | (unsigned)b[1] << 8;
+    b += 2;
     delta = get(&b);
     g->last_time = delta & 1 ? g->last_time - ((delta + 1) >> 1) : g->last_time + (delta >> 1);
     out->time = g->last_time;
-    for (; mask; mask &= mask - 1)
-        set_field(out, __builtin_ctzll(mask), get(&b));
+#define GET(bit, member, value) if (mask & 1u << bit) out->member = get(&b);
+    FIELDS(GET)
     g->pos = (size_t)(b - g->buf);
     if (g->pos > g->len)
         return -1;

@@ -5,38 +5,40 @@
  * memory holds only the records not yet replayed (and those looked ahead at). */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "anchor.h"
 #include "spool.h"
 #include "trace_in_int.h"
 
-/* Events read from the archive at a time, per thread. */
+/* Records read from the spool into a thread's ring at a time. */
 #define READ_BATCH 64
 
-static struct pz_rec *append(struct stream *s)
+/* Room in s's ring for n records more; -1 if memory ran out. */
+static int reserve(struct stream *s, size_t n)
 {
-    struct pz_rec *r;
+    size_t cap = s->cap ? s->cap : READ_BATCH;
+    struct pz_rec *grown;
 
-    if (s->count == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : READ_BATCH;
-        struct pz_rec *grown = malloc(cap * sizeof(*grown));
-
-        if (!grown)
-            return NULL;
-        for (size_t i = 0; i < s->count; i++)
-            grown[i] = s->ring[(s->head + i) & (s->cap - 1)];
-        free(s->ring);
-        s->ring = grown;
-        s->head = 0;
-        s->cap = cap;
-    }
-    r = &s->ring[(s->head + s->count++) & (s->cap - 1)];
-    memset(r, 0, sizeof(*r));
-    r->callsite = r->send_list = r->recv_list = r->peer = PZ_NONE32;
-    r->cpu = PZ_NONE64;
-    return r;
+    if (s->count + n <= s->cap)
+        return 0;
+    while (cap < s->count + n)
+        cap *= 2;
+    if (!(grown = malloc(cap * sizeof(*grown))))
+        return -1;
+    for (size_t i = 0; i < s->count; i++)
+        grown[i] = s->ring[(s->head + i) & (s->cap - 1)];
+    free(s->ring);
+    s->ring = grown;
+    s->head = 0;
+    s->cap = cap;
+    return 0;
 }
+
+/* A record without any of the attributes. */
+static const struct pz_rec blank = {
+    .peer = PZ_NONE32, .callsite = PZ_NONE32, .send_list = PZ_NONE32,
+    .recv_list = PZ_NONE32, .cpu = PZ_NONE64,
+};
 
 /* prognoz's attributes among those of an event (looking each up by id would complain
  * about the absent ones). */
@@ -63,19 +65,34 @@ static void take_attributes(const struct pz_trace_in *t, OTF2_AttributeList *lis
     }
 }
 
+/* Spools the record the callbacks filled last, if it is not yet. */
+static int spool_filled(struct pz_trace_in *t, int th)
+{
+    if (!t->filled)
+        return 0;
+    t->filled = 0;
+    if (pz_spool_append(t->spool, th, &t->filling) == 0)
+        return 0;
+    t->spool_failed = 1;
+    return -1;
+}
+
+/* The record an event callback fills: the one before it goes to the spool. */
 static OTF2_CallbackCode add(void *ud, OTF2_TimeStamp time, enum pz_rec_kind kind,
                              OTF2_AttributeList *attributes, struct pz_rec **out)
 {
     struct stream *s = ud;
-    const struct pz_trace_in *t = s->t;
-    struct pz_rec *r = append(s);
+    struct pz_trace_in *t = s->t;
+    struct pz_rec *r = &t->filling;
 
-    if (!r)
+    if (spool_filled(t, s->thread) != 0)
         return OTF2_CALLBACK_INTERRUPT;
+    *r = blank;
     r->time = time;
     r->kind = (uint8_t)kind;
     if (attributes)
         take_attributes(t, attributes, r);
+    t->filled = 1;
     *out = r;
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -236,42 +253,31 @@ static OTF2_EvtReaderCallbacks *callbacks(void)
     return cb;
 }
 
-/* Moves the records read into s's ring to the spool. */
-static int spool_ring(struct pz_trace_in *t, struct stream *s)
-{
-    for (size_t i = 0; i < s->count; i++)
-        if (pz_spool_append(t->spool, s->thread, &s->ring[(s->head + i) & (s->cap - 1)]) != 0)
-            return -1;
-    s->head = s->count = 0;
-    return 0;
-}
-
 /* Reads thread th's location into the spool.  The local definitions (mapping tables)
  * are read after its event reader exists, so that they apply to it. */
 static int spool_location(struct pz_trace_in *t, OTF2_EvtReaderCallbacks *cb, int th)
 {
-    struct stream *s = &t->streams[th];
     OTF2_EvtReader *reader = OTF2_Reader_GetEvtReader(t->otf, t->thread_location[th]);
     OTF2_DefReader *dr;
-    uint64_t n, got;
+    uint64_t n;
     int rc = 0;
 
     if (!reader)
         return 0;
-    OTF2_Reader_RegisterEvtCallbacks(t->otf, reader, cb, s);
+    OTF2_Reader_RegisterEvtCallbacks(t->otf, reader, cb, &t->streams[th]);
     if ((dr = OTF2_Reader_GetDefReader(t->otf, t->thread_location[th]))) {
         OTF2_Reader_ReadAllLocalDefinitions(t->otf, dr, &n);
         OTF2_Reader_CloseDefReader(t->otf, dr);
     }
-    do {
-        if (OTF2_EvtReader_ReadEvents(reader, READ_BATCH, &got) != OTF2_SUCCESS) {
-            pz_trace_in_fail(t, "cannot read the events (damaged or truncated archive?)");
-            rc = -1;
-        } else if (spool_ring(t, s) != 0) {
-            pz_trace_in_fail(t, "cannot write the temporary file of the records (disk full?)");
-            rc = -1;
-        }
-    } while (rc == 0 && got == READ_BATCH);   /* fewer than asked: the end */
+    if (OTF2_EvtReader_ReadEvents(reader, OTF2_UNDEFINED_UINT64, &n) != OTF2_SUCCESS &&
+        !t->spool_failed) {
+        pz_trace_in_fail(t, "cannot read the events (damaged or truncated archive?)");
+        rc = -1;
+    }
+    if (spool_filled(t, th) != 0 || t->spool_failed) {
+        pz_trace_in_fail(t, "cannot write the temporary file of the records (disk full?)");
+        rc = -1;
+    }
     OTF2_Reader_CloseEvtReader(t->otf, reader);
     return rc;
 }
@@ -350,26 +356,32 @@ void pz_trace_in_close(struct pz_trace_in *t)
     free(t);
 }
 
-/* Reads more records of s from the spool; 0 when there are none left. */
+/* Reads more records of s from the spool, straight into its ring, as many as fit (at
+ * most READ_BATCH: the ring grows only when it is full, so that it stays small while
+ * the replay looks ahead a few records); 0 when there are none left. */
 static int read_more(struct stream *s)
 {
-    size_t before = s->count;
+    size_t before = s->count, want;
 
-    while (!s->ended && s->count - before < READ_BATCH) {
-        struct pz_rec *r = append(s);
-        int got;
+    if (s->ended)
+        return 0;
+    if (reserve(s, 1) != 0) {
+        pz_trace_in_fail(s->t, "out of memory");
+        s->ended = 1;
+        return 0;
+    }
+    want = s->cap - s->count < READ_BATCH ? s->cap - s->count : READ_BATCH;
+    while (s->count - before < want) {
+        struct pz_rec *r = &s->ring[(s->head + s->count) & (s->cap - 1)];
+        int got = pz_spool_next(s->t->spool, s->thread, r);
 
-        if (!r) {
-            pz_trace_in_fail(s->t, "out of memory");
-            s->ended = 1;
-            return 0;
-        }
-        if ((got = pz_spool_next(s->t->spool, s->thread, r)) <= 0) {
-            s->count--;
+        if (got <= 0) {
             s->ended = 1;
             if (got < 0)
                 pz_trace_in_fail(s->t, "cannot read the temporary file of the records");
+            break;
         }
+        s->count++;
     }
     s->t->records += s->count - before;
     return s->count > before;

@@ -63,6 +63,9 @@ struct pz_trace_in {
     int *first_thread;         /* of each process (its threads follow it) */
     struct stream *streams;    /* of each thread */
     struct pz_spool *spool;    /* every thread's records, read from the archive at open */
+    struct pz_rec filling;     /* at open: the record the event callbacks fill, spooled
+                                  when the next one begins or the location ends */
+    int filled, spool_failed;
     uint64_t records;
     char error[4096 + 256];
 };
