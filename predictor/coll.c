@@ -15,7 +15,7 @@ static const char *const op_names[PZ_COLL_NOPS] = {
     "reduce_scatter_block", "scan", "exscan",
 };
 
-static const struct pz_coll_algo *const families[] = {
+static const struct pz_internal_algo *const families[] = {
     pz_internal_coll_tree, pz_internal_coll_linear, pz_internal_coll_exchange,
     pz_internal_coll_rabenseifner, pz_internal_coll_alltoall,
 };
@@ -32,9 +32,18 @@ int pz_coll_op_named(const char *name)
 const struct pz_coll_algo *pz_coll_named(enum pz_coll_op op, const char *name)
 {
     for (size_t f = 0; f < sizeof families / sizeof *families; f++)
-        for (const struct pz_coll_algo *a = families[f]; a->name; a++)
-            if (a->op == op && strcmp(a->name, name) == 0)
-                return a;
+        for (const struct pz_internal_algo *e = families[f]; e->algo.name; e++)
+            if (e->algo.op == op && strcmp(e->algo.name, name) == 0)
+                return &e->algo;
+    return NULL;
+}
+
+pz_walk_fn *pz_internal_walk_of(const struct pz_coll_algo *a)
+{
+    for (size_t f = 0; f < sizeof families / sizeof *families; f++)
+        for (const struct pz_internal_algo *e = families[f]; e->algo.name; e++)
+            if (&e->algo == a)
+                return e->walk;
     return NULL;
 }
 

@@ -14,13 +14,27 @@
 
 #include "coll.h"
 
+struct pz_walk_record;
+
 struct pz_walk {
     int want;                    /* the round asked for, -1 to count rounds only */
     int next;                    /* rounds begun so far */
     struct pz_coll_round *out;
+    struct pz_walk_record *record;   /* instead of want and out: every round, into a
+                                        schedule (coll_schedule.h) */
 };
 
 typedef void pz_walk_fn(const struct pz_coll *c, struct pz_walk *w);
+
+/* An entry of a family's table: the algorithm as coll.h shows it, and the walk it is
+ * written as, from which a schedule of all its rounds can be made. */
+struct pz_internal_algo {
+    struct pz_coll_algo algo;
+    pz_walk_fn *walk;
+};
+
+/* The walk of a built-in algorithm, NULL for any other. */
+pz_walk_fn *pz_internal_walk_of(const struct pz_coll_algo *a);
 
 /* Bytes of the blocks lo .. hi-1 (relative to the root of the walk) that an
  * allgather-like walk moves; hi is clipped to c->size. */
@@ -31,7 +45,8 @@ int pz_internal_walk_run(pz_walk_fn *fn, const struct pz_coll *c, int round,
                          struct pz_coll_round *out);
 
 /* Begins k rounds of the same shape: which of them (0 .. k-1) is the round asked
- * for, else -1. */
+ * for, else -1.  A schedule of every round is not made of such a family (k > 1): its
+ * rounds are made in O(1) each already, and can be as many as the members. */
 int pz_internal_walk_rounds(struct pz_walk *w, int k);
 
 /* Begins one round: 1 when it is the round asked for (then emit its messages). */
@@ -103,11 +118,14 @@ void pz_internal_fold_out(const struct pz_coll *c, struct pz_walk *w, int rem, d
         return pz_internal_walk_run(name, c, round, out);                                   \
     }
 
+/* The table entry of algorithm `label` for op, written as walk `name` (PZ_WALK_ALGO). */
+#define PZ_WALK_ENTRY(label, op, name) { { label, op, name##_round }, name }
+
 /* The families; each table ends with an entry whose name is NULL. */
-extern const struct pz_coll_algo pz_internal_coll_tree[];
-extern const struct pz_coll_algo pz_internal_coll_linear[];
-extern const struct pz_coll_algo pz_internal_coll_exchange[];
-extern const struct pz_coll_algo pz_internal_coll_rabenseifner[];
-extern const struct pz_coll_algo pz_internal_coll_alltoall[];
+extern const struct pz_internal_algo pz_internal_coll_tree[];
+extern const struct pz_internal_algo pz_internal_coll_linear[];
+extern const struct pz_internal_algo pz_internal_coll_exchange[];
+extern const struct pz_internal_algo pz_internal_coll_rabenseifner[];
+extern const struct pz_internal_algo pz_internal_coll_alltoall[];
 
 #endif

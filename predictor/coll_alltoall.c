@@ -218,19 +218,19 @@ PZ_WALK_ALGO(alltoall_pairwise)
 PZ_WALK_ALGO(alltoall_pairwise_shift)
 PZ_WALK_ALGO(alltoall_rd)
 
-const struct pz_coll_algo pz_internal_coll_alltoall[] = {
-    { "recursive_doubling", PZ_COLL_ALLGATHER, allgather_rd_round },
-    { "ring", PZ_COLL_ALLGATHER, allgather_ring_round },
-    { "bruck", PZ_COLL_ALLGATHER, allgather_bruck_round },
-    { "recursive_doubling", PZ_COLL_ALLGATHERV, allgather_rd_round },
-    { "ring", PZ_COLL_ALLGATHERV, allgather_ring_round },
-    { "bruck", PZ_COLL_ALLGATHERV, allgather_bruck_round },
-    { "bruck", PZ_COLL_ALLTOALL, alltoall_bruck_round },
-    { "scattered", PZ_COLL_ALLTOALL, alltoall_scattered_round },
-    { "pairwise", PZ_COLL_ALLTOALL, alltoall_pairwise_round },
-    { "pairwise_shift", PZ_COLL_ALLTOALL, alltoall_pairwise_shift_round },
-    { "recursive_doubling", PZ_COLL_ALLTOALL, alltoall_rd_round },
-    { "scattered", PZ_COLL_ALLTOALLV, alltoall_scattered_round },
-    { "pairwise", PZ_COLL_ALLTOALLV, alltoall_pairwise_round },
-    { NULL, 0, NULL },
+const struct pz_internal_algo pz_internal_coll_alltoall[] = {
+    PZ_WALK_ENTRY("recursive_doubling", PZ_COLL_ALLGATHER, allgather_rd),
+    PZ_WALK_ENTRY("ring", PZ_COLL_ALLGATHER, allgather_ring),
+    PZ_WALK_ENTRY("bruck", PZ_COLL_ALLGATHER, allgather_bruck),
+    PZ_WALK_ENTRY("recursive_doubling", PZ_COLL_ALLGATHERV, allgather_rd),
+    PZ_WALK_ENTRY("ring", PZ_COLL_ALLGATHERV, allgather_ring),
+    PZ_WALK_ENTRY("bruck", PZ_COLL_ALLGATHERV, allgather_bruck),
+    PZ_WALK_ENTRY("bruck", PZ_COLL_ALLTOALL, alltoall_bruck),
+    PZ_WALK_ENTRY("scattered", PZ_COLL_ALLTOALL, alltoall_scattered),
+    PZ_WALK_ENTRY("pairwise", PZ_COLL_ALLTOALL, alltoall_pairwise),
+    PZ_WALK_ENTRY("pairwise_shift", PZ_COLL_ALLTOALL, alltoall_pairwise_shift),
+    PZ_WALK_ENTRY("recursive_doubling", PZ_COLL_ALLTOALL, alltoall_rd),
+    PZ_WALK_ENTRY("scattered", PZ_COLL_ALLTOALLV, alltoall_scattered),
+    PZ_WALK_ENTRY("pairwise", PZ_COLL_ALLTOALLV, alltoall_pairwise),
+    { { NULL, 0, NULL }, NULL },
 };

@@ -199,18 +199,18 @@ PZ_WALK_ALGO(reduce_scatter_pairwise)
 PZ_WALK_ALGO(reduce_scatter_rd)
 PZ_WALK_ALGO(scan_rd)
 
-const struct pz_coll_algo pz_internal_coll_exchange[] = {
-    { "dissemination", PZ_COLL_BARRIER, barrier_dissemination_round },
-    { "hypercube", PZ_COLL_BARRIER, barrier_hypercube_round },
-    { "recursive_doubling", PZ_COLL_ALLREDUCE, allreduce_rd_round },
-    { "recursive_doubling_fixup", PZ_COLL_ALLREDUCE, allreduce_rd_fixup_round },
-    { "recursive_halving", PZ_COLL_REDUCE_SCATTER, reduce_scatter_halving_round },
-    { "pairwise", PZ_COLL_REDUCE_SCATTER, reduce_scatter_pairwise_round },
-    { "recursive_doubling", PZ_COLL_REDUCE_SCATTER, reduce_scatter_rd_round },
-    { "recursive_halving", PZ_COLL_REDUCE_SCATTER_BLOCK, reduce_scatter_halving_round },
-    { "pairwise", PZ_COLL_REDUCE_SCATTER_BLOCK, reduce_scatter_pairwise_round },
-    { "recursive_doubling", PZ_COLL_REDUCE_SCATTER_BLOCK, reduce_scatter_rd_round },
-    { "recursive_doubling", PZ_COLL_SCAN, scan_rd_round },
-    { "recursive_doubling", PZ_COLL_EXSCAN, scan_rd_round },
-    { NULL, 0, NULL },
+const struct pz_internal_algo pz_internal_coll_exchange[] = {
+    PZ_WALK_ENTRY("dissemination", PZ_COLL_BARRIER, barrier_dissemination),
+    PZ_WALK_ENTRY("hypercube", PZ_COLL_BARRIER, barrier_hypercube),
+    PZ_WALK_ENTRY("recursive_doubling", PZ_COLL_ALLREDUCE, allreduce_rd),
+    PZ_WALK_ENTRY("recursive_doubling_fixup", PZ_COLL_ALLREDUCE, allreduce_rd_fixup),
+    PZ_WALK_ENTRY("recursive_halving", PZ_COLL_REDUCE_SCATTER, reduce_scatter_halving),
+    PZ_WALK_ENTRY("pairwise", PZ_COLL_REDUCE_SCATTER, reduce_scatter_pairwise),
+    PZ_WALK_ENTRY("recursive_doubling", PZ_COLL_REDUCE_SCATTER, reduce_scatter_rd),
+    PZ_WALK_ENTRY("recursive_halving", PZ_COLL_REDUCE_SCATTER_BLOCK, reduce_scatter_halving),
+    PZ_WALK_ENTRY("pairwise", PZ_COLL_REDUCE_SCATTER_BLOCK, reduce_scatter_pairwise),
+    PZ_WALK_ENTRY("recursive_doubling", PZ_COLL_REDUCE_SCATTER_BLOCK, reduce_scatter_rd),
+    PZ_WALK_ENTRY("recursive_doubling", PZ_COLL_SCAN, scan_rd),
+    PZ_WALK_ENTRY("recursive_doubling", PZ_COLL_EXSCAN, scan_rd),
+    { { NULL, 0, NULL }, NULL },
 };

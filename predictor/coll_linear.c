@@ -74,14 +74,14 @@ PZ_WALK_ALGO(scatter_linear)
 PZ_WALK_ALGO(alltoall_linear)
 PZ_WALK_ALGO(scan_linear)
 
-const struct pz_coll_algo pz_internal_coll_linear[] = {
-    { "linear", PZ_COLL_GATHER, gather_linear_round },
-    { "linear", PZ_COLL_GATHERV, gather_linear_round },
-    { "linear", PZ_COLL_SCATTER, scatter_linear_round },
-    { "linear", PZ_COLL_SCATTERV, scatter_linear_round },
-    { "linear", PZ_COLL_ALLTOALL, alltoall_linear_round },
-    { "linear", PZ_COLL_ALLTOALLV, alltoall_linear_round },
-    { "linear", PZ_COLL_SCAN, scan_linear_round },
-    { "linear", PZ_COLL_EXSCAN, scan_linear_round },
-    { NULL, 0, NULL },
+const struct pz_internal_algo pz_internal_coll_linear[] = {
+    PZ_WALK_ENTRY("linear", PZ_COLL_GATHER, gather_linear),
+    PZ_WALK_ENTRY("linear", PZ_COLL_GATHERV, gather_linear),
+    PZ_WALK_ENTRY("linear", PZ_COLL_SCATTER, scatter_linear),
+    PZ_WALK_ENTRY("linear", PZ_COLL_SCATTERV, scatter_linear),
+    PZ_WALK_ENTRY("linear", PZ_COLL_ALLTOALL, alltoall_linear),
+    PZ_WALK_ENTRY("linear", PZ_COLL_ALLTOALLV, alltoall_linear),
+    PZ_WALK_ENTRY("linear", PZ_COLL_SCAN, scan_linear),
+    PZ_WALK_ENTRY("linear", PZ_COLL_EXSCAN, scan_linear),
+    { { NULL, 0, NULL }, NULL },
 };

@@ -167,10 +167,10 @@ static void reduce_scatter_gather(const struct pz_coll *c, struct pz_walk *w)
 PZ_WALK_ALGO(allreduce_rabenseifner)
 PZ_WALK_ALGO(reduce_scatter_gather)
 
-const struct pz_coll_algo pz_internal_coll_rabenseifner[] = {
-    { "rabenseifner", PZ_COLL_ALLREDUCE, allreduce_rabenseifner_round },
-    { "reduce_scatter_allgather", PZ_COLL_ALLREDUCE, allreduce_rabenseifner_round },
-    { "reduce_scatter_gather", PZ_COLL_REDUCE, reduce_scatter_gather_round },
-    { "rabenseifner", PZ_COLL_REDUCE, reduce_scatter_gather_round },
-    { NULL, 0, NULL },
+const struct pz_internal_algo pz_internal_coll_rabenseifner[] = {
+    PZ_WALK_ENTRY("rabenseifner", PZ_COLL_ALLREDUCE, allreduce_rabenseifner),
+    PZ_WALK_ENTRY("reduce_scatter_allgather", PZ_COLL_ALLREDUCE, allreduce_rabenseifner),
+    PZ_WALK_ENTRY("reduce_scatter_gather", PZ_COLL_REDUCE, reduce_scatter_gather),
+    PZ_WALK_ENTRY("rabenseifner", PZ_COLL_REDUCE, reduce_scatter_gather),
+    { { NULL, 0, NULL }, NULL },
 };

@@ -179,15 +179,15 @@ PZ_WALK_ALGO(bcast_scatter_ring)
 PZ_WALK_ALGO(allreduce_reduce_bcast)
 PZ_WALK_ALGO(reduce_scatterv)
 
-const struct pz_coll_algo pz_internal_coll_tree[] = {
-    { "binomial", PZ_COLL_BCAST, bcast_binomial_round },
-    { "scatter_recursive_doubling_allgather", PZ_COLL_BCAST, bcast_scatter_rd_round },
-    { "scatter_ring_allgather", PZ_COLL_BCAST, bcast_scatter_ring_round },
-    { "binomial", PZ_COLL_GATHER, gather_binomial_round },
-    { "binomial", PZ_COLL_SCATTER, scatter_binomial_round },
-    { "binomial", PZ_COLL_REDUCE, reduce_binomial_round },
-    { "reduce_bcast", PZ_COLL_ALLREDUCE, allreduce_reduce_bcast_round },
-    { "reduce_scatterv", PZ_COLL_REDUCE_SCATTER, reduce_scatterv_round },
-    { "reduce_scatterv", PZ_COLL_REDUCE_SCATTER_BLOCK, reduce_scatterv_round },
-    { NULL, 0, NULL },
+const struct pz_internal_algo pz_internal_coll_tree[] = {
+    PZ_WALK_ENTRY("binomial", PZ_COLL_BCAST, bcast_binomial),
+    PZ_WALK_ENTRY("scatter_recursive_doubling_allgather", PZ_COLL_BCAST, bcast_scatter_rd),
+    PZ_WALK_ENTRY("scatter_ring_allgather", PZ_COLL_BCAST, bcast_scatter_ring),
+    PZ_WALK_ENTRY("binomial", PZ_COLL_GATHER, gather_binomial),
+    PZ_WALK_ENTRY("binomial", PZ_COLL_SCATTER, scatter_binomial),
+    PZ_WALK_ENTRY("binomial", PZ_COLL_REDUCE, reduce_binomial),
+    PZ_WALK_ENTRY("reduce_bcast", PZ_COLL_ALLREDUCE, allreduce_reduce_bcast),
+    PZ_WALK_ENTRY("reduce_scatterv", PZ_COLL_REDUCE_SCATTER, reduce_scatterv),
+    PZ_WALK_ENTRY("reduce_scatterv", PZ_COLL_REDUCE_SCATTER_BLOCK, reduce_scatterv),
+    { { NULL, 0, NULL }, NULL },
 };

@@ -39,12 +39,12 @@ void pz_comsys_free(struct pz_comsys *cs)
     free(cs->now_queue.items);
     pz_match_release(&cs->match);
     free(cs->req);
+    pz_cs_coll_free(cs);
     for (int c = 0; c < cs->ncomms; c++) {
         free(cs->comms[c].procs);
         free(cs->comms[c].seq);
     }
     free(cs->comms);
-    pz_cs_agents_free(cs);
     pz_cs_progress_free(cs);
     free(cs);
 }
@@ -133,7 +133,7 @@ static int due_now_push(struct due_now *q, enum cs_event kind, int id)
         q->head = 0;
         q->cap = cap;
     }
-    q->items[(q->head + q->count++) & (q->cap - 1)] = (struct pz_heap_item){ 0, 0, kind, id };
+    q->items[(q->head + q->count++) & (q->cap - 1)] = (struct pz_heap_item){ 0, kind, id };
     return 0;
 }
 
@@ -208,23 +208,32 @@ static void matched(struct pz_comsys *cs, int send, int recv)
     }
 }
 
+/* Matches item of key with the oldest partner waiting: 1 and the partner in *partner;
+ * or keeps it waiting: 0; -1 if memory ran out. */
+static int match(struct pz_comsys *cs, struct pz_match_key key, struct pz_match_item item,
+                 struct pz_match_item *partner)
+{
+    int rc = pz_match_take_or_add(&cs->match, key, item, partner);
+
+    if (rc < 0)
+        cs->failed = 1;
+    else
+        cs->pending += rc ? -1 : 1;
+    return rc;
+}
+
 /* Takes the oldest partner of r, or keeps r unmatched; the partner or -1. */
 static int match_or_queue(struct pz_comsys *cs, int r)
 {
     struct request *q = &cs->req[r];
-    int other = pz_match_take_or_add(&cs->match, &q->key, r, q->kind == REQ_SEND);
+    struct pz_match_item item = { r, q->kind == REQ_SEND, 0 }, partner;
+    int rc = match(cs, q->key, item, &partner);
 
-    if (other == -2) {
-        cs->failed = 1;
-        return -1;
+    if (rc > 0) {
+        cs->req[partner.request].queued = 0;
+        return partner.request;
     }
-    if (other >= 0) {
-        cs->req[other].queued = 0;
-        cs->pending--;
-        return other;
-    }
-    q->queued = 1;
-    cs->pending++;
+    q->queued = rc == 0;
     return -1;
 }
 
@@ -252,6 +261,85 @@ void pz_cs_start(struct pz_comsys *cs, int r)
     /* an eager send is complete once its data has left */
     if (cs->req[r].kind == REQ_SEND && eager(cs, &cs->req[r]))
         pz_cs_complete(cs, r, cs->req[r].posted);
+}
+
+/* --- the messages of collectives' agents (comsys_coll.c)
+ *
+ * They follow the protocols above, but an eager message needs no request: its send
+ * waits in the match queues with the time its data arrives, its receive with the
+ * agent and the time it was posted, and each completes by telling its agent.  Only a
+ * rendezvous message is a pair of requests, since its steps are events. */
+
+/* A request of a rendezvous message of agent, posted at `at`; -1 if memory ran out. */
+static int coll_request(struct pz_comsys *cs, enum req_kind kind, int agent,
+                        const struct pz_match_key *key, double bytes, double at)
+{
+    int r = pz_cs_new_request(cs);
+    struct request *q;
+
+    if (r < 0)
+        return -1;
+    q = &cs->req[r];
+    q->kind = (uint8_t)kind;
+    q->owner = kind == REQ_SEND ? key->src : key->dst;
+    q->agent = agent;
+    q->released = 1;
+    q->bytes = bytes;
+    q->mode = PZ_SEND_STANDARD;
+    q->posted = at;
+    q->key = *key;
+    return r;
+}
+
+/* The receive waiting (agent and post time in recv) of the send `send` just posted. */
+static void coll_send_matched(struct pz_comsys *cs, struct pz_match_key key,
+                              struct pz_match_item send, struct pz_match_item recv)
+{
+    int r;
+
+    if (send.request < 0) {
+        pz_cs_agent_message_done(cs, recv.request,
+                                 send.value > recv.value ? send.value : recv.value);
+    } else if ((r = coll_request(cs, REQ_RECV, recv.request, &key, 0, recv.value)) >= 0) {
+        matched(cs, send.request, r);
+    }
+}
+
+void pz_cs_coll_send(struct pz_comsys *cs, int agent, struct pz_match_key key, double bytes)
+{
+    struct pz_match_item item = { -1, 1, 0 }, partner;
+    int is_eager = bytes <= cs->machine->eager_threshold, rc;
+
+    cs->messages++;
+    if (is_eager) {
+        item.value = transfer(cs, key.src, key.dst, bytes);
+    } else {
+        if ((item.request = coll_request(cs, REQ_SEND, agent, &key, bytes, cs->now)) < 0)
+            return;
+        pz_cs_push(cs, transfer(cs, key.src, key.dst, 0), EV_RTS, item.request);
+    }
+    rc = match(cs, key, item, &partner);
+    if (rc > 0)
+        coll_send_matched(cs, key, item, partner);
+    else if (rc == 0 && !is_eager)
+        cs->req[item.request].queued = 1;
+    if (is_eager)   /* complete once its data has left */
+        pz_cs_agent_message_done(cs, agent, cs->now);
+}
+
+void pz_cs_coll_recv(struct pz_comsys *cs, int agent, struct pz_match_key key)
+{
+    struct pz_match_item item = { agent, 0, cs->now }, send;
+    int r;
+
+    if (match(cs, key, item, &send) <= 0)
+        return;
+    if (send.request < 0) {
+        pz_cs_agent_message_done(cs, agent, send.value > cs->now ? send.value : cs->now);
+    } else if ((r = coll_request(cs, REQ_RECV, agent, &key, 0, cs->now)) >= 0) {
+        cs->req[send.request].queued = 0;
+        matched(cs, send.request, r);
+    }
 }
 
 /* Takes request r posted at `at` now, or when the simulation reaches `at`. */

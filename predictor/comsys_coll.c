@@ -1,15 +1,22 @@
 /* Collectives in the communication model: each member's part is an agent that runs the
  * rounds of the algorithm (coll.h) as point-to-point messages in the collective context
- * of the communicator, in the background of the member. */
+ * of the communicator, in the background of the member.  An agent takes its rounds
+ * from a schedule made once (coll_schedule.h) where the algorithm has one, else asks
+ * the algorithm for each round; a member that posts the same instance as its last one
+ * on the communicator reuses that one's schedule. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll_schedule.h"
 #include "comsys_int.h"
 
 struct agent {
     struct pz_coll c;
     double *counts;            /* the copies c's arrays point into */
     const struct pz_coll_algo *algo;
+    struct pz_coll_schedule *sched;   /* NULL: round by round from algo */
+    const union pz_coll_step *step, *end;   /* with sched: the head of the next round,
+                                               and the end of its steps */
     int comm, tag, round;
     int outstanding;           /* messages of the round not complete; +1 while posting */
     double round_end;          /* latest completion of the round's messages */
@@ -30,6 +37,7 @@ int pz_comsys_comm(struct pz_comsys *cs, int size, const int *procs)
     c->size = size;
     c->procs = malloc((size_t)(size > 0 ? size : 1) * sizeof(int));
     c->seq = calloc((size_t)(size > 0 ? size : 1), sizeof(unsigned));
+    c->cache = NULL;
     if (!c->procs || !c->seq) {
         free(c->procs);
         free(c->seq);
@@ -61,6 +69,8 @@ static int new_agent(struct pz_comsys *cs)
         cs->agents = grown;
         cs->capagents = cap;
     }
+    cs->agents[cs->nagents].counts = NULL;
+    cs->agents[cs->nagents].sched = NULL;
     return cs->nagents++;
 }
 
@@ -68,15 +78,67 @@ static void free_agent(struct pz_comsys *cs, int a)
 {
     free(cs->agents[a].counts);
     cs->agents[a].counts = NULL;
+    pz_coll_schedule_release(cs->agents[a].sched);
+    cs->agents[a].sched = NULL;
     cs->agents[a].next_free = cs->free_agent;
     cs->free_agent = a;
 }
 
-void pz_cs_agents_free(struct pz_comsys *cs)
+/* A member's last collective on a communicator without per-rank counts, and its
+ * schedule (NULL if it has none). */
+struct coll_cache {
+    const struct pz_coll_algo *algo;
+    struct pz_coll c;
+    struct pz_coll_schedule *sched;
+};
+
+static void free_cache(struct comm *cm)
 {
-    for (int a = 0; a < cs->nagents; a++)
+    for (int i = 0; cm->cache && i < cm->size; i++)
+        pz_coll_schedule_release(cm->cache[i].sched);
+    free(cm->cache);
+}
+
+void pz_cs_coll_free(struct pz_comsys *cs)
+{
+    for (int a = 0; a < cs->nagents; a++) {
         free(cs->agents[a].counts);
+        pz_coll_schedule_release(cs->agents[a].sched);
+    }
     free(cs->agents);
+    for (int c = 0; c < cs->ncomms; c++)
+        free_cache(&cs->comms[c]);
+}
+
+/* Whether algo gives instance c the rounds it gave the instance in k (the same member
+ * of the same communicator): the same algorithm, operation, root and bytes, to the
+ * bit, and no per-rank counts in either. */
+static int same_instance(const struct coll_cache *k, const struct pz_coll_algo *algo,
+                         const struct pz_coll *c)
+{
+    return k->algo == algo && k->c.op == c->op && k->c.root == c->root &&
+           memcmp(&k->c.bytes, &c->bytes, sizeof(c->bytes)) == 0;
+}
+
+/* The schedule of member c->me's part of c on cm by algo, with one more user, or NULL. */
+static struct pz_coll_schedule *schedule_of(struct comm *cm, const struct pz_coll_algo *algo,
+                                            const struct pz_coll *c)
+{
+    struct coll_cache *k;
+
+    if (c->send_counts || c->recv_counts ||
+        (!cm->cache && !(cm->cache = calloc((size_t)cm->size, sizeof(*cm->cache)))))
+        return pz_coll_schedule_new(algo, c);
+    k = &cm->cache[c->me];
+    if (!k->algo || !same_instance(k, algo, c)) {
+        pz_coll_schedule_release(k->sched);
+        k->algo = algo;
+        k->c = *c;
+        k->sched = pz_coll_schedule_new(algo, c);
+    }
+    if (k->sched)
+        k->sched->users++;
+    return k->sched;
 }
 
 /* Copies the per-rank arrays of c into the agent. */
@@ -116,11 +178,14 @@ int pz_comsys_collective(struct pz_comsys *cs, int comm, const struct pz_coll *c
         return -1;
     cm = &cs->comms[comm];
     if (keep_counts(&cs->agents[a], c) != 0) {
-        cs->agents[a].next_free = cs->free_agent;
-        cs->free_agent = a;
+        free_agent(cs, a);
         return -1;
     }
     cs->agents[a].algo = algo;
+    if ((cs->agents[a].sched = schedule_of(cm, algo, c))) {
+        cs->agents[a].step = cs->agents[a].sched->steps;
+        cs->agents[a].end = cs->agents[a].step + cs->agents[a].sched->nsteps;
+    }
     cs->agents[a].comm = comm;
     cs->agents[a].tag = (int)(cm->seq[c->me]++ & 0x7fffffff);
     cs->agents[a].round = 0;
@@ -133,37 +198,62 @@ int pz_comsys_collective(struct pz_comsys *cs, int comm, const struct pz_coll *c
     return r;
 }
 
-/* The agent whose round is being emitted (post_message's user data). */
+/* One message of agent a's round: posted now in the communicator's collective
+ * context. */
+static void post_message(struct pz_comsys *cs, int a, int peer, int is_send, double bytes)
+{
+    struct agent *ag = &cs->agents[a];
+    const struct comm *cm = &cs->comms[ag->comm];
+    int me = cm->procs[ag->c.me], other = cm->procs[peer];
+    struct pz_match_key key = { ag->comm | PZ_COLL_CONTEXT, is_send ? me : other,
+                                is_send ? other : me, ag->tag };
+
+    ag->outstanding++;
+    if (is_send)
+        pz_cs_coll_send(cs, a, key, bytes);
+    else
+        pz_cs_coll_recv(cs, a, key);
+}
+
+/* The agent whose round an algorithm emits (emit's user data). */
 struct emitting {
     struct pz_comsys *cs;
     int agent;
 };
 
-/* One message of a round: posted now in the communicator's collective context. */
-static void post_message(void *ud, int peer, int is_send, double bytes)
+static void emit(void *ud, int peer, int is_send, double bytes)
 {
     const struct emitting *em = ud;
-    struct pz_comsys *cs = em->cs;
-    int a = em->agent;
-    struct agent *ag = &cs->agents[a];
-    const struct comm *cm = &cs->comms[ag->comm];
-    int me = cm->procs[ag->c.me], other = cm->procs[peer];
-    int r = pz_cs_new_request(cs);
 
-    if (r < 0)
-        return;
-    cs->req[r].kind = is_send ? REQ_SEND : REQ_RECV;
-    cs->req[r].owner = me;
-    cs->req[r].agent = a;
-    cs->req[r].released = 1;
-    cs->req[r].bytes = bytes;
-    cs->req[r].mode = PZ_SEND_STANDARD;
-    cs->req[r].posted = cs->now;
-    cs->req[r].key = (struct pz_match_key){ ag->comm | PZ_COLL_CONTEXT,
-                                            is_send ? me : other, is_send ? other : me,
-                                            ag->tag };
-    ag->outstanding++;
-    pz_cs_start(cs, r);
+    post_message(em->cs, em->agent, peer, is_send, bytes);
+}
+
+/* Posts agent a's round from its algorithm; 0 if its part is complete. */
+static int walked_round(struct pz_comsys *cs, int a)
+{
+    struct emitting em = { cs, a };
+    struct pz_coll_round out = { emit, &em, 0 };
+    const struct agent *ag = &cs->agents[a];
+
+    if (!ag->algo->round(&ag->c, ag->round, &out))
+        return 0;
+    cs->agents[a].reduce_bytes = out.reduce_bytes;
+    return 1;
+}
+
+/* Posts agent a's round from its schedule; 0 if its part is complete. */
+static int scheduled_round(struct pz_comsys *cs, int a)
+{
+    const union pz_coll_step *head = cs->agents[a].step, *msg;
+
+    if (head == cs->agents[a].end)
+        return 0;
+    msg = head + 1;
+    cs->agents[a].step = msg + head->head.nmsgs;
+    for (; msg < cs->agents[a].step; msg++)
+        post_message(cs, a, msg->msg.peer, msg->msg.is_send, msg->msg.bytes);
+    cs->agents[a].reduce_bytes = head->head.reduce_bytes;
+    return 1;
 }
 
 static void round_finished(struct pz_comsys *cs, int a)
@@ -188,20 +278,18 @@ void pz_cs_agent_message_done(struct pz_comsys *cs, int a, double t)
 
 void pz_cs_agent_round(struct pz_comsys *cs, int a)
 {
-    struct emitting em = { cs, a };
-    struct pz_coll_round out = { post_message, &em, 0 };
     struct agent *ag = &cs->agents[a];
+    int more;
 
-    ag->outstanding = 1;
+    ag->outstanding = 1;   /* until every message of the round is posted */
     ag->round_end = cs->now;
-    if (!ag->algo->round(&ag->c, ag->round, &out)) {
-        int r = ag->request;
+    more = ag->sched ? scheduled_round(cs, a) : walked_round(cs, a);
+    if (!more) {
+        int r = cs->agents[a].request;
 
         free_agent(cs, a);
         pz_cs_complete(cs, r, cs->now);
         return;
     }
-    ag = &cs->agents[a];
-    ag->reduce_bytes = out.reduce_bytes;
     pz_cs_agent_message_done(cs, a, cs->now);
 }

@@ -33,10 +33,14 @@ struct request {
     uint8_t queued, watched, released, rts_arrived;
 };
 
+struct coll_cache;
+
 struct comm {
     int size;
     int *procs;
     unsigned *seq;             /* per rank: collectives it posted on this communicator */
+    struct coll_cache *cache;  /* per rank: its last collective's schedule (comsys_coll.c),
+                                  NULL until the first */
 };
 
 struct agent;
@@ -93,9 +97,15 @@ int pz_cs_progress_init(struct pz_comsys *cs);
 void pz_cs_progress_free(struct pz_comsys *cs);
 int pz_cs_progress_now(struct pz_comsys *cs, int p, enum cs_event kind, int request);
 
-/* Collectives (comsys_coll.c): a part's messages completing, and its next round due. */
+/* Collectives (comsys_coll.c): a part's messages completing, and its next round due;
+ * freeing the agents and the communicators' schedules. */
 void pz_cs_agent_message_done(struct pz_comsys *cs, int agent, double t);
 void pz_cs_agent_round(struct pz_comsys *cs, int agent);
-void pz_cs_agents_free(struct pz_comsys *cs);
+void pz_cs_coll_free(struct pz_comsys *cs);
+
+/* A message of agent's round, posted now (key: in the collective context), by the
+ * protocols of comsys.c; agent_message_done tells the agent when it completes. */
+void pz_cs_coll_send(struct pz_comsys *cs, int agent, struct pz_match_key key, double bytes);
+void pz_cs_coll_recv(struct pz_comsys *cs, int agent, struct pz_match_key key);
 
 #endif

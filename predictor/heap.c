@@ -1,7 +1,12 @@
-/* A 4-ary min-heap.  Each item's order is one 128-bit key, the bits of its time (a
- * non-negative double's bits order like the double) above its sequence number, so a
- * step is one comparison; the keys are kept apart from what is due, so that the four
- * children's keys share a cache line. */
+/* Runs of items in a 4-ary min-heap.  Each run's order is one 128-bit key, the bits of
+ * its time (a non-negative double's bits order like the double) above the number of
+ * runs made before it, so a step is one comparison; the keys are kept apart from the
+ * runs, so that the four children's keys share a cache line.
+ *
+ * Why runs keep the order of (time, push): a push joins the run made last, if that one
+ * is still queued and of its time, else makes a new run.  So every item of a run was
+ * pushed after every item of the runs made before it: runs in key order, each in its
+ * own order, are the items by time and then by push. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,49 +15,137 @@
 
 typedef unsigned __int128 key128;
 
-static key128 key_of(double time, uint64_t seq)
+static uint64_t bits_of(double time)
 {
     uint64_t bits;
 
     if (!(time > 0))
         time = 0;
     memcpy(&bits, &time, sizeof(bits));
-    return (key128)bits << 64 | seq;
+    return bits;
 }
 
-static int grow(struct pz_heap *h)
+static double time_of(uint64_t bits)
+{
+    double t;
+
+    memcpy(&t, &bits, sizeof(t));
+    return t;
+}
+
+/* Room for one more run in the heap's slots. */
+static int grow_slots(struct pz_heap *h)
 {
     uint32_t cap = h->cap ? 2 * h->cap : 64;
     key128 *keys = realloc(h->keys, cap * sizeof(*keys));
-    uint64_t *what;
+    uint32_t *runs;
 
     if (!keys)
         return -1;
     h->keys = keys;
-    if (!(what = realloc(h->what, cap * sizeof(*what))))
+    if (!(runs = realloc(h->slot_run, cap * sizeof(*runs))))
         return -1;
-    h->what = what;
+    h->slot_run = runs;
     h->cap = cap;
+    return 0;
+}
+
+/* A free item (its index), or -1 if memory ran out. */
+static int64_t new_item(struct pz_heap *h)
+{
+    if (h->free_item) {
+        uint32_t i = h->free_item - 1;
+
+        h->free_item = h->next[i];
+        return i;
+    }
+    if (h->nitems == h->capitems) {
+        uint32_t cap = h->capitems ? 2 * h->capitems : 64;
+        uint64_t *what = realloc(h->what, cap * sizeof(*what));
+        uint32_t *next;
+
+        if (!what)
+            return -1;
+        h->what = what;
+        if (!(next = realloc(h->next, cap * sizeof(*next))))
+            return -1;
+        h->next = next;
+        h->capitems = cap;
+    }
+    return h->nitems++;
+}
+
+static void free_item(struct pz_heap *h, uint32_t i)
+{
+    h->next[i] = h->free_item;
+    h->free_item = i + 1;
+}
+
+/* A free run (its index), or -1 if memory ran out. */
+static int64_t new_run(struct pz_heap *h)
+{
+    if (h->free_run) {
+        uint32_t r = h->free_run - 1;
+
+        h->free_run = h->runs[r].head;
+        return r;
+    }
+    if (h->nruns == h->capruns) {
+        uint32_t cap = h->capruns ? 2 * h->capruns : 64;
+        struct pz_heap_run *grown = realloc(h->runs, cap * sizeof(*grown));
+
+        if (!grown)
+            return -1;
+        h->runs = grown;
+        h->capruns = cap;
+    }
+    return h->nruns++;
+}
+
+/* Queues a new run of item alone at time `bits`. */
+static int start_run(struct pz_heap *h, uint64_t bits, uint32_t item)
+{
+    key128 k = (key128)bits << 64 | h->made;
+    int64_t run;
+    uint32_t i;
+
+    if ((h->n == h->cap && grow_slots(h) != 0) || (run = new_run(h)) < 0)
+        return -1;
+    h->made++;
+    h->runs[run] = (struct pz_heap_run){ bits, item + 1, item + 1 };
+    for (i = h->n++; i > 0 && k < h->keys[(i - 1) / 4]; i = (i - 1) / 4) {
+        h->keys[i] = h->keys[(i - 1) / 4];
+        h->slot_run[i] = h->slot_run[(i - 1) / 4];
+    }
+    h->keys[i] = k;
+    h->slot_run[i] = (uint32_t)run;
+    h->last = (uint32_t)run + 1;
     return 0;
 }
 
 int pz_heap_push(struct pz_heap *h, double time, int kind, int id)
 {
-    key128 k = key_of(time, h->pushed++);
-    uint32_t i;
+    uint64_t bits = bits_of(time);
+    int64_t item = new_item(h);
+    struct pz_heap_run *r;
 
-    if (h->n == h->cap && grow(h) != 0)
+    if (item < 0)
         return -1;
-    for (i = h->n++; i > 0 && k < h->keys[(i - 1) / 4]; i = (i - 1) / 4) {
-        h->keys[i] = h->keys[(i - 1) / 4];
-        h->what[i] = h->what[(i - 1) / 4];
+    h->what[item] = (uint64_t)(uint32_t)kind << 32 | (uint32_t)id;
+    h->next[item] = 0;
+    if (h->last && (r = &h->runs[h->last - 1])->time == bits) {
+        h->next[r->tail - 1] = (uint32_t)item + 1;
+        r->tail = (uint32_t)item + 1;
+        return 0;
     }
-    h->keys[i] = k;
-    h->what[i] = (uint64_t)(uint32_t)kind << 32 | (uint32_t)id;
+    if (start_run(h, bits, (uint32_t)item) != 0) {
+        free_item(h, (uint32_t)item);
+        return -1;
+    }
     return 0;
 }
 
-/* The child of i with the smallest key, or 0 if i has none. */
+/* The child of slot i with the smallest key, or 0 if i has none. */
 static uint32_t least_child(const struct pz_heap *h, uint32_t i)
 {
     uint32_t first = 4 * i + 1, best = first, end = first + 4;
@@ -67,50 +160,59 @@ static uint32_t least_child(const struct pz_heap *h, uint32_t i)
     return best;
 }
 
-int pz_heap_pop(struct pz_heap *h, struct pz_heap_item *out)
+/* Takes the run at the top out of the heap, and frees it. */
+static void drop_top(struct pz_heap *h)
 {
+    uint32_t run = h->slot_run[0], i = 0, c, moved;
     key128 k;
-    uint64_t w, bits;
-    uint32_t i = 0, c;
 
-    if (h->n == 0)
-        return 0;
-    bits = (uint64_t)(h->keys[0] >> 64);
-    memcpy(&out->time, &bits, sizeof(bits));
-    out->seq = (uint64_t)h->keys[0];
-    out->kind = (int)(h->what[0] >> 32);
-    out->id = (int)(uint32_t)h->what[0];
     k = h->keys[--h->n];
-    w = h->what[h->n];
+    moved = h->slot_run[h->n];
     while ((c = least_child(h, i)) && h->keys[c] < k) {
         h->keys[i] = h->keys[c];
-        h->what[i] = h->what[c];
+        h->slot_run[i] = h->slot_run[c];
         i = c;
     }
     if (h->n) {
         h->keys[i] = k;
-        h->what[i] = w;
+        h->slot_run[i] = moved;
     }
+    h->runs[run].head = h->free_run;
+    h->free_run = run + 1;
+    if (h->last == run + 1)
+        h->last = 0;
+}
+
+int pz_heap_pop(struct pz_heap *h, struct pz_heap_item *out)
+{
+    struct pz_heap_run *r;
+    uint32_t item;
+
+    if (h->n == 0)
+        return 0;
+    r = &h->runs[h->slot_run[0]];
+    item = r->head - 1;
+    out->time = time_of(r->time);
+    out->kind = (int)(h->what[item] >> 32);
+    out->id = (int)(uint32_t)h->what[item];
+    r->head = h->next[item];
+    free_item(h, item);
+    if (!r->head)
+        drop_top(h);
     return 1;
 }
 
 double pz_heap_next(const struct pz_heap *h)
 {
-    uint64_t bits;
-    double t;
-
-    if (!h->n)
-        return INFINITY;
-    bits = (uint64_t)(h->keys[0] >> 64);
-    memcpy(&t, &bits, sizeof(t));
-    return t;
+    return h->n ? time_of((uint64_t)(h->keys[0] >> 64)) : INFINITY;
 }
 
 void pz_heap_release(struct pz_heap *h)
 {
     free(h->keys);
+    free(h->slot_run);
+    free(h->runs);
     free(h->what);
-    h->keys = NULL;
-    h->what = NULL;
-    h->n = h->cap = 0;
+    free(h->next);
+    memset(h, 0, sizeof(*h));
 }

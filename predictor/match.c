@@ -27,35 +27,36 @@ static int same(const struct pz_match_key *a, const struct pz_match_key *b)
 
 static void drop(struct pz_match_list *l, uint32_t i)
 {
-    memmove(&l->items[i], &l->items[i + 1], (l->n - i - 1) * sizeof(l->items[0]));
+    if (i + 1 < l->n)          /* the last one, the usual case, needs no move */
+        memmove(&l->items[i], &l->items[i + 1], (l->n - i - 1) * sizeof(l->items[0]));
     l->n--;
 }
 
-int pz_match_take_or_add(struct pz_match *m, const struct pz_match_key *key, int request,
-                         int is_send)
+int pz_match_take_or_add(struct pz_match *m, struct pz_match_key key,
+                         struct pz_match_item item, struct pz_match_item *partner)
 {
-    struct pz_match_list *l = list_of(m, key);
+    struct pz_match_list *l = list_of(m, &key);
 
     for (uint32_t i = 0; i < l->n; i++) {
-        if (!same(&l->items[i].key, key))
+        if (!same(&l->items[i].key, &key))
             continue;
-        if (l->items[i].is_send == is_send)
+        if (l->items[i].item.is_send == item.is_send)
             break;                          /* wait behind the older ones of its kind */
-        request = l->items[i].request;
+        *partner = l->items[i].item;
         drop(l, i);
-        return request;
+        return 1;
     }
     if (l->n == l->cap) {
         uint32_t cap = l->cap ? 2 * l->cap : 4;
         struct pz_match_entry *grown = realloc(l->items, cap * sizeof(*grown));
 
         if (!grown)
-            return -2;
+            return -1;
         l->items = grown;
         l->cap = cap;
     }
-    l->items[l->n++] = (struct pz_match_entry){ *key, request, is_send };
-    return -1;
+    l->items[l->n++] = (struct pz_match_entry){ key, item };
+    return 0;
 }
 
 int pz_match_remove(struct pz_match *m, const struct pz_match_key *key, int request)
@@ -63,7 +64,7 @@ int pz_match_remove(struct pz_match *m, const struct pz_match_key *key, int requ
     struct pz_match_list *l = list_of(m, key);
 
     for (uint32_t i = 0; i < l->n; i++) {
-        if (l->items[i].request == request && same(&l->items[i].key, key)) {
+        if (l->items[i].item.request == request && same(&l->items[i].key, key)) {
             drop(l, i);
             return 0;
         }

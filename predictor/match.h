@@ -16,9 +16,16 @@ struct pz_match_key {
     int comm, src, dst, tag;
 };
 
+/* What waits unmatched: a request (the caller's number), whether it is a send, and a
+ * value of the caller's that comes back with it when it is matched. */
+struct pz_match_item {
+    int request, is_send;
+    double value;
+};
+
 struct pz_match_entry {
     struct pz_match_key key;
-    int request, is_send;
+    struct pz_match_item item;
 };
 
 struct pz_match_list {
@@ -36,13 +43,15 @@ struct pz_match {
 /* 0, or -1 if memory ran out. */
 int pz_match_init(struct pz_match *m, int nprocs);
 
-/* Matches request (a send if is_send) with the oldest unmatched request of its key if
- * that is of the other kind, and returns that one (no longer unmatched); else keeps
- * request unmatched and returns -1, or -2 if memory ran out. */
-int pz_match_take_or_add(struct pz_match *m, const struct pz_match_key *key, int request,
-                         int is_send);
+/* Matches item (of key) with the oldest unmatched item of its key if that is of the
+ * other kind: returns 1 and that one (no longer unmatched) in *partner.  Else keeps
+ * item unmatched and returns 0, or -1 if memory ran out.  (Key and item are passed by
+ * value: the caller builds them field by field, and a struct read back whole from
+ * such stores stalls the processor.) */
+int pz_match_take_or_add(struct pz_match *m, struct pz_match_key key,
+                         struct pz_match_item item, struct pz_match_item *partner);
 
-/* Forgets the unmatched request (of key); 0, or -1 if it is not unmatched. */
+/* Forgets the unmatched item of request (of key); 0, or -1 if it is not unmatched. */
 int pz_match_remove(struct pz_match *m, const struct pz_match_key *key, int request);
 
 void pz_match_release(struct pz_match *m);

@@ -7,3 +7,14 @@ unit_test_coll_SOURCES = unit/test_coll.c
 unit_test_coll_CPPFLAGS = $(PREDICTOR_TEST_FLAGS)
 unit_test_coll_LDADD = $(top_builddir)/predictor/libpzpredictor.la $(CRITERION_LIBS) -lm
 endif
+
+# Schedules of collectives: every round of a member made at once is what the algorithm's
+# round function makes one round at a time, for every built-in algorithm.
+if HAVE_CRITERION
+check_PROGRAMS += unit/test_coll_schedule
+TESTS += unit/test_coll_schedule
+unit_test_coll_schedule_SOURCES = unit/test_coll_schedule.c
+unit_test_coll_schedule_CPPFLAGS = $(PREDICTOR_TEST_FLAGS)
+unit_test_coll_schedule_LDADD = $(top_builddir)/predictor/libprognoz-comsys.la \
+	$(CRITERION_LIBS) -lm
+endif
