@@ -1,23 +1,26 @@
-/* Per destination, a list of unmatched requests in posting order. */
+/* One hash table of unmatched requests, linear probing.  Why the order of a key's
+ * requests holds: a request goes to the first free slot from its key's home slot, after
+ * every older one of its key (no free slot lies between a home and a request of it), and
+ * removing one shifts the requests after it back without passing one another. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "match.h"
 
-int pz_match_init(struct pz_match *m, int nprocs)
+#define FIRST_SLOTS 64
+
+/* The key's home slot: its four fields in two words, mixed by multiplying, the slot
+ * from the top bits of the product (the best mixed). */
+static uint32_t home_of(const struct pz_match *m, const struct pz_match_key *k)
 {
-    m->nprocs = nprocs;
-    m->lists = calloc((size_t)(nprocs > 0 ? nprocs : 1) * PZ_MATCH_BUCKETS, sizeof(*m->lists));
-    return m->lists ? 0 : -1;
+    uint64_t a = (uint64_t)(uint32_t)k->src << 32 | (uint32_t)k->dst;
+    uint64_t b = (uint64_t)(uint32_t)k->tag << 32 | (uint32_t)k->comm;
+
+    return (uint32_t)(((a + b * 0xC2B2AE3D27D4EB4Fu) * 0x9E3779B97F4A7C15u) >> m->shift);
 }
 
-/* The list of a key: its destination's, by a hash of the rest. */
-static struct pz_match_list *list_of(struct pz_match *m, const struct pz_match_key *k)
+static int is_free(const struct pz_match_entry *e)
 {
-    uint32_t h = ((uint32_t)k->src * 0x9E3779B1u) ^ ((uint32_t)k->tag * 0x85EBCA77u) ^
-                 ((uint32_t)k->comm * 0xC2B2AE3Du);
-
-    return &m->lists[(size_t)k->dst * PZ_MATCH_BUCKETS + (h >> 27)];
+    return e->key.dst < 0;
 }
 
 static int same(const struct pz_match_key *a, const struct pz_match_key *b)
@@ -25,47 +28,112 @@ static int same(const struct pz_match_key *a, const struct pz_match_key *b)
     return a->comm == b->comm && a->src == b->src && a->dst == b->dst && a->tag == b->tag;
 }
 
-static void drop(struct pz_match_list *l, uint32_t i)
+/* A table of n slots (a power of two), all free; 0, or -1 if memory ran out. */
+static int make_slots(struct pz_match *m, uint32_t n)
 {
-    if (i + 1 < l->n)          /* the last one, the usual case, needs no move */
-        memmove(&l->items[i], &l->items[i + 1], (l->n - i - 1) * sizeof(l->items[0]));
-    l->n--;
+    if (!(m->slots = malloc((size_t)n * sizeof(*m->slots))))
+        return -1;
+    for (uint32_t i = 0; i < n; i++)
+        m->slots[i].key.dst = -1;
+    m->mask = n - 1;
+    m->shift = 64;
+    while (n >>= 1)
+        m->shift--;
+    m->n = 0;
+    return 0;
+}
+
+int pz_match_init(struct pz_match *m, int nprocs)
+{
+    uint32_t n = FIRST_SLOTS;
+
+    while (n < 2 * (uint32_t)(nprocs > 0 ? nprocs : 1) && n < (1u << 30))
+        n *= 2;
+    return make_slots(m, n);
+}
+
+/* Puts e in the first free slot from its home. */
+static void put(struct pz_match *m, const struct pz_match_entry *e)
+{
+    uint32_t i = home_of(m, &e->key);
+
+    while (!is_free(&m->slots[i]))
+        i = (i + 1) & m->mask;
+    m->slots[i] = *e;
+    m->n++;
+}
+
+/* Doubles the slots.  The old ones are read from a free slot on, so that each run of
+ * used slots is read from its start and a key's requests are put back oldest first. */
+static int grow(struct pz_match *m)
+{
+    struct pz_match_entry *old = m->slots;
+    uint32_t size = m->mask + 1, start = 0;
+
+    if (size >= (1u << 30) || make_slots(m, 2 * size) != 0) {
+        m->slots = old;
+        return -1;
+    }
+    while (!is_free(&old[start]))
+        start++;
+    for (uint32_t k = 0; k < size; k++) {
+        const struct pz_match_entry *e = &old[(start + k) & (size - 1)];
+
+        if (!is_free(e))
+            put(m, e);
+    }
+    free(old);
+    return 0;
+}
+
+/* Frees slot i: the requests after it in its run move back into the hole when their
+ * home is not after it (backward shift, so that no free slot lies between a request and
+ * its home). */
+static void remove_at(struct pz_match *m, uint32_t i)
+{
+    for (uint32_t j = (i + 1) & m->mask; !is_free(&m->slots[j]); j = (j + 1) & m->mask) {
+        uint32_t home = home_of(m, &m->slots[j].key);
+
+        if (((j - home) & m->mask) >= ((j - i) & m->mask)) {
+            m->slots[i] = m->slots[j];
+            i = j;
+        }
+    }
+    m->slots[i].key.dst = -1;
+    m->n--;
 }
 
 int pz_match_take_or_add(struct pz_match *m, struct pz_match_key key,
                          struct pz_match_item item, struct pz_match_item *partner)
 {
-    struct pz_match_list *l = list_of(m, &key);
+    uint32_t i = home_of(m, &key);
 
-    for (uint32_t i = 0; i < l->n; i++) {
-        if (!same(&l->items[i].key, &key))
+    for (; !is_free(&m->slots[i]); i = (i + 1) & m->mask) {
+        if (!same(&m->slots[i].key, &key))
             continue;
-        if (l->items[i].item.is_send == item.is_send)
+        if (m->slots[i].item.is_send == item.is_send)
             break;                          /* wait behind the older ones of its kind */
-        *partner = l->items[i].item;
-        drop(l, i);
+        *partner = m->slots[i].item;
+        remove_at(m, i);
         return 1;
     }
-    if (l->n == l->cap) {
-        uint32_t cap = l->cap ? 2 * l->cap : 4;
-        struct pz_match_entry *grown = realloc(l->items, cap * sizeof(*grown));
-
-        if (!grown)
+    if (2 * (m->n + 1) > m->mask + 1) {
+        if (grow(m) != 0)
             return -1;
-        l->items = grown;
-        l->cap = cap;
+        i = home_of(m, &key);
     }
-    l->items[l->n++] = (struct pz_match_entry){ key, item };
+    while (!is_free(&m->slots[i]))
+        i = (i + 1) & m->mask;
+    m->slots[i] = (struct pz_match_entry){ key, item };
+    m->n++;
     return 0;
 }
 
 int pz_match_remove(struct pz_match *m, const struct pz_match_key *key, int request)
 {
-    struct pz_match_list *l = list_of(m, key);
-
-    for (uint32_t i = 0; i < l->n; i++) {
-        if (l->items[i].item.request == request && same(&l->items[i].key, key)) {
-            drop(l, i);
+    for (uint32_t i = home_of(m, key); !is_free(&m->slots[i]); i = (i + 1) & m->mask) {
+        if (m->slots[i].item.request == request && same(&m->slots[i].key, key)) {
+            remove_at(m, i);
             return 0;
         }
     }
@@ -74,8 +142,7 @@ int pz_match_remove(struct pz_match *m, const struct pz_match_key *key, int requ
 
 void pz_match_release(struct pz_match *m)
 {
-    for (size_t i = 0; m->lists && i < (size_t)m->nprocs * PZ_MATCH_BUCKETS; i++)
-        free(m->lists[i].items);
-    free(m->lists);
-    m->lists = NULL;
+    free(m->slots);
+    m->slots = NULL;
+    m->n = m->mask = 0;
 }

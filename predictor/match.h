@@ -1,17 +1,19 @@
-/* Unmatched point-to-point requests, kept per receiving process in the order they were
- * posted: sends whose receive is not posted yet and receives whose send is not.  A new
- * request matches the oldest unmatched one of the same (communicator, source,
- * destination, tag) if that one is of the other kind (the requests of one key are all
- * sends or all receives); otherwise it waits behind them.  A process rarely has more
- * than a few requests unmatched, so a short scan of its own lists is cheaper than a
- * table of every key (which misses the cache at thousands of processes); its requests
- * are spread over PZ_MATCH_BUCKETS lists by key, so that even a process expecting a
- * message from each of thousands (a linear all-to-all) scans only a share of them. */
+/* Unmatched point-to-point requests: sends whose receive is not posted yet and receives
+ * whose send is not.  A new request matches the oldest unmatched one of the same
+ * (communicator, source, destination, tag) if that one is of the other kind (the
+ * requests of one key are all sends or all receives); otherwise it waits behind them.
+ *
+ * They are kept in one hash table of every unmatched request, whatever its processes:
+ * its size follows the requests waiting (at most half its slots are used), not the
+ * processes or their pairs, so that at thousands of processes it still fits in the
+ * processor's cache, and a request is found in the slot its key hashes to or in the few
+ * after it (one cache line, usually) rather than in a list of its destination's. */
 #ifndef PZ_MATCH_H
 #define PZ_MATCH_H
 
 #include <stdint.h>
 
+/* The processes src and dst are >= 0. */
 struct pz_match_key {
     int comm, src, dst, tag;
 };
@@ -24,23 +26,20 @@ struct pz_match_item {
 };
 
 struct pz_match_entry {
-    struct pz_match_key key;
+    struct pz_match_key key;   /* key.dst < 0: a free slot */
     struct pz_match_item item;
 };
 
-struct pz_match_list {
-    struct pz_match_entry *items;
-    uint32_t n, cap;
-};
-
-#define PZ_MATCH_BUCKETS 32
-
+/* Open addressing with linear probing: the requests of one key lie, oldest first,
+ * between the slot their key hashes to and the next free slot. */
 struct pz_match {
-    struct pz_match_list *lists;   /* PZ_MATCH_BUCKETS per destination process */
-    int nprocs;
+    struct pz_match_entry *slots;
+    uint32_t mask;             /* the slots' number (a power of two) - 1 */
+    int shift;                 /* 64 - log2 of the slots' number */
+    uint32_t n;                /* requests kept */
 };
 
-/* 0, or -1 if memory ran out. */
+/* An empty table sized for about nprocs requests waiting; 0, or -1 if memory ran out. */
 int pz_match_init(struct pz_match *m, int nprocs);
 
 /* Matches item (of key) with the oldest unmatched item of its key if that is of the
