@@ -326,17 +326,29 @@ static int at_start(uint8_t kind)
            kind == PZ_REC_NBC_REQUEST;
 }
 
-void pz_engine_finish_call(struct engine *e, int th)
+/* Writes the records of thread th's call with their predicted times. */
+static void emit_call(struct engine *e, int th)
 {
     struct thread *k = &e->threads[th];
     const struct pz_rec *r;
 
-    for (size_t i = 0; i < k->call_len && (r = pz_trace_in_peek(e->in, th, i)); i++) {
+    for (size_t i = 0; i < k->call_len && (r = pz_trace_in_peek(e->in, th, i)); i++)
         pz_engine_emit(e, th, r, at_start(r->kind) && i + 1 < k->call_len ? k->call_start : k->wake);
-        if (r->kind == PZ_REC_LEAVE && i + 1 == k->call_len) {
-            k->last = k->leave_wall = r->time;
-            k->leave_cpu = r->cpu;
-        }
+}
+
+void pz_engine_finish_call(struct engine *e, int th)
+{
+    struct thread *k = &e->threads[th];
+    const struct pz_rec *leave;
+
+    /* without a trace to write, only the Leave is read: with thousands of threads, the
+       records of a call that waited have left the cache by now */
+    if (e->out)
+        emit_call(e, th);
+    leave = k->call_len ? pz_trace_in_peek(e->in, th, k->call_len - 1) : NULL;
+    if (leave && leave->kind == PZ_REC_LEAVE) {
+        k->last = k->leave_wall = leave->time;
+        k->leave_cpu = leave->cpu;
     }
     pz_trace_in_consume(e->in, th, k->call_len);
     pz_comsys_leave(e->cs, k->rank, k->in_mpi, k->wake);
