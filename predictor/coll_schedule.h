@@ -7,7 +7,12 @@
  * Only small parts have a schedule (at most PZ_COLL_SCHEDULE_MAX messages and rounds),
  * so that an instance on thousands of members still holds little memory; and not the
  * families of many rounds of one shape (ring, pairwise), whose round functions make any
- * round in O(1) already.  Private to libprognoz-comsys. */
+ * round in O(1) already.
+ *
+ * A message's peer is kept relative to the member, as peer XOR member, so that members
+ * whose rounds have the same shape have equal schedules and can share one: all the
+ * members of recursive doubling on a power of two, for instance, whose 4096 own
+ * schedules would not stay in the cache.  Private to libprognoz-comsys. */
 #ifndef PZ_COLL_SCHEDULE_H
 #define PZ_COLL_SCHEDULE_H
 
@@ -16,7 +21,8 @@
 #define PZ_COLL_SCHEDULE_MAX 64
 
 struct pz_coll_message {
-    int peer, is_send;           /* as pz_coll_round.message gets them */
+    int peer, is_send;           /* as pz_coll_round.message gets them, but peer XOR the
+                                    member (in a schedule; not in pz_coll_round) */
     double bytes;
 };
 
@@ -41,6 +47,9 @@ struct pz_coll_schedule {
  * rounds (see above), or memory ran out: then use a->round.  c's arrays are not kept. */
 struct pz_coll_schedule *pz_coll_schedule_new(const struct pz_coll_algo *a,
                                               const struct pz_coll *c);
+
+/* Whether a and b give every member the same rounds (bytes compared to the bit). */
+int pz_coll_schedule_same(const struct pz_coll_schedule *a, const struct pz_coll_schedule *b);
 
 /* One user fewer; freed when there is none left.  NULL is ignored. */
 void pz_coll_schedule_release(struct pz_coll_schedule *s);

@@ -2,13 +2,15 @@
  * (coll_algos.h), the schedules made by walking every round at once (coll_schedule.h),
  * and the rank arithmetic the algorithms share. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "coll_algos.h"
 #include "coll_schedule.h"
 
-/* A schedule being made: round r's messages from first[r]; failed once it cannot be. */
+/* A schedule being made for member me: round r's messages from first[r]; failed once it
+ * cannot be. */
 struct pz_walk_record {
-    int nmsgs, failed;
+    int me, nmsgs, failed;
     int first[PZ_COLL_SCHEDULE_MAX + 1];
     double reduce[PZ_COLL_SCHEDULE_MAX];
     struct pz_coll_message msgs[PZ_COLL_SCHEDULE_MAX];
@@ -67,7 +69,7 @@ static void message(struct pz_walk *w, int peer, int is_send, double bytes)
     if (rec->nmsgs == PZ_COLL_SCHEDULE_MAX || w->next == 0)
         rec->failed = 1;
     if (!rec->failed)
-        rec->msgs[rec->nmsgs++] = (struct pz_coll_message){ peer, is_send, bytes };
+        rec->msgs[rec->nmsgs++] = (struct pz_coll_message){ peer ^ rec->me, is_send, bytes };
 }
 
 void pz_internal_walk_send(struct pz_walk *w, int peer, double bytes)
@@ -122,6 +124,7 @@ struct pz_coll_schedule *pz_coll_schedule_new(const struct pz_coll_algo *a,
 
     if (!fn)
         return NULL;
+    rec.me = c->me;
     rec.nmsgs = rec.failed = 0;
     if (c->size > 1)
         fn(c, &w);
@@ -129,6 +132,31 @@ struct pz_coll_schedule *pz_coll_schedule_new(const struct pz_coll_algo *a,
         return NULL;
     rec.first[w.next] = rec.nmsgs;
     return keep(&rec, w.next);
+}
+
+/* Whether two steps at the same place (so both heads or both messages) are the same. */
+static int same_step(const union pz_coll_step *a, const union pz_coll_step *b, int is_head)
+{
+    if (is_head)
+        return a->head.nmsgs == b->head.nmsgs &&
+               memcmp(&a->head.reduce_bytes, &b->head.reduce_bytes, sizeof(double)) == 0;
+    return a->msg.peer == b->msg.peer && a->msg.is_send == b->msg.is_send &&
+           memcmp(&a->msg.bytes, &b->msg.bytes, sizeof(double)) == 0;
+}
+
+int pz_coll_schedule_same(const struct pz_coll_schedule *a, const struct pz_coll_schedule *b)
+{
+    int next_head = 0;
+
+    if (a->nsteps != b->nsteps)
+        return 0;
+    for (int i = 0; i < a->nsteps; i++) {
+        if (!same_step(&a->steps[i], &b->steps[i], i == next_head))
+            return 0;
+        if (i == next_head)
+            next_head += 1 + a->steps[i].head.nmsgs;
+    }
+    return 1;
 }
 
 void pz_coll_schedule_release(struct pz_coll_schedule *s)

@@ -3,7 +3,8 @@
  * of the communicator, in the background of the member.  An agent takes its rounds
  * from a schedule made once (coll_schedule.h) where the algorithm has one, else asks
  * the algorithm for each round; a member that posts the same instance as its last one
- * on the communicator reuses that one's schedule. */
+ * on the communicator reuses that one's schedule, and members whose schedules are equal
+ * (their peers are relative to the member) share one. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,7 @@ int pz_comsys_comm(struct pz_comsys *cs, int size, const int *procs)
     c->procs = malloc((size_t)(size > 0 ? size : 1) * sizeof(int));
     c->seq = calloc((size_t)(size > 0 ? size : 1), sizeof(unsigned));
     c->cache = NULL;
+    memset(c->shared, 0, sizeof(c->shared));
     if (!c->procs || !c->seq) {
         free(c->procs);
         free(c->seq);
@@ -97,6 +99,32 @@ static void free_cache(struct comm *cm)
     for (int i = 0; cm->cache && i < cm->size; i++)
         pz_coll_schedule_release(cm->cache[i].sched);
     free(cm->cache);
+    for (int i = 0; i < COMM_SHARED; i++)
+        pz_coll_schedule_release(cm->shared[i]);
+}
+
+/* The schedule equal to s among those cm shares (s is released then), else s, shared
+ * from now on in place of the one shared longest; NULL stays NULL. */
+static struct pz_coll_schedule *share(struct comm *cm, struct pz_coll_schedule *s)
+{
+    int i = 0;
+
+    if (!s)
+        return NULL;
+    while (i < COMM_SHARED && cm->shared[i] && !pz_coll_schedule_same(cm->shared[i], s))
+        i++;
+    if (i < COMM_SHARED && cm->shared[i]) {
+        pz_coll_schedule_release(s);
+        s = cm->shared[i];
+        s->users++;
+    } else {
+        i = COMM_SHARED - 1;
+        pz_coll_schedule_release(cm->shared[i]);
+        s->users++;   /* the communicator's */
+    }
+    memmove(&cm->shared[1], &cm->shared[0], (size_t)i * sizeof(cm->shared[0]));
+    cm->shared[0] = s;
+    return s;
 }
 
 void pz_cs_coll_free(struct pz_comsys *cs)
@@ -134,7 +162,7 @@ static struct pz_coll_schedule *schedule_of(struct comm *cm, const struct pz_col
         pz_coll_schedule_release(k->sched);
         k->algo = algo;
         k->c = *c;
-        k->sched = pz_coll_schedule_new(algo, c);
+        k->sched = share(cm, pz_coll_schedule_new(algo, c));
     }
     if (k->sched)
         k->sched->users++;
@@ -245,13 +273,14 @@ static int walked_round(struct pz_comsys *cs, int a)
 static int scheduled_round(struct pz_comsys *cs, int a)
 {
     const union pz_coll_step *head = cs->agents[a].step, *msg;
+    int me = cs->agents[a].c.me;
 
     if (head == cs->agents[a].end)
         return 0;
     msg = head + 1;
     cs->agents[a].step = msg + head->head.nmsgs;
     for (; msg < cs->agents[a].step; msg++)
-        post_message(cs, a, msg->msg.peer, msg->msg.is_send, msg->msg.bytes);
+        post_message(cs, a, msg->msg.peer ^ me, msg->msg.is_send, msg->msg.bytes);
     cs->agents[a].reduce_bytes = head->head.reduce_bytes;
     return 1;
 }

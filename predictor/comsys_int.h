@@ -35,12 +35,21 @@ struct request {
 
 struct coll_cache;
 
+struct pz_coll_schedule;
+
+/* Schedules of collectives a communicator keeps for its members to share: a few, so
+ * that an instance whose members have a few shapes of rounds shares too, and looking
+ * one up stays cheap where members share nothing. */
+#define COMM_SHARED 4
+
 struct comm {
     int size;
     int *procs;
     unsigned *seq;             /* per rank: collectives it posted on this communicator */
     struct coll_cache *cache;  /* per rank: its last collective's schedule (comsys_coll.c),
                                   NULL until the first */
+    struct pz_coll_schedule *shared[COMM_SHARED];   /* the schedules made last, that
+                                                       members share (comsys_coll.c) */
 };
 
 struct agent;

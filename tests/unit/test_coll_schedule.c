@@ -1,7 +1,8 @@
 /* Schedules of collectives (predictor/coll_schedule.h): two members' parts worked out by
- * hand from the algorithms' definitions, the parts that have no schedule, and for every
- * built-in algorithm, size up to 40, member, root and block (v-counts too) the schedule
- * compared with the rounds the algorithm's round function makes one at a time. */
+ * hand from the algorithms' definitions, members with equal schedules, the parts that
+ * have no schedule, and for every built-in algorithm, size up to 40, member, root and
+ * block (v-counts too) the schedule compared with the rounds the algorithm's round
+ * function makes one at a time. */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -58,12 +59,13 @@ static void expect_round(const struct pz_coll_schedule *s, int round, int nmsgs,
     cr_assert_eq(head_of(s, round)->head.reduce_bytes, reduce_bytes, "round %d", round);
 }
 
-static void expect_message(const struct pz_coll_schedule *s, int round, int i, int peer,
-                           int is_send, double bytes)
+/* Message i of round of member me's schedule s. */
+static void expect_message(const struct pz_coll_schedule *s, int me, int round, int i,
+                           int peer, int is_send, double bytes)
 {
     const struct pz_coll_message *m = &head_of(s, round)[1 + i].msg;
 
-    cr_assert_eq(m->peer, peer, "round %d message %d", round, i);
+    cr_assert_eq(m->peer ^ me, peer, "round %d message %d", round, i);
     cr_assert_eq(m->is_send, is_send, "round %d message %d", round, i);
     cr_assert_eq(m->bytes, bytes, "round %d message %d", round, i);
 }
@@ -81,9 +83,9 @@ Test(coll_schedule, allreduce_recursive_doubling_by_hand)
     cr_assert(s);
     cr_assert_eq(rounds_of(s), 2);
     expect_round(s, 0, 1, 0);
-    expect_message(s, 0, 0, 1, 1, 8);
+    expect_message(s, c.me, 0, 0, 1, 1, 8);
     expect_round(s, 1, 1, 0);
-    expect_message(s, 1, 0, 1, 0, 8);
+    expect_message(s, c.me, 1, 0, 1, 0, 8);
     pz_coll_schedule_release(s);
 
     c.me = 1;
@@ -91,16 +93,40 @@ Test(coll_schedule, allreduce_recursive_doubling_by_hand)
     cr_assert_eq(rounds_of(s), 4);
     cr_assert_eq(s->nsteps, 4 + 6);
     expect_round(s, 0, 1, 8);
-    expect_message(s, 0, 0, 0, 0, 8);
+    expect_message(s, c.me, 0, 0, 0, 0, 8);
     expect_round(s, 1, 2, 8);
-    expect_message(s, 1, 0, 2, 1, 8);
-    expect_message(s, 1, 1, 2, 0, 8);
+    expect_message(s, c.me, 1, 0, 2, 1, 8);
+    expect_message(s, c.me, 1, 1, 2, 0, 8);
     expect_round(s, 2, 2, 8);
-    expect_message(s, 2, 0, 3, 1, 8);
-    expect_message(s, 2, 1, 3, 0, 8);
+    expect_message(s, c.me, 2, 0, 3, 1, 8);
+    expect_message(s, c.me, 2, 1, 3, 0, 8);
     expect_round(s, 3, 1, 0);
-    expect_message(s, 3, 0, 0, 1, 8);
+    expect_message(s, c.me, 3, 0, 0, 1, 8);
     pz_coll_schedule_release(s);
+}
+
+/* Recursive doubling on a power of two: every member's rounds have one shape, so one
+ * schedule; on 5 members, member 0 (handing its data over) and 1 (taking it) differ. */
+Test(coll_schedule, equal_shapes_equal_schedules)
+{
+    struct pz_coll c = { PZ_COLL_ALLREDUCE, 8, 0, 0, 8, NULL, NULL };
+    const struct pz_coll_algo *a = algo(PZ_COLL_ALLREDUCE, "recursive_doubling");
+    struct pz_coll_schedule *first = pz_coll_schedule_new(a, &c), *s;
+
+    cr_assert(first);
+    for (c.me = 1; c.me < c.size; c.me++) {
+        cr_assert(s = pz_coll_schedule_new(a, &c));
+        cr_assert(pz_coll_schedule_same(first, s), "member %d", c.me);
+        pz_coll_schedule_release(s);
+    }
+    pz_coll_schedule_release(first);
+    c = (struct pz_coll){ PZ_COLL_ALLREDUCE, 5, 0, 0, 8, NULL, NULL };
+    cr_assert(first = pz_coll_schedule_new(a, &c));
+    c.me = 1;
+    cr_assert(s = pz_coll_schedule_new(a, &c));
+    cr_assert_not(pz_coll_schedule_same(first, s));
+    pz_coll_schedule_release(s);
+    pz_coll_schedule_release(first);
 }
 
 /* A lone member has no rounds; the ring's P - 1 rounds of one shape, a linear part of
@@ -145,9 +171,13 @@ static int same_as_rounds(const struct pz_coll_algo *a, const struct pz_coll *c)
                      round);
         cr_assert_eq(head->head.reduce_bytes, out.reduce_bytes, "%s P %d me %d round %d",
                      a->name, c->size, c->me, round);
-        for (int i = 0; i < r.n; i++)
-            cr_assert(memcmp(&head[1 + i].msg, &r.m[i], sizeof(r.m[i])) == 0,
+        for (int i = 0; i < r.n; i++) {
+            struct pz_coll_message m = head[1 + i].msg;
+
+            m.peer ^= c->me;
+            cr_assert(memcmp(&m, &r.m[i], sizeof(r.m[i])) == 0,
                       "%s P %d me %d round %d message %d", a->name, c->size, c->me, round, i);
+        }
         at += 1 + r.n;
     }
     cr_assert_eq(at, s->nsteps, "%s P %d me %d: fewer rounds", a->name, c->size, c->me);
