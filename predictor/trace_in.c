@@ -17,8 +17,8 @@
  * missed the 4 MiB cache twice as often at 4096 ranks, 4 a little more than 8). */
 #define READ_BATCH 8
 
-/* Room in s's ring for n records more; -1 if memory ran out. */
-static int reserve(struct stream *s, size_t n)
+/* Room in ring s for n records more; -1 if memory ran out. */
+static int reserve(struct pz_trace_ring *s, size_t n)
 {
     size_t cap = s->cap ? s->cap : READ_BATCH;
     struct pz_rec *grown;
@@ -292,7 +292,8 @@ static int open_streams(struct pz_trace_in *t)
     char why[512];
     int rc = 0;
 
-    if (!cb || !(t->streams = calloc((size_t)t->nthreads, sizeof(*t->streams)))) {
+    if (!cb || !(t->streams = calloc((size_t)t->nthreads, sizeof(*t->streams))) ||
+        !(t->head.rings = calloc((size_t)t->nthreads, sizeof(*t->head.rings)))) {
         OTF2_EvtReaderCallbacks_Delete(cb);
         pz_trace_in_fail(t, "out of memory");
         return -1;
@@ -347,8 +348,9 @@ void pz_trace_in_close(struct pz_trace_in *t)
 {
     if (!t)
         return;
-    for (int th = 0; t->streams && th < t->nthreads; th++)
-        free(t->streams[th].ring);
+    for (int th = 0; t->head.rings && th < t->nthreads; th++)
+        free(t->head.rings[th].ring);
+    free(t->head.rings);
     free(t->streams);
     pz_spool_free(t->spool);
     if (t->otf) {
@@ -360,50 +362,52 @@ void pz_trace_in_close(struct pz_trace_in *t)
     free(t);
 }
 
-/* Reads more records of s from the spool, straight into its ring, as many as fit (at
- * most READ_BATCH: the ring grows only when it is full, so that it stays small while
- * the replay looks ahead a few records); 0 when there are none left. */
-static int read_more(struct stream *s)
+/* Reads more records of thread th from the spool, straight into its ring, as many as
+ * fit (at most READ_BATCH: the ring grows only when it is full, so that it stays small
+ * while the replay looks ahead a few records); 0 when there are none left. */
+static int read_more(struct pz_trace_in *t, int th)
 {
+    struct stream *st = &t->streams[th];
+    struct pz_trace_ring *s = &t->head.rings[th];
     size_t before = s->count, want;
 
-    if (s->ended)
+    if (st->ended)
         return 0;
     if (reserve(s, 1) != 0) {
-        pz_trace_in_fail(s->t, "out of memory");
-        s->ended = 1;
+        pz_trace_in_fail(t, "out of memory");
+        st->ended = 1;
         return 0;
     }
     want = s->cap - s->count < READ_BATCH ? s->cap - s->count : READ_BATCH;
     while (s->count - before < want) {
         struct pz_rec *r = &s->ring[(s->head + s->count) & (s->cap - 1)];
-        int got = pz_spool_next(s->t->spool, s->thread, r);
+        int got = pz_spool_next(t->spool, th, r);
 
         if (got <= 0) {
-            s->ended = 1;
+            st->ended = 1;
             if (got < 0)
-                pz_trace_in_fail(s->t, "cannot read the temporary file of the records");
+                pz_trace_in_fail(t, "cannot read the temporary file of the records");
             break;
         }
         s->count++;
     }
-    s->t->records += s->count - before;
+    t->records += s->count - before;
     return s->count > before;
 }
 
-const struct pz_rec *pz_trace_in_peek(struct pz_trace_in *t, int th, size_t ahead)
+const struct pz_rec *pz_trace_in_peek_more(struct pz_trace_in *t, int th, size_t ahead)
 {
-    struct stream *s = &t->streams[th];
+    const struct pz_trace_ring *s = &t->head.rings[th];
 
     while (s->count <= ahead)
-        if (!read_more(s))
+        if (!read_more(t, th))
             return NULL;
     return &s->ring[(s->head + ahead) & (s->cap - 1)];
 }
 
 void pz_trace_in_consume(struct pz_trace_in *t, int th, size_t n)
 {
-    struct stream *s = &t->streams[th];
+    struct pz_trace_ring *s = &t->head.rings[th];
 
     if (n > s->count)
         n = s->count;

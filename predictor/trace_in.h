@@ -59,10 +59,34 @@ int pz_trace_in_comm(const struct pz_trace_in *t, uint32_t comm, const int **pro
  * intracommunicator. */
 int pz_trace_in_comm_local(const struct pz_trace_in *t, uint32_t comm);
 
+/* Shown only so that pz_trace_in_peek can be inline (the replay peeks about eight
+ * times a record): a thread's records read and not consumed, in a ring whose capacity
+ * is a power of two, */
+struct pz_trace_ring {
+    struct pz_rec *ring;
+    size_t head, count, cap;
+};
+
+/* and what every struct pz_trace_in begins with. */
+struct pz_trace_in_head {
+    struct pz_trace_ring *rings;   /* of each thread */
+};
+
+/* pz_trace_in_peek when the record is not read yet. */
+const struct pz_rec *pz_trace_in_peek_more(struct pz_trace_in *t, int th, size_t ahead);
+
 /* The record `ahead` places after the next unconsumed one of thread th (0: the next),
  * reading the trace as far as needed; NULL at the end of the stream or on a read
  * error (pz_trace_in_error tells which). */
-const struct pz_rec *pz_trace_in_peek(struct pz_trace_in *t, int th, size_t ahead);
+static inline const struct pz_rec *pz_trace_in_peek(struct pz_trace_in *t, int th,
+                                                    size_t ahead)
+{
+    const struct pz_trace_ring *r = &((const struct pz_trace_in_head *)(void *)t)->rings[th];
+
+    if (ahead < r->count)
+        return &r->ring[(r->head + ahead) & (r->cap - 1)];
+    return pz_trace_in_peek_more(t, th, ahead);
+}
 
 /* Drops the next n records of thread th. */
 void pz_trace_in_consume(struct pz_trace_in *t, int th, size_t n);

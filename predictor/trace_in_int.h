@@ -32,17 +32,16 @@ struct comm_def {
 
 struct pz_spool;
 
-/* One thread's stream: a ring of records read but not consumed (its capacity a power
- * of two, so that positions wrap with a mask). */
+/* One thread's stream; its ring of records read but not consumed is the thread's
+ * struct pz_trace_ring (trace_in.h). */
 struct stream {
     struct pz_trace_in *t;
     int thread;
-    struct pz_rec *ring;
-    size_t head, count, cap;
     int ended;
 };
 
 struct pz_trace_in {
+    struct pz_trace_in_head head;   /* first: pz_trace_in_peek reads it */
     char path[4096];
     OTF2_Reader *otf;
     char **strings;
