@@ -46,10 +46,16 @@ char *pz_machine_json(const struct pz_machine *m)
 void pz_machine_summary(FILE *out, const struct pz_machine *m)
 {
     fprintf(out, "Predicted on machine %s: network %s, latency %g us, bandwidth %g MB/s, "
-            "%d process%s per node, eager up to %g B, MPI %s, cpu_scale %g\n",
+            "%d process%s per node, eager up to %g B, MPI %s, cpu_scale %g",
             m->name, network_name(m->network), m->latency * 1e6, m->bandwidth / 1e6,
             m->procs_per_node, m->procs_per_node == 1 ? "" : "es", m->eager_threshold,
             m->mpi, m->cpu_scale);
+    /* the two keys that change how messages move, named when not the defaults */
+    if (m->progress == PZ_PROGRESS_IN_CALLS)
+        fputs(", progress in calls", out);
+    if (m->duplex_factor != 1)
+        fprintf(out, ", duplex_factor %g", m->duplex_factor);
+    fputc('\n', out);
 }
 
 /* The rows of the comparison, by their offset in struct pz_characteristics. */

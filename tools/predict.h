@@ -14,7 +14,8 @@
  * NULL if memory ran out. */
 char *pz_machine_json(const struct pz_machine *m);
 
-/* One line naming the machine and its main parameters. */
+/* One line naming the machine and its main parameters, with progress and duplex_factor
+ * when they are not the defaults. */
 void pz_machine_summary(FILE *out, const struct pz_machine *m);
 
 /* The recorded run and the predictions on machines[0..n-1] side by side, per interval:

@@ -439,7 +439,13 @@ predict_ok "$trace" --machine "$ideal" --coll allgather=bruck
 pz_expect_eq "--coll allgather=bruck: intervals" 3 "$(grep -c '^Interval (' "$out")"
 predict_ok "$trace" --machine "$slow" --mpi mpich1
 pz_expect_eq "--mpi mpich1: intervals" 3 "$(grep -c '^Interval (' "$out")"
-grep -q '^Predicted on machine slow: .*, MPI mpich1, ' "$out" || pz_fail "--mpi mpich1: not in the machine line"
+grep -q '^Predicted on machine slow: .*, MPI mpich1, cpu_scale 1$' "$out" ||
+    pz_fail "--mpi mpich1: not in the machine line, or keys at their defaults named"
+sed -e 's/^name = .*/name = duplex/' "$slow" >"$PZ_WORK/duplex.conf"
+printf 'progress = in_calls\nduplex_factor = 1.5\n' >>"$PZ_WORK/duplex.conf"
+predict_ok "$trace" --machine "$PZ_WORK/duplex.conf"
+grep -q '^Predicted on machine duplex: .*, cpu_scale 1, progress in calls, duplex_factor 1.5$' \
+    "$out" || pz_fail "progress and duplex_factor not in the machine line"
 predict_ok "$trace" --machine "$slow" --mpi mpich1 --coll allgather=bruck --format json
 "$PY" -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(r["machine"]["mpi"] != "mpich1")' "$out" ||
     pz_fail "--mpi mpich1 --format json: the machine's mpi is not mpich1"
