@@ -78,8 +78,7 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The median of the n values v (sorted in place); NAN for none. */
-static double median(double *v, int n)
+double pz_fit_median(double *v, int n)
 {
     if (n < 1)
         return NAN;
@@ -105,7 +104,7 @@ static void fit_bandwidth(const struct pz_pingpong *p, int n, struct pz_fit *fit
     for (int i = first; i < n; i++)
         for (int j = i + 1; j < n; j++)
             slopes[k++] = (p[j].time - p[i].time) / (p[j].bytes - p[i].bytes);
-    b = median(slopes, k);
+    b = pz_fit_median(slopes, k);
     fit->bandwidth_points = n - first;
     fit->bandwidth_from = from;
     fit->bandwidth_max_rate = !(b > 0) || !isfinite(1 / b);
@@ -242,7 +241,7 @@ double pz_fit_median_error(const struct pz_fit *fit, const struct pz_pingpong *p
         return NAN;
     for (int i = 0; i < n; i++)
         e[i] = fabs(pz_fit_error(p[i].time, model(fit, p[i].bytes)));
-    m = median(e, n);
+    m = pz_fit_median(e, n);
     free(e);
     return m;
 }
@@ -264,7 +263,7 @@ void pz_fit_exchange(struct pz_fit *fit, const struct pz_pingpong *p, int n,
             ratios[k++] = x[i].time / p[j].time;
     }
     if (k > 0) {
-        f = median(ratios, k);
+        f = pz_fit_median(ratios, k);
         fit->duplex_factor = f < 1 ? 1 : f > 2 ? 2 : f;
         fit->duplex_points = k;
     }

@@ -60,6 +60,9 @@ double pz_fit_model_a(const struct pz_fit *fit, double bytes);
 double pz_fit_model_b(const struct pz_fit *fit, double bytes);
 double pz_fit_model_c(const struct pz_fit *fit, double bytes);
 
+/* The median of the n values v (sorted in place); NAN for none. */
+double pz_fit_median(double *v, int n);
+
 /* The error of a model in percent, as 002's table gives it: (measured - model) /
  * measured * 100 (positive: the model predicts less than was measured). */
 double pz_fit_error(double measured, double model);

@@ -1,9 +1,10 @@
 /* prognoz-calibrate: the MPI program behind `prognoz calibrate`.  Two ranks play
  * ping-pong over message sizes from 0 bytes to 16 MiB, exchange messages both ways at
  * once at some of the sizes, then rank 0 sends the largest once more without waiting
- * and computes, to see whether the message moves meanwhile; rank 0 times it all, fits the cost models (predictor/calibrate_fit.c), prints
- * shared/seeds/002's table and writes a machine file (docs/calibrate.md).  Rank 1 only
- * answers and takes part in the exchanges. */
+ * and computes, to see whether the message moves meanwhile; rank 0 times it all, fits
+ * the cost models (predictor/calibrate_fit.c), prints shared/seeds/002's table and
+ * writes a machine file (docs/calibrate.md).  Rank 1 only answers and takes part in the
+ * exchanges. */
 #include <errno.h>
 #include <math.h>
 #include <mpi.h>
@@ -273,10 +274,7 @@ static double exchanges(char *out, char *in, long bytes, int count, double *time
         if (times)
             times[i] = MPI_Wtime() - start;
     }
-    if (!times)
-        return 0;
-    qsort(times, (size_t)count, sizeof(*times), by_double);
-    return count % 2 ? times[count / 2] : (times[count / 2 - 1] + times[count / 2]) / 2;
+    return times ? pz_fit_median(times, count) : 0;
 }
 
 /* Rank 1: answers what rank 0 orders until it says stop; buf holds two messages of the
@@ -329,8 +327,7 @@ static double measure(const struct options *o, char *out, char *in, long bytes,
     while (n < o->max_batches && (n < o->min_batches || MPI_Wtime() - start < o->per_size))
         halves[n++] = batch(out, in, bytes, count);
     *total = n * count;
-    qsort(halves, (size_t)n, sizeof(*halves), by_double);
-    return n % 2 ? halves[n / 2] : (halves[n / 2 - 1] + halves[n / 2]) / 2;
+    return pz_fit_median(halves, n);
 }
 
 static void compute_for(double seconds)
@@ -369,8 +366,7 @@ static void probe(const struct options *o, struct pz_calibration_run *run, char 
     run->probe_compute = PROBE_COMPUTE_TIMES * one_way + PROBE_COMPUTE_MARGIN;
     for (int i = 0; i < n; i++)
         received[i] = probe_once(out, bytes, run->probe_compute);
-    qsort(received, (size_t)n, sizeof(*received), by_double);
-    run->probe_received = received[n / 2];
+    run->probe_received = pz_fit_median(received, n);
 }
 
 static int exchange_count(const struct options *o)
