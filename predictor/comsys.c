@@ -291,9 +291,10 @@ static int coll_request(struct pz_comsys *cs, enum req_kind kind, int agent,
     return r;
 }
 
-/* The receive waiting (agent and post time in recv) of the send `send` just posted. */
-static void coll_send_matched(struct pz_comsys *cs, struct pz_match_key key,
-                              struct pz_match_item send, struct pz_match_item recv)
+/* A collective's send and receive just matched: the receive's item holds its agent and
+ * post time, the send's its arrival time if eager, else its request. */
+static void coll_matched(struct pz_comsys *cs, struct pz_match_key key,
+                         struct pz_match_item send, struct pz_match_item recv)
 {
     int r;
 
@@ -320,7 +321,7 @@ void pz_cs_coll_send(struct pz_comsys *cs, int agent, struct pz_match_key key, d
     }
     rc = match(cs, key, item, &partner);
     if (rc > 0)
-        coll_send_matched(cs, key, item, partner);
+        coll_matched(cs, key, item, partner);
     else if (rc == 0 && !is_eager)
         cs->req[item.request].queued = 1;
     if (is_eager)   /* complete once its data has left */
@@ -330,16 +331,12 @@ void pz_cs_coll_send(struct pz_comsys *cs, int agent, struct pz_match_key key, d
 void pz_cs_coll_recv(struct pz_comsys *cs, int agent, struct pz_match_key key)
 {
     struct pz_match_item item = { agent, 0, cs->now }, send;
-    int r;
 
     if (match(cs, key, item, &send) <= 0)
         return;
-    if (send.request < 0) {
-        pz_cs_agent_message_done(cs, agent, send.value > cs->now ? send.value : cs->now);
-    } else if ((r = coll_request(cs, REQ_RECV, agent, &key, 0, cs->now)) >= 0) {
+    if (send.request >= 0)
         cs->req[send.request].queued = 0;
-        matched(cs, send.request, r);
-    }
+    coll_matched(cs, key, send, item);
 }
 
 /* Takes request r posted at `at` now, or when the simulation reaches `at`. */

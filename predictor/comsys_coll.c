@@ -71,7 +71,6 @@ static int new_agent(struct pz_comsys *cs)
         cs->agents = grown;
         cs->capagents = cap;
     }
-    cs->agents[cs->nagents].counts = NULL;
     cs->agents[cs->nagents].sched = NULL;
     return cs->nagents++;
 }
@@ -158,7 +157,7 @@ static struct pz_coll_schedule *schedule_of(struct comm *cm, const struct pz_col
         (!cm->cache && !(cm->cache = calloc((size_t)cm->size, sizeof(*cm->cache)))))
         return pz_coll_schedule_new(algo, c);
     k = &cm->cache[c->me];
-    if (!k->algo || !same_instance(k, algo, c)) {
+    if (!same_instance(k, algo, c)) {
         pz_coll_schedule_release(k->sched);
         k->algo = algo;
         k->c = *c;

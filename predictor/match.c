@@ -52,11 +52,9 @@ int pz_match_init(struct pz_match *m, int nprocs)
     return make_slots(m, n);
 }
 
-/* Puts e in the first free slot from its home. */
-static void put(struct pz_match *m, const struct pz_match_entry *e)
+/* Puts e in the first free slot from slot i (its home, or a slot past it). */
+static void put_from(struct pz_match *m, uint32_t i, const struct pz_match_entry *e)
 {
-    uint32_t i = home_of(m, &e->key);
-
     while (!is_free(&m->slots[i]))
         i = (i + 1) & m->mask;
     m->slots[i] = *e;
@@ -80,7 +78,7 @@ static int grow(struct pz_match *m)
         const struct pz_match_entry *e = &old[(start + k) & (size - 1)];
 
         if (!is_free(e))
-            put(m, e);
+            put_from(m, home_of(m, &e->key), e);
     }
     free(old);
     return 0;
@@ -122,10 +120,7 @@ int pz_match_take_or_add(struct pz_match *m, struct pz_match_key key,
             return -1;
         i = home_of(m, &key);
     }
-    while (!is_free(&m->slots[i]))
-        i = (i + 1) & m->mask;
-    m->slots[i] = (struct pz_match_entry){ key, item };
-    m->n++;
+    put_from(m, i, &(struct pz_match_entry){ key, item });
     return 0;
 }
 
