@@ -105,9 +105,8 @@ static inline unsigned char *put(unsigned char *b, uint64_t v)
     return b;
 }
 
-/* A record whose every field has its usual value. */
 #define USUAL(bit, member, value) .member = value,
-static const struct pz_rec usual = { FIELDS(USUAL) };
+const struct pz_rec pz_rec_blank = { FIELDS(USUAL) };
 
 int pz_spool_append(struct pz_spool *s, int p, const struct pz_rec *r)
 {
@@ -216,7 +215,7 @@ int pz_spool_next(struct pz_spool *s, int p, struct pz_rec *out)
     if (g->pos >= g->len)
         return 0;
     b = g->buf + g->pos;
-    *out = usual;
+    *out = pz_rec_blank;
     out->kind = *b++;
     out->coll_op = *b++;
     mask = (unsigned)b[0] | (unsigned)b[1] << 8;

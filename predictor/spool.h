@@ -12,6 +12,10 @@
 
 struct pz_spool;
 
+/* A record without any of the attributes: every field at the value the spool stores
+ * without writing it. */
+extern const struct pz_rec pz_rec_blank;
+
 /* A spool for nstreams streams in $TMPDIR (or /tmp); NULL with a one-line message in err. */
 struct pz_spool *pz_spool_new(int nstreams, char *err, size_t errlen);
 

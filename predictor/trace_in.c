@@ -38,12 +38,6 @@ static int reserve(struct pz_trace_ring *s, size_t n)
     return 0;
 }
 
-/* A record without any of the attributes. */
-static const struct pz_rec blank = {
-    .peer = PZ_NONE32, .callsite = PZ_NONE32, .send_list = PZ_NONE32,
-    .recv_list = PZ_NONE32, .cpu = PZ_NONE64,
-};
-
 /* prognoz's attributes among those of an event (looking each up by id would complain
  * about the absent ones). */
 static void take_attributes(const struct pz_trace_in *t, OTF2_AttributeList *list,
@@ -91,7 +85,7 @@ static OTF2_CallbackCode add(void *ud, OTF2_TimeStamp time, enum pz_rec_kind kin
 
     if (spool_filled(t, s->thread) != 0)
         return OTF2_CALLBACK_INTERRUPT;
-    *r = blank;
+    *r = pz_rec_blank;
     r->time = time;
     r->kind = (uint8_t)kind;
     if (attributes)
