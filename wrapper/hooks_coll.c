@@ -12,7 +12,7 @@ void pz_coll_count_lists(const struct pz_coll_args *a, int is_root, uint32_t *se
     int rooted = a->op == PZ_COLL_GATHERV || a->op == PZ_COLL_SCATTERV;
 
     *send = *recv = PZ_NO_COUNTS;
-    if ((rooted && !is_root) || (!a->scounts && !a->rcounts))
+    if (rooted && !is_root)
         return;
     if (a->op == PZ_COLL_REDUCE_SCATTER)
         *recv = pz_vcounts_intern(a->rcounts, a->stype, NULL, a->size);

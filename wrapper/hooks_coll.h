@@ -11,7 +11,7 @@
 #include "requests.h"
 
 /* Per-peer byte lists of the v and w collectives, where the process's counts matter
- * (hooks_coll.c). */
+ * (hooks_coll.c); for calls with a count array (a->scounts or a->rcounts) only. */
 void pz_coll_count_lists(const struct pz_coll_args *a, int is_root, uint32_t *send,
                          uint32_t *recv);
 
@@ -54,7 +54,6 @@ PZ_ALWAYS_INLINE void pz_post_coll(struct pz_call *c, enum pz_collective kind,
     struct pz_request r = { .kind = PZ_REQ_COLL, .collective = (uint8_t)kind, .comm = ref,
                             .peer = -1, .send_counts = PZ_NO_COUNTS,
                             .recv_counts = PZ_NO_COUNTS };
-    struct pz_item *it;
     int is_root = 0;
 
     pz_coll_group(&a, ref, comm);
@@ -71,17 +70,7 @@ PZ_ALWAYS_INLINE void pz_post_coll(struct pz_call *c, enum pz_collective kind,
         pz_coll_count_lists(&a, is_root, &r.send_counts, &r.recv_counts);
     if (request)
         pz_requests_post(c->thread->requests, *request, &r);
-    it = pz_call_item(c, request ? PZ_ITEM_NBC_REQUEST : PZ_ITEM_COLL);
-    if (!it)
-        return;
-    it->collective = r.collective;
-    it->comm = ref;
-    it->peer = r.peer;
-    it->bytes = r.bytes;
-    it->bytes_received = r.bytes_received;
-    it->request = r.id;
-    it->send_counts = r.send_counts;
-    it->recv_counts = r.recv_counts;
+    pz_add_request_event(c, &r, request ? PZ_ITEM_NBC_REQUEST : PZ_ITEM_COLL);
 }
 
 #endif
