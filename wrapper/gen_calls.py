@@ -97,6 +97,7 @@ class Call:
         self.name = name
         self.category = category
         self.collective = collective
+        self.coll_enum = 'PZ_COLL_%s' % collective.upper() if collective else 'PZ_COLL_NONE'
         self.params = params
         self.roles = {p.role: p for p in params if p.role}
 
@@ -108,7 +109,7 @@ class Call:
 
     def arg_for(self, hook_arg):
         if hook_arg.role == 'kind':
-            return 'PZ_COLL_%s' % (self.collective or 'none').upper()
+            return self.coll_enum
         param = self.roles.get(hook_arg.role)
         if param is None:
             if not hook_arg.optional:
@@ -177,10 +178,9 @@ def write_calls_c(out, calls):
     out.write(HEADER)
     out.write('#include "calls_gen.h"\n\nconst struct pz_call_info pz_calls[PZ_NCALLS] = {\n')
     for c in calls:
-        coll = 'PZ_COLL_%s' % c.collective.upper() if c.collective else 'PZ_COLL_NONE'
         nb = 1 if 'request' in c.roles or 'requests' in c.roles else 0
         out.write('    [PZ_CALL_%s] = { "%s", PZ_CAT_%s, %s, %d },\n'
-                  % (c.name, c.name, c.category.name.upper(), coll, nb))
+                  % (c.name, c.name, c.category.name.upper(), c.coll_enum, nb))
     out.write('};\n')
 
 
