@@ -12,6 +12,7 @@
 
 #include "analysis.h"
 #include "calls_gen.h"
+#include "names.h"
 #include "anchor.h"
 #include "reader.h"
 
@@ -154,7 +155,7 @@ static OTF2_CallbackCode def_attribute(void *ud, OTF2_AttributeRef self, OTF2_St
 
     (void)description;
     if (type == OTF2_TYPE_SOURCE_CODE_LOCATION && name < r->nstrings && r->strings[name] &&
-        !strcmp(r->strings[name], "prognoz:callsite"))
+        !strcmp(r->strings[name], PZ_NAME_CALLSITE))
         r->callsite_attribute = self;
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -208,8 +209,8 @@ static void interval_region(struct reader *r, struct region *g)
     const char *description = g->description < r->nstrings ? r->strings[g->description] : NULL;
 
     if (name && (name = strstr(name, "interval ")))
-        sscanf(name, "interval %u at", &g->id);
-    g->sequential = description && !strcmp(description, "prognoz:sequential");
+        sscanf(name, PZ_INTERVAL_ID_FORMAT, &g->id);
+    g->sequential = description && !strcmp(description, PZ_DESC_SEQUENTIAL);
 }
 
 /* MPI regions: their class by name from the MPI function table (calls_gen.h). */

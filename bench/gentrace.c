@@ -64,6 +64,7 @@
 #include <otf2/otf2.h>
 
 #include "calls_gen.h"
+#include "names.h"
 
 #define RANKS_PER_NODE 16
 #define TAG 7
@@ -395,12 +396,10 @@ static void write_definitions(OTF2_GlobalDefWriter *w, int ranks, const struct r
         return;
     }
     OTF2_GlobalDefWriter_WriteAttribute(
-        w, ATTR_SEND_BYTES, string(&s, "prognoz:send_bytes"),
-        string(&s, "bytes sent to each rank of the communicator, comma-separated"),
+        w, ATTR_SEND_BYTES, string(&s, PZ_NAME_SEND_BYTES), string(&s, PZ_DESC_SEND_BYTES),
         OTF2_TYPE_STRING);
     OTF2_GlobalDefWriter_WriteAttribute(
-        w, ATTR_RECV_BYTES, string(&s, "prognoz:recv_bytes"),
-        string(&s, "bytes received from each rank of the communicator, comma-separated"),
+        w, ATTR_RECV_BYTES, string(&s, PZ_NAME_RECV_BYTES), string(&s, PZ_DESC_RECV_BYTES),
         OTF2_TYPE_STRING);
     OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000u, BEGIN, end - BEGIN,
                                               1767225600000000000u);
@@ -428,7 +427,7 @@ static void write_definitions(OTF2_GlobalDefWriter *w, int ranks, const struct r
                                            OTF2_LOCATION_TYPE_CPU_THREAD, rk[r].events,
                                            (OTF2_LocationGroupRef)r);
 
-    mpi_file = string(&s, "MPI");
+    mpi_file = string(&s, PZ_MPI_FILE);
     empty = string(&s, "");
     for (int id = 0; id < PZ_NCALLS; id++) {
         name = string(&s, pz_calls[id].name);
@@ -437,7 +436,7 @@ static void write_definitions(OTF2_GlobalDefWriter *w, int ranks, const struct r
                                          OTF2_REGION_FLAG_NONE, mpi_file, 0, 0);
     }
     empty = string(&s, "");
-    snprintf(text, sizeof(text), "interval 1 at %s:%u", strrchr(INTERVAL_FILE, '/') + 1,
+    snprintf(text, sizeof(text), PZ_INTERVAL_NAME_FORMAT, "", 1u, strrchr(INTERVAL_FILE, '/') + 1,
              INTERVAL_LINE);
     name = string(&s, text);
     OTF2_GlobalDefWriter_WriteRegion(w, INTERVAL_REGION, name, name, empty,
@@ -445,9 +444,8 @@ static void write_definitions(OTF2_GlobalDefWriter *w, int ranks, const struct r
                                      OTF2_REGION_FLAG_PHASE, string(&s, INTERVAL_FILE),
                                      INTERVAL_LINE, INTERVAL_LINE);
 
-    OTF2_GlobalDefWriter_WriteAttribute(w, ATTR_CALLSITE, string(&s, "prognoz:callsite"),
-                                        string(&s, "the source location the MPI call was "
-                                                   "made from"),
+    OTF2_GlobalDefWriter_WriteAttribute(w, ATTR_CALLSITE, string(&s, PZ_NAME_CALLSITE),
+                                        string(&s, PZ_DESC_CALLSITE),
                                         OTF2_TYPE_SOURCE_CODE_LOCATION);
 
     for (int r = 0; r < ranks; r++)

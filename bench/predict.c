@@ -9,7 +9,7 @@
  * TRACE is DIR or DIR/traces.otf2; FILE is a machine file (by default
  * share/machines/gigabit-switch.conf of the source tree).  The measures (MODE):
  *
- *   bare     OTF2 alone, reading the trace the way predictor/trace_in.c does: the
+ *   bare     OTF2 alone, reading the trace the way trace/trace_in.c does: the
  *            global definitions (locations only kept), every location selected, an
  *            event reader per location, its local definitions read (mapping tables,
  *            clock offsets), then the events of every location through its own
@@ -55,7 +55,7 @@
 #define PZ_BENCH_MACHINE "share/machines/gigabit-switch.conf"
 #endif
 
-/* Events read from a location at a time, as predictor/trace_in.c reads them. */
+/* Events read from a location at a time, as trace/trace_in.c reads them. */
 #define READ_BATCH 64
 
 /* The callbacks of the bare read: nothing done, for each kind trace_in.c registers. */

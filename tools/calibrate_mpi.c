@@ -2,7 +2,7 @@
  * ping-pong over message sizes from 0 bytes to 16 MiB, exchange messages both ways at
  * once at some of the sizes, then rank 0 sends the largest once more without waiting
  * and computes, to see whether the message moves meanwhile; rank 0 times it all, fits
- * the cost models (predictor/calibrate_fit.c), prints shared/seeds/002's table and
+ * the cost models (model/calibrate_fit.c), prints shared/seeds/002's table and
  * writes a machine file (docs/calibrate.md).  Rank 1 only answers and takes part in the
  * exchanges. */
 #include <errno.h>

@@ -214,16 +214,20 @@ def write_wrappers_c(out, calls):
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit('usage: gen_calls.py TABLE OUTDIR')
+    # calls: the reader side (ids, names, categories: trace/); wrappers: the wrapper's.
+    parts = sys.argv[3:] or ['calls', 'wrappers']
+    if len(sys.argv) < 3 or any(p not in ('calls', 'wrappers') for p in parts):
+        sys.exit('usage: gen_calls.py TABLE OUTDIR [calls] [wrappers]')
     categories, calls = read_table(sys.argv[1])
     outdir = sys.argv[2]
-    with open(outdir + '/calls_gen.h', 'w') as out:
-        write_calls_h(out, categories, calls)
-    with open(outdir + '/calls_gen.c', 'w') as out:
-        write_calls_c(out, calls)
-    with open(outdir + '/wrappers_gen.c', 'w') as out:
-        write_wrappers_c(out, calls)
+    if 'calls' in parts:
+        with open(outdir + '/calls_gen.h', 'w') as out:
+            write_calls_h(out, categories, calls)
+        with open(outdir + '/calls_gen.c', 'w') as out:
+            write_calls_c(out, calls)
+    if 'wrappers' in parts:
+        with open(outdir + '/wrappers_gen.c', 'w') as out:
+            write_wrappers_c(out, calls)
 
 
 if __name__ == '__main__':

@@ -6,6 +6,7 @@
 #include "archive.h"
 #include "calls_gen.h"
 #include "globaldefs.h"
+#include "names.h"
 #include "vcounts.h"
 
 enum { GROUP_LOCATIONS, GROUP_SELF, FIRST_COMM_GROUP };
@@ -58,7 +59,7 @@ static OTF2_RegionRole region_role(const struct pz_call_info *call)
 
 static void write_regions(struct strings *s)
 {
-    OTF2_StringRef mpi_file = string(s, "MPI"), empty = string(s, "");
+    OTF2_StringRef mpi_file = string(s, PZ_MPI_FILE), empty = string(s, "");
 
     for (int id = 0; id < PZ_NCALLS; id++) {
         OTF2_StringRef name = string(s, pz_calls[id].name);
@@ -75,7 +76,7 @@ static void write_regions(struct strings *s)
  * (docs/trace-format.md). */
 static void write_intervals(struct strings *s, const struct pz_run_info *run)
 {
-    OTF2_StringRef empty = string(s, ""), sequential = string(s, "prognoz:sequential");
+    OTF2_StringRef empty = string(s, ""), sequential = string(s, PZ_DESC_SEQUENTIAL);
 
     for (uint32_t i = 0; i < run->nintervals; i++) {
         const struct pz_interval_def *d = &run->intervals[i];
@@ -83,7 +84,7 @@ static void write_intervals(struct strings *s, const struct pz_run_info *run)
         char name[4200];
         OTF2_StringRef ref;
 
-        snprintf(name, sizeof(name), "%sinterval %u at %s:%u", d->sequential ? "sequential " : "",
+        snprintf(name, sizeof(name), PZ_INTERVAL_NAME_FORMAT, d->sequential ? PZ_SEQUENTIAL_PREFIX : "",
                  d->id, base ? base + 1 : d->file ? d->file : "??", d->line);
         ref = string(s, name);
         OTF2_GlobalDefWriter_WriteRegion(s->w, PZ_NCALLS + i, ref, ref,
@@ -196,12 +197,10 @@ static void write_count_lists(struct strings *s, const struct pz_run_info *run)
     for (uint32_t i = 0; i < run->ncount_lists; i++)
         string(s, run->count_lists[i]);
     OTF2_GlobalDefWriter_WriteAttribute(
-        s->w, PZ_ATTR_SEND_BYTES, string(s, "prognoz:send_bytes"),
-        string(s, "bytes sent to each rank of the communicator, comma-separated"),
+        s->w, PZ_ATTR_SEND_BYTES, string(s, PZ_NAME_SEND_BYTES), string(s, PZ_DESC_SEND_BYTES),
         OTF2_TYPE_STRING);
     OTF2_GlobalDefWriter_WriteAttribute(
-        s->w, PZ_ATTR_RECV_BYTES, string(s, "prognoz:recv_bytes"),
-        string(s, "bytes received from each rank of the communicator, comma-separated"),
+        s->w, PZ_ATTR_RECV_BYTES, string(s, PZ_NAME_RECV_BYTES), string(s, PZ_DESC_RECV_BYTES),
         OTF2_TYPE_STRING);
 }
 
@@ -209,8 +208,7 @@ static void write_count_lists(struct strings *s, const struct pz_run_info *run)
 static void write_sites(struct strings *s, const struct pz_run_info *run)
 {
     OTF2_GlobalDefWriter_WriteAttribute(
-        s->w, PZ_ATTR_CALLSITE, string(s, "prognoz:callsite"),
-        string(s, "the source location the MPI call was made from"),
+        s->w, PZ_ATTR_CALLSITE, string(s, PZ_NAME_CALLSITE), string(s, PZ_DESC_CALLSITE),
         OTF2_TYPE_SOURCE_CODE_LOCATION);
     for (uint32_t i = 0; i < run->nsites; i++)
         OTF2_GlobalDefWriter_WriteSourceCodeLocation(
@@ -225,9 +223,7 @@ static void write_cpu_time(struct strings *s, const struct pz_run_info *run)
     if (!run->cpu_time)
         return;
     OTF2_GlobalDefWriter_WriteAttribute(
-        s->w, PZ_ATTR_CPU_TIME, string(s, "prognoz:cpu_time"),
-        string(s, "CPU time of the calling thread since it started, ns "
-                  "(CLOCK_THREAD_CPUTIME_ID): at Enter read before the call, at Leave after"),
+        s->w, PZ_ATTR_CPU_TIME, string(s, PZ_NAME_CPU_TIME), string(s, PZ_DESC_CPU_TIME),
         OTF2_TYPE_UINT64);
 }
 

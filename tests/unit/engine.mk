@@ -4,8 +4,8 @@ if HAVE_CRITERION
 check_PROGRAMS += unit/test_engine
 TESTS += unit/test_engine
 unit_test_engine_SOURCES = unit/test_engine.c unit/trace_builder.c unit/trace_builder.h
-unit_test_engine_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/predictor \
+unit_test_engine_CPPFLAGS = $(AM_CPPFLAGS) $(LAYER_FLAGS) \
 	-I$(top_srcdir)/analyzer
-unit_test_engine_LDADD = $(top_builddir)/predictor/libpzpredictor.la \
+unit_test_engine_LDADD = $(top_builddir)/replay/libpzreplay.la \
 	$(top_builddir)/analyzer/libpzanalyzer.la $(CRITERION_LIBS) $(OTF2_LIBS) -lm
 endif

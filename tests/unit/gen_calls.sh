@@ -20,7 +20,10 @@ gen=$PZ_TOP_SRCDIR/wrapper/gen_calls.py
 f08=$PZ_TOP_SRCDIR/wrapper/gen_f08.py
 table=$PZ_TOP_SRCDIR/wrapper/mpi_calls.tbl
 data=$PZ_TOP_SRCDIR/tests/unit/gen
-built=../wrapper
+# The build's files: the table's reader side in trace/, the wrappers in wrapper/.
+built_dir() {
+    case $1 in calls_gen.*) echo ../trace ;; *) echo ../wrapper ;; esac
+}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/prognoz-gen.XXXXXX") || { echo "FAIL: mktemp" >&2; exit 1; }
 cleanup() {
@@ -57,7 +60,8 @@ quiet() {
 
 # (a) The build's files, regenerated.
 for f in calls_gen.h calls_gen.c wrappers_gen.c wrappers_f08_gen.c; do
-    test -f "$built/$f" || fail "the build's $f is not in $built (run from BUILDDIR/tests)"
+    test -f "$(built_dir "$f")/$f" ||
+        fail "the build's $f is not in $(built_dir "$f") (run from BUILDDIR/tests)"
 done
 mkdir "$work/real"
 "$py" "$gen" "$table" "$work/real" >"$work/out" 2>"$work/err" ||
@@ -67,7 +71,7 @@ quiet "gen_calls.py on the real table"
     fail "gen_f08.py failed on the real table"
 quiet "gen_f08.py on the real table"
 for f in calls_gen.h calls_gen.c wrappers_gen.c wrappers_f08_gen.c; do
-    test -f "$built/$f" && same "regenerated $f" "$built/$f" "$work/real/$f"
+    test -f "$(built_dir "$f")/$f" && same "regenerated $f" "$(built_dir "$f")/$f" "$work/real/$f"
 done
 test -z "$(ls "$work/real" | grep -v -x -e calls_gen.h -e calls_gen.c -e wrappers_gen.c \
     -e wrappers_f08_gen.c)" || fail "the generators left other files: $(ls "$work/real")"

@@ -4,6 +4,6 @@ if HAVE_CRITERION
 check_PROGRAMS += unit/test_heap
 TESTS += unit/test_heap
 unit_test_heap_SOURCES = unit/test_heap.c
-unit_test_heap_CPPFLAGS = $(PREDICTOR_TEST_FLAGS)
-unit_test_heap_LDADD = $(top_builddir)/predictor/libprognoz-comsys.la $(CRITERION_LIBS) -lm
+unit_test_heap_CPPFLAGS = $(MODEL_TEST_FLAGS)
+unit_test_heap_LDADD = $(top_builddir)/model/libprognoz-comsys.la $(CRITERION_LIBS) -lm
 endif

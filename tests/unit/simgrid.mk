@@ -4,8 +4,8 @@ if HAVE_CRITERION
 check_PROGRAMS += unit/test_simgrid
 TESTS += unit/test_simgrid
 unit_test_simgrid_SOURCES = unit/test_simgrid.c unit/trace_builder.c unit/trace_builder.h
-unit_test_simgrid_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/predictor \
+unit_test_simgrid_CPPFLAGS = $(AM_CPPFLAGS) $(LAYER_FLAGS) \
 	-DPZ_MACHINES_DIR='"$(abs_top_srcdir)/share/machines"'
-unit_test_simgrid_LDADD = $(top_builddir)/predictor/libpzpredictor.la $(CRITERION_LIBS) \
+unit_test_simgrid_LDADD = $(top_builddir)/export/libpzexport.la $(CRITERION_LIBS) \
 	$(OTF2_LIBS) -lm
 endif

@@ -1,4 +1,4 @@
-/* Calibration: the fit of predictor/calibrate_fit.c on synthetic ping-pong times made
+/* Calibration: the fit of model/calibrate_fit.c on synthetic ping-pong times made
  * from known parameters (Hockney's with a rendezvous step, the packet model), with and
  * without a little deterministic noise, recovers them; machine files written by
  * pz_machine_write and by prognoz-calibrate's writer load back exactly. */

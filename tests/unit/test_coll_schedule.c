@@ -1,4 +1,4 @@
-/* Schedules of collectives (predictor/coll_schedule.h): two members' parts worked out by
+/* Schedules of collectives (model/coll_schedule.h): two members' parts worked out by
  * hand from the algorithms' definitions, members with equal schedules, the parts that
  * have no schedule, and for every built-in algorithm, size up to 40, member, root and
  * block (v-counts too) the schedule compared with the rounds the algorithm's round

@@ -1,4 +1,4 @@
-/* The replay engine (predictor/engine.h) on traces built by hand (trace_builder.h):
+/* The replay engine (replay/engine.h) on traces built by hand (trace_builder.h):
  * every expected time below is worked out from the engine's rules and the model's
  * formulas, not copied from its output.
  *

@@ -1,4 +1,4 @@
-/* The queue of the replay's threads and of the model's events (predictor/heap.h): the
+/* The queue of the replay's threads and of the model's events (model/heap.h): the
  * earliest first and equal times in the order of pushing, through runs joined, emptied
  * and made again; negative times and NaN as 0; and a long mixed sequence against the
  * definition itself (the pending item with the least time, the first pushed of them). */

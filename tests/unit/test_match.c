@@ -1,4 +1,4 @@
-/* The match table of the communication model (predictor/match.h): a request matches
+/* The match table of the communication model (model/match.h): a request matches
  * the oldest of its key when that one is of the other kind, else waits behind it; keys
  * that differ in any field never match; a removed request is skipped; the order holds
  * through the table's growth, through runs of slots that wrap around its end, and over

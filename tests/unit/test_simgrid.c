@@ -1,4 +1,4 @@
-/* The SimGrid export (predictor/simgrid.h) of traces built by hand: every file is
+/* The SimGrid export (export/simgrid.h) of traces built by hand: every file is
  * compared with the text written here from the format of docs/simgrid.md, not copied
  * from the exporter's output.
  *

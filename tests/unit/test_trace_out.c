@@ -1,4 +1,4 @@
-/* The predicted trace written as OTF2 (predictor/trace_out.h).  A recorded trace is
+/* The predicted trace written as OTF2 (replay/trace_out.h).  A recorded trace is
  * built by hand (trace_builder.h), read back into records with this file's OTF2
  * reader, and written through pz_trace_out with every time t moved to
  * OFFSET + 3 (t - OFFSET) + 1000; the output, read by the same reader, must hold the

@@ -11,16 +11,17 @@
 #include <string.h>
 
 #include "trace_defs.h"
+#include "names.h"
 
 /* The names and types under which the recorder defines its attributes. */
 static const struct {
     const char *name;
     OTF2_Type type;
 } wanted[PZ_OUT_NATTRIBUTES] = {
-    [PZ_OUT_CALLSITE] = { "prognoz:callsite", OTF2_TYPE_SOURCE_CODE_LOCATION },
-    [PZ_OUT_SEND_BYTES] = { "prognoz:send_bytes", OTF2_TYPE_STRING },
-    [PZ_OUT_RECV_BYTES] = { "prognoz:recv_bytes", OTF2_TYPE_STRING },
-    [PZ_OUT_CPU_TIME] = { "prognoz:cpu_time", OTF2_TYPE_UINT64 },
+    [PZ_OUT_CALLSITE] = { PZ_NAME_CALLSITE, OTF2_TYPE_SOURCE_CODE_LOCATION },
+    [PZ_OUT_SEND_BYTES] = { PZ_NAME_SEND_BYTES, OTF2_TYPE_STRING },
+    [PZ_OUT_RECV_BYTES] = { PZ_NAME_RECV_BYTES, OTF2_TYPE_STRING },
+    [PZ_OUT_CPU_TIME] = { PZ_NAME_CPU_TIME, OTF2_TYPE_UINT64 },
 };
 
 static int by_id(const void *key, const void *element)

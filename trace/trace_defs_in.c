@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "calls_gen.h"
+#include "names.h"
 #include "trace_in_int.h"
 
 void pz_trace_in_fail(struct pz_trace_in *t, const char *what)
@@ -156,13 +157,13 @@ static OTF2_CallbackCode on_attribute(void *ud, OTF2_AttributeRef self, OTF2_Str
     (void)description;
     if (!s)
         return OTF2_CALLBACK_SUCCESS;
-    if (type == OTF2_TYPE_SOURCE_CODE_LOCATION && !strcmp(s, "prognoz:callsite"))
+    if (type == OTF2_TYPE_SOURCE_CODE_LOCATION && !strcmp(s, PZ_NAME_CALLSITE))
         t->callsite = self;
-    else if (type == OTF2_TYPE_STRING && !strcmp(s, "prognoz:send_bytes"))
+    else if (type == OTF2_TYPE_STRING && !strcmp(s, PZ_NAME_SEND_BYTES))
         t->send_list = self;
-    else if (type == OTF2_TYPE_STRING && !strcmp(s, "prognoz:recv_bytes"))
+    else if (type == OTF2_TYPE_STRING && !strcmp(s, PZ_NAME_RECV_BYTES))
         t->recv_list = self;
-    else if (type == OTF2_TYPE_UINT64 && !strcmp(s, "prognoz:cpu_time"))
+    else if (type == OTF2_TYPE_UINT64 && !strcmp(s, PZ_NAME_CPU_TIME))
         t->cpu = self;
     return OTF2_CALLBACK_SUCCESS;
 }

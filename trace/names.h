@@ -1,0 +1,29 @@
+/* The names of prognoz's trace format (docs/trace-format.md), written by the recorder
+ * and by the replay's predicted trace, and looked for by every reader.  Changing one
+ * changes the format: old traces would no longer be read as they were written. */
+#ifndef PZ_TRACE_NAMES_H
+#define PZ_TRACE_NAMES_H
+
+/* prognoz's attributes: their names, and what the definitions say of them. */
+#define PZ_NAME_CALLSITE "prognoz:callsite"        /* SOURCE_CODE_LOCATION, at Enter */
+#define PZ_NAME_SEND_BYTES "prognoz:send_bytes"    /* STRING, "8,16,24" */
+#define PZ_NAME_RECV_BYTES "prognoz:recv_bytes"    /* STRING */
+#define PZ_NAME_CPU_TIME "prognoz:cpu_time"        /* UINT64, ns, at Enter and Leave */
+#define PZ_DESC_CALLSITE "the source location the MPI call was made from"
+#define PZ_DESC_SEND_BYTES "bytes sent to each rank of the communicator, comma-separated"
+#define PZ_DESC_RECV_BYTES "bytes received from each rank of the communicator, comma-separated"
+#define PZ_DESC_CPU_TIME                                                                   \
+    "CPU time of the calling thread since it started, ns (CLOCK_THREAD_CPUTIME_ID): at "   \
+    "Enter read before the call, at Leave after"
+
+/* The description of a sequential interval's region (PROGNOZ_BEGIN_SEQ). */
+#define PZ_DESC_SEQUENTIAL "prognoz:sequential"
+
+/* An interval's region name, "interval ID at FILE:LINE", with the prefix "sequential "
+ * for a sequential interval; the source file of MPI functions' regions. */
+#define PZ_INTERVAL_NAME_FORMAT "%sinterval %u at %s:%u"
+#define PZ_INTERVAL_ID_FORMAT "interval %u at"
+#define PZ_SEQUENTIAL_PREFIX "sequential "
+#define PZ_MPI_FILE "MPI"
+
+#endif
