@@ -14,16 +14,13 @@
 #ifndef PZ_COLL_H
 #define PZ_COLL_H
 
-enum pz_coll_op {
-    PZ_COLL_BARRIER, PZ_COLL_BCAST, PZ_COLL_GATHER, PZ_COLL_GATHERV, PZ_COLL_SCATTER,
-    PZ_COLL_SCATTERV, PZ_COLL_ALLGATHER, PZ_COLL_ALLGATHERV, PZ_COLL_ALLTOALL,
-    PZ_COLL_ALLTOALLV, PZ_COLL_REDUCE, PZ_COLL_ALLREDUCE, PZ_COLL_REDUCE_SCATTER,
-    PZ_COLL_REDUCE_SCATTER_BLOCK, PZ_COLL_SCAN, PZ_COLL_EXSCAN,
-    PZ_COLL_NOPS
-};
+/* enum pz_coll_op, generated from the MPI table: PZ_COLL_BARRIER ... PZ_COLL_EXSCAN, the
+ * PZ_COLL_NOPS operations the algorithms below take, then PZ_COLL_ALLTOALLW, which a
+ * trace records and the model predicts as PZ_COLL_ALLTOALLV. */
+#include "coll_ops.h"
 
 /* One collective instance as member `me` sees it.  Ranks are ranks of the communicator.
- * Alltoallw is described as Alltoallv. */
+ * op is one of the PZ_COLL_NOPS operations: Alltoallw is described as Alltoallv. */
 struct pz_coll {
     enum pz_coll_op op;
     int size;                    /* members of the communicator */

@@ -198,7 +198,7 @@ int pz_comsys_collective(struct pz_comsys *cs, int comm, const struct pz_coll *c
     int r, a;
 
     if (comm < 0 || comm >= cs->ncomms || at < cs->now || c->me < 0 ||
-        c->me >= cs->comms[comm].size)
+        c->me >= cs->comms[comm].size || (unsigned)c->op >= PZ_COLL_NOPS)
         return -1;
     algo = cs->forced[c->op] ? cs->forced[c->op] : pz_coll_choose(cs->machine->mpi, c);
     if (!algo || (r = pz_cs_new_request(cs)) < 0 || (a = new_agent(cs)) < 0)

@@ -25,8 +25,9 @@ const struct pz_rec *pz_call_completion(struct pz_trace_in *t, int th, size_t fr
  * intercommunicator; -1 if the communicator or the rank is not defined. */
 int pz_call_process(const struct pz_trace_in *t, int p, uint32_t comm, uint32_t rank);
 
-/* The collective an OTF2 collective operation is (Alltoallw as Alltoallv); -1 for the
- * operations that are not collectives of data (handles, windows). */
+/* The collective the model predicts an OTF2 collective operation as (Alltoallw as
+ * Alltoallv: calls_gen.h's pz_colls); -1 for the operations that are not collectives of
+ * data (handles, windows). */
 int pz_call_coll_op(uint8_t otf2_op, enum pz_coll_op *out);
 
 /* "8,16,24" (prognoz:send_bytes, recv_bytes): the bytes of each of size ranks into v;

@@ -13,7 +13,7 @@
 #include "calls_gen.h"
 
 struct pz_coll_args {
-    enum pz_collective op;
+    enum pz_coll_op op;
     int rank, size;            /* size: of the group data goes to (remote group if inter) */
     int inter;
     int in_place;              /* the send buffer was MPI_IN_PLACE */

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Generate the MPI call table and the PMPI wrappers from wrapper/mpi_calls.tbl.
 
-Usage: gen_calls.py TABLE OUTDIR
-Writes OUTDIR/calls_gen.h, OUTDIR/calls_gen.c and OUTDIR/wrappers_gen.c.
+Usage: gen_calls.py TABLE OUTDIR [calls] [wrappers] [ops]
+Writes OUTDIR/calls_gen.h and OUTDIR/calls_gen.c (calls), OUTDIR/wrappers_gen.c
+(wrappers) and OUTDIR/coll_ops.h (ops: the collective operations' enum, which the model
+installs); all of them without a part named.
 The table format is described at the top of the table itself and in docs/mpi-table.md.
 """
 import re
@@ -26,16 +28,20 @@ ROLE_TYPES = {
     'rtypes': ('const MPI_Datatype *', 'NULL'),
     'root': ('int', 'PZ_NO_ROOT'), 'op': ('MPI_Op', 'MPI_OP_NULL'),
     'message': ('MPI_Message *', 'NULL'), 'newcomm': ('MPI_Comm *', 'NULL'),
-    'kind': ('enum pz_collective', 'PZ_COLL_NONE'),
+    'kind': ('enum pz_coll_op', 'PZ_COLL_NONE'),
 }
 
 # Roles that are no parameter: 'kind' passes the row's collective kind, a constant.
 PSEUDO_ROLES = {'kind'}
 
-COLLECTIVES = ['barrier', 'bcast', 'gather', 'gatherv', 'scatter', 'scatterv',
-               'allgather', 'allgatherv', 'alltoall', 'alltoallv', 'alltoallw',
-               'reduce', 'allreduce', 'reduce_scatter', 'reduce_scatter_block',
-               'scan', 'exscan']
+# The collective operations a row may name (coll:KIND), in the order of enum pz_coll_op;
+# each is OTF2_COLLECTIVE_OP_<KIND> in a trace.  The model predicts PREDICTED, and each
+# of PREDICTED_AS as the operation it maps to (their values follow PZ_COLL_NOPS).
+PREDICTED = ['barrier', 'bcast', 'gather', 'gatherv', 'scatter', 'scatterv',
+             'allgather', 'allgatherv', 'alltoall', 'alltoallv', 'reduce', 'allreduce',
+             'reduce_scatter', 'reduce_scatter_block', 'scan', 'exscan']
+PREDICTED_AS = {'alltoallw': 'alltoallv'}
+COLLECTIVES = PREDICTED + list(PREDICTED_AS)
 
 HEADER = ('/* Generated from wrapper/mpi_calls.tbl by wrapper/gen_calls.py: do not edit. */\n')
 
@@ -153,6 +159,7 @@ def read_table(path):
 def write_calls_h(out, categories, calls):
     out.write(HEADER)
     out.write('#ifndef PZ_CALLS_GEN_H\n#define PZ_CALLS_GEN_H\n\n')
+    out.write('#include <stdint.h>\n\n#include "coll_ops.h"\n\n')
     out.write('/* Every recorded MPI function; the value is its OTF2 region id. */\n')
     out.write('enum pz_call_id {\n')
     for c in calls:
@@ -163,25 +170,47 @@ def write_calls_h(out, categories, calls):
     for name in categories:
         out.write('    PZ_CAT_%s,\n' % name.upper())
     out.write('};\n\n')
-    out.write('/* Collective operation of a collective call; PZ_COLL_NONE otherwise. */\n')
-    out.write('enum pz_collective {\n    PZ_COLL_NONE,\n')
-    for k in COLLECTIVES:
-        out.write('    PZ_COLL_%s,\n' % k.upper())
-    out.write('};\n\n')
+    out.write('/* The collective operation of a call that is no collective. */\n')
+    out.write('#define PZ_COLL_NONE PZ_COLL_NKINDS\n\n')
     out.write('struct pz_call_info {\n    const char *name;\n    enum pz_category category;\n'
-              '    enum pz_collective collective;\n    int nonblocking;\n};\n\n')
+              '    enum pz_coll_op collective;\n    int nonblocking;\n};\n\n')
     out.write('/* Indexed by enum pz_call_id. */\n')
-    out.write('extern const struct pz_call_info pz_calls[PZ_NCALLS];\n\n#endif\n')
+    out.write('extern const struct pz_call_info pz_calls[PZ_NCALLS];\n\n')
+    out.write('/* A collective operation in a trace (an OTF2_CollectiveOp) and the one the model\n'
+              ' * predicts it as. */\n')
+    out.write('struct pz_coll_info {\n    uint8_t otf2_op;\n'
+              '    enum pz_coll_op predicted_as;\n};\n\n')
+    out.write('/* Indexed by enum pz_coll_op. */\n')
+    out.write('extern const struct pz_coll_info pz_colls[PZ_COLL_NKINDS];\n\n#endif\n')
 
 
 def write_calls_c(out, calls):
     out.write(HEADER)
-    out.write('#include "calls_gen.h"\n\nconst struct pz_call_info pz_calls[PZ_NCALLS] = {\n')
+    out.write('#include <otf2/otf2.h>\n\n#include "calls_gen.h"\n\n')
+    out.write('const struct pz_call_info pz_calls[PZ_NCALLS] = {\n')
     for c in calls:
         nb = 1 if 'request' in c.roles or 'requests' in c.roles else 0
         out.write('    [PZ_CALL_%s] = { "%s", PZ_CAT_%s, %s, %d },\n'
                   % (c.name, c.name, c.category.name.upper(), c.coll_enum, nb))
+    out.write('};\n\nconst struct pz_coll_info pz_colls[PZ_COLL_NKINDS] = {\n')
+    for k in COLLECTIVES:
+        out.write('    [PZ_COLL_%s] = { OTF2_COLLECTIVE_OP_%s, PZ_COLL_%s },\n'
+                  % (k.upper(), k.upper(), PREDICTED_AS.get(k, k).upper()))
     out.write('};\n')
+
+
+def write_coll_ops_h(out):
+    out.write(HEADER)
+    out.write('/* The collective operations of MPI.  The model predicts the first PZ_COLL_NOPS;\n'
+              ' * each one after them is recorded as itself and predicted as another. */\n')
+    out.write('#ifndef PZ_COLL_OPS_H\n#define PZ_COLL_OPS_H\n\nenum pz_coll_op {\n')
+    for k in PREDICTED:
+        out.write('    PZ_COLL_%s,\n' % k.upper())
+    out.write('    PZ_COLL_NOPS,\n')
+    for i, (k, model) in enumerate(PREDICTED_AS.items()):
+        out.write('    PZ_COLL_%s%s,    /* predicted as PZ_COLL_%s */\n'
+                  % (k.upper(), '' if i else ' = PZ_COLL_NOPS', model.upper()))
+    out.write('    PZ_COLL_NKINDS    /* every operation a trace records */\n};\n\n#endif\n')
 
 
 def write_wrapper(out, c):
@@ -214,10 +243,11 @@ def write_wrappers_c(out, calls):
 
 
 def main():
-    # calls: the reader side (ids, names, categories: trace/); wrappers: the wrapper's.
-    parts = sys.argv[3:] or ['calls', 'wrappers']
-    if len(sys.argv) < 3 or any(p not in ('calls', 'wrappers') for p in parts):
-        sys.exit('usage: gen_calls.py TABLE OUTDIR [calls] [wrappers]')
+    # calls: the reader side (ids, names, categories: trace/); wrappers: the wrapper's;
+    # ops: the collective operations' enum (model/, installed with coll.h).
+    parts = sys.argv[3:] or ['calls', 'wrappers', 'ops']
+    if len(sys.argv) < 3 or any(p not in ('calls', 'wrappers', 'ops') for p in parts):
+        sys.exit('usage: gen_calls.py TABLE OUTDIR [calls] [wrappers] [ops]')
     categories, calls = read_table(sys.argv[1])
     outdir = sys.argv[2]
     if 'calls' in parts:
@@ -228,6 +258,9 @@ def main():
     if 'wrappers' in parts:
         with open(outdir + '/wrappers_gen.c', 'w') as out:
             write_wrappers_c(out, calls)
+    if 'ops' in parts:
+        with open(outdir + '/coll_ops.h', 'w') as out:
+            write_coll_ops_h(out)
 
 
 if __name__ == '__main__':

@@ -22,7 +22,7 @@ static OTF2_StringRef string(struct strings *s, const char *text)
     return s->next++;
 }
 
-static OTF2_RegionRole collective_role(enum pz_collective c)
+static OTF2_RegionRole collective_role(enum pz_coll_op c)
 {
     switch (c) {
     case PZ_COLL_BARRIER:

@@ -36,7 +36,7 @@ PZ_ALWAYS_INLINE void pz_coll_group(struct pz_coll_args *a, uint32_t ref, MPI_Co
     a->size = a->inter ? info->remote_size : info->size;
 }
 
-PZ_ALWAYS_INLINE void pz_post_coll(struct pz_call *c, enum pz_collective kind,
+PZ_ALWAYS_INLINE void pz_post_coll(struct pz_call *c, enum pz_coll_op kind,
                                    const void *sbuf, int scount, MPI_Datatype stype,
                                    int rcount, MPI_Datatype rtype, const int *scounts,
                                    const int *rcounts, const MPI_Datatype *stypes,

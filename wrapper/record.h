@@ -27,7 +27,7 @@ enum pz_item_kind {
 /* One MPI event of a call.  Ranks are ranks in the communicator. */
 struct pz_item {
     uint8_t kind;              /* enum pz_item_kind */
-    uint8_t collective;        /* enum pz_collective, for collective items */
+    uint8_t collective;        /* enum pz_coll_op, for collective items */
     uint16_t flags;            /* PZ_ITEM_KEEPS_STATUS */
     uint32_t comm;             /* local communicator reference (comms.h) */
     int32_t peer;              /* destination, source or root */

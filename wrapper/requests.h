@@ -14,7 +14,7 @@ struct pz_request {
     uint8_t persistent;
     uint8_t active;            /* a persistent request between Start and completion */
     uint8_t cancelled;         /* MPI_Cancel was called on it */
-    uint8_t collective;        /* enum pz_collective */
+    uint8_t collective;        /* enum pz_coll_op */
     uint32_t comm;             /* local communicator reference */
     int32_t peer, tag;         /* destination or source as posted, tag as posted */
     uint64_t bytes, bytes_received;

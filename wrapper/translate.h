@@ -13,7 +13,7 @@
 uint64_t pz_translate(OTF2_EvtWriter *w, const struct pz_record *r,
                       const struct pz_item *items);
 
-/* The OTF2 collective operation of an enum pz_collective. */
+/* The OTF2 collective operation of an enum pz_coll_op. */
 OTF2_CollectiveOp pz_otf2_collective(int collective);
 
 #endif

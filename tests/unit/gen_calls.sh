@@ -1,8 +1,9 @@
 #!/bin/sh
 # The generators of wrapper/ (gen_calls.py, gen_f08.py):
 #  (a) regenerated from the real table, the files equal those the build produced
-#      (BUILDDIR/wrapper, found from the working directory BUILDDIR/tests): the
-#      generated sources are reproducible;
+#      (BUILDDIR/trace and BUILDDIR/wrapper, found from the working directory
+#      BUILDDIR/tests) and the model's coll_ops.h kept in the sources: the generated
+#      sources are reproducible, and the one in the sources is current;
 #  (b) the table unit/gen/tiny.tbl of three functions gives exactly the files
 #      unit/gen/*.expected, written by hand from the format of gen_calls.py;
 #  (c) a bad table makes the generator exit nonzero with a single line "FILE:LINE:
@@ -20,9 +21,14 @@ gen=$PZ_TOP_SRCDIR/wrapper/gen_calls.py
 f08=$PZ_TOP_SRCDIR/wrapper/gen_f08.py
 table=$PZ_TOP_SRCDIR/wrapper/mpi_calls.tbl
 data=$PZ_TOP_SRCDIR/tests/unit/gen
-# The build's files: the table's reader side in trace/, the wrappers in wrapper/.
+# The build's files: the table's reader side in trace/, the wrappers in wrapper/, the
+# collective operations' enum in the sources of model/.
 built_dir() {
-    case $1 in calls_gen.*) echo ../trace ;; *) echo ../wrapper ;; esac
+    case $1 in
+    calls_gen.*) echo ../trace ;;
+    coll_ops.h) echo "$PZ_TOP_SRCDIR/model" ;;
+    *) echo ../wrapper ;;
+    esac
 }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/prognoz-gen.XXXXXX") || { echo "FAIL: mktemp" >&2; exit 1; }
@@ -59,7 +65,7 @@ quiet() {
 }
 
 # (a) The build's files, regenerated.
-for f in calls_gen.h calls_gen.c wrappers_gen.c wrappers_f08_gen.c; do
+for f in calls_gen.h calls_gen.c wrappers_gen.c wrappers_f08_gen.c coll_ops.h; do
     test -f "$(built_dir "$f")/$f" ||
         fail "the build's $f is not in $(built_dir "$f") (run from BUILDDIR/tests)"
 done
@@ -70,18 +76,18 @@ quiet "gen_calls.py on the real table"
 "$py" "$f08" "$table" "$work/real/wrappers_f08_gen.c" >"$work/out" 2>"$work/err" ||
     fail "gen_f08.py failed on the real table"
 quiet "gen_f08.py on the real table"
-for f in calls_gen.h calls_gen.c wrappers_gen.c wrappers_f08_gen.c; do
+for f in calls_gen.h calls_gen.c wrappers_gen.c wrappers_f08_gen.c coll_ops.h; do
     test -f "$(built_dir "$f")/$f" && same "regenerated $f" "$(built_dir "$f")/$f" "$work/real/$f"
 done
 test -z "$(ls "$work/real" | grep -v -x -e calls_gen.h -e calls_gen.c -e wrappers_gen.c \
-    -e wrappers_f08_gen.c)" || fail "the generators left other files: $(ls "$work/real")"
+    -e wrappers_f08_gen.c -e coll_ops.h)" || fail "the generators left other files: $(ls "$work/real")"
 
 # (b) The tiny table and the files written by hand.
 mkdir "$work/tiny"
 "$py" "$gen" "$data/tiny.tbl" "$work/tiny" >"$work/out" 2>"$work/err" ||
     fail "gen_calls.py failed on tiny.tbl"
 quiet "gen_calls.py on tiny.tbl"
-for f in calls_gen.h calls_gen.c wrappers_gen.c; do
+for f in calls_gen.h calls_gen.c wrappers_gen.c coll_ops.h; do
     same "tiny.tbl: $f" "$data/$f.expected" "$work/tiny/$f"
 done
 

@@ -822,6 +822,18 @@ Test(coll, names)
     cr_assert_str_eq(pz_coll_named(PZ_COLL_ALLGATHER, "bruck")->name, "bruck");
 }
 
+/* Alltoallw follows the PZ_COLL_NOPS operations the model takes: no set chooses for it
+ * (a trace's Alltoallw reaches the model as Alltoallv). */
+Test(coll, alltoallw_is_no_operation_of_the_model)
+{
+    struct pz_coll c = { .op = PZ_COLL_ALLTOALLW, .size = 4, .bytes = 8 };
+
+    cr_assert_eq(PZ_COLL_ALLTOALLW, PZ_COLL_NOPS);
+    cr_assert_null(pz_coll_choose("mpich4", &c));
+    c.op = PZ_COLL_ALLTOALLV;
+    cr_assert_not_null(pz_coll_choose("mpich4", &c));
+}
+
 /* The table of docs/trace-format.md read backwards, n = 100, P = 5, root 2. */
 Test(coll, block_from_bytes)
 {

@@ -8,13 +8,13 @@
 /* Datatype sizes need MPI: a singleton MPI, with the recorder linked in but off. */
 TestSuite(coll_bytes, .init = singleton_up, .fini = singleton_down);
 
-static struct pz_coll_args args(enum pz_collective op, int rank)
+static struct pz_coll_args args(enum pz_coll_op op, int rank)
 {
     return (struct pz_coll_args){ .op = op, .rank = rank, .size = 4, .s = 8, .r = 8,
                                   .stype = MPI_DOUBLE, .rtype = MPI_DOUBLE };
 }
 
-static void rooted(enum pz_collective op, int rank, int root, uint64_t sent, uint64_t recv)
+static void rooted(enum pz_coll_op op, int rank, int root, uint64_t sent, uint64_t recv)
 {
     struct pz_coll_args a = args(op, rank);
     uint64_t s = 99, r = 99;
