@@ -1,62 +1,8 @@
-/* The recorded run and its predictions side by side; the machine as JSON. */
+/* The recorded run and its predictions side by side. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "predict.h"
-
-static const char *network_name(enum pz_network_kind k)
-{
-    return k == PZ_NET_BUS ? "bus" : k == PZ_NET_CHANNELS ? "channels" : "switch";
-}
-
-char *pz_machine_json(const struct pz_machine *m)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-
-    if (!f)
-        return NULL;
-    fputs("\"machine\": {\"name\": ", f);
-    pz_json_string(f, m->name);
-    fprintf(f, ", \"network\": \"%s\", \"channels\": %d, \"cost_model\": \"%s\", "
-            "\"latency\": %.9g, \"latency_per_byte\": %.9g, \"bandwidth\": %.9g, "
-            "\"packet_size\": %.9g, \"packet_header\": %.9g, \"eager_threshold\": %.9g, "
-            "\"rendezvous_overhead\": %.9g, \"progress\": \"%s\", \"duplex_factor\": %.9g, "
-            "\"procs_per_node\": %d, "
-            "\"placement\": \"%s\", \"shm_latency\": %.9g, "
-            "\"shm_bandwidth\": %.9g, \"cpu_scale\": %.9g, \"mpi\": ",
-            network_name(m->network), m->channels,
-            m->cost_model == PZ_COST_PACKET ? "packet" : "hockney", m->latency,
-            m->latency_per_byte, m->bandwidth, m->packet_size, m->packet_header,
-            m->eager_threshold, m->rendezvous_overhead,
-            m->progress == PZ_PROGRESS_IN_CALLS ? "in_calls" : "background", m->duplex_factor,
-            m->procs_per_node,
-            m->placement == PZ_PLACE_CYCLIC ? "cyclic" : "block", m->shm_latency,
-            m->shm_bandwidth, m->cpu_scale);
-    pz_json_string(f, m->mpi);
-    fprintf(f, ", \"reduce_byte_time\": %.9g}", m->reduce_byte_time);
-    if (fclose(f) != 0) {
-        free(text);
-        return NULL;
-    }
-    return text;
-}
-
-void pz_machine_summary(FILE *out, const struct pz_machine *m)
-{
-    fprintf(out, "Predicted on machine %s: network %s, latency %g us, bandwidth %g MB/s, "
-            "%d process%s per node, eager up to %g B, MPI %s, cpu_scale %g",
-            m->name, network_name(m->network), m->latency * 1e6, m->bandwidth / 1e6,
-            m->procs_per_node, m->procs_per_node == 1 ? "" : "es", m->eager_threshold,
-            m->mpi, m->cpu_scale);
-    /* the two keys that change how messages move, named when not the defaults */
-    if (m->progress == PZ_PROGRESS_IN_CALLS)
-        fputs(", progress in calls", out);
-    if (m->duplex_factor != 1)
-        fprintf(out, ", duplex_factor %g", m->duplex_factor);
-    fputc('\n', out);
-}
 
 /* The rows of the comparison, by their offset in struct pz_characteristics. */
 static const struct row {
@@ -167,13 +113,9 @@ static int json_compare(FILE *out, const struct pz_analysis *recorded,
 {
     fputs("{\"machines\": [", out);
     for (int i = 0; i < n; i++) {
-        char *m = pz_machine_json(&machines[i]);
-
-        if (!m)
+        fputs(i ? ",\n  " : "\n  ", out);
+        if (pz_machine_write_json(out, &machines[i]) != 0)
             return -1;
-        /* the member "machine": {...} without its name */
-        fprintf(out, "%s%s", i ? ",\n  " : "\n  ", strchr(m, '{'));
-        free(m);
     }
     fputs("],\n\"intervals\": [", out);
     for (int i = 0; i < recorded->nnodes; i++) {

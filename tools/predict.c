@@ -238,22 +238,25 @@ static int predict_one(const struct options *o, const struct pz_machine *m,
 static int report_one(const struct options *o, const struct pz_machine *m,
                       const struct pz_analysis *a, const struct pz_prediction *p)
 {
-    char *machine, *extra = NULL;
+    char *extra = NULL;
+    size_t len = 0;
+    FILE *f;
     int rc;
 
     if (o->format == PZ_REPORT_TEXT)
         pz_machine_summary(stdout, m);
     if (o->format != PZ_REPORT_JSON)
         return pz_report_write(stdout, a, o->format, o->per_process);
-    if (!(machine = pz_machine_json(m)) ||
-        asprintf(&extra, "%s,\n\"prediction\": {\"end\": %.9g, \"records\": %llu, "
-                 "\"calls\": %llu, \"compute\": \"%s\", \"cpu_timed\": %llu, "
-                 "\"wall_timed\": %llu}", machine, p->end, (unsigned long long)p->records,
-                 (unsigned long long)p->calls, o->compute_cpu ? "cpu" : "wall",
-                 (unsigned long long)p->cpu_gaps, (unsigned long long)p->wall_gaps) < 0)
-        extra = NULL;
-    rc = extra ? pz_report_json_extra(stdout, a, o->per_process, extra) : -1;
-    free(machine);
+    if (!(f = open_memstream(&extra, &len)))
+        return -1;
+    fputs("\"machine\": ", f);
+    pz_machine_write_json(f, m);
+    fprintf(f, ",\n\"prediction\": {\"end\": %.9g, \"records\": %llu, "
+            "\"calls\": %llu, \"compute\": \"%s\", \"cpu_timed\": %llu, "
+            "\"wall_timed\": %llu}", p->end, (unsigned long long)p->records,
+            (unsigned long long)p->calls, o->compute_cpu ? "cpu" : "wall",
+            (unsigned long long)p->cpu_gaps, (unsigned long long)p->wall_gaps);
+    rc = fclose(f) == 0 ? pz_report_json_extra(stdout, a, o->per_process, extra) : -1;
     free(extra);
     return rc;
 }
