@@ -35,27 +35,4 @@ void pz_json_string(FILE *out, const char *s);
  * fills order[0..a->nnodes-1]. */
 void pz_report_order(const struct pz_analysis *a, int *order);
 
-/* The MPI process and the thread of process p of the analysis (-1 and -1 for p < 0,
- * no process); without the tables of pz_analyze (an analysis built by hand), p is rank
- * p's only thread. */
-int pz_report_rank(const struct pz_analysis *a, int p);
-int pz_report_thread(const struct pz_analysis *a, int p);
-
-/* How the reports name process p: its rank, "RANK.THREAD" when the run has threads. */
-struct pz_label {
-    char text[32];
-};
-struct pz_label pz_report_label(const struct pz_analysis *a, int p);
-
-/* One characteristic across processes, for the comparative tables. */
-struct pz_spread {
-    double min, max, mean;
-    int min_proc, max_proc;
-};
-
-/* The spread of the characteristic at byte offset field of struct pz_characteristics
- * (a double) over the processes that executed n. */
-struct pz_spread pz_report_spread(const struct pz_analysis *a, const struct pz_node *n,
-                                  size_t field);
-
 #endif

@@ -42,12 +42,12 @@ static void comparative(FILE *out, const struct pz_analysis *a, const struct pz_
 
         if (!pz_fields[f].comparative)
             continue;
-        s = pz_report_spread(a, n, pz_fields[f].offset);
+        s = pz_characteristic_spread(a, n, pz_fields[f].offset);
         fprintf(out, "%s\"%s\": {\"min\": %.9g, \"min_rank\": %d, \"min_thread\": %d, "
                 "\"max\": %.9g, \"max_rank\": %d, \"max_thread\": %d, \"mean\": %.9g}",
-                first ? "" : ", ", pz_fields[f].key, s.min, pz_report_rank(a, s.min_proc),
-                pz_report_thread(a, s.min_proc), s.max, pz_report_rank(a, s.max_proc),
-                pz_report_thread(a, s.max_proc), s.mean);
+                first ? "" : ", ", pz_fields[f].key, s.min, pz_process_rank(a, s.min_proc),
+                pz_process_thread(a, s.min_proc), s.max, pz_process_rank(a, s.max_proc),
+                pz_process_thread(a, s.max_proc), s.mean);
         first = 0;
     }
     fputc('}', out);
@@ -65,7 +65,7 @@ static void per_process(FILE *out, const struct pz_analysis *a, const struct pz_
         if (!c.exe_count)
             continue;
         fprintf(out, "%s{\"rank\": %d, \"thread\": %d, \"values\": ", first ? "" : ", ",
-                pz_report_rank(a, p), pz_report_thread(a, p));
+                pz_process_rank(a, p), pz_process_thread(a, p));
         values(out, &c);
         fputc('}', out);
         first = 0;
