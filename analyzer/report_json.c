@@ -112,13 +112,9 @@ static void interval(FILE *out, const struct pz_analysis *a, const struct pz_nod
     fputc('}', out);
 }
 
-int pz_report_json(FILE *out, const struct pz_analysis *a, int with_processes)
-{
-    return pz_report_json_extra(out, a, with_processes, NULL);
-}
-
-int pz_report_json_extra(FILE *out, const struct pz_analysis *a, int with_processes,
-                         const char *extra)
+/* The report; extra, if not NULL, writes more members of the top object. */
+static int report(FILE *out, const struct pz_analysis *a, int with_processes,
+                  void (*extra)(FILE *out, const void *arg), const void *arg)
 {
     int *order = malloc((size_t)a->nnodes * sizeof(int));
     int *position = malloc((size_t)a->nnodes * sizeof(int));
@@ -150,9 +146,42 @@ int pz_report_json_extra(FILE *out, const struct pz_analysis *a, int with_proces
     fputc(']', out);
     pz_report_json_profile(out, a);
     if (extra)
-        fprintf(out, ",\n%s", extra);
+        extra(out, arg);
     fputs("}\n", out);
     free(order);
     free(position);
     return ferror(out) ? -1 : 0;
+}
+
+int pz_report_json(FILE *out, const struct pz_analysis *a, int with_processes)
+{
+    return report(out, a, with_processes, NULL, NULL);
+}
+
+/* What pz_report_json_predicted adds. */
+struct predicted {
+    pz_report_describe *describe;
+    const void *about;
+    const struct pz_replay_summary *replay;
+};
+
+static void prediction(FILE *out, const void *arg)
+{
+    const struct predicted *p = arg;
+    const struct pz_replay_summary *r = p->replay;
+
+    fputs(",\n\"machine\": ", out);
+    p->describe(out, PZ_REPORT_JSON, p->about);
+    fprintf(out, ",\n\"prediction\": {\"end\": %.9g, \"records\": %llu, \"calls\": %llu, "
+            "\"compute\": \"%s\", \"cpu_timed\": %llu, \"wall_timed\": %llu}", r->end,
+            r->records, r->calls, r->compute, r->cpu_timed, r->wall_timed);
+}
+
+int pz_report_json_predicted(FILE *out, const struct pz_analysis *a, int with_processes,
+                             pz_report_describe *describe, const void *about,
+                             const struct pz_replay_summary *r)
+{
+    struct predicted p = { describe, about, r };
+
+    return report(out, a, with_processes, prediction, &p);
 }

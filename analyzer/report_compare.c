@@ -1,31 +1,18 @@
-/* The recorded run and its predictions side by side. */
+/* The comparison of predicted runs with the recording: per interval of the recording,
+ * a row per field of fields.h that has a row in the comparison, a column for the
+ * recording and one per predicted run (docs/report.md). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "predict.h"
+#include "fields.h"
+#include "report.h"
 
-/* The rows of the comparison, by their offset in struct pz_characteristics. */
-static const struct row {
-    const char *label, *key;
-    size_t field;
-} rows[] = {
-    { "Execution time (s)", "execution_time", offsetof(struct pz_characteristics, execution_time) },
-    { "Efficiency", "efficiency", offsetof(struct pz_characteristics, efficiency) },
-    { "Lost time (s)", "lost_time", offsetof(struct pz_characteristics, lost_time) },
-    { "Communication (s)", "communication_time",
-      offsetof(struct pz_characteristics, communication_time) },
-    { "Synchronization (s)", "synchronization",
-      offsetof(struct pz_characteristics, synchronization) },
-    { "Idle time (s)", "idle_time", offsetof(struct pz_characteristics, idle_time) },
-};
-#define NROWS (sizeof(rows) / sizeof(rows[0]))
-
-static double value(const struct pz_characteristics *c, const struct row *r)
+/* The rows of the comparison, in order, from the table of fields. */
+static void rows_of(const struct pz_field *rows[PZ_NPREDICTED])
 {
-    double v;
-
-    memcpy(&v, (const char *)c + r->field, sizeof(v));
-    return v;
+    for (size_t f = 0; f < PZ_NFIELDS; f++)
+        if (pz_fields[f].predicted)
+            rows[pz_fields[f].predicted_row] = &pz_fields[f];
 }
 
 /* The interval of a that is node n of the recorded run: same file, line, id and level
@@ -42,6 +29,8 @@ static const struct pz_node *same_interval(const struct pz_analysis *a, const st
     return NULL;
 }
 
+/* The characteristics of node n of the recording in the predicted run a; zeros if a
+ * lacks the interval. */
 static void characteristics(const struct pz_analysis *a, const struct pz_node *n,
                             struct pz_characteristics *c)
 {
@@ -53,11 +42,13 @@ static void characteristics(const struct pz_analysis *a, const struct pz_node *n
 }
 
 static void text_interval(FILE *out, const struct pz_analysis *recorded,
-                          const struct pz_analysis *predicted, const struct pz_machine *machines,
-                          int n, const struct pz_node *node)
+                          const struct pz_compared *predicted, int n,
+                          const struct pz_node *node)
 {
+    const struct pz_field *rows[PZ_NPREDICTED];
     struct pz_characteristics c[1 + n];
 
+    rows_of(rows);
     if (node->parent < 0)
         fprintf(out, "Interval (whole run)\n");
     else
@@ -65,15 +56,15 @@ static void text_interval(FILE *out, const struct pz_analysis *recorded,
                 node->level);
     fprintf(out, "%-22s %16s", "", "recorded");
     for (int i = 0; i < n; i++)
-        fprintf(out, " %16.16s", machines[i].name);
+        fprintf(out, " %16.16s", predicted[i].name);
     fputc('\n', out);
     pz_characteristics_of(recorded, node, &c[0]);
     for (int i = 0; i < n; i++)
-        characteristics(&predicted[i], node, &c[1 + i]);
-    for (size_t r = 0; r < NROWS; r++) {
-        fprintf(out, "%-22s", rows[r].label);
+        characteristics(predicted[i].analysis, node, &c[1 + i]);
+    for (int r = 0; r < PZ_NPREDICTED; r++) {
+        fprintf(out, "%-22s", rows[r]->predicted);
         for (int i = 0; i <= n; i++)
-            fprintf(out, " %16.6f", value(&c[i], &rows[r]));
+            fprintf(out, " %16.6f", pz_field_value(&c[i], rows[r]->offset));
         fputc('\n', out);
     }
     fputc('\n', out);
@@ -81,14 +72,19 @@ static void text_interval(FILE *out, const struct pz_analysis *recorded,
 
 static void json_values(FILE *out, const struct pz_characteristics *c)
 {
+    const struct pz_field *rows[PZ_NPREDICTED];
+
+    rows_of(rows);
     fputc('{', out);
-    for (size_t r = 0; r < NROWS; r++)
-        fprintf(out, "%s\"%s\": %.9g", r ? ", " : "", rows[r].key, value(c, &rows[r]));
+    for (int r = 0; r < PZ_NPREDICTED; r++)
+        fprintf(out, "%s\"%s\": %.9g", r ? ", " : "", rows[r]->key,
+                pz_field_value(c, rows[r]->offset));
     fputc('}', out);
 }
 
 static void json_interval(FILE *out, const struct pz_analysis *recorded,
-                          const struct pz_analysis *predicted, int n, const struct pz_node *node)
+                          const struct pz_compared *predicted, int n,
+                          const struct pz_node *node)
 {
     struct pz_characteristics c;
 
@@ -101,21 +97,20 @@ static void json_interval(FILE *out, const struct pz_analysis *recorded,
     fputs(", \"predicted\": [", out);
     for (int i = 0; i < n; i++) {
         fputs(i ? ", " : "", out);
-        characteristics(&predicted[i], node, &c);
+        characteristics(predicted[i].analysis, node, &c);
         json_values(out, &c);
     }
     fputs("]}", out);
 }
 
-static int json_compare(FILE *out, const struct pz_analysis *recorded,
-                        const struct pz_analysis *predicted, const struct pz_machine *machines,
-                        int n, const int *order)
+static void json_compare(FILE *out, const struct pz_analysis *recorded,
+                         const struct pz_compared *predicted, int n,
+                         pz_report_describe *describe, const int *order)
 {
     fputs("{\"machines\": [", out);
     for (int i = 0; i < n; i++) {
         fputs(i ? ",\n  " : "\n  ", out);
-        if (pz_machine_write_json(out, &machines[i]) != 0)
-            return -1;
+        describe(out, PZ_REPORT_JSON, predicted[i].about);
     }
     fputs("],\n\"intervals\": [", out);
     for (int i = 0; i < recorded->nnodes; i++) {
@@ -123,28 +118,26 @@ static int json_compare(FILE *out, const struct pz_analysis *recorded,
         json_interval(out, recorded, predicted, n, &recorded->nodes[order[i]]);
     }
     fputs("\n]}\n", out);
-    return 0;
 }
 
-int pz_compare_write(FILE *out, enum pz_report_format format, const struct pz_analysis *recorded,
-                     const struct pz_analysis *predicted, const struct pz_machine *machines,
-                     int n)
+int pz_report_compare(FILE *out, enum pz_report_format format,
+                      const struct pz_analysis *recorded, const struct pz_compared *predicted,
+                      int n, pz_report_describe *describe)
 {
     int *order = malloc((size_t)recorded->nnodes * sizeof(int));
-    int rc = 0;
 
     if (!order)
         return -1;
     pz_report_order(recorded, order);
     if (format == PZ_REPORT_JSON) {
-        rc = json_compare(out, recorded, predicted, machines, n, order);
+        json_compare(out, recorded, predicted, n, describe, order);
     } else {
         for (int i = 0; i < n; i++)
-            pz_machine_summary(out, &machines[i]);
+            describe(out, PZ_REPORT_TEXT, predicted[i].about);
         fputc('\n', out);
         for (int i = 0; i < recorded->nnodes; i++)
-            text_interval(out, recorded, predicted, machines, n, &recorded->nodes[order[i]]);
+            text_interval(out, recorded, predicted, n, &recorded->nodes[order[i]]);
     }
     free(order);
-    return rc != 0 || ferror(out) ? -1 : 0;
+    return ferror(out) ? -1 : 0;
 }
