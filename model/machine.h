@@ -73,7 +73,7 @@ enum pz_machine_key {
 const char *pz_machine_key_name(enum pz_machine_key key);
 
 /* The word m's value of a key of words (network, cost_model, progress, placement, mpi)
- * is written as: "switch"; NULL for other keys. */
+ * is written as: "switch"; NULL for other keys and for a value out of range. */
 const char *pz_machine_word(const struct pz_machine *m, enum pz_machine_key key);
 
 /* The values a key not given takes (docs/machines.md). */

@@ -68,7 +68,8 @@ const char *pz_machine_word(const struct pz_machine *m, enum pz_machine_key key)
 
     if (k->kind == PZ_KIND_MPI)
         return m->mpi;
-    return k->kind == PZ_KIND_WORD ? k->words[*(const int *)field_of(m, k)] : NULL;
+    return k->kind == PZ_KIND_WORD && pz_key_fits(m, k) ? k->words[*(const int *)field_of(m, k)]
+                                                        : NULL;
 }
 
 double pz_key_number(const struct pz_machine *m, const struct pz_key_def *k)
