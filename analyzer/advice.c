@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "advice.h"
-#include "report.h"
 
 #define SHARE(part, whole) ((whole) > 0 ? 100.0 * (part) / (whole) : 0.0)
 
@@ -32,7 +31,7 @@ static void say(struct advisor *v, const char *fmt, ...)
 
 static struct pz_spread spread(const struct advisor *v, size_t field)
 {
-    return pz_report_spread(v->a, v->n, field);
+    return pz_characteristic_spread(v->a, v->n, field);
 }
 
 /* The wait state that weighs most, by name, with the process that waits most in it. */
@@ -66,7 +65,7 @@ static void worst_wait(struct advisor *v)
         struct pz_spread s = spread(v, waits[worst].field);
 
         say(v, "The largest wait state in %s is %s: %.6f s, most on process %s (%.6f s).",
-            v->name, waits[worst].name, most, pz_report_label(v->a, s.max_proc).text, s.max);
+            v->name, waits[worst].name, most, pz_process_label(v->a, s.max_proc).text, s.max);
     }
 }
 
@@ -81,8 +80,8 @@ static void synchronization(struct advisor *v)
     if (m->load_imbalance >= 0.5 * m->synchronization)
         say(v, "The waiting comes from load imbalance (%.6f s): process %s computes %.6f s, "
             "process %s %.6f s; balance the work between them.", m->load_imbalance,
-            pz_report_label(v->a, cpu.max_proc).text, cpu.max,
-            pz_report_label(v->a, cpu.min_proc).text, cpu.min);
+            pz_process_label(v->a, cpu.max_proc).text, cpu.max,
+            pz_process_label(v->a, cpu.min_proc).text, cpu.min);
     else if (m->time_variation >= 0.5 * m->synchronization)
         say(v, "The waiting comes from collective operations ending at different times "
             "(time variation %.6f s) rather than from unequal computation.", m->time_variation);
@@ -162,8 +161,8 @@ static void idle(struct advisor *v)
 
     say(v, "Idle time is %.6f s of the %.6f s lost in %s (%.0f%%): process %s executes it "
         "for %.6f s, process %s for only %.6f s.", v->m.idle_time, v->m.lost_time, v->name,
-        SHARE(v->m.idle_time, v->m.lost_time), pz_report_label(v->a, exec.max_proc).text,
-        exec.max, pz_report_label(v->a, exec.min_proc).text, exec.min);
+        SHARE(v->m.idle_time, v->m.lost_time), pz_process_label(v->a, exec.max_proc).text,
+        exec.max, pz_process_label(v->a, exec.min_proc).text, exec.min);
 }
 
 int pz_advice(const struct pz_analysis *a, const struct pz_node *n,

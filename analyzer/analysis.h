@@ -112,4 +112,28 @@ void pz_characteristics_of(const struct pz_analysis *a, const struct pz_node *n,
 void pz_characteristics_of_process(const struct pz_analysis *a, const struct pz_node *n,
                                    int p, struct pz_characteristics *out);
 
+/* One characteristic across processes, for the comparative tables and the advice. */
+struct pz_spread {
+    double min, max, mean;
+    int min_proc, max_proc;
+};
+
+/* The spread of the characteristic at byte offset field of struct pz_characteristics
+ * (a double) over the processes that executed n. */
+struct pz_spread pz_characteristic_spread(const struct pz_analysis *a, const struct pz_node *n,
+                                          size_t field);
+
+/* The MPI process and the thread of process p of the analysis (-1 and -1 for p < 0,
+ * no process); without the tables of pz_analyze (an analysis built by hand), p is rank
+ * p's only thread (processes.c). */
+int pz_process_rank(const struct pz_analysis *a, int p);
+int pz_process_thread(const struct pz_analysis *a, int p);
+
+/* How the reports and the advice name process p: its rank, "RANK.THREAD" when the run
+ * has threads. */
+struct pz_label {
+    char text[32];
+};
+struct pz_label pz_process_label(const struct pz_analysis *a, int p);
+
 #endif

@@ -122,3 +122,33 @@ void pz_characteristics_of(const struct pz_analysis *a, const struct pz_node *n,
     out->execution_time = execution;
     out->efficiency = out->total_time > 0 ? out->productive_time / out->total_time : 1.0;
 }
+
+struct pz_spread pz_characteristic_spread(const struct pz_analysis *a, const struct pz_node *n,
+                                          size_t field)
+{
+    struct pz_spread s = { 0, 0, 0, -1, -1 };
+    int count = 0;
+
+    for (int p = 0; p < a->nprocs; p++) {
+        struct pz_characteristics c;
+        double v;
+
+        pz_characteristics_of_process(a, n, p, &c);
+        if (!c.exe_count)
+            continue;
+        memcpy(&v, (const char *)&c + field, sizeof(v));
+        if (s.min_proc < 0 || v < s.min) {
+            s.min = v;
+            s.min_proc = p;
+        }
+        if (s.max_proc < 0 || v > s.max) {
+            s.max = v;
+            s.max_proc = p;
+        }
+        s.mean += v;
+        count++;
+    }
+    if (count)
+        s.mean /= count;
+    return s;
+}

@@ -1,5 +1,5 @@
-/* Reports of an analysis: the text report of the seed's layout and JSON for scripts
- * (docs/report.md documents both). */
+/* Reports of an analysis: the text report of the seed's layout, JSON for scripts, HTML,
+ * and the comparison of predicted runs with the recording (docs/report.md). */
 #ifndef PZ_REPORT_H
 #define PZ_REPORT_H
 
@@ -19,10 +19,38 @@ int pz_report_text(FILE *out, const struct pz_analysis *a, int per_process);
 int pz_report_json(FILE *out, const struct pz_analysis *a, int per_process);
 int pz_report_html(FILE *out, const struct pz_analysis *a, int per_process);
 
-/* The JSON report with more members of the top object: extra is their JSON text
- * ("\"machine\": {...}"), or NULL. */
-int pz_report_json_extra(FILE *out, const struct pz_analysis *a, int per_process,
-                         const char *extra);
+/* Writes what a predicted run was predicted on (a machine, for prognoz predict): one
+ * line of text for PZ_REPORT_TEXT, a JSON object for PZ_REPORT_JSON. */
+typedef void pz_report_describe(FILE *out, enum pz_report_format format, const void *about);
+
+/* What the replay of a predicted run did. */
+struct pz_replay_summary {
+    double end;                           /* s: the latest thread's end */
+    unsigned long long records, calls;    /* trace records and MPI calls replayed */
+    const char *compute;                  /* "wall" or "cpu": what timed computations */
+    unsigned long long cpu_timed, wall_timed;   /* computations timed by each clock */
+};
+
+/* The JSON report of a predicted run: pz_report_json's with the members "machine"
+ * (what describe writes of about) and "prediction" (r). */
+int pz_report_json_predicted(FILE *out, const struct pz_analysis *a, int per_process,
+                             pz_report_describe *describe, const void *about,
+                             const struct pz_replay_summary *r);
+
+/* A predicted run beside the recording in the comparison (report_compare.c). */
+struct pz_compared {
+    const char *name;                     /* its column's heading */
+    const struct pz_analysis *analysis;   /* the predicted run */
+    const void *about;                    /* what describe writes it was predicted on */
+};
+
+/* The recorded run and the predicted runs predicted[0..n-1] side by side, per interval
+ * of the recording: the fields of fields.h that have a row in the comparison.  Text:
+ * the description of each predicted run first; JSON: {"machines": [the descriptions],
+ * "intervals": [...]}.  Returns 0, or -1 if writing failed. */
+int pz_report_compare(FILE *out, enum pz_report_format format,
+                      const struct pz_analysis *recorded, const struct pz_compared *predicted,
+                      int n, pz_report_describe *describe);
 
 /* The profile of MPI functions and call sites (report_profile.c). */
 void pz_report_text_profile(FILE *out, const struct pz_analysis *a);
@@ -34,28 +62,5 @@ void pz_json_string(FILE *out, const char *s);
 /* The intervals in report order (depth first, children in order of first execution);
  * fills order[0..a->nnodes-1]. */
 void pz_report_order(const struct pz_analysis *a, int *order);
-
-/* The MPI process and the thread of process p of the analysis (-1 and -1 for p < 0,
- * no process); without the tables of pz_analyze (an analysis built by hand), p is rank
- * p's only thread. */
-int pz_report_rank(const struct pz_analysis *a, int p);
-int pz_report_thread(const struct pz_analysis *a, int p);
-
-/* How the reports name process p: its rank, "RANK.THREAD" when the run has threads. */
-struct pz_label {
-    char text[32];
-};
-struct pz_label pz_report_label(const struct pz_analysis *a, int p);
-
-/* One characteristic across processes, for the comparative tables. */
-struct pz_spread {
-    double min, max, mean;
-    int min_proc, max_proc;
-};
-
-/* The spread of the characteristic at byte offset field of struct pz_characteristics
- * (a double) over the processes that executed n. */
-struct pz_spread pz_report_spread(const struct pz_analysis *a, const struct pz_node *n,
-                                  size_t field);
 
 #endif

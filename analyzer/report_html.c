@@ -122,7 +122,7 @@ static void details(FILE *out, const struct pz_analysis *a, const struct pz_node
     fputs("</h3>\n<table><tr><th class=\"name\">characteristic</th><th>value</th>", out);
     if (with_processes)
         for (int p = 0; p < a->nprocs; p++)
-            fprintf(out, "<th>process %s</th>", pz_report_label(a, p).text);
+            fprintf(out, "<th>process %s</th>", pz_process_label(a, p).text);
     fputs("</tr>\n", out);
     for (size_t f = 0; f < PZ_NFIELDS; f++) {
         fprintf(out, "<tr><td class=\"name\">%s</td><td>%.6f</td>", pz_fields[f].label,

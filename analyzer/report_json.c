@@ -42,12 +42,12 @@ static void comparative(FILE *out, const struct pz_analysis *a, const struct pz_
 
         if (!pz_fields[f].comparative)
             continue;
-        s = pz_report_spread(a, n, pz_fields[f].offset);
+        s = pz_characteristic_spread(a, n, pz_fields[f].offset);
         fprintf(out, "%s\"%s\": {\"min\": %.9g, \"min_rank\": %d, \"min_thread\": %d, "
                 "\"max\": %.9g, \"max_rank\": %d, \"max_thread\": %d, \"mean\": %.9g}",
-                first ? "" : ", ", pz_fields[f].key, s.min, pz_report_rank(a, s.min_proc),
-                pz_report_thread(a, s.min_proc), s.max, pz_report_rank(a, s.max_proc),
-                pz_report_thread(a, s.max_proc), s.mean);
+                first ? "" : ", ", pz_fields[f].key, s.min, pz_process_rank(a, s.min_proc),
+                pz_process_thread(a, s.min_proc), s.max, pz_process_rank(a, s.max_proc),
+                pz_process_thread(a, s.max_proc), s.mean);
         first = 0;
     }
     fputc('}', out);
@@ -65,7 +65,7 @@ static void per_process(FILE *out, const struct pz_analysis *a, const struct pz_
         if (!c.exe_count)
             continue;
         fprintf(out, "%s{\"rank\": %d, \"thread\": %d, \"values\": ", first ? "" : ", ",
-                pz_report_rank(a, p), pz_report_thread(a, p));
+                pz_process_rank(a, p), pz_process_thread(a, p));
         values(out, &c);
         fputc('}', out);
         first = 0;
@@ -112,13 +112,9 @@ static void interval(FILE *out, const struct pz_analysis *a, const struct pz_nod
     fputc('}', out);
 }
 
-int pz_report_json(FILE *out, const struct pz_analysis *a, int with_processes)
-{
-    return pz_report_json_extra(out, a, with_processes, NULL);
-}
-
-int pz_report_json_extra(FILE *out, const struct pz_analysis *a, int with_processes,
-                         const char *extra)
+/* The report; extra, if not NULL, writes more members of the top object. */
+static int report(FILE *out, const struct pz_analysis *a, int with_processes,
+                  void (*extra)(FILE *out, const void *arg), const void *arg)
 {
     int *order = malloc((size_t)a->nnodes * sizeof(int));
     int *position = malloc((size_t)a->nnodes * sizeof(int));
@@ -150,9 +146,42 @@ int pz_report_json_extra(FILE *out, const struct pz_analysis *a, int with_proces
     fputc(']', out);
     pz_report_json_profile(out, a);
     if (extra)
-        fprintf(out, ",\n%s", extra);
+        extra(out, arg);
     fputs("}\n", out);
     free(order);
     free(position);
     return ferror(out) ? -1 : 0;
+}
+
+int pz_report_json(FILE *out, const struct pz_analysis *a, int with_processes)
+{
+    return report(out, a, with_processes, NULL, NULL);
+}
+
+/* What pz_report_json_predicted adds. */
+struct predicted {
+    pz_report_describe *describe;
+    const void *about;
+    const struct pz_replay_summary *replay;
+};
+
+static void prediction(FILE *out, const void *arg)
+{
+    const struct predicted *p = arg;
+    const struct pz_replay_summary *r = p->replay;
+
+    fputs(",\n\"machine\": ", out);
+    p->describe(out, PZ_REPORT_JSON, p->about);
+    fprintf(out, ",\n\"prediction\": {\"end\": %.9g, \"records\": %llu, \"calls\": %llu, "
+            "\"compute\": \"%s\", \"cpu_timed\": %llu, \"wall_timed\": %llu}", r->end,
+            r->records, r->calls, r->compute, r->cpu_timed, r->wall_timed);
+}
+
+int pz_report_json_predicted(FILE *out, const struct pz_analysis *a, int with_processes,
+                             pz_report_describe *describe, const void *about,
+                             const struct pz_replay_summary *r)
+{
+    struct predicted p = { describe, about, r };
+
+    return report(out, a, with_processes, prediction, &p);
 }

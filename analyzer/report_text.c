@@ -60,9 +60,9 @@ static void comparative(FILE *out, const struct pz_analysis *a, const struct pz_
 
         if (!pz_fields[f].comparative)
             continue;
-        s = pz_report_spread(a, n, pz_fields[f].offset);
+        s = pz_characteristic_spread(a, n, pz_fields[f].offset);
         fprintf(out, "%-16s %12.6f %6s %12.6f %6s %12.6f\n", pz_fields[f].label, s.min,
-                pz_report_label(a, s.min_proc).text, s.max, pz_report_label(a, s.max_proc).text,
+                pz_process_label(a, s.min_proc).text, s.max, pz_process_label(a, s.max_proc).text,
                 s.mean);
     }
 }
@@ -80,7 +80,7 @@ static void per_process(FILE *out, const struct pz_analysis *a, const struct pz_
         pz_characteristics_of_process(a, n, p, &c);
         if (!c.exe_count)
             continue;
-        fprintf(out, "%-6s", pz_report_label(a, p).text);
+        fprintf(out, "%-6s", pz_process_label(a, p).text);
         for (size_t f = 0; f < PZ_NFIELDS; f++)
             if (pz_fields[f].comparative)
                 fprintf(out, " %15.6f", pz_field_value(&c, pz_fields[f].offset));

@@ -37,11 +37,6 @@ static void put_escaped(FILE *f, const char *s)
     }
 }
 
-static const char *network_name(enum pz_network_kind k)
-{
-    return k == PZ_NET_BUS ? "bus" : k == PZ_NET_CHANNELS ? "channels" : "switch";
-}
-
 /* The latency and bandwidth of one message between nodes: the machine's, or for the
  * packet model the line it tends to for large messages (every packet of V_max bytes
  * carries V_max - V_c of payload; the first packet's preparation is latency). */
@@ -109,7 +104,7 @@ int pz_simgrid_platform(FILE *f, const struct pz_machine *m, const struct pz_sim
     put_escaped(f, m->name);
     fprintf(f, "' (network = %s) for SimGrid SMPI, by prognoz export: docs/simgrid.md -->\n"
             "<platform version=\"4.1\">\n"
-            "  <config>\n", network_name(m->network));
+            "  <config>\n", pz_machine_word(m, PZ_KEY_NETWORK));
     put_prop(f, "smpi/host-speed", "1Gf");
     put_prop(f, "smpi/bw-factor", "0:1");
     put_prop(f, "smpi/lat-factor", "0:1");

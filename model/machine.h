@@ -57,6 +57,25 @@ struct pz_machine {
     int node_map_size;
 };
 
+/* The keys of a machine file, in the order pz_machine_write and pz_machine_write_json
+ * write them (docs/machines.md documents each). */
+enum pz_machine_key {
+    PZ_KEY_NAME, PZ_KEY_NETWORK, PZ_KEY_CHANNELS, PZ_KEY_COST_MODEL, PZ_KEY_LATENCY,
+    PZ_KEY_LATENCY_PER_BYTE, PZ_KEY_BANDWIDTH, PZ_KEY_PACKET_SIZE, PZ_KEY_PACKET_HEADER,
+    PZ_KEY_EAGER_THRESHOLD, PZ_KEY_RENDEZVOUS_OVERHEAD, PZ_KEY_PROGRESS,
+    PZ_KEY_DUPLEX_FACTOR, PZ_KEY_PROCS_PER_NODE, PZ_KEY_PLACEMENT, PZ_KEY_SHM_LATENCY,
+    PZ_KEY_SHM_BANDWIDTH, PZ_KEY_CPU_SCALE, PZ_KEY_MPI, PZ_KEY_REDUCE_BYTE_TIME,
+    PZ_KEY_NODE_MAP,   /* read only: the map lives in a file of its own */
+    PZ_NKEYS
+};
+
+/* The key's name in a machine file: "eager_threshold". */
+const char *pz_machine_key_name(enum pz_machine_key key);
+
+/* The word m's value of a key of words (network, cost_model, progress, placement, mpi)
+ * is written as: "switch"; NULL for other keys and for a value out of range. */
+const char *pz_machine_word(const struct pz_machine *m, enum pz_machine_key key);
+
 /* The values a key not given takes (docs/machines.md). */
 void pz_machine_defaults(struct pz_machine *m);
 
@@ -86,6 +105,17 @@ void pz_machine_release(struct pz_machine *m);
  * a file of its own can hold; a value the parser refuses) or writing fails (errno). */
 int pz_machine_write(FILE *f, const struct pz_machine *m);
 int pz_machine_write_notes(FILE *f, const struct pz_machine *m,
-                           const char *(*note)(const char *key, void *arg), void *arg);
+                           const char *(*note)(enum pz_machine_key key, void *arg),
+                           void *arg);
+
+/* Writes m as a JSON object: {"name": ..., "network": ..., ...}, every key that
+ * pz_machine_write writes, in its order, numbers in SI units (s, B, B/s) with 9
+ * significant digits.  Returns 0, or -1 if writing failed. */
+int pz_machine_write_json(FILE *f, const struct pz_machine *m);
+
+/* One line naming the machine and its main parameters ("Predicted on machine NAME:
+ * network switch, latency 50 us, ..."), with progress and duplex_factor when they are
+ * not the defaults. */
+void pz_machine_summary(FILE *out, const struct pz_machine *m);
 
 #endif

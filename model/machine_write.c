@@ -1,14 +1,21 @@
-/* Machine files written back: every key of docs/machines.md, so that pz_machine_load
- * reads exactly the values written.  Numbers are printed with the fewest significant
- * digits that strtod turns back into the same double (17 at most, %.17g), and in the
- * units whose factor is 1 (s, B, B/s), so that parsing multiplies by 1.0 exactly. */
+/* Machines written out, key by key of machine_keys.c: as machine files that
+ * pz_machine_load reads back exactly, as JSON, and as a one-line summary.  Machine
+ * files print numbers with the fewest significant digits that strtod turns back into
+ * the same double (17 at most, %.17g), in the units whose factor is 1 (s, B, B/s), so
+ * that parsing multiplies by 1.0 exactly. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "machine.h"
+#include "machine_keys.h"
+
+/* The unit a number of each kind is written in: the one whose factor is 1. */
+static const char *const units[] = {
+    [PZ_KIND_TIME] = "s", [PZ_KIND_BANDWIDTH] = "B/s", [PZ_KIND_BYTES] = "B",
+    [PZ_KIND_FACTOR] = "", [PZ_KIND_DUPLEX] = "",
+};
 
 /* The shortest %.Ng of v that reads back as v, into buf; whole numbers below 2^53
  * without an exponent. */
@@ -26,46 +33,19 @@ static void exact(char *buf, size_t len, double v)
     snprintf(buf, len, "%.17g", v);
 }
 
-/* Whether the machine file's parser can read back the name exactly: it trims blanks,
- * cuts at '#' and reads one line. */
-static int name_fits(const char *name)
-{
-    size_t len = strlen(name);
-
-    if (!len || strpbrk(name, "#\n\r"))
-        return 0;
-    return !strchr(" \t\v\f", name[0]) && !strchr(" \t\v\f", name[len - 1]);
-}
-
-/* Whether every value is one the parser accepts: numbers finite and not negative,
- * a duplex factor from 1 to 2 (1 unless the network is a switch),
- * bandwidths and cpu_scale above 0, counts of at least 1, words from their lists, and
- * a packet header smaller than the packet for the packet model. */
+/* Whether every value is one the parser accepts, each key's and the rules between
+ * them; a node map cannot be written in the machine file. */
 static int values_fit(const struct pz_machine *m)
 {
-    const double times_sizes[] = { m->latency, m->latency_per_byte, m->packet_size,
-                                   m->packet_header, m->eager_threshold,
-                                   m->rendezvous_overhead, m->shm_latency,
-                                   m->reduce_byte_time };
-
-    for (size_t i = 0; i < sizeof(times_sizes) / sizeof(times_sizes[0]); i++)
-        if (!isfinite(times_sizes[i]) || times_sizes[i] < 0)
+    for (int k = 0; k < PZ_NKEYS; k++)
+        if (!pz_key_fits(m, &pz_machine_keys[k]))
             return 0;
-    return isfinite(m->bandwidth) && m->bandwidth > 0 && isfinite(m->shm_bandwidth) &&
-           m->shm_bandwidth > 0 && isfinite(m->cpu_scale) && m->cpu_scale > 0 &&
-           m->channels >= 1 && m->channels <= 1000000 && m->procs_per_node >= 1 &&
-           m->procs_per_node <= 1000000 && (unsigned)m->network <= PZ_NET_SWITCH &&
-           (unsigned)m->cost_model <= PZ_COST_PACKET &&
-           (unsigned)m->placement <= PZ_PLACE_CYCLIC &&
-           (unsigned)m->progress <= PZ_PROGRESS_IN_CALLS && m->duplex_factor >= 1 &&
-           m->duplex_factor <= 2 && (m->duplex_factor == 1 || m->network == PZ_NET_SWITCH) &&
-           !(m->cost_model == PZ_COST_PACKET && m->packet_header >= m->packet_size);
+    return !m->node_map && pz_key_packet_fits(m) && pz_key_duplex_fits(m);
 }
 
-static int put_note(FILE *f, const char *key,
-                    const char *(*note)(const char *key, void *arg), void *arg)
+static int put_note(FILE *f, const char *text)
 {
-    const char *text = note ? note(key, arg) : NULL, *end;
+    const char *end;
 
     while (text && *text) {
         end = strchr(text, '\n');
@@ -78,73 +58,133 @@ static int put_note(FILE *f, const char *key,
     return 0;
 }
 
-/* key = VALUE UNIT (unit may be ""), after the key's note. */
-static int put_number(FILE *f, const char *key, double v, const char *unit,
-                      const char *(*note)(const char *, void *), void *arg)
+/* "key = VALUE UNIT" (no unit for counts, words and factors). */
+static int put_key(FILE *f, const struct pz_machine *m, const struct pz_key_def *k)
 {
+    const char *word = pz_machine_word(m, (enum pz_machine_key)(k - pz_machine_keys));
     char num[64];
 
-    exact(num, sizeof(num), v);
-    if (put_note(f, key, note, arg) != 0)
-        return -1;
-    return fprintf(f, "%s = %s%s%s\n", key, num, *unit ? " " : "", unit) < 0 ? -1 : 0;
-}
-
-static int put_count(FILE *f, const char *key, int n,
-                     const char *(*note)(const char *, void *), void *arg)
-{
-    if (put_note(f, key, note, arg) != 0)
-        return -1;
-    return fprintf(f, "%s = %d\n", key, n) < 0 ? -1 : 0;
-}
-
-static int put_word(FILE *f, const char *key, const char *word,
-                    const char *(*note)(const char *, void *), void *arg)
-{
-    if (put_note(f, key, note, arg) != 0)
-        return -1;
-    return fprintf(f, "%s = %s\n", key, word) < 0 ? -1 : 0;
+    switch (k->kind) {
+    case PZ_KIND_NAME:
+        return fprintf(f, "%s = %s\n", k->name, m->name);
+    case PZ_KIND_COUNT:
+        return fprintf(f, "%s = %d\n", k->name, (int)pz_key_number(m, k));
+    case PZ_KIND_WORD:
+    case PZ_KIND_MPI:
+        return fprintf(f, "%s = %s\n", k->name, word);
+    default:
+        exact(num, sizeof(num), pz_key_number(m, k));
+        return fprintf(f, "%s = %s%s%s\n", k->name, num, *units[k->kind] ? " " : "",
+                       units[k->kind]);
+    }
 }
 
 int pz_machine_write_notes(FILE *f, const struct pz_machine *m,
-                           const char *(*note)(const char *key, void *arg), void *arg)
+                           const char *(*note)(enum pz_machine_key key, void *arg),
+                           void *arg)
 {
-    static const char *const networks[] = { "bus", "channels", "switch" };
-    static const char *const costs[] = { "hockney", "packet" };
-    static const char *const places[] = { "block", "cyclic" };
-    static const char *const progress[] = { "background", "in_calls" };
-    struct pz_machine check;
-
-    if (!name_fits(m->name) || m->node_map || !values_fit(m) ||
-        pz_machine_set_mpi(&check, m->mpi) != 0) {
+    if (!values_fit(m)) {
         errno = EINVAL;
         return -1;
     }
-    if (put_word(f, "name", m->name, note, arg) ||
-        put_word(f, "network", networks[m->network], note, arg) ||
-        put_count(f, "channels", m->channels, note, arg) ||
-        put_word(f, "cost_model", costs[m->cost_model], note, arg) ||
-        put_number(f, "latency", m->latency, "s", note, arg) ||
-        put_number(f, "latency_per_byte", m->latency_per_byte, "s", note, arg) ||
-        put_number(f, "bandwidth", m->bandwidth, "B/s", note, arg) ||
-        put_number(f, "packet_size", m->packet_size, "B", note, arg) ||
-        put_number(f, "packet_header", m->packet_header, "B", note, arg) ||
-        put_number(f, "eager_threshold", m->eager_threshold, "B", note, arg) ||
-        put_number(f, "rendezvous_overhead", m->rendezvous_overhead, "s", note, arg) ||
-        put_word(f, "progress", progress[m->progress], note, arg) ||
-        put_number(f, "duplex_factor", m->duplex_factor, "", note, arg) ||
-        put_count(f, "procs_per_node", m->procs_per_node, note, arg) ||
-        put_word(f, "placement", places[m->placement], note, arg) ||
-        put_number(f, "shm_latency", m->shm_latency, "s", note, arg) ||
-        put_number(f, "shm_bandwidth", m->shm_bandwidth, "B/s", note, arg) ||
-        put_number(f, "cpu_scale", m->cpu_scale, "", note, arg) ||
-        put_word(f, "mpi", m->mpi, note, arg) ||
-        put_number(f, "reduce_byte_time", m->reduce_byte_time, "s", note, arg))
-        return -1;
+    for (int k = 0; k < PZ_NKEYS; k++) {
+        if (pz_machine_keys[k].kind == PZ_KIND_NODE_MAP)
+            continue;
+        if (put_note(f, note ? note((enum pz_machine_key)k, arg) : NULL) != 0 ||
+            put_key(f, m, &pz_machine_keys[k]) < 0)
+            return -1;
+    }
     return ferror(f) ? -1 : 0;
 }
 
 int pz_machine_write(FILE *f, const struct pz_machine *m)
 {
     return pz_machine_write_notes(f, m, NULL, NULL);
+}
+
+/* A JSON string for text that may hold any byte. */
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+int pz_machine_write_json(FILE *f, const struct pz_machine *m)
+{
+    for (int i = 0; i < PZ_NKEYS; i++) {
+        const struct pz_key_def *k = &pz_machine_keys[i];
+
+        if (k->kind == PZ_KIND_NODE_MAP)
+            continue;
+        fprintf(f, "%s\"%s\": ", i ? ", " : "{", k->name);
+        if (k->kind == PZ_KIND_NAME || k->kind == PZ_KIND_MPI)
+            json_string(f, k->kind == PZ_KIND_NAME ? m->name : m->mpi);
+        else if (k->kind == PZ_KIND_WORD)
+            fprintf(f, "\"%s\"", pz_machine_word(m, (enum pz_machine_key)i));
+        else if (k->kind == PZ_KIND_COUNT)
+            fprintf(f, "%d", (int)pz_key_number(m, k));
+        else
+            fprintf(f, "%.9g", pz_key_number(m, k));
+    }
+    fputc('}', f);
+    return ferror(f) ? -1 : 0;
+}
+
+/* The summary's text of key k after sep: its text with the value for "%s". */
+static void summary_part(FILE *out, const char *sep, const struct pz_machine *m,
+                         enum pz_machine_key key)
+{
+    const struct pz_key_def *k = &pz_machine_keys[key];
+    const char *text = k->summary, *at;
+    double v;
+    char value[64];
+
+    if (k->kind == PZ_KIND_WORD || k->kind == PZ_KIND_MPI) {
+        snprintf(value, sizeof(value), "%s", pz_machine_word(m, key));
+    } else if (k->kind == PZ_KIND_COUNT) {
+        snprintf(value, sizeof(value), "%d", (int)pz_key_number(m, k));
+        if (pz_key_number(m, k) != 1 && k->plural)
+            text = k->plural;
+    } else {
+        v = pz_key_number(m, k);
+        v = k->times ? v * k->times : v;
+        snprintf(value, sizeof(value), "%g", k->per ? v / k->per : v);
+    }
+    at = strstr(text, "%s");
+    if (at)
+        fprintf(out, "%s%.*s%s%s", sep, (int)(at - text), text, value, at + 2);
+    else
+        fprintf(out, "%s%s", sep, text);
+}
+
+void pz_machine_summary(FILE *out, const struct pz_machine *m)
+{
+    /* the order of the line: the network, the node, the MPI, the computation, then the
+     * keys that change how messages move when they are not the defaults */
+    static const enum pz_machine_key line[] = {
+        PZ_KEY_NETWORK, PZ_KEY_LATENCY, PZ_KEY_BANDWIDTH, PZ_KEY_PROCS_PER_NODE,
+        PZ_KEY_EAGER_THRESHOLD, PZ_KEY_MPI, PZ_KEY_CPU_SCALE, PZ_KEY_PROGRESS,
+        PZ_KEY_DUPLEX_FACTOR,
+    };
+    struct pz_machine defaults;
+
+    pz_machine_defaults(&defaults);
+    fprintf(out, "Predicted on machine %s:", m->name);
+    for (size_t i = 0; i < sizeof(line) / sizeof(line[0]); i++) {
+        const struct pz_key_def *k = &pz_machine_keys[line[i]];
+
+        if (!k->unless_default || pz_key_number(m, k) != pz_key_number(&defaults, k))
+            summary_part(out, i ? ", " : " ", m, line[i]);
+    }
+    fputc('\n', out);
 }

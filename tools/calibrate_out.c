@@ -116,11 +116,10 @@ void pz_cal_print_summary(FILE *out, const struct pz_calibration_run *run,
     if (fit->duplex_points > 0)
         fprintf(out, "duplex_factor      %.3g (an exchange both ways over one way, median of %d "
                 "sizes)\n", m->duplex_factor, fit->duplex_points);
-    fprintf(out, "cost_model         %s\n", m->cost_model == PZ_COST_PACKET ? "packet" : "hockney");
+    fprintf(out, "cost_model         %s\n", pz_machine_word(m, PZ_KEY_COST_MODEL));
     fprintf(out, "progress           %s (a %s nonblocking send received %s after it was posted, "
             "its sender computing %s before its wait)\n",
-            m->progress == PZ_PROGRESS_IN_CALLS ? "in_calls" : "background",
-            pz_cal_size(a, sizeof(a), run->probe_bytes),
+            pz_machine_word(m, PZ_KEY_PROGRESS), pz_cal_size(a, sizeof(a), run->probe_bytes),
             human_time(b, sizeof(b), run->probe_received),
             human_time(c, sizeof(c), run->probe_compute));
 }
@@ -356,60 +355,66 @@ static const char *note_eager(struct notes *n)
     return n->buf;
 }
 
-static const char *note_shm(struct notes *n, const char *key)
+static const char *note_shm(struct notes *n, enum pz_machine_key key)
 {
     if (n->run->same_node)
         snprintf(n->buf, sizeof(n->buf),
                  "%s: both ranks ran on one node: the same measurement as %s",
-                 key, strcmp(key, "shm_latency") ? "bandwidth (Hockney's)" : "latency (the 0-byte\n"
-                 "half round trip)");
+                 pz_machine_key_name(key), key == PZ_KEY_SHM_LATENCY
+                     ? "latency (the 0-byte\n"
+                       "half round trip)"
+                     : "bandwidth (Hockney's)");
     else
         snprintf(n->buf, sizeof(n->buf),
                  "%s: not measured (the ranks ran on two nodes): the default; calibrate with\n"
-                 "both ranks on one node to measure it", key);
+                 "both ranks on one node to measure it", pz_machine_key_name(key));
     return n->buf;
 }
 
-static const char *note(const char *key, void *arg)
+static const char *note(enum pz_machine_key key, void *arg)
 {
     struct notes *n = arg;
 
-    if (!strcmp(key, "name"))
+    switch (key) {
+    case PZ_KEY_NAME:
         return note_header(n);
-    if (!strcmp(key, "network"))
+    case PZ_KEY_NETWORK:
         return "\nnetwork, channels: not measured (two ranks cannot tell a switch from a hub)";
-    if (!strcmp(key, "cost_model"))
+    case PZ_KEY_COST_MODEL:
         return note_cost(n);
-    if (!strcmp(key, "latency"))
+    case PZ_KEY_LATENCY:
         return note_latency(n);
-    if (!strcmp(key, "latency_per_byte"))
+    case PZ_KEY_LATENCY_PER_BYTE:
         return note_per_byte(n);
-    if (!strcmp(key, "bandwidth"))
+    case PZ_KEY_BANDWIDTH:
         return note_bandwidth(n);
-    if (!strcmp(key, "packet_size"))
+    case PZ_KEY_PACKET_SIZE:
         return note_packet(n);
-    if (!strcmp(key, "eager_threshold"))
+    case PZ_KEY_EAGER_THRESHOLD:
         return note_eager(n);
-    if (!strcmp(key, "rendezvous_overhead"))
+    case PZ_KEY_RENDEZVOUS_OVERHEAD:
         return note_rendezvous(n);
-    if (!strcmp(key, "progress"))
+    case PZ_KEY_PROGRESS:
         return note_progress(n);
-    if (!strcmp(key, "duplex_factor"))
+    case PZ_KEY_DUPLEX_FACTOR:
         return note_duplex(n);
-    if (!strcmp(key, "procs_per_node"))
+    case PZ_KEY_PROCS_PER_NODE:
         return n->run->same_node
                    ? "procs_per_node: 1, so predictions use the network keys above, which this\n"
                      "one-node calibration measured between two processes of one node (shared\n"
                      "memory, unless the MPI was told to use a network, e.g. UCX_TLS=tcp,self);\n"
                      "with more processes per node, shm_latency and shm_bandwidth apply among them"
                    : "procs_per_node, placement: not measured (one rank ran on each node)";
-    if (!strcmp(key, "shm_latency") || !strcmp(key, "shm_bandwidth"))
+    case PZ_KEY_SHM_LATENCY:
+    case PZ_KEY_SHM_BANDWIDTH:
         return note_shm(n, key);
-    if (!strcmp(key, "cpu_scale"))
+    case PZ_KEY_CPU_SCALE:
         return "cpu_scale: 1, computation as fast as where the run was recorded";
-    if (!strcmp(key, "mpi"))
+    case PZ_KEY_MPI:
         return "mpi, reduce_byte_time: not measured, the defaults";
-    return NULL;
+    default:
+        return NULL;
+    }
 }
 
 int pz_cal_write_machine(FILE *f, const struct pz_calibration_run *run,

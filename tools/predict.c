@@ -8,10 +8,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis.h"
 #include "commands.h"
 #include "engine.h"
+#include "machine.h"
 #include "machines.h"
-#include "predict.h"
+#include "report.h"
 
 #define MAX_MACHINES 16
 
@@ -235,32 +237,35 @@ static int predict_one(const struct options *o, const struct pz_machine *m,
     return rc;
 }
 
+/* What the reports say of the machine a run was predicted on. */
+static void describe(FILE *out, enum pz_report_format format, const void *machine)
+{
+    if (format == PZ_REPORT_JSON)
+        pz_machine_write_json(out, machine);
+    else
+        pz_machine_summary(out, machine);
+}
+
 static int report_one(const struct options *o, const struct pz_machine *m,
                       const struct pz_analysis *a, const struct pz_prediction *p)
 {
-    char *machine, *extra = NULL;
-    int rc;
+    struct pz_replay_summary r = {
+        .end = p->end, .records = p->records, .calls = p->calls,
+        .compute = o->compute_cpu ? "cpu" : "wall", .cpu_timed = p->cpu_gaps,
+        .wall_timed = p->wall_gaps,
+    };
 
+    if (o->format == PZ_REPORT_JSON)
+        return pz_report_json_predicted(stdout, a, o->per_process, describe, m, &r);
     if (o->format == PZ_REPORT_TEXT)
-        pz_machine_summary(stdout, m);
-    if (o->format != PZ_REPORT_JSON)
-        return pz_report_write(stdout, a, o->format, o->per_process);
-    if (!(machine = pz_machine_json(m)) ||
-        asprintf(&extra, "%s,\n\"prediction\": {\"end\": %.9g, \"records\": %llu, "
-                 "\"calls\": %llu, \"compute\": \"%s\", \"cpu_timed\": %llu, "
-                 "\"wall_timed\": %llu}", machine, p->end, (unsigned long long)p->records,
-                 (unsigned long long)p->calls, o->compute_cpu ? "cpu" : "wall",
-                 (unsigned long long)p->cpu_gaps, (unsigned long long)p->wall_gaps) < 0)
-        extra = NULL;
-    rc = extra ? pz_report_json_extra(stdout, a, o->per_process, extra) : -1;
-    free(machine);
-    free(extra);
-    return rc;
+        describe(stdout, o->format, m);
+    return pz_report_write(stdout, a, o->format, o->per_process);
 }
 
 static int compare(const struct options *o, const struct pz_machine *m,
                    const struct pz_analysis *predicted)
 {
+    struct pz_compared runs[MAX_MACHINES];
     struct pz_analysis recorded;
     char err[8192];
     int rc;
@@ -269,7 +274,9 @@ static int compare(const struct options *o, const struct pz_machine *m,
         fprintf(stderr, "prognoz predict: %s\n", err);
         return -1;
     }
-    rc = pz_compare_write(stdout, o->format, &recorded, predicted, m, o->nmachines);
+    for (int i = 0; i < o->nmachines; i++)
+        runs[i] = (struct pz_compared){ m[i].name, &predicted[i], &m[i] };
+    rc = pz_report_compare(stdout, o->format, &recorded, runs, o->nmachines, describe);
     pz_analysis_free(&recorded);
     return rc;
 }

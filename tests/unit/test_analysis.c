@@ -122,7 +122,7 @@ static int index_of(const struct pz_node *n)
 static void expect_spread(const char *what, const struct pz_node *n, size_t field, double min,
                           int min_proc, double max, int max_proc, double mean)
 {
-    struct pz_spread s = pz_report_spread(&an, n, field);
+    struct pz_spread s = pz_characteristic_spread(&an, n, field);
 
     cr_expect(fabs(s.min - min) <= EPS, "%s: min %.12f, expected %.12f", what, s.min, min);
     cr_expect_eq(s.min_proc, min_proc, "%s: min on process %d, expected %d", what, s.min_proc,
@@ -554,7 +554,7 @@ Test(analysis, threads_are_processes_of_the_analysis)
     cr_expect_eq(an.thread_of[1], 1);
     cr_expect_eq(an.rank_of[2], 1);
     cr_expect_eq(an.thread_of[2], 0);
-    label = pz_report_label(&an, 1);
+    label = pz_process_label(&an, 1);
     cr_expect_str_eq(label.text, "0.1");
     cr_expect_eq(an.messages, 2);
     cr_expect_eq(an.unmatched_sends + an.unmatched_receives + an.clock_violations, 0);

@@ -300,3 +300,199 @@ Test(machine, a_node_map_file)
     unlink(file);
     rmdir(dir);
 }
+
+/* A machine whose every key differs from its default, so that a key the writer or the
+ * parser skipped shows. */
+static void unusual_machine(struct pz_machine *m)
+{
+    pz_machine_defaults(m);
+    snprintf(m->name, sizeof(m->name), "odd \"one\"");
+    m->network = PZ_NET_CHANNELS;
+    m->channels = 3;
+    m->cost_model = PZ_COST_PACKET;
+    m->latency = 12.5e-6;
+    m->latency_per_byte = 0.25e-9;
+    m->bandwidth = 3e8;
+    m->packet_size = 9000;
+    m->packet_header = 40;
+    m->eager_threshold = 16384;
+    m->rendezvous_overhead = 2e-6;
+    m->progress = PZ_PROGRESS_IN_CALLS;
+    m->duplex_factor = 1;   /* above 1 only on a switch */
+    m->procs_per_node = 8;
+    m->placement = PZ_PLACE_CYCLIC;
+    m->shm_latency = 0.5e-6;
+    m->shm_bandwidth = 4e9;
+    m->cpu_scale = 0.75;
+    snprintf(m->mpi, sizeof(m->mpi), "mpich1");
+    m->reduce_byte_time = 1.5e-9;
+}
+
+/* Every key of the table written by pz_machine_write is read back by pz_machine_load to
+ * the same value: the written file, loaded over defaults, equals the machine. */
+Test(machine, every_key_written_reads_back)
+{
+    struct pz_machine m, back;
+    char err[512];
+    FILE *f;
+
+    unusual_machine(&m);
+    for (int pass = 0; pass < 2; pass++) {   /* the channels machine, then a half-duplex switch */
+        if (pass) {
+            m.network = PZ_NET_SWITCH;
+            m.duplex_factor = 1.5;
+        }
+        snprintf(path, sizeof(path), "/tmp/prognoz-machine-XXXXXX");
+        f = fdopen(mkstemp(path), "w");
+        cr_assert_eq(pz_machine_write(f, &m), 0);
+        fclose(f);
+        pz_machine_defaults(&back);
+        cr_assert_eq(pz_machine_load(path, &back, err, sizeof(err)), 0, "%s", err);
+        unlink(path);
+        cr_assert_str_eq(back.name, m.name);
+        cr_assert_str_eq(back.mpi, m.mpi);
+        cr_assert_eq(back.network, m.network);
+        cr_assert_eq(back.channels, m.channels);
+        cr_assert_eq(back.cost_model, m.cost_model);
+        cr_assert_eq(back.latency, m.latency);
+        cr_assert_eq(back.latency_per_byte, m.latency_per_byte);
+        cr_assert_eq(back.bandwidth, m.bandwidth);
+        cr_assert_eq(back.packet_size, m.packet_size);
+        cr_assert_eq(back.packet_header, m.packet_header);
+        cr_assert_eq(back.eager_threshold, m.eager_threshold);
+        cr_assert_eq(back.rendezvous_overhead, m.rendezvous_overhead);
+        cr_assert_eq(back.progress, m.progress);
+        cr_assert_eq(back.duplex_factor, m.duplex_factor);
+        cr_assert_eq(back.procs_per_node, m.procs_per_node);
+        cr_assert_eq(back.placement, m.placement);
+        cr_assert_eq(back.shm_latency, m.shm_latency);
+        cr_assert_eq(back.shm_bandwidth, m.shm_bandwidth);
+        cr_assert_eq(back.cpu_scale, m.cpu_scale);
+        cr_assert_eq(back.reduce_byte_time, m.reduce_byte_time);
+    }
+}
+
+/* The writer names every key of the table but node_map once, in the table's order. */
+Test(machine, the_writer_names_every_key_once)
+{
+    struct pz_machine m;
+    char *text = NULL, line[256];
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    int key = 0;
+
+    pz_machine_defaults(&m);
+    cr_assert_eq(pz_machine_write(f, &m), 0);
+    fclose(f);
+    f = fmemopen(text, len, "r");
+    while (fgets(line, sizeof(line), f)) {
+        size_t n = strlen(pz_machine_key_name(key));
+
+        cr_assert(!strncmp(line, pz_machine_key_name(key), n) && line[n] == ' ',
+                  "line %d: %s", key, line);
+        key++;
+    }
+    fclose(f);
+    free(text);
+    cr_assert_eq(key, PZ_KEY_NODE_MAP, "every key but node_map");
+}
+
+/* The defaults of docs/machines.md, in SI units, as JSON with 9 significant digits:
+ * 50 us = 5e-05 s, 125 MB/s = 125000000 B/s (9 digits), 1 us = 1e-06 s, 5 GB/s =
+ * 5000000000 B/s, 10 digits, so %.9g writes it with an exponent: 5e+09. */
+Test(machine, json_of_the_defaults)
+{
+    struct pz_machine m;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+
+    pz_machine_defaults(&m);
+    cr_assert_eq(pz_machine_write_json(f, &m), 0);
+    fclose(f);
+    cr_assert_str_eq(text,
+                     "{\"name\": \"unnamed\", \"network\": \"switch\", \"channels\": 1, "
+                     "\"cost_model\": \"hockney\", \"latency\": 5e-05, "
+                     "\"latency_per_byte\": 0, \"bandwidth\": 125000000, "
+                     "\"packet_size\": 1500, \"packet_header\": 78, "
+                     "\"eager_threshold\": 65536, \"rendezvous_overhead\": 0, "
+                     "\"progress\": \"background\", \"duplex_factor\": 1, "
+                     "\"procs_per_node\": 1, \"placement\": \"block\", "
+                     "\"shm_latency\": 1e-06, \"shm_bandwidth\": 5e+09, "
+                     "\"cpu_scale\": 1, \"mpi\": \"mpich4\", \"reduce_byte_time\": 0}");
+    free(text);
+}
+
+/* The unusual machine: its name escaped, 12.5 us = 1.25e-05 s, 0.25 ns = 2.5e-10 s,
+ * 1.5 ns = 1.5e-09 s, 3e8 B/s = 300000000 (9 digits), 4e9 B/s (10 digits) = 4e+09. */
+Test(machine, json_of_every_key)
+{
+    struct pz_machine m;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+
+    unusual_machine(&m);
+    cr_assert_eq(pz_machine_write_json(f, &m), 0);
+    fclose(f);
+    cr_assert_str_eq(text,
+                     "{\"name\": \"odd \\\"one\\\"\", \"network\": \"channels\", "
+                     "\"channels\": 3, \"cost_model\": \"packet\", \"latency\": 1.25e-05, "
+                     "\"latency_per_byte\": 2.5e-10, \"bandwidth\": 300000000, "
+                     "\"packet_size\": 9000, \"packet_header\": 40, "
+                     "\"eager_threshold\": 16384, \"rendezvous_overhead\": 2e-06, "
+                     "\"progress\": \"in_calls\", \"duplex_factor\": 1, "
+                     "\"procs_per_node\": 8, \"placement\": \"cyclic\", "
+                     "\"shm_latency\": 5e-07, \"shm_bandwidth\": 4e+09, "
+                     "\"cpu_scale\": 0.75, \"mpi\": \"mpich1\", "
+                     "\"reduce_byte_time\": 1.5e-09}");
+    free(text);
+}
+
+static char *summary_of(const struct pz_machine *m)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+
+    pz_machine_summary(f, m);
+    fclose(f);
+    return text;
+}
+
+/* The summary: 50e-6 s x 1e6 = 50 us, 125e6 B/s / 1e6 = 125 MB/s; one process per node;
+ * progress and duplex_factor only when they are not the defaults. */
+Test(machine, summary_line)
+{
+    struct pz_machine m;
+    char *text;
+
+    pz_machine_defaults(&m);
+    text = summary_of(&m);
+    cr_assert_str_eq(text, "Predicted on machine unnamed: network switch, latency 50 us, "
+                           "bandwidth 125 MB/s, 1 process per node, eager up to 65536 B, "
+                           "MPI mpich4, cpu_scale 1\n");
+    free(text);
+    m.procs_per_node = 2;
+    m.progress = PZ_PROGRESS_IN_CALLS;
+    m.duplex_factor = 1.65;
+    text = summary_of(&m);
+    cr_assert_str_eq(text, "Predicted on machine unnamed: network switch, latency 50 us, "
+                           "bandwidth 125 MB/s, 2 processes per node, eager up to 65536 B, "
+                           "MPI mpich4, cpu_scale 1, progress in calls, duplex_factor 1.65\n");
+    free(text);
+}
+
+Test(machine, words_and_names_of_keys)
+{
+    struct pz_machine m;
+
+    pz_machine_defaults(&m);
+    cr_assert_str_eq(pz_machine_key_name(PZ_KEY_EAGER_THRESHOLD), "eager_threshold");
+    cr_assert_str_eq(pz_machine_key_name(PZ_KEY_NODE_MAP), "node_map");
+    cr_assert_str_eq(pz_machine_word(&m, PZ_KEY_NETWORK), "switch");
+    m.network = PZ_NET_BUS;
+    cr_assert_str_eq(pz_machine_word(&m, PZ_KEY_NETWORK), "bus");
+    cr_assert_str_eq(pz_machine_word(&m, PZ_KEY_MPI), "mpich4");
+    cr_assert_null(pz_machine_word(&m, PZ_KEY_LATENCY));
+}

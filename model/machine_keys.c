@@ -1,0 +1,236 @@
+/* The table of a machine file's keys, and what each kind of value accepts. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "machine_keys.h"
+#include "units.h"
+
+static const char *const networks[] = { "bus", "channels", "switch" };
+static const char *const costs[] = { "hockney", "packet" };
+static const char *const progress[] = { "background", "in_calls" };
+static const char *const places[] = { "block", "cyclic" };
+static const char *const mpis[] = { "mpich1", "mpich-1.2.5", "mpich4" };
+
+#define KEY(member, type) \
+    .name = #member, .kind = PZ_KIND_##type, .offset = offsetof(struct pz_machine, member)
+#define WORDS(list) .words = list, .nwords = (int)(sizeof(list) / sizeof(list[0]))
+
+/* Defaults are written in the units whose factor is 1, so that parsing them gives the
+ * same doubles as the literals (50e-6 s, not 50us: 50 x 1e-6 is not 50e-6). */
+const struct pz_key_def pz_machine_keys[PZ_NKEYS] = {
+    [PZ_KEY_NAME] = { KEY(name, NAME), .fallback = "unnamed" },
+    [PZ_KEY_NETWORK] = { KEY(network, WORD), WORDS(networks), .fallback = "switch",
+                         .summary = "network %s" },
+    [PZ_KEY_CHANNELS] = { KEY(channels, COUNT), .fallback = "1" },
+    [PZ_KEY_COST_MODEL] = { KEY(cost_model, WORD), WORDS(costs), .fallback = "hockney" },
+    [PZ_KEY_LATENCY] = { KEY(latency, TIME), .fallback = "50e-6 s",
+                         .summary = "latency %s us", .times = 1e6 },
+    [PZ_KEY_LATENCY_PER_BYTE] = { KEY(latency_per_byte, TIME), .fallback = "0 s" },
+    [PZ_KEY_BANDWIDTH] = { KEY(bandwidth, BANDWIDTH), .fallback = "125e6 B/s",
+                           .summary = "bandwidth %s MB/s", .per = 1e6 },
+    [PZ_KEY_PACKET_SIZE] = { KEY(packet_size, BYTES), .fallback = "1500 B" },
+    [PZ_KEY_PACKET_HEADER] = { KEY(packet_header, BYTES), .fallback = "78 B" },
+    [PZ_KEY_EAGER_THRESHOLD] = { KEY(eager_threshold, BYTES), .fallback = "65536 B",
+                                 .summary = "eager up to %s B" },
+    [PZ_KEY_RENDEZVOUS_OVERHEAD] = { KEY(rendezvous_overhead, TIME), .fallback = "0 s" },
+    [PZ_KEY_PROGRESS] = { KEY(progress, WORD), WORDS(progress), .fallback = "background",
+                          .summary = "progress in calls", .unless_default = 1 },
+    [PZ_KEY_DUPLEX_FACTOR] = { KEY(duplex_factor, DUPLEX), .fallback = "1",
+                               .summary = "duplex_factor %s", .unless_default = 1 },
+    [PZ_KEY_PROCS_PER_NODE] = { KEY(procs_per_node, COUNT), .fallback = "1",
+                                .summary = "%s process per node",
+                                .plural = "%s processes per node" },
+    [PZ_KEY_PLACEMENT] = { KEY(placement, WORD), WORDS(places), .fallback = "block" },
+    [PZ_KEY_SHM_LATENCY] = { KEY(shm_latency, TIME), .fallback = "1e-6 s" },
+    [PZ_KEY_SHM_BANDWIDTH] = { KEY(shm_bandwidth, BANDWIDTH), .fallback = "5e9 B/s" },
+    [PZ_KEY_CPU_SCALE] = { KEY(cpu_scale, FACTOR), .fallback = "1",
+                           .summary = "cpu_scale %s" },
+    [PZ_KEY_MPI] = { KEY(mpi, MPI), WORDS(mpis), .fallback = "mpich4", .summary = "MPI %s" },
+    [PZ_KEY_REDUCE_BYTE_TIME] = { KEY(reduce_byte_time, TIME), .fallback = "0 s" },
+    [PZ_KEY_NODE_MAP] = { KEY(node_map, NODE_MAP) },
+};
+
+const char *pz_machine_key_name(enum pz_machine_key key)
+{
+    return pz_machine_keys[key].name;
+}
+
+static const void *field_of(const struct pz_machine *m, const struct pz_key_def *k)
+{
+    return (const char *)m + k->offset;
+}
+
+const char *pz_machine_word(const struct pz_machine *m, enum pz_machine_key key)
+{
+    const struct pz_key_def *k = &pz_machine_keys[key];
+
+    if (k->kind == PZ_KIND_MPI)
+        return m->mpi;
+    return k->kind == PZ_KIND_WORD && pz_key_fits(m, k) ? k->words[*(const int *)field_of(m, k)]
+                                                        : NULL;
+}
+
+double pz_key_number(const struct pz_machine *m, const struct pz_key_def *k)
+{
+    if (k->kind == PZ_KIND_COUNT || k->kind == PZ_KIND_WORD)
+        return *(const int *)field_of(m, k);
+    return *(const double *)field_of(m, k);
+}
+
+/* The number of value among k's words; -1 if it is none of them. */
+static int word_number(const struct pz_key_def *k, const char *value)
+{
+    for (int i = 0; i < k->nwords; i++)
+        if (!strcmp(value, k->words[i]))
+            return i;
+    return -1;
+}
+
+/* Whether the machine file's parser reads back the name exactly: it trims blanks, cuts
+ * at '#' and reads one line of at most 127 bytes. */
+static int name_fits(const char *name)
+{
+    size_t len = strlen(name);
+
+    if (!len || len >= sizeof(((struct pz_machine *)0)->name) || strpbrk(name, "#\n\r"))
+        return 0;
+    return !strchr(" \t\v\f", name[0]) && !strchr(" \t\v\f", name[len - 1]);
+}
+
+/* Whether the number v is in the range of a key of kind (the parser of quantities
+ * refuses infinite ones itself). */
+static int number_fits(enum pz_key_kind kind, double v)
+{
+    switch (kind) {
+    case PZ_KIND_TIME:
+    case PZ_KIND_BYTES:
+        return v >= 0;
+    case PZ_KIND_BANDWIDTH:
+    case PZ_KIND_FACTOR:
+        return v > 0;
+    case PZ_KIND_DUPLEX:
+        return v >= 1 && v <= 2;
+    case PZ_KIND_COUNT:
+        return v >= 1 && v <= 1000000;
+    default:
+        return 0;
+    }
+}
+
+int pz_key_fits(const struct pz_machine *m, const struct pz_key_def *k)
+{
+    switch (k->kind) {
+    case PZ_KIND_NAME:
+        return name_fits(m->name);
+    case PZ_KIND_MPI:
+        return word_number(k, m->mpi) >= 0;
+    case PZ_KIND_WORD:
+        return (unsigned)*(const int *)field_of(m, k) < (unsigned)k->nwords;
+    case PZ_KIND_NODE_MAP:
+        return 1;
+    default:
+        return isfinite(pz_key_number(m, k)) && number_fits(k->kind, pz_key_number(m, k));
+    }
+}
+
+/* Parses value as a number of kind into *v; 0 or -1. */
+static int parse_number(enum pz_key_kind kind, const char *value, double *v)
+{
+    char *end;
+
+    switch (kind) {
+    case PZ_KIND_TIME:
+        return pz_parse_time(value, v);
+    case PZ_KIND_BANDWIDTH:
+        return pz_parse_bandwidth(value, v);
+    case PZ_KIND_BYTES:
+        return pz_parse_bytes(value, v);
+    case PZ_KIND_COUNT:
+        *v = (double)strtol(value, &end, 10);
+        return end == value || *end ? -1 : 0;
+    default:
+        *v = strtod(value, &end);
+        return end == value || *end ? -1 : 0;
+    }
+}
+
+/* Stores value into m; 0, or -1 if k does not take it. */
+static int store(struct pz_machine *m, const struct pz_key_def *k, const char *value)
+{
+    void *field = (char *)m + k->offset;
+    double v;
+    int w;
+
+    switch (k->kind) {
+    case PZ_KIND_NAME:
+        if (!*value || strlen(value) >= sizeof(m->name))
+            return -1;
+        strcpy(m->name, value);
+        return 0;
+    case PZ_KIND_MPI:
+        return pz_machine_set_mpi(m, value);
+    case PZ_KIND_WORD:
+        if ((w = word_number(k, value)) < 0)
+            return -1;
+        *(int *)field = w;
+        return 0;
+    case PZ_KIND_NODE_MAP:
+        return -1;
+    default:
+        if (parse_number(k->kind, value, &v) != 0 || !number_fits(k->kind, v))
+            return -1;
+        if (k->kind == PZ_KIND_COUNT)
+            *(int *)field = (int)v;
+        else
+            *(double *)field = v;
+        return 0;
+    }
+}
+
+/* What a value of k must be, into buf: "a time such as ...", "bus, channels or switch". */
+static const char *expected(const struct pz_key_def *k, char *buf, size_t len)
+{
+    static const char *const kinds[] = {
+        [PZ_KIND_TIME] = "a time such as 50us, 1.5ms or 0s",
+        [PZ_KIND_BANDWIDTH] = "a bandwidth such as 12.5MB/s or 1Gbit/s",
+        [PZ_KIND_BYTES] = "a size such as 1500B, 64KiB or 0",
+        [PZ_KIND_COUNT] = "a whole number of at least 1",
+        [PZ_KIND_FACTOR] = "a positive number",
+        [PZ_KIND_DUPLEX] = "a number from 1 (full duplex) to 2 (half duplex)",
+        [PZ_KIND_NAME] = "a name",
+    };
+    size_t used = 0;
+
+    if (k->kind != PZ_KIND_WORD && k->kind != PZ_KIND_MPI)
+        return kinds[k->kind];
+    for (int i = 0; i < k->nwords && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s",
+                                 !i ? "" : i + 1 < k->nwords ? ", " : " or ", k->words[i]);
+    return buf;
+}
+
+int pz_key_store(struct pz_machine *m, const struct pz_key_def *k, const char *path,
+                 const char *value, char *why, size_t len)
+{
+    char words[256];
+
+    if (k->kind == PZ_KIND_NODE_MAP)
+        return pz_node_map_load(m, path, value, why, len);
+    if (store(m, k, value) == 0)
+        return 0;
+    snprintf(why, len, "%s = '%s': expected %s", k->name, value,
+             expected(k, words, sizeof(words)));
+    return -1;
+}
+
+int pz_key_packet_fits(const struct pz_machine *m)
+{
+    return !(m->cost_model == PZ_COST_PACKET && m->packet_header >= m->packet_size);
+}
+
+int pz_key_duplex_fits(const struct pz_machine *m)
+{
+    return m->duplex_factor == 1 || m->network == PZ_NET_SWITCH;
+}

@@ -1,0 +1,60 @@
+/* The keys of a machine file as one table (machine.h's enum pz_machine_key): each key
+ * once, with its name, its kind of value (the unit it is written in and the values it
+ * takes), its field of struct pz_machine, its default and how the one-line summary
+ * shows it.  The parser, the defaults, the machine file and JSON writers and the
+ * summary walk it.  Private to libprognoz-comsys. */
+#ifndef PZ_MACHINE_KEYS_H
+#define PZ_MACHINE_KEYS_H
+
+#include <stddef.h>
+
+#include "machine.h"
+
+enum pz_key_kind {
+    PZ_KIND_TIME,        /* double, s, at least 0 */
+    PZ_KIND_BANDWIDTH,   /* double, B/s, above 0 */
+    PZ_KIND_BYTES,       /* double, B, at least 0 */
+    PZ_KIND_COUNT,       /* int, 1 to 1000000 */
+    PZ_KIND_FACTOR,      /* double above 0 */
+    PZ_KIND_DUPLEX,      /* double from 1 to 2 */
+    PZ_KIND_NAME,        /* char[128], a name that a machine file can hold */
+    PZ_KIND_WORD,        /* an enum: the number of one of the key's words */
+    PZ_KIND_MPI,         /* char[32], one of the key's words */
+    PZ_KIND_NODE_MAP,    /* a file of its own, read by pz_node_map_load */
+};
+
+struct pz_key_def {
+    const char *name;
+    enum pz_key_kind kind;
+    size_t offset;                /* of the key's field in struct pz_machine */
+    const char *const *words;     /* PZ_KIND_WORD and PZ_KIND_MPI: the values */
+    int nwords;
+    const char *fallback;         /* the default as a machine file says it; NULL: none */
+    /* In pz_machine_summary: the text, where "%s" stands for the value (a number
+     * multiplied by times and divided by per, unless they are 0); plural, the text for
+     * a count other than 1; unless_default, shown only when the value is not the
+     * default.  NULL: not shown. */
+    const char *summary, *plural;
+    double times, per;
+    int unless_default;
+};
+
+extern const struct pz_key_def pz_machine_keys[PZ_NKEYS];
+
+/* Stores value, the text of a key of the machine file at path, into m.  Returns 0, or
+ * -1 with "key = 'value': expected ..." (or pz_node_map_load's reason) in why. */
+int pz_key_store(struct pz_machine *m, const struct pz_key_def *k, const char *path,
+                 const char *value, char *why, size_t len);
+
+/* Whether m's value of k is one that pz_key_store accepts (node maps: always). */
+int pz_key_fits(const struct pz_machine *m, const struct pz_key_def *k);
+
+/* The rules between keys: for the packet model a packet header smaller than the
+ * packet; a duplex factor other than 1 for a switch only. */
+int pz_key_packet_fits(const struct pz_machine *m);
+int pz_key_duplex_fits(const struct pz_machine *m);
+
+/* m's value of a number, a count or a word (its number) as a double. */
+double pz_key_number(const struct pz_machine *m, const struct pz_key_def *k);
+
+#endif
