@@ -14,6 +14,10 @@
 #ifndef PZ_COLL_H
 #define PZ_COLL_H
 
+/* What this installed header declares is libprognoz-comsys's API: exported, while the
+ * library's other functions stay hidden. */
+#pragma GCC visibility push(default)
+
 enum pz_coll_op {
     PZ_COLL_BARRIER, PZ_COLL_BCAST, PZ_COLL_GATHER, PZ_COLL_GATHERV, PZ_COLL_SCATTER,
     PZ_COLL_SCATTERV, PZ_COLL_ALLGATHER, PZ_COLL_ALLGATHERV, PZ_COLL_ALLTOALL,
@@ -69,5 +73,7 @@ int pz_coll_op_named(const char *name);
  * op (the table of docs/trace-format.md, "Bytes of collectives"). */
 double pz_coll_block(enum pz_coll_op op, int size, int root, int me, double sent,
                      double received);
+
+#pragma GCC visibility pop
 
 #endif

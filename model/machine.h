@@ -8,6 +8,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* What this installed header declares is libprognoz-comsys's API: exported, while the
+ * library's other functions stay hidden. */
+#pragma GCC visibility push(default)
+
 enum pz_network_kind {
     PZ_NET_BUS,        /* Ethernet with a hub: one transfer at a time on the network */
     PZ_NET_CHANNELS,   /* Myrinet-like: `channels` transfers at once */
@@ -87,5 +91,7 @@ void pz_machine_release(struct pz_machine *m);
 int pz_machine_write(FILE *f, const struct pz_machine *m);
 int pz_machine_write_notes(FILE *f, const struct pz_machine *m,
                            const char *(*note)(const char *key, void *arg), void *arg);
+
+#pragma GCC visibility pop
 
 #endif
