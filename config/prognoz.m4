@@ -52,3 +52,13 @@ AC_DEFUN([PZ_WARNINGS], [
   AS_IF([test "x$enable_werror" = xyes], [PZ_CFLAGS="$PZ_CFLAGS -Werror"])
   AC_SUBST([PZ_CFLAGS])
 ])
+
+# The version numbers of VERSION for the installed headers (model/comsys_version.h.in),
+# and libprognoz-comsys's libtool -version-info.
+AC_DEFUN([PZ_VERSIONS], [
+  AC_SUBST([PZ_VERSION_MAJOR], [`echo "$PACKAGE_VERSION" | cut -d. -f1`])
+  AC_SUBST([PZ_VERSION_MINOR], [`echo "$PACKAGE_VERSION" | cut -d. -f2`])
+  AC_SUBST([PZ_VERSION_PATCH], [`echo "$PACKAGE_VERSION" | cut -d. -f3`])
+  AC_SUBST([PZ_COMSYS_SO_VERSION],
+    m4_esyscmd_s([sed -n 's/^libprognoz_comsys_so_version=//p' VERSION]))
+])

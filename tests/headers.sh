@@ -28,11 +28,12 @@ done
 count=0
 for header in "$PZ_TOP_SRCDIR"/include/*.h "$PZ_TOP_SRCDIR"/wrapper/*.h \
     "$PZ_TOP_SRCDIR"/trace/*.h "$PZ_TOP_BUILDDIR"/trace/*.h "$PZ_TOP_SRCDIR"/analyzer/*.h \
-    "$PZ_TOP_SRCDIR"/model/*.h "$PZ_TOP_SRCDIR"/replay/*.h "$PZ_TOP_SRCDIR"/export/*.h \
-    "$PZ_TOP_SRCDIR"/tools/*.h; do
+    "$PZ_TOP_SRCDIR"/model/*.h "$PZ_TOP_BUILDDIR"/model/*.h "$PZ_TOP_SRCDIR"/replay/*.h \
+    "$PZ_TOP_SRCDIR"/export/*.h "$PZ_TOP_SRCDIR"/tools/*.h; do
     [ -f "$header" ] || continue
+    name=${header#"$PZ_TOP_SRCDIR"/}
     # shellcheck disable=SC2086 # the flags are words
-    compiles_alone "${header#"$PZ_TOP_SRCDIR"/}" "$header" $PZ_HEADER_CFLAGS $tree_flags
+    compiles_alone "${name#"$PZ_TOP_BUILDDIR"/}" "$header" $PZ_HEADER_CFLAGS $tree_flags
     count=$((count + 1))
 done
 echo "compiled $count headers of the tree on their own"
