@@ -140,7 +140,7 @@ if [ "$big" -gt 0 ]; then
 fi
 
 {
-    echo "prognoz $(cat "$(dirname "$0")/../VERSION" 2>/dev/null), $(uname -n)," \
+    echo "prognoz $(sed -n 's/^version=//p' "$(dirname "$0")/../VERSION" 2>/dev/null), $(uname -n)," \
          "$(nproc 2>/dev/null || echo '?') cores; started $started," \
          "ended with load average $(load)"
     printf '\n%s events, %d ranks: medians of %d runs each\n' "$events" "$ranks" "$reps"

@@ -131,7 +131,7 @@ for s in $sizes; do
 done
 
 {
-    echo "prognoz $(cat "$srcdir/VERSION" 2>/dev/null), $(uname -n)," \
+    echo "prognoz $(sed -n 's/^version=//p' "$srcdir/VERSION" 2>/dev/null), $(uname -n)," \
          "$(nproc 2>/dev/null || echo '?') cores; started $started," \
          "ended with load average $(load)"
     printf '\nmachine %s, OTF2 chunks of %s bytes; medians of %d runs each\n' \

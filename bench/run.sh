@@ -225,7 +225,7 @@ END {
 }' "$runs" >"$work/table" || fail "cannot summarise $runs"
 
 {
-    echo "prognoz $(cat "$srcdir/../VERSION" 2>/dev/null), $(uname -n), $(nproc 2>/dev/null || echo '?') cores," \
+    echo "prognoz $(sed -n 's/^version=//p' "$srcdir/../VERSION" 2>/dev/null), $(uname -n), $(nproc 2>/dev/null || echo '?') cores," \
          "2 processes, $reps repetitions; started $started, ended with load average $(load)"
     cat "$work/table"
 } >"$results" || fail "cannot write $results"

@@ -41,11 +41,24 @@ AC_DEFUN([PZ_CHECK_FORTRAN], [
   AM_CONDITIONAL([HAVE_MPIFC], [test -n "$MPIFC"])
 ])
 
-# Warnings; --enable-werror (CI) makes them errors.
+# The flags of every library and program: warnings (--enable-werror, as in CI, makes them
+# errors), and symbols hidden unless declared visible, so that a shared library exports
+# only its API (wrapper/hooks.h PZ_EXPORT, the installed headers of libprognoz-comsys).
 AC_DEFUN([PZ_WARNINGS], [
   AC_ARG_ENABLE([werror],
     [AS_HELP_STRING([--enable-werror], [treat compiler warnings as errors])])
   PZ_CFLAGS="-std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes"
+  PZ_CFLAGS="$PZ_CFLAGS -fvisibility=hidden"
   AS_IF([test "x$enable_werror" = xyes], [PZ_CFLAGS="$PZ_CFLAGS -Werror"])
   AC_SUBST([PZ_CFLAGS])
+])
+
+# The version numbers of VERSION for the installed headers (model/comsys_version.h.in),
+# and libprognoz-comsys's libtool -version-info.
+AC_DEFUN([PZ_VERSIONS], [
+  AC_SUBST([PZ_VERSION_MAJOR], [`echo "$PACKAGE_VERSION" | cut -d. -f1`])
+  AC_SUBST([PZ_VERSION_MINOR], [`echo "$PACKAGE_VERSION" | cut -d. -f2`])
+  AC_SUBST([PZ_VERSION_PATCH], [`echo "$PACKAGE_VERSION" | cut -d. -f3`])
+  AC_SUBST([PZ_COMSYS_SO_VERSION],
+    m4_esyscmd_s([sed -n 's/^libprognoz_comsys_so_version=//p' VERSION]))
 ])

@@ -19,6 +19,10 @@
  * trace records and the model predicts as PZ_COLL_ALLTOALLV. */
 #include "coll_ops.h"
 
+/* What this installed header declares is libprognoz-comsys's API: exported, while the
+ * library's other functions stay hidden. */
+#pragma GCC visibility push(default)
+
 /* One collective instance as member `me` sees it.  Ranks are ranks of the communicator.
  * op is one of the PZ_COLL_NOPS operations: Alltoallw is described as Alltoallv. */
 struct pz_coll {
@@ -66,5 +70,7 @@ int pz_coll_op_named(const char *name);
  * op (the table of docs/trace-format.md, "Bytes of collectives"). */
 double pz_coll_block(enum pz_coll_op op, int size, int root, int me, double sent,
                      double received);
+
+#pragma GCC visibility pop
 
 #endif

@@ -29,6 +29,10 @@
 #include "coll.h"
 #include "machine.h"
 
+/* What this installed header declares is libprognoz-comsys's API: exported, while the
+ * library's other functions stay hidden. */
+#pragma GCC visibility push(default)
+
 struct pz_comsys;
 
 enum pz_send_mode {
@@ -117,5 +121,7 @@ unsigned long long pz_comsys_messages(const struct pz_comsys *cs);
 
 /* Set when memory ran out inside the simulation (its results are then incomplete). */
 int pz_comsys_failed(const struct pz_comsys *cs);
+
+#pragma GCC visibility pop
 
 #endif

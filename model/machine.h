@@ -8,6 +8,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* What this installed header declares is libprognoz-comsys's API: exported, while the
+ * library's other functions stay hidden. */
+#pragma GCC visibility push(default)
+
 enum pz_network_kind {
     PZ_NET_BUS,        /* Ethernet with a hub: one transfer at a time on the network */
     PZ_NET_CHANNELS,   /* Myrinet-like: `channels` transfers at once */
@@ -117,5 +121,7 @@ int pz_machine_write_json(FILE *f, const struct pz_machine *m);
  * network switch, latency 50 us, ..."), with progress and duplex_factor when they are
  * not the defaults. */
 void pz_machine_summary(FILE *out, const struct pz_machine *m);
+
+#pragma GCC visibility pop
 
 #endif

@@ -1,6 +1,7 @@
 /* The wrappers written by hand: initialisation starts recording, finalisation writes
  * the trace (mpi_calls.tbl marks them 'hand'). */
 #include "hooks.h"
+#include "lifecycle.h"
 #include "runtime.h"
 
 static int thread_level(void)
@@ -21,7 +22,7 @@ PZ_EXPORT int MPI_Init(int *argc, char ***argv)
 
     cpu[1] = pz_cpu_now();
     if (ret == MPI_SUCCESS)
-        pz_runtime_start(thread_level(), enter, leave, cpu, PZ_CALL_MPI_Init);
+        pz_lifecycle_start(thread_level(), enter, leave, cpu, PZ_CALL_MPI_Init);
     return ret;
 }
 
@@ -33,7 +34,7 @@ PZ_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provid
 
     cpu[1] = pz_cpu_now();
     if (ret == MPI_SUCCESS)
-        pz_runtime_start(*provided, enter, leave, cpu, PZ_CALL_MPI_Init_thread);
+        pz_lifecycle_start(*provided, enter, leave, cpu, PZ_CALL_MPI_Init_thread);
     return ret;
 }
 
@@ -42,7 +43,7 @@ PZ_EXPORT int MPI_Finalize(void)
     uint64_t cpu = pz_cpu_now(), enter = pz_ticks();
 
     if (pz_runtime_recording())
-        pz_runtime_finish(enter, cpu);
+        pz_lifecycle_finish(enter, cpu);
     return PMPI_Finalize();
 }
 

@@ -1,6 +1,5 @@
 /* Intervals and marker misuses at finalize.  Strings carry identities between
- * processes: "FILE\nLINE\nID" for an interval ("FILE\nLINE\nID\nsequential" for a
- * sequential one), the text itself for a warning. */
+ * processes (interval_defs.h), the text itself for a warning. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,28 +18,11 @@ static void where(struct pz_callsites *cs, uintptr_t site, char *buf, size_t len
     snprintf(buf, len, "%s:%u", loc.file, loc.line);
 }
 
-static void add_identity(struct pz_strings *list, struct pz_callsites *cs, uintptr_t site,
-                         unsigned id, int sequential)
-{
-    struct pz_source_loc loc;
-    char text[4200];
-
-    pz_callsites_resolve(cs, site, &loc);
-    snprintf(text, sizeof(text), "%s\n%u\n%u%s", loc.file, loc.line, id,
-             sequential ? "\nsequential" : "");
-    pz_strings_add(list, text);
-}
-
-void pz_intervals_add_identity(struct pz_strings *list, struct pz_callsites *cs,
-                               uintptr_t site, unsigned id)
-{
-    add_identity(list, cs, site, id, 0);
-}
-
 static void identities(struct pz_callsites *cs, struct pz_strings *p)
 {
     for (uint32_t i = 0; i < pz_markers_count(); i++)
-        add_identity(p, cs, pz_markers_site(i), pz_markers_id(i), pz_markers_sequential(i));
+        pz_intervals_add_identity(p, cs, pz_markers_site(i), pz_markers_id(i),
+                                  pz_markers_sequential(i));
 }
 
 static void warnings(struct pz_callsites *cs, struct pz_strings *p)
@@ -70,23 +52,6 @@ static void warnings(struct pz_callsites *cs, struct pz_strings *p)
         }
         pz_strings_add(p, text);
     }
-}
-
-struct pz_interval_def *pz_intervals_parse(char **texts, uint32_t n)
-{
-    struct pz_interval_def *defs = calloc(n ? n : 1, sizeof(*defs));
-
-    for (uint32_t i = 0; defs && i < n; i++) {
-        char *line = strchr(texts[i], '\n'), *id = line ? strchr(line + 1, '\n') : NULL;
-
-        if (!id)
-            continue;
-        defs[i].file = strndup(texts[i], (size_t)(line - texts[i]));
-        defs[i].line = (unsigned)strtoul(line + 1, NULL, 10);
-        defs[i].id = (unsigned)strtoul(id + 1, NULL, 10);
-        defs[i].sequential = strstr(id + 1, "\nsequential") != NULL;
-    }
-    return defs;
 }
 
 static void report_warnings(MPI_Comm comm, struct pz_strings *p)
@@ -120,11 +85,4 @@ int pz_intervals_unify(MPI_Comm comm, uint32_t *map, struct pz_interval_def **al
     free(ids.text);
     free(warns.text);
     return rc;
-}
-
-void pz_intervals_free(struct pz_interval_def *all, uint32_t nall)
-{
-    for (uint32_t i = 0; all && i < nall; i++)
-        free(all[i].file);
-    free(all);
 }

@@ -7,13 +7,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
-/* One interval of the run. */
-struct pz_interval_def {
-    char *file;
-    unsigned line;
-    unsigned id;
-    int sequential;        /* begun by a sequential marker (markers.h) */
-};
+#include "interval_defs.h"
 
 /* Collective over comm.  Fills map[i] with the global number of local interval i
  * (pz_markers_count() entries).  On rank 0, *all and *nall receive every interval of the
@@ -21,16 +15,5 @@ struct pz_interval_def {
  * prints each distinct misuse of markers once, as a warning naming file and line. */
 int pz_intervals_unify(MPI_Comm comm, uint32_t *map, struct pz_interval_def **all,
                        uint32_t *nall);
-
-void pz_intervals_free(struct pz_interval_def *all, uint32_t nall);
-
-/* The identity string "FILE\nLINE\nID" of code address site with id, resolved by cs;
- * what pz_intervals_parse reads back, for unify.h.  A sequential interval's identity
- * has a fourth line, "sequential". */
-struct pz_callsites;
-struct pz_strings;
-void pz_intervals_add_identity(struct pz_strings *list, struct pz_callsites *cs,
-                               uintptr_t site, unsigned id);
-struct pz_interval_def *pz_intervals_parse(char **texts, uint32_t n);
 
 #endif

@@ -6,6 +6,15 @@
 #include "comms.h"
 #include "hooks.h"
 #include "markers.h"
+#include "prognoz.h"
+
+/* The call site of the next interval marker of the calling thread, for marker functions
+ * in libraries (the Fortran markers), which would otherwise be their own call site. */
+PZ_EXPORT void prognoz_marker_site(void *site)
+{
+    if (pz_thread_current)
+        pz_thread_current->next_site = (uintptr_t)site;
+}
 
 struct interval {
     uintptr_t site;

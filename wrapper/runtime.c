@@ -1,5 +1,6 @@
-/* Starting and stopping the recorder.  The state is UNINIT until MPI is initialised, ON
- * while recording, OFF when disabled, failed or finished. */
+/* The recorder's state and configuration.  The state is UNINIT until MPI is initialised,
+ * ON while recording, OFF when disabled, failed or finished; lifecycle.c drives it at
+ * MPI_Init and MPI_Finalize. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -11,7 +12,6 @@
 #include "comms.h"
 #include "prognoz.h"
 #include "hooks.h"
-#include "markers.h"
 #include "runtime.h"
 #include "session.h"
 #include "sites.h"
@@ -29,13 +29,6 @@ static _Atomic int state = UNINIT;
  * then, so that a marked program runs unchanged without the recorder. */
 PZ_EXPORT int prognoz_recorder;
 
-/* The call site of the next interval marker of the calling thread, for marker functions
- * in libraries (the Fortran markers), which would otherwise be their own call site. */
-PZ_EXPORT void prognoz_marker_site(void *site)
-{
-    if (pz_thread_current)
-        pz_thread_current->next_site = (uintptr_t)site;
-}
 int pz_runtime_multiple;
 static size_t buffer_size = DEFAULT_BUFFER;
 static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -125,22 +118,7 @@ OTF2_EvtWriter *pz_runtime_evt_writer(uint64_t location)
     return pz_session.archive_open ? pz_archive_evt_writer(location) : NULL;
 }
 
-/* Records the call that initialised or finalises MPI on the calling thread; cpu: the
- * thread's CPU time at enter and at leave. */
-static void record_call(int call, uint64_t enter, uint64_t leave, const uint64_t cpu[2])
-{
-    struct pz_thread *t = pz_thread_current ? pz_thread_current : pz_thread_attach();
-    struct pz_record r = { .enter = enter, .leave = leave, .call = (uint16_t)call,
-                           .aux = pz_record_cpu ? PZ_AUX_CPU : 0 };
-
-    if (t) {
-        t->nitems = 0;
-        pz_thread_commit_call(t, &r, cpu);
-    }
-}
-
-void pz_runtime_start(int thread_level, uint64_t enter, uint64_t leave, const uint64_t cpu[2],
-                      int call)
+int pz_runtime_begin(int thread_level)
 {
     int ok;
 
@@ -148,29 +126,22 @@ void pz_runtime_start(int thread_level, uint64_t enter, uint64_t leave, const ui
     ok = begin_local(thread_level) == 0;
     /* every process must take part in opening, or none: agree first */
     PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-    if (ok)
-        ok = pz_session_open() == 0;
+    return ok;
+}
+
+void pz_runtime_begun(int ok)
+{
     atomic_store(&state, ok ? ON : OFF);
     prognoz_recorder = ok;
     pthread_mutex_unlock(&start_lock);
-    if (ok)
-        record_call(call, enter, leave, cpu);
 }
 
-void pz_runtime_finish(uint64_t enter, uint64_t cpu)
+int pz_runtime_on(void)
 {
-    if (atomic_load(&state) != ON)
-        return;
-    for (struct pz_thread *t = pz_thread_first(); t; t = t->next)
-        pz_markers_close_all(t, enter);
-    record_call(PZ_CALL_MPI_Finalize, enter, enter, (const uint64_t[2]){ cpu, cpu });
-    prognoz_recorder = 0;
-    if (!pz_session.archive_open && pz_session_open() != 0) {
-        pz_thread_release_all();
-        atomic_store(&state, OFF);
-        return;
-    }
-    pz_session_write();
+    return atomic_load(&state) == ON;
+}
+
+void pz_runtime_stop(void)
+{
     atomic_store(&state, OFF);
-    pz_thread_release_all();
 }

@@ -1,5 +1,6 @@
-/* The recorder's life: configuration from the environment, start after MPI_Init,
- * lazy start when MPI_Init was not seen, and the writing of the trace at MPI_Finalize. */
+/* The recorder's state: configuration from the environment, recording on or off, and
+ * the lazy start when MPI_Init was not seen.  MPI_Init and MPI_Finalize drive it through
+ * lifecycle.h. */
 #ifndef PZ_RUNTIME_H
 #define PZ_RUNTIME_H
 
@@ -32,13 +33,18 @@ OTF2_EvtWriter *pz_runtime_evt_writer(uint64_t location);
 /* Prints "prognoz: warning: ..." on stderr. */
 void pz_runtime_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* After PMPI_Init(_thread) succeeded; collective over MPI_COMM_WORLD.  enter and leave
- * are the times of the initialising call, cpu the thread's CPU times then (clock.h). */
-void pz_runtime_start(int thread_level, uint64_t enter, uint64_t leave, const uint64_t cpu[2],
-                      int call);
+/* Turning recording on after PMPI_Init(_thread) succeeded, collective over
+ * MPI_COMM_WORLD, in two steps under the lock that keeps a lazy start out between them:
+ * pz_runtime_begin configures this process and returns nonzero if every process could
+ * (the lock is then held); pz_runtime_begun turns recording on if ok, else off, and
+ * releases the lock. */
+int pz_runtime_begin(int thread_level);
+void pz_runtime_begun(int ok);
 
-/* Before PMPI_Finalize; collective.  Writes the trace and stops recording.  enter and
- * cpu: the time and the thread's CPU time at which MPI_Finalize was called. */
-void pz_runtime_finish(uint64_t enter, uint64_t cpu);
+/* Nonzero while recording is on (no lazy start). */
+int pz_runtime_on(void);
+
+/* Turns recording off for good: finished, or the trace cannot be written. */
+void pz_runtime_stop(void);
 
 #endif

@@ -80,7 +80,7 @@ int pz_sites_unify(MPI_Comm comm, uint32_t *map, struct pz_interval_def **all,
     int rc;
 
     for (uint32_t i = 0; i < nsites; i++)
-        pz_intervals_add_identity(&list, cs, sites[i], 0);
+        pz_intervals_add_identity(&list, cs, sites[i], 0, 0);
     pz_callsites_close(cs);
     rc = pz_unify_strings(comm, list.text ? list.text : "", (int)list.len, list.n, map, &texts,
                           nall);

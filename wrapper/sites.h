@@ -9,7 +9,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
-#include "intervals.h"
+#include "interval_defs.h"
 
 /* Nonzero when every call records its call site (set once at start). */
 extern int pz_record_sites;

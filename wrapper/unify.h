@@ -5,6 +5,7 @@
 #define PZ_UNIFY_H
 
 #include <mpi.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* A list of strings being built: text holds n NUL-terminated strings, len bytes. */

@@ -5,7 +5,7 @@ check_PROGRAMS += unit/test_coll
 TESTS += unit/test_coll
 unit_test_coll_SOURCES = unit/test_coll.c
 unit_test_coll_CPPFLAGS = $(MODEL_TEST_FLAGS)
-unit_test_coll_LDADD = $(top_builddir)/model/libprognoz-comsys.la $(CRITERION_LIBS) -lm
+unit_test_coll_LDADD = $(top_builddir)/model/libpzmodel.la $(CRITERION_LIBS) -lm
 endif
 
 # Schedules of collectives: every round of a member made at once is what the algorithm's
@@ -15,6 +15,6 @@ check_PROGRAMS += unit/test_coll_schedule
 TESTS += unit/test_coll_schedule
 unit_test_coll_schedule_SOURCES = unit/test_coll_schedule.c
 unit_test_coll_schedule_CPPFLAGS = $(MODEL_TEST_FLAGS)
-unit_test_coll_schedule_LDADD = $(top_builddir)/model/libprognoz-comsys.la \
+unit_test_coll_schedule_LDADD = $(top_builddir)/model/libpzmodel.la \
 	$(CRITERION_LIBS) -lm
 endif

@@ -5,5 +5,5 @@ check_PROGRAMS += unit/test_heap
 TESTS += unit/test_heap
 unit_test_heap_SOURCES = unit/test_heap.c
 unit_test_heap_CPPFLAGS = $(MODEL_TEST_FLAGS)
-unit_test_heap_LDADD = $(top_builddir)/model/libprognoz-comsys.la $(CRITERION_LIBS) -lm
+unit_test_heap_LDADD = $(top_builddir)/model/libpzmodel.la $(CRITERION_LIBS) -lm
 endif

@@ -5,5 +5,5 @@ check_PROGRAMS += unit/test_match
 TESTS += unit/test_match
 unit_test_match_SOURCES = unit/test_match.c
 unit_test_match_CPPFLAGS = $(MODEL_TEST_FLAGS)
-unit_test_match_LDADD = $(top_builddir)/model/libprognoz-comsys.la $(CRITERION_LIBS)
+unit_test_match_LDADD = $(top_builddir)/model/libpzmodel.la $(CRITERION_LIBS)
 endif
