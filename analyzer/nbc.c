@@ -110,12 +110,12 @@ static void fifo_pop(struct fifo *f)
 struct pz_nbc *pz_nbc_new(const struct reader *r)
 {
     struct pz_nbc *n = calloc(1, sizeof(*n));
-    size_t procs = (size_t)r->a->nprocs, comms = r->ncomms ? r->ncomms : 1;
+    size_t procs = (size_t)r->a->nprocs, comms = r->defs.ncomms ? r->defs.ncomms : 1;
 
     if (!n)
         return NULL;
     n->nprocs = r->a->nprocs;
-    n->ncomms = r->ncomms;
+    n->ncomms = r->defs.ncomms;
     n->posts = calloc(procs, sizeof(*n->posts));
     n->open = calloc(procs, sizeof(*n->open));
     n->seq = calloc(procs * comms, sizeof(*n->seq));
@@ -227,8 +227,7 @@ static void matched(struct reader *r, const struct instance *in)
 /* Post p of proc, completed by a call that has returned, joins its instance. */
 static void number(struct reader *r, struct pz_nbc *n, int proc, const struct post *p)
 {
-    const struct comm *c = p->comm < r->ncomms && r->comms[p->comm].defined
-                               ? &r->comms[p->comm] : NULL;
+    const struct pz_comm_def *c = pz_defs_comm(&r->defs, p->comm);
     int me = pz_reader_rank(r, proc);
     uint32_t rank = c ? pz_comm_rank(c, me) : 0;
     struct instance *in;

@@ -8,23 +8,21 @@
 #include <otf2/otf2.h>
 
 #include "analysis.h"
+#include "defs.h"
 #include "tree.h"
 
 enum region_kind { REGION_OTHER, REGION_MPI, REGION_INTERVAL };
 enum mpi_class { CLASS_MPI, CLASS_SENDRECV, CLASS_COLLECTIVE, CLASS_ALLTOALL };
 
+/* A region of the definitions (info) as the analysis sees it. */
 struct region {
-    OTF2_StringRef name, file;
-    uint32_t line;
+    const struct pz_region_info *info;
     int function;          /* index in pz_analysis.functions, -1 until first called */
-    unsigned id;           /* intervals: the programmer's number, from the name */
     uint8_t kind, mpi_class;
     uint8_t starts;        /* begins a nonblocking operation */
     uint8_t blocking;      /* may wait for a partner: not a test, not a post */
     uint8_t sends_blocking;    /* a blocking send that may wait for its receiver
                                   (Send, Ssend, Rsend; not Bsend, not Sendrecv) */
-    uint8_t sequential;    /* an interval whose computation each process duplicates */
-    OTF2_StringRef description;
 };
 
 struct pz_msg;
@@ -57,41 +55,6 @@ struct process {
     double off_since, off_first, off_time;
 };
 
-struct location {
-    OTF2_LocationRef id;
-    OTF2_LocationGroupRef group;
-    OTF2_LocationType type;
-    int proc;              /* process of the analysis; -1: not analyzed (GPU, metrics) */
-};
-
-struct group {
-    OTF2_GroupType type;
-    OTF2_Paradigm paradigm;
-    uint32_t n;
-    uint64_t *members;
-};
-
-/* A communicator: its members as MPI processes (pz_reader_rank); self means
- * MPI_COMM_SELF.  An intercommunicator lists its first group, then the second: local
- * is the size of the first (0 for an intracommunicator), and a peer's rank in a
- * message is a rank of the other group. */
-struct comm {
-    int *ranks;
-    uint32_t size, local;
-    int self, inter;
-    OTF2_GroupRef group, remote;
-    int defined;
-};
-
-/* The position of MPI process me among c's members (its rank; 0 on MPI_COMM_SELF; in
- * both groups of an intercommunicator, the first then the second), c->size if it is no
- * member. */
-uint32_t pz_comm_rank(const struct comm *c, int me);
-
-/* The MPI process of rank in c, the peer of MPI process me in a message (in the other
- * group of an intercommunicator); -1 if there is none. */
-int pz_comm_peer(const struct comm *c, uint32_t rank, int me);
-
 struct pz_waits;
 
 struct reader {
@@ -100,24 +63,12 @@ struct reader {
     const char *path;
     char *err;
     size_t errlen;
-    char **strings;
-    uint32_t nstrings;
-    struct region *regions;
+    struct pz_defs defs;   /* its processes are the analysis's MPI processes (ranks),
+                              its threads the analysis's processes */
+    struct region *regions;    /* of each region of defs */
     uint32_t nregions;
-    struct location *locations;   /* sorted by id after the definitions */
-    uint32_t nlocations;
-    uint32_t *location_slots;     /* hash of location ids: index in locations + 1 */
-    uint32_t nlocation_slots;
-    struct group *groups;
-    uint32_t ngroups;
-    struct comm *comms;
-    uint32_t ncomms;
-    uint64_t resolution, offset;
     uint64_t base;         /* timestamp of the first event: times are seconds since */
     int started;
-    OTF2_AttributeRef callsite_attribute;   /* "prognoz:callsite", or UNDEFINED */
-    struct site_def { OTF2_StringRef file; uint32_t line; } *sites;
-    uint32_t nsites;
     uint32_t *site_index;  /* per site × region slot: index + 1 in callsites, 0 if none */
     uint32_t nsite_slots;
     struct process *procs;
@@ -130,9 +81,6 @@ struct reader {
 void pz_reader_fail(struct reader *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Grows *v (elements of size) so that index i is valid; new elements are zero. */
-int pz_reserve(void **v, uint32_t *n, uint32_t i, size_t size);
-
 /* Collectives that only create or destroy a communicator's handle: Score-P records
  * MPI_Init, MPI_Finalize and communicator construction and destruction so; they move no
  * data, and prognoz's own traces do not have them. */
@@ -144,7 +92,10 @@ static inline int pz_handle_op(OTF2_CollectiveOp op)
 }
 
 /* Process number of a location, -1 if it is not analyzed. */
-int pz_reader_proc(const struct reader *r, OTF2_LocationRef loc);
+static inline int pz_reader_proc(const struct reader *r, OTF2_LocationRef loc)
+{
+    return pz_defs_thread(&r->defs, loc);
+}
 
 /* The MPI process of process proc of the analysis (one of its threads): messages and
  * collective instances are matched between MPI processes, and communicators list them. */

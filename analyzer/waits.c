@@ -75,7 +75,7 @@ int pz_waits_new(struct reader *r)
     r->waits = w;
     w->to_head = calloc(n, sizeof(*w->to_head));
     w->to_tail = calloc(n, sizeof(*w->to_tail));
-    w->nseq = (uint32_t)(n * (r->ncomms ? r->ncomms : 1));
+    w->nseq = (uint32_t)(n * (r->defs.ncomms ? r->defs.ncomms : 1));
     w->seq = calloc(w->nseq, sizeof(*w->seq));
     w->nbc = pz_nbc_new(r);
     return w->to_head && w->to_tail && w->seq && w->nbc ? 0 : -1;
@@ -89,7 +89,7 @@ struct pz_nbc *pz_waits_nbc(const struct reader *r)
 /* MPI process of rank in comm, as seen by MPI process self; -1 if unknown. */
 static int proc_of(const struct reader *r, uint32_t comm, uint32_t rank, int self)
 {
-    return comm < r->ncomms ? pz_comm_peer(&r->comms[comm], rank, self) : -1;
+    return pz_comm_process(pz_defs_comm(&r->defs, comm), rank, self);
 }
 
 static uint32_t hash4(uint32_t a, uint32_t b, uint32_t c, uint32_t d)
@@ -497,17 +497,17 @@ void pz_waits_collective(struct reader *r, int proc, OTF2_CollectiveOp op, uint3
                          uint32_t root, double enter, double leave)
 {
     struct pz_waits *w = r->waits;
-    const struct comm *c = comm < r->ncomms ? &r->comms[comm] : NULL;
+    const struct pz_comm_def *c = pz_defs_comm(&r->defs, comm);
     struct instance *in;
-    uint32_t rank, size = c && c->defined ? c->size : 0;
+    uint32_t rank, size = c ? c->size : 0;
     int me = pz_reader_rank(r, proc);
 
     /* making or freeing a communicator is no collective operation of the report */
-    if (!size || comm >= r->ncomms || pz_handle_op(op))
+    if (!size || pz_handle_op(op))
         return;
     if ((rank = pz_comm_rank(c, me)) >= size)
         return;
-    in = instance_of(w, comm, w->seq[(size_t)me * r->ncomms + comm]++, size);
+    in = instance_of(w, comm, w->seq[(size_t)me * r->defs.ncomms + comm]++, size);
     if (!in)
         return;
     in->op = op;
