@@ -150,7 +150,7 @@ static void unref(struct reader *r, struct completer *c)
 
 void pz_nbc_post(struct reader *r, int proc, uint64_t request, double post_enter)
 {
-    struct post *p = fifo_push(&pz_waits_nbc(r)->posts[proc], sizeof(*p));
+    struct post *p = fifo_push(&r->nbc->posts[proc], sizeof(*p));
 
     if (!p) {
         pz_reader_fail(r, "out of memory");
@@ -323,7 +323,7 @@ static void close_call(struct reader *r, struct pz_nbc *n, struct completer *c, 
 void pz_nbc_complete(struct reader *r, int proc, OTF2_CollectiveOp op, uint32_t comm,
                      uint32_t root, uint64_t request, const struct frame *call, double when)
 {
-    struct pz_nbc *n = pz_waits_nbc(r);
+    struct pz_nbc *n = r->nbc;
     struct post *p = pending(n, proc, request);
     struct completer *c;
 
@@ -344,7 +344,7 @@ void pz_nbc_complete(struct reader *r, int proc, OTF2_CollectiveOp op, uint32_t 
 
 void pz_nbc_call_done(struct reader *r, int proc, const struct frame *call, double leave)
 {
-    struct pz_nbc *n = pz_waits_nbc(r);
+    struct pz_nbc *n = r->nbc;
 
     if (n->open[proc])
         close_call(r, n, n->open[proc], leave, call->latest_send);
@@ -389,7 +389,7 @@ static void drop_all(struct reader *r, struct pz_nbc *n)
  * instances along with them keep the waits of those. */
 void pz_nbc_finish(struct reader *r)
 {
-    struct pz_nbc *n = pz_waits_nbc(r);
+    struct pz_nbc *n = r->nbc;
 
     for (uint32_t c = 0; c < n->ncomms; c++)
         r->a->incomplete_collectives += n->chains[c].n;

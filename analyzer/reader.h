@@ -1,5 +1,7 @@
-/* Internal state of reading one trace (read.c: definitions and driver, walk.c: the
- * events in time order, waits.c: messages and collective instances). */
+/* Internal state of reading one trace.  Calls go one way, down this list: read.c (the
+ * definitions, trace/defs.h, and the driver; sequential.c after the events), walk.c
+ * (the events in time order), profile.c, waits.c (messages and collective instances),
+ * nbc.c (nonblocking collectives), charge.c (where waits go), reader.c (the error). */
 #ifndef PZ_READER_H
 #define PZ_READER_H
 
@@ -56,6 +58,7 @@ struct process {
 };
 
 struct pz_waits;
+struct pz_nbc;
 
 struct reader {
     struct pz_analysis *a;
@@ -73,6 +76,7 @@ struct reader {
     uint32_t nsite_slots;
     struct process *procs;
     struct pz_waits *waits;
+    struct pz_nbc *nbc;    /* made and freed with the waits */
     uint64_t mpi_calls;
     int failed;
 };
@@ -113,13 +117,25 @@ void pz_profile_bytes(struct reader *r, uint32_t region, uint64_t sent, uint64_t
 /* Registers the event callbacks of walk.c on cb. */
 void pz_walk_callbacks(OTF2_GlobalEvtReaderCallbacks *cb);
 
-/* Adds value to the statistic at byte offset field of struct pz_stats, for process
- * proc, in every interval node of nodes[0..n-1] and in the whole run. */
+/* Where the time of waits goes (charge.c).  Adds value to the statistic at byte offset
+ * field of struct pz_stats, for process proc, in every interval node of nodes[0..n-1]
+ * and in the whole run. */
 void pz_charge(struct reader *r, int proc, const int *nodes, uint32_t n, size_t field,
                double value);
 
 /* The interval nodes open on proc now, innermost last; returns how many (at most max). */
 uint32_t pz_open_nodes(const struct reader *r, int proc, int *nodes, uint32_t max);
+
+/* Collective operations whose every member waits for all (Allreduce, Alltoall...), for
+ * the others' data to reach the root (Reduce, Gather...), for the root's data (Bcast,
+ * Scatter...). */
+int pz_collective_nxn(OTF2_CollectiveOp op);
+int pz_collective_n_to_1(OTF2_CollectiveOp op);
+int pz_collective_1_to_n(OTF2_CollectiveOp op);
+
+/* The wait state of a member of a collective op (at its root or not): an offset in
+ * struct pz_stats, or 0 if it has none. */
+size_t pz_collective_wait(OTF2_CollectiveOp op, int at_root);
 
 /* After the events: the insufficient parallelism of every interval (sequential.c).
  * Returns 0, or -1 out of memory. */
@@ -137,12 +153,6 @@ void pz_waits_collective(struct reader *r, int proc, OTF2_CollectiveOp op, uint3
                          uint32_t root, double enter, double leave);
 void pz_waits_finish(struct reader *r);
 void pz_waits_free(struct reader *r);
-/* The state of nbc.c, kept with the other matching state of waits.c. */
-struct pz_nbc;
-struct pz_nbc *pz_waits_nbc(const struct reader *r);
-/* The wait state of a member of a collective op (at its root or not): an offset in
- * struct pz_stats, or 0 if it has none. */
-size_t pz_collective_wait(OTF2_CollectiveOp op, int at_root);
 
 /* Nonblocking collectives (nbc.c): a post (in the call that began at post_enter), its
  * completion inside call (NULL: outside any call) at when, and the call's return. */

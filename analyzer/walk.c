@@ -33,29 +33,6 @@ static struct process *process_at(struct reader *r, OTF2_LocationRef loc, double
     return p;
 }
 
-uint32_t pz_open_nodes(const struct reader *r, int proc, int *nodes, uint32_t max)
-{
-    const struct process *p = &r->procs[proc];
-    uint32_t n = 0;
-
-    for (uint32_t i = 0; i < p->depth && n < max; i++)
-        if (p->stack[i].node >= 0)
-            nodes[n++] = p->stack[i].node;
-    return n;
-}
-
-void pz_charge(struct reader *r, int proc, const int *nodes, uint32_t n, size_t field,
-               double value)
-{
-    struct pz_node *all = r->a->nodes;
-
-    for (uint32_t i = 0; i <= n; i++) {
-        struct pz_stats *s = &all[i == n ? 0 : nodes[i]].procs[proc];
-
-        *(double *)((char *)s + field) += value;
-    }
-}
-
 /* The MPI call open on proc: the innermost MPI frame, or NULL. */
 static struct frame *open_call(struct reader *r, int proc)
 {
