@@ -32,10 +32,10 @@ static OTF2_ErrorCode otf2_error(void *data, const char *file, uint64_t line,
 
 /* MPI regions: their class from the MPI function table (calls_gen.h), by the function
  * the definitions found by name. */
-static void classify(struct region *g, const struct pz_region_info *info)
+static void classify(struct region *g)
 {
-    const struct pz_call_info *c = &pz_calls[info->call];
-    const char *name = info->name;
+    const struct pz_call_info *c = &pz_calls[g->info->call];
+    const char *name = g->info->name;
 
     g->starts = c->nonblocking && c->category != PZ_CAT_WAIT &&
                 c->category != PZ_CAT_WAITALL && c->category != PZ_CAT_WAITANY &&
@@ -49,7 +49,8 @@ static void classify(struct region *g, const struct pz_region_info *info)
         g->blocking = 0;
     g->sends_blocking = c->category == PZ_CAT_SEND && strcmp(name, "MPI_Bsend") != 0;
     if (c->category == PZ_CAT_COLL)
-        g->mpi_class = c->collective == PZ_COLL_ALLTOALL || c->collective == PZ_COLL_ALLTOALLV ||
+        g->mpi_class = c->collective == PZ_COLL_ALLTOALL ||
+                               c->collective == PZ_COLL_ALLTOALLV ||
                                c->collective == PZ_COLL_ALLTOALLW
                            ? CLASS_ALLTOALL : CLASS_COLLECTIVE;
     else if (c->category == PZ_CAT_INIT || c->category == PZ_CAT_PLAIN ||
@@ -75,7 +76,7 @@ static int take_regions(struct reader *r)
         g->kind = g->info->kind == PZ_REGION_MPI ? REGION_MPI
                   : g->info->kind == PZ_REGION_INTERVAL ? REGION_INTERVAL : REGION_OTHER;
         if (g->info->call >= 0)
-            classify(g, g->info);
+            classify(g);
     }
     return 0;
 }
@@ -117,7 +118,7 @@ static int take_processes(struct reader *r)
  * definitions') names the trace. */
 static int read_definitions(struct reader *r, OTF2_Reader *otf)
 {
-    if (pz_defs_read(&r->defs, otf, r->path) != 0) {
+    if (pz_defs_read(&r->defs, otf, r->path) != 0 || r->failed) {
         if (!r->failed)
             snprintf(r->err, r->errlen, "%s", r->defs.error);
         r->failed = 1;
@@ -188,11 +189,13 @@ static void close_cut_processes(struct reader *r)
 {
     for (int p = 0; p < r->a->nprocs; p++) {
         struct process *pr = &r->procs[p];
+        const struct pz_region_info *region;
         const char *name;
 
         if (!pr->depth)
             continue;
-        name = pz_defs_string(&r->defs, r->regions[pr->stack[pr->depth - 1].region].info->name_ref);
+        region = r->regions[pr->stack[pr->depth - 1].region].info;
+        name = pz_defs_string(&r->defs, region->name_ref);
         warn(r->a, "process %d: its events end at %.6f s inside %s: its trace was cut, what "
              "it did later is missing", p, pr->last, name ? name : "a region");
         while (pr->depth) {

@@ -25,30 +25,25 @@ void pz_defs_fail(struct pz_defs *d, const char *fmt, ...)
 
 /* Index id of array *v (capacity *n) made valid; an id beyond PZ_DEFS_MAX_ID is an
  * error of the trace, not a reason to allocate gigabytes. */
-static OTF2_CallbackCode reserve(struct pz_defs *d, void **v, uint32_t *n, uint32_t id,
-                                 size_t size)
+static int reserve(struct pz_defs *d, void **v, uint32_t *n, uint32_t id, size_t size)
 {
     if (id > PZ_DEFS_MAX_ID) {
         pz_defs_fail(d, "definition id %u out of range", id);
-        return OTF2_CALLBACK_INTERRUPT;
+        return -1;
     }
     if (pz_grow(v, n, id, size) != 0) {
         pz_defs_fail(d, "out of memory");
-        return OTF2_CALLBACK_INTERRUPT;
+        return -1;
     }
-    return OTF2_CALLBACK_SUCCESS;
+    return 0;
 }
-
-#define RESERVE(d, array, count, id)                                                       \
-    if (reserve(d, (void **)&(d)->array, &(d)->count, id, sizeof(*(d)->array)) !=          \
-        OTF2_CALLBACK_SUCCESS)                                                             \
-    return OTF2_CALLBACK_INTERRUPT
 
 static OTF2_CallbackCode on_string(void *ud, OTF2_StringRef self, const char *s)
 {
     struct pz_defs *d = ud;
 
-    RESERVE(d, strings, nstrings, self);
+    if (reserve(d, (void **)&d->strings, &d->nstrings, self, sizeof(*d->strings)) != 0)
+        return OTF2_CALLBACK_INTERRUPT;
     free(d->strings[self]);
     if ((d->strings[self] = strdup(s)))
         return OTF2_CALLBACK_SUCCESS;
@@ -66,7 +61,8 @@ static OTF2_CallbackCode on_region(void *ud, OTF2_RegionRef self, OTF2_StringRef
     struct pz_region_info *g;
 
     (void)canonical, (void)role, (void)end;
-    RESERVE(d, regions, nregions, self);
+    if (reserve(d, (void **)&d->regions, &d->nregions, self, sizeof(*d->regions)) != 0)
+        return OTF2_CALLBACK_INTERRUPT;
     g = &d->regions[self];
     g->name_ref = name;
     g->file_ref = file;
@@ -82,7 +78,8 @@ static OTF2_CallbackCode on_site(void *ud, OTF2_SourceCodeLocationRef self,
 {
     struct pz_defs *d = ud;
 
-    RESERVE(d, sites, nsites, self);
+    if (reserve(d, (void **)&d->sites, &d->nsites, self, sizeof(*d->sites)) != 0)
+        return OTF2_CALLBACK_INTERRUPT;
     d->sites[self] = (struct pz_site_def){ file, line };
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -123,7 +120,8 @@ static OTF2_CallbackCode on_group(void *ud, OTF2_GroupRef self, OTF2_StringRef n
     struct pz_group_def *g;
 
     (void)name, (void)flags;
-    RESERVE(d, groups, ngroups, self);
+    if (reserve(d, (void **)&d->groups, &d->ngroups, self, sizeof(*d->groups)) != 0)
+        return OTF2_CALLBACK_INTERRUPT;
     g = &d->groups[self];
     free(g->members);
     g->type = type;
@@ -143,7 +141,8 @@ static OTF2_CallbackCode on_comm(void *ud, OTF2_CommRef self, OTF2_StringRef nam
     struct pz_defs *d = ud;
 
     (void)name, (void)parent, (void)flags;
-    RESERVE(d, comms, ncomms, self);
+    if (reserve(d, (void **)&d->comms, &d->ncomms, self, sizeof(*d->comms)) != 0)
+        return OTF2_CALLBACK_INTERRUPT;
     d->comms[self].group = group;
     d->comms[self].defined = 1;
     return OTF2_CALLBACK_SUCCESS;
@@ -156,7 +155,8 @@ static OTF2_CallbackCode on_intercomm(void *ud, OTF2_CommRef self, OTF2_StringRe
     struct pz_defs *d = ud;
 
     (void)name, (void)common, (void)flags;
-    RESERVE(d, comms, ncomms, self);
+    if (reserve(d, (void **)&d->comms, &d->ncomms, self, sizeof(*d->comms)) != 0)
+        return OTF2_CALLBACK_INTERRUPT;
     d->comms[self].group = a;
     d->comms[self].remote = b;
     d->comms[self].inter = 1;

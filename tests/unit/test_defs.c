@@ -13,6 +13,7 @@
 #include "analysis.h"
 #include "calls_gen.h"
 #include "defs.h"
+#include "grow.h"
 #include "trace_builder.h"
 #include "trace_in.h"
 
@@ -220,7 +221,8 @@ static void write_region_id(uint32_t id)
     archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
                                 4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     cr_assert_not_null(archive);
-    cr_assert_eq(OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL), OTF2_SUCCESS);
+    cr_assert_eq(OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL),
+                 OTF2_SUCCESS);
     cr_assert_eq(OTF2_Archive_SetSerialCollectiveCallbacks(archive), OTF2_SUCCESS);
     w = OTF2_Archive_GetGlobalDefWriter(archive);
     cr_assert_not_null(w);
@@ -264,4 +266,21 @@ Test(defs, id_out_of_range_in_every_reader)
     cr_expect_str_eq(err, want);
     cr_expect_null(pz_trace_in_open(dir, err, sizeof(err)));
     cr_expect_str_eq(err, want);
+}
+
+Test(defs, grow_without_wrapping)
+{
+    uint32_t *v = NULL, n = 0;
+
+    /* the first capacity is 64; index 200 doubles it twice, to 256, zero-filled */
+    cr_assert_eq(pz_grow((void **)&v, &n, 0, sizeof(*v)), 0);
+    cr_expect_eq(n, 64);
+    v[0] = 5;
+    cr_assert_eq(pz_grow((void **)&v, &n, 200, sizeof(*v)), 0);
+    cr_expect_eq(n, 256);
+    cr_expect(v[0] == 5 && v[64] == 0 && v[255] == 0);
+    /* index 2^32 - 1 would need 2^32 elements, which n cannot count: refused, untouched */
+    cr_expect_eq(pz_grow((void **)&v, &n, UINT32_MAX, sizeof(*v)), -1);
+    cr_expect_eq(n, 256);
+    free(v);
 }
