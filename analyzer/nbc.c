@@ -110,12 +110,12 @@ static void fifo_pop(struct fifo *f)
 struct pz_nbc *pz_nbc_new(const struct reader *r)
 {
     struct pz_nbc *n = calloc(1, sizeof(*n));
-    size_t procs = (size_t)r->a->nprocs, comms = r->ncomms ? r->ncomms : 1;
+    size_t procs = (size_t)r->a->nprocs, comms = r->defs.ncomms ? r->defs.ncomms : 1;
 
     if (!n)
         return NULL;
     n->nprocs = r->a->nprocs;
-    n->ncomms = r->ncomms;
+    n->ncomms = r->defs.ncomms;
     n->posts = calloc(procs, sizeof(*n->posts));
     n->open = calloc(procs, sizeof(*n->open));
     n->seq = calloc(procs * comms, sizeof(*n->seq));
@@ -150,7 +150,7 @@ static void unref(struct reader *r, struct completer *c)
 
 void pz_nbc_post(struct reader *r, int proc, uint64_t request, double post_enter)
 {
-    struct post *p = fifo_push(&pz_waits_nbc(r)->posts[proc], sizeof(*p));
+    struct post *p = fifo_push(&r->nbc->posts[proc], sizeof(*p));
 
     if (!p) {
         pz_reader_fail(r, "out of memory");
@@ -227,8 +227,7 @@ static void matched(struct reader *r, const struct instance *in)
 /* Post p of proc, completed by a call that has returned, joins its instance. */
 static void number(struct reader *r, struct pz_nbc *n, int proc, const struct post *p)
 {
-    const struct comm *c = p->comm < r->ncomms && r->comms[p->comm].defined
-                               ? &r->comms[p->comm] : NULL;
+    const struct pz_comm_def *c = pz_defs_comm(&r->defs, p->comm);
     int me = pz_reader_rank(r, proc);
     uint32_t rank = c ? pz_comm_rank(c, me) : 0;
     struct instance *in;
@@ -324,7 +323,7 @@ static void close_call(struct reader *r, struct pz_nbc *n, struct completer *c, 
 void pz_nbc_complete(struct reader *r, int proc, OTF2_CollectiveOp op, uint32_t comm,
                      uint32_t root, uint64_t request, const struct frame *call, double when)
 {
-    struct pz_nbc *n = pz_waits_nbc(r);
+    struct pz_nbc *n = r->nbc;
     struct post *p = pending(n, proc, request);
     struct completer *c;
 
@@ -345,7 +344,7 @@ void pz_nbc_complete(struct reader *r, int proc, OTF2_CollectiveOp op, uint32_t 
 
 void pz_nbc_call_done(struct reader *r, int proc, const struct frame *call, double leave)
 {
-    struct pz_nbc *n = pz_waits_nbc(r);
+    struct pz_nbc *n = r->nbc;
 
     if (n->open[proc])
         close_call(r, n, n->open[proc], leave, call->latest_send);
@@ -390,7 +389,7 @@ static void drop_all(struct reader *r, struct pz_nbc *n)
  * instances along with them keep the waits of those. */
 void pz_nbc_finish(struct reader *r)
 {
-    struct pz_nbc *n = pz_waits_nbc(r);
+    struct pz_nbc *n = r->nbc;
 
     for (uint32_t c = 0; c < n->ncomms; c++)
         r->a->incomplete_collectives += n->chains[c].n;

@@ -17,8 +17,7 @@ static struct pz_function *function_of(struct reader *r, uint32_t region)
             return NULL;
         a->functions = grown;
         memset(&grown[a->nfunctions], 0, sizeof(*grown));
-        grown[a->nfunctions].name = strdup(g->name < r->nstrings && r->strings[g->name]
-                                               ? r->strings[g->name] : "?");
+        grown[a->nfunctions].name = strdup(g->info->name);
         g->function = a->nfunctions++;
     }
     return &a->functions[g->function];
@@ -30,8 +29,9 @@ static struct pz_callsite *callsite_of(struct reader *r, uint32_t site, uint32_t
     struct pz_analysis *a = r->a;
     uint64_t slot = (uint64_t)site * r->nregions + region;
     struct pz_callsite *grown;
+    const char *file;
 
-    if (site >= r->nsites || slot >= r->nsite_slots)
+    if (site >= r->defs.nsites || slot >= r->nsite_slots)
         return NULL;
     if (r->site_index[slot])
         return &a->callsites[r->site_index[slot] - 1];
@@ -41,9 +41,9 @@ static struct pz_callsite *callsite_of(struct reader *r, uint32_t site, uint32_t
     a->callsites = grown;
     grown += a->ncallsites;
     memset(grown, 0, sizeof(*grown));
-    grown->file = strdup(r->sites[site].file < r->nstrings && r->strings[r->sites[site].file]
-                             ? r->strings[r->sites[site].file] : "??");
-    grown->line = r->sites[site].line;
+    file = pz_defs_string(&r->defs, r->defs.sites[site].file);
+    grown->file = strdup(file ? file : "??");
+    grown->line = r->defs.sites[site].line;
     grown->function = strdup(function_of(r, region) ? function_of(r, region)->name : "?");
     r->site_index[slot] = (uint32_t)++a->ncallsites;
     return grown;

@@ -1,5 +1,5 @@
-/* Reading a trace into the tree of intervals.  Definitions first (regions classified
- * by name through the MPI function table, intervals by their PHASE flag), then the
+/* Reading a trace into the tree of intervals.  Definitions first (trace/defs.h; MPI
+ * regions then classified for the waits through the MPI function table), then the
  * events of each process, one location at a time, keeping only the stack of open
  * regions: memory grows with processes and intervals, not with the events. */
 #include <errno.h>
@@ -12,25 +12,10 @@
 
 #include "analysis.h"
 #include "calls_gen.h"
-#include "names.h"
 #include "anchor.h"
 #include "reader.h"
 
 static struct reader *current;   /* for OTF2's error callback */
-
-void pz_reader_fail(struct reader *r, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-
-    if (r->failed)
-        return;
-    r->failed = 1;
-    n = snprintf(r->err, r->errlen, "%s: ", r->path);
-    va_start(ap, fmt);
-    vsnprintf(r->err + n, r->errlen - (size_t)n, fmt, ap);
-    va_end(ap);
-}
 
 static OTF2_ErrorCode otf2_error(void *data, const char *file, uint64_t line,
                                  const char *function, OTF2_ErrorCode code, const char *fmt,
@@ -45,436 +30,106 @@ static OTF2_ErrorCode otf2_error(void *data, const char *file, uint64_t line,
     return code;
 }
 
-int pz_reserve(void **v, uint32_t *n, uint32_t i, size_t size)
+/* MPI regions: their class from the MPI function table (calls_gen.h), by the function
+ * the definitions found by name. */
+static void classify(struct region *g)
 {
-    uint32_t want = i + 1, cap = *n;
-    void *grown;
+    const struct pz_call_info *c = &pz_calls[g->info->call];
+    const char *name = g->info->name;
 
-    if (want <= cap)
-        return 0;
-    while (cap < want)
-        cap = cap ? 2 * cap : 64;
-    if (!(grown = realloc(*v, cap * size)))
+    g->starts = c->nonblocking && c->category != PZ_CAT_WAIT &&
+                c->category != PZ_CAT_WAITALL && c->category != PZ_CAT_WAITANY &&
+                c->category != PZ_CAT_WAITSOME && c->category != PZ_CAT_REQUEST_FREE &&
+                c->category != PZ_CAT_CANCEL && c->category != PZ_CAT_PSEND_INIT &&
+                c->category != PZ_CAT_PRECV_INIT;
+    g->blocking = !c->nonblocking || c->category == PZ_CAT_WAIT ||
+                  c->category == PZ_CAT_WAITALL || c->category == PZ_CAT_WAITANY ||
+                  c->category == PZ_CAT_WAITSOME;
+    if (strstr(name, "Test") || !strcmp(name, "MPI_Iprobe") || !strcmp(name, "MPI_Improbe"))
+        g->blocking = 0;
+    g->sends_blocking = c->category == PZ_CAT_SEND && strcmp(name, "MPI_Bsend") != 0;
+    if (c->category == PZ_CAT_COLL)
+        g->mpi_class = c->collective == PZ_COLL_ALLTOALL ||
+                               c->collective == PZ_COLL_ALLTOALLV ||
+                               c->collective == PZ_COLL_ALLTOALLW
+                           ? CLASS_ALLTOALL : CLASS_COLLECTIVE;
+    else if (c->category == PZ_CAT_INIT || c->category == PZ_CAT_PLAIN ||
+             c->category == PZ_CAT_COMM_NEW || c->category == PZ_CAT_COMM_FREE)
+        g->mpi_class = CLASS_MPI;
+    else
+        g->mpi_class = CLASS_SENDRECV;
+}
+
+/* The analyzer's view of the regions the definitions read. */
+static int take_regions(struct reader *r)
+{
+    const struct pz_defs *d = &r->defs;
+
+    r->nregions = d->nregions;
+    if (!(r->regions = calloc(d->nregions ? d->nregions : 1, sizeof(*r->regions))))
         return -1;
-    memset((char *)grown + (size_t)*n * size, 0, (size_t)(cap - *n) * size);
-    *v = grown;
-    *n = cap;
-    return 0;
-}
-
-static OTF2_CallbackCode def_string(void *ud, OTF2_StringRef self, const char *s)
-{
-    struct reader *r = ud;
-
-    if (pz_reserve((void **)&r->strings, &r->nstrings, self, sizeof(char *)) != 0)
-        return OTF2_CALLBACK_INTERRUPT;
-    free(r->strings[self]);
-    r->strings[self] = strdup(s);
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_region(void *ud, OTF2_RegionRef self, OTF2_StringRef name,
-                                    OTF2_StringRef canonical, OTF2_StringRef description,
-                                    OTF2_RegionRole role, OTF2_Paradigm paradigm,
-                                    OTF2_RegionFlag flags, OTF2_StringRef file,
-                                    uint32_t begin, uint32_t end)
-{
-    struct reader *r = ud;
-    struct region *g;
-
-    (void)canonical, (void)role, (void)end;
-    if (pz_reserve((void **)&r->regions, &r->nregions, self, sizeof(struct region)) != 0)
-        return OTF2_CALLBACK_INTERRUPT;
-    g = &r->regions[self];
-    g->name = name;
-    g->file = file;
-    g->line = begin;
-    g->description = description;
-    g->function = -1;
-    g->kind = paradigm == OTF2_PARADIGM_MPI ? REGION_MPI
-              : (flags & OTF2_REGION_FLAG_PHASE) ? REGION_INTERVAL : REGION_OTHER;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_location(void *ud, OTF2_LocationRef self, OTF2_StringRef name,
-                                      OTF2_LocationType type, uint64_t events,
-                                      OTF2_LocationGroupRef group)
-{
-    struct reader *r = ud;
-    uint32_t n = r->nlocations;
-    struct location *grown = realloc(r->locations, (n + 1) * sizeof(*grown));
-
-    (void)name, (void)events;
-    if (!grown)
-        return OTF2_CALLBACK_INTERRUPT;
-    r->locations = grown;
-    r->locations[n] = (struct location){ self, group, type, -1 };
-    r->nlocations++;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_clock(void *ud, uint64_t resolution, uint64_t offset,
-                                   uint64_t length, uint64_t realtime)
-{
-    struct reader *r = ud;
-
-    (void)length, (void)realtime;
-    r->resolution = resolution;
-    r->offset = offset;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_group(void *ud, OTF2_GroupRef self, OTF2_StringRef name,
-                                   OTF2_GroupType type, OTF2_Paradigm paradigm,
-                                   OTF2_GroupFlag flags, uint32_t n, const uint64_t *members)
-{
-    struct reader *r = ud;
-    struct group *g;
-
-    (void)name, (void)flags;
-    if (pz_reserve((void **)&r->groups, &r->ngroups, self, sizeof(struct group)) != 0)
-        return OTF2_CALLBACK_INTERRUPT;
-    g = &r->groups[self];
-    free(g->members);
-    g->type = type;
-    g->paradigm = paradigm;
-    g->n = n;
-    g->members = malloc((n ? n : 1) * sizeof(uint64_t));
-    if (!g->members)
-        return OTF2_CALLBACK_INTERRUPT;
-    memcpy(g->members, members, n * sizeof(uint64_t));
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-/* Attributes: only "prognoz:callsite" matters; its name is looked up once all strings
- * are known, so the ref is kept here. */
-static OTF2_CallbackCode def_attribute(void *ud, OTF2_AttributeRef self, OTF2_StringRef name,
-                                       OTF2_StringRef description, OTF2_Type type)
-{
-    struct reader *r = ud;
-
-    (void)description;
-    if (type == OTF2_TYPE_SOURCE_CODE_LOCATION && name < r->nstrings && r->strings[name] &&
-        !strcmp(r->strings[name], PZ_NAME_CALLSITE))
-        r->callsite_attribute = self;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_site(void *ud, OTF2_SourceCodeLocationRef self,
-                                  OTF2_StringRef file, uint32_t line)
-{
-    struct reader *r = ud;
-
-    if (pz_reserve((void **)&r->sites, &r->nsites, self, sizeof(*r->sites)) != 0)
-        return OTF2_CALLBACK_INTERRUPT;
-    r->sites[self].file = file;
-    r->sites[self].line = line;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_comm(void *ud, OTF2_CommRef self, OTF2_StringRef name,
-                                  OTF2_GroupRef group, OTF2_CommRef parent, OTF2_CommFlag flags)
-{
-    struct reader *r = ud;
-
-    (void)name, (void)parent, (void)flags;
-    if (pz_reserve((void **)&r->comms, &r->ncomms, self, sizeof(struct comm)) != 0)
-        return OTF2_CALLBACK_INTERRUPT;
-    r->comms[self].group = group;
-    r->comms[self].defined = 1;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-static OTF2_CallbackCode def_intercomm(void *ud, OTF2_CommRef self, OTF2_StringRef name,
-                                       OTF2_GroupRef a, OTF2_GroupRef b, OTF2_CommRef common,
-                                       OTF2_CommFlag flags)
-{
-    struct reader *r = ud;
-
-    (void)name, (void)common, (void)flags;
-    if (pz_reserve((void **)&r->comms, &r->ncomms, self, sizeof(struct comm)) != 0)
-        return OTF2_CALLBACK_INTERRUPT;
-    r->comms[self].group = a;
-    r->comms[self].remote = b;
-    r->comms[self].inter = 1;
-    r->comms[self].defined = 1;
-    return OTF2_CALLBACK_SUCCESS;
-}
-
-/* An interval's id from its name, "interval 2 at heat.c:57" (or "sequential interval
- * ..."), and whether it is sequential: its description says so (docs/trace-format.md). */
-static void interval_region(struct reader *r, struct region *g)
-{
-    const char *name = g->name < r->nstrings ? r->strings[g->name] : NULL;
-    const char *description = g->description < r->nstrings ? r->strings[g->description] : NULL;
-
-    if (name && (name = strstr(name, "interval ")))
-        sscanf(name, PZ_INTERVAL_ID_FORMAT, &g->id);
-    g->sequential = description && !strcmp(description, PZ_DESC_SEQUENTIAL);
-}
-
-/* MPI regions: their class by name from the MPI function table (calls_gen.h). */
-static void classify(struct reader *r, struct region *g)
-{
-    const char *name = g->name < r->nstrings ? r->strings[g->name] : NULL;
-
-    if (g->kind != REGION_MPI || !name)
-        return;
-    for (int id = 0; id < PZ_NCALLS; id++) {
-        const struct pz_call_info *c = &pz_calls[id];
-
-        if (strcmp(c->name, name) != 0)
-            continue;
-        g->starts = c->nonblocking && c->category != PZ_CAT_WAIT &&
-                    c->category != PZ_CAT_WAITALL && c->category != PZ_CAT_WAITANY &&
-                    c->category != PZ_CAT_WAITSOME && c->category != PZ_CAT_REQUEST_FREE &&
-                    c->category != PZ_CAT_CANCEL && c->category != PZ_CAT_PSEND_INIT &&
-                    c->category != PZ_CAT_PRECV_INIT;
-        g->blocking = !c->nonblocking || c->category == PZ_CAT_WAIT ||
-                      c->category == PZ_CAT_WAITALL || c->category == PZ_CAT_WAITANY ||
-                      c->category == PZ_CAT_WAITSOME;
-        if (strstr(name, "Test") || !strcmp(name, "MPI_Iprobe") || !strcmp(name, "MPI_Improbe"))
-            g->blocking = 0;
-        g->sends_blocking = c->category == PZ_CAT_SEND && strcmp(name, "MPI_Bsend") != 0;
-        if (c->category == PZ_CAT_COLL)
-            g->mpi_class = c->collective == PZ_COLL_ALLTOALL ||
-                                   c->collective == PZ_COLL_ALLTOALLV ||
-                                   c->collective == PZ_COLL_ALLTOALLW
-                               ? CLASS_ALLTOALL : CLASS_COLLECTIVE;
-        else if (c->category == PZ_CAT_INIT || c->category == PZ_CAT_PLAIN ||
-                 c->category == PZ_CAT_COMM_NEW || c->category == PZ_CAT_COMM_FREE)
-            g->mpi_class = CLASS_MPI;
-        else
-            g->mpi_class = CLASS_SENDRECV;
-        return;
-    }
-}
-
-static int read_definitions(struct reader *r, OTF2_Reader *otf)
-{
-    OTF2_GlobalDefReader *gdr = OTF2_Reader_GetGlobalDefReader(otf);
-    OTF2_GlobalDefReaderCallbacks *cb = OTF2_GlobalDefReaderCallbacks_New();
-    uint64_t n;
-
-    if (!gdr || !cb) {
-        OTF2_GlobalDefReaderCallbacks_Delete(cb);
-        pz_reader_fail(r, "cannot read the global definitions");
-        return -1;
-    }
-    OTF2_GlobalDefReaderCallbacks_SetStringCallback(cb, def_string);
-    OTF2_GlobalDefReaderCallbacks_SetRegionCallback(cb, def_region);
-    OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, def_location);
-    OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(cb, def_clock);
-    OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, def_group);
-    OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, def_comm);
-    OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(cb, def_intercomm);
-    OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(cb, def_attribute);
-    OTF2_GlobalDefReaderCallbacks_SetSourceCodeLocationCallback(cb, def_site);
-    OTF2_Reader_RegisterGlobalDefCallbacks(otf, gdr, cb, r);
-    OTF2_Reader_ReadAllGlobalDefinitions(otf, gdr, &n);
-    OTF2_GlobalDefReaderCallbacks_Delete(cb);
-    for (uint32_t i = 0; i < r->nregions; i++) {
+    for (uint32_t i = 0; i < d->nregions; i++) {
         struct region *g = &r->regions[i];
 
-        classify(r, g);
-        if (g->kind == REGION_INTERVAL)
-            interval_region(r, g);
+        g->info = &d->regions[i];
+        g->function = -1;
+        g->kind = g->info->kind == PZ_REGION_MPI ? REGION_MPI
+                  : g->info->kind == PZ_REGION_INTERVAL ? REGION_INTERVAL : REGION_OTHER;
+        if (g->info->call >= 0)
+            classify(g);
     }
-    if (r->nsites && r->nregions) {
-        r->nsite_slots = r->nsites * r->nregions;
-        r->site_index = calloc(r->nsite_slots, sizeof(uint32_t));
-        if (!r->site_index)
-            r->nsite_slots = 0;
-    }
-    if (!r->failed && !r->resolution)
-        pz_reader_fail(r, "the trace has no clock properties");
-    return r->failed ? -1 : 0;
+    return 0;
 }
 
-static int by_group_then_id(const void *x, const void *y)
+/* A slot per call site and region, for the call sites to be listed in order of first
+ * call; none (no call sites listed) if that is too many. */
+static void index_sites(struct reader *r)
 {
-    const struct location *a = x, *b = y;
+    uint64_t slots = (uint64_t)r->defs.nsites * r->nregions;
 
-    if (a->group != b->group)
-        return a->group < b->group ? -1 : 1;
-    return (a->id > b->id) - (a->id < b->id);
+    if (!slots || slots > UINT32_MAX)
+        return;
+    r->site_index = calloc((size_t)slots, sizeof(uint32_t));
+    r->nsite_slots = r->site_index ? (uint32_t)slots : 0;
 }
 
-static int by_id(const void *x, const void *y)
+/* The processes of the analysis are the threads of the definitions. */
+static int take_processes(struct reader *r)
 {
-    const struct location *a = x, *b = y;
-
-    return (a->id > b->id) - (a->id < b->id);
-}
-
-/* Threads, not accelerators or metric streams, carry MPI calls and computation. */
-static int analyzed(const struct location *l)
-{
-    return l->type != OTF2_LOCATION_TYPE_ACCELERATOR_STREAM && l->type != OTF2_LOCATION_TYPE_METRIC;
-}
-
-/* The processes of the analysis: every thread, by MPI process (location group) and
- * then by location id, so that without threads process p is rank p. */
-static int number_processes(struct reader *r)
-{
+    const struct pz_defs *d = &r->defs;
     struct pz_analysis *a = r->a;
-    const struct location *prev = NULL;    /* the last thread numbered */
-    int n = 0, rank = -1;
+    size_t n = d->nthreads ? (size_t)d->nthreads : 1;
 
-    qsort(r->locations, r->nlocations, sizeof(*r->locations), by_group_then_id);
-    a->rank_of = malloc((r->nlocations ? r->nlocations : 1) * sizeof(int));
-    a->thread_of = malloc((r->nlocations ? r->nlocations : 1) * sizeof(int));
+    a->rank_of = malloc(n * sizeof(int));
+    a->thread_of = malloc(n * sizeof(int));
     if (!a->rank_of || !a->thread_of)
         return -1;
-    for (uint32_t i = 0; i < r->nlocations; i++) {
-        struct location *l = &r->locations[i];
-
-        if (!analyzed(l))
-            continue;
-        /* compared with the last thread, not the last location: Score-P numbers a
-           process's locations as it creates them, a metric location may come between
-           its master thread and its OpenMP threads */
-        if (!prev || l->group != prev->group)
-            a->thread_of[n] = 0, rank++;
-        else
-            a->thread_of[n] = a->thread_of[n - 1] + 1, a->threaded = 1;
-        a->rank_of[n] = rank;
-        l->proc = n++;
-        prev = l;
+    for (int th = 0; th < d->nthreads; th++) {
+        a->rank_of[th] = d->thread_rank[th];
+        a->thread_of[th] = th - d->first_thread[d->thread_rank[th]];
     }
-    a->nprocs = n;
-    a->nranks = rank + 1;
-    qsort(r->locations, r->nlocations, sizeof(*r->locations), by_id);
+    a->nprocs = d->nthreads;
+    a->nranks = d->nprocs;
+    a->threaded = d->threaded;
     return 0;
 }
 
-static uint32_t location_slot(OTF2_LocationRef loc, uint32_t n)
+/* The definitions; the first error (OTF2's, reported through otf2_error, or the
+ * definitions') names the trace. */
+static int read_definitions(struct reader *r, OTF2_Reader *otf)
 {
-    return (uint32_t)((loc * 0x9E3779B97F4A7C15u) >> 32) & (n - 1);
-}
-
-/* Every event asks which process it belongs to: a hash answers in a probe or two. */
-static int hash_locations(struct reader *r)
-{
-    uint32_t n = 16;
-
-    while (n < 2 * r->nlocations)
-        n *= 2;
-    if (!(r->location_slots = calloc(n, sizeof(uint32_t))))
+    if (pz_defs_read(&r->defs, otf, r->path) != 0 || r->failed) {
+        if (!r->failed)
+            snprintf(r->err, r->errlen, "%s", r->defs.error);
+        r->failed = 1;
         return -1;
-    r->nlocation_slots = n;
-    for (uint32_t i = 0; i < r->nlocations; i++) {
-        uint32_t s = location_slot(r->locations[i].id, n);
-
-        while (r->location_slots[s])
-            s = (s + 1) & (n - 1);
-        r->location_slots[s] = i + 1;
     }
+    if (take_regions(r) != 0 || take_processes(r) != 0) {
+        pz_reader_fail(r, "out of memory");
+        return -1;
+    }
+    index_sites(r);
     return 0;
-}
-
-int pz_reader_proc(const struct reader *r, OTF2_LocationRef loc)
-{
-    uint32_t n = r->nlocation_slots;
-
-    for (uint32_t s = location_slot(loc, n); r->location_slots[s]; s = (s + 1) & (n - 1))
-        if (r->locations[r->location_slots[s] - 1].id == loc)
-            return r->locations[r->location_slots[s] - 1].proc;
-    return -1;
-}
-
-/* The locations of MPI's ranks: the COMM_LOCATIONS group of paradigm MPI (Score-P's
- * trace of an OpenMP program has another one, OpenMP's, of every thread), else the last
- * one of another paradigm. */
-static const struct group *mpi_locations(const struct reader *r)
-{
-    const struct group *other = NULL;
-
-    for (uint32_t g = 0; g < r->ngroups; g++) {
-        const struct group *x = &r->groups[g];
-
-        if (x->type != OTF2_GROUP_TYPE_COMM_LOCATIONS || !x->members)
-            continue;
-        if (x->paradigm == OTF2_PARADIGM_MPI)
-            return x;
-        other = x;
-    }
-    return other;
-}
-
-/* A member of a COMM_GROUP is a rank of the COMM_LOCATIONS group, whose members are
- * locations; communicators get their members as process numbers. */
-static const struct group *group_of(const struct reader *r, OTF2_GroupRef g)
-{
-    return g < r->ngroups && r->groups[g].members ? &r->groups[g] : NULL;
-}
-
-/* The MPI processes of the members of group g (world ranks, or locations) into out. */
-static void members(const struct reader *r, const struct group *locations,
-                    const struct group *g, int *out)
-{
-    for (uint32_t i = 0; i < g->n; i++) {
-        uint64_t rank = g->members[i];
-        int proc = g->type == OTF2_GROUP_TYPE_COMM_LOCATIONS
-                       ? pz_reader_proc(r, rank)
-                   : locations && rank < locations->n
-                       ? pz_reader_proc(r, locations->members[rank])
-                       : -1;
-
-        out[i] = proc >= 0 ? pz_reader_rank(r, proc) : -1;
-    }
-}
-
-static void resolve_comms(struct reader *r)
-{
-    const struct group *locations = mpi_locations(r);
-
-    for (uint32_t c = 0; c < r->ncomms; c++) {
-        struct comm *m = &r->comms[c];
-        const struct group *g = m->defined ? group_of(r, m->group) : NULL;
-        const struct group *b = m->inter ? group_of(r, m->remote) : NULL;
-
-        if (!g || (m->inter && !b)) {
-            m->defined = 0;
-            continue;
-        }
-        m->self = g->type == OTF2_GROUP_TYPE_COMM_SELF;
-        m->local = b ? g->n : 0;
-        m->size = m->self ? 1 : g->n + (b ? b->n : 0);
-        if (m->self || !(m->ranks = malloc((m->size ? m->size : 1) * sizeof(int))))
-            continue;
-        members(r, locations, g, m->ranks);
-        if (b)
-            members(r, locations, b, m->ranks + g->n);
-    }
-}
-
-uint32_t pz_comm_rank(const struct comm *c, int me)
-{
-    uint32_t i = 0;
-
-    if (c->self)
-        return 0;
-    while (i < c->size && c->ranks && c->ranks[i] != me)
-        i++;
-    return c->ranks ? i : c->size;
-}
-
-int pz_comm_peer(const struct comm *c, uint32_t rank, int me)
-{
-    uint32_t first = 0, n = c->size;
-
-    if (!c->defined)
-        return -1;
-    if (c->self)
-        return rank == 0 ? me : -1;
-    if (c->local) {    /* the group me is not in */
-        uint32_t i = pz_comm_rank(c, me);
-
-        first = i < c->local ? c->local : 0;
-        n = i < c->local ? c->size - c->local : c->local;
-    }
-    return rank < n && c->ranks ? c->ranks[first + rank] : -1;
 }
 
 static int read_events(struct reader *r, OTF2_Reader *otf)
@@ -483,13 +138,11 @@ static int read_events(struct reader *r, OTF2_Reader *otf)
     OTF2_GlobalEvtReaderCallbacks *cb = OTF2_GlobalEvtReaderCallbacks_New();
     uint64_t n;
 
-    for (uint32_t i = 0; i < r->nlocations; i++) {
-        if (r->locations[i].proc < 0)
-            continue;
+    for (int th = 0; th < r->defs.nthreads; th++) {
         /* the event reader must exist before the local definitions (mapping tables,
          * clock offsets) are read, for them to apply to it */
-        OTF2_Reader_GetEvtReader(otf, r->locations[i].id);
-        OTF2_DefReader *dr = OTF2_Reader_GetDefReader(otf, r->locations[i].id);
+        OTF2_Reader_GetEvtReader(otf, r->defs.thread_location[th]);
+        OTF2_DefReader *dr = OTF2_Reader_GetDefReader(otf, r->defs.thread_location[th]);
 
         if (dr) {
             OTF2_Reader_ReadAllLocalDefinitions(otf, dr, &n);
@@ -536,14 +189,15 @@ static void close_cut_processes(struct reader *r)
 {
     for (int p = 0; p < r->a->nprocs; p++) {
         struct process *pr = &r->procs[p];
-        const struct region *g;
+        const struct pz_region_info *region;
+        const char *name;
 
         if (!pr->depth)
             continue;
-        g = &r->regions[pr->stack[pr->depth - 1].region];
+        region = r->regions[pr->stack[pr->depth - 1].region].info;
+        name = pz_defs_string(&r->defs, region->name_ref);
         warn(r->a, "process %d: its events end at %.6f s inside %s: its trace was cut, what "
-             "it did later is missing", p, pr->last,
-             g->name < r->nstrings && r->strings[g->name] ? r->strings[g->name] : "a region");
+             "it did later is missing", p, pr->last, name ? name : "a region");
         while (pr->depth) {
             struct frame *f = &pr->stack[--pr->depth];
 
@@ -588,19 +242,6 @@ static int read_trace(struct reader *r, OTF2_Reader *otf)
 {
     if (read_definitions(r, otf) != 0)
         return -1;
-    if (number_processes(r) != 0) {
-        pz_reader_fail(r, "out of memory");
-        return -1;
-    }
-    if (r->a->nprocs == 0) {
-        pz_reader_fail(r, "the trace has no locations");
-        return -1;
-    }
-    if (hash_locations(r) != 0) {
-        pz_reader_fail(r, "out of memory");
-        return -1;
-    }
-    resolve_comms(r);
     r->procs = calloc((size_t)r->a->nprocs, sizeof(*r->procs));
     if (!r->procs || pz_tree_init(&r->tree, r->a) != 0 || pz_waits_new(r) != 0) {
         pz_reader_fail(r, "out of memory");
@@ -611,9 +252,8 @@ static int read_trace(struct reader *r, OTF2_Reader *otf)
         r->procs[p].last = -1e300;
         r->procs[p].computing_since = -1e300;
     }
-    for (uint32_t i = 0; i < r->nlocations; i++)
-        if (r->locations[i].proc >= 0)
-            OTF2_Reader_SelectLocation(otf, r->locations[i].id);
+    for (int th = 0; th < r->defs.nthreads; th++)
+        OTF2_Reader_SelectLocation(otf, r->defs.thread_location[th]);
     OTF2_Reader_OpenDefFiles(otf);
     OTF2_Reader_OpenEvtFiles(otf);
     read_events(r, otf);
@@ -639,20 +279,9 @@ static int read_trace(struct reader *r, OTF2_Reader *otf)
 
 static void release(struct reader *r)
 {
-    for (uint32_t i = 0; i < r->nstrings; i++)
-        free(r->strings[i]);
-    free(r->strings);
     free(r->regions);
-    free(r->locations);
-    free(r->sites);
     free(r->site_index);
-    free(r->location_slots);
-    for (uint32_t i = 0; i < r->ngroups; i++)
-        free(r->groups[i].members);
-    free(r->groups);
-    for (uint32_t i = 0; i < r->ncomms; i++)
-        free(r->comms[i].ranks);
-    free(r->comms);
+    pz_defs_release(&r->defs);
     for (int p = 0; r->procs && p < r->a->nprocs; p++)
         free(r->procs[p].stack);
     free(r->procs);
@@ -663,8 +292,7 @@ static void release(struct reader *r)
 int pz_analyze(const char *path, struct pz_analysis *a, char *err, size_t errlen)
 {
     char anchor[4096];
-    struct reader r = { .a = a, .path = anchor, .err = err, .errlen = errlen,
-                        .callsite_attribute = OTF2_UNDEFINED_ATTRIBUTE };
+    struct reader r = { .a = a, .path = anchor, .err = err, .errlen = errlen };
     OTF2_Reader *otf;
     struct stat st;
 

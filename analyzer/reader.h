@@ -1,5 +1,7 @@
-/* Internal state of reading one trace (read.c: definitions and driver, walk.c: the
- * events in time order, waits.c: messages and collective instances). */
+/* Internal state of reading one trace.  Calls go one way, down this list: read.c (the
+ * definitions, trace/defs.h, and the driver; sequential.c after the events), walk.c
+ * (the events in time order), profile.c, waits.c (messages and collective instances),
+ * nbc.c (nonblocking collectives), charge.c (where waits go), reader.c (the error). */
 #ifndef PZ_READER_H
 #define PZ_READER_H
 
@@ -8,23 +10,21 @@
 #include <otf2/otf2.h>
 
 #include "analysis.h"
+#include "defs.h"
 #include "tree.h"
 
 enum region_kind { REGION_OTHER, REGION_MPI, REGION_INTERVAL };
 enum mpi_class { CLASS_MPI, CLASS_SENDRECV, CLASS_COLLECTIVE, CLASS_ALLTOALL };
 
+/* A region of the definitions (info) as the analysis sees it. */
 struct region {
-    OTF2_StringRef name, file;
-    uint32_t line;
+    const struct pz_region_info *info;
     int function;          /* index in pz_analysis.functions, -1 until first called */
-    unsigned id;           /* intervals: the programmer's number, from the name */
     uint8_t kind, mpi_class;
     uint8_t starts;        /* begins a nonblocking operation */
     uint8_t blocking;      /* may wait for a partner: not a test, not a post */
     uint8_t sends_blocking;    /* a blocking send that may wait for its receiver
                                   (Send, Ssend, Rsend; not Bsend, not Sendrecv) */
-    uint8_t sequential;    /* an interval whose computation each process duplicates */
-    OTF2_StringRef description;
 };
 
 struct pz_msg;
@@ -57,42 +57,8 @@ struct process {
     double off_since, off_first, off_time;
 };
 
-struct location {
-    OTF2_LocationRef id;
-    OTF2_LocationGroupRef group;
-    OTF2_LocationType type;
-    int proc;              /* process of the analysis; -1: not analyzed (GPU, metrics) */
-};
-
-struct group {
-    OTF2_GroupType type;
-    OTF2_Paradigm paradigm;
-    uint32_t n;
-    uint64_t *members;
-};
-
-/* A communicator: its members as MPI processes (pz_reader_rank); self means
- * MPI_COMM_SELF.  An intercommunicator lists its first group, then the second: local
- * is the size of the first (0 for an intracommunicator), and a peer's rank in a
- * message is a rank of the other group. */
-struct comm {
-    int *ranks;
-    uint32_t size, local;
-    int self, inter;
-    OTF2_GroupRef group, remote;
-    int defined;
-};
-
-/* The position of MPI process me among c's members (its rank; 0 on MPI_COMM_SELF; in
- * both groups of an intercommunicator, the first then the second), c->size if it is no
- * member. */
-uint32_t pz_comm_rank(const struct comm *c, int me);
-
-/* The MPI process of rank in c, the peer of MPI process me in a message (in the other
- * group of an intercommunicator); -1 if there is none. */
-int pz_comm_peer(const struct comm *c, uint32_t rank, int me);
-
 struct pz_waits;
+struct pz_nbc;
 
 struct reader {
     struct pz_analysis *a;
@@ -100,28 +66,17 @@ struct reader {
     const char *path;
     char *err;
     size_t errlen;
-    char **strings;
-    uint32_t nstrings;
-    struct region *regions;
+    struct pz_defs defs;   /* its processes are the analysis's MPI processes (ranks),
+                              its threads the analysis's processes */
+    struct region *regions;    /* of each region of defs */
     uint32_t nregions;
-    struct location *locations;   /* sorted by id after the definitions */
-    uint32_t nlocations;
-    uint32_t *location_slots;     /* hash of location ids: index in locations + 1 */
-    uint32_t nlocation_slots;
-    struct group *groups;
-    uint32_t ngroups;
-    struct comm *comms;
-    uint32_t ncomms;
-    uint64_t resolution, offset;
     uint64_t base;         /* timestamp of the first event: times are seconds since */
     int started;
-    OTF2_AttributeRef callsite_attribute;   /* "prognoz:callsite", or UNDEFINED */
-    struct site_def { OTF2_StringRef file; uint32_t line; } *sites;
-    uint32_t nsites;
     uint32_t *site_index;  /* per site × region slot: index + 1 in callsites, 0 if none */
     uint32_t nsite_slots;
     struct process *procs;
     struct pz_waits *waits;
+    struct pz_nbc *nbc;    /* made and freed with the waits */
     uint64_t mpi_calls;
     int failed;
 };
@@ -129,9 +84,6 @@ struct reader {
 /* Records a one-line error (the first one only) naming the trace. */
 void pz_reader_fail(struct reader *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-
-/* Grows *v (elements of size) so that index i is valid; new elements are zero. */
-int pz_reserve(void **v, uint32_t *n, uint32_t i, size_t size);
 
 /* Collectives that only create or destroy a communicator's handle: Score-P records
  * MPI_Init, MPI_Finalize and communicator construction and destruction so; they move no
@@ -144,7 +96,10 @@ static inline int pz_handle_op(OTF2_CollectiveOp op)
 }
 
 /* Process number of a location, -1 if it is not analyzed. */
-int pz_reader_proc(const struct reader *r, OTF2_LocationRef loc);
+static inline int pz_reader_proc(const struct reader *r, OTF2_LocationRef loc)
+{
+    return pz_defs_thread(&r->defs, loc);
+}
 
 /* The MPI process of process proc of the analysis (one of its threads): messages and
  * collective instances are matched between MPI processes, and communicators list them. */
@@ -162,13 +117,25 @@ void pz_profile_bytes(struct reader *r, uint32_t region, uint64_t sent, uint64_t
 /* Registers the event callbacks of walk.c on cb. */
 void pz_walk_callbacks(OTF2_GlobalEvtReaderCallbacks *cb);
 
-/* Adds value to the statistic at byte offset field of struct pz_stats, for process
- * proc, in every interval node of nodes[0..n-1] and in the whole run. */
+/* Where the time of waits goes (charge.c).  Adds value to the statistic at byte offset
+ * field of struct pz_stats, for process proc, in every interval node of nodes[0..n-1]
+ * and in the whole run. */
 void pz_charge(struct reader *r, int proc, const int *nodes, uint32_t n, size_t field,
                double value);
 
 /* The interval nodes open on proc now, innermost last; returns how many (at most max). */
 uint32_t pz_open_nodes(const struct reader *r, int proc, int *nodes, uint32_t max);
+
+/* Collective operations whose every member waits for all (Allreduce, Alltoall...), for
+ * the others' data to reach the root (Reduce, Gather...), for the root's data (Bcast,
+ * Scatter...). */
+int pz_collective_nxn(OTF2_CollectiveOp op);
+int pz_collective_n_to_1(OTF2_CollectiveOp op);
+int pz_collective_1_to_n(OTF2_CollectiveOp op);
+
+/* The wait state of a member of a collective op (at its root or not): an offset in
+ * struct pz_stats, or 0 if it has none. */
+size_t pz_collective_wait(OTF2_CollectiveOp op, int at_root);
 
 /* After the events: the insufficient parallelism of every interval (sequential.c).
  * Returns 0, or -1 out of memory. */
@@ -186,12 +153,6 @@ void pz_waits_collective(struct reader *r, int proc, OTF2_CollectiveOp op, uint3
                          uint32_t root, double enter, double leave);
 void pz_waits_finish(struct reader *r);
 void pz_waits_free(struct reader *r);
-/* The state of nbc.c, kept with the other matching state of waits.c. */
-struct pz_nbc;
-struct pz_nbc *pz_waits_nbc(const struct reader *r);
-/* The wait state of a member of a collective op (at its root or not): an offset in
- * struct pz_stats, or 0 if it has none. */
-size_t pz_collective_wait(OTF2_CollectiveOp op, int at_root);
 
 /* Nonblocking collectives (nbc.c): a post (in the call that began at post_enter), its
  * completion inside call (NULL: outside any call) at when, and the call's return. */

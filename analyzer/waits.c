@@ -62,7 +62,6 @@ struct pz_waits {
     uint32_t nseq;
     struct instance *instances;
     uint32_t ninstances, icount;
-    struct pz_nbc *nbc;
 };
 
 int pz_waits_new(struct reader *r)
@@ -75,21 +74,16 @@ int pz_waits_new(struct reader *r)
     r->waits = w;
     w->to_head = calloc(n, sizeof(*w->to_head));
     w->to_tail = calloc(n, sizeof(*w->to_tail));
-    w->nseq = (uint32_t)(n * (r->ncomms ? r->ncomms : 1));
+    w->nseq = (uint32_t)(n * (r->defs.ncomms ? r->defs.ncomms : 1));
     w->seq = calloc(w->nseq, sizeof(*w->seq));
-    w->nbc = pz_nbc_new(r);
-    return w->to_head && w->to_tail && w->seq && w->nbc ? 0 : -1;
-}
-
-struct pz_nbc *pz_waits_nbc(const struct reader *r)
-{
-    return r->waits->nbc;
+    r->nbc = pz_nbc_new(r);
+    return w->to_head && w->to_tail && w->seq && r->nbc ? 0 : -1;
 }
 
 /* MPI process of rank in comm, as seen by MPI process self; -1 if unknown. */
 static int proc_of(const struct reader *r, uint32_t comm, uint32_t rank, int self)
 {
-    return comm < r->ncomms ? pz_comm_peer(&r->comms[comm], rank, self) : -1;
+    return pz_comm_process(pz_defs_comm(&r->defs, comm), rank, self);
 }
 
 static uint32_t hash4(uint32_t a, uint32_t b, uint32_t c, uint32_t d)
@@ -415,40 +409,6 @@ static void forget(struct pz_waits *w, struct instance *in)
     }
 }
 
-static int is_nxn(OTF2_CollectiveOp op)
-{
-    return op == OTF2_COLLECTIVE_OP_ALLGATHER || op == OTF2_COLLECTIVE_OP_ALLGATHERV ||
-           op == OTF2_COLLECTIVE_OP_ALLTOALL || op == OTF2_COLLECTIVE_OP_ALLTOALLV ||
-           op == OTF2_COLLECTIVE_OP_ALLTOALLW || op == OTF2_COLLECTIVE_OP_ALLREDUCE ||
-           op == OTF2_COLLECTIVE_OP_REDUCE_SCATTER ||
-           op == OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK;
-}
-
-static int is_n_to_1(OTF2_CollectiveOp op)
-{
-    return op == OTF2_COLLECTIVE_OP_REDUCE || op == OTF2_COLLECTIVE_OP_GATHER ||
-           op == OTF2_COLLECTIVE_OP_GATHERV;
-}
-
-static int is_1_to_n(OTF2_CollectiveOp op)
-{
-    return op == OTF2_COLLECTIVE_OP_BCAST || op == OTF2_COLLECTIVE_OP_SCATTER ||
-           op == OTF2_COLLECTIVE_OP_SCATTERV;
-}
-
-size_t pz_collective_wait(OTF2_CollectiveOp op, int at_root)
-{
-    if (op == OTF2_COLLECTIVE_OP_BARRIER)
-        return offsetof(struct pz_stats, wait_barrier);
-    if (is_nxn(op))
-        return offsetof(struct pz_stats, wait_nxn);
-    if (is_n_to_1(op) && at_root)
-        return offsetof(struct pz_stats, early_reduce);
-    if (is_1_to_n(op) && !at_root)
-        return offsetof(struct pz_stats, late_broadcast);
-    return 0;
-}
-
 static void charge_member(struct reader *r, const struct instance *in, uint32_t i,
                           size_t field, double value)
 {
@@ -479,13 +439,13 @@ static void complete(struct reader *r, const struct instance *in)
         if (in->op == OTF2_COLLECTIVE_OP_BARRIER) {
             charge_member(r, in, i, offsetof(struct pz_stats, wait_barrier), wait);
             charge_member(r, in, i, offsetof(struct pz_stats, barrier_completion), done);
-        } else if (is_nxn(in->op)) {
+        } else if (pz_collective_nxn(in->op)) {
             charge_member(r, in, i, offsetof(struct pz_stats, wait_nxn), wait);
             charge_member(r, in, i, offsetof(struct pz_stats, nxn_completion), done);
-        } else if (is_n_to_1(in->op) && (int)i == root && in->size > 1) {
+        } else if (pz_collective_n_to_1(in->op) && (int)i == root && in->size > 1) {
             charge_member(r, in, i, offsetof(struct pz_stats, early_reduce),
                           first_sender - in->enter[i]);
-        } else if (is_1_to_n(in->op) && root >= 0 && (int)i != root) {
+        } else if (pz_collective_1_to_n(in->op) && root >= 0 && (int)i != root) {
             charge_member(r, in, i, offsetof(struct pz_stats, late_broadcast),
                           in->enter[root] - in->enter[i]);
         }
@@ -497,17 +457,17 @@ void pz_waits_collective(struct reader *r, int proc, OTF2_CollectiveOp op, uint3
                          uint32_t root, double enter, double leave)
 {
     struct pz_waits *w = r->waits;
-    const struct comm *c = comm < r->ncomms ? &r->comms[comm] : NULL;
+    const struct pz_comm_def *c = pz_defs_comm(&r->defs, comm);
     struct instance *in;
-    uint32_t rank, size = c && c->defined ? c->size : 0;
+    uint32_t rank, size = c ? c->size : 0;
     int me = pz_reader_rank(r, proc);
 
     /* making or freeing a communicator is no collective operation of the report */
-    if (!size || comm >= r->ncomms || pz_handle_op(op))
+    if (!size || pz_handle_op(op))
         return;
     if ((rank = pz_comm_rank(c, me)) >= size)
         return;
-    in = instance_of(w, comm, w->seq[(size_t)me * r->ncomms + comm]++, size);
+    in = instance_of(w, comm, w->seq[(size_t)me * r->defs.ncomms + comm]++, size);
     if (!in)
         return;
     in->op = op;
@@ -563,7 +523,7 @@ void pz_waits_free(struct reader *r)
             free(w->instances[i].nnodes);
         }
     }
-    pz_nbc_free(w->nbc);
+    pz_nbc_free(r->nbc);
     free(w->instances);
     free(w->queues);
     free(w->to_head);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "grow.h"
 #include "reader.h"
 
 /* Seconds since the first event: differences of integers first, so that timestamps far
@@ -14,7 +15,7 @@ static double seconds(struct reader *r, OTF2_TimeStamp t)
         r->base = t;
         r->started = 1;
     }
-    return (double)(int64_t)(t - r->base) / (double)r->resolution;
+    return (double)(int64_t)(t - r->base) / (double)r->defs.resolution;
 }
 
 /* The process of an event, noting its time; NULL for locations not analyzed. */
@@ -32,29 +33,6 @@ static struct process *process_at(struct reader *r, OTF2_LocationRef loc, double
     return p;
 }
 
-uint32_t pz_open_nodes(const struct reader *r, int proc, int *nodes, uint32_t max)
-{
-    const struct process *p = &r->procs[proc];
-    uint32_t n = 0;
-
-    for (uint32_t i = 0; i < p->depth && n < max; i++)
-        if (p->stack[i].node >= 0)
-            nodes[n++] = p->stack[i].node;
-    return n;
-}
-
-void pz_charge(struct reader *r, int proc, const int *nodes, uint32_t n, size_t field,
-               double value)
-{
-    struct pz_node *all = r->a->nodes;
-
-    for (uint32_t i = 0; i <= n; i++) {
-        struct pz_stats *s = &all[i == n ? 0 : nodes[i]].procs[proc];
-
-        *(double *)((char *)s + field) += value;
-    }
-}
-
 /* The MPI call open on proc: the innermost MPI frame, or NULL. */
 static struct frame *open_call(struct reader *r, int proc)
 {
@@ -69,6 +47,7 @@ static struct frame *open_call(struct reader *r, int proc)
 static int interval_node(struct reader *r, struct process *p, uint32_t region)
 {
     const struct region *g = &r->regions[region];
+    const char *file;
     int parent = 0, node;
 
     for (uint32_t i = p->depth; i-- > 0;) {
@@ -77,10 +56,11 @@ static int interval_node(struct reader *r, struct process *p, uint32_t region)
             break;
         }
     }
-    node = pz_tree_child(&r->tree, parent, region,
-                         g->file < r->nstrings ? r->strings[g->file] : "", g->line, g->id);
+    file = pz_defs_string(&r->defs, g->info->file_ref);
+    node = pz_tree_child(&r->tree, parent, region, file ? file : "", g->info->line,
+                         g->info->interval);
     if (node >= 0)
-        r->a->nodes[node].sequential = g->sequential;
+        r->a->nodes[node].sequential = g->info->sequential;
     return node;
 }
 
@@ -110,10 +90,10 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, voi
                        (unsigned long long)loc, region);
         return OTF2_CALLBACK_INTERRUPT;
     }
-    if (attributes && r->callsite_attribute != OTF2_UNDEFINED_ATTRIBUTE &&
+    if (attributes && r->defs.callsite != OTF2_UNDEFINED_ATTRIBUTE &&
         r->regions[region].kind == REGION_MPI &&
-        OTF2_AttributeList_TestAttributeByID(attributes, r->callsite_attribute))
-        OTF2_AttributeList_GetSourceCodeLocationRef(attributes, r->callsite_attribute, &f.site);
+        OTF2_AttributeList_TestAttributeByID(attributes, r->defs.callsite))
+        OTF2_AttributeList_GetSourceCodeLocationRef(attributes, r->defs.callsite, &f.site);
     if (r->regions[region].kind == REGION_INTERVAL && (f.node = interval_node(r, p, region)) < 0) {
         pz_reader_fail(r, "out of memory");
         return OTF2_CALLBACK_INTERRUPT;
@@ -123,7 +103,7 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, voi
         if (p->in_flight > 0 && p->computing_since > -1e300)
             overlap(r, proc, t - p->computing_since);
     }
-    if (pz_reserve((void **)&p->stack, &p->cap, p->depth, sizeof(*p->stack)) != 0) {
+    if (pz_grow((void **)&p->stack, &p->cap, p->depth, sizeof(*p->stack)) != 0) {
         pz_reader_fail(r, "out of memory");
         return OTF2_CALLBACK_INTERRUPT;
     }

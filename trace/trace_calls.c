@@ -28,22 +28,7 @@ const struct pz_rec *pz_call_completion(struct pz_trace_in *t, int th, size_t fr
 
 int pz_call_process(const struct pz_trace_in *t, int p, uint32_t comm, uint32_t rank)
 {
-    const int *procs = NULL;
-    int size = pz_trace_in_comm(t, comm, &procs), local = pz_trace_in_comm_local(t, comm);
-
-    if (size == 0)
-        return p;
-    if (size > 0 && local > 0) {   /* the peer is in the group p is not in */
-        int i = 0;
-
-        while (i < size && procs[i] != p)
-            i++;
-        procs += i < local ? local : 0;
-        size = i < local ? size - local : local;
-    }
-    if (size < 0 || rank >= (uint32_t)size || procs[rank] < 0)
-        return -1;
-    return procs[rank];
+    return pz_comm_process(pz_trace_in_comm_def(t, comm), rank, p);
 }
 
 int pz_call_coll_op(uint8_t otf2_op, enum pz_coll_op *out)

@@ -21,8 +21,9 @@ const struct pz_rec *pz_call_completion(struct pz_trace_in *t, int th, size_t fr
                                         uint64_t id, enum pz_rec_kind a, enum pz_rec_kind b);
 
 /* The process behind rank `rank` of communicator comm, as process p (whichever of its
- * threads calls) sees it: p itself on MPI_COMM_SELF, a process of the other group on an
- * intercommunicator; -1 if the communicator or the rank is not defined. */
+ * threads calls) sees it (defs.h's pz_comm_process): p itself as rank 0 of
+ * MPI_COMM_SELF, a process of the other group on an intercommunicator; -1 if the
+ * communicator or the rank is not defined. */
 int pz_call_process(const struct pz_trace_in *t, int p, uint32_t comm, uint32_t rank);
 
 /* The collective the model predicts an OTF2 collective operation as (Alltoallw as

@@ -52,13 +52,13 @@ static void take_attributes(const struct pz_trace_in *t, OTF2_AttributeList *lis
 
         if (OTF2_AttributeList_GetAttributeByIndex(list, i, &id, &type, &v) != OTF2_SUCCESS)
             continue;
-        if (id == t->callsite)
+        if (id == t->defs.callsite)
             r->callsite = v.sourceCodeLocationRef;
-        else if (id == t->send_list)
+        else if (id == t->defs.send_list)
             r->send_list = v.stringRef;
-        else if (id == t->recv_list)
+        else if (id == t->defs.recv_list)
             r->recv_list = v.stringRef;
-        else if (id == t->cpu)
+        else if (id == t->defs.cpu)
             r->cpu = v.uint64;
     }
 }
@@ -255,7 +255,7 @@ static OTF2_EvtReaderCallbacks *callbacks(void)
  * are read after its event reader exists, so that they apply to it. */
 static int spool_location(struct pz_trace_in *t, OTF2_EvtReaderCallbacks *cb, int th)
 {
-    OTF2_EvtReader *reader = OTF2_Reader_GetEvtReader(t->otf, t->thread_location[th]);
+    OTF2_EvtReader *reader = OTF2_Reader_GetEvtReader(t->otf, t->defs.thread_location[th]);
     OTF2_DefReader *dr;
     uint64_t n;
     int rc = 0;
@@ -263,7 +263,7 @@ static int spool_location(struct pz_trace_in *t, OTF2_EvtReaderCallbacks *cb, in
     if (!reader)
         return 0;
     OTF2_Reader_RegisterEvtCallbacks(t->otf, reader, cb, &t->streams[th]);
-    if ((dr = OTF2_Reader_GetDefReader(t->otf, t->thread_location[th]))) {
+    if ((dr = OTF2_Reader_GetDefReader(t->otf, t->defs.thread_location[th]))) {
         OTF2_Reader_ReadAllLocalDefinitions(t->otf, dr, &n);
         OTF2_Reader_CloseDefReader(t->otf, dr);
     }
@@ -286,22 +286,22 @@ static int open_streams(struct pz_trace_in *t)
     char why[512];
     int rc = 0;
 
-    if (!cb || !(t->streams = calloc((size_t)t->nthreads, sizeof(*t->streams))) ||
-        !(t->head.rings = calloc((size_t)t->nthreads, sizeof(*t->head.rings)))) {
+    if (!cb || !(t->streams = calloc((size_t)t->defs.nthreads, sizeof(*t->streams))) ||
+        !(t->head.rings = calloc((size_t)t->defs.nthreads, sizeof(*t->head.rings)))) {
         OTF2_EvtReaderCallbacks_Delete(cb);
         pz_trace_in_fail(t, "out of memory");
         return -1;
     }
-    if (!(t->spool = pz_spool_new(t->nthreads, why, sizeof(why)))) {
+    if (!(t->spool = pz_spool_new(t->defs.nthreads, why, sizeof(why)))) {
         OTF2_EvtReaderCallbacks_Delete(cb);
         pz_trace_in_fail(t, why);
         return -1;
     }
-    for (int th = 0; th < t->nthreads; th++)
-        OTF2_Reader_SelectLocation(t->otf, t->thread_location[th]);
+    for (int th = 0; th < t->defs.nthreads; th++)
+        OTF2_Reader_SelectLocation(t->otf, t->defs.thread_location[th]);
     OTF2_Reader_OpenDefFiles(t->otf);
     OTF2_Reader_OpenEvtFiles(t->otf);
-    for (int th = 0; th < t->nthreads && rc == 0; th++) {
+    for (int th = 0; th < t->defs.nthreads && rc == 0; th++) {
         t->streams[th].t = t;
         t->streams[th].thread = th;
         rc = spool_location(t, cb, th);
@@ -328,7 +328,9 @@ struct pz_trace_in *pz_trace_in_open(const char *path, char *err, size_t errlen)
     else if (!(t->otf = OTF2_Reader_Open(t->path)) ||
              OTF2_Reader_SetSerialCollectiveCallbacks(t->otf) != OTF2_SUCCESS)
         pz_trace_in_fail(t, "cannot open the OTF2 archive");
-    else if (pz_trace_in_read_defs(t) == 0)
+    else if (pz_defs_read(&t->defs, t->otf, t->path) != 0)
+        pz_trace_in_fail(t, NULL);
+    else
         open_streams(t);
     if (t->error[0]) {
         snprintf(err, errlen, "%s", t->error);
@@ -342,7 +344,7 @@ void pz_trace_in_close(struct pz_trace_in *t)
 {
     if (!t)
         return;
-    for (int th = 0; t->head.rings && th < t->nthreads; th++)
+    for (int th = 0; t->head.rings && th < t->defs.nthreads; th++)
         free(t->head.rings[th].ring);
     free(t->head.rings);
     free(t->streams);
@@ -352,8 +354,19 @@ void pz_trace_in_close(struct pz_trace_in *t)
         OTF2_Reader_CloseDefFiles(t->otf);
         OTF2_Reader_Close(t->otf);
     }
-    pz_trace_in_free_defs(t);
+    pz_defs_release(&t->defs);
     free(t);
+}
+
+/* The definitions' error is a whole line already. */
+void pz_trace_in_fail(struct pz_trace_in *t, const char *what)
+{
+    if (t->error[0])
+        return;
+    if (what)
+        snprintf(t->error, sizeof(t->error), "%s: %s", t->path, what);
+    else
+        snprintf(t->error, sizeof(t->error), "%s", t->defs.error);
 }
 
 /* Reads more records of thread th from the spool, straight into its ring, as many as
@@ -411,42 +424,42 @@ void pz_trace_in_consume(struct pz_trace_in *t, int th, size_t n)
 
 int pz_trace_in_nprocs(const struct pz_trace_in *t)
 {
-    return t->nprocs;
+    return t->defs.nprocs;
 }
 
 int pz_trace_in_nthreads(const struct pz_trace_in *t)
 {
-    return t->nthreads;
+    return t->defs.nthreads;
 }
 
 int pz_trace_in_rank(const struct pz_trace_in *t, int th)
 {
-    return t->thread_rank[th];
+    return t->defs.thread_rank[th];
 }
 
 int pz_trace_in_thread(const struct pz_trace_in *t, int th)
 {
-    return th - t->first_thread[t->thread_rank[th]];
+    return th - t->defs.first_thread[t->defs.thread_rank[th]];
 }
 
 int pz_trace_in_first(const struct pz_trace_in *t, int p)
 {
-    return t->first_thread[p];
+    return t->defs.first_thread[p];
 }
 
 const uint64_t *pz_trace_in_locations(const struct pz_trace_in *t)
 {
-    return t->thread_location;
+    return t->defs.thread_location;
 }
 
 double pz_trace_in_resolution(const struct pz_trace_in *t)
 {
-    return (double)t->resolution;
+    return (double)t->defs.resolution;
 }
 
 uint64_t pz_trace_in_offset(const struct pz_trace_in *t)
 {
-    return t->offset;
+    return t->defs.offset;
 }
 
 const char *pz_trace_in_error(const struct pz_trace_in *t)

@@ -10,19 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "defs.h"
 #include "trace.h"
-
-enum pz_region_kind { PZ_REGION_OTHER, PZ_REGION_MPI, PZ_REGION_INTERVAL };
-
-struct pz_region_info {
-    const char *name;
-    int kind;              /* enum pz_region_kind */
-    int call;              /* enum pz_call_id of MPI functions of prognoz's table, or -1 */
-    uint32_t name_ref;
-    /* sends of this function: always by rendezvous (Ssend, Issend), always eager (Bsend,
-       Ibsend) */
-    uint8_t synchronous, buffered;
-};
 
 struct pz_trace_in;
 
@@ -49,6 +38,9 @@ uint64_t pz_trace_in_offset(const struct pz_trace_in *t);
 const struct pz_region_info *pz_trace_in_region(const struct pz_trace_in *t, uint32_t ref);
 /* The string with reference ref, NULL if none. */
 const char *pz_trace_in_string(const struct pz_trace_in *t, uint32_t ref);
+
+/* Communicator comm (defs.h), NULL if it is not defined. */
+const struct pz_comm_def *pz_trace_in_comm_def(const struct pz_trace_in *t, uint32_t comm);
 
 /* The members of communicator comm as processes (rank i is process procs[i]) and its
  * size; 0 for MPI_COMM_SELF-like communicators (the caller alone), -1 if undefined. */

@@ -1,0 +1,123 @@
+/* The global definitions of a recorded run, read once for every reader (the analyzer,
+ * the replay, the SimGrid export): strings, regions classified, call sites, locations
+ * numbered into processes and threads, groups, communicators as processes, the clock
+ * and prognoz's attributes (names.h).
+ *
+ * Processes are the MPI processes (location groups with a thread) in the order of their
+ * ids; threads (CPU thread locations: accelerator streams and metric locations are not
+ * read) are numbered process after process and, in a process, by location id, so that
+ * without threads thread p is process p.  A communicator's members are processes: a
+ * member of a COMM_GROUP is a rank of the world, MPI's COMM_LOCATIONS group (Score-P's
+ * trace of a hybrid program has OpenMP's too; without an MPI one, the last other one),
+ * whose members are locations. */
+#ifndef PZ_TRACE_DEFS_H
+#define PZ_TRACE_DEFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <otf2/otf2.h>
+
+/* Definition ids above this are refused ("definition id N out of range"): arrays are
+ * indexed by id, and no trace prognoz reads defines that many of a kind. */
+#define PZ_DEFS_MAX_ID (1u << 24)
+
+enum pz_region_kind { PZ_REGION_OTHER, PZ_REGION_MPI, PZ_REGION_INTERVAL };
+
+/* A region: an MPI function (paradigm MPI), an interval (flag PHASE, named as
+ * names.h's PZ_INTERVAL_NAME_FORMAT) or other code. */
+struct pz_region_info {
+    const char *name;      /* "?" if its string is not defined */
+    int kind;              /* enum pz_region_kind */
+    int call;              /* enum pz_call_id of MPI functions of prognoz's table, or -1 */
+    uint32_t name_ref, file_ref, description_ref;
+    uint32_t line;         /* where it begins in file */
+    unsigned interval;     /* intervals: the programmer's number, from the name */
+    uint8_t sequential;    /* an interval whose computation each process duplicates */
+    /* sends of this function: always by rendezvous (Ssend, Issend), always eager (Bsend,
+       Ibsend) */
+    uint8_t synchronous, buffered;
+};
+
+struct pz_site_def {
+    OTF2_StringRef file;
+    uint32_t line;
+};
+
+struct pz_location_def {
+    OTF2_LocationRef id;
+    OTF2_LocationGroupRef group;
+    OTF2_LocationType type;
+    int thread;            /* -1: not read (an accelerator stream, metrics) */
+};
+
+struct pz_group_def {
+    OTF2_GroupType type;
+    OTF2_Paradigm paradigm;
+    uint32_t n;
+    uint64_t *members;
+};
+
+/* A communicator: its members as processes (-1: unknown).  An intercommunicator lists
+ * its first group, then the second: local is the first's size (0 for an
+ * intracommunicator), and a peer's rank in a message is a rank of the other group.
+ * self: MPI_COMM_SELF-like, the caller alone (size 1, no procs). */
+struct pz_comm_def {
+    OTF2_GroupRef group, remote;
+    int *procs;
+    uint32_t size, local;
+    uint8_t defined;       /* defined, and its groups too */
+    uint8_t inter, self;
+};
+
+/* Arrays indexed by definition id have their capacity as count (zero beyond what is
+ * defined); locations are sorted by id. */
+struct pz_defs {
+    const char *path;
+    char **strings;
+    uint32_t nstrings;
+    struct pz_region_info *regions;
+    uint32_t nregions;
+    struct pz_site_def *sites;
+    uint32_t nsites;
+    struct pz_location_def *locations;
+    uint32_t nlocations, location_cap;
+    uint32_t *location_slots;      /* hash of location ids: index in locations + 1 */
+    uint32_t nlocation_slots;
+    struct pz_group_def *groups;
+    uint32_t ngroups;
+    struct pz_comm_def *comms;
+    uint32_t ncomms;
+    uint64_t resolution, offset;   /* ticks per second, the clock's global offset */
+    OTF2_AttributeRef callsite, send_list, recv_list, cpu;   /* or UNDEFINED */
+    int nprocs, nthreads;
+    int threaded;                  /* some process has more than one thread */
+    uint64_t *thread_location;     /* of each thread */
+    int *thread_rank;              /* of each thread: its process */
+    int *first_thread;             /* of each process (its threads follow it) */
+    char error[4096 + 256];
+};
+
+/* Reads the global definitions of otf (opened from path) into d.  0, or -1 with a
+ * one-line message naming path in d->error.  Release d even when it fails. */
+int pz_defs_read(struct pz_defs *d, OTF2_Reader *otf, const char *path);
+void pz_defs_release(struct pz_defs *d);
+
+/* The string with reference ref, NULL if none. */
+const char *pz_defs_string(const struct pz_defs *d, uint32_t ref);
+
+/* The thread of location loc, -1 if it is not read. */
+int pz_defs_thread(const struct pz_defs *d, OTF2_LocationRef loc);
+
+/* Communicator comm, NULL if it or its groups are not defined. */
+const struct pz_comm_def *pz_defs_comm(const struct pz_defs *d, uint32_t comm);
+
+/* The rank of process p in c (0 on MPI_COMM_SELF; in both groups of an
+ * intercommunicator, the first then the second), c->size if p is no member. */
+uint32_t pz_comm_rank(const struct pz_comm_def *c, int p);
+
+/* The process behind rank `rank` of c as process p sees it: p itself for rank 0 of
+ * MPI_COMM_SELF, a process of the group p is not in on an intercommunicator; -1 if c is
+ * NULL or the rank is not defined. */
+int pz_comm_process(const struct pz_comm_def *c, uint32_t rank, int p);
+
+#endif
