@@ -29,7 +29,7 @@ struct pz_trace_in {
                                   when the next one begins or the location ends */
     int filled, spool_failed;
     uint64_t records;
-    char error[4096 + 256];
+    char error[4096 + 640];    /* the path, and a message of up to 512 bytes */
 };
 
 /* Records a one-line error naming the trace (the first only); what NULL: the
