@@ -1,6 +1,6 @@
 /* The anchor file of an OTF2 archive, as every prognoz command accepts it: the
  * directory DIR (whose anchor is DIR/traces.otf2, as the recorder writes it) or the
- * anchor file itself.  Shared by the analyzer and the predictor through libpzcalls. */
+ * anchor file itself.  Shared by every reader of a trace and the predicted trace writer. */
 #ifndef PZ_ANCHOR_H
 #define PZ_ANCHOR_H
 
