@@ -132,15 +132,24 @@ Test(defs, threads_numbered_by_process)
     cr_expect_eq(pz_defs_thread(&defs, 99), -1);
 }
 
-Test(defs, communicators_as_processes)
+/* 5 processes with two communicators besides world and self: rev of world ranks
+ * 3, 1, 0, and inter between the groups {0, 2} and {1, 3}; read. */
+static void five_with_two_comms(uint32_t *rev, uint32_t *inter)
 {
     struct tb *b = trace(5);
     const int reversed[] = { 3, 1, 0 }, a[] = { 0, 2 }, bb[] = { 1, 3 };
-    uint32_t rev = tb_comm(b, "reversed", 3, reversed);
-    uint32_t inter = tb_intercomm(b, "inter", 2, a, 2, bb);
+
+    *rev = tb_comm(b, "reversed", 3, reversed);
+    *inter = tb_intercomm(b, "inter", 2, a, 2, bb);
+    close_and_read(b, 5);
+}
+
+Test(defs, communicators_as_processes)
+{
+    uint32_t rev, inter;
     const struct pz_comm_def *c;
 
-    close_and_read(b, 5);
+    five_with_two_comms(&rev, &inter);
     /* world rank r is location r, group r: process r */
     c = pz_defs_comm(&defs, TB_WORLD);
     cr_assert_not_null(c);
@@ -167,13 +176,10 @@ Test(defs, communicators_as_processes)
 
 Test(defs, rank_to_process)
 {
-    struct tb *b = trace(5);
-    const int reversed[] = { 3, 1, 0 }, a[] = { 0, 2 }, bb[] = { 1, 3 };
-    uint32_t rev = tb_comm(b, "reversed", 3, reversed);
-    uint32_t inter = tb_intercomm(b, "inter", 2, a, 2, bb);
+    uint32_t rev, inter;
     const struct pz_comm_def *c;
 
-    close_and_read(b, 5);
+    five_with_two_comms(&rev, &inter);
     /* an intracommunicator: the same for everyone, rank 2 is world rank 0 */
     c = pz_defs_comm(&defs, rev);
     cr_expect_eq(pz_comm_process(c, 2, 1), 0);

@@ -397,19 +397,28 @@ Test(machine, the_writer_names_every_key_once)
     cr_assert_eq(key, PZ_KEY_NODE_MAP, "every key but node_map");
 }
 
+/* m as pz_machine_write_json writes it, which must succeed. */
+static char *json_of(const struct pz_machine *m)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+
+    cr_assert_eq(pz_machine_write_json(f, m), 0);
+    fclose(f);
+    return text;
+}
+
 /* The defaults of docs/machines.md, in SI units, as JSON with 9 significant digits:
  * 50 us = 5e-05 s, 125 MB/s = 125000000 B/s (9 digits), 1 us = 1e-06 s, 5 GB/s =
  * 5000000000 B/s, 10 digits, so %.9g writes it with an exponent: 5e+09. */
 Test(machine, json_of_the_defaults)
 {
     struct pz_machine m;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
+    char *text;
 
     pz_machine_defaults(&m);
-    cr_assert_eq(pz_machine_write_json(f, &m), 0);
-    fclose(f);
+    text = json_of(&m);
     cr_assert_str_eq(text,
                      "{\"name\": \"unnamed\", \"network\": \"switch\", \"channels\": 1, "
                      "\"cost_model\": \"hockney\", \"latency\": 5e-05, "
@@ -428,13 +437,10 @@ Test(machine, json_of_the_defaults)
 Test(machine, json_of_every_key)
 {
     struct pz_machine m;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
+    char *text;
 
     unusual_machine(&m);
-    cr_assert_eq(pz_machine_write_json(f, &m), 0);
-    fclose(f);
+    text = json_of(&m);
     cr_assert_str_eq(text,
                      "{\"name\": \"odd \\\"one\\\"\", \"network\": \"channels\", "
                      "\"channels\": 3, \"cost_model\": \"packet\", \"latency\": 1.25e-05, "
