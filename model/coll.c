@@ -9,11 +9,9 @@
  * (Allreduce and Reduce: count < pof2), an element is taken as 8 bytes (a double). */
 #define ELEMENT_BYTES 8.0
 
-static const char *const op_names[PZ_COLL_NOPS] = {
-    "barrier", "bcast", "gather", "gatherv", "scatter", "scatterv", "allgather",
-    "allgatherv", "alltoall", "alltoallv", "reduce", "allreduce", "reduce_scatter",
-    "reduce_scatter_block", "scan", "exscan",
-};
+static const char *const op_names[PZ_COLL_NKINDS] = PZ_COLL_OP_NAMES;
+static const enum pz_coll_op predicted_as[PZ_COLL_NKINDS - PZ_COLL_NOPS] =
+    PZ_COLL_PREDICTED_AS;
 
 static const struct pz_internal_algo *const families[] = {
     pz_internal_coll_tree, pz_internal_coll_linear, pz_internal_coll_exchange,
@@ -22,11 +20,10 @@ static const struct pz_internal_algo *const families[] = {
 
 int pz_coll_op_named(const char *name)
 {
-    for (int op = 0; op < PZ_COLL_NOPS; op++)
+    for (int op = 0; op < PZ_COLL_NKINDS; op++)
         if (strcmp(name, op_names[op]) == 0)
-            return op;
-    /* Alltoallw is replayed as Alltoallv (coll.h). */
-    return strcmp(name, "alltoallw") == 0 ? PZ_COLL_ALLTOALLV : -1;
+            return op < PZ_COLL_NOPS ? op : (int)predicted_as[op - PZ_COLL_NOPS];
+    return -1;
 }
 
 const struct pz_coll_algo *pz_coll_named(enum pz_coll_op op, const char *name)

@@ -26,4 +26,27 @@ enum pz_coll_op {
     PZ_COLL_NKINDS    /* every operation a trace records */
 };
 
+/* Initializers: the operations' names in the order of the enum (as --coll
+ * names them), and the operation each one after PZ_COLL_NOPS is predicted as. */
+#define PZ_COLL_OP_NAMES { \
+    "barrier", \
+    "bcast", \
+    "gather", \
+    "gatherv", \
+    "scatter", \
+    "scatterv", \
+    "allgather", \
+    "allgatherv", \
+    "alltoall", \
+    "alltoallv", \
+    "reduce", \
+    "allreduce", \
+    "reduce_scatter", \
+    "reduce_scatter_block", \
+    "scan", \
+    "exscan", \
+    "alltoallw", \
+}
+#define PZ_COLL_PREDICTED_AS { PZ_COLL_ALLTOALLV }
+
 #endif

@@ -210,7 +210,13 @@ def write_coll_ops_h(out):
     for i, (k, model) in enumerate(PREDICTED_AS.items()):
         out.write('    PZ_COLL_%s%s,    /* predicted as PZ_COLL_%s */\n'
                   % (k.upper(), '' if i else ' = PZ_COLL_NOPS', model.upper()))
-    out.write('    PZ_COLL_NKINDS    /* every operation a trace records */\n};\n\n#endif\n')
+    out.write('    PZ_COLL_NKINDS    /* every operation a trace records */\n};\n\n')
+    out.write('/* Initializers: the operations\' names in the order of the enum (as --coll\n'
+              ' * names them), and the operation each one after PZ_COLL_NOPS is predicted as. */\n')
+    out.write('#define PZ_COLL_OP_NAMES { \\\n%s}\n'
+              % ''.join('    "%s", \\\n' % k for k in COLLECTIVES))
+    out.write('#define PZ_COLL_PREDICTED_AS { %s }\n\n#endif\n'
+              % ', '.join('PZ_COLL_%s' % m.upper() for m in PREDICTED_AS.values()))
 
 
 def write_wrapper(out, c):
