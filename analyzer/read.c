@@ -2,32 +2,19 @@
  * regions then classified for the waits through the MPI function table), then the
  * events of each process, one location at a time, keeping only the stack of open
  * regions: memory grows with processes and intervals, not with the events. */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <otf2/otf2.h>
 
 #include "analysis.h"
 #include "calls_gen.h"
-#include "anchor.h"
 #include "reader.h"
 
-static struct reader *current;   /* for OTF2's error callback */
-
-static OTF2_ErrorCode otf2_error(void *data, const char *file, uint64_t line,
-                                 const char *function, OTF2_ErrorCode code, const char *fmt,
-                                 va_list va)
+static int failed(const struct reader *r)
 {
-    char msg[512];
-
-    (void)data, (void)file, (void)line, (void)function;
-    vsnprintf(msg, sizeof(msg), fmt ? fmt : "", va);
-    if (current)
-        pz_reader_fail(current, "%s%s%s", OTF2_Error_GetDescription(code), msg[0] ? ": " : "", msg);
-    return code;
+    return r->file.error[0] != '\0';
 }
 
 /* MPI regions: their class from the MPI function table (calls_gen.h), by the function
@@ -114,16 +101,9 @@ static int take_processes(struct reader *r)
     return 0;
 }
 
-/* The definitions; the first error (OTF2's, reported through otf2_error, or the
- * definitions') names the trace. */
-static int read_definitions(struct reader *r, OTF2_Reader *otf)
+/* The analysis's view of the definitions. */
+static int take_definitions(struct reader *r)
 {
-    if (pz_defs_read(&r->defs, otf, r->path) != 0 || r->failed) {
-        if (!r->failed)
-            snprintf(r->err, r->errlen, "%s", r->defs.error);
-        r->failed = 1;
-        return -1;
-    }
     if (take_regions(r) != 0 || take_processes(r) != 0) {
         pz_reader_fail(r, "out of memory");
         return -1;
@@ -132,23 +112,21 @@ static int read_definitions(struct reader *r, OTF2_Reader *otf)
     return 0;
 }
 
-static int read_events(struct reader *r, OTF2_Reader *otf)
+static int read_events(struct reader *r)
 {
+    OTF2_Reader *otf = r->file.otf;
     OTF2_GlobalEvtReader *er;
-    OTF2_GlobalEvtReaderCallbacks *cb = OTF2_GlobalEvtReaderCallbacks_New();
+    OTF2_GlobalEvtReaderCallbacks *cb;
     uint64_t n;
 
     for (int th = 0; th < r->defs.nthreads; th++) {
-        /* the event reader must exist before the local definitions (mapping tables,
-         * clock offsets) are read, for them to apply to it */
-        OTF2_Reader_GetEvtReader(otf, r->defs.thread_location[th]);
-        OTF2_DefReader *dr = OTF2_Reader_GetDefReader(otf, r->defs.thread_location[th]);
-
-        if (dr) {
-            OTF2_Reader_ReadAllLocalDefinitions(otf, dr, &n);
-            OTF2_Reader_CloseDefReader(otf, dr);
-        }
+        /* the event reader must exist before the local definitions are read */
+        if (!OTF2_Reader_GetEvtReader(otf, r->defs.thread_location[th]))
+            pz_reader_fail(r, "cannot read the events (damaged or truncated archive?)");
+        if (failed(r) || pz_trace_file_local_defs(&r->file, &r->defs, th) != 0)
+            return -1;
     }
+    cb = OTF2_GlobalEvtReaderCallbacks_New();
     er = OTF2_Reader_GetGlobalEvtReader(otf);
     if (!er || !cb) {
         OTF2_GlobalEvtReaderCallbacks_Delete(cb);
@@ -157,10 +135,11 @@ static int read_events(struct reader *r, OTF2_Reader *otf)
     }
     pz_walk_callbacks(cb);
     OTF2_Reader_RegisterGlobalEvtCallbacks(otf, er, cb, r);
-    OTF2_Reader_ReadAllGlobalEvents(otf, er, &n);
+    if (OTF2_Reader_ReadAllGlobalEvents(otf, er, &n) != OTF2_SUCCESS)
+        pz_reader_fail(r, "cannot read the events (damaged or truncated archive?)");
     OTF2_GlobalEvtReaderCallbacks_Delete(cb);
     OTF2_Reader_CloseGlobalEvtReader(otf, er);
-    return r->failed ? -1 : 0;
+    return failed(r) ? -1 : 0;
 }
 
 static void warn(struct pz_analysis *a, const char *fmt, ...)
@@ -238,9 +217,9 @@ static double whole_run(const struct process *pr)
     return pr->team_time + (pr->nesting ? pr->last - pr->team_since : 0);
 }
 
-static int read_trace(struct reader *r, OTF2_Reader *otf)
+static int read_trace(struct reader *r)
 {
-    if (read_definitions(r, otf) != 0)
+    if (take_definitions(r) != 0)
         return -1;
     r->procs = calloc((size_t)r->a->nprocs, sizeof(*r->procs));
     if (!r->procs || pz_tree_init(&r->tree, r->a) != 0 || pz_waits_new(r) != 0) {
@@ -252,14 +231,7 @@ static int read_trace(struct reader *r, OTF2_Reader *otf)
         r->procs[p].last = -1e300;
         r->procs[p].computing_since = -1e300;
     }
-    for (int th = 0; th < r->defs.nthreads; th++)
-        OTF2_Reader_SelectLocation(otf, r->defs.thread_location[th]);
-    OTF2_Reader_OpenDefFiles(otf);
-    OTF2_Reader_OpenEvtFiles(otf);
-    read_events(r, otf);
-    OTF2_Reader_CloseEvtFiles(otf);
-    OTF2_Reader_CloseDefFiles(otf);
-    if (r->failed)
+    if (read_events(r) != 0)
         return -1;
     pz_waits_finish(r);
     close_cut_processes(r);
@@ -274,7 +246,7 @@ static int read_trace(struct reader *r, OTF2_Reader *otf)
         pz_reader_fail(r, "out of memory");
     else if (r->mpi_calls == 0)
         pz_reader_fail(r, "the trace has no MPI calls");
-    return r->failed ? -1 : 0;
+    return failed(r) ? -1 : 0;
 }
 
 static void release(struct reader *r)
@@ -291,31 +263,18 @@ static void release(struct reader *r)
 
 int pz_analyze(const char *path, struct pz_analysis *a, char *err, size_t errlen)
 {
-    char anchor[4096];
-    struct reader r = { .a = a, .path = anchor, .err = err, .errlen = errlen };
-    OTF2_Reader *otf;
-    struct stat st;
+    struct reader r = { .a = a };
 
     memset(a, 0, sizeof(*a));
-    pz_anchor_path(path, anchor, sizeof(anchor));
-    if (stat(anchor, &st) != 0) {
-        snprintf(err, errlen, "%s: %s", anchor, strerror(errno));
-        return -1;
-    }
-    current = &r;
-    OTF2_Error_RegisterCallback(otf2_error, NULL);
-    otf = pz_is_anchor(anchor) ? OTF2_Reader_Open(anchor) : NULL;
-    if (!otf)
-        pz_reader_fail(&r, "not an OTF2 archive (no OTF2 anchor file)");
-    else if (OTF2_Reader_SetSerialCollectiveCallbacks(otf) == OTF2_SUCCESS)
-        read_trace(&r, otf);
-    if (otf)
-        OTF2_Reader_Close(otf);
-    current = NULL;
+    if (pz_trace_file_open(&r.file, path, &r.defs) == 0)
+        read_trace(&r);
+    pz_trace_file_close(&r.file);
     release(&r);
-    if (r.failed)
-        pz_analysis_free(a);
-    return r.failed ? -1 : 0;
+    if (!failed(&r))
+        return 0;
+    snprintf(err, errlen, "%s", r.file.error);
+    pz_analysis_free(a);
+    return -1;
 }
 
 void pz_analysis_free(struct pz_analysis *a)

@@ -10,7 +10,9 @@
 #include <otf2/otf2.h>
 
 #include "analysis.h"
+#include "check.h"
 #include "defs.h"
+#include "open.h"
 #include "tree.h"
 
 enum region_kind { REGION_OTHER, REGION_MPI, REGION_INTERVAL };
@@ -45,6 +47,7 @@ struct process {
     struct frame *stack;
     uint32_t depth, cap;
     double first, last;
+    struct pz_time_check time;   /* its events' times do not go back */
     int64_t in_flight;     /* nonblocking operations posted and not completed */
     double computing_since;   /* leave of the last MPI call, while none is open */
     /* an OpenMP worker thread (not the first of its process) exists only inside the
@@ -63,9 +66,7 @@ struct pz_nbc;
 struct reader {
     struct pz_analysis *a;
     struct pz_tree tree;
-    const char *path;
-    char *err;
-    size_t errlen;
+    struct pz_trace_file file;   /* the open trace, and the first error of reading it */
     struct pz_defs defs;   /* its processes are the analysis's MPI processes (ranks),
                               its threads the analysis's processes */
     struct region *regions;    /* of each region of defs */
@@ -78,7 +79,6 @@ struct reader {
     struct pz_waits *waits;
     struct pz_nbc *nbc;    /* made and freed with the waits */
     uint64_t mpi_calls;
-    int failed;
 };
 
 /* Records a one-line error (the first one only) naming the trace. */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "grow.h"
 #include "reader.h"
 
@@ -18,14 +19,23 @@ static double seconds(struct reader *r, OTF2_TimeStamp t)
     return (double)(int64_t)(t - r->base) / (double)r->defs.resolution;
 }
 
-/* The process of an event, noting its time; NULL for locations not analyzed. */
-static struct process *process_at(struct reader *r, OTF2_LocationRef loc, double t, int *proc)
+/* The process of an event at time (t in seconds), noting its time; NULL for locations
+ * not analyzed, and when the time goes back (the trace's error: the location's later
+ * events are not read). */
+static struct process *process_at(struct reader *r, OTF2_LocationRef loc, OTF2_TimeStamp time,
+                                  double t, int *proc)
 {
     struct process *p;
 
     if ((*proc = pz_reader_proc(r, loc)) < 0)
         return NULL;
     p = &r->procs[*proc];
+    if (pz_time_check(&p->time, time)) {
+        pz_time_check_fail(&r->file, &r->defs, loc, pz_trace_file_event(&r->file, loc), time,
+                           &p->time);
+        p->time.last = UINT64_MAX;
+        return NULL;
+    }
     if (t < p->first)
         p->first = t;
     if (t > p->last)
@@ -81,10 +91,10 @@ static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, voi
     double t = seconds(r, time);
     struct frame f = { region, -1, t, NULL, UINT32_MAX, -1e300, 0 };
     int proc;
-    struct process *p = process_at(r, loc, t, &proc);
+    struct process *p = process_at(r, loc, time, t, &proc);
 
     if (!p)
-        return OTF2_CALLBACK_SUCCESS;
+        return r->file.error[0] ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
     if (region >= r->nregions) {
         pz_reader_fail(r, "location %llu: an event refers to undefined region %u",
                        (unsigned long long)loc, region);
@@ -135,11 +145,11 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, voi
     double t = seconds(r, time);
     struct frame f;
     int proc;
-    struct process *p = process_at(r, loc, t, &proc);
+    struct process *p = process_at(r, loc, time, t, &proc);
 
     (void)attributes;
     if (!p)
-        return OTF2_CALLBACK_SUCCESS;
+        return r->file.error[0] ? OTF2_CALLBACK_INTERRUPT : OTF2_CALLBACK_SUCCESS;
     if (p->depth == 0 || p->stack[p->depth - 1].region != region) {
         pz_reader_fail(r, "location %llu: a Leave at %.9f s does not match the region "
                        "entered last", (unsigned long long)loc, t);
@@ -165,7 +175,7 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, voi
 static void in_flight(struct reader *r, OTF2_LocationRef loc, OTF2_TimeStamp time, int change)
 {
     int proc;
-    struct process *p = process_at(r, loc, seconds(r, time), &proc);
+    struct process *p = process_at(r, loc, time, seconds(r, time), &proc);
 
     if (p)
         p->in_flight += change;
@@ -178,7 +188,7 @@ static void sent(struct reader *r, OTF2_LocationRef loc, OTF2_TimeStamp time,
     int proc;
     struct frame *call;
 
-    if (!process_at(r, loc, t, &proc))
+    if (!process_at(r, loc, time, t, &proc))
         return;
     call = open_call(r, proc);
     if (call)
@@ -193,7 +203,7 @@ static void received(struct reader *r, OTF2_LocationRef loc, OTF2_TimeStamp time
     struct frame *call;
     int proc;
 
-    if (!process_at(r, loc, t, &proc))
+    if (!process_at(r, loc, time, t, &proc))
         return;
     call = open_call(r, proc);
     if (call)
@@ -251,7 +261,7 @@ static OTF2_CallbackCode on_collective_request(OTF2_LocationRef loc, OTF2_TimeSt
     (void)attributes;
     in_flight(ud, loc, time, 1);
     /* its partners wait for the call that posted it, from its enter */
-    if (process_at(r, loc, t, &proc))
+    if (process_at(r, loc, time, t, &proc))
         pz_nbc_post(r, proc, request, (call = open_call(r, proc)) ? call->enter : t);
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -269,7 +279,7 @@ static OTF2_CallbackCode on_collective_complete(OTF2_LocationRef loc, OTF2_TimeS
 
     (void)attributes;
     in_flight(ud, loc, time, -1);
-    if (!process_at(r, loc, t, &proc))
+    if (!process_at(r, loc, time, t, &proc))
         return OTF2_CALLBACK_SUCCESS;
     /* the bytes and the waits count in the call that completed the operation, as a
      * nonblocking receive's do */
@@ -311,7 +321,7 @@ static OTF2_CallbackCode on_collective_end(OTF2_LocationRef loc, OTF2_TimeStamp 
     int proc;
 
     (void)attributes;
-    if (process_at(r, loc, t, &proc) && (call = open_call(r, proc))) {
+    if (process_at(r, loc, time, t, &proc) && (call = open_call(r, proc))) {
         pz_profile_bytes(r, call->region, sent_bytes, received_bytes);
         pz_waits_collective(r, proc, op, comm, root, call->enter, t);
     }
@@ -328,7 +338,7 @@ static OTF2_CallbackCode on_program_begin(OTF2_LocationRef loc, OTF2_TimeStamp t
     int proc;
 
     (void)attributes, (void)name, (void)nargs, (void)args;
-    process_at(r, loc, seconds(r, time), &proc);
+    process_at(r, loc, time, seconds(r, time), &proc);
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -339,7 +349,7 @@ static OTF2_CallbackCode on_program_end(OTF2_LocationRef loc, OTF2_TimeStamp tim
     int proc;
 
     (void)attributes, (void)status;
-    process_at(r, loc, seconds(r, time), &proc);
+    process_at(r, loc, time, seconds(r, time), &proc);
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -350,7 +360,7 @@ static void team(struct reader *r, OTF2_LocationRef loc, OTF2_TimeStamp time, in
 {
     double t = seconds(r, time);
     int proc;
-    struct process *p = process_at(r, loc, t, &proc);
+    struct process *p = process_at(r, loc, time, t, &proc);
 
     if (!p || r->a->thread_of[proc] == 0)
         return;
@@ -386,7 +396,7 @@ static OTF2_CallbackCode on_measurement(OTF2_LocationRef loc, OTF2_TimeStamp tim
     struct reader *r = ud;
     double t = seconds(r, time);
     int proc;
-    struct process *p = process_at(r, loc, t, &proc);
+    struct process *p = process_at(r, loc, time, t, &proc);
 
     (void)attributes;
     if (!p || (mode == OTF2_MEASUREMENT_OFF) == p->off)

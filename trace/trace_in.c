@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "anchor.h"
 #include "spool.h"
 #include "trace_in_int.h"
 
@@ -75,14 +74,20 @@ static int spool_filled(struct pz_trace_in *t, int th)
     return -1;
 }
 
-/* The record an event callback fills: the one before it goes to the spool. */
-static OTF2_CallbackCode add(void *ud, OTF2_TimeStamp time, enum pz_rec_kind kind,
-                             OTF2_AttributeList *attributes, struct pz_rec **out)
+/* The record an event callback fills (event number pos of location loc): the one
+ * before it goes to the spool. */
+static OTF2_CallbackCode add(void *ud, OTF2_LocationRef loc, uint64_t pos, OTF2_TimeStamp time,
+                             enum pz_rec_kind kind, OTF2_AttributeList *attributes,
+                             struct pz_rec **out)
 {
     struct stream *s = ud;
     struct pz_trace_in *t = s->t;
     struct pz_rec *r = &t->filling;
 
+    if (pz_time_check(&s->time, time)) {
+        pz_time_check_fail(&t->file, &t->defs, loc, pos, time, &s->time);
+        return OTF2_CALLBACK_INTERRUPT;
+    }
     if (spool_filled(t, s->thread) != 0)
         return OTF2_CALLBACK_INTERRUPT;
     *r = pz_rec_blank;
@@ -95,10 +100,9 @@ static OTF2_CallbackCode add(void *ud, OTF2_TimeStamp time, enum pz_rec_kind kin
     return OTF2_CALLBACK_SUCCESS;
 }
 
-#define ADD(kind)                                                     \
-    struct pz_rec *r;                                                 \
-    (void)loc, (void)pos;                                             \
-    if (add(ud, time, kind, attributes, &r) != OTF2_CALLBACK_SUCCESS) \
+#define ADD(kind)                                                               \
+    struct pz_rec *r;                                                           \
+    if (add(ud, loc, pos, time, kind, attributes, &r) != OTF2_CALLBACK_SUCCESS) \
         return OTF2_CALLBACK_INTERRUPT
 
 static OTF2_CallbackCode on_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
@@ -255,17 +259,19 @@ static OTF2_EvtReaderCallbacks *callbacks(void)
  * are read after its event reader exists, so that they apply to it. */
 static int spool_location(struct pz_trace_in *t, OTF2_EvtReaderCallbacks *cb, int th)
 {
-    OTF2_EvtReader *reader = OTF2_Reader_GetEvtReader(t->otf, t->defs.thread_location[th]);
-    OTF2_DefReader *dr;
+    OTF2_Reader *otf = t->file.otf;
+    OTF2_EvtReader *reader = OTF2_Reader_GetEvtReader(otf, t->defs.thread_location[th]);
     uint64_t n;
     int rc = 0;
 
-    if (!reader)
-        return 0;
-    OTF2_Reader_RegisterEvtCallbacks(t->otf, reader, cb, &t->streams[th]);
-    if ((dr = OTF2_Reader_GetDefReader(t->otf, t->defs.thread_location[th]))) {
-        OTF2_Reader_ReadAllLocalDefinitions(t->otf, dr, &n);
-        OTF2_Reader_CloseDefReader(t->otf, dr);
+    if (!reader) {
+        pz_trace_in_fail(t, "cannot read the events (damaged or truncated archive?)");
+        return -1;
+    }
+    OTF2_Reader_RegisterEvtCallbacks(otf, reader, cb, &t->streams[th]);
+    if (pz_trace_file_local_defs(&t->file, &t->defs, th) != 0) {
+        OTF2_Reader_CloseEvtReader(otf, reader);
+        return -1;
     }
     if (OTF2_EvtReader_ReadEvents(reader, OTF2_UNDEFINED_UINT64, &n) != OTF2_SUCCESS &&
         !t->spool_failed) {
@@ -276,7 +282,7 @@ static int spool_location(struct pz_trace_in *t, OTF2_EvtReaderCallbacks *cb, in
         pz_trace_in_fail(t, "cannot write the temporary file of the records (disk full?)");
         rc = -1;
     }
-    OTF2_Reader_CloseEvtReader(t->otf, reader);
+    OTF2_Reader_CloseEvtReader(otf, reader);
     return rc;
 }
 
@@ -297,10 +303,6 @@ static int open_streams(struct pz_trace_in *t)
         pz_trace_in_fail(t, why);
         return -1;
     }
-    for (int th = 0; th < t->defs.nthreads; th++)
-        OTF2_Reader_SelectLocation(t->otf, t->defs.thread_location[th]);
-    OTF2_Reader_OpenDefFiles(t->otf);
-    OTF2_Reader_OpenEvtFiles(t->otf);
     for (int th = 0; th < t->defs.nthreads && rc == 0; th++) {
         t->streams[th].t = t;
         t->streams[th].thread = th;
@@ -314,6 +316,7 @@ static int open_streams(struct pz_trace_in *t)
     return rc;
 }
 
+/* Every record is in the spool once open: the archive is closed then. */
 struct pz_trace_in *pz_trace_in_open(const char *path, char *err, size_t errlen)
 {
     struct pz_trace_in *t = calloc(1, sizeof(*t));
@@ -322,18 +325,11 @@ struct pz_trace_in *pz_trace_in_open(const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%s: out of memory", path);
         return NULL;
     }
-    pz_anchor_path(path, t->path, sizeof(t->path));
-    if (!pz_is_anchor(t->path))
-        pz_trace_in_fail(t, "not an OTF2 archive (no readable anchor file)");
-    else if (!(t->otf = OTF2_Reader_Open(t->path)) ||
-             OTF2_Reader_SetSerialCollectiveCallbacks(t->otf) != OTF2_SUCCESS)
-        pz_trace_in_fail(t, "cannot open the OTF2 archive");
-    else if (pz_defs_read(&t->defs, t->otf, t->path) != 0)
-        pz_trace_in_fail(t, NULL);
-    else
+    if (pz_trace_file_open(&t->file, path, &t->defs) == 0)
         open_streams(t);
-    if (t->error[0]) {
-        snprintf(err, errlen, "%s", t->error);
+    pz_trace_file_close(&t->file);
+    if (t->file.error[0]) {
+        snprintf(err, errlen, "%s", t->file.error);
         pz_trace_in_close(t);
         return NULL;
     }
@@ -349,24 +345,13 @@ void pz_trace_in_close(struct pz_trace_in *t)
     free(t->head.rings);
     free(t->streams);
     pz_spool_free(t->spool);
-    if (t->otf) {
-        OTF2_Reader_CloseEvtFiles(t->otf);
-        OTF2_Reader_CloseDefFiles(t->otf);
-        OTF2_Reader_Close(t->otf);
-    }
     pz_defs_release(&t->defs);
     free(t);
 }
 
-/* The definitions' error is a whole line already. */
 void pz_trace_in_fail(struct pz_trace_in *t, const char *what)
 {
-    if (t->error[0])
-        return;
-    if (what)
-        snprintf(t->error, sizeof(t->error), "%s: %s", t->path, what);
-    else
-        snprintf(t->error, sizeof(t->error), "%s", t->defs.error);
+    pz_trace_file_fail(&t->file, "%s", what);
 }
 
 /* Reads more records of thread th from the spool, straight into its ring, as many as
@@ -464,7 +449,7 @@ uint64_t pz_trace_in_offset(const struct pz_trace_in *t)
 
 const char *pz_trace_in_error(const struct pz_trace_in *t)
 {
-    return t->error[0] ? t->error : NULL;
+    return t->file.error[0] ? t->file.error : NULL;
 }
 
 uint64_t pz_trace_in_records(const struct pz_trace_in *t)

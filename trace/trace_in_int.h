@@ -5,7 +5,9 @@
 
 #include <otf2/otf2.h>
 
+#include "check.h"
 #include "defs.h"
+#include "open.h"
 #include "trace_in.h"
 
 struct pz_spool;
@@ -16,12 +18,12 @@ struct stream {
     struct pz_trace_in *t;
     int thread;
     int ended;
+    struct pz_time_check time;   /* at open: its events' times do not go back */
 };
 
 struct pz_trace_in {
     struct pz_trace_in_head head;   /* first: pz_trace_in_peek reads it */
-    char path[4096];
-    OTF2_Reader *otf;
+    struct pz_trace_file file;   /* open while the records are spooled; its error */
     struct pz_defs defs;
     struct stream *streams;    /* of each thread */
     struct pz_spool *spool;    /* every thread's records, read from the archive at open */
@@ -29,11 +31,9 @@ struct pz_trace_in {
                                   when the next one begins or the location ends */
     int filled, spool_failed;
     uint64_t records;
-    char error[4096 + 640];    /* the path, and a message of up to 512 bytes */
 };
 
-/* Records a one-line error naming the trace (the first only); what NULL: the
- * definitions' error. */
+/* Records a one-line error naming the trace (the first only). */
 void pz_trace_in_fail(struct pz_trace_in *t, const char *what);
 
 #endif

@@ -168,6 +168,8 @@ EXTRA_DIST += \
 	integration/ideal.conf \
 	integration/lib.sh \
 	integration/coll_expected.sh
+# A trace with an event file removed or cut: every command says one line and exits 1.
+PZ_IT_TESTS += integration/damaged.sh
 # Every recorder test program predicted on every shipped machine.
 PZ_IT_TESTS += integration/replay_all.sh
 # prognoz export --simgrid, replayed by SimGrid's smpirun where it is installed.

@@ -1,0 +1,147 @@
+/* What every reader checks of a trace (trace/open.h, trace/check.h): the analyzer
+ * (pz_analyze) and the replay's reader (pz_trace_in_open) refuse a trace whose time
+ * goes back in a location, and one whose event file is missing, with the same
+ * one-line error naming the trace.  Traces are written by trace_builder.h: location p
+ * is process p, timestamps in nanoseconds (resolution 1e9), clock offset 0. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "trace_builder.h"
+#include "trace_in.h"
+
+static char *dir;
+static char anchor[4096];
+
+static void cleanup(void)
+{
+    if (dir) {
+        tb_remove(dir);
+        free(dir);
+        dir = NULL;
+    }
+}
+
+TestSuite(check, .fini = cleanup);
+
+/* Two processes, each in MPI_Init from 0 to 1 ms and in MPI_Finalize from 3 to 4 ms. */
+static void write_trace(void)
+{
+    struct tb *b;
+
+    dir = tb_tempdir();
+    cr_assert_not_null(dir, "cannot make a temporary directory");
+    snprintf(anchor, sizeof(anchor), "%s/traces.otf2", dir);
+    b = tb_open(dir, 2);
+    cr_assert_not_null(b, "cannot open an OTF2 archive in %s", dir);
+    for (int p = 0; p < 2; p++)
+        tb_call(b, p, "MPI_Init", 0, TB_MS(1));
+    for (int p = 0; p < 2; p++)
+        tb_call(b, p, "MPI_Finalize", TB_MS(3), TB_MS(4));
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace in %s", dir);
+}
+
+/* Damages the event file of location 0: the timestamp `from` (a little-endian uint64
+ * as OTF2 stores it, found once in the file) becomes `to`; OTF2's writer would refuse
+ * to write it so. */
+static void patch_time(uint64_t from, uint64_t to)
+{
+    char evt[4096 + 32];
+    unsigned char buf[1 << 16], want[8], put[8];
+    FILE *f;
+    size_t n, at = 0;
+    int found = 0;
+
+    for (int i = 0; i < 8; i++) {
+        want[i] = (unsigned char)(from >> (8 * i));
+        put[i] = (unsigned char)(to >> (8 * i));
+    }
+    snprintf(evt, sizeof(evt), "%s/traces/0.evt", dir);
+    cr_assert_not_null(f = fopen(evt, "r+b"), "cannot open %s", evt);
+    n = fread(buf, 1, sizeof(buf), f);
+    for (size_t i = 0; i + 8 <= n; i++)
+        if (!memcmp(buf + i, want, 8)) {
+            found++;
+            at = i;
+        }
+    cr_assert_eq(found, 1, "timestamp %llu found %d times in %s", (unsigned long long)from,
+                 found, evt);
+    fseek(f, (long)at, SEEK_SET);
+    fwrite(put, 1, 8, f);
+    fclose(f);
+}
+
+/* Both readers fail with the line want (or, want NULL, the same line as each other). */
+static void expect_same_error(const char *want)
+{
+    char analyzer[8192], trace_in[8192];
+    struct pz_analysis a;
+
+    cr_expect_eq(pz_analyze(dir, &a, analyzer, sizeof(analyzer)), -1);
+    cr_expect_null(pz_trace_in_open(dir, trace_in, sizeof(trace_in)));
+    cr_expect_str_eq(trace_in, analyzer);
+    if (want)
+        cr_expect_str_eq(analyzer, want);
+    cr_expect_null(strchr(analyzer, '\n'), "more than one line: %s", analyzer);
+}
+
+Test(check, valid_trace_passes)
+{
+    char err[8192];
+    struct pz_analysis a;
+    struct pz_trace_in *t;
+
+    write_trace();
+    cr_expect_eq(pz_analyze(dir, &a, err, sizeof(err)), 0, "%s", err);
+    pz_analysis_free(&a);
+    t = pz_trace_in_open(dir, err, sizeof(err));
+    cr_expect_not_null(t, "%s", err);
+    pz_trace_in_close(t);
+}
+
+/* Rank 0's Enter of MPI_Finalize moved from 3 to 5 ms: its events are Enter 0, Leave
+ * 1 ms, Enter 5 ms, Leave 4 ms, so its 4th event (OTF2 numbers a location's events from
+ * 1) is at 0.004 s since the clock's offset, after one at 0.005 s. */
+Test(check, time_going_back_is_one_line_in_every_reader)
+{
+    char want[4096 + 128];
+
+    write_trace();
+    patch_time(TB_MS(3), TB_MS(5));
+    snprintf(want, sizeof(want),
+             "%s: location 0: time goes back at event 4 (0.004000000 s after 0.005000000 s)",
+             anchor);
+    expect_same_error(want);
+}
+
+/* Rank 1's event file deleted: OTF2's first complaint names it, as the readers say. */
+Test(check, missing_event_file_is_one_line_in_every_reader)
+{
+    char evt[4096 + 32], prefix[4096 + 8], analyzer[8192];
+    struct pz_analysis a;
+
+    write_trace();
+    snprintf(evt, sizeof(evt), "%s/traces/1.evt", dir);
+    cr_assert_eq(unlink(evt), 0, "cannot remove %s", evt);
+    expect_same_error(NULL);
+    cr_expect_eq(pz_analyze(dir, &a, analyzer, sizeof(analyzer)), -1);
+    snprintf(prefix, sizeof(prefix), "%s: ", anchor);
+    cr_expect_eq(strncmp(analyzer, prefix, strlen(prefix)), 0, "%s", analyzer);
+    cr_expect_not_null(strstr(analyzer, "1.evt"), "%s", analyzer);
+}
+
+/* An empty event file: an error, not a run without rank 1's events. */
+Test(check, empty_event_file_is_one_line_in_every_reader)
+{
+    char evt[4096 + 32];
+    FILE *f;
+
+    write_trace();
+    snprintf(evt, sizeof(evt), "%s/traces/1.evt", dir);
+    cr_assert_not_null(f = fopen(evt, "w"), "cannot empty %s", evt);
+    fclose(f);
+    expect_same_error(NULL);
+}

@@ -1,0 +1,126 @@
+/* Opening a recorded trace (open.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "anchor.h"
+#include "open.h"
+
+/* The trace OTF2's errors go to (one is open at a time), and the callback before. */
+static struct pz_trace_file *current;
+static OTF2_ErrorCallback previous;
+
+static OTF2_ErrorCode otf2_error(void *data, const char *file, uint64_t line,
+                                 const char *function, OTF2_ErrorCode code, const char *fmt,
+                                 va_list va)
+{
+    char msg[512];
+
+    (void)data, (void)file, (void)line, (void)function;
+    vsnprintf(msg, sizeof(msg), fmt ? fmt : "", va);
+    if (current)
+        pz_trace_file_fail(current, "%s%s%s", OTF2_Error_GetDescription(code),
+                           msg[0] ? ": " : "", msg);
+    return code;
+}
+
+void pz_trace_file_vfail(struct pz_trace_file *f, const char *fmt, va_list ap)
+{
+    int n;
+
+    if (f->error[0])
+        return;
+    n = snprintf(f->error, sizeof(f->error), "%s: ", f->path);
+    vsnprintf(f->error + n, sizeof(f->error) - (size_t)n, fmt, ap);
+}
+
+void pz_trace_file_fail(struct pz_trace_file *f, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    pz_trace_file_vfail(f, fmt, ap);
+    va_end(ap);
+}
+
+/* The definitions' error is a whole line already. */
+static int read_definitions(struct pz_trace_file *f, struct pz_defs *defs)
+{
+    if (pz_defs_read(defs, f->otf, f->path) == 0 && !f->error[0])
+        return 0;
+    if (!f->error[0])
+        snprintf(f->error, sizeof(f->error), "%s", defs->error);
+    return -1;
+}
+
+/* Only the locations of the threads are read: their def and evt files. */
+static int open_files(struct pz_trace_file *f, const struct pz_defs *defs)
+{
+    for (int th = 0; th < defs->nthreads; th++)
+        OTF2_Reader_SelectLocation(f->otf, defs->thread_location[th]);
+    if (OTF2_Reader_OpenDefFiles(f->otf) != OTF2_SUCCESS ||
+        OTF2_Reader_OpenEvtFiles(f->otf) != OTF2_SUCCESS)
+        pz_trace_file_fail(f, "cannot open the files of the locations");
+    return f->error[0] ? -1 : 0;
+}
+
+int pz_trace_file_open(struct pz_trace_file *f, const char *path, struct pz_defs *defs)
+{
+    struct stat st;
+
+    f->otf = NULL;
+    f->error[0] = '\0';
+    pz_anchor_path(path, f->path, sizeof(f->path));
+    if (stat(f->path, &st) != 0) {
+        pz_trace_file_fail(f, "%s", strerror(errno));
+        return -1;
+    }
+    current = f;
+    previous = OTF2_Error_RegisterCallback(otf2_error, NULL);
+    if (!pz_is_anchor(f->path) || !(f->otf = OTF2_Reader_Open(f->path)))
+        pz_trace_file_fail(f, "not an OTF2 archive (no OTF2 anchor file)");
+    else if (OTF2_Reader_SetSerialCollectiveCallbacks(f->otf) != OTF2_SUCCESS)
+        pz_trace_file_fail(f, "cannot open the OTF2 archive");
+    else if (read_definitions(f, defs) == 0)
+        open_files(f, defs);
+    return f->error[0] ? -1 : 0;
+}
+
+int pz_trace_file_local_defs(struct pz_trace_file *f, const struct pz_defs *defs, int th)
+{
+    OTF2_DefReader *dr = OTF2_Reader_GetDefReader(f->otf, defs->thread_location[th]);
+    uint64_t n;
+    int ok = dr && OTF2_Reader_ReadAllLocalDefinitions(f->otf, dr, &n) == OTF2_SUCCESS;
+
+    if (dr)
+        OTF2_Reader_CloseDefReader(f->otf, dr);
+    if (!ok)
+        pz_trace_file_fail(f, "location %llu: cannot read its local definitions",
+                           (unsigned long long)defs->thread_location[th]);
+    return ok ? 0 : -1;
+}
+
+uint64_t pz_trace_file_event(struct pz_trace_file *f, uint64_t loc)
+{
+    OTF2_EvtReader *reader = OTF2_Reader_GetEvtReader(f->otf, loc);
+    uint64_t event = 0;
+
+    if (reader)
+        OTF2_EvtReader_GetPos(reader, &event);
+    return event;
+}
+
+void pz_trace_file_close(struct pz_trace_file *f)
+{
+    if (f->otf) {
+        OTF2_Reader_CloseEvtFiles(f->otf);
+        OTF2_Reader_CloseDefFiles(f->otf);
+        OTF2_Reader_Close(f->otf);
+        f->otf = NULL;
+    }
+    if (current == f) {
+        OTF2_Error_RegisterCallback(previous, NULL);
+        current = NULL;
+    }
+}

@@ -1,0 +1,43 @@
+/* Opening a recorded trace, as every reader of one does it: the anchor file of the
+ * user's path (anchor.h), the check that it is a trace, the OTF2 reader, the global
+ * definitions (defs.h), each location's local definitions and its files.  While a trace
+ * is open, OTF2's errors are not printed: the first one becomes the trace's one-line
+ * error "PATH: description: message", like every other error of reading it. */
+#ifndef PZ_OPEN_H
+#define PZ_OPEN_H
+
+#include <stdarg.h>
+#include <otf2/otf2.h>
+
+#include "defs.h"
+
+struct pz_trace_file {
+    char path[4096];          /* the anchor file */
+    OTF2_Reader *otf;         /* NULL once closed */
+    char error[4096 + 640];   /* the first error: the path and a message; "" if none */
+};
+
+/* Opens the trace at path (DIR or DIR/traces.otf2) into f, reads its global
+ * definitions into defs and opens the files of the locations of defs's threads.
+ * 0, or -1 with f->error set.  Close f and release defs even when it fails. */
+int pz_trace_file_open(struct pz_trace_file *f, const char *path, struct pz_defs *defs);
+
+/* Reads the local definitions of thread th's location (mapping tables, clock offsets):
+ * after its event reader exists, for them to apply to it.  0, or -1 with f->error set. */
+int pz_trace_file_local_defs(struct pz_trace_file *f, const struct pz_defs *defs, int th);
+
+/* The number of the event of location loc read last (1: its first), 0 if unknown: for
+ * errors of readers whose OTF2 callbacks do not get it. */
+uint64_t pz_trace_file_event(struct pz_trace_file *f, uint64_t loc);
+
+/* Closes the archive (f->error stays); OTF2's errors are printed again. */
+void pz_trace_file_close(struct pz_trace_file *f);
+
+/* Records a one-line error naming the trace: "PATH: " and the message (the first error
+ * only; later ones are consequences of it). */
+void pz_trace_file_fail(struct pz_trace_file *f, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void pz_trace_file_vfail(struct pz_trace_file *f, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+
+#endif
