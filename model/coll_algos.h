@@ -56,7 +56,7 @@ void pz_internal_walk_send(struct pz_walk *w, int peer, double bytes);
 void pz_internal_walk_recv(struct pz_walk *w, int peer, double bytes);
 void pz_internal_walk_reduce(struct pz_walk *w, double bytes);
 
-/* Rank helpers: the rank `rel` places after root, and me's place after root. */
+/* Rank helpers (coll_math.c): the rank `rel` places after root, and me's place after root. */
 int pz_internal_abs(const struct pz_coll *c, int root, int rel);
 int pz_internal_rel(const struct pz_coll *c, int root);
 int pz_internal_pof2_floor(int p);   /* largest power of two <= p (p >= 1) */

@@ -1,6 +1,6 @@
 /* The walk through one member's rounds that every collective algorithm is written as
- * (coll_algos.h), the schedules made by walking every round at once (coll_schedule.h),
- * and the rank arithmetic the algorithms share. */
+ * (coll_algos.h), and the schedules made by walking every round at once
+ * (coll_schedule.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,63 +163,4 @@ void pz_coll_schedule_release(struct pz_coll_schedule *s)
 {
     if (s && --s->users == 0)
         free(s);
-}
-
-int pz_internal_abs(const struct pz_coll *c, int root, int rel)
-{
-    return (rel + root) % c->size;
-}
-
-int pz_internal_rel(const struct pz_coll *c, int root)
-{
-    return (c->me - root + c->size) % c->size;
-}
-
-int pz_internal_pof2_floor(int p)
-{
-    int q = 1;
-
-    while (q <= p / 2)
-        q *= 2;
-    return q;
-}
-
-int pz_internal_pof2_ceil(int p)
-{
-    int q = 1;
-
-    while (q < p)
-        q *= 2;
-    return q;
-}
-
-int pz_internal_is_pof2(int p)
-{
-    return p > 0 && (p & (p - 1)) == 0;
-}
-
-double pz_internal_send_count(const struct pz_coll *c, int peer)
-{
-    return c->send_counts ? c->send_counts[peer] : c->bytes;
-}
-
-double pz_internal_recv_count(const struct pz_coll *c, int peer)
-{
-    return c->recv_counts ? c->recv_counts[peer] : c->bytes;
-}
-
-double pz_internal_block(const struct pz_coll *c, int r)
-{
-    return c->recv_counts ? c->recv_counts[r] : c->bytes;
-}
-
-double pz_internal_total(const struct pz_coll *c)
-{
-    double sum = 0;
-
-    if (!c->recv_counts)
-        return c->bytes * c->size;
-    for (int r = 0; r < c->size; r++)
-        sum += c->recv_counts[r];
-    return sum;
 }
