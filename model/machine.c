@@ -20,19 +20,6 @@ void pz_machine_defaults(struct pz_machine *m)
                          sizeof(why));
 }
 
-int pz_machine_set_mpi(struct pz_machine *m, const char *set)
-{
-    const struct pz_key_def *k = &pz_machine_keys[PZ_KEY_MPI];
-
-    for (int i = 0; i < k->nwords; i++) {
-        if (!strcmp(set, k->words[i])) {
-            snprintf(m->mpi, sizeof(m->mpi), "%s", set);
-            return 0;
-        }
-    }
-    return -1;
-}
-
 static char *trim(char *s)
 {
     char *end;

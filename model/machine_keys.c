@@ -1,4 +1,5 @@
-/* The table of a machine file's keys, and what each kind of value accepts. */
+/* The table of a machine file's keys, what each kind of value accepts, and the choice
+ * of the collective algorithm set among the values of the key mpi. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,6 +155,19 @@ static int parse_number(enum pz_key_kind kind, const char *value, double *v)
         *v = strtod(value, &end);
         return end == value || *end ? -1 : 0;
     }
+}
+
+int pz_machine_set_mpi(struct pz_machine *m, const char *set)
+{
+    const struct pz_key_def *k = &pz_machine_keys[PZ_KEY_MPI];
+
+    for (int i = 0; i < k->nwords; i++) {
+        if (!strcmp(set, k->words[i])) {
+            snprintf(m->mpi, sizeof(m->mpi), "%s", set);
+            return 0;
+        }
+    }
+    return -1;
 }
 
 /* Stores value into m; 0, or -1 if k does not take it. */
