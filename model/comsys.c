@@ -55,32 +55,6 @@ void pz_comsys_set_notify(struct pz_comsys *cs, pz_comsys_notify fn, void *ud)
     cs->notify_ud = ud;
 }
 
-int pz_cs_new_request(struct pz_comsys *cs)
-{
-    int r = cs->free_req;
-
-    if (r >= 0) {
-        cs->free_req = cs->req[r].next;
-    } else {
-        if (cs->nreq == cs->capreq) {
-            int cap = cs->capreq ? 2 * cs->capreq : 256;
-            struct request *grown = realloc(cs->req, (size_t)cap * sizeof(*grown));
-
-            if (!grown) {
-                cs->failed = 1;
-                return -1;
-            }
-            cs->req = grown;
-            cs->capreq = cap;
-        }
-        r = cs->nreq++;
-    }
-    memset(&cs->req[r], 0, sizeof(cs->req[r]));
-    cs->req[r].done = cs->req[r].arrival = -1;
-    cs->req[r].partner = cs->req[r].agent = cs->req[r].next = -1;
-    return r;
-}
-
 static void free_if_unused(struct pz_comsys *cs, int r)
 {
     struct request *q = &cs->req[r];
@@ -116,34 +90,6 @@ static int eager(const struct pz_comsys *cs, const struct request *send)
 {
     return send->mode == PZ_SEND_BUFFERED ||
            (send->mode == PZ_SEND_STANDARD && send->bytes <= cs->machine->eager_threshold);
-}
-
-static int due_now_push(struct due_now *q, enum cs_event kind, int id)
-{
-    if (q->count == q->cap) {
-        uint32_t cap = q->cap ? 2 * q->cap : 64;
-        struct pz_heap_item *grown = malloc(cap * sizeof(*grown));
-
-        if (!grown)
-            return -1;
-        for (uint32_t i = 0; i < q->count; i++)
-            grown[i] = q->items[(q->head + i) & (q->cap - 1)];
-        free(q->items);
-        q->items = grown;
-        q->head = 0;
-        q->cap = cap;
-    }
-    q->items[(q->head + q->count++) & (q->cap - 1)] = (struct pz_heap_item){ 0, kind, id };
-    return 0;
-}
-
-void pz_cs_push(struct pz_comsys *cs, double t, enum cs_event kind, int id)
-{
-    int rc = t <= cs->now ? due_now_push(&cs->now_queue, kind, id)
-                          : pz_heap_push(&cs->events, t, kind, id);
-
-    if (rc != 0)
-        cs->failed = 1;
 }
 
 /* The next event, from those due now first; 0 if there is none. */

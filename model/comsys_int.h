@@ -1,5 +1,6 @@
-/* Inside the communication model: the state comsys.c (point-to-point protocols, events)
- * and comsys_coll.c (collectives run as point-to-point messages) share. */
+/* Inside the communication model: the state comsys.c (point-to-point protocols, events),
+ * comsys_coll.c (collectives run as point-to-point messages), comsys_progress.c
+ * (progress only in calls) and comsys_core.c (requests, scheduling) share. */
 #ifndef PZ_COMSYS_INT_H
 #define PZ_COMSYS_INT_H
 
@@ -86,12 +87,16 @@ struct pz_comsys {
     unsigned long long messages;
 };
 
+/* Requests and events (comsys_core.c). */
+
 /* A new request (all fields zero but partner, agent = -1, done = -1); -1 if memory ran
  * out.  Pointers into cs->req are invalid after it. */
 int pz_cs_new_request(struct pz_comsys *cs);
 
 /* Schedules an event of the model at time t (not before cs->now). */
 void pz_cs_push(struct pz_comsys *cs, double t, enum cs_event kind, int id);
+
+/* The protocols (comsys.c). */
 
 /* Processes a posted send or receive at cs->now: matching and the protocol's start. */
 void pz_cs_start(struct pz_comsys *cs, int r);
