@@ -2,45 +2,11 @@
  * calls (intervals, the program's own regions).  Every thread of every process has its
  * own timeline; the communication model knows processes only. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine_int.h"
-
-void pz_engine_fail(struct engine *e, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (e->error[0])
-        return;
-    va_start(ap, fmt);
-    vsnprintf(e->error, sizeof(e->error), fmt, ap);
-    va_end(ap);
-}
-
-struct pz_name pz_engine_name(const struct engine *e, int th)
-{
-    struct pz_name n;
-
-    if (e->threaded)
-        snprintf(n.text, sizeof(n.text), "thread %d.%d", e->threads[th].rank,
-                 pz_trace_in_thread(e->in, th));
-    else
-        snprintf(n.text, sizeof(n.text), "rank %d", e->threads[th].rank);
-    return n;
-}
-
-void pz_engine_emit(struct engine *e, int th, const struct pz_rec *rec, double t)
-{
-    double ticks = t * e->resolution;
-
-    if (!e->out || rec->kind == PZ_REC_FLUSH)
-        return;
-    if (pz_trace_out_event(e->out, th, rec, e->offset + (uint64_t)llround(ticks > 0 ? ticks : 0)) != 0)
-        pz_engine_fail(e, "cannot write the predicted trace");
-}
 
 /* The next record of thread th with a CPU time (an MPI call's Enter, an interval's
  * Enter or Leave, recorded with PROGNOZ_CPU_TIME=1), NULL if none; *flushed gets the

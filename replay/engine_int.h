@@ -1,5 +1,7 @@
 /* Inside the replay engine: the state engine.c (the main loop, computation, the
- * records between calls) and engine_call.c (one MPI call) share. */
+ * records between calls) and engine_call.c (one MPI call) share, and what both use
+ * from engine_out.c (writing records, failing, naming threads).  engine.c calls
+ * engine_call.c, never the reverse. */
 #ifndef PZ_ENGINE_INT_H
 #define PZ_ENGINE_INT_H
 
@@ -74,6 +76,8 @@ int pz_engine_call(struct engine *e, int th);
 
 /* Ends the call of thread th at its wake time: writes its records, consumes them. */
 void pz_engine_finish_call(struct engine *e, int th);
+
+/* --- engine_out.c */
 
 /* Writes record rec of thread th at predicted time t (if a trace is written). */
 void pz_engine_emit(struct engine *e, int th, const struct pz_rec *rec, double t);

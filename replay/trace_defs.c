@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace_complaints.h"
 #include "trace_defs.h"
 #include "trace_defs_copied.h"
 #include "names.h"

@@ -44,15 +44,4 @@ int pz_out_defs_copy(const char *anchor, OTF2_GlobalDefWriter *w,
 const struct pz_out_location *pz_out_location_find(const struct pz_out_location *locs,
                                                    size_t n, uint64_t id);
 
-/* Writes "path: what" into err, followed by OTF2's first complaint since the last
- * pz_out_listen() if it made one. */
-void pz_out_fail(char *err, size_t errlen, const char *path, const char *what);
-
-/* OTF2 reports errors through a global callback; between pz_out_listen() and
- * pz_out_unlisten() its first complaint is kept for pz_out_fail rather than printed.
- * pz_out_heard() says whether it complained. */
-OTF2_ErrorCallback pz_out_listen(void);
-void pz_out_unlisten(OTF2_ErrorCallback previous);
-int pz_out_heard(void);
-
 #endif

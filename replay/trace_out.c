@@ -6,7 +6,6 @@
  * events of each location are known.  The archive is written by this one process, with
  * OTF2's serial collective callbacks, like a test's or gentrace's. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "anchor.h"
+#include "trace_complaints.h"
 #include "trace_defs.h"
 #include "trace_out.h"
 
@@ -35,46 +35,6 @@ struct pz_trace_out {
     uint64_t end;                        /* the latest time written */
     int failed;                          /* an event could not be written */
 };
-
-/* OTF2's complaints, kept between pz_out_listen() and pz_out_unlisten(). */
-static char heard[256];
-
-static OTF2_ErrorCode remember(void *data, const char *file, uint64_t line,
-                               const char *function, OTF2_ErrorCode code, const char *fmt,
-                               va_list va)
-{
-    char msg[200];
-
-    (void)data, (void)file, (void)line, (void)function;
-    if (!heard[0]) {
-        vsnprintf(msg, sizeof(msg), fmt ? fmt : "", va);
-        snprintf(heard, sizeof(heard), "%s%s%s", OTF2_Error_GetDescription(code),
-                 msg[0] ? ": " : "", msg);
-    }
-    return code;
-}
-
-OTF2_ErrorCallback pz_out_listen(void)
-{
-    heard[0] = '\0';
-    return OTF2_Error_RegisterCallback(remember, NULL);
-}
-
-/* The other users of OTF2's error callback in prognoz register it without data. */
-void pz_out_unlisten(OTF2_ErrorCallback previous)
-{
-    OTF2_Error_RegisterCallback(previous, NULL);
-}
-
-int pz_out_heard(void)
-{
-    return heard[0] != '\0';
-}
-
-void pz_out_fail(char *err, size_t errlen, const char *path, const char *what)
-{
-    snprintf(err, errlen, "%s: %s%s%s", path, what, heard[0] ? ": " : "", heard);
-}
 
 static OTF2_FlushType always_flush(void *data, OTF2_FileType type, OTF2_LocationRef location,
                                    void *caller, bool final)
