@@ -1,23 +1,7 @@
-/* What every report format shares: the order of intervals, the choice of the format. */
+/* The choice of the report format. */
 #include <stdio.h>
 
 #include "report.h"
-
-static void visit(const struct pz_analysis *a, int node, int *order, int *n)
-{
-    order[(*n)++] = node;
-    for (int i = node + 1; i < a->nnodes; i++)
-        if (a->nodes[i].parent == node)
-            visit(a, i, order, n);
-}
-
-void pz_report_order(const struct pz_analysis *a, int *order)
-{
-    int n = 0;
-
-    if (a->nnodes > 0)
-        visit(a, 0, order, &n);
-}
 
 int pz_report_write(FILE *out, const struct pz_analysis *a, enum pz_report_format format,
                     int per_process)

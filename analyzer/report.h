@@ -56,11 +56,8 @@ int pz_report_compare(FILE *out, enum pz_report_format format,
 void pz_report_text_profile(FILE *out, const struct pz_analysis *a);
 void pz_report_json_profile(FILE *out, const struct pz_analysis *a);
 
-/* Writes s as a JSON string. */
-void pz_json_string(FILE *out, const char *s);
-
-/* The intervals in report order (depth first, children in order of first execution);
- * fills order[0..a->nnodes-1]. */
+/* The intervals in report order (report_order.c): depth first, children in order of
+ * first execution; fills order[0..a->nnodes-1]. */
 void pz_report_order(const struct pz_analysis *a, int *order);
 
 #endif

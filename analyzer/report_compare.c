@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fields.h"
+#include "json.h"
 #include "report.h"
 
 /* The rows of the comparison, in order, from the table of fields. */

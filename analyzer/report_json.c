@@ -4,24 +4,8 @@
 
 #include "advice.h"
 #include "fields.h"
+#include "json.h"
 #include "report.h"
-
-/* A JSON string for text that may hold any byte. */
-void pz_json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-
-        if (ch == '"' || ch == '\\')
-            fprintf(out, "\\%c", ch);
-        else if (ch < 0x20)
-            fprintf(out, "\\u%04x", ch);
-        else
-            fputc(ch, out);
-    }
-    fputc('"', out);
-}
 
 static void values(FILE *out, const struct pz_characteristics *c)
 {

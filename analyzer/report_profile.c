@@ -2,6 +2,7 @@
  * table, and the call sites that took most time. */
 #include <stdlib.h>
 
+#include "json.h"
 #include "report.h"
 
 #define TOP_SITES 20
