@@ -1,0 +1,244 @@
+/* The scaling model of a computation's time: every candidate of the normal form fitted
+ * by least squares, the one that predicts left-out recordings best chosen (scale_fit.h
+ * says why). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scale_fit.h"
+
+/* The exponents of P, as fractions, from the simplest up. */
+static const int exponents[][2] = {
+    {0, 1}, {1, 4}, {1, 3}, {1, 2}, {2, 3}, {3, 4}, {1, 1}, {5, 4}, {4, 3}, {3, 2},
+    {5, 3}, {7, 4}, {2, 1}, {9, 4}, {7, 3}, {5, 2}, {8, 3}, {11, 4}, {3, 1}
+};
+#define NEXPONENTS (sizeof(exponents) / sizeof(exponents[0]))
+#define MAX_LOG_POWER 2
+
+/* Errors closer than this (percentage points) are a tie, kept by the simpler model. */
+#define TIE 1e-9
+
+/* The growing term P^a * log2(P)^b of a candidate. */
+static double term(const struct pz_scale_model *m, double procs)
+{
+    return pow(procs, pz_scale_model_a(m)) * pow(log2(procs), m->b);
+}
+
+double pz_scale_model_a(const struct pz_scale_model *m)
+{
+    return (double)m->a_num / m->a_den;
+}
+
+double pz_scale_model_at(const struct pz_scale_model *m, double procs)
+{
+    double t = m->c1 == 0 ? m->c0 : m->c0 + m->c1 * term(m, procs);
+
+    return t > 0 ? t : 0;
+}
+
+/* Least squares c0 and c1 of m on the points but skip (n for none).  The constant is
+ * the mean.  Centred sums: the growing terms span many orders of magnitude. */
+static void fit_line(struct pz_scale_model *m, const struct pz_scale_point *p, size_t n,
+                     size_t skip)
+{
+    double xbar = 0, ybar = 0, sxy = 0, sxx = 0, used = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        if (i != skip) {
+            xbar += m->b || m->a_num ? term(m, p[i].procs) : 0;
+            ybar += p[i].time;
+            used++;
+        }
+    xbar /= used;
+    ybar /= used;
+    m->c0 = ybar;
+    m->c1 = 0;
+    if (!m->b && !m->a_num)
+        return;
+    for (i = 0; i < n; i++)
+        if (i != skip) {
+            double dx = term(m, p[i].procs) - xbar;
+
+            sxy += dx * (p[i].time - ybar);
+            sxx += dx * dx;
+        }
+    m->c1 = sxy / sxx;
+    m->c0 = ybar - m->c1 * xbar;
+}
+
+/* |pred - t| / ((|pred| + |t|) / 2) in %; 0 when both are 0. */
+static double smape(double pred, double t)
+{
+    double scale = (fabs(pred) + fabs(t)) / 2;
+
+    return scale > 0 ? 100 * fabs(pred - t) / scale : 0;
+}
+
+/* The leave-one-out error of the candidate m (its form) on the n >= 3 points. */
+static double cross_validate(const struct pz_scale_model *m, const struct pz_scale_point *p,
+                             size_t n)
+{
+    struct pz_scale_model fold = *m;
+    double sum = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        fit_line(&fold, p, n, i);
+        sum += smape(pz_scale_model_at(&fold, p[i].procs), p[i].time);
+    }
+    return sum / n;
+}
+
+/* The fit's relative errors on the recordings (scale_fit.h: max_error, mean_error). */
+static void measure_errors(struct pz_scale_model *m, const struct pz_scale_point *p,
+                           size_t n)
+{
+    double mean_time = 0, sum = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        mean_time += p[i].time / n;
+    m->max_error = 0;
+    for (i = 0; i < n; i++) {
+        double scale = p[i].time > 0 ? p[i].time : mean_time;
+        double diff = fabs(pz_scale_model_at(m, p[i].procs) - p[i].time);
+        double e = scale > 0 ? 100 * diff / scale : 0;
+
+        sum += e;
+        if (e > m->max_error)
+            m->max_error = e;
+    }
+    m->mean_error = sum / n;
+}
+
+/* The growing candidate with the lowest leave-one-out error. */
+static struct pz_scale_model best_growing(const struct pz_scale_point *p, size_t n)
+{
+    struct pz_scale_model best = {0}, m = {0};
+    size_t i;
+
+    best.cv_error = HUGE_VAL;
+    for (i = 0; i < NEXPONENTS; i++)
+        for (m.b = 0; m.b <= MAX_LOG_POWER; m.b++) {
+            m.a_num = exponents[i][0];
+            m.a_den = exponents[i][1];
+            if (!m.a_num && !m.b)
+                continue;
+            m.cv_error = cross_validate(&m, p, n);
+            if (m.cv_error < best.cv_error - TIE)
+                best = m;
+        }
+    return best;
+}
+
+/* Checks every recording; returns the status and says what is wrong in err. */
+static int check_points(const struct pz_scale_point *p, size_t n, char *err, size_t errlen)
+{
+    size_t i, j;
+
+    if (n == 0) {
+        snprintf(err, errlen, "no recording to fit");
+        return PZ_SCALE_FIT_NO_POINTS;
+    }
+    for (i = 0; i < n; i++) {
+        if (p[i].procs < 1) {
+            snprintf(err, errlen, "recording %zu: process count %d: expected at least 1",
+                     i + 1, p[i].procs);
+            return PZ_SCALE_FIT_BAD_COUNT;
+        }
+        if (!isfinite(p[i].time) || p[i].time < 0) {
+            snprintf(err, errlen, "recording %zu (%d processes): time %g: expected a "
+                     "finite time of at least 0", i + 1, p[i].procs, p[i].time);
+            return PZ_SCALE_FIT_BAD_TIME;
+        }
+        for (j = 0; j < i; j++)
+            if (p[j].procs == p[i].procs) {
+                snprintf(err, errlen, "recordings %zu and %zu: both at %d processes",
+                         j + 1, i + 1, p[i].procs);
+                return PZ_SCALE_FIT_REPEATED_COUNT;
+            }
+    }
+    if (n == 2) {
+        snprintf(err, errlen, "2 process counts (%d and %d): at least 3 are needed to "
+                 "choose how the time grows", p[0].procs, p[1].procs);
+        return PZ_SCALE_FIT_TOO_FEW;
+    }
+    return PZ_SCALE_FIT_OK;
+}
+
+int pz_scale_fit(const struct pz_scale_point *points, size_t n, struct pz_scale_model *out,
+                 char *err, size_t errlen)
+{
+    struct pz_scale_model constant = {.a_den = 1}, chosen;
+    int status = check_points(points, n, err, errlen);
+
+    if (status != PZ_SCALE_FIT_OK)
+        return status;
+    if (n > 1)
+        constant.cv_error = cross_validate(&constant, points, n);
+    chosen = constant;
+    if (n > 1) {
+        struct pz_scale_model growing = best_growing(points, n);
+
+        if (growing.cv_error < constant.cv_error - PZ_SCALE_FIT_TOLERANCE)
+            chosen = growing;
+    }
+    fit_line(&chosen, points, n, n);
+    measure_errors(&chosen, points, n);
+    chosen.npoints = (int)n;
+    *out = chosen;
+    return PZ_SCALE_FIT_OK;
+}
+
+/* A coefficient with 3 significant digits, the exponent without leading zeros or '+'
+ * ("4.5e-5", not "4.5e-05"). */
+static void format_number(char *buf, size_t len, double v)
+{
+    char raw[32], *e;
+
+    snprintf(raw, sizeof(raw), "%.3g", v);
+    e = strchr(raw, 'e');
+    if (e) {
+        char sign = e[1] == '-' ? '-' : 0;
+        char *digits = e + 2;
+
+        while (*digits == '0' && digits[1])
+            digits++;
+        snprintf(buf, len, "%.*se%s%s", (int)(e - raw), raw, sign ? "-" : "", digits);
+    } else {
+        snprintf(buf, len, "%s", raw);
+    }
+}
+
+/* "P", "P^2" or "P^(3/2)"; empty for a = 0. */
+static void format_power(char *buf, size_t len, const struct pz_scale_model *m)
+{
+    if (!m->a_num)
+        buf[0] = 0;
+    else if (m->a_den == 1 && m->a_num == 1)
+        snprintf(buf, len, "P");
+    else if (m->a_den == 1)
+        snprintf(buf, len, "P^%d", m->a_num);
+    else
+        snprintf(buf, len, "P^(%d/%d)", m->a_num, m->a_den);
+}
+
+void pz_scale_model_format(const struct pz_scale_model *m, char *buf, size_t len)
+{
+    char c0[32], c1[32], power[24], log[24] = "";
+
+    format_number(c0, sizeof(c0), m->c0);
+    if (!m->a_num && !m->b) {
+        snprintf(buf, len, "%s", c0);
+        return;
+    }
+    format_number(c1, sizeof(c1), fabs(m->c1));
+    format_power(power, sizeof(power), m);
+    if (m->b == 1)
+        snprintf(log, sizeof(log), "log2(P)");
+    else if (m->b > 1)
+        snprintf(log, sizeof(log), "log2(P)^%d", m->b);
+    snprintf(buf, len, "%s %c %s * %s%s%s", c0, m->c1 < 0 ? '-' : '+', c1, power,
+             power[0] && log[0] ? " * " : "", log);
+}

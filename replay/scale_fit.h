@@ -1,0 +1,88 @@
+/* How a computation's time grows with the number of processes: from the times recorded
+ * at a few process counts P (say 2, 4, 8), the model of the performance model normal
+ * form (Calotoiu et al., SC13)
+ *
+ *     t(P) = c0 + c1 * P^a * log2(P)^b
+ *
+ * with a in {0, 1/4, 1/3, 1/2, 2/3, 3/4, 1, 5/4, 4/3, 3/2, 5/3, 7/4, 2, 9/4, 7/3, 5/2,
+ * 8/3, 11/4, 3} and b in {0, 1, 2}; (a, b) = (0, 0) is the constant t = c0.  Every
+ * candidate's c0 and c1 are its linear least squares fit (closed form), and the model
+ * predicts the time at any P.
+ *
+ * The criterion: leave-one-out cross-validation.  Each candidate is fitted to the
+ * recordings but one and predicts the one left out; its error is the mean over the left
+ * out recordings of the symmetric relative error |pred - t| / ((|pred| + |t|) / 2), in %
+ * (SMAPE).  It measures what the model is for, predicting a count not recorded, and it
+ * works with 3 to 6 recordings where adjusted R^2 does not (the constant has R^2 = 0 by
+ * definition, so it cannot be compared, and with 3 points one of the 56 growing
+ * candidates fits almost any noise).  It penalizes the growing term by itself: fitted
+ * to noise, it extrapolates the noise.  Then simpler is preferred: a growing model
+ * replaces the constant only if its error is lower than the constant's by more than
+ * PZ_SCALE_FIT_TOLERANCE percentage points, because recordings of one computation vary
+ * by a few percent from run to run and, with 3 points, a monotone noise of +-2% is
+ * fitted exactly by log2(P) while the constant's error stays below about 2.7% (4/3 of
+ * the noise's amplitude).  The price: a growth smaller than that over the recorded
+ * counts is taken for noise.  Among growing models the lowest error wins, a tie (within
+ * 1e-9 points) going to the smaller a, then the smaller b.
+ *
+ * A negative c1 (a time falling as P grows) is allowed on the same terms as a positive
+ * one: it is chosen only if it predicts the left-out recordings best.  Such a model
+ * reaches 0 at some P; beyond it the prediction is 0, never negative.
+ *
+ * The number of counts: with 1 recording the model is the constant (nothing tells a
+ * growth); with 2, every growing candidate fits both exactly and none can be told
+ * better, so at least 3 distinct counts are needed (PZ_SCALE_FIT_TOO_FEW). */
+#ifndef PZ_SCALE_FIT_H
+#define PZ_SCALE_FIT_H
+
+#include <stddef.h>
+
+/* Percentage points of cross-validated error a growing model must gain over the
+ * constant to be chosen (above). */
+#define PZ_SCALE_FIT_TOLERANCE 5.0
+
+/* One recording: the process count and the computation's time in seconds. */
+struct pz_scale_point {
+    int procs;
+    double time;
+};
+
+/* The chosen model. */
+struct pz_scale_model {
+    double c0, c1;         /* c1 = 0 for the constant */
+    int a_num, a_den;      /* a = a_num / a_den, the fraction in lowest terms */
+    int b;                 /* the power of log2(P) */
+    double max_error;      /* on the recordings: |t(P) - t| / t, in %, the largest */
+    double mean_error;     /* ... and the mean (a recorded 0 is compared with the mean
+                              recorded time, an all-zero recording with nothing) */
+    double cv_error;       /* the criterion: leave-one-out SMAPE, % (0 with 1 point) */
+    int npoints;           /* recordings fitted */
+};
+
+enum pz_scale_fit_status {
+    PZ_SCALE_FIT_OK = 0,
+    PZ_SCALE_FIT_NO_POINTS = -1,      /* no recording */
+    PZ_SCALE_FIT_BAD_COUNT = -2,      /* a process count below 1 */
+    PZ_SCALE_FIT_BAD_TIME = -3,       /* a time that is NaN, infinite or negative */
+    PZ_SCALE_FIT_REPEATED_COUNT = -4, /* two recordings at the same count */
+    PZ_SCALE_FIT_TOO_FEW = -5         /* 2 recordings: the form cannot be chosen */
+};
+
+/* Fits the n recordings of points (in any order) and chooses the model as above.
+ * Returns PZ_SCALE_FIT_OK and fills *out, or an error status with a one-line message in
+ * err (errlen bytes) naming the offending recording; *out is then untouched. */
+int pz_scale_fit(const struct pz_scale_point *points, size_t n, struct pz_scale_model *out,
+                 char *err, size_t errlen);
+
+/* The model's time at procs processes (procs >= 1), never below 0. */
+double pz_scale_model_at(const struct pz_scale_model *m, double procs);
+
+/* The exponent a as a number. */
+double pz_scale_model_a(const struct pz_scale_model *m);
+
+/* Writes the formula into buf (len bytes, truncated to fit): the coefficients with 3
+ * significant digits, exponents as fractions, e.g. "2", "1 + 0.5 * P",
+ * "0.0012 + 4.5e-5 * P^(3/2) * log2(P)", "10 - 0.1 * log2(P)^2". */
+void pz_scale_model_format(const struct pz_scale_model *m, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,289 @@
+/* The scaling model (replay/scale_fit.h): times made from known formulas give back their
+ * form (a, b), their coefficients and their formula; the constant resists noise; bad
+ * recordings are refused with a status and one line. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "scale_fit.h"
+
+/* Fixed multiplicative noise, within +-2%, in the order of the recordings. */
+static const double noise[] = {0.01, -0.02, 0.005, 0.015, -0.01, -0.005};
+
+/* Exact counts: 2, 4, 8, 16.  Noisy counts: 2, 8, 32, 128, 512, 2048; with +-2% of
+ * noise neighbouring forms (P against P^(3/4) * log2(P)) cannot be told apart over
+ * 2..64, where they differ by less than the noise: the span must be wide. */
+#define EXACT_N 4
+#define NOISY_N 6
+
+static struct pz_scale_model fit(double (*f)(double), int noisy)
+{
+    struct pz_scale_point p[NOISY_N];
+    struct pz_scale_model m;
+    char err[256] = "";
+    int n = noisy ? NOISY_N : EXACT_N, i;
+
+    for (i = 0; i < n; i++) {
+        p[i].procs = noisy ? 2 << (2 * i) : 2 << i;
+        p[i].time = f(p[i].procs) * (noisy ? 1 + noise[i] : 1);
+    }
+    cr_assert_eq(pz_scale_fit(p, n, &m, err, sizeof(err)), PZ_SCALE_FIT_OK, "%s", err);
+    cr_assert_eq(m.npoints, n);
+    return m;
+}
+
+static void expect_form(const struct pz_scale_model *m, int a_num, int a_den, int b)
+{
+    cr_expect(m->a_num == a_num && m->a_den == a_den && m->b == b,
+              "chose a = %d/%d, b = %d; expected a = %d/%d, b = %d",
+              m->a_num, m->a_den, m->b, a_num, a_den, b);
+}
+
+static void expect_formula(const struct pz_scale_model *m, const char *expected)
+{
+    char buf[128];
+
+    pz_scale_model_format(m, buf, sizeof(buf));
+    cr_expect_str_eq(buf, expected);
+}
+
+/* Exact data: the least squares fit is exact, up to rounding (1e-9). */
+static void expect_exact(const struct pz_scale_model *m, double c0, double c1)
+{
+    cr_expect(fabs(m->c0 - c0) <= 1e-9 * fabs(c0), "c0 = %.17g, expected %g", m->c0, c0);
+    cr_expect(fabs(m->c1 - c1) <= 1e-9 * fabs(c1), "c1 = %.17g, expected %g", m->c1, c1);
+    cr_expect(m->max_error < 1e-9, "max error %g%%", m->max_error);
+}
+
+/* Noisy data: each time is off by at most 2%, and the fit averages 6 of them, so the
+ * fitted curve stays within 2% of the true one over the counts.  At 2048, where the
+ * growing term dominates in every formula below, c1 * term is then within 2% of the
+ * true c1 * term plus c0's share: c1 is expected within 3%.  c0 is what remains at the
+ * smallest count, where its share of the time is smaller: within 3% of the time at
+ * 2048 (0.03 * t(2048)), which is the precision a fit of +-2% data can give it.  (The
+ * relative error at the small counts, where c0's error weighs most, is not bounded
+ * by the noise: it is not checked.) */
+static void expect_near(const struct pz_scale_model *m, double (*f)(double), double c0,
+                        double c1)
+{
+    cr_expect(fabs(m->c1 - c1) <= 0.03 * fabs(c1), "c1 = %g, expected %g", m->c1, c1);
+    cr_expect(fabs(m->c0 - c0) <= 0.03 * f(2048), "c0 = %g, expected %g", m->c0, c0);
+}
+
+static double constant(double p) { (void)p; return 2.0; }
+static double linear(double p) { return 1 + 0.5 * p; }
+static double p_log(double p) { return 0.5 + 0.01 * p * log2(p); }
+static double root(double p) { return 3 + 2 * sqrt(p); }
+static double logarithm(double p) { return 1 + 2 * log2(p); }
+static double square(double p) { return 0.1 + 0.001 * p * p; }
+
+Test(scale_fit, constant_is_the_constant)
+{
+    struct pz_scale_model m = fit(constant, 0);
+
+    /* 2.0 at every count: every growing candidate fits with c1 = 0 and does no better;
+     * the constant is kept. */
+    expect_form(&m, 0, 1, 0);
+    cr_expect_eq(m.c0, 2.0);
+    cr_expect_eq(m.c1, 0.0);
+    cr_expect_eq(m.max_error, 0.0);
+    cr_expect_eq(m.cv_error, 0.0);
+    expect_formula(&m, "2");
+    cr_expect_eq(pz_scale_model_at(&m, 16384), 2.0);
+}
+
+Test(scale_fit, linear_predicts_exactly)
+{
+    struct pz_scale_model m = fit(linear, 0);
+
+    /* t = 1 + 0.5 P: 2, 3, 5, 9 at 2, 4, 8, 16; at 1024: 1 + 512 = 513. */
+    expect_form(&m, 1, 1, 0);
+    expect_exact(&m, 1, 0.5);
+    expect_formula(&m, "1 + 0.5 * P");
+    cr_expect(fabs(pz_scale_model_at(&m, 1024) - 513) <= 1e-9 * 513, "t(1024) = %.17g",
+              pz_scale_model_at(&m, 1024));
+}
+
+Test(scale_fit, p_log_p)
+{
+    struct pz_scale_model m = fit(p_log, 0);
+
+    /* 0.5 + 0.01 P log2(P): 0.52, 0.58, 0.74, 1.14. */
+    expect_form(&m, 1, 1, 1);
+    expect_exact(&m, 0.5, 0.01);
+    expect_formula(&m, "0.5 + 0.01 * P * log2(P)");
+}
+
+Test(scale_fit, square_root)
+{
+    struct pz_scale_model m = fit(root, 0);
+
+    expect_form(&m, 1, 2, 0);
+    expect_exact(&m, 3, 2);
+    expect_formula(&m, "3 + 2 * P^(1/2)");
+}
+
+Test(scale_fit, logarithm)
+{
+    struct pz_scale_model m = fit(logarithm, 0);
+
+    /* 1 + 2 log2(P): 3, 5, 7, 9, linear in log2(P) = 1..4. */
+    expect_form(&m, 0, 1, 1);
+    expect_exact(&m, 1, 2);
+    expect_formula(&m, "1 + 2 * log2(P)");
+}
+
+Test(scale_fit, square)
+{
+    struct pz_scale_model m = fit(square, 0);
+
+    /* 0.1 + 0.001 P^2: 0.104, 0.116, 0.164, 0.356.  (With 3 counts 2, 4, 8 it could
+     * not be told from P * log2(P)^2: 4, 16, 64 and 2, 16, 72 are affine images of
+     * each other, 12/14 = 48/56; the fourth count separates them.) */
+    expect_form(&m, 2, 1, 0);
+    expect_exact(&m, 0.1, 0.001);
+    expect_formula(&m, "0.1 + 0.001 * P^2");
+}
+
+Test(scale_fit, order_of_recordings_does_not_matter)
+{
+    struct pz_scale_point p[] = {{16, 9}, {2, 2}, {8, 5}, {4, 3}};
+    struct pz_scale_model m;
+    char err[256];
+
+    cr_assert_eq(pz_scale_fit(p, 4, &m, err, sizeof(err)), PZ_SCALE_FIT_OK);
+    expect_form(&m, 1, 1, 0);
+    expect_exact(&m, 1, 0.5);
+}
+
+Test(scale_fit, noisy_forms_are_found)
+{
+    struct pz_scale_model m;
+
+    m = fit(constant, 1);
+    expect_form(&m, 0, 1, 0);
+    /* The mean of 2 * (1 + noise): the noise sums to -0.005, 2 - 2 * 0.005 / 6. */
+    cr_expect(fabs(m.c0 - (2 - 0.01 / 6)) < 1e-12, "c0 = %.17g", m.c0);
+    m = fit(linear, 1);
+    expect_form(&m, 1, 1, 0);
+    expect_near(&m, linear, 1, 0.5);
+    m = fit(p_log, 1);
+    expect_form(&m, 1, 1, 1);
+    expect_near(&m, p_log, 0.5, 0.01);
+    m = fit(root, 1);
+    expect_form(&m, 1, 2, 0);
+    expect_near(&m, root, 3, 2);
+    m = fit(logarithm, 1);
+    expect_form(&m, 0, 1, 1);
+    expect_near(&m, logarithm, 1, 2);
+    m = fit(square, 1);
+    expect_form(&m, 2, 1, 0);
+    expect_near(&m, square, 0.1, 0.001);
+}
+
+Test(scale_fit, three_noisy_points_stay_constant)
+{
+    /* 2 with a rising noise of -2%, 0, +2%: 1.96, 2.00, 2.04 is exactly 1.92 + 0.04 *
+     * log2(P), whose leave-one-out error is 0.  The constant's: leaving out 1.96, the
+     * mean of the others is 2.02, |2.02 - 1.96| / 1.99 = 3.015%; leaving out 2.00,
+     * 0; leaving out 2.04, 0.06 / 2.01 = 2.985%; the mean is 2.000%.  The growing model
+     * gains 2 points, less than the tolerance (5): the constant stays. */
+    struct pz_scale_point p[] = {{2, 1.96}, {4, 2.00}, {8, 2.04}};
+    struct pz_scale_model m;
+    char err[256];
+
+    cr_assert_eq(pz_scale_fit(p, 3, &m, err, sizeof(err)), PZ_SCALE_FIT_OK);
+    expect_form(&m, 0, 1, 0);
+    cr_expect(fabs(m.c0 - 2.0) < 1e-12, "c0 = %.17g", m.c0);
+    cr_expect(fabs(m.cv_error - 100 * (0.06 / 1.99 + 0.06 / 2.01) / 3) < 1e-9,
+              "cv error %.17g", m.cv_error);
+    /* 2 against the recordings: 0.04 / 1.96 = 2.041% at 2 processes, 0 at 4,
+     * 0.04 / 2.04 = 1.961% at 8; the mean 1.334%. */
+    cr_expect(fabs(m.max_error - 100 * 0.04 / 1.96) < 1e-9, "max error %g", m.max_error);
+    cr_expect(fabs(m.mean_error - 100 * (0.04 / 1.96 + 0.04 / 2.04) / 3) < 1e-9,
+              "mean error %g", m.mean_error);
+}
+
+Test(scale_fit, falling_time_has_a_negative_coefficient)
+{
+    /* 10 - 0.5 log2(P): 9.5, 9, 8.5, 8; it reaches 0 at log2(P) = 20, and the
+     * prediction stays 0 beyond. */
+    struct pz_scale_point p[] = {{2, 9.5}, {4, 9}, {8, 8.5}, {16, 8}};
+    struct pz_scale_model m;
+    char err[256];
+
+    cr_assert_eq(pz_scale_fit(p, 4, &m, err, sizeof(err)), PZ_SCALE_FIT_OK);
+    expect_form(&m, 0, 1, 1);
+    expect_exact(&m, 10, -0.5);
+    expect_formula(&m, "10 - 0.5 * log2(P)");
+    cr_expect(fabs(pz_scale_model_at(&m, 1024) - 5) < 1e-9);
+    cr_expect_eq(pz_scale_model_at(&m, 1 << 30), 0.0);
+}
+
+Test(scale_fit, one_recording_is_a_constant)
+{
+    struct pz_scale_point p[] = {{64, 3.5}};
+    struct pz_scale_model m;
+    char err[256];
+
+    cr_assert_eq(pz_scale_fit(p, 1, &m, err, sizeof(err)), PZ_SCALE_FIT_OK);
+    expect_form(&m, 0, 1, 0);
+    cr_expect_eq(m.c0, 3.5);
+    cr_expect_eq(m.cv_error, 0.0);
+    cr_expect_eq(pz_scale_model_at(&m, 4096), 3.5);
+}
+
+Test(scale_fit, formula_of_fractions_and_small_numbers)
+{
+    struct pz_scale_model m = {.c0 = 1.2e-3, .c1 = 4.5e-5, .a_num = 3, .a_den = 2, .b = 1};
+
+    expect_formula(&m, "0.0012 + 4.5e-5 * P^(3/2) * log2(P)");
+    m = (struct pz_scale_model){.c0 = 2.5e7, .c1 = 1.25e-12, .a_num = 1, .a_den = 3, .b = 2};
+    expect_formula(&m, "2.5e7 + 1.25e-12 * P^(1/3) * log2(P)^2");
+}
+
+/* Fits bad recordings: the status, a message of one line, *out untouched. */
+static void expect_refused(const struct pz_scale_point *p, size_t n, int status,
+                           const char *word)
+{
+    struct pz_scale_model m = {.c0 = 42};
+    char err[256] = "";
+
+    cr_expect_eq(pz_scale_fit(p, n, &m, err, sizeof(err)), status, "%s", err);
+    cr_expect(err[0] && !strchr(err, '\n'), "message '%s'", err);
+    cr_expect(strstr(err, word), "message '%s' does not say '%s'", err, word);
+    cr_expect_eq(m.c0, 42.0);
+}
+
+Test(scale_fit, bad_recordings_are_refused)
+{
+    struct pz_scale_point zero_procs[] = {{2, 1}, {0, 1}, {8, 1}};
+    struct pz_scale_point negative_procs[] = {{-4, 1}, {2, 1}, {8, 1}};
+    struct pz_scale_point nan_time[] = {{2, 1}, {4, NAN}, {8, 1}};
+    struct pz_scale_point inf_time[] = {{2, 1}, {4, INFINITY}, {8, 1}};
+    struct pz_scale_point negative_time[] = {{2, 1}, {4, 1}, {8, -0.5}};
+    struct pz_scale_point repeated[] = {{2, 1}, {4, 1}, {2, 1.1}};
+    struct pz_scale_point two[] = {{2, 1}, {4, 2}};
+
+    expect_refused(two, 0, PZ_SCALE_FIT_NO_POINTS, "no recording");
+    expect_refused(zero_procs, 3, PZ_SCALE_FIT_BAD_COUNT, "process count 0");
+    expect_refused(negative_procs, 3, PZ_SCALE_FIT_BAD_COUNT, "process count -4");
+    expect_refused(nan_time, 3, PZ_SCALE_FIT_BAD_TIME, "recording 2");
+    expect_refused(inf_time, 3, PZ_SCALE_FIT_BAD_TIME, "recording 2");
+    expect_refused(negative_time, 3, PZ_SCALE_FIT_BAD_TIME, "time -0.5");
+    expect_refused(repeated, 3, PZ_SCALE_FIT_REPEATED_COUNT, "both at 2 processes");
+    expect_refused(two, 2, PZ_SCALE_FIT_TOO_FEW, "at least 3");
+}
+
+Test(scale_fit, zero_times_are_a_zero_constant)
+{
+    /* A computation that takes no time at any count: SMAPE of 0 against 0 is 0. */
+    struct pz_scale_point p[] = {{2, 0}, {4, 0}, {8, 0}};
+    struct pz_scale_model m;
+    char err[256];
+
+    cr_assert_eq(pz_scale_fit(p, 3, &m, err, sizeof(err)), PZ_SCALE_FIT_OK);
+    expect_form(&m, 0, 1, 0);
+    cr_expect_eq(m.c0, 0.0);
+    cr_expect_eq(m.max_error, 0.0);
+}
