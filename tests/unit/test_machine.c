@@ -301,6 +301,48 @@ Test(machine, a_node_map_file)
     rmdir(dir);
 }
 
+/* A machine file naming the node map map: the error of loading it, into err. */
+static void node_map_fails(const char *map, char *err, size_t len)
+{
+    struct pz_machine m;
+    char text[256];
+
+    snprintf(text, sizeof(text), "node_map = %s\n", map);
+    pz_machine_defaults(&m);
+    cr_assert_eq(pz_machine_load(write_file(text), &m, err, len), -1, "%s loaded", map);
+    unlink(path);
+    pz_machine_release(&m);
+}
+
+/* A device never ends, a huge file is a mistake, and a line longer than the buffer
+ * would be split into two lines: each is refused, naming the map's file (and line). */
+Test(machine, a_node_map_must_be_a_small_regular_file)
+{
+    char map[] = "/tmp/prognoz-map-XXXXXX", err[1024], want[256];
+    int fd = mkstemp(map);
+    FILE *f;
+
+    node_map_fails("/dev/zero", err, sizeof(err));
+    cr_assert(strstr(err, ":1: node_map = '/dev/zero': /dev/zero: not a regular file"), "%s",
+              err);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(ftruncate(fd, (64L << 20) + 1), 0, "a sparse file 1 byte over 64 MiB");
+    close(fd);
+    node_map_fails(map, err, sizeof(err));
+    snprintf(want, sizeof(want), "%s: larger than 64 MiB", map);
+    cr_assert(strstr(err, want), "%s", err);
+    f = fopen(map, "w");
+    fputs("0 1\n", f);
+    for (int i = 0; i < 600; i++)
+        fputs("0 ", f);
+    fputs("\n", f);
+    fclose(f);
+    node_map_fails(map, err, sizeof(err));
+    snprintf(want, sizeof(want), "%s:2: line longer than 1022 bytes", map);
+    cr_assert(strstr(err, want), "%s", err);
+    unlink(map);
+}
+
 /* A machine whose every key differs from its default, so that a key the writer or the
  * parser skipped shows. */
 static void unusual_machine(struct pz_machine *m)
