@@ -151,7 +151,27 @@ Test(machine, mistakes_name_file_line_and_what_was_expected)
     load_fails("progress = eventually\n",
                "1: progress = 'eventually': expected background or in_calls");
     load_fails("procs_per_node = 0\n",
-               "1: procs_per_node = '0': expected a whole number of at least 1");
+               "1: procs_per_node = '0': expected a whole number from 1 to 1000000");
+    load_fails("procs_per_node = x\n",
+               "1: procs_per_node = 'x': expected a whole number of at least 1");
+    /* each number has a physical range, so that predicted times stay far from the
+     * replay clock's limit */
+    load_fails("latency = 1e300s\n", "1: latency = '1e300s': expected a time between 0s and "
+               "1000s");
+    load_fails("latency = 1001s\n", "1: latency = '1001s': expected a time between 0s and "
+               "1000s");
+    load_fails("cpu_scale = 1e30\n", "1: cpu_scale = '1e30': expected a number above 0 and at "
+               "most 1e6");
+    load_fails("cpu_scale = 0\n", "1: cpu_scale = '0': expected a number above 0 and at most "
+               "1e6");
+    load_fails("bandwidth = 1e-300B/s\n", "1: bandwidth = '1e-300B/s': expected a bandwidth "
+               "of at least 1B/s");
+    load_fails("shm_bandwidth = 0.5B/s\n", "1: shm_bandwidth = '0.5B/s': expected a "
+               "bandwidth of at least 1B/s");
+    load_fails("eager_threshold = 1e20B\n", "1: eager_threshold = '1e20B': expected a size "
+               "between 0B and 2^53B");
+    load_fails("channels = 1000001\n", "1: channels = '1000001': expected a whole number "
+               "from 1 to 1000000");
     load_fails("just words\n", "1: expected 'key = value'");
     load_fails("duplex_factor = 2.5\n",
                "1: duplex_factor = '2.5': expected a number from 1 (full duplex) to 2 (half "
