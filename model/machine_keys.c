@@ -1,5 +1,6 @@
 /* The table of a machine file's keys, what each kind of value accepts, and the choice
  * of the collective algorithm set among the values of the key mpi. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,24 +101,32 @@ static int name_fits(const char *name)
     return !strchr(" \t\v\f", name[0]) && !strchr(" \t\v\f", name[len - 1]);
 }
 
+/* The physical range of each kind of number, and how an error message says it.  Every
+ * bound keeps predicted times far below the replay clock's 2^63 ns (292 years) for any
+ * sane trace: a message costs at most a few latencies of 1000 s plus its bytes over a
+ * bandwidth of at least 1 B/s.  A huge bandwidth only makes communication free (an
+ * ideal machine says 1.7e308B/s), and a tiny CPU factor free computation, so those
+ * directions are not bounded. */
+static const struct {
+    double min, max;
+    int above_min;     /* min itself is out of range */
+    const char *says;
+} ranges[] = {
+    [PZ_KIND_TIME] = { 0, 1e3, 0, "a time between 0s and 1000s" },
+    [PZ_KIND_BANDWIDTH] = { 1, DBL_MAX, 0, "a bandwidth of at least 1B/s" },
+    [PZ_KIND_BYTES] = { 0, 9007199254740992.0, 0, "a size between 0B and 2^53B" },
+    [PZ_KIND_COUNT] = { 1, 1000000, 0, "a whole number from 1 to 1000000" },
+    [PZ_KIND_FACTOR] = { 0, 1e6, 1, "a number above 0 and at most 1e6" },
+    [PZ_KIND_DUPLEX] = { 1, 2, 0, "a number from 1 (full duplex) to 2 (half duplex)" },
+};
+
 /* Whether the number v is in the range of a key of kind (the parser of quantities
  * refuses infinite ones itself). */
 static int number_fits(enum pz_key_kind kind, double v)
 {
-    switch (kind) {
-    case PZ_KIND_TIME:
-    case PZ_KIND_BYTES:
-        return v >= 0;
-    case PZ_KIND_BANDWIDTH:
-    case PZ_KIND_FACTOR:
-        return v > 0;
-    case PZ_KIND_DUPLEX:
-        return v >= 1 && v <= 2;
-    case PZ_KIND_COUNT:
-        return v >= 1 && v <= 1000000;
-    default:
+    if (kind > PZ_KIND_DUPLEX || !(v <= ranges[kind].max))
         return 0;
-    }
+    return ranges[kind].above_min ? v > ranges[kind].min : v >= ranges[kind].min;
 }
 
 int pz_key_fits(const struct pz_machine *m, const struct pz_key_def *k)
@@ -170,8 +179,10 @@ int pz_machine_set_mpi(struct pz_machine *m, const char *set)
     return -1;
 }
 
-/* Stores value into m; 0, or -1 if k does not take it. */
-static int store(struct pz_machine *m, const struct pz_key_def *k, const char *value)
+/* Stores value into m; 0, or -1 if k does not take it (*out_of_range set if value is a
+ * number of k's kind outside its range). */
+static int store(struct pz_machine *m, const struct pz_key_def *k, const char *value,
+                 int *out_of_range)
 {
     void *field = (char *)m + k->offset;
     double v;
@@ -193,8 +204,12 @@ static int store(struct pz_machine *m, const struct pz_key_def *k, const char *v
     case PZ_KIND_NODE_MAP:
         return -1;
     default:
-        if (parse_number(k->kind, value, &v) != 0 || !number_fits(k->kind, v))
+        if (parse_number(k->kind, value, &v) != 0)
             return -1;
+        if (!number_fits(k->kind, v)) {
+            *out_of_range = 1;
+            return -1;
+        }
         if (k->kind == PZ_KIND_COUNT)
             *(int *)field = (int)v;
         else
@@ -229,13 +244,14 @@ int pz_key_store(struct pz_machine *m, const struct pz_key_def *k, const char *p
                  const char *value, char *why, size_t len)
 {
     char words[256];
+    int out_of_range = 0;
 
     if (k->kind == PZ_KIND_NODE_MAP)
         return pz_node_map_load(m, path, value, why, len);
-    if (store(m, k, value) == 0)
+    if (store(m, k, value, &out_of_range) == 0)
         return 0;
     snprintf(why, len, "%s = '%s': expected %s", k->name, value,
-             expected(k, words, sizeof(words)));
+             out_of_range ? ranges[k->kind].says : expected(k, words, sizeof(words)));
     return -1;
 }
 

@@ -11,11 +11,12 @@
 #include "machine.h"
 
 enum pz_key_kind {
-    PZ_KIND_TIME,        /* double, s, at least 0 */
-    PZ_KIND_BANDWIDTH,   /* double, B/s, above 0 */
-    PZ_KIND_BYTES,       /* double, B, at least 0 */
+    /* The numbers, each with a range (machine_keys.c), first: */
+    PZ_KIND_TIME,        /* double, s, 0 to 1000 */
+    PZ_KIND_BANDWIDTH,   /* double, B/s, at least 1 */
+    PZ_KIND_BYTES,       /* double, B, 0 to 2^53 */
     PZ_KIND_COUNT,       /* int, 1 to 1000000 */
-    PZ_KIND_FACTOR,      /* double above 0 */
+    PZ_KIND_FACTOR,      /* double above 0, at most 1e6 */
     PZ_KIND_DUPLEX,      /* double from 1 to 2 */
     PZ_KIND_NAME,        /* char[128], a name that a machine file can hold */
     PZ_KIND_WORD,        /* an enum: the number of one of the key's words */

@@ -3,9 +3,12 @@
  * starting a comment. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "machine.h"
 
@@ -64,6 +67,35 @@ static void resolve(const char *machine_file, const char *path, char *out, size_
         snprintf(out, len, "%.*s/%s", (int)(slash - machine_file), machine_file, path);
 }
 
+/* A map of a million ranks takes a few MiB: a larger file is a mistake, and a device
+ * such as /dev/zero would never end. */
+#define MAX_MAP_BYTES (64L << 20)
+
+/* Opens the map at full for reading if it is a regular file of at most MAX_MAP_BYTES;
+ * NULL with the reason in why.  O_NONBLOCK keeps a FIFO from blocking the open. */
+static FILE *open_map(const char *path, const char *full, char *why, size_t len)
+{
+    int fd = open(full, O_RDONLY | O_NONBLOCK);
+    const char *problem = NULL;
+    struct stat st;
+    FILE *f;
+
+    if (fd < 0 || fstat(fd, &st) != 0)
+        problem = strerror(errno);
+    else if (!S_ISREG(st.st_mode))
+        problem = "not a regular file";
+    else if (st.st_size > MAX_MAP_BYTES)
+        problem = "larger than 64 MiB";
+    else if (!(f = fdopen(fd, "r")))
+        problem = strerror(errno);
+    else
+        return f;
+    snprintf(why, len, "node_map = '%s': %s: %s", path, full, problem);
+    if (fd >= 0)
+        close(fd);
+    return NULL;
+}
+
 int pz_node_map_load(struct pz_machine *m, const char *machine_file, const char *path,
                      char *why, size_t len)
 {
@@ -72,10 +104,8 @@ int pz_node_map_load(struct pz_machine *m, const char *machine_file, const char 
     int lineno = 0, rc = 0;
 
     resolve(machine_file, path, full, sizeof(full));
-    if (!(f = fopen(full, "r"))) {
-        snprintf(why, len, "node_map = '%s': %s: %s", path, full, strerror(errno));
+    if (!(f = open_map(path, full, why, len)))
         return -1;
-    }
     free(m->node_map);
     m->node_map = NULL;
     m->node_map_size = 0;
@@ -83,7 +113,13 @@ int pz_node_map_load(struct pz_machine *m, const char *machine_file, const char 
         char reason[256];
 
         lineno++;
-        if ((rc = parse_line(m, line, reason, sizeof(reason))) != 0)
+        if (!strchr(line, '\n') && !feof(f)) {
+            snprintf(reason, sizeof(reason), "line longer than %zu bytes", sizeof(line) - 2);
+            rc = -1;
+        } else {
+            rc = parse_line(m, line, reason, sizeof(reason));
+        }
+        if (rc != 0)
             snprintf(why, len, "node_map = '%s': %s:%d: %s", path, full, lineno, reason);
     }
     fclose(f);

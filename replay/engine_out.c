@@ -29,12 +29,29 @@ struct pz_name pz_engine_name(const struct engine *e, int th)
     return n;
 }
 
+/* The call or region where thread th's record rec lies: the region it enters or
+ * leaves, else the MPI call it belongs to. */
+static const char *place_of(const struct engine *e, int th, const struct pz_rec *rec)
+{
+    uint32_t region = rec->kind == PZ_REC_ENTER || rec->kind == PZ_REC_LEAVE
+                          ? rec->region : e->threads[th].call_region;
+
+    return pz_trace_in_region(e->in, region)->name;
+}
+
 void pz_engine_emit(struct engine *e, int th, const struct pz_rec *rec, double t)
 {
     double ticks = t * e->resolution;
 
     if (!e->out || rec->kind == PZ_REC_FLUSH)
         return;
+    /* OTF2 timestamps are 64-bit and readers take them as signed: past 2^63 ticks
+     * (292 years in ns) a time cannot be written, only saturated into a wrong one. */
+    if (!(ticks < ldexp(1, 63) - (double)e->offset)) {
+        pz_engine_fail(e, "predicted time exceeds 2^63 clock ticks (%.3g s) at %s in %s",
+                       t, pz_engine_name(e, th).text, place_of(e, th, rec));
+        return;
+    }
     if (pz_trace_out_event(e->out, th, rec, e->offset + (uint64_t)llround(ticks > 0 ? ticks : 0)) != 0)
         pz_engine_fail(e, "cannot write the predicted trace");
 }

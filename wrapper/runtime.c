@@ -1,6 +1,7 @@
 /* The recorder's state and configuration.  The state is UNINIT until MPI is initialised,
  * ON while recording, OFF when disabled, failed or finished; lifecycle.c drives it at
  * MPI_Init and MPI_Finalize. */
+#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -19,8 +20,11 @@
 
 enum { UNINIT, ON, OFF };
 
-#define DEFAULT_BUFFER (64u << 20)
-#define MIN_BUFFER (64u << 10)
+#define DEFAULT_BUFFER ((size_t)64 << 20)
+#define MIN_BUFFER ((size_t)64 << 10)
+/* Each thread's buffer is allocated and touched at once: more than this is a mistake
+ * that would make every thread's allocation fail. */
+#define MAX_BUFFER ((size_t)4 << 30)
 
 struct pz_session pz_session = { .comm = MPI_COMM_NULL };
 static _Atomic int state = UNINIT;
@@ -44,6 +48,20 @@ void pz_runtime_warn(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
+/* The buffer size PROGNOZ_BUFFER=text asks for if it is a size from 64K to 4G, else
+ * the default, with one warning for the job (from rank 0: every process reads the same
+ * environment).  A sign is refused: strtoull would take "-5" as 2^64 - 5. */
+static size_t buffer_size_of(const char *text)
+{
+    size_t size = isdigit((unsigned char)text[0]) ? pz_parse_size(text) : 0;
+
+    if (size >= MIN_BUFFER && size <= MAX_BUFFER)
+        return size;
+    if (pz_session.rank == 0)
+        pz_runtime_warn("PROGNOZ_BUFFER='%s' is not a size from 64K to 4G; using 64M", text);
+    return DEFAULT_BUFFER;
+}
+
 /* Reads the environment; returns 0 if recording is wanted. */
 static int configure(void)
 {
@@ -56,14 +74,8 @@ static int configure(void)
     snprintf(pz_session.dir, sizeof(pz_session.dir), "%s", dir && *dir ? dir : "prognoz-trace");
     pz_record_sites = sites && *sites && strcmp(sites, "0") != 0;
     pz_record_cpu = cpu && *cpu && strcmp(cpu, "0") != 0;
-    if (buffer && *buffer) {
-        size_t size = pz_parse_size(buffer);
-
-        if (size < MIN_BUFFER && pz_session.rank == 0)
-            pz_runtime_warn("PROGNOZ_BUFFER='%s' is not a size of at least 64K; using 64M",
-                            buffer);
-        buffer_size = size < MIN_BUFFER ? DEFAULT_BUFFER : size;
-    }
+    if (buffer && *buffer)
+        buffer_size = buffer_size_of(buffer);
     return 0;
 }
 

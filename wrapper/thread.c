@@ -63,12 +63,16 @@ static struct pz_thread *thread_create(void)
 
 struct pz_thread *pz_thread_attach(void)
 {
+    /* A thread whose buffer could not be had is not tried again at its every call,
+     * which would warn at each of them. */
+    static __thread int failed __attribute__((tls_model("initial-exec")));
     struct pz_thread *t;
 
-    if (!pz_runtime_recording())
+    if (failed || !pz_runtime_recording())
         return NULL;
     t = thread_create();
     if (!t) {
+        failed = 1;
         pz_runtime_warn("out of memory for a thread's trace buffer: that thread is not recorded");
         return NULL;
     }

@@ -1,6 +1,8 @@
 # A small record buffer (PROGNOZ_BUFFER=64K, programs/buffer.c: 5000 Sendrecv calls per
 # rank): the buffer is written out several times, each time marked by a BUFFER_FLUSH
-# event between calls, and no call is lost.
+# event between calls, and no call is lost.  A size out of range (below 64K, above 4G,
+# negative) gives one warning for the job and the default buffer of 64M: the run is
+# recorded whole, with no flush.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
 
 ROUNDS=5000
@@ -28,4 +30,22 @@ for r in 0 1; do
     } >"$PZ_WORK/expected.$r"
     grep -v '^! BUFFER_FLUSH' "$PZ_WORK/calls.$r" | diff -u "$PZ_WORK/expected.$r" - >&2 ||
         pz_fail "rank $r: the calls differ from what is expected (- expected, + recorded)"
+done
+
+for size in -5 1000G 4K; do
+    PZ_ENV=PROGNOZ_BUFFER=$size pz_record badsize 2 "$prog" ||
+        pz_fail "PROGNOZ_BUFFER=$size: the traced job exited with status $?"
+    warning="prognoz: warning: PROGNOZ_BUFFER='$size' is not a size from 64K to 4G; using 64M"
+    grep -v '^prognoz: recorded [0-9]* events of 2 processes in ' "$PZ_WORK/badsize.err" |
+        grep -vxF "$warning" >&2 && pz_fail "PROGNOZ_BUFFER=$size: unexpected output on stderr (above)"
+    n=$(grep -cxF "$warning" "$PZ_WORK/badsize.err")
+    test "$n" = 1 || pz_fail "PROGNOZ_BUFFER=$size: $n warnings, expected one for the job"
+    pz_trace badsize
+    for r in 0 1; do
+        pz_calls badsize $r >"$PZ_WORK/calls.$r"
+        grep '^! BUFFER_FLUSH' "$PZ_WORK/calls.$r" >&2 &&
+            pz_fail "PROGNOZ_BUFFER=$size: rank $r flushed a buffer of 64M"
+        n=$(grep -c '^MPI_Sendrecv ' "$PZ_WORK/calls.$r")
+        test "$n" = $ROUNDS || pz_fail "PROGNOZ_BUFFER=$size: rank $r: $n Sendrecv calls recorded, expected $ROUNDS"
+    done
 done

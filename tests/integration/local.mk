@@ -177,3 +177,5 @@ PZ_IT_TESTS += integration/simgrid.sh
 # The validation harness, scripts/validate.sh --reduced: it completes and prints a row per
 # program and the summary (its accuracy is a benchmark, bench/README.md, not checked).
 PZ_IT_TESTS += integration/validate.sh
+# prognoz predict interrupted by SIGINT or SIGTERM leaves no temporary directory.
+PZ_IT_TESTS += integration/predict_signal.sh

@@ -533,6 +533,26 @@ Test(engine, buffer_flush_is_removed)
     near(times_of(out, 0, NULL, 0).last, SEC(3.5), "the Finalize's Leave");
 }
 
+/* One process computes 10000 s between Init [0, 1 ms] and Finalize; with cpu_scale
+ * 1e6 (the largest a machine file takes) Init takes 1000 s and the computation
+ * 1e10 s - 1000 s, so Finalize begins at 1e10 s, beyond the 2^63 ns (9.2e9 s) of the
+ * predicted trace's clock: an error naming the process and the call, not a time
+ * saturated to 2^63 ns. */
+Test(engine, a_time_beyond_the_clock_is_an_error)
+{
+    struct tb *b = trace(1);
+    char out[4096];
+
+    tb_call(b, 0, "MPI_Init", 0, MS(1));
+    tb_call(b, 0, "MPI_Finalize", MS(1e7), MS(1e7 + 1));
+    close_trace(b);
+    free_network();
+    m.cpu_scale = 1e6;
+    cr_assert_eq(predict_opt(0, out), -1, "a predicted time of 1e10 s was written");
+    cr_assert(strstr(err, "predicted time exceeds 2^63 clock ticks (1e+10 s) at rank 0 in "
+                          "MPI_Finalize"), "%s", err);
+}
+
 /* --- 7. point-to-point on a sub-communicator */
 
 /* Latency 50 us, 100 MB/s, eager up to 64 KiB: the machine of several tests. */

@@ -151,7 +151,27 @@ Test(machine, mistakes_name_file_line_and_what_was_expected)
     load_fails("progress = eventually\n",
                "1: progress = 'eventually': expected background or in_calls");
     load_fails("procs_per_node = 0\n",
-               "1: procs_per_node = '0': expected a whole number of at least 1");
+               "1: procs_per_node = '0': expected a whole number from 1 to 1000000");
+    load_fails("procs_per_node = x\n",
+               "1: procs_per_node = 'x': expected a whole number of at least 1");
+    /* each number has a physical range, so that predicted times stay far from the
+     * replay clock's limit */
+    load_fails("latency = 1e300s\n", "1: latency = '1e300s': expected a time between 0s and "
+               "1000s");
+    load_fails("latency = 1001s\n", "1: latency = '1001s': expected a time between 0s and "
+               "1000s");
+    load_fails("cpu_scale = 1e30\n", "1: cpu_scale = '1e30': expected a number above 0 and at "
+               "most 1e6");
+    load_fails("cpu_scale = 0\n", "1: cpu_scale = '0': expected a number above 0 and at most "
+               "1e6");
+    load_fails("bandwidth = 1e-300B/s\n", "1: bandwidth = '1e-300B/s': expected a bandwidth "
+               "of at least 1B/s");
+    load_fails("shm_bandwidth = 0.5B/s\n", "1: shm_bandwidth = '0.5B/s': expected a "
+               "bandwidth of at least 1B/s");
+    load_fails("eager_threshold = 1e20B\n", "1: eager_threshold = '1e20B': expected a size "
+               "between 0B and 2^53B");
+    load_fails("channels = 1000001\n", "1: channels = '1000001': expected a whole number "
+               "from 1 to 1000000");
     load_fails("just words\n", "1: expected 'key = value'");
     load_fails("duplex_factor = 2.5\n",
                "1: duplex_factor = '2.5': expected a number from 1 (full duplex) to 2 (half "
@@ -299,6 +319,48 @@ Test(machine, a_node_map_file)
     unlink(map);
     unlink(file);
     rmdir(dir);
+}
+
+/* A machine file naming the node map map: the error of loading it, into err. */
+static void node_map_fails(const char *map, char *err, size_t len)
+{
+    struct pz_machine m;
+    char text[256];
+
+    snprintf(text, sizeof(text), "node_map = %s\n", map);
+    pz_machine_defaults(&m);
+    cr_assert_eq(pz_machine_load(write_file(text), &m, err, len), -1, "%s loaded", map);
+    unlink(path);
+    pz_machine_release(&m);
+}
+
+/* A device never ends, a huge file is a mistake, and a line longer than the buffer
+ * would be split into two lines: each is refused, naming the map's file (and line). */
+Test(machine, a_node_map_must_be_a_small_regular_file)
+{
+    char map[] = "/tmp/prognoz-map-XXXXXX", err[1024], want[256];
+    int fd = mkstemp(map);
+    FILE *f;
+
+    node_map_fails("/dev/zero", err, sizeof(err));
+    cr_assert(strstr(err, ":1: node_map = '/dev/zero': /dev/zero: not a regular file"), "%s",
+              err);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(ftruncate(fd, (64L << 20) + 1), 0, "a sparse file 1 byte over 64 MiB");
+    close(fd);
+    node_map_fails(map, err, sizeof(err));
+    snprintf(want, sizeof(want), "%s: larger than 64 MiB", map);
+    cr_assert(strstr(err, want), "%s", err);
+    f = fopen(map, "w");
+    fputs("0 1\n", f);
+    for (int i = 0; i < 600; i++)
+        fputs("0 ", f);
+    fputs("\n", f);
+    fclose(f);
+    node_map_fails(map, err, sizeof(err));
+    snprintf(want, sizeof(want), "%s:2: line longer than 1022 bytes", map);
+    cr_assert(strstr(err, want), "%s", err);
+    unlink(map);
 }
 
 /* A machine whose every key differs from its default, so that a key the writer or the
