@@ -1,10 +1,8 @@
 /* Opening the trace of a session and writing it at finalize. */
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -19,6 +17,7 @@
 #include "session.h"
 #include "sites.h"
 #include "thread.h"
+#include "trace_dir.h"
 #include "vcounts.h"
 
 /* Node of every rank, by processor name (PROGNOZ_NODE overrides it, for tests). */
@@ -54,62 +53,6 @@ static int learn_nodes(struct pz_session *s)
     return 0;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
-}
-
-static int make_dirs(const char *dir)
-{
-    char path[PATH_MAX];
-
-    if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path)) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    for (char *p = path + 1; *p; p++) {
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(path, 0777) != 0 && errno != EEXIST)
-                return -1;
-            *p = '/';
-        }
-    }
-    return mkdir(path, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
-
-/* path = dir/name, PATH_MAX bytes at most; -1 and errno if too long. */
-static int in_dir(char *path, const char *dir, const char *name)
-{
-    if (snprintf(path, PATH_MAX, "%s/%s", dir, name) >= PATH_MAX) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    return 0;
-}
-
-/* Rank 0: makes dir, removes the trace an earlier run left there, and checks that files
- * can be created in it.  Returns 0 or an errno value. */
-static int prepare_dir(const char *dir)
-{
-    static const char *const old[] = { "traces.otf2", "traces.def" };
-    char path[PATH_MAX];
-    FILE *probe;
-
-    if (make_dirs(dir) != 0 || in_dir(path, dir, "traces") != 0)
-        return errno;
-    nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-    for (size_t i = 0; i < sizeof(old) / sizeof(old[0]); i++)
-        if (in_dir(path, dir, old[i]) == 0)
-            remove(path);
-    if (in_dir(path, dir, ".prognoz-probe") != 0 || !(probe = fopen(path, "w")))
-        return errno;
-    fclose(probe);
-    remove(path);
-    return 0;
-}
-
 static int *remote_ranks(const struct pz_session *s)
 {
     int *remote = malloc((size_t)s->size * sizeof(int));
@@ -136,11 +79,14 @@ int pz_session_open(void)
     PMPI_Comm_dup(MPI_COMM_WORLD, &s->comm);
     err = learn_nodes(s) != 0 ? ENOMEM : 0;
     if (s->rank == 0 && !err)
-        err = prepare_dir(s->dir);
+        err = pz_trace_dir_stage(s->dir, s->stage);
     PMPI_Allreduce(MPI_IN_PLACE, &err, 1, MPI_INT, MPI_MAX, s->comm);
-    if (!err && pz_archive_open(s->dir, s->comm) != 0)
+    PMPI_Bcast(s->stage, PATH_MAX, MPI_CHAR, 0, s->comm);
+    if (!err && pz_archive_open(s->stage, s->comm) != 0)
         err = -1;
     if (err) {
+        if (s->rank == 0 && s->stage[0])
+            pz_trace_dir_unstage(s->stage);
         if (s->rank == 0)
             pz_runtime_warn("cannot write the trace to '%s': %s; the program runs unrecorded",
                             s->dir, err > 0 ? strerror(err) : "OTF2 cannot create the archive");
@@ -314,6 +260,10 @@ void pz_session_write(void)
         { u.regions, u.regions ? PZ_NCALLS + u.nintervals : 0 }, { u.site_map, u.nsites } });
     write_global_definitions(nthreads, events, first, last, &run);
     errors = pz_archive_close();
+    /* every process has closed its files before rank 0 moves them */
+    PMPI_Barrier(s->comm);
+    if (s->rank == 0)
+        pz_trace_dir_install(s->stage, s->dir);
     for (int i = 0; i < nthreads; i++)
         total += events[i];
     report(total, dropped, errors);

@@ -12,6 +12,7 @@
 struct pz_session {
     int rank, size;
     char dir[PATH_MAX];
+    char stage[PATH_MAX];            /* where this run's trace is written (trace_dir.h) */
     MPI_Comm comm;                   /* private duplicate of MPI_COMM_WORLD */
     int archive_open;
     char **node_names;               /* rank 0: distinct node names */

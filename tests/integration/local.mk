@@ -19,12 +19,18 @@ check_PROGRAMS += \
 	programs/markers_misuse \
 	programs/report_sleep \
 	programs/predict_balanced \
-	programs/cpu_time
+	programs/cpu_time \
+	programs/abort
 
 programs_p2p_SOURCES = programs/p2p.c
 programs_p2p_CPPFLAGS = $(MPI_CFLAGS)
 programs_p2p_CFLAGS = $(PZ_CFLAGS)
 programs_p2p_LDADD = $(MPI_LIBS)
+
+programs_abort_SOURCES = programs/abort.c
+programs_abort_CPPFLAGS = $(MPI_CFLAGS)
+programs_abort_CFLAGS = $(PZ_CFLAGS)
+programs_abort_LDADD = $(MPI_LIBS)
 
 programs_coll_SOURCES = programs/coll.c
 programs_coll_CPPFLAGS = $(MPI_CFLAGS)
@@ -179,3 +185,6 @@ PZ_IT_TESTS += integration/simgrid.sh
 PZ_IT_TESTS += integration/validate.sh
 # prognoz predict interrupted by SIGINT or SIGTERM leaves no temporary directory.
 PZ_IT_TESTS += integration/predict_signal.sh
+# A new trace replaces the one in its directory only once complete: files prognoz did
+# not write are kept aside, and a run that aborts leaves the previous trace intact.
+PZ_IT_TESTS += integration/trace_dir.sh
