@@ -31,7 +31,8 @@ static int number_threads(struct pz_defs *d)
     size_t n = d->nlocations ? d->nlocations : 1;
     const struct pz_location_def *prev = NULL;    /* the last thread numbered */
 
-    qsort(d->locations, d->nlocations, sizeof(*d->locations), by_group_then_id);
+    if (d->nlocations)    /* qsort wants a valid array even for none */
+        qsort(d->locations, d->nlocations, sizeof(*d->locations), by_group_then_id);
     d->thread_location = malloc(n * sizeof(uint64_t));
     d->thread_rank = malloc(n * sizeof(int));
     d->first_thread = malloc(n * sizeof(int));
@@ -55,7 +56,8 @@ static int number_threads(struct pz_defs *d)
         l->thread = d->nthreads++;
         prev = l;
     }
-    qsort(d->locations, d->nlocations, sizeof(*d->locations), by_id);
+    if (d->nlocations)
+        qsort(d->locations, d->nlocations, sizeof(*d->locations), by_id);
     return 0;
 }
 
