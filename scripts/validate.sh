@@ -92,7 +92,7 @@ fi
 "$PY" -c 'import json, statistics' 2>/dev/null || die "$PY with the json module is needed"
 
 # The programs and their argument (iterations, tasks, chunks): full size, reduced.
-programs="ring stencil cg transpose master_worker pipeline"
+programs="ring stencil cg transpose master_worker pipeline wavefront"
 size_of() {
     case $1 in
     ring) echo "800 100" ;;
@@ -101,6 +101,7 @@ size_of() {
     transpose) echo "120 20" ;;
     master_worker) echo "400 60" ;;
     pipeline) echo "700 120" ;;
+    wavefront) echo "50 6" ;;
     esac | cut -d' ' -f$((reduced + 1))
 }
 
