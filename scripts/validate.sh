@@ -92,7 +92,7 @@ fi
 "$PY" -c 'import json, statistics' 2>/dev/null || die "$PY with the json module is needed"
 
 # The programs and their argument (iterations, tasks, chunks): full size, reduced.
-programs="ring stencil cg transpose master_worker pipeline wavefront"
+programs="ring stencil cg transpose master_worker pipeline wavefront bucketsort"
 size_of() {
     case $1 in
     ring) echo "800 100" ;;
@@ -102,6 +102,7 @@ size_of() {
     master_worker) echo "400 60" ;;
     pipeline) echo "700 120" ;;
     wavefront) echo "50 6" ;;
+    bucketsort) echo "2048 256" ;;
     esac | cut -d' ' -f$((reduced + 1))
 }
 
