@@ -92,7 +92,7 @@ fi
 "$PY" -c 'import json, statistics' 2>/dev/null || die "$PY with the json module is needed"
 
 # The programs and their argument (iterations, tasks, chunks): full size, reduced.
-programs="ring stencil cg transpose master_worker pipeline wavefront bucketsort fft3d"
+programs="ring stencil cg transpose master_worker pipeline wavefront bucketsort fft3d multigrid"
 size_of() {
     case $1 in
     ring) echo "800 100" ;;
@@ -104,6 +104,7 @@ size_of() {
     wavefront) echo "50 6" ;;
     bucketsort) echo "2048 256" ;;
     fft3d) echo "30 5" ;;
+    multigrid) echo "25 4" ;;
     esac | cut -d' ' -f$((reduced + 1))
 }
 
