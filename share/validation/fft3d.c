@@ -73,7 +73,7 @@ static void unpack(double *g, const double *recv, int b, int size)
 
 int main(int argc, char **argv)
 {
-    int rank, size, iters = argc > 1 ? atoi(argv[1]) : 40;
+    int rank, size, iters = argc > 1 ? atoi(argv[1]) : 50;
     double sum = 0.0, total = 0.0;
 
     MPI_Init(&argc, &argv);

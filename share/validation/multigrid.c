@@ -172,7 +172,7 @@ static double residual_norm(struct level *l)
 
 int main(int argc, char **argv)
 {
-    int rank, size, cycles = argc > 1 ? atoi(argv[1]) : 40;
+    int rank, size, cycles = argc > 1 ? atoi(argv[1]) : 100;
     struct level lv[LEVELS];
     double norm = 0.0;
 

@@ -97,7 +97,7 @@ static double backward(struct block *b)
 
 int main(int argc, char **argv)
 {
-    int rank, size, iters = argc > 1 ? atoi(argv[1]) : 50;
+    int rank, size, iters = argc > 1 ? atoi(argv[1]) : 80;
     int dims[2] = {0, 0}, periods[2] = {0, 0};
     double change = 0.0;
     struct block b;
