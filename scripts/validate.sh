@@ -91,8 +91,8 @@ fi
 [ -r "$include/prognoz.h" ] || include=$top/include
 "$PY" -c 'import json, statistics' 2>/dev/null || die "$PY with the json module is needed"
 
-# The programs and their argument (iterations, tasks, chunks): full size, reduced.
-programs="ring stencil cg transpose master_worker pipeline"
+# The programs and their argument (iterations, tasks, chunks, Ki keys): full size, reduced.
+programs="ring stencil cg transpose master_worker pipeline wavefront bucketsort fft3d multigrid halo3d"
 size_of() {
     case $1 in
     ring) echo "800 100" ;;
@@ -101,6 +101,11 @@ size_of() {
     transpose) echo "120 20" ;;
     master_worker) echo "400 60" ;;
     pipeline) echo "700 120" ;;
+    wavefront) echo "80 6" ;;
+    bucketsort) echo "2048 256" ;;
+    fft3d) echo "50 5" ;;
+    multigrid) echo "100 8" ;;
+    halo3d) echo "600 60" ;;
     esac | cut -d' ' -f$((reduced + 1))
 }
 
