@@ -1,5 +1,5 @@
 # The validation harness, scripts/validate.sh --reduced, on the build tree's prognoz:
-# it builds the six programs of share/validation, calibrates the TCP transport (or,
+# it builds the programs of share/validation (its list `programs=`), calibrates the TCP transport (or,
 # when prognoz calibrate is not built, predicts on share/machines/gigabit-switch.conf),
 # records, predicts and runs each program, and must end with status 0 and print a
 # "whole run" row for every program and the two summary lines.  Its accuracy figures
@@ -23,7 +23,9 @@ if test $rc -ne 0; then
     test $rc -eq 124 && pz_fail "scripts/validate.sh --reduced timed out after $((4 * PZ_TIMEOUT))s"
     pz_fail "scripts/validate.sh --reduced: exit status $rc (above)"
 fi
-for p in ring stencil cg transpose master_worker pipeline; do
+programs=$(sed -n 's/^programs="\(.*\)"$/\1/p' "$PZ_TOP_SRCDIR/scripts/validate.sh")
+test -n "$programs" || pz_fail "no programs= line in scripts/validate.sh"
+for p in $programs; do
     grep -Eq "^$p +whole run +[0-9.]+ +[0-9.]+ +[-+][0-9.]+ " "$out" ||
         { cat "$out" >&2; pz_fail "no 'whole run' row with measured, predicted and error for $p"; }
 done
