@@ -32,7 +32,7 @@ err=$PZ_WORK/predict.err
 # Python helpers shared by the checks below: load(PATH), check(COND, WHAT), near(GOT,
 # WANT, TOL, WHAT), done() (prints the failures, exits 1 if any).
 cat >"$PZ_WORK/pzcheck.py" <<'EOF'
-import json, sys
+import json, re, sys
 
 failures = []
 
@@ -49,6 +49,21 @@ def check(cond, what):
 
 def near(got, want, tol, what):
     check(abs(got - want) <= tol, "%s: %.9f s, expected %.9f s within %.9f s" % (what, got, want, tol))
+
+
+def calls(events, defs, names):
+    """(ENTER or LEAVE, location, seconds, region) of the calls named in names, from
+    pz_trace's otf2-print events and definitions files."""
+    with open(defs) as f:
+        found = re.search(r"CLOCK_PROPERTIES .*Ticks per Seconds: (\d+)", f.read())
+    check(found, "no clock properties in %s" % defs)
+    ticks = float(found.group(1)) if found else 1.0
+    pattern = re.compile(r'(ENTER|LEAVE) +(\d+) +(\d+) +Region: "(%s)"' % "|".join(names))
+    with open(events) as f:
+        for line in f:
+            m = pattern.match(line)
+            if m:
+                yield m.group(1), int(m.group(2)), int(m.group(3)) / ticks, m.group(4)
 
 
 def ids(report):
@@ -134,31 +149,17 @@ facts() {
     pz_trace "$1"
     report "$1" "$PZ_WORK/$1.json" --format json --per-process
     "$PY" - "$PZ_WORK/$1.json" "$PZ_WORK/$1.events" "$PZ_WORK/$1.defs" >"$PZ_WORK/$1.facts" <<'EOF' ||
-import re, sys
+import sys
 from pzcheck import *
 
 report, events, defs = load(sys.argv[1]), sys.argv[2], sys.argv[3]
-ticks = None
-with open(defs) as f:
-    for line in f:
-        m = re.match(r"CLOCK_PROPERTIES .*Ticks per Seconds: (\d+)", line)
-        if m:
-            ticks = float(m.group(1))
-if not ticks:
-    check(False, "no clock properties in the definitions")
-    done()
 local = {}      # location -> seconds in calls that communicate nothing
 entered = {}
-with open(events) as f:
-    for line in f:
-        m = re.match(r'(ENTER|LEAVE) +(\d+) +(\d+) +Region: "(MPI_Init|MPI_Finalize|MPI_Comm_rank|MPI_Comm_size)"', line)
-        if not m:
-            continue
-        loc, t = int(m.group(2)), int(m.group(3))
-        if m.group(1) == "ENTER":
-            entered[loc] = t
-        else:
-            local[loc] = local.get(loc, 0.0) + (t - entered.pop(loc)) / ticks
+for kind, loc, t, _ in calls(events, defs, ("MPI_Init", "MPI_Finalize", "MPI_Comm_rank", "MPI_Comm_size")):
+    if kind == "ENTER":
+        entered[loc] = t
+    else:
+        local[loc] = local.get(loc, 0.0) + t - entered.pop(loc)
 whole, loop = report["intervals"][0], report["intervals"][1]
 check(sorted(local) == [0, 1], "local calls on locations %r" % sorted(local))
 compute_only = max(p["values"]["productive_time"] + local.get(p["rank"], 0.0)
@@ -204,26 +205,19 @@ cp "$out" "$PZ_WORK/slow.json"
 (
 "$PY" - "$PZ_WORK/ideal.json" "$PZ_WORK/slow.json" "$COMPUTE_ONLY" "$RECORDED" "$DISTURBED" \
     "$PZ_WORK/rec.events" "$PZ_WORK/rec.defs" <<'EOF' ||
-import re, sys
+import sys
 from pzcheck import *
 
 
 def hidden_gaps(events, defs):
     """The largest sum over a process of its gaps from MPI_Sendrecv's LEAVE to
     MPI_Allreduce's ENTER, in seconds."""
-    with open(defs) as f:
-        ticks = float(re.search(r"Ticks per Seconds: (\d+)", f.read()).group(1))
     left, gaps = {}, {}
-    with open(events) as f:
-        for line in f:
-            m = re.match(r'(ENTER|LEAVE) +(\d+) +(\d+) +Region: "(MPI_Sendrecv|MPI_Allreduce)"', line)
-            if not m:
-                continue
-            loc, t = int(m.group(2)), int(m.group(3))
-            if m.group(1) == "LEAVE" and m.group(4) == "MPI_Sendrecv":
-                left[loc] = t
-            elif m.group(1) == "ENTER" and m.group(4) == "MPI_Allreduce" and loc in left:
-                gaps[loc] = gaps.get(loc, 0.0) + (t - left.pop(loc)) / ticks
+    for kind, loc, t, name in calls(events, defs, ("MPI_Sendrecv", "MPI_Allreduce")):
+        if kind == "LEAVE" and name == "MPI_Sendrecv":
+            left[loc] = t
+        elif kind == "ENTER" and name == "MPI_Allreduce" and loc in left:
+            gaps[loc] = gaps.get(loc, 0.0) + t - left.pop(loc)
     return max(gaps.values(), default=0.0)
 
 
