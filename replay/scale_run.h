@@ -1,0 +1,136 @@
+/* One recorded run as the scaling reads it (scale_run.c): per process the sequence of
+ * its MPI calls and interval boundaries, each with the computation before it, and every
+ * reference that depends on the process count made relative: a point-to-point peer as
+ * an offset in the process grid, a communicator as a class (the world, the process
+ * alone, a slice of the grid such as a row or a column), a root as a rank counted from
+ * the first or the last.  Runs at different counts can then be compared call by call
+ * (scale_program.h) and the run at another count synthesized.
+ *
+ * The process grid: the one MPI_Cart_create laid out when the recording has its
+ * topology (OTF2 CartTopology definitions), else the one the ranks' arithmetic shows:
+ * of the layouts MPI_Dims_create gives for 1, 2 and 3 dimensions (ranks in row-major
+ * order, dims[0] varying slowest, as MPI_Cart_create numbers them), the one in which
+ * the peers of point-to-point messages are the fewest distinct offsets, each of -1, 0
+ * or +1 per dimension, the fewer dimensions winning a tie.  A dimension is periodic when
+ * a message crosses its ends.  A process without point-to-point messages has the 1-D
+ * grid. */
+#ifndef PZ_SCALE_RUN_H
+#define PZ_SCALE_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PZ_SCALE_MAX_DIMS 3
+
+/* A process grid: ranks in row-major order, dims[0] varying slowest. */
+struct pz_scale_grid {
+    int ndims;                             /* 1 to PZ_SCALE_MAX_DIMS */
+    int dims[PZ_SCALE_MAX_DIMS];           /* 1 beyond ndims */
+    uint8_t periodic[PZ_SCALE_MAX_DIMS];
+    uint8_t from_topology;                 /* MPI_Cart_create's, recorded; else inferred */
+};
+
+enum pz_scale_comm_kind {
+    PZ_SCALE_COMM_WORLD,   /* every process, ranks as in the world */
+    PZ_SCALE_COMM_SELF,    /* the caller alone */
+    PZ_SCALE_COMM_SLICE,   /* the processes sharing the coordinates of the dimensions not
+                              kept (a row, a column, a plane), ranked row-major over the
+                              kept ones: MPI_Cart_sub's, or MPI_Comm_split's by row */
+    PZ_SCALE_COMM_OTHER    /* anything else: cannot be extrapolated */
+};
+
+/* A class of communicators: one per kind (and per kept dimensions). */
+struct pz_scale_comm {
+    uint8_t kind;          /* enum pz_scale_comm_kind */
+    uint8_t keep;          /* SLICE: bit d set when dimension d of the world's grid is kept */
+};
+
+enum pz_scale_peer_kind {
+    PZ_SCALE_PEER_NONE,    /* no peer (a collective without root, a completion) */
+    PZ_SCALE_PEER_OFFSET,  /* the process at this offset in the communicator's grid (the
+                              world's, or the kept dimensions of a slice, in order) */
+    PZ_SCALE_PEER_RANK,    /* this rank of the communicator, from the first (0 = first) */
+    PZ_SCALE_PEER_LAST,    /* this rank of the communicator, from the last (0 = last) */
+    PZ_SCALE_PEER_ANY      /* MPI_ANY_SOURCE: the sender the run matched is not a pattern */
+};
+
+struct pz_scale_peer {
+    uint8_t kind;                          /* enum pz_scale_peer_kind */
+    int8_t off[PZ_SCALE_MAX_DIMS];         /* OFFSET, per dimension; a periodic wrap is
+                                              the short way round (+1 from the last
+                                              process to the first) */
+    int32_t rank;                          /* RANK and LAST */
+};
+
+/* One event record of a call, as trace.h's struct pz_rec, relative. */
+struct pz_scale_event {
+    uint8_t kind;          /* enum pz_rec_kind, other than ENTER, LEAVE and FLUSH */
+    uint8_t coll_op;       /* OTF2_CollectiveOp of COLL_END and NBC_COMPLETE */
+    uint16_t comm;         /* class, index in pz_scale_run.comms */
+    struct pz_scale_peer peer;   /* receiver, sender or root */
+    uint32_t tag;
+    uint64_t bytes, bytes2;      /* as struct pz_rec's */
+    int32_t posted_by;     /* a record that refers to an earlier request (a completion, a
+                              test, a cancel): how many calls of its process before this
+                              one the call that posted the request is (0: this call);
+                              -1 for the others */
+};
+
+enum pz_scale_step_kind {
+    PZ_SCALE_CALL,         /* an MPI call */
+    PZ_SCALE_BEGIN,        /* an interval begins (the Enter of its region) */
+    PZ_SCALE_END           /* an interval ends */
+};
+
+/* One step of a process: an MPI call or an interval boundary, after a computation. */
+struct pz_scale_step {
+    uint8_t kind;          /* enum pz_scale_step_kind */
+    uint32_t region;       /* the region's reference in the recording (names[]) */
+    double gap_wall;       /* s of computation since the previous step (the recorder's
+                              buffer flushes left out) */
+    double gap_cpu;        /* the CPU time of that computation, s; < 0 if not recorded */
+    double duration;       /* s inside the call, recorded (0 for interval boundaries) */
+    uint32_t first, n;     /* its event records: events[first .. first + n - 1] */
+};
+
+struct pz_scale_process {
+    int coords[PZ_SCALE_MAX_DIMS];   /* in the world's grid */
+    struct pz_scale_step *steps;
+    size_t nsteps;
+    struct pz_scale_event *events;
+    size_t nevents;
+    double tail_wall, tail_cpu;      /* computation after the last step (tail_cpu < 0:
+                                        not recorded) */
+};
+
+struct pz_scale_run {
+    char *path;            /* the recording, as given */
+    int nprocs;
+    struct pz_scale_grid grid;
+    int cpu_times;         /* CPU times were recorded (PROGNOZ_CPU_TIME=1) */
+    char **names;          /* of each region reference: its name ("MPI_Send",
+                              "interval 1 at x.c:10"), NULL if undefined */
+    uint32_t nnames;
+    struct pz_scale_comm *comms;
+    uint32_t ncomms;
+    struct pz_scale_process *procs;  /* by world rank */
+};
+
+/* Reads the recording at path (DIR or DIR/traces.otf2) into run.  Returns 0, or -1
+ * with a one-line message in err naming the file and, for what cannot be made relative
+ * (a communicator of no class, threads, an intercommunicator), the process, the call
+ * and the reason. */
+int pz_scale_run_read(const char *path, struct pz_scale_run *run, char *err, size_t errlen);
+
+void pz_scale_run_free(struct pz_scale_run *run);
+
+/* The coordinates of rank r in grid g, and the rank at coordinates c (-1 outside a
+ * non-periodic grid; a periodic dimension wraps). */
+void pz_scale_grid_coords(const struct pz_scale_grid *g, int r, int *c);
+int pz_scale_grid_rank(const struct pz_scale_grid *g, const int *c);
+
+/* MPI_Dims_create's balanced layout of n processes in ndims dimensions (dims
+ * non-increasing), into g (not periodic, not from a topology). */
+void pz_scale_grid_balanced(struct pz_scale_grid *g, int n, int ndims);
+
+#endif
