@@ -31,11 +31,11 @@ struct pz_synth_run {
     uint64_t end;                    /* the latest time written */
 };
 
-/* Writes to w, of the archive at path, the recording's definitions of the program (strings, paradigms,
- * attributes, regions, call sites...) with their references, its clock properties
- * spanning from its offset to run->end, and the run's processes, locations and
- * communicators with new strings from r->next_string on.  Returns 0, or -1 with a
- * one-line message in err. */
+/* Writes to w, of the archive at path, the recording's definitions of the program
+ * (strings, paradigms, attributes, regions, call sites...) with their references, its
+ * clock properties spanning from its offset to run->end, and the run's processes,
+ * locations and communicators with new strings from r->next_string on.  Returns 0, or
+ * -1 with a one-line message in err. */
 int pz_synth_defs_write(const char *anchor, const char *path, OTF2_GlobalDefWriter *w,
                         const struct pz_synth_recorded *r, const struct pz_synth_run *run,
                         char *err, size_t errlen);

@@ -80,7 +80,8 @@ static int check_comm(const struct pz_synth_out *o, uint32_t i, const struct pz_
     }
     for (uint32_t k = 0; c->members && k < c->size; k++) {
         if (c->members[k] < 0 || c->members[k] >= o->nprocs) {
-            snprintf(err, errlen, "%s: communicator %u (%s): world rank %d is not one of the %d processes",
+            snprintf(err, errlen,
+                     "%s: communicator %u (%s): world rank %d is not one of the %d processes",
                      o->path, i, name, c->members[k], o->nprocs);
             return -1;
         }

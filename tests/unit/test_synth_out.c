@@ -4,7 +4,8 @@
  * (the world, MPI_COMM_SELF and two rows of three) and read back by the replay's reader
  * (trace_in.h: processes, communicators, every record) and by the analyzer (the
  * interval, the messages, the collectives, the MPI times derived by hand below), and by
- * otf2-print when OTF2_PRINT is set (as `make check` does).  A run of 2048 processes is
+ * otf2-print when OTF2_PRINT is set (as `make check` does); its definitions are the
+ * recording's of the program and new ones of the run, none of the recorded run's.  A run of 2048 processes is
  * written and read back the same way.  An output directory that cannot be made or
  * holds a trace, a missing recording, unknown world ranks, a process resumed after
  * another one and a communicator not given are refused with one line naming the file. */
@@ -299,6 +300,146 @@ Test(synth_out, the_reader_finds_every_record_and_communicator)
     cr_assert_null(pz_trace_in_error(t));
     pz_trace_in_close(t);
     assert_printable(rec, out);
+}
+
+/* What an archive's global definitions hold, counted by OTF2's reader. */
+#define MAXSTRINGS 256
+struct definitions {
+    uint64_t resolution, offset, length;
+    int nodes, location_groups, locations, groups, comms;
+    char *strings[MAXSTRINGS];
+    int defined[MAXSTRINGS];          /* times each string reference is defined */
+};
+
+static OTF2_CallbackCode count_clock(void *ud, uint64_t resolution, uint64_t offset,
+                                     uint64_t length, uint64_t realtime)
+{
+    struct definitions *d = ud;
+
+    (void)realtime;
+    d->resolution = resolution, d->offset = offset, d->length = length;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode count_string(void *ud, OTF2_StringRef self, const char *s)
+{
+    struct definitions *d = ud;
+
+    cr_assert_lt(self, MAXSTRINGS);
+    free(d->strings[self]);
+    d->strings[self] = strdup(s);
+    d->defined[self]++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode count_node(void *ud, OTF2_SystemTreeNodeRef self,
+                                    OTF2_StringRef name, OTF2_StringRef class_name,
+                                    OTF2_SystemTreeNodeRef parent)
+{
+    (void)self, (void)name, (void)class_name, (void)parent;
+    ((struct definitions *)ud)->nodes++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode count_location_group(void *ud, OTF2_LocationGroupRef self,
+                                              OTF2_StringRef name, OTF2_LocationGroupType type,
+                                              OTF2_SystemTreeNodeRef node,
+                                              OTF2_LocationGroupRef creator)
+{
+    (void)self, (void)name, (void)type, (void)node, (void)creator;
+    ((struct definitions *)ud)->location_groups++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode count_location(void *ud, OTF2_LocationRef self, OTF2_StringRef name,
+                                        OTF2_LocationType type, uint64_t events,
+                                        OTF2_LocationGroupRef group)
+{
+    (void)self, (void)name, (void)type, (void)events, (void)group;
+    ((struct definitions *)ud)->locations++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode count_group(void *ud, OTF2_GroupRef self, OTF2_StringRef name,
+                                     OTF2_GroupType type, OTF2_Paradigm paradigm,
+                                     OTF2_GroupFlag flags, uint32_t n, const uint64_t *members)
+{
+    (void)self, (void)name, (void)type, (void)paradigm, (void)flags, (void)n, (void)members;
+    ((struct definitions *)ud)->groups++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode count_comm(void *ud, OTF2_CommRef self, OTF2_StringRef name,
+                                    OTF2_GroupRef group, OTF2_CommRef parent,
+                                    OTF2_CommFlag flags)
+{
+    (void)self, (void)name, (void)group, (void)parent, (void)flags;
+    ((struct definitions *)ud)->comms++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static void count_definitions(const char *dir, struct definitions *d)
+{
+    char anchor[4096 + 16];
+    OTF2_Reader *reader;
+    OTF2_GlobalDefReader *gdr;
+    OTF2_GlobalDefReaderCallbacks *cb = OTF2_GlobalDefReaderCallbacks_New();
+    uint64_t n;
+
+    snprintf(anchor, sizeof(anchor), "%s/traces.otf2", dir);
+    reader = OTF2_Reader_Open(anchor);
+    cr_assert(reader && cb, "cannot open %s", anchor);
+    cr_assert_eq(OTF2_Reader_SetSerialCollectiveCallbacks(reader), OTF2_SUCCESS);
+    gdr = OTF2_Reader_GetGlobalDefReader(reader);
+    cr_assert_not_null(gdr);
+    OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(cb, count_clock);
+    OTF2_GlobalDefReaderCallbacks_SetStringCallback(cb, count_string);
+    OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeCallback(cb, count_node);
+    OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(cb, count_location_group);
+    OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, count_location);
+    OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, count_group);
+    OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, count_comm);
+    OTF2_Reader_RegisterGlobalDefCallbacks(reader, gdr, cb, d);
+    cr_assert_eq(OTF2_Reader_ReadAllGlobalDefinitions(reader, gdr, &n), OTF2_SUCCESS);
+    OTF2_GlobalDefReaderCallbacks_Delete(cb);
+    OTF2_Reader_Close(reader);
+}
+
+static void release_definitions(struct definitions *d)
+{
+    for (int i = 0; i < MAXSTRINGS; i++)
+        free(d->strings[i]);
+}
+
+/* The recording's 2 processes and 5 groups and 3 communicators (its COMM_LOCATIONS,
+ * MPI_COMM_SELF's, and a COMM_GROUP each for the world, MPI_COMM_SELF aside, and
+ * "pair") are not copied; the run's are: 1 machine, 6 location groups and locations, 5
+ * groups (COMM_LOCATIONS, COMM_SELF, the world and the two rows) and 4 communicators.
+ * The recording's strings keep their references, each defined once; the clock spans
+ * from the offset to the last event, at 7 ms. */
+Test(synth_out, the_definitions_are_the_program_s_and_the_run_s)
+{
+    char rec[4096], out[4096];
+    struct definitions in = { 0 }, got = { 0 };
+
+    synthesize(rec, out);
+    count_definitions(rec, &in);
+    count_definitions(out, &got);
+    cr_assert_eq(got.nodes, 1);
+    cr_assert_eq(got.location_groups, NPROCS);
+    cr_assert_eq(got.locations, NPROCS);
+    cr_assert_eq(got.groups, 5);
+    cr_assert_eq(got.comms, NCOMMS);
+    for (int i = 0; i < MAXSTRINGS; i++) {
+        cr_assert_leq(got.defined[i], 1, "string %d is defined %d times", i, got.defined[i]);
+        if (in.strings[i])
+            cr_assert_str_eq(got.strings[i], in.strings[i], "string %d", i);
+    }
+    cr_assert_eq(got.resolution, in.resolution);
+    cr_assert_eq(got.offset, OFFSET);
+    cr_assert_eq(got.length, MS(7));
+    release_definitions(&in);
+    release_definitions(&got);
 }
 
 /* The analyzer: 6 processes; interval 1 (node 1) from 1 to 7 ms on each; 4 messages
