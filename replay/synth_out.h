@@ -33,7 +33,9 @@ struct pz_synth_out *pz_synth_out_open(const char *dir, const char *recorded, in
 
 /* Writes rec as an event of process proc: rec->time in the recording's ticks,
  * non-decreasing per process; regions, call sites and attributes as the recording
- * references them; rec->comm an index in comms.  Returns 0, or -1 if writing failed. */
+ * references them; rec->comm an index in comms.  Processes come one after the other
+ * (all events of one before any of the next, in any order of processes); a flush is
+ * not written.  Returns 0, or -1 if writing failed. */
 int pz_synth_out_event(struct pz_synth_out *o, int proc, const struct pz_rec *rec);
 
 /* Writes the definitions and closes the archive.  Returns 0, or -1 with a one-line

@@ -40,9 +40,7 @@ const struct pz_out_location *pz_out_location_find(const struct pz_out_location 
     return n ? bsearch(&id, locs, n, sizeof(*locs), by_id) : NULL;
 }
 
-/* Reads the global definitions of the archive at anchor through cb. */
-static int read_definitions(const char *anchor, OTF2_GlobalDefReaderCallbacks *cb,
-                            void *data)
+int pz_out_defs_read(const char *anchor, OTF2_GlobalDefReaderCallbacks *cb, void *data)
 {
     OTF2_Reader *r = OTF2_Reader_Open(anchor);
     OTF2_GlobalDefReader *gdr = NULL;
@@ -118,7 +116,7 @@ int pz_out_defs_scan(const char *anchor, struct pz_out_location *locs, size_t n,
         OTF2_GlobalDefReaderCallbacks_SetStringCallback(cb, scan_string);
         OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(cb, scan_attribute);
         OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, scan_location);
-        rc = read_definitions(anchor, cb, &s);
+        rc = pz_out_defs_read(anchor, cb, &s);
         OTF2_GlobalDefReaderCallbacks_Delete(cb);
     }
     if (rc != 0)
@@ -245,7 +243,7 @@ int pz_out_defs_copy(const char *anchor, OTF2_GlobalDefWriter *w,
     if (cb) {
         set_copied(cb);
         set_changed(cb);
-        rc = read_definitions(anchor, cb, &c);
+        rc = pz_out_defs_read(anchor, cb, &c);
         OTF2_GlobalDefReaderCallbacks_Delete(cb);
     }
     if (rc != 0)

@@ -177,10 +177,9 @@ struct pz_trace_out *pz_trace_out_open(const char *recorded, const char *dir, in
 }
 
 /* The record's attributes that the recorded archive defines. */
-static int add_attributes(struct pz_trace_out *o, const struct pz_rec *rec)
+static int add_attributes(const OTF2_AttributeRef a[PZ_OUT_NATTRIBUTES], OTF2_AttributeList *l,
+                          const struct pz_rec *rec)
 {
-    const OTF2_AttributeRef *a = o->attributes;
-    OTF2_AttributeList *l = o->list;
     OTF2_ErrorCode rc = OTF2_AttributeList_RemoveAllAttributes(l);
 
     if (rc == OTF2_SUCCESS && rec->kind == PZ_REC_ENTER && rec->callsite != PZ_NONE32 &&
@@ -240,6 +239,15 @@ static OTF2_ErrorCode write_event(OTF2_EvtWriter *w, OTF2_AttributeList *l,
     return OTF2_ERROR_INVALID_ARGUMENT;
 }
 
+int pz_out_write_record(OTF2_EvtWriter *w, OTF2_AttributeList *list,
+                        const OTF2_AttributeRef attributes[PZ_OUT_NATTRIBUTES],
+                        const struct pz_rec *rec, uint64_t time)
+{
+    if (add_attributes(attributes, list, rec) != 0)
+        return -1;
+    return write_event(w, list, rec, time) == OTF2_SUCCESS ? 0 : -1;
+}
+
 int pz_trace_out_event(struct pz_trace_out *o, int th, const struct pz_rec *rec,
                        uint64_t time)
 {
@@ -253,8 +261,7 @@ int pz_trace_out_event(struct pz_trace_out *o, int th, const struct pz_rec *rec,
         return -1;
     }
     l = &o->locs[o->slot[th]];
-    if (add_attributes(o, rec) != 0 ||
-        write_event(l->writer, o->list, rec, time) != OTF2_SUCCESS) {
+    if (pz_out_write_record(l->writer, o->list, o->attributes, rec, time) != 0) {
         o->failed = 1;
         return -1;
     }
