@@ -92,7 +92,7 @@ fi
 "$PY" -c 'import json, statistics' 2>/dev/null || die "$PY with the json module is needed"
 
 # The programs and their argument (iterations, tasks, chunks, Ki keys): full size, reduced.
-programs="ring stencil cg transpose master_worker pipeline wavefront bucketsort fft3d multigrid halo3d"
+programs="ring stencil cg transpose master_worker pipeline wavefront bucketsort fft3d multigrid halo3d halo2d"
 size_of() {
     case $1 in
     ring) echo "800 100" ;;
@@ -106,6 +106,7 @@ size_of() {
     fft3d) echo "50 5" ;;
     multigrid) echo "100 8" ;;
     halo3d) echo "600 60" ;;
+    halo2d) echo "600 60" ;;
     esac | cut -d' ' -f$((reduced + 1))
 }
 

@@ -23,9 +23,9 @@ void pz_defs_fail(struct pz_defs *d, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Index id of array *v (capacity *n) made valid; an id beyond PZ_DEFS_MAX_ID is an
- * error of the trace, not a reason to allocate gigabytes. */
-static int reserve(struct pz_defs *d, void **v, uint32_t *n, uint32_t id, size_t size)
+/* An id beyond PZ_DEFS_MAX_ID is an error of the trace, not a reason to allocate
+ * gigabytes. */
+int pz_defs_reserve(struct pz_defs *d, void **v, uint32_t *n, uint32_t id, size_t size)
 {
     if (id > PZ_DEFS_MAX_ID) {
         pz_defs_fail(d, "definition id %u out of range", id);
@@ -42,7 +42,7 @@ static OTF2_CallbackCode on_string(void *ud, OTF2_StringRef self, const char *s)
 {
     struct pz_defs *d = ud;
 
-    if (reserve(d, (void **)&d->strings, &d->nstrings, self, sizeof(*d->strings)) != 0)
+    if (pz_defs_reserve(d, (void **)&d->strings, &d->nstrings, self, sizeof(*d->strings)) != 0)
         return OTF2_CALLBACK_INTERRUPT;
     free(d->strings[self]);
     if ((d->strings[self] = strdup(s)))
@@ -61,7 +61,7 @@ static OTF2_CallbackCode on_region(void *ud, OTF2_RegionRef self, OTF2_StringRef
     struct pz_region_info *g;
 
     (void)canonical, (void)role, (void)end;
-    if (reserve(d, (void **)&d->regions, &d->nregions, self, sizeof(*d->regions)) != 0)
+    if (pz_defs_reserve(d, (void **)&d->regions, &d->nregions, self, sizeof(*d->regions)) != 0)
         return OTF2_CALLBACK_INTERRUPT;
     g = &d->regions[self];
     g->name_ref = name;
@@ -78,7 +78,7 @@ static OTF2_CallbackCode on_site(void *ud, OTF2_SourceCodeLocationRef self,
 {
     struct pz_defs *d = ud;
 
-    if (reserve(d, (void **)&d->sites, &d->nsites, self, sizeof(*d->sites)) != 0)
+    if (pz_defs_reserve(d, (void **)&d->sites, &d->nsites, self, sizeof(*d->sites)) != 0)
         return OTF2_CALLBACK_INTERRUPT;
     d->sites[self] = (struct pz_site_def){ file, line };
     return OTF2_CALLBACK_SUCCESS;
@@ -120,7 +120,7 @@ static OTF2_CallbackCode on_group(void *ud, OTF2_GroupRef self, OTF2_StringRef n
     struct pz_group_def *g;
 
     (void)name, (void)flags;
-    if (reserve(d, (void **)&d->groups, &d->ngroups, self, sizeof(*d->groups)) != 0)
+    if (pz_defs_reserve(d, (void **)&d->groups, &d->ngroups, self, sizeof(*d->groups)) != 0)
         return OTF2_CALLBACK_INTERRUPT;
     g = &d->groups[self];
     free(g->members);
@@ -141,7 +141,7 @@ static OTF2_CallbackCode on_comm(void *ud, OTF2_CommRef self, OTF2_StringRef nam
     struct pz_defs *d = ud;
 
     (void)name, (void)parent, (void)flags;
-    if (reserve(d, (void **)&d->comms, &d->ncomms, self, sizeof(*d->comms)) != 0)
+    if (pz_defs_reserve(d, (void **)&d->comms, &d->ncomms, self, sizeof(*d->comms)) != 0)
         return OTF2_CALLBACK_INTERRUPT;
     d->comms[self].group = group;
     d->comms[self].defined = 1;
@@ -155,7 +155,7 @@ static OTF2_CallbackCode on_intercomm(void *ud, OTF2_CommRef self, OTF2_StringRe
     struct pz_defs *d = ud;
 
     (void)name, (void)common, (void)flags;
-    if (reserve(d, (void **)&d->comms, &d->ncomms, self, sizeof(*d->comms)) != 0)
+    if (pz_defs_reserve(d, (void **)&d->comms, &d->ncomms, self, sizeof(*d->comms)) != 0)
         return OTF2_CALLBACK_INTERRUPT;
     d->comms[self].group = a;
     d->comms[self].remote = b;
@@ -238,6 +238,7 @@ static OTF2_GlobalDefReaderCallbacks *callbacks(void)
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm);
     OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(cb, on_intercomm);
     OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(cb, on_attribute);
+    pz_defs_cart_callbacks(cb);
     return cb;
 }
 
@@ -260,7 +261,7 @@ int pz_defs_read(struct pz_defs *d, OTF2_Reader *otf, const char *path)
         pz_defs_fail(d, "cannot read the global definitions");
     OTF2_GlobalDefReaderCallbacks_Delete(cb);
     OTF2_Reader_CloseGlobalDefReader(otf, gdr);
-    if (d->error[0])
+    if (d->error[0] || pz_defs_sort_carts(d) != 0)
         return -1;
     name_regions(d);
     if (!d->resolution) {
@@ -293,6 +294,7 @@ void pz_defs_release(struct pz_defs *d)
     for (uint32_t i = 0; i < d->ncomms; i++)
         free(d->comms[i].procs);
     free(d->comms);
+    pz_defs_release_carts(d);
     free(d->thread_location);
     free(d->thread_rank);
     free(d->first_thread);

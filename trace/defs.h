@@ -1,7 +1,7 @@
 /* The global definitions of a recorded run, read once for every reader (the analyzer,
  * the replay, the SimGrid export): strings, regions classified, call sites, locations
- * numbered into processes and threads, groups, communicators as processes, the clock
- * and prognoz's attributes (names.h).
+ * numbered into processes and threads, groups, communicators as processes, their
+ * Cartesian topologies, the clock and prognoz's attributes (names.h).
  *
  * Processes are the MPI processes (location groups with a thread) in the order of their
  * ids; threads (CPU thread locations: accelerator streams and metric locations are not
@@ -20,6 +20,10 @@
 /* Definition ids above this are refused ("definition id N out of range"): arrays are
  * indexed by id, and no trace prognoz reads defines that many of a kind. */
 #define PZ_DEFS_MAX_ID (1u << 24)
+
+/* Cartesian topologies of more dimensions, or of none, are refused ("cart topology N has
+ * D dimensions"): MPI's grids have a few, and the recorder writes no other. */
+#define PZ_CART_MAX_DIMS 32
 
 enum pz_region_kind { PZ_REGION_OTHER, PZ_REGION_MPI, PZ_REGION_INTERVAL };
 
@@ -69,6 +73,26 @@ struct pz_comm_def {
     uint8_t inter, self;
 };
 
+/* A Cartesian topology: MPI_Cart_create's grid of a communicator, or MPI_Cart_sub's (the
+ * kept dimensions of its parent's), from CartDimension, CartTopology and CartCoordinate
+ * definitions.  A coordinate's rank is a rank of the communicator; each is below its
+ * dimension's size and the rank below the grid's size, or the trace is refused. */
+struct pz_cart_def {
+    uint32_t comm;         /* the communicator's reference (it may be undefined) */
+    uint32_t ndims;        /* 1 to PZ_CART_MAX_DIMS; 0: no topology has this id */
+    uint32_t *dims;        /* processes along each dimension, >= 1 */
+    uint8_t *periodic;     /* of each dimension: 1 if it wraps around, else 0 */
+    uint32_t ncoords;      /* ranks whose coordinates the trace gives */
+    uint32_t *coords;      /* ncoords entries of 1 + ndims values, a rank then its
+                              coordinates, by increasing rank (pz_cart_coords) */
+    uint32_t coord_cap;    /* entries coords has room for */
+};
+
+struct pz_cart_dim_def {
+    uint32_t size;
+    uint8_t periodic, defined;
+};
+
 /* Arrays indexed by definition id have their capacity as count (zero beyond what is
  * defined); locations are sorted by id. */
 struct pz_defs {
@@ -87,6 +111,10 @@ struct pz_defs {
     uint32_t ngroups;
     struct pz_comm_def *comms;
     uint32_t ncomms;
+    struct pz_cart_dim_def *cart_dims;   /* by dimension id */
+    uint32_t ncart_dims;
+    struct pz_cart_def *carts;     /* by topology id */
+    uint32_t ncarts;
     uint64_t resolution, offset;   /* ticks per second, the clock's global offset */
     OTF2_AttributeRef callsite, send_list, recv_list, cpu;   /* or UNDEFINED */
     int nprocs, nthreads;
@@ -110,6 +138,13 @@ int pz_defs_thread(const struct pz_defs *d, OTF2_LocationRef loc);
 
 /* Communicator comm, NULL if it or its groups are not defined. */
 const struct pz_comm_def *pz_defs_comm(const struct pz_defs *d, uint32_t comm);
+
+/* The Cartesian topology of communicator comm (the one of lowest id if several), NULL
+ * if it has none. */
+const struct pz_cart_def *pz_defs_cart(const struct pz_defs *d, uint32_t comm);
+
+/* The t->ndims coordinates of rank `rank` in topology t, NULL if the trace gives none. */
+const uint32_t *pz_cart_coords(const struct pz_cart_def *t, uint32_t rank);
 
 /* The rank of process p in c (0 on MPI_COMM_SELF; in both groups of an
  * intercommunicator, the first then the second), c->size if p is no member. */

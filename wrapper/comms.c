@@ -8,6 +8,7 @@
 
 #include "calls_gen.h"
 #include "comms.h"
+#include "defs.h"
 
 #define SLOTS (1u << 16)          /* live communicators at most, a power of two */
 #define MAX_CHUNKS 4096u
@@ -188,6 +189,28 @@ static uint64_t agree_gid(MPI_Comm comm)
     return gid;
 }
 
+/* The Cartesian topology of comm, made by MPI_Cart_create or MPI_Cart_sub (whose grid
+ * is the kept dimensions of its parent's), into info; none if comm has another. */
+static void topology_of(MPI_Comm comm, struct pz_comm_info *info)
+{
+    int kind, ndims, coords[PZ_CART_MAX_DIMS];
+
+    if (info->creator != PZ_CALL_MPI_Cart_create && info->creator != PZ_CALL_MPI_Cart_sub)
+        return;
+    PMPI_Topo_test(comm, &kind);
+    if (kind != MPI_CART)
+        return;
+    PMPI_Cartdim_get(comm, &ndims);
+    if (ndims < 1 || ndims > PZ_CART_MAX_DIMS)
+        return;
+    if (!(info->cart = malloc(2 * (size_t)ndims * sizeof(int))))
+        return;
+    PMPI_Cart_get(comm, ndims, info->cart, info->cart + ndims, coords);
+    for (int d = 0; d < ndims; d++)
+        info->cart[ndims + d] = info->cart[ndims + d] != 0;
+    info->ndims = ndims;
+}
+
 void pz_comms_created(MPI_Comm newcomm, uint16_t creator)
 {
     struct pz_comm_info info = { .creator = creator };
@@ -209,6 +232,7 @@ void pz_comms_created(MPI_Comm newcomm, uint16_t creator)
         info.gid = agree_gid(newcomm);
     }
     info.members = members_of(newcomm, info.size, info.remote_size);
+    topology_of(newcomm, &info);
     register_comm(newcomm, &info);
 }
 

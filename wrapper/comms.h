@@ -18,6 +18,8 @@ struct pz_comm_info {
     int remote_size;     /* intercommunicators: size of the remote group, else 0 */
     uint16_t creator;    /* enum pz_call_id of the creating call */
     int *members;        /* world ranks: local group, then remote group */
+    int ndims;           /* Cartesian topology (MPI_Cart_create, MPI_Cart_sub), else 0 */
+    int *cart;           /* ndims sizes, then ndims periodicities (0 or 1); NULL if none */
 };
 
 /* One communicator of the whole run, as rank 0 learns it at unification. */
@@ -26,6 +28,8 @@ struct pz_global_comm {
     uint16_t creator;
     int size, remote_size;
     int *members;        /* size + remote_size world ranks, NULL if unknown */
+    int ndims;           /* its Cartesian topology, as struct pz_comm_info's */
+    int *cart;
 };
 
 /* Registers MPI_COMM_WORLD, MPI_COMM_SELF and the unknown communicator; no
@@ -59,7 +63,9 @@ uint32_t pz_comms_count(void);
 
 /* Registers newcomm, just created by the call creator.  Collective over newcomm as the
  * creating call was: the members agree on a global id with one broadcast on newcomm
- * (on intercommunicators, on their merge).  No-op for MPI_COMM_NULL. */
+ * (on intercommunicators, on their merge).  The topology of a communicator made by
+ * MPI_Cart_create or MPI_Cart_sub is asked of MPI (local calls); one of no dimension or
+ * of more than PZ_CART_MAX_DIMS (trace/defs.h) is left out.  No-op for MPI_COMM_NULL. */
 void pz_comms_created(MPI_Comm newcomm, uint16_t creator);
 
 /* Forgets the handle of a communicator being freed; its reference stays defined. */

@@ -87,8 +87,18 @@ static uint64_t *number_gids(MPI_Comm comm, uint32_t *m)
     return unique;
 }
 
+/* Values of a description before its members. */
+enum { HEADER = 5 };
+
+/* Values of c's description. */
+static size_t description_length(const struct pz_comm_info *c)
+{
+    return HEADER + (size_t)c->size + (size_t)c->remote_size + 2 * (size_t)c->ndims;
+}
+
 /* This process's descriptions of the communicators whose local group it leads:
- * gid, creator, size, remote size, members. */
+ * gid, creator, size, remote size, ndims, members, then the topology's ndims sizes and
+ * ndims periodicities. */
 static int64_t *describe_led(int *len)
 {
     uint32_t n = pz_comms_count();
@@ -96,7 +106,7 @@ static int64_t *describe_led(int *len)
     int64_t *v;
 
     for (uint32_t r = 0; r < n; r++)
-        cap += 4 + (size_t)pz_comm_get(r)->size + (size_t)pz_comm_get(r)->remote_size;
+        cap += description_length(pz_comm_get(r));
     v = malloc((cap ? cap : 1) * sizeof(int64_t));
     for (uint32_t r = 0; r < n; r++) {
         const struct pz_comm_info *c = pz_comm_get(r);
@@ -107,8 +117,11 @@ static int64_t *describe_led(int *len)
         v[used++] = c->creator;
         v[used++] = c->size;
         v[used++] = c->remote_size;
+        v[used++] = c->ndims;
         for (int i = 0; i < c->size + c->remote_size; i++)
             v[used++] = c->members[i];
+        for (int i = 0; i < 2 * c->ndims; i++)
+            v[used++] = c->cart[i];
     }
     *len = (int)used;
     return v;
@@ -123,7 +136,8 @@ static struct pz_global_comm *collect(const int64_t *d, int len, const uint64_t 
         all[i].gid = gids[i];
     for (int pos = 0; pos < len;) {
         struct pz_global_comm *g = &all[find(gids, m, (uint64_t)d[pos])];
-        int size = (int)d[pos + 2], remote = (int)d[pos + 3];
+        int size = (int)d[pos + 2], remote = (int)d[pos + 3], ndims = (int)d[pos + 4];
+        const int64_t *members = d + pos + HEADER, *cart = members + size + remote;
 
         if (!g->members) {
             g->creator = (uint16_t)d[pos + 1];
@@ -131,9 +145,14 @@ static struct pz_global_comm *collect(const int64_t *d, int len, const uint64_t 
             g->remote_size = remote;
             g->members = malloc((size_t)(size + remote) * sizeof(int));
             for (int i = 0; i < size + remote; i++)
-                g->members[i] = (int)d[pos + 4 + i];
+                g->members[i] = (int)members[i];
+            if (ndims > 0 && (g->cart = malloc(2 * (size_t)ndims * sizeof(int)))) {
+                g->ndims = ndims;
+                for (int i = 0; i < 2 * ndims; i++)
+                    g->cart[i] = (int)cart[i];
+            }
         }
-        pos += 4 + size + remote;
+        pos += HEADER + size + remote + 2 * ndims;
     }
     return all;
 }
@@ -167,7 +186,9 @@ int pz_comms_unify(MPI_Comm comm, uint32_t *map, struct pz_global_comm **all,
 
 void pz_comms_free_global(struct pz_global_comm *all, uint32_t nall)
 {
-    for (uint32_t i = 0; all && i < nall; i++)
+    for (uint32_t i = 0; all && i < nall; i++) {
         free(all[i].members);
+        free(all[i].cart);
+    }
     free(all);
 }

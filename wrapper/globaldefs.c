@@ -5,6 +5,7 @@
 
 #include "archive.h"
 #include "calls_gen.h"
+#include "defs.h"
 #include "globaldefs.h"
 #include "names.h"
 #include "vcounts.h"
@@ -191,6 +192,71 @@ static void write_comms(struct strings *s, const struct pz_run_info *run)
     }
 }
 
+/* The coordinates of rank r in c's grid: MPI numbers a Cartesian grid's processes in
+ * row-major order, the last dimension varying fastest. */
+static void row_major(const struct pz_global_comm *c, int r, uint32_t *coords)
+{
+    for (int d = c->ndims - 1; d >= 0; d--) {
+        coords[d] = (uint32_t)(r % c->cart[d]);
+        r /= c->cart[d];
+    }
+}
+
+/* Topology id of communicator comm (c), its dimensions from first on (names:
+ * dim_names), named as Score-P names them: "MPI_Cartesian_4x2", "Sub MPI_Cartesian_4"
+ * for MPI_Cart_sub's; then the coordinates of every rank of comm. */
+static void write_topology(struct strings *s, uint32_t comm, const struct pz_global_comm *c,
+                           OTF2_CartTopologyRef id, OTF2_CartDimensionRef first,
+                           const OTF2_StringRef *dim_names)
+{
+    OTF2_CartDimensionRef dims[PZ_CART_MAX_DIMS];
+    uint32_t coords[PZ_CART_MAX_DIMS];
+    char name[32 + 12 * PZ_CART_MAX_DIMS];
+    int len = snprintf(name, sizeof(name), "%sMPI_Cartesian",
+                       c->creator == PZ_CALL_MPI_Cart_sub ? "Sub " : "");
+
+    for (int d = 0; d < c->ndims; d++) {
+        dims[d] = first + (uint32_t)d;
+        OTF2_GlobalDefWriter_WriteCartDimension(
+            s->w, dims[d], dim_names[d], (uint32_t)c->cart[d],
+            c->cart[c->ndims + d] ? OTF2_CART_PERIODIC_TRUE : OTF2_CART_PERIODIC_FALSE);
+        len += snprintf(name + len, sizeof(name) - (size_t)len, "%c%d", d ? 'x' : '_',
+                        c->cart[d]);
+    }
+    OTF2_GlobalDefWriter_WriteCartTopology(s->w, id, string(s, name), comm,
+                                           (uint8_t)c->ndims, dims);
+    for (int r = 0; r < c->size; r++) {
+        row_major(c, r, coords);
+        OTF2_GlobalDefWriter_WriteCartCoordinate(s->w, id, (uint32_t)r, (uint8_t)c->ndims,
+                                                 coords);
+    }
+}
+
+/* The Cartesian topologies of communicators (MPI_Cart_create, MPI_Cart_sub), after the
+ * communicators, as Score-P writes them: dimensions of each topology of their own, named
+ * "dimension 0", ...; a coordinate's rank is a rank of the topology's communicator. */
+static void write_topologies(struct strings *s, const struct pz_run_info *run)
+{
+    OTF2_StringRef dim_names[PZ_CART_MAX_DIMS];
+    OTF2_CartDimensionRef next_dim = 0;
+    OTF2_CartTopologyRef next = 0;
+    int named = 0;
+    char name[32];
+
+    for (uint32_t i = 0; i < run->ncomms; i++) {
+        int ndims = run->comms[i].ndims;
+
+        for (; named < ndims; named++) {
+            snprintf(name, sizeof(name), "dimension %d", named);
+            dim_names[named] = string(s, name);
+        }
+        if (ndims == 0)
+            continue;
+        write_topology(s, i, &run->comms[i], next++, next_dim, dim_names);
+        next_dim += (uint32_t)ndims;
+    }
+}
+
 /* The count lists take the first string ids, the ones the processes' mappings use. */
 static void write_count_lists(struct strings *s, const struct pz_run_info *run)
 {
@@ -244,4 +310,5 @@ void pz_write_global_definitions(OTF2_GlobalDefWriter *w, const struct pz_run_in
     write_sites(&s, run);
     write_cpu_time(&s, run);
     write_comms(&s, run);
+    write_topologies(&s, run);
 }

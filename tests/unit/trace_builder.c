@@ -25,6 +25,16 @@ struct tb_comm {
                               rest the other; 0 for an intracommunicator */
 };
 
+/* A definition of tb_cart (topology: comm, ndims values in dims) or of
+ * tb_cart_coordinate (a coordinate: topology, rank, ndims values in dims). */
+struct tb_cart {
+    int topology;
+    uint32_t ref, rank;
+    int ndims, coordinates;
+    uint32_t *dims;
+    uint8_t *periodic;
+};
+
 struct tb {
     OTF2_Archive *archive;
     int nprocs;            /* MPI processes: locations 0 to nprocs - 1 are their first
@@ -41,6 +51,8 @@ struct tb {
     uint32_t ncomms;
     struct tb_site { char *file; uint32_t line; } *sites;   /* of tb_site */
     uint32_t nsites;
+    struct tb_cart *carts; /* in the order of tb_cart and tb_cart_coordinate */
+    uint32_t ncarts, ntopologies;
     int cpu;               /* prognoz:cpu_time used (tb_enter_cpu, tb_leave_cpu) */
     int failed;
 };
@@ -368,6 +380,51 @@ uint32_t tb_comm(struct tb *b, const char *name, int n, const int *world_ranks)
     return add_comm(b, name, 0, n, world_ranks);
 }
 
+static struct tb_cart *add_cart(struct tb *b, int topology, uint32_t ref, int ndims,
+                                const uint32_t *values)
+{
+    struct tb_cart *grown = realloc(b->carts, (b->ncarts + 1) * sizeof(*grown)), *c;
+    size_t n = ndims > 0 ? (size_t)ndims : 1;
+
+    if (grown)
+        b->carts = grown;
+    if (!grown || ndims > 255) {    /* OTF2 counts dimensions in a byte */
+        b->failed = 1;
+        return NULL;
+    }
+    c = &grown[b->ncarts++];
+    *c = (struct tb_cart){ topology, ref, 0, ndims, 0, calloc(n, sizeof(uint32_t)),
+                           calloc(n, 1) };
+    if (!c->dims || !c->periodic)
+        b->failed = 1;
+    else if (ndims > 0)
+        memcpy(c->dims, values, n * sizeof(uint32_t));
+    return c;
+}
+
+uint32_t tb_cart(struct tb *b, uint32_t comm, int ndims, const uint32_t *dims,
+                 const int *periodic, int coordinates)
+{
+    struct tb_cart *c = add_cart(b, 1, comm, ndims, dims);
+
+    world_and_self(b);
+    if (c) {
+        c->coordinates = coordinates;
+        for (int d = 0; periodic && !b->failed && d < ndims; d++)
+            c->periodic[d] = periodic[d] != 0;
+    }
+    return b->ntopologies++;
+}
+
+void tb_cart_coordinate(struct tb *b, uint32_t topology, uint32_t rank, int n,
+                        const uint32_t *coords)
+{
+    struct tb_cart *c = add_cart(b, 0, topology, n, coords);
+
+    if (c)
+        c->rank = rank;
+}
+
 void tb_mpi_send(struct tb *b, int proc, uint64_t ns, uint32_t comm, uint32_t dest,
                  uint32_t tag, uint64_t bytes)
 {
@@ -550,6 +607,56 @@ static void write_comms(struct tb *b, OTF2_GlobalDefWriter *w, OTF2_StringRef *n
     }
 }
 
+/* The coordinates of every position of topology c's grid, in row-major order. */
+static void write_grid(const struct tb_cart *c, OTF2_GlobalDefWriter *w, uint32_t id)
+{
+    uint64_t positions = 1;
+    uint32_t coords[256];
+
+    for (int d = 0; d < c->ndims; d++)
+        positions *= c->dims[d];
+    for (uint64_t r = 0; r < positions; r++) {
+        uint64_t rest = r;
+
+        for (int d = c->ndims - 1; d >= 0; d--) {
+            coords[d] = (uint32_t)(rest % c->dims[d]);
+            rest /= c->dims[d];
+        }
+        OTF2_GlobalDefWriter_WriteCartCoordinate(w, id, (uint32_t)r, (uint8_t)c->ndims, coords);
+    }
+}
+
+/* Each topology's dimensions, named "dimension D", then the topology, "cart N". */
+static void write_carts(struct tb *b, OTF2_GlobalDefWriter *w, OTF2_StringRef *next)
+{
+    OTF2_CartDimensionRef dim = 0, refs[256];
+    uint32_t topology = 0;
+    char name[64];
+
+    for (uint32_t i = 0; i < b->ncarts; i++) {
+        const struct tb_cart *c = &b->carts[i];
+
+        if (!c->topology) {
+            OTF2_GlobalDefWriter_WriteCartCoordinate(w, c->ref, c->rank, (uint8_t)c->ndims,
+                                                     c->dims);
+            continue;
+        }
+        for (int d = 0; d < c->ndims; d++) {
+            snprintf(name, sizeof(name), "dimension %d", d);
+            refs[d] = dim++;
+            OTF2_GlobalDefWriter_WriteCartDimension(
+                w, refs[d], string(w, next, name), c->dims[d],
+                c->periodic[d] ? OTF2_CART_PERIODIC_TRUE : OTF2_CART_PERIODIC_FALSE);
+        }
+        snprintf(name, sizeof(name), "cart %u", topology);
+        OTF2_GlobalDefWriter_WriteCartTopology(w, topology, string(w, next, name), c->ref,
+                                               (uint8_t)c->ndims, refs);
+        if (c->coordinates)
+            write_grid(c, w, topology);
+        topology++;
+    }
+}
+
 static void write_definitions(struct tb *b, OTF2_GlobalDefWriter *w)
 {
     OTF2_StringRef next = 0, empty = string(w, &next, "");
@@ -587,6 +694,7 @@ static void write_definitions(struct tb *b, OTF2_GlobalDefWriter *w)
     }
     if (b->ncomms)
         write_comms(b, w, &next);
+    write_carts(b, w, &next);
     if (b->cpu)
         OTF2_GlobalDefWriter_WriteAttribute(
             w, TB_ATTR_CPU, string(w, &next, "prognoz:cpu_time"),
@@ -636,6 +744,11 @@ int tb_close(struct tb *b)
         free(b->comms[i].ranks);
     }
     free(b->comms);
+    for (uint32_t i = 0; i < b->ncarts; i++) {
+        free(b->carts[i].dims);
+        free(b->carts[i].periodic);
+    }
+    free(b->carts);
     for (uint32_t i = 0; i < b->nsites; i++)
         free(b->sites[i].file);
     free(b->sites);

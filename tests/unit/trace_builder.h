@@ -69,6 +69,21 @@ uint32_t tb_comm(struct tb *b, const char *name, int n, const int *world_ranks);
 uint32_t tb_intercomm(struct tb *b, const char *name, int na, const int *a, int nb,
                       const int *bb);
 
+/* Cartesian topologies, written after the communicators as the recorder and Score-P
+ * write them.  tb_cart: a CartDimension of each dims[d] (periodic[d] nonzero: periodic;
+ * periodic may be NULL), a CartTopology of communicator comm made of them and, with
+ * coordinates set, the CartCoordinate of every rank of the grid in row-major order
+ * (dims[0] varying slowest); it returns the topology's id (0, 1, ... in order).  At
+ * most 255 dimensions: OTF2 counts them in a byte.
+ * tb_cart_coordinate: one CartCoordinate of rank in topology, of n values, after the
+ * topologies and coordinates before it.  Nothing is checked, so that a test can write
+ * what no recorder writes (no dimension, a coordinate beyond its grid, a topology that
+ * does not exist). */
+uint32_t tb_cart(struct tb *b, uint32_t comm, int ndims, const uint32_t *dims,
+                 const int *periodic, int coordinates);
+void tb_cart_coordinate(struct tb *b, uint32_t topology, uint32_t rank, int n,
+                        const uint32_t *coords);
+
 /* MPI event records of process proc at ns; peers (dest, source, root) are ranks of the
  * communicator. */
 void tb_mpi_send(struct tb *b, int proc, uint64_t ns, uint32_t comm, uint32_t dest,
