@@ -31,39 +31,42 @@ int pz_scale_grid_rank(const struct pz_scale_grid *g, const int *c)
     return r;
 }
 
-/* MPI_Dims_create: the factors of n spread so that the dimensions are as close as can
- * be, largest first.  Each prime factor, largest first, goes to the dimension with the
- * smallest product so far. */
+/* The best layout so far: the smallest spread (largest dimension less smallest), the
+ * largest first dimension on a tie, as MPICH's MPI_Dims_create chooses. */
+static int better(const int *cand, const int *best, int ndims)
+{
+    int spread = cand[0] - cand[ndims - 1], best_spread = best[0] - best[ndims - 1];
+
+    return best[0] == 0 || spread < best_spread ||
+           (spread == best_spread && cand[0] > best[0]);
+}
+
+/* Every non-increasing split of n into dims[d..ndims-1], each at most `most`. */
+static void search(int n, int d, int most, int *dims, int *best, int ndims)
+{
+    if (d == ndims - 1) {
+        if (n <= most) {
+            dims[d] = n;
+            if (better(dims, best, ndims))
+                memcpy(best, dims, (size_t)ndims * sizeof(*dims));
+        }
+        return;
+    }
+    for (int f = 1; f <= most && f <= n; f++)
+        if (n % f == 0) {
+            dims[d] = f;
+            search(n / f, d + 1, f, dims, best, ndims);
+        }
+}
+
+/* MPI_Dims_create: of the non-increasing factorizations of n, the most balanced. */
 void pz_scale_grid_balanced(struct pz_scale_grid *g, int n, int ndims)
 {
-    int factors[64], nf = 0;
+    int dims[PZ_SCALE_MAX_DIMS], best[PZ_SCALE_MAX_DIMS] = { 0 };
 
     memset(g, 0, sizeof(*g));
     g->ndims = ndims;
+    search(n, 0, n, dims, best, ndims);
     for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
-        g->dims[d] = 1;
-    for (int f = 2; n > 1 && nf < 64;) {
-        if (n % f == 0) {
-            factors[nf++] = f;
-            n /= f;
-        } else {
-            f++;
-        }
-    }
-    for (int i = nf - 1; i >= 0; i--) {
-        int smallest = 0;
-
-        for (int d = 1; d < ndims; d++)
-            if (g->dims[d] < g->dims[smallest])
-                smallest = d;
-        g->dims[smallest] *= factors[i];
-    }
-    for (int i = 0; i < ndims; i++)
-        for (int j = i + 1; j < ndims; j++)
-            if (g->dims[j] > g->dims[i]) {
-                int t = g->dims[i];
-
-                g->dims[i] = g->dims[j];
-                g->dims[j] = t;
-            }
+        g->dims[d] = d < ndims ? best[d] : 1;
 }

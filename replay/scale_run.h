@@ -12,8 +12,8 @@
  * order, dims[0] varying slowest, as MPI_Cart_create numbers them), the one in which
  * the peers of point-to-point messages are the fewest distinct offsets, each of -1, 0
  * or +1 per dimension, the fewer dimensions winning a tie.  A dimension is periodic when
- * a message crosses its ends.  A process without point-to-point messages has the 1-D
- * grid. */
+ * a message crosses its ends.  A run without point-to-point messages, or whose peers
+ * fit none of the layouts, has the 1-D grid (not periodic). */
 #ifndef PZ_SCALE_RUN_H
 #define PZ_SCALE_RUN_H
 
@@ -51,7 +51,8 @@ enum pz_scale_peer_kind {
                               world's, or the kept dimensions of a slice, in order) */
     PZ_SCALE_PEER_RANK,    /* this rank of the communicator, from the first (0 = first) */
     PZ_SCALE_PEER_LAST,    /* this rank of the communicator, from the last (0 = last) */
-    PZ_SCALE_PEER_ANY      /* MPI_ANY_SOURCE: the sender the run matched is not a pattern */
+    PZ_SCALE_PEER_ANY      /* MPI_ANY_SOURCE: the sender the run matched is not a pattern
+                              (never read: a recording names the matched sender only) */
 };
 
 struct pz_scale_peer {
@@ -62,18 +63,22 @@ struct pz_scale_peer {
     int32_t rank;                          /* RANK and LAST */
 };
 
+#define PZ_SCALE_NO_COMM UINT16_MAX
+
 /* One event record of a call, as trace.h's struct pz_rec, relative. */
 struct pz_scale_event {
     uint8_t kind;          /* enum pz_rec_kind, other than ENTER, LEAVE and FLUSH */
     uint8_t coll_op;       /* OTF2_CollectiveOp of COLL_END and NBC_COMPLETE */
-    uint16_t comm;         /* class, index in pz_scale_run.comms */
+    uint16_t comm;         /* class, index in pz_scale_run.comms; PZ_SCALE_NO_COMM for
+                              records without one (COLL_BEGIN, ISEND_COMPLETE, and
+                              the requests, tests and cancels) */
     struct pz_scale_peer peer;   /* receiver, sender or root */
     uint32_t tag;
     uint64_t bytes, bytes2;      /* as struct pz_rec's */
     int32_t posted_by;     /* a record that refers to an earlier request (a completion, a
-                              test, a cancel): how many calls of its process before this
-                              one the call that posted the request is (0: this call);
-                              -1 for the others */
+                              test, a cancel): how many steps of its process before
+                              this one the call that posted the request is (0: this
+                              call); -1 for the others and when no call posted it */
 };
 
 enum pz_scale_step_kind {
@@ -89,7 +94,8 @@ struct pz_scale_step {
     double gap_wall;       /* s of computation since the previous step (the recorder's
                               buffer flushes left out) */
     double gap_cpu;        /* the CPU time of that computation, s; < 0 if not recorded */
-    double duration;       /* s inside the call, recorded (0 for interval boundaries) */
+    double duration;       /* s inside the call, recorded, its buffer flushes left out (0
+                              for interval boundaries) */
     uint32_t first, n;     /* its event records: events[first .. first + n - 1] */
 };
 

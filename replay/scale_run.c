@@ -1,0 +1,391 @@
+/* Reading one recording for the scaling (scale_run.h): per process its steps (MPI calls,
+ * interval boundaries) with the computation before each and the events of each call,
+ * the request each completion refers to; then the grid (scale_run_grid.c) and the
+ * relative references (scale_run_comm.c). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scale_run_int.h"
+#include "trace_calls.h"
+
+int pz_scale_fail(struct pz_scale_reading *r, const char *fmt, ...)
+{
+    char what[512];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    snprintf(r->err, r->errlen, "%s: %s", r->run->path, what);
+    return -1;
+}
+
+int pz_scale_is_message(uint8_t kind)
+{
+    return kind == PZ_REC_SEND || kind == PZ_REC_RECV || kind == PZ_REC_ISEND ||
+           kind == PZ_REC_IRECV;
+}
+
+static int has_comm(uint8_t kind)
+{
+    return pz_scale_is_message(kind) || kind == PZ_REC_COLL_END || kind == PZ_REC_NBC_COMPLETE;
+}
+
+static int posts_request(uint8_t kind)
+{
+    return kind == PZ_REC_ISEND || kind == PZ_REC_IRECV_REQUEST || kind == PZ_REC_NBC_REQUEST;
+}
+
+static int refers_to_request(uint8_t kind)
+{
+    return kind == PZ_REC_ISEND_COMPLETE || kind == PZ_REC_IRECV ||
+           kind == PZ_REC_REQUEST_TEST || kind == PZ_REC_REQUEST_CANCELLED ||
+           kind == PZ_REC_NBC_COMPLETE;
+}
+
+/* Request ids to the step that posted them, the latest posting winning: open
+ * addressing, a slot's step + 1, 0 when empty. */
+struct postings {
+    uint64_t *ids;
+    size_t *steps, cap, n;
+};
+
+static size_t slot_of(const struct postings *t, uint64_t id)
+{
+    size_t s = (size_t)((id * 0x9E3779B97F4A7C15u) >> 32) & (t->cap - 1);
+
+    while (t->steps[s] && t->ids[s] != id)
+        s = (s + 1) & (t->cap - 1);
+    return s;
+}
+
+static int postings_put(struct postings *t, uint64_t id, size_t step)
+{
+    size_t s;
+
+    if (2 * (t->n + 1) > t->cap) {
+        struct postings bigger = { .cap = t->cap ? 2 * t->cap : 64 };
+
+        bigger.ids = malloc(bigger.cap * sizeof(*bigger.ids));
+        bigger.steps = calloc(bigger.cap, sizeof(*bigger.steps));
+        if (!bigger.ids || !bigger.steps) {
+            free(bigger.ids);
+            free(bigger.steps);
+            return -1;
+        }
+        for (size_t i = 0; i < t->cap; i++)
+            if (t->steps[i]) {
+                s = slot_of(&bigger, t->ids[i]);
+                bigger.ids[s] = t->ids[i];
+                bigger.steps[s] = t->steps[i];
+                bigger.n++;
+            }
+        free(t->ids);
+        free(t->steps);
+        *t = bigger;
+    }
+    s = slot_of(t, id);
+    t->n += !t->steps[s];
+    t->ids[s] = id;
+    t->steps[s] = step + 1;
+    return 0;
+}
+
+/* The step that posted request id, -1 if none. */
+static long postings_get(const struct postings *t, uint64_t id)
+{
+    return t->cap && t->steps[slot_of(t, id)] ? (long)t->steps[slot_of(t, id)] - 1 : -1;
+}
+
+/* One process's walk: where the computation since the last step began (its end: the
+ * time, the CPU time if recorded), and the flushes since. */
+struct walk {
+    struct pz_scale_reading *r;
+    int p, th;
+    struct pz_scale_process *proc;
+    size_t steps_cap, events_cap;
+    uint64_t since, since_cpu, flushed;
+    struct postings posted;
+};
+
+static int reserve(void **v, size_t *cap, size_t n, size_t size)
+{
+    size_t want = *cap ? 2 * *cap : 64;
+    void *grown;
+
+    if (n < *cap)
+        return 0;
+    if (!(grown = realloc(*v, want * size)))
+        return -1;
+    *v = grown;
+    *cap = want;
+    return 0;
+}
+
+static uint64_t flush_span(const struct pz_rec *f)
+{
+    return f->bytes2 > f->time ? f->bytes2 - f->time : 0;
+}
+
+static double seconds(const struct walk *w, uint64_t from, uint64_t to, uint64_t flushed)
+{
+    return to > from + flushed ? (double)(to - from - flushed) /
+                                     pz_trace_in_resolution(w->r->in) : 0;
+}
+
+static double cpu_seconds(uint64_t from, uint64_t to)
+{
+    return from != PZ_NONE64 && to != PZ_NONE64 && to >= from ? (double)(to - from) / 1e9 : -1;
+}
+
+/* A new step beginning with record `at`, after the computation since the last one. */
+static struct pz_scale_step *new_step(struct walk *w, uint8_t kind, const struct pz_rec *at)
+{
+    struct pz_scale_process *q = w->proc;
+    struct pz_scale_step *s;
+
+    if (reserve((void **)&q->steps, &w->steps_cap, q->nsteps, sizeof(*q->steps)) != 0)
+        return NULL;
+    s = &q->steps[q->nsteps++];
+    memset(s, 0, sizeof(*s));
+    s->kind = kind;
+    s->region = at->region;
+    s->gap_wall = seconds(w, w->since, at->time, w->flushed);
+    s->gap_cpu = cpu_seconds(w->since_cpu, at->cpu);
+    s->first = (uint32_t)q->nevents;
+    if (at->cpu != PZ_NONE64)
+        w->r->run->cpu_times = 1;
+    return s;
+}
+
+/* The next computation begins at record `at`. */
+static void step_ended(struct walk *w, const struct pz_rec *at)
+{
+    w->since = at->time;
+    w->since_cpu = at->cpu;
+    w->flushed = 0;
+}
+
+static int check_comm(struct walk *w, const struct pz_rec *rec, const char *call)
+{
+    const struct pz_comm_def *c = pz_trace_in_comm_def(w->r->in, rec->comm);
+
+    if (!c)
+        return pz_scale_fail(w->r, "process %d, %s: communicator %u is not defined", w->p,
+                             call, rec->comm);
+    if (c->inter)
+        return pz_scale_fail(w->r, "process %d, %s: communicator %u is an intercommunicator, "
+                             "which the scaling cannot make relative", w->p, call, rec->comm);
+    return 0;
+}
+
+/* Event record rec of the call that is step `step`, with its raw communicator and
+ * peer, and the step that posted its request. */
+static int add_event(struct walk *w, const struct pz_rec *rec, size_t step, const char *call)
+{
+    struct pz_scale_process *q = w->proc;
+    size_t events_cap = w->events_cap, raw_cap = w->events_cap;
+    struct pz_scale_event *e;
+    struct pz_scale_raw *raw;
+    long posted;
+
+    if (q->nevents >= UINT32_MAX)
+        return pz_scale_fail(w->r, "process %d: more than %u event records", w->p, UINT32_MAX);
+    /* the raw part grows with the events, to the same capacity */
+    if (reserve((void **)&q->events, &events_cap, q->nevents, sizeof(*q->events)) != 0 ||
+        reserve((void **)&w->r->raw[w->p], &raw_cap, q->nevents, sizeof(*raw)) != 0)
+        return pz_scale_fail(w->r, "out of memory");
+    w->events_cap = events_cap;
+    if (has_comm(rec->kind) && check_comm(w, rec, call) != 0)
+        return -1;
+    e = &q->events[q->nevents];
+    raw = &w->r->raw[w->p][q->nevents++];
+    memset(e, 0, sizeof(*e));
+    e->kind = rec->kind;
+    e->coll_op = rec->coll_op;
+    e->comm = PZ_SCALE_NO_COMM;
+    e->tag = pz_scale_is_message(rec->kind) ? rec->tag : 0;
+    e->bytes = rec->bytes;
+    e->bytes2 = rec->bytes2;
+    e->posted_by = -1;
+    raw->comm = has_comm(rec->kind) ? rec->comm : PZ_NONE32;
+    raw->peer = has_comm(rec->kind) ? rec->peer : PZ_NONE32;
+    if (refers_to_request(rec->kind) && (posted = postings_get(&w->posted, rec->request)) >= 0)
+        e->posted_by = (int32_t)(step - (size_t)posted);
+    if (posts_request(rec->kind) && postings_put(&w->posted, rec->request, step) != 0)
+        return pz_scale_fail(w->r, "out of memory");
+    return 0;
+}
+
+/* The MPI call whose Enter is the next record: a step with its event records. */
+static int read_call(struct walk *w)
+{
+    struct pz_rec enter = *pz_trace_in_peek(w->r->in, w->th, 0), end;
+    const char *call = pz_trace_in_region(w->r->in, enter.region)->name;
+    size_t len = pz_call_length(w->r->in, w->th, enter.region), step = w->proc->nsteps;
+    uint64_t flushed = 0;
+    struct pz_scale_step *s = new_step(w, PZ_SCALE_CALL, &enter);
+
+    if (!s)
+        return pz_scale_fail(w->r, "out of memory");
+    for (size_t i = 1; i < len; i++) {
+        const struct pz_rec *rec = pz_trace_in_peek(w->r->in, w->th, i);
+
+        if (rec->kind == PZ_REC_FLUSH)
+            flushed += flush_span(rec);
+        else if (rec->kind != PZ_REC_ENTER && rec->kind != PZ_REC_LEAVE &&
+                 add_event(w, rec, step, call) != 0)
+            return -1;
+    }
+    end = *pz_trace_in_peek(w->r->in, w->th, len - 1);
+    if (end.kind != PZ_REC_LEAVE)    /* a cut trace: its CPU time is not the call's end */
+        end.cpu = PZ_NONE64;
+    s = &w->proc->steps[step];
+    s->n = (uint32_t)(w->proc->nevents - s->first);
+    s->duration = seconds(w, enter.time, end.time, flushed);
+    step_ended(w, &end);
+    pz_trace_in_consume(w->r->in, w->th, len);
+    return 0;
+}
+
+/* Computation after the last step, up to the stream's last record `last`. */
+static void read_tail(struct walk *w, uint64_t last, uint64_t last_cpu)
+{
+    w->proc->tail_wall = seconds(w, w->since, last, w->flushed);
+    w->proc->tail_cpu = cpu_seconds(w->since_cpu, last_cpu);
+}
+
+static int read_process(struct pz_scale_reading *r, int p)
+{
+    struct walk w = { .r = r, .p = p, .th = pz_trace_in_first(r->in, p),
+                      .proc = &r->run->procs[p] };
+    const struct pz_rec *rec = pz_trace_in_peek(r->in, w.th, 0);
+    uint64_t last = rec ? rec->time : 0, last_cpu = rec ? rec->cpu : PZ_NONE64;
+    int rc = 0;
+
+    w.since = last;
+    w.since_cpu = last_cpu;
+    while (rc == 0 && (rec = pz_trace_in_peek(r->in, w.th, 0))) {
+        int kind = rec->kind == PZ_REC_ENTER || rec->kind == PZ_REC_LEAVE
+                       ? pz_trace_in_region(r->in, rec->region)->kind : PZ_REGION_OTHER;
+
+        if (rec->kind == PZ_REC_ENTER && kind == PZ_REGION_MPI) {
+            rc = read_call(&w);
+            last = w.since;
+            last_cpu = w.since_cpu;
+            continue;
+        }
+        if (rec->kind == PZ_REC_FLUSH) {
+            w.flushed += flush_span(rec);
+            last = rec->time + flush_span(rec);
+        } else {
+            last = rec->time;
+            last_cpu = rec->cpu;
+        }
+        if (kind == PZ_REGION_INTERVAL) {
+            if (!new_step(&w, rec->kind == PZ_REC_ENTER ? PZ_SCALE_BEGIN : PZ_SCALE_END, rec))
+                rc = pz_scale_fail(r, "out of memory");
+            step_ended(&w, rec);
+        }
+        pz_trace_in_consume(r->in, w.th, 1);
+    }
+    if (rc == 0 && pz_trace_in_error(r->in))
+        rc = pz_scale_fail(r, "%s", pz_trace_in_error(r->in));
+    read_tail(&w, last, last_cpu);
+    free(w.posted.ids);
+    free(w.posted.steps);
+    return rc;
+}
+
+/* One thread per process: which process has more. */
+static int check_threads(struct pz_scale_reading *r)
+{
+    for (int th = 0; th < pz_trace_in_nthreads(r->in); th++)
+        if (pz_trace_in_thread(r->in, th) > 0)
+            return pz_scale_fail(r, "process %d has more than one thread, which the scaling "
+                                 "cannot read", pz_trace_in_rank(r->in, th));
+    return 0;
+}
+
+/* The names of the regions the steps reference. */
+static int name_regions(struct pz_scale_reading *r)
+{
+    struct pz_scale_run *run = r->run;
+    uint32_t n = 0;
+
+    for (int p = 0; p < run->nprocs; p++)
+        for (size_t i = 0; i < run->procs[p].nsteps; i++)
+            if (run->procs[p].steps[i].region >= n)
+                n = run->procs[p].steps[i].region + 1;
+    if (n && !(run->names = calloc(n, sizeof(*run->names))))
+        return pz_scale_fail(r, "out of memory");
+    run->nnames = n;
+    for (int p = 0; p < run->nprocs; p++)
+        for (size_t i = 0; i < run->procs[p].nsteps; i++) {
+            uint32_t ref = run->procs[p].steps[i].region;
+
+            if (!run->names[ref] &&
+                !(run->names[ref] = strdup(pz_trace_in_region(r->in, ref)->name)))
+                return pz_scale_fail(r, "out of memory");
+        }
+    return 0;
+}
+
+static int read_run(struct pz_scale_reading *r)
+{
+    struct pz_scale_run *run = r->run;
+
+    if (check_threads(r) != 0)
+        return -1;
+    run->nprocs = pz_trace_in_nprocs(r->in);
+    if (!(run->procs = calloc((size_t)run->nprocs, sizeof(*run->procs))) ||
+        !(r->raw = calloc((size_t)run->nprocs, sizeof(*r->raw))))
+        return pz_scale_fail(r, "out of memory");
+    for (int p = 0; p < run->nprocs; p++)
+        if (read_process(r, p) != 0)
+            return -1;
+    pz_scale_infer_grid(r);
+    if (pz_scale_relate(r) != 0)
+        return -1;
+    return name_regions(r);
+}
+
+int pz_scale_run_read(const char *path, struct pz_scale_run *run, char *err, size_t errlen)
+{
+    struct pz_scale_reading r = { .run = run, .err = err, .errlen = errlen };
+    int rc;
+
+    memset(run, 0, sizeof(*run));
+    if (!(r.in = pz_trace_in_open(path, err, errlen)))
+        return -1;
+    if (!(run->path = strdup(path))) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        rc = -1;
+    } else {
+        rc = read_run(&r);
+    }
+    for (int p = 0; r.raw && p < run->nprocs; p++)
+        free(r.raw[p]);
+    free(r.raw);
+    pz_trace_in_close(r.in);
+    if (rc != 0)
+        pz_scale_run_free(run);
+    return rc;
+}
+
+void pz_scale_run_free(struct pz_scale_run *run)
+{
+    for (int p = 0; run->procs && p < run->nprocs; p++) {
+        free(run->procs[p].steps);
+        free(run->procs[p].events);
+    }
+    for (uint32_t i = 0; i < run->nnames; i++)
+        free(run->names[i]);
+    free(run->names);
+    free(run->comms);
+    free(run->procs);
+    free(run->path);
+    memset(run, 0, sizeof(*run));
+}

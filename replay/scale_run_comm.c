@@ -1,0 +1,195 @@
+/* Communicators as classes and peers as relative references (scale_run.h): the world,
+ * the caller alone, a slice of the grid (every member tested against the grid), or
+ * another; a point-to-point peer as an offset in the communicator's grid, a root as a
+ * rank from the first or the last. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "grow.h"
+#include "scale_run_int.h"
+#include "trace_calls.h"
+
+/* Whether communicator c's members are the processes of the slice keeping the
+ * dimensions of `keep`, ranked row-major over them. */
+static int is_slice(const struct pz_scale_grid *g, const struct pz_comm_def *c, unsigned keep)
+{
+    int base[PZ_SCALE_MAX_DIMS], want[PZ_SCALE_MAX_DIMS], got[PZ_SCALE_MAX_DIMS];
+    uint32_t size = 1;
+
+    for (int d = 0; d < g->ndims; d++)
+        if (keep & 1u << d)
+            size *= (uint32_t)g->dims[d];
+    if (c->size != size || c->procs[0] < 0)
+        return 0;
+    pz_scale_grid_coords(g, c->procs[0], base);
+    for (uint32_t i = 0; i < size; i++) {
+        uint32_t rest = i;
+
+        memcpy(want, base, sizeof(want));
+        for (int d = g->ndims - 1; d >= 0; d--)
+            if (keep & 1u << d) {
+                want[d] = (int)(rest % (uint32_t)g->dims[d]);
+                rest /= (uint32_t)g->dims[d];
+            }
+        if (c->procs[i] < 0)
+            return 0;
+        pz_scale_grid_coords(g, c->procs[i], got);
+        if (memcmp(want, got, sizeof(want)) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+static int is_world(const struct pz_comm_def *c, int nprocs)
+{
+    if (c->size != (uint32_t)nprocs)
+        return 0;
+    for (int i = 0; i < nprocs; i++)
+        if (c->procs[i] != i)
+            return 0;
+    return 1;
+}
+
+/* The class of intracommunicator c. */
+static struct pz_scale_comm class_of(const struct pz_scale_run *run, const struct pz_comm_def *c)
+{
+    struct pz_scale_comm k = { .kind = PZ_SCALE_COMM_OTHER };
+    unsigned all = (1u << run->grid.ndims) - 1;
+
+    if (c->self || (c->size == 1 && run->nprocs > 1)) {
+        k.kind = PZ_SCALE_COMM_SELF;
+    } else if (is_world(c, run->nprocs)) {
+        k.kind = PZ_SCALE_COMM_WORLD;
+    } else {
+        for (unsigned keep = 1; keep < all; keep++)
+            if (is_slice(&run->grid, c, keep)) {
+                k.kind = PZ_SCALE_COMM_SLICE;
+                k.keep = (uint8_t)keep;
+                break;
+            }
+    }
+    return k;
+}
+
+/* The classes found so far, and the class of each communicator id (index + 1, 0: not
+ * classified yet). */
+struct classes {
+    uint16_t *of;
+    uint32_t nof;
+};
+
+/* The class index of communicator comm, adding its class to run->comms if new; -1 when
+ * memory runs out. */
+static int class_index(struct pz_scale_reading *r, struct classes *cl, uint32_t comm)
+{
+    struct pz_scale_run *run = r->run;
+    struct pz_scale_comm k, *grown;
+    uint32_t i;
+
+    if (comm < cl->nof && cl->of[comm])
+        return cl->of[comm] - 1;
+    if (pz_grow((void **)&cl->of, &cl->nof, comm, sizeof(*cl->of)) != 0)
+        return -1;
+    k = class_of(run, pz_trace_in_comm_def(r->in, comm));
+    for (i = 0; i < run->ncomms; i++)
+        if (run->comms[i].kind == k.kind && run->comms[i].keep == k.keep)
+            break;
+    if (i == run->ncomms) {
+        if (!(grown = realloc(run->comms, (i + 1) * sizeof(*grown))))
+            return -1;
+        run->comms = grown;
+        run->comms[run->ncomms++] = k;
+    }
+    cl->of[comm] = (uint16_t)(i + 1);
+    return (int)i;
+}
+
+/* A collective's root: the first rank, the last, or another counted from the first. */
+static struct pz_scale_peer root_of(uint32_t root, uint32_t size)
+{
+    struct pz_scale_peer peer = { .kind = PZ_SCALE_PEER_RANK, .rank = (int32_t)root };
+
+    if (root > 0 && root + 1 == size) {
+        peer.kind = PZ_SCALE_PEER_LAST;
+        peer.rank = 0;
+    }
+    return peer;
+}
+
+/* Process p's peer q as an offset in the grid of class k: the world's dimensions, or
+ * the kept ones of a slice in order. */
+static int offset_of(struct pz_scale_reading *r, const struct pz_scale_comm *k, int p, int q,
+                     struct pz_scale_peer *peer, const char *call)
+{
+    const struct pz_scale_grid *g = &r->run->grid;
+    int a[PZ_SCALE_MAX_DIMS], b[PZ_SCALE_MAX_DIMS], n = 0;
+
+    pz_scale_grid_coords(g, p, a);
+    pz_scale_grid_coords(g, q, b);
+    peer->kind = PZ_SCALE_PEER_OFFSET;
+    for (int d = 0; d < g->ndims; d++) {
+        int off;
+
+        if (k->kind == PZ_SCALE_COMM_SLICE && !(k->keep & 1u << d))
+            continue;
+        off = pz_scale_grid_offset(g, d, a, b);
+        if (off < INT8_MIN || off > INT8_MAX)
+            return pz_scale_fail(r, "process %d, %s: the offset %d to process %d in dimension "
+                                 "%d is beyond %d..%d", p, call, off, q, d, INT8_MIN, INT8_MAX);
+        peer->off[n++] = (int8_t)off;
+    }
+    return 0;
+}
+
+/* Event e of process p's call `call`, whose raw communicator and peer are raw. */
+static int relate_event(struct pz_scale_reading *r, struct classes *cl, int p,
+                        struct pz_scale_event *e, const struct pz_scale_raw *raw,
+                        const char *call)
+{
+    const struct pz_comm_def *c;
+    const struct pz_scale_comm *k;
+    int index, q;
+
+    if (raw->comm == PZ_NONE32)
+        return 0;
+    if ((index = class_index(r, cl, raw->comm)) < 0)
+        return pz_scale_fail(r, "out of memory");
+    e->comm = (uint16_t)index;
+    k = &r->run->comms[index];
+    c = pz_trace_in_comm_def(r->in, raw->comm);
+    if (raw->peer == PZ_NONE32)
+        return 0;
+    if (!pz_scale_is_message(e->kind)) {
+        e->peer = root_of(raw->peer, c->self ? 1 : c->size);
+        return 0;
+    }
+    if (k->kind != PZ_SCALE_COMM_WORLD && k->kind != PZ_SCALE_COMM_SLICE) {
+        e->peer.kind = PZ_SCALE_PEER_RANK;
+        e->peer.rank = (int32_t)raw->peer;
+        return 0;
+    }
+    if ((q = pz_call_process(r->in, p, raw->comm, raw->peer)) < 0)
+        return pz_scale_fail(r, "process %d, %s: rank %u of communicator %u is not defined",
+                             p, call, raw->peer, raw->comm);
+    return offset_of(r, k, p, q, &e->peer, call);
+}
+
+int pz_scale_relate(struct pz_scale_reading *r)
+{
+    struct classes cl = { 0 };
+    int rc = 0;
+
+    for (int p = 0; rc == 0 && p < r->run->nprocs; p++) {
+        struct pz_scale_process *proc = &r->run->procs[p];
+
+        for (size_t s = 0; rc == 0 && s < proc->nsteps; s++) {
+            const struct pz_scale_step *step = &proc->steps[s];
+            const char *call = pz_trace_in_region(r->in, step->region)->name;
+
+            for (uint32_t i = step->first; rc == 0 && i < step->first + step->n; i++)
+                rc = relate_event(r, &cl, p, &proc->events[i], &r->raw[p][i], call);
+        }
+    }
+    free(cl.of);
+    return rc;
+}

@@ -1,0 +1,101 @@
+/* The process grid of a recording without its topology (scale_run.h): of MPI_Dims_create's
+ * layouts in 1, 2 and 3 dimensions, the one in which every point-to-point peer is a
+ * neighbour (-1, 0 or +1 per dimension, or across the ends of a dimension longer than 2,
+ * which is then periodic) and the distinct offsets are the fewest, the fewer dimensions
+ * winning a tie. */
+#include "scale_run_int.h"
+#include "trace_calls.h"
+
+/* 3^PZ_SCALE_MAX_DIMS neighbour offsets */
+#define NEIGHBOURS 27
+
+/* One candidate layout and what the messages make of it. */
+struct candidate {
+    struct pz_scale_grid g;
+    int fits;                       /* every peer so far is a neighbour */
+    uint8_t seen[NEIGHBOURS];       /* of each neighbour offset */
+    int distinct;
+};
+
+/* The message from process p to process q in layout c. */
+static void place_message(struct candidate *c, int p, int q)
+{
+    int a[PZ_SCALE_MAX_DIMS], b[PZ_SCALE_MAX_DIMS], code = 0;
+
+    pz_scale_grid_coords(&c->g, p, a);
+    pz_scale_grid_coords(&c->g, q, b);
+    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++) {
+        int n = c->g.dims[d], off = b[d] - a[d];
+
+        if (n > 2 && (off == n - 1 || off == 1 - n)) {   /* across the ends */
+            off = off > 0 ? -1 : 1;
+            c->g.periodic[d] = 1;
+        }
+        if (off < -1 || off > 1) {
+            c->fits = 0;
+            return;
+        }
+        code = code * 3 + off + 1;
+    }
+    if (!c->seen[code]) {
+        c->seen[code] = 1;
+        c->distinct++;
+    }
+}
+
+/* Every message of every process in each layout that still fits. */
+static void place_messages(struct pz_scale_reading *r, struct candidate *c, int nc)
+{
+    for (int p = 0; p < r->run->nprocs; p++) {
+        const struct pz_scale_process *proc = &r->run->procs[p];
+
+        for (size_t i = 0; i < proc->nevents; i++) {
+            const struct pz_scale_raw *raw = &r->raw[p][i];
+            int q;
+
+            if (!pz_scale_is_message(proc->events[i].kind))
+                continue;
+            /* a peer that is not defined fails when the peers are made relative */
+            if ((q = pz_call_process(r->in, p, raw->comm, raw->peer)) < 0)
+                continue;
+            for (int k = 0; k < nc; k++)
+                if (c[k].fits)
+                    place_message(&c[k], p, q);
+        }
+    }
+}
+
+void pz_scale_infer_grid(struct pz_scale_reading *r)
+{
+    struct candidate c[PZ_SCALE_MAX_DIMS] = { 0 };
+    struct pz_scale_run *run = r->run;
+    int best = -1;
+
+    for (int k = 0; k < PZ_SCALE_MAX_DIMS; k++) {
+        pz_scale_grid_balanced(&c[k].g, run->nprocs, k + 1);
+        c[k].fits = 1;
+    }
+    place_messages(r, c, PZ_SCALE_MAX_DIMS);
+    for (int k = 0; k < PZ_SCALE_MAX_DIMS; k++)
+        if (c[k].fits && (best < 0 || c[k].distinct < c[best].distinct))
+            best = k;
+    if (best >= 0)
+        run->grid = c[best].g;
+    else
+        pz_scale_grid_balanced(&run->grid, run->nprocs, 1);
+    for (int p = 0; p < run->nprocs; p++)
+        pz_scale_grid_coords(&run->grid, p, run->procs[p].coords);
+}
+
+int pz_scale_grid_offset(const struct pz_scale_grid *g, int d, const int *a, const int *b)
+{
+    int n = g->dims[d], off = b[d] - a[d];
+
+    if (d < g->ndims && g->periodic[d]) {
+        if (2 * off > n)
+            off -= n;
+        else if (2 * off < -n)
+            off += n;
+    }
+    return off;
+}

@@ -1,0 +1,47 @@
+/* Between the parts of scale_run.c's reading: the steps and events are read first with
+ * each event's communicator and peer as the recording states them (raw); the grid is
+ * inferred from them (scale_run_grid.c), then they are made relative (scale_run_comm.c). */
+#ifndef PZ_SCALE_RUN_INT_H
+#define PZ_SCALE_RUN_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scale_run.h"
+#include "trace_in.h"
+
+/* Of one event: its communicator and its peer (a rank of the communicator), PZ_NONE32
+ * when it has none. */
+struct pz_scale_raw {
+    uint32_t comm, peer;
+};
+
+/* What the parts share: the recording, the run being read, the raw part of each
+ * process's events (raw[p][i] of run->procs[p].events[i]), where errors go. */
+struct pz_scale_reading {
+    struct pz_trace_in *in;
+    struct pz_scale_run *run;
+    struct pz_scale_raw **raw;
+    char *err;
+    size_t errlen;
+};
+
+/* Puts "PATH: " and the formatted reason into r->err; returns -1. */
+int pz_scale_fail(struct pz_scale_reading *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Whether events of this kind name a peer: point-to-point messages. */
+int pz_scale_is_message(uint8_t kind);
+
+/* Infers run->grid from the messages (scale_run.h) and sets every process's coords. */
+void pz_scale_infer_grid(struct pz_scale_reading *r);
+
+/* The offset from coordinates a to b in dimension d of g, the short way round if it is
+ * periodic. */
+int pz_scale_grid_offset(const struct pz_scale_grid *g, int d, const int *a, const int *b);
+
+/* Classifies the communicators of the events and makes their peers relative: 0, or -1
+ * with the message in r->err. */
+int pz_scale_relate(struct pz_scale_reading *r);
+
+#endif

@@ -1,0 +1,546 @@
+/* A recording read relatively (replay/scale_run.h) on traces built by hand
+ * (trace_builder.h): the grid inferred from the messages, peers as offsets in it,
+ * communicators as classes, roots as ranks from the first or the last, completions back
+ * to the calls that posted their requests, interval boundaries, the computation between
+ * steps with the buffer flushes left out; the errors; and the balanced layout against
+ * MPICH's MPI_Dims_create.  Expected values are worked out in the comments from the
+ * contract's rules.
+ *
+ * The grid rule: of MPI_Dims_create's layouts in 1, 2 and 3 dimensions (ranks row-major,
+ * dims[0] slowest), the one in which every peer is -1, 0 or +1 per dimension (or across
+ * the ends of a dimension longer than 2, then periodic) with the fewest distinct offsets,
+ * the fewer dimensions winning a tie. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scale_run.h"
+#include "singleton.h"
+#include "trace.h"
+#include "trace_builder.h"
+
+#define MS TB_MS
+#define EPS 1e-12
+
+static char *top;
+static char rec[4096];
+static char err[1024];
+static struct pz_scale_run run;
+
+static void setup(void)
+{
+    top = tb_tempdir();
+    cr_assert_not_null(top, "cannot make a temporary directory");
+    snprintf(rec, sizeof(rec), "%s/rec", top);
+    err[0] = '\0';
+    memset(&run, 0, sizeof(run));
+}
+
+static void cleanup(void)
+{
+    pz_scale_run_free(&run);
+    tb_remove(top);
+    free(top);
+    top = NULL;
+}
+
+TestSuite(scale_run, .init = setup, .fini = cleanup);
+
+static struct tb *trace(int nprocs)
+{
+    struct tb *b = tb_open(rec, nprocs);
+
+    cr_assert_not_null(b, "cannot open a trace in %s", rec);
+    return b;
+}
+
+static void read_back(struct tb *b)
+{
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+    cr_assert_eq(pz_scale_run_read(rec, &run, err, sizeof(err)), 0, "%s", err);
+}
+
+static const struct pz_scale_step *step(int p, size_t i)
+{
+    cr_assert_lt(i, run.procs[p].nsteps, "process %d has %zu steps, not %zu", p,
+                 run.procs[p].nsteps, i + 1);
+    return &run.procs[p].steps[i];
+}
+
+static const struct pz_scale_event *event(int p, size_t s, uint32_t i)
+{
+    const struct pz_scale_step *st = step(p, s);
+
+    cr_assert_lt(i, st->n, "step %zu of process %d has %u events", s, p, st->n);
+    return &run.procs[p].events[st->first + i];
+}
+
+static const char *name_of(const struct pz_scale_step *s)
+{
+    cr_assert_lt(s->region, run.nnames);
+    cr_assert_not_null(run.names[s->region]);
+    return run.names[s->region];
+}
+
+static void expect_call(int p, size_t s, const char *name, uint32_t nevents)
+{
+    cr_expect_eq(step(p, s)->kind, PZ_SCALE_CALL, "process %d step %zu", p, s);
+    cr_expect_str_eq(name_of(step(p, s)), name, "process %d step %zu", p, s);
+    cr_expect_eq(step(p, s)->n, nevents, "process %d step %zu: %u events", p, s,
+                 step(p, s)->n);
+}
+
+static void expect_offset(const struct pz_scale_event *e, int o0, int o1, int o2)
+{
+    cr_expect_eq(e->peer.kind, PZ_SCALE_PEER_OFFSET, "peer kind %d", e->peer.kind);
+    cr_expect(e->peer.off[0] == o0 && e->peer.off[1] == o1 && e->peer.off[2] == o2,
+              "offset (%d,%d,%d), expected (%d,%d,%d)", e->peer.off[0], e->peer.off[1],
+              e->peer.off[2], o0, o1, o2);
+}
+
+static void expect_peer(const struct pz_scale_event *e, int kind, int rank)
+{
+    cr_expect_eq(e->peer.kind, kind, "peer kind %d, expected %d", e->peer.kind, kind);
+    cr_expect_eq(e->peer.rank, rank, "peer rank %d, expected %d", e->peer.rank, rank);
+}
+
+static void expect_grid(int ndims, int d0, int d1, int d2, int per0, int per1, int per2)
+{
+    const struct pz_scale_grid *g = &run.grid;
+
+    cr_expect_eq(g->ndims, ndims, "grid of %d dimensions, expected %d", g->ndims, ndims);
+    cr_expect(g->dims[0] == d0 && g->dims[1] == d1 && g->dims[2] == d2,
+              "grid %dx%dx%d, expected %dx%dx%d", g->dims[0], g->dims[1], g->dims[2], d0,
+              d1, d2);
+    cr_expect(g->periodic[0] == per0 && g->periodic[1] == per1 && g->periodic[2] == per2,
+              "periodic %d,%d,%d, expected %d,%d,%d", g->periodic[0], g->periodic[1],
+              g->periodic[2], per0, per1, per2);
+    cr_expect_eq(g->from_topology, 0);
+}
+
+static const struct pz_scale_comm *comm_of(const struct pz_scale_event *e)
+{
+    cr_assert_lt(e->comm, run.ncomms, "class %u of %u", e->comm, run.ncomms);
+    return &run.comms[e->comm];
+}
+
+static void near(double got, double want, const char *what)
+{
+    cr_expect(got > want - EPS && got < want + EPS, "%s: %.9g, expected %.9g", what, got, want);
+}
+
+/* A chain of 4: process p computes 2 ms after MPI_Init ([0, 1] ms), sends to p + 1 in
+ * [3, 4], receives from p - 1 in [5, 6] and calls MPI_Finalize in [8, 9]. */
+static void chain_trace(void)
+{
+    struct tb *b = trace(4);
+
+    for (int p = 0; p < 4; p++) {
+        tb_call(b, p, "MPI_Init", 0, MS(1));
+        if (p < 3)
+            tb_send_call(b, p, "MPI_Send", MS(3), MS(4), TB_WORLD, (uint32_t)p + 1, 7);
+        if (p > 0)
+            tb_recv_call(b, p, "MPI_Recv", MS(5), MS(6), TB_WORLD, (uint32_t)p - 1, 7);
+        tb_call(b, p, "MPI_Finalize", MS(8), MS(9));
+    }
+    read_back(b);
+}
+
+/* 1-D 4: the peers are +1 and -1, 2 distinct offsets.  2-D 2x2 (rank = 2 x + y): 0->1
+ * is (0,+1) but 1->2 is (+1,-1), so 4 distinct offsets (and 3-D 2x2x1 the same): the
+ * 1-D grid wins, and no message goes from 3 to 0 or back: not periodic. */
+Test(scale_run, chain_of_4_is_a_1d_grid_with_offsets_of_one)
+{
+    chain_trace();
+    cr_assert_eq(run.nprocs, 4);
+    expect_grid(1, 4, 1, 1, 0, 0, 0);
+    for (int p = 0; p < 4; p++)
+        cr_expect_eq(run.procs[p].coords[0], p);
+    /* process 1: Init, Send (+1), Recv (-1), Finalize */
+    cr_assert_eq(run.procs[1].nsteps, 4);
+    expect_call(1, 0, "MPI_Init", 0);
+    expect_call(1, 1, "MPI_Send", 1);
+    expect_call(1, 2, "MPI_Recv", 1);
+    expect_call(1, 3, "MPI_Finalize", 0);
+    cr_expect_eq(event(1, 1, 0)->kind, PZ_REC_SEND);
+    expect_offset(event(1, 1, 0), 1, 0, 0);
+    cr_expect_eq(event(1, 1, 0)->tag, 7);
+    cr_expect_eq(event(1, 1, 0)->bytes, 8);     /* the builder's 8 bytes */
+    cr_expect_eq(event(1, 1, 0)->posted_by, -1);
+    cr_expect_eq(event(1, 2, 0)->kind, PZ_REC_RECV);
+    expect_offset(event(1, 2, 0), -1, 0, 0);
+    /* the ends: 0 only sends, 3 only receives */
+    cr_expect_eq(run.procs[0].nsteps, 3);
+    expect_call(0, 1, "MPI_Send", 1);
+    cr_expect_eq(run.procs[3].nsteps, 3);
+    expect_call(3, 1, "MPI_Recv", 1);
+    /* the world is the only communicator */
+    cr_expect_eq(run.ncomms, 1);
+    cr_expect_eq(comm_of(event(1, 1, 0))->kind, PZ_SCALE_COMM_WORLD);
+    cr_expect_eq(run.cpu_times, 0);
+}
+
+/* Without CPU times: the gaps of process 1 are 3 - 1 = 2 ms, 5 - 4 = 1 ms, 8 - 6 = 2 ms,
+ * its calls last 1 ms, nothing follows MPI_Finalize's Leave. */
+Test(scale_run, chain_gaps_are_the_times_between_calls)
+{
+    chain_trace();
+    near(step(1, 0)->gap_wall, 0, "gap before Init");
+    near(step(1, 1)->gap_wall, 2e-3, "gap before Send");
+    near(step(1, 2)->gap_wall, 1e-3, "gap before Recv");
+    near(step(1, 3)->gap_wall, 2e-3, "gap before Finalize");
+    near(step(1, 1)->duration, 1e-3, "Send");
+    cr_expect_lt(step(1, 1)->gap_cpu, 0, "no CPU time recorded");
+    near(run.procs[1].tail_wall, 0, "tail");
+    cr_expect_lt(run.procs[1].tail_cpu, 0);
+}
+
+/* A ring of 4: p sends to (p + 1) % 4 and receives from (p + 3) % 4.  1-D 4: 3->0 is -3
+ * = -(4 - 1), across the ends, so +1 the short way; 0 receiving from 3 is +3, so -1:
+ * still 2 distinct offsets, and the dimension is periodic.  2-D 2x2 has (+1,-1) and
+ * (-1,-1) among others: more. */
+Test(scale_run, ring_of_4_is_periodic)
+{
+    struct tb *b = trace(4);
+
+    for (int p = 0; p < 4; p++) {
+        tb_send_call(b, p, "MPI_Send", MS(1), MS(2), TB_WORLD, (uint32_t)(p + 1) % 4, 0);
+        tb_recv_call(b, p, "MPI_Recv", MS(3), MS(4), TB_WORLD, (uint32_t)(p + 3) % 4, 0);
+    }
+    read_back(b);
+    expect_grid(1, 4, 1, 1, 1, 0, 0);
+    expect_offset(event(3, 0, 0), 1, 0, 0);     /* 3 -> 0 */
+    expect_offset(event(0, 1, 0), -1, 0, 0);    /* 0 <- 3 */
+    expect_offset(event(1, 0, 0), 1, 0, 0);
+    expect_offset(event(1, 1, 0), -1, 0, 0);
+}
+
+/* The 5-point stencil of 8 processes laid out 4x2 (rank = 2 x + y): to each neighbour
+ * that exists, in the order (-1,0), (+1,0), (0,-1), (0,+1), a send then a receive. */
+static const int stencil[4][2] = { { -1, 0 }, { 1, 0 }, { 0, -1 }, { 0, 1 } };
+
+static void stencil_calls(struct tb *b, int p, uint64_t *t)
+{
+    int x = p / 2, y = p % 2;
+
+    for (int k = 0; k < 4; k++) {
+        int nx = x + stencil[k][0], ny = y + stencil[k][1];
+
+        if (nx < 0 || nx >= 4 || ny < 0 || ny >= 2)
+            continue;
+        tb_send_call(b, p, "MPI_Send", *t, *t + MS(1), TB_WORLD, (uint32_t)(2 * nx + ny), 1);
+        tb_recv_call(b, p, "MPI_Recv", *t + MS(2), *t + MS(3), TB_WORLD,
+                     (uint32_t)(2 * nx + ny), 1);
+        *t += MS(4);
+    }
+}
+
+/* 1-D 8: the x neighbours are 2 ranks away: no fit.  2-D 4x2: 4 distinct offsets.  3-D
+ * 2x2x2 (rank = 4 a + 2 b + c): rank 2 -> 4 is (0,1,0) -> (1,0,0), (+1,-1,0), besides
+ * (0,+-1,0) and (0,0,+-1): 6.  So 4x2; process 3 = (1,1) has the neighbours (0,1) = 1,
+ * (2,1) = 5 and (1,0) = 2, so three sends: (-1,0), (+1,0), (0,-1). */
+Test(scale_run, stencil_of_8_is_a_4x2_grid)
+{
+    struct tb *b = trace(8);
+
+    for (int p = 0; p < 8; p++) {
+        uint64_t t = MS(1);
+
+        stencil_calls(b, p, &t);
+    }
+    read_back(b);
+    expect_grid(2, 4, 2, 1, 0, 0, 0);
+    cr_expect(run.procs[3].coords[0] == 1 && run.procs[3].coords[1] == 1,
+              "process 3 at (%d,%d)", run.procs[3].coords[0], run.procs[3].coords[1]);
+    cr_assert_eq(run.procs[3].nsteps, 6);
+    expect_offset(event(3, 0, 0), -1, 0, 0);
+    expect_offset(event(3, 1, 0), -1, 0, 0);
+    expect_offset(event(3, 2, 0), 1, 0, 0);
+    expect_offset(event(3, 4, 0), 0, -1, 0);
+    expect_offset(event(3, 5, 0), 0, -1, 0);
+    /* process 0 = (0,0): (+1,0) then (0,+1) */
+    cr_assert_eq(run.procs[0].nsteps, 4);
+    expect_offset(event(0, 0, 0), 1, 0, 0);
+    expect_offset(event(0, 2, 0), 0, 1, 0);
+}
+
+/* The stencil plus rows, columns and an irregular pair.  Rows as MPI_Comm_split(world,
+ * x, rank) gives them: row x = world ranks {2x, 2x+1}, sharing dimension 0, keeping
+ * dimension 1 (keep = 2); columns {y, y+2, y+4, y+6} keep dimension 0 (keep = 1).  In its
+ * row each process sends to the other member (offset (1 - y) - y in the kept dimension)
+ * and takes part in an Allreduce; each column broadcasts from its rank 0; processes 0
+ * and 3, (0,0) and (1,1), are no slice: their Barrier's communicator is OTHER. */
+Test(scale_run, row_and_column_communicators_are_slices)
+{
+    struct tb *b = trace(8);
+    uint32_t row[4], col[2], pair;
+    const int pair_ranks[2] = { 0, 3 };
+
+    for (int x = 0; x < 4; x++) {
+        int m[2] = { 2 * x, 2 * x + 1 };
+        char name[32];
+
+        snprintf(name, sizeof(name), "row %d", x);
+        row[x] = tb_comm(b, name, 2, m);
+    }
+    for (int y = 0; y < 2; y++) {
+        int m[4] = { y, y + 2, y + 4, y + 6 };
+        char name[32];
+
+        snprintf(name, sizeof(name), "column %d", y);
+        col[y] = tb_comm(b, name, 4, m);
+    }
+    pair = tb_comm(b, "pair", 2, pair_ranks);
+    for (int p = 0; p < 8; p++) {
+        uint64_t t = MS(1);
+        int x = p / 2, y = p % 2;
+
+        stencil_calls(b, p, &t);
+        tb_send_call(b, p, "MPI_Send", t, t + MS(1), row[x], (uint32_t)(1 - y), 2);
+        tb_collective_call(b, p, "MPI_Allreduce", t + MS(2), t + MS(3),
+                           OTF2_COLLECTIVE_OP_ALLREDUCE, row[x], TB_NO_ROOT);
+        tb_collective_call(b, p, "MPI_Bcast", t + MS(4), t + MS(5), OTF2_COLLECTIVE_OP_BCAST,
+                           col[y], 0);
+        if (p == 0 || p == 3)
+            tb_collective_call(b, p, "MPI_Barrier", t + MS(6), t + MS(7),
+                               OTF2_COLLECTIVE_OP_BARRIER, pair, TB_NO_ROOT);
+    }
+    read_back(b);
+    expect_grid(2, 4, 2, 1, 0, 0, 0);
+    /* process 3 = (1,1): 6 stencil steps, then the row's send to its rank 0, offset -1 */
+    expect_call(3, 6, "MPI_Send", 1);
+    cr_expect_eq(comm_of(event(3, 6, 0))->kind, PZ_SCALE_COMM_SLICE);
+    cr_expect_eq(comm_of(event(3, 6, 0))->keep, 2);
+    expect_offset(event(3, 6, 0), -1, 0, 0);
+    /* process 2 = (1,0) sends to its row's rank 1: +1 */
+    expect_offset(event(2, 6, 0), 1, 0, 0);
+    /* the Allreduce: COLL_BEGIN without a communicator, COLL_END on the row, no root */
+    expect_call(3, 7, "MPI_Allreduce", 2);
+    cr_expect_eq(event(3, 7, 0)->kind, PZ_REC_COLL_BEGIN);
+    cr_expect_eq(event(3, 7, 0)->comm, PZ_SCALE_NO_COMM);
+    cr_expect_eq(event(3, 7, 1)->kind, PZ_REC_COLL_END);
+    cr_expect_eq(event(3, 7, 1)->coll_op, OTF2_COLLECTIVE_OP_ALLREDUCE);
+    cr_expect_eq(comm_of(event(3, 7, 1))->keep, 2);
+    cr_expect_eq(event(3, 7, 1)->peer.kind, PZ_SCALE_PEER_NONE);
+    /* the column's Bcast from rank 0 */
+    cr_expect_eq(comm_of(event(3, 8, 1))->kind, PZ_SCALE_COMM_SLICE);
+    cr_expect_eq(comm_of(event(3, 8, 1))->keep, 1);
+    expect_peer(event(3, 8, 1), PZ_SCALE_PEER_RANK, 0);
+    /* the pair */
+    expect_call(3, 9, "MPI_Barrier", 2);
+    cr_expect_eq(comm_of(event(3, 9, 1))->kind, PZ_SCALE_COMM_OTHER);
+    /* the classes: world, rows, columns, other; the four rows are one class */
+    cr_expect_eq(run.ncomms, 4);
+    cr_expect_eq(event(0, 6, 0)->comm, event(6, 6, 0)->comm, "rows 0 and 3, one class");
+}
+
+/* Collectives of 4 on the world: Bcast from 0 is RANK 0, Reduce to 3 = size - 1 is LAST
+ * 0, Gather to 1 is RANK 1.  No message: the 1-D grid. */
+Test(scale_run, roots_count_from_the_first_or_the_last)
+{
+    struct tb *b = trace(4);
+
+    for (int p = 0; p < 4; p++) {
+        tb_collective_call(b, p, "MPI_Bcast", MS(1), MS(2), OTF2_COLLECTIVE_OP_BCAST,
+                           TB_WORLD, 0);
+        tb_collective_call(b, p, "MPI_Reduce", MS(3), MS(4), OTF2_COLLECTIVE_OP_REDUCE,
+                           TB_WORLD, 3);
+        tb_collective_call(b, p, "MPI_Gather", MS(5), MS(6), OTF2_COLLECTIVE_OP_GATHER,
+                           TB_WORLD, 1);
+    }
+    read_back(b);
+    expect_grid(1, 4, 1, 1, 0, 0, 0);
+    for (int p = 0; p < 4; p++) {
+        expect_peer(event(p, 0, 1), PZ_SCALE_PEER_RANK, 0);
+        expect_peer(event(p, 1, 1), PZ_SCALE_PEER_LAST, 0);
+        expect_peer(event(p, 2, 1), PZ_SCALE_PEER_RANK, 1);
+        cr_expect_eq(comm_of(event(p, 2, 1))->kind, PZ_SCALE_COMM_WORLD);
+    }
+}
+
+/* Two processes exchange with Irecv (request 1), Isend (request 2), an interval begins,
+ * then Waitall completes both, a Test without records follows and the interval ends.
+ * Steps of process 0: 0 Irecv, 1 Isend, 2 BEGIN, 3 Waitall, 4 Test, 5 END: the IRECV
+ * in the Waitall was posted 3 - 0 = 3 steps before, the ISEND_COMPLETE 3 - 1 = 2. */
+Test(scale_run, completions_point_back_to_their_posting_calls)
+{
+    struct tb *b = trace(2);
+    uint32_t irecv = tb_mpi(b, "MPI_Irecv"), isend = tb_mpi(b, "MPI_Isend");
+    uint32_t waitall = tb_mpi(b, "MPI_Waitall");
+    uint32_t i1 = tb_interval(b, 1, "x.c", 10);
+
+    for (int p = 0; p < 2; p++) {
+        uint32_t other = (uint32_t)(1 - p);
+
+        tb_enter(b, p, MS(1), irecv);
+        tb_mpi_irecv_request(b, p, MS(1), 1);
+        tb_leave(b, p, MS(2), irecv);
+        tb_enter(b, p, MS(2), isend);
+        tb_mpi_isend(b, p, MS(2), TB_WORLD, other, 5, 64, 2);
+        tb_leave(b, p, MS(3), isend);
+        tb_enter(b, p, MS(4), i1);
+        tb_enter(b, p, MS(5), waitall);
+        tb_mpi_irecv(b, p, MS(6), TB_WORLD, other, 5, 64, 1);
+        tb_mpi_isend_complete(b, p, MS(6), 2);
+        tb_leave(b, p, MS(6), waitall);
+        tb_call(b, p, "MPI_Test", MS(7), MS(8));
+        tb_leave(b, p, MS(9), i1);
+    }
+    read_back(b);
+    cr_assert_eq(run.procs[0].nsteps, 6);
+    expect_call(0, 0, "MPI_Irecv", 1);
+    cr_expect_eq(event(0, 0, 0)->kind, PZ_REC_IRECV_REQUEST);
+    cr_expect_eq(event(0, 0, 0)->posted_by, -1);
+    cr_expect_eq(event(0, 1, 0)->kind, PZ_REC_ISEND);
+    expect_offset(event(0, 1, 0), 1, 0, 0);
+    cr_expect_eq(event(0, 1, 0)->posted_by, -1);
+    cr_expect_eq(step(0, 2)->kind, PZ_SCALE_BEGIN);
+    expect_call(0, 3, "MPI_Waitall", 2);
+    cr_expect_eq(event(0, 3, 0)->kind, PZ_REC_IRECV);
+    cr_expect_eq(event(0, 3, 0)->posted_by, 3);
+    expect_offset(event(0, 3, 0), 1, 0, 0);
+    cr_expect_eq(event(0, 3, 1)->kind, PZ_REC_ISEND_COMPLETE);
+    cr_expect_eq(event(0, 3, 1)->posted_by, 2);
+    cr_expect_eq(event(0, 3, 1)->comm, PZ_SCALE_NO_COMM);
+    expect_call(0, 4, "MPI_Test", 0);
+    cr_expect_eq(step(0, 5)->kind, PZ_SCALE_END);
+    /* process 1's Isend goes to process 0: -1 */
+    expect_offset(event(1, 1, 0), -1, 0, 0);
+}
+
+/* A request nobody posted: its completion has posted_by -1. */
+Test(scale_run, a_completion_without_its_posting_is_minus_one)
+{
+    struct tb *b = trace(1);
+    uint32_t wait = tb_mpi(b, "MPI_Wait");
+
+    tb_enter(b, 0, MS(1), wait);
+    tb_mpi_isend_complete(b, 0, MS(2), 42);
+    tb_leave(b, 0, MS(2), wait);
+    read_back(b);
+    cr_expect_eq(event(0, 0, 0)->posted_by, -1);
+}
+
+/* One process with CPU times (ns; recorded wall times in ms):
+ *   MPI_Init       Enter 0 (cpu 0), Leave 1 (cpu 0.5)
+ *   interval 1     Enter 3 (cpu 2.0)
+ *   "work"         Enter 4, Leave 6 (the program's own region: computation)
+ *   flush          6 to 7 (the recorder's)
+ *   MPI_Barrier    Enter 8 (cpu 5.5), a flush 8.2 to 8.4 inside, Leave 9 (cpu 6.0)
+ *   interval 1     Leave 10 (cpu 6.8)
+ *   MPI_Finalize   Enter 12 (cpu 8.0), Leave 13 (cpu 8.2)
+ *   "work"         Enter 14, Leave 15.5 (after the last step)
+ * Steps: Init (gap 0, cpu 0, 1 ms), BEGIN (gap 3 - 1 = 2 ms, cpu 1.5 ms), Barrier (gap
+ * 8 - 3 - 1 = 4 ms, cpu 3.5 ms, 1 - 0.2 = 0.8 ms inside), END (gap 1 ms, cpu 0.8 ms),
+ * Finalize (gap 2 ms, cpu 1.2 ms, 1 ms); the tail is 15.5 - 13 = 2.5 ms, its CPU time
+ * not recorded ("work" has none). */
+Test(scale_run, gaps_leave_flushes_out_and_take_cpu_times)
+{
+    struct tb *b = trace(1);
+    uint32_t init = tb_mpi(b, "MPI_Init"), barrier = tb_mpi(b, "MPI_Barrier");
+    uint32_t fin = tb_mpi(b, "MPI_Finalize"), work = tb_user(b, "work");
+    uint32_t i1 = tb_interval(b, 1, "x.c", 10);
+
+    tb_enter_cpu(b, 0, 0, init, 0);
+    tb_leave_cpu(b, 0, MS(1), init, MS(0.5));
+    tb_enter_cpu(b, 0, MS(3), i1, MS(2.0));
+    tb_enter(b, 0, MS(4), work);
+    tb_leave(b, 0, MS(6), work);
+    tb_flush(b, 0, MS(6), MS(7));
+    tb_enter_cpu(b, 0, MS(8), barrier, MS(5.5));
+    tb_collective_begin(b, 0, MS(8));
+    tb_flush(b, 0, MS(8.2), MS(8.4));
+    tb_collective_end(b, 0, MS(9), OTF2_COLLECTIVE_OP_BARRIER, TB_WORLD, TB_NO_ROOT, 0, 0);
+    tb_leave_cpu(b, 0, MS(9), barrier, MS(6.0));
+    tb_leave_cpu(b, 0, MS(10), i1, MS(6.8));
+    tb_enter_cpu(b, 0, MS(12), fin, MS(8.0));
+    tb_leave_cpu(b, 0, MS(13), fin, MS(8.2));
+    tb_enter(b, 0, MS(14), work);
+    tb_leave(b, 0, MS(15.5), work);
+    read_back(b);
+    cr_expect_eq(run.cpu_times, 1);
+    cr_assert_eq(run.procs[0].nsteps, 5);
+    expect_call(0, 0, "MPI_Init", 0);
+    cr_expect_eq(step(0, 1)->kind, PZ_SCALE_BEGIN);
+    cr_expect_str_eq(name_of(step(0, 1)), "interval 1 at x.c:10");
+    expect_call(0, 2, "MPI_Barrier", 2);
+    cr_expect_eq(step(0, 3)->kind, PZ_SCALE_END);
+    cr_expect_eq(step(0, 3)->region, step(0, 1)->region);
+    expect_call(0, 4, "MPI_Finalize", 0);
+    near(step(0, 0)->gap_wall, 0, "Init gap");
+    near(step(0, 0)->gap_cpu, 0, "Init CPU gap");
+    near(step(0, 0)->duration, 1e-3, "Init");
+    near(step(0, 1)->gap_wall, 2e-3, "BEGIN gap");
+    near(step(0, 1)->gap_cpu, 1.5e-3, "BEGIN CPU gap");
+    near(step(0, 1)->duration, 0, "BEGIN");
+    near(step(0, 2)->gap_wall, 4e-3, "Barrier gap");
+    near(step(0, 2)->gap_cpu, 3.5e-3, "Barrier CPU gap");
+    near(step(0, 2)->duration, 0.8e-3, "Barrier");
+    near(step(0, 3)->gap_wall, 1e-3, "END gap");
+    near(step(0, 3)->gap_cpu, 0.8e-3, "END CPU gap");
+    near(step(0, 4)->gap_wall, 2e-3, "Finalize gap");
+    near(step(0, 4)->gap_cpu, 1.2e-3, "Finalize CPU gap");
+    near(run.procs[0].tail_wall, 2.5e-3, "tail");
+    cr_expect_lt(run.procs[0].tail_cpu, 0, "tail CPU not recorded");
+    /* the user region is no step; its name is not needed */
+    cr_expect(work >= run.nnames || !run.names[work]);
+}
+
+Test(scale_run, a_missing_recording_is_named)
+{
+    char missing[4200];
+
+    snprintf(missing, sizeof(missing), "%s/none", top);
+    cr_expect_eq(pz_scale_run_read(missing, &run, err, sizeof(err)), -1);
+    cr_expect(strstr(err, missing) != NULL, "error '%s' does not name %s", err, missing);
+    cr_expect(strchr(err, '\n') == NULL, "error on more than one line: '%s'", err);
+}
+
+Test(scale_run, a_second_thread_is_refused)
+{
+    struct tb *b = trace(2);
+    int th = tb_thread(b, 1);
+
+    tb_call(b, 0, "MPI_Init", 0, MS(1));
+    tb_call(b, 1, "MPI_Init", 0, MS(1));
+    tb_call(b, th, "MPI_Barrier", MS(2), MS(3));
+    cr_assert_eq(tb_close(b), 0);
+    cr_expect_eq(pz_scale_run_read(rec, &run, err, sizeof(err)), -1);
+    cr_expect(strstr(err, rec) != NULL, "error '%s' does not name %s", err, rec);
+    cr_expect(strstr(err, "process 1") != NULL, "error '%s' does not name process 1", err);
+    cr_expect(strstr(err, "thread") != NULL, "error '%s' does not say why", err);
+}
+
+Test(scale_run, an_intercommunicator_is_refused)
+{
+    struct tb *b = trace(2);
+    const int a[1] = { 0 }, bb[1] = { 1 };
+    uint32_t inter = tb_intercomm(b, "inter", 1, a, 1, bb);
+
+    tb_send_call(b, 0, "MPI_Send", MS(1), MS(2), inter, 0, 0);
+    tb_recv_call(b, 1, "MPI_Recv", MS(1), MS(2), inter, 0, 0);
+    cr_assert_eq(tb_close(b), 0);
+    cr_expect_eq(pz_scale_run_read(rec, &run, err, sizeof(err)), -1);
+    cr_expect(strstr(err, rec) && strstr(err, "process 0") && strstr(err, "MPI_Send") &&
+              strstr(err, "intercommunicator"), "error '%s'", err);
+}
+
+/* pz_scale_grid_balanced is MPI_Dims_create's layout: MPICH's own, for 1 to 1024
+ * processes in 1 to 3 dimensions. */
+Test(scale_grid, balanced_is_mpich_dims_create)
+{
+    singleton_up();
+    for (int n = 1; n <= 1024; n++)
+        for (int nd = 1; nd <= PZ_SCALE_MAX_DIMS; nd++) {
+            int dims[PZ_SCALE_MAX_DIMS] = { 0 };
+            struct pz_scale_grid g;
+
+            cr_assert_eq(MPI_Dims_create(n, nd, dims), MPI_SUCCESS);
+            pz_scale_grid_balanced(&g, n, nd);
+            for (int d = 0; d < nd; d++)
+                cr_expect_eq(g.dims[d], dims[d], "n = %d, %d dimensions: dims[%d] = %d, "
+                             "MPICH %d", n, nd, d, g.dims[d], dims[d]);
+        }
+    singleton_down();
+}
