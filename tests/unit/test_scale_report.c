@@ -439,6 +439,76 @@ Test(scale_report, base_is_smallest_recorded)
     free(text);
 }
 
+/* The whole run is named only when no interval stops.  The run of 8 processes given as
+ * 9 (the report takes the counts it is given): interval 1's scaling efficiency is
+ * 10 2 / (4 9) = 0.556, the whole run's 11.5 2 / (5.5 9) = 0.465.  The whole run's
+ * largest lost part at 8 processes: other MPI calls, MPI_Init and MPI_Finalize, 8 x 1 +
+ * 7 x 0.5 + 0.25 = 11.75 ms (communication less synchronization 15 - 7 = 8, idle 0.25). */
+Test(scale_report, whole_run_when_no_interval_stops)
+{
+    struct pz_scale_entry entries[2] = { { 2, 1, &runs[0][0] }, { 9, 0, &runs[0][2] } };
+    struct pz_scale_series series = { "fast", entries, 2 };
+    struct pz_scale_input in = { recordings, 1, &series, 1, NULL, 0, NULL, 0 };
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+
+    cr_assert_eq(pz_scale_report_write(out, PZ_REPORT_TEXT, &in), 0);
+    fclose(out);
+    cr_expect_not_null(strstr(text, "fast: the whole run stops scaling first: at 9 processes its "
+                                    "scaling efficiency is 0.465"), "%s", text);
+    cr_expect_not_null(strstr(text, "is other MPI calls (MPI_Init, MPI_Finalize, communicator "
+                                    "management), 0.011750 s"), "%s", text);
+    free(text);
+}
+
+/* A predicted run without interval 1 (4 processes: MPI_Init 0..1, MPI_Finalize 1..2): its
+ * row says so, its JSON entry is left out, and the whole run still has its speedup,
+ * 11.5 / 2 = 5.75. */
+Test(scale_report, run_lacking_an_interval)
+{
+    struct pz_analysis plain;
+    char *plain_dir = tb_tempdir(), *text = NULL, err[1024];
+    struct tb *t = tb_open(plain_dir, 4);
+    struct pz_scale_entry entries[2] = { { 2, 1, &runs[0][0] }, { 4, 0, &plain } };
+    struct pz_scale_series series = { "fast", entries, 2 };
+    struct pz_scale_input in = { recordings, 1, &series, 1, NULL, 0, NULL, 0 };
+    size_t len = 0;
+    FILE *out;
+    const char *p;
+    struct jv *root;
+    struct text_values v;
+
+    cr_assert_not_null(t);
+    for (int r = 0; r < 4; r++) {
+        tb_call(t, r, "MPI_Init", 0, MS(1));
+        tb_call(t, r, "MPI_Finalize", MS(1), MS(2));
+    }
+    cr_assert_eq(tb_close(t), 0);
+    cr_assert_eq(pz_analyze(plain_dir, &plain, err, sizeof(err)), 0, "pz_analyze: %s", err);
+    out = open_memstream(&text, &len);
+    cr_assert_eq(pz_scale_report_write(out, PZ_REPORT_TEXT, &in), 0);
+    fclose(out);
+    cr_expect_not_null(strstr(text_row(text, "Interval 1 at src/x.c:10", "fast", 4),
+                              "(the predicted run lacks the interval)"), "%s", text);
+    v = parse_row(text_row(text, "Interval (whole run)", "fast", 4));
+    cr_expect_float_eq(v.speedup, 5.75, 1e-3);
+    free(text);
+    text = NULL;
+    out = open_memstream(&text, &len);
+    cr_assert_eq(pz_scale_report_write(out, PZ_REPORT_JSON, &in), 0);
+    fclose(out);
+    p = text;
+    root = jparse(&p);
+    cr_expect_eq(jget(jat(jget(jat(jget(root, "intervals"), 1), "machines"), 0), "entries")->n,
+                 1);
+    jfree(root);
+    free(text);
+    pz_analysis_free(&plain);
+    tb_remove(plain_dir);
+    free(plain_dir);
+}
+
 static size_t occurrences(const char *s, const char *end, const char *what)
 {
     size_t n = 0;
