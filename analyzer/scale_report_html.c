@@ -2,6 +2,7 @@
  * what was recorded and predicted, the findings and notes, then per interval the table
  * of every machine at every count, its computation models and three SVG plots against
  * the processes: execution time, efficiency and scaling efficiency. */
+#include <ctype.h>
 #include <string.h>
 
 #include "scale_report_table.h"
@@ -133,8 +134,9 @@ static void interval(FILE *out, const struct pz_scale_table *t, size_t i)
     char label[600];
 
     pz_scale_interval_label(t, i, label, sizeof(label));
+    label[0] = (char)toupper((unsigned char)label[0]);
     fputs("<h2>", out);
-    pz_scale_html_text(out, t->intervals[i].node->parent < 0 ? "Whole run" : label);
+    pz_scale_html_text(out, label);
     fputs("</h2>\n", out);
     table(out, t, i);
     models(out, t, i);
