@@ -20,8 +20,6 @@ struct pz_comsys *pz_comsys_new(const struct pz_machine *m, int nprocs)
     cs->net = pz_network_new(m, pz_nodes_for(m, nprocs));
     cs->node = malloc((size_t)(nprocs > 0 ? nprocs : 1) * sizeof(int));
     cs->cpu_free = calloc((size_t)(nprocs > 0 ? nprocs : 1), sizeof(double));
-    cs->recv_overheads = m->overhead.recv > 0 || m->overhead.recv_per_byte > 0 ||
-                         m->shm_overhead.recv > 0 || m->shm_overhead.recv_per_byte > 0;
     if (!cs->net || !cs->node || !cs->cpu_free || pz_match_init(&cs->match, nprocs) != 0 ||
         pz_cs_progress_init(cs) != 0) {
         pz_comsys_free(cs);
@@ -350,14 +348,21 @@ int pz_comsys_send(struct pz_comsys *cs, int src, int dst, int tag, int comm, do
                    enum pz_send_mode mode, double at)
 {
     int r = new_p2p(cs, REQ_SEND, src, src, dst, tag, comm, at);
+    double leaves;
 
     if (r < 0)
         return -1;
     cs->req[r].bytes = bytes;
     cs->req[r].mode = (uint8_t)mode;
-    /* the message leaves once its sender has spent its overhead on it */
-    at = pz_cs_occupy(cs, src, at, pz_send_overhead(cs->machine, bytes,
-                                                    pz_cs_same_node(cs, src, dst)));
+    /* the message leaves once its sender has spent its overhead on it: an event then,
+       so that the simulation's clock stays at `at` for the other processes' posts */
+    leaves = pz_cs_occupy(cs, src, at, pz_send_overhead(cs->machine, bytes,
+                                                        pz_cs_same_node(cs, src, dst)));
+    if (leaves > at) {
+        cs->req[r].posted = leaves;
+        pz_cs_push(cs, leaves, EV_POST, r);
+        return r;
+    }
     return post(cs, r, at);
 }
 

@@ -239,6 +239,14 @@ int pz_comsys_collective(struct pz_comsys *cs, int comm, const struct pz_coll *c
     return r;
 }
 
+/* Whether the machine charges receivers a CPU time: agents then keep the overhead of
+ * each message they await. */
+static int charges_receivers(const struct pz_machine *m)
+{
+    return m->overhead.recv > 0 || m->overhead.recv_per_byte > 0 || m->shm_overhead.recv > 0 ||
+           m->shm_overhead.recv_per_byte > 0;
+}
+
 /* Agent a's round receives a message from process src, whose receiver's overhead is
  * overhead. */
 static void await(struct pz_comsys *cs, int a, int src, double overhead)
@@ -293,7 +301,7 @@ static void post_message(struct pz_comsys *cs, int a, int peer, int is_send, dou
                                         pz_send_overhead(cs->machine, bytes,
                                                          pz_cs_same_node(cs, me, other))));
     } else {
-        if (cs->recv_overheads)
+        if (charges_receivers(cs->machine))
             await(cs, a, other, pz_recv_overhead(cs->machine, bytes,
                                                  pz_cs_same_node(cs, me, other)));
         pz_cs_coll_recv(cs, a, key);
@@ -366,7 +374,7 @@ void pz_cs_agent_received(struct pz_comsys *cs, int a, int src, double t)
 {
     struct agent *ag = &cs->agents[a];
 
-    if (cs->recv_overheads)
+    if (charges_receivers(cs->machine))
         t = pz_cs_occupy(cs, cs->comms[ag->comm].procs[ag->c.me], t, awaited_overhead(ag, src));
     pz_cs_agent_message_done(cs, a, t);
 }

@@ -71,7 +71,6 @@ struct pz_comsys {
     int nprocs;
     int *node;                 /* node of each process */
     double *cpu_free;          /* per process: the end of the MPI overheads it has taken on */
-    int recv_overheads;        /* whether the machine charges receivers a CPU time */
     double now;
     struct pz_heap events;
     struct due_now now_queue;
