@@ -74,6 +74,46 @@ static void put_prop(FILE *f, const char *id, const char *value)
     fprintf(f, "    <prop id=\"%s\" value=\"%s\"/>\n", id, value);
 }
 
+/* SMPI's factors of latency (or of bandwidth) by message size for the machine's
+ * segments between nodes: "SIZE:FACTOR;..." where an entry holds for messages of at
+ * least SIZE bytes.  Segment i holds from the bound before it + 1 B (whole bytes) and
+ * its factor is its latency (bandwidth) over the link's; beyond the last bound, 1.  A
+ * segment's latency over a latency of 0 cannot be a factor: 1 (docs/simgrid.md). */
+static void put_factors(FILE *f, const char *id, const struct pz_machine *m, double link,
+                        int of_latency)
+{
+    const struct pz_segments *s = &m->segments;
+    double from = 0;
+
+    fprintf(f, "    <prop id=\"%s\" value=\"", id);
+    for (int i = 0; i < s->n; i++) {
+        double value = of_latency ? s->seg[i].latency : s->seg[i].bandwidth;
+
+        fprintf(f, "%.15g:%.15g;", from, link > 0 ? value / link : 1);
+        from = floor(s->seg[i].upto) + 1;
+    }
+    fprintf(f, "%.15g:1\"/>\n", from);
+}
+
+/* SMPI's overheads of sends (smpi/os: MPI_Send, smpi/ois: MPI_Isend) and receives
+ * (smpi/or), "SIZE:OFFSET:PER_BYTE" in s and s/B from size 0: the machine's between
+ * nodes; written only when the machine has them. */
+static void put_overheads(FILE *f, const struct pz_machine *m)
+{
+    const struct pz_overhead *o = &m->overhead;
+    char value[96];
+
+    if (o->send > 0 || o->send_per_byte > 0) {
+        snprintf(value, sizeof(value), "0:%.15g:%.15g", o->send, o->send_per_byte);
+        put_prop(f, "smpi/os", value);
+        put_prop(f, "smpi/ois", value);
+    }
+    if (o->recv > 0 || o->recv_per_byte > 0) {
+        snprintf(value, sizeof(value), "0:%.15g:%.15g", o->recv, o->recv_per_byte);
+        put_prop(f, "smpi/or", value);
+    }
+}
+
 /* SMPI's algorithms for the operations whose MPICH choice in SMPI's "mpich" selector
  * fails in SMPI 3.32's replay: the one MPICH 3 takes for the run's largest block n
  * among P processes (docs/collectives.md, MPICH 3). */
@@ -106,8 +146,9 @@ int pz_simgrid_platform(FILE *f, const struct pz_machine *m, const struct pz_sim
             "<platform version=\"4.1\">\n"
             "  <config>\n", pz_machine_word(m, PZ_KEY_NETWORK));
     put_prop(f, "smpi/host-speed", "1Gf");
-    put_prop(f, "smpi/bw-factor", "0:1");
-    put_prop(f, "smpi/lat-factor", "0:1");
+    put_factors(f, "smpi/bw-factor", m, bandwidth, 0);
+    put_factors(f, "smpi/lat-factor", m, latency, 1);
+    put_overheads(f, m);
     put_prop(f, "network/crosstraffic", "0");
     put_prop(f, "smpi/send-is-detached-thresh", thresh);
     put_prop(f, "smpi/async-small-thresh", thresh);

@@ -19,7 +19,8 @@ struct pz_comsys *pz_comsys_new(const struct pz_machine *m, int nprocs)
     cs->free_req = cs->free_agent = -1;
     cs->net = pz_network_new(m, pz_nodes_for(m, nprocs));
     cs->node = malloc((size_t)(nprocs > 0 ? nprocs : 1) * sizeof(int));
-    if (!cs->net || !cs->node || pz_match_init(&cs->match, nprocs) != 0 ||
+    cs->cpu_free = calloc((size_t)(nprocs > 0 ? nprocs : 1), sizeof(double));
+    if (!cs->net || !cs->node || !cs->cpu_free || pz_match_init(&cs->match, nprocs) != 0 ||
         pz_cs_progress_init(cs) != 0) {
         pz_comsys_free(cs);
         return NULL;
@@ -35,6 +36,7 @@ void pz_comsys_free(struct pz_comsys *cs)
         return;
     pz_network_free(cs->net);
     free(cs->node);
+    free(cs->cpu_free);
     pz_heap_release(&cs->events);
     free(cs->now_queue.items);
     pz_match_release(&cs->match);
@@ -73,7 +75,9 @@ void pz_cs_complete(struct pz_comsys *cs, int r, double t)
     struct request *q = &cs->req[r];
 
     q->done = t;
-    if (q->agent >= 0)
+    if (q->agent >= 0 && q->kind == REQ_RECV)
+        pz_cs_agent_received(cs, q->agent, q->key.src, t);
+    else if (q->agent >= 0)
         pz_cs_agent_message_done(cs, q->agent, t);
     else if (q->watched && cs->notify)
         cs->notify(cs->notify_ud, q->owner, r, t);
@@ -145,6 +149,8 @@ static void matched(struct pz_comsys *cs, int send, int recv)
 {
     cs->req[send].partner = recv;
     cs->req[recv].partner = send;
+    cs->req[recv].bytes = cs->req[send].bytes;
+    cs->req[recv].has_data = 1;
     if (eager(cs, &cs->req[send])) {
         double arrival = cs->req[send].arrival, posted = cs->req[recv].posted;
 
@@ -245,8 +251,8 @@ static void coll_matched(struct pz_comsys *cs, struct pz_match_key key,
     int r;
 
     if (send.request < 0) {
-        pz_cs_agent_message_done(cs, recv.request,
-                                 send.value > recv.value ? send.value : recv.value);
+        pz_cs_agent_received(cs, recv.request, key.src,
+                             send.value > recv.value ? send.value : recv.value);
     } else if ((r = coll_request(cs, REQ_RECV, recv.request, &key, 0, recv.value)) >= 0) {
         matched(cs, send.request, r);
     }
@@ -272,6 +278,30 @@ void pz_cs_coll_send(struct pz_comsys *cs, int agent, struct pz_match_key key, d
         cs->req[item.request].queued = 1;
     if (is_eager)   /* complete once its data has left */
         pz_cs_agent_message_done(cs, agent, cs->now);
+}
+
+void pz_cs_coll_send_at(struct pz_comsys *cs, int agent, struct pz_match_key key,
+                        double bytes, double t)
+{
+    int r;
+
+    if (t <= cs->now) {
+        pz_cs_coll_send(cs, agent, key, bytes);
+    } else if ((r = coll_request(cs, REQ_SEND, agent, &key, bytes, t)) >= 0) {
+        cs->req[r].released = 0;   /* freed by its event, not by completing */
+        pz_cs_push(cs, t, EV_COLL_SEND, r);
+    }
+}
+
+/* A collective's send that waited for its sender's overhead: posted now. */
+static void coll_send_due(struct pz_comsys *cs, int r)
+{
+    struct request q = cs->req[r];
+
+    cs->req[r].kind = REQ_FREE;
+    cs->req[r].next = cs->free_req;
+    cs->free_req = r;
+    pz_cs_coll_send(cs, q.agent, q.key, q.bytes);
 }
 
 void pz_cs_coll_recv(struct pz_comsys *cs, int agent, struct pz_match_key key)
@@ -318,11 +348,21 @@ int pz_comsys_send(struct pz_comsys *cs, int src, int dst, int tag, int comm, do
                    enum pz_send_mode mode, double at)
 {
     int r = new_p2p(cs, REQ_SEND, src, src, dst, tag, comm, at);
+    double leaves;
 
     if (r < 0)
         return -1;
     cs->req[r].bytes = bytes;
     cs->req[r].mode = (uint8_t)mode;
+    /* the message leaves once its sender has spent its overhead on it: an event then,
+       so that the simulation's clock stays at `at` for the other processes' posts */
+    leaves = pz_cs_occupy(cs, src, at, pz_send_overhead(cs->machine, bytes,
+                                                        pz_cs_same_node(cs, src, dst)));
+    if (leaves > at) {
+        cs->req[r].posted = leaves;
+        pz_cs_push(cs, leaves, EV_POST, r);
+        return r;
+    }
     return post(cs, r, at);
 }
 
@@ -342,6 +382,23 @@ void pz_comsys_cancel(struct pz_comsys *cs, int request)
     q->queued = 0;
     cs->pending--;
     pz_cs_complete(cs, request, cs->now);
+}
+
+double pz_comsys_deliver(struct pz_comsys *cs, int request, double at)
+{
+    const struct request *q = &cs->req[request];
+    double t = q->done > at ? q->done : at;
+
+    if (q->kind != REQ_RECV || !q->has_data)
+        return t;
+    return pz_cs_occupy(cs, q->owner, t,
+                        pz_recv_overhead(cs->machine, q->bytes,
+                                         pz_cs_same_node(cs, q->key.src, q->key.dst)));
+}
+
+double pz_comsys_cpu_free(const struct pz_comsys *cs, int proc)
+{
+    return cs->cpu_free[proc];
 }
 
 double pz_comsys_done(const struct pz_comsys *cs, int request)
@@ -398,6 +455,9 @@ void pz_comsys_step(struct pz_comsys *cs)
         break;
     case EV_ROUND:
         pz_cs_agent_round(cs, ev.id);
+        break;
+    case EV_COLL_SEND:
+        coll_send_due(cs, ev.id);
         break;
     }
 }

@@ -15,6 +15,14 @@
  *     the data leaves the machine's rendezvous_overhead after that arrives; both
  *     complete when the data has arrived.
  *
+ * The machine's overheads (the CPU time a process spends inside MPI on a message)
+ * occupy the process, one after the other: a send's before its message leaves (the
+ * send is posted that much later, and an eager send completes then; the caller learns
+ * when its process is free again from pz_comsys_cpu_free), a receive's when the process
+ * takes its data (pz_comsys_deliver, called by the receive or the wait that completes
+ * it).  A collective's messages take them as the member's part of the algorithm sends
+ * them and as their data arrives.
+ *
  * Messages from one sender to one receiver with one tag and communicator are matched in
  * the order they were posted (give a wildcard receive the source and tag it matched).
  * A collective is posted by each member with its own start time and runs as the
@@ -87,6 +95,15 @@ int pz_comsys_collective(struct pz_comsys *cs, int comm, const struct pz_coll *c
 /* Cancels an unmatched receive or send: it completes at once, at the time the
  * simulation has reached; a matched one is not affected. */
 void pz_comsys_cancel(struct pz_comsys *cs, int request);
+
+/* The process that owns request, complete, takes it at `at`: when it is done with it,
+ * i.e. max(at, completion) and, for a receive that got a message, the receiver's
+ * overhead after that and after the overheads the process took on before.  Call it
+ * once per request, before releasing it. */
+double pz_comsys_deliver(struct pz_comsys *cs, int request, double at);
+
+/* When the overheads process proc has taken on so far end (0 if none). */
+double pz_comsys_cpu_free(const struct pz_comsys *cs, int proc);
 
 /* When request completes, or a negative value while that is not known yet. */
 double pz_comsys_done(const struct pz_comsys *cs, int request);

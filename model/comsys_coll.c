@@ -10,6 +10,7 @@
 
 #include "coll_schedule.h"
 #include "comsys_int.h"
+#include "cost.h"
 
 struct agent {
     struct pz_coll c;
@@ -24,6 +25,15 @@ struct agent {
     double reduce_bytes;       /* combined after the round */
     int request;               /* the member's collective request */
     int next_free;
+    /* with receive overheads, the round's receives not arrived yet: from which process,
+     * and the receiver's overhead of each */
+    struct awaited *awaited;
+    int nawaited, capawaited;
+};
+
+struct awaited {
+    int src;
+    double overhead;
 };
 
 int pz_comsys_comm(struct pz_comsys *cs, int size, const int *procs)
@@ -72,6 +82,8 @@ static int new_agent(struct pz_comsys *cs)
         cs->capagents = cap;
     }
     cs->agents[cs->nagents].sched = NULL;
+    cs->agents[cs->nagents].awaited = NULL;
+    cs->agents[cs->nagents].nawaited = cs->agents[cs->nagents].capawaited = 0;
     return cs->nagents++;
 }
 
@@ -81,6 +93,7 @@ static void free_agent(struct pz_comsys *cs, int a)
     cs->agents[a].counts = NULL;
     pz_coll_schedule_release(cs->agents[a].sched);
     cs->agents[a].sched = NULL;
+    cs->agents[a].nawaited = 0;
     cs->agents[a].next_free = cs->free_agent;
     cs->free_agent = a;
 }
@@ -130,6 +143,7 @@ void pz_cs_coll_free(struct pz_comsys *cs)
 {
     for (int a = 0; a < cs->nagents; a++) {
         free(cs->agents[a].counts);
+        free(cs->agents[a].awaited);
         pz_coll_schedule_release(cs->agents[a].sched);
     }
     free(cs->agents);
@@ -225,6 +239,51 @@ int pz_comsys_collective(struct pz_comsys *cs, int comm, const struct pz_coll *c
     return r;
 }
 
+/* Whether the machine charges receivers a CPU time: agents then keep the overhead of
+ * each message they await. */
+static int charges_receivers(const struct pz_machine *m)
+{
+    return m->overhead.recv > 0 || m->overhead.recv_per_byte > 0 || m->shm_overhead.recv > 0 ||
+           m->shm_overhead.recv_per_byte > 0;
+}
+
+/* Agent a's round receives a message from process src, whose receiver's overhead is
+ * overhead. */
+static void await(struct pz_comsys *cs, int a, int src, double overhead)
+{
+    struct agent *ag = &cs->agents[a];
+
+    if (ag->nawaited == ag->capawaited) {
+        int cap = ag->capawaited ? 2 * ag->capawaited : 8;
+        struct awaited *grown = realloc(ag->awaited, (size_t)cap * sizeof(*grown));
+
+        if (!grown) {
+            cs->failed = 1;
+            return;
+        }
+        ag->awaited = grown;
+        ag->capawaited = cap;
+    }
+    ag->awaited[ag->nawaited++] = (struct awaited){ src, overhead };
+}
+
+/* The receiver's overhead of agent a's first awaited message from src, forgotten; 0 if
+ * none is awaited. */
+static double awaited_overhead(struct agent *ag, int src)
+{
+    for (int i = 0; i < ag->nawaited; i++) {
+        if (ag->awaited[i].src == src) {
+            double o = ag->awaited[i].overhead;
+
+            memmove(&ag->awaited[i], &ag->awaited[i + 1],
+                    (size_t)(ag->nawaited - i - 1) * sizeof(ag->awaited[0]));
+            ag->nawaited--;
+            return o;
+        }
+    }
+    return 0;
+}
+
 /* One message of agent a's round: posted now in the communicator's collective
  * context. */
 static void post_message(struct pz_comsys *cs, int a, int peer, int is_send, double bytes)
@@ -236,10 +295,17 @@ static void post_message(struct pz_comsys *cs, int a, int peer, int is_send, dou
                                 is_send ? other : me, ag->tag };
 
     ag->outstanding++;
-    if (is_send)
-        pz_cs_coll_send(cs, a, key, bytes);
-    else
+    if (is_send) {
+        pz_cs_coll_send_at(cs, a, key, bytes,
+                           pz_cs_occupy(cs, me, cs->now,
+                                        pz_send_overhead(cs->machine, bytes,
+                                                         pz_cs_same_node(cs, me, other))));
+    } else {
+        if (charges_receivers(cs->machine))
+            await(cs, a, other, pz_recv_overhead(cs->machine, bytes,
+                                                 pz_cs_same_node(cs, me, other)));
         pz_cs_coll_recv(cs, a, key);
+    }
 }
 
 /* The agent whose round an algorithm emits (emit's user data). */
@@ -302,6 +368,15 @@ void pz_cs_agent_message_done(struct pz_comsys *cs, int a, double t)
         ag->round_end = t;
     if (--ag->outstanding == 0)
         round_finished(cs, a);
+}
+
+void pz_cs_agent_received(struct pz_comsys *cs, int a, int src, double t)
+{
+    struct agent *ag = &cs->agents[a];
+
+    if (charges_receivers(cs->machine))
+        t = pz_cs_occupy(cs, cs->comms[ag->comm].procs[ag->c.me], t, awaited_overhead(ag, src));
+    pz_cs_agent_message_done(cs, a, t);
 }
 
 void pz_cs_agent_round(struct pz_comsys *cs, int a)

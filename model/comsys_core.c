@@ -33,6 +33,21 @@ int pz_cs_new_request(struct pz_comsys *cs)
     return r;
 }
 
+double pz_cs_occupy(struct pz_comsys *cs, int p, double t, double o)
+{
+    double start = cs->cpu_free[p] > t ? cs->cpu_free[p] : t;
+
+    if (!(o > 0))
+        return t;
+    cs->cpu_free[p] = start + o;
+    return cs->cpu_free[p];
+}
+
+int pz_cs_same_node(const struct pz_comsys *cs, int p, int q)
+{
+    return cs->node[p] == cs->node[q];
+}
+
 static int due_now_push(struct due_now *q, enum cs_event kind, int id)
 {
     if (q->count == q->cap) {

@@ -19,7 +19,7 @@ enum req_kind { REQ_SEND, REQ_RECV, REQ_COLL, REQ_FREE };
 /* The simulation's own events: a post, a request-to-send arriving, a clear-to-send
  * arriving, a collective's round; with progress only in calls, a clear-to-send and a
  * rendezvous' data that waited for their process's next call. */
-enum cs_event { EV_POST, EV_RTS, EV_CTS, EV_ROUND, EV_CTS_GO, EV_DATA_GO };
+enum cs_event { EV_POST, EV_RTS, EV_CTS, EV_ROUND, EV_CTS_GO, EV_DATA_GO, EV_COLL_SEND };
 
 struct request {
     double posted, done;       /* done < 0 while unknown */
@@ -32,6 +32,7 @@ struct request {
     int agent;                 /* the collective part that posted it, -1 */
     uint8_t kind, mode;
     uint8_t queued, watched, released, rts_arrived;
+    uint8_t has_data;          /* a receive matched with a send: bytes are the send's */
 };
 
 struct coll_cache;
@@ -69,6 +70,7 @@ struct pz_comsys {
     struct pz_network *net;
     int nprocs;
     int *node;                 /* node of each process */
+    double *cpu_free;          /* per process: the end of the MPI overheads it has taken on */
     double now;
     struct pz_heap events;
     struct due_now now_queue;
@@ -93,6 +95,13 @@ struct pz_comsys {
  * out.  Pointers into cs->req are invalid after it. */
 int pz_cs_new_request(struct pz_comsys *cs);
 
+/* Process p takes on an overhead of CPU time o from time t: when it is done, after the
+ * overheads it took on before.  An overhead of 0 neither waits nor occupies. */
+double pz_cs_occupy(struct pz_comsys *cs, int p, double t, double o);
+
+/* Whether processes p and q are on one node. */
+int pz_cs_same_node(const struct pz_comsys *cs, int p, int q);
+
 /* Schedules an event of the model at time t (not before cs->now). */
 void pz_cs_push(struct pz_comsys *cs, double t, enum cs_event kind, int id);
 
@@ -114,6 +123,9 @@ int pz_cs_progress_now(struct pz_comsys *cs, int p, enum cs_event kind, int requ
 /* Collectives (comsys_coll.c): a part's messages completing, and its next round due;
  * freeing the agents and the communicators' schedules. */
 void pz_cs_agent_message_done(struct pz_comsys *cs, int agent, double t);
+/* A receive of agent's round from process src arrived at t: its receiver's overhead,
+ * then done. */
+void pz_cs_agent_received(struct pz_comsys *cs, int agent, int src, double t);
 void pz_cs_agent_round(struct pz_comsys *cs, int agent);
 void pz_cs_coll_free(struct pz_comsys *cs);
 
@@ -121,5 +133,9 @@ void pz_cs_coll_free(struct pz_comsys *cs);
  * protocols of comsys.c; agent_message_done tells the agent when it completes. */
 void pz_cs_coll_send(struct pz_comsys *cs, int agent, struct pz_match_key key, double bytes);
 void pz_cs_coll_recv(struct pz_comsys *cs, int agent, struct pz_match_key key);
+
+/* The same send posted at t (not before now: its sender's overhead delayed it). */
+void pz_cs_coll_send_at(struct pz_comsys *cs, int agent, struct pz_match_key key,
+                        double bytes, double t);
 
 #endif

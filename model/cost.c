@@ -3,10 +3,22 @@
 
 #include "cost.h"
 
+/* The first of the segments s whose bound bytes does not exceed; NULL if none. */
+static const struct pz_segment *segment_of(const struct pz_segments *s, double bytes)
+{
+    for (int i = 0; i < s->n; i++)
+        if (bytes <= s->seg[i].upto)
+            return &s->seg[i];
+    return NULL;
+}
+
 double pz_message_time(const struct pz_machine *m, double bytes)
 {
+    const struct pz_segment *g = segment_of(&m->segments, bytes);
     double payload, packets;
 
+    if (g)
+        return g->latency + bytes / g->bandwidth;
     if (m->cost_model == PZ_COST_HOCKNEY)
         return m->latency + bytes / m->bandwidth;
     payload = m->packet_size - m->packet_header;
@@ -20,7 +32,25 @@ double pz_message_time(const struct pz_machine *m, double bytes)
 
 double pz_shm_time(const struct pz_machine *m, double bytes)
 {
+    const struct pz_segment *g = segment_of(&m->shm_segments, bytes);
+
+    if (g)
+        return g->latency + bytes / g->bandwidth;
     return m->shm_latency + bytes / m->shm_bandwidth;
+}
+
+double pz_send_overhead(const struct pz_machine *m, double bytes, int same_node)
+{
+    const struct pz_overhead *o = same_node ? &m->shm_overhead : &m->overhead;
+
+    return o->send + bytes * o->send_per_byte;
+}
+
+double pz_recv_overhead(const struct pz_machine *m, double bytes, int same_node)
+{
+    const struct pz_overhead *o = same_node ? &m->shm_overhead : &m->overhead;
+
+    return o->recv + bytes * o->recv_per_byte;
 }
 
 int pz_nodes_for(const struct pz_machine *m, int nprocs)

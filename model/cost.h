@@ -4,15 +4,24 @@
 
 #include "machine.h"
 
-/* Between nodes: Hockney's latency + bytes / bandwidth, or the packet model of
+/* Between nodes: a message of at most the bound of one of the machine's segments takes
+ * the first such segment's latency + bytes / bandwidth; a larger one (or any, without
+ * segments) Hockney's latency + bytes / bandwidth, or the packet model of
  * shared/seeds/002 (model B): with n = ceil(bytes / (V_max - V_c)) packets (at least 1),
  *   n = 1:  t0 + bytes * t1 + (bytes + V_c) / bandwidth
  *   n > 1:  t0 + (V_max - V_c) * t1 + (bytes + n * V_c) / bandwidth
  * where t0 = latency, t1 = latency_per_byte, V_max = packet_size, V_c = packet_header. */
 double pz_message_time(const struct pz_machine *m, double bytes);
 
-/* Between processes of one node: shm_latency + bytes / shm_bandwidth. */
+/* Between processes of one node: by shm_segments as above, else shm_latency + bytes /
+ * shm_bandwidth. */
 double pz_shm_time(const struct pz_machine *m, double bytes);
+
+/* The CPU time the sender, or the receiver, of a message of bytes spends on it inside
+ * MPI: per message + bytes x per byte, of the machine's overheads between nodes or,
+ * same_node, between processes of one node. */
+double pz_send_overhead(const struct pz_machine *m, double bytes, int same_node);
+double pz_recv_overhead(const struct pz_machine *m, double bytes, int same_node);
 
 /* The node of rank among nprocs processes: by the node map if there is one (ranks
  * beyond it wrap around: rank r is placed as rank r mod its size), else by

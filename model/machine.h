@@ -33,6 +33,29 @@ enum pz_progress {
                                  the receiver's clear-to-send, the sender's data */
 };
 
+/* Piecewise-linear transfer costs: a message of at most upto bytes (and more than the
+ * previous segment's bound) takes latency + bytes / bandwidth. */
+struct pz_segment {
+    double upto;               /* B */
+    double latency;            /* s */
+    double bandwidth;          /* B/s */
+};
+
+#define PZ_MAX_SEGMENTS 16
+
+/* Segments by increasing bound; n = 0: none. */
+struct pz_segments {
+    int n;
+    struct pz_segment seg[PZ_MAX_SEGMENTS];
+};
+
+/* The CPU time a process spends inside MPI on one message, on its side: per message
+ * plus per byte (LogGP's o and O). */
+struct pz_overhead {
+    double send, send_per_byte;   /* s, s/B: the sender's */
+    double recv, recv_per_byte;   /* s, s/B: the receiver's */
+};
+
 struct pz_machine {
     char name[128];
     enum pz_network_kind network;
@@ -59,6 +82,10 @@ struct pz_machine {
     double reduce_byte_time;   /* s/B of reduction arithmetic */
     int *node_map;             /* node_map file: the node of each rank, or NULL */
     int node_map_size;
+    struct pz_segments segments;       /* between nodes, for messages up to their bounds */
+    struct pz_segments shm_segments;   /* between processes of one node */
+    struct pz_overhead overhead;       /* of a message between nodes */
+    struct pz_overhead shm_overhead;   /* of a message between processes of one node */
 };
 
 /* The keys of a machine file, in the order pz_machine_write and pz_machine_write_json
@@ -70,6 +97,12 @@ enum pz_machine_key {
     PZ_KEY_DUPLEX_FACTOR, PZ_KEY_PROCS_PER_NODE, PZ_KEY_PLACEMENT, PZ_KEY_SHM_LATENCY,
     PZ_KEY_SHM_BANDWIDTH, PZ_KEY_CPU_SCALE, PZ_KEY_MPI, PZ_KEY_REDUCE_BYTE_TIME,
     PZ_KEY_NODE_MAP,   /* read only: the map lives in a file of its own */
+    /* written only when they are not 0 (or empty), so that a machine that does not use
+     * them is written as before they existed: */
+    PZ_KEY_SEGMENTS, PZ_KEY_SHM_SEGMENTS, PZ_KEY_SEND_OVERHEAD,
+    PZ_KEY_SEND_OVERHEAD_PER_BYTE, PZ_KEY_RECV_OVERHEAD, PZ_KEY_RECV_OVERHEAD_PER_BYTE,
+    PZ_KEY_SHM_SEND_OVERHEAD, PZ_KEY_SHM_SEND_OVERHEAD_PER_BYTE, PZ_KEY_SHM_RECV_OVERHEAD,
+    PZ_KEY_SHM_RECV_OVERHEAD_PER_BYTE,
     PZ_NKEYS
 };
 

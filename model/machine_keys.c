@@ -17,6 +17,9 @@ static const char *const mpis[] = { "mpich1", "mpich-1.2.5", "mpich4" };
 
 #define KEY(member, type) \
     .name = #member, .kind = PZ_KIND_##type, .offset = offsetof(struct pz_machine, member)
+/* A key whose field is not named like the key: a member of a struct of fields. */
+#define KEY_AT(key, member, type) \
+    .name = key, .kind = PZ_KIND_##type, .offset = offsetof(struct pz_machine, member), .quiet = 1
 #define WORDS(list) .words = list, .nwords = (int)(sizeof(list) / sizeof(list[0]))
 
 /* Defaults are written in the units whose factor is 1, so that parsing them gives the
@@ -52,6 +55,25 @@ const struct pz_key_def pz_machine_keys[PZ_NKEYS] = {
     [PZ_KEY_MPI] = { KEY(mpi, MPI), WORDS(mpis), .fallback = "mpich4", .summary = "MPI %s" },
     [PZ_KEY_REDUCE_BYTE_TIME] = { KEY(reduce_byte_time, TIME), .fallback = "0 s" },
     [PZ_KEY_NODE_MAP] = { KEY(node_map, NODE_MAP) },
+    [PZ_KEY_SEGMENTS] = { KEY_AT("segments", segments, SEGMENTS),
+                          .summary = "%s size segments", .unless_default = 1 },
+    [PZ_KEY_SHM_SEGMENTS] = { KEY_AT("shm_segments", shm_segments, SEGMENTS) },
+    [PZ_KEY_SEND_OVERHEAD] = { KEY_AT("send_overhead", overhead.send, TIME),
+                               .summary = "send overhead %s us", .times = 1e6,
+                               .unless_default = 1 },
+    [PZ_KEY_SEND_OVERHEAD_PER_BYTE] = { KEY_AT("send_overhead_per_byte",
+                                               overhead.send_per_byte, TIME) },
+    [PZ_KEY_RECV_OVERHEAD] = { KEY_AT("recv_overhead", overhead.recv, TIME),
+                               .summary = "receive overhead %s us", .times = 1e6,
+                               .unless_default = 1 },
+    [PZ_KEY_RECV_OVERHEAD_PER_BYTE] = { KEY_AT("recv_overhead_per_byte",
+                                               overhead.recv_per_byte, TIME) },
+    [PZ_KEY_SHM_SEND_OVERHEAD] = { KEY_AT("shm_send_overhead", shm_overhead.send, TIME) },
+    [PZ_KEY_SHM_SEND_OVERHEAD_PER_BYTE] = { KEY_AT("shm_send_overhead_per_byte",
+                                                   shm_overhead.send_per_byte, TIME) },
+    [PZ_KEY_SHM_RECV_OVERHEAD] = { KEY_AT("shm_recv_overhead", shm_overhead.recv, TIME) },
+    [PZ_KEY_SHM_RECV_OVERHEAD_PER_BYTE] = { KEY_AT("shm_recv_overhead_per_byte",
+                                                   shm_overhead.recv_per_byte, TIME) },
 };
 
 const char *pz_machine_key_name(enum pz_machine_key key)
@@ -78,6 +100,8 @@ double pz_key_number(const struct pz_machine *m, const struct pz_key_def *k)
 {
     if (k->kind == PZ_KIND_COUNT || k->kind == PZ_KIND_WORD)
         return *(const int *)field_of(m, k);
+    if (k->kind == PZ_KIND_SEGMENTS)
+        return ((const struct pz_segments *)field_of(m, k))->n;
     return *(const double *)field_of(m, k);
 }
 
@@ -120,13 +144,17 @@ static const struct {
     [PZ_KIND_DUPLEX] = { 1, 2, 0, "a number from 1 (full duplex) to 2 (half duplex)" },
 };
 
-/* Whether the number v is in the range of a key of kind (the parser of quantities
- * refuses infinite ones itself). */
-static int number_fits(enum pz_key_kind kind, double v)
+/* (The parser of quantities refuses infinite numbers itself.) */
+int pz_kind_fits(enum pz_key_kind kind, double v)
 {
     if (kind > PZ_KIND_DUPLEX || !(v <= ranges[kind].max))
         return 0;
     return ranges[kind].above_min ? v > ranges[kind].min : v >= ranges[kind].min;
+}
+
+const char *pz_kind_range(enum pz_key_kind kind)
+{
+    return kind <= PZ_KIND_DUPLEX ? ranges[kind].says : "";
 }
 
 int pz_key_fits(const struct pz_machine *m, const struct pz_key_def *k)
@@ -140,8 +168,10 @@ int pz_key_fits(const struct pz_machine *m, const struct pz_key_def *k)
         return (unsigned)*(const int *)field_of(m, k) < (unsigned)k->nwords;
     case PZ_KIND_NODE_MAP:
         return 1;
+    case PZ_KIND_SEGMENTS:
+        return pz_segments_fit(field_of(m, k));
     default:
-        return isfinite(pz_key_number(m, k)) && number_fits(k->kind, pz_key_number(m, k));
+        return isfinite(pz_key_number(m, k)) && pz_kind_fits(k->kind, pz_key_number(m, k));
     }
 }
 
@@ -206,7 +236,7 @@ static int store(struct pz_machine *m, const struct pz_key_def *k, const char *v
     default:
         if (parse_number(k->kind, value, &v) != 0)
             return -1;
-        if (!number_fits(k->kind, v)) {
+        if (!pz_kind_fits(k->kind, v)) {
             *out_of_range = 1;
             return -1;
         }
@@ -248,6 +278,16 @@ int pz_key_store(struct pz_machine *m, const struct pz_key_def *k, const char *p
 
     if (k->kind == PZ_KIND_NODE_MAP)
         return pz_node_map_load(m, path, value, why, len);
+    if (k->kind == PZ_KIND_SEGMENTS) {
+        struct pz_segments s;
+        size_t used = (size_t)snprintf(why, len, "%s = '%s': ", k->name, value);
+
+        if (pz_segments_parse(value, &s, why + (used < len ? used : len - 1),
+                              used < len ? len - used : 1) != 0)
+            return -1;
+        *(struct pz_segments *)((char *)m + k->offset) = s;
+        return 0;
+    }
     if (store(m, k, value, &out_of_range) == 0)
         return 0;
     snprintf(why, len, "%s = '%s': expected %s", k->name, value,

@@ -7,6 +7,7 @@
 #define PZ_MACHINE_KEYS_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "machine.h"
 
@@ -22,6 +23,7 @@ enum pz_key_kind {
     PZ_KIND_WORD,        /* an enum: the number of one of the key's words */
     PZ_KIND_MPI,         /* char[32], one of the key's words */
     PZ_KIND_NODE_MAP,    /* a file of its own, read by pz_node_map_load */
+    PZ_KIND_SEGMENTS,    /* struct pz_segments, "UPTO: LATENCY, BANDWIDTH; ..." */
 };
 
 struct pz_key_def {
@@ -38,6 +40,9 @@ struct pz_key_def {
     const char *summary, *plural;
     double times, per;
     int unless_default;
+    /* Written (machine file, JSON) only when its value is not 0 or its list not empty:
+     * keys that came later, so that machines that do not use them read the same. */
+    int quiet;
 };
 
 extern const struct pz_key_def pz_machine_keys[PZ_NKEYS];
@@ -55,7 +60,25 @@ int pz_key_fits(const struct pz_machine *m, const struct pz_key_def *k);
 int pz_key_packet_fits(const struct pz_machine *m);
 int pz_key_duplex_fits(const struct pz_machine *m);
 
-/* m's value of a number, a count or a word (its number) as a double. */
+/* m's value of a number, a count or a word (its number), or the number of segments of
+ * a list, as a double. */
 double pz_key_number(const struct pz_machine *m, const struct pz_key_def *k);
+
+/* Whether the number v is in the range of a key of kind (a number's kind); what the
+ * range is in words ("a time between 0s and 1000s"). */
+int pz_kind_fits(enum pz_key_kind kind, double v);
+const char *pz_kind_range(enum pz_key_kind kind);
+
+/* The shortest %.Ng of v that reads back as v, into buf; whole numbers below 2^53
+ * without an exponent. */
+void pz_exact_number(char *buf, size_t len, double v);
+
+/* Segment lists (machine_segments.c): parses text into s (0, or -1 with what is wrong
+ * in why: "segment 2: ..."); whether s is one the parser accepts; writes it as the
+ * parser reads it back, and as JSON. */
+int pz_segments_parse(const char *text, struct pz_segments *s, char *why, size_t len);
+int pz_segments_fit(const struct pz_segments *s);
+int pz_segments_write(FILE *f, const struct pz_segments *s);
+void pz_segments_write_json(FILE *f, const struct pz_segments *s);
 
 #endif

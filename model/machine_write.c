@@ -17,9 +17,7 @@ static const char *const units[] = {
     [PZ_KIND_FACTOR] = "", [PZ_KIND_DUPLEX] = "",
 };
 
-/* The shortest %.Ng of v that reads back as v, into buf; whole numbers below 2^53
- * without an exponent. */
-static void exact(char *buf, size_t len, double v)
+void pz_exact_number(char *buf, size_t len, double v)
 {
     if (v == floor(v) && fabs(v) < 9007199254740992.0) {
         snprintf(buf, len, "%.0f", v);
@@ -72,11 +70,22 @@ static int put_key(FILE *f, const struct pz_machine *m, const struct pz_key_def 
     case PZ_KIND_WORD:
     case PZ_KIND_MPI:
         return fprintf(f, "%s = %s\n", k->name, word);
+    case PZ_KIND_SEGMENTS:
+        if (fprintf(f, "%s = ", k->name) < 0 ||
+            pz_segments_write(f, (const struct pz_segments *)((const char *)m + k->offset)) < 0)
+            return -1;
+        return fputc('\n', f) == EOF ? -1 : 0;
     default:
-        exact(num, sizeof(num), pz_key_number(m, k));
+        pz_exact_number(num, sizeof(num), pz_key_number(m, k));
         return fprintf(f, "%s = %s%s%s\n", k->name, num, *units[k->kind] ? " " : "",
                        units[k->kind]);
     }
+}
+
+/* Whether key k of m is written: a quiet key only when it is not 0 or empty. */
+static int written(const struct pz_machine *m, const struct pz_key_def *k)
+{
+    return k->kind != PZ_KIND_NODE_MAP && (!k->quiet || pz_key_number(m, k) != 0);
 }
 
 int pz_machine_write_notes(FILE *f, const struct pz_machine *m,
@@ -88,7 +97,7 @@ int pz_machine_write_notes(FILE *f, const struct pz_machine *m,
         return -1;
     }
     for (int k = 0; k < PZ_NKEYS; k++) {
-        if (pz_machine_keys[k].kind == PZ_KIND_NODE_MAP)
+        if (!written(m, &pz_machine_keys[k]))
             continue;
         if (put_note(f, note ? note((enum pz_machine_key)k, arg) : NULL) != 0 ||
             put_key(f, m, &pz_machine_keys[k]) < 0)
@@ -124,10 +133,12 @@ int pz_machine_write_json(FILE *f, const struct pz_machine *m)
     for (int i = 0; i < PZ_NKEYS; i++) {
         const struct pz_key_def *k = &pz_machine_keys[i];
 
-        if (k->kind == PZ_KIND_NODE_MAP)
+        if (!written(m, k))
             continue;
         fprintf(f, "%s\"%s\": ", i ? ", " : "{", k->name);
-        if (k->kind == PZ_KIND_NAME || k->kind == PZ_KIND_MPI)
+        if (k->kind == PZ_KIND_SEGMENTS)
+            pz_segments_write_json(f, (const struct pz_segments *)((const char *)m + k->offset));
+        else if (k->kind == PZ_KIND_NAME || k->kind == PZ_KIND_MPI)
             json_string(f, k->kind == PZ_KIND_NAME ? m->name : m->mpi);
         else if (k->kind == PZ_KIND_WORD)
             fprintf(f, "\"%s\"", pz_machine_word(m, (enum pz_machine_key)i));
@@ -174,7 +185,7 @@ void pz_machine_summary(FILE *out, const struct pz_machine *m)
     static const enum pz_machine_key line[] = {
         PZ_KEY_NETWORK, PZ_KEY_LATENCY, PZ_KEY_BANDWIDTH, PZ_KEY_PROCS_PER_NODE,
         PZ_KEY_EAGER_THRESHOLD, PZ_KEY_MPI, PZ_KEY_CPU_SCALE, PZ_KEY_PROGRESS,
-        PZ_KEY_DUPLEX_FACTOR,
+        PZ_KEY_DUPLEX_FACTOR, PZ_KEY_SEGMENTS, PZ_KEY_SEND_OVERHEAD, PZ_KEY_RECV_OVERHEAD,
     };
     struct pz_machine defaults;
 

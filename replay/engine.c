@@ -148,10 +148,9 @@ static void on_done(void *ud, int proc, int request, double done)
     int th = e->waiter[request];
     struct thread *k = &e->threads[th];
 
-    (void)proc;
+    (void)proc, (void)done;
+    k->wake = pz_comsys_deliver(e->cs, request, k->wake);
     pz_comsys_release(e->cs, request);
-    if (done > k->wake)
-        k->wake = done;
     if (--k->outstanding == 0 && k->state == THREAD_PARKED &&
         pz_heap_push(&e->ready, k->wake, 0, th) != 0)
         pz_engine_fail(e, "out of memory");

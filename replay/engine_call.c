@@ -75,9 +75,8 @@ static void wait_for(struct engine *e, int th, int request)
         k->outstanding++;
         return;
     }
+    k->wake = pz_comsys_deliver(e->cs, request, k->wake);
     pz_comsys_release(e->cs, request);
-    if (done > k->wake)
-        k->wake = done;
 }
 
 /* --- point-to-point */
@@ -310,6 +309,9 @@ int pz_engine_call(struct engine *e, int th)
     if (!communicates && last && last->time > enter_time)
         k->wake = k->call_start + (double)(last->time - enter_time) / e->resolution *
                                       e->o->machine->cpu_scale;
+    /* the call lasts at least until the overheads of what it posted are spent */
+    if (pz_comsys_cpu_free(e->cs, k->rank) > k->wake)
+        k->wake = pz_comsys_cpu_free(e->cs, k->rank);
     if (--k->outstanding > 0) {
         k->state = THREAD_PARKED;
         return 1;

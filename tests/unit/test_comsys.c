@@ -402,3 +402,139 @@ Test(comsys, in_calls_without_calls_told_is_the_background)
     cr_assert_eq(pz_comsys_enter(cs, 0, 0), -1);
     pz_comsys_free(cs);
 }
+
+/* --- the CPU overheads of messages
+ *
+ * Between nodes the sender spends 10 us + 0.01 us/B, the receiver 20 us + 0.02 us/B:
+ * for 1000 B, o_s = 20 us and o_r = 40 us; for 100000 B, 1010 us and 2020 us; for an
+ * empty message 10 us and 20 us.  Between processes of one node 1 us and 2 us. */
+static void setup_overheads(int procs_per_node)
+{
+    setup(procs_per_node);
+    m.overhead = (struct pz_overhead){ 10e-6, 0.01e-6, 20e-6, 0.02e-6 };
+    m.shm_overhead = (struct pz_overhead){ 1e-6, 0, 2e-6, 0 };
+}
+
+/* A ping-pong of 1000 B: process 0 sends at 0, its message leaves at 20 us (its clock is
+ * taken until then) and arrives at 150 us; process 1, in its receive since 0, has the
+ * data at 150 + 40 = 190 us.  It answers then: the answer leaves at 210 us, arrives at
+ * 340 us, and process 0 (in its receive since 20 us) has it at 380 us: a round trip of
+ * 2 x (o_s + 130 us + o_r). */
+Test(comsys, a_ping_pong_pays_both_overheads)
+{
+    int s, r, back, answer;
+    double taken;
+
+    setup_overheads(1);
+    s = pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+    cr_assert_float_eq(pz_comsys_cpu_free(cs, 0), US(20), EPS, "the send takes the sender");
+    r = pz_comsys_recv(cs, 1, 0, 7, 0, 0);
+    back = pz_comsys_recv(cs, 0, 1, 8, 0, US(20));
+    done_at(s, US(20), "eager send, once its overhead is spent");
+    done_at(r, US(150), "the data arrives");
+    taken = pz_comsys_deliver(cs, r, 0);
+    cr_assert_float_eq(taken, US(190), EPS);
+    cr_assert_float_eq(pz_comsys_cpu_free(cs, 1), US(190), EPS);
+    answer = pz_comsys_send(cs, 1, 0, 8, 0, 1000, PZ_SEND_STANDARD, US(190));
+    done_at(answer, US(210), "the answer leaves");
+    done_at(back, US(340), "the answer arrives");
+    taken = pz_comsys_deliver(cs, back, US(20));
+    cr_assert_float_eq(taken, US(380), EPS);
+    pz_comsys_free(cs);
+}
+
+/* A stream of three 1000 B messages posted at once: the sender's overheads follow one
+ * another (the messages leave at 20, 40 and 60 us, and its clock is taken until 60 us),
+ * its link carries them one after the other (150, 280, 410 us); the receiver, whose
+ * receives were posted at 0, takes them in turn: 190, max(190, 280) + 40 = 320 and
+ * max(320, 410) + 40 = 450 us. */
+Test(comsys, a_stream_of_messages_pays_the_overheads_in_turn)
+{
+    int r[3], s[3];
+    double sent[] = { US(20), US(40), US(60) }, arrived[] = { US(150), US(280), US(410) };
+    double taken[] = { US(190), US(320), US(450) }, at = 0;
+
+    setup_overheads(1);
+    for (int i = 0; i < 3; i++)
+        r[i] = pz_comsys_recv(cs, 1, 0, 7, 0, 0);
+    for (int i = 0; i < 3; i++)
+        s[i] = pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+    cr_assert_float_eq(pz_comsys_cpu_free(cs, 0), US(60), EPS);
+    for (int i = 0; i < 3; i++) {
+        done_at(s[i], sent[i], "send");
+        done_at(r[i], arrived[i], "arrival");
+        at = pz_comsys_deliver(cs, r[i], at);
+        cr_assert_float_eq(at, taken[i], EPS, "message %d taken", i);
+    }
+    pz_comsys_free(cs);
+}
+
+/* Rendezvous, 100000 B, receive posted at 0: the request-to-send leaves after o_s =
+ * 1010 us and arrives at 1060 us, the clear-to-send arrives at 1110 us, the data at
+ * 1110 + 8050 = 9160 us; the receiver has it 2020 us later, at 11180 us. */
+Test(comsys, a_rendezvous_pays_the_overheads)
+{
+    int s, r;
+    double taken;
+
+    setup_overheads(1);
+    s = pz_comsys_send(cs, 0, 1, 7, 0, 100000, PZ_SEND_STANDARD, 0);
+    r = pz_comsys_recv(cs, 1, 0, 7, 0, 0);
+    done_at(s, US(9160), "send");
+    done_at(r, US(9160), "receive");
+    taken = pz_comsys_deliver(cs, r, 0);
+    cr_assert_float_eq(taken, US(11180), EPS);
+    pz_comsys_free(cs);
+}
+
+/* Processes 0 and 1 on one node: the shm overheads, 1 us and 2 us; 1000 B through
+ * memory take 1 + 1000 / 5e9 s = 1.2 us: sent at 1 us, arrived at 2.2 us, taken at
+ * 4.2 us.  A cancelled receive got no message and costs nothing. */
+Test(comsys, one_node_pays_its_own_overheads)
+{
+    int s, r, c;
+    double taken;
+
+    setup_overheads(2);
+    s = pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+    r = pz_comsys_recv(cs, 1, 0, 7, 0, 0);
+    done_at(s, US(1), "send");
+    done_at(r, US(2.2), "arrival");
+    taken = pz_comsys_deliver(cs, r, 0);
+    cr_assert_float_eq(taken, US(4.2), EPS);
+    c = pz_comsys_recv(cs, 1, 0, 9, 0, US(5));
+    pz_comsys_cancel(cs, c);
+    taken = pz_comsys_deliver(cs, c, US(5));
+    cr_assert_float_eq(taken, US(5), EPS);
+    pz_comsys_free(cs);
+}
+
+/* A barrier of two on a switch (dissemination, one empty message each way): each token
+ * leaves after o_s = 10 us and arrives at 60 us; each process takes it 20 us later:
+ * both complete at 80 us.  Then a broadcast of 1000 B from process 0 to 1, posted at
+ * 80 us: the root is done once its message has left (80 + 20 = 100 us), the leaf when it
+ * has taken it, at 100 + 130 + 40 = 270 us. */
+Test(comsys, a_collectives_messages_pay_the_overheads)
+{
+    struct pz_coll barrier = { .op = PZ_COLL_BARRIER, .size = 2 };
+    struct pz_coll bcast = { .op = PZ_COLL_BCAST, .size = 2, .bytes = 1000 };
+    int procs[] = { 0, 1 }, comm, a, b;
+    double at;
+
+    setup_overheads(1);
+    comm = pz_comsys_comm(cs, 2, procs);
+    barrier.me = 0;
+    a = pz_comsys_collective(cs, comm, &barrier, 0);
+    barrier.me = 1;
+    b = pz_comsys_collective(cs, comm, &barrier, 0);
+    done_at(a, US(80), "process 0");
+    done_at(b, US(80), "process 1");
+    at = pz_comsys_now(cs);   /* 80 us, to the bit the simulation reached */
+    bcast.me = 0;
+    a = pz_comsys_collective(cs, comm, &bcast, at);
+    bcast.me = 1;
+    b = pz_comsys_collective(cs, comm, &bcast, at);
+    done_at(a, US(100), "the root");
+    done_at(b, US(270), "the leaf");
+    pz_comsys_free(cs);
+}

@@ -10,6 +10,8 @@
  *   - Hockney cost on a switch: latency + bytes / bandwidth per message, a control
  *     message (RTS, CTS) has no payload; eager up to eager_threshold (the send ends at
  *     its post), rendezvous above (RTS, CTS when the receive is posted, data);
+ *   - with overheads, a send takes its sender's before its message leaves (inside the
+ *     Isend), a receive its receiver's when the call that completes it has the data;
  *   - processes start at their recorded first event; BufferFlush spans are removed.
  *
  * Times in the traces are in ns (TB_MS); times in the prediction in seconds since the
@@ -348,6 +350,45 @@ Test(engine, isend_irecv_waitall_overlap_computation)
     near(leave_of(out, 0, "MPI_Waitall"), SEC(5), "rank 0's Waitall");
     near(leave_of(out, 1, "MPI_Waitall"), SEC(5), "rank 1's Waitall");
     near(res.end, SEC(5), "the end");
+}
+
+/* The same trace on a machine whose MPI charges the processes a CPU time per message:
+ * the sender 0.1 ms + 1e-10 s/B (1e6 B: 0.2 ms), the receiver 0.3 ms + 2e-10 s/B
+ * (0.5 ms).  The Isend takes its sender's overhead: it returns at 0.2 ms, and the
+ * computation after it ends at 5.2 ms.  The RTS leaves at 0.2 ms and arrives at
+ * 0.21 ms, the CTS at 0.22 ms, the data at 1.23 ms.  Rank 0's Waitall ends when it
+ * begins (5.2 ms); rank 1's Waitall (from 5 ms, the Irecv cost nothing) takes the
+ * data: 5 + 0.5 = 5.5 ms. */
+Test(engine, overheads_take_the_isend_and_the_wait_that_receives)
+{
+    struct tb *b = trace(2);
+    uint32_t isend = tb_mpi(b, "MPI_Isend"), irecv = tb_mpi(b, "MPI_Irecv"),
+             waitall = tb_mpi(b, "MPI_Waitall");
+    char out[4096];
+
+    tb_enter(b, 0, 0, isend);
+    tb_mpi_isend(b, 0, 0, TB_WORLD, 1, 0, 1000000, 1);
+    tb_leave(b, 0, MS(0.01), isend);
+    tb_enter(b, 0, MS(5.01), waitall);
+    tb_mpi_isend_complete(b, 0, MS(5.5), 1);
+    tb_leave(b, 0, MS(5.5), waitall);
+    tb_enter(b, 1, 0, irecv);
+    tb_mpi_irecv_request(b, 1, 0, 7);
+    tb_leave(b, 1, MS(0.01), irecv);
+    tb_enter(b, 1, MS(5.01), waitall);
+    tb_mpi_irecv(b, 1, MS(6), TB_WORLD, 0, 0, 1000000, 7);
+    tb_leave(b, 1, MS(6), waitall);
+    close_trace(b);
+    m.latency = 10e-6;
+    m.bandwidth = 1e9;
+    m.eager_threshold = 65536;
+    m.overhead = (struct pz_overhead){ 0.1e-3, 1e-10, 0.3e-3, 2e-10 };
+    predict(out);
+    near(leave_of(out, 0, "MPI_Isend"), SEC(0.2), "the Isend");
+    near(leave_of(out, 1, "MPI_Irecv"), 0, "the Irecv");
+    near(leave_of(out, 0, "MPI_Waitall"), SEC(5.2), "rank 0's Waitall");
+    near(leave_of(out, 1, "MPI_Waitall"), SEC(5.5), "rank 1's Waitall");
+    near(res.end, SEC(5.5), "the end");
 }
 
 /* The same transfer with blocking calls after the computation (ms):

@@ -564,3 +564,165 @@ Test(machine, words_and_names_of_keys)
     cr_assert_str_eq(pz_machine_word(&m, PZ_KEY_MPI), "mpich4");
     cr_assert_null(pz_machine_word(&m, PZ_KEY_LATENCY));
 }
+
+/* --- overheads and size segments */
+
+/* A machine file with every overhead and both segment lists, in the units people write:
+ * 1KiB = 1024 B, 64KiB = 65536 B; 20us = 2e-5 s; 90MB/s = 9e7 B/s. */
+Test(machine, overheads_and_segments_are_read)
+{
+    struct pz_machine m;
+    char err[512];
+
+    pz_machine_defaults(&m);
+    cr_assert_eq(m.segments.n, 0, "no segment by default");
+    cr_assert_eq(m.overhead.send, 0);
+    cr_assert_eq(pz_machine_load(write_file("send_overhead = 2us\n"
+                                            "send_overhead_per_byte = 0.5ns\n"
+                                            "recv_overhead = 3us\n"
+                                            "recv_overhead_per_byte = 0.25ns\n"
+                                            "shm_send_overhead = 0.5us\n"
+                                            "shm_send_overhead_per_byte = 0.1ns\n"
+                                            "shm_recv_overhead = 0.75us\n"
+                                            "shm_recv_overhead_per_byte = 0.2ns\n"
+                                            "segments = 1KiB: 20us, 90MB/s; 64KiB : 35 us , "
+                                            "110MB/s  # eager\n"
+                                            "shm_segments = 4096 B: 0.5us, 2GB/s\n"),
+                                 &m, err, sizeof(err)),
+                 0, "%s", err);
+    unlink(path);
+    cr_assert_float_eq(m.overhead.send, 2e-6, EPS);
+    cr_assert_float_eq(m.overhead.send_per_byte, 0.5e-9, EPS);
+    cr_assert_float_eq(m.overhead.recv, 3e-6, EPS);
+    cr_assert_float_eq(m.overhead.recv_per_byte, 0.25e-9, EPS);
+    cr_assert_float_eq(m.shm_overhead.send, 0.5e-6, EPS);
+    cr_assert_float_eq(m.shm_overhead.send_per_byte, 0.1e-9, EPS);
+    cr_assert_float_eq(m.shm_overhead.recv, 0.75e-6, EPS);
+    cr_assert_float_eq(m.shm_overhead.recv_per_byte, 0.2e-9, EPS);
+    cr_assert_eq(m.segments.n, 2);
+    cr_assert_float_eq(m.segments.seg[0].upto, 1024, EPS);
+    cr_assert_float_eq(m.segments.seg[0].latency, 20e-6, EPS);
+    cr_assert_float_eq(m.segments.seg[0].bandwidth, 90e6, 1e-3);
+    cr_assert_float_eq(m.segments.seg[1].upto, 65536, EPS);
+    cr_assert_float_eq(m.segments.seg[1].latency, 35e-6, EPS);
+    cr_assert_float_eq(m.segments.seg[1].bandwidth, 110e6, 1e-3);
+    cr_assert_eq(m.shm_segments.n, 1);
+    cr_assert_float_eq(m.shm_segments.seg[0].bandwidth, 2e9, 1e-3);
+    cr_assert_eq(pz_machine_load(write_file("segments = none\n"), &m, err, sizeof(err)), 0);
+    unlink(path);
+    cr_assert_eq(m.segments.n, 0, "none: no segment");
+}
+
+Test(machine, overhead_and_segment_mistakes)
+{
+    load_fails("send_overhead = 2\n",
+               "1: send_overhead = '2': expected a time such as 50us, 1.5ms or 0s");
+    load_fails("recv_overhead_per_byte = 2000s\n",
+               "1: recv_overhead_per_byte = '2000s': expected a time between 0s and 1000s");
+    load_fails("\nsegments = 1KiB 20us 90MB/s\n",
+               "2: segments = '1KiB 20us 90MB/s': segment 1: expected 'UPTO: LATENCY, "
+               "BANDWIDTH' such as '64KiB: 20us, 100MB/s'");
+    load_fails("segments = 1KiB: 20us, 90MB/s; 512B: 10us, 50MB/s\n",
+               "1: segments = '1KiB: 20us, 90MB/s; 512B: 10us, 50MB/s': segment 2: bounds "
+               "must increase from segment to segment");
+    load_fails("shm_segments = 1KiB: 20us, 0.5B/s\n",
+               "1: shm_segments = '1KiB: 20us, 0.5B/s': segment 1: expected the bandwidth as "
+               "a bandwidth of at least 1B/s");
+    load_fails("segments = 1KiB: 2000s, 9MB/s\n",
+               "1: segments = '1KiB: 2000s, 9MB/s': segment 1: expected the latency as a time "
+               "between 0s and 1000s");
+    load_fails("segments = 1 parsec: 2us, 9MB/s\n",
+               "1: segments = '1 parsec: 2us, 9MB/s': segment 1: expected the upper bound as "
+               "a size between 0B and 2^53B");
+}
+
+/* Set, they are written and read back to the same doubles; 0 and empty, not written. */
+Test(machine, overheads_and_segments_written_read_back)
+{
+    struct pz_machine m, back;
+    char err[512], *text = NULL;
+    size_t len = 0;
+    FILE *f;
+
+    unusual_machine(&m);
+    m.overhead = (struct pz_overhead){ 1.1e-6, 0.3e-9, 2.2e-6, 0.7e-9 };
+    m.shm_overhead = (struct pz_overhead){ 0.1e-6, 0, 0.3e-6, 0.05e-9 };
+    m.segments = (struct pz_segments){ 2, { { 1024, 21e-6, 9.5e7 }, { 65536, 33e-6, 1.1e8 } } };
+    m.shm_segments = (struct pz_segments){ 1, { { 8192, 0.4e-6, 3.3e9 } } };
+    snprintf(path, sizeof(path), "/tmp/prognoz-machine-XXXXXX");
+    f = fdopen(mkstemp(path), "w");
+    cr_assert_eq(pz_machine_write(f, &m), 0);
+    fclose(f);
+    pz_machine_defaults(&back);
+    cr_assert_eq(pz_machine_load(path, &back, err, sizeof(err)), 0, "%s", err);
+    unlink(path);
+    cr_assert_eq(memcmp(&back.overhead, &m.overhead, sizeof(m.overhead)), 0);
+    cr_assert_eq(memcmp(&back.shm_overhead, &m.shm_overhead, sizeof(m.shm_overhead)), 0);
+    cr_assert_eq(memcmp(&back.segments, &m.segments, sizeof(m.segments)), 0);
+    cr_assert_eq(memcmp(&back.shm_segments, &m.shm_segments, sizeof(m.shm_segments)), 0);
+    /* shm_send_overhead_per_byte is 0: not written */
+    f = open_memstream(&text, &len);
+    cr_assert_eq(pz_machine_write(f, &m), 0);
+    fclose(f);
+    cr_assert_null(strstr(text, "shm_send_overhead_per_byte"));
+    cr_assert_not_null(strstr(text, "\nsegments = 1024 B: 2.1e-05 s, 95000000 B/s; "
+                                    "65536 B: 3.3e-05 s, 110000000 B/s\n"));
+    free(text);
+    m.segments.seg[1].upto = 512;   /* decreasing bounds cannot be written */
+    f = open_memstream(&text, &len);
+    cr_assert_eq(pz_machine_write(f, &m), -1);
+    fclose(f);
+    free(text);
+}
+
+/* JSON: the quiet keys only when set, the segments as a list of objects. */
+Test(machine, json_of_overheads_and_segments)
+{
+    struct pz_machine m;
+    char *text;
+
+    pz_machine_defaults(&m);
+    m.overhead.recv = 3e-6;
+    m.segments = (struct pz_segments){ 1, { { 1024, 2e-5, 9e7 } } };
+    text = json_of(&m);
+    cr_assert_not_null(strstr(text, "\"reduce_byte_time\": 0, \"segments\": [{\"upto\": 1024, "
+                                    "\"latency\": 2e-05, \"bandwidth\": 90000000}], "
+                                    "\"recv_overhead\": 3e-06}"), "%s", text);
+    free(text);
+    text = summary_of(&m);
+    cr_assert_str_eq(text, "Predicted on machine unnamed: network switch, latency 50 us, "
+                           "bandwidth 125 MB/s, 1 process per node, eager up to 65536 B, "
+                           "MPI mpich4, cpu_scale 1, 1 size segments, receive overhead 3 us\n");
+    free(text);
+}
+
+/* Segments: 20 us + bytes / 90 MB/s up to 1 KiB, 35 us + bytes / 110 MB/s up to 64 KiB,
+ * beyond that the machine's latency and bandwidth (50 us, 125 MB/s):
+ *   900 B:    20e-6 + 900 / 90e6      = 20 + 10 us       = 30 us
+ *   1024 B:   (its bound belongs to it) 20e-6 + 1024 / 90e6 = 31.3777... us
+ *   11000 B:  35e-6 + 11000 / 110e6   = 35 + 100 us      = 135 us
+ *   125000 B: 50e-6 + 125000 / 125e6  = 50 + 1000 us     = 1050 us
+ * shm: up to 4096 B 0.5 us + bytes / 2 GB/s, beyond 1 us + bytes / 5 GB/s:
+ *   2000 B:   0.5 + 1 us = 1.5 us;  10000 B: 1 + 2 us = 3 us.
+ * The overheads: 2 us + 0.5 ns/B x 1000 B = 2.5 us sending; shm 0.75 us + 0.2 ns x 1000
+ * = 0.95 us receiving. */
+Test(cost, segments_and_overheads)
+{
+    struct pz_machine m;
+
+    pz_machine_defaults(&m);
+    m.segments = (struct pz_segments){ 2, { { 1024, 20e-6, 90e6 }, { 65536, 35e-6, 110e6 } } };
+    m.shm_segments = (struct pz_segments){ 1, { { 4096, 0.5e-6, 2e9 } } };
+    cr_assert_float_eq(pz_message_time(&m, 900), 30e-6, EPS);
+    cr_assert_float_eq(pz_message_time(&m, 1024), 20e-6 + 1024 / 90e6, EPS);
+    cr_assert_float_eq(pz_message_time(&m, 11000), 135e-6, EPS);
+    cr_assert_float_eq(pz_message_time(&m, 125000), 1050e-6, EPS);
+    cr_assert_float_eq(pz_shm_time(&m, 2000), 1.5e-6, EPS);
+    cr_assert_float_eq(pz_shm_time(&m, 10000), 3e-6, EPS);
+    m.overhead = (struct pz_overhead){ 2e-6, 0.5e-9, 3e-6, 0.25e-9 };
+    m.shm_overhead = (struct pz_overhead){ 0.5e-6, 0.1e-9, 0.75e-6, 0.2e-9 };
+    cr_assert_float_eq(pz_send_overhead(&m, 1000, 0), 2.5e-6, EPS);
+    cr_assert_float_eq(pz_recv_overhead(&m, 1000, 0), 3.25e-6, EPS);
+    cr_assert_float_eq(pz_recv_overhead(&m, 1000, 1), 0.95e-6, EPS);
+    cr_assert_float_eq(pz_send_overhead(&m, 0, 1), 0.5e-6, EPS);
+}

@@ -99,3 +99,30 @@ Test(network, a_switch_with_a_duplex_factor)
     arrives(n, 1, 3, US(500), US(650), "node 3 sends no more: alone");
     pz_network_free(n);
 }
+
+/* With segments, each network takes a message's cost from its size's segment: up to
+ * 1000 B 10 us + bytes / 100 MB/s, up to 2000 B 20 us + bytes / 50 MB/s.  1250 B fall
+ * in the second: 20 + 25 = 45 us (not 150); 500 B in the first: 10 + 5 = 15 us.  On a
+ * bus the second transfer waits for the first: 45 + 15 = 60 us; on a switch between
+ * other nodes it does not: 15 us.  Through memory, shm_segments: up to 2000 B 0.5 us +
+ * bytes / 2.5 GB/s: 1250 B in 0.5 + 0.5 = 1 us. */
+Test(network, every_network_takes_the_cost_of_the_size_segment)
+{
+    enum pz_network_kind kinds[] = { PZ_NET_BUS, PZ_NET_CHANNELS, PZ_NET_SWITCH };
+    double second[] = { US(60), US(60), US(15) };
+
+    for (int i = 0; i < 3; i++) {
+        struct pz_machine m = machine(kinds[i], 1);
+        struct pz_network *n;
+        double got;
+
+        m.segments = (struct pz_segments){ 2, { { 1000, 10e-6, 100e6 }, { 2000, 20e-6, 50e6 } } };
+        m.shm_segments = (struct pz_segments){ 1, { { 2000, 0.5e-6, 2.5e9 } } };
+        n = pz_network_new(&m, 4);
+        arrives(n, 0, 1, 0, US(45), "the second segment");
+        got = pz_network_transfer(n, 2, 3, 500, 0);
+        cr_assert_float_eq(got, second[i], EPS, "network %d: 500 B at %g", i, got);
+        arrives(n, 2, 2, 0, US(1), "through memory");
+        pz_network_free(n);
+    }
+}

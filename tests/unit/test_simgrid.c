@@ -353,6 +353,33 @@ Test(simgrid, the_nearer_duplex)
     free(x);
 }
 
+/* The machine's segments become SMPI's factors on the link's latency and bandwidth
+ * (defaults: 50 us, 125 MB/s): up to 1024 B 20 us and 100 MB/s (factors 0.4 and 0.8)
+ * from 0 B, up to 65536 B 75 us and 250 MB/s (1.5 and 2) from 1025 B, 1 from 65537 B.
+ * Its overheads between nodes become smpi/os and smpi/ois (2 us + 0.5 ns/B) and smpi/or
+ * (3 us + 0.25 ns/B); without them, the factors are 0:1 and no overhead is written. */
+Test(simgrid, segments_and_overheads_map_to_smpi_factors_and_overheads)
+{
+    struct pz_machine mach;
+    char *x;
+
+    pz_machine_defaults(&mach);
+    x = platform(&mach);
+    expect_has(x, "<prop id=\"smpi/bw-factor\" value=\"0:1\"/>\n"
+                  "    <prop id=\"smpi/lat-factor\" value=\"0:1\"/>\n"
+                  "    <prop id=\"network/crosstraffic\"");
+    free(x);
+    mach.segments = (struct pz_segments){ 2, { { 1024, 20e-6, 100e6 }, { 65536, 75e-6, 250e6 } } };
+    mach.overhead = (struct pz_overhead){ 2e-6, 0.5e-9, 3e-6, 0.25e-9 };
+    x = platform(&mach);
+    expect_has(x, "<prop id=\"smpi/bw-factor\" value=\"0:0.8;1025:2;65537:1\"/>\n");
+    expect_has(x, "<prop id=\"smpi/lat-factor\" value=\"0:0.4;1025:1.5;65537:1\"/>\n");
+    expect_has(x, "<prop id=\"smpi/os\" value=\"0:2e-06:5e-10\"/>\n"
+                  "    <prop id=\"smpi/ois\" value=\"0:2e-06:5e-10\"/>\n"
+                  "    <prop id=\"smpi/or\" value=\"0:3e-06:2.5e-10\"/>\n");
+    free(x);
+}
+
 /* Packet model: 1422 of every 1500 bytes are payload (12.5 MB/s x 1422/1500), and the
  * first packet's preparation, 1422 x 10 ns, adds to the 90 us latency. */
 Test(simgrid, ethernet_hub_platform)
