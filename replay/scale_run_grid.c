@@ -1,8 +1,12 @@
-/* The process grid of a recording without its topology (scale_run.h): of MPI_Dims_create's
+/* The process grid of a recording (scale_run.h): the topology of a communicator
+ * MPI_Cart_create made of every process in the world's order, if a message uses one;
+ * else, of MPI_Dims_create's
  * layouts in 1, 2 and 3 dimensions, the one in which every point-to-point peer is a
  * neighbour (-1, 0 or +1 per dimension, or across the ends of a dimension longer than 2,
  * which is then periodic) and the distinct offsets are the fewest, the fewer dimensions
  * winning a tie. */
+#include <string.h>
+
 #include "scale_run_int.h"
 #include "trace_calls.h"
 
@@ -65,7 +69,42 @@ static void place_messages(struct pz_scale_reading *r, struct candidate *c, int 
     }
 }
 
-void pz_scale_infer_grid(struct pz_scale_reading *r)
+/* Whether communicator comm has every process, in the world's order, and a topology of
+ * at most PZ_SCALE_MAX_DIMS dimensions: its grid into g. */
+static int world_topology(struct pz_scale_reading *r, uint32_t comm, struct pz_scale_grid *g)
+{
+    const struct pz_cart_def *t = pz_trace_in_cart(r->in, comm);
+    const int *procs;
+
+    if (!t || t->ndims < 1 || t->ndims > PZ_SCALE_MAX_DIMS ||
+        pz_trace_in_comm(r->in, comm, &procs) != r->run->nprocs)
+        return 0;
+    for (int p = 0; p < r->run->nprocs; p++)
+        if (procs[p] != p)
+            return 0;
+    memset(g, 0, sizeof(*g));
+    g->ndims = (int)t->ndims;
+    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++) {
+        g->dims[d] = d < g->ndims ? (int)t->dims[d] : 1;
+        g->periodic[d] = d < g->ndims && t->periodic[d];
+    }
+    g->from_topology = 1;
+    return 1;
+}
+
+/* The grid of the first world-wide topology a message of the run uses; 0 if none. */
+static int grid_from_topology(struct pz_scale_reading *r)
+{
+    for (int p = 0; p < r->run->nprocs; p++)
+        for (size_t i = 0; i < r->run->procs[p].nevents; i++)
+            if (pz_scale_is_message(r->run->procs[p].events[i].kind) &&
+                world_topology(r, r->raw[p][i].comm, &r->run->grid))
+                return 1;
+    return 0;
+}
+
+/* The layout of MPI_Dims_create in which the messages fit best (above). */
+static void infer_from_messages(struct pz_scale_reading *r)
 {
     struct candidate c[PZ_SCALE_MAX_DIMS] = { 0 };
     struct pz_scale_run *run = r->run;
@@ -83,8 +122,14 @@ void pz_scale_infer_grid(struct pz_scale_reading *r)
         run->grid = c[best].g;
     else
         pz_scale_grid_balanced(&run->grid, run->nprocs, 1);
-    for (int p = 0; p < run->nprocs; p++)
-        pz_scale_grid_coords(&run->grid, p, run->procs[p].coords);
+}
+
+void pz_scale_infer_grid(struct pz_scale_reading *r)
+{
+    if (!grid_from_topology(r))
+        infer_from_messages(r);
+    for (int p = 0; p < r->run->nprocs; p++)
+        pz_scale_grid_coords(&r->run->grid, p, r->run->procs[p].coords);
 }
 
 int pz_scale_grid_offset(const struct pz_scale_grid *g, int d, const int *a, const int *b)

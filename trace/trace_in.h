@@ -42,6 +42,10 @@ const char *pz_trace_in_string(const struct pz_trace_in *t, uint32_t ref);
 /* Communicator comm (defs.h), NULL if it is not defined. */
 const struct pz_comm_def *pz_trace_in_comm_def(const struct pz_trace_in *t, uint32_t comm);
 
+/* The Cartesian topology of communicator comm (MPI_Cart_create's, MPI_Cart_sub's),
+ * NULL if it has none. */
+const struct pz_cart_def *pz_trace_in_cart(const struct pz_trace_in *t, uint32_t comm);
+
 /* The members of communicator comm as processes (rank i is process procs[i]) and its
  * size; 0 for MPI_COMM_SELF-like communicators (the caller alone), -1 if undefined. */
 int pz_trace_in_comm(const struct pz_trace_in *t, uint32_t comm, const int **procs);

@@ -119,6 +119,19 @@ static void expect_grid(int ndims, int d0, int d1, int d2, int per0, int per1, i
     cr_expect_eq(g->from_topology, 0);
 }
 
+/* The same for a grid taken from a recorded topology. */
+static void expect_topology_grid(int ndims, int d0, int d1, int per0, int per1)
+{
+    const struct pz_scale_grid *g = &run.grid;
+
+    cr_expect_eq(g->ndims, ndims, "grid of %d dimensions, expected %d", g->ndims, ndims);
+    cr_expect(g->dims[0] == d0 && g->dims[1] == d1 && g->dims[2] == 1,
+              "grid %dx%dx%d, expected %dx%dx1", g->dims[0], g->dims[1], g->dims[2], d0, d1);
+    cr_expect(g->periodic[0] == per0 && g->periodic[1] == per1,
+              "periodic %d,%d, expected %d,%d", g->periodic[0], g->periodic[1], per0, per1);
+    cr_expect_eq(g->from_topology, 1);
+}
+
 static const struct pz_scale_comm *comm_of(const struct pz_scale_event *e)
 {
     cr_assert_lt(e->comm, run.ncomms, "class %u of %u", e->comm, run.ncomms);
@@ -214,6 +227,30 @@ Test(scale_run, ring_of_4_is_periodic)
     expect_offset(event(0, 1, 0), -1, 0, 0);    /* 0 <- 3 */
     expect_offset(event(1, 0, 0), 1, 0, 0);
     expect_offset(event(1, 1, 0), -1, 0, 0);
+}
+
+/* A ring of 4 on a communicator MPI_Cart_create made 2x2, periodic in its first
+ * dimension: the topology is the grid, though the messages alone would make a periodic
+ * 1-D ring.  In 2x2 (rank = 2 x + y), 1 -> 2 is (0,1) -> (1,0): (+1,-1); 3 -> 0 is
+ * (1,1) -> (0,0): (-1,-1), and -1 in the periodic dimension 0 of size 2 is -1 the short
+ * way (2 * -1 = -2 is not below -2). */
+Test(scale_run, a_world_topology_is_the_grid)
+{
+    static const uint32_t dims[2] = { 2, 2 };
+    static const int periodic[2] = { 1, 0 };
+    static const int world[4] = { 0, 1, 2, 3 };
+    struct tb *b = trace(4);
+    uint32_t cart = tb_comm(b, "cart", 4, world);
+
+    tb_cart(b, cart, 2, dims, periodic, 1);
+    for (int p = 0; p < 4; p++) {
+        tb_send_call(b, p, "MPI_Send", MS(1), MS(2), cart, (uint32_t)(p + 1) % 4, 0);
+        tb_recv_call(b, p, "MPI_Recv", MS(3), MS(4), cart, (uint32_t)(p + 3) % 4, 0);
+    }
+    read_back(b);
+    expect_topology_grid(2, 2, 2, 1, 0);
+    expect_offset(event(1, 0, 0), 1, -1, 0);
+    expect_offset(event(3, 0, 0), -1, -1, 0);
 }
 
 /* The 5-point stencil of 8 processes laid out 4x2 (rank = 2 x + y): to each neighbour
