@@ -74,8 +74,4 @@ struct pz_scale_sink {
 int pz_scale_synthesize(const struct pz_scale_program *m, int nprocs,
                         const struct pz_scale_sink *sink, char *err, size_t errlen);
 
-/* Synthesizes the run at nprocs processes into the archive DIR/traces.otf2 (synth_out.h). */
-int pz_scale_synthesize_archive(const struct pz_scale_program *m, int nprocs, const char *dir,
-                                char *err, size_t errlen);
-
 #endif
