@@ -258,10 +258,11 @@ int sp_fit_all(struct pz_scale_program *m, const struct sp_stats *st)
         goto out;
     fit_classes(m, st->tail, st->ntail, m->tail, tail_own, lacking);
     for (uint32_t c = 0; c < m->nclasses; c++)
-        if (lacking[c] && sp_note(m, "the processes of class '%s' are in fewer than %zu "
-                                  "recordings: the computation before each of their "
-                                  "steps is the one after the same previous step over "
-                                  "all processes", m->classes[c].name, runs_needed(m)) != 0)
+        if (lacking[c] && sp_note(m, "the processes of class '%s' are in too few "
+                                  "recordings for fits of their own: the computation "
+                                  "before each of their steps is fitted over the "
+                                  "processes with the same steps around it",
+                                  m->classes[c].name) != 0)
             goto out;
     rc = fit_intervals(m, st);
 out:
