@@ -148,6 +148,14 @@ static void contradiction(const struct pz_scale_program *m, uint32_t k, char *er
                  m->first_proc[(size_t)k * m->nruns + r], where);
 }
 
+static int made_anywhere(const struct pz_scale_program *m, uint32_t k)
+{
+    for (size_t r = 0; r < m->nruns; r++)
+        if (m->first_proc[(size_t)k * m->nruns + r] != SP_NONE)
+            return 1;
+    return 0;
+}
+
 static int infer_one(struct pz_scale_program *m, uint64_t *const *made, uint32_t k,
                      char *err, size_t errlen)
 {
@@ -155,6 +163,13 @@ static int infer_one(struct pz_scale_program *m, uint64_t *const *made, uint32_t
     int nd = m->grid.ndims, best = -1, c[3];
 
     sp_peer_guard(m, m->nodes[k].sym, &peers);
+    if (!made_anywhere(m, k)) {
+        /* matched by no process (the merge kept a step the walk placed elsewhere): a
+         * guard that never holds */
+        m->nodes[k].guard = peers;
+        m->nodes[k].guard.pos[0] = 0;
+        return 0;
+    }
     for (int level = 0; level <= nd && best < 0; level++)
         for (c[0] = 0; c[0] < NCHOICES; c[0]++)
             for (c[1] = 0; c[1] < (nd > 1 ? NCHOICES : 1); c[1]++)

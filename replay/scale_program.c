@@ -41,6 +41,11 @@ static int check_runs(struct pz_scale_program *m, int compute_cpu, char *err, si
             snprintf(err, errlen, "recording %zu has no processes", r + 1);
             return -1;
         }
+        if (a->grid.ndims < 1 || a->grid.ndims > PZ_SCALE_MAX_DIMS) {
+            snprintf(err, errlen, "%s: a process grid of %d dimensions", a->path,
+                     a->grid.ndims);
+            return -1;
+        }
         if (compute_cpu && !a->cpu_times) {
             snprintf(err, errlen, "%s: no CPU times recorded (PROGNOZ_CPU_TIME=1)", a->path);
             return -1;

@@ -714,6 +714,41 @@ Test(scale_program, a_call_one_recording_has_more_is_named)
         sr_free(runs[i]);
 }
 
+/* At 4 processes, process 2 makes an MPI_Barrier in the second iteration, after its
+ * waits (its 11th call of the interval: 2 Irecv, 2 Isend, 4 Wait, the Allreduce of the
+ * first iteration make 9, then 2 Irecv, 2 Isend, 4 Wait, so the 19th). */
+static void prog_extra_inside(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    sr_step(b, p, PZ_SCALE_BEGIN, SR_INTERVAL, 0);
+    for (int i = 0; i < ITERS; i++) {
+        stencil1(b, p, c);
+        if (b->run.nprocs == 4 && p == 2 && i == 1)
+            collective(b, p, SR_BARRIER, 0, SR_WORLD, world(b, -1), -1, 0, 0);
+    }
+    sr_step(b, p, PZ_SCALE_END, SR_INTERVAL, 0);
+}
+
+Test(scale_program, a_call_inside_an_interval_one_process_has_more_is_named)
+{
+    static const int counts[3] = {2, 4, 8};
+    struct sr_run *runs[3];
+    const struct pz_scale_run *list[3];
+    char err[512] = "", path[32];
+
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof(path), "run%d", counts[i]);
+        runs[i] = sr_build(path, counts[i], 1, NULL, prog_extra_inside, NULL);
+        list[i] = &runs[i]->run;
+    }
+    cr_assert_null(pz_scale_program_build(list, 3, 0, err, sizeof(err)));
+    cr_expect(strstr(err, "run4") && strstr(err, "process 2") &&
+              strstr(err, "interval 'interval 1 at app.c:10'") && strstr(err, "MPI_Barrier"),
+              "%s", err);
+    for (int i = 0; i < 3; i++)
+        sr_free(runs[i]);
+}
+
 /* Master-worker: each worker sends one result per round to rank 0, which receives the
  * P - 1 of them from MPI_ANY_SOURCE. */
 static void prog_master(struct sr_run *b, int p, const int *c, void *arg)
