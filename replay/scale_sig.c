@@ -183,7 +183,8 @@ static void event_sig(const struct pz_scale_run *run, const struct pz_scale_proc
                       uint32_t index, struct sp_event *out)
 {
     const struct pz_scale_event *e = &p->events[index];
-    const struct pz_scale_event *who = borrowed[index] != SP_NONE ? &p->events[borrowed[index]] : e;
+    const struct pz_scale_event *who =
+        borrowed[index] != SP_NONE ? &p->events[borrowed[index]] : e;
 
     memset(out, 0, sizeof(*out));
     out->kind = e->kind;
