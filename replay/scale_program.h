@@ -10,12 +10,22 @@
  * folded, same peers as offsets); where they differ the build fails naming the
  * recordings, the interval, the process and the call.
  *
- * Trip counts and message sizes are fitted as functions of P (exact forms where the
- * recordings determine them: constant, proportional to P^a, to 1/P^a ...), the
- * computation before each step per class of processes with scale_fit.h's forms.  What
- * cannot be extrapolated (a receive from MPI_ANY_SOURCE whose senders do not follow a
- * pattern, counts that follow no form) is named in the model's notes with its
- * treatment. */
+ * A step's guard is that the peers its point-to-point events address (and those of the
+ * requests it completes) exist in the grid, and that the process's position in each
+ * dimension (first, middle, last) is one of those allowed: the simplest choice that
+ * says exactly which processes of every recording made the step.  A class of processes
+ * is the set of these conditions that hold at them, and whether they are the root of a
+ * rooted collective on the world (interior, edge, corner, root ...).
+ *
+ * Trip counts and message sizes are fitted as functions of P with exact forms where the
+ * recordings determine them (c, c * P^a, c / P^a, c * log2(P), and with 3 counts or
+ * more c0 + c1 * P^a, c0 + c1 / P^a, c0 + c1 * log2(P)), else scale_fit.h's model, with
+ * a note.  The computation before each step is fitted per class of processes, the same
+ * way (an exact form first, then scale_fit.h's); a class found in too few recordings (3,
+ * or 2 that an exact form joins) falls back on the processes with the same steps around
+ * the computation, a note saying so.  What cannot be extrapolated (a receive from
+ * MPI_ANY_SOURCE, a communicator of no class, a size recorded at one count only) is
+ * named in the model's notes with its treatment. */
 #ifndef PZ_SCALE_PROGRAM_H
 #define PZ_SCALE_PROGRAM_H
 
@@ -29,8 +39,9 @@
 
 struct pz_scale_program;
 
-/* Builds the model of the n runs (n >= 1, distinct process counts, any order; the model
- * keeps pointers into them: free them after the model).  compute_cpu: the computation
+/* Builds the model of the n runs (n >= 1, distinct process counts, grids of the same
+ * number of dimensions, any order; the model keeps pointers into them: free them after
+ * the model).  compute_cpu: the computation
  * from the recorded CPU times (runs without them fail).  Returns NULL with a one-line
  * message in err. */
 struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const *runs, size_t n,
@@ -47,8 +58,10 @@ size_t pz_scale_program_nnotes(const struct pz_scale_program *m);
 const char *pz_scale_program_note(const struct pz_scale_program *m, size_t i);
 
 /* The computation model of each interval, for the report: the interval's region name
- * ("" for the whole run), the class of processes ("all", "interior", "corner" ...), the
- * fitted model of the computation (s per process over the interval's executions). */
+ * ("" for the whole run), the class of processes ("all", "interior", "corner (first,
+ * last)", "root" ...), the fitted model of the computation (s per process over the
+ * interval's executions, the mean over the class's processes).  Each interval has its
+ * "all" entry, followed by those of the classes with fits of their own that differ. */
 struct pz_scale_compute {
     const char *interval;
     const char *class_name;
@@ -69,13 +82,14 @@ struct pz_scale_sink {
 
 /* Synthesizes the run at nprocs processes into sink: regions as the recording of
  * pz_scale_program_recording references them, times in its ticks from its clock's
- * offset.  Returns 0, or -1 with a one-line message in err (a count the grid cannot
- * take, a sink that failed). */
+ * offset (scale_run.h does not carry them yet: nanoseconds from 0 are assumed),
+ * communicators as indexes in the list given to sink->comms: 0 the world, 1 the process
+ * alone, then every instance of each slice ("row 3", "column 0" ...).  Each call's
+ * Enter and Leave carry the computation so far as their CPU time.  The synthesis
+ * streams process after process: its memory does not grow with their number.  Returns
+ * 0, or -1 with a one-line message in err (a count the grid cannot take, a root beyond
+ * the communicator, a sink that failed). */
 int pz_scale_synthesize(const struct pz_scale_program *m, int nprocs,
                         const struct pz_scale_sink *sink, char *err, size_t errlen);
-
-/* Synthesizes the run at nprocs processes into the archive DIR/traces.otf2 (synth_out.h). */
-int pz_scale_synthesize_archive(const struct pz_scale_program *m, int nprocs, const char *dir,
-                                char *err, size_t errlen);
 
 #endif

@@ -1,0 +1,343 @@
+/* Guards and classes of processes (scale_program_int.h).  A step of the template is
+ * made by a process when its guard holds there: the peers its point-to-point events
+ * address (and those of the requests it completes) exist in the grid, and the process's
+ * position in each dimension (first, middle, last) is one the guard allows.  The
+ * allowed positions are chosen from where the recordings made the step: the simplest
+ * choice that agrees with every process of every recording.  A class of processes is
+ * the set of the template's conditions that hold at them, and whether they are the root
+ * of a rooted call: the interior, the edges, the corners, the root. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scale_program_int.h"
+#include "trace.h"
+
+void sp_positions(const struct pz_scale_grid *g, const int *coords, uint8_t *flags)
+{
+    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++) {
+        int n = d < g->ndims ? g->dims[d] : 1;
+        uint8_t f = 0;
+
+        if (coords[d] == 0)
+            f |= SP_FIRST;
+        if (coords[d] == n - 1)
+            f |= SP_LAST;
+        flags[d] = f ? f : SP_MIDDLE;
+    }
+}
+
+int sp_guard_holds(const struct sp_guard *gd, const struct pz_scale_grid *g,
+                   const uint8_t *flags)
+{
+    for (int d = 0; d < g->ndims; d++)
+        if (!(flags[d] & gd->pos[d]) || (gd->not_first[d] && (flags[d] & SP_FIRST)) ||
+            (gd->not_last[d] && (flags[d] & SP_LAST)))
+            return 0;
+    return 1;
+}
+
+/* The world dimension of the i-th dimension of a communicator of class c. */
+static int world_dim(const struct pz_scale_comm *c, int i)
+{
+    if (c->kind == PZ_SCALE_COMM_WORLD)
+        return i;
+    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
+        if ((c->keep >> d) & 1 && i-- == 0)
+            return d;
+    return -1;
+}
+
+static void require_peer(const struct pz_scale_program *m, const struct sp_event *e,
+                         struct sp_guard *gd)
+{
+    if (e->peer.kind != PZ_SCALE_PEER_OFFSET ||
+        (e->comm.kind != PZ_SCALE_COMM_WORLD && e->comm.kind != PZ_SCALE_COMM_SLICE))
+        return;
+    for (int i = 0; i < PZ_SCALE_MAX_DIMS; i++) {
+        int d = world_dim(&e->comm, i);
+
+        if (d < 0 || d >= m->grid.ndims || m->grid.periodic[d])
+            continue;
+        if (e->peer.off[i] < 0)
+            gd->not_first[d] = 1;
+        else if (e->peer.off[i] > 0)
+            gd->not_last[d] = 1;
+    }
+}
+
+void sp_peer_guard(const struct pz_scale_program *m, uint32_t sym, struct sp_guard *gd)
+{
+    const struct sp_table *t = &m->table;
+    const struct sp_sym *s = &t->syms[sym];
+
+    memset(gd, 0, sizeof(*gd));
+    memset(gd->pos, SP_ANYWHERE, sizeof(gd->pos));
+    for (uint32_t i = 0; i < s->n; i++) {
+        const struct sp_event *e = &t->events[s->first + i];
+
+        require_peer(m, e, gd);
+        if (e->poster_sym != SP_NONE)
+            require_peer(m, &t->events[t->syms[e->poster_sym].first + e->poster_event], gd);
+    }
+}
+
+/* The allowed positions of one dimension, simplest first. */
+static const uint8_t choices[] = {
+    SP_ANYWHERE, SP_FIRST, SP_LAST, SP_MIDDLE, SP_MIDDLE | SP_LAST, SP_FIRST | SP_MIDDLE,
+    SP_FIRST | SP_LAST
+};
+#define NCHOICES 7
+
+static int constrained(int c0, int c1, int c2)
+{
+    return (c0 != 0) + (c1 != 0) + (c2 != 0);
+}
+
+/* Does guard gd say exactly which processes of every recording made node k? */
+static int agrees(const struct pz_scale_program *m, const struct sp_guard *gd,
+                  uint64_t *const *made, uint32_t k)
+{
+    for (size_t r = 0; r < m->nruns; r++) {
+        const struct pz_scale_run *run = m->runs[r];
+        const uint64_t *bits = made[(size_t)k * m->nruns + r];
+
+        for (int p = 0; p < run->nprocs; p++) {
+            uint8_t flags[PZ_SCALE_MAX_DIMS];
+            int was = (int)((bits[p / 64] >> (p % 64)) & 1);
+
+            sp_positions(&run->grid, run->procs[p].coords, flags);
+            if (sp_guard_holds(gd, &run->grid, flags) != was)
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* Why no guard fits node k, naming a recording, a process, an interval and a call:
+ * made in some recordings and in none of the others (a call one recording has more or
+ * less), or made by processes that no position in the grid tells apart. */
+static void contradiction(const struct pz_scale_program *m, uint32_t k, char *err,
+                          size_t errlen)
+{
+    const char *name = sp_sym_name(&m->table, m->nodes[k].sym);
+    size_t with = 0, first_with = 0, first_without = 0, r;
+    char where[160];
+
+    for (r = m->nruns; r-- > 0;)
+        if (m->first_proc[(size_t)k * m->nruns + r] != SP_NONE) {
+            with++;
+            first_with = r;
+        } else {
+            first_without = r;
+        }
+    r = first_with;
+    sp_where(m, r, m->first_proc[(size_t)k * m->nruns + r],
+             m->first_step[(size_t)k * m->nruns + r], where, sizeof(where));
+    if (with < m->nruns && with * 2 <= m->nruns)
+        snprintf(err, errlen, "recordings differ: %s: process %u, %s (%s): not in %s",
+                 m->runs[r]->path, m->first_proc[(size_t)k * m->nruns + r], where, name,
+                 m->runs[first_without]->path);
+    else if (with < m->nruns)
+        snprintf(err, errlen, "recordings differ: %s lacks %s of %s (process %u, %s)",
+                 m->runs[first_without]->path, name, m->runs[r]->path,
+                 m->first_proc[(size_t)k * m->nruns + r], where);
+    else
+        snprintf(err, errlen, "recordings differ: the processes making %s follow no pattern "
+                 "of the process grid (%s: process %u, %s)", name, m->runs[r]->path,
+                 m->first_proc[(size_t)k * m->nruns + r], where);
+}
+
+static int made_anywhere(const struct pz_scale_program *m, uint32_t k)
+{
+    for (size_t r = 0; r < m->nruns; r++)
+        if (m->first_proc[(size_t)k * m->nruns + r] != SP_NONE)
+            return 1;
+    return 0;
+}
+
+static int infer_one(struct pz_scale_program *m, uint64_t *const *made, uint32_t k,
+                     char *err, size_t errlen)
+{
+    struct sp_guard peers, gd;
+    int nd = m->grid.ndims, best = -1, c[3];
+
+    sp_peer_guard(m, m->nodes[k].sym, &peers);
+    if (!made_anywhere(m, k)) {
+        /* matched by no process (the merge kept a step the walk placed elsewhere): a
+         * guard that never holds */
+        m->nodes[k].guard = peers;
+        m->nodes[k].guard.pos[0] = 0;
+        return 0;
+    }
+    for (int level = 0; level <= nd && best < 0; level++)
+        for (c[0] = 0; c[0] < NCHOICES; c[0]++)
+            for (c[1] = 0; c[1] < (nd > 1 ? NCHOICES : 1); c[1]++)
+                for (c[2] = 0; c[2] < (nd > 2 ? NCHOICES : 1); c[2]++) {
+                    if (best >= 0 || constrained(c[0], c[1], c[2]) != level)
+                        continue;
+                    gd = peers;
+                    for (int d = 0; d < nd; d++)
+                        gd.pos[d] = choices[c[d]];
+                    if (agrees(m, &gd, made, k)) {
+                        best = 1;
+                        m->nodes[k].guard = gd;
+                    }
+                }
+    if (best < 0) {
+        contradiction(m, k, err, errlen);
+        return -1;
+    }
+    return 0;
+}
+
+static int trivial(const struct sp_guard *gd)
+{
+    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
+        if (gd->pos[d] != SP_ANYWHERE || gd->not_first[d] || gd->not_last[d])
+            return 0;
+    return 1;
+}
+
+static int add_condition(struct pz_scale_program *m, const struct sp_guard *gd)
+{
+    struct sp_guard *v;
+
+    if (trivial(gd))
+        return 0;
+    for (uint32_t i = 0; i < m->nconds; i++)
+        if (!memcmp(&m->conds[i], gd, sizeof(*gd)))
+            return 0;
+    if (!(v = realloc(m->conds, (m->nconds + 1) * sizeof(*v))))
+        return -1;
+    m->conds = v;
+    m->conds[m->nconds++] = *gd;
+    return 0;
+}
+
+static int add_root(struct pz_scale_program *m, const struct sp_event *e)
+{
+    int32_t root, *v;
+
+    if (e->comm.kind != PZ_SCALE_COMM_WORLD ||
+        (e->peer.kind != PZ_SCALE_PEER_RANK && e->peer.kind != PZ_SCALE_PEER_LAST) ||
+        (e->kind != PZ_REC_COLL_END && e->kind != PZ_REC_NBC_COMPLETE))
+        return 0;
+    root = e->peer.kind == PZ_SCALE_PEER_RANK ? e->peer.rank : -1 - e->peer.rank;
+    for (uint32_t i = 0; i < m->nroots; i++)
+        if (m->roots[i] == root)
+            return 0;
+    if (!(v = realloc(m->roots, (m->nroots + 1) * sizeof(*v))))
+        return -1;
+    m->roots = v;
+    m->roots[m->nroots++] = root;
+    return 0;
+}
+
+uint64_t sp_class_mask(const struct pz_scale_program *m, const struct pz_scale_grid *g,
+                       int rank, const uint8_t *flags)
+{
+    uint64_t mask = 0;
+    int nprocs = g->dims[0] * g->dims[1] * g->dims[2];
+
+    for (uint32_t i = 0; i < m->nconds && i < 64; i++)
+        if (sp_guard_holds(&m->conds[i], g, flags))
+            mask |= (uint64_t)1 << i;
+    for (uint32_t j = 0; j < m->nroots && m->nconds + j < 64; j++)
+        if (rank == (m->roots[j] >= 0 ? m->roots[j] : nprocs + m->roots[j]))
+            mask |= (uint64_t)1 << (m->nconds + j);
+    return mask;
+}
+
+/* A class's name from one of its processes: how many of the dimensions the conditions
+ * look at it is at an end of, and where. */
+static void name_class(const struct pz_scale_program *m, struct sp_class *c,
+                       const uint8_t *flags)
+{
+    static const char *const pos[] = {"", "first", "middle", "", "last", "", "", ""};
+    int looked = 0, ends = 0, root = c->mask >> m->nconds != 0 && m->nconds < 64;
+    char where[40] = "";
+    const char *base;
+
+    for (int d = 0; d < m->grid.ndims; d++) {
+        int seen = 0;
+
+        for (uint32_t i = 0; i < m->nconds; i++)
+            seen |= m->conds[i].pos[d] != SP_ANYWHERE || m->conds[i].not_first[d] ||
+                    m->conds[i].not_last[d];
+        if (!seen)
+            continue;
+        looked++;
+        ends += flags[d] != SP_MIDDLE;
+        snprintf(where + strlen(where), sizeof(where) - strlen(where), "%s%s",
+                 *where ? "," : "", pos[flags[d] & SP_FIRST ? SP_FIRST : flags[d]]);
+    }
+    if (!looked)
+        base = root ? "" : "all";
+    else if (!ends)
+        base = "interior";
+    else if (ends == looked)
+        base = looked == 1 ? "end" : "corner";
+    else
+        base = looked == 3 && ends == 1 ? "face" : "edge";
+    snprintf(c->name, sizeof(c->name), "%s%s%s%s%s%s", base, ends ? " (" : "",
+             ends ? where : "", ends ? ")" : "", root && *base ? " " : "", root ? "root" : "");
+}
+
+static int collect_classes(struct pz_scale_program *m)
+{
+    for (size_t r = 0; r < m->nruns; r++) {
+        const struct pz_scale_run *run = m->runs[r];
+
+        for (int p = 0; p < run->nprocs; p++) {
+            uint8_t flags[PZ_SCALE_MAX_DIMS];
+            uint64_t mask;
+            uint32_t i;
+            struct sp_class *v;
+
+            sp_positions(&run->grid, run->procs[p].coords, flags);
+            mask = sp_class_mask(m, &run->grid, p, flags);
+            for (i = 0; i < m->nclasses && m->classes[i].mask != mask; i++)
+                ;
+            if (i < m->nclasses)
+                continue;
+            if (!(v = realloc(m->classes, (m->nclasses + 1) * sizeof(*v))))
+                return -1;
+            m->classes = v;
+            v[i].mask = mask;
+            name_class(m, &v[i], flags);
+            m->nclasses++;
+        }
+    }
+    if (m->nclasses == 1)
+        snprintf(m->classes[0].name, sizeof(m->classes[0].name), "all");
+    return 0;
+}
+
+int sp_guards_infer(struct pz_scale_program *m, uint64_t *const *made, char *err,
+                    size_t errlen)
+{
+    for (uint32_t k = 0; k < m->nnodes; k++) {
+        const struct sp_sym *s;
+
+        if (m->nodes[k].kind != SP_STEP)
+            continue;
+        if (infer_one(m, made, k, err, errlen) != 0)
+            return -1;
+        if (add_condition(m, &m->nodes[k].guard) != 0)
+            goto oom;
+        s = &m->table.syms[m->nodes[k].sym];
+        for (uint32_t i = 0; i < s->n; i++)
+            if (add_root(m, &m->table.events[s->first + i]) != 0)
+                goto oom;
+    }
+    if (m->nconds + m->nroots > 64 &&
+        sp_note(m, "%u conditions and roots distinguish processes: only the first 64 make "
+                "the classes of the computation", m->nconds + m->nroots) != 0)
+        goto oom;
+    if (collect_classes(m) == 0)
+        return 0;
+oom:
+    snprintf(err, errlen, "out of memory choosing the guards of the program's steps");
+    return -1;
+}

@@ -1,0 +1,193 @@
+/* Merging the folded steps of every process of every recording into one template
+ * (scale_program_int.h).  The template is a sequence every process's steps are a
+ * subsequence of, loop by loop: a step of a process that the template has further on
+ * is matched there (the template's steps in between are missing at this process, to be
+ * explained by guards, scale_guard.c); a step it lacks is inserted.  Processes with the
+ * most steps go first (the interior of the largest recording), so that the others mostly
+ * match.  Whether the result describes every process is checked afterwards, exactly
+ * (scale_walk.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scale_program_int.h"
+
+struct bnode;
+struct blist {
+    struct bnode *v;
+    size_t n, cap;
+};
+struct bnode {
+    uint8_t kind;
+    uint32_t sym;
+    struct blist body;
+};
+
+static void blist_free(struct blist *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        blist_free(&l->v[i].body);
+    free(l->v);
+}
+
+static int blist_insert(struct blist *l, size_t at, const struct bnode *b)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 8;
+        struct bnode *v = realloc(l->v, cap * sizeof(*v));
+
+        if (!v)
+            return -1;
+        l->v = v;
+        l->cap = cap;
+    }
+    memmove(l->v + at + 1, l->v + at, (l->n - at) * sizeof(*l->v));
+    l->v[at] = *b;
+    l->n++;
+    return 0;
+}
+
+static int list_has_step(const struct blist *l, uint32_t sym)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->v[i].kind == SP_STEP ? l->v[i].sym == sym : list_has_step(&l->v[i].body, sym))
+            return 1;
+    return 0;
+}
+
+/* A loop of the template and a loop symbol are the same loop when they share a step. */
+static int shares_step(const struct sp_table *t, const struct blist *l, uint32_t loop)
+{
+    const struct sp_sym *s = &t->syms[loop];
+
+    for (uint32_t i = 0; i < s->n; i++) {
+        uint32_t b = t->bodies[s->first + i];
+
+        if (t->syms[b].kind == SP_STEP ? list_has_step(l, b) : shares_step(t, l, b))
+            return 1;
+    }
+    return 0;
+}
+
+static int same(const struct sp_table *t, const struct bnode *b, uint32_t sym)
+{
+    if (b->kind != t->syms[sym].kind)
+        return 0;
+    return b->kind == SP_STEP ? b->sym == sym : shares_step(t, &b->body, sym);
+}
+
+static int merge_list(const struct sp_table *t, struct blist *l, const uint32_t *s, size_t n);
+
+static int merge_symbol(const struct sp_table *t, struct blist *l, size_t *i, uint32_t sym)
+{
+    const struct sp_sym *ss = &t->syms[sym];
+    size_t k = *i;
+    struct bnode fresh = {.kind = ss->kind, .sym = sym};
+
+    while (k < l->n && !same(t, &l->v[k], sym))
+        k++;
+    if (k == l->n) {
+        if (blist_insert(l, *i, &fresh) != 0)
+            return -1;
+        k = *i;
+    }
+    *i = k + 1;
+    if (ss->kind == SP_LOOP) {
+        /* the body may move as the table grows: copy it */
+        uint32_t *body = malloc(ss->n * sizeof(*body));
+        int rc;
+
+        if (!body)
+            return -1;
+        memcpy(body, t->bodies + ss->first, ss->n * sizeof(*body));
+        rc = merge_list(t, &l->v[k].body, body, ss->n);
+        free(body);
+        return rc;
+    }
+    return 0;
+}
+
+static int merge_list(const struct sp_table *t, struct blist *l, const uint32_t *s, size_t n)
+{
+    size_t i = 0;
+
+    for (size_t j = 0; j < n; j++)
+        if (merge_symbol(t, l, &i, s[j]) != 0)
+            return -1;
+    return 0;
+}
+
+static size_t count_nodes(const struct blist *l)
+{
+    size_t n = l->n;
+
+    for (size_t i = 0; i < l->n; i++)
+        n += count_nodes(&l->v[i].body);
+    return n;
+}
+
+static void flatten(struct pz_scale_program *m, const struct blist *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        struct sp_node *nd = &m->nodes[m->nnodes++];
+
+        memset(nd, 0, sizeof(*nd));
+        nd->kind = l->v[i].kind;
+        nd->sym = l->v[i].kind == SP_STEP ? l->v[i].sym : SP_NONE;
+        if (nd->kind == SP_LOOP) {
+            flatten(m, &l->v[i].body);
+            nd->end = m->nnodes;
+        }
+    }
+}
+
+struct order {
+    size_t run, proc, nsteps;
+};
+
+static int by_run_then_steps(const void *a, const void *b)
+{
+    const struct order *x = a, *y = b;
+
+    if (x->run != y->run)
+        return x->run < y->run ? -1 : 1;
+    return x->nsteps > y->nsteps ? -1 : x->nsteps < y->nsteps;
+}
+
+int sp_merge(struct pz_scale_program *m, uint32_t *const *const *folded,
+             const size_t *const *nfolded, char *err, size_t errlen)
+{
+    struct blist top = {0};
+    struct order *ord;
+    size_t n = 0, k = 0, total;
+    int rc = -1;
+
+    for (size_t r = 0; r < m->nruns; r++)
+        n += (size_t)m->runs[r]->nprocs;
+    if (!(ord = malloc(n * sizeof(*ord))))
+        goto out;
+    for (size_t r = 0; r < m->nruns; r++)
+        for (int p = 0; p < m->runs[r]->nprocs; p++)
+            /* the largest recording first */
+            ord[k++] = (struct order){r == m->largest ? 0 : r + 1, (size_t)p,
+                                      m->runs[r]->procs[p].nsteps};
+    qsort(ord, n, sizeof(*ord), by_run_then_steps);
+    for (k = 0; k < n; k++) {
+        size_t r = ord[k].run ? ord[k].run - 1 : m->largest;
+
+        if (merge_list(&m->table, &top, folded[r][ord[k].proc], nfolded[r][ord[k].proc]) != 0)
+            goto out;
+    }
+    total = count_nodes(&top);
+    if (!(m->nodes = malloc((total ? total : 1) * sizeof(*m->nodes))))
+        goto out;
+    m->nnodes = 0;
+    flatten(m, &top);
+    rc = 0;
+out:
+    if (rc != 0)
+        snprintf(err, errlen, "out of memory merging the recordings' processes");
+    blist_free(&top);
+    free(ord);
+    return rc;
+}

@@ -1,0 +1,272 @@
+/* The numbers of the program model as functions of P (scale_program_int.h): each loop's
+ * trip count and each event's sizes from the recordings where they were made (whole
+ * numbers, exact forms expected: when none gives them, a note), and the computation
+ * before each step per class of processes, fitted over the recordings where the class
+ * exists, or over all processes when it exists in too few of them (a note). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+#include <string.h>
+
+#include "scale_program_int.h"
+
+/* The first recorded place of node k or of a step of its body, for notes. */
+static void node_where(const struct pz_scale_program *m, uint32_t k, char *buf, size_t len)
+{
+    uint32_t end = m->nodes[k].kind == SP_LOOP ? m->nodes[k].end : k + 1;
+
+    for (uint32_t i = k; i < end; i++)
+        for (size_t r = 0; m->nodes[i].kind == SP_STEP && r < m->nruns; r++) {
+            size_t at = (size_t)i * m->nruns + r;
+            char where[160];
+
+            if (m->first_proc[at] == SP_NONE)
+                continue;
+            sp_where(m, r, m->first_proc[at], m->first_step[at], where, sizeof(where));
+            snprintf(buf, len, "%s%s (%s process %u)", m->nodes[k].kind == SP_LOOP ?
+                     "the loop around " : "", sp_sym_name(&m->table, m->nodes[i].sym),
+                     where, m->first_proc[at]);
+            return;
+        }
+    snprintf(buf, len, "a step never made");
+}
+
+static void describe(const struct pz_scale_model *f, char *buf, size_t len)
+{
+    char formula[96];
+
+    pz_scale_model_format(f, formula, sizeof(formula));
+    snprintf(buf, len, "%s (largest error %.3g%%)", formula, f->max_error);
+}
+
+/* Fits the whole values recorded per run (0 in has: not recorded) into out; a note says
+ * what is wrong with them. */
+static int fit_whole(struct pz_scale_program *m, uint32_t k, const char *what,
+                     const uint64_t *lo, const uint64_t *hi, const uint8_t *has,
+                     const uint32_t *lo32, const uint32_t *hi32, struct pz_scale_model *out)
+{
+    struct pz_scale_point p[64] = {{0, 0}};
+    size_t n = 0, differ = 0;
+    char where[256], model[128];
+    int rc;
+
+    for (size_t r = 0; r < m->nruns && n < 64; r++) {
+        if (has ? !has[r] : !hi32[r])
+            continue;
+        p[n].procs = m->runs[r]->nprocs;
+        p[n++].time = (double)(has ? hi[r] : hi32[r]);
+        differ += has ? lo[r] != hi[r] : lo32[r] != hi32[r];
+    }
+    rc = sp_fit(p, n, 1, out);
+    if (!n || (rc == 1 && !differ && (n > 1 || m->nruns == 1)))
+        return 0;
+    node_where(m, k, where, sizeof(where));
+    describe(out, model, sizeof(model));
+    if (n == 1 && m->nruns > 1 &&
+        sp_note(m, "%s: the %s is recorded at %d processes only: kept constant", where,
+                what, p[0].procs) != 0)
+        return -1;
+    if (differ && sp_note(m, "%s: the %s differs between processes of a recording: the "
+                          "largest is used, %s", where, what, model) != 0)
+        return -1;
+    if (rc != 1 && n > 1 && sp_note(m, "%s: the %s follows no exact form of P: %s", where, what,
+                           model) != 0)
+        return -1;
+    return 0;
+}
+
+static int fit_loops_and_sizes(struct pz_scale_program *m, const struct sp_stats *st)
+{
+    for (uint32_t k = 0; k < m->nnodes; k++) {
+        const struct sp_node *nd = &m->nodes[k];
+        size_t at = (size_t)k * m->nruns;
+
+        if (nd->kind == SP_LOOP) {
+            if (fit_whole(m, k, "trip count", NULL, NULL, NULL, st->count_min + at,
+                          st->count_max + at, &m->nodes[k].count) != 0)
+                return -1;
+            continue;
+        }
+        for (uint32_t i = 0; i < m->table.syms[nd->sym].n; i++) {
+            struct sp_tevent *e = &m->events[nd->first_event + i];
+            size_t ev = (size_t)(nd->first_event + i) * m->nruns;
+
+            if (fit_whole(m, k, "message size", st->bytes_min + ev, st->bytes_max + ev,
+                          st->has_bytes + ev, NULL, NULL, &e->bytes) != 0 ||
+                fit_whole(m, k, "size received", st->bytes2_min + ev, st->bytes2_max + ev,
+                          st->has_bytes + ev, NULL, NULL, &e->bytes2) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* The runs a class must exist in for its own fit. */
+static size_t runs_needed(const struct pz_scale_program *m)
+{
+    return m->nruns < 3 ? m->nruns : 3;
+}
+
+/* Enough recordings for a fit: as many as needed, or two that an exact form of P joins
+ * (fit: sp_fit's return). */
+static int enough(const struct pz_scale_program *m, size_t n, int fit)
+{
+    return n && (n >= runs_needed(m) || (n >= 2 && fit == 1));
+}
+
+/* Fits the per-run means sums[c * nruns + r] / counts[...] for each class and over all
+ * (column nclasses of out); own[c] when class c had enough runs for a fit of its own,
+ * lacking[c] when it had some but too few. */
+static void fit_classes(const struct pz_scale_program *m, const double *sums,
+                        const uint32_t *counts, struct pz_scale_model *out, uint8_t *own,
+                        uint8_t *lacking)
+{
+    struct pz_scale_point all[64] = {{0, 0}}, p[64] = {{0, 0}};
+    size_t nall = 0;
+
+    for (size_t r = 0; r < m->nruns && nall < 64; r++) {
+        double sum = 0;
+        uint32_t n = 0;
+
+        for (uint32_t c = 0; c < m->nclasses; c++) {
+            sum += sums[c * m->nruns + r];
+            n += counts[c * m->nruns + r];
+        }
+        if (n)
+            all[nall++] = (struct pz_scale_point){m->runs[r]->nprocs, sum / n};
+    }
+    sp_fit(all, nall, 0, &out[m->nclasses]);
+    for (uint32_t c = 0; c < m->nclasses; c++) {
+        size_t n = 0;
+
+        for (size_t r = 0; r < m->nruns && n < 64; r++)
+            if (counts[c * m->nruns + r])
+                p[n++] = (struct pz_scale_point){m->runs[r]->nprocs,
+                                                 sums[c * m->nruns + r] /
+                                                     counts[c * m->nruns + r]};
+        own[c] = enough(m, n, sp_fit(p, n, 0, &out[c]));
+        if (!own[c]) {
+            out[c] = out[m->nclasses];
+            if (n)
+                lacking[c] = 1;
+        }
+    }
+}
+
+static int fit_intervals(struct pz_scale_program *m, const struct sp_stats *st)
+{
+    uint32_t cols = m->nclasses + 1;
+    struct pz_scale_model *models = malloc(cols * sizeof(*models));
+    uint8_t *lacking = calloc(cols, 1), *own = calloc(cols, 1);
+    int rc = -1;
+
+    if (!models || !lacking || !own ||
+        !(m->compute = calloc((size_t)st->nintervals * cols, sizeof(*m->compute))))
+        goto out;
+    for (uint32_t i = 0; i < st->nintervals && i < 64; i++) {
+        size_t at = (size_t)i * m->nclasses * m->nruns;
+
+        memset(lacking, 0, cols);
+        fit_classes(m, st->in_interval + at, st->nin_interval + at, models, own, lacking);
+        m->compute[m->ncompute++] = (struct pz_scale_compute){st->intervals[i], "all",
+                                                              models[m->nclasses]};
+        for (uint32_t c = 0; c < m->nclasses && m->nclasses > 1; c++)
+            if (own[c] && memcmp(&models[c], &models[m->nclasses], sizeof(*models)))
+                m->compute[m->ncompute++] = (struct pz_scale_compute){
+                    st->intervals[i], m->classes[c].name, models[c]};
+    }
+    rc = 0;
+out:
+    free(models);
+    free(lacking);
+    free(own);
+    return rc;
+}
+
+/* The model of one grouping's computations, and their spread: the largest over the
+ * recordings of (max - min) / mean; HUGE_VAL when the grouping is in too few of them. */
+static double fit_group(const struct pz_scale_program *m, const struct sp_group *g,
+                        struct pz_scale_model *out)
+{
+    struct pz_scale_point p[64] = {{0, 0}};
+    double spread = 0;
+    size_t n = 0;
+
+    for (size_t r = 0; r < m->nruns && n < 64; r++) {
+        double mean;
+
+        if (!g[r].n)
+            continue;
+        mean = g[r].sum / g[r].n;
+        p[n++] = (struct pz_scale_point){m->runs[r]->nprocs, mean};
+        if (g[r].max > g[r].min && (g[r].max - g[r].min) / fabs(mean) > spread)
+            spread = (g[r].max - g[r].min) / fabs(mean);
+    }
+    return enough(m, n, sp_fit(p, n, 0, out)) ? spread : HUGE_VAL;
+}
+
+/* Each pair's computation: the grouping by the pair, by the step before, or by the step
+ * after, whichever spreads least (scale_program_int.h). */
+static int fit_preds(struct pz_scale_program *m, const struct sp_stats *st)
+{
+    uint32_t cols = m->nclasses + 1;
+    struct pz_scale_model before;
+
+    if (!(m->after = calloc((size_t)m->nnodes + 1, sizeof(*m->after))) ||
+        !(m->after_spread = calloc((size_t)m->nnodes + 1, sizeof(double))) ||
+        !(m->before_spread = calloc(m->nnodes ? m->nnodes : 1, sizeof(double))))
+        return -1;
+    for (uint32_t k = 0; k <= m->nnodes; k++)
+        m->after_spread[k] = fit_group(m, st->after + (size_t)k * m->nruns, &m->after[k]);
+    for (uint32_t k = 0; k < m->nnodes; k++)
+        m->before_spread[k] = fit_group(m, st->before + (size_t)k * m->nruns, &before);
+    for (uint32_t i = 0; i < m->npreds; i++) {
+        struct sp_pred *pr = &m->preds[i];
+        uint32_t after = pr->prev == SP_NONE ? 0 : pr->prev + 1;
+        double spread = fit_group(m, st->pred + (size_t)i * m->nruns, &pr->gap);
+
+        if (m->after_spread[after] < spread) {
+            spread = m->after_spread[after];
+            pr->gap = m->after[after];
+        }
+        if (m->before_spread[pr->node] < spread || spread == HUGE_VAL)
+            pr->gap = m->gap[(size_t)pr->node * cols + m->nclasses];
+    }
+    return 0;
+}
+
+int sp_fit_all(struct pz_scale_program *m, const struct sp_stats *st)
+{
+    uint32_t cols = m->nclasses + 1;
+    uint8_t *lacking = calloc(cols, 1), *tail_own = calloc(cols, 1);
+    int rc = -1;
+
+    if (!lacking || !tail_own || fit_loops_and_sizes(m, st) != 0 ||
+        !(m->gap = calloc((size_t)m->nnodes * cols, sizeof(*m->gap))) ||
+        !(m->gap_own = calloc((size_t)m->nnodes * cols, 1)) ||
+        !(m->tail = calloc(cols, sizeof(*m->tail))))
+        goto out;
+    for (uint32_t k = 0; k < m->nnodes; k++)
+        if (m->nodes[k].kind == SP_STEP) {
+            size_t at = (size_t)k * m->nclasses * m->nruns;
+
+            fit_classes(m, st->gap + at, st->ngap + at, m->gap + (size_t)k * cols,
+                        m->gap_own + (size_t)k * cols, lacking);
+            m->nodes[k].duration = st->nduration[k] ? st->duration[k] / st->nduration[k] : 0;
+        }
+    if (fit_preds(m, st) != 0)
+        goto out;
+    fit_classes(m, st->tail, st->ntail, m->tail, tail_own, lacking);
+    for (uint32_t c = 0; c < m->nclasses; c++)
+        if (lacking[c] && sp_note(m, "the processes of class '%s' are in too few "
+                                  "recordings for fits of their own: the computation "
+                                  "before each of their steps is fitted over the "
+                                  "processes with the same steps around it",
+                                  m->classes[c].name) != 0)
+            goto out;
+    rc = fit_intervals(m, st);
+out:
+    free(lacking);
+    free(tail_own);
+    return rc;
+}

@@ -1,0 +1,426 @@
+/* Building the program model from recordings (scale_program.h): the recordings checked
+ * for what can be compared, every process's steps interned and folded, merged into the
+ * template, the guards chosen from where each step was made, every process checked
+ * against the template while its numbers are gathered, and the numbers fitted. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scale_program_int.h"
+#include "trace.h"
+
+int sp_note(struct pz_scale_program *m, const char *fmt, ...)
+{
+    char line[512], **v;
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    for (size_t i = 0; i < m->nnotes; i++)
+        if (!strcmp(m->notes[i], line))
+            return 0;
+    if (!(v = realloc(m->notes, (m->nnotes + 1) * sizeof(*v))) ||
+        !(v[m->nnotes] = strdup(line))) {
+        if (v)
+            m->notes = v;
+        return -1;
+    }
+    m->notes = v;
+    m->nnotes++;
+    return 0;
+}
+
+static int check_runs(struct pz_scale_program *m, int compute_cpu, char *err, size_t errlen)
+{
+    for (size_t r = 0; r < m->nruns; r++) {
+        const struct pz_scale_run *a = m->runs[r];
+
+        if (!a || a->nprocs < 1 || !a->procs) {
+            snprintf(err, errlen, "recording %zu has no processes", r + 1);
+            return -1;
+        }
+        if (a->grid.ndims < 1 || a->grid.ndims > PZ_SCALE_MAX_DIMS) {
+            snprintf(err, errlen, "%s: a process grid of %d dimensions", a->path,
+                     a->grid.ndims);
+            return -1;
+        }
+        if (compute_cpu && !a->cpu_times) {
+            snprintf(err, errlen, "%s: no CPU times recorded (PROGNOZ_CPU_TIME=1)", a->path);
+            return -1;
+        }
+        if (a->nprocs > m->runs[m->largest]->nprocs)
+            m->largest = r;
+        for (size_t q = 0; q < r; q++)
+            if (m->runs[q]->nprocs == a->nprocs) {
+                snprintf(err, errlen, "%s and %s: both recorded at %d processes",
+                         m->runs[q]->path, a->path, a->nprocs);
+                return -1;
+            }
+    }
+    for (size_t r = 0; r < m->nruns; r++)
+        if (m->runs[r]->grid.ndims != m->runs[m->largest]->grid.ndims) {
+            snprintf(err, errlen, "recordings differ: %s has a %d-D process grid, %s a %d-D "
+                     "one", m->runs[r]->path, m->runs[r]->grid.ndims,
+                     m->runs[m->largest]->path, m->runs[m->largest]->grid.ndims);
+            return -1;
+        }
+    m->grid = m->runs[m->largest]->grid;
+    return 0;
+}
+
+/* --- the template's events: posting slots, completions matched to them, regions */
+
+static int posts_request(uint8_t kind)
+{
+    return kind == PZ_REC_ISEND || kind == PZ_REC_IRECV_REQUEST || kind == PZ_REC_NBC_REQUEST;
+}
+
+/* The node that posted the request of a completion in node k: the nearest before it
+ * with the poster's symbol, else the nearest after (a request posted at the end of a
+ * loop's iteration and completed in the next). */
+static uint32_t poster_node(const struct pz_scale_program *m, uint32_t k, uint32_t sym)
+{
+    for (uint32_t i = k; i-- > 0;)
+        if (m->nodes[i].kind == SP_STEP && m->nodes[i].sym == sym)
+            return i;
+    for (uint32_t i = k; i < m->nnodes; i++)
+        if (m->nodes[i].kind == SP_STEP && m->nodes[i].sym == sym)
+            return i;
+    return SP_NONE;
+}
+
+static int region_ref(const struct pz_scale_run *run, const char *name, uint32_t *ref)
+{
+    for (uint32_t i = 0; i < run->nnames; i++)
+        if (run->names[i] && !strcmp(run->names[i], name)) {
+            *ref = i;
+            return 0;
+        }
+    return -1;
+}
+
+static int make_events(struct pz_scale_program *m, char *err, size_t errlen)
+{
+    uint32_t n = 0;
+
+    for (uint32_t k = 0; k < m->nnodes; k++)
+        if (m->nodes[k].kind == SP_STEP)
+            n += m->table.syms[m->nodes[k].sym].n;
+    if (!(m->events = calloc(n ? n : 1, sizeof(*m->events)))) {
+        snprintf(err, errlen, "out of memory making the program's events");
+        return -1;
+    }
+    for (uint32_t k = 0; k < m->nnodes; k++) {
+        const struct sp_sym *s;
+
+        if (m->nodes[k].kind != SP_STEP)
+            continue;
+        s = &m->table.syms[m->nodes[k].sym];
+        if (region_ref(m->runs[m->largest], s->region, &m->nodes[k].region) != 0) {
+            snprintf(err, errlen, "%s: no region '%s', which smaller recordings call",
+                     m->runs[m->largest]->path, s->region);
+            return -1;
+        }
+        m->nodes[k].first_event = m->nevents;
+        for (uint32_t i = 0; i < s->n; i++) {
+            struct sp_tevent *e = &m->events[m->nevents++];
+
+            e->sig = &m->table.events[s->first + i];
+            e->slot = posts_request(e->sig->kind) ? (int32_t)m->nslots++ : -1;
+            e->completes = -1;
+        }
+    }
+    for (uint32_t k = 0; k < m->nnodes; k++)
+        for (uint32_t i = 0; m->nodes[k].kind == SP_STEP &&
+                             i < m->table.syms[m->nodes[k].sym].n; i++) {
+            struct sp_tevent *e = &m->events[m->nodes[k].first_event + i];
+            uint32_t p;
+
+            if (e->sig->poster_sym == SP_NONE ||
+                (p = poster_node(m, k, e->sig->poster_sym)) == SP_NONE)
+                continue;
+            e->completes = m->events[m->nodes[p].first_event + e->sig->poster_event].slot;
+        }
+    return 0;
+}
+
+/* Notes on what cannot be extrapolated: receives from any source, communicators of no
+ * class. */
+static int note_patternless(struct pz_scale_program *m)
+{
+    for (uint32_t k = 0; k < m->nnodes; k++) {
+        const struct sp_sym *s = &m->table.syms[m->nodes[k].sym];
+        char where[160];
+        size_t r;
+
+        if (m->nodes[k].kind != SP_STEP)
+            continue;
+        for (r = 0; r < m->nruns && m->first_proc[(size_t)k * m->nruns + r] == SP_NONE; r++)
+            ;
+        if (r == m->nruns)
+            continue;
+        sp_where(m, r, m->first_proc[(size_t)k * m->nruns + r],
+                 m->first_step[(size_t)k * m->nruns + r], where, sizeof(where));
+        for (uint32_t i = 0; i < s->n; i++) {
+            const struct sp_event *e = &m->table.events[s->first + i];
+
+            if (e->peer.kind == PZ_SCALE_PEER_ANY &&
+                sp_note(m, "%s (%s): receives from MPI_ANY_SOURCE, whose senders follow no "
+                        "pattern of the grid: synthesized as receives from the other "
+                        "processes of the communicator in turn (rank + 1, rank + 2, ...)",
+                        s->region, where) != 0)
+                return -1;
+            if (e->comm.kind == PZ_SCALE_COMM_OTHER &&
+                sp_note(m, "%s (%s): a communicator that is neither the world, the process "
+                        "alone nor a slice of the grid: synthesized on the world",
+                        s->region, where) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* --- the build's working arrays */
+
+struct work {
+    uint32_t ***raw, ***folded;
+    size_t **nfolded;
+    uint64_t **made;
+    size_t nmade;
+    struct sp_stats st;
+};
+
+static void work_free(struct pz_scale_program *m, struct work *w)
+{
+    for (size_t r = 0; r < m->nruns; r++)
+        for (int p = 0; p < m->runs[r]->nprocs; p++) {
+            if (w->raw && w->raw[r])
+                free(w->raw[r][p]);
+            if (w->folded && w->folded[r])
+                free(w->folded[r][p]);
+        }
+    for (size_t r = 0; r < m->nruns; r++) {
+        if (w->raw)
+            free(w->raw[r]);
+        if (w->folded)
+            free(w->folded[r]);
+        if (w->nfolded)
+            free(w->nfolded[r]);
+    }
+    free(w->raw);
+    free(w->folded);
+    free(w->nfolded);
+    for (size_t i = 0; i < w->nmade; i++)
+        free(w->made[i]);
+    free(w->made);
+    sp_stats_free(&w->st);
+    free(m->first_proc);
+    free(m->first_step);
+    m->first_proc = m->first_step = NULL;
+}
+
+static int intern_and_fold(struct pz_scale_program *m, struct work *w)
+{
+    if (!(w->raw = calloc(m->nruns, sizeof(*w->raw))) ||
+        !(w->folded = calloc(m->nruns, sizeof(*w->folded))) ||
+        !(w->nfolded = calloc(m->nruns, sizeof(*w->nfolded))))
+        return -1;
+    for (size_t r = 0; r < m->nruns; r++) {
+        const struct pz_scale_run *run = m->runs[r];
+        size_t np = (size_t)run->nprocs;
+
+        if (!(w->raw[r] = calloc(np, sizeof(**w->raw))) ||
+            !(w->folded[r] = calloc(np, sizeof(**w->folded))) ||
+            !(w->nfolded[r] = calloc(np, sizeof(**w->nfolded))))
+            return -1;
+        for (size_t p = 0; p < np; p++) {
+            size_t n = run->procs[p].nsteps;
+
+            if (sp_table_steps(&m->table, run, &run->procs[p], &w->raw[r][p]) != 0 ||
+                !(w->folded[r][p] = malloc((n ? n : 1) * sizeof(uint32_t))))
+                return -1;
+            memcpy(w->folded[r][p], w->raw[r][p], n * sizeof(uint32_t));
+            w->nfolded[r][p] = n;
+            if (sp_fold(&m->table, w->folded[r][p], &w->nfolded[r][p]) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static int alloc_membership(struct pz_scale_program *m, struct work *w)
+{
+    size_t n = (size_t)m->nnodes * m->nruns;
+
+    if (!(m->first_proc = malloc((n ? n : 1) * sizeof(uint32_t))) ||
+        !(m->first_step = malloc((n ? n : 1) * sizeof(uint32_t))) ||
+        !(w->made = calloc(n ? n : 1, sizeof(*w->made))))
+        return -1;
+    memset(m->first_proc, 0xff, n * sizeof(uint32_t));
+    memset(m->first_step, 0xff, n * sizeof(uint32_t));
+    for (w->nmade = 0; w->nmade < n; w->nmade++)
+        if (!(w->made[w->nmade] = calloc((size_t)m->runs[w->nmade % m->nruns]->nprocs / 64 + 1,
+                                         sizeof(uint64_t))))
+            return -1;
+    return 0;
+}
+
+static int add_interval(struct sp_stats *st, const char *name)
+{
+    const char **v;
+
+    for (uint32_t i = 0; i < st->nintervals; i++)
+        if (st->intervals[i] == name)
+            return 0;
+    if (st->nintervals == 64)
+        return 0;
+    if (!(v = realloc(st->intervals, (st->nintervals + 1) * sizeof(*v))))
+        return -1;
+    st->intervals = v;
+    v[st->nintervals++] = name;
+    return 0;
+}
+
+/* Zeroed n elements of *p (at least one); true when memory ran out. */
+#define ALLOC(p, n) (!((p) = calloc(at_least_one(n), sizeof(*(p)))))
+
+static size_t at_least_one(size_t n)
+{
+    return n ? n : 1;
+}
+
+static int alloc_stats(struct pz_scale_program *m, struct sp_stats *st)
+{
+    size_t runs = m->nruns, nodes = m->nnodes, ev = (size_t)m->nevents * runs;
+    size_t gaps = nodes * m->nclasses * runs;
+
+    if (add_interval(st, "") != 0)
+        return -1;
+    for (uint32_t k = 0; k < m->nnodes; k++)
+        if (m->nodes[k].kind == SP_STEP &&
+            m->table.syms[m->nodes[k].sym].step_kind == PZ_SCALE_BEGIN &&
+            add_interval(st, m->table.syms[m->nodes[k].sym].region) != 0)
+            return -1;
+    if (ALLOC(st->gap, gaps) || ALLOC(st->ngap, gaps) ||
+        ALLOC(st->tail, (size_t)m->nclasses * runs) ||
+        ALLOC(st->ntail, (size_t)m->nclasses * runs) ||
+        ALLOC(st->count_min, nodes * runs) || ALLOC(st->count_max, nodes * runs) ||
+        ALLOC(st->bytes_min, ev) || ALLOC(st->bytes_max, ev) || ALLOC(st->bytes2_min, ev) ||
+        ALLOC(st->bytes2_max, ev) || ALLOC(st->has_bytes, ev) ||
+        ALLOC(st->duration, nodes) || ALLOC(st->nduration, nodes) ||
+        ALLOC(st->after, (nodes + 1) * runs) || ALLOC(st->before, nodes * runs) ||
+        ALLOC(st->in_interval, (size_t)st->nintervals * m->nclasses * runs) ||
+        ALLOC(st->nin_interval, (size_t)st->nintervals * m->nclasses * runs))
+        return -1;
+    return 0;
+}
+
+static int build(struct pz_scale_program *m, struct work *w, char *err, size_t errlen)
+{
+    if (intern_and_fold(m, w) != 0)
+        goto oom;
+    if (sp_merge(m, (uint32_t *const *const *)w->folded, (const size_t *const *)w->nfolded,
+                 err, errlen) != 0)
+        return -1;
+    if (alloc_membership(m, w) != 0 ||
+        !(m->pred_head = malloc((m->nnodes ? m->nnodes : 1) * sizeof(uint32_t))))
+        goto oom;
+    memset(m->pred_head, 0xff, m->nnodes * sizeof(uint32_t));
+    if (sp_walk_membership(m, (uint32_t *const *const *)w->raw, w->made, err, errlen) != 0 ||
+        sp_guards_infer(m, w->made, err, errlen) != 0 || make_events(m, err, errlen) != 0)
+        return -1;
+    if (note_patternless(m) != 0 || alloc_stats(m, &w->st) != 0)
+        goto oom;
+    if (sp_walk_check(m, (uint32_t *const *const *)w->raw, &w->st, err, errlen) != 0)
+        return -1;
+    if (sp_fit_all(m, &w->st) != 0)
+        goto oom;
+    return 0;
+oom:
+    snprintf(err, errlen, "out of memory building the program model");
+    return -1;
+}
+
+struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const *runs, size_t n,
+                                            int compute_cpu, char *err, size_t errlen)
+{
+    struct pz_scale_program *m;
+    struct work w = {0};
+    int rc;
+
+    if (!runs || n == 0) {
+        snprintf(err, errlen, "no recording to model");
+        return NULL;
+    }
+    if (!(m = calloc(1, sizeof(*m)))) {
+        snprintf(err, errlen, "out of memory building the program model");
+        return NULL;
+    }
+    m->runs = runs;
+    m->nruns = n;
+    m->compute_cpu = compute_cpu;
+    rc = check_runs(m, compute_cpu, err, errlen);
+    if (rc == 0)
+        rc = build(m, &w, err, errlen);
+    work_free(m, &w);
+    if (rc != 0) {
+        pz_scale_program_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void pz_scale_program_free(struct pz_scale_program *m)
+{
+    if (!m)
+        return;
+    sp_table_free(&m->table);
+    free(m->nodes);
+    free(m->events);
+    free(m->conds);
+    free(m->roots);
+    free(m->classes);
+    free(m->gap);
+    free(m->tail);
+    free(m->gap_own);
+    free(m->preds);
+    free(m->pred_head);
+    free(m->after);
+    free(m->after_spread);
+    free(m->before_spread);
+    free(m->compute);
+    for (size_t i = 0; i < m->nnotes; i++)
+        free(m->notes[i]);
+    free(m->notes);
+    free(m->first_proc);
+    free(m->first_step);
+    free(m);
+}
+
+const char *pz_scale_program_recording(const struct pz_scale_program *m)
+{
+    return m->runs[m->largest]->path;
+}
+
+size_t pz_scale_program_nnotes(const struct pz_scale_program *m)
+{
+    return m->nnotes;
+}
+
+const char *pz_scale_program_note(const struct pz_scale_program *m, size_t i)
+{
+    return i < m->nnotes ? m->notes[i] : NULL;
+}
+
+size_t pz_scale_program_ncompute(const struct pz_scale_program *m)
+{
+    return m->ncompute;
+}
+
+const struct pz_scale_compute *pz_scale_program_compute(const struct pz_scale_program *m,
+                                                      size_t i)
+{
+    return i < m->ncompute ? &m->compute[i] : NULL;
+}

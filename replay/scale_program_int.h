@@ -1,0 +1,221 @@
+/* The inside of the program model (scale_program.h), shared by its parts: step
+ * signatures and loops as interned symbols (scale_sig.c), the folding of a process's
+ * steps into loops (scale_fold.c), the merge of every process into one template
+ * (scale_merge.c), guards and classes of processes (scale_guard.c), the walks that check
+ * each recorded process against the template and gather its numbers (scale_walk.c),
+ * exact and fitted forms of P (scale_form.c), the build (scale_program.c) and the
+ * synthesis (scale_synth.c). */
+#ifndef PZ_SCALE_PROGRAM_INT_H
+#define PZ_SCALE_PROGRAM_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scale_program.h"
+
+#define SP_NONE UINT32_MAX
+
+/* --- symbols: a step's signature (what must be equal for two steps to be the same
+ * call of the program) or a loop (a body of symbols and a trip count) */
+enum sp_sym_kind { SP_STEP, SP_LOOP };
+
+/* One event of a signature: the recorded event without its sizes (they may grow with
+ * P); a completion names the step that posted its request by that step's symbol and the
+ * index of the posting event in it, not by a distance, so that steps missing in between
+ * at an edge of the grid do not change it. */
+struct sp_event {
+    uint8_t kind, coll_op;
+    struct pz_scale_comm comm;
+    struct pz_scale_peer peer;
+    uint32_t tag;
+    uint32_t poster_sym;       /* SP_NONE: not a completion, or its poster is unknown */
+    uint32_t poster_event;
+};
+
+struct sp_sym {
+    uint8_t kind;              /* enum sp_sym_kind */
+    uint8_t step_kind;         /* enum pz_scale_step_kind */
+    const char *region;        /* interned name: equal names, equal pointers */
+    uint32_t first, n;         /* STEP: table events; LOOP: table bodies */
+    uint32_t count;            /* LOOP */
+};
+
+struct sp_table {
+    struct sp_sym *syms;
+    uint32_t nsyms, capsyms;
+    struct sp_event *events;
+    uint32_t nevents, capevents;
+    uint32_t *bodies;
+    uint32_t nbodies, capbodies;
+    uint32_t *index;           /* open addressing over syms, SP_NONE empty */
+    uint32_t capindex;
+    const char **names;        /* interned region names, open addressing */
+    uint32_t capnames, nnames;
+};
+
+void sp_table_free(struct sp_table *t);
+/* The symbols of a process's steps, into *syms (allocated, p->nsteps).  0 or -1. */
+int sp_table_steps(struct sp_table *t, const struct pz_scale_run *run,
+                   const struct pz_scale_process *p, uint32_t **syms);
+/* The loop symbol of body[0..n-1] repeated count times; SP_NONE when memory runs out. */
+uint32_t sp_table_loop(struct sp_table *t, const uint32_t *body, uint32_t n, uint32_t count);
+/* A name for messages: the region of a step symbol, or "a loop". */
+const char *sp_sym_name(const struct sp_table *t, uint32_t sym);
+
+/* Folds syms[0..n-1] into loops in place; *n becomes the folded length.  0 or -1. */
+int sp_fold(struct sp_table *t, uint32_t *syms, size_t *n);
+
+/* --- the template, flattened: a loop node is followed by its body, up to end */
+struct sp_guard {
+    uint8_t pos[PZ_SCALE_MAX_DIMS];          /* allowed positions per dimension */
+    uint8_t not_first[PZ_SCALE_MAX_DIMS];    /* a peer at -1 must exist */
+    uint8_t not_last[PZ_SCALE_MAX_DIMS];     /* a peer at +1 must exist */
+};
+#define SP_FIRST 1u
+#define SP_MIDDLE 2u
+#define SP_LAST 4u
+#define SP_ANYWHERE 7u
+
+struct sp_node {
+    uint8_t kind;              /* enum sp_sym_kind */
+    uint32_t sym;              /* STEP */
+    uint32_t end;              /* LOOP: the node after its body */
+    uint32_t region;           /* STEP: the reference in the model's recording */
+    uint32_t first_event;      /* STEP: its events in the model's events */
+    struct sp_guard guard;     /* STEP */
+    double duration;           /* STEP: s inside the call, mean of the largest recording */
+    struct pz_scale_model count;   /* LOOP: trip count */
+};
+
+/* A template event: the signature's, its posting slot, the slot of the request it
+ * completes, its sizes as functions of P. */
+struct sp_tevent {
+    const struct sp_event *sig;
+    int32_t slot, completes;   /* -1: none */
+    struct pz_scale_model bytes, bytes2;
+};
+
+/* The computation before a step made right after another step (prev, SP_NONE at the
+ * beginning): what a class of processes too rare in the recordings falls back on.  Where
+ * a step is missing (at an edge) the computation before it lands on the next step, so
+ * the processes are grouped by the pair of steps around the computation, or by the step
+ * before it alone, or by the step after it alone: of these groupings, the one found in
+ * enough recordings whose processes' computations differ least (spread) is chosen. */
+struct sp_pred {
+    uint32_t node, prev, next;   /* next: the next of node's list, SP_NONE */
+    struct pz_scale_model gap;
+};
+
+/* One grouping's computations in one recording. */
+struct sp_group {
+    double sum, min, max;
+    uint32_t n;
+};
+
+/* A class of processes: which conditions of the template hold at it. */
+struct sp_class {
+    uint64_t mask;
+    char name[64];
+};
+
+struct pz_scale_program {
+    const struct pz_scale_run *const *runs;
+    size_t nruns, largest;
+    int compute_cpu;
+    struct pz_scale_grid grid;               /* the largest recording's: kind, periodic */
+    struct sp_table table;
+    struct sp_node *nodes;
+    uint32_t nnodes;
+    struct sp_tevent *events;
+    uint32_t nevents, nslots;
+    struct sp_guard *conds;                  /* distinct conditions of guards */
+    uint32_t nconds;
+    int32_t *roots;                          /* world ranks that are a root: >= 0 from the
+                                                first, < 0 from the last (-1 = last) */
+    uint32_t nroots;
+    struct sp_class *classes;
+    uint32_t nclasses;
+    struct pz_scale_model *gap;              /* [node * (nclasses + 1) + class]; class
+                                                nclasses: over all processes */
+    struct pz_scale_model *tail;             /* [class], the same */
+    uint8_t *gap_own;                        /* [node * (nclasses + 1) + class]: the class
+                                                has a fit of its own */
+    struct sp_pred *preds;
+    uint32_t npreds, cappreds;
+    uint32_t *pred_head;                     /* [node]: its first pred, SP_NONE */
+    struct pz_scale_model *after;            /* [prev + 1]: after a step (0: the start),
+                                                whatever follows */
+    double *after_spread, *before_spread;    /* [prev + 1], [node]; HUGE_VAL: in too few
+                                                recordings */
+    struct pz_scale_compute *compute;
+    size_t ncompute;
+    char **notes;
+    size_t nnotes;
+    uint32_t *first_proc, *first_step;       /* building: [node * nruns + run], the first
+                                                process making a step, SP_NONE if none */
+};
+
+/* A process's position flags in each dimension of g. */
+void sp_positions(const struct pz_scale_grid *g, const int *coords, uint8_t *flags);
+int sp_guard_holds(const struct sp_guard *gd, const struct pz_scale_grid *g,
+                   const uint8_t *flags);
+/* The class mask of a process: bit i when conds[i] holds, bit nconds + j when it is the
+ * j-th root. */
+uint64_t sp_class_mask(const struct pz_scale_program *m, const struct pz_scale_grid *g,
+                       int rank, const uint8_t *flags);
+/* The condition that a step's own offset peers (and those of the requests it completes)
+ * exist, into gd (positions anywhere). */
+void sp_peer_guard(const struct pz_scale_program *m, uint32_t sym, struct sp_guard *gd);
+/* Chooses every step node's guard from where it was made (made[node][run], bitmaps of
+ * ranks); collects conditions, roots and classes.  0, or -1 with err. */
+int sp_guards_infer(struct pz_scale_program *m, uint64_t *const *made, char *err,
+                    size_t errlen);
+
+/* Merges the folded sequences of every process of every run into the template
+ * (m->nodes).  0, or -1 with err. */
+int sp_merge(struct pz_scale_program *m, uint32_t *const *const *folded,
+             const size_t *const *nfolded, char *err, size_t errlen);
+
+/* Fits values at counts: exact forms first (integer: values are whole), else
+ * scale_fit.h's.  Returns 1 for an exact form, 0 for scale_fit's, -1 when too few
+ * counts gave a constant. */
+int sp_fit(const struct pz_scale_point *p, size_t n, int integer, struct pz_scale_model *out);
+
+int sp_note(struct pz_scale_program *m, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* The walks: membership (made), then the checked walk gathering the numbers and the
+ * fits.  0, or -1 with err. */
+int sp_walk_membership(struct pz_scale_program *m, uint32_t *const *const *raw,
+                       uint64_t **made, char *err, size_t errlen);
+
+/* What the checked walk gathers from every recording, by run r (of nruns): */
+struct sp_stats {
+    double *gap;            /* [(node * nclasses + class) * nruns + r] sums, s */
+    uint32_t *ngap;         /* ... and how many */
+    double *tail;           /* [class * nruns + r] */
+    uint32_t *ntail;
+    uint32_t *count_min, *count_max;   /* [node * nruns + r], loops; 0: never run */
+    uint64_t *bytes_min, *bytes_max, *bytes2_min, *bytes2_max;   /* [event * nruns + r] */
+    uint8_t *has_bytes;                /* [event * nruns + r] */
+    double *duration;       /* [node], the largest recording's sum */
+    uint32_t *nduration;
+    const char **intervals; /* distinct interval names, "" (the whole run) first */
+    uint32_t nintervals;
+    double *in_interval;    /* [(interval * nclasses + class) * nruns + r] */
+    uint32_t *nin_interval;
+    struct sp_group *pred;  /* [pred * nruns + r] */
+    struct sp_group *after; /* [(prev + 1) * nruns + r] */
+    struct sp_group *before;   /* [node * nruns + r] */
+};
+int sp_walk_check(struct pz_scale_program *m, uint32_t *const *const *raw,
+                  struct sp_stats *st, char *err, size_t errlen);
+void sp_stats_free(struct sp_stats *st);
+/* The models of trip counts, sizes and computations from the gathered numbers. */
+int sp_fit_all(struct pz_scale_program *m, const struct sp_stats *st);
+/* Where step `step` of process proc of recording run is, for messages: "interval 'x',
+ * call 3" (calls counted from the interval's beginning, 1 for the first). */
+void sp_where(const struct pz_scale_program *m, size_t run, uint32_t proc, uint32_t step,
+              char *buf, size_t len);
+
+#endif

@@ -1,0 +1,374 @@
+/* Walking every recorded process through the template (scale_program_int.h).  The
+ * membership walk matches a process's steps leniently (a template step that is not the
+ * next recorded one is missing there) to learn where each step is made, from which the
+ * guards are chosen.  The checked walk then expects exactly the steps whose guards hold,
+ * a loop repeating while its body matches whole, and fails at the first difference
+ * naming the recording, the process, the interval and the call; on its way it gathers
+ * the trip counts, the sizes and the computations of each class of processes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scale_program_int.h"
+
+#define MAX_NESTED_INTERVALS 16
+
+void sp_where(const struct pz_scale_program *m, size_t run, uint32_t proc, uint32_t step,
+              char *buf, size_t len)
+{
+    const struct pz_scale_run *r = m->runs[run];
+    const struct pz_scale_process *p = &r->procs[proc];
+    uint32_t open[MAX_NESTED_INTERVALS], calls = 0, saved[MAX_NESTED_INTERVALS];
+    int depth = 0;
+
+    for (uint32_t i = 0; i < step && i < p->nsteps; i++) {
+        const struct pz_scale_step *s = &p->steps[i];
+
+        if (s->kind == PZ_SCALE_BEGIN && depth < MAX_NESTED_INTERVALS) {
+            saved[depth] = calls;
+            open[depth++] = s->region;
+            calls = 0;
+        } else if (s->kind == PZ_SCALE_END && depth > 0) {
+            calls = saved[--depth];
+        } else if (s->kind == PZ_SCALE_CALL) {
+            calls++;
+        }
+    }
+    if (depth && open[depth - 1] < r->nnames && r->names[open[depth - 1]])
+        snprintf(buf, len, "interval '%s', call %u", r->names[open[depth - 1]], calls + 1);
+    else
+        snprintf(buf, len, "outside intervals, call %u", calls + 1);
+}
+
+/* --- membership */
+
+struct lenient {
+    struct pz_scale_program *m;
+    const uint32_t *raw;
+    size_t n, run;
+    uint32_t proc;
+    uint64_t **made;
+};
+
+static size_t lenient(struct lenient *c, uint32_t a, uint32_t b, size_t pos)
+{
+    const struct sp_node *nodes = c->m->nodes;
+
+    for (uint32_t k = a; k < b;) {
+        if (nodes[k].kind == SP_LOOP) {
+            size_t next;
+
+            while ((next = lenient(c, k + 1, nodes[k].end, pos)) != pos)
+                pos = next;
+            k = nodes[k].end;
+            continue;
+        }
+        if (pos < c->n && c->raw[pos] == nodes[k].sym) {
+            size_t at = (size_t)k * c->m->nruns + c->run;
+
+            c->made[at][c->proc / 64] |= (uint64_t)1 << (c->proc % 64);
+            if (c->m->first_proc[at] == SP_NONE) {
+                c->m->first_proc[at] = c->proc;
+                c->m->first_step[at] = (uint32_t)pos;
+            }
+            pos++;
+        }
+        k++;
+    }
+    return pos;
+}
+
+int sp_walk_membership(struct pz_scale_program *m, uint32_t *const *const *raw,
+                       uint64_t **made, char *err, size_t errlen)
+{
+    for (size_t r = 0; r < m->nruns; r++)
+        for (int p = 0; p < m->runs[r]->nprocs; p++) {
+            struct lenient c = {m, raw[r][p], m->runs[r]->procs[p].nsteps, r, (uint32_t)p, made};
+            size_t end = lenient(&c, 0, m->nnodes, 0);
+            char where[160];
+
+            if (end < c.n) {
+                sp_where(m, r, (uint32_t)p, (uint32_t)end, where, sizeof(where));
+                snprintf(err, errlen, "%s: process %d, %s (%s): the steps cannot be merged "
+                         "with the other processes'", m->runs[r]->path, p, where,
+                         sp_sym_name(&m->table, c.raw[end]));
+                return -1;
+            }
+        }
+    return 0;
+}
+
+/* --- the checked walk */
+
+struct strict {
+    struct pz_scale_program *m;
+    struct sp_stats *st;
+    const struct pz_scale_process *proc;
+    const uint32_t *raw;
+    size_t n, run;
+    uint32_t cls;
+    uint8_t flags[PZ_SCALE_MAX_DIMS];
+    size_t fail_pos;
+    uint32_t fail_node;
+    double in_interval[64];     /* the process's computation per interval */
+    uint32_t last;              /* the last step node made */
+    int oom;
+    uint32_t open[MAX_NESTED_INTERVALS];
+    int depth;
+};
+
+static uint32_t interval_of(const struct sp_stats *st, const char *name)
+{
+    for (uint32_t i = 0; i < st->nintervals; i++)
+        if (st->intervals[i] == name)
+            return i;
+    return SP_NONE;
+}
+
+static void gather_bytes(struct strict *c, uint32_t k, const struct pz_scale_step *s)
+{
+    const struct sp_node *nd = &c->m->nodes[k];
+    uint32_t n = c->m->table.syms[nd->sym].n;
+
+    for (uint32_t i = 0; i < n; i++) {
+        const struct pz_scale_event *e = &c->proc->events[s->first + i];
+        size_t at = (size_t)(nd->first_event + i) * c->m->nruns + c->run;
+        struct sp_stats *st = c->st;
+
+        if (!st->has_bytes[at]) {
+            st->bytes_min[at] = st->bytes_max[at] = e->bytes;
+            st->bytes2_min[at] = st->bytes2_max[at] = e->bytes2;
+            st->has_bytes[at] = 1;
+            continue;
+        }
+        st->bytes_min[at] = e->bytes < st->bytes_min[at] ? e->bytes : st->bytes_min[at];
+        st->bytes_max[at] = e->bytes > st->bytes_max[at] ? e->bytes : st->bytes_max[at];
+        st->bytes2_min[at] = e->bytes2 < st->bytes2_min[at] ? e->bytes2 : st->bytes2_min[at];
+        st->bytes2_max[at] = e->bytes2 > st->bytes2_max[at] ? e->bytes2 : st->bytes2_max[at];
+    }
+}
+
+/* The pred of node k after node prev, added when new; SP_NONE when memory runs out. */
+static uint32_t pred_of(struct pz_scale_program *m, struct sp_stats *st, uint32_t k,
+                        uint32_t prev)
+{
+    uint32_t i;
+
+    for (i = m->pred_head[k]; i != SP_NONE; i = m->preds[i].next)
+        if (m->preds[i].prev == prev)
+            return i;
+    if (m->npreds == m->cappreds) {
+        uint32_t cap = m->cappreds ? m->cappreds * 2 : 64;
+        struct sp_pred *v = realloc(m->preds, cap * sizeof(*v));
+        struct sp_group *g;
+
+        if (v)
+            m->preds = v;
+        g = realloc(st->pred, (size_t)cap * m->nruns * sizeof(*g));
+        if (g)
+            st->pred = g;
+        if (!v || !g)
+            return SP_NONE;
+        m->cappreds = cap;
+    }
+    i = m->npreds++;
+    m->preds[i] = (struct sp_pred){k, prev, m->pred_head[k], {.a_den = 1}};
+    m->pred_head[k] = i;
+    memset(st->pred + (size_t)i * m->nruns, 0, m->nruns * sizeof(*st->pred));
+    return i;
+}
+
+static void add_to(struct sp_group *g, double v)
+{
+    if (!g->n || v < g->min)
+        g->min = v;
+    if (!g->n || v > g->max)
+        g->max = v;
+    g->sum += v;
+    g->n++;
+}
+
+/* The numbers of step pos, made as node k. */
+static void gather(struct strict *c, uint32_t k, size_t pos)
+{
+    struct pz_scale_program *m = c->m;
+    const struct pz_scale_step *s = &c->proc->steps[pos];
+    double gap = m->compute_cpu ? s->gap_cpu : s->gap_wall;
+    size_t at = ((size_t)k * m->nclasses + c->cls) * m->nruns + c->run;
+    struct sp_stats *st = c->st;
+
+    uint32_t pred = pred_of(m, st, k, c->last);
+
+    if (pred == SP_NONE) {
+        c->oom = 1;
+        return;
+    }
+    add_to(&st->pred[(size_t)pred * m->nruns + c->run], gap);
+    add_to(&st->after[(c->last == SP_NONE ? 0 : (size_t)c->last + 1) * m->nruns + c->run], gap);
+    add_to(&st->before[(size_t)k * m->nruns + c->run], gap);
+    c->last = k;
+    st->gap[at] += gap;
+    st->ngap[at]++;
+    if (c->run == m->largest) {
+        st->duration[k] += s->duration;
+        st->nduration[k]++;
+    }
+    gather_bytes(c, k, s);
+    /* the computation before an interval's end is inside it, before its beginning not */
+    c->in_interval[0] += gap;
+    for (int d = 0; d < c->depth; d++)
+        if (c->open[d] < 64)
+            c->in_interval[c->open[d]] += gap;
+    if (s->kind == PZ_SCALE_END && c->depth > 0)
+        c->depth--;
+    if (s->kind == PZ_SCALE_BEGIN && c->depth < MAX_NESTED_INTERVALS)
+        c->open[c->depth++] = interval_of(st, m->table.syms[m->nodes[k].sym].region);
+}
+
+static void gather_count(struct strict *c, uint32_t k, uint32_t count)
+{
+    size_t at = (size_t)k * c->m->nruns + c->run;
+
+    if (!count)
+        return;
+    if (!c->st->count_max[at] || count < c->st->count_min[at])
+        c->st->count_min[at] = count;
+    if (count > c->st->count_max[at])
+        c->st->count_max[at] = count;
+}
+
+/* Matches nodes [a, b) from pos: the position after them, or -1 (fail_pos, fail_node
+ * say where).  commit: gather the numbers. */
+static long strict(struct strict *c, uint32_t a, uint32_t b, size_t pos, int commit)
+{
+    const struct sp_node *nodes = c->m->nodes;
+
+    for (uint32_t k = a; k < b;) {
+        if (nodes[k].kind == SP_LOOP) {
+            uint32_t count = 0;
+            long next;
+
+            while ((next = strict(c, k + 1, nodes[k].end, pos, 0)) >= 0 && (size_t)next != pos) {
+                if (commit)
+                    strict(c, k + 1, nodes[k].end, pos, 1);
+                pos = (size_t)next;
+                count++;
+            }
+            if (commit)
+                gather_count(c, k, count);
+            k = nodes[k].end;
+            continue;
+        }
+        if (sp_guard_holds(&nodes[k].guard, &c->m->runs[c->run]->grid, c->flags)) {
+            if (pos >= c->n || c->raw[pos] != nodes[k].sym) {
+                c->fail_pos = pos;
+                c->fail_node = k;
+                return -1;
+            }
+            if (commit)
+                gather(c, k, pos);
+            pos++;
+        }
+        k++;
+    }
+    return (long)pos;
+}
+
+/* The first difference: at fail_pos, or, when the template ended first, at end. */
+static void mismatch(struct strict *c, long end, char *err, size_t errlen)
+{
+    const struct pz_scale_program *m = c->m;
+    uint32_t p = (uint32_t)(c->proc - m->runs[c->run]->procs);
+    char where[160];
+
+    if (end >= 0) {
+        c->fail_pos = (size_t)end;
+        c->fail_node = SP_NONE;
+    }
+    sp_where(m, c->run, p, (uint32_t)c->fail_pos, where, sizeof(where));
+    snprintf(err, errlen, "recordings differ: %s: process %u, %s: %s where the other "
+             "processes and recordings make %s", m->runs[c->run]->path, p, where,
+             c->fail_pos < c->n ? sp_sym_name(&m->table, c->raw[c->fail_pos]) : "the end",
+             c->fail_node == SP_NONE ? "the end"
+                                     : sp_sym_name(&m->table, m->nodes[c->fail_node].sym));
+}
+
+static uint32_t class_of(const struct pz_scale_program *m, const struct pz_scale_run *run,
+                         int p, const uint8_t *flags)
+{
+    uint64_t mask = sp_class_mask(m, &run->grid, p, flags);
+    uint32_t i;
+
+    for (i = 0; i + 1 < m->nclasses && m->classes[i].mask != mask; i++)
+        ;
+    return i;
+}
+
+static void finish_process(struct strict *c, int p)
+{
+    struct sp_stats *st = c->st;
+    const struct pz_scale_process *proc = &c->m->runs[c->run]->procs[p];
+    double tail = c->m->compute_cpu ? proc->tail_cpu : proc->tail_wall;
+    size_t at = (size_t)c->cls * c->m->nruns + c->run;
+
+    st->tail[at] += tail;
+    st->ntail[at]++;
+    c->in_interval[0] += tail;
+    for (uint32_t i = 0; i < st->nintervals && i < 64; i++) {
+        size_t k = ((size_t)i * c->m->nclasses + c->cls) * c->m->nruns + c->run;
+
+        st->in_interval[k] += c->in_interval[i];
+        st->nin_interval[k]++;
+    }
+}
+
+int sp_walk_check(struct pz_scale_program *m, uint32_t *const *const *raw,
+                  struct sp_stats *st, char *err, size_t errlen)
+{
+    for (size_t r = 0; r < m->nruns; r++)
+        for (int p = 0; p < m->runs[r]->nprocs; p++) {
+            struct strict c = {.m = m, .st = st, .proc = &m->runs[r]->procs[p],
+                               .raw = raw[r][p], .n = m->runs[r]->procs[p].nsteps, .run = r,
+                               .last = SP_NONE};
+            long end;
+
+            sp_positions(&m->runs[r]->grid, c.proc->coords, c.flags);
+            c.cls = class_of(m, m->runs[r], p, c.flags);
+            end = strict(&c, 0, m->nnodes, 0, 0);
+            if (end < 0 || (size_t)end != c.n) {
+                mismatch(&c, end, err, errlen);
+                return -1;
+            }
+            strict(&c, 0, m->nnodes, 0, 1);
+            if (c.oom) {
+                snprintf(err, errlen, "out of memory gathering the recordings' numbers");
+                return -1;
+            }
+            finish_process(&c, p);
+        }
+    return 0;
+}
+
+void sp_stats_free(struct sp_stats *st)
+{
+    free(st->gap);
+    free(st->ngap);
+    free(st->tail);
+    free(st->ntail);
+    free(st->count_min);
+    free(st->count_max);
+    free(st->bytes_min);
+    free(st->bytes_max);
+    free(st->bytes2_min);
+    free(st->bytes2_max);
+    free(st->has_bytes);
+    free(st->duration);
+    free(st->nduration);
+    free(st->intervals);
+    free(st->in_interval);
+    free(st->nin_interval);
+    free(st->pred);
+    free(st->after);
+    free(st->before);
+    memset(st, 0, sizeof(*st));
+}

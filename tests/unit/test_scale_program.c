@@ -1,0 +1,838 @@
+/* The program model (replay/scale_program.h): programs recorded by hand at 2, 4 and 8
+ * processes (scale_runs.h), an iteration loop of ITERS trips and C / P s of computation
+ * per iteration, synthesized at 16 and 64 processes and compared, process by process,
+ * record by record, with what the same program does at that count: its calls, peers as
+ * ranks, tags, sizes, communicators, requests and computation.  The programs compute
+ * their peers with plain arithmetic on MPI_Dims_create's layout (scale_runs.c), and a
+ * few peers are worked out by hand below.  Then what must fail fails, naming the place,
+ * and what cannot be extrapolated is noted. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scale_program.h"
+#include "scale_runs.h"
+#include "trace.h"
+
+#define C 0.004     /* s: the computation of one iteration on one process; C / P at P */
+#define ITERS 3
+#define TAG 7
+
+/* --- a sink keeping everything */
+
+struct collected_comm {
+    uint32_t size;
+    int *members;
+    int self;
+    char name[64];
+};
+
+struct collected {
+    struct pz_rec **recs;
+    size_t *n, *cap;
+    int nprocs, last_proc;
+    struct collected_comm *comms;
+    uint32_t ncomms;
+};
+
+static int keep_comms(void *ctx, const struct pz_synth_comm *comms, uint32_t n)
+{
+    struct collected *c = ctx;
+
+    c->comms = calloc(n, sizeof(*c->comms));
+    c->ncomms = n;
+    for (uint32_t i = 0; i < n; i++) {
+        c->comms[i].size = comms[i].size;
+        c->comms[i].self = comms[i].self;
+        snprintf(c->comms[i].name, sizeof(c->comms[i].name), "%s", comms[i].name);
+        if (comms[i].members) {
+            c->comms[i].members = malloc(comms[i].size * sizeof(int));
+            memcpy(c->comms[i].members, comms[i].members, comms[i].size * sizeof(int));
+        }
+    }
+    return 0;
+}
+
+static int keep_event(void *ctx, int proc, const struct pz_rec *rec)
+{
+    struct collected *c = ctx;
+
+    cr_assert(proc >= c->last_proc && proc < c->nprocs, "process %d after %d", proc,
+              c->last_proc);
+    c->last_proc = proc;
+    if (c->n[proc] == c->cap[proc]) {
+        c->cap[proc] = c->cap[proc] * 2 + 16;
+        c->recs[proc] = realloc(c->recs[proc], c->cap[proc] * sizeof(struct pz_rec));
+    }
+    c->recs[proc][c->n[proc]++] = *rec;
+    return 0;
+}
+
+static struct collected *synthesize(const struct pz_scale_program *m, int nprocs)
+{
+    struct collected *c = calloc(1, sizeof(*c));
+    struct pz_scale_sink sink = {keep_comms, keep_event, c};
+    char err[512] = "";
+
+    c->nprocs = nprocs;
+    c->recs = calloc((size_t)nprocs, sizeof(*c->recs));
+    c->n = calloc((size_t)nprocs, sizeof(size_t));
+    c->cap = calloc((size_t)nprocs, sizeof(size_t));
+    cr_assert_eq(pz_scale_synthesize(m, nprocs, &sink, err, sizeof(err)), 0, "%s", err);
+    return c;
+}
+
+static void collected_free(struct collected *c)
+{
+    for (int p = 0; p < c->nprocs; p++)
+        free(c->recs[p]);
+    for (uint32_t i = 0; i < c->ncomms; i++)
+        free(c->comms[i].members);
+    free(c->comms);
+    free(c->recs);
+    free(c->n);
+    free(c->cap);
+    free(c);
+}
+
+/* --- building and checking */
+
+struct recorded {
+    struct sr_run *runs[3];
+    const struct pz_scale_run *list[3];
+    struct pz_scale_program *m;
+};
+
+static void record(struct recorded *r, int ndims, const uint8_t *periodic, sr_program prog)
+{
+    static const int counts[3] = {2, 4, 8};
+    char err[512] = "", path[32];
+
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof(path), "run%d", counts[i]);
+        r->runs[i] = sr_build(path, counts[i], ndims, periodic, prog, NULL);
+        r->list[i] = &r->runs[i]->run;
+    }
+    r->m = pz_scale_program_build(r->list, 3, 0, err, sizeof(err));
+    cr_assert(r->m, "%s", err);
+}
+
+static void recorded_free(struct recorded *r)
+{
+    pz_scale_program_free(r->m);
+    for (int i = 0; i < 3; i++)
+        sr_free(r->runs[i]);
+}
+
+static int posts(uint8_t kind)
+{
+    return kind == PZ_REC_ISEND || kind == PZ_REC_IRECV_REQUEST || kind == PZ_REC_NBC_REQUEST;
+}
+
+static void check_comm(const struct collected *c, uint32_t comm, const struct sr_truth *t,
+                       int p, size_t at)
+{
+    const struct collected_comm *cm;
+
+    cr_assert(comm < c->ncomms, "process %d record %zu: communicator %u", p, at, comm);
+    cm = &c->comms[comm];
+    cr_assert_eq(cm->size, (uint32_t)t->size, "process %d record %zu: %s of %u processes, "
+                 "expected %d", p, at, cm->name, cm->size, t->size);
+    if (t->size == c->nprocs && t->stride == 1) {
+        cr_assert(!cm->members && !cm->self, "process %d record %zu: %s, not the world", p,
+                  at, cm->name);
+        return;
+    }
+    if (t->size == 1) {
+        cr_assert(cm->self, "process %d record %zu: %s, not the process alone", p, at, cm->name);
+        return;
+    }
+    for (int i = 0; i < t->size; i++)
+        cr_assert_eq(cm->members[i], t->first + i * t->stride,
+                     "process %d record %zu: member %d of %s is %d, expected %d", p, at, i,
+                     cm->name, cm->members[i], t->first + i * t->stride);
+}
+
+/* Every record of every process of c against what the program does at c's count: the
+ * calls in order, each event's kind, peer, tag, sizes, communicator and request, the
+ * computation before each call within a nanosecond, on the clock and the CPU time
+ * (timing). */
+static void check_run(const struct collected *c, const struct sr_run *truth, int timing)
+{
+    for (int p = 0; p < c->nprocs; p++) {
+        const struct pz_scale_process *tp = &truth->run.procs[p];
+        const struct pz_rec *r = c->recs[p];
+        uint64_t *req = calloc(tp->nevents + 1, sizeof(*req));
+        uint32_t *step_of = calloc(tp->nevents + 1, sizeof(*step_of));
+        size_t at = 0;
+        double clock = 0, cpu = 0;
+
+        for (size_t j = 0; j < tp->nsteps; j++) {
+            const struct pz_scale_step *st = &tp->steps[j];
+
+            clock += st->gap_wall;
+            cpu += st->gap_wall;
+            if (st->kind != PZ_SCALE_END) {
+                cr_assert(at < c->n[p], "process %d: %zu records, expected more", p, c->n[p]);
+                cr_assert_eq(r[at].kind, PZ_REC_ENTER, "process %d record %zu", p, at);
+                cr_assert_eq(r[at].region, st->region, "process %d step %zu: region %u, "
+                             "expected %u", p, j, r[at].region, st->region);
+                cr_assert(!timing || llabs((long long)r[at].time - llround(clock * 1e9)) <= 1,
+                          "process %d step %zu: at %llu ns, expected %.0f", p, j,
+                          (unsigned long long)r[at].time, clock * 1e9);
+                if (st->kind == PZ_SCALE_CALL && timing)
+                    cr_assert(llabs((long long)r[at].cpu - llround(cpu * 1e9)) <= 1,
+                              "process %d step %zu: cpu %llu ns, expected %.0f", p, j,
+                              (unsigned long long)r[at].cpu, cpu * 1e9);
+                at++;
+            }
+            clock += 1e-6;  /* the calls' recorded duration (scale_runs.c) */
+            for (uint32_t i = 0; i < st->n; i++, at++) {
+                const struct pz_scale_event *e = &tp->events[st->first + i];
+                const struct sr_truth *t = &truth->truth[p][st->first + i];
+
+                step_of[st->first + i] = (uint32_t)j;
+                cr_assert(at < c->n[p], "process %d: %zu records, expected more", p, c->n[p]);
+                cr_assert_eq(r[at].kind, e->kind, "process %d step %zu event %u: kind %d, "
+                             "expected %d", p, j, i, r[at].kind, e->kind);
+                cr_assert_eq(r[at].peer, t->peer < 0 ? PZ_NONE32 : (uint32_t)t->peer,
+                             "process %d step %zu event %u: peer %u, expected %d", p, j, i,
+                             r[at].peer, t->peer);
+                if (e->kind != PZ_REC_IRECV_REQUEST) {
+                    cr_assert_eq(r[at].tag, e->tag, "process %d step %zu: tag", p, j);
+                    check_comm(c, r[at].comm, t, p, at);
+                }
+                cr_assert_eq(r[at].bytes, e->bytes, "process %d step %zu event %u: %llu "
+                             "bytes, expected %llu", p, j, i,
+                             (unsigned long long)r[at].bytes, (unsigned long long)e->bytes);
+                cr_assert_eq(r[at].bytes2, e->bytes2, "process %d step %zu: bytes2", p, j);
+                if (posts(e->kind))
+                    req[st->first + i] = r[at].request;
+                if (t->posted_by > 0) {
+                    /* the posting event of the call posted_by steps back */
+                    const struct pz_scale_step *ps = &tp->steps[j - (size_t)t->posted_by];
+
+                    cr_assert_eq(r[at].request, req[ps->first], "process %d step %zu: "
+                                 "completes request %llu, posted as %llu", p, j,
+                                 (unsigned long long)r[at].request,
+                                 (unsigned long long)req[ps->first]);
+                }
+            }
+            if (st->kind != PZ_SCALE_BEGIN) {
+                cr_assert(at < c->n[p], "process %d: %zu records, expected more", p, c->n[p]);
+                cr_assert_eq(r[at].kind, PZ_REC_LEAVE, "process %d record %zu", p, at);
+                at++;
+            }
+        }
+        cr_assert_eq(at, c->n[p], "process %d: %zu records, expected %zu", p, c->n[p], at);
+        free(req);
+        free(step_of);
+    }
+}
+
+/* The whole run's computation, over all processes: ITERS * C / P within 1e-9. */
+static void check_compute(const struct pz_scale_program *m)
+{
+    size_t i, n = pz_scale_program_ncompute(m);
+
+    for (i = 0; i < n; i++) {
+        const struct pz_scale_compute *c = pz_scale_program_compute(m, i);
+
+        if (!strcmp(c->interval, "") && !strcmp(c->class_name, "all")) {
+            for (int p = 16; p <= 64; p *= 4) {
+                double t = pz_scale_model_at(&c->time, p), want = ITERS * C / p;
+
+                cr_expect(fabs(t - want) <= 1e-9 * want, "at %d: %g s, expected %g", p, t,
+                          want);
+            }
+            return;
+        }
+    }
+    cr_assert_fail("no model of the whole run's computation");
+}
+
+/* Records prog at 2, 4, 8, synthesizes at 16 and 64 and checks every record. */
+static struct collected *check_program(int ndims, const uint8_t *periodic, sr_program prog,
+                                       int spot_count, struct recorded *r)
+{
+    struct collected *spot = NULL;
+
+    record(r, ndims, periodic, prog);
+    check_compute(r->m);
+    for (int p = 16; p <= 64; p *= 4) {
+        struct collected *c = synthesize(r->m, p);
+        struct sr_run *truth = sr_build("truth", p, ndims, periodic, prog, NULL);
+
+        check_run(c, truth, 1);
+        sr_free(truth);
+        if (p == spot_count)
+            spot = c;
+        else
+            collected_free(c);
+    }
+    return spot;
+}
+
+/* --- program pieces */
+
+static const struct sr_truth no_truth = {-1, 0, 0, 0, -1};
+
+static struct sr_truth world(const struct sr_run *b, int peer)
+{
+    return (struct sr_truth){peer, 0, b->run.nprocs, 1, -1};
+}
+
+static void call(struct sr_run *b, int p, uint32_t region, double gap)
+{
+    sr_step(b, p, PZ_SCALE_CALL, region, gap);
+}
+
+static struct pz_scale_event ev(uint8_t kind, uint16_t comm)
+{
+    return (struct pz_scale_event){.kind = kind, .comm = comm, .posted_by = -1};
+}
+
+static struct pz_scale_event to(uint8_t kind, const int *off, uint32_t tag, uint64_t bytes)
+{
+    struct pz_scale_event e = ev(kind, SR_WORLD);
+
+    e.peer.kind = PZ_SCALE_PEER_OFFSET;
+    for (int d = 0; d < 3; d++)
+        e.peer.off[d] = (int8_t)off[d];
+    e.tag = tag;
+    e.bytes = bytes;
+    return e;
+}
+
+/* A collective of world, or of a slice with the given truth, rooted at rank root (-1
+ * none). */
+static void collective(struct sr_run *b, int p, uint32_t region, double gap, uint16_t comm,
+                       struct sr_truth t, int root, uint64_t sent, uint64_t received)
+{
+    struct pz_scale_event e = ev(PZ_REC_COLL_BEGIN, comm);
+
+    call(b, p, region, gap);
+    sr_event(b, p, &e, &t);
+    e.kind = PZ_REC_COLL_END;
+    e.bytes = sent;
+    e.bytes2 = received;
+    if (root >= 0) {
+        e.peer.kind = PZ_SCALE_PEER_RANK;
+        e.peer.rank = root;
+    }
+    t.peer = root;
+    sr_event(b, p, &e, &t);
+}
+
+static int steps_of(const struct sr_run *b, int p)
+{
+    return (int)b->run.procs[p].nsteps;
+}
+
+/* A halo exchange with the neighbours at dirs (those that exist): receives posted,
+ * sends posted, each completed by its own MPI_Wait; then C / P of computation and an
+ * MPI_Allreduce of the residual.  Message size 65536 / P bytes (1-D and 2-D). */
+static void exchange(struct sr_run *b, int p, const int *c, const int (*dirs)[3], int ndirs)
+{
+    int P = b->run.nprocs, recv_at[6], send_at[6];
+    /* in 3-D, the messages across dimension 2 are recorded at 8 processes only (2 x 2 x
+     * 2; 2 x 1 x 1 and 2 x 2 x 1 before): their size is a constant (weak scaling) */
+    uint64_t bytes = ndirs == 6 ? 4096 : 65536 / (uint64_t)P;
+
+    for (int d = 0; d < ndirs; d++) {
+        struct pz_scale_event e = ev(PZ_REC_IRECV_REQUEST, SR_WORLD);
+
+        if (sr_rank_at(b, c, dirs[d]) < 0)
+            continue;
+        call(b, p, SR_IRECV, 0);
+        sr_event(b, p, &e, &no_truth);
+        recv_at[d] = steps_of(b, p) - 1;
+    }
+    for (int d = 0; d < ndirs; d++) {
+        struct pz_scale_event e = to(PZ_REC_ISEND, dirs[d], TAG, bytes);
+        int peer = sr_rank_at(b, c, dirs[d]);
+        struct sr_truth t = world(b, peer);
+
+        if (peer < 0)
+            continue;
+        call(b, p, SR_ISEND, 0);
+        sr_event(b, p, &e, &t);
+        send_at[d] = steps_of(b, p) - 1;
+    }
+    for (int d = 0; d < ndirs; d++) {
+        struct pz_scale_event e = to(PZ_REC_IRECV, dirs[d], TAG, bytes);
+        int peer = sr_rank_at(b, c, dirs[d]);
+        struct sr_truth t = world(b, peer);
+
+        if (peer < 0)
+            continue;
+        call(b, p, SR_WAIT, 0);
+        e.posted_by = t.posted_by = steps_of(b, p) - 1 - recv_at[d];
+        sr_event(b, p, &e, &t);
+    }
+    for (int d = 0; d < ndirs; d++) {
+        struct pz_scale_event e = ev(PZ_REC_ISEND_COMPLETE, SR_WORLD);
+        struct sr_truth t = world(b, -1);
+
+        if (sr_rank_at(b, c, dirs[d]) < 0)
+            continue;
+        call(b, p, SR_WAIT, 0);
+        e.posted_by = t.posted_by = steps_of(b, p) - 1 - send_at[d];
+        sr_event(b, p, &e, &t);
+    }
+    collective(b, p, SR_ALLREDUCE, C / P, SR_WORLD, world(b, -1), -1, 8, 8);
+}
+
+static const int dirs1[2][3] = {{-1, 0, 0}, {1, 0, 0}};
+static const int dirs2[4][3] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}};
+static const int dirs3[6][3] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1},
+                                {0, 0, 1}};
+
+static void iterations(struct sr_run *b, int p, const int *c,
+                       void (*body)(struct sr_run *, int, const int *))
+{
+    sr_step(b, p, PZ_SCALE_BEGIN, SR_INTERVAL, 0);
+    for (int i = 0; i < ITERS; i++)
+        body(b, p, c);
+    sr_step(b, p, PZ_SCALE_END, SR_INTERVAL, 0);
+}
+
+static void stencil1(struct sr_run *b, int p, const int *c)
+{
+    exchange(b, p, c, dirs1, 2);
+}
+
+static void stencil2(struct sr_run *b, int p, const int *c)
+{
+    exchange(b, p, c, dirs2, 4);
+}
+
+static void stencil3(struct sr_run *b, int p, const int *c)
+{
+    exchange(b, p, c, dirs3, 6);
+}
+
+static void prog_stencil1(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, stencil1);
+}
+
+static void prog_stencil2(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, stencil2);
+}
+
+static void prog_stencil3(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, stencil3);
+}
+
+/* The peers of process p's sends (ISEND records) in order. */
+static int sends_of(const struct collected *c, int p, uint32_t *peers, int max)
+{
+    int n = 0;
+
+    for (size_t i = 0; i < c->n[p] && n < max; i++)
+        if (c->recs[p][i].kind == PZ_REC_ISEND || c->recs[p][i].kind == PZ_REC_SEND)
+            peers[n++] = c->recs[p][i].peer;
+    return n;
+}
+
+/* --- the programs */
+
+Test(scale_program, stencil_1d_not_periodic)
+{
+    struct recorded r;
+    struct collected *c = check_program(1, NULL, prog_stencil1, 16, &r);
+    uint32_t peers[8];
+
+    /* 16 in a row: process 0 sends east only (to 1), 15 west only (to 14), 5 to 4 and 6,
+     * each iteration; 65536 / 16 = 4096 bytes */
+    cr_expect_eq(sends_of(c, 0, peers, 8), ITERS);
+    cr_expect_eq(peers[0], 1);
+    cr_expect_eq(sends_of(c, 15, peers, 8), ITERS);
+    cr_expect_eq(peers[0], 14);
+    cr_expect_eq(sends_of(c, 5, peers, 8), 2 * ITERS);
+    cr_expect(peers[0] == 4 && peers[1] == 6);
+    /* the world and the process alone, nothing else */
+    cr_expect_eq(c->ncomms, 2);
+    collected_free(c);
+    recorded_free(&r);
+}
+
+static void ring(struct sr_run *b, int p, const int *c)
+{
+    static const int east[3] = {1, 0, 0}, west[3] = {-1, 0, 0};
+    struct pz_scale_event e = to(PZ_REC_ISEND, east, TAG, 1024);
+    struct sr_truth t = world(b, sr_rank_at(b, c, east));
+    int P = b->run.nprocs;
+
+    call(b, p, SR_ISEND, C / P);
+    sr_event(b, p, &e, &t);
+    e = to(PZ_REC_RECV, west, TAG, 1024);
+    t = world(b, sr_rank_at(b, c, west));
+    call(b, p, SR_RECV, 0);
+    sr_event(b, p, &e, &t);
+    e = ev(PZ_REC_ISEND_COMPLETE, SR_WORLD);
+    t = world(b, -1);
+    e.posted_by = t.posted_by = 2;
+    call(b, p, SR_WAIT, 0);
+    sr_event(b, p, &e, &t);
+}
+
+static void prog_ring(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, ring);
+}
+
+Test(scale_program, ring_1d_periodic)
+{
+    static const uint8_t periodic[3] = {1, 0, 0};
+    struct recorded r;
+    struct collected *c = check_program(1, periodic, prog_ring, 16, &r);
+    uint32_t peers[8];
+
+    /* the ring wraps: 15 sends to 0, and 0 receives from 15 (record 5: after the Enters
+     * of the interval and of MPI_Isend, the ISEND, the Leave and the Enter of MPI_Recv) */
+    cr_expect_eq(sends_of(c, 15, peers, 8), ITERS);
+    cr_expect_eq(peers[0], 0);
+    cr_expect_eq(c->recs[0][5].kind, PZ_REC_RECV);
+    cr_expect_eq(c->recs[0][5].peer, 15);
+    collected_free(c);
+    recorded_free(&r);
+}
+
+Test(scale_program, stencil_2d_not_periodic)
+{
+    struct recorded r;
+    struct collected *c = check_program(2, NULL, prog_stencil2, 16, &r);
+    uint32_t peers[16];
+
+    /* 4 x 4: process 5 at (1, 1) sends north to 1, south to 9, west to 4, east to 6;
+     * corner 0 at (0, 0) south to 4 and east to 1; edge 7 at (1, 3) to 3, 11 and 6 */
+    cr_expect_eq(sends_of(c, 5, peers, 16), 4 * ITERS);
+    cr_expect(peers[0] == 1 && peers[1] == 9 && peers[2] == 4 && peers[3] == 6);
+    cr_expect_eq(sends_of(c, 0, peers, 16), 2 * ITERS);
+    cr_expect(peers[0] == 4 && peers[1] == 1);
+    cr_expect_eq(sends_of(c, 7, peers, 16), 3 * ITERS);
+    cr_expect(peers[0] == 3 && peers[1] == 11 && peers[2] == 6);
+    collected_free(c);
+    recorded_free(&r);
+}
+
+Test(scale_program, stencil_3d_periodic_in_one_dimension)
+{
+    static const uint8_t periodic[3] = {1, 0, 0};
+    struct recorded r;
+    struct collected *c = check_program(3, periodic, prog_stencil3, 64, &r);
+    uint32_t peers[32];
+
+    /* 64 = 4 x 4 x 4, rank 16 i + 4 j + k, dimension 0 periodic: process 0 at (0, 0, 0)
+     * sends up to (3, 0, 0) = 48 round the ring, down to 16, and to 4 and 1 only in the
+     * others; 21 at (1, 1, 1) to 5, 37, 17, 25, 20, 22 */
+    cr_expect_eq(sends_of(c, 0, peers, 32), 4 * ITERS);
+    cr_expect(peers[0] == 48 && peers[1] == 16 && peers[2] == 4 && peers[3] == 1);
+    cr_expect_eq(sends_of(c, 21, peers, 32), 6 * ITERS);
+    cr_expect(peers[0] == 5 && peers[1] == 37 && peers[2] == 17 && peers[3] == 25 &&
+              peers[4] == 20 && peers[5] == 22);
+    collected_free(c);
+    recorded_free(&r);
+}
+
+static void rows_and_columns(struct sr_run *b, int p, const int *c)
+{
+    int P = b->run.nprocs, rows = b->run.grid.dims[0], cols = b->run.grid.dims[1];
+    struct sr_truth row = {-1, c[0] * cols, cols, 1, -1}, col = {-1, c[1], rows, cols, -1};
+
+    collective(b, p, SR_ALLREDUCE, C / P, SR_ROW, row, -1, 8, 8);
+    collective(b, p, SR_ALLREDUCE, 0, SR_COLUMN, col, -1, 8, 8);
+}
+
+static void prog_rows(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, rows_and_columns);
+}
+
+Test(scale_program, row_and_column_communicators)
+{
+    struct recorded r;
+    struct collected *c = check_program(2, NULL, prog_rows, 16, &r);
+
+    /* 4 x 4: the world, the process alone, 4 rows, 4 columns; row 1 is 4..7, column 2 is
+     * 2, 6, 10, 14 */
+    cr_assert_eq(c->ncomms, 2 + 4 + 4);
+    for (uint32_t i = 2; i < c->ncomms; i++) {
+        if (!strcmp(c->comms[i].name, "row 1"))
+            cr_expect(c->comms[i].members[0] == 4 && c->comms[i].members[3] == 7);
+        if (!strcmp(c->comms[i].name, "column 2"))
+            cr_expect(c->comms[i].members[0] == 2 && c->comms[i].members[1] == 6 &&
+                      c->comms[i].members[3] == 14);
+    }
+    collected_free(c);
+    recorded_free(&r);
+}
+
+static void all_to_all(struct sr_run *b, int p, const int *c)
+{
+    int P = b->run.nprocs;
+
+    (void)c;
+    collective(b, p, SR_ALLTOALL, C / P, SR_WORLD, world(b, -1), -1, 8 * (uint64_t)P,
+               8 * (uint64_t)P);
+}
+
+static void prog_alltoall(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, all_to_all);
+}
+
+Test(scale_program, all_to_all)
+{
+    struct recorded r;
+    struct collected *c = check_program(1, NULL, prog_alltoall, 64, &r);
+
+    /* 8 bytes to each of 64 processes: 512 sent, 512 received (record 2: after the
+     * interval's Enter and the call's Enter, the COLL_BEGIN; 3 the COLL_END) */
+    cr_expect_eq(c->recs[9][3].kind, PZ_REC_COLL_END);
+    cr_expect_eq(c->recs[9][3].bytes, 512);
+    collected_free(c);
+    recorded_free(&r);
+}
+
+static void reduce_bcast(struct sr_run *b, int p, const int *c)
+{
+    int P = b->run.nprocs;
+
+    (void)c;
+    collective(b, p, SR_REDUCE, C / P, SR_WORLD, world(b, -1), 0, 8, 8);
+    collective(b, p, SR_BCAST, 0, SR_WORLD, world(b, -1), 0, 8, 8);
+}
+
+static void prog_reduce(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, reduce_bcast);
+}
+
+Test(scale_program, reduce_and_broadcast_to_root_0)
+{
+    struct recorded r;
+    struct collected *c = check_program(1, NULL, prog_reduce, 16, &r);
+
+    cr_expect_eq(c->recs[11][3].peer, 0);
+    collected_free(c);
+    recorded_free(&r);
+}
+
+/* A wavefront: receive from west and north, compute, send east and south. */
+static void wave(struct sr_run *b, int p, const int *c)
+{
+    static const int west[3] = {0, -1, 0}, north[3] = {-1, 0, 0}, east[3] = {0, 1, 0},
+                     south[3] = {1, 0, 0};
+    const int *from[2] = {west, north}, *towards[2] = {east, south};
+    int P = b->run.nprocs;
+    double gap = C / P;
+
+    for (int i = 0; i < 2; i++) {
+        struct pz_scale_event e = to(PZ_REC_RECV, from[i], TAG, 512);
+        struct sr_truth t = world(b, sr_rank_at(b, c, from[i]));
+
+        if (t.peer < 0)
+            continue;
+        call(b, p, SR_RECV, 0);
+        sr_event(b, p, &e, &t);
+    }
+    for (int i = 0; i < 2; i++) {
+        struct pz_scale_event e = to(PZ_REC_SEND, towards[i], TAG, 512);
+        struct sr_truth t = world(b, sr_rank_at(b, c, towards[i]));
+
+        if (t.peer < 0)
+            continue;
+        call(b, p, SR_SEND, gap);
+        gap = 0;
+        sr_event(b, p, &e, &t);
+    }
+    /* the last process, which sends nothing, computes before the barrier */
+    collective(b, p, SR_BARRIER, gap, SR_WORLD, world(b, -1), -1, 0, 0);
+}
+
+static void prog_wave(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, wave);
+}
+
+Test(scale_program, wavefront)
+{
+    struct recorded r;
+    struct collected *c = check_program(2, NULL, prog_wave, 16, &r);
+    uint32_t peers[16];
+
+    /* 4 x 4: 5 at (1, 1) sends east to 6 and south to 9; 15 at (3, 3) sends nothing */
+    cr_expect_eq(sends_of(c, 5, peers, 16), 2 * ITERS);
+    cr_expect(peers[0] == 6 && peers[1] == 9);
+    cr_expect_eq(sends_of(c, 15, peers, 16), 0);
+    collected_free(c);
+    recorded_free(&r);
+}
+
+/* --- what must fail, what is noted */
+
+static void prog_extra(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, stencil1);
+    if (b->run.nprocs == 4)
+        collective(b, p, SR_BARRIER, 0, SR_WORLD, world(b, -1), -1, 0, 0);
+}
+
+Test(scale_program, a_call_one_recording_has_more_is_named)
+{
+    static const int counts[3] = {2, 4, 8};
+    struct sr_run *runs[3];
+    const struct pz_scale_run *list[3];
+    char err[512] = "", path[32];
+
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof(path), "run%d", counts[i]);
+        runs[i] = sr_build(path, counts[i], 1, NULL, prog_extra, NULL);
+        list[i] = &runs[i]->run;
+    }
+    cr_assert_null(pz_scale_program_build(list, 3, 0, err, sizeof(err)));
+    /* the recording, the process, the interval (none: after it) and the call */
+    cr_expect(strstr(err, "run4") && strstr(err, "process 0") && strstr(err, "MPI_Barrier") &&
+              strstr(err, "call 1"), "%s", err);
+    for (int i = 0; i < 3; i++)
+        sr_free(runs[i]);
+}
+
+/* At 4 processes, process 2 makes an MPI_Barrier in the second iteration, after its
+ * waits (its 11th call of the interval: 2 Irecv, 2 Isend, 4 Wait, the Allreduce of the
+ * first iteration make 9, then 2 Irecv, 2 Isend, 4 Wait, so the 19th). */
+static void prog_extra_inside(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    sr_step(b, p, PZ_SCALE_BEGIN, SR_INTERVAL, 0);
+    for (int i = 0; i < ITERS; i++) {
+        stencil1(b, p, c);
+        if (b->run.nprocs == 4 && p == 2 && i == 1)
+            collective(b, p, SR_BARRIER, 0, SR_WORLD, world(b, -1), -1, 0, 0);
+    }
+    sr_step(b, p, PZ_SCALE_END, SR_INTERVAL, 0);
+}
+
+Test(scale_program, a_call_inside_an_interval_one_process_has_more_is_named)
+{
+    static const int counts[3] = {2, 4, 8};
+    struct sr_run *runs[3];
+    const struct pz_scale_run *list[3];
+    char err[512] = "", path[32];
+
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof(path), "run%d", counts[i]);
+        runs[i] = sr_build(path, counts[i], 1, NULL, prog_extra_inside, NULL);
+        list[i] = &runs[i]->run;
+    }
+    cr_assert_null(pz_scale_program_build(list, 3, 0, err, sizeof(err)));
+    cr_expect(strstr(err, "run4") && strstr(err, "process 2") &&
+              strstr(err, "interval 'interval 1 at app.c:10'") && strstr(err, "MPI_Barrier"),
+              "%s", err);
+    for (int i = 0; i < 3; i++)
+        sr_free(runs[i]);
+}
+
+/* Master-worker: each worker sends one result per round to rank 0, which receives the
+ * P - 1 of them from MPI_ANY_SOURCE. */
+static void prog_master(struct sr_run *b, int p, const int *c, void *arg)
+{
+    int P = b->run.nprocs;
+
+    (void)arg;
+    (void)c;
+    for (int round = 0; round < ITERS; round++) {
+        if (p == 0) {
+            for (int w = 1; w < P; w++) {
+                struct pz_scale_event e = ev(PZ_REC_RECV, SR_WORLD);
+                struct sr_truth t = world(b, w);
+
+                e.peer.kind = PZ_SCALE_PEER_ANY;
+                e.tag = TAG;
+                e.bytes = 64;
+                call(b, p, SR_RECV, w == 1 ? C / P : 0);
+                sr_event(b, p, &e, &t);
+            }
+        } else {
+            struct pz_scale_event e = ev(PZ_REC_SEND, SR_WORLD);
+            struct sr_truth t = world(b, 0);
+
+            e.peer.kind = PZ_SCALE_PEER_RANK;
+            e.tag = TAG;
+            e.bytes = 64;
+            call(b, p, SR_SEND, C / P);
+            sr_event(b, p, &e, &t);
+        }
+    }
+}
+
+Test(scale_program, any_source_receives_are_noted)
+{
+    struct recorded r;
+    struct collected *c;
+    struct sr_run *truth;
+    int noted = 0;
+
+    record(&r, 1, NULL, prog_master);
+    for (size_t i = 0; i < pz_scale_program_nnotes(r.m); i++)
+        noted |= strstr(pz_scale_program_note(r.m, i), "MPI_ANY_SOURCE") != NULL;
+    cr_expect(noted, "no note of the receives from any source");
+    /* at 16: rank 0 receives 15 per round, from 1, 2, ... 15 in turn (the note's
+     * treatment), and every worker sends to 0.  Not the times: the receives of all the
+     * rounds fold into one loop of 3 (P - 1) trips, whose computation is the mean over
+     * the trips (C / P once per round), a form of P that none of the exact ones is. */
+    c = synthesize(r.m, 16);
+    truth = sr_build("truth", 16, 1, NULL, prog_master, NULL);
+    check_run(c, truth, 0);
+    sr_free(truth);
+    collected_free(c);
+    recorded_free(&r);
+}
+
+Test(scale_program, requests_match_their_posting_calls)
+{
+    struct recorded r;
+    struct collected *c;
+
+    record(&r, 1, NULL, prog_stencil1);
+    c = synthesize(r.m, 16);
+    /* process 5: Irecv west (record 2 and 3: Enter, IrecvRequest), Irecv east, Isend
+     * west, Isend east, then the four waits in the same order: requests 1, 2, 3, 4 as
+     * posted, completed by records of the same ids */
+    {
+        uint64_t posted[4], done[4];
+        int np = 0, nd = 0;
+
+        for (size_t i = 0; i < c->n[5] && nd < 4; i++) {
+            const struct pz_rec *x = &c->recs[5][i];
+
+            if ((x->kind == PZ_REC_IRECV_REQUEST || x->kind == PZ_REC_ISEND) && np < 4)
+                posted[np++] = x->request;
+            if (x->kind == PZ_REC_IRECV || x->kind == PZ_REC_ISEND_COMPLETE)
+                done[nd++] = x->request;
+        }
+        cr_assert(np == 4 && nd == 4);
+        for (int i = 0; i < 4; i++) {
+            cr_expect_eq(posted[i], (uint64_t)i + 1);
+            cr_expect_eq(done[i], posted[i]);
+        }
+    }
+    collected_free(c);
+    recorded_free(&r);
+}
