@@ -7,7 +7,8 @@
 
 #include "scale_fit.h"
 
-/* The exponents of P, as fractions, from the simplest up. */
+/* The exponents of P, as fractions, from the simplest up; each is tried as a growth
+ * (P^a) and as a fall (P^-a). */
 static const int exponents[][2] = {
     {0, 1}, {1, 4}, {1, 3}, {1, 2}, {2, 3}, {3, 4}, {1, 1}, {5, 4}, {4, 3}, {3, 2},
     {5, 3}, {7, 4}, {2, 1}, {9, 4}, {7, 3}, {5, 2}, {8, 3}, {11, 4}, {3, 1}
@@ -112,23 +113,46 @@ static void measure_errors(struct pz_scale_model *m, const struct pz_scale_point
     m->mean_error = sum / n;
 }
 
-/* The growing candidate with the lowest leave-one-out error. */
+/* How complex a candidate's term reads: each power of the logarithm 2, a fractional
+ * exponent 1 (a half) or 2 (a third, a quarter), an exponent beyond 2 one more. */
+static int complexity(const struct pz_scale_model *m)
+{
+    int num = m->a_num < 0 ? -m->a_num : m->a_num;
+
+    return 2 * m->b + (m->a_den == 1 ? 0 : m->a_den == 2 ? 1 : 2) + (num > 2 * m->a_den);
+}
+
+/* The simplest growing candidate whose leave-one-out error is within
+ * PZ_SCALE_FIT_SIMPLER points of the lowest; the lower error breaks a tie. */
 static struct pz_scale_model best_growing(const struct pz_scale_point *p, size_t n)
 {
-    struct pz_scale_model best = {0}, m = {0};
-    size_t i;
+    struct pz_scale_model all[NEXPONENTS * 2 * (MAX_LOG_POWER + 1)], m = {0}, best;
+    size_t i, count = 0;
+    double lowest = HUGE_VAL;
 
-    best.cv_error = HUGE_VAL;
     for (i = 0; i < NEXPONENTS; i++)
-        for (m.b = 0; m.b <= MAX_LOG_POWER; m.b++) {
-            m.a_num = exponents[i][0];
-            m.a_den = exponents[i][1];
-            if (!m.a_num && !m.b)
-                continue;
-            m.cv_error = cross_validate(&m, p, n);
-            if (m.cv_error < best.cv_error - TIE)
-                best = m;
-        }
+        for (int sign = 1; sign >= (exponents[i][0] ? -1 : 1); sign -= 2)
+            for (m.b = 0; m.b <= MAX_LOG_POWER; m.b++) {
+                m.a_num = sign * exponents[i][0];
+                m.a_den = exponents[i][1];
+                if (!m.a_num && !m.b)
+                    continue;
+                m.cv_error = cross_validate(&m, p, n);
+                if (m.cv_error < lowest)
+                    lowest = m.cv_error;
+                all[count++] = m;
+            }
+    best = all[0];
+    best.cv_error = HUGE_VAL;
+    for (i = 0; i < count; i++) {
+        int simpler = complexity(&all[i]) < complexity(&best);
+
+        if (all[i].cv_error <= lowest + PZ_SCALE_FIT_SIMPLER &&
+            (best.cv_error == HUGE_VAL || simpler ||
+             (complexity(&all[i]) == complexity(&best) &&
+              all[i].cv_error < best.cv_error - TIE)))
+            best = all[i];
+    }
     return best;
 }
 
@@ -211,17 +235,19 @@ static void format_number(char *buf, size_t len, double v)
     }
 }
 
-/* "P", "P^2" or "P^(3/2)"; empty for a = 0. */
+/* "P", "P^2" or "P^(3/2)" of |a|; empty for a = 0. */
 static void format_power(char *buf, size_t len, const struct pz_scale_model *m)
 {
-    if (!m->a_num)
+    int num = m->a_num < 0 ? -m->a_num : m->a_num;
+
+    if (!num)
         buf[0] = 0;
-    else if (m->a_den == 1 && m->a_num == 1)
+    else if (m->a_den == 1 && num == 1)
         snprintf(buf, len, "P");
     else if (m->a_den == 1)
-        snprintf(buf, len, "P^%d", m->a_num);
+        snprintf(buf, len, "P^%d", num);
     else
-        snprintf(buf, len, "P^(%d/%d)", m->a_num, m->a_den);
+        snprintf(buf, len, "P^(%d/%d)", num, m->a_den);
 }
 
 void pz_scale_model_format(const struct pz_scale_model *m, char *buf, size_t len)
@@ -239,6 +265,10 @@ void pz_scale_model_format(const struct pz_scale_model *m, char *buf, size_t len
         snprintf(log, sizeof(log), "log2(P)");
     else if (m->b > 1)
         snprintf(log, sizeof(log), "log2(P)^%d", m->b);
-    snprintf(buf, len, "%s %c %s * %s%s%s", c0, m->c1 < 0 ? '-' : '+', c1, power,
-             power[0] && log[0] ? " * " : "", log);
+    if (m->a_num < 0)      /* a fall: "0.5 + 8 / P", "0.5 + 8 * log2(P) / P^2" */
+        snprintf(buf, len, "%s %c %s%s%s / %s", c0, m->c1 < 0 ? '-' : '+', c1,
+                 log[0] ? " * " : "", log, power);
+    else
+        snprintf(buf, len, "%s %c %s * %s%s%s", c0, m->c1 < 0 ? '-' : '+', c1, power,
+                 power[0] && log[0] ? " * " : "", log);
 }

@@ -4,8 +4,10 @@
  *
  *     t(P) = c0 + c1 * P^a * log2(P)^b
  *
- * with a in {0, 1/4, 1/3, 1/2, 2/3, 3/4, 1, 5/4, 4/3, 3/2, 5/3, 7/4, 2, 9/4, 7/3, 5/2,
- * 8/3, 11/4, 3} and b in {0, 1, 2}; (a, b) = (0, 0) is the constant t = c0.  Every
+ * with |a| in {0, 1/4, 1/3, 1/2, 2/3, 3/4, 1, 5/4, 4/3, 3/2, 5/3, 7/4, 2, 9/4, 7/3, 5/2,
+ * 8/3, 11/4, 3}, a positive (a growth, as of the work of a reduction) or negative (a
+ * fall, as of one process's share of a fixed problem: c1 / P), and b in {0, 1, 2};
+ * (a, b) = (0, 0) is the constant t = c0.  Every
  * candidate's c0 and c1 are its linear least squares fit (closed form), and the model
  * predicts the time at any P.
  *
@@ -14,7 +16,7 @@
  * out recordings of the symmetric relative error |pred - t| / ((|pred| + |t|) / 2), in %
  * (SMAPE).  It measures what the model is for, predicting a count not recorded, and it
  * works with 3 to 6 recordings where adjusted R^2 does not (the constant has R^2 = 0 by
- * definition, so it cannot be compared, and with 3 points one of the 56 growing
+ * definition, so it cannot be compared, and with 3 points one of the 110 growing
  * candidates fits almost any noise).  It penalizes the growing term by itself: fitted
  * to noise, it extrapolates the noise.  Then simpler is preferred: a growing model
  * replaces the constant only if its error is lower than the constant's by more than
@@ -22,8 +24,13 @@
  * by a few percent from run to run and, with 3 points, a monotone noise of +-2% is
  * fitted exactly by log2(P) while the constant's error stays below about 2.7% (4/3 of
  * the noise's amplitude).  The price: a growth smaller than that over the recorded
- * counts is taken for noise.  Among growing models the lowest error wins, a tie (within
- * 1e-9 points) going to the smaller a, then the smaller b.
+ * counts is taken for noise.  Among growing models the simplest whose error is within
+ * PZ_SCALE_FIT_SIMPLER points of the lowest wins (each power of log2(P) counts 2, a
+ * fractional exponent 1 for a half and 2 for a third or a quarter, an exponent beyond 2
+ * one more): with 3 to 6 recordings, a form of P^(5/3) * log2(P)^2 that predicts the
+ * left-out ones a little better than 1 / P is fitting their noise.  A tie in
+ * complexity goes to the lower error, then (within 1e-9 points) to the smaller |a|, a
+ * growth before a fall, then the smaller b.
  *
  * A negative c1 (a time falling as P grows) is allowed on the same terms as a positive
  * one: it is chosen only if it predicts the left-out recordings best.  Such a model
@@ -40,6 +47,10 @@
 /* Percentage points of cross-validated error a growing model must gain over the
  * constant to be chosen (above). */
 #define PZ_SCALE_FIT_TOLERANCE 5.0
+
+/* Percentage points of cross-validated error a more complex growing model must gain
+ * over a simpler one to be chosen (above). */
+#define PZ_SCALE_FIT_SIMPLER 2.0
 
 /* One recording: the process count and the computation's time in seconds. */
 struct pz_scale_point {
@@ -82,7 +93,8 @@ double pz_scale_model_a(const struct pz_scale_model *m);
 
 /* Writes the formula into buf (len bytes, truncated to fit): the coefficients with 3
  * significant digits, exponents as fractions, e.g. "2", "1 + 0.5 * P",
- * "0.0012 + 4.5e-5 * P^(3/2) * log2(P)", "10 - 0.1 * log2(P)^2". */
+ * "0.0012 + 4.5e-5 * P^(3/2) * log2(P)", "10 - 0.1 * log2(P)^2"; a fall as a division,
+ * "0.5 + 8 / P", "0.5 + 8 * log2(P) / P^2". */
 void pz_scale_model_format(const struct pz_scale_model *m, char *buf, size_t len);
 
 #endif

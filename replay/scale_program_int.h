@@ -83,7 +83,7 @@ struct sp_node {
     uint32_t region;           /* STEP: the reference in the model's recording */
     uint32_t first_event;      /* STEP: its events in the model's events */
     struct sp_guard guard;     /* STEP */
-    double duration;           /* STEP: s inside the call, mean of the largest recording */
+    double duration;           /* STEP: s inside the call, the shortest recording mean */
     struct pz_scale_model count;   /* LOOP: trip count */
 };
 
@@ -198,7 +198,7 @@ struct sp_stats {
     uint32_t *count_min, *count_max;   /* [node * nruns + r], loops; 0: never run */
     uint64_t *bytes_min, *bytes_max, *bytes2_min, *bytes2_max;   /* [event * nruns + r] */
     uint8_t *has_bytes;                /* [event * nruns + r] */
-    double *duration;       /* [node], the largest recording's sum */
+    double *duration;       /* [node * nruns + run], the sum */
     uint32_t *nduration;
     const char **intervals; /* distinct interval names, "" (the whole run) first */
     uint32_t nintervals;

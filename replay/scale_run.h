@@ -36,7 +36,9 @@ enum pz_scale_comm_kind {
     PZ_SCALE_COMM_SLICE,   /* the processes sharing the coordinates of the dimensions not
                               kept (a row, a column, a plane), ranked row-major over the
                               kept ones: MPI_Cart_sub's, or MPI_Comm_split's by row */
-    PZ_SCALE_COMM_OTHER    /* anything else: cannot be extrapolated */
+    PZ_SCALE_COMM_OTHER,   /* anything else: cannot be extrapolated */
+    PZ_SCALE_COMM_NONE     /* no communicator: the records that have none
+                              (PZ_SCALE_NO_COMM), as the model compares them */
 };
 
 /* A class of communicators: one per kind (and per kept dimensions). */
@@ -114,6 +116,8 @@ struct pz_scale_run {
     int nprocs;
     struct pz_scale_grid grid;
     int cpu_times;         /* CPU times were recorded (PROGNOZ_CPU_TIME=1) */
+    double resolution;     /* the recording's clock: ticks per second, */
+    uint64_t offset;       /* and its global offset, in ticks */
     char **names;          /* of each region reference: its name ("MPI_Send",
                               "interval 1 at x.c:10"), NULL if undefined */
     uint32_t nnames;

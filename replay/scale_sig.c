@@ -192,7 +192,8 @@ static void event_sig(const struct pz_scale_run *run, const struct pz_scale_proc
     if (who->comm < run->ncomms)
         out->comm = run->comms[who->comm];
     else
-        out->comm.kind = PZ_SCALE_COMM_OTHER;
+        out->comm.kind = who->comm == PZ_SCALE_NO_COMM ? PZ_SCALE_COMM_NONE
+                                                       : PZ_SCALE_COMM_OTHER;
     out->peer = who->peer;
     if (out->peer.kind != PZ_SCALE_PEER_OFFSET)
         memset(out->peer.off, 0, sizeof(out->peer.off));

@@ -12,15 +12,12 @@
 
 #include "scale_program_int.h"
 
-/* The recording's clock.  scale_run.h does not carry its resolution and offset yet:
- * nanosecond ticks from 0 are assumed, here only. */
-static uint64_t ticks(double seconds)
+/* seconds since the start in the ticks of the recording whose definitions the
+ * synthesized archive copies (the largest). */
+static uint64_t ticks(const struct pz_scale_run *clock, double seconds)
 {
-    const double ticks_per_second = 1e9;
-    const uint64_t offset = 0;
-
     /* never negative: rounding by hand, llround is slow */
-    return offset + (uint64_t)(seconds * ticks_per_second + 0.5);
+    return clock->offset + (uint64_t)(seconds * clock->resolution + 0.5);
 }
 
 /* The CPU time of the prognoz:cpu_time attribute, ns. */
@@ -265,6 +262,12 @@ static void blank(struct pz_rec *rec, uint8_t kind, uint64_t time)
 static void comm_of(const struct synth *s, const struct sp_event *e, uint32_t *comm,
                     uint32_t *size, uint32_t *rank)
 {
+    if (e->comm.kind == PZ_SCALE_COMM_NONE) {
+        *comm = PZ_NONE32;
+        *size = 1;
+        *rank = 0;
+        return;
+    }
     if (e->comm.kind == PZ_SCALE_COMM_SELF) {
         *comm = 1;
         *size = 1;
@@ -387,9 +390,9 @@ static int emit_step(struct synth *s, uint32_t k)
 
     s->now += gap;
     s->cpu += gap;
-    enter = ticks(s->now);
+    enter = ticks(s->m->runs[s->m->largest], s->now);
     s->now += nd->duration;
-    leave = ticks(s->now);
+    leave = ticks(s->m->runs[s->m->largest], s->now);
     s->last = k;
     if (sym->step_kind != PZ_SCALE_END) {
         blank(&rec, PZ_REC_ENTER, enter);

@@ -209,10 +209,8 @@ static void gather(struct strict *c, uint32_t k, size_t pos)
     c->last = k;
     st->gap[at] += gap;
     st->ngap[at]++;
-    if (c->run == m->largest) {
-        st->duration[k] += s->duration;
-        st->nduration[k]++;
-    }
+    st->duration[(size_t)k * m->nruns + c->run] += s->duration;
+    st->nduration[(size_t)k * m->nruns + c->run]++;
     gather_bytes(c, k, s);
     /* the computation before an interval's end is inside it, before its beginning not */
     c->in_interval[0] += gap;

@@ -92,6 +92,7 @@ struct sr_run *sr_build(const char *path, int nprocs, int ndims, const uint8_t *
         run->grid.periodic[d] = periodic ? periodic[d] : 0;
     run->grid.from_topology = 1;
     run->cpu_times = 1;
+    run->resolution = 1e9;     /* nanoseconds, from 0 */
     for (int i = 0; i < SR_NREGIONS; i++)
         if (!(run->names[i] = strdup(region_names[i])))
             abort();

@@ -76,6 +76,8 @@ static double p_log(double p) { return 0.5 + 0.01 * p * log2(p); }
 static double root(double p) { return 3 + 2 * sqrt(p); }
 static double logarithm(double p) { return 1 + 2 * log2(p); }
 static double square(double p) { return 0.1 + 0.001 * p * p; }
+static double share(double p) { return 0.5 + 8 / p; }
+static double share_root(double p) { return 0.01 + 2 / sqrt(p); }
 
 Test(scale_fit, constant_is_the_constant)
 {
@@ -218,6 +220,27 @@ Test(scale_fit, falling_time_has_a_negative_coefficient)
     expect_formula(&m, "10 - 0.5 * log2(P)");
     cr_expect(fabs(pz_scale_model_at(&m, 1024) - 5) < 1e-9);
     cr_expect_eq(pz_scale_model_at(&m, 1 << 30), 0.0);
+}
+
+Test(scale_fit, a_share_of_a_fixed_problem_falls_as_one_over_p)
+{
+    /* t = 0.5 + 8 / P: 4.5, 2.5, 1.5, 1 at 2, 4, 8, 16; at 1024: 0.5 + 1/128. */
+    struct pz_scale_model m = fit(share, 0);
+
+    expect_form(&m, -1, 1, 0);
+    expect_exact(&m, 0.5, 8);
+    expect_formula(&m, "0.5 + 8 / P");
+    cr_expect(fabs(pz_scale_model_at(&m, 1024) - (0.5 + 1.0 / 128)) < 1e-9);
+}
+
+Test(scale_fit, noisy_falls_are_found)
+{
+    /* t = 0.01 + 2 / sqrt(P) from 2 to 2048 with +-2% noise: at 2048 the term is
+     * 2 / 45.25 = 0.0442, still 4.4 times c0, so a = -1/2 stands out. */
+    struct pz_scale_model m = fit(share_root, 1);
+
+    expect_form(&m, -1, 2, 0);
+    cr_expect(fabs(m.c1 - 2) <= 0.03 * 2, "c1 = %g, expected 2", m.c1);
 }
 
 Test(scale_fit, one_recording_is_a_constant)
