@@ -8,5 +8,6 @@ int pz_cmd_report(int argc, char **argv);
 int pz_cmd_predict(int argc, char **argv);
 int pz_cmd_calibrate(int argc, char **argv);
 int pz_cmd_export(int argc, char **argv);
+int pz_cmd_scale(int argc, char **argv);
 
 #endif

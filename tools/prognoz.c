@@ -12,6 +12,8 @@ static const struct command {
     { "record", pz_cmd_record, "run an MPI job with the recorder and write an OTF2 trace" },
     { "report", pz_cmd_report, "the characteristics of a recorded run, per interval" },
     { "predict", pz_cmd_predict, "the same run predicted on other clusters, per interval" },
+    { "scale", pz_cmd_scale,
+      "recordings at a few process counts extrapolated to others, and predicted" },
     { "calibrate", pz_cmd_calibrate,
       "measure a network (under mpiexec -n 2), write a machine file" },
     { "export", pz_cmd_export, "the recorded run as SimGrid SMPI traces and platform" },

@@ -119,8 +119,13 @@ int pz_temporary_make(const char *what, char *dir, size_t len)
     return make_registered(dir);
 }
 
+void pz_temporary_clear(const char *path)
+{
+    nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 void pz_temporary_remove(const char *dir)
 {
-    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    pz_temporary_clear(dir);
     temporary_set = 0;
 }

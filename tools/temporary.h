@@ -14,6 +14,10 @@ void pz_temporary_clean_up_on_signals(void);
  * -1 (errno tells why). */
 int pz_temporary_make(const char *what, char *dir, size_t len);
 
+/* Removes path (a directory inside the one pz_temporary_make made, or any path) and
+ * everything in it; nothing if it does not exist. */
+void pz_temporary_clear(const char *path);
+
 /* Removes the directory made by pz_temporary_make and everything in it. */
 void pz_temporary_remove(const char *dir);
 

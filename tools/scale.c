@@ -1,0 +1,402 @@
+/* prognoz scale: recordings of one program at a few process counts, extrapolated to
+ * other counts and predicted on models of clusters (docs/predict.md, "Scaling"). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analysis.h"
+#include "commands.h"
+#include "engine.h"
+#include "machine_options.h"
+#include "scale_archive.h"
+#include "scale_report.h"
+#include "temporary.h"
+
+#define MAX_RECORDINGS 16
+#define MAX_COUNTS 64
+#define MAX_RANKS (1 << 22)
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: prognoz scale DIR DIR DIR ... --ranks N[,N...] --machine FILE [options]\n"
+            "\n"
+            "Models the program recorded in the DIRs (one recording per process count, say\n"
+            "2, 4 and 8 processes) as a function of the process count, synthesizes its run\n"
+            "at each count asked for and at the recorded ones, replays each on the model of\n"
+            "each machine and reports time, speedup, efficiency and lost time per interval\n"
+            "(docs/predict.md, \"Scaling\").\n"
+            "\n"
+            "  --ranks N,N...      the process counts to predict (up to %d)\n"
+            "  --machine FILE      a machine file, or the name of a shipped one (repeatable,\n"
+            "                      up to %d): ethernet-100-hub, gigabit-switch, myrinet-2proc\n"
+            "  --format FORMAT     text (the default), json, or html (a page with plots)\n"
+            "  -o FILE             write the report to FILE instead of the standard output\n"
+            "  --trace-out DIR     also write each synthesized run as DIR/P<N>/traces.otf2\n"
+            "  --compute wall|cpu  computation from the recorded wall-clock time (default), or\n"
+            "                      from the CPU time recorded with PROGNOZ_CPU_TIME=1 (use it\n"
+            "                      when the recordings ran more processes than cores)\n"
+            "  --mpi SET           the collective algorithms: mpich1, mpich-1.2.5, mpich4\n"
+            "  --coll OP=ALGO      force an algorithm, e.g. allgather=bruck (repeatable;\n"
+            "                      docs/collectives.md)\n",
+            MAX_COUNTS, PZ_MAX_MACHINES);
+}
+
+struct options {
+    const char *recordings[MAX_RECORDINGS];
+    int nrecordings;
+    int counts[MAX_COUNTS];            /* --ranks */
+    int ncounts;
+    const char *output, *trace_out;
+    enum pz_report_format format;
+    struct pz_machine_options m;
+};
+
+/* "16,64,256" into o->counts; 0, or -1. */
+static int parse_ranks(const char *s, struct options *o)
+{
+    while (*s) {
+        char *end;
+        long n;
+
+        errno = 0;
+        n = strtol(s, &end, 10);
+        if (end == s || errno || n < 1 || n > MAX_RANKS || (*end && *end != ',') ||
+            o->ncounts == MAX_COUNTS)
+            return -1;
+        o->counts[o->ncounts++] = (int)n;
+        s = *end ? end + 1 : end;
+    }
+    return o->ncounts ? 0 : -1;
+}
+
+/* One option with its value at argv[*i]; 0, or 2 after reporting a usage error. */
+static int parse_valued(int argc, char **argv, int *i, struct options *o)
+{
+    const char *opt = argv[*i], *val = *i + 1 < argc ? argv[++*i] : NULL;
+
+    if (!val) {
+        fprintf(stderr, "prognoz scale: %s needs a value\n", opt);
+        return 2;
+    }
+    if (pz_machine_option_is(opt))
+        return pz_machine_option("scale", opt, val, &o->m);
+    if (!strcmp(opt, "-o")) {
+        o->output = val;
+    } else if (!strcmp(opt, "--trace-out")) {
+        o->trace_out = val;
+    } else if (!strcmp(opt, "--ranks")) {
+        if (parse_ranks(val, o) != 0) {
+            fprintf(stderr, "prognoz scale: --ranks '%s': expected process counts from 1 to "
+                    "%d separated by commas, at most %d\n", val, MAX_RANKS, MAX_COUNTS);
+            return 2;
+        }
+    } else if (pz_format_parse(val, &o->format) != 0) {
+        fprintf(stderr, "prognoz scale: unknown format '%s' (text, json or html)\n", val);
+        return 2;
+    }
+    return 0;
+}
+
+static int is_valued(const char *arg)
+{
+    static const char *const valued[] = { "--format", "-o", "--trace-out", "--ranks" };
+
+    for (size_t i = 0; i < sizeof(valued) / sizeof(valued[0]); i++)
+        if (!strcmp(arg, valued[i]))
+            return 1;
+    return pz_machine_option_is(arg);
+}
+
+/* Returns 0, 1 when --help was asked, or 2 on a usage error (already reported). */
+static int parse(int argc, char **argv, struct options *o)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 1;
+        } else if (is_valued(argv[i])) {
+            if (parse_valued(argc, argv, &i, o) != 0)
+                return 2;
+        } else if (argv[i][0] != '-' && o->nrecordings < MAX_RECORDINGS) {
+            o->recordings[o->nrecordings++] = argv[i];
+        } else {
+            fprintf(stderr, "prognoz scale: unexpected argument '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (!o->nrecordings || !o->m.nmachines || !o->ncounts) {
+        fprintf(stderr, "prognoz scale: %s\n", !o->nrecordings ? "no recording given" :
+                !o->m.nmachines ? "no --machine given" : "no --ranks given");
+        usage(stderr);
+        return 2;
+    }
+    return 0;
+}
+
+/* The work of one command: the recordings, their model, and each count's predicted
+ * run on each machine. */
+struct job {
+    const struct options *o;
+    struct pz_machine machines[PZ_MAX_MACHINES];
+    struct pz_scale_run runs[MAX_RECORDINGS];
+    int nruns;
+    struct pz_scale_program *program;
+    int counts[MAX_COUNTS + MAX_RECORDINGS];   /* recorded and asked for, increasing */
+    int recorded[MAX_COUNTS + MAX_RECORDINGS];
+    int ncounts;
+    struct pz_analysis *analyses;             /* of machine i at count c: [i * ncounts + c] */
+    char tmp[4096];                           /* the temporary directory */
+};
+
+static int read_recordings(struct job *j)
+{
+    const struct pz_scale_run *runs[MAX_RECORDINGS];
+    char err[4096];
+
+    for (; j->nruns < j->o->nrecordings; j->nruns++) {
+        if (pz_scale_run_read(j->o->recordings[j->nruns], &j->runs[j->nruns], err,
+                              sizeof(err)) != 0) {
+            fprintf(stderr, "prognoz scale: %s\n", err);
+            return -1;
+        }
+        runs[j->nruns] = &j->runs[j->nruns];
+    }
+    j->program = pz_scale_program_build(runs, (size_t)j->nruns, j->o->m.compute_cpu, err,
+                                        sizeof(err));
+    if (!j->program)
+        fprintf(stderr, "prognoz scale: %s\n", err);
+    return j->program ? 0 : -1;
+}
+
+static void add_count(struct job *j, int n, int recorded)
+{
+    int i = 0;
+
+    while (i < j->ncounts && j->counts[i] < n)
+        i++;
+    if (i < j->ncounts && j->counts[i] == n) {
+        j->recorded[i] |= recorded;
+        return;
+    }
+    memmove(&j->counts[i + 1], &j->counts[i], (size_t)(j->ncounts - i) * sizeof(int));
+    memmove(&j->recorded[i + 1], &j->recorded[i], (size_t)(j->ncounts - i) * sizeof(int));
+    j->counts[i] = n;
+    j->recorded[i] = recorded;
+    j->ncounts++;
+}
+
+/* Where the run synthesized at count c goes: --trace-out/P<N>, or the temporary
+ * directory. */
+static int synthesized_dir(const struct job *j, int c, char *dir, size_t len)
+{
+    const char *root = j->o->trace_out ? j->o->trace_out : j->tmp;
+
+    if (j->o->trace_out && mkdir(root, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "prognoz scale: cannot create '%s': %s\n", root, strerror(errno));
+        return -1;
+    }
+    if (snprintf(dir, len, "%s/P%d", root, j->counts[c]) >= (int)len) {
+        fprintf(stderr, "prognoz scale: '%s': path too long\n", root);
+        return -1;
+    }
+    return 0;
+}
+
+/* Replays the synthesized run in dir on machine i and analyzes the predicted run. */
+static int predict_on(struct job *j, int c, int i, const char *dir)
+{
+    struct pz_predict_options po = { .machine = &j->machines[i],
+                                     .compute_cpu = j->o->m.compute_cpu };
+    struct pz_prediction result;
+    char predicted[4200], err[8192];
+    int rc = -1;
+
+    memcpy(po.forced, j->o->m.forced, sizeof(po.forced));
+    snprintf(predicted, sizeof(predicted), "%s/predicted-P%d-%d", j->tmp, j->counts[c], i);
+    po.output = predicted;
+    if (pz_predict(dir, &po, &result, err, sizeof(err)) != 0)
+        fprintf(stderr, "prognoz scale: %d processes on %s: %s\n", j->counts[c],
+                j->machines[i].name, err);
+    else if (pz_analyze(predicted, &j->analyses[i * j->ncounts + c], err, sizeof(err)) != 0)
+        fprintf(stderr, "prognoz scale: the predicted run at %d processes: %s\n",
+                j->counts[c], err);
+    else
+        rc = 0;
+    pz_temporary_clear(predicted);
+    return rc;
+}
+
+/* Synthesizes the run at count c and predicts it on every machine; the number of
+ * analyses made, which is every machine's when it succeeds. */
+static int predict_count(struct job *j, int c)
+{
+    char dir[4200], err[4096];
+    int done = 0;
+
+    if (synthesized_dir(j, c, dir, sizeof(dir)) != 0)
+        return 0;
+    if (pz_scale_synthesize_archive(j->program, j->counts[c], dir, err, sizeof(err)) != 0) {
+        fprintf(stderr, "prognoz scale: the run at %d processes: %s\n", j->counts[c], err);
+    } else {
+        while (done < j->o->m.nmachines && predict_on(j, c, done, dir) == 0)
+            done++;
+    }
+    if (!j->o->trace_out)
+        pz_temporary_clear(dir);
+    return done;
+}
+
+/* Every count on every machine; 0, or -1 after reporting the error.  *made tells how
+ * many counts have all their analyses (the failing one's are freed here). */
+static int predict_all(struct job *j, int *made)
+{
+    for (*made = 0; *made < j->ncounts; ++*made) {
+        int done = predict_count(j, *made);
+
+        if (done < j->o->m.nmachines) {
+            for (int i = 0; i < done; i++)
+                pz_analysis_free(&j->analyses[i * j->ncounts + *made]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void free_analyses(struct job *j, int made)
+{
+    for (int i = 0; i < j->o->m.nmachines; i++)
+        for (int c = 0; c < made; c++)
+            pz_analysis_free(&j->analyses[i * j->ncounts + c]);
+    free(j->analyses);
+}
+
+/* The fitted computation models as the report shows them. */
+struct formulas {
+    struct pz_scale_formula *f;
+    char (*text)[160];
+    size_t n;
+};
+
+static int make_formulas(const struct job *j, struct formulas *out)
+{
+    size_t n = pz_scale_program_ncompute(j->program);
+
+    out->n = n;
+    out->f = calloc(n ? n : 1, sizeof(*out->f));
+    out->text = calloc(n ? n : 1, sizeof(*out->text));
+    if (!out->f || !out->text)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        const struct pz_scale_compute *c = pz_scale_program_compute(j->program, i);
+
+        pz_scale_model_format(&c->time, out->text[i], sizeof(out->text[i]));
+        out->f[i] = (struct pz_scale_formula){ c->interval, c->class_name, out->text[i],
+                                               c->time.max_error };
+    }
+    return 0;
+}
+
+/* The report of every machine's series into -o's file or the standard output. */
+static int write_report_to(FILE *out, const struct job *j, const struct formulas *f)
+{
+    struct pz_scale_series series[PZ_MAX_MACHINES];
+    struct pz_scale_entry entries[PZ_MAX_MACHINES][MAX_COUNTS + MAX_RECORDINGS];
+    struct pz_scale_recording recordings[MAX_RECORDINGS];
+    const char *notes[64];
+    size_t nnotes = pz_scale_program_nnotes(j->program);
+
+    if (nnotes > sizeof(notes) / sizeof(notes[0]))
+        nnotes = sizeof(notes) / sizeof(notes[0]);
+    for (size_t i = 0; i < nnotes; i++)
+        notes[i] = pz_scale_program_note(j->program, i);
+    for (int r = 0; r < j->nruns; r++)
+        recordings[r] = (struct pz_scale_recording){ j->o->recordings[r], j->runs[r].nprocs };
+    for (int i = 0; i < j->o->m.nmachines; i++) {
+        for (int c = 0; c < j->ncounts; c++)
+            entries[i][c] = (struct pz_scale_entry){ j->counts[c], j->recorded[c],
+                                                     &j->analyses[i * j->ncounts + c] };
+        series[i] = (struct pz_scale_series){ j->machines[i].name, entries[i],
+                                              (size_t)j->ncounts };
+    }
+    return pz_scale_report_write(out, j->o->format, &(struct pz_scale_input){
+        .recordings = recordings, .nrecordings = (size_t)j->nruns,
+        .series = series, .nseries = (size_t)j->o->m.nmachines,
+        .formulas = f->f, .nformulas = f->n, .notes = notes, .nnotes = nnotes });
+}
+
+static int write_report(const struct job *j)
+{
+    struct formulas f = { 0 };
+    FILE *out = stdout;
+    int rc = 1;
+
+    if (j->o->output && !(out = fopen(j->o->output, "w")))
+        fprintf(stderr, "prognoz scale: cannot write '%s': %s\n", j->o->output,
+                strerror(errno));
+    else if (make_formulas(j, &f) != 0)
+        fprintf(stderr, "prognoz scale: out of memory\n");
+    else if (write_report_to(out, j, &f) != 0 || fflush(out) != 0)
+        fprintf(stderr, "prognoz scale: cannot write the report\n");
+    else
+        rc = 0;
+    if (out && out != stdout && fclose(out) != 0 && rc == 0) {
+        fprintf(stderr, "prognoz scale: cannot write '%s'\n", j->o->output);
+        rc = 1;
+    }
+    free(f.f);
+    free(f.text);
+    return rc;
+}
+
+static int run(struct job *j)
+{
+    int made = 0, rc = 1;
+
+    if (read_recordings(j) != 0)
+        return 1;
+    for (int r = 0; r < j->nruns; r++)
+        add_count(j, j->runs[r].nprocs, 1);
+    for (int c = 0; c < j->o->ncounts; c++)
+        add_count(j, j->o->counts[c], 0);
+    j->analyses = calloc((size_t)(j->ncounts * j->o->m.nmachines), sizeof(*j->analyses));
+    if (!j->analyses) {
+        fprintf(stderr, "prognoz scale: out of memory\n");
+        return 1;
+    }
+    if (pz_temporary_make("scale", j->tmp, sizeof(j->tmp)) != 0) {
+        fprintf(stderr, "prognoz scale: cannot create a temporary directory: %s\n",
+                strerror(errno));
+    } else {
+        if (predict_all(j, &made) == 0)
+            rc = write_report(j);
+        pz_temporary_remove(j->tmp);
+    }
+    free_analyses(j, made);
+    return rc;
+}
+
+int pz_cmd_scale(int argc, char **argv)
+{
+    static struct job j;
+    struct options o = { .format = PZ_REPORT_TEXT };
+    int rc = parse(argc, argv, &o);
+
+    if (rc)
+        return rc == 1 ? 0 : 2;
+    j.o = &o;
+    pz_temporary_clean_up_on_signals();
+    if (pz_machine_options_load("scale", &o.m, j.machines) != 0)
+        return 1;
+    rc = run(&j);
+    if (j.program)
+        pz_scale_program_free(j.program);
+    for (int r = 0; r < j.nruns; r++)
+        pz_scale_run_free(&j.runs[r]);
+    for (int i = 0; i < o.m.nmachines; i++)
+        pz_machine_release(&j.machines[i]);
+    return rc;
+}
