@@ -356,7 +356,13 @@ static int read_run(struct pz_scale_reading *r)
 
 int pz_scale_run_read(const char *path, struct pz_scale_run *run, char *err, size_t errlen)
 {
-    struct pz_scale_reading r = { .run = run, .err = err, .errlen = errlen };
+    return pz_scale_run_read_grid(path, 0, run, err, errlen);
+}
+
+int pz_scale_run_read_grid(const char *path, int ndims, struct pz_scale_run *run, char *err,
+                           size_t errlen)
+{
+    struct pz_scale_reading r = { .run = run, .ndims = ndims, .err = err, .errlen = errlen };
     int rc;
 
     memset(run, 0, sizeof(*run));

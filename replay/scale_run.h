@@ -132,6 +132,13 @@ struct pz_scale_run {
  * and the reason. */
 int pz_scale_run_read(const char *path, struct pz_scale_run *run, char *err, size_t errlen);
 
+/* The same, the grid inferred in ndims dimensions (1 to PZ_SCALE_MAX_DIMS; 0: as above)
+ * unless the recording has a topology: for recordings at small counts, where a grid of
+ * fewer dimensions fits as well (2 processes of a 2-D stencil are a 1-D pair), so that
+ * they are read in the grid of the others. */
+int pz_scale_run_read_grid(const char *path, int ndims, struct pz_scale_run *run, char *err,
+                           size_t errlen);
+
 void pz_scale_run_free(struct pz_scale_run *run);
 
 /* The coordinates of rank r in grid g, and the rank at coordinates c (-1 outside a

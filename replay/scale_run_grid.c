@@ -110,6 +110,14 @@ static void infer_from_messages(struct pz_scale_reading *r)
     struct pz_scale_run *run = r->run;
     int best = -1;
 
+    if (r->ndims >= 1 && r->ndims <= PZ_SCALE_MAX_DIMS) {
+        struct candidate forced = { .fits = 1 };
+
+        pz_scale_grid_balanced(&forced.g, run->nprocs, r->ndims);
+        place_messages(r, &forced, 1);
+        run->grid = forced.g;
+        return;
+    }
     for (int k = 0; k < PZ_SCALE_MAX_DIMS; k++) {
         pz_scale_grid_balanced(&c[k].g, run->nprocs, k + 1);
         c[k].fits = 1;

@@ -22,6 +22,7 @@ struct pz_scale_reading {
     struct pz_trace_in *in;
     struct pz_scale_run *run;
     struct pz_scale_raw **raw;
+    int ndims;             /* of the grid inferred; 0: whichever fits best */
     char *err;
     size_t errlen;
 };

@@ -152,10 +152,27 @@ struct job {
     char tmp[4096];                           /* the temporary directory */
 };
 
+/* Reads again, in ndims dimensions, the recordings whose grid was inferred in fewer:
+ * at a small count a grid of fewer dimensions fits as well. */
+static int read_in_dimensions(struct job *j, int ndims, char *err, size_t errlen)
+{
+    for (int r = 0; r < j->nruns; r++) {
+        struct pz_scale_run *run = &j->runs[r];
+
+        if (run->grid.from_topology || run->grid.ndims >= ndims)
+            continue;
+        pz_scale_run_free(run);
+        if (pz_scale_run_read_grid(j->o->recordings[r], ndims, run, err, errlen) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int read_recordings(struct job *j)
 {
     const struct pz_scale_run *runs[MAX_RECORDINGS];
     char err[4096];
+    int ndims = 1;
 
     for (; j->nruns < j->o->nrecordings; j->nruns++) {
         if (pz_scale_run_read(j->o->recordings[j->nruns], &j->runs[j->nruns], err,
@@ -163,8 +180,15 @@ static int read_recordings(struct job *j)
             fprintf(stderr, "prognoz scale: %s\n", err);
             return -1;
         }
-        runs[j->nruns] = &j->runs[j->nruns];
+        if (j->runs[j->nruns].grid.ndims > ndims)
+            ndims = j->runs[j->nruns].grid.ndims;
     }
+    if (read_in_dimensions(j, ndims, err, sizeof(err)) != 0) {
+        fprintf(stderr, "prognoz scale: %s\n", err);
+        return -1;
+    }
+    for (int r = 0; r < j->nruns; r++)
+        runs[r] = &j->runs[r];
     j->program = pz_scale_program_build(runs, (size_t)j->nruns, j->o->m.compute_cpu, err,
                                         sizeof(err));
     if (!j->program)

@@ -229,6 +229,26 @@ Test(scale_run, ring_of_4_is_periodic)
     expect_offset(event(1, 1, 0), -1, 0, 0);
 }
 
+/* A pair exchanging is a 1-D grid of 2 (the fewer dimensions win the tie); read in 2
+ * dimensions it is MPI_Dims_create's 2x1, the peer of process 0 one step along the
+ * first dimension. */
+Test(scale_run, a_pair_is_read_in_the_dimensions_asked)
+{
+    struct tb *b = trace(2);
+
+    for (int p = 0; p < 2; p++) {
+        tb_send_call(b, p, "MPI_Send", MS(1), MS(2), TB_WORLD, (uint32_t)(1 - p), 0);
+        tb_recv_call(b, p, "MPI_Recv", MS(3), MS(4), TB_WORLD, (uint32_t)(1 - p), 0);
+    }
+    read_back(b);
+    expect_grid(1, 2, 1, 1, 0, 0, 0);
+    pz_scale_run_free(&run);
+    cr_assert_eq(pz_scale_run_read_grid(rec, 2, &run, err, sizeof(err)), 0, "%s", err);
+    expect_grid(2, 2, 1, 1, 0, 0, 0);
+    expect_offset(event(0, 0, 0), 1, 0, 0);
+    expect_offset(event(1, 0, 0), -1, 0, 0);
+}
+
 /* A ring of 4 on a communicator MPI_Cart_create made 2x2, periodic in its first
  * dimension: the topology is the grid, though the messages alone would make a periodic
  * 1-D ring.  In 2x2 (rank = 2 x + y), 1 -> 2 is (0,1) -> (1,0): (+1,-1); 3 -> 0 is
