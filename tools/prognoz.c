@@ -14,7 +14,7 @@ static const struct command {
     { "predict", pz_cmd_predict, "the same run predicted on other clusters, per interval" },
     { "calibrate", pz_cmd_calibrate,
       "measure a network (under mpiexec -n 2), write a machine file" },
-    { "export", pz_cmd_export, "the recorded run as SimGrid SMPI traces and platform" },
+    { "export", pz_cmd_export, "the run as SimGrid SMPI traces, or a Perfetto timeline" },
 };
 
 static void usage(FILE *out)
