@@ -16,7 +16,7 @@ static const struct command {
       "recordings at a few process counts extrapolated to others, and predicted" },
     { "calibrate", pz_cmd_calibrate,
       "measure a network (under mpiexec -n 2), write a machine file" },
-    { "export", pz_cmd_export, "the recorded run as SimGrid SMPI traces and platform" },
+    { "export", pz_cmd_export, "the run as SimGrid SMPI traces, or a Perfetto timeline" },
 };
 
 static void usage(FILE *out)
