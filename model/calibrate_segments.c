@@ -83,8 +83,9 @@ static void errors_of(const double *t, const double *m, int n, double *median, d
 
 void pz_fit_overhead(const struct pz_pingpong *p, int n, struct pz_line_fit *fit)
 {
-    double *x = malloc((size_t)(n > 0 ? 3 * n : 1) * sizeof(*x)), *y = x + n, *m = x + 2 * n;
-    struct series s = { x, y, y };
+    double *x = malloc((size_t)(n > 0 ? 4 * n : 1) * sizeof(*x)), *y = x + n, *m = x + 2 * n;
+    double *scale = x + 3 * n;
+    struct series s = { x, y, scale };
 
     *fit = (struct pz_line_fit){ .a = n > 0 ? p[0].time : 0, .points = n,
                                  .median_error = NAN, .max_error = NAN };
@@ -95,6 +96,7 @@ void pz_fit_overhead(const struct pz_pingpong *p, int n, struct pz_line_fit *fit
     for (int i = 0; i < n; i++) {
         x[i] = p[i].bytes;
         y[i] = p[i].time;
+        scale[i] = fmax(p[i].time, 1e-12);   /* a time of 0 (a clock too coarse) */
     }
     constrained_line(&s, 0, n - 1, 0, &fit->a, &fit->b);
     for (int i = 0; i < n; i++)

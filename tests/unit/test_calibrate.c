@@ -803,3 +803,31 @@ Test(transfer, segments_no_better_are_not_kept)
     cr_assert_eq(m.segments.n, 0);
     cr_assert_eq(m.shm_segments.n, 0);
 }
+
+/* The cold times replace the warm ones where the ping-pong's buffers exceed the cache:
+ * with a 1 MiB cache, on one node 3 x 256 KiB = 768 KiB fit (warm), 3 x 1 MiB do not
+ * (cold), nor do 3 x 512 KiB; between two nodes 2 x 512 KiB = 1 MiB fits (not more
+ * than the cache). */
+Test(cold, the_cold_times_replace_the_warm_ones_beyond_the_cache)
+{
+    static const struct pz_pingpong warm[] = { { 0, 1e-6 }, { 262144, 20e-6 },
+                                               { 524288, 40e-6 }, { 1048576, 80e-6 } };
+    static const struct pz_pingpong cold[] = { { 262144, 60e-6 }, { 524288, 90e-6 },
+                                               { 1048576, 200e-6 } };
+    struct pz_calibration_run run = { .points = warm, .npoints = 4, .cold = cold, .ncold = 3,
+                                      .cache_size = 1048576, .cold_pool = 4194304,
+                                      .same_node = 1 };
+    struct pz_pingpong p[4];
+
+    pz_cal_segment_points(&run, p);
+    cr_assert_eq(p[1].time, 20e-6);
+    cr_assert_eq(p[2].time, 90e-6, "3 x 512 KiB > 1 MiB");
+    cr_assert_eq(p[3].time, 200e-6);
+    run.same_node = 0;
+    pz_cal_segment_points(&run, p);
+    cr_assert_eq(p[2].time, 40e-6, "2 x 512 KiB = 1 MiB fits");
+    cr_assert_eq(p[3].time, 200e-6);
+    run.cold_pool = 1048576;   /* a pool no larger than the cache: not cold for sure */
+    pz_cal_segment_points(&run, p);
+    cr_assert_eq(p[3].time, 80e-6);
+}
