@@ -471,7 +471,7 @@ static const char *note(enum pz_machine_key key, void *arg)
                    ? "procs_per_node: 1, so predictions use the network keys above, which this\n"
                      "one-node calibration measured between two processes of one node (shared\n"
                      "memory, unless the MPI was told to use a network, e.g. UCX_TLS=tcp,self);\n"
-                     "with more processes per node, shm_latency and shm_bandwidth apply among them"
+                     "with more processes per node, the shm_ keys apply among them"
                    : "procs_per_node, placement: not measured (one rank ran on each node)";
     case PZ_KEY_SHM_LATENCY:
     case PZ_KEY_SHM_BANDWIDTH:
