@@ -81,21 +81,27 @@ struct pz_transfer_fit {
     struct pz_segment_base base;   /* the overheads and handshake under the segments */
     double scale;                  /* the per-message overheads were scaled by it (< 1:
                                       together they exceeded t(0)) */
-    double per_byte_scale;         /* the per-byte ones likewise (< 1: together they
-                                      exceeded 1 / fit's bandwidth) */
+    double per_byte_scale;         /* the per-byte ones likewise (< 1: the overheads
+                                      exceeded a time from 1 KiB up, or together more
+                                      than 1 / fit's bandwidth per byte) */
     struct pz_segment_fit segments;
     double previous_error;         /* median |error| of the cost model alone (cost_model,
                                       latency, bandwidth) over the same points */
     int segments_kept;             /* the segments are no worse than that model */
 };
 
+/* The smallest size whose time bounds the per-byte overheads (smaller ones are too
+ * short to tell the per-byte part from the noise). */
+#define PZ_OVERHEAD_LIMIT_FROM 1024.0
+
 /* Fits the overheads to the medians measured at sizes up to the eager threshold (send,
  * recv, loop: ns, nr, nl points, any of them may be 0) and keeps them within what the
  * ping-pong allows (a ping-pong cannot spend more CPU time on a message than it takes):
  * the sender's and receiver's per-message overheads are scaled down together so that
- * their sum is at most t(0) (p[0], 0 bytes), the per-byte ones so that theirs is at most
- * 1 / fit->bandwidth, the slope over the largest sizes (the eager sizes' copies may cost
- * more per byte than large messages, which go otherwise); then the segments to the n
+ * their sum is at most t(0) (p[0], 0 bytes), the per-byte ones so that the overheads
+ * exceed no time t(m) from PZ_OVERHEAD_LIMIT_FROM bytes up and their sum per byte is at
+ * most 1 / fit->bandwidth, the slope over the largest sizes (the eager sizes' copies may
+ * cost more per byte than large messages, which go otherwise); then the segments to the n
  * ping-pong points p over them, with fit's eager threshold and rendezvous overhead, and
  * compares them with fit's cost model (model B if it is the better one, else C, as
  * pz_fit_to_machine chooses). */

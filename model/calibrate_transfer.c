@@ -38,6 +38,20 @@ static double scale_within(double sum, double limit)
     return sum > limit && sum > 0 ? fmax(0, limit) / sum : 1;
 }
 
+/* The most per byte the two overheads may take together: at no measured size from
+ * PZ_OVERHEAD_LIMIT_FROM up may the overheads (per_message of them per message) exceed
+ * the time, nor beyond the slope over the largest sizes. */
+static double per_byte_limit(const struct pz_fit *fit, const struct pz_pingpong *p, int n,
+                             double per_message)
+{
+    double limit = 1 / fit->bandwidth;
+
+    for (int i = 0; i < n; i++)
+        if (p[i].bytes >= PZ_OVERHEAD_LIMIT_FROM)
+            limit = fmin(limit, (p[i].time - per_message) / p[i].bytes);
+    return fmax(0, limit);
+}
+
 void pz_fit_transfer(const struct pz_fit *fit, const struct pz_pingpong *p, int n,
                      const struct pz_pingpong *send, int ns, const struct pz_pingpong *recv,
                      int nr, const struct pz_pingpong *loop, int nl,
@@ -49,7 +63,9 @@ void pz_fit_transfer(const struct pz_fit *fit, const struct pz_pingpong *p, int 
     pz_fit_overhead(recv, nr, &out->recv);
     pz_fit_overhead(loop, nl, &out->loop);
     out->scale = scale_within(out->send.a + out->recv.a, n > 0 ? p[0].time : 0);
-    out->per_byte_scale = scale_within(out->send.b + out->recv.b, 1 / fit->bandwidth);
+    out->per_byte_scale = scale_within(out->send.b + out->recv.b,
+                                       per_byte_limit(fit, p, n, out->scale *
+                                                      (out->send.a + out->recv.a)));
     *o = (struct pz_overhead){ .send = out->send.a * out->scale,
                                .send_per_byte = out->send.b * out->per_byte_scale,
                                .recv = out->recv.a * out->scale,

@@ -386,7 +386,7 @@ static const char *note_overhead(struct notes *n, enum pz_machine_key key)
     int send = key == PZ_KEY_SEND_OVERHEAD || key == PZ_KEY_SEND_OVERHEAD_PER_BYTE ||
                key == PZ_KEY_SHM_SEND_OVERHEAD || key == PZ_KEY_SHM_SEND_OVERHEAD_PER_BYTE;
     const struct pz_line_fit *f = send ? &t->send : &t->recv;
-    char a[64], b[64], c[160];
+    char a[64], b[64], c[256];
 
     snprintf(n->buf, sizeof(n->buf),
              "%s: %s + %s per KiB, the least-squares line\n"
@@ -407,7 +407,8 @@ static const char *note_overhead(struct notes *n, enum pz_machine_key key)
     }
     if (t->scale < 1 || t->per_byte_scale < 1) {
         snprintf(c, sizeof(c), ";\nscaled by %.3g (per message) and %.3g (per byte) so that the "
-                               "overheads\nfit within the ping-pong's t(0) and slope",
+                               "overheads\nfit within the ping-pong (t(0); every time from 1 KiB up, the largest sizes' "
+                               "slope)",
                  t->scale, t->per_byte_scale);
         note_add(n, c);
     }
@@ -550,7 +551,7 @@ void pz_cal_print_overheads(FILE *out, const struct pz_calibration_run *run)
     print_line(out, "loop: computation delayed", &run->transfer->loop);
     if (run->transfer->scale < 1 || run->transfer->per_byte_scale < 1)
         fprintf(out, "(send and recv scaled by %.3g per message, %.3g per byte, to fit within "
-                     "the ping-pong: t(0) and the largest sizes' slope)\n",
+                     "the ping-pong: t(0), and every time from 1 KiB up and the largest sizes' slope)\n",
                 run->transfer->scale, run->transfer->per_byte_scale);
 }
 

@@ -789,6 +789,32 @@ Test(transfer, overheads_are_kept_within_the_pingpong)
     cr_assert_eq(m.shm_overhead.recv_per_byte, t.base.overhead.recv_per_byte);
 }
 
+/* A size faster than the line bounds the per-byte overheads too: 1 us + m / 1 GB/s,
+ * but 64 KiB in 1 us + 32.768 us; overheads of 0.1 us + 0.5 ns/B at each side (1 ns/B
+ * together, the slope: within it).  At 64 KiB the overheads may take at most
+ * (33.768 - 0.2) us / 65536 B = 0.51221 ns/B, so both per-byte ones are scaled by
+ * 0.51221; the per-message ones (0.2 us against t(0) = 1 us) are not. */
+Test(transfer, no_size_is_faster_than_its_overheads)
+{
+    static struct pz_pingpong p[MAXP];
+    struct pz_pingpong o[NOVERHEAD];
+    struct pz_transfer_fit t;
+    struct pz_fit fit;
+    char err[256];
+    int n = hockney_points(p, 1e-6, 1e9, 1e300, 0, 0);
+
+    for (int i = 0; i < n; i++)
+        if (p[i].bytes == 65536)
+            p[i].time = 1e-6 + 32.768e-6;
+    overhead_points(o, 0.1e-6, 0.5e-9, 0);
+    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
+    pz_fit_transfer(&fit, p, n, o, NOVERHEAD, o, NOVERHEAD, o, NOVERHEAD, &t);
+    cr_assert_eq(t.scale, 1);
+    assert_rel(t.per_byte_scale, 33.568 / 65.536, 1e-6, "per-byte scale");
+    assert_rel(t.base.overhead.send_per_byte, 0.5e-9 * 33.568 / 65.536, 1e-6,
+               "send_overhead_per_byte");
+}
+
 /* Segments that are worse than the cost model alone are not written. */
 Test(transfer, segments_no_better_are_not_kept)
 {
