@@ -1,7 +1,9 @@
 /* prognoz-calibrate: the MPI program behind `prognoz calibrate`.  Two ranks play
  * ping-pong over message sizes from 0 bytes to 16 MiB, exchange messages both ways at
  * once at some of the sizes, then rank 0 sends the largest once more without waiting
- * and computes, to see whether the message moves meanwhile; rank 0 times it all, fits
+ * and computes, to see whether the message moves meanwhile; then the CPU time of a
+ * message inside MPI at each side and the ping-pong of large sizes with buffers not in
+ * cache (calibrate_cpu.c); rank 0 times it all, fits
  * the cost models (model/calibrate_fit.c), prints shared/seeds/002's table and
  * writes a machine file (docs/calibrate.md).  Rank 1 only answers and takes part in the
  * exchanges. */
@@ -12,18 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calibrate_cpu.h"
 #include "calibrate_fit.h"
 #include "calibrate_out.h"
+#include "calibrate_segments.h"
 #include "machine.h"
 #include "units.h"
 
-#define TAG_CONTROL 1
-#define TAG_PING 2
-/* The order that stops rank 1, the one that makes it receive a progress probe, and the
- * one that makes it take part in exchanges. */
-#define ORDER_STOP -1
-#define ORDER_PROBE -2
-#define ORDER_EXCHANGE -3
+#define TAG_CONTROL PZ_CAL_TAG_CONTROL
+#define TAG_PING PZ_CAL_TAG_PING
 /* Exchanges timed at each of their sizes (with --quick: QUICK_EXCHANGES). */
 #define EXCHANGES 41
 #define QUICK_EXCHANGES 11
@@ -37,11 +36,29 @@
  * clock's own cost stays below 1% of what it measures. */
 #define BATCH_SECONDS 10e-6
 #define MAX_BATCH 256
+/* The overheads: repetitions at each size (with --quick: QUICK_...), the receiver's
+ * delay before its timed wait in one-way times of the size plus a margin, and the
+ * compute-and-send loop's messages, computation between them and repetitions. */
+#define OVERHEAD_REPETITIONS 101
+#define QUICK_OVERHEAD_REPETITIONS 31
+#define OVERHEAD_DELAY_TIMES 2
+#define OVERHEAD_DELAY_MARGIN 20e-6
+#define LOOP_MESSAGES 64
+#define LOOP_COMPUTE 10e-6
+#define LOOP_REPETITIONS 9
+#define QUICK_LOOP_REPETITIONS 5
+/* The cold ping-pong: round trips per size; the pool of buffers each rank rotates
+ * among is twice the cache plus two messages, at most MAX_POOL (QUICK_MAX_POOL). */
+#define COLD_ROUND_TRIPS 15
+#define QUICK_COLD_ROUND_TRIPS 5
+#define MAX_POOL 1073741824.0
+#define QUICK_MAX_POOL 268435456.0
+#define MAX_OVERHEAD_SIZES 32
 
 struct options {
     const char *output, *name;
     int quick;
-    double max_size, per_size, packet_size, packet_header;
+    double max_size, per_size, packet_size, packet_header, cache_size;
     int min_batches, max_batches;
     int packet_given;
 };
@@ -53,7 +70,9 @@ static void usage(FILE *out)
             "\n"
             "Measures the network between the two ranks (on two nodes, or on one) by\n"
             "ping-pong over message sizes from 0 bytes to 16 MiB, prints for each size the\n"
-            "median half round trip and the error of three cost models in percent, and\n"
+            "median half round trip and the error of three cost models in percent, times\n"
+            "the CPU overheads of a message at each side and the ping-pong with buffers not\n"
+            "in cache, fits overheads and segments (each fit printed with its error), and\n"
             "writes a machine file for prognoz predict (docs/calibrate.md).\n"
             "\n"
             "  -o FILE              the machine file (default: printed after the table)\n"
@@ -65,7 +84,9 @@ static void usage(FILE *out)
             "  --time SECONDS       time spent on one size, at most (default 0.25; at least\n"
             "                       15 batches of round trips are timed whatever it takes)\n"
             "  --packet-size SIZE   the packet model's V_max (default 1500B)\n"
-            "  --packet-header SIZE the packet model's V_c (default 78B)\n");
+            "  --packet-header SIZE the packet model's V_c (default 78B)\n"
+            "  --cache-size SIZE    the last-level cache a rank uses, for the cold-buffer\n"
+            "                       ping-pong (default: the processor's, from sysconf)\n");
 }
 
 /* This process's rank before MPI_Init, from the process manager's environment (0 when
@@ -92,7 +113,8 @@ static int bad_value(const char *opt, const char *val, const char *what)
 static int valued(const char *arg)
 {
     static const char *const options[] = { "-o", "--name", "--max-size", "--time",
-                                           "--packet-size", "--packet-header" };
+                                           "--packet-size", "--packet-header",
+                                           "--cache-size" };
 
     for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
         if (!strcmp(arg, options[i]))
@@ -122,6 +144,10 @@ static int parse_valued(const char *opt, const char *val, struct options *o)
         o->per_size = strtod(val, &end);
         if (end == val || *end || !(o->per_size > 0 && o->per_size <= 3600))
             return bad_value(opt, val, "seconds, more than 0");
+    } else if (!strcmp(opt, "--cache-size")) {
+        if (pz_parse_bytes(val, &o->cache_size) != 0 || o->cache_size < 1024 ||
+            o->cache_size > 1073741824.0)
+            return bad_value(opt, val, "a size from 1KiB to 1GiB");
     } else if (!strcmp(opt, "--packet-size") || !strcmp(opt, "--packet-header")) {
         double *v = !strcmp(opt, "--packet-size") ? &o->packet_size : &o->packet_header;
 
@@ -221,13 +247,11 @@ static int make_sizes(const struct options *o, double *sizes)
     return k;
 }
 
-/* Rank 0: tells rank 1 to answer count round trips of bytes, or to stop (ORDER_STOP), or
- * to receive a probe of bytes (ORDER_PROBE). */
+/* Rank 0: tells rank 1 to answer count round trips of bytes, or to stop (PZ_CAL_STOP), or
+ * to receive a probe of bytes (PZ_CAL_PROBE). */
 static void order(long count, long bytes)
 {
-    long msg[2] = { count, bytes };
-
-    MPI_Send(msg, 2, MPI_LONG, 1, TAG_CONTROL, MPI_COMM_WORLD);
+    pz_cal_order(count, bytes, 0, 0);
 }
 
 /* Rank 0: count round trips of bytes; returns the time they took. */
@@ -281,15 +305,27 @@ static double exchanges(char *out, char *in, long bytes, int count, double *time
  * largest size. */
 static void answer(char *buf, long biggest, int count)
 {
-    long msg[2];
+    long msg[4];
 
     for (;;) {
-        MPI_Recv(msg, 2, MPI_LONG, 0, TAG_CONTROL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        if (msg[0] == ORDER_PROBE) {
+        MPI_Recv(msg, 4, MPI_LONG, 0, TAG_CONTROL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (msg[0] == PZ_CAL_OVERHEAD) {
+            pz_cal_answer_overhead(buf, msg[1], (int)msg[2], msg[3] * 1e-9);
+            continue;
+        }
+        if (msg[0] == PZ_CAL_LOOP) {
+            pz_cal_answer_loop(buf, msg[1], (int)msg[2]);
+            continue;
+        }
+        if (msg[0] == PZ_CAL_COLD) {
+            pz_cal_answer_cold(msg[1], (int)msg[2]);
+            continue;
+        }
+        if (msg[0] == PZ_CAL_PROBE) {
             receive_probe(buf, msg[1]);
             continue;
         }
-        if (msg[0] == ORDER_EXCHANGE) {
+        if (msg[0] == PZ_CAL_EXCHANGE) {
             exchanges(buf, buf + biggest, msg[1], count, NULL);
             continue;
         }
@@ -347,7 +383,7 @@ static double probe_once(char *out, long bytes, double compute)
     MPI_Request req;
     double received;
 
-    order(ORDER_PROBE, bytes);
+    order(PZ_CAL_PROBE, bytes);
     MPI_Isend(out, (int)bytes, MPI_BYTE, 1, TAG_PING, MPI_COMM_WORLD, &req);
     compute_for(compute);
     MPI_Wait(&req, MPI_STATUS_IGNORE);
@@ -396,7 +432,7 @@ static int measure_exchanges(const struct options *o, const struct pz_pingpong *
     for (int i = 0; i < n; i++) {
         if (!exchanged(points[i].bytes))
             continue;
-        order(ORDER_EXCHANGE, (long)points[i].bytes);
+        order(PZ_CAL_EXCHANGE, (long)points[i].bytes);
         x[nx].bytes = points[i].bytes;
         x[nx++].time = exchanges(out, in, (long)points[i].bytes, count, times);
     }
@@ -412,6 +448,80 @@ static void warm_up(const struct options *o, char *out, char *in, long biggest)
     for (int i = 0; i < 10 && MPI_Wtime() - start < o->per_size; i++)
         batch(out, in, 0, 100);
     batch(out, in, biggest, o->quick ? 1 : 4);
+}
+
+/* The one-way time of the smallest measured size of at least bytes (else the largest). */
+static double time_at(const struct pz_pingpong *p, int n, double bytes)
+{
+    for (int i = 0; i < n; i++)
+        if (p[i].bytes >= bytes)
+            return p[i].time;
+    return p[n - 1].time;
+}
+
+/* The eager threshold of the ping-pong measured so far: the step's, else the default. */
+static double eager_of(const struct options *o, const struct pz_pingpong *p, int n)
+{
+    struct pz_fit fit;
+    struct pz_machine m;
+    char err[256];
+
+    if (pz_fit_pingpong(p, n, o->packet_size, o->packet_header, &fit, err, sizeof(err)) == 0 &&
+        fit.eager_threshold > 0)
+        return fit.eager_threshold;
+    pz_machine_defaults(&m);
+    return m.eager_threshold;
+}
+
+/* Rank 0: the overheads at 0 B and the powers of four from 64 B up to the eager
+ * threshold, so that every message goes eagerly (docs/calibrate.md); a size whose send
+ * lasted more than half the receiver's delay waited for the receiver (a rendezvous: the
+ * threshold was found too high) and ends the sizes, not counted.  Returns how many
+ * sizes. */
+static int measure_overheads(const struct options *o, const struct pz_pingpong *p, int n,
+                             char *out, struct pz_pingpong *send, struct pz_pingpong *recv,
+                             struct pz_pingpong *loop)
+{
+    double eager = eager_of(o, p, n);
+    int reps = o->quick ? QUICK_OVERHEAD_REPETITIONS : OVERHEAD_REPETITIONS, k = 0;
+    int loops = o->quick ? QUICK_LOOP_REPETITIONS : LOOP_REPETITIONS;
+
+    for (double b = 0; b <= eager && b <= o->max_size && k < MAX_OVERHEAD_SIZES;
+         b = b ? 4 * b : 64) {
+        double delay = OVERHEAD_DELAY_TIMES * time_at(p, n, b) + OVERHEAD_DELAY_MARGIN;
+
+        send[k].bytes = recv[k].bytes = loop[k].bytes = b;
+        pz_cal_lead_overhead(out, (long)b, reps, delay, &send[k].time, &recv[k].time);
+        if (send[k].time > delay / 2)
+            break;   /* the send waited for the receiver's wait: not eager after all */
+        loop[k].time = pz_cal_lead_loop(out, (long)b, LOOP_MESSAGES, loops, LOOP_COMPUTE);
+        k++;
+    }
+    return k;
+}
+
+/* Rank 0: the cold ping-pong at the powers of four from 1 MiB (256 KiB with --quick) up
+ * and the largest size.  Returns how many sizes were measured. */
+static int measure_cold(const struct options *o, struct pz_calibration_run *run,
+                        struct pz_pingpong *cold)
+{
+    double cap = o->quick ? QUICK_MAX_POOL : MAX_POOL, b = o->quick ? 262144 : 1048576;
+    int trips = o->quick ? QUICK_COLD_ROUND_TRIPS : COLD_ROUND_TRIPS, k = 0;
+
+    run->cache_size = o->cache_size > 0 ? o->cache_size : pz_cal_cache_size();
+    run->cold_pool = fmin(cap, 2 * run->cache_size + 2 * o->max_size);
+    for (;; b *= 4) {
+        double bytes = fmin(b, o->max_size), t = pz_cal_lead_cold((long)bytes, trips,
+                                                                   run->cold_pool);
+
+        if (t < 0)
+            break;
+        cold[k].bytes = bytes;
+        cold[k++].time = t;
+        if (bytes >= o->max_size)
+            break;
+    }
+    return k;
 }
 
 /* Whether the two ranks share a node, and their processor names into run. */
@@ -487,6 +597,8 @@ static void warn_if_disturbed(const struct pz_calibration_run *run)
 /* Rank 0 after the measurement: fit, print, write.  Returns the exit status. */
 static int conclude(const struct options *o, struct pz_calibration_run *run, FILE *file)
 {
+    static struct pz_pingpong segment_points[MAX_SIZES];
+    static struct pz_transfer_fit transfer;
     struct pz_fit fit;
     struct pz_machine m, back;
     char err[512];
@@ -502,9 +614,21 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     pz_fit_exchange(&fit, run->points, run->npoints, run->exchanges, run->nexchanges);
     pz_fit_to_machine(&fit, run->points, run->npoints, run->same_node, &m);
     m.progress = pz_cal_progress(run, &fit);
+    pz_cal_segment_points(run, segment_points);
+    pz_fit_transfer(&fit, segment_points, run->npoints, run->send_times, run->noverheads,
+                    run->recv_times, run->noverheads, run->loop_times, run->noverheads,
+                    &transfer);
+    pz_transfer_to_machine(&transfer, run->same_node, &m);
+    run->transfer = &transfer;
     pz_cal_print_table(stdout, run, &fit);
     printf("\n");
     pz_cal_print_exchanges(stdout, run);
+    printf("\n");
+    pz_cal_print_overheads(stdout, run);
+    printf("\n");
+    pz_cal_print_cold(stdout, run);
+    printf("\n");
+    pz_cal_print_segments(stdout, run);
     printf("\n");
     pz_cal_print_summary(stdout, run, &fit, &m);
     fflush(stdout);
@@ -537,6 +661,8 @@ static int lead(const struct options *o, struct pz_calibration_run *run, FILE *f
 {
     static double sizes[MAX_SIZES];
     static struct pz_pingpong points[MAX_SIZES], exchange_points[MAX_SIZES];
+    static struct pz_pingpong send[MAX_OVERHEAD_SIZES], recv[MAX_OVERHEAD_SIZES],
+        loop[MAX_OVERHEAD_SIZES], cold[MAX_SIZES];
     static long roundtrips[MAX_SIZES];
     long biggest = (long)o->max_size;
     char *out = malloc((size_t)biggest), *in = malloc((size_t)biggest), name[32];
@@ -545,7 +671,7 @@ static int lead(const struct options *o, struct pz_calibration_run *run, FILE *f
 
     if (!out || !in || !halves) {
         fprintf(stderr, "prognoz calibrate: out of memory for %ld-byte messages\n", biggest);
-        order(ORDER_STOP, 0);
+        order(PZ_CAL_STOP, 0);
         return 1;
     }
     memset(out, 0x5a, (size_t)biggest);
@@ -562,7 +688,15 @@ static int lead(const struct options *o, struct pz_calibration_run *run, FILE *f
     run->nexchanges = measure_exchanges(o, points, n, out, in, exchange_points);
     run->exchanges = exchange_points;
     probe(o, run, out, (long)sizes[n - 1], points[n - 1].time);
-    order(ORDER_STOP, 0);
+    run->noverheads = measure_overheads(o, points, n, out, send, recv, loop);
+    run->send_times = send;
+    run->recv_times = recv;
+    run->loop_times = loop;
+    free(in);
+    in = NULL;
+    run->ncold = measure_cold(o, run, cold);
+    run->cold = cold;
+    order(PZ_CAL_STOP, 0);
     run->points = points;
     run->roundtrips = roundtrips;
     run->npoints = n;

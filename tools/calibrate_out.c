@@ -371,6 +371,75 @@ static const char *note_shm(struct notes *n, enum pz_machine_key key)
     return n->buf;
 }
 
+/* Appends text to the note being written. */
+static void note_add(struct notes *n, const char *text)
+{
+    size_t used = strlen(n->buf);
+
+    snprintf(n->buf + used, sizeof(n->buf) - used, "%s", text);
+}
+
+/* Which measurement an overhead key comes from. */
+static const char *note_overhead(struct notes *n, enum pz_machine_key key)
+{
+    const struct pz_transfer_fit *t = n->run->transfer;
+    int send = key == PZ_KEY_SEND_OVERHEAD || key == PZ_KEY_SEND_OVERHEAD_PER_BYTE ||
+               key == PZ_KEY_SHM_SEND_OVERHEAD || key == PZ_KEY_SHM_SEND_OVERHEAD_PER_BYTE;
+    const struct pz_line_fit *f = send ? &t->send : &t->recv;
+    char a[64], b[64], c[256];
+
+    snprintf(n->buf, sizeof(n->buf),
+             "%s: %s + %s per KiB, the least-squares line\n"
+             "(relative errors) over %d sizes from 0 B to the eager threshold of the median\n"
+             "%s (median |error| %.2f%%, largest %.2f%%)",
+             pz_machine_key_name(key), human_time(a, sizeof(a), f->a),
+             human_time(b, sizeof(b), f->b * 1024), f->points,
+             send ? "time of MPI_Isend + MPI_Wait of an eager message whose receive was\n"
+                    "posted before"
+                  : "time of the receiver's MPI_Wait for a message that had arrived (it\n"
+                    "computed meanwhile)",
+             f->median_error, f->max_error);
+    if (send) {
+        snprintf(c, sizeof(c), ";\na loop of (compute; MPI_Isend) computes %s + %s per KiB "
+                               "later\nper message (a check, not used)",
+                 human_time(a, sizeof(a), t->loop.a), human_time(b, sizeof(b), t->loop.b * 1024));
+        note_add(n, c);
+    }
+    if (t->scale < 1 || t->per_byte_scale < 1) {
+        snprintf(c, sizeof(c), ";\nscaled by %.3g (per message) and %.3g (per byte) so that the "
+                               "overheads\nfit within the ping-pong (t(0); every time from 1 KiB up, the largest sizes' "
+                               "slope)",
+                 t->scale, t->per_byte_scale);
+        note_add(n, c);
+    }
+    if (key >= PZ_KEY_SHM_SEND_OVERHEAD)
+        note_add(n, "\n(both ranks ran on one node: the same as the network's)");
+    return n->buf;
+}
+
+static const char *note_segments(struct notes *n, enum pz_machine_key key)
+{
+    const struct pz_transfer_fit *t = n->run->transfer;
+    int cold = 0;
+
+    for (int i = 0; i < n->run->ncold; i++)
+        cold += pz_cal_cold_used(n->run, i);
+    snprintf(n->buf, sizeof(n->buf),
+             "%s: %d segment(s) of latency + bytes / bandwidth, each a least-squares line\n"
+             "(relative errors) over the ping-pong times less the overheads above (and, above\n"
+             "the eager threshold, less the rendezvous's two control messages and its\n"
+             "overhead), so that segments plus overheads reproduce the ping-pong; the\n"
+             "breakpoints are measured sizes, the count the smallest criterion\n"
+             "n ln(sum of squared relative errors / n) + (3 segments - 1) ln n (errors below\n"
+             "%.0f%% count as noise).  Median |error| %.2f%%, largest %.2f%%; the cost model\n"
+             "alone %.2f%%.  %d size(s) use the cold-buffer time",
+             pz_machine_key_name(key), t->segments.segments.n, PZ_SEG_NOISE * 100,
+             t->segments.median_error, t->segments.max_error, t->previous_error, cold);
+    if (key == PZ_KEY_SHM_SEGMENTS)
+        note_add(n, "\n(both ranks ran on one node: the same as the network's)");
+    return n->buf;
+}
+
 static const char *note(enum pz_machine_key key, void *arg)
 {
     struct notes *n = arg;
@@ -403,7 +472,7 @@ static const char *note(enum pz_machine_key key, void *arg)
                    ? "procs_per_node: 1, so predictions use the network keys above, which this\n"
                      "one-node calibration measured between two processes of one node (shared\n"
                      "memory, unless the MPI was told to use a network, e.g. UCX_TLS=tcp,self);\n"
-                     "with more processes per node, shm_latency and shm_bandwidth apply among them"
+                     "with more processes per node, the shm_ keys apply among them"
                    : "procs_per_node, placement: not measured (one rank ran on each node)";
     case PZ_KEY_SHM_LATENCY:
     case PZ_KEY_SHM_BANDWIDTH:
@@ -412,6 +481,18 @@ static const char *note(enum pz_machine_key key, void *arg)
         return "cpu_scale: 1, computation as fast as where the run was recorded";
     case PZ_KEY_MPI:
         return "mpi, reduce_byte_time: not measured, the defaults";
+    case PZ_KEY_SEGMENTS:
+    case PZ_KEY_SHM_SEGMENTS:
+        return n->run->transfer ? note_segments(n, key) : NULL;
+    case PZ_KEY_SEND_OVERHEAD:
+    case PZ_KEY_SEND_OVERHEAD_PER_BYTE:
+    case PZ_KEY_RECV_OVERHEAD:
+    case PZ_KEY_RECV_OVERHEAD_PER_BYTE:
+    case PZ_KEY_SHM_SEND_OVERHEAD:
+    case PZ_KEY_SHM_SEND_OVERHEAD_PER_BYTE:
+    case PZ_KEY_SHM_RECV_OVERHEAD:
+    case PZ_KEY_SHM_RECV_OVERHEAD_PER_BYTE:
+        return n->run->transfer ? note_overhead(n, key) : NULL;
     default:
         return NULL;
     }
@@ -423,4 +504,98 @@ int pz_cal_write_machine(FILE *f, const struct pz_calibration_run *run,
     struct notes n = { .run = run, .fit = fit, .m = m };
 
     return pz_machine_write_notes(f, m, note, &n);
+}
+
+int pz_cal_cold_factor(int same_node)
+{
+    return same_node ? 3 : 2;
+}
+
+int pz_cal_cold_used(const struct pz_calibration_run *run, int i)
+{
+    return run->cache_size > 0 && run->cold_pool >= 2 * run->cache_size &&
+           pz_cal_cold_factor(run->same_node) * run->cold[i].bytes > run->cache_size;
+}
+
+void pz_cal_segment_points(const struct pz_calibration_run *run, struct pz_pingpong *p)
+{
+    for (int i = 0; i < run->npoints; i++)
+        p[i] = run->points[i];
+    for (int c = 0; c < run->ncold; c++)
+        for (int i = 0; i < run->npoints; i++)
+            if (p[i].bytes == run->cold[c].bytes && pz_cal_cold_used(run, c))
+                p[i].time = run->cold[c].time;
+}
+
+/* One fitted overhead line, with its errors. */
+static void print_line(FILE *out, const char *what, const struct pz_line_fit *f)
+{
+    char a[64], b[64];
+
+    fprintf(out, "%-26s %s + %s/KiB (median |error| %.2f%%, largest %.2f%%, %d sizes)\n", what,
+            human_time(a, sizeof(a), f->a), human_time(b, sizeof(b), f->b * 1024),
+            f->median_error, f->max_error, f->points);
+}
+
+void pz_cal_print_overheads(FILE *out, const struct pz_calibration_run *run)
+{
+    fprintf(out, "%12s %12s %12s %12s\n", "size (B)", "send (us)", "recv (us)", "loop (us)");
+    for (int i = 0; i < run->noverheads; i++)
+        fprintf(out, "%12.0f %12.3f %12.3f %12.3f\n", run->send_times[i].bytes,
+                run->send_times[i].time * 1e6, run->recv_times[i].time * 1e6,
+                run->loop_times[i].time * 1e6);
+    if (!run->transfer)
+        return;
+    print_line(out, "send: MPI_Isend+MPI_Wait", &run->transfer->send);
+    print_line(out, "recv: MPI_Wait, arrived", &run->transfer->recv);
+    print_line(out, "loop: computation delayed", &run->transfer->loop);
+    if (run->transfer->scale < 1 || run->transfer->per_byte_scale < 1)
+        fprintf(out, "(send and recv scaled by %.3g per message, %.3g per byte, to fit within "
+                     "the ping-pong: t(0), and every time from 1 KiB up and the largest sizes' slope)\n",
+                run->transfer->scale, run->transfer->per_byte_scale);
+}
+
+void pz_cal_print_cold(FILE *out, const struct pz_calibration_run *run)
+{
+    char a[32], b[32];
+
+    fprintf(out, "%12s %12s %12s %8s   %s\n", "size (B)", "warm (us)", "cold (us)", "ratio",
+            "segments use");
+    for (int i = 0; i < run->ncold; i++) {
+        double warm = one_way(run, run->cold[i].bytes);
+
+        fprintf(out, "%12.0f %12.3f %12.3f %8.2f   %s\n", run->cold[i].bytes, warm * 1e6,
+                run->cold[i].time * 1e6, warm > 0 ? run->cold[i].time / warm : 0,
+                pz_cal_cold_used(run, i) ? "cold" : "warm");
+    }
+    fprintf(out, "(cold: each rank rotating among buffers of a %s pool; the cache is %s)\n",
+            pz_cal_size(a, sizeof(a), run->cold_pool),
+            run->cache_size > 0 ? pz_cal_size(b, sizeof(b), run->cache_size) : "unknown");
+}
+
+void pz_cal_print_segments(FILE *out, const struct pz_calibration_run *run)
+{
+    const struct pz_transfer_fit *t = run->transfer;
+    const struct pz_segment_fit *f = t ? &t->segments : NULL;
+    char a[32], b[64], c[64];
+
+    if (!f || f->segments.n == 0) {
+        fprintf(out, "segments           none: too few sizes to fit\n");
+        return;
+    }
+    fprintf(out, "%9s %14s %12s\n", "segments", "sum of err^2", "criterion");
+    for (int k = 1; k <= f->tried; k++)
+        fprintf(out, "%9d %14.6g %12.2f%s\n", k, f->sse[k - 1], f->bic[k - 1],
+                k == f->segments.n ? "  <- chosen" : "");
+    fprintf(out, "%12s %12s %14s\n", "up to", "latency", "bandwidth");
+    for (int i = 0; i < f->segments.n; i++) {
+        const struct pz_segment *g = &f->segments.seg[i];
+
+        fprintf(out, "%12s %12s %14s\n", pz_cal_size(a, sizeof(a), g->upto),
+                human_time(b, sizeof(b), g->latency), human_rate(c, sizeof(c), g->bandwidth));
+    }
+    fprintf(out, "segments + overheads: median |error| %.2f%%, largest %.2f%%; the cost model "
+                 "alone %.2f%%: %s\n",
+            f->median_error, f->max_error, t->previous_error,
+            t->segments_kept ? "segments written" : "segments not written");
 }

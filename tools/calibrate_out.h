@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "calibrate_fit.h"
+#include "calibrate_segments.h"
 #include "machine.h"
 
 /* What was measured, besides the times. */
@@ -25,7 +26,33 @@ struct pz_calibration_run {
      * probe_compute seconds before it waits; the receive completed probe_received seconds
      * after it was posted (median of the repetitions) */
     double probe_bytes, probe_compute, probe_received;
+    /* the overheads at noverheads sizes up to the eager threshold, each the median of
+     * its repetitions: the sender's MPI_Isend + MPI_Wait, the receiver's MPI_Wait for a
+     * message already arrived, the computation delayed by an MPI_Isend in a loop */
+    const struct pz_pingpong *send_times, *recv_times, *loop_times;
+    int noverheads;
+    /* the ping-pong at ncold large sizes with buffers not in cache (median half round
+     * trip), each rank rotating among the buffers of a pool of cold_pool bytes;
+     * cache_size the last-level cache, 0 if unknown; a cold time replaces the warm one
+     * for the segments when the ping-pong's buffers (cold_factor of the size) exceed it */
+    const struct pz_pingpong *cold;
+    int ncold;
+    double cache_size, cold_pool;
+    /* the overheads and segments fitted to the above (NULL: not measured) */
+    const struct pz_transfer_fit *transfer;
 };
+
+/* How many buffers of a message's size a ping-pong keeps in one cache: 2 per rank (send
+ * and receive), the two ranks' 3 buffers on one node (rank 1 answers from the buffer it
+ * received into). */
+int pz_cal_cold_factor(int same_node);
+
+/* Whether the segments take the cold time of cold size i: its buffers exceed the cache. */
+int pz_cal_cold_used(const struct pz_calibration_run *run, int i);
+
+/* The points the segments are fitted to: run's ping-pong with the cold times that
+ * pz_cal_cold_used takes, into p (run->npoints). */
+void pz_cal_segment_points(const struct pz_calibration_run *run, struct pz_pingpong *p);
 
 /* What the probe says of the MPI library's progress: in_calls when the receive of the
  * (rendezvous) probe completed only once its sender was back in MPI, after computing. */
@@ -42,6 +69,16 @@ void pz_cal_print_table(FILE *out, const struct pz_calibration_run *run,
 /* The exchanges: size, one way (the ping-pong's half round trip), both ways at once,
  * their ratio. */
 void pz_cal_print_exchanges(FILE *out, const struct pz_calibration_run *run);
+
+/* The overheads: size, the three medians; each line fitted with its error. */
+void pz_cal_print_overheads(FILE *out, const struct pz_calibration_run *run);
+
+/* The cold ping-pong: size, warm and cold times, their ratio, which the segments use. */
+void pz_cal_print_cold(FILE *out, const struct pz_calibration_run *run);
+
+/* The segments: the criterion of each number of segments tried, the segments chosen
+ * with their errors against the cost model alone. */
+void pz_cal_print_segments(FILE *out, const struct pz_calibration_run *run);
 
 /* The fitted values, one line each, for the terminal. */
 void pz_cal_print_summary(FILE *out, const struct pz_calibration_run *run,

@@ -1,11 +1,13 @@
 # prognoz calibrate on a real 2-rank job, in --quick mode (a second or so): under
 # mpiexec every rank of `prognoz calibrate` execs the MPI program prognoz-calibrate
 # (PROGNOZ_CALIBRATE points into the build tree).  It prints shared/seeds/002's table
-# (size, time, the error of models A, B and C) from 0 bytes up, writes a machine file
+# (size, time, the error of models A, B and C) from 0 bytes up, the overheads, the
+# cold-buffer ping-pong and the segments with their errors, writes a machine file
 # whose latency and bandwidth are above 0, that has a comment on how the latency was
 # obtained, says how the library progresses (the probe's line in the summary), has the
 # exchanges both ways (a table of the 8 sizes --quick exchanges, a duplex_factor from 1
-# to 2 with its comment and summary line), is named after the file, loads back in
+# to 2 with its comment and summary line), the overheads (and segments when they beat
+# the cost model) with their comments, is named after the file, loads back in
 # prognoz predict for a recorded run,
 # and has nothing on stderr but a warning when the machine is loaded.  On 3 ranks, with
 # a wrong option, or without the MPI program, one line on stderr and a failure status;
@@ -69,13 +71,40 @@ grep -q '^progress  *\(background\|in_calls\) (a [0-9.]* [KM]*i*B nonblocking se
 grep -q '^ *size (B) *one way (us) *both (us) *ratio$' "$out" || pz_fail "no exchange table"
 xrow='^ *[0-9][0-9]* *[0-9][0-9.]* *[0-9][0-9.]* *[0-9][0-9.]*$'
 pz_expect_eq "exchanged sizes" "0 64 1024 4096 16384 65536 262144 1048576" \
-    "$(grep "$xrow" "$out" | awk '{ print $1 }' | tr '\n' ' ' | sed 's/ $//')"
+    "$(sed -n '/one way (us)/,/^$/p' "$out" | grep "$xrow" | awk '{ print $1 }' |
+        tr '\n' ' ' | sed 's/ $//')"
 awk -v v="$(value duplex_factor)" 'BEGIN { exit !(v >= 1 && v <= 2) }' ||
     pz_fail "duplex_factor = '$(value duplex_factor)', expected 1 to 2"
 grep -q '^# duplex_factor: .*, the median over 8 sizes of an exchange' "$conf" ||
     pz_fail "no comment on how the duplex factor was obtained"
 grep -q '^duplex_factor  *[0-9.]* (an exchange both ways over one way, median of 8 sizes)$' \
     "$out" || pz_fail "no duplex_factor line in the summary"
+# The overheads: a table of 0 B and the powers of four from 64 B up to the eager
+# threshold, a fitted line with its error for each measurement, the four overhead keys
+# with their comments, and (the two ranks share this node) the shm_ ones.
+grep -q '^ *size (B) *send (us) *recv (us) *loop (us)$' "$out" || pz_fail "no overhead table"
+for what in 'send: MPI_Isend+MPI_Wait' 'recv: MPI_Wait, arrived' 'loop: computation delayed'; do
+    grep -q "^$what .* (median |error| [0-9.]*%, largest [0-9.]*%, [0-9]* sizes)$" "$out" ||
+        pz_fail "no fitted line '$what' in the output"
+done
+for key in send_overhead recv_overhead shm_send_overhead shm_recv_overhead; do
+    awk -v v="$(value $key)" 'BEGIN { exit !(v + 0 > 0) }' ||
+        pz_fail "$key = '$(value $key)', expected more than 0"
+    grep -q "^# $key: " "$conf" || pz_fail "no comment on how $key was obtained"
+done
+# Cold buffers beside warm ones at 256 KiB and 1 MiB, and the segments' fit with its
+# error against the cost model alone; segments, when written, with their comment.
+grep -q '^ *size (B) *warm (us) *cold (us) *ratio *segments use$' "$out" ||
+    pz_fail "no cold-buffer table"
+pz_expect_eq "cold sizes" "262144 1048576" \
+    "$(sed -n '/cold (us)/,/^(cold/p' "$out" | awk '$1 ~ /^[0-9]+$/ { print $1 }' |
+        tr '\n' ' ' | sed 's/ $//')"
+grep -q '^segments + overheads: median |error| [0-9.]*%, largest [0-9.]*%; the cost model alone [0-9.]*%: segments \(not \)\{0,1\}written$' \
+    "$out" || pz_fail "no error line of the segments"
+if grep -q '^segments = ' "$conf"; then
+    grep -q '^# segments: ' "$conf" || pz_fail "no comment on how the segments were obtained"
+    grep -q '^shm_segments = ' "$conf" || pz_fail "segments but no shm_segments on one node"
+fi
 pz_expect_eq "name" mycluster "$(value name)"
 grep -q "^wrote $conf" "$out" || pz_fail "no 'wrote $conf' line"
 

@@ -11,6 +11,7 @@
 
 #include "calibrate_fit.h"
 #include "calibrate_out.h"
+#include "calibrate_segments.h"
 #include "cost.h"
 #include "machine.h"
 
@@ -363,6 +364,26 @@ static void assert_same(const struct pz_machine *a, const struct pz_machine *b)
     SAME(shm_bandwidth);
     SAME(cpu_scale);
     SAME(reduce_byte_time);
+    SAME(overhead.send);
+    SAME(overhead.send_per_byte);
+    SAME(overhead.recv);
+    SAME(overhead.recv_per_byte);
+    SAME(shm_overhead.send);
+    SAME(shm_overhead.send_per_byte);
+    SAME(shm_overhead.recv);
+    SAME(shm_overhead.recv_per_byte);
+    cr_assert_eq(a->segments.n, b->segments.n);
+    cr_assert_eq(a->shm_segments.n, b->shm_segments.n);
+    for (int i = 0; i < a->segments.n; i++) {
+        SAME(segments.seg[i].upto);
+        SAME(segments.seg[i].latency);
+        SAME(segments.seg[i].bandwidth);
+    }
+    for (int i = 0; i < a->shm_segments.n; i++) {
+        SAME(shm_segments.seg[i].upto);
+        SAME(shm_segments.seg[i].latency);
+        SAME(shm_segments.seg[i].bandwidth);
+    }
 #undef SAME
     cr_assert_eq(a->procs_per_node, b->procs_per_node);
     cr_assert_eq(a->placement, b->placement);
@@ -517,6 +538,7 @@ struct calibrated {
     struct pz_calibration_run run;
     struct pz_fit fit;
     struct pz_machine m;
+    struct pz_transfer_fit transfer;
 };
 
 static int calibrate_writer(FILE *f, const void *arg)
@@ -532,6 +554,9 @@ Test(machine_write, the_calibrated_machine_file_loads_back_exactly)
     static const struct pz_pingpong x[] = { { 0, 1.5e-6 }, { 1048576, 2e-3 } };
     static long trips[MAXP];
     static struct calibrated c;
+    /* 10 ns + 0.01 ns/B at each side: well within the ping-pongs' t(0) and slope */
+    static const struct pz_pingpong overheads[] = { { 0, 10e-9 }, { 64, 10.64e-9 },
+                                                    { 256, 12.56e-9 }, { 1024, 20.24e-9 } };
     char err[256];
     int n;
 
@@ -556,6 +581,279 @@ Test(machine_write, the_calibrated_machine_file_loads_back_exactly)
         snprintf(c.m.name, sizeof(c.m.name), "calibrated");
         pz_fit_to_machine(&c.fit, p, n, same_node, &c.m);
         c.m.progress = pz_cal_progress(&c.run, &c.fit);
+        pz_fit_transfer(&c.fit, p, n, overheads, 4, overheads, 4, overheads, 4, &c.transfer);
+        /* whether segments beat the cost model is the fit's business (the tests of
+         * segments); here the file holds them, to see them and their notes load back */
+        c.transfer.segments_kept = 1;
+        pz_transfer_to_machine(&c.transfer, same_node, &c.m);
+        cr_assert_gt(c.m.overhead.send, 0);
+        cr_assert_eq(c.m.shm_segments.n, same_node ? c.m.segments.n : 0);
+        c.run.transfer = &c.transfer;
         round_trip(&c.m, calibrate_writer, &c);
     }
+}
+
+/* The overheads' sizes prognoz-calibrate measures up to a 64 KiB eager threshold. */
+static const double overhead_sizes[] = { 0, 64, 256, 1024, 4096, 16384, 65536 };
+#define NOVERHEAD ((int)(sizeof(overhead_sizes) / sizeof(overhead_sizes[0])))
+
+/* o + O m at the overheads' sizes, times scaled by 1 + noise. */
+static int overhead_points(struct pz_pingpong *p, double o, double per_byte, double amplitude)
+{
+    unsigned state = 4242;
+
+    for (int i = 0; i < NOVERHEAD; i++) {
+        p[i].bytes = overhead_sizes[i];
+        p[i].time = (o + per_byte * overhead_sizes[i]) * (1 + noise(&state, amplitude));
+    }
+    return NOVERHEAD;
+}
+
+Test(overhead, an_exact_line_is_recovered)
+{
+    struct pz_pingpong p[NOVERHEAD];
+    struct pz_line_fit f;
+    int n = overhead_points(p, 1e-6, 0.5e-9, 0);   /* 1 us + 0.5 ns/B: 65536 B takes 33.8 us */
+
+    pz_fit_overhead(p, n, &f);
+    assert_rel(f.a, 1e-6, 1e-9, "o");
+    assert_rel(f.b, 0.5e-9, 1e-9, "O");
+    cr_assert_eq(f.points, 7);
+    cr_assert_lt(f.max_error, 1e-6);
+}
+
+Test(overhead, two_percent_noise_moves_it_a_little)
+{
+    struct pz_pingpong p[NOVERHEAD];
+    struct pz_line_fit f;
+    int n = overhead_points(p, 2e-6, 0.2e-9, 0.02);
+
+    pz_fit_overhead(p, n, &f);
+    /* each time within 2% of the line: the weighted line within a few percent */
+    assert_rel(f.a, 2e-6, 0.03, "o");
+    assert_rel(f.b, 0.2e-9, 0.05, "O");
+    cr_assert_leq(f.max_error, 4);
+}
+
+/* Times falling with the size: the slope would be negative; along b = 0 the weighted
+ * mean of 2 us and 1 us with weights 1/t^2, (0.5e6 + 1e6) / (0.25e12 + 1e12) = 1.2 us,
+ * has squared relative errors 0.4^2 + 0.2^2 = 0.2, below those of a = 0 (b = 1 ns/B
+ * fits 1000 B exactly and misses 0 B by 100%: 1). */
+Test(overhead, never_negative)
+{
+    struct pz_pingpong p[] = { { 0, 2e-6 }, { 1000, 1e-6 } };
+    struct pz_line_fit f;
+
+    pz_fit_overhead(p, 2, &f);
+    assert_rel(f.a, 1.2e-6, 1e-9, "o");
+    cr_assert_eq(f.b, 0);
+    pz_fit_overhead(p, 1, &f);   /* one size: its time, per message */
+    cr_assert_eq(f.a, 2e-6);
+    cr_assert_eq(f.b, 0);
+}
+
+/* Three segments: up to 1 KiB 1 us + m / 1 GB/s, to 64 KiB 3 us + m / 2 GB/s, above
+ * 20 us + m / 5 GB/s, at the default sizes (0 B to 16 MiB), under base. */
+static int segment_points(struct pz_pingpong *p, const struct pz_segment_base *base,
+                          double amplitude)
+{
+    static const struct pz_segments truth = {
+        3, { { 1024, 1e-6, 1e9 }, { 65536, 3e-6, 2e9 }, { 16777216, 20e-6, 5e9 } }
+    };
+    double s[MAXP];
+    unsigned state = 2024;
+    int n = sizes(s);
+
+    for (int i = 0; i < n; i++) {
+        p[i].bytes = s[i];
+        p[i].time = pz_segment_model(&truth, base, s[i]) * (1 + noise(&state, amplitude));
+    }
+    return n;
+}
+
+static void assert_three_segments(const struct pz_segment_fit *f, double tol)
+{
+    const struct pz_segments *g = &f->segments;
+
+    cr_assert_eq(g->n, 3, "%d segments, expected 3", g->n);
+    cr_assert_eq(g->seg[0].upto, 1024);
+    cr_assert_eq(g->seg[1].upto, 65536);
+    cr_assert_eq(g->seg[2].upto, 16777216);
+    assert_rel(g->seg[0].latency, 1e-6, tol, "latency 1");
+    assert_rel(g->seg[1].latency, 3e-6, tol, "latency 2");
+    assert_rel(g->seg[2].latency, 20e-6, tol, "latency 3");
+    assert_rel(g->seg[0].bandwidth, 1e9, tol, "bandwidth 1");
+    assert_rel(g->seg[1].bandwidth, 2e9, tol, "bandwidth 2");
+    assert_rel(g->seg[2].bandwidth, 5e9, tol, "bandwidth 3");
+}
+
+Test(segments, exact_breakpoints_are_found)
+{
+    static struct pz_pingpong p[MAXP];
+    struct pz_segment_base base = { 0 };
+    struct pz_segment_fit f;
+    int n = segment_points(p, &base, 0);
+
+    pz_fit_segments(p, n, &base, &f);
+    assert_three_segments(&f, 1e-6);
+    cr_assert_lt(f.max_error, 1e-4);
+    /* two segments leave an error the criterion sees, four gain nothing */
+    cr_assert_gt(f.bic[1], f.bic[2]);
+    cr_assert_gt(f.bic[3], f.bic[2]);
+}
+
+/* Overheads of 0.5 us + 0.1 ns/B (send) and 0.7 us + 0.2 ns/B (receive), a 64 KiB
+ * eager threshold and a rendezvous of 5 us beyond its two control messages (2 x the
+ * first segment's 1 us): at 16 MiB, 1.2 us + 0.3 ns/B x 16777216 = 5.03 ms of
+ * overheads, 7 us of handshake, 20 us + 3.36 ms of transfer.  The segments under them
+ * are recovered. */
+Test(segments, under_overheads_and_a_rendezvous)
+{
+    static struct pz_pingpong p[MAXP];
+    struct pz_segment_base base = { { 0.5e-6, 0.1e-9, 0.7e-6, 0.2e-9 }, 65536, 5e-6 };
+    struct pz_segment_fit f;
+    int n = segment_points(p, &base, 0);
+
+    assert_rel(pz_segment_model(&(struct pz_segments){ 1, { { 16777216, 20e-6, 5e9 } } },
+                                &base, 16777216),
+               1.2e-6 + 0.3e-9 * 16777216 + 2 * 20e-6 + 5e-6 + 20e-6 + 16777216 / 5e9, 1e-12,
+               "the model at 16 MiB (one segment: its latency is the handshake's)");
+    pz_fit_segments(p, n, &base, &f);
+    assert_three_segments(&f, 1e-6);
+}
+
+/* With noise of +-1% (under the criterion's 1% floor) the same three segments, each
+ * within a few percent; the model within the noise. */
+Test(segments, one_percent_noise)
+{
+    static struct pz_pingpong p[MAXP];
+    struct pz_segment_base base = { { 0.5e-6, 0.1e-9, 0.7e-6, 0.2e-9 }, 65536, 5e-6 };
+    struct pz_segment_fit f;
+    int n = segment_points(p, &base, 0.01);
+
+    pz_fit_segments(p, n, &base, &f);
+    cr_assert_eq(f.segments.n, 3, "%d segments, expected 3", f.segments.n);
+    cr_assert_eq(f.segments.seg[0].upto, 1024);
+    cr_assert_eq(f.segments.seg[1].upto, 65536);
+    assert_rel(f.segments.seg[1].latency, 3e-6, 0.15, "latency 2");
+    assert_rel(f.segments.seg[2].bandwidth, 5e9, 0.03, "bandwidth 3");
+    cr_assert_lt(f.median_error, 1);
+    cr_assert_lt(f.max_error, 2.5);
+}
+
+/* One straight line (Hockney) needs one segment; a flat piece gets the steepest
+ * bandwidth, 1e15 B/s, rather than a negative one. */
+Test(segments, as_few_as_the_data_supports)
+{
+    static struct pz_pingpong p[MAXP];
+    struct pz_segment_base base = { 0 };
+    struct pz_segment_fit f;
+    int n = hockney_points(p, 5e-6, 1e9, 1e300, 0, 0.005);
+
+    pz_fit_segments(p, n, &base, &f);
+    cr_assert_eq(f.segments.n, 1, "%d segments, expected 1", f.segments.n);
+    assert_rel(f.segments.seg[0].bandwidth, 1e9, 0.01, "bandwidth");
+    for (int i = 0; i < 3; i++)
+        p[i] = (struct pz_pingpong){ i * 10.0, 1e-6 };
+    pz_fit_segments(p, 3, &base, &f);
+    cr_assert_eq(f.segments.n, 1);
+    assert_rel(f.segments.seg[0].bandwidth, 1e15, 1e-12, "bandwidth of a flat piece");
+    assert_rel(f.segments.seg[0].latency, 1e-6, 1e-6, "latency");
+}
+
+/* pz_fit_transfer scales overheads larger than the ping-pong allows: a send and a
+ * receive of 1 us each against t(0) = 1 us are halved (0.5 us each); per byte 1 ns/B
+ * each against the 1 GB/s slope (1 ns/B) likewise. */
+Test(transfer, overheads_are_kept_within_the_pingpong)
+{
+    static struct pz_pingpong p[MAXP];
+    struct pz_pingpong o[NOVERHEAD];
+    struct pz_transfer_fit t;
+    struct pz_machine m;
+    struct pz_fit fit;
+    char err[256];
+    int n = hockney_points(p, 1e-6, 1e9, 1e300, 0, 0);
+
+    overhead_points(o, 1e-6, 1e-9, 0);
+    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
+    pz_fit_transfer(&fit, p, n, o, NOVERHEAD, o, NOVERHEAD, o, NOVERHEAD, &t);
+    assert_rel(t.scale, 0.5, 1e-9, "scale");
+    assert_rel(t.per_byte_scale, 0.5, 1e-6, "per-byte scale");
+    assert_rel(t.base.overhead.send, 0.5e-6, 1e-6, "send_overhead");
+    assert_rel(t.base.overhead.recv_per_byte, 0.5e-9, 1e-6, "recv_overhead_per_byte");
+    pz_machine_defaults(&m);
+    pz_transfer_to_machine(&t, 0, &m);
+    cr_assert_eq(m.overhead.send, t.base.overhead.send);
+    cr_assert_eq(m.shm_overhead.send, 0, "two nodes: the shm_ keys stay");
+    pz_transfer_to_machine(&t, 1, &m);
+    cr_assert_eq(m.shm_overhead.recv_per_byte, t.base.overhead.recv_per_byte);
+}
+
+/* A size faster than the line bounds the per-byte overheads too: 1 us + m / 1 GB/s,
+ * but 64 KiB in 1 us + 32.768 us; overheads of 0.1 us + 0.5 ns/B at each side (1 ns/B
+ * together, the slope: within it).  At 64 KiB the overheads may take at most
+ * (33.768 - 0.2) us / 65536 B = 0.51221 ns/B, so both per-byte ones are scaled by
+ * 0.51221; the per-message ones (0.2 us against t(0) = 1 us) are not. */
+Test(transfer, no_size_is_faster_than_its_overheads)
+{
+    static struct pz_pingpong p[MAXP];
+    struct pz_pingpong o[NOVERHEAD];
+    struct pz_transfer_fit t;
+    struct pz_fit fit;
+    char err[256];
+    int n = hockney_points(p, 1e-6, 1e9, 1e300, 0, 0);
+
+    for (int i = 0; i < n; i++)
+        if (p[i].bytes == 65536)
+            p[i].time = 1e-6 + 32.768e-6;
+    overhead_points(o, 0.1e-6, 0.5e-9, 0);
+    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
+    pz_fit_transfer(&fit, p, n, o, NOVERHEAD, o, NOVERHEAD, o, NOVERHEAD, &t);
+    cr_assert_eq(t.scale, 1);
+    assert_rel(t.per_byte_scale, 33.568 / 65.536, 1e-6, "per-byte scale");
+    assert_rel(t.base.overhead.send_per_byte, 0.5e-9 * 33.568 / 65.536, 1e-6,
+               "send_overhead_per_byte");
+}
+
+/* Segments that are worse than the cost model alone are not written. */
+Test(transfer, segments_no_better_are_not_kept)
+{
+    struct pz_transfer_fit t = { .previous_error = 1 };
+    struct pz_machine m;
+
+    t.segments.segments = (struct pz_segments){ 1, { { 1024, 1e-6, 1e9 } } };
+    t.segments.median_error = 2;
+    t.segments_kept = 0;
+    pz_machine_defaults(&m);
+    pz_transfer_to_machine(&t, 1, &m);
+    cr_assert_eq(m.segments.n, 0);
+    cr_assert_eq(m.shm_segments.n, 0);
+}
+
+/* The cold times replace the warm ones where the ping-pong's buffers exceed the cache:
+ * with a 1 MiB cache, on one node 3 x 256 KiB = 768 KiB fit (warm), 3 x 1 MiB do not
+ * (cold), nor do 3 x 512 KiB; between two nodes 2 x 512 KiB = 1 MiB fits (not more
+ * than the cache). */
+Test(cold, the_cold_times_replace_the_warm_ones_beyond_the_cache)
+{
+    static const struct pz_pingpong warm[] = { { 0, 1e-6 }, { 262144, 20e-6 },
+                                               { 524288, 40e-6 }, { 1048576, 80e-6 } };
+    static const struct pz_pingpong cold[] = { { 262144, 60e-6 }, { 524288, 90e-6 },
+                                               { 1048576, 200e-6 } };
+    struct pz_calibration_run run = { .points = warm, .npoints = 4, .cold = cold, .ncold = 3,
+                                      .cache_size = 1048576, .cold_pool = 4194304,
+                                      .same_node = 1 };
+    struct pz_pingpong p[4];
+
+    pz_cal_segment_points(&run, p);
+    cr_assert_eq(p[1].time, 20e-6);
+    cr_assert_eq(p[2].time, 90e-6, "3 x 512 KiB > 1 MiB");
+    cr_assert_eq(p[3].time, 200e-6);
+    run.same_node = 0;
+    pz_cal_segment_points(&run, p);
+    cr_assert_eq(p[2].time, 40e-6, "2 x 512 KiB = 1 MiB fits");
+    cr_assert_eq(p[3].time, 200e-6);
+    run.cold_pool = 1048576;   /* a pool no larger than the cache: not cold for sure */
+    pz_cal_segment_points(&run, p);
+    cr_assert_eq(p[3].time, 80e-6);
 }

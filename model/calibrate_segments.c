@@ -1,0 +1,281 @@
+/* The overheads' lines and the segments' breakpoints (docs/calibrate.md).  Every line
+ * is weighted for relative error: the times span five orders of magnitude, and an
+ * unweighted line would fit the largest sizes only. */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "calibrate_segments.h"
+
+/* The steepest bandwidth a segment gets (a flat piece of the curve): 1e15 B/s. */
+#define MIN_SLOPE 1e-15
+
+/* The points a line is fitted to: sizes x, values y, each weighted 1 / scale^2 so that
+ * the squared error is that of (y - line) / scale. */
+struct series {
+    const double *x, *y, *scale;
+};
+
+static double weighted_error(const struct series *s, int from, int to, double a, double b)
+{
+    double sse = 0;
+
+    for (int i = from; i <= to; i++) {
+        double r = (s->y[i] - a - b * s->x[i]) / s->scale[i];
+
+        sse += r * r;
+    }
+    return sse;
+}
+
+/* The weighted least-squares line over points from..to with a >= 0 and b >= min_slope:
+ * the unconstrained optimum if it is allowed, else the better of the optima along the
+ * two bounds (the error is convex, so one of them is the constrained optimum).  Returns
+ * its weighted squared error. */
+static double constrained_line(const struct series *s, int from, int to, double min_slope,
+                               double *a, double *b)
+{
+    double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, d, a1, b1, a2, b2, e1, e2;
+
+    for (int i = from; i <= to; i++) {
+        double w = 1 / (s->scale[i] * s->scale[i]);
+
+        sw += w;
+        sx += w * s->x[i];
+        sy += w * s->y[i];
+        sxx += w * s->x[i] * s->x[i];
+        sxy += w * s->x[i] * s->y[i];
+    }
+    d = sw * sxx - sx * sx;
+    if (d > 0) {
+        *b = (sw * sxy - sx * sy) / d;
+        *a = (sy - *b * sx) / sw;
+        if (*a >= 0 && *b >= min_slope)
+            return weighted_error(s, from, to, *a, *b);
+    }
+    b1 = min_slope;   /* along b = min_slope */
+    a1 = fmax(0, (sy - b1 * sx) / sw);
+    a2 = 0;           /* along a = 0 */
+    b2 = sxx > 0 ? fmax(min_slope, sxy / sxx) : min_slope;
+    e1 = weighted_error(s, from, to, a1, b1);
+    e2 = weighted_error(s, from, to, a2, b2);
+    *a = e1 <= e2 ? a1 : a2;
+    *b = e1 <= e2 ? b1 : b2;
+    return fmin(e1, e2);
+}
+
+/* Median and largest |error| in percent of model values m against measured t. */
+static void errors_of(const double *t, const double *m, int n, double *median, double *max)
+{
+    double *e = malloc((size_t)(n > 0 ? n : 1) * sizeof(*e));
+
+    *median = *max = NAN;
+    if (!e)
+        return;
+    *max = 0;
+    for (int i = 0; i < n; i++) {
+        e[i] = fabs(pz_fit_error(t[i], m[i]));
+        *max = fmax(*max, e[i]);
+    }
+    *median = pz_fit_median(e, n);
+    free(e);
+}
+
+void pz_fit_overhead(const struct pz_pingpong *p, int n, struct pz_line_fit *fit)
+{
+    double *x = malloc((size_t)(n > 0 ? 4 * n : 1) * sizeof(*x)), *y = x + n, *m = x + 2 * n;
+    double *scale = x + 3 * n;
+    struct series s = { x, y, scale };
+
+    *fit = (struct pz_line_fit){ .a = n > 0 ? p[0].time : 0, .points = n,
+                                 .median_error = NAN, .max_error = NAN };
+    if (!x || n < 2) {
+        free(x);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        x[i] = p[i].bytes;
+        y[i] = p[i].time;
+        scale[i] = fmax(p[i].time, 1e-12);   /* a time of 0 (a clock too coarse) */
+    }
+    constrained_line(&s, 0, n - 1, 0, &fit->a, &fit->b);
+    for (int i = 0; i < n; i++)
+        m[i] = fit->a + fit->b * x[i];
+    errors_of(y, m, n, &fit->median_error, &fit->max_error);
+    free(x);
+}
+
+double pz_segment_base_time(const struct pz_segment_base *base, double bytes,
+                            double first_latency)
+{
+    const struct pz_overhead *o = &base->overhead;
+    double t = o->send + o->recv + bytes * (o->send_per_byte + o->recv_per_byte);
+
+    if (base->eager_threshold > 0 && bytes > base->eager_threshold)
+        t += 2 * first_latency + base->rendezvous_overhead;
+    return t;
+}
+
+static const struct pz_segment *segment_of(const struct pz_segments *s, double bytes)
+{
+    for (int i = 0; i < s->n; i++)
+        if (bytes <= s->seg[i].upto)
+            return &s->seg[i];
+    return s->n ? &s->seg[s->n - 1] : NULL;
+}
+
+double pz_segment_model(const struct pz_segments *s, const struct pz_segment_base *base,
+                        double bytes)
+{
+    const struct pz_segment *g = segment_of(s, bytes);
+
+    if (!g)
+        return pz_segment_base_time(base, bytes, 0);
+    return pz_segment_base_time(base, bytes, s->seg[0].latency) + g->latency +
+           bytes / g->bandwidth;
+}
+
+/* The dynamic programme over one series: cost[i * n + j] is the error of one segment
+ * over points i..j (DBL_MAX if too few), best[(k - 1) * n + j] that of k segments over
+ * points 0..j, from[(k - 1) * n + j] where the last of them starts. */
+struct programme {
+    int n;
+    double *cost, *best;
+    int *from;
+};
+
+static int programme_init(struct programme *g, const struct series *s, int n)
+{
+    g->n = n;
+    g->cost = malloc((size_t)n * n * sizeof(*g->cost));
+    g->best = malloc((size_t)PZ_MAX_SEGMENTS * n * sizeof(*g->best));
+    g->from = malloc((size_t)PZ_MAX_SEGMENTS * n * sizeof(*g->from));
+    if (!g->cost || !g->best || !g->from)
+        return -1;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            double a, b;
+
+            g->cost[i * n + j] = j - i + 1 >= PZ_SEG_MIN_POINTS
+                                     ? constrained_line(s, i, j, MIN_SLOPE, &a, &b)
+                                     : DBL_MAX;
+        }
+    return 0;
+}
+
+static void programme_release(struct programme *g)
+{
+    free(g->cost);
+    free(g->best);
+    free(g->from);
+}
+
+/* best and from for k = 1 .. kmax segments. */
+static void programme_run(struct programme *g, int kmax)
+{
+    int n = g->n;
+
+    for (int j = 0; j < n; j++) {
+        g->best[j] = g->cost[j];
+        g->from[j] = 0;
+    }
+    for (int k = 2; k <= kmax; k++) {
+        double *best = g->best + (k - 1) * n, *prev = best - n;
+        int *from = g->from + (k - 1) * n;
+
+        for (int j = 0; j < n; j++) {
+            best[j] = DBL_MAX;
+            from[j] = -1;
+            for (int i = 1; i <= j; i++) {
+                double c;
+
+                if (prev[i - 1] == DBL_MAX || g->cost[i * n + j] == DBL_MAX)
+                    continue;
+                c = prev[i - 1] + g->cost[i * n + j];
+                if (c < best[j]) {
+                    best[j] = c;
+                    from[j] = i;
+                }
+            }
+        }
+    }
+}
+
+/* The k segments of the programme over the series, refitted, into out. */
+static void programme_segments(const struct programme *g, const struct series *s, int k,
+                               struct pz_segments *out)
+{
+    int n = g->n, end = n - 1;
+
+    out->n = k;
+    for (int c = k; c >= 1; c--) {
+        int start = g->from[(c - 1) * n + end];
+        double a, b;
+
+        constrained_line(s, start, end, MIN_SLOPE, &a, &b);
+        out->seg[c - 1] = (struct pz_segment){ .upto = s->x[end], .latency = a,
+                                               .bandwidth = 1 / b };
+        end = start - 1;
+    }
+}
+
+/* One fit of the segments with the handshake's control latency first_latency. */
+static void fit_once(const struct pz_pingpong *p, int n, const struct pz_segment_base *base,
+                     double first_latency, struct pz_segment_fit *fit)
+{
+    double *x = malloc((size_t)3 * n * sizeof(*x)), *y = x + n, *t = x + 2 * n;
+    struct series s = { x, y, t };
+    int chosen = 1;
+    struct programme g = { 0 };
+
+    fit->segments.n = 0;
+    fit->tried = 0;
+    if (!x)
+        goto out;
+    for (int i = 0; i < n; i++) {
+        x[i] = p[i].bytes;
+        t[i] = p[i].time;
+        y[i] = p[i].time - pz_segment_base_time(base, p[i].bytes, first_latency);
+    }
+    if (programme_init(&g, &s, n) != 0)
+        goto out;
+    fit->tried = n / PZ_SEG_MIN_POINTS < PZ_MAX_SEGMENTS ? n / PZ_SEG_MIN_POINTS
+                                                         : PZ_MAX_SEGMENTS;
+    programme_run(&g, fit->tried);
+    for (int k = 1; k <= fit->tried; k++) {
+        double sse = g.best[(k - 1) * n + n - 1];
+
+        fit->sse[k - 1] = sse;
+        fit->bic[k - 1] = n * log(fmax(sse, n * PZ_SEG_NOISE * PZ_SEG_NOISE) / n) +
+                          (3 * k - 1) * log(n);
+        if (fit->bic[k - 1] < fit->bic[chosen - 1])
+            chosen = k;
+    }
+    programme_segments(&g, &s, chosen, &fit->segments);
+out:
+    programme_release(&g);
+    free(x);
+}
+
+void pz_fit_segments(const struct pz_pingpong *p, int n, const struct pz_segment_base *base,
+                     struct pz_segment_fit *fit)
+{
+    double first = n > 0 ? fmax(0, p[0].time - pz_segment_base_time(base, p[0].bytes, 0)) : 0;
+    double *t, *m;
+
+    *fit = (struct pz_segment_fit){ .median_error = NAN, .max_error = NAN };
+    if (n < PZ_SEG_MIN_POINTS)
+        return;
+    fit_once(p, n, base, first, fit);
+    if (fit->segments.n > 0 && base->eager_threshold > 0)
+        fit_once(p, n, base, fit->segments.seg[0].latency, fit);
+    if (fit->segments.n == 0 || !(t = malloc((size_t)2 * n * sizeof(*t))))
+        return;
+    m = t + n;
+    for (int i = 0; i < n; i++) {
+        t[i] = p[i].time;
+        m[i] = pz_segment_model(&fit->segments, base, p[i].bytes);
+    }
+    errors_of(t, m, n, &fit->median_error, &fit->max_error);
+    free(t);
+}

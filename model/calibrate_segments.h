@@ -1,0 +1,120 @@
+/* Calibration of the CPU overheads and of the piecewise-linear transfer costs
+ * (machine keys send_overhead..., segments; docs/calibrate.md): least-squares lines
+ * weighted for relative error, and the choice of a segmentation's breakpoints.  Pure
+ * arithmetic, no MPI: the measurements are tools/calibrate_*.c's. */
+#ifndef PZ_CALIBRATE_SEGMENTS_H
+#define PZ_CALIBRATE_SEGMENTS_H
+
+#include "calibrate_fit.h"
+#include "machine.h"
+
+/* A line time = a + b * bytes fitted to points, and how far it is from them. */
+struct pz_line_fit {
+    double a;              /* s */
+    double b;              /* s/B */
+    int points;            /* how many points it was fitted to; 0: none */
+    double median_error;   /* median |error| in percent (pz_fit_error) */
+    double max_error;      /* largest |error| in percent */
+};
+
+/* The line a + b * bytes through the n points that minimizes the sum of squared
+ * relative errors ((t - a - b m) / t)^2, with a >= 0 and b >= 0 (an overhead is never
+ * negative).  With fewer than 2 points: a the one time (or 0), b = 0. */
+void pz_fit_overhead(const struct pz_pingpong *p, int n, struct pz_line_fit *fit);
+
+/* The segments' noise floor: relative errors below it are measurement noise that
+ * another segment must not chase (the weighted squared error of a fit counts as at
+ * least n * PZ_SEG_NOISE^2). */
+#define PZ_SEG_NOISE 0.01
+/* The fewest sizes one segment is fitted to. */
+#define PZ_SEG_MIN_POINTS 3
+
+/* What pz_fit_segments found: for each number of segments k from 1 up, the best
+ * breakpoints' weighted squared relative error and its criterion, and the choice. */
+struct pz_segment_fit {
+    struct pz_segments segments;   /* the choice; n = 0 when none could be fitted */
+    int tried;                      /* numbers of segments tried, 1 to tried */
+    double sse[PZ_MAX_SEGMENTS];    /* [k - 1]: sum of ((t - model) / t)^2 */
+    double bic[PZ_MAX_SEGMENTS];    /* [k - 1]: n ln(max(sse, n noise^2) / n) + (3k - 1) ln n */
+    double median_error, max_error; /* of the whole model against t, in percent */
+};
+
+/* The time the model adds to a segment's at size `bytes`, besides the segment's own
+ * latency + bytes / bandwidth: the overheads o_s + o_r + bytes (O_s + O_r) and, above
+ * the eager threshold, the rendezvous handshake (two control messages of the first
+ * segment's latency, first_latency, plus rendezvous_overhead). */
+struct pz_segment_base {
+    struct pz_overhead overhead;
+    double eager_threshold;        /* B; 0: every message eager */
+    double rendezvous_overhead;    /* s */
+};
+
+double pz_segment_base_time(const struct pz_segment_base *base, double bytes,
+                            double first_latency);
+
+/* Fits segments to the n ping-pong points p (one-way times t(m), sizes increasing): each
+ * segment i's latency_i + m / bandwidth_i is a least-squares line (relative errors,
+ * latency >= 0, bandwidth at most 1e15 B/s) through t(m) - base(m) over its sizes, so
+ * that base plus segments reproduce t; the breakpoints are measured sizes, each segment
+ * of at least PZ_SEG_MIN_POINTS, chosen by dynamic programming for each count k of at
+ * most PZ_MAX_SEGMENTS segments; the k kept is the one of the smallest criterion (bic
+ * above: a segment must pay for its three parameters).  The first segment's latency
+ * enters base above the eager threshold: the fit starts from t(0) - o_s - o_r and is
+ * made again with the first fit's latency.  The last segment's bound is the largest
+ * size. */
+void pz_fit_segments(const struct pz_pingpong *p, int n, const struct pz_segment_base *base,
+                     struct pz_segment_fit *fit);
+
+/* The time the segments and base give a ping-pong's one way of `bytes` (bytes at most
+ * the last bound). */
+double pz_segment_model(const struct pz_segments *s, const struct pz_segment_base *base,
+                        double bytes);
+
+/* Everything the overheads and segments of a calibration are (docs/calibrate.md). */
+struct pz_transfer_fit {
+    struct pz_line_fit send;       /* MPI_Isend + MPI_Wait of an eager message whose
+                                      receive is posted: send_overhead(_per_byte) */
+    struct pz_line_fit recv;       /* MPI_Wait of a receive whose message has arrived:
+                                      recv_overhead(_per_byte) */
+    struct pz_line_fit loop;       /* computation delayed per MPI_Isend in a loop of
+                                      computing and sending: a check of send */
+    struct pz_segment_base base;   /* the overheads and handshake under the segments */
+    double scale;                  /* the per-message overheads were scaled by it (< 1:
+                                      together they exceeded t(0)) */
+    double per_byte_scale;         /* the per-byte ones likewise (< 1: the overheads
+                                      exceeded a time from 1 KiB up, or together more
+                                      than 1 / fit's bandwidth per byte) */
+    struct pz_segment_fit segments;
+    double previous_error;         /* median |error| of the cost model alone (cost_model,
+                                      latency, bandwidth) over the same points */
+    int segments_kept;             /* the segments are no worse than that model */
+};
+
+/* The smallest size whose time bounds the per-byte overheads (smaller ones are too
+ * short to tell the per-byte part from the noise). */
+#define PZ_OVERHEAD_LIMIT_FROM 1024.0
+
+/* Fits the overheads to the medians measured at sizes up to the eager threshold (send,
+ * recv, loop: ns, nr, nl points, any of them may be 0) and keeps them within what the
+ * ping-pong allows (a ping-pong cannot spend more CPU time on a message than it takes):
+ * the sender's and receiver's per-message overheads are scaled down together so that
+ * their sum is at most t(0) (p[0], 0 bytes), the per-byte ones so that the overheads
+ * exceed no time t(m) from PZ_OVERHEAD_LIMIT_FROM bytes up and their sum per byte is at
+ * most 1 / fit->bandwidth, the slope over the largest sizes (the eager sizes' copies may
+ * cost more per byte than large messages, which go otherwise); then the segments to the n
+ * ping-pong points p over them, with fit's eager threshold and rendezvous overhead, and
+ * compares them with fit's cost model (model B if it is the better one, else C, as
+ * pz_fit_to_machine chooses). */
+void pz_fit_transfer(const struct pz_fit *fit, const struct pz_pingpong *p, int n,
+                     const struct pz_pingpong *send, int ns, const struct pz_pingpong *recv,
+                     int nr, const struct pz_pingpong *loop, int nl,
+                     struct pz_transfer_fit *out);
+
+/* Sets the overheads (send from out->send, recv from out->recv) between nodes and, when
+ * same_node, the same as the shm_ overheads; and the segments, when kept, as segments
+ * and, when same_node, shm_segments: the keys of m that pz_fit_to_machine sets for the
+ * latency and bandwidth, likewise. */
+void pz_transfer_to_machine(const struct pz_transfer_fit *out, int same_node,
+                            struct pz_machine *m);
+
+#endif

@@ -1,0 +1,52 @@
+/* prognoz-calibrate's measurements beyond the ping-pong (docs/calibrate.md): the CPU
+ * time of a message inside MPI at each side, and the ping-pong with buffers not in
+ * cache.  Rank 0 leads (pz_cal_lead_*), rank 1 answers the order it was sent
+ * (pz_cal_answer_*). */
+#ifndef PZ_CALIBRATE_CPU_H
+#define PZ_CALIBRATE_CPU_H
+
+#include "calibrate_fit.h"
+
+#define PZ_CAL_TAG_CONTROL 1
+#define PZ_CAL_TAG_PING 2
+
+/* The orders rank 0 sends rank 1 (besides a count of round trips, >= 0). */
+enum pz_cal_order {
+    PZ_CAL_STOP = -1,
+    PZ_CAL_PROBE = -2,
+    PZ_CAL_EXCHANGE = -3,
+    PZ_CAL_OVERHEAD = -4,   /* bytes, repetitions, the receiver's delay */
+    PZ_CAL_LOOP = -5,       /* bytes, messages */
+    PZ_CAL_COLD = -6,       /* bytes, round trips; then the pool's size */
+};
+
+/* Rank 0: sends rank 1 the order what with its arguments: a size, a count and a time
+ * in nanoseconds, as the order takes them. */
+void pz_cal_order(long what, long bytes, long count, long nanoseconds);
+
+/* Rank 0, at one size of an eager message, repetitions times: rank 1 posts its receive
+ * and says so, rank 0 times MPI_Isend + MPI_Wait (the median into *send); rank 1
+ * computes for delay seconds, long enough for the message to arrive, then times its
+ * MPI_Wait (the median into *recv). */
+void pz_cal_lead_overhead(char *out, long bytes, int repetitions, double delay, double *send,
+                          double *recv);
+void pz_cal_answer_overhead(char *buf, long bytes, int repetitions, double delay);
+
+/* Rank 0: the computation delayed by each MPI_Isend of bytes in a loop of `messages`
+ * times (compute compute seconds' worth of work; MPI_Isend), against the same loop
+ * without sends; the median over repetitions of (loop - computation alone) /
+ * messages.  Rank 1 receives the messages with MPI_Recv. */
+double pz_cal_lead_loop(char *out, long bytes, int messages, int repetitions, double compute);
+void pz_cal_answer_loop(char *buf, long bytes, int messages);
+
+/* Rank 0: the median half round trip of bytes over round_trips, each sending from and
+ * receiving into buffers not used for pool bytes (each rank rotates among the buffers
+ * of a pool of that size); -1 if the memory cannot be had (rank 1 then answers
+ * nothing either). */
+double pz_cal_lead_cold(long bytes, int round_trips, double pool);
+void pz_cal_answer_cold(long bytes, int round_trips);
+
+/* The last-level cache of this processor (sysconf), 0 if unknown. */
+double pz_cal_cache_size(void);
+
+#endif
