@@ -397,3 +397,18 @@ void pz_scale_run_free(struct pz_scale_run *run)
     free(run->path);
     memset(run, 0, sizeof(*run));
 }
+
+double pz_scale_run_stretch(const struct pz_scale_run *run)
+{
+    double wall = 0, cpu = 0;
+
+    if (!run->cpu_times)
+        return -1;
+    for (int p = 0; p < run->nprocs; p++)
+        for (size_t i = 0; i < run->procs[p].nsteps; i++)
+            if (run->procs[p].steps[i].gap_cpu >= 0) {
+                wall += run->procs[p].steps[i].gap_wall;
+                cpu += run->procs[p].steps[i].gap_cpu;
+            }
+    return cpu > 0 ? wall / cpu : -1;
+}

@@ -141,6 +141,12 @@ int pz_scale_run_read_grid(const char *path, int ndims, struct pz_scale_run *run
 
 void pz_scale_run_free(struct pz_scale_run *run);
 
+/* How much longer the run's computations took than their CPU time: the sum of their
+ * wall-clock times over the sum of their CPU times, over every process; about 1 when
+ * each process had a core to itself, more when processes shared cores (more processes
+ * than cores, or other load).  -1 when the recording has no CPU times. */
+double pz_scale_run_stretch(const struct pz_scale_run *run);
+
 /* The coordinates of rank r in grid g, and the rank at coordinates c (-1 outside a
  * non-periodic grid; a periodic dimension wraps). */
 void pz_scale_grid_coords(const struct pz_scale_grid *g, int r, int *c);

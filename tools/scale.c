@@ -149,6 +149,8 @@ struct job {
     int recorded[MAX_COUNTS + MAX_RECORDINGS];
     int ncounts;
     struct pz_analysis *analyses;             /* of machine i at count c: [i * ncounts + c] */
+    char notes[MAX_RECORDINGS + 1][512];      /* on the recordings' computation times */
+    int nnotes;
     char tmp[4096];                           /* the temporary directory */
 };
 
@@ -298,6 +300,35 @@ static void free_analyses(struct job *j, int made)
     free(j->analyses);
 }
 
+/* A recording whose computations took clearly longer than their CPU time had
+ * processes waiting for a core. */
+#define STRETCHED 1.25
+
+/* Notes on how the recordings' computations are timed: stretched ones, and without CPU
+ * times none can be told. */
+static void note_computation_times(struct job *j)
+{
+    int without = 0;
+
+    for (int r = 0; r < j->nruns; r++) {
+        double stretch = pz_scale_run_stretch(&j->runs[r]);
+
+        without |= stretch < 0;
+        if (stretch >= STRETCHED && j->nnotes < MAX_RECORDINGS)
+            snprintf(j->notes[j->nnotes++], sizeof(j->notes[0]),
+                     "%s: its computations took %.1f times their CPU time: more processes "
+                     "than cores, or other load; %s", j->o->recordings[r], stretch,
+                     j->o->m.compute_cpu ? "their CPU times are used (--compute cpu)"
+                                         : "use --compute cpu, the wall clock stretches "
+                                           "them");
+    }
+    if (without && !j->o->m.compute_cpu)
+        snprintf(j->notes[j->nnotes++], sizeof(j->notes[0]),
+                 "recordings without CPU times: if they ran more processes than cores, "
+                 "their computations are stretched; record with PROGNOZ_CPU_TIME=1 and "
+                 "use --compute cpu");
+}
+
 /* The fitted computation models as the report shows them. */
 struct formulas {
     struct pz_scale_formula *f;
@@ -330,13 +361,15 @@ static int write_report_to(FILE *out, const struct job *j, const struct formulas
     struct pz_scale_series series[PZ_MAX_MACHINES];
     struct pz_scale_entry entries[PZ_MAX_MACHINES][MAX_COUNTS + MAX_RECORDINGS];
     struct pz_scale_recording recordings[MAX_RECORDINGS];
-    const char *notes[64];
+    const char *notes[64 + MAX_RECORDINGS + 1];
     size_t nnotes = pz_scale_program_nnotes(j->program);
 
-    if (nnotes > sizeof(notes) / sizeof(notes[0]))
-        nnotes = sizeof(notes) / sizeof(notes[0]);
+    if (nnotes > 64)
+        nnotes = 64;
     for (size_t i = 0; i < nnotes; i++)
         notes[i] = pz_scale_program_note(j->program, i);
+    for (int i = 0; i < j->nnotes; i++)
+        notes[nnotes++] = j->notes[i];
     for (int r = 0; r < j->nruns; r++)
         recordings[r] = (struct pz_scale_recording){ j->o->recordings[r], j->runs[r].nprocs };
     for (int i = 0; i < j->o->m.nmachines; i++) {
@@ -382,6 +415,7 @@ static int run(struct job *j)
 
     if (read_recordings(j) != 0)
         return 1;
+    note_computation_times(j);
     for (int r = 0; r < j->nruns; r++)
         add_count(j, j->runs[r].nprocs, 1);
     for (int c = 0; c < j->o->ncounts; c++)

@@ -542,6 +542,21 @@ Test(scale_run, gaps_leave_flushes_out_and_take_cpu_times)
     cr_expect_lt(run.procs[0].tail_cpu, 0, "tail CPU not recorded");
     /* the user region is no step; its name is not needed */
     cr_expect(work >= run.nnames || !run.names[work]);
+    /* computations of 0 + 2 + 4 + 1 + 2 = 9 ms that took 0 + 1.5 + 3.5 + 0.8 + 1.2 = 7 ms
+     * of CPU time (the tail has none): stretched 9 / 7 */
+    near(pz_scale_run_stretch(&run), 9.0 / 7.0, "stretch");
+}
+
+/* Without CPU times nothing tells how stretched the computations are. */
+Test(scale_run, a_stretch_needs_cpu_times)
+{
+    struct tb *b = trace(1);
+
+    tb_call(b, 0, "MPI_Init", 0, MS(1));
+    tb_call(b, 0, "MPI_Finalize", MS(3), MS(4));
+    read_back(b);
+    cr_expect_eq(run.cpu_times, 0);
+    cr_expect_eq(pz_scale_run_stretch(&run), -1.0);
 }
 
 Test(scale_run, a_missing_recording_is_named)
