@@ -1,11 +1,17 @@
 /* prognoz record: runs a command (normally mpiexec) with the recorder preloaded in
- * every process it starts, and the trace directory set. */
+ * every process it starts, and the trace directory set; when the run ended without
+ * MPI_Finalize, assembles the partial trace its processes left (assemble.h).  prognoz
+ * ends as the command did: same exit status, or killed by the same signal. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "assemble.h"
 #include "commands.h"
 
 static void usage(FILE *out)
@@ -18,6 +24,9 @@ static void usage(FILE *out)
             "\n"
             "  -o DIR   trace directory (default: $PROGNOZ_DIR, else ./prognoz-trace);\n"
             "           a trace already in DIR is replaced\n"
+            "\n"
+            "A run that ends without MPI_Finalize (MPI_Abort, a crash, a signal, exit)\n"
+            "leaves a partial trace, marked so, with what each process recorded until then.\n"
             "\n"
             "environment:\n"
             "  PROGNOZ_BUFFER=SIZE  record buffer per thread, e.g. 64M (the default); when it\n"
@@ -39,6 +48,60 @@ static int set_preload(const char *lib)
         return -1;
     snprintf(value, len, "%s%s%s", lib, old && *old ? " " : "", old ? old : "");
     return setenv("LD_PRELOAD", value, 1);
+}
+
+static pid_t child;
+
+/* A termination asked of prognoz is passed on to the command, whose end prognoz
+ * waits for (mpiexec passes it on to the processes, which save what they recorded). */
+static void pass_on(int sig)
+{
+    if (child > 0)
+        kill(child, sig);
+}
+
+/* Ends prognoz as the command ended. */
+static int end_as(int status)
+{
+    if (WIFSIGNALED(status)) {
+        signal(WTERMSIG(status), SIG_DFL);
+        raise(WTERMSIG(status));
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+/* Runs command and, once it has ended, assembles a partial trace left in dir. */
+static int run(char **command, const char *dir)
+{
+    time_t start = time(NULL);
+    int status;
+
+    /* like system(): the terminal's Ctrl-C reaches the command, which decides */
+    signal(SIGINT, SIG_IGN);
+    signal(SIGQUIT, SIG_IGN);
+    signal(SIGTERM, pass_on);
+    signal(SIGHUP, pass_on);
+    child = fork();
+    if (child == 0) {
+        signal(SIGINT, SIG_DFL);
+        signal(SIGQUIT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+        execvp(command[0], command);
+        fprintf(stderr, "prognoz record: cannot run '%s': %s\n", command[0], strerror(errno));
+        _exit(127);
+    }
+    if (child < 0) {
+        fprintf(stderr, "prognoz record: cannot run '%s': %s\n", command[0], strerror(errno));
+        return 1;
+    }
+    while (waitpid(child, &status, 0) < 0)
+        if (errno != EINTR)
+            return 1;
+    if (pz_assemble_partial(dir && *dir ? dir : "prognoz-trace", start) > 0)
+        fprintf(stderr, "prognoz: the run ended without MPI_Finalize; its partial trace is "
+                "in %s/traces.otf2\n", dir && *dir ? dir : "prognoz-trace");
+    return end_as(status);
 }
 
 int pz_cmd_record(int argc, char **argv)
@@ -74,7 +137,5 @@ int pz_cmd_record(int argc, char **argv)
         fprintf(stderr, "prognoz record: cannot set the environment: %s\n", strerror(errno));
         return 1;
     }
-    execvp(argv[i + 1], argv + i + 1);
-    fprintf(stderr, "prognoz record: cannot run '%s': %s\n", argv[i + 1], strerror(errno));
-    return 127;
+    return run(argv + i + 1, dir ? dir : getenv("PROGNOZ_DIR"));
 }

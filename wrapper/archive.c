@@ -76,18 +76,6 @@ void pz_archive_begin_definitions(void)
     OTF2_Archive_OpenDefFiles(archive);
 }
 
-static void write_mapping(OTF2_DefWriter *w, OTF2_MappingType type, struct pz_id_map m)
-{
-    OTF2_IdMap *map;
-
-    if (m.n == 0 || !(map = OTF2_IdMap_Create(OTF2_ID_MAP_DENSE, m.n)))
-        return;
-    for (uint32_t i = 0; i < m.n; i++)
-        OTF2_IdMap_AddIdPair(map, i, m.global[i]);
-    OTF2_DefWriter_WriteMappingTable(w, type, map);
-    OTF2_IdMap_Free(map);
-}
-
 void pz_archive_local_definitions(uint64_t location, const struct pz_local_maps *maps,
                                   const struct pz_clock_offset *offsets, int noffsets)
 {
@@ -95,13 +83,7 @@ void pz_archive_local_definitions(uint64_t location, const struct pz_local_maps 
 
     if (!archive || !(w = OTF2_Archive_GetDefWriter(archive, location)))
         return;
-    write_mapping(w, OTF2_MAPPING_COMM, maps->comms);
-    write_mapping(w, OTF2_MAPPING_STRING, maps->strings);
-    write_mapping(w, OTF2_MAPPING_REGION, maps->regions);
-    write_mapping(w, OTF2_MAPPING_SOURCE_CODE_LOCATION, maps->sites);
-    for (int i = 0; i < noffsets; i++)
-        OTF2_DefWriter_WriteClockOffset(w, offsets[i].time, offsets[i].offset,
-                                        offsets[i].deviation);
+    pz_write_local_definitions(w, maps, offsets, noffsets);
     OTF2_Archive_CloseDefWriter(archive, w);
 }
 

@@ -48,6 +48,10 @@ struct pz_local_maps {
 void pz_archive_local_definitions(uint64_t location, const struct pz_local_maps *maps,
                                   const struct pz_clock_offset *offsets, int noffsets);
 
+/* What pz_archive_local_definitions writes, into w (localdefs.c; needs no MPI). */
+void pz_write_local_definitions(OTF2_DefWriter *w, const struct pz_local_maps *maps,
+                                const struct pz_clock_offset *offsets, int noffsets);
+
 /* Rank 0 only: the writer of the global definitions. */
 OTF2_GlobalDefWriter *pz_archive_global_writer(void);
 

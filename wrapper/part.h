@@ -18,7 +18,44 @@
 #ifndef PZ_PART_H
 #define PZ_PART_H
 
+#include <stdint.h>
+
+#include "comms.h"
+
 #define PZ_PART_MAGIC "prognoz-part 1"
 #define PZ_PART_PREFIX "part."
+
+/* A part as read back (part_read.c). */
+struct pz_part_thread {
+    uint32_t index;
+    uint64_t events, first, last;
+};
+
+struct pz_part_strings {
+    char **s;
+    uint32_t n;
+};
+
+struct pz_part {
+    int rank, size;
+    char *ending;
+    struct pz_part_strings nodes;
+    int *node_of_rank;                 /* size values */
+    int cpu;
+    uint64_t offset_time, clock_now, clock_real;
+    int64_t offset;
+    double deviation;
+    struct pz_part_thread *threads;
+    uint32_t nthreads;
+    struct pz_comm_info *comms;        /* rank unused; members NULL when unknown */
+    uint32_t ncomms;
+    struct pz_part_strings lists, intervals, sites;
+};
+
+/* Reads the part at path into *p.  Returns 0, or -1 with a message naming path and
+ * the problem in err (a part cut short, a line not understood). */
+int pz_part_read(const char *path, struct pz_part *p, char *err, size_t errlen);
+
+void pz_part_free(struct pz_part *p);
 
 #endif
