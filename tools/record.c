@@ -18,6 +18,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: prognoz record [-o DIR] -- COMMAND [ARGS...]\n"
+            "       prognoz record --finish DIR\n"
             "\n"
             "Runs COMMAND, typically 'mpiexec -n 4 ./app', with libprognoz.so preloaded, so\n"
             "that every MPI process it starts records its MPI calls into DIR/traces.otf2.\n"
@@ -27,6 +28,7 @@ static void usage(FILE *out)
             "\n"
             "A run that ends without MPI_Finalize (MPI_Abort, a crash, a signal, exit)\n"
             "leaves a partial trace, marked so, with what each process recorded until then.\n"
+            "--finish DIR assembles it after a run started without 'prognoz record'.\n"
             "\n"
             "environment:\n"
             "  PROGNOZ_BUFFER=SIZE  record buffer per thread, e.g. 64M (the default); when it\n"
@@ -104,6 +106,18 @@ static int run(char **command, const char *dir)
     return end_as(status);
 }
 
+/* --finish DIR: the partial trace of a run started without prognoz record. */
+static int finish(const char *dir)
+{
+    int rc = pz_assemble_partial(dir, 0);
+
+    if (rc == 0)
+        fprintf(stderr, "prognoz record: no part of a run's trace in '%s'\n", dir);
+    else if (rc > 0)
+        fprintf(stderr, "prognoz: the partial trace is in %s/traces.otf2\n", dir);
+    return rc > 0 ? 0 : 1;
+}
+
 int pz_cmd_record(int argc, char **argv)
 {
     const char *dir = NULL, *lib = getenv("PROGNOZ_LIB");
@@ -113,6 +127,8 @@ int pz_cmd_record(int argc, char **argv)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 0;
+        } else if (!strcmp(argv[i], "--finish") && i + 2 == argc) {
+            return finish(argv[i + 1]);
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
             dir = argv[++i];
         } else {

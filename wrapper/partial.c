@@ -90,7 +90,10 @@ static void put_comms(FILE *f)
  * received them (intervals.c, sites.c). */
 static void put_strings(FILE *f)
 {
-    struct pz_callsites *cs = pz_callsites_open();
+    /* reading the program's debug information takes time, which a process that mpiexec
+     * is about to kill does not have: only when there is something to resolve */
+    struct pz_callsites *cs = pz_markers_count() || pz_sites_count() ? pz_callsites_open()
+                                                                     : NULL;
     struct pz_strings ids = { 0 }, sites = { 0 };
     int len;
     char *lists = pz_vcounts_pack(&len);

@@ -1,9 +1,10 @@
 # Runs that end without MPI_Finalize (programs/partial.c on 2 ranks, through prognoz
-# record): MPI_Abort on rank 1, a segmentation fault on rank 1, exit(5) on every rank.
+# record): MPI_Abort on rank 1, a segmentation fault on rank 1, exit(5) on rank 1.
 # prognoz ends as the run does without it, and the trace it leaves reads, says it is
 # partial, how each rank ended, and holds exactly the calls made before the end: on
 # the rank that ended, MPI_Init, MPI_Comm_rank, three MPI_Barrier (and MPI_Abort).
-# Rank 0, killed by mpiexec in its fourth barrier after rank 1's end, left nothing.
+# Rank 0, killed by mpiexec (MPICH's hydra: SIGKILL) in its fourth barrier after rank
+# 1's end, left nothing.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
 
 partial=$(pz_program partial) || exit 77
@@ -62,10 +63,23 @@ check segv 1 "0: $nothing; 1: killed by signal 11 (SIGSEGV)" \
 
 run exit
 pz_expect_eq "exit: exit status as without prognoz" "$bare_exit" "$rc"
-check exit 0 "0: exit without MPI_Finalize (status 5); 1: exit without MPI_Finalize (status 5)" \
+check exit 1 "0: $nothing; 1: exit without MPI_Finalize (status 5)" \
     MPI_Init MPI_Comm_rank MPI_Barrier MPI_Barrier MPI_Barrier
-expect_calls exit 1 MPI_Init MPI_Comm_rank MPI_Barrier MPI_Barrier MPI_Barrier
-for m in abort segv exit; do
+# started without prognoz record: the parts wait in DIR until prognoz record --finish
+pz_record direct 2 "$partial" exit
+test -e "$PZ_WORK/direct/traces.otf2" && pz_fail "direct: a trace is installed before --finish"
+"$PZ_PROGNOZ" record --finish "$PZ_WORK/direct" 2>"$PZ_WORK/direct.finish.err" ||
+    pz_fail "direct: prognoz record --finish fails: $(cat "$PZ_WORK/direct.finish.err")"
+"$PZ_PROGNOZ" report "$PZ_WORK/direct" >"$PZ_WORK/direct.report" ||
+    pz_fail "direct: prognoz report cannot read the finished trace"
+case $(head -n 1 "$PZ_WORK/direct.report") in
+"Partial trace: the run ended without MPI_Finalize (0: $nothing; 1: exit without MPI_Finalize (status 5))"*) ;;
+*) pz_fail "direct: the report does not begin with the partial line" ;;
+esac
+pz_trace direct
+expect_calls direct 1 MPI_Init MPI_Comm_rank MPI_Barrier MPI_Barrier MPI_Barrier
+
+for m in abort segv exit direct; do
     if ls -d "$PZ_WORK/$m"/.prognoz-new-* >/dev/null 2>&1; then
         pz_fail "$m: the staging folder is left after the assembly"
     fi
