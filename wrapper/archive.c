@@ -57,20 +57,31 @@ int pz_archive_open(const char *dir, MPI_Comm comm)
     return ok ? 0 : -1;
 }
 
+int pz_archive_failed(void)
+{
+    return errors > 0;
+}
+
+/* The archive while it can be written to. */
+static OTF2_Archive *usable(void)
+{
+    return errors ? NULL : archive;
+}
+
 OTF2_EvtWriter *pz_archive_evt_writer(uint64_t location)
 {
-    return archive ? OTF2_Archive_GetEvtWriter(archive, location) : NULL;
+    return usable() ? OTF2_Archive_GetEvtWriter(archive, location) : NULL;
 }
 
 void pz_archive_close_evt_writer(OTF2_EvtWriter *writer)
 {
-    if (archive && writer)
+    if (usable() && writer)
         OTF2_Archive_CloseEvtWriter(archive, writer);
 }
 
 void pz_archive_begin_definitions(void)
 {
-    if (!archive)
+    if (!usable())
         return;
     OTF2_Archive_CloseEvtFiles(archive);
     OTF2_Archive_OpenDefFiles(archive);
@@ -81,7 +92,7 @@ void pz_archive_local_definitions(uint64_t location, const struct pz_local_maps 
 {
     OTF2_DefWriter *w;
 
-    if (!archive || !(w = OTF2_Archive_GetDefWriter(archive, location)))
+    if (!usable() || !(w = OTF2_Archive_GetDefWriter(archive, location)))
         return;
     pz_write_local_definitions(w, maps, offsets, noffsets);
     OTF2_Archive_CloseDefWriter(archive, w);
@@ -89,15 +100,14 @@ void pz_archive_local_definitions(uint64_t location, const struct pz_local_maps 
 
 OTF2_GlobalDefWriter *pz_archive_global_writer(void)
 {
-    return archive ? OTF2_Archive_GetGlobalDefWriter(archive) : NULL;
+    return usable() ? OTF2_Archive_GetGlobalDefWriter(archive) : NULL;
 }
 
-int pz_archive_close(void)
+void pz_archive_close(int failed)
 {
-    if (archive) {
+    if (archive && !failed) {
         OTF2_Archive_CloseDefFiles(archive);
         OTF2_Archive_Close(archive);
-        archive = NULL;
     }
-    return errors;
+    archive = NULL;
 }
