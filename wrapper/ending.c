@@ -5,8 +5,8 @@
  * the process, writes the part while the handler waits for it at most SAVE_SECONDS.  If
  * the copy cannot finish (the signal came while a thread held a lock the writing needs,
  * say malloc's after a heap corruption), it is killed and only this process's records
- * are lost; the process itself never hangs.  Then the default action is restored and
- * the signal raised again, so the process dies of it as it would have. */
+ * are lost; the process itself never hangs.  Then the previous action is restored and
+ * the signal comes again, so the process dies of it as it would have. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -18,6 +18,7 @@
 #ifndef PZ_PART_H
 #define PZ_PART_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "comms.h"

@@ -137,6 +137,12 @@ void pz_partial_save(const char *ending, uint64_t when)
     pz_runtime_stop();
     for (struct pz_thread *t = pz_thread_first(); t; t = t->next)
         pz_markers_close_all(t, when);
+    if (pz_archive_failed()) {
+        /* its event files could not be closed: a part would describe broken ones */
+        pz_runtime_warn("cannot save the trace of rank %d: a write failed (is the disk "
+                        "full?)", s->rank);
+        return;
+    }
     snprintf(path, sizeof(path), "%s/%s%d", s->stage, PZ_PART_PREFIX, s->rank);
     snprintf(tmp, sizeof(tmp), "%s/%s%d.tmp", s->stage, PZ_PART_PREFIX, s->rank);
     if (!(f = fopen(tmp, "w"))) {
