@@ -81,6 +81,9 @@ struct pz_analysis {
     int ncallsites;
     char **warnings;                   /* what could not be trusted, one line each */
     int nwarnings;
+    char *partial;                     /* the run ended without MPI_Finalize: how each
+                                          process ended, "0: HOW; 1: HOW; ..." (the
+                                          property PZ_PARTIAL_PROPERTY); else NULL */
 };
 
 /* Analyzes the OTF2 archive at path (DIR/traces.otf2, or DIR).  Returns 0, or -1 with a

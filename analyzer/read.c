@@ -10,6 +10,7 @@
 
 #include "analysis.h"
 #include "calls_gen.h"
+#include "names.h"
 #include "reader.h"
 
 static int failed(const struct reader *r)
@@ -261,13 +262,33 @@ static void release(struct reader *r)
     pz_tree_release(&r->tree);
 }
 
+/* The property of a trace assembled after its run ended without MPI_Finalize, asked
+ * only when the archive has it, since OTF2 reports a missing one as an error. */
+static void read_partial(struct reader *r)
+{
+    uint32_t n = 0;
+    char **names = NULL, *value = NULL;
+
+    if (OTF2_Reader_GetPropertyNames(r->file.otf, &n, &names) != OTF2_SUCCESS)
+        return;
+    for (uint32_t i = 0; i < n; i++)
+        if (!strcmp(names[i], PZ_PARTIAL_PROPERTY) &&
+            OTF2_Reader_GetProperty(r->file.otf, PZ_PARTIAL_PROPERTY, &value) == OTF2_SUCCESS) {
+            r->a->partial = strdup(value);
+            free(value);
+        }
+    free(names);
+}
+
 int pz_analyze(const char *path, struct pz_analysis *a, char *err, size_t errlen)
 {
     struct reader r = { .a = a };
 
     memset(a, 0, sizeof(*a));
-    if (pz_trace_file_open(&r.file, path, &r.defs) == 0)
+    if (pz_trace_file_open(&r.file, path, &r.defs) == 0) {
+        read_partial(&r);
         read_trace(&r);
+    }
     pz_trace_file_close(&r.file);
     release(&r);
     if (!failed(&r))
@@ -290,6 +311,7 @@ void pz_analysis_free(struct pz_analysis *a)
     for (int i = 0; i < a->nwarnings; i++)
         free(a->warnings[i]);
     free(a->warnings);
+    free(a->partial);
     for (int i = 0; i < a->nnodes; i++) {
         free(a->nodes[i].file);
         free(a->nodes[i].procs);

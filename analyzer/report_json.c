@@ -1,6 +1,7 @@
 /* The JSON report: one object, the whole run first, then every interval depth first;
  * times in seconds (docs/report.md gives the schema). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "advice.h"
 #include "fields.h"
@@ -97,6 +98,26 @@ static void interval(FILE *out, const struct pz_analysis *a, const struct pz_nod
 }
 
 /* The report; extra, if not NULL, writes more members of the top object. */
+/* "partial": {"processes": [{"rank": R, "ended": HOW}, ...]} from "R: HOW; ..." */
+static void partial(FILE *out, const char *endings)
+{
+    char *copy = strdup(endings), *save = NULL;
+
+    fputs("\"partial\": {\"processes\": [", out);
+    for (char *e = copy ? strtok_r(copy, ";", &save) : NULL; e; e = strtok_r(NULL, ";", &save)) {
+        char *colon = strchr(e, ':');
+
+        if (!colon)
+            continue;
+        *colon = '\0';
+        fprintf(out, "%s{\"rank\": %d, \"ended\": ", e == copy ? "" : ", ", atoi(e));
+        pz_json_string(out, colon + 2);
+        fputc('}', out);
+    }
+    fputs("]},\n", out);
+    free(copy);
+}
+
 static int report(FILE *out, const struct pz_analysis *a, int with_processes,
                   void (*extra)(FILE *out, const void *arg), const void *arg)
 {
@@ -111,7 +132,10 @@ static int report(FILE *out, const struct pz_analysis *a, int with_processes,
     pz_report_order(a, order);
     for (int i = 0; i < a->nnodes; i++)
         position[order[i]] = i;
-    fprintf(out, "{\"processes\": %d, \"threads\": %d, \"messages\": %llu, "
+    fputc('{', out);
+    if (a->partial)
+        partial(out, a->partial);
+    fprintf(out, "\"processes\": %d, \"threads\": %d, \"messages\": %llu, "
             "\"collectives\": %llu, \"clock_violations\": %llu, \"unmatched_sends\": %llu, "
             "\"unmatched_receives\": %llu, \"incomplete_collectives\": %llu, \"intervals\": [",
             a->nranks, a->nprocs, (unsigned long long)a->messages, (unsigned long long)a->collectives,

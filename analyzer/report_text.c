@@ -91,6 +91,9 @@ static void per_process(FILE *out, const struct pz_analysis *a, const struct pz_
 /* What the matching of messages and collectives found, for trust in the waits. */
 static void summary(FILE *out, const struct pz_analysis *a)
 {
+    if (a->partial)
+        fprintf(out, "Partial trace: the run ended without MPI_Finalize (%s); what was in "
+                "progress then ends at the last event of its process\n", a->partial);
     fprintf(out, "Trace: %d processes", a->nranks);
     if (a->threaded)
         fprintf(out, " (%d threads)", a->nprocs);

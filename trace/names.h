@@ -26,4 +26,10 @@
 #define PZ_SEQUENTIAL_PREFIX "sequential "
 #define PZ_MPI_FILE "MPI"
 
+/* The archive property of a trace assembled after its run ended without MPI_Finalize
+ * (wrapper/assemble.h): "0: HOW; 1: HOW; ...", HOW saying how each process ended, or
+ * PZ_PARTIAL_NOTHING for a process that left no record. */
+#define PZ_PARTIAL_PROPERTY "PROGNOZ::PARTIAL"
+#define PZ_PARTIAL_NOTHING "left nothing (killed, or its part could not be written)"
+
 #endif

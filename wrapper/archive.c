@@ -57,35 +57,34 @@ int pz_archive_open(const char *dir, MPI_Comm comm)
     return ok ? 0 : -1;
 }
 
+int pz_archive_failed(void)
+{
+    return errors > 0;
+}
+
+/* The archive while it can be written to. */
+static OTF2_Archive *usable(void)
+{
+    return errors ? NULL : archive;
+}
+
 OTF2_EvtWriter *pz_archive_evt_writer(uint64_t location)
 {
-    return archive ? OTF2_Archive_GetEvtWriter(archive, location) : NULL;
+    return usable() ? OTF2_Archive_GetEvtWriter(archive, location) : NULL;
 }
 
 void pz_archive_close_evt_writer(OTF2_EvtWriter *writer)
 {
-    if (archive && writer)
+    if (usable() && writer)
         OTF2_Archive_CloseEvtWriter(archive, writer);
 }
 
 void pz_archive_begin_definitions(void)
 {
-    if (!archive)
+    if (!usable())
         return;
     OTF2_Archive_CloseEvtFiles(archive);
     OTF2_Archive_OpenDefFiles(archive);
-}
-
-static void write_mapping(OTF2_DefWriter *w, OTF2_MappingType type, struct pz_id_map m)
-{
-    OTF2_IdMap *map;
-
-    if (m.n == 0 || !(map = OTF2_IdMap_Create(OTF2_ID_MAP_DENSE, m.n)))
-        return;
-    for (uint32_t i = 0; i < m.n; i++)
-        OTF2_IdMap_AddIdPair(map, i, m.global[i]);
-    OTF2_DefWriter_WriteMappingTable(w, type, map);
-    OTF2_IdMap_Free(map);
 }
 
 void pz_archive_local_definitions(uint64_t location, const struct pz_local_maps *maps,
@@ -93,29 +92,22 @@ void pz_archive_local_definitions(uint64_t location, const struct pz_local_maps 
 {
     OTF2_DefWriter *w;
 
-    if (!archive || !(w = OTF2_Archive_GetDefWriter(archive, location)))
+    if (!usable() || !(w = OTF2_Archive_GetDefWriter(archive, location)))
         return;
-    write_mapping(w, OTF2_MAPPING_COMM, maps->comms);
-    write_mapping(w, OTF2_MAPPING_STRING, maps->strings);
-    write_mapping(w, OTF2_MAPPING_REGION, maps->regions);
-    write_mapping(w, OTF2_MAPPING_SOURCE_CODE_LOCATION, maps->sites);
-    for (int i = 0; i < noffsets; i++)
-        OTF2_DefWriter_WriteClockOffset(w, offsets[i].time, offsets[i].offset,
-                                        offsets[i].deviation);
+    pz_write_local_definitions(w, maps, offsets, noffsets);
     OTF2_Archive_CloseDefWriter(archive, w);
 }
 
 OTF2_GlobalDefWriter *pz_archive_global_writer(void)
 {
-    return archive ? OTF2_Archive_GetGlobalDefWriter(archive) : NULL;
+    return usable() ? OTF2_Archive_GetGlobalDefWriter(archive) : NULL;
 }
 
-int pz_archive_close(void)
+void pz_archive_close(int failed)
 {
-    if (archive) {
+    if (archive && !failed) {
         OTF2_Archive_CloseDefFiles(archive);
         OTF2_Archive_Close(archive);
-        archive = NULL;
     }
-    return errors;
+    archive = NULL;
 }

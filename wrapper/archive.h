@@ -20,7 +20,13 @@ struct pz_clock_offset {
  * on this process (then every later call is a harmless no-op here). */
 int pz_archive_open(const char *dir, MPI_Comm comm);
 
-/* The event writer of a location; NULL if the archive is not open. */
+/* Whether OTF2 reported an error on this process (a write failed: the disk is full).
+ * From then on no OTF2 writer is touched again: OTF2 3.0.2 writes from a buffer it has
+ * freed when a writer is closed after a failed write.  The functions below are then
+ * no-ops, and the archive is given up (pz_archive_close). */
+int pz_archive_failed(void);
+
+/* The event writer of a location; NULL if the archive is not open or failed. */
 OTF2_EvtWriter *pz_archive_evt_writer(uint64_t location);
 
 /* Closes the event writer of a location. */
@@ -48,12 +54,17 @@ struct pz_local_maps {
 void pz_archive_local_definitions(uint64_t location, const struct pz_local_maps *maps,
                                   const struct pz_clock_offset *offsets, int noffsets);
 
+/* What pz_archive_local_definitions writes, into w (localdefs.c; needs no MPI). */
+void pz_write_local_definitions(OTF2_DefWriter *w, const struct pz_local_maps *maps,
+                                const struct pz_clock_offset *offsets, int noffsets);
+
 /* Rank 0 only: the writer of the global definitions. */
 OTF2_GlobalDefWriter *pz_archive_global_writer(void);
 
-/* Collective: closes the definition files and the archive.  Returns the number of OTF2
- * errors this process saw over the archive's life (0 when all was written). */
-int pz_archive_close(void);
+/* Collective: closes the definition files and the archive, or when failed is nonzero
+ * (some process saw pz_archive_failed) forgets it without touching OTF2 again, its
+ * memory not released.  An error while closing shows in pz_archive_failed. */
+void pz_archive_close(int failed);
 
 /* Location id of thread number index of a rank: the rank itself for the first thread. */
 static inline uint64_t pz_location_id(int rank, uint32_t index)

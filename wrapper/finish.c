@@ -178,22 +178,42 @@ static void write_global_definitions(int nthreads, const uint64_t *events, uint6
     free(all);
 }
 
-static void report(uint64_t events, uint64_t dropped, int errors)
+static void report(uint64_t events, uint64_t dropped)
 {
     struct pz_session *s = &pz_session;
-    uint64_t mine[3] = { events, dropped, (uint64_t)errors }, sum[3];
+    uint64_t mine[2] = { events, dropped }, sum[2];
 
-    PMPI_Reduce(mine, sum, 3, MPI_UINT64_T, MPI_SUM, 0, s->comm);
+    PMPI_Reduce(mine, sum, 2, MPI_UINT64_T, MPI_SUM, 0, s->comm);
     if (s->rank != 0)
         return;
-    if (sum[2])
-        pz_runtime_warn("the trace in '%s/traces.otf2' is incomplete: %llu write errors "
-                        "(is the disk full?)", s->dir, (unsigned long long)sum[2]);
     if (sum[1])
         pz_runtime_warn("%llu calls were not recorded: the buffer filled before the trace "
                         "could be opened; raise PROGNOZ_BUFFER", (unsigned long long)sum[1]);
     fprintf(stderr, "prognoz: recorded %llu events of %d processes in %s/traces.otf2\n",
             (unsigned long long)sum[0], s->size, s->dir);
+}
+
+/* Collective: whether a write of the trace failed on some process. */
+static int any_failed(MPI_Comm comm)
+{
+    int failed = pz_archive_failed();
+
+    PMPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_LOR, comm);
+    return failed;
+}
+
+/* Collective, once a write failed somewhere: the archive is given up without touching
+ * OTF2 again (if not closed already), and rank 0 removes what was written of it; the
+ * previous trace stays. */
+static void give_up(struct pz_session *s)
+{
+    pz_archive_close(1);
+    PMPI_Barrier(s->comm);
+    if (s->rank != 0)
+        return;
+    pz_trace_dir_unstage(s->stage);
+    pz_runtime_warn("cannot write the trace in '%s': a write failed (is the disk full?); no "
+                    "trace was installed", s->dir);
 }
 
 /* What a process's local numbers mean for the whole run, once every buffer is written
@@ -242,32 +262,49 @@ static void unified_free(struct unified *u, struct pz_run_info *run)
     free(u->regions);
 }
 
-void pz_session_write(void)
+/* Collective: the definitions written and the archive closed; 0, or -1 when a write
+ * failed on some process (the archive is then given up). */
+static int write_definitions(int nthreads, const uint64_t *events, uint64_t first,
+                             uint64_t last)
 {
     struct pz_session *s = &pz_session;
     struct pz_run_info run = { .nprocs = s->size, .node_of_rank = s->node_of_rank,
                                .nnodes = s->nnodes, .node_names = s->node_names };
     struct unified u;
-    uint64_t *events, dropped = 0, total = 0, first, last;
-    int nthreads, errors;
+    int failed;
 
-    measure_offset(s);
-    nthreads = flush_threads(&events, &dropped, &first, &last);
     pz_archive_begin_definitions();
     unify(s->comm, &u, &run);
     write_local_definitions(&(struct pz_local_maps){
         { u.comm_map, u.ncomms }, { u.list_map, u.nlists },
         { u.regions, u.regions ? PZ_NCALLS + u.nintervals : 0 }, { u.site_map, u.nsites } });
     write_global_definitions(nthreads, events, first, last, &run);
-    errors = pz_archive_close();
-    /* every process has closed its files before rank 0 moves them */
-    PMPI_Barrier(s->comm);
-    if (s->rank == 0)
-        pz_trace_dir_install(s->stage, s->dir);
-    for (int i = 0; i < nthreads; i++)
-        total += events[i];
-    report(total, dropped, errors);
     unified_free(&u, &run);
+    failed = any_failed(s->comm);
+    /* closing writes what OTF2 still buffers, which may fail too */
+    pz_archive_close(failed);
+    return failed || any_failed(s->comm) ? -1 : 0;
+}
+
+void pz_session_write(void)
+{
+    struct pz_session *s = &pz_session;
+    uint64_t *events, dropped = 0, total = 0, first, last;
+    int nthreads;
+
+    measure_offset(s);
+    nthreads = flush_threads(&events, &dropped, &first, &last);
+    if (any_failed(s->comm) || write_definitions(nthreads, events, first, last) != 0) {
+        give_up(s);
+    } else {
+        /* every process has closed its files before rank 0 moves them */
+        PMPI_Barrier(s->comm);
+        if (s->rank == 0)
+            pz_trace_dir_install(s->stage, s->dir);
+        for (int i = 0; i < nthreads; i++)
+            total += events[i];
+        report(total, dropped);
+    }
     free(events);
     PMPI_Comm_free(&s->comm);
 }

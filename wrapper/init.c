@@ -1,5 +1,6 @@
 /* The wrappers written by hand: initialisation starts recording, finalisation writes
  * the trace (mpi_calls.tbl marks them 'hand'). */
+#include "ending.h"
 #include "hooks.h"
 #include "lifecycle.h"
 #include "runtime.h"
@@ -47,9 +48,12 @@ PZ_EXPORT int MPI_Finalize(void)
     return PMPI_Finalize();
 }
 
-/* An aborted job leaves no trace: MPI_Abort ends every process at once. */
+/* MPI_Abort ends every process at once: this one saves what it recorded first
+ * (ending.h); the others are killed by MPI. */
 PZ_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
 {
+    if (pz_runtime_recording())
+        pz_ending_abort(errorcode, pz_ticks(), pz_cpu_now());
     return PMPI_Abort(comm, errorcode);
 }
 

@@ -1,24 +1,11 @@
 /* Identities of intervals and call sites as strings: "FILE\nLINE\nID" for an interval
- * ("FILE\nLINE\nID\nsequential" for a sequential one), and back. */
+ * ("FILE\nLINE\nID\nsequential" for a sequential one), read back (intervals.c makes
+ * them).  Needs no MPI: the assembly of partial traces reads them too (assemble.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "callsite.h"
 #include "interval_defs.h"
-#include "unify.h"
-
-void pz_intervals_add_identity(struct pz_strings *list, struct pz_callsites *cs,
-                               uintptr_t site, unsigned id, int sequential)
-{
-    struct pz_source_loc loc;
-    char text[4200];
-
-    pz_callsites_resolve(cs, site, &loc);
-    snprintf(text, sizeof(text), "%s\n%u\n%u%s", loc.file, loc.line, id,
-             sequential ? "\nsequential" : "");
-    pz_strings_add(list, text);
-}
 
 struct pz_interval_def *pz_intervals_parse(char **texts, uint32_t n)
 {

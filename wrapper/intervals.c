@@ -5,10 +5,23 @@
 #include <string.h>
 
 #include "callsite.h"
+#include "interval_defs.h"
 #include "intervals.h"
 #include "markers.h"
 #include "runtime.h"
 #include "unify.h"
+
+void pz_intervals_add_identity(struct pz_strings *list, struct pz_callsites *cs,
+                               uintptr_t site, unsigned id, int sequential)
+{
+    struct pz_source_loc loc;
+    char text[4200];
+
+    pz_callsites_resolve(cs, site, &loc);
+    snprintf(text, sizeof(text), "%s\n%u\n%u%s", loc.file, loc.line, id,
+             sequential ? "\nsequential" : "");
+    pz_strings_add(list, text);
+}
 
 static void where(struct pz_callsites *cs, uintptr_t site, char *buf, size_t len)
 {

@@ -2,6 +2,7 @@
  * call recorded; the finalizing call recorded and the trace written. */
 #include <stdint.h>
 
+#include "ending.h"
 #include "hooks.h"
 #include "lifecycle.h"
 #include "markers.h"
@@ -31,8 +32,15 @@ void pz_lifecycle_start(int thread_level, uint64_t enter, uint64_t leave,
     if (ok)
         ok = pz_session_open() == 0;
     pz_runtime_begun(ok);
-    if (ok)
+    if (ok) {
         record_call(call, enter, leave, cpu);
+        pz_ending_arm();
+    }
+}
+
+void pz_lifecycle_record(int call, uint64_t when, uint64_t cpu)
+{
+    record_call(call, when, when, (const uint64_t[2]){ cpu, cpu });
 }
 
 void pz_lifecycle_finish(uint64_t enter, uint64_t cpu)
@@ -41,7 +49,7 @@ void pz_lifecycle_finish(uint64_t enter, uint64_t cpu)
         return;
     for (struct pz_thread *t = pz_thread_first(); t; t = t->next)
         pz_markers_close_all(t, enter);
-    record_call(PZ_CALL_MPI_Finalize, enter, enter, (const uint64_t[2]){ cpu, cpu });
+    pz_lifecycle_record(PZ_CALL_MPI_Finalize, enter, cpu);
     prognoz_recorder = 0;
     if (!pz_session.archive_open && pz_session_open() != 0) {
         pz_thread_release_all();

@@ -13,4 +13,8 @@ void pz_lifecycle_start(int thread_level, uint64_t enter, uint64_t leave,
  * cpu: the time and the thread's CPU time at which MPI_Finalize was called. */
 void pz_lifecycle_finish(uint64_t enter, uint64_t cpu);
 
+/* Records call as made at when (ticks) and returning at once, on the calling thread;
+ * cpu: the thread's CPU time then.  For the calls that end the recording. */
+void pz_lifecycle_record(int call, uint64_t when, uint64_t cpu);
+
 #endif

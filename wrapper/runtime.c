@@ -4,7 +4,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,17 +35,6 @@ PZ_EXPORT int prognoz_recorder;
 int pz_runtime_multiple;
 static size_t buffer_size = DEFAULT_BUFFER;
 static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
-
-void pz_runtime_warn(const char *fmt, ...)
-{
-    va_list ap;
-
-    fprintf(stderr, "prognoz: warning: ");
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-}
 
 /* The buffer size PROGNOZ_BUFFER=text asks for if it is a size from 64K to 4G, else
  * the default, with one warning for the job (from rank 0: every process reads the same

@@ -71,6 +71,12 @@ uint32_t pz_sites_count(void)
     return nsites;
 }
 
+void pz_sites_identities(struct pz_callsites *cs, struct pz_strings *list)
+{
+    for (uint32_t i = 0; i < nsites; i++)
+        pz_intervals_add_identity(list, cs, sites[i], 0, 0);
+}
+
 int pz_sites_unify(MPI_Comm comm, uint32_t *map, struct pz_interval_def **all,
                    uint32_t *nall)
 {
@@ -79,8 +85,7 @@ int pz_sites_unify(MPI_Comm comm, uint32_t *map, struct pz_interval_def **all,
     char **texts;
     int rc;
 
-    for (uint32_t i = 0; i < nsites; i++)
-        pz_intervals_add_identity(&list, cs, sites[i], 0, 0);
+    pz_sites_identities(cs, &list);
     pz_callsites_close(cs);
     rc = pz_unify_strings(comm, list.text ? list.text : "", (int)list.len, list.n, map, &texts,
                           nall);

@@ -20,6 +20,10 @@ uint32_t pz_sites_number(uintptr_t site);
 /* Number of local call sites. */
 uint32_t pz_sites_count(void);
 
+/* Appends the identity of every local call site, in local order, to list (what
+ * pz_sites_unify unifies; interval_defs.h). */
+void pz_sites_identities(struct pz_callsites *cs, struct pz_strings *list);
+
 /* Collective over comm: fills map[i] with the global number of local site i; rank 0
  * receives every call site of the run (file, line; id unused) in *all and *nall, free
  * with pz_intervals_free; elsewhere NULL and 0. */

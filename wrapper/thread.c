@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "archive.h"
 #include "clock.h"
 #include "requests.h"
 #include "runtime.h"
@@ -172,6 +173,10 @@ void pz_thread_flush(struct pz_thread *t)
     struct pz_anchor now = pz_anchor_now();
     size_t pos = 0;
 
+    if (pz_archive_failed()) {
+        t->used = 0;  /* a trace that failed to write takes no more records */
+        return;
+    }
     if (!t->writer)
         t->writer = pz_runtime_evt_writer(t->location);
     if (!t->writer)

@@ -1,0 +1,86 @@
+# Runs that end without MPI_Finalize (programs/partial.c on 2 ranks, through prognoz
+# record): MPI_Abort on rank 1, a segmentation fault on rank 1, exit(5) on rank 1.
+# prognoz ends as the run does without it, and the trace it leaves reads, says it is
+# partial, how each rank ended, and holds exactly the calls made before the end: on
+# the rank that ended, MPI_Init, MPI_Comm_rank, three MPI_Barrier (and MPI_Abort).
+# Rank 0, killed by mpiexec (MPICH's hydra: SIGKILL) in its fourth barrier after rank
+# 1's end, left nothing.
+. "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
+
+partial=$(pz_program partial) || exit 77
+
+# bare_MODE: the exit status of mpiexec running MODE without prognoz
+for mode in abort segv exit; do
+    pz_mpiexec -n 2 "$partial" $mode >/dev/null 2>&1
+    eval "bare_$mode=$?"
+done
+
+# run MODE: prognoz record of MODE into $PZ_WORK/MODE; sets rc
+run() {
+    PROGNOZ_LIB=$PZ_LIB pz_mpiexec "$PZ_PROGNOZ" record -o "$PZ_WORK/$1" -- "$MPIEXEC" -n 2 "$partial" "$1" \
+        >"$PZ_WORK/$1.out" 2>"$PZ_WORK/$1.err"
+    rc=$?
+}
+
+# expect_calls MODE RANK CALLS...: the functions RANK called, in order, are CALLS
+expect_calls() {
+    _m=$1 _r=$2
+    shift 2
+    pz_expect_eq "$_m: the calls of rank $_r" "$*" \
+        "$(pz_calls "$_m" "$_r" | cut -d' ' -f1 | tr '\n' ' ' | sed 's/ $//')"
+}
+
+# check MODE RANK ENDING CALLS...: the partial trace of MODE
+check() {
+    _m=$1 _r=$2 _ending=$3
+    shift 3
+    pz_trace "$_m"
+    expect_calls "$_m" "$_r" "$@"
+    "$PZ_PROGNOZ" report "$PZ_WORK/$_m" >"$PZ_WORK/$_m.report" 2>"$PZ_WORK/$_m.report.err" ||
+        pz_fail "$_m: prognoz report fails: $(cat "$PZ_WORK/$_m.report.err")"
+    pz_expect_eq "$_m: first line of the report" \
+        "Partial trace: the run ended without MPI_Finalize ($_ending); what was in progress then ends at the last event of its process" \
+        "$(head -n 1 "$PZ_WORK/$_m.report")"
+    "$PZ_PROGNOZ" report --format json "$PZ_WORK/$_m" >"$PZ_WORK/$_m.json" ||
+        pz_fail "$_m: prognoz report --format json fails"
+    grep -q '^{"partial": {"processes": \[{"rank": 0, "ended": ' "$PZ_WORK/$_m.json" ||
+        pz_fail "$_m: the JSON report does not begin with its \"partial\" key"
+    grep -q "prognoz: the run ended without MPI_Finalize; its partial trace is in $PZ_WORK/$_m/traces.otf2" \
+        "$PZ_WORK/$_m.err" || pz_fail "$_m: prognoz record does not say the trace is partial"
+}
+
+nothing="left nothing (killed, or its part could not be written)"
+
+run abort
+pz_expect_eq "abort: exit status as without prognoz" "$bare_abort" "$rc"
+check abort 1 "0: $nothing; 1: MPI_Abort (error code 3)" \
+    MPI_Init MPI_Comm_rank MPI_Barrier MPI_Barrier MPI_Barrier MPI_Abort
+
+run segv
+pz_expect_eq "segv: exit status as without prognoz" "$bare_segv" "$rc"
+check segv 1 "0: $nothing; 1: killed by signal 11 (SIGSEGV)" \
+    MPI_Init MPI_Comm_rank MPI_Barrier MPI_Barrier MPI_Barrier
+
+run exit
+pz_expect_eq "exit: exit status as without prognoz" "$bare_exit" "$rc"
+check exit 1 "0: $nothing; 1: exit without MPI_Finalize (status 5)" \
+    MPI_Init MPI_Comm_rank MPI_Barrier MPI_Barrier MPI_Barrier
+# started without prognoz record: the parts wait in DIR until prognoz record --finish
+pz_record direct 2 "$partial" exit
+test -e "$PZ_WORK/direct/traces.otf2" && pz_fail "direct: a trace is installed before --finish"
+"$PZ_PROGNOZ" record --finish "$PZ_WORK/direct" 2>"$PZ_WORK/direct.finish.err" ||
+    pz_fail "direct: prognoz record --finish fails: $(cat "$PZ_WORK/direct.finish.err")"
+"$PZ_PROGNOZ" report "$PZ_WORK/direct" >"$PZ_WORK/direct.report" ||
+    pz_fail "direct: prognoz report cannot read the finished trace"
+case $(head -n 1 "$PZ_WORK/direct.report") in
+"Partial trace: the run ended without MPI_Finalize (0: $nothing; 1: exit without MPI_Finalize (status 5))"*) ;;
+*) pz_fail "direct: the report does not begin with the partial line" ;;
+esac
+pz_trace direct
+expect_calls direct 1 MPI_Init MPI_Comm_rank MPI_Barrier MPI_Barrier MPI_Barrier
+
+for m in abort segv exit direct; do
+    if ls -d "$PZ_WORK/$m"/.prognoz-new-* >/dev/null 2>&1; then
+        pz_fail "$m: the staging folder is left after the assembly"
+    fi
+done

@@ -1,0 +1,19 @@
+/* Saving what a process recorded when the run ends without MPI_Finalize: its event
+ * files closed and its part written (part.h), with no communication.  The ways of
+ * ending that lead here are caught by ending.c. */
+#ifndef PZ_PARTIAL_H
+#define PZ_PARTIAL_H
+
+#include <stdint.h>
+
+/* Ends recording on this process and saves it, once: the intervals still open are
+ * closed at when (ticks), every thread's buffer is written to its event file, which is
+ * closed, and STAGE/part.RANK is written; ending says how the process ended ("MPI_Abort
+ * (error code 4)").  Does nothing unless recording is on with the archive open, or
+ * when called a second time.  Not async-signal-safe (ending.c forks first). */
+void pz_partial_save(const char *ending, uint64_t when);
+
+/* Whether a part was saved or is being saved by this process. */
+int pz_partial_saved(void);
+
+#endif
