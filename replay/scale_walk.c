@@ -109,7 +109,9 @@ struct strict {
     const uint32_t *poster;     /* sp_pair_requests's */
     uint32_t *node_of;          /* the node each step was made as */
     int fail_completion;        /* a completion at another step than elsewhere: at
-                                   fail_pos, of a request posted by node fail_poster */
+                                   step completion_pos, of a request posted by node
+                                   fail_poster */
+    size_t completion_pos;
     uint32_t fail_poster;
     uint32_t cls;
     uint8_t flags[PZ_SCALE_MAX_DIMS];
@@ -175,7 +177,7 @@ static void learn_completion(struct strict *c, uint32_t k, size_t pos, uint32_t 
         m->done[slot].node = k;
     if ((m->done[slot].node != k || m->done[slot].by_signature) && !c->fail_completion) {
         c->fail_completion = 1;
-        c->fail_pos = pos;
+        c->completion_pos = pos;
         c->fail_poster = c->node_of[ps];
     }
     add_bytes(c->st, ((size_t)m->nevents + (size_t)slot) * m->nruns + c->run, e);
@@ -374,11 +376,11 @@ static void completion_elsewhere(const struct strict *c, char *err, size_t errle
     uint32_t p = (uint32_t)(c->proc - m->runs[c->run]->procs);
     char where[160];
 
-    sp_where(m, c->run, p, (uint32_t)c->fail_pos, where, sizeof(where));
+    sp_where(m, c->run, p, (uint32_t)c->completion_pos, where, sizeof(where));
     snprintf(err, errlen, "recordings differ: %s: process %u, %s (%s): completes the request "
-             "of %s that another call completes at other processes or recordings (a test "
-             "that succeeds at times?): cannot be extrapolated", m->runs[c->run]->path, p,
-             where, sp_sym_name(&m->table, c->raw[c->fail_pos]),
+             "of %s that another call completes at other processes or recordings: which "
+             "call completes it cannot be extrapolated", m->runs[c->run]->path, p,
+             where, sp_sym_name(&m->table, c->raw[c->completion_pos]),
              sp_sym_name(&m->table, m->nodes[c->fail_poster].sym));
 }
 
