@@ -4,7 +4,10 @@
  * guards are chosen.  The checked walk then expects exactly the steps whose guards hold,
  * a loop repeating while its body matches whole, and fails at the first difference
  * naming the recording, the process, the interval and the call; on its way it gathers
- * the trip counts, the sizes and the computations of each class of processes. */
+ * the trip counts, the sizes and the computations of each class of processes, and
+ * learns which step completes each posting event's request where a call over many
+ * requests does (struct sp_done).  A last pass over every process then learns how many
+ * requests each such step completes per call. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
