@@ -1,7 +1,9 @@
 /* Folding a process's steps into loops (scale_program_int.h): a run of symbols that
- * repeats back to back becomes one loop symbol with its trip count, the shortest period
- * first, and passes repeat until nothing folds, so that loops nest (an inner loop's
- * symbol repeats in the outer loop's body). */
+ * repeats back to back becomes one loop symbol with its trip count.  Each pass folds the
+ * shortest period found anywhere in the sequence, and passes repeat until nothing folds,
+ * so that loops nest (an inner loop's symbol repeats in the outer loop's body): inner
+ * loops are folded everywhere before a longer period could swallow some of their
+ * iterations unfolded (x x a x x a: the x's first, then (x2 a)2). */
 #include <string.h>
 
 #include "scale_program_int.h"
@@ -14,21 +16,30 @@ static int repeats(const uint32_t *s, size_t period)
     return !memcmp(s, s + period, period * sizeof(*s));
 }
 
-/* One pass: returns the number of loops made, or -1. */
-static long fold_pass(struct sp_table *t, uint32_t *s, size_t *n)
+/* The shortest period that repeats back to back anywhere in s[0..n-1], 0 if none. */
+static size_t shortest_period(const uint32_t *s, size_t n)
+{
+    size_t best = MAX_PERIOD + 1;
+
+    for (size_t i = 0; i < n; i++)
+        for (size_t period = 1; period < best && i + 2 * period <= n; period++)
+            if (s[i] == s[i + period] && repeats(s + i, period)) {
+                best = period;
+                break;
+            }
+    return best > MAX_PERIOD ? 0 : best;
+}
+
+/* One pass folding the repeats of one period: returns the number of loops made, or -1. */
+static long fold_pass(struct sp_table *t, uint32_t *s, size_t *n, size_t period)
 {
     size_t i = 0, w = 0;
     long made = 0;
 
     while (i < *n) {
-        size_t period, longest = (*n - i) / 2, k = 0;
+        size_t k;
 
-        if (longest > MAX_PERIOD)
-            longest = MAX_PERIOD;
-        for (period = 1; period <= longest; period++)
-            if (s[i] == s[i + period] && repeats(s + i, period))
-                break;
-        if (period > longest) {
+        if (i + 2 * period > *n || s[i] != s[i + period] || !repeats(s + i, period)) {
             s[w++] = s[i++];
             continue;
         }
@@ -47,9 +58,10 @@ static long fold_pass(struct sp_table *t, uint32_t *s, size_t *n)
 
 int sp_fold(struct sp_table *t, uint32_t *syms, size_t *n)
 {
-    long made;
+    size_t period;
 
-    while ((made = fold_pass(t, syms, n)) > 0)
-        ;
-    return made < 0 ? -1 : 0;
+    while ((period = shortest_period(syms, *n)) > 0)
+        if (fold_pass(t, syms, n, period) < 0)
+            return -1;
+    return 0;
 }

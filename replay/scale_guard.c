@@ -221,7 +221,8 @@ static int add_root(struct pz_scale_program *m, const struct sp_event *e)
 
     if (e->comm.kind != PZ_SCALE_COMM_WORLD ||
         (e->peer.kind != PZ_SCALE_PEER_RANK && e->peer.kind != PZ_SCALE_PEER_LAST) ||
-        (e->kind != PZ_REC_COLL_END && e->kind != PZ_REC_NBC_COMPLETE))
+        (e->kind != PZ_REC_COLL_END && e->kind != PZ_REC_NBC_COMPLETE &&
+         e->kind != PZ_REC_NBC_REQUEST))
         return 0;
     root = e->peer.kind == PZ_SCALE_PEER_RANK ? e->peer.rank : -1 - e->peer.rank;
     for (uint32_t i = 0; i < m->nroots; i++)

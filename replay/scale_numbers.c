@@ -1,6 +1,7 @@
 /* The numbers of the program model as functions of P (scale_program_int.h): each loop's
- * trip count and each event's sizes from the recordings where they were made (whole
- * numbers, exact forms expected: when none gives them, a note), and the computation
+ * trip count, each event's sizes and those of the completions a call over many requests
+ * makes (struct sp_done), from the recordings where they were made (whole numbers,
+ * exact forms expected: when none gives them, a note), and the computation
  * before each step per class of processes, fitted over the recordings where the class
  * exists, or over all processes when it exists in too few of them (a note). */
 #include <stdio.h>
@@ -97,6 +98,17 @@ static int fit_loops_and_sizes(struct pz_scale_program *m, const struct sp_stats
                           st->has_bytes + ev, NULL, NULL, &e->bytes2) != 0)
                 return -1;
         }
+    }
+    for (uint32_t i = 0; i < m->nslots; i++) {
+        struct sp_done *d = &m->done[i];
+        size_t ev = ((size_t)m->nevents + i) * m->nruns;
+
+        if (d->node != SP_NONE &&
+            (fit_whole(m, d->node, "size of a completion", st->bytes_min + ev,
+                       st->bytes_max + ev, st->has_bytes + ev, NULL, NULL, &d->bytes) != 0 ||
+             fit_whole(m, d->node, "size received by a completion", st->bytes2_min + ev,
+                       st->bytes2_max + ev, st->has_bytes + ev, NULL, NULL, &d->bytes2) != 0))
+            return -1;
     }
     return 0;
 }

@@ -101,6 +101,31 @@ static int region_ref(const struct pz_scale_run *run, const char *name, uint32_t
     return -1;
 }
 
+/* The completion record of each slot's request, from its posting event: a send's and a
+ * cancel's name no communicator, peer or tag. */
+static void make_done(struct pz_scale_program *m)
+{
+    for (uint32_t i = 0; i < m->nevents; i++) {
+        struct sp_done *d;
+
+        if (m->events[i].slot < 0)
+            continue;
+        d = &m->done[m->events[i].slot];
+        d->node = SP_NONE;
+        d->sig = *m->events[i].sig;
+        d->sig.kind = m->events[i].sig->done_kind;
+        d->sig.done_kind = PZ_REC_ENTER;
+        if (d->sig.kind == PZ_REC_ISEND_COMPLETE || d->sig.kind == PZ_REC_REQUEST_CANCELLED) {
+            memset(&d->sig.comm, 0, sizeof(d->sig.comm));
+            memset(&d->sig.peer, 0, sizeof(d->sig.peer));
+            d->sig.comm.kind = PZ_SCALE_COMM_NONE;
+            d->sig.peer.kind = PZ_SCALE_PEER_NONE;
+            d->sig.tag = 0;
+            d->sig.coll_op = 0;
+        }
+    }
+}
+
 static int make_events(struct pz_scale_program *m, char *err, size_t errlen)
 {
     uint32_t n = 0;
@@ -132,6 +157,11 @@ static int make_events(struct pz_scale_program *m, char *err, size_t errlen)
             e->completes = -1;
         }
     }
+    if (!(m->done = calloc(m->nslots ? m->nslots : 1, sizeof(*m->done)))) {
+        snprintf(err, errlen, "out of memory making the program's events");
+        return -1;
+    }
+    make_done(m);
     for (uint32_t k = 0; k < m->nnodes; k++)
         for (uint32_t i = 0; m->nodes[k].kind == SP_STEP &&
                              i < m->table.syms[m->nodes[k].sym].n; i++) {
@@ -142,6 +172,8 @@ static int make_events(struct pz_scale_program *m, char *err, size_t errlen)
                 (p = poster_node(m, k, e->sig->poster_sym)) == SP_NONE)
                 continue;
             e->completes = m->events[m->nodes[p].first_event + e->sig->poster_event].slot;
+            if (e->completes >= 0 && e->sig->kind != PZ_REC_REQUEST_TEST)
+                m->done[e->completes].by_signature = 1;
         }
     return 0;
 }
@@ -293,7 +325,8 @@ static size_t at_least_one(size_t n)
 
 static int alloc_stats(struct pz_scale_program *m, struct sp_stats *st)
 {
-    size_t runs = m->nruns, nodes = m->nnodes, ev = (size_t)m->nevents * runs;
+    size_t runs = m->nruns, nodes = m->nnodes;
+    size_t ev = ((size_t)m->nevents + m->nslots) * runs;   /* completions after the events */
     size_t gaps = nodes * m->nclasses * runs;
 
     if (add_interval(st, "") != 0)
@@ -379,6 +412,7 @@ void pz_scale_program_free(struct pz_scale_program *m)
     sp_table_free(&m->table);
     free(m->nodes);
     free(m->events);
+    free(m->done);
     free(m->conds);
     free(m->roots);
     free(m->classes);

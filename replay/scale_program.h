@@ -11,11 +11,30 @@
  * recordings, the interval, the process and the call.
  *
  * A step's guard is that the peers its point-to-point events address (and those of the
- * requests it completes) exist in the grid, and that the process's position in each
- * dimension (first, middle, last) is one of those allowed: the simplest choice that
- * says exactly which processes of every recording made the step.  A class of processes
- * is the set of these conditions that hold at them, and whether they are the root of a
- * rooted collective on the world (interior, edge, corner, root ...).
+ * request it completes, for MPI_Wait and MPI_Test) exist in the grid, and that the
+ * process's position in each dimension (first, middle, last) is one of those allowed:
+ * the simplest choice that says exactly which processes of every recording made the
+ * step.  A class of processes is the set of these conditions that hold at them, and
+ * whether they are the root of a rooted collective on the world (interior, edge,
+ * corner, root ...).
+ *
+ * A completion belongs to the request its posting event made, not to the call that
+ * completes it: a call over many requests (MPI_Waitall, MPI_Testall, MPI_Waitany,
+ * MPI_Waitsome ...) is the same step whatever it completes: its region, its other
+ * events (a failed test's) and, for MPI_Waitall and MPI_Testall, which kinds of
+ * requests it completes (receives, sends, collectives: a Waitall of the receives and
+ * one of the sends are two steps), never how many or whose.  The template learns from the recordings which step
+ * completes each posting event's request and how (completed, or cancelled; its size),
+ * and whether that step completes every request posted for it and not yet completed or
+ * a fixed number per call, the first posted first (MPI_Waitany: one); the synthesis
+ * emits at that step the completions of the requests posted by the steps it emitted,
+ * with the ids given at posting, so a process completes exactly the requests of the
+ * neighbours it has, even at a position no recording has (the interior, recorded at 2
+ * to 4 processes).  A request completed by different calls at different processes (a
+ * test that succeeds at times), or calls completing numbers of requests that follow
+ * neither rule (MPI_Waitsome), make the build fail naming the place.  MPI_Wait and
+ * MPI_Test complete one request: the call exists when the request does, and its
+ * completion stays part of the step, naming its posting step.
  *
  * Trip counts and message sizes are fitted as functions of P with exact forms where the
  * recordings determine them (c, c * P^a, c / P^a, c * log2(P), and with 3 counts or

@@ -20,9 +20,15 @@
 enum sp_sym_kind { SP_STEP, SP_LOOP };
 
 /* One event of a signature: the recorded event without its sizes (they may grow with
- * P); a completion names the step that posted its request by that step's symbol and the
- * index of the posting event in it, not by a distance, so that steps missing in between
- * at an edge of the grid do not change it. */
+ * P).  A completion stays in its step's signature only in a call of one request
+ * (MPI_Wait, MPI_Test: the call exists when the request does), and then names the step
+ * that posted its request by that step's symbol and the index of the posting event in
+ * it, not by a distance, so that steps missing in between at an edge of the grid do not
+ * change it; so do the tests and cancels of a request.  In a call over many requests
+ * (MPI_Waitall ...) the completions are left out (sp_reduced): how many it completes
+ * varies with the neighbours a process has; they belong to their posting events, which
+ * say by done_kind how their requests end, and whose step the template learns
+ * (struct sp_done). */
 struct sp_event {
     uint8_t kind, coll_op;
     struct pz_scale_comm comm;
@@ -30,6 +36,8 @@ struct sp_event {
     uint32_t tag;
     uint32_t poster_sym;       /* SP_NONE: not a completion, or its poster is unknown */
     uint32_t poster_event;
+    uint8_t done_kind;         /* a posting event: the kind of the record completing its
+                                  request, PZ_REC_ENTER (never an event) when none does */
 };
 
 struct sp_sym {
@@ -38,6 +46,10 @@ struct sp_sym {
     const char *region;        /* interned name: equal names, equal pointers */
     uint32_t first, n;         /* STEP: table events; LOOP: table bodies */
     uint32_t count;            /* LOOP */
+    uint16_t ends;             /* STEP: a call completing all the requests it is given
+                                  (MPI_Waitall, MPI_Testall): bit k set when it completes
+                                  one with a record of kind k (sp_reduced's), so that a
+                                  Waitall of receives and one of sends are two steps */
 };
 
 struct sp_table {
@@ -62,6 +74,16 @@ uint32_t sp_table_loop(struct sp_table *t, const uint32_t *body, uint32_t n, uin
 /* A name for messages: the region of a step symbol, or "a loop". */
 const char *sp_sym_name(const struct sp_table *t, uint32_t sym);
 
+/* Pairs every completion and cancel of process p with the event that posted its request
+ * (poster[event], SP_NONE: not one, or its posting was not recorded) and every posting
+ * event with the record that completes its request (done[event], SP_NONE: none).  Arrays
+ * of p->nevents. */
+void sp_pair_requests(const struct pz_scale_process *p, uint32_t *poster, uint32_t *done);
+/* Is an event of kind `kind` (poster: sp_pair_requests's) of a call to region left out of
+ * its step's signature: a completion or cancel of a posted request, in a call that is not
+ * of one request. */
+int sp_reduced(const char *region, uint8_t kind, uint32_t poster);
+
 /* Folds syms[0..n-1] into loops in place; *n becomes the folded length.  0 or -1. */
 int sp_fold(struct sp_table *t, uint32_t *syms, size_t *n);
 
@@ -84,6 +106,9 @@ struct sp_node {
     uint32_t first_event;      /* STEP: its events in the model's events */
     struct sp_guard guard;     /* STEP */
     double duration;           /* STEP: s inside the call, the shortest recording mean */
+    uint32_t per_call;         /* STEP: of the requests it completes (struct sp_done),
+                                  how many each call completes, the first posted first;
+                                  0: every one posted and not yet completed */
     struct pz_scale_model count;   /* LOOP: trip count */
 };
 
@@ -93,6 +118,17 @@ struct sp_tevent {
     const struct sp_event *sig;
     int32_t slot, completes;   /* -1: none */
     struct pz_scale_model bytes, bytes2;
+};
+
+/* How the request of a posting slot ends when a call over many requests completes it:
+ * the step that does (the node; SP_NONE: none does), the completion's record (its
+ * signature, sizes as functions of P), learned from the recordings.  by_signature: a
+ * call of one request completes it (its signature names it, sp_tevent.completes). */
+struct sp_done {
+    uint32_t node;
+    struct sp_event sig;
+    struct pz_scale_model bytes, bytes2;
+    uint8_t by_signature;
 };
 
 /* The computation before a step made right after another step (prev, SP_NONE at the
@@ -128,6 +164,7 @@ struct pz_scale_program {
     uint32_t nnodes;
     struct sp_tevent *events;
     uint32_t nevents, nslots;
+    struct sp_done *done;                    /* [slot] */
     struct sp_guard *conds;                  /* distinct conditions of guards */
     uint32_t nconds;
     int32_t *roots;                          /* world ranks that are a root: >= 0 from the
@@ -196,8 +233,9 @@ struct sp_stats {
     double *tail;           /* [class * nruns + r] */
     uint32_t *ntail;
     uint32_t *count_min, *count_max;   /* [node * nruns + r], loops; 0: never run */
-    uint64_t *bytes_min, *bytes_max, *bytes2_min, *bytes2_max;   /* [event * nruns + r] */
-    uint8_t *has_bytes;                /* [event * nruns + r] */
+    uint64_t *bytes_min, *bytes_max, *bytes2_min, *bytes2_max;   /* [event * nruns + r],
+                                          the completion of slot s at event nevents + s */
+    uint8_t *has_bytes;                /* the same */
     double *duration;       /* [node * nruns + run], the sum */
     uint32_t *nduration;
     const char **intervals; /* distinct interval names, "" (the whole run) first */

@@ -62,7 +62,8 @@ static uint32_t hash_event(uint32_t h, const struct sp_event *e)
                    (uint32_t)(uint8_t)e->peer.off[1] << 16 |
                    (uint32_t)(uint8_t)e->peer.off[2] << 24);
     h = mix(h, (uint64_t)(uint32_t)e->peer.rank << 32 | e->tag);
-    return mix(h, (uint64_t)e->poster_sym << 32 | e->poster_event);
+    h = mix(h, (uint64_t)e->poster_sym << 32 | e->poster_event);
+    return mix(h, e->done_kind);
 }
 
 static uint32_t hash_sym(const struct sp_table *t, const struct sp_sym *s)
@@ -70,7 +71,7 @@ static uint32_t hash_sym(const struct sp_table *t, const struct sp_sym *s)
     uint32_t h = mix(mix(2166136261u, s->kind | (uint32_t)s->step_kind << 8),
                      (uint64_t)(uintptr_t)s->region);
 
-    h = mix(mix(h, s->n), s->count);
+    h = mix(mix(mix(h, s->n), s->count), s->ends);
     for (uint32_t i = 0; i < s->n; i++)
         h = s->kind == SP_STEP ? hash_event(h, &t->events[s->first + i])
                                : mix(h, t->bodies[s->first + i]);
@@ -83,13 +84,14 @@ static int same_event(const struct sp_event *a, const struct sp_event *b)
            a->comm.keep == b->comm.keep && a->peer.kind == b->peer.kind &&
            !memcmp(a->peer.off, b->peer.off, sizeof(a->peer.off)) &&
            a->peer.rank == b->peer.rank && a->tag == b->tag &&
-           a->poster_sym == b->poster_sym && a->poster_event == b->poster_event;
+           a->poster_sym == b->poster_sym && a->poster_event == b->poster_event &&
+           a->done_kind == b->done_kind;
 }
 
 static int same_sym(const struct sp_table *t, const struct sp_sym *a, const struct sp_sym *b)
 {
     if (a->kind != b->kind || a->step_kind != b->step_kind || a->region != b->region ||
-        a->n != b->n || a->count != b->count)
+        a->n != b->n || a->count != b->count || a->ends != b->ends)
         return 0;
     for (uint32_t i = 0; i < a->n; i++)
         if (a->kind == SP_STEP ? !same_event(&t->events[a->first + i], &t->events[b->first + i])
@@ -155,11 +157,11 @@ uint32_t sp_table_loop(struct sp_table *t, const uint32_t *body, uint32_t n, uin
     return intern(t, &s);
 }
 
-static int is_completion(uint8_t kind)
+/* The records that end a request: its completion, or its cancel. */
+static int ends_request(uint8_t kind)
 {
     return kind == PZ_REC_ISEND_COMPLETE || kind == PZ_REC_IRECV ||
-           kind == PZ_REC_NBC_COMPLETE || kind == PZ_REC_REQUEST_TEST ||
-           kind == PZ_REC_REQUEST_CANCELLED;
+           kind == PZ_REC_NBC_COMPLETE || kind == PZ_REC_REQUEST_CANCELLED;
 }
 
 static int posts(uint8_t completion, uint8_t kind)
@@ -174,21 +176,91 @@ static int posts(uint8_t completion, uint8_t kind)
     }
 }
 
-/* The signature of a recorded event: its poster resolved to a symbol (the poster's
- * first event of a kind that posts what it completes).  An MPI_Irecv's request records
- * no sender: its completion's sender, tag and communicator (borrowed[], an event index
- * or SP_NONE) tell receives from different neighbours apart, as their completions do. */
-static void event_sig(const struct pz_scale_run *run, const struct pz_scale_process *p,
-                      size_t step, const uint32_t *syms, const uint32_t *borrowed,
-                      uint32_t index, struct sp_event *out)
+int sp_reduced(const char *region, uint8_t kind, uint32_t poster)
 {
-    const struct pz_scale_event *e = &p->events[index];
-    const struct pz_scale_event *who =
-        borrowed[index] != SP_NONE ? &p->events[borrowed[index]] : e;
+    /* MPI_Wait and MPI_Test take one request: the call is made when the request is */
+    if (!region)
+        region = "";
+    return ends_request(kind) && poster != SP_NONE && strcmp(region, "MPI_Wait") != 0 &&
+           strcmp(region, "MPI_Test") != 0;
+}
 
+/* The first event of step ps (the poster of a record of kind `kind`) that posts what it
+ * ends and is not yet ended (done[], SP_NONE: any), or SP_NONE. */
+static uint32_t posting_event(const struct pz_scale_process *p, size_t ps, uint8_t kind,
+                              const uint32_t *done)
+{
+    const struct pz_scale_step *poster = &p->steps[ps];
+
+    for (uint32_t i = 0; i < poster->n && poster->first + i < p->nevents; i++)
+        if (posts(kind, p->events[poster->first + i].kind) &&
+            (!done || done[poster->first + i] == SP_NONE))
+            return poster->first + i;
+    return SP_NONE;
+}
+
+void sp_pair_requests(const struct pz_scale_process *p, uint32_t *poster, uint32_t *done)
+{
+    for (size_t i = 0; i < p->nevents; i++)
+        poster[i] = done[i] = SP_NONE;
+    for (size_t j = 0; j < p->nsteps; j++)
+        for (uint32_t k = 0; k < p->steps[j].n && p->steps[j].first + k < p->nevents; k++) {
+            uint32_t e = p->steps[j].first + k, pe;
+
+            if (!ends_request(p->events[e].kind) || p->events[e].posted_by <= 0 ||
+                (size_t)p->events[e].posted_by > j)
+                continue;
+            pe = posting_event(p, j - (size_t)p->events[e].posted_by, p->events[e].kind, done);
+            if (pe != SP_NONE) {
+                poster[e] = pe;
+                done[pe] = e;
+            }
+        }
+}
+
+/* Does a call of region complete every request it is given: then which kinds of
+ * requests it completes tells two such calls apart, whatever their number. */
+static int completes_all(const char *region)
+{
+    return !strcmp(region, "MPI_Waitall") || !strcmp(region, "MPI_Testall");
+}
+
+static const char *region_name(const struct pz_scale_run *run, const struct pz_scale_step *st)
+{
+    return st->region < run->nnames ? run->names[st->region] : NULL;
+}
+
+/* The index of event ev among the events of step ps that are in its signature. */
+static uint32_t signature_index(const struct pz_scale_run *run, const struct pz_scale_process *p,
+                                const uint32_t *poster, size_t ps, uint32_t ev)
+{
+    const struct pz_scale_step *st = &p->steps[ps];
+    uint32_t n = 0;
+
+    for (uint32_t i = st->first; i < ev; i++)
+        n += !sp_reduced(region_name(run, st), p->events[i].kind, poster[i]);
+    return n;
+}
+
+/* The signature of a recorded event: its poster resolved to a symbol (for a test, the
+ * poster's first event that posts a request).  An MPI_Irecv's request records no sender,
+ * a nonblocking collective's request no communicator: their completion's sender, tag,
+ * communicator and operation (done[]) tell receives from different neighbours apart, as
+ * their completions do, and are those of the completion synthesized. */
+static void event_sig(const struct pz_scale_run *run, const struct pz_scale_process *p,
+                      size_t step, const uint32_t *syms, const uint32_t *poster,
+                      const uint32_t *done, uint32_t index, struct sp_event *out)
+{
+    const struct pz_scale_event *e = &p->events[index], *who = e;
+    uint32_t pe = poster[index];
+
+    if (done[index] != SP_NONE &&
+        ((e->kind == PZ_REC_IRECV_REQUEST && p->events[done[index]].kind == PZ_REC_IRECV) ||
+         (e->kind == PZ_REC_NBC_REQUEST && p->events[done[index]].kind == PZ_REC_NBC_COMPLETE)))
+        who = &p->events[done[index]];
     memset(out, 0, sizeof(*out));
     out->kind = e->kind;
-    out->coll_op = e->coll_op;
+    out->coll_op = who->coll_op;
     if (who->comm < run->ncomms)
         out->comm = run->comms[who->comm];
     else
@@ -200,74 +272,57 @@ static void event_sig(const struct pz_scale_run *run, const struct pz_scale_proc
     if (out->peer.kind != PZ_SCALE_PEER_RANK && out->peer.kind != PZ_SCALE_PEER_LAST)
         out->peer.rank = 0;
     out->tag = who->tag;
+    out->done_kind = done[index] != SP_NONE ? p->events[done[index]].kind : PZ_REC_ENTER;
     out->poster_sym = SP_NONE;
-    if (is_completion(e->kind) && e->posted_by > 0 && (size_t)e->posted_by <= step) {
+    if (e->kind == PZ_REC_REQUEST_TEST && e->posted_by > 0 && (size_t)e->posted_by <= step)
+        pe = posting_event(p, step - (size_t)e->posted_by, e->kind, NULL);
+    if (pe != SP_NONE) {
         size_t ps = step - (size_t)e->posted_by;
-        const struct pz_scale_step *poster = &p->steps[ps];
 
-        for (uint32_t i = 0; i < poster->n; i++)
-            if (poster->first + i < p->nevents &&
-                posts(e->kind, p->events[poster->first + i].kind)) {
-                out->poster_sym = syms[ps];
-                out->poster_event = i;
-                break;
-            }
+        out->poster_sym = syms[ps];
+        out->poster_event = signature_index(run, p, poster, ps, pe);
     }
-}
-
-/* For each MPI_Irecv request event, the event completing it (borrowed[], SP_NONE when
- * none does). */
-static void find_completions(const struct pz_scale_process *p, uint32_t *borrowed)
-{
-    for (size_t i = 0; i < p->nevents; i++)
-        borrowed[i] = SP_NONE;
-    for (size_t j = 0; j < p->nsteps; j++)
-        for (uint32_t k = 0; k < p->steps[j].n && p->steps[j].first + k < p->nevents; k++) {
-            const struct pz_scale_event *e = &p->events[p->steps[j].first + k];
-            const struct pz_scale_step *poster;
-
-            if (e->kind != PZ_REC_IRECV || e->posted_by <= 0 || (size_t)e->posted_by > j)
-                continue;
-            poster = &p->steps[j - (size_t)e->posted_by];
-            for (uint32_t i = 0; i < poster->n && poster->first + i < p->nevents; i++)
-                if (p->events[poster->first + i].kind == PZ_REC_IRECV_REQUEST &&
-                    borrowed[poster->first + i] == SP_NONE) {
-                    borrowed[poster->first + i] = p->steps[j].first + k;
-                    break;
-                }
-        }
 }
 
 int sp_table_steps(struct sp_table *t, const struct pz_scale_run *run,
                    const struct pz_scale_process *p, uint32_t **out)
 {
+    size_t nev = p->nevents ? p->nevents : 1;
     uint32_t *syms = malloc((p->nsteps ? p->nsteps : 1) * sizeof(*syms));
-    uint32_t *borrowed = malloc((p->nevents ? p->nevents : 1) * sizeof(*borrowed));
+    uint32_t *poster = malloc(nev * sizeof(*poster)), *done = malloc(nev * sizeof(*done));
 
-    if (!syms || !borrowed)
+    if (!syms || !poster || !done)
         goto fail;
-    find_completions(p, borrowed);
+    sp_pair_requests(p, poster, done);
     for (size_t i = 0; i < p->nsteps; i++) {
         const struct pz_scale_step *st = &p->steps[i];
         struct sp_sym s = {.kind = SP_STEP, .step_kind = st->kind, .first = t->nevents};
         uint32_t n = st->first + (uint64_t)st->n <= p->nevents ? st->n : 0;
 
-        s.region = intern_name(t, st->region < run->nnames ? run->names[st->region] : NULL);
+        s.region = intern_name(t, region_name(run, st));
         if (!s.region || (n && pz_grow((void **)&t->events, &t->capevents,
                                        t->nevents + n - 1, sizeof(*t->events)) != 0))
             goto fail;
-        for (uint32_t k = 0; k < n; k++)
-            event_sig(run, p, i, syms, borrowed, st->first + k, &t->events[t->nevents + k]);
-        t->nevents += n;
-        s.n = n;
+        for (uint32_t k = 0; k < n; k++) {
+            uint8_t kind = p->events[st->first + k].kind;
+
+            if (!sp_reduced(s.region, kind, poster[st->first + k]))
+                event_sig(run, p, i, syms, poster, done, st->first + k,
+                          &t->events[t->nevents + s.n++]);
+            else if (completes_all(s.region) && kind != PZ_REC_REQUEST_CANCELLED)
+                s.ends |= (uint16_t)(1u << kind);
+        }
+        t->nevents += s.n;
         if ((syms[i] = intern(t, &s)) == SP_NONE)
             goto fail;
     }
-    free(borrowed);
+    free(poster);
+    free(done);
     *out = syms;
     return 0;
 fail:
-    free(borrowed);
+    free(poster);
+    free(done);
     free(syms);
     return -1;
 }

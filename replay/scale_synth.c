@@ -33,8 +33,11 @@ struct slice {
     uint32_t first;           /* its first instance in the communicators */
 };
 
+/* Requests posted and not yet completed, the first posted first: of one slot (v ids),
+ * or waiting for one completing step (slots too). */
 struct fifo {
     uint64_t *v;
+    uint32_t *slots;
     uint32_t head, tail, cap;
 };
 
@@ -50,12 +53,14 @@ struct synth {
     struct slice slices[1 << PZ_SCALE_MAX_DIMS];
     int nslices;
     uint64_t *counts;          /* [node], loops */
-    uint64_t *bytes, *bytes2;  /* [event] */
+    uint64_t *bytes, *bytes2;  /* [event], then [nevents + slot] the completions' */
     double *gap;               /* [node * (nclasses + 1) + class], s */
     double *pred_gap;          /* [pred], s */
     double *after_gap;         /* [prev + 1], s */
     uint32_t last;             /* the last step made, SP_NONE */
-    struct fifo *fifos;        /* [slot] */
+    struct fifo *fifos;        /* [slot]: for the calls of one request that complete them */
+    struct fifo *waiting;      /* [node]: for a call over many requests */
+    uint64_t *last_id;         /* [slot]: the last request posted, 0 none (the tests') */
     /* the process being synthesized */
     int proc, coords[PZ_SCALE_MAX_DIMS];
     uint8_t flags[PZ_SCALE_MAX_DIMS];
@@ -185,8 +190,10 @@ static int values_at(struct synth *s)
     uint32_t cols = m->nclasses + 1;
 
     if (!(s->counts = calloc(m->nnodes ? m->nnodes : 1, sizeof(*s->counts))) ||
-        !(s->bytes = calloc(m->nevents ? m->nevents : 1, sizeof(*s->bytes))) ||
-        !(s->bytes2 = calloc(m->nevents ? m->nevents : 1, sizeof(*s->bytes2))) ||
+        !(s->bytes = calloc((size_t)m->nevents + m->nslots + 1, sizeof(*s->bytes))) ||
+        !(s->bytes2 = calloc((size_t)m->nevents + m->nslots + 1, sizeof(*s->bytes2))) ||
+        !(s->waiting = calloc(m->nnodes ? m->nnodes : 1, sizeof(*s->waiting))) ||
+        !(s->last_id = calloc(m->nslots ? m->nslots : 1, sizeof(*s->last_id))) ||
         !(s->gap = calloc((m->nnodes ? m->nnodes : 1) * (size_t)cols, sizeof(*s->gap))) ||
         !(s->pred_gap = calloc(m->npreds ? m->npreds : 1, sizeof(*s->pred_gap))) ||
         !(s->fifos = calloc(m->nslots ? m->nslots : 1, sizeof(*s->fifos))))
@@ -209,28 +216,38 @@ static int values_at(struct synth *s)
         s->bytes[i] = whole(&m->events[i].bytes, s->nprocs);
         s->bytes2[i] = whole(&m->events[i].bytes2, s->nprocs);
     }
+    for (uint32_t i = 0; i < m->nslots; i++) {
+        s->bytes[m->nevents + i] = whole(&m->done[i].bytes, s->nprocs);
+        s->bytes2[m->nevents + i] = whole(&m->done[i].bytes2, s->nprocs);
+    }
     return 0;
 }
 
 /* --- requests */
 
-static int push(struct fifo *f, uint64_t id)
+static int push(struct fifo *f, uint64_t id, uint32_t slot)
 {
     if (f->tail == f->cap) {
         uint32_t cap = f->cap ? f->cap * 2 : 4;
         uint64_t *v;
+        uint32_t *slots;
 
         if (f->head) {
             memmove(f->v, f->v + f->head, (f->tail - f->head) * sizeof(*f->v));
+            memmove(f->slots, f->slots + f->head, (f->tail - f->head) * sizeof(*f->slots));
             f->tail -= f->head;
             f->head = 0;
-            return push(f, id);
+            return push(f, id, slot);
         }
         if (!(v = realloc(f->v, cap * sizeof(*v))))
             return -1;
         f->v = v;
+        if (!(slots = realloc(f->slots, cap * sizeof(*slots))))
+            return -1;
+        f->slots = slots;
         f->cap = cap;
     }
+    f->slots[f->tail] = slot;
     f->v[f->tail++] = id;
     return 0;
 }
@@ -325,10 +342,10 @@ static int64_t peer_of(struct synth *s, const struct sp_event *e, uint32_t size,
     return -1;
 }
 
-static int emit_event(struct synth *s, uint32_t ev, uint64_t at)
+/* A record of signature e, its sizes the values at P of index ev (s->bytes). */
+static int emit_record(struct synth *s, const struct sp_event *e, uint32_t ev,
+                       uint64_t request, uint64_t at)
 {
-    const struct sp_tevent *te = &s->m->events[ev];
-    const struct sp_event *e = te->sig;
     struct pz_rec rec;
     uint32_t size, rank;
     int64_t peer;
@@ -336,8 +353,8 @@ static int emit_event(struct synth *s, uint32_t ev, uint64_t at)
     blank(&rec, e->kind, at);
     rec.coll_op = e->coll_op;
     comm_of(s, e, &rec.comm, &size, &rank);
-    /* a receive request's sender and tag are its completion's, borrowed to tell it apart */
-    if (e->kind != PZ_REC_IRECV_REQUEST) {
+    /* a request's sender and tag, or root, are its completion's, borrowed to tell it apart */
+    if (e->kind != PZ_REC_IRECV_REQUEST && e->kind != PZ_REC_NBC_REQUEST) {
         if ((peer = peer_of(s, e, size, rank)) < 0)
             return -1;
         rec.peer = (uint32_t)peer;
@@ -345,19 +362,67 @@ static int emit_event(struct synth *s, uint32_t ev, uint64_t at)
     }
     rec.bytes = s->bytes[ev];
     rec.bytes2 = s->bytes2[ev];
+    rec.request = request;
+    return emit(s, &rec);
+}
+
+static int out_of_memory(struct synth *s)
+{
+    snprintf(s->err, s->errlen, "out of memory synthesizing process %d", s->proc);
+    return -1;
+}
+
+/* A posting's new request goes where its completion will find it: the slot's fifo for a
+ * call of one request, the completing step's for a call over many. */
+static int post(struct synth *s, int32_t slot, uint64_t id)
+{
+    const struct sp_done *d = &s->m->done[slot];
+
+    s->last_id[slot] = id;
+    if (d->by_signature && push(&s->fifos[slot], id, (uint32_t)slot) != 0)
+        return out_of_memory(s);
+    if (d->node != SP_NONE && push(&s->waiting[d->node], id, (uint32_t)slot) != 0)
+        return out_of_memory(s);
+    return 0;
+}
+
+static int emit_event(struct synth *s, uint32_t ev, uint64_t at)
+{
+    const struct sp_tevent *te = &s->m->events[ev];
+    uint64_t request = PZ_NONE64;
+
     if (te->slot >= 0) {
-        rec.request = ++s->next_request;
-        if (push(&s->fifos[te->slot], rec.request) != 0) {
-            snprintf(s->err, s->errlen, "out of memory synthesizing process %d", s->proc);
+        request = ++s->next_request;
+        if (post(s, te->slot, request) != 0)
             return -1;
-        }
+    } else if (te->completes >= 0 && te->sig->kind == PZ_REC_REQUEST_TEST) {
+        /* a test leaves its request pending */
+        request = s->last_id[te->completes] ? s->last_id[te->completes] : ++s->next_request;
     } else if (te->completes >= 0) {
         struct fifo *f = &s->fifos[te->completes];
 
         /* a request never posted here gets an id of its own: the replay ignores it */
-        rec.request = f->head < f->tail ? f->v[f->head++] : ++s->next_request;
+        request = f->head < f->tail ? f->v[f->head++] : ++s->next_request;
     }
-    return emit(s, &rec);
+    return emit_record(s, te->sig, ev, request, at);
+}
+
+/* The completions of step k, a call over many requests: of those posted for it, all, or
+ * as many as each call completed in the recordings, the first posted first. */
+static int emit_completions(struct synth *s, uint32_t k, uint64_t at)
+{
+    struct fifo *f = &s->waiting[k];
+    uint32_t n = f->tail - f->head, per_call = s->m->nodes[k].per_call;
+
+    if (per_call && per_call < n)
+        n = per_call;
+    for (; n > 0; n--, f->head++) {
+        uint32_t slot = f->slots[f->head];
+
+        if (emit_record(s, &s->m->done[slot].sig, s->m->nevents + slot, f->v[f->head], at) != 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* The computation before step k: its class's own fit, else the one chosen for the pair
@@ -410,6 +475,8 @@ static int emit_step(struct synth *s, uint32_t k)
         if (emit_event(s, nd->first_event + i, at_enter ? enter : leave) != 0)
             return -1;
     }
+    if (emit_completions(s, k, leave) != 0)
+        return -1;
     if (sym->step_kind == PZ_SCALE_BEGIN)
         return 0;
     blank(&rec, PZ_REC_LEAVE, leave);
@@ -451,16 +518,28 @@ static int synthesize_process(struct synth *s, int p)
     s->now = s->cpu = 0;
     s->last = SP_NONE;
     s->next_request = s->any_received = 0;
-    for (uint32_t i = 0; i < m->nslots; i++)
+    for (uint32_t i = 0; i < m->nslots; i++) {
         s->fifos[i].head = s->fifos[i].tail = 0;
+        s->last_id[i] = 0;
+    }
+    for (uint32_t k = 0; k < m->nnodes; k++)
+        s->waiting[k].head = s->waiting[k].tail = 0;
     return run_nodes(s, 0, m->nnodes);
 }
 
 static void synth_free(struct synth *s)
 {
-    for (uint32_t i = 0; s->fifos && i < s->m->nslots; i++)
+    for (uint32_t i = 0; s->fifos && i < s->m->nslots; i++) {
         free(s->fifos[i].v);
+        free(s->fifos[i].slots);
+    }
+    for (uint32_t k = 0; s->waiting && k < s->m->nnodes; k++) {
+        free(s->waiting[k].v);
+        free(s->waiting[k].slots);
+    }
     free(s->fifos);
+    free(s->waiting);
+    free(s->last_id);
     free(s->comms);
     free(s->members);
     free(s->names);

@@ -4,7 +4,10 @@
  * guards are chosen.  The checked walk then expects exactly the steps whose guards hold,
  * a loop repeating while its body matches whole, and fails at the first difference
  * naming the recording, the process, the interval and the call; on its way it gathers
- * the trip counts, the sizes and the computations of each class of processes. */
+ * the trip counts, the sizes and the computations of each class of processes, and
+ * learns which step completes each posting event's request where a call over many
+ * requests does (struct sp_done).  A last pass over every process then learns how many
+ * requests each such step completes per call. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +109,13 @@ struct strict {
     const struct pz_scale_process *proc;
     const uint32_t *raw;
     size_t n, run;
+    const uint32_t *poster;     /* sp_pair_requests's */
+    uint32_t *node_of;          /* the node each step was made as */
+    int fail_completion;        /* a completion at another step than elsewhere: at
+                                   step completion_pos, of a request posted by node
+                                   fail_poster */
+    size_t completion_pos;
+    uint32_t fail_poster;
     uint32_t cls;
     uint8_t flags[PZ_SCALE_MAX_DIMS];
     size_t fail_pos;
@@ -125,27 +135,70 @@ static uint32_t interval_of(const struct sp_stats *st, const char *name)
     return SP_NONE;
 }
 
-static void gather_bytes(struct strict *c, uint32_t k, const struct pz_scale_step *s)
+static void add_bytes(struct sp_stats *st, size_t at, const struct pz_scale_event *e)
+{
+    if (!st->has_bytes[at]) {
+        st->bytes_min[at] = st->bytes_max[at] = e->bytes;
+        st->bytes2_min[at] = st->bytes2_max[at] = e->bytes2;
+        st->has_bytes[at] = 1;
+        return;
+    }
+    st->bytes_min[at] = e->bytes < st->bytes_min[at] ? e->bytes : st->bytes_min[at];
+    st->bytes_max[at] = e->bytes > st->bytes_max[at] ? e->bytes : st->bytes_max[at];
+    st->bytes2_min[at] = e->bytes2 < st->bytes2_min[at] ? e->bytes2 : st->bytes2_min[at];
+    st->bytes2_max[at] = e->bytes2 > st->bytes2_max[at] ? e->bytes2 : st->bytes2_max[at];
+}
+
+/* The template event of recorded event ev of step pos (made as node_of[pos]): its index
+ * among the step's events in the signature, from the node's first. */
+static uint32_t template_event(const struct strict *c, size_t pos, uint32_t ev)
+{
+    const struct pz_scale_program *m = c->m;
+    const struct sp_node *nd = &m->nodes[c->node_of[pos]];
+    const char *region = m->table.syms[nd->sym].region;
+    uint32_t n = nd->first_event;
+
+    for (uint32_t i = c->proc->steps[pos].first; i < ev; i++)
+        n += !sp_reduced(region, c->proc->events[i].kind, c->poster[i]);
+    return n;
+}
+
+/* Completion ev of step pos, made as node k, left out of its signature: the step that
+ * completes its request's slot is k, at every process (else fail_completion); its
+ * sizes. */
+static void learn_completion(struct strict *c, uint32_t k, size_t pos, uint32_t ev)
+{
+    struct pz_scale_program *m = c->m;
+    const struct pz_scale_event *e = &c->proc->events[ev];
+    size_t ps = pos - (size_t)e->posted_by;
+    uint32_t te = template_event(c, ps, c->poster[ev]);
+    int32_t slot = m->events[te].slot;
+
+    if (slot < 0)
+        return;
+    if (m->done[slot].node == SP_NONE)
+        m->done[slot].node = k;
+    if ((m->done[slot].node != k || m->done[slot].by_signature) && !c->fail_completion) {
+        c->fail_completion = 1;
+        c->completion_pos = pos;
+        c->fail_poster = c->node_of[ps];
+    }
+    add_bytes(c->st, ((size_t)m->nevents + (size_t)slot) * m->nruns + c->run, e);
+}
+
+static void gather_events(struct strict *c, uint32_t k, size_t pos)
 {
     const struct sp_node *nd = &c->m->nodes[k];
-    uint32_t n = c->m->table.syms[nd->sym].n;
+    const struct pz_scale_step *s = &c->proc->steps[pos];
+    const char *region = c->m->table.syms[nd->sym].region;
+    uint32_t te = nd->first_event;
 
-    for (uint32_t i = 0; i < n; i++) {
-        const struct pz_scale_event *e = &c->proc->events[s->first + i];
-        size_t at = (size_t)(nd->first_event + i) * c->m->nruns + c->run;
-        struct sp_stats *st = c->st;
-
-        if (!st->has_bytes[at]) {
-            st->bytes_min[at] = st->bytes_max[at] = e->bytes;
-            st->bytes2_min[at] = st->bytes2_max[at] = e->bytes2;
-            st->has_bytes[at] = 1;
-            continue;
-        }
-        st->bytes_min[at] = e->bytes < st->bytes_min[at] ? e->bytes : st->bytes_min[at];
-        st->bytes_max[at] = e->bytes > st->bytes_max[at] ? e->bytes : st->bytes_max[at];
-        st->bytes2_min[at] = e->bytes2 < st->bytes2_min[at] ? e->bytes2 : st->bytes2_min[at];
-        st->bytes2_max[at] = e->bytes2 > st->bytes2_max[at] ? e->bytes2 : st->bytes2_max[at];
-    }
+    c->node_of[pos] = k;
+    for (uint32_t i = s->first; i < s->first + s->n; i++)
+        if (sp_reduced(region, c->proc->events[i].kind, c->poster[i]))
+            learn_completion(c, k, pos, i);
+        else
+            add_bytes(c->st, (size_t)te++ * c->m->nruns + c->run, &c->proc->events[i]);
 }
 
 /* The pred of node k after node prev, added when new; SP_NONE when memory runs out. */
@@ -211,7 +264,7 @@ static void gather(struct strict *c, uint32_t k, size_t pos)
     st->ngap[at]++;
     st->duration[(size_t)k * m->nruns + c->run] += s->duration;
     st->nduration[(size_t)k * m->nruns + c->run]++;
-    gather_bytes(c, k, s);
+    gather_events(c, k, pos);
     /* the computation before an interval's end is inside it, before its beginning not */
     c->in_interval[0] += gap;
     for (int d = 0; d < c->depth; d++)
@@ -320,31 +373,216 @@ static void finish_process(struct strict *c, int p)
     }
 }
 
+static void completion_elsewhere(const struct strict *c, char *err, size_t errlen)
+{
+    const struct pz_scale_program *m = c->m;
+    uint32_t p = (uint32_t)(c->proc - m->runs[c->run]->procs);
+    char where[160];
+
+    sp_where(m, c->run, p, (uint32_t)c->completion_pos, where, sizeof(where));
+    snprintf(err, errlen, "recordings differ: %s: process %u, %s (%s): completes the request "
+             "of %s that another call completes at other processes or recordings: which "
+             "call completes it cannot be extrapolated", m->runs[c->run]->path, p,
+             where, sp_sym_name(&m->table, c->raw[c->completion_pos]),
+             sp_sym_name(&m->table, m->nodes[c->fail_poster].sym));
+}
+
+/* Checks one process and gathers its numbers; node_of (its steps' nodes) is kept. */
+static int check_process(struct pz_scale_program *m, uint32_t *const *const *raw,
+                         struct sp_stats *st, size_t r, int p, uint32_t *node_of,
+                         char *err, size_t errlen)
+{
+    const struct pz_scale_process *proc = &m->runs[r]->procs[p];
+    size_t nev = proc->nevents ? proc->nevents : 1;
+    uint32_t *poster = malloc(nev * sizeof(*poster)), *done = malloc(nev * sizeof(*done));
+    struct strict c = {.m = m, .st = st, .proc = proc, .raw = raw[r][p], .n = proc->nsteps,
+                       .run = r, .poster = poster, .node_of = node_of, .last = SP_NONE};
+    long end;
+    int rc = -1;
+
+    if (!poster || !done) {
+        snprintf(err, errlen, "out of memory gathering the recordings' numbers");
+        goto out;
+    }
+    sp_pair_requests(proc, poster, done);
+    sp_positions(&m->runs[r]->grid, proc->coords, c.flags);
+    c.cls = class_of(m, m->runs[r], p, c.flags);
+    end = strict(&c, 0, m->nnodes, 0, 0);
+    if (end < 0 || (size_t)end != c.n) {
+        mismatch(&c, end, err, errlen);
+        goto out;
+    }
+    strict(&c, 0, m->nnodes, 0, 1);
+    if (c.oom) {
+        snprintf(err, errlen, "out of memory gathering the recordings' numbers");
+        goto out;
+    }
+    if (c.fail_completion) {
+        completion_elsewhere(&c, err, errlen);
+        goto out;
+    }
+    finish_process(&c, p);
+    rc = 0;
+out:
+    free(poster);
+    free(done);
+    return rc;
+}
+
+/* --- how many requests a call over many completes */
+
+/* Per completing node: of the calls that completed fewer requests than were posted for
+ * it and not yet completed, how many (SP_NONE: no such call); of the others, the most;
+ * whether these contradict one count per call, and where first. */
+struct tally {
+    uint32_t fewer, most;
+    int varies;
+    size_t run;
+    uint32_t proc, pos;
+};
+
+static void tally_call(struct tally *t, uint32_t made, uint32_t pending, size_t r,
+                       uint32_t p, uint32_t pos)
+{
+    int odd = 0;
+
+    if (made < pending) {
+        odd = (t->fewer != SP_NONE && t->fewer != made) || t->most > made;
+        if (t->fewer == SP_NONE)
+            t->fewer = made;
+    } else if (made > t->most) {
+        t->most = made;
+        odd = t->fewer != SP_NONE && made > t->fewer;
+    }
+    if (odd && !t->varies) {
+        t->varies = 1;
+        t->run = r;
+        t->proc = p;
+        t->pos = pos;
+    }
+}
+
+/* Replays process p's postings and completions against the learned completing steps. */
+static int tally_process(const struct pz_scale_program *m, size_t r, int p,
+                         const uint32_t *node_of, uint32_t *pending, struct tally *t)
+{
+    const struct pz_scale_process *proc = &m->runs[r]->procs[p];
+    size_t nev = proc->nevents ? proc->nevents : 1;
+    uint32_t *poster = malloc(nev * sizeof(*poster)), *done = malloc(nev * sizeof(*done));
+
+    if (!poster || !done) {
+        free(poster);
+        free(done);
+        return -1;
+    }
+    sp_pair_requests(proc, poster, done);
+    memset(pending, 0, m->nnodes * sizeof(*pending));
+    for (size_t pos = 0; pos < proc->nsteps; pos++) {
+        const struct pz_scale_step *s = &proc->steps[pos];
+        uint32_t k = node_of[pos], te = m->nodes[k].first_event, made = 0;
+        const char *region = m->table.syms[m->nodes[k].sym].region;
+
+        for (uint32_t i = s->first; i < s->first + s->n; i++) {
+            int32_t slot;
+
+            if (sp_reduced(region, proc->events[i].kind, poster[i])) {
+                made++;
+                continue;
+            }
+            slot = m->events[te++].slot;
+            if (slot >= 0 && m->done[slot].node != SP_NONE)
+                pending[m->done[slot].node]++;
+        }
+        if (made || pending[k]) {
+            tally_call(&t[k], made, pending[k], r, (uint32_t)p, (uint32_t)pos);
+            pending[k] -= made < pending[k] ? made : pending[k];
+        }
+    }
+    free(poster);
+    free(done);
+    return 0;
+}
+
+/* Each completing node's count per call: all that are pending, or as many as the calls
+ * that completed fewer did; else an error. */
+static int choose_per_call(struct pz_scale_program *m, struct tally *t, char *err,
+                           size_t errlen)
+{
+    for (uint32_t k = 0; k < m->nnodes; k++) {
+        char where[160];
+
+        if (!t[k].varies) {
+            m->nodes[k].per_call = t[k].fewer == SP_NONE ? 0 : t[k].fewer;
+            continue;
+        }
+        sp_where(m, t[k].run, t[k].proc, t[k].pos, where, sizeof(where));
+        snprintf(err, errlen, "%s: process %u, %s (%s): the number of requests its calls "
+                 "complete follows no pattern (neither all those posted before nor the "
+                 "same number each time): cannot be extrapolated", m->runs[t[k].run]->path,
+                 t[k].proc, where, sp_sym_name(&m->table, m->nodes[k].sym));
+        return -1;
+    }
+    return 0;
+}
+
+static int learn_per_call(struct pz_scale_program *m, uint32_t *const *const *node_of,
+                          char *err, size_t errlen)
+{
+    struct tally *t = malloc((m->nnodes ? m->nnodes : 1) * sizeof(*t));
+    uint32_t *pending = malloc((m->nnodes ? m->nnodes : 1) * sizeof(*pending));
+    int rc = -1;
+
+    if (!t || !pending) {
+        snprintf(err, errlen, "out of memory gathering the recordings' numbers");
+        goto out;
+    }
+    for (uint32_t k = 0; k < m->nnodes; k++)
+        t[k] = (struct tally){.fewer = SP_NONE};
+    for (size_t r = 0; r < m->nruns; r++)
+        for (int p = 0; p < m->runs[r]->nprocs; p++)
+            if (tally_process(m, r, p, node_of[r][p], pending, t) != 0) {
+                snprintf(err, errlen, "out of memory gathering the recordings' numbers");
+                goto out;
+            }
+    rc = choose_per_call(m, t, err, errlen);
+out:
+    free(t);
+    free(pending);
+    return rc;
+}
+
 int sp_walk_check(struct pz_scale_program *m, uint32_t *const *const *raw,
                   struct sp_stats *st, char *err, size_t errlen)
 {
-    for (size_t r = 0; r < m->nruns; r++)
-        for (int p = 0; p < m->runs[r]->nprocs; p++) {
-            struct strict c = {.m = m, .st = st, .proc = &m->runs[r]->procs[p],
-                               .raw = raw[r][p], .n = m->runs[r]->procs[p].nsteps, .run = r,
-                               .last = SP_NONE};
-            long end;
+    uint32_t ***node_of = calloc(m->nruns, sizeof(*node_of));
+    int rc = -1;
 
-            sp_positions(&m->runs[r]->grid, c.proc->coords, c.flags);
-            c.cls = class_of(m, m->runs[r], p, c.flags);
-            end = strict(&c, 0, m->nnodes, 0, 0);
-            if (end < 0 || (size_t)end != c.n) {
-                mismatch(&c, end, err, errlen);
-                return -1;
-            }
-            strict(&c, 0, m->nnodes, 0, 1);
-            if (c.oom) {
-                snprintf(err, errlen, "out of memory gathering the recordings' numbers");
-                return -1;
-            }
-            finish_process(&c, p);
+    for (size_t r = 0; node_of && r < m->nruns; r++) {
+        if (!(node_of[r] = calloc((size_t)m->runs[r]->nprocs, sizeof(**node_of))))
+            goto oom;
+        for (int p = 0; p < m->runs[r]->nprocs; p++) {
+            size_t n = m->runs[r]->procs[p].nsteps;
+
+            if (!(node_of[r][p] = malloc((n ? n : 1) * sizeof(uint32_t))))
+                goto oom;
+            if (check_process(m, raw, st, r, p, node_of[r][p], err, errlen) != 0)
+                goto out;
         }
-    return 0;
+    }
+    if (!node_of)
+        goto oom;
+    rc = learn_per_call(m, (uint32_t *const *const *)node_of, err, errlen);
+    goto out;
+oom:
+    snprintf(err, errlen, "out of memory gathering the recordings' numbers");
+out:
+    for (size_t r = 0; node_of && r < m->nruns; r++) {
+        for (int p = 0; node_of[r] && p < m->runs[r]->nprocs; p++)
+            free(node_of[r][p]);
+        free(node_of[r]);
+    }
+    free(node_of);
+    return rc;
 }
 
 void sp_stats_free(struct sp_stats *st)

@@ -105,18 +105,26 @@ struct recorded {
     struct pz_scale_program *m;
 };
 
-static void record(struct recorded *r, int ndims, const uint8_t *periodic, sr_program prog)
+/* Records prog at the 3 counts given and builds its model. */
+static void record_at(struct recorded *r, const int *counts, int ndims,
+                      const uint8_t *periodic, sr_program prog, void *arg)
 {
-    static const int counts[3] = {2, 4, 8};
     char err[512] = "", path[32];
 
     for (int i = 0; i < 3; i++) {
         snprintf(path, sizeof(path), "run%d", counts[i]);
-        r->runs[i] = sr_build(path, counts[i], ndims, periodic, prog, NULL);
+        r->runs[i] = sr_build(path, counts[i], ndims, periodic, prog, arg);
         r->list[i] = &r->runs[i]->run;
     }
     r->m = pz_scale_program_build(r->list, 3, 0, err, sizeof(err));
     cr_assert(r->m, "%s", err);
+}
+
+static void record(struct recorded *r, int ndims, const uint8_t *periodic, sr_program prog)
+{
+    static const int counts[3] = {2, 4, 8};
+
+    record_at(r, counts, ndims, periodic, prog, NULL);
 }
 
 static void recorded_free(struct recorded *r)
@@ -202,7 +210,11 @@ static void check_run(const struct collected *c, const struct sr_run *truth, int
                              r[at].peer, t->peer);
                 if (e->kind != PZ_REC_IRECV_REQUEST) {
                     cr_assert_eq(r[at].tag, e->tag, "process %d step %zu: tag", p, j);
-                    check_comm(c, r[at].comm, t, p, at);
+                    if (e->comm == PZ_SCALE_NO_COMM)
+                        cr_assert_eq(r[at].comm, PZ_NONE32, "process %d record %zu: a "
+                                     "communicator, expected none", p, at);
+                    else
+                        check_comm(c, r[at].comm, t, p, at);
                 }
                 cr_assert_eq(r[at].bytes, e->bytes, "process %d step %zu event %u: %llu "
                              "bytes, expected %llu", p, j, i,
@@ -835,4 +847,387 @@ Test(scale_program, requests_match_their_posting_calls)
     }
     collected_free(c);
     recorded_free(&r);
+}
+
+/* --- completions of calls over many requests */
+
+/* A halo exchange as tests/programs/scale_grid.c makes it: for each neighbour at dirs that
+ * exists, in order, an MPI_Irecv from it and an MPI_Isend to it; then ONE MPI_Waitall of
+ * all the requests, which records their completions in the order they were posted (the
+ * order of the request array): a receive's (MPI_IRECV, the sender, the size) and a
+ * send's (ISEND_COMPLETE, no communicator).  Then C / P of computation and an
+ * MPI_Allreduce.  Message size 65536 / P bytes. */
+static void exchange_waitall(struct sr_run *b, int p, const int *c, const int (*dirs)[3],
+                             int ndirs)
+{
+    int P = b->run.nprocs, recv_at[6], send_at[6], waitall;
+    uint64_t bytes = 65536 / (uint64_t)P;
+
+    for (int d = 0; d < ndirs; d++) {
+        struct pz_scale_event e = ev(PZ_REC_IRECV_REQUEST, SR_WORLD);
+        int peer = sr_rank_at(b, c, dirs[d]);
+        struct sr_truth t = world(b, peer);
+
+        if (peer < 0)
+            continue;
+        call(b, p, SR_IRECV, 0);
+        sr_event(b, p, &e, &no_truth);
+        recv_at[d] = steps_of(b, p) - 1;
+        e = to(PZ_REC_ISEND, dirs[d], TAG, bytes);
+        call(b, p, SR_ISEND, 0);
+        sr_event(b, p, &e, &t);
+        send_at[d] = steps_of(b, p) - 1;
+    }
+    call(b, p, SR_WAITALL, 0);
+    waitall = steps_of(b, p) - 1;
+    for (int d = 0; d < ndirs; d++) {
+        struct pz_scale_event e = to(PZ_REC_IRECV, dirs[d], TAG, bytes);
+        int peer = sr_rank_at(b, c, dirs[d]);
+        struct sr_truth t = world(b, peer);
+
+        if (peer < 0)
+            continue;
+        e.posted_by = t.posted_by = waitall - recv_at[d];
+        sr_event(b, p, &e, &t);
+        e = ev(PZ_REC_ISEND_COMPLETE, PZ_SCALE_NO_COMM);
+        t = no_truth;
+        e.posted_by = t.posted_by = waitall - send_at[d];
+        sr_event(b, p, &e, &t);
+    }
+    collective(b, p, SR_ALLREDUCE, C / P, SR_WORLD, world(b, -1), -1, 8, 8);
+}
+
+static void waitall1(struct sr_run *b, int p, const int *c)
+{
+    exchange_waitall(b, p, c, dirs1, 2);
+}
+
+static void waitall2(struct sr_run *b, int p, const int *c)
+{
+    exchange_waitall(b, p, c, dirs2, 4);
+}
+
+static void prog_waitall1(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, waitall1);
+}
+
+static void prog_waitall2(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, waitall2);
+}
+
+/* The records of process p inside its n-th call (from 0) to region: up to max, their
+ * number. */
+static int inside_call(const struct collected *c, int p, uint32_t region, int n,
+                       const struct pz_rec **out, int max)
+{
+    int seen = -1, k = 0;
+
+    for (size_t i = 0; i < c->n[p]; i++) {
+        const struct pz_rec *x = &c->recs[p][i];
+
+        if (x->kind == PZ_REC_ENTER && x->region == region && ++seen == n) {
+            for (i++; i < c->n[p] && c->recs[p][i].kind != PZ_REC_LEAVE && k < max; i++)
+                out[k++] = &c->recs[p][i];
+            return k;
+        }
+    }
+    return -1;
+}
+
+/* The requests of process p's first iteration as posted, in order (IRECV_REQUEST and
+ * ISEND records): their number. */
+static int first_postings(const struct collected *c, int p, uint64_t *ids, int max)
+{
+    int n = 0;
+
+    for (size_t i = 0; i < c->n[p] && n < max; i++) {
+        const struct pz_rec *x = &c->recs[p][i];
+
+        if (x->kind == PZ_REC_ENTER && x->region == SR_WAITALL)
+            break;
+        if (x->kind == PZ_REC_IRECV_REQUEST || x->kind == PZ_REC_ISEND)
+            ids[n++] = x->request;
+    }
+    return n;
+}
+
+/* The first Waitall of process p completes, in order, a receive from each of senders
+ * (n of them) and the send after it, with the ids of the requests posted before it, in
+ * posting order. */
+static void expect_waitall(const struct collected *c, int p, const uint32_t *senders, int n)
+{
+    const struct pz_rec *in[32];
+    uint64_t posted[32];
+    int k = inside_call(c, p, SR_WAITALL, 0, in, 32);
+
+    cr_assert_eq(first_postings(c, p, posted, 32), 2 * n, "process %d: %d requests posted",
+                 p, first_postings(c, p, posted, 32));
+    cr_assert_eq(k, 2 * n, "process %d: a Waitall of %d completions, expected %d", p, k, 2 * n);
+    for (int i = 0; i < n; i++) {
+        cr_expect_eq(in[2 * i]->kind, PZ_REC_IRECV, "process %d completion %d", p, 2 * i);
+        cr_expect_eq(in[2 * i]->peer, senders[i], "process %d completion %d: from %u, "
+                     "expected %u", p, 2 * i, in[2 * i]->peer, senders[i]);
+        cr_expect_eq(in[2 * i + 1]->kind, PZ_REC_ISEND_COMPLETE, "process %d completion %d",
+                     p, 2 * i + 1);
+    }
+    for (int i = 0; i < 2 * n; i++) {
+        cr_expect_eq(posted[i], (uint64_t)i + 1, "process %d: request %d posted as %llu", p,
+                     i, (unsigned long long)posted[i]);
+        cr_expect_eq(in[i]->request, posted[i], "process %d completion %d: request %llu, "
+                     "posted as %llu", p, i, (unsigned long long)in[i]->request,
+                     (unsigned long long)posted[i]);
+    }
+}
+
+Test(scale_program, stencil_2d_one_waitall)
+{
+    struct recorded r;
+    struct collected *c = check_program(2, NULL, prog_waitall2, 16, &r);
+    /* recorded at 2 x 1, 2 x 2 and 4 x 2: no process of any recording has 4 neighbours
+     * (4 x 2 has 2 columns), so no recorded Waitall completes 8 requests.  At 16 (4 x 4,
+     * rank 4 i + j, neighbours north, south, west, east as dirs2 orders them): process 5
+     * at (1, 1) posts 4 Irecv and 4 Isend (requests 1 to 8, to and from 1, 9, 4, 6) and
+     * its Waitall completes the 8, receives from 1, 9, 4, 6 each followed by the
+     * completion of the send to the same neighbour; corner 0 at (0, 0) has south 4 and
+     * east 1: 2 Irecv, 2 Isend and 4 completions; edge 7 at (1, 3) has 3, 11 and 6: 6. */
+    static const uint32_t of5[4] = {1, 9, 4, 6}, of0[2] = {4, 1}, of7[3] = {3, 11, 6};
+
+    expect_waitall(c, 5, of5, 4);
+    expect_waitall(c, 0, of0, 2);
+    expect_waitall(c, 7, of7, 3);
+    collected_free(c);
+    recorded_free(&r);
+}
+
+Test(scale_program, stencil_1d_one_waitall_from_2_3_4)
+{
+    static const int counts[3] = {2, 3, 4};
+    struct recorded r;
+    struct collected *c;
+    struct sr_run *truth;
+    /* at 8 in a row: 0 has east 1 only (a Waitall of 2), 7 west 6 only, 3 both: receives
+     * from 2 and 4, 4 completions */
+    static const uint32_t of0[1] = {1}, of7[1] = {6}, of3[2] = {2, 4};
+
+    record_at(&r, counts, 1, NULL, prog_waitall1, NULL);
+    c = synthesize(r.m, 8);
+    truth = sr_build("truth", 8, 1, NULL, prog_waitall1, NULL);
+    check_run(c, truth, 1);
+    expect_waitall(c, 0, of0, 1);
+    expect_waitall(c, 7, of7, 1);
+    expect_waitall(c, 3, of3, 2);
+    sr_free(truth);
+    collected_free(c);
+    recorded_free(&r);
+}
+
+/* The same exchange, its receives completed by one MPI_Waitall and its sends by another:
+ * two steps, whatever the number of neighbours, each completing its own kind. */
+static void two_waitalls(struct sr_run *b, int p, const int *c)
+{
+    int P = b->run.nprocs, posted_at[8], kinds[8], n = 0;
+    uint64_t bytes = 65536 / (uint64_t)P;
+
+    for (int k = 0; k < 2; k++)
+        for (int d = 0; d < 4; d++) {
+            struct pz_scale_event e = k ? to(PZ_REC_ISEND, dirs2[d], TAG, bytes)
+                                        : ev(PZ_REC_IRECV_REQUEST, SR_WORLD);
+            int peer = sr_rank_at(b, c, dirs2[d]);
+            struct sr_truth t = k ? world(b, peer) : no_truth;
+
+            if (peer < 0)
+                continue;
+            call(b, p, k ? SR_ISEND : SR_IRECV, 0);
+            sr_event(b, p, &e, &t);
+            posted_at[n] = steps_of(b, p) - 1;
+            kinds[n++] = d;
+        }
+    for (int k = 0, i = 0; k < 2; k++) {
+        call(b, p, SR_WAITALL, 0);
+        for (int j = 0; j < n / 2; j++, i++) {
+            int peer = sr_rank_at(b, c, dirs2[kinds[i]]);
+            struct pz_scale_event e = k ? ev(PZ_REC_ISEND_COMPLETE, PZ_SCALE_NO_COMM)
+                                        : to(PZ_REC_IRECV, dirs2[kinds[i]], TAG, bytes);
+            struct sr_truth t = k ? no_truth : world(b, peer);
+
+            e.posted_by = t.posted_by = steps_of(b, p) - 1 - posted_at[i];
+            sr_event(b, p, &e, &t);
+        }
+    }
+    collective(b, p, SR_ALLREDUCE, C / P, SR_WORLD, world(b, -1), -1, 8, 8);
+}
+
+static void prog_two_waitalls(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, two_waitalls);
+}
+
+Test(scale_program, waitall_of_receives_then_waitall_of_sends)
+{
+    struct recorded r;
+    struct collected *c = check_program(2, NULL, prog_two_waitalls, 16, &r);
+    const struct pz_rec *in[16];
+
+    /* 4 x 4: process 5 receives from 1, 9, 4 and 6 in its first Waitall (requests 1 to 4,
+     * its receives), completes its 4 sends (requests 5 to 8) in the second */
+    cr_assert_eq(inside_call(c, 5, SR_WAITALL, 0, in, 16), 4);
+    cr_expect(in[0]->kind == PZ_REC_IRECV && in[0]->peer == 1 && in[0]->request == 1);
+    cr_expect(in[3]->kind == PZ_REC_IRECV && in[3]->peer == 6 && in[3]->request == 4);
+    cr_assert_eq(inside_call(c, 5, SR_WAITALL, 1, in, 16), 4);
+    cr_expect(in[0]->kind == PZ_REC_ISEND_COMPLETE && in[0]->request == 5);
+    cr_expect(in[3]->kind == PZ_REC_ISEND_COMPLETE && in[3]->request == 8);
+    collected_free(c);
+    recorded_free(&r);
+}
+
+/* A periodic ring: receives from west and east, sends to both; `waitanys` receives
+ * completed by MPI_Waitany calls, one each, in the order they arrive (east's first at
+ * the odd processes when odd_east_first, and at process late_proc of the run at
+ * late_count processes, whose first call completes both when both_late, as
+ * MPI_Waitsome may, and the next none), then one MPI_Waitall completes the other
+ * receives and the sends. */
+struct waitany_args {
+    int waitanys, odd_east_first, late_proc, late_count, both_late;
+};
+
+static void prog_waitany(struct sr_run *b, int p, const int *c, void *arg)
+{
+    const struct waitany_args *a = arg;
+    int P = b->run.nprocs;
+
+    sr_step(b, p, PZ_SCALE_BEGIN, SR_INTERVAL, 0);
+    for (int it = 0; it < ITERS; it++) {
+        int recv_at[2], send_at[2];
+        int east_first = (a->odd_east_first && p % 2) ||
+                         (P == a->late_count && p == a->late_proc);
+
+        for (int d = 0; d < 2; d++) {
+            struct pz_scale_event e = ev(PZ_REC_IRECV_REQUEST, SR_WORLD);
+
+            call(b, p, SR_IRECV, d ? 0 : C / P);
+            sr_event(b, p, &e, &no_truth);
+            recv_at[d] = steps_of(b, p) - 1;
+        }
+        for (int d = 0; d < 2; d++) {
+            struct pz_scale_event e = to(PZ_REC_ISEND, dirs1[d], TAG, 1024);
+            struct sr_truth t = world(b, sr_rank_at(b, c, dirs1[d]));
+
+            call(b, p, SR_ISEND, 0);
+            sr_event(b, p, &e, &t);
+            send_at[d] = steps_of(b, p) - 1;
+        }
+        for (int i = 0; i < a->waitanys; i++) {
+            int d = east_first ? 1 - i : i;
+            struct pz_scale_event e = to(PZ_REC_IRECV, dirs1[d], TAG, 1024);
+            struct sr_truth t = world(b, sr_rank_at(b, c, dirs1[d]));
+
+            call(b, p, SR_WAITANY, 0);
+            if (east_first && a->both_late && i > 0)
+                continue;   /* nothing left to complete */
+            e.posted_by = t.posted_by = steps_of(b, p) - 1 - recv_at[d];
+            sr_event(b, p, &e, &t);
+            if (east_first && a->both_late) {
+                e = to(PZ_REC_IRECV, dirs1[1 - d], TAG, 1024);
+                t = world(b, sr_rank_at(b, c, dirs1[1 - d]));
+                e.posted_by = t.posted_by = steps_of(b, p) - 1 - recv_at[1 - d];
+                sr_event(b, p, &e, &t);
+            }
+        }
+        call(b, p, SR_WAITALL, 0);
+        for (int i = a->waitanys; i < 2; i++) {
+            int d = east_first ? 1 - i : i;
+            struct pz_scale_event e = to(PZ_REC_IRECV, dirs1[d], TAG, 1024);
+            struct sr_truth t = world(b, sr_rank_at(b, c, dirs1[d]));
+
+            e.posted_by = t.posted_by = steps_of(b, p) - 1 - recv_at[d];
+            sr_event(b, p, &e, &t);
+        }
+        for (int d = 0; d < 2; d++) {
+            struct pz_scale_event e = ev(PZ_REC_ISEND_COMPLETE, PZ_SCALE_NO_COMM);
+            struct sr_truth t = no_truth;
+
+            e.posted_by = t.posted_by = steps_of(b, p) - 1 - send_at[d];
+            sr_event(b, p, &e, &t);
+        }
+    }
+    sr_step(b, p, PZ_SCALE_END, SR_INTERVAL, 0);
+}
+
+Test(scale_program, waitany_completes_one_request_per_call)
+{
+    static const uint8_t periodic[3] = {1, 0, 0};
+    static const int counts[3] = {2, 4, 8};
+    struct waitany_args a = {2, 1, -1, 0, 0};
+    struct recorded r;
+    struct collected *c;
+    const struct pz_rec *in[8];
+
+    record_at(&r, counts, 1, periodic, prog_waitany, &a);
+    c = synthesize(r.m, 16);
+    /* the order the receives arrived in is not a pattern: each MPI_Waitany completes one,
+     * the first posted first.  Process 5 posts its receive from 4 (request 1), from 6
+     * (2), its sends to 4 (3) and 6 (4): the Waitanys complete 1 then 2, from 4 then 6,
+     * the Waitall the sends, 3 and 4 */
+    cr_assert_eq(inside_call(c, 5, SR_WAITANY, 0, in, 8), 1);
+    cr_expect(in[0]->kind == PZ_REC_IRECV && in[0]->peer == 4 && in[0]->request == 1);
+    cr_assert_eq(inside_call(c, 5, SR_WAITANY, 1, in, 8), 1);
+    cr_expect(in[0]->kind == PZ_REC_IRECV && in[0]->peer == 6 && in[0]->request == 2);
+    cr_assert_eq(inside_call(c, 5, SR_WAITALL, 0, in, 8), 2);
+    cr_expect(in[0]->kind == PZ_REC_ISEND_COMPLETE && in[0]->request == 3);
+    cr_expect(in[1]->kind == PZ_REC_ISEND_COMPLETE && in[1]->request == 4);
+    collected_free(c);
+    recorded_free(&r);
+}
+
+Test(scale_program, a_request_completed_by_different_calls_is_named)
+{
+    static const uint8_t periodic[3] = {1, 0, 0};
+    static const int counts[3] = {2, 4, 8};
+    /* one Waitany completes the receive from west, the Waitall the one from east; but at
+     * 4 processes, process 1's Waitany completes east's */
+    struct waitany_args a = {1, 0, 1, 4, 0};
+    struct sr_run *runs[3];
+    const struct pz_scale_run *list[3];
+    char err[512] = "", path[32];
+
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof(path), "run%d", counts[i]);
+        runs[i] = sr_build(path, counts[i], 1, periodic, prog_waitany, &a);
+        list[i] = &runs[i]->run;
+    }
+    cr_assert_null(pz_scale_program_build(list, 3, 0, err, sizeof(err)));
+    cr_expect(strstr(err, "run4") && strstr(err, "process 1") &&
+              strstr(err, "interval 'interval 1 at app.c:10'") && strstr(err, "MPI_Waitany"),
+              "%s", err);
+    for (int i = 0; i < 3; i++)
+        sr_free(runs[i]);
+}
+
+Test(scale_program, a_call_completing_requests_in_no_pattern_is_named)
+{
+    static const uint8_t periodic[3] = {1, 0, 0};
+    static const int counts[3] = {2, 4, 8};
+    /* two MPI_Waitany complete one receive each; but at 4 processes, process 1's first
+     * completes both: neither all those posted nor one per call */
+    struct waitany_args a = {2, 0, 1, 4, 1};
+    struct sr_run *runs[3];
+    const struct pz_scale_run *list[3];
+    char err[512] = "", path[32];
+
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof(path), "run%d", counts[i]);
+        runs[i] = sr_build(path, counts[i], 1, periodic, prog_waitany, &a);
+        list[i] = &runs[i]->run;
+    }
+    cr_assert_null(pz_scale_program_build(list, 3, 0, err, sizeof(err)));
+    cr_expect(strstr(err, "run4") && strstr(err, "process 1") &&
+              strstr(err, "interval 'interval 1 at app.c:10'") && strstr(err, "MPI_Waitany") &&
+              strstr(err, "no pattern"), "%s", err);
+    for (int i = 0; i < 3; i++)
+        sr_free(runs[i]);
 }
