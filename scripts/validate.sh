@@ -449,7 +449,7 @@ lines.append("")
 for c in cals:
     when = record["calibrations"][c - 1]["minutes_after_the_first"]
     lines.append("calibration %d: %s%s" % (c, machines[c - 1],
-                                          "" if when is None else ", made %.0f min after the first" % when))
+                                          "" if when is None else ", made %.1f min after the first" % when))
 for c in cals:
     lines.append("")
     out = {}
