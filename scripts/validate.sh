@@ -324,12 +324,17 @@ def load(path):
 
 
 def times(report):
-    """Execution time of every interval, keyed by (line, id), with its label."""
-    out = {}
+    """Execution time of every interval, keyed by (line, id, level), with its label; the
+    level is in the label too when the same interval also runs at another level."""
+    out, seen = {}, {}
     for iv in report["intervals"]:
-        key = (iv["line"], iv["id"])
+        seen[(iv["line"], iv["id"])] = seen.get((iv["line"], iv["id"]), 0) + 1
+    for iv in report["intervals"]:
+        key = (iv["line"], iv["id"], iv["level"])
         label = "whole run" if iv["level"] == 0 else "%d at %s:%d" % (
             iv["id"], os.path.basename(iv["file"]), iv["line"])
+        if seen[(iv["line"], iv["id"])] > 1:
+            label += " L%d" % iv["level"]
         out[key] = (label, iv["level"], iv["main"]["execution_time"])
     return out
 

@@ -16,8 +16,9 @@
  *   - two dot products (MPI_Allreduce of one double on the grid) and three updates.
  * As in NAS CG's inverse power method, CG restarts every 25 iterations on b = x / |x|
  * (so that the residual never underflows).  The result is checked at the end: the
- * recursive residual against b - A x computed afresh; the exit status is 1 when they
- * disagree or the residual did not shrink.  Intervals: the iterations (1), the matrix
+ * recursive residual against b - A x computed afresh (through intervals 2 to 4 once
+ * more, outside the iterations); the exit status is 1 when they disagree or the
+ * residual did not shrink.  Intervals: the iterations (1), the matrix
  * product (2), the row reduction (3), the transposition (4), the dot products p.q (5)
  * and r.r (7), the updates of x and r (6) and of p (8), the restarts (9).  Part of the
  * validation harness (scripts/validate.sh).
