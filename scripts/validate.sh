@@ -18,7 +18,7 @@
 #   scripts/validate.sh [--reduced] [--machine FILE] [--reps N] [--calibrations N] [--dir DIR]
 #
 #   --reduced         smaller problems, one run each, one quick calibration (for CI)
-#   --machine FILE    predict on FILE instead of calibrating the TCP transport
+#   --machine FILE    predict on FILE alone, instead of calibrating the TCP transport
 #   --reps N          runs of each kind per case, the medians are compared
 #                     (default 5, 1 with --reduced)
 #   --calibrations N  calibrations of the TCP transport spread over the run
