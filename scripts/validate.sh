@@ -1,24 +1,31 @@
 #!/bin/sh
-# How accurate prognoz predict is (issue 7's validation harness): for each program of
-# share/validation, on 2 ranks, record it over shared memory (UCX_TLS=sm,self), predict
-# that recording on a machine file of the TCP transport (calibrated once, with
-# UCX_TLS=tcp,self mpiexec -n 2 prognoz calibrate), run it for real over TCP (recorded
-# too, so that prognoz report gives the measured time of every interval), and print
-# measured against predicted execution time for the whole run and every interval, the
-# error in percent, and the median and largest |error| over all programs.  Where
-# SimGrid's smpirun is installed, the first recording of each program is also exported
-# (prognoz export --simgrid) and replayed by SimGrid on the equivalent platform: its
-# prediction and the time its replay took are printed next to prognoz's.
+# How accurate prognoz predict is (the validation harness of issues 7 and 14): each
+# program of share/validation, at each of its problem sizes, on 2 ranks, is recorded
+# over shared memory (UCX_TLS=sm,self) and run for real over TCP (UCX_TLS=tcp,self;
+# recorded too, so that prognoz report gives the measured time of every interval),
+# REPS times each, alternately.  The TCP transport is calibrated N times (UCX_TLS=tcp,self
+# mpiexec -n 2 prognoz calibrate), spread over the run: before the first program and
+# again after each Nth of them.  Every recording is then predicted on every calibration.
+# Printed: per (program, size) and interval, the measured time (the median of the runs)
+# and its spread, (max - min) / median; per calibration, the predicted time (the median
+# over the recordings), the error in percent, and whether |error| is below the spread;
+# then per calibration the median and largest |error| of the whole run and of the
+# intervals, and whether the goal is met (whole run: median <= 5%, max <= 15%).  Where
+# SimGrid's smpirun is installed, the first recording of each case is also exported
+# (prognoz export --simgrid) on every calibration and replayed by SimGrid: its
+# predictions and errors are printed beside prognoz's.
 #
-#   scripts/validate.sh [--reduced] [--machine FILE] [--reps N] [--dir DIR]
+#   scripts/validate.sh [--reduced] [--machine FILE] [--reps N] [--calibrations N] [--dir DIR]
 #
-#   --reduced       smaller problems, one run each (for CI: under a minute)
-#   --machine FILE  predict on FILE instead of calibrating the TCP transport
-#   --reps N        runs of each kind per program, the medians are compared
-#                   (default 5, 1 with --reduced)
-#   --dir DIR       work directory (default ./_validate at the top of the tree): the
-#                   programs, traces, reports and predictions, and the results in
-#                   DIR/results.txt (the table) and DIR/results.json (every run)
+#   --reduced         smaller problems, one run each, one quick calibration (for CI)
+#   --machine FILE    predict on FILE alone, instead of calibrating the TCP transport
+#   --reps N          runs of each kind per case, the medians are compared
+#                     (default 5, 1 with --reduced)
+#   --calibrations N  calibrations of the TCP transport spread over the run
+#                     (default 2, 1 with --reduced)
+#   --dir DIR         work directory (default ./_validate at the top of the tree): the
+#                     programs, machine files, traces, reports and predictions, and the
+#                     results in DIR/results.txt (the table) and DIR/results.json (every run)
 #
 # prognoz is taken from PROGNOZ (the command; PROGNOZ_LIB then names libprognoz.so),
 # else from $PREFIX if set, else from the build tree ${BUILDDIR:-./_build} if it is built,
@@ -28,7 +35,7 @@
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-reduced=0 machine="" reps="" dir=$top/_validate
+reduced=0 machine="" reps="" calibrations="" dir=$top/_validate
 MPICC=${MPICC:-mpicc}
 MPIEXEC=${MPIEXEC:-mpiexec}
 limit=${VALIDATE_TIMEOUT:-120}
@@ -41,9 +48,9 @@ die() {
 
 usage() {
     if [ "$1" -eq 0 ]; then
-        sed -n '10,18s/^# \{0,1\}//p' "$0"
+        sed -n '18,28s/^# \{0,1\}//p' "$0"
     else
-        sed -n '10,18s/^# \{0,1\}//p' "$0" >&2
+        sed -n '18,28s/^# \{0,1\}//p' "$0" >&2
     fi
     exit "$1"
 }
@@ -55,6 +62,8 @@ while [ $# -gt 0 ]; do
     --machine=*) machine=${1#--machine=} ;;
     --reps) [ $# -ge 2 ] || usage 2; reps=$2; shift ;;
     --reps=*) reps=${1#--reps=} ;;
+    --calibrations) [ $# -ge 2 ] || usage 2; calibrations=$2; shift ;;
+    --calibrations=*) calibrations=${1#--calibrations=} ;;
     --dir) [ $# -ge 2 ] || usage 2; dir=$2; shift ;;
     --dir=*) dir=${1#--dir=} ;;
     -h | --help) usage 0 ;;
@@ -64,6 +73,10 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$reps" ] || reps=$((reduced ? 1 : 5))
 case $reps in '' | *[!0-9]* | 0) die "--reps '$reps': expected a whole number from 1" ;; esac
+[ -n "$calibrations" ] || calibrations=$((reduced ? 1 : 2))
+case $calibrations in
+'' | *[!0-9]* | 0) die "--calibrations '$calibrations': expected a whole number from 1" ;;
+esac
 if [ -n "$machine" ]; then
     [ -r "$machine" ] || die "cannot read the machine file '$machine'"
     machine=$(cd "$(dirname "$machine")" && pwd)/$(basename "$machine")
@@ -91,24 +104,38 @@ fi
 [ -r "$include/prognoz.h" ] || include=$top/include
 "$PY" -c 'import json, statistics' 2>/dev/null || die "$PY with the json module is needed"
 
-# The programs and their argument (iterations, tasks, chunks, Ki keys): full size, reduced.
-programs="ring stencil cg transpose master_worker pipeline wavefront bucketsort fft3d multigrid halo3d halo2d"
-size_of() {
+# The programs and their sizes, each FULL/REDUCED, the arguments of one size separated by
+# commas: iterations, tasks, chunks or Ki keys first, then the grid size, the matrix
+# order or the columns where the program takes one.  The first size of a program is its
+# usual one; the second, where there is one, a small problem whose messages are short
+# (latency-bound).
+programs="ring stencil cg transpose master_worker pipeline wavefront bucketsort fft3d multigrid halo3d halo2d cg2d"
+sizes_of() {
     case $1 in
-    ring) echo "800 100" ;;
-    stencil) echo "300 40" ;;
-    cg) echo "200 30" ;;
-    transpose) echo "120 20" ;;
-    master_worker) echo "400 60" ;;
-    pipeline) echo "700 120" ;;
-    wavefront) echo "80 6" ;;
-    bucketsort) echo "2048 256" ;;
-    fft3d) echo "50 5" ;;
-    multigrid) echo "100 8" ;;
-    halo3d) echo "600 60" ;;
-    halo2d) echo "600 60" ;;
-    esac | cut -d' ' -f$((reduced + 1))
+    ring) echo "800/100" ;;
+    stencil) echo "300/40 12000,256/1500,256" ;;
+    cg) echo "200/30" ;;
+    transpose) echo "120/20 2000,128/250,128" ;;
+    master_worker) echo "400/60" ;;
+    pipeline) echo "700/120" ;;
+    wavefront) echo "80/6" ;;
+    bucketsort) echo "2048/256 128/32" ;;
+    fft3d) echo "50/5" ;;
+    multigrid) echo "100/8" ;;
+    halo3d) echo "600/60 12000,24/1500,24" ;;
+    halo2d) echo "600/60 15000,128/2000,128" ;;
+    cg2d) echo "300/30 1000,2048/150,2048" ;;
+    esac
 }
+
+# The cases, PROGRAM:ARGUMENTS (commas between the arguments), in the order they run.
+cases=""
+for p in $programs; do
+    for s in $(sizes_of "$p"); do
+        cases="$cases $p:$(echo "$s" | cut -d/ -f$((reduced + 1)))"
+    done
+done
+[ -z "$machine" ] || calibrations=1
 
 mkdir -p "$dir/bin" || die "cannot create '$dir'"
 dir=$(cd "$dir" && pwd)
@@ -116,7 +143,7 @@ rm -f "$dir/finalize-hangs"
 echo "validate: prognoz $PROGNOZ, work directory $dir"
 for p in $programs; do
     "$MPICC" -std=c11 -g -O2 -Wall -Wextra -I"$include" -o "$dir/bin/$p" \
-        "$top/share/validation/$p.c" || die "cannot build share/validation/$p.c"
+        "$top/share/validation/$p.c" -lm || die "cannot build share/validation/$p.c"
 done
 
 # watch PID LOG PATTERN: waits for the job PID (started by setsid, so that it leads its
@@ -148,12 +175,14 @@ watch() {
 }
 trap '[ -n "$job" ] && kill -TERM "-$job" 2>/dev/null; exit 1' HUP INT TERM
 
-# run NAME TLS PROG ARG: PROG on 2 ranks over the UCX transports TLS, recorded into
-# NAME (a trace directory); its output in NAME.out and NAME.err.  Runs that hung in
-# MPI_Finalize after writing the trace are listed in $dir/finalize-hangs.
+# run NAME TLS PROG ARGS: PROG on 2 ranks over the UCX transports TLS, recorded into
+# NAME (a trace directory), its arguments ARGS separated by commas; its output in
+# NAME.out and NAME.err.  Runs that hung in MPI_Finalize after writing the trace are
+# listed in $dir/finalize-hangs.
 run() {
     rm -rf "$1"
-    UCX_TLS=$2 setsid "$PROGNOZ" record -o "$1" -- "$MPIEXEC" -n 2 "$dir/bin/$3" "$4" \
+    # shellcheck disable=SC2046  # the arguments, one a word
+    UCX_TLS=$2 setsid "$PROGNOZ" record -o "$1" -- "$MPIEXEC" -n 2 "$dir/bin/$3" $(echo "$4" | tr , ' ') \
         >"$1.out" 2>"$1.err" &
     watch $! "$1.err" '^prognoz: recorded'
     case $job_status in
@@ -166,79 +195,127 @@ run() {
     die "$3 over $2: exit status $job_status, or no trace (above)"
 }
 
-# The machine: the TCP transport between two ranks, calibrated once for all programs.
-if [ -z "$machine" ]; then
-    machine=$dir/tcp.conf
-    rm -f "$machine"
+# calibrate C: the TCP transport between two ranks calibrated into $dir/tcp-C.conf.
+calibrate() {
+    _conf=$dir/tcp-$1.conf
+    rm -f "$_conf"
+    echo "validate: calibration $1 of $calibrations of the TCP transport (UCX_TLS=tcp,self $MPIEXEC -n 2 prognoz calibrate${quick:+ $quick})"
+    date +%s >"$dir/tcp-$1.when"
+    UCX_TLS=tcp,self setsid "$MPIEXEC" -n 2 "$PROGNOZ" calibrate -o "$_conf" $quick \
+        >"$dir/calibrate-$1.out" 2>&1 &
+    watch $! "$dir/calibrate-$1.out" '^wrote '
+    case $job_status in
+    0 | hung) [ -s "$_conf" ] || die "calibration $1 wrote no $_conf" ;;
+    *) cat "$dir/calibrate-$1.out" >&2; die "calibration $1 failed (status $job_status, above)" ;;
+    esac
+}
+
+# The machines: the one given, else the calibrations, made as the cases run.
+quick=""
+[ $reduced -eq 1 ] && quick=--quick
+rm -f "$dir"/tcp-*.conf "$dir"/tcp-*.when
+if [ -n "$machine" ]; then
+    machines=$machine
+    echo "validate: machine $machine"
+else
     "$PROGNOZ" calibrate --help >/dev/null 2>&1 ||
         die "'$PROGNOZ calibrate' is not available: give a machine file with --machine FILE"
-    quick=""
-    [ $reduced -eq 1 ] && quick=--quick
-    echo "validate: calibrating the TCP transport (UCX_TLS=tcp,self $MPIEXEC -n 2 prognoz calibrate${quick:+ $quick})"
-    UCX_TLS=tcp,self setsid "$MPIEXEC" -n 2 "$PROGNOZ" calibrate -o "$machine" $quick \
-        >"$dir/calibrate.out" 2>&1 &
-    watch $! "$dir/calibrate.out" '^wrote '
-    case $job_status in
-    0 | hung) [ -s "$machine" ] || die "the calibration wrote no $machine" ;;
-    *) cat "$dir/calibrate.out" >&2; die "the calibration failed (status $job_status, above)" ;;
-    esac
+    machines=""
+    c=1
+    while [ $c -le "$calibrations" ]; do
+        machines="$machines $dir/tcp-$c.conf"
+        c=$((c + 1))
+    done
 fi
-echo "validate: machine $machine"
 
 # seconds_since T0: the seconds since the date +%s.%N T0.
 seconds_since() {
     awk -v t0="$1" -v t1="$(date +%s.%N)" 'BEGIN { printf "%.6f\n", t1 - t0 }'
 }
 
-# simgrid REC OUT: the recorded run REC exported for SimGrid on the machine and replayed
-# with smpirun; OUT.time gets SimGrid's simulated time and the replay's wall seconds.
-# Nothing when smpirun is not installed.
+# simgrid REC MACHINE OUT: the recorded run REC exported for SimGrid on MACHINE and
+# replayed with smpirun; OUT.time gets SimGrid's simulated time and the replay's wall
+# seconds.  Nothing when smpirun is not installed.
 simgrid() {
     command -v smpirun >/dev/null 2>&1 || return 0
-    rm -rf "$2"
-    "$PROGNOZ" export "$1" --simgrid "$2" --machine "$machine" >/dev/null 2>"$2.err" ||
-        { cat "$2.err" >&2; die "prognoz export $1 failed (above)"; }
+    rm -rf "$3"
+    "$PROGNOZ" export "$1" --simgrid "$3" --machine "$2" >/dev/null 2>"$3.err" ||
+        { cat "$3.err" >&2; die "prognoz export $1 failed (above)"; }
     t0=$(date +%s.%N)
-    timeout "$limit" smpirun -np 2 -platform "$2/platform.xml" -hostfile "$2/hostfile" \
-        -replay "$2/traces.txt" >"$2.log" 2>&1 ||
-        { tail -5 "$2.log" >&2; die "smpirun -replay $2 failed (above)"; }
-    echo "$(sed -n 's/.*Simulation time \([0-9.e+-]*\).*/\1/p' "$2.log" | tail -1) $(seconds_since "$t0")" \
-        >"$2.time"
+    timeout "$limit" smpirun -np 2 -platform "$3/platform.xml" -hostfile "$3/hostfile" \
+        -replay "$3/traces.txt" >"$3.log" 2>&1 ||
+        { tail -5 "$3.log" >&2; die "smpirun -replay $3 failed (above)"; }
+    echo "$(sed -n 's/.*Simulation time \([0-9.e+-]*\).*/\1/p' "$3.log" | tail -1) $(seconds_since "$t0")" \
+        >"$3.time"
 }
 
-# Every program: REPS recordings over shared memory, each predicted on the machine (and
-# the first also replayed by SimGrid on the equivalent platform), and
-# REPS real runs over TCP, each reported; alternately, so that a change in the load of
-# the machine falls on both.
-for p in $programs; do
-    arg=$(size_of "$p")
-    rm -rf "${dir:?}/$p"
-    mkdir -p "$dir/$p"
+# case_dir CASE: the work directory of the case PROGRAM:ARGS, DIR/PROGRAM/ARGS with x
+# between the arguments.
+case_dir() {
+    echo "$dir/${1%%:*}/$(echo "${1#*:}" | tr , x)"
+}
+
+# Every case: REPS recordings over shared memory and REPS real runs over TCP, each
+# reported, alternately, so that a change in the load of the machine falls on both;
+# calibration C before case (C - 1) * cases / calibrations.
+ncases=$(echo "$cases" | wc -w)
+i=0 c=1
+for case in $cases; do
+    while [ -z "$machine" ] && [ $c -le "$calibrations" ] && [ $((i * calibrations)) -ge $(((c - 1) * ncases)) ]; do
+        calibrate $c
+        c=$((c + 1))
+    done
+    p=${case%%:*} arg=${case#*:} d=$(case_dir "$case")
+    rm -rf "$d"
+    mkdir -p "$d"
     k=1
     while [ $k -le "$reps" ]; do
-        run "$dir/$p/sm-$k" sm,self "$p" "$arg"
-        t0=$(date +%s.%N)
-        timeout "$limit" "$PROGNOZ" predict "$dir/$p/sm-$k" --machine "$machine" --format json \
-            >"$dir/$p/sm-$k.predicted.json" 2>"$dir/$p/sm-$k.predict.err" ||
-            { cat "$dir/$p/sm-$k.predict.err" >&2; die "$p: prognoz predict $dir/$p/sm-$k failed (above)"; }
-        seconds_since "$t0" >"$dir/$p/sm-$k.predict.time"
-        if [ "$k" -eq 1 ]; then
-            simgrid "$dir/$p/sm-1" "$dir/$p/simgrid"
-        fi
-        run "$dir/$p/tcp-$k" tcp,self "$p" "$arg"
-        timeout "$limit" "$PROGNOZ" report "$dir/$p/tcp-$k" --format json \
-            >"$dir/$p/tcp-$k.json" 2>"$dir/$p/tcp-$k.report.err" ||
-            { cat "$dir/$p/tcp-$k.report.err" >&2; die "$p: prognoz report $dir/$p/tcp-$k failed (above)"; }
+        run "$d/sm-$k" sm,self "$p" "$arg"
+        run "$d/tcp-$k" tcp,self "$p" "$arg"
+        timeout "$limit" "$PROGNOZ" report "$d/tcp-$k" --format json \
+            >"$d/tcp-$k.json" 2>"$d/tcp-$k.report.err" ||
+            { cat "$d/tcp-$k.report.err" >&2; die "$p: prognoz report $d/tcp-$k failed (above)"; }
         k=$((k + 1))
     done
-    echo "validate: $p $arg: $reps recorded over sm and predicted, $reps run over tcp"
+    echo "validate: $p $arg: $reps recorded over sm, $reps run over tcp"
+    i=$((i + 1))
+done
+while [ -z "$machine" ] && [ $c -le "$calibrations" ]; do
+    calibrate $c
+    c=$((c + 1))
 done
 
-# The table: medians over the runs, compared interval by interval.
-"$PY" - "$dir" "$reps" "$machine" $programs <<'EOF' || die "cannot compare the runs (above)"
+# Every recording predicted on every machine (prognoz's time for the first kept), and
+# the first replayed by SimGrid on each.
+for case in $cases; do
+    d=$(case_dir "$case")
+    c=1
+    for m in $machines; do
+        k=1
+        while [ $k -le "$reps" ]; do
+            t0=$(date +%s.%N)
+            timeout "$limit" "$PROGNOZ" predict "$d/sm-$k" --machine "$m" --format json \
+                >"$d/sm-$k.cal$c.predicted.json" 2>"$d/sm-$k.predict.err" ||
+                { cat "$d/sm-$k.predict.err" >&2; die "prognoz predict $d/sm-$k --machine $m failed (above)"; }
+            [ $k -eq 1 ] && seconds_since "$t0" >"$d/sm-1.cal$c.predict.time"
+            k=$((k + 1))
+        done
+        simgrid "$d/sm-1" "$m" "$d/simgrid-$c"
+        c=$((c + 1))
+    done
+done
+echo "validate: every recording predicted on $(echo "$machines" | wc -w) machine(s)"
+
+# The table: medians over the runs, compared interval by interval, on every machine.
+# shellcheck disable=SC2086  # the machines and the cases, one a word
+"$PY" - "$dir" "$reps" "$calibrations" $machines $cases <<'EOF' || die "cannot compare the runs (above)"
 import json, os, statistics, sys
 
-work, reps, machine, programs = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
+work, reps, ncal = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+machines = sys.argv[4:4 + ncal]
+cases = [c.split(":", 1) for c in sys.argv[4 + ncal:]]
+cals = range(1, ncal + 1)
+GOAL_MEDIAN, GOAL_MAX = 5.0, 15.0  # |error| of the whole run, percent (issue 14)
 
 
 def load(path):
@@ -247,95 +324,181 @@ def load(path):
 
 
 def times(report):
-    """Execution time of every interval, keyed by (line, id), with its label."""
-    out = {}
+    """Execution time of every interval, keyed by (line, id, level), with its label; the
+    level is in the label too when the same interval also runs at another level."""
+    out, seen = {}, {}
     for iv in report["intervals"]:
-        key = (iv["line"], iv["id"])
+        seen[(iv["line"], iv["id"])] = seen.get((iv["line"], iv["id"]), 0) + 1
+    for iv in report["intervals"]:
+        key = (iv["line"], iv["id"], iv["level"])
         label = "whole run" if iv["level"] == 0 else "%d at %s:%d" % (
             iv["id"], os.path.basename(iv["file"]), iv["line"])
+        if seen[(iv["line"], iv["id"])] > 1:
+            label += " L%d" % iv["level"]
         out[key] = (label, iv["level"], iv["main"]["execution_time"])
     return out
 
 
-rows, whole, intervals, record = [], [], [], {"machine": machine, "reps": reps, "programs": {}}
-measured_run = {}
-for p in programs:
-    pred = [times(load("%s/%s/sm-%d.predicted.json" % (work, p, k))) for k in range(1, reps + 1)]
-    real = [times(load("%s/%s/tcp-%d.json" % (work, p, k))) for k in range(1, reps + 1)]
-    record["programs"][p] = []
-    for key, (label, level, _) in real[0].items():
-        m = [r[key][2] for r in real if key in r]
-        q = [r[key][2] for r in pred if key in r]
-        if not q:
-            rows.append((p, label, statistics.median(m), None, None, None))
-            continue
-        mm, qm = statistics.median(m), statistics.median(q)
-        err = 100.0 * (qm - mm) / mm if mm > 0 else None
-        spread = 100.0 * (max(m) - min(m)) / mm if mm > 0 and len(m) > 1 else None
-        rows.append((p, label, mm, qm, err, spread))
-        if level == 0:
-            measured_run[p] = mm
-        if err is not None:
-            (whole if level == 0 else intervals).append(abs(err))
-        record["programs"][p].append({"interval": label, "level": level, "measured": m,
-                                      "predicted": q, "error_percent": err})
-
-lines = ["%-14s %-28s %11s %11s %8s %8s" % ("program", "interval", "measured s", "predicted s",
-                                             "error %", "spread %")]
-for p, label, mm, qm, err, spread in rows:
-    lines.append("%-14s %-28s %11.4f %11s %8s %8s" % (
-        p, label, mm, "-" if qm is None else "%.4f" % qm, "-" if err is None else "%+.1f" % err,
-        "-" if spread is None else "%.1f" % spread))
+def whole_run(report_times):
+    return [v for v in report_times.values() if v[1] == 0][0][2]
 
 
-def summary(what, errs):
-    if not errs:
-        return "%s: no comparison" % what
-    return "%s: median |error| %.1f%%, max |error| %.1f%% (%d cases)" % (
-        what, statistics.median(errs), max(errs), len(errs))
+def error(predicted, measured):
+    return 100.0 * (predicted - measured) / measured if measured > 0 else None
 
 
-lines.append("")
-lines.append(summary("whole run", whole))
-lines.append(summary("intervals", intervals))
+def case_dir(p, args):
+    return os.path.join(work, p, args.replace(",", "x"))
 
 
-def simgrid_row(p):
-    """prognoz's and SimGrid's predictions of the first recording, and their run times."""
-    path = "%s/%s/simgrid.time" % (work, p)
-    if not os.path.exists(path):
+def calibration_note(c):
+    """When calibration c was made, in minutes from the first, if this run made it."""
+    path = os.path.join(work, "tcp-%d.when" % c)
+    if not os.path.exists(machines[c - 1]) or not os.path.exists(path):
         return None
     with open(path) as f:
-        sim, replay = (float(x) for x in f.read().split())
-    with open("%s/%s/sm-1.predict.time" % (work, p)) as f:
-        ours_s = float(f.read())
-    ours = times(load("%s/%s/sm-1.predicted.json" % (work, p)))
-    return ([v for v in ours.values() if v[1] == 0][0][2], sim, ours_s, replay)
+        when = float(f.read())
+    with open(os.path.join(work, "tcp-1.when")) as f:
+        return (when - float(f.read())) / 60.0
 
 
-sg = [(p, simgrid_row(p)) for p in programs]
-if any(r for _, r in sg):
+rows = []
+# per calibration: (|error|, below the spread or None) of the whole runs and intervals,
+# and (prognoz |error|, SimGrid |error|) of the first recordings
+stats = {c: {"whole": [], "intervals": [], "simgrid": []} for c in cals}
+record = {"reps": reps, "goal": {"median_percent": GOAL_MEDIAN, "max_percent": GOAL_MAX},
+          "calibrations": [{"machine": machines[c - 1], "minutes_after_the_first": calibration_note(c)}
+                           for c in cals],
+          "cases": []}
+for p, args in cases:
+    d = case_dir(p, args)
+    real = [times(load("%s/tcp-%d.json" % (d, k))) for k in range(1, reps + 1)]
+    pred = {c: [times(load("%s/sm-%d.cal%d.predicted.json" % (d, k, c))) for k in range(1, reps + 1)]
+            for c in cals}
+    entry = {"program": p, "arguments": args.split(","), "intervals": [], "simgrid": {}}
+    measured_run = None
+    for key, (label, level, _) in real[0].items():
+        m = [r[key][2] for r in real if key in r]
+        mm = statistics.median(m)
+        spread = 100.0 * (max(m) - min(m)) / mm if mm > 0 and len(m) > 1 else None
+        if level == 0:
+            measured_run = mm
+        per, out = {}, {"interval": label, "level": level, "measured": m, "spread_percent": spread,
+                        "calibrations": {}}
+        for c in cals:
+            q = [r[key][2] for r in pred[c] if key in r]
+            if not q:
+                per[c] = None
+                continue
+            qm = statistics.median(q)
+            err = error(qm, mm)
+            below = None if err is None or spread is None else abs(err) < spread
+            per[c] = (qm, err, below)
+            if err is not None:
+                stats[c]["whole" if level == 0 else "intervals"].append((abs(err), below))
+            out["calibrations"][str(c)] = {"predicted": q, "error_percent": err,
+                                           "below_spread": below}
+        rows.append((p, args, label, mm, spread, per))
+        entry["intervals"].append(out)
+    for c in cals:
+        path = "%s/simgrid-%d.time" % (d, c)
+        if not os.path.exists(path):
+            continue
+        with open(path) as f:
+            sim, replay = (float(x) for x in f.read().split())
+        with open("%s/sm-1.cal%d.predict.time" % (d, c)) as f:
+            ours_s = float(f.read())
+        ours = whole_run(times(load("%s/sm-1.cal%d.predicted.json" % (d, c))))
+        sg = {"measured": measured_run, "prognoz": ours, "simgrid": sim,
+              "prognoz_error_percent": error(ours, measured_run),
+              "simgrid_error_percent": error(sim, measured_run),
+              "prognoz_seconds": ours_s, "simgrid_seconds": replay}
+        entry["simgrid"][str(c)] = sg
+        if sg["prognoz_error_percent"] is not None:
+            stats[c]["simgrid"].append((p, args, sg))
+    record["cases"].append(entry)
+
+
+def show(v, fmt):
+    return "-" if v is None else fmt % v
+
+
+lines = ["%-13s %-10s %-28s %10s %8s" % ("program", "size", "interval", "measured s", "spread %")
+         + "".join(" %10s %7s %5s" % ("cal%d s" % c, "err %", "<spr") for c in cals)]
+for p, args, label, mm, spread, per in rows:
+    line = "%-13s %-10s %-28s %10.4f %8s" % (p, args, label, mm, show(spread, "%.1f"))
+    for c in cals:
+        qm, err, below = per[c] or (None, None, None)
+        line += " %10s %7s %5s" % (show(qm, "%.4f"), show(err, "%+.1f"),
+                                   "-" if below is None else "yes" if below else "no")
+    lines.append(line)
+
+
+def summary(c, what, pairs):
+    """The median and largest |error|, and how many were below the spread."""
+    if not pairs:
+        return "calibration %d, %s: no comparison" % (c, what), None
+    errs = [e for e, _ in pairs]
+    judged = [b for _, b in pairs if b is not None]
+    figures = {"median": statistics.median(errs), "max": max(errs), "cases": len(errs),
+               "below_spread": sum(judged) if judged else None}
+    text = "calibration %d, %s: median |error| %.1f%%, max |error| %.1f%% (%d cases" % (
+        c, what, figures["median"], figures["max"], len(errs))
+    if judged:
+        text += "; below the spread in %d of %d" % (sum(judged), len(judged))
+    return text + ")", figures
+
+
+record["summary"] = {}
+lines.append("")
+for c in cals:
+    when = record["calibrations"][c - 1]["minutes_after_the_first"]
+    lines.append("calibration %d: %s%s" % (c, machines[c - 1],
+                                          "" if when is None else ", made %.1f min after the first" % when))
+for c in cals:
     lines.append("")
-    lines.append("%-14s %11s %11s %11s %10s %10s %13s %13s" % (
-        "program", "measured s", "prognoz s", "SimGrid s", "prognoz %", "SimGrid %",
-        "prognoz run s", "SimGrid run s"))
-    for p, r in sg:
-        if r:
-            mm = measured_run.get(p, 0.0)
-            pct = lambda v: "%+.1f" % (100.0 * (v - mm) / mm) if mm > 0 else "-"
-            lines.append("%-14s %11.4f %11.4f %11.4f %10s %10s %13.3f %13.3f" % (
-                p, mm, r[0], r[1], pct(r[0]), pct(r[1]), r[2], r[3]))
-            record["programs"][p].append({"simgrid": {"prognoz": r[0], "simgrid": r[1],
-                                                      "prognoz_seconds": r[2],
-                                                      "simgrid_seconds": r[3]}})
+    out = {}
+    for key, what in (("whole", "whole run"), ("intervals", "intervals")):
+        text, out[key] = summary(c, what, stats[c][key])
+        lines.append(text)
+    sg = stats[c]["simgrid"]
+    if sg:
+        ours = [abs(x["prognoz_error_percent"]) for _, _, x in sg]
+        theirs = [abs(x["simgrid_error_percent"]) for _, _, x in sg]
+        closer = sum(1 for a, b in zip(ours, theirs) if a <= b)
+        out["simgrid"] = {"median": statistics.median(theirs), "max": max(theirs), "cases": len(sg),
+                          "prognoz_median": statistics.median(ours), "prognoz_max": max(ours),
+                          "prognoz_no_worse": closer}
+        lines.append("calibration %d, SimGrid whole run: median |error| %.1f%%, max |error| %.1f%% "
+                     "(%d cases; prognoz on the same recordings %.1f%% and %.1f%%, no worse in %d)" % (
+                         c, out["simgrid"]["median"], out["simgrid"]["max"], len(sg),
+                         out["simgrid"]["prognoz_median"], out["simgrid"]["prognoz_max"], closer))
+    w = out["whole"]
+    met = w is not None and w["median"] <= GOAL_MEDIAN and w["max"] <= GOAL_MAX
+    out["goal_met"] = met
+    lines.append("calibration %d, goal (whole run: median |error| <= %g%%, max <= %g%%): %s" % (
+        c, GOAL_MEDIAN, GOAL_MAX, "met" if met else "not met"))
+    record["summary"][str(c)] = out
+
+for c in cals:
+    sg = stats[c]["simgrid"]
+    if not sg:
+        continue
+    lines.append("")
+    lines.append("SimGrid beside prognoz on calibration %d (the first recording of each case):" % c)
+    lines.append("%-13s %-10s %10s %10s %10s %9s %9s %9s %9s" % (
+        "program", "size", "measured s", "prognoz s", "SimGrid s", "prognoz %", "SimGrid %",
+        "prognoz t", "SimGrid t"))
+    for p, args, x in sg:
+        lines.append("%-13s %-10s %10.4f %10.4f %10.4f %9s %9s %9.3f %9.3f" % (
+            p, args, x["measured"], x["prognoz"], x["simgrid"], show(x["prognoz_error_percent"], "%+.1f"),
+            show(x["simgrid_error_percent"], "%+.1f"), x["prognoz_seconds"], x["simgrid_seconds"]))
+
 text = "\n".join(lines) + "\n"
 sys.stdout.write("\n" + text)
 with open(os.path.join(work, "results.txt"), "w") as f:
-    f.write("machine: %s; medians of %d run(s) of each kind; spread: (max - min) / median of the "
-            "measured runs\n\n" % (machine, reps) + text)
-record["whole_run"] = {"median": statistics.median(whole) if whole else None, "max": max(whole, default=None)}
-record["intervals"] = {"median": statistics.median(intervals) if intervals else None,
-                       "max": max(intervals, default=None)}
+    f.write("medians of %d run(s) of each kind; spread: (max - min) / median of the measured runs; "
+            "<spr: |error| below the spread; t: seconds the prediction took\n\n" % reps + text)
 with open(os.path.join(work, "results.json"), "w") as f:
     json.dump(record, f, indent=1)
 EOF

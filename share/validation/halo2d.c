@@ -1,20 +1,19 @@
-/* halo2d: Jacobi iteration of a 5-point stencil on a 1024^2 grid split on a 2-D process
- * grid (MPI_Dims_create, MPI_Cart_create, not periodic: zero beyond the edges).  Every
- * iteration exchanges the four halos with the neighbours MPI_Cart_shift names (rows
- * directly, columns packed; MPI_Irecv and MPI_Isend of each, one MPI_Waitall; with 2
- * ranks the grid is 2x1: one row of 8 KiB each way) and relaxes the block; every 10th
- * iteration the squared change is summed over all ranks (MPI_Allreduce).  Intervals:
- * the iterations (1), the exchange (2), the relaxation (3), the residual (4).  Part of
- * the validation harness (scripts/validate.sh).
+/* halo2d: Jacobi iteration of a 5-point stencil on a 1024^2 grid (or N^2) split on a 2-D
+ * process grid (MPI_Dims_create, MPI_Cart_create, not periodic: zero beyond the
+ * edges).  Every iteration exchanges the four halos with the neighbours MPI_Cart_shift
+ * names (rows directly, columns packed; MPI_Irecv and MPI_Isend of each, one MPI_Waitall;
+ * with 2 ranks the grid is 2x1: one row of 8 KiB each way) and relaxes the block; every
+ * 10th iteration the squared change is summed over all ranks (MPI_Allreduce).  Intervals:
+ * the iterations (1), the exchange (2), the relaxation (3), the residual (4).  Part of the
+ * validation harness (scripts/validate.sh).
  *
- *   mpicc -g -O2 -I$PREFIX/include -o halo2d halo2d.c && mpiexec -n 2 ./halo2d [ITERATIONS]
+ *   mpicc -g -O2 -I$PREFIX/include -o halo2d halo2d.c && mpiexec -n 2 ./halo2d [ITERATIONS [N]]
  */
 #include <mpi.h>
 #include <prognoz.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#define N 1024
 #define EVERY 10  /* iterations between two residuals */
 
 struct block {
@@ -85,7 +84,7 @@ static double relax(const struct block *b, const double *u, double *v)
 
 int main(int argc, char **argv)
 {
-    int rank, size, iters = argc > 1 ? atoi(argv[1]) : 600;
+    int rank, size, iters = argc > 1 ? atoi(argv[1]) : 600, order = argc > 2 ? atoi(argv[2]) : 1024;
     int dims[2] = {0, 0}, periods[2] = {0, 0}, coords[2];
     double change = 0.0;
     struct block b;
@@ -96,8 +95,8 @@ int main(int argc, char **argv)
     MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &b.grid);
     MPI_Comm_rank(b.grid, &rank);
     MPI_Cart_coords(b.grid, rank, 2, coords);
-    for (int d = 0; d < 2; d++) {  /* the first N % dims[d] blocks have a point more */
-        b.n[d] = N / dims[d] + (coords[d] < N % dims[d]);
+    for (int d = 0; d < 2; d++) {  /* the first order % dims[d] blocks have a point more */
+        b.n[d] = order / dims[d] + (coords[d] < order % dims[d]);
         MPI_Cart_shift(b.grid, d, 1, &b.nb[d][0], &b.nb[d][1]);
     }
     size_t len = (size_t)(b.n[0] + 2) * (b.n[1] + 2);
@@ -126,7 +125,7 @@ int main(int argc, char **argv)
     PROGNOZ_END(1);
     if (rank == 0)
         printf("halo2d: %d ranks (%dx%d), %d^2 grid, %d iterations, last change %.6e\n",
-               size, dims[0], dims[1], N, iters, change);
+               size, dims[0], dims[1], order, iters, change);
     for (int s = 0; s < 2; s++) {
         free(b.col[s]);
         free(b.recv[s]);

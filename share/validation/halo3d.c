@@ -1,21 +1,20 @@
-/* halo3d: Jacobi iteration of a 7-point stencil on a 128^3 grid split on a 3-D process
- * grid (MPI_Dims_create, MPI_Cart_create), periodic along the first dimension (the one
- * split first) and zero beyond the other faces.  Every iteration packs the six faces of
- * the local block, exchanges them with the neighbours (MPI_Irecv and MPI_Isend of each,
- * one MPI_Waitall; with 2 ranks both x neighbours are the other rank: two faces of
- * 128 KiB each way), unpacks them into the halo and relaxes the block; every 10th
- * iteration the squared change is summed over all ranks (MPI_Allreduce).  Intervals:
- * the iterations (1), the packing (2), the exchange (3), the unpacking (4), the
- * relaxation (5), the residual (6).  Part of the validation harness (scripts/validate.sh).
+/* halo3d: Jacobi iteration of a 7-point stencil on a 128^3 grid (or N^3) split on a 3-D
+ * process grid (MPI_Dims_create, MPI_Cart_create), periodic along the first dimension
+ * (the one split first) and zero beyond the other faces.  Every iteration packs the six
+ * faces of the local block, exchanges them with the neighbours (MPI_Irecv and MPI_Isend
+ * of each, one MPI_Waitall; with 2 ranks both x neighbours are the other rank: two faces
+ * of 128 KiB each way), unpacks them into the halo and relaxes the block; every 10th
+ * iteration the squared change is summed over all ranks (MPI_Allreduce).  Intervals: the
+ * iterations (1), the packing (2), the exchange (3), the unpacking (4), the relaxation
+ * (5), the residual (6).  Part of the validation harness (scripts/validate.sh).
  *
- *   mpicc -g -O2 -I$PREFIX/include -o halo3d halo3d.c && mpiexec -n 2 ./halo3d [ITERATIONS]
+ *   mpicc -g -O2 -I$PREFIX/include -o halo3d halo3d.c && mpiexec -n 2 ./halo3d [ITERATIONS [N]]
  */
 #include <mpi.h>
 #include <prognoz.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#define N 128
 #define EVERY 10  /* iterations between two residuals */
 
 struct block {
@@ -88,7 +87,7 @@ static double relax(const struct block *b, const double *u, double *v)
 
 int main(int argc, char **argv)
 {
-    int rank, size, iters = argc > 1 ? atoi(argv[1]) : 600;
+    int rank, size, iters = argc > 1 ? atoi(argv[1]) : 600, order = argc > 2 ? atoi(argv[2]) : 128;
     int dims[3] = {0, 0, 0}, periods[3] = {1, 0, 0};
     double change = 0.0;
     struct block b;
@@ -99,7 +98,7 @@ int main(int argc, char **argv)
     MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 0, &b.grid);
     MPI_Comm_rank(b.grid, &rank);
     for (int d = 0; d < 3; d++) {
-        b.n[d] = N / dims[d];
+        b.n[d] = order / dims[d];
         MPI_Cart_shift(b.grid, d, 1, &b.nb[d][0], &b.nb[d][1]);
     }
     size_t len = (size_t)(b.n[0] + 2) * (b.n[1] + 2) * (b.n[2] + 2);
@@ -143,7 +142,7 @@ int main(int argc, char **argv)
     PROGNOZ_END(1);
     if (rank == 0)
         printf("halo3d: %d ranks (%dx%dx%d), %d^3 grid, %d iterations, last change %.6e\n",
-               size, dims[0], dims[1], dims[2], N, iters, change);
+               size, dims[0], dims[1], dims[2], order, iters, change);
     for (int d = 0; d < 3; d++)
         for (int s = 0; s < 2; s++) {
             free(b.face[d][s]);

@@ -1,9 +1,11 @@
 # The validation harness, scripts/validate.sh --reduced, on the build tree's prognoz:
-# it builds the programs of share/validation (its list `programs=`), calibrates the TCP transport (or,
-# when prognoz calibrate is not built, predicts on share/machines/gigabit-switch.conf),
-# records, predicts and runs each program, and must end with status 0 and print a
-# "whole run" row for every program and the two summary lines.  Its accuracy figures
-# are a benchmark (bench/README.md, "Accuracy"), not checked here.
+# it builds the programs of share/validation (its list `programs=`), calibrates the TCP
+# transport once (or, when prognoz calibrate is not built, predicts on
+# share/machines/gigabit-switch.conf), records, predicts and runs each program at each
+# of its sizes, and must end with status 0 and print a "whole run" row for every
+# program, and the summary lines of the calibration: the whole run, the intervals and
+# the goal.  Its accuracy figures are a benchmark (bench/README.md, "Accuracy"), not
+# checked here.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
 
 test -x "${PZ_PROGNOZ:-}" || pz_skip "the prognoz command '${PZ_PROGNOZ:-}' is not built"
@@ -26,13 +28,21 @@ fi
 programs=$(sed -n 's/^programs="\(.*\)"$/\1/p' "$PZ_TOP_SRCDIR/scripts/validate.sh")
 test -n "$programs" || pz_fail "no programs= line in scripts/validate.sh"
 for p in $programs; do
-    grep -Eq "^$p +whole run +[0-9.]+ +[0-9.]+ +[-+][0-9.]+ " "$out" ||
+    grep -Eq "^$p +[0-9,]+ +whole run +[0-9.]+ +([0-9.]+|-) +[0-9.]+ +[-+][0-9.]+ " "$out" ||
         { cat "$out" >&2; pz_fail "no 'whole run' row with measured, predicted and error for $p"; }
 done
 for what in "whole run" intervals; do
-    grep -Eq "^$what: median \|error\| [0-9.]+%, max \|error\| [0-9.]+% \([0-9]+ cases\)$" "$out" ||
+    grep -Eq "^calibration 1, $what: median \|error\| [0-9.]+%, max \|error\| [0-9.]+% \([0-9]+ cases(;[^)]*)?\)$" "$out" ||
         { cat "$out" >&2; pz_fail "no summary line for $what"; }
 done
+grep -Eq "^calibration 1, goal \(whole run: median \|error\| <= 5%, max <= 15%\): (met|not met)$" "$out" ||
+    { cat "$out" >&2; pz_fail "no line saying whether the goal is met"; }
+if command -v smpirun >/dev/null 2>&1; then
+    grep -Eq "^calibration 1, SimGrid whole run: median \|error\| [0-9.]+%, max \|error\| [0-9.]+% " "$out" ||
+        { cat "$out" >&2; pz_fail "smpirun is installed but there is no SimGrid summary line"; }
+fi
 test -s "$PZ_WORK/validate/results.txt" || pz_fail "no results file $PZ_WORK/validate/results.txt"
+"${PZ_PYTHON:-python3}" -c 'import json, sys; json.load(open(sys.argv[1]))["summary"]["1"]["whole"]["median"]' \
+    "$PZ_WORK/validate/results.json" || pz_fail "no summary in $PZ_WORK/validate/results.json"
 cat "$out"  # the figures, for the log
 exit 0
