@@ -2,10 +2,11 @@
 # The manual pages: each renders without a warning (groff -ww, and man --warnings where
 # man-db is installed); each option and environment variable a command's --help lists
 # is in its page, every command is in prognoz(1), and each --help ends by naming its
-# page, so that the pages and the --help texts cannot drift apart.  Then make
-# install-data into a scratch DESTDIR installs every page and every docs/*.md.
+# page, so that the pages and the --help texts cannot drift apart.  prognoz help.  Then
+# make install-data into a scratch DESTDIR installs every page, every docs/*.md and the
+# bash completion.
 # The environment (make check, tests/Makefile.am): PZ_TOP_SRCDIR, PZ_TOP_BUILDDIR,
-# PZ_PROGNOZ, MAKE, PZ_MANDIR, PZ_DOCDIR.
+# PZ_PROGNOZ, MAKE, PZ_MANDIR, PZ_DOCDIR, PZ_BASHCOMPLETIONDIR.
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pz-man.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 command -v groff >/dev/null || { echo "SKIP: groff is not installed"; exit 77; }
@@ -76,6 +77,18 @@ for cmd in prognoz record report predict scale calibrate export; do
 done
 echo "checked the options of 7 --help texts against their pages"
 
+# prognoz help: alone, prognoz --help; with a command, its page (when this prognoz's
+# pages are installed) or its --help, both showing the synopsis; else one line, exit 2.
+"$PZ_PROGNOZ" help > "$tmp/help" 2>&1 || fail "prognoz help: exit status $?"
+"$PZ_PROGNOZ" --help | cmp -s - "$tmp/help" || fail "prognoz help differs from prognoz --help"
+"$PZ_PROGNOZ" help report > "$tmp/help" 2>&1 || fail "prognoz help report: exit status $?"
+grep -q "prognoz report DIR" "$tmp/help" || fail "prognoz help report shows no synopsis"
+"$PZ_PROGNOZ" help frobnicate > "$tmp/help" 2>&1
+rc=$?
+[ "$rc" = 2 ] || fail "prognoz help frobnicate: exit status $rc, expected 2"
+[ "$(wc -l < "$tmp/help")" = 1 ] && grep -q "frobnicate.*record report predict" "$tmp/help" ||
+    fail "prognoz help frobnicate: '$(cat "$tmp/help")' is not one line listing the commands"
+
 if ! $MAKE -C "$PZ_TOP_BUILDDIR" install-data DESTDIR="$tmp/inst" > "$tmp/install" 2>&1; then
     cat "$tmp/install"
     fail "make install-data into a scratch directory"
@@ -89,4 +102,5 @@ for doc in "$PZ_TOP_SRCDIR"/docs/*.md; do
     [ -f "$tmp/inst$PZ_DOCDIR/docs/${doc##*/}" ] || fail "docs/${doc##*/} is not installed"
 done
 [ -f "$tmp/inst$PZ_DOCDIR/README.md" ] || fail "README.md is not installed"
+[ -f "$tmp/inst$PZ_BASHCOMPLETIONDIR/prognoz" ] || fail "the bash completion is not installed"
 exit $status
