@@ -7,7 +7,11 @@ command -v bash >/dev/null || { echo "SKIP: bash is not installed"; exit 77; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pz-completion.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/run4" "$tmp/run8" && : > "$tmp/notes.txt" && : > "$tmp/my.conf"
-shipped=$(cd "$PZ_TOP_SRCDIR/share/machines" && ls *.conf | sed 's/\.conf$//' | tr '\n' ' ')
+shipped=
+for f in "$PZ_TOP_SRCDIR"/share/machines/*.conf; do
+    f=${f##*/}
+    shipped="$shipped${f%.conf} "
+done
 
 cd "$tmp" && PZ_SHIPPED=$shipped bash -c '
 unset PROGNOZ_MACHINES

@@ -86,8 +86,9 @@ grep -q "prognoz report DIR" "$tmp/help" || fail "prognoz help report shows no s
 "$PZ_PROGNOZ" help frobnicate > "$tmp/help" 2>&1
 rc=$?
 [ "$rc" = 2 ] || fail "prognoz help frobnicate: exit status $rc, expected 2"
-[ "$(wc -l < "$tmp/help")" = 1 ] && grep -q "frobnicate.*record report predict" "$tmp/help" ||
+if [ "$(wc -l < "$tmp/help")" != 1 ] || ! grep -q "frobnicate.*record report predict" "$tmp/help"; then
     fail "prognoz help frobnicate: '$(cat "$tmp/help")' is not one line listing the commands"
+fi
 
 if ! $MAKE -C "$PZ_TOP_BUILDDIR" install-data DESTDIR="$tmp/inst" > "$tmp/install" 2>&1; then
     cat "$tmp/install"
