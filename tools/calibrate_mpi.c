@@ -86,7 +86,8 @@ static void usage(FILE *out)
             "  --packet-size SIZE   the packet model's V_max (default 1500B)\n"
             "  --packet-header SIZE the packet model's V_c (default 78B)\n"
             "  --cache-size SIZE    the last-level cache a rank uses, for the cold-buffer\n"
-            "                       ping-pong (default: the processor's, from sysconf)\n");
+            "                       ping-pong (default: the processor's, from sysconf)\n"
+            "\nSee prognoz-calibrate(1).\n");
 }
 
 /* This process's rank before MPI_Init, from the process manager's environment (0 when

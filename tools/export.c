@@ -43,7 +43,8 @@ static void usage(FILE *out)
             "  --perfetto FILE         the JSON file\n"
             "  --perfetto-limit SIZE   stop writing calls once FILE holds SIZE (\"200MB\",\n"
             "                          \"1GiB\"); the file says what it left out.  Default:\n"
-            "                          no limit\n", PZ_DEFAULT_MACHINE);
+            "                          no limit\n"
+            "\nSee prognoz-export(1).\n", PZ_DEFAULT_MACHINE);
 }
 
 struct options {

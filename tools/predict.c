@@ -33,7 +33,8 @@ static void usage(FILE *out)
             "                      from the CPU time recorded with PROGNOZ_CPU_TIME=1\n"
             "  --mpi SET           the collective algorithms: mpich1, mpich-1.2.5, mpich4\n"
             "  --coll OP=ALGO      force an algorithm, e.g. allgather=bruck (repeatable;\n"
-            "                      docs/collectives.md)\n");
+            "                      docs/collectives.md)\n"
+            "\nSee prognoz-predict(1).\n");
 }
 
 struct options {

@@ -19,7 +19,8 @@ static void usage(FILE *out)
             "\n"
             "  --format FORMAT     text (the default), json, or html (one page)\n"
             "  --per-process       also every process's values\n"
-            "  -o FILE             write the report to FILE instead of the standard output\n");
+            "  -o FILE             write the report to FILE instead of the standard output\n"
+            "\nSee prognoz-report(1).\n");
 }
 
 struct options {

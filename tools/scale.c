@@ -40,7 +40,8 @@ static void usage(FILE *out)
             "                      when the recordings ran more processes than cores)\n"
             "  --mpi SET           the collective algorithms: mpich1, mpich-1.2.5, mpich4\n"
             "  --coll OP=ALGO      force an algorithm, e.g. allgather=bruck (repeatable;\n"
-            "                      docs/collectives.md)\n",
+            "                      docs/collectives.md)\n"
+            "\nSee prognoz-scale(1).\n",
             MAX_COUNTS, PZ_MAX_MACHINES);
 }
 
