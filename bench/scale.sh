@@ -90,9 +90,11 @@ done
         lo=$(awk -v k="scale-$p" '$1 == k { print $2 }' "$work/runs" | sort -g | head -1)
         hi=$(awk -v k="scale-$p" '$1 == k { print $2 }' "$work/runs" | sort -g | tail -1)
         m=$(awk -v k="scale-$p" '$1 == k { print $3 }' "$work/runs" | median)
-        b=$(awk -v k="predict-$p" '$1 == k { print $2 }' "$work/runs" | median)
         ratio=-
-        [ -n "$b" ] && ratio=$(awk -v s="$s" -v b="$b" 'BEGIN { printf "%.2f", s / b }')
+        if grep -q "^predict-$p " "$work/runs"; then
+            b=$(awk -v k="predict-$p" '$1 == k { print $2 }' "$work/runs" | median)
+            ratio=$(awk -v s="$s" -v b="$b" 'BEGIN { printf "%.2f", b > 0 ? s / b : 0 }')
+        fi
         printf '%-8s %12.2f %12.0f %12.0f %10s\n' "$p" "$s" \
             "$(awk -v lo="$lo" -v hi="$hi" -v s="$s" 'BEGIN { print (s > 0 ? 100 * (hi - lo) / s : 0) }')" \
             "$(awk -v m="$m" 'BEGIN { print m / 1024 }')" "$ratio"
