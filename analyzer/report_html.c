@@ -264,52 +264,48 @@ static void run_json(FILE *out, const struct pz_analysis *a, const struct identi
     fputc('}', out);
 }
 
-/* The page's data: {"run", "report" (the JSON report), "processes", "timeline"}, into
- * memory, to be embedded. */
-static int data(const struct pz_analysis *a, int per_process, const int *order,
-                const struct identity *id, uint64_t limit, char **json, size_t *len)
+/* The start of the page's data, in memory to be embedded: the run's identity and the
+ * JSON report (with strings of the trace). */
+static int report_data(const struct pz_analysis *a, int per_process, const struct identity *id,
+                       char **json, size_t *len)
 {
     FILE *out = open_memstream(json, len);
-    char *timeline = NULL, why[1024] = "";
-    size_t timeline_len = 0;
-    int *position = malloc((size_t)a->nnodes * sizeof(int));
 
-    if (!out || !position) {
-        if (out)
-            fclose(out);
-        free(position);
+    if (!out)
         return -1;
-    }
-    for (int i = 0; i < a->nnodes; i++)
-        position[order[i]] = i;
-    if (id->trace &&
-        pz_html_timeline(id->trace, a, position, limit, &timeline, &timeline_len, why,
-                         sizeof(why)) != 0)
-        free(timeline), timeline = NULL;
     fputs("{\"run\": ", out);
     run_json(out, a, id);
     fputs(",\n\"report\": ", out);
     pz_report_json(out, a, per_process);
+    return fclose(out) == 0 ? 0 : -1;
+}
+
+/* The page's data element: {"run", "report" (the JSON report), "processes",
+ * "timeline"}; the large parts (numbers, and strings made safe) written directly. */
+static void data(FILE *out, const struct pz_analysis *a, const int *order,
+                 const struct identity *id, uint64_t limit, const char *json, size_t len,
+                 const int *position)
+{
+    char why[1024] = "no trace to read the calls from";
+
+    fputs("<script type=\"application/json\" id=\"pz-data\">", out);
+    pz_html_embed(out, json, len);
     fputs(",\"processes\": ", out);
     pz_html_processes(out, a, order, limit / 4);
     fputs(",\n\"timeline\": ", out);
-    if (timeline) {
-        fwrite(timeline, 1, timeline_len, out);
-    } else {
+    if (!id->trace || pz_html_timeline(out, id->trace, a, position, limit, why, sizeof(why)) != 0) {
         fputs("{\"mode\": \"none\", \"why\": ", out);
-        pz_json_string(out, id->trace ? why : "no trace to read the calls from");
+        pz_html_json_string(out, why);
         fputc('}', out);
     }
-    fputs("}", out);
-    free(timeline);
-    free(position);
-    return fclose(out) == 0 ? 0 : -1;
+    fputs("}</script>\n", out);
 }
 
 int pz_report_html_run(FILE *out, const struct pz_analysis *a, int per_process,
                        const struct pz_html_run *run, char *err, size_t errlen)
 {
     int *order = malloc((size_t)a->nnodes * sizeof(int));
+    int *position = malloc((size_t)a->nnodes * sizeof(int));
     struct identity id = { run ? run->trace : NULL, run ? run->machine : NULL, "", "" };
     uint64_t limit = run && run->limit ? run->limit : PZ_HTML_DEFAULT_LIMIT;
     char *json = NULL;
@@ -318,14 +314,16 @@ int pz_report_html_run(FILE *out, const struct pz_analysis *a, int per_process,
     if (id.trace)
         modified(id.trace, id.recorded, sizeof(id.recorded));
     now(id.written, sizeof(id.written));
-    if (order)
-        pz_report_order(a, order);
-    if (!order || data(a, per_process, order, &id, limit, &json, &len) != 0) {
+    if (!order || !position || report_data(a, per_process, &id, &json, &len) != 0) {
         snprintf(err, errlen, "out of memory");
         free(order);
+        free(position);
         free(json);
         return -1;
     }
+    pz_report_order(a, order);
+    for (int i = 0; i < a->nnodes; i++)
+        position[order[i]] = i;
     head(out, a, &id);
     counts(out, a);
     intervals(out, a, order);
@@ -334,12 +332,13 @@ int pz_report_html_run(FILE *out, const struct pz_analysis *a, int per_process,
         details(out, a, &a->nodes[order[i]], per_process);
     functions(out, a);
     callsites(out, a);
-    fputs("</details>\n<script type=\"application/json\" id=\"pz-data\">", out);
-    pz_html_embed(out, json, len);
-    fputs("</script>\n<script>", out);
+    fputs("</details>\n", out);
+    data(out, a, order, &id, limit, json, len, position);
+    fputs("<script>", out);
     lines(out, pz_html_js);
     fputs("</script>\n</body></html>\n", out);
     free(order);
+    free(position);
     free(json);
     if (ferror(out)) {
         snprintf(err, errlen, "cannot write the report");

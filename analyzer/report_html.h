@@ -88,10 +88,16 @@ void pz_html_embed(FILE *out, const char *json, size_t len);
 void pz_html_processes(FILE *out, const struct pz_analysis *a, const int *order,
                        uint64_t bound);
 
-/* The timeline of the run at trace, as JSON (docs/report.md): every call if they fit in
- * limit bytes, else the buckets; interval executions as bands when they fit too.
- * position[node] is the interval's index in the report.  *json is malloc'ed. */
-int pz_html_timeline(const char *trace, const struct pz_analysis *a, const int *position,
-                     uint64_t limit, char **json, size_t *len, char *err, size_t errlen);
+/* s as a JSON string fit for pz_html_embed's element: pz_json_string's, with '<', '>'
+ * and '&' as \u003c, \u003e and \u0026. */
+void pz_html_json_string(FILE *out, const char *s);
+
+/* Writes to out, fit for the page's data element, the timeline of the run at trace as
+ * JSON (docs/report.md): every call if they fit in their share of limit bytes, else the
+ * buckets; interval executions as bands when they fit too.  position[node] is the
+ * interval's index in the report.  Returns 0, or -1 with a message in err and nothing
+ * written. */
+int pz_html_timeline(FILE *out, const char *trace, const struct pz_analysis *a,
+                     const int *position, uint64_t limit, char *err, size_t errlen);
 
 #endif

@@ -517,8 +517,8 @@
 
     function run() {
         var views = el('div', { className: 'views' }, [buildTree(), details]);
-        app.appendChild(views);
         app.appendChild(buildTimeline());
+        app.appendChild(views);
         app.className = 'ready';
         choose(0);
         window.prognozStats = stats;

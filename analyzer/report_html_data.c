@@ -10,14 +10,34 @@
 
 void pz_html_embed(FILE *out, const char *json, size_t len)
 {
+    size_t from = 0;
+
     for (size_t i = 0; i < len; i++) {
         char ch = json[i];
 
-        if (ch == '<' || ch == '>' || ch == '&')
-            fprintf(out, "\\u%04x", (unsigned)ch);
+        if (ch != '<' && ch != '>' && ch != '&')
+            continue;
+        fwrite(json + from, 1, i - from, out);
+        fprintf(out, "\\u%04x", (unsigned)ch);
+        from = i + 1;
+    }
+    fwrite(json + from, 1, len - from, out);
+}
+
+void pz_html_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch < 0x20 || ch == '<' || ch == '>' || ch == '&')
+            fprintf(out, "\\u%04x", ch);
         else
             fputc(ch, out);
     }
+    fputc('"', out);
 }
 
 int pz_html_limit_from_env(uint64_t *limit, char *err, size_t errlen)

@@ -5,12 +5,11 @@
  * by its index in the report. */
 #define _XOPEN_SOURCE 700
 #include <inttypes.h>
-#include <stdarg.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "call_class.h"
-#include "json.h"
 #include "report_html.h"
 #include "trace_calls.h"
 #include "trace_in.h"
@@ -20,14 +19,97 @@
 /* The first width of a column, in ns; it doubles as the run outgrows the columns. */
 #define FIRST_WIDTH 1000.0
 
-/* A JSON text written into memory while it stays under its bound. */
+/* A JSON text written into memory while it stays under its bound; numbers written by
+ * hand, as the calls are many. */
 struct part {
-    FILE *f;
     char *text;
-    size_t len;
-    uint64_t bytes, bound;
+    size_t len, cap;
+    size_t bound;
     int over;                /* the bound was reached: the text is dropped */
 };
+
+static void part_open(struct part *p, uint64_t bound)
+{
+    *p = (struct part){ .bound = bound > SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)bound };
+}
+
+/* Room for n more bytes; 0 if the text outgrew its bound (it is dropped) or memory ran
+ * out (*failed set). */
+static int room(struct part *p, size_t n, int *failed)
+{
+    if (p->over)
+        return 0;
+    if (p->len + n > p->bound) {
+        free(p->text);
+        p->text = NULL;
+        p->over = 1;
+        return 0;
+    }
+    if (p->len + n + 1 > p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 1 << 16;
+        char *text;
+
+        while (cap < p->len + n + 1)
+            cap *= 2;
+        if (!(text = realloc(p->text, cap))) {
+            *failed = 1;
+            return 0;
+        }
+        p->text = text;
+        p->cap = cap;
+    }
+    return 1;
+}
+
+static void part_str(struct part *p, const char *s, int *failed)
+{
+    size_t n = strlen(s);
+
+    if (room(p, n, failed)) {
+        memcpy(p->text + p->len, s, n);
+        p->len += n;
+    }
+}
+
+static void part_int(struct part *p, int64_t v, int *failed)
+{
+    char digits[24];
+    int n = 0;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+
+    do
+        digits[n++] = (char)('0' + u % 10);
+    while ((u /= 10));
+    if (v < 0)
+        digits[n++] = '-';
+    if (room(p, (size_t)n, failed))
+        while (n)
+            p->text[p->len++] = digits[--n];
+}
+
+/* The text, NUL-terminated; NULL if dropped. */
+static const char *part_text(struct part *p)
+{
+    if (p->over)
+        return NULL;
+    if (!p->text)
+        return "";
+    p->text[p->len] = '\0';
+    return p->text;
+}
+
+/* `sep`, then [v[0],...,v[n-1]] */
+static void part_list(struct part *p, const char *sep, const int64_t *v, int n, int *failed)
+{
+    part_str(p, sep, failed);
+    part_str(p, "[", failed);
+    for (int i = 0; i < n; i++) {
+        if (i)
+            part_str(p, ",", failed);
+        part_int(p, v[i], failed);
+    }
+    part_str(p, "]", failed);
+}
 
 struct timeline {
     struct pz_trace_in *in;
@@ -48,60 +130,6 @@ struct timeline {
     int failed;
 };
 
-static int part_open(struct part *p, uint64_t bound)
-{
-    *p = (struct part){ .bound = bound };
-    p->f = open_memstream(&p->text, &p->len);
-    return p->f ? 0 : -1;
-}
-
-/* Drops the text: it outgrew its bound. */
-static void part_drop(struct part *p)
-{
-    if (p->over++)
-        return;
-    fclose(p->f);
-    free(p->text);
-    p->f = NULL;
-    p->text = NULL;
-}
-
-static void part_printf(struct part *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void part_printf(struct part *p, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-
-    if (p->over)
-        return;
-    va_start(ap, fmt);
-    n = vfprintf(p->f, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        p->bytes += (uint64_t)n;
-    if (p->bytes > p->bound)
-        part_drop(p);
-}
-
-/* The text, closed; NULL if dropped. */
-static const char *part_close(struct part *p)
-{
-    if (p->over)
-        return NULL;
-    if (fclose(p->f) != 0)
-        return NULL;
-    p->f = NULL;
-    return p->text;
-}
-
-static void part_free(struct part *p)
-{
-    if (p->f)
-        fclose(p->f);
-    free(p->text);
-}
-
 static double ns(const struct timeline *t, uint64_t tick)
 {
     return tick < t->origin ? 0 : (double)(tick - t->origin) * t->ns_per_tick;
@@ -114,8 +142,10 @@ static int function(struct timeline *t, uint32_t ref)
         uint32_t n = ref + 64;
         uint32_t *of = realloc(t->function_of, n * sizeof(*of));
 
-        if (!of)
-            return t->failed = 1, 0;
+        if (!of) {
+            t->failed = 1;
+            return 0;
+        }
         memset(of + t->nfunction_of, 0, (n - t->nfunction_of) * sizeof(*of));
         t->function_of = of;
         t->nfunction_of = n;
@@ -123,8 +153,10 @@ static int function(struct timeline *t, uint32_t ref)
     if (!t->function_of[ref]) {
         const char **f = realloc(t->functions, (size_t)(t->nfunctions + 1) * sizeof(*f));
 
-        if (!f)
-            return t->failed = 1, 0;
+        if (!f) {
+            t->failed = 1;
+            return 0;
+        }
         t->functions = f;
         f[t->nfunctions++] = pz_trace_in_region(t->in, ref)->name;
         t->function_of[ref] = (uint32_t)t->nfunctions;
@@ -184,16 +216,20 @@ static void leave_interval(struct timeline *t, uint32_t ref, double at)
     if (!t->depth || t->a->nodes[current(t)].region != ref)
         return;
     node = t->stack[--t->depth];
-    part_printf(&t->bands, "%s[%.0f,%.0f,%d]", t->nbands++ ? "," : "", t->starts[t->depth], at,
-                t->position[node]);
+    {
+        int64_t band[3] = { llround(t->starts[t->depth]), llround(at), t->position[node] };
+
+        part_list(&t->bands, t->nbands++ ? "," : "", band, 3, &t->failed);
+    }
 }
 
 /* --- calls */
 
 /* What the tooltip says of a call: the first message or collective among its records,
- * as ",direction,peer,tag,bytes,comm" (direction 1 for a send, 2 for a receive, 0 for a
- * collective, whose peer is its root or -1). */
-static void call_message(struct timeline *t, int th, size_t len)
+ * as direction, peer, tag, bytes, comm (direction 1 for a send, 2 for a receive, 0 for a
+ * collective, whose peer is its root or -1, its tag -1) added to v[n...].  Returns the
+ * new n. */
+static int call_message(struct timeline *t, int th, size_t len, int64_t *v, int n)
 {
     int p = pz_trace_in_rank(t->in, th);
     const struct pz_rec *r;
@@ -201,22 +237,27 @@ static void call_message(struct timeline *t, int th, size_t len)
     for (size_t i = 1; i + 1 < len && (r = pz_trace_in_peek(t->in, th, i)); i++) {
         switch ((enum pz_rec_kind)r->kind) {
         case PZ_REC_SEND: case PZ_REC_ISEND: case PZ_REC_RECV: case PZ_REC_IRECV:
-            part_printf(&t->calls, ",%d,%d,%" PRIu32 ",%" PRIu64 ",%" PRIu32,
-                        r->kind == PZ_REC_SEND || r->kind == PZ_REC_ISEND ? 1 : 2,
-                        pz_call_process(t->in, p, r->comm, r->peer), r->tag, r->bytes, r->comm);
-            return;
-        case PZ_REC_COLL_END: case PZ_REC_NBC_COMPLETE:
-            part_printf(&t->calls, ",0,%d,-1,%" PRIu64 ",%" PRIu32,
-                        r->peer == PZ_NONE32 ? -1 : pz_call_process(t->in, p, r->comm, r->peer),
-                        r->bytes, r->comm);
-            return;
-        default:
+            v[n++] = r->kind == PZ_REC_SEND || r->kind == PZ_REC_ISEND ? 1 : 2;
+            v[n++] = pz_call_process(t->in, p, r->comm, r->peer);
+            v[n++] = r->tag;
             break;
+        case PZ_REC_COLL_END: case PZ_REC_NBC_COMPLETE:
+            v[n++] = 0;
+            v[n++] = r->peer == PZ_NONE32 ? -1 : pz_call_process(t->in, p, r->comm, r->peer);
+            v[n++] = -1;
+            break;
+        default:
+            continue;
         }
+        v[n++] = r->bytes > INT64_MAX ? INT64_MAX : (int64_t)r->bytes;
+        v[n++] = r->comm;
+        break;
     }
+    return n;
 }
 
-/* The MPI call whose Enter is thread th's (lane's) next record; consumes it. */
+/* The MPI call whose Enter is thread th's (lane's) next record; consumes it.  Written
+ * as [start, duration, function, class, interval] and what call_message adds. */
 static void call(struct timeline *t, int th, const struct pz_rec *enter)
 {
     const struct pz_region_info *region = pz_trace_in_region(t->in, enter->region);
@@ -224,6 +265,8 @@ static void call(struct timeline *t, int th, const struct pz_rec *enter)
     const struct pz_rec *last = pz_trace_in_peek(t->in, th, len - 1);
     double from = ns(t, enter->time), to = last ? ns(t, last->time) : from;
     int cls = (int)pz_call_class_of(t->in, th, len, region);
+    int64_t v[10];
+    int n = 0;
 
     if (to < from)
         to = from;
@@ -231,10 +274,15 @@ static void call(struct timeline *t, int th, const struct pz_rec *enter)
         pz_html_buckets_add(&t->buckets, th, cls, from, to);
     t->per_class[cls]++;
     t->ncalls++;
-    part_printf(&t->calls, "%s[%.0f,%.0f,%d,%d,%d", t->lane_calls++ ? "," : "",
-                from, to - from, function(t, enter->region), cls, t->position[current(t)]);
-    call_message(t, th, len);
-    part_printf(&t->calls, "]");
+    if (!t->calls.over) {
+        v[n++] = llround(from);
+        v[n++] = llround(to) - v[0];
+        v[n++] = function(t, enter->region);
+        v[n++] = cls;
+        v[n++] = t->position[current(t)];
+        n = call_message(t, th, len, v, n);
+        part_list(&t->calls, t->lane_calls++ ? "," : "", v, n, &t->failed);
+    }
     if (to > t->lane_to[th])
         t->lane_to[th] = to;
     pz_trace_in_consume(t->in, th, len);
@@ -246,8 +294,8 @@ static void lane(struct timeline *t, int th)
     const struct pz_rec *r;
 
     t->depth = 0;
-    part_printf(&t->calls, "%s[", th ? ",\n" : "");
-    part_printf(&t->bands, "%s[", th ? ",\n" : "");
+    part_str(&t->calls, th ? ",\n[" : "[", &t->failed);
+    part_str(&t->bands, th ? ",\n[" : "[", &t->failed);
     t->nbands = t->lane_calls = 0;
     if ((r = pz_trace_in_peek(t->in, th, 0)))
         t->lane_from[th] = t->lane_to[th] = ns(t, r->time);
@@ -269,8 +317,8 @@ static void lane(struct timeline *t, int th)
     }
     while (t->depth)
         leave_interval(t, t->a->nodes[current(t)].region, t->lane_to[th]);
-    part_printf(&t->calls, "]");
-    part_printf(&t->bands, "]");
+    part_str(&t->calls, "]", &t->failed);
+    part_str(&t->bands, "]", &t->failed);
 }
 
 /* --- the whole */
@@ -307,8 +355,9 @@ static int start(struct timeline *t, uint64_t limit)
     t->origin = earliest(t->in);
     t->lane_from = calloc((size_t)lanes + 1, sizeof(double));
     t->lane_to = calloc((size_t)lanes + 1, sizeof(double));
-    if (!t->lane_from || !t->lane_to || part_open(&t->calls, limit / 8 * 5) != 0 ||
-        part_open(&t->bands, limit / 8) != 0 ||
+    part_open(&t->calls, limit / 8 * 5);
+    part_open(&t->bands, limit / 8);
+    if (!t->lane_from || !t->lane_to ||
         pz_html_buckets_init(&t->buckets, columns ? lanes : 0, columns ? columns : 2,
                              FIRST_WIDTH) != 0)
         return -1;
@@ -317,8 +366,8 @@ static int start(struct timeline *t, uint64_t limit)
 
 static void finish(struct timeline *t)
 {
-    part_free(&t->calls);
-    part_free(&t->bands);
+    free(t->calls.text);
+    free(t->bands.text);
     pz_html_buckets_free(&t->buckets);
     free(t->function_of);
     free(t->functions);
@@ -348,7 +397,7 @@ static void common(FILE *out, struct timeline *t, uint64_t limit)
     fprintf(out, "],\n\"end\": %.0f, \"functions\": [", end);
     for (int f = 0; f < t->nfunctions; f++) {
         fputs(f ? ", " : "", out);
-        pz_json_string(out, t->functions[f]);
+        pz_html_json_string(out, t->functions[f]);
     }
     fputs("]", out);
 }
@@ -356,10 +405,12 @@ static void common(FILE *out, struct timeline *t, uint64_t limit)
 /* The calls, exact if they fit, else reduced; the bands if they fit. */
 static void events(FILE *out, struct timeline *t)
 {
-    const char *calls = part_close(&t->calls), *bands = part_close(&t->bands);
+    const char *calls = part_text(&t->calls), *bands = part_text(&t->bands);
 
     if (calls) {
-        fprintf(out, ",\n\"mode\": \"exact\", \"events\": [%s]", calls);
+        fputs(",\n\"mode\": \"exact\", \"events\": [", out);
+        fwrite(calls, 1, t->calls.len, out);
+        fputs("]", out);
     } else if (t->buckets.lanes) {
         fputs(",\n\"mode\": \"reduced\", \"why\": \"the calls do not fit in the size limit\", "
               "\"buckets\": ", out);
@@ -375,14 +426,12 @@ static void events(FILE *out, struct timeline *t)
     fputs("}", out);
 }
 
-int pz_html_timeline(const char *trace, const struct pz_analysis *a, const int *position,
-                     uint64_t limit, char **json, size_t *len, char *err, size_t errlen)
+int pz_html_timeline(FILE *out, const char *trace, const struct pz_analysis *a,
+                     const int *position, uint64_t limit, char *err, size_t errlen)
 {
     struct timeline t = { .a = a, .position = position };
-    FILE *out;
     int rc = -1;
 
-    *json = NULL;
     if (!(t.in = pz_trace_in_open(trace, err, errlen)))
         return -1;
     if (start(&t, limit) != 0) {
@@ -390,18 +439,14 @@ int pz_html_timeline(const char *trace, const struct pz_analysis *a, const int *
     } else {
         for (int th = 0; th < pz_trace_in_nthreads(t.in) && !t.failed; th++)
             lane(&t, th);
-        if (t.failed)
+        if (t.failed) {
             snprintf(err, errlen, "out of memory");
-        else if (pz_trace_in_error(t.in))
+        } else if (pz_trace_in_error(t.in)) {
             snprintf(err, errlen, "%s", pz_trace_in_error(t.in));
-        else if (!(out = open_memstream(json, len)))
-            snprintf(err, errlen, "out of memory");
-        else {
+        } else {
             common(out, &t, limit);
             events(out, &t);
-            rc = fclose(out) == 0 ? 0 : -1;
-            if (rc != 0)
-                snprintf(err, errlen, "out of memory");
+            rc = 0;
         }
     }
     finish(&t);
