@@ -3,7 +3,8 @@
  * For each page: no console error; the timeline's calls per class are CLASSES (a JSON
  * list, from otf2-print).  On the first page also: the tree opens and closes; the
  * chosen interval shows the JSON report's numbers; a tooltip names the call under the
- * mouse, whose click chooses its interval.  Screenshots go to ARTIFACTS. */
+ * mouse, whose click chooses its interval.  Screenshots go to ARTIFACTS (report-small.png:
+ * the one docs/report-html.png is made of). */
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -137,6 +138,9 @@ async function one(browser, n, file, jsonFile, classes) {
         await page.mouse.move(1, 1);
     }
     await page.screenshot({ path: path.join(artifacts, n === 0 ? 'report.png' : 'report' + n + '.png') });
+    if (n === 0)   /* the timeline and the tree, small enough for docs/report-html.png */
+        await page.screenshot({ path: path.join(artifacts, 'report-small.png'),
+                                clip: { x: 0, y: 110, width: 1200, height: 360 } });
     check(errors.length === 0, name + ': console errors: ' + errors.join('; '));
     console.log('report.js: ' + name + ': calls per class ' + JSON.stringify(stats.perClass) +
                 (n === 0 ? ', tree, values, tooltip and click checked' : ''));
