@@ -79,7 +79,7 @@ static void head(FILE *out, const struct pz_analysis *a, const struct identity *
     fprintf(out, "</style></head><body>\n<h1>prognoz %s</h1>\n<p id=\"identity\">",
             id->machine ? "prediction" : "report");
     if (id->machine) {
-        fputs("<b class=\"prediction\">Predicted</b> on ", out);
+        fputs("<b class=\"prediction\">Prediction</b> ", out);
         text(out, id->machine);
         fputs(". ", out);
     }

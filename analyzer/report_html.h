@@ -25,8 +25,8 @@
 struct pz_html_run {
     const char *trace;       /* the trace's path (DIR or DIR/traces.otf2): its identity and
                                 the timeline's events; NULL: no timeline */
-    const char *machine;     /* a prediction: what it was predicted on, one line; NULL for
-                                a recorded run */
+    const char *machine;     /* a prediction: what it was predicted on, one line
+                                (pz_machine_summary's); NULL for a recorded run */
     uint64_t limit;          /* bytes of embedded data; 0: PZ_HTML_DEFAULT_LIMIT */
 };
 
