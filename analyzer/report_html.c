@@ -1,14 +1,22 @@
-/* The HTML report: one self-contained page (no scripts, no external files) with the
- * intervals as an indented table, a bar per interval splitting its total time into
- * productive, insufficient parallelism, communication, other MPI and idle time, the wait states, each interval's
- * processes on request, the advice and the MPI function profile. */
+/* The HTML report (report_html.h): one self-contained page, nothing fetched.  Its
+ * script (report_html.js) and style (report_html.css), embedded at build time
+ * (report_html_assets.h), draw the interactive views from the data the page embeds as
+ * JSON; below them, every value as tables, which need no script: the intervals as an
+ * indented table with a bar each (productive, insufficient parallelism, communication,
+ * other MPI and idle time), the wait states, each interval's processes on request, the
+ * advice and the MPI function profile. */
+#define _XOPEN_SOURCE 700
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "advice.h"
 #include "fields.h"
+#include "json.h"
 #include "report.h"
-
+#include "report_html.h"
+#include "report_html_assets.h"
 static void text(FILE *out, const char *s)
 {
     for (; *s; s++) {
@@ -22,16 +30,76 @@ static void text(FILE *out, const char *s)
     }
 }
 
-static void head(FILE *out, const struct pz_analysis *a)
+static void lines(FILE *out, const char *const *text)
+{
+    for (; *text; text++)
+        fputs(*text, out);
+}
+
+/* When the trace at path (DIR: its anchor file DIR/traces.otf2) was last written, ""
+ * if it cannot be told. */
+static void modified(const char *path, char *when, size_t len)
+{
+    struct stat st;
+    struct tm tm;
+    char anchor[4096];
+
+    *when = '\0';
+    if (stat(path, &st) != 0)
+        return;
+    if (S_ISDIR(st.st_mode) &&
+        (snprintf(anchor, sizeof(anchor), "%s/traces.otf2", path) >= (int)sizeof(anchor) ||
+         stat(anchor, &st) != 0))
+        return;
+    if (localtime_r(&st.st_mtime, &tm))
+        strftime(when, len, "%Y-%m-%d %H:%M:%S", &tm);
+}
+
+static void now(char *when, size_t len)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+
+    *when = '\0';
+    if (localtime_r(&t, &tm))
+        strftime(when, len, "%Y-%m-%d %H:%M:%S", &tm);
+}
+
+/* What the page says of the run: what it is, where it comes from, when. */
+struct identity {
+    const char *trace, *machine;
+    char recorded[64], written[64];
+};
+
+static void head(FILE *out, const struct pz_analysis *a, const struct identity *id)
 {
     fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>prognoz report</title>\n"
-          "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
-          "td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:right}"
-          "td.name,th.name{text-align:left}.bar{display:flex;width:240px;height:12px}"
-          ".bar span{display:block;height:12px}.p{background:#4caf50}.s{background:#9c27b0}"
-          ".c{background:#f44336}"
-          ".m{background:#ff9800}.i{background:#9e9e9e}.legend span{padding:0 6px}"
-          "</style></head><body>\n<h1>prognoz report</h1>\n", out);
+          "<style>", out);
+    lines(out, pz_html_css);
+    fprintf(out, "</style></head><body>\n<h1>prognoz %s</h1>\n<p id=\"identity\">",
+            id->machine ? "prediction" : "report");
+    if (id->machine) {
+        fputs("<b class=\"prediction\">Prediction</b> ", out);
+        text(out, id->machine);
+        fputs(". ", out);
+    }
+    if (id->trace) {
+        fputs("Trace ", out);
+        text(out, id->trace);
+        if (*id->recorded)
+            fprintf(out, " (written %s)", id->recorded);
+        fputs(". ", out);
+    }
+    fprintf(out, "%d processes", a->nranks);
+    if (a->threaded)
+        fprintf(out, " (%d threads)", a->nprocs);
+    fprintf(out, ". Report of prognoz %s, %s.</p>\n<div id=\"app\"></div>\n"
+            "<details id=\"tables\"><summary>Every value as tables</summary>\n",
+            PACKAGE_VERSION, id->written);
+}
+
+static void counts(FILE *out, const struct pz_analysis *a)
+{
     fprintf(out, "<p>%d processes", a->nranks);
     if (a->threaded)
         fprintf(out, " (%d threads)", a->nprocs);
@@ -178,21 +246,110 @@ static void callsites(FILE *out, const struct pz_analysis *a)
     fputs("</table>\n", out);
 }
 
-int pz_report_html(FILE *out, const struct pz_analysis *a, int with_processes)
+/* The run's identity as JSON. */
+static void run_json(FILE *out, const struct pz_analysis *a, const struct identity *id)
+{
+    fputs("{\"trace\": ", out);
+    pz_json_string(out, id->trace ? id->trace : "");
+    fprintf(out, ", \"processes\": %d, \"threads\": %d, \"recorded\": \"%s\", "
+            "\"written\": \"%s\", \"version\": \"%s\", \"prediction\": ", a->nranks,
+            a->nprocs, id->recorded, id->written, PACKAGE_VERSION);
+    if (id->machine) {
+        fputs("{\"machine\": ", out);
+        pz_json_string(out, id->machine);
+        fputc('}', out);
+    } else {
+        fputs("null", out);
+    }
+    fputc('}', out);
+}
+
+/* The start of the page's data, in memory to be embedded: the run's identity and the
+ * JSON report (with strings of the trace). */
+static int report_data(const struct pz_analysis *a, int per_process, const struct identity *id,
+                       char **json, size_t *len)
+{
+    FILE *out = open_memstream(json, len);
+
+    if (!out)
+        return -1;
+    fputs("{\"run\": ", out);
+    run_json(out, a, id);
+    fputs(",\n\"report\": ", out);
+    pz_report_json(out, a, per_process);
+    return fclose(out) == 0 ? 0 : -1;
+}
+
+/* The page's data element: {"run", "report" (the JSON report), "processes",
+ * "timeline"}; the large parts (numbers, and strings made safe) written directly. */
+static void data(FILE *out, const struct pz_analysis *a, const int *order,
+                 const struct identity *id, uint64_t limit, const char *json, size_t len,
+                 const int *position)
+{
+    char why[1024] = "no trace to read the calls from";
+
+    fputs("<script type=\"application/json\" id=\"pz-data\">", out);
+    pz_html_embed(out, json, len);
+    fputs(",\"processes\": ", out);
+    pz_html_processes(out, a, order, limit / 4);
+    fputs(",\n\"timeline\": ", out);
+    if (!id->trace || pz_html_timeline(out, id->trace, a, position, limit, why, sizeof(why)) != 0) {
+        fputs("{\"mode\": \"none\", \"why\": ", out);
+        pz_html_json_string(out, why);
+        fputc('}', out);
+    }
+    fputs("}</script>\n", out);
+}
+
+int pz_report_html_run(FILE *out, const struct pz_analysis *a, int per_process,
+                       const struct pz_html_run *run, char *err, size_t errlen)
 {
     int *order = malloc((size_t)a->nnodes * sizeof(int));
+    int *position = malloc((size_t)a->nnodes * sizeof(int));
+    struct identity id = { run ? run->trace : NULL, run ? run->machine : NULL, "", "" };
+    uint64_t limit = run && run->limit ? run->limit : PZ_HTML_DEFAULT_LIMIT;
+    char *json = NULL;
+    size_t len = 0;
 
-    if (!order)
+    if (id.trace)
+        modified(id.trace, id.recorded, sizeof(id.recorded));
+    now(id.written, sizeof(id.written));
+    if (!order || !position || report_data(a, per_process, &id, &json, &len) != 0) {
+        snprintf(err, errlen, "out of memory");
+        free(order);
+        free(position);
+        free(json);
         return -1;
+    }
     pz_report_order(a, order);
-    head(out, a);
+    for (int i = 0; i < a->nnodes; i++)
+        position[order[i]] = i;
+    head(out, a, &id);
+    counts(out, a);
     intervals(out, a, order);
     fputs("<h2>Characteristics</h2>\n", out);
     for (int i = 0; i < a->nnodes; i++)
-        details(out, a, &a->nodes[order[i]], with_processes);
+        details(out, a, &a->nodes[order[i]], per_process);
     functions(out, a);
     callsites(out, a);
-    fputs("</body></html>\n", out);
+    fputs("</details>\n", out);
+    data(out, a, order, &id, limit, json, len, position);
+    fputs("<script>", out);
+    lines(out, pz_html_js);
+    fputs("</script>\n</body></html>\n", out);
     free(order);
-    return ferror(out) ? -1 : 0;
+    free(position);
+    free(json);
+    if (ferror(out)) {
+        snprintf(err, errlen, "cannot write the report");
+        return -1;
+    }
+    return 0;
+}
+
+int pz_report_html(FILE *out, const struct pz_analysis *a, int per_process)
+{
+    char err[256];
+
+    return pz_report_html_run(out, a, per_process, NULL, err, sizeof(err));
 }

@@ -10,7 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "calls_gen.h"
 #include "heap.h"
 #include "perfetto.h"
 #include "perfetto_int.h"
@@ -267,26 +266,6 @@ static void call_args(struct pf *pf, int th, size_t len)
     pz_pf_printf(&pf->out, "%s}", ops > 1 ? "]" : "");
 }
 
-/* The class of the call of len records entered in region: MPI_Start and MPI_Startall
- * are of the class of what they start. */
-static enum pz_perfetto_class call_class(struct pf *pf, int th, size_t len,
-                                         const struct pz_region_info *region)
-{
-    const struct pz_rec *r;
-    enum pz_category cat = region->call >= 0 && region->call < PZ_NCALLS
-                               ? pz_calls[region->call].category : PZ_CAT_PLAIN;
-
-    if (cat != PZ_CAT_START && cat != PZ_CAT_STARTALL)
-        return pz_perfetto_class(region);
-    for (size_t i = 1; i < len && (r = pz_trace_in_peek(pf->in, th, i)); i++) {
-        if (r->kind == PZ_REC_ISEND)
-            return PZ_PERFETTO_ISEND;
-        if (r->kind == PZ_REC_IRECV_REQUEST)
-            return PZ_PERFETTO_IRECV;
-    }
-    return PZ_PERFETTO_OTHER;
-}
-
 /* A flow from the send end to the receive end: an "s" and an "f" of one id, each bound
  * to the call around it ("bp":"e": the enclosing slice, not the next one). */
 static void write_flow(struct pf *pf, const struct pz_pf_end *send, const struct pz_pf_end *recv)
@@ -363,7 +342,7 @@ static void call(struct pf *pf, int th)
     if (pf->s.cut) {
         pf->s.calls_left_out++;
     } else {
-        c = call_class(pf, th, len, region);
+        c = (enum pz_perfetto_class)pz_call_class_of(pf->in, th, len, region);
         pz_pf_event(&pf->out, "X", l->pid, l->calls_tid, from);
         pz_pf_printf(&pf->out, ",\"dur\":");
         pz_pf_us(&pf->out, to - from);

@@ -19,25 +19,23 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "call_class.h"
 #include "defs.h"
 #include "trace_in.h"
 
-/* The classes of MPI calls, coloured as the seed 003's appendix 2 colours them: the
- * category of a call's event. */
+/* The classes of MPI calls (trace/call_class.h), coloured as the seed 003's appendix 2
+ * colours them: the category of a call's event. */
 enum pz_perfetto_class {
-    PZ_PERFETTO_COLLECTIVE,     /* every collective, blocking or not */
-    PZ_PERFETTO_SEND,           /* blocking sends (Send, Bsend, Ssend, Rsend) */
-    PZ_PERFETTO_ISEND,          /* nonblocking sends; a Start of a persistent send */
-    PZ_PERFETTO_RECV,           /* blocking receives, waits, probes, Sendrecv */
-    PZ_PERFETTO_IRECV,          /* nonblocking receives, tests, Iprobe; a Start of a
-                                   persistent receive */
-    PZ_PERFETTO_OTHER,          /* the rest: Init, communicators, request handling */
-    PZ_PERFETTO_NCLASSES
+    PZ_PERFETTO_COLLECTIVE = PZ_CLASS_COLLECTIVE,
+    PZ_PERFETTO_SEND = PZ_CLASS_SEND,
+    PZ_PERFETTO_ISEND = PZ_CLASS_ISEND,
+    PZ_PERFETTO_RECV = PZ_CLASS_RECV,
+    PZ_PERFETTO_IRECV = PZ_CLASS_IRECV,
+    PZ_PERFETTO_OTHER = PZ_CLASS_OTHER,
+    PZ_PERFETTO_NCLASSES = PZ_NCLASSES
 };
 
-/* The class of MPI function region; PZ_PERFETTO_OTHER for functions prognoz's table does
- * not have.  MPI_Start and MPI_Startall are PZ_PERFETTO_OTHER here: the caller knows
- * from their records what they start. */
+/* pz_call_class of region. */
 enum pz_perfetto_class pz_perfetto_class(const struct pz_region_info *region);
 
 /* The category of class c ("collective", "blocking send"...) and the name of the

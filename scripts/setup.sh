@@ -11,6 +11,8 @@ packages="build-essential autoconf automake libtool pkg-config python3 mpich lib
 gfortran libotf2-trace-dev otf2-tools libunwind-dev libdw-dev libcriterion-dev"
 
 packages="$packages libsimgrid-dev"   # smpirun -replay: tests/integration/simgrid.sh, docs/simgrid.md
+packages="$packages chromium"   # the HTML report in a browser: tests/browser/report.sh
+command -v npm >/dev/null 2>&1 || packages="$packages nodejs npm"   # ... driven from node
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' \
@@ -23,6 +25,10 @@ if [ -n "$missing" ]; then
     $sudo apt-get update -q
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $missing
 fi
+
+# puppeteer-core, which drives chromium in tests/browser/report.sh: the versions of its
+# package-lock.json, installed now so that the tests download nothing.
+(cd "$top/tests/browser" && npm ci --no-audit --no-fund --ignore-scripts)
 
 cd "$top"
 autoreconf -fi

@@ -3,6 +3,7 @@
 #define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -12,6 +13,7 @@
 #include "machine.h"
 #include "machine_options.h"
 #include "report.h"
+#include "report_html.h"
 #include "temporary.h"
 
 static void usage(FILE *out)
@@ -160,6 +162,34 @@ static void describe(FILE *out, enum pz_report_format format, const void *machin
         pz_machine_summary(out, machine);
 }
 
+/* The page of a predicted run: marked as a prediction on machine m, with the timeline of
+ * the predicted trace when it is kept (-o). */
+static int html(const struct options *o, const struct pz_machine *m, const struct pz_analysis *a)
+{
+    struct pz_html_run run = { .trace = o->output };
+    char *summary = NULL, err[1024];
+    size_t len = 0;
+    FILE *f = open_memstream(&summary, &len);
+    int rc;
+
+    if (!f)
+        return -1;
+    pz_machine_summary(f, m);
+    if (fclose(f) != 0) {
+        free(summary);
+        return -1;
+    }
+    summary[strcspn(summary, "\n")] = '\0';
+    run.machine = summary;
+    rc = pz_html_limit_from_env(&run.limit, err, sizeof(err));
+    if (rc == 0)
+        rc = pz_report_html_run(stdout, a, o->per_process, &run, err, sizeof(err));
+    if (rc != 0)
+        fprintf(stderr, "prognoz predict: %s\n", err);
+    free(summary);
+    return rc;
+}
+
 static int report_one(const struct options *o, const struct pz_machine *m,
                       const struct pz_analysis *a, const struct pz_prediction *p)
 {
@@ -171,6 +201,8 @@ static int report_one(const struct options *o, const struct pz_machine *m,
 
     if (o->format == PZ_REPORT_JSON)
         return pz_report_json_predicted(stdout, a, o->per_process, describe, m, &r);
+    if (o->format == PZ_REPORT_HTML)
+        return html(o, m, a);
     if (o->format == PZ_REPORT_TEXT)
         describe(stdout, o->format, m);
     return pz_report_write(stdout, a, o->format, o->per_process);

@@ -7,6 +7,7 @@
 #include "analysis.h"
 #include "commands.h"
 #include "report.h"
+#include "report_html.h"
 
 static void usage(FILE *out)
 {
@@ -71,6 +72,23 @@ static int parse(int argc, char **argv, struct options *o)
     return 0;
 }
 
+/* The page, with the timeline of the trace's calls (PROGNOZ_HTML_LIMIT bounds it): 0,
+ * -1 if writing failed, -2 for another failure (already said). */
+static int html(FILE *out, const struct pz_analysis *a, const struct options *o)
+{
+    struct pz_html_run run = { .trace = o->trace };
+    char err[1024];
+
+    if (pz_html_limit_from_env(&run.limit, err, sizeof(err)) != 0 ||
+        pz_report_html_run(out, a, o->per_process, &run, err, sizeof(err)) != 0) {
+        if (ferror(out))
+            return -1;
+        fprintf(stderr, "prognoz report: %s\n", err);
+        return -2;
+    }
+    return 0;
+}
+
 int pz_cmd_report(int argc, char **argv)
 {
     struct options o = { .format = PZ_REPORT_TEXT };
@@ -92,12 +110,15 @@ int pz_cmd_report(int argc, char **argv)
     }
     for (int i = 0; i < a.nwarnings; i++)
         fprintf(stderr, "prognoz report: warning: %s\n", a.warnings[i]);
-    rc = pz_report_write(out, &a, o.format, o.per_process);
+    rc = o.format == PZ_REPORT_HTML ? html(out, &a, &o)
+                                    : pz_report_write(out, &a, o.format, o.per_process);
     if (fflush(out) != 0 || ferror(out))
         rc = -1;
     if (out != stdout && fclose(out) != 0)
         rc = -1;
-    if (rc != 0) {
+    if (rc == -2) {
+        rc = 1;
+    } else if (rc != 0) {
         fprintf(stderr, "prognoz report: cannot write '%s': %s\n",
                 o.output ? o.output : "the standard output", strerror(errno));
         rc = 1;

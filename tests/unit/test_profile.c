@@ -460,11 +460,12 @@ static const char *check_html(const char *html)
             if (depth == 64)
                 return bad(html, s, "nested too deep");
             strcpy(stack[depth++], name);
-            if (!strcmp(name, "style")) {   /* CSS, up to its end tag */
-                const char *end = strstr(s, "</style>");
+            if (!strcmp(name, "style") || !strcmp(name, "script")) {
+                /* CSS or a script (code, JSON), up to its end tag */
+                const char *end = strstr(s, !strcmp(name, "style") ? "</style>" : "</script>");
 
                 if (!end)
-                    return bad(html, s, "unterminated <style>");
+                    return bad(html, s, "unterminated <style> or <script>");
                 s = end;
             }
         }

@@ -1,0 +1,117 @@
+/* The data of the HTML report's page (report_html.h) that is neither the JSON report
+ * nor the timeline: the per-process shares, the limit on their size, and the safe
+ * embedding of JSON in the page. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_html.h"
+
+void pz_html_embed(FILE *out, const char *json, size_t len)
+{
+    size_t from = 0;
+
+    for (size_t i = 0; i < len; i++) {
+        char ch = json[i];
+
+        if (ch != '<' && ch != '>' && ch != '&')
+            continue;
+        fwrite(json + from, 1, i - from, out);
+        fprintf(out, "\\u%04x", (unsigned)ch);
+        from = i + 1;
+    }
+    fwrite(json + from, 1, len - from, out);
+}
+
+void pz_html_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch < 0x20 || ch == '<' || ch == '>' || ch == '&')
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+int pz_html_limit_from_env(uint64_t *limit, char *err, size_t errlen)
+{
+    const char *v = getenv("PROGNOZ_HTML_LIMIT");
+    unsigned long long n;
+    char *end;
+    int shift = 0;
+
+    *limit = PZ_HTML_DEFAULT_LIMIT;
+    if (!v || !*v)
+        return 0;
+    errno = 0;
+    n = strtoull(v, &end, 10);
+    if (*end && !end[1])
+        shift = *end == 'k' || *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : -1;
+    else if (*end)
+        shift = -1;
+    if (errno || shift < 0 || !n || v[0] == '-' || n > (UINT64_MAX >> shift)) {
+        snprintf(err, errlen, "PROGNOZ_HTML_LIMIT: '%s' is not a size in bytes (like 20M)", v);
+        return -1;
+    }
+    *limit = (uint64_t)n << shift;
+    return 0;
+}
+
+/* The seven values of the per-process chart of process p in node n, added to sum. */
+static void add_shares(const struct pz_analysis *a, const struct pz_node *n, int p, double *sum)
+{
+    struct pz_characteristics c;
+    double sync;
+
+    pz_characteristics_of_process(a, n, p, &c);
+    sync = c.synchronization < c.communication_time ? c.synchronization : c.communication_time;
+    if (sync < 0)
+        sync = 0;
+    sum[0] += c.productive_time;
+    sum[1] += c.insufficient_parallelism;
+    sum[2] += c.communication_time - sync;
+    sum[3] += sync;
+    sum[4] += c.mpi_time > c.communication_time ? c.mpi_time - c.communication_time : 0;
+    sum[5] += c.idle_time;
+    sum[6] += c.execution_time;
+}
+
+/* Bytes of one process's values at most: seven numbers of %.4g and their punctuation. */
+#define SHARE_BYTES 88
+
+void pz_html_processes(FILE *out, const struct pz_analysis *a, const int *order, uint64_t bound)
+{
+    uint64_t all = (uint64_t)a->nnodes * (uint64_t)a->nprocs * SHARE_BYTES;
+    int k = (int)(bound ? (all + bound - 1) / bound : 1);
+
+    if (k < 1)
+        k = 1;
+    if (k > a->nprocs)
+        k = a->nprocs > 0 ? a->nprocs : 1;
+    fprintf(out, "{\"group\": %d, \"values\": [", k);
+    for (int i = 0; i < a->nnodes; i++) {
+        const struct pz_node *n = &a->nodes[order[i]];
+
+        fputs(i ? ",\n[" : "\n[", out);
+        for (int g = 0; g * k < a->nprocs; g++) {
+            double sum[7] = { 0 };
+            int members = 0;
+
+            for (int p = g * k; p < a->nprocs && p < (g + 1) * k; p++, members++)
+                add_shares(a, n, p, sum);
+            fputs(g ? ",[" : "[", out);
+            for (int v = 0; v < 7; v++)
+                fprintf(out, "%s%.4g", v ? "," : "", sum[v] / members);
+            fputc(']', out);
+        }
+        fputc(']', out);
+    }
+    fputs("]}", out);
+}
