@@ -12,7 +12,8 @@
 #define MAX_PERIOD 512
 
 /* A body of open steps only is no loop (sp_fold). */
-static int all_open(const struct sp_table *t, const uint32_t *s, size_t period, uint8_t ambiguous)
+static int all_open(const struct sp_table *t, const uint32_t *s, size_t period,
+                    uint8_t ambiguous)
 {
     for (size_t i = 0; i < period; i++)
         if (!sp_open(t, s[i], ambiguous))

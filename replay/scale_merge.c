@@ -2,13 +2,13 @@
  * (scale_program_int.h).  The template is a sequence every process's steps are a
  * subsequence of, loop by loop: a step of a process that the template has further on
  * is matched there (the template's steps in between are missing at this process, to be
- * explained by guards, scale_guard.c); a step it lacks is inserted.  Processes with the
- * most steps go first (the interior of the largest recording), so that the others mostly
- * match.  A step a recording cannot tell apart (sp_open: a call to MPI_PROC_NULL, an
- * offset in a periodic dimension of 1 or 2 processes) matches the template's step it is
- * compatible with at its process, and a template step made so becomes the step a
- * process shows whole: the processes with the fewest such steps go first.  Whether the result describes every process is checked afterwards, exactly
- * (scale_walk.c). */
+ * explained by guards, scale_guard.c); a step it lacks is inserted.  A step a recording
+ * cannot tell apart (sp_open: a call to MPI_PROC_NULL, an offset in a periodic dimension
+ * of 1 or 2 processes) matches the template's step it is compatible with at its
+ * process, and a template step made so becomes the step another process shows whole.
+ * Processes with the fewest such steps go first, then those of the largest recording
+ * with the most steps (its interior), so that the others mostly match.  Whether the
+ * result describes every process is checked afterwards, exactly (scale_walk.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,12 +34,6 @@ struct merging {
     size_t run;
     uint32_t proc;
 };
-
-static struct sp_at at_process(const struct pz_scale_program *m, size_t run, uint32_t proc)
-{
-    return (struct sp_at){&m->runs[run]->grid, m->runs[run]->procs[proc].coords,
-                          m->ambiguous[run]};
-}
 
 static void blist_free(struct blist *l)
 {
@@ -100,10 +94,10 @@ static int same(const struct merging *g, struct bnode *b, uint32_t sym)
         return shares_step(t, &b->body, sym);
     if (b->sym == sym)
         return 1;
-    here = at_process(g->m, g->run, g->proc);
+    here = sp_at_process(g->m, g->run, g->proc);
     if (sp_compatible(t, b->sym, sym, &here, NULL))
         return 1;
-    there = at_process(g->m, b->run, b->proc);
+    there = sp_at_process(g->m, b->run, b->proc);
     if (!sp_compatible(t, sym, b->sym, &there, NULL))
         return 0;
     b->sym = sym;
@@ -182,7 +176,7 @@ struct order {
     size_t open, run, proc, nsteps;
 };
 
-static int by_run_then_steps(const void *a, const void *b)
+static int by_open_run_steps(const void *a, const void *b)
 {
     const struct order *x = a, *y = b;
 
@@ -225,7 +219,7 @@ int sp_merge(struct pz_scale_program *m, uint32_t *const *const *folded,
             ord[k++] = (struct order){count_open(m, folded[r][p], nfolded[r][p], r),
                                       r == m->largest ? 0 : r + 1, (size_t)p,
                                       m->runs[r]->procs[p].nsteps};
-    qsort(ord, n, sizeof(*ord), by_run_then_steps);
+    qsort(ord, n, sizeof(*ord), by_open_run_steps);
     for (k = 0; k < n; k++) {
         size_t r = ord[k].run ? ord[k].run - 1 : m->largest;
         struct merging g = {m, r, (uint32_t)ord[k].proc};

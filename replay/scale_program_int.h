@@ -249,6 +249,8 @@ void sp_peer_guard(const struct pz_scale_program *m, uint32_t sym, struct sp_gua
 /* The same for one event of the table. */
 void sp_event_guard(const struct pz_scale_program *m, const struct sp_event *e,
                     struct sp_guard *gd);
+/* Where process proc of recording run is (sp_compatible). */
+struct sp_at sp_at_process(const struct pz_scale_program *m, size_t run, uint32_t proc);
 /* Does recorded step rsym of process proc of recording run match node k (sp_compatible);
  * *missing as there. */
 int sp_matches(const struct pz_scale_program *m, size_t run, uint32_t proc, uint32_t rsym,

@@ -402,7 +402,9 @@ int sp_open(const struct sp_table *t, uint32_t sym, uint8_t ambiguous)
     if (s->kind != SP_STEP)
         return 0;
     for (uint32_t i = 0; i < s->n; i++) {
-        messages += message_kind(t->events[s->first + i].kind);
+        /* MPI_Wait's completion of any request counts: of a collective's too */
+        messages += message_kind(t->events[s->first + i].kind) ||
+                    !strcmp(s->region, "MPI_Wait");
         if (ambiguous && ambiguous_offset(&t->events[s->first + i], NULL, ambiguous))
             return 1;
     }

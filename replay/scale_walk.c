@@ -43,7 +43,7 @@ void sp_where(const struct pz_scale_program *m, size_t run, uint32_t proc, uint3
         snprintf(buf, len, "outside intervals, call %u", calls + 1);
 }
 
-static struct sp_at at_process(const struct pz_scale_program *m, size_t run, uint32_t proc)
+struct sp_at sp_at_process(const struct pz_scale_program *m, size_t run, uint32_t proc)
 {
     return (struct sp_at){&m->runs[run]->grid, m->runs[run]->procs[proc].coords,
                           m->ambiguous[run]};
@@ -52,7 +52,7 @@ static struct sp_at at_process(const struct pz_scale_program *m, size_t run, uin
 int sp_matches(const struct pz_scale_program *m, size_t run, uint32_t proc, uint32_t rsym,
                uint32_t k, int *missing)
 {
-    struct sp_at at = at_process(m, run, proc);
+    struct sp_at at = sp_at_process(m, run, proc);
 
     if (missing)
         *missing = 0;
@@ -179,7 +179,7 @@ static uint32_t template_event(const struct pz_scale_program *m, size_t run, uin
     const struct pz_scale_process *p = &m->runs[run]->procs[proc];
     const struct sp_node *nd = &m->nodes[k];
     const char *region = m->table.syms[nd->sym].region;
-    struct sp_at at = at_process(m, run, proc);
+    struct sp_at at = sp_at_process(m, run, proc);
     uint32_t n = 0, i;
 
     for (i = p->steps[pos].first; i < ev; i++)
@@ -228,7 +228,8 @@ static void gather_events(struct strict *c, uint32_t k, size_t pos)
         if (sp_reduced(region, c->proc->events[i].kind, c->poster[i])) {
             learn_completion(c, k, pos, i);
         } else {
-            uint32_t te = template_event(c->m, c->run, proc_of(c), c->raw, c->poster, k, pos, i);
+            uint32_t te = template_event(c->m, c->run, proc_of(c), c->raw, c->poster, k, pos,
+                                         i);
 
             if (te != SP_NONE)
                 add_bytes(c->st, (size_t)te * c->m->nruns + c->run, &c->proc->events[i]);
