@@ -3,7 +3,9 @@
  * address (and those of the requests it completes) exist in the grid, and the process's
  * position in each dimension (first, middle, last) is one the guard allows.  The
  * allowed positions are chosen from where the recordings made the step: the simplest
- * choice that agrees with every process of every recording.  A class of processes is
+ * choice that agrees with every process of every recording.  A step some processes make
+ * as a call to MPI_PROC_NULL is made where its peers do not exist too: its guard is of
+ * positions only, and its events are guarded by their peers.  A class of processes is
  * the set of the template's conditions that hold at them, and whether they are the root
  * of a rooted call: the interior, the edges, the corners, the root. */
 #include <stdio.h>
@@ -37,15 +39,14 @@ int sp_guard_holds(const struct sp_guard *gd, const struct pz_scale_grid *g,
     return 1;
 }
 
-/* The world dimension of the i-th dimension of a communicator of class c. */
-static int world_dim(const struct pz_scale_comm *c, int i)
+uint8_t sp_ambiguous_dims(const struct pz_scale_program *m, const struct pz_scale_run *run)
 {
-    if (c->kind == PZ_SCALE_COMM_WORLD)
-        return i;
-    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
-        if ((c->keep >> d) & 1 && i-- == 0)
-            return d;
-    return -1;
+    uint8_t mask = 0;
+
+    for (int d = 0; d < m->grid.ndims; d++)
+        if (m->grid.periodic[d] && run->grid.dims[d] <= 2)
+            mask |= (uint8_t)(1u << d);
+    return mask;
 }
 
 static void require_peer(const struct pz_scale_program *m, const struct sp_event *e,
@@ -55,7 +56,7 @@ static void require_peer(const struct pz_scale_program *m, const struct sp_event
         (e->comm.kind != PZ_SCALE_COMM_WORLD && e->comm.kind != PZ_SCALE_COMM_SLICE))
         return;
     for (int i = 0; i < PZ_SCALE_MAX_DIMS; i++) {
-        int d = world_dim(&e->comm, i);
+        int d = sp_world_dim(&e->comm, i);
 
         if (d < 0 || d >= m->grid.ndims || m->grid.periodic[d])
             continue;
@@ -66,20 +67,38 @@ static void require_peer(const struct pz_scale_program *m, const struct sp_event
     }
 }
 
+/* Adds to gd that e's peer and its request's poster's exist. */
+static void require_event(const struct pz_scale_program *m, const struct sp_event *e,
+                          struct sp_guard *gd)
+{
+    const struct sp_table *t = &m->table;
+
+    require_peer(m, e, gd);
+    if (e->poster_sym != SP_NONE)
+        require_peer(m, &t->events[t->syms[e->poster_sym].first + e->poster_event], gd);
+}
+
+static void anywhere(struct sp_guard *gd)
+{
+    memset(gd, 0, sizeof(*gd));
+    memset(gd->pos, SP_ANYWHERE, sizeof(gd->pos));
+}
+
+void sp_event_guard(const struct pz_scale_program *m, const struct sp_event *e,
+                    struct sp_guard *gd)
+{
+    anywhere(gd);
+    require_event(m, e, gd);
+}
+
 void sp_peer_guard(const struct pz_scale_program *m, uint32_t sym, struct sp_guard *gd)
 {
     const struct sp_table *t = &m->table;
     const struct sp_sym *s = &t->syms[sym];
 
-    memset(gd, 0, sizeof(*gd));
-    memset(gd->pos, SP_ANYWHERE, sizeof(gd->pos));
-    for (uint32_t i = 0; i < s->n; i++) {
-        const struct sp_event *e = &t->events[s->first + i];
-
-        require_peer(m, e, gd);
-        if (e->poster_sym != SP_NONE)
-            require_peer(m, &t->events[t->syms[e->poster_sym].first + e->poster_event], gd);
-    }
+    anywhere(gd);
+    for (uint32_t i = 0; i < s->n; i++)
+        require_event(m, &t->events[s->first + i], gd);
 }
 
 /* The allowed positions of one dimension, simplest first. */
@@ -162,7 +181,12 @@ static int infer_one(struct pz_scale_program *m, uint64_t *const *made, uint32_t
     struct sp_guard peers, gd;
     int nd = m->grid.ndims, best = -1, c[3];
 
-    sp_peer_guard(m, m->nodes[k].sym, &peers);
+    /* a call to MPI_PROC_NULL is made where its peers do not exist: its events are
+     * guarded by them, not the step */
+    if (m->nodes[k].proc_null)
+        anywhere(&peers);
+    else
+        sp_peer_guard(m, m->nodes[k].sym, &peers);
     if (!made_anywhere(m, k)) {
         /* matched by no process (the merge kept a step the walk placed elsewhere): a
          * guard that never holds */

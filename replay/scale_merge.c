@@ -2,10 +2,13 @@
  * (scale_program_int.h).  The template is a sequence every process's steps are a
  * subsequence of, loop by loop: a step of a process that the template has further on
  * is matched there (the template's steps in between are missing at this process, to be
- * explained by guards, scale_guard.c); a step it lacks is inserted.  Processes with the
- * most steps go first (the interior of the largest recording), so that the others mostly
- * match.  Whether the result describes every process is checked afterwards, exactly
- * (scale_walk.c). */
+ * explained by guards, scale_guard.c); a step it lacks is inserted.  A step a recording
+ * cannot tell apart (sp_open: a call to MPI_PROC_NULL, an offset in a periodic dimension
+ * of 1 or 2 processes) matches the template's step it is compatible with at its
+ * process, and a template step made so becomes the step another process shows whole.
+ * Processes with the fewest such steps go first, then those of the largest recording
+ * with the most steps (its interior), so that the others mostly match.  Whether the
+ * result describes every process is checked afterwards, exactly (scale_walk.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +24,15 @@ struct bnode {
     uint8_t kind;
     uint32_t sym;
     struct blist body;
+    size_t run;         /* STEP: the process that made sym, for sp_compatible */
+    uint32_t proc;
+};
+
+/* The process being merged. */
+struct merging {
+    const struct pz_scale_program *m;
+    size_t run;
+    uint32_t proc;
 };
 
 static void blist_free(struct blist *l)
@@ -69,22 +81,41 @@ static int shares_step(const struct sp_table *t, const struct blist *l, uint32_t
     return 0;
 }
 
-static int same(const struct sp_table *t, const struct bnode *b, uint32_t sym)
+/* Is template node b the process's symbol sym: equal, compatible at the process, or a
+ * step b's process made without what sym shows (then b becomes sym). */
+static int same(const struct merging *g, struct bnode *b, uint32_t sym)
 {
+    const struct sp_table *t = &g->m->table;
+    struct sp_at here, there;
+
     if (b->kind != t->syms[sym].kind)
         return 0;
-    return b->kind == SP_STEP ? b->sym == sym : shares_step(t, &b->body, sym);
+    if (b->kind != SP_STEP)
+        return shares_step(t, &b->body, sym);
+    if (b->sym == sym)
+        return 1;
+    here = sp_at_process(g->m, g->run, g->proc);
+    if (sp_compatible(t, b->sym, sym, &here, NULL))
+        return 1;
+    there = sp_at_process(g->m, b->run, b->proc);
+    if (!sp_compatible(t, sym, b->sym, &there, NULL))
+        return 0;
+    b->sym = sym;
+    b->run = g->run;
+    b->proc = g->proc;
+    return 1;
 }
 
-static int merge_list(const struct sp_table *t, struct blist *l, const uint32_t *s, size_t n);
+static int merge_list(const struct merging *g, struct blist *l, const uint32_t *s, size_t n);
 
-static int merge_symbol(const struct sp_table *t, struct blist *l, size_t *i, uint32_t sym)
+static int merge_symbol(const struct merging *g, struct blist *l, size_t *i, uint32_t sym)
 {
+    const struct sp_table *t = &g->m->table;
     const struct sp_sym *ss = &t->syms[sym];
     size_t k = *i;
-    struct bnode fresh = {.kind = ss->kind, .sym = sym};
+    struct bnode fresh = {.kind = ss->kind, .sym = sym, .run = g->run, .proc = g->proc};
 
-    while (k < l->n && !same(t, &l->v[k], sym))
+    while (k < l->n && !same(g, &l->v[k], sym))
         k++;
     if (k == l->n) {
         if (blist_insert(l, *i, &fresh) != 0)
@@ -100,19 +131,19 @@ static int merge_symbol(const struct sp_table *t, struct blist *l, size_t *i, ui
         if (!body)
             return -1;
         memcpy(body, t->bodies + ss->first, ss->n * sizeof(*body));
-        rc = merge_list(t, &l->v[k].body, body, ss->n);
+        rc = merge_list(g, &l->v[k].body, body, ss->n);
         free(body);
         return rc;
     }
     return 0;
 }
 
-static int merge_list(const struct sp_table *t, struct blist *l, const uint32_t *s, size_t n)
+static int merge_list(const struct merging *g, struct blist *l, const uint32_t *s, size_t n)
 {
     size_t i = 0;
 
     for (size_t j = 0; j < n; j++)
-        if (merge_symbol(t, l, &i, s[j]) != 0)
+        if (merge_symbol(g, l, &i, s[j]) != 0)
             return -1;
     return 0;
 }
@@ -142,16 +173,32 @@ static void flatten(struct pz_scale_program *m, const struct blist *l)
 }
 
 struct order {
-    size_t run, proc, nsteps;
+    size_t open, run, proc, nsteps;
 };
 
-static int by_run_then_steps(const void *a, const void *b)
+static int by_open_run_steps(const void *a, const void *b)
 {
     const struct order *x = a, *y = b;
 
+    if (x->open != y->open)
+        return x->open < y->open ? -1 : 1;
     if (x->run != y->run)
         return x->run < y->run ? -1 : 1;
     return x->nsteps > y->nsteps ? -1 : x->nsteps < y->nsteps;
+}
+
+/* The open steps of a folded sequence, in loops once. */
+static size_t count_open(const struct pz_scale_program *m, const uint32_t *s, size_t n,
+                         size_t run)
+{
+    const struct sp_table *t = &m->table;
+    size_t open = 0;
+
+    for (size_t i = 0; i < n; i++)
+        open += t->syms[s[i]].kind == SP_LOOP
+                    ? count_open(m, t->bodies + t->syms[s[i]].first, t->syms[s[i]].n, run)
+                    : (size_t)sp_open(t, s[i], m->ambiguous[run]);
+    return open;
 }
 
 int sp_merge(struct pz_scale_program *m, uint32_t *const *const *folded,
@@ -168,14 +215,16 @@ int sp_merge(struct pz_scale_program *m, uint32_t *const *const *folded,
         goto out;
     for (size_t r = 0; r < m->nruns; r++)
         for (int p = 0; p < m->runs[r]->nprocs; p++)
-            /* the largest recording first */
-            ord[k++] = (struct order){r == m->largest ? 0 : r + 1, (size_t)p,
+            /* the fewest steps to tell apart first, then the largest recording */
+            ord[k++] = (struct order){count_open(m, folded[r][p], nfolded[r][p], r),
+                                      r == m->largest ? 0 : r + 1, (size_t)p,
                                       m->runs[r]->procs[p].nsteps};
-    qsort(ord, n, sizeof(*ord), by_run_then_steps);
+    qsort(ord, n, sizeof(*ord), by_open_run_steps);
     for (k = 0; k < n; k++) {
         size_t r = ord[k].run ? ord[k].run - 1 : m->largest;
+        struct merging g = {m, r, (uint32_t)ord[k].proc};
 
-        if (merge_list(&m->table, &top, folded[r][ord[k].proc], nfolded[r][ord[k].proc]) != 0)
+        if (merge_list(&g, &top, folded[r][ord[k].proc], nfolded[r][ord[k].proc]) != 0)
             goto out;
     }
     total = count_nodes(&top);

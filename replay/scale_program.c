@@ -155,6 +155,8 @@ static int make_events(struct pz_scale_program *m, char *err, size_t errlen)
             e->sig = &m->table.events[s->first + i];
             e->slot = posts_request(e->sig->kind) ? (int32_t)m->nslots++ : -1;
             e->completes = -1;
+            e->guarded = m->nodes[k].proc_null;
+            sp_event_guard(m, e->sig, &e->peers);
         }
     }
     if (!(m->done = calloc(m->nslots ? m->nslots : 1, sizeof(*m->done)))) {
@@ -179,7 +181,7 @@ static int make_events(struct pz_scale_program *m, char *err, size_t errlen)
 }
 
 /* Notes on what cannot be extrapolated: receives from any source, communicators of no
- * class. */
+ * class, calls to MPI_PROC_NULL at every recorded process (whose peer is unknown). */
 static int note_patternless(struct pz_scale_program *m)
 {
     for (uint32_t k = 0; k < m->nnodes; k++) {
@@ -195,6 +197,10 @@ static int note_patternless(struct pz_scale_program *m)
             continue;
         sp_where(m, r, m->first_proc[(size_t)k * m->nruns + r],
                  m->first_step[(size_t)k * m->nruns + r], where, sizeof(where));
+        if (sp_open(&m->table, m->nodes[k].sym, 0) &&
+            sp_note(m, "%s (%s): calls MPI_PROC_NULL at every recorded process: its peer is "
+                    "unknown, synthesized without messages", s->region, where) != 0)
+            return -1;
         for (uint32_t i = 0; i < s->n; i++) {
             const struct sp_event *e = &m->table.events[s->first + i];
 
@@ -250,12 +256,33 @@ static void work_free(struct pz_scale_program *m, struct work *w)
     sp_stats_free(&w->st);
     free(m->first_proc);
     free(m->first_step);
+    free(m->ambiguous);
     m->first_proc = m->first_step = NULL;
+    m->ambiguous = NULL;
+}
+
+/* A note for each periodic dimension of at most 2 processes in every recording: the
+ * offsets the first processes merged show are kept. */
+static int note_ambiguous(struct pz_scale_program *m)
+{
+    for (int d = 0; d < m->grid.ndims; d++) {
+        size_t r = 0;
+
+        while (r < m->nruns && (m->ambiguous[r] >> d) & 1)
+            r++;
+        if (r == m->nruns &&
+            sp_note(m, "dimension %d is periodic and of at most 2 processes in every "
+                    "recording: whether a message goes to the next process or the previous "
+                    "one cannot be told, the offsets one process shows are kept", d) != 0)
+            return -1;
+    }
+    return 0;
 }
 
 static int intern_and_fold(struct pz_scale_program *m, struct work *w)
 {
-    if (!(w->raw = calloc(m->nruns, sizeof(*w->raw))) ||
+    if (!(m->ambiguous = calloc(m->nruns, sizeof(*m->ambiguous))) ||
+        !(w->raw = calloc(m->nruns, sizeof(*w->raw))) ||
         !(w->folded = calloc(m->nruns, sizeof(*w->folded))) ||
         !(w->nfolded = calloc(m->nruns, sizeof(*w->nfolded))))
         return -1;
@@ -263,6 +290,7 @@ static int intern_and_fold(struct pz_scale_program *m, struct work *w)
         const struct pz_scale_run *run = m->runs[r];
         size_t np = (size_t)run->nprocs;
 
+        m->ambiguous[r] = sp_ambiguous_dims(m, run);
         if (!(w->raw[r] = calloc(np, sizeof(**w->raw))) ||
             !(w->folded[r] = calloc(np, sizeof(**w->folded))) ||
             !(w->nfolded[r] = calloc(np, sizeof(**w->nfolded))))
@@ -275,11 +303,11 @@ static int intern_and_fold(struct pz_scale_program *m, struct work *w)
                 return -1;
             memcpy(w->folded[r][p], w->raw[r][p], n * sizeof(uint32_t));
             w->nfolded[r][p] = n;
-            if (sp_fold(&m->table, w->folded[r][p], &w->nfolded[r][p]) != 0)
+            if (sp_fold(&m->table, w->folded[r][p], &w->nfolded[r][p], m->ambiguous[r]) != 0)
                 return -1;
         }
     }
-    return 0;
+    return note_ambiguous(m);
 }
 
 static int alloc_membership(struct pz_scale_program *m, struct work *w)
@@ -430,6 +458,7 @@ void pz_scale_program_free(struct pz_scale_program *m)
     free(m->notes);
     free(m->first_proc);
     free(m->first_step);
+    free(m->ambiguous);
     free(m);
 }
 

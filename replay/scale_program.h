@@ -16,7 +16,10 @@
  * the simplest choice that says exactly which processes of every recording made the
  * step.  A class of processes is the set of these conditions that hold at them, and
  * whether they are the root of a rooted collective on the world (interior, edge,
- * corner, root ...).
+ * corner, root ...).  A point-to-point call to MPI_PROC_NULL, which records no message,
+ * is the step of that call made where its peer does not exist: the step is then made
+ * everywhere and its events only where their peers exist.  In a periodic dimension of 1
+ * or 2 processes an offset is the one the recordings where the dimension is longer show.
  *
  * A completion belongs to the request its posting event made, not to the call that
  * completes it: a call over many requests (MPI_Waitall, MPI_Testall, MPI_Waitany,

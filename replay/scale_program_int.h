@@ -84,8 +84,45 @@ void sp_pair_requests(const struct pz_scale_process *p, uint32_t *poster, uint32
  * of one request. */
 int sp_reduced(const char *region, uint8_t kind, uint32_t poster);
 
-/* Folds syms[0..n-1] into loops in place; *n becomes the folded length.  0 or -1. */
-int sp_fold(struct sp_table *t, uint32_t *syms, size_t *n);
+/* Folds syms[0..n-1] into loops in place; *n becomes the folded length.  A body of open
+ * steps only (sp_open, in a recording ambiguous in the dimensions `ambiguous`) is not a
+ * loop: the calls to MPI_PROC_NULL at an edge, or to the one neighbour of a periodic
+ * dimension of 2, are different calls of the program that look alike there.  0 or -1. */
+int sp_fold(struct sp_table *t, uint32_t *syms, size_t *n, uint8_t ambiguous);
+
+/* --- steps that one process's recording cannot tell apart from others: a call to
+ * MPI_PROC_NULL records no message, so it lacks the events the same call has where the
+ * peer exists; and in a periodic dimension of 1 or 2 processes, offsets -1, 0 and +1
+ * (resp. -1 and +1) name the same process, so the recording shows one of them.  Such a
+ * step is matched with the template's step it is compatible with, the one the
+ * recordings where the peer exists and the dimension is longer show. */
+
+/* Where a recorded step was made: its recording's grid, the process's coordinates, the
+ * recording's ambiguous dimensions (sp_ambiguous_dims). */
+struct sp_at {
+    const struct pz_scale_grid *grid;
+    const int *coords;
+    uint8_t ambiguous;
+};
+
+/* The dimensions of recording run whose offsets are ambiguous: periodic in the model and
+ * of 1 or 2 processes in run: bit d for dimension d. */
+uint8_t sp_ambiguous_dims(const struct pz_scale_program *m, const struct pz_scale_run *run);
+/* The world dimension of the i-th dimension of a communicator of class c, -1 none. */
+int sp_world_dim(const struct pz_scale_comm *c, int i);
+/* Is step symbol sym possibly another step, as made in a recording ambiguous in the
+ * dimensions `ambiguous`: a point-to-point call with fewer message events than such a
+ * call makes, or an offset in an ambiguous dimension. */
+int sp_open(const struct sp_table *t, uint32_t sym, uint8_t ambiguous);
+/* Is recorded step symbol rsym, made at `at`, the template's step tsym: equal, or the
+ * same but for events whose peers do not exist at `at` (calls to MPI_PROC_NULL) and
+ * offsets in ambiguous dimensions that name the same process.  *missing (may be NULL):
+ * whether events are missing. */
+int sp_compatible(const struct sp_table *t, uint32_t tsym, uint32_t rsym,
+                  const struct sp_at *at, int *missing);
+/* The index in tsym's events of the i-th event of rsym (sp_compatible's), SP_NONE. */
+uint32_t sp_map_event(const struct sp_table *t, uint32_t tsym, uint32_t rsym,
+                      const struct sp_at *at, uint32_t i);
 
 /* --- the template, flattened: a loop node is followed by its body, up to end */
 struct sp_guard {
@@ -106,6 +143,9 @@ struct sp_node {
     uint32_t first_event;      /* STEP: its events in the model's events */
     struct sp_guard guard;     /* STEP */
     double duration;           /* STEP: s inside the call, the shortest recording mean */
+    uint8_t proc_null;         /* STEP: made where its peers do not exist, without their
+                                  events (a call to MPI_PROC_NULL): its events are
+                                  guarded, not the step */
     uint32_t per_call;         /* STEP: of the requests it completes (struct sp_done),
                                   how many each call completes, the first posted first;
                                   0: every one posted and not yet completed */
@@ -117,6 +157,8 @@ struct sp_node {
 struct sp_tevent {
     const struct sp_event *sig;
     int32_t slot, completes;   /* -1: none */
+    uint8_t guarded;           /* of a proc_null step: made where peers holds */
+    struct sp_guard peers;     /* its peer (and its request's poster's) exist */
     struct pz_scale_model bytes, bytes2;
 };
 
@@ -190,6 +232,7 @@ struct pz_scale_program {
     size_t nnotes;
     uint32_t *first_proc, *first_step;       /* building: [node * nruns + run], the first
                                                 process making a step, SP_NONE if none */
+    uint8_t *ambiguous;                      /* building: [run], sp_ambiguous_dims */
 };
 
 /* A process's position flags in each dimension of g. */
@@ -203,6 +246,15 @@ uint64_t sp_class_mask(const struct pz_scale_program *m, const struct pz_scale_g
 /* The condition that a step's own offset peers (and those of the requests it completes)
  * exist, into gd (positions anywhere). */
 void sp_peer_guard(const struct pz_scale_program *m, uint32_t sym, struct sp_guard *gd);
+/* The same for one event of the table. */
+void sp_event_guard(const struct pz_scale_program *m, const struct sp_event *e,
+                    struct sp_guard *gd);
+/* Where process proc of recording run is (sp_compatible). */
+struct sp_at sp_at_process(const struct pz_scale_program *m, size_t run, uint32_t proc);
+/* Does recorded step rsym of process proc of recording run match node k (sp_compatible);
+ * *missing as there. */
+int sp_matches(const struct pz_scale_program *m, size_t run, uint32_t proc, uint32_t rsym,
+               uint32_t k, int *missing);
 /* Chooses every step node's guard from where it was made (made[node][run], bitmaps of
  * ranks); collects conditions, roots and classes.  0, or -1 with err. */
 int sp_guards_infer(struct pz_scale_program *m, uint64_t *const *made, char *err,

@@ -327,6 +327,200 @@ fail:
     return -1;
 }
 
+/* --- steps a recording cannot tell apart (scale_program_int.h) */
+
+/* How many message events a call of region makes when its peers exist; 0: not a
+ * point-to-point call. */
+static uint32_t message_events(const char *region)
+{
+    static const char *const one[] = {
+        "MPI_Send", "MPI_Bsend", "MPI_Ssend", "MPI_Rsend", "MPI_Isend", "MPI_Ibsend",
+        "MPI_Issend", "MPI_Irsend", "MPI_Recv", "MPI_Irecv", "MPI_Wait"
+    };
+
+    if (!strcmp(region, "MPI_Sendrecv") || !strcmp(region, "MPI_Sendrecv_replace"))
+        return 2;
+    for (size_t i = 0; i < sizeof(one) / sizeof(*one); i++)
+        if (!strcmp(region, one[i]))
+            return 1;
+    return 0;
+}
+
+/* The records a call to MPI_PROC_NULL leaves out. */
+static int message_kind(uint8_t kind)
+{
+    return kind == PZ_REC_SEND || kind == PZ_REC_RECV || kind == PZ_REC_ISEND ||
+           kind == PZ_REC_IRECV_REQUEST || kind == PZ_REC_IRECV ||
+           kind == PZ_REC_ISEND_COMPLETE;
+}
+
+int sp_world_dim(const struct pz_scale_comm *c, int i)
+{
+    if (c->kind == PZ_SCALE_COMM_WORLD)
+        return i;
+    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
+        if ((c->keep >> d) & 1 && i-- == 0)
+            return d;
+    return -1;
+}
+
+static int has_offset(const struct sp_event *e)
+{
+    return e->peer.kind == PZ_SCALE_PEER_OFFSET &&
+           (e->comm.kind == PZ_SCALE_COMM_WORLD || e->comm.kind == PZ_SCALE_COMM_SLICE);
+}
+
+/* Does offset value `off` of a dimension of n processes, where the dimension is
+ * ambiguous, name the same process as the template's `want`. */
+static int same_process(int off, int want, int n)
+{
+    if (n == 1)
+        return want >= -1 && want <= 1;
+    return off == want || (off != 0 && want == -off);
+}
+
+/* Is e's offset ambiguous in the dimensions `ambiguous` of grid g (NULL: any value). */
+static int ambiguous_offset(const struct sp_event *e, const struct pz_scale_grid *g,
+                            uint8_t ambiguous)
+{
+    if (!has_offset(e))
+        return 0;
+    for (int i = 0; i < PZ_SCALE_MAX_DIMS; i++) {
+        int d = sp_world_dim(&e->comm, i);
+
+        if (d >= 0 && (ambiguous >> d) & 1 && (!g || g->dims[d] == 1 || e->peer.off[i] != 0))
+            return 1;
+    }
+    return 0;
+}
+
+int sp_open(const struct sp_table *t, uint32_t sym, uint8_t ambiguous)
+{
+    const struct sp_sym *s = &t->syms[sym];
+    uint32_t messages = 0;
+
+    if (s->kind != SP_STEP)
+        return 0;
+    for (uint32_t i = 0; i < s->n; i++) {
+        /* MPI_Wait's completion of any request counts: of a collective's too */
+        messages += message_kind(t->events[s->first + i].kind) ||
+                    !strcmp(s->region, "MPI_Wait");
+        if (ambiguous && ambiguous_offset(&t->events[s->first + i], NULL, ambiguous))
+            return 1;
+    }
+    return messages < message_events(s->region);
+}
+
+/* Does the process at e's offset from `at` exist (a peer without an offset does). */
+static int peer_exists(const struct sp_event *e, const struct sp_at *at)
+{
+    if (!has_offset(e))
+        return 1;
+    for (int i = 0; i < PZ_SCALE_MAX_DIMS; i++) {
+        int d = sp_world_dim(&e->comm, i), c;
+
+        if (d < 0 || d >= at->grid->ndims || at->grid->periodic[d] || (at->ambiguous >> d) & 1)
+            continue;
+        c = at->coords[d] + e->peer.off[i];
+        if (c < 0 || c >= at->grid->dims[d])
+            return 0;
+    }
+    return 1;
+}
+
+/* May template event e be missing at `at`: a message record whose peer, or whose
+ * request's poster's peer, does not exist there. */
+static int may_miss(const struct sp_table *t, const struct sp_event *e, const struct sp_at *at)
+{
+    const struct sp_event *poster = NULL;
+
+    if (!message_kind(e->kind))
+        return 0;
+    if (e->poster_sym != SP_NONE)
+        poster = &t->events[t->syms[e->poster_sym].first + e->poster_event];
+    return !peer_exists(e, at) || (poster && !peer_exists(poster, at));
+}
+
+static int align(const struct sp_table *t, uint32_t tsym, uint32_t rsym, const struct sp_at *at,
+                 uint32_t upto, uint32_t *mapped, uint32_t *nmissing);
+
+/* Is recorded event r template event e at `at`: their posters compatible steps (a poster
+ * is an earlier step: the recursion ends). */
+static int event_compatible(const struct sp_table *t, const struct sp_event *e,
+                            const struct sp_event *r, const struct sp_at *at)
+{
+    struct sp_event a = *e, b = *r;
+    uint32_t unused, nmissing;
+
+    if (ambiguous_offset(r, at->grid, at->ambiguous) && has_offset(e))
+        for (int i = 0; i < PZ_SCALE_MAX_DIMS; i++) {
+            int d = sp_world_dim(&r->comm, i);
+
+            if (d >= 0 && (at->ambiguous >> d) & 1 &&
+                same_process(r->peer.off[i], e->peer.off[i], at->grid->dims[d]))
+                b.peer.off[i] = e->peer.off[i];
+        }
+    a.poster_sym = b.poster_sym = 0;
+    if (!same_event(&a, &b) || (e->poster_sym == SP_NONE) != (r->poster_sym == SP_NONE))
+        return 0;
+    return e->poster_sym == r->poster_sym ||
+           align(t, e->poster_sym, r->poster_sym, at, SP_NONE, &unused, &nmissing);
+}
+
+/* Aligns rsym's events on tsym's in order, a template event that may be missing skipped
+ * when it matches none: whether they are compatible, into *mapped the template index of
+ * rsym's event upto, into *nmissing how many template events are missing. */
+static int align(const struct sp_table *t, uint32_t tsym, uint32_t rsym, const struct sp_at *at,
+                 uint32_t upto, uint32_t *mapped, uint32_t *nmissing)
+{
+    const struct sp_sym *a = &t->syms[tsym], *b = &t->syms[rsym];
+    uint32_t j = 0;
+
+    *nmissing = 0;
+    if (a->kind != SP_STEP || b->kind != SP_STEP || a->step_kind != b->step_kind ||
+        a->region != b->region || a->ends != b->ends || b->n > a->n)
+        return 0;
+    for (uint32_t i = 0; i < b->n; i++, j++) {
+        const struct sp_event *r = &t->events[b->first + i];
+
+        while (j < a->n && !event_compatible(t, &t->events[a->first + j], r, at)) {
+            if (!may_miss(t, &t->events[a->first + j], at))
+                return 0;
+            j++;
+            (*nmissing)++;
+        }
+        if (j == a->n)
+            return 0;
+        if (i == upto)
+            *mapped = j;
+    }
+    for (; j < a->n; j++, (*nmissing)++)
+        if (!may_miss(t, &t->events[a->first + j], at))
+            return 0;
+    return 1;
+}
+
+int sp_compatible(const struct sp_table *t, uint32_t tsym, uint32_t rsym,
+                  const struct sp_at *at, int *missing)
+{
+    uint32_t nmissing = 0, unused;
+    int ok = tsym == rsym || align(t, tsym, rsym, at, SP_NONE, &unused, &nmissing);
+
+    if (missing)
+        *missing = ok && nmissing > 0;
+    return ok;
+}
+
+uint32_t sp_map_event(const struct sp_table *t, uint32_t tsym, uint32_t rsym,
+                      const struct sp_at *at, uint32_t i)
+{
+    uint32_t j = SP_NONE, nmissing;
+
+    if (tsym == rsym)
+        return i;
+    return align(t, tsym, rsym, at, i, &j, &nmissing) ? j : SP_NONE;
+}
+
 const char *sp_sym_name(const struct sp_table *t, uint32_t sym)
 {
     if (sym >= t->nsyms)

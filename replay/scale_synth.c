@@ -467,11 +467,15 @@ static int emit_step(struct synth *s, uint32_t k)
             return -1;
     }
     for (uint32_t i = 0; i < sym->n; i++) {
-        uint8_t kind = s->m->events[nd->first_event + i].sig->kind;
+        const struct sp_tevent *te = &s->m->events[nd->first_event + i];
+        uint8_t kind = te->sig->kind;
         int at_enter = kind == PZ_REC_COLL_BEGIN || kind == PZ_REC_ISEND ||
                        kind == PZ_REC_IRECV_REQUEST || kind == PZ_REC_NBC_REQUEST ||
                        kind == PZ_REC_SEND;
 
+        /* a call to MPI_PROC_NULL: no message, no request */
+        if (te->guarded && !sp_guard_holds(&te->peers, &s->g, s->flags))
+            continue;
         if (emit_event(s, nd->first_event + i, at_enter ? enter : leave) != 0)
             return -1;
     }

@@ -43,6 +43,23 @@ void sp_where(const struct pz_scale_program *m, size_t run, uint32_t proc, uint3
         snprintf(buf, len, "outside intervals, call %u", calls + 1);
 }
 
+struct sp_at sp_at_process(const struct pz_scale_program *m, size_t run, uint32_t proc)
+{
+    return (struct sp_at){&m->runs[run]->grid, m->runs[run]->procs[proc].coords,
+                          m->ambiguous[run]};
+}
+
+int sp_matches(const struct pz_scale_program *m, size_t run, uint32_t proc, uint32_t rsym,
+               uint32_t k, int *missing)
+{
+    struct sp_at at = sp_at_process(m, run, proc);
+
+    if (missing)
+        *missing = 0;
+    return m->nodes[k].sym == rsym || sp_compatible(&m->table, m->nodes[k].sym, rsym, &at,
+                                                    missing);
+}
+
 /* --- membership */
 
 struct lenient {
@@ -55,9 +72,11 @@ struct lenient {
 
 static size_t lenient(struct lenient *c, uint32_t a, uint32_t b, size_t pos)
 {
-    const struct sp_node *nodes = c->m->nodes;
+    struct sp_node *nodes = c->m->nodes;
 
     for (uint32_t k = a; k < b;) {
+        int missing;
+
         if (nodes[k].kind == SP_LOOP) {
             size_t next;
 
@@ -66,9 +85,10 @@ static size_t lenient(struct lenient *c, uint32_t a, uint32_t b, size_t pos)
             k = nodes[k].end;
             continue;
         }
-        if (pos < c->n && c->raw[pos] == nodes[k].sym) {
+        if (pos < c->n && sp_matches(c->m, c->run, c->proc, c->raw[pos], k, &missing)) {
             size_t at = (size_t)k * c->m->nruns + c->run;
 
+            c->m->nodes[k].proc_null |= (uint8_t)missing;
             c->made[at][c->proc / 64] |= (uint64_t)1 << (c->proc % 64);
             if (c->m->first_proc[at] == SP_NONE) {
                 c->m->first_proc[at] = c->proc;
@@ -149,18 +169,28 @@ static void add_bytes(struct sp_stats *st, size_t at, const struct pz_scale_even
     st->bytes2_max[at] = e->bytes2 > st->bytes2_max[at] ? e->bytes2 : st->bytes2_max[at];
 }
 
-/* The template event of recorded event ev of step pos (made as node_of[pos]): its index
- * among the step's events in the signature, from the node's first. */
-static uint32_t template_event(const struct strict *c, size_t pos, uint32_t ev)
+/* The template event of recorded event ev of step pos of process proc of recording run,
+ * made as node k: the node's event its place among the step's events in the signature
+ * maps to (sp_map_event: a call to MPI_PROC_NULL lacks some); SP_NONE if none. */
+static uint32_t template_event(const struct pz_scale_program *m, size_t run, uint32_t proc,
+                               const uint32_t *raw, const uint32_t *poster, uint32_t k,
+                               size_t pos, uint32_t ev)
 {
-    const struct pz_scale_program *m = c->m;
-    const struct sp_node *nd = &m->nodes[c->node_of[pos]];
+    const struct pz_scale_process *p = &m->runs[run]->procs[proc];
+    const struct sp_node *nd = &m->nodes[k];
     const char *region = m->table.syms[nd->sym].region;
-    uint32_t n = nd->first_event;
+    struct sp_at at = sp_at_process(m, run, proc);
+    uint32_t n = 0, i;
 
-    for (uint32_t i = c->proc->steps[pos].first; i < ev; i++)
-        n += !sp_reduced(region, c->proc->events[i].kind, c->poster[i]);
-    return n;
+    for (i = p->steps[pos].first; i < ev; i++)
+        n += !sp_reduced(region, p->events[i].kind, poster[i]);
+    i = sp_map_event(&m->table, nd->sym, raw[pos], &at, n);
+    return i == SP_NONE ? SP_NONE : nd->first_event + i;
+}
+
+static uint32_t proc_of(const struct strict *c)
+{
+    return (uint32_t)(c->proc - c->m->runs[c->run]->procs);
 }
 
 /* Completion ev of step pos, made as node k, left out of its signature: the step that
@@ -171,8 +201,9 @@ static void learn_completion(struct strict *c, uint32_t k, size_t pos, uint32_t 
     struct pz_scale_program *m = c->m;
     const struct pz_scale_event *e = &c->proc->events[ev];
     size_t ps = pos - (size_t)e->posted_by;
-    uint32_t te = template_event(c, ps, c->poster[ev]);
-    int32_t slot = m->events[te].slot;
+    uint32_t te = template_event(m, c->run, proc_of(c), c->raw, c->poster, c->node_of[ps], ps,
+                                 c->poster[ev]);
+    int32_t slot = te == SP_NONE ? -1 : m->events[te].slot;
 
     if (slot < 0)
         return;
@@ -191,14 +222,18 @@ static void gather_events(struct strict *c, uint32_t k, size_t pos)
     const struct sp_node *nd = &c->m->nodes[k];
     const struct pz_scale_step *s = &c->proc->steps[pos];
     const char *region = c->m->table.syms[nd->sym].region;
-    uint32_t te = nd->first_event;
 
     c->node_of[pos] = k;
     for (uint32_t i = s->first; i < s->first + s->n; i++)
-        if (sp_reduced(region, c->proc->events[i].kind, c->poster[i]))
+        if (sp_reduced(region, c->proc->events[i].kind, c->poster[i])) {
             learn_completion(c, k, pos, i);
-        else
-            add_bytes(c->st, (size_t)te++ * c->m->nruns + c->run, &c->proc->events[i]);
+        } else {
+            uint32_t te = template_event(c->m, c->run, proc_of(c), c->raw, c->poster, k, pos,
+                                         i);
+
+            if (te != SP_NONE)
+                add_bytes(c->st, (size_t)te * c->m->nruns + c->run, &c->proc->events[i]);
+        }
 }
 
 /* The pred of node k after node prev, added when new; SP_NONE when memory runs out. */
@@ -311,7 +346,7 @@ static long strict(struct strict *c, uint32_t a, uint32_t b, size_t pos, int com
             continue;
         }
         if (sp_guard_holds(&nodes[k].guard, &c->m->runs[c->run]->grid, c->flags)) {
-            if (pos >= c->n || c->raw[pos] != nodes[k].sym) {
+            if (pos >= c->n || !sp_matches(c->m, c->run, proc_of(c), c->raw[pos], k, NULL)) {
                 c->fail_pos = pos;
                 c->fail_node = k;
                 return -1;
@@ -463,8 +498,9 @@ static void tally_call(struct tally *t, uint32_t made, uint32_t pending, size_t 
 }
 
 /* Replays process p's postings and completions against the learned completing steps. */
-static int tally_process(const struct pz_scale_program *m, size_t r, int p,
-                         const uint32_t *node_of, uint32_t *pending, struct tally *t)
+static int tally_process(const struct pz_scale_program *m, uint32_t *const *const *raw,
+                         size_t r, int p, const uint32_t *node_of, uint32_t *pending,
+                         struct tally *t)
 {
     const struct pz_scale_process *proc = &m->runs[r]->procs[p];
     size_t nev = proc->nevents ? proc->nevents : 1;
@@ -479,17 +515,19 @@ static int tally_process(const struct pz_scale_program *m, size_t r, int p,
     memset(pending, 0, m->nnodes * sizeof(*pending));
     for (size_t pos = 0; pos < proc->nsteps; pos++) {
         const struct pz_scale_step *s = &proc->steps[pos];
-        uint32_t k = node_of[pos], te = m->nodes[k].first_event, made = 0;
+        uint32_t k = node_of[pos], made = 0;
         const char *region = m->table.syms[m->nodes[k].sym].region;
 
         for (uint32_t i = s->first; i < s->first + s->n; i++) {
+            uint32_t te;
             int32_t slot;
 
             if (sp_reduced(region, proc->events[i].kind, poster[i])) {
                 made++;
                 continue;
             }
-            slot = m->events[te++].slot;
+            te = template_event(m, r, (uint32_t)p, raw[r][p], poster, k, pos, i);
+            slot = te == SP_NONE ? -1 : m->events[te].slot;
             if (slot >= 0 && m->done[slot].node != SP_NONE)
                 pending[m->done[slot].node]++;
         }
@@ -525,8 +563,8 @@ static int choose_per_call(struct pz_scale_program *m, struct tally *t, char *er
     return 0;
 }
 
-static int learn_per_call(struct pz_scale_program *m, uint32_t *const *const *node_of,
-                          char *err, size_t errlen)
+static int learn_per_call(struct pz_scale_program *m, uint32_t *const *const *raw,
+                          uint32_t *const *const *node_of, char *err, size_t errlen)
 {
     struct tally *t = malloc((m->nnodes ? m->nnodes : 1) * sizeof(*t));
     uint32_t *pending = malloc((m->nnodes ? m->nnodes : 1) * sizeof(*pending));
@@ -540,7 +578,7 @@ static int learn_per_call(struct pz_scale_program *m, uint32_t *const *const *no
         t[k] = (struct tally){.fewer = SP_NONE};
     for (size_t r = 0; r < m->nruns; r++)
         for (int p = 0; p < m->runs[r]->nprocs; p++)
-            if (tally_process(m, r, p, node_of[r][p], pending, t) != 0) {
+            if (tally_process(m, raw, r, p, node_of[r][p], pending, t) != 0) {
                 snprintf(err, errlen, "out of memory gathering the recordings' numbers");
                 goto out;
             }
@@ -571,7 +609,7 @@ int sp_walk_check(struct pz_scale_program *m, uint32_t *const *const *raw,
     }
     if (!node_of)
         goto oom;
-    rc = learn_per_call(m, (uint32_t *const *const *)node_of, err, errlen);
+    rc = learn_per_call(m, raw, (uint32_t *const *const *)node_of, err, errlen);
     goto out;
 oom:
     snprintf(err, errlen, "out of memory gathering the recordings' numbers");

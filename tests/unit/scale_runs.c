@@ -70,6 +70,25 @@ int sr_rank_at(const struct sr_run *b, const int *coords, const int *off)
     return r;
 }
 
+void sr_recorded_offset(const struct sr_run *b, const int *coords, const int *off, int *out)
+{
+    const struct pz_scale_grid *g = &b->run.grid;
+
+    for (int d = 0; d < 3; d++) {
+        int n = g->dims[d], x = coords[d] + off[d];
+
+        out[d] = off[d];
+        if (!g->periodic[d])
+            continue;
+        x = (x % n + n) % n;
+        out[d] = x - coords[d];
+        if (2 * out[d] > n)
+            out[d] -= n;
+        else if (2 * out[d] < -n)
+            out[d] += n;
+    }
+}
+
 struct sr_run *sr_build(const char *path, int nprocs, int ndims, const uint8_t *periodic,
                         sr_program program, void *arg)
 {

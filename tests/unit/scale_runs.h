@@ -50,5 +50,10 @@ void sr_event(struct sr_run *b, int proc, const struct pz_scale_event *e,
 
 /* The world rank at coords + off in b's grid (-1 outside), by plain arithmetic. */
 int sr_rank_at(const struct sr_run *b, const int *coords, const int *off);
+/* The offset to that process as a recording shows it (scale_run.h): across the ends of
+ * a periodic dimension the short way round, so that in a periodic dimension of 2
+ * processes both neighbours are at +1 from the first and at -1 from the last, and in one
+ * of 1 process at 0.  Into out. */
+void sr_recorded_offset(const struct sr_run *b, const int *coords, const int *off, int *out);
 
 #endif

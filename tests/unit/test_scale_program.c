@@ -1231,3 +1231,245 @@ Test(scale_program, a_call_completing_requests_in_no_pattern_is_named)
     for (int i = 0; i < 3; i++)
         sr_free(runs[i]);
 }
+
+/* --- calls to MPI_PROC_NULL, periodic dimensions of 1 or 2 processes */
+
+/* A point-to-point event to the process at dir, its offset as a recording shows it. */
+static struct pz_scale_event toward(const struct sr_run *b, const int *c, uint8_t kind,
+                                    const int *dir, uint64_t bytes)
+{
+    int off[3];
+
+    sr_recorded_offset(b, c, dir, off);
+    return to(kind, off, TAG, bytes);
+}
+
+/* A halo exchange as share/validation/halo2d.c makes it: for each neighbour at dirs, in
+ * order, an MPI_Irecv from it and an MPI_Isend to it, all with one tag, then one
+ * MPI_Waitall of the requests.  Where the neighbour does not exist the program skips
+ * both calls when bit d of `skipped` is set, else calls them with MPI_PROC_NULL: the
+ * calls are recorded without events, and the Waitall completes nothing for them (as
+ * the recorder writes them, tests/integration/p2p.sh).  Then C / P of computation and
+ * an MPI_Allreduce.  Message size 65536 / P bytes in 1-D and 2-D, 4096 in 3-D (recorded
+ * at 12 processes, where 65536 / P is no whole number). */
+static void exchange_null(struct sr_run *b, int p, const int *c, const int (*dirs)[3],
+                          int ndirs, unsigned skipped)
+{
+    int P = b->run.nprocs, recv_at[6], send_at[6], waitall;
+    uint64_t bytes = ndirs == 6 ? 4096 : 65536 / (uint64_t)P;
+
+    for (int d = 0; d < ndirs; d++) {
+        int peer = sr_rank_at(b, c, dirs[d]);
+        struct sr_truth t = world(b, peer);
+        struct pz_scale_event e;
+
+        if (peer < 0 && (skipped >> d) & 1)
+            continue;
+        call(b, p, SR_IRECV, 0);
+        e = ev(PZ_REC_IRECV_REQUEST, SR_WORLD);
+        if (peer >= 0)
+            sr_event(b, p, &e, &no_truth);
+        recv_at[d] = steps_of(b, p) - 1;
+        call(b, p, SR_ISEND, 0);
+        e = toward(b, c, PZ_REC_ISEND, dirs[d], bytes);
+        if (peer >= 0)
+            sr_event(b, p, &e, &t);
+        send_at[d] = steps_of(b, p) - 1;
+    }
+    call(b, p, SR_WAITALL, 0);
+    waitall = steps_of(b, p) - 1;
+    for (int d = 0; d < ndirs; d++) {
+        int peer = sr_rank_at(b, c, dirs[d]);
+        struct sr_truth t = world(b, peer);
+        struct pz_scale_event e = toward(b, c, PZ_REC_IRECV, dirs[d], bytes);
+
+        if (peer < 0)
+            continue;
+        e.posted_by = t.posted_by = waitall - recv_at[d];
+        sr_event(b, p, &e, &t);
+        e = ev(PZ_REC_ISEND_COMPLETE, PZ_SCALE_NO_COMM);
+        t = no_truth;
+        e.posted_by = t.posted_by = waitall - send_at[d];
+        sr_event(b, p, &e, &t);
+    }
+    collective(b, p, SR_ALLREDUCE, C / P, SR_WORLD, world(b, -1), -1, 8, 8);
+}
+
+static void null2(struct sr_run *b, int p, const int *c)
+{
+    exchange_null(b, p, c, dirs2, 4, 0);
+}
+
+/* rows (north, south) to MPI_PROC_NULL, columns (west, east) skipped */
+static void mixed2(struct sr_run *b, int p, const int *c)
+{
+    exchange_null(b, p, c, dirs2, 4, 4 | 8);
+}
+
+static void null3(struct sr_run *b, int p, const int *c)
+{
+    exchange_null(b, p, c, dirs3, 6, 0);
+}
+
+/* the ring: west and east, both periodic */
+static void null1(struct sr_run *b, int p, const int *c)
+{
+    exchange_null(b, p, c, dirs1, 2, 0);
+}
+
+static void prog_null2(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, null2);
+}
+
+static void prog_mixed2(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, mixed2);
+}
+
+static void prog_null3(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, null3);
+}
+
+static void prog_null1(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, null1);
+}
+
+/* Process p's calls to region in its first iteration (before its first Waitall). */
+static int first_calls(const struct collected *c, int p, uint32_t region)
+{
+    int n = 0;
+
+    for (size_t i = 0; i < c->n[p]; i++) {
+        const struct pz_rec *x = &c->recs[p][i];
+
+        if (x->kind == PZ_REC_ENTER && x->region == SR_WAITALL)
+            break;
+        n += x->kind == PZ_REC_ENTER && x->region == region;
+    }
+    return n;
+}
+
+/* Process p's first iteration: `calls` MPI_Irecv and as many MPI_Isend, sends to the
+ * receivers (n of them) in order, and a Waitall completing a receive from each, each
+ * followed by its send's completion. */
+static void expect_exchange(const struct collected *c, int p, int calls,
+                            const uint32_t *receivers, int n)
+{
+    uint32_t peers[8];
+
+    cr_expect_eq(first_calls(c, p, SR_IRECV), calls, "process %d: %d MPI_Irecv, expected %d",
+                 p, first_calls(c, p, SR_IRECV), calls);
+    cr_expect_eq(first_calls(c, p, SR_ISEND), calls, "process %d: %d MPI_Isend, expected %d",
+                 p, first_calls(c, p, SR_ISEND), calls);
+    cr_assert_eq(sends_of(c, p, peers, n), n);
+    for (int i = 0; i < n; i++)
+        cr_expect_eq(peers[i], receivers[i], "process %d send %d: to %u, expected %u", p, i,
+                     peers[i], receivers[i]);
+    expect_waitall(c, p, receivers, n);
+}
+
+Test(scale_program, stencil_2d_calling_proc_null_at_the_edges)
+{
+    struct recorded r;
+    struct collected *c = check_program(2, NULL, prog_null2, 16, &r);
+    /* recorded at 2 x 1, 2 x 2 and 4 x 2, where every process has an edge.  At 16 (4 x 4,
+     * rank 4 i + j; north, south, west, east): every process makes 4 MPI_Irecv and 4
+     * MPI_Isend; corner 0 at (0, 0) exchanges with south 4 and east 1 only (its Waitall
+     * completes 4 requests), edge 7 at (1, 3) with 3, 11 and 6, interior 5 at (1, 1)
+     * with 1, 9, 4 and 6, corner 15 at (3, 3) with 11 and 14. */
+    static const uint32_t of0[2] = {4, 1}, of7[3] = {3, 11, 6}, of5[4] = {1, 9, 4, 6},
+                          of15[2] = {11, 14};
+
+    expect_exchange(c, 0, 4, of0, 2);
+    expect_exchange(c, 7, 4, of7, 3);
+    expect_exchange(c, 5, 4, of5, 4);
+    expect_exchange(c, 15, 4, of15, 2);
+    cr_expect_eq(pz_scale_program_nnotes(r.m), 0, "%s", pz_scale_program_note(r.m, 0));
+    collected_free(c);
+    recorded_free(&r);
+}
+
+Test(scale_program, stencil_2d_calling_proc_null_in_rows_and_skipping_columns)
+{
+    struct recorded r;
+    struct collected *c = check_program(2, NULL, prog_mixed2, 16, &r);
+    /* at 16 (4 x 4): corner 0 calls north with MPI_PROC_NULL, south 4, skips west and
+     * calls east 1: 3 MPI_Irecv; edge 7 at (1, 3): north 3, south 11, west 6, east
+     * skipped: 3; edge 12 at (3, 0): north 8, south to MPI_PROC_NULL, east 13: 3; interior
+     * 5: 4 */
+    static const uint32_t of0[2] = {4, 1}, of7[3] = {3, 11, 6}, of12[2] = {8, 13},
+                          of5[4] = {1, 9, 4, 6};
+
+    expect_exchange(c, 0, 3, of0, 2);
+    expect_exchange(c, 7, 3, of7, 3);
+    expect_exchange(c, 12, 3, of12, 2);
+    expect_exchange(c, 5, 4, of5, 4);
+    collected_free(c);
+    recorded_free(&r);
+}
+
+Test(scale_program, ring_1d_periodic_recorded_at_2)
+{
+    static const uint8_t periodic[3] = {1, 0, 0};
+    struct recorded r;
+    struct collected *c = check_program(1, periodic, prog_null1, 16, &r);
+    /* at 2, both neighbours of process 0 are process 1, at +1, both of process 1 at -1:
+     * the recordings at 4 and 8 say the first receive is from the west (-1).  At 16: 0
+     * exchanges with 15 and 1, 9 with 8 and 10, 15 with 14 and 0. */
+    static const uint32_t of0[2] = {15, 1}, of9[2] = {8, 10}, of15[2] = {14, 0};
+
+    expect_exchange(c, 0, 2, of0, 2);
+    expect_exchange(c, 9, 2, of9, 2);
+    expect_exchange(c, 15, 2, of15, 2);
+    collected_free(c);
+    recorded_free(&r);
+}
+
+Test(scale_program, stencil_3d_periodic_in_x_calling_proc_null)
+{
+    /* 2 x 1 x 1, 2 x 2 x 1 and 3 x 2 x 2: dimension 0 is periodic and of 2 processes in
+     * the first two (and would be at 8, 2 x 2 x 2), of 3 in the third, which tells the
+     * west from the east; dimensions 1 and 2 end, of 1 process in the first recording
+     * (every call to MPI_PROC_NULL) */
+    static const int counts[3] = {2, 4, 12};
+    static const uint8_t periodic[3] = {1, 0, 0};
+    struct recorded r;
+    struct collected *c;
+    struct sr_run *truth;
+    /* at 16 (4 x 2 x 2, rank 4 i + 2 j + k; -x, +x, -y, +y, -z, +z): 0 at (0, 0, 0)
+     * exchanges with 12 round the ring, 4, then 2 and 1; 5 at (1, 0, 1) with 1, 9, 7 and
+     * 4; every process makes 6 MPI_Irecv and 6 MPI_Isend */
+    static const uint32_t of0[4] = {12, 4, 2, 1}, of5[4] = {1, 9, 7, 4};
+
+    record_at(&r, counts, 3, periodic, prog_null3, NULL);
+    c = synthesize(r.m, 16);
+    truth = sr_build("truth", 16, 3, periodic, prog_null3, NULL);
+    check_run(c, truth, 0);
+    expect_exchange(c, 0, 6, of0, 4);
+    expect_exchange(c, 5, 6, of5, 4);
+    sr_free(truth);
+    collected_free(c);
+    recorded_free(&r);
+}
+
+Test(scale_program, a_periodic_dimension_never_longer_than_2_is_noted)
+{
+    static const uint8_t periodic[3] = {1, 0, 0};
+    struct recorded r;
+    size_t i, n;
+
+    /* 2 x 1 x 1, 2 x 2 x 1, 2 x 2 x 2: the offsets of dimension 0 cannot be told */
+    record(&r, 3, periodic, prog_null3);
+    n = pz_scale_program_nnotes(r.m);
+    for (i = 0; i < n && !strstr(pz_scale_program_note(r.m, i), "dimension 0 is periodic");)
+        i++;
+    cr_expect(i < n, "no note on dimension 0");
+    recorded_free(&r);
+}
