@@ -65,6 +65,24 @@ static int open_files(struct pz_trace_file *f, const struct pz_defs *defs)
     return f->error[0] ? -1 : 0;
 }
 
+/* The anchor file is checked before OTF2 reads it: OTF2 trusts what it declares. */
+static int open_anchor(struct pz_trace_file *f)
+{
+    char why[512];
+
+    if (!pz_is_anchor(f->path)) {
+        pz_trace_file_fail(f, "not an OTF2 archive (no OTF2 anchor file)");
+        return -1;
+    }
+    if (pz_anchor_check(f->path, why, sizeof(why)) != 0) {
+        pz_trace_file_fail(f, "%s", why);
+        return -1;
+    }
+    if (!(f->otf = OTF2_Reader_Open(f->path)))
+        pz_trace_file_fail(f, "not an OTF2 archive (no OTF2 anchor file)");
+    return f->otf ? 0 : -1;
+}
+
 int pz_trace_file_open(struct pz_trace_file *f, const char *path, struct pz_defs *defs)
 {
     struct stat st;
@@ -78,9 +96,9 @@ int pz_trace_file_open(struct pz_trace_file *f, const char *path, struct pz_defs
     }
     current = f;
     previous = OTF2_Error_RegisterCallback(otf2_error, NULL);
-    if (!pz_is_anchor(f->path) || !(f->otf = OTF2_Reader_Open(f->path)))
-        pz_trace_file_fail(f, "not an OTF2 archive (no OTF2 anchor file)");
-    else if (OTF2_Reader_SetSerialCollectiveCallbacks(f->otf) != OTF2_SUCCESS)
+    if (open_anchor(f) != 0)
+        return -1;
+    if (OTF2_Reader_SetSerialCollectiveCallbacks(f->otf) != OTF2_SUCCESS)
         pz_trace_file_fail(f, "cannot open the OTF2 archive");
     else if (read_definitions(f, defs) == 0)
         open_files(f, defs);
