@@ -135,6 +135,50 @@ Test(check, missing_event_file_is_one_line_in_every_reader)
     cr_expect_not_null(strstr(analyzer, "1.evt"), "%s", analyzer);
 }
 
+/* Both readers fail with one line that starts with "DIR/traces/1.evt: " and goes on
+ * with what OTF2 says of it, containing `says`. */
+static void expect_error_of_evt_file(const char *says)
+{
+    char prefix[4096 + 32], analyzer[8192];
+    struct pz_analysis a;
+
+    expect_same_error(NULL);
+    cr_expect_eq(pz_analyze(dir, &a, analyzer, sizeof(analyzer)), -1);
+    snprintf(prefix, sizeof(prefix), "%s/traces/1.evt: ", dir);
+    cr_expect_eq(strncmp(analyzer, prefix, strlen(prefix)), 0, "%s", analyzer);
+    cr_expect_not_null(strstr(analyzer + strlen(prefix), says), "%s", analyzer);
+}
+
+/* Rank 1's event file without its chunk header (its first byte, 3 in OTF2's format,
+ * made 7): OTF2 says "This is no chunk header!" and the error names the file, not the
+ * anchor. */
+Test(check, damaged_event_file_is_named)
+{
+    char evt[4096 + 32];
+    FILE *f;
+
+    write_trace();
+    snprintf(evt, sizeof(evt), "%s/traces/1.evt", dir);
+    cr_assert_not_null(f = fopen(evt, "r+b"), "cannot open %s", evt);
+    cr_assert_eq(fgetc(f), 3, "%s does not start with OTF2's chunk header mark", evt);
+    fseek(f, 0, SEEK_SET);
+    fputc(7, f);
+    fclose(f);
+    expect_error_of_evt_file("no chunk header");
+}
+
+/* Rank 1's event file cut after its 18-byte chunk header and 3 bytes of its first
+ * record: OTF2 3.0.2 then says it finds no chunk header, and the error names the file. */
+Test(check, truncated_event_file_is_named)
+{
+    char evt[4096 + 32];
+
+    write_trace();
+    snprintf(evt, sizeof(evt), "%s/traces/1.evt", dir);
+    cr_assert_eq(truncate(evt, 21), 0, "cannot truncate %s", evt);
+    expect_error_of_evt_file("no chunk header");
+}
+
 /* An empty event file: an error, not a run without rank 1's events. */
 Test(check, empty_event_file_is_one_line_in_every_reader)
 {
