@@ -125,7 +125,9 @@ static int post_recv(struct engine *e, int th, const struct pz_rec *r)
 }
 
 /* MPI_Irecv: the receive is posted now with the source and tag its completion records
- * (a wildcard receive matched what the recording matched). */
+ * (a wildcard receive matched what the recording matched).  A completion with no source
+ * is a receive from MPI_PROC_NULL (MPI_Imrecv of the message MPI_Improbe found there):
+ * no message, it completes at once (request -1, which no call waits for). */
 static void post_irecv(struct engine *e, int th, uint64_t id)
 {
     struct thread *k = &e->threads[th];
@@ -140,7 +142,7 @@ static void post_irecv(struct engine *e, int th, uint64_t id)
         return;
     }
     done = *c;
-    remember(e, k, id, post_recv(e, th, &done));
+    remember(e, k, id, done.peer == PZ_NONE32 ? -1 : post_recv(e, th, &done));
 }
 
 /* --- collectives */

@@ -14,4 +14,15 @@ void pz_anchor_path(const char *path, char *out, size_t len);
  * the file cannot be opened, errno says why. */
 int pz_is_anchor(const char *path);
 
+/* Whether the anchor file at path (one pz_is_anchor accepts) holds together, checked
+ * before OTF2 parses it: OTF2 3.0 trusts the counts it declares (a flipped bit in the
+ * number of properties has it allocate and walk 2^30 entries for seconds or minutes).
+ * Each field of OTF2 3.0's format is read in the file's byte order; strings must end
+ * within the file, counts must fit in the bytes that hold what they count (the number
+ * of locations and of global definitions in the definition file beside it), chunk
+ * sizes, substrate and compression must be ones OTF2 writes.  0, or -1 with why set to
+ * one line naming the field ("damaged anchor file: its number of properties
+ * (1073741824) does not fit in its 72 bytes"), or the system's error. */
+int pz_anchor_check(const char *path, char *why, size_t len);
+
 #endif

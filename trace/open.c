@@ -19,9 +19,11 @@ static OTF2_ErrorCode otf2_error(void *data, const char *file, uint64_t line,
 
     (void)data, (void)file, (void)line, (void)function;
     vsnprintf(msg, sizeof(msg), fmt ? fmt : "", va);
-    if (current)
+    if (current && !current->error[0]) {
         pz_trace_file_fail(current, "%s%s%s", OTF2_Error_GetDescription(code),
                            msg[0] ? ": " : "", msg);
+        current->otf2_failed = current->defs != NULL;
+    }
     return code;
 }
 
@@ -62,7 +64,28 @@ static int open_files(struct pz_trace_file *f, const struct pz_defs *defs)
     if (OTF2_Reader_OpenDefFiles(f->otf) != OTF2_SUCCESS ||
         OTF2_Reader_OpenEvtFiles(f->otf) != OTF2_SUCCESS)
         pz_trace_file_fail(f, "cannot open the files of the locations");
-    return f->error[0] ? -1 : 0;
+    if (f->error[0])
+        return -1;
+    f->defs = defs;
+    return 0;
+}
+
+/* The anchor file is checked before OTF2 reads it: OTF2 trusts what it declares. */
+static int open_anchor(struct pz_trace_file *f)
+{
+    char why[512];
+
+    if (!pz_is_anchor(f->path)) {
+        pz_trace_file_fail(f, "not an OTF2 archive (no OTF2 anchor file)");
+        return -1;
+    }
+    if (pz_anchor_check(f->path, why, sizeof(why)) != 0) {
+        pz_trace_file_fail(f, "%s", why);
+        return -1;
+    }
+    if (!(f->otf = OTF2_Reader_Open(f->path)))
+        pz_trace_file_fail(f, "not an OTF2 archive (no OTF2 anchor file)");
+    return f->otf ? 0 : -1;
 }
 
 int pz_trace_file_open(struct pz_trace_file *f, const char *path, struct pz_defs *defs)
@@ -71,6 +94,8 @@ int pz_trace_file_open(struct pz_trace_file *f, const char *path, struct pz_defs
 
     f->otf = NULL;
     f->error[0] = '\0';
+    f->defs = NULL;
+    f->otf2_failed = 0;
     pz_anchor_path(path, f->path, sizeof(f->path));
     if (stat(f->path, &st) != 0) {
         pz_trace_file_fail(f, "%s", strerror(errno));
@@ -78,9 +103,9 @@ int pz_trace_file_open(struct pz_trace_file *f, const char *path, struct pz_defs
     }
     current = f;
     previous = OTF2_Error_RegisterCallback(otf2_error, NULL);
-    if (!pz_is_anchor(f->path) || !(f->otf = OTF2_Reader_Open(f->path)))
-        pz_trace_file_fail(f, "not an OTF2 archive (no OTF2 anchor file)");
-    else if (OTF2_Reader_SetSerialCollectiveCallbacks(f->otf) != OTF2_SUCCESS)
+    if (open_anchor(f) != 0)
+        return -1;
+    if (OTF2_Reader_SetSerialCollectiveCallbacks(f->otf) != OTF2_SUCCESS)
         pz_trace_file_fail(f, "cannot open the OTF2 archive");
     else if (read_definitions(f, defs) == 0)
         open_files(f, defs);
@@ -111,6 +136,71 @@ uint64_t pz_trace_file_event(struct pz_trace_file *f, uint64_t loc)
     return event;
 }
 
+/* Whether OTF2 fails to read location loc's local definitions (def) or its events
+ * (!def) with a reader of its own; 0 also when that reader cannot open the archive. */
+static int location_fails(const char *anchor, uint64_t loc, int def)
+{
+    OTF2_Reader *r = OTF2_Reader_Open(anchor);
+    OTF2_DefReader *dr;
+    OTF2_EvtReader *er;
+    uint64_t n;
+    int fails = 0;
+
+    if (r && OTF2_Reader_SetSerialCollectiveCallbacks(r) == OTF2_SUCCESS &&
+        OTF2_Reader_SelectLocation(r, loc) == OTF2_SUCCESS &&
+        OTF2_Reader_OpenDefFiles(r) == OTF2_SUCCESS && OTF2_Reader_OpenEvtFiles(r) == OTF2_SUCCESS) {
+        if (def)
+            fails = !(dr = OTF2_Reader_GetDefReader(r, loc)) ||
+                    OTF2_Reader_ReadAllLocalDefinitions(r, dr, &n) != OTF2_SUCCESS;
+        else
+            fails = !(er = OTF2_Reader_GetEvtReader(r, loc)) ||
+                    OTF2_Reader_ReadAllLocalEvents(r, er, &n) != OTF2_SUCCESS;
+    }
+    if (r)
+        OTF2_Reader_Close(r);
+    return fails;
+}
+
+/* The first location whose local definitions (*def = 1) or events (*def = 0) OTF2
+ * cannot read alone, in the order of the threads; -1 if none.  OTF2's errors are not
+ * recorded meanwhile. */
+static int damaged_location(const struct pz_trace_file *f, int *def)
+{
+    struct pz_trace_file *was = current;
+    int found = -1;
+
+    current = NULL;
+    for (int th = 0; th < f->defs->nthreads && found < 0; th++)
+        for (*def = 1; *def >= 0; (*def)--)
+            if (location_fails(f->path, f->defs->thread_location[th], *def)) {
+                found = th;
+                break;
+            }
+    current = was;
+    return found;
+}
+
+/* Names in f->error, instead of the anchor, the file of a location OTF2 failed in
+ * (DIR/traces.otf2's locations are DIR/traces/LOC.def and DIR/traces/LOC.evt), unless
+ * OTF2's message names it already (a missing file). */
+static void name_damaged_file(struct pz_trace_file *f)
+{
+    size_t n = strlen(f->path);
+    char file[4096 + 32], message[1024];   /* OTF2's description and message (otf2_error) */
+    int def, th;
+
+    if (n < 5 || strcmp(f->path + n - 5, ".otf2") != 0 || (th = damaged_location(f, &def)) < 0)
+        return;
+    snprintf(file, sizeof(file), "%.*s/%llu.%s", (int)(n - 5), f->path,
+             (unsigned long long)f->defs->thread_location[th], def ? "def" : "evt");
+    if (strstr(f->error + n + 2, file))
+        return;
+    snprintf(message, sizeof(message), "%s", f->error + n + 2);
+    n = (size_t)snprintf(f->error, sizeof(f->error), "%s: ", file);
+    if (n < sizeof(f->error))
+        snprintf(f->error + n, sizeof(f->error) - n, "%s", message);
+}
+
 void pz_trace_file_close(struct pz_trace_file *f)
 {
     if (f->otf) {
@@ -119,6 +209,8 @@ void pz_trace_file_close(struct pz_trace_file *f)
         OTF2_Reader_Close(f->otf);
         f->otf = NULL;
     }
+    if (f->otf2_failed)
+        name_damaged_file(f);
     if (current == f) {
         OTF2_Error_RegisterCallback(previous, NULL);
         current = NULL;

@@ -15,6 +15,8 @@ struct pz_trace_file {
     char path[4096];          /* the anchor file */
     OTF2_Reader *otf;         /* NULL once closed */
     char error[4096 + 640];   /* the first error: the path and a message; "" if none */
+    const struct pz_defs *defs;   /* once the locations' files are open */
+    int otf2_failed;          /* the error is OTF2's, met while reading those files */
 };
 
 /* Opens the trace at path (DIR or DIR/traces.otf2) into f, reads its global
@@ -30,7 +32,11 @@ int pz_trace_file_local_defs(struct pz_trace_file *f, const struct pz_defs *defs
  * errors of readers whose OTF2 callbacks do not get it. */
 uint64_t pz_trace_file_event(struct pz_trace_file *f, uint64_t loc);
 
-/* Closes the archive (f->error stays); OTF2's errors are printed again. */
+/* Closes the archive; OTF2's errors are printed again.  f->error stays, but when it is
+ * an error OTF2 met while reading the locations' files and does not name the file, it
+ * names the first of them that OTF2 cannot read alone ("DIR/traces/1.evt: ..." rather
+ * than the anchor file), found then by reading each location's local definitions and
+ * events again. */
 void pz_trace_file_close(struct pz_trace_file *f);
 
 /* Records a one-line error naming the trace: "PATH: " and the message (the first error

@@ -1,0 +1,41 @@
+# MPI_Improbe, MPI_Imrecv, MPI_Test and MPI_Mprobe, MPI_Mrecv on MPI_PROC_NULL, as
+# MPICH's test pt2pt/mprobe does them, around one real message (programs/mprobe_null.c
+# on 2 ranks).  The run is correct and completes: prognoz report counts the one message
+# and no unmatched receive; prognoz predict replays it to the end (the receive of the
+# message MPI_Improbe found at MPI_PROC_NULL completes at once, with no message) and
+# its predicted trace reads like the recording: the same calls, the same one message.
+. "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
+
+prog=$(pz_program mprobe_null) || exit 77
+test -x "${PZ_PROGNOZ:-}" || pz_skip "the prognoz command '${PZ_PROGNOZ:-}' is not built"
+
+pz_record_ok mprobe_null 2 "$prog"
+
+# run NAME ARGS...: prognoz ARGS, which must exit 0 and write nothing to stderr, into
+# $PZ_WORK/NAME.
+run() {
+    out=$PZ_WORK/$1
+    shift
+    "$PZ_PROGNOZ" "$@" >"$out" 2>"$out.err" ||
+        { cat "$out.err" >&2; pz_fail "prognoz $* failed"; }
+    test ! -s "$out.err" || { cat "$out.err" >&2; pz_fail "prognoz $*: output on stderr"; }
+}
+
+expected="Trace: 2 processes, 1 messages, 1 collective operations"
+run report.txt report "$PZ_WORK/mprobe_null"
+pz_expect_eq "report: first line" "$expected" "$(head -n 1 "$PZ_WORK/report.txt")"
+
+rm -rf "$PZ_WORK/predicted"
+run predict.txt predict "$PZ_WORK/mprobe_null" --machine "$PZ_TOP_SRCDIR/tests/integration/ideal.conf" \
+    -o "$PZ_WORK/predicted"
+pz_expect_eq "predict: its report's trace line" "$expected" \
+    "$(grep '^Trace: ' "$PZ_WORK/predict.txt")"
+run predicted.txt report "$PZ_WORK/predicted"
+pz_expect_eq "the predicted trace's report: first line" "$expected" \
+    "$(head -n 1 "$PZ_WORK/predicted.txt")"
+# the same calls, each as many times, in the recording and in the prediction
+calls() {
+    sed -n '/^---MPI Functions/,$p' "$1" | awk 'NR > 2 && NF >= 2 { print $1, $2 }' | sort
+}
+pz_expect_eq "the calls of the predicted run" "$(calls "$PZ_WORK/report.txt")" \
+    "$(calls "$PZ_WORK/predicted.txt")"
