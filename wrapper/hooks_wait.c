@@ -178,8 +178,9 @@ void pz_post_startall(struct pz_call *c, int n, MPI_Request *requests)
 
     for (int i = 0; i < n; i++)
         if (pz_requests_start(c->thread->requests, requests[i], &r))
-            pz_add_request_event(c, &r, r.kind == PZ_REQ_SEND ? PZ_ITEM_ISEND
-                                                        : PZ_ITEM_IRECV_REQUEST);
+            pz_add_request_event(c, &r, r.kind == PZ_REQ_SEND   ? PZ_ITEM_ISEND
+                                        : r.kind == PZ_REQ_COLL ? PZ_ITEM_NBC_REQUEST
+                                                                : PZ_ITEM_IRECV_REQUEST);
 }
 
 int pz_pre_request_free(struct pz_call *c, MPI_Request *request)
