@@ -46,6 +46,7 @@ static void classify(struct region *g)
         g->mpi_class = CLASS_ALLTOALL;
     else if (c->category == PZ_CAT_INIT || c->category == PZ_CAT_PLAIN ||
              c->category == PZ_CAT_COMM_NEW || c->category == PZ_CAT_COMM_FREE ||
+             c->category == PZ_CAT_COMM_IDUP ||
              c->category == PZ_CAT_PCOLL || c->category == PZ_CAT_PNBR ||
              c->category == PZ_CAT_PARTITIONED || c->category == PZ_CAT_RMA ||
              c->category == PZ_CAT_IO)

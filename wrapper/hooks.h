@@ -232,6 +232,8 @@ int pz_pre_cancel(struct pz_call *c, MPI_Request *request);
 
 /* Communicators (hooks_comm.c) */
 void pz_post_comm_new(struct pz_call *c, MPI_Comm comm, MPI_Comm *newcomm);
+/* MPI_Comm_idup(_with_info): newcomm is registered without being used (comms.h) */
+void pz_post_comm_idup(struct pz_call *c, MPI_Comm comm, MPI_Comm *newcomm);
 int pz_pre_comm_free(struct pz_call *c, MPI_Comm *comm);
 
 #endif
