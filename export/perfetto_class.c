@@ -20,7 +20,7 @@ enum pz_perfetto_class pz_perfetto_class(const struct pz_region_info *region)
         return PZ_PERFETTO_OTHER;
     call = &pz_calls[region->call];
     switch (call->category) {
-    case PZ_CAT_COLL: case PZ_CAT_NBR:
+    case PZ_CAT_COLL:
         return PZ_PERFETTO_COLLECTIVE;
     case PZ_CAT_SEND:
         return PZ_PERFETTO_SEND;
