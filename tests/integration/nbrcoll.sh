@@ -1,5 +1,5 @@
 # Neighborhood collectives (programs/nbrcoll.c on a 2x2 grid of 4 ranks, periodic along
-# dimension 0): each is recorded as an Alltoallv of the grid whose per-peer byte lists
+# dimension 0, then on a weighted directed ring of a distributed graph): each is recorded as an Alltoallv of the grid whose per-peer byte lists
 # give the bytes exchanged with each neighbour (0 for the others), blocking as
 # MPI_COLLECTIVE_BEGIN/END, nonblocking and persistent (at its MPI_Start) as a
 # NON_BLOCKING_COLLECTIVE_REQUEST completed by the wait.  prognoz report and predict
@@ -11,6 +11,7 @@ prog=$(pz_program nbrcoll) || exit 77
 pz_record_ok nbrcoll 4 "$prog"
 pz_trace nbrcoll
 GRID=$(pz_comm_named nbrcoll MPI_Cart_create "0 1 2 3")
+RING=$(pz_comm_named nbrcoll MPI_Dist_graph_create_adjacent "0 1 2 3")
 
 # Rank r at (r / 2, r % 2) has as neighbours, in MPI's order: the rank of the other row
 # twice (dimension 0, periodic, 2 wide), then along dimension 1 MPI_PROC_NULL and r + 1
@@ -31,6 +32,12 @@ NBC=NON_BLOCKING_COLLECTIVE
 for r in 0 1 2 3; do
     l12=$(row_list $r 8 4)
     l16=$(row_list $r 8 8)
+    # the ring: 2 ints (8 bytes) to rank r + 1, from rank r - 1
+    to=$(( (r + 1) % 4 )) from=$(( (r + 3) % 4 ))
+    ls=$(for k in 0 1 2 3; do if test $k = $to; then echo 8; else echo 0; fi; done | paste -sd,)
+    lr=$(for k in 0 1 2 3; do if test $k = $from; then echo 8; else echo 0; fi; done | paste -sd,)
+    atring="ADDITIONAL ATTRIBUTES: (\"prognoz:send_bytes\"; STRING; \"$ls\"), (\"prognoz:recv_bytes\"; STRING; \"$lr\")"
+    RINGOP="Operation: ALLTOALLV, Communicator: \"$RING\", Root: NONE, Sent: 8, Received: 8"
     at12="ADDITIONAL ATTRIBUTES: (\"prognoz:send_bytes\"; STRING; \"$l12\"), (\"prognoz:recv_bytes\"; STRING; \"$l12\")"
     at16="ADDITIONAL ATTRIBUTES: (\"prognoz:send_bytes\"; STRING; \"$l16\"), (\"prognoz:recv_bytes\"; STRING; \"$l16\")"
     cat <<EOT | pz_expect_calls nbrcoll "$r"
@@ -44,6 +51,12 @@ MPI_Neighbor_allgather_init
 MPI_Start | ${NBC}_REQUEST Request: #2
 MPI_Wait | ${NBC}_COMPLETE $A2AV, Sent: 12, Received: 12, Request: #2 $at12
 MPI_Request_free
+MPI_Comm_free
+MPI_Comm_rank
+MPI_Comm_size
+MPI_Dist_graph_create_adjacent
+MPI_Neighbor_allgatherv | MPI_COLLECTIVE_BEGIN | MPI_COLLECTIVE_END $RINGOP $atring
+MPI_Neighbor_alltoallw | MPI_COLLECTIVE_BEGIN | MPI_COLLECTIVE_END $RINGOP $atring
 MPI_Comm_free
 MPI_Finalize
 EOT
