@@ -22,7 +22,7 @@ programs_io_SOURCES = programs/io.c
 programs_io_CPPFLAGS = $(MPI_CFLAGS)
 programs_io_CFLAGS = $(PZ_CFLAGS)
 programs_io_LDADD = $(MPI_LIBS)
-PZ_IT_TESTS += integration/isendrecv.sh integration/idup.sh integration/partitioned.sh integration/rma.sh \
-	integration/io.sh
-EXTRA_DIST += integration/isendrecv.sh integration/idup.sh integration/partitioned.sh integration/rma.sh \
-	integration/io.sh
+PZ_IT_TESTS += integration/isendrecv.sh integration/idup.sh integration/partitioned.sh \
+	integration/rma.sh integration/io.sh
+EXTRA_DIST += integration/isendrecv.sh integration/idup.sh integration/partitioned.sh \
+	integration/rma.sh integration/io.sh
