@@ -29,7 +29,8 @@ static void classify(struct region *g)
                 c->category != PZ_CAT_WAITALL && c->category != PZ_CAT_WAITANY &&
                 c->category != PZ_CAT_WAITSOME && c->category != PZ_CAT_REQUEST_FREE &&
                 c->category != PZ_CAT_CANCEL && c->category != PZ_CAT_PSEND_INIT &&
-                c->category != PZ_CAT_PRECV_INIT;
+                c->category != PZ_CAT_PRECV_INIT && c->category != PZ_CAT_PCOLL &&
+                c->category != PZ_CAT_PNBR;
     g->blocking = !c->nonblocking || c->category == PZ_CAT_WAIT ||
                   c->category == PZ_CAT_WAITALL || c->category == PZ_CAT_WAITANY ||
                   c->category == PZ_CAT_WAITSOME;
@@ -41,8 +42,14 @@ static void classify(struct region *g)
                                c->collective == PZ_COLL_ALLTOALLV ||
                                c->collective == PZ_COLL_ALLTOALLW
                            ? CLASS_ALLTOALL : CLASS_COLLECTIVE;
+    else if (c->category == PZ_CAT_NBR)  /* recorded as an Alltoallv */
+        g->mpi_class = CLASS_ALLTOALL;
     else if (c->category == PZ_CAT_INIT || c->category == PZ_CAT_PLAIN ||
-             c->category == PZ_CAT_COMM_NEW || c->category == PZ_CAT_COMM_FREE)
+             c->category == PZ_CAT_COMM_NEW || c->category == PZ_CAT_COMM_FREE ||
+             c->category == PZ_CAT_COMM_IDUP ||
+             c->category == PZ_CAT_PCOLL || c->category == PZ_CAT_PNBR ||
+             c->category == PZ_CAT_PARTITIONED || c->category == PZ_CAT_RMA ||
+             c->category == PZ_CAT_IO)
         g->mpi_class = CLASS_MPI;
     else
         g->mpi_class = CLASS_SENDRECV;

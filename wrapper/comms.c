@@ -236,6 +236,50 @@ void pz_comms_created(MPI_Comm newcomm, uint16_t creator)
     register_comm(newcomm, &info);
 }
 
+/* The global id of the duplicate number k that MPI_Comm_idup makes of the communicator
+ * of global id parent: splitmix64's finalizer of both, with the top bit set, which
+ * agree_gid's ids never have. */
+static uint64_t idup_gid(uint64_t parent, uint32_t k)
+{
+    uint64_t z = parent * 0x9e3779b97f4a7c15u + k + 1;
+
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return (z ^ (z >> 31)) | (uint64_t)1 << 63;
+}
+
+/* A copy of n ints, NULL if there are none or memory ran out. */
+static int *copy_ints(const int *v, size_t n)
+{
+    int *c = v && n ? malloc(n * sizeof(int)) : NULL;
+
+    if (c)
+        memcpy(c, v, n * sizeof(int));
+    return c;
+}
+
+void pz_comms_duplicating(MPI_Comm parent, MPI_Comm newcomm, uint16_t creator)
+{
+    uint32_t ref = pz_comm_ref(parent), k;
+    struct pz_comm_info *p, info;
+
+    if (newcomm == MPI_COMM_NULL || ref == PZ_COMM_UNKNOWN)
+        return;
+    pthread_mutex_lock(&lock);
+    p = (struct pz_comm_info *)pz_comm_get(ref);
+    k = p->idups++;
+    info = *p;
+    pthread_mutex_unlock(&lock);
+    info.gid = idup_gid(info.gid, k);
+    info.creator = creator;
+    info.idups = 0;
+    info.members = copy_ints(info.members, (size_t)info.size + (size_t)info.remote_size);
+    info.cart = copy_ints(info.cart, 2 * (size_t)info.ndims);
+    if (!info.cart)
+        info.ndims = 0;
+    register_comm(newcomm, &info);
+}
+
 void pz_comms_freed(MPI_Comm comm)
 {
     uint32_t handle = (uint32_t)MPI_Comm_c2f(comm);

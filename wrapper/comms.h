@@ -16,6 +16,7 @@ struct pz_comm_info {
     uint64_t gid;        /* the same on every member; 0 world, 1 self, 2 unknown */
     int rank, size;      /* of this process in the local group */
     int remote_size;     /* intercommunicators: size of the remote group, else 0 */
+    uint32_t idups;      /* MPI_Comm_idup calls on it so far (under the registry's lock) */
     uint16_t creator;    /* enum pz_call_id of the creating call */
     int *members;        /* world ranks: local group, then remote group */
     int ndims;           /* Cartesian topology (MPI_Cart_create, MPI_Cart_sub), else 0 */
@@ -67,6 +68,14 @@ uint32_t pz_comms_count(void);
  * MPI_Cart_create or MPI_Cart_sub is asked of MPI (local calls); one of no dimension or
  * of more than PZ_CART_MAX_DIMS (trace/defs.h) is left out.  No-op for MPI_COMM_NULL. */
 void pz_comms_created(MPI_Comm newcomm, uint16_t creator);
+
+/* Registers newcomm, a duplicate of parent that MPI_Comm_idup (creator) is still making:
+ * the program may not use it before the request completes, nor may the recorder, so no
+ * MPI call asks anything of it.  Its members and topology are parent's, and its global
+ * id is derived from parent's and the number of MPI_Comm_idup calls on parent before it,
+ * the same on every member, as they make them in the same order.  No-op for
+ * MPI_COMM_NULL or a parent the wrapper does not know. */
+void pz_comms_duplicating(MPI_Comm parent, MPI_Comm newcomm, uint16_t creator);
 
 /* Forgets the handle of a communicator being freed; its reference stays defined. */
 void pz_comms_freed(MPI_Comm comm);

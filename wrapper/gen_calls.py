@@ -74,6 +74,9 @@ class Category:
                 self.post = [HookArg(a) for a in w[5:].split(',')]
             else:
                 raise TableError("unknown category attribute '%s'" % w)
+        # a row of the category names its collective kind (coll:allreduce)
+        self.takes_kind = name == 'coll' or any(a.role == 'kind'
+                                                for a in (self.pre or []) + (self.post or []))
 
 
 class Param:
@@ -145,7 +148,8 @@ def read_table(path):
                 name, cat, coll, params = m.groups()
                 if cat not in categories:
                     raise TableError("unknown category '%s'" % cat)
-                if (cat == 'coll') != (coll is not None) or (coll and coll not in COLLECTIVES):
+                if categories[cat].takes_kind != (coll is not None) or \
+                        (coll and coll not in COLLECTIVES):
                     raise TableError("bad collective kind '%s'" % coll)
                 plist = [Param(p) for p in params.split(',')] if params.strip() else []
                 call = Call(name, categories[cat], coll, plist)

@@ -25,7 +25,11 @@ HEADER = HEADER.replace('gen_calls.py', 'gen_f08.py')
 # Handle types and the names of their conversion functions (MPI_<X>_f2c, MPI_<X>_c2f).
 HANDLES = {'MPI_Comm': 'Comm', 'MPI_Group': 'Group', 'MPI_Info': 'Info',
            'MPI_Request': 'Request', 'MPI_Message': 'Message', 'MPI_Datatype': 'Type',
-           'MPI_Op': 'Op', 'MPI_Errhandler': 'Errhandler', 'MPI_Win': 'Win'}
+           'MPI_Op': 'Op', 'MPI_Errhandler': 'Errhandler', 'MPI_Win': 'Win',
+           'MPI_File': 'File'}
+
+# Integers of a kind other than INTEGER, passed by reference like every Fortran argument.
+WIDE_INTEGERS = ('MPI_Aint', 'MPI_Offset', 'MPI_Count')
 
 NOTES = ('logical', 'index', 'weights', 'cptr', 'in', 'len')
 
@@ -41,9 +45,16 @@ def is_choice_buffer(param):
         and 'cptr' not in param.fortran
 
 
+def is_string(param):
+    return param.name is not None and re.match(r'(const\s+)?char\s*\*', param.decl)
+
+
 def needs_f08_wrapper(call):
-    """A generated f08 wrapper: neither hand-written nor reaching C through _f08ts_."""
-    return not call.category.hand and not any(is_choice_buffer(p) for p in call.params)
+    """A generated f08 wrapper: neither hand-written nor reaching C through _f08ts_.
+    A routine with a CHARACTER argument (MPI_File_open) has none: its hidden length is
+    the compiler's convention, which the wrapper cannot know (docs/mpi-table.md)."""
+    return not call.category.hand and not any(is_choice_buffer(p) or is_string(p)
+                                              for p in call.params)
 
 
 class Arg:
@@ -108,6 +119,8 @@ class Arg:
                 if not has('len'):
                     unsupported()
                 self.post.append('pz_f08_indices_out(%s, %s);' % (name, length))
+        elif ctype in WIDE_INTEGERS and not star and not dims:
+            self.decl, self.arg = 'const %s *%s' % (ctype, name), '*' + name
         elif ctype in HANDLES and not star and not dims:
             self.decl = 'const MPI_Fint *' + name
             self.arg = 'MPI_%s_f2c(*%s)' % (HANDLES[ctype], name)

@@ -196,6 +196,12 @@ int pz_pre_sendrecv_replace(struct pz_call *c, int peer, int tag, int rpeer, int
                             MPI_Comm comm, MPI_Status **status);
 void pz_post_sendrecv_replace(struct pz_call *c, int count, MPI_Datatype type, int peer,
                               int tag, MPI_Comm comm, MPI_Status *status);
+/* MPI_Isendrecv(_replace): an Isend and an Irecv under one request, completed together
+ * (requests.h, enum pz_pair); rtype is MPI_DATATYPE_NULL for the _replace form, whose
+ * receive has the send's count and type */
+void pz_post_isendrecv(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
+                       int rpeer, int rtag, int rcount, MPI_Datatype rtype, MPI_Comm comm,
+                       MPI_Request *request);
 int pz_pre_mprobe(struct pz_call *c, MPI_Status **status);
 void pz_post_mprobe(struct pz_call *c, MPI_Comm comm, int *flag, MPI_Message *message,
                     MPI_Status *status);
@@ -226,6 +232,8 @@ int pz_pre_cancel(struct pz_call *c, MPI_Request *request);
 
 /* Communicators (hooks_comm.c) */
 void pz_post_comm_new(struct pz_call *c, MPI_Comm comm, MPI_Comm *newcomm);
+/* MPI_Comm_idup(_with_info): newcomm is registered without being used (comms.h) */
+void pz_post_comm_idup(struct pz_call *c, MPI_Comm comm, MPI_Comm *newcomm);
 int pz_pre_comm_free(struct pz_call *c, MPI_Comm *comm);
 
 #endif

@@ -1,7 +1,7 @@
-/* The hook of collective calls (category coll of mpi_calls.tbl): a collective event with
- * the bytes of coll_bytes.h.  Inline in each collective's wrapper, where the kind of the
- * collective and every argument the function lacks are constants, so that what remains
- * of it is the case of that collective. */
+/* The hooks of collective calls (categories coll, pcoll, nbr and pnbr of mpi_calls.tbl):
+ * a collective event with the bytes of coll_bytes.h.  Inline in each collective's
+ * wrapper, where the kind of the collective and every argument the function lacks are
+ * constants, so that what remains of it is the case of that collective. */
 #ifndef PZ_HOOKS_COLL_H
 #define PZ_HOOKS_COLL_H
 
@@ -36,12 +36,15 @@ PZ_ALWAYS_INLINE void pz_coll_group(struct pz_coll_args *a, uint32_t ref, MPI_Co
     a->size = a->inter ? info->remote_size : info->size;
 }
 
-PZ_ALWAYS_INLINE void pz_post_coll(struct pz_call *c, enum pz_coll_op kind,
-                                   const void *sbuf, int scount, MPI_Datatype stype,
-                                   int rcount, MPI_Datatype rtype, const int *scounts,
-                                   const int *rcounts, const MPI_Datatype *stypes,
-                                   const MPI_Datatype *rtypes, int root, MPI_Comm comm,
-                                   MPI_Request *request)
+/* The request of a collective operation: its kind, communicator, root and bytes (with
+ * the per-peer byte lists of the v and w collectives), not yet posted. */
+PZ_ALWAYS_INLINE struct pz_request pz_coll_request(enum pz_coll_op kind, const void *sbuf,
+                                                   int scount, MPI_Datatype stype, int rcount,
+                                                   MPI_Datatype rtype, const int *scounts,
+                                                   const int *rcounts,
+                                                   const MPI_Datatype *stypes,
+                                                   const MPI_Datatype *rtypes, int root,
+                                                   MPI_Comm comm)
 {
     /* a reduction has one datatype for both buffers: the table gives it as stype */
     int reduction = rtype == MPI_DATATYPE_NULL && stype != MPI_DATATYPE_NULL;
@@ -68,9 +71,65 @@ PZ_ALWAYS_INLINE void pz_post_coll(struct pz_call *c, enum pz_coll_op kind,
     }
     if (scounts || rcounts)
         pz_coll_count_lists(&a, is_root, &r.send_counts, &r.recv_counts);
+    return r;
+}
+
+PZ_ALWAYS_INLINE void pz_post_coll(struct pz_call *c, enum pz_coll_op kind,
+                                   const void *sbuf, int scount, MPI_Datatype stype,
+                                   int rcount, MPI_Datatype rtype, const int *scounts,
+                                   const int *rcounts, const MPI_Datatype *stypes,
+                                   const MPI_Datatype *rtypes, int root, MPI_Comm comm,
+                                   MPI_Request *request)
+{
+    struct pz_request r = pz_coll_request(kind, sbuf, scount, stype, rcount, rtype, scounts,
+                                          rcounts, stypes, rtypes, root, comm);
+
     if (request)
         pz_requests_post(c->thread->requests, *request, &r);
     pz_add_request_event(c, &r, request ? PZ_ITEM_NBC_REQUEST : PZ_ITEM_COLL);
+}
+
+/* Persistent collectives (MPI_*_init): the collective is remembered with its request,
+ * and each MPI_Start of it is a nonblocking collective (hooks_wait.c). */
+PZ_ALWAYS_INLINE void pz_post_pcoll(struct pz_call *c, enum pz_coll_op kind,
+                                    const void *sbuf, int scount, MPI_Datatype stype,
+                                    int rcount, MPI_Datatype rtype, const int *scounts,
+                                    const int *rcounts, const MPI_Datatype *stypes,
+                                    const MPI_Datatype *rtypes, int root, MPI_Comm comm,
+                                    MPI_Request *request)
+{
+    struct pz_request r = pz_coll_request(kind, sbuf, scount, stype, rcount, rtype, scounts,
+                                          rcounts, stypes, rtypes, root, comm);
+
+    r.persistent = 1;
+    pz_requests_add(c->thread->requests, *request, &r);
+}
+
+/* Neighborhood collectives (hooks_nbr.c): an Alltoallv whose per-peer byte lists have
+ * the blocks exchanged with each neighbour of comm's topology and 0 for the others.
+ * persistent: MPI_Neighbor_*_init, whose request is started later. */
+void pz_nbr_record(struct pz_call *c, const int *scounts, int scount, MPI_Datatype stype,
+                   const MPI_Datatype *stypes, const int *rcounts, int rcount,
+                   MPI_Datatype rtype, const MPI_Datatype *rtypes, MPI_Comm comm,
+                   MPI_Request *request, int persistent);
+
+static inline void pz_post_nbr(struct pz_call *c, int scount, MPI_Datatype stype,
+                               int rcount, MPI_Datatype rtype, const int *scounts,
+                               const int *rcounts, const MPI_Datatype *stypes,
+                               const MPI_Datatype *rtypes, MPI_Comm comm, MPI_Request *request)
+{
+    pz_nbr_record(c, scounts, scount, stype, stypes, rcounts, rcount, rtype, rtypes, comm,
+                  request, 0);
+}
+
+static inline void pz_post_pnbr(struct pz_call *c, int scount, MPI_Datatype stype,
+                                int rcount, MPI_Datatype rtype, const int *scounts,
+                                const int *rcounts, const MPI_Datatype *stypes,
+                                const MPI_Datatype *rtypes, MPI_Comm comm,
+                                MPI_Request *request)
+{
+    pz_nbr_record(c, scounts, scount, stype, stypes, rcounts, rcount, rtype, rtypes, comm,
+                  request, 1);
 }
 
 #endif

@@ -158,3 +158,22 @@ void pz_post_imrecv(struct pz_call *c, MPI_Request *request)
 
     pz_posted(c, &r, *request);
 }
+
+void pz_post_isendrecv(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
+                       int rpeer, int rtag, int rcount, MPI_Datatype rtype, MPI_Comm comm,
+                       MPI_Request *request)
+{
+    uint32_t ref = pz_comm_ref(comm);
+    struct pz_request send = { .kind = PZ_REQ_SEND, .comm = ref, .peer = peer, .tag = tag,
+                               .bytes = pz_bytes(count, type),
+                               .pair = rpeer != MPI_PROC_NULL ? PZ_PAIR_SEND : PZ_PAIR_NONE };
+    struct pz_request recv = { .kind = PZ_REQ_RECV, .comm = ref, .peer = rpeer, .tag = rtag,
+                               .pair = PZ_PAIR_RECV };
+
+    recv.bytes = rtype == MPI_DATATYPE_NULL ? send.bytes : pz_bytes(rcount, rtype);
+
+    if (peer != MPI_PROC_NULL)
+        pz_posted(c, &send, *request);
+    if (rpeer != MPI_PROC_NULL)
+        pz_posted(c, &recv, *request);
+}

@@ -44,17 +44,13 @@ void pz_call_release_requests(struct pz_call *c)
         free(c->statuses);
 }
 
-/* Records the completion of the request that was handle, as status describes it.
- * Inline in each wait and test hook: it runs for every request they complete. */
-PZ_ALWAYS_INLINE void completed(struct pz_call *c, MPI_Request handle,
-                                const MPI_Status *status)
+/* Records the completion of request r, as status describes it. */
+PZ_ALWAYS_INLINE void record_completion(struct pz_call *c, struct pz_request r,
+                                        const MPI_Status *status)
 {
-    struct pz_request r;
     struct pz_item *it;
     int cancelled = 0;
 
-    if (handle == MPI_REQUEST_NULL || !pz_requests_complete(c->thread->requests, handle, &r))
-        return;
     if (r.cancelled && status && status != MPI_STATUS_IGNORE)
         PMPI_Test_cancelled(status, &cancelled);
     if (cancelled) {
@@ -63,12 +59,33 @@ PZ_ALWAYS_INLINE void completed(struct pz_call *c, MPI_Request handle,
         pz_add_request_event(c, &r, PZ_ITEM_ISEND_COMPLETE);
     } else if (r.kind == PZ_REQ_COLL) {
         pz_add_request_event(c, &r, PZ_ITEM_NBC_COMPLETE);
+    } else if (r.pair == PZ_PAIR_RECV) {
+        if (r.peer == MPI_ANY_SOURCE && status && status != MPI_STATUS_IGNORE)
+            r.peer = status->MPI_SOURCE;
+        if (r.tag == MPI_ANY_TAG && status && status != MPI_STATUS_IGNORE)
+            r.tag = status->MPI_TAG;
+        pz_add_request_event(c, &r, PZ_ITEM_IRECV_COMPLETE);
     } else if (status && status != MPI_STATUS_IGNORE) {
         r.peer = status->MPI_SOURCE;
         r.tag = status->MPI_TAG;
         if ((it = pz_add_request_event(c, &r, PZ_ITEM_IRECV_COMPLETE)))
             pz_item_keep_status(it, status);
     }
+}
+
+/* Records the completion of the request that was handle (both halves of an
+ * MPI_Isendrecv).  Inline in each wait and test hook: it runs for every request they
+ * complete. */
+PZ_ALWAYS_INLINE void completed(struct pz_call *c, MPI_Request handle,
+                                const MPI_Status *status)
+{
+    struct pz_request r;
+
+    if (handle == MPI_REQUEST_NULL || !pz_requests_complete(c->thread->requests, handle, &r))
+        return;
+    record_completion(c, r, status);
+    if (r.pair == PZ_PAIR_SEND && pz_requests_complete(c->thread->requests, handle, &r))
+        record_completion(c, r, status);
 }
 
 /* A test that completed nothing: each request it looked at was tested. */
@@ -178,8 +195,9 @@ void pz_post_startall(struct pz_call *c, int n, MPI_Request *requests)
 
     for (int i = 0; i < n; i++)
         if (pz_requests_start(c->thread->requests, requests[i], &r))
-            pz_add_request_event(c, &r, r.kind == PZ_REQ_SEND ? PZ_ITEM_ISEND
-                                                        : PZ_ITEM_IRECV_REQUEST);
+            pz_add_request_event(c, &r, r.kind == PZ_REQ_SEND   ? PZ_ITEM_ISEND
+                                        : r.kind == PZ_REQ_COLL ? PZ_ITEM_NBC_REQUEST
+                                                                : PZ_ITEM_IRECV_REQUEST);
 }
 
 int pz_pre_request_free(struct pz_call *c, MPI_Request *request)

@@ -8,6 +8,12 @@
 
 enum pz_request_kind { PZ_REQ_SEND, PZ_REQ_RECV, PZ_REQ_COLL };
 
+/* The halves of an MPI_Isendrecv, posted under one handle: the send, whose completion
+ * is followed by that of the handle's next request, the receive.  MPICH completes it as
+ * a schedule and leaves the status alone: the receive's source, tag and size are those
+ * it was posted with (the status's only for MPI_ANY_SOURCE and MPI_ANY_TAG). */
+enum pz_pair { PZ_PAIR_NONE, PZ_PAIR_SEND, PZ_PAIR_RECV };
+
 struct pz_request {
     uint64_t id;               /* request id in the trace, new for every activation */
     uint8_t kind;              /* enum pz_request_kind */
@@ -15,6 +21,7 @@ struct pz_request {
     uint8_t active;            /* a persistent request between Start and completion */
     uint8_t cancelled;         /* MPI_Cancel was called on it */
     uint8_t collective;        /* enum pz_coll_op */
+    uint8_t pair;              /* PZ_PAIR_*: a half of MPI_Isendrecv */
     uint32_t comm;             /* local communicator reference */
     int32_t peer, tag;         /* destination or source as posted, tag as posted */
     uint64_t bytes, bytes_received;

@@ -1,0 +1,29 @@
+! MPI-4 and one-sided calls through mpif.h (integration/fortran_new.sh, on 2
+! processes): a persistent Allreduce started twice, and a window allocated, fenced and
+! freed.  Rank 0 prints the sum.
+program fnew_f77
+    implicit none
+    include 'mpif.h'
+    integer :: rank, ierr, i, a(2), b(2)
+    integer(kind=MPI_ADDRESS_KIND) :: bytes
+    integer :: req
+    integer :: win
+    integer(kind=MPI_ADDRESS_KIND) :: base
+
+    call MPI_Init(ierr)
+    call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+    a = rank + 1
+    call MPI_Allreduce_init(a, b, 2, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &
+                            req, ierr)
+    do i = 1, 2
+        call MPI_Start(req, ierr)
+        call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+    end do
+    call MPI_Request_free(req, ierr)
+    bytes = 8
+    call MPI_Win_allocate(bytes, 4, MPI_INFO_NULL, MPI_COMM_WORLD, base, win, ierr)
+    call MPI_Win_fence(0, win, ierr)
+    call MPI_Win_free(win, ierr)
+    if (rank == 0) print '(a, i0)', 'fnew: ', b(1)
+    call MPI_Finalize(ierr)
+end program fnew_f77
