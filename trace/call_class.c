@@ -20,11 +20,11 @@ enum pz_call_class pz_call_class(const struct pz_region_info *region)
         return PZ_CLASS_OTHER;
     call = &pz_calls[region->call];
     switch (call->category) {
-    case PZ_CAT_COLL:
+    case PZ_CAT_COLL: case PZ_CAT_NBR:
         return PZ_CLASS_COLLECTIVE;
     case PZ_CAT_SEND:
         return PZ_CLASS_SEND;
-    case PZ_CAT_ISEND:
+    case PZ_CAT_ISEND: case PZ_CAT_ISENDRECV:
         return PZ_CLASS_ISEND;
     case PZ_CAT_RECV: case PZ_CAT_SENDRECV: case PZ_CAT_SENDRECV_REPLACE: case PZ_CAT_MRECV:
         return PZ_CLASS_RECV;
@@ -52,6 +52,8 @@ enum pz_call_class pz_call_class_of(struct pz_trace_in *in, int th, size_t len,
             return PZ_CLASS_ISEND;
         if (r->kind == PZ_REC_IRECV_REQUEST)
             return PZ_CLASS_IRECV;
+        if (r->kind == PZ_REC_NBC_REQUEST)      /* a persistent collective */
+            return PZ_CLASS_COLLECTIVE;
     }
     return PZ_CLASS_OTHER;
 }
