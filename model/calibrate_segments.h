@@ -98,10 +98,11 @@ struct pz_transfer_fit {
  * recv, loop: ns, nr, nl points, any of them may be 0) and keeps them within what the
  * ping-pong allows (a ping-pong cannot spend more CPU time on a message than it takes):
  * the sender's and receiver's per-message overheads are scaled down together so that
- * their sum is at most t(0) (p[0], 0 bytes), the per-byte ones so that the overheads
- * exceed no time t(m) from PZ_OVERHEAD_LIMIT_FROM bytes up and their sum per byte is at
- * most 1 / fit->bandwidth, the slope over the largest sizes (the eager sizes' copies may
- * cost more per byte than large messages, which go otherwise); then the segments to the n
+ * their sum is at most fit->latency (the 0-byte time), the per-byte ones so that the
+ * overheads exceed no time t(m) from PZ_OVERHEAD_LIMIT_FROM bytes up and their sum per
+ * byte is at most 1 / fit->bandwidth, the slope over the largest sizes (the eager sizes'
+ * copies may cost more per byte than large messages, which go otherwise); then the
+ * segments to the n
  * ping-pong points p over them, with fit's eager threshold and rendezvous overhead, and
  * compares them with fit's cost model (model B if it is the better one, else C, as
  * pz_fit_to_machine chooses). */

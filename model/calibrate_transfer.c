@@ -62,7 +62,7 @@ void pz_fit_transfer(const struct pz_fit *fit, const struct pz_pingpong *p, int 
     pz_fit_overhead(send, ns, &out->send);
     pz_fit_overhead(recv, nr, &out->recv);
     pz_fit_overhead(loop, nl, &out->loop);
-    out->scale = scale_within(out->send.a + out->recv.a, n > 0 ? p[0].time : 0);
+    out->scale = scale_within(out->send.a + out->recv.a, fit->latency);
     out->per_byte_scale = scale_within(out->send.b + out->recv.b,
                                        per_byte_limit(fit, p, n, out->scale *
                                                       (out->send.a + out->recv.a)));

@@ -188,6 +188,85 @@ Test(fit, one_slow_size_is_no_step)
     cr_assert_eq(f.eager_threshold, 0, "a spike taken for a step at %g B", f.eager_threshold);
 }
 
+/* Hockney's 30 us and 117 MB/s with a rendezvous above 16 KiB that costs 100 us more:
+ * two latencies and 40 us of the protocol's own.  One size disturbed by the load (a 0-B
+ * or 1-KiB round trip of 5.3 ms, the last eager size 3 times slower, the first
+ * rendezvous size 6 ms later, the size two before the threshold 3 times slower) moves
+ * nothing: the latency is the median of five sizes' t(m) - m / bandwidth, the four
+ * undisturbed ones exactly 30 us; the step is the lowest of the three sizes after it
+ * against the higher of the last eager size and the median of three; the overhead the
+ * difference of the medians of three sizes above Hockney's line on each side, exactly
+ * 100 us and 0 without the disturbed one: 100 - 2 x 30 = 40 us.  The one ambiguity: a
+ * disturbed last eager size looks like the first rendezvous one, and the threshold is
+ * the size before it (13777 B, 2^13.75), one size early; the overhead stays. */
+Test(fit, one_disturbed_size_moves_neither_latency_nor_threshold_nor_overhead)
+{
+    double disturbed[] = { 0, 1024, 16384, 0, 12288 };
+    double factor[] = { 0, 0, 3, 0, 3 }, added[] = { 5.3e-3, 5.3e-3, 0, 6e-3, 0 };
+    double threshold[] = { 16384, 16384, 13777, 16384, 16384 };
+
+    disturbed[3] = after(16384);
+    for (size_t k = 0; k < sizeof(disturbed) / sizeof(disturbed[0]); k++) {
+        struct pz_pingpong p[MAXP];
+        struct pz_fit f;
+        char err[256];
+        int n = hockney_points(p, 30e-6, 117e6, 16384, 100e-6, 0);
+
+        for (int i = 0; i < n; i++)
+            if (p[i].bytes == disturbed[k])
+                p[i].time = factor[k] > 0 ? p[i].time * factor[k] : p[i].time + added[k];
+        cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &f, err, sizeof(err)), 0, "%s", err);
+        assert_rel(f.latency, 30e-6, 1e-9, "latency");
+        cr_assert_eq(f.eager_threshold, threshold[k], "%g B disturbed: eager threshold %g",
+                     disturbed[k], f.eager_threshold);
+        assert_rel(f.rendezvous_overhead, 40e-6, 1e-6, "rendezvous overhead");
+    }
+}
+
+/* The same with 1% noise: the latency is within 1% (a median of values each within
+ * 1%); the step of 100 us over about 170 us is far above the noise, so the threshold
+ * stays; each median level is within 1% of its times (170 us before, 270 us after the
+ * step at 16 KiB): 40 us within 1.7 + 2.7 = 4.4 us, 11%. */
+Test(fit, one_disturbed_size_in_noise)
+{
+    double disturbed[] = { 0, 1024, 12288, 0 };
+
+    disturbed[3] = after(16384);
+    for (size_t k = 0; k < sizeof(disturbed) / sizeof(disturbed[0]); k++) {
+        struct pz_pingpong p[MAXP];
+        struct pz_fit f;
+        char err[256];
+        int n = hockney_points(p, 30e-6, 117e6, 16384, 100e-6, 0.01);
+
+        for (int i = 0; i < n; i++)
+            if (p[i].bytes == disturbed[k])
+                p[i].time += 5.3e-3;
+        cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &f, err, sizeof(err)), 0, "%s", err);
+        assert_rel(f.latency, 30e-6, 0.01, "latency");
+        cr_assert_eq(f.eager_threshold, 16384, "%g B disturbed: eager threshold %g",
+                     disturbed[k], f.eager_threshold);
+        assert_rel(f.rendezvous_overhead, 40e-6, 0.11, "rendezvous overhead");
+    }
+}
+
+/* Repetitions of one size: the median of the three lowest and their spread.  10, 10.2,
+ * 10.5 and a disturbed 53: 10.2, spread 0.5 / 10 = 5%; two disturbed of three: the
+ * median is a disturbed one, and the spread, 4.3, says to measure again. */
+Test(fit, repetitions_keep_the_lowest)
+{
+    double r[] = { 10, 53, 10.5, 10.2 }, bad[] = { 50, 10, 53 }, q[] = { 4, 1, 3, 2, 5 };
+    double spread;
+
+    assert_rel(pz_fit_repeated(r, 4, &spread), 10.2, 1e-12, "time");
+    assert_rel(spread, 0.05, 1e-9, "spread");
+    assert_rel(pz_fit_repeated(bad, 3, &spread), 50, 1e-12, "time");
+    assert_rel(spread, 4.3, 1e-9, "spread");
+    /* the lower quartile of 1..5: position 0.25 x 4 = 1, the second value; of 1..4 (after
+     * the 5 is dropped) 0.75 between 1 and 2 */
+    assert_rel(pz_fit_quantile(q, 5, 0.25), 2, 1e-12, "quartile of five");
+    assert_rel(pz_fit_quantile(q, 4, 0.25), 1.75, 1e-12, "quartile of four");
+}
+
 Test(fit, the_packet_model_of_002)
 {
     struct pz_pingpong p[MAXP];
@@ -202,7 +281,13 @@ Test(fit, the_packet_model_of_002)
     assert_rel(f.wire_bandwidth, 12.5e6, 1e-3, "wire bandwidth");
     cr_assert_eq(f.startup_points, 21, "0, 1, 2 .. 1024, 384, 640 .. 1408, 1218, 1422: %d",
                  f.startup_points);
-    assert_rel(f.latency, 100e-6 + 78 / 12.5e6, 1e-12, "latency (0 bytes)");
+    /* The latency is the median over 0, 1, 2, 4 and 8 B of t(m) - m / bandwidth, where
+     * t(m) = t0 + t1 m + (m + 78) t_k and 1 / bandwidth = t_k 1500 / 1422: t0 + 78 t_k +
+     * m (t1 + t_k (1 - 1500 / 1422)), increasing with m, so the median is that of 2 B
+     * (the fitted bandwidth, a slope over whole packets, is that within 0.1%: 2 B of it
+     * are 1e-8 of the latency). */
+    assert_rel(f.latency, 100e-6 + 78 / 12.5e6 + 2 * (20e-9 + (1 - 1500.0 / 1422) / 12.5e6),
+               1e-7, "latency (0 bytes)");
     cr_assert_eq(f.eager_threshold, 0, "the packets' steps are no eager step (%g B)",
                  f.eager_threshold);
     for (int i = 0; i < n; i++)
