@@ -280,7 +280,8 @@ static void receive_probe(char *buf, long bytes)
 }
 
 /* Both ranks: count exchanges of bytes both ways at once, each begun together after a
- * barrier; on rank 0, the median time of one (sorting times, count of them). */
+ * barrier; on rank 0, the PZ_FIT_BATCH_QUANTILE quantile of their times, as the
+ * ping-pong's (sorting times, count of them). */
 static double exchanges(char *out, char *in, long bytes, int count, double *times)
 {
     int peer = times ? 1 : 0;   /* rank 0 keeps the times */
@@ -298,7 +299,7 @@ static double exchanges(char *out, char *in, long bytes, int count, double *time
         if (times)
             times[i] = MPI_Wtime() - start;
     }
-    return times ? pz_fit_median(times, count) : 0;
+    return times ? pz_fit_quantile(times, count, PZ_FIT_BATCH_QUANTILE) : 0;
 }
 
 /* Rank 1: answers what rank 0 orders until it says stop; buf holds two messages of the
@@ -347,23 +348,78 @@ static double batch(char *out, char *in, long bytes, long count)
     return pingpong(out, in, bytes, count) / (2.0 * count);
 }
 
-/* Rank 0: the median half round trip of bytes, over batches until the time for a size
- * is spent (at least min_batches, at most max_batches); round trips timed in *total. */
-static double measure(const struct options *o, char *out, char *in, long bytes,
-                      double *halves, long *total)
+/* Rank 0: one repetition of size bytes: batches of round trips until its share of the
+ * time for a size is spent (at least its share of min_batches and 3, at most its share
+ * of max_batches); the PZ_FIT_BATCH_QUANTILE quantile of their half round trips (a
+ * batch that waited for the CPU is slow, never fast).  Adds the round trips timed to
+ * *total. */
+static double measure_once(const struct options *o, char *out, char *in, long bytes,
+                           double *halves, long *total)
 {
     double start = MPI_Wtime(), first = batch(out, in, bytes, 2);
+    double budget = o->per_size / PZ_FIT_REPETITIONS;
     long count = (long)ceil(BATCH_SECONDS / (2 * first));
-    int n = 0;
+    int n = 0, least = (o->min_batches + PZ_FIT_REPETITIONS - 1) / PZ_FIT_REPETITIONS;
+    int most = o->max_batches / PZ_FIT_REPETITIONS;
 
+    least = least < 3 ? 3 : least;
+    most = most < least ? least : most;
     if (count < 1)
         count = 1;
     if (count > MAX_BATCH)
         count = MAX_BATCH;
-    while (n < o->max_batches && (n < o->min_batches || MPI_Wtime() - start < o->per_size))
+    while (n < most && (n < least || MPI_Wtime() - start < budget))
         halves[n++] = batch(out, in, bytes, count);
-    *total = n * count;
-    return pz_fit_median(halves, n);
+    *total += n * count;
+    return pz_fit_quantile(halves, n, PZ_FIT_BATCH_QUANTILE);
+}
+
+/* The repetitions of every size: kept per size, PZ_FIT_REPETITIONS + PZ_FIT_REMEASURE at
+ * most. */
+struct repetitions {
+    double r[PZ_FIT_REPETITIONS + PZ_FIT_REMEASURE];
+    int n;
+};
+
+/* Whether size i's repetitions disagree (then the time is not set). */
+static int disagree(struct repetitions *rep, struct pz_pingpong *p)
+{
+    double r[PZ_FIT_REPETITIONS + PZ_FIT_REMEASURE], spread;
+
+    memcpy(r, rep->r, sizeof(r));
+    p->time = pz_fit_repeated(r, rep->n, &spread);
+    return !(spread <= PZ_FIT_SPREAD);
+}
+
+/* Rank 0: the ping-pong of the n sizes into points: PZ_FIT_REPETITIONS passes over all
+ * sizes (a load that lasts a while then disturbs one repetition of each size it
+ * covers, not all three), then up to PZ_FIT_REMEASURE more passes over the sizes whose
+ * repetitions disagree by more than PZ_FIT_SPREAD.  Each time the median of a size's
+ * lowest repetitions (pz_fit_repeated); into run how many repetitions were added and
+ * how many sizes still disagree. */
+static void measure_all(const struct options *o, const double *sizes, int n, char *out,
+                        char *in, double *halves, struct pz_pingpong *points, long *roundtrips,
+                        struct pz_calibration_run *run)
+{
+    static struct repetitions rep[MAX_SIZES];
+
+    for (int i = 0; i < n; i++) {
+        points[i].bytes = sizes[i];
+        roundtrips[i] = 0;
+        rep[i].n = 0;
+    }
+    for (int pass = 0; pass < PZ_FIT_REPETITIONS + PZ_FIT_REMEASURE; pass++) {
+        for (int i = 0; i < n; i++) {
+            if (pass >= PZ_FIT_REPETITIONS && !disagree(&rep[i], &points[i]))
+                continue;
+            run->remeasured += pass >= PZ_FIT_REPETITIONS;
+            rep[i].r[rep[i].n++] = measure_once(o, out, in, (long)sizes[i], halves,
+                                                &roundtrips[i]);
+        }
+    }
+    run->disagreeing = 0;
+    for (int i = 0; i < n; i++)
+        run->disagreeing += disagree(&rep[i], &points[i]);
 }
 
 static void compute_for(double seconds)
@@ -575,23 +631,14 @@ static void machine_name(const struct options *o, struct pz_machine *m)
         snprintf(m->name, sizeof(m->name), "calibrated");
 }
 
-/* One warning line when the times look like the ranks waited for the CPU rather than
- * for the network: MPICH busy-polls, and a rank that shares its core with another busy
- * process waits scheduler ticks (4 ms at 250 Hz).  Signs: a 0-byte half round trip of a
- * millisecond or more, or the largest message taking less than twice the time of one
- * 16 times smaller. */
+/* One warning line when the machine was too loaded for the times to be trusted. */
 static void warn_if_disturbed(const struct pz_calibration_run *run)
 {
-    const struct pz_pingpong *p = run->points;
-    int n = run->npoints, k = n - 1;
+    char why[256];
 
-    while (k > 0 && p[k].bytes > p[n - 1].bytes / 16)
-        k--;
-    if (p[0].time >= 1e-3 || (k > 0 && p[n - 1].time < 2 * p[k].time))
+    if (pz_cal_disturbed(run, why, sizeof(why)))
         fprintf(stderr, "prognoz calibrate: warning: %s; did other processes compete for "
-                        "the CPU? (docs/calibrate.md)\n",
-                p[0].time >= 1e-3 ? "0-byte messages took a millisecond or more"
-                                  : "the largest messages took hardly longer than smaller ones");
+                        "the CPU? (docs/calibrate.md)\n", why);
 }
 
 /* Rank 0 after the measurement: fit, print, write.  Returns the exit status. */
@@ -681,10 +728,7 @@ static int lead(const struct options *o, struct pz_calibration_run *run, FILE *f
            pz_cal_size(name, sizeof(name), sizes[n - 1]));
     fflush(stdout);
     warm_up(o, out, in, biggest);
-    for (int i = 0; i < n; i++) {
-        points[i].bytes = sizes[i];
-        points[i].time = measure(o, out, in, (long)sizes[i], halves, &roundtrips[i]);
-    }
+    measure_all(o, sizes, n, out, in, halves, points, roundtrips, run);
     run->nexchanges = measure_exchanges(o, points, n, out, in, exchange_points);
     run->exchanges = exchange_points;
     probe(o, run, out, (long)sizes[n - 1], points[n - 1].time);

@@ -68,6 +68,11 @@ void pz_cal_print_table(FILE *out, const struct pz_calibration_run *run,
             pz_fit_median_error(fit, run->points, run->npoints, pz_fit_model_a),
             pz_fit_median_error(fit, run->points, run->npoints, pz_fit_model_b),
             pz_fit_median_error(fit, run->points, run->npoints, pz_fit_model_c));
+    fprintf(out, "(each time: the median of the %d lowest of the size's repetitions, each the "
+                 "%.0f%% quantile of its batches;\n %d repetitions added to sizes whose "
+                 "repetitions disagreed by more than %.0f%%; %d size(s) still disagree)\n",
+            PZ_FIT_REPETITIONS, PZ_FIT_BATCH_QUANTILE * 100, run->remeasured,
+            PZ_FIT_SPREAD * 100, run->disagreeing);
 }
 
 /* The one-way time of size bytes, the ping-pong's half round trip; 0 if not measured. */
@@ -77,6 +82,26 @@ static double one_way(const struct pz_calibration_run *run, double bytes)
         if (run->points[i].bytes == bytes)
             return run->points[i].time;
     return 0;
+}
+
+int pz_cal_disturbed(const struct pz_calibration_run *run, char *why, size_t len)
+{
+    const struct pz_pingpong *p = run->points;
+    int n = run->npoints, k = n - 1;
+
+    while (k > 0 && p[k].bytes > p[n - 1].bytes / 16)
+        k--;
+    if (p[0].time >= 1e-3)
+        snprintf(why, len, "0-byte messages took a millisecond or more");
+    else if (k > 0 && p[n - 1].time < 2 * p[k].time)
+        snprintf(why, len, "the largest messages took hardly longer than smaller ones");
+    else if (run->disagreeing * 10 > n)
+        snprintf(why, len, "%d of %d sizes still disagreed by more than %.0f%% between "
+                           "repetitions after %d re-measurements", run->disagreeing, n,
+                 PZ_FIT_SPREAD * 100, PZ_FIT_REMEASURE);
+    else
+        return 0;
+    return 1;
 }
 
 void pz_cal_print_exchanges(FILE *out, const struct pz_calibration_run *run)

@@ -21,6 +21,9 @@ struct pz_calibration_run {
     char host[2][256];           /* MPI_Get_processor_name of each rank */
     char mpi_version[256];       /* the first line of MPI_Get_library_version */
     double seconds;              /* the whole measurement took */
+    int remeasured;              /* repetitions added to sizes whose repetitions disagreed */
+    int disagreeing;             /* sizes whose repetitions still disagree by more than
+                                    PZ_FIT_SPREAD */
     const char *packet_source;   /* "default" or "--packet-size/--packet-header" */
     /* the progress probe: a nonblocking send of probe_bytes, its sender computing
      * probe_compute seconds before it waits; the receive completed probe_received seconds
@@ -58,6 +61,14 @@ void pz_cal_segment_points(const struct pz_calibration_run *run, struct pz_pingp
  * (rendezvous) probe completed only once its sender was back in MPI, after computing. */
 enum pz_progress pz_cal_progress(const struct pz_calibration_run *run,
                                  const struct pz_fit *fit);
+
+/* Whether the times look like the ranks waited for the CPU rather than for the
+ * network, and why in one line into why: MPICH busy-polls, and a rank that shares its
+ * core with another busy process waits scheduler ticks (4 ms at 250 Hz).  Signs: a
+ * 0-byte half round trip of a millisecond or more, the largest message taking less than
+ * twice the time of one 16 times smaller, or more than a tenth of the sizes whose
+ * repetitions still disagreed after their re-measurements. */
+int pz_cal_disturbed(const struct pz_calibration_run *run, char *why, size_t len);
 
 /* Sizes like "0 B", "1500 B", "64 KiB", "16 MiB" into buf. */
 const char *pz_cal_size(char *buf, size_t len, double bytes);

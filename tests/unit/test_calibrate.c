@@ -369,6 +369,30 @@ Test(fit, the_progress_probe_decides_how_rendezvous_progresses)
     cr_assert_eq(pz_cal_progress(&run, &fit), PZ_PROGRESS_BACKGROUND, "no threshold found");
 }
 
+/* The warning of a loaded machine: 0 B, 1 MiB and 16 MiB taking 3 us, 1 ms and 16 ms
+ * is an idle machine; a 0-byte time of a scheduler tick (4 ms), a 16 MiB message as fast
+ * as one of 1 MiB (16 ms < 2 x 10 ms), or 1 of the 3 sizes (more than a tenth) whose
+ * repetitions still disagree each say the machine was loaded. */
+Test(fit, a_loaded_machine_is_told)
+{
+    struct pz_pingpong p[] = { { 0, 3e-6 }, { 1048576, 1e-3 }, { 16777216, 16e-3 } };
+    struct pz_calibration_run run = { .points = p, .npoints = 3 };
+    char why[256];
+
+    cr_assert_not(pz_cal_disturbed(&run, why, sizeof(why)), "idle: %s", why);
+    p[0].time = 4e-3;
+    cr_assert(pz_cal_disturbed(&run, why, sizeof(why)));
+    cr_assert(strstr(why, "millisecond"), "%s", why);
+    p[0].time = 3e-6;
+    p[1].time = 10e-3;
+    cr_assert(pz_cal_disturbed(&run, why, sizeof(why)));
+    cr_assert(strstr(why, "hardly longer"), "%s", why);
+    p[1].time = 1e-3;
+    run.disagreeing = 1;
+    cr_assert(pz_cal_disturbed(&run, why, sizeof(why)));
+    cr_assert(strstr(why, "1 of 3 sizes still disagreed by more than 20%"), "%s", why);
+}
+
 /* Exchanges both ways at 0 B, 4 KiB and 1 MiB took 1.5, 1.6 and 1.8 times one way; the
  * 8 KiB exchange has no ping-pong to compare with: duplex_factor 1.6, over 3 sizes. */
 Test(fit, the_duplex_factor_is_the_median_exchange_over_one_way)
