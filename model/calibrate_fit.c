@@ -299,30 +299,6 @@ double pz_fit_median_error(const struct pz_fit *fit, const struct pz_pingpong *p
     return m;
 }
 
-void pz_fit_exchange(struct pz_fit *fit, const struct pz_pingpong *p, int n,
-                     const struct pz_pingpong *x, int nx)
-{
-    double *ratios = malloc((size_t)(nx > 0 ? nx : 1) * sizeof(*ratios)), f;
-    int k = 0;
-
-    fit->duplex_factor = 0;
-    fit->duplex_points = 0;
-    if (!ratios)
-        return;
-    for (int i = 0, j = 0; i < nx; i++) {
-        while (j < n && p[j].bytes < x[i].bytes)
-            j++;
-        if (j < n && p[j].bytes == x[i].bytes && x[i].time > 0 && p[j].time > 0)
-            ratios[k++] = x[i].time / p[j].time;
-    }
-    if (k > 0) {
-        f = pz_fit_median(ratios, k);
-        fit->duplex_factor = f < 1 ? 1 : f > 2 ? 2 : f;
-        fit->duplex_points = k;
-    }
-    free(ratios);
-}
-
 void pz_fit_to_machine(const struct pz_fit *fit, const struct pz_pingpong *p, int n,
                        int same_node, struct pz_machine *m)
 {
@@ -349,8 +325,6 @@ void pz_fit_to_machine(const struct pz_fit *fit, const struct pz_pingpong *p, in
         m->eager_threshold = fit->eager_threshold;
         m->rendezvous_overhead = fit->rendezvous_overhead;
     }
-    if (fit->duplex_points > 0)
-        m->duplex_factor = fit->duplex_factor;
     if (same_node) {
         m->shm_latency = fit->latency;
         m->shm_bandwidth = fit->bandwidth;

@@ -38,9 +38,6 @@ struct pz_fit {
     double rendezvous_overhead;   /* s: the step's rise in time beyond the bandwidth's
                                      share and the two extra latencies of a rendezvous,
                                      between the median levels of the sizes on each side */
-    double duplex_factor;     /* exchange both ways / one way, from pz_fit_exchange; 0 if
-                                 no exchange was measured */
-    int duplex_points;        /* sizes it is the median over */
 };
 
 /* The latency: the sizes up to this many bytes (0, 1, 2, 4, 8) all measure it. */
@@ -100,20 +97,11 @@ double pz_fit_error(double measured, double model);
 double pz_fit_median_error(const struct pz_fit *fit, const struct pz_pingpong *p, int n,
                            double (*model)(const struct pz_fit *, double));
 
-/* duplex_factor from exchanges: x holds nx increasing sizes, each the median time of an exchange
- * both ways at once begun together (MPI_Irecv, MPI_Isend, MPI_Waitall on both ranks),
- * p the n ping-pong half round trips.  For every size in both, the exchange's time
- * over the one-way time; fit->duplex_factor is their median, kept within 1 (full
- * duplex: the two directions do not slow each other) and 2 (half duplex: they take
- * turns), and duplex_points how many sizes; both 0 when no size is in both. */
-void pz_fit_exchange(struct pz_fit *fit, const struct pz_pingpong *p, int n,
-                     const struct pz_pingpong *x, int nx);
-
 /* Sets the keys of m the measurement gives: cost_model (the packet model when its
  * median |error| over p is smaller than Hockney's), latency, latency_per_byte and
  * bandwidth for that model, packet_size, packet_header, eager_threshold and
- * rendezvous_overhead (when a step was found), duplex_factor (when exchanges were
- * measured), and, when same_node, shm_latency and shm_bandwidth (Hockney's). */
+ * rendezvous_overhead (when a step was found), and, when same_node, shm_latency and
+ * shm_bandwidth (Hockney's). */
 void pz_fit_to_machine(const struct pz_fit *fit, const struct pz_pingpong *p, int n,
                        int same_node, struct pz_machine *m);
 

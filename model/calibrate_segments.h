@@ -28,6 +28,10 @@ void pz_fit_overhead(const struct pz_pingpong *p, int n, struct pz_line_fit *fit
 #define PZ_SEG_NOISE 0.01
 /* The fewest sizes one segment is fitted to. */
 #define PZ_SEG_MIN_POINTS 3
+/* The fastest a segment may be, in multiples of the fastest rate measured (bytes / t(m)
+ * over the sizes): a faster one is no transfer but the overheads having taken the
+ * slope, and the transfer is what an exchange both ways stretches (duplex_factor). */
+#define PZ_SEG_RATE_BOUND 10.0
 
 /* What pz_fit_segments found: for each number of segments k from 1 up, the best
  * breakpoints' weighted squared relative error and its criterion, and the choice. */
@@ -37,6 +41,8 @@ struct pz_segment_fit {
     double sse[PZ_MAX_SEGMENTS];    /* [k - 1]: sum of ((t - model) / t)^2 */
     double bic[PZ_MAX_SEGMENTS];    /* [k - 1]: n ln(max(sse, n noise^2) / n) + (3k - 1) ln n */
     double median_error, max_error; /* of the whole model against t, in percent */
+    double bandwidth_bound;         /* B/s: PZ_SEG_RATE_BOUND times the fastest rate */
+    int bounded;                    /* segments held at that bound */
 };
 
 /* The time the model adds to a segment's at size `bytes`, besides the segment's own
@@ -54,7 +60,8 @@ double pz_segment_base_time(const struct pz_segment_base *base, double bytes,
 
 /* Fits segments to the n ping-pong points p (one-way times t(m), sizes increasing): each
  * segment i's latency_i + m / bandwidth_i is a least-squares line (relative errors,
- * latency >= 0, bandwidth at most 1e15 B/s) through t(m) - base(m) over its sizes, so
+ * latency >= 0, bandwidth at most fit->bandwidth_bound, PZ_SEG_RATE_BOUND times the
+ * fastest m / t(m) measured) through t(m) - base(m) over its sizes, so
  * that base plus segments reproduce t; the breakpoints are measured sizes, each segment
  * of at least PZ_SEG_MIN_POINTS, chosen by dynamic programming for each count k of at
  * most PZ_MAX_SEGMENTS segments; the k kept is the one of the smallest criterion (bic
@@ -102,10 +109,9 @@ struct pz_transfer_fit {
  * overheads exceed no time t(m) from PZ_OVERHEAD_LIMIT_FROM bytes up and their sum per
  * byte is at most 1 / fit->bandwidth, the slope over the largest sizes (the eager sizes'
  * copies may cost more per byte than large messages, which go otherwise); then the
- * segments to the n
- * ping-pong points p over them, with fit's eager threshold and rendezvous overhead, and
- * compares them with fit's cost model (model B if it is the better one, else C, as
- * pz_fit_to_machine chooses). */
+ * segments to the n ping-pong points p over them, with fit's eager threshold and
+ * rendezvous overhead, and compares them with fit's cost model (model B if it is the
+ * better one, else C, as pz_fit_to_machine chooses). */
 void pz_fit_transfer(const struct pz_fit *fit, const struct pz_pingpong *p, int n,
                      const struct pz_pingpong *send, int ns, const struct pz_pingpong *recv,
                      int nr, const struct pz_pingpong *loop, int nl,
@@ -117,5 +123,34 @@ void pz_fit_transfer(const struct pz_fit *fit, const struct pz_pingpong *p, int 
  * latency and bandwidth, likewise. */
 void pz_transfer_to_machine(const struct pz_transfer_fit *out, int same_node,
                             struct pz_machine *m);
+
+/* The most exchanged sizes pz_fit_duplex considers. */
+#define PZ_DUPLEX_MAX_SIZES 64
+
+/* duplex_factor fitted so that the model reproduces the measured exchanges both ways. */
+struct pz_duplex_fit {
+    double factor;        /* duplex_factor; 1 when no exchange was measured */
+    int points;           /* exchanged sizes it is the median over */
+    int beyond;           /* sizes whose own factor lay beyond 1 to 2 (held at the bound):
+                             the transfer the model stretches is too short or too long
+                             for their exchange */
+    double model[PZ_DUPLEX_MAX_SIZES];   /* the model's exchange with factor, per size */
+    double median_error, max_error;      /* |error| of model against the measured, % */
+};
+
+/* The time from the start to the end of an exchange both ways of `bytes` between two
+ * processes on nodes of their own of machine m, as the model (comsys.h) predicts it:
+ * both post MPI_Irecv then MPI_Isend at 0 and wait for both (their overheads included);
+ * NAN if memory ran out. */
+double pz_exchange_time(const struct pz_machine *m, double bytes);
+
+/* Fits duplex_factor to the nx measured exchanges x (time of an exchange both ways at
+ * each size) on machine m (a switch, with its latency, bandwidth, segments and
+ * overheads already fitted): the model stretches only the transfer, not the overheads,
+ * so for each size the factor from 1 to 2 whose pz_exchange_time is the measured time
+ * (by bisection; 1 or 2 when none is), and out->factor the median of them; then the
+ * model's exchange with that factor against each measured one. */
+void pz_fit_duplex(const struct pz_machine *m, const struct pz_pingpong *x, int nx,
+                   struct pz_duplex_fit *out);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "calibrate_segments.h"
+#include "comsys.h"
 
 /* The one-way time today's keys predict for a ping-pong of `bytes`: the chosen cost
  * model (B or C, as pz_fit_to_machine chooses), plus above the eager threshold the
@@ -89,4 +90,80 @@ void pz_transfer_to_machine(const struct pz_transfer_fit *out, int same_node,
     m->segments = out->segments.segments;
     if (same_node)
         m->shm_segments = out->segments.segments;
+}
+
+double pz_exchange_time(const struct pz_machine *m, double bytes)
+{
+    struct pz_machine two = *m;
+    struct pz_comsys *cs;
+    int req[4];
+    double end = NAN;
+
+    two.procs_per_node = 1;
+    if (!(cs = pz_comsys_new(&two, 2)))
+        return NAN;
+    for (int me = 0; me < 2; me++) {
+        req[2 * me] = pz_comsys_recv(cs, me, 1 - me, 0, 0, 0);
+        req[2 * me + 1] = pz_comsys_send(cs, me, 1 - me, 0, 0, bytes, PZ_SEND_STANDARD, 0);
+    }
+    if (pz_comsys_wait(cs, 4, req, 0) >= 0 && !pz_comsys_failed(cs)) {
+        end = 0;
+        for (int i = 0; i < 4; i++)   /* each process takes its send, then its receive */
+            end = fmax(end, pz_comsys_deliver(cs, req[i ^ 1], 0));
+    }
+    pz_comsys_free(cs);
+    return end;
+}
+
+/* The factor from 1 to 2 whose exchange of bytes on m takes `measured` (the exchange
+ * grows with it); 1 or 2 when none does, *beyond then set. */
+static double factor_of(const struct pz_machine *m, double bytes, double measured, int *beyond)
+{
+    struct pz_machine d = *m;
+    double lo = 1, hi = 2;
+
+    d.duplex_factor = lo;
+    *beyond = 0;
+    if (pz_exchange_time(&d, bytes) >= measured) {
+        *beyond = pz_exchange_time(&d, bytes) > measured * (1 + 1e-9);
+        return lo;
+    }
+    d.duplex_factor = hi;
+    if (pz_exchange_time(&d, bytes) <= measured) {
+        *beyond = pz_exchange_time(&d, bytes) < measured * (1 - 1e-9);
+        return hi;
+    }
+    for (int i = 0; i < 40; i++) {
+        d.duplex_factor = (lo + hi) / 2;
+        if (pz_exchange_time(&d, bytes) < measured)
+            lo = d.duplex_factor;
+        else
+            hi = d.duplex_factor;
+    }
+    return (lo + hi) / 2;
+}
+
+void pz_fit_duplex(const struct pz_machine *m, const struct pz_pingpong *x, int nx,
+                   struct pz_duplex_fit *out)
+{
+    double f[PZ_DUPLEX_MAX_SIZES], e[PZ_DUPLEX_MAX_SIZES];
+    struct pz_machine d = *m;
+    int beyond;
+
+    *out = (struct pz_duplex_fit){ .factor = 1, .median_error = NAN, .max_error = NAN };
+    nx = nx < PZ_DUPLEX_MAX_SIZES ? nx : PZ_DUPLEX_MAX_SIZES;
+    for (int i = 0; i < nx; i++) {
+        f[out->points++] = factor_of(m, x[i].bytes, x[i].time, &beyond);
+        out->beyond += beyond;
+    }
+    if (out->points == 0)
+        return;
+    out->factor = d.duplex_factor = pz_fit_median(f, out->points);
+    out->max_error = 0;
+    for (int i = 0; i < nx; i++) {
+        out->model[i] = pz_exchange_time(&d, x[i].bytes);
+        e[i] = fabs(pz_fit_error(x[i].time, out->model[i]));
+        out->max_error = fmax(out->max_error, e[i]);
+    }
+    out->median_error = pz_fit_median(e, nx);
 }

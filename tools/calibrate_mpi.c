@@ -646,6 +646,7 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
 {
     static struct pz_pingpong segment_points[MAX_SIZES];
     static struct pz_transfer_fit transfer;
+    static struct pz_duplex_fit duplex;
     struct pz_fit fit;
     struct pz_machine m, back;
     char err[512];
@@ -658,7 +659,6 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     }
     pz_machine_defaults(&m);
     machine_name(o, &m);
-    pz_fit_exchange(&fit, run->points, run->npoints, run->exchanges, run->nexchanges);
     pz_fit_to_machine(&fit, run->points, run->npoints, run->same_node, &m);
     m.progress = pz_cal_progress(run, &fit);
     pz_cal_segment_points(run, segment_points);
@@ -667,6 +667,10 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
                     &transfer);
     pz_transfer_to_machine(&transfer, run->same_node, &m);
     run->transfer = &transfer;
+    pz_fit_duplex(&m, run->exchanges, run->nexchanges, &duplex);
+    if (duplex.points > 0)
+        m.duplex_factor = duplex.factor;
+    run->duplex = &duplex;
     pz_cal_print_table(stdout, run, &fit);
     printf("\n");
     pz_cal_print_exchanges(stdout, run);

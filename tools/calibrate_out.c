@@ -106,13 +106,18 @@ int pz_cal_disturbed(const struct pz_calibration_run *run, char *why, size_t len
 
 void pz_cal_print_exchanges(FILE *out, const struct pz_calibration_run *run)
 {
-    fprintf(out, "%12s %12s %12s %8s\n", "size (B)", "one way (us)", "both (us)", "ratio");
+    const struct pz_duplex_fit *d = run->duplex;
+
+    fprintf(out, "%12s %12s %12s %8s %12s %9s\n", "size (B)", "one way (us)", "both (us)",
+            "ratio", "model (us)", "error (%)");
     for (int i = 0; i < run->nexchanges; i++) {
         const struct pz_pingpong *x = &run->exchanges[i];
         double t = one_way(run, x->bytes);
+        int modelled = d && i < d->points;
 
-        fprintf(out, "%12.0f %12.3f %12.3f %8.2f\n", x->bytes, t * 1e6, x->time * 1e6,
-                t > 0 ? x->time / t : 0);
+        fprintf(out, "%12.0f %12.3f %12.3f %8.2f %12.3f %9.2f\n", x->bytes, t * 1e6,
+                x->time * 1e6, t > 0 ? x->time / t : 0, modelled ? d->model[i] * 1e6 : 0,
+                modelled ? pz_fit_error(x->time, d->model[i]) : 0);
     }
 }
 
@@ -138,9 +143,11 @@ void pz_cal_print_summary(FILE *out, const struct pz_calibration_run *run,
     else
         fprintf(out, "eager threshold    no step found, %s kept\n",
                 pz_cal_size(a, sizeof(a), m->eager_threshold));
-    if (fit->duplex_points > 0)
-        fprintf(out, "duplex_factor      %.3g (an exchange both ways over one way, median of %d "
-                "sizes)\n", m->duplex_factor, fit->duplex_points);
+    if (run->duplex && run->duplex->points > 0)
+        fprintf(out, "duplex_factor      %.3g (the model's exchange both ways is the measured one, "
+                "median of %d sizes; |error| median %.1f%%, largest %.1f%%%s)\n",
+                m->duplex_factor, run->duplex->points, run->duplex->median_error,
+                run->duplex->max_error, run->duplex->beyond ? "; some sizes beyond 1 to 2" : "");
     fprintf(out, "cost_model         %s\n", pz_machine_word(m, PZ_KEY_COST_MODEL));
     fprintf(out, "progress           %s (a %s nonblocking send received %s after it was posted, "
             "its sender computing %s before its wait)\n",
@@ -346,14 +353,18 @@ static const char *note_progress(struct notes *n)
 
 static const char *note_duplex(struct notes *n)
 {
-    if (n->fit->duplex_points < 1)
+    const struct pz_duplex_fit *d = n->run->duplex;
+
+    if (!d || d->points < 1)
         return "duplex_factor: no exchange was measured, 1 (full duplex)";
     snprintf(n->buf, sizeof(n->buf),
-             "duplex_factor: %.3g, the median over %d sizes of an exchange both ways at once\n"
-             "(MPI_Irecv, MPI_Isend, MPI_Waitall on both ranks, begun together after a\n"
-             "barrier) over one way (the half round trip); 1: the directions do not slow\n"
-             "each other, 2: they take turns",
-             n->m->duplex_factor, n->fit->duplex_points);
+             "duplex_factor: %.3g, the median over %d sizes of the factor from 1 to 2 that\n"
+             "makes the model's exchange both ways at once (MPI_Irecv, MPI_Isend,\n"
+             "MPI_Waitall on both ranks, begun together after a barrier) take the measured\n"
+             "time: it stretches the transfer (latency, segments), not the overheads.  The\n"
+             "model's exchanges with it: |error| median %.1f%%, largest %.1f%%; %d size(s)\n"
+             "needed a factor beyond 1 to 2",
+             n->m->duplex_factor, d->points, d->median_error, d->max_error, d->beyond);
     return n->buf;
 }
 
@@ -457,9 +468,11 @@ static const char *note_segments(struct notes *n, enum pz_machine_key key)
              "breakpoints are measured sizes, the count the smallest criterion\n"
              "n ln(sum of squared relative errors / n) + (3 segments - 1) ln n (errors below\n"
              "%.0f%% count as noise).  Median |error| %.2f%%, largest %.2f%%; the cost model\n"
-             "alone %.2f%%.  %d size(s) use the cold-buffer time",
+             "alone %.2f%%.  %d size(s) use the cold-buffer time.  Bandwidths at most %.0fx\n"
+             "the fastest rate measured (%.4g B/s): %d segment(s) held there",
              pz_machine_key_name(key), t->segments.segments.n, PZ_SEG_NOISE * 100,
-             t->segments.median_error, t->segments.max_error, t->previous_error, cold);
+             t->segments.median_error, t->segments.max_error, t->previous_error, cold,
+             PZ_SEG_RATE_BOUND, t->segments.bandwidth_bound, t->segments.bounded);
     if (key == PZ_KEY_SHM_SEGMENTS)
         note_add(n, "\n(both ranks ran on one node: the same as the network's)");
     return n->buf;
@@ -619,6 +632,10 @@ void pz_cal_print_segments(FILE *out, const struct pz_calibration_run *run)
         fprintf(out, "%12s %12s %14s\n", pz_cal_size(a, sizeof(a), g->upto),
                 human_time(b, sizeof(b), g->latency), human_rate(c, sizeof(c), g->bandwidth));
     }
+    if (f->bounded > 0)
+        fprintf(out, "(%d segment(s) held at %.0fx the fastest rate measured, %s: the overheads "
+                     "took the rest of their slope)\n",
+                f->bounded, PZ_SEG_RATE_BOUND, human_rate(c, sizeof(c), f->bandwidth_bound));
     fprintf(out, "segments + overheads: median |error| %.2f%%, largest %.2f%%; the cost model "
                  "alone %.2f%%: %s\n",
             f->median_error, f->max_error, t->previous_error,

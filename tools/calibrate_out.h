@@ -43,6 +43,8 @@ struct pz_calibration_run {
     double cache_size, cold_pool;
     /* the overheads and segments fitted to the above (NULL: not measured) */
     const struct pz_transfer_fit *transfer;
+    /* duplex_factor fitted to the exchanges on the machine (NULL: not fitted) */
+    const struct pz_duplex_fit *duplex;
 };
 
 /* How many buffers of a message's size a ping-pong keeps in one cache: 2 per rank (send
@@ -78,7 +80,7 @@ void pz_cal_print_table(FILE *out, const struct pz_calibration_run *run,
                         const struct pz_fit *fit);
 
 /* The exchanges: size, one way (the ping-pong's half round trip), both ways at once,
- * their ratio. */
+ * their ratio, and when run->duplex is fitted the model's exchange and its error. */
 void pz_cal_print_exchanges(FILE *out, const struct pz_calibration_run *run);
 
 /* The overheads: size, the three medians; each line fitted with its error. */

@@ -393,46 +393,6 @@ Test(fit, a_loaded_machine_is_told)
     cr_assert(strstr(why, "1 of 3 sizes still disagreed by more than 20%"), "%s", why);
 }
 
-/* Exchanges both ways at 0 B, 4 KiB and 1 MiB took 1.5, 1.6 and 1.8 times one way; the
- * 8 KiB exchange has no ping-pong to compare with: duplex_factor 1.6, over 3 sizes. */
-Test(fit, the_duplex_factor_is_the_median_exchange_over_one_way)
-{
-    struct pz_pingpong p[] = { { 0, 10e-6 }, { 1024, 12e-6 }, { 4096, 20e-6 },
-                               { 1048576, 1e-3 } };
-    struct pz_pingpong x[] = { { 0, 15e-6 }, { 4096, 32e-6 }, { 8192, 99e-6 },
-                               { 1048576, 1.8e-3 } };
-    struct pz_machine m;
-    struct pz_fit f = { 0 };
-
-    pz_fit_exchange(&f, p, 4, x, 4);
-    assert_rel(f.duplex_factor, 1.6, 1e-12, "duplex factor");
-    cr_assert_eq(f.duplex_points, 3);
-    pz_machine_defaults(&m);
-    pz_fit_to_machine(&f, p, 4, 0, &m);
-    assert_rel(m.duplex_factor, 1.6, 1e-12, "the machine's duplex_factor");
-}
-
-/* Within 1 and 2: an exchange faster than one message is full duplex, one slower than
- * two is half duplex; no size in common leaves the default. */
-Test(fit, the_duplex_factor_stays_between_full_and_half_duplex)
-{
-    struct pz_pingpong p[] = { { 0, 10e-6 }, { 64, 10e-6 } };
-    struct pz_pingpong fast[] = { { 0, 9e-6 } }, slow[] = { { 64, 31e-6 } },
-                       other[] = { { 32, 15e-6 } };
-    struct pz_machine m;
-    struct pz_fit f = { 0 };
-
-    pz_fit_exchange(&f, p, 2, fast, 1);
-    cr_assert_eq(f.duplex_factor, 1.0);
-    pz_fit_exchange(&f, p, 2, slow, 1);
-    cr_assert_eq(f.duplex_factor, 2.0);
-    pz_fit_exchange(&f, p, 2, other, 1);
-    cr_assert_eq(f.duplex_points, 0);
-    pz_machine_defaults(&m);
-    pz_fit_to_machine(&f, p, 2, 0, &m);
-    cr_assert_eq(m.duplex_factor, 1.0, "no exchange measured: full duplex");
-}
-
 Test(fit, bad_measurements_are_refused)
 {
     struct pz_pingpong p[] = { { 0, 1e-6 }, { 8, 2e-6 }, { 4, 3e-6 } };
@@ -648,6 +608,7 @@ struct calibrated {
     struct pz_fit fit;
     struct pz_machine m;
     struct pz_transfer_fit transfer;
+    struct pz_duplex_fit duplex;
 };
 
 static int calibrate_writer(FILE *f, const void *arg)
@@ -684,8 +645,6 @@ Test(machine_write, the_calibrated_machine_file_loads_back_exactly)
         snprintf(c.run.host[1], sizeof(c.run.host[1]), "node%d", 2 - same_node);
         snprintf(c.run.mpi_version, sizeof(c.run.mpi_version), "MPICH Version: 4.0.2");
         cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &c.fit, err, sizeof(err)), 0, "%s", err);
-        pz_fit_exchange(&c.fit, p, n, x, 2);
-        cr_assert_eq(c.fit.duplex_points, 2);
         pz_machine_defaults(&c.m);
         snprintf(c.m.name, sizeof(c.m.name), "calibrated");
         pz_fit_to_machine(&c.fit, p, n, same_node, &c.m);
@@ -695,6 +654,10 @@ Test(machine_write, the_calibrated_machine_file_loads_back_exactly)
          * segments); here the file holds them, to see them and their notes load back */
         c.transfer.segments_kept = 1;
         pz_transfer_to_machine(&c.transfer, same_node, &c.m);
+        pz_fit_duplex(&c.m, x, 2, &c.duplex);
+        cr_assert_eq(c.duplex.points, 2);
+        c.m.duplex_factor = c.duplex.factor;
+        c.run.duplex = &c.duplex;
         cr_assert_gt(c.m.overhead.send, 0);
         cr_assert_eq(c.m.shm_segments.n, same_node ? c.m.segments.n : 0);
         c.run.transfer = &c.transfer;
@@ -864,10 +827,99 @@ Test(segments, as_few_as_the_data_supports)
     assert_rel(f.segments.seg[0].bandwidth, 1e9, 0.01, "bandwidth");
     for (int i = 0; i < 3; i++)
         p[i] = (struct pz_pingpong){ i * 10.0, 1e-6 };
+    /* a flat piece of 1 us at 0, 10 and 20 B: the fastest rate is 20 B / 1 us = 20 MB/s,
+     * the segment's bandwidth at most 10 times that, 200 MB/s, 5 ns/B; the line of that
+     * slope through the three (equal weights) has a = 1 us - 5 ns x 10 = 0.95 us */
     pz_fit_segments(p, 3, &base, &f);
     cr_assert_eq(f.segments.n, 1);
-    assert_rel(f.segments.seg[0].bandwidth, 1e15, 1e-12, "bandwidth of a flat piece");
-    assert_rel(f.segments.seg[0].latency, 1e-6, 1e-6, "latency");
+    assert_rel(f.segments.seg[0].bandwidth, 200e6, 1e-12, "bandwidth of a flat piece");
+    assert_rel(f.segments.seg[0].latency, 0.95e-6, 1e-9, "latency");
+    cr_assert_eq(f.bounded, 1);
+}
+
+/* Overheads that take the whole slope (TCP's copies): t(m) = 10 us + m / 1 GB/s with
+ * O_s + O_r = 1 ns/B and o_s + o_r = 4 us leave 6 us flat for the segments, which
+ * alone would be 1e15 B/s.  The fastest rate measured is 16 MiB / (10 us + 16.78 ms),
+ * 0.9994 GB/s: no segment is faster than 10 times that, 9.994 GB/s. */
+Test(segments, no_bandwidth_beyond_ten_times_the_fastest_measured)
+{
+    static struct pz_pingpong p[MAXP];
+    struct pz_segment_base base = { { 2e-6, 0.5e-9, 2e-6, 0.5e-9 }, 0, 0 };
+    struct pz_segment_fit f;
+    int n = hockney_points(p, 10e-6, 1e9, 1e300, 0, 0.005);
+
+    pz_fit_segments(p, n, &base, &f);
+    assert_rel(f.bandwidth_bound, 10 * 16777216 / (10e-6 + 16777216 / 1e9), 0.006, "bound");
+    cr_assert_gt(f.segments.n, 0);
+    cr_assert_gt(f.bounded, 0, "the flat segments are held at the bound");
+    for (int i = 0; i < f.segments.n; i++)
+        cr_assert_leq(f.segments.seg[i].bandwidth, f.bandwidth_bound * (1 + 1e-12),
+                      "segment %d: %g B/s beyond %g", i, f.segments.seg[i].bandwidth,
+                      f.bandwidth_bound);
+}
+
+/* An eager exchange both ways on a switch, overheads o = 2 us + 1 ns/B at each side,
+ * latency 10 us, 100 MB/s, eager up to 1 MiB.  At m bytes both sends leave at o_s(m) =
+ * 2 us + m ns; one transfer, 10 us + m / 100 MB/s = T(m), is reserved first and the
+ * other overlaps it wholly, taking d T(m); then the receive overhead: the exchange ends
+ * at 2 o(m) + d T(m).  At 1000 B: 2 x 3 + 1.6 x 20 = 38 us.  An exchange measured on
+ * that curve with d = 1.6 gives back 1.6 and the model reproduces every size. */
+Test(duplex, the_factor_reproduces_the_exchange)
+{
+    static const double bytes[] = { 0, 64, 1000, 4096, 65536, 1048576 };
+    struct pz_pingpong x[6];
+    struct pz_duplex_fit d;
+    struct pz_machine m;
+
+    pz_machine_defaults(&m);
+    m.cost_model = PZ_COST_HOCKNEY;
+    m.latency = 10e-6;
+    m.bandwidth = 100e6;
+    m.eager_threshold = 1048576;
+    m.overhead = (struct pz_overhead){ 2e-6, 1e-9, 2e-6, 1e-9 };
+    for (int i = 0; i < 6; i++) {
+        double o = 2e-6 + bytes[i] * 1e-9, t = 10e-6 + bytes[i] / 100e6;
+
+        x[i] = (struct pz_pingpong){ bytes[i], 2 * o + 1.6 * t };
+    }
+    assert_rel(x[2].time, 38e-6, 1e-12, "1000 B by hand");
+    m.duplex_factor = 1.6;
+    assert_rel(pz_exchange_time(&m, 1000), 38e-6, 1e-9, "the model at 1000 B");
+    m.duplex_factor = 1;
+    pz_fit_duplex(&m, x, 6, &d);
+    assert_rel(d.factor, 1.6, 1e-9, "duplex factor");
+    cr_assert_eq(d.points, 6);
+    cr_assert_eq(d.beyond, 0);
+    cr_assert_lt(d.max_error, 1e-6, "largest |error| %g%%", d.max_error);
+    for (int i = 0; i < 6; i++)
+        assert_rel(d.model[i], x[i].time, 1e-8, "the model's exchange");
+}
+
+/* The ratio of exchange to one way is (2 o + d T) / (2 o + T), less than d: 1.43 at 0 B
+ * ((4 + 16) / (4 + 10) us) for d = 1.6 above; what the model stretches is T.  An exchange slower than d = 2 makes (6 + 2 x 20 = 46 us at 1000 B, measured 80
+ * us) is held at 2, counted beyond, and its error shown: (80 - 46) / 80 = 42.5%; one
+ * faster than d = 1 (6 + 20 = 26 us, measured 20 us) at 1. */
+Test(duplex, held_between_full_and_half_duplex)
+{
+    struct pz_pingpong slow = { 1000, 80e-6 }, fast = { 1000, 20e-6 };
+    struct pz_duplex_fit d;
+    struct pz_machine m;
+
+    pz_machine_defaults(&m);
+    m.cost_model = PZ_COST_HOCKNEY;
+    m.latency = 10e-6;
+    m.bandwidth = 100e6;
+    m.overhead = (struct pz_overhead){ 2e-6, 1e-9, 2e-6, 1e-9 };
+    pz_fit_duplex(&m, &slow, 1, &d);
+    cr_assert_eq(d.factor, 2);
+    cr_assert_eq(d.beyond, 1);
+    assert_rel(d.max_error, 42.5, 1e-6, "error");
+    pz_fit_duplex(&m, &fast, 1, &d);
+    cr_assert_eq(d.factor, 1);
+    cr_assert_eq(d.beyond, 1);
+    pz_fit_duplex(&m, &fast, 0, &d);
+    cr_assert_eq(d.points, 0);
+    cr_assert_eq(d.factor, 1, "no exchange measured: full duplex");
 }
 
 /* pz_fit_transfer scales overheads larger than the ping-pong allows: a send and a
