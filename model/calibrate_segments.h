@@ -91,6 +91,8 @@ struct pz_transfer_fit {
     double per_byte_scale;         /* the per-byte ones likewise (< 1: the overheads
                                       exceeded a time from 1 KiB up, or together more
                                       than 1 / fit's bandwidth per byte) */
+    int exchange_room;             /* either scale was lowered further to leave the
+                                      transfer room for the exchanges both ways */
     struct pz_segment_fit segments;
     double previous_error;         /* median |error| of the cost model alone (cost_model,
                                       latency, bandwidth) over the same points */
@@ -108,14 +110,19 @@ struct pz_transfer_fit {
  * their sum is at most fit->latency (the 0-byte time), the per-byte ones so that the
  * overheads exceed no time t(m) from PZ_OVERHEAD_LIMIT_FROM bytes up and their sum per
  * byte is at most 1 / fit->bandwidth, the slope over the largest sizes (the eager sizes'
- * copies may cost more per byte than large messages, which go otherwise); then the
+ * copies may cost more per byte than large messages, which go otherwise).  With the nx
+ * exchanges both ways x (any may be 0), the overheads also leave the transfer room for
+ * them: an exchange takes the overheads and the transfer stretched by duplex_factor (at
+ * most 2), one way the overheads and the transfer once, so the overheads of a size are
+ * at most 2 t(m) - exchange(m): per message the median of that over the exchanged sizes
+ * below PZ_OVERHEAD_LIMIT_FROM, per byte the least over the larger ones.  Then the
  * segments to the n ping-pong points p over them, with fit's eager threshold and
  * rendezvous overhead, and compares them with fit's cost model (model B if it is the
  * better one, else C, as pz_fit_to_machine chooses). */
 void pz_fit_transfer(const struct pz_fit *fit, const struct pz_pingpong *p, int n,
-                     const struct pz_pingpong *send, int ns, const struct pz_pingpong *recv,
-                     int nr, const struct pz_pingpong *loop, int nl,
-                     struct pz_transfer_fit *out);
+                     const struct pz_pingpong *x, int nx, const struct pz_pingpong *send,
+                     int ns, const struct pz_pingpong *recv, int nr,
+                     const struct pz_pingpong *loop, int nl, struct pz_transfer_fit *out);
 
 /* Sets the overheads (send from out->send, recv from out->recv) between nodes and, when
  * same_node, the same as the shm_ overheads; and the segments, when kept, as segments

@@ -53,20 +53,61 @@ static double per_byte_limit(const struct pz_fit *fit, const struct pz_pingpong 
     return fmax(0, limit);
 }
 
+/* The room an exchange of x->bytes leaves the overheads: an exchange both ways takes
+ * the overheads plus the transfer stretched by duplex_factor, at most 2, where one way
+ * takes them plus the transfer once; so the overheads can be at most 2 t - exchange.
+ * INFINITY when the size has no ping-pong time. */
+static double exchange_room(const struct pz_pingpong *p, int n, const struct pz_pingpong *x)
+{
+    for (int i = 0; i < n; i++)
+        if (p[i].bytes == x->bytes)
+            return fmax(0, 2 * p[i].time - x->time);
+    return INFINITY;
+}
+
+/* The most the overheads may take together and leave room for the nx exchanges x: per
+ * message, the median room of the sizes below PZ_OVERHEAD_LIMIT_FROM (small sizes are
+ * noisy); per byte, the least (room - per_message) / bytes over the larger ones, as
+ * per_byte_limit takes the least of the ping-pong (the largest sizes, whose time is
+ * mostly per byte, bound it); INFINITY without such sizes. */
+static double exchange_limit(const struct pz_pingpong *p, int n, const struct pz_pingpong *x,
+                             int nx, int per_byte, double per_message)
+{
+    double v[PZ_DUPLEX_MAX_SIZES];
+    int k = 0;
+
+    for (int i = 0; i < nx && k < PZ_DUPLEX_MAX_SIZES; i++) {
+        double room = exchange_room(p, n, &x[i]);
+
+        if (!isfinite(room) || (x[i].bytes >= PZ_OVERHEAD_LIMIT_FROM) != per_byte)
+            continue;
+        v[k++] = per_byte ? fmax(0, room - per_message) / x[i].bytes : room;
+    }
+    if (k == 0)
+        return INFINITY;
+    return per_byte ? pz_fit_quantile(v, k, 0) : pz_fit_median(v, k);
+}
+
 void pz_fit_transfer(const struct pz_fit *fit, const struct pz_pingpong *p, int n,
-                     const struct pz_pingpong *send, int ns, const struct pz_pingpong *recv,
-                     int nr, const struct pz_pingpong *loop, int nl,
-                     struct pz_transfer_fit *out)
+                     const struct pz_pingpong *x, int nx, const struct pz_pingpong *send,
+                     int ns, const struct pz_pingpong *recv, int nr,
+                     const struct pz_pingpong *loop, int nl, struct pz_transfer_fit *out)
 {
     struct pz_overhead *o = &out->base.overhead;
+    double per_message, per_byte, room;
 
     pz_fit_overhead(send, ns, &out->send);
     pz_fit_overhead(recv, nr, &out->recv);
     pz_fit_overhead(loop, nl, &out->loop);
-    out->scale = scale_within(out->send.a + out->recv.a, fit->latency);
-    out->per_byte_scale = scale_within(out->send.b + out->recv.b,
-                                       per_byte_limit(fit, p, n, out->scale *
-                                                      (out->send.a + out->recv.a)));
+    room = exchange_limit(p, n, x, nx, 0, 0);
+    per_message = fmin(fit->latency, room);
+    out->scale = scale_within(out->send.a + out->recv.a, per_message);
+    per_message = out->scale * (out->send.a + out->recv.a);
+    per_byte = per_byte_limit(fit, p, n, per_message);
+    out->exchange_room = room < fit->latency && out->scale < 1;
+    room = exchange_limit(p, n, x, nx, 1, per_message);
+    out->exchange_room |= room < per_byte && out->send.b + out->recv.b > room;
+    out->per_byte_scale = scale_within(out->send.b + out->recv.b, fmin(per_byte, room));
     *o = (struct pz_overhead){ .send = out->send.a * out->scale,
                                .send_per_byte = out->send.b * out->per_byte_scale,
                                .recv = out->recv.a * out->scale,

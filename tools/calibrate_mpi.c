@@ -662,7 +662,8 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     pz_fit_to_machine(&fit, run->points, run->npoints, run->same_node, &m);
     m.progress = pz_cal_progress(run, &fit);
     pz_cal_segment_points(run, segment_points);
-    pz_fit_transfer(&fit, segment_points, run->npoints, run->send_times, run->noverheads,
+    pz_fit_transfer(&fit, segment_points, run->npoints, run->exchanges, run->nexchanges,
+                    run->send_times, run->noverheads,
                     run->recv_times, run->noverheads, run->loop_times, run->noverheads,
                     &transfer);
     pz_transfer_to_machine(&transfer, run->same_node, &m);

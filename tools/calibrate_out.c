@@ -444,8 +444,10 @@ static const char *note_overhead(struct notes *n, enum pz_machine_key key)
     if (t->scale < 1 || t->per_byte_scale < 1) {
         snprintf(c, sizeof(c), ";\nscaled by %.3g (per message) and %.3g (per byte) so that the "
                                "overheads\nfit within the ping-pong (t(0); every time from 1 KiB up, the largest sizes' "
-                               "slope)",
-                 t->scale, t->per_byte_scale);
+                               "slope)%s",
+                 t->scale, t->per_byte_scale,
+                 t->exchange_room ? "\nand leave the transfer room for the exchanges both ways "
+                                    "(at most 2 t(m) - exchange(m))" : "");
         note_add(n, c);
     }
     if (key >= PZ_KEY_SHM_SEND_OVERHEAD)
@@ -589,8 +591,11 @@ void pz_cal_print_overheads(FILE *out, const struct pz_calibration_run *run)
     print_line(out, "loop: computation delayed", &run->transfer->loop);
     if (run->transfer->scale < 1 || run->transfer->per_byte_scale < 1)
         fprintf(out, "(send and recv scaled by %.3g per message, %.3g per byte, to fit within "
-                     "the ping-pong: t(0), and every time from 1 KiB up and the largest sizes' slope)\n",
-                run->transfer->scale, run->transfer->per_byte_scale);
+                     "the ping-pong: t(0), and every time from 1 KiB up and the largest sizes' slope%s)\n",
+                run->transfer->scale, run->transfer->per_byte_scale,
+                run->transfer->exchange_room
+                    ? "; and to leave the transfer room for the exchanges both ways, at most "
+                      "2 t(m) - exchange(m)" : "");
 }
 
 void pz_cal_print_cold(FILE *out, const struct pz_calibration_run *run)

@@ -649,7 +649,7 @@ Test(machine_write, the_calibrated_machine_file_loads_back_exactly)
         snprintf(c.m.name, sizeof(c.m.name), "calibrated");
         pz_fit_to_machine(&c.fit, p, n, same_node, &c.m);
         c.m.progress = pz_cal_progress(&c.run, &c.fit);
-        pz_fit_transfer(&c.fit, p, n, overheads, 4, overheads, 4, overheads, 4, &c.transfer);
+        pz_fit_transfer(&c.fit, p, n, NULL, 0, overheads, 4, overheads, 4, overheads, 4, &c.transfer);
         /* whether segments beat the cost model is the fit's business (the tests of
          * segments); here the file holds them, to see them and their notes load back */
         c.transfer.segments_kept = 1;
@@ -937,7 +937,7 @@ Test(transfer, overheads_are_kept_within_the_pingpong)
 
     overhead_points(o, 1e-6, 1e-9, 0);
     cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
-    pz_fit_transfer(&fit, p, n, o, NOVERHEAD, o, NOVERHEAD, o, NOVERHEAD, &t);
+    pz_fit_transfer(&fit, p, n, NULL, 0, o, NOVERHEAD, o, NOVERHEAD, o, NOVERHEAD, &t);
     assert_rel(t.scale, 0.5, 1e-9, "scale");
     assert_rel(t.per_byte_scale, 0.5, 1e-6, "per-byte scale");
     assert_rel(t.base.overhead.send, 0.5e-6, 1e-6, "send_overhead");
@@ -955,6 +955,49 @@ Test(transfer, overheads_are_kept_within_the_pingpong)
  * together, the slope: within it).  At 64 KiB the overheads may take at most
  * (33.768 - 0.2) us / 65536 B = 0.51221 ns/B, so both per-byte ones are scaled by
  * 0.51221; the per-message ones (0.2 us against t(0) = 1 us) are not. */
+/* A transfer of 3 us + m / 1 GB/s that an exchange both ways stretches twice (half
+ * duplex), under 1 us of overheads: one way takes t(m) = 4 us + m / 1 GB/s, an exchange
+ * X(m) = 1 + 2 (3 + m / 1 GB/s) = 7 us + 2 m / 1 GB/s.  The room the exchanges leave the
+ * overheads is 2 t(m) - X(m) = 1 us at every size, none of it per byte.  Measured
+ * overheads of 1.5 + 1 = 2.5 us and 2 x 0.2 ns/B fit within the ping-pong alone (t(0) =
+ * 4 us; per byte (t(m) - 2.5 us) / m is above 0.4 ns/B from 1 KiB up), so without the
+ * exchanges they stay; with them they are scaled to 1 / 2.5 = 0.4 per message and 0 per
+ * byte, and the duplex fit then finds the factor 2 and reproduces every exchange. */
+Test(transfer, overheads_leave_the_transfer_room_for_the_exchanges)
+{
+    static const double xs[] = { 0, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576 };
+    static struct pz_pingpong p[MAXP];
+    struct pz_pingpong send[NOVERHEAD], recv[NOVERHEAD], x[9];
+    struct pz_transfer_fit t;
+    struct pz_duplex_fit d;
+    struct pz_machine m;
+    struct pz_fit fit;
+    char err[256];
+    int n = hockney_points(p, 4e-6, 1e9, 1e300, 0, 0);
+
+    overhead_points(send, 1.5e-6, 0.2e-9, 0);
+    overhead_points(recv, 1e-6, 0.2e-9, 0);
+    for (int i = 0; i < 9; i++)
+        x[i] = (struct pz_pingpong){ xs[i], 7e-6 + 2 * xs[i] / 1e9 };
+    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
+    pz_fit_transfer(&fit, p, n, NULL, 0, send, NOVERHEAD, recv, NOVERHEAD, send, NOVERHEAD, &t);
+    cr_assert_eq(t.scale, 1);
+    cr_assert_eq(t.per_byte_scale, 1);
+    cr_assert_eq(t.exchange_room, 0);
+    pz_fit_transfer(&fit, p, n, x, 9, send, NOVERHEAD, recv, NOVERHEAD, send, NOVERHEAD, &t);
+    assert_rel(t.scale, 0.4, 1e-6, "scale");
+    cr_assert(t.per_byte_scale < 1e-6, "per-byte scale %g", t.per_byte_scale);
+    cr_assert_eq(t.exchange_room, 1);
+    pz_machine_defaults(&m);
+    m.latency = 3e-6;
+    m.bandwidth = 1e9;
+    m.eager_threshold = 1048576;
+    m.overhead = t.base.overhead;
+    pz_fit_duplex(&m, x, 9, &d);
+    assert_rel(d.factor, 2, 1e-6, "duplex factor");
+    cr_assert_lt(d.max_error, 0.01, "largest |error| %g%%", d.max_error);
+}
+
 Test(transfer, no_size_is_faster_than_its_overheads)
 {
     static struct pz_pingpong p[MAXP];
@@ -969,7 +1012,7 @@ Test(transfer, no_size_is_faster_than_its_overheads)
             p[i].time = 1e-6 + 32.768e-6;
     overhead_points(o, 0.1e-6, 0.5e-9, 0);
     cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
-    pz_fit_transfer(&fit, p, n, o, NOVERHEAD, o, NOVERHEAD, o, NOVERHEAD, &t);
+    pz_fit_transfer(&fit, p, n, NULL, 0, o, NOVERHEAD, o, NOVERHEAD, o, NOVERHEAD, &t);
     cr_assert_eq(t.scale, 1);
     assert_rel(t.per_byte_scale, 33.568 / 65.536, 1e-6, "per-byte scale");
     assert_rel(t.base.overhead.send_per_byte, 0.5e-9 * 33.568 / 65.536, 1e-6,
