@@ -8,7 +8,7 @@
 
 #include "machine.h"
 
-/* One message size of a ping-pong: the median half round trip. */
+/* One message size of a ping-pong: its half round trip (or another time of that size). */
 struct pz_pingpong {
     double bytes;
     double time;   /* s */

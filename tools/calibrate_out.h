@@ -15,7 +15,8 @@ struct pz_calibration_run {
     const struct pz_pingpong *points;
     const long *roundtrips;      /* timed round trips of each size */
     int npoints;
-    const struct pz_pingpong *exchanges;   /* median exchange both ways at some sizes */
+    const struct pz_pingpong *exchanges;   /* exchange both ways at some sizes (the
+                                              lower quartile of the exchanges) */
     int nexchanges;
     int same_node;               /* both ranks on one node */
     char host[2][256];           /* MPI_Get_processor_name of each rank */
