@@ -531,9 +531,9 @@ static double eager_of(const struct options *o, const struct pz_pingpong *p, int
 }
 
 /* Rank 0: the overheads at 0 B and the powers of four from 64 B up to the eager
- * threshold, so that every message goes eagerly (docs/calibrate.md); a size whose send
- * lasted more than half the receiver's delay waited for the receiver (a rendezvous: the
- * threshold was found too high) and ends the sizes, not counted.  Returns how many
+ * threshold, so that every message goes eagerly (docs/calibrate.md); a size above 0 B
+ * whose send lasted more than half the receiver's delay waited for the receiver (a
+ * rendezvous: the threshold was found too high) and ends the sizes, not counted.  Returns how many
  * sizes. */
 static int measure_overheads(const struct options *o, const struct pz_pingpong *p, int n,
                              char *out, struct pz_pingpong *send, struct pz_pingpong *recv,
@@ -549,8 +549,9 @@ static int measure_overheads(const struct options *o, const struct pz_pingpong *
 
         send[k].bytes = recv[k].bytes = loop[k].bytes = b;
         pz_cal_lead_overhead(out, (long)b, reps, delay, &send[k].time, &recv[k].time);
-        if (send[k].time > delay / 2)
-            break;   /* the send waited for the receiver's wait: not eager after all */
+        if (b > 0 && send[k].time > delay / 2)
+            break;   /* the send waited for the receiver's wait: not eager after all (an
+                        empty message always is: a slow one waited for the CPU) */
         loop[k].time = pz_cal_lead_loop(out, (long)b, LOOP_MESSAGES, loops, LOOP_COMPUTE);
         k++;
     }

@@ -30,8 +30,8 @@ struct pz_calibration_run {
      * probe_compute seconds before it waits; the receive completed probe_received seconds
      * after it was posted (median of the repetitions) */
     double probe_bytes, probe_compute, probe_received;
-    /* the overheads at noverheads sizes up to the eager threshold, each the median of
-     * its repetitions: the sender's MPI_Isend + MPI_Wait, the receiver's MPI_Wait for a
+    /* the overheads at noverheads sizes up to the eager threshold, each the lower
+     * quartile of its repetitions (the loop's: the median): the sender's MPI_Isend + MPI_Wait, the receiver's MPI_Wait for a
      * message already arrived, the computation delayed by an MPI_Isend in a loop */
     const struct pz_pingpong *send_times, *recv_times, *loop_times;
     int noverheads;
@@ -84,7 +84,7 @@ void pz_cal_print_table(FILE *out, const struct pz_calibration_run *run,
  * their ratio, and when run->duplex is fitted the model's exchange and its error. */
 void pz_cal_print_exchanges(FILE *out, const struct pz_calibration_run *run);
 
-/* The overheads: size, the three medians; each line fitted with its error. */
+/* The overheads: size, the three times; each line fitted with its error. */
 void pz_cal_print_overheads(FILE *out, const struct pz_calibration_run *run);
 
 /* The cold ping-pong: size, warm and cold times, their ratio, which the segments use. */

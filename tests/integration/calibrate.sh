@@ -88,10 +88,15 @@ for what in 'send: MPI_Isend+MPI_Wait' 'recv: MPI_Wait, arrived' 'loop: computat
     grep -q "^$what .* (median |error| [0-9.]*%, largest [0-9.]*%, [0-9]* sizes)$" "$out" ||
         pz_fail "no fitted line '$what' in the output"
 done
+# An overhead is 0 only when the exchanges both ways took twice one way or more: then
+# they leave the overheads no room (docs/calibrate.md), and the output says so.
 for key in send_overhead recv_overhead shm_send_overhead shm_recv_overhead; do
-    awk -v v="$(value $key)" 'BEGIN { exit !(v + 0 > 0) }' ||
-        pz_fail "$key = '$(value $key)', expected more than 0"
-    grep -q "^# $key: " "$conf" || pz_fail "no comment on how $key was obtained"
+    if awk -v v="$(value $key)" 'BEGIN { exit !(v + 0 > 0) }'; then
+        grep -q "^# $key: " "$conf" || pz_fail "no comment on how $key was obtained"
+    else
+        grep -q '^(send and recv scaled by 0 per message, .*room for the exchanges' "$out" ||
+            pz_fail "$key = '$(value $key)', expected more than 0"
+    fi
 done
 # Cold buffers beside warm ones at 256 KiB and 1 MiB, and the segments' fit with its
 # error against the cost model alone; segments, when written, with their comment.
