@@ -161,19 +161,18 @@ double pz_exchange_time(const struct pz_machine *m, double bytes)
 static double factor_of(const struct pz_machine *m, double bytes, double measured, int *beyond)
 {
     struct pz_machine d = *m;
-    double lo = 1, hi = 2;
+    double lo = 1, hi = 2, t;
 
     d.duplex_factor = lo;
-    *beyond = 0;
-    if (pz_exchange_time(&d, bytes) >= measured) {
-        *beyond = pz_exchange_time(&d, bytes) > measured * (1 + 1e-9);
+    t = pz_exchange_time(&d, bytes);
+    *beyond = t > measured * (1 + 1e-9);
+    if (t >= measured)
         return lo;
-    }
     d.duplex_factor = hi;
-    if (pz_exchange_time(&d, bytes) <= measured) {
-        *beyond = pz_exchange_time(&d, bytes) < measured * (1 - 1e-9);
+    t = pz_exchange_time(&d, bytes);
+    *beyond = t < measured * (1 - 1e-9);
+    if (t <= measured)
         return hi;
-    }
     for (int i = 0; i < 40; i++) {
         d.duplex_factor = (lo + hi) / 2;
         if (pz_exchange_time(&d, bytes) < measured)
