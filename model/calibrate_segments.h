@@ -115,7 +115,8 @@ struct pz_transfer_fit {
  * them: an exchange takes the overheads and the transfer stretched by duplex_factor (at
  * most 2), one way the overheads and the transfer once, so the overheads of a size are
  * at most 2 t(m) - exchange(m): per message the median of that over the exchanged sizes
- * below PZ_OVERHEAD_LIMIT_FROM, per byte the least over the larger ones.  Then the
+ * below PZ_OVERHEAD_LIMIT_FROM, per byte the least over the larger ones (exchanges of
+ * more than PZ_DUPLEX_MAX_RATIO times t(m) left out).  Then the
  * segments to the n ping-pong points p over them, with fit's eager threshold and
  * rendezvous overhead, and compares them with fit's cost model (model B if it is the
  * better one, else C, as pz_fit_to_machine chooses). */
@@ -133,11 +134,18 @@ void pz_transfer_to_machine(const struct pz_transfer_fit *out, int same_node,
 
 /* The most exchanged sizes pz_fit_duplex considers. */
 #define PZ_DUPLEX_MAX_SIZES 64
+/* An exchange both ways longer than this many one-way times is no sharing of the two
+ * directions (the two messages one after the other take 2) but a stall (a transport's
+ * timer, the scheduler): it is left out of the duplex fit and of the overheads' room. */
+#define PZ_DUPLEX_MAX_RATIO 4.0
 
 /* duplex_factor fitted so that the model reproduces the measured exchanges both ways. */
 struct pz_duplex_fit {
     double factor;        /* duplex_factor; 1 when no exchange was measured */
-    int points;           /* exchanged sizes it is the median over */
+    int sizes;            /* exchanged sizes considered: model holds their times */
+    int points;           /* of them, the sizes it is the median over */
+    int stalled;          /* the sizes left out: longer than PZ_DUPLEX_MAX_RATIO times the
+                             model's exchange with factor 1 */
     int beyond;           /* sizes whose own factor lay beyond 1 to 2 (held at the bound):
                              the transfer the model stretches is too short or too long
                              for their exchange */
@@ -155,8 +163,9 @@ double pz_exchange_time(const struct pz_machine *m, double bytes);
  * each size) on machine m (a switch, with its latency, bandwidth, segments and
  * overheads already fitted): the model stretches only the transfer, not the overheads,
  * so for each size the factor from 1 to 2 whose pz_exchange_time is the measured time
- * (by bisection; 1 or 2 when none is), and out->factor the median of them; then the
- * model's exchange with that factor against each measured one. */
+ * (by bisection; 1 or 2 when none is), and out->factor the median of them, stalled
+ * sizes left out; then the model's exchange with that factor against each measured one
+ * (the error counts every size). */
 void pz_fit_duplex(const struct pz_machine *m, const struct pz_pingpong *x, int nx,
                    struct pz_duplex_fit *out);
 

@@ -56,12 +56,13 @@ static double per_byte_limit(const struct pz_fit *fit, const struct pz_pingpong 
 /* The room an exchange of x->bytes leaves the overheads: an exchange both ways takes
  * the overheads plus the transfer stretched by duplex_factor, at most 2, where one way
  * takes them plus the transfer once; so the overheads can be at most 2 t - exchange.
- * INFINITY when the size has no ping-pong time. */
+ * INFINITY when the size has no ping-pong time or the exchange stalled. */
 static double exchange_room(const struct pz_pingpong *p, int n, const struct pz_pingpong *x)
 {
     for (int i = 0; i < n; i++)
         if (p[i].bytes == x->bytes)
-            return fmax(0, 2 * p[i].time - x->time);
+            return x->time > PZ_DUPLEX_MAX_RATIO * p[i].time
+                       ? INFINITY : fmax(0, 2 * p[i].time - x->time);
     return INFINITY;
 }
 
@@ -192,13 +193,19 @@ void pz_fit_duplex(const struct pz_machine *m, const struct pz_pingpong *x, int 
 
     *out = (struct pz_duplex_fit){ .factor = 1, .median_error = NAN, .max_error = NAN };
     nx = nx < PZ_DUPLEX_MAX_SIZES ? nx : PZ_DUPLEX_MAX_SIZES;
+    d.duplex_factor = 1;
     for (int i = 0; i < nx; i++) {
+        if (x[i].time > PZ_DUPLEX_MAX_RATIO * pz_exchange_time(&d, x[i].bytes)) {
+            out->stalled++;
+            continue;
+        }
         f[out->points++] = factor_of(m, x[i].bytes, x[i].time, &beyond);
         out->beyond += beyond;
     }
-    if (out->points == 0)
+    if (nx == 0)
         return;
-    out->factor = d.duplex_factor = pz_fit_median(f, out->points);
+    out->sizes = nx;
+    out->factor = d.duplex_factor = out->points > 0 ? pz_fit_median(f, out->points) : 1;
     out->max_error = 0;
     for (int i = 0; i < nx; i++) {
         out->model[i] = pz_exchange_time(&d, x[i].bytes);

@@ -113,7 +113,7 @@ void pz_cal_print_exchanges(FILE *out, const struct pz_calibration_run *run)
     for (int i = 0; i < run->nexchanges; i++) {
         const struct pz_pingpong *x = &run->exchanges[i];
         double t = one_way(run, x->bytes);
-        int modelled = d && i < d->points;
+        int modelled = d && i < d->sizes;
 
         fprintf(out, "%12.0f %12.3f %12.3f %8.2f %12.3f %9.2f\n", x->bytes, t * 1e6,
                 x->time * 1e6, t > 0 ? x->time / t : 0, modelled ? d->model[i] * 1e6 : 0,
@@ -145,9 +145,10 @@ void pz_cal_print_summary(FILE *out, const struct pz_calibration_run *run,
                 pz_cal_size(a, sizeof(a), m->eager_threshold));
     if (run->duplex && run->duplex->points > 0)
         fprintf(out, "duplex_factor      %.3g (the model's exchange both ways is the measured one, "
-                "median of %d sizes; |error| median %.1f%%, largest %.1f%%%s)\n",
+                "median of %d sizes; |error| median %.1f%%, largest %.1f%%%s%s)\n",
                 m->duplex_factor, run->duplex->points, run->duplex->median_error,
-                run->duplex->max_error, run->duplex->beyond ? "; some sizes beyond 1 to 2" : "");
+                run->duplex->max_error, run->duplex->beyond ? "; some sizes beyond 1 to 2" : "",
+                run->duplex->stalled ? "; stalled sizes left out" : "");
     fprintf(out, "cost_model         %s\n", pz_machine_word(m, PZ_KEY_COST_MODEL));
     fprintf(out, "progress           %s (a %s nonblocking send received %s after it was posted, "
             "its sender computing %s before its wait)\n",
@@ -363,8 +364,10 @@ static const char *note_duplex(struct notes *n)
              "MPI_Waitall on both ranks, begun together after a barrier) take the measured\n"
              "time: it stretches the transfer (latency, segments), not the overheads.  The\n"
              "model's exchanges with it: |error| median %.1f%%, largest %.1f%%; %d size(s)\n"
-             "needed a factor beyond 1 to 2",
-             n->m->duplex_factor, d->points, d->median_error, d->max_error, d->beyond);
+             "needed a factor beyond 1 to 2; %d size(s) left out, their exchange longer than\n"
+             "%.0f times the model's one way (a stall, not the directions sharing)",
+             n->m->duplex_factor, d->points, d->median_error, d->max_error, d->beyond,
+             d->stalled, PZ_DUPLEX_MAX_RATIO);
     return n->buf;
 }
 

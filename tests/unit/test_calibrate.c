@@ -655,7 +655,7 @@ Test(machine_write, the_calibrated_machine_file_loads_back_exactly)
         c.transfer.segments_kept = 1;
         pz_transfer_to_machine(&c.transfer, same_node, &c.m);
         pz_fit_duplex(&c.m, x, 2, &c.duplex);
-        cr_assert_eq(c.duplex.points, 2);
+        cr_assert_eq(c.duplex.sizes, 2);
         c.m.duplex_factor = c.duplex.factor;
         c.run.duplex = &c.duplex;
         cr_assert_gt(c.m.overhead.send, 0);
@@ -863,11 +863,13 @@ Test(segments, no_bandwidth_beyond_ten_times_the_fastest_measured)
  * 2 us + m ns; one transfer, 10 us + m / 100 MB/s = T(m), is reserved first and the
  * other overlaps it wholly, taking d T(m); then the receive overhead: the exchange ends
  * at 2 o(m) + d T(m).  At 1000 B: 2 x 3 + 1.6 x 20 = 38 us.  An exchange measured on
- * that curve with d = 1.6 gives back 1.6 and the model reproduces every size. */
+ * that curve with d = 1.6 gives back 1.6 and the model reproduces every size.  An
+ * exchange of 256 B that stalled 15 ms (more than 4 times the model's 2 x 2.256 + 10.256
+ * = 14.8 us with d = 1) is left out of the fit. */
 Test(duplex, the_factor_reproduces_the_exchange)
 {
     static const double bytes[] = { 0, 64, 1000, 4096, 65536, 1048576 };
-    struct pz_pingpong x[6];
+    struct pz_pingpong x[6], stalled[7];
     struct pz_duplex_fit d;
     struct pz_machine m;
 
@@ -893,6 +895,14 @@ Test(duplex, the_factor_reproduces_the_exchange)
     cr_assert_lt(d.max_error, 1e-6, "largest |error| %g%%", d.max_error);
     for (int i = 0; i < 6; i++)
         assert_rel(d.model[i], x[i].time, 1e-8, "the model's exchange");
+    memcpy(stalled, x, 2 * sizeof(x[0]));
+    stalled[2] = (struct pz_pingpong){ 256, 15e-3 };
+    memcpy(stalled + 3, x + 2, 4 * sizeof(x[0]));
+    pz_fit_duplex(&m, stalled, 7, &d);
+    assert_rel(d.factor, 1.6, 1e-9, "duplex factor with a stalled size");
+    cr_assert_eq(d.points, 6);
+    cr_assert_eq(d.stalled, 1);
+    cr_assert_eq(d.sizes, 7);
 }
 
 /* The ratio of exchange to one way is (2 o + d T) / (2 o + T), less than d: 1.43 at 0 B
