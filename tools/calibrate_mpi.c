@@ -812,6 +812,10 @@ int main(int argc, char **argv)
     } else {
         MPI_Abort(MPI_COMM_WORLD, 1);   /* rank 0 would wait for answers forever */
     }
+    /* rank 1 waits here while rank 0 fits and prints, so that both enter MPI_Finalize
+     * together: UCX's TCP transport has hung in MPI_Finalize on rank 1 when it entered
+     * alone and rank 0 made no MPI call for a while */
+    MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();
     return rc;
 }
