@@ -86,6 +86,37 @@ double pz_fit_median(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+double pz_fit_quantile(double *v, int n, double q)
+{
+    double at;
+    int i;
+
+    if (n < 1)
+        return NAN;
+    qsort(v, (size_t)n, sizeof(*v), by_value);
+    at = q * (n - 1);
+    i = (int)floor(at);
+    return i + 1 < n ? v[i] + (at - i) * (v[i + 1] - v[i]) : v[n - 1];
+}
+
+double pz_fit_repeated(double *r, int n, double *spread)
+{
+    int k = n < PZ_FIT_REPETITIONS ? n : PZ_FIT_REPETITIONS;
+
+    *spread = NAN;
+    if (n < 1)
+        return NAN;
+    qsort(r, (size_t)n, sizeof(*r), by_value);
+    *spread = r[0] > 0 ? (r[k - 1] - r[0]) / r[0] : INFINITY;
+    return k % 2 ? r[k / 2] : (r[k / 2 - 1] + r[k / 2]) / 2;
+}
+
+/* The median of three. */
+static double median3(double a, double b, double c)
+{
+    return fmax(fmin(a, b), fmin(fmax(a, b), c));
+}
+
 /* Bandwidth: 1 / the slope of time over the sizes from a sixteenth of the largest up
  * (at least the two largest), the median of the slopes between every two of them
  * (Theil and Sen's estimator: one slow size does not tilt it, as it would a least-
@@ -137,45 +168,67 @@ static void fit_packet(const struct pz_pingpong *p, int n, struct pz_fit *fit)
     fit->start1 = fmax(0, b - tk);
 }
 
-/* What a rendezvous costs beyond an eager message, from the sizes before and after the
- * step: the rise in time less the bandwidth's share of the size difference is the two
- * extra latencies (request-to-send, clear-to-send) and the protocol's own handling; the
- * latter is the overhead (0 if the rise is smaller). */
-static double rendezvous_overhead(const struct pz_fit *fit, const struct pz_pingpong *eager,
-                                  const struct pz_pingpong *rendezvous)
+/* How far size i lies above Hockney's line, in time. */
+static double above(const struct pz_fit *fit, const struct pz_pingpong *p, int i)
 {
-    double rise = rendezvous->time - eager->time -
-                  (rendezvous->bytes - eager->bytes) / fit->bandwidth;
+    return p[i].time - pz_fit_model_c(fit, p[i].bytes);
+}
+
+/* What a rendezvous costs beyond an eager message, across the step after size i: the
+ * rise of the time above Hockney's line (which has the bandwidth's share of the size
+ * difference) from the median of sizes i - 2 .. i to the median of the
+ * PZ_FIT_STEP_SIZES sizes after i (one disturbed size on either side moves neither) is
+ * the two extra latencies (request-to-send, clear-to-send) and the protocol's own
+ * handling; the latter is the overhead (0 if the rise is smaller). */
+static double rendezvous_overhead(const struct pz_fit *fit, const struct pz_pingpong *p, int i)
+{
+    double rise = median3(above(fit, p, i + 1), above(fit, p, i + 2), above(fit, p, i + 3)) -
+                  median3(above(fit, p, i - 2), above(fit, p, i - 1), above(fit, p, i));
 
     return fmax(0, rise - 2 * fit->latency);
 }
 
 /* The eager threshold, at the step in the curve.  The residual of a size against
- * Hockney's line is e = ln(t / C(bytes)); the step between consecutive sizes i and i + 1
- * is the rise from the higher of e[i-1], e[i] to the lower of e[i+1], e[i+2], so that
- * one slow size (a spike) is no step while a rise that stays is.  The largest step
- * whose size i lies in [PZ_FIT_STEP_FROM, PZ_FIT_STEP_TO] (and has two sizes after it)
- * counts when it is at least PZ_FIT_STEP_MIN; the threshold is size i. */
+ * Hockney's line is e = ln(t / C(bytes)); the step after size i is the rise from the
+ * higher of e[i] and the median of e[i-2..i] to the lowest of e[i+1..i+3]: a slow size
+ * after i cannot make a step (the lowest of three ignores it), nor one before i hide it
+ * (the median), while size i must itself be below the step.  The largest step whose
+ * size i lies in [PZ_FIT_STEP_FROM, PZ_FIT_STEP_TO] (with two sizes before it and three
+ * after) counts when it is at least PZ_FIT_STEP_MIN; the threshold is size i. */
 static void fit_step(const struct pz_pingpong *p, int n, struct pz_fit *fit)
 {
     fit->eager_threshold = 0;
     fit->step = 0;
     fit->step_to = 0;
-    for (int i = 1; i + 2 < n; i++) {
-        double before, after, rise;
+    for (int i = 2; i + PZ_FIT_STEP_SIZES < n; i++) {
+        double e[6], before, after, rise;
 
         if (p[i].bytes < PZ_FIT_STEP_FROM || p[i].bytes > PZ_FIT_STEP_TO)
             continue;
-        before = fmax(residual(fit, &p[i - 1]), residual(fit, &p[i]));
-        after = fmin(residual(fit, &p[i + 1]), residual(fit, &p[i + 2]));
+        for (int j = 0; j < 6; j++)
+            e[j] = residual(fit, &p[i - 2 + j]);
+        before = fmax(e[2], median3(e[0], e[1], e[2]));
+        after = fmin(e[3], fmin(e[4], e[5]));
         rise = after - before;
         if (rise >= PZ_FIT_STEP_MIN && rise > fit->step) {
             fit->step = rise;
             fit->eager_threshold = p[i].bytes;
             fit->step_to = p[i + 1].bytes;
-            fit->rendezvous_overhead = rendezvous_overhead(fit, &p[i], &p[i + 1]);
+            fit->rendezvous_overhead = rendezvous_overhead(fit, p, i);
         }
     }
+}
+
+/* The latency: the median over the sizes up to PZ_FIT_LATENCY_TO of the time less the
+ * bandwidth's share (t(0) itself when the sizes agree). */
+static void fit_latency(const struct pz_pingpong *p, int n, struct pz_fit *fit)
+{
+    double v[64];
+    int k = 0;
+
+    for (int i = 0; i < n && k < 64 && p[i].bytes <= PZ_FIT_LATENCY_TO; i++)
+        v[k++] = p[i].time - p[i].bytes / fit->bandwidth;
+    fit->latency = fmax(pz_fit_median(v, k), 0);
 }
 
 int pz_fit_pingpong(const struct pz_pingpong *p, int n, double packet_size,
@@ -186,12 +239,12 @@ int pz_fit_pingpong(const struct pz_pingpong *p, int n, double packet_size,
         return -1;
     fit->packet_size = packet_size;
     fit->packet_header = packet_header;
-    fit->latency = p[0].time;
     fit_bandwidth(p, n, fit);
     if (!(fit->bandwidth > 0)) {
         snprintf(err, errlen, "no bandwidth: the largest messages took no time");
         return -1;
     }
+    fit_latency(p, n, fit);
     fit_packet(p, n, fit);
     fit_step(p, n, fit);
     return 0;
@@ -246,30 +299,6 @@ double pz_fit_median_error(const struct pz_fit *fit, const struct pz_pingpong *p
     return m;
 }
 
-void pz_fit_exchange(struct pz_fit *fit, const struct pz_pingpong *p, int n,
-                     const struct pz_pingpong *x, int nx)
-{
-    double *ratios = malloc((size_t)(nx > 0 ? nx : 1) * sizeof(*ratios)), f;
-    int k = 0;
-
-    fit->duplex_factor = 0;
-    fit->duplex_points = 0;
-    if (!ratios)
-        return;
-    for (int i = 0, j = 0; i < nx; i++) {
-        while (j < n && p[j].bytes < x[i].bytes)
-            j++;
-        if (j < n && p[j].bytes == x[i].bytes && x[i].time > 0 && p[j].time > 0)
-            ratios[k++] = x[i].time / p[j].time;
-    }
-    if (k > 0) {
-        f = pz_fit_median(ratios, k);
-        fit->duplex_factor = f < 1 ? 1 : f > 2 ? 2 : f;
-        fit->duplex_points = k;
-    }
-    free(ratios);
-}
-
 void pz_fit_to_machine(const struct pz_fit *fit, const struct pz_pingpong *p, int n,
                        int same_node, struct pz_machine *m)
 {
@@ -296,8 +325,6 @@ void pz_fit_to_machine(const struct pz_fit *fit, const struct pz_pingpong *p, in
         m->eager_threshold = fit->eager_threshold;
         m->rendezvous_overhead = fit->rendezvous_overhead;
     }
-    if (fit->duplex_points > 0)
-        m->duplex_factor = fit->duplex_factor;
     if (same_node) {
         m->shm_latency = fit->latency;
         m->shm_bandwidth = fit->bandwidth;

@@ -8,7 +8,7 @@
 
 #include "machine.h"
 
-/* One message size of a ping-pong: the median half round trip. */
+/* One message size of a ping-pong: its half round trip (or another time of that size). */
 struct pz_pingpong {
     double bytes;
     double time;   /* s */
@@ -18,7 +18,10 @@ struct pz_pingpong {
  * packet model (002's model B, docs/machines.md): start0, start1, wire_bandwidth with
  * the given packet_size and packet_header. */
 struct pz_fit {
-    double latency;           /* s: the half round trip of 0-byte messages */
+    double latency;           /* s: the half round trip of 0-byte messages: the median of
+                                 t(m) - m / bandwidth over the sizes m up to
+                                 PZ_FIT_LATENCY_TO, so that one disturbed size does not
+                                 move it */
     double bandwidth;         /* B/s: 1 / the slope of time over the largest sizes */
     int bandwidth_points;     /* how many of the largest sizes (at most 64) give it */
     double bandwidth_from;    /* B: the smallest of them */
@@ -33,18 +36,41 @@ struct pz_fit {
     double step;              /* the step: the rise of ln(time / Hockney's time) */
     double step_to;           /* B: the first size after the step */
     double rendezvous_overhead;   /* s: the step's rise in time beyond the bandwidth's
-                                     share and the two extra latencies of a rendezvous */
-    double duplex_factor;     /* exchange both ways / one way, from pz_fit_exchange; 0 if
-                                 no exchange was measured */
-    int duplex_points;        /* sizes it is the median over */
+                                     share and the two extra latencies of a rendezvous,
+                                     between the median levels of the sizes on each side */
 };
 
+/* The latency: the sizes up to this many bytes (0, 1, 2, 4, 8) all measure it. */
+#define PZ_FIT_LATENCY_TO 8.0
+
 /* The eager threshold: the largest step of ln(time / Hockney's time) from a size in
- * [PZ_FIT_STEP_FROM, PZ_FIT_STEP_TO] to the next, at least PZ_FIT_STEP_MIN (about 5%)
- * and lasting two sizes (calibrate_fit.c, docs/calibrate.md). */
+ * [PZ_FIT_STEP_FROM, PZ_FIT_STEP_TO] to the next, at least PZ_FIT_STEP_MIN (about 5%),
+ * that PZ_FIT_STEP_SIZES sizes after it keep and that one size before it cannot fake
+ * (calibrate_fit.c, docs/calibrate.md). */
 #define PZ_FIT_STEP_FROM 1024.0
 #define PZ_FIT_STEP_TO 1048576.0
 #define PZ_FIT_STEP_MIN 0.05
+#define PZ_FIT_STEP_SIZES 3
+
+/* The measurement of one size (tools/calibrate_mpi.c): PZ_FIT_REPETITIONS repetitions at
+ * different times, each the PZ_FIT_BATCH_QUANTILE quantile of its batches' times (an
+ * uncontended network gives the fast batches; a batch that waited for the CPU is slow,
+ * never fast); a size whose repetitions disagree by more than PZ_FIT_SPREAD is measured
+ * once more, at most PZ_FIT_REMEASURE times. */
+#define PZ_FIT_REPETITIONS 3
+#define PZ_FIT_BATCH_QUANTILE 0.25
+#define PZ_FIT_SPREAD 0.2
+#define PZ_FIT_REMEASURE 3
+
+/* The q-quantile (0 to 1, linear between order statistics) of the n values v, sorted in
+ * place; NAN for none. */
+double pz_fit_quantile(double *v, int n, double q);
+
+/* One size's time from its n repetitions r (sorted in place): the median of the
+ * PZ_FIT_REPETITIONS lowest (of all when fewer), and in *spread how far those disagree,
+ * (largest - smallest) / smallest.  A repetition that waited for the CPU is slow: the
+ * lowest ones are the network's. */
+double pz_fit_repeated(double *r, int n, double *spread);
 
 /* Fits the n points (sizes strictly increasing, the first one 0 bytes, times > 0) with
  * the packet model's V_max = packet_size and V_c = packet_header.  Returns 0, or -1 with
@@ -71,20 +97,11 @@ double pz_fit_error(double measured, double model);
 double pz_fit_median_error(const struct pz_fit *fit, const struct pz_pingpong *p, int n,
                            double (*model)(const struct pz_fit *, double));
 
-/* duplex_factor from exchanges: x holds nx increasing sizes, each the median time of an exchange
- * both ways at once begun together (MPI_Irecv, MPI_Isend, MPI_Waitall on both ranks),
- * p the n ping-pong half round trips.  For every size in both, the exchange's time
- * over the one-way time; fit->duplex_factor is their median, kept within 1 (full
- * duplex: the two directions do not slow each other) and 2 (half duplex: they take
- * turns), and duplex_points how many sizes; both 0 when no size is in both. */
-void pz_fit_exchange(struct pz_fit *fit, const struct pz_pingpong *p, int n,
-                     const struct pz_pingpong *x, int nx);
-
 /* Sets the keys of m the measurement gives: cost_model (the packet model when its
  * median |error| over p is smaller than Hockney's), latency, latency_per_byte and
  * bandwidth for that model, packet_size, packet_header, eager_threshold and
- * rendezvous_overhead (when a step was found), duplex_factor (when exchanges were
- * measured), and, when same_node, shm_latency and shm_bandwidth (Hockney's). */
+ * rendezvous_overhead (when a step was found), and, when same_node, shm_latency and
+ * shm_bandwidth (Hockney's). */
 void pz_fit_to_machine(const struct pz_fit *fit, const struct pz_pingpong *p, int n,
                        int same_node, struct pz_machine *m);
 

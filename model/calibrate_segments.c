@@ -7,9 +7,6 @@
 
 #include "calibrate_segments.h"
 
-/* The steepest bandwidth a segment gets (a flat piece of the curve): 1e15 B/s. */
-#define MIN_SLOPE 1e-15
-
 /* The points a line is fitted to: sizes x, values y, each weighted 1 / scale^2 so that
  * the squared error is that of (y - line) / scale. */
 struct series {
@@ -137,11 +134,13 @@ double pz_segment_model(const struct pz_segments *s, const struct pz_segment_bas
 
 /* The dynamic programme over one series: cost[i * n + j] is the error of one segment
  * over points i..j (DBL_MAX if too few), best[(k - 1) * n + j] that of k segments over
- * points 0..j, from[(k - 1) * n + j] where the last of them starts. */
+ * points 0..j, from[(k - 1) * n + j] where the last of them starts; every segment's
+ * slope at least min_slope. */
 struct programme {
     int n;
     double *cost, *best;
     int *from;
+    double min_slope;
 };
 
 static int programme_init(struct programme *g, const struct series *s, int n)
@@ -157,7 +156,7 @@ static int programme_init(struct programme *g, const struct series *s, int n)
             double a, b;
 
             g->cost[i * n + j] = j - i + 1 >= PZ_SEG_MIN_POINTS
-                                     ? constrained_line(s, i, j, MIN_SLOPE, &a, &b)
+                                     ? constrained_line(s, i, j, g->min_slope, &a, &b)
                                      : DBL_MAX;
         }
     return 0;
@@ -212,7 +211,7 @@ static void programme_segments(const struct programme *g, const struct series *s
         int start = g->from[(c - 1) * n + end];
         double a, b;
 
-        constrained_line(s, start, end, MIN_SLOPE, &a, &b);
+        constrained_line(s, start, end, g->min_slope, &a, &b);
         out->seg[c - 1] = (struct pz_segment){ .upto = s->x[end], .latency = a,
                                                .bandwidth = 1 / b };
         end = start - 1;
@@ -226,7 +225,7 @@ static void fit_once(const struct pz_pingpong *p, int n, const struct pz_segment
     double *x = malloc((size_t)3 * n * sizeof(*x)), *y = x + n, *t = x + 2 * n;
     struct series s = { x, y, t };
     int chosen = 1;
-    struct programme g = { 0 };
+    struct programme g = { .min_slope = 1 / fit->bandwidth_bound };
 
     fit->segments.n = 0;
     fit->tried = 0;
@@ -252,6 +251,9 @@ static void fit_once(const struct pz_pingpong *p, int n, const struct pz_segment
             chosen = k;
     }
     programme_segments(&g, &s, chosen, &fit->segments);
+    fit->bounded = 0;
+    for (int i = 0; i < fit->segments.n; i++)
+        fit->bounded += fit->segments.seg[i].bandwidth >= fit->bandwidth_bound * (1 - 1e-9);
 out:
     programme_release(&g);
     free(x);
@@ -265,6 +267,12 @@ void pz_fit_segments(const struct pz_pingpong *p, int n, const struct pz_segment
 
     *fit = (struct pz_segment_fit){ .median_error = NAN, .max_error = NAN };
     if (n < PZ_SEG_MIN_POINTS)
+        return;
+    for (int i = 0; i < n; i++)
+        if (p[i].bytes > 0)
+            fit->bandwidth_bound = fmax(fit->bandwidth_bound,
+                                        PZ_SEG_RATE_BOUND * p[i].bytes / p[i].time);
+    if (!(fit->bandwidth_bound > 0))
         return;
     fit_once(p, n, base, first, fit);
     if (fit->segments.n > 0 && base->eager_threshold > 0)

@@ -28,6 +28,10 @@ void pz_fit_overhead(const struct pz_pingpong *p, int n, struct pz_line_fit *fit
 #define PZ_SEG_NOISE 0.01
 /* The fewest sizes one segment is fitted to. */
 #define PZ_SEG_MIN_POINTS 3
+/* The fastest a segment may be, in multiples of the fastest rate measured (bytes / t(m)
+ * over the sizes): a faster one is no transfer but the overheads having taken the
+ * slope, and the transfer is what an exchange both ways stretches (duplex_factor). */
+#define PZ_SEG_RATE_BOUND 10.0
 
 /* What pz_fit_segments found: for each number of segments k from 1 up, the best
  * breakpoints' weighted squared relative error and its criterion, and the choice. */
@@ -37,6 +41,8 @@ struct pz_segment_fit {
     double sse[PZ_MAX_SEGMENTS];    /* [k - 1]: sum of ((t - model) / t)^2 */
     double bic[PZ_MAX_SEGMENTS];    /* [k - 1]: n ln(max(sse, n noise^2) / n) + (3k - 1) ln n */
     double median_error, max_error; /* of the whole model against t, in percent */
+    double bandwidth_bound;         /* B/s: PZ_SEG_RATE_BOUND times the fastest rate */
+    int bounded;                    /* segments held at that bound */
 };
 
 /* The time the model adds to a segment's at size `bytes`, besides the segment's own
@@ -54,7 +60,8 @@ double pz_segment_base_time(const struct pz_segment_base *base, double bytes,
 
 /* Fits segments to the n ping-pong points p (one-way times t(m), sizes increasing): each
  * segment i's latency_i + m / bandwidth_i is a least-squares line (relative errors,
- * latency >= 0, bandwidth at most 1e15 B/s) through t(m) - base(m) over its sizes, so
+ * latency >= 0, bandwidth at most fit->bandwidth_bound, PZ_SEG_RATE_BOUND times the
+ * fastest m / t(m) measured) through t(m) - base(m) over its sizes, so
  * that base plus segments reproduce t; the breakpoints are measured sizes, each segment
  * of at least PZ_SEG_MIN_POINTS, chosen by dynamic programming for each count k of at
  * most PZ_MAX_SEGMENTS segments; the k kept is the one of the smallest criterion (bic
@@ -84,6 +91,8 @@ struct pz_transfer_fit {
     double per_byte_scale;         /* the per-byte ones likewise (< 1: the overheads
                                       exceeded a time from 1 KiB up, or together more
                                       than 1 / fit's bandwidth per byte) */
+    int exchange_room;             /* either scale was lowered further to leave the
+                                      transfer room for the exchanges both ways */
     struct pz_segment_fit segments;
     double previous_error;         /* median |error| of the cost model alone (cost_model,
                                       latency, bandwidth) over the same points */
@@ -98,17 +107,23 @@ struct pz_transfer_fit {
  * recv, loop: ns, nr, nl points, any of them may be 0) and keeps them within what the
  * ping-pong allows (a ping-pong cannot spend more CPU time on a message than it takes):
  * the sender's and receiver's per-message overheads are scaled down together so that
- * their sum is at most t(0) (p[0], 0 bytes), the per-byte ones so that the overheads
- * exceed no time t(m) from PZ_OVERHEAD_LIMIT_FROM bytes up and their sum per byte is at
- * most 1 / fit->bandwidth, the slope over the largest sizes (the eager sizes' copies may
- * cost more per byte than large messages, which go otherwise); then the segments to the n
- * ping-pong points p over them, with fit's eager threshold and rendezvous overhead, and
- * compares them with fit's cost model (model B if it is the better one, else C, as
- * pz_fit_to_machine chooses). */
+ * their sum is at most fit->latency (the 0-byte time), the per-byte ones so that the
+ * overheads exceed no time t(m) from PZ_OVERHEAD_LIMIT_FROM bytes up and their sum per
+ * byte is at most 1 / fit->bandwidth, the slope over the largest sizes (the eager sizes'
+ * copies may cost more per byte than large messages, which go otherwise).  With the nx
+ * exchanges both ways x (any may be 0), the overheads also leave the transfer room for
+ * them: an exchange takes the overheads and the transfer stretched by duplex_factor (at
+ * most 2), one way the overheads and the transfer once, so the overheads of a size are
+ * at most 2 t(m) - exchange(m): per message the median of that over the exchanged sizes
+ * below PZ_OVERHEAD_LIMIT_FROM, per byte the least over the larger ones (exchanges of
+ * more than PZ_DUPLEX_MAX_RATIO times t(m) left out).  Then the
+ * segments to the n ping-pong points p over them, with fit's eager threshold and
+ * rendezvous overhead, and compares them with fit's cost model (model B if it is the
+ * better one, else C, as pz_fit_to_machine chooses). */
 void pz_fit_transfer(const struct pz_fit *fit, const struct pz_pingpong *p, int n,
-                     const struct pz_pingpong *send, int ns, const struct pz_pingpong *recv,
-                     int nr, const struct pz_pingpong *loop, int nl,
-                     struct pz_transfer_fit *out);
+                     const struct pz_pingpong *x, int nx, const struct pz_pingpong *send,
+                     int ns, const struct pz_pingpong *recv, int nr,
+                     const struct pz_pingpong *loop, int nl, struct pz_transfer_fit *out);
 
 /* Sets the overheads (send from out->send, recv from out->recv) between nodes and, when
  * same_node, the same as the shm_ overheads; and the segments, when kept, as segments
@@ -116,5 +131,42 @@ void pz_fit_transfer(const struct pz_fit *fit, const struct pz_pingpong *p, int 
  * latency and bandwidth, likewise. */
 void pz_transfer_to_machine(const struct pz_transfer_fit *out, int same_node,
                             struct pz_machine *m);
+
+/* The most exchanged sizes pz_fit_duplex considers. */
+#define PZ_DUPLEX_MAX_SIZES 64
+/* An exchange both ways longer than this many one-way times is no sharing of the two
+ * directions (the two messages one after the other take 2) but a stall (a transport's
+ * timer, the scheduler): it is left out of the duplex fit and of the overheads' room. */
+#define PZ_DUPLEX_MAX_RATIO 4.0
+
+/* duplex_factor fitted so that the model reproduces the measured exchanges both ways. */
+struct pz_duplex_fit {
+    double factor;        /* duplex_factor; 1 when no exchange was measured */
+    int sizes;            /* exchanged sizes considered: model holds their times */
+    int points;           /* of them, the sizes it is the median over */
+    int stalled;          /* the sizes left out: longer than PZ_DUPLEX_MAX_RATIO times the
+                             model's exchange with factor 1 */
+    int beyond;           /* sizes whose own factor lay beyond 1 to 2 (held at the bound):
+                             the transfer the model stretches is too short or too long
+                             for their exchange */
+    double model[PZ_DUPLEX_MAX_SIZES];   /* the model's exchange with factor, per size */
+    double median_error, max_error;      /* |error| of model against the measured, % */
+};
+
+/* The time from the start to the end of an exchange both ways of `bytes` between two
+ * processes on nodes of their own of machine m, as the model (comsys.h) predicts it:
+ * both post MPI_Irecv then MPI_Isend at 0 and wait for both (their overheads included);
+ * NAN if memory ran out. */
+double pz_exchange_time(const struct pz_machine *m, double bytes);
+
+/* Fits duplex_factor to the nx measured exchanges x (time of an exchange both ways at
+ * each size) on machine m (a switch, with its latency, bandwidth, segments and
+ * overheads already fitted): the model stretches only the transfer, not the overheads,
+ * so for each size the factor from 1 to 2 whose pz_exchange_time is the measured time
+ * (by bisection; 1 or 2 when none is), and out->factor the median of them, stalled
+ * sizes left out; then the model's exchange with that factor against each measured one
+ * (the error counts every size). */
+void pz_fit_duplex(const struct pz_machine *m, const struct pz_pingpong *x, int nx,
+                   struct pz_duplex_fit *out);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "calibrate_segments.h"
+#include "comsys.h"
 
 /* The one-way time today's keys predict for a ping-pong of `bytes`: the chosen cost
  * model (B or C, as pz_fit_to_machine chooses), plus above the eager threshold the
@@ -52,20 +53,62 @@ static double per_byte_limit(const struct pz_fit *fit, const struct pz_pingpong 
     return fmax(0, limit);
 }
 
+/* The room an exchange of x->bytes leaves the overheads: an exchange both ways takes
+ * the overheads plus the transfer stretched by duplex_factor, at most 2, where one way
+ * takes them plus the transfer once; so the overheads can be at most 2 t - exchange.
+ * INFINITY when the size has no ping-pong time or the exchange stalled. */
+static double exchange_room(const struct pz_pingpong *p, int n, const struct pz_pingpong *x)
+{
+    for (int i = 0; i < n; i++)
+        if (p[i].bytes == x->bytes)
+            return x->time > PZ_DUPLEX_MAX_RATIO * p[i].time
+                       ? INFINITY : fmax(0, 2 * p[i].time - x->time);
+    return INFINITY;
+}
+
+/* The most the overheads may take together and leave room for the nx exchanges x: per
+ * message, the median room of the sizes below PZ_OVERHEAD_LIMIT_FROM (small sizes are
+ * noisy); per byte, the least (room - per_message) / bytes over the larger ones, as
+ * per_byte_limit takes the least of the ping-pong (the largest sizes, whose time is
+ * mostly per byte, bound it); INFINITY without such sizes. */
+static double exchange_limit(const struct pz_pingpong *p, int n, const struct pz_pingpong *x,
+                             int nx, int per_byte, double per_message)
+{
+    double v[PZ_DUPLEX_MAX_SIZES];
+    int k = 0;
+
+    for (int i = 0; i < nx && k < PZ_DUPLEX_MAX_SIZES; i++) {
+        double room = exchange_room(p, n, &x[i]);
+
+        if (!isfinite(room) || (x[i].bytes >= PZ_OVERHEAD_LIMIT_FROM) != per_byte)
+            continue;
+        v[k++] = per_byte ? fmax(0, room - per_message) / x[i].bytes : room;
+    }
+    if (k == 0)
+        return INFINITY;
+    return per_byte ? pz_fit_quantile(v, k, 0) : pz_fit_median(v, k);
+}
+
 void pz_fit_transfer(const struct pz_fit *fit, const struct pz_pingpong *p, int n,
-                     const struct pz_pingpong *send, int ns, const struct pz_pingpong *recv,
-                     int nr, const struct pz_pingpong *loop, int nl,
-                     struct pz_transfer_fit *out)
+                     const struct pz_pingpong *x, int nx, const struct pz_pingpong *send,
+                     int ns, const struct pz_pingpong *recv, int nr,
+                     const struct pz_pingpong *loop, int nl, struct pz_transfer_fit *out)
 {
     struct pz_overhead *o = &out->base.overhead;
+    double per_message, per_byte, room;
 
     pz_fit_overhead(send, ns, &out->send);
     pz_fit_overhead(recv, nr, &out->recv);
     pz_fit_overhead(loop, nl, &out->loop);
-    out->scale = scale_within(out->send.a + out->recv.a, n > 0 ? p[0].time : 0);
-    out->per_byte_scale = scale_within(out->send.b + out->recv.b,
-                                       per_byte_limit(fit, p, n, out->scale *
-                                                      (out->send.a + out->recv.a)));
+    room = exchange_limit(p, n, x, nx, 0, 0);
+    per_message = fmin(fit->latency, room);
+    out->scale = scale_within(out->send.a + out->recv.a, per_message);
+    per_message = out->scale * (out->send.a + out->recv.a);
+    per_byte = per_byte_limit(fit, p, n, per_message);
+    out->exchange_room = room < fit->latency && out->scale < 1;
+    room = exchange_limit(p, n, x, nx, 1, per_message);
+    out->exchange_room |= room < per_byte && out->send.b + out->recv.b > room;
+    out->per_byte_scale = scale_within(out->send.b + out->recv.b, fmin(per_byte, room));
     *o = (struct pz_overhead){ .send = out->send.a * out->scale,
                                .send_per_byte = out->send.b * out->per_byte_scale,
                                .recv = out->recv.a * out->scale,
@@ -89,4 +132,85 @@ void pz_transfer_to_machine(const struct pz_transfer_fit *out, int same_node,
     m->segments = out->segments.segments;
     if (same_node)
         m->shm_segments = out->segments.segments;
+}
+
+double pz_exchange_time(const struct pz_machine *m, double bytes)
+{
+    struct pz_machine two = *m;
+    struct pz_comsys *cs;
+    int req[4];
+    double end = NAN;
+
+    two.procs_per_node = 1;
+    if (!(cs = pz_comsys_new(&two, 2)))
+        return NAN;
+    for (int me = 0; me < 2; me++) {
+        req[2 * me] = pz_comsys_recv(cs, me, 1 - me, 0, 0, 0);
+        req[2 * me + 1] = pz_comsys_send(cs, me, 1 - me, 0, 0, bytes, PZ_SEND_STANDARD, 0);
+    }
+    if (pz_comsys_wait(cs, 4, req, 0) >= 0 && !pz_comsys_failed(cs)) {
+        end = 0;
+        for (int i = 0; i < 4; i++)   /* each process takes its send, then its receive */
+            end = fmax(end, pz_comsys_deliver(cs, req[i ^ 1], 0));
+    }
+    pz_comsys_free(cs);
+    return end;
+}
+
+/* The factor from 1 to 2 whose exchange of bytes on m takes `measured` (the exchange
+ * grows with it); 1 or 2 when none does, *beyond then set. */
+static double factor_of(const struct pz_machine *m, double bytes, double measured, int *beyond)
+{
+    struct pz_machine d = *m;
+    double lo = 1, hi = 2, t;
+
+    d.duplex_factor = lo;
+    t = pz_exchange_time(&d, bytes);
+    *beyond = t > measured * (1 + 1e-9);
+    if (t >= measured)
+        return lo;
+    d.duplex_factor = hi;
+    t = pz_exchange_time(&d, bytes);
+    *beyond = t < measured * (1 - 1e-9);
+    if (t <= measured)
+        return hi;
+    for (int i = 0; i < 40; i++) {
+        d.duplex_factor = (lo + hi) / 2;
+        if (pz_exchange_time(&d, bytes) < measured)
+            lo = d.duplex_factor;
+        else
+            hi = d.duplex_factor;
+    }
+    return (lo + hi) / 2;
+}
+
+void pz_fit_duplex(const struct pz_machine *m, const struct pz_pingpong *x, int nx,
+                   struct pz_duplex_fit *out)
+{
+    double f[PZ_DUPLEX_MAX_SIZES], e[PZ_DUPLEX_MAX_SIZES];
+    struct pz_machine d = *m;
+    int beyond;
+
+    *out = (struct pz_duplex_fit){ .factor = 1, .median_error = NAN, .max_error = NAN };
+    nx = nx < PZ_DUPLEX_MAX_SIZES ? nx : PZ_DUPLEX_MAX_SIZES;
+    d.duplex_factor = 1;
+    for (int i = 0; i < nx; i++) {
+        if (x[i].time > PZ_DUPLEX_MAX_RATIO * pz_exchange_time(&d, x[i].bytes)) {
+            out->stalled++;
+            continue;
+        }
+        f[out->points++] = factor_of(m, x[i].bytes, x[i].time, &beyond);
+        out->beyond += beyond;
+    }
+    if (nx == 0)
+        return;
+    out->sizes = nx;
+    out->factor = d.duplex_factor = out->points > 0 ? pz_fit_median(f, out->points) : 1;
+    out->max_error = 0;
+    for (int i = 0; i < nx; i++) {
+        out->model[i] = pz_exchange_time(&d, x[i].bytes);
+        e[i] = fabs(pz_fit_error(x[i].time, out->model[i]));
+        out->max_error = fmax(out->max_error, e[i]);
+    }
+    out->median_error = pz_fit_median(e, nx);
 }

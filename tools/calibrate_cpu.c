@@ -44,14 +44,14 @@ void pz_cal_lead_overhead(char *out, long bytes, int repetitions, double delay, 
         if (times)
             times[i] = MPI_Wtime() - start;
     }
-    *send = times ? pz_fit_median(times, repetitions) : 0;
+    *send = times ? pz_fit_quantile(times, repetitions, PZ_FIT_BATCH_QUANTILE) : 0;
     MPI_Recv(recv, 1, MPI_DOUBLE, 1, PZ_CAL_TAG_CONTROL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     free(times);
 }
 
 void pz_cal_answer_overhead(char *buf, long bytes, int repetitions, double delay)
 {
-    double *times = malloc((size_t)repetitions * sizeof(*times)), median;
+    double *times = malloc((size_t)repetitions * sizeof(*times)), low;
 
     for (int i = 0; i < repetitions; i++) {
         MPI_Request req;
@@ -65,8 +65,8 @@ void pz_cal_answer_overhead(char *buf, long bytes, int repetitions, double delay
         if (times)
             times[i] = MPI_Wtime() - start;
     }
-    median = times ? pz_fit_median(times, repetitions) : 0;
-    MPI_Send(&median, 1, MPI_DOUBLE, 0, PZ_CAL_TAG_CONTROL, MPI_COMM_WORLD);
+    low = times ? pz_fit_quantile(times, repetitions, PZ_FIT_BATCH_QUANTILE) : 0;
+    MPI_Send(&low, 1, MPI_DOUBLE, 0, PZ_CAL_TAG_CONTROL, MPI_COMM_WORLD);
     free(times);
 }
 

@@ -25,9 +25,10 @@ enum pz_cal_order {
 void pz_cal_order(long what, long bytes, long count, long nanoseconds);
 
 /* Rank 0, at one size of an eager message, repetitions times: rank 1 posts its receive
- * and says so, rank 0 times MPI_Isend + MPI_Wait (the median into *send); rank 1
- * computes for delay seconds, long enough for the message to arrive, then times its
- * MPI_Wait (the median into *recv). */
+ * and says so, rank 0 times MPI_Isend + MPI_Wait (the PZ_FIT_BATCH_QUANTILE quantile into
+ * *send: a time that waited for the CPU is slow, never fast); rank 1 computes for delay
+ * seconds, long enough for the message to arrive, then times its MPI_Wait (the same
+ * quantile into *recv). */
 void pz_cal_lead_overhead(char *out, long bytes, int repetitions, double delay, double *send,
                           double *recv);
 void pz_cal_answer_overhead(char *buf, long bytes, int repetitions, double delay);

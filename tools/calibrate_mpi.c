@@ -70,10 +70,11 @@ static void usage(FILE *out)
             "\n"
             "Measures the network between the two ranks (on two nodes, or on one) by\n"
             "ping-pong over message sizes from 0 bytes to 16 MiB, prints for each size the\n"
-            "median half round trip and the error of three cost models in percent, times\n"
-            "the CPU overheads of a message at each side and the ping-pong with buffers not\n"
-            "in cache, fits overheads and segments (each fit printed with its error), and\n"
-            "writes a machine file for prognoz predict (docs/calibrate.md).\n"
+            "half round trip (a low quantile, over repetitions at different times) and the\n"
+            "error of three cost models in percent, times the CPU overheads of a message at\n"
+            "each side and the ping-pong with buffers not in cache, fits overheads and\n"
+            "segments (each fit printed with its error), and writes a machine file for\n"
+            "prognoz predict (docs/calibrate.md).\n"
             "\n"
             "  -o FILE              the machine file (default: printed after the table)\n"
             "  --name NAME          the machine's name (default: FILE's name without its\n"
@@ -281,7 +282,8 @@ static void receive_probe(char *buf, long bytes)
 }
 
 /* Both ranks: count exchanges of bytes both ways at once, each begun together after a
- * barrier; on rank 0, the median time of one (sorting times, count of them). */
+ * barrier; on rank 0, the PZ_FIT_BATCH_QUANTILE quantile of their times, as the
+ * ping-pong's (sorting times, count of them). */
 static double exchanges(char *out, char *in, long bytes, int count, double *times)
 {
     int peer = times ? 1 : 0;   /* rank 0 keeps the times */
@@ -299,7 +301,7 @@ static double exchanges(char *out, char *in, long bytes, int count, double *time
         if (times)
             times[i] = MPI_Wtime() - start;
     }
-    return times ? pz_fit_median(times, count) : 0;
+    return times ? pz_fit_quantile(times, count, PZ_FIT_BATCH_QUANTILE) : 0;
 }
 
 /* Rank 1: answers what rank 0 orders until it says stop; buf holds two messages of the
@@ -348,23 +350,78 @@ static double batch(char *out, char *in, long bytes, long count)
     return pingpong(out, in, bytes, count) / (2.0 * count);
 }
 
-/* Rank 0: the median half round trip of bytes, over batches until the time for a size
- * is spent (at least min_batches, at most max_batches); round trips timed in *total. */
-static double measure(const struct options *o, char *out, char *in, long bytes,
-                      double *halves, long *total)
+/* Rank 0: one repetition of size bytes: batches of round trips until its share of the
+ * time for a size is spent (at least its share of min_batches and 3, at most its share
+ * of max_batches); the PZ_FIT_BATCH_QUANTILE quantile of their half round trips (a
+ * batch that waited for the CPU is slow, never fast).  Adds the round trips timed to
+ * *total. */
+static double measure_once(const struct options *o, char *out, char *in, long bytes,
+                           double *halves, long *total)
 {
     double start = MPI_Wtime(), first = batch(out, in, bytes, 2);
+    double budget = o->per_size / PZ_FIT_REPETITIONS;
     long count = (long)ceil(BATCH_SECONDS / (2 * first));
-    int n = 0;
+    int n = 0, least = (o->min_batches + PZ_FIT_REPETITIONS - 1) / PZ_FIT_REPETITIONS;
+    int most = o->max_batches / PZ_FIT_REPETITIONS;
 
+    least = least < 3 ? 3 : least;
+    most = most < least ? least : most;
     if (count < 1)
         count = 1;
     if (count > MAX_BATCH)
         count = MAX_BATCH;
-    while (n < o->max_batches && (n < o->min_batches || MPI_Wtime() - start < o->per_size))
+    while (n < most && (n < least || MPI_Wtime() - start < budget))
         halves[n++] = batch(out, in, bytes, count);
-    *total = n * count;
-    return pz_fit_median(halves, n);
+    *total += n * count;
+    return pz_fit_quantile(halves, n, PZ_FIT_BATCH_QUANTILE);
+}
+
+/* The repetitions of every size: kept per size, PZ_FIT_REPETITIONS + PZ_FIT_REMEASURE at
+ * most. */
+struct repetitions {
+    double r[PZ_FIT_REPETITIONS + PZ_FIT_REMEASURE];
+    int n;
+};
+
+/* Whether size i's repetitions disagree (then the time is not set). */
+static int disagree(struct repetitions *rep, struct pz_pingpong *p)
+{
+    double r[PZ_FIT_REPETITIONS + PZ_FIT_REMEASURE], spread;
+
+    memcpy(r, rep->r, sizeof(r));
+    p->time = pz_fit_repeated(r, rep->n, &spread);
+    return !(spread <= PZ_FIT_SPREAD);
+}
+
+/* Rank 0: the ping-pong of the n sizes into points: PZ_FIT_REPETITIONS passes over all
+ * sizes (a load that lasts a while then disturbs one repetition of each size it
+ * covers, not all three), then up to PZ_FIT_REMEASURE more passes over the sizes whose
+ * repetitions disagree by more than PZ_FIT_SPREAD.  Each time the median of a size's
+ * lowest repetitions (pz_fit_repeated); into run how many repetitions were added and
+ * how many sizes still disagree. */
+static void measure_all(const struct options *o, const double *sizes, int n, char *out,
+                        char *in, double *halves, struct pz_pingpong *points, long *roundtrips,
+                        struct pz_calibration_run *run)
+{
+    static struct repetitions rep[MAX_SIZES];
+
+    for (int i = 0; i < n; i++) {
+        points[i].bytes = sizes[i];
+        roundtrips[i] = 0;
+        rep[i].n = 0;
+    }
+    for (int pass = 0; pass < PZ_FIT_REPETITIONS + PZ_FIT_REMEASURE; pass++) {
+        for (int i = 0; i < n; i++) {
+            if (pass >= PZ_FIT_REPETITIONS && !disagree(&rep[i], &points[i]))
+                continue;
+            run->remeasured += pass >= PZ_FIT_REPETITIONS;
+            rep[i].r[rep[i].n++] = measure_once(o, out, in, (long)sizes[i], halves,
+                                                &roundtrips[i]);
+        }
+    }
+    run->disagreeing = 0;
+    for (int i = 0; i < n; i++)
+        run->disagreeing += disagree(&rep[i], &points[i]);
 }
 
 static void compute_for(double seconds)
@@ -475,9 +532,9 @@ static double eager_of(const struct options *o, const struct pz_pingpong *p, int
 }
 
 /* Rank 0: the overheads at 0 B and the powers of four from 64 B up to the eager
- * threshold, so that every message goes eagerly (docs/calibrate.md); a size whose send
- * lasted more than half the receiver's delay waited for the receiver (a rendezvous: the
- * threshold was found too high) and ends the sizes, not counted.  Returns how many
+ * threshold, so that every message goes eagerly (docs/calibrate.md); a size above 0 B
+ * whose send lasted more than half the receiver's delay waited for the receiver (a
+ * rendezvous: the threshold was found too high) and ends the sizes, not counted.  Returns how many
  * sizes. */
 static int measure_overheads(const struct options *o, const struct pz_pingpong *p, int n,
                              char *out, struct pz_pingpong *send, struct pz_pingpong *recv,
@@ -493,8 +550,9 @@ static int measure_overheads(const struct options *o, const struct pz_pingpong *
 
         send[k].bytes = recv[k].bytes = loop[k].bytes = b;
         pz_cal_lead_overhead(out, (long)b, reps, delay, &send[k].time, &recv[k].time);
-        if (send[k].time > delay / 2)
-            break;   /* the send waited for the receiver's wait: not eager after all */
+        if (b > 0 && send[k].time > delay / 2)
+            break;   /* the send waited for the receiver's wait: not eager after all (an
+                        empty message always is: a slow one waited for the CPU) */
         loop[k].time = pz_cal_lead_loop(out, (long)b, LOOP_MESSAGES, loops, LOOP_COMPUTE);
         k++;
     }
@@ -576,23 +634,14 @@ static void machine_name(const struct options *o, struct pz_machine *m)
         snprintf(m->name, sizeof(m->name), "calibrated");
 }
 
-/* One warning line when the times look like the ranks waited for the CPU rather than
- * for the network: MPICH busy-polls, and a rank that shares its core with another busy
- * process waits scheduler ticks (4 ms at 250 Hz).  Signs: a 0-byte half round trip of a
- * millisecond or more, or the largest message taking less than twice the time of one
- * 16 times smaller. */
+/* One warning line when the machine was too loaded for the times to be trusted. */
 static void warn_if_disturbed(const struct pz_calibration_run *run)
 {
-    const struct pz_pingpong *p = run->points;
-    int n = run->npoints, k = n - 1;
+    char why[256];
 
-    while (k > 0 && p[k].bytes > p[n - 1].bytes / 16)
-        k--;
-    if (p[0].time >= 1e-3 || (k > 0 && p[n - 1].time < 2 * p[k].time))
+    if (pz_cal_disturbed(run, why, sizeof(why)))
         fprintf(stderr, "prognoz calibrate: warning: %s; did other processes compete for "
-                        "the CPU? (docs/calibrate.md)\n",
-                p[0].time >= 1e-3 ? "0-byte messages took a millisecond or more"
-                                  : "the largest messages took hardly longer than smaller ones");
+                        "the CPU? (docs/calibrate.md)\n", why);
 }
 
 /* Rank 0 after the measurement: fit, print, write.  Returns the exit status. */
@@ -600,6 +649,7 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
 {
     static struct pz_pingpong segment_points[MAX_SIZES];
     static struct pz_transfer_fit transfer;
+    static struct pz_duplex_fit duplex;
     struct pz_fit fit;
     struct pz_machine m, back;
     char err[512];
@@ -612,15 +662,19 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     }
     pz_machine_defaults(&m);
     machine_name(o, &m);
-    pz_fit_exchange(&fit, run->points, run->npoints, run->exchanges, run->nexchanges);
     pz_fit_to_machine(&fit, run->points, run->npoints, run->same_node, &m);
     m.progress = pz_cal_progress(run, &fit);
     pz_cal_segment_points(run, segment_points);
-    pz_fit_transfer(&fit, segment_points, run->npoints, run->send_times, run->noverheads,
+    pz_fit_transfer(&fit, segment_points, run->npoints, run->exchanges, run->nexchanges,
+                    run->send_times, run->noverheads,
                     run->recv_times, run->noverheads, run->loop_times, run->noverheads,
                     &transfer);
     pz_transfer_to_machine(&transfer, run->same_node, &m);
     run->transfer = &transfer;
+    pz_fit_duplex(&m, run->exchanges, run->nexchanges, &duplex);
+    if (duplex.points > 0)
+        m.duplex_factor = duplex.factor;
+    run->duplex = &duplex;
     pz_cal_print_table(stdout, run, &fit);
     printf("\n");
     pz_cal_print_exchanges(stdout, run);
@@ -682,10 +736,7 @@ static int lead(const struct options *o, struct pz_calibration_run *run, FILE *f
            pz_cal_size(name, sizeof(name), sizes[n - 1]));
     fflush(stdout);
     warm_up(o, out, in, biggest);
-    for (int i = 0; i < n; i++) {
-        points[i].bytes = sizes[i];
-        points[i].time = measure(o, out, in, (long)sizes[i], halves, &roundtrips[i]);
-    }
+    measure_all(o, sizes, n, out, in, halves, points, roundtrips, run);
     run->nexchanges = measure_exchanges(o, points, n, out, in, exchange_points);
     run->exchanges = exchange_points;
     probe(o, run, out, (long)sizes[n - 1], points[n - 1].time);
@@ -762,6 +813,10 @@ int main(int argc, char **argv)
     } else {
         MPI_Abort(MPI_COMM_WORLD, 1);   /* rank 0 would wait for answers forever */
     }
+    /* rank 1 waits here while rank 0 fits and prints, so that both enter MPI_Finalize
+     * together: UCX's TCP transport has hung in MPI_Finalize on rank 1 when it entered
+     * alone and rank 0 made no MPI call for a while */
+    MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();
     return rc;
 }

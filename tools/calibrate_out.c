@@ -68,6 +68,11 @@ void pz_cal_print_table(FILE *out, const struct pz_calibration_run *run,
             pz_fit_median_error(fit, run->points, run->npoints, pz_fit_model_a),
             pz_fit_median_error(fit, run->points, run->npoints, pz_fit_model_b),
             pz_fit_median_error(fit, run->points, run->npoints, pz_fit_model_c));
+    fprintf(out, "(each time: the median of the %d lowest of the size's repetitions, each the "
+                 "%.0f%% quantile of its batches;\n %d repetitions added to sizes whose "
+                 "repetitions disagreed by more than %.0f%%; %d size(s) still disagree)\n",
+            PZ_FIT_REPETITIONS, PZ_FIT_BATCH_QUANTILE * 100, run->remeasured,
+            PZ_FIT_SPREAD * 100, run->disagreeing);
 }
 
 /* The one-way time of size bytes, the ping-pong's half round trip; 0 if not measured. */
@@ -79,15 +84,40 @@ static double one_way(const struct pz_calibration_run *run, double bytes)
     return 0;
 }
 
+int pz_cal_disturbed(const struct pz_calibration_run *run, char *why, size_t len)
+{
+    const struct pz_pingpong *p = run->points;
+    int n = run->npoints, k = n - 1;
+
+    while (k > 0 && p[k].bytes > p[n - 1].bytes / 16)
+        k--;
+    if (p[0].time >= 1e-3)
+        snprintf(why, len, "0-byte messages took a millisecond or more");
+    else if (k > 0 && p[n - 1].time < 2 * p[k].time)
+        snprintf(why, len, "the largest messages took hardly longer than smaller ones");
+    else if (run->disagreeing * 10 > n)
+        snprintf(why, len, "%d of %d sizes still disagreed by more than %.0f%% between "
+                           "repetitions after %d re-measurements", run->disagreeing, n,
+                 PZ_FIT_SPREAD * 100, PZ_FIT_REMEASURE);
+    else
+        return 0;
+    return 1;
+}
+
 void pz_cal_print_exchanges(FILE *out, const struct pz_calibration_run *run)
 {
-    fprintf(out, "%12s %12s %12s %8s\n", "size (B)", "one way (us)", "both (us)", "ratio");
+    const struct pz_duplex_fit *d = run->duplex;
+
+    fprintf(out, "%12s %12s %12s %8s %12s %9s\n", "size (B)", "one way (us)", "both (us)",
+            "ratio", "model (us)", "error (%)");
     for (int i = 0; i < run->nexchanges; i++) {
         const struct pz_pingpong *x = &run->exchanges[i];
         double t = one_way(run, x->bytes);
+        int modelled = d && i < d->sizes;
 
-        fprintf(out, "%12.0f %12.3f %12.3f %8.2f\n", x->bytes, t * 1e6, x->time * 1e6,
-                t > 0 ? x->time / t : 0);
+        fprintf(out, "%12.0f %12.3f %12.3f %8.2f %12.3f %9.2f\n", x->bytes, t * 1e6,
+                x->time * 1e6, t > 0 ? x->time / t : 0, modelled ? d->model[i] * 1e6 : 0,
+                modelled ? pz_fit_error(x->time, d->model[i]) : 0);
     }
 }
 
@@ -113,9 +143,12 @@ void pz_cal_print_summary(FILE *out, const struct pz_calibration_run *run,
     else
         fprintf(out, "eager threshold    no step found, %s kept\n",
                 pz_cal_size(a, sizeof(a), m->eager_threshold));
-    if (fit->duplex_points > 0)
-        fprintf(out, "duplex_factor      %.3g (an exchange both ways over one way, median of %d "
-                "sizes)\n", m->duplex_factor, fit->duplex_points);
+    if (run->duplex && run->duplex->points > 0)
+        fprintf(out, "duplex_factor      %.3g (the model's exchange both ways is the measured one, "
+                "median of %d sizes; |error| median %.1f%%, largest %.1f%%%s%s)\n",
+                m->duplex_factor, run->duplex->points, run->duplex->median_error,
+                run->duplex->max_error, run->duplex->beyond ? "; some sizes beyond 1 to 2" : "",
+                run->duplex->stalled ? "; stalled sizes left out" : "");
     fprintf(out, "cost_model         %s\n", pz_machine_word(m, PZ_KEY_COST_MODEL));
     fprintf(out, "progress           %s (a %s nonblocking send received %s after it was posted, "
             "its sender computing %s before its wait)\n",
@@ -321,14 +354,20 @@ static const char *note_progress(struct notes *n)
 
 static const char *note_duplex(struct notes *n)
 {
-    if (n->fit->duplex_points < 1)
+    const struct pz_duplex_fit *d = n->run->duplex;
+
+    if (!d || d->points < 1)
         return "duplex_factor: no exchange was measured, 1 (full duplex)";
     snprintf(n->buf, sizeof(n->buf),
-             "duplex_factor: %.3g, the median over %d sizes of an exchange both ways at once\n"
-             "(MPI_Irecv, MPI_Isend, MPI_Waitall on both ranks, begun together after a\n"
-             "barrier) over one way (the half round trip); 1: the directions do not slow\n"
-             "each other, 2: they take turns",
-             n->m->duplex_factor, n->fit->duplex_points);
+             "duplex_factor: %.3g, the median over %d sizes of the factor from 1 to 2 that\n"
+             "makes the model's exchange both ways at once (MPI_Irecv, MPI_Isend,\n"
+             "MPI_Waitall on both ranks, begun together after a barrier) take the measured\n"
+             "time: it stretches the transfer (latency, segments), not the overheads.  The\n"
+             "model's exchanges with it: |error| median %.1f%%, largest %.1f%%; %d size(s)\n"
+             "needed a factor beyond 1 to 2; %d size(s) left out, their exchange longer than\n"
+             "%.0f times the model's one way (a stall, not the directions sharing)",
+             n->m->duplex_factor, d->points, d->median_error, d->max_error, d->beyond,
+             d->stalled, PZ_DUPLEX_MAX_RATIO);
     return n->buf;
 }
 
@@ -408,8 +447,10 @@ static const char *note_overhead(struct notes *n, enum pz_machine_key key)
     if (t->scale < 1 || t->per_byte_scale < 1) {
         snprintf(c, sizeof(c), ";\nscaled by %.3g (per message) and %.3g (per byte) so that the "
                                "overheads\nfit within the ping-pong (t(0); every time from 1 KiB up, the largest sizes' "
-                               "slope)",
-                 t->scale, t->per_byte_scale);
+                               "slope)%s",
+                 t->scale, t->per_byte_scale,
+                 t->exchange_room ? "\nand leave the transfer room for the exchanges both ways "
+                                    "(at most 2 t(m) - exchange(m))" : "");
         note_add(n, c);
     }
     if (key >= PZ_KEY_SHM_SEND_OVERHEAD)
@@ -432,9 +473,11 @@ static const char *note_segments(struct notes *n, enum pz_machine_key key)
              "breakpoints are measured sizes, the count the smallest criterion\n"
              "n ln(sum of squared relative errors / n) + (3 segments - 1) ln n (errors below\n"
              "%.0f%% count as noise).  Median |error| %.2f%%, largest %.2f%%; the cost model\n"
-             "alone %.2f%%.  %d size(s) use the cold-buffer time",
+             "alone %.2f%%.  %d size(s) use the cold-buffer time.  Bandwidths at most %.0fx\n"
+             "the fastest rate measured (%.4g B/s): %d segment(s) held there",
              pz_machine_key_name(key), t->segments.segments.n, PZ_SEG_NOISE * 100,
-             t->segments.median_error, t->segments.max_error, t->previous_error, cold);
+             t->segments.median_error, t->segments.max_error, t->previous_error, cold,
+             PZ_SEG_RATE_BOUND, t->segments.bandwidth_bound, t->segments.bounded);
     if (key == PZ_KEY_SHM_SEGMENTS)
         note_add(n, "\n(both ranks ran on one node: the same as the network's)");
     return n->buf;
@@ -551,8 +594,11 @@ void pz_cal_print_overheads(FILE *out, const struct pz_calibration_run *run)
     print_line(out, "loop: computation delayed", &run->transfer->loop);
     if (run->transfer->scale < 1 || run->transfer->per_byte_scale < 1)
         fprintf(out, "(send and recv scaled by %.3g per message, %.3g per byte, to fit within "
-                     "the ping-pong: t(0), and every time from 1 KiB up and the largest sizes' slope)\n",
-                run->transfer->scale, run->transfer->per_byte_scale);
+                     "the ping-pong: t(0), and every time from 1 KiB up and the largest sizes' slope%s)\n",
+                run->transfer->scale, run->transfer->per_byte_scale,
+                run->transfer->exchange_room
+                    ? "; and to leave the transfer room for the exchanges both ways, at most "
+                      "2 t(m) - exchange(m)" : "");
 }
 
 void pz_cal_print_cold(FILE *out, const struct pz_calibration_run *run)
@@ -594,6 +640,10 @@ void pz_cal_print_segments(FILE *out, const struct pz_calibration_run *run)
         fprintf(out, "%12s %12s %14s\n", pz_cal_size(a, sizeof(a), g->upto),
                 human_time(b, sizeof(b), g->latency), human_rate(c, sizeof(c), g->bandwidth));
     }
+    if (f->bounded > 0)
+        fprintf(out, "(%d segment(s) held at %.0fx the fastest rate measured, %s: the overheads "
+                     "took the rest of their slope)\n",
+                f->bounded, PZ_SEG_RATE_BOUND, human_rate(c, sizeof(c), f->bandwidth_bound));
     fprintf(out, "segments + overheads: median |error| %.2f%%, largest %.2f%%; the cost model "
                  "alone %.2f%%: %s\n",
             f->median_error, f->max_error, t->previous_error,

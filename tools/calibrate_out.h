@@ -15,19 +15,23 @@ struct pz_calibration_run {
     const struct pz_pingpong *points;
     const long *roundtrips;      /* timed round trips of each size */
     int npoints;
-    const struct pz_pingpong *exchanges;   /* median exchange both ways at some sizes */
+    const struct pz_pingpong *exchanges;   /* exchange both ways at some sizes (the
+                                              lower quartile of the exchanges) */
     int nexchanges;
     int same_node;               /* both ranks on one node */
     char host[2][256];           /* MPI_Get_processor_name of each rank */
     char mpi_version[256];       /* the first line of MPI_Get_library_version */
     double seconds;              /* the whole measurement took */
+    int remeasured;              /* repetitions added to sizes whose repetitions disagreed */
+    int disagreeing;             /* sizes whose repetitions still disagree by more than
+                                    PZ_FIT_SPREAD */
     const char *packet_source;   /* "default" or "--packet-size/--packet-header" */
     /* the progress probe: a nonblocking send of probe_bytes, its sender computing
      * probe_compute seconds before it waits; the receive completed probe_received seconds
      * after it was posted (median of the repetitions) */
     double probe_bytes, probe_compute, probe_received;
-    /* the overheads at noverheads sizes up to the eager threshold, each the median of
-     * its repetitions: the sender's MPI_Isend + MPI_Wait, the receiver's MPI_Wait for a
+    /* the overheads at noverheads sizes up to the eager threshold, each the lower
+     * quartile of its repetitions (the loop's: the median): the sender's MPI_Isend + MPI_Wait, the receiver's MPI_Wait for a
      * message already arrived, the computation delayed by an MPI_Isend in a loop */
     const struct pz_pingpong *send_times, *recv_times, *loop_times;
     int noverheads;
@@ -40,6 +44,8 @@ struct pz_calibration_run {
     double cache_size, cold_pool;
     /* the overheads and segments fitted to the above (NULL: not measured) */
     const struct pz_transfer_fit *transfer;
+    /* duplex_factor fitted to the exchanges on the machine (NULL: not fitted) */
+    const struct pz_duplex_fit *duplex;
 };
 
 /* How many buffers of a message's size a ping-pong keeps in one cache: 2 per rank (send
@@ -59,6 +65,14 @@ void pz_cal_segment_points(const struct pz_calibration_run *run, struct pz_pingp
 enum pz_progress pz_cal_progress(const struct pz_calibration_run *run,
                                  const struct pz_fit *fit);
 
+/* Whether the times look like the ranks waited for the CPU rather than for the
+ * network, and why in one line into why: MPICH busy-polls, and a rank that shares its
+ * core with another busy process waits scheduler ticks (4 ms at 250 Hz).  Signs: a
+ * 0-byte half round trip of a millisecond or more, the largest message taking less than
+ * twice the time of one 16 times smaller, or more than a tenth of the sizes whose
+ * repetitions still disagreed after their re-measurements. */
+int pz_cal_disturbed(const struct pz_calibration_run *run, char *why, size_t len);
+
 /* Sizes like "0 B", "1500 B", "64 KiB", "16 MiB" into buf. */
 const char *pz_cal_size(char *buf, size_t len, double bytes);
 
@@ -67,10 +81,10 @@ void pz_cal_print_table(FILE *out, const struct pz_calibration_run *run,
                         const struct pz_fit *fit);
 
 /* The exchanges: size, one way (the ping-pong's half round trip), both ways at once,
- * their ratio. */
+ * their ratio, and when run->duplex is fitted the model's exchange and its error. */
 void pz_cal_print_exchanges(FILE *out, const struct pz_calibration_run *run);
 
-/* The overheads: size, the three medians; each line fitted with its error. */
+/* The overheads: size, the three times; each line fitted with its error. */
 void pz_cal_print_overheads(FILE *out, const struct pz_calibration_run *run);
 
 /* The cold ping-pong: size, warm and cold times, their ratio, which the segments use. */

@@ -188,6 +188,85 @@ Test(fit, one_slow_size_is_no_step)
     cr_assert_eq(f.eager_threshold, 0, "a spike taken for a step at %g B", f.eager_threshold);
 }
 
+/* Hockney's 30 us and 117 MB/s with a rendezvous above 16 KiB that costs 100 us more:
+ * two latencies and 40 us of the protocol's own.  One size disturbed by the load (a 0-B
+ * or 1-KiB round trip of 5.3 ms, the last eager size 3 times slower, the first
+ * rendezvous size 6 ms later, the size two before the threshold 3 times slower) moves
+ * nothing: the latency is the median of five sizes' t(m) - m / bandwidth, the four
+ * undisturbed ones exactly 30 us; the step is the lowest of the three sizes after it
+ * against the higher of the last eager size and the median of three; the overhead the
+ * difference of the medians of three sizes above Hockney's line on each side, exactly
+ * 100 us and 0 without the disturbed one: 100 - 2 x 30 = 40 us.  The one ambiguity: a
+ * disturbed last eager size looks like the first rendezvous one, and the threshold is
+ * the size before it (13777 B, 2^13.75), one size early; the overhead stays. */
+Test(fit, one_disturbed_size_moves_neither_latency_nor_threshold_nor_overhead)
+{
+    double disturbed[] = { 0, 1024, 16384, 0, 12288 };
+    double factor[] = { 0, 0, 3, 0, 3 }, added[] = { 5.3e-3, 5.3e-3, 0, 6e-3, 0 };
+    double threshold[] = { 16384, 16384, 13777, 16384, 16384 };
+
+    disturbed[3] = after(16384);
+    for (size_t k = 0; k < sizeof(disturbed) / sizeof(disturbed[0]); k++) {
+        struct pz_pingpong p[MAXP];
+        struct pz_fit f;
+        char err[256];
+        int n = hockney_points(p, 30e-6, 117e6, 16384, 100e-6, 0);
+
+        for (int i = 0; i < n; i++)
+            if (p[i].bytes == disturbed[k])
+                p[i].time = factor[k] > 0 ? p[i].time * factor[k] : p[i].time + added[k];
+        cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &f, err, sizeof(err)), 0, "%s", err);
+        assert_rel(f.latency, 30e-6, 1e-9, "latency");
+        cr_assert_eq(f.eager_threshold, threshold[k], "%g B disturbed: eager threshold %g",
+                     disturbed[k], f.eager_threshold);
+        assert_rel(f.rendezvous_overhead, 40e-6, 1e-6, "rendezvous overhead");
+    }
+}
+
+/* The same with 1% noise: the latency is within 1% (a median of values each within
+ * 1%); the step of 100 us over about 170 us is far above the noise, so the threshold
+ * stays; each median level is within 1% of its times (170 us before, 270 us after the
+ * step at 16 KiB): 40 us within 1.7 + 2.7 = 4.4 us, 11%. */
+Test(fit, one_disturbed_size_in_noise)
+{
+    double disturbed[] = { 0, 1024, 12288, 0 };
+
+    disturbed[3] = after(16384);
+    for (size_t k = 0; k < sizeof(disturbed) / sizeof(disturbed[0]); k++) {
+        struct pz_pingpong p[MAXP];
+        struct pz_fit f;
+        char err[256];
+        int n = hockney_points(p, 30e-6, 117e6, 16384, 100e-6, 0.01);
+
+        for (int i = 0; i < n; i++)
+            if (p[i].bytes == disturbed[k])
+                p[i].time += 5.3e-3;
+        cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &f, err, sizeof(err)), 0, "%s", err);
+        assert_rel(f.latency, 30e-6, 0.01, "latency");
+        cr_assert_eq(f.eager_threshold, 16384, "%g B disturbed: eager threshold %g",
+                     disturbed[k], f.eager_threshold);
+        assert_rel(f.rendezvous_overhead, 40e-6, 0.11, "rendezvous overhead");
+    }
+}
+
+/* Repetitions of one size: the median of the three lowest and their spread.  10, 10.2,
+ * 10.5 and a disturbed 53: 10.2, spread 0.5 / 10 = 5%; two disturbed of three: the
+ * median is a disturbed one, and the spread, 4.3, says to measure again. */
+Test(fit, repetitions_keep_the_lowest)
+{
+    double r[] = { 10, 53, 10.5, 10.2 }, bad[] = { 50, 10, 53 }, q[] = { 4, 1, 3, 2, 5 };
+    double spread;
+
+    assert_rel(pz_fit_repeated(r, 4, &spread), 10.2, 1e-12, "time");
+    assert_rel(spread, 0.05, 1e-9, "spread");
+    assert_rel(pz_fit_repeated(bad, 3, &spread), 50, 1e-12, "time");
+    assert_rel(spread, 4.3, 1e-9, "spread");
+    /* the lower quartile of 1..5: position 0.25 x 4 = 1, the second value; of 1..4 (after
+     * the 5 is dropped) 0.75 between 1 and 2 */
+    assert_rel(pz_fit_quantile(q, 5, 0.25), 2, 1e-12, "quartile of five");
+    assert_rel(pz_fit_quantile(q, 4, 0.25), 1.75, 1e-12, "quartile of four");
+}
+
 Test(fit, the_packet_model_of_002)
 {
     struct pz_pingpong p[MAXP];
@@ -202,7 +281,13 @@ Test(fit, the_packet_model_of_002)
     assert_rel(f.wire_bandwidth, 12.5e6, 1e-3, "wire bandwidth");
     cr_assert_eq(f.startup_points, 21, "0, 1, 2 .. 1024, 384, 640 .. 1408, 1218, 1422: %d",
                  f.startup_points);
-    assert_rel(f.latency, 100e-6 + 78 / 12.5e6, 1e-12, "latency (0 bytes)");
+    /* The latency is the median over 0, 1, 2, 4 and 8 B of t(m) - m / bandwidth, where
+     * t(m) = t0 + t1 m + (m + 78) t_k and 1 / bandwidth = t_k 1500 / 1422: t0 + 78 t_k +
+     * m (t1 + t_k (1 - 1500 / 1422)), increasing with m, so the median is that of 2 B
+     * (the fitted bandwidth, a slope over whole packets, is that within 0.1%: 2 B of it
+     * are 1e-8 of the latency). */
+    assert_rel(f.latency, 100e-6 + 78 / 12.5e6 + 2 * (20e-9 + (1 - 1500.0 / 1422) / 12.5e6),
+               1e-7, "latency (0 bytes)");
     cr_assert_eq(f.eager_threshold, 0, "the packets' steps are no eager step (%g B)",
                  f.eager_threshold);
     for (int i = 0; i < n; i++)
@@ -284,44 +369,28 @@ Test(fit, the_progress_probe_decides_how_rendezvous_progresses)
     cr_assert_eq(pz_cal_progress(&run, &fit), PZ_PROGRESS_BACKGROUND, "no threshold found");
 }
 
-/* Exchanges both ways at 0 B, 4 KiB and 1 MiB took 1.5, 1.6 and 1.8 times one way; the
- * 8 KiB exchange has no ping-pong to compare with: duplex_factor 1.6, over 3 sizes. */
-Test(fit, the_duplex_factor_is_the_median_exchange_over_one_way)
+/* The warning of a loaded machine: 0 B, 1 MiB and 16 MiB taking 3 us, 1 ms and 16 ms
+ * is an idle machine; a 0-byte time of a scheduler tick (4 ms), a 16 MiB message as fast
+ * as one of 1 MiB (16 ms < 2 x 10 ms), or 1 of the 3 sizes (more than a tenth) whose
+ * repetitions still disagree each say the machine was loaded. */
+Test(fit, a_loaded_machine_is_told)
 {
-    struct pz_pingpong p[] = { { 0, 10e-6 }, { 1024, 12e-6 }, { 4096, 20e-6 },
-                               { 1048576, 1e-3 } };
-    struct pz_pingpong x[] = { { 0, 15e-6 }, { 4096, 32e-6 }, { 8192, 99e-6 },
-                               { 1048576, 1.8e-3 } };
-    struct pz_machine m;
-    struct pz_fit f = { 0 };
+    struct pz_pingpong p[] = { { 0, 3e-6 }, { 1048576, 1e-3 }, { 16777216, 16e-3 } };
+    struct pz_calibration_run run = { .points = p, .npoints = 3 };
+    char why[256];
 
-    pz_fit_exchange(&f, p, 4, x, 4);
-    assert_rel(f.duplex_factor, 1.6, 1e-12, "duplex factor");
-    cr_assert_eq(f.duplex_points, 3);
-    pz_machine_defaults(&m);
-    pz_fit_to_machine(&f, p, 4, 0, &m);
-    assert_rel(m.duplex_factor, 1.6, 1e-12, "the machine's duplex_factor");
-}
-
-/* Within 1 and 2: an exchange faster than one message is full duplex, one slower than
- * two is half duplex; no size in common leaves the default. */
-Test(fit, the_duplex_factor_stays_between_full_and_half_duplex)
-{
-    struct pz_pingpong p[] = { { 0, 10e-6 }, { 64, 10e-6 } };
-    struct pz_pingpong fast[] = { { 0, 9e-6 } }, slow[] = { { 64, 31e-6 } },
-                       other[] = { { 32, 15e-6 } };
-    struct pz_machine m;
-    struct pz_fit f = { 0 };
-
-    pz_fit_exchange(&f, p, 2, fast, 1);
-    cr_assert_eq(f.duplex_factor, 1.0);
-    pz_fit_exchange(&f, p, 2, slow, 1);
-    cr_assert_eq(f.duplex_factor, 2.0);
-    pz_fit_exchange(&f, p, 2, other, 1);
-    cr_assert_eq(f.duplex_points, 0);
-    pz_machine_defaults(&m);
-    pz_fit_to_machine(&f, p, 2, 0, &m);
-    cr_assert_eq(m.duplex_factor, 1.0, "no exchange measured: full duplex");
+    cr_assert_not(pz_cal_disturbed(&run, why, sizeof(why)), "idle: %s", why);
+    p[0].time = 4e-3;
+    cr_assert(pz_cal_disturbed(&run, why, sizeof(why)));
+    cr_assert(strstr(why, "millisecond"), "%s", why);
+    p[0].time = 3e-6;
+    p[1].time = 10e-3;
+    cr_assert(pz_cal_disturbed(&run, why, sizeof(why)));
+    cr_assert(strstr(why, "hardly longer"), "%s", why);
+    p[1].time = 1e-3;
+    run.disagreeing = 1;
+    cr_assert(pz_cal_disturbed(&run, why, sizeof(why)));
+    cr_assert(strstr(why, "1 of 3 sizes still disagreed by more than 20%"), "%s", why);
 }
 
 Test(fit, bad_measurements_are_refused)
@@ -539,6 +608,7 @@ struct calibrated {
     struct pz_fit fit;
     struct pz_machine m;
     struct pz_transfer_fit transfer;
+    struct pz_duplex_fit duplex;
 };
 
 static int calibrate_writer(FILE *f, const void *arg)
@@ -575,17 +645,19 @@ Test(machine_write, the_calibrated_machine_file_loads_back_exactly)
         snprintf(c.run.host[1], sizeof(c.run.host[1]), "node%d", 2 - same_node);
         snprintf(c.run.mpi_version, sizeof(c.run.mpi_version), "MPICH Version: 4.0.2");
         cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &c.fit, err, sizeof(err)), 0, "%s", err);
-        pz_fit_exchange(&c.fit, p, n, x, 2);
-        cr_assert_eq(c.fit.duplex_points, 2);
         pz_machine_defaults(&c.m);
         snprintf(c.m.name, sizeof(c.m.name), "calibrated");
         pz_fit_to_machine(&c.fit, p, n, same_node, &c.m);
         c.m.progress = pz_cal_progress(&c.run, &c.fit);
-        pz_fit_transfer(&c.fit, p, n, overheads, 4, overheads, 4, overheads, 4, &c.transfer);
+        pz_fit_transfer(&c.fit, p, n, NULL, 0, overheads, 4, overheads, 4, overheads, 4, &c.transfer);
         /* whether segments beat the cost model is the fit's business (the tests of
          * segments); here the file holds them, to see them and their notes load back */
         c.transfer.segments_kept = 1;
         pz_transfer_to_machine(&c.transfer, same_node, &c.m);
+        pz_fit_duplex(&c.m, x, 2, &c.duplex);
+        cr_assert_eq(c.duplex.sizes, 2);
+        c.m.duplex_factor = c.duplex.factor;
+        c.run.duplex = &c.duplex;
         cr_assert_gt(c.m.overhead.send, 0);
         cr_assert_eq(c.m.shm_segments.n, same_node ? c.m.segments.n : 0);
         c.run.transfer = &c.transfer;
@@ -755,10 +827,109 @@ Test(segments, as_few_as_the_data_supports)
     assert_rel(f.segments.seg[0].bandwidth, 1e9, 0.01, "bandwidth");
     for (int i = 0; i < 3; i++)
         p[i] = (struct pz_pingpong){ i * 10.0, 1e-6 };
+    /* a flat piece of 1 us at 0, 10 and 20 B: the fastest rate is 20 B / 1 us = 20 MB/s,
+     * the segment's bandwidth at most 10 times that, 200 MB/s, 5 ns/B; the line of that
+     * slope through the three (equal weights) has a = 1 us - 5 ns x 10 = 0.95 us */
     pz_fit_segments(p, 3, &base, &f);
     cr_assert_eq(f.segments.n, 1);
-    assert_rel(f.segments.seg[0].bandwidth, 1e15, 1e-12, "bandwidth of a flat piece");
-    assert_rel(f.segments.seg[0].latency, 1e-6, 1e-6, "latency");
+    assert_rel(f.segments.seg[0].bandwidth, 200e6, 1e-12, "bandwidth of a flat piece");
+    assert_rel(f.segments.seg[0].latency, 0.95e-6, 1e-9, "latency");
+    cr_assert_eq(f.bounded, 1);
+}
+
+/* Overheads that take the whole slope (TCP's copies): t(m) = 10 us + m / 1 GB/s with
+ * O_s + O_r = 1 ns/B and o_s + o_r = 4 us leave 6 us flat for the segments, which
+ * alone would be 1e15 B/s.  The fastest rate measured is 16 MiB / (10 us + 16.78 ms),
+ * 0.9994 GB/s: no segment is faster than 10 times that, 9.994 GB/s. */
+Test(segments, no_bandwidth_beyond_ten_times_the_fastest_measured)
+{
+    static struct pz_pingpong p[MAXP];
+    struct pz_segment_base base = { { 2e-6, 0.5e-9, 2e-6, 0.5e-9 }, 0, 0 };
+    struct pz_segment_fit f;
+    int n = hockney_points(p, 10e-6, 1e9, 1e300, 0, 0.005);
+
+    pz_fit_segments(p, n, &base, &f);
+    assert_rel(f.bandwidth_bound, 10 * 16777216 / (10e-6 + 16777216 / 1e9), 0.006, "bound");
+    cr_assert_gt(f.segments.n, 0);
+    cr_assert_gt(f.bounded, 0, "the flat segments are held at the bound");
+    for (int i = 0; i < f.segments.n; i++)
+        cr_assert_leq(f.segments.seg[i].bandwidth, f.bandwidth_bound * (1 + 1e-12),
+                      "segment %d: %g B/s beyond %g", i, f.segments.seg[i].bandwidth,
+                      f.bandwidth_bound);
+}
+
+/* An eager exchange both ways on a switch, overheads o = 2 us + 1 ns/B at each side,
+ * latency 10 us, 100 MB/s, eager up to 1 MiB.  At m bytes both sends leave at o_s(m) =
+ * 2 us + m ns; one transfer, 10 us + m / 100 MB/s = T(m), is reserved first and the
+ * other overlaps it wholly, taking d T(m); then the receive overhead: the exchange ends
+ * at 2 o(m) + d T(m).  At 1000 B: 2 x 3 + 1.6 x 20 = 38 us.  An exchange measured on
+ * that curve with d = 1.6 gives back 1.6 and the model reproduces every size.  An
+ * exchange of 256 B that stalled 15 ms (more than 4 times the model's 2 x 2.256 + 10.256
+ * = 14.8 us with d = 1) is left out of the fit. */
+Test(duplex, the_factor_reproduces_the_exchange)
+{
+    static const double bytes[] = { 0, 64, 1000, 4096, 65536, 1048576 };
+    struct pz_pingpong x[6], stalled[7];
+    struct pz_duplex_fit d;
+    struct pz_machine m;
+
+    pz_machine_defaults(&m);
+    m.cost_model = PZ_COST_HOCKNEY;
+    m.latency = 10e-6;
+    m.bandwidth = 100e6;
+    m.eager_threshold = 1048576;
+    m.overhead = (struct pz_overhead){ 2e-6, 1e-9, 2e-6, 1e-9 };
+    for (int i = 0; i < 6; i++) {
+        double o = 2e-6 + bytes[i] * 1e-9, t = 10e-6 + bytes[i] / 100e6;
+
+        x[i] = (struct pz_pingpong){ bytes[i], 2 * o + 1.6 * t };
+    }
+    assert_rel(x[2].time, 38e-6, 1e-12, "1000 B by hand");
+    m.duplex_factor = 1.6;
+    assert_rel(pz_exchange_time(&m, 1000), 38e-6, 1e-9, "the model at 1000 B");
+    m.duplex_factor = 1;
+    pz_fit_duplex(&m, x, 6, &d);
+    assert_rel(d.factor, 1.6, 1e-9, "duplex factor");
+    cr_assert_eq(d.points, 6);
+    cr_assert_eq(d.beyond, 0);
+    cr_assert_lt(d.max_error, 1e-6, "largest |error| %g%%", d.max_error);
+    for (int i = 0; i < 6; i++)
+        assert_rel(d.model[i], x[i].time, 1e-8, "the model's exchange");
+    memcpy(stalled, x, 2 * sizeof(x[0]));
+    stalled[2] = (struct pz_pingpong){ 256, 15e-3 };
+    memcpy(stalled + 3, x + 2, 4 * sizeof(x[0]));
+    pz_fit_duplex(&m, stalled, 7, &d);
+    assert_rel(d.factor, 1.6, 1e-9, "duplex factor with a stalled size");
+    cr_assert_eq(d.points, 6);
+    cr_assert_eq(d.stalled, 1);
+    cr_assert_eq(d.sizes, 7);
+}
+
+/* The ratio of exchange to one way is (2 o + d T) / (2 o + T), less than d: 1.43 at 0 B
+ * ((4 + 16) / (4 + 10) us) for d = 1.6 above; what the model stretches is T.  An exchange slower than d = 2 makes (6 + 2 x 20 = 46 us at 1000 B, measured 80
+ * us) is held at 2, counted beyond, and its error shown: (80 - 46) / 80 = 42.5%; one
+ * faster than d = 1 (6 + 20 = 26 us, measured 20 us) at 1. */
+Test(duplex, held_between_full_and_half_duplex)
+{
+    struct pz_pingpong slow = { 1000, 80e-6 }, fast = { 1000, 20e-6 };
+    struct pz_duplex_fit d;
+    struct pz_machine m;
+
+    pz_machine_defaults(&m);
+    m.cost_model = PZ_COST_HOCKNEY;
+    m.latency = 10e-6;
+    m.bandwidth = 100e6;
+    m.overhead = (struct pz_overhead){ 2e-6, 1e-9, 2e-6, 1e-9 };
+    pz_fit_duplex(&m, &slow, 1, &d);
+    cr_assert_eq(d.factor, 2);
+    cr_assert_eq(d.beyond, 1);
+    assert_rel(d.max_error, 42.5, 1e-6, "error");
+    pz_fit_duplex(&m, &fast, 1, &d);
+    cr_assert_eq(d.factor, 1);
+    cr_assert_eq(d.beyond, 1);
+    pz_fit_duplex(&m, &fast, 0, &d);
+    cr_assert_eq(d.points, 0);
+    cr_assert_eq(d.factor, 1, "no exchange measured: full duplex");
 }
 
 /* pz_fit_transfer scales overheads larger than the ping-pong allows: a send and a
@@ -776,7 +947,7 @@ Test(transfer, overheads_are_kept_within_the_pingpong)
 
     overhead_points(o, 1e-6, 1e-9, 0);
     cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
-    pz_fit_transfer(&fit, p, n, o, NOVERHEAD, o, NOVERHEAD, o, NOVERHEAD, &t);
+    pz_fit_transfer(&fit, p, n, NULL, 0, o, NOVERHEAD, o, NOVERHEAD, o, NOVERHEAD, &t);
     assert_rel(t.scale, 0.5, 1e-9, "scale");
     assert_rel(t.per_byte_scale, 0.5, 1e-6, "per-byte scale");
     assert_rel(t.base.overhead.send, 0.5e-6, 1e-6, "send_overhead");
@@ -794,6 +965,49 @@ Test(transfer, overheads_are_kept_within_the_pingpong)
  * together, the slope: within it).  At 64 KiB the overheads may take at most
  * (33.768 - 0.2) us / 65536 B = 0.51221 ns/B, so both per-byte ones are scaled by
  * 0.51221; the per-message ones (0.2 us against t(0) = 1 us) are not. */
+/* A transfer of 3 us + m / 1 GB/s that an exchange both ways stretches twice (half
+ * duplex), under 1 us of overheads: one way takes t(m) = 4 us + m / 1 GB/s, an exchange
+ * X(m) = 1 + 2 (3 + m / 1 GB/s) = 7 us + 2 m / 1 GB/s.  The room the exchanges leave the
+ * overheads is 2 t(m) - X(m) = 1 us at every size, none of it per byte.  Measured
+ * overheads of 1.5 + 1 = 2.5 us and 2 x 0.2 ns/B fit within the ping-pong alone (t(0) =
+ * 4 us; per byte (t(m) - 2.5 us) / m is above 0.4 ns/B from 1 KiB up), so without the
+ * exchanges they stay; with them they are scaled to 1 / 2.5 = 0.4 per message and 0 per
+ * byte, and the duplex fit then finds the factor 2 and reproduces every exchange. */
+Test(transfer, overheads_leave_the_transfer_room_for_the_exchanges)
+{
+    static const double xs[] = { 0, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576 };
+    static struct pz_pingpong p[MAXP];
+    struct pz_pingpong send[NOVERHEAD], recv[NOVERHEAD], x[9];
+    struct pz_transfer_fit t;
+    struct pz_duplex_fit d;
+    struct pz_machine m;
+    struct pz_fit fit;
+    char err[256];
+    int n = hockney_points(p, 4e-6, 1e9, 1e300, 0, 0);
+
+    overhead_points(send, 1.5e-6, 0.2e-9, 0);
+    overhead_points(recv, 1e-6, 0.2e-9, 0);
+    for (int i = 0; i < 9; i++)
+        x[i] = (struct pz_pingpong){ xs[i], 7e-6 + 2 * xs[i] / 1e9 };
+    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
+    pz_fit_transfer(&fit, p, n, NULL, 0, send, NOVERHEAD, recv, NOVERHEAD, send, NOVERHEAD, &t);
+    cr_assert_eq(t.scale, 1);
+    cr_assert_eq(t.per_byte_scale, 1);
+    cr_assert_eq(t.exchange_room, 0);
+    pz_fit_transfer(&fit, p, n, x, 9, send, NOVERHEAD, recv, NOVERHEAD, send, NOVERHEAD, &t);
+    assert_rel(t.scale, 0.4, 1e-6, "scale");
+    cr_assert(t.per_byte_scale < 1e-6, "per-byte scale %g", t.per_byte_scale);
+    cr_assert_eq(t.exchange_room, 1);
+    pz_machine_defaults(&m);
+    m.latency = 3e-6;
+    m.bandwidth = 1e9;
+    m.eager_threshold = 1048576;
+    m.overhead = t.base.overhead;
+    pz_fit_duplex(&m, x, 9, &d);
+    assert_rel(d.factor, 2, 1e-6, "duplex factor");
+    cr_assert_lt(d.max_error, 0.01, "largest |error| %g%%", d.max_error);
+}
+
 Test(transfer, no_size_is_faster_than_its_overheads)
 {
     static struct pz_pingpong p[MAXP];
@@ -808,7 +1022,7 @@ Test(transfer, no_size_is_faster_than_its_overheads)
             p[i].time = 1e-6 + 32.768e-6;
     overhead_points(o, 0.1e-6, 0.5e-9, 0);
     cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
-    pz_fit_transfer(&fit, p, n, o, NOVERHEAD, o, NOVERHEAD, o, NOVERHEAD, &t);
+    pz_fit_transfer(&fit, p, n, NULL, 0, o, NOVERHEAD, o, NOVERHEAD, o, NOVERHEAD, &t);
     cr_assert_eq(t.scale, 1);
     assert_rel(t.per_byte_scale, 33.568 / 65.536, 1e-6, "per-byte scale");
     assert_rel(t.base.overhead.send_per_byte, 0.5e-9 * 33.568 / 65.536, 1e-6,
