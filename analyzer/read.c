@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "calls_gen.h"
 #include "names.h"
+#include "progress.h"
 #include "reader.h"
 
 static int failed(const struct reader *r)
@@ -118,7 +119,7 @@ static int read_events(struct reader *r)
     OTF2_Reader *otf = r->file.otf;
     OTF2_GlobalEvtReader *er;
     OTF2_GlobalEvtReaderCallbacks *cb;
-    uint64_t n;
+    uint64_t n, read = 0, total = pz_defs_thread_events(&r->defs);
 
     for (int th = 0; th < r->defs.nthreads; th++) {
         /* the event reader must exist before the local definitions are read */
@@ -136,8 +137,12 @@ static int read_events(struct reader *r)
     }
     pz_walk_callbacks(cb);
     OTF2_Reader_RegisterGlobalEvtCallbacks(otf, er, cb, r);
-    if (OTF2_Reader_ReadAllGlobalEvents(otf, er, &n) != OTF2_SUCCESS)
-        pz_reader_fail(r, "cannot read the events (damaged or truncated archive?)");
+    do {
+        if (OTF2_Reader_ReadGlobalEvents(otf, er, PZ_PROGRESS_BATCH, &n) != OTF2_SUCCESS)
+            pz_reader_fail(r, "cannot read the events (damaged or truncated archive?)");
+        read += n;
+        pz_progress_tell(r->progress, "events read", read, total);
+    } while (n == PZ_PROGRESS_BATCH && !failed(r));
     OTF2_GlobalEvtReaderCallbacks_Delete(cb);
     OTF2_Reader_CloseGlobalEvtReader(otf, er);
     return failed(r) ? -1 : 0;
@@ -282,7 +287,14 @@ static void read_partial(struct reader *r)
 
 int pz_analyze(const char *path, struct pz_analysis *a, char *err, size_t errlen)
 {
-    struct reader r = { .a = a };
+    return pz_analyze_with_progress(path, a, NULL, err, errlen);
+}
+
+int pz_analyze_with_progress(const char *path, struct pz_analysis *a,
+                             const struct pz_progress_hook *progress, char *err,
+                             size_t errlen)
+{
+    struct reader r = { .a = a, .progress = progress };
 
     memset(a, 0, sizeof(*a));
     if (pz_trace_file_open(&r.file, path, &r.defs) == 0) {

@@ -91,13 +91,13 @@ static OTF2_CallbackCode on_location(void *ud, OTF2_LocationRef self, OTF2_Strin
 {
     struct pz_defs *d = ud;
 
-    (void)name, (void)events;
+    (void)name;
     if (pz_grow((void **)&d->locations, &d->location_cap, d->nlocations,
                 sizeof(*d->locations)) != 0) {
         pz_defs_fail(d, "out of memory");
         return OTF2_CALLBACK_INTERRUPT;
     }
-    d->locations[d->nlocations++] = (struct pz_location_def){ self, group, type, -1 };
+    d->locations[d->nlocations++] = (struct pz_location_def){ self, group, type, -1, events };
     return OTF2_CALLBACK_SUCCESS;
 }
 

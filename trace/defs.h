@@ -52,6 +52,7 @@ struct pz_location_def {
     OTF2_LocationGroupRef group;
     OTF2_LocationType type;
     int thread;            /* -1: not read (an accelerator stream, metrics) */
+    uint64_t events;       /* as its definition says */
 };
 
 struct pz_group_def {
@@ -132,6 +133,10 @@ void pz_defs_release(struct pz_defs *d);
 
 /* The string with reference ref, NULL if none. */
 const char *pz_defs_string(const struct pz_defs *d, uint32_t ref);
+
+/* The events of the threads' locations, as their definitions say: what a reader of
+ * every thread reads. */
+uint64_t pz_defs_thread_events(const struct pz_defs *d);
 
 /* The thread of location loc, -1 if it is not read. */
 int pz_defs_thread(const struct pz_defs *d, OTF2_LocationRef loc);
