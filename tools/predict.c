@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "machine.h"
 #include "machine_options.h"
+#include "progress_line.h"
 #include "report.h"
 #include "temporary.h"
 
@@ -27,8 +28,10 @@ static void usage(FILE *out)
             "                      up to 16): ethernet-100-hub, gigabit-switch, myrinet-2proc\n"
             "  --format FORMAT     text (the default), json, or html (one machine)\n"
             "  --per-process       also every process's values (one machine)\n"
-            "  -o OUT              also write the predicted trace: OUT/traces.otf2, or with\n"
-            "                      several machines OUT/NAME/traces.otf2 per machine\n"
+            "  -o FILE             write the report to FILE instead of the standard output\n"
+            "  --trace-out DIR     also write the predicted trace: DIR/traces.otf2, or with\n"
+            "                      several machines DIR/NAME/traces.otf2 per machine\n"
+            "  --quiet             no progress on a terminal\n"
             "  --compute wall|cpu  computation from the recorded wall-clock time (default), or\n"
             "                      from the CPU time recorded with PROGNOZ_CPU_TIME=1\n"
             "  --mpi SET           the collective algorithms: mpich1, mpich-1.2.5, mpich4\n"
@@ -38,10 +41,11 @@ static void usage(FILE *out)
 }
 
 struct options {
-    const char *trace, *output;
-    int per_process;
+    const char *trace, *output, *trace_out;
+    int per_process, quiet;
     enum pz_report_format format;
     struct pz_machine_options m;
+    struct pz_progress_line *progress;
 };
 
 /* One option with its value at argv[*i]; 0, or 2 after reporting a usage error. */
@@ -55,8 +59,8 @@ static int parse_valued(int argc, char **argv, int *i, struct options *o)
     }
     if (pz_machine_option_is(opt))
         return pz_machine_option("predict", opt, val, &o->m);
-    if (!strcmp(opt, "-o")) {
-        o->output = val;
+    if (!strcmp(opt, "-o") || !strcmp(opt, "--trace-out")) {
+        *(!strcmp(opt, "-o") ? &o->output : &o->trace_out) = val;
         return 0;
     }
     if (pz_format_parse(val, &o->format) == 0)
@@ -67,18 +71,23 @@ static int parse_valued(int argc, char **argv, int *i, struct options *o)
 
 static int is_valued(const char *arg)
 {
-    return pz_machine_option_is(arg) || !strcmp(arg, "--format") || !strcmp(arg, "-o");
+    return pz_machine_option_is(arg) || !strcmp(arg, "--format") || !strcmp(arg, "-o") ||
+           !strcmp(arg, "--trace-out");
 }
 
 /* Returns 0, 1 when --help was asked, or 2 on a usage error (already reported). */
 static int parse(int argc, char **argv, struct options *o)
 {
+    struct stat st;
+
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 1;
         } else if (!strcmp(argv[i], "--per-process")) {
             o->per_process = 1;
+        } else if (!strcmp(argv[i], "--quiet")) {
+            o->quiet = 1;
         } else if (is_valued(argv[i])) {
             if (parse_valued(argc, argv, &i, o) != 0)
                 return 2;
@@ -99,20 +108,25 @@ static int parse(int argc, char **argv, struct options *o)
         fprintf(stderr, "prognoz predict: --format html and --per-process take one machine\n");
         return 2;
     }
+    if (o->output && stat(o->output, &st) == 0 && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "prognoz predict: -o '%s' is a directory: -o names the report's file, "
+                "--trace-out DIR writes the predicted trace\n", o->output);
+        return 2;
+    }
     return 0;
 }
 
-/* Where the predicted trace of machine i goes: -o, -o/NAME, or a directory of its own
- * under $TMPDIR (*temporary set) removed after the report. */
+/* Where the predicted trace of machine i goes: --trace-out, --trace-out/NAME, or a
+ * directory of its own under $TMPDIR (*temporary set) removed after the report. */
 static int trace_dir(const struct options *o, const struct pz_machine *m, char *dir,
                      size_t len, int *temporary)
 {
-    *temporary = !o->output;
-    if (o->output && o->m.nmachines == 1) {
-        snprintf(dir, len, "%s", o->output);
-    } else if (o->output) {
-        if ((mkdir(o->output, 0777) != 0 && errno != EEXIST) ||
-            snprintf(dir, len, "%s/%s", o->output, m->name) >= (int)len)
+    *temporary = !o->trace_out;
+    if (o->trace_out && o->m.nmachines == 1) {
+        snprintf(dir, len, "%s", o->trace_out);
+    } else if (o->trace_out) {
+        if ((mkdir(o->trace_out, 0777) != 0 && errno != EEXIST) ||
+            snprintf(dir, len, "%s/%s", o->trace_out, m->name) >= (int)len)
             return -1;
     } else if (pz_temporary_make("predict", dir, len) != 0) {
         return -1;
@@ -124,7 +138,8 @@ static int trace_dir(const struct options *o, const struct pz_machine *m, char *
 static int predict_one(const struct options *o, const struct pz_machine *m,
                        struct pz_analysis *a, struct pz_prediction *result)
 {
-    struct pz_predict_options po = { .machine = m, .compute_cpu = o->m.compute_cpu };
+    struct pz_predict_options po = { .machine = m, .compute_cpu = o->m.compute_cpu,
+                                     .progress = &o->progress->hook };
     char dir[4096], err[8192];
     int temporary, rc = -1;
 
@@ -136,11 +151,14 @@ static int predict_one(const struct options *o, const struct pz_machine *m,
     }
     po.output = dir;
     if (pz_predict(o->trace, &po, result, err, sizeof(err)) != 0) {
+        pz_progress_line_end(o->progress);
         fprintf(stderr, "prognoz predict: %s\n", err);
-    } else if (pz_analyze(dir, a, err, sizeof(err)) != 0) {
+    } else if (pz_analyze_with_progress(dir, a, &o->progress->hook, err, sizeof(err)) != 0) {
+        pz_progress_line_end(o->progress);
         fprintf(stderr, "prognoz predict: the predicted trace: %s\n", err);
     } else {
         rc = 0;
+        pz_progress_line_end(o->progress);
         if (o->m.compute_cpu && result->cpu_gaps == 0 && result->wall_gaps > 0)
             fprintf(stderr, "prognoz predict: warning: %s has no CPU times (record with "
                     "PROGNOZ_CPU_TIME=1): computations are timed by the wall clock\n",
@@ -160,7 +178,7 @@ static void describe(FILE *out, enum pz_report_format format, const void *machin
         pz_machine_summary(out, machine);
 }
 
-static int report_one(const struct options *o, const struct pz_machine *m,
+static int report_one(FILE *out, const struct options *o, const struct pz_machine *m,
                       const struct pz_analysis *a, const struct pz_prediction *p)
 {
     struct pz_replay_summary r = {
@@ -170,13 +188,13 @@ static int report_one(const struct options *o, const struct pz_machine *m,
     };
 
     if (o->format == PZ_REPORT_JSON)
-        return pz_report_json_predicted(stdout, a, o->per_process, describe, m, &r);
+        return pz_report_json_predicted(out, a, o->per_process, describe, m, &r);
     if (o->format == PZ_REPORT_TEXT)
-        describe(stdout, o->format, m);
-    return pz_report_write(stdout, a, o->format, o->per_process);
+        describe(out, o->format, m);
+    return pz_report_write(out, a, o->format, o->per_process);
 }
 
-static int compare(const struct options *o, const struct pz_machine *m,
+static int compare(FILE *out, const struct options *o, const struct pz_machine *m,
                    const struct pz_analysis *predicted)
 {
     struct pz_compared runs[PZ_MAX_MACHINES];
@@ -184,15 +202,40 @@ static int compare(const struct options *o, const struct pz_machine *m,
     char err[8192];
     int rc;
 
-    if (pz_analyze(o->trace, &recorded, err, sizeof(err)) != 0) {
+    rc = pz_analyze_with_progress(o->trace, &recorded, &o->progress->hook, err, sizeof(err));
+    pz_progress_line_end(o->progress);
+    if (rc != 0) {
         fprintf(stderr, "prognoz predict: %s\n", err);
         return -1;
     }
     for (int i = 0; i < o->m.nmachines; i++)
         runs[i] = (struct pz_compared){ m[i].name, &predicted[i], &m[i] };
-    rc = pz_report_compare(stdout, o->format, &recorded, runs, o->m.nmachines, describe);
+    rc = pz_report_compare(out, o->format, &recorded, runs, o->m.nmachines, describe);
     pz_analysis_free(&recorded);
     return rc;
+}
+
+/* The report, to -o's file or the standard output; the exit status. */
+static int write_report(const struct options *o, const struct pz_machine *m,
+                        const struct pz_analysis *a, const struct pz_prediction *result)
+{
+    FILE *out = o->output ? fopen(o->output, "w") : stdout;
+    int rc;
+
+    if (!out) {
+        fprintf(stderr, "prognoz predict: cannot write '%s': %s\n", o->output,
+                strerror(errno));
+        return 1;
+    }
+    rc = o->m.nmachines == 1 ? report_one(out, o, m, a, result) : compare(out, o, m, a);
+    if (fflush(out) != 0 || ferror(out))
+        rc = -1;
+    if (out != stdout && fclose(out) != 0)
+        rc = -1;
+    if (rc != 0)
+        fprintf(stderr, "prognoz predict: cannot write '%s': %s\n",
+                o->output ? o->output : "the standard output", strerror(errno));
+    return rc != 0;
 }
 
 int pz_cmd_predict(int argc, char **argv)
@@ -201,23 +244,19 @@ int pz_cmd_predict(int argc, char **argv)
     struct pz_machine m[PZ_MAX_MACHINES];
     struct pz_analysis a[PZ_MAX_MACHINES];
     struct pz_prediction result;
+    struct pz_progress_line progress;
     int rc = parse(argc, argv, &o), done = 0;
 
     if (rc)
         return rc == 1 ? 0 : 2;
+    pz_progress_line_init(&progress, "predict", o.quiet);
+    o.progress = &progress;
     pz_temporary_clean_up_on_signals();
     if (pz_machine_options_load("predict", &o.m, m) != 0)
         return 1;
     while (done < o.m.nmachines && predict_one(&o, &m[done], &a[done], &result) == 0)
         done++;
-    if (done == o.m.nmachines) {
-        rc = o.m.nmachines == 1 ? report_one(&o, &m[0], &a[0], &result) : compare(&o, m, a);
-        if (rc != 0 || fflush(stdout) != 0)
-            fprintf(stderr, "prognoz predict: cannot write the report\n");
-        rc = rc != 0;
-    } else {
-        rc = 1;
-    }
+    rc = done == o.m.nmachines ? write_report(&o, m, a, &result) : 1;
     for (int i = 0; i < done; i++)
         pz_analysis_free(&a[i]);
     for (int i = 0; i < o.m.nmachines; i++)

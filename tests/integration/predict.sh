@@ -9,8 +9,9 @@
 # is a consistent trace (no clock-condition violation) whose waits are all its MPI time.
 # On a machine with 10 ms of latency it is at least 100 ms longer.  Several machines give
 # the side-by-side table (text and JSON); one machine the report of prognoz report plus
-# "machine" and "prediction"; -o writes a trace otf2-print and prognoz report read, and
-# refuses to overwrite one.  Errors (no trace, a wrong machine file, a wrong --coll or
+# "machine" and "prediction"; --trace-out writes a trace otf2-print and prognoz report
+# read, and refuses to overwrite one; -o writes the report to a file, never into a
+# directory; --opt=value is --opt value.  Errors (no trace, a wrong machine file, a wrong --coll or
 # --mpi, no --machine) give one line on stderr and a usage (2) or failure (1) status.
 # --coll and --mpi give a report; with PROGNOZ_CPU_TIME=1 at record time, --compute cpu
 # predicts the 100 ms of CPU time each rank computed, of the order of --compute wall.
@@ -354,12 +355,12 @@ done()
 EOF
 )
 
-# --- d. -o OUT: the predicted trace, read by otf2-print and prognoz report; never
-# overwritten.
+# --- d. --trace-out DIR: the predicted trace, read by otf2-print and prognoz report;
+# never overwritten.  -o FILE: the report in FILE.
 (
-predict_ok "$trace" --machine "$ideal" -o "$PZ_WORK/out"
-grep -q '^Predicted on machine ideal:' "$out" || pz_fail "-o OUT: no report on stdout"
-test -f "$PZ_WORK/out/traces.otf2" || pz_fail "-o OUT: no OUT/traces.otf2"
+predict_ok "$trace" --machine "$ideal" --trace-out "$PZ_WORK/out"
+grep -q '^Predicted on machine ideal:' "$out" || pz_fail "--trace-out: no report on stdout"
+test -f "$PZ_WORK/out/traces.otf2" || pz_fail "--trace-out: no OUT/traces.otf2"
 pz_trace out
 cp "$PZ_WORK/out.events" "$PZ_WORK/out.events.first"
 report out "$PZ_WORK/out.json" --format json
@@ -376,17 +377,28 @@ done()
 EOF
 )
 (
-test -f "$PZ_WORK/out.events.first" || pz_fail "-o OUT: no first trace to write over"
-predict fail "$trace" --machine "$ideal" -o "$PZ_WORK/out"
-one_line "-o OUT over a trace" "$PZ_WORK/out"
+test -f "$PZ_WORK/out.events.first" || pz_fail "--trace-out: no first trace to write over"
+predict fail "$trace" --machine "$ideal" --trace-out="$PZ_WORK/out"
+one_line "--trace-out over a trace" "$PZ_WORK/out"
 pz_trace out
-cmp -s "$PZ_WORK/out.events" "$PZ_WORK/out.events.first" || pz_fail "-o OUT over a trace changed it"
+cmp -s "$PZ_WORK/out.events" "$PZ_WORK/out.events.first" || pz_fail "--trace-out over a trace changed it"
 # several machines: OUT/NAME/traces.otf2 each
-predict_ok "$trace" --machine "$ideal" --machine "$slow" -o "$PZ_WORK/outs"
+predict_ok "$trace" --machine "$ideal" --machine "$slow" --trace-out "$PZ_WORK/outs"
 for m in ideal slow; do
-    test -f "$PZ_WORK/outs/$m/traces.otf2" || pz_fail "-o OUT with 2 machines: no OUT/$m/traces.otf2"
+    test -f "$PZ_WORK/outs/$m/traces.otf2" || pz_fail "--trace-out with 2 machines: no OUT/$m/traces.otf2"
     pz_print "$PZ_WORK/outs.$m.events" "$PZ_WORK/outs/$m/traces.otf2"
 done
+)
+(
+# -o FILE: the report, as on the standard output; a directory is refused, naming
+# --trace-out; --machine=FILE --format=json as --machine FILE --format json.
+predict_ok "$trace" --machine "$ideal" --format json
+cp "$out" "$PZ_WORK/stdout.json"
+predict_ok "$trace" --machine="$ideal" --format=json -o "$PZ_WORK/report.json"
+test ! -s "$out" || pz_fail "-o FILE: output on stdout"
+cmp -s "$PZ_WORK/report.json" "$PZ_WORK/stdout.json" || pz_fail "-o FILE: not the report of the standard output"
+predict 2 "$trace" --machine "$ideal" -o "$PZ_WORK"
+one_line "-o DIR" "--trace-out"
 )
 
 # --- e. Errors: one line, a usage (2) or failure (1) status, no report.  Each case in
@@ -415,8 +427,12 @@ grep -q "expected" "$err" || pz_fail "a wrong unit: '$(cat "$err")' does not say
 (
 predict 2 "$trace" --machine "$ideal" --coll allgather=nonsense
 one_line "--coll allgather=nonsense" "allgather=nonsense"
-predict 2 "$trace" --machine "$ideal" --coll nonsense=bruck
+grep -q "the algorithms of allgather: bruck recursive_doubling ring" "$err" ||
+    pz_fail "--coll allgather=nonsense: '$(cat "$err")' does not list allgather's algorithms"
+predict 2 "$trace" --machine "$ideal" --coll=nonsense=bruck
 one_line "--coll nonsense=bruck" "nonsense=bruck"
+grep -q "the operations: barrier bcast" "$err" ||
+    pz_fail "--coll nonsense=bruck: '$(cat "$err")' does not list the operations"
 )
 (
 predict 2 "$trace"
@@ -430,8 +446,8 @@ pz_expect_eq "no trace: first line on stderr" "prognoz predict: no trace given" 
 )
 # --mpi takes the values of the key mpi of a machine file, and says so at once.
 (
-predict fail "$trace" --machine "$ideal" --mpi nonsense
-one_line "--mpi nonsense" "'nonsense'"
+predict 2 "$trace" --machine "$ideal" --mpi nonsense
+one_line "--mpi nonsense" "'nonsense': expected mpich1, mpich-1.2.5 or mpich4"
 )
 # A bandwidth the parser takes must give a report that parses: "inf" (strtod reads it)
 # is either refused with the file and line, or written as valid JSON.
