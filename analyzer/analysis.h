@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 struct pz_progress_hook;   /* trace/progress.h */
+struct pz_recording;       /* trace/defs.h */
 
 /* What one process spent in one interval, over all its executions; seconds. */
 struct pz_stats {
@@ -86,6 +87,8 @@ struct pz_analysis {
     char *partial;                     /* the run ended without MPI_Finalize: how each
                                           process ended, "0: HOW; 1: HOW; ..." (the
                                           property PZ_PARTIAL_PROPERTY); else NULL */
+    char *trace;                       /* the path analyzed, as given */
+    struct pz_recording *recording;    /* what the trace says of its recording */
 };
 
 /* Analyzes the OTF2 archive at path (DIR/traces.otf2, or DIR).  Returns 0, or -1 with a

@@ -214,6 +214,14 @@ static void warn_switched_off(struct reader *r)
     }
 }
 
+static void warn_oversubscribed(struct reader *r)
+{
+    char line[512];
+
+    if (r->a->recording && pz_recording_caveat(r->a->recording, line, sizeof(line)))
+        warn(r->a, "%s", line);
+}
+
 /* A process's whole run: from its first event to its last; an OpenMP worker thread's, the
  * time it spent in thread teams (between them it waits in the OpenMP runtime). */
 static double whole_run(const struct process *pr)
@@ -242,6 +250,7 @@ static int read_trace(struct reader *r)
     pz_waits_finish(r);
     close_cut_processes(r);
     warn_switched_off(r);
+    warn_oversubscribed(r);
     for (int p = 0; p < r->a->nprocs; p++) {
         if (r->procs[p].last >= r->procs[p].first) {
             r->a->nodes[0].procs[p].count = 1;
@@ -285,6 +294,16 @@ static void read_partial(struct reader *r)
     free(names);
 }
 
+/* The path and the recording's description, taken from the definitions. */
+static int keep_recording(struct reader *r, const char *path)
+{
+    if (!(r->a->trace = strdup(path)) || !(r->a->recording = malloc(sizeof(*r->a->recording))))
+        return -1;
+    *r->a->recording = r->defs.recording;
+    memset(&r->defs.recording, 0, sizeof(r->defs.recording));
+    return 0;
+}
+
 int pz_analyze(const char *path, struct pz_analysis *a, char *err, size_t errlen)
 {
     return pz_analyze_with_progress(path, a, NULL, err, errlen);
@@ -299,7 +318,10 @@ int pz_analyze_with_progress(const char *path, struct pz_analysis *a,
     memset(a, 0, sizeof(*a));
     if (pz_trace_file_open(&r.file, path, &r.defs) == 0) {
         read_partial(&r);
-        read_trace(&r);
+        if (keep_recording(&r, path) != 0)
+            pz_reader_fail(&r, "out of memory");
+        else
+            read_trace(&r);
     }
     pz_trace_file_close(&r.file);
     release(&r);
@@ -324,6 +346,10 @@ void pz_analysis_free(struct pz_analysis *a)
         free(a->warnings[i]);
     free(a->warnings);
     free(a->partial);
+    free(a->trace);
+    if (a->recording)
+        pz_recording_release(a->recording);
+    free(a->recording);
     for (int i = 0; i < a->nnodes; i++) {
         free(a->nodes[i].file);
         free(a->nodes[i].procs);

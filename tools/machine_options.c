@@ -110,6 +110,7 @@ int pz_machine_option(const char *cmd, const char *opt, const char *val,
         fprintf(stderr, "prognoz %s: at most %d machines\n", cmd, PZ_MAX_MACHINES);
     } else if (!strcmp(opt, "--compute")) {
         o->compute_cpu = !strcmp(val, "cpu");
+        o->compute_given = 1;
         if (o->compute_cpu || !strcmp(val, "wall"))
             return 0;
         fprintf(stderr, "prognoz %s: --compute '%s': expected wall or cpu\n", cmd, val);

@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "machine.h"
 #include "machine_options.h"
+#include "open.h"
 #include "progress_line.h"
 #include "report.h"
 #include "temporary.h"
@@ -116,6 +117,30 @@ static int parse(int argc, char **argv, struct options *o)
     return 0;
 }
 
+/* A recording of more processes than cores, said in one line: computations are then
+ * timed by the recorded CPU times when the trace has them and --compute did not say
+ * otherwise, the wall clock's times being stretched by the waits for a core. */
+static void check_recording(struct options *o)
+{
+    struct pz_trace_file f;
+    struct pz_defs defs;
+    char line[512];
+
+    if (pz_trace_file_open(&f, o->trace, &defs) == 0 &&
+        pz_recording_caveat(&defs.recording, line, sizeof(line))) {
+        if (defs.recording.cpu_times && !o->m.compute_given)
+            o->m.compute_cpu = 1;
+        fprintf(stderr, "prognoz predict: %s; %s\n", line,
+                o->m.compute_cpu && defs.recording.cpu_times
+                    ? "computations are timed by the CPU times it recorded"
+                : defs.recording.cpu_times
+                    ? "--compute cpu would time them by the CPU times it recorded"
+                    : "record it with PROGNOZ_CPU_TIME=1 to time them by CPU time");
+    }
+    pz_trace_file_close(&f);
+    pz_defs_release(&defs);
+}
+
 /* Where the predicted trace of machine i goes: --trace-out, --trace-out/NAME, or a
  * directory of its own under $TMPDIR (*temporary set) removed after the report. */
 static int trace_dir(const struct options *o, const struct pz_machine *m, char *dir,
@@ -178,63 +203,93 @@ static void describe(FILE *out, enum pz_report_format format, const void *machin
         pz_machine_summary(out, machine);
 }
 
-static int report_one(FILE *out, const struct options *o, const struct pz_machine *m,
-                      const struct pz_analysis *a, const struct pz_prediction *p)
+/* What the replay of machine m did, for the JSON. */
+static struct pz_replay_summary replay_summary(const struct options *o,
+                                               const struct pz_prediction *p)
 {
-    struct pz_replay_summary r = {
+    return (struct pz_replay_summary){
         .end = p->end, .records = p->records, .calls = p->calls,
         .compute = o->m.compute_cpu ? "cpu" : "wall", .cpu_timed = p->cpu_gaps,
         .wall_timed = p->wall_gaps,
     };
-
-    if (o->format == PZ_REPORT_JSON)
-        return pz_report_json_predicted(out, a, o->per_process, describe, m, &r);
-    if (o->format == PZ_REPORT_TEXT)
-        describe(out, o->format, m);
-    return pz_report_write(out, a, o->format, o->per_process);
 }
 
-static int compare(FILE *out, const struct options *o, const struct pz_machine *m,
-                   const struct pz_analysis *predicted)
+/* The JSON of the prediction on every machine: the recording's report first. */
+static int write_json(FILE *out, const struct options *o, const struct pz_machine *m,
+                      const struct pz_analysis *recorded, const struct pz_analysis *a,
+                      const struct pz_prediction *results)
+{
+    struct pz_replay_summary r[PZ_MAX_MACHINES];
+    struct pz_predicted runs[PZ_MAX_MACHINES];
+
+    for (int i = 0; i < o->m.nmachines; i++) {
+        r[i] = replay_summary(o, &results[i]);
+        runs[i] = (struct pz_predicted){ &a[i], &m[i], &r[i] };
+    }
+    return pz_report_json_prediction(out, recorded, runs, o->m.nmachines, o->per_process,
+                                     describe);
+}
+
+/* The report of the predictions a[] on machines m[] into out: JSON; the predicted run
+ * after its machine (one machine); or the recorded one and each machine side by side. */
+static int write_to(FILE *out, const struct options *o, const struct pz_machine *m,
+                    const struct pz_analysis *recorded, const struct pz_analysis *a,
+                    const struct pz_prediction *results)
 {
     struct pz_compared runs[PZ_MAX_MACHINES];
-    struct pz_analysis recorded;
-    char err[8192];
-    int rc;
 
-    rc = pz_analyze_with_progress(o->trace, &recorded, &o->progress->hook, err, sizeof(err));
-    pz_progress_line_end(o->progress);
-    if (rc != 0) {
-        fprintf(stderr, "prognoz predict: %s\n", err);
-        return -1;
+    if (o->format == PZ_REPORT_JSON)
+        return write_json(out, o, m, recorded, a, results);
+    if (o->m.nmachines == 1) {
+        if (o->format == PZ_REPORT_TEXT)
+            describe(out, o->format, m);
+        return pz_report_write(out, a, o->format, o->per_process);
     }
     for (int i = 0; i < o->m.nmachines; i++)
-        runs[i] = (struct pz_compared){ m[i].name, &predicted[i], &m[i] };
-    rc = pz_report_compare(out, o->format, &recorded, runs, o->m.nmachines, describe);
-    pz_analysis_free(&recorded);
-    return rc;
+        runs[i] = (struct pz_compared){ m[i].name, &a[i], &m[i] };
+    return pz_report_compare(out, recorded, runs, o->m.nmachines, describe);
+}
+
+/* Whether the report shows the recorded run: JSON, and the side-by-side table. */
+static int needs_recorded(const struct options *o)
+{
+    return o->format == PZ_REPORT_JSON || o->m.nmachines > 1;
 }
 
 /* The report, to -o's file or the standard output; the exit status. */
 static int write_report(const struct options *o, const struct pz_machine *m,
-                        const struct pz_analysis *a, const struct pz_prediction *result)
+                        const struct pz_analysis *a, const struct pz_prediction *results)
 {
-    FILE *out = o->output ? fopen(o->output, "w") : stdout;
-    int rc;
+    struct pz_analysis recorded;
+    char err[8192];
+    FILE *out;
+    int rc = 0;
 
-    if (!out) {
+    if (needs_recorded(o)) {
+        rc = pz_analyze_with_progress(o->trace, &recorded, &o->progress->hook, err,
+                                      sizeof(err));
+        pz_progress_line_end(o->progress);
+        if (rc != 0) {
+            fprintf(stderr, "prognoz predict: %s\n", err);
+            return 1;
+        }
+    }
+    if (!(out = o->output ? fopen(o->output, "w") : stdout)) {
         fprintf(stderr, "prognoz predict: cannot write '%s': %s\n", o->output,
                 strerror(errno));
-        return 1;
+        rc = -1;
+    } else {
+        rc = write_to(out, o, m, needs_recorded(o) ? &recorded : NULL, a, results);
+        if (fflush(out) != 0 || ferror(out))
+            rc = -1;
+        if (out != stdout && fclose(out) != 0)
+            rc = -1;
+        if (rc != 0)
+            fprintf(stderr, "prognoz predict: cannot write '%s': %s\n",
+                    o->output ? o->output : "the standard output", strerror(errno));
     }
-    rc = o->m.nmachines == 1 ? report_one(out, o, m, a, result) : compare(out, o, m, a);
-    if (fflush(out) != 0 || ferror(out))
-        rc = -1;
-    if (out != stdout && fclose(out) != 0)
-        rc = -1;
-    if (rc != 0)
-        fprintf(stderr, "prognoz predict: cannot write '%s': %s\n",
-                o->output ? o->output : "the standard output", strerror(errno));
+    if (needs_recorded(o))
+        pz_analysis_free(&recorded);
     return rc != 0;
 }
 
@@ -243,7 +298,7 @@ int pz_cmd_predict(int argc, char **argv)
     struct options o = { .format = PZ_REPORT_TEXT };
     struct pz_machine m[PZ_MAX_MACHINES];
     struct pz_analysis a[PZ_MAX_MACHINES];
-    struct pz_prediction result;
+    struct pz_prediction results[PZ_MAX_MACHINES];
     struct pz_progress_line progress;
     int rc = parse(argc, argv, &o), done = 0;
 
@@ -251,12 +306,13 @@ int pz_cmd_predict(int argc, char **argv)
         return rc == 1 ? 0 : 2;
     pz_progress_line_init(&progress, "predict", o.quiet);
     o.progress = &progress;
+    check_recording(&o);
     pz_temporary_clean_up_on_signals();
     if (pz_machine_options_load("predict", &o.m, m) != 0)
         return 1;
-    while (done < o.m.nmachines && predict_one(&o, &m[done], &a[done], &result) == 0)
+    while (done < o.m.nmachines && predict_one(&o, &m[done], &a[done], &results[done]) == 0)
         done++;
-    rc = done == o.m.nmachines ? write_report(&o, m, a, &result) : 1;
+    rc = done == o.m.nmachines ? write_report(&o, m, a, results) : 1;
     for (int i = 0; i < done; i++)
         pz_analysis_free(&a[i]);
     for (int i = 0; i < o.m.nmachines; i++)

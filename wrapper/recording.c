@@ -61,10 +61,19 @@ static void set_properties(const int *cores, int size, const int *node_of_rank, 
     }
 }
 
+/* The online cores of this node; PROGNOZ_CORES=N says N instead, so that a test's
+ * recording is, or is not, oversubscribed whatever machine runs it. */
+static int online_cores(void)
+{
+    const char *forced = getenv("PROGNOZ_CORES");
+
+    return forced && atoi(forced) > 0 ? atoi(forced) : (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
 void pz_recording_note(MPI_Comm comm, int rank, int size, const int *node_of_rank,
                        int nnodes, uint64_t realtime_begin)
 {
-    int mine = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    int mine = online_cores();
     int *cores = rank == 0 ? malloc((size_t)size * sizeof(int)) : NULL;
 
     PMPI_Gather(&mine, 1, MPI_INT, cores, 1, MPI_INT, 0, comm);
