@@ -132,15 +132,12 @@ int pz_machine_options_load(const char *cmd, const struct pz_machine_options *o,
     for (int i = 0; i < o->nmachines; i++) {
         if (pz_load_machine(o->machines[i], &m[i], err, sizeof(err)) != 0) {
             fprintf(stderr, "prognoz %s: %s\n", cmd, err);
-        } else if (o->mpi && pz_machine_set_mpi(&m[i], o->mpi) != 0) {
-            fprintf(stderr, "prognoz %s: --mpi '%s' is not a set of this model\n", cmd,
-                    o->mpi);
-        } else {
-            continue;
+            for (int j = 0; j < o->nmachines; j++)
+                pz_machine_release(&m[j]);
+            return -1;
         }
-        for (int j = 0; j < o->nmachines; j++)
-            pz_machine_release(&m[j]);
-        return -1;
+        if (o->mpi)   /* one of the sets: parse_mpi took no other */
+            pz_machine_set_mpi(&m[i], o->mpi);
     }
     return 0;
 }
