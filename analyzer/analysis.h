@@ -7,6 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct pz_progress_hook;   /* trace/progress.h */
+struct pz_recording;       /* trace/defs.h */
+
 /* What one process spent in one interval, over all its executions; seconds. */
 struct pz_stats {
     uint64_t count;        /* executions */
@@ -84,11 +87,19 @@ struct pz_analysis {
     char *partial;                     /* the run ended without MPI_Finalize: how each
                                           process ended, "0: HOW; 1: HOW; ..." (the
                                           property PZ_PARTIAL_PROPERTY); else NULL */
+    char *trace;                       /* the path analyzed, as given */
+    struct pz_recording *recording;    /* what the trace says of its recording */
 };
 
 /* Analyzes the OTF2 archive at path (DIR/traces.otf2, or DIR).  Returns 0, or -1 with a
  * one-line explanation naming the file in err. */
 int pz_analyze(const char *path, struct pz_analysis *a, char *err, size_t errlen);
+
+/* pz_analyze, telling progress (trace/progress.h: "events read" of the trace's events)
+ * as it reads; progress may be NULL. */
+int pz_analyze_with_progress(const char *path, struct pz_analysis *a,
+                             const struct pz_progress_hook *progress, char *err,
+                             size_t errlen);
 
 void pz_analysis_free(struct pz_analysis *a);
 

@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "calls_gen.h"
 #include "names.h"
+#include "progress.h"
 #include "reader.h"
 
 static int failed(const struct reader *r)
@@ -125,7 +126,7 @@ static int read_events(struct reader *r)
     OTF2_Reader *otf = r->file.otf;
     OTF2_GlobalEvtReader *er;
     OTF2_GlobalEvtReaderCallbacks *cb;
-    uint64_t n;
+    uint64_t n, read = 0, total = pz_defs_thread_events(&r->defs);
 
     for (int th = 0; th < r->defs.nthreads; th++) {
         /* the event reader must exist before the local definitions are read */
@@ -143,8 +144,12 @@ static int read_events(struct reader *r)
     }
     pz_walk_callbacks(cb);
     OTF2_Reader_RegisterGlobalEvtCallbacks(otf, er, cb, r);
-    if (OTF2_Reader_ReadAllGlobalEvents(otf, er, &n) != OTF2_SUCCESS)
-        pz_reader_fail(r, "cannot read the events (damaged or truncated archive?)");
+    do {
+        if (OTF2_Reader_ReadGlobalEvents(otf, er, PZ_PROGRESS_BATCH, &n) != OTF2_SUCCESS)
+            pz_reader_fail(r, "cannot read the events (damaged or truncated archive?)");
+        read += n;
+        pz_progress_tell(r->progress, "events read", read, total);
+    } while (n == PZ_PROGRESS_BATCH && !failed(r));
     OTF2_GlobalEvtReaderCallbacks_Delete(cb);
     OTF2_Reader_CloseGlobalEvtReader(otf, er);
     return failed(r) ? -1 : 0;
@@ -216,6 +221,14 @@ static void warn_switched_off(struct reader *r)
     }
 }
 
+static void warn_oversubscribed(struct reader *r)
+{
+    char line[512];
+
+    if (r->a->recording && pz_recording_caveat(r->a->recording, line, sizeof(line)))
+        warn(r->a, "%s", line);
+}
+
 /* A process's whole run: from its first event to its last; an OpenMP worker thread's, the
  * time it spent in thread teams (between them it waits in the OpenMP runtime). */
 static double whole_run(const struct process *pr)
@@ -244,6 +257,7 @@ static int read_trace(struct reader *r)
     pz_waits_finish(r);
     close_cut_processes(r);
     warn_switched_off(r);
+    warn_oversubscribed(r);
     for (int p = 0; p < r->a->nprocs; p++) {
         if (r->procs[p].last >= r->procs[p].first) {
             r->a->nodes[0].procs[p].count = 1;
@@ -287,14 +301,34 @@ static void read_partial(struct reader *r)
     free(names);
 }
 
+/* The path and the recording's description, taken from the definitions. */
+static int keep_recording(struct reader *r, const char *path)
+{
+    if (!(r->a->trace = strdup(path)) || !(r->a->recording = malloc(sizeof(*r->a->recording))))
+        return -1;
+    *r->a->recording = r->defs.recording;
+    memset(&r->defs.recording, 0, sizeof(r->defs.recording));
+    return 0;
+}
+
 int pz_analyze(const char *path, struct pz_analysis *a, char *err, size_t errlen)
 {
-    struct reader r = { .a = a };
+    return pz_analyze_with_progress(path, a, NULL, err, errlen);
+}
+
+int pz_analyze_with_progress(const char *path, struct pz_analysis *a,
+                             const struct pz_progress_hook *progress, char *err,
+                             size_t errlen)
+{
+    struct reader r = { .a = a, .progress = progress };
 
     memset(a, 0, sizeof(*a));
     if (pz_trace_file_open(&r.file, path, &r.defs) == 0) {
         read_partial(&r);
-        read_trace(&r);
+        if (keep_recording(&r, path) != 0)
+            pz_reader_fail(&r, "out of memory");
+        else
+            read_trace(&r);
     }
     pz_trace_file_close(&r.file);
     release(&r);
@@ -319,6 +353,10 @@ void pz_analysis_free(struct pz_analysis *a)
         free(a->warnings[i]);
     free(a->warnings);
     free(a->partial);
+    free(a->trace);
+    if (a->recording)
+        pz_recording_release(a->recording);
+    free(a->recording);
     for (int i = 0; i < a->nnodes; i++) {
         free(a->nodes[i].file);
         free(a->nodes[i].procs);

@@ -79,6 +79,7 @@ struct reader {
     struct pz_waits *waits;
     struct pz_nbc *nbc;    /* made and freed with the waits */
     uint64_t mpi_calls;
+    const struct pz_progress_hook *progress;   /* or NULL */
 };
 
 /* Records a one-line error (the first one only) naming the trace. */

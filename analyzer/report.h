@@ -31,11 +31,21 @@ struct pz_replay_summary {
     unsigned long long cpu_timed, wall_timed;   /* computations timed by each clock */
 };
 
-/* The JSON report of a predicted run: pz_report_json's with the members "machine"
- * (what describe writes of about) and "prediction" (r). */
-int pz_report_json_predicted(FILE *out, const struct pz_analysis *a, int per_process,
-                             pz_report_describe *describe, const void *about,
-                             const struct pz_replay_summary *r);
+/* A predicted run in the JSON of a prediction. */
+struct pz_predicted {
+    const struct pz_analysis *analysis;   /* the predicted run */
+    const void *about;                    /* what describe writes it was predicted on */
+    const struct pz_replay_summary *replay;
+};
+
+/* The JSON of a prediction, the same for one machine and several (docs/report.md,
+ * "JSON"): the document's head ("format" prognoz-prediction, the recorded trace and
+ * its recording), "recorded": the recording's report, and "predictions": for each run
+ * of runs[0..n-1], {"machine": what describe writes, "prediction": the replay's
+ * summary, "report": the predicted run's report}.  Returns 0, or -1 if writing failed. */
+int pz_report_json_prediction(FILE *out, const struct pz_analysis *recorded,
+                              const struct pz_predicted *runs, int n, int per_process,
+                              pz_report_describe *describe);
 
 /* A predicted run beside the recording in the comparison (report_compare.c). */
 struct pz_compared {
@@ -45,12 +55,12 @@ struct pz_compared {
 };
 
 /* The recorded run and the predicted runs predicted[0..n-1] side by side, per interval
- * of the recording: the fields of fields.h that have a row in the comparison.  Text:
- * the description of each predicted run first; JSON: {"machines": [the descriptions],
- * "intervals": [...]}.  Returns 0, or -1 if writing failed. */
-int pz_report_compare(FILE *out, enum pz_report_format format,
-                      const struct pz_analysis *recorded, const struct pz_compared *predicted,
-                      int n, pz_report_describe *describe);
+ * of the recording, as text: the description of each predicted run first, then the
+ * fields of fields.h that have a row in the comparison.  Returns 0, or -1 if writing
+ * failed. */
+int pz_report_compare(FILE *out, const struct pz_analysis *recorded,
+                      const struct pz_compared *predicted, int n,
+                      pz_report_describe *describe);
 
 /* The profile of MPI functions and call sites (report_profile.c). */
 void pz_report_text_profile(FILE *out, const struct pz_analysis *a);

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "fields.h"
-#include "json.h"
 #include "report.h"
 
 /* The rows of the comparison, in order, from the table of fields. */
@@ -71,74 +70,20 @@ static void text_interval(FILE *out, const struct pz_analysis *recorded,
     fputc('\n', out);
 }
 
-static void json_values(FILE *out, const struct pz_characteristics *c)
-{
-    const struct pz_field *rows[PZ_NPREDICTED];
-
-    rows_of(rows);
-    fputc('{', out);
-    for (int r = 0; r < PZ_NPREDICTED; r++)
-        fprintf(out, "%s\"%s\": %.9g", r ? ", " : "", rows[r]->key,
-                pz_field_value(c, rows[r]->offset));
-    fputc('}', out);
-}
-
-static void json_interval(FILE *out, const struct pz_analysis *recorded,
-                          const struct pz_compared *predicted, int n,
-                          const struct pz_node *node)
-{
-    struct pz_characteristics c;
-
-    fputs("{\"file\": ", out);
-    pz_json_string(out, node->file);
-    fprintf(out, ", \"line\": %u, \"id\": %u, \"level\": %d, \"recorded\": ", node->line,
-            node->id, node->level);
-    pz_characteristics_of(recorded, node, &c);
-    json_values(out, &c);
-    fputs(", \"predicted\": [", out);
-    for (int i = 0; i < n; i++) {
-        fputs(i ? ", " : "", out);
-        characteristics(predicted[i].analysis, node, &c);
-        json_values(out, &c);
-    }
-    fputs("]}", out);
-}
-
-static void json_compare(FILE *out, const struct pz_analysis *recorded,
-                         const struct pz_compared *predicted, int n,
-                         pz_report_describe *describe, const int *order)
-{
-    fputs("{\"machines\": [", out);
-    for (int i = 0; i < n; i++) {
-        fputs(i ? ",\n  " : "\n  ", out);
-        describe(out, PZ_REPORT_JSON, predicted[i].about);
-    }
-    fputs("],\n\"intervals\": [", out);
-    for (int i = 0; i < recorded->nnodes; i++) {
-        fputs(i ? ",\n  " : "\n  ", out);
-        json_interval(out, recorded, predicted, n, &recorded->nodes[order[i]]);
-    }
-    fputs("\n]}\n", out);
-}
-
-int pz_report_compare(FILE *out, enum pz_report_format format,
-                      const struct pz_analysis *recorded, const struct pz_compared *predicted,
-                      int n, pz_report_describe *describe)
+int pz_report_compare(FILE *out, const struct pz_analysis *recorded,
+                      const struct pz_compared *predicted, int n,
+                      pz_report_describe *describe)
 {
     int *order = malloc((size_t)recorded->nnodes * sizeof(int));
 
     if (!order)
         return -1;
     pz_report_order(recorded, order);
-    if (format == PZ_REPORT_JSON) {
-        json_compare(out, recorded, predicted, n, describe, order);
-    } else {
-        for (int i = 0; i < n; i++)
-            describe(out, PZ_REPORT_TEXT, predicted[i].about);
-        fputc('\n', out);
-        for (int i = 0; i < recorded->nnodes; i++)
-            text_interval(out, recorded, predicted, n, &recorded->nodes[order[i]]);
-    }
+    for (int i = 0; i < n; i++)
+        describe(out, PZ_REPORT_TEXT, predicted[i].about);
+    fputc('\n', out);
+    for (int i = 0; i < recorded->nnodes; i++)
+        text_interval(out, recorded, predicted, n, &recorded->nodes[order[i]]);
     free(order);
     return ferror(out) ? -1 : 0;
 }

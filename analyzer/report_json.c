@@ -118,8 +118,8 @@ static void partial(FILE *out, const char *endings)
     free(copy);
 }
 
-static int report(FILE *out, const struct pz_analysis *a, int with_processes,
-                  void (*extra)(FILE *out, const void *arg), const void *arg)
+/* The members of a report object, without its braces. */
+static int members(FILE *out, const struct pz_analysis *a, int with_processes)
 {
     int *order = malloc((size_t)a->nnodes * sizeof(int));
     int *position = malloc((size_t)a->nnodes * sizeof(int));
@@ -132,7 +132,6 @@ static int report(FILE *out, const struct pz_analysis *a, int with_processes,
     pz_report_order(a, order);
     for (int i = 0; i < a->nnodes; i++)
         position[order[i]] = i;
-    fputc('{', out);
     if (a->partial)
         partial(out, a->partial);
     fprintf(out, "\"processes\": %d, \"threads\": %d, \"messages\": %llu, "
@@ -153,43 +152,50 @@ static int report(FILE *out, const struct pz_analysis *a, int with_processes,
     }
     fputc(']', out);
     pz_report_json_profile(out, a);
-    if (extra)
-        extra(out, arg);
-    fputs("}\n", out);
     free(order);
     free(position);
-    return ferror(out) ? -1 : 0;
+    return 0;
 }
 
 int pz_report_json(FILE *out, const struct pz_analysis *a, int with_processes)
 {
-    return report(out, a, with_processes, NULL, NULL);
+    int rc;
+
+    fputc('{', out);
+    pz_json_document_head(out, "prognoz-report", a);
+    rc = members(out, a, with_processes);
+    fputs("}\n", out);
+    return rc != 0 || ferror(out) ? -1 : 0;
 }
 
-/* What pz_report_json_predicted adds. */
-struct predicted {
-    pz_report_describe *describe;
-    const void *about;
-    const struct pz_replay_summary *replay;
-};
-
-static void prediction(FILE *out, const void *arg)
+static void prediction(FILE *out, const struct pz_predicted *p, pz_report_describe *describe)
 {
-    const struct predicted *p = arg;
     const struct pz_replay_summary *r = p->replay;
 
-    fputs(",\n\"machine\": ", out);
-    p->describe(out, PZ_REPORT_JSON, p->about);
+    fputs("{\"machine\": ", out);
+    describe(out, PZ_REPORT_JSON, p->about);
     fprintf(out, ",\n\"prediction\": {\"end\": %.9g, \"records\": %llu, \"calls\": %llu, "
-            "\"compute\": \"%s\", \"cpu_timed\": %llu, \"wall_timed\": %llu}", r->end,
-            r->records, r->calls, r->compute, r->cpu_timed, r->wall_timed);
+            "\"compute\": \"%s\", \"cpu_timed\": %llu, \"wall_timed\": %llu},\n\"report\": {",
+            r->end, r->records, r->calls, r->compute, r->cpu_timed, r->wall_timed);
 }
 
-int pz_report_json_predicted(FILE *out, const struct pz_analysis *a, int with_processes,
-                             pz_report_describe *describe, const void *about,
-                             const struct pz_replay_summary *r)
+int pz_report_json_prediction(FILE *out, const struct pz_analysis *recorded,
+                              const struct pz_predicted *runs, int n, int per_process,
+                              pz_report_describe *describe)
 {
-    struct predicted p = { describe, about, r };
+    int rc;
 
-    return report(out, a, with_processes, prediction, &p);
+    fputc('{', out);
+    pz_json_document_head(out, "prognoz-prediction", recorded);
+    fputs("\"recorded\": {", out);
+    rc = members(out, recorded, per_process);
+    fputs("},\n\"predictions\": [", out);
+    for (int i = 0; i < n && rc == 0; i++) {
+        fputs(i ? ",\n" : "\n", out);
+        prediction(out, &runs[i], describe);
+        rc = members(out, runs[i].analysis, per_process);
+        fputs("}}", out);
+    }
+    fputs("]}\n", out);
+    return rc != 0 || ferror(out) ? -1 : 0;
 }

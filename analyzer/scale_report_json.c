@@ -7,7 +7,7 @@
 
 static void recordings(FILE *out, const struct pz_scale_table *t)
 {
-    fputs("{\"recordings\": [", out);
+    fputs("\"recordings\": [", out);
     for (size_t r = 0; r < t->in->nrecordings; r++) {
         fputs(r ? ", {\"path\": " : "{\"path\": ", out);
         pz_json_string(out, t->in->recordings[r].path);
@@ -128,6 +128,8 @@ static void finding(FILE *out, const struct pz_scale_table *t, size_t m)
 
 int pz_scale_report_json(FILE *out, const struct pz_scale_table *t)
 {
+    fputc('{', out);
+    pz_json_format(out, "prognoz-scale");
     recordings(out, t);
     fputs(",\n\"intervals\": [", out);
     for (size_t i = 0; i < t->nintervals; i++) {

@@ -496,7 +496,8 @@ int pz_perfetto_export(const char *trace, const char *file,
                        char *err, size_t errlen)
 {
     int to_stdout = !strcmp(file, "-"), rc;
-    struct pz_trace_in *in = pz_trace_in_open(trace, err, errlen);
+    struct pz_trace_in *in = pz_trace_in_open_with_progress(trace, o->progress,
+                                                            "records written", err, errlen);
     FILE *f;
 
     if (!in)

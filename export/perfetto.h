@@ -43,9 +43,13 @@ enum pz_perfetto_class pz_perfetto_class(const struct pz_region_info *region);
 const char *pz_perfetto_category(enum pz_perfetto_class c);
 const char *pz_perfetto_colour(enum pz_perfetto_class c);
 
+struct pz_progress_hook;   /* trace/progress.h */
+
 struct pz_perfetto_options {
     const char *source;      /* the trace's path, written in the file's metadata */
     uint64_t limit;          /* bytes: stop writing events there (0: no limit) */
+    const struct pz_progress_hook *progress;   /* told the events read, then the records
+                                                  written (trace_in.h); or NULL */
 };
 
 /* What a file holds, and what the limit left out. */

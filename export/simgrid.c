@@ -770,11 +770,20 @@ static int prepare(const char *out, char *dir, char *err, size_t errlen)
 int pz_simgrid_export(const char *trace, const struct pz_machine *m, const char *out,
                       int *nprocs, char *err, size_t errlen)
 {
+    return pz_simgrid_export_with_progress(trace, m, out, nprocs, NULL, err, errlen);
+}
+
+int pz_simgrid_export_with_progress(const char *trace, const struct pz_machine *m,
+                                    const char *out, int *nprocs,
+                                    const struct pz_progress_hook *progress, char *err,
+                                    size_t errlen)
+{
     char dir[PATH_MAX], name[64], why[1024];
     struct job j = { .m = m, .dir = dir, .err = why, .errlen = sizeof(why) };
     int rc = -1;
 
-    if (!(j.in = pz_trace_in_open(trace, err, errlen)))
+    if (!(j.in = pz_trace_in_open_with_progress(trace, progress, "records written", err,
+                                                errlen)))
         return -1;
     j.run.nprocs = pz_trace_in_nprocs(j.in);
     if (nprocs)

@@ -35,6 +35,15 @@
 int pz_simgrid_export(const char *trace, const struct pz_machine *m, const char *out,
                       int *nprocs, char *err, size_t errlen);
 
+struct pz_progress_hook;   /* trace/progress.h */
+
+/* pz_simgrid_export, telling progress (NULL: none) the events read, then the records
+ * written (trace_in.h). */
+int pz_simgrid_export_with_progress(const char *trace, const struct pz_machine *m,
+                                    const char *out, int *nprocs,
+                                    const struct pz_progress_hook *progress, char *err,
+                                    size_t errlen);
+
 /* What the platform depends on in the run: its number of processes, and the largest
  * block (bytes) of each collective operation written as SMPI's own action, by which
  * the algorithm of Bcast, Reduce and Allreduce is chosen as MPICH chooses it. */

@@ -189,7 +189,8 @@ static void report_deadlock(struct engine *e)
 
 static int start(struct engine *e, const char *trace, char *err, size_t errlen)
 {
-    if (!(e->in = pz_trace_in_open(trace, err, errlen)))
+    if (!(e->in = pz_trace_in_open_with_progress(trace, e->o->progress, "records replayed",
+                                                 err, errlen)))
         return -1;
     e->nprocs = pz_trace_in_nprocs(e->in);
     e->nthreads = pz_trace_in_nthreads(e->in);

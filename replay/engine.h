@@ -15,12 +15,16 @@
 #include "coll.h"
 #include "machine.h"
 
+struct pz_progress_hook;   /* trace/progress.h */
+
 struct pz_predict_options {
     const struct pz_machine *machine;
     int compute_cpu;       /* computation from the recorded CPU time (PROGNOZ_CPU_TIME=1)
                               where the trace has it, else from the wall clock */
     const char *output;    /* directory for the predicted trace (OTF2), or NULL */
     const struct pz_coll_algo *forced[PZ_COLL_NOPS];   /* --coll: NULL = machine's choice */
+    const struct pz_progress_hook *progress;   /* told the events read, then the records
+                                                  replayed (trace_in.h); or NULL */
 };
 
 struct pz_prediction {

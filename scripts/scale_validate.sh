@@ -198,7 +198,8 @@ for p in programs:
         continue
     scaled = load("%s/%s/scale.json" % (work, p))
     for n in counts:
-        real = load("%s/%s/real-%d.json" % (work, p, n))
+        # the prediction on the one machine: its report (docs/report.md, "JSON")
+        real = load("%s/%s/real-%d.json" % (work, p, n))["predictions"][0]["report"]
         same = open("%s/%s/real-%d.calls" % (work, p, n)).read() == \
             open("%s/%s/synth-%d.calls" % (work, p, n)).read()
         if not same:

@@ -13,6 +13,8 @@ gfortran libotf2-trace-dev otf2-tools libunwind-dev libdw-dev libcriterion-dev"
 packages="$packages libsimgrid-dev"   # smpirun -replay: tests/integration/simgrid.sh, docs/simgrid.md
 packages="$packages chromium"   # the HTML report in a browser: tests/browser/report.sh
 command -v npm >/dev/null 2>&1 || packages="$packages nodejs npm"   # ... driven from node
+packages="$packages python3-jsonschema"   # the JSON schemas: tests/schema.sh
+packages="$packages bsdutils"   # script(1), a terminal for tests/progress.sh
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' \

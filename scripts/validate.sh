@@ -323,6 +323,11 @@ def load(path):
         return json.load(f)
 
 
+def predicted(path):
+    """The report of the run predicted on the one machine (docs/report.md, "JSON")."""
+    return load(path)["predictions"][0]["report"]
+
+
 def times(report):
     """Execution time of every interval, keyed by (line, id, level), with its label; the
     level is in the label too when the same interval also runs at another level."""
@@ -373,7 +378,7 @@ record = {"reps": reps, "goal": {"median_percent": GOAL_MEDIAN, "max_percent": G
 for p, args in cases:
     d = case_dir(p, args)
     real = [times(load("%s/tcp-%d.json" % (d, k))) for k in range(1, reps + 1)]
-    pred = {c: [times(load("%s/sm-%d.cal%d.predicted.json" % (d, k, c))) for k in range(1, reps + 1)]
+    pred = {c: [times(predicted("%s/sm-%d.cal%d.predicted.json" % (d, k, c))) for k in range(1, reps + 1)]
             for c in cals}
     entry = {"program": p, "arguments": args.split(","), "intervals": [], "simgrid": {}}
     measured_run = None
@@ -408,7 +413,7 @@ for p, args in cases:
             sim, replay = (float(x) for x in f.read().split())
         with open("%s/sm-1.cal%d.predict.time" % (d, c)) as f:
             ours_s = float(f.read())
-        ours = whole_run(times(load("%s/sm-1.cal%d.predicted.json" % (d, c))))
+        ours = whole_run(times(predicted("%s/sm-1.cal%d.predicted.json" % (d, c))))
         sg = {"measured": measured_run, "prognoz": ours, "simgrid": sim,
               "prognoz_error_percent": error(ours, measured_run),
               "simgrid_error_percent": error(sim, measured_run),

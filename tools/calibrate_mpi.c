@@ -18,6 +18,7 @@
 #include "calibrate_fit.h"
 #include "calibrate_out.h"
 #include "calibrate_segments.h"
+#include "long_options.h"
 #include "machine.h"
 #include "units.h"
 
@@ -781,10 +782,16 @@ int main(int argc, char **argv)
 {
     struct options o;
     struct pz_calibration_run run = { .packet_source = "the defaults" };
-    int rank, size, rc = parse(argc, argv, &o);
+    int rank, size, nargs, rc;
+    char **args = pz_split_long_options(argc, argv, &nargs);
     FILE *file;
     char *buf;
 
+    if (!args) {
+        fprintf(stderr, "prognoz calibrate: out of memory\n");
+        return 1;
+    }
+    rc = parse(nargs, args, &o);
     if (rc != 0)
         return rc == 1 ? 0 : rc;
     if (o.packet_given)

@@ -10,6 +10,7 @@
 #include "machine.h"
 #include "machines.h"
 #include "perfetto.h"
+#include "progress_line.h"
 #include "simgrid.h"
 #include "units.h"
 
@@ -44,12 +45,15 @@ static void usage(FILE *out)
             "  --perfetto-limit SIZE   stop writing calls once FILE holds SIZE (\"200MB\",\n"
             "                          \"1GiB\"); the file says what it left out.  Default:\n"
             "                          no limit\n"
+            "\n"
+            "  --quiet                 no progress on a terminal\n"
             "\nSee prognoz-export(1).\n", PZ_DEFAULT_MACHINE);
 }
 
 struct options {
     const char *trace, *simgrid, *machine, *perfetto, *limit;
-    int machine_given;
+    int machine_given, quiet;
+    struct pz_progress_line progress;
 };
 
 /* The value of option argv[*i]: the next argument, or NULL (reported). */
@@ -107,6 +111,8 @@ static int parse(int argc, char **argv, struct options *o)
         if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
             usage(stdout);
             return 1;
+        } else if (!strcmp(arg, "--quiet")) {
+            o->quiet = 1;
         } else if ((rc = option(argc, argv, &i, o)) <= 0) {
             if (rc < 0)
                 return 2;
@@ -127,12 +133,13 @@ static int parse(int argc, char **argv, struct options *o)
 }
 
 /* The run as a Perfetto timeline; the exit status. */
-static int export_perfetto(const struct options *o)
+static int export_perfetto(struct options *o)
 {
-    struct pz_perfetto_options po = { .source = o->trace };
+    struct pz_perfetto_options po = { .source = o->trace, .progress = &o->progress.hook };
     struct pz_perfetto_summary s;
     char err[8192];
     double limit = 0;
+    int rc;
 
     if (o->limit && (pz_parse_bytes(o->limit, &limit) != 0 || limit < 1 || limit > 1e18)) {
         fprintf(stderr, "prognoz export: --perfetto-limit '%s': expected a size such as "
@@ -140,7 +147,9 @@ static int export_perfetto(const struct options *o)
         return 2;
     }
     po.limit = (uint64_t)llround(limit);
-    if (pz_perfetto_export(o->trace, o->perfetto, &po, &s, err, sizeof(err)) != 0) {
+    rc = pz_perfetto_export(o->trace, o->perfetto, &po, &s, err, sizeof(err));
+    pz_progress_line_end(&o->progress);
+    if (rc != 0) {
         fprintf(stderr, "prognoz export: %s\n", err);
         return 1;
     }
@@ -156,7 +165,7 @@ static int export_perfetto(const struct options *o)
 }
 
 /* The run for SimGrid; the exit status. */
-static int export_simgrid(const struct options *o)
+static int export_simgrid(struct options *o)
 {
     struct pz_machine m;
     char err[8192];
@@ -167,7 +176,9 @@ static int export_simgrid(const struct options *o)
         pz_machine_release(&m);
         return 1;
     }
-    rc = pz_simgrid_export(o->trace, &m, o->simgrid, &nprocs, err, sizeof(err));
+    rc = pz_simgrid_export_with_progress(o->trace, &m, o->simgrid, &nprocs,
+                                         &o->progress.hook, err, sizeof(err));
+    pz_progress_line_end(&o->progress);
     if (rc != 0)
         fprintf(stderr, "prognoz export: %s\n", err);
     else
@@ -186,6 +197,7 @@ int pz_cmd_export(int argc, char **argv)
 
     if (rc)
         return rc == 1 ? 0 : 2;
+    pz_progress_line_init(&o.progress, "export", o.quiet);
     if (o.simgrid && (rc = export_simgrid(&o)) != 0)
         return rc;
     return o.perfetto ? export_perfetto(&o) : 0;

@@ -2,8 +2,21 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "machine_keys.h"
 #include "machine_options.h"
 #include "machines.h"
+
+static const char *const op_names[PZ_COLL_NKINDS] = PZ_COLL_OP_NAMES;
+
+/* Every algorithm name of the model (docs/collectives.md): the model has no list of an
+ * operation's algorithms, so --coll's error asks it which of these the operation has. */
+static const char *const algorithm_names[] = {
+    "binomial", "bruck", "dissemination", "hypercube", "linear", "pairwise",
+    "pairwise_shift", "rabenseifner", "recursive_doubling", "recursive_doubling_fixup",
+    "recursive_halving", "reduce_bcast", "reduce_scatter_allgather",
+    "reduce_scatter_gather", "reduce_scatterv", "ring",
+    "scatter_recursive_doubling_allgather", "scatter_ring_allgather", "scattered",
+};
 
 int pz_format_parse(const char *s, enum pz_report_format *f)
 {
@@ -18,22 +31,62 @@ int pz_format_parse(const char *s, enum pz_report_format *f)
     return 0;
 }
 
-/* "allgather=bruck" */
-static int parse_coll(const char *s, struct pz_machine_options *o)
+/* --coll's error: what is expected, with the operations, or the algorithms of the
+ * operation named (kind >= 0). */
+static void coll_error(const char *cmd, const char *val, const char *op, int kind)
+{
+    fprintf(stderr, "prognoz %s: --coll '%s': ", cmd, val);
+    if (kind < 0) {
+        fprintf(stderr, "expected OPERATION=ALGORITHM, the operations:");
+        for (int i = 0; i < PZ_COLL_NKINDS; i++)
+            fprintf(stderr, " %s", op_names[i]);
+    } else {
+        fprintf(stderr, "the algorithms of %s:", op);
+        for (size_t i = 0; i < sizeof(algorithm_names) / sizeof(*algorithm_names); i++)
+            if (pz_coll_named((enum pz_coll_op)kind, algorithm_names[i]))
+                fprintf(stderr, " %s", algorithm_names[i]);
+    }
+    fprintf(stderr, " (docs/collectives.md)\n");
+}
+
+/* "allgather=bruck"; 0, or 2 after reporting what it should be. */
+static int parse_coll(const char *cmd, const char *s, struct pz_machine_options *o)
 {
     char op[64];
     const char *eq = strchr(s, '=');
     const struct pz_coll_algo *algo;
-    int kind;
+    int kind = -1;
 
-    if (!eq || (size_t)(eq - s) >= sizeof(op))
-        return -1;
-    memcpy(op, s, (size_t)(eq - s));
-    op[eq - s] = '\0';
-    if ((kind = pz_coll_op_named(op)) < 0 || !(algo = pz_coll_named(kind, eq + 1)))
-        return -1;
+    if (eq && (size_t)(eq - s) < sizeof(op)) {
+        memcpy(op, s, (size_t)(eq - s));
+        op[eq - s] = '\0';
+        kind = pz_coll_op_named(op);
+    }
+    if (kind < 0 || !(algo = pz_coll_named((enum pz_coll_op)kind, eq + 1))) {
+        coll_error(cmd, s, op, kind);
+        return 2;
+    }
     o->forced[kind] = algo;
     return 0;
+}
+
+/* --mpi's value: one of the sets a machine file's mpi key takes; 0, or 2 after
+ * reporting them. */
+static int parse_mpi(const char *cmd, const char *val, struct pz_machine_options *o)
+{
+    const struct pz_key_def *k = &pz_machine_keys[PZ_KEY_MPI];
+
+    for (int i = 0; i < k->nwords; i++) {
+        if (!strcmp(val, k->words[i])) {
+            o->mpi = val;
+            return 0;
+        }
+    }
+    fprintf(stderr, "prognoz %s: --mpi '%s': expected", cmd, val);
+    for (int i = 0; i < k->nwords; i++)
+        fprintf(stderr, "%s %s", i == 0 ? "" : i + 1 == k->nwords ? " or" : ",", k->words[i]);
+    fprintf(stderr, "\n");
+    return 2;
 }
 
 int pz_machine_option_is(const char *opt)
@@ -57,17 +110,14 @@ int pz_machine_option(const char *cmd, const char *opt, const char *val,
         fprintf(stderr, "prognoz %s: at most %d machines\n", cmd, PZ_MAX_MACHINES);
     } else if (!strcmp(opt, "--compute")) {
         o->compute_cpu = !strcmp(val, "cpu");
+        o->compute_given = 1;
         if (o->compute_cpu || !strcmp(val, "wall"))
             return 0;
         fprintf(stderr, "prognoz %s: --compute '%s': expected wall or cpu\n", cmd, val);
     } else if (!strcmp(opt, "--coll")) {
-        if (parse_coll(val, o) == 0)
-            return 0;
-        fprintf(stderr, "prognoz %s: --coll '%s': expected OPERATION=ALGORITHM of "
-                "docs/collectives.md\n", cmd, val);
+        return parse_coll(cmd, val, o);
     } else {
-        o->mpi = val;
-        return 0;
+        return parse_mpi(cmd, val, o);
     }
     return 2;
 }
@@ -82,15 +132,12 @@ int pz_machine_options_load(const char *cmd, const struct pz_machine_options *o,
     for (int i = 0; i < o->nmachines; i++) {
         if (pz_load_machine(o->machines[i], &m[i], err, sizeof(err)) != 0) {
             fprintf(stderr, "prognoz %s: %s\n", cmd, err);
-        } else if (o->mpi && pz_machine_set_mpi(&m[i], o->mpi) != 0) {
-            fprintf(stderr, "prognoz %s: --mpi '%s': expected mpich1, mpich-1.2.5 or "
-                    "mpich4\n", cmd, o->mpi);
-        } else {
-            continue;
+            for (int j = 0; j < o->nmachines; j++)
+                pz_machine_release(&m[j]);
+            return -1;
         }
-        for (int j = 0; j < o->nmachines; j++)
-            pz_machine_release(&m[j]);
-        return -1;
+        if (o->mpi)   /* one of the sets: parse_mpi took no other */
+            pz_machine_set_mpi(&m[i], o->mpi);
     }
     return 0;
 }

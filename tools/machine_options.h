@@ -13,6 +13,7 @@ struct pz_machine_options {
     const char *machines[PZ_MAX_MACHINES];   /* as given: files or shipped names */
     int nmachines;
     int compute_cpu;                         /* --compute cpu */
+    int compute_given;                       /* --compute given, either way */
     const char *mpi;                         /* --mpi SET, or NULL */
     const struct pz_coll_algo *forced[PZ_COLL_NOPS];   /* --coll: NULL = machine's choice */
 };

@@ -12,6 +12,8 @@
 #include "engine.h"
 #include "machine.h"
 #include "machine_options.h"
+#include "open.h"
+#include "progress_line.h"
 #include "report.h"
 #include "report_html.h"
 #include "temporary.h"
@@ -29,10 +31,13 @@ static void usage(FILE *out)
             "                      up to 16): ethernet-100-hub, gigabit-switch, myrinet-2proc\n"
             "  --format FORMAT     text (the default), json, or html (one machine)\n"
             "  --per-process       also every process's values (one machine)\n"
-            "  -o OUT              also write the predicted trace: OUT/traces.otf2, or with\n"
-            "                      several machines OUT/NAME/traces.otf2 per machine\n"
+            "  -o FILE             write the report to FILE instead of the standard output\n"
+            "  --trace-out DIR     also write the predicted trace: DIR/traces.otf2, or with\n"
+            "                      several machines DIR/NAME/traces.otf2 per machine\n"
+            "  --quiet             no progress on a terminal\n"
             "  --compute wall|cpu  computation from the recorded wall-clock time (default), or\n"
-            "                      from the CPU time recorded with PROGNOZ_CPU_TIME=1\n"
+            "                      from the CPU time recorded with PROGNOZ_CPU_TIME=1 (the\n"
+            "                      default for a run recorded with more processes than cores)\n"
             "  --mpi SET           the collective algorithms: mpich1, mpich-1.2.5, mpich4\n"
             "  --coll OP=ALGO      force an algorithm, e.g. allgather=bruck (repeatable;\n"
             "                      docs/collectives.md)\n"
@@ -40,10 +45,11 @@ static void usage(FILE *out)
 }
 
 struct options {
-    const char *trace, *output;
-    int per_process;
+    const char *trace, *output, *trace_out;
+    int per_process, quiet;
     enum pz_report_format format;
     struct pz_machine_options m;
+    struct pz_progress_line *progress;
 };
 
 /* One option with its value at argv[*i]; 0, or 2 after reporting a usage error. */
@@ -57,8 +63,8 @@ static int parse_valued(int argc, char **argv, int *i, struct options *o)
     }
     if (pz_machine_option_is(opt))
         return pz_machine_option("predict", opt, val, &o->m);
-    if (!strcmp(opt, "-o")) {
-        o->output = val;
+    if (!strcmp(opt, "-o") || !strcmp(opt, "--trace-out")) {
+        *(!strcmp(opt, "-o") ? &o->output : &o->trace_out) = val;
         return 0;
     }
     if (pz_format_parse(val, &o->format) == 0)
@@ -69,18 +75,23 @@ static int parse_valued(int argc, char **argv, int *i, struct options *o)
 
 static int is_valued(const char *arg)
 {
-    return pz_machine_option_is(arg) || !strcmp(arg, "--format") || !strcmp(arg, "-o");
+    return pz_machine_option_is(arg) || !strcmp(arg, "--format") || !strcmp(arg, "-o") ||
+           !strcmp(arg, "--trace-out");
 }
 
 /* Returns 0, 1 when --help was asked, or 2 on a usage error (already reported). */
 static int parse(int argc, char **argv, struct options *o)
 {
+    struct stat st;
+
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 1;
         } else if (!strcmp(argv[i], "--per-process")) {
             o->per_process = 1;
+        } else if (!strcmp(argv[i], "--quiet")) {
+            o->quiet = 1;
         } else if (is_valued(argv[i])) {
             if (parse_valued(argc, argv, &i, o) != 0)
                 return 2;
@@ -101,20 +112,49 @@ static int parse(int argc, char **argv, struct options *o)
         fprintf(stderr, "prognoz predict: --format html and --per-process take one machine\n");
         return 2;
     }
+    if (o->output && stat(o->output, &st) == 0 && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "prognoz predict: -o '%s' is a directory: -o names the report's file, "
+                "--trace-out DIR writes the predicted trace\n", o->output);
+        return 2;
+    }
     return 0;
 }
 
-/* Where the predicted trace of machine i goes: -o, -o/NAME, or a directory of its own
- * under $TMPDIR (*temporary set) removed after the report. */
+/* A recording of more processes than cores, said in one line: computations are then
+ * timed by the recorded CPU times when the trace has them and --compute did not say
+ * otherwise, the wall clock's times being stretched by the waits for a core. */
+static void check_recording(struct options *o)
+{
+    struct pz_trace_file f;
+    struct pz_defs defs;
+    char line[512];
+
+    if (pz_trace_file_open(&f, o->trace, &defs) == 0 &&
+        pz_recording_caveat(&defs.recording, line, sizeof(line))) {
+        if (defs.recording.cpu_times && !o->m.compute_given)
+            o->m.compute_cpu = 1;
+        fprintf(stderr, "prognoz predict: %s; %s\n", line,
+                o->m.compute_cpu && defs.recording.cpu_times
+                    ? "computations are timed by the CPU times it recorded"
+                : defs.recording.cpu_times
+                    ? "--compute cpu would time them by the CPU times it recorded"
+                    : "record it with PROGNOZ_CPU_TIME=1 to time them by CPU time");
+    }
+    pz_trace_file_close(&f);
+    pz_defs_release(&defs);
+}
+
+/* Where the predicted trace of machine i goes: --trace-out, --trace-out/NAME, or a
+ * directory of its own under $TMPDIR (*temporary set) removed after the report. */
 static int trace_dir(const struct options *o, const struct pz_machine *m, char *dir,
                      size_t len, int *temporary)
 {
-    *temporary = !o->output;
-    if (o->output && o->m.nmachines == 1) {
-        snprintf(dir, len, "%s", o->output);
-    } else if (o->output) {
-        if ((mkdir(o->output, 0777) != 0 && errno != EEXIST) ||
-            snprintf(dir, len, "%s/%s", o->output, m->name) >= (int)len)
+    *temporary = !o->trace_out;
+    if (o->trace_out && o->m.nmachines == 1) {
+        snprintf(dir, len, "%s", o->trace_out);
+    } else if (o->trace_out) {
+        if ((mkdir(o->trace_out, 0777) != 0 && errno != EEXIST) ||
+            snprintf(dir, len, "%s/%s", o->trace_out, m->name) >= (int)len)
             return -1;
     } else if (pz_temporary_make("predict", dir, len) != 0) {
         return -1;
@@ -126,7 +166,8 @@ static int trace_dir(const struct options *o, const struct pz_machine *m, char *
 static int predict_one(const struct options *o, const struct pz_machine *m,
                        struct pz_analysis *a, struct pz_prediction *result)
 {
-    struct pz_predict_options po = { .machine = m, .compute_cpu = o->m.compute_cpu };
+    struct pz_predict_options po = { .machine = m, .compute_cpu = o->m.compute_cpu,
+                                     .progress = &o->progress->hook };
     char dir[4096], err[8192];
     int temporary, rc = -1;
 
@@ -138,11 +179,14 @@ static int predict_one(const struct options *o, const struct pz_machine *m,
     }
     po.output = dir;
     if (pz_predict(o->trace, &po, result, err, sizeof(err)) != 0) {
+        pz_progress_line_end(o->progress);
         fprintf(stderr, "prognoz predict: %s\n", err);
-    } else if (pz_analyze(dir, a, err, sizeof(err)) != 0) {
+    } else if (pz_analyze_with_progress(dir, a, &o->progress->hook, err, sizeof(err)) != 0) {
+        pz_progress_line_end(o->progress);
         fprintf(stderr, "prognoz predict: the predicted trace: %s\n", err);
     } else {
         rc = 0;
+        pz_progress_line_end(o->progress);
         if (o->m.compute_cpu && result->cpu_gaps == 0 && result->wall_gaps > 0)
             fprintf(stderr, "prognoz predict: warning: %s has no CPU times (record with "
                     "PROGNOZ_CPU_TIME=1): computations are timed by the wall clock\n",
@@ -162,11 +206,23 @@ static void describe(FILE *out, enum pz_report_format format, const void *machin
         pz_machine_summary(out, machine);
 }
 
-/* The page of a predicted run: marked as a prediction on machine m, with the timeline of
- * the predicted trace when it is kept (-o). */
-static int html(const struct options *o, const struct pz_machine *m, const struct pz_analysis *a)
+/* What the replay of machine m did, for the JSON. */
+static struct pz_replay_summary replay_summary(const struct options *o,
+                                               const struct pz_prediction *p)
 {
-    struct pz_html_run run = { .trace = o->output };
+    return (struct pz_replay_summary){
+        .end = p->end, .records = p->records, .calls = p->calls,
+        .compute = o->m.compute_cpu ? "cpu" : "wall", .cpu_timed = p->cpu_gaps,
+        .wall_timed = p->wall_gaps,
+    };
+}
+
+/* The page of a predicted run into out: marked as a prediction on machine m, with the
+ * timeline of the predicted trace when it is kept (--trace-out). */
+static int html(FILE *out, const struct options *o, const struct pz_machine *m,
+                const struct pz_analysis *a)
+{
+    struct pz_html_run run = { .trace = o->trace_out };
     char *summary = NULL, err[1024];
     size_t len = 0;
     FILE *f = open_memstream(&summary, &len);
@@ -183,48 +239,92 @@ static int html(const struct options *o, const struct pz_machine *m, const struc
     run.machine = summary;
     rc = pz_html_limit_from_env(&run.limit, err, sizeof(err));
     if (rc == 0)
-        rc = pz_report_html_run(stdout, a, o->per_process, &run, err, sizeof(err));
+        rc = pz_report_html_run(out, a, o->per_process, &run, err, sizeof(err));
     if (rc != 0)
         fprintf(stderr, "prognoz predict: %s\n", err);
     free(summary);
     return rc;
 }
 
-static int report_one(const struct options *o, const struct pz_machine *m,
-                      const struct pz_analysis *a, const struct pz_prediction *p)
+/* The JSON of the prediction on every machine: the recording's report first. */
+static int write_json(FILE *out, const struct options *o, const struct pz_machine *m,
+                      const struct pz_analysis *recorded, const struct pz_analysis *a,
+                      const struct pz_prediction *results)
 {
-    struct pz_replay_summary r = {
-        .end = p->end, .records = p->records, .calls = p->calls,
-        .compute = o->m.compute_cpu ? "cpu" : "wall", .cpu_timed = p->cpu_gaps,
-        .wall_timed = p->wall_gaps,
-    };
+    struct pz_replay_summary r[PZ_MAX_MACHINES];
+    struct pz_predicted runs[PZ_MAX_MACHINES];
 
-    if (o->format == PZ_REPORT_JSON)
-        return pz_report_json_predicted(stdout, a, o->per_process, describe, m, &r);
-    if (o->format == PZ_REPORT_HTML)
-        return html(o, m, a);
-    if (o->format == PZ_REPORT_TEXT)
-        describe(stdout, o->format, m);
-    return pz_report_write(stdout, a, o->format, o->per_process);
+    for (int i = 0; i < o->m.nmachines; i++) {
+        r[i] = replay_summary(o, &results[i]);
+        runs[i] = (struct pz_predicted){ &a[i], &m[i], &r[i] };
+    }
+    return pz_report_json_prediction(out, recorded, runs, o->m.nmachines, o->per_process,
+                                     describe);
 }
 
-static int compare(const struct options *o, const struct pz_machine *m,
-                   const struct pz_analysis *predicted)
+/* The report of the predictions a[] on machines m[] into out: JSON; the predicted run
+ * after its machine (one machine); or the recorded one and each machine side by side. */
+static int write_to(FILE *out, const struct options *o, const struct pz_machine *m,
+                    const struct pz_analysis *recorded, const struct pz_analysis *a,
+                    const struct pz_prediction *results)
 {
     struct pz_compared runs[PZ_MAX_MACHINES];
-    struct pz_analysis recorded;
-    char err[8192];
-    int rc;
 
-    if (pz_analyze(o->trace, &recorded, err, sizeof(err)) != 0) {
-        fprintf(stderr, "prognoz predict: %s\n", err);
-        return -1;
+    if (o->format == PZ_REPORT_JSON)
+        return write_json(out, o, m, recorded, a, results);
+    if (o->m.nmachines == 1) {
+        if (o->format == PZ_REPORT_HTML)
+            return html(out, o, m, a);
+        if (o->format == PZ_REPORT_TEXT)
+            describe(out, o->format, m);
+        return pz_report_write(out, a, o->format, o->per_process);
     }
     for (int i = 0; i < o->m.nmachines; i++)
-        runs[i] = (struct pz_compared){ m[i].name, &predicted[i], &m[i] };
-    rc = pz_report_compare(stdout, o->format, &recorded, runs, o->m.nmachines, describe);
-    pz_analysis_free(&recorded);
-    return rc;
+        runs[i] = (struct pz_compared){ m[i].name, &a[i], &m[i] };
+    return pz_report_compare(out, recorded, runs, o->m.nmachines, describe);
+}
+
+/* Whether the report shows the recorded run: JSON, and the side-by-side table. */
+static int needs_recorded(const struct options *o)
+{
+    return o->format == PZ_REPORT_JSON || o->m.nmachines > 1;
+}
+
+/* The report, to -o's file or the standard output; the exit status. */
+static int write_report(const struct options *o, const struct pz_machine *m,
+                        const struct pz_analysis *a, const struct pz_prediction *results)
+{
+    struct pz_analysis recorded;
+    char err[8192];
+    FILE *out;
+    int rc = 0;
+
+    if (needs_recorded(o)) {
+        rc = pz_analyze_with_progress(o->trace, &recorded, &o->progress->hook, err,
+                                      sizeof(err));
+        pz_progress_line_end(o->progress);
+        if (rc != 0) {
+            fprintf(stderr, "prognoz predict: %s\n", err);
+            return 1;
+        }
+    }
+    if (!(out = o->output ? fopen(o->output, "w") : stdout)) {
+        fprintf(stderr, "prognoz predict: cannot write '%s': %s\n", o->output,
+                strerror(errno));
+        rc = -1;
+    } else {
+        rc = write_to(out, o, m, needs_recorded(o) ? &recorded : NULL, a, results);
+        if (fflush(out) != 0 || ferror(out))
+            rc = -1;
+        if (out != stdout && fclose(out) != 0)
+            rc = -1;
+        if (rc != 0)
+            fprintf(stderr, "prognoz predict: cannot write '%s': %s\n",
+                    o->output ? o->output : "the standard output", strerror(errno));
+    }
+    if (needs_recorded(o))
+        pz_analysis_free(&recorded);
+    return rc != 0;
 }
 
 int pz_cmd_predict(int argc, char **argv)
@@ -232,24 +332,21 @@ int pz_cmd_predict(int argc, char **argv)
     struct options o = { .format = PZ_REPORT_TEXT };
     struct pz_machine m[PZ_MAX_MACHINES];
     struct pz_analysis a[PZ_MAX_MACHINES];
-    struct pz_prediction result;
+    struct pz_prediction results[PZ_MAX_MACHINES];
+    struct pz_progress_line progress;
     int rc = parse(argc, argv, &o), done = 0;
 
     if (rc)
         return rc == 1 ? 0 : 2;
+    pz_progress_line_init(&progress, "predict", o.quiet);
+    o.progress = &progress;
+    check_recording(&o);
     pz_temporary_clean_up_on_signals();
     if (pz_machine_options_load("predict", &o.m, m) != 0)
         return 1;
-    while (done < o.m.nmachines && predict_one(&o, &m[done], &a[done], &result) == 0)
+    while (done < o.m.nmachines && predict_one(&o, &m[done], &a[done], &results[done]) == 0)
         done++;
-    if (done == o.m.nmachines) {
-        rc = o.m.nmachines == 1 ? report_one(&o, &m[0], &a[0], &result) : compare(&o, m, a);
-        if (rc != 0 || fflush(stdout) != 0)
-            fprintf(stderr, "prognoz predict: cannot write the report\n");
-        rc = rc != 0;
-    } else {
-        rc = 1;
-    }
+    rc = done == o.m.nmachines ? write_report(&o, m, a, results) : 1;
     for (int i = 0; i < done; i++)
         pz_analysis_free(&a[i]);
     for (int i = 0; i < o.m.nmachines; i++)

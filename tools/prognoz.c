@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "long_options.h"
 
 static const struct command {
     const char *name;
@@ -85,8 +86,16 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "help"))
         return help(argc, argv);
     const struct command *c = command_named(argv[1]);
-    if (c)
-        return c->run(argc - 1, argv + 1);
+    if (c) {
+        int n;
+        char **args = pz_split_long_options(argc - 1, argv + 1, &n);
+
+        if (!args) {
+            fprintf(stderr, "prognoz: out of memory\n");
+            return 1;
+        }
+        return c->run(n, args);
+    }
     fprintf(stderr, "prognoz: '%s' is not a prognoz command\n", argv[1]);
     usage(stderr);
     return 2;

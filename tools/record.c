@@ -35,6 +35,8 @@ static void usage(FILE *out)
             "                       fills, it is written out and the flush is marked\n"
             "  PROGNOZ_DISABLE=1    run without recording\n"
             "  PROGNOZ_CALLSITES=1  also keep the file and line of every MPI call (build with -g)\n"
+            "  PROGNOZ_CPU_TIME=1   also keep each thread's CPU time at every call, for\n"
+            "                       prognoz predict --compute cpu (more processes than cores)\n"
             "  PROGNOZ_LIB=PATH     the library to preload (default: %s)\n"
             "\nSee prognoz-record(1).\n",
             PZ_LIBRARY);

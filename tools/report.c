@@ -6,6 +6,7 @@
 
 #include "analysis.h"
 #include "commands.h"
+#include "progress_line.h"
 #include "report.h"
 #include "report_html.h"
 
@@ -21,13 +22,14 @@ static void usage(FILE *out)
             "  --format FORMAT     text (the default), json, or html (one page)\n"
             "  --per-process       also every process's values\n"
             "  -o FILE             write the report to FILE instead of the standard output\n"
+            "  --quiet             no progress on a terminal\n"
             "\nSee prognoz-report(1).\n");
 }
 
 struct options {
     const char *trace, *output;
     enum pz_report_format format;
-    int per_process;
+    int per_process, quiet;
 };
 
 /* Returns 0, 1 when --help was asked, or 2 on a usage error (already reported). */
@@ -41,6 +43,8 @@ static int parse(int argc, char **argv, struct options *o)
             return 1;
         } else if (!strcmp(arg, "--per-process")) {
             o->per_process = 1;
+        } else if (!strcmp(arg, "--quiet")) {
+            o->quiet = 1;
         } else if (!strcmp(arg, "--format") && i + 1 < argc) {
             arg = argv[++i];
             if (!strcmp(arg, "text"))
@@ -93,13 +97,17 @@ int pz_cmd_report(int argc, char **argv)
 {
     struct options o = { .format = PZ_REPORT_TEXT };
     struct pz_analysis a;
+    struct pz_progress_line progress;
     char err[1024];
     FILE *out = stdout;
     int rc = parse(argc, argv, &o);
 
     if (rc)
         return rc == 1 ? 0 : 2;
-    if (pz_analyze(o.trace, &a, err, sizeof(err)) != 0) {
+    pz_progress_line_init(&progress, "report", o.quiet);
+    rc = pz_analyze_with_progress(o.trace, &a, &progress.hook, err, sizeof(err));
+    pz_progress_line_end(&progress);
+    if (rc != 0) {
         fprintf(stderr, "prognoz report: %s\n", err);
         return 1;
     }

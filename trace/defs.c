@@ -91,13 +91,13 @@ static OTF2_CallbackCode on_location(void *ud, OTF2_LocationRef self, OTF2_Strin
 {
     struct pz_defs *d = ud;
 
-    (void)name, (void)events;
+    (void)name;
     if (pz_grow((void **)&d->locations, &d->location_cap, d->nlocations,
                 sizeof(*d->locations)) != 0) {
         pz_defs_fail(d, "out of memory");
         return OTF2_CALLBACK_INTERRUPT;
     }
-    d->locations[d->nlocations++] = (struct pz_location_def){ self, group, type, -1 };
+    d->locations[d->nlocations++] = (struct pz_location_def){ self, group, type, -1, events };
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -239,6 +239,7 @@ static OTF2_GlobalDefReaderCallbacks *callbacks(void)
     OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(cb, on_intercomm);
     OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(cb, on_attribute);
     pz_defs_cart_callbacks(cb);
+    pz_defs_recording_callbacks(cb);
     return cb;
 }
 
@@ -268,7 +269,8 @@ int pz_defs_read(struct pz_defs *d, OTF2_Reader *otf, const char *path)
         pz_defs_fail(d, "the trace has no clock properties");
         return -1;
     }
-    if (pz_defs_number(d) != 0 || pz_defs_resolve_comms(d) != 0) {
+    if (pz_defs_number(d) != 0 || pz_defs_resolve_comms(d) != 0 ||
+        pz_defs_read_recording(d, otf) != 0) {
         pz_defs_fail(d, "out of memory");
         return -1;
     }
@@ -298,6 +300,9 @@ void pz_defs_release(struct pz_defs *d)
     free(d->thread_location);
     free(d->thread_rank);
     free(d->first_thread);
+    free(d->group_node);
+    free(d->node_names);
+    pz_recording_release(&d->recording);
     memset(d, 0, sizeof(*d));
 }
 

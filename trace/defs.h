@@ -52,6 +52,7 @@ struct pz_location_def {
     OTF2_LocationGroupRef group;
     OTF2_LocationType type;
     int thread;            /* -1: not read (an accelerator stream, metrics) */
+    uint64_t events;       /* as its definition says */
 };
 
 struct pz_group_def {
@@ -93,6 +94,33 @@ struct pz_cart_dim_def {
     uint8_t periodic, defined;
 };
 
+/* A node of the run: a system tree node that holds processes. */
+struct pz_recorded_node {
+    char *name;
+    int processes;
+    int cores;             /* online cores the recorder saw there; 0: unknown */
+};
+
+/* What a trace says of its recording (docs/trace-format.md, "Recording"): NULL or 0
+ * where it says nothing (other tools' traces, older ones). */
+struct pz_recording {
+    char *program;         /* the executable's name */
+    char *date;            /* when the run started, ISO 8601 UTC */
+    char *mpi_library;     /* MPI_Get_library_version's first line */
+    struct pz_recorded_node *nodes;   /* in the order of their first process */
+    int nnodes;
+    int cpu_times;         /* calls carry CPU times (PROGNOZ_CPU_TIME=1) */
+};
+
+/* Whether some node ran more processes than it has cores (known cores only). */
+int pz_recording_oversubscribed(const struct pz_recording *r);
+
+/* When r is oversubscribed, one line into line saying so and what it does to the
+ * computation times, naming the most oversubscribed node, and 1; else 0. */
+int pz_recording_caveat(const struct pz_recording *r, char *line, size_t len);
+
+void pz_recording_release(struct pz_recording *r);
+
 /* Arrays indexed by definition id have their capacity as count (zero beyond what is
  * defined); locations are sorted by id. */
 struct pz_defs {
@@ -122,6 +150,11 @@ struct pz_defs {
     uint64_t *thread_location;     /* of each thread */
     int *thread_rank;              /* of each thread: its process */
     int *first_thread;             /* of each process (its threads follow it) */
+    uint64_t *group_node;          /* by location group id: its system tree node + 1 */
+    uint32_t ngroup_nodes;
+    uint32_t *node_names;          /* by system tree node id: its name's string */
+    uint32_t nnode_names;
+    struct pz_recording recording; /* whoever keeps it takes it, leaving zeros */
     char error[4096 + 256];
 };
 
@@ -132,6 +165,10 @@ void pz_defs_release(struct pz_defs *d);
 
 /* The string with reference ref, NULL if none. */
 const char *pz_defs_string(const struct pz_defs *d, uint32_t ref);
+
+/* The events of the threads' locations, as their definitions say: what a reader of
+ * every thread reads. */
+uint64_t pz_defs_thread_events(const struct pz_defs *d);
 
 /* The thread of location loc, -1 if it is not read. */
 int pz_defs_thread(const struct pz_defs *d, OTF2_LocationRef loc);

@@ -21,6 +21,12 @@ int pz_defs_sort_carts(struct pz_defs *d);
 
 void pz_defs_release_carts(struct pz_defs *d);
 
+/* Registers the readers of location groups and system tree nodes, and fills
+ * d->recording once the processes are numbered, from them and the archive's
+ * properties (defs_recording.c); 0, or -1 out of memory. */
+void pz_defs_recording_callbacks(OTF2_GlobalDefReaderCallbacks *cb);
+int pz_defs_read_recording(struct pz_defs *d, OTF2_Reader *otf);
+
 /* Numbers the processes and threads and hashes the location ids; 0, or -1 out of
  * memory. */
 int pz_defs_number(struct pz_defs *d);

@@ -91,6 +91,16 @@ int pz_defs_number(struct pz_defs *d)
     return number_threads(d) != 0 || hash_locations(d) != 0 ? -1 : 0;
 }
 
+uint64_t pz_defs_thread_events(const struct pz_defs *d)
+{
+    uint64_t n = 0;
+
+    for (uint32_t i = 0; i < d->nlocations; i++)
+        if (d->locations[i].thread >= 0)
+            n += d->locations[i].events;
+    return n;
+}
+
 int pz_defs_thread(const struct pz_defs *d, OTF2_LocationRef loc)
 {
     uint32_t n = d->nlocation_slots;

@@ -30,6 +30,15 @@
  * (wrapper/assemble.h): "0: HOW; 1: HOW; ...", HOW saying how each process ended, or
  * PZ_PARTIAL_NOTHING for a process that left no record. */
 #define PZ_PARTIAL_PROPERTY "PROGNOZ::PARTIAL"
+
+/* Archive properties of the recording, set by the recorder at MPI_Finalize: the
+ * program's name, the date its run started (ISO 8601, UTC), the MPI library
+ * (MPI_Get_library_version's first line), and the online cores of each node, "4,4,2",
+ * in the order of the system tree's nodes. */
+#define PZ_PROGRAM_PROPERTY "PROGNOZ::PROGRAM"
+#define PZ_DATE_PROPERTY "PROGNOZ::DATE"
+#define PZ_MPI_LIBRARY_PROPERTY "PROGNOZ::MPI_LIBRARY"
+#define PZ_NODE_CORES_PROPERTY "PROGNOZ::NODE_CORES"
 #define PZ_PARTIAL_NOTHING "left nothing (killed, or its part could not be written)"
 
 #endif

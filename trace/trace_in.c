@@ -68,8 +68,10 @@ static int spool_filled(struct pz_trace_in *t, int th)
     if (!t->filled)
         return 0;
     t->filled = 0;
-    if (pz_spool_append(t->spool, th, &t->filling) == 0)
+    if (pz_spool_append(t->spool, th, &t->filling) == 0) {
+        t->spooled++;
         return 0;
+    }
     t->spool_failed = 1;
     return -1;
 }
@@ -261,7 +263,7 @@ static int spool_location(struct pz_trace_in *t, OTF2_EvtReaderCallbacks *cb, in
 {
     OTF2_Reader *otf = t->file.otf;
     OTF2_EvtReader *reader = OTF2_Reader_GetEvtReader(otf, t->defs.thread_location[th]);
-    uint64_t n;
+    uint64_t n = 0;
     int rc = 0;
 
     if (!reader) {
@@ -273,11 +275,15 @@ static int spool_location(struct pz_trace_in *t, OTF2_EvtReaderCallbacks *cb, in
         OTF2_Reader_CloseEvtReader(otf, reader);
         return -1;
     }
-    if (OTF2_EvtReader_ReadEvents(reader, OTF2_UNDEFINED_UINT64, &n) != OTF2_SUCCESS &&
-        !t->spool_failed) {
-        pz_trace_in_fail(t, "cannot read the events (damaged or truncated archive?)");
-        rc = -1;
-    }
+    do {
+        if (OTF2_EvtReader_ReadEvents(reader, PZ_PROGRESS_BATCH, &n) != OTF2_SUCCESS &&
+            !t->spool_failed) {
+            pz_trace_in_fail(t, "cannot read the events (damaged or truncated archive?)");
+            rc = -1;
+        }
+        t->events_read += n;
+        pz_progress_tell(t->progress, "events read", t->events_read, t->events);
+    } while (rc == 0 && n == PZ_PROGRESS_BATCH && !t->spool_failed);
     if (spool_filled(t, th) != 0 || t->spool_failed) {
         pz_trace_in_fail(t, "cannot write the temporary file of the records (disk full?)");
         rc = -1;
@@ -319,14 +325,26 @@ static int open_streams(struct pz_trace_in *t)
 /* Every record is in the spool once open: the archive is closed then. */
 struct pz_trace_in *pz_trace_in_open(const char *path, char *err, size_t errlen)
 {
+    return pz_trace_in_open_with_progress(path, NULL, NULL, err, errlen);
+}
+
+struct pz_trace_in *pz_trace_in_open_with_progress(const char *path,
+                                                   const struct pz_progress_hook *progress,
+                                                   const char *consumed, char *err,
+                                                   size_t errlen)
+{
     struct pz_trace_in *t = calloc(1, sizeof(*t));
 
     if (!t) {
         snprintf(err, errlen, "%s: out of memory", path);
         return NULL;
     }
-    if (pz_trace_file_open(&t->file, path, &t->defs) == 0)
+    t->progress = progress;
+    t->consumed = consumed;
+    if (pz_trace_file_open(&t->file, path, &t->defs) == 0) {
+        t->events = pz_defs_thread_events(&t->defs);
         open_streams(t);
+    }
     pz_trace_file_close(&t->file);
     if (t->file.error[0]) {
         snprintf(err, errlen, "%s", t->file.error);
@@ -383,6 +401,9 @@ static int read_more(struct pz_trace_in *t, int th)
         }
         s->count++;
     }
+    if ((t->records + s->count - before) / PZ_PROGRESS_BATCH != t->records / PZ_PROGRESS_BATCH)
+        pz_progress_tell(t->progress, t->consumed, t->records + s->count - before,
+                         t->spooled);
     t->records += s->count - before;
     return s->count > before;
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "defs.h"
+#include "progress.h"
 #include "trace.h"
 
 struct pz_trace_in;
@@ -19,6 +20,14 @@ struct pz_trace_in;
  * Returns NULL with a one-line message naming the file in err. */
 struct pz_trace_in *pz_trace_in_open(const char *path, char *err, size_t errlen);
 void pz_trace_in_close(struct pz_trace_in *t);
+
+/* pz_trace_in_open, telling progress (progress.h; NULL: none): "events read" of the
+ * threads' events while the archive is read at open, then `consumed` ("records
+ * replayed") of the records as the streams are read.  progress must outlive t. */
+struct pz_trace_in *pz_trace_in_open_with_progress(const char *path,
+                                                   const struct pz_progress_hook *progress,
+                                                   const char *consumed, char *err,
+                                                   size_t errlen);
 
 /* The MPI processes, and the threads (at least one per process). */
 int pz_trace_in_nprocs(const struct pz_trace_in *t);

@@ -31,6 +31,11 @@ struct pz_trace_in {
                                   when the next one begins or the location ends */
     int filled, spool_failed;
     uint64_t records;
+    /* progress: events read into the spool of the threads' events, then records read
+       back of those spooled */
+    const struct pz_progress_hook *progress;
+    const char *consumed;
+    uint64_t events, events_read, spooled;
 };
 
 /* Records a one-line error naming the trace (the first only). */

@@ -103,6 +103,12 @@ OTF2_GlobalDefWriter *pz_archive_global_writer(void)
     return usable() ? OTF2_Archive_GetGlobalDefWriter(archive) : NULL;
 }
 
+void pz_archive_set_property(const char *name, const char *value)
+{
+    if (usable())
+        OTF2_Archive_SetProperty(archive, name, value, false);
+}
+
 void pz_archive_close(int failed)
 {
     if (archive && !failed) {

@@ -66,6 +66,10 @@ OTF2_GlobalDefWriter *pz_archive_global_writer(void);
  * memory not released.  An error while closing shows in pz_archive_failed. */
 void pz_archive_close(int failed);
 
+/* Sets an archive property (rank 0, before pz_archive_close); a no-op if the archive
+ * is not usable. */
+void pz_archive_set_property(const char *name, const char *value);
+
 /* Location id of thread number index of a rank: the rank itself for the first thread. */
 static inline uint64_t pz_location_id(int rank, uint32_t index)
 {

@@ -13,6 +13,7 @@
 #include "globaldefs.h"
 #include "intervals.h"
 #include "markers.h"
+#include "recording.h"
 #include "runtime.h"
 #include "session.h"
 #include "sites.h"
@@ -173,6 +174,8 @@ static void write_global_definitions(int nthreads, const uint64_t *events, uint6
         run.events = all;
         pz_write_global_definitions(pz_archive_global_writer(), &run);
     }
+    pz_recording_note(s->comm, s->rank, s->size, s->node_of_rank, s->nnodes,
+                      run.realtime_begin);
     free(counts);
     free(displs);
     free(all);

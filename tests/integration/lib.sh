@@ -18,7 +18,9 @@
 # line "> NAME", their LEAVE a line "< NAME", and they must nest properly.
 #
 # Exit codes: 0 pass, 77 skip, anything else fails (automake's convention).  The work
-# files (traces, otf2-print output) are removed at exit unless PZ_KEEP is set.
+# files (traces, otf2-print output) are removed at exit unless PZ_KEEP is set; before,
+# every JSON document of prognoz among them is validated against its schema
+# (share/schema, tests/schema_check.py), and an invalid one fails the test.
 
 set -u
 
@@ -41,10 +43,27 @@ test -n "${PZ_LIB:-}" && test -r "$PZ_LIB" || pz_skip "the wrapper library '${PZ
 test -n "${PZ_PROGRAMS:-}" || pz_skip "PZ_PROGRAMS is not set"
 
 PZ_TIMEOUT=${PZ_TIMEOUT:-120}
+# Recordings are not oversubscribed, whatever the cores of the machine that runs the
+# tests, unless a test says otherwise (integration/recording.sh): the recorder notes this
+# many cores per node.
+PROGNOZ_CORES=${PROGNOZ_CORES:-1024}
+export PROGNOZ_CORES
 PZ_WORK=$(mktemp -d "${TMPDIR:-/tmp}/prognoz-it.XXXXXX") || pz_fail "mktemp failed"
+# pz_check_json: validates the JSON documents of prognoz in $PZ_WORK (the files that
+# begin as one does); 1 if one is invalid.
+pz_check_json() {
+    _docs=$(grep -rl -m1 '^{"format": {"name": "prognoz-' "$PZ_WORK" 2>/dev/null)
+    test -n "$_docs" || return 0
+    # shellcheck disable=SC2086  # the paths are mktemp's, without blanks
+    "${PZ_PYTHON:-python3}" "$PZ_TOP_SRCDIR/tests/schema_check.py" \
+        "$PZ_TOP_SRCDIR/share/schema" $_docs >&2
+    test $? -ne 1
+}
+
 pz_exit() {
     _st=$1
     test -f "$PZ_WORK/failed" && test "$_st" -ne 1 && _st=1
+    test "$_st" -eq 0 && ! pz_check_json && echo "FAIL: a JSON document does not follow its schema (above)" >&2 && _st=1
     if test -n "${PZ_KEEP:-}"; then
         echo "the work files are kept in $PZ_WORK" >&2
     else

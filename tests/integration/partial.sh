@@ -43,8 +43,9 @@ check() {
         "$(head -n 1 "$PZ_WORK/$_m.report")"
     "$PZ_PROGNOZ" report --format json "$PZ_WORK/$_m" >"$PZ_WORK/$_m.json" ||
         pz_fail "$_m: prognoz report --format json fails"
-    grep -q '^{"partial": {"processes": \[{"rank": 0, "ended": ' "$PZ_WORK/$_m.json" ||
-        pz_fail "$_m: the JSON report does not begin with its \"partial\" key"
+    # after the members of every document, on a line of its own
+    grep -q '^"partial": {"processes": \[{"rank": 0, "ended": ' "$PZ_WORK/$_m.json" ||
+        pz_fail "$_m: the JSON report's members do not begin with \"partial\""
     grep -q "prognoz: the run ended without MPI_Finalize; its partial trace is in $PZ_WORK/$_m/traces.otf2" \
         "$PZ_WORK/$_m.err" || pz_fail "$_m: prognoz record does not say the trace is partial"
 }

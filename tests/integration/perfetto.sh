@@ -32,7 +32,7 @@ pz_record_ok p2p 2 "$p2p"
 pz_record_ok intervals 2 "$intervals"
 pz_record_ok requests 2 "$requests"
 "$PZ_PROGNOZ" predict "$PZ_WORK/p2p" --machine "$PROGNOZ_MACHINES/gigabit-switch.conf" \
-    -o "$PZ_WORK/predicted" >/dev/null 2>"$err" || pz_fail "predict: $(cat "$err")"
+    --trace-out "$PZ_WORK/predicted" >/dev/null 2>"$err" || pz_fail "predict: $(cat "$err")"
 
 # check NAME JSON [MAXCALLS]: JSON is a well-formed export of $PZ_WORK/NAME whose calls
 # per rank are otf2-print's (at most, when MAXCALLS is given).

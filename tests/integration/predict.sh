@@ -8,10 +8,12 @@
 # compute-only time when the load of the machine did not unbalance the recording; it
 # is a consistent trace (no clock-condition violation) whose waits are all its MPI time.
 # On a machine with 10 ms of latency it is at least 100 ms longer.  Several machines give
-# the side-by-side table (text and JSON); one machine the report of prognoz report plus
-# "machine" and "prediction"; -o writes a trace otf2-print and prognoz report read, and
-# refuses to overwrite one.  Errors (no trace, a wrong machine file, a wrong --coll or
-# --mpi, no --machine) give one line on stderr and a usage (2) or failure (1) status.
+# the side-by-side table as text; as JSON, the recorded report and each machine's report,
+# machine and prediction, the shape of one machine too.  --trace-out writes a trace
+# otf2-print and prognoz report read, and refuses to overwrite one; -o writes the report
+# to a file, never into a directory; --opt=value is --opt value.  Errors (no trace, a
+# wrong machine file, a wrong --coll or --mpi, no --machine) give one line on stderr and
+# a usage (2) or failure (1) status.
 # --coll and --mpi give a report; with PROGNOZ_CPU_TIME=1 at record time, --compute cpu
 # predicts the 100 ms of CPU time each rank computed, of the order of --compute wall.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
@@ -37,9 +39,20 @@ import json, re, sys
 failures = []
 
 
+# The members every document begins with (docs/report.md, "JSON").
+HEAD = ["format", "prognoz", "trace", "recording"]
+
+
 def load(path):
+    """A JSON document; a prediction on one machine as the predicted run's report with
+    its "machine" and "prediction" (and the "recorded" report), as the checks read it."""
     with open(path) as f:
-        return json.load(f)
+        doc = json.load(f)
+    if doc.get("format", {}).get("name") == "prognoz-prediction" and len(doc["predictions"]) == 1:
+        p = doc["predictions"][0]
+        return dict(p["report"], machine=p["machine"], prediction=p["prediction"],
+                    recorded=doc["recorded"])
+    return doc
 
 
 def check(cond, what):
@@ -296,42 +309,43 @@ import sys
 from pzcheck import *
 
 cmp, rec, ideal, slow = (load(p) for p in sys.argv[1:5])
-check(sorted(cmp) == ["intervals", "machines"], "members %r" % sorted(cmp))
-check([m["name"] for m in cmp["machines"]] == ["ideal", "slow"],
-      "machines %r" % [m.get("name") for m in cmp["machines"]])
-check([m["latency"] for m in cmp["machines"]] == [0, 0.01],
-      "latencies %r" % [m.get("latency") for m in cmp["machines"]])
-check(ids(cmp) == ids(rec), "intervals %r, the recording's are %r" % (ids(cmp), ids(rec)))
-for i, iv in enumerate(cmp["intervals"]):
-    check(len(iv["predicted"]) == 2, "interval %d: %d predicted entries" % (i, len(iv["predicted"])))
-    if len(iv["predicted"]) != 2 or i >= len(rec["intervals"]):
-        continue
-    # the same values as the recorded report and as each machine's own prediction
-    for got, want, who in ((iv["recorded"], rec, "recorded"), (iv["predicted"][0], ideal, "ideal"),
-                           (iv["predicted"][1], slow, "slow")):
-        m = want["intervals"][i]["main"]
+check(sorted(cmp) == sorted(HEAD + ["recorded", "predictions"]), "members %r" % sorted(cmp))
+check(cmp["format"] == {"name": "prognoz-prediction", "version": 1}, "format %r" % cmp["format"])
+machines = [p["machine"] for p in cmp["predictions"]]
+check([m["name"] for m in machines] == ["ideal", "slow"], "machines %r" % [m.get("name") for m in machines])
+check([m["latency"] for m in machines] == [0, 0.01], "latencies %r" % [m.get("latency") for m in machines])
+runs = [cmp["recorded"]] + [p["report"] for p in cmp["predictions"]]
+for run in runs:
+    check(ids(run) == ids(rec), "intervals %r, the recording's are %r" % (ids(run), ids(rec)))
+# the same values as the recorded report and as each machine's own prediction
+for run, want, who in zip(runs, (rec, ideal, slow), ("recorded", "ideal", "slow")):
+    for i, (got, iv) in enumerate(zip(run["intervals"], want["intervals"])):
         for key in ("execution_time", "efficiency", "lost_time", "communication_time",
                     "synchronization", "idle_time"):
-            near(got[key], m[key], 1e-6, "interval %d, %s: %s" % (i, who, key))
+            near(got["main"][key], iv["main"][key], 1e-6, "interval %d, %s: %s" % (i, who, key))
 # the text table shows the same execution times
 with open(sys.argv[5]) as f:
     rows = [l.split()[-3:] for l in f if l.startswith("Execution time (s)")]
 for i, row in enumerate(rows):
-    for got, want in zip(row, [cmp["intervals"][i]["recorded"]] + cmp["intervals"][i]["predicted"]):
-        near(float(got), want["execution_time"], 2e-6, "text table, interval %d: execution time" % i)
+    for got, run in zip(row, runs):
+        near(float(got), run["intervals"][i]["main"]["execution_time"], 2e-6,
+             "text table, interval %d: execution time" % i)
 done()
 EOF
 )
 
-# --- c. One machine, JSON: the report of prognoz report plus "machine" and "prediction".
+# --- c. One machine, JSON: the shape of several, with one prediction: the recorded
+# report, and the predicted run's report with its "machine" and "prediction".
 (
 "$PY" - "$PZ_WORK/ideal.json" "$PZ_WORK/rec.json" <<'EOF' || pz_fail "the JSON prediction is not what is expected (above)"
 import sys
 from pzcheck import *
 
 pred, rec = load(sys.argv[1]), load(sys.argv[2])
-check(sorted(pred) == sorted(list(rec) + ["machine", "prediction"]),
+report = [k for k in rec if k not in HEAD]
+check(sorted(pred) == sorted(report + ["machine", "prediction", "recorded"]),
       "members %r, expected those of prognoz report %r, machine and prediction" % (sorted(pred), sorted(rec)))
+check(sorted(pred["recorded"]) == sorted(report), "recorded: members %r" % sorted(pred["recorded"]))
 m = pred["machine"]
 for key, want in (("name", "ideal"), ("network", "switch"), ("cost_model", "hockney"), ("latency", 0),
                   ("bandwidth", 1.7e308), ("shm_latency", 0), ("shm_bandwidth", 1.7e308),
@@ -354,12 +368,12 @@ done()
 EOF
 )
 
-# --- d. -o OUT: the predicted trace, read by otf2-print and prognoz report; never
-# overwritten.
+# --- d. --trace-out DIR: the predicted trace, read by otf2-print and prognoz report;
+# never overwritten.  -o FILE: the report in FILE.
 (
-predict_ok "$trace" --machine "$ideal" -o "$PZ_WORK/out"
-grep -q '^Predicted on machine ideal:' "$out" || pz_fail "-o OUT: no report on stdout"
-test -f "$PZ_WORK/out/traces.otf2" || pz_fail "-o OUT: no OUT/traces.otf2"
+predict_ok "$trace" --machine "$ideal" --trace-out "$PZ_WORK/out"
+grep -q '^Predicted on machine ideal:' "$out" || pz_fail "--trace-out: no report on stdout"
+test -f "$PZ_WORK/out/traces.otf2" || pz_fail "--trace-out: no OUT/traces.otf2"
 pz_trace out
 cp "$PZ_WORK/out.events" "$PZ_WORK/out.events.first"
 report out "$PZ_WORK/out.json" --format json
@@ -376,17 +390,28 @@ done()
 EOF
 )
 (
-test -f "$PZ_WORK/out.events.first" || pz_fail "-o OUT: no first trace to write over"
-predict fail "$trace" --machine "$ideal" -o "$PZ_WORK/out"
-one_line "-o OUT over a trace" "$PZ_WORK/out"
+test -f "$PZ_WORK/out.events.first" || pz_fail "--trace-out: no first trace to write over"
+predict fail "$trace" --machine "$ideal" --trace-out="$PZ_WORK/out"
+one_line "--trace-out over a trace" "$PZ_WORK/out"
 pz_trace out
-cmp -s "$PZ_WORK/out.events" "$PZ_WORK/out.events.first" || pz_fail "-o OUT over a trace changed it"
+cmp -s "$PZ_WORK/out.events" "$PZ_WORK/out.events.first" || pz_fail "--trace-out over a trace changed it"
 # several machines: OUT/NAME/traces.otf2 each
-predict_ok "$trace" --machine "$ideal" --machine "$slow" -o "$PZ_WORK/outs"
+predict_ok "$trace" --machine "$ideal" --machine "$slow" --trace-out "$PZ_WORK/outs"
 for m in ideal slow; do
-    test -f "$PZ_WORK/outs/$m/traces.otf2" || pz_fail "-o OUT with 2 machines: no OUT/$m/traces.otf2"
+    test -f "$PZ_WORK/outs/$m/traces.otf2" || pz_fail "--trace-out with 2 machines: no OUT/$m/traces.otf2"
     pz_print "$PZ_WORK/outs.$m.events" "$PZ_WORK/outs/$m/traces.otf2"
 done
+)
+(
+# -o FILE: the report, as on the standard output; a directory is refused, naming
+# --trace-out; --machine=FILE --format=json as --machine FILE --format json.
+predict_ok "$trace" --machine "$ideal" --format json
+cp "$out" "$PZ_WORK/stdout.json"
+predict_ok "$trace" --machine="$ideal" --format=json -o "$PZ_WORK/report.json"
+test ! -s "$out" || pz_fail "-o FILE: output on stdout"
+cmp -s "$PZ_WORK/report.json" "$PZ_WORK/stdout.json" || pz_fail "-o FILE: not the report of the standard output"
+predict 2 "$trace" --machine "$ideal" -o "$PZ_WORK"
+one_line "-o DIR" "--trace-out"
 )
 
 # --- e. Errors: one line, a usage (2) or failure (1) status, no report.  Each case in
@@ -415,8 +440,12 @@ grep -q "expected" "$err" || pz_fail "a wrong unit: '$(cat "$err")' does not say
 (
 predict 2 "$trace" --machine "$ideal" --coll allgather=nonsense
 one_line "--coll allgather=nonsense" "allgather=nonsense"
-predict 2 "$trace" --machine "$ideal" --coll nonsense=bruck
+grep -q "the algorithms of allgather: bruck recursive_doubling ring" "$err" ||
+    pz_fail "--coll allgather=nonsense: '$(cat "$err")' does not list allgather's algorithms"
+predict 2 "$trace" --machine "$ideal" --coll=nonsense=bruck
 one_line "--coll nonsense=bruck" "nonsense=bruck"
+grep -q "the operations: barrier bcast" "$err" ||
+    pz_fail "--coll nonsense=bruck: '$(cat "$err")' does not list the operations"
 )
 (
 predict 2 "$trace"
@@ -430,8 +459,8 @@ pz_expect_eq "no trace: first line on stderr" "prognoz predict: no trace given" 
 )
 # --mpi takes the values of the key mpi of a machine file, and says so at once.
 (
-predict fail "$trace" --machine "$ideal" --mpi nonsense
-one_line "--mpi nonsense" "'nonsense'"
+predict 2 "$trace" --machine "$ideal" --mpi nonsense
+one_line "--mpi nonsense" "'nonsense': expected mpich1, mpich-1.2.5 or mpich4"
 )
 # A bandwidth the parser takes must give a report that parses: "inf" (strtod reads it)
 # is either refused with the file and line, or written as valid JSON.
@@ -467,7 +496,7 @@ predict_ok "$trace" --machine "$PZ_WORK/duplex.conf"
 grep -q '^Predicted on machine duplex: .*, cpu_scale 1, progress in calls, duplex_factor 1.5$' \
     "$out" || pz_fail "progress and duplex_factor not in the machine line"
 predict_ok "$trace" --machine "$slow" --mpi mpich1 --coll allgather=bruck --format json
-"$PY" -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(r["machine"]["mpi"] != "mpich1")' "$out" ||
+"$PY" -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(r["predictions"][0]["machine"]["mpi"] != "mpich1")' "$out" ||
     pz_fail "--mpi mpich1 --format json: the machine's mpi is not mpich1"
 )
 

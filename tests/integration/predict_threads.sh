@@ -36,7 +36,7 @@ pz_trace threads
 # report of the predicted trace in NAME.report.json and its definitions and events.
 predict() {
     timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" predict "$PZ_WORK/threads" --machine "$2" \
-        --format json -o "$PZ_WORK/$1" >"$PZ_WORK/$1.json" 2>"$PZ_WORK/$1.err" ||
+        --format json --trace-out "$PZ_WORK/$1" >"$PZ_WORK/$1.json" 2>"$PZ_WORK/$1.err" ||
         { cat "$PZ_WORK/$1.err" >&2; pz_fail "prognoz predict on $2 failed"; }
     test ! -s "$PZ_WORK/$1.err" ||
         { cat "$PZ_WORK/$1.err" >&2; pz_fail "prognoz predict on $2: output on stderr"; }
@@ -67,6 +67,11 @@ def check(cond, what):
 def load(name):
     with open("%s/%s" % (work, name)) as f:
         return json.load(f)
+
+
+def predicted(name):
+    """The one machine's entry of a prediction: its machine, prediction and report."""
+    return load(name)["predictions"][0]
 
 
 def locations(name):
@@ -102,7 +107,7 @@ def per_thread(report):
 names = " ".join("%d.%d" % (r, t) for r in range(2) for t in range(THREADS + 1))
 rec_locs = locations("threads")
 for name in ("ideal", "hub"):
-    pred, rep = load(name + ".json"), load(name + ".report.json")
+    pred, rep = predicted(name + ".json"), load(name + ".report.json")
     counts = [rep[k] for k in ("processes", "threads", "messages", "collectives",
                                 "unmatched_sends", "unmatched_receives",
                                 "incomplete_collectives", "clock_violations")]
@@ -137,7 +142,7 @@ for t, v in rec_threads.items():
     got = ideal_threads[t]["execution_time"]
     check(got >= v["cpu_time"] - 1e-3,
           "ideal: thread %s spans %.9f s, less than its recorded CPU time %.9f s" % (t, got, v["cpu_time"]))
-m = load("hub.json")["machine"]
+m = predicted("hub.json")["machine"]
 
 
 def cost(b):
@@ -149,7 +154,7 @@ span = talking_span("hub")
 check(span >= 2 * THREADS * ROUNDS * 2 * cost(4) - SLACK,
       "hub: the talking threads span %.9f s, less than 320 messages on the bus (%.9f s)"
       % (span, 320 * cost(4)))
-end_ideal, end_hub = load("ideal.json")["prediction"]["end"], load("hub.json")["prediction"]["end"]
+end_ideal, end_hub = predicted("ideal.json")["prediction"]["end"], predicted("hub.json")["prediction"]["end"]
 check(end_ideal - SLACK <= end_hub <= end_ideal + 322 * cost(8) + SLACK,
       "hub: the end %.9f s, expected from %.9f s to %.9f s"
       % (end_hub, end_ideal, end_ideal + 322 * cost(8)))

@@ -17,6 +17,8 @@ counts() {
     "$PZ_PYTHON" -c '
 import json, sys
 r = json.load(open(sys.argv[1]))
+if "predictions" in r:    # a prediction: the report of the predicted run
+    r = r["predictions"][0]["report"]
 keys = ("processes", "messages", "collectives", "unmatched_sends", "unmatched_receives",
         "incomplete_collectives", "clock_violations")
 ivs = sorted((i["file"], i["line"], i["id"], i["level"]) for i in r["intervals"])

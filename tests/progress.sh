@@ -1,0 +1,65 @@
+#!/bin/sh
+# The progress line: prognoz predict, report and export of a synthetic trace of some
+# five million events (bench/gentrace), run on a terminal (util-linux's script gives
+# them one), show "N of TOTAL events read" and "records replayed" lines on it and erase
+# the last; with --quiet, or with the standard error a file, they show nothing there
+# and write the same report.  The line waits a second before it shows: where the work
+# ended sooner on this machine, there is nothing to see and the terminal checks skip.
+# The environment (make check): PZ_TOP_SRCDIR, PZ_TOP_BUILDDIR, PZ_PROGNOZ, MAKE.
+command -v script >/dev/null || { echo "SKIP: script (util-linux) is not installed"; exit 77; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pz-progress.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+status=0
+
+fail() {
+    echo "FAIL: $*"
+    status=1
+}
+
+${MAKE:-make} -s -C "$PZ_TOP_BUILDDIR" bench/gentrace >/dev/null ||
+    { echo "FAIL: cannot build bench/gentrace"; exit 1; }
+"$PZ_TOP_BUILDDIR/bench/gentrace" "$tmp/run" --ranks 8 --iterations 40000 >/dev/null ||
+    { echo "FAIL: bench/gentrace"; exit 1; }
+machine=$PZ_TOP_SRCDIR/share/machines/gigabit-switch.conf
+# gentrace's events: 16 per rank and iteration, 4 more per rank
+events=$((8 * 40000 * 16 + 8 * 4))
+erase=$(printf '\033[K')
+
+# on_terminal NAME ARGS...: prognoz ARGS on a terminal, its report in $tmp/NAME.out, what
+# the terminal showed in $tmp/NAME.tty, one line per carriage return; the seconds it
+# took in $seconds.
+on_terminal() {
+    name=$1
+    shift
+    start=$(date +%s)
+    script -qec "$PZ_PROGNOZ $* -o $tmp/$name.out" /dev/null | tr '\r' '\n' >"$tmp/$name.tty"
+    seconds=$(($(date +%s) - start))
+}
+
+for cmd in predict report; do
+    case $cmd in
+    predict) set -- predict "$tmp/run" --machine "$machine" ;;
+    report) set -- report "$tmp/run" ;;
+    esac
+    on_terminal "$cmd" "$@"
+    "$PZ_PROGNOZ" "$@" >"$tmp/$cmd.plain" 2>"$tmp/$cmd.err" || fail "$cmd without a terminal"
+    [ -s "$tmp/$cmd.err" ] && fail "$cmd without a terminal wrote on stderr: $(head -c 200 "$tmp/$cmd.err")"
+    cmp -s "$tmp/$cmd.out" "$tmp/$cmd.plain" || fail "$cmd on a terminal wrote another report"
+    on_terminal "$cmd-quiet" "$@" --quiet
+    [ -n "$(tr -d '\n' <"$tmp/$cmd-quiet.tty")" ] &&
+        fail "$cmd --quiet showed: $(head -c 200 "$tmp/$cmd-quiet.tty")"
+    if ! grep -q "of $events events read" "$tmp/$cmd.tty"; then
+        if [ "$seconds" -lt 2 ]; then
+            echo "SKIP: $cmd took less than 2 s here: no progress line to see"
+            continue
+        fi
+        fail "$cmd on a terminal for $seconds s showed no progress: $(head -c 300 "$tmp/$cmd.tty")"
+    fi
+    # every line that shows progress has "N of TOTAL UNITS (P%)", and the last is erased
+    grep '^prognoz' "$tmp/$cmd.tty" | grep -v -E "^prognoz $cmd: [0-9]+ of [0-9]+ (events read|records replayed) \([0-9]+%\)" |
+        grep -q . && fail "$cmd: a progress line of another form: $(grep '^prognoz' "$tmp/$cmd.tty" | head -n 3)"
+    [ "$(grep -v '^$' "$tmp/$cmd.tty" | tail -n 1)" = "$erase" ] ||
+        fail "$cmd: the last progress line is not erased"
+    echo "$cmd: $(grep -c '^prognoz' "$tmp/$cmd.tty") progress lines in $seconds s"
+done
+exit $status
