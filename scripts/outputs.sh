@@ -44,7 +44,7 @@ for trace in "$@"; do
         run "$dir/predict-$mn.json" "$prognoz" predict "$trace" --machine "$m" --format json
         rm -rf "$dir/trace-$mn"
         run "$dir/predict-$mn-trace.log" "$prognoz" predict "$trace" --machine "$m" \
-            -o "$dir/trace-$mn"
+            --trace-out "$dir/trace-$mn"
         if [ -f "$dir/trace-$mn/traces.otf2" ]; then
             run "$dir/predict-$mn-trace.txt" "$print" "$dir/trace-$mn/traces.otf2"
             run "$dir/predict-$mn-trace-report.txt" "$prognoz" report "$dir/trace-$mn"
