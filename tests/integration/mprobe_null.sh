@@ -27,7 +27,7 @@ pz_expect_eq "report: first line" "$expected" "$(head -n 1 "$PZ_WORK/report.txt"
 
 rm -rf "$PZ_WORK/predicted"
 run predict.txt predict "$PZ_WORK/mprobe_null" --machine "$PZ_TOP_SRCDIR/tests/integration/ideal.conf" \
-    -o "$PZ_WORK/predicted"
+    --trace-out "$PZ_WORK/predicted"
 pz_expect_eq "predict: its report's trace line" "$expected" \
     "$(grep '^Trace: ' "$PZ_WORK/predict.txt")"
 run predicted.txt report "$PZ_WORK/predicted"
