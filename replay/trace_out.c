@@ -3,7 +3,8 @@
  * The events are written as they are predicted, one event writer per thread, with the
  * recorded archive's references; the definitions are copied from the recorded archive
  * at the end (trace_defs.c), when the span of the predicted times and the number of
- * events of each location are known.  The archive is written by this one process, with
+ * events of each location are known; those of a synthesized run never written are
+ * written as its synthesized archive's would be (synth_defs.c).  The archive is written by this one process, with
  * OTF2's serial collective callbacks, like a test's or gentrace's. */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "anchor.h"
+#include "synth_defs.h"
 #include "trace_complaints.h"
 #include "trace_defs.h"
 #include "trace_out.h"
@@ -34,6 +36,11 @@ struct pz_trace_out {
     OTF2_AttributeList *list;
     uint64_t end;                        /* the latest time written */
     int failed;                          /* an event could not be written */
+    /* a synthesized run's: its recording, and its communicators (not copied) */
+    int synthesized;
+    struct pz_synth_recorded recorded;
+    const struct pz_synth_comm *comms;
+    uint32_t ncomms;
 };
 
 static OTF2_FlushType always_flush(void *data, OTF2_FileType type, OTF2_LocationRef location,
@@ -137,6 +144,50 @@ static int create_archive(struct pz_trace_out *o, const char *dir, char *err, si
     if (!ok)
         pz_out_fail(err, errlen, o->path, "cannot create the archive");
     return ok ? 0 : -1;
+}
+
+static void release(struct pz_trace_out *o);
+
+struct pz_trace_out *pz_trace_out_open_synthesized(const char *recorded, const char *dir,
+                                                   int nprocs,
+                                                   const struct pz_synth_comm *comms,
+                                                   uint32_t ncomms, char *err,
+                                                   size_t errlen)
+{
+    struct pz_trace_out *o = calloc(1, sizeof(*o));
+    uint64_t *locations = malloc((nprocs > 0 ? (size_t)nprocs : 1) * sizeof(*locations));
+    OTF2_ErrorCallback previous;
+    int rc;
+
+    if (!o || !locations) {
+        snprintf(err, errlen, "%s: out of memory", dir);
+        free(locations);
+        free(o);
+        return NULL;
+    }
+    for (int p = 0; p < nprocs; p++)
+        locations[p] = (uint64_t)p;
+    pz_anchor_path(recorded, o->anchor, sizeof(o->anchor));
+    snprintf(o->path, sizeof(o->path), "%s/traces.otf2", dir);
+    o->nthreads = nprocs;
+    o->synthesized = 1;
+    o->comms = comms;
+    o->ncomms = ncomms;
+    previous = pz_out_listen();
+    rc = set_locations(o, locations, err, errlen);
+    rc = rc ? rc : check_anchor(o->anchor, err, errlen);
+    rc = rc ? rc : pz_synth_defs_scan(o->anchor, &o->recorded, err, errlen);
+    rc = rc ? rc : create_archive(o, dir, err, errlen);
+    if (rc != 0 && o->archive)
+        OTF2_Archive_Close(o->archive);
+    pz_out_unlisten(previous);
+    free(locations);
+    if (rc != 0) {
+        release(o);
+        return NULL;
+    }
+    memcpy(o->attributes, o->recorded.attributes, sizeof(o->attributes));
+    return o;
 }
 
 static void release(struct pz_trace_out *o)
@@ -290,6 +341,26 @@ static int close_locations(struct pz_trace_out *o)
     return ok && OTF2_Archive_CloseDefFiles(o->archive) == OTF2_SUCCESS ? 0 : -1;
 }
 
+/* The definitions of a synthesized run: location p's events are locs[p]'s (sorted by
+ * id, p). */
+static int write_synthesized_defs(struct pz_trace_out *o, OTF2_GlobalDefWriter *w, char *err,
+                                  size_t errlen)
+{
+    uint64_t *events = malloc(o->nlocs * sizeof(*events));
+    struct pz_synth_run run = { o->nthreads, events, o->comms, o->ncomms, o->end };
+    int rc;
+
+    if (!events) {
+        snprintf(err, errlen, "%s: out of memory", o->path);
+        return -1;
+    }
+    for (size_t i = 0; i < o->nlocs; i++)
+        events[i] = o->locs[i].events;
+    rc = pz_synth_defs_write(o->anchor, o->path, w, &o->recorded, &run, err, errlen);
+    free(events);
+    return rc;
+}
+
 /* OTF2 writes most of the archive while closing it and reports failures (a full disk)
  * only through its error callback: what it heard decides. */
 static int finish(struct pz_trace_out *o, char *err, size_t errlen)
@@ -301,6 +372,8 @@ static int finish(struct pz_trace_out *o, char *err, size_t errlen)
         pz_out_fail(err, errlen, o->path, "cannot write the events");
     else if (!(w = OTF2_Archive_GetGlobalDefWriter(o->archive)))
         pz_out_fail(err, errlen, o->path, "cannot write the definitions");
+    else if (o->synthesized)
+        rc = write_synthesized_defs(o, w, err, errlen);
     else
         rc = pz_out_defs_copy(o->anchor, w, o->locs, o->nlocs, o->end, err, errlen);
     if (OTF2_Archive_Close(o->archive) != OTF2_SUCCESS || (rc == 0 && pz_out_heard())) {
