@@ -17,6 +17,9 @@ static void drop_run(struct pz_defs *d)
     d->comms = NULL;
     d->ncomms = 0;
     pz_defs_release_carts(d);
+    d->carts = NULL;
+    d->cart_dims = NULL;
+    d->ncarts = d->ncart_dims = 0;
     free(d->thread_location);
     free(d->thread_rank);
     free(d->first_thread);
