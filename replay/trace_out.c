@@ -1,7 +1,9 @@
 /* Writing a predicted run as an OTF2 archive (trace_out.h).
  *
- * The events are written as they are predicted, one event writer per thread, with the
- * recorded archive's references; the definitions are copied from the recorded archive
+ * The events come as they are predicted, every thread's interleaved: they are spooled
+ * (spool.h, a small buffer per thread) and written at the close one location at a time,
+ * so that one OTF2 event writer, with its chunk, is alive at a time rather than one per
+ * thread; references are the recorded archive's.  The definitions are copied from the recorded archive
  * at the end (trace_defs.c), when the span of the predicted times and the number of
  * events of each location are known; those of a synthesized run never written are
  * written as its synthesized archive's would be (synth_defs.c).  The archive is written by this one process, with
@@ -14,13 +16,14 @@
 #include <unistd.h>
 
 #include "anchor.h"
+#include "spool.h"
 #include "synth_defs.h"
 #include "trace_complaints.h"
 #include "trace_defs.h"
 #include "trace_out.h"
 
-/* Every thread has a writer and one chunk: thousands of them must not each hold a
- * megabyte. */
+/* The smallest chunk OTF2 takes (the events of a location are the same whatever it
+ * is). */
 #define EVENT_CHUNK (256 * 1024)
 #define DEFINITION_CHUNK (4 * 1024 * 1024)
 
@@ -34,6 +37,7 @@ struct pz_trace_out {
     int nthreads;
     OTF2_AttributeRef attributes[PZ_OUT_NATTRIBUTES];
     OTF2_AttributeList *list;
+    struct pz_spool *spool;              /* each thread's events until the close */
     uint64_t end;                        /* the latest time written */
     int failed;                          /* an event could not be written */
     /* a synthesized run's: its recording, and its communicators (not copied) */
@@ -120,10 +124,11 @@ static int scan_recorded(struct pz_trace_out *o, char *err, size_t errlen)
     return 0;
 }
 
-/* The new archive in dir, with an event writer per location. */
+/* The new archive in dir, and the spool of its events. */
 static int create_archive(struct pz_trace_out *o, const char *dir, char *err, size_t errlen)
 {
     struct stat st;
+    char why[1024];
     int ok;
 
     if (stat(o->path, &st) == 0) {
@@ -138,12 +143,15 @@ static int create_archive(struct pz_trace_out *o, const char *dir, char *err, si
          OTF2_Archive_SetSerialCollectiveCallbacks(o->archive) == OTF2_SUCCESS &&
          OTF2_Archive_OpenEvtFiles(o->archive) == OTF2_SUCCESS &&
          (o->list = OTF2_AttributeList_New()) != NULL;
-    for (size_t i = 0; ok && i < o->nlocs; i++)
-        ok = (o->locs[i].writer = OTF2_Archive_GetEvtWriter(o->archive, o->locs[i].id)) !=
-             NULL;
-    if (!ok)
+    if (!ok) {
         pz_out_fail(err, errlen, o->path, "cannot create the archive");
-    return ok ? 0 : -1;
+        return -1;
+    }
+    if (!(o->spool = pz_spool_new(o->nthreads, why, sizeof(why)))) {
+        snprintf(err, errlen, "%s: %s", o->path, why);
+        return -1;
+    }
+    return 0;
 }
 
 static void release(struct pz_trace_out *o);
@@ -192,6 +200,7 @@ struct pz_trace_out *pz_trace_out_open_synthesized(const char *recorded, const c
 
 static void release(struct pz_trace_out *o)
 {
+    pz_spool_free(o->spool);
     if (o->list)
         OTF2_AttributeList_Delete(o->list);
     free(o->locs);
@@ -302,7 +311,7 @@ int pz_out_write_record(OTF2_EvtWriter *w, OTF2_AttributeList *list,
 int pz_trace_out_event(struct pz_trace_out *o, int th, const struct pz_rec *rec,
                        uint64_t time)
 {
-    struct pz_out_location *l;
+    struct pz_rec at = *rec;
 
     /* a flush is the recorder's own time, which the prediction has removed */
     if (rec->kind == PZ_REC_FLUSH)
@@ -311,26 +320,44 @@ int pz_trace_out_event(struct pz_trace_out *o, int th, const struct pz_rec *rec,
         o->failed = 1;
         return -1;
     }
-    l = &o->locs[o->slot[th]];
-    if (pz_out_write_record(l->writer, o->list, o->attributes, rec, time) != 0) {
+    at.time = time;
+    if (pz_spool_add(o->spool, th, &at) != 0) {
         o->failed = 1;
         return -1;
     }
-    l->events++;
+    o->locs[o->slot[th]].events++;
     if (time > o->end)
         o->end = time;
     return 0;
 }
 
-/* Closes the event writers, and writes an empty local definition file per location, as
- * the recorder does: no mapping (the references are global), no clock offset. */
+/* Writes thread th's spooled events to its location l, with a writer of its own. */
+static int write_location(struct pz_trace_out *o, int th, struct pz_out_location *l)
+{
+    OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(o->archive, l->id);
+    struct pz_rec rec;
+    int got, ok = w != NULL;
+
+    while (ok && (got = pz_spool_next(o->spool, th, &rec)) != 0)
+        ok = got > 0 && pz_out_write_record(w, o->list, o->attributes, &rec, rec.time) == 0;
+    if (w && OTF2_Archive_CloseEvtWriter(o->archive, w) != OTF2_SUCCESS)
+        ok = 0;
+    return ok ? 0 : -1;
+}
+
+/* Writes every location's events, in the order of their ids, then an empty local
+ * definition file per location, as the recorder does: no mapping (the references are
+ * global), no clock offset. */
 static int close_locations(struct pz_trace_out *o)
 {
-    int ok = 1;
+    int *thread_of = malloc(o->nlocs * sizeof(*thread_of));
+    int ok = thread_of && pz_spool_finish(o->spool) == 0;
 
-    for (size_t i = 0; i < o->nlocs; i++)
-        if (OTF2_Archive_CloseEvtWriter(o->archive, o->locs[i].writer) != OTF2_SUCCESS)
-            ok = 0;
+    for (int th = 0; ok && th < o->nthreads; th++)
+        thread_of[o->slot[th]] = th;
+    for (size_t i = 0; ok && i < o->nlocs; i++)
+        ok = write_location(o, thread_of[i], &o->locs[i]) == 0;
+    free(thread_of);
     ok = OTF2_Archive_CloseEvtFiles(o->archive) == OTF2_SUCCESS && ok &&
          OTF2_Archive_OpenDefFiles(o->archive) == OTF2_SUCCESS;
     for (size_t i = 0; ok && i < o->nlocs; i++) {
