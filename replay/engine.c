@@ -187,11 +187,8 @@ static void report_deadlock(struct engine *e)
                    stuck > shown ? "; and more" : "");
 }
 
-static int start(struct engine *e, const char *trace, char *err, size_t errlen)
+static int start(struct engine *e, const char *name, char *err, size_t errlen)
 {
-    if (!(e->in = pz_trace_in_open_with_progress(trace, e->o->progress, "records replayed",
-                                                 err, errlen)))
-        return -1;
     e->nprocs = pz_trace_in_nprocs(e->in);
     e->nthreads = pz_trace_in_nthreads(e->in);
     e->threaded = e->nthreads > e->nprocs;
@@ -201,7 +198,7 @@ static int start(struct engine *e, const char *trace, char *err, size_t errlen)
     e->result->nthreads = e->nthreads;
     if (!(e->cs = pz_comsys_new(e->o->machine, e->nprocs)) ||
         !(e->threads = calloc((size_t)e->nthreads, sizeof(*e->threads)))) {
-        snprintf(err, errlen, "%s: out of memory", trace);
+        snprintf(err, errlen, "%s: out of memory", name);
         return -1;
     }
     for (int th = 0; th < e->nthreads; th++)
@@ -210,10 +207,6 @@ static int start(struct engine *e, const char *trace, char *err, size_t errlen)
     for (int c = 0; c < PZ_COLL_NOPS; c++)
         if (e->o->forced[c])
             pz_comsys_force(e->cs, e->o->forced[c]);
-    if (e->o->output &&
-        !(e->out = pz_trace_out_open(trace, e->o->output, e->nthreads,
-                                     pz_trace_in_locations(e->in), err, errlen)))
-        return -1;
     return 0;
 }
 
@@ -266,21 +259,22 @@ static void release(struct engine *e)
     pz_trace_in_close(e->in);
 }
 
-int pz_predict(const char *trace, const struct pz_predict_options *o,
-               struct pz_prediction *out, char *err, size_t errlen)
+int pz_predict_run(struct pz_trace_in *in, struct pz_trace_out *predicted, const char *name,
+                   const struct pz_predict_options *o, struct pz_prediction *out, char *err,
+                   size_t errlen)
 {
-    struct engine e = { .o = o, .result = out };
+    struct engine e = { .o = o, .result = out, .in = in, .out = predicted };
     int rc = 0;
 
     memset(out, 0, sizeof(*out));
-    if (start(&e, trace, err, errlen) != 0) {
+    if (start(&e, name, err, errlen) != 0) {
         rc = -1;
     } else {
         place_threads(&e);
         main_loop(&e);
         out->records = pz_trace_in_records(e.in);
         if (e.error[0]) {
-            snprintf(err, errlen, "%s: %s", trace, e.error);
+            snprintf(err, errlen, "%s: %s", name, e.error);
             rc = -1;
         }
     }
@@ -288,4 +282,23 @@ int pz_predict(const char *trace, const struct pz_predict_options *o,
         rc = -1;
     release(&e);
     return rc;
+}
+
+int pz_predict(const char *trace, const struct pz_predict_options *o,
+               struct pz_prediction *out, char *err, size_t errlen)
+{
+    struct pz_trace_in *in = pz_trace_in_open_with_progress(trace, o->progress,
+                                                            "records replayed", err, errlen);
+    struct pz_trace_out *predicted = NULL;
+
+    memset(out, 0, sizeof(*out));
+    if (!in)
+        return -1;
+    if (o->output &&
+        !(predicted = pz_trace_out_open(trace, o->output, pz_trace_in_nthreads(in),
+                                        pz_trace_in_locations(in), err, errlen))) {
+        pz_trace_in_close(in);
+        return -1;
+    }
+    return pz_predict_run(in, predicted, trace, o, out, err, errlen);
 }

@@ -44,4 +44,14 @@ struct pz_prediction {
 int pz_predict(const char *trace, const struct pz_predict_options *o,
                struct pz_prediction *out, char *err, size_t errlen);
 
+struct pz_trace_in;
+struct pz_trace_out;
+
+/* The same replay of a run opened already (trace_in.h: read or generated), which name
+ * names in errors, its predicted trace written to predicted unless NULL (o->output is
+ * not looked at).  Closes in and predicted, whatever the result. */
+int pz_predict_run(struct pz_trace_in *in, struct pz_trace_out *predicted, const char *name,
+                   const struct pz_predict_options *o, struct pz_prediction *out, char *err,
+                   size_t errlen);
+
 #endif

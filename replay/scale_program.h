@@ -114,4 +114,32 @@ struct pz_scale_sink {
 int pz_scale_synthesize(const struct pz_scale_program *m, int nprocs,
                         const struct pz_scale_sink *sink, char *err, size_t errlen);
 
+/* The same synthesis made on demand, process by process in any interleaving (the
+ * replay's): the run at nprocs processes, its values at P computed once; NULL with a
+ * one-line message in err.  Its communicators are those pz_scale_synthesize gives the
+ * sink.  m must outlive it. */
+struct pz_scale_synth;
+struct pz_scale_synth *pz_scale_synth_new(const struct pz_scale_program *m, int nprocs,
+                                          char *err, size_t errlen);
+void pz_scale_synth_free(struct pz_scale_synth *s);
+const struct pz_synth_comm *pz_scale_synth_comms(const struct pz_scale_synth *s, uint32_t *n);
+int pz_scale_synth_nprocs(const struct pz_scale_synth *s);
+const struct pz_scale_program *pz_scale_synth_program(const struct pz_scale_synth *s);
+
+/* Where a cursor's records go: 0, or -1 to stop. */
+typedef int pz_scale_put_fn(void *ctx, int proc, const struct pz_rec *rec);
+
+/* Process proc's synthesis, from its start: its records are exactly those
+ * pz_scale_synthesize gives the sink for proc, in the same order.  NULL if memory ran
+ * out.  s must outlive it. */
+struct pz_scale_cursor;
+struct pz_scale_cursor *pz_scale_cursor_new(struct pz_scale_synth *s, int proc);
+void pz_scale_cursor_free(struct pz_scale_cursor *c);
+
+/* Makes the process's next step: its records (at least one) through put(ctx, proc, rec).
+ * Returns 1, 0 when the process has no step left, or -1 with a one-line message in err
+ * (a peer that does not exist, put failing, memory). */
+int pz_scale_cursor_next(struct pz_scale_cursor *c, pz_scale_put_fn *put, void *ctx,
+                         char *err, size_t errlen);
+
 #endif

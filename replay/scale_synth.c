@@ -1,10 +1,12 @@
 /* Synthesizing the run at P processes (scale_program.h): the grid MPI_Dims_create would
  * lay out with the recordings' number of dimensions and periodicity, the communicators
  * (the world, the process alone, every instance of each slice the template uses), and
- * process after process the template's steps whose guards hold there, loops repeated
- * their fitted trip counts, each step after its fitted computation.  Nothing is kept
- * across processes but the values at P computed once, so that memory does not grow with
- * the number of processes times calls. */
+ * for each process the template's steps whose guards hold there, loops repeated their
+ * fitted trip counts, each step after its fitted computation.  A process's records are
+ * made a step at a time by its cursor, which keeps where the walk of the template is (a
+ * stack of the loops it is in); the values at P are computed once and shared by every
+ * cursor, so that memory grows with the processes by a cursor each at most (the sink's
+ * path has one alive at a time), never with the calls. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,9 +43,9 @@ struct fifo {
     uint32_t head, tail, cap;
 };
 
-struct synth {
+/* The synthesis at P: what every process shares. */
+struct pz_scale_synth {
     const struct pz_scale_program *m;
-    const struct pz_scale_sink *sink;
     struct pz_scale_grid g;
     int nprocs;
     struct pz_synth_comm *comms;
@@ -57,16 +59,32 @@ struct synth {
     double *gap;               /* [node * (nclasses + 1) + class], s */
     double *pred_gap;          /* [pred], s */
     double *after_gap;         /* [prev + 1], s */
-    uint32_t last;             /* the last step made, SP_NONE */
-    struct fifo *fifos;        /* [slot]: for the calls of one request that complete them */
-    struct fifo *waiting;      /* [node]: for a call over many requests */
-    uint64_t *last_id;         /* [slot]: the last request posted, 0 none (the tests') */
-    /* the process being synthesized */
+};
+
+/* A loop the walk is in: its node, and the iterations done. */
+struct level {
+    uint32_t node;
+    uint64_t done;
+};
+
+/* One process's synthesis, resumable a step at a time. */
+struct pz_scale_cursor {
+    struct pz_scale_synth *s;
     int proc, coords[PZ_SCALE_MAX_DIMS];
     uint8_t flags[PZ_SCALE_MAX_DIMS];
     uint32_t cls;
     double now, cpu;
     uint64_t next_request, any_received;
+    uint32_t last;             /* the last step made, SP_NONE */
+    struct fifo *fifos;        /* [slot]: for the calls of one request that complete them */
+    struct fifo *waiting;      /* [node]: for a call over many requests */
+    uint64_t *last_id;         /* [slot]: the last request posted, 0 none (the tests') */
+    uint32_t next;             /* the node the walk looks at next */
+    struct level *loops;       /* [depth]: the loops it is in, innermost last */
+    uint32_t depth;
+    /* during pz_scale_cursor_next: where the records go, and the error */
+    pz_scale_put_fn *put;
+    void *ctx;
     char *err;
     size_t errlen;
 };
@@ -104,7 +122,7 @@ static uint32_t slice_size(const struct pz_scale_grid *g, uint8_t keep)
     return n;
 }
 
-static void collect_slices(struct synth *s)
+static void collect_slices(struct pz_scale_synth *s)
 {
     for (uint32_t i = 0; i < s->m->nevents; i++) {
         const struct sp_event *e = s->m->events[i].sig;
@@ -133,7 +151,7 @@ static void slice_name(const struct pz_scale_grid *g, uint8_t keep, uint32_t ins
 
 #define NAME_LEN 48
 
-static int make_comms(struct synth *s)
+static int make_comms(struct pz_scale_synth *s)
 {
     uint32_t n = 2, at = 2;
     size_t nmembers = 0;
@@ -184,7 +202,7 @@ static uint64_t whole(const struct pz_scale_model *f, int nprocs)
     return (uint64_t)llround(pz_scale_model_at(f, nprocs));
 }
 
-static int values_at(struct synth *s)
+static int values_at(struct pz_scale_synth *s)
 {
     const struct pz_scale_program *m = s->m;
     uint32_t cols = m->nclasses + 1;
@@ -192,11 +210,8 @@ static int values_at(struct synth *s)
     if (!(s->counts = calloc(m->nnodes ? m->nnodes : 1, sizeof(*s->counts))) ||
         !(s->bytes = calloc((size_t)m->nevents + m->nslots + 1, sizeof(*s->bytes))) ||
         !(s->bytes2 = calloc((size_t)m->nevents + m->nslots + 1, sizeof(*s->bytes2))) ||
-        !(s->waiting = calloc(m->nnodes ? m->nnodes : 1, sizeof(*s->waiting))) ||
-        !(s->last_id = calloc(m->nslots ? m->nslots : 1, sizeof(*s->last_id))) ||
         !(s->gap = calloc((m->nnodes ? m->nnodes : 1) * (size_t)cols, sizeof(*s->gap))) ||
-        !(s->pred_gap = calloc(m->npreds ? m->npreds : 1, sizeof(*s->pred_gap))) ||
-        !(s->fifos = calloc(m->nslots ? m->nslots : 1, sizeof(*s->fifos))))
+        !(s->pred_gap = calloc(m->npreds ? m->npreds : 1, sizeof(*s->pred_gap))))
         return -1;
     for (uint32_t i = 0; i < m->npreds; i++)
         s->pred_gap[i] = pz_scale_model_at(&m->preds[i].gap, s->nprocs);
@@ -254,12 +269,12 @@ static int push(struct fifo *f, uint64_t id, uint32_t slot)
 
 /* --- one process */
 
-static int emit(struct synth *s, struct pz_rec *rec)
+static int emit(struct pz_scale_cursor *c, struct pz_rec *rec)
 {
-    if (s->sink->event(s->sink->ctx, s->proc, rec) == 0)
+    if (c->put(c->ctx, c->proc, rec) == 0)
         return 0;
-    snprintf(s->err, s->errlen, "the synthesized run could not be written (process %d)",
-             s->proc);
+    snprintf(c->err, c->errlen, "the synthesized run could not be written (process %d)",
+             c->proc);
     return -1;
 }
 
@@ -276,9 +291,11 @@ static void blank(struct pz_rec *rec, uint8_t kind, uint64_t time)
 }
 
 /* The communicator of event e at this process, its size and the process's rank in it. */
-static void comm_of(const struct synth *s, const struct sp_event *e, uint32_t *comm,
+static void comm_of(const struct pz_scale_cursor *c, const struct sp_event *e, uint32_t *comm,
                     uint32_t *size, uint32_t *rank)
 {
+    const struct pz_scale_synth *s = c->s;
+
     if (e->comm.kind == PZ_SCALE_COMM_NONE) {
         *comm = PZ_NONE32;
         *size = 1;
@@ -295,20 +312,22 @@ static void comm_of(const struct synth *s, const struct sp_event *e, uint32_t *c
         if (s->slices[j].keep == e->comm.keep) {
             uint32_t in;
 
-            slice_place(&s->g, e->comm.keep, s->coords, &in, rank);
+            slice_place(&s->g, e->comm.keep, c->coords, &in, rank);
             *comm = s->slices[j].first + in;
             *size = slice_size(&s->g, e->comm.keep);
             return;
         }
     *comm = 0;
     *size = (uint32_t)s->nprocs;
-    *rank = (uint32_t)s->proc;
+    *rank = (uint32_t)c->proc;
 }
 
 /* The peer of e as a rank of its communicator; -1 with err when it does not exist. */
-static int64_t peer_of(struct synth *s, const struct sp_event *e, uint32_t size, uint32_t rank)
+static int64_t peer_of(struct pz_scale_cursor *c, const struct sp_event *e, uint32_t size,
+                       uint32_t rank)
 {
-    int c[PZ_SCALE_MAX_DIMS];
+    const struct pz_scale_grid *g = &c->s->g;
+    int at[PZ_SCALE_MAX_DIMS];
     uint32_t in, rk;
 
     switch (e->peer.kind) {
@@ -322,28 +341,28 @@ static int64_t peer_of(struct synth *s, const struct sp_event *e, uint32_t size,
                                                   : size - 1 - (uint32_t)e->peer.rank;
     case PZ_SCALE_PEER_ANY:
         /* the other processes in turn (a note says so) */
-        return size < 2 ? rank : (rank + 1 + s->any_received++ % (size - 1)) % size;
+        return size < 2 ? rank : (rank + 1 + c->any_received++ % (size - 1)) % size;
     case PZ_SCALE_PEER_OFFSET:
-        memcpy(c, s->coords, sizeof(c));
-        for (int i = 0, d = 0; d < s->g.ndims; d++)
+        memcpy(at, c->coords, sizeof(at));
+        for (int i = 0, d = 0; d < g->ndims; d++)
             if (e->comm.kind != PZ_SCALE_COMM_SLICE || kept(e->comm.keep, d))
-                c[d] += e->peer.off[i++];
-        if (pz_scale_grid_rank(&s->g, c) < 0)
+                at[d] += e->peer.off[i++];
+        if (pz_scale_grid_rank(g, at) < 0)
             break;
         if (e->comm.kind != PZ_SCALE_COMM_SLICE)
-            return pz_scale_grid_rank(&s->g, c);
-        pz_scale_grid_coords(&s->g, pz_scale_grid_rank(&s->g, c), c);
-        slice_place(&s->g, e->comm.keep, c, &in, &rk);
+            return pz_scale_grid_rank(g, at);
+        pz_scale_grid_coords(g, pz_scale_grid_rank(g, at), at);
+        slice_place(g, e->comm.keep, at, &in, &rk);
         return rk;
     }
-    snprintf(s->err, s->errlen, "process %d of %d: the peer of a call does not exist "
-             "(rank %d of a communicator of %u processes)", s->proc, s->nprocs,
+    snprintf(c->err, c->errlen, "process %d of %d: the peer of a call does not exist "
+             "(rank %d of a communicator of %u processes)", c->proc, c->s->nprocs,
              e->peer.rank, size);
     return -1;
 }
 
 /* A record of signature e, its sizes the values at P of index ev (s->bytes). */
-static int emit_record(struct synth *s, const struct sp_event *e, uint32_t ev,
+static int emit_record(struct pz_scale_cursor *c, const struct sp_event *e, uint32_t ev,
                        uint64_t request, uint64_t at)
 {
     struct pz_rec rec;
@@ -352,74 +371,75 @@ static int emit_record(struct synth *s, const struct sp_event *e, uint32_t ev,
 
     blank(&rec, e->kind, at);
     rec.coll_op = e->coll_op;
-    comm_of(s, e, &rec.comm, &size, &rank);
+    comm_of(c, e, &rec.comm, &size, &rank);
     /* a request's sender and tag, or root, are its completion's, borrowed to tell it apart */
     if (e->kind != PZ_REC_IRECV_REQUEST && e->kind != PZ_REC_NBC_REQUEST) {
-        if ((peer = peer_of(s, e, size, rank)) < 0)
+        if ((peer = peer_of(c, e, size, rank)) < 0)
             return -1;
         rec.peer = (uint32_t)peer;
         rec.tag = e->tag;
     }
-    rec.bytes = s->bytes[ev];
-    rec.bytes2 = s->bytes2[ev];
+    rec.bytes = c->s->bytes[ev];
+    rec.bytes2 = c->s->bytes2[ev];
     rec.request = request;
-    return emit(s, &rec);
+    return emit(c, &rec);
 }
 
-static int out_of_memory(struct synth *s)
+static int out_of_memory(struct pz_scale_cursor *c)
 {
-    snprintf(s->err, s->errlen, "out of memory synthesizing process %d", s->proc);
+    snprintf(c->err, c->errlen, "out of memory synthesizing process %d", c->proc);
     return -1;
 }
 
 /* A posting's new request goes where its completion will find it: the slot's fifo for a
  * call of one request, the completing step's for a call over many. */
-static int post(struct synth *s, int32_t slot, uint64_t id)
+static int post(struct pz_scale_cursor *c, int32_t slot, uint64_t id)
 {
-    const struct sp_done *d = &s->m->done[slot];
+    const struct sp_done *d = &c->s->m->done[slot];
 
-    s->last_id[slot] = id;
-    if (d->by_signature && push(&s->fifos[slot], id, (uint32_t)slot) != 0)
-        return out_of_memory(s);
-    if (d->node != SP_NONE && push(&s->waiting[d->node], id, (uint32_t)slot) != 0)
-        return out_of_memory(s);
+    c->last_id[slot] = id;
+    if (d->by_signature && push(&c->fifos[slot], id, (uint32_t)slot) != 0)
+        return out_of_memory(c);
+    if (d->node != SP_NONE && push(&c->waiting[d->node], id, (uint32_t)slot) != 0)
+        return out_of_memory(c);
     return 0;
 }
 
-static int emit_event(struct synth *s, uint32_t ev, uint64_t at)
+static int emit_event(struct pz_scale_cursor *c, uint32_t ev, uint64_t at)
 {
-    const struct sp_tevent *te = &s->m->events[ev];
+    const struct sp_tevent *te = &c->s->m->events[ev];
     uint64_t request = PZ_NONE64;
 
     if (te->slot >= 0) {
-        request = ++s->next_request;
-        if (post(s, te->slot, request) != 0)
+        request = ++c->next_request;
+        if (post(c, te->slot, request) != 0)
             return -1;
     } else if (te->completes >= 0 && te->sig->kind == PZ_REC_REQUEST_TEST) {
         /* a test leaves its request pending */
-        request = s->last_id[te->completes] ? s->last_id[te->completes] : ++s->next_request;
+        request = c->last_id[te->completes] ? c->last_id[te->completes] : ++c->next_request;
     } else if (te->completes >= 0) {
-        struct fifo *f = &s->fifos[te->completes];
+        struct fifo *f = &c->fifos[te->completes];
 
         /* a request never posted here gets an id of its own: the replay ignores it */
-        request = f->head < f->tail ? f->v[f->head++] : ++s->next_request;
+        request = f->head < f->tail ? f->v[f->head++] : ++c->next_request;
     }
-    return emit_record(s, te->sig, ev, request, at);
+    return emit_record(c, te->sig, ev, request, at);
 }
 
 /* The completions of step k, a call over many requests: of those posted for it, all, or
  * as many as each call completed in the recordings, the first posted first. */
-static int emit_completions(struct synth *s, uint32_t k, uint64_t at)
+static int emit_completions(struct pz_scale_cursor *c, uint32_t k, uint64_t at)
 {
-    struct fifo *f = &s->waiting[k];
-    uint32_t n = f->tail - f->head, per_call = s->m->nodes[k].per_call;
+    const struct pz_scale_program *m = c->s->m;
+    struct fifo *f = &c->waiting[k];
+    uint32_t n = f->tail - f->head, per_call = m->nodes[k].per_call;
 
     if (per_call && per_call < n)
         n = per_call;
     for (; n > 0; n--, f->head++) {
         uint32_t slot = f->slots[f->head];
 
-        if (emit_record(s, &s->m->done[slot].sig, s->m->nevents + slot, f->v[f->head], at) != 0)
+        if (emit_record(c, &m->done[slot].sig, m->nevents + slot, f->v[f->head], at) != 0)
             return -1;
     }
     return 0;
@@ -428,122 +448,170 @@ static int emit_completions(struct synth *s, uint32_t k, uint64_t at)
 /* The computation before step k: its class's own fit, else the one chosen for the pair
  * of steps around it, else (a pair never recorded) the one after the previous step or
  * the one before k over all processes, whichever spreads least. */
-static double gap_before(struct synth *s, uint32_t k)
+static double gap_before(const struct pz_scale_cursor *c, uint32_t k)
 {
+    const struct pz_scale_synth *s = c->s;
     const struct pz_scale_program *m = s->m;
     size_t at = (size_t)k * (m->nclasses + 1);
-    uint32_t after = s->last == SP_NONE ? 0 : s->last + 1;
+    uint32_t after = c->last == SP_NONE ? 0 : c->last + 1;
 
-    if (m->gap_own[at + s->cls])
-        return s->gap[at + s->cls];
+    if (m->gap_own[at + c->cls])
+        return s->gap[at + c->cls];
     for (uint32_t i = m->pred_head[k]; i != SP_NONE; i = m->preds[i].next)
-        if (m->preds[i].prev == s->last)
+        if (m->preds[i].prev == c->last)
             return s->pred_gap[i];
     if (m->after_spread[after] < m->before_spread[k])
         return s->after_gap[after];
     return s->gap[at + m->nclasses];
 }
 
-static int emit_step(struct synth *s, uint32_t k)
+static int emit_step(struct pz_scale_cursor *c, uint32_t k)
 {
-    const struct sp_node *nd = &s->m->nodes[k];
-    const struct sp_sym *sym = &s->m->table.syms[nd->sym];
+    const struct pz_scale_program *m = c->s->m;
+    const struct sp_node *nd = &m->nodes[k];
+    const struct sp_sym *sym = &m->table.syms[nd->sym];
     int call = sym->step_kind == PZ_SCALE_CALL;
-    double gap = gap_before(s, k);
+    double gap = gap_before(c, k);
     uint64_t enter, leave;
     struct pz_rec rec;
 
-    s->now += gap;
-    s->cpu += gap;
-    enter = ticks(s->m->runs[s->m->largest], s->now);
-    s->now += nd->duration;
-    leave = ticks(s->m->runs[s->m->largest], s->now);
-    s->last = k;
+    c->now += gap;
+    c->cpu += gap;
+    enter = ticks(m->runs[m->largest], c->now);
+    c->now += nd->duration;
+    leave = ticks(m->runs[m->largest], c->now);
+    c->last = k;
     if (sym->step_kind != PZ_SCALE_END) {
         blank(&rec, PZ_REC_ENTER, enter);
         rec.region = nd->region;
-        rec.cpu = call ? cpu_ns(s->cpu) : PZ_NONE64;
-        if (emit(s, &rec) != 0)
+        rec.cpu = call ? cpu_ns(c->cpu) : PZ_NONE64;
+        if (emit(c, &rec) != 0)
             return -1;
     }
     for (uint32_t i = 0; i < sym->n; i++) {
-        const struct sp_tevent *te = &s->m->events[nd->first_event + i];
+        const struct sp_tevent *te = &m->events[nd->first_event + i];
         uint8_t kind = te->sig->kind;
         int at_enter = kind == PZ_REC_COLL_BEGIN || kind == PZ_REC_ISEND ||
                        kind == PZ_REC_IRECV_REQUEST || kind == PZ_REC_NBC_REQUEST ||
                        kind == PZ_REC_SEND;
 
         /* a call to MPI_PROC_NULL: no message, no request */
-        if (te->guarded && !sp_guard_holds(&te->peers, &s->g, s->flags))
+        if (te->guarded && !sp_guard_holds(&te->peers, &c->s->g, c->flags))
             continue;
-        if (emit_event(s, nd->first_event + i, at_enter ? enter : leave) != 0)
+        if (emit_event(c, nd->first_event + i, at_enter ? enter : leave) != 0)
             return -1;
     }
-    if (emit_completions(s, k, leave) != 0)
+    if (emit_completions(c, k, leave) != 0)
         return -1;
     if (sym->step_kind == PZ_SCALE_BEGIN)
         return 0;
     blank(&rec, PZ_REC_LEAVE, leave);
     rec.region = nd->region;
-    rec.cpu = call ? cpu_ns(s->cpu) : PZ_NONE64;
-    return emit(s, &rec);
+    rec.cpu = call ? cpu_ns(c->cpu) : PZ_NONE64;
+    return emit(c, &rec);
 }
 
-static int run_nodes(struct synth *s, uint32_t a, uint32_t b)
+/* The next step of the walk whose guard holds here, SP_NONE at the end: the template's
+ * nodes in order, a loop's body repeated its trip count, as a recursion over the loops
+ * would go. */
+static uint32_t next_step(struct pz_scale_cursor *c)
 {
+    const struct pz_scale_synth *s = c->s;
     const struct sp_node *nodes = s->m->nodes;
 
-    for (uint32_t k = a; k < b;) {
-        if (nodes[k].kind == SP_LOOP) {
-            for (uint64_t i = 0; i < s->counts[k]; i++)
-                if (run_nodes(s, k + 1, nodes[k].end) != 0)
-                    return -1;
-            k = nodes[k].end;
-            continue;
+    for (;;) {
+        uint32_t k = c->next;
+        struct level *in = c->depth ? &c->loops[c->depth - 1] : NULL;
+
+        if (k == (in ? nodes[in->node].end : s->m->nnodes)) {
+            if (!in)
+                return SP_NONE;
+            if (++in->done < s->counts[in->node]) {
+                c->next = in->node + 1;
+            } else {
+                c->next = nodes[in->node].end;
+                c->depth--;
+            }
+        } else if (nodes[k].kind == SP_LOOP) {
+            if (s->counts[k] == 0) {
+                c->next = nodes[k].end;
+            } else {
+                c->loops[c->depth++] = (struct level){ k, 0 };
+                c->next = k + 1;
+            }
+        } else {
+            c->next = k + 1;
+            if (sp_guard_holds(&nodes[k].guard, &s->g, c->flags))
+                return k;
         }
-        if (sp_guard_holds(&nodes[k].guard, &s->g, s->flags) && emit_step(s, k) != 0)
-            return -1;
-        k++;
     }
-    return 0;
 }
 
-static int synthesize_process(struct synth *s, int p)
+struct pz_scale_cursor *pz_scale_cursor_new(struct pz_scale_synth *s, int proc)
 {
     const struct pz_scale_program *m = s->m;
+    struct pz_scale_cursor *c = calloc(1, sizeof(*c));
     uint64_t mask;
 
-    s->proc = p;
-    pz_scale_grid_coords(&s->g, p, s->coords);
-    sp_positions(&s->g, s->coords, s->flags);
-    mask = sp_class_mask(m, &s->g, p, s->flags);
-    for (s->cls = 0; s->cls < m->nclasses && m->classes[s->cls].mask != mask; s->cls++)
-        ;
-    s->now = s->cpu = 0;
-    s->last = SP_NONE;
-    s->next_request = s->any_received = 0;
-    for (uint32_t i = 0; i < m->nslots; i++) {
-        s->fifos[i].head = s->fifos[i].tail = 0;
-        s->last_id[i] = 0;
+    if (!c)
+        return NULL;
+    c->s = s;
+    c->proc = proc;
+    c->last = SP_NONE;
+    if (!(c->fifos = calloc(m->nslots ? m->nslots : 1, sizeof(*c->fifos))) ||
+        !(c->waiting = calloc(m->nnodes ? m->nnodes : 1, sizeof(*c->waiting))) ||
+        !(c->last_id = calloc(m->nslots ? m->nslots : 1, sizeof(*c->last_id))) ||
+        !(c->loops = calloc(m->nnodes ? m->nnodes : 1, sizeof(*c->loops)))) {
+        pz_scale_cursor_free(c);
+        return NULL;
     }
-    for (uint32_t k = 0; k < m->nnodes; k++)
-        s->waiting[k].head = s->waiting[k].tail = 0;
-    return run_nodes(s, 0, m->nnodes);
+    pz_scale_grid_coords(&s->g, proc, c->coords);
+    sp_positions(&s->g, c->coords, c->flags);
+    mask = sp_class_mask(m, &s->g, proc, c->flags);
+    for (c->cls = 0; c->cls < m->nclasses && m->classes[c->cls].mask != mask; c->cls++)
+        ;
+    return c;
 }
 
-static void synth_free(struct synth *s)
+void pz_scale_cursor_free(struct pz_scale_cursor *c)
 {
-    for (uint32_t i = 0; s->fifos && i < s->m->nslots; i++) {
-        free(s->fifos[i].v);
-        free(s->fifos[i].slots);
+    if (!c)
+        return;
+    for (uint32_t i = 0; c->fifos && i < c->s->m->nslots; i++) {
+        free(c->fifos[i].v);
+        free(c->fifos[i].slots);
     }
-    for (uint32_t k = 0; s->waiting && k < s->m->nnodes; k++) {
-        free(s->waiting[k].v);
-        free(s->waiting[k].slots);
+    for (uint32_t k = 0; c->waiting && k < c->s->m->nnodes; k++) {
+        free(c->waiting[k].v);
+        free(c->waiting[k].slots);
     }
-    free(s->fifos);
-    free(s->waiting);
-    free(s->last_id);
+    free(c->fifos);
+    free(c->waiting);
+    free(c->last_id);
+    free(c->loops);
+    free(c);
+}
+
+int pz_scale_cursor_next(struct pz_scale_cursor *c, pz_scale_put_fn *put, void *ctx,
+                         char *err, size_t errlen)
+{
+    uint32_t k = next_step(c);
+
+    if (k == SP_NONE)
+        return 0;
+    c->put = put;
+    c->ctx = ctx;
+    c->err = err;
+    c->errlen = errlen;
+    return emit_step(c, k) == 0 ? 1 : -1;
+}
+
+/* --- the synthesis */
+
+void pz_scale_synth_free(struct pz_scale_synth *s)
+{
+    if (!s)
+        return;
     free(s->comms);
     free(s->members);
     free(s->names);
@@ -553,33 +621,81 @@ static void synth_free(struct synth *s)
     free(s->gap);
     free(s->pred_gap);
     free(s->after_gap);
+    free(s);
+}
+
+struct pz_scale_synth *pz_scale_synth_new(const struct pz_scale_program *m, int nprocs,
+                                          char *err, size_t errlen)
+{
+    struct pz_scale_synth *s;
+
+    if (nprocs < 1) {
+        snprintf(err, errlen, "cannot synthesize a run of %d processes", nprocs);
+        return NULL;
+    }
+    if (!(s = calloc(1, sizeof(*s)))) {
+        snprintf(err, errlen, "out of memory synthesizing %d processes", nprocs);
+        return NULL;
+    }
+    s->m = m;
+    s->nprocs = nprocs;
+    pz_scale_grid_balanced(&s->g, nprocs, m->grid.ndims);
+    memcpy(s->g.periodic, m->grid.periodic, sizeof(s->g.periodic));
+    if (make_comms(s) != 0 || values_at(s) != 0) {
+        snprintf(err, errlen, "out of memory synthesizing %d processes", nprocs);
+        pz_scale_synth_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+const struct pz_synth_comm *pz_scale_synth_comms(const struct pz_scale_synth *s, uint32_t *n)
+{
+    *n = s->ncomms;
+    return s->comms;
+}
+
+int pz_scale_synth_nprocs(const struct pz_scale_synth *s)
+{
+    return s->nprocs;
+}
+
+const struct pz_scale_program *pz_scale_synth_program(const struct pz_scale_synth *s)
+{
+    return s->m;
+}
+
+/* Every step of process p into sink. */
+static int synthesize_process(struct pz_scale_synth *s, int p, const struct pz_scale_sink *sink,
+                              char *err, size_t errlen)
+{
+    struct pz_scale_cursor *c = pz_scale_cursor_new(s, p);
+    int rc;
+
+    if (!c) {
+        snprintf(err, errlen, "out of memory synthesizing process %d", p);
+        return -1;
+    }
+    while ((rc = pz_scale_cursor_next(c, sink->event, sink->ctx, err, errlen)) > 0)
+        ;
+    pz_scale_cursor_free(c);
+    return rc;
 }
 
 int pz_scale_synthesize(const struct pz_scale_program *m, int nprocs,
                         const struct pz_scale_sink *sink, char *err, size_t errlen)
 {
-    struct synth s = {.m = m, .sink = sink, .nprocs = nprocs, .err = err, .errlen = errlen};
-    int rc = -1;
+    struct pz_scale_synth *s = pz_scale_synth_new(m, nprocs, err, errlen);
+    int rc = 0;
 
-    if (nprocs < 1) {
-        snprintf(err, errlen, "cannot synthesize a run of %d processes", nprocs);
+    if (!s)
         return -1;
-    }
-    pz_scale_grid_balanced(&s.g, nprocs, m->grid.ndims);
-    memcpy(s.g.periodic, m->grid.periodic, sizeof(s.g.periodic));
-    if (make_comms(&s) != 0 || values_at(&s) != 0) {
-        snprintf(err, errlen, "out of memory synthesizing %d processes", nprocs);
-        goto out;
-    }
-    if (sink->comms(sink->ctx, s.comms, s.ncomms) != 0) {
+    if (sink->comms(sink->ctx, s->comms, s->ncomms) != 0) {
         snprintf(err, errlen, "the synthesized run's communicators could not be written");
-        goto out;
+        rc = -1;
     }
-    for (int p = 0; p < nprocs; p++)
-        if (synthesize_process(&s, p) != 0)
-            goto out;
-    rc = 0;
-out:
-    synth_free(&s);
+    for (int p = 0; p < nprocs && rc == 0; p++)
+        rc = synthesize_process(s, p, sink, err, errlen);
+    pz_scale_synth_free(s);
     return rc;
 }

@@ -14,7 +14,6 @@ struct pz_rec;
 struct pz_out_location {
     uint64_t id;
     uint64_t events;           /* events written so far */
-    OTF2_EvtWriter *writer;
     int defined;               /* the recorded archive defines it */
 };
 

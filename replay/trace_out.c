@@ -1,9 +1,12 @@
 /* Writing a predicted run as an OTF2 archive (trace_out.h).
  *
- * The events are written as they are predicted, one event writer per thread, with the
- * recorded archive's references; the definitions are copied from the recorded archive
+ * The events come as they are predicted, every thread's interleaved: they are spooled
+ * (spool.h, a small buffer per thread) and written at the close one location at a time,
+ * so that one OTF2 event writer, with its chunk, is alive at a time rather than one per
+ * thread; references are the recorded archive's.  The definitions are copied from the recorded archive
  * at the end (trace_defs.c), when the span of the predicted times and the number of
- * events of each location are known.  The archive is written by this one process, with
+ * events of each location are known; those of a synthesized run never written are
+ * written as its synthesized archive's would be (synth_defs.c).  The archive is written by this one process, with
  * OTF2's serial collective callbacks, like a test's or gentrace's. */
 #include <errno.h>
 #include <stdio.h>
@@ -13,12 +16,14 @@
 #include <unistd.h>
 
 #include "anchor.h"
+#include "spool.h"
+#include "synth_defs.h"
 #include "trace_complaints.h"
 #include "trace_defs.h"
 #include "trace_out.h"
 
-/* Every thread has a writer and one chunk: thousands of them must not each hold a
- * megabyte. */
+/* The smallest chunk OTF2 takes (the events of a location are the same whatever it
+ * is). */
 #define EVENT_CHUNK (256 * 1024)
 #define DEFINITION_CHUNK (4 * 1024 * 1024)
 
@@ -32,8 +37,14 @@ struct pz_trace_out {
     int nthreads;
     OTF2_AttributeRef attributes[PZ_OUT_NATTRIBUTES];
     OTF2_AttributeList *list;
+    struct pz_spool *spool;              /* each thread's events until the close */
     uint64_t end;                        /* the latest time written */
     int failed;                          /* an event could not be written */
+    /* a synthesized run's: its recording, and its communicators (not copied) */
+    int synthesized;
+    struct pz_synth_recorded recorded;
+    const struct pz_synth_comm *comms;
+    uint32_t ncomms;
 };
 
 static OTF2_FlushType always_flush(void *data, OTF2_FileType type, OTF2_LocationRef location,
@@ -113,10 +124,11 @@ static int scan_recorded(struct pz_trace_out *o, char *err, size_t errlen)
     return 0;
 }
 
-/* The new archive in dir, with an event writer per location. */
+/* The new archive in dir, and the spool of its events. */
 static int create_archive(struct pz_trace_out *o, const char *dir, char *err, size_t errlen)
 {
     struct stat st;
+    char why[1024];
     int ok;
 
     if (stat(o->path, &st) == 0) {
@@ -131,16 +143,64 @@ static int create_archive(struct pz_trace_out *o, const char *dir, char *err, si
          OTF2_Archive_SetSerialCollectiveCallbacks(o->archive) == OTF2_SUCCESS &&
          OTF2_Archive_OpenEvtFiles(o->archive) == OTF2_SUCCESS &&
          (o->list = OTF2_AttributeList_New()) != NULL;
-    for (size_t i = 0; ok && i < o->nlocs; i++)
-        ok = (o->locs[i].writer = OTF2_Archive_GetEvtWriter(o->archive, o->locs[i].id)) !=
-             NULL;
-    if (!ok)
+    if (!ok) {
         pz_out_fail(err, errlen, o->path, "cannot create the archive");
-    return ok ? 0 : -1;
+        return -1;
+    }
+    if (!(o->spool = pz_spool_new(o->nthreads, why, sizeof(why)))) {
+        snprintf(err, errlen, "%s: %s", o->path, why);
+        return -1;
+    }
+    return 0;
+}
+
+static void release(struct pz_trace_out *o);
+
+struct pz_trace_out *pz_trace_out_open_synthesized(const char *recorded, const char *dir,
+                                                   int nprocs,
+                                                   const struct pz_synth_comm *comms,
+                                                   uint32_t ncomms, char *err,
+                                                   size_t errlen)
+{
+    struct pz_trace_out *o = calloc(1, sizeof(*o));
+    uint64_t *locations = malloc((nprocs > 0 ? (size_t)nprocs : 1) * sizeof(*locations));
+    OTF2_ErrorCallback previous;
+    int rc;
+
+    if (!o || !locations) {
+        snprintf(err, errlen, "%s: out of memory", dir);
+        free(locations);
+        free(o);
+        return NULL;
+    }
+    for (int p = 0; p < nprocs; p++)
+        locations[p] = (uint64_t)p;
+    pz_anchor_path(recorded, o->anchor, sizeof(o->anchor));
+    snprintf(o->path, sizeof(o->path), "%s/traces.otf2", dir);
+    o->nthreads = nprocs;
+    o->synthesized = 1;
+    o->comms = comms;
+    o->ncomms = ncomms;
+    previous = pz_out_listen();
+    rc = set_locations(o, locations, err, errlen);
+    rc = rc ? rc : check_anchor(o->anchor, err, errlen);
+    rc = rc ? rc : pz_synth_defs_scan(o->anchor, &o->recorded, err, errlen);
+    rc = rc ? rc : create_archive(o, dir, err, errlen);
+    if (rc != 0 && o->archive)
+        OTF2_Archive_Close(o->archive);
+    pz_out_unlisten(previous);
+    free(locations);
+    if (rc != 0) {
+        release(o);
+        return NULL;
+    }
+    memcpy(o->attributes, o->recorded.attributes, sizeof(o->attributes));
+    return o;
 }
 
 static void release(struct pz_trace_out *o)
 {
+    pz_spool_free(o->spool);
     if (o->list)
         OTF2_AttributeList_Delete(o->list);
     free(o->locs);
@@ -251,7 +311,7 @@ int pz_out_write_record(OTF2_EvtWriter *w, OTF2_AttributeList *list,
 int pz_trace_out_event(struct pz_trace_out *o, int th, const struct pz_rec *rec,
                        uint64_t time)
 {
-    struct pz_out_location *l;
+    struct pz_rec at = *rec;
 
     /* a flush is the recorder's own time, which the prediction has removed */
     if (rec->kind == PZ_REC_FLUSH)
@@ -260,26 +320,44 @@ int pz_trace_out_event(struct pz_trace_out *o, int th, const struct pz_rec *rec,
         o->failed = 1;
         return -1;
     }
-    l = &o->locs[o->slot[th]];
-    if (pz_out_write_record(l->writer, o->list, o->attributes, rec, time) != 0) {
+    at.time = time;
+    if (pz_spool_add(o->spool, th, &at) != 0) {
         o->failed = 1;
         return -1;
     }
-    l->events++;
+    o->locs[o->slot[th]].events++;
     if (time > o->end)
         o->end = time;
     return 0;
 }
 
-/* Closes the event writers, and writes an empty local definition file per location, as
- * the recorder does: no mapping (the references are global), no clock offset. */
+/* Writes thread th's spooled events to its location l, with a writer of its own. */
+static int write_location(struct pz_trace_out *o, int th, struct pz_out_location *l)
+{
+    OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(o->archive, l->id);
+    struct pz_rec rec;
+    int got, ok = w != NULL;
+
+    while (ok && (got = pz_spool_next(o->spool, th, &rec)) != 0)
+        ok = got > 0 && pz_out_write_record(w, o->list, o->attributes, &rec, rec.time) == 0;
+    if (w && OTF2_Archive_CloseEvtWriter(o->archive, w) != OTF2_SUCCESS)
+        ok = 0;
+    return ok ? 0 : -1;
+}
+
+/* Writes every location's events, in the order of their ids, then an empty local
+ * definition file per location, as the recorder does: no mapping (the references are
+ * global), no clock offset. */
 static int close_locations(struct pz_trace_out *o)
 {
-    int ok = 1;
+    int *thread_of = malloc(o->nlocs * sizeof(*thread_of));
+    int ok = thread_of && pz_spool_finish(o->spool) == 0;
 
-    for (size_t i = 0; i < o->nlocs; i++)
-        if (OTF2_Archive_CloseEvtWriter(o->archive, o->locs[i].writer) != OTF2_SUCCESS)
-            ok = 0;
+    for (int th = 0; ok && th < o->nthreads; th++)
+        thread_of[o->slot[th]] = th;
+    for (size_t i = 0; ok && i < o->nlocs; i++)
+        ok = write_location(o, thread_of[i], &o->locs[i]) == 0;
+    free(thread_of);
     ok = OTF2_Archive_CloseEvtFiles(o->archive) == OTF2_SUCCESS && ok &&
          OTF2_Archive_OpenDefFiles(o->archive) == OTF2_SUCCESS;
     for (size_t i = 0; ok && i < o->nlocs; i++) {
@@ -288,6 +366,26 @@ static int close_locations(struct pz_trace_out *o)
         ok = d && OTF2_Archive_CloseDefWriter(o->archive, d) == OTF2_SUCCESS;
     }
     return ok && OTF2_Archive_CloseDefFiles(o->archive) == OTF2_SUCCESS ? 0 : -1;
+}
+
+/* The definitions of a synthesized run: location p's events are locs[p]'s (sorted by
+ * id, p). */
+static int write_synthesized_defs(struct pz_trace_out *o, OTF2_GlobalDefWriter *w, char *err,
+                                  size_t errlen)
+{
+    uint64_t *events = malloc(o->nlocs * sizeof(*events));
+    struct pz_synth_run run = { o->nthreads, events, o->comms, o->ncomms, o->end };
+    int rc;
+
+    if (!events) {
+        snprintf(err, errlen, "%s: out of memory", o->path);
+        return -1;
+    }
+    for (size_t i = 0; i < o->nlocs; i++)
+        events[i] = o->locs[i].events;
+    rc = pz_synth_defs_write(o->anchor, o->path, w, &o->recorded, &run, err, errlen);
+    free(events);
+    return rc;
 }
 
 /* OTF2 writes most of the archive while closing it and reports failures (a full disk)
@@ -301,6 +399,8 @@ static int finish(struct pz_trace_out *o, char *err, size_t errlen)
         pz_out_fail(err, errlen, o->path, "cannot write the events");
     else if (!(w = OTF2_Archive_GetGlobalDefWriter(o->archive)))
         pz_out_fail(err, errlen, o->path, "cannot write the definitions");
+    else if (o->synthesized)
+        rc = write_synthesized_defs(o, w, err, errlen);
     else
         rc = pz_out_defs_copy(o->anchor, w, o->locs, o->nlocs, o->end, err, errlen);
     if (OTF2_Archive_Close(o->archive) != OTF2_SUCCESS || (rc == 0 && pz_out_heard())) {

@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "machine_options.h"
 #include "scale_archive.h"
+#include "scale_replay.h"
 #include "scale_report.h"
 #include "temporary.h"
 
@@ -216,13 +217,12 @@ static void add_count(struct job *j, int n, int recorded)
     j->ncounts++;
 }
 
-/* Where the run synthesized at count c goes: --trace-out/P<N>, or the temporary
- * directory. */
+/* Where the run synthesized at count c goes: --trace-out/P<N>. */
 static int synthesized_dir(const struct job *j, int c, char *dir, size_t len)
 {
-    const char *root = j->o->trace_out ? j->o->trace_out : j->tmp;
+    const char *root = j->o->trace_out;
 
-    if (j->o->trace_out && mkdir(root, 0777) != 0 && errno != EEXIST) {
+    if (mkdir(root, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "prognoz scale: cannot create '%s': %s\n", root, strerror(errno));
         return -1;
     }
@@ -233,8 +233,9 @@ static int synthesized_dir(const struct job *j, int c, char *dir, size_t len)
     return 0;
 }
 
-/* Replays the synthesized run in dir on machine i and analyzes the predicted run. */
-static int predict_on(struct job *j, int c, int i, const char *dir)
+/* Replays the synthesized run on machine i, from its archive in dir or, without one,
+ * as synth makes it, and analyzes the predicted run. */
+static int predict_on(struct job *j, int c, int i, const char *dir, struct pz_scale_synth *synth)
 {
     struct pz_predict_options po = { .machine = &j->machines[i],
                                      .compute_cpu = j->o->m.compute_cpu };
@@ -245,7 +246,8 @@ static int predict_on(struct job *j, int c, int i, const char *dir)
     memcpy(po.forced, j->o->m.forced, sizeof(po.forced));
     snprintf(predicted, sizeof(predicted), "%s/predicted-P%d-%d", j->tmp, j->counts[c], i);
     po.output = predicted;
-    if (pz_predict(dir, &po, &result, err, sizeof(err)) != 0)
+    if ((synth ? pz_scale_predict(synth, &po, &result, err, sizeof(err))
+               : pz_predict(dir, &po, &result, err, sizeof(err))) != 0)
         fprintf(stderr, "prognoz scale: %d processes on %s: %s\n", j->counts[c],
                 j->machines[i].name, err);
     else if (pz_analyze(predicted, &j->analyses[i * j->ncounts + c], err, sizeof(err)) != 0)
@@ -257,23 +259,42 @@ static int predict_on(struct job *j, int c, int i, const char *dir)
     return rc;
 }
 
-/* Synthesizes the run at count c and predicts it on every machine; the number of
- * analyses made, which is every machine's when it succeeds. */
+/* Synthesizes the run at count c and predicts it on every machine, in memory; the
+ * number of analyses made, which is every machine's when it succeeds. */
+static int predict_count_in_memory(struct job *j, int c)
+{
+    char err[4096];
+    struct pz_scale_synth *synth = pz_scale_synth_new(j->program, j->counts[c], err,
+                                                      sizeof(err));
+    int done = 0;
+
+    if (!synth) {
+        fprintf(stderr, "prognoz scale: the run at %d processes: %s\n", j->counts[c], err);
+        return 0;
+    }
+    while (done < j->o->m.nmachines && predict_on(j, c, done, NULL, synth) == 0)
+        done++;
+    pz_scale_synth_free(synth);
+    return done;
+}
+
+/* Synthesizes the run at count c into --trace-out/P<N> and predicts it on every machine
+ * from there; the number of analyses made, which is every machine's when it succeeds. */
 static int predict_count(struct job *j, int c)
 {
     char dir[4200], err[4096];
     int done = 0;
 
+    if (!j->o->trace_out)
+        return predict_count_in_memory(j, c);
     if (synthesized_dir(j, c, dir, sizeof(dir)) != 0)
         return 0;
     if (pz_scale_synthesize_archive(j->program, j->counts[c], dir, err, sizeof(err)) != 0) {
         fprintf(stderr, "prognoz scale: the run at %d processes: %s\n", j->counts[c], err);
     } else {
-        while (done < j->o->m.nmachines && predict_on(j, c, done, dir) == 0)
+        while (done < j->o->m.nmachines && predict_on(j, c, done, dir, NULL) == 0)
             done++;
     }
-    if (!j->o->trace_out)
-        pz_temporary_clear(dir);
     return done;
 }
 

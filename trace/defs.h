@@ -163,6 +163,14 @@ struct pz_defs {
 int pz_defs_read(struct pz_defs *d, OTF2_Reader *otf, const char *path);
 void pz_defs_release(struct pz_defs *d);
 
+/* Makes d, read from a recording, the definitions of a run made in memory on that
+ * recording's program (its strings, regions, call sites, clock and attributes stay):
+ * nprocs processes of one thread each, thread p at location p; the communicators
+ * comms[0..ncomms-1] (comm i is reference i; each procs array malloc'd or NULL), which
+ * d takes, whatever the result.  The recording's locations, communicators and
+ * Cartesian topologies are dropped.  0, or -1 out of memory. */
+int pz_defs_set_run(struct pz_defs *d, int nprocs, struct pz_comm_def *comms, uint32_t ncomms);
+
 /* The string with reference ref, NULL if none. */
 const char *pz_defs_string(const struct pz_defs *d, uint32_t ref);
 

@@ -13,6 +13,7 @@
 #include "spool.h"
 
 #define WRITE_BUFFER (256 * 1024)
+#define STREAM_BUFFER 4096      /* of each stream written by pz_spool_add */
 #define READ_BUFFER 4096
 #define MAX_RECORD 128          /* the longest encoding: 4 bytes + 12 numbers of 10 */
 
@@ -23,9 +24,19 @@
     X(5, bytes2, 0) X(6, request, 0) X(7, callsite, PZ_NONE32)                          \
     X(8, send_list, PZ_NONE32) X(9, recv_list, PZ_NONE32) X(10, cpu, PZ_NONE64)
 
+/* A stream's bytes after its first extent: pz_spool_add writes each stream's buffer
+ * where the file ends when it is full. */
+struct extent {
+    off_t begin, end;
+};
+
 struct segment {
-    off_t begin, end;          /* in the file */
+    off_t begin, end;          /* in the file: the extent being read (the first) */
     off_t next;                /* reading: the file offset of buf's end */
+    struct extent *more;       /* the extents after it, in order */
+    uint32_t nmore, more_cap, more_read;
+    unsigned char *wbuf;       /* pz_spool_add: the bytes not written yet */
+    size_t wused;
     uint64_t last_time;
     unsigned char *buf;        /* reading: READ_BUFFER bytes, [pos, len) unread */
     size_t pos, len;
@@ -108,23 +119,16 @@ static inline unsigned char *put(unsigned char *b, uint64_t v)
 #define USUAL(bit, member, value) .member = value,
 const struct pz_rec pz_rec_blank = { FIELDS(USUAL) };
 
-int pz_spool_append(struct pz_spool *s, int p, const struct pz_rec *r)
+/* Encodes r, of the stream of g, at b: the end of the encoding. */
+static unsigned char *encode(unsigned char *b, struct segment *g, const struct pz_rec *r)
 {
-    struct segment *g = &s->seg[p];
     unsigned mask = 0;
     uint64_t delta;
-    unsigned char *b, *at_mask;
+    unsigned char *at_mask;
 
-    if (p != s->writer) {
-        s->writer = p;
-        g->begin = g->end = s->written + (off_t)s->used;
-    }
-    if (s->used + MAX_RECORD > WRITE_BUFFER && flush_out(s) != 0)
-        return -1;
     delta = r->time >= g->last_time ? (r->time - g->last_time) << 1
                                     : ((g->last_time - r->time) << 1) - 1;
     g->last_time = r->time;
-    b = s->out + s->used;
     *b++ = r->kind;
     *b++ = r->coll_op;
     at_mask = b;
@@ -137,8 +141,72 @@ int pz_spool_append(struct pz_spool *s, int p, const struct pz_rec *r)
     FIELDS(PUT)
     at_mask[0] = (unsigned char)mask;
     at_mask[1] = (unsigned char)(mask >> 8);
+    return b;
+}
+
+int pz_spool_append(struct pz_spool *s, int p, const struct pz_rec *r)
+{
+    struct segment *g = &s->seg[p];
+    unsigned char *b;
+
+    if (p != s->writer) {
+        s->writer = p;
+        g->begin = g->end = s->written + (off_t)s->used;
+    }
+    if (s->used + MAX_RECORD > WRITE_BUFFER && flush_out(s) != 0)
+        return -1;
+    b = encode(s->out + s->used, g, r);
     g->end += (off_t)(b - (s->out + s->used));
     s->used = (size_t)(b - s->out);
+    return 0;
+}
+
+/* Writes the buffer of stream g at the end of the file, as its next extent. */
+static int flush_stream(struct pz_spool *s, struct segment *g)
+{
+    off_t at = s->written;
+    size_t done = 0;
+
+    if (!g->wused)
+        return 0;
+    while (done < g->wused) {
+        ssize_t n = pwrite(s->fd, g->wbuf + done, g->wused - done, at + (off_t)done);
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        done += (size_t)n;
+    }
+    s->written += (off_t)g->wused;
+    if (g->begin == g->end) {
+        g->begin = at;
+        g->end = s->written;
+    } else {
+        if (g->nmore == g->more_cap) {
+            uint32_t cap = g->more_cap ? 2 * g->more_cap : 4;
+            struct extent *grown = realloc(g->more, cap * sizeof(*grown));
+
+            if (!grown)
+                return -1;
+            g->more = grown;
+            g->more_cap = cap;
+        }
+        g->more[g->nmore++] = (struct extent){ at, s->written };
+    }
+    g->wused = 0;
+    return 0;
+}
+
+int pz_spool_add(struct pz_spool *s, int p, const struct pz_rec *r)
+{
+    struct segment *g = &s->seg[p];
+
+    if (!g->wbuf && !(g->wbuf = malloc(STREAM_BUFFER)))
+        return -1;
+    if (g->wused + MAX_RECORD > STREAM_BUFFER && flush_stream(s, g) != 0)
+        return -1;
+    g->wused = (size_t)(encode(g->wbuf + g->wused, g, r) - g->wbuf);
     return 0;
 }
 
@@ -146,6 +214,12 @@ int pz_spool_finish(struct pz_spool *s)
 {
     if (flush_out(s) != 0)
         return -1;
+    for (int p = 0; p < s->nstreams; p++) {
+        if (flush_stream(s, &s->seg[p]) != 0)
+            return -1;
+        free(s->seg[p].wbuf);
+        s->seg[p].wbuf = NULL;
+    }
     for (int p = 0; p < s->nstreams; p++) {
         s->seg[p].next = s->seg[p].begin;
         s->seg[p].last_time = 0;
@@ -155,7 +229,13 @@ int pz_spool_finish(struct pz_spool *s)
     return 0;
 }
 
-/* Makes at least MAX_RECORD bytes (or the rest of the segment) readable in g->buf. */
+/* Bytes of g not read into its buffer yet: in its extent, or another extent. */
+static int unread(const struct segment *g)
+{
+    return g->next < g->end || g->more_read < g->nmore;
+}
+
+/* Makes at least MAX_RECORD bytes (or the rest of the stream) readable in g->buf. */
 static int refill(struct pz_spool *s, struct segment *g)
 {
     size_t keep = g->len - g->pos, want;
@@ -166,10 +246,15 @@ static int refill(struct pz_spool *s, struct segment *g)
     memmove(g->buf, g->buf + g->pos, keep);
     g->pos = 0;
     g->len = keep;
-    want = READ_BUFFER - keep;
-    if ((off_t)want > g->end - g->next)
-        want = (size_t)(g->end - g->next);
-    while (want > 0) {
+    while (g->len < READ_BUFFER && unread(g)) {
+        if (g->next == g->end) {
+            g->begin = g->next = g->more[g->more_read].begin;
+            g->end = g->more[g->more_read++].end;
+            continue;
+        }
+        want = READ_BUFFER - g->len;
+        if ((off_t)want > g->end - g->next)
+            want = (size_t)(g->end - g->next);
         n = pread(s->fd, g->buf + g->len, want, g->next);
         if (n < 0 && errno == EINTR)
             continue;
@@ -177,7 +262,6 @@ static int refill(struct pz_spool *s, struct segment *g)
             return -1;
         g->len += (size_t)n;
         g->next += n;
-        want -= (size_t)n;
     }
     return 0;
 }
@@ -210,7 +294,7 @@ int pz_spool_next(struct pz_spool *s, int p, struct pz_rec *out)
     uint64_t delta;
     unsigned mask;
 
-    if (g->len - g->pos < MAX_RECORD && g->next < g->end && refill(s, g) != 0)
+    if (g->len - g->pos < MAX_RECORD && unread(g) && refill(s, g) != 0)
         return -1;
     if (g->pos >= g->len)
         return 0;
@@ -228,7 +312,7 @@ int pz_spool_next(struct pz_spool *s, int p, struct pz_rec *out)
     g->pos = (size_t)(b - g->buf);
     if (g->pos > g->len)
         return -1;
-    if (g->pos == g->len && g->next == g->end) {
+    if (g->pos == g->len && !unread(g)) {
         free(g->buf);          /* the stream's records are all read */
         g->buf = NULL;
         g->pos = g->len = 0;
@@ -247,8 +331,11 @@ void pz_spool_free(struct pz_spool *s)
         return;
     if (s->fd >= 0)
         close(s->fd);
-    for (int p = 0; s->seg && p < s->nstreams; p++)
+    for (int p = 0; s->seg && p < s->nstreams; p++) {
         free(s->seg[p].buf);
+        free(s->seg[p].wbuf);
+        free(s->seg[p].more);
+    }
     free(s->seg);
     free(s->out);
     free(s);

@@ -1,10 +1,12 @@
-/* Per-thread streams of a recorded run.  At open, each thread's events are read from
+/* Per-thread streams of a recorded run, or of one a generator makes (trace_in.h).  At
+ * open of a recording, each thread's events are read from
  * the archive, one location at a time (so that one OTF2 event reader, with its chunk
  * buffer, is alive at a time), into the spool (spool.h); the replay then reads each
  * thread's records from the spool, a few at a time, into a ring it consumes, so that
  * memory holds only the records not yet replayed (and those looked ahead at). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "spool.h"
 #include "trace_in_int.h"
@@ -354,6 +356,34 @@ struct pz_trace_in *pz_trace_in_open_with_progress(const char *path,
     return t;
 }
 
+struct pz_trace_in *pz_trace_in_generated(struct pz_defs *defs, const char *name,
+                                          const struct pz_trace_gen *gen, char *err,
+                                          size_t errlen)
+{
+    struct pz_trace_in *t = calloc(1, sizeof(*t));
+
+    if (!t) {
+        snprintf(err, errlen, "%s: out of memory", name);
+        pz_defs_release(defs);
+        return NULL;
+    }
+    t->defs = *defs;
+    memset(defs, 0, sizeof(*defs));
+    t->gen = gen;
+    snprintf(t->file.path, sizeof(t->file.path), "%s", name);
+    if (!(t->streams = calloc((size_t)t->defs.nthreads, sizeof(*t->streams))) ||
+        !(t->head.rings = calloc((size_t)t->defs.nthreads, sizeof(*t->head.rings)))) {
+        snprintf(err, errlen, "%s: out of memory", name);
+        pz_trace_in_close(t);
+        return NULL;
+    }
+    for (int th = 0; th < t->defs.nthreads; th++) {
+        t->streams[th].t = t;
+        t->streams[th].thread = th;
+    }
+    return t;
+}
+
 void pz_trace_in_close(struct pz_trace_in *t)
 {
     if (!t)
@@ -372,6 +402,39 @@ void pz_trace_in_fail(struct pz_trace_in *t, const char *what)
     pz_trace_file_fail(&t->file, "%s", what);
 }
 
+/* A generated record of thread th, appended to its ring. */
+static int put(void *sink, int th, const struct pz_rec *rec)
+{
+    struct pz_trace_in *t = sink;
+    struct pz_trace_ring *s = &t->head.rings[th];
+
+    if (reserve(s, 1) != 0)
+        return -1;
+    s->ring[(s->head + s->count++) & (s->cap - 1)] = *rec;
+    t->records++;
+    return 0;
+}
+
+/* Asks the generator for thread th's next records; 0 when there are none left. */
+static int generate_more(struct pz_trace_in *t, int th)
+{
+    struct stream *st = &t->streams[th];
+    size_t before = t->head.rings[th].count;
+    char why[1024];
+    int rc;
+
+    while (!st->ended && t->head.rings[th].count == before) {
+        why[0] = '\0';
+        rc = t->gen->more(t->gen->ctx, th, put, t, why, sizeof(why));
+        if (rc <= 0) {
+            st->ended = 1;
+            if (rc < 0)
+                pz_trace_in_fail(t, why[0] ? why : "out of memory");
+        }
+    }
+    return t->head.rings[th].count > before;
+}
+
 /* Reads more records of thread th from the spool, straight into its ring, as many as
  * fit (at most READ_BATCH: the ring grows only when it is full, so that it stays small
  * while the replay looks ahead a few records); 0 when there are none left. */
@@ -383,6 +446,8 @@ static int read_more(struct pz_trace_in *t, int th)
 
     if (st->ended)
         return 0;
+    if (t->gen)
+        return generate_more(t, th);
     if (reserve(s, 1) != 0) {
         pz_trace_in_fail(t, "out of memory");
         st->ended = 1;

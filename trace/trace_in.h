@@ -29,6 +29,26 @@ struct pz_trace_in *pz_trace_in_open_with_progress(const char *path,
                                                    const char *consumed, char *err,
                                                    size_t errlen);
 
+/* Where a generator puts a thread's records, in time order: 0, or -1 out of memory. */
+typedef int pz_trace_put_fn(void *sink, int th, const struct pz_rec *rec);
+
+/* A run made on demand rather than read: more(ctx, th, put, sink, err, errlen) puts
+ * thread th's next records (at least one) through put(sink, th, rec), and returns 1, 0
+ * when th has none left (it is not asked again), or -1 with a one-line message in err.
+ * Threads are asked in any interleaving, each only when its records put so far are
+ * consumed or looked past. */
+struct pz_trace_gen {
+    int (*more)(void *ctx, int th, pz_trace_put_fn *put, void *sink, char *err,
+                size_t errlen);
+    void *ctx;
+};
+
+/* Opens a run of gen: its definitions defs (pz_defs_set_run), which it takes whatever
+ * the result; name names it in errors.  NULL with a one-line message in err. */
+struct pz_trace_in *pz_trace_in_generated(struct pz_defs *defs, const char *name,
+                                          const struct pz_trace_gen *gen, char *err,
+                                          size_t errlen);
+
 /* The MPI processes, and the threads (at least one per process). */
 int pz_trace_in_nprocs(const struct pz_trace_in *t);
 int pz_trace_in_nthreads(const struct pz_trace_in *t);

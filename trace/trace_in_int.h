@@ -27,6 +27,7 @@ struct pz_trace_in {
     struct pz_defs defs;
     struct stream *streams;    /* of each thread */
     struct pz_spool *spool;    /* every thread's records, read from the archive at open */
+    const struct pz_trace_gen *gen;   /* or the generator that makes them (NULL if read) */
     struct pz_rec filling;     /* at open: the record the event callbacks fill, spooled
                                   when the next one begins or the location ends */
     int filled, spool_failed;

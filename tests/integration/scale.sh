@@ -92,6 +92,33 @@ for b in bad:
 sys.exit(1 if bad else 0)
 PYEOF
 
+# Without --trace-out the synthesized runs are replayed in memory: the same report, each
+# number within 1e-9 relative of the one replayed from the archives.
+"$PZ_PROGNOZ" scale "$PZ_WORK/grid2" "$PZ_WORK/grid3" "$PZ_WORK/grid4" --ranks 9,16 \
+    --machine gigabit-switch --machine ethernet-100-hub --compute cpu --format json \
+    -o "$PZ_WORK/scale-in-memory.json" 2>"$err" ||
+    { cat "$err" >&2; pz_fail "prognoz scale without --trace-out failed"; }
+"$PY" - "$PZ_WORK/scale.json" "$PZ_WORK/scale-in-memory.json" <<'PYEOF' ||
+import json, sys
+
+def same(a, b, where):
+    if isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys():
+        return all(same(a[k], b[k], where + "." + k) for k in a)
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return all(same(x, y, "%s[%d]" % (where, i)) for i, (x, y) in enumerate(zip(a, b)))
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and \
+            not isinstance(a, bool) and not isinstance(b, bool):
+        if abs(a - b) <= 1e-9 * max(abs(a), abs(b)):
+            return True
+    elif a == b:
+        return True
+    print("%s: %r from the archive, %r in memory" % (where, a, b), file=sys.stderr)
+    return False
+
+sys.exit(0 if same(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), "report") else 1)
+PYEOF
+    pz_fail "the report replayed in memory differs from the one replayed from the archives"
+
 for f in text html; do
     "$PZ_PROGNOZ" scale "$PZ_WORK/grid2" "$PZ_WORK/grid3" "$PZ_WORK/grid4" --ranks 8 \
         --machine gigabit-switch --compute cpu --format $f -o "$PZ_WORK/scale.$f" 2>"$err" ||

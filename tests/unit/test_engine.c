@@ -26,6 +26,9 @@
 
 #include "analysis.h"
 #include "engine.h"
+#include "scale_archive.h"
+#include "scale_replay.h"
+#include "scale_run.h"
 #include "trace_builder.h"
 #include "trace_in.h"
 
@@ -1321,4 +1324,98 @@ Test(engine, deadlock_names_the_waiting_thread)
                           "(interval 3 at t.c:30)"), "message: %s", err);
     cr_assert_null(strstr(err, "0.0"), "thread 0.0 finished: %s", err);
     cr_assert_null(strstr(err, "1.0"), "thread 1.0 finished: %s", err);
+}
+
+/* --- a synthesized run replayed from its archive and in memory */
+
+/* A ring recorded at n processes: p sends to p + 1 and receives from p - 1, around. */
+static void record_ring(const char *dir, int n)
+{
+    struct tb *b = tb_open(dir, n);
+
+    cr_assert_not_null(b, "cannot open a trace in %s", dir);
+    for (int p = 0; p < n; p++) {
+        tb_send_call(b, p, "MPI_Send", MS(1), MS(2), TB_WORLD, (uint32_t)(p + 1) % (uint32_t)n, 0);
+        tb_recv_call(b, p, "MPI_Recv", MS(3), MS(4), TB_WORLD,
+                     (uint32_t)(p + n - 1) % (uint32_t)n, 0);
+    }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+}
+
+/* Every record of both predicted traces, thread by thread, the same. */
+static void expect_same_records(const char *a, const char *b)
+{
+    struct pz_trace_in *x = pz_trace_in_open(a, err, sizeof(err));
+    struct pz_trace_in *y;
+    uint64_t n = 0;
+
+    cr_assert_not_null(x, "%s", err);
+    y = pz_trace_in_open(b, err, sizeof(err));
+    cr_assert_not_null(y, "%s", err);
+    cr_assert_eq(pz_trace_in_nthreads(x), pz_trace_in_nthreads(y));
+    for (int th = 0; th < pz_trace_in_nthreads(x); th++) {
+        const struct pz_rec *r, *q;
+
+        while ((r = pz_trace_in_peek(x, th, 0))) {
+            q = pz_trace_in_peek(y, th, 0);
+            cr_assert_not_null(q, "thread %d: fewer records in memory", th);
+            cr_expect(r->time == q->time && r->kind == q->kind && r->region == q->region &&
+                      r->peer == q->peer && r->comm == q->comm && r->tag == q->tag &&
+                      r->bytes == q->bytes && r->request == q->request && r->cpu == q->cpu,
+                      "thread %d: record %llu differs", th, (unsigned long long)n);
+            pz_trace_in_consume(x, th, 1);
+            pz_trace_in_consume(y, th, 1);
+            n++;
+        }
+        cr_expect_null(pz_trace_in_peek(y, th, 0), "thread %d: more records in memory", th);
+    }
+    cr_expect_gt(n, 0);
+    pz_trace_in_close(x);
+    pz_trace_in_close(y);
+}
+
+/* The ring recorded at 3, 4 and 5 processes, synthesized at 8: replayed from the
+ * synthesized archive and from the synthesis in memory, the same end, records, calls and
+ * predicted records (8 processes x 2 calls, each an Enter, a message and a Leave: 48). */
+Test(engine, synthesized_run_replays_the_same_in_memory_as_from_its_archive)
+{
+    struct pz_scale_run runs[3];
+    const struct pz_scale_run *list[3];
+    struct pz_predict_options o = { .machine = &m };
+    struct pz_prediction from_archive, in_memory;
+    struct pz_scale_program *prog;
+    struct pz_scale_synth *s;
+    char dir[4200], synthesized[4200], a[4200], b[4200];
+
+    memset(runs, 0, sizeof(runs));
+    for (int i = 0; i < 3; i++) {
+        snprintf(dir, sizeof(dir), "%s/ring%d", top, i + 3);
+        record_ring(dir, i + 3);
+        cr_assert_eq(pz_scale_run_read(dir, &runs[i], err, sizeof(err)), 0, "%s", err);
+        list[i] = &runs[i];
+    }
+    prog = pz_scale_program_build(list, 3, 0, err, sizeof(err));
+    cr_assert_not_null(prog, "%s", err);
+    snprintf(synthesized, sizeof(synthesized), "%s/P8", top);
+    snprintf(a, sizeof(a), "%s/from-archive", top);
+    snprintf(b, sizeof(b), "%s/in-memory", top);
+    cr_assert_eq(pz_scale_synthesize_archive(prog, 8, synthesized, err, sizeof(err)), 0, "%s",
+                 err);
+    o.output = a;
+    cr_assert_eq(pz_predict(synthesized, &o, &from_archive, err, sizeof(err)), 0, "%s", err);
+    s = pz_scale_synth_new(prog, 8, err, sizeof(err));
+    cr_assert_not_null(s, "%s", err);
+    o.output = b;
+    cr_assert_eq(pz_scale_predict(s, &o, &in_memory, err, sizeof(err)), 0, "%s", err);
+    cr_expect_eq(in_memory.nprocs, 8);
+    cr_expect_eq(in_memory.records, from_archive.records);
+    cr_expect_eq(in_memory.records, 48);
+    cr_expect_eq(in_memory.calls, from_archive.calls);
+    cr_expect_eq(in_memory.end, from_archive.end, "end %.17g in memory, %.17g from the archive",
+                 in_memory.end, from_archive.end);
+    expect_same_records(a, b);
+    pz_scale_synth_free(s);
+    pz_scale_program_free(prog);
+    for (int i = 0; i < 3; i++)
+        pz_scale_run_free(&runs[i]);
 }

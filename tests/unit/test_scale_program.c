@@ -538,6 +538,80 @@ Test(scale_program, stencil_2d_not_periodic)
     recorded_free(&r);
 }
 
+/* A cursor's records, kept like the sink's (without its order check). */
+static int keep_cursor_record(void *ctx, int proc, const struct pz_rec *rec)
+{
+    struct collected *c = ctx;
+
+    if (c->n[proc] == c->cap[proc]) {
+        c->cap[proc] = c->cap[proc] * 2 + 16;
+        c->recs[proc] = realloc(c->recs[proc], c->cap[proc] * sizeof(struct pz_rec));
+    }
+    c->recs[proc][c->n[proc]++] = *rec;
+    return 0;
+}
+
+/* The cursors of the 16 processes stepped in turn, the last process first, one step
+ * each per round, as the replay interleaves them: each process's records are exactly
+ * those the sink got, in the same order; and the communicators are the sink's. */
+Test(scale_program, cursors_in_any_interleaving_give_the_sinks_records)
+{
+    enum { P = 16 };
+    struct recorded r;
+    struct collected *sunk, cursed = { 0 };
+    struct pz_scale_cursor *cur[P];
+    struct pz_scale_synth *s;
+    const struct pz_synth_comm *comms;
+    size_t nrecs[P] = { 0 }, caps[P] = { 0 };
+    struct pz_rec *recs[P] = { 0 };
+    char err[512] = "";
+    uint32_t ncomms;
+    int live = P;
+
+    record(&r, 2, NULL, prog_stencil2);
+    sunk = synthesize(r.m, P);
+    s = pz_scale_synth_new(r.m, P, err, sizeof(err));
+    cr_assert(s, "%s", err);
+    comms = pz_scale_synth_comms(s, &ncomms);
+    cr_assert_eq(ncomms, sunk->ncomms);
+    for (uint32_t i = 0; i < ncomms; i++) {
+        cr_expect_eq(comms[i].size, sunk->comms[i].size, "communicator %u", i);
+        cr_expect_str_eq(comms[i].name, sunk->comms[i].name);
+    }
+    cursed.recs = recs;
+    cursed.n = nrecs;
+    cursed.cap = caps;
+    cursed.nprocs = P;
+    for (int p = 0; p < P; p++)
+        cr_assert(cur[p] = pz_scale_cursor_new(s, p));
+    while (live > 0) {
+        for (int p = P - 1; p >= 0; p--) {
+            int rc;
+
+            if (!cur[p])
+                continue;
+            rc = pz_scale_cursor_next(cur[p], keep_cursor_record, &cursed, err, sizeof(err));
+            cr_assert(rc >= 0, "%s", err);
+            if (rc == 0) {
+                pz_scale_cursor_free(cur[p]);
+                cur[p] = NULL;
+                live--;
+            }
+        }
+    }
+    for (int p = 0; p < P; p++) {
+        cr_assert_eq(nrecs[p], sunk->n[p], "process %d: %zu records, the sink's %zu", p,
+                     nrecs[p], sunk->n[p]);
+        /* blank() zeroes every record before filling it: the bytes compare */
+        cr_expect(memcmp(recs[p], sunk->recs[p], nrecs[p] * sizeof(struct pz_rec)) == 0,
+                  "process %d: a record differs", p);
+        free(recs[p]);
+    }
+    pz_scale_synth_free(s);
+    collected_free(sunk);
+    recorded_free(&r);
+}
+
 Test(scale_program, stencil_3d_periodic_in_one_dimension)
 {
     static const uint8_t periodic[3] = {1, 0, 0};

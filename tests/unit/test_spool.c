@@ -69,6 +69,43 @@ Test(spool, every_record_comes_back_per_process)
     pz_spool_free(s);
 }
 
+/* Added in any interleaving (a round adds one record to each process still going, the
+ * last first, and the process of 70000 records six), each process's records come
+ * back in its order: 70000 records of 7 to 40 bytes fill its 4 KiB buffer hundreds of
+ * times, so that they lie in many extents between the others'. */
+Test(spool, records_added_interleaved_come_back_per_process)
+{
+    const int counts[4] = { 5000, 0, 1, 70000 };
+    int added[4] = { 0 };
+    char err[256];
+    struct pz_spool *s = pz_spool_new(4, err, sizeof(err));
+    struct pz_rec got;
+    int left = 1;
+
+    cr_assert(s, "%s", err);
+    while (left) {
+        left = 0;
+        for (int p = 3; p >= 0; p--)
+            for (int k = 0; k < (p == 3 ? 6 : 1) && added[p] < counts[p]; k++, added[p]++) {
+                struct pz_rec r = record(p, added[p]);
+
+                cr_assert_eq(pz_spool_add(s, p, &r), 0);
+                left = 1;
+            }
+    }
+    cr_assert_eq(pz_spool_finish(s), 0);
+    for (int p = 0; p < 4; p++) {
+        for (int i = 0; i < counts[p]; i++) {
+            struct pz_rec want = record(p, i);
+
+            cr_assert_eq(pz_spool_next(s, p, &got), 1, "process %d record %d", p, i);
+            cr_assert(same(&got, &want), "process %d record %d differs", p, i);
+        }
+        cr_assert_eq(pz_spool_next(s, p, &got), 0, "process %d ends at %d", p, counts[p]);
+    }
+    pz_spool_free(s);
+}
+
 Test(spool, an_unusable_directory_is_named)
 {
     char err[512];
