@@ -312,12 +312,7 @@ static int finish(struct pz_synth_out *o, char *err, size_t errlen)
         pz_out_fail(err, errlen, o->path, "cannot write the definitions");
     else
         rc = pz_synth_defs_write(o->anchor, o->path, w, &o->recorded, &run, err, errlen);
-    if (OTF2_Archive_Close(o->archive) != OTF2_SUCCESS || (rc == 0 && pz_out_heard())) {
-        if (rc == 0)
-            pz_out_fail(err, errlen, o->path, "cannot write the archive");
-        rc = -1;
-    }
-    return rc;
+    return pz_out_close_archive(o->archive, o->path, rc, err, errlen);
 }
 
 int pz_synth_out_close(struct pz_synth_out *o, char *err, size_t errlen)

@@ -44,3 +44,14 @@ void pz_out_fail(char *err, size_t errlen, const char *path, const char *what)
 {
     snprintf(err, errlen, "%s: %s%s%s", path, what, heard[0] ? ": " : "", heard);
 }
+
+int pz_out_close_archive(OTF2_Archive *archive, const char *path, int rc, char *err,
+                         size_t errlen)
+{
+    if (OTF2_Archive_Close(archive) != OTF2_SUCCESS || (rc == 0 && pz_out_heard())) {
+        if (rc == 0)
+            pz_out_fail(err, errlen, path, "cannot write the archive");
+        rc = -1;
+    }
+    return rc;
+}

@@ -403,12 +403,7 @@ static int finish(struct pz_trace_out *o, char *err, size_t errlen)
         rc = write_synthesized_defs(o, w, err, errlen);
     else
         rc = pz_out_defs_copy(o->anchor, w, o->locs, o->nlocs, o->end, err, errlen);
-    if (OTF2_Archive_Close(o->archive) != OTF2_SUCCESS || (rc == 0 && pz_out_heard())) {
-        if (rc == 0)
-            pz_out_fail(err, errlen, o->path, "cannot write the archive");
-        rc = -1;
-    }
-    return rc;
+    return pz_out_close_archive(o->archive, o->path, rc, err, errlen);
 }
 
 int pz_trace_out_close(struct pz_trace_out *o, char *err, size_t errlen)
