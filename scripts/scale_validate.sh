@@ -73,23 +73,7 @@ if [ -r "$machine" ]; then
     machine=$(cd "$(dirname "$machine")" && pwd)/$(basename "$machine")
 fi
 
-include=$top/include
-if [ -n "${PROGNOZ:-}" ]; then
-    :
-elif [ -n "${PREFIX:-}" ]; then
-    PROGNOZ=$PREFIX/bin/prognoz include=$PREFIX/include
-elif [ -x "${BUILDDIR:-$top/_build}/tools/prognoz" ]; then
-    build=${BUILDDIR:-$top/_build}
-    PROGNOZ=$build/tools/prognoz
-    PROGNOZ_LIB=${PROGNOZ_LIB:-$build/wrapper/.libs/libprognoz.so}
-    export PROGNOZ_LIB
-    PROGNOZ_MACHINES=${PROGNOZ_MACHINES:-$top/share/machines}
-    export PROGNOZ_MACHINES
-else
-    PROGNOZ=$top/_install/bin/prognoz include=$top/_install/include
-fi
-[ -x "$PROGNOZ" ] || die "no prognoz command at '$PROGNOZ' (run scripts/setup.sh, or set PROGNOZ)"
-[ -r "$include/prognoz.h" ] || include=$top/include
+. "$top/scripts/find_prognoz.sh"
 command -v otf2-print >/dev/null 2>&1 || die "otf2-print is needed to count the calls"
 
 # The programs whose runs follow a pattern of the process grid, and their argument

@@ -83,25 +83,7 @@ if [ -n "$machine" ]; then
 fi
 
 # prognoz: the command, the library it preloads, the header.
-include=$top/include
-if [ -n "${PROGNOZ:-}" ]; then
-    :
-elif [ -n "${PREFIX:-}" ]; then
-    PROGNOZ=$PREFIX/bin/prognoz include=$PREFIX/include
-elif [ -x "${BUILDDIR:-$top/_build}/tools/prognoz" ]; then
-    build=${BUILDDIR:-$top/_build}
-    PROGNOZ=$build/tools/prognoz
-    PROGNOZ_LIB=${PROGNOZ_LIB:-$build/wrapper/.libs/libprognoz.so}
-    export PROGNOZ_LIB
-    if [ -z "${PROGNOZ_CALIBRATE:-}" ] && [ -x "$build/tools/prognoz-calibrate" ]; then
-        PROGNOZ_CALIBRATE=$build/tools/prognoz-calibrate
-        export PROGNOZ_CALIBRATE
-    fi
-else
-    PROGNOZ=$top/_install/bin/prognoz include=$top/_install/include
-fi
-[ -x "$PROGNOZ" ] || die "no prognoz command at '$PROGNOZ' (run scripts/setup.sh, or set PROGNOZ)"
-[ -r "$include/prognoz.h" ] || include=$top/include
+. "$top/scripts/find_prognoz.sh"
 "$PY" -c 'import json, statistics' 2>/dev/null || die "$PY with the json module is needed"
 
 # The programs and their sizes, each FULL/REDUCED, the arguments of one size separated by
