@@ -3,12 +3,12 @@
 #include "constructor.h"
 #include "hooks.h"
 
-/* The collective a constructor is on its parent communicator (ref): CREATE_HANDLE, no
- * root, with the bytes of MPICH's context-id Allreduce (and of the (color, key)
- * Allgather of a split) that this process sends and receives.  None on an
- * intercommunicator or a parent the wrapper does not know: what MPICH exchanges there
- * between the groups' leaders is no collective of the parent's members. */
-static void record_on_parent(struct pz_call *c, uint32_t ref)
+/* The collective a constructor is on the communicator ref its members agree over:
+ * CREATE_HANDLE, no root, with the bytes of MPICH's context-id Allreduce (and of the
+ * (color, key) Allgather of a split) that this process sends and receives.  None on an
+ * intercommunicator or a communicator the wrapper does not know: what MPICH exchanges
+ * there between the groups' leaders is no collective of the members. */
+static void record_agreement(struct pz_call *c, uint32_t ref)
 {
     const struct pz_comm_info *parent;
     struct pz_item *it;
@@ -30,10 +30,16 @@ static void record_on_parent(struct pz_call *c, uint32_t ref)
     }
 }
 
+/* Only the members of the new communicator call MPI_Comm_create_group, and MPICH agrees
+ * on its context id among them: its collective is on the new communicator.  Every other
+ * constructor's is on the parent, whose members all call it. */
 void pz_post_comm_new(struct pz_call *c, MPI_Comm comm, MPI_Comm *newcomm)
 {
-    record_on_parent(c, pz_comm_ref(comm));
+    uint32_t parent = pz_comm_ref(comm);
+
     pz_comms_created(*newcomm, (uint16_t)c->id);
+    record_agreement(c, c->id == PZ_CALL_MPI_Comm_create_group ? pz_comm_ref(*newcomm)
+                                                                : parent);
 }
 
 void pz_post_comm_idup(struct pz_call *c, MPI_Comm comm, MPI_Comm *newcomm)
