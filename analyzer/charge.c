@@ -33,7 +33,9 @@ int pz_collective_nxn(OTF2_CollectiveOp op)
            op == OTF2_COLLECTIVE_OP_ALLTOALL || op == OTF2_COLLECTIVE_OP_ALLTOALLV ||
            op == OTF2_COLLECTIVE_OP_ALLTOALLW || op == OTF2_COLLECTIVE_OP_ALLREDUCE ||
            op == OTF2_COLLECTIVE_OP_REDUCE_SCATTER ||
-           op == OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK;
+           op == OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK ||
+           /* a constructor's agreement on the context id: an Allreduce (walk.c) */
+           op == OTF2_COLLECTIVE_OP_CREATE_HANDLE;
 }
 
 int pz_collective_n_to_1(OTF2_CollectiveOp op)

@@ -462,8 +462,9 @@ void pz_waits_collective(struct reader *r, int proc, OTF2_CollectiveOp op, uint3
     uint32_t rank, size = c ? c->size : 0;
     int me = pz_reader_rank(r, proc);
 
-    /* making or freeing a communicator is no collective operation of the report */
-    if (!size || pz_handle_op(op))
+    /* freeing a communicator is no collective operation of the report; making one is
+     * when walk.c passes it on: a constructor's on its parent */
+    if (!size || (pz_handle_op(op) && op != OTF2_COLLECTIVE_OP_CREATE_HANDLE))
         return;
     if ((rank = pz_comm_rank(c, me)) >= size)
         return;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "constructor.h"
 #include "grow.h"
 #include "reader.h"
 
@@ -309,6 +310,14 @@ static OTF2_CallbackCode on_irecv(OTF2_LocationRef loc, OTF2_TimeStamp time, voi
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* Whether call makes a communicator collectively over its parent (trace/constructor.h):
+ * its CREATE_HANDLE is the members' agreement on the new context id, an Allreduce that
+ * waits for all.  Score-P's CREATE_HANDLE of MPI_Init is none. */
+static int constructs(const struct reader *r, const struct frame *call)
+{
+    return pz_constructor(r->regions[call->region].info->call);
+}
+
 static OTF2_CallbackCode on_collective_end(OTF2_LocationRef loc, OTF2_TimeStamp time,
                                            void *ud, OTF2_AttributeList *attributes,
                                            OTF2_CollectiveOp op, OTF2_CommRef comm,
@@ -323,7 +332,8 @@ static OTF2_CallbackCode on_collective_end(OTF2_LocationRef loc, OTF2_TimeStamp 
     (void)attributes;
     if (process_at(r, loc, time, t, &proc) && (call = open_call(r, proc))) {
         pz_profile_bytes(r, call->region, sent_bytes, received_bytes);
-        pz_waits_collective(r, proc, op, comm, root, call->enter, t);
+        if (op != OTF2_COLLECTIVE_OP_CREATE_HANDLE || constructs(r, call))
+            pz_waits_collective(r, proc, op, comm, root, call->enter, t);
     }
     return OTF2_CALLBACK_SUCCESS;
 }

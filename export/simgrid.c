@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "coll.h"
+#include "constructor.h"
 #include "cost.h"
 #include "simgrid.h"
 #include "trace_calls.h"
@@ -512,16 +513,16 @@ static int world_like(const struct proc *o, const int *procs, int size)
     return 1;
 }
 
-/* The collective whose end (MpiCollectiveEnd, NonBlockingCollectiveComplete) is rec;
- * nothing for one with a single member or of an unknown kind. */
-static void collective(struct proc *o, const struct pz_rec *rec)
+/* Operation c->op of c->bytes per process (c->bytes < 0: the bytes of rec) over the
+ * communicator of rec, the end of a collective (MpiCollectiveEnd,
+ * NonBlockingCollectiveComplete); nothing with a single member. */
+static void collective_as(struct proc *o, const struct pz_rec *rec, struct pz_coll *c)
 {
     const int *procs = NULL;
     int size = pz_trace_in_comm(o->in, rec->comm, &procs), me = -1;
-    struct pz_coll c = { .size = size };
     double *counts;
 
-    if (size <= 1 || pz_call_coll_op(rec->coll_op, &c.op) != 0)
+    if (size <= 1)
         return;
     for (int i = 0; i < size; i++)
         if (procs[i] == o->p)
@@ -531,23 +532,50 @@ static void collective(struct proc *o, const struct pz_rec *rec)
              rec->comm);
         return;
     }
-    c.me = me;
-    c.root = rec->peer == PZ_NONE32 ? 0 : (int)rec->peer;
-    c.bytes = pz_coll_block(c.op, size, c.root, me, (double)rec->bytes, (double)rec->bytes2);
+    c->size = size;
+    c->me = me;
+    c->root = rec->peer == PZ_NONE32 ? 0 : (int)rec->peer;
+    if (c->bytes < 0)
+        c->bytes = pz_coll_block(c->op, size, c->root, me, (double)rec->bytes,
+                                 (double)rec->bytes2);
     if (!(counts = malloc(2 * (size_t)size * sizeof(double)))) {
         fail(o, "out of memory");
         return;
     }
     if (pz_call_counts(pz_trace_in_string(o->in, rec->send_list), counts, size) == 0)
-        c.send_counts = counts;
+        c->send_counts = counts;
     if (pz_call_counts(pz_trace_in_string(o->in, rec->recv_list), counts + size, size) == 0)
-        c.recv_counts = counts + size;
+        c->recv_counts = counts + size;
     if (world_like(o, procs, size)) {
-        native(o, &c);
+        native(o, c);
     } else {
-        expanded(o, &c, procs, rec->comm);
+        expanded(o, c, procs, rec->comm);
     }
     free(counts);
+}
+
+/* The collective whose end is rec; nothing for one of an unknown kind. */
+static void collective(struct proc *o, const struct pz_rec *rec)
+{
+    struct pz_coll c = { .bytes = -1 };
+
+    if (pz_call_coll_op(rec->coll_op, &c.op) == 0)
+        collective_as(o, rec, &c);
+}
+
+/* A communicator constructor's CREATE_HANDLE on its parent (rec) as MPICH runs it, as
+ * the predictor does (trace/constructor.h): SMPI's own comm_split and comm_dup actions
+ * cost nothing, so the split's Allgather of (color, key) pairs and the Allreduce of the
+ * context-id mask are written as those collectives. */
+static void constructor(struct proc *o, const struct pz_rec *rec, int call)
+{
+    struct pz_coll gather = { .op = PZ_COLL_ALLGATHER, .bytes = PZ_SPLIT_PAIR_BYTES };
+    struct pz_coll mask = { .op = PZ_COLL_ALLREDUCE, .bytes = PZ_CONTEXT_MASK_BYTES };
+
+    if (pz_constructor_splits(call))
+        collective_as(o, rec, &gather);
+    if (!o->failed)
+        collective_as(o, rec, &mask);
 }
 
 /* --- the calls */
@@ -564,8 +592,9 @@ static int communicates(uint8_t kind)
     }
 }
 
-/* One event of a call. */
-static void event(struct proc *o, const struct pz_rec *r, size_t call_len, int messages)
+/* One event of a call to function call (enum pz_call_id, or -1). */
+static void event(struct proc *o, const struct pz_rec *r, size_t call_len, int messages,
+                  int call)
 {
     const struct pz_rec *c;
     struct pz_rec done;
@@ -579,7 +608,10 @@ static void event(struct proc *o, const struct pz_rec *r, size_t call_len, int m
         nonblocking(o, r, call_len);
         break;
     case PZ_REC_COLL_END:
-        collective(o, r);
+        if (r->coll_op == OTF2_COLLECTIVE_OP_CREATE_HANDLE && pz_constructor(call))
+            constructor(o, r, call);
+        else
+            collective(o, r);
         break;
     case PZ_REC_NBC_REQUEST:     /* replayed whole where it starts */
         if ((c = pz_call_completion(o->in, o->th, call_len, r->request, PZ_REC_NBC_COMPLETE,
@@ -606,6 +638,7 @@ static void call(struct proc *o)
 {
     const struct pz_rec *enter = pz_trace_in_peek(o->in, o->th, 0), *r;
     uint64_t start = enter->time, stop = start;
+    int fn = pz_trace_in_region(o->in, enter->region)->call;
     size_t len = pz_call_length(o->in, o->th, enter->region);
     int any = 0, messages = 0;
 
@@ -617,7 +650,7 @@ static void call(struct proc *o)
     for (size_t i = 1; any && i < len && !o->failed; i++) {
         struct pz_rec rec = *pz_trace_in_peek(o->in, o->th, i);
 
-        event(o, &rec, len, messages);
+        event(o, &rec, len, messages, fn);
     }
     for (int i = 0; i < o->ends.n; i++)
         wait_for(o, &o->ends.v[i]);

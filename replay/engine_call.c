@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "constructor.h"
 #include "engine_int.h"
 #include "trace_calls.h"
 
@@ -200,16 +201,16 @@ static void counts_of(struct engine *e, const struct pz_rec *rec, struct pz_coll
         c->recv_counts = *counts + c->size;
 }
 
-/* Posts the part of the collective that rec (its end) describes of thread th's process,
- * whose member it is whichever thread calls; the request, or -1 for a collective with
- * nothing to model (on MPI_COMM_SELF, or of an unknown kind). */
-static int post_collective(struct engine *e, int th, const struct pz_rec *rec)
+/* Posts operation op of c.bytes per process (c.op, c.bytes set) over the communicator of
+ * rec (a collective's end) for thread th's process, whose member it is whichever thread
+ * calls, with rec's per-rank byte lists; the request, or -1 with nothing to model (on
+ * MPI_COMM_SELF). */
+static int post_on_comm(struct engine *e, int th, const struct pz_rec *rec, struct pz_coll c)
 {
-    struct pz_coll c = { 0 };
     int comm = comm_of(e, e->threads[th].rank, rec->comm, &c), rc;
     double *counts;
 
-    if (pz_call_coll_op(rec->coll_op, &c.op) != 0 || comm < 0)
+    if (comm < 0)
         return -1;
     if (pz_trace_in_comm_local(e->in, rec->comm) > 0) {
         pz_engine_fail(e, "%s: collectives on an intercommunicator are not modelled "
@@ -218,7 +219,9 @@ static int post_collective(struct engine *e, int th, const struct pz_rec *rec)
         return -1;
     }
     c.root = rec->peer == PZ_NONE32 ? 0 : (int)rec->peer;
-    c.bytes = pz_coll_block(c.op, c.size, c.root, c.me, (double)rec->bytes, (double)rec->bytes2);
+    if (c.bytes < 0)
+        c.bytes = pz_coll_block(c.op, c.size, c.root, c.me, (double)rec->bytes,
+                                (double)rec->bytes2);
     counts_of(e, rec, &c, &counts);
     rc = pz_comsys_collective(e->cs, comm, &c, e->threads[th].call_start);
     free(counts);
@@ -226,6 +229,34 @@ static int post_collective(struct engine *e, int th, const struct pz_rec *rec)
         pz_engine_fail(e, "%s: cannot model a collective (operation %u)",
                        pz_engine_name(e, th).text, rec->coll_op);
     return rc;
+}
+
+/* Posts the part of the collective that rec (its end) describes; the request, or -1
+ * for a collective with nothing to model (on MPI_COMM_SELF, or of an unknown kind). */
+static int post_collective(struct engine *e, int th, const struct pz_rec *rec)
+{
+    struct pz_coll c = { .bytes = -1 };
+
+    if (pz_call_coll_op(rec->coll_op, &c.op) != 0)
+        return -1;
+    return post_on_comm(e, th, rec, c);
+}
+
+/* A communicator constructor's collective on its parent (rec, CREATE_HANDLE) as MPICH
+ * runs it (trace/constructor.h): an Allreduce of the context-id mask, and for a split
+ * the Allgather of (color, key) pairs that precedes it.  The bytes are MPICH's, not the
+ * recorded ones, which Score-P leaves at 0.  Both start with the call: the model has no
+ * operation that starts when another of the same call ends, so a split's two collectives
+ * overlap where MPICH runs them one after the other (docs/predict.md). */
+static void post_constructor(struct engine *e, int th, const struct pz_rec *rec, int call)
+{
+    if (pz_constructor_splits(call))
+        wait_for(e, th, post_on_comm(e, th, rec, (struct pz_coll){
+                                         .op = PZ_COLL_ALLGATHER,
+                                         .bytes = PZ_SPLIT_PAIR_BYTES }));
+    wait_for(e, th, post_on_comm(e, th, rec, (struct pz_coll){
+                                     .op = PZ_COLL_ALLREDUCE,
+                                     .bytes = PZ_CONTEXT_MASK_BYTES }));
 }
 
 static void post_nonblocking_collective(struct engine *e, int th, uint64_t id)
@@ -266,7 +297,10 @@ static int event(struct engine *e, int th, const struct pz_rec *r,
         post_nonblocking_collective(e, th, r->request);
         return 1;
     case PZ_REC_COLL_END:
-        wait_for(e, th, post_collective(e, th, r));
+        if (r->coll_op == OTF2_COLLECTIVE_OP_CREATE_HANDLE && pz_constructor(call->call))
+            post_constructor(e, th, r, call->call);
+        else
+            wait_for(e, th, post_collective(e, th, r));
         return 1;
     case PZ_REC_ISEND_COMPLETE:
     case PZ_REC_IRECV:

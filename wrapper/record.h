@@ -28,7 +28,7 @@ enum pz_item_kind {
 struct pz_item {
     uint8_t kind;              /* enum pz_item_kind */
     uint8_t collective;        /* enum pz_coll_op, for collective items */
-    uint16_t flags;            /* PZ_ITEM_KEEPS_STATUS */
+    uint16_t flags;            /* PZ_ITEM_KEEPS_STATUS, PZ_ITEM_CREATES_HANDLE */
     uint32_t comm;             /* local communicator reference (comms.h) */
     int32_t peer;              /* destination, source or root */
     int32_t tag;
@@ -48,6 +48,10 @@ struct pz_item {
  * out, not while the program waits for its call to return. */
 #define PZ_ITEM_KEEPS_STATUS 1u
 #define PZ_ITEM_STATUS_ROOM (sizeof(struct pz_item) - offsetof(struct pz_item, bytes))
+
+/* A collective item of a communicator constructor: written with the operation
+ * CREATE_HANDLE on the parent communicator, as Score-P does (trace/constructor.h). */
+#define PZ_ITEM_CREATES_HANDLE 2u
 
 /* Record types beyond the MPI call ids (enum pz_call_id). */
 #define PZ_RECORD_FLUSH 0xffffu  /* the wrapper flushed its buffer from enter to leave */

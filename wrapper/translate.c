@@ -61,7 +61,9 @@ static OTF2_AttributeList *count_lists(const struct pz_item *it)
 static void collective_end(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *it)
 {
     OTF2_AttributeList *attributes = count_lists(it);
-    OTF2_CollectiveOp op = pz_otf2_collective(it->collective);
+    OTF2_CollectiveOp op = it->flags & PZ_ITEM_CREATES_HANDLE
+                               ? OTF2_COLLECTIVE_OP_CREATE_HANDLE
+                               : pz_otf2_collective(it->collective);
 
     if (it->kind == PZ_ITEM_COLL)
         OTF2_EvtWriter_MpiCollectiveEnd(w, attributes, t, op, it->comm, root_of(it), it->bytes,

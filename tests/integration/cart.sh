@@ -53,3 +53,17 @@ diff -u "$PZ_WORK/carts.expected" "$PZ_WORK/carts" >&2 ||
 
 "$PZ_PROGNOZ" report "$PZ_WORK/cart" >"$PZ_WORK/cart.report" ||
     pz_fail "prognoz report cannot read the trace with topologies"
+
+# Each constructor is a collective CREATE_HANDLE on its parent (otf2-print's events):
+# MPI_Cart_create twice on MPI_COMM_WORLD (MPICH's context-id Allreduce: 256 bytes each
+# way), MPI_Cart_sub twice on the grid (and the Allgather of (color, key) of a split: 8
+# bytes sent, 8 from each of 4 ranks received), on every one of the 4 ranks.
+grep 'MPI_COLLECTIVE_END' "$PZ_WORK/cart.events" | grep 'Operation: CREATE_HANDLE' |
+    sed 's/.*Communicator: "\([^"]*\)".*Root: \([A-Z]*\), Sent: \([0-9]*\), Received: \([0-9]*\).*/\1 \2 \3 \4/' |
+    sort | uniq -c | sed 's/^ *//' >"$PZ_WORK/handles"
+sort >"$PZ_WORK/handles.expected" <<EOF
+8 MPI_COMM_WORLD NONE 256 256
+8 $GRID NONE 264 288
+EOF
+diff -u "$PZ_WORK/handles.expected" "$PZ_WORK/handles" >&2 ||
+    pz_fail "the constructors' collectives differ (- expected, + recorded)"

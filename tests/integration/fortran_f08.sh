@@ -18,6 +18,8 @@ pz_trace ff08
 
 SUB=$(pz_comm_named ff08 MPI_Comm_split "1 0")
 W='Communicator: "MPI_COMM_WORLD"'
+# MPI_Comm_split: CREATE_HANDLE on its parent, with MPICH's context-id mask (256 bytes)
+# and the (color, key) pairs of the 2 ranks (8 bytes each)
 B='Operation: BARRIER'
 for r in 0 1; do
     p=$((1 - r))
@@ -30,7 +32,7 @@ MPI_Wait | MPI_IRECV Sender: $p, $W, Tag: 7, Length: 4, Request: #3
 MPI_Wait | MPI_ISEND_COMPLETE Request: #4
 MPI_Ibarrier | NON_BLOCKING_COLLECTIVE_REQUEST Request: #5
 MPI_Wait | NON_BLOCKING_COLLECTIVE_COMPLETE $B, $W, Root: NONE, Sent: 0, Received: 0, Request: #5
-MPI_Comm_split
+MPI_Comm_split | MPI_COLLECTIVE_BEGIN | MPI_COLLECTIVE_END Operation: CREATE_HANDLE, $W, Root: NONE, Sent: 264, Received: 272
 MPI_Barrier | MPI_COLLECTIVE_BEGIN | MPI_COLLECTIVE_END $B, Communicator: "$SUB", Root: NONE, Sent: 0, Received: 0
 MPI_Comm_free
 MPI_Finalize

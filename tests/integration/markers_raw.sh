@@ -57,12 +57,14 @@ I258="interval 258 at markers_raw.c:$ISEND"
 I7="interval 7 at markers_raw.c:$SENDRECV"
 I9="interval 9 at markers_raw.c:$MIXED"
 W='Communicator: "MPI_COMM_WORLD"'
+# MPI_Comm_split: CREATE_HANDLE on its parent, with MPICH's context-id mask (256 bytes)
+# and the (color, key) pairs of the 2 ranks (8 bytes each)
 for r in 0 1; do
     pz_expect_calls markers_raw $r <<EOF
 MPI_Init
 MPI_Comm_rank
 MPI_Comm_size
-MPI_Comm_split
+MPI_Comm_split | MPI_COLLECTIVE_BEGIN | MPI_COLLECTIVE_END Operation: CREATE_HANDLE, $W, Root: NONE, Sent: 264, Received: 272
 MPI_Comm_rank
 > $I5
 MPI_Get_count

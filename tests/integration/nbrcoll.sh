@@ -38,11 +38,13 @@ for r in 0 1 2 3; do
     lr=$(for k in 0 1 2 3; do if test $k = $from; then echo 8; else echo 0; fi; done | paste -sd,)
     atring="ADDITIONAL ATTRIBUTES: (\"prognoz:send_bytes\"; STRING; \"$ls\"), (\"prognoz:recv_bytes\"; STRING; \"$lr\")"
     RINGOP="Operation: ALLTOALLV, Communicator: \"$RING\", Root: NONE, Sent: 8, Received: 8"
+    # a constructor: CREATE_HANDLE on its parent with MPICH's context-id mask, 256 bytes
+    HANDLE="MPI_COLLECTIVE_BEGIN | MPI_COLLECTIVE_END Operation: CREATE_HANDLE, Communicator: \"MPI_COMM_WORLD\", Root: NONE, Sent: 256, Received: 256"
     at12="ADDITIONAL ATTRIBUTES: (\"prognoz:send_bytes\"; STRING; \"$l12\"), (\"prognoz:recv_bytes\"; STRING; \"$l12\")"
     at16="ADDITIONAL ATTRIBUTES: (\"prognoz:send_bytes\"; STRING; \"$l16\"), (\"prognoz:recv_bytes\"; STRING; \"$l16\")"
     cat <<EOT | pz_expect_calls nbrcoll "$r"
 MPI_Init
-MPI_Cart_create
+MPI_Cart_create | $HANDLE
 MPI_Neighbor_allgather | MPI_COLLECTIVE_BEGIN | MPI_COLLECTIVE_END $A2AV, Sent: 12, Received: 12 $at12
 MPI_Neighbor_alltoallv | MPI_COLLECTIVE_BEGIN | MPI_COLLECTIVE_END $A2AV, Sent: 16, Received: 16 $at16
 MPI_Ineighbor_alltoall | ${NBC}_REQUEST Request: #1
@@ -54,7 +56,7 @@ MPI_Request_free
 MPI_Comm_free
 MPI_Comm_rank
 MPI_Comm_size
-MPI_Dist_graph_create_adjacent
+MPI_Dist_graph_create_adjacent | $HANDLE
 MPI_Neighbor_allgatherv | MPI_COLLECTIVE_BEGIN | MPI_COLLECTIVE_END $RINGOP $atring
 MPI_Neighbor_alltoallw | MPI_COLLECTIVE_BEGIN | MPI_COLLECTIVE_END $RINGOP $atring
 MPI_Comm_free

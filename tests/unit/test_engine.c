@@ -556,6 +556,74 @@ Test(engine, allreduce_recursive_doubling_on_a_switch)
     near(res.end, SEC(4) + 2 * c, "the end");
 }
 
+/* Two processes make a communicator over MPI_COMM_WORLD, recorded [t_p, t_p + 5 ms] with
+ * t_p = 0, 1 ms and, in traces of today, its collective CREATE_HANDLE on the parent.
+ * MPICH agrees on the context id with an Allreduce of its mask, 256 B whatever bytes
+ * the trace says (trace/constructor.h), and a split first gathers the (color, key)
+ * pairs, 8 B each, with an Allgather.  Switch, latency 10 us, 1 GB/s, eager, mpich4
+ * (coll.c): an Allreduce of more than 8 B is Rabenseifner's, at 2 processes a
+ * reduce-scatter exchange of 128 B then an allgather exchange of 128 B; the Allgather
+ * of 8 B is one exchange.  A message of n bytes takes c(n) = 10 us + n ns, a sender's
+ * out link carries one at a time, an eager send completes when posted.
+ *   MPI_Comm_dup: r0 sends its half on [0, c(128)]; r1 sends its half on
+ *   [1 ms, 1 ms + c(128)] and has r0's already; its reduced half waits for its out link:
+ *   [1 ms + c(128), 1 ms + 2 c(128)], as does r0's, sent when r1's first arrived.  Both
+ *   leave at 1 ms + 2 c(128); the recorded 5 ms are not replayed.
+ *   MPI_Comm_split: both collectives start with the call, the Allgather's message first
+ *   on each out link: r1's are on [1 ms, 1 ms + c(8)], [.., 1 ms + c(8) + c(128)], then
+ *   its reduced half to 1 ms + c(8) + 2 c(128); r0 receives r1's first half at
+ *   1 ms + c(8) + c(128) and sends its reduced half until 1 ms + c(8) + 2 c(128).  Both
+ *   leave then. */
+static void constructor_at(const char *name, int with_collective, const double want[2])
+{
+    static const double enter[2] = { 0, 1 };
+    struct tb *b = trace(2);
+    char out[4096];
+
+    for (int p = 0; p < 2; p++) {
+        tb_call(b, p, "MPI_Init", 0, 0);
+        if (with_collective)
+            tb_collective_call(b, p, name, MS(enter[p]), MS(enter[p] + 5),
+                               OTF2_COLLECTIVE_OP_CREATE_HANDLE, TB_WORLD, TB_NO_ROOT);
+        else
+            tb_call(b, p, name, MS(enter[p]), MS(enter[p] + 5));
+    }
+    close_trace(b);
+    m.latency = 10e-6;
+    m.bandwidth = 1e9;
+    m.eager_threshold = 65536;
+    m.reduce_byte_time = 0;
+    snprintf(m.mpi, sizeof(m.mpi), "mpich4");
+    predict(out);
+    for (int p = 0; p < 2; p++) {
+        char what[64];
+
+        snprintf(what, sizeof(what), "rank %d's %s", p, name);
+        near(leave_of(out, p, name), want[p], what);
+    }
+}
+
+Test(engine, constructor_costs_the_allreduce_of_the_context_id_mask)
+{
+    const double c128 = 10e-6 + 128 / 1e9;
+
+    constructor_at("MPI_Comm_dup", 1, (const double[2]){ SEC(1) + 2 * c128, SEC(1) + 2 * c128 });
+}
+
+Test(engine, split_adds_the_allgather_of_color_and_key)
+{
+    const double c8 = 10e-6 + 8 / 1e9, c128 = 10e-6 + 128 / 1e9, end = SEC(1) + c8 + 2 * c128;
+
+    constructor_at("MPI_Comm_split", 1, (const double[2]){ end, end });
+}
+
+/* Recorded without its collective, a constructor is a call of its recorded length:
+ * [0, 5 ms] and [1 ms, 6 ms]. */
+Test(engine, constructor_without_its_collective_keeps_its_recorded_length)
+{
+    constructor_at("MPI_Comm_dup", 0, (const double[2]){ SEC(5), SEC(6) });
+}
+
 /* --- 6. the recorder's flushes */
 
 /* One process (ms): Init [0, 1], compute 1, BufferFlush [2, 7], compute 1,

@@ -152,6 +152,44 @@ static void small_trace(void)
     cr_assert_eq(tb_close(b), 0);
 }
 
+/* Two processes split MPI_COMM_WORLD, recorded [2, 5] ms with its collective
+ * CREATE_HANDLE on the parent and 0 bytes (as Score-P records it), then duplicate it,
+ * recorded [6, 7] ms without (as prognoz recorded constructors before).  The split is
+ * what MPICH runs, as the predictor replays it: the Allgather of the (color, key) pairs,
+ * 8 bytes each, and the Allreduce of the 256-byte context-id mask (no reduction
+ * computation: reduce_byte_time is 0); SMPI's comm_split action would cost nothing.
+ * The duplicate is computation: 1 ms between the split and it, its 1 ms, 1 ms to
+ * MPI_Finalize and its 1 ms. */
+Test(simgrid, constructor_is_mpich_allgather_and_allreduce)
+{
+    struct tb *b = tb_open(rec, 2);
+
+    cr_assert_not_null(b);
+    for (int p = 0; p < 2; p++) {
+        tb_call(b, p, "MPI_Init", 0, MS(1));
+        coll(b, p, "MPI_Comm_split", MS(2), MS(5), OTF2_COLLECTIVE_OP_CREATE_HANDLE, TB_WORLD,
+             TB_NO_ROOT, 0, 0);
+        tb_call(b, p, "MPI_Comm_dup", MS(6), MS(7));
+        tb_call(b, p, "MPI_Finalize", MS(8), MS(9));
+    }
+    cr_assert_eq(tb_close(b), 0);
+    export_run();
+    expect_file("rank-0.txt",
+                "0 init\n"
+                "0 compute 2000000\n"       /* MPI_Init 1 ms + 1 ms */
+                "0 allgather 8 8\n"
+                "0 allreduce 256 0\n"
+                "0 compute 4000000\n"
+                "0 finalize\n");
+    expect_file("rank-1.txt",
+                "1 init\n"
+                "1 compute 2000000\n"
+                "1 allgather 8 8\n"
+                "1 allreduce 256 0\n"
+                "1 compute 4000000\n"
+                "1 finalize\n");
+}
+
 Test(simgrid, small_trace_exports_expected_lines)
 {
     char list[3 * 4200], abs[4096];

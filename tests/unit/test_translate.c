@@ -533,6 +533,32 @@ Test(translate, blocking_collective_begins_at_enter_and_ends_at_leave)
     expect_events(n1 + n2, want);
 }
 
+/* A constructor's item (hooks_comm.c) marked PZ_ITEM_CREATES_HANDLE: OTF2's CREATE_HANDLE
+ * on the communicator of the item (the parent), whatever collective the item names. */
+Test(translate, constructor_is_a_create_handle_collective)
+{
+    struct pz_item split = item(PZ_ITEM_COLL);
+    uint64_t n;
+    char want[1024];
+
+    split.flags = PZ_ITEM_CREATES_HANDLE;
+    split.collective = PZ_COLL_ALLREDUCE;
+    split.comm = 0;
+    split.peer = PZ_NO_ROOT;
+    split.bytes = 264;
+    split.bytes_received = 288;
+    open_trace();
+    n = call(PZ_CALL_MPI_Comm_split, 6000, 6300, &split, 1);
+    cr_expect_eq(n, 4);
+    snprintf(want, sizeof(want),
+             "0@6000 Enter %d\n"
+             "0@6000 MpiCollectiveBegin\n"
+             "0@6300 MpiCollectiveEnd op=%d comm=0 root=" NO_ROOT " sent=264 received=288\n"
+             "0@6300 Leave %d\n",
+             PZ_CALL_MPI_Comm_split, OTF2_COLLECTIVE_OP_CREATE_HANDLE, PZ_CALL_MPI_Comm_split);
+    expect_events(n, want);
+}
+
 Test(translate, per_peer_byte_lists_are_attributes_of_the_end)
 {
     struct pz_item alltoallv = item(PZ_ITEM_COLL), gatherv = item(PZ_ITEM_COLL);

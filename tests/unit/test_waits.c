@@ -1268,3 +1268,55 @@ Test(waits, an_intercommunicator_matches_across_its_groups)
     expect_interval("whole run", &an.nodes[0], (struct pz_characteristics){
         .late_sender = 0.003, .wait_at_barrier = 0.012, .synchronization = 0.019 });
 }
+
+/* MPI_Cart_create over MPI_COMM_WORLD, recorded with its collective CREATE_HANDLE on
+ * the parent (trace/constructor.h), on three processes: 0: 10-31, 1: 12-32, 2: 30-31.
+ * The members agree on the new context id with an Allreduce: wait at N x N.
+ *   wait at NxN = 30 - E:       20, 18, 0     (synchronization alike)
+ *   NxN completion = L - 31:     0,  1, 0
+ *   time variation = 32 - L:     1,  0, 1
+ * Integral: wait 38, completion 1, variation 2; one collective instance.  Score-P's
+ * CREATE_HANDLE of MPI_Init (the same staggered Init on every process) is none. */
+Test(waits, constructor_waits_for_its_parents_members)
+{
+    struct tb *b = trace(3);
+    const double enter[3] = { 10, 12, 30 }, leave[3] = { 31, 32, 31 };
+    const double wait[3] = { 20, 18, 0 }, done[3] = { 0, 1, 0 }, variation[3] = { 1, 0, 1 };
+
+    for (int p = 0; p < 3; p++) {
+        collective(b, p, "MPI_Init", 0, 1 + p, OTF2_COLLECTIVE_OP_CREATE_HANDLE, TB_WORLD,
+                   TB_NO_ROOT);
+        collective(b, p, "MPI_Cart_create", enter[p], leave[p],
+                   OTF2_COLLECTIVE_OP_CREATE_HANDLE, TB_WORLD, TB_NO_ROOT);
+        finalize(b, p, 40);
+    }
+    analyze(b);
+
+    for (int p = 0; p < 3; p++)
+        expect_process("whole run", &an.nodes[0], p, (struct pz_characteristics){
+            .wait_at_nxn = S(wait[p]), .nxn_completion = S(done[p]),
+            .synchronization = S(wait[p]), .time_variation = S(variation[p]) });
+    expect_interval("whole run", &an.nodes[0], (struct pz_characteristics){
+        .wait_at_nxn = S(38), .nxn_completion = S(1), .synchronization = S(38),
+        .time_variation = S(2) });
+    expect_counts(0, 0, 0, 0, 1, 0);
+}
+
+/* The same MPI_Cart_create recorded before constructors had their collective: a call
+ * of its own, with no wait state and no instance. */
+Test(waits, constructor_without_its_collective_is_local)
+{
+    struct tb *b = trace(3);
+    const double enter[3] = { 10, 12, 30 }, leave[3] = { 31, 32, 31 };
+
+    for (int p = 0; p < 3; p++) {
+        init(b, p);
+        tb_call(b, p, "MPI_Cart_create", MS(enter[p]), MS(leave[p]));
+        finalize(b, p, 40);
+    }
+    analyze(b);
+
+    for (int p = 0; p < 3; p++)
+        expect_process("whole run", &an.nodes[0], p, (struct pz_characteristics){ 0 });
+    expect_counts(0, 0, 0, 0, 0, 0);
+}
