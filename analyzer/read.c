@@ -229,6 +229,20 @@ static void warn_oversubscribed(struct reader *r)
         warn(r->a, "%s", line);
 }
 
+/* The interval-marker mistakes the recorder warned of, again: the intervals are as it
+ * resolved them. */
+static void warn_marker_mistakes(struct reader *r)
+{
+    const char *s = r->a->recording ? r->a->recording->marker_warnings : NULL;
+
+    while (s && *s) {
+        int len = (int)strcspn(s, "\n");
+
+        warn(r->a, "interval markers: %.*s", len, s);
+        s += len + (s[len] == '\n');
+    }
+}
+
 /* A process's whole run: from its first event to its last; an OpenMP worker thread's, the
  * time it spent in thread teams (between them it waits in the OpenMP runtime). */
 static double whole_run(const struct process *pr)
@@ -258,6 +272,7 @@ static int read_trace(struct reader *r)
     close_cut_processes(r);
     warn_switched_off(r);
     warn_oversubscribed(r);
+    warn_marker_mistakes(r);
     for (int p = 0; p < r->a->nprocs; p++) {
         if (r->procs[p].last >= r->procs[p].first) {
             r->a->nodes[0].procs[p].count = 1;

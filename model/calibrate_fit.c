@@ -8,32 +8,41 @@
 #include "calibrate_fit.h"
 #include "cost.h"
 
-/* Least-squares line time = a + b * bytes through the points p[i] with from <= bytes
- * <= to; returns how many points there were (the line is set only for 2 or more
- * distinct sizes). */
-static int fit_line(const struct pz_pingpong *p, int n, double from, double to, double *a,
-                    double *b)
+/* Theil and Sen's line time = a + b * bytes through the points p[i] with from <= bytes
+ * <= to: b the median of the slopes between every two, a the median of time - b *
+ * bytes, so that one slow size (a preempted round trip) neither tilts nor lifts it as
+ * it would a least-squares line.  Returns how many points there were; the line is set
+ * only for 2 or more (the sizes are distinct), or when memory runs out -1. */
+static int robust_line(const struct pz_pingpong *p, int n, double from, double to, double *a,
+                       double *b)
 {
-    double sx = 0, sy = 0, sxx = 0, sxy = 0, d;
-    int k = 0;
+    int lo = n, hi = -1, k = 0, m;
+    double *slopes, *heights;
 
-    for (int i = 0; i < n; i++) {
-        if (p[i].bytes < from || p[i].bytes > to)
-            continue;
-        sx += p[i].bytes;
-        sy += p[i].time;
-        sxx += p[i].bytes * p[i].bytes;
-        sxy += p[i].bytes * p[i].time;
-        k++;
+    for (int i = 0; i < n; i++)
+        if (p[i].bytes >= from && p[i].bytes <= to) {
+            lo = i < lo ? i : lo;
+            hi = i;
+        }
+    if ((m = hi - lo + 1) < 2)
+        return m > 0 ? m : 0;
+    slopes = malloc((size_t)m * (size_t)(m - 1) / 2 * sizeof(*slopes));
+    heights = malloc((size_t)m * sizeof(*heights));
+    if (!slopes || !heights) {
+        free(slopes);
+        free(heights);
+        return -1;
     }
-    if (k < 2)
-        return k;
-    d = k * sxx - sx * sx;
-    if (!(d > 0))
-        return 1;
-    *b = (k * sxy - sx * sy) / d;
-    *a = (sy - *b * sx) / k;
-    return k;
+    for (int i = lo; i <= hi; i++)
+        for (int j = i + 1; j <= hi; j++)
+            slopes[k++] = (p[j].time - p[i].time) / (p[j].bytes - p[i].bytes);
+    *b = pz_fit_median(slopes, k);
+    for (int i = lo; i <= hi; i++)
+        heights[i - lo] = p[i].time - *b * p[i].bytes;
+    *a = pz_fit_median(heights, m);
+    free(slopes);
+    free(heights);
+    return m;
 }
 
 /* ln(t / Hockney's time): how far a size lies above (> 0) or below the line. */
@@ -118,27 +127,22 @@ static double median3(double a, double b, double c)
 }
 
 /* Bandwidth: 1 / the slope of time over the sizes from a sixteenth of the largest up
- * (at least the two largest), the median of the slopes between every two of them
- * (Theil and Sen's estimator: one slow size does not tilt it, as it would a least-
- * squares line).  If that slope is not positive (noise), the highest rate bytes /
+ * (at least the two largest, at most 64), Theil and Sen's (robust_line: one slow size
+ * does not tilt it).  If that slope is not positive (noise), the highest rate bytes /
  * time among them, as 002 takes it. */
 static void fit_bandwidth(const struct pz_pingpong *p, int n, struct pz_fit *fit)
 {
-    double from = p[n - 1].bytes / 16, slopes[64 * 63 / 2], b, best = 0;
-    int first = n - 1, k = 0;
+    double from = p[n - 1].bytes / 16, a, b = 0, best = 0;
+    int first = n - 1;
 
     if (p[n - 2].bytes < from)
         from = p[n - 2].bytes;
     while (first > 0 && p[first - 1].bytes >= from && n - first < 64)
         first--;
-    from = p[first].bytes;
-    for (int i = first; i < n; i++)
-        for (int j = i + 1; j < n; j++)
-            slopes[k++] = (p[j].time - p[i].time) / (p[j].bytes - p[i].bytes);
-    b = pz_fit_median(slopes, k);
+    fit->bandwidth_from = p[first].bytes;
     fit->bandwidth_points = n - first;
-    fit->bandwidth_from = from;
-    fit->bandwidth_max_rate = !(b > 0) || !isfinite(1 / b);
+    fit->bandwidth_max_rate = robust_line(p, n, p[first].bytes, INFINITY, &a, &b) < 2 ||
+                              !(b > 0) || !isfinite(1 / b);
     if (!fit->bandwidth_max_rate) {
         fit->bandwidth = 1 / b;
         return;
@@ -150,17 +154,19 @@ static void fit_bandwidth(const struct pz_pingpong *p, int n, struct pz_fit *fit
 }
 
 /* The packet model: t_k such that its slope for large messages, t_k * V_max / (V_max -
- * V_c), is the measured one; then the line a + b * bytes over the sizes of one packet
- * (0 .. V_max - V_c, where model B is t0 + V_c t_k + bytes (t1 + t_k)) gives
+ * V_c), is the measured one; then Theil and Sen's line a + b * bytes over the sizes of
+ * one packet (0 .. V_max - V_c, where model B is t0 + V_c t_k + bytes (t1 + t_k)) gives
  * t0 = a - V_c t_k and t1 = b - t_k, neither below 0. */
 static void fit_packet(const struct pz_pingpong *p, int n, struct pz_fit *fit)
 {
     double payload = fit->packet_size - fit->packet_header, tk, a = fit->latency, b = 0;
+    int points;
 
     fit->wire_bandwidth = fit->bandwidth * fit->packet_size / payload;
     tk = 1 / fit->wire_bandwidth;
-    fit->startup_points = fit_line(p, n, 0, payload, &a, &b);
-    if (fit->startup_points < 2) {
+    points = robust_line(p, n, 0, payload, &a, &b);
+    fit->startup_points = points > 0 ? points : 0;
+    if (points < 2) {
         a = fit->latency;
         b = tk;
     }

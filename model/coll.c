@@ -35,6 +35,15 @@ const struct pz_coll_algo *pz_coll_named(enum pz_coll_op op, const char *name)
     return NULL;
 }
 
+const struct pz_coll_algo *pz_coll_algorithm(enum pz_coll_op op, size_t i)
+{
+    for (size_t f = 0; f < sizeof families / sizeof *families; f++)
+        for (const struct pz_internal_algo *e = families[f]; e->algo.name; e++)
+            if (e->algo.op == op && i-- == 0)
+                return &e->algo;
+    return NULL;
+}
+
 pz_walk_fn *pz_internal_walk_of(const struct pz_coll_algo *a)
 {
     for (size_t f = 0; f < sizeof families / sizeof *families; f++)

@@ -14,6 +14,8 @@
 #ifndef PZ_COLL_H
 #define PZ_COLL_H
 
+#include <stddef.h>
+
 /* enum pz_coll_op, generated from the MPI table: PZ_COLL_BARRIER ... PZ_COLL_EXSCAN, the
  * PZ_COLL_NOPS operations the algorithms below take, then PZ_COLL_ALLTOALLW, which a
  * trace records and the model predicts as PZ_COLL_ALLTOALLV. */
@@ -62,6 +64,10 @@ const struct pz_coll_algo *pz_coll_choose(const char *mpi, const struct pz_coll 
 
 /* The algorithm named name for op ("allgather", "bruck"), NULL if there is none. */
 const struct pz_coll_algo *pz_coll_named(enum pz_coll_op op, const char *name);
+
+/* The i-th algorithm of op (i = 0, 1, ...), NULL past the last: every algorithm the
+ * model has for op, in no particular order. */
+const struct pz_coll_algo *pz_coll_algorithm(enum pz_coll_op op, size_t i);
 
 /* The operation named name ("allgather"), -1 if none. */
 int pz_coll_op_named(const char *name);

@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "scale_fit.h"
+#include "scale_run.h"
+
+_Static_assert(PZ_SCALE_FIT_DIMS == PZ_SCALE_MAX_DIMS, "a model's grid is a run's grid");
 
 /* The exponents of P, as fractions, from the simplest up; each is tried as a growth
  * (P^a) and as a fall (P^-a). */
@@ -30,9 +33,25 @@ double pz_scale_model_a(const struct pz_scale_model *m)
     return (double)m->a_num / m->a_den;
 }
 
+double pz_scale_model_term(const struct pz_scale_model *m, double procs, const int *dims)
+{
+    struct pz_scale_grid g;
+    double x = 1;
+
+    if (m->grid_ndims == 0)
+        return term(m, procs);
+    if (!dims) {
+        pz_scale_grid_balanced(&g, (int)procs, m->grid_ndims);
+        dims = g.dims;
+    }
+    for (int d = 0; d < PZ_SCALE_FIT_DIMS; d++)
+        x *= pow(dims[d], m->grid[d]);
+    return x;
+}
+
 double pz_scale_model_at(const struct pz_scale_model *m, double procs)
 {
-    double t = m->c1 == 0 ? m->c0 : m->c0 + m->c1 * term(m, procs);
+    double t = m->c1 == 0 ? m->c0 : m->c0 + m->c1 * pz_scale_model_term(m, procs, NULL);
 
     return t > 0 ? t : 0;
 }
@@ -250,11 +269,44 @@ static void format_power(char *buf, size_t len, const struct pz_scale_model *m)
         snprintf(buf, len, "P^(%d/%d)", num, m->a_den);
 }
 
+/* "dims[1]" or "dims[1] * dims[2]": the dimensions of a grid model with exponent e;
+ * how many in *n. */
+static void format_dims(char *buf, size_t len, const struct pz_scale_model *m, int e, int *n)
+{
+    size_t used = 0;
+
+    buf[0] = 0;
+    *n = 0;
+    for (int d = 0; d < PZ_SCALE_FIT_DIMS; d++)
+        if (m->grid[d] == e && used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%sdims[%d]", (*n)++ ? " * " : "",
+                                     d);
+}
+
+/* "16 + 800 * dims[0] / (dims[1] * dims[2])". */
+static void format_grid(char *buf, size_t len, const struct pz_scale_model *m,
+                        const char *c0, const char *c1)
+{
+    char up[48], down[48];
+    int nup, ndown;
+
+    format_dims(up, sizeof(up), m, 1, &nup);
+    format_dims(down, sizeof(down), m, -1, &ndown);
+    snprintf(buf, len, "%s %c %s%s%s%s%s%s%s", c0, m->c1 < 0 ? '-' : '+', c1,
+             nup ? " * " : "", up, ndown ? " / " : "", ndown > 1 ? "(" : "", down,
+             ndown > 1 ? ")" : "");
+}
+
 void pz_scale_model_format(const struct pz_scale_model *m, char *buf, size_t len)
 {
     char c0[32], c1[32], power[24], log[24] = "";
 
     format_number(c0, sizeof(c0), m->c0);
+    if (m->grid_ndims > 0 && m->c1 != 0) {
+        format_number(c1, sizeof(c1), fabs(m->c1));
+        format_grid(buf, len, m, c0, c1);
+        return;
+    }
     if (!m->a_num && !m->b) {
         snprintf(buf, len, "%s", c0);
         return;

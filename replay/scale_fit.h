@@ -43,6 +43,7 @@
 #define PZ_SCALE_FIT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Percentage points of cross-validated error a growing model must gain over the
  * constant to be chosen (above). */
@@ -52,10 +53,16 @@
  * over a simpler one to be chosen (above). */
 #define PZ_SCALE_FIT_SIMPLER 2.0
 
-/* One recording: the process count and the computation's time in seconds. */
+/* Dimensions of a process grid a model may take its term from. */
+#define PZ_SCALE_FIT_DIMS 3
+
+/* One recording: the process count and the computation's time in seconds, and, when
+ * known, the recording's process grid (MPI_Dims_create's dims, dims[0] varying slowest,
+ * 1 beyond its dimensions; all 0 when unknown). */
 struct pz_scale_point {
     int procs;
     double time;
+    int dims[PZ_SCALE_FIT_DIMS];
 };
 
 /* The chosen model. */
@@ -63,6 +70,12 @@ struct pz_scale_model {
     double c0, c1;         /* c1 = 0 for the constant */
     int a_num, a_den;      /* a = a_num / a_den, the fraction in lowest terms */
     int b;                 /* the power of log2(P) */
+    /* A grid model (scale_form.c's exact forms of message sizes): when grid_ndims > 0,
+       the term is dims[0]^grid[0] * dims[1]^grid[1] * dims[2]^grid[2] of the process
+       grid in grid_ndims dimensions instead of P^a * log2(P)^b: a block's side of a
+       fixed problem, c1 / dims[1], or a face of it, c1 / (dims[1] * dims[2]). */
+    int grid_ndims;
+    int8_t grid[PZ_SCALE_FIT_DIMS];
     double max_error;      /* on the recordings: |t(P) - t| / t, in %, the largest */
     double mean_error;     /* ... and the mean (a recorded 0 is compared with the mean
                               recorded time, an all-zero recording with nothing) */
@@ -85,8 +98,13 @@ enum pz_scale_fit_status {
 int pz_scale_fit(const struct pz_scale_point *points, size_t n, struct pz_scale_model *out,
                  char *err, size_t errlen);
 
-/* The model's time at procs processes (procs >= 1), never below 0. */
+/* The model's time at procs processes (procs >= 1), never below 0; a grid model's on
+ * MPI_Dims_create's layout of procs in its dimensions. */
 double pz_scale_model_at(const struct pz_scale_model *m, double procs);
+
+/* The term c1 multiplies at procs processes: P^a * log2(P)^b, or a grid model's product
+ * of dimensions of the grid dims (MPI_Dims_create's layout of procs when NULL). */
+double pz_scale_model_term(const struct pz_scale_model *m, double procs, const int *dims);
 
 /* The exponent a as a number. */
 double pz_scale_model_a(const struct pz_scale_model *m);
@@ -94,7 +112,8 @@ double pz_scale_model_a(const struct pz_scale_model *m);
 /* Writes the formula into buf (len bytes, truncated to fit): the coefficients with 3
  * significant digits, exponents as fractions, e.g. "2", "1 + 0.5 * P",
  * "0.0012 + 4.5e-5 * P^(3/2) * log2(P)", "10 - 0.1 * log2(P)^2"; a fall as a division,
- * "0.5 + 8 / P", "0.5 + 8 * log2(P) / P^2". */
+ * "0.5 + 8 / P", "0.5 + 8 * log2(P) / P^2"; a grid model with the dims of
+ * MPI_Dims_create, "0 + 1.6e3 / dims[1]", "16 + 800 * dims[0] / (dims[1] * dims[2])". */
 void pz_scale_model_format(const struct pz_scale_model *m, char *buf, size_t len);
 
 #endif

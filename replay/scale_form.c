@@ -5,6 +5,14 @@
  * within 1e-9 relative):
  *     c;  c * P^a and c / P^a for a in {1, 2, 1/2, 3, 1/3, 2/3, 1/4, 3/4, 3/2};
  *     c * log2(P);  and with 3 counts or more c0 + c1 * P^a, c0 + c1 / P^a, c0 + c1 * log2(P).
+ * Where the recordings' process grid is known, the grid forms as well: c * G and, with 3
+ * counts or more, c0 + c1 * G, G the side of a block of a fixed problem (1 / dims[d]),
+ * a face of it (1 / (dims[d] * dims[e])), or a growth or a ratio along dimensions
+ * (dims[d], dims[d] / dims[e]): a halo of a 2-D block of an N x N problem is N / dims[1]
+ * elements whatever P is.  They come after the forms of P with the same number of
+ * terms, or before them for the sizes of messages between neighbours of the grid
+ * (SP_GRID_FIRST).  A grid form is tried only on dimensions whose size varies between
+ * the recordings: one recorded at a single size tells nothing of its part.
  * Else scale_fit.h's model (3 counts or more), else the constant of the largest count. */
 #include <math.h>
 
@@ -14,18 +22,27 @@ static const int powers[][2] = {
     {1, 1}, {2, 1}, {1, 2}, {3, 1}, {1, 3}, {2, 3}, {1, 4}, {3, 4}, {3, 2}
 };
 #define NPOWERS (sizeof(powers) / sizeof(powers[0]))
+
+/* The grid forms' exponents of dims[0], dims[1], dims[2], simplest first. */
+static const int8_t grid_forms[][PZ_SCALE_FIT_DIMS] = {
+    {-1, 0, 0}, {0, -1, 0}, {0, 0, -1},                 /* a block's side */
+    {0, -1, -1}, {-1, 0, -1}, {-1, -1, 0},              /* a face of a 3-D block */
+    {1, 0, 0}, {0, 1, 0}, {0, 0, 1},                    /* a growth */
+    {1, -1, 0}, {-1, 1, 0}, {1, 0, -1}, {-1, 0, 1}, {0, 1, -1}, {0, -1, 1}   /* ratios */
+};
+#define NGRID_FORMS (sizeof(grid_forms) / sizeof(grid_forms[0]))
 #define EXACT 1e-9
 
-static double term(const struct pz_scale_model *m, double procs)
+static double term(const struct pz_scale_model *m, const struct pz_scale_point *p)
 {
-    return pow(procs, pz_scale_model_a(m)) * pow(log2(procs), m->b);
+    return pz_scale_model_term(m, p->procs, p->dims);
 }
 
 static int gives(const struct pz_scale_model *m, const struct pz_scale_point *p, size_t n,
                  int integer)
 {
     for (size_t i = 0; i < n; i++) {
-        double v = m->c0 + m->c1 * term(m, p[i].procs);
+        double v = m->c0 + m->c1 * term(m, &p[i]);
 
         if (integer ? llround(v) != llround(p[i].time)
                     : fabs(v - p[i].time) > EXACT * fabs(p[i].time) + 1e-300)
@@ -38,7 +55,7 @@ static int gives(const struct pz_scale_model *m, const struct pz_scale_point *p,
 static int one_term(struct pz_scale_model *m, const struct pz_scale_point *p, size_t n,
                     size_t top, int integer)
 {
-    double x = term(m, p[top].procs);
+    double x = term(m, &p[top]);
 
     if (x == 0)
         return 0;
@@ -51,7 +68,7 @@ static int one_term(struct pz_scale_model *m, const struct pz_scale_point *p, si
 static int two_terms(struct pz_scale_model *m, const struct pz_scale_point *p, size_t n,
                      size_t low, size_t top, int integer)
 {
-    double xl = term(m, p[low].procs), xt = term(m, p[top].procs);
+    double xl = term(m, &p[low]), xt = term(m, &p[top]);
 
     if (xl == xt)
         return 0;
@@ -60,8 +77,62 @@ static int two_terms(struct pz_scale_model *m, const struct pz_scale_point *p, s
     return gives(m, p, n, integer);
 }
 
+/* The exact form of recordings p with terms (1 or 2) terms among the forms of P. */
+static int of_p(const struct pz_scale_point *p, size_t n, int integer, int terms, size_t low,
+                size_t top, struct pz_scale_model *m)
+{
+    for (size_t i = 0; i < 2 * NPOWERS + 1; i++) {
+        *m = (struct pz_scale_model){.a_den = 1};
+        if (i == 2 * NPOWERS) {
+            m->b = 1;
+        } else {
+            m->a_num = powers[i / 2][0] * (i % 2 ? -1 : 1);
+            m->a_den = powers[i / 2][1];
+        }
+        if (terms == 1 ? one_term(m, p, n, top, integer)
+                       : two_terms(m, p, n, low, top, integer))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether dimension d of the grid has more than one size among the recordings. */
+static int varies(const struct pz_scale_point *p, size_t n, int d)
+{
+    for (size_t i = 1; i < n; i++)
+        if (p[i].dims[d] != p[0].dims[d])
+            return 1;
+    return 0;
+}
+
+/* Whether grid form f uses only dimensions of the grid in ndims that vary. */
+static int usable(const int8_t *f, const struct pz_scale_point *p, size_t n, int ndims)
+{
+    for (int d = 0; d < PZ_SCALE_FIT_DIMS; d++)
+        if (f[d] && (d >= ndims || !varies(p, n, d)))
+            return 0;
+    return 1;
+}
+
+/* The exact form of recordings p with terms terms among the grid forms in ndims. */
+static int of_grid(const struct pz_scale_point *p, size_t n, int integer, int terms,
+                   int ndims, size_t low, size_t top, struct pz_scale_model *m)
+{
+    for (size_t i = 0; i < NGRID_FORMS; i++) {
+        if (!usable(grid_forms[i], p, n, ndims))
+            continue;
+        *m = (struct pz_scale_model){.a_den = 1, .grid_ndims = ndims};
+        for (int d = 0; d < PZ_SCALE_FIT_DIMS; d++)
+            m->grid[d] = grid_forms[i][d];
+        if (terms == 1 ? one_term(m, p, n, top, integer)
+                       : two_terms(m, p, n, low, top, integer))
+            return 1;
+    }
+    return 0;
+}
+
 static int exact(const struct pz_scale_point *p, size_t n, int integer,
-                 struct pz_scale_model *m)
+                 const struct sp_grid_use *grid, struct pz_scale_model *m)
 {
     size_t low = 0, top = 0;
 
@@ -74,21 +145,15 @@ static int exact(const struct pz_scale_point *p, size_t n, int integer,
     *m = (struct pz_scale_model){.c0 = p[top].time, .a_den = 1};
     if (gives(m, p, n, integer))
         return 1;
-    for (int pass = 0; pass < 2; pass++) {
-        if (pass && n < 3)
-            break;
-        for (size_t i = 0; i < 2 * NPOWERS + 1; i++) {
-            *m = (struct pz_scale_model){.a_den = 1};
-            if (i == 2 * NPOWERS) {
-                m->b = 1;
-            } else {
-                m->a_num = powers[i / 2][0] * (i % 2 ? -1 : 1);
-                m->a_den = powers[i / 2][1];
-            }
-            if (pass ? two_terms(m, p, n, low, top, integer) : one_term(m, p, n, top, integer))
+    for (int terms = 1; terms <= 2 && (terms == 1 || n >= 3); terms++)
+        for (int pass = 0; pass < 2; pass++) {
+            int on_grid = (pass == 0) == (grid && grid->first);
+
+            if (on_grid ? grid && grid->ndims > 0 &&
+                              of_grid(p, n, integer, terms, grid->ndims, low, top, m)
+                        : of_p(p, n, integer, terms, low, top, m))
                 return 1;
         }
-    }
     return 0;
 }
 
@@ -98,7 +163,7 @@ static void measure(struct pz_scale_model *m, const struct pz_scale_point *p, si
 
     m->max_error = 0;
     for (size_t i = 0; i < n; i++) {
-        double v = pz_scale_model_at(m, p[i].procs);
+        double v = fmax(0, m->c0 + m->c1 * term(m, &p[i]));
         double e = p[i].time != 0 ? 100 * fabs(v - p[i].time) / fabs(p[i].time) : 0;
 
         sum += e;
@@ -110,7 +175,8 @@ static void measure(struct pz_scale_model *m, const struct pz_scale_point *p, si
     m->npoints = (int)n;
 }
 
-int sp_fit(const struct pz_scale_point *p, size_t n, int integer, struct pz_scale_model *out)
+int sp_fit(const struct pz_scale_point *p, size_t n, int integer,
+           const struct sp_grid_use *grid, struct pz_scale_model *out)
 {
     char err[128];
     size_t top = 0;
@@ -119,7 +185,7 @@ int sp_fit(const struct pz_scale_point *p, size_t n, int integer, struct pz_scal
         *out = (struct pz_scale_model){.a_den = 1};
         return -1;
     }
-    if (exact(p, n, integer, out)) {
+    if (exact(p, n, integer, grid, out)) {
         measure(out, p, n);
         return 1;
     }

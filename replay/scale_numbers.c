@@ -40,26 +40,43 @@ static void describe(const struct pz_scale_model *f, char *buf, size_t len)
     snprintf(buf, len, "%s (largest error %.3g%%)", formula, f->max_error);
 }
 
+/* Whether a form of P, alt, gives the whole values p as exactly as the grid's form f
+ * does but other values at some larger count: the recordings cannot tell them apart. */
+static int also_of_p(const struct pz_scale_point *p, size_t n, const struct pz_scale_model *f,
+                     struct pz_scale_model *alt)
+{
+    if (f->grid_ndims == 0 || sp_fit(p, n, 1, NULL, alt) != 1)
+        return 0;
+    for (int procs = 16; procs <= 65536; procs *= 4)
+        if (llround(pz_scale_model_at(f, procs)) != llround(pz_scale_model_at(alt, procs)))
+            return 1;
+    return 0;
+}
+
 /* Fits the whole values recorded per run (0 in has: not recorded) into out; a note says
  * what is wrong with them. */
 static int fit_whole(struct pz_scale_program *m, uint32_t k, const char *what,
                      const uint64_t *lo, const uint64_t *hi, const uint8_t *has,
-                     const uint32_t *lo32, const uint32_t *hi32, struct pz_scale_model *out)
+                     const uint32_t *lo32, const uint32_t *hi32,
+                     const struct sp_grid_use *grid, struct pz_scale_model *out)
 {
-    struct pz_scale_point p[64] = {{0, 0}};
+    struct pz_scale_point p[64] = {{.procs = 0}};
+    struct pz_scale_model alt;
     size_t n = 0, differ = 0;
-    char where[256], model[128];
-    int rc;
+    char where[256], model[128], other[96];
+    int rc, ambiguous;
 
     for (size_t r = 0; r < m->nruns && n < 64; r++) {
         if (has ? !has[r] : !hi32[r])
             continue;
         p[n].procs = m->runs[r]->nprocs;
+        memcpy(p[n].dims, m->runs[r]->grid.dims, sizeof(p[n].dims));
         p[n++].time = (double)(has ? hi[r] : hi32[r]);
         differ += has ? lo[r] != hi[r] : lo32[r] != hi32[r];
     }
-    rc = sp_fit(p, n, 1, out);
-    if (!n || (rc == 1 && !differ && (n > 1 || m->nruns == 1)))
+    rc = sp_fit(p, n, 1, grid, out);
+    ambiguous = rc == 1 && also_of_p(p, n, out, &alt);
+    if (!n || (rc == 1 && !differ && !ambiguous && (n > 1 || m->nruns == 1)))
         return 0;
     node_where(m, k, where, sizeof(where));
     describe(out, model, sizeof(model));
@@ -73,41 +90,67 @@ static int fit_whole(struct pz_scale_program *m, uint32_t k, const char *what,
     if (rc != 1 && n > 1 && sp_note(m, "%s: the %s follows no exact form of P: %s", where, what,
                            model) != 0)
         return -1;
+    if (ambiguous) {
+        pz_scale_model_format(out, model, sizeof(model));
+        pz_scale_model_format(&alt, other, sizeof(other));
+        if (sp_note(m, "%s: the %s is %s or %s on the recordings: the process grid's form is "
+                    "taken (recordings at more counts would tell)", where, what, model,
+                    other) != 0)
+            return -1;
+    }
     return 0;
+}
+
+/* The grid forms of the sizes of an event: first for messages between neighbours of the
+ * grid (a halo's size is the block's side), and for completions of point-to-point
+ * requests (their record may not name the peer); after the forms of P for the others. */
+static struct sp_grid_use grid_use(const struct pz_scale_program *m, const struct sp_event *e,
+                                   int completion)
+{
+    int first = e && (e->peer.kind == PZ_SCALE_PEER_OFFSET ||
+                      (completion && e->kind != PZ_REC_NBC_COMPLETE));
+
+    return (struct sp_grid_use){m->grid.ndims, first};
 }
 
 static int fit_loops_and_sizes(struct pz_scale_program *m, const struct sp_stats *st)
 {
+    const struct sp_grid_use counts = grid_use(m, NULL, 0);
+
     for (uint32_t k = 0; k < m->nnodes; k++) {
         const struct sp_node *nd = &m->nodes[k];
         size_t at = (size_t)k * m->nruns;
 
         if (nd->kind == SP_LOOP) {
             if (fit_whole(m, k, "trip count", NULL, NULL, NULL, st->count_min + at,
-                          st->count_max + at, &m->nodes[k].count) != 0)
+                          st->count_max + at, &counts, &m->nodes[k].count) != 0)
                 return -1;
             continue;
         }
         for (uint32_t i = 0; i < m->table.syms[nd->sym].n; i++) {
             struct sp_tevent *e = &m->events[nd->first_event + i];
             size_t ev = (size_t)(nd->first_event + i) * m->nruns;
+            const struct sp_grid_use grid = grid_use(m, e->sig, 0);
 
             if (fit_whole(m, k, "message size", st->bytes_min + ev, st->bytes_max + ev,
-                          st->has_bytes + ev, NULL, NULL, &e->bytes) != 0 ||
+                          st->has_bytes + ev, NULL, NULL, &grid, &e->bytes) != 0 ||
                 fit_whole(m, k, "size received", st->bytes2_min + ev, st->bytes2_max + ev,
-                          st->has_bytes + ev, NULL, NULL, &e->bytes2) != 0)
+                          st->has_bytes + ev, NULL, NULL, &grid, &e->bytes2) != 0)
                 return -1;
         }
     }
     for (uint32_t i = 0; i < m->nslots; i++) {
         struct sp_done *d = &m->done[i];
         size_t ev = ((size_t)m->nevents + i) * m->nruns;
+        const struct sp_grid_use grid = grid_use(m, &d->sig, 1);
 
         if (d->node != SP_NONE &&
             (fit_whole(m, d->node, "size of a completion", st->bytes_min + ev,
-                       st->bytes_max + ev, st->has_bytes + ev, NULL, NULL, &d->bytes) != 0 ||
+                       st->bytes_max + ev, st->has_bytes + ev, NULL, NULL, &grid,
+                       &d->bytes) != 0 ||
              fit_whole(m, d->node, "size received by a completion", st->bytes2_min + ev,
-                       st->bytes2_max + ev, st->has_bytes + ev, NULL, NULL, &d->bytes2) != 0))
+                       st->bytes2_max + ev, st->has_bytes + ev, NULL, NULL, &grid,
+                       &d->bytes2) != 0))
             return -1;
     }
     return 0;
@@ -133,7 +176,7 @@ static void fit_classes(const struct pz_scale_program *m, const double *sums,
                         const uint32_t *counts, struct pz_scale_model *out, uint8_t *own,
                         uint8_t *lacking)
 {
-    struct pz_scale_point all[64] = {{0, 0}}, p[64] = {{0, 0}};
+    struct pz_scale_point all[64] = {{.procs = 0}}, p[64] = {{.procs = 0}};
     size_t nall = 0;
 
     for (size_t r = 0; r < m->nruns && nall < 64; r++) {
@@ -145,18 +188,19 @@ static void fit_classes(const struct pz_scale_program *m, const double *sums,
             n += counts[c * m->nruns + r];
         }
         if (n)
-            all[nall++] = (struct pz_scale_point){m->runs[r]->nprocs, sum / n};
+            all[nall++] = (struct pz_scale_point){.procs = m->runs[r]->nprocs,
+                                                    .time = sum / n};
     }
-    sp_fit(all, nall, 0, &out[m->nclasses]);
+    sp_fit(all, nall, 0, NULL, &out[m->nclasses]);
     for (uint32_t c = 0; c < m->nclasses; c++) {
         size_t n = 0;
 
         for (size_t r = 0; r < m->nruns && n < 64; r++)
             if (counts[c * m->nruns + r])
-                p[n++] = (struct pz_scale_point){m->runs[r]->nprocs,
-                                                 sums[c * m->nruns + r] /
-                                                     counts[c * m->nruns + r]};
-        own[c] = enough(m, n, sp_fit(p, n, 0, &out[c]));
+                p[n++] = (struct pz_scale_point){
+                    .procs = m->runs[r]->nprocs,
+                    .time = sums[c * m->nruns + r] / counts[c * m->nruns + r]};
+        own[c] = enough(m, n, sp_fit(p, n, 0, NULL, &out[c]));
         if (!own[c]) {
             out[c] = out[m->nclasses];
             if (n)
@@ -221,7 +265,7 @@ static double shortest_duration(const struct pz_scale_program *m, const struct s
 static double fit_group(const struct pz_scale_program *m, const struct sp_group *g,
                         struct pz_scale_model *out)
 {
-    struct pz_scale_point p[64] = {{0, 0}};
+    struct pz_scale_point p[64] = {{.procs = 0}};
     double spread = 0;
     size_t n = 0;
 
@@ -231,11 +275,11 @@ static double fit_group(const struct pz_scale_program *m, const struct sp_group 
         if (!g[r].n)
             continue;
         mean = g[r].sum / g[r].n;
-        p[n++] = (struct pz_scale_point){m->runs[r]->nprocs, mean};
+        p[n++] = (struct pz_scale_point){.procs = m->runs[r]->nprocs, .time = mean};
         if (g[r].max > g[r].min && (g[r].max - g[r].min) / fabs(mean) > spread)
             spread = (g[r].max - g[r].min) / fabs(mean);
     }
-    return enough(m, n, sp_fit(p, n, 0, out)) ? spread : HUGE_VAL;
+    return enough(m, n, sp_fit(p, n, 0, NULL, out)) ? spread : HUGE_VAL;
 }
 
 /* Each pair's computation: the grouping by the pair, by the step before, or by the step

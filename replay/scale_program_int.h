@@ -265,10 +265,18 @@ int sp_guards_infer(struct pz_scale_program *m, uint64_t *const *made, char *err
 int sp_merge(struct pz_scale_program *m, uint32_t *const *const *folded,
              const size_t *const *nfolded, char *err, size_t errlen);
 
-/* Fits values at counts: exact forms first (integer: values are whole), else
- * scale_fit.h's.  Returns 1 for an exact form, 0 for scale_fit's, -1 when too few
- * counts gave a constant. */
-int sp_fit(const struct pz_scale_point *p, size_t n, int integer, struct pz_scale_model *out);
+/* What sp_fit may take from the recordings' process grid (the points' dims): the grid
+ * forms in ndims dimensions (0: none), before the forms of P when first. */
+struct sp_grid_use {
+    int ndims;
+    int first;
+};
+
+/* Fits values at counts: exact forms first (integer: values are whole; grid: the grid
+ * forms too, NULL for none), else scale_fit.h's.  Returns 1 for an exact form, 0 for
+ * scale_fit's, -1 when too few counts gave a constant. */
+int sp_fit(const struct pz_scale_point *p, size_t n, int integer,
+           const struct sp_grid_use *grid, struct pz_scale_model *out);
 
 int sp_note(struct pz_scale_program *m, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -5,10 +5,11 @@
 # prognoz scale extrapolate the recordings to larger counts (16 and 32) and predict them
 # on a machine, record the same program really at those counts, and predict those
 # recordings on the same machine.  Printed per program and count: whether every
-# process makes the same MPI calls, function by function, in the synthesized run as in
-# the real one (they must match exactly), and for the whole run and every interval the
-# predicted execution time from the extrapolation against the prediction from the real
-# recording (goal: within 10%, 5% at best).
+# process makes the same MPI calls, function by function, and sends the same messages,
+# size by size, in the synthesized run as in the real one (they must match exactly),
+# and for the whole run and every interval the predicted execution time from the
+# extrapolation against the prediction from the real recording (goal: within 10%, 5%
+# at best).
 #
 #   scripts/scale_validate.sh [--reduced] [--machine FILE] [--from 2,4,8] [--to 16,32]
 #                             [--programs "P1 P2 ..."] [--dir DIR]
@@ -118,11 +119,17 @@ record() {
     [ -f "$1/traces.otf2" ] || die "$3 on $2 processes: no trace in $1"
 }
 
-# calls TRACE OUT: every process's MPI calls, counted by function, into OUT as lines
-# "LOCATION FUNCTION COUNT".
+# calls TRACE OUT: every process's MPI calls, counted by function, and the messages it
+# sends, counted by size, into OUT as lines "LOCATION FUNCTION COUNT" and "LOCATION
+# MPI_SEND:BYTES COUNT" (MPI_ISEND:BYTES for nonblocking sends).
 calls() {
     otf2-print "$1/traces.otf2" 2>/dev/null |
-        awk '$1 == "ENTER" && $5 ~ /^"MPI_/ { n[$2 " " $5]++ } END { for (k in n) print k, n[k] }' |
+        awk '$1 == "ENTER" && $5 ~ /^"MPI_/ { n[$2 " " $5]++ }
+             $1 == "MPI_SEND" || $1 == "MPI_ISEND" {
+                 for (i = 4; i < NF; i++)
+                     if ($i == "Length:") { b = $(i + 1); sub(",", "", b); n[$2 " " $1 ":" b]++ }
+             }
+             END { for (k in n) print k, n[k] }' |
         tr -d '"' | sort >"$2"
 }
 
@@ -212,8 +219,9 @@ def summary(what, errs):
 
 
 lines += ["", summary("whole run", whole), summary("intervals", intervals),
-          "calls per process: %s" % ("the same in every case" if not mismatched else
-                                     "differ in " + ", ".join(mismatched))]
+          "calls and message sizes per process: %s" % (
+              "the same in every case" if not mismatched else
+              "differ in " + ", ".join(mismatched))]
 text = "\n".join(lines) + "\n"
 sys.stdout.write("\n" + text)
 with open(os.path.join(work, "results.txt"), "w") as f:

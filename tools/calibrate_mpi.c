@@ -180,8 +180,7 @@ static int parse(int argc, char **argv, struct options *o)
             o->quick = 1;
         } else if (!valued(arg)) {
             if (early_rank() == 0)
-                fprintf(stderr, "prognoz calibrate: unexpected argument '%s' (--help lists the "
-                                "options)\n", arg);
+                pz_unexpected_argument("calibrate", arg);
             return 2;
         } else {
             max_given |= !strcmp(arg, "--max-size");

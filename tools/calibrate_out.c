@@ -249,7 +249,7 @@ static const char *note_latency(struct notes *n)
 
     if (n->m->cost_model == PZ_COST_PACKET)
         snprintf(n->buf, sizeof(n->buf),
-                 "latency: %s, the packet model's t_start0: the least-squares line t = a + b m\n"
+                 "latency: %s, the packet model's t_start0: Theil and Sen's line t = a + b m\n"
                  "over the %d sizes of one packet (0 to %.0f B) gives a = t_start0 + V_c t_k,\n"
                  "so t_start0 = a - packet_header / bandwidth (the 0-byte half round trip is %s)",
                  human_time(a, sizeof(a), f->start0), f->startup_points, payload,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "long_options.h"
 #include "machine.h"
 #include "machines.h"
 #include "perfetto.h"
@@ -116,10 +117,10 @@ static int parse(int argc, char **argv, struct options *o)
         } else if ((rc = option(argc, argv, &i, o)) <= 0) {
             if (rc < 0)
                 return 2;
-        } else if (arg[0] != '-' && !o->trace) {
+        } else if (arg[0] != '-' && !o->trace && !pz_long_option_of(arg)) {
             o->trace = arg;
         } else {
-            fprintf(stderr, "prognoz export: unexpected argument '%s'\n", arg);
+            pz_unexpected_argument("export", arg);
             usage(stderr);
             return 2;
         }

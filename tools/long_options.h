@@ -10,4 +10,13 @@
  * The copy lives as long as the process. */
 char **pz_split_long_options(int argc, char **argv, int *out_argc);
 
+/* The option ("--NAME") whose "=VALUE" arg is, when arg is such a value of the last
+ * split (the very pointer), else NULL.  A parser that meets such a value where it
+ * expects an option or an operand met an option that takes no value. */
+const char *pz_long_option_of(const char *arg);
+
+/* Reports arg, which command cmd's parser did not expect, on stderr: as "--NAME takes
+ * no value" when arg was the value of "--NAME=VALUE", else as unexpected. */
+void pz_unexpected_argument(const char *cmd, const char *arg);
+
 #endif

@@ -1,5 +1,6 @@
 /* Options of the machines to predict on (machine_options.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "machine_keys.h"
@@ -7,16 +8,6 @@
 #include "machines.h"
 
 static const char *const op_names[PZ_COLL_NKINDS] = PZ_COLL_OP_NAMES;
-
-/* Every algorithm name of the model (docs/collectives.md): the model has no list of an
- * operation's algorithms, so --coll's error asks it which of these the operation has. */
-static const char *const algorithm_names[] = {
-    "binomial", "bruck", "dissemination", "hypercube", "linear", "pairwise",
-    "pairwise_shift", "rabenseifner", "recursive_doubling", "recursive_doubling_fixup",
-    "recursive_halving", "reduce_bcast", "reduce_scatter_allgather",
-    "reduce_scatter_gather", "reduce_scatterv", "ring",
-    "scatter_recursive_doubling_allgather", "scatter_ring_allgather", "scattered",
-};
 
 int pz_format_parse(const char *s, enum pz_report_format *f)
 {
@@ -31,6 +22,25 @@ int pz_format_parse(const char *s, enum pz_report_format *f)
     return 0;
 }
 
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The model's algorithms of op, in alphabetical order. */
+static void print_algorithms(enum pz_coll_op op)
+{
+    const char *names[64];
+    size_t n = 0;
+    const struct pz_coll_algo *a;
+
+    while (n < sizeof(names) / sizeof(*names) && (a = pz_coll_algorithm(op, n)))
+        names[n++] = a->name;
+    qsort(names, n, sizeof(*names), by_name);
+    for (size_t i = 0; i < n; i++)
+        fprintf(stderr, " %s", names[i]);
+}
+
 /* --coll's error: what is expected, with the operations, or the algorithms of the
  * operation named (kind >= 0). */
 static void coll_error(const char *cmd, const char *val, const char *op, int kind)
@@ -42,9 +52,7 @@ static void coll_error(const char *cmd, const char *val, const char *op, int kin
             fprintf(stderr, " %s", op_names[i]);
     } else {
         fprintf(stderr, "the algorithms of %s:", op);
-        for (size_t i = 0; i < sizeof(algorithm_names) / sizeof(*algorithm_names); i++)
-            if (pz_coll_named((enum pz_coll_op)kind, algorithm_names[i]))
-                fprintf(stderr, " %s", algorithm_names[i]);
+        print_algorithms((enum pz_coll_op)kind);
     }
     fprintf(stderr, " (docs/collectives.md)\n");
 }

@@ -10,6 +10,7 @@
 #include "analysis.h"
 #include "commands.h"
 #include "engine.h"
+#include "long_options.h"
 #include "machine.h"
 #include "machine_options.h"
 #include "open.h"
@@ -95,10 +96,10 @@ static int parse(int argc, char **argv, struct options *o)
         } else if (is_valued(argv[i])) {
             if (parse_valued(argc, argv, &i, o) != 0)
                 return 2;
-        } else if (argv[i][0] != '-' && !o->trace) {
+        } else if (argv[i][0] != '-' && !o->trace && !pz_long_option_of(argv[i])) {
             o->trace = argv[i];
         } else {
-            fprintf(stderr, "prognoz predict: unexpected argument '%s'\n", argv[i]);
+            pz_unexpected_argument("predict", argv[i]);
             usage(stderr);
             return 2;
         }

@@ -13,6 +13,7 @@
 
 #include "assemble.h"
 #include "commands.h"
+#include "long_options.h"
 
 static void usage(FILE *out)
 {
@@ -135,7 +136,7 @@ int pz_cmd_record(int argc, char **argv)
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
             dir = argv[++i];
         } else {
-            fprintf(stderr, "prognoz record: unexpected argument '%s'\n", argv[i]);
+            pz_unexpected_argument("record", argv[i]);
             usage(stderr);
             return 2;
         }

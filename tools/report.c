@@ -6,6 +6,7 @@
 
 #include "analysis.h"
 #include "commands.h"
+#include "long_options.h"
 #include "progress_line.h"
 #include "report.h"
 #include "report_html.h"
@@ -60,10 +61,10 @@ static int parse(int argc, char **argv, struct options *o)
             }
         } else if (!strcmp(arg, "-o") && i + 1 < argc) {
             o->output = argv[++i];
-        } else if (arg[0] != '-' && !o->trace) {
+        } else if (arg[0] != '-' && !o->trace && !pz_long_option_of(arg)) {
             o->trace = arg;
         } else {
-            fprintf(stderr, "prognoz report: unexpected argument '%s'\n", arg);
+            pz_unexpected_argument("report", arg);
             usage(stderr);
             return 2;
         }

@@ -9,6 +9,7 @@
 #include "analysis.h"
 #include "commands.h"
 #include "engine.h"
+#include "long_options.h"
 #include "machine_options.h"
 #include "scale_archive.h"
 #include "scale_replay.h"
@@ -122,10 +123,11 @@ static int parse(int argc, char **argv, struct options *o)
         } else if (is_valued(argv[i])) {
             if (parse_valued(argc, argv, &i, o) != 0)
                 return 2;
-        } else if (argv[i][0] != '-' && o->nrecordings < MAX_RECORDINGS) {
+        } else if (argv[i][0] != '-' && o->nrecordings < MAX_RECORDINGS &&
+                   !pz_long_option_of(argv[i])) {
             o->recordings[o->nrecordings++] = argv[i];
         } else {
-            fprintf(stderr, "prognoz scale: unexpected argument '%s'\n", argv[i]);
+            pz_unexpected_argument("scale", argv[i]);
             usage(stderr);
             return 2;
         }

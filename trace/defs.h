@@ -110,6 +110,8 @@ struct pz_recording {
     struct pz_recorded_node *nodes;   /* in the order of their first process */
     int nnodes;
     int cpu_times;         /* calls carry CPU times (PROGNOZ_CPU_TIME=1) */
+    char *marker_warnings; /* the interval-marker mistakes the recorder warned of, each
+                              ending in a line end, or NULL */
 };
 
 /* Whether some node ran more processes than it has cores (known cores only). */

@@ -100,6 +100,34 @@ static int count_nodes(struct pz_defs *d, uint64_t *ids)
     return 0;
 }
 
+/* The marker warnings' properties, one a line; NULL if none (or out of memory). */
+static char *marker_warnings(OTF2_Reader *otf, char **names, uint32_t n)
+{
+    char name[64], *all = NULL, *one;
+    size_t len = 0;
+
+    for (unsigned i = 1;; i++) {
+        size_t more;
+        char *grown;
+
+        snprintf(name, sizeof(name), PZ_MARKER_WARNING_PROPERTY, i);
+        if (!(one = property(otf, names, n, name)))
+            break;
+        more = strlen(one);
+        if (!(grown = realloc(all, len + more + 2))) {
+            free(one);
+            break;
+        }
+        all = grown;
+        memcpy(all + len, one, more);
+        len += more;
+        all[len++] = '\n';
+        all[len] = '\0';
+        free(one);
+    }
+    return all;
+}
+
 /* "4,4,2": the cores of system tree nodes 1, 2, 3 (node 0 is the machine). */
 static void read_cores(struct pz_recording *r, const uint64_t *ids, const char *list)
 {
@@ -140,6 +168,7 @@ int pz_defs_read_recording(struct pz_defs *d, OTF2_Reader *otf)
         r->program = property(otf, names, n, PZ_PROGRAM_PROPERTY);
         r->date = property(otf, names, n, PZ_DATE_PROPERTY);
         r->mpi_library = property(otf, names, n, PZ_MPI_LIBRARY_PROPERTY);
+        r->marker_warnings = marker_warnings(otf, names, n);
         if ((cores = property(otf, names, n, PZ_NODE_CORES_PROPERTY)))
             read_cores(r, ids, cores);
         free(cores);
@@ -186,5 +215,6 @@ void pz_recording_release(struct pz_recording *r)
     free(r->program);
     free(r->date);
     free(r->mpi_library);
+    free(r->marker_warnings);
     memset(r, 0, sizeof(*r));
 }

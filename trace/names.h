@@ -39,6 +39,10 @@
 #define PZ_DATE_PROPERTY "PROGNOZ::DATE"
 #define PZ_MPI_LIBRARY_PROPERTY "PROGNOZ::MPI_LIBRARY"
 #define PZ_NODE_CORES_PROPERTY "PROGNOZ::NODE_CORES"
+/* The interval-marker mistakes the recorder warned of at MPI_Finalize, one property
+ * each, numbered from 1 ("FILE:LINE: end of interval 3, but no interval 3 is open:
+ * ignored"); none when there were none.  (The anchor's strings hold no line ends.) */
+#define PZ_MARKER_WARNING_PROPERTY "PROGNOZ::MARKER_WARNING_%u"
 #define PZ_PARTIAL_NOTHING "left nothing (killed, or its part could not be written)"
 
 #endif

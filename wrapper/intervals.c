@@ -4,10 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "archive.h"
 #include "callsite.h"
 #include "interval_defs.h"
 #include "intervals.h"
 #include "markers.h"
+#include "names.h"
 #include "runtime.h"
 #include "unify.h"
 
@@ -67,6 +69,17 @@ static void warnings(struct pz_callsites *cs, struct pz_strings *p)
     }
 }
 
+/* The warnings in the trace, for the report to show them again. */
+static void store_warnings(char **all, uint32_t nall)
+{
+    char name[64];
+
+    for (uint32_t i = 0; i < nall; i++) {
+        snprintf(name, sizeof(name), PZ_MARKER_WARNING_PROPERTY, i + 1);
+        pz_archive_set_property(name, all[i]);
+    }
+}
+
 static void report_warnings(MPI_Comm comm, struct pz_strings *p)
 {
     uint32_t *ignored = malloc((size_t)(p->n ? p->n : 1) * sizeof(uint32_t)), nall;
@@ -75,6 +88,7 @@ static void report_warnings(MPI_Comm comm, struct pz_strings *p)
     pz_unify_strings(comm, p->text ? p->text : "", (int)p->len, p->n, ignored, &all, &nall);
     for (uint32_t i = 0; i < nall; i++)
         pz_runtime_warn("%s", all[i]);
+    store_warnings(all, nall);
     pz_free_strings(all, nall);
     free(ignored);
 }

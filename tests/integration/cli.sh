@@ -96,6 +96,12 @@ run 2 report "$PZ_WORK/a" "$PZ_WORK/b"
 first_line "prognoz report with two traces" "prognoz report: unexpected argument '$PZ_WORK/b'"
 run 2 report "$PZ_WORK/no-such-trace" --colour
 first_line "prognoz report --colour" "prognoz report: unexpected argument '--colour'"
+# A flag given a value, before or after the trace: the flag is named, not the value.
+run 2 report --per-process=1 "$PZ_WORK/a"
+first_line "prognoz report --per-process=1 DIR" \
+    "prognoz report: --per-process takes no value (--per-process=1)"
+run 2 predict "$PZ_WORK/a" --quiet=yes
+first_line "prognoz predict DIR --quiet=yes" "prognoz predict: --quiet takes no value (--quiet=yes)"
 
 # A trace to report on.
 pz_record_ok p2p 2 "$prog"

@@ -99,3 +99,17 @@ done
 awk '$1 == "LEAVE" && $2 == 0 && /Region: "interval [123] at / { print $3 }' "$PZ_WORK/misuse.events" |
     awk 'NR % 3 == 1 { t = $1 } $1 != t { bad = 1 } END { exit bad }' ||
     pz_fail "the LEAVEs of intervals 3, 2 and 1 of rank 0 are not at one time"
+
+# The trace keeps the warnings: the report shows each again, as a warning of its own, in
+# text and in JSON.
+"$PZ_PROGNOZ" report "$PZ_WORK/misuse" >"$PZ_WORK/misuse.report" 2>"$PZ_WORK/report.err" ||
+    { cat "$PZ_WORK/report.err" >&2; pz_fail "prognoz report failed on the trace"; }
+sed -n 's/^Warning: interval markers: /prognoz: warning: /p' "$PZ_WORK/misuse.report" | sort \
+    >"$PZ_WORK/report.warnings"
+diff -u "$PZ_WORK/warnings.expected" "$PZ_WORK/report.warnings" >&2 ||
+    pz_fail "the report's marker warnings differ from the recorder's (- recorder, + report)"
+"$PZ_PROGNOZ" report "$PZ_WORK/misuse" --format json >"$PZ_WORK/misuse.json" ||
+    pz_fail "prognoz report --format json failed on the trace"
+pz_check_json || pz_fail "the JSON report does not follow its schema"
+test "$(grep -o '"interval markers: ' "$PZ_WORK/misuse.json" | wc -l)" = 6 ||
+    pz_fail "the JSON report does not carry the 6 marker warnings"

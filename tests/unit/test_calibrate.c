@@ -317,6 +317,26 @@ Test(fit, the_packet_model_with_one_percent_noise)
     cr_assert_eq(f.eager_threshold, 0);
 }
 
+/* One preempted size among those of one packet: 640 B taking 5 ms instead of about
+ * 0.12 ms.  Theil and Sen's line, the median of the 210 slopes between the 21 sizes,
+ * keeps the 190 slopes between the other 20, which are exact: t_start0 and t_start1
+ * stay those of the data (a least-squares line through the 21 would lift t_start0 by
+ * about 5 ms / 21 and tilt t_start1). */
+Test(fit, one_preempted_size_moves_no_start_up)
+{
+    struct pz_pingpong p[MAXP];
+    struct pz_fit f;
+    char err[256];
+    int n = packet_points(p, 100e-6, 20e-9, 12.5e6, 0);
+
+    for (int i = 0; i < n; i++)
+        if (p[i].bytes == 640)
+            p[i].time = 5e-3;
+    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &f, err, sizeof(err)), 0, "%s", err);
+    assert_rel(f.start0, 100e-6, 1e-3, "t_start0");
+    assert_rel(f.start1, 20e-9, 1e-2, "t_start1");
+}
+
 Test(fit, hockney_data_chooses_hockney_and_one_node_sets_shm)
 {
     struct pz_pingpong p[MAXP];

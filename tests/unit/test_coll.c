@@ -822,6 +822,25 @@ Test(coll, names)
     cr_assert_str_eq(pz_coll_named(PZ_COLL_ALLGATHER, "bruck")->name, "bruck");
 }
 
+/* docs/collectives.md: MPICH's Allgather is Bruck's, recursive doubling or the ring;
+ * the enumeration gives those three (in any order) and then NULL. */
+Test(coll, algorithms_of_an_operation)
+{
+    int bruck = 0, doubling = 0, ring = 0;
+    const struct pz_coll_algo *a;
+
+    for (size_t i = 0; i < 3; i++) {
+        cr_assert_not_null(a = pz_coll_algorithm(PZ_COLL_ALLGATHER, i));
+        cr_assert_eq(a->op, PZ_COLL_ALLGATHER);
+        bruck += !strcmp(a->name, "bruck");
+        doubling += !strcmp(a->name, "recursive_doubling");
+        ring += !strcmp(a->name, "ring");
+    }
+    cr_assert(bruck == 1 && doubling == 1 && ring == 1);
+    cr_assert_null(pz_coll_algorithm(PZ_COLL_ALLGATHER, 3));
+    cr_assert_null(pz_coll_algorithm(PZ_COLL_ALLTOALLW, 0));
+}
+
 /* Alltoallw follows the PZ_COLL_NOPS operations the model takes: no set chooses for it
  * (a trace's Alltoallw reaches the model as Alltoallv). */
 Test(coll, alltoallw_is_no_operation_of_the_model)

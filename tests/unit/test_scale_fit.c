@@ -7,6 +7,9 @@
 
 #include "scale_fit.h"
 
+/* A recording at n processes whose computation took t seconds (no grid). */
+#define AT(n, t) { .procs = (n), .time = (t) }
+
 /* Fixed multiplicative noise, within +-2%, in the order of the recordings. */
 static const double noise[] = {0.01, -0.02, 0.005, 0.015, -0.01, -0.005};
 
@@ -149,7 +152,7 @@ Test(scale_fit, square)
 
 Test(scale_fit, order_of_recordings_does_not_matter)
 {
-    struct pz_scale_point p[] = {{16, 9}, {2, 2}, {8, 5}, {4, 3}};
+    struct pz_scale_point p[] = {AT(16, 9), AT(2, 2), AT(8, 5), AT(4, 3)};
     struct pz_scale_model m;
     char err[256];
 
@@ -190,7 +193,7 @@ Test(scale_fit, three_noisy_points_stay_constant)
      * mean of the others is 2.02, |2.02 - 1.96| / 1.99 = 3.015%; leaving out 2.00,
      * 0; leaving out 2.04, 0.06 / 2.01 = 2.985%; the mean is 2.000%.  The growing model
      * gains 2 points, less than the tolerance (5): the constant stays. */
-    struct pz_scale_point p[] = {{2, 1.96}, {4, 2.00}, {8, 2.04}};
+    struct pz_scale_point p[] = {AT(2, 1.96), AT(4, 2.00), AT(8, 2.04)};
     struct pz_scale_model m;
     char err[256];
 
@@ -210,7 +213,7 @@ Test(scale_fit, falling_time_has_a_negative_coefficient)
 {
     /* 10 - 0.5 log2(P): 9.5, 9, 8.5, 8; it reaches 0 at log2(P) = 20, and the
      * prediction stays 0 beyond. */
-    struct pz_scale_point p[] = {{2, 9.5}, {4, 9}, {8, 8.5}, {16, 8}};
+    struct pz_scale_point p[] = {AT(2, 9.5), AT(4, 9), AT(8, 8.5), AT(16, 8)};
     struct pz_scale_model m;
     char err[256];
 
@@ -245,7 +248,7 @@ Test(scale_fit, noisy_falls_are_found)
 
 Test(scale_fit, one_recording_is_a_constant)
 {
-    struct pz_scale_point p[] = {{64, 3.5}};
+    struct pz_scale_point p[] = {AT(64, 3.5)};
     struct pz_scale_model m;
     char err[256];
 
@@ -280,13 +283,13 @@ static void expect_refused(const struct pz_scale_point *p, size_t n, int status,
 
 Test(scale_fit, bad_recordings_are_refused)
 {
-    struct pz_scale_point zero_procs[] = {{2, 1}, {0, 1}, {8, 1}};
-    struct pz_scale_point negative_procs[] = {{-4, 1}, {2, 1}, {8, 1}};
-    struct pz_scale_point nan_time[] = {{2, 1}, {4, NAN}, {8, 1}};
-    struct pz_scale_point inf_time[] = {{2, 1}, {4, INFINITY}, {8, 1}};
-    struct pz_scale_point negative_time[] = {{2, 1}, {4, 1}, {8, -0.5}};
-    struct pz_scale_point repeated[] = {{2, 1}, {4, 1}, {2, 1.1}};
-    struct pz_scale_point two[] = {{2, 1}, {4, 2}};
+    struct pz_scale_point zero_procs[] = {AT(2, 1), AT(0, 1), AT(8, 1)};
+    struct pz_scale_point negative_procs[] = {AT(-4, 1), AT(2, 1), AT(8, 1)};
+    struct pz_scale_point nan_time[] = {AT(2, 1), AT(4, NAN), AT(8, 1)};
+    struct pz_scale_point inf_time[] = {AT(2, 1), AT(4, INFINITY), AT(8, 1)};
+    struct pz_scale_point negative_time[] = {AT(2, 1), AT(4, 1), AT(8, -0.5)};
+    struct pz_scale_point repeated[] = {AT(2, 1), AT(4, 1), AT(2, 1.1)};
+    struct pz_scale_point two[] = {AT(2, 1), AT(4, 2)};
 
     expect_refused(two, 0, PZ_SCALE_FIT_NO_POINTS, "no recording");
     expect_refused(zero_procs, 3, PZ_SCALE_FIT_BAD_COUNT, "process count 0");
@@ -301,7 +304,7 @@ Test(scale_fit, bad_recordings_are_refused)
 Test(scale_fit, zero_times_are_a_zero_constant)
 {
     /* A computation that takes no time at any count: SMAPE of 0 against 0 is 0. */
-    struct pz_scale_point p[] = {{2, 0}, {4, 0}, {8, 0}};
+    struct pz_scale_point p[] = {AT(2, 0), AT(4, 0), AT(8, 0)};
     struct pz_scale_model m;
     char err[256];
 
@@ -309,4 +312,34 @@ Test(scale_fit, zero_times_are_a_zero_constant)
     expect_form(&m, 0, 1, 0);
     cr_expect_eq(m.c0, 0.0);
     cr_expect_eq(m.max_error, 0.0);
+}
+
+/* A grid model: the side of a 2-D block of a 1600-byte problem, 1600 / dims[1]; at 32
+ * processes MPI_Dims_create lays out 8 x 4, so 1600 / 4 = 400; at 12, 4 x 3: 533.3; on
+ * a grid given, 2 x 1: 1600. */
+Test(scale_fit, grid_model_takes_the_grid_of_the_count)
+{
+    struct pz_scale_model m = { .c1 = 1600, .a_den = 1, .grid_ndims = 2, .grid = { 0, -1, 0 } };
+    static const int two_by_one[3] = { 2, 1, 1 };
+    char text[96];
+
+    cr_expect_float_eq(pz_scale_model_at(&m, 32), 400, 1e-9);
+    cr_expect_float_eq(pz_scale_model_at(&m, 12), 1600.0 / 3, 1e-9);
+    cr_expect_float_eq(pz_scale_model_term(&m, 2, two_by_one), 1, 1e-12);
+    pz_scale_model_format(&m, text, sizeof(text));
+    cr_expect_str_eq(text, "0 + 1.6e3 / dims[1]");
+}
+
+/* 16 + 800 * dims[0] / (dims[1] * dims[2]) in 3-D: at 8, 2 x 2 x 2, 16 + 800 * 2 / 4 =
+ * 416; at 12, 3 x 2 x 2, 16 + 800 * 3 / 4 = 616. */
+Test(scale_fit, grid_model_of_three_dimensions)
+{
+    struct pz_scale_model m = { .c0 = 16, .c1 = 800, .a_den = 1, .grid_ndims = 3,
+                                .grid = { 1, -1, -1 } };
+    char text[96];
+
+    cr_expect_float_eq(pz_scale_model_at(&m, 8), 416, 1e-9);
+    cr_expect_float_eq(pz_scale_model_at(&m, 12), 616, 1e-9);
+    pz_scale_model_format(&m, text, sizeof(text));
+    cr_expect_str_eq(text, "16 + 800 * dims[0] / (dims[1] * dims[2])");
 }

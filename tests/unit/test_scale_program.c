@@ -343,15 +343,33 @@ static int steps_of(const struct sr_run *b, int p)
     return (int)b->run.procs[p].nsteps;
 }
 
+/* The size of a message to the neighbour at dir in a halo exchange: the side of the
+ * process's block that faces it, of a problem of 65536 bytes a side split as the grid
+ * splits it (65536 / dims[1] across dimension 0 of a 2-D grid, 65536 / dims[0] across
+ * dimension 1; 65536 / P in 1-D), as a real stencil's halo is. */
+static uint64_t side_bytes(const struct sr_run *b, const int *dir)
+{
+    const struct pz_scale_grid *g = &b->run.grid;
+
+    if (g->ndims == 1)
+        return 65536 / (uint64_t)g->dims[0];
+    return 65536 / (uint64_t)g->dims[dir[0] != 0 ? 1 : 0];
+}
+
+/* side_bytes in 1-D and 2-D; in 3-D (6 directions) 4096 bytes: the messages across
+ * dimension 2 are recorded at 8 processes only (2 x 2 x 2; 2 x 1 x 1 and 2 x 2 x 1
+ * before), so their size is a constant (weak scaling). */
+static uint64_t halo_bytes(const struct sr_run *b, int ndirs, const int *dir)
+{
+    return ndirs == 6 ? 4096 : side_bytes(b, dir);
+}
+
 /* A halo exchange with the neighbours at dirs (those that exist): receives posted,
  * sends posted, each completed by its own MPI_Wait; then C / P of computation and an
- * MPI_Allreduce of the residual.  Message size 65536 / P bytes (1-D and 2-D). */
+ * MPI_Allreduce of the residual.  Message size side_bytes() in 1-D and 2-D. */
 static void exchange(struct sr_run *b, int p, const int *c, const int (*dirs)[3], int ndirs)
 {
     int P = b->run.nprocs, recv_at[6], send_at[6];
-    /* in 3-D, the messages across dimension 2 are recorded at 8 processes only (2 x 2 x
-     * 2; 2 x 1 x 1 and 2 x 2 x 1 before): their size is a constant (weak scaling) */
-    uint64_t bytes = ndirs == 6 ? 4096 : 65536 / (uint64_t)P;
 
     for (int d = 0; d < ndirs; d++) {
         struct pz_scale_event e = ev(PZ_REC_IRECV_REQUEST, SR_WORLD);
@@ -363,7 +381,7 @@ static void exchange(struct sr_run *b, int p, const int *c, const int (*dirs)[3]
         recv_at[d] = steps_of(b, p) - 1;
     }
     for (int d = 0; d < ndirs; d++) {
-        struct pz_scale_event e = to(PZ_REC_ISEND, dirs[d], TAG, bytes);
+        struct pz_scale_event e = to(PZ_REC_ISEND, dirs[d], TAG, halo_bytes(b, ndirs, dirs[d]));
         int peer = sr_rank_at(b, c, dirs[d]);
         struct sr_truth t = world(b, peer);
 
@@ -374,7 +392,7 @@ static void exchange(struct sr_run *b, int p, const int *c, const int (*dirs)[3]
         send_at[d] = steps_of(b, p) - 1;
     }
     for (int d = 0; d < ndirs; d++) {
-        struct pz_scale_event e = to(PZ_REC_IRECV, dirs[d], TAG, bytes);
+        struct pz_scale_event e = to(PZ_REC_IRECV, dirs[d], TAG, halo_bytes(b, ndirs, dirs[d]));
         int peer = sr_rank_at(b, c, dirs[d]);
         struct sr_truth t = world(b, peer);
 
@@ -930,12 +948,11 @@ Test(scale_program, requests_match_their_posting_calls)
  * all the requests, which records their completions in the order they were posted (the
  * order of the request array): a receive's (MPI_IRECV, the sender, the size) and a
  * send's (ISEND_COMPLETE, no communicator).  Then C / P of computation and an
- * MPI_Allreduce.  Message size 65536 / P bytes. */
+ * MPI_Allreduce.  Message size side_bytes(). */
 static void exchange_waitall(struct sr_run *b, int p, const int *c, const int (*dirs)[3],
                              int ndirs)
 {
     int P = b->run.nprocs, recv_at[6], send_at[6], waitall;
-    uint64_t bytes = 65536 / (uint64_t)P;
 
     for (int d = 0; d < ndirs; d++) {
         struct pz_scale_event e = ev(PZ_REC_IRECV_REQUEST, SR_WORLD);
@@ -947,7 +964,7 @@ static void exchange_waitall(struct sr_run *b, int p, const int *c, const int (*
         call(b, p, SR_IRECV, 0);
         sr_event(b, p, &e, &no_truth);
         recv_at[d] = steps_of(b, p) - 1;
-        e = to(PZ_REC_ISEND, dirs[d], TAG, bytes);
+        e = to(PZ_REC_ISEND, dirs[d], TAG, side_bytes(b, dirs[d]));
         call(b, p, SR_ISEND, 0);
         sr_event(b, p, &e, &t);
         send_at[d] = steps_of(b, p) - 1;
@@ -955,7 +972,7 @@ static void exchange_waitall(struct sr_run *b, int p, const int *c, const int (*
     call(b, p, SR_WAITALL, 0);
     waitall = steps_of(b, p) - 1;
     for (int d = 0; d < ndirs; d++) {
-        struct pz_scale_event e = to(PZ_REC_IRECV, dirs[d], TAG, bytes);
+        struct pz_scale_event e = to(PZ_REC_IRECV, dirs[d], TAG, side_bytes(b, dirs[d]));
         int peer = sr_rank_at(b, c, dirs[d]);
         struct sr_truth t = world(b, peer);
 
@@ -1104,11 +1121,10 @@ Test(scale_program, stencil_1d_one_waitall_from_2_3_4)
 static void two_waitalls(struct sr_run *b, int p, const int *c)
 {
     int P = b->run.nprocs, posted_at[8], kinds[8], n = 0;
-    uint64_t bytes = 65536 / (uint64_t)P;
 
     for (int k = 0; k < 2; k++)
         for (int d = 0; d < 4; d++) {
-            struct pz_scale_event e = k ? to(PZ_REC_ISEND, dirs2[d], TAG, bytes)
+            struct pz_scale_event e = k ? to(PZ_REC_ISEND, dirs2[d], TAG, side_bytes(b, dirs2[d]))
                                         : ev(PZ_REC_IRECV_REQUEST, SR_WORLD);
             int peer = sr_rank_at(b, c, dirs2[d]);
             struct sr_truth t = k ? world(b, peer) : no_truth;
@@ -1125,7 +1141,8 @@ static void two_waitalls(struct sr_run *b, int p, const int *c)
         for (int j = 0; j < n / 2; j++, i++) {
             int peer = sr_rank_at(b, c, dirs2[kinds[i]]);
             struct pz_scale_event e = k ? ev(PZ_REC_ISEND_COMPLETE, PZ_SCALE_NO_COMM)
-                                        : to(PZ_REC_IRECV, dirs2[kinds[i]], TAG, bytes);
+                                        : to(PZ_REC_IRECV, dirs2[kinds[i]], TAG,
+                                               side_bytes(b, dirs2[kinds[i]]));
             struct sr_truth t = k ? no_truth : world(b, peer);
 
             e.posted_by = t.posted_by = steps_of(b, p) - 1 - posted_at[i];
@@ -1324,13 +1341,11 @@ static struct pz_scale_event toward(const struct sr_run *b, const int *c, uint8_
  * both calls when bit d of `skipped` is set, else calls them with MPI_PROC_NULL: the
  * calls are recorded without events, and the Waitall completes nothing for them (as
  * the recorder writes them, tests/integration/p2p.sh).  Then C / P of computation and
- * an MPI_Allreduce.  Message size 65536 / P bytes in 1-D and 2-D, 4096 in 3-D (recorded
- * at 12 processes, where 65536 / P is no whole number). */
+ * an MPI_Allreduce.  Message size halo_bytes(). */
 static void exchange_null(struct sr_run *b, int p, const int *c, const int (*dirs)[3],
                           int ndirs, unsigned skipped)
 {
     int P = b->run.nprocs, recv_at[6], send_at[6], waitall;
-    uint64_t bytes = ndirs == 6 ? 4096 : 65536 / (uint64_t)P;
 
     for (int d = 0; d < ndirs; d++) {
         int peer = sr_rank_at(b, c, dirs[d]);
@@ -1345,7 +1360,7 @@ static void exchange_null(struct sr_run *b, int p, const int *c, const int (*dir
             sr_event(b, p, &e, &no_truth);
         recv_at[d] = steps_of(b, p) - 1;
         call(b, p, SR_ISEND, 0);
-        e = toward(b, c, PZ_REC_ISEND, dirs[d], bytes);
+        e = toward(b, c, PZ_REC_ISEND, dirs[d], halo_bytes(b, ndirs, dirs[d]));
         if (peer >= 0)
             sr_event(b, p, &e, &t);
         send_at[d] = steps_of(b, p) - 1;
@@ -1355,7 +1370,8 @@ static void exchange_null(struct sr_run *b, int p, const int *c, const int (*dir
     for (int d = 0; d < ndirs; d++) {
         int peer = sr_rank_at(b, c, dirs[d]);
         struct sr_truth t = world(b, peer);
-        struct pz_scale_event e = toward(b, c, PZ_REC_IRECV, dirs[d], bytes);
+        struct pz_scale_event e = toward(b, c, PZ_REC_IRECV, dirs[d],
+                                                  halo_bytes(b, ndirs, dirs[d]));
 
         if (peer < 0)
             continue;
@@ -1465,7 +1481,13 @@ Test(scale_program, stencil_2d_calling_proc_null_at_the_edges)
     expect_exchange(c, 7, 4, of7, 3);
     expect_exchange(c, 5, 4, of5, 4);
     expect_exchange(c, 15, 4, of15, 2);
-    cr_expect_eq(pz_scale_program_nnotes(r.m), 0, "%s", pz_scale_program_note(r.m, 0));
+    /* the messages across dimension 1 (65536 / dims[0] bytes) exist only at 2 x 2 and
+     * 4 x 2, where 131072 / P gives their sizes too: a note says so, the only kind */
+    cr_expect_gt(pz_scale_program_nnotes(r.m), 0);
+    for (size_t i = 0; i < pz_scale_program_nnotes(r.m); i++)
+        cr_expect(strstr(pz_scale_program_note(r.m, i), "is 0 + 6.55e4 / dims[0] or 0 + "
+                                                        "1.31e5 / P on the recordings"),
+                  "%s", pz_scale_program_note(r.m, i));
     collected_free(c);
     recorded_free(&r);
 }
