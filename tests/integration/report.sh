@@ -3,8 +3,8 @@
 # text and the JSON report (--per-process) have exactly the whole run and these two
 # intervals, with their levels, files, lines, ids, execution counts and processors.  The
 # times agree with the sleeps within generous tolerances: the idle time of rank 3 in
-# interval 1 is about 0, of rank 0 about 60 ms; rank 0 waits in the barrier about as
-# long as rank 3 arrived after it, nominally 60 ms.  The identities between the
+# interval 1 is about 0, of rank 0 about 60 ms; rank 0 waits in the barrier at least
+# about as long as rank 3 arrived after it, nominally 60 ms.  The identities between the
 # characteristics hold to 1e-6 s in every interval and for every process.  prognoz
 # report on a missing directory and on a file that is no trace fails with one line
 # naming it.  The expected JSON report of the unit tests (tests/golden) parses.
@@ -160,10 +160,12 @@ if len(ivs) == 3:
     near(s[3]["idle_time"], 0, 0.010, "interval 1, rank 3: idle")
     near(s[0]["idle_time"], 0.060, 0.030, "interval 1, rank 0: idle")
     near(s[0]["load_imbalance"], 0.060, 0.030, "interval 1, rank 0: load imbalance")
-    # rank 0 waits in the barrier for rank 3: about as long as rank 3 slept longer
-    near(b[0]["collective_time"], s[3]["execution_time"] - s[0]["execution_time"], 0.030,
-         "interval 2, rank 0: barrier (rank 3's arrival after rank 0's)")
-    within(b[0]["collective_time"], 0.030, 0.150, "interval 2, rank 0: barrier")
+    # rank 0 waits in the barrier for rank 3: at least about as long as rank 3 slept
+    # longer, and on a loaded machine (4 processes polling on 2 cores) up to 0.12 s more
+    late = s[3]["execution_time"] - s[0]["execution_time"]
+    within(b[0]["collective_time"], late - 0.030, late + 0.120,
+           "interval 2, rank 0: barrier (rank 3's arrival after rank 0's)")
+    within(b[0]["collective_time"], 0.030, 0.250, "interval 2, rank 0: barrier")
     check(b[0]["collective_time"] > b[3]["collective_time"], "interval 2: rank 0 does not wait longer than rank 3")
     for r in range(4):
         near(b[r]["mpi_time"], b[r]["collective_time"], 1e-6, "interval 2, rank %d: MPI is the barrier" % r)
