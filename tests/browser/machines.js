@@ -1,6 +1,7 @@
-/* Drives chromium over prognoz's HTML page of a prediction on several machines
- * (tests/browser/machines.sh gives the arguments): node machines.js CHROMIUM ARTIFACTS
- * PAGE JSON, JSON being `prognoz predict --format json` of the same command.
+/* Drives a browser over prognoz's HTML page of a prediction on several machines
+ * (tests/browser/machines.sh gives the arguments): node machines.js BROWSER ARTIFACTS
+ * PAGE JSON, BROWSER as launch.js takes it, JSON being `prognoz predict --format json`
+ * of the same command.
  * The page loads without a console error; its selector names the recorded run and
  * each machine; for every interval, the tree's columns show each run's execution time
  * and the table beside the details each run's characteristics as the JSON gives them;
@@ -9,9 +10,11 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const puppeteer = require('puppeteer-core');
+const { launch } = require('./launch');
 
-const [chromium, artifacts, file, jsonFile] = process.argv.slice(2);
+const [spec, artifacts, file, jsonFile] = process.argv.slice(2);
+/* What every message begins with: the script and the browser. */
+const TAG = 'machines.js: ' + spec.slice(0, spec.indexOf(':')) + ': ';
 const problems = [];
 
 function check(ok, what) {
@@ -84,10 +87,7 @@ async function charts(page) {
 
 (async () => {
     const runs = runsOf(JSON.parse(fs.readFileSync(jsonFile, 'utf8')));
-    const browser = await puppeteer.launch({
-        executablePath: chromium, headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--allow-file-access-from-files'],
-    });
+    const browser = await launch(spec);
     const errors = [];
     try {
         const page = await browser.newPage();
@@ -120,12 +120,12 @@ async function charts(page) {
         await browser.close();
     }
     check(errors.length === 0, 'console errors: ' + errors.join('; '));
-    problems.slice(0, 40).forEach((p) => console.error('machines.js: ' + p));
+    problems.slice(0, 40).forEach((p) => console.error(TAG + p));
     if (problems.length > 40) console.error('machines.js: ... and ' + (problems.length - 40) + ' more');
     if (!problems.length)
-        console.log('machines.js: ' + runs.length + ' runs, values, selector and charts checked');
+        console.log(TAG + runs.length + ' runs, values, selector and charts checked');
     process.exit(problems.length ? 1 : 0);
 })().catch((e) => {
-    console.error('machines.js: ' + (e.stack || e));
+    console.error(TAG + (e.stack || e));
     process.exit(1);
 });

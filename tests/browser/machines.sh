@@ -1,5 +1,5 @@
-# The HTML page of a prediction on several machines in headless chromium
-# (browser/machines.js; puppeteer-core as for browser/report.sh, nothing downloaded):
+# The HTML page of a prediction on several machines in headless chromium, and
+# firefox-esr when present (browser/machines.js; browser/lib.sh, nothing downloaded):
 # programs/intervals recorded on 2 processes, predicted on two shipped machines with
 # their predicted traces kept.  The page must load without a console error, show for
 # every interval the recorded run's and each machine's values as `prognoz predict
@@ -7,16 +7,8 @@
 # selector of the run shown must change the timeline and the per-process chart.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
 
-here=$PZ_TOP_SRCDIR/tests/browser
-chromium=${PZ_CHROMIUM:-/usr/bin/chromium}
-test -x "$PZ_PROGNOZ" || pz_skip "the prognoz command '$PZ_PROGNOZ' is not built"
-test -x "$chromium" || pz_skip "no chromium at $chromium (scripts/setup.sh installs it)"
-command -v node >/dev/null 2>&1 || pz_skip "no node"
-test -d "$here/node_modules/puppeteer-core" ||
-    pz_skip "no $here/node_modules (scripts/setup.sh runs npm ci there)"
+. "$PZ_TOP_SRCDIR/tests/browser/lib.sh"
 intervals=$(pz_program intervals) || exit 77
-artifacts=$PWD/browser
-mkdir -p "$artifacts"
 
 pz_record_ok intervals 2 "$intervals"
 for format in html json; do
@@ -26,6 +18,9 @@ for format in html json; do
         pz_fail "predict --format $format on two machines: $(cat "$PZ_WORK/machines.$format.err")"
 done
 
-cd "$here" && timeout "$PZ_TIMEOUT" node machines.js "$chromium" "$artifacts" \
-    "$PZ_WORK/machines.html" "$PZ_WORK/machines.json" ||
-    pz_fail "the page of two machines does not behave in chromium (above)"
+cd "$pz_browser_dir" || exit 1
+for browser in $(pz_browsers); do
+    timeout "$PZ_TIMEOUT" node machines.js "$browser" "$(pz_artifacts "$browser")" \
+        "$PZ_WORK/machines.html" "$PZ_WORK/machines.json" ||
+        pz_fail "the page of two machines does not behave in ${browser%%:*} (above)"
+done

@@ -1,15 +1,17 @@
-/* Drives chromium over prognoz's HTML report of many processes (tests/browser/
- * processes.sh gives the arguments): node processes.js CHROMIUM ARTIFACTS PROCESSES
- * PAGE...  Each page opens without a console error within 60 s; its per-process chart
- * holds PROCESSES processes, one by one or in groups, and is aggregated to its canvas:
+/* Drives a browser over prognoz's HTML report of many processes (tests/browser/
+ * processes.sh gives the arguments): node processes.js BROWSER ARTIFACTS PROCESSES
+ * PAGE..., BROWSER as launch.js takes it.  Each page opens without a console error
+ * within 60 s; its per-process chart holds PROCESSES processes, one by one or in groups, and is aggregated to its canvas:
  * the rectangles drawn on it (counted by wrapping the canvas's fillRect before the page
  * runs) are at most six per pixel column, in rank order and sorted, and its caption
  * says how the processes were grouped.  Screenshots go to ARTIFACTS (processes-N.png). */
 'use strict';
 const path = require('path');
-const puppeteer = require('puppeteer-core');
+const { launch } = require('./launch');
 
-const [chromium, artifacts, processes, ...pages] = process.argv.slice(2);
+const [spec, artifacts, processes, ...pages] = process.argv.slice(2);
+/* What every message begins with: the script and the browser. */
+const TAG = 'processes.js: ' + spec.slice(0, spec.indexOf(':')) + ': ';
 const OPEN_WITHIN = 60000;
 const problems = [];
 
@@ -72,25 +74,22 @@ async function one(browser, n, file) {
     bounded(name, 'sorted', sorted);
     await page.screenshot({ path: path.join(artifacts, 'processes-' + n + '.png') });
     check(errors.length === 0, name + ': console errors: ' + errors.join('; '));
-    console.log('processes.js: ' + name + ': open in ' + seconds.toFixed(1) + ' s, ' + first.groups +
+    console.log(TAG + name + ': open in ' + seconds.toFixed(1) + ' s, ' + first.groups +
                 ' groups of ' + first.group + ', ' + first.rectangles + ' rectangles on ' + first.width + ' pixels');
     await page.close();
 }
 
 (async () => {
-    const browser = await puppeteer.launch({
-        executablePath: chromium, headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--allow-file-access-from-files'],
-    });
+    const browser = await launch(spec);
     try {
         for (let n = 0; n < pages.length; n++)
             await one(browser, n, pages[n]);
     } finally {
         await browser.close();
     }
-    problems.forEach((p) => console.error('processes.js: ' + p));
+    problems.forEach((p) => console.error(TAG + p));
     process.exit(problems.length ? 1 : 0);
 })().catch((e) => {
-    console.error('processes.js: ' + (e.stack || e));
+    console.error(TAG + (e.stack || e));
     process.exit(1);
 });

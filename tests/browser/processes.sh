@@ -1,5 +1,5 @@
-# The HTML report of 4096 processes in headless chromium (browser/processes.js;
-# puppeteer-core as for browser/report.sh, nothing downloaded): a synthetic trace of
+# The HTML report of 4096 processes in headless chromium, and firefox-esr when present
+# (browser/processes.js; browser/lib.sh, nothing downloaded): a synthetic trace of
 # bench/gentrace, its page with the default size limit (every process's values, every
 # call) and with a limit of 256 KiB (the processes' values in groups, no timeline).
 # Each page must open without a console error within 60 s, and its per-process chart
@@ -7,17 +7,9 @@
 # each of at most six parts, however many processes.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
 
-here=$PZ_TOP_SRCDIR/tests/browser
-chromium=${PZ_CHROMIUM:-/usr/bin/chromium}
-test -x "$PZ_PROGNOZ" || pz_skip "the prognoz command '$PZ_PROGNOZ' is not built"
-test -x "$chromium" || pz_skip "no chromium at $chromium (scripts/setup.sh installs it)"
-command -v node >/dev/null 2>&1 || pz_skip "no node"
-test -d "$here/node_modules/puppeteer-core" ||
-    pz_skip "no $here/node_modules (scripts/setup.sh runs npm ci there)"
+. "$PZ_TOP_SRCDIR/tests/browser/lib.sh"
 ${MAKE:-make} -s -C "$PZ_TOP_BUILDDIR" bench/gentrace >/dev/null ||
     pz_fail "cannot build bench/gentrace"
-artifacts=$PWD/browser
-mkdir -p "$artifacts"
 
 "$PZ_TOP_BUILDDIR/bench/gentrace" "$PZ_WORK/p4096" --ranks 4096 --iterations 1 >/dev/null ||
     pz_fail "bench/gentrace of 4096 ranks"
@@ -27,6 +19,9 @@ PROGNOZ_HTML_LIMIT=256k "$PZ_PROGNOZ" report "$PZ_WORK/p4096" --format html \
     -o "$PZ_WORK/p4096-grouped.html" ||
     pz_fail "report --format html of 4096 processes in 256 KiB"
 
-cd "$here" && timeout "$PZ_TIMEOUT" node processes.js "$chromium" "$artifacts" 4096 \
-    "$PZ_WORK/p4096.html" "$PZ_WORK/p4096-grouped.html" ||
-    pz_fail "the pages of 4096 processes do not behave in chromium (above)"
+cd "$pz_browser_dir" || exit 1
+for browser in $(pz_browsers); do
+    timeout "$PZ_TIMEOUT" node processes.js "$browser" "$(pz_artifacts "$browser")" 4096 \
+        "$PZ_WORK/p4096.html" "$PZ_WORK/p4096-grouped.html" ||
+        pz_fail "the pages of 4096 processes do not behave in ${browser%%:*} (above)"
+done
