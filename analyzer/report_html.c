@@ -4,7 +4,9 @@
  * JSON; below them, every value as tables, which need no script: the intervals as an
  * indented table with a bar each (productive, insufficient parallelism, communication,
  * other MPI and idle time), the wait states, each interval's processes on request, the
- * advice and the MPI function profile. */
+ * advice and the MPI function profile.  The page of a prediction on several machines
+ * embeds every run's data and adds a script of its own (report_html_machines.js) that
+ * shows them side by side and the chosen one with the page's script. */
 #define _XOPEN_SOURCE 700
 #include <stdlib.h>
 #include <string.h>

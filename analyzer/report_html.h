@@ -8,7 +8,11 @@
  * timeline read from the trace in a pass of its own (report_html_timeline.c): every MPI
  * call when they fit in the size limit, else per lane and pixel column the time of each
  * class of calls (report_html_buckets.c).  The limit bounds the timeline and the
- * per-process data whatever the trace's size; the page says what it reduced. */
+ * per-process data whatever the trace's size; the page says what it reduced.
+ *
+ * A prediction on several machines has one page for all (pz_report_html_compare): each
+ * run's data as above, and a second script (report_html_machines.js) that puts the
+ * runs side by side and lets the reader choose the one the views show. */
 #ifndef PZ_REPORT_HTML_H
 #define PZ_REPORT_HTML_H
 
