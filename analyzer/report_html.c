@@ -4,7 +4,9 @@
  * JSON; below them, every value as tables, which need no script: the intervals as an
  * indented table with a bar each (productive, insufficient parallelism, communication,
  * other MPI and idle time), the wait states, each interval's processes on request, the
- * advice and the MPI function profile. */
+ * advice and the MPI function profile.  The page of a prediction on several machines
+ * embeds every run's data and adds a script of its own (report_html_machines.js) that
+ * shows them side by side and the chosen one with the page's script. */
 #define _XOPEN_SOURCE 700
 #include <stdlib.h>
 #include <string.h>
@@ -280,15 +282,14 @@ static int report_data(const struct pz_analysis *a, int per_process, const struc
     return fclose(out) == 0 ? 0 : -1;
 }
 
-/* The page's data element: {"run", "report" (the JSON report), "processes",
- * "timeline"}; the large parts (numbers, and strings made safe) written directly. */
-static void data(FILE *out, const struct pz_analysis *a, const int *order,
-                 const struct identity *id, uint64_t limit, const char *json, size_t len,
-                 const int *position)
+/* One run's data: {"run", "report" (the JSON report), "processes", "timeline"}; the
+ * large parts (numbers, and strings made safe) written directly. */
+static void run_object(FILE *out, const struct pz_analysis *a, const int *order,
+                       const struct identity *id, uint64_t limit, const char *json, size_t len,
+                       const int *position)
 {
     char why[1024] = "no trace to read the calls from";
 
-    fputs("<script type=\"application/json\" id=\"pz-data\">", out);
     pz_html_embed(out, json, len);
     fputs(",\"processes\": ", out);
     pz_html_processes(out, a, order, limit / 4);
@@ -298,33 +299,45 @@ static void data(FILE *out, const struct pz_analysis *a, const int *order,
         pz_html_json_string(out, why);
         fputc('}', out);
     }
-    fputs("}</script>\n", out);
+    fputc('}', out);
 }
 
-int pz_report_html_run(FILE *out, const struct pz_analysis *a, int per_process,
-                       const struct pz_html_run *run, char *err, size_t errlen)
-{
-    int *order = malloc((size_t)a->nnodes * sizeof(int));
-    int *position = malloc((size_t)a->nnodes * sizeof(int));
-    struct identity id = { run ? run->trace : NULL, run ? run->machine : NULL, "", "" };
-    uint64_t limit = run && run->limit ? run->limit : PZ_HTML_DEFAULT_LIMIT;
-    char *json = NULL;
-    size_t len = 0;
+/* The intervals in report order (order) and each node's place in it (position). */
+struct report_order {
+    int *order, *position;
+};
 
-    if (id.trace)
-        modified(id.trace, id.recorded, sizeof(id.recorded));
-    now(id.written, sizeof(id.written));
-    if (!order || !position || report_data(a, per_process, &id, &json, &len) != 0) {
-        snprintf(err, errlen, "out of memory");
-        free(order);
-        free(position);
-        free(json);
+static int order_of(const struct pz_analysis *a, struct report_order *o)
+{
+    o->order = malloc((size_t)a->nnodes * sizeof(int));
+    o->position = malloc((size_t)a->nnodes * sizeof(int));
+    if (!o->order || !o->position)
         return -1;
-    }
-    pz_report_order(a, order);
+    pz_report_order(a, o->order);
     for (int i = 0; i < a->nnodes; i++)
-        position[order[i]] = i;
-    head(out, a, &id);
+        o->position[o->order[i]] = i;
+    return 0;
+}
+
+static void order_free(struct report_order *o)
+{
+    free(o->order);
+    free(o->position);
+}
+
+/* The identity of a run read from trace (NULL: none) and predicted on machine (NULL: a
+ * recorded run), written now. */
+static void identify(struct identity *id, const char *trace, const char *machine)
+{
+    *id = (struct identity){ trace, machine, "", "" };
+    if (trace)
+        modified(trace, id->recorded, sizeof(id->recorded));
+    now(id->written, sizeof(id->written));
+}
+
+/* Every value as tables, which need no script. */
+static void tables(FILE *out, const struct pz_analysis *a, const int *order, int per_process)
+{
     counts(out, a);
     intervals(out, a, order);
     fputs("<h2>Characteristics</h2>\n", out);
@@ -332,19 +345,132 @@ int pz_report_html_run(FILE *out, const struct pz_analysis *a, int per_process,
         details(out, a, &a->nodes[order[i]], per_process);
     functions(out, a);
     callsites(out, a);
-    fputs("</details>\n", out);
-    data(out, a, order, &id, limit, json, len, position);
-    fputs("<script>", out);
-    lines(out, pz_html_js);
-    fputs("</script>\n</body></html>\n", out);
-    free(order);
-    free(position);
-    free(json);
+}
+
+static int written(FILE *out, char *err, size_t errlen)
+{
     if (ferror(out)) {
         snprintf(err, errlen, "cannot write the report");
         return -1;
     }
     return 0;
+}
+
+int pz_report_html_run(FILE *out, const struct pz_analysis *a, int per_process,
+                       const struct pz_html_run *run, char *err, size_t errlen)
+{
+    struct report_order o = { 0 };
+    struct identity id;
+    uint64_t limit = run && run->limit ? run->limit : PZ_HTML_DEFAULT_LIMIT;
+    char *json = NULL;
+    size_t len = 0;
+
+    identify(&id, run ? run->trace : NULL, run ? run->machine : NULL);
+    if (order_of(a, &o) != 0 || report_data(a, per_process, &id, &json, &len) != 0) {
+        snprintf(err, errlen, "out of memory");
+        order_free(&o);
+        free(json);
+        return -1;
+    }
+    head(out, a, &id);
+    tables(out, a, o.order, per_process);
+    fputs("</details>\n<script type=\"application/json\" id=\"pz-data\">", out);
+    run_object(out, a, o.order, &id, limit, json, len, o.position);
+    fputs("</script>\n<script>", out);
+    lines(out, pz_html_js);
+    fputs("</script>\n</body></html>\n", out);
+    order_free(&o);
+    free(json);
+    return written(out, err, errlen);
+}
+
+/* One run's data in the page of several (pz_report_html_compare). */
+static int compared_object(FILE *out, const struct pz_analysis *a, const char *trace,
+                           const char *machine, uint64_t limit)
+{
+    struct report_order o = { 0 };
+    struct identity id;
+    char *json = NULL;
+    size_t len = 0;
+    int rc = -1;
+
+    identify(&id, trace, machine);
+    if (order_of(a, &o) == 0 && report_data(a, 0, &id, &json, &len) == 0) {
+        run_object(out, a, o.order, &id, limit, json, len, o.position);
+        rc = 0;
+    }
+    order_free(&o);
+    free(json);
+    return rc;
+}
+
+/* What the page of several machines says they are: each machine's line. */
+static char *machines_line(const struct pz_html_predicted *runs, int n)
+{
+    char *line = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&line, &len);
+
+    if (!f)
+        return NULL;
+    fprintf(f, "%d machines: ", n);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s%s", i ? "; " : "", runs[i].machine);
+    if (fclose(f) != 0) {
+        free(line);
+        return NULL;
+    }
+    return line;
+}
+
+int pz_report_html_compare(FILE *out, const struct pz_analysis *recorded,
+                           const struct pz_html_predicted *runs, int n,
+                           const struct pz_html_run *run, const char *comparison, char *err,
+                           size_t errlen)
+{
+    char *machines = machines_line(runs, n);
+    struct report_order o = { 0 };
+    struct identity id;
+    uint64_t share = (run->limit ? run->limit : PZ_HTML_DEFAULT_LIMIT) / (uint64_t)(n + 1);
+    int rc;
+
+    identify(&id, run->trace, machines);
+    if (!machines || order_of(recorded, &o) != 0) {
+        snprintf(err, errlen, "out of memory");
+        free(machines);
+        order_free(&o);
+        return -1;
+    }
+    head(out, recorded, &id);
+    fputs("<h2>Recorded and predicted side by side</h2>\n<pre>", out);
+    text(out, comparison);
+    fputs("</pre>\n<h2>The recorded run</h2>\n", out);
+    tables(out, recorded, o.order, 0);
+    fputs("</details>\n<script type=\"application/json\" id=\"pz-runs\">{\"names\": [", out);
+    pz_html_json_string(out, "recorded");
+    for (int i = 0; i < n; i++) {
+        fputs(", ", out);
+        pz_html_json_string(out, runs[i].name);
+    }
+    fputs("],\n\"runs\": [", out);
+    rc = compared_object(out, recorded, run->trace, NULL, share);
+    for (int i = 0; i < n && rc == 0; i++) {
+        fputs(",\n", out);
+        rc = compared_object(out, runs[i].analysis, runs[i].trace, runs[i].machine, share);
+    }
+    fputs("]}</script>\n<script type=\"application/json\" id=\"pz-data\"></script>\n"
+          "<script type=\"text/plain\" id=\"pz-page\">", out);
+    lines(out, pz_html_js);
+    fputs("</script>\n<script>", out);
+    lines(out, pz_html_machines_js);
+    fputs("</script>\n</body></html>\n", out);
+    order_free(&o);
+    free(machines);
+    if (rc != 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    return written(out, err, errlen);
 }
 
 int pz_report_html(FILE *out, const struct pz_analysis *a, int per_process)

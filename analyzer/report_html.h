@@ -8,7 +8,11 @@
  * timeline read from the trace in a pass of its own (report_html_timeline.c): every MPI
  * call when they fit in the size limit, else per lane and pixel column the time of each
  * class of calls (report_html_buckets.c).  The limit bounds the timeline and the
- * per-process data whatever the trace's size; the page says what it reduced. */
+ * per-process data whatever the trace's size; the page says what it reduced.
+ *
+ * A prediction on several machines has one page for all (pz_report_html_compare): each
+ * run's data as above, and a second script (report_html_machines.js) that puts the
+ * runs side by side and lets the reader choose the one the views show. */
 #ifndef PZ_REPORT_HTML_H
 #define PZ_REPORT_HTML_H
 
@@ -35,6 +39,25 @@ struct pz_html_run {
  * cannot be read again for the timeline. */
 int pz_report_html_run(FILE *out, const struct pz_analysis *a, int per_process,
                        const struct pz_html_run *run, char *err, size_t errlen);
+
+/* A predicted run in the page of several machines. */
+struct pz_html_predicted {
+    const char *name;        /* the machine's short name: its column's heading */
+    const char *machine;     /* what it was predicted on, one line */
+    const char *trace;       /* the predicted trace (its timeline); NULL: none kept */
+    const struct pz_analysis *analysis;
+};
+
+/* Writes the page of the recorded run (analysis recorded, its trace run->trace) and the
+ * runs predicted from it on n machines side by side: per interval, every run's values in
+ * columns, and a selector of the run whose tree, details, per-process chart and
+ * timeline the page shows, each run's data within run->limit / (n + 1) bytes.  The
+ * tables without script give the recorded run's values and comparison, the text
+ * comparison of the runs.  Returns as pz_report_html_run. */
+int pz_report_html_compare(FILE *out, const struct pz_analysis *recorded,
+                           const struct pz_html_predicted *runs, int n,
+                           const struct pz_html_run *run, const char *comparison, char *err,
+                           size_t errlen);
 
 /* The limit PROGNOZ_HTML_LIMIT sets: bytes, with an optional suffix k, M or G (powers of
  * 1024); PZ_HTML_DEFAULT_LIMIT when unset.  -1 with a message in err if it is not a

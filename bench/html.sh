@@ -8,7 +8,8 @@
 # Environment:
 #   PROGNOZ_BENCH_HTML_ITERATIONS  iterations of the trace (default 977: 64 ranks,
 #                                  1,000,704 events)
-#   PROGNOZ_BENCH_HTML_REPS        runs of each measure (default 3); the figures are medians
+#   PROGNOZ_BENCH_HTML_REPS        runs of each measure (default 3); the figures are
+#                                  medians, [min-max] after them
 #   PZ_CHROMIUM                    the browser (default /usr/bin/chromium)
 #
 # The browser's part needs chromium and tests/browser/node_modules (scripts/setup.sh);
@@ -41,6 +42,11 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/prognoz-bench-html.XXXXXX") || fail "cannot cr
 trap 'rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
+# spread of the numbers on standard input: [min-max]
+spread() {
+    sort -g | awk 'NR == 1 { min = $1 } { max = $1 } END { printf "[%s-%s]", min, max }'
+}
+
 # seconds COMMAND...: the wall-clock seconds COMMAND took
 seconds() {
     start=$(date +%s.%N)
@@ -56,17 +62,21 @@ echo "  trace: $(value events "$line") events of 64 ranks"
 
 : >"$work/json"
 : >"$work/html"
+: >"$work/ratio"
 i=0
 while [ $i -lt "$reps" ]; do
-    seconds "$prognoz" report "$work/trace" --format json -o "$work/r.json" >>"$work/json"
-    seconds "$prognoz" report "$work/trace" --format html -o "$work/r.html" >>"$work/html"
+    j=$(seconds "$prognoz" report "$work/trace" --format json -o "$work/r.json")
+    h=$(seconds "$prognoz" report "$work/trace" --format html -o "$work/r.html")
+    echo "$j" >>"$work/json"
+    echo "$h" >>"$work/html"
+    awk -v a="$h" -v b="$j" 'BEGIN { printf "%.2f\n", a / b }' >>"$work/ratio"
     i=$((i + 1))
 done
-json=$(median <"$work/json")
-html=$(median <"$work/html")
-printf '  report --format json: %s s; --format html: %s s (%d KB); ratio %s (target < 2)\n' \
-    "$json" "$html" $(($(wc -c <"$work/r.html") / 1024)) \
-    "$(awk -v a="$html" -v b="$json" 'BEGIN { printf "%.2f", a / b }')"
+printf '  report --format json: %s s %s; --format html: %s s %s (%d KB)\n' \
+    "$(median <"$work/json")" "$(spread <"$work/json")" "$(median <"$work/html")" \
+    "$(spread <"$work/html")" $(($(wc -c <"$work/r.html") / 1024))
+printf '  ratio html / json, run by run: %s %s (target < 2)\n' "$(median <"$work/ratio")" \
+    "$(spread <"$work/ratio")"
 
 if [ ! -x "$chromium" ] || ! command -v node >/dev/null 2>&1 || [ ! -d "$modules/puppeteer-core" ]; then
     echo "  opening the page: skipped (no chromium, node or $modules)"
@@ -95,5 +105,5 @@ JS
     i=$((i + 1))
 done
 mode=$(grep -o '"mode": "[a-z]*"' "$work/r.html" | head -n 1 | cut -d'"' -f4)
-printf '  the page (timeline %s) opens and draws in chromium in %s s (target < 3)\n' "$mode" \
-    "$(median <"$work/open")"
+printf '  the page (timeline %s) opens and draws in chromium in %s s %s (target < 3)\n' \
+    "$mode" "$(median <"$work/open")" "$(spread <"$work/open")"

@@ -13,6 +13,7 @@ gfortran libotf2-trace-dev otf2-tools libunwind-dev libdw-dev libcriterion-dev"
 packages="$packages libsimgrid-dev"   # smpirun -replay: tests/integration/simgrid.sh, docs/simgrid.md
 packages="$packages chromium"   # the HTML report in a browser: tests/browser/report.sh
 command -v npm >/dev/null 2>&1 || packages="$packages nodejs npm"   # ... driven from node
+packages="$packages firefox-esr"   # a second browser, optional there (tests/browser/lib.sh)
 packages="$packages python3-jsonschema"   # the JSON schemas: tests/schema.sh
 packages="$packages bsdutils"   # script(1), a terminal for tests/progress.sh
 missing=""
@@ -28,8 +29,8 @@ if [ -n "$missing" ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $missing
 fi
 
-# puppeteer-core, which drives chromium in tests/browser/report.sh: the versions of its
-# package-lock.json, installed now so that the tests download nothing.
+# puppeteer-core, which drives chromium and firefox-esr in tests/browser/: the versions
+# of its package-lock.json, installed now so that the tests download nothing.
 (cd "$top/tests/browser" && npm ci --no-audit --no-fund --ignore-scripts)
 
 cd "$top"

@@ -30,7 +30,7 @@ static void usage(FILE *out)
             "\n"
             "  --machine FILE      a machine file, or the name of a shipped one (repeatable,\n"
             "                      up to 16): ethernet-100-hub, gigabit-switch, myrinet-2proc\n"
-            "  --format FORMAT     text (the default), json, or html (one machine)\n"
+            "  --format FORMAT     text (the default), json, or html\n"
             "  --per-process       also every process's values (one machine)\n"
             "  -o FILE             write the report to FILE instead of the standard output\n"
             "  --trace-out DIR     also write the predicted trace: DIR/traces.otf2, or with\n"
@@ -109,8 +109,8 @@ static int parse(int argc, char **argv, struct options *o)
         usage(stderr);
         return 2;
     }
-    if (o->m.nmachines > 1 && (o->format == PZ_REPORT_HTML || o->per_process)) {
-        fprintf(stderr, "prognoz predict: --format html and --per-process take one machine\n");
+    if (o->m.nmachines > 1 && o->per_process) {
+        fprintf(stderr, "prognoz predict: --per-process takes one machine\n");
         return 2;
     }
     if (o->output && stat(o->output, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -218,32 +218,93 @@ static struct pz_replay_summary replay_summary(const struct options *o,
     };
 }
 
+/* Machine m's one-line summary, in memory; NULL if memory ran out. */
+static char *summary_of(const struct pz_machine *m)
+{
+    char *summary = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&summary, &len);
+
+    if (!f)
+        return NULL;
+    pz_machine_summary(f, m);
+    if (fclose(f) != 0) {
+        free(summary);
+        return NULL;
+    }
+    summary[strcspn(summary, "\n")] = '\0';
+    return summary;
+}
+
 /* The page of a predicted run into out: marked as a prediction on machine m, with the
  * timeline of the predicted trace when it is kept (--trace-out). */
 static int html(FILE *out, const struct options *o, const struct pz_machine *m,
                 const struct pz_analysis *a)
 {
-    struct pz_html_run run = { .trace = o->trace_out };
-    char *summary = NULL, err[1024];
-    size_t len = 0;
-    FILE *f = open_memstream(&summary, &len);
+    struct pz_html_run run = { .trace = o->trace_out, .machine = summary_of(m) };
+    char err[1024];
     int rc;
 
-    if (!f)
+    if (!run.machine)
         return -1;
-    pz_machine_summary(f, m);
-    if (fclose(f) != 0) {
-        free(summary);
-        return -1;
-    }
-    summary[strcspn(summary, "\n")] = '\0';
-    run.machine = summary;
     rc = pz_html_limit_from_env(&run.limit, err, sizeof(err));
     if (rc == 0)
         rc = pz_report_html_run(out, a, o->per_process, &run, err, sizeof(err));
     if (rc != 0)
         fprintf(stderr, "prognoz predict: %s\n", err);
-    free(summary);
+    free((char *)run.machine);
+    return rc;
+}
+
+/* The text comparison of runs[] with the recording, in memory; NULL if memory ran out. */
+static char *comparison_text(const struct pz_analysis *recorded,
+                             const struct pz_compared *runs, int n)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+
+    if (!f)
+        return NULL;
+    if (pz_report_compare(f, recorded, runs, n, describe) != 0 || fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* The page of the recording and the predictions side by side, each machine's timeline
+ * from its predicted trace when kept (--trace-out DIR: DIR/NAME). */
+static int html_compare(FILE *out, const struct options *o, const struct pz_machine *m,
+                        const struct pz_analysis *recorded, const struct pz_analysis *a,
+                        const struct pz_compared *compared)
+{
+    struct pz_html_predicted runs[PZ_MAX_MACHINES];
+    char traces[PZ_MAX_MACHINES][4096], err[1024];
+    struct pz_html_run run = { .trace = o->trace };
+    char *comparison = comparison_text(recorded, compared, o->m.nmachines);
+    int n = 0, rc = -1;
+
+    for (; comparison && n < o->m.nmachines; n++) {
+        if (snprintf(traces[n], sizeof(traces[n]), "%s/%s", o->trace_out ? o->trace_out : "",
+                     m[n].name) >= (int)sizeof(traces[n]))
+            break;
+        runs[n] = (struct pz_html_predicted){ m[n].name, summary_of(&m[n]),
+                                              o->trace_out ? traces[n] : NULL, &a[n] };
+        if (!runs[n].machine)
+            break;
+    }
+    if (n < o->m.nmachines)
+        snprintf(err, sizeof(err), "out of memory, or a path too long under '%s'",
+                 o->trace_out ? o->trace_out : "");
+    else if ((rc = pz_html_limit_from_env(&run.limit, err, sizeof(err))) == 0)
+        rc = pz_report_html_compare(out, recorded, runs, n, &run, comparison, err,
+                                    sizeof(err));
+    if (rc != 0)
+        fprintf(stderr, "prognoz predict: %s\n", err);
+    while (n-- > 0)
+        free((char *)runs[n].machine);
+    free(comparison);
     return rc;
 }
 
@@ -282,6 +343,8 @@ static int write_to(FILE *out, const struct options *o, const struct pz_machine 
     }
     for (int i = 0; i < o->m.nmachines; i++)
         runs[i] = (struct pz_compared){ m[i].name, &a[i], &m[i] };
+    if (o->format == PZ_REPORT_HTML)
+        return html_compare(out, o, m, recorded, a, runs);
     return pz_report_compare(out, recorded, runs, o->m.nmachines, describe);
 }
 

@@ -1,5 +1,6 @@
-/* Drives chromium over prognoz's HTML report (tests/browser/report.sh gives the
- * arguments): node report.js CHROMIUM ARTIFACTS [PAGE JSON CLASSES]...
+/* Drives a browser over prognoz's HTML report (tests/browser/report.sh gives the
+ * arguments): node report.js BROWSER ARTIFACTS [PAGE JSON CLASSES]..., BROWSER as
+ * launch.js takes it.
  * For each page: no console error; the timeline's calls per class are CLASSES (a JSON
  * list, from otf2-print).  On the first page also: the tree opens and closes; the
  * chosen interval shows the JSON report's numbers; a tooltip names the call under the
@@ -8,9 +9,11 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const puppeteer = require('puppeteer-core');
+const { launch } = require('./launch');
 
-const [chromium, artifacts, ...rest] = process.argv.slice(2);
+const [spec, artifacts, ...rest] = process.argv.slice(2);
+/* What every message begins with: the script and the browser. */
+const TAG = 'report.js: ' + spec.slice(0, spec.indexOf(':')) + ': ';
 const problems = [];
 
 function check(ok, what) {
@@ -142,25 +145,22 @@ async function one(browser, n, file, jsonFile, classes) {
         await page.screenshot({ path: path.join(artifacts, 'report-small.png'),
                                 clip: { x: 0, y: 110, width: 1200, height: 360 } });
     check(errors.length === 0, name + ': console errors: ' + errors.join('; '));
-    console.log('report.js: ' + name + ': calls per class ' + JSON.stringify(stats.perClass) +
+    console.log(TAG + name + ': calls per class ' + JSON.stringify(stats.perClass) +
                 (n === 0 ? ', tree, values, tooltip and click checked' : ''));
     await page.close();
 }
 
 (async () => {
-    const browser = await puppeteer.launch({
-        executablePath: chromium, headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--allow-file-access-from-files'],
-    });
+    const browser = await launch(spec);
     try {
         for (let n = 0; n * 3 < rest.length; n++)
             await one(browser, n, rest[3 * n], rest[3 * n + 1], rest[3 * n + 2]);
     } finally {
         await browser.close();
     }
-    problems.forEach((p) => console.error('report.js: ' + p));
+    problems.forEach((p) => console.error(TAG + p));
     process.exit(problems.length ? 1 : 0);
 })().catch((e) => {
-    console.error('report.js: ' + (e.stack || e));
+    console.error(TAG + (e.stack || e));
     process.exit(1);
 });

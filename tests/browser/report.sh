@@ -1,25 +1,19 @@
-# The interactive HTML report in a real browser: Debian's chromium, headless, driven by
-# report.js with puppeteer-core (tests/browser/package.json, installed by
-# scripts/setup.sh with npm ci; nothing is downloaded here).  programs/intervals and
+# The interactive HTML report in a real browser: Debian's chromium, headless, and
+# firefox-esr when present (browser/lib.sh), driven by report.js with puppeteer-core
+# (tests/browser/package.json, installed by scripts/setup.sh with npm ci; nothing is
+# downloaded here).  programs/intervals and
 # programs/requests are recorded on 2 processes; each page must load without a console
 # error, draw on its timeline as many calls of each class as otf2-print shows MPI calls
 # of the functions of that class (the classes of trace/call_class.h, written out
 # below), and, for intervals, open and close its tree, show the JSON report's numbers
 # for the interval chosen, name the call under the mouse in a tooltip and choose its
-# interval on a click.  The screenshot stays in browser/report.png of the build tree.
+# interval on a click.  The screenshot stays in browser/report.png of the build tree
+# (browser/firefox/report.png for firefox).
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
 
-here=$PZ_TOP_SRCDIR/tests/browser
-chromium=${PZ_CHROMIUM:-/usr/bin/chromium}
-test -x "$PZ_PROGNOZ" || pz_skip "the prognoz command '$PZ_PROGNOZ' is not built"
-test -x "$chromium" || pz_skip "no chromium at $chromium (scripts/setup.sh installs it)"
-command -v node >/dev/null 2>&1 || pz_skip "no node"
-test -d "$here/node_modules/puppeteer-core" ||
-    pz_skip "no $here/node_modules (scripts/setup.sh runs npm ci there)"
+. "$PZ_TOP_SRCDIR/tests/browser/lib.sh"
 intervals=$(pz_program intervals) || exit 77
 requests=$(pz_program requests) || exit 77
-artifacts=$PWD/browser
-mkdir -p "$artifacts"
 
 # classes NAME: per class of call_class.h, the MPI calls otf2-print shows in NAME's
 # trace, as a JSON list of six counts.  A Start is of the class of what it starts.
@@ -50,7 +44,10 @@ for name in intervals requests; do
     classes "$name" >"$PZ_WORK/$name.classes"
 done
 
-cd "$here" && timeout "$PZ_TIMEOUT" node report.js "$chromium" "$artifacts" \
-    "$PZ_WORK/intervals.html" "$PZ_WORK/intervals.json" "$(cat "$PZ_WORK/intervals.classes")" \
-    "$PZ_WORK/requests.html" "$PZ_WORK/requests.json" "$(cat "$PZ_WORK/requests.classes")" ||
-    pz_fail "the pages do not behave in chromium (above)"
+cd "$pz_browser_dir" || exit 1
+for browser in $(pz_browsers); do
+    timeout "$PZ_TIMEOUT" node report.js "$browser" "$(pz_artifacts "$browser")" \
+        "$PZ_WORK/intervals.html" "$PZ_WORK/intervals.json" "$(cat "$PZ_WORK/intervals.classes")" \
+        "$PZ_WORK/requests.html" "$PZ_WORK/requests.json" "$(cat "$PZ_WORK/requests.classes")" ||
+        pz_fail "the pages do not behave in ${browser%%:*} (above)"
+done
