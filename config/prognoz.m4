@@ -1,13 +1,15 @@
 # Checks for what prognoz builds on.  Each macro sets the *_CFLAGS and *_LIBS it names.
 
-# MPI through pkg-config (mpich, then mpi), and mpiexec for the integration tests.
+# MPICH through pkg-config (mpich, then mpi), and its mpiexec for the integration tests.
+# MPICH's own names come first: with Open MPI installed too, Debian's alternatives may
+# make the plain mpicc, mpiexec and mpi.pc Open MPI's.
 AC_DEFUN([PZ_CHECK_MPI], [
   PKG_CHECK_MODULES([MPI], [mpich], [],
     [PKG_CHECK_MODULES([MPI], [mpi], [],
       [AC_MSG_ERROR([MPI not found by pkg-config: install libmpich-dev (scripts/setup.sh does)])])])
-  AC_PATH_PROGS([MPIEXEC], [mpiexec mpirun], [])
+  AC_PATH_PROGS([MPIEXEC], [mpiexec.mpich mpiexec mpirun], [])
   AS_IF([test -z "$MPIEXEC"], [AC_MSG_ERROR([mpiexec not found: install mpich])])
-  AC_PATH_PROGS([MPICC], [mpicc], [])
+  AC_PATH_PROGS([MPICC], [mpicc.mpich mpicc], [])
 ])
 
 # OTF2: otf2-config has no pkg-config file on every system, so both are tried.
@@ -37,7 +39,7 @@ AC_DEFUN([PZ_CHECK_CRITERION], [
 
 # The MPI Fortran compiler, for the Fortran integration tests.
 AC_DEFUN([PZ_CHECK_FORTRAN], [
-  AC_PATH_PROGS([MPIFC], [mpif90 mpifort], [])
+  AC_PATH_PROGS([MPIFC], [mpif90.mpich mpifort.mpich mpif90 mpifort], [])
   AM_CONDITIONAL([HAVE_MPIFC], [test -n "$MPIFC"])
 ])
 
