@@ -1,0 +1,23 @@
+# The recorder of Open MPI programs (integration/openmpi.sh): programs of tests/programs
+# built by mpicc.openmpi into programs/openmpi/, when configure found Open MPI (the test
+# skips otherwise).
+PZ_IT_OPENMPI = programs/openmpi/p2p programs/openmpi/coll programs/openmpi/requests
+if HAVE_OPENMPI
+check_SCRIPTS += $(PZ_IT_OPENMPI)
+PZ_OPENMPI_LIB = $(abs_top_builddir)/wrapper/.libs/libprognoz-openmpi.so
+endif
+CLEANFILES += $(PZ_IT_OPENMPI)
+PZ_IT_TESTS += integration/openmpi.sh
+AM_TESTS_ENVIRONMENT += PZ_OPENMPI_LIB='$(PZ_OPENMPI_LIB)'; export PZ_OPENMPI_LIB; \
+	OPENMPI_MPIEXEC='$(OPENMPI_MPIEXEC)'; export OPENMPI_MPIEXEC; \
+	OPENMPI_VERSION='$(OPENMPI_VERSION)'; export OPENMPI_VERSION;
+
+programs/openmpi/p2p: $(srcdir)/programs/p2p.c
+	@$(MKDIR_P) programs/openmpi
+	$(AM_V_GEN)$(OPENMPI_MPICC) $(PZ_CFLAGS) -o $@ $(srcdir)/programs/p2p.c
+programs/openmpi/coll: $(srcdir)/programs/coll.c
+	@$(MKDIR_P) programs/openmpi
+	$(AM_V_GEN)$(OPENMPI_MPICC) $(PZ_CFLAGS) -o $@ $(srcdir)/programs/coll.c
+programs/openmpi/requests: $(srcdir)/programs/requests.c
+	@$(MKDIR_P) programs/openmpi
+	$(AM_V_GEN)$(OPENMPI_MPICC) $(PZ_CFLAGS) -o $@ $(srcdir)/programs/requests.c
