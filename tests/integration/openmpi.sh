@@ -1,8 +1,9 @@
 # The recorder of Open MPI programs, libprognoz-openmpi.so, on programs of tests/programs
 # built by mpicc.openmpi (integration/openmpi.mk) and run by mpiexec.openmpi on 2 ranks:
-#  (a) p2p.sh, coll.sh and requests.sh, unchanged, with Open MPI's library, programs
-#      and mpiexec: every call, peer, tag, length and byte count recorded exactly as for
-#      MPICH;
+#  (a) p2p.sh, coll.sh, requests.sh and the interval markers' intervals.sh,
+#      markers_misuse.sh and markers_disabled.sh, unchanged, with Open MPI's library,
+#      programs and mpiexec: every call, peer, tag, length, byte count and interval
+#      recorded exactly as for MPICH;
 #  (b) prognoz record picks libprognoz-openmpi.so by itself (PROGNOZ_LIBDIR, no
 #      PROGNOZ_LIB): the trace names Open MPI as its MPI library, has as many calls as
 #      p2p makes, and report says of it what it says of the same program recorded with
@@ -29,7 +30,7 @@ export OMPI_MCA_rmaps_base_oversubscribe
 unset PROGNOZ_DIR PROGNOZ_LIB LD_PRELOAD
 
 # (a)
-for t in p2p coll requests; do
+for t in p2p coll requests intervals markers_misuse markers_disabled; do
     PZ_LIB=$PZ_OPENMPI_LIB PZ_PROGRAMS=$PZ_PROGRAMS/openmpi MPIEXEC=$OPENMPI_MPIEXEC \
         sh "$PZ_TOP_SRCDIR/tests/integration/$t.sh" >"$PZ_WORK/$t.log" 2>&1
     rc=$?
