@@ -1,13 +1,45 @@
 # Checks for what prognoz builds on.  Each macro sets the *_CFLAGS and *_LIBS it names.
 
-# MPI through pkg-config (mpich, then mpi), and mpiexec for the integration tests.
+# MPICH through pkg-config (mpich, then mpi), and its mpiexec for the integration tests.
+# MPICH's own names come first: with Open MPI installed too, Debian's alternatives may
+# make the plain mpicc, mpiexec and mpi.pc Open MPI's.
 AC_DEFUN([PZ_CHECK_MPI], [
   PKG_CHECK_MODULES([MPI], [mpich], [],
     [PKG_CHECK_MODULES([MPI], [mpi], [],
       [AC_MSG_ERROR([MPI not found by pkg-config: install libmpich-dev (scripts/setup.sh does)])])])
-  AC_PATH_PROGS([MPIEXEC], [mpiexec mpirun], [])
+  AC_PATH_PROGS([MPIEXEC], [mpiexec.mpich mpiexec mpirun], [])
   AS_IF([test -z "$MPIEXEC"], [AC_MSG_ERROR([mpiexec not found: install mpich])])
-  AC_PATH_PROGS([MPICC], [mpicc], [])
+  AC_PATH_PROGS([MPICC], [mpicc.mpich mpicc], [])
+])
+
+# Open MPI, optional: its C flags through pkg-config (ompi-c), mpicc.openmpi and
+# mpiexec.openmpi for its integration test.  Found, it gets a recorder of its own
+# (wrapper/Makefile.am: libprognoz-openmpi.so).  --without-openmpi skips the check;
+# --with-openmpi makes a missing Open MPI an error.
+AC_DEFUN([PZ_CHECK_OPENMPI], [
+  AC_ARG_WITH([openmpi],
+    [AS_HELP_STRING([--with-openmpi],
+      [build the recorder for Open MPI programs too (default: when Open MPI is found)])],
+    [], [with_openmpi=check])
+  have_openmpi=no
+  AS_IF([test "x$with_openmpi" != xno], [
+    PKG_CHECK_MODULES([OPENMPI], [ompi-c], [have_openmpi=yes], [have_openmpi=no])
+    AC_PATH_PROGS([OPENMPI_MPICC], [mpicc.openmpi], [])
+    AC_PATH_PROGS([OPENMPI_MPIEXEC], [mpiexec.openmpi], [])
+    AS_IF([test -z "$OPENMPI_MPICC" || test -z "$OPENMPI_MPIEXEC"], [have_openmpi=no])
+    AS_IF([test "x$with_openmpi" = xyes && test $have_openmpi = no],
+      [AC_MSG_ERROR([--with-openmpi: Open MPI not found (pkg-config ompi-c, mpicc.openmpi, mpiexec.openmpi): install libopenmpi-dev and openmpi-bin])])])
+  AS_IF([test $have_openmpi = yes],
+    [OPENMPI_VERSION=`$PKG_CONFIG --modversion ompi-c`],
+    [OPENMPI_MPICC= OPENMPI_MPIEXEC= OPENMPI_VERSION=])
+  AC_SUBST([OPENMPI_VERSION])
+  AM_CONDITIONAL([HAVE_OPENMPI], [test $have_openmpi = yes])
+])
+
+# libelf: prognoz record reads a program's ELF dependencies to tell its MPI library.
+AC_DEFUN([PZ_CHECK_LIBELF], [
+  PKG_CHECK_MODULES([ELF], [libelf], [],
+    [AC_MSG_ERROR([libelf not found by pkg-config: install libelf-dev])])
 ])
 
 # OTF2: otf2-config has no pkg-config file on every system, so both are tried.
@@ -37,7 +69,7 @@ AC_DEFUN([PZ_CHECK_CRITERION], [
 
 # The MPI Fortran compiler, for the Fortran integration tests.
 AC_DEFUN([PZ_CHECK_FORTRAN], [
-  AC_PATH_PROGS([MPIFC], [mpif90 mpifort], [])
+  AC_PATH_PROGS([MPIFC], [mpif90.mpich mpifort.mpich mpif90 mpifort], [])
   AM_CONDITIONAL([HAVE_MPIFC], [test -n "$MPIFC"])
 ])
 

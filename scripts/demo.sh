@@ -9,10 +9,10 @@ prefix=${PREFIX:-$top/_install}
 work=$top/_demo
 mkdir -p "$work"
 cd "$work"
-mpicc -g -O2 -I"$prefix/include" -o heat "$top/share/examples/heat.c"
+mpicc.mpich -g -O2 -I"$prefix/include" -o heat "$top/share/examples/heat.c"
 # 4 processes may share fewer cores: keep each thread's CPU time too, so that the
 # prediction can time computations by the CPU they used (--compute cpu)
-PROGNOZ_CPU_TIME=1 "$prefix/bin/prognoz" record -o "$work/trace" -- mpiexec -n 4 ./heat 20000 100
+PROGNOZ_CPU_TIME=1 "$prefix/bin/prognoz" record -o "$work/trace" -- mpiexec.mpich -n 4 ./heat 20000 100
 echo
 echo "The trace: $work/trace/traces.otf2 (OTF2, readable by otf2-print, Vampir, Scalasca)."
 echo "Events by kind:"

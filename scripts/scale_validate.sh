@@ -30,8 +30,8 @@ set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 reduced=0 machine=gigabit-switch from=2,4,8 to=16,32 programs="" dir=$top/_scale_validate
-MPICC=${MPICC:-mpicc}
-MPIEXEC=${MPIEXEC:-mpiexec}
+MPICC=${MPICC:-mpicc.mpich}
+MPIEXEC=${MPIEXEC:-mpiexec.mpich}
 limit=${VALIDATE_TIMEOUT:-600}
 PY=${PYTHON:-python3}
 

@@ -10,6 +10,10 @@ prefix=${PREFIX:-$top/_install}
 packages="build-essential autoconf automake libtool pkg-config python3 mpich libmpich-dev
 gfortran libotf2-trace-dev otf2-tools libunwind-dev libdw-dev libcriterion-dev"
 
+# Open MPI as well, for its recorder (libprognoz-openmpi.so) and tests/integration/openmpi.sh;
+# Debian may then make its mpicc and mpiexec the default ones: prognoz names MPICH's
+# (mpicc.mpich, mpiexec.mpich) where it means MPICH.
+packages="$packages libopenmpi-dev openmpi-bin"
 packages="$packages libsimgrid-dev"   # smpirun -replay: tests/integration/simgrid.sh, docs/simgrid.md
 packages="$packages chromium"   # the HTML report in a browser: tests/browser/report.sh
 command -v npm >/dev/null 2>&1 || packages="$packages nodejs npm"   # ... driven from node

@@ -29,15 +29,15 @@
 #
 # prognoz is taken from PROGNOZ (the command; PROGNOZ_LIB then names libprognoz.so),
 # else from $PREFIX if set, else from the build tree ${BUILDDIR:-./_build} if it is built,
-# else from ./_install.  MPICC and MPIEXEC name the MPI tools (mpicc, mpiexec),
+# else from ./_install.  MPICC and MPIEXEC name the MPI tools (mpicc.mpich, mpiexec.mpich),
 # VALIDATE_TIMEOUT the limit of one run in seconds (120).  The accuracy is measured, not
 # judged: the script fails only when something does not run.
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 reduced=0 machine="" reps="" calibrations="" dir=$top/_validate
-MPICC=${MPICC:-mpicc}
-MPIEXEC=${MPIEXEC:-mpiexec}
+MPICC=${MPICC:-mpicc.mpich}
+MPIEXEC=${MPIEXEC:-mpiexec.mpich}
 limit=${VALIDATE_TIMEOUT:-120}
 PY=${PYTHON:-python3}
 

@@ -9,6 +9,9 @@ if [ $# -eq 0 ]; then
     set -- "$PZ_TOP_BUILDDIR/wrapper/.libs/libprognoz.so" "$PZ_TOP_SRCDIR/tests/symbols/libprognoz.txt" \
         "$PZ_TOP_BUILDDIR/model/.libs/libprognoz-comsys.so" \
         "$PZ_TOP_SRCDIR/tests/symbols/libprognoz-comsys.txt"
+    # the recorder of Open MPI programs, built when configure found Open MPI
+    ompi=$PZ_TOP_BUILDDIR/wrapper/.libs/libprognoz-openmpi.so
+    [ ! -f "$ompi" ] || set -- "$@" "$ompi" "$PZ_TOP_SRCDIR/tests/symbols/libprognoz-openmpi.txt"
 fi
 status=0
 while [ $# -ge 2 ]; do

@@ -1,8 +1,11 @@
 /* prognoz record: runs a command (normally mpiexec) with the recorder preloaded in
- * every process it starts, and the trace directory set; when the run ended without
+ * every process it starts, and the trace directory set.  The recorder is the one built
+ * for the MPI library of the command's program (program_mpi.h): libprognoz.so for
+ * MPICH's ABI, libprognoz-openmpi.so for Open MPI's.  When the run ended without
  * MPI_Finalize, assembles the partial trace its processes left (assemble.h).  prognoz
  * ends as the command did: same exit status, or killed by the same signal. */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +17,12 @@
 #include "assemble.h"
 #include "commands.h"
 #include "long_options.h"
+#include "program_mpi.h"
+
+/* The recorders' file names; PZ_OPENMPI_RECORDER is "" when configure found no Open MPI. */
+#define PZ_MPICH_RECORDER "libprognoz.so"
+
+extern char **environ;
 
 static void usage(FILE *out)
 {
@@ -21,8 +30,11 @@ static void usage(FILE *out)
             "usage: prognoz record [-o DIR] -- COMMAND [ARGS...]\n"
             "       prognoz record --finish DIR\n"
             "\n"
-            "Runs COMMAND, typically 'mpiexec -n 4 ./app', with libprognoz.so preloaded, so\n"
+            "Runs COMMAND, typically 'mpiexec -n 4 ./app', with the recorder preloaded, so\n"
             "that every MPI process it starts records its MPI calls into DIR/traces.otf2.\n"
+            "The recorder is the one for the MPI library the program is linked with:\n"
+            "libprognoz.so for MPICH, libprognoz-openmpi.so for Open MPI (%s).  Open MPI's\n"
+            "mpiexec is given -x for LD_PRELOAD and every PROGNOZ_ variable.\n"
             "\n"
             "  -o DIR   trace directory (default: $PROGNOZ_DIR, else ./prognoz-trace);\n"
             "           a trace already in DIR is replaced\n"
@@ -38,9 +50,10 @@ static void usage(FILE *out)
             "  PROGNOZ_CALLSITES=1  also keep the file and line of every MPI call (build with -g)\n"
             "  PROGNOZ_CPU_TIME=1   also keep each thread's CPU time at every call, for\n"
             "                       prognoz predict --compute cpu (more processes than cores)\n"
-            "  PROGNOZ_LIB=PATH     the library to preload (default: %s)\n"
+            "  PROGNOZ_LIB=PATH     the library to preload, whatever the program's MPI\n"
+            "  PROGNOZ_LIBDIR=DIR   where the recorders are (default: %s)\n"
             "\nSee prognoz-record(1).\n",
-            PZ_LIBRARY);
+            *PZ_OPENMPI_RECORDER ? "built" : "not built", PZ_LIBDIR);
 }
 
 /* LD_PRELOAD with lib in front of what was there. */
@@ -122,9 +135,61 @@ static int finish(const char *dir)
     return rc > 0 ? 0 : 1;
 }
 
+/* The recorder for the program of command: PROGNOZ_LIB, else the one built for its MPI
+ * in PROGNOZ_LIBDIR (or LIBDIR); NULL, said, if there is none. */
+static const char *recorder(const struct pz_program_mpi *mpi, char *path, size_t size)
+{
+    const char *lib = getenv("PROGNOZ_LIB"), *dir = getenv("PROGNOZ_LIBDIR");
+
+    if (lib && *lib)
+        return lib;
+    if (mpi->abi == PZ_MPI_OPENMPI && !*PZ_OPENMPI_RECORDER) {
+        fprintf(stderr, "prognoz record: '%s' uses Open MPI (%s), but this prognoz was built "
+                "without Open MPI (configure --with-openmpi)\n", mpi->program, mpi->library);
+        return NULL;
+    }
+    if (mpi->abi == PZ_MPI_OPENMPI && mpi->fortran) {
+        fprintf(stderr, "prognoz record: '%s' is a Fortran program of Open MPI, which prognoz "
+                "cannot record (its Fortran calls bypass the C MPI functions)\n", mpi->program);
+        return NULL;
+    }
+    snprintf(path, size, "%s/%s", dir && *dir ? dir : PZ_LIBDIR,
+             mpi->abi == PZ_MPI_OPENMPI ? PZ_OPENMPI_RECORDER : PZ_MPICH_RECORDER);
+    return path;
+}
+
+/* command with "-x NAME" after Open MPI's mpiexec for LD_PRELOAD and each PROGNOZ_
+ * variable, which it passes on to processes on other nodes only when told to. */
+static char **with_exported_environment(char **command)
+{
+    size_t n = 0, words = 0;
+    char **out;
+
+    while (command[n])
+        n++;
+    for (char **e = environ; *e; e++)
+        words += 2;
+    if (!(out = calloc(n + words + 1, sizeof(*out))))
+        return NULL;
+    words = 0;
+    out[words++] = command[0];
+    for (char **e = environ; *e; e++) {
+        if (strncmp(*e, "LD_PRELOAD=", 11) && strncmp(*e, "PROGNOZ_", 8))
+            continue;
+        out[words++] = "-x";
+        if (!(out[words++] = strndup(*e, strcspn(*e, "="))))
+            return NULL;
+    }
+    for (size_t i = 1; i <= n; i++)
+        out[words++] = command[i];
+    return out;
+}
+
 int pz_cmd_record(int argc, char **argv)
 {
-    const char *dir = NULL, *lib = getenv("PROGNOZ_LIB");
+    const char *dir = NULL, *lib;
+    char path[PATH_MAX], **command;
+    struct pz_program_mpi mpi;
     int i = 1;
 
     for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
@@ -146,8 +211,10 @@ int pz_cmd_record(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (!lib || !*lib)
-        lib = PZ_LIBRARY;
+    command = argv + i + 1;
+    pz_program_mpi(command, &mpi);
+    if (!(lib = recorder(&mpi, path, sizeof(path))))
+        return 1;
     if (access(lib, R_OK) != 0) {
         fprintf(stderr, "prognoz record: cannot read the recorder library '%s': %s\n", lib,
                 strerror(errno));
@@ -157,5 +224,9 @@ int pz_cmd_record(int argc, char **argv)
         fprintf(stderr, "prognoz record: cannot set the environment: %s\n", strerror(errno));
         return 1;
     }
-    return run(argv + i + 1, dir ? dir : getenv("PROGNOZ_DIR"));
+    if (mpi.openmpi_launcher && !(command = with_exported_environment(command))) {
+        fprintf(stderr, "prognoz record: out of memory\n");
+        return 1;
+    }
+    return run(command, dir ? dir : getenv("PROGNOZ_DIR"));
 }

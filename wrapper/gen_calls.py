@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
 """Generate the MPI call table and the PMPI wrappers from wrapper/mpi_calls.tbl.
 
-Usage: gen_calls.py TABLE OUTDIR [calls] [wrappers] [ops]
+Usage: gen_calls.py [--available FILE] TABLE OUTDIR [calls] [wrappers] [ops]
 Writes OUTDIR/calls_gen.h and OUTDIR/calls_gen.c (calls), OUTDIR/wrappers_gen.c
 (wrappers) and OUTDIR/coll_ops.h (ops: the collective operations' enum, which the model
 installs); all of them without a part named.
+--available FILE: the PMPI_ functions the MPI library declares, one a line (its mpi.h
+read by the build, wrapper/Makefile.am); a row whose PMPI_ function is not among them
+gets no wrapper, so that a library of an older MPI standard builds from the same table.
+The call ids stay those of the whole table: every recorder writes the same trace format.
 The table format is described at the top of the table itself and in docs/mpi-table.md.
 """
 import re
@@ -244,22 +248,32 @@ def write_wrapper(out, c):
     out.write('    return pz_call_leave(&call);\n}\n')
 
 
-def write_wrappers_c(out, calls):
+def write_wrappers_c(out, calls, available):
     out.write(HEADER)
     out.write('#include "hooks.h"\n#include "hooks_coll.h"\n#include "hooks_p2p.h"\n')
     for c in calls:
-        if not c.category.hand:
+        if not c.category.hand and (available is None or 'P' + c.name in available):
             write_wrapper(out, c)
+
+
+def read_available(path):
+    with open(path) as f:
+        return {line.strip() for line in f if line.strip()}
 
 
 def main():
     # calls: the reader side (ids, names, categories: trace/); wrappers: the wrapper's;
     # ops: the collective operations' enum (model/, installed with coll.h).
-    parts = sys.argv[3:] or ['calls', 'wrappers', 'ops']
-    if len(sys.argv) < 3 or any(p not in ('calls', 'wrappers', 'ops') for p in parts):
-        sys.exit('usage: gen_calls.py TABLE OUTDIR [calls] [wrappers] [ops]')
-    categories, calls = read_table(sys.argv[1])
-    outdir = sys.argv[2]
+    args = sys.argv[1:]
+    available = None
+    if args[:1] == ['--available'] and len(args) > 1:
+        available = read_available(args[1])
+        args = args[2:]
+    parts = args[2:] or ['calls', 'wrappers', 'ops']
+    if len(args) < 2 or any(p not in ('calls', 'wrappers', 'ops') for p in parts):
+        sys.exit('usage: gen_calls.py [--available FILE] TABLE OUTDIR [calls] [wrappers] [ops]')
+    categories, calls = read_table(args[0])
+    outdir = args[1]
     if 'calls' in parts:
         with open(outdir + '/calls_gen.h', 'w') as out:
             write_calls_h(out, categories, calls)
@@ -267,7 +281,7 @@ def main():
             write_calls_c(out, calls)
     if 'wrappers' in parts:
         with open(outdir + '/wrappers_gen.c', 'w') as out:
-            write_wrappers_c(out, calls)
+            write_wrappers_c(out, calls, available)
     if 'ops' in parts:
         with open(outdir + '/coll_ops.h', 'w') as out:
             write_coll_ops_h(out)

@@ -10,12 +10,13 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "requests.h"
 #include "runtime.h"
 
 struct slot {
-    uint32_t handle;
+    uint64_t handle;           /* key(): the handle's bits */
     uint8_t used;
     struct pz_request r;
 };
@@ -64,12 +65,25 @@ static void unlock(struct pz_request_table *t, int locked)
         pthread_mutex_unlock(&t->mutex);
 }
 
-static uint32_t home(uint32_t handle, uint32_t capacity)
+/* A request handle as the table's key: its own bits, an int in MPICH and a pointer in
+ * Open MPI.  Not MPI_Request_c2f: Open MPI gives a request its Fortran index when first
+ * asked and takes it back when the request is freed, so the handle of a completed
+ * request, asked again, would get a new index. */
+static inline uint64_t key(MPI_Request handle)
 {
-    return (handle * 2654435761u) & (capacity - 1);
+    uint64_t k = 0;
+
+    _Static_assert(sizeof(handle) <= sizeof(k), "MPI_Request is wider than 64 bits");
+    memcpy(&k, &handle, sizeof(handle));
+    return k;
 }
 
-static struct slot *lookup(struct pz_request_table *t, uint32_t handle)
+static uint32_t home(uint64_t handle, uint32_t capacity)
+{
+    return ((uint32_t)(handle ^ (handle >> 32)) * 2654435761u) & (capacity - 1);
+}
+
+static struct slot *lookup(struct pz_request_table *t, uint64_t handle)
 {
     if (!t->slots)
         return NULL;
@@ -84,7 +98,7 @@ static struct slot *lookup(struct pz_request_table *t, uint32_t handle)
 /* Puts r after every entry of the same handle.  Inline, as erase: the table's hot paths
  * are each one function. */
 static inline __attribute__((always_inline)) void insert(struct slot *slots,
-                                                        uint32_t capacity, uint32_t handle,
+                                                        uint32_t capacity, uint64_t handle,
                                                         const struct pz_request *r)
 {
     uint32_t i = home(handle, capacity);
@@ -154,7 +168,7 @@ void pz_requests_add(struct pz_request_table *own, MPI_Request handle,
 
     lock(own, locked);
     if (__builtin_expect(2 * (own->count + 1) <= own->cap, 1) || grow(own) == 0) {
-        insert(own->slots, own->cap, (uint32_t)MPI_Request_c2f(handle), r);
+        insert(own->slots, own->cap, key(handle), r);
         own->count++;
     }
     unlock(own, locked);
@@ -168,7 +182,7 @@ enum action { PEEK, COMPLETE, START, CANCEL, REMOVE };
  * function, where action is a constant: completions are on every program's hot path. */
 static inline __attribute__((always_inline)) int act_in(struct pz_request_table *t,
                                                         struct pz_request_table *own,
-                                                        uint32_t handle, enum action action,
+                                                        uint64_t handle, enum action action,
                                                         struct pz_request *out, int locked)
 {
     struct slot *s;
@@ -212,7 +226,7 @@ static inline __attribute__((always_inline)) int act_in(struct pz_request_table 
 /* Under MPI_THREAD_MULTIPLE: the thread's own table first, then those of the other
  * threads, each locked.  Out of line, so that the path of a program of one thread
  * saves no registers for the calls of this one. */
-static __attribute__((noinline)) int act_threaded(struct pz_request_table *own, uint32_t h,
+static __attribute__((noinline)) int act_threaded(struct pz_request_table *own, uint64_t h,
                                                   enum action action, struct pz_request *out)
 {
     if (act_in(own, own, h, action, out, 1))
@@ -228,7 +242,7 @@ static inline __attribute__((always_inline)) int act(struct pz_request_table *ow
                                                      MPI_Request handle, enum action action,
                                                      struct pz_request *out)
 {
-    uint32_t h = (uint32_t)MPI_Request_c2f(handle);
+    uint64_t h = key(handle);
     struct pz_request ignored;
 
     if (!out)

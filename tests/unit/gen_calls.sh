@@ -5,7 +5,8 @@
 #      BUILDDIR/tests) and the model's coll_ops.h kept in the sources: the generated
 #      sources are reproducible, and the one in the sources is current;
 #  (b) the table unit/gen/tiny.tbl of three functions gives exactly the files
-#      unit/gen/*.expected, written by hand from the format of gen_calls.py;
+#      unit/gen/*.expected, written by hand from the format of gen_calls.py, and with
+#      --available the same wrappers but those of the functions it does not list;
 #  (c) a bad table makes the generator exit nonzero with a single line "FILE:LINE:
 #      message" on stderr, naming the table and the line of the fault.
 # Run by make check, which sets PZ_TOP_SRCDIR and PZ_PYTHON.  Exit codes: 0 pass,
@@ -90,6 +91,20 @@ quiet "gen_calls.py on tiny.tbl"
 for f in calls_gen.h calls_gen.c wrappers_gen.c coll_ops.h; do
     same "tiny.tbl: $f" "$data/$f.expected" "$work/tiny/$f"
 done
+
+# (b') --available, as for Open MPI's recorder: a function the list does not name
+# (MPI_Ibarrier, the table's last row) gets no wrapper; the others are written as
+# without the list (the expected file up to the blank line before MPI_Ibarrier's), and
+# the call ids stay the whole table's.
+mkdir "$work/avail"
+printf 'PMPI_Recv\nPMPI_Send\n' >"$work/available.txt"
+"$py" "$gen" --available "$work/available.txt" "$data/tiny.tbl" "$work/avail" \
+    >"$work/out" 2>"$work/err" || fail "gen_calls.py --available failed on tiny.tbl"
+quiet "gen_calls.py --available on tiny.tbl"
+sed '/^PZ_EXPORT int MPI_Ibarrier(/,$d' "$data/wrappers_gen.c.expected" | sed '$d' \
+    >"$work/avail_wrappers.expected"
+same "tiny.tbl --available: wrappers_gen.c" "$work/avail_wrappers.expected" "$work/avail/wrappers_gen.c"
+same "tiny.tbl --available: calls_gen.h" "$data/calls_gen.h.expected" "$work/avail/calls_gen.h"
 
 # (c) Bad tables.  bad NAME LINE MESSAGE [GENERATOR] < TABLE: the generator (gen_calls.py
 # unless given) refuses $work/NAME.tbl with exactly "$work/NAME.tbl:LINE: MESSAGE"; an

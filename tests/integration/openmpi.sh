@@ -1,0 +1,91 @@
+# The recorder of Open MPI programs, libprognoz-openmpi.so, on programs of tests/programs
+# built by mpicc.openmpi (integration/openmpi.mk) and run by mpiexec.openmpi on 2 ranks:
+#  (a) p2p.sh, coll.sh, requests.sh and the interval markers' intervals.sh,
+#      markers_misuse.sh and markers_disabled.sh, unchanged, with Open MPI's library,
+#      programs and mpiexec: every call, peer, tag, length, byte count and interval
+#      recorded exactly as for MPICH;
+#  (b) prognoz record picks libprognoz-openmpi.so by itself (PROGNOZ_LIBDIR, no
+#      PROGNOZ_LIB): the trace names Open MPI as its MPI library, has as many calls as
+#      p2p makes, and report says of it what it says of the same program recorded with
+#      MPICH; predict runs on it;
+#  (c) without libprognoz-openmpi.so in PROGNOZ_LIBDIR, record names the missing
+#      library in one line and exits 1.
+# Skipped when configure found no Open MPI.  As root, Open MPI is allowed to run by the
+# two variables it documents for containers.
+. "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
+
+test -n "${PZ_OPENMPI_LIB:-}" ||
+    pz_skip "configure found no Open MPI: libprognoz-openmpi.so is not built"
+test -r "$PZ_OPENMPI_LIB" || pz_skip "the recorder '$PZ_OPENMPI_LIB' is not built"
+test -x "${PZ_PROGNOZ:-}" || pz_skip "prognoz is not built"
+mpich_p2p=$(pz_program p2p) || exit 77
+p2p=$(pz_program openmpi/p2p) || exit 77
+if test "$(id -u)" = 0; then
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+fi
+# 2 ranks on a machine of one core too (mpiexec --oversubscribe)
+OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_MCA_rmaps_base_oversubscribe
+unset PROGNOZ_DIR PROGNOZ_LIB LD_PRELOAD
+
+# (a)
+for t in p2p coll requests intervals markers_misuse markers_disabled; do
+    PZ_LIB=$PZ_OPENMPI_LIB PZ_PROGRAMS=$PZ_PROGRAMS/openmpi MPIEXEC=$OPENMPI_MPIEXEC \
+        sh "$PZ_TOP_SRCDIR/tests/integration/$t.sh" >"$PZ_WORK/$t.log" 2>&1
+    rc=$?
+    if test $rc -ne 0; then
+        cat "$PZ_WORK/$t.log" >&2
+        pz_fail "integration/$t.sh with Open MPI: exit status $rc (above)"
+    fi
+done
+
+# (b)
+libdir=$(dirname "$PZ_OPENMPI_LIB")
+PROGNOZ_LIBDIR=$libdir timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" record -o "$PZ_WORK/auto" -- \
+    "$OPENMPI_MPIEXEC" --oversubscribe -n 2 "$p2p" >"$PZ_WORK/auto.out" 2>"$PZ_WORK/auto.err"
+rc=$?
+test $rc -eq 0 || { cat "$PZ_WORK/auto.err" >&2; pz_fail "auto: prognoz record exited with $rc"; }
+test "$(grep -c . "$PZ_WORK/auto.err")" = 1 &&
+    grep -q "^prognoz: recorded [0-9]* events of 2 processes in $PZ_WORK/auto/traces.otf2\$" "$PZ_WORK/auto.err" ||
+    { cat "$PZ_WORK/auto.err" >&2; pz_fail "auto: expected only the summary line on stderr"; }
+pz_trace auto
+for r in 0 1; do
+    # the calls p2p.sh expects of each rank
+    pz_expect_eq "auto: rank $r: number of calls" $((r == 0 ? 31 : 24)) "$(pz_calls auto $r | grep -c .)"
+done
+pz_print "$PZ_WORK/auto.info" -I "$PZ_WORK/auto/traces.otf2"
+library=$(grep -A1 '^Property name  *PROGNOZ::MPI_LIBRARY$' "$PZ_WORK/auto.info" |
+    sed -n 's/^Property value  *//p')
+case $library in
+"Open MPI v$OPENMPI_VERSION,"*) ;;
+*) pz_fail "auto: the MPI library recorded is '$library', not Open MPI v$OPENMPI_VERSION" ;;
+esac
+
+pz_record_ok mpich 2 "$mpich_p2p"
+for t in auto mpich; do
+    "$PZ_PROGNOZ" report "$PZ_WORK/$t" >"$PZ_WORK/$t.report" 2>"$PZ_WORK/$t.report.err" ||
+        { cat "$PZ_WORK/$t.report.err" >&2; pz_fail "$t: prognoz report failed"; }
+done
+pz_expect_eq "report's first line for Open MPI as for MPICH" "$(head -1 "$PZ_WORK/mpich.report")" \
+    "$(head -1 "$PZ_WORK/auto.report")"
+"$PZ_PROGNOZ" report "$PZ_WORK/auto" --format json -o "$PZ_WORK/auto.json" ||
+    pz_fail "auto: prognoz report --format json failed"
+grep -q "\"mpi_library\": \"Open MPI v$OPENMPI_VERSION" "$PZ_WORK/auto.json" ||
+    pz_fail "auto: the JSON report does not name Open MPI v$OPENMPI_VERSION as the MPI library"
+"$PZ_PROGNOZ" predict "$PZ_WORK/auto" --machine gigabit-switch >"$PZ_WORK/auto.predict" \
+    2>"$PZ_WORK/auto.predict.err" ||
+    { cat "$PZ_WORK/auto.predict.err" >&2; pz_fail "auto: prognoz predict failed"; }
+test -s "$PZ_WORK/auto.predict" || pz_fail "auto: prognoz predict printed nothing"
+
+# (c)
+mkdir "$PZ_WORK/mpich_only"
+cp "$PZ_LIB" "$PZ_WORK/mpich_only/"
+PROGNOZ_LIBDIR=$PZ_WORK/mpich_only "$PZ_PROGNOZ" record -o "$PZ_WORK/none" -- \
+    "$OPENMPI_MPIEXEC" -n 2 "$p2p" >"$PZ_WORK/none.out" 2>"$PZ_WORK/none.err"
+pz_expect_eq "record without Open MPI's recorder: exit status" 1 $?
+pz_expect_eq "record without Open MPI's recorder: stderr" \
+    "prognoz record: cannot read the recorder library '$PZ_WORK/mpich_only/libprognoz-openmpi.so': No such file or directory" \
+    "$(cat "$PZ_WORK/none.err")"
+test ! -e "$PZ_WORK/none" || pz_fail "record without Open MPI's recorder ran the program"
+exit 0

@@ -1,0 +1,27 @@
+/* Which MPI library a command's program uses, from the ELF dependencies (DT_NEEDED) of
+ * the files its words name, so that prognoz record preloads the recorder built for that
+ * library's ABI. */
+#ifndef PZ_PROGRAM_MPI_H
+#define PZ_PROGRAM_MPI_H
+
+enum pz_mpi_abi {
+    PZ_MPI_NONE,      /* no word names a program linked with a known MPI library */
+    PZ_MPI_MPICH,     /* libmpich*.so.12 or libmpi.so.12 (the MPICH ABI) */
+    PZ_MPI_OPENMPI    /* libmpi.so.N, N other than 12 (Open MPI's, 40 since 3.0), or
+                       * Open MPI's Fortran bindings libmpi_mpifh, libmpi_usempi* */
+};
+
+struct pz_program_mpi {
+    enum pz_mpi_abi abi;
+    const char *program;   /* the word of the command that names the program */
+    char library[64];      /* the dependency that tells the ABI, e.g. "libmpi.so.40" */
+    int fortran;           /* linked with Open MPI's Fortran bindings too */
+    int openmpi_launcher;  /* command[0] is Open MPI's mpiexec (linked with libopen-rte) */
+};
+
+/* Fills *out from the first word of the NULL-terminated command that names, directly or
+ * through PATH, an ELF file linked with an MPI library; words that name no readable ELF
+ * file (options, numbers, scripts) are passed over. */
+void pz_program_mpi(char **command, struct pz_program_mpi *out);
+
+#endif
