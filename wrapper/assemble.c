@@ -13,6 +13,7 @@
 #include "assemble.h"
 #include "assembly.h"
 #include "calls_gen.h"
+#include "evt_file.h"
 #include "globaldefs.h"
 #include "interval_defs.h"
 #include "names.h"
@@ -270,7 +271,7 @@ static int write_archive(const char *out, const struct pz_part *parts, int size,
                          const struct pz_assembly *a)
 {
     OTF2_Archive *archive = OTF2_Archive_Open(out, "traces", OTF2_FILEMODE_WRITE,
-                                              1024 * 1024, 4 * 1024 * 1024,
+                                              PZ_EVT_CHUNK, 4 * 1024 * 1024,
                                               OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     char *text = endings(parts, size);
     int ok = archive && text &&
@@ -323,6 +324,32 @@ static int move_events(const char *stage, const char *out)
     return rc;
 }
 
+/* The event file of every thread that a checkpoint saved (checkpoint.h) made of its
+ * saved file, whatever the recorder wrote after it; -1 and errno on failure. */
+static int restore_saved(const char *stage, const struct pz_part *parts, int size)
+{
+    char evt[PATH_MAX], saved[PATH_MAX + 8];
+
+    for (int r = 0; r < size; r++) {
+        for (uint32_t i = 0; parts[r].ending && i < parts[r].nthreads; i++) {
+            const struct pz_part_thread *t = &parts[r].threads[i];
+            unsigned long long location = pz_location_id(r, t->index);
+
+            if (!t->saved)
+                continue;
+            if (snprintf(evt, sizeof(evt), "%s/traces/%llu.evt", stage, location) >=
+                (int)sizeof(evt)) {
+                errno = ENAMETOOLONG;
+                return -1;
+            }
+            snprintf(saved, sizeof(saved), "%s.saved", evt);
+            if (pz_evt_cut(saved, t->saved) != 0 || rename(saved, evt) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
 /* Removes the parts of stage, then what the recorder left there, then stage itself. */
 static void remove_stage(const char *stage, int size)
 {
@@ -352,7 +379,7 @@ static int assemble(const char *dir, const char *stage, struct pz_part *parts, i
     }
     err = write_archive(out, parts, size, &a);
     pz_assembly_free(&a);
-    if (err != 0 || move_events(stage, out) != 0) {
+    if (err != 0 || restore_saved(stage, parts, size) != 0 || move_events(stage, out) != 0) {
         fprintf(stderr, "prognoz: cannot assemble the trace of '%s' in '%s': %s\n", stage, out,
                 err ? "OTF2 cannot write it" : strerror(errno));
         return -1;

@@ -64,9 +64,26 @@ static int add_thread(struct pz_part *p, const char *text)
     t.events = events;
     t.first = first;
     t.last = last;
+    t.saved = 0;
     p->threads = grown;
     p->threads[p->nthreads++] = t;
     return 0;
+}
+
+static int add_saved(struct pz_part *p, const char *text)
+{
+    unsigned index;
+    unsigned long long size;
+
+    if (sscanf(text, "%u %llu", &index, &size) != 2 || size == 0)
+        return -1;
+    for (uint32_t i = 0; i < p->nthreads; i++) {
+        if (p->threads[i].index == index) {
+            p->threads[i].saved = size;
+            return 0;
+        }
+    }
+    return -1;
 }
 
 static int add_comm(struct pz_part *p, const char *text)
@@ -140,6 +157,8 @@ static int read_line(struct pz_part *p, char *line)
         *space = '\0';
     if (!strcmp(line, "thread"))
         return add_thread(p, text);
+    if (!strcmp(line, "saved"))
+        return add_saved(p, text);
     if (!strcmp(line, "comm"))
         return add_comm(p, text);
     if (!strcmp(line, "list"))

@@ -13,6 +13,15 @@
  * when called a second time.  Not async-signal-safe (ending.c forks first). */
 void pz_partial_save(const char *ending, uint64_t when);
 
+/* How a process that a checkpoint saved ended, as far as its part can tell: nothing
+ * ran at its end (checkpoint.h). */
+#define PZ_PARTIAL_KILLED "killed by an unknown signal (SIGKILL?): recorded until its last flush"
+
+/* Writes the part of a checkpoint: ending PZ_PARTIAL_KILLED, thread t the only one,
+ * its events in the first saved bytes of its saved file.  0, or -1 after a warning. */
+struct pz_thread;
+int pz_partial_checkpoint(const struct pz_thread *t, uint64_t saved);
+
 /* Whether a part was saved or is being saved by this process. */
 int pz_partial_saved(void);
 
