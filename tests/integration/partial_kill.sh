@@ -52,6 +52,22 @@ pz_expect_eq "kill: first line of the report" \
     "Partial trace: the run ended without MPI_Finalize (0: $killed; 1: $killed); what was in progress then ends at the last event of its process" \
     "$(first_line kill)"
 
+# predict and export say it in the same line (export on stderr), and predict's JSON
+# carries it as report's does
+notice="Partial trace: the run ended without MPI_Finalize (0: $killed; 1: $killed); what was in progress then ends at the last event of its process"
+ideal=$PZ_TOP_SRCDIR/tests/integration/ideal.conf
+"$PZ_PROGNOZ" predict --machine "$ideal" "$PZ_WORK/kill" >"$PZ_WORK/kill.predict" 2>"$PZ_WORK/kill.predict.err" ||
+    pz_fail "kill: prognoz predict fails: $(cat "$PZ_WORK/kill.predict.err")"
+pz_expect_eq "kill: the line of predict after its machine" "$notice" "$(sed -n 2p "$PZ_WORK/kill.predict")"
+"$PZ_PROGNOZ" predict --format json --machine "$ideal" "$PZ_WORK/kill" >"$PZ_WORK/kill.predict.json" ||
+    pz_fail "kill: prognoz predict --format json fails"
+grep -q '^"recorded": {"partial": {"processes": \[{"rank": 0, "ended": ' "$PZ_WORK/kill.predict.json" ||
+    pz_fail "kill: the JSON of predict has no \"partial\""
+"$PZ_PROGNOZ" export --simgrid "$PZ_WORK/kill.simgrid" --machine "$ideal" "$PZ_WORK/kill" \
+    >/dev/null 2>"$PZ_WORK/kill.export.err" || pz_fail "kill: prognoz export fails: $(cat "$PZ_WORK/kill.export.err")"
+pz_expect_eq "kill: the first line of export on stderr" "prognoz export: $notice" \
+    "$(head -n 1 "$PZ_WORK/kill.export.err")"
+
 run term
 pz_expect_eq "term: exit status as without prognoz" "$bare_term" "$rc"
 pz_trace term
