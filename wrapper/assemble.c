@@ -166,6 +166,47 @@ static void set_global_lists(const struct pz_assembly *a, struct pz_run_info *ru
     run->nsites = a->sites.nall;
 }
 
+/* "4,4,2": the cores of each node, as the first rank there that left a part saw them;
+ * 0 where none did (unknown). */
+static char *node_cores(const struct pz_part *parts, int size, const struct pz_part *first)
+{
+    size_t len = 12 * (size_t)first->nodes.n + 1, used = 0;
+    char *list = malloc(len);
+
+    for (uint32_t k = 0; list && k < first->nodes.n; k++) {
+        int cores = 0;
+
+        for (int r = 0; r < size && !cores; r++)
+            if (parts[r].ending && first->node_of_rank[r] == (int)k)
+                cores = parts[r].cores;
+        used += (size_t)snprintf(list + used, len - used, "%s%d", k ? "," : "", cores);
+    }
+    if (list && !first->nodes.n)
+        list[0] = '\0';
+    return list;
+}
+
+/* The recording's properties, as the recorder sets them at finalize (recording.h), from
+ * the parts; realtime_begin: the run's start, ns since the epoch. */
+static void write_recording(OTF2_Archive *archive, const struct pz_part *parts, int size,
+                            uint64_t realtime_begin)
+{
+    const struct pz_part *first = first_part(parts, size);
+    time_t start = (time_t)(realtime_begin / 1000000000u);
+    char date[32], *cores = node_cores(parts, size, first);
+    struct tm tm;
+
+    if (first->program)
+        OTF2_Archive_SetProperty(archive, PZ_PROGRAM_PROPERTY, first->program, false);
+    if (gmtime_r(&start, &tm) && strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm))
+        OTF2_Archive_SetProperty(archive, PZ_DATE_PROPERTY, date, false);
+    if (first->library && first->library[0])
+        OTF2_Archive_SetProperty(archive, PZ_MPI_LIBRARY_PROPERTY, first->library, false);
+    if (cores)
+        OTF2_Archive_SetProperty(archive, PZ_NODE_CORES_PROPERTY, cores, false);
+    free(cores);
+}
+
 static void write_global(OTF2_Archive *archive, const struct pz_part *parts, int size,
                          const struct pz_assembly *a)
 {
@@ -187,6 +228,7 @@ static void write_global(OTF2_Archive *archive, const struct pz_part *parts, int
         run.events = events;
         set_global_lists(a, &run);
         pz_write_global_definitions(OTF2_Archive_GetGlobalDefWriter(archive), &run);
+        write_recording(archive, parts, size, run.realtime_begin);
         pz_intervals_free((struct pz_interval_def *)run.intervals, run.nintervals);
         pz_intervals_free((struct pz_interval_def *)run.sites, run.nsites);
     }

@@ -7,6 +7,8 @@
  *   prognoz-part 1
  *   rank R / size N / ending TEXT (how the process ended, one line)
  *   node NAME (one per node of the run, in order) / node_of_rank I0 I1 ... (N values)
+ *   program NAME / library TEXT / cores N (the recording's properties: the program,
+ *     the MPI library, this node's online cores; recording.h)
  *   cpu 0|1 / offset TIME OFFSET DEVIATION (the clock offset measured at start)
  *   clock NOW REALTIME (its clock and the epoch's, in ns, when the part was written)
  *   thread INDEX EVENTS FIRST LAST (one per thread: events written, span in ns)
@@ -44,6 +46,8 @@ struct pz_part_strings {
 struct pz_part {
     int rank, size;
     char *ending;
+    char *program, *library;           /* NULL if the part does not say */
+    int cores;                         /* 0: unknown */
     struct pz_part_strings nodes;
     int *node_of_rank;                 /* size values */
     int cpu;

@@ -124,6 +124,12 @@ static int read_header(struct pz_part *p, const char *key, const char *text)
         return sscanf(text, "%d", &p->size) == 1 && p->size > 0 ? 0 : -1;
     if (!strcmp(key, "ending"))
         return (p->ending = unescape(text)) ? 0 : -1;
+    if (!strcmp(key, "program"))
+        return !p->program && (p->program = unescape(text)) ? 0 : -1;
+    if (!strcmp(key, "library"))
+        return !p->library && (p->library = unescape(text)) ? 0 : -1;
+    if (!strcmp(key, "cores"))
+        return sscanf(text, "%d", &p->cores) == 1 && p->cores >= 0 ? 0 : -1;
     if (!strcmp(key, "node"))
         return add_string(&p->nodes, text);
     if (!strcmp(key, "node_of_rank"))
@@ -223,6 +229,8 @@ static void strings_free(struct pz_part_strings *list)
 void pz_part_free(struct pz_part *p)
 {
     free(p->ending);
+    free(p->program);
+    free(p->library);
     strings_free(&p->nodes);
     free(p->node_of_rank);
     free(p->threads);

@@ -17,6 +17,7 @@
 #include "part.h"
 #include "partial.h"
 #include "prognoz.h"
+#include "recording.h"
 #include "runtime.h"
 #include "session.h"
 #include "sites.h"
@@ -54,11 +55,16 @@ static void put_packed(FILE *f, const char *key, const char *packed, uint32_t n)
 
 static void put_session(FILE *f, const struct pz_session *s, const char *ending)
 {
+    char library[MPI_MAX_LIBRARY_VERSION_STRING];
     struct timespec real;
 
     clock_gettime(CLOCK_REALTIME, &real);
     fprintf(f, "%s\nrank %d\nsize %d\n", PZ_PART_MAGIC, s->rank, s->size);
     put_escaped(f, "ending", ending);
+    put_escaped(f, "program", program_invocation_short_name);
+    pz_recording_library(library, sizeof(library));
+    put_escaped(f, "library", library);
+    fprintf(f, "cores %d\n", pz_recording_cores());
     for (int k = 0; k < s->nnodes; k++)
         put_escaped(f, "node", s->node_names[k]);
     fputs("node_of_rank", f);
