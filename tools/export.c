@@ -200,12 +200,15 @@ int pz_cmd_export(int argc, char **argv)
 
     if (rc)
         return rc == 1 ? 0 : 2;
-    /* on stderr: the standard output may be the export itself */
-    if ((endings = pz_partial_endings(o.trace)))
-        pz_partial_notice(stderr, "prognoz export: ", endings);
-    free(endings);
     pz_progress_line_init(&o.progress, "export", o.quiet);
     if (o.simgrid && (rc = export_simgrid(&o)) != 0)
         return rc;
-    return o.perfetto ? export_perfetto(&o) : 0;
+    if (o.perfetto && (rc = export_perfetto(&o)) != 0)
+        return rc;
+    /* once exported, a trace that reads; on stderr: the standard output may be the
+     * export itself */
+    if ((endings = pz_partial_endings(o.trace)))
+        pz_partial_notice(stderr, "prognoz export: ", endings);
+    free(endings);
+    return 0;
 }

@@ -65,7 +65,7 @@ grep -q '^"recorded": {"partial": {"processes": \[{"rank": 0, "ended": ' "$PZ_WO
     pz_fail "kill: the JSON of predict has no \"partial\""
 "$PZ_PROGNOZ" export --simgrid "$PZ_WORK/kill.simgrid" --machine "$ideal" "$PZ_WORK/kill" \
     >/dev/null 2>"$PZ_WORK/kill.export.err" || pz_fail "kill: prognoz export fails: $(cat "$PZ_WORK/kill.export.err")"
-pz_expect_eq "kill: the first line of export on stderr" "prognoz export: $notice" \
+pz_expect_eq "kill: the line of export on stderr" "prognoz export: $notice" \
     "$(head -n 1 "$PZ_WORK/kill.export.err")"
 
 run term
