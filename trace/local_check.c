@@ -42,6 +42,9 @@ static OTF2_CallbackCode on_mapping(void *data, OTF2_MappingType type, const OTF
         b = (struct bound){ c, "call site", c->defs->nsites };
         break;
     default:
+        /* another tool's (Score-P maps attributes, groups, metrics ...): not checked */
+        if (type < OTF2_MAPPING_MAX)
+            return OTF2_CALLBACK_SUCCESS;
         snprintf(c->problem, sizeof(c->problem),
                  "damaged local definitions: a mapping table of unknown type %u", type);
         return OTF2_CALLBACK_INTERRUPT;

@@ -2,9 +2,10 @@
  * OTF2 applies their mapping tables to the location's events without a word, and
  * ignores one of a type it does not know, so that a damaged file would read as events
  * on other communicators or of other functions.  What the recorder writes
- * (wrapper/localdefs.c) is what is accepted: mapping tables of communicators, strings,
- * regions and call sites to ids the global definitions have, and clock offsets of a
- * finite, non-negative deviation. */
+ * (wrapper/localdefs.c) is checked: mapping tables of communicators, strings, regions
+ * and call sites map to ids the global definitions have; those of OTF2's other types
+ * (other tools write them) are let through, those of a type OTF2 does not know are
+ * refused; clock offsets have a finite, non-negative deviation. */
 #ifndef PZ_LOCAL_CHECK_H
 #define PZ_LOCAL_CHECK_H
 
