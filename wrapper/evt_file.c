@@ -94,35 +94,82 @@ static int ends_file(const unsigned char *data, size_t n)
            memcmp(data + n - sizeof(end_of_file), end_of_file, sizeof(end_of_file)) == 0;
 }
 
+/* Copies the len bytes of from to fd at offset: in the kernel where it can (a file
+ * system that shares blocks then copies nothing), else through a buffer. */
+static int copy_bytes(int fd, uint64_t offset, int from, uint64_t len)
+{
+    loff_t in = 0, out = (loff_t)offset;
+    unsigned char *buf;
+    int rc = 0;
+
+    while ((uint64_t)in < len) {
+        ssize_t n = copy_file_range(from, &in, fd, &out, (size_t)(len - (uint64_t)in), 0);
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+    }
+    if ((uint64_t)in == len)
+        return 0;
+    if (!(buf = malloc(PZ_EVT_CHUNK)))
+        return -1;
+    while (rc == 0 && (uint64_t)in < len) {
+        size_t want = len - (uint64_t)in < PZ_EVT_CHUNK ? (size_t)(len - (uint64_t)in)
+                                                         : PZ_EVT_CHUNK;
+        ssize_t n = read_at(from, buf, want, (uint64_t)in);
+
+        if (n <= 0)
+            rc = n < 0 ? -1 : invalid();
+        else
+            rc = write_at(fd, buf, (size_t)n, offset + (uint64_t)in);
+        in += n > 0 ? n : 0;
+    }
+    free(buf);
+    return rc;
+}
+
+/* The chunk headers of the len bytes at offset of fd, each at a multiple of the chunk
+ * size, checked and their events numbered after events. */
+static int renumber_chunks(int fd, uint64_t offset, uint64_t len, uint64_t events)
+{
+    unsigned char header[HEADER_SIZE];
+
+    for (uint64_t at = 0; at < len; at += PZ_EVT_CHUNK) {
+        if (len - at < HEADER_SIZE + sizeof(end_of_file))
+            return invalid();
+        if (read_at(fd, header, sizeof(header), offset + at) != (ssize_t)sizeof(header))
+            return -1;
+        if (header[0] != CHUNK_HEADER)
+            return invalid();
+        renumber(header, events);
+        if (write_at(fd, header, sizeof(header), offset + at) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* Copies the chunks of from to fd at offset on, their events numbered after events;
  * the new length in *size. */
 static int copy_chunks(int fd, uint64_t offset, int from, uint64_t events, uint64_t *size)
 {
-    unsigned char *chunk = malloc(PZ_EVT_CHUNK);
-    uint64_t at = 0;
-    ssize_t n = 0;
-    int rc = chunk ? 0 : -1;
+    unsigned char end[sizeof(end_of_file)];
+    struct stat st;
+    uint64_t len;
 
-    while (rc == 0 && (n = read_at(from, chunk, PZ_EVT_CHUNK, at)) > 0) {
-        /* a chunk shorter than the chunk size can only be the last, ending the file */
-        if (n < HEADER_SIZE || chunk[0] != CHUNK_HEADER ||
-            ((size_t)n < PZ_EVT_CHUNK && !ends_file(chunk, (size_t)n)))
-            rc = invalid();
-        else
-            renumber(chunk, events);
-        if (rc == 0)
-            rc = write_at(fd, chunk, (size_t)n, offset + at);
-        at += (uint64_t)n;
-        if ((size_t)n < PZ_EVT_CHUNK)
-            break;
-    }
-    if (n < 0)
-        rc = -1;
-    else if (rc == 0 && (at == 0 || !ends_file(chunk, (size_t)((at - 1) % PZ_EVT_CHUNK + 1))))
-        rc = invalid();
-    free(chunk);
-    *size = offset + at;
-    return rc;
+    if (fstat(from, &st) != 0)
+        return -1;
+    len = (uint64_t)st.st_size;
+    if (len < HEADER_SIZE + sizeof(end))
+        return invalid();
+    if (read_at(from, end, sizeof(end), len - sizeof(end)) != (ssize_t)sizeof(end))
+        return -1;
+    if (!ends_file(end, sizeof(end)))
+        return invalid();
+    if (copy_bytes(fd, offset, from, len) != 0 || renumber_chunks(fd, offset, len, events) != 0)
+        return -1;
+    *size = offset + len;
+    return 0;
 }
 
 /* The end of file of the first size bytes of fd made an end of chunk, its last chunk
