@@ -94,3 +94,10 @@ for m in kill term finalize; do
         pz_fail "$m: a saved event file is left in the trace"
     fi
 done
+
+# an interval that is no number of seconds: one warning, from rank 0, and the default
+p2p=$(pz_program p2p) || exit 77
+PZ_ENV=PROGNOZ_FLUSH_INTERVAL=-1 pz_record badinterval 2 "$p2p" || pz_fail "badinterval: the run fails"
+pz_expect_eq "badinterval: the warnings" \
+    "prognoz: warning: PROGNOZ_FLUSH_INTERVAL='-1' is not a number of seconds from 0 to 1000000; using 10" \
+    "$(grep 'warning' "$PZ_WORK/badinterval.err")"
