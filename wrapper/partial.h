@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+struct pz_thread;
+
 /* Ends recording on this process and saves it, once: the intervals still open are
  * closed at when (ticks), every thread's buffer is written to its event file, which is
  * closed, and STAGE/part.RANK is written; ending says how the process ended ("MPI_Abort
@@ -19,7 +21,6 @@ void pz_partial_save(const char *ending, uint64_t when);
 
 /* Writes the part of a checkpoint: ending PZ_PARTIAL_KILLED, thread t the only one,
  * its events in the first saved bytes of its saved file.  0, or -1 after a warning. */
-struct pz_thread;
 int pz_partial_checkpoint(const struct pz_thread *t, uint64_t saved);
 
 /* Whether a part was saved or is being saved by this process. */
