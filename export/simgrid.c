@@ -307,14 +307,16 @@ static int process_of(struct proc *o, uint32_t comm, uint32_t rank)
 }
 
 /* A send or receive: blocking as `send`/`recv` when it is the call's only message, else
- * nonblocking with its wait at the call's end (MPI_Sendrecv). */
+ * nonblocking with its wait at the call's end (MPI_Sendrecv).  One with MPI_PROC_NULL
+ * (no peer) completes at once and moves nothing: it has no action. */
 static void blocking(struct proc *o, const struct pz_rec *r, int alone)
 {
-    int send = r->kind == PZ_REC_SEND, peer = process_of(o, r->comm, r->peer);
-    struct req q = { 0, send ? o->p : peer, send ? peer : o->p, r->tag };
+    int send = r->kind == PZ_REC_SEND, peer;
+    struct req q;
 
-    if (peer < 0)
+    if (r->peer == PZ_NONE32 || (peer = process_of(o, r->comm, r->peer)) < 0)
         return;
+    q = (struct req){ 0, send ? o->p : peer, send ? peer : o->p, r->tag };
     begin(o, alone ? (send ? "send" : "recv") : (send ? "isend" : "irecv"));
     put(o, " %d %u %llu", peer, r->tag, (unsigned long long)r->bytes);
     end(o);
@@ -323,8 +325,9 @@ static void blocking(struct proc *o, const struct pz_rec *r, int alone)
 }
 
 /* MPI_Isend, MPI_Irecv: posted with what the completion records (a wildcard receive
- * gets the source and tag it matched); not at all if the program cancelled it or, for a
- * receive, never completed it. */
+ * gets the source and tag it matched); not at all if the program cancelled it, for a
+ * receive, never completed it, or it was with MPI_PROC_NULL (a receive of the message
+ * MPI_Improbe found there): its completion then finds no request, and waits for none. */
 static void nonblocking(struct proc *o, const struct pz_rec *r, size_t call_len)
 {
     int send = r->kind == PZ_REC_ISEND;
@@ -337,7 +340,7 @@ static void nonblocking(struct proc *o, const struct pz_rec *r, size_t call_len)
     if ((c && c->kind == PZ_REC_REQUEST_CANCELLED) || (!c && !send))
         return;
     done = send ? *r : *c;
-    if ((peer = process_of(o, done.comm, done.peer)) < 0)
+    if (done.peer == PZ_NONE32 || (peer = process_of(o, done.comm, done.peer)) < 0)
         return;
     begin(o, send ? "isend" : "irecv");
     put(o, " %d %u %llu", peer, done.tag, (unsigned long long)done.bytes);

@@ -4,12 +4,14 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "long_options.h"
 #include "machine.h"
 #include "machines.h"
+#include "partial_notice.h"
 #include "perfetto.h"
 #include "progress_line.h"
 #include "simgrid.h"
@@ -195,11 +197,19 @@ int pz_cmd_export(int argc, char **argv)
 {
     struct options o = { .machine = PZ_DEFAULT_MACHINE };
     int rc = parse(argc, argv, &o);
+    char *endings;
 
     if (rc)
         return rc == 1 ? 0 : 2;
     pz_progress_line_init(&o.progress, "export", o.quiet);
     if (o.simgrid && (rc = export_simgrid(&o)) != 0)
         return rc;
-    return o.perfetto ? export_perfetto(&o) : 0;
+    if (o.perfetto && (rc = export_perfetto(&o)) != 0)
+        return rc;
+    /* once exported, a trace that reads; on stderr: the standard output may be the
+     * export itself */
+    if ((endings = pz_partial_endings(o.trace)))
+        pz_partial_notice(stderr, "prognoz export: ", endings);
+    free(endings);
+    return 0;
 }

@@ -14,6 +14,7 @@
 #include "machine.h"
 #include "machine_options.h"
 #include "open.h"
+#include "partial_notice.h"
 #include "progress_line.h"
 #include "report.h"
 #include "report_html.h"
@@ -341,6 +342,8 @@ static int write_to(FILE *out, const struct options *o, const struct pz_machine 
             describe(out, o->format, m);
         return pz_report_write(out, a, o->format, o->per_process);
     }
+    if (recorded->partial)
+        pz_partial_notice(out, "", recorded->partial);
     for (int i = 0; i < o->m.nmachines; i++)
         runs[i] = (struct pz_compared){ m[i].name, &a[i], &m[i] };
     if (o->format == PZ_REPORT_HTML)
@@ -398,6 +401,7 @@ int pz_cmd_predict(int argc, char **argv)
     struct pz_analysis a[PZ_MAX_MACHINES];
     struct pz_prediction results[PZ_MAX_MACHINES];
     struct pz_progress_line progress;
+    char *endings;
     int rc = parse(argc, argv, &o), done = 0;
 
     if (rc)
@@ -408,8 +412,13 @@ int pz_cmd_predict(int argc, char **argv)
     pz_temporary_clean_up_on_signals();
     if (pz_machine_options_load("predict", &o.m, m) != 0)
         return 1;
-    while (done < o.m.nmachines && predict_one(&o, &m[done], &a[done], &results[done]) == 0)
+    endings = pz_partial_endings(o.trace);
+    while (done < o.m.nmachines && predict_one(&o, &m[done], &a[done], &results[done]) == 0) {
+        /* a predicted run of a partial trace is partial too: its report says so */
+        a[done].partial = endings ? strdup(endings) : NULL;
         done++;
+    }
+    free(endings);
     rc = done == o.m.nmachines ? write_report(&o, m, a, results) : 1;
     for (int i = 0; i < done; i++)
         pz_analysis_free(&a[i]);

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "anchor.h"
+#include "local_check.h"
 #include "open.h"
 
 /* The trace OTF2's errors go to (one is open at a time), and the callback before. */
@@ -112,12 +113,33 @@ int pz_trace_file_open(struct pz_trace_file *f, const char *path, struct pz_defs
     return f->error[0] ? -1 : 0;
 }
 
+/* The problem the checks found in location loc's local definitions, naming its file
+ * (DIR/traces.otf2's locations are DIR/traces/LOC.def), in place of OTF2's complaint of
+ * the reading they interrupted. */
+static void fail_local_defs(struct pz_trace_file *f, uint64_t loc, const char *problem)
+{
+    size_t n = strlen(f->path);
+
+    f->otf2_failed = 0;
+    if (n > 5 && strcmp(f->path + n - 5, ".otf2") == 0)
+        snprintf(f->error, sizeof(f->error), "%.*s/%llu.def: %s", (int)(n - 5), f->path,
+                 (unsigned long long)loc, problem);
+    else
+        pz_trace_file_fail(f, "location %llu: %s", (unsigned long long)loc, problem);
+}
+
 int pz_trace_file_local_defs(struct pz_trace_file *f, const struct pz_defs *defs, int th)
 {
     OTF2_DefReader *dr = OTF2_Reader_GetDefReader(f->otf, defs->thread_location[th]);
+    struct pz_local_check check = { defs, "" };
+    int failed_before = f->error[0] != '\0', ok;
     uint64_t n;
-    int ok = dr && OTF2_Reader_ReadAllLocalDefinitions(f->otf, dr, &n) == OTF2_SUCCESS;
 
+    if (dr)
+        pz_local_check_register(f->otf, dr, &check);
+    ok = dr && OTF2_Reader_ReadAllLocalDefinitions(f->otf, dr, &n) == OTF2_SUCCESS;
+    if (check.problem[0] && !failed_before)
+        fail_local_defs(f, defs->thread_location[th], check.problem);
     if (dr)
         OTF2_Reader_CloseDefReader(f->otf, dr);
     if (!ok)

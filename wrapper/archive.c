@@ -7,6 +7,7 @@
 
 #include "archive.h"
 #include "clock.h"
+#include "evt_file.h"
 
 static OTF2_Archive *archive;
 static int errors;
@@ -39,7 +40,7 @@ int pz_archive_open(const char *dir, MPI_Comm comm)
     int ok;
 
     OTF2_Error_RegisterCallback(count_error, NULL);
-    archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024,
+    archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, PZ_EVT_CHUNK,
                                 4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     ok = archive != NULL;
     ok = ok && OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL) == OTF2_SUCCESS;

@@ -13,6 +13,7 @@
 #include "assemble.h"
 #include "assembly.h"
 #include "calls_gen.h"
+#include "evt_file.h"
 #include "globaldefs.h"
 #include "interval_defs.h"
 #include "names.h"
@@ -165,6 +166,47 @@ static void set_global_lists(const struct pz_assembly *a, struct pz_run_info *ru
     run->nsites = a->sites.nall;
 }
 
+/* "4,4,2": the cores of each node, as the first rank there that left a part saw them;
+ * 0 where none did (unknown). */
+static char *node_cores(const struct pz_part *parts, int size, const struct pz_part *first)
+{
+    size_t len = 12 * (size_t)first->nodes.n + 1, used = 0;
+    char *list = malloc(len);
+
+    for (uint32_t k = 0; list && k < first->nodes.n; k++) {
+        int cores = 0;
+
+        for (int r = 0; r < size && !cores; r++)
+            if (parts[r].ending && first->node_of_rank[r] == (int)k)
+                cores = parts[r].cores;
+        used += (size_t)snprintf(list + used, len - used, "%s%d", k ? "," : "", cores);
+    }
+    if (list && !first->nodes.n)
+        list[0] = '\0';
+    return list;
+}
+
+/* The recording's properties, as the recorder sets them at finalize (recording.h), from
+ * the parts; realtime_begin: the run's start, ns since the epoch. */
+static void write_recording(OTF2_Archive *archive, const struct pz_part *parts, int size,
+                            uint64_t realtime_begin)
+{
+    const struct pz_part *first = first_part(parts, size);
+    time_t start = (time_t)(realtime_begin / 1000000000u);
+    char date[32], *cores = node_cores(parts, size, first);
+    struct tm tm;
+
+    if (first->program)
+        OTF2_Archive_SetProperty(archive, PZ_PROGRAM_PROPERTY, first->program, false);
+    if (gmtime_r(&start, &tm) && strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm))
+        OTF2_Archive_SetProperty(archive, PZ_DATE_PROPERTY, date, false);
+    if (first->library && first->library[0])
+        OTF2_Archive_SetProperty(archive, PZ_MPI_LIBRARY_PROPERTY, first->library, false);
+    if (cores)
+        OTF2_Archive_SetProperty(archive, PZ_NODE_CORES_PROPERTY, cores, false);
+    free(cores);
+}
+
 static void write_global(OTF2_Archive *archive, const struct pz_part *parts, int size,
                          const struct pz_assembly *a)
 {
@@ -186,6 +228,7 @@ static void write_global(OTF2_Archive *archive, const struct pz_part *parts, int
         run.events = events;
         set_global_lists(a, &run);
         pz_write_global_definitions(OTF2_Archive_GetGlobalDefWriter(archive), &run);
+        write_recording(archive, parts, size, run.realtime_begin);
         pz_intervals_free((struct pz_interval_def *)run.intervals, run.nintervals);
         pz_intervals_free((struct pz_interval_def *)run.sites, run.nsites);
     }
@@ -270,7 +313,7 @@ static int write_archive(const char *out, const struct pz_part *parts, int size,
                          const struct pz_assembly *a)
 {
     OTF2_Archive *archive = OTF2_Archive_Open(out, "traces", OTF2_FILEMODE_WRITE,
-                                              1024 * 1024, 4 * 1024 * 1024,
+                                              PZ_EVT_CHUNK, 4 * 1024 * 1024,
                                               OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     char *text = endings(parts, size);
     int ok = archive && text &&
@@ -323,6 +366,32 @@ static int move_events(const char *stage, const char *out)
     return rc;
 }
 
+/* The event file of every thread that a checkpoint saved (checkpoint.h) made of its
+ * saved file, whatever the recorder wrote after it; -1 and errno on failure. */
+static int restore_saved(const char *stage, const struct pz_part *parts, int size)
+{
+    char evt[PATH_MAX], saved[PATH_MAX + 8];
+
+    for (int r = 0; r < size; r++) {
+        for (uint32_t i = 0; parts[r].ending && i < parts[r].nthreads; i++) {
+            const struct pz_part_thread *t = &parts[r].threads[i];
+            unsigned long long location = pz_location_id(r, t->index);
+
+            if (!t->saved)
+                continue;
+            if (snprintf(evt, sizeof(evt), "%s/traces/%llu.evt", stage, location) >=
+                (int)sizeof(evt)) {
+                errno = ENAMETOOLONG;
+                return -1;
+            }
+            snprintf(saved, sizeof(saved), "%s.saved", evt);
+            if (pz_evt_cut(saved, t->saved) != 0 || rename(saved, evt) != 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
 /* Removes the parts of stage, then what the recorder left there, then stage itself. */
 static void remove_stage(const char *stage, int size)
 {
@@ -352,7 +421,7 @@ static int assemble(const char *dir, const char *stage, struct pz_part *parts, i
     }
     err = write_archive(out, parts, size, &a);
     pz_assembly_free(&a);
-    if (err != 0 || move_events(stage, out) != 0) {
+    if (err != 0 || restore_saved(stage, parts, size) != 0 || move_events(stage, out) != 0) {
         fprintf(stderr, "prognoz: cannot assemble the trace of '%s' in '%s': %s\n", stage, out,
                 err ? "OTF2 cannot write it" : strerror(errno));
         return -1;

@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "checkpoint.h"
 #include "clock.h"
 #include "clock_sync.h"
 #include "comms.h"
@@ -297,6 +298,7 @@ void pz_session_write(void)
 
     measure_offset(s);
     nthreads = flush_threads(&events, &dropped, &first, &last);
+    pz_checkpoint_join();
     if (any_failed(s->comm) || write_definitions(nthreads, events, first, last) != 0) {
         give_up(s);
     } else {

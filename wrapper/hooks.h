@@ -10,6 +10,7 @@
 
 #include "bytes.h"
 #include "calls_gen.h"
+#include "checkpoint.h"
 #include "clock.h"
 #include "requests.h"
 #include "sites.h"
@@ -130,6 +131,8 @@ PZ_ALWAYS_INLINE int pz_call_leave(struct pz_call *c)
     t->used += need;
     if (__builtin_expect(t->flush_start != 0, 0))
         pz_thread_mark_flush(t);
+    if (__builtin_expect(pz_checkpoint_may_be_due(r->leave), 0))
+        pz_checkpoint(t);
     t->busy = 0;
     return c->ret;
 }

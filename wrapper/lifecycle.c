@@ -2,6 +2,7 @@
  * call recorded; the finalizing call recorded and the trace written. */
 #include <stdint.h>
 
+#include "checkpoint.h"
 #include "ending.h"
 #include "hooks.h"
 #include "lifecycle.h"
@@ -35,6 +36,7 @@ void pz_lifecycle_start(int thread_level, uint64_t enter, uint64_t leave,
     if (ok) {
         record_call(call, enter, leave, cpu);
         pz_ending_arm();
+        pz_checkpoint_arm();
     }
 }
 

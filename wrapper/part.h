@@ -7,9 +7,14 @@
  *   prognoz-part 1
  *   rank R / size N / ending TEXT (how the process ended, one line)
  *   node NAME (one per node of the run, in order) / node_of_rank I0 I1 ... (N values)
+ *   program NAME / library TEXT / cores N (the recording's properties: the program,
+ *     the MPI library, this node's online cores; recording.h)
  *   cpu 0|1 / offset TIME OFFSET DEVIATION (the clock offset measured at start)
  *   clock NOW REALTIME (its clock and the epoch's, in ns, when the part was written)
  *   thread INDEX EVENTS FIRST LAST (one per thread: events written, span in ns)
+ *   saved INDEX SIZE (after its thread line, in the part of a checkpoint: the thread's
+ *                     events are the first SIZE bytes of traces/LOC.evt.saved, not
+ *                     its event file; checkpoint.h)
  *   comm GID CREATOR SIZE REMOTE NDIMS MEMBERS... CART... (one per local reference)
  *   list S / interval S / site S (count lists, interval and call-site identities in
  *                                 local-id order, '\' and newline escaped as \\ and \n)
@@ -30,6 +35,7 @@
 struct pz_part_thread {
     uint32_t index;
     uint64_t events, first, last;
+    uint64_t saved;                    /* bytes of its saved file, 0 if none */
 };
 
 struct pz_part_strings {
@@ -40,6 +46,8 @@ struct pz_part_strings {
 struct pz_part {
     int rank, size;
     char *ending;
+    char *program, *library;           /* NULL if the part does not say */
+    int cores;                         /* 0: unknown */
     struct pz_part_strings nodes;
     int *node_of_rank;                 /* size values */
     int cpu;

@@ -64,9 +64,26 @@ static int add_thread(struct pz_part *p, const char *text)
     t.events = events;
     t.first = first;
     t.last = last;
+    t.saved = 0;
     p->threads = grown;
     p->threads[p->nthreads++] = t;
     return 0;
+}
+
+static int add_saved(struct pz_part *p, const char *text)
+{
+    unsigned index;
+    unsigned long long size;
+
+    if (sscanf(text, "%u %llu", &index, &size) != 2 || size == 0)
+        return -1;
+    for (uint32_t i = 0; i < p->nthreads; i++) {
+        if (p->threads[i].index == index) {
+            p->threads[i].saved = size;
+            return 0;
+        }
+    }
+    return -1;
 }
 
 static int add_comm(struct pz_part *p, const char *text)
@@ -107,6 +124,12 @@ static int read_header(struct pz_part *p, const char *key, const char *text)
         return sscanf(text, "%d", &p->size) == 1 && p->size > 0 ? 0 : -1;
     if (!strcmp(key, "ending"))
         return (p->ending = unescape(text)) ? 0 : -1;
+    if (!strcmp(key, "program"))
+        return !p->program && (p->program = unescape(text)) ? 0 : -1;
+    if (!strcmp(key, "library"))
+        return !p->library && (p->library = unescape(text)) ? 0 : -1;
+    if (!strcmp(key, "cores"))
+        return sscanf(text, "%d", &p->cores) == 1 && p->cores >= 0 ? 0 : -1;
     if (!strcmp(key, "node"))
         return add_string(&p->nodes, text);
     if (!strcmp(key, "node_of_rank"))
@@ -140,6 +163,8 @@ static int read_line(struct pz_part *p, char *line)
         *space = '\0';
     if (!strcmp(line, "thread"))
         return add_thread(p, text);
+    if (!strcmp(line, "saved"))
+        return add_saved(p, text);
     if (!strcmp(line, "comm"))
         return add_comm(p, text);
     if (!strcmp(line, "list"))
@@ -204,6 +229,8 @@ static void strings_free(struct pz_part_strings *list)
 void pz_part_free(struct pz_part *p)
 {
     free(p->ending);
+    free(p->program);
+    free(p->library);
     strings_free(&p->nodes);
     free(p->node_of_rank);
     free(p->threads);

@@ -9,6 +9,7 @@
 
 #include "archive.h"
 #include "callsite.h"
+#include "checkpoint.h"
 #include "clock.h"
 #include "comms.h"
 #include "interval_defs.h"
@@ -16,6 +17,7 @@
 #include "part.h"
 #include "partial.h"
 #include "prognoz.h"
+#include "recording.h"
 #include "runtime.h"
 #include "session.h"
 #include "sites.h"
@@ -53,11 +55,16 @@ static void put_packed(FILE *f, const char *key, const char *packed, uint32_t n)
 
 static void put_session(FILE *f, const struct pz_session *s, const char *ending)
 {
+    char library[MPI_MAX_LIBRARY_VERSION_STRING];
     struct timespec real;
 
     clock_gettime(CLOCK_REALTIME, &real);
     fprintf(f, "%s\nrank %d\nsize %d\n", PZ_PART_MAGIC, s->rank, s->size);
     put_escaped(f, "ending", ending);
+    put_escaped(f, "program", program_invocation_short_name);
+    pz_recording_library(library, sizeof(library));
+    put_escaped(f, "library", library);
+    fprintf(f, "cores %d\n", pz_recording_cores());
     for (int k = 0; k < s->nnodes; k++)
         put_escaped(f, "node", s->node_names[k]);
     fputs("node_of_rank", f);
@@ -123,11 +130,46 @@ static void close_threads(FILE *f)
     }
 }
 
-void pz_partial_save(const char *ending, uint64_t when)
+/* Writes STAGE/part.RANK, complete or not at all; the thread lines by close_threads,
+ * or for a checkpoint the one of thread only, whose events are the first saved bytes
+ * of its saved file.  0, or -1 after a warning. */
+static int write_part(const char *ending, const struct pz_thread *only, uint64_t saved)
 {
     struct pz_session *s = &pz_session;
     char path[PATH_MAX + 128], tmp[PATH_MAX + 128];
     FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%s%d", s->stage, PZ_PART_PREFIX, s->rank);
+    snprintf(tmp, sizeof(tmp), "%s/%s%d.tmp", s->stage, PZ_PART_PREFIX, s->rank);
+    if (!(f = fopen(tmp, "w"))) {
+        pz_runtime_warn("cannot save the trace of rank %d in '%s': %s", s->rank, tmp,
+                        strerror(errno));
+        return -1;
+    }
+    put_session(f, s, ending);
+    if (only) {
+        fprintf(f, "thread %u %llu %llu %llu\nsaved %u %llu\n", only->index,
+                (unsigned long long)only->nevents, (unsigned long long)only->first_ns,
+                (unsigned long long)only->last_ns, only->index, (unsigned long long)saved);
+    } else {
+        close_threads(f);
+        pz_checkpoint_join();
+    }
+    put_comms(f);
+    put_strings(f);
+    fputs("end\n", f);
+    /* the part appears complete or not at all */
+    if (fclose(f) != 0 || rename(tmp, path) != 0) {
+        pz_runtime_warn("cannot save the trace of rank %d in '%s': %s", s->rank, path,
+                        strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+void pz_partial_save(const char *ending, uint64_t when)
+{
+    struct pz_session *s = &pz_session;
     int expected = 0;
 
     if (!pz_runtime_on() || !s->archive_open ||
@@ -143,20 +185,10 @@ void pz_partial_save(const char *ending, uint64_t when)
                         "full?)", s->rank);
         return;
     }
-    snprintf(path, sizeof(path), "%s/%s%d", s->stage, PZ_PART_PREFIX, s->rank);
-    snprintf(tmp, sizeof(tmp), "%s/%s%d.tmp", s->stage, PZ_PART_PREFIX, s->rank);
-    if (!(f = fopen(tmp, "w"))) {
-        pz_runtime_warn("cannot save the trace of rank %d in '%s': %s", s->rank, tmp,
-                        strerror(errno));
-        return;
-    }
-    put_session(f, s, ending);
-    close_threads(f);
-    put_comms(f);
-    put_strings(f);
-    fputs("end\n", f);
-    /* the part appears complete or not at all */
-    if (fclose(f) != 0 || rename(tmp, path) != 0)
-        pz_runtime_warn("cannot save the trace of rank %d in '%s': %s", s->rank, path,
-                        strerror(errno));
+    write_part(ending, NULL, 0);
+}
+
+int pz_partial_checkpoint(const struct pz_thread *t, uint64_t saved)
+{
+    return write_part(PZ_PARTIAL_KILLED, t, saved);
 }

@@ -39,21 +39,30 @@ static void node_cores(char *list, size_t len, const int *cores, int size,
     }
 }
 
+void pz_recording_library(char *library, size_t len)
+{
+    char text[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int n;
+
+    if (PMPI_Get_library_version(text, &n) != MPI_SUCCESS)
+        text[0] = '\0';
+    one_line(text);
+    snprintf(library, len, "%s", text);
+}
+
 static void set_properties(const int *cores, int size, const int *node_of_rank, int nnodes,
                            uint64_t realtime_begin)
 {
-    char library[MPI_MAX_LIBRARY_VERSION_STRING] = "", date[32] = "", *list;
+    char library[MPI_MAX_LIBRARY_VERSION_STRING], date[32] = "", *list;
     time_t start = (time_t)(realtime_begin / 1000000000u);
     struct tm tm;
-    int len;
 
     pz_archive_set_property(PZ_PROGRAM_PROPERTY, program_invocation_short_name);
     if (gmtime_r(&start, &tm) && strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm))
         pz_archive_set_property(PZ_DATE_PROPERTY, date);
-    if (PMPI_Get_library_version(library, &len) == MPI_SUCCESS) {
-        one_line(library);
+    pz_recording_library(library, sizeof(library));
+    if (library[0])
         pz_archive_set_property(PZ_MPI_LIBRARY_PROPERTY, library);
-    }
     if ((list = malloc(12 * (size_t)nnodes + 1))) {
         node_cores(list, 12 * (size_t)nnodes + 1, cores, size, node_of_rank, nnodes);
         pz_archive_set_property(PZ_NODE_CORES_PROPERTY, list);
@@ -63,7 +72,7 @@ static void set_properties(const int *cores, int size, const int *node_of_rank, 
 
 /* The online cores of this node; PROGNOZ_CORES=N says N instead, so that a test's
  * recording is, or is not, oversubscribed whatever machine runs it. */
-static int online_cores(void)
+int pz_recording_cores(void)
 {
     const char *forced = getenv("PROGNOZ_CORES");
 
@@ -73,7 +82,7 @@ static int online_cores(void)
 void pz_recording_note(MPI_Comm comm, int rank, int size, const int *node_of_rank,
                        int nnodes, uint64_t realtime_begin)
 {
-    int mine = online_cores();
+    int mine = pz_recording_cores();
     int *cores = rank == 0 ? malloc((size_t)size * sizeof(int)) : NULL;
 
     PMPI_Gather(&mine, 1, MPI_INT, cores, 1, MPI_INT, 0, comm);

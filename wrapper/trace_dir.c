@@ -52,14 +52,16 @@ int pz_trace_dir_stage(const char *dir, char *stage)
     return errno;
 }
 
-/* Whether name is one prognoz writes in traces/: digits, then ".evt" or ".def". */
+/* Whether name is one prognoz writes in traces/: digits, then ".evt", ".def" or
+ * ".evt.saved" (checkpoint.h). */
 static int is_location_file(const char *name)
 {
     const char *p = name;
 
     while (*p >= '0' && *p <= '9')
         p++;
-    return p > name && (strcmp(p, ".evt") == 0 || strcmp(p, ".def") == 0);
+    return p > name && (strcmp(p, ".evt") == 0 || strcmp(p, ".def") == 0 ||
+                        strcmp(p, ".evt.saved") == 0);
 }
 
 /* Appends 'name' to the list kept (size bytes), ", " between names, "..." once the

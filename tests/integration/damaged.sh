@@ -43,3 +43,14 @@ cp -r "$PZ_WORK/p2p" "$PZ_WORK/truncated"
 size=$(wc -c <"$PZ_WORK/truncated/traces/1.evt")
 truncate -s $((size / 2)) "$PZ_WORK/truncated/traces/1.evt"
 check_all truncated
+
+# a local definitions file whose mapping of communicators is of no known type: OTF2
+# would ignore it and read rank 1's events on other communicators.  The file begins
+# with an 18-byte chunk header, then that mapping table (wrapper/localdefs.c writes it
+# first): record type, record length, mapping type at byte 20.
+cp -r "$PZ_WORK/p2p" "$PZ_WORK/mapping"
+printf '\377' | dd of="$PZ_WORK/mapping/traces/1.def" bs=1 seek=20 conv=notrunc 2>/dev/null
+check_all mapping
+pz_expect_eq "mapping: the line of report" \
+    "prognoz report: $PZ_WORK/mapping/traces/1.def: damaged local definitions: a mapping table of unknown type 255" \
+    "$("$PZ_PROGNOZ" report "$PZ_WORK/mapping" 2>&1 >/dev/null)"

@@ -39,3 +39,11 @@ calls() {
 }
 pz_expect_eq "the calls of the predicted run" "$(calls "$PZ_WORK/report.txt")" \
     "$(calls "$PZ_WORK/predicted.txt")"
+
+# exported for SimGrid: the one message, and no action for the operations on
+# MPI_PROC_NULL, which complete at once and move nothing
+rm -rf "$PZ_WORK/simgrid"
+run export.txt export "$PZ_WORK/mprobe_null" --simgrid "$PZ_WORK/simgrid" \
+    --machine "$PZ_TOP_SRCDIR/tests/integration/ideal.conf"
+pz_expect_eq "export: the point-to-point actions" "0 send 1 3 4;1 recv 0 3 4;" \
+    "$(cat "$PZ_WORK"/simgrid/rank-*.txt | grep -E '^[0-9]+ (i?send|i?recv|wait) ' | tr '\n' ';')"

@@ -77,6 +77,13 @@ case $(head -n 1 "$PZ_WORK/direct.report") in
 "Partial trace: the run ended without MPI_Finalize (0: $nothing; 1: exit without MPI_Finalize (status 5))"*) ;;
 *) pz_fail "direct: the report does not begin with the partial line" ;;
 esac
+# the recording's properties, as a whole recording has them
+"$PZ_PROGNOZ" report --format json "$PZ_WORK/direct" >"$PZ_WORK/direct.json" ||
+    pz_fail "direct: prognoz report --format json fails"
+grep -q '"recording": {"program": "partial", "date": "[0-9-]*T[0-9:]*Z", "mpi_library": "[^"]' \
+    "$PZ_WORK/direct.json" || pz_fail "direct: the JSON's recording block lacks the program, date or MPI library"
+grep -q '"nodes": \[{"name": "[^"]*", "processes": 2, "cores": [1-9]' "$PZ_WORK/direct.json" ||
+    pz_fail "direct: the JSON's recording block lacks the cores of the node"
 pz_trace direct
 expect_calls direct 1 MPI_Init MPI_Comm_rank MPI_Barrier MPI_Barrier MPI_Barrier
 

@@ -27,9 +27,11 @@ static const char *const whole_part =
     "prognoz-part 1\n"
     "rank 1\nsize 2\n"
     "ending MPI_Abort (error code 3)\n"
+    "program heat\nlibrary MPICH Version: 4.0.2\ncores 8\n"
     "node a\nnode b\nnode_of_rank 0 1\n"
     "cpu 1\noffset 100 -25 0.5\nclock 9000 1700000000000000000\n"
     "thread 0 26 1000 8000\n"
+    "saved 0 4096\n"
     "comm 0 0 2 0 0 0 1\n"
     "comm 2 106 0 0 0\n"
     "comm 77 14 2 0 2 1 0 2 1 1 0\n"
@@ -49,6 +51,9 @@ Test(part, reads_back_every_line)
     cr_expect_eq(p.rank, 1);
     cr_expect_eq(p.size, 2);
     cr_expect_str_eq(p.ending, "MPI_Abort (error code 3)");
+    cr_expect_str_eq(p.program, "heat");
+    cr_expect_str_eq(p.library, "MPICH Version: 4.0.2");
+    cr_expect_eq(p.cores, 8);
     cr_assert_eq(p.nodes.n, 2);
     cr_expect_str_eq(p.nodes.s[1], "b");
     cr_expect_eq(p.node_of_rank[1], 1);
@@ -59,6 +64,7 @@ Test(part, reads_back_every_line)
     cr_assert_eq(p.nthreads, 1);
     cr_expect_eq(p.threads[0].events, 26);
     cr_expect_eq(p.threads[0].last, 8000);
+    cr_expect_eq(p.threads[0].saved, 4096);
     cr_assert_eq(p.ncomms, 3);
     /* world: members 0 1; unknown: no members; a 2x1 Cartesian communicator of ranks
      * 1 0, periodic in its first dimension only */
