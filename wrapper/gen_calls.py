@@ -29,6 +29,8 @@ ROLE_TYPES = {
     'root': ('int', 'PZ_NO_ROOT'), 'op': ('MPI_Op', 'MPI_OP_NULL'),
     'message': ('MPI_Message *', 'NULL'), 'newcomm': ('MPI_Comm *', 'NULL'),
     'kind': ('enum pz_coll_op', 'PZ_COLL_NONE'),
+    'file': ('MPI_File', 'MPI_FILE_NULL'), 'filename': ('const char *', 'NULL'),
+    'amode': ('int', '0'), 'offset': ('MPI_Offset', '0'), 'whence': ('int', 'MPI_SEEK_SET'),
 }
 
 # Roles that are no parameter: 'kind' passes the row's collective kind, a constant.
@@ -246,7 +248,8 @@ def write_wrapper(out, c):
 
 def write_wrappers_c(out, calls):
     out.write(HEADER)
-    out.write('#include "hooks.h"\n#include "hooks_coll.h"\n#include "hooks_p2p.h"\n')
+    out.write('#include "hooks.h"\n#include "hooks_coll.h"\n#include "hooks_io.h"\n'
+              '#include "hooks_p2p.h"\n')
     for c in calls:
         if not c.category.hand:
             write_wrapper(out, c)

@@ -10,7 +10,7 @@
 
 static int written_at_enter(int kind)
 {
-    return kind <= PZ_ITEM_NBC_REQUEST || kind == PZ_ITEM_COLL;
+    return kind <= PZ_ITEM_NBC_REQUEST || kind == PZ_ITEM_COLL || kind == PZ_ITEM_IO_BEGIN;
 }
 
 static uint32_t root_of(const struct pz_item *it)
@@ -37,6 +37,10 @@ static void at_enter(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *it)
         break;
     case PZ_ITEM_COLL:
         OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, t);
+        break;
+    case PZ_ITEM_IO_BEGIN:
+        OTF2_EvtWriter_IoOperationBegin(w, NULL, t, it->comm, it->collective, (uint32_t)it->tag,
+                                        it->bytes, it->request);
         break;
     }
 }
@@ -87,6 +91,30 @@ static uint64_t received(const struct pz_item *it)
     return n > 0 ? (uint64_t)n : 0;
 }
 
+/* The MPI-IO events written at a call's leave time (record.h). */
+static void io_at_leave(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *it)
+{
+    switch (it->kind) {
+    case PZ_ITEM_IO_ISSUED:
+        OTF2_EvtWriter_IoOperationIssued(w, NULL, t, it->comm, it->request);
+        break;
+    case PZ_ITEM_IO_COMPLETE:
+        OTF2_EvtWriter_IoOperationComplete(w, NULL, t, it->comm, received(it), it->request);
+        break;
+    case PZ_ITEM_IO_CREATE:
+        OTF2_EvtWriter_IoCreateHandle(w, NULL, t, it->comm, it->collective, (uint32_t)it->tag,
+                                      (uint32_t)it->bytes);
+        break;
+    case PZ_ITEM_IO_DESTROY:
+        OTF2_EvtWriter_IoDestroyHandle(w, NULL, t, it->comm);
+        break;
+    case PZ_ITEM_IO_SEEK:
+        OTF2_EvtWriter_IoSeek(w, NULL, t, it->comm, (int64_t)it->bytes, (uint8_t)it->tag,
+                              it->bytes_received);
+        break;
+    }
+}
+
 static void at_leave(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *it)
 {
     switch (it->kind) {
@@ -110,6 +138,9 @@ static void at_leave(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *it)
     case PZ_ITEM_NBC_COMPLETE:
     case PZ_ITEM_COLL:
         collective_end(w, t, it);
+        break;
+    default:
+        io_at_leave(w, t, it);
         break;
     }
 }
