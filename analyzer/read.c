@@ -281,6 +281,7 @@ static void release(struct reader *r)
         free(r->procs[p].stack);
     free(r->procs);
     pz_waits_free(r);
+    pz_io_rma_free(r);
     pz_tree_release(&r->tree);
 }
 

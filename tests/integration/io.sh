@@ -50,3 +50,25 @@ for r in 0 1; do
     } | pz_expect_calls io "$r"
 done
 pz_reads_trace io
+
+# The report: I/O time a part of MPI time; each rank read 32 + 16 + 8 + 32 = 88 bytes
+# (collective, independent, nonblocking, split collective) and wrote 16 + 8 = 24, so the
+# whole run 176 and 48; no one-sided communication.
+grep -q '^I/O Time [0-9.]* (Read 176 B, Written 48 B)$' "$PZ_WORK/io.report" ||
+    pz_fail "io: the report's I/O line is not as expected: $(grep '^I/O Time' "$PZ_WORK/io.report")"
+grep -q '^One-Sided Time 0.000000 (Put 0 B, Got 0 B)$' "$PZ_WORK/io.report" ||
+    pz_fail "io: the report's one-sided line is not as expected"
+"$PZ_PROGNOZ" report "$PZ_WORK/io" --format json --per-process >"$PZ_WORK/io.json" ||
+    pz_fail "io: prognoz report --format json failed"
+"${PZ_PYTHON:-python3}" - "$PZ_WORK/io.json" <<'PY' || pz_fail "io: the JSON report's I/O figures are not as expected"
+import json, sys
+run = json.load(open(sys.argv[1]))["intervals"][0]
+main, procs = run["main"], [p["values"] for p in run["per_process"]]
+assert (main["io_bytes_read"], main["io_bytes_written"]) == (176, 48), main
+assert (main["rma_bytes_put"], main["rma_bytes_got"], main["rma_time"]) == (0, 0, 0), main
+assert 0 < main["io_time"] <= main["mpi_time"], main
+for p in procs:
+    assert (p["io_bytes_read"], p["io_bytes_written"]) == (88, 24), p
+    assert 0 < p["io_time"] <= p["mpi_time"], p
+assert abs(main["io_time"] - sum(p["io_time"] for p in procs)) < 1e-6, main
+PY
