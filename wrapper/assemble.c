@@ -220,7 +220,8 @@ static void write_local(OTF2_Archive *archive, const struct pz_part *p, int r,
         pz_write_local_definitions(w, &(struct pz_local_maps){
             { a->comm_maps[r], p->ncomms }, { a->lists.maps[r], p->lists.n },
             { regions, nregions }, { a->sites.maps[r], p->sites.n },
-            { NULL, 0 } /* parts do not keep MPI-IO handles */ }, &offset, 1);
+            { NULL, 0 }, { NULL, 0 } /* parts keep no file handles, no windows */ },
+            &offset, 1);
         OTF2_Archive_CloseDefWriter(archive, w);
     }
     free(regions);

@@ -31,6 +31,7 @@ ROLE_TYPES = {
     'kind': ('enum pz_coll_op', 'PZ_COLL_NONE'),
     'file': ('MPI_File', 'MPI_FILE_NULL'), 'filename': ('const char *', 'NULL'),
     'amode': ('int', '0'), 'offset': ('MPI_Offset', '0'), 'whence': ('int', 'MPI_SEEK_SET'),
+    'win': ('MPI_Win', 'MPI_WIN_NULL'), 'locktype': ('int', 'MPI_LOCK_SHARED'),
 }
 
 # Roles that are no parameter: 'kind' passes the row's collective kind, a constant.
@@ -249,7 +250,7 @@ def write_wrapper(out, c):
 def write_wrappers_c(out, calls):
     out.write(HEADER)
     out.write('#include "hooks.h"\n#include "hooks_coll.h"\n#include "hooks_io.h"\n'
-              '#include "hooks_p2p.h"\n')
+              '#include "hooks_p2p.h"\n#include "hooks_rma.h"\n')
     for c in calls:
         if not c.category.hand:
             write_wrapper(out, c)

@@ -313,4 +313,5 @@ void pz_write_global_definitions(OTF2_GlobalDefWriter *w, const struct pz_run_in
     write_comms(&s, run);
     write_topologies(&s, run);
     pz_write_io_definitions(w, &s.next, run);
+    pz_write_rma_definitions(w, &s.next, run);
 }

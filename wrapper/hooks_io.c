@@ -4,7 +4,13 @@
 #include <otf2/otf2.h>
 
 #include "hooks_io.h"
-#include "iofiles.h"
+#include "handles.h"
+
+/* The value of a file handle, as the registry knows it (handles.h). */
+static uint64_t file_key(MPI_File fh)
+{
+    return (uint64_t)(uintptr_t)fh;
+}
 
 /* A new I/O event of the call on handle ref, its other fields neutral. */
 static struct pz_item *io_item(struct pz_call *c, enum pz_item_kind kind, uint32_t ref)
@@ -74,10 +80,10 @@ static OTF2_IoAccessMode access_mode(int amode)
 void pz_post_io_open(struct pz_call *c, MPI_Comm comm, const char *filename, int amode,
                      MPI_File *fh)
 {
-    uint32_t ref = pz_io_opened(comm, filename, *fh);
+    uint32_t ref = pz_handles_made(&pz_io_files, comm, filename, file_key(*fh));
     struct pz_item *it;
 
-    if (ref == PZ_IO_NO_HANDLE || !(it = io_item(c, PZ_ITEM_IO_CREATE, ref)))
+    if (ref == PZ_NO_HANDLE || !(it = io_item(c, PZ_ITEM_IO_CREATE, ref)))
         return;
     it->collective = (uint8_t)access_mode(amode);
     it->tag = (amode & MPI_MODE_CREATE ? OTF2_IO_CREATION_FLAG_CREATE : 0) |
@@ -88,17 +94,17 @@ void pz_post_io_open(struct pz_call *c, MPI_Comm comm, const char *filename, int
 
 int pz_pre_io_close(struct pz_call *c, MPI_File *fh)
 {
-    c->comm = pz_io_handle(*fh);
+    c->comm = pz_handles_find(&pz_io_files, file_key(*fh));
     return 0;
 }
 
 void pz_post_io_close(struct pz_call *c, MPI_File *fh)
 {
     (void)fh;  /* MPI_FILE_NULL now: the pre hook kept its reference */
-    if (c->comm == PZ_IO_NO_HANDLE)
+    if (c->comm == PZ_NO_HANDLE)
         return;
     io_item(c, PZ_ITEM_IO_DESTROY, c->comm);
-    pz_io_closed(c->comm);
+    pz_handles_freed(&pz_io_files, c->comm);
 }
 
 int pz_pre_io_access(struct pz_call *c, MPI_Status **status)
@@ -109,10 +115,10 @@ int pz_pre_io_access(struct pz_call *c, MPI_Status **status)
 void pz_post_io_access(struct pz_call *c, MPI_File fh, int count, MPI_Datatype type,
                        MPI_Status *status)
 {
-    uint32_t ref = pz_io_handle(fh);
+    uint32_t ref = pz_handles_find(&pz_io_files, file_key(fh));
     uint64_t bytes = pz_bytes(count, type);
 
-    if (ref == PZ_IO_NO_HANDLE)
+    if (ref == PZ_NO_HANDLE)
         return;
     begin(c, ref, mode_of(c->id), collective_of(c->id), bytes, 0);
     complete(c, ref, 0, bytes, status);
@@ -121,12 +127,12 @@ void pz_post_io_access(struct pz_call *c, MPI_File fh, int count, MPI_Datatype t
 void pz_post_io_iaccess(struct pz_call *c, MPI_File fh, int count, MPI_Datatype type,
                         MPI_Request *request)
 {
-    struct pz_request r = { .kind = PZ_REQ_IO, .comm = pz_io_handle(fh), .peer = -1,
+    struct pz_request r = { .kind = PZ_REQ_IO, .comm = pz_handles_find(&pz_io_files, file_key(fh)), .peer = -1,
                             .bytes = pz_bytes(count, type), .send_counts = PZ_NO_COUNTS,
                             .recv_counts = PZ_NO_COUNTS };
     struct pz_item *it;
 
-    if (r.comm == PZ_IO_NO_HANDLE || *request == MPI_REQUEST_NULL)
+    if (r.comm == PZ_NO_HANDLE || *request == MPI_REQUEST_NULL)
         return;
     pz_requests_post(c->thread->requests, *request, &r);
     begin(c, r.comm, mode_of(c->id), OTF2_IO_OPERATION_FLAG_NON_BLOCKING | collective_of(c->id),
@@ -137,9 +143,9 @@ void pz_post_io_iaccess(struct pz_call *c, MPI_File fh, int count, MPI_Datatype 
 
 void pz_post_io_split_begin(struct pz_call *c, MPI_File fh, int count, MPI_Datatype type)
 {
-    uint32_t ref = pz_io_handle(fh);
+    uint32_t ref = pz_handles_find(&pz_io_files, file_key(fh));
 
-    if (ref != PZ_IO_NO_HANDLE)
+    if (ref != PZ_NO_HANDLE)
         begin(c, ref, mode_of(c->id), OTF2_IO_OPERATION_FLAG_COLLECTIVE, pz_bytes(count, type),
               PZ_IO_SPLIT_MATCHING_ID);
 }
@@ -151,9 +157,9 @@ int pz_pre_io_split_end(struct pz_call *c, MPI_Status **status)
 
 void pz_post_io_split_end(struct pz_call *c, MPI_File fh, MPI_Status *status)
 {
-    uint32_t ref = pz_io_handle(fh);
+    uint32_t ref = pz_handles_find(&pz_io_files, file_key(fh));
 
-    if (ref != PZ_IO_NO_HANDLE)
+    if (ref != PZ_NO_HANDLE)
         complete(c, ref, PZ_IO_SPLIT_MATCHING_ID, 0, status);
 }
 
@@ -166,11 +172,11 @@ static OTF2_IoSeekOption seek_option(int whence)
 
 void pz_post_io_seek(struct pz_call *c, MPI_File fh, MPI_Offset offset, int whence)
 {
-    uint32_t ref = pz_io_handle(fh);
+    uint32_t ref = pz_handles_find(&pz_io_files, file_key(fh));
     MPI_Offset position = 0, byte = 0;
     struct pz_item *it;
 
-    if (ref == PZ_IO_NO_HANDLE || !(it = io_item(c, PZ_ITEM_IO_SEEK, ref)))
+    if (ref == PZ_NO_HANDLE || !(it = io_item(c, PZ_ITEM_IO_SEEK, ref)))
         return;
     /* the resulting offset in bytes from the file's start, through the view */
     if (c->id == PZ_CALL_MPI_File_seek_shared)
@@ -185,9 +191,9 @@ void pz_post_io_seek(struct pz_call *c, MPI_File fh, MPI_Offset offset, int when
 
 void pz_post_io_sync(struct pz_call *c, MPI_File fh)
 {
-    uint32_t ref = pz_io_handle(fh);
+    uint32_t ref = pz_handles_find(&pz_io_files, file_key(fh));
 
-    if (ref == PZ_IO_NO_HANDLE)
+    if (ref == PZ_NO_HANDLE)
         return;
     begin(c, ref, OTF2_IO_OPERATION_MODE_FLUSH, OTF2_IO_OPERATION_FLAG_COLLECTIVE, 0, 0);
     complete(c, ref, 0, 0, NULL);

@@ -1,6 +1,6 @@
 /* The hooks of MPI-IO (wrapper/mpi_calls.tbl, categories io_*): the calls are recorded
  * as Score-P records them, with OTF2's I/O events on a handle per opened file
- * (iofiles.h): IoCreateHandle at MPI_File_open, IoDestroyHandle at MPI_File_close,
+ * (handles.h): IoCreateHandle at MPI_File_open, IoDestroyHandle at MPI_File_close,
  * IoOperationBegin and IoOperationComplete around each read, write and sync, IoSeek.
  * A read or write is told from its function's name: the operation (read or write), and
  * whether it is collective (_all, _ordered).  A nonblocking one is issued by its call

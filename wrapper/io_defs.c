@@ -1,4 +1,4 @@
-/* MPI-IO definitions (io_defs.h).  Needs no MPI. */
+/* MPI-IO and window definitions (io_defs.h).  Needs no MPI. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,4 +77,20 @@ void pz_write_io_definitions(OTF2_GlobalDefWriter *w, OTF2_StringRef *next_strin
                                            comm_of(run, gid), OTF2_UNDEFINED_IO_HANDLE);
     }
     free(names);
+}
+
+void pz_write_rma_definitions(OTF2_GlobalDefWriter *w, OTF2_StringRef *next_string,
+                              const struct pz_run_info *run)
+{
+    char name[48];
+
+    for (uint32_t i = 0; i < run->nrma_windows; i++) {
+        uint64_t gid = 0;
+        const char *ignored;
+
+        parse(run->rma_windows[i], &gid, &ignored);
+        snprintf(name, sizeof(name), "MPI window %u", i);
+        OTF2_GlobalDefWriter_WriteRmaWin(w, i, string(w, next_string, name), comm_of(run, gid),
+                                         OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS);
+    }
 }

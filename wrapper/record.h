@@ -22,7 +22,7 @@ enum pz_item_kind {
     PZ_ITEM_NBC_COMPLETE,      /* NonBlockingCollectiveComplete */
     /* MpiCollectiveBegin at enter, MpiCollectiveEnd at leave */
     PZ_ITEM_COLL,
-    /* MPI-IO (hooks_io.h): comm is the local handle reference (iofiles.h) */
+    /* MPI-IO (hooks_io.h): comm is the local handle reference (handles.h) */
     PZ_ITEM_IO_BEGIN,          /* IoOperationBegin, at enter: collective holds the
                                   operation mode, tag its flags, bytes those requested,
                                   request the matching id */
@@ -34,6 +34,21 @@ enum pz_item_kind {
     PZ_ITEM_IO_DESTROY,        /* IoDestroyHandle, at leave */
     PZ_ITEM_IO_SEEK,           /* IoSeek, at leave: tag whence, bytes the offset
                                   requested, bytes_received the resulting offset */
+    /* one-sided communication (hooks_rma.h): comm is the local window reference, peer
+       the target rank (-1: all of the window's) */
+    PZ_ITEM_RMA_COLL_BEGIN,    /* RmaCollectiveBegin, at enter */
+    PZ_ITEM_RMA_WIN_DESTROY,   /* RmaWinDestroy, at enter */
+    PZ_ITEM_RMA_PUT,           /* RmaPut, at enter: bytes */
+    PZ_ITEM_RMA_GET,           /* RmaGet, at enter: bytes */
+    PZ_ITEM_RMA_ATOMIC,        /* RmaAtomic, at enter: collective holds the atomic type,
+                                  bytes those sent, bytes_received those received */
+    PZ_ITEM_RMA_WIN_CREATE,    /* RmaWinCreate, at leave */
+    PZ_ITEM_RMA_COLL_END,      /* RmaCollectiveEnd, at leave: collective holds the
+                                  operation, tag the sync level */
+    PZ_ITEM_RMA_REQUEST_LOCK,  /* RmaRequestLock, at leave: collective holds the lock
+                                  type, request the lock id */
+    PZ_ITEM_RMA_RELEASE_LOCK,  /* RmaReleaseLock, at leave: request the lock id */
+    PZ_ITEM_RMA_SYNC,          /* RmaSync, at leave: tag the sync type */
 };
 
 /* One MPI event of a call.  Ranks are ranks in the communicator. */

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 /* PZ_REQ_IO: a nonblocking MPI-IO operation, comm its local handle reference
- * (iofiles.h). */
+ * (handles.h). */
 enum pz_request_kind { PZ_REQ_SEND, PZ_REQ_RECV, PZ_REQ_COLL, PZ_REQ_IO };
 
 /* The halves of an MPI_Isendrecv, posted under one handle: the send, whose completion
