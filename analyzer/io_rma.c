@@ -57,7 +57,10 @@ static OTF2_CallbackCode on_io_begin(OTF2_LocationRef loc, OTF2_TimeStamp time, 
     struct pz_io_rma *s = r->io_rma;
     int proc = pz_reader_proc(r, loc);
 
-    (void)time, (void)attributes, (void)flags, (void)requested;
+    (void)time;
+    (void)attributes;
+    (void)flags;
+    (void)requested;
     if (proc < 0 || mode == OTF2_IO_OPERATION_MODE_FLUSH)
         return OTF2_CALLBACK_SUCCESS;
     if ((!s && !(s = r->io_rma = calloc(1, sizeof(*s)))) ||
@@ -77,7 +80,8 @@ static OTF2_CallbackCode on_io_complete(OTF2_LocationRef loc, OTF2_TimeStamp tim
     struct pz_io_rma *s = r->io_rma;
     int proc = pz_reader_proc(r, loc);
 
-    (void)time, (void)attributes;
+    (void)time;
+    (void)attributes;
     /* the latest match: a blocking operation completes right after its begin */
     for (uint32_t i = s ? s->n : 0; i-- > 0;) {
         struct pending *op = &s->ops[i];
@@ -97,7 +101,11 @@ static OTF2_CallbackCode on_put(OTF2_LocationRef loc, OTF2_TimeStamp time, void 
                                 OTF2_AttributeList *attributes, OTF2_RmaWinRef win,
                                 uint32_t remote, uint64_t bytes, uint64_t matching)
 {
-    (void)time, (void)attributes, (void)win, (void)remote, (void)matching;
+    (void)time;
+    (void)attributes;
+    (void)win;
+    (void)remote;
+    (void)matching;
     charge_bytes(ud, loc, offsetof(struct pz_stats, rma_put), bytes);
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -106,7 +114,11 @@ static OTF2_CallbackCode on_get(OTF2_LocationRef loc, OTF2_TimeStamp time, void 
                                 OTF2_AttributeList *attributes, OTF2_RmaWinRef win,
                                 uint32_t remote, uint64_t bytes, uint64_t matching)
 {
-    (void)time, (void)attributes, (void)win, (void)remote, (void)matching;
+    (void)time;
+    (void)attributes;
+    (void)win;
+    (void)remote;
+    (void)matching;
     charge_bytes(ud, loc, offsetof(struct pz_stats, rma_got), bytes);
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -117,7 +129,12 @@ static OTF2_CallbackCode on_atomic(OTF2_LocationRef loc, OTF2_TimeStamp time, vo
                                    uint32_t remote, OTF2_RmaAtomicType type, uint64_t sent,
                                    uint64_t received, uint64_t matching)
 {
-    (void)time, (void)attributes, (void)win, (void)remote, (void)type, (void)matching;
+    (void)time;
+    (void)attributes;
+    (void)win;
+    (void)remote;
+    (void)type;
+    (void)matching;
     charge_bytes(ud, loc, offsetof(struct pz_stats, rma_put), sent);
     charge_bytes(ud, loc, offsetof(struct pz_stats, rma_got), received);
     return OTF2_CALLBACK_SUCCESS;
