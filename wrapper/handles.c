@@ -6,7 +6,6 @@
 
 #include "comms.h"
 #include "handles.h"
-#include "unify.h"
 
 struct pz_handle {
     uint64_t handle;
@@ -97,16 +96,21 @@ uint32_t pz_handles_count(struct pz_handles *h)
     return n;
 }
 
+void pz_handles_identities(struct pz_handles *h, struct pz_strings *out)
+{
+    pthread_mutex_lock(&h->lock);
+    for (uint32_t i = 0; i < h->count; i++)
+        pz_strings_add(out, h->list[i].key);
+    pthread_mutex_unlock(&h->lock);
+}
+
 int pz_handles_unify(struct pz_handles *h, MPI_Comm comm, uint32_t *map, char ***keys,
                      uint32_t *nkeys)
 {
     struct pz_strings packed = { 0 };
     int ret;
 
-    pthread_mutex_lock(&h->lock);
-    for (uint32_t i = 0; i < h->count; i++)
-        pz_strings_add(&packed, h->list[i].key);
-    pthread_mutex_unlock(&h->lock);
+    pz_handles_identities(h, &packed);
     ret = pz_unify_strings(comm, packed.text, (int)packed.len, packed.n, map, keys, nkeys);
     free(packed.text);
     return ret;

@@ -11,6 +11,8 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "unify.h"
+
 /* The reference of a handle the wrapper did not see made. */
 #define PZ_NO_HANDLE UINT32_MAX
 
@@ -37,6 +39,10 @@ void pz_handles_freed(struct pz_handles *h, uint32_t ref);
 
 /* Number of local references so far. */
 uint32_t pz_handles_count(struct pz_handles *h);
+
+/* Appends the identity of every local reference, in order, to out (what the
+ * unification gathers; a part keeps it, part.h). */
+void pz_handles_identities(struct pz_handles *h, struct pz_strings *out);
 
 /* Collective over comm: numbers the handles of the run.  map[ref] receives the global
  * number of each local reference.  On rank 0, *keys and *nkeys receive the identity
