@@ -67,33 +67,44 @@ void pz_post_rma_win_free(struct pz_call *c, MPI_Win *win)
     pz_handles_freed(&pz_rma_windows, c->comm);
 }
 
-/* A transfer of bytes to or from target peer of win; none with MPI_PROC_NULL. */
+/* A transfer of bytes to or from target peer of win; none with MPI_PROC_NULL.  A
+ * request-based one is remembered until its completion. */
 static struct pz_item *transfer(struct pz_call *c, enum pz_item_kind kind, int peer,
-                                MPI_Win win, uint64_t bytes)
+                                MPI_Win win, uint64_t bytes, MPI_Request *request)
 {
-    uint32_t ref = pz_handles_find(&pz_rma_windows, window_key(win));
+    struct pz_request r = { .kind = PZ_REQ_RMA, .peer = peer, .bytes = bytes,
+                            .send_counts = PZ_NO_COUNTS, .recv_counts = PZ_NO_COUNTS };
     struct pz_item *it;
 
-    if (ref == PZ_NO_HANDLE || peer == MPI_PROC_NULL || !(it = rma_item(c, kind, ref, peer)))
+    r.comm = pz_handles_find(&pz_rma_windows, window_key(win));
+    if (r.comm == PZ_NO_HANDLE || peer == MPI_PROC_NULL ||
+        !(it = rma_item(c, kind, r.comm, peer)))
         return NULL;
     it->bytes = bytes;
+    if (request && *request != MPI_REQUEST_NULL) {
+        pz_requests_post(c->thread->requests, *request, &r);
+        it->request = r.id;
+    }
     return it;
 }
 
-void pz_post_rma_put(struct pz_call *c, int count, MPI_Datatype type, int peer, MPI_Win win)
+void pz_post_rma_put(struct pz_call *c, int count, MPI_Datatype type, int peer, MPI_Win win,
+                     MPI_Request *request)
 {
-    transfer(c, PZ_ITEM_RMA_PUT, peer, win, pz_bytes(count, type));
+    transfer(c, PZ_ITEM_RMA_PUT, peer, win, pz_bytes(count, type), request);
 }
 
-void pz_post_rma_get(struct pz_call *c, int count, MPI_Datatype type, int peer, MPI_Win win)
+void pz_post_rma_get(struct pz_call *c, int count, MPI_Datatype type, int peer, MPI_Win win,
+                     MPI_Request *request)
 {
-    transfer(c, PZ_ITEM_RMA_GET, peer, win, pz_bytes(count, type));
+    transfer(c, PZ_ITEM_RMA_GET, peer, win, pz_bytes(count, type), request);
 }
 
 void pz_post_rma_acc(struct pz_call *c, int count, MPI_Datatype type, int rcount,
-                     MPI_Datatype rtype, int peer, MPI_Win win)
+                     MPI_Datatype rtype, int peer, MPI_Win win, MPI_Request *request)
 {
-    struct pz_item *it = transfer(c, PZ_ITEM_RMA_ATOMIC, peer, win, pz_bytes(count, type));
+    struct pz_item *it = transfer(c, PZ_ITEM_RMA_ATOMIC, peer, win, pz_bytes(count, type),
+                                  request);
 
     if (!it)
         return;
@@ -105,7 +116,7 @@ void pz_post_rma_acc(struct pz_call *c, int count, MPI_Datatype type, int rcount
 /* MPI_Fetch_and_op and MPI_Compare_and_swap: one element each way. */
 void pz_post_rma_fetch(struct pz_call *c, MPI_Datatype type, int peer, MPI_Win win)
 {
-    struct pz_item *it = transfer(c, PZ_ITEM_RMA_ATOMIC, peer, win, pz_bytes(1, type));
+    struct pz_item *it = transfer(c, PZ_ITEM_RMA_ATOMIC, peer, win, pz_bytes(1, type), NULL);
 
     if (!it)
         return;

@@ -8,7 +8,10 @@
  * and the bytes of the origin buffer (and of the result buffer received); lock and
  * unlock are RmaRequestLock and RmaReleaseLock, flushes and MPI_Win_sync RmaSync, at
  * leave.  The lock id is the target rank: a process holds at most one lock per target
- * of a window. */
+ * of a window.  A request-based operation (MPI_Rput, MPI_Rget, MPI_Raccumulate,
+ * MPI_Rget_accumulate; request not NULL) has its request id as matching id, and the
+ * wait or test that completes the request an RmaOpCompleteNonBlocking (hooks_wait.c);
+ * the others have matching id 0. */
 #ifndef PZ_HOOKS_RMA_H
 #define PZ_HOOKS_RMA_H
 
@@ -18,11 +21,13 @@ void pz_post_rma_win_new(struct pz_call *c, MPI_Comm comm, MPI_Win *win);
 /* keeps the window's local reference in c->comm for the post hook */
 int pz_pre_rma_win_free(struct pz_call *c, MPI_Win *win);
 void pz_post_rma_win_free(struct pz_call *c, MPI_Win *win);
-void pz_post_rma_put(struct pz_call *c, int count, MPI_Datatype type, int peer, MPI_Win win);
-void pz_post_rma_get(struct pz_call *c, int count, MPI_Datatype type, int peer, MPI_Win win);
+void pz_post_rma_put(struct pz_call *c, int count, MPI_Datatype type, int peer, MPI_Win win,
+                     MPI_Request *request);
+void pz_post_rma_get(struct pz_call *c, int count, MPI_Datatype type, int peer, MPI_Win win,
+                     MPI_Request *request);
 /* rtype is MPI_DATATYPE_NULL for an accumulate that fetches nothing */
 void pz_post_rma_acc(struct pz_call *c, int count, MPI_Datatype type, int rcount,
-                     MPI_Datatype rtype, int peer, MPI_Win win);
+                     MPI_Datatype rtype, int peer, MPI_Win win, MPI_Request *request);
 void pz_post_rma_fetch(struct pz_call *c, MPI_Datatype type, int peer, MPI_Win win);
 void pz_post_rma_fence(struct pz_call *c, MPI_Win win);
 /* peer MPI_PROC_NULL: every process of the window (the _all forms) */

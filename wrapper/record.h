@@ -49,6 +49,8 @@ enum pz_item_kind {
                                   type, request the lock id */
     PZ_ITEM_RMA_RELEASE_LOCK,  /* RmaReleaseLock, at leave: request the lock id */
     PZ_ITEM_RMA_SYNC,          /* RmaSync, at leave: tag the sync type */
+    PZ_ITEM_RMA_OP_COMPLETE,   /* RmaOpCompleteNonBlocking, at leave: request the
+                                  matching id of the request-based operation */
 };
 
 /* One MPI event of a call.  Ranks are ranks in the communicator. */

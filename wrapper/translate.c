@@ -152,6 +152,9 @@ static void io_at_leave(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *it)
     case PZ_ITEM_RMA_SYNC:
         OTF2_EvtWriter_RmaSync(w, NULL, t, it->comm, remote_of(it), (uint8_t)it->tag);
         break;
+    case PZ_ITEM_RMA_OP_COMPLETE:
+        OTF2_EvtWriter_RmaOpCompleteNonBlocking(w, NULL, t, it->comm, it->request);
+        break;
     }
 }
 

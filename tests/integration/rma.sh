@@ -4,7 +4,8 @@
 # CREATE_HANDLE or DESTROY_HANDLE); fences are collective BARRIERs on the window; puts,
 # gets and atomic operations carry their target and the bytes of the origin (and result)
 # buffer; locks and unlocks are RmaRequestLock and RmaReleaseLock (all targets for the
-# _all forms), flushes RmaSync.  Post/start/complete/wait are regions only; the calls
+# _all forms), flushes RmaSync; the Rput's request completes in MPI_Wait with an
+# RmaOpCompleteNonBlocking.  Post/start/complete/wait are regions only; the calls
 # the MPI library makes inside them are not recorded.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
 . "$PZ_TOP_SRCDIR/tests/integration/reads.sh"
@@ -41,8 +42,9 @@ for r in 0 1; do
             echo "MPI_Win_unlock | RMA_RELEASE_LOCK $W0, Remote: 1, Lock: 1"
         fi
         echo "MPI_Win_lock_all | RMA_REQUEST_LOCK $W0, Remote: UNDEFINED, Lock: 18446744073709551615, Type: SHARED"
-        echo "MPI_Rput | RMA_PUT $W0, Remote: $o, Bytes: 4, Matching: 0"
-        echo MPI_Wait
+        # the process's first request: matching id 1
+        echo "MPI_Rput | RMA_PUT $W0, Remote: $o, Bytes: 4, Matching: 1"
+        echo "MPI_Wait | RMA_OP_COMPLETE_NON_BLOCKING $W0, Matching: 1"
         echo "MPI_Win_flush_all | RMA_SYNC $W0, Remote: UNDEFINED, Sync Type: MEMORY"
         echo "MPI_Win_unlock_all | RMA_RELEASE_LOCK $W0, Remote: UNDEFINED, Lock: 18446744073709551615"
         coll MPI_Win_free DESTROY_HANDLE 0 "RMA_WIN_DESTROY $W0" PROCESS
