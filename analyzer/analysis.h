@@ -30,6 +30,10 @@ struct pz_stats {
     /* computation duplicated in sequential intervals, less the one copy that is useful
        (sequential.c) */
     double insufficient;
+    /* MPI-IO and one-sided communication (io_rma.c): parts of mpi, and the bytes of
+       their operations (doubles, to be charged like the times) */
+    double io, rma;
+    double io_read, io_written, rma_put, rma_got;
 };
 
 /* One interval of the tree.  Node 0 is the whole run (level 0). */
@@ -89,6 +93,8 @@ struct pz_analysis {
                                           property PZ_PARTIAL_PROPERTY); else NULL */
     char *trace;                       /* the path analyzed, as given */
     struct pz_recording *recording;    /* what the trace says of its recording */
+    int io_rma;                        /* the run made MPI-IO or one-sided calls: the
+                                          reports show their parts of MPI time */
 };
 
 /* Analyzes the OTF2 archive at path (DIR/traces.otf2, or DIR).  Returns 0, or -1 with a
@@ -117,6 +123,10 @@ struct pz_characteristics {
     double wait_at_barrier, barrier_completion, wait_at_nxn, nxn_completion;
     double early_reduce, late_broadcast;
     uint64_t exe_count;
+    /* parts of mpi_time: MPI-IO calls, one-sided calls; the bytes their operations read,
+       wrote, put and got (not in pz_fields: reported when the analysis's io_rma is set) */
+    double io_time, rma_time;
+    double io_bytes_read, io_bytes_written, rma_bytes_put, rma_bytes_got;
 };
 
 void pz_characteristics_of(const struct pz_analysis *a, const struct pz_node *n,

@@ -65,6 +65,12 @@ static void share(const struct pz_stats *s, double execution, double cpu_max,
     c->nxn_completion = s->nxn_completion;
     c->early_reduce = s->early_reduce;
     c->late_broadcast = s->late_broadcast;
+    c->io_time = s->io;
+    c->rma_time = s->rma;
+    c->io_bytes_read = s->io_read;
+    c->io_bytes_written = s->io_written;
+    c->rma_bytes_put = s->rma_put;
+    c->rma_bytes_got = s->rma_got;
 }
 
 /* Adds every time of c to sum (the integral characteristics). */
@@ -96,6 +102,12 @@ static void add(struct pz_characteristics *sum, const struct pz_characteristics 
     sum->nxn_completion += c->nxn_completion;
     sum->early_reduce += c->early_reduce;
     sum->late_broadcast += c->late_broadcast;
+    sum->io_time += c->io_time;
+    sum->rma_time += c->rma_time;
+    sum->io_bytes_read += c->io_bytes_read;
+    sum->io_bytes_written += c->io_bytes_written;
+    sum->rma_bytes_put += c->rma_bytes_put;
+    sum->rma_bytes_got += c->rma_bytes_got;
 }
 
 void pz_characteristics_of_process(const struct pz_analysis *a, const struct pz_node *n,

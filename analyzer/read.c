@@ -9,6 +9,7 @@
 #include <otf2/otf2.h>
 
 #include "analysis.h"
+#include "call_family.h"
 #include "calls_gen.h"
 #include "names.h"
 #include "progress.h"
@@ -49,8 +50,8 @@ static void classify(struct region *g)
              c->category == PZ_CAT_COMM_NEW || c->category == PZ_CAT_COMM_FREE ||
              c->category == PZ_CAT_COMM_IDUP ||
              c->category == PZ_CAT_PCOLL || c->category == PZ_CAT_PNBR ||
-             c->category == PZ_CAT_PARTITIONED || c->category == PZ_CAT_RMA ||
-             c->category == PZ_CAT_IO)
+             c->category == PZ_CAT_PARTITIONED ||
+             pz_call_family(g->info->call) != PZ_FAMILY_OTHER)
         g->mpi_class = CLASS_MPI;
     else
         g->mpi_class = CLASS_SENDRECV;
@@ -295,6 +296,7 @@ static void release(struct reader *r)
         free(r->procs[p].stack);
     free(r->procs);
     pz_waits_free(r);
+    pz_io_rma_free(r);
     pz_tree_release(&r->tree);
 }
 

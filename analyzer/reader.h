@@ -62,6 +62,7 @@ struct process {
 
 struct pz_waits;
 struct pz_nbc;
+struct pz_io_rma;
 
 struct reader {
     struct pz_analysis *a;
@@ -78,6 +79,7 @@ struct reader {
     struct process *procs;
     struct pz_waits *waits;
     struct pz_nbc *nbc;    /* made and freed with the waits */
+    struct pz_io_rma *io_rma;  /* I/O operations in flight (io_rma.c) */
     uint64_t mpi_calls;
     const struct pz_progress_hook *progress;   /* or NULL */
 };
@@ -117,6 +119,17 @@ void pz_profile_bytes(struct reader *r, uint32_t region, uint64_t sent, uint64_t
 
 /* Registers the event callbacks of walk.c on cb. */
 void pz_walk_callbacks(OTF2_GlobalEvtReaderCallbacks *cb);
+
+/* MPI-IO and one-sided communication (io_rma.c).  At the Leave of an MPI call of region
+ * g that lasted d: its time in the io or rma part of every interval of nodes[0..n-1] and
+ * of the whole run, if its function is of either family. */
+void pz_io_rma_call(struct reader *r, int proc, const int *nodes, uint32_t n,
+                    const struct region *g, double d);
+/* Registers the callbacks of the I/O and one-sided events on cb: the bytes of each
+ * operation go to the intervals open on its process when it completes (an I/O
+ * operation) or is issued (RmaPut, RmaGet, RmaAtomic). */
+void pz_io_rma_callbacks(OTF2_GlobalEvtReaderCallbacks *cb);
+void pz_io_rma_free(struct reader *r);
 
 /* Where the time of waits goes (charge.c).  Adds value to the statistic at byte offset
  * field of struct pz_stats, for process proc, in every interval node of nodes[0..n-1]

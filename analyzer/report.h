@@ -66,6 +66,14 @@ int pz_report_compare(FILE *out, const struct pz_analysis *recorded,
 void pz_report_text_profile(FILE *out, const struct pz_analysis *a);
 void pz_report_json_profile(FILE *out, const struct pz_analysis *a);
 
+/* MPI-IO and one-sided communication (report_io_rma.c), written only when a->io_rma:
+ * the text block of interval n (m: its characteristics), with a line per process if
+ * with_processes; the JSON members of values c. */
+void pz_report_text_io_rma(FILE *out, const struct pz_analysis *a, const struct pz_node *n,
+                           const struct pz_characteristics *m, int with_processes);
+void pz_report_json_io_rma(FILE *out, const struct pz_analysis *a,
+                           const struct pz_characteristics *c);
+
 /* The intervals in report order (report_order.c): depth first, children in order of
  * first execution; fills order[0..a->nnodes-1]. */
 void pz_report_order(const struct pz_analysis *a, int *order);

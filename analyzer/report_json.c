@@ -8,12 +8,13 @@
 #include "json.h"
 #include "report.h"
 
-static void values(FILE *out, const struct pz_characteristics *c)
+static void values(FILE *out, const struct pz_analysis *a, const struct pz_characteristics *c)
 {
     fprintf(out, "{\"processors\": %d, \"exe_count\": %llu", c->processors,
             (unsigned long long)c->exe_count);
     for (size_t f = 0; f < PZ_NFIELDS; f++)
         fprintf(out, ", \"%s\": %.9g", pz_fields[f].key, pz_field_value(c, pz_fields[f].offset));
+    pz_report_json_io_rma(out, a, c);
     fputc('}', out);
 }
 
@@ -51,7 +52,7 @@ static void per_process(FILE *out, const struct pz_analysis *a, const struct pz_
             continue;
         fprintf(out, "%s{\"rank\": %d, \"thread\": %d, \"values\": ", first ? "" : ", ",
                 pz_process_rank(a, p), pz_process_thread(a, p));
-        values(out, &c);
+        values(out, a, &c);
         fputc('}', out);
         first = 0;
     }
@@ -88,7 +89,7 @@ static void interval(FILE *out, const struct pz_analysis *a, const struct pz_nod
     else
         fprintf(out, "%d", position[n->parent]);
     fputs(", \"main\": ", out);
-    values(out, &m);
+    values(out, a, &m);
     fputs(", \"comparative\": ", out);
     comparative(out, a, n);
     if (with_processes)

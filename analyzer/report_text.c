@@ -141,6 +141,7 @@ int pz_report_text(FILE *out, const struct pz_analysis *a, int with_processes)
         fputs(i ? "\n" : "", out);
         header(out, n, &m);
         main_characteristics(out, &m);
+        pz_report_text_io_rma(out, a, n, &m, with_processes);
         comparative(out, a, n);
         if (with_processes)
             per_process(out, a, n);

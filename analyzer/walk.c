@@ -137,6 +137,7 @@ static void account_call(struct reader *r, int proc, const struct region *g, dou
         pz_charge(r, proc, nodes, n, offsetof(struct pz_stats, alltoall), d);
     if (g->starts)
         pz_charge(r, proc, nodes, n, offsetof(struct pz_stats, start), d);
+    pz_io_rma_call(r, proc, nodes, n, g, d);
 }
 
 static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
@@ -472,4 +473,5 @@ void pz_walk_callbacks(OTF2_GlobalEvtReaderCallbacks *cb)
     OTF2_GlobalEvtReaderCallbacks_SetMeasurementOnOffCallback(cb, on_measurement);
     OTF2_GlobalEvtReaderCallbacks_SetCallingContextEnterCallback(cb, on_context_enter);
     OTF2_GlobalEvtReaderCallbacks_SetCallingContextLeaveCallback(cb, on_context_leave);
+    pz_io_rma_callbacks(cb);
 }

@@ -47,6 +47,8 @@ struct pz_local_maps {
     struct pz_id_map strings;  /* count lists (vcounts.h) */
     struct pz_id_map regions;  /* MPI functions, then intervals (markers.h) */
     struct pz_id_map sites;    /* call sites (sites.h) */
+    struct pz_id_map io_handles;   /* MPI-IO file handles (handles.h) */
+    struct pz_id_map rma_windows;  /* one-sided windows (handles.h) */
 };
 
 /* Writes the local definitions of a location: its mappings to global ids and its clock

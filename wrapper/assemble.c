@@ -164,6 +164,10 @@ static void set_global_lists(const struct pz_assembly *a, struct pz_run_info *ru
     run->nintervals = a->intervals.nall;
     run->sites = pz_intervals_parse(a->sites.all, a->sites.nall);
     run->nsites = a->sites.nall;
+    run->io_handles = a->io_handles.all;
+    run->nio_handles = a->io_handles.nall;
+    run->rma_windows = a->windows.all;
+    run->nrma_windows = a->windows.nall;
 }
 
 /* "4,4,2": the cores of each node, as the first rank there that left a part saw them;
@@ -262,7 +266,9 @@ static void write_local(OTF2_Archive *archive, const struct pz_part *p, int r,
             continue;
         pz_write_local_definitions(w, &(struct pz_local_maps){
             { a->comm_maps[r], p->ncomms }, { a->lists.maps[r], p->lists.n },
-            { regions, nregions }, { a->sites.maps[r], p->sites.n } }, &offset, 1);
+            { regions, nregions }, { a->sites.maps[r], p->sites.n },
+            { a->io_handles.maps[r], p->io_handles.n }, { a->windows.maps[r], p->windows.n } },
+            &offset, 1);
         OTF2_Archive_CloseDefWriter(archive, w);
     }
     free(regions);

@@ -141,6 +141,16 @@ static const struct pz_part_strings *sites_of(const struct pz_part *p)
     return &p->sites;
 }
 
+static const struct pz_part_strings *io_handles_of(const struct pz_part *p)
+{
+    return &p->io_handles;
+}
+
+static const struct pz_part_strings *windows_of(const struct pz_part *p)
+{
+    return &p->windows;
+}
+
 int pz_assembly_unify(const struct pz_part *parts, int size, struct pz_assembly *a)
 {
     memset(a, 0, sizeof(*a));
@@ -150,7 +160,9 @@ int pz_assembly_unify(const struct pz_part *parts, int size, struct pz_assembly 
     if (unify_comms(parts, size, a) != 0 ||
         unify_strings(parts, size, lists_of, &a->lists) != 0 ||
         unify_strings(parts, size, intervals_of, &a->intervals) != 0 ||
-        unify_strings(parts, size, sites_of, &a->sites) != 0) {
+        unify_strings(parts, size, sites_of, &a->sites) != 0 ||
+        unify_strings(parts, size, io_handles_of, &a->io_handles) != 0 ||
+        unify_strings(parts, size, windows_of, &a->windows) != 0) {
         pz_assembly_free(a);
         return -1;
     }
@@ -174,5 +186,7 @@ void pz_assembly_free(struct pz_assembly *a)
     strings_free(&a->lists, a->size);
     strings_free(&a->intervals, a->size);
     strings_free(&a->sites, a->size);
+    strings_free(&a->io_handles, a->size);
+    strings_free(&a->windows, a->size);
     memset(a, 0, sizeof(*a));
 }

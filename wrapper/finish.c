@@ -13,6 +13,7 @@
 #include "calls_gen.h"
 #include "globaldefs.h"
 #include "intervals.h"
+#include "handles.h"
 #include "markers.h"
 #include "recording.h"
 #include "runtime.h"
@@ -20,6 +21,7 @@
 #include "sites.h"
 #include "thread.h"
 #include "trace_dir.h"
+#include "unify.h"
 #include "vcounts.h"
 
 /* Node of every rank, by processor name (PROGNOZ_NODE overrides it, for tests). */
@@ -223,8 +225,8 @@ static void give_up(struct pz_session *s)
 /* What a process's local numbers mean for the whole run, once every buffer is written
  * out (writing them out numbers the call sites). */
 struct unified {
-    uint32_t ncomms, nlists, nintervals, nsites;
-    uint32_t *comm_map, *list_map, *interval_map, *site_map, *regions;
+    uint32_t ncomms, nlists, nintervals, nsites, nio, nwins;
+    uint32_t *comm_map, *list_map, *interval_map, *site_map, *regions, *io_map, *win_map;
     struct pz_global_comm *comms;
     struct pz_interval_def *intervals, *sites;
 };
@@ -242,10 +244,14 @@ static void unify(MPI_Comm comm, struct unified *u, struct pz_run_info *run)
     u->list_map = map_of(u->nlists = pz_vcounts_count());
     u->interval_map = map_of(u->nintervals = pz_markers_count());
     u->site_map = map_of(u->nsites = pz_sites_count());
+    u->io_map = map_of(u->nio = pz_handles_count(&pz_io_files));
+    u->win_map = map_of(u->nwins = pz_handles_count(&pz_rma_windows));
     pz_comms_unify(comm, u->comm_map, &u->comms, &run->ncomms);
     pz_vcounts_unify(comm, u->list_map, &run->count_lists, &run->ncount_lists);
     pz_intervals_unify(comm, u->interval_map, &u->intervals, &run->nintervals);
     pz_sites_unify(comm, u->site_map, &u->sites, &run->nsites);
+    pz_handles_unify(&pz_io_files, comm, u->io_map, &run->io_handles, &run->nio_handles);
+    pz_handles_unify(&pz_rma_windows, comm, u->win_map, &run->rma_windows, &run->nrma_windows);
     PMPI_Reduce(&pz_record_cpu, &run->cpu_time, 1, MPI_INT, MPI_LOR, 0, comm);
     u->regions = region_map(u->interval_map, u->nintervals);
     run->comms = u->comms;
@@ -259,10 +265,14 @@ static void unified_free(struct unified *u, struct pz_run_info *run)
     pz_vcounts_free_global(run->count_lists, run->ncount_lists);
     pz_intervals_free(u->intervals, run->nintervals);
     pz_intervals_free(u->sites, run->nsites);
+    pz_free_strings(run->io_handles, run->nio_handles);
+    pz_free_strings(run->rma_windows, run->nrma_windows);
     free(u->comm_map);
     free(u->list_map);
     free(u->interval_map);
     free(u->site_map);
+    free(u->io_map);
+    free(u->win_map);
     free(u->regions);
 }
 
@@ -281,7 +291,8 @@ static int write_definitions(int nthreads, const uint64_t *events, uint64_t firs
     unify(s->comm, &u, &run);
     write_local_definitions(&(struct pz_local_maps){
         { u.comm_map, u.ncomms }, { u.list_map, u.nlists },
-        { u.regions, u.regions ? PZ_NCALLS + u.nintervals : 0 }, { u.site_map, u.nsites } });
+        { u.regions, u.regions ? PZ_NCALLS + u.nintervals : 0 }, { u.site_map, u.nsites },
+        { u.io_map, u.nio }, { u.win_map, u.nwins } });
     write_global_definitions(nthreads, events, first, last, &run);
     unified_free(&u, &run);
     failed = any_failed(s->comm);

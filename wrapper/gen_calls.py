@@ -33,6 +33,9 @@ ROLE_TYPES = {
     'root': ('int', 'PZ_NO_ROOT'), 'op': ('MPI_Op', 'MPI_OP_NULL'),
     'message': ('MPI_Message *', 'NULL'), 'newcomm': ('MPI_Comm *', 'NULL'),
     'kind': ('enum pz_coll_op', 'PZ_COLL_NONE'),
+    'file': ('MPI_File', 'MPI_FILE_NULL'), 'filename': ('const char *', 'NULL'),
+    'amode': ('int', '0'), 'offset': ('MPI_Offset', '0'), 'whence': ('int', 'MPI_SEEK_SET'),
+    'win': ('MPI_Win', 'MPI_WIN_NULL'), 'locktype': ('int', 'MPI_LOCK_SHARED'),
 }
 
 # Roles that are no parameter: 'kind' passes the row's collective kind, a constant.
@@ -250,7 +253,8 @@ def write_wrapper(out, c):
 
 def write_wrappers_c(out, calls, available):
     out.write(HEADER)
-    out.write('#include "hooks.h"\n#include "hooks_coll.h"\n#include "hooks_p2p.h"\n')
+    out.write('#include "hooks.h"\n#include "hooks_coll.h"\n#include "hooks_io.h"\n'
+              '#include "hooks_p2p.h"\n#include "hooks_rma.h"\n')
     for c in calls:
         if not c.category.hand and (available is None or 'P' + c.name in available):
             write_wrapper(out, c)

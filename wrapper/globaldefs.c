@@ -7,6 +7,7 @@
 #include "calls_gen.h"
 #include "defs.h"
 #include "globaldefs.h"
+#include "io_defs.h"
 #include "names.h"
 #include "vcounts.h"
 
@@ -311,4 +312,6 @@ void pz_write_global_definitions(OTF2_GlobalDefWriter *w, const struct pz_run_in
     write_cpu_time(&s, run);
     write_comms(&s, run);
     write_topologies(&s, run);
+    pz_write_io_definitions(w, &s.next, run);
+    pz_write_rma_definitions(w, &s.next, run);
 }

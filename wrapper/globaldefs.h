@@ -27,6 +27,10 @@ struct pz_run_info {
     const struct pz_interval_def *sites;       /* source code location i (id unused) */
     uint32_t nsites;
     int cpu_time;                    /* some process recorded CPU times (PROGNOZ_CPU_TIME) */
+    char **io_handles;               /* MPI-IO handle i's identity (io_defs.h) */
+    uint32_t nio_handles;
+    char **rma_windows;              /* window i's identity (io_defs.h) */
+    uint32_t nrma_windows;
 };
 
 void pz_write_global_definitions(OTF2_GlobalDefWriter *w, const struct pz_run_info *run);

@@ -59,6 +59,12 @@ PZ_ALWAYS_INLINE void record_completion(struct pz_call *c, struct pz_request r,
         pz_add_request_event(c, &r, PZ_ITEM_ISEND_COMPLETE);
     } else if (r.kind == PZ_REQ_COLL) {
         pz_add_request_event(c, &r, PZ_ITEM_NBC_COMPLETE);
+    } else if (r.kind == PZ_REQ_RMA) {
+        pz_add_request_event(c, &r, PZ_ITEM_RMA_OP_COMPLETE);
+    } else if (r.kind == PZ_REQ_IO) {
+        if ((it = pz_add_request_event(c, &r, PZ_ITEM_IO_COMPLETE)) && status &&
+            status != MPI_STATUS_IGNORE)
+            pz_item_keep_status(it, status);
     } else if (r.pair == PZ_PAIR_RECV) {
         if (r.peer == MPI_ANY_SOURCE && status && status != MPI_STATUS_IGNORE)
             r.peer = status->MPI_SOURCE;

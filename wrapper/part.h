@@ -18,6 +18,8 @@
  *   comm GID CREATOR SIZE REMOTE NDIMS MEMBERS... CART... (one per local reference)
  *   list S / interval S / site S (count lists, interval and call-site identities in
  *                                 local-id order, '\' and newline escaped as \\ and \n)
+ *   iohandle S / window S (MPI-IO file handles' and windows' identities, handles.h,
+ *                          alike)
  *   end
  * A part without its "end" line was cut short and is not used. */
 #ifndef PZ_PART_H
@@ -58,7 +60,7 @@ struct pz_part {
     uint32_t nthreads;
     struct pz_comm_info *comms;        /* rank unused; members NULL when unknown */
     uint32_t ncomms;
-    struct pz_part_strings lists, intervals, sites;
+    struct pz_part_strings lists, intervals, sites, io_handles, windows;
 };
 
 /* Reads the part at path into *p.  Returns 0, or -1 with a message naming path and

@@ -173,6 +173,10 @@ static int read_line(struct pz_part *p, char *line)
         return add_string(&p->intervals, text);
     if (!strcmp(line, "site"))
         return add_string(&p->sites, text);
+    if (!strcmp(line, "iohandle"))
+        return add_string(&p->io_handles, text);
+    if (!strcmp(line, "window"))
+        return add_string(&p->windows, text);
     return read_header(p, line, text);
 }
 
@@ -242,5 +246,7 @@ void pz_part_free(struct pz_part *p)
     strings_free(&p->lists);
     strings_free(&p->intervals);
     strings_free(&p->sites);
+    strings_free(&p->io_handles);
+    strings_free(&p->windows);
     memset(p, 0, sizeof(*p));
 }

@@ -12,6 +12,7 @@
 #include "checkpoint.h"
 #include "clock.h"
 #include "comms.h"
+#include "handles.h"
 #include "interval_defs.h"
 #include "markers.h"
 #include "part.h"
@@ -93,15 +94,15 @@ static void put_comms(FILE *f)
     }
 }
 
-/* Count lists, then interval and call-site identities as the unification would have
- * received them (intervals.c, sites.c). */
+/* Count lists, then interval, call-site, file-handle and window identities as the
+ * unification would have received them (intervals.c, sites.c, handles.c). */
 static void put_strings(FILE *f)
 {
     /* reading the program's debug information takes time, which a process that mpiexec
      * is about to kill does not have: only when there is something to resolve */
     struct pz_callsites *cs = pz_markers_count() || pz_sites_count() ? pz_callsites_open()
                                                                      : NULL;
-    struct pz_strings ids = { 0 }, sites = { 0 };
+    struct pz_strings ids = { 0 }, sites = { 0 }, files = { 0 }, windows = { 0 };
     int len;
     char *lists = pz_vcounts_pack(&len);
 
@@ -114,8 +115,14 @@ static void put_strings(FILE *f)
     pz_sites_identities(cs, &sites);
     put_packed(f, "site", sites.text, (uint32_t)sites.n);
     pz_callsites_close(cs);
+    pz_handles_identities(&pz_io_files, &files);
+    put_packed(f, "iohandle", files.text, (uint32_t)files.n);
+    pz_handles_identities(&pz_rma_windows, &windows);
+    put_packed(f, "window", windows.text, (uint32_t)windows.n);
     free(ids.text);
     free(sites.text);
+    free(files.text);
+    free(windows.text);
 }
 
 /* Writes every thread's records to its event file and closes it; one line each. */

@@ -22,6 +22,35 @@ enum pz_item_kind {
     PZ_ITEM_NBC_COMPLETE,      /* NonBlockingCollectiveComplete */
     /* MpiCollectiveBegin at enter, MpiCollectiveEnd at leave */
     PZ_ITEM_COLL,
+    /* MPI-IO (hooks_io.h): comm is the local handle reference (handles.h) */
+    PZ_ITEM_IO_BEGIN,          /* IoOperationBegin, at enter: collective holds the
+                                  operation mode, tag its flags, bytes those requested,
+                                  request the matching id */
+    PZ_ITEM_IO_ISSUED,         /* IoOperationIssued, at leave (nonblocking operations) */
+    PZ_ITEM_IO_COMPLETE,       /* IoOperationComplete, at leave: bytes transferred (or the
+                                  status kept), request the matching id */
+    PZ_ITEM_IO_CREATE,         /* IoCreateHandle, at leave: collective holds the access
+                                  mode, tag the creation flags, bytes the status flags */
+    PZ_ITEM_IO_DESTROY,        /* IoDestroyHandle, at leave */
+    PZ_ITEM_IO_SEEK,           /* IoSeek, at leave: tag whence, bytes the offset
+                                  requested, bytes_received the resulting offset */
+    /* one-sided communication (hooks_rma.h): comm is the local window reference, peer
+       the target rank (-1: all of the window's) */
+    PZ_ITEM_RMA_COLL_BEGIN,    /* RmaCollectiveBegin, at enter */
+    PZ_ITEM_RMA_WIN_DESTROY,   /* RmaWinDestroy, at enter */
+    PZ_ITEM_RMA_PUT,           /* RmaPut, at enter: bytes */
+    PZ_ITEM_RMA_GET,           /* RmaGet, at enter: bytes */
+    PZ_ITEM_RMA_ATOMIC,        /* RmaAtomic, at enter: collective holds the atomic type,
+                                  bytes those sent, bytes_received those received */
+    PZ_ITEM_RMA_WIN_CREATE,    /* RmaWinCreate, at leave */
+    PZ_ITEM_RMA_COLL_END,      /* RmaCollectiveEnd, at leave: collective holds the
+                                  operation, tag the sync level */
+    PZ_ITEM_RMA_REQUEST_LOCK,  /* RmaRequestLock, at leave: collective holds the lock
+                                  type, request the lock id */
+    PZ_ITEM_RMA_RELEASE_LOCK,  /* RmaReleaseLock, at leave: request the lock id */
+    PZ_ITEM_RMA_SYNC,          /* RmaSync, at leave: tag the sync type */
+    PZ_ITEM_RMA_OP_COMPLETE,   /* RmaOpCompleteNonBlocking, at leave: request the
+                                  matching id of the request-based operation */
 };
 
 /* One MPI event of a call.  Ranks are ranks in the communicator. */
@@ -42,7 +71,7 @@ struct pz_item {
 /* No per-peer byte list (struct pz_item). */
 #define PZ_NO_COUNTS UINT32_MAX
 
-/* A completed receive (PZ_ITEM_RECV, PZ_ITEM_IRECV_COMPLETE) keeps its MPI_Status in
+/* A completed receive (PZ_ITEM_RECV, PZ_ITEM_IRECV_COMPLETE, PZ_ITEM_IO_COMPLETE) keeps its MPI_Status in
  * the 24 bytes from bytes on, instead of bytes, bytes_received and the byte lists, which
  * a receive does not have: its size in bytes is asked of MPI when the record is written
  * out, not while the program waits for its call to return. */

@@ -6,7 +6,10 @@
 #include <mpi.h>
 #include <stdint.h>
 
-enum pz_request_kind { PZ_REQ_SEND, PZ_REQ_RECV, PZ_REQ_COLL };
+/* PZ_REQ_IO: a nonblocking MPI-IO operation, comm its local handle reference
+ * (handles.h); PZ_REQ_RMA: a request-based one-sided operation (MPI_Rput...), comm
+ * its local window reference. */
+enum pz_request_kind { PZ_REQ_SEND, PZ_REQ_RECV, PZ_REQ_COLL, PZ_REQ_IO, PZ_REQ_RMA };
 
 /* The halves of an MPI_Isendrecv, posted under one handle: the send, whose completion
  * is followed by that of the handle's next request, the receive.  MPICH completes it as

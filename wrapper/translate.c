@@ -10,7 +10,14 @@
 
 static int written_at_enter(int kind)
 {
-    return kind <= PZ_ITEM_NBC_REQUEST || kind == PZ_ITEM_COLL;
+    return kind <= PZ_ITEM_NBC_REQUEST || kind == PZ_ITEM_COLL || kind == PZ_ITEM_IO_BEGIN ||
+           (kind >= PZ_ITEM_RMA_COLL_BEGIN && kind <= PZ_ITEM_RMA_ATOMIC);
+}
+
+/* The target of a one-sided event: OTF2's undefined rank for all of the window's. */
+static uint32_t remote_of(const struct pz_item *it)
+{
+    return it->peer < 0 ? OTF2_UNDEFINED_UINT32 : (uint32_t)it->peer;
 }
 
 static uint32_t root_of(const struct pz_item *it)
@@ -37,6 +44,26 @@ static void at_enter(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *it)
         break;
     case PZ_ITEM_COLL:
         OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, t);
+        break;
+    case PZ_ITEM_IO_BEGIN:
+        OTF2_EvtWriter_IoOperationBegin(w, NULL, t, it->comm, it->collective, (uint32_t)it->tag,
+                                        it->bytes, it->request);
+        break;
+    case PZ_ITEM_RMA_COLL_BEGIN:
+        OTF2_EvtWriter_RmaCollectiveBegin(w, NULL, t);
+        break;
+    case PZ_ITEM_RMA_WIN_DESTROY:
+        OTF2_EvtWriter_RmaWinDestroy(w, NULL, t, it->comm);
+        break;
+    case PZ_ITEM_RMA_PUT:
+        OTF2_EvtWriter_RmaPut(w, NULL, t, it->comm, remote_of(it), it->bytes, it->request);
+        break;
+    case PZ_ITEM_RMA_GET:
+        OTF2_EvtWriter_RmaGet(w, NULL, t, it->comm, remote_of(it), it->bytes, it->request);
+        break;
+    case PZ_ITEM_RMA_ATOMIC:
+        OTF2_EvtWriter_RmaAtomic(w, NULL, t, it->comm, remote_of(it), it->collective, it->bytes,
+                                 it->bytes_received, it->request);
         break;
     }
 }
@@ -89,6 +116,50 @@ static uint64_t received(const struct pz_item *it)
     return n > 0 ? (uint64_t)n : 0;
 }
 
+/* The MPI-IO and one-sided events written at a call's leave time (record.h). */
+static void io_at_leave(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *it)
+{
+    switch (it->kind) {
+    case PZ_ITEM_IO_ISSUED:
+        OTF2_EvtWriter_IoOperationIssued(w, NULL, t, it->comm, it->request);
+        break;
+    case PZ_ITEM_IO_COMPLETE:
+        OTF2_EvtWriter_IoOperationComplete(w, NULL, t, it->comm, received(it), it->request);
+        break;
+    case PZ_ITEM_IO_CREATE:
+        OTF2_EvtWriter_IoCreateHandle(w, NULL, t, it->comm, it->collective, (uint32_t)it->tag,
+                                      (uint32_t)it->bytes);
+        break;
+    case PZ_ITEM_IO_DESTROY:
+        OTF2_EvtWriter_IoDestroyHandle(w, NULL, t, it->comm);
+        break;
+    case PZ_ITEM_IO_SEEK:
+        OTF2_EvtWriter_IoSeek(w, NULL, t, it->comm, (int64_t)it->bytes, (uint8_t)it->tag,
+                              it->bytes_received);
+        break;
+    case PZ_ITEM_RMA_WIN_CREATE:
+        OTF2_EvtWriter_RmaWinCreate(w, NULL, t, it->comm);
+        break;
+    case PZ_ITEM_RMA_COLL_END:
+        OTF2_EvtWriter_RmaCollectiveEnd(w, NULL, t, it->collective, (uint32_t)it->tag, it->comm,
+                                        OTF2_UNDEFINED_UINT32, 0, 0);
+        break;
+    case PZ_ITEM_RMA_REQUEST_LOCK:
+        OTF2_EvtWriter_RmaRequestLock(w, NULL, t, it->comm, remote_of(it), it->request,
+                                      it->collective);
+        break;
+    case PZ_ITEM_RMA_RELEASE_LOCK:
+        OTF2_EvtWriter_RmaReleaseLock(w, NULL, t, it->comm, remote_of(it), it->request);
+        break;
+    case PZ_ITEM_RMA_SYNC:
+        OTF2_EvtWriter_RmaSync(w, NULL, t, it->comm, remote_of(it), (uint8_t)it->tag);
+        break;
+    case PZ_ITEM_RMA_OP_COMPLETE:
+        OTF2_EvtWriter_RmaOpCompleteNonBlocking(w, NULL, t, it->comm, it->request);
+        break;
+    }
+}
+
 static void at_leave(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *it)
 {
     switch (it->kind) {
@@ -112,6 +183,9 @@ static void at_leave(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *it)
     case PZ_ITEM_NBC_COMPLETE:
     case PZ_ITEM_COLL:
         collective_end(w, t, it);
+        break;
+    default:
+        io_at_leave(w, t, it);
         break;
     }
 }

@@ -177,11 +177,13 @@ pz_trace() {
             sub(/^[^ ]+ +[^ ]+ +[^ ]+ */, "", attrs)
             gsub(/ \("[^"]*" <[0-9]+>\)/, "", attrs)
             gsub(/ <[0-9]+>/, "", attrs)
-            while (match(attrs, /Request: [0-9]+/)) {
-                id = substr(attrs, RSTART + 9, RLENGTH - 9)
+            # a field named Request (not "Bytes Request" of the I/O events)
+            while (match(attrs, /(^|, )Request: [0-9]+/)) {
+                lead = substr(attrs, RSTART, 1) == "," ? 2 : 0
+                id = substr(attrs, RSTART + lead + 9, RLENGTH - lead - 9)
                 key = loc SUBSEP id
                 if (!(key in req)) req[key] = ++nreq[loc]
-                attrs = substr(attrs, 1, RSTART - 1) "Request: #" req[key] substr(attrs, RSTART + RLENGTH)
+                attrs = substr(attrs, 1, RSTART - 1 + lead) "Request: #" req[key] substr(attrs, RSTART + RLENGTH)
             }
             gsub(/Stop Time: [0-9]+/, "Stop Time: T", attrs)
             count[loc]++

@@ -1,6 +1,11 @@
-# One-sided communication (programs/rma.c on 2 ranks): window creation, fence,
-# passive-target (lock, lock_all, flushes) and post/start/complete/wait epochs and the
-# RMA operations are each recorded as their region, with no MPI event yet; the calls
+# One-sided communication (programs/rma.c on 2 ranks), recorded as Score-P records it:
+# a window per creation (RmaWin on MPI_COMM_WORLD), created and freed as collective
+# operations on it (RmaCollectiveBegin, RmaWinCreate or RmaWinDestroy, RmaCollectiveEnd
+# CREATE_HANDLE or DESTROY_HANDLE); fences are collective BARRIERs on the window; puts,
+# gets and atomic operations carry their target and the bytes of the origin (and result)
+# buffer; locks and unlocks are RmaRequestLock and RmaReleaseLock (all targets for the
+# _all forms), flushes RmaSync; the Rput's request completes in MPI_Wait with an
+# RmaOpCompleteNonBlocking.  Post/start/complete/wait are regions only; the calls
 # the MPI library makes inside them are not recorded.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
 . "$PZ_TOP_SRCDIR/tests/integration/reads.sh"
@@ -9,16 +14,66 @@ prog=$(pz_program rma) || exit 77
 pz_record_ok rma 2 "$prog"
 pz_trace rma
 
+pz_expect_eq "rma: windows on MPI_COMM_WORLD" 2 \
+    "$(grep '^RMA_WIN ' "$PZ_WORK/rma.defs" | grep -c 'Communicator: "MPI_COMM_WORLD"')"
+
+# a collective OPERATION on window W with sync LEVEL, around EVENT
+coll() {
+    echo "$1 | RMA_COLLECTIVE_BEGIN${4:+ | $4} | RMA_COLLECTIVE_END Operation: $2, Window: \"MPI window $3\", Level of Synchronicity: {$5}, Root: NONE, Sent: 0, Received: 0"
+}
 for r in 0 1; do
+    o=$((1 - r))
+    W0='Window: "MPI window 0"'
     {
-        printf '%s\n' MPI_Init MPI_Comm_rank MPI_Win_create MPI_Win_fence MPI_Put \
-            MPI_Win_fence MPI_Get MPI_Win_fence
-        test "$r" = 0 && printf '%s\n' MPI_Win_lock MPI_Accumulate MPI_Fetch_and_op \
-            MPI_Compare_and_swap MPI_Win_flush MPI_Win_unlock
-        printf '%s\n' MPI_Win_lock_all MPI_Rput MPI_Wait MPI_Win_flush_all MPI_Win_unlock_all \
-            MPI_Win_free MPI_Win_allocate MPI_Comm_group MPI_Group_incl MPI_Win_post \
-            MPI_Win_start MPI_Put MPI_Win_complete MPI_Win_wait MPI_Group_free MPI_Group_free \
-            MPI_Win_free MPI_Finalize
+        printf '%s\n' MPI_Init MPI_Comm_rank
+        coll MPI_Win_create CREATE_HANDLE 0 "RMA_WIN_CREATE $W0" PROCESS
+        FENCE=$(coll MPI_Win_fence BARRIER 0 "" "PROCESS, MEMORY")
+        echo "$FENCE"
+        echo "MPI_Put | RMA_PUT $W0, Remote: $o, Bytes: 8, Matching: 0"
+        echo "$FENCE"
+        echo "MPI_Get | RMA_GET $W0, Remote: $o, Bytes: 8, Matching: 0"
+        echo "$FENCE"
+        if test "$r" = 0; then
+            echo "MPI_Win_lock | RMA_REQUEST_LOCK $W0, Remote: 1, Lock: 1, Type: EXCLUSIVE"
+            echo "MPI_Accumulate | RMA_ATOMIC $W0, Remote: 1, Type: ACCUMULATE, Sent: 16, Received: 0, Matching: 0"
+            echo "MPI_Fetch_and_op | RMA_ATOMIC $W0, Remote: 1, Type: FETCH_AND_ACCUMULATE, Sent: 4, Received: 4, Matching: 0"
+            echo "MPI_Compare_and_swap | RMA_ATOMIC $W0, Remote: 1, Type: COMPARE_AND_SWAP, Sent: 4, Received: 4, Matching: 0"
+            echo "MPI_Win_flush | RMA_SYNC $W0, Remote: 1, Sync Type: MEMORY"
+            echo "MPI_Win_unlock | RMA_RELEASE_LOCK $W0, Remote: 1, Lock: 1"
+        fi
+        echo "MPI_Win_lock_all | RMA_REQUEST_LOCK $W0, Remote: UNDEFINED, Lock: 18446744073709551615, Type: SHARED"
+        # the process's first request: matching id 1
+        echo "MPI_Rput | RMA_PUT $W0, Remote: $o, Bytes: 4, Matching: 1"
+        echo "MPI_Wait | RMA_OP_COMPLETE_NON_BLOCKING $W0, Matching: 1"
+        echo "MPI_Win_flush_all | RMA_SYNC $W0, Remote: UNDEFINED, Sync Type: MEMORY"
+        echo "MPI_Win_unlock_all | RMA_RELEASE_LOCK $W0, Remote: UNDEFINED, Lock: 18446744073709551615"
+        coll MPI_Win_free DESTROY_HANDLE 0 "RMA_WIN_DESTROY $W0" PROCESS
+        coll MPI_Win_allocate CREATE_HANDLE 1 'RMA_WIN_CREATE Window: "MPI window 1"' PROCESS
+        printf '%s\n' MPI_Comm_group MPI_Group_incl MPI_Win_post MPI_Win_start
+        echo "MPI_Put | RMA_PUT Window: \"MPI window 1\", Remote: $o, Bytes: 4, Matching: 0"
+        printf '%s\n' MPI_Win_complete MPI_Win_wait MPI_Group_free MPI_Group_free
+        coll MPI_Win_free DESTROY_HANDLE 1 'RMA_WIN_DESTROY Window: "MPI window 1"' PROCESS
+        echo MPI_Finalize
     } | pz_expect_calls rma "$r"
 done
 pz_reads_trace rma
+
+# The report: one-sided time a part of MPI time.  Rank 0 put 8 + 16 + 4 + 4 + 4 + 4 = 40
+# bytes (Put, Accumulate, Fetch_and_op, Compare_and_swap, Rput, Put) and got 8 + 4 + 4
+# = 16 (Get, the two fetches); rank 1 put 8 + 4 + 4 = 16 and got 8; the run 56 and 24.
+grep -q '^One-Sided Time [0-9.]* (Put 56 B, Got 24 B)$' "$PZ_WORK/rma.report" ||
+    pz_fail "rma: the report's one-sided line is not as expected: $(grep '^One-Sided' "$PZ_WORK/rma.report")"
+grep -q '^I/O Time 0.000000 (Read 0 B, Written 0 B)$' "$PZ_WORK/rma.report" ||
+    pz_fail "rma: the report's I/O line is not as expected"
+"$PZ_PROGNOZ" report "$PZ_WORK/rma" --format json --per-process >"$PZ_WORK/rma.json" ||
+    pz_fail "rma: prognoz report --format json failed"
+"${PZ_PYTHON:-python3}" - "$PZ_WORK/rma.json" <<'PY' || pz_fail "rma: the JSON report's one-sided figures are not as expected"
+import json, sys
+run = json.load(open(sys.argv[1]))["intervals"][0]
+main, procs = run["main"], [p["values"] for p in run["per_process"]]
+assert (main["rma_bytes_put"], main["rma_bytes_got"]) == (56, 24), main
+assert (main["io_bytes_read"], main["io_bytes_written"], main["io_time"]) == (0, 0, 0), main
+assert [(p["rma_bytes_put"], p["rma_bytes_got"]) for p in procs] == [(40, 16), (16, 8)], procs
+for p in procs:
+    assert 0 < p["rma_time"] <= p["mpi_time"], p
+PY

@@ -38,6 +38,8 @@ static const char *const whole_part =
     "list 8,8\n"
     "interval heat.c\\n57\\n2\n"
     "site dir\\\\x.c\\n9\\n0\n"
+    "iohandle 0 0 0 /tmp/out file\n"
+    "window 0 0 1 \n"
     "end\n";
 
 Test(part, reads_back_every_line)
@@ -81,6 +83,10 @@ Test(part, reads_back_every_line)
     cr_assert_eq(p.lists.n, 1);
     cr_expect_str_eq(p.intervals.s[0], "heat.c\n57\n2");
     cr_expect_str_eq(p.sites.s[0], "dir\\x.c\n9\n0");
+    cr_assert_eq(p.io_handles.n, 1);
+    cr_expect_str_eq(p.io_handles.s[0], "0 0 0 /tmp/out file");
+    cr_assert_eq(p.windows.n, 1);
+    cr_expect_str_eq(p.windows.s[0], "0 0 1 ");
     pz_part_free(&p);
 }
 
@@ -99,6 +105,9 @@ Test(part, refuses_a_part_cut_short)
 }
 
 static char *lists0[] = { "8,8", "4,4" }, *lists1[] = { "4,4", "2,2" };
+/* a file both opened on world, then one rank 1 opened alone on self; a window each */
+static char *files0[] = { "0 0 0 a.dat" }, *files1[] = { "0 0 0 a.dat", "1 1 0 b.dat" };
+static char *windows0[] = { "0 0 0 " }, *windows1[] = { "0 0 0 " };
 static int world[] = { 0, 1, 2 }, pair[] = { 1, 2 };
 
 Test(assembly, numbers_as_the_finalize_unification)
@@ -111,8 +120,10 @@ Test(assembly, numbers_as_the_finalize_unification)
                                  { .gid = 2 }, { .gid = 5, .size = 2, .creator = 9,
                                                  .members = pair } };
     struct pz_part parts[3] = {
-        { .ending = "exit", .comms = c0, .ncomms = 4, .lists = { lists0, 2 } },
-        { .ending = "exit", .comms = c1, .ncomms = 4, .lists = { lists1, 2 } },
+        { .ending = "exit", .comms = c0, .ncomms = 4, .lists = { lists0, 2 },
+          .io_handles = { files0, 1 }, .windows = { windows0, 1 } },
+        { .ending = "exit", .comms = c1, .ncomms = 4, .lists = { lists1, 2 },
+          .io_handles = { files1, 2 }, .windows = { windows1, 1 } },
         { 0 } };
     struct pz_assembly a;
 
@@ -134,5 +145,14 @@ Test(assembly, numbers_as_the_finalize_unification)
     cr_expect_eq(a.lists.maps[1][0], 1);
     cr_expect_eq(a.lists.maps[1][1], 2);
     cr_expect_eq(a.intervals.nall, 0);
+    /* handles and windows like the lists: a.dat is one handle of both, b.dat rank 1's
+     * second; the window is one of both */
+    cr_assert_eq(a.io_handles.nall, 2);
+    cr_expect_eq(a.io_handles.maps[0][0], 0);
+    cr_expect_eq(a.io_handles.maps[1][0], 0);
+    cr_expect_eq(a.io_handles.maps[1][1], 1);
+    cr_expect_str_eq(a.io_handles.all[1], "1 1 0 b.dat");
+    cr_assert_eq(a.windows.nall, 1);
+    cr_expect_eq(a.windows.maps[1][0], 0);
     pz_assembly_free(&a);
 }

@@ -485,6 +485,53 @@ void tb_mpi_irecv(struct tb *b, int proc, uint64_t ns, uint32_t comm, uint32_t s
                 OTF2_EvtWriter_MpiIrecv(w, NULL, ns, source, comm, tag, bytes, request));
 }
 
+void tb_io_begin(struct tb *b, int proc, uint64_t ns, OTF2_IoOperationMode mode,
+                 uint64_t bytes, uint64_t matching)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    if (w)
+        written(b, proc, ns, OTF2_EvtWriter_IoOperationBegin(w, NULL, ns, 0, mode,
+                                                             OTF2_IO_OPERATION_FLAG_NONE,
+                                                             bytes, matching));
+}
+
+void tb_io_complete(struct tb *b, int proc, uint64_t ns, uint64_t bytes, uint64_t matching)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    if (w)
+        written(b, proc, ns, OTF2_EvtWriter_IoOperationComplete(w, NULL, ns, 0, bytes,
+                                                                matching));
+}
+
+void tb_rma_put(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t bytes)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    if (w)
+        written(b, proc, ns, OTF2_EvtWriter_RmaPut(w, NULL, ns, 0, target, bytes, 0));
+}
+
+void tb_rma_get(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t bytes)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    if (w)
+        written(b, proc, ns, OTF2_EvtWriter_RmaGet(w, NULL, ns, 0, target, bytes, 0));
+}
+
+void tb_rma_atomic(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t sent,
+                   uint64_t received)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    if (w)
+        written(b, proc, ns, OTF2_EvtWriter_RmaAtomic(w, NULL, ns, 0, target,
+                                                      OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE,
+                                                      sent, received, 0));
+}
+
 void tb_nbc_request(struct tb *b, int proc, uint64_t ns, uint64_t request)
 {
     OTF2_EvtWriter *w = writer(b, proc);

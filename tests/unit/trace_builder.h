@@ -105,6 +105,17 @@ void tb_collective_begin(struct tb *b, int proc, uint64_t ns);
 void tb_collective_end(struct tb *b, int proc, uint64_t ns, OTF2_CollectiveOp op,
                        uint32_t comm, uint32_t root, uint64_t sent, uint64_t received);
 
+/* MPI-IO and one-sided records of process proc at ns, as prognoz and Score-P write them
+ * (docs/trace-format.md); the analyzer needs no definition of their handles and
+ * windows, so none is written (the handles and window are 0). */
+void tb_io_begin(struct tb *b, int proc, uint64_t ns, OTF2_IoOperationMode mode,
+                 uint64_t bytes, uint64_t matching);
+void tb_io_complete(struct tb *b, int proc, uint64_t ns, uint64_t bytes, uint64_t matching);
+void tb_rma_put(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t bytes);
+void tb_rma_get(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t bytes);
+void tb_rma_atomic(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t sent,
+                   uint64_t received);
+
 /* Whole calls with their records where prognoz writes them: the MpiSend of a send call
  * at its enter, the MpiRecv of a receive call at its leave, a collective's
  * MpiCollectiveBegin at its enter and MpiCollectiveEnd at its leave.  8 bytes each. */

@@ -1,0 +1,158 @@
+/* MPI-IO and one-sided communication as parts of MPI time (reader.h): the time of the
+ * calls of either family, and the bytes of their operations.  An I/O operation's mode
+ * is in its IoOperationBegin, its bytes in its IoOperationComplete, which a nonblocking
+ * operation has in a later call: the operations begun and not complete are kept, per
+ * process, handle and matching id. */
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "call_family.h"
+#include "grow.h"
+#include "reader.h"
+
+struct pending {
+    int proc;
+    OTF2_IoHandleRef handle;
+    uint64_t matching;
+    OTF2_IoOperationMode mode;
+};
+
+struct pz_io_rma {
+    struct pending *ops;
+    uint32_t n, cap;
+};
+
+void pz_io_rma_call(struct reader *r, int proc, const int *nodes, uint32_t n,
+                    const struct region *g, double d)
+{
+    enum pz_call_family family = pz_call_family(g->info->call);
+
+    if (family == PZ_FAMILY_OTHER)
+        return;
+    r->a->io_rma = 1;
+    pz_charge(r, proc, nodes, n,
+              family == PZ_FAMILY_IO ? offsetof(struct pz_stats, io)
+                                     : offsetof(struct pz_stats, rma), d);
+}
+
+/* Adds bytes to field of the intervals open on the process of loc now. */
+static void charge_bytes(struct reader *r, OTF2_LocationRef loc, size_t field, uint64_t bytes)
+{
+    int proc = pz_reader_proc(r, loc), nodes[256];
+    uint32_t n;
+
+    if (proc < 0)
+        return;
+    r->a->io_rma = 1;
+    n = pz_open_nodes(r, proc, nodes, 256);
+    pz_charge(r, proc, nodes, n, field, (double)bytes);
+}
+
+static OTF2_CallbackCode on_io_begin(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+                                     OTF2_AttributeList *attributes, OTF2_IoHandleRef handle,
+                                     OTF2_IoOperationMode mode, OTF2_IoOperationFlag flags,
+                                     uint64_t requested, uint64_t matching)
+{
+    struct reader *r = ud;
+    struct pz_io_rma *s = r->io_rma;
+    int proc = pz_reader_proc(r, loc);
+
+    (void)time;
+    (void)attributes;
+    (void)flags;
+    (void)requested;
+    if (proc < 0 || mode == OTF2_IO_OPERATION_MODE_FLUSH)
+        return OTF2_CALLBACK_SUCCESS;
+    if ((!s && !(s = r->io_rma = calloc(1, sizeof(*s)))) ||
+        pz_grow((void **)&s->ops, &s->cap, s->n, sizeof(*s->ops)) != 0) {
+        pz_reader_fail(r, "out of memory");
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    s->ops[s->n++] = (struct pending){ proc, handle, matching, mode };
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_io_complete(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+                                        OTF2_AttributeList *attributes, OTF2_IoHandleRef handle,
+                                        uint64_t transferred, uint64_t matching)
+{
+    struct reader *r = ud;
+    struct pz_io_rma *s = r->io_rma;
+    int proc = pz_reader_proc(r, loc);
+
+    (void)time;
+    (void)attributes;
+    /* the latest match: a blocking operation completes right after its begin */
+    for (uint32_t i = s ? s->n : 0; i-- > 0;) {
+        struct pending *op = &s->ops[i];
+
+        if (op->proc != proc || op->handle != handle || op->matching != matching)
+            continue;
+        charge_bytes(r, loc, op->mode == OTF2_IO_OPERATION_MODE_READ
+                                 ? offsetof(struct pz_stats, io_read)
+                                 : offsetof(struct pz_stats, io_written), transferred);
+        *op = s->ops[--s->n];
+        break;
+    }
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_put(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+                                OTF2_AttributeList *attributes, OTF2_RmaWinRef win,
+                                uint32_t remote, uint64_t bytes, uint64_t matching)
+{
+    (void)time;
+    (void)attributes;
+    (void)win;
+    (void)remote;
+    (void)matching;
+    charge_bytes(ud, loc, offsetof(struct pz_stats, rma_put), bytes);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_get(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+                                OTF2_AttributeList *attributes, OTF2_RmaWinRef win,
+                                uint32_t remote, uint64_t bytes, uint64_t matching)
+{
+    (void)time;
+    (void)attributes;
+    (void)win;
+    (void)remote;
+    (void)matching;
+    charge_bytes(ud, loc, offsetof(struct pz_stats, rma_got), bytes);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* An atomic operation puts what it sends and gets what it receives (a fetch). */
+static OTF2_CallbackCode on_atomic(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,
+                                   OTF2_AttributeList *attributes, OTF2_RmaWinRef win,
+                                   uint32_t remote, OTF2_RmaAtomicType type, uint64_t sent,
+                                   uint64_t received, uint64_t matching)
+{
+    (void)time;
+    (void)attributes;
+    (void)win;
+    (void)remote;
+    (void)type;
+    (void)matching;
+    charge_bytes(ud, loc, offsetof(struct pz_stats, rma_put), sent);
+    charge_bytes(ud, loc, offsetof(struct pz_stats, rma_got), received);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+void pz_io_rma_callbacks(OTF2_GlobalEvtReaderCallbacks *cb)
+{
+    OTF2_GlobalEvtReaderCallbacks_SetIoOperationBeginCallback(cb, on_io_begin);
+    OTF2_GlobalEvtReaderCallbacks_SetIoOperationCompleteCallback(cb, on_io_complete);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaPutCallback(cb, on_put);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaGetCallback(cb, on_get);
+    OTF2_GlobalEvtReaderCallbacks_SetRmaAtomicCallback(cb, on_atomic);
+}
+
+void pz_io_rma_free(struct reader *r)
+{
+    if (r->io_rma)
+        free(r->io_rma->ops);
+    free(r->io_rma);
+    r->io_rma = NULL;
+}
