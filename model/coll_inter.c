@@ -367,11 +367,10 @@ double pz_coll_inter_block(enum pz_coll_op op, int remote_size, int root, double
         return root == PZ_COLL_ROOT ? sent / remote_size : received;
     case PZ_COLL_GATHER: case PZ_COLL_GATHERV: case PZ_COLL_REDUCE:
         return root == PZ_COLL_ROOT ? received / remote_size : sent;
-    case PZ_COLL_REDUCE_SCATTER:
-        return received / remote_size;
     case PZ_COLL_ALLREDUCE:
         return sent > received ? sent : received;
-    default:                     /* Allgather(v), Alltoall(v), Reduce_scatter_block */
+    default:   /* Allgather(v), Alltoall(v), Reduce_scatter(_block): the recorder gives a
+                  member of an intercommunicator's Reduce_scatter no bytes received */
         return sent / remote_size;
     }
 }
