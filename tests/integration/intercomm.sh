@@ -2,7 +2,7 @@
 # 0}, group B = {worlds 1, 2, 3}): recorded on the communicator MPI_Intercomm_create made
 # (roots undefined there), read by prognoz report, and predicted by MPICH 4's algorithms
 # for intercommunicators with no refusal and no deadlock: the predicted trace has every
-# collective of every process, in order.
+# collective of every process, in order.  The SimGrid export refuses them.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
 test -x "${PZ_PROGNOZ:-}" || pz_skip "the prognoz command '${PZ_PROGNOZ:-}' is not built"
 
@@ -52,3 +52,14 @@ for l in 0 1 2 3; do
     n=$(awk -v l="$l" '$1 == "MPI_COLLECTIVE_END" && $2 == l' "$PZ_WORK/predicted.events" | wc -l)
     pz_expect_eq "intercomm: collectives of rank $l in the predicted trace" 9 "$n"
 done
+
+# SimGrid's replay has no collectives on intercommunicators: the export refuses the
+# trace in one line naming them, with status 1.
+"$PZ_PROGNOZ" export "$PZ_WORK/intercomm" --simgrid "$PZ_WORK/sg" --machine gigabit-switch \
+    >/dev/null 2>"$PZ_WORK/export.err"
+rc=$?
+if test $rc != 1 || test "$(wc -l <"$PZ_WORK/export.err")" != 1 ||
+    ! grep -q 'collective on intercommunicator' "$PZ_WORK/export.err"; then
+    cat "$PZ_WORK/export.err" >&2
+    pz_fail "intercomm: export --simgrid exited with status $rc, expected a refusal"
+fi
