@@ -518,12 +518,20 @@ static int world_like(const struct proc *o, const int *procs, int size)
 
 /* Operation c->op of c->bytes per process (c->bytes < 0: the bytes of rec) over the
  * communicator of rec, the end of a collective (MpiCollectiveEnd,
- * NonBlockingCollectiveComplete); nothing with a single member. */
+ * NonBlockingCollectiveComplete); nothing with a single member.  One on an
+ * intercommunicator is refused: SMPI's replay has no such collectives, and written as
+ * one on the processes of both groups it would be another operation. */
 static void collective_as(struct proc *o, const struct pz_rec *rec, struct pz_coll *c)
 {
     const int *procs = NULL;
     int size = pz_trace_in_comm(o->in, rec->comm, &procs), me = -1;
     double *counts;
+
+    if (pz_trace_in_comm_local(o->in, rec->comm) > 0) {
+        fail(o, "process %d: a collective on intercommunicator %u cannot be exported: "
+             "SimGrid's replay has no collectives on intercommunicators", o->p, rec->comm);
+        return;
+    }
 
     if (size <= 1)
         return;

@@ -162,12 +162,20 @@ static const char *choose_mpich4(const struct pz_coll *c)
     }
 }
 
+static int known_set(const char *mpi)
+{
+    return strcmp(mpi, "mpich4") == 0 || strcmp(mpi, "mpich-1.2.5") == 0 ||
+           strcmp(mpi, "mpich1") == 0;
+}
+
 const struct pz_coll_algo *pz_coll_choose(const char *mpi, const struct pz_coll *c)
 {
     const char *name;
 
     if ((unsigned)c->op >= PZ_COLL_NOPS)
         return NULL;
+    if (c->remote_size > 0)
+        return known_set(mpi) ? pz_internal_inter_choose(c) : NULL;
     if (strcmp(mpi, "mpich4") == 0)
         name = choose_mpich4(c);
     else if (strcmp(mpi, "mpich-1.2.5") == 0)

@@ -26,7 +26,17 @@
 #pragma GCC visibility push(default)
 
 /* One collective instance as member `me` sees it.  Ranks are ranks of the communicator.
- * op is one of the PZ_COLL_NOPS operations: Alltoallw is described as Alltoallv. */
+ * op is one of the PZ_COLL_NOPS operations: Alltoallw is described as Alltoallv.
+ *
+ * On an intercommunicator (remote_size > 0), size and me are of the member's own group
+ * (the local group) and remote_size is the other group's size; a peer p of a message is
+ * local rank p when p < size, else rank p - size of the remote group.  low tells whether
+ * the member's group is MPICH's low group (the one whose rank 0 has the lower process
+ * number), which sends first where the algorithm orders the two directions.  A rooted
+ * operation's root is PZ_COLL_ROOT at the root, PZ_COLL_PROC_NULL at the other members
+ * of its group, and the root's rank in the remote group at the members of the other
+ * group.  The counts arrays have one entry per rank of the remote group.  Scan and
+ * Exscan are not defined there.  An intracommunicator has remote_size 0 (and low 0). */
 struct pz_coll {
     enum pz_coll_op op;
     int size;                    /* members of the communicator */
@@ -38,7 +48,13 @@ struct pz_coll {
      * recv_counts: what me receives from each rank (Alltoallv, Gatherv at the root),
      *   or the block of each rank (Allgatherv; Reduce_scatter: the block each receives). */
     const double *send_counts, *recv_counts;
+    int remote_size;             /* intercommunicators only, else 0 */
+    int low;
 };
+
+/* Roots of an intercommunicator's rooted operations (struct pz_coll.root). */
+#define PZ_COLL_ROOT (-1)        /* this member is the root (MPI_ROOT) */
+#define PZ_COLL_PROC_NULL (-2)   /* another member of the root's group (MPI_PROC_NULL) */
 
 /* Where an algorithm puts one round of a member. */
 struct pz_coll_round {
@@ -59,7 +75,10 @@ struct pz_coll_algo {
 
 /* The algorithm of set mpi ("mpich1", "mpich-1.2.5", "mpich4") for instance c, as that
  * MPICH chooses it by size and process count; NULL if mpi names no set.  All members
- * of one instance get the same algorithm. */
+ * of one instance get the same algorithm.  On an intercommunicator every set has MPICH
+ * 4's algorithm for it (MPICH 1 had no collectives there), whose local parts are MPICH
+ * 4's choice on the local group; these algorithms are not listed by pz_coll_named
+ * and pz_coll_algorithm, which name those of intracommunicators. */
 const struct pz_coll_algo *pz_coll_choose(const char *mpi, const struct pz_coll *c);
 
 /* The algorithm named name for op ("allgather", "bruck"), NULL if there is none. */
@@ -76,6 +95,12 @@ int pz_coll_op_named(const char *name);
  * op (the table of docs/trace-format.md, "Bytes of collectives"). */
 double pz_coll_block(enum pz_coll_op op, int size, int root, int me, double sent,
                      double received);
+
+/* n of an intercommunicator instance from the bytes member recorded, root as in struct
+ * pz_coll (the table of docs/trace-format.md with P the remote group's size); 0 for a
+ * member of the root's group that is not the root. */
+double pz_coll_inter_block(enum pz_coll_op op, int remote_size, int root, double sent,
+                           double received);
 
 #pragma GCC visibility pop
 

@@ -2,4 +2,5 @@
 # (docs/collectives.md): the choice by set and name, and the algorithms by family.
 libpzmodel_la_SOURCES += \
 	coll.c coll.h coll_algos.h coll_math.c coll_schedule.h coll_walk.c \
-	coll_tree.c coll_linear.c coll_exchange.c coll_rabenseifner.c coll_alltoall.c
+	coll_tree.c coll_linear.c coll_exchange.c coll_rabenseifner.c coll_alltoall.c \
+	coll_inter.c

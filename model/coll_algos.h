@@ -121,6 +121,10 @@ void pz_internal_fold_out(const struct pz_coll *c, struct pz_walk *w, int rem, d
 /* The table entry of algorithm `label` for op, written as walk `name` (PZ_WALK_ALGO). */
 #define PZ_WALK_ENTRY(label, op, name) { { label, op, name##_round }, name }
 
+/* MPICH 4's algorithm for instance c on an intercommunicator (coll_inter.c), NULL for
+ * an operation not defined there. */
+const struct pz_coll_algo *pz_internal_inter_choose(const struct pz_coll *c);
+
 /* The families; each table ends with an entry whose name is NULL. */
 extern const struct pz_internal_algo pz_internal_coll_tree[];
 extern const struct pz_internal_algo pz_internal_coll_linear[];

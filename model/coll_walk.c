@@ -22,7 +22,7 @@ int pz_internal_walk_run(pz_walk_fn *fn, const struct pz_coll *c, int round,
     struct pz_walk w = { round, 0, out, NULL };
 
     out->reduce_bytes = 0;
-    if (c->size <= 1)
+    if (c->size + c->remote_size <= 1)
         return 0;
     fn(c, &w);
     return round < w.next;

@@ -70,7 +70,8 @@ void pz_comsys_set_notify(struct pz_comsys *cs, pz_comsys_notify fn, void *ud);
 int pz_comsys_enter(struct pz_comsys *cs, int proc, double at);
 void pz_comsys_leave(struct pz_comsys *cs, int proc, int call, double at);
 
-/* Makes every collective of op use algo instead of the machine's choice. */
+/* Makes every collective of op on an intracommunicator use algo instead of the
+ * machine's choice. */
 void pz_comsys_force(struct pz_comsys *cs, const struct pz_coll_algo *algo);
 
 /* Posts a send of bytes from process src to dst (0 to nprocs - 1) at time `at`.  comm is
@@ -87,8 +88,17 @@ int pz_comsys_recv(struct pz_comsys *cs, int dst, int src, int tag, int comm, do
  * Returns its number (>= 0, usable as comm above), or -1 if memory ran out. */
 int pz_comsys_comm(struct pz_comsys *cs, int size, const int *procs);
 
+/* Defines an intercommunicator for collectives between a low group and a high group
+ * (MPICH's low group: the one whose rank 0 has the lower process number):
+ * low_procs[i] is the process of rank i of the low group, high_procs[i] of the high
+ * one.  Returns its number (>= 0, usable as comm above), or -1 if memory ran out. */
+int pz_comsys_intercomm(struct pz_comsys *cs, int low_size, const int *low_procs,
+                        int high_size, const int *high_procs);
+
 /* Posts member c->me's part of a collective on communicator comm at `at` (members post
- * their instances on one communicator in the same order).  c's arrays are copied.
+ * their instances on one communicator in the same order).  c's arrays are copied.  On
+ * an intercommunicator c describes it as coll.h says, c->low naming the member's group;
+ * every member of both groups posts each instance, MPI_PROC_NULL ones included.
  * Returns a request, or -1. */
 int pz_comsys_collective(struct pz_comsys *cs, int comm, const struct pz_coll *c, double at);
 

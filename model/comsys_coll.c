@@ -36,7 +36,9 @@ struct awaited {
     double overhead;
 };
 
-int pz_comsys_comm(struct pz_comsys *cs, int size, const int *procs)
+/* A communicator of size processes, the first low_size of them an intercommunicator's
+ * low group (0: an intracommunicator). */
+static int add_comm(struct pz_comsys *cs, int size, const int *procs, int low_size)
 {
     struct comm *grown = realloc(cs->comms, (size_t)(cs->ncomms + 1) * sizeof(*grown));
     struct comm *c;
@@ -46,6 +48,7 @@ int pz_comsys_comm(struct pz_comsys *cs, int size, const int *procs)
     cs->comms = grown;
     c = &cs->comms[cs->ncomms];
     c->size = size;
+    c->low_size = low_size;
     c->procs = malloc((size_t)(size > 0 ? size : 1) * sizeof(int));
     c->seq = calloc((size_t)(size > 0 ? size : 1), sizeof(unsigned));
     c->cache = NULL;
@@ -57,6 +60,70 @@ int pz_comsys_comm(struct pz_comsys *cs, int size, const int *procs)
     }
     memcpy(c->procs, procs, (size_t)size * sizeof(int));
     return cs->ncomms++;
+}
+
+int pz_comsys_comm(struct pz_comsys *cs, int size, const int *procs)
+{
+    return add_comm(cs, size, procs, 0);
+}
+
+int pz_comsys_intercomm(struct pz_comsys *cs, int low_size, const int *low_procs,
+                        int high_size, const int *high_procs)
+{
+    int *all = malloc((size_t)(low_size + high_size > 0 ? low_size + high_size : 1) *
+                      sizeof(int));
+    int id;
+
+    if (!all || low_size <= 0 || high_size <= 0) {
+        free(all);
+        return -1;
+    }
+    memcpy(all, low_procs, (size_t)low_size * sizeof(int));
+    memcpy(all + low_size, high_procs, (size_t)high_size * sizeof(int));
+    id = add_comm(cs, low_size + high_size, all, low_size);
+    free(all);
+    return id;
+}
+
+/* Where member c->me's group begins in cm's procs, and the other group (of an
+ * intercommunicator). */
+static int own_group(const struct comm *cm, const struct pz_coll *c)
+{
+    return cm->low_size && !c->low ? cm->low_size : 0;
+}
+
+static int other_group(const struct comm *cm, const struct pz_coll *c)
+{
+    return cm->low_size && c->low ? cm->low_size : 0;
+}
+
+/* Member c->me's place in cm (its process is cm->procs of it). */
+static int member(const struct comm *cm, const struct pz_coll *c)
+{
+    return own_group(cm, c) + c->me;
+}
+
+/* The process of peer (coll.h: on an intercommunicator, c->size + r is the remote
+ * group's rank r). */
+static int process_of(const struct comm *cm, const struct pz_coll *c, int peer)
+{
+    return cm->procs[peer < c->size ? own_group(cm, c) + peer
+                                    : other_group(cm, c) + peer - c->size];
+}
+
+/* Whether c describes a member of cm: an intracommunicator's, or one of an
+ * intercommunicator's groups with their sizes. */
+static int is_member(const struct comm *cm, const struct pz_coll *c)
+{
+    int own = cm->size, other = 0;
+
+    if (cm->low_size) {
+        own = c->low ? cm->low_size : cm->size - cm->low_size;
+        other = cm->size - own;
+        if (c->size != own)
+            return 0;
+    }
+    return c->remote_size == other && c->me >= 0 && c->me < own;
 }
 
 void pz_comsys_force(struct pz_comsys *cs, const struct pz_coll_algo *algo)
@@ -167,6 +234,8 @@ static struct pz_coll_schedule *schedule_of(struct comm *cm, const struct pz_col
 {
     struct coll_cache *k;
 
+    if (c->remote_size > 0)
+        return NULL;   /* intercommunicator algorithms have no schedule (coll.h) */
     if (c->send_counts || c->recv_counts ||
         (!cm->cache && !(cm->cache = calloc((size_t)cm->size, sizeof(*cm->cache)))))
         return pz_coll_schedule_new(algo, c);
@@ -182,10 +251,11 @@ static struct pz_coll_schedule *schedule_of(struct comm *cm, const struct pz_col
     return k->sched;
 }
 
-/* Copies the per-rank arrays of c into the agent. */
+/* Copies the per-rank arrays of c into the agent (per rank of the remote group on an
+ * intercommunicator). */
 static int keep_counts(struct agent *ag, const struct pz_coll *c)
 {
-    size_t n = (size_t)c->size;
+    size_t n = (size_t)(c->remote_size > 0 ? c->remote_size : c->size);
     int nsend = c->send_counts != NULL, nrecv = c->recv_counts != NULL;
 
     ag->c = *c;
@@ -211,10 +281,12 @@ int pz_comsys_collective(struct pz_comsys *cs, int comm, const struct pz_coll *c
     struct comm *cm;
     int r, a;
 
-    if (comm < 0 || comm >= cs->ncomms || at < cs->now || c->me < 0 ||
-        c->me >= cs->comms[comm].size || (unsigned)c->op >= PZ_COLL_NOPS)
+    if (comm < 0 || comm >= cs->ncomms || at < cs->now || !is_member(&cs->comms[comm], c) ||
+        (unsigned)c->op >= PZ_COLL_NOPS)
         return -1;
-    algo = cs->forced[c->op] ? cs->forced[c->op] : pz_coll_choose(cs->machine->mpi, c);
+    /* a forced algorithm is one of intracommunicators (pz_coll_named) */
+    algo = cs->forced[c->op] && !c->remote_size ? cs->forced[c->op]
+                                                : pz_coll_choose(cs->machine->mpi, c);
     if (!algo || (r = pz_cs_new_request(cs)) < 0 || (a = new_agent(cs)) < 0)
         return -1;
     cm = &cs->comms[comm];
@@ -228,12 +300,12 @@ int pz_comsys_collective(struct pz_comsys *cs, int comm, const struct pz_coll *c
         cs->agents[a].end = cs->agents[a].step + cs->agents[a].sched->nsteps;
     }
     cs->agents[a].comm = comm;
-    cs->agents[a].tag = (int)(cm->seq[c->me]++ & 0x7fffffff);
+    cs->agents[a].tag = (int)(cm->seq[member(cm, c)]++ & 0x7fffffff);
     cs->agents[a].round = 0;
     cs->agents[a].round_end = at;
     cs->agents[a].request = r;
     cs->req[r].kind = REQ_COLL;
-    cs->req[r].owner = cm->procs[c->me];
+    cs->req[r].owner = cm->procs[member(cm, c)];
     cs->req[r].posted = at;
     pz_cs_push(cs, at, EV_ROUND, a);
     return r;
@@ -290,7 +362,7 @@ static void post_message(struct pz_comsys *cs, int a, int peer, int is_send, dou
 {
     struct agent *ag = &cs->agents[a];
     const struct comm *cm = &cs->comms[ag->comm];
-    int me = cm->procs[ag->c.me], other = cm->procs[peer];
+    int me = cm->procs[member(cm, &ag->c)], other = process_of(cm, &ag->c, peer);
     struct pz_match_key key = { ag->comm | PZ_COLL_CONTEXT, is_send ? me : other,
                                 is_send ? other : me, ag->tag };
 
@@ -375,7 +447,8 @@ void pz_cs_agent_received(struct pz_comsys *cs, int a, int src, double t)
     struct agent *ag = &cs->agents[a];
 
     if (charges_receivers(cs->machine))
-        t = pz_cs_occupy(cs, cs->comms[ag->comm].procs[ag->c.me], t, awaited_overhead(ag, src));
+        t = pz_cs_occupy(cs, cs->comms[ag->comm].procs[member(&cs->comms[ag->comm], &ag->c)],
+                         t, awaited_overhead(ag, src));
     pz_cs_agent_message_done(cs, a, t);
 }
 

@@ -46,7 +46,8 @@ struct pz_coll_schedule;
 
 struct comm {
     int size;
-    int *procs;
+    int *procs;                /* an intercommunicator's: the low group, then the high */
+    int low_size;              /* of an intercommunicator, the low group's size; else 0 */
     unsigned *seq;             /* per rank: collectives it posted on this communicator */
     struct coll_cache *cache;  /* per rank: its last collective's schedule (comsys_coll.c),
                                   NULL until the first */

@@ -148,12 +148,46 @@ static void post_irecv(struct engine *e, int th, uint64_t id)
 
 /* --- collectives */
 
+/* Whether the first group of an intercommunicator whose second begins at procs[local]
+ * is MPICH's low group: the one whose rank 0 has the lower process number. */
+static int first_is_low(const int *procs, int local)
+{
+    return procs[0] < procs[local];
+}
+
+/* The communicator of the model for trace communicator comm (size processes procs,
+ * the first local of them a group of an intercommunicator, else local is 0). */
+static int model_comm(struct engine *e, int size, const int *procs, int local)
+{
+    int low;
+
+    if (local <= 0)
+        return pz_comsys_comm(e->cs, size, procs);
+    low = first_is_low(procs, local);
+    return low ? pz_comsys_intercomm(e->cs, local, procs, size - local, procs + local)
+               : pz_comsys_intercomm(e->cs, size - local, procs + local, local, procs);
+}
+
+/* Member c->me (its place in the trace's list of comm's processes) as coll.h describes
+ * it on an intercommunicator whose first group has local processes: a rank of its own
+ * group, and the sizes of both. */
+static void intercomm_member(const int *procs, int size, int local, struct pz_coll *c)
+{
+    int in_first = c->me < local;
+
+    c->low = in_first == first_is_low(procs, local);
+    c->me = in_first ? c->me : c->me - local;
+    c->size = in_first ? local : size - local;
+    c->remote_size = size - c->size;
+}
+
 /* The communicator's number in the model, with the rank in it of process p and its size
- * in c; -1 if p is not a member. */
+ * in c (on an intercommunicator, as coll.h describes it); -1 if p is not a member. */
 static int comm_of(struct engine *e, int p, uint32_t comm, struct pz_coll *c)
 {
     const int *procs = NULL;
     int size = pz_trace_in_comm(e->in, comm, &procs);
+    int local = pz_trace_in_comm_local(e->in, comm);
     struct comm_map *m;
 
     if (size <= 0)
@@ -177,28 +211,71 @@ static int comm_of(struct engine *e, int p, uint32_t comm, struct pz_coll *c)
         for (int i = 0; i < size; i++)
             if (procs[i] >= 0)
                 m->rank_of[procs[i]] = i;
-        m->id = pz_comsys_comm(e->cs, size, procs);
+        m->id = model_comm(e, size, procs, local);
     }
     c->me = m->rank_of[p];
     c->size = size;
+    if (c->me >= 0 && local > 0)
+        intercomm_member(procs, size, local, c);
     return c->me >= 0 ? m->id : -1;
 }
 
-/* The per-rank byte lists of rec into counts (2 x c->size, allocated here when rec has
- * one), pointed to by c. */
+/* The per-rank byte lists of rec into counts (2 x the ranks data goes to: c->size, or
+ * the remote group's on an intercommunicator; allocated here when rec has one),
+ * pointed to by c. */
 static void counts_of(struct engine *e, const struct pz_rec *rec, struct pz_coll *c,
                       double **counts)
 {
     const char *send = pz_trace_in_string(e->in, rec->send_list);
     const char *recv = pz_trace_in_string(e->in, rec->recv_list);
+    int n = c->remote_size > 0 ? c->remote_size : c->size;
 
     *counts = NULL;
-    if ((!send && !recv) || !(*counts = malloc(2 * (size_t)c->size * sizeof(double))))
+    if ((!send && !recv) || !(*counts = malloc(2 * (size_t)n * sizeof(double))))
         return;
-    if (pz_call_counts(send, *counts, c->size) == 0)
+    if (pz_call_counts(send, *counts, n) == 0)
         c->send_counts = *counts;
-    if (pz_call_counts(recv, *counts + c->size, c->size) == 0)
-        c->recv_counts = *counts + c->size;
+    if (pz_call_counts(recv, *counts + n, n) == 0)
+        c->recv_counts = *counts + n;
+}
+
+/* The root of operation op on an intercommunicator as member c sees it (coll.h), from
+ * the bytes it recorded: the trace has no root there (docs/trace-format.md), so the
+ * member that sent the data out (Bcast, Scatter(v)) or took it in (Gather(v), Reduce)
+ * is the root, one that received or sent its block is of the other group, whose root is
+ * rank 0 of its group, and one that moved nothing does nothing (MPI_PROC_NULL). */
+static int inter_root(enum pz_coll_op op, double sent, double received)
+{
+    int outward = op == PZ_COLL_BCAST || op == PZ_COLL_SCATTER || op == PZ_COLL_SCATTERV;
+    double at_root = outward ? sent : received, at_others = outward ? received : sent;
+
+    if (at_root > 0)
+        return PZ_COLL_ROOT;
+    return at_others > 0 ? 0 : PZ_COLL_PROC_NULL;
+}
+
+static int is_rooted(enum pz_coll_op op)
+{
+    return op == PZ_COLL_BCAST || op == PZ_COLL_GATHER || op == PZ_COLL_GATHERV ||
+           op == PZ_COLL_SCATTER || op == PZ_COLL_SCATTERV || op == PZ_COLL_REDUCE;
+}
+
+/* Sets c's root and block on an intercommunicator; -1 (and the replay stops) for a root
+ * the other group cannot be told, one other than rank 0 of its group. */
+static int intercomm_root(struct engine *e, int th, const struct pz_rec *rec, struct pz_coll *c)
+{
+    c->root = is_rooted(c->op) ? inter_root(c->op, (double)rec->bytes, (double)rec->bytes2) : 0;
+    if (c->root == PZ_COLL_ROOT && c->me != 0) {
+        pz_engine_fail(e, "%s: the root of a collective on intercommunicator %u is rank %d "
+                       "of its group: the trace does not tell the other group, and only "
+                       "rank 0 is replayed",
+                       pz_engine_name(e, th).text, rec->comm, c->me);
+        return -1;
+    }
+    if (c->bytes < 0)
+        c->bytes = pz_coll_inter_block(c->op, c->remote_size, c->root, (double)rec->bytes,
+                                       (double)rec->bytes2);
+    return 0;
 }
 
 /* Posts operation op of c.bytes per process (c.op, c.bytes set) over the communicator of
@@ -212,16 +289,15 @@ static int post_on_comm(struct engine *e, int th, const struct pz_rec *rec, stru
 
     if (comm < 0)
         return -1;
-    if (pz_trace_in_comm_local(e->in, rec->comm) > 0) {
-        pz_engine_fail(e, "%s: collectives on an intercommunicator are not modelled "
-                       "(MPICH's algorithms for them are not in the model)",
-                       pz_engine_name(e, th).text);
-        return -1;
+    if (c.remote_size > 0) {
+        if (intercomm_root(e, th, rec, &c) != 0)
+            return -1;
+    } else {
+        c.root = rec->peer == PZ_NONE32 ? 0 : (int)rec->peer;
+        if (c.bytes < 0)
+            c.bytes = pz_coll_block(c.op, c.size, c.root, c.me, (double)rec->bytes,
+                                    (double)rec->bytes2);
     }
-    c.root = rec->peer == PZ_NONE32 ? 0 : (int)rec->peer;
-    if (c.bytes < 0)
-        c.bytes = pz_coll_block(c.op, c.size, c.root, c.me, (double)rec->bytes,
-                                (double)rec->bytes2);
     counts_of(e, rec, &c, &counts);
     rc = pz_comsys_collective(e->cs, comm, &c, e->threads[th].call_start);
     free(counts);

@@ -18,3 +18,13 @@ unit_test_coll_schedule_CPPFLAGS = $(MODEL_TEST_FLAGS)
 unit_test_coll_schedule_LDADD = $(top_builddir)/model/libpzmodel.la \
 	$(CRITERION_LIBS) -lm
 endif
+
+# Collectives on intercommunicators: each member's rounds of MPICH 4's algorithms on a
+# 2+3 intercommunicator, derived by hand, and every instance balanced.
+if HAVE_CRITERION
+check_PROGRAMS += unit/test_coll_inter
+TESTS += unit/test_coll_inter
+unit_test_coll_inter_SOURCES = unit/test_coll_inter.c
+unit_test_coll_inter_CPPFLAGS = $(MODEL_TEST_FLAGS)
+unit_test_coll_inter_LDADD = $(top_builddir)/model/libpzmodel.la $(CRITERION_LIBS) -lm
+endif

@@ -188,7 +188,7 @@ static void run_v(enum pz_coll_op op, const char *name, int p, int root, double 
     struct pz_coll members[MAXP];
 
     for (int me = 0; me < p; me++) {
-        members[me] = (struct pz_coll){ op, p, 0, root, n, NULL, NULL };
+        members[me] = (struct pz_coll){ op, p, 0, root, n, NULL, NULL, 0, 0 };
         describe(&members[me], me, v);
     }
     run_members(algo(op, name), members);
@@ -707,7 +707,7 @@ Test(coll, reduce_bcast_allreduce)
 
 static const char *chosen(const char *mpi, enum pz_coll_op op, int p, double n)
 {
-    struct pz_coll c = { op, p, 0, 0, n, NULL, NULL };
+    struct pz_coll c = { op, p, 0, 0, n, NULL, NULL, 0, 0 };
     const struct pz_coll_algo *a = pz_coll_choose(mpi, &c);
 
     cr_assert(a, "%s chooses nothing for op %d", mpi, op);
@@ -727,7 +727,7 @@ Test(coll, every_set_chooses_for_every_op)
             for (int p = 1; p <= 17; p++)
                 chosen(sets[s], op, p, 100);
     cr_assert_null(pz_coll_choose("openmpi", &(struct pz_coll){ PZ_COLL_BCAST, 4, 0, 0, 8,
-                                                                 NULL, NULL }));
+                                                                 NULL, NULL, 0, 0 }));
 }
 
 Test(coll, mpich1_choices)

@@ -76,7 +76,7 @@ static void expect_message(const struct pz_coll_schedule *s, int me, int round, 
  * result. */
 Test(coll_schedule, allreduce_recursive_doubling_by_hand)
 {
-    struct pz_coll c = { PZ_COLL_ALLREDUCE, 5, 0, 0, 8, NULL, NULL };
+    struct pz_coll c = { PZ_COLL_ALLREDUCE, 5, 0, 0, 8, NULL, NULL, 0, 0 };
     const struct pz_coll_algo *a = algo(PZ_COLL_ALLREDUCE, "recursive_doubling");
     struct pz_coll_schedule *s = pz_coll_schedule_new(a, &c);
 
@@ -109,7 +109,7 @@ Test(coll_schedule, allreduce_recursive_doubling_by_hand)
  * schedule; on 5 members, member 0 (handing its data over) and 1 (taking it) differ. */
 Test(coll_schedule, equal_shapes_equal_schedules)
 {
-    struct pz_coll c = { PZ_COLL_ALLREDUCE, 8, 0, 0, 8, NULL, NULL };
+    struct pz_coll c = { PZ_COLL_ALLREDUCE, 8, 0, 0, 8, NULL, NULL, 0, 0 };
     const struct pz_coll_algo *a = algo(PZ_COLL_ALLREDUCE, "recursive_doubling");
     struct pz_coll_schedule *first = pz_coll_schedule_new(a, &c), *s;
 
@@ -120,7 +120,7 @@ Test(coll_schedule, equal_shapes_equal_schedules)
         pz_coll_schedule_release(s);
     }
     pz_coll_schedule_release(first);
-    c = (struct pz_coll){ PZ_COLL_ALLREDUCE, 5, 0, 0, 8, NULL, NULL };
+    c = (struct pz_coll){ PZ_COLL_ALLREDUCE, 5, 0, 0, 8, NULL, NULL, 0, 0 };
     cr_assert(first = pz_coll_schedule_new(a, &c));
     c.me = 1;
     cr_assert(s = pz_coll_schedule_new(a, &c));
@@ -134,7 +134,7 @@ Test(coll_schedule, equal_shapes_equal_schedules)
  * no schedule. */
 Test(coll_schedule, what_has_no_schedule)
 {
-    struct pz_coll c = { PZ_COLL_ALLGATHER, 1, 0, 0, 8, NULL, NULL };
+    struct pz_coll c = { PZ_COLL_ALLGATHER, 1, 0, 0, 8, NULL, NULL, 0, 0 };
     struct pz_coll_schedule *s = pz_coll_schedule_new(algo(PZ_COLL_ALLGATHER, "ring"), &c);
     struct pz_coll_algo mine = *algo(PZ_COLL_BARRIER, "dissemination");
 
@@ -143,13 +143,13 @@ Test(coll_schedule, what_has_no_schedule)
     pz_coll_schedule_release(s);
     c.size = 4;
     cr_assert_null(pz_coll_schedule_new(algo(PZ_COLL_ALLGATHER, "ring"), &c));
-    c = (struct pz_coll){ PZ_COLL_ALLTOALL, PZ_COLL_SCHEDULE_MAX / 2 + 2, 0, 0, 8, NULL, NULL };
+    c = (struct pz_coll){ PZ_COLL_ALLTOALL, PZ_COLL_SCHEDULE_MAX / 2 + 2, 0, 0, 8, NULL, NULL, 0, 0 };
     cr_assert_null(pz_coll_schedule_new(algo(PZ_COLL_ALLTOALL, "linear"), &c));
     c.size--;
     cr_assert(s = pz_coll_schedule_new(algo(PZ_COLL_ALLTOALL, "linear"), &c));
     cr_assert_eq(s->nsteps, 1 + PZ_COLL_SCHEDULE_MAX, "2 (P - 1) messages in one round");
     pz_coll_schedule_release(s);
-    c = (struct pz_coll){ PZ_COLL_BARRIER, 4, 0, 0, 0, NULL, NULL };
+    c = (struct pz_coll){ PZ_COLL_BARRIER, 4, 0, 0, 0, NULL, NULL, 0, 0 };
     cr_assert_null(pz_coll_schedule_new(&mine, &c));
 }
 
@@ -220,7 +220,7 @@ Test(coll_schedule, every_algorithm_as_round_by_round)
                 for (int me = 0; me < p; me++)
                     for (int root = 0; root < p; root += p / 3 + 1)
                         for (int b = 0; b < 8; b++) {
-                            struct pz_coll c = { op, p, me, root, blocks[b % 4], NULL, NULL };
+                            struct pz_coll c = { op, p, me, root, blocks[b % 4], NULL, NULL, 0, 0 };
 
                             if (b >= 4)
                                 vary(&c);

@@ -714,9 +714,7 @@ Test(engine, sub_communicator_ranks_map_to_world_ranks)
 
 /* The same message on an intercommunicator X between group A = {world 1} and group
  * B = {world 0}: the peer of a message is a rank of the other group, so world 1 sends
- * to B's rank 0 (world 0) and world 0 receives from A's rank 0 (world 1).  A collective
- * on X is refused by name: MPICH's algorithms for intercommunicators are not in the
- * model. */
+ * to B's rank 0 (world 0) and world 0 receives from A's rank 0 (world 1). */
 Test(engine, intercommunicator_peers_are_in_the_other_group)
 {
     static const int a[1] = { 1 }, bgroup[1] = { 0 };
@@ -725,22 +723,112 @@ Test(engine, intercommunicator_peers_are_in_the_other_group)
     one_message(b, tb_intercomm(b, "X", 1, a, 1, bgroup), 0, 0);
 }
 
-Test(engine, a_collective_on_an_intercommunicator_is_refused)
+/* A collective call on intercommunicator x by process p, [enter, leave] ms, with the
+ * bytes it recorded. */
+static void inter_call(struct tb *b, int p, const char *name, double enter, double leave,
+                       OTF2_CollectiveOp op, uint32_t x, uint64_t sent, uint64_t received)
 {
-    static const int a[1] = { 0 }, bgroup[1] = { 1 };
-    struct tb *b = trace(2);
-    uint32_t x = tb_intercomm(b, "X", 1, a, 1, bgroup);
+    uint32_t r = tb_mpi(b, name);
 
-    for (int p = 0; p < 2; p++) {
+    tb_enter(b, p, MS(enter), r);
+    tb_collective_begin(b, p, MS(enter));
+    tb_collective_end(b, p, MS(leave), op, x, OTF2_UNDEFINED_UINT32, sent, received);
+    tb_leave(b, p, MS(leave), r);
+}
+
+/* Intercommunicator X: group A = {world 0}, the low group (its rank 0 has the lower
+ * process number), B = {world 1, world 2}.  Switch, latency 10 us, 1 GB/s, eager,
+ * mpich4; c(n) = 10 us + n ns per message, an eager send completes when posted.
+ *
+ * Allreduce of 8 B entered at 0, 1 and 2 ms by worlds 0, 1, 2
+ * (MPIR_Allreduce_inter_reduce_exchange_bcast, coll_inter.c): A's local Reduce and
+ * Bcast are empty; world 0 exchanges with B's rank 0 (world 1) at once: its 8 B on
+ * [0, c].  World 1 reduces B to itself (binomial: it receives from world 2), then
+ * exchanges with world 0, then sends world 2 the result.
+ *   2 ms:      world 2 sends to world 1 on [2, 2 + c].
+ *   2 + c:     world 1 has it; exchange: its send to world 0 on [2 + c, 2 + 2c], world
+ *              0's data arrived at c: the round ends at 2 + c; its Bcast to world 2
+ *              waits for its out link: [2 + 2c, 2 + 3c].  World 1 is done at 2 + c.
+ *   world 0 receives at 2 + 2c, world 2 at 2 + 3c. */
+Test(engine, intercommunicator_allreduce_reduce_exchange_bcast)
+{
+    static const int a[1] = { 0 }, bgroup[2] = { 1, 2 };
+    const double c = 10e-6 + 8 / 1e9;
+    const double want[3] = { SEC(2) + 2 * c, SEC(2) + c, SEC(2) + 3 * c };
+    struct tb *b = trace(3);
+    uint32_t x = tb_intercomm(b, "X", 1, a, 2, bgroup);
+    char out[4096];
+
+    for (int p = 0; p < 3; p++) {
         tb_call(b, p, "MPI_Init", 0, 0);
-        tb_collective_call(b, p, "MPI_Barrier", MS(1), MS(2), OTF2_COLLECTIVE_OP_BARRIER, x, 0);
-        tb_call(b, p, "MPI_Finalize", MS(2), MS(2.1));
+        inter_call(b, p, "MPI_Allreduce", p, p + 0.5, OTF2_COLLECTIVE_OP_ALLREDUCE, x, 8, 8);
+    }
+    close_trace(b);
+    m.latency = 10e-6;
+    m.bandwidth = 1e9;
+    m.eager_threshold = 65536;
+    m.reduce_byte_time = 0;
+    snprintf(m.mpi, sizeof(m.mpi), "mpich4");
+    predict(out);
+    for (int p = 0; p < 3; p++) {
+        char what[64];
+
+        snprintf(what, sizeof(what), "world %d's Allreduce", p);
+        near(leave_of(out, p, "MPI_Allreduce"), want[p], what);
+    }
+}
+
+/* Bcast of 100 B from A's rank 0 (MPI_ROOT: it recorded 2 x 100 B sent) to B (each
+ * recorded 100 B received), entered at 0, 1 and 0.5 ms by worlds 0, 1, 2
+ * (MPIR_Bcast_inter_remote_send_local_bcast): world 0 sends to world 1 on [0, c(100)]
+ * and is done at 0; world 1 has it when it enters at 1 ms and sends it to world 2
+ * (binomial Bcast on B) on [1, 1 + c(100)]; world 2 is done then. */
+Test(engine, intercommunicator_bcast_from_mpi_root)
+{
+    static const int a[1] = { 0 }, bgroup[2] = { 1, 2 };
+    static const double enter[3] = { 0, 1, 0.5 };
+    const double c100 = 10e-6 + 100 / 1e9;
+    const double want[3] = { 0, SEC(1), SEC(1) + c100 };
+    struct tb *b = trace(3);
+    uint32_t x = tb_intercomm(b, "X", 1, a, 2, bgroup);
+    char out[4096];
+
+    for (int p = 0; p < 3; p++) {
+        tb_call(b, p, "MPI_Init", 0, 0);
+        inter_call(b, p, "MPI_Bcast", enter[p], enter[p] + 0.5, OTF2_COLLECTIVE_OP_BCAST, x,
+                   p == 0 ? 200 : 0, p == 0 ? 0 : 100);
+    }
+    close_trace(b);
+    m.latency = 10e-6;
+    m.bandwidth = 1e9;
+    m.eager_threshold = 65536;
+    snprintf(m.mpi, sizeof(m.mpi), "mpich4");
+    predict(out);
+    for (int p = 0; p < 3; p++) {
+        char what[64];
+
+        snprintf(what, sizeof(what), "world %d's Bcast", p);
+        near(leave_of(out, p, "MPI_Bcast"), want[p], what);
+    }
+}
+
+/* The trace gives no root on an intercommunicator: the other group is replayed with
+ * the root at rank 0 of the root's group, so a root at rank 1 is refused by name. */
+Test(engine, an_intercommunicator_root_other_than_rank_0_is_refused)
+{
+    static const int a[2] = { 0, 1 }, bgroup[1] = { 2 };
+    struct tb *b = trace(3);
+    uint32_t x = tb_intercomm(b, "X", 2, a, 1, bgroup);
+
+    for (int p = 0; p < 3; p++) {
+        tb_call(b, p, "MPI_Init", 0, 0);
+        inter_call(b, p, "MPI_Bcast", 1, 2, OTF2_COLLECTIVE_OP_BCAST, x, p == 1 ? 8 : 0,
+                   p == 2 ? 8 : 0);
     }
     close_trace(b);
     free_network();
-    cr_assert_eq(predict_opt(0, NULL), -1, "an intercommunicator's collective must fail");
-    cr_assert(strstr(err, "collectives on an intercommunicator are not modelled"),
-              "message: %s", err);
+    cr_assert_eq(predict_opt(0, NULL), -1, "a root at rank 1 must be refused");
+    cr_assert(strstr(err, "is rank 1 of its group"), "message: %s", err);
 }
 
 /* --- 8. the predicted trace, analyzed */

@@ -309,6 +309,24 @@ Test(simgrid, sub_communicator_collective_becomes_messages)
     free(got);
 }
 
+/* A Barrier on an intercommunicator {world 0} + {world 1} is refused by name: SMPI's
+ * replay has no collectives there, and a barrier of both would be another one. */
+Test(simgrid, an_intercommunicator_collective_is_refused)
+{
+    static const int a[1] = { 0 }, bgroup[1] = { 1 };
+    struct tb *b = tb_open(rec, 2);
+    uint32_t x;
+
+    cr_assert_not_null(b);
+    x = tb_intercomm(b, "X", 1, a, 1, bgroup);
+    for (int p = 0; p < 2; p++)
+        tb_collective_call(b, p, "MPI_Barrier", 0, MS(1), OTF2_COLLECTIVE_OP_BARRIER, x,
+                           TB_NO_ROOT);
+    cr_assert_eq(tb_close(b), 0);
+    cr_assert_eq(pz_simgrid_export(rec, &m, out, NULL, err, sizeof(err)), -1);
+    cr_expect(strstr(err, "collective on intercommunicator") != NULL, "%s", err);
+}
+
 Test(simgrid, an_existing_export_is_refused)
 {
     struct tb *b = tb_open(rec, 1);
