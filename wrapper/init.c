@@ -17,25 +17,21 @@ static int thread_level(void)
  * environment is read once MPI is initialised): a few hundred ns, once a run. */
 PZ_EXPORT int MPI_Init(int *argc, char ***argv)
 {
-    uint64_t cpu[2] = { pz_cpu_now(), 0 }, enter = pz_ticks();
+    uint64_t cpu = pz_cpu_now(), enter = pz_ticks();
     int ret = PMPI_Init(argc, argv);
-    uint64_t leave = pz_ticks();
 
-    cpu[1] = pz_cpu_now();
     if (ret == MPI_SUCCESS)
-        pz_lifecycle_start(thread_level(), enter, leave, cpu, PZ_CALL_MPI_Init);
+        pz_lifecycle_start(thread_level(), enter, cpu, PZ_CALL_MPI_Init);
     return ret;
 }
 
 PZ_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-    uint64_t cpu[2] = { pz_cpu_now(), 0 }, enter = pz_ticks();
+    uint64_t cpu = pz_cpu_now(), enter = pz_ticks();
     int ret = PMPI_Init_thread(argc, argv, required, provided);
-    uint64_t leave = pz_ticks();
 
-    cpu[1] = pz_cpu_now();
     if (ret == MPI_SUCCESS)
-        pz_lifecycle_start(*provided, enter, leave, cpu, PZ_CALL_MPI_Init_thread);
+        pz_lifecycle_start(*provided, enter, cpu, PZ_CALL_MPI_Init_thread);
     return ret;
 }
 

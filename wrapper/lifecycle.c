@@ -11,11 +11,17 @@
 #include "runtime.h"
 #include "session.h"
 
-/* Records the call that initialised or finalises MPI on the calling thread; cpu: the
- * thread's CPU time at enter and at leave. */
-static void record_call(int call, uint64_t enter, uint64_t leave, const uint64_t cpu[2])
+/* The calling thread's recording state, made (its buffer faulted in) on first use. */
+static struct pz_thread *recording_thread(void)
 {
-    struct pz_thread *t = pz_thread_current ? pz_thread_current : pz_thread_attach();
+    return pz_thread_current ? pz_thread_current : pz_thread_attach();
+}
+
+/* Records the call that initialised or finalises MPI on thread t (NULL: not recorded);
+ * cpu: the thread's CPU time at enter and at leave. */
+static void record_call(struct pz_thread *t, int call, uint64_t enter, uint64_t leave,
+                        const uint64_t cpu[2])
+{
     struct pz_record r = { .enter = enter, .leave = leave, .call = (uint16_t)call,
                            .aux = pz_record_cpu ? PZ_AUX_CPU : 0 };
 
@@ -25,8 +31,7 @@ static void record_call(int call, uint64_t enter, uint64_t leave, const uint64_t
     }
 }
 
-void pz_lifecycle_start(int thread_level, uint64_t enter, uint64_t leave,
-                        const uint64_t cpu[2], int call)
+void pz_lifecycle_start(int thread_level, uint64_t enter, uint64_t cpu_enter, int call)
 {
     int ok = pz_runtime_begin(thread_level);
 
@@ -34,7 +39,10 @@ void pz_lifecycle_start(int thread_level, uint64_t enter, uint64_t leave,
         ok = pz_session_open() == 0;
     pz_runtime_begun(ok);
     if (ok) {
-        record_call(call, enter, leave, cpu);
+        struct pz_thread *t = recording_thread();
+        uint64_t leave = pz_ticks(), cpu[2] = { cpu_enter, pz_cpu_now() };
+
+        record_call(t, call, enter, leave, cpu);
         pz_ending_arm();
         pz_checkpoint_arm();
     }
@@ -42,7 +50,7 @@ void pz_lifecycle_start(int thread_level, uint64_t enter, uint64_t leave,
 
 void pz_lifecycle_record(int call, uint64_t when, uint64_t cpu)
 {
-    record_call(call, when, when, (const uint64_t[2]){ cpu, cpu });
+    record_call(recording_thread(), call, when, when, (const uint64_t[2]){ cpu, cpu });
 }
 
 void pz_lifecycle_finish(uint64_t enter, uint64_t cpu)
