@@ -240,10 +240,11 @@ static void counts_of(struct engine *e, const struct pz_rec *rec, struct pz_coll
 }
 
 /* The root of operation op on an intercommunicator as member c sees it (coll.h), from
- * the bytes it recorded: the trace has no root there (docs/trace-format.md), so the
- * member that sent the data out (Bcast, Scatter(v)) or took it in (Gather(v), Reduce)
- * is the root, one that received or sent its block is of the other group, whose root is
- * rank 0 of its group, and one that moved nothing does nothing (MPI_PROC_NULL). */
+ * the bytes it recorded: the member that sent the data out (Bcast, Scatter(v)) or took
+ * it in (Gather(v), Reduce) is the root, one that received or sent its block is of the
+ * other group (whose root's rank its record gives, or in a trace of an older recorder,
+ * which left the root out there, is taken as 0), and one that moved nothing does
+ * nothing (MPI_PROC_NULL). */
 static int inter_root(enum pz_coll_op op, double sent, double received)
 {
     int outward = op == PZ_COLL_BCAST || op == PZ_COLL_SCATTER || op == PZ_COLL_SCATTERV;
@@ -261,11 +262,16 @@ static int is_rooted(enum pz_coll_op op)
 }
 
 /* Sets c's root and block on an intercommunicator; -1 (and the replay stops) for a root
- * the other group cannot be told, one other than rank 0 of its group. */
+ * the other group cannot be told: one other than rank 0 of its group in a trace that
+ * records no roots there (the root's own record names none). */
 static int intercomm_root(struct engine *e, int th, const struct pz_rec *rec, struct pz_coll *c)
 {
+    int recorded = rec->peer != PZ_NONE32;
+
     c->root = is_rooted(c->op) ? inter_root(c->op, (double)rec->bytes, (double)rec->bytes2) : 0;
-    if (c->root == PZ_COLL_ROOT && c->me != 0) {
+    if (c->root == 0 && recorded)
+        c->root = (int)rec->peer;
+    if (c->root == PZ_COLL_ROOT && c->me != 0 && !recorded) {
         pz_engine_fail(e, "%s: the root of a collective on intercommunicator %u is rank %d "
                        "of its group: the trace does not tell the other group, and only "
                        "rank 0 is replayed",

@@ -101,8 +101,8 @@ pz_coll_bytes(const struct pz_coll_args *a, uint64_t *sent, uint64_t *received)
         break;
     case PZ_COLL_REDUCE_SCATTER:
         *sent = pz_coll_sum_others(a, a->rcounts, a->stype, NULL);
-        *received = pz_coll_others(a) * (a->rcounts && !a->inter
-                                             ? pz_bytes(a->rcounts[a->rank], a->stype) : 0);
+        *received = pz_coll_others(a) * (a->rcounts ? pz_bytes(a->rcounts[a->rank], a->stype)
+                                                    : 0);
         break;
     case PZ_COLL_REDUCE_SCATTER_BLOCK:
         *sent = *received = pz_coll_others(a) * a->r;
@@ -112,8 +112,8 @@ pz_coll_bytes(const struct pz_coll_args *a, uint64_t *sent, uint64_t *received)
         *sent = a->rank < a->size - 1 ? a->s : 0;
         *received = a->rank > 0 ? a->s : 0;
         break;
-    case PZ_COLL_ALLREDUCE:
-        *sent = *received = a->size > 1 ? a->s : 0;
+    case PZ_COLL_ALLREDUCE:   /* on an intercommunicator, with the other group however small */
+        *sent = *received = a->inter || a->size > 1 ? a->s : 0;
         break;
     default: /* barrier */
         *sent = *received = 0;

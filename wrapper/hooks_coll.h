@@ -36,6 +36,17 @@ PZ_ALWAYS_INLINE void pz_coll_group(struct pz_coll_args *a, uint32_t ref, MPI_Co
     a->size = a->inter ? info->remote_size : info->size;
 }
 
+/* The root as the trace records it: its rank in the communicator; on an
+ * intercommunicator its rank in its own group, which the other group's members give and
+ * the root itself knows (MPI_ROOT), while the rest of its group (MPI_PROC_NULL) record
+ * none, -1. */
+PZ_ALWAYS_INLINE int pz_coll_recorded_root(const struct pz_coll_args *a, int root, int is_root)
+{
+    if (a->inter)
+        return root >= 0 ? root : is_root ? a->rank : -1;
+    return root < 0 ? -1 : root;
+}
+
 /* The request of a collective operation: its kind, communicator, root and bytes (with
  * the per-peer byte lists of the v and w collectives), not yet posted. */
 PZ_ALWAYS_INLINE struct pz_request pz_coll_request(enum pz_coll_op kind, const void *sbuf,
@@ -65,7 +76,7 @@ PZ_ALWAYS_INLINE struct pz_request pz_coll_request(enum pz_coll_op kind, const v
 
         is_root = a.inter ? root == MPI_ROOT : root == a.rank;
         pz_coll_rooted_bytes(&a, is_root, in_group, &r.bytes, &r.bytes_received);
-        r.peer = a.inter || root < 0 ? -1 : root;
+        r.peer = pz_coll_recorded_root(&a, root, is_root);
     } else {
         pz_coll_bytes(&a, &r.bytes, &r.bytes_received);
     }

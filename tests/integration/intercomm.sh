@@ -1,8 +1,10 @@
 # Collectives on an intercommunicator (programs/intercomm.c on 4 ranks: group A = {world
-# 0}, group B = {worlds 1, 2, 3}): recorded on the communicator MPI_Intercomm_create made
-# (roots undefined there), read by prognoz report, and predicted by MPICH 4's algorithms
-# for intercommunicators with no refusal and no deadlock: the predicted trace has every
-# collective of every process, in order.  The SimGrid export refuses them.
+# 0}, group B = {worlds 1, 2, 3}): recorded on the communicator MPI_Intercomm_create made,
+# the roots as ranks in the root's group (the root and the other group name it, the
+# rest of the root's group none), read by prognoz report, and predicted by MPICH 4's
+# algorithms for intercommunicators with no refusal and no deadlock, the second Bcast's
+# root being B's rank 1: the predicted trace has every collective of every process, in
+# order.  The SimGrid export refuses them.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
 test -x "${PZ_PROGNOZ:-}" || pz_skip "the prognoz command '${PZ_PROGNOZ:-}' is not built"
 
@@ -33,6 +35,20 @@ done >"$PZ_WORK/expected.ops"
 collectives <"$PZ_WORK/intercomm.events" >"$PZ_WORK/recorded.ops"
 diff -u "$PZ_WORK/expected.ops" "$PZ_WORK/recorded.ops" >&2 ||
     pz_fail "intercomm: the recorded collectives differ (- expected, + recorded)"
+
+# The roots of the two Bcasts and of the Reduce per location: A's rank 0, B's rank 1
+# (world 2), A's rank 0; NONE where the root's group does not take part.
+awk -v comm="\"$INTER\"" '
+    $1 == "MPI_COLLECTIVE_END" && index($0, "Communicator: " comm " <") &&
+    /Operation: (BCAST|REDUCE),/ {
+        root = $0; sub(/.*Root: /, "", root); sub(/[ ,].*/, "", root)
+        roots[$2] = roots[$2] " " root
+    }
+    END { for (l in roots) print l roots[l] }' "$PZ_WORK/intercomm.events" | sort -n \
+    >"$PZ_WORK/recorded.roots"
+printf '%s\n' "0 0 1 0" "1 0 NONE 0" "2 0 1 0" "3 0 NONE 0" >"$PZ_WORK/expected.roots"
+diff -u "$PZ_WORK/expected.roots" "$PZ_WORK/recorded.roots" >&2 ||
+    pz_fail "intercomm: the recorded roots differ (- expected, + recorded)"
 
 "$PZ_PROGNOZ" report "$PZ_WORK/intercomm" >"$PZ_WORK/report.out" 2>"$PZ_WORK/report.err" ||
     { cat "$PZ_WORK/report.err" >&2; pz_fail "intercomm: prognoz report failed"; }

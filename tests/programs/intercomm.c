@@ -1,7 +1,7 @@
 /* Collectives on an intercommunicator (tests/integration/intercomm.sh): MPI_COMM_WORLD
  * of 4 ranks split into group A = {world 0} and group B = {worlds 1, 2, 3}, joined by
  * MPI_Intercomm_create, then on it a Barrier, a Bcast of 4 ints from A's rank 0 and one
- * of 2 ints from B's rank 0 (MPI_ROOT at the root, MPI_PROC_NULL at the rest of its
+ * of 2 ints from B's rank 1, world 2 (MPI_ROOT at the root, MPI_PROC_NULL at the rest of its
  * group, the root's rank in the other), an Allreduce, an Allgather and an Alltoall of
  * one int, and a Reduce of one int to A's rank 0. */
 #include <mpi.h>
@@ -31,9 +31,9 @@ int main(int argc, char **argv)
     else
         MPI_Bcast(buf, 4, MPI_INT, 0, inter);
     if (in_a)
-        MPI_Bcast(buf, 2, MPI_INT, 0, inter);
+        MPI_Bcast(buf, 2, MPI_INT, 1, inter);
     else
-        MPI_Bcast(buf, 2, MPI_INT, local_rank == 0 ? MPI_ROOT : MPI_PROC_NULL, inter);
+        MPI_Bcast(buf, 2, MPI_INT, local_rank == 1 ? MPI_ROOT : MPI_PROC_NULL, inter);
     MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, inter);
     MPI_Allgather(&one, 1, MPI_INT, all, 1, MPI_INT, inter);
     MPI_Alltoall(each, 1, MPI_INT, all, 1, MPI_INT, inter);

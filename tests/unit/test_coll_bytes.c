@@ -82,6 +82,26 @@ Test(coll_bytes, intercommunicator_root_sends_to_every_remote_process)
     cr_assert_eq(s + r, 0, "the root's group partners do nothing");
 }
 
+/* On an intercommunicator data moves between the groups even when the other has one
+ * process: an Allreduce of 8 B sends and receives 8 B; a Reduce_scatter whose block here
+ * is 2 doubles receives them reduced from each of the 3 remote processes, 3 x 16 B. */
+Test(coll_bytes, intercommunicator_allreduce_and_reduce_scatter)
+{
+    static const int counts[4] = { 1, 2, 1, 1 };
+    struct pz_coll_args a = args(PZ_COLL_ALLREDUCE, 0);
+    uint64_t s, r;
+
+    a.inter = 1;
+    a.size = 1;  /* remote group */
+    unrooted(&a, 8, 8);
+    a = args(PZ_COLL_REDUCE_SCATTER, 1);
+    a.inter = 1;
+    a.size = 3;
+    a.rcounts = counts;
+    pz_coll_bytes(&a, &s, &r);
+    cr_assert_eq(r, 48, "received %lu", (unsigned long)r);
+}
+
 Test(coll_bytes, symmetric_operations)
 {
     struct pz_coll_args a = args(PZ_COLL_ALLGATHER, 2);

@@ -725,15 +725,23 @@ Test(engine, intercommunicator_peers_are_in_the_other_group)
 
 /* A collective call on intercommunicator x by process p, [enter, leave] ms, with the
  * bytes it recorded. */
-static void inter_call(struct tb *b, int p, const char *name, double enter, double leave,
-                       OTF2_CollectiveOp op, uint32_t x, uint64_t sent, uint64_t received)
+static void inter_call_root(struct tb *b, int p, const char *name, double enter,
+                            double leave, OTF2_CollectiveOp op, uint32_t x, uint32_t root,
+                            uint64_t sent, uint64_t received)
 {
     uint32_t r = tb_mpi(b, name);
 
     tb_enter(b, p, MS(enter), r);
     tb_collective_begin(b, p, MS(enter));
-    tb_collective_end(b, p, MS(leave), op, x, OTF2_UNDEFINED_UINT32, sent, received);
+    tb_collective_end(b, p, MS(leave), op, x, root, sent, received);
     tb_leave(b, p, MS(leave), r);
+}
+
+/* The same with no root recorded, as older recorders wrote it on intercommunicators. */
+static void inter_call(struct tb *b, int p, const char *name, double enter, double leave,
+                       OTF2_CollectiveOp op, uint32_t x, uint64_t sent, uint64_t received)
+{
+    inter_call_root(b, p, name, enter, leave, op, x, OTF2_UNDEFINED_UINT32, sent, received);
 }
 
 /* Intercommunicator X: group A = {world 0}, the low group (its rank 0 has the lower
@@ -812,8 +820,9 @@ Test(engine, intercommunicator_bcast_from_mpi_root)
     }
 }
 
-/* The trace gives no root on an intercommunicator: the other group is replayed with
- * the root at rank 0 of the root's group, so a root at rank 1 is refused by name. */
+/* A trace of an older recorder gives no root on an intercommunicator: the other group
+ * is replayed with the root at rank 0 of the root's group, so a root at rank 1 is
+ * refused by name. */
 Test(engine, an_intercommunicator_root_other_than_rank_0_is_refused)
 {
     static const int a[2] = { 0, 1 }, bgroup[1] = { 2 };
@@ -829,6 +838,40 @@ Test(engine, an_intercommunicator_root_other_than_rank_0_is_refused)
     free_network();
     cr_assert_eq(predict_opt(0, NULL), -1, "a root at rank 1 must be refused");
     cr_assert(strstr(err, "is rank 1 of its group"), "message: %s", err);
+}
+
+/* The recorder gives the root's rank in its group on an intercommunicator (the root
+ * itself, and the other group's members): a Bcast of 8 B from A's rank 1 (world 1) to
+ * B = {world 2}, all entered at 1 ms (MPIR_Bcast_inter_remote_send_local_bcast): world
+ * 1 sends to B's rank 0, world 2, eagerly, and is done at 1 ms; world 2 has the data
+ * at 1 ms + c(8), c(8) = 10 us + 8 ns, and B's local Bcast of one process is empty;
+ * world 0 (MPI_PROC_NULL, no root recorded) does nothing and is done at 1 ms. */
+Test(engine, an_intercommunicator_root_recorded_at_rank_1_is_replayed)
+{
+    static const int a[2] = { 0, 1 }, bgroup[1] = { 2 };
+    static const uint32_t root[3] = { OTF2_UNDEFINED_UINT32, 1, 1 };
+    const double want[3] = { SEC(1), SEC(1), SEC(1) + 10e-6 + 8 / 1e9 };
+    struct tb *b = trace(3);
+    uint32_t x = tb_intercomm(b, "X", 2, a, 1, bgroup);
+    char out[4096];
+
+    for (int p = 0; p < 3; p++) {
+        tb_call(b, p, "MPI_Init", 0, 0);
+        inter_call_root(b, p, "MPI_Bcast", 1, 2, OTF2_COLLECTIVE_OP_BCAST, x, root[p],
+                        p == 1 ? 8 : 0, p == 2 ? 8 : 0);
+    }
+    close_trace(b);
+    m.latency = 10e-6;
+    m.bandwidth = 1e9;
+    m.eager_threshold = 65536;
+    snprintf(m.mpi, sizeof(m.mpi), "mpich4");
+    predict(out);
+    for (int p = 0; p < 3; p++) {
+        char what[64];
+
+        snprintf(what, sizeof(what), "world %d's Bcast", p);
+        near(leave_of(out, p, "MPI_Bcast"), want[p], what);
+    }
 }
 
 /* --- 8. the predicted trace, analyzed */
