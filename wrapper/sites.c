@@ -109,6 +109,7 @@ static int is_mpi_library(const char *path)
     return strncmp(name, "libmpi", 6) == 0 || strncmp(name, "libpmpi", 7) == 0;
 }
 
+/* Nonzero if a loaded segment of the object holds ADDRESS. */
 static int holds(const struct dl_phdr_info *info, uintptr_t address)
 {
     for (int i = 0; i < info->dlpi_phnum; i++) {
@@ -129,10 +130,12 @@ static void add_code_of(struct pz_sites_bindings *b, const struct dl_phdr_info *
 
         if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
             continue;
+        if (b->n == 0 || start < b->lo)
+            b->lo = start;
+        if (end > b->hi)
+            b->hi = end;
         b->range[b->n].start = start;
         b->range[b->n++].end = end;
-        b->lo = b->n == 1 || start < b->lo ? start : b->lo;
-        b->hi = end > b->hi ? end : b->hi;
     }
 }
 
@@ -157,7 +160,7 @@ static void find_bindings(void)
 }
 
 /* _Unwind_Backtrace's callback: stops at the first frame outside the bindings.  The
- * first frames are the recorder's own (this function's caller, the wrapper). */
+ * first frames are the recorder's own: pz_sites_unwind_bindings, then the wrapper. */
 static _Unwind_Reason_Code stop_outside_bindings(struct _Unwind_Context *frame, void *site)
 {
     uintptr_t ip = (uintptr_t)_Unwind_GetIP(frame);
