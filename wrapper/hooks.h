@@ -120,8 +120,10 @@ PZ_ALWAYS_INLINE int pz_call_leave(struct pz_call *c)
         __builtin_memcpy(&items_at[i], &t->items[i], sizeof(struct pz_item));
     tail = (unsigned char *)(r + 1) + items;
     if (aux & PZ_AUX_SITE) {
-        __builtin_memcpy(tail, &c->site, sizeof(c->site));
-        tail += sizeof(c->site);
+        uintptr_t site = pz_sites_program_call(c->site);
+
+        __builtin_memcpy(tail, &site, sizeof(site));
+        tail += sizeof(site);
     }
     if (__builtin_expect(aux & PZ_AUX_CPU, 0)) {
         uint64_t cpu[2] = { c->cpu_enter, c->leave ? c->cpu_leave : pz_cpu_now() };
