@@ -165,7 +165,8 @@ PZ_IT_TESTS = \
 	integration/cli.sh \
 	integration/predict.sh \
 	integration/calibrate.sh \
-	integration/cpu_time.sh
+	integration/cpu_time.sh \
+	integration/init_sync.sh
 
 TESTS += $(PZ_IT_TESTS)
 
