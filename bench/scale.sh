@@ -97,7 +97,7 @@ done
         ratio=-
         if grep -q "^predict-$p " "$work/runs"; then
             b=$(awk -v k="predict-$p" '$1 == k { print $2 }' "$work/runs" | median)
-            ratio=$(awk -v s="$s" -v b="$b" 'BEGIN { printf "%.2f", b > 0 ? s / b : 0 }')
+            ratio=$(awk -v s="$s" -v b="$b" 'BEGIN { printf "%.2f", (b > 0 ? s / b : 0) }')
         fi
         printf '%-8s %12.2f %12.0f %12.2f %12.0f %10s\n' "$p" "$s" \
             "$(awk -v lo="$lo" -v hi="$hi" -v s="$s" 'BEGIN { print (s > 0 ? 100 * (hi - lo) / s : 0) }')" \
