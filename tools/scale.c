@@ -242,6 +242,26 @@ static void thread_done(void *ctx, int th)
     pz_analysis_stream_done(ctx, th);
 }
 
+/* The analysis of the run predicted from dir's archive or from synth, to be given its
+ * records; NULL after reporting the error. */
+static struct pz_analysis_stream *open_analysis(const struct job *j, int c, const char *dir,
+                                                const struct pz_scale_synth *synth)
+{
+    struct pz_analysis_stream *s = NULL;
+    struct pz_defs defs;
+    char name[64], err[8192];
+
+    snprintf(name, sizeof(name), "the predicted run at %d processes", j->counts[c]);
+    if ((synth ? pz_scale_synth_defs(synth, &defs, err, sizeof(err))
+               : pz_trace_defs_read(dir, &defs, err, sizeof(err))) != 0)
+        pz_defs_release(&defs);
+    else
+        s = pz_analysis_stream_open(&defs, name, err, sizeof(err));
+    if (!s)
+        fprintf(stderr, "prognoz scale: %s\n", err);
+    return s;
+}
+
 /* Replays the synthesized run on machine i, from its archive in dir or, without one,
  * as synth makes it, and analyzes the predicted run as it is predicted. */
 static int predict_on(struct job *j, int c, int i, const char *dir, struct pz_scale_synth *synth)
@@ -251,27 +271,14 @@ static int predict_on(struct job *j, int c, int i, const char *dir, struct pz_sc
     struct pz_replay_sink sink = { give_record, thread_done, NULL };
     struct pz_analysis *a = &j->analyses[i * j->ncounts + c];
     struct pz_prediction result;
-    struct pz_defs defs;
-    char name[64], err[8192];
-    int rc;
+    char err[8192];
 
     memcpy(po.forced, j->o->m.forced, sizeof(po.forced));
-    snprintf(name, sizeof(name), "the predicted run at %d processes", j->counts[c]);
-    rc = synth ? pz_scale_synth_defs(synth, &defs, err, sizeof(err))
-               : pz_trace_defs_read(dir, &defs, err, sizeof(err));
-    if (rc != 0) {
-        pz_defs_release(&defs);
-        fprintf(stderr, "prognoz scale: %s\n", err);
+    if (!(sink.ctx = open_analysis(j, c, dir, synth)))
         return -1;
-    }
-    if (!(sink.ctx = pz_analysis_stream_open(&defs, name, err, sizeof(err)))) {
-        fprintf(stderr, "prognoz scale: %s\n", err);
-        return -1;
-    }
     po.sink = &sink;
-    rc = synth ? pz_scale_predict(synth, &po, &result, err, sizeof(err))
-               : pz_predict(dir, &po, &result, err, sizeof(err));
-    if (rc != 0) {
+    if ((synth ? pz_scale_predict(synth, &po, &result, err, sizeof(err))
+               : pz_predict(dir, &po, &result, err, sizeof(err))) != 0) {
         fprintf(stderr, "prognoz scale: %d processes on %s: %s\n", j->counts[c],
                 j->machines[i].name, err);
         pz_analysis_stream_close(sink.ctx, a, err, sizeof(err));
