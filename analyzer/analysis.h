@@ -109,6 +109,36 @@ int pz_analyze_with_progress(const char *path, struct pz_analysis *a,
 
 void pz_analysis_free(struct pz_analysis *a);
 
+struct pz_defs;   /* trace/defs.h */
+struct pz_rec;    /* trace/trace.h */
+struct pz_analysis_stream;
+
+/* Analyzing a run given record by record instead of read from a trace (a replay's
+ * predicted run, as it is predicted): the analysis pz_analyze makes of the trace with
+ * the run's definitions and records, by the same code, in the same order of events.
+ * The records are kept only until no earlier one can come: memory grows with the
+ * processes and with how far their times drift apart, not with the run's length.
+ *
+ * Opens the analysis of a run whose definitions are defs (trace/defs.h), which it takes
+ * whatever the result; name stands for the trace's path, in errors and as a->trace.
+ * NULL with a one-line message in err. */
+struct pz_analysis_stream *pz_analysis_stream_open(struct pz_defs *defs, const char *name,
+                                                   char *err, size_t errlen);
+
+/* Thread th's next record rec (trace/trace.h), at time `time` in the definitions' ticks
+ * (rec->time is ignored): non-decreasing per thread, the threads interleaved in any way.
+ * Returns 0, or -1 once the analysis failed (the message comes at the close). */
+int pz_analysis_stream_record(struct pz_analysis_stream *s, int th, const struct pz_rec *rec,
+                              uint64_t time);
+
+/* Thread th has no more records: the others' need not wait for it. */
+void pz_analysis_stream_done(struct pz_analysis_stream *s, int th);
+
+/* After the last record: the analysis into a.  Returns 0, or -1 with a one-line message
+ * naming the run in err (a is then empty).  Frees s in both cases; accepts NULL. */
+int pz_analysis_stream_close(struct pz_analysis_stream *s, struct pz_analysis *a, char *err,
+                             size_t errlen);
+
 /* The characteristics of an interval (shared/DESIGN.md, docs/characteristics.md), for
  * the whole interval (integral: sums over processes) or for one process. */
 struct pz_characteristics {

@@ -253,7 +253,7 @@ static double whole_run(const struct process *pr)
     return pr->team_time + (pr->nesting ? pr->last - pr->team_since : 0);
 }
 
-static int read_trace(struct reader *r)
+int pz_reader_begin(struct reader *r)
 {
     if (take_definitions(r) != 0)
         return -1;
@@ -267,8 +267,11 @@ static int read_trace(struct reader *r)
         r->procs[p].last = -1e300;
         r->procs[p].computing_since = -1e300;
     }
-    if (read_events(r) != 0)
-        return -1;
+    return 0;
+}
+
+int pz_reader_end(struct reader *r)
+{
     pz_waits_finish(r);
     close_cut_processes(r);
     warn_switched_off(r);
@@ -287,7 +290,7 @@ static int read_trace(struct reader *r)
     return failed(r) ? -1 : 0;
 }
 
-static void release(struct reader *r)
+void pz_reader_release(struct reader *r)
 {
     free(r->regions);
     free(r->site_index);
@@ -318,8 +321,7 @@ static void read_partial(struct reader *r)
     free(names);
 }
 
-/* The path and the recording's description, taken from the definitions. */
-static int keep_recording(struct reader *r, const char *path)
+int pz_reader_keep(struct reader *r, const char *path)
 {
     if (!(r->a->trace = strdup(path)) || !(r->a->recording = malloc(sizeof(*r->a->recording))))
         return -1;
@@ -342,13 +344,13 @@ int pz_analyze_with_progress(const char *path, struct pz_analysis *a,
     memset(a, 0, sizeof(*a));
     if (pz_trace_file_open(&r.file, path, &r.defs) == 0) {
         read_partial(&r);
-        if (keep_recording(&r, path) != 0)
+        if (pz_reader_keep(&r, path) != 0)
             pz_reader_fail(&r, "out of memory");
-        else
-            read_trace(&r);
+        else if (pz_reader_begin(&r) == 0 && read_events(&r) == 0)
+            pz_reader_end(&r);
     }
     pz_trace_file_close(&r.file);
-    release(&r);
+    pz_reader_release(&r);
     if (!failed(&r))
         return 0;
     snprintf(err, errlen, "%s", r.file.error);

@@ -1,5 +1,7 @@
 /* Internal state of reading one trace.  Calls go one way, down this list: read.c (the
- * definitions, trace/defs.h, and the driver; sequential.c after the events), walk.c
+ * definitions, trace/defs.h, and the driver; sequential.c after the events), stream.c
+ * (the other driver: a run's records given in memory, in the order read.c reads a
+ * trace's events), walk.c
  * (the events in time order), profile.c, waits.c (messages and collective instances),
  * nbc.c (nonblocking collectives), charge.c (where waits go), reader.c (the error). */
 #ifndef PZ_READER_H
@@ -13,6 +15,7 @@
 #include "check.h"
 #include "defs.h"
 #include "open.h"
+#include "trace.h"
 #include "tree.h"
 
 enum region_kind { REGION_OTHER, REGION_MPI, REGION_INTERVAL };
@@ -130,6 +133,25 @@ void pz_io_rma_call(struct reader *r, int proc, const int *nodes, uint32_t n,
  * operation) or is issued (RmaPut, RmaGet, RmaAtomic). */
 void pz_io_rma_callbacks(OTF2_GlobalEvtReaderCallbacks *cb);
 void pz_io_rma_free(struct reader *r);
+
+/* Hands record rec (trace.h) of location loc at time to the callback cb would have for
+ * its event as trace_out.c writes it; attributes is a list it may use for the record's
+ * attributes.  0, or -1 once the reading failed. */
+int pz_walk_record(struct reader *r, OTF2_LocationRef loc, const struct pz_rec *rec,
+                   uint64_t time, OTF2_AttributeList *attributes);
+
+/* The two halves of reading around the events (read.c), for both drivers: the
+ * analysis's view of r->defs and its empty state, then, after every event, what
+ * follows from all of them.  Each returns 0, or -1 with the error recorded. */
+int pz_reader_begin(struct reader *r);
+int pz_reader_end(struct reader *r);
+
+/* Keeps in the analysis the name of what is analyzed and the recording's description
+ * from r->defs.  0, or -1 out of memory. */
+int pz_reader_keep(struct reader *r, const char *path);
+
+/* Frees what reading holds besides the analysis; r->file is closed by its opener. */
+void pz_reader_release(struct reader *r);
 
 /* Where the time of waits goes (charge.c).  Adds value to the statistic at byte offset
  * field of struct pz_stats, for process proc, in every interval node of nodes[0..n-1]

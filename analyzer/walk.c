@@ -475,3 +475,59 @@ void pz_walk_callbacks(OTF2_GlobalEvtReaderCallbacks *cb)
     OTF2_GlobalEvtReaderCallbacks_SetCallingContextLeaveCallback(cb, on_context_leave);
     pz_io_rma_callbacks(cb);
 }
+
+/* The callback OTF2's global reader would call for rec's event, as trace_out.c writes
+ * it: the same handlers, so that a run analyzed as records and as a trace agree. */
+static OTF2_CallbackCode dispatch(struct reader *r, OTF2_LocationRef loc, OTF2_TimeStamp t,
+                                  OTF2_AttributeList *a, const struct pz_rec *rec)
+{
+    switch (rec->kind) {
+    case PZ_REC_ENTER:
+        return on_enter(loc, t, r, a, rec->region);
+    case PZ_REC_LEAVE:
+        return on_leave(loc, t, r, a, rec->region);
+    case PZ_REC_SEND:
+        return on_send(loc, t, r, a, rec->peer, rec->comm, rec->tag, rec->bytes);
+    case PZ_REC_RECV:
+        return on_recv(loc, t, r, a, rec->peer, rec->comm, rec->tag, rec->bytes);
+    case PZ_REC_ISEND:
+        return on_isend(loc, t, r, a, rec->peer, rec->comm, rec->tag, rec->bytes,
+                        rec->request);
+    case PZ_REC_IRECV:
+        return on_irecv(loc, t, r, a, rec->peer, rec->comm, rec->tag, rec->bytes,
+                        rec->request);
+    case PZ_REC_IRECV_REQUEST:
+        return on_irecv_request(loc, t, r, a, rec->request);
+    case PZ_REC_ISEND_COMPLETE:
+    case PZ_REC_REQUEST_CANCELLED:
+        return on_request_ended(loc, t, r, a, rec->request);
+    case PZ_REC_COLL_END:
+        return on_collective_end(loc, t, r, a, rec->coll_op, rec->comm, rec->peer,
+                                 rec->bytes, rec->bytes2);
+    case PZ_REC_NBC_REQUEST:
+        return on_collective_request(loc, t, r, a, rec->request);
+    case PZ_REC_NBC_COMPLETE:
+        return on_collective_complete(loc, t, r, a, rec->coll_op, rec->comm, rec->peer,
+                                      rec->bytes, rec->bytes2, rec->request);
+    }
+    return OTF2_CALLBACK_SUCCESS;   /* no handler: a test, a collective's begin, a flush */
+}
+
+int pz_walk_record(struct reader *r, OTF2_LocationRef loc, const struct pz_rec *rec,
+                   uint64_t time, OTF2_AttributeList *attributes)
+{
+    OTF2_AttributeList *a = NULL;
+
+    if (rec->kind == PZ_REC_ENTER && rec->callsite != PZ_NONE32 &&
+        r->defs.callsite != OTF2_UNDEFINED_ATTRIBUTE) {
+        if (OTF2_AttributeList_RemoveAllAttributes(attributes) != OTF2_SUCCESS ||
+            OTF2_AttributeList_AddSourceCodeLocationRef(attributes, r->defs.callsite,
+                                                        rec->callsite) != OTF2_SUCCESS) {
+            pz_reader_fail(r, "out of memory");
+            return -1;
+        }
+        a = attributes;
+    }
+    return dispatch(r, loc, time, a, rec) == OTF2_CALLBACK_SUCCESS && !r->file.error[0] ? 0
+                                                                                       : -1;
+}

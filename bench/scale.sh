@@ -3,11 +3,12 @@
 # processes (synthetic, bench/gentrace: a periodic ring with MPI_Irecv, MPI_Isend,
 # MPI_Waitall and MPI_Allreduce, 4 calls per iteration, 2500 iterations = 10^4 calls per
 # process) to 1024, 4096 and 16384 processes on one machine: wall seconds and peak
-# memory of the whole command.  As a baseline, at the counts gentrace can write (up to
-# PROGNOZ_BENCH_SCALE_BASELINE), prognoz predict of the same run written directly at
-# that count, run alternately with the extrapolation: the ratio says what the
-# extrapolation costs beyond replaying a recording of that size (bench/README.md,
-# "Scaling").
+# memory of the whole command, and its CPU seconds (user and system: on a machine shared
+# with other work, the wall clock also counts the others' turns).  As a baseline, at the
+# counts gentrace can write (up to PROGNOZ_BENCH_SCALE_BASELINE), prognoz predict of the
+# same run written directly at that count, run alternately with the extrapolation: the
+# ratio says what the extrapolation costs beyond replaying a recording of that size
+# (bench/README.md, "Scaling").
 #
 # Usage: scale.sh BUILDDIR
 # Environment:
@@ -50,14 +51,15 @@ for n in 4 8 16; do
         fail "gentrace could not write the recording at $n processes"
 done
 
-# measure NAME COMMAND...: runs COMMAND, appends "NAME SECONDS PEAK_KB" to $work/runs
+# measure NAME COMMAND...: runs COMMAND, appends "NAME SECONDS PEAK_KB CPU_SECONDS" to
+# $work/runs
 measure() {
     _name=$1
     shift
-    /usr/bin/time -f "%e %M" -o "$work/time" timeout "$limit" "$@" >/dev/null 2>"$work/err" ||
+    /usr/bin/time -f "%e %M %U %S" -o "$work/time" timeout "$limit" "$@" >/dev/null 2>"$work/err" ||
         { cat "$work/err" >&2; fail "$_name: $* failed or took more than ${limit}s"; }
-    echo "$_name $(cat "$work/time")" >>"$work/runs"
-    echo "bench: $_name $(cat "$work/time" | awk '{ printf "%.2f s, %.0f MB", $1, $2 / 1024 }')"
+    awk -v n="$_name" '{ print n, $1, $2, $3 + $4 }' "$work/time" >>"$work/runs"
+    echo "bench: $_name $(awk '{ printf "%.2f s, %.0f MB, %.2f CPU s", $1, $2 / 1024, $3 + $4 }' "$work/time")"
 }
 
 : >"$work/runs"
@@ -84,20 +86,22 @@ done
 {
     echo "prognoz scale: recordings at 4, 8, 16 processes x $((iterations * 4)) calls," \
         "extrapolated; $reps runs each; $(date +%Y-%m-%d), load $(load)"
-    printf '%-8s %12s %12s %12s %10s\n' processes "seconds" "spread %" "peak MB" "/ predict"
+    printf '%-8s %12s %12s %12s %12s %10s\n' processes "seconds" "spread %" "CPU seconds" "peak MB" \
+        "/ predict"
     for p in $counts; do
         s=$(awk -v k="scale-$p" '$1 == k { print $2 }' "$work/runs" | median)
         lo=$(awk -v k="scale-$p" '$1 == k { print $2 }' "$work/runs" | sort -g | head -1)
         hi=$(awk -v k="scale-$p" '$1 == k { print $2 }' "$work/runs" | sort -g | tail -1)
         m=$(awk -v k="scale-$p" '$1 == k { print $3 }' "$work/runs" | median)
+        cpu=$(awk -v k="scale-$p" '$1 == k { print $4 }' "$work/runs" | median)
         ratio=-
         if grep -q "^predict-$p " "$work/runs"; then
             b=$(awk -v k="predict-$p" '$1 == k { print $2 }' "$work/runs" | median)
-            ratio=$(awk -v s="$s" -v b="$b" 'BEGIN { printf "%.2f", b > 0 ? s / b : 0 }')
+            ratio=$(awk -v s="$s" -v b="$b" 'BEGIN { printf "%.2f", (b > 0 ? s / b : 0) }')
         fi
-        printf '%-8s %12.2f %12.0f %12.0f %10s\n' "$p" "$s" \
+        printf '%-8s %12.2f %12.0f %12.2f %12.0f %10s\n' "$p" "$s" \
             "$(awk -v lo="$lo" -v hi="$hi" -v s="$s" 'BEGIN { print (s > 0 ? 100 * (hi - lo) / s : 0) }')" \
-            "$(awk -v m="$m" 'BEGIN { print m / 1024 }')" "$ratio"
+            "$cpu" "$(awk -v m="$m" 'BEGIN { print m / 1024 }')" "$ratio"
     done
 } | tee "$results"
 echo "bench: the table is in $results"

@@ -94,6 +94,8 @@ static void finish_thread(struct engine *e, int th)
 {
     e->threads[th].state = THREAD_DONE;
     e->ndone++;
+    if (e->o->sink)
+        e->o->sink->done(e->o->sink->ctx, th);
     if (e->threads[th].now > e->result->end)
         e->result->end = e->threads[th].now;
 }

@@ -16,12 +16,26 @@
 #include "machine.h"
 
 struct pz_progress_hook;   /* trace/progress.h */
+struct pz_rec;             /* trace/trace.h */
+
+/* Where a replay also delivers its predicted run, as it is predicted: record(ctx, th,
+ * rec, time) gives thread th's record rec (rec->time is the recorded one) at the
+ * predicted time `time` in the trace's ticks, non-decreasing per thread, the threads
+ * interleaved; flushes are not given.  It returns 0, or -1 to stop the replay (its
+ * message: "cannot deliver the predicted run").  done(ctx, th) says that thread th
+ * has no more records. */
+struct pz_replay_sink {
+    int (*record)(void *ctx, int th, const struct pz_rec *rec, uint64_t time);
+    void (*done)(void *ctx, int th);
+    void *ctx;
+};
 
 struct pz_predict_options {
     const struct pz_machine *machine;
     int compute_cpu;       /* computation from the recorded CPU time (PROGNOZ_CPU_TIME=1)
                               where the trace has it, else from the wall clock */
     const char *output;    /* directory for the predicted trace (OTF2), or NULL */
+    const struct pz_replay_sink *sink;   /* also given the predicted run, or NULL */
     const struct pz_coll_algo *forced[PZ_COLL_NOPS];   /* --coll: NULL = machine's choice */
     const struct pz_progress_hook *progress;   /* told the events read, then the records
                                                   replayed (trace_in.h); or NULL */

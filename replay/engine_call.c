@@ -461,9 +461,9 @@ void pz_engine_finish_call(struct engine *e, int th)
     struct thread *k = &e->threads[th];
     const struct pz_rec *leave;
 
-    /* without a trace to write, only the Leave is read: with thousands of threads, the
-       records of a call that waited have left the cache by now */
-    if (e->out)
+    /* without a trace to write or a sink, only the Leave is read: with thousands of
+       threads, the records of a call that waited have left the cache by now */
+    if (e->out || e->o->sink)
         emit_call(e, th);
     leave = k->call_len ? pz_trace_in_peek(e->in, th, k->call_len - 1) : NULL;
     if (leave && leave->kind == PZ_REC_LEAVE) {

@@ -79,7 +79,8 @@ void pz_engine_finish_call(struct engine *e, int th);
 
 /* --- engine_out.c */
 
-/* Writes record rec of thread th at predicted time t (if a trace is written). */
+/* Writes record rec of thread th at predicted time t (if a trace is written) and gives it
+ * to the options' sink (if any). */
 void pz_engine_emit(struct engine *e, int th, const struct pz_rec *rec, double t);
 
 /* How messages name thread th: "rank 1", or "thread 1.2" in a run with threads. */

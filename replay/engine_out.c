@@ -1,5 +1,6 @@
 /* What both halves of the replay engine (engine.c, engine_call.c) do to the outside:
- * write a predicted record, stop the replay with a message, name a thread in one. */
+ * write or deliver a predicted record, stop the replay with a message, name a thread in
+ * one. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -43,7 +44,10 @@ void pz_engine_emit(struct engine *e, int th, const struct pz_rec *rec, double t
 {
     double ticks = t * e->resolution;
 
-    if (!e->out || rec->kind == PZ_REC_FLUSH)
+    const struct pz_replay_sink *sink = e->o->sink;
+    uint64_t time;
+
+    if ((!e->out && !sink) || rec->kind == PZ_REC_FLUSH)
         return;
     /* OTF2 timestamps are 64-bit and readers take them as signed: past 2^63 ticks
      * (292 years in ns) a time cannot be written, only saturated into a wrong one. */
@@ -52,6 +56,9 @@ void pz_engine_emit(struct engine *e, int th, const struct pz_rec *rec, double t
                        t, pz_engine_name(e, th).text, place_of(e, th, rec));
         return;
     }
-    if (pz_trace_out_event(e->out, th, rec, e->offset + (uint64_t)llround(ticks > 0 ? ticks : 0)) != 0)
+    time = e->offset + (uint64_t)llround(ticks > 0 ? ticks : 0);
+    if (e->out && pz_trace_out_event(e->out, th, rec, time) != 0)
         pz_engine_fail(e, "cannot write the predicted trace");
+    if (sink && sink->record(sink->ctx, th, rec, time) != 0)
+        pz_engine_fail(e, "cannot deliver the predicted run");
 }

@@ -60,24 +60,33 @@ static struct pz_comm_def *comm_defs(const struct pz_scale_synth *s, uint32_t *n
     return defs;
 }
 
-/* The recording's definitions, with the synthesized run's processes and communicators. */
-static int run_defs(const struct pz_scale_synth *s, const char *recording, struct pz_defs *d,
-                    char *err, size_t errlen)
+/* What the synthesized archive says of its recording (synth_defs.c): one machine holds
+ * every process, and none of the recorder's archive properties is written. */
+static int synthesized_recording(struct pz_recording *r, int nprocs)
 {
-    struct pz_trace_file f;
+    int cpu_times = r->cpu_times;
+
+    pz_recording_release(r);
+    r->cpu_times = cpu_times;
+    if (!(r->nodes = calloc(1, sizeof(*r->nodes))) || !(r->nodes[0].name = strdup("machine")))
+        return -1;
+    r->nnodes = 1;
+    r->nodes[0].processes = nprocs;
+    return 0;
+}
+
+int pz_scale_synth_defs(const struct pz_scale_synth *s, struct pz_defs *d, char *err,
+                        size_t errlen)
+{
+    const char *recording = pz_scale_program_recording(pz_scale_synth_program(s));
     struct pz_comm_def *comms;
     uint32_t n;
 
-    memset(&f, 0, sizeof(f));
-    memset(d, 0, sizeof(*d));
-    pz_trace_file_open(&f, recording, d);
-    pz_trace_file_close(&f);
-    if (f.error[0]) {
-        snprintf(err, errlen, "%s", f.error);
+    if (pz_trace_defs_read(recording, d, err, errlen) != 0)
         return -1;
-    }
     if (!(comms = comm_defs(s, &n)) ||
-        pz_defs_set_run(d, pz_scale_synth_nprocs(s), comms, n) != 0) {
+        pz_defs_set_run(d, pz_scale_synth_nprocs(s), comms, n) != 0 ||
+        synthesized_recording(&d->recording, pz_scale_synth_nprocs(s)) != 0) {
         snprintf(err, errlen, "out of memory synthesizing %d processes",
                  pz_scale_synth_nprocs(s));
         return -1;
@@ -105,7 +114,7 @@ int pz_scale_predict(struct pz_scale_synth *s, const struct pz_predict_options *
     comms = pz_scale_synth_comms(s, &ncomms);
     if (!g.cursors) {
         snprintf(err, errlen, "%s: out of memory", name);
-    } else if (run_defs(s, recording, &d, err, errlen) != 0) {
+    } else if (pz_scale_synth_defs(s, &d, err, errlen) != 0) {
         pz_defs_release(&d);
     } else if ((in = pz_trace_in_generated(&d, name, &gen, err, errlen)) &&
                (!o->output ||

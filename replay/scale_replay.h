@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "defs.h"
 #include "engine.h"
 #include "scale_program.h"
 
@@ -15,5 +16,12 @@
  * err. */
 int pz_scale_predict(struct pz_scale_synth *s, const struct pz_predict_options *o,
                      struct pz_prediction *out, char *err, size_t errlen);
+
+/* The definitions of the run s synthesizes, in memory (trace/defs.h, pz_defs_set_run),
+ * as its archive (scale_archive.h) would have them: its recording's, with the run's
+ * processes and communicators, and what the archive says of its recording.  Returns 0, or -1 with a
+ * one-line message in err; release d in both cases. */
+int pz_scale_synth_defs(const struct pz_scale_synth *s, struct pz_defs *d, char *err,
+                        size_t errlen);
 
 #endif

@@ -11,10 +11,10 @@
 #include "engine.h"
 #include "long_options.h"
 #include "machine_options.h"
+#include "open.h"
 #include "scale_archive.h"
 #include "scale_replay.h"
 #include "scale_report.h"
-#include "temporary.h"
 
 #define MAX_RECORDINGS 16
 #define MAX_COUNTS 64
@@ -155,7 +155,6 @@ struct job {
     struct pz_analysis *analyses;             /* of machine i at count c: [i * ncounts + c] */
     char notes[MAX_RECORDINGS + 1][512];      /* on the recordings' computation times */
     int nnotes;
-    char tmp[4096];                           /* the temporary directory */
 };
 
 /* Reads again, in ndims dimensions, the recordings whose grid was inferred in fewer:
@@ -235,30 +234,64 @@ static int synthesized_dir(const struct job *j, int c, char *dir, size_t len)
     return 0;
 }
 
+static int give_record(void *ctx, int th, const struct pz_rec *rec, uint64_t time)
+{
+    return pz_analysis_stream_record(ctx, th, rec, time);
+}
+
+static void thread_done(void *ctx, int th)
+{
+    pz_analysis_stream_done(ctx, th);
+}
+
+/* The analysis of the run predicted from dir's archive or from synth, to be given its
+ * records; NULL after reporting the error. */
+static struct pz_analysis_stream *open_analysis(const struct job *j, int c, const char *dir,
+                                                const struct pz_scale_synth *synth)
+{
+    struct pz_analysis_stream *s = NULL;
+    struct pz_defs defs;
+    char name[64], err[8192];
+
+    snprintf(name, sizeof(name), "the predicted run at %d processes", j->counts[c]);
+    if ((synth ? pz_scale_synth_defs(synth, &defs, err, sizeof(err))
+               : pz_trace_defs_read(dir, &defs, err, sizeof(err))) != 0)
+        pz_defs_release(&defs);
+    else
+        s = pz_analysis_stream_open(&defs, name, err, sizeof(err));
+    if (!s)
+        fprintf(stderr, "prognoz scale: %s\n", err);
+    return s;
+}
+
 /* Replays the synthesized run on machine i, from its archive in dir or, without one,
- * as synth makes it, and analyzes the predicted run. */
+ * as synth makes it, and analyzes the predicted run as it is predicted. */
 static int predict_on(struct job *j, int c, int i, const char *dir, struct pz_scale_synth *synth)
 {
     struct pz_predict_options po = { .machine = &j->machines[i],
                                      .compute_cpu = j->o->m.compute_cpu };
+    struct pz_replay_sink sink = { give_record, thread_done, NULL };
+    struct pz_analysis *a = &j->analyses[i * j->ncounts + c];
     struct pz_prediction result;
-    char predicted[4200], err[8192];
-    int rc = -1;
+    char err[8192];
 
     memcpy(po.forced, j->o->m.forced, sizeof(po.forced));
-    snprintf(predicted, sizeof(predicted), "%s/predicted-P%d-%d", j->tmp, j->counts[c], i);
-    po.output = predicted;
+    if (!(sink.ctx = open_analysis(j, c, dir, synth)))
+        return -1;
+    po.sink = &sink;
     if ((synth ? pz_scale_predict(synth, &po, &result, err, sizeof(err))
-               : pz_predict(dir, &po, &result, err, sizeof(err))) != 0)
+               : pz_predict(dir, &po, &result, err, sizeof(err))) != 0) {
         fprintf(stderr, "prognoz scale: %d processes on %s: %s\n", j->counts[c],
                 j->machines[i].name, err);
-    else if (pz_analyze(predicted, &j->analyses[i * j->ncounts + c], err, sizeof(err)) != 0)
-        fprintf(stderr, "prognoz scale: the predicted run at %d processes: %s\n",
-                j->counts[c], err);
-    else
-        rc = 0;
-    pz_temporary_clear(predicted);
-    return rc;
+        pz_analysis_stream_close(sink.ctx, a, err, sizeof(err));
+        pz_analysis_free(a);
+        return -1;
+    }
+    if (pz_analysis_stream_close(sink.ctx, a, err, sizeof(err)) != 0) {
+        fprintf(stderr, "prognoz scale: %s\n", err);
+        return -1;
+    }
+    return 0;
 }
 
 /* Synthesizes the run at count c and predicts it on every machine, in memory; the
@@ -449,14 +482,8 @@ static int run(struct job *j)
         fprintf(stderr, "prognoz scale: out of memory\n");
         return 1;
     }
-    if (pz_temporary_make("scale", j->tmp, sizeof(j->tmp)) != 0) {
-        fprintf(stderr, "prognoz scale: cannot create a temporary directory: %s\n",
-                strerror(errno));
-    } else {
-        if (predict_all(j, &made) == 0)
-            rc = write_report(j);
-        pz_temporary_remove(j->tmp);
-    }
+    if (predict_all(j, &made) == 0)
+        rc = write_report(j);
     free_analyses(j, made);
     return rc;
 }
@@ -470,7 +497,6 @@ int pz_cmd_scale(int argc, char **argv)
     if (rc)
         return rc == 1 ? 0 : 2;
     j.o = &o;
-    pz_temporary_clean_up_on_signals();
     if (pz_machine_options_load("scale", &o.m, j.machines) != 0)
         return 1;
     rc = run(&j);

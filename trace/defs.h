@@ -167,7 +167,8 @@ void pz_defs_release(struct pz_defs *d);
 
 /* Makes d, read from a recording, the definitions of a run made in memory on that
  * recording's program (its strings, regions, call sites, clock and attributes stay):
- * nprocs processes of one thread each, thread p at location p; the communicators
+ * nprocs processes of one thread each, thread p at location p of location group p
+ * (their events not counted: 0); the communicators
  * comms[0..ncomms-1] (comm i is reference i; each procs array malloc'd or NULL), which
  * d takes, whatever the result.  The recording's locations, communicators and
  * Cartesian topologies are dropped.  0, or -1 out of memory. */

@@ -201,6 +201,10 @@ uint32_t pz_comm_rank(const struct pz_comm_def *c, int p)
 
     if (c->self)
         return 0;
+    /* the world, and every communicator listing processes in their order: at once,
+       where the search would take a time growing with the processes */
+    if (p >= 0 && (uint32_t)p < c->size && c->procs[p] == p)
+        return (uint32_t)p;
     while (i < c->size && c->procs[i] != p)
         i++;
     return i;

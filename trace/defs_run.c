@@ -35,15 +35,12 @@ int pz_defs_set_run(struct pz_defs *d, int nprocs, struct pz_comm_def *comms, ui
     drop_run(d);
     d->comms = comms;
     d->ncomms = ncomms;
-    d->thread_location = malloc(n * sizeof(*d->thread_location));
-    d->thread_rank = malloc(n * sizeof(*d->thread_rank));
-    d->first_thread = malloc(n * sizeof(*d->first_thread));
-    if (!d->thread_location || !d->thread_rank || !d->first_thread)
+    if (!(d->locations = calloc(n, sizeof(*d->locations))))
         return -1;
-    for (int p = 0; p < nprocs; p++) {
-        d->thread_location[p] = (uint64_t)p;
-        d->thread_rank[p] = d->first_thread[p] = p;
-    }
-    d->nprocs = d->nthreads = nprocs;
-    return 0;
+    for (int p = 0; p < nprocs; p++)
+        d->locations[p] = (struct pz_location_def){ (OTF2_LocationRef)p,
+                                                    (OTF2_LocationGroupRef)p,
+                                                    OTF2_LOCATION_TYPE_CPU_THREAD, -1, 0 };
+    d->nlocations = d->location_cap = (uint32_t)nprocs;
+    return pz_defs_number(d);
 }

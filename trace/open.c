@@ -238,3 +238,17 @@ void pz_trace_file_close(struct pz_trace_file *f)
         current = NULL;
     }
 }
+
+int pz_trace_defs_read(const char *path, struct pz_defs *defs, char *err, size_t errlen)
+{
+    struct pz_trace_file f;
+
+    memset(&f, 0, sizeof(f));
+    memset(defs, 0, sizeof(*defs));
+    pz_trace_file_open(&f, path, defs);
+    pz_trace_file_close(&f);
+    if (!f.error[0])
+        return 0;
+    snprintf(err, errlen, "%s", f.error);
+    return -1;
+}

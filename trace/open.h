@@ -24,6 +24,10 @@ struct pz_trace_file {
  * 0, or -1 with f->error set.  Close f and release defs even when it fails. */
 int pz_trace_file_open(struct pz_trace_file *f, const char *path, struct pz_defs *defs);
 
+/* Reads the global definitions of the trace at path into defs, and closes it again.
+ * 0, or -1 with f->error's one-line message in err; release defs in both cases. */
+int pz_trace_defs_read(const char *path, struct pz_defs *defs, char *err, size_t errlen);
+
 /* Reads the local definitions of thread th's location (mapping tables, clock offsets):
  * after its event reader exists, for them to apply to it.  0, or -1 with f->error set. */
 int pz_trace_file_local_defs(struct pz_trace_file *f, const struct pz_defs *defs, int th);

@@ -1,0 +1,273 @@
+/* Analyzing a run given record by record (analysis.h): the records wait in a queue per
+ * thread until no earlier record can come, then go to walk.c in OTF2's global reader's
+ * order, by time and, at equal times, by location (OTF2_GlobalEvtReader.c's heap breaks
+ * ties so), a location's records in their order.
+ *
+ * Each thread's times do not decrease, so no record earlier than the latest record of
+ * every unfinished thread can still come: records before that watermark are safe.  It is
+ * taken every `nthreads` records (a pass over the threads), and the merge keeps the
+ * threads with waiting records in a heap keyed by their first record's time and
+ * location, kept in the heap itself for the comparisons not to visit the queues. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "reader.h"
+
+/* A thread's records not yet analyzed, in a ring whose capacity is a power of two. */
+struct queue {
+    struct pz_rec *ring;   /* each with its predicted time as time */
+    uint32_t head, count, cap;
+};
+
+/* A thread in the merge's heap, with the key of its first waiting record. */
+struct head {
+    uint64_t time;
+    uint32_t order;        /* of its location among the threads' */
+    int th;
+};
+
+struct pz_analysis_stream {
+    struct reader r;
+    struct pz_analysis analysis;
+    OTF2_AttributeList *attributes;   /* reused for the records' attributes */
+    struct queue *queues;             /* of each thread */
+    uint64_t *latest;                 /* of each thread: its latest record's time;
+                                         UINT64_MAX once it is done */
+    uint32_t *order;                  /* of each thread: its location's rank by id */
+    struct head *heap;                /* threads with records waiting, by their first */
+    int nheap;
+    int nthreads;
+    uint64_t since_merge;             /* records given since the last merge */
+};
+
+static int before(const struct head *a, const struct head *b)
+{
+    return a->time != b->time ? a->time < b->time : a->order < b->order;
+}
+
+static void sift_down(struct pz_analysis_stream *s, int i)
+{
+    struct head h = s->heap[i];
+
+    for (;;) {
+        int l = 2 * i + 1, m = l;
+
+        if (l >= s->nheap)
+            break;
+        if (l + 1 < s->nheap && before(&s->heap[l + 1], &s->heap[l]))
+            m = l + 1;
+        if (!before(&s->heap[m], &h))
+            break;
+        s->heap[i] = s->heap[m];
+        i = m;
+    }
+    s->heap[i] = h;
+}
+
+static void sift_up(struct pz_analysis_stream *s, int i)
+{
+    struct head h = s->heap[i];
+
+    while (i > 0 && before(&h, &s->heap[(i - 1) / 2])) {
+        s->heap[i] = s->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    s->heap[i] = h;
+}
+
+static const struct pz_rec *first(const struct queue *q)
+{
+    return &q->ring[q->head];
+}
+
+/* Analyzes, in order, every waiting record earlier than watermark. */
+static int merge(struct pz_analysis_stream *s, uint64_t watermark)
+{
+    while (s->nheap && s->heap[0].time < watermark) {
+        int th = s->heap[0].th;
+        struct queue *q = &s->queues[th];
+        const struct pz_rec *rec = first(q);
+
+        if (pz_walk_record(&s->r, s->r.defs.thread_location[th], rec, rec->time,
+                           s->attributes) != 0)
+            return -1;
+        q->head = (q->head + 1) & (q->cap - 1);
+        if (--q->count)
+            s->heap[0].time = first(q)->time;
+        else
+            s->heap[0] = s->heap[--s->nheap];
+        if (s->nheap)
+            sift_down(s, 0);
+    }
+    return 0;
+}
+
+/* The time before which every record has come. */
+static uint64_t watermark(const struct pz_analysis_stream *s)
+{
+    uint64_t w = UINT64_MAX;
+
+    for (int th = 0; th < s->nthreads; th++)
+        if (s->latest[th] < w)
+            w = s->latest[th];
+    return w;
+}
+
+static int push(struct queue *q, const struct pz_rec *rec)
+{
+    if (q->count == q->cap) {
+        uint32_t cap = q->cap ? 2 * q->cap : 16;
+        struct pz_rec *ring = malloc(cap * sizeof(*ring));
+
+        if (!ring)
+            return -1;
+        for (uint32_t i = 0; i < q->count; i++)
+            ring[i] = q->ring[(q->head + i) & (q->cap - 1)];
+        free(q->ring);
+        q->ring = ring;
+        q->head = 0;
+        q->cap = cap;
+    }
+    q->ring[(q->head + q->count++) & (q->cap - 1)] = *rec;
+    return 0;
+}
+
+int pz_analysis_stream_record(struct pz_analysis_stream *s, int th, const struct pz_rec *rec,
+                              uint64_t time)
+{
+    struct pz_rec at = *rec;
+    struct queue *q;
+
+    if (s->r.file.error[0])
+        return -1;
+    if (th < 0 || th >= s->nthreads || time < s->latest[th] || s->latest[th] == UINT64_MAX) {
+        pz_reader_fail(&s->r, "thread %d: a record out of time order or after its end", th);
+        return -1;
+    }
+    q = &s->queues[th];
+    at.time = s->latest[th] = time;
+    if (push(q, &at) != 0) {
+        pz_reader_fail(&s->r, "out of memory");
+        return -1;
+    }
+    if (q->count == 1) {
+        s->heap[s->nheap++] = (struct head){ time, s->order[th], th };
+        sift_up(s, s->nheap - 1);
+    }
+    if (++s->since_merge >= (uint64_t)s->nthreads) {
+        s->since_merge = 0;
+        return merge(s, watermark(s));
+    }
+    return 0;
+}
+
+void pz_analysis_stream_done(struct pz_analysis_stream *s, int th)
+{
+    if (th >= 0 && th < s->nthreads)
+        s->latest[th] = UINT64_MAX;
+}
+
+struct located {
+    uint64_t location;
+    int th;
+};
+
+static int by_location(const void *x, const void *y)
+{
+    const struct located *a = x, *b = y;
+
+    return (a->location > b->location) - (a->location < b->location);
+}
+
+/* Each thread's order among the threads by location id: OTF2's order at equal times. */
+static int rank_locations(struct pz_analysis_stream *s)
+{
+    size_t n = s->nthreads > 0 ? (size_t)s->nthreads : 1;
+    struct located *threads = malloc(n * sizeof(*threads));
+
+    s->order = malloc(n * sizeof(*s->order));
+    if (!threads || !s->order) {
+        free(threads);
+        return -1;
+    }
+    for (int th = 0; th < s->nthreads; th++)
+        threads[th] = (struct located){ s->r.defs.thread_location[th], th };
+    qsort(threads, (size_t)s->nthreads, sizeof(*threads), by_location);
+    for (int i = 0; i < s->nthreads; i++)
+        s->order[threads[i].th] = (uint32_t)i;
+    free(threads);
+    return 0;
+}
+
+static void release(struct pz_analysis_stream *s)
+{
+    for (int th = 0; s->queues && th < s->nthreads; th++)
+        free(s->queues[th].ring);
+    free(s->queues);
+    free(s->latest);
+    free(s->order);
+    free(s->heap);
+    if (s->attributes)
+        OTF2_AttributeList_Delete(s->attributes);
+    pz_reader_release(&s->r);
+    free(s);
+}
+
+struct pz_analysis_stream *pz_analysis_stream_open(struct pz_defs *defs, const char *name,
+                                                   char *err, size_t errlen)
+{
+    struct pz_analysis_stream *s = calloc(1, sizeof(*s));
+    size_t n;
+
+    if (!s) {
+        snprintf(err, errlen, "%s: out of memory", name);
+        pz_defs_release(defs);
+        return NULL;
+    }
+    s->r.a = &s->analysis;
+    s->r.defs = *defs;
+    memset(defs, 0, sizeof(*defs));
+    snprintf(s->r.file.path, sizeof(s->r.file.path), "%s", name);
+    s->nthreads = s->r.defs.nthreads;
+    n = s->nthreads > 0 ? (size_t)s->nthreads : 1;
+    s->queues = calloc(n, sizeof(*s->queues));
+    s->latest = calloc(n, sizeof(*s->latest));
+    s->heap = malloc(n * sizeof(*s->heap));
+    s->attributes = OTF2_AttributeList_New();
+    if (!s->queues || !s->latest || !s->heap || !s->attributes ||
+        rank_locations(s) != 0 || pz_reader_keep(&s->r, name) != 0)
+        pz_reader_fail(&s->r, "out of memory");
+    else
+        pz_reader_begin(&s->r);
+    if (s->r.file.error[0]) {
+        struct pz_analysis a = s->analysis;
+
+        snprintf(err, errlen, "%s", s->r.file.error);
+        release(s);
+        pz_analysis_free(&a);
+        return NULL;
+    }
+    return s;
+}
+
+int pz_analysis_stream_close(struct pz_analysis_stream *s, struct pz_analysis *a, char *err,
+                             size_t errlen)
+{
+    int rc;
+
+    memset(a, 0, sizeof(*a));
+    if (!s)
+        return 0;
+    if (!s->r.file.error[0] && merge(s, UINT64_MAX) == 0)
+        pz_reader_end(&s->r);
+    rc = s->r.file.error[0] ? -1 : 0;
+    if (rc)
+        snprintf(err, errlen, "%s", s->r.file.error);
+    *a = s->analysis;
+    release(s);
+    if (rc)
+        pz_analysis_free(a);
+    return rc;
+}
