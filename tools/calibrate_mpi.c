@@ -17,6 +17,7 @@
 #include "calibrate_cpu.h"
 #include "calibrate_fit.h"
 #include "calibrate_out.h"
+#include "calibrate_reduce.h"
 #include "calibrate_segments.h"
 #include "long_options.h"
 #include "machine.h"
@@ -664,6 +665,8 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     machine_name(o, &m);
     pz_fit_to_machine(&fit, run->points, run->npoints, run->same_node, &m);
     m.progress = pz_cal_progress(run, &fit);
+    if (run->reduce_time > 0)
+        m.reduce_byte_time = run->reduce_time / run->reduce_bytes;
     pz_cal_segment_points(run, segment_points);
     pz_fit_transfer(&fit, segment_points, run->npoints, run->exchanges, run->nexchanges,
                     run->send_times, run->noverheads,
@@ -748,6 +751,8 @@ static int lead(const struct options *o, struct pz_calibration_run *run, FILE *f
     in = NULL;
     run->ncold = measure_cold(o, run, cold);
     run->cold = cold;
+    run->reduce_time = pz_cal_reduce_time();
+    run->reduce_bytes = PZ_CAL_REDUCE_BYTES;
     order(PZ_CAL_STOP, 0);
     run->points = points;
     run->roundtrips = roundtrips;

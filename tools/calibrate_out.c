@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "calibrate_out.h"
+#include "calibrate_reduce.h"
 
 const char *pz_cal_size(char *buf, size_t len, double bytes)
 {
@@ -149,6 +150,11 @@ void pz_cal_print_summary(FILE *out, const struct pz_calibration_run *run,
                 m->duplex_factor, run->duplex->points, run->duplex->median_error,
                 run->duplex->max_error, run->duplex->beyond ? "; some sizes beyond 1 to 2" : "",
                 run->duplex->stalled ? "; stalled sizes left out" : "");
+    if (run->reduce_time > 0)
+        fprintf(out, "reduction          %s per KiB (MPI_SUM on %s of doubles in %s)\n",
+                human_time(a, sizeof(a), m->reduce_byte_time * 1024),
+                pz_cal_size(b, sizeof(b), run->reduce_bytes),
+                human_time(c, sizeof(c), run->reduce_time));
     fprintf(out, "cost_model         %s\n", pz_machine_word(m, PZ_KEY_COST_MODEL));
     fprintf(out, "progress           %s (a %s nonblocking send received %s after it was posted, "
             "its sender computing %s before its wait)\n",
@@ -328,6 +334,22 @@ static const char *note_rendezvous(struct notes *n)
              "bandwidth's share of the difference and the two latencies a rendezvous adds\n"
              "(request-to-send, clear-to-send)", n->fit->rendezvous_overhead * 1e6,
              n->fit->eager_threshold, n->fit->step_to);
+    return n->buf;
+}
+
+static const char *note_reduce(struct notes *n)
+{
+    char a[64], b[64], c[64];
+
+    if (!(n->run->reduce_time > 0))
+        return "reduce_byte_time: not measured, the default";
+    snprintf(n->buf, sizeof(n->buf),
+             "reduce_byte_time: %s per KiB, the time of MPI_Reduce_local of MPI_SUM on %s of\n"
+             "doubles (the lower quartile of %d, %s) over its bytes: what a reduction's\n"
+             "algorithm spends combining each byte it receives",
+             human_time(a, sizeof(a), n->m->reduce_byte_time * 1024),
+             pz_cal_size(b, sizeof(b), n->run->reduce_bytes), PZ_CAL_REDUCE_REPETITIONS,
+             human_time(c, sizeof(c), n->run->reduce_time));
     return n->buf;
 }
 
@@ -523,7 +545,9 @@ static const char *note(enum pz_machine_key key, void *arg)
     case PZ_KEY_CPU_SCALE:
         return "cpu_scale: 1, computation as fast as where the run was recorded";
     case PZ_KEY_MPI:
-        return "mpi, reduce_byte_time: not measured, the defaults";
+        return "mpi: not measured, the default";
+    case PZ_KEY_REDUCE_BYTE_TIME:
+        return note_reduce(n);
     case PZ_KEY_SEGMENTS:
     case PZ_KEY_SHM_SEGMENTS:
         return n->run->transfer ? note_segments(n, key) : NULL;

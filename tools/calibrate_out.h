@@ -46,6 +46,9 @@ struct pz_calibration_run {
     const struct pz_transfer_fit *transfer;
     /* duplex_factor fitted to the exchanges on the machine (NULL: not fitted) */
     const struct pz_duplex_fit *duplex;
+    /* MPI_SUM on reduce_bytes of doubles took reduce_time seconds (calibrate_reduce.h);
+       reduce_time <= 0: not measured */
+    double reduce_bytes, reduce_time;
 };
 
 /* How many buffers of a message's size a ping-pong keeps in one cache: 2 per rank (send

@@ -6,7 +6,8 @@
 # whose latency and bandwidth are above 0, that has a comment on how the latency was
 # obtained, says how the library progresses (the probe's line in the summary), has the
 # exchanges both ways (a table of the 8 sizes --quick exchanges with the model's time
-# of each, a duplex_factor from 1 to 2 with its comment and summary line), the overheads (and segments when they beat
+# of each, a duplex_factor from 1 to 2 with its comment and summary line), the time of
+# the reduction arithmetic, the overheads (and segments when they beat
 # the cost model) with their comments, is named after the file, loads back in
 # prognoz predict for a recorded run,
 # and has nothing on stderr but a warning when the machine is loaded.  On 3 ranks, with
@@ -80,6 +81,15 @@ grep -q '^# duplex_factor: .*, the median over [0-9]* sizes of the factor from 1
     pz_fail "no comment on how the duplex factor was obtained"
 grep -q "^duplex_factor  *[0-9.]* (the model's exchange both ways is the measured one, median of [0-9]* sizes; |error| median [0-9.]*%, largest [0-9.]*%.*)$" \
     "$out" || pz_fail "no duplex_factor line in the summary"
+# The reduction arithmetic: MPI_SUM on 1 MiB of doubles takes some time, and far less
+# than a millisecond per KiB (a second per MiB): a reduce_byte_time from 1e-13 to
+# 1e-6 s per byte, with its comment and summary line.
+awk -v v="$(value reduce_byte_time)" 'BEGIN { exit !(v >= 1e-13 && v <= 1e-6) }' ||
+    pz_fail "reduce_byte_time = '$(value reduce_byte_time)', expected 1e-13 to 1e-6 s"
+grep -q '^# reduce_byte_time: .* per KiB, the time of MPI_Reduce_local of MPI_SUM on 1 MiB of$' "$conf" ||
+    pz_fail "no comment on how reduce_byte_time was obtained"
+grep -q '^reduction  *[0-9.]* [a-z]* per KiB (MPI_SUM on 1 MiB of doubles in [0-9.]* [a-z]*)$' "$out" ||
+    pz_fail "no reduction line in the summary"
 # The overheads: a table of 0 B and the powers of four from 64 B up to the eager
 # threshold, a fitted line with its error for each measurement, the four overhead keys
 # with their comments, and (the two ranks share this node) the shm_ ones.
