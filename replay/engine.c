@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine_int.h"
+#include "trace_calls.h"
 
 /* The next record of thread th with a CPU time (an MPI call's Enter, an interval's
  * Enter or Leave, recorded with PROGNOZ_CPU_TIME=1), NULL if none; *flushed gets the
@@ -212,16 +213,72 @@ static int start(struct engine *e, const char *name, char *err, size_t errlen)
     return 0;
 }
 
-/* Every thread starts when it started in the recording (what a thread did before its
- * first record, being created, is not in the trace). */
+/* Whether rec is the Enter of MPI_Init (pz_engine_starts_mpi). */
+static int enters_init(const struct engine *e, const struct pz_rec *rec)
+{
+    return rec && rec->kind == PZ_REC_ENTER &&
+           pz_engine_starts_mpi(pz_trace_in_region(e->in, rec->region));
+}
+
+/* The latest Enter of MPI_Init of the threads that begin with one, 0 if none does. */
+static uint64_t latest_init(struct engine *e)
+{
+    uint64_t latest = 0;
+
+    for (int th = 0; th < e->nthreads; th++) {
+        const struct pz_rec *first = pz_trace_in_peek(e->in, th, 0);
+
+        if (enters_init(e, first) && first->time > latest)
+            latest = first->time;
+    }
+    return latest;
+}
+
+/* The recorded Leave of MPI_Init of process p into *leave, if its first thread begins
+ * with MPI_Init; 0 if not. */
+static int init_leave(struct engine *e, int p, uint64_t *leave)
+{
+    int th = pz_trace_in_first(e->in, p);
+    const struct pz_rec *first = pz_trace_in_peek(e->in, th, 0), *last;
+
+    if (!enters_init(e, first))
+        return 0;
+    last = pz_trace_in_peek(e->in, th, pz_call_length(e->in, th, first->region) - 1);
+    if (!last || last->kind != PZ_REC_LEAVE)
+        return 0;
+    *leave = last->time;
+    return 1;
+}
+
+/* The recorded time at which thread th starts in the prediction.  A thread starts when
+ * it started in the recording (what it did before its first record, being created, is
+ * not in the trace); but one that begins with MPI_Init, at init, the latest start of
+ * MPI_Init, which every process leaves at once; and one that starts after its process
+ * left MPI_Init, as long after init as it started after that Leave in the recording. */
+static uint64_t start_of(struct engine *e, int th, uint64_t init)
+{
+    const struct pz_rec *first = pz_trace_in_peek(e->in, th, 0);
+    uint64_t leave;
+
+    if (!first)
+        return e->offset;
+    if (enters_init(e, first))
+        return init;
+    if (init_leave(e, e->threads[th].rank, &leave) && first->time >= leave)
+        return init + (first->time - leave);
+    return first->time;
+}
+
 static void place_threads(struct engine *e)
 {
+    uint64_t init = latest_init(e);
+
     for (int th = 0; th < e->nthreads; th++) {
         struct thread *k = &e->threads[th];
         const struct pz_rec *first = pz_trace_in_peek(e->in, th, 0);
 
         k->last = k->leave_wall = first ? first->time : e->offset;
-        k->now = (double)(k->last - e->offset) / e->resolution;
+        k->now = (double)(start_of(e, th, init) - e->offset) / e->resolution;
         k->leave_cpu = PZ_NONE64;
         k->factor = -1;
         if (pz_heap_push(&e->ready, k->now, 0, th) != 0)

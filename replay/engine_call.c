@@ -2,7 +2,8 @@
  * communication model at the call's start (sends, receives, collectives) by the
  * thread's process, and waits for the operations it completes; the call ends when the
  * last of those completes.  A call with no communication (MPI_Comm_rank, a test that
- * found nothing) takes its recorded time, scaled like computation. */
+ * found nothing) takes its recorded time, scaled like computation; MPI_Init takes none
+ * (pz_engine_starts_mpi). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -403,6 +404,11 @@ static int event(struct engine *e, int th, const struct pz_rec *r,
     }
 }
 
+int pz_engine_starts_mpi(const struct pz_region_info *call)
+{
+    return call->call == PZ_CALL_MPI_Init || call->call == PZ_CALL_MPI_Init_thread;
+}
+
 int pz_engine_call(struct engine *e, int th)
 {
     struct thread *k = &e->threads[th];
@@ -424,7 +430,8 @@ int pz_engine_call(struct engine *e, int th)
         communicates |= event(e, th, &r, call);
     }
     last = pz_trace_in_peek(e->in, th, k->call_len - 1);
-    if (!communicates && last && last->time > enter_time)
+    if (!communicates && last && last->time > enter_time &&
+        !pz_engine_starts_mpi(call))
         k->wake = k->call_start + (double)(last->time - enter_time) / e->resolution *
                                       e->o->machine->cpu_scale;
     /* the call lasts at least until the overheads of what it posted are spent */

@@ -143,15 +143,17 @@ report() {
 # The compute-only time is what the run takes where communication is free and its
 # processes never wait for each other: for each process, its productive (CPU) time of
 # the recorded report (the time outside MPI calls) plus the time of its calls that
-# communicate nothing (MPI_Init, MPI_Comm_rank, MPI_Comm_size, MPI_Finalize), which the
-# predictor keeps as recorded; the longest over the processes.  On ideal.conf each
+# communicate nothing (MPI_Comm_rank, MPI_Comm_size, MPI_Finalize), which the predictor
+# keeps as recorded (MPI_Init it makes instantaneous); the longest over the processes.  On ideal.conf each
 # process's predicted time is exactly that plus the time it waits in MPI_Sendrecv and
 # MPI_Allreduce for the other, so the compute-only time is an exact lower bound (to the
-# nanosecond of the timestamps).  The recording is an exact upper bound: its gaps and
-# local calls took what the prediction gives them, and each of its communicating calls
-# ended no earlier than the other process entered its part, which is when the call ends
-# on ideal.conf, so by induction over the calls no event is predicted later than it was
-# recorded, and each process's time (from its first event to its last) is no longer.
+# nanosecond of the timestamps).  The recording is an exact upper bound: the processes
+# leave MPI_Init at once, in the prediction at the latest Enter of MPI_Init, in the
+# recording at a common Leave d later; after it, its gaps and local calls took what the
+# prediction gives them, and each of its communicating calls ended no earlier than the
+# other process entered its part, which is when the call ends on ideal.conf, so by
+# induction over the calls no event is predicted later than d before it was recorded,
+# and each process's time (from its first event to its last) is no longer.
 # How far apart the bounds are depends on how evenly the machine ran the two processes:
 # the recording is "unbalanced" when other jobs took a core from one process long enough
 # to make the recorded run 15% longer than its compute-only time.  It is "slowed" when
@@ -168,7 +170,7 @@ from pzcheck import *
 report, events, defs = load(sys.argv[1]), sys.argv[2], sys.argv[3]
 local = {}      # location -> seconds in calls that communicate nothing
 entered = {}
-for kind, loc, t, _ in calls(events, defs, ("MPI_Init", "MPI_Finalize", "MPI_Comm_rank", "MPI_Comm_size")):
+for kind, loc, t, _ in calls(events, defs, ("MPI_Finalize", "MPI_Comm_rank", "MPI_Comm_size")):
     if kind == "ENTER":
         entered[loc] = t
     else:
@@ -506,7 +508,7 @@ predict_ok "$trace" --machine "$slow" --mpi mpich1 --coll allgather=bruck --form
 # machine.  A thread's CPU time never exceeds the wall-clock time, so the prediction
 # from CPU times is no longer than from wall-clock times, and when the recording was not
 # slowed (its computation took less than 2.5 times its CPU time) of the same order: the
-# whole run more than a third of it (MPI_Init takes its recorded time in both).
+# whole run more than a third of it (MPI_Init takes no time in both).
 PZ_ENV=PROGNOZ_CPU_TIME=1 record cpu slowed
 (
 predict_ok "$PZ_WORK/cpu" --machine "$ideal" --format json --compute cpu

@@ -12,7 +12,11 @@
  *     its post), rendezvous above (RTS, CTS when the receive is posted, data);
  *   - with overheads, a send takes its sender's before its message leaves (inside the
  *     Isend), a receive its receiver's when the call that completes it has the data;
- *   - processes start at their recorded first event; BufferFlush spans are removed.
+ *   - threads start at their recorded first event, except that MPI_Init takes no time:
+ *     every thread whose first record is the Enter of MPI_Init enters (and leaves) it
+ *     at the latest such Enter, and a thread that starts after its process left
+ *     MPI_Init starts as long after that as in the recording; BufferFlush spans are
+ *     removed.
  *
  * Times in the traces are in ns (TB_MS); times in the prediction in seconds since the
  * clock's offset.  The predicted trace (written with o.output) is read back with the
@@ -178,13 +182,14 @@ static double end_of(const char *dir, int p)
 /* Two processes (ms):
  *   rank 0: Init [0, 1]  compute 3  Send(8 B to 1) [4, 4.5]  compute 1.5  Finalize [6, 6.2]
  *   rank 1: Init [0, 2]  compute 1  Recv(from 0) [3, 4.6]    compute 5    Finalize [9.6, 10]
- * On a free network with cpu_scale s, calls without communication take s x their
- * duration, computations s x theirs:
- *   rank 0: Init ends s*1, Send posted at s*(1+3) = 4s, eager: ends at once (4s);
- *           Finalize from 4s + 1.5s = 5.5s to 5.7s.
- *   rank 1: Init ends 2s, Recv posted at 3s, data arrives at 4s (+0): ends 4s;
- *           Finalize from 4s + 5s = 9s to 9.4s.
- * The end, 9.4s, is the compute-only critical path: rank 0 up to its send (4s),
+ * On a free network with cpu_scale s, calls without communication other than Init take
+ * s x their duration, computations s x theirs; both enter Init at 0, the latest Enter
+ * of Init, and leave it at once:
+ *   rank 0: Init [0, 0], Send posted at 0 + 3s = 3s, eager: ends at once (3s);
+ *           Finalize from 3s + 1.5s = 4.5s to 4.7s.
+ *   rank 1: Init [0, 0], Recv posted at 1s, data arrives at 3s (+0): ends 3s;
+ *           Finalize from 3s + 5s = 8s to 8.4s.
+ * The end, 8.4s, is the compute-only critical path: rank 0 up to its send (3s),
  * then rank 1's computation and Finalize (5s + 0.4s). */
 static void compute_only_trace(void)
 {
@@ -207,15 +212,15 @@ static void check_compute_only(double s)
     free_network();
     m.cpu_scale = s;
     predict(out);
-    near(res.end, SEC(9.4 * s), "the end");
+    near(res.end, SEC(8.4 * s), "the end");
     cr_assert_eq(res.nprocs, 2);
     cr_assert_eq(res.calls, 6, "6 MPI calls replayed, not %llu",
                  (unsigned long long)res.calls);
-    near(leave_of(out, 0, "MPI_Init"), SEC(1 * s), "rank 0's Init");
-    near(leave_of(out, 0, "MPI_Send"), SEC(4 * s), "rank 0's Send");
-    near(end_of(out, 0), SEC(5.7 * s), "rank 0's end");
-    near(leave_of(out, 1, "MPI_Recv"), SEC(4 * s), "rank 1's Recv");
-    near(end_of(out, 1), SEC(9.4 * s), "rank 1's end");
+    near(leave_of(out, 0, "MPI_Init"), 0, "rank 0's Init");
+    near(leave_of(out, 0, "MPI_Send"), SEC(3 * s), "rank 0's Send");
+    near(end_of(out, 0), SEC(4.7 * s), "rank 0's end");
+    near(leave_of(out, 1, "MPI_Recv"), SEC(3 * s), "rank 1's Recv");
+    near(end_of(out, 1), SEC(8.4 * s), "rank 1's end");
 }
 
 Test(engine, free_network_gives_the_compute_only_critical_path)
@@ -226,6 +231,39 @@ Test(engine, free_network_gives_the_compute_only_critical_path)
 Test(engine, cpu_scale_half_halves_every_computation)
 {
     check_compute_only(0.5);
+}
+
+/* Processes enter MPI_Init at different times and, waiting for each other in it, leave
+ * it together (ms): process p enters at 0, 2, 5, its Init lasts 9, 7, 4 (rank 2's is
+ * MPI_Init_thread), to the common Leave at 9; then it computes p + 1 and calls
+ * Finalize for 0.1.  Init takes no time in the prediction and every process starts at
+ * the latest Enter of Init, 5: each enters and leaves Init at 5 and ends at
+ * 5 + (p + 1) + 0.1 = 6.1, 7.1, 8.1 ms. */
+Test(engine, every_process_leaves_init_at_its_latest_start)
+{
+    static const double enter[3] = { 0, 2, 5 };
+    static const char *const init[3] = { "MPI_Init", "MPI_Init", "MPI_Init_thread" };
+    struct tb *b = trace(3);
+    char out[4096];
+
+    for (int p = 0; p < 3; p++) {
+        tb_call(b, p, init[p], MS(enter[p]), MS(9));
+        tb_call(b, p, "MPI_Finalize", MS(9 + p + 1), MS(9 + p + 1.1));
+    }
+    close_trace(b);
+    free_network();
+    predict(out);
+    for (int p = 0; p < 3; p++) {
+        char what[64];
+
+        snprintf(what, sizeof(what), "rank %d's Enter of Init", p);
+        near(times_of(out, p, NULL, 0).first, SEC(5), what);
+        snprintf(what, sizeof(what), "rank %d's Leave of Init", p);
+        near(leave_of(out, p, init[p]), SEC(5), what);
+        snprintf(what, sizeof(what), "rank %d's end", p);
+        near(end_of(out, p), SEC(5 + p + 1.1), what);
+    }
+    near(res.end, SEC(8.1), "the end");
 }
 
 /* --- 2. eager vs rendezvous with a late receiver */
@@ -627,8 +665,8 @@ Test(engine, constructor_without_its_collective_keeps_its_recorded_length)
 /* --- 6. the recorder's flushes */
 
 /* One process (ms): Init [0, 1], compute 1, BufferFlush [2, 7], compute 1,
- * Finalize [8, 8.5].  Without the flush: Init ends at 1, Finalize starts at 3 and ends
- * at 3.5 ms. */
+ * Finalize [8, 8.5].  Without the flush, and with Init instantaneous: Init ends at 0,
+ * Finalize starts at 0 + 1 + 1 = 2 and ends at 2.5 ms. */
 Test(engine, buffer_flush_is_removed)
 {
     struct tb *b = trace(1);
@@ -640,16 +678,16 @@ Test(engine, buffer_flush_is_removed)
     close_trace(b);
     free_network();
     predict(out);
-    near(res.end, SEC(3.5), "the end");
-    near(leave_of(out, 0, "MPI_Init"), SEC(1), "the Init");
-    near(times_of(out, 0, NULL, 0).last, SEC(3.5), "the Finalize's Leave");
+    near(res.end, SEC(2.5), "the end");
+    near(leave_of(out, 0, "MPI_Init"), 0, "the Init");
+    near(times_of(out, 0, NULL, 0).last, SEC(2.5), "the Finalize's Leave");
 }
 
-/* One process computes 10000 s between Init [0, 1 ms] and Finalize; with cpu_scale
- * 1e6 (the largest a machine file takes) Init takes 1000 s and the computation
- * 1e10 s - 1000 s, so Finalize begins at 1e10 s, beyond the 2^63 ns (9.2e9 s) of the
- * predicted trace's clock: an error naming the process and the call, not a time
- * saturated to 2^63 ns. */
+/* One process computes 10000 s - 1 ms between Init [0, 1 ms] and Finalize; with
+ * cpu_scale 1e6 (the largest a machine file takes) Init takes no time and the
+ * computation 1e10 s - 1000 s, so Finalize begins at 9.999999e9 s (1e+10 s as %g
+ * prints it), beyond the 2^63 ns (9.2e9 s) of the predicted trace's clock: an error
+ * naming the process and the call, not a time saturated to 2^63 ns. */
 Test(engine, a_time_beyond_the_clock_is_an_error)
 {
     struct tb *b = trace(1);
@@ -876,21 +914,20 @@ Test(engine, an_intercommunicator_root_recorded_at_rank_1_is_replayed)
 
 /* --- 8. the predicted trace, analyzed */
 
-/* Clock offset 0.5 ms; processes start at different times (ms, recorded; "interval 2
- * at y.c:20" is entered ( and left ) where shown):
+/* Clock offset 0.5 ms; processes enter Init at different times (ms, recorded;
+ * "interval 2 at y.c:20" is entered ( and left ) where shown):
  *   rank 0: Init [1, 1.5]  compute 0.3 ( compute 0.2  Send(8 B to 1) [2, 2.1]  compute 2.9 )
  *           compute 1  Finalize [6, 6.5]
  *   rank 1: Init [2, 2.2]  compute 0.3 ( compute 0.5  Recv(from 0) [3, 3.3] )  Finalize [3.3, 3.4]
- * On a free network with cpu_scale 0.5, since the offset:
- *   rank 0 starts at 0.5, Init ends 0.75, enters the interval at 0.9, Send at 1.0 ends
- *          at once, leaves the interval at 1.0 + 1.45 = 2.45, Finalize from 2.95 to 3.2:
- *          the end;
- *   rank 1 starts at 1.5, Init ends 1.6, enters the interval at 1.75, Recv posted at
- *          2.0 (the data arrived at 1.0) ends at 2.0, leaves the interval then,
- *          Finalize to 2.05.
- * The analyzer's whole run: rank 0 ran 3.2 - 0.5 = 2.7 ms, rank 1 2.05 - 1.5 = 0.55 ms;
- * the execution time is the longest, 2.7 ms = the end less the earliest start; one
- * message matched.  The interval: rank 0 2.45 - 0.9 = 1.55 ms, rank 1 2.0 - 1.75 =
+ * On a free network with cpu_scale 0.5, since the offset: both start at the latest
+ * Enter of Init, 2 - 0.5 = 1.5, and leave Init at once;
+ *   rank 0 enters the interval at 1.5 + 0.15 = 1.65, Send at 1.75 ends at once, leaves
+ *          the interval at 1.75 + 1.45 = 3.2, Finalize from 3.7 to 3.95: the end;
+ *   rank 1 enters the interval at 1.65, Recv posted at 1.65 + 0.25 = 1.9 (the data
+ *          arrived at 1.75) ends at 1.9, leaves the interval then, Finalize to 1.95.
+ * The analyzer's whole run: rank 0 ran 3.95 - 1.5 = 2.45 ms, rank 1 1.95 - 1.5 = 0.45 ms;
+ * the execution time is the longest, 2.45 ms = the end less the common start; one
+ * message matched.  The interval: rank 0 3.2 - 1.65 = 1.55 ms, rank 1 1.9 - 1.65 =
  * 0.25 ms, its execution time 1.55 ms. */
 Test(engine, predicted_trace_is_analyzable)
 {
@@ -917,11 +954,11 @@ Test(engine, predicted_trace_is_analyzable)
     free_network();
     m.cpu_scale = 0.5;
     predict(out);
-    near(res.end, SEC(3.2), "the end");
-    near(times_of(out, 0, NULL, 0).first, SEC(0.5), "rank 0's start");
+    near(res.end, SEC(3.95), "the end");
+    near(times_of(out, 0, NULL, 0).first, SEC(1.5), "rank 0's start");
     near(times_of(out, 1, NULL, 0).first, SEC(1.5), "rank 1's start");
-    near(leave_of(out, 1, "MPI_Recv"), SEC(2), "rank 1's Recv");
-    near(end_of(out, 1), SEC(2.05), "rank 1's end");
+    near(leave_of(out, 1, "MPI_Recv"), SEC(1.9), "rank 1's Recv");
+    near(end_of(out, 1), SEC(1.95), "rank 1's end");
 
     memset(&a, 0, sizeof(a));
     cr_assert_eq(pz_analyze(out, &a, err, sizeof(err)), 0, "pz_analyze: %s", err);
@@ -930,9 +967,9 @@ Test(engine, predicted_trace_is_analyzable)
                  (unsigned long long)a.messages);
     cr_assert_eq(a.unmatched_sends + a.unmatched_receives, 0);
     pz_characteristics_of(&a, &a.nodes[0], &whole);
-    near(whole.execution_time, res.end - SEC(0.5), "the whole run's execution time");
-    near(a.nodes[0].procs[0].exec, SEC(2.7), "rank 0's whole run");
-    near(a.nodes[0].procs[1].exec, SEC(0.55), "rank 1's whole run");
+    near(whole.execution_time, res.end - SEC(1.5), "the whole run's execution time");
+    near(a.nodes[0].procs[0].exec, SEC(2.45), "rank 0's whole run");
+    near(a.nodes[0].procs[1].exec, SEC(0.45), "rank 1's whole run");
     cr_assert_eq(a.nnodes, 2, "the whole run and interval 2, not %d nodes", a.nnodes);
     cr_assert_eq(a.nodes[1].id, 2);
     near(a.nodes[1].procs[0].exec, SEC(1.55), "rank 0's interval");
@@ -947,10 +984,11 @@ Test(engine, predicted_trace_is_analyzable)
 /* One process (ms; cpu: prognoz:cpu_time, thread CPU ms so far):
  *   Init [0, 1] (cpu 0, 0.5)  compute 4 wall, 2 CPU  Comm_rank [5, 5.5] (cpu 2.5, 2.6)
  *   compute 2 (no CPU time on the next Enter)  Finalize [7.5, 8]
- * Wall clock: 1 + 4 + 0.5 + 2 + 0.5 = 8 ms.  compute_cpu: the first computation runs
- * at its CPU share 2/4, taking 2 ms; the second has no CPU time and keeps its wall
- * time: 1 + 2 + 0.5 + 2 + 0.5 = 6 ms; one gap timed each way.  cpu_scale 2 doubles
- * everything: 12 ms. */
+ * Init takes no time.  Wall clock: 0 + 4 + 0.5 + 2 + 0.5 = 7 ms.  compute_cpu: the
+ * first computation runs at its CPU share 2/4 (from Init's Leave, CPU 0.5, to
+ * Comm_rank's Enter, CPU 2.5), taking 2 ms; the second has no CPU time and keeps its
+ * wall time: 0 + 2 + 0.5 + 2 + 0.5 = 5 ms; one gap timed each way.  cpu_scale 2
+ * doubles everything: 10 ms. */
 static void cpu_trace(void)
 {
     struct tb *b = trace(1);
@@ -969,17 +1007,17 @@ Test(engine, computation_by_recorded_cpu_time)
 {
     cpu_trace();
     cr_assert_eq(predict_opt(0, NULL), 0, "pz_predict failed: %s", err);
-    near(res.end, SEC(8), "the end by the wall clock");
+    near(res.end, SEC(7), "the end by the wall clock");
     cr_assert_eq(res.cpu_gaps, 0);
     cr_assert_eq(predict_opt(1, NULL), 0, "pz_predict failed: %s", err);
-    near(res.end, SEC(6), "the end by CPU time");
+    near(res.end, SEC(5), "the end by CPU time");
     cr_assert_eq(res.cpu_gaps, 1, "gaps timed by CPU: %llu",
                  (unsigned long long)res.cpu_gaps);
     cr_assert_eq(res.wall_gaps, 1, "gaps timed by the wall clock: %llu",
                  (unsigned long long)res.wall_gaps);
     m.cpu_scale = 2;
     cr_assert_eq(predict_opt(1, NULL), 0, "pz_predict failed: %s", err);
-    near(res.end, SEC(12), "the end by CPU time, cpu_scale 2");
+    near(res.end, SEC(10), "the end by CPU time, cpu_scale 2");
 }
 
 /* --- waits, tests and combined calls */
@@ -1173,7 +1211,8 @@ Test(engine, irecv_completed_far_ahead_is_posted)
  * Entered at (ms): world 3 at 1, world 1 at 0, world 2 at 0.5.
  *   world 3: 3->2 on [1, 1+c], 3->1 on [1+c, 1+2c]; its sends are eager: done at 1;
  *   world 2: receives at 1+c (and has no child); world 1: receives at 1+2c.
- * World 0 only computes: Init [0, 0.2], Finalize [0.2, 0.3]. */
+ * World 0 only computes: Init [0, 0.2], which takes no time, Finalize [0.2, 0.3],
+ * which takes its 0.1 from 0. */
 Test(engine, bcast_on_a_sub_communicator)
 {
     static const int members[3] = { 3, 1, 2 };
@@ -1206,7 +1245,7 @@ Test(engine, bcast_on_a_sub_communicator)
         snprintf(what, sizeof(what), "world %d's Bcast", p);
         near(leave_of(out, p, "MPI_Bcast"), want[p], what);
     }
-    near(end_of(out, 0), SEC(0.3), "world 0's end");
+    near(end_of(out, 0), SEC(0.1), "world 0's end");
     near(res.end, SEC(1) + 2 * c, "the end");
 }
 
@@ -1271,12 +1310,12 @@ static double first_enter(const char *dir, const char *name)
 /* An interval begins inside a computation; its Enter carries the CPU time (ms):
  *   Init [0, 1] (cpu 0, 0.5); interval Enter at 6 (cpu 1.5); Comm_rank [10, 10.5]
  *   (cpu 5.5, 5.6); interval Leave at 11 (cpu 6.1); Finalize [12, 12.5] (no CPU time).
- * By CPU time the computation before the marker took 1 ms (wall 5) and the one after
- * it 4 ms (wall 4): the interval begins at 1 + 1 = 2, Comm_rank at 2 + 4 = 6 and ends
- * 0.5 later; the interval ends 0.5 after that (CPU 0.5), at 7; Finalize's computation
- * has no CPU time at its end, 1 ms of wall clock: 8, and the run ends at 8.5.  (Split in
- * proportion to wall time, as without the marker's CPU time, the interval would begin at
- * 1 + 5 x 5/9 = 3.78.) */
+ * Init takes no time: it ends at 0.  By CPU time the computation before the marker
+ * took 1 ms (wall 5) and the one after it 4 ms (wall 4): the interval begins at
+ * 0 + 1 = 1, Comm_rank at 1 + 4 = 5 and ends 0.5 later; the interval ends 0.5 after
+ * that (CPU 0.5), at 6; Finalize's computation has no CPU time at its end, 1 ms of wall
+ * clock: 7, and the run ends at 7.5.  (Split in proportion to wall time, as without the
+ * marker's CPU time, the interval would begin at 0 + 5 x 5/9 = 2.78.) */
 Test(engine, cpu_time_at_interval_markers_splits_a_computation)
 {
     struct tb *b = trace(1);
@@ -1294,10 +1333,10 @@ Test(engine, cpu_time_at_interval_markers_splits_a_computation)
     close_trace(b);
     free_network();
     cr_assert_eq(predict_opt(1, out), 0, "pz_predict failed: %s", err);
-    near(first_enter(out, "interval 1 at x.c:10"), SEC(2), "the interval's Enter");
-    near(leave_of(out, 0, "MPI_Comm_rank"), SEC(6.5), "Comm_rank's Leave");
-    near(leave_of(out, 0, "interval 1 at x.c:10"), SEC(7), "the interval's Leave");
-    near(res.end, SEC(8.5), "the end");
+    near(first_enter(out, "interval 1 at x.c:10"), SEC(1), "the interval's Enter");
+    near(leave_of(out, 0, "MPI_Comm_rank"), SEC(5.5), "Comm_rank's Leave");
+    near(leave_of(out, 0, "interval 1 at x.c:10"), SEC(6), "the interval's Leave");
+    near(res.end, SEC(7.5), "the end");
 }
 
 /* --- threads (MPI_THREAD_MULTIPLE) */
@@ -1348,10 +1387,11 @@ static double thread_leave(const char *dir, int p, int thread, const char *name)
  *   0.0: Init [0, 1]  compute 4  Finalize [5, 5.5]
  *   0.1: Send(1000 B to 1, tag 7) [2, 2.1]
  *   1.0: Init [0, 0.5]  compute 0.5  Recv(from 0, tag 7) [1, 3]  Finalize [3, 3.2]
- * Thread 0.1 starts at its first record, 2 ms: the eager Send ends when posted, at 2.
- * The data travels from process 0's node, 2 -> 2.2; the Recv, posted at 1, ends at 2.2,
- * Finalize to 2.4.  Thread 0.0 computes on its own clock: Finalize from 5 to 5.5, the
- * end.  The predicted trace has the three threads, analyzed as 0.0, 0.1 and 1.0 with the
+ * Both processes enter Init at 0, the latest Enter of Init, and leave it at once.
+ * Thread 0.1 starts 2 - 1 = 1 ms after its process left Init, as recorded: at 1, the
+ * eager Send ends when posted, at 1.  The data travels from process 0's node,
+ * 1 -> 1.2; the Recv, posted at 0.5, ends at 1.2, Finalize to 1.4.  Thread 0.0
+ * computes on its own clock: Finalize from 4 to 4.5, the end.  The predicted trace has the three threads, analyzed as 0.0, 0.1 and 1.0 with the
  * one message matched. */
 Test(engine, message_from_a_second_thread)
 {
@@ -1373,13 +1413,13 @@ Test(engine, message_from_a_second_thread)
     cr_assert_eq(res.nthreads, 3);
     cr_assert_eq(res.calls, 6, "6 MPI calls replayed, not %llu",
                  (unsigned long long)res.calls);
-    near(thread_leave(out, 0, 1, "MPI_Send"), SEC(2), "thread 0.1's Send");
-    near(thread_times(out, 0, 1, NULL, 0).first, SEC(2), "thread 0.1's start");
-    near(leave_of(out, 1, "MPI_Recv"), SEC(2.2), "thread 1.0's Recv");
-    near(end_of(out, 1), SEC(2.4), "thread 1.0's end");
-    near(leave_of(out, 0, "MPI_Init"), SEC(1), "thread 0.0's Init");
-    near(end_of(out, 0), SEC(5.5), "thread 0.0's end");
-    near(res.end, SEC(5.5), "the end");
+    near(thread_leave(out, 0, 1, "MPI_Send"), SEC(1), "thread 0.1's Send");
+    near(thread_times(out, 0, 1, NULL, 0).first, SEC(1), "thread 0.1's start");
+    near(leave_of(out, 1, "MPI_Recv"), SEC(1.2), "thread 1.0's Recv");
+    near(end_of(out, 1), SEC(1.4), "thread 1.0's end");
+    near(leave_of(out, 0, "MPI_Init"), 0, "thread 0.0's Init");
+    near(end_of(out, 0), SEC(4.5), "thread 0.0's end");
+    near(res.end, SEC(4.5), "the end");
 
     memset(&a, 0, sizeof(a));
     cr_assert_eq(pz_analyze(out, &a, err, sizeof(err)), 0, "pz_analyze: %s", err);
@@ -1397,15 +1437,18 @@ Test(engine, message_from_a_second_thread)
  *   R.0: Init [0, 0.5]  compute 4.5  Finalize [5, 5.5]
  *   R.1: Send(1000 B to 1 - R, tag 101) [1, 1.1]  Recv(from 1 - R, tag 101) [1.1, 2]
  *   R.2: Send(1000 B to 1 - R, tag 102) [1.05, 1.15]  Recv(from 1 - R, tag 102) [1.15, 2.5]
- * The threads of a process share its node's links.  At 1 ms, 0.1 and 1.1 send: 0 -> 1
- * and 1 -> 0 use different links, both on [1, 1.2]; their Sends end at 1 (eager), their
- * Recvs, posted at 1, at 1.2.  At 1.05 ms, 0.2 and 1.2 send, but each node's out link is
- * busy until 1.2: both messages go on [1.2, 1.4]; the Sends end at 1.05, the Recvs at
- * 1.4 (threads placed on nodes of their own would have had them at 1.25). */
+ * Both processes enter Init at 0 and leave it at once; threads 1 and 2 start as long
+ * after that as after Init's recorded Leave at 0.5: everything they do comes 0.5 ms
+ * earlier than recorded.  The threads of a process share its node's links.  At 0.5 ms,
+ * 0.1 and 1.1 send: 0 -> 1 and 1 -> 0 use different links, both on [0.5, 0.7]; their
+ * Sends end at 0.5 (eager), their Recvs, posted at 0.5, at 0.7.  At 0.55 ms, 0.2 and
+ * 1.2 send, but each node's out link is busy until 0.7: both messages go on [0.7, 0.9];
+ * the Sends end at 0.55, the Recvs at 0.9 (threads placed on nodes of their own would
+ * have had them at 0.75).  R.0 computes 4.5 from 0: Finalize [4.5, 5], the end. */
 Test(engine, two_threads_each_exchange_with_the_same_thread)
 {
     static const double send_at[3] = { 0, 1, 1.05 }, recv_leave[3] = { 0, 2, 2.5 };
-    static const double want_recv[3] = { 0, 1.2, 1.4 };
+    static const double want_send[3] = { 0, 0.5, 0.55 }, want_recv[3] = { 0, 0.7, 0.9 };
     struct tb *b = trace(2);
     int loc[2][3];
     char out[4096];
@@ -1432,13 +1475,13 @@ Test(engine, two_threads_each_exchange_with_the_same_thread)
             char what[64];
 
             snprintf(what, sizeof(what), "thread %d.%d's Send", r, t);
-            near(thread_leave(out, r, t, "MPI_Send"), SEC(send_at[t]), what);
+            near(thread_leave(out, r, t, "MPI_Send"), SEC(want_send[t]), what);
             snprintf(what, sizeof(what), "thread %d.%d's Recv", r, t);
             near(thread_leave(out, r, t, "MPI_Recv"), SEC(want_recv[t]), what);
         }
-        near(end_of(out, r), SEC(5.5), "a first thread's end");
+        near(end_of(out, r), SEC(5), "a first thread's end");
     }
-    near(res.end, SEC(5.5), "the end");
+    near(res.end, SEC(5), "the end");
 }
 
 /* Receives of one source and tag posted by two threads match the messages in the order
@@ -1473,10 +1516,12 @@ Test(engine, receives_of_two_threads_match_in_posting_order)
  *   0.0: Init [0, 0.5]  compute 2.5  Finalize [3, 3.2]
  *   0.1: Barrier [1, 2]
  *   1.0: Init [0, 0.5]  compute 1  Barrier [1.5, 2]  Finalize [2, 2.1]
- * Two processes (either MPI set): one exchange of empty messages, 0.1 ms each.  Thread
- * 0.1's token leaves at 1 and arrives at 1.1; process 1's leaves at 1.5 and arrives at
- * 1.6.  Thread 0.1's Barrier ends at 1.6, process 1's at 1.5 (its token had arrived):
- * its Finalize to 1.6.  Thread 0.0 ends at 3.2, the end. */
+ * Both processes enter Init at 0 and leave it at once; thread 0.1 starts 1 - 0.5 =
+ * 0.5 ms after its process left Init, as recorded.  Two processes (either MPI set): one
+ * exchange of empty messages, 0.1 ms each.  Thread 0.1's token leaves at 0.5 and
+ * arrives at 0.6; process 1's leaves at 0 + 1 = 1 and arrives at 1.1.  Thread 0.1's
+ * Barrier ends at 1.1, process 1's at 1 (the other token had arrived): its Finalize to
+ * 1.1.  Thread 0.0 computes 2.5 from 0: Finalize [2.5, 2.7], the end. */
 Test(engine, collective_of_a_second_thread)
 {
     struct tb *b = trace(2);
@@ -1494,11 +1539,11 @@ Test(engine, collective_of_a_second_thread)
     close_trace(b);
     thread_network();
     predict(out);
-    near(thread_leave(out, 0, 1, "MPI_Barrier"), SEC(1.6), "thread 0.1's Barrier");
-    near(leave_of(out, 1, "MPI_Barrier"), SEC(1.5), "thread 1.0's Barrier");
-    near(end_of(out, 1), SEC(1.6), "thread 1.0's end");
-    near(end_of(out, 0), SEC(3.2), "thread 0.0's end");
-    near(res.end, SEC(3.2), "the end");
+    near(thread_leave(out, 0, 1, "MPI_Barrier"), SEC(1.1), "thread 0.1's Barrier");
+    near(leave_of(out, 1, "MPI_Barrier"), SEC(1), "thread 1.0's Barrier");
+    near(end_of(out, 1), SEC(1.1), "thread 1.0's end");
+    near(end_of(out, 0), SEC(2.7), "thread 0.0's end");
+    near(res.end, SEC(2.7), "the end");
 }
 
 /* Thread 0.1 receives, inside interval 3 at t.c:30, a message nobody sends; the other
