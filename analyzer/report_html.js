@@ -213,7 +213,7 @@
             ctx.fillStyle = '#333';
             ctx.font = '11px sans-serif';
             ctx.fillText(sortBox.checked ? 'most lost time first' : 'rank order', 2, canvas.height - 2);
-            caption.textContent = groups.length * k + ' processes' + (k > 1 ? ' in groups of ' + k : '') +
+            caption.textContent = data.run.threads + ' processes' + (k > 1 ? ' in groups of ' + k : '') +
                 (per > 1 ? ', ' + per + ' per bar' : '') + '; the tallest bar is ' +
                 max.toFixed(6) + ' s';
         }

@@ -4,7 +4,8 @@
  * within 60 s; its per-process chart holds PROCESSES processes, one by one or in groups, and is aggregated to its canvas:
  * the rectangles drawn on it (counted by wrapping the canvas's fillRect before the page
  * runs) are at most six per pixel column, in rank order and sorted, and its caption
- * says how the processes were grouped.  Screenshots go to ARTIFACTS (processes-N.png). */
+ * counts PROCESSES processes and says how they were grouped.  Screenshots go to
+ * ARTIFACTS (processes-N.png). */
 'use strict';
 const path = require('path');
 const { launch } = require('./launch');
@@ -46,6 +47,9 @@ function bounded(name, what, c) {
           ' pixels wide (at most 6 per column)');
     check(/in groups of|per bar/.test(c.caption),
           name + ': ' + what + ': the caption does not say how the processes are grouped: ' +
+          JSON.stringify(c.caption));
+    check(c.caption.indexOf(processes + ' processes') === 0,
+          name + ': ' + what + ': the caption does not count ' + processes + ' processes: ' +
           JSON.stringify(c.caption));
 }
 
