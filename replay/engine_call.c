@@ -2,10 +2,13 @@
  * communication model at the call's start (sends, receives, collectives) by the
  * thread's process, and waits for the operations it completes; the call ends when the
  * last of those completes.  A call with no communication (MPI_Comm_rank, a test that
- * found nothing) takes its recorded time, scaled like computation. */
+ * found nothing) takes its recorded time, scaled like computation; an MPI-IO call,
+ * which the model has no file system for, its recorded time times the machine's
+ * io_scale. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "call_family.h"
 #include "constructor.h"
 #include "engine_int.h"
 #include "trace_calls.h"
@@ -356,6 +359,14 @@ static void post_nonblocking_collective(struct engine *e, int th, uint64_t id)
 
 /* --- the call */
 
+/* What a call with no communication takes of its recorded time. */
+static double recorded_time_scale(const struct engine *e, const struct pz_region_info *call)
+{
+    if (pz_call_family(call->call) == PZ_FAMILY_IO)
+        return e->o->machine->io_scale;
+    return e->o->machine->cpu_scale;
+}
+
 /* Acts on one event of the call; returns whether it communicates. */
 static int event(struct engine *e, int th, const struct pz_rec *r,
                  const struct pz_region_info *call)
@@ -413,6 +424,8 @@ int pz_engine_call(struct engine *e, int th)
     int communicates = 0;
 
     e->result->calls++;
+    if (pz_call_family(call->call) == PZ_FAMILY_IO)
+        e->result->io_calls++;
     k->call_region = region;
     k->call_len = pz_call_length(e->in, th, region);
     k->call_start = k->wake = k->now;
@@ -426,7 +439,7 @@ int pz_engine_call(struct engine *e, int th)
     last = pz_trace_in_peek(e->in, th, k->call_len - 1);
     if (!communicates && last && last->time > enter_time)
         k->wake = k->call_start + (double)(last->time - enter_time) / e->resolution *
-                                      e->o->machine->cpu_scale;
+                                      recorded_time_scale(e, call);
     /* the call lasts at least until the overheads of what it posted are spent */
     if (pz_comsys_cpu_free(e->cs, k->rank) > k->wake)
         k->wake = pz_comsys_cpu_free(e->cs, k->rank);

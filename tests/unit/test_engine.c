@@ -442,6 +442,28 @@ Test(engine, blocking_eager_after_computation_adds_the_transfer)
     near(res.end, SEC(6.01), "the end");
 }
 
+/* --- 3b. MPI-IO: its recorded time times io_scale */
+
+/* One process (ms): Init [0, 0]  compute 1  File_write [1, 3]  compute 0.5
+ * Finalize [3.5, 3.7].  With io_scale 3 the write takes 3 x 2 = 6 ms: it ends at 7, the
+ * Finalize runs from 7.5 to 7.7; computation and the other calls keep their times. */
+Test(engine, io_calls_take_their_recorded_time_times_io_scale)
+{
+    struct tb *b = trace(1);
+    char out[4096];
+
+    tb_call(b, 0, "MPI_Init", 0, 0);
+    tb_call(b, 0, "MPI_File_write", MS(1), MS(3));
+    tb_call(b, 0, "MPI_Finalize", MS(3.5), MS(3.7));
+    close_trace(b);
+    free_network();
+    m.io_scale = 3;
+    predict(out);
+    near(leave_of(out, 0, "MPI_File_write"), SEC(7), "the write");
+    near(res.end, SEC(7.7), "the end");
+    cr_assert_eq(res.io_calls, 1);
+}
+
 /* --- 4. runs that cannot complete */
 
 /* Both processes receive from each other inside interval 1 at x.c:10: nothing is ever
