@@ -84,8 +84,7 @@ void pz_cs_complete(struct pz_comsys *cs, int r, double t)
     free_if_unused(cs, r);
 }
 
-/* One transfer between processes, ready now: when its last byte arrives. */
-static double transfer(struct pz_comsys *cs, int from, int to, double bytes)
+double pz_cs_transfer(struct pz_comsys *cs, int from, int to, double bytes)
 {
     return pz_network_transfer(cs->net, cs->node[from], cs->node[to], bytes, cs->now);
 }
@@ -118,7 +117,9 @@ static void clear_to_send(struct pz_comsys *cs, int send)
 {
     const struct request *s = &cs->req[send];
 
-    pz_cs_push(cs, transfer(cs, s->key.dst, s->key.src, 0) + cs->machine->rendezvous_overhead,
+    pz_cs_push(cs,
+               pz_cs_transfer(cs, s->key.dst, s->key.src, 0) +
+                   cs->machine->rendezvous_overhead,
                EV_CTS, send);
 }
 
@@ -126,7 +127,7 @@ static void clear_to_send(struct pz_comsys *cs, int send)
 static void send_data(struct pz_comsys *cs, int send)
 {
     const struct request *s = &cs->req[send];
-    double arrival = transfer(cs, s->key.src, s->key.dst, s->bytes);
+    double arrival = pz_cs_transfer(cs, s->key.src, s->key.dst, s->bytes);
     int recv = s->partner;
 
     pz_cs_complete(cs, recv, arrival);
@@ -194,12 +195,16 @@ void pz_cs_start(struct pz_comsys *cs, int r)
     struct request *q = &cs->req[r];
     int other;
 
+    if (q->kind == REQ_RMA) {
+        pz_cs_rma_start(cs, r);
+        return;
+    }
     if (q->kind == REQ_SEND) {
         cs->messages++;
         if (eager(cs, q)) {
-            q->arrival = transfer(cs, q->key.src, q->key.dst, q->bytes);
+            q->arrival = pz_cs_transfer(cs, q->key.src, q->key.dst, q->bytes);
         } else {
-            pz_cs_push(cs, transfer(cs, q->key.src, q->key.dst, 0), EV_RTS, r);
+            pz_cs_push(cs, pz_cs_transfer(cs, q->key.src, q->key.dst, 0), EV_RTS, r);
         }
     }
     other = match_or_queue(cs, r);
@@ -265,11 +270,11 @@ void pz_cs_coll_send(struct pz_comsys *cs, int agent, struct pz_match_key key, d
 
     cs->messages++;
     if (is_eager) {
-        item.value = transfer(cs, key.src, key.dst, bytes);
+        item.value = pz_cs_transfer(cs, key.src, key.dst, bytes);
     } else {
         if ((item.request = coll_request(cs, REQ_SEND, agent, &key, bytes, cs->now)) < 0)
             return;
-        pz_cs_push(cs, transfer(cs, key.src, key.dst, 0), EV_RTS, item.request);
+        pz_cs_push(cs, pz_cs_transfer(cs, key.src, key.dst, 0), EV_RTS, item.request);
     }
     rc = match(cs, key, item, &partner);
     if (rc > 0)
@@ -315,8 +320,7 @@ void pz_cs_coll_recv(struct pz_comsys *cs, int agent, struct pz_match_key key)
     coll_matched(cs, key, send, item);
 }
 
-/* Takes request r posted at `at` now, or when the simulation reaches `at`. */
-static int post(struct pz_comsys *cs, int r, double at)
+int pz_cs_post(struct pz_comsys *cs, int r, double at)
 {
     cs->req[r].posted = at;
     if (at <= pz_comsys_next(cs)) {
@@ -363,14 +367,14 @@ int pz_comsys_send(struct pz_comsys *cs, int src, int dst, int tag, int comm, do
         pz_cs_push(cs, leaves, EV_POST, r);
         return r;
     }
-    return post(cs, r, at);
+    return pz_cs_post(cs, r, at);
 }
 
 int pz_comsys_recv(struct pz_comsys *cs, int dst, int src, int tag, int comm, double at)
 {
     int r = new_p2p(cs, REQ_RECV, dst, src, dst, tag, comm, at);
 
-    return r < 0 ? -1 : post(cs, r, at);
+    return r < 0 ? -1 : pz_cs_post(cs, r, at);
 }
 
 void pz_comsys_cancel(struct pz_comsys *cs, int request)
@@ -458,6 +462,9 @@ void pz_comsys_step(struct pz_comsys *cs)
         break;
     case EV_COLL_SEND:
         coll_send_due(cs, ev.id);
+        break;
+    case EV_RMA_REPLY:
+        pz_cs_rma_reply(cs, ev.id);
         break;
     }
 }

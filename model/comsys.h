@@ -102,6 +102,25 @@ int pz_comsys_intercomm(struct pz_comsys *cs, int low_size, const int *low_procs
  * Returns a request, or -1. */
 int pz_comsys_collective(struct pz_comsys *cs, int comm, const struct pz_coll *c, double at);
 
+/* One-sided operations (MPI_Put, MPI_Accumulate, MPI_Get and their kin), as MPICH's
+ * ch4 moves them over a network with no remote memory access of its own: the origin's
+ * process sends its data (Put) or a request for it (Get, whose data the target's
+ * process sends back as soon as the request arrives) without the target's program
+ * taking part, through the network like a message, with no receive to match and no
+ * CPU overhead. */
+enum pz_rma_kind {
+    PZ_RMA_PUT,    /* bytes from the origin to the target (Put, Accumulate) */
+    PZ_RMA_GET,    /* a request of no bytes to the target, then bytes back (Get) */
+};
+
+/* Posts a one-sided transfer of kind between processes origin and target at `at`.
+ * Returns a request of the origin's, complete when the last byte has arrived (at the
+ * target for a Put, back at the origin for a Get): the synchronization call that
+ * completes the operation waits for it.  -1 if a process is out of range, memory ran
+ * out or `at` is in the simulation's past. */
+int pz_comsys_rma(struct pz_comsys *cs, enum pz_rma_kind kind, int origin, int target,
+                  double bytes, double at);
+
 /* Cancels an unmatched receive or send: it completes at once, at the time the
  * simulation has reached; a matched one is not affected. */
 void pz_comsys_cancel(struct pz_comsys *cs, int request);

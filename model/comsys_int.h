@@ -14,12 +14,14 @@
 /* Collectives match their messages in a context of their own per communicator. */
 #define PZ_COLL_CONTEXT 0x40000000
 
-enum req_kind { REQ_SEND, REQ_RECV, REQ_COLL, REQ_FREE };
+enum req_kind { REQ_SEND, REQ_RECV, REQ_COLL, REQ_FREE, REQ_RMA };
 
 /* The simulation's own events: a post, a request-to-send arriving, a clear-to-send
  * arriving, a collective's round; with progress only in calls, a clear-to-send and a
- * rendezvous' data that waited for their process's next call. */
-enum cs_event { EV_POST, EV_RTS, EV_CTS, EV_ROUND, EV_CTS_GO, EV_DATA_GO, EV_COLL_SEND };
+ * rendezvous' data that waited for their process's next call; a one-sided Get's
+ * request arriving at its target. */
+enum cs_event { EV_POST, EV_RTS, EV_CTS, EV_ROUND, EV_CTS_GO, EV_DATA_GO, EV_COLL_SEND,
+                EV_RMA_REPLY };
 
 struct request {
     double posted, done;       /* done < 0 while unknown */
@@ -111,8 +113,19 @@ void pz_cs_push(struct pz_comsys *cs, double t, enum cs_event kind, int id);
 /* Processes a posted send or receive at cs->now: matching and the protocol's start. */
 void pz_cs_start(struct pz_comsys *cs, int r);
 
+/* Takes request r posted at `at` now, or when the simulation reaches `at`; returns r. */
+int pz_cs_post(struct pz_comsys *cs, int r, double at);
+
+/* One transfer between processes, ready now: when its last byte arrives. */
+double pz_cs_transfer(struct pz_comsys *cs, int from, int to, double bytes);
+
 /* Fixes request r's completion time and tells whoever waits for it. */
 void pz_cs_complete(struct pz_comsys *cs, int r, double t);
+
+/* One-sided transfers (comsys_rma.c): request r of kind REQ_RMA starting now, and a
+ * Get's request arrived at its target (EV_RMA_REPLY). */
+void pz_cs_rma_start(struct pz_comsys *cs, int r);
+void pz_cs_rma_reply(struct pz_comsys *cs, int r);
 
 /* Progress only in calls (comsys_progress.c).  pz_cs_progress_now: whether process p
  * may take step kind (EV_CTS_GO, EV_DATA_GO) of request now; if not, the step is

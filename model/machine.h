@@ -86,6 +86,7 @@ struct pz_machine {
     struct pz_segments shm_segments;   /* between processes of one node */
     struct pz_overhead overhead;       /* of a message between nodes */
     struct pz_overhead shm_overhead;   /* of a message between processes of one node */
+    double io_scale;           /* an MPI-IO call takes io_scale times its recorded time */
 };
 
 /* The keys of a machine file, in the order pz_machine_write and pz_machine_write_json
@@ -103,6 +104,8 @@ enum pz_machine_key {
     PZ_KEY_SEND_OVERHEAD_PER_BYTE, PZ_KEY_RECV_OVERHEAD, PZ_KEY_RECV_OVERHEAD_PER_BYTE,
     PZ_KEY_SHM_SEND_OVERHEAD, PZ_KEY_SHM_SEND_OVERHEAD_PER_BYTE, PZ_KEY_SHM_RECV_OVERHEAD,
     PZ_KEY_SHM_RECV_OVERHEAD_PER_BYTE,
+    /* written only when it is not its default, 1 */
+    PZ_KEY_IO_SCALE,
     PZ_NKEYS
 };
 

@@ -74,6 +74,7 @@ const struct pz_key_def pz_machine_keys[PZ_NKEYS] = {
     [PZ_KEY_SHM_RECV_OVERHEAD] = { KEY_AT("shm_recv_overhead", shm_overhead.recv, TIME) },
     [PZ_KEY_SHM_RECV_OVERHEAD_PER_BYTE] = { KEY_AT("shm_recv_overhead_per_byte",
                                                    shm_overhead.recv_per_byte, TIME) },
+    [PZ_KEY_IO_SCALE] = { KEY(io_scale, FACTOR), .fallback = "1", .quiet = 1 },
 };
 
 const char *pz_machine_key_name(enum pz_machine_key key)

@@ -40,8 +40,9 @@ struct pz_key_def {
     const char *summary, *plural;
     double times, per;
     int unless_default;
-    /* Written (machine file, JSON) only when its value is not 0 or its list not empty:
-     * keys that came later, so that machines that do not use them read the same. */
+    /* Written (machine file, JSON) only when its value is not its default (0 or an
+     * empty list, but for io_scale 1): keys that came later, so that machines that do
+     * not use them read the same. */
     int quiet;
 };
 

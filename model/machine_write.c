@@ -82,10 +82,17 @@ static int put_key(FILE *f, const struct pz_machine *m, const struct pz_key_def 
     }
 }
 
-/* Whether key k of m is written: a quiet key only when it is not 0 or empty. */
+/* Whether key k of m is written: a quiet key only when it is not its default. */
 static int written(const struct pz_machine *m, const struct pz_key_def *k)
 {
-    return k->kind != PZ_KIND_NODE_MAP && (!k->quiet || pz_key_number(m, k) != 0);
+    struct pz_machine defaults;
+
+    if (k->kind == PZ_KIND_NODE_MAP)
+        return 0;
+    if (!k->quiet)
+        return 1;
+    pz_machine_defaults(&defaults);
+    return pz_key_number(m, k) != pz_key_number(&defaults, k);
 }
 
 int pz_machine_write_notes(FILE *f, const struct pz_machine *m,

@@ -47,6 +47,8 @@ struct pz_prediction {
     double end;            /* the latest thread's end, s since the clock's offset */
     uint64_t records;      /* trace records replayed */
     uint64_t calls;        /* MPI calls replayed */
+    uint64_t io_calls;     /* of them MPI-IO calls, replayed at their recorded time times
+                              the machine's io_scale */
     uint64_t cpu_gaps;     /* computations timed by recorded CPU time (compute_cpu) */
     uint64_t wall_gaps;    /* computations timed by the wall clock */
 };

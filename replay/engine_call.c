@@ -3,10 +3,12 @@
  * thread's process, and waits for the operations it completes; the call ends when the
  * last of those completes.  A call with no communication (MPI_Comm_rank, a test that
  * found nothing) takes its recorded time, scaled like computation; MPI_Init takes none
- * (pz_engine_starts_mpi). */
+ * (pz_engine_starts_mpi); an MPI-IO call, which the model has no file system for, its
+ * recorded time times the machine's io_scale. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "call_family.h"
 #include "constructor.h"
 #include "engine_int.h"
 #include "trace_calls.h"
@@ -355,7 +357,125 @@ static void post_nonblocking_collective(struct engine *e, int th, uint64_t id)
     remember(e, k, id, post_collective(e, th, &done));
 }
 
+/* --- one-sided communication, as MPICH's ch4 does it with no remote memory access in
+ * the network: each operation a transfer to or from its target from the call on, which
+ * the synchronization call that completes it waits for */
+
+/* A thread's one-sided transfers not yet completed go with its requests (pending), under
+ * an id no request of the trace has: the window and target (rank in the window's
+ * communicator) of an epoch's operation.  Request-based ones (MPI_Rput...) go under their
+ * request's id and complete in its wait. */
+#define EPOCH_ID 0x8000000000000000ull
+
+static uint64_t epoch_id(uint32_t window, uint32_t target)
+{
+    return EPOCH_ID | (uint64_t)(window & 0x7fffffff) << 32 | target;
+}
+
+/* Whether pending id is of an epoch's transfer on window to target (PZ_NONE32: to any). */
+static int of_epoch(uint64_t id, uint32_t window, uint32_t target)
+{
+    return (id & EPOCH_ID) && (uint32_t)(id >> 32 & 0x7fffffff) == (window & 0x7fffffff) &&
+           (target == PZ_NONE32 || (uint32_t)id == target);
+}
+
+/* The communicator of window; PZ_NONE32 (and the replay stops) if it is not defined. */
+static uint32_t window_comm(struct engine *e, int th, uint32_t window)
+{
+    uint32_t comm = pz_trace_in_window_comm(e->in, window);
+
+    if (comm == PZ_NONE32)
+        pz_engine_fail(e, "%s: one-sided window %u is not defined",
+                       pz_engine_name(e, th).text, window);
+    return comm;
+}
+
+/* Posts the transfer of one-sided operation r (RMA_PUT, RMA_GET, RMA_ATOMIC) from thread
+ * th's process: a Put's or an Accumulate's bytes to the target; a Get's, or what an
+ * atomic operation fetches (its operand, one element, travels with its request), back. */
+static void post_rma(struct engine *e, int th, const struct pz_rec *r)
+{
+    struct thread *k = &e->threads[th];
+    uint32_t comm = window_comm(e, th, r->comm);
+    int target = comm == PZ_NONE32 ? -1 : process_of(e, th, comm, r->peer);
+    int fetches = r->kind == PZ_REC_RMA_GET || (r->kind == PZ_REC_RMA_ATOMIC && r->bytes2);
+    double bytes = (double)(r->kind == PZ_REC_RMA_ATOMIC && fetches ? r->bytes2 : r->bytes);
+    int request;
+
+    if (target < 0)
+        return;
+    request = pz_comsys_rma(e->cs, fetches ? PZ_RMA_GET : PZ_RMA_PUT, k->rank, target, bytes,
+                            k->call_start);
+    remember(e, k, r->request ? r->request : epoch_id(r->comm, r->peer), request);
+}
+
+/* Waits for thread th's transfers of the epoch on window to target (PZ_NONE32: to
+ * every target); returns whether there were any. */
+static int complete_epoch(struct engine *e, int th, uint32_t window, uint32_t target)
+{
+    struct thread *k = &e->threads[th];
+    int found = 0;
+
+    for (int i = 0; i < k->npending;) {
+        if (of_epoch(k->pending[i].id, window, target)) {
+            wait_for(e, th, take(k, k->pending[i].id));
+            found = 1;
+        } else {
+            i++;
+        }
+    }
+    return found;
+}
+
+/* A collective on window (rec, RMA_COLL_END: its creation, a fence, its freeing) as a
+ * barrier of the window's communicator; a fence also completes the epoch's transfers. */
+static void post_window_collective(struct engine *e, int th, const struct pz_rec *rec)
+{
+    struct pz_rec on_comm = *rec;
+
+    on_comm.comm = window_comm(e, th, rec->comm);
+    if (on_comm.comm == PZ_NONE32)
+        return;
+    on_comm.peer = PZ_NONE32;
+    on_comm.send_list = on_comm.recv_list = PZ_NONE32;
+    wait_for(e, th, post_on_comm(e, th, &on_comm,
+                                 (struct pz_coll){ .op = PZ_COLL_BARRIER, .bytes = 0 }));
+    if (rec->coll_op == OTF2_COLLECTIVE_OP_BARRIER)
+        complete_epoch(e, th, rec->comm, PZ_NONE32);
+}
+
+/* Acts on a one-sided event of the call; returns whether it communicates. */
+static int rma_event(struct engine *e, int th, const struct pz_rec *r)
+{
+    switch ((enum pz_rec_kind)r->kind) {
+    case PZ_REC_RMA_PUT:
+    case PZ_REC_RMA_GET:
+    case PZ_REC_RMA_ATOMIC:
+        post_rma(e, th, r);
+        return 1;
+    case PZ_REC_RMA_OP_COMPLETE:
+        wait_for(e, th, take(&e->threads[th], r->request));
+        return 1;
+    case PZ_REC_RMA_COLL_END:
+        post_window_collective(e, th, r);
+        return 1;
+    case PZ_REC_RMA_RELEASE:
+    case PZ_REC_RMA_SYNC:
+        return complete_epoch(e, th, r->comm, r->peer);
+    default:
+        return 0;
+    }
+}
+
 /* --- the call */
+
+/* What a call with no communication takes of its recorded time. */
+static double recorded_time_scale(const struct engine *e, const struct pz_region_info *call)
+{
+    if (pz_call_family(call->call) == PZ_FAMILY_IO)
+        return e->o->machine->io_scale;
+    return e->o->machine->cpu_scale;
+}
 
 /* Acts on one event of the call; returns whether it communicates. */
 static int event(struct engine *e, int th, const struct pz_rec *r,
@@ -400,7 +520,7 @@ static int event(struct engine *e, int th, const struct pz_rec *r,
         return 1;
     }
     default:
-        return 0;
+        return rma_event(e, th, r);
     }
 }
 
@@ -419,6 +539,8 @@ int pz_engine_call(struct engine *e, int th)
     int communicates = 0;
 
     e->result->calls++;
+    if (pz_call_family(call->call) == PZ_FAMILY_IO)
+        e->result->io_calls++;
     k->call_region = region;
     k->call_len = pz_call_length(e->in, th, region);
     k->call_start = k->wake = k->now;
@@ -433,7 +555,7 @@ int pz_engine_call(struct engine *e, int th)
     if (!communicates && last && last->time > enter_time &&
         !pz_engine_starts_mpi(call))
         k->wake = k->call_start + (double)(last->time - enter_time) / e->resolution *
-                                      e->o->machine->cpu_scale;
+                                      recorded_time_scale(e, call);
     /* the call lasts at least until the overheads of what it posted are spent */
     if (pz_comsys_cpu_free(e->cs, k->rank) > k->wake)
         k->wake = pz_comsys_cpu_free(e->cs, k->rank);
@@ -450,7 +572,9 @@ static int at_start(uint8_t kind)
 {
     return kind == PZ_REC_ENTER || kind == PZ_REC_SEND || kind == PZ_REC_ISEND ||
            kind == PZ_REC_IRECV_REQUEST || kind == PZ_REC_COLL_BEGIN ||
-           kind == PZ_REC_NBC_REQUEST;
+           kind == PZ_REC_NBC_REQUEST || kind == PZ_REC_RMA_COLL_BEGIN ||
+           kind == PZ_REC_RMA_WIN_DESTROY || kind == PZ_REC_RMA_PUT ||
+           kind == PZ_REC_RMA_GET || kind == PZ_REC_RMA_ATOMIC;
 }
 
 /* Writes the records of thread th's call with their predicted times. */

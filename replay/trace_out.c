@@ -257,6 +257,40 @@ static int add_attributes(const OTF2_AttributeRef a[PZ_OUT_NATTRIBUTES], OTF2_At
     return rc == OTF2_SUCCESS ? 0 : -1;
 }
 
+/* The OTF2 event of rec, a one-sided one, at t. */
+static OTF2_ErrorCode write_rma_event(OTF2_EvtWriter *w, OTF2_AttributeList *l,
+                                      const struct pz_rec *r, uint64_t t)
+{
+    switch (r->kind) {
+    case PZ_REC_RMA_WIN_CREATE:
+        return OTF2_EvtWriter_RmaWinCreate(w, l, t, r->comm);
+    case PZ_REC_RMA_WIN_DESTROY:
+        return OTF2_EvtWriter_RmaWinDestroy(w, l, t, r->comm);
+    case PZ_REC_RMA_COLL_BEGIN:
+        return OTF2_EvtWriter_RmaCollectiveBegin(w, l, t);
+    case PZ_REC_RMA_COLL_END:
+        return OTF2_EvtWriter_RmaCollectiveEnd(w, l, t, r->coll_op, r->tag, r->comm, r->peer,
+                                               r->bytes, r->bytes2);
+    case PZ_REC_RMA_PUT:
+        return OTF2_EvtWriter_RmaPut(w, l, t, r->comm, r->peer, r->bytes, r->request);
+    case PZ_REC_RMA_GET:
+        return OTF2_EvtWriter_RmaGet(w, l, t, r->comm, r->peer, r->bytes, r->request);
+    case PZ_REC_RMA_ATOMIC:
+        return OTF2_EvtWriter_RmaAtomic(w, l, t, r->comm, r->peer, r->coll_op, r->bytes,
+                                        r->bytes2, r->request);
+    case PZ_REC_RMA_OP_COMPLETE:
+        return OTF2_EvtWriter_RmaOpCompleteNonBlocking(w, l, t, r->comm, r->request);
+    case PZ_REC_RMA_LOCK:
+        return OTF2_EvtWriter_RmaRequestLock(w, l, t, r->comm, r->peer, r->request,
+                                             r->coll_op);
+    case PZ_REC_RMA_RELEASE:
+        return OTF2_EvtWriter_RmaReleaseLock(w, l, t, r->comm, r->peer, r->request);
+    case PZ_REC_RMA_SYNC:
+        return OTF2_EvtWriter_RmaSync(w, l, t, r->comm, r->peer, r->coll_op);
+    }
+    return OTF2_ERROR_INVALID_ARGUMENT;
+}
+
 /* The OTF2 event of rec (not a flush) at t. */
 static OTF2_ErrorCode write_event(OTF2_EvtWriter *w, OTF2_AttributeList *l,
                                   const struct pz_rec *r, uint64_t t)
@@ -296,7 +330,7 @@ static OTF2_ErrorCode write_event(OTF2_EvtWriter *w, OTF2_AttributeList *l,
                                                             r->peer, r->bytes, r->bytes2,
                                                             r->request);
     }
-    return OTF2_ERROR_INVALID_ARGUMENT;
+    return write_rma_event(w, l, r, t);
 }
 
 int pz_out_write_record(OTF2_EvtWriter *w, OTF2_AttributeList *list,

@@ -146,6 +146,20 @@ static void check_recording(struct options *o)
     pz_defs_release(&defs);
 }
 
+/* The run's MPI-IO, which the model has no file system for, said in one line when it
+ * has some: its calls take their recorded time times each machine's io_scale. */
+static void io_notice(const struct pz_machine *m, const struct pz_prediction *results, int n)
+{
+    if (n == 0 || results[0].io_calls == 0)
+        return;
+    fprintf(stderr, "prognoz predict: I/O is not modelled: the run's %llu MPI-IO calls are "
+            "replayed at their recorded time x io_scale (",
+            (unsigned long long)results[0].io_calls);
+    for (int i = 0; i < n; i++)
+        fprintf(stderr, "%s%s %g", i ? ", " : "", m[i].name, m[i].io_scale);
+    fprintf(stderr, ")\n");
+}
+
 /* Where the predicted trace of machine i goes: --trace-out, --trace-out/NAME, or a
  * directory of its own under $TMPDIR (*temporary set) removed after the report. */
 static int trace_dir(const struct options *o, const struct pz_machine *m, char *dir,
@@ -419,6 +433,8 @@ int pz_cmd_predict(int argc, char **argv)
         done++;
     }
     free(endings);
+    if (done == o.m.nmachines)
+        io_notice(m, results, done);
     rc = done == o.m.nmachines ? write_report(&o, m, a, results) : 1;
     for (int i = 0; i < done; i++)
         pz_analysis_free(&a[i]);

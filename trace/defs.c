@@ -164,6 +164,19 @@ static OTF2_CallbackCode on_intercomm(void *ud, OTF2_CommRef self, OTF2_StringRe
     return OTF2_CALLBACK_SUCCESS;
 }
 
+static OTF2_CallbackCode on_window(void *ud, OTF2_RmaWinRef self, OTF2_StringRef name,
+                                   OTF2_CommRef comm, OTF2_RmaWinFlag flags)
+{
+    struct pz_defs *d = ud;
+
+    (void)name, (void)flags;
+    if (pz_defs_reserve(d, (void **)&d->window_comms, &d->nwindows, self,
+                        sizeof(*d->window_comms)) != 0)
+        return OTF2_CALLBACK_INTERRUPT;
+    d->window_comms[self] = comm + 1;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 /* prognoz's attributes, by name and type (names.h); the name is a string defined
  * before. */
 static OTF2_CallbackCode on_attribute(void *ud, OTF2_AttributeRef self, OTF2_StringRef name,
@@ -237,6 +250,7 @@ static OTF2_GlobalDefReaderCallbacks *callbacks(void)
     OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, on_group);
     OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm);
     OTF2_GlobalDefReaderCallbacks_SetInterCommCallback(cb, on_intercomm);
+    OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(cb, on_window);
     OTF2_GlobalDefReaderCallbacks_SetAttributeCallback(cb, on_attribute);
     pz_defs_cart_callbacks(cb);
     pz_defs_recording_callbacks(cb);
@@ -296,6 +310,7 @@ void pz_defs_release(struct pz_defs *d)
     for (uint32_t i = 0; i < d->ncomms; i++)
         free(d->comms[i].procs);
     free(d->comms);
+    free(d->window_comms);
     pz_defs_release_carts(d);
     free(d->thread_location);
     free(d->thread_rank);

@@ -141,6 +141,8 @@ struct pz_defs {
     uint32_t ngroups;
     struct pz_comm_def *comms;
     uint32_t ncomms;
+    uint32_t *window_comms;        /* by window id: its communicator + 1, 0 if undefined */
+    uint32_t nwindows;
     struct pz_cart_dim_def *cart_dims;   /* by dimension id */
     uint32_t ncart_dims;
     struct pz_cart_def *carts;     /* by topology id */

@@ -21,6 +21,13 @@ enum pz_rec_kind {
     PZ_REC_COLL_BEGIN, PZ_REC_COLL_END,             /* MpiCollectiveBegin/End */
     PZ_REC_NBC_REQUEST, PZ_REC_NBC_COMPLETE,        /* NonBlockingCollectiveRequest/Complete */
     PZ_REC_FLUSH,                                   /* BufferFlush: the recorder's own time */
+    /* one-sided communication, on the window in comm (docs/trace-format.md) */
+    PZ_REC_RMA_WIN_CREATE, PZ_REC_RMA_WIN_DESTROY,  /* RmaWinCreate, RmaWinDestroy */
+    PZ_REC_RMA_COLL_BEGIN, PZ_REC_RMA_COLL_END,     /* RmaCollectiveBegin/End */
+    PZ_REC_RMA_PUT, PZ_REC_RMA_GET, PZ_REC_RMA_ATOMIC,   /* RmaPut, RmaGet, RmaAtomic */
+    PZ_REC_RMA_OP_COMPLETE,                         /* RmaOpCompleteNonBlocking */
+    PZ_REC_RMA_LOCK, PZ_REC_RMA_RELEASE,            /* RmaRequestLock, RmaReleaseLock */
+    PZ_REC_RMA_SYNC,                                /* RmaSync */
 };
 
 /* One event of one process, with global definition references (OTF2's mappings already
@@ -28,15 +35,21 @@ enum pz_rec_kind {
 struct pz_rec {
     uint64_t time;           /* recorded timestamp, in the archive's ticks */
     uint8_t kind;            /* enum pz_rec_kind */
-    uint8_t coll_op;         /* OTF2_CollectiveOp of COLL_END and NBC_COMPLETE */
+    uint8_t coll_op;         /* OTF2_CollectiveOp of COLL_END, NBC_COMPLETE and
+                                RMA_COLL_END; OTF2_RmaAtomicType of RMA_ATOMIC,
+                                OTF2_LockType of RMA_LOCK, OTF2_RmaSyncType of RMA_SYNC */
     uint32_t region;         /* ENTER, LEAVE */
-    uint32_t comm;           /* message and collective events */
+    uint32_t comm;           /* message and collective events; RMA events: the window */
     uint32_t peer;           /* receiver of sends, sender of receives, root of collectives
-                                (rank in comm; PZ_NONE32: no root) */
-    uint32_t tag;
-    uint64_t bytes;          /* message length; collectives: bytes sent */
-    uint64_t bytes2;         /* collectives: bytes received; FLUSH: its end time */
-    uint64_t request;        /* request id of nonblocking events */
+                                (rank in comm; PZ_NONE32: no root); the target of RMA
+                                events (rank in the window's communicator; PZ_NONE32:
+                                every process) */
+    uint32_t tag;            /* RMA_COLL_END: its OTF2_RmaSyncLevel */
+    uint64_t bytes;          /* message length; collectives: bytes sent; RMA: bytes (sent) */
+    uint64_t bytes2;         /* collectives, RMA_ATOMIC: bytes received; FLUSH: its end
+                                time */
+    uint64_t request;        /* request id of nonblocking events; RMA: the matching id
+                                (0: none), the lock id of RMA_LOCK and RMA_RELEASE */
     /* attributes (PZ_NONE32 / PZ_NONE64 when absent) */
     uint32_t callsite;       /* prognoz:callsite, a source code location (ENTER) */
     uint32_t send_list, recv_list;   /* prognoz:send_bytes / recv_bytes strings (ends of

@@ -36,6 +36,13 @@ int pz_trace_in_comm(const struct pz_trace_in *t, uint32_t comm, const int **pro
     return c->self ? 0 : (int)c->size;
 }
 
+uint32_t pz_trace_in_window_comm(const struct pz_trace_in *t, uint32_t window)
+{
+    return window < t->defs.nwindows && t->defs.window_comms[window]
+               ? t->defs.window_comms[window] - 1
+               : PZ_NONE32;
+}
+
 int pz_trace_in_comm_local(const struct pz_trace_in *t, uint32_t comm)
 {
     const struct pz_comm_def *c = pz_defs_comm(&t->defs, comm);

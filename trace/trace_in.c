@@ -235,6 +235,135 @@ static OTF2_CallbackCode on_flush(OTF2_LocationRef loc, OTF2_TimeStamp time, uin
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* --- one-sided communication */
+
+/* The events that carry only a window. */
+#define WINDOW_EVENT(name, kind)                                                         \
+    static OTF2_CallbackCode name(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,   \
+                                  OTF2_AttributeList *attributes, OTF2_RmaWinRef win)    \
+    {                                                                                    \
+        ADD(kind);                                                                       \
+        r->comm = win;                                                                   \
+        return OTF2_CALLBACK_SUCCESS;                                                    \
+    }
+WINDOW_EVENT(on_win_create, PZ_REC_RMA_WIN_CREATE)
+WINDOW_EVENT(on_win_destroy, PZ_REC_RMA_WIN_DESTROY)
+
+static OTF2_CallbackCode on_rma_coll_begin(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                           void *ud, OTF2_AttributeList *attributes)
+{
+    ADD(PZ_REC_RMA_COLL_BEGIN);
+    (void)r;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_rma_coll_end(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                         void *ud, OTF2_AttributeList *attributes,
+                                         OTF2_CollectiveOp op, OTF2_RmaSyncLevel level,
+                                         OTF2_RmaWinRef win, uint32_t root, uint64_t sent,
+                                         uint64_t received)
+{
+    ADD(PZ_REC_RMA_COLL_END);
+    collective(r, op, win, root, sent, received);
+    r->tag = level;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static void rma(struct pz_rec *r, OTF2_RmaWinRef win, uint32_t remote, uint64_t bytes,
+                uint64_t matching)
+{
+    r->comm = win;
+    r->peer = remote;
+    r->bytes = bytes;
+    r->request = matching;
+}
+
+static OTF2_CallbackCode on_rma_put(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
+                                    OTF2_AttributeList *attributes, OTF2_RmaWinRef win,
+                                    uint32_t remote, uint64_t bytes, uint64_t matching)
+{
+    ADD(PZ_REC_RMA_PUT);
+    rma(r, win, remote, bytes, matching);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_rma_get(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
+                                    OTF2_AttributeList *attributes, OTF2_RmaWinRef win,
+                                    uint32_t remote, uint64_t bytes, uint64_t matching)
+{
+    ADD(PZ_REC_RMA_GET);
+    rma(r, win, remote, bytes, matching);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_rma_atomic(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                       void *ud, OTF2_AttributeList *attributes,
+                                       OTF2_RmaWinRef win, uint32_t remote,
+                                       OTF2_RmaAtomicType type, uint64_t sent,
+                                       uint64_t received, uint64_t matching)
+{
+    ADD(PZ_REC_RMA_ATOMIC);
+    rma(r, win, remote, sent, matching);
+    r->coll_op = type;
+    r->bytes2 = received;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_rma_complete(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                         void *ud, OTF2_AttributeList *attributes,
+                                         OTF2_RmaWinRef win, uint64_t matching)
+{
+    ADD(PZ_REC_RMA_OP_COMPLETE);
+    r->comm = win;
+    r->request = matching;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_rma_lock(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                     void *ud, OTF2_AttributeList *attributes,
+                                     OTF2_RmaWinRef win, uint32_t remote, uint64_t lock,
+                                     OTF2_LockType type)
+{
+    ADD(PZ_REC_RMA_LOCK);
+    rma(r, win, remote, 0, lock);
+    r->coll_op = type;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_rma_release(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                        void *ud, OTF2_AttributeList *attributes,
+                                        OTF2_RmaWinRef win, uint32_t remote, uint64_t lock)
+{
+    ADD(PZ_REC_RMA_RELEASE);
+    rma(r, win, remote, 0, lock);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_rma_sync(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                     void *ud, OTF2_AttributeList *attributes,
+                                     OTF2_RmaWinRef win, uint32_t remote, OTF2_RmaSyncType type)
+{
+    ADD(PZ_REC_RMA_SYNC);
+    rma(r, win, remote, 0, 0);
+    r->coll_op = type;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static void rma_callbacks(OTF2_EvtReaderCallbacks *cb)
+{
+    OTF2_EvtReaderCallbacks_SetRmaWinCreateCallback(cb, on_win_create);
+    OTF2_EvtReaderCallbacks_SetRmaWinDestroyCallback(cb, on_win_destroy);
+    OTF2_EvtReaderCallbacks_SetRmaCollectiveBeginCallback(cb, on_rma_coll_begin);
+    OTF2_EvtReaderCallbacks_SetRmaCollectiveEndCallback(cb, on_rma_coll_end);
+    OTF2_EvtReaderCallbacks_SetRmaPutCallback(cb, on_rma_put);
+    OTF2_EvtReaderCallbacks_SetRmaGetCallback(cb, on_rma_get);
+    OTF2_EvtReaderCallbacks_SetRmaAtomicCallback(cb, on_rma_atomic);
+    OTF2_EvtReaderCallbacks_SetRmaOpCompleteNonBlockingCallback(cb, on_rma_complete);
+    OTF2_EvtReaderCallbacks_SetRmaRequestLockCallback(cb, on_rma_lock);
+    OTF2_EvtReaderCallbacks_SetRmaReleaseLockCallback(cb, on_rma_release);
+    OTF2_EvtReaderCallbacks_SetRmaSyncCallback(cb, on_rma_sync);
+}
+
 static OTF2_EvtReaderCallbacks *callbacks(void)
 {
     OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
@@ -256,6 +385,7 @@ static OTF2_EvtReaderCallbacks *callbacks(void)
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(cb, on_nbc_request);
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb, on_nbc_complete);
     OTF2_EvtReaderCallbacks_SetBufferFlushCallback(cb, on_flush);
+    rma_callbacks(cb);
     return cb;
 }
 

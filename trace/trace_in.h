@@ -79,6 +79,10 @@ const struct pz_cart_def *pz_trace_in_cart(const struct pz_trace_in *t, uint32_t
  * size; 0 for MPI_COMM_SELF-like communicators (the caller alone), -1 if undefined. */
 int pz_trace_in_comm(const struct pz_trace_in *t, uint32_t comm, const int **procs);
 
+/* The communicator one-sided window window was created on; PZ_NONE32 if the window is
+ * not defined. */
+uint32_t pz_trace_in_window_comm(const struct pz_trace_in *t, uint32_t window);
+
 /* Of an intercommunicator, the size of its first group (procs[0..local-1]; the second
  * follows): a message's peer is a rank of the group the process is not in.  0 for an
  * intracommunicator. */

@@ -50,6 +50,9 @@ for r in 0 1; do
     } | pz_expect_calls io "$r"
 done
 pz_reads_trace io
+# the prediction replays the MPI-IO calls at their recorded time, and says so
+grep -q "^prognoz predict: I/O is not modelled: the run's [0-9]* MPI-IO calls are replayed at their recorded time x io_scale (gigabit-switch 1)\$" \
+    "$PZ_WORK/io.predict.err" || pz_fail "io: prognoz predict does not say that I/O is not modelled"
 
 # The report: I/O time a part of MPI time; each rank read 32 + 16 + 8 + 32 = 88 bytes
 # (collective, independent, nonblocking, split collective) and wrote 16 + 8 = 24, so the

@@ -77,3 +77,27 @@ assert [(p["rma_bytes_put"], p["rma_bytes_got"]) for p in procs] == [(40, 16), (
 for p in procs:
     assert 0 < p["rma_time"] <= p["mpi_time"], p
 PY
+
+# The prediction (docs/predict.md, "One-sided communication"): each Put, Get and atomic
+# operation a transfer to or from its target, completed by the fence, unlock, flush or
+# wait of its epoch, on a switch and on a hub: no refusal, no run that cannot complete,
+# nothing on stderr (the run has no I/O), and the predicted trace keeps every one-sided
+# record of the recorded one.
+rma_records() {
+    "$OTF2_PRINT" "$1" | awk '/^RMA_/ { print $1 }' | sort | uniq -c
+}
+for machine in gigabit-switch ethernet-100-hub; do
+    rm -rf "$PZ_WORK/rma.$machine"
+    timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" predict "$PZ_WORK/rma" --machine "$machine" \
+        --trace-out "$PZ_WORK/rma.$machine" >"$PZ_WORK/rma.predict" 2>"$PZ_WORK/rma.predict.err"
+    rc=$?
+    # the one note a loaded machine may add: the recorded run was oversubscribed
+    if test $rc != 0 || grep -v 'oversubscribed' "$PZ_WORK/rma.predict.err" >&2; then
+        pz_fail "rma: prognoz predict on $machine exited with status $rc and wrote the above"
+    fi
+    test -n "$(rma_records "$PZ_WORK/rma.$machine/traces.otf2")" ||
+        pz_fail "rma: no one-sided record in the trace predicted on $machine"
+    pz_expect_eq "rma: the one-sided records predicted on $machine" \
+        "$(rma_records "$PZ_WORK/rma/traces.otf2")" \
+        "$(rma_records "$PZ_WORK/rma.$machine/traces.otf2")"
+done

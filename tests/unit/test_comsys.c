@@ -160,6 +160,23 @@ Test(comsys, a_bus_serializes_and_two_channels_do_not)
     }
 }
 
+/* One-sided transfers of 1000 B (130 us) on a switch, no receive posted: a Put from 0
+ * to 1 at 0 arrives at 130 us; a Get by 2 from 3 at 0 sends its request (50 us) and
+ * has the data back at 50 + 130 = 180 us; nothing is left pending. */
+Test(comsys, a_put_and_a_get_need_no_receive)
+{
+    int put, get;
+
+    setup_network(PZ_NET_SWITCH, 1);
+    put = pz_comsys_rma(cs, PZ_RMA_PUT, 0, 1, 1000, 0);
+    get = pz_comsys_rma(cs, PZ_RMA_GET, 2, 3, 1000, 0);
+    done_at(put, US(130), "the Put");
+    done_at(get, US(180), "the Get");
+    cr_assert_eq(pz_comsys_pending(cs), 0);
+    cr_assert_eq(pz_comsys_messages(cs), 3, "the Put, the Get's request and its data");
+    pz_comsys_free(cs);
+}
+
 /* A barrier of two processes (dissemination: each sends the other an empty message,
  * 50 us): on a switch both tokens travel at once and both leave at 50 us; on a hub the
  * token of the process that entered first goes first, so that one leaves at 100 us and

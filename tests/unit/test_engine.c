@@ -480,6 +480,28 @@ Test(engine, blocking_eager_after_computation_adds_the_transfer)
     near(res.end, SEC(6.01), "the end");
 }
 
+/* --- 3b. MPI-IO: its recorded time times io_scale */
+
+/* One process (ms): Init [0, 0]  compute 1  File_write [1, 3]  compute 0.5
+ * Finalize [3.5, 3.7].  With io_scale 3 the write takes 3 x 2 = 6 ms: it ends at 7, the
+ * Finalize runs from 7.5 to 7.7; computation and the other calls keep their times. */
+Test(engine, io_calls_take_their_recorded_time_times_io_scale)
+{
+    struct tb *b = trace(1);
+    char out[4096];
+
+    tb_call(b, 0, "MPI_Init", 0, 0);
+    tb_call(b, 0, "MPI_File_write", MS(1), MS(3));
+    tb_call(b, 0, "MPI_Finalize", MS(3.5), MS(3.7));
+    close_trace(b);
+    free_network();
+    m.io_scale = 3;
+    predict(out);
+    near(leave_of(out, 0, "MPI_File_write"), SEC(7), "the write");
+    near(res.end, SEC(7.7), "the end");
+    cr_assert_eq(res.io_calls, 1);
+}
+
 /* --- 4. runs that cannot complete */
 
 /* Both processes receive from each other inside interval 1 at x.c:10: nothing is ever
@@ -1662,4 +1684,126 @@ Test(engine, synthesized_run_replays_the_same_in_memory_as_from_its_archive)
     pz_scale_program_free(prog);
     for (int i = 0; i < 3; i++)
         pz_scale_run_free(&runs[i]);
+}
+
+/* --- one-sided communication: transfers through the network, completed at the
+ * synchronization call */
+
+/* Records of kind in process p's stream of the trace at dir. */
+static int records_of(const char *dir, int p, enum pz_rec_kind kind)
+{
+    struct pz_trace_in *t = pz_trace_in_open(dir, err, sizeof(err));
+    const struct pz_rec *r;
+    int n = 0, th;
+
+    cr_assert_not_null(t, "cannot read the predicted trace: %s", err);
+    th = pz_trace_in_first(t, p);
+    for (; (r = pz_trace_in_peek(t, th, 0)); pz_trace_in_consume(t, th, 1))
+        n += r->kind == kind;
+    pz_trace_in_close(t);
+    return n;
+}
+
+/* A Put epoch between two fences on window 0 of MPI_COMM_WORLD; latency 50 us,
+ * 100 MB/s: the Put's 100000 B take 1.05 ms, a barrier's message of 0 B 50 us; the
+ * fences are MPICH 4's dissemination barrier, of 2 processes one message each way.  (ms)
+ *   rank 0: Init [0, 0]  Fence [1, 1.3]  Put(100000 B to 1) [2, 2.01]  Fence [3, 4]
+ *           Finalize [4, 4.1]
+ *   rank 1: Init [0, 0]  Fence [1.2, 1.3]  Fence [2.1, 4]  Finalize [4, 4.1]
+ * The first fence, on a bus or a switch alike: rank 0's message 1 -> 1.05, rank 1's
+ * 1.2 -> 1.25; rank 1 has rank 0's at its post and leaves at 1.2, rank 0 at 1.25.
+ * Rank 0 computes 0.7: the Put goes at 1.95, its data 1.95 -> 3.0 (the call ends at
+ * once); 0.99 more and rank 0 enters the second fence at 2.94.  Rank 1 computes 0.8
+ * and enters it at 2.0.
+ *   switch: rank 1's message (its link out and rank 0's in are free) 2.0 -> 2.05; rank
+ *     0's waits for its link out, which the Put holds until 3.0: 3.0 -> 3.05.  Rank 0
+ *     has its barrier at 2.94 but leaves with the Put, at 3.0 (Finalize to 3.1); rank 1
+ *     at 3.05 (Finalize to 3.15, the end).
+ *   bus: the Put holds the whole network until 3.0: rank 1's message (asked for at 2.0)
+ *     3.0 -> 3.05, rank 0's (at 2.94) 3.05 -> 3.1.  Rank 0 leaves at 3.05 (Finalize to
+ *     3.15), rank 1 at 3.1 (Finalize to 3.2, the end). */
+static void put_fence_epoch(enum pz_network_kind network, const double want[2], double end)
+{
+    struct tb *b = trace(2);
+    uint32_t put = tb_mpi(b, "MPI_Put");
+    char out[4096];
+
+    tb_rma_window(b);
+    tb_call(b, 0, "MPI_Init", 0, 0);
+    tb_fence_call(b, 0, MS(1), MS(1.3));
+    tb_enter(b, 0, MS(2), put);
+    tb_rma_put(b, 0, MS(2), 1, 100000);
+    tb_leave(b, 0, MS(2.01), put);
+    tb_fence_call(b, 0, MS(3), MS(4));
+    tb_call(b, 0, "MPI_Finalize", MS(4), MS(4.1));
+    tb_call(b, 1, "MPI_Init", 0, 0);
+    tb_fence_call(b, 1, MS(1.2), MS(1.3));
+    tb_fence_call(b, 1, MS(2.1), MS(4));
+    tb_call(b, 1, "MPI_Finalize", MS(4), MS(4.1));
+    close_trace(b);
+    latency_50us_100mbs();
+    m.network = network;
+    predict(out);
+    near(times_of(out, 0, "MPI_Win_fence", 0).leave, SEC(1.25), "rank 0's first fence");
+    near(times_of(out, 1, "MPI_Win_fence", 0).leave, SEC(1.2), "rank 1's first fence");
+    near(leave_of(out, 0, "MPI_Put"), SEC(1.95), "the Put");
+    near(times_of(out, 0, "MPI_Win_fence", 1).leave, SEC(want[0]), "rank 0's second fence");
+    near(times_of(out, 1, "MPI_Win_fence", 1).leave, SEC(want[1]), "rank 1's second fence");
+    near(res.end, SEC(end), "the end");
+    cr_assert_eq(records_of(out, 0, PZ_REC_RMA_PUT), 1, "the Put's record is kept");
+    cr_assert_eq(records_of(out, 1, PZ_REC_RMA_COLL_END), 2, "the fences' records are kept");
+}
+
+Test(engine, put_fence_epoch_on_a_switch)
+{
+    static const double want[2] = { 3.0, 3.05 };
+
+    put_fence_epoch(PZ_NET_SWITCH, want, 3.15);
+}
+
+Test(engine, put_fence_epoch_on_a_bus)
+{
+    static const double want[2] = { 3.05, 3.1 };
+
+    put_fence_epoch(PZ_NET_BUS, want, 3.2);
+}
+
+/* A Get under a lock, on a switch with latency 50 us and 100 MB/s.  (ms)
+ *   rank 0: Init [0, 0]  Win_lock(1) [1, 1.1]  Get(100000 B from 1) [1.1, 1.2]
+ *           Win_unlock(1) [1.2, 1.5]  Finalize [1.5, 1.6]
+ *   rank 1: Init [0, 0]  Finalize [3, 3.1]
+ * The lock communicates nothing: its recorded 0.1, to 1.1.  The Get's request goes
+ * 1.1 -> 1.15, its 100000 B back 1.15 -> 2.2; the Get call ends at once (1.1), the
+ * unlock with the data (2.2), Finalize 2.2 -> 2.3.  Rank 1 takes no part: it finishes
+ * as recorded, 3.1, the end. */
+Test(engine, get_under_a_lock_completes_at_the_unlock)
+{
+    struct tb *b = trace(2);
+    uint32_t lock = tb_mpi(b, "MPI_Win_lock"), get = tb_mpi(b, "MPI_Get");
+    uint32_t unlock = tb_mpi(b, "MPI_Win_unlock");
+    char out[4096];
+
+    tb_rma_window(b);
+    tb_call(b, 0, "MPI_Init", 0, 0);
+    tb_enter(b, 0, MS(1), lock);
+    tb_rma_lock(b, 0, MS(1.1), 1);
+    tb_leave(b, 0, MS(1.1), lock);
+    tb_enter(b, 0, MS(1.1), get);
+    tb_rma_get(b, 0, MS(1.1), 1, 100000);
+    tb_leave(b, 0, MS(1.2), get);
+    tb_enter(b, 0, MS(1.2), unlock);
+    tb_rma_unlock(b, 0, MS(1.5), 1);
+    tb_leave(b, 0, MS(1.5), unlock);
+    tb_call(b, 0, "MPI_Finalize", MS(1.5), MS(1.6));
+    tb_call(b, 1, "MPI_Init", 0, 0);
+    tb_call(b, 1, "MPI_Finalize", MS(3), MS(3.1));
+    close_trace(b);
+    latency_50us_100mbs();
+    predict(out);
+    near(leave_of(out, 0, "MPI_Win_lock"), SEC(1.1), "the lock");
+    near(leave_of(out, 0, "MPI_Get"), SEC(1.1), "the Get");
+    near(leave_of(out, 0, "MPI_Win_unlock"), SEC(2.2), "the unlock");
+    near(end_of(out, 0), SEC(2.3), "rank 0's end");
+    near(res.end, SEC(3.1), "the end");
+    cr_assert_eq(records_of(out, 0, PZ_REC_RMA_RELEASE), 1, "the unlock's record is kept");
 }

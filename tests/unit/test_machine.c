@@ -471,6 +471,36 @@ static char *json_of(const struct pz_machine *m)
     return text;
 }
 
+/* io_scale is 1 unless given, and written (file and JSON) only when it is not 1, so that
+ * the machines written before it existed are written the same. */
+Test(machine, io_scale_defaults_to_1_and_is_written_only_when_not_1)
+{
+    struct pz_machine m, back;
+    char *text = NULL, err[512];
+    size_t len = 0;
+    FILE *f;
+
+    pz_machine_defaults(&m);
+    cr_assert_eq(m.io_scale, 1);
+    f = open_memstream(&text, &len);
+    cr_assert_eq(pz_machine_write(f, &m), 0);
+    fclose(f);
+    cr_assert_null(strstr(text, "io_scale"), "%s", text);
+    free(text);
+    m.io_scale = 2.5;
+    snprintf(path, sizeof(path), "/tmp/prognoz-machine-XXXXXX");
+    f = fdopen(mkstemp(path), "w");
+    cr_assert_eq(pz_machine_write(f, &m), 0);
+    fclose(f);
+    pz_machine_defaults(&back);
+    cr_assert_eq(pz_machine_load(path, &back, err, sizeof(err)), 0, "%s", err);
+    unlink(path);
+    cr_assert_eq(back.io_scale, 2.5);
+    text = json_of(&m);
+    cr_assert_not_null(strstr(text, ", \"io_scale\": 2.5}"), "%s", text);
+    free(text);
+}
+
 /* The defaults of docs/machines.md, in SI units, as JSON with 9 significant digits:
  * 50 us = 5e-05 s, 125 MB/s = 125000000 B/s (9 digits), 1 us = 1e-06 s, 5 GB/s =
  * 5000000000 B/s, 10 digits, so %.9g writes it with an exponent: 5e+09. */

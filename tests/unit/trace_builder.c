@@ -54,6 +54,7 @@ struct tb {
     struct tb_cart *carts; /* in the order of tb_cart and tb_cart_coordinate */
     uint32_t ncarts, ntopologies;
     int cpu;               /* prognoz:cpu_time used (tb_enter_cpu, tb_leave_cpu) */
+    int window;            /* window 0 defined (tb_rma_window) */
     int failed;
 };
 
@@ -532,6 +533,46 @@ void tb_rma_atomic(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_
                                                       sent, received, 0));
 }
 
+void tb_rma_window(struct tb *b)
+{
+    world_and_self(b);
+    b->window = 1;
+}
+
+void tb_fence_call(struct tb *b, int proc, uint64_t enter, uint64_t leave)
+{
+    uint32_t r = tb_mpi(b, "MPI_Win_fence");
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    tb_enter(b, proc, enter, r);
+    if (w) {
+        written(b, proc, enter, OTF2_EvtWriter_RmaCollectiveBegin(w, NULL, enter));
+        written(b, proc, leave,
+                OTF2_EvtWriter_RmaCollectiveEnd(w, NULL, leave, OTF2_COLLECTIVE_OP_BARRIER,
+                                                OTF2_RMA_SYNC_LEVEL_PROCESS |
+                                                    OTF2_RMA_SYNC_LEVEL_MEMORY,
+                                                0, OTF2_UNDEFINED_UINT32, 0, 0));
+    }
+    tb_leave(b, proc, leave, r);
+}
+
+void tb_rma_lock(struct tb *b, int proc, uint64_t ns, uint32_t target)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    if (w)
+        written(b, proc, ns, OTF2_EvtWriter_RmaRequestLock(w, NULL, ns, 0, target, target,
+                                                           OTF2_LOCK_EXCLUSIVE));
+}
+
+void tb_rma_unlock(struct tb *b, int proc, uint64_t ns, uint32_t target)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    if (w)
+        written(b, proc, ns, OTF2_EvtWriter_RmaReleaseLock(w, NULL, ns, 0, target, target));
+}
+
 void tb_nbc_request(struct tb *b, int proc, uint64_t ns, uint64_t request)
 {
     OTF2_EvtWriter *w = writer(b, proc);
@@ -741,6 +782,9 @@ static void write_definitions(struct tb *b, OTF2_GlobalDefWriter *w)
     }
     if (b->ncomms)
         write_comms(b, w, &next);
+    if (b->window)
+        OTF2_GlobalDefWriter_WriteRmaWin(w, 0, string(w, &next, "MPI window 0"), TB_WORLD,
+                                         OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS);
     write_carts(b, w, &next);
     if (b->cpu)
         OTF2_GlobalDefWriter_WriteAttribute(

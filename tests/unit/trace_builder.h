@@ -115,6 +115,15 @@ void tb_rma_put(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t b
 void tb_rma_get(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t bytes);
 void tb_rma_atomic(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t sent,
                    uint64_t received);
+/* For the replay, which needs the window's communicator: tb_rma_window defines window 0
+ * on MPI_COMM_WORLD ("MPI window 0", as the recorder names it).  tb_fence_call: an
+ * MPI_Win_fence on it from enter to leave, RmaCollectiveBegin at its enter and
+ * RmaCollectiveEnd (BARRIER) at its leave; tb_rma_lock, tb_rma_unlock: the
+ * RmaRequestLock (exclusive) and RmaReleaseLock of target, lock id the target's rank. */
+void tb_rma_window(struct tb *b);
+void tb_fence_call(struct tb *b, int proc, uint64_t enter, uint64_t leave);
+void tb_rma_lock(struct tb *b, int proc, uint64_t ns, uint32_t target);
+void tb_rma_unlock(struct tb *b, int proc, uint64_t ns, uint32_t target);
 
 /* Whole calls with their records where prognoz writes them: the MpiSend of a send call
  * at its enter, the MpiRecv of a receive call at its leave, a collective's
