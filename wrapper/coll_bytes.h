@@ -18,19 +18,21 @@ struct pz_coll_args {
     int inter;
     int in_place;              /* the send buffer was MPI_IN_PLACE */
     uint64_t s, r;             /* one block sent / received, in bytes */
-    const int *scounts, *rcounts;
+    struct pz_counts scounts, rcounts;   /* int or MPI_Count elements (bytes.h) */
     const MPI_Datatype *stypes, *rtypes;
     MPI_Datatype stype, rtype;
 };
 
 /* Sum over the size peers other than the one of rank self (-1: none) of counts[i]
- * elements of type, or of types[i] when types is not NULL; 0 if counts is NULL.  No
- * struct pz_coll_args: a structure whose address escapes could not stay in registers. */
-uint64_t pz_coll_sum(const int *counts, MPI_Datatype type, const MPI_Datatype *types,
+ * elements of type, or of types[i] when types is not NULL; 0 if counts is
+ * PZ_COUNTS_NONE.  No struct pz_coll_args: a structure whose address escapes could not
+ * stay in registers. */
+uint64_t pz_coll_sum(struct pz_counts counts, MPI_Datatype type, const MPI_Datatype *types,
                      int size, int self);
 
 /* pz_coll_sum over the peers of a. */
-static inline uint64_t pz_coll_sum_others(const struct pz_coll_args *a, const int *counts,
+static inline uint64_t pz_coll_sum_others(const struct pz_coll_args *a,
+                                          struct pz_counts counts,
                                           MPI_Datatype type, const MPI_Datatype *types)
 {
     return pz_coll_sum(counts, type, types, a->size, a->inter ? -1 : a->rank);
@@ -88,8 +90,9 @@ pz_coll_bytes(const struct pz_coll_args *a, uint64_t *sent, uint64_t *received)
         *received = pz_coll_others(a) * a->r;
         break;
     case PZ_COLL_ALLGATHERV:
-        *sent = pz_coll_others(a) * (a->in_place && !a->inter && a->rcounts
-                                         ? pz_bytes(a->rcounts[a->rank], a->rtype) : a->s);
+        *sent = pz_coll_others(a) * (a->in_place && !a->inter && a->rcounts.at
+                                         ? pz_bytes(pz_count_at(a->rcounts, a->rank), a->rtype)
+                                         : a->s);
         *received = pz_coll_sum_others(a, a->rcounts, a->rtype, NULL);
         break;
     case PZ_COLL_ALLTOALLV:
@@ -101,8 +104,9 @@ pz_coll_bytes(const struct pz_coll_args *a, uint64_t *sent, uint64_t *received)
         break;
     case PZ_COLL_REDUCE_SCATTER:
         *sent = pz_coll_sum_others(a, a->rcounts, a->stype, NULL);
-        *received = pz_coll_others(a) * (a->rcounts ? pz_bytes(a->rcounts[a->rank], a->stype)
-                                                    : 0);
+        *received = pz_coll_others(a) * (a->rcounts.at
+                                             ? pz_bytes(pz_count_at(a->rcounts, a->rank), a->stype)
+                                             : 0);
         break;
     case PZ_COLL_REDUCE_SCATTER_BLOCK:
         *sent = *received = pz_coll_others(a) * a->r;

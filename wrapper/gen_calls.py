@@ -15,9 +15,10 @@ import re
 import sys
 
 # C type of each role as a hook receives it, and the value an optional role takes
-# when the function lacks it.
+# when the function lacks it.  Counts are MPI_Count, which the int counts convert to,
+# so that the large-count functions (MPI_Send_c...) share their siblings' hooks.
 ROLE_TYPES = {
-    'count': ('int', '0'), 'type': ('MPI_Datatype', 'MPI_DATATYPE_NULL'),
+    'count': ('MPI_Count', '0'), 'type': ('MPI_Datatype', 'MPI_DATATYPE_NULL'),
     'peer': ('int', 'MPI_PROC_NULL'), 'tag': ('int', '0'),
     'comm': ('MPI_Comm', 'MPI_COMM_NULL'), 'status': ('MPI_Status *', 'NULL'),
     'request': ('MPI_Request *', 'NULL'), 'requests': ('MPI_Request *', 'NULL'),
@@ -25,9 +26,10 @@ ROLE_TYPES = {
     'index': ('int *', 'NULL'), 'indices': ('int *', 'NULL'),
     'outcount': ('int *', 'NULL'), 'flag': ('int *', 'NULL'),
     'rpeer': ('int', 'MPI_PROC_NULL'), 'rtag': ('int', '0'),
-    'sbuf': ('const void *', 'NULL'), 'scount': ('int', '0'), 'stype': ('MPI_Datatype', 'MPI_DATATYPE_NULL'),
-    'rcount': ('int', '0'), 'rtype': ('MPI_Datatype', 'MPI_DATATYPE_NULL'),
-    'scounts': ('const int *', 'NULL'), 'rcounts': ('const int *', 'NULL'),
+    'sbuf': ('const void *', 'NULL'), 'scount': ('MPI_Count', '0'), 'stype': ('MPI_Datatype', 'MPI_DATATYPE_NULL'),
+    'rcount': ('MPI_Count', '0'), 'rtype': ('MPI_Datatype', 'MPI_DATATYPE_NULL'),
+    'scounts': ('struct pz_counts', 'PZ_COUNTS_NONE'),
+    'rcounts': ('struct pz_counts', 'PZ_COUNTS_NONE'),
     'stypes': ('const MPI_Datatype *', 'NULL'),
     'rtypes': ('const MPI_Datatype *', 'NULL'),
     'root': ('int', 'PZ_NO_ROOT'), 'op': ('MPI_Op', 'MPI_OP_NULL'),
@@ -40,6 +42,10 @@ ROLE_TYPES = {
 
 # Roles that are no parameter: 'kind' passes the row's collective kind, a constant.
 PSEUDO_ROLES = {'kind'}
+
+# Roles of count arrays: a hook receives a struct pz_counts (wrapper/bytes.h) that says
+# whether the array's elements are int or, in the large-count functions, MPI_Count.
+COUNT_ARRAYS = {'scounts', 'rcounts'}
 
 # The collective operations a row may name (coll:KIND), in the order of enum pz_coll_op;
 # each is OTF2_COLLECTIVE_OP_<KIND> in a trace.  The model predicts PREDICTED, and each
@@ -132,6 +138,9 @@ class Call:
                 raise TableError("%s lacks role '%s' that category %s needs"
                                  % (self.name, hook_arg.role, self.category.name))
             return ROLE_TYPES[hook_arg.role][1]
+        if hook_arg.role in COUNT_ARRAYS:
+            wide = re.match(r'(const\s+)?MPI_Count\b', param.decl)
+            return 'pz_%s_counts(%s)' % ('wide' if wide else 'int', param.name)
         return ('&' if hook_arg.by_address else '') + param.name
 
 

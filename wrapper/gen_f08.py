@@ -37,7 +37,12 @@ DECL = re.compile(r'(const\s+)?(\w+)\s*(\*?)\s*(\w+)\s*((?:\[\w*\])*)$')
 
 
 def f08_symbol(call):
-    return 'mpi_%s_f08_' % call.name[4:].lower()
+    """mpi_<name>_f08_; MPICH names the routine of a large-count form (MPI_<Name>_c)
+    after its sibling's: mpi_<name>_f08_large_."""
+    name = call.name[4:].lower()
+    if name.endswith('_c'):
+        return 'mpi_%s_f08_large_' % name[:-2]
+    return 'mpi_%s_f08_' % name
 
 
 def is_choice_buffer(param):
@@ -121,6 +126,8 @@ class Arg:
                 self.post.append('pz_f08_indices_out(%s, %s);' % (name, length))
         elif ctype in WIDE_INTEGERS and not star and not dims:
             self.decl, self.arg = 'const %s *%s' % (ctype, name), '*' + name
+        elif ctype in WIDE_INTEGERS and star and not const and not dims:
+            self.decl, self.arg = '%s *%s' % (ctype, name), name
         elif ctype in HANDLES and not star and not dims:
             self.decl = 'const MPI_Fint *' + name
             self.arg = 'MPI_%s_f2c(*%s)' % (HANDLES[ctype], name)

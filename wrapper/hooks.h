@@ -195,17 +195,17 @@ static inline struct pz_item *pz_add_request_event(struct pz_call *c,
  * pre hooks consume interval markers (markers.h) */
 int pz_pre_sendrecv(struct pz_call *c, int peer, int tag, int rpeer, int rtag, MPI_Comm comm,
                     MPI_Status **status);
-void pz_post_sendrecv(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
+void pz_post_sendrecv(struct pz_call *c, MPI_Count count, MPI_Datatype type, int peer, int tag,
                       MPI_Comm comm, MPI_Status *status);
 int pz_pre_sendrecv_replace(struct pz_call *c, int peer, int tag, int rpeer, int rtag,
                             MPI_Comm comm, MPI_Status **status);
-void pz_post_sendrecv_replace(struct pz_call *c, int count, MPI_Datatype type, int peer,
+void pz_post_sendrecv_replace(struct pz_call *c, MPI_Count count, MPI_Datatype type, int peer,
                               int tag, MPI_Comm comm, MPI_Status *status);
 /* MPI_Isendrecv(_replace): an Isend and an Irecv under one request, completed together
  * (requests.h, enum pz_pair); rtype is MPI_DATATYPE_NULL for the _replace form, whose
  * receive has the send's count and type */
-void pz_post_isendrecv(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
-                       int rpeer, int rtag, int rcount, MPI_Datatype rtype, MPI_Comm comm,
+void pz_post_isendrecv(struct pz_call *c, MPI_Count count, MPI_Datatype type, int peer, int tag,
+                       int rpeer, int rtag, MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm,
                        MPI_Request *request);
 int pz_pre_mprobe(struct pz_call *c, MPI_Status **status);
 void pz_post_mprobe(struct pz_call *c, MPI_Comm comm, int *flag, MPI_Message *message,
@@ -224,7 +224,7 @@ int pz_pre_waitany(struct pz_call *c, int n, MPI_Request *requests, MPI_Status *
 void pz_post_waitany(struct pz_call *c, int *index, int *flag, MPI_Status *status);
 int pz_pre_waitsome(struct pz_call *c, int n, MPI_Request *requests, MPI_Status **statuses);
 void pz_post_waitsome(struct pz_call *c, int *outcount, int *indices, MPI_Status *statuses);
-void pz_post_psend_init(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
+void pz_post_psend_init(struct pz_call *c, MPI_Count count, MPI_Datatype type, int peer, int tag,
                         MPI_Comm comm, MPI_Request *request);
 void pz_post_precv_init(struct pz_call *c, int peer, int tag, MPI_Comm comm,
                         MPI_Request *request);

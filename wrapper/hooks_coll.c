@@ -6,7 +6,7 @@
 void pz_coll_count_lists(const struct pz_coll_args *a, int is_root, uint32_t *send,
                          uint32_t *recv)
 {
-    const int *scounts = a->in_place ? a->rcounts : a->scounts;
+    struct pz_counts scounts = a->in_place ? a->rcounts : a->scounts;
     MPI_Datatype stype = a->in_place ? a->rtype : a->stype;
     const MPI_Datatype *stypes = a->in_place ? a->rtypes : a->stypes;
     int rooted = a->op == PZ_COLL_GATHERV || a->op == PZ_COLL_SCATTERV;

@@ -11,7 +11,9 @@
 #include "requests.h"
 
 /* Per-peer byte lists of the v and w collectives, where the process's counts matter
- * (hooks_coll.c); for calls with a count array (a->scounts or a->rcounts) only. */
+ * (hooks_coll.c); for calls with a count array (a->scounts or a->rcounts) only.  The
+ * counts of these hooks are MPI_Count and their count arrays struct pz_counts
+ * (bytes.h), so that the large-count functions (MPI_Alltoallv_c...) share them. */
 void pz_coll_count_lists(const struct pz_coll_args *a, int is_root, uint32_t *send,
                          uint32_t *recv);
 
@@ -50,9 +52,10 @@ PZ_ALWAYS_INLINE int pz_coll_recorded_root(const struct pz_coll_args *a, int roo
 /* The request of a collective operation: its kind, communicator, root and bytes (with
  * the per-peer byte lists of the v and w collectives), not yet posted. */
 PZ_ALWAYS_INLINE struct pz_request pz_coll_request(enum pz_coll_op kind, const void *sbuf,
-                                                   int scount, MPI_Datatype stype, int rcount,
-                                                   MPI_Datatype rtype, const int *scounts,
-                                                   const int *rcounts,
+                                                   MPI_Count scount, MPI_Datatype stype,
+                                                   MPI_Count rcount, MPI_Datatype rtype,
+                                                   struct pz_counts scounts,
+                                                   struct pz_counts rcounts,
                                                    const MPI_Datatype *stypes,
                                                    const MPI_Datatype *rtypes, int root,
                                                    MPI_Comm comm)
@@ -80,15 +83,16 @@ PZ_ALWAYS_INLINE struct pz_request pz_coll_request(enum pz_coll_op kind, const v
     } else {
         pz_coll_bytes(&a, &r.bytes, &r.bytes_received);
     }
-    if (scounts || rcounts)
+    if (scounts.at || rcounts.at)
         pz_coll_count_lists(&a, is_root, &r.send_counts, &r.recv_counts);
     return r;
 }
 
 PZ_ALWAYS_INLINE void pz_post_coll(struct pz_call *c, enum pz_coll_op kind,
-                                   const void *sbuf, int scount, MPI_Datatype stype,
-                                   int rcount, MPI_Datatype rtype, const int *scounts,
-                                   const int *rcounts, const MPI_Datatype *stypes,
+                                   const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+                                   MPI_Count rcount, MPI_Datatype rtype,
+                                   struct pz_counts scounts, struct pz_counts rcounts,
+                                   const MPI_Datatype *stypes,
                                    const MPI_Datatype *rtypes, int root, MPI_Comm comm,
                                    MPI_Request *request)
 {
@@ -103,9 +107,10 @@ PZ_ALWAYS_INLINE void pz_post_coll(struct pz_call *c, enum pz_coll_op kind,
 /* Persistent collectives (MPI_*_init): the collective is remembered with its request,
  * and each MPI_Start of it is a nonblocking collective (hooks_wait.c). */
 PZ_ALWAYS_INLINE void pz_post_pcoll(struct pz_call *c, enum pz_coll_op kind,
-                                    const void *sbuf, int scount, MPI_Datatype stype,
-                                    int rcount, MPI_Datatype rtype, const int *scounts,
-                                    const int *rcounts, const MPI_Datatype *stypes,
+                                    const void *sbuf, MPI_Count scount, MPI_Datatype stype,
+                                    MPI_Count rcount, MPI_Datatype rtype,
+                                    struct pz_counts scounts, struct pz_counts rcounts,
+                                    const MPI_Datatype *stypes,
                                     const MPI_Datatype *rtypes, int root, MPI_Comm comm,
                                     MPI_Request *request)
 {
@@ -119,23 +124,23 @@ PZ_ALWAYS_INLINE void pz_post_pcoll(struct pz_call *c, enum pz_coll_op kind,
 /* Neighborhood collectives (hooks_nbr.c): an Alltoallv whose per-peer byte lists have
  * the blocks exchanged with each neighbour of comm's topology and 0 for the others.
  * persistent: MPI_Neighbor_*_init, whose request is started later. */
-void pz_nbr_record(struct pz_call *c, const int *scounts, int scount, MPI_Datatype stype,
-                   const MPI_Datatype *stypes, const int *rcounts, int rcount,
-                   MPI_Datatype rtype, const MPI_Datatype *rtypes, MPI_Comm comm,
-                   MPI_Request *request, int persistent);
+void pz_nbr_record(struct pz_call *c, struct pz_counts scounts, MPI_Count scount,
+                   MPI_Datatype stype, const MPI_Datatype *stypes, struct pz_counts rcounts,
+                   MPI_Count rcount, MPI_Datatype rtype, const MPI_Datatype *rtypes,
+                   MPI_Comm comm, MPI_Request *request, int persistent);
 
-static inline void pz_post_nbr(struct pz_call *c, int scount, MPI_Datatype stype,
-                               int rcount, MPI_Datatype rtype, const int *scounts,
-                               const int *rcounts, const MPI_Datatype *stypes,
+static inline void pz_post_nbr(struct pz_call *c, MPI_Count scount, MPI_Datatype stype,
+                               MPI_Count rcount, MPI_Datatype rtype, struct pz_counts scounts,
+                               struct pz_counts rcounts, const MPI_Datatype *stypes,
                                const MPI_Datatype *rtypes, MPI_Comm comm, MPI_Request *request)
 {
     pz_nbr_record(c, scounts, scount, stype, stypes, rcounts, rcount, rtype, rtypes, comm,
                   request, 0);
 }
 
-static inline void pz_post_pnbr(struct pz_call *c, int scount, MPI_Datatype stype,
-                                int rcount, MPI_Datatype rtype, const int *scounts,
-                                const int *rcounts, const MPI_Datatype *stypes,
+static inline void pz_post_pnbr(struct pz_call *c, MPI_Count scount, MPI_Datatype stype,
+                                MPI_Count rcount, MPI_Datatype rtype, struct pz_counts scounts,
+                                struct pz_counts rcounts, const MPI_Datatype *stypes,
                                 const MPI_Datatype *rtypes, MPI_Comm comm,
                                 MPI_Request *request)
 {

@@ -112,7 +112,7 @@ int pz_pre_io_access(struct pz_call *c, MPI_Status **status)
     return pz_stand_in_status(c, status);
 }
 
-void pz_post_io_access(struct pz_call *c, MPI_File fh, int count, MPI_Datatype type,
+void pz_post_io_access(struct pz_call *c, MPI_File fh, MPI_Count count, MPI_Datatype type,
                        MPI_Status *status)
 {
     uint32_t ref = pz_handles_find(&pz_io_files, file_key(fh));
@@ -124,7 +124,7 @@ void pz_post_io_access(struct pz_call *c, MPI_File fh, int count, MPI_Datatype t
     complete(c, ref, 0, bytes, status);
 }
 
-void pz_post_io_iaccess(struct pz_call *c, MPI_File fh, int count, MPI_Datatype type,
+void pz_post_io_iaccess(struct pz_call *c, MPI_File fh, MPI_Count count, MPI_Datatype type,
                         MPI_Request *request)
 {
     struct pz_request r = { .kind = PZ_REQ_IO, .comm = pz_handles_find(&pz_io_files, file_key(fh)), .peer = -1,
@@ -141,7 +141,7 @@ void pz_post_io_iaccess(struct pz_call *c, MPI_File fh, int count, MPI_Datatype 
         it->request = r.id;
 }
 
-void pz_post_io_split_begin(struct pz_call *c, MPI_File fh, int count, MPI_Datatype type)
+void pz_post_io_split_begin(struct pz_call *c, MPI_File fh, MPI_Count count, MPI_Datatype type)
 {
     uint32_t ref = pz_handles_find(&pz_io_files, file_key(fh));
 

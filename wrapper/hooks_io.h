@@ -22,11 +22,11 @@ void pz_post_io_open(struct pz_call *c, MPI_Comm comm, const char *filename, int
 int pz_pre_io_close(struct pz_call *c, MPI_File *fh);
 void pz_post_io_close(struct pz_call *c, MPI_File *fh);
 int pz_pre_io_access(struct pz_call *c, MPI_Status **status);
-void pz_post_io_access(struct pz_call *c, MPI_File fh, int count, MPI_Datatype type,
+void pz_post_io_access(struct pz_call *c, MPI_File fh, MPI_Count count, MPI_Datatype type,
                        MPI_Status *status);
-void pz_post_io_iaccess(struct pz_call *c, MPI_File fh, int count, MPI_Datatype type,
+void pz_post_io_iaccess(struct pz_call *c, MPI_File fh, MPI_Count count, MPI_Datatype type,
                         MPI_Request *request);
-void pz_post_io_split_begin(struct pz_call *c, MPI_File fh, int count, MPI_Datatype type);
+void pz_post_io_split_begin(struct pz_call *c, MPI_File fh, MPI_Count count, MPI_Datatype type);
 int pz_pre_io_split_end(struct pz_call *c, MPI_Status **status);
 void pz_post_io_split_end(struct pz_call *c, MPI_File fh, MPI_Status *status);
 void pz_post_io_seek(struct pz_call *c, MPI_File fh, MPI_Offset offset, int whence);

@@ -65,45 +65,47 @@ static int neighbours(MPI_Comm comm, int **in, int *nin, int **out, int *nout)
 
 /* Adds block k's bytes (counts[k] of types[k] or type, or count of type) to the entry of
  * each neighbour in per_peer; returns the bytes that go to or come from other processes. */
-static uint64_t add_blocks(int *per_peer, const int *peers, int n, int self,
-                           const int *counts, int count, MPI_Datatype type,
+static uint64_t add_blocks(MPI_Count *per_peer, const int *peers, int n, int self,
+                           struct pz_counts counts, MPI_Count count, MPI_Datatype type,
                            const MPI_Datatype *types)
 {
     uint64_t others = 0;
 
     for (int k = 0; k < n; k++) {
-        uint64_t b = pz_bytes(counts ? counts[k] : count, types ? types[k] : type);
+        uint64_t b = pz_bytes(counts.at ? pz_count_at(counts, k) : count,
+                              types ? types[k] : type);
 
         if (peers[k] == MPI_PROC_NULL || peers[k] < 0)
             continue;
-        per_peer[peers[k]] += (int)b;
+        per_peer[peers[k]] += (MPI_Count)b;
         if (peers[k] != self)
             others += b;
     }
     return others;
 }
 
-void pz_nbr_record(struct pz_call *c, const int *scounts, int scount, MPI_Datatype stype,
-                   const MPI_Datatype *stypes, const int *rcounts, int rcount,
-                   MPI_Datatype rtype, const MPI_Datatype *rtypes, MPI_Comm comm,
-                   MPI_Request *request, int persistent)
+void pz_nbr_record(struct pz_call *c, struct pz_counts scounts, MPI_Count scount,
+                   MPI_Datatype stype, const MPI_Datatype *stypes, struct pz_counts rcounts,
+                   MPI_Count rcount, MPI_Datatype rtype, const MPI_Datatype *rtypes,
+                   MPI_Comm comm, MPI_Request *request, int persistent)
 {
     struct pz_request r = { .kind = PZ_REQ_COLL, .collective = PZ_COLL_ALLTOALLV,
                             .comm = pz_comm_ref(comm), .peer = -1,
                             .send_counts = PZ_NO_COUNTS, .recv_counts = PZ_NO_COUNTS };
-    int *in, *out, nin, nout, rank, size, *sent, *received;
+    int *in, *out, nin, nout, rank, size;
+    MPI_Count *sent, *received;      /* bytes per rank: above 2 GiB with large counts */
 
     if (neighbours(comm, &in, &nin, &out, &nout) != 0)
         return;
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
-    sent = calloc((size_t)size, sizeof(int));
-    received = calloc((size_t)size, sizeof(int));
+    sent = calloc((size_t)size, sizeof(*sent));
+    received = calloc((size_t)size, sizeof(*received));
     if (sent && received) {
         r.bytes = add_blocks(sent, out, nout, rank, scounts, scount, stype, stypes);
         r.bytes_received = add_blocks(received, in, nin, rank, rcounts, rcount, rtype, rtypes);
-        r.send_counts = pz_vcounts_intern(sent, MPI_BYTE, NULL, size);
-        r.recv_counts = pz_vcounts_intern(received, MPI_BYTE, NULL, size);
+        r.send_counts = pz_vcounts_intern(pz_wide_counts(sent), MPI_BYTE, NULL, size);
+        r.recv_counts = pz_vcounts_intern(pz_wide_counts(received), MPI_BYTE, NULL, size);
         if (persistent) {
             r.persistent = 1;
             pz_requests_add(c->thread->requests, *request, &r);

@@ -56,7 +56,7 @@ int pz_pre_sendrecv(struct pz_call *c, int peer, int tag, int rpeer, int rtag, M
     return pz_stand_in_status(c, status);
 }
 
-void pz_post_sendrecv(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
+void pz_post_sendrecv(struct pz_call *c, MPI_Count count, MPI_Datatype type, int peer, int tag,
                       MPI_Comm comm, MPI_Status *status)
 {
     pz_add_send(c, count, type, peer, tag, comm);
@@ -69,7 +69,7 @@ int pz_pre_sendrecv_replace(struct pz_call *c, int peer, int tag, int rpeer, int
     return pz_pre_sendrecv(c, peer, tag, rpeer, rtag, comm, status);
 }
 
-void pz_post_sendrecv_replace(struct pz_call *c, int count, MPI_Datatype type, int peer,
+void pz_post_sendrecv_replace(struct pz_call *c, MPI_Count count, MPI_Datatype type, int peer,
                               int tag, MPI_Comm comm, MPI_Status *status)
 {
     pz_post_sendrecv(c, count, type, peer, tag, comm, status);
@@ -159,8 +159,8 @@ void pz_post_imrecv(struct pz_call *c, MPI_Request *request)
     pz_posted(c, &r, *request);
 }
 
-void pz_post_isendrecv(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
-                       int rpeer, int rtag, int rcount, MPI_Datatype rtype, MPI_Comm comm,
+void pz_post_isendrecv(struct pz_call *c, MPI_Count count, MPI_Datatype type, int peer, int tag,
+                       int rpeer, int rtag, MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm,
                        MPI_Request *request)
 {
     uint32_t ref = pz_comm_ref(comm);

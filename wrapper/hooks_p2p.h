@@ -19,7 +19,7 @@ int pz_pre_isend_marker(struct pz_call *c, int peer, int tag, MPI_Comm comm,
                         MPI_Request *request);
 
 /* Records a blocking send: MPI_Send and its modes, the send half of MPI_Sendrecv. */
-static inline void pz_add_send(struct pz_call *c, int count, MPI_Datatype type, int peer,
+static inline void pz_add_send(struct pz_call *c, MPI_Count count, MPI_Datatype type, int peer,
                                int tag, MPI_Comm comm)
 {
     struct pz_item *it;
@@ -57,7 +57,7 @@ PZ_ALWAYS_INLINE int pz_pre_send(struct pz_call *c, int peer, int tag, MPI_Comm 
     return pz_is_marker_tag(tag) && pz_pre_send_marker(c, peer, tag, comm);
 }
 
-PZ_ALWAYS_INLINE void pz_post_send(struct pz_call *c, int count, MPI_Datatype type, int peer,
+PZ_ALWAYS_INLINE void pz_post_send(struct pz_call *c, MPI_Count count, MPI_Datatype type, int peer,
                                    int tag, MPI_Comm comm)
 {
     pz_add_send(c, count, type, peer, tag, comm);
@@ -82,7 +82,7 @@ PZ_ALWAYS_INLINE int pz_pre_isend(struct pz_call *c, int peer, int tag, MPI_Comm
     return pz_is_marker_tag(tag) && pz_pre_isend_marker(c, peer, tag, comm, request);
 }
 
-PZ_ALWAYS_INLINE void pz_post_isend(struct pz_call *c, int count, MPI_Datatype type, int peer,
+PZ_ALWAYS_INLINE void pz_post_isend(struct pz_call *c, MPI_Count count, MPI_Datatype type, int peer,
                                     int tag, MPI_Comm comm, MPI_Request *request)
 {
     struct pz_request r = { .kind = PZ_REQ_SEND, .peer = peer, .tag = tag };

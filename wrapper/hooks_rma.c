@@ -88,19 +88,19 @@ static struct pz_item *transfer(struct pz_call *c, enum pz_item_kind kind, int p
     return it;
 }
 
-void pz_post_rma_put(struct pz_call *c, int count, MPI_Datatype type, int peer, MPI_Win win,
+void pz_post_rma_put(struct pz_call *c, MPI_Count count, MPI_Datatype type, int peer, MPI_Win win,
                      MPI_Request *request)
 {
     transfer(c, PZ_ITEM_RMA_PUT, peer, win, pz_bytes(count, type), request);
 }
 
-void pz_post_rma_get(struct pz_call *c, int count, MPI_Datatype type, int peer, MPI_Win win,
+void pz_post_rma_get(struct pz_call *c, MPI_Count count, MPI_Datatype type, int peer, MPI_Win win,
                      MPI_Request *request)
 {
     transfer(c, PZ_ITEM_RMA_GET, peer, win, pz_bytes(count, type), request);
 }
 
-void pz_post_rma_acc(struct pz_call *c, int count, MPI_Datatype type, int rcount,
+void pz_post_rma_acc(struct pz_call *c, MPI_Count count, MPI_Datatype type, MPI_Count rcount,
                      MPI_Datatype rtype, int peer, MPI_Win win, MPI_Request *request)
 {
     struct pz_item *it = transfer(c, PZ_ITEM_RMA_ATOMIC, peer, win, pz_bytes(count, type),

@@ -21,12 +21,12 @@ void pz_post_rma_win_new(struct pz_call *c, MPI_Comm comm, MPI_Win *win);
 /* keeps the window's local reference in c->comm for the post hook */
 int pz_pre_rma_win_free(struct pz_call *c, MPI_Win *win);
 void pz_post_rma_win_free(struct pz_call *c, MPI_Win *win);
-void pz_post_rma_put(struct pz_call *c, int count, MPI_Datatype type, int peer, MPI_Win win,
+void pz_post_rma_put(struct pz_call *c, MPI_Count count, MPI_Datatype type, int peer, MPI_Win win,
                      MPI_Request *request);
-void pz_post_rma_get(struct pz_call *c, int count, MPI_Datatype type, int peer, MPI_Win win,
+void pz_post_rma_get(struct pz_call *c, MPI_Count count, MPI_Datatype type, int peer, MPI_Win win,
                      MPI_Request *request);
 /* rtype is MPI_DATATYPE_NULL for an accumulate that fetches nothing */
-void pz_post_rma_acc(struct pz_call *c, int count, MPI_Datatype type, int rcount,
+void pz_post_rma_acc(struct pz_call *c, MPI_Count count, MPI_Datatype type, MPI_Count rcount,
                      MPI_Datatype rtype, int peer, MPI_Win win, MPI_Request *request);
 void pz_post_rma_fetch(struct pz_call *c, MPI_Datatype type, int peer, MPI_Win win);
 void pz_post_rma_fence(struct pz_call *c, MPI_Win win);

@@ -178,7 +178,7 @@ static void persistent(struct pz_call *c, int kind, uint64_t bytes, int peer, in
         pz_requests_add(c->thread->requests, request, &r);
 }
 
-void pz_post_psend_init(struct pz_call *c, int count, MPI_Datatype type, int peer, int tag,
+void pz_post_psend_init(struct pz_call *c, MPI_Count count, MPI_Datatype type, int peer, int tag,
                         MPI_Comm comm, MPI_Request *request)
 {
     persistent(c, PZ_REQ_SEND, pz_bytes(count, type), peer, tag, comm, *request);

@@ -31,7 +31,8 @@ static uint32_t hash(const char *s)
 }
 
 /* "b0,b1,...": at most 20 digits and a comma per count. */
-static char *format(const int *counts, MPI_Datatype type, const MPI_Datatype *types, int n)
+static char *format(struct pz_counts counts, MPI_Datatype type, const MPI_Datatype *types,
+                    int n)
 {
     char *text = malloc((size_t)n * 21 + 1), *p = text;
 
@@ -40,7 +41,8 @@ static char *format(const int *counts, MPI_Datatype type, const MPI_Datatype *ty
     *p = '\0';
     for (int i = 0; i < n; i++)
         p += sprintf(p, i ? ",%llu" : "%llu",
-                     (unsigned long long)pz_bytes(counts[i], types ? types[i] : type));
+                     (unsigned long long)pz_bytes(pz_count_at(counts, i),
+                                                  types ? types[i] : type));
     return text;
 }
 
@@ -67,13 +69,13 @@ static uint32_t add(char *text, uint32_t h)
     return ntexts++;
 }
 
-uint32_t pz_vcounts_intern(const int *counts, MPI_Datatype type, const MPI_Datatype *types,
-                           int n)
+uint32_t pz_vcounts_intern(struct pz_counts counts, MPI_Datatype type,
+                           const MPI_Datatype *types, int n)
 {
     char *text;
     uint32_t h, id = PZ_NO_COUNTS;
 
-    if (!counts || n <= 0 || !(text = format(counts, type, types, n)))
+    if (!counts.at || n <= 0 || !(text = format(counts, type, types, n)))
         return PZ_NO_COUNTS;
     h = hash(text);
     pthread_mutex_lock(&lock);

@@ -9,6 +9,7 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include "bytes.h"
 #include "record.h"
 
 /* Attributes of events, defined by rank 0 with these ids. */
@@ -18,9 +19,10 @@
 #define PZ_ATTR_CPU_TIME 3u     /* clock.h; defined only when recorded */
 
 /* The local string id of the list counts[i] × size of (types ? types[i] : type) for
- * i < n; PZ_NO_COUNTS if counts is NULL or memory ran out. */
-uint32_t pz_vcounts_intern(const int *counts, MPI_Datatype type, const MPI_Datatype *types,
-                           int n);
+ * i < n (counts of int or MPI_Count, bytes.h); PZ_NO_COUNTS if counts is
+ * PZ_COUNTS_NONE or memory ran out. */
+uint32_t pz_vcounts_intern(struct pz_counts counts, MPI_Datatype type,
+                           const MPI_Datatype *types, int n);
 
 /* Number of local string ids so far. */
 uint32_t pz_vcounts_count(void);

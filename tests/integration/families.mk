@@ -1,7 +1,8 @@
-# MPI-4 point-to-point, MPI_Comm_idup, partitioned, one-sided and MPI-IO calls recorded
-# (integration/isendrecv.sh, idup.sh, partitioned.sh, rma.sh, io.sh).
+# MPI-4 point-to-point, MPI_Comm_idup, partitioned, one-sided and MPI-IO calls, and the
+# large-count forms, recorded (integration/isendrecv.sh, idup.sh, partitioned.sh, rma.sh,
+# io.sh, largecount.sh).
 check_PROGRAMS += programs/isendrecv programs/idup programs/partitioned programs/rma \
-	programs/io
+	programs/io programs/largecount
 programs_isendrecv_SOURCES = programs/isendrecv.c
 programs_isendrecv_CPPFLAGS = $(MPI_CFLAGS)
 programs_isendrecv_CFLAGS = $(PZ_CFLAGS)
@@ -22,7 +23,11 @@ programs_io_SOURCES = programs/io.c
 programs_io_CPPFLAGS = $(MPI_CFLAGS)
 programs_io_CFLAGS = $(PZ_CFLAGS)
 programs_io_LDADD = $(MPI_LIBS)
+programs_largecount_SOURCES = programs/largecount.c
+programs_largecount_CPPFLAGS = $(MPI_CFLAGS)
+programs_largecount_CFLAGS = $(PZ_CFLAGS)
+programs_largecount_LDADD = $(MPI_LIBS)
 PZ_IT_TESTS += integration/isendrecv.sh integration/idup.sh integration/partitioned.sh \
-	integration/rma.sh integration/io.sh
+	integration/rma.sh integration/io.sh integration/largecount.sh
 EXTRA_DIST += integration/isendrecv.sh integration/idup.sh integration/partitioned.sh \
-	integration/rma.sh integration/io.sh
+	integration/rma.sh integration/io.sh integration/largecount.sh

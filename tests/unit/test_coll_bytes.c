@@ -1,6 +1,7 @@
 /* Bytes of collectives by their definitions (docs/trace-format.md), computed by hand:
  * 4 processes, blocks of 8 bytes (one MPI_DOUBLE) unless said otherwise. */
 #include <criterion/criterion.h>
+#include <limits.h>
 
 #include "coll_bytes.h"
 #include "singleton.h"
@@ -59,11 +60,11 @@ Test(coll_bytes, gatherv_and_scatterv_count_the_others_blocks)
     struct pz_coll_args a = args(PZ_COLL_GATHERV, 1);
     uint64_t s, r;
 
-    a.rcounts = counts;
+    a.rcounts = pz_int_counts(counts);
     pz_coll_rooted_bytes(&a, 1, 1, &s, &r);
     cr_assert_eq(r, (1 + 3 + 4) * 8u, "root 1 keeps its own 2 elements");
     a.op = PZ_COLL_SCATTERV;
-    a.scounts = counts;
+    a.scounts = pz_int_counts(counts);
     pz_coll_rooted_bytes(&a, 1, 1, &s, &r);
     cr_assert_eq(s, (1 + 3 + 4) * 8u);
     cr_assert_eq(r, 0);
@@ -97,7 +98,7 @@ Test(coll_bytes, intercommunicator_allreduce_and_reduce_scatter)
     a = args(PZ_COLL_REDUCE_SCATTER, 1);
     a.inter = 1;
     a.size = 3;
-    a.rcounts = counts;
+    a.rcounts = pz_int_counts(counts);
     pz_coll_bytes(&a, &s, &r);
     cr_assert_eq(r, 48, "received %lu", (unsigned long)r);
 }
@@ -132,8 +133,8 @@ Test(coll_bytes, v_variants_skip_the_own_block)
     const int counts[4] = { 1, 2, 3, 4 };
     struct pz_coll_args a = args(PZ_COLL_ALLTOALLV, 3);
 
-    a.scounts = counts;
-    a.rcounts = counts;
+    a.scounts = pz_int_counts(counts);
+    a.rcounts = pz_int_counts(counts);
     unrooted(&a, (1 + 2 + 3) * 8u, (1 + 2 + 3) * 8u);
     a.op = PZ_COLL_ALLGATHERV;
     unrooted(&a, 3 * 8u, (1 + 2 + 3) * 8u);
@@ -148,7 +149,7 @@ Test(coll_bytes, alltoallw_uses_each_peers_type)
     const MPI_Datatype types[4] = { MPI_CHAR, MPI_INT, MPI_DOUBLE, MPI_SHORT };
     struct pz_coll_args a = args(PZ_COLL_ALLTOALLW, 0);
 
-    a.scounts = a.rcounts = counts;
+    a.scounts = a.rcounts = pz_int_counts(counts);
     a.stypes = a.rtypes = types;
     unrooted(&a, 4 + 8 + 2, 4 + 8 + 2);
 }
@@ -163,4 +164,37 @@ Test(coll_bytes, scans_pass_along_a_chain)
     a.rank = 1;
     a.op = PZ_COLL_EXSCAN;
     unrooted(&a, 8, 8);
+}
+
+/* The large-count functions (MPI_Send_c...): counts are MPI_Count and the bytes are
+ * 64-bit.  3 000 000 000 doubles (a count above 2^31 = 2 147 483 648) are
+ * 3e9 × 8 = 24 000 000 000 bytes, which neither an int count nor a 32-bit product holds. */
+Test(coll_bytes, a_count_above_2_31_gives_its_64_bit_bytes)
+{
+    cr_assert_eq(pz_bytes((MPI_Count)3000000000, MPI_DOUBLE), UINT64_C(24000000000));
+    cr_assert_eq(pz_bytes(INT_MAX, MPI_INT), UINT64_C(8589934588), "(2^31 - 1) × 4");
+    cr_assert_eq(pz_bytes((MPI_Count)-1, MPI_INT), 0, "no elements");
+}
+
+/* 2^62 doubles would be 2^65 bytes: more than 64 bits hold, and more than any memory;
+ * the product saturates rather than wrapping to 0 (2^65 mod 2^64). */
+Test(coll_bytes, a_product_beyond_64_bits_saturates)
+{
+    cr_assert_eq(pz_bytes((MPI_Count)1 << 62, MPI_DOUBLE), UINT64_MAX);
+    cr_assert_eq(pz_bytes((MPI_Count)1 << 60, MPI_DOUBLE), UINT64_C(1) << 63, "2^60 × 8 fits");
+}
+
+/* MPI_Alltoallv_c: MPI_Count arrays read through the same code as int ones.  Rank 1 of
+ * 4, MPI_INT (4 bytes): the others' counts are 2^31 + 1 = 2 147 483 649, 3 000 000 000
+ * and 7, so (2 147 483 649 + 3 000 000 000 + 7) × 4 = 5 147 483 656 × 4
+ * = 20 589 934 624 bytes each way. */
+Test(coll_bytes, wide_count_arrays_of_the_large_count_forms)
+{
+    const MPI_Count counts[4] = { (MPI_Count)2147483649, 5, (MPI_Count)3000000000, 7 };
+    struct pz_coll_args a = args(PZ_COLL_ALLTOALLV, 1);
+
+    a.stype = a.rtype = MPI_INT;
+    a.scounts = a.rcounts = pz_wide_counts(counts);
+    unrooted(&a, UINT64_C(20589934624), UINT64_C(20589934624));
+    cr_assert_eq(pz_count_at(a.rcounts, 2), (MPI_Count)3000000000);
 }
