@@ -38,7 +38,7 @@ static void classify(struct region *g)
                   c->category == PZ_CAT_WAITSOME;
     if (strstr(name, "Test") || !strcmp(name, "MPI_Iprobe") || !strcmp(name, "MPI_Improbe"))
         g->blocking = 0;
-    g->sends_blocking = c->category == PZ_CAT_SEND && strcmp(name, "MPI_Bsend") != 0;
+    g->sends_blocking = c->category == PZ_CAT_SEND && !g->info->buffered;
     if (c->category == PZ_CAT_COLL)
         g->mpi_class = c->collective == PZ_COLL_ALLTOALL ||
                                c->collective == PZ_COLL_ALLTOALLV ||

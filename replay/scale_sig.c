@@ -330,18 +330,25 @@ fail:
 /* --- steps a recording cannot tell apart (scale_program_int.h) */
 
 /* How many message events a call of region makes when its peers exist; 0: not a
- * point-to-point call. */
+ * point-to-point call.  MPI 4.0's large-count forms (MPI_Send_c) as their siblings. */
 static uint32_t message_events(const char *region)
 {
     static const char *const one[] = {
         "MPI_Send", "MPI_Bsend", "MPI_Ssend", "MPI_Rsend", "MPI_Isend", "MPI_Ibsend",
         "MPI_Issend", "MPI_Irsend", "MPI_Recv", "MPI_Irecv", "MPI_Wait"
     };
+    char name[32];
+    size_t len = strlen(region);
 
-    if (!strcmp(region, "MPI_Sendrecv") || !strcmp(region, "MPI_Sendrecv_replace"))
+    if (len >= sizeof(name))
+        return 0;
+    memcpy(name, region, len + 1);
+    if (len > 2 && !strcmp(name + len - 2, "_c"))
+        name[len - 2] = '\0';
+    if (!strcmp(name, "MPI_Sendrecv") || !strcmp(name, "MPI_Sendrecv_replace"))
         return 2;
     for (size_t i = 0; i < sizeof(one) / sizeof(*one); i++)
-        if (!strcmp(region, one[i]))
+        if (!strcmp(name, one[i]))
             return 1;
     return 0;
 }

@@ -207,6 +207,21 @@ static int call_named(const char *name)
     return -1;
 }
 
+/* The id of the int-count form of MPI function name (MPI_Ssend for MPI 4.0's
+ * large-count MPI_Ssend_c), else of name itself; -1 if it is none of the table's. */
+static int int_form_named(const char *name)
+{
+    char base[64];
+    size_t len = name ? strlen(name) : 0;
+
+    if (len > 2 && len < sizeof(base) && !strcmp(name + len - 2, "_c")) {
+        memcpy(base, name, len - 2);
+        base[len - 2] = '\0';
+        return call_named(base);
+    }
+    return call_named(name);
+}
+
 /* An interval's number from its name, "interval 2 at heat.c:57" (or "sequential
  * interval ..."), and whether it is sequential: its description says so
  * (docs/trace-format.md). */
@@ -226,11 +241,12 @@ static void name_regions(struct pz_defs *d)
     for (uint32_t i = 0; i < d->nregions; i++) {
         struct pz_region_info *g = &d->regions[i];
         const char *name = pz_defs_string(d, g->name_ref);
+        int form = g->kind == PZ_REGION_MPI ? int_form_named(name) : -1;
 
         g->name = name ? name : "?";
         g->call = g->kind == PZ_REGION_MPI ? call_named(name) : -1;
-        g->synchronous = g->call == PZ_CALL_MPI_Ssend || g->call == PZ_CALL_MPI_Issend;
-        g->buffered = g->call == PZ_CALL_MPI_Bsend || g->call == PZ_CALL_MPI_Ibsend;
+        g->synchronous = form == PZ_CALL_MPI_Ssend || form == PZ_CALL_MPI_Issend;
+        g->buffered = form == PZ_CALL_MPI_Bsend || form == PZ_CALL_MPI_Ibsend;
         if (g->kind == PZ_REGION_INTERVAL)
             name_interval(d, g);
     }

@@ -71,6 +71,7 @@ Test(defs, regions_classified)
 {
     struct tb *b = trace(1);
     uint32_t ssend = tb_mpi(b, "MPI_Ssend"), bsend = tb_mpi(b, "MPI_Bsend");
+    uint32_t issend_c = tb_mpi(b, "MPI_Issend_c"), bsend_c = tb_mpi(b, "MPI_Bsend_c");
     uint32_t unknown = tb_mpi(b, "MPI_Not_a_function");
     uint32_t i7 = tb_interval(b, 7, "src/heat.c", 57);
     uint32_t s3 = tb_sequential_interval(b, 3, "init.c", 9);
@@ -85,6 +86,13 @@ Test(defs, regions_classified)
     cr_expect(g->synchronous && !g->buffered);
     g = &defs.regions[bsend];
     cr_expect_eq(g->call, PZ_CALL_MPI_Bsend);
+    cr_expect(!g->synchronous && g->buffered);
+    /* MPI 4.0's large-count forms send as their siblings do */
+    g = &defs.regions[issend_c];
+    cr_expect_eq(g->call, PZ_CALL_MPI_Issend_c);
+    cr_expect(g->synchronous && !g->buffered);
+    g = &defs.regions[bsend_c];
+    cr_expect_eq(g->call, PZ_CALL_MPI_Bsend_c);
     cr_expect(!g->synchronous && g->buffered);
     /* paradigm MPI but no function of the table: an MPI region without call */
     g = &defs.regions[unknown];
