@@ -18,8 +18,8 @@
 
 struct slot {
     uint64_t handle;           /* key(): the handle's bits */
-    uintptr_t at;              /* the program's variable the request was posted with */
-    uint8_t used;
+    uintptr_t at;              /* the program's variable the request was posted with; 0:
+                                * the slot is free (every post has a variable) */
     struct pz_request r;
 };
 
@@ -87,11 +87,9 @@ static uint32_t home(uint64_t handle, uint32_t capacity)
 
 /* Whether another slot of s claims entry j of t's chain of handle, which begins at
  * start: the entry was posted at that slot's variable, which held handle, and is the
- * oldest entry of handle posted there (the one that slot takes).  Out of line: only a
- * slot with no request posted at its own variable asks. */
-static __attribute__((noinline)) int claimed(const struct pz_request_table *t, uint32_t start,
-                                            uint32_t j, const struct pz_request_slots *s,
-                                            uint64_t handle)
+ * oldest entry of handle posted there (the one that slot takes). */
+static int claimed(const struct pz_request_table *t, uint32_t start, uint32_t j,
+                   const struct pz_request_slots *s, uint64_t handle)
 {
     uintptr_t at = t->slots[j].at, offset = at - (uintptr_t)s->at;
     size_t k = offset / sizeof(MPI_Request);
@@ -104,30 +102,31 @@ static __attribute__((noinline)) int claimed(const struct pz_request_table *t, u
     return 1;
 }
 
-/* The entry of slot i of s (requests.h): the oldest of its handle posted at its
- * variable, else the oldest no other slot claims.  The common case, the handle's first
- * entry posted at the slot's variable, costs one comparison more than the handle's. */
-static inline __attribute__((always_inline)) struct slot *
-lookup(struct pz_request_table *t, uint64_t handle, const struct pz_request_slots *s, int i)
+/* The entry of slot i of s when none of its handle was posted at its variable
+ * (requests.h): the oldest of its handle that no other slot of s claims. */
+static struct slot *unclaimed(struct pz_request_table *t, const struct pz_request_slots *s,
+                              int i)
 {
-    uintptr_t at = (uintptr_t)(s->at + i);
-    struct slot *other = NULL;
-    uint32_t start;
+    uint64_t handle = key(s->handles[i]);
+    uint32_t start = home(handle, t->cap);
 
+    for (uint32_t j = start; t->slots[j].at; j = (j + 1) & (t->cap - 1))
+        if (t->slots[j].handle == handle && !claimed(t, start, j, s, handle))
+            return &t->slots[j];
+    return NULL;
+}
+
+/* The oldest entry of handle posted at variable at: the entry of the slot at at, in the
+ * common case; NULL if there is none. */
+static inline __attribute__((always_inline)) struct slot *
+posted_at(struct pz_request_table *t, uint64_t handle, uintptr_t at)
+{
     if (!t->slots)
         return NULL;
-    start = home(handle, t->cap);
-    for (uint32_t j = start; t->slots[j].used; j = (j + 1) & (t->cap - 1)) {
-        struct slot *e = &t->slots[j];
-
-        if (e->handle != handle)
-            continue;
-        if (e->at == at)
-            return e;
-        if (!other && !claimed(t, start, j, s, handle))
-            other = e;
-    }
-    return other;
+    for (uint32_t j = home(handle, t->cap); t->slots[j].at; j = (j + 1) & (t->cap - 1))
+        if (t->slots[j].handle == handle && t->slots[j].at == at)
+            return &t->slots[j];
+    return NULL;
 }
 
 /* Puts r after every entry of the same handle.  Inline, as erase: the table's hot paths
@@ -138,11 +137,10 @@ static inline __attribute__((always_inline)) void insert(struct slot *slots, uin
 {
     uint32_t i = home(handle, capacity);
 
-    while (slots[i].used)
+    while (slots[i].at)
         i = (i + 1) & (capacity - 1);
     slots[i].handle = handle;
     slots[i].at = at;
-    slots[i].used = 1;
     slots[i].r = *r;
 }
 
@@ -154,7 +152,7 @@ static __attribute__((noinline)) int grow(struct pz_request_table *t)
     if (!n)
         return -1;
     for (uint32_t i = 0; i < t->cap; i++)
-        if (t->slots[i].used)
+        if (t->slots[i].at)
             insert(n, ncap, t->slots[i].handle, t->slots[i].at, &t->slots[i].r);
     free(t->slots);
     t->slots = n;
@@ -168,7 +166,7 @@ static inline __attribute__((always_inline)) void erase(struct pz_request_table 
 {
     uint32_t hole = (uint32_t)(s - t->slots), mask = t->cap - 1;
 
-    for (uint32_t j = (hole + 1) & mask; t->slots[j].used; j = (j + 1) & mask) {
+    for (uint32_t j = (hole + 1) & mask; t->slots[j].at; j = (j + 1) & mask) {
         uint32_t h = home(t->slots[j].handle, t->cap);
 
         if (((j - h) & mask) >= ((j - hole) & mask)) {
@@ -176,7 +174,7 @@ static inline __attribute__((always_inline)) void erase(struct pz_request_table 
             hole = j;
         }
     }
-    t->slots[hole].used = 0;
+    t->slots[hole].at = 0;
     t->count--;
 }
 
@@ -214,9 +212,57 @@ void pz_requests_add(struct pz_request_table *own, const MPI_Request *request,
 /* What an operation does to the entry it found. */
 enum action { PEEK, COMPLETE, START, CANCEL, REMOVE };
 
-/* Applies action to the entry of slot i of s in table t; 1 and *out if there was one
- * the action applies to.  own gives a started request its id.  Inline in each public
- * function, where action is a constant: completions are on every program's hot path. */
+/* Applies action to entry s of table t (none if NULL); 1 and *out if there was one the
+ * action applies to.  own gives a started request its id.  Inline where action is a
+ * constant: completions are on every program's hot path. */
+static inline __attribute__((always_inline)) int apply(struct pz_request_table *t,
+                                                       struct pz_request_table *own,
+                                                       struct slot *s, enum action action,
+                                                       struct pz_request *out)
+{
+    if (!s || !(s->r.active || action == START || action == REMOVE || action == CANCEL))
+        return 0;
+    switch (action) {
+    case COMPLETE:
+        if (s->r.persistent) {
+            *out = s->r;
+            s->r.active = 0;
+            s->r.cancelled = 0;
+            break;
+        }
+        *out = s->r;
+        erase(t, s);
+        break;
+    case START:
+        s->r.active = 1;
+        s->r.id = new_id(own);
+        *out = s->r;
+        break;
+    case CANCEL:
+        s->r.cancelled = 1;
+        break;
+    case REMOVE:
+        erase(t, s);
+        break;
+    case PEEK:
+        *out = s->r;
+        break;
+    }
+    return 1;
+}
+
+/* apply() to the entry of slot i of s that was not posted at its variable.  Out of line,
+ * apart from the common case, which then saves no registers for it. */
+static __attribute__((noinline)) int apply_unclaimed(struct pz_request_table *t,
+                                                    struct pz_request_table *own,
+                                                    const struct pz_request_slots *s, int i,
+                                                    enum action action,
+                                                    struct pz_request *out)
+{
+    return t->slots ? apply(t, own, unclaimed(t, s, i), action, out) : 0;
+}
+
+/* Applies action to the entry of slot i of s in table t (requests.h). */
 static inline __attribute__((always_inline)) int act_in(struct pz_request_table *t,
                                                         struct pz_request_table *own,
                                                         const struct pz_request_slots *sl,
@@ -224,39 +270,11 @@ static inline __attribute__((always_inline)) int act_in(struct pz_request_table 
                                                         struct pz_request *out, int locked)
 {
     struct slot *s;
-    int done = 0;
+    int done;
 
     lock(t, locked);
-    s = lookup(t, key(sl->handles[i]), sl, i);
-    if (s && (s->r.active || action == START || action == REMOVE || action == CANCEL)) {
-        done = 1;
-        switch (action) {
-        case COMPLETE:
-            if (s->r.persistent) {
-                *out = s->r;
-                s->r.active = 0;
-                s->r.cancelled = 0;
-                break;
-            }
-            *out = s->r;
-            erase(t, s);
-            break;
-        case START:
-            s->r.active = 1;
-            s->r.id = new_id(own);
-            *out = s->r;
-            break;
-        case CANCEL:
-            s->r.cancelled = 1;
-            break;
-        case REMOVE:
-            erase(t, s);
-            break;
-        case PEEK:
-            *out = s->r;
-            break;
-        }
-    }
+    s = posted_at(t, key(sl->handles[i]), (uintptr_t)(sl->at + i));
+    done = s ? apply(t, own, s, action, out) : apply_unclaimed(t, own, sl, i, action, out);
     unlock(t, locked);
     return done;
 }
@@ -276,16 +294,13 @@ static __attribute__((noinline)) int act_threaded(struct pz_request_table *own,
     return 0;
 }
 
-/* The thread's own table: the only one when the program has one thread. */
+/* The thread's own table: the only one when the program has one thread.  out is NULL
+ * for CANCEL and REMOVE, which give nothing back. */
 static inline __attribute__((always_inline)) int act(struct pz_request_table *own,
                                                      const struct pz_request_slots *s,
                                                      int i, enum action action,
                                                      struct pz_request *out)
 {
-    struct pz_request ignored;
-
-    if (!out)
-        out = &ignored;
     if (__builtin_expect(pz_runtime_threaded(), 0))
         return act_threaded(own, s, i, action, out);
     return act_in(own, own, s, i, action, out, 0);
