@@ -43,6 +43,7 @@ struct pz_call {
     uint32_t comm;                    /* communicator of a matched message (mrecv) */
     MPI_Status status;                /* stands in for MPI_STATUS_IGNORE */
     MPI_Request *requests;            /* the requests as they were before the call */
+    const MPI_Request *program_requests;  /* the program's array of them (its variable) */
     MPI_Status *statuses;             /* stand-in for MPI_STATUSES_IGNORE */
     unsigned allocated;               /* PZ_ALLOCATED_*: what a pre hook allocated */
     int nrequests;

@@ -100,7 +100,7 @@ PZ_ALWAYS_INLINE void pz_post_coll(struct pz_call *c, enum pz_coll_op kind,
                                           rcounts, stypes, rtypes, root, comm);
 
     if (request)
-        pz_requests_post(c->thread->requests, *request, &r);
+        pz_requests_post(c->thread->requests, request, &r);
     pz_add_request_event(c, &r, request ? PZ_ITEM_NBC_REQUEST : PZ_ITEM_COLL);
 }
 
@@ -118,7 +118,7 @@ PZ_ALWAYS_INLINE void pz_post_pcoll(struct pz_call *c, enum pz_coll_op kind,
                                           rcounts, stypes, rtypes, root, comm);
 
     r.persistent = 1;
-    pz_requests_add(c->thread->requests, *request, &r);
+    pz_requests_add(c->thread->requests, request, &r);
 }
 
 /* Neighborhood collectives (hooks_nbr.c): an Alltoallv whose per-peer byte lists have

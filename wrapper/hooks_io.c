@@ -134,7 +134,7 @@ void pz_post_io_iaccess(struct pz_call *c, MPI_File fh, MPI_Count count, MPI_Dat
 
     if (r.comm == PZ_NO_HANDLE || *request == MPI_REQUEST_NULL)
         return;
-    pz_requests_post(c->thread->requests, *request, &r);
+    pz_requests_post(c->thread->requests, request, &r);
     begin(c, r.comm, mode_of(c->id), OTF2_IO_OPERATION_FLAG_NON_BLOCKING | collective_of(c->id),
           r.bytes, r.id);
     if ((it = io_item(c, PZ_ITEM_IO_ISSUED, r.comm)))

@@ -108,10 +108,10 @@ void pz_nbr_record(struct pz_call *c, struct pz_counts scounts, MPI_Count scount
         r.recv_counts = pz_vcounts_intern(pz_wide_counts(received), MPI_BYTE, NULL, size);
         if (persistent) {
             r.persistent = 1;
-            pz_requests_add(c->thread->requests, *request, &r);
+            pz_requests_add(c->thread->requests, request, &r);
         } else {
             if (request)
-                pz_requests_post(c->thread->requests, *request, &r);
+                pz_requests_post(c->thread->requests, request, &r);
             pz_add_request_event(c, &r, request ? PZ_ITEM_NBC_REQUEST : PZ_ITEM_COLL);
         }
     }

@@ -156,7 +156,7 @@ void pz_post_imrecv(struct pz_call *c, MPI_Request *request)
     struct pz_request r = { .kind = PZ_REQ_RECV, .comm = c->comm, .peer = MPI_ANY_SOURCE,
                             .tag = MPI_ANY_TAG };
 
-    pz_posted(c, &r, *request);
+    pz_posted(c, &r, request);
 }
 
 void pz_post_isendrecv(struct pz_call *c, MPI_Count count, MPI_Datatype type, int peer, int tag,
@@ -173,7 +173,7 @@ void pz_post_isendrecv(struct pz_call *c, MPI_Count count, MPI_Datatype type, in
     recv.bytes = rtype == MPI_DATATYPE_NULL ? send.bytes : pz_bytes(rcount, rtype);
 
     if (peer != MPI_PROC_NULL)
-        pz_posted(c, &send, *request);
+        pz_posted(c, &send, request);
     if (rpeer != MPI_PROC_NULL)
-        pz_posted(c, &recv, *request);
+        pz_posted(c, &recv, request);
 }

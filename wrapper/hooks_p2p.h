@@ -45,8 +45,10 @@ static inline void pz_add_received(struct pz_call *c, uint32_t comm, const MPI_S
     pz_item_keep_status(it, status);
 }
 
-/* Remembers a posted send or receive r under its request and records its post. */
-PZ_ALWAYS_INLINE void pz_posted(struct pz_call *c, struct pz_request *r, MPI_Request request)
+/* Remembers a posted send or receive r under the program's request variable and records
+ * its post. */
+PZ_ALWAYS_INLINE void pz_posted(struct pz_call *c, struct pz_request *r,
+                                const MPI_Request *request)
 {
     pz_requests_post(c->thread->requests, request, r);
     pz_add_request_event(c, r, r->kind == PZ_REQ_SEND ? PZ_ITEM_ISEND : PZ_ITEM_IRECV_REQUEST);
@@ -91,7 +93,7 @@ PZ_ALWAYS_INLINE void pz_post_isend(struct pz_call *c, MPI_Count count, MPI_Data
         return;
     r.comm = pz_comm_ref(comm);
     r.bytes = pz_bytes(count, type);
-    pz_posted(c, &r, *request);
+    pz_posted(c, &r, request);
 }
 
 PZ_ALWAYS_INLINE int pz_pre_irecv(struct pz_call *c, int peer, int tag, MPI_Comm comm,
@@ -108,7 +110,7 @@ PZ_ALWAYS_INLINE void pz_post_irecv(struct pz_call *c, int peer, int tag, MPI_Co
     if (peer == MPI_PROC_NULL)
         return;
     r.comm = pz_comm_ref(comm);
-    pz_posted(c, &r, *request);
+    pz_posted(c, &r, request);
 }
 
 #endif

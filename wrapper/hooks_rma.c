@@ -82,7 +82,7 @@ static struct pz_item *transfer(struct pz_call *c, enum pz_item_kind kind, int p
         return NULL;
     it->bytes = bytes;
     if (request && *request != MPI_REQUEST_NULL) {
-        pz_requests_post(c->thread->requests, *request, &r);
+        pz_requests_post(c->thread->requests, request, &r);
         it->request = r.id;
     }
     return it;

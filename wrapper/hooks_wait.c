@@ -1,6 +1,7 @@
 /* Hooks of the wait and test family and of persistent requests.  A pre hook keeps a
- * copy of the request handles, which MPI overwrites when it completes them, and stands
- * in for ignored statuses, so that the post hook knows what completed and how. */
+ * copy of the request handles, which MPI overwrites when it completes them, and where
+ * the program holds them, and stands in for ignored statuses, so that the post hook
+ * knows what completed and how. */
 #include <stdlib.h>
 
 #include "comms.h"
@@ -10,6 +11,7 @@
 PZ_ALWAYS_INLINE int keep_requests(struct pz_call *c, int n, const MPI_Request *requests)
 {
     c->nrequests = n > 0 ? n : 0;
+    c->program_requests = requests;
     c->requests = c->inline_requests;
     if (n > PZ_INLINE_REQUESTS) {
         if (!(c->requests = malloc((size_t)n * sizeof(MPI_Request)))) {
@@ -79,28 +81,37 @@ PZ_ALWAYS_INLINE void record_completion(struct pz_call *c, struct pz_request r,
     }
 }
 
-/* Records the completion of the request that was handle (both halves of an
- * MPI_Isendrecv).  Inline in each wait and test hook: it runs for every request they
- * complete. */
-PZ_ALWAYS_INLINE void completed(struct pz_call *c, MPI_Request handle,
-                                const MPI_Status *status)
+/* The requests the call was given: where the program holds them, and their handles. */
+PZ_ALWAYS_INLINE struct pz_request_slots kept_slots(const struct pz_call *c)
 {
+    return (struct pz_request_slots){ c->program_requests, c->requests, c->nrequests };
+}
+
+/* Records the completion of the request of the call's slot i (both halves of an
+ * MPI_Isendrecv, posted at one variable).  Inline in each wait and test hook: it runs
+ * for every request they complete. */
+PZ_ALWAYS_INLINE void completed(struct pz_call *c, int i, const MPI_Status *status)
+{
+    struct pz_request_slots s = kept_slots(c);
     struct pz_request r;
 
-    if (handle == MPI_REQUEST_NULL || !pz_requests_complete(c->thread->requests, handle, &r))
+    if (c->requests[i] == MPI_REQUEST_NULL ||
+        !pz_requests_complete(c->thread->requests, &s, i, &r))
         return;
     record_completion(c, r, status);
-    if (r.pair == PZ_PAIR_SEND && pz_requests_complete(c->thread->requests, handle, &r))
+    if (r.pair == PZ_PAIR_SEND && pz_requests_complete(c->thread->requests, &s, i, &r))
         record_completion(c, r, status);
 }
 
 /* A test that completed nothing: each request it looked at was tested. */
 static void tested(struct pz_call *c)
 {
+    struct pz_request_slots s = kept_slots(c);
     struct pz_request r;
 
     for (int i = 0; i < c->nrequests; i++)
-        if (c->requests[i] != MPI_REQUEST_NULL && pz_requests_find(c->thread->requests, c->requests[i], &r))
+        if (c->requests[i] != MPI_REQUEST_NULL &&
+            pz_requests_find(c->thread->requests, &s, i, &r))
             pz_add_request_event(c, &r, PZ_ITEM_REQUEST_TEST);
 }
 
@@ -115,7 +126,7 @@ void pz_post_wait(struct pz_call *c, int *flag, MPI_Status *status)
     if (flag && !*flag)
         tested(c);
     else
-        completed(c, c->requests[0], status);
+        completed(c, 0, status);
 }
 
 int pz_pre_waitall(struct pz_call *c, int n, MPI_Request *requests, MPI_Status **statuses)
@@ -131,7 +142,7 @@ void pz_post_waitall(struct pz_call *c, int n, int *flag, MPI_Status *statuses)
         return;
     }
     for (int i = 0; i < n && i < c->nrequests; i++)
-        completed(c, c->requests[i], statuses == MPI_STATUSES_IGNORE ? NULL : &statuses[i]);
+        completed(c, i, statuses == MPI_STATUSES_IGNORE ? NULL : &statuses[i]);
 }
 
 int pz_pre_waitany(struct pz_call *c, int n, MPI_Request *requests, MPI_Status **status)
@@ -145,7 +156,7 @@ void pz_post_waitany(struct pz_call *c, int *index, int *flag, MPI_Status *statu
     if (flag && !*flag)
         tested(c);
     else if (*index != MPI_UNDEFINED && *index < c->nrequests)
-        completed(c, c->requests[*index], status);
+        completed(c, *index, status);
 }
 
 int pz_pre_waitsome(struct pz_call *c, int n, MPI_Request *requests, MPI_Status **statuses)
@@ -164,12 +175,11 @@ void pz_post_waitsome(struct pz_call *c, int *outcount, int *indices, MPI_Status
     }
     for (int k = 0; k < *outcount; k++)
         if (indices[k] >= 0 && indices[k] < c->nrequests)
-            completed(c, c->requests[indices[k]],
-                      statuses == MPI_STATUSES_IGNORE ? NULL : &statuses[k]);
+            completed(c, indices[k], statuses == MPI_STATUSES_IGNORE ? NULL : &statuses[k]);
 }
 
 static void persistent(struct pz_call *c, int kind, uint64_t bytes, int peer, int tag,
-                       MPI_Comm comm, MPI_Request request)
+                       MPI_Comm comm, const MPI_Request *request)
 {
     struct pz_request r = { .kind = (uint8_t)kind, .persistent = 1, .comm = pz_comm_ref(comm),
                             .peer = peer, .tag = tag, .bytes = bytes };
@@ -181,13 +191,13 @@ static void persistent(struct pz_call *c, int kind, uint64_t bytes, int peer, in
 void pz_post_psend_init(struct pz_call *c, MPI_Count count, MPI_Datatype type, int peer, int tag,
                         MPI_Comm comm, MPI_Request *request)
 {
-    persistent(c, PZ_REQ_SEND, pz_bytes(count, type), peer, tag, comm, *request);
+    persistent(c, PZ_REQ_SEND, pz_bytes(count, type), peer, tag, comm, request);
 }
 
 void pz_post_precv_init(struct pz_call *c, int peer, int tag, MPI_Comm comm,
                         MPI_Request *request)
 {
-    persistent(c, PZ_REQ_RECV, 0, peer, tag, comm, *request);
+    persistent(c, PZ_REQ_RECV, 0, peer, tag, comm, request);
 }
 
 void pz_post_start(struct pz_call *c, MPI_Request *request)
@@ -195,12 +205,15 @@ void pz_post_start(struct pz_call *c, MPI_Request *request)
     pz_post_startall(c, 1, request);
 }
 
+/* A persistent request keeps the variable of its *_init: a program that starts it from
+ * another variable or array has it found by handle (requests.h). */
 void pz_post_startall(struct pz_call *c, int n, MPI_Request *requests)
 {
+    struct pz_request_slots s = { requests, requests, n };
     struct pz_request r;
 
     for (int i = 0; i < n; i++)
-        if (pz_requests_start(c->thread->requests, requests[i], &r))
+        if (pz_requests_start(c->thread->requests, &s, i, &r))
             pz_add_request_event(c, &r, r.kind == PZ_REQ_SEND   ? PZ_ITEM_ISEND
                                         : r.kind == PZ_REQ_COLL ? PZ_ITEM_NBC_REQUEST
                                                                 : PZ_ITEM_IRECV_REQUEST);
@@ -208,14 +221,18 @@ void pz_post_startall(struct pz_call *c, int n, MPI_Request *requests)
 
 int pz_pre_request_free(struct pz_call *c, MPI_Request *request)
 {
+    struct pz_request_slots s = { request, request, 1 };
+
     if (*request != MPI_REQUEST_NULL)
-        pz_requests_remove(c->thread->requests, *request);
+        pz_requests_remove(c->thread->requests, &s, 0);
     return 0;
 }
 
 int pz_pre_cancel(struct pz_call *c, MPI_Request *request)
 {
+    struct pz_request_slots s = { request, request, 1 };
+
     if (*request != MPI_REQUEST_NULL)
-        pz_requests_cancel(c->thread->requests, *request);
+        pz_requests_cancel(c->thread->requests, &s, 0);
     return 0;
 }

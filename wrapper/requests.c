@@ -4,9 +4,10 @@
  * confused between them; a request completed by another thread than its poster is found
  * in the poster's table.  Tables are locked only under MPI_THREAD_MULTIPLE.  One handle
  * may stand for several requests at once: MPICH returns the same prebuilt handle for
- * every send that completed at once, so a Waitall can hold it twice.  Entries of one
- * handle stay in probe order, oldest first (backward-shift deletion keeps their order),
- * and each completion takes the oldest. */
+ * every send that completed at once, so a Waitall can hold it twice.  Entries are
+ * keyed by handle; the address of the program's variable each was posted with chooses
+ * among the entries of one handle (requests.h).  Entries of one handle stay in probe
+ * order, oldest first (backward-shift deletion keeps their order). */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -17,7 +18,8 @@
 
 struct slot {
     uint64_t handle;           /* key(): the handle's bits */
-    uint8_t used;
+    uintptr_t at;              /* the program's variable the request was posted with; 0:
+                                * the slot is free (every post has a variable) */
     struct pz_request r;
 };
 
@@ -83,30 +85,62 @@ static uint32_t home(uint64_t handle, uint32_t capacity)
     return ((uint32_t)(handle ^ (handle >> 32)) * 2654435761u) & (capacity - 1);
 }
 
-static struct slot *lookup(struct pz_request_table *t, uint64_t handle)
+/* Whether another slot of s claims entry j of t's chain of handle, which begins at
+ * start: the entry was posted at that slot's variable, which held handle, and is the
+ * oldest entry of handle posted there (the one that slot takes). */
+static int claimed(const struct pz_request_table *t, uint32_t start, uint32_t j,
+                   const struct pz_request_slots *s, uint64_t handle)
+{
+    uintptr_t at = t->slots[j].at, offset = at - (uintptr_t)s->at;
+    size_t k = offset / sizeof(MPI_Request);
+
+    if (offset % sizeof(MPI_Request) != 0 || k >= (size_t)s->n || key(s->handles[k]) != handle)
+        return 0;
+    for (uint32_t m = start; m != j; m = (m + 1) & (t->cap - 1))
+        if (t->slots[m].handle == handle && t->slots[m].at == at)
+            return 0;
+    return 1;
+}
+
+/* The entry of slot i of s when none of its handle was posted at its variable
+ * (requests.h): the oldest of its handle that no other slot of s claims. */
+static struct slot *unclaimed(struct pz_request_table *t, const struct pz_request_slots *s,
+                              int i)
+{
+    uint64_t handle = key(s->handles[i]);
+    uint32_t start = home(handle, t->cap);
+
+    for (uint32_t j = start; t->slots[j].at; j = (j + 1) & (t->cap - 1))
+        if (t->slots[j].handle == handle && !claimed(t, start, j, s, handle))
+            return &t->slots[j];
+    return NULL;
+}
+
+/* The oldest entry of handle posted at variable at: the entry of the slot at at, in the
+ * common case; NULL if there is none. */
+static inline __attribute__((always_inline)) struct slot *
+posted_at(struct pz_request_table *t, uint64_t handle, uintptr_t at)
 {
     if (!t->slots)
         return NULL;
-    for (uint32_t i = home(handle, t->cap);; i = (i + 1) & (t->cap - 1)) {
-        if (!t->slots[i].used)
-            return NULL;
-        if (t->slots[i].handle == handle)
-            return &t->slots[i];
-    }
+    for (uint32_t j = home(handle, t->cap); t->slots[j].at; j = (j + 1) & (t->cap - 1))
+        if (t->slots[j].handle == handle && t->slots[j].at == at)
+            return &t->slots[j];
+    return NULL;
 }
 
 /* Puts r after every entry of the same handle.  Inline, as erase: the table's hot paths
  * are each one function. */
-static inline __attribute__((always_inline)) void insert(struct slot *slots,
-                                                        uint32_t capacity, uint64_t handle,
+static inline __attribute__((always_inline)) void insert(struct slot *slots, uint32_t capacity,
+                                                        uint64_t handle, uintptr_t at,
                                                         const struct pz_request *r)
 {
     uint32_t i = home(handle, capacity);
 
-    while (slots[i].used)
+    while (slots[i].at)
         i = (i + 1) & (capacity - 1);
     slots[i].handle = handle;
-    slots[i].used = 1;
+    slots[i].at = at;
     slots[i].r = *r;
 }
 
@@ -118,8 +152,8 @@ static __attribute__((noinline)) int grow(struct pz_request_table *t)
     if (!n)
         return -1;
     for (uint32_t i = 0; i < t->cap; i++)
-        if (t->slots[i].used)
-            insert(n, ncap, t->slots[i].handle, &t->slots[i].r);
+        if (t->slots[i].at)
+            insert(n, ncap, t->slots[i].handle, t->slots[i].at, &t->slots[i].r);
     free(t->slots);
     t->slots = n;
     t->cap = ncap;
@@ -132,7 +166,7 @@ static inline __attribute__((always_inline)) void erase(struct pz_request_table 
 {
     uint32_t hole = (uint32_t)(s - t->slots), mask = t->cap - 1;
 
-    for (uint32_t j = (hole + 1) & mask; t->slots[j].used; j = (j + 1) & mask) {
+    for (uint32_t j = (hole + 1) & mask; t->slots[j].at; j = (j + 1) & mask) {
         uint32_t h = home(t->slots[j].handle, t->cap);
 
         if (((j - h) & mask) >= ((j - hole) & mask)) {
@@ -140,7 +174,7 @@ static inline __attribute__((always_inline)) void erase(struct pz_request_table 
             hole = j;
         }
     }
-    t->slots[hole].used = 0;
+    t->slots[hole].at = 0;
     t->count--;
 }
 
@@ -154,21 +188,22 @@ static uint64_t new_id(struct pz_request_table *own)
     return own->next_id++;
 }
 
-void pz_requests_post(struct pz_request_table *own, MPI_Request handle, struct pz_request *r)
+void pz_requests_post(struct pz_request_table *own, const MPI_Request *request,
+                      struct pz_request *r)
 {
     r->id = new_id(own);
     r->active = 1;
-    pz_requests_add(own, handle, r);
+    pz_requests_add(own, request, r);
 }
 
-void pz_requests_add(struct pz_request_table *own, MPI_Request handle,
+void pz_requests_add(struct pz_request_table *own, const MPI_Request *request,
                      const struct pz_request *r)
 {
     int locked = pz_runtime_threaded();
 
     lock(own, locked);
     if (__builtin_expect(2 * (own->count + 1) <= own->cap, 1) || grow(own) == 0) {
-        insert(own->slots, own->cap, key(handle), r);
+        insert(own->slots, own->cap, key(*request), (uintptr_t)request, r);
         own->count++;
     }
     unlock(own, locked);
@@ -177,48 +212,69 @@ void pz_requests_add(struct pz_request_table *own, MPI_Request handle,
 /* What an operation does to the entry it found. */
 enum action { PEEK, COMPLETE, START, CANCEL, REMOVE };
 
-/* Applies action to the oldest entry of handle in table t; 1 and *out if there was one
- * the action applies to.  own gives a started request its id.  Inline in each public
- * function, where action is a constant: completions are on every program's hot path. */
+/* Applies action to entry s of table t (none if NULL); 1 and *out if there was one the
+ * action applies to.  own gives a started request its id.  Inline where action is a
+ * constant: completions are on every program's hot path. */
+static inline __attribute__((always_inline)) int apply(struct pz_request_table *t,
+                                                       struct pz_request_table *own,
+                                                       struct slot *s, enum action action,
+                                                       struct pz_request *out)
+{
+    if (!s || !(s->r.active || action == START || action == REMOVE || action == CANCEL))
+        return 0;
+    switch (action) {
+    case COMPLETE:
+        if (s->r.persistent) {
+            *out = s->r;
+            s->r.active = 0;
+            s->r.cancelled = 0;
+            break;
+        }
+        *out = s->r;
+        erase(t, s);
+        break;
+    case START:
+        s->r.active = 1;
+        s->r.id = new_id(own);
+        *out = s->r;
+        break;
+    case CANCEL:
+        s->r.cancelled = 1;
+        break;
+    case REMOVE:
+        erase(t, s);
+        break;
+    case PEEK:
+        *out = s->r;
+        break;
+    }
+    return 1;
+}
+
+/* apply() to the entry of slot i of s that was not posted at its variable.  Out of line,
+ * apart from the common case, which then saves no registers for it. */
+static __attribute__((noinline)) int apply_unclaimed(struct pz_request_table *t,
+                                                    struct pz_request_table *own,
+                                                    const struct pz_request_slots *s, int i,
+                                                    enum action action,
+                                                    struct pz_request *out)
+{
+    return t->slots ? apply(t, own, unclaimed(t, s, i), action, out) : 0;
+}
+
+/* Applies action to the entry of slot i of s in table t (requests.h). */
 static inline __attribute__((always_inline)) int act_in(struct pz_request_table *t,
                                                         struct pz_request_table *own,
-                                                        uint64_t handle, enum action action,
+                                                        const struct pz_request_slots *sl,
+                                                        int i, enum action action,
                                                         struct pz_request *out, int locked)
 {
     struct slot *s;
-    int done = 0;
+    int done;
 
     lock(t, locked);
-    s = lookup(t, handle);
-    if (s && (s->r.active || action == START || action == REMOVE || action == CANCEL)) {
-        done = 1;
-        switch (action) {
-        case COMPLETE:
-            if (s->r.persistent) {
-                *out = s->r;
-                s->r.active = 0;
-                s->r.cancelled = 0;
-                break;
-            }
-            *out = s->r;
-            erase(t, s);
-            break;
-        case START:
-            s->r.active = 1;
-            s->r.id = new_id(own);
-            *out = s->r;
-            break;
-        case CANCEL:
-            s->r.cancelled = 1;
-            break;
-        case REMOVE:
-            erase(t, s);
-            break;
-        case PEEK:
-            *out = s->r;
-            break;
-        }
-    }
+    s = posted_at(t, key(sl->handles[i]), (uintptr_t)(sl->at + i));
+    done = s ? apply(t, own, s, action, out) : apply_unclaimed(t, own, sl, i, action, out);
     unlock(t, locked);
     return done;
 }
@@ -226,55 +282,54 @@ static inline __attribute__((always_inline)) int act_in(struct pz_request_table 
 /* Under MPI_THREAD_MULTIPLE: the thread's own table first, then those of the other
  * threads, each locked.  Out of line, so that the path of a program of one thread
  * saves no registers for the calls of this one. */
-static __attribute__((noinline)) int act_threaded(struct pz_request_table *own, uint64_t h,
+static __attribute__((noinline)) int act_threaded(struct pz_request_table *own,
+                                                  const struct pz_request_slots *s, int i,
                                                   enum action action, struct pz_request *out)
 {
-    if (act_in(own, own, h, action, out, 1))
+    if (act_in(own, own, s, i, action, out, 1))
         return 1;
     for (struct pz_request_table *t = atomic_load(&tables); t; t = t->next)
-        if (t != own && act_in(t, own, h, action, out, 1))
+        if (t != own && act_in(t, own, s, i, action, out, 1))
             return 1;
     return 0;
 }
 
-/* The thread's own table: the only one when the program has one thread. */
+/* The thread's own table: the only one when the program has one thread.  out is NULL
+ * for CANCEL and REMOVE, which give nothing back. */
 static inline __attribute__((always_inline)) int act(struct pz_request_table *own,
-                                                     MPI_Request handle, enum action action,
+                                                     const struct pz_request_slots *s,
+                                                     int i, enum action action,
                                                      struct pz_request *out)
 {
-    uint64_t h = key(handle);
-    struct pz_request ignored;
-
-    if (!out)
-        out = &ignored;
     if (__builtin_expect(pz_runtime_threaded(), 0))
-        return act_threaded(own, h, action, out);
-    return act_in(own, own, h, action, out, 0);
+        return act_threaded(own, s, i, action, out);
+    return act_in(own, own, s, i, action, out, 0);
 }
 
-int pz_requests_find(struct pz_request_table *own, MPI_Request handle, struct pz_request *out)
+int pz_requests_find(struct pz_request_table *own, const struct pz_request_slots *s, int i,
+                     struct pz_request *out)
 {
-    return act(own, handle, PEEK, out);
+    return act(own, s, i, PEEK, out);
 }
 
-int pz_requests_complete(struct pz_request_table *own, MPI_Request handle,
-                         struct pz_request *out)
+int pz_requests_complete(struct pz_request_table *own, const struct pz_request_slots *s,
+                         int i, struct pz_request *out)
 {
-    return act(own, handle, COMPLETE, out);
+    return act(own, s, i, COMPLETE, out);
 }
 
-int pz_requests_start(struct pz_request_table *own, MPI_Request handle,
+int pz_requests_start(struct pz_request_table *own, const struct pz_request_slots *s, int i,
                       struct pz_request *out)
 {
-    return act(own, handle, START, out);
+    return act(own, s, i, START, out);
 }
 
-void pz_requests_cancel(struct pz_request_table *own, MPI_Request handle)
+void pz_requests_cancel(struct pz_request_table *own, const struct pz_request_slots *s, int i)
 {
-    act(own, handle, CANCEL, NULL);
+    act(own, s, i, CANCEL, NULL);
 }
 
-void pz_requests_remove(struct pz_request_table *own, MPI_Request handle)
+void pz_requests_remove(struct pz_request_table *own, const struct pz_request_slots *s, int i)
 {
-    act(own, handle, REMOVE, NULL);
+    act(own, s, i, REMOVE, NULL);
 }

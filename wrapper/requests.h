@@ -36,34 +36,56 @@ struct pz_request_table;
 
 struct pz_request_table *pz_request_table_new(void);
 
-/* Each function below looks in the table own of the calling thread first, then in the
- * other threads' tables.  Under MPI_THREAD_MULTIPLE the tables are locked. */
+/* Where the program holds the handles it passes to a wait, test, start, cancel or free
+ * call: the call's array of n request variables (for a call of one request, its
+ * variable, n = 1), and the handles they held when the call began (MPI overwrites
+ * those it completes).  Slot i of the call is at[i]. */
+struct pz_request_slots {
+    const MPI_Request *at;
+    const MPI_Request *handles;
+    int n;
+};
 
-/* Remembers r for handle in own, after the requests the handle already stands for. */
-void pz_requests_add(struct pz_request_table *own, MPI_Request handle,
+/* Each function below looks in the table own of the calling thread first, then in the
+ * other threads' tables.  Under MPI_THREAD_MULTIPLE the tables are locked.
+ *
+ * A request is kept under its handle and the address of the program's variable it was
+ * posted with (the request argument of MPI_Isend, MPI_Send_init...): MPI gives one
+ * handle to several requests (MPICH: every send that completed at once, and every send
+ * to MPI_PROC_NULL, which is not recorded), and the variable tells them apart.  Slot i
+ * of a call takes, among the requests of its handle, the oldest posted at at[i]; if
+ * there is none, the oldest that no other slot of the call holding the same handle
+ * claims as the oldest posted at its own variable (so a program that copied its
+ * handles into another array completes them oldest first). */
+
+/* Remembers r, posted with the program's variable request, which holds its handle, in
+ * own, after the requests the handle already stands for. */
+void pz_requests_add(struct pz_request_table *own, const MPI_Request *request,
                      const struct pz_request *r);
 
-/* A nonblocking operation r posted under handle by own's thread (the caller): gives r a
- * new request id of this process, makes it active and adds it to own. */
-void pz_requests_post(struct pz_request_table *own, MPI_Request handle, struct pz_request *r);
+/* A nonblocking operation r posted with variable request by own's thread (the caller):
+ * gives r a new request id of this process, makes it active and adds it to own. */
+void pz_requests_post(struct pz_request_table *own, const MPI_Request *request,
+                      struct pz_request *r);
 
-/* Looks handle up: 1 and *out (its oldest request) if it is known and active, else 0. */
-int pz_requests_find(struct pz_request_table *own, MPI_Request handle, struct pz_request *out);
+/* Looks slot i of s up: 1 and *out (its request) if it is known and active, else 0. */
+int pz_requests_find(struct pz_request_table *own, const struct pz_request_slots *s, int i,
+                     struct pz_request *out);
 
-/* Completion of handle: like pz_requests_find, and then forgets a nonpersistent request
- * and makes a persistent one inactive. */
-int pz_requests_complete(struct pz_request_table *own, MPI_Request handle,
-                         struct pz_request *out);
+/* Completion of slot i of s: like pz_requests_find, and then forgets a nonpersistent
+ * request and makes a persistent one inactive. */
+int pz_requests_complete(struct pz_request_table *own, const struct pz_request_slots *s,
+                         int i, struct pz_request *out);
 
-/* Start of persistent request handle: makes it active under a new id; 1 and *out if
- * known. */
-int pz_requests_start(struct pz_request_table *own, MPI_Request handle,
+/* Start of the persistent request of slot i of s: makes it active under a new id; 1 and
+ * *out if known. */
+int pz_requests_start(struct pz_request_table *own, const struct pz_request_slots *s, int i,
                       struct pz_request *out);
 
-/* MPI_Cancel on handle. */
-void pz_requests_cancel(struct pz_request_table *own, MPI_Request handle);
+/* MPI_Cancel on slot i of s. */
+void pz_requests_cancel(struct pz_request_table *own, const struct pz_request_slots *s, int i);
 
-/* MPI_Request_free on handle. */
-void pz_requests_remove(struct pz_request_table *own, MPI_Request handle);
+/* MPI_Request_free on slot i of s. */
+void pz_requests_remove(struct pz_request_table *own, const struct pz_request_slots *s, int i);
 
 #endif
