@@ -19,6 +19,7 @@
 #include "scale_replay.h"
 #include "scale_run.h"
 #include "trace_builder.h"
+#include "two_processes.h"
 
 #define MS TB_MS
 #define OFFSET MS(1)
@@ -87,57 +88,6 @@ static void expect_same_analysis(const char *dir, struct pz_analysis_stream *s)
     pz_analysis_free(&in_memory);
 }
 
-/* Two processes: an interval holding MPI_Init with a call site, nonblocking messages
- * in both directions, an Allreduce entered at different times, a blocking message on a
- * communicator whose ranks are swapped, and a nonblocking barrier. */
-static void record_two(const char *d)
-{
-    struct tb *b = tb_open(d, 2);
-    const int swapped_ranks[2] = { 1, 0 };
-    uint32_t swapped, interval;
-
-    cr_assert_not_null(b);
-    tb_set_offset(b, OFFSET);
-    swapped = tb_comm(b, "swapped", 2, swapped_ranks);
-    interval = tb_interval(b, 1, "/src/x.c", 10);
-    for (int p = 0; p < 2; p++) {
-        uint32_t init = tb_mpi(b, "MPI_Init"), waitall = tb_mpi(b, "MPI_Waitall");
-        uint32_t ibarrier = tb_mpi(b, "MPI_Ibarrier"), wait = tb_mpi(b, "MPI_Wait");
-        uint32_t peer = (uint32_t)(1 - p);
-
-        tb_enter_site(b, p, p ? MS(1.1) : MS(1), init, tb_site(b, "/src/x.c", 5));
-        tb_leave(b, p, MS(2), init);
-        tb_enter(b, p, MS(2.5), interval);
-        tb_enter(b, p, MS(3), tb_mpi(b, "MPI_Irecv"));
-        tb_mpi_irecv_request(b, p, MS(3), 1);
-        tb_leave(b, p, MS(3.1), tb_mpi(b, "MPI_Irecv"));
-        tb_enter(b, p, MS(3.2), tb_mpi(b, "MPI_Isend"));
-        tb_mpi_isend(b, p, MS(3.2), TB_WORLD, peer, 7 + (uint32_t)p, 64 >> p, 2);
-        tb_leave(b, p, MS(3.3), tb_mpi(b, "MPI_Isend"));
-        tb_enter(b, p, MS(3.5), waitall);
-        tb_mpi_irecv(b, p, MS(4), TB_WORLD, peer, 8 - (uint32_t)p, 32 << p, 1);
-        tb_mpi_isend_complete(b, p, MS(4), 2);
-        tb_leave(b, p, MS(4), waitall);
-        tb_collective_call(b, p, "MPI_Allreduce", p ? MS(5.2) : MS(5), MS(6),
-                           OTF2_COLLECTIVE_OP_ALLREDUCE, TB_WORLD, TB_NO_ROOT);
-        if (p == 0)
-            tb_send_call(b, 0, "MPI_Send", MS(7), MS(7.5), swapped, 0, 3);
-        else
-            tb_recv_call(b, 1, "MPI_Recv", MS(6.8), MS(7.6), swapped, 1, 3);
-        tb_enter(b, p, MS(7.6), ibarrier);
-        tb_nbc_request(b, p, MS(7.6), 3);
-        tb_leave(b, p, MS(7.7), ibarrier);
-        tb_enter(b, p, MS(7.8), wait);
-        tb_nbc_complete(b, p, MS(7.9), OTF2_COLLECTIVE_OP_BARRIER, swapped, TB_NO_ROOT, 0, 0,
-                        3);
-        tb_leave(b, p, MS(7.9), wait);
-        tb_leave(b, p, MS(8), interval);
-        tb_call(b, p, "MPI_Finalize", MS(9), MS(9));
-    }
-    cr_assert_eq(tb_close(b), 0, "the trace builder failed");
-}
-
-/* A stream on the definitions of the trace at path, named name. */
 static struct pz_analysis_stream *stream_on(const char *path, const char *name)
 {
     struct pz_analysis_stream *s;
@@ -158,7 +108,7 @@ Test(analysis_stream, a_recorded_run_predicted_is_analyzed_as_its_trace)
 
     snprintf(rec, sizeof(rec), "%s/rec", top);
     snprintf(out, sizeof(out), "%s/predicted", top);
-    record_two(rec);
+    tp_record_two(rec);
     sink.ctx = stream_on(rec, out);
     o.output = out;
     o.sink = &sink;
@@ -278,7 +228,7 @@ Test(analysis_stream, a_thread_going_back_in_time_is_refused)
     char rec[4200];
 
     snprintf(rec, sizeof(rec), "%s/rec", top);
-    record_two(rec);
+    tp_record_two(rec);
     s = stream_on(rec, "the run");
     put(s, 0, PZ_REC_ENTER, 0, 3);
     cr_assert_eq(pz_analysis_stream_record(s, 0, &(struct pz_rec){ .kind = PZ_REC_LEAVE },

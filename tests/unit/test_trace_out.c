@@ -17,6 +17,7 @@
 
 #include "analysis.h"
 #include "trace_builder.h"
+#include "two_processes.h"
 #include "trace_out.h"
 
 #define MS TB_MS
@@ -492,60 +493,6 @@ static void assert_same_definitions(const char *recorded, const char *predicted_
                  top);
 }
 
-/* The recorded run of two processes (ms):
- *   0: MPI_Init 1-2 (from x.c:5), interval 1 2.5-8: Irecv 3-3.1, Isend 3.2-3.3,
- *      Waitall 3.5-4, Allreduce 5-6, Send on "swapped" 7-7.5, Ibarrier on "swapped"
- *      7.6-7.7, Wait 7.8-7.9; MPI_Finalize 9
- *   1: the same, Init 1.1-2, its Recv on "swapped" 6.8-7.6, its Allreduce 5.2-6.
- * "swapped" has world ranks 1 and 0 as its ranks 0 and 1: process 0 is its rank 1 and
- * sends to its rank 0, process 1. */
-static void record_two(const char *d)
-{
-    struct tb *b = tb_open(d, 2);
-    const int swapped_ranks[2] = { 1, 0 };
-    uint32_t swapped, interval;
-
-    cr_assert_not_null(b);
-    tb_set_offset(b, OFFSET);
-    swapped = tb_comm(b, "swapped", 2, swapped_ranks);
-    interval = tb_interval(b, 1, "/src/x.c", 10);
-    for (int p = 0; p < 2; p++) {
-        uint32_t init = tb_mpi(b, "MPI_Init"), waitall = tb_mpi(b, "MPI_Waitall");
-        uint32_t ibarrier = tb_mpi(b, "MPI_Ibarrier"), wait = tb_mpi(b, "MPI_Wait");
-        uint32_t peer = (uint32_t)(1 - p);
-
-        tb_enter_site(b, p, p ? MS(1.1) : MS(1), init, tb_site(b, "/src/x.c", 5));
-        tb_leave(b, p, MS(2), init);
-        tb_enter(b, p, MS(2.5), interval);
-        tb_enter(b, p, MS(3), tb_mpi(b, "MPI_Irecv"));
-        tb_mpi_irecv_request(b, p, MS(3), 1);
-        tb_leave(b, p, MS(3.1), tb_mpi(b, "MPI_Irecv"));
-        tb_enter(b, p, MS(3.2), tb_mpi(b, "MPI_Isend"));
-        tb_mpi_isend(b, p, MS(3.2), TB_WORLD, peer, 7 + (uint32_t)p, 64 >> p, 2);
-        tb_leave(b, p, MS(3.3), tb_mpi(b, "MPI_Isend"));
-        tb_enter(b, p, MS(3.5), waitall);
-        tb_mpi_irecv(b, p, MS(4), TB_WORLD, peer, 8 - (uint32_t)p, 32 << p, 1);
-        tb_mpi_isend_complete(b, p, MS(4), 2);
-        tb_leave(b, p, MS(4), waitall);
-        tb_collective_call(b, p, "MPI_Allreduce", p ? MS(5.2) : MS(5), MS(6),
-                           OTF2_COLLECTIVE_OP_ALLREDUCE, TB_WORLD, TB_NO_ROOT);
-        if (p == 0)
-            tb_send_call(b, 0, "MPI_Send", MS(7), MS(7.5), swapped, 0, 3);
-        else
-            tb_recv_call(b, 1, "MPI_Recv", MS(6.8), MS(7.6), swapped, 1, 3);
-        tb_enter(b, p, MS(7.6), ibarrier);
-        tb_nbc_request(b, p, MS(7.6), 3);
-        tb_leave(b, p, MS(7.7), ibarrier);
-        tb_enter(b, p, MS(7.8), wait);
-        tb_nbc_complete(b, p, MS(7.9), OTF2_COLLECTIVE_OP_BARRIER, swapped, TB_NO_ROOT, 0, 0,
-                        3);
-        tb_leave(b, p, MS(7.9), wait);
-        tb_leave(b, p, MS(8), interval);
-        tb_call(b, p, "MPI_Finalize", MS(9), MS(9));
-    }
-    cr_assert_eq(tb_close(b), 0, "the trace builder failed");
-}
-
 /* Inserts r before record i of location p. */
 static void insert(struct archive *a, int p, size_t i, struct pz_rec r)
 {
@@ -587,7 +534,7 @@ Test(trace_out, every_event_at_its_predicted_time)
 {
     char rec[4096], pred[4096];
 
-    record_two(path_in("recorded", rec));
+    tp_record_two(path_in("recorded", rec));
     read_archive(rec, &in);
     add_other_records(&in);
     for (uint8_t k = PZ_REC_ENTER; k <= PZ_REC_FLUSH; k++)
@@ -615,7 +562,7 @@ Test(trace_out, the_analyzer_finds_the_same_run_three_times_longer)
     char rec[4096], pred[4096];
     struct pz_analysis recorded, again;
 
-    record_two(path_in("recorded", rec));
+    tp_record_two(path_in("recorded", rec));
     read_archive(rec, &in);
     write_predicted(rec, path_in("predicted", pred), &in);
     read_archive(pred, &out);
@@ -776,7 +723,7 @@ Test(trace_out, attributes_the_recorded_archive_lacks_are_left_out)
 {
     char rec[4096], pred[4096];
 
-    record_two(path_in("recorded", rec));
+    tp_record_two(path_in("recorded", rec));
     read_archive(rec, &in);
     cr_assert_eq(in.recs[1][1].kind, PZ_REC_LEAVE);
     in.recs[0][1].cpu = 77;
@@ -807,7 +754,7 @@ Test(trace_out, refuses_an_existing_trace_and_a_bad_recording)
     const uint64_t two[2] = { 0, 1 }, unknown[2] = { 0, 9 }, twice[2] = { 1, 1 };
     FILE *f;
 
-    record_two(path_in("recorded", rec));
+    tp_record_two(path_in("recorded", rec));
     snprintf(anchor, sizeof(anchor), "%s/traces.otf2", rec);
     assert_refused(rec, rec, 2, two, anchor);
     assert_refused(path_in("missing", junk), path_in("predicted", pred), 2, two, junk);
@@ -827,7 +774,7 @@ Test(trace_out, accepts_the_anchor_file_and_closes_null)
     struct pz_trace_out *o;
     struct pz_rec enter = blank(PZ_REC_ENTER);
 
-    record_two(path_in("recorded", rec));
+    tp_record_two(path_in("recorded", rec));
     snprintf(anchor, sizeof(anchor), "%s/traces.otf2", rec);
     o = pz_trace_out_open(anchor, path_in("predicted", pred), 1, one, err, sizeof(err));
     cr_assert_not_null(o, "%s", err);

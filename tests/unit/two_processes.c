@@ -1,0 +1,52 @@
+/* The recorded run of two processes (two_processes.h). */
+#include <criterion/criterion.h>
+
+#include "trace_builder.h"
+#include "two_processes.h"
+
+void tp_record_two(const char *d)
+{
+    struct tb *b = tb_open(d, 2);
+    const int swapped_ranks[2] = { 1, 0 };
+    uint32_t swapped, interval;
+
+    cr_assert_not_null(b);
+    tb_set_offset(b, TB_MS(1));
+    swapped = tb_comm(b, "swapped", 2, swapped_ranks);
+    interval = tb_interval(b, 1, "/src/x.c", 10);
+    for (int p = 0; p < 2; p++) {
+        uint32_t init = tb_mpi(b, "MPI_Init"), waitall = tb_mpi(b, "MPI_Waitall");
+        uint32_t ibarrier = tb_mpi(b, "MPI_Ibarrier"), wait = tb_mpi(b, "MPI_Wait");
+        uint32_t peer = (uint32_t)(1 - p);
+
+        tb_enter_site(b, p, p ? TB_MS(1.1) : TB_MS(1), init, tb_site(b, "/src/x.c", 5));
+        tb_leave(b, p, TB_MS(2), init);
+        tb_enter(b, p, TB_MS(2.5), interval);
+        tb_enter(b, p, TB_MS(3), tb_mpi(b, "MPI_Irecv"));
+        tb_mpi_irecv_request(b, p, TB_MS(3), 1);
+        tb_leave(b, p, TB_MS(3.1), tb_mpi(b, "MPI_Irecv"));
+        tb_enter(b, p, TB_MS(3.2), tb_mpi(b, "MPI_Isend"));
+        tb_mpi_isend(b, p, TB_MS(3.2), TB_WORLD, peer, 7 + (uint32_t)p, 64 >> p, 2);
+        tb_leave(b, p, TB_MS(3.3), tb_mpi(b, "MPI_Isend"));
+        tb_enter(b, p, TB_MS(3.5), waitall);
+        tb_mpi_irecv(b, p, TB_MS(4), TB_WORLD, peer, 8 - (uint32_t)p, 32 << p, 1);
+        tb_mpi_isend_complete(b, p, TB_MS(4), 2);
+        tb_leave(b, p, TB_MS(4), waitall);
+        tb_collective_call(b, p, "MPI_Allreduce", p ? TB_MS(5.2) : TB_MS(5), TB_MS(6),
+                           OTF2_COLLECTIVE_OP_ALLREDUCE, TB_WORLD, TB_NO_ROOT);
+        if (p == 0)
+            tb_send_call(b, 0, "MPI_Send", TB_MS(7), TB_MS(7.5), swapped, 0, 3);
+        else
+            tb_recv_call(b, 1, "MPI_Recv", TB_MS(6.8), TB_MS(7.6), swapped, 1, 3);
+        tb_enter(b, p, TB_MS(7.6), ibarrier);
+        tb_nbc_request(b, p, TB_MS(7.6), 3);
+        tb_leave(b, p, TB_MS(7.7), ibarrier);
+        tb_enter(b, p, TB_MS(7.8), wait);
+        tb_nbc_complete(b, p, TB_MS(7.9), OTF2_COLLECTIVE_OP_BARRIER, swapped, TB_NO_ROOT, 0, 0,
+                        3);
+        tb_leave(b, p, TB_MS(7.9), wait);
+        tb_leave(b, p, TB_MS(8), interval);
+        tb_call(b, p, "MPI_Finalize", TB_MS(9), TB_MS(9));
+    }
+    cr_assert_eq(tb_close(b), 0, "the trace builder failed");
+}
