@@ -666,7 +666,7 @@ static void call(struct proc *o)
     for (int i = 0; i < o->ends.n; i++)
         wait_for(o, &o->ends.v[i]);
     o->ends.n = 0;
-    if (!any)
+    if (!any && !pz_call_starts_mpi(pz_trace_in_region(o->in, enter->region)))
         compute(o, start, stop);
     pz_trace_in_consume(o->in, o->th, len);
     o->last = stop > o->last ? stop : o->last;
@@ -685,6 +685,8 @@ int pz_simgrid_actions(FILE *f, struct pz_trace_in *in, const struct pz_machine 
     o.nprocs = pz_trace_in_nprocs(in);
     o.resolution = pz_trace_in_resolution(in);
     o.last = r ? r->time : offset;
+    if (r && r->kind == PZ_REC_ENTER && pz_call_starts_mpi(pz_trace_in_region(in, r->region)))
+        o.last = run->init_start;   /* every process leaves MPI_Init then, at once */
     fprintf(f, "%d init\n", p);
     if (o.last > offset)         /* it started when it started in the recording */
         fprintf(f, "%d sleep %.9f\n", p, (double)(o.last - offset) / o.resolution);
@@ -830,6 +832,7 @@ int pz_simgrid_export_with_progress(const char *trace, const struct pz_machine *
                                                 errlen)))
         return -1;
     j.run.nprocs = pz_trace_in_nprocs(j.in);
+    j.run.init_start = pz_call_init_start(j.in);
     if (nprocs)
         *nprocs = j.run.nprocs;
     if (prepare(out, dir, err, errlen) != 0)

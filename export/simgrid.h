@@ -10,6 +10,7 @@
 #define PZ_SIMGRID_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "coll.h"
@@ -49,6 +50,7 @@ int pz_simgrid_export_with_progress(const char *trace, const struct pz_machine *
  * the algorithm of Bcast, Reduce and Allreduce is chosen as MPICH chooses it. */
 struct pz_simgrid_run {
     int nprocs;
+    uint64_t init_start;    /* pz_call_init_start: where every process leaves MPI_Init */
     double largest[PZ_COLL_NOPS];
 };
 
@@ -62,7 +64,8 @@ int pz_simgrid_hostfile(FILE *f, const struct pz_machine *m, int nprocs);
 
 /* The actions of process p, one line each ("P init", "P compute 1000", ...), from the
  * stream of its first thread in `in`, which it consumes; run->largest grows with its
- * collectives.  SMPI's time-independent traces have one stream of actions per process:
+ * collectives.  A process that begins with MPI_Init leaves it at run->init_start, which
+ * must be set before the first process is written.  SMPI's time-independent traces have one stream of actions per process:
  * the other threads of an MPI_THREAD_MULTIPLE program are not exported. */
 int pz_simgrid_actions(FILE *f, struct pz_trace_in *in, const struct pz_machine *m, int p,
                        struct pz_simgrid_run *run, char *err, size_t errlen);

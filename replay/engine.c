@@ -213,25 +213,11 @@ static int start(struct engine *e, const char *name, char *err, size_t errlen)
     return 0;
 }
 
-/* Whether rec is the Enter of MPI_Init (pz_engine_starts_mpi). */
+/* Whether rec is the Enter of MPI_Init (pz_call_starts_mpi). */
 static int enters_init(const struct engine *e, const struct pz_rec *rec)
 {
     return rec && rec->kind == PZ_REC_ENTER &&
-           pz_engine_starts_mpi(pz_trace_in_region(e->in, rec->region));
-}
-
-/* The latest Enter of MPI_Init of the threads that begin with one, 0 if none does. */
-static uint64_t latest_init(struct engine *e)
-{
-    uint64_t latest = 0;
-
-    for (int th = 0; th < e->nthreads; th++) {
-        const struct pz_rec *first = pz_trace_in_peek(e->in, th, 0);
-
-        if (enters_init(e, first) && first->time > latest)
-            latest = first->time;
-    }
-    return latest;
+           pz_call_starts_mpi(pz_trace_in_region(e->in, rec->region));
 }
 
 /* The recorded Leave of MPI_Init of process p into *leave, if its first thread begins
@@ -271,7 +257,7 @@ static uint64_t start_of(struct engine *e, int th, uint64_t init)
 
 static void place_threads(struct engine *e)
 {
-    uint64_t init = latest_init(e);
+    uint64_t init = pz_call_init_start(e->in);
 
     for (int th = 0; th < e->nthreads; th++) {
         struct thread *k = &e->threads[th];

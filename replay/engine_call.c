@@ -3,7 +3,7 @@
  * thread's process, and waits for the operations it completes; the call ends when the
  * last of those completes.  A call with no communication (MPI_Comm_rank, a test that
  * found nothing) takes its recorded time, scaled like computation; MPI_Init takes none
- * (pz_engine_starts_mpi); an MPI-IO call, which the model has no file system for, its
+ * (pz_call_starts_mpi); an MPI-IO call, which the model has no file system for, its
  * recorded time times the machine's io_scale. */
 #include <stdlib.h>
 #include <string.h>
@@ -524,11 +524,6 @@ static int event(struct engine *e, int th, const struct pz_rec *r,
     }
 }
 
-int pz_engine_starts_mpi(const struct pz_region_info *call)
-{
-    return call->call == PZ_CALL_MPI_Init || call->call == PZ_CALL_MPI_Init_thread;
-}
-
 int pz_engine_call(struct engine *e, int th)
 {
     struct thread *k = &e->threads[th];
@@ -553,7 +548,7 @@ int pz_engine_call(struct engine *e, int th)
     }
     last = pz_trace_in_peek(e->in, th, k->call_len - 1);
     if (!communicates && last && last->time > enter_time &&
-        !pz_engine_starts_mpi(call))
+        !pz_call_starts_mpi(call))
         k->wake = k->call_start + (double)(last->time - enter_time) / e->resolution *
                                       recorded_time_scale(e, call);
     /* the call lasts at least until the overheads of what it posted are spent */

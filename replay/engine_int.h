@@ -74,13 +74,6 @@ struct engine {
  * Returns 1 if th parked to wait for its partners, 0 if the call is done. */
 int pz_engine_call(struct engine *e, int th);
 
-/* Whether call is MPI_Init or MPI_Init_thread, which the replay makes instantaneous and
- * which every process leaves at once, at the latest start of any: its recorded time is
- * the process manager's start and the recorder's own, which say nothing of the machine
- * predicted, and MPICH's MPI_Init ends in its process manager's barrier; so a predicted
- * run is the program from the end of MPI_Init, the span a user times. */
-int pz_engine_starts_mpi(const struct pz_region_info *call);
-
 /* Ends the call of thread th at its wake time: writes its records, consumes them. */
 void pz_engine_finish_call(struct engine *e, int th);
 

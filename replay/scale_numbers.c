@@ -243,7 +243,7 @@ out:
  * replay does not model (MPI_Comm_split recorded without its collective...) is replayed
  * for that time, and a recording with more processes than cores stretches it,
  * busy-polling MPI most of all.  MPI_Init's stays in the synthesized recording, which
- * the replay makes instantaneous (pz_engine_starts_mpi). */
+ * the replay makes instantaneous (pz_call_starts_mpi). */
 static double shortest_duration(const struct pz_scale_program *m, const struct sp_stats *st,
                                 uint32_t k)
 {

@@ -15,6 +15,25 @@ size_t pz_call_length(struct pz_trace_in *t, int th, uint32_t region)
     return i;
 }
 
+int pz_call_starts_mpi(const struct pz_region_info *call)
+{
+    return call->call == PZ_CALL_MPI_Init || call->call == PZ_CALL_MPI_Init_thread;
+}
+
+uint64_t pz_call_init_start(struct pz_trace_in *t)
+{
+    uint64_t latest = 0;
+
+    for (int th = 0; th < pz_trace_in_nthreads(t); th++) {
+        const struct pz_rec *first = pz_trace_in_peek(t, th, 0);
+
+        if (first && first->kind == PZ_REC_ENTER &&
+            pz_call_starts_mpi(pz_trace_in_region(t, first->region)) && first->time > latest)
+            latest = first->time;
+    }
+    return latest;
+}
+
 const struct pz_rec *pz_call_completion(struct pz_trace_in *t, int th, size_t from,
                                         uint64_t id, enum pz_rec_kind a, enum pz_rec_kind b)
 {

@@ -15,6 +15,18 @@
  * included; the rest of the stream if the trace was cut. */
 size_t pz_call_length(struct pz_trace_in *t, int th, uint32_t region);
 
+/* Whether call is MPI_Init or MPI_Init_thread, which a prediction (the replay and the
+ * SimGrid export) makes instantaneous, every process leaving it at once at the latest
+ * start of any (pz_call_init_start): its recorded time is the process manager's start
+ * and the recorder's own, which say nothing of the machine predicted, and MPICH's
+ * MPI_Init ends in its process manager's barrier; so a predicted run is the program
+ * from the end of MPI_Init, the span a user times. */
+int pz_call_starts_mpi(const struct pz_region_info *call);
+
+/* The latest Enter of MPI_Init among the threads whose first record is one, 0 if none
+ * is: the time at which a prediction makes every process leave MPI_Init at once. */
+uint64_t pz_call_init_start(struct pz_trace_in *t);
+
 /* The record of thread th, `from` records ahead or further, that completes request id
  * with kind a or b; NULL if the trace never completes it. */
 const struct pz_rec *pz_call_completion(struct pz_trace_in *t, int th, size_t from,

@@ -9,14 +9,11 @@
 # and end with finalize.  If smpirun is installed (Debian's libsimgrid-dev, which
 # scripts/setup.sh installs), each export is replayed with
 #   smpirun -np 4 -platform OUT/platform.xml -hostfile OUT/hostfile -replay OUT/traces.txt
-# and must complete; on the switched machine SimGrid's simulated time, less the part of
-# the recorded MPI_Init that SimGrid replays and prognoz does not, must be within 50% of
-# prognoz predict's: the bound only catches a broken export.  What is left after
-# MPI_Init is 10 to 20 ms of program, and SimGrid runs a nonblocking collective whole
-# where it starts (docs/simgrid.md), which on a recording made under load gave 30% less
-# than prognoz for the nbc run.  SimGrid replays MPI_Init for its recorded
-# time, to the processes' common Leave; prognoz makes it instantaneous at the latest
-# Enter of MPI_Init (docs/predict.md).
+# and must complete; on the switched machine SimGrid's simulated time must be within 25%
+# of prognoz predict's (here 2 to 3% apart): the bound catches a broken export.  Both
+# make MPI_Init instantaneous, every process leaving it at the latest Enter of any
+# (docs/predict.md), so what is compared is 10 to 20 ms of program, where SimGrid runs a
+# nonblocking collective whole where it starts (docs/simgrid.md).
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
 
 test -x "${PZ_PROGNOZ:-}" || pz_skip "the prognoz command '${PZ_PROGNOZ:-}' is not built"
@@ -98,23 +95,6 @@ predicted() {
         sed -n 's/.*"prediction": {"end": \([0-9.e+-]*\),.*/\1/p'
 }
 
-# init_gap RUN: seconds from the latest Enter of MPI_Init to its latest Leave in RUN.
-init_gap() {
-    pz_print "$PZ_WORK/$1.events" "$PZ_WORK/$1/traces.otf2"
-    pz_print "$PZ_WORK/$1.defs" -G "$PZ_WORK/$1/traces.otf2"
-    awk -v defs="$PZ_WORK/$1.defs" '
-        BEGIN {
-            while ((getline line < defs) > 0)
-                if (line ~ /CLOCK_PROPERTIES .*Ticks per Seconds: /) {
-                    sub(/.*Ticks per Seconds: /, "", line)
-                    ticks = line + 0
-                }
-        }
-        /^ENTER .*Region: "MPI_Init(_thread)?"/ && $3 > enter { enter = $3 }
-        /^LEAVE .*Region: "MPI_Init(_thread)?"/ && $3 > leave { leave = $3 }
-        END { if (ticks > 0) printf "%.9f\n", (leave - enter) / ticks }' "$PZ_WORK/$1.events"
-}
-
 for run in coll nbc split; do
     for conf in "$machines"/*.conf; do
         t=$(simulated "$run" "$conf")
@@ -123,10 +103,8 @@ for run in coll nbc split; do
     sg=$(simulated "$run" "$switch")
     pz=$(predicted "$run" "$switch")
     test -n "$pz" || pz_fail "predict $run: no predicted end: $(cat "$err")"
-    gap=$(init_gap "$run")
-    test -n "$gap" || pz_fail "$run: no clock properties in $PZ_WORK/$run.defs"
-    awk -v a="$sg" -v b="$pz" -v g="$gap" 'BEGIN { d = a - g - b; if (d < 0) d = -d; exit !(d <= 0.5 * b) }' ||
-        pz_fail "$run: SimGrid simulated $sg s ($gap s of it in MPI_Init), prognoz predicted $pz s"
-    echo "$run on gigabit-switch: SimGrid $sg s ($gap s of it in MPI_Init), prognoz $pz s"
+    awk -v a="$sg" -v b="$pz" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 0.25 * b) }' ||
+        pz_fail "$run: SimGrid simulated $sg s, prognoz predicted $pz s"
+    echo "$run on gigabit-switch: SimGrid $sg s, prognoz $pz s"
 done
 exit 0

@@ -4,8 +4,10 @@
  *
  *   - each process's file starts with `init` (and `sleep` for a late start) and ends
  *     with `finalize`;
- *   - the time between MPI calls, the length of calls that do not communicate (MPI_Init,
- *     MPI_Comm_rank, MPI_Finalize) and nothing of buffer flushes becomes `compute` of
+ *   - every process leaves MPI_Init at once, at the latest start of any (a `sleep` from
+ *     the trace's start), and MPI_Init's recorded length is not computation;
+ *   - the time between MPI calls, the length of calls that do not communicate
+ *     (MPI_Comm_rank, MPI_Finalize) and nothing of buffer flushes becomes `compute` of
  *     seconds x cpu_scale x 1e9 flops, written before the next action;
  *   - MPI_Send/MPI_Recv become send/recv DST|SRC TAG BYTES; MPI_Isend and MPI_Irecv
  *     become isend/irecv (the receive with what its completion records) and their
@@ -97,8 +99,8 @@ static void coll(struct tb *b, int p, const char *name, uint64_t enter, uint64_t
     tb_leave(b, p, leave, r);
 }
 
-/* Three processes: 0 sends to 1, 0 and 2 exchange by Isend/Irecv, 2 starts 0.5 ms
- * late and has a buffer flush, all three Allreduce 8 bytes and Bcast 16 from rank 1. */
+/* Three processes: 0 sends to 1, 0 and 2 exchange by Isend/Irecv, 2 starts MPI_Init
+ * 0.5 ms late and has a buffer flush, all three Allreduce 8 bytes and Bcast 16 from rank 1. */
 static void small_trace(void)
 {
     struct tb *b = tb_open(rec, 3);
@@ -158,6 +160,7 @@ static void small_trace(void)
  * what MPICH runs, as the predictor replays it: the Allgather of the (color, key) pairs,
  * 8 bytes each, and the Allreduce of the 256-byte context-id mask (no reduction
  * computation: reduce_byte_time is 0); SMPI's comm_split action would cost nothing.
+ * MPI_Init [0, 1] ms takes no time: 1 ms of computation from its end to the split.
  * The duplicate is computation: 1 ms between the split and it, its 1 ms, 1 ms to
  * MPI_Finalize and its 1 ms. */
 Test(simgrid, constructor_is_mpich_allgather_and_allreduce)
@@ -176,14 +179,14 @@ Test(simgrid, constructor_is_mpich_allgather_and_allreduce)
     export_run();
     expect_file("rank-0.txt",
                 "0 init\n"
-                "0 compute 2000000\n"       /* MPI_Init 1 ms + 1 ms */
+                "0 compute 1000000\n"
                 "0 allgather 8 8\n"
                 "0 allreduce 256 0\n"
                 "0 compute 4000000\n"
                 "0 finalize\n");
     expect_file("rank-1.txt",
                 "1 init\n"
-                "1 compute 2000000\n"
+                "1 compute 1000000\n"
                 "1 allgather 8 8\n"
                 "1 allreduce 256 0\n"
                 "1 compute 4000000\n"
@@ -198,7 +201,8 @@ Test(simgrid, small_trace_exports_expected_lines)
     export_run();
     expect_file("rank-0.txt",
                 "0 init\n"
-                "0 compute 3000000\n"       /* MPI_Init 1 ms + 2 ms */
+                "0 sleep 0.000500000\n"     /* leaves MPI_Init at 0.5 ms, as 2 does */
+                "0 compute 2000000\n"       /* from MPI_Init's end at 1 ms to 3 ms */
                 "0 send 1 5 8\n"
                 "0 compute 500000\n"
                 "0 isend 2 7 100\n"
@@ -212,7 +216,8 @@ Test(simgrid, small_trace_exports_expected_lines)
                 "0 finalize\n");
     expect_file("rank-1.txt",
                 "1 init\n"
-                "1 compute 2000000\n"
+                "1 sleep 0.000500000\n"
+                "1 compute 1000000\n"
                 "1 recv 0 5 8\n"
                 "1 compute 2400000\n"
                 "1 allreduce 8 0\n"
@@ -221,8 +226,8 @@ Test(simgrid, small_trace_exports_expected_lines)
                 "1 finalize\n");
     expect_file("rank-2.txt",
                 "2 init\n"
-                "2 sleep 0.000500000\n"
-                "2 compute 1500000\n"
+                "2 sleep 0.000500000\n"     /* the latest start of MPI_Init */
+                "2 compute 1000000\n"
                 "2 irecv 0 7 100\n"
                 "2 compute 900000\n"
                 "2 send 0 9 64\n"
@@ -275,7 +280,8 @@ Test(simgrid, computation_is_scaled_by_cpu_scale)
     m.cpu_scale = 0.5;
     export_run();
     got = slurp(out, "rank-0.txt");
-    cr_expect_str_eq(got, "0 init\n0 compute 2000000\n0 finalize\n");
+    /* (2 ms to MPI_Finalize + its 1 ms) x 0.5; MPI_Init takes none */
+    cr_expect_str_eq(got, "0 init\n0 compute 1500000\n0 finalize\n");
     free(got);
 }
 
