@@ -38,6 +38,8 @@ static int sizes(double *s)
     tmp[n++] = 2845;
     for (int e = 40; e <= 80; e++)
         tmp[n++] = round(pow(2, e / 4.0));
+    for (int e = 41; e < 48; e += 2)
+        tmp[n++] = round(pow(2, e / 2.0));
     for (int i = 0; i < n; i++)   /* insertion sort, then drop repeats */
         for (int j = i; j > 0 && tmp[j] < tmp[j - 1]; j--) {
             double t = tmp[j];
@@ -123,7 +125,7 @@ Test(fit, hockney_with_a_rendezvous_step)
     cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &f, err, sizeof(err)), 0, "%s", err);
     assert_rel(f.latency, 50e-6, 1e-12, "latency");
     assert_rel(f.bandwidth, 100e6, 1e-9, "bandwidth");
-    cr_assert_eq(f.bandwidth_points, 5, "1 MiB to 16 MiB: %d", f.bandwidth_points);
+    cr_assert_eq(f.bandwidth_points, 9, "1 MiB to 16 MiB, 2 per octave: %d", f.bandwidth_points);
     cr_assert_eq(f.eager_threshold, 16384, "eager threshold %g", f.eager_threshold);
     cr_assert_eq(f.step_to, after(16384));
     cr_assert(fabs(f.rendezvous_overhead) < 1e-12,
@@ -335,6 +337,28 @@ Test(fit, one_preempted_size_moves_no_start_up)
     cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &f, err, sizeof(err)), 0, "%s", err);
     assert_rel(f.start0, 100e-6, 1e-3, "t_start0");
     assert_rel(f.start1, 20e-9, 1e-2, "t_start1");
+}
+
+/* The two largest sizes (11.3 and 16 MiB) 1.5 times slow.  The bandwidth's sizes are
+ * the 9 from 1 MiB up (2 per octave): of their 36 slopes, the 21 between the other 7 are
+ * exact, and the 15 with a slow size are steeper (7 up to each slow size, and the one
+ * between the two, both times 1.5, so 1.5 times as steep).  The median, the 18th and
+ * 19th of 36 in order, is then among the 21 exact ones: the bandwidth stays 2 GB/s.
+ * With the 5 powers of two alone, 7 of the 10 slopes would be steeper and the median
+ * one of them: 1.29 GB/s. */
+Test(fit, two_slow_sizes_among_the_largest_keep_the_bandwidth)
+{
+    struct pz_pingpong p[MAXP];
+    struct pz_fit f;
+    char err[256];
+    int n = hockney_points(p, 5e-6, 2e9, 8192, 10e-6, 0);
+
+    cr_assert_eq(p[n - 9].bytes, 1048576, "9 sizes from 1 MiB up");
+    p[n - 1].time *= 1.5;
+    p[n - 2].time *= 1.5;
+    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &f, err, sizeof(err)), 0, "%s", err);
+    cr_assert_eq(f.bandwidth_points, 9);
+    assert_rel(f.bandwidth, 2e9, 1e-9, "bandwidth");
 }
 
 Test(fit, hockney_data_chooses_hockney_and_one_node_sets_shm)
