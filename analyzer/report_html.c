@@ -4,7 +4,8 @@
  * JSON; below them, every value as tables, which need no script: the intervals as an
  * indented table with a bar each (productive, insufficient parallelism, communication,
  * other MPI and idle time), the wait states, each interval's processes on request, the
- * advice and the MPI function profile.  The page of a prediction on several machines
+ * advice and the MPI function profile; for a run that made MPI-IO or one-sided calls,
+ * their parts of MPI time too (report_html_io_rma.c).  The page of a prediction on several machines
  * embeds every run's data and adds a script of its own (report_html_machines.js) that
  * shows them side by side and the chosen one with the page's script. */
 #define _XOPEN_SOURCE 700
@@ -114,14 +115,20 @@ static void counts(FILE *out, const struct pz_analysis *a)
         fputs("</p>\n", out);
     }
     fputs("<p class=\"legend\"><span class=\"p\">productive</span><span class=\"s\">"
-          "insufficient parallelism</span><span class=\"c\">communication</span>"
-          "<span class=\"m\">other MPI</span><span class=\"i\">idle</span>"
-          "</p>\n", out);
+          "insufficient parallelism</span><span class=\"c\">communication</span>", out);
+    if (a->io_rma)
+        pz_html_io_rma_legend(out);
+    fputs("<span class=\"m\">other MPI</span><span class=\"i\">idle</span></p>\n", out);
 }
 
-static void bar(FILE *out, const struct pz_characteristics *m)
+static void bar(FILE *out, const struct pz_analysis *a, const struct pz_characteristics *m)
 {
     double total = m->total_time > 0 ? m->total_time : 1;
+
+    if (a->io_rma) {
+        pz_html_io_rma_bar(out, m);
+        return;
+    }
 
     fprintf(out, "<div class=\"bar\"><span class=\"p\" style=\"width:%.1f%%\"></span>"
             "<span class=\"s\" style=\"width:%.1f%%\"></span>"
@@ -154,8 +161,10 @@ static void intervals(FILE *out, const struct pz_analysis *a, const int *order)
 {
     fputs("<h2>Intervals</h2>\n<table><tr><th class=\"name\">interval</th><th>count</th>"
           "<th>efficiency</th><th>time</th><th>lost</th><th>communication</th>"
-          "<th>synchronization</th><th>idle</th><th>imbalance</th><th class=\"name\">"
-          "time of the processors</th></tr>\n", out);
+          "<th>synchronization</th><th>idle</th><th>imbalance</th>", out);
+    if (a->io_rma)
+        pz_html_io_rma_heads(out);
+    fputs("<th class=\"name\">time of the processors</th></tr>\n", out);
     for (int i = 0; i < a->nnodes; i++) {
         const struct pz_node *n = &a->nodes[order[i]];
         struct pz_characteristics m;
@@ -164,10 +173,13 @@ static void intervals(FILE *out, const struct pz_analysis *a, const int *order)
         fputs("<tr>", out);
         interval_name(out, n);
         fprintf(out, "<td>%llu</td><td>%.3f</td><td>%.6f</td><td>%.6f</td><td>%.6f</td>"
-                "<td>%.6f</td><td>%.6f</td><td>%.6f</td><td class=\"name\">",
+                "<td>%.6f</td><td>%.6f</td><td>%.6f</td>",
                 (unsigned long long)m.exe_count, m.efficiency, m.execution_time, m.lost_time,
                 m.communication_time, m.synchronization, m.idle_time, m.load_imbalance);
-        bar(out, &m);
+        if (a->io_rma)
+            pz_html_io_rma_cells(out, &m);
+        fputs("<td class=\"name\">", out);
+        bar(out, a, &m);
         fputs("</td></tr>\n", out);
     }
     fputs("</table>\n", out);
@@ -205,6 +217,8 @@ static void details(FILE *out, const struct pz_analysis *a, const struct pz_node
         }
         fputs("</tr>\n", out);
     }
+    if (a->io_rma)
+        pz_html_io_rma_rows(out, a, n, &m, with_processes);
     fputs("</table>\n", out);
     for (int i = 0; i < count; i++) {
         fputs("<p>", out);
@@ -344,6 +358,8 @@ static void tables(FILE *out, const struct pz_analysis *a, const int *order, int
     for (int i = 0; i < a->nnodes; i++)
         details(out, a, &a->nodes[order[i]], per_process);
     functions(out, a);
+    if (a->io_rma)
+        pz_html_io_rma_profile(out, a);
     callsites(out, a);
 }
 
@@ -378,7 +394,10 @@ int pz_report_html_run(FILE *out, const struct pz_analysis *a, int per_process,
     run_object(out, a, o.order, &id, limit, json, len, o.position);
     fputs("</script>\n<script>", out);
     lines(out, pz_html_js);
-    fputs("</script>\n</body></html>\n", out);
+    fputs("</script>\n", out);
+    if (a->io_rma)
+        pz_html_io_rma_script(out);
+    fputs("</body></html>\n", out);
     order_free(&o);
     free(json);
     return written(out, err, errlen);
@@ -423,6 +442,17 @@ static char *machines_line(const struct pz_html_predicted *runs, int n)
     return line;
 }
 
+/* Whether the recorded run or a predicted one made MPI-IO or one-sided calls. */
+static int any_io_rma(const struct pz_analysis *recorded, const struct pz_html_predicted *runs,
+                      int n)
+{
+    int any = recorded->io_rma;
+
+    for (int i = 0; i < n; i++)
+        any |= runs[i].analysis->io_rma;
+    return any;
+}
+
 int pz_report_html_compare(FILE *out, const struct pz_analysis *recorded,
                            const struct pz_html_predicted *runs, int n,
                            const struct pz_html_run *run, const char *comparison, char *err,
@@ -463,7 +493,10 @@ int pz_report_html_compare(FILE *out, const struct pz_analysis *recorded,
     lines(out, pz_html_js);
     fputs("</script>\n<script>", out);
     lines(out, pz_html_machines_js);
-    fputs("</script>\n</body></html>\n", out);
+    fputs("</script>\n", out);
+    if (any_io_rma(recorded, runs, n))
+        pz_html_io_rma_script(out);
+    fputs("</body></html>\n", out);
     order_free(&o);
     free(machines);
     if (rc != 0) {

@@ -123,4 +123,31 @@ void pz_html_json_string(FILE *out, const char *s);
 int pz_html_timeline(FILE *out, const char *trace, const struct pz_analysis *a,
                      const int *position, uint64_t limit, char *err, size_t errlen);
 
+/* --- MPI-IO and one-sided communication (report_html_io_rma.c), written only on the
+ * page of a run whose analysis has io_rma set */
+
+/* The legend's entries of I/O and one-sided time. */
+void pz_html_io_rma_legend(FILE *out);
+
+/* The bar of m's time: productive, insufficient parallelism, communication, I/O,
+ * one-sided, the rest of MPI time, idle. */
+void pz_html_io_rma_bar(FILE *out, const struct pz_characteristics *m);
+
+/* The intervals table's two columns, I/O and one-sided time: headings and cells. */
+void pz_html_io_rma_heads(FILE *out);
+void pz_html_io_rma_cells(FILE *out, const struct pz_characteristics *m);
+
+/* The characteristics table's rows of interval n (its values m): I/O and one-sided time
+ * and their bytes, with with_processes a cell per process. */
+void pz_html_io_rma_rows(FILE *out, const struct pz_analysis *a, const struct pz_node *n,
+                         const struct pz_characteristics *m, int with_processes);
+
+/* The MPI functions by family (I/O, one-sided, other): calls, time and share of MPI time
+ * over the whole run and all processes, and the bytes of the I/O and one-sided
+ * operations. */
+void pz_html_io_rma_profile(FILE *out, const struct pz_analysis *a);
+
+/* The script (report_html_io_rma.js) that adds them to the interactive views. */
+void pz_html_io_rma_script(FILE *out);
+
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "grow.h"
+#include "large_count.h"
 #include "scale_program_int.h"
 #include "trace.h"
 
@@ -338,13 +339,9 @@ static uint32_t message_events(const char *region)
         "MPI_Issend", "MPI_Irsend", "MPI_Recv", "MPI_Irecv", "MPI_Wait"
     };
     char name[32];
-    size_t len = strlen(region);
 
-    if (len >= sizeof(name))
+    if (pz_int_count_form(region, name, sizeof(name)) != 0)
         return 0;
-    memcpy(name, region, len + 1);
-    if (len > 2 && !strcmp(name + len - 2, "_c"))
-        name[len - 2] = '\0';
     if (!strcmp(name, "MPI_Sendrecv") || !strcmp(name, "MPI_Sendrecv_replace"))
         return 2;
     for (size_t i = 0; i < sizeof(one) / sizeof(*one); i++)

@@ -8,6 +8,7 @@
 #include "calls_gen.h"
 #include "defs_int.h"
 #include "grow.h"
+#include "large_count.h"
 #include "names.h"
 
 void pz_defs_fail(struct pz_defs *d, const char *fmt, ...)
@@ -211,15 +212,9 @@ static int call_named(const char *name)
  * large-count MPI_Ssend_c), else of name itself; -1 if it is none of the table's. */
 static int int_form_named(const char *name)
 {
-    char base[64];
-    size_t len = name ? strlen(name) : 0;
+    char form[64];
 
-    if (len > 2 && len < sizeof(base) && !strcmp(name + len - 2, "_c")) {
-        memcpy(base, name, len - 2);
-        base[len - 2] = '\0';
-        return call_named(base);
-    }
-    return call_named(name);
+    return name && pz_int_count_form(name, form, sizeof(form)) == 0 ? call_named(form) : -1;
 }
 
 /* An interval's number from its name, "interval 2 at heat.c:57" (or "sequential

@@ -3,6 +3,7 @@
  * init.c, so that recording starts and the trace is written as for a C program. */
 #include <dlfcn.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fortran.h"
 #include "runtime.h"
@@ -43,6 +44,23 @@ void *pz_f08_next(const char *name)
         abort();
     }
     return f;
+}
+
+char *pz_f08_string_in(const char *f, size_t len)
+{
+    char *c;
+
+    while (len > 0 && f[len - 1] == ' ')
+        len--;
+    while (len > 0 && *f == ' ') {
+        f++;
+        len--;
+    }
+    if (!(c = malloc(len + 1)))
+        return NULL;
+    memcpy(c, f, len);
+    c[len] = '\0';
+    return c;
 }
 
 void pz_f08_indices_out(MPI_Fint *indices, int n)

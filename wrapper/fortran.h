@@ -15,6 +15,7 @@
 #define PZ_FORTRAN_H
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <mpi.h>
 
 #include "hooks.h"
@@ -97,6 +98,11 @@ void pz_f08_statuses_out(MPI_F08_status *f, const MPI_Status *c, int n);
 /* An array of n requests converted in s; NULL if out of memory. */
 MPI_Request *pz_f08_requests_in(struct pz_f08_scratch *s, const MPI_Fint *f, int n);
 void pz_f08_requests_out(MPI_Fint *f, const MPI_Request *c, int n);
+
+/* A CHARACTER argument of len characters (its length gfortran passes hidden, a size_t
+ * after the routine's last argument) as a C string to free(), leading and trailing
+ * blanks left out as MPICH's own routine leaves them out; NULL if out of memory. */
+char *pz_f08_string_in(const char *f, size_t len);
 
 /* Graph edge weights: the C MPI_UNWEIGHTED or MPI_WEIGHTS_EMPTY for the Fortran ones. */
 const int *pz_f08_weights(const MPI_Fint *w);

@@ -8,8 +8,10 @@ MPICH's f08 routine of a function without a choice buffer, mpi_<name>_f08_, call
 PMPI_<Name> directly, so the C wrapper never sees the call.  Its generated wrapper
 converts the Fortran arguments to C, calls the C wrapper MPI_<Name> and converts the
 results back; the recording is the C wrapper's.  The routine of a function with a choice
-buffer, mpi_<name>_f08ts_, calls the C MPI_<Name> and needs no wrapper.  The rows of
-category 'hand' have hand-written f08 wrappers (fortran.c).  The Fortran notes ('!')
+buffer, mpi_<name>_f08ts_, calls the C MPI_<Name> and needs no wrapper.  A CHARACTER
+argument (MPI_File_open's file name) comes with its length as gfortran passes it, a
+hidden size_t after ierror, and is given to C as MPICH gives it, blanks trimmed.  The
+rows of category 'hand' have hand-written f08 wrappers (fortran.c).  The Fortran notes ('!')
 of the table's parameters are described at its top; the conversions are in fortran.h.
 """
 import os
@@ -50,16 +52,9 @@ def is_choice_buffer(param):
         and 'cptr' not in param.fortran
 
 
-def is_string(param):
-    return param.name is not None and re.match(r'(const\s+)?char\s*\*', param.decl)
-
-
 def needs_f08_wrapper(call):
-    """A generated f08 wrapper: neither hand-written nor reaching C through _f08ts_.
-    A routine with a CHARACTER argument (MPI_File_open) has none: its hidden length is
-    the compiler's convention, which the wrapper cannot know (docs/mpi-table.md)."""
-    return not call.category.hand and not any(is_choice_buffer(p) or is_string(p)
-                                              for p in call.params)
+    """A generated f08 wrapper: neither hand-written nor reaching C through _f08ts_."""
+    return not call.category.hand and not any(is_choice_buffer(p) for p in call.params)
 
 
 class Arg:
@@ -73,7 +68,9 @@ class Arg:
             raise TableError("%s: cannot read '%s'" % (call.name, param.decl))
         const, ctype, star, name, dims = m.groups()
         self.name = name
-        self.pre, self.post, self.scratch = [], [], None
+        # hidden: the length gfortran passes after ierror; release: what frees a
+        # conversion that may run out of memory (its C argument then NULL)
+        self.pre, self.post, self.scratch, self.hidden, self.release = [], [], None, None, None
         notes = {}
         for n in param.fortran:
             key, _, value = n.partition('=')
@@ -102,6 +99,10 @@ class Arg:
 
         if ctype == 'void' and star and has('cptr'):
             self.decl, self.arg = 'void *' + name, name
+        elif kind == ('char', '*', False) and const:
+            self.decl, self.arg, self.hidden = 'const char *' + name, c, 'size_t %s_len' % name
+            self.pre.append('char *%s = pz_f08_string_in(%s, %s_len);' % (c, name, name))
+            self.release = 'free(%s);' % c
         elif kind == ('int', '', False):
             self.decl = 'const MPI_Fint *' + name
             self.arg = 'pz_f08_logical_in(%s)' % name if has('logical') else '*' + name
@@ -139,6 +140,7 @@ class Arg:
                 self.post.append('*%s = MPI_%s_c2f(%s);' % (name, HANDLES[ctype], c))
         elif ctype == 'MPI_Request' and dims == '[]' and not const and has('len'):
             self.decl, self.arg, self.scratch = 'MPI_Fint %s[]' % name, c, name + '_s'
+            self.release = 'pz_f08_scratch_free(&%s);' % self.scratch
             self.pre.append('struct pz_f08_scratch %s;' % self.scratch)
             self.pre.append('MPI_Request *%s = pz_f08_requests_in(&%s, %s, %s);'
                             % (c, self.scratch, name, length))
@@ -151,6 +153,7 @@ class Arg:
                 self.post.append('pz_f08_status_out(%s, %s);' % (name, c))
         elif ctype == 'MPI_Status' and dims == '[]' and not const and has('len'):
             self.decl, self.arg, self.scratch = 'MPI_F08_status %s[]' % name, c, name + '_s'
+            self.release = 'pz_f08_scratch_free(&%s);' % self.scratch
             self.pre.append('struct pz_f08_scratch %s;' % self.scratch)
             self.pre.append('MPI_Status *%s = pz_f08_statuses_in(&%s, %s, %s);'
                             % (c, self.scratch, name, length))
@@ -167,32 +170,33 @@ def write_wrapper(out, call):
     args = [Arg(call, p) for p in call.params]
     names = {a.name for a in args} | {'ierror'}
     for a in args:
-        for local in (a.name + '_c', a.name + '_s', 'ret'):
+        for local in (a.name + '_c', a.name + '_s', a.name + '_len', 'ret'):
             if local in names:
                 raise TableError('%s: parameter name %s clashes with a local' % (call.name, local))
     sym = f08_symbol(call)
-    decls = [a.decl for a in args] + ['MPI_Fint *ierror']
+    decls = [a.decl for a in args] + ['MPI_Fint *ierror'] + [a.hidden for a in args if a.hidden]
+    passed = [a.name for a in args] + ['ierror'] + [a.name + '_len' for a in args if a.hidden]
     proto = 'PZ_EXPORT void %s(%s)' % (sym, ', '.join(decls))
     out.write('\n%s;\n%s\n{\n' % (proto, proto))
     for a in args:
         for line in a.pre:
             out.write('    %s\n' % line)
     out.write('    int ret;\n\n')
-    scratch = [a for a in args if a.scratch]
-    if scratch:
+    converted = [a for a in args if a.release]
+    if converted:
         # Out of memory for a conversion: MPICH's own routine does the call, unrecorded.
-        out.write('    if (%s) {\n' % ' || '.join('!%s_c' % a.name for a in scratch))
-        for a in scratch:
-            out.write('        pz_f08_scratch_free(&%s);\n' % a.scratch)
+        out.write('    if (%s) {\n' % ' || '.join('!%s_c' % a.name for a in converted))
+        for a in converted:
+            out.write('        %s\n' % a.release)
         out.write('        ((void (*)(%s))pz_f08_next("%s"))(%s);\n'
-                  % (', '.join(decls), sym, ', '.join([a.name for a in args] + ['ierror'])))
+                  % (', '.join(decls), sym, ', '.join(passed)))
         out.write('        return;\n    }\n')
     out.write('    ret = %s(%s);\n' % (call.name, ', '.join(a.arg for a in args)))
     for a in args:
         for line in a.post:
             out.write('    %s\n' % line)
-    for a in scratch:
-        out.write('    pz_f08_scratch_free(&%s);\n' % a.scratch)
+    for a in converted:
+        out.write('    %s\n' % a.release)
     out.write('    if (ierror)\n        *ierror = ret;\n}\n')
 
 

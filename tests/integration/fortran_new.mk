@@ -1,4 +1,4 @@
-# MPI-4 and one-sided calls through mpif.h, use mpi and use mpi_f08
+# MPI-4, one-sided and MPI-IO calls through mpif.h, use mpi and use mpi_f08
 # (integration/fortran_new.sh); built by $(MPIFC) when configure found it.
 PZ_IT_FORTRAN_NEW = programs/fnew_f77 programs/fnew_mpi programs/fnew_f08
 if HAVE_MPIFC

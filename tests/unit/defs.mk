@@ -7,3 +7,11 @@ unit_test_defs_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/analyzer
 unit_test_defs_LDADD = $(top_builddir)/analyzer/libpzanalyzer.la $(CRITERION_LIBS) \
 	$(OTF2_LIBS) -lm
 endif
+
+# The int-count sibling of a large-count form (trace/large_count.h).
+if HAVE_CRITERION
+check_PROGRAMS += unit/test_large_count
+TESTS += unit/test_large_count
+unit_test_large_count_SOURCES = unit/test_large_count.c
+unit_test_large_count_LDADD = $(top_builddir)/trace/libpztrace.la $(CRITERION_LIBS)
+endif
