@@ -655,7 +655,8 @@ static void record_torus(const char *dir, int rows, int columns)
     for (int p = 0; p < rows * columns; p++)
         for (uint32_t i = 0; i < 4; i++) {
             int x = p / columns, y = p % columns, dx = halo[i][0], dy = halo[i][1];
-            uint32_t to = (uint32_t)((x + dx + rows) % rows * columns + (y + dy + columns) % columns);
+            uint32_t to = (uint32_t)((x + dx + rows) % rows * columns +
+                                     (y + dy + columns) % columns);
             uint32_t from = (uint32_t)((x - dx + rows) % rows * columns +
                                        (y - dy + columns) % columns);
 
@@ -678,10 +679,11 @@ static void read_at(const char *name, struct pz_scale_run *r)
  * and the recording alone cannot tell it wraps (read: periodic in dimension 0 only);
  * at 9 the messages cross both ends.  Taken from the largest recording, 10, alone,
  * dimension 1 was not periodic and the messages of the 9 across its ends followed no
- * pattern of the grid: the model was refused.  From both recordings it is periodic.  At 16, rank = 4 x + y: process 0 at (0, 0) sends north to
- * (-1, 0) = (3, 0), rank 12; south to (1, 0), 4; west to (0, -1) = (0, 3), 3; east to
- * (0, 1), 1; and receives from the other sides: 4, 12, 1, 3.  Process 15 at (3, 3)
- * sends to (2, 3) = 11, (0, 3) = 3, (3, 2) = 14, (3, 0) = 12. */
+ * pattern of the grid: the model was refused.  From both recordings it is periodic.
+ * At 16, rank = 4 x + y: process 0 at (0, 0) sends north to (-1, 0) = (3, 0), rank 12;
+ * south to (1, 0), 4; west to (0, -1) = (0, 3), 3; east to (0, 1), 1; and receives from
+ * the other sides: 4, 12, 1, 3.  Process 15 at (3, 3) sends to (2, 3) = 11, (0, 3) = 3,
+ * (3, 2) = 14, (3, 0) = 12. */
 Test(scale_run, periodicity_comes_from_every_recording)
 {
     static const uint32_t sends0[4] = { 12, 4, 3, 1 }, recvs0[4] = { 4, 12, 1, 3 };
@@ -744,7 +746,8 @@ Test(scale_run, recordings_that_wrap_and_do_not_are_refused)
         cr_assert_not_null(b = tb_open(dir, n));
         for (int p = 0; p < n; p++) {
             if (!i || p < n - 1)
-                tb_send_call(b, p, "MPI_Send", MS(1), MS(2), TB_WORLD, (uint32_t)((p + 1) % n), 0);
+                tb_send_call(b, p, "MPI_Send", MS(1), MS(2), TB_WORLD,
+                             (uint32_t)((p + 1) % n), 0);
             if (!i || p > 0)
                 tb_recv_call(b, p, "MPI_Recv", MS(3), MS(4), TB_WORLD,
                              (uint32_t)((p + n - 1) % n), 0);
