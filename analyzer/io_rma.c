@@ -140,6 +140,21 @@ static OTF2_CallbackCode on_atomic(OTF2_LocationRef loc, OTF2_TimeStamp time, vo
     return OTF2_CALLBACK_SUCCESS;
 }
 
+OTF2_CallbackCode pz_io_rma_record(struct reader *r, OTF2_LocationRef loc, OTF2_TimeStamp t,
+                                   OTF2_AttributeList *a, const struct pz_rec *rec)
+{
+    switch (rec->kind) {
+    case PZ_REC_RMA_PUT:
+        return on_put(loc, t, r, a, rec->comm, rec->peer, rec->bytes, rec->request);
+    case PZ_REC_RMA_GET:
+        return on_get(loc, t, r, a, rec->comm, rec->peer, rec->bytes, rec->request);
+    case PZ_REC_RMA_ATOMIC:
+        return on_atomic(loc, t, r, a, rec->comm, rec->peer, rec->coll_op, rec->bytes,
+                         rec->bytes2, rec->request);
+    }
+    return OTF2_CALLBACK_SUCCESS;   /* no handler: the windows, epochs, locks */
+}
+
 void pz_io_rma_callbacks(OTF2_GlobalEvtReaderCallbacks *cb)
 {
     OTF2_GlobalEvtReaderCallbacks_SetIoOperationBeginCallback(cb, on_io_begin);

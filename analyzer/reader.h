@@ -132,6 +132,10 @@ void pz_io_rma_call(struct reader *r, int proc, const int *nodes, uint32_t n,
  * operation go to the intervals open on its process when it completes (an I/O
  * operation) or is issued (RmaPut, RmaGet, RmaAtomic). */
 void pz_io_rma_callbacks(OTF2_GlobalEvtReaderCallbacks *cb);
+/* The same callback for rec, a one-sided record (trace.h) as trace_out.c writes it:
+ * pz_walk_record's for those kinds.  The replay makes no I/O records. */
+OTF2_CallbackCode pz_io_rma_record(struct reader *r, OTF2_LocationRef loc, OTF2_TimeStamp t,
+                                   OTF2_AttributeList *a, const struct pz_rec *rec);
 void pz_io_rma_free(struct reader *r);
 
 /* Hands record rec (trace.h) of location loc at time to the callback cb would have for

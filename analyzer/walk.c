@@ -509,8 +509,13 @@ static OTF2_CallbackCode dispatch(struct reader *r, OTF2_LocationRef loc, OTF2_T
     case PZ_REC_NBC_COMPLETE:
         return on_collective_complete(loc, t, r, a, rec->coll_op, rec->comm, rec->peer,
                                       rec->bytes, rec->bytes2, rec->request);
+    case PZ_REC_RMA_PUT:
+    case PZ_REC_RMA_GET:
+    case PZ_REC_RMA_ATOMIC:
+        return pz_io_rma_record(r, loc, t, a, rec);
     }
-    return OTF2_CALLBACK_SUCCESS;   /* no handler: a test, a collective's begin, a flush */
+    return OTF2_CALLBACK_SUCCESS;   /* no handler: a test, a collective's begin, a flush,
+                                       a window, an epoch, a lock */
 }
 
 int pz_walk_record(struct reader *r, OTF2_LocationRef loc, const struct pz_rec *rec,

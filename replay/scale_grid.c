@@ -1,5 +1,6 @@
 /* Process grids of the scaling (scale_run.h): ranks and coordinates as MPI_Cart_create
  * numbers them, and MPI_Dims_create's balanced layout. */
+#include <stdio.h>
 #include <string.h>
 
 #include "scale_run.h"
@@ -69,4 +70,41 @@ void pz_scale_grid_balanced(struct pz_scale_grid *g, int n, int ndims)
     search(n, 0, n, dims, best, ndims);
     for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
         g->dims[d] = d < ndims ? best[d] : 1;
+}
+
+/* Whether dimension d of run's grid shows its periodicity: a recorded topology says it
+ * at any size; messages only across more than 2 processes, since in 2 the neighbours on
+ * either side are one process (and in 1 the process itself). */
+static int shows_periodicity(const struct pz_scale_run *run, int d)
+{
+    return run->grid.from_topology || run->grid.dims[d] > 2;
+}
+
+int pz_scale_grid_periodicity(const struct pz_scale_run *const *runs, size_t n,
+                              size_t largest, uint8_t *periodic, char *err, size_t errlen)
+{
+    for (int d = 0; d < runs[largest]->grid.ndims; d++) {
+        const struct pz_scale_run *witness = NULL;
+
+        periodic[d] = runs[largest]->grid.periodic[d];
+        for (size_t r = 0; r < n; r++) {
+            const struct pz_scale_run *run = runs[r];
+
+            if (!shows_periodicity(run, d))
+                continue;
+            if (!witness) {
+                witness = run;
+                periodic[d] = run->grid.periodic[d];
+            } else if (run->grid.periodic[d] != periodic[d]) {
+                const struct pz_scale_run *on = periodic[d] ? witness : run;
+                const struct pz_scale_run *off = periodic[d] ? run : witness;
+
+                snprintf(err, errlen, "recordings differ: dimension %d of the process grid "
+                         "wraps around in %s (%d processes long) but not in %s (%d)", d,
+                         on->path, on->grid.dims[d], off->path, off->grid.dims[d]);
+                return -1;
+            }
+        }
+    }
+    return 0;
 }

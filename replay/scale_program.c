@@ -67,7 +67,8 @@ static int check_runs(struct pz_scale_program *m, int compute_cpu, char *err, si
             return -1;
         }
     m->grid = m->runs[m->largest]->grid;
-    return 0;
+    return pz_scale_grid_periodicity(m->runs, m->nruns, m->largest, m->grid.periodic, err,
+                                     errlen);
 }
 
 /* --- the template's events: posting slots, completions matched to them, regions */

@@ -200,7 +200,8 @@ struct pz_scale_program {
     const struct pz_scale_run *const *runs;
     size_t nruns, largest;
     int compute_cpu;
-    struct pz_scale_grid grid;               /* the largest recording's: kind, periodic */
+    struct pz_scale_grid grid;               /* the largest recording's, periodic as
+                                                every recording shows */
     struct sp_table table;
     struct sp_node *nodes;
     uint32_t nnodes;

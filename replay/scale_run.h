@@ -12,8 +12,9 @@
  * order, dims[0] varying slowest, as MPI_Cart_create numbers them), the one in which
  * the peers of point-to-point messages are the fewest distinct offsets, each of -1, 0
  * or +1 per dimension, the fewer dimensions winning a tie.  A dimension is periodic when
- * a message crosses its ends.  A run without point-to-point messages, or whose peers
- * fit none of the layouts, has the 1-D grid (not periodic). */
+ * a message crosses its ends (which takes more than 2 processes in it).  A run without
+ * point-to-point messages, or whose peers fit none of the layouts, has the 1-D grid (not
+ * periodic). */
 #ifndef PZ_SCALE_RUN_H
 #define PZ_SCALE_RUN_H
 
@@ -155,5 +156,13 @@ int pz_scale_grid_rank(const struct pz_scale_grid *g, const int *c);
 /* MPI_Dims_create's balanced layout of n processes in ndims dimensions (dims
  * non-increasing), into g (not periodic, not from a topology). */
 void pz_scale_grid_balanced(struct pz_scale_grid *g, int n, int ndims);
+
+/* The periodicity of each dimension of the grid of recordings runs[0..n-1] (of as many
+ * dimensions as runs[largest]'s) into periodic: the one every recording that shows it
+ * has (a recorded topology at any size, messages across more than 2 processes); of a
+ * dimension none shows, runs[largest]'s.  Returns 0, or -1 with a one-line message in
+ * err naming the dimension and two recordings that disagree. */
+int pz_scale_grid_periodicity(const struct pz_scale_run *const *runs, size_t n,
+                              size_t largest, uint8_t *periodic, char *err, size_t errlen);
 
 #endif

@@ -1,6 +1,7 @@
 /* The progress line (progress_line.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,6 +19,14 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* The line's beginning: "\rprognoz scale: fitting the model" and, when counts follow,
+ * ": ". */
+static void begin_line(const struct pz_progress_line *p, int counts)
+{
+    fprintf(stderr, "\rprognoz %s: %s%s", p->cmd, p->phase,
+            p->phase[0] && counts ? ": " : "");
+}
+
 static void show(void *ud, const char *what, uint64_t done, uint64_t total)
 {
     struct pz_progress_line *p = ud;
@@ -27,11 +36,29 @@ static void show(void *ud, const char *what, uint64_t done, uint64_t total)
         return;
     p->last = t;
     p->shown = 1;
+    begin_line(p, 1);
     if (total && done <= total)
-        fprintf(stderr, "\rprognoz %s: %" PRIu64 " of %" PRIu64 " %s (%d%%)\033[K", p->cmd,
-                done, total, what, (int)(100.0 * (double)done / (double)total));
+        fprintf(stderr, "%" PRIu64 " of %" PRIu64 " %s (%d%%)\033[K", done, total, what,
+                (int)(100.0 * (double)done / (double)total));
     else
-        fprintf(stderr, "\rprognoz %s: %" PRIu64 " %s\033[K", p->cmd, done, what);
+        fprintf(stderr, "%" PRIu64 " %s\033[K", done, what);
+    fflush(stderr);
+}
+
+void pz_progress_line_phase(struct pz_progress_line *p, const char *fmt, ...)
+{
+    va_list ap;
+    double t;
+
+    va_start(ap, fmt);
+    vsnprintf(p->phase, sizeof(p->phase), fmt, ap);
+    va_end(ap);
+    if (!p->on || (t = now()) - p->started < FIRST_AFTER)
+        return;
+    p->last = t;
+    p->shown = 1;
+    begin_line(p, 0);
+    fprintf(stderr, "\033[K");
     fflush(stderr);
 }
 

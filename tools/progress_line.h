@@ -13,10 +13,17 @@ struct pz_progress_line {
     int on;                         /* a terminal, and not --quiet */
     int shown;                      /* the line is on the terminal */
     double started, last;           /* monotonic seconds: start, last shown */
+    char phase[192];                /* the step of the work, "" if none */
 };
 
 /* Starts the clock of p for command cmd ("predict"). */
 void pz_progress_line_init(struct pz_progress_line *p, const char *cmd, int quiet);
+
+/* For a command of several steps: names the one that begins ("fitting the model"), which
+ * the line shows before the counts told next ("prognoz scale: fitting the model: 300
+ * records predicted"), at once once the first second has passed. */
+void pz_progress_line_phase(struct pz_progress_line *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* Erases the line, if shown. */
 void pz_progress_line_end(struct pz_progress_line *p);

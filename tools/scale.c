@@ -1,6 +1,7 @@
 /* prognoz scale: recordings of one program at a few process counts, extrapolated to
  * other counts and predicted on models of clusters (docs/predict.md, "Scaling"). */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "long_options.h"
 #include "machine_options.h"
 #include "open.h"
+#include "progress_line.h"
 #include "scale_archive.h"
 #include "scale_replay.h"
 #include "scale_report.h"
@@ -19,6 +21,8 @@
 #define MAX_RECORDINGS 16
 #define MAX_COUNTS 64
 #define MAX_RANKS (1 << 22)
+/* Predicted records between two looks at the clock of the progress line */
+#define PROGRESS_EVERY 4096
 
 static void usage(FILE *out)
 {
@@ -43,6 +47,7 @@ static void usage(FILE *out)
             "  --mpi SET           the collective algorithms: mpich1, mpich-1.2.5, mpich4\n"
             "  --coll OP=ALGO      force an algorithm, e.g. allgather=bruck (repeatable;\n"
             "                      docs/collectives.md)\n"
+            "  --quiet             no progress on a terminal\n"
             "\nSee prognoz-scale(1).\n",
             MAX_COUNTS, PZ_MAX_MACHINES);
 }
@@ -54,6 +59,7 @@ struct options {
     int ncounts;
     const char *output, *trace_out;
     enum pz_report_format format;
+    int quiet;
     struct pz_machine_options m;
 };
 
@@ -120,6 +126,8 @@ static int parse(int argc, char **argv, struct options *o)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             usage(stdout);
             return 1;
+        } else if (!strcmp(argv[i], "--quiet")) {
+            o->quiet = 1;
         } else if (is_valued(argv[i])) {
             if (parse_valued(argc, argv, &i, o) != 0)
                 return 2;
@@ -155,7 +163,24 @@ struct job {
     struct pz_analysis *analyses;             /* of machine i at count c: [i * ncounts + c] */
     char notes[MAX_RECORDINGS + 1][512];      /* on the recordings' computation times */
     int nnotes;
+    struct pz_progress_line *progress;
 };
+
+/* An error, on a line of its own: the progress line is erased first. */
+static void complain(const struct job *j, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void complain(const struct job *j, const char *fmt, ...)
+{
+    va_list ap;
+
+    pz_progress_line_end(j->progress);
+    fputs("prognoz scale: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
 
 /* Reads again, in ndims dimensions, the recordings whose grid was inferred in fewer:
  * at a small count a grid of fewer dimensions fits as well. */
@@ -166,6 +191,8 @@ static int read_in_dimensions(struct job *j, int ndims, char *err, size_t errlen
 
         if (run->grid.from_topology || run->grid.ndims >= ndims)
             continue;
+        pz_progress_line_phase(j->progress, "reading recording %d of %d again (%s)", r + 1,
+                               j->nruns, j->o->recordings[r]);
         pz_scale_run_free(run);
         if (pz_scale_run_read_grid(j->o->recordings[r], ndims, run, err, errlen) != 0)
             return -1;
@@ -180,24 +207,27 @@ static int read_recordings(struct job *j)
     int ndims = 1;
 
     for (; j->nruns < j->o->nrecordings; j->nruns++) {
+        pz_progress_line_phase(j->progress, "reading recording %d of %d (%s)", j->nruns + 1,
+                               j->o->nrecordings, j->o->recordings[j->nruns]);
         if (pz_scale_run_read(j->o->recordings[j->nruns], &j->runs[j->nruns], err,
                               sizeof(err)) != 0) {
-            fprintf(stderr, "prognoz scale: %s\n", err);
+            complain(j, "%s", err);
             return -1;
         }
         if (j->runs[j->nruns].grid.ndims > ndims)
             ndims = j->runs[j->nruns].grid.ndims;
     }
     if (read_in_dimensions(j, ndims, err, sizeof(err)) != 0) {
-        fprintf(stderr, "prognoz scale: %s\n", err);
+        complain(j, "%s", err);
         return -1;
     }
     for (int r = 0; r < j->nruns; r++)
         runs[r] = &j->runs[r];
+    pz_progress_line_phase(j->progress, "fitting the model");
     j->program = pz_scale_program_build(runs, (size_t)j->nruns, j->o->m.compute_cpu, err,
                                         sizeof(err));
     if (!j->program)
-        fprintf(stderr, "prognoz scale: %s\n", err);
+        complain(j, "%s", err);
     return j->program ? 0 : -1;
 }
 
@@ -224,24 +254,35 @@ static int synthesized_dir(const struct job *j, int c, char *dir, size_t len)
     const char *root = j->o->trace_out;
 
     if (mkdir(root, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "prognoz scale: cannot create '%s': %s\n", root, strerror(errno));
+        complain(j, "cannot create '%s': %s", root, strerror(errno));
         return -1;
     }
     if (snprintf(dir, len, "%s/P%d", root, j->counts[c]) >= (int)len) {
-        fprintf(stderr, "prognoz scale: '%s': path too long\n", root);
+        complain(j, "'%s': path too long", root);
         return -1;
     }
     return 0;
 }
 
+/* Where the predicted records go: the analysis, counted for the progress line. */
+struct feed {
+    struct pz_analysis_stream *analysis;
+    struct pz_progress_line *progress;
+    uint64_t records;
+};
+
 static int give_record(void *ctx, int th, const struct pz_rec *rec, uint64_t time)
 {
-    return pz_analysis_stream_record(ctx, th, rec, time);
+    struct feed *f = ctx;
+
+    if (++f->records % PROGRESS_EVERY == 0)
+        pz_progress_tell(&f->progress->hook, "records predicted", f->records, 0);
+    return pz_analysis_stream_record(f->analysis, th, rec, time);
 }
 
 static void thread_done(void *ctx, int th)
 {
-    pz_analysis_stream_done(ctx, th);
+    pz_analysis_stream_done(((struct feed *)ctx)->analysis, th);
 }
 
 /* The analysis of the run predicted from dir's archive or from synth, to be given its
@@ -260,7 +301,7 @@ static struct pz_analysis_stream *open_analysis(const struct job *j, int c, cons
     else
         s = pz_analysis_stream_open(&defs, name, err, sizeof(err));
     if (!s)
-        fprintf(stderr, "prognoz scale: %s\n", err);
+        complain(j, "%s", err);
     return s;
 }
 
@@ -270,25 +311,29 @@ static int predict_on(struct job *j, int c, int i, const char *dir, struct pz_sc
 {
     struct pz_predict_options po = { .machine = &j->machines[i],
                                      .compute_cpu = j->o->m.compute_cpu };
-    struct pz_replay_sink sink = { give_record, thread_done, NULL };
+    struct feed feed = { .progress = j->progress };
+    struct pz_replay_sink sink = { give_record, thread_done, &feed };
     struct pz_analysis *a = &j->analyses[i * j->ncounts + c];
     struct pz_prediction result;
     char err[8192];
 
     memcpy(po.forced, j->o->m.forced, sizeof(po.forced));
-    if (!(sink.ctx = open_analysis(j, c, dir, synth)))
+    pz_progress_line_phase(j->progress, "%s and replaying %d processes (count %d of %d) on "
+                           "%s (machine %d of %d)", synth ? "synthesizing" : "reading",
+                           j->counts[c], c + 1, j->ncounts, j->machines[i].name, i + 1,
+                           j->o->m.nmachines);
+    if (!(feed.analysis = open_analysis(j, c, dir, synth)))
         return -1;
     po.sink = &sink;
     if ((synth ? pz_scale_predict(synth, &po, &result, err, sizeof(err))
                : pz_predict(dir, &po, &result, err, sizeof(err))) != 0) {
-        fprintf(stderr, "prognoz scale: %d processes on %s: %s\n", j->counts[c],
-                j->machines[i].name, err);
-        pz_analysis_stream_close(sink.ctx, a, err, sizeof(err));
+        complain(j, "%d processes on %s: %s", j->counts[c], j->machines[i].name, err);
+        pz_analysis_stream_close(feed.analysis, a, err, sizeof(err));
         pz_analysis_free(a);
         return -1;
     }
-    if (pz_analysis_stream_close(sink.ctx, a, err, sizeof(err)) != 0) {
-        fprintf(stderr, "prognoz scale: %s\n", err);
+    if (pz_analysis_stream_close(feed.analysis, a, err, sizeof(err)) != 0) {
+        complain(j, "%s", err);
         return -1;
     }
     return 0;
@@ -304,7 +349,7 @@ static int predict_count_in_memory(struct job *j, int c)
     int done = 0;
 
     if (!synth) {
-        fprintf(stderr, "prognoz scale: the run at %d processes: %s\n", j->counts[c], err);
+        complain(j, "the run at %d processes: %s", j->counts[c], err);
         return 0;
     }
     while (done < j->o->m.nmachines && predict_on(j, c, done, NULL, synth) == 0)
@@ -324,8 +369,10 @@ static int predict_count(struct job *j, int c)
         return predict_count_in_memory(j, c);
     if (synthesized_dir(j, c, dir, sizeof(dir)) != 0)
         return 0;
+    pz_progress_line_phase(j->progress, "synthesizing %d processes (count %d of %d) into %s",
+                           j->counts[c], c + 1, j->ncounts, dir);
     if (pz_scale_synthesize_archive(j->program, j->counts[c], dir, err, sizeof(err)) != 0) {
-        fprintf(stderr, "prognoz scale: the run at %d processes: %s\n", j->counts[c], err);
+        complain(j, "the run at %d processes: %s", j->counts[c], err);
     } else {
         while (done < j->o->m.nmachines && predict_on(j, c, done, dir, NULL) == 0)
             done++;
@@ -449,16 +496,15 @@ static int write_report(const struct job *j)
     int rc = 1;
 
     if (j->o->output && !(out = fopen(j->o->output, "w")))
-        fprintf(stderr, "prognoz scale: cannot write '%s': %s\n", j->o->output,
-                strerror(errno));
+        complain(j, "cannot write '%s': %s", j->o->output, strerror(errno));
     else if (make_formulas(j, &f) != 0)
-        fprintf(stderr, "prognoz scale: out of memory\n");
+        complain(j, "out of memory");
     else if (write_report_to(out, j, &f) != 0 || fflush(out) != 0)
-        fprintf(stderr, "prognoz scale: cannot write the report\n");
+        complain(j, "cannot write the report");
     else
         rc = 0;
     if (out && out != stdout && fclose(out) != 0 && rc == 0) {
-        fprintf(stderr, "prognoz scale: cannot write '%s'\n", j->o->output);
+        complain(j, "cannot write '%s'", j->o->output);
         rc = 1;
     }
     free(f.f);
@@ -479,11 +525,13 @@ static int run(struct job *j)
         add_count(j, j->o->counts[c], 0);
     j->analyses = calloc((size_t)(j->ncounts * j->o->m.nmachines), sizeof(*j->analyses));
     if (!j->analyses) {
-        fprintf(stderr, "prognoz scale: out of memory\n");
+        complain(j, "out of memory");
         return 1;
     }
-    if (predict_all(j, &made) == 0)
+    if (predict_all(j, &made) == 0) {
+        pz_progress_line_end(j->progress);
         rc = write_report(j);
+    }
     free_analyses(j, made);
     return rc;
 }
@@ -492,6 +540,7 @@ int pz_cmd_scale(int argc, char **argv)
 {
     static struct job j;
     struct options o = { .format = PZ_REPORT_TEXT };
+    struct pz_progress_line progress;
     int rc = parse(argc, argv, &o);
 
     if (rc)
@@ -499,7 +548,10 @@ int pz_cmd_scale(int argc, char **argv)
     j.o = &o;
     if (pz_machine_options_load("scale", &o.m, j.machines) != 0)
         return 1;
+    pz_progress_line_init(&progress, "scale", o.quiet);
+    j.progress = &progress;
     rc = run(&j);
+    pz_progress_line_end(&progress);
     if (j.program)
         pz_scale_program_free(j.program);
     for (int r = 0; r < j.nruns; r++)

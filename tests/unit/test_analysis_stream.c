@@ -3,9 +3,10 @@
  * trace and gives the same run to a stream, on a hand-built recording with intervals,
  * call sites, blocking and nonblocking messages and collectives, and on a synthesized
  * ring (scale_replay.h): the two analyses must print the same JSON report, per process,
- * byte for byte.  A stream given its threads' records one thread after the other, the
- * reverse of their time order, must analyze them in time order: a late sender is found
- * with the wait worked out by hand. */
+ * byte for byte; and on the recording with a Put/fence epoch, whose bytes both count.  A
+ * stream given its threads' records one thread after the other, the reverse of their
+ * time order, must analyze them in time order: a late sender is found with the wait
+ * worked out by hand. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +114,30 @@ Test(analysis_stream, a_recorded_run_predicted_is_analyzed_as_its_trace)
     o.output = out;
     o.sink = &sink;
     cr_assert_eq(pz_predict(rec, &o, &res, err, sizeof(err)), 0, "%s", err);
+    expect_same_analysis(out, sink.ctx);
+}
+
+/* The same with a Put/fence epoch: the predicted trace has its put's 96 bytes as
+ * process 0's one-sided bytes put, and the analysis in memory must too. */
+Test(analysis_stream, a_recorded_run_with_one_sided_records_is_analyzed_as_its_trace)
+{
+    struct pz_predict_options o = { .machine = &m };
+    struct pz_replay_sink sink = { give, done, NULL };
+    struct pz_prediction res;
+    struct pz_analysis from_trace;
+    char rec[4200], out[4200];
+
+    snprintf(rec, sizeof(rec), "%s/rec", top);
+    snprintf(out, sizeof(out), "%s/predicted", top);
+    tp_record_two_with_epoch(rec);
+    sink.ctx = stream_on(rec, out);
+    o.output = out;
+    o.sink = &sink;
+    cr_assert_eq(pz_predict(rec, &o, &res, err, sizeof(err)), 0, "%s", err);
+    cr_assert_eq(pz_analyze(out, &from_trace, err, sizeof(err)), 0, "%s", err);
+    cr_expect(from_trace.io_rma, "the predicted trace has no one-sided call");
+    cr_expect_eq(from_trace.nodes[0].procs[0].rma_put, 96);
+    pz_analysis_free(&from_trace);
     expect_same_analysis(out, sink.ctx);
 }
 

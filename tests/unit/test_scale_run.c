@@ -9,12 +9,15 @@
  * The grid rule: of MPI_Dims_create's layouts in 1, 2 and 3 dimensions (ranks row-major,
  * dims[0] slowest), the one in which every peer is -1, 0 or +1 per dimension (or across
  * the ends of a dimension longer than 2, then periodic) with the fewest distinct offsets,
- * the fewer dimensions winning a tie. */
+ * the fewer dimensions winning a tie.  Built from recordings at two counts, the model's
+ * grid is periodic in a dimension as every recording that shows it is: a torus recorded
+ * with 2 columns at the larger count and 3 at the smaller keeps its columns' wrap. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "scale_program.h"
 #include "scale_run.h"
 #include "singleton.h"
 #include "trace.h"
@@ -596,6 +599,168 @@ Test(scale_run, an_intercommunicator_is_refused)
     cr_expect_eq(pz_scale_run_read(rec, &run, err, sizeof(err)), -1);
     cr_expect(strstr(err, rec) && strstr(err, "process 0") && strstr(err, "MPI_Send") &&
               strstr(err, "intercommunicator"), "error '%s'", err);
+}
+
+/* --- periodicity taken from every recording (pz_scale_grid_periodicity) */
+
+/* The peers, as world ranks, of process proc's sends and receives in the run the
+ * program synthesizes, in order. */
+struct peers_of {
+    int proc;
+    uint32_t sends[8], recvs[8];
+    int nsends, nrecvs;
+};
+
+static int no_comms(void *ctx, const struct pz_synth_comm *comms, uint32_t n)
+{
+    (void)ctx, (void)comms, (void)n;
+    return 0;
+}
+
+static int keep_peers(void *ctx, int proc, const struct pz_rec *r)
+{
+    struct peers_of *k = ctx;
+
+    if (proc != k->proc)
+        return 0;
+    if (r->kind == PZ_REC_SEND && k->nsends < 8)
+        k->sends[k->nsends++] = r->peer;
+    else if (r->kind == PZ_REC_RECV && k->nrecvs < 8)
+        k->recvs[k->nrecvs++] = r->peer;
+    return 0;
+}
+
+static struct peers_of synthesized_peers(const struct pz_scale_program *m, int nprocs,
+                                         int proc)
+{
+    struct peers_of k = { .proc = proc };
+    struct pz_scale_sink sink = { no_comms, keep_peers, &k };
+
+    cr_assert_eq(pz_scale_synthesize(m, nprocs, &sink, err, sizeof(err)), 0, "%s", err);
+    return k;
+}
+
+/* The directions of a halo exchange: north, south, west, east. */
+static const int halo[4][2] = { { -1, 0 }, { 1, 0 }, { 0, -1 }, { 0, 1 } };
+
+/* A halo exchange on a rows x columns grid periodic in both dimensions (rank = row *
+ * columns + column), recorded at rows * columns processes in dir: for each direction of
+ * halo, a send to the neighbour there (tag: the direction's index) and a receive from
+ * the neighbour on the other side. */
+static void record_torus(const char *dir, int rows, int columns)
+{
+    struct tb *b = tb_open(dir, rows * columns);
+
+    cr_assert_not_null(b, "cannot open a trace in %s", dir);
+    for (int p = 0; p < rows * columns; p++)
+        for (uint32_t i = 0; i < 4; i++) {
+            int x = p / columns, y = p % columns, dx = halo[i][0], dy = halo[i][1];
+            uint32_t to = (uint32_t)((x + dx + rows) % rows * columns +
+                                     (y + dy + columns) % columns);
+            uint32_t from = (uint32_t)((x - dx + rows) % rows * columns +
+                                       (y - dy + columns) % columns);
+
+            tb_send_call(b, p, "MPI_Send", MS(4 * i + 1), MS(4 * i + 2), TB_WORLD, to, i);
+            tb_recv_call(b, p, "MPI_Recv", MS(4 * i + 3), MS(4 * i + 4), TB_WORLD, from, i);
+        }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+}
+
+static void read_at(const char *name, struct pz_scale_run *r)
+{
+    char dir[4200];
+
+    snprintf(dir, sizeof(dir), "%s/%s", top, name);
+    cr_assert_eq(pz_scale_run_read(dir, r, err, sizeof(err)), 0, "%s", err);
+}
+
+/* A torus recorded at 9 processes (3 x 3) and 10 (5 x 2).  At 10 the columns are 2: the
+ * west and east neighbours are one process, no message crosses the ends of dimension 1
+ * and the recording alone cannot tell it wraps (read: periodic in dimension 0 only);
+ * at 9 the messages cross both ends.  Taken from the largest recording, 10, alone,
+ * dimension 1 was not periodic and the messages of the 9 across its ends followed no
+ * pattern of the grid: the model was refused.  From both recordings it is periodic.
+ * At 16, rank = 4 x + y: process 0 at (0, 0) sends north to (-1, 0) = (3, 0), rank 12;
+ * south to (1, 0), 4; west to (0, -1) = (0, 3), 3; east to (0, 1), 1; and receives from
+ * the other sides: 4, 12, 1, 3.  Process 15 at (3, 3) sends to (2, 3) = 11, (0, 3) = 3,
+ * (3, 2) = 14, (3, 0) = 12. */
+Test(scale_run, periodicity_comes_from_every_recording)
+{
+    static const uint32_t sends0[4] = { 12, 4, 3, 1 }, recvs0[4] = { 4, 12, 1, 3 };
+    static const uint32_t sends15[4] = { 11, 3, 14, 12 };
+    struct pz_scale_run runs[2];
+    const struct pz_scale_run *list[2] = { &runs[0], &runs[1] };
+    struct pz_scale_program *m;
+    struct peers_of k;
+    char dir[4200];
+
+    memset(runs, 0, sizeof(runs));
+    snprintf(dir, sizeof(dir), "%s/torus9", top);
+    record_torus(dir, 3, 3);
+    snprintf(dir, sizeof(dir), "%s/torus10", top);
+    record_torus(dir, 5, 2);
+    read_at("torus9", &runs[0]);
+    read_at("torus10", &runs[1]);
+    cr_expect(runs[0].grid.dims[0] == 3 && runs[0].grid.dims[1] == 3 &&
+              runs[0].grid.periodic[0] && runs[0].grid.periodic[1], "9: 3 x 3, periodic");
+    cr_expect(runs[1].grid.dims[0] == 5 && runs[1].grid.dims[1] == 2 &&
+              runs[1].grid.periodic[0] && !runs[1].grid.periodic[1],
+              "10: 5 x 2, only dimension 0 seen periodic");
+    m = pz_scale_program_build(list, 2, 0, err, sizeof(err));
+    cr_assert_not_null(m, "%s", err);
+    k = synthesized_peers(m, 16, 0);
+    cr_assert_eq(k.nsends, 4, "process 0 makes %d sends at 16, expected 4", k.nsends);
+    cr_assert_eq(k.nrecvs, 4, "process 0 makes %d receives at 16, expected 4", k.nrecvs);
+    for (int i = 0; i < 4; i++) {
+        cr_expect_eq(k.sends[i], sends0[i], "send %d of process 0 to %u, expected %u", i,
+                     k.sends[i], sends0[i]);
+        cr_expect_eq(k.recvs[i], recvs0[i], "receive %d of process 0 from %u, expected %u",
+                     i, k.recvs[i], recvs0[i]);
+    }
+    k = synthesized_peers(m, 16, 15);
+    cr_assert_eq(k.nsends, 4, "process 15 makes %d sends at 16, expected 4", k.nsends);
+    for (int i = 0; i < 4; i++)
+        cr_expect_eq(k.sends[i], sends15[i], "send %d of process 15 to %u, expected %u", i,
+                     k.sends[i], sends15[i]);
+    pz_scale_program_free(m);
+    pz_scale_run_free(&runs[0]);
+    pz_scale_run_free(&runs[1]);
+}
+
+/* A ring of 4 (p sends to p + 1 around, receives from p - 1) crosses the ends of its
+ * dimension of 4; a chain of 8 (the same without 7 -> 0) does not, in a dimension of 8:
+ * both show whether it wraps, and they disagree.  Refused, naming both and the
+ * dimension. */
+Test(scale_run, recordings_that_wrap_and_do_not_are_refused)
+{
+    struct pz_scale_run runs[2];
+    const struct pz_scale_run *list[2] = { &runs[0], &runs[1] };
+    char dir[4200], want[9000];
+
+    memset(runs, 0, sizeof(runs));
+    for (int i = 0; i < 2; i++) {
+        int n = 4 << i;
+        struct tb *b;
+
+        snprintf(dir, sizeof(dir), "%s/%s%d", top, i ? "chain" : "ring", n);
+        cr_assert_not_null(b = tb_open(dir, n));
+        for (int p = 0; p < n; p++) {
+            if (!i || p < n - 1)
+                tb_send_call(b, p, "MPI_Send", MS(1), MS(2), TB_WORLD,
+                             (uint32_t)((p + 1) % n), 0);
+            if (!i || p > 0)
+                tb_recv_call(b, p, "MPI_Recv", MS(3), MS(4), TB_WORLD,
+                             (uint32_t)((p + n - 1) % n), 0);
+        }
+        cr_assert_eq(tb_close(b), 0);
+        read_at(i ? "chain8" : "ring4", &runs[i]);
+    }
+    cr_assert_null(pz_scale_program_build(list, 2, 0, err, sizeof(err)));
+    snprintf(want, sizeof(want), "recordings differ: dimension 0 of the process grid wraps "
+             "around in %s/ring4 (4 processes long) but not in %s/chain8 (8)", top, top);
+    cr_expect_str_eq(err, want);
+    pz_scale_run_free(&runs[0]);
+    pz_scale_run_free(&runs[1]);
 }
 
 /* pz_scale_grid_balanced is MPI_Dims_create's layout: MPICH's own, for 1 to 1024

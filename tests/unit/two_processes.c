@@ -4,7 +4,22 @@
 #include "trace_builder.h"
 #include "two_processes.h"
 
-void tp_record_two(const char *d)
+/* The Put/fence epoch of process p after its interval: MPI_Win_fence 8.2-8.3, process
+ * 0's MPI_Put of 96 bytes to process 1 8.4-8.5, MPI_Win_fence 8.6-8.7. */
+static void epoch(struct tb *b, int p)
+{
+    uint32_t put = tb_mpi(b, "MPI_Put");
+
+    tb_fence_call(b, p, TB_MS(8.2), TB_MS(8.3));
+    if (p == 0) {
+        tb_enter(b, 0, TB_MS(8.4), put);
+        tb_rma_put(b, 0, TB_MS(8.4), 1, 96);
+        tb_leave(b, 0, TB_MS(8.5), put);
+    }
+    tb_fence_call(b, p, TB_MS(8.6), TB_MS(8.7));
+}
+
+static void record_two(const char *d, int with_epoch)
 {
     struct tb *b = tb_open(d, 2);
     const int swapped_ranks[2] = { 1, 0 };
@@ -14,6 +29,8 @@ void tp_record_two(const char *d)
     tb_set_offset(b, TB_MS(1));
     swapped = tb_comm(b, "swapped", 2, swapped_ranks);
     interval = tb_interval(b, 1, "/src/x.c", 10);
+    if (with_epoch)
+        tb_rma_window(b);
     for (int p = 0; p < 2; p++) {
         uint32_t init = tb_mpi(b, "MPI_Init"), waitall = tb_mpi(b, "MPI_Waitall");
         uint32_t ibarrier = tb_mpi(b, "MPI_Ibarrier"), wait = tb_mpi(b, "MPI_Wait");
@@ -46,7 +63,19 @@ void tp_record_two(const char *d)
                         3);
         tb_leave(b, p, TB_MS(7.9), wait);
         tb_leave(b, p, TB_MS(8), interval);
+        if (with_epoch)
+            epoch(b, p);
         tb_call(b, p, "MPI_Finalize", TB_MS(9), TB_MS(9));
     }
     cr_assert_eq(tb_close(b), 0, "the trace builder failed");
+}
+
+void tp_record_two(const char *d)
+{
+    record_two(d, 0);
+}
+
+void tp_record_two_with_epoch(const char *d)
+{
+    record_two(d, 1);
 }

@@ -13,4 +13,9 @@
  * sends to its rank 0, process 1. */
 void tp_record_two(const char *d);
 
+/* The same run with a one-sided epoch after the interval, on window 0 of the world:
+ * both call MPI_Win_fence 8.2-8.3 and 8.6-8.7, and between them process 0 puts 96
+ * bytes to process 1 in MPI_Put 8.4-8.5. */
+void tp_record_two_with_epoch(const char *d);
+
 #endif
