@@ -21,7 +21,21 @@
 # predictions and errors are printed beside prognoz's (the export makes MPI_Init
 # instantaneous as prognoz does, so both are judged against the same measured span).
 #
-#   scripts/validate.sh [--reduced] [--machine FILE] [--reps N] [--calibrations N] [--dir DIR]
+# "TCP" is UCX's tcp transport between two processes of this one node, through the
+# kernel's loopback (no network card, no wire): MPICH 4.0.2's ch4 built for UCX has no
+# shared memory of its own (its configure makes the ucx netmod "direct" unless
+# --with-ch4-shmmods is given, and Debian's mpich does not give it), so every message
+# goes through UCX, whose UCX_TLS chooses the transport.  The calibrations and the TCP
+# runs log UCX's choice (UCX_LOG_LEVEL=info, in their output files: the endpoint
+# between the ranks on tcp/lo and tcp/eth0), and the script stops if one reached the
+# other rank over anything but TCP.  Loopback TCP measures a few microseconds and
+# several GB/s on an idle machine, not the tens of microseconds and about 1 GB/s of a
+# network between nodes.  An MPICH whose ch4 has shared memory (ch4:ofi, or ch4:ucx
+# configured with --with-ch4-shmmods=posix) would bypass UCX between the ranks, unseen
+# by that check: export MPIR_CVAR_NOLOCAL=1 there, which every run inherits.
+#
+#   scripts/validate.sh [--reduced] [--machine FILE] [--reps N] [--calibrations N]
+#                       [--cases LIST] [--dir DIR]
 #
 #   --reduced         smaller problems, one run each, one quick calibration (for CI)
 #   --machine FILE    predict on FILE alone, instead of calibrating the TCP transport
@@ -29,6 +43,9 @@
 #                     (default 5, 1 with --reduced)
 #   --calibrations N  calibrations of the TCP transport spread over the run
 #                     (default 2, 1 with --reduced)
+#   --cases LIST      these cases alone, in this order: words PROGRAM:ARGUMENTS, the
+#                     arguments separated by commas as the table shows them
+#                     ("halo2d:15000,128 cg2d:1000,2048"); any arguments the program takes
 #   --dir DIR         work directory (default ./_validate at the top of the tree): the
 #                     programs, machine files, traces, reports and predictions, and the
 #                     results in DIR/results.txt (the table) and DIR/results.json (every run)
@@ -36,15 +53,18 @@
 # prognoz is taken from PROGNOZ (the command; PROGNOZ_LIB then names libprognoz.so),
 # else from $PREFIX if set, else from the build tree ${BUILDDIR:-./_build} if it is built,
 # else from ./_install.  MPICC and MPIEXEC name the MPI tools (mpicc.mpich, mpiexec.mpich),
-# VALIDATE_TIMEOUT the limit of one run in seconds (120).  The accuracy is measured, not
-# judged: the script fails only when something does not run.
+# VALIDATE_TIMEOUT the limit of one run in seconds (120), VALIDATE_RETRIES how many times
+# a run or a calibration that timed out before writing its trace or machine file is run
+# again (2; each retry is listed in DIR/retried and counted at the end).  The accuracy is
+# measured, not judged: the script fails only when something does not run.
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-reduced=0 machine="" reps="" calibrations="" dir=$top/_validate
+reduced=0 machine="" reps="" calibrations="" chosen="" dir=$top/_validate
 MPICC=${MPICC:-mpicc.mpich}
 MPIEXEC=${MPIEXEC:-mpiexec.mpich}
 limit=${VALIDATE_TIMEOUT:-120}
+retries=${VALIDATE_RETRIES:-2}
 PY=${PYTHON:-python3}
 
 die() {
@@ -52,11 +72,13 @@ die() {
     exit 1
 }
 
+# usage STATUS: the synopsis and options of the comment above, on stdout if STATUS is 0.
 usage() {
+    _text=$(sed -n '/^#   scripts\/validate.sh \[/,/^# prognoz is taken/{/^# prognoz is taken/d;s/^# \{0,1\}//p;}' "$0")
     if [ "$1" -eq 0 ]; then
-        sed -n '24,34s/^# \{0,1\}//p' "$0"
+        echo "$_text"
     else
-        sed -n '24,34s/^# \{0,1\}//p' "$0" >&2
+        echo "$_text" >&2
     fi
     exit "$1"
 }
@@ -70,6 +92,8 @@ while [ $# -gt 0 ]; do
     --reps=*) reps=${1#--reps=} ;;
     --calibrations) [ $# -ge 2 ] || usage 2; calibrations=$2; shift ;;
     --calibrations=*) calibrations=${1#--calibrations=} ;;
+    --cases) [ $# -ge 2 ] || usage 2; chosen=$2; shift ;;
+    --cases=*) chosen=${1#--cases=} ;;
     --dir) [ $# -ge 2 ] || usage 2; dir=$2; shift ;;
     --dir=*) dir=${1#--dir=} ;;
     -h | --help) usage 0 ;;
@@ -83,6 +107,7 @@ case $reps in '' | *[!0-9]* | 0) die "--reps '$reps': expected a whole number fr
 case $calibrations in
 '' | *[!0-9]* | 0) die "--calibrations '$calibrations': expected a whole number from 1" ;;
 esac
+case $retries in '' | *[!0-9]*) die "VALIDATE_RETRIES '$retries': expected a whole number" ;; esac
 if [ -n "$machine" ]; then
     [ -r "$machine" ] || die "cannot read the machine file '$machine'"
     machine=$(cd "$(dirname "$machine")" && pwd)/$(basename "$machine")
@@ -123,11 +148,23 @@ for p in $programs; do
         cases="$cases $p:$(echo "$s" | cut -d/ -f$((reduced + 1)))"
     done
 done
+if [ -n "$chosen" ]; then
+    for case in $chosen; do
+        p=${case%%:*}
+        case " $programs " in
+        *" $p "*)
+            case $case in *:?*) ;; *) die "--cases: '$case': expected PROGRAM:ARGUMENTS" ;; esac ;;
+        *) die "--cases: '$case': no program '$p' (the programs: $programs)" ;;
+        esac
+    done
+    cases=$chosen
+    programs=$(for case in $cases; do echo "${case%%:*}"; done | sort -u)
+fi
 [ -z "$machine" ] || calibrations=1
 
 mkdir -p "$dir/bin" || die "cannot create '$dir'"
 dir=$(cd "$dir" && pwd)
-rm -f "$dir/finalize-hangs"
+rm -f "$dir/finalize-hangs" "$dir/retried"
 echo "validate: prognoz $PROGNOZ, work directory $dir"
 for p in $programs; do
     "$MPICC" -std=c11 -g -O2 -Wall -Wextra -I"$include" -o "$dir/bin/$p" \
@@ -137,19 +174,24 @@ done
 # watch PID LOG PATTERN: waits for the job PID (started by setsid, so that it leads its
 # own process group) and sets job_status: its exit status, 124 if it ran for more than
 # $limit seconds, or "hung" if it was still running 2 s after a line matching PATTERN
-# appeared in LOG.  MPICH 4.0.2 over UCX's tcp transport often hangs in MPI_Finalize:
-# one rank waits in ucp_worker_progress for its endpoint to close while the other sits
-# in the PMI barrier and never progresses it (UCX issue 8738; pmodels/mpich#6596 removed
-# that barrier).  By then the recorder has written the trace (and prognoz calibrate its
-# machine file), and PATTERN is the line that says so: the job is ended (TERM to its
-# process group; mpiexec takes its ranks down) and its output kept.
+# appeared in LOG.  MPICH 4.0.2 over UCX's tcp transport often hangs in MPI_Finalize,
+# with or without the recorder: each rank closes its UCX endpoints, waiting in
+# ucp_worker_progress until they are closed, then waits in the process manager's
+# barrier (PMI), where it no longer progresses UCX; a rank that gets there first can
+# leave the other waiting for its endpoint forever (pmodels/mpich#6596 removed that
+# barrier, after 4.0.2).  Two ranks that reach MPI_Finalize apart are enough, the last
+# message one way (bench/README.md, "The TCP transport").  By then
+# the recorder has written the trace (and prognoz calibrate its machine file), and
+# PATTERN is the line that says so: the job is ended (TERM to its process group;
+# mpiexec takes its ranks down), its output kept, and the run listed in
+# $dir/finalize-hangs.
 job=
 watch() {
     job=$1 _ticks=0 _after=0 job_status=0
     while kill -0 "$job" 2>/dev/null; do
         sleep 0.1
         _ticks=$((_ticks + 1))
-        grep -q "$3" "$2" && _after=$((_after + 1))
+        grep -qs "$3" "$2" && _after=$((_after + 1))
         if [ $_after -gt 20 ] || [ $_ticks -gt $((limit * 10)) ]; then
             kill -TERM "-$job" 2>/dev/null
             wait "$job"
@@ -163,39 +205,88 @@ watch() {
 }
 trap '[ -n "$job" ] && kill -TERM "-$job" 2>/dev/null; exit 1' HUP INT TERM
 
+# retry WHAT TRY: 0 (and a line in $dir/retried) if WHAT, which timed out on its try
+# TRY, may run again.
+retry() {
+    [ "$2" -le "$retries" ] || return 1
+    echo "$1: timed out after ${limit}s before it wrote its result (try $2); run again" |
+        tee -a "$dir/retried" >&2
+}
+
+# tcp_only WHAT FILE...: stops unless UCX's log in FILE... (UCX_LOG_LEVEL=info) shows
+# the ranks connected over TCP alone: every lane of every endpoint's tag protocol on
+# tcp/ or self/, and one on tcp/ at least.  A UCX that logs no endpoint is let through
+# with a warning.
+tcp_only() {
+    _what=$1
+    shift
+    _lanes=$(sed -n 's/.*ep_cfg\[[0-9]*\]: tag(\([^)]*\)).*/\1/p' "$@" | tr ' ' '\n' | sort -u)
+    if [ -z "$_lanes" ]; then
+        echo "validate: $_what: UCX's log names no endpoint; the transport is not checked" >&2
+        return 0
+    fi
+    _other=$(echo "$_lanes" | grep -v -e '^tcp/' -e '^self/' | tr '\n' ' ')
+    [ -z "$_other" ] || die "$_what: UCX reached the other rank over $_other(not TCP)"
+    echo "$_lanes" | grep -q '^tcp/' || die "$_what: no TCP lane in UCX's log"
+}
+
+# record_once NAME TLS PROG ARGS: one try of run (below); sets job_status.
+record_once() {
+    rm -rf "$1"
+    _log=""
+    [ "$2" = tcp,self ] && _log=UCX_LOG_LEVEL=info
+    # shellcheck disable=SC2046,SC2086  # the arguments, one a word; no log setting, no word
+    UCX_TLS=$2 setsid env $_log "$PROGNOZ" record -o "$1" -- "$MPIEXEC" -n 2 "$dir/bin/$3" \
+        $(echo "$4" | tr , ' ') >"$1.out" 2>"$1.err" &
+    watch $! "$1.err" '^prognoz: recorded'
+}
+
 # run NAME TLS PROG ARGS: PROG on 2 ranks over the UCX transports TLS, recorded into
 # NAME (a trace directory), its arguments ARGS separated by commas; its output in
 # NAME.out and NAME.err.  Runs that hung in MPI_Finalize after writing the trace are
-# listed in $dir/finalize-hangs.
+# listed in $dir/finalize-hangs; a run that timed out before is run again (retry).
+# Over tcp,self, UCX logs its endpoints and the run must have used TCP (tcp_only).
 run() {
-    rm -rf "$1"
-    # shellcheck disable=SC2046  # the arguments, one a word
-    UCX_TLS=$2 setsid "$PROGNOZ" record -o "$1" -- "$MPIEXEC" -n 2 "$dir/bin/$3" $(echo "$4" | tr , ' ') \
-        >"$1.out" 2>"$1.err" &
-    watch $! "$1.err" '^prognoz: recorded'
-    case $job_status in
-    0) [ -f "$1/traces.otf2" ] && return 0 ;;
-    hung) echo "$1: ended 2 s after the trace was written (a hang in MPI_Finalize)" \
-        >>"$dir/finalize-hangs"; return 0 ;;
-    esac
-    cat "$1.out" "$1.err" >&2
-    [ "$job_status" = 124 ] && die "$3 over $2: timed out after ${limit}s"
-    die "$3 over $2: exit status $job_status, or no trace (above)"
+    _try=1
+    while :; do
+        record_once "$@"
+        case $job_status in
+        0) [ -f "$1/traces.otf2" ] && break ;;
+        hung) echo "$1: ended 2 s after the trace was written (a hang in MPI_Finalize)" \
+            >>"$dir/finalize-hangs"; break ;;
+        124) retry "$1" $_try && _try=$((_try + 1)) && continue ;;
+        esac
+        cat "$1.out" "$1.err" >&2
+        [ "$job_status" = 124 ] && die "$3 over $2: timed out after ${limit}s, $_try time(s)"
+        die "$3 over $2: exit status $job_status, or no trace (above)"
+    done
+    [ "$2" != tcp,self ] || tcp_only "$3 over $2 ($1)" "$1.out" "$1.err"
 }
 
-# calibrate C: the TCP transport between two ranks calibrated into $dir/tcp-C.conf.
+# calibrate C: the TCP transport between two ranks calibrated into $dir/tcp-C.conf,
+# UCX's endpoints logged and checked (tcp_only), a calibration that timed out before
+# writing the file run again (retry).
 calibrate() {
-    _conf=$dir/tcp-$1.conf
-    rm -f "$_conf"
+    _conf=$dir/tcp-$1.conf _out=$dir/calibrate-$1.out _try=1
     echo "validate: calibration $1 of $calibrations of the TCP transport (UCX_TLS=tcp,self $MPIEXEC -n 2 prognoz calibrate${quick:+ $quick})"
     date +%s >"$dir/tcp-$1.when"
-    UCX_TLS=tcp,self setsid "$MPIEXEC" -n 2 "$PROGNOZ" calibrate -o "$_conf" $quick \
-        >"$dir/calibrate-$1.out" 2>&1 &
-    watch $! "$dir/calibrate-$1.out" '^wrote '
-    case $job_status in
-    0 | hung) [ -s "$_conf" ] || die "calibration $1 wrote no $_conf" ;;
-    *) cat "$dir/calibrate-$1.out" >&2; die "calibration $1 failed (status $job_status, above)" ;;
-    esac
+    while :; do
+        rm -f "$_conf"
+        # shellcheck disable=SC2086  # no --quick, no word
+        UCX_TLS=tcp,self UCX_LOG_LEVEL=info setsid "$MPIEXEC" -n 2 "$PROGNOZ" calibrate \
+            -o "$_conf" $quick >"$_out" 2>&1 &
+        watch $! "$_out" '^wrote '
+        case $job_status in
+        0) break ;;
+        hung) echo "$_out: ended 2 s after the machine file was written (a hang in MPI_Finalize)" \
+            >>"$dir/finalize-hangs"; break ;;
+        124) retry "calibration $1" $_try && _try=$((_try + 1)) && continue ;;
+        esac
+        cat "$_out" >&2
+        die "calibration $1 failed (status $job_status, above)"
+    done
+    [ -s "$_conf" ] || die "calibration $1 wrote no $_conf"
+    tcp_only "calibration $1" "$_out"
 }
 
 # The machines: the one given, else the calibrations, made as the cases run.
@@ -507,7 +598,15 @@ with open(os.path.join(work, "results.txt"), "w") as f:
 with open(os.path.join(work, "results.json"), "w") as f:
     json.dump(record, f, indent=1)
 EOF
-if [ -f "$dir/finalize-hangs" ]; then
-    echo "validate: $(wc -l <"$dir/finalize-hangs") run(s) hung in MPI_Finalize after writing the trace and were ended ($dir/finalize-hangs)"
-fi
+# Not silent: how many runs and calibrations hung in MPI_Finalize or were run again.
+runs=$((2 * reps * ncases))
+[ -n "$machine" ] || runs=$((runs + calibrations))
+hangs=0 retried=0
+[ -f "$dir/finalize-hangs" ] && hangs=$(wc -l <"$dir/finalize-hangs")
+[ -f "$dir/retried" ] && retried=$(wc -l <"$dir/retried")
+where() {
+    [ "$1" -eq 0 ] || echo " ($2)"
+}
+echo "validate: $hangs of $runs runs and calibrations hung in MPI_Finalize after writing their result, and were ended$(where "$hangs" "$dir/finalize-hangs")"
+echo "validate: $retried timed out before writing their result, and were run again$(where "$retried" "$dir/retried")"
 echo "validate: the results are in $dir/results.txt (every run: $dir/results.json)"

@@ -322,5 +322,11 @@ void pz_session_write(void)
         report(total, dropped);
     }
     free(events);
+    /* Every process leaves the recorder together, as it left MPI_Init (lifecycle.c).
+       Ended on the reduction above, rank 0, which alone prints the summary after it,
+       would reach PMPI_Finalize after the others, the last message one way, from them
+       to it: what makes MPICH 4.0.2 over UCX's tcp transport hang in MPI_Finalize
+       (bench/README.md, "The TCP transport"), where the program alone would not. */
+    PMPI_Barrier(s->comm);
     PMPI_Comm_free(&s->comm);
 }
