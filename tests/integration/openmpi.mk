@@ -76,3 +76,16 @@ check-openmpi:
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(PZ_IT_UNDER_OPENMPI)' PZ_MPI=openmpi \
 		TEST_SUITE_LOG=test-suite-openmpi.log
 .PHONY: check-openmpi
+
+# The conversions of Open MPI's Fortran arguments (wrapper/ompi_fortran.h).
+if HAVE_OPENMPI
+if HAVE_CRITERION
+check_PROGRAMS += unit/test_ompi_fortran
+TESTS += unit/test_ompi_fortran
+endif
+endif
+unit_test_ompi_fortran_SOURCES = unit/test_ompi_fortran.c
+unit_test_ompi_fortran_CPPFLAGS = -I$(top_srcdir)/wrapper -I$(top_srcdir)/trace \
+	-I$(top_builddir)/trace -I$(top_srcdir)/model -I$(top_srcdir)/include \
+	$(OPENMPI_CFLAGS) $(OTF2_CFLAGS)
+unit_test_ompi_fortran_LDADD = $(top_builddir)/wrapper/libpzcore-openmpi.la $(CRITERION_LIBS)
