@@ -2,7 +2,8 @@
  * every process it starts, and the trace directory set.  The recorder is the one built
  * for the MPI library of the command's program (program_mpi.h): libprognoz.so for
  * MPICH's ABI, libprognoz-openmpi.so for Open MPI's.  When the run ended without
- * MPI_Finalize, assembles the partial trace its processes left (assemble.h).  prognoz
+ * MPI_Finalize, assembles the partial trace its processes left (assemble.h).  It says
+ * which recorder it chose in one line, unless --quiet or PROGNOZ_LIB chose.  prognoz
  * ends as the command did: same exit status, or killed by the same signal. */
 #include <errno.h>
 #include <limits.h>
@@ -27,7 +28,7 @@ extern char **environ;
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: prognoz record [-o DIR] -- COMMAND [ARGS...]\n"
+            "usage: prognoz record [-o DIR] [--quiet] -- COMMAND [ARGS...]\n"
             "       prognoz record --finish DIR\n"
             "\n"
             "Runs COMMAND, typically 'mpiexec -n 4 ./app', with the recorder preloaded, so\n"
@@ -38,6 +39,7 @@ static void usage(FILE *out)
             "\n"
             "  -o DIR   trace directory (default: $PROGNOZ_DIR, else ./prognoz-trace);\n"
             "           a trace already in DIR is replaced\n"
+            "  --quiet  no line saying which recorder was chosen\n"
             "\n"
             "A run that ends without MPI_Finalize (MPI_Abort, a crash, a signal, exit)\n"
             "leaves a partial trace, marked so, with what each process recorded until then.\n"
@@ -135,8 +137,19 @@ static int finish(const char *dir)
     return rc > 0 ? 0 : 1;
 }
 
+/* Says which recorder was chosen for the program, and from which of its libraries. */
+static void say_recorder(const struct pz_program_mpi *mpi)
+{
+    if (mpi->abi == PZ_MPI_NONE)
+        fprintf(stderr, "prognoz: recording with the MPICH recorder (no program of the "
+                "command is linked with an MPI library)\n");
+    else
+        fprintf(stderr, "prognoz: recording with the %s recorder (%s)\n",
+                mpi->abi == PZ_MPI_OPENMPI ? "Open MPI" : "MPICH", mpi->library);
+}
+
 /* The recorder for the program of command: PROGNOZ_LIB, else the one built for its MPI
- * in PROGNOZ_LIBDIR (or LIBDIR); NULL, said, if there is none. */
+ * in PROGNOZ_LIBDIR (or LIBDIR), in path; NULL, said, if there is none. */
 static const char *recorder(const struct pz_program_mpi *mpi, char *path, size_t size)
 {
     const char *lib = getenv("PROGNOZ_LIB"), *dir = getenv("PROGNOZ_LIBDIR");
@@ -146,11 +159,6 @@ static const char *recorder(const struct pz_program_mpi *mpi, char *path, size_t
     if (mpi->abi == PZ_MPI_OPENMPI && !*PZ_OPENMPI_RECORDER) {
         fprintf(stderr, "prognoz record: '%s' uses Open MPI (%s), but this prognoz was built "
                 "without Open MPI (configure --with-openmpi)\n", mpi->program, mpi->library);
-        return NULL;
-    }
-    if (mpi->abi == PZ_MPI_OPENMPI && mpi->fortran) {
-        fprintf(stderr, "prognoz record: '%s' is a Fortran program of Open MPI, which prognoz "
-                "cannot record (its Fortran calls bypass the C MPI functions)\n", mpi->program);
         return NULL;
     }
     snprintf(path, size, "%s/%s", dir && *dir ? dir : PZ_LIBDIR,
@@ -190,7 +198,7 @@ int pz_cmd_record(int argc, char **argv)
     const char *dir = NULL, *lib;
     char path[PATH_MAX], **command;
     struct pz_program_mpi mpi;
-    int i = 1;
+    int i = 1, quiet = 0;
 
     for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -200,6 +208,8 @@ int pz_cmd_record(int argc, char **argv)
             return finish(argv[i + 1]);
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
             dir = argv[++i];
+        } else if (!strcmp(argv[i], "--quiet")) {
+            quiet = 1;
         } else {
             pz_unexpected_argument("record", argv[i]);
             usage(stderr);
@@ -220,6 +230,8 @@ int pz_cmd_record(int argc, char **argv)
                 strerror(errno));
         return 1;
     }
+    if (!quiet && lib == path)
+        say_recorder(&mpi);
     if ((dir && setenv("PROGNOZ_DIR", dir, 1) != 0) || set_preload(lib) != 0) {
         fprintf(stderr, "prognoz record: cannot set the environment: %s\n", strerror(errno));
         return 1;

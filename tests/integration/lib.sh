@@ -37,6 +37,27 @@ pz_skip() {
     exit 77
 }
 
+# PZ_MPI=openmpi (make check-openmpi): the test runs with Open MPI: its recorder
+# (PZ_OPENMPI_LIB), its mpiexec (OPENMPI_MPIEXEC) and the programs built by Open MPI's
+# compilers (PZ_PROGRAMS/openmpi, integration/openmpi.mk), on as many processes as it
+# asks whatever the cores, allowed as root by the two variables Open MPI documents for
+# containers.  Unset or mpich: MPICH's, as configured.
+case ${PZ_MPI:-mpich} in
+mpich) ;;
+openmpi)
+    test -n "${PZ_OPENMPI_LIB:-}" && test -r "$PZ_OPENMPI_LIB" ||
+        pz_skip "configure found no Open MPI: libprognoz-openmpi.so is not built"
+    PZ_LIB=$PZ_OPENMPI_LIB MPIEXEC=$OPENMPI_MPIEXEC PZ_PROGRAMS=$PZ_PROGRAMS/openmpi PZ_MPI=mpich
+    OMPI_MCA_rmaps_base_oversubscribe=1
+    export OMPI_MCA_rmaps_base_oversubscribe
+    if test "$(id -u)" = 0; then
+        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+        export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
+    fi
+    ;;
+*) pz_fail "PZ_MPI='$PZ_MPI': expected mpich or openmpi" ;;
+esac
+
 test -n "${MPIEXEC:-}" || pz_skip "MPIEXEC is not set (run the tests through make check)"
 test -n "${OTF2_PRINT:-}" || pz_skip "OTF2_PRINT is not set: otf2-print was not found"
 test -n "${PZ_LIB:-}" && test -r "$PZ_LIB" || pz_skip "the wrapper library '${PZ_LIB:-}' is not built"

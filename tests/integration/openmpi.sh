@@ -1,15 +1,20 @@
 # The recorder of Open MPI programs, libprognoz-openmpi.so, on programs of tests/programs
 # built by mpicc.openmpi (integration/openmpi.mk) and run by mpiexec.openmpi on 2 ranks:
-#  (a) p2p.sh, coll.sh, requests.sh and the interval markers' intervals.sh,
-#      markers_misuse.sh and markers_disabled.sh, unchanged, with Open MPI's library,
-#      programs and mpiexec: every call, peer, tag, length, byte count and interval
-#      recorded exactly as for MPICH;
+#  (a) p2p.sh, coll.sh, requests.sh, the interval markers' intervals.sh,
+#      markers_misuse.sh and markers_disabled.sh, and the Fortran fortran.sh ('use
+#      mpi': send, receive, broadcast, allreduce, Irecv/Isend/Waitall, barrier),
+#      fortran_f08.sh ('use mpi_f08') and fortran_markers.sh (prognoz.fh), unchanged, with Open MPI's library, programs
+#      and mpiexec (PZ_MPI=openmpi, lib.sh): every call, peer, tag, length, byte count
+#      and interval recorded exactly as for MPICH (make check-openmpi runs more);
 #  (b) prognoz record picks libprognoz-openmpi.so by itself (PROGNOZ_LIBDIR, no
-#      PROGNOZ_LIB): the trace names Open MPI as its MPI library, has as many calls as
-#      p2p makes, and report says of it what it says of the same program recorded with
-#      MPICH; predict runs on it;
+#      PROGNOZ_LIB) and says so in one line: the trace names Open MPI as its MPI
+#      library, has as many calls as p2p makes, and report says of it what it says of
+#      the same program recorded with MPICH; predict runs on it; --quiet leaves out the
+#      line; an MPICH program gets the MPICH recorder, said so;
 #  (c) without libprognoz-openmpi.so in PROGNOZ_LIBDIR, record names the missing
-#      library in one line and exits 1.
+#      library in one line and exits 1;
+#  (d) a Fortran program ('use mpi') is recorded by prognoz record with Open MPI's
+#      recorder, each call once.
 # Skipped when configure found no Open MPI.  As root, Open MPI is allowed to run by the
 # two variables it documents for containers.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
@@ -18,6 +23,7 @@ test -n "${PZ_OPENMPI_LIB:-}" ||
     pz_skip "configure found no Open MPI: libprognoz-openmpi.so is not built"
 test -r "$PZ_OPENMPI_LIB" || pz_skip "the recorder '$PZ_OPENMPI_LIB' is not built"
 test -x "${PZ_PROGNOZ:-}" || pz_skip "prognoz is not built"
+programs=$PZ_PROGRAMS
 mpich_p2p=$(pz_program p2p) || exit 77
 p2p=$(pz_program openmpi/p2p) || exit 77
 if test "$(id -u)" = 0; then
@@ -30,11 +36,15 @@ export OMPI_MCA_rmaps_base_oversubscribe
 unset PROGNOZ_DIR PROGNOZ_LIB LD_PRELOAD
 
 # (a)
-for t in p2p coll requests intervals markers_misuse markers_disabled; do
-    PZ_LIB=$PZ_OPENMPI_LIB PZ_PROGRAMS=$PZ_PROGRAMS/openmpi MPIEXEC=$OPENMPI_MPIEXEC \
+for t in p2p coll requests intervals markers_misuse markers_disabled \
+    fortran fortran_f08 fortran_markers; do
+    PZ_MPI=openmpi PZ_PROGRAMS=$programs \
         sh "$PZ_TOP_SRCDIR/tests/integration/$t.sh" >"$PZ_WORK/$t.log" 2>&1
     rc=$?
-    if test $rc -ne 0; then
+    # without a Fortran compiler, the Fortran tests skip
+    if test $rc -eq 77 && test "$t" != "${t#fortran}"; then
+        echo "$t.sh skipped with Open MPI: $(cat "$PZ_WORK/$t.log")"
+    elif test $rc -ne 0; then
         cat "$PZ_WORK/$t.log" >&2
         pz_fail "integration/$t.sh with Open MPI: exit status $rc (above)"
     fi
@@ -46,9 +56,10 @@ PROGNOZ_LIBDIR=$libdir timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" record -o "$PZ_WORK/a
     "$OPENMPI_MPIEXEC" --oversubscribe -n 2 "$p2p" >"$PZ_WORK/auto.out" 2>"$PZ_WORK/auto.err"
 rc=$?
 test $rc -eq 0 || { cat "$PZ_WORK/auto.err" >&2; pz_fail "auto: prognoz record exited with $rc"; }
-test "$(grep -c . "$PZ_WORK/auto.err")" = 1 &&
+test "$(grep -c . "$PZ_WORK/auto.err")" = 2 &&
+    test "$(head -1 "$PZ_WORK/auto.err")" = "prognoz: recording with the Open MPI recorder (libmpi.so.40)" &&
     grep -q "^prognoz: recorded [0-9]* events of 2 processes in $PZ_WORK/auto/traces.otf2\$" "$PZ_WORK/auto.err" ||
-    { cat "$PZ_WORK/auto.err" >&2; pz_fail "auto: expected only the summary line on stderr"; }
+    { cat "$PZ_WORK/auto.err" >&2; pz_fail "auto: expected the recorder's line, then the summary line on stderr"; }
 pz_trace auto
 for r in 0 1; do
     # the calls p2p.sh expects of each rank
@@ -78,9 +89,21 @@ grep -q "\"mpi_library\": \"Open MPI v$OPENMPI_VERSION" "$PZ_WORK/auto.json" ||
     { cat "$PZ_WORK/auto.predict.err" >&2; pz_fail "auto: prognoz predict failed"; }
 test -s "$PZ_WORK/auto.predict" || pz_fail "auto: prognoz predict printed nothing"
 
+PROGNOZ_LIBDIR=$libdir timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" record --quiet -o "$PZ_WORK/quiet" -- \
+    "$OPENMPI_MPIEXEC" --oversubscribe -n 2 "$p2p" >"$PZ_WORK/quiet.out" 2>"$PZ_WORK/quiet.err" ||
+    { cat "$PZ_WORK/quiet.err" >&2; pz_fail "quiet: prognoz record --quiet failed"; }
+grep -v '^prognoz: recorded [0-9]* events of 2 processes in ' "$PZ_WORK/quiet.err" >&2 &&
+    pz_fail "quiet: prognoz record --quiet wrote more than the summary line on stderr (above)"
+
 # (c)
 mkdir "$PZ_WORK/mpich_only"
 cp "$PZ_LIB" "$PZ_WORK/mpich_only/"
+PROGNOZ_LIBDIR=$PZ_WORK/mpich_only timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" record -o "$PZ_WORK/mpich_auto" -- \
+    "$MPIEXEC" -n 2 "$mpich_p2p" >"$PZ_WORK/mpich_auto.out" 2>"$PZ_WORK/mpich_auto.err" ||
+    { cat "$PZ_WORK/mpich_auto.err" >&2; pz_fail "mpich_auto: prognoz record failed"; }
+mpich_lib=$(objdump -p "$mpich_p2p" | awk '$1 == "NEEDED" && $2 ~ /^libmpi/ { print $2; exit }')
+pz_expect_eq "an MPICH program: the recorder's line" \
+    "prognoz: recording with the MPICH recorder ($mpich_lib)" "$(head -1 "$PZ_WORK/mpich_auto.err")"
 PROGNOZ_LIBDIR=$PZ_WORK/mpich_only "$PZ_PROGNOZ" record -o "$PZ_WORK/none" -- \
     "$OPENMPI_MPIEXEC" -n 2 "$p2p" >"$PZ_WORK/none.out" 2>"$PZ_WORK/none.err"
 pz_expect_eq "record without Open MPI's recorder: exit status" 1 $?
@@ -88,4 +111,24 @@ pz_expect_eq "record without Open MPI's recorder: stderr" \
     "prognoz record: cannot read the recorder library '$PZ_WORK/mpich_only/libprognoz-openmpi.so': No such file or directory" \
     "$(cat "$PZ_WORK/none.err")"
 test ! -e "$PZ_WORK/none" || pz_fail "record without Open MPI's recorder ran the program"
+
+# (d)
+test -x "$programs/openmpi/fhello" || { echo "no Fortran program built for Open MPI: (d) skipped"; exit 0; }
+PROGNOZ_LIBDIR=$libdir timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" record -o "$PZ_WORK/fhello" -- \
+    "$OPENMPI_MPIEXEC" --oversubscribe -n 2 "$programs/openmpi/fhello" \
+    >"$PZ_WORK/fhello.out" 2>"$PZ_WORK/fhello.err" ||
+    { cat "$PZ_WORK/fhello.err" >&2; pz_fail "fhello: prognoz record failed"; }
+# the dependency that told: libmpi.so.N, else (linked --as-needed) Open MPI's Fortran library
+needed=$(objdump -p "$programs/openmpi/fhello" | awk '$1 == "NEEDED" { print $2 }')
+told=$(echo "$needed" | grep '^libmpi\.so\.' || echo "$needed" | grep -m1 '^libmpi_')
+pz_expect_eq "fhello: the recorder's line" "prognoz: recording with the Open MPI recorder ($told)" \
+    "$(head -1 "$PZ_WORK/fhello.err")"
+pz_expect_eq "fhello's output" "fhello: total 3" "$(cat "$PZ_WORK/fhello.out")"
+pz_trace fhello
+for r in 0 1; do
+    {
+        pz_fortran_calls $r
+        printf '%s\n' "MPI_Barrier | MPI_COLLECTIVE_BEGIN | MPI_COLLECTIVE_END Operation: BARRIER, Communicator: \"MPI_COMM_WORLD\", Root: NONE, Sent: 0, Received: 0" MPI_Finalize
+    } | pz_expect_calls fhello $r
+done
 exit 0
