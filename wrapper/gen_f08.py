@@ -52,6 +52,11 @@ def is_choice_buffer(param):
         and 'cptr' not in param.fortran
 
 
+def is_string(param):
+    """A CHARACTER argument (MPI_File_open's name), a C string at the C side."""
+    return param.name is not None and re.match(r'(const\s+)?char\s*\*', param.decl)
+
+
 def needs_f08_wrapper(call):
     """A generated f08 wrapper: neither hand-written nor reaching C through _f08ts_."""
     return not call.category.hand and not any(is_choice_buffer(p) for p in call.params)
