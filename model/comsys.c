@@ -81,6 +81,8 @@ void pz_cs_complete(struct pz_comsys *cs, int r, double t)
         pz_cs_agent_message_done(cs, q->agent, t);
     else if (q->watched && cs->notify)
         cs->notify(cs->notify_ud, q->owner, r, t);
+    if (cs->req[r].then)
+        pz_cs_rma_then(cs, r, t);
     free_if_unused(cs, r);
 }
 

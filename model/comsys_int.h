@@ -35,6 +35,9 @@ struct request {
     uint8_t kind, mode;
     uint8_t queued, watched, released, rts_arrived;
     uint8_t has_data;          /* a receive matched with a send: bytes are the send's */
+    int then, next_then;       /* requests posted when this one completes: the first, and
+                                  the next after this one of its request's (index + 1;
+                                  0: none) */
 };
 
 struct coll_cache;
@@ -126,6 +129,9 @@ void pz_cs_complete(struct pz_comsys *cs, int r, double t);
  * Get's request arrived at its target (EV_RMA_REPLY). */
 void pz_cs_rma_start(struct pz_comsys *cs, int r);
 void pz_cs_rma_reply(struct pz_comsys *cs, int r);
+
+/* Request r completed at t: the requests waiting for it are posted then (comsys_rma.c). */
+void pz_cs_rma_then(struct pz_comsys *cs, int r, double t);
 
 /* Progress only in calls (comsys_progress.c).  pz_cs_progress_now: whether process p
  * may take step kind (EV_CTS_GO, EV_DATA_GO) of request now; if not, the step is
