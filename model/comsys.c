@@ -48,6 +48,7 @@ void pz_comsys_free(struct pz_comsys *cs)
     }
     free(cs->comms);
     pz_cs_progress_free(cs);
+    pz_cs_locks_free(cs);
     free(cs);
 }
 
@@ -467,6 +468,12 @@ void pz_comsys_step(struct pz_comsys *cs)
         break;
     case EV_RMA_REPLY:
         pz_cs_rma_reply(cs, ev.id);
+        break;
+    case EV_LOCK_ARRIVE:
+        pz_cs_lock_arrived(cs, ev.id);
+        break;
+    case EV_LOCK_RELEASE:
+        pz_cs_lock_released(cs, ev.id);
         break;
     }
 }

@@ -67,11 +67,9 @@ void pz_cs_rma_then(struct pz_comsys *cs, int r, double t)
         int d = next - 1;
 
         next = cs->req[d].next_then;
-        if (cs->req[d].posted < t)
-            cs->req[d].posted = t;
         /* an event, not a post now: the simulation's clock must not pass the time of
            the event being processed */
-        pz_cs_push(cs, cs->req[d].posted, EV_POST, d);
+        pz_cs_post_ahead(cs, d, cs->req[d].posted > t ? cs->req[d].posted : t);
     }
 }
 
@@ -84,6 +82,24 @@ int pz_comsys_signal(struct pz_comsys *cs, int from, int to, int channel, double
         return -1;
     cs->req[r].key = signal_key(channel, from, to);
     return pz_cs_post(cs, r, at);
+}
+
+int pz_cs_post_ahead(struct pz_comsys *cs, int r, double at)
+{
+    cs->req[r].posted = at;
+    pz_cs_push(cs, at, EV_POST, r);
+    return r;
+}
+
+int pz_comsys_signal_ahead(struct pz_comsys *cs, int from, int to, int channel, double at)
+{
+    int r;
+
+    if (channel < 0 || channel > MAX_CHANNEL ||
+        (r = new_rma(cs, RMA_SIGNAL, from, to, 0, at)) < 0)
+        return -1;
+    cs->req[r].key = signal_key(channel, from, to);
+    return pz_cs_post_ahead(cs, r, at);
 }
 
 int pz_comsys_signal_wait(struct pz_comsys *cs, int proc, int from, int channel, double at)
@@ -151,6 +167,10 @@ void pz_cs_rma_start(struct pz_comsys *cs, int r)
     }
     if (q->mode == RMA_SIGNAL_WAIT) {
         signal_wait_start(cs, r);
+        return;
+    }
+    if (pz_cs_is_lock(q)) {
+        pz_cs_lock_start(cs, r);
         return;
     }
     cs->messages++;

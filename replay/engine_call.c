@@ -471,10 +471,13 @@ static void post_window_collective(struct engine *e, int th, const struct pz_rec
         complete_epoch(e, th, rec->comm, PZ_NONE32);
 }
 
-/* Thread th's process signals process `to` on channel at `at`, not waiting for it. */
-static void send_signal(struct engine *e, int th, int to, int channel, double at)
+/* Thread th's process signals process `to` on channel at `at`, not waiting for it;
+ * ahead: at its call's end, before the other threads' operations until then. */
+static void send_signal(struct engine *e, int th, int to, int channel, double at, int ahead)
 {
-    int request = pz_comsys_signal(e->cs, e->threads[th].rank, to, channel, at);
+    int rank = e->threads[th].rank;
+    int request = ahead ? pz_comsys_signal_ahead(e->cs, rank, to, channel, at)
+                        : pz_comsys_signal(e->cs, rank, to, channel, at);
 
     if (request < 0)
         pz_engine_fail(e, "%s: cannot model a signal of a one-sided epoch",
@@ -507,7 +510,7 @@ static void open_epoch(struct engine *e, int th, const struct pz_rec *rec, int c
         if (procs[i] < 0)
             continue;
         if (call == PZ_CALL_MPI_Win_post)
-            send_signal(e, th, procs[i], channel, k->call_start);
+            send_signal(e, th, procs[i], channel, k->call_start, 0);
         else
             remember(e, k, post_id(rec->comm, (uint32_t)procs[i]),
                      pz_comsys_signal_wait(e->cs, k->rank, procs[i], channel,
@@ -541,8 +544,61 @@ static void close_epoch(struct engine *e, int th, const struct pz_rec *rec, int 
         complete_epoch(e, th, rec->comm, PZ_NONE32);
 }
 
-/* An MPI_Win_complete returning: it signals each target of its epoch now. */
-static void signal_completion(struct engine *e, int th)
+/* Passive target locks (docs/predict.md): MPI_Win_lock (_all: on every process of the
+ * window) ends when its target has granted the lock, in the order the requests arrive
+ * there; MPI_Win_unlock sends the release as it returns, which frees the lock when it
+ * arrives.  A window's locks are the model's lock channel of the window's number. */
+
+/* The processes that target `target` of window names (PZ_NONE32: every process of the
+ * window's communicator) into *procs; their number (0 if the window is unknown). */
+static int lock_targets(struct engine *e, int th, uint32_t window, uint32_t target,
+                        const int **procs, int *one)
+{
+    uint32_t comm = window_comm(e, th, window);
+    int n;
+
+    if (comm == PZ_NONE32)
+        return 0;
+    if (target != PZ_NONE32) {
+        *one = process_of(e, th, comm, target);
+        *procs = one;
+        return *one < 0 ? 0 : 1;
+    }
+    n = pz_trace_in_comm(e->in, comm, procs);
+    return n < 0 ? 0 : n;
+}
+
+static void lock(struct engine *e, int th, const struct pz_rec *r)
+{
+    struct thread *k = &e->threads[th];
+    const int *procs;
+    int one, n = lock_targets(e, th, r->comm, r->peer, &procs, &one);
+
+    for (int i = 0; i < n; i++)
+        wait_for(e, th, pz_comsys_lock(e->cs, k->rank, procs[i], (int)(r->comm & 0x3fffffff),
+                                       r->coll_op == OTF2_LOCK_EXCLUSIVE, k->call_start));
+}
+
+static void release(struct engine *e, int th, const struct pz_rec *r, double at)
+{
+    const int *procs;
+    int one, n = lock_targets(e, th, r->comm, r->peer, &procs, &one);
+
+    for (int i = 0; i < n; i++) {
+        int request = pz_comsys_unlock(e->cs, e->threads[th].rank, procs[i],
+                                       (int)(r->comm & 0x3fffffff), at);
+
+        if (request < 0)
+            pz_engine_fail(e, "%s: cannot model the release of a lock",
+                           pz_engine_name(e, th).text);
+        else
+            pz_comsys_release(e->cs, request);
+    }
+}
+
+/* A call returning: an MPI_Win_complete signals each target of its epoch, an unlock
+ * releases its locks. */
+static void end_one_sided(struct engine *e, int th, int call)
 {
     struct thread *k = &e->threads[th];
     double at = k->wake > pz_comsys_now(e->cs) ? k->wake : pz_comsys_now(e->cs);
@@ -551,12 +607,14 @@ static void signal_completion(struct engine *e, int th)
         const struct pz_rec *r = pz_trace_in_peek(e->in, th, i);
         int *procs, n;
 
-        if (r->kind != PZ_REC_RMA_GROUP_SYNC ||
+        if (r->kind == PZ_REC_RMA_RELEASE)
+            release(e, th, r, at);
+        if (r->kind != PZ_REC_RMA_GROUP_SYNC || call != PZ_CALL_MPI_Win_complete ||
             (n = pz_trace_in_group(e->in, r->peer, &procs)) < 0)
             continue;
         for (int p = 0; p < n; p++)
             if (procs[p] >= 0)
-                send_signal(e, th, procs[p], (int)(2 * (r->comm & 0x1fffffff) + 1), at);
+                send_signal(e, th, procs[p], (int)(2 * (r->comm & 0x1fffffff) + 1), at, 1);
         free(procs);
     }
 }
@@ -575,6 +633,9 @@ static int rma_event(struct engine *e, int th, const struct pz_rec *r, int call)
         return 1;
     case PZ_REC_RMA_COLL_END:
         post_window_collective(e, th, r);
+        return 1;
+    case PZ_REC_RMA_LOCK:
+        lock(e, th, r);
         return 1;
     case PZ_REC_RMA_RELEASE:
     case PZ_REC_RMA_SYNC:
@@ -717,8 +778,8 @@ void pz_engine_finish_call(struct engine *e, int th)
 
     /* without a trace to write or a sink, only the Leave is read: with thousands of
        threads, the records of a call that waited have left the cache by now */
-    if (pz_trace_in_region(e->in, k->call_region)->call == PZ_CALL_MPI_Win_complete)
-        signal_completion(e, th);
+    if (pz_call_family(pz_trace_in_region(e->in, k->call_region)->call) == PZ_FAMILY_RMA)
+        end_one_sided(e, th, pz_trace_in_region(e->in, k->call_region)->call);
     if (e->out || e->o->sink)
         emit_call(e, th);
     leave = k->call_len ? pz_trace_in_peek(e->in, th, k->call_len - 1) : NULL;

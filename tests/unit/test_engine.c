@@ -1808,6 +1808,62 @@ Test(engine, get_under_a_lock_completes_at_the_unlock)
     cr_assert_eq(records_of(out, 0, PZ_REC_RMA_RELEASE), 1, "the unlock's record is kept");
 }
 
+/* Two origins lock rank 0's window, rank 1 first; latency 50 us (a lock's request, its
+ * grant and a release: 0 B each).  (ms)
+ *   rank 0: Init [0, 0]  Finalize [3, 3.1]
+ *   rank 1: Init [0, 0]  Win_lock(0) [1, 1.1]  Win_unlock(0) [1.1, 2.5]
+ *           Finalize [2.5, 2.6]
+ *   rank 2: Init [0, 0]  Win_lock(0) [1.2, 2.7]  Win_unlock(0) [2.7, 2.8]
+ *           Finalize [2.8, 2.9]
+ * Rank 1's request 1 -> 1.05, granted at once, the grant back 1.05 -> 1.1: its lock
+ * ends at 1.1.  Its unlock waits for no transfer: its recorded 1.4, to 2.5, when its
+ * release leaves, 2.5 -> 2.55; Finalize 2.5 -> 2.6.  Rank 2's request 1.2 -> 1.25:
+ *   exclusive: rank 1 holds the lock: granted when the release arrives, 2.55, the
+ *     grant 2.55 -> 2.6; unlock 2.6 -> 2.7, Finalize 2.7 -> 2.8.
+ *   shared: granted at once, the grant 1.25 -> 1.3; unlock 1.3 -> 1.4, Finalize
+ *     1.4 -> 1.5.
+ * Rank 0 takes no part: Finalize 3 -> 3.1, the end. */
+static void two_locks(OTF2_LockType type, double lock2, double end2)
+{
+    struct tb *b = trace(3);
+    uint32_t lock = tb_mpi(b, "MPI_Win_lock"), unlock = tb_mpi(b, "MPI_Win_unlock");
+    static const double enter[3] = { 0, 1, 1.2 }, leave[3] = { 0, 1.1, 2.7 },
+                        unlocked[3] = { 0, 2.5, 2.8 };
+    char out[4096];
+
+    tb_rma_window(b);
+    for (int p = 0; p < 3; p++) {
+        tb_call(b, p, "MPI_Init", 0, 0);
+        if (p > 0) {
+            tb_enter(b, p, MS(enter[p]), lock);
+            tb_rma_lock_type(b, p, MS(leave[p]), 0, type);
+            tb_leave(b, p, MS(leave[p]), lock);
+            tb_enter(b, p, MS(leave[p]), unlock);
+            tb_rma_unlock(b, p, MS(unlocked[p]), 0);
+            tb_leave(b, p, MS(unlocked[p]), unlock);
+        }
+        tb_call(b, p, "MPI_Finalize", MS(p ? unlocked[p] : 3), MS(p ? unlocked[p] + 0.1 : 3.1));
+    }
+    close_trace(b);
+    latency_50us_100mbs();
+    predict(out);
+    near(leave_of(out, 1, "MPI_Win_lock"), SEC(1.1), "rank 1's lock");
+    near(leave_of(out, 1, "MPI_Win_unlock"), SEC(2.5), "rank 1's unlock");
+    near(leave_of(out, 2, "MPI_Win_lock"), SEC(lock2), "rank 2's lock");
+    near(end_of(out, 2), SEC(end2), "rank 2's end");
+    near(res.end, SEC(3.1), "the end");
+}
+
+Test(engine, exclusive_lock_waits_for_the_release)
+{
+    two_locks(OTF2_LOCK_EXCLUSIVE, 2.6, 2.8);
+}
+
+Test(engine, shared_locks_share)
+{
+    two_locks(OTF2_LOCK_SHARED, 1.3, 1.5);
+}
+
 /* A post/start/complete/wait epoch each way on window 0 of MPI_COMM_WORLD, each rank
  * the other's origin and target; latency 50 us, 100 MB/s: a signal of 0 B takes 50 us,
  * the Put's 100000 B 1.05 ms.  (ms)

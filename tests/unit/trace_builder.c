@@ -558,11 +558,16 @@ void tb_fence_call(struct tb *b, int proc, uint64_t enter, uint64_t leave)
 
 void tb_rma_lock(struct tb *b, int proc, uint64_t ns, uint32_t target)
 {
+    tb_rma_lock_type(b, proc, ns, target, OTF2_LOCK_EXCLUSIVE);
+}
+
+void tb_rma_lock_type(struct tb *b, int proc, uint64_t ns, uint32_t target, OTF2_LockType type)
+{
     OTF2_EvtWriter *w = writer(b, proc);
 
     if (w)
         written(b, proc, ns, OTF2_EvtWriter_RmaRequestLock(w, NULL, ns, 0, target, target,
-                                                           OTF2_LOCK_EXCLUSIVE));
+                                                           type));
 }
 
 void tb_rma_unlock(struct tb *b, int proc, uint64_t ns, uint32_t target)

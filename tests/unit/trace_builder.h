@@ -123,6 +123,7 @@ void tb_rma_atomic(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_
 void tb_rma_window(struct tb *b);
 void tb_fence_call(struct tb *b, int proc, uint64_t enter, uint64_t leave);
 void tb_rma_lock(struct tb *b, int proc, uint64_t ns, uint32_t target);
+void tb_rma_lock_type(struct tb *b, int proc, uint64_t ns, uint32_t target, OTF2_LockType type);
 void tb_rma_unlock(struct tb *b, int proc, uint64_t ns, uint32_t target);
 /* The group of a one-sided epoch, world_ranks[0..n-1]: a COMM_GROUP, defined with a
  * communicator of its own (the next tb_comm's); returns the group's id.  tb_epoch_call:
