@@ -34,6 +34,8 @@ struct pz_stats {
        their operations (doubles, to be charged like the times) */
     double io, rma;
     double io_read, io_written, rma_put, rma_got;
+    double lock_contention;    /* waiting in MPI_Win_lock for another origin's release
+                                  (io_rma.c); also in sync */
 };
 
 /* One interval of the tree.  Node 0 is the whole run (level 0). */
@@ -157,6 +159,8 @@ struct pz_characteristics {
        wrote, put and got (not in pz_fields: reported when the analysis's io_rma is set) */
     double io_time, rma_time;
     double io_bytes_read, io_bytes_written, rma_bytes_put, rma_bytes_got;
+    double lock_contention;    /* a wait state of one-sided calls, in both
+                                  synchronizations */
 };
 
 void pz_characteristics_of(const struct pz_analysis *a, const struct pz_node *n,

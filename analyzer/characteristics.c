@@ -54,7 +54,8 @@ static void share(const struct pz_stats *s, double execution, double cpu_max,
     c->load_imbalance = cpu_max - c->cpu_time;
     c->synchronization = s->sync;
     c->real_synchronization = s->late_sender + s->late_receiver + s->wait_barrier +
-                              s->wait_nxn + s->early_reduce + s->late_broadcast;
+                              s->wait_nxn + s->early_reduce + s->late_broadcast +
+                              s->lock_contention;
     c->time_variation = s->variation;
     c->late_sender = s->late_sender;
     c->late_sender_wrong_order = s->wrong_order;
@@ -71,6 +72,7 @@ static void share(const struct pz_stats *s, double execution, double cpu_max,
     c->io_bytes_written = s->io_written;
     c->rma_bytes_put = s->rma_put;
     c->rma_bytes_got = s->rma_got;
+    c->lock_contention = s->lock_contention;
 }
 
 /* Adds every time of c to sum (the integral characteristics). */
@@ -108,6 +110,7 @@ static void add(struct pz_characteristics *sum, const struct pz_characteristics 
     sum->io_bytes_written += c->io_bytes_written;
     sum->rma_bytes_put += c->rma_bytes_put;
     sum->rma_bytes_got += c->rma_bytes_got;
+    sum->lock_contention += c->lock_contention;
 }
 
 void pz_characteristics_of_process(const struct pz_analysis *a, const struct pz_node *n,

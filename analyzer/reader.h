@@ -130,10 +130,11 @@ void pz_io_rma_call(struct reader *r, int proc, const int *nodes, uint32_t n,
                     const struct region *g, double d);
 /* Registers the callbacks of the I/O and one-sided events on cb: the bytes of each
  * operation go to the intervals open on its process when it completes (an I/O
- * operation) or is issued (RmaPut, RmaGet, RmaAtomic). */
+ * operation) or is issued (RmaPut, RmaGet, RmaAtomic); a lock's Lock Contention when it
+ * is granted (RmaRequestLock, after the releases of RmaReleaseLock). */
 void pz_io_rma_callbacks(OTF2_GlobalEvtReaderCallbacks *cb);
-/* The same callback for rec, a one-sided record (trace.h) as trace_out.c writes it:
- * pz_walk_record's for those kinds.  The replay makes no I/O records. */
+/* The same callback for rec, a one-sided record (trace.h: a Put, Get, atomic, lock or
+ * release) as trace_out.c writes it: pz_walk_record's for those kinds.  The replay makes no I/O records. */
 OTF2_CallbackCode pz_io_rma_record(struct reader *r, OTF2_LocationRef loc, OTF2_TimeStamp t,
                                    OTF2_AttributeList *a, const struct pz_rec *rec);
 void pz_io_rma_free(struct reader *r);

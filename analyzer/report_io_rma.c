@@ -13,6 +13,7 @@ void pz_report_text_io_rma(FILE *out, const struct pz_analysis *a, const struct 
             m->io_bytes_read, m->io_bytes_written);
     fprintf(out, "One-Sided Time %.6f (Put %.0f B, Got %.0f B)\n", m->rma_time,
             m->rma_bytes_put, m->rma_bytes_got);
+    fprintf(out, "Lock Contention %.6f\n", m->lock_contention);
     if (!with_processes)
         return;
     fprintf(out, "%-6s %15s %15s %15s %15s %15s %15s\n", "Nproc", "I/O Time", "Read (B)",
@@ -35,7 +36,8 @@ void pz_report_json_io_rma(FILE *out, const struct pz_analysis *a,
     if (!a->io_rma)
         return;
     fprintf(out, ", \"io_time\": %.9g, \"rma_time\": %.9g, \"io_bytes_read\": %.0f, "
-            "\"io_bytes_written\": %.0f, \"rma_bytes_put\": %.0f, \"rma_bytes_got\": %.0f",
+            "\"io_bytes_written\": %.0f, \"rma_bytes_put\": %.0f, \"rma_bytes_got\": %.0f, "
+            "\"rma_lock_contention\": %.9g",
             c->io_time, c->rma_time, c->io_bytes_read, c->io_bytes_written, c->rma_bytes_put,
-            c->rma_bytes_got);
+            c->rma_bytes_got, c->lock_contention);
 }

@@ -48,6 +48,7 @@ void pz_comsys_free(struct pz_comsys *cs)
     }
     free(cs->comms);
     pz_cs_progress_free(cs);
+    pz_cs_locks_free(cs);
     free(cs);
 }
 
@@ -81,6 +82,8 @@ void pz_cs_complete(struct pz_comsys *cs, int r, double t)
         pz_cs_agent_message_done(cs, q->agent, t);
     else if (q->watched && cs->notify)
         cs->notify(cs->notify_ud, q->owner, r, t);
+    if (cs->req[r].then)
+        pz_cs_rma_then(cs, r, t);
     free_if_unused(cs, r);
 }
 
@@ -465,6 +468,12 @@ void pz_comsys_step(struct pz_comsys *cs)
         break;
     case EV_RMA_REPLY:
         pz_cs_rma_reply(cs, ev.id);
+        break;
+    case EV_LOCK_ARRIVE:
+        pz_cs_lock_arrived(cs, ev.id);
+        break;
+    case EV_LOCK_RELEASE:
+        pz_cs_lock_released(cs, ev.id);
         break;
     }
 }

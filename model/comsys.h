@@ -121,6 +121,43 @@ enum pz_rma_kind {
 int pz_comsys_rma(struct pz_comsys *cs, enum pz_rma_kind kind, int origin, int target,
                   double bytes, double at);
 
+/* pz_comsys_rma, the transfer starting at `at` or when request `after` (of the
+ * origin's) completes, whichever is later; after < 0: at `at`. */
+int pz_comsys_rma_after(struct pz_comsys *cs, enum pz_rma_kind kind, int origin, int target,
+                        double bytes, double at, int after);
+
+/* The signals of generalized active target synchronization (MPI_Win_post, MPI_Win_start,
+ * MPI_Win_complete, MPI_Win_wait), as MPICH's ch4 sends them between the processes'
+ * MPI libraries: a message of no bytes through the network, with no CPU overhead and
+ * no receive of the program to match.  channel (0 to 2^30 - 1) tells kinds of signals
+ * apart (a window's posts from its completions).  pz_comsys_signal sends one from
+ * process `from` to `to` at `at`: a request, complete when it has arrived.
+ * pz_comsys_signal_wait is process proc's wait, from `at`, for the next signal of
+ * channel from process `from` that no earlier wait took: a request, complete when that
+ * signal has arrived, at `at` if it had already.  -1 if a process or the channel is
+ * out of range, memory ran out or `at` is in the simulation's past. */
+int pz_comsys_signal(struct pz_comsys *cs, int from, int to, int channel, double at);
+int pz_comsys_signal_wait(struct pz_comsys *cs, int proc, int from, int channel, double at);
+
+/* pz_comsys_signal posted ahead of its time: the caller may still post operations of
+ * other processes before `at` (a call's end, when the next operations of the others
+ * are not posted yet); it leaves at `at`, after those. */
+int pz_comsys_signal_ahead(struct pz_comsys *cs, int from, int to, int channel, double at);
+
+/* Passive target locks (MPI_Win_lock, MPI_Win_unlock) as MPICH's ch4 keeps them at the
+ * target: pz_comsys_lock sends origin's request for the lock of `channel` (a window;
+ * >= 0) at target at `at`, a message of no bytes; the target grants the requests in
+ * the order they arrive, each as soon as no other holder conflicts (shared locks
+ * share, an exclusive one is alone), and the grant, of no bytes, travels back: the
+ * request is complete when it arrives.  pz_comsys_unlock sends the release at `at`:
+ * complete when it has arrived at the target, which frees the lock then; it is posted
+ * ahead of its time as pz_comsys_signal_ahead is (an unlock's end).  No CPU
+ * overhead.  -1 if a process is out of range, memory ran out or `at` is in the
+ * simulation's past. */
+int pz_comsys_lock(struct pz_comsys *cs, int origin, int target, int channel, int exclusive,
+                   double at);
+int pz_comsys_unlock(struct pz_comsys *cs, int origin, int target, int channel, double at);
+
 /* Cancels an unmatched receive or send: it completes at once, at the time the
  * simulation has reached; a matched one is not affected. */
 void pz_comsys_cancel(struct pz_comsys *cs, int request);

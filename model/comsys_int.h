@@ -19,9 +19,10 @@ enum req_kind { REQ_SEND, REQ_RECV, REQ_COLL, REQ_FREE, REQ_RMA };
 /* The simulation's own events: a post, a request-to-send arriving, a clear-to-send
  * arriving, a collective's round; with progress only in calls, a clear-to-send and a
  * rendezvous' data that waited for their process's next call; a one-sided Get's
- * request arriving at its target. */
+ * request arriving at its target; a lock request and a lock's release arriving at
+ * theirs. */
 enum cs_event { EV_POST, EV_RTS, EV_CTS, EV_ROUND, EV_CTS_GO, EV_DATA_GO, EV_COLL_SEND,
-                EV_RMA_REPLY };
+                EV_RMA_REPLY, EV_LOCK_ARRIVE, EV_LOCK_RELEASE };
 
 struct request {
     double posted, done;       /* done < 0 while unknown */
@@ -35,6 +36,9 @@ struct request {
     uint8_t kind, mode;
     uint8_t queued, watched, released, rts_arrived;
     uint8_t has_data;          /* a receive matched with a send: bytes are the send's */
+    int then, next_then;       /* requests posted when this one completes: the first, and
+                                  the next after this one of its request's (index + 1;
+                                  0: none) */
 };
 
 struct coll_cache;
@@ -59,6 +63,7 @@ struct comm {
 
 struct agent;
 struct in_calls;
+struct pz_cs_locks;
 
 /* Events due at the time the simulation has reached, in the order they were asked for:
  * cheaper than the heap for the many that are due at once (rounds of collectives whose
@@ -88,6 +93,8 @@ struct pz_comsys {
     pz_comsys_notify notify;
     void *notify_ud;
     struct in_calls *progress;      /* per process, with progress = in_calls only */
+    struct pz_cs_locks *locks;      /* passive target locks (comsys_lock.c), NULL until
+                                       the first */
     int pending, failed;
     unsigned long long messages;
 };
@@ -126,6 +133,22 @@ void pz_cs_complete(struct pz_comsys *cs, int r, double t);
  * Get's request arrived at its target (EV_RMA_REPLY). */
 void pz_cs_rma_start(struct pz_comsys *cs, int r);
 void pz_cs_rma_reply(struct pz_comsys *cs, int r);
+
+/* Posts request r at `at` (not before cs->now) as an event, whatever the caller posts
+ * before `at` afterwards; returns r (comsys_rma.c). */
+int pz_cs_post_ahead(struct pz_comsys *cs, int r, double at);
+
+/* Request r completed at t: the requests waiting for it are posted then (comsys_rma.c). */
+void pz_cs_rma_then(struct pz_comsys *cs, int r, double t);
+
+/* Passive target locks (comsys_lock.c): whether REQ_RMA request q is a lock request or
+ * a release; one starting now; one arrived at its target (EV_LOCK_ARRIVE,
+ * EV_LOCK_RELEASE); freeing the locks. */
+int pz_cs_is_lock(const struct request *q);
+void pz_cs_lock_start(struct pz_comsys *cs, int r);
+void pz_cs_lock_arrived(struct pz_comsys *cs, int r);
+void pz_cs_lock_released(struct pz_comsys *cs, int r);
+void pz_cs_locks_free(struct pz_comsys *cs);
 
 /* Progress only in calls (comsys_progress.c).  pz_cs_progress_now: whether process p
  * may take step kind (EV_CTS_GO, EV_DATA_GO) of request now; if not, the step is

@@ -390,6 +390,32 @@ static uint32_t window_comm(struct engine *e, int th, uint32_t window)
     return comm;
 }
 
+/* Generalized active target synchronization as MPICH's ch4 runs it (docs/predict.md):
+ * MPI_Win_post signals each origin of its group; MPI_Win_start returns at once, but an
+ * operation of its epoch leaves for a target only once that target's post has arrived;
+ * MPI_Win_complete waits for the posts and its transfers, then signals each target;
+ * MPI_Win_wait (and an MPI_Win_test that ends the epoch) returns once every origin of
+ * its group has signalled.  A window's posts travel on signal channel 2 × window, its
+ * completions on 2 × window + 1.  The post a thread awaits from a target process is
+ * pending under an id of its own: the window and the process. */
+#define POST_ID 0x4000000000000000ull
+
+static uint64_t post_id(uint32_t window, uint32_t process)
+{
+    return POST_ID | (uint64_t)(window & 0x3fffffff) << 32 | process;
+}
+
+/* The request of the post thread k awaits from process on window; -1 if none. */
+static int awaited_post(const struct thread *k, uint32_t window, uint32_t process)
+{
+    uint64_t id = post_id(window, process);
+
+    for (int i = 0; i < k->npending; i++)
+        if (k->pending[i].id == id)
+            return k->pending[i].request;
+    return -1;
+}
+
 /* Posts the transfer of one-sided operation r (RMA_PUT, RMA_GET, RMA_ATOMIC) from thread
  * th's process: a Put's or an Accumulate's bytes to the target; a Get's, or what an
  * atomic operation fetches (its operand, one element, travels with its request), back. */
@@ -404,8 +430,9 @@ static void post_rma(struct engine *e, int th, const struct pz_rec *r)
 
     if (target < 0)
         return;
-    request = pz_comsys_rma(e->cs, fetches ? PZ_RMA_GET : PZ_RMA_PUT, k->rank, target, bytes,
-                            k->call_start);
+    request = pz_comsys_rma_after(e->cs, fetches ? PZ_RMA_GET : PZ_RMA_PUT, k->rank, target,
+                                  bytes, k->call_start,
+                                  awaited_post(k, r->comm, (uint32_t)target));
     remember(e, k, r->request ? r->request : epoch_id(r->comm, r->peer), request);
 }
 
@@ -444,8 +471,156 @@ static void post_window_collective(struct engine *e, int th, const struct pz_rec
         complete_epoch(e, th, rec->comm, PZ_NONE32);
 }
 
+/* Thread th's process signals process `to` on channel at `at`, not waiting for it;
+ * ahead: at its call's end, before the other threads' operations until then. */
+static void send_signal(struct engine *e, int th, int to, int channel, double at, int ahead)
+{
+    int rank = e->threads[th].rank;
+    int request = ahead ? pz_comsys_signal_ahead(e->cs, rank, to, channel, at)
+                        : pz_comsys_signal(e->cs, rank, to, channel, at);
+
+    if (request < 0)
+        pz_engine_fail(e, "%s: cannot model a signal of a one-sided epoch",
+                       pz_engine_name(e, th).text);
+    else
+        pz_comsys_release(e->cs, request);
+}
+
+/* The processes of the group of r (RMA_GROUP_SYNC) into *procs (free it); their number,
+ * -1 (and the replay stops) if the group is not defined. */
+static int group_of(struct engine *e, int th, const struct pz_rec *r, int **procs)
+{
+    int n = pz_trace_in_group(e->in, r->peer, procs);
+
+    if (n < 0)
+        pz_engine_fail(e, "%s: the group %u of a one-sided epoch is not defined",
+                       pz_engine_name(e, th).text, r->peer);
+    return n;
+}
+
+/* The start of a post (signals to the origins) or of a start (waits for the targets'
+ * posts, which its operations will need) of rec's epoch. */
+static void open_epoch(struct engine *e, int th, const struct pz_rec *rec, int call)
+{
+    struct thread *k = &e->threads[th];
+    int *procs, n = group_of(e, th, rec, &procs);
+    int channel = (int)(2 * (rec->comm & 0x1fffffff));
+
+    for (int i = 0; i < n; i++) {
+        if (procs[i] < 0)
+            continue;
+        if (call == PZ_CALL_MPI_Win_post)
+            send_signal(e, th, procs[i], channel, k->call_start, 0);
+        else
+            remember(e, k, post_id(rec->comm, (uint32_t)procs[i]),
+                     pz_comsys_signal_wait(e->cs, k->rank, procs[i], channel,
+                                           k->call_start));
+    }
+    free(procs);
+}
+
+/* The end of rec's epoch: a complete waits for its targets' posts and for its
+ * transfers (and signals the targets as it returns: signal_completion); a wait, or a
+ * test that ended the epoch, for every origin's completion. */
+static void close_epoch(struct engine *e, int th, const struct pz_rec *rec, int call)
+{
+    struct thread *k = &e->threads[th];
+    int *procs, n;
+
+    if (!(rec->tag & OTF2_RMA_SYNC_LEVEL_PROCESS) || (n = group_of(e, th, rec, &procs)) < 0)
+        return;
+    for (int i = 0; i < n; i++) {
+        if (procs[i] < 0)
+            continue;
+        if (call == PZ_CALL_MPI_Win_complete)
+            wait_for(e, th, take(k, post_id(rec->comm, (uint32_t)procs[i])));
+        else
+            wait_for(e, th, pz_comsys_signal_wait(e->cs, k->rank, procs[i],
+                                                  (int)(2 * (rec->comm & 0x1fffffff) + 1),
+                                                  k->call_start));
+    }
+    free(procs);
+    if (call == PZ_CALL_MPI_Win_complete)
+        complete_epoch(e, th, rec->comm, PZ_NONE32);
+}
+
+/* Passive target locks (docs/predict.md): MPI_Win_lock (_all: on every process of the
+ * window) ends when its target has granted the lock, in the order the requests arrive
+ * there; MPI_Win_unlock sends the release as it returns, which frees the lock when it
+ * arrives.  A window's locks are the model's lock channel of the window's number. */
+
+/* The processes that target `target` of window names (PZ_NONE32: every process of the
+ * window's communicator) into *procs; their number (0 if the window is unknown). */
+static int lock_targets(struct engine *e, int th, uint32_t window, uint32_t target,
+                        const int **procs, int *one)
+{
+    uint32_t comm = window_comm(e, th, window);
+    int n;
+
+    if (comm == PZ_NONE32)
+        return 0;
+    if (target != PZ_NONE32) {
+        *one = process_of(e, th, comm, target);
+        *procs = one;
+        return *one < 0 ? 0 : 1;
+    }
+    n = pz_trace_in_comm(e->in, comm, procs);
+    return n < 0 ? 0 : n;
+}
+
+static void lock(struct engine *e, int th, const struct pz_rec *r)
+{
+    struct thread *k = &e->threads[th];
+    const int *procs;
+    int one, n = lock_targets(e, th, r->comm, r->peer, &procs, &one);
+
+    for (int i = 0; i < n; i++)
+        wait_for(e, th, pz_comsys_lock(e->cs, k->rank, procs[i], (int)(r->comm & 0x3fffffff),
+                                       r->coll_op == OTF2_LOCK_EXCLUSIVE, k->call_start));
+}
+
+static void release(struct engine *e, int th, const struct pz_rec *r, double at)
+{
+    const int *procs;
+    int one, n = lock_targets(e, th, r->comm, r->peer, &procs, &one);
+
+    for (int i = 0; i < n; i++) {
+        int request = pz_comsys_unlock(e->cs, e->threads[th].rank, procs[i],
+                                       (int)(r->comm & 0x3fffffff), at);
+
+        if (request < 0)
+            pz_engine_fail(e, "%s: cannot model the release of a lock",
+                           pz_engine_name(e, th).text);
+        else
+            pz_comsys_release(e->cs, request);
+    }
+}
+
+/* A call returning: an MPI_Win_complete signals each target of its epoch, an unlock
+ * releases its locks. */
+static void end_one_sided(struct engine *e, int th, int call)
+{
+    struct thread *k = &e->threads[th];
+    double at = k->wake > pz_comsys_now(e->cs) ? k->wake : pz_comsys_now(e->cs);
+
+    for (size_t i = 1; i + 1 < k->call_len; i++) {
+        const struct pz_rec *r = pz_trace_in_peek(e->in, th, i);
+        int *procs, n;
+
+        if (r->kind == PZ_REC_RMA_RELEASE)
+            release(e, th, r, at);
+        if (r->kind != PZ_REC_RMA_GROUP_SYNC || call != PZ_CALL_MPI_Win_complete ||
+            (n = pz_trace_in_group(e->in, r->peer, &procs)) < 0)
+            continue;
+        for (int p = 0; p < n; p++)
+            if (procs[p] >= 0)
+                send_signal(e, th, procs[p], (int)(2 * (r->comm & 0x1fffffff) + 1), at, 1);
+        free(procs);
+    }
+}
+
 /* Acts on a one-sided event of the call; returns whether it communicates. */
-static int rma_event(struct engine *e, int th, const struct pz_rec *r)
+static int rma_event(struct engine *e, int th, const struct pz_rec *r, int call)
 {
     switch ((enum pz_rec_kind)r->kind) {
     case PZ_REC_RMA_PUT:
@@ -459,9 +634,18 @@ static int rma_event(struct engine *e, int th, const struct pz_rec *r)
     case PZ_REC_RMA_COLL_END:
         post_window_collective(e, th, r);
         return 1;
+    case PZ_REC_RMA_LOCK:
+        lock(e, th, r);
+        return 1;
     case PZ_REC_RMA_RELEASE:
     case PZ_REC_RMA_SYNC:
         return complete_epoch(e, th, r->comm, r->peer);
+    case PZ_REC_RMA_GROUP_SYNC:
+        if (call == PZ_CALL_MPI_Win_post || call == PZ_CALL_MPI_Win_start)
+            open_epoch(e, th, r, call);
+        else
+            close_epoch(e, th, r, call);
+        return r->tag != OTF2_RMA_SYNC_LEVEL_NONE;
     default:
         return 0;
     }
@@ -520,7 +704,7 @@ static int event(struct engine *e, int th, const struct pz_rec *r,
         return 1;
     }
     default:
-        return rma_event(e, th, r);
+        return rma_event(e, th, r, call->call);
     }
 }
 
@@ -589,6 +773,8 @@ void pz_engine_finish_call(struct engine *e, int th)
 
     /* without a trace to write or a sink, only the Leave is read: with thousands of
        threads, the records of a call that waited have left the cache by now */
+    if (pz_call_family(pz_trace_in_region(e->in, k->call_region)->call) == PZ_FAMILY_RMA)
+        end_one_sided(e, th, pz_trace_in_region(e->in, k->call_region)->call);
     if (e->out || e->o->sink)
         emit_call(e, th);
     leave = k->call_len ? pz_trace_in_peek(e->in, th, k->call_len - 1) : NULL;

@@ -287,6 +287,8 @@ static OTF2_ErrorCode write_rma_event(OTF2_EvtWriter *w, OTF2_AttributeList *l,
         return OTF2_EvtWriter_RmaReleaseLock(w, l, t, r->comm, r->peer, r->request);
     case PZ_REC_RMA_SYNC:
         return OTF2_EvtWriter_RmaSync(w, l, t, r->comm, r->peer, r->coll_op);
+    case PZ_REC_RMA_GROUP_SYNC:
+        return OTF2_EvtWriter_RmaGroupSync(w, l, t, r->tag, r->comm, r->peer);
     }
     return OTF2_ERROR_INVALID_ARGUMENT;
 }

@@ -14,6 +14,7 @@ enum pz_call_family pz_call_family(int call)
     case PZ_CAT_RMA: case PZ_CAT_RMA_WIN_NEW: case PZ_CAT_RMA_WIN_FREE: case PZ_CAT_RMA_PUT:
     case PZ_CAT_RMA_GET: case PZ_CAT_RMA_ACC: case PZ_CAT_RMA_FETCH: case PZ_CAT_RMA_FENCE:
     case PZ_CAT_RMA_LOCK: case PZ_CAT_RMA_UNLOCK: case PZ_CAT_RMA_FLUSH:
+    case PZ_CAT_RMA_EPOCH: case PZ_CAT_RMA_EPOCH_END:
         return PZ_FAMILY_RMA;
     default:
         return PZ_FAMILY_OTHER;

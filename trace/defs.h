@@ -186,6 +186,11 @@ uint64_t pz_defs_thread_events(const struct pz_defs *d);
 /* The thread of location loc, -1 if it is not read. */
 int pz_defs_thread(const struct pz_defs *d, OTF2_LocationRef loc);
 
+/* The members of COMM_GROUP group (world ranks, as a one-sided epoch's group) as
+ * processes (-1: unknown) into *procs, malloc'd (NULL for none): their number, or -1 if
+ * the group is not defined or memory ran out. */
+int pz_defs_group_processes(const struct pz_defs *d, uint32_t group, int **procs);
+
 /* Communicator comm, NULL if it or its groups are not defined. */
 const struct pz_comm_def *pz_defs_comm(const struct pz_defs *d, uint32_t comm);
 

@@ -155,6 +155,21 @@ static void members(const struct pz_defs *d, const struct pz_group_def *g,
     }
 }
 
+int pz_defs_group_processes(const struct pz_defs *d, uint32_t group, int **procs)
+{
+    const struct pz_group_def *g = group < d->ngroups ? &d->groups[group] : NULL;
+
+    *procs = NULL;
+    if (!g || g->type != OTF2_GROUP_TYPE_COMM_GROUP || (g->n && !g->members))
+        return -1;
+    if (g->n == 0)
+        return 0;
+    if (!(*procs = malloc(g->n * sizeof(int))))
+        return -1;
+    members(d, g, world_of(d), *procs);
+    return (int)g->n;
+}
+
 static int resolve_comm(const struct pz_defs *d, struct pz_comm_def *c,
                         const struct pz_group_def *world)
 {

@@ -28,6 +28,7 @@ enum pz_rec_kind {
     PZ_REC_RMA_OP_COMPLETE,                         /* RmaOpCompleteNonBlocking */
     PZ_REC_RMA_LOCK, PZ_REC_RMA_RELEASE,            /* RmaRequestLock, RmaReleaseLock */
     PZ_REC_RMA_SYNC,                                /* RmaSync */
+    PZ_REC_RMA_GROUP_SYNC,                          /* RmaGroupSync */
 };
 
 /* One event of one process, with global definition references (OTF2's mappings already
@@ -43,8 +44,8 @@ struct pz_rec {
     uint32_t peer;           /* receiver of sends, sender of receives, root of collectives
                                 (rank in comm; PZ_NONE32: no root); the target of RMA
                                 events (rank in the window's communicator; PZ_NONE32:
-                                every process) */
-    uint32_t tag;            /* RMA_COLL_END: its OTF2_RmaSyncLevel */
+                                every process); the group of RMA_GROUP_SYNC */
+    uint32_t tag;            /* RMA_COLL_END, RMA_GROUP_SYNC: its OTF2_RmaSyncLevel */
     uint64_t bytes;          /* message length; collectives: bytes sent; RMA: bytes (sent) */
     uint64_t bytes2;         /* collectives, RMA_ATOMIC: bytes received; FLUSH: its end
                                 time */

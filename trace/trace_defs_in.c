@@ -43,6 +43,11 @@ uint32_t pz_trace_in_window_comm(const struct pz_trace_in *t, uint32_t window)
                : PZ_NONE32;
 }
 
+int pz_trace_in_group(const struct pz_trace_in *t, uint32_t group, int **procs)
+{
+    return pz_defs_group_processes(&t->defs, group, procs);
+}
+
 int pz_trace_in_comm_local(const struct pz_trace_in *t, uint32_t comm)
 {
     const struct pz_comm_def *c = pz_defs_comm(&t->defs, comm);

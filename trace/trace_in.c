@@ -349,6 +349,19 @@ static OTF2_CallbackCode on_rma_sync(OTF2_LocationRef loc, OTF2_TimeStamp time, 
     return OTF2_CALLBACK_SUCCESS;
 }
 
+static OTF2_CallbackCode on_rma_group_sync(OTF2_LocationRef loc, OTF2_TimeStamp time,
+                                           uint64_t pos, void *ud,
+                                           OTF2_AttributeList *attributes,
+                                           OTF2_RmaSyncLevel level, OTF2_RmaWinRef win,
+                                           OTF2_GroupRef group)
+{
+    ADD(PZ_REC_RMA_GROUP_SYNC);
+    r->comm = win;
+    r->peer = group;
+    r->tag = level;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static void rma_callbacks(OTF2_EvtReaderCallbacks *cb)
 {
     OTF2_EvtReaderCallbacks_SetRmaWinCreateCallback(cb, on_win_create);
@@ -362,6 +375,7 @@ static void rma_callbacks(OTF2_EvtReaderCallbacks *cb)
     OTF2_EvtReaderCallbacks_SetRmaRequestLockCallback(cb, on_rma_lock);
     OTF2_EvtReaderCallbacks_SetRmaReleaseLockCallback(cb, on_rma_release);
     OTF2_EvtReaderCallbacks_SetRmaSyncCallback(cb, on_rma_sync);
+    OTF2_EvtReaderCallbacks_SetRmaGroupSyncCallback(cb, on_rma_group_sync);
 }
 
 static OTF2_EvtReaderCallbacks *callbacks(void)

@@ -83,6 +83,11 @@ int pz_trace_in_comm(const struct pz_trace_in *t, uint32_t comm, const int **pro
  * not defined. */
 uint32_t pz_trace_in_window_comm(const struct pz_trace_in *t, uint32_t window);
 
+/* The members of group (of a one-sided epoch: RMA_GROUP_SYNC) as processes into
+ * *procs, malloc'd (NULL for none): their number, or -1 if the group is not defined or
+ * memory ran out. */
+int pz_trace_in_group(const struct pz_trace_in *t, uint32_t group, int **procs);
+
 /* Of an intercommunicator, the size of its first group (procs[0..local-1]; the second
  * follows): a message's peer is a rank of the group the process is not in.  0 for an
  * intracommunicator. */

@@ -49,6 +49,7 @@ struct pz_local_maps {
     struct pz_id_map sites;    /* call sites (sites.h) */
     struct pz_id_map io_handles;   /* MPI-IO file handles (handles.h) */
     struct pz_id_map rma_windows;  /* one-sided windows (handles.h) */
+    struct pz_id_map rma_groups;   /* groups of one-sided epochs (rma_groups.h) */
 };
 
 /* Writes the local definitions of a location: its mappings to global ids and its clock

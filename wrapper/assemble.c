@@ -168,6 +168,8 @@ static void set_global_lists(const struct pz_assembly *a, struct pz_run_info *ru
     run->nio_handles = a->io_handles.nall;
     run->rma_windows = a->windows.all;
     run->nrma_windows = a->windows.nall;
+    run->rma_groups = a->rma_groups.all;
+    run->nrma_groups = a->rma_groups.nall;
 }
 
 /* "4,4,2": the cores of each node, as the first rank there that left a part saw them;
@@ -254,11 +256,17 @@ static void write_local(OTF2_Archive *archive, const struct pz_part *p, int r,
     }
     uint32_t nregions = PZ_NCALLS + p->intervals.n;
     uint32_t *regions = malloc(nregions * sizeof(uint32_t));
+    uint32_t *groups = malloc((p->rma_groups.n ? p->rma_groups.n : 1) * sizeof(uint32_t));
+    uint32_t group_base = pz_rma_groups_base(
+        &(struct pz_run_info){ .comms = a->comms, .ncomms = a->ncomms });
     struct pz_clock_offset offset = { p->offset_time, p->offset, p->deviation };
 
     for (uint32_t i = 0; regions && i < nregions; i++)
         regions[i] = i < PZ_NCALLS ? i : PZ_NCALLS + a->intervals.maps[r][i - PZ_NCALLS];
-    for (uint32_t i = 0; regions && i < p->nthreads; i++) {
+    /* the epochs' groups follow the communicators' (globaldefs.h) */
+    for (uint32_t i = 0; groups && i < p->rma_groups.n; i++)
+        groups[i] = group_base + a->rma_groups.maps[r][i];
+    for (uint32_t i = 0; regions && groups && i < p->nthreads; i++) {
         OTF2_DefWriter *w = OTF2_Archive_GetDefWriter(archive,
                                                       pz_location_id(r, p->threads[i].index));
 
@@ -267,11 +275,13 @@ static void write_local(OTF2_Archive *archive, const struct pz_part *p, int r,
         pz_write_local_definitions(w, &(struct pz_local_maps){
             { a->comm_maps[r], p->ncomms }, { a->lists.maps[r], p->lists.n },
             { regions, nregions }, { a->sites.maps[r], p->sites.n },
-            { a->io_handles.maps[r], p->io_handles.n }, { a->windows.maps[r], p->windows.n } },
+            { a->io_handles.maps[r], p->io_handles.n }, { a->windows.maps[r], p->windows.n },
+            { groups, p->rma_groups.n } },
             &offset, 1);
         OTF2_Archive_CloseDefWriter(archive, w);
     }
     free(regions);
+    free(groups);
 }
 
 /* "0: HOW; 1: HOW; ..." */

@@ -22,7 +22,7 @@ struct pz_assembly {
     struct pz_global_comm *comms;   /* members borrowed from the parts */
     uint32_t ncomms;
     uint32_t **comm_maps;
-    struct pz_assembly_strings lists, intervals, sites, io_handles, windows;
+    struct pz_assembly_strings lists, intervals, sites, io_handles, windows, rma_groups;
 };
 
 /* Unifies the parts of parts[0..size-1].  Returns 0, or -1 if memory ran out. */

@@ -151,6 +151,11 @@ static const struct pz_part_strings *windows_of(const struct pz_part *p)
     return &p->windows;
 }
 
+static const struct pz_part_strings *rma_groups_of(const struct pz_part *p)
+{
+    return &p->rma_groups;
+}
+
 int pz_assembly_unify(const struct pz_part *parts, int size, struct pz_assembly *a)
 {
     memset(a, 0, sizeof(*a));
@@ -162,7 +167,8 @@ int pz_assembly_unify(const struct pz_part *parts, int size, struct pz_assembly 
         unify_strings(parts, size, intervals_of, &a->intervals) != 0 ||
         unify_strings(parts, size, sites_of, &a->sites) != 0 ||
         unify_strings(parts, size, io_handles_of, &a->io_handles) != 0 ||
-        unify_strings(parts, size, windows_of, &a->windows) != 0) {
+        unify_strings(parts, size, windows_of, &a->windows) != 0 ||
+        unify_strings(parts, size, rma_groups_of, &a->rma_groups) != 0) {
         pz_assembly_free(a);
         return -1;
     }
@@ -188,5 +194,6 @@ void pz_assembly_free(struct pz_assembly *a)
     strings_free(&a->sites, a->size);
     strings_free(&a->io_handles, a->size);
     strings_free(&a->windows, a->size);
+    strings_free(&a->rma_groups, a->size);
     memset(a, 0, sizeof(*a));
 }

@@ -22,6 +22,7 @@
 #include "thread.h"
 #include "trace_dir.h"
 #include "unify.h"
+#include "rma_groups.h"
 #include "vcounts.h"
 
 /* Node of every rank, by processor name (PROGNOZ_NODE overrides it, for tests). */
@@ -225,8 +226,9 @@ static void give_up(struct pz_session *s)
 /* What a process's local numbers mean for the whole run, once every buffer is written
  * out (writing them out numbers the call sites). */
 struct unified {
-    uint32_t ncomms, nlists, nintervals, nsites, nio, nwins;
-    uint32_t *comm_map, *list_map, *interval_map, *site_map, *regions, *io_map, *win_map;
+    uint32_t ncomms, nlists, nintervals, nsites, nio, nwins, ngroups;
+    uint32_t *comm_map, *list_map, *interval_map, *site_map, *regions, *io_map, *win_map,
+        *group_map;
     struct pz_global_comm *comms;
     struct pz_interval_def *intervals, *sites;
 };
@@ -234,6 +236,22 @@ struct unified {
 static uint32_t *map_of(uint32_t n)
 {
     return malloc((n ? n : 1) * sizeof(uint32_t));
+}
+
+/* Collective: numbers the groups of one-sided epochs, which are defined after the
+ * communicators' groups, whose number only rank 0 knows (run->comms). */
+static void unify_rma_groups(MPI_Comm comm, struct unified *u, struct pz_run_info *run)
+{
+    uint32_t base = 0;
+    int rank;
+
+    PMPI_Comm_rank(comm, &rank);
+    pz_rma_groups_unify(comm, u->group_map, &run->rma_groups, &run->nrma_groups);
+    if (rank == 0)
+        base = pz_rma_groups_base(run);
+    PMPI_Bcast(&base, 1, MPI_UINT32_T, 0, comm);
+    for (uint32_t i = 0; u->group_map && i < u->ngroups; i++)
+        u->group_map[i] += base;
 }
 
 /* Collective: numbers communicators, count lists, intervals and call sites of the run,
@@ -246,6 +264,7 @@ static void unify(MPI_Comm comm, struct unified *u, struct pz_run_info *run)
     u->site_map = map_of(u->nsites = pz_sites_count());
     u->io_map = map_of(u->nio = pz_handles_count(&pz_io_files));
     u->win_map = map_of(u->nwins = pz_handles_count(&pz_rma_windows));
+    u->group_map = map_of(u->ngroups = pz_rma_groups_count());
     pz_comms_unify(comm, u->comm_map, &u->comms, &run->ncomms);
     pz_vcounts_unify(comm, u->list_map, &run->count_lists, &run->ncount_lists);
     pz_intervals_unify(comm, u->interval_map, &u->intervals, &run->nintervals);
@@ -257,6 +276,7 @@ static void unify(MPI_Comm comm, struct unified *u, struct pz_run_info *run)
     run->comms = u->comms;
     run->intervals = u->intervals;
     run->sites = u->sites;
+    unify_rma_groups(comm, u, run);
 }
 
 static void unified_free(struct unified *u, struct pz_run_info *run)
@@ -267,12 +287,14 @@ static void unified_free(struct unified *u, struct pz_run_info *run)
     pz_intervals_free(u->sites, run->nsites);
     pz_free_strings(run->io_handles, run->nio_handles);
     pz_free_strings(run->rma_windows, run->nrma_windows);
+    pz_free_strings(run->rma_groups, run->nrma_groups);
     free(u->comm_map);
     free(u->list_map);
     free(u->interval_map);
     free(u->site_map);
     free(u->io_map);
     free(u->win_map);
+    free(u->group_map);
     free(u->regions);
 }
 
@@ -292,7 +314,7 @@ static int write_definitions(int nthreads, const uint64_t *events, uint64_t firs
     write_local_definitions(&(struct pz_local_maps){
         { u.comm_map, u.ncomms }, { u.list_map, u.nlists },
         { u.regions, u.regions ? PZ_NCALLS + u.nintervals : 0 }, { u.site_map, u.nsites },
-        { u.io_map, u.nio }, { u.win_map, u.nwins } });
+        { u.io_map, u.nio }, { u.win_map, u.nwins }, { u.group_map, u.ngroups } });
     write_global_definitions(nthreads, events, first, last, &run);
     unified_free(&u, &run);
     failed = any_failed(s->comm);

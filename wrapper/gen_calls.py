@@ -38,6 +38,7 @@ ROLE_TYPES = {
     'file': ('MPI_File', 'MPI_FILE_NULL'), 'filename': ('const char *', 'NULL'),
     'amode': ('int', '0'), 'offset': ('MPI_Offset', '0'), 'whence': ('int', 'MPI_SEEK_SET'),
     'win': ('MPI_Win', 'MPI_WIN_NULL'), 'locktype': ('int', 'MPI_LOCK_SHARED'),
+    'group': ('MPI_Group', 'MPI_GROUP_NULL'),
 }
 
 # Roles that are no parameter: 'kind' passes the row's collective kind, a constant.

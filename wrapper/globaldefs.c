@@ -158,6 +158,47 @@ static void comm_name(char *buf, size_t len, uint32_t index, const struct pz_glo
         snprintf(buf, len, "Comm %u (%s)", index, pz_calls[c->creator].name);
 }
 
+/* The groups communicator i defines: MPI_COMM_SELF's is the common one, an
+ * intercommunicator has one per side. */
+static uint32_t comm_groups(uint32_t i, const struct pz_global_comm *c)
+{
+    return i == 1 ? 0 : c->remote_size > 0 ? 2 : 1;
+}
+
+uint32_t pz_rma_groups_base(const struct pz_run_info *run)
+{
+    uint32_t next = FIRST_COMM_GROUP;
+
+    for (uint32_t i = 0; i < run->ncomms; i++)
+        next += comm_groups(i, &run->comms[i]);
+    return next;
+}
+
+/* The groups of one-sided epochs, "MPI group N", their members world ranks as
+ * rma_groups.h's identities list them. */
+static void write_rma_groups(struct strings *s, const struct pz_run_info *run)
+{
+    OTF2_GroupRef base = pz_rma_groups_base(run);
+    char name[48];
+
+    for (uint32_t i = 0; i < run->nrma_groups; i++) {
+        const char *p = run->rma_groups[i];
+        int n = 0, used = 0;
+
+        if (sscanf(p, "%d%n", &n, &used) != 1 || n < 0)
+            n = 0;
+        int ranks[n > 0 ? n : 1];
+
+        for (int m = 0; m < n; m++) {
+            p += used;
+            if (sscanf(p, "%d%n", &ranks[m], &used) != 1)
+                n = m;
+        }
+        snprintf(name, sizeof(name), "MPI group %u", i);
+        write_group(s, base + i, name, ranks, n);
+    }
+}
+
 static void write_comms(struct strings *s, const struct pz_run_info *run)
 {
     uint64_t locations[run->nprocs];
@@ -312,6 +353,7 @@ void pz_write_global_definitions(OTF2_GlobalDefWriter *w, const struct pz_run_in
     write_cpu_time(&s, run);
     write_comms(&s, run);
     write_topologies(&s, run);
+    write_rma_groups(&s, run);
     pz_write_io_definitions(w, &s.next, run);
     pz_write_rma_definitions(w, &s.next, run);
 }

@@ -31,8 +31,15 @@ struct pz_run_info {
     uint32_t nio_handles;
     char **rma_windows;              /* window i's identity (io_defs.h) */
     uint32_t nrma_windows;
+    char **rma_groups;               /* epoch group i's identity (rma_groups.h), defined
+                                        as group pz_rma_groups_base(run) + i */
+    uint32_t nrma_groups;
 };
 
 void pz_write_global_definitions(OTF2_GlobalDefWriter *w, const struct pz_run_info *run);
+
+/* The id of the first group after those of run's communicators: the groups of
+ * one-sided epochs follow them. */
+uint32_t pz_rma_groups_base(const struct pz_run_info *run);
 
 #endif

@@ -3,6 +3,7 @@
 
 #include "handles.h"
 #include "hooks_rma.h"
+#include "rma_groups.h"
 
 /* The value of a window handle, as the registry knows it (handles.h). */
 static uint64_t window_key(MPI_Win win)
@@ -170,4 +171,45 @@ void pz_post_rma_flush(struct pz_call *c, int peer, MPI_Win win)
         it->tag = OTF2_RMA_SYNC_TYPE_MEMORY;
         it->request = 0;
     }
+}
+
+/* An RmaGroupSync of win with group at level; none without a group. */
+static void group_sync(struct pz_call *c, uint32_t win, uint32_t group, OTF2_RmaSyncLevel level)
+{
+    struct pz_item *it;
+
+    if (group == PZ_NO_GROUP || !(it = rma_item(c, PZ_ITEM_RMA_GROUP_SYNC, win, -1)))
+        return;
+    it->tag = (int32_t)level;
+    it->request = group;
+}
+
+void pz_post_rma_epoch(struct pz_call *c, MPI_Group group, MPI_Win win)
+{
+    uint32_t ref = pz_handles_find(&pz_rma_windows, window_key(win)), g;
+    enum pz_rma_epoch epoch = c->id == PZ_CALL_MPI_Win_post ? PZ_EPOCH_EXPOSURE
+                                                            : PZ_EPOCH_ACCESS;
+
+    if (ref == PZ_NO_HANDLE)
+        return;
+    g = pz_rma_groups_intern(group);
+    pz_rma_epoch_open(ref, epoch, g);
+    group_sync(c, ref, g, OTF2_RMA_SYNC_LEVEL_PROCESS);
+}
+
+void pz_post_rma_epoch_end(struct pz_call *c, MPI_Win win, int *flag)
+{
+    uint32_t ref = pz_handles_find(&pz_rma_windows, window_key(win));
+    enum pz_rma_epoch epoch = c->id == PZ_CALL_MPI_Win_complete ? PZ_EPOCH_ACCESS
+                                                                : PZ_EPOCH_EXPOSURE;
+
+    if (ref == PZ_NO_HANDLE)
+        return;
+    if (flag && !*flag) {
+        group_sync(c, ref, pz_rma_epoch_group(ref, epoch), OTF2_RMA_SYNC_LEVEL_NONE);
+        return;
+    }
+    group_sync(c, ref, pz_rma_epoch_group(ref, epoch),
+               OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY);
+    pz_rma_epoch_close(ref, epoch);
 }

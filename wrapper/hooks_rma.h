@@ -7,7 +7,10 @@
  * op, compare and swap) are RmaPut, RmaGet and RmaAtomic at enter with the target rank
  * and the bytes of the origin buffer (and of the result buffer received); lock and
  * unlock are RmaRequestLock and RmaReleaseLock, flushes and MPI_Win_sync RmaSync, at
- * leave.  The lock id is the target rank: a process holds at most one lock per target
+ * leave.  MPI_Win_post and MPI_Win_start are RmaGroupSync (sync level PROCESS) at leave
+ * with the group they name, MPI_Win_complete and MPI_Win_wait RmaGroupSync (PROCESS and
+ * MEMORY) with the group of the epoch they end, MPI_Win_test too when it ends the
+ * epoch, else with sync level NONE (rma_groups.h).  The lock id is the target rank: a process holds at most one lock per target
  * of a window.  A request-based operation (MPI_Rput, MPI_Rget, MPI_Raccumulate,
  * MPI_Rget_accumulate; request not NULL) has its request id as matching id, and the
  * wait or test that completes the request an RmaOpCompleteNonBlocking (hooks_wait.c);
@@ -34,5 +37,10 @@ void pz_post_rma_fence(struct pz_call *c, MPI_Win win);
 void pz_post_rma_lock(struct pz_call *c, int locktype, int peer, MPI_Win win);
 void pz_post_rma_unlock(struct pz_call *c, int peer, MPI_Win win);
 void pz_post_rma_flush(struct pz_call *c, int peer, MPI_Win win);
+/* MPI_Win_post, MPI_Win_start: an epoch of win opens with group */
+void pz_post_rma_epoch(struct pz_call *c, MPI_Group group, MPI_Win win);
+/* MPI_Win_complete, MPI_Win_wait, MPI_Win_test (flag: whether the test ended the
+ * exposure epoch; NULL for the others) */
+void pz_post_rma_epoch_end(struct pz_call *c, MPI_Win win, int *flag);
 
 #endif

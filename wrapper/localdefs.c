@@ -23,6 +23,7 @@ void pz_write_local_definitions(OTF2_DefWriter *w, const struct pz_local_maps *m
     write_mapping(w, OTF2_MAPPING_SOURCE_CODE_LOCATION, maps->sites);
     write_mapping(w, OTF2_MAPPING_IO_HANDLE, maps->io_handles);
     write_mapping(w, OTF2_MAPPING_RMA_WIN, maps->rma_windows);
+    write_mapping(w, OTF2_MAPPING_GROUP, maps->rma_groups);
     for (int i = 0; i < noffsets; i++)
         OTF2_DefWriter_WriteClockOffset(w, offsets[i].time, offsets[i].offset,
                                         offsets[i].deviation);

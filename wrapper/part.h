@@ -20,6 +20,7 @@
  *                                 local-id order, '\' and newline escaped as \\ and \n)
  *   iohandle S / window S (MPI-IO file handles' and windows' identities, handles.h,
  *                          alike)
+ *   rmagroup S (the identities of one-sided epochs' groups, rma_groups.h, alike)
  *   end
  * A part without its "end" line was cut short and is not used. */
 #ifndef PZ_PART_H
@@ -60,7 +61,7 @@ struct pz_part {
     uint32_t nthreads;
     struct pz_comm_info *comms;        /* rank unused; members NULL when unknown */
     uint32_t ncomms;
-    struct pz_part_strings lists, intervals, sites, io_handles, windows;
+    struct pz_part_strings lists, intervals, sites, io_handles, windows, rma_groups;
 };
 
 /* Reads the part at path into *p.  Returns 0, or -1 with a message naming path and

@@ -177,6 +177,8 @@ static int read_line(struct pz_part *p, char *line)
         return add_string(&p->io_handles, text);
     if (!strcmp(line, "window"))
         return add_string(&p->windows, text);
+    if (!strcmp(line, "rmagroup"))
+        return add_string(&p->rma_groups, text);
     return read_header(p, line, text);
 }
 
@@ -248,5 +250,6 @@ void pz_part_free(struct pz_part *p)
     strings_free(&p->sites);
     strings_free(&p->io_handles);
     strings_free(&p->windows);
+    strings_free(&p->rma_groups);
     memset(p, 0, sizeof(*p));
 }

@@ -24,6 +24,7 @@
 #include "sites.h"
 #include "thread.h"
 #include "unify.h"
+#include "rma_groups.h"
 #include "vcounts.h"
 
 static atomic_int saving;
@@ -94,15 +95,17 @@ static void put_comms(FILE *f)
     }
 }
 
-/* Count lists, then interval, call-site, file-handle and window identities as the
- * unification would have received them (intervals.c, sites.c, handles.c). */
+/* Count lists, then interval, call-site, file-handle, window and epoch-group
+ * identities as the unification would have received them (intervals.c, sites.c,
+ * handles.c, rma_groups.c). */
 static void put_strings(FILE *f)
 {
     /* reading the program's debug information takes time, which a process that mpiexec
      * is about to kill does not have: only when there is something to resolve */
     struct pz_callsites *cs = pz_markers_count() || pz_sites_count() ? pz_callsites_open()
                                                                      : NULL;
-    struct pz_strings ids = { 0 }, sites = { 0 }, files = { 0 }, windows = { 0 };
+    struct pz_strings ids = { 0 }, sites = { 0 }, files = { 0 }, windows = { 0 },
+                      groups = { 0 };
     int len;
     char *lists = pz_vcounts_pack(&len);
 
@@ -119,10 +122,13 @@ static void put_strings(FILE *f)
     put_packed(f, "iohandle", files.text, (uint32_t)files.n);
     pz_handles_identities(&pz_rma_windows, &windows);
     put_packed(f, "window", windows.text, (uint32_t)windows.n);
+    pz_rma_groups_identities(&groups);
+    put_packed(f, "rmagroup", groups.text, (uint32_t)groups.n);
     free(ids.text);
     free(sites.text);
     free(files.text);
     free(windows.text);
+    free(groups.text);
 }
 
 /* Writes every thread's records to its event file and closes it; one line each. */

@@ -51,6 +51,8 @@ enum pz_item_kind {
     PZ_ITEM_RMA_SYNC,          /* RmaSync, at leave: tag the sync type */
     PZ_ITEM_RMA_OP_COMPLETE,   /* RmaOpCompleteNonBlocking, at leave: request the
                                   matching id of the request-based operation */
+    PZ_ITEM_RMA_GROUP_SYNC,    /* RmaGroupSync, at leave: tag the sync level, request the
+                                  local reference of the epoch's group (rma_groups.h) */
 };
 
 /* One MPI event of a call.  Ranks are ranks in the communicator. */

@@ -157,6 +157,10 @@ static void io_at_leave(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *it)
     case PZ_ITEM_RMA_OP_COMPLETE:
         OTF2_EvtWriter_RmaOpCompleteNonBlocking(w, NULL, t, it->comm, it->request);
         break;
+    case PZ_ITEM_RMA_GROUP_SYNC:
+        OTF2_EvtWriter_RmaGroupSync(w, NULL, t, (OTF2_RmaSyncLevel)it->tag, it->comm,
+                                    (OTF2_GroupRef)it->request);
+        break;
     }
 }
 

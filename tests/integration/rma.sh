@@ -5,8 +5,10 @@
 # gets and atomic operations carry their target and the bytes of the origin (and result)
 # buffer; locks and unlocks are RmaRequestLock and RmaReleaseLock (all targets for the
 # _all forms), flushes RmaSync; the Rput's request completes in MPI_Wait with an
-# RmaOpCompleteNonBlocking.  Post/start/complete/wait are regions only; the calls
-# the MPI library makes inside them are not recorded.
+# RmaOpCompleteNonBlocking; post and start are RmaGroupSync (PROCESS) with the group
+# they name, complete and wait RmaGroupSync (PROCESS, MEMORY) with their epoch's, a
+# group defined as an OTF2 COMM_GROUP of its world ranks.  The calls the MPI library
+# makes inside them are not recorded.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
 . "$PZ_TOP_SRCDIR/tests/integration/reads.sh"
 
@@ -16,6 +18,13 @@ pz_trace rma
 
 pz_expect_eq "rma: windows on MPI_COMM_WORLD" 2 \
     "$(grep '^RMA_WIN ' "$PZ_WORK/rma.defs" | grep -c 'Communicator: "MPI_COMM_WORLD"')"
+
+# the epochs' groups: rank 0's (world rank 1), then rank 1's (world rank 0)
+pz_expect_eq "rma: the epochs' groups" \
+    "$(printf '%s\n' '"MPI group 0" COMM_GROUP 1' '"MPI group 1" COMM_GROUP 0')" \
+    "$(awk '/^GROUP .*Name: "MPI group/ {
+        sub(/.*Name: /, ""); sub(/ <[0-9]+>, Type: /, " "); sub(/, Paradigm.*Member: /, " ");
+        sub(/ \(.*/, ""); print }' "$PZ_WORK/rma.defs")"
 
 # a collective OPERATION on window W with sync LEVEL, around EVENT
 coll() {
@@ -49,9 +58,15 @@ for r in 0 1; do
         echo "MPI_Win_unlock_all | RMA_RELEASE_LOCK $W0, Remote: UNDEFINED, Lock: 18446744073709551615"
         coll MPI_Win_free DESTROY_HANDLE 0 "RMA_WIN_DESTROY $W0" PROCESS
         coll MPI_Win_allocate CREATE_HANDLE 1 'RMA_WIN_CREATE Window: "MPI window 1"' PROCESS
-        printf '%s\n' MPI_Comm_group MPI_Group_incl MPI_Win_post MPI_Win_start
-        echo "MPI_Put | RMA_PUT Window: \"MPI window 1\", Remote: $o, Bytes: 4, Matching: 0"
-        printf '%s\n' MPI_Win_complete MPI_Win_wait MPI_Group_free MPI_Group_free
+        # each epoch's group is the other rank; rank 0's is the run's first
+        W1='Window: "MPI window 1"' G="Group: \"MPI group $r\""
+        printf '%s\n' MPI_Comm_group MPI_Group_incl
+        echo "MPI_Win_post | RMA_GROUP_SYNC Level of Synchronicity: {PROCESS}, $W1, $G"
+        echo "MPI_Win_start | RMA_GROUP_SYNC Level of Synchronicity: {PROCESS}, $W1, $G"
+        echo "MPI_Put | RMA_PUT $W1, Remote: $o, Bytes: 4, Matching: 0"
+        echo "MPI_Win_complete | RMA_GROUP_SYNC Level of Synchronicity: {PROCESS, MEMORY}, $W1, $G"
+        echo "MPI_Win_wait | RMA_GROUP_SYNC Level of Synchronicity: {PROCESS, MEMORY}, $W1, $G"
+        printf '%s\n' MPI_Group_free MPI_Group_free
         coll MPI_Win_free DESTROY_HANDLE 1 'RMA_WIN_DESTROY Window: "MPI window 1"' PROCESS
         echo MPI_Finalize
     } | pz_expect_calls rma "$r"

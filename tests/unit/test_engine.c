@@ -1807,3 +1807,136 @@ Test(engine, get_under_a_lock_completes_at_the_unlock)
     near(res.end, SEC(3.1), "the end");
     cr_assert_eq(records_of(out, 0, PZ_REC_RMA_RELEASE), 1, "the unlock's record is kept");
 }
+
+/* Two origins lock rank 0's window, rank 1 first; latency 50 us (a lock's request, its
+ * grant and a release: 0 B each).  (ms)
+ *   rank 0: Init [0, 0]  Finalize [3, 3.1]
+ *   rank 1: Init [0, 0]  Win_lock(0) [1, 1.1]  Win_unlock(0) [1.1, 2.5]
+ *           Finalize [2.5, 2.6]
+ *   rank 2: Init [0, 0]  Win_lock(0) [1.2, 2.7]  Win_unlock(0) [2.7, 2.8]
+ *           Finalize [2.8, 2.9]
+ * Rank 1's request 1 -> 1.05, granted at once, the grant back 1.05 -> 1.1: its lock
+ * ends at 1.1.  Its unlock waits for no transfer: its recorded 1.4, to 2.5, when its
+ * release leaves, 2.5 -> 2.55; Finalize 2.5 -> 2.6.  Rank 2's request 1.2 -> 1.25:
+ *   exclusive: rank 1 holds the lock: granted when the release arrives, 2.55, the
+ *     grant 2.55 -> 2.6; unlock 2.6 -> 2.7, Finalize 2.7 -> 2.8.
+ *   shared: granted at once, the grant 1.25 -> 1.3; unlock 1.3 -> 1.4, Finalize
+ *     1.4 -> 1.5.
+ * Rank 0 takes no part: Finalize 3 -> 3.1, the end. */
+static void two_locks(OTF2_LockType type, double lock2, double end2)
+{
+    struct tb *b = trace(3);
+    uint32_t lock = tb_mpi(b, "MPI_Win_lock"), unlock = tb_mpi(b, "MPI_Win_unlock");
+    static const double enter[3] = { 0, 1, 1.2 }, leave[3] = { 0, 1.1, 2.7 },
+                        unlocked[3] = { 0, 2.5, 2.8 };
+    char out[4096];
+
+    tb_rma_window(b);
+    for (int p = 0; p < 3; p++) {
+        tb_call(b, p, "MPI_Init", 0, 0);
+        if (p > 0) {
+            tb_enter(b, p, MS(enter[p]), lock);
+            tb_rma_lock_type(b, p, MS(leave[p]), 0, type);
+            tb_leave(b, p, MS(leave[p]), lock);
+            tb_enter(b, p, MS(leave[p]), unlock);
+            tb_rma_unlock(b, p, MS(unlocked[p]), 0);
+            tb_leave(b, p, MS(unlocked[p]), unlock);
+        }
+        tb_call(b, p, "MPI_Finalize", MS(p ? unlocked[p] : 3), MS(p ? unlocked[p] + 0.1 : 3.1));
+    }
+    close_trace(b);
+    latency_50us_100mbs();
+    predict(out);
+    near(leave_of(out, 1, "MPI_Win_lock"), SEC(1.1), "rank 1's lock");
+    near(leave_of(out, 1, "MPI_Win_unlock"), SEC(2.5), "rank 1's unlock");
+    near(leave_of(out, 2, "MPI_Win_lock"), SEC(lock2), "rank 2's lock");
+    near(end_of(out, 2), SEC(end2), "rank 2's end");
+    near(res.end, SEC(3.1), "the end");
+}
+
+Test(engine, exclusive_lock_waits_for_the_release)
+{
+    two_locks(OTF2_LOCK_EXCLUSIVE, 2.6, 2.8);
+}
+
+Test(engine, shared_locks_share)
+{
+    two_locks(OTF2_LOCK_SHARED, 1.3, 1.5);
+}
+
+/* A post/start/complete/wait epoch each way on window 0 of MPI_COMM_WORLD, each rank
+ * the other's origin and target; latency 50 us, 100 MB/s: a signal of 0 B takes 50 us,
+ * the Put's 100000 B 1.05 ms.  (ms)
+ *   rank p: Init [0, 0]  Win_post(group {1 - p}) [t, t + 0.1]  Win_start(same)
+ *           [t + 0.1, t + 0.2]  Put(100000 B to 1 - p) [t + 0.2, t + 0.3]
+ *           Win_complete [t + 0.3, 4]  Win_wait [4, 4.5]  Finalize [4.5, 4.6]
+ *   with t = 1 for rank 0, 0.5 for rank 1.
+ * Post, start and put end as they start: rank 1's at 0.5, rank 0's at 1.  Rank 1's
+ * post signal goes 0.5 -> 0.55; its Put waits for rank 0's post.  At 1, rank 0's post
+ * signal takes its link out (or the bus) 1 -> 1.05; its start has rank 1's post
+ * already, so its Put goes at once, after the signal: 1.05 -> 2.1.  Rank 0's complete
+ * ends with it, 2.1, and signals rank 1.  Rank 1's post arrives at 1.05: its Put goes.
+ *   switch: rank 1's links are free: 1.05 -> 2.1; its complete ends at 2.1.  Both
+ *     completion signals 2.1 -> 2.15 (opposite links): both waits end at 2.15,
+ *     Finalize 2.25, the end.
+ *   bus: rank 1's Put waits for rank 0's: 2.1 -> 3.15, when its complete ends.  Rank
+ *     0's completion signal (asked for at 2.1) 3.15 -> 3.2, rank 1's 3.2 -> 3.25:
+ *     rank 1's wait ends at 3.2 (Finalize 3.3), rank 0's at 3.25 (Finalize 3.35, the
+ *     end). */
+static void pscw_epoch(enum pz_network_kind network, const double complete[2],
+                       const double wait[2], double end)
+{
+    static const int zero = 0, one = 1;
+    struct tb *b = trace(2);
+    uint32_t put = tb_mpi(b, "MPI_Put"), group[2];
+    const OTF2_RmaSyncLevel opens = OTF2_RMA_SYNC_LEVEL_PROCESS,
+                            closes = OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY;
+    char out[4096];
+
+    tb_rma_window(b);
+    group[0] = tb_group(b, 1, &one);     /* rank 0's epochs: with rank 1 */
+    group[1] = tb_group(b, 1, &zero);
+    for (int p = 0; p < 2; p++) {
+        double t = p == 0 ? 1 : 0.5;
+
+        tb_call(b, p, "MPI_Init", 0, 0);
+        tb_epoch_call(b, p, "MPI_Win_post", MS(t), MS(t + 0.1), opens, group[p]);
+        tb_epoch_call(b, p, "MPI_Win_start", MS(t + 0.1), MS(t + 0.2), opens, group[p]);
+        tb_enter(b, p, MS(t + 0.2), put);
+        tb_rma_put(b, p, MS(t + 0.2), 1 - (uint32_t)p, 100000);
+        tb_leave(b, p, MS(t + 0.3), put);
+        tb_epoch_call(b, p, "MPI_Win_complete", MS(t + 0.3), MS(4), closes, group[p]);
+        tb_epoch_call(b, p, "MPI_Win_wait", MS(4), MS(4.5), closes, group[p]);
+        tb_call(b, p, "MPI_Finalize", MS(4.5), MS(4.6));
+    }
+    close_trace(b);
+    latency_50us_100mbs();
+    m.network = network;
+    predict(out);
+    for (int p = 0; p < 2; p++) {
+        static const char *const calls[] = { "MPI_Win_post", "MPI_Win_start", "MPI_Put" };
+        double t = p == 0 ? 1 : 0.5;
+
+        for (int c = 0; c < 3; c++)
+            near(leave_of(out, p, calls[c]), SEC(t), calls[c]);
+        near(leave_of(out, p, "MPI_Win_complete"), SEC(complete[p]), "MPI_Win_complete");
+        near(leave_of(out, p, "MPI_Win_wait"), SEC(wait[p]), "MPI_Win_wait");
+        cr_assert_eq(records_of(out, p, PZ_REC_RMA_GROUP_SYNC), 4,
+                     "rank %d's group synchronizations are kept", p);
+    }
+    near(res.end, SEC(end), "the end");
+}
+
+Test(engine, pscw_epoch_on_a_switch)
+{
+    static const double complete[2] = { 2.1, 2.1 }, wait[2] = { 2.15, 2.15 };
+
+    pscw_epoch(PZ_NET_SWITCH, complete, wait, 2.25);
+}
+
+Test(engine, pscw_epoch_on_a_bus)
+{
+    static const double complete[2] = { 2.1, 3.15 }, wait[2] = { 3.25, 3.2 };
+
+    pscw_epoch(PZ_NET_BUS, complete, wait, 3.35);
+}

@@ -190,8 +190,65 @@ Test(io_rma, reported_in_text_and_json)
     cr_expect_str_eq(text, "---I/O and One-Sided (parts of MPI Time)---\n"
                            "I/O Time 0.009000 (Read 60 B, Written 100 B)\n"
                            "One-Sided Time 0.005000 (Put 48 B, Got 32 B)\n"
+                           "Lock Contention 0.000000\n"
                            ", \"io_time\": 0.009, \"rma_time\": 0.005, \"io_bytes_read\": 60, "
                            "\"io_bytes_written\": 100, \"rma_bytes_put\": 48, "
-                           "\"rma_bytes_got\": 32");
+                           "\"rma_bytes_got\": 32, \"rma_lock_contention\": 0");
     free(text);
+}
+
+/* Lock Contention: two origins lock rank 0's window, rank 1 first.
+ *   rank 0: MPI_Init 0-1, MPI_Finalize 10-11
+ *   rank 1: MPI_Init 0-1, MPI_Win_lock(0) 1-2, MPI_Win_unlock(0) 2-6 (released at 6),
+ *           MPI_Finalize 10-11
+ *   rank 2: MPI_Init 0-1, MPI_Win_lock(0) 3-8 (granted after rank 1's release),
+ *           MPI_Win_unlock(0) 8-9, MPI_Finalize 10-11
+ * Rank 1 finds no release before its lock: 0.  Rank 2's lock waited from its enter, 3,
+ * to rank 1's release, 6, when either lock is exclusive: 3 ms, in its synchronization
+ * and real synchronization; two shared locks do not wait: 0. */
+static void two_locks(OTF2_LockType first, OTF2_LockType second, double want_ms)
+{
+    struct tb *b = trace(3);
+    uint32_t lock = tb_mpi(b, "MPI_Win_lock"), unlock = tb_mpi(b, "MPI_Win_unlock");
+    static const double enter[3] = { 0, 1, 3 }, granted[3] = { 0, 2, 8 },
+                        released[3] = { 0, 6, 9 };
+    struct pz_characteristics c;
+
+    for (int p = 0; p < 3; p++) {
+        tb_call(b, p, "MPI_Init", 0, MS(1));
+        if (p > 0) {
+            tb_enter(b, p, MS(enter[p]), lock);
+            tb_rma_lock_type(b, p, MS(granted[p]), 0, p == 1 ? first : second);
+            tb_leave(b, p, MS(granted[p]), lock);
+            tb_enter(b, p, MS(granted[p]), unlock);
+            tb_rma_unlock(b, p, MS(released[p]), 0);
+            tb_leave(b, p, MS(released[p]), unlock);
+        }
+        tb_call(b, p, "MPI_Finalize", MS(10), MS(11));
+    }
+    analyze(b);
+    pz_characteristics_of_process(&an, &an.nodes[0], 1, &c);
+    cr_expect(fabs(c.lock_contention) < EPS, "rank 1: %.9f", c.lock_contention);
+    pz_characteristics_of_process(&an, &an.nodes[0], 2, &c);
+    cr_expect(fabs(c.lock_contention - S(want_ms)) < EPS, "rank 2: %.9f, expected %.9f",
+              c.lock_contention, S(want_ms));
+    cr_expect(fabs(c.real_synchronization - S(want_ms)) < EPS, "real synchronization %.9f",
+              c.real_synchronization);
+    cr_expect(fabs(c.synchronization - S(want_ms)) < EPS, "synchronization %.9f",
+              c.synchronization);
+}
+
+Test(io_rma, exclusive_lock_contention)
+{
+    two_locks(OTF2_LOCK_EXCLUSIVE, OTF2_LOCK_EXCLUSIVE, 3);
+}
+
+Test(io_rma, exclusive_lock_waits_for_a_shared_one)
+{
+    two_locks(OTF2_LOCK_SHARED, OTF2_LOCK_EXCLUSIVE, 3);
+}
+
+Test(io_rma, shared_locks_do_not_contend)
+{
+    two_locks(OTF2_LOCK_SHARED, OTF2_LOCK_SHARED, 0);
 }

@@ -558,11 +558,16 @@ void tb_fence_call(struct tb *b, int proc, uint64_t enter, uint64_t leave)
 
 void tb_rma_lock(struct tb *b, int proc, uint64_t ns, uint32_t target)
 {
+    tb_rma_lock_type(b, proc, ns, target, OTF2_LOCK_EXCLUSIVE);
+}
+
+void tb_rma_lock_type(struct tb *b, int proc, uint64_t ns, uint32_t target, OTF2_LockType type)
+{
     OTF2_EvtWriter *w = writer(b, proc);
 
     if (w)
         written(b, proc, ns, OTF2_EvtWriter_RmaRequestLock(w, NULL, ns, 0, target, target,
-                                                           OTF2_LOCK_EXCLUSIVE));
+                                                           type));
 }
 
 void tb_rma_unlock(struct tb *b, int proc, uint64_t ns, uint32_t target)
@@ -571,6 +576,28 @@ void tb_rma_unlock(struct tb *b, int proc, uint64_t ns, uint32_t target)
 
     if (w)
         written(b, proc, ns, OTF2_EvtWriter_RmaReleaseLock(w, NULL, ns, 0, target, target));
+}
+
+uint32_t tb_group(struct tb *b, int n, const int *world_ranks)
+{
+    uint32_t group = 2, comm = tb_comm(b, "group", n, world_ranks);
+
+    /* the groups are written in the order of their communicators (write_comms) */
+    for (uint32_t i = 0; i < comm; i++)
+        group += b->comms[i].self ? 0 : b->comms[i].local ? 2 : 1;
+    return group;
+}
+
+void tb_epoch_call(struct tb *b, int proc, const char *name, uint64_t enter, uint64_t leave,
+                   OTF2_RmaSyncLevel level, uint32_t group)
+{
+    uint32_t r = tb_mpi(b, name);
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    tb_enter(b, proc, enter, r);
+    if (w)
+        written(b, proc, leave, OTF2_EvtWriter_RmaGroupSync(w, NULL, leave, level, 0, group));
+    tb_leave(b, proc, leave, r);
 }
 
 void tb_nbc_request(struct tb *b, int proc, uint64_t ns, uint64_t request)

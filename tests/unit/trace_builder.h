@@ -123,7 +123,15 @@ void tb_rma_atomic(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_
 void tb_rma_window(struct tb *b);
 void tb_fence_call(struct tb *b, int proc, uint64_t enter, uint64_t leave);
 void tb_rma_lock(struct tb *b, int proc, uint64_t ns, uint32_t target);
+void tb_rma_lock_type(struct tb *b, int proc, uint64_t ns, uint32_t target, OTF2_LockType type);
 void tb_rma_unlock(struct tb *b, int proc, uint64_t ns, uint32_t target);
+/* The group of a one-sided epoch, world_ranks[0..n-1]: a COMM_GROUP, defined with a
+ * communicator of its own (the next tb_comm's); returns the group's id.  tb_epoch_call:
+ * a call (MPI_Win_post, _start, _complete, _wait, _test) on window 0 from enter to
+ * leave with the RmaGroupSync of group at level at its leave. */
+uint32_t tb_group(struct tb *b, int n, const int *world_ranks);
+void tb_epoch_call(struct tb *b, int proc, const char *name, uint64_t enter, uint64_t leave,
+                   OTF2_RmaSyncLevel level, uint32_t group);
 
 /* Whole calls with their records where prognoz writes them: the MpiSend of a send call
  * at its enter, the MpiRecv of a receive call at its leave, a collective's
