@@ -115,8 +115,11 @@ static uint64_t watermark(const struct pz_analysis_stream *s)
     return w;
 }
 
-static int push(struct queue *q, const struct pz_rec *rec)
+/* Appends rec, at time, to q. */
+static int push(struct queue *q, const struct pz_rec *rec, uint64_t time)
 {
+    struct pz_rec *at;
+
     if (q->count == q->cap) {
         uint32_t cap = q->cap ? 2 * q->cap : 16;
         struct pz_rec *ring = malloc(cap * sizeof(*ring));
@@ -130,14 +133,15 @@ static int push(struct queue *q, const struct pz_rec *rec)
         q->head = 0;
         q->cap = cap;
     }
-    q->ring[(q->head + q->count++) & (q->cap - 1)] = *rec;
+    at = &q->ring[(q->head + q->count++) & (q->cap - 1)];
+    *at = *rec;
+    at->time = time;
     return 0;
 }
 
 int pz_analysis_stream_record(struct pz_analysis_stream *s, int th, const struct pz_rec *rec,
                               uint64_t time)
 {
-    struct pz_rec at = *rec;
     struct queue *q;
 
     if (s->r.file.error[0])
@@ -147,8 +151,8 @@ int pz_analysis_stream_record(struct pz_analysis_stream *s, int th, const struct
         return -1;
     }
     q = &s->queues[th];
-    at.time = s->latest[th] = time;
-    if (push(q, &at) != 0) {
+    s->latest[th] = time;
+    if (push(q, rec, time) != 0) {
         pz_reader_fail(&s->r, "out of memory");
         return -1;
     }

@@ -40,6 +40,15 @@ static const char *place_of(const struct engine *e, int th, const struct pz_rec 
     return pz_trace_in_region(e->in, region)->name;
 }
 
+/* llround of x, 0 <= x < 2^63, without the library call (one per predicted record):
+ * x less its whole part is exact in a double, so the half is found exactly. */
+static uint64_t round_half_up(double x)
+{
+    uint64_t whole = (uint64_t)x;
+
+    return whole + (x - (double)whole >= 0.5);
+}
+
 void pz_engine_emit(struct engine *e, int th, const struct pz_rec *rec, double t)
 {
     double ticks = t * e->resolution;
@@ -56,7 +65,7 @@ void pz_engine_emit(struct engine *e, int th, const struct pz_rec *rec, double t
                        t, pz_engine_name(e, th).text, place_of(e, th, rec));
         return;
     }
-    time = e->offset + (uint64_t)llround(ticks > 0 ? ticks : 0);
+    time = e->offset + round_half_up(ticks > 0 ? ticks : 0);
     if (e->out && pz_trace_out_event(e->out, th, rec, time) != 0)
         pz_engine_fail(e, "cannot write the predicted trace");
     if (sink && sink->record(sink->ctx, th, rec, time) != 0)
