@@ -107,6 +107,13 @@ pz_mpiexec() {
     timeout "$PZ_TIMEOUT" "$MPIEXEC" "$@"
 }
 
+# pz_launcher_err FILE: FILE, stderr of a run, without what changes from one run to the
+# next in what mpiexec writes of a process that exited with a non-zero status (Open
+# MPI's job id, and which process it names first).
+pz_launcher_err() {
+    sed 's/^\( *Process name: \).*/\1<process>/' "$1"
+}
+
 # pz_record NAME NP PROG [ARGS...]: runs PROG on NP ranks with the wrapper preloaded and
 # the trace in $PZ_WORK/NAME.  Its stdout goes to $PZ_WORK/NAME.out, stderr to
 # NAME.err; the exit status is returned.  Extra environment: set PZ_ENV to a list of
