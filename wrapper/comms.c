@@ -141,17 +141,25 @@ static int *members_of(MPI_Comm comm, int size, int remote_size)
     return all;
 }
 
-static int register_comm(MPI_Comm comm, const struct pz_comm_info *info)
+/* Registers info as a new reference, *ref, that handle comm names unless it is
+ * MPI_COMM_NULL.  Returns 0, or -1 if memory ran out or the table is full. */
+static int register_comm_as(MPI_Comm comm, const struct pz_comm_info *info, uint32_t *ref)
 {
-    uint32_t ref;
     int rc;
 
     pthread_mutex_lock(&lock);
-    rc = add_info(info, &ref);
+    rc = add_info(info, ref);
     if (rc == 0 && comm != MPI_COMM_NULL)
-        rc = map_handle((uint32_t)MPI_Comm_c2f(comm), ref);
+        rc = map_handle((uint32_t)MPI_Comm_c2f(comm), *ref);
     pthread_mutex_unlock(&lock);
     return rc;
+}
+
+static int register_comm(MPI_Comm comm, const struct pz_comm_info *info)
+{
+    uint32_t ref;
+
+    return register_comm_as(comm, info, &ref);
 }
 
 int pz_comms_init(void)
@@ -236,12 +244,18 @@ void pz_comms_created(MPI_Comm newcomm, uint16_t creator)
     register_comm(newcomm, &info);
 }
 
-/* The global id of the duplicate number k that MPI_Comm_idup makes of the communicator
- * of global id parent: splitmix64's finalizer of both, with the top bit set, which
+/* The communicators derived from another without communication, each kind numbered by
+ * its own counter of the parent: MPI_Comm_idup's duplicates and the contexts of
+ * persistent collectives, which a program may make in different interleavings on
+ * different members as long as each kind keeps its order. */
+enum derivation { DERIVED_IDUP, DERIVED_PERSISTENT };
+
+/* The global id of the communicator number k of kind how derived from the communicator
+ * of global id parent: splitmix64's finalizer of the three, with the top bit set, which
  * agree_gid's ids never have. */
-static uint64_t idup_gid(uint64_t parent, uint32_t k)
+static uint64_t derived_gid(uint64_t parent, enum derivation how, uint32_t k)
 {
-    uint64_t z = parent * 0x9e3779b97f4a7c15u + k + 1;
+    uint64_t z = parent * 0x9e3779b97f4a7c15u + ((uint64_t)how << 32) + k + 1;
 
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
@@ -258,26 +272,52 @@ static int *copy_ints(const int *v, size_t n)
     return c;
 }
 
+/* The info of the next communicator of kind how derived from the one of reference ref
+ * by the call creator: ref's members, and for a duplicate its topology too. */
+static struct pz_comm_info derived(uint32_t ref, enum derivation how, uint16_t creator)
+{
+    struct pz_comm_info *p, info;
+    uint32_t k;
+
+    pthread_mutex_lock(&lock);
+    p = (struct pz_comm_info *)pz_comm_get(ref);
+    k = how == DERIVED_IDUP ? p->idups++ : p->pinits++;
+    info = *p;
+    pthread_mutex_unlock(&lock);
+    info.gid = derived_gid(info.gid, how, k);
+    info.creator = creator;
+    info.idups = info.pinits = 0;
+    info.members = copy_ints(info.members, (size_t)info.size + (size_t)info.remote_size);
+    info.cart = how == DERIVED_IDUP ? copy_ints(info.cart, 2 * (size_t)info.ndims) : NULL;
+    if (!info.cart)
+        info.ndims = 0;
+    return info;
+}
+
 void pz_comms_duplicating(MPI_Comm parent, MPI_Comm newcomm, uint16_t creator)
 {
-    uint32_t ref = pz_comm_ref(parent), k;
-    struct pz_comm_info *p, info;
+    uint32_t ref = pz_comm_ref(parent);
+    struct pz_comm_info info;
 
     if (newcomm == MPI_COMM_NULL || ref == PZ_COMM_UNKNOWN)
         return;
-    pthread_mutex_lock(&lock);
-    p = (struct pz_comm_info *)pz_comm_get(ref);
-    k = p->idups++;
-    info = *p;
-    pthread_mutex_unlock(&lock);
-    info.gid = idup_gid(info.gid, k);
-    info.creator = creator;
-    info.idups = 0;
-    info.members = copy_ints(info.members, (size_t)info.size + (size_t)info.remote_size);
-    info.cart = copy_ints(info.cart, 2 * (size_t)info.ndims);
-    if (!info.cart)
-        info.ndims = 0;
+    info = derived(ref, DERIVED_IDUP, creator);
     register_comm(newcomm, &info);
+}
+
+uint32_t pz_comms_persistent(uint32_t parent, uint16_t creator)
+{
+    struct pz_comm_info info;
+    uint32_t ref;
+
+    if (parent == PZ_COMM_UNKNOWN)
+        return parent;
+    info = derived(parent, DERIVED_PERSISTENT, creator);
+    if (register_comm_as(MPI_COMM_NULL, &info, &ref) != 0) {
+        free(info.members);
+        return parent;
+    }
+    return ref;
 }
 
 void pz_comms_freed(MPI_Comm comm)

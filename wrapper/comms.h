@@ -17,6 +17,7 @@ struct pz_comm_info {
     int rank, size;      /* of this process in the local group */
     int remote_size;     /* intercommunicators: size of the remote group, else 0 */
     uint32_t idups;      /* MPI_Comm_idup calls on it so far (under the registry's lock) */
+    uint32_t pinits;     /* persistent collectives initialized on it so far (idem) */
     uint16_t creator;    /* enum pz_call_id of the creating call */
     int *members;        /* world ranks: local group, then remote group */
     int ndims;           /* Cartesian topology (MPI_Cart_create, MPI_Cart_sub), else 0 */
@@ -76,6 +77,18 @@ void pz_comms_created(MPI_Comm newcomm, uint16_t creator);
  * the same on every member, as they make them in the same order.  No-op for
  * MPI_COMM_NULL or a parent the wrapper does not know. */
 void pz_comms_duplicating(MPI_Comm parent, MPI_Comm newcomm, uint16_t creator);
+
+/* Registers the communicator of a persistent collective request that the call creator
+ * (MPI_Bcast_init, MPI_Neighbor_alltoall_init...) makes on the communicator of local
+ * reference parent, and returns its reference.  MPI matches the starts of such a request
+ * with those of the same request on the other members only, whatever the order of the
+ * starts, as if it had a communicator of its own; the events of its starts are on that
+ * one.  Its members are parent's (not its topology: the request's bytes already say
+ * which neighbours it reaches), no handle names it, and its global id is derived from
+ * parent's and the number of persistent collectives initialized on parent before it,
+ * the same on every member, as MPI has them initialized in the same order.  No MPI call.
+ * Returns parent itself if parent is unknown or memory ran out. */
+uint32_t pz_comms_persistent(uint32_t parent, uint16_t creator);
 
 /* Forgets the handle of a communicator being freed; its reference stays defined. */
 void pz_comms_freed(MPI_Comm comm);

@@ -105,7 +105,9 @@ PZ_ALWAYS_INLINE void pz_post_coll(struct pz_call *c, enum pz_coll_op kind,
 }
 
 /* Persistent collectives (MPI_*_init): the collective is remembered with its request,
- * and each MPI_Start of it is a nonblocking collective (hooks_wait.c). */
+ * and each MPI_Start of it is a nonblocking collective (hooks_wait.c) on the request's
+ * own communicator (pz_comms_persistent), as MPI matches it with the same request on
+ * the other members, whatever the order of the starts. */
 PZ_ALWAYS_INLINE void pz_post_pcoll(struct pz_call *c, enum pz_coll_op kind,
                                     const void *sbuf, MPI_Count scount, MPI_Datatype stype,
                                     MPI_Count rcount, MPI_Datatype rtype,
@@ -118,6 +120,7 @@ PZ_ALWAYS_INLINE void pz_post_pcoll(struct pz_call *c, enum pz_coll_op kind,
                                           rcounts, stypes, rtypes, root, comm);
 
     r.persistent = 1;
+    r.comm = pz_comms_persistent(r.comm, (uint16_t)c->id);
     pz_requests_add(c->thread->requests, request, &r);
 }
 

@@ -95,6 +95,9 @@ void pz_nbr_record(struct pz_call *c, struct pz_counts scounts, MPI_Count scount
     int *in, *out, nin, nout, rank, size;
     MPI_Count *sent, *received;      /* bytes per rank: above 2 GiB with large counts */
 
+    /* before anything that may fail: every member counts each init (comms.h) */
+    if (persistent)
+        r.comm = pz_comms_persistent(r.comm, (uint16_t)c->id);
     if (neighbours(comm, &in, &nin, &out, &nout) != 0)
         return;
     PMPI_Comm_rank(comm, &rank);

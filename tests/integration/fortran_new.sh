@@ -12,10 +12,7 @@
 # each binding, and deleted.  The output is the same with and without the recorder.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
 
-W='Communicator: "MPI_COMM_WORLD"'
 NBC=NON_BLOCKING_COLLECTIVE
-# Allreduce of 2 INTEGERs: 8 bytes each way
-ALLREDUCE="Operation: ALLREDUCE, $W, Root: NONE, Sent: 8, Received: 8"
 WIN='Window: "MPI window 0"'
 RMA_END="Window: \"MPI window 0\", Level of Synchronicity: {PROCESS}, Root: NONE, Sent: 0, Received: 0"
 FENCE_END="Window: \"MPI window 0\", Level of Synchronicity: {PROCESS, MEMORY}, Root: NONE, Sent: 0, Received: 0"
@@ -31,6 +28,9 @@ for binding in f77 mpi f08; do
         pz_fail "fnew_$binding's output differs with the recorder (- without, + with)"
     pz_expect_eq "fnew_$binding's output" "fnew: 3" "$(cat "$PZ_WORK/fnew_$binding.out")"
     pz_trace "fnew_$binding"
+    # Allreduce of 2 INTEGERs: 8 bytes each way, on its request's communicator
+    AR=$(pz_comm_named "fnew_$binding" MPI_Allreduce_init "0 1")
+    ALLREDUCE="Operation: ALLREDUCE, Communicator: \"$AR\", Root: NONE, Sent: 8, Received: 8"
     pz_expect_eq "fnew_$binding: files" 1 \
         "$(grep -c "^IO_REGULAR_FILE .*Name: \"$file\"" "$PZ_WORK/fnew_$binding.defs")"
     for r in 0 1; do

@@ -2,8 +2,9 @@
 # dimension 0, then on a weighted directed ring of a distributed graph): each is recorded as an Alltoallv of the grid whose per-peer byte lists
 # give the bytes exchanged with each neighbour (0 for the others), blocking as
 # MPI_COLLECTIVE_BEGIN/END, nonblocking and persistent (at its MPI_Start) as a
-# NON_BLOCKING_COLLECTIVE_REQUEST completed by the wait.  prognoz report and predict
-# read the trace.
+# NON_BLOCKING_COLLECTIVE_REQUEST completed by the wait, the persistent one on its
+# request's own communicator (the grid's members).  prognoz report and predict read the
+# trace.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
 . "$PZ_TOP_SRCDIR/tests/integration/reads.sh"
 
@@ -12,6 +13,7 @@ pz_record_ok nbrcoll 4 "$prog"
 pz_trace nbrcoll
 GRID=$(pz_comm_named nbrcoll MPI_Cart_create "0 1 2 3")
 RING=$(pz_comm_named nbrcoll MPI_Dist_graph_create_adjacent "0 1 2 3")
+PGRID=$(pz_comm_named nbrcoll MPI_Neighbor_allgather_init "0 1 2 3")
 
 # Rank r at (r / 2, r % 2) has as neighbours, in MPI's order: the rank of the other row
 # twice (dimension 0, periodic, 2 wide), then along dimension 1 MPI_PROC_NULL and r + 1
@@ -28,6 +30,7 @@ row_list() {  # RANK ROW_BYTES COLUMN_BYTES: the per-peer list of rank RANK
     esac
 }
 A2AV="Operation: ALLTOALLV, Communicator: \"$GRID\", Root: NONE"
+PA2AV="Operation: ALLTOALLV, Communicator: \"$PGRID\", Root: NONE"
 NBC=NON_BLOCKING_COLLECTIVE
 for r in 0 1 2 3; do
     l12=$(row_list $r 8 4)
@@ -51,7 +54,7 @@ MPI_Ineighbor_alltoall | ${NBC}_REQUEST Request: #1
 MPI_Wait | ${NBC}_COMPLETE $A2AV, Sent: 12, Received: 12, Request: #1 $at12
 MPI_Neighbor_allgather_init
 MPI_Start | ${NBC}_REQUEST Request: #2
-MPI_Wait | ${NBC}_COMPLETE $A2AV, Sent: 12, Received: 12, Request: #2 $at12
+MPI_Wait | ${NBC}_COMPLETE $PA2AV, Sent: 12, Received: 12, Request: #2 $at12
 MPI_Request_free
 MPI_Comm_free
 MPI_Comm_rank
