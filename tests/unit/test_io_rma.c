@@ -66,7 +66,7 @@ static void process0(struct tb *b, uint32_t interval)
     tb_io_complete(b, 0, MS(7), 100, 0);
     tb_leave(b, 0, MS(7), write_all);
     tb_enter(b, 0, MS(8), iread);
-    tb_io_begin(b, 0, MS(8), OTF2_IO_OPERATION_MODE_READ, 64, 5);
+    tb_io_begin_nonblocking(b, 0, MS(8), OTF2_IO_OPERATION_MODE_READ, 64, 5);
     tb_leave(b, 0, MS(9), iread);
     tb_enter(b, 0, MS(10), put);
     tb_rma_put(b, 0, MS(10), 1, 40);
@@ -148,6 +148,41 @@ Test(io_rma, integral_and_whole_run)
     expect_parts(&c, 11, 5, 60, 100, 48, 32);
     pz_characteristics_of_process(&an, &an.nodes[0], 0, &c);
     expect_parts(&c, 9, 2, 60, 100, 40, 0);
+}
+
+/* Process 0 (ms): MPI_Init 0-1, MPI_Isend 1-2 (to 1, request 3), MPI_File_iwrite 2-3
+ * (begin WRITE 50 B, matching id 5), MPI_Waitall 4-7 (the Isend's completion and the
+ * write's, 50 B), MPI_Wait 7-8 (nothing: a null request), MPI_Finalize 8-9; process 1:
+ * MPI_Init 0-1, MPI_Recv 1-2 (from 0), MPI_Finalize 8-9.  The Waitall also completed a
+ * message: it stays point-to-point; I/O time = the iwrite's 1; point-to-point =
+ * Isend 1 + Waitall 3 + the Wait, which completed no I/O, 1 = 5; written 50. */
+Test(io_rma, wait_completing_a_message_too_stays_point_to_point)
+{
+    struct tb *b = trace(2);
+    uint32_t isend = tb_mpi(b, "MPI_Isend"), iwrite = tb_mpi(b, "MPI_File_iwrite");
+    uint32_t waitall = tb_mpi(b, "MPI_Waitall");
+    struct pz_characteristics c;
+
+    tb_call(b, 0, "MPI_Init", 0, MS(1));
+    tb_enter(b, 0, MS(1), isend);
+    tb_mpi_isend(b, 0, MS(1), TB_WORLD, 1, 0, 8, 3);
+    tb_leave(b, 0, MS(2), isend);
+    tb_enter(b, 0, MS(2), iwrite);
+    tb_io_begin_nonblocking(b, 0, MS(2), OTF2_IO_OPERATION_MODE_WRITE, 50, 5);
+    tb_leave(b, 0, MS(3), iwrite);
+    tb_enter(b, 0, MS(4), waitall);
+    tb_mpi_isend_complete(b, 0, MS(7), 3);
+    tb_io_complete(b, 0, MS(7), 50, 5);
+    tb_leave(b, 0, MS(7), waitall);
+    tb_call(b, 0, "MPI_Wait", MS(7), MS(8));
+    tb_call(b, 0, "MPI_Finalize", MS(8), MS(9));
+    tb_call(b, 1, "MPI_Init", 0, MS(1));
+    tb_recv_call(b, 1, "MPI_Recv", MS(1), MS(2), TB_WORLD, 0, 0);
+    tb_call(b, 1, "MPI_Finalize", MS(8), MS(9));
+    analyze(b);
+    pz_characteristics_of_process(&an, &an.nodes[0], 0, &c);
+    expect_parts(&c, 1, 0, 0, 50, 0, 0);
+    cr_expect(fabs(c.sendrecv_time - S(5)) < EPS, "sendrecv_time %.9f", c.sendrecv_time);
 }
 
 /* A trace without either family: nothing set, and the reports write nothing of them. */
