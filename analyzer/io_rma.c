@@ -5,10 +5,11 @@
  * process, handle and matching id.  A wait or test that completed a nonblocking I/O
  * operation begun in an earlier call, and no message or collective (the process's
  * operations in flight are as many at its leave as at the leave of its previous MPI
- * call: none was posted in between), is I/O time rather than point-to-point.  Lock Contention (docs/characteristics.md): the
- * locks of windows are kept per window, target and origin, held or released, so that
- * an MPI_Win_lock that returned after another origin released a conflicting lock of
- * its target waited from its enter until that release. */
+ * call: none was posted in between), is I/O time rather than point-to-point.  Lock
+ * Contention (docs/characteristics.md): the locks of windows are kept per window,
+ * target and origin, held or released, so that an MPI_Win_lock that returned after
+ * another origin released a conflicting lock of its target waited from its enter until
+ * that release. */
 #include <stddef.h>
 #include <stdlib.h>
 
