@@ -2,10 +2,14 @@
  * calls of either family, and the bytes of their operations.  An I/O operation's mode
  * is in its IoOperationBegin, its bytes in its IoOperationComplete, which a nonblocking
  * operation has in a later call: the operations begun and not complete are kept, per
- * process, handle and matching id.  Lock Contention (docs/characteristics.md): the
- * locks of windows are kept per window, target and origin, held or released, so that
- * an MPI_Win_lock that returned after another origin released a conflicting lock of
- * its target waited from its enter until that release. */
+ * process, handle and matching id.  A wait or test that completed a nonblocking I/O
+ * operation begun in an earlier call, and no message or collective (the process's
+ * operations in flight are as many at its leave as at the leave of its previous MPI
+ * call: none was posted in between), is I/O time rather than point-to-point.  Lock
+ * Contention (docs/characteristics.md): the locks of windows are kept per window,
+ * target and origin, held or released, so that an MPI_Win_lock that returned after
+ * another origin released a conflicting lock of its target waited from its enter until
+ * that release. */
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -30,9 +34,16 @@ struct lock {
     double released;       /* -1 while held */
 };
 
+/* A process since its last MPI call. */
+struct since_call {
+    int64_t in_flight;     /* its operations in flight at that call's leave */
+    int io_completed;      /* it has completed a nonblocking I/O operation since */
+};
+
 struct pz_io_rma {
     struct pending *ops;
     uint32_t n, cap;
+    struct since_call *since;      /* of each process */
     struct lock *locks;
     uint32_t nlocks, caplocks;
 };
@@ -40,22 +51,46 @@ struct pz_io_rma {
 /* The state of r, made at its first use; NULL (and r fails) if memory ran out. */
 static struct pz_io_rma *state_of(struct reader *r)
 {
-    if (!r->io_rma && !(r->io_rma = calloc(1, sizeof(*r->io_rma))))
+    struct pz_io_rma *s = r->io_rma;
+
+    if (!s && (s = r->io_rma = calloc(1, sizeof(*s))) &&
+        !(s->since = calloc((size_t)r->a->nprocs, sizeof(*s->since)))) {
+        free(s);
+        s = r->io_rma = NULL;
+    }
+    if (!s)
         pz_reader_fail(r, "out of memory");
-    return r->io_rma;
+    return s;
 }
 
-void pz_io_rma_call(struct reader *r, int proc, const int *nodes, uint32_t n,
-                    const struct region *g, double d)
+/* Whether the MPI call of process proc leaving now completed nonblocking I/O and no
+ * other operation; the call is the last since. */
+static int completed_only_io(struct reader *r, int proc)
+{
+    struct since_call *c = r->io_rma ? &r->io_rma->since[proc] : NULL;
+    int only_io;
+
+    if (!c)
+        return 0;
+    only_io = c->io_completed && c->in_flight == r->procs[proc].in_flight;
+    c->in_flight = r->procs[proc].in_flight;
+    c->io_completed = 0;
+    return only_io;
+}
+
+int pz_io_rma_call(struct reader *r, int proc, const int *nodes, uint32_t n,
+                   const struct region *g, double d)
 {
     enum pz_call_family family = pz_call_family(g->info->call);
+    int io_wait = completed_only_io(r, proc);
 
-    if (family == PZ_FAMILY_OTHER)
-        return;
+    if (family == PZ_FAMILY_OTHER && !io_wait)
+        return 0;
     r->a->io_rma = 1;
     pz_charge(r, proc, nodes, n,
-              family == PZ_FAMILY_IO ? offsetof(struct pz_stats, io)
-                                     : offsetof(struct pz_stats, rma), d);
+              family == PZ_FAMILY_RMA ? offsetof(struct pz_stats, rma)
+                                      : offsetof(struct pz_stats, io), d);
+    return family == PZ_FAMILY_OTHER;
 }
 
 /* Adds bytes to field of the intervals open on the process of loc now. */
@@ -112,6 +147,8 @@ static OTF2_CallbackCode on_io_complete(OTF2_LocationRef loc, OTF2_TimeStamp tim
 
         if (op->proc != proc || op->handle != handle || op->matching != matching)
             continue;
+        if (matching != 0)
+            s->since[proc].io_completed = 1;
         charge_bytes(r, loc, op->mode == OTF2_IO_OPERATION_MODE_READ
                                  ? offsetof(struct pz_stats, io_read)
                                  : offsetof(struct pz_stats, io_written), transferred);
@@ -293,6 +330,7 @@ void pz_io_rma_free(struct reader *r)
 {
     if (r->io_rma) {
         free(r->io_rma->ops);
+        free(r->io_rma->since);
         free(r->io_rma->locks);
     }
     free(r->io_rma);

@@ -125,8 +125,10 @@ void pz_walk_callbacks(OTF2_GlobalEvtReaderCallbacks *cb);
 
 /* MPI-IO and one-sided communication (io_rma.c).  At the Leave of an MPI call of region
  * g that lasted d: its time in the io or rma part of every interval of nodes[0..n-1] and
- * of the whole run, if its function is of either family. */
-void pz_io_rma_call(struct reader *r, int proc, const int *nodes, uint32_t n,
+ * of the whole run, if its function is of either family, or if it is a wait or test that
+ * completed only nonblocking I/O operations: then returns 1, and the call is not
+ * point-to-point time. */
+int pz_io_rma_call(struct reader *r, int proc, const int *nodes, uint32_t n,
                     const struct region *g, double d);
 /* Registers the callbacks of the I/O and one-sided events on cb: the bytes of each
  * operation go to the intervals open on its process when it completes (an I/O

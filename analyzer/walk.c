@@ -127,9 +127,10 @@ static void account_call(struct reader *r, int proc, const struct region *g, dou
 {
     int nodes[256];
     uint32_t n = pz_open_nodes(r, proc, nodes, 256);
+    int io_wait = pz_io_rma_call(r, proc, nodes, n, g, d);
 
     pz_charge(r, proc, nodes, n, offsetof(struct pz_stats, mpi), d);
-    if (g->mpi_class == CLASS_SENDRECV)
+    if (g->mpi_class == CLASS_SENDRECV && !io_wait)
         pz_charge(r, proc, nodes, n, offsetof(struct pz_stats, sendrecv), d);
     else if (g->mpi_class == CLASS_COLLECTIVE)
         pz_charge(r, proc, nodes, n, offsetof(struct pz_stats, collective), d);
@@ -137,7 +138,6 @@ static void account_call(struct reader *r, int proc, const struct region *g, dou
         pz_charge(r, proc, nodes, n, offsetof(struct pz_stats, alltoall), d);
     if (g->starts)
         pz_charge(r, proc, nodes, n, offsetof(struct pz_stats, start), d);
-    pz_io_rma_call(r, proc, nodes, n, g, d);
 }
 
 static OTF2_CallbackCode on_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, void *ud,

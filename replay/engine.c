@@ -295,8 +295,10 @@ static void release(struct engine *e)
     for (uint32_t c = 0; c < e->ncomms; c++)
         free(e->comms[c].rank_of);
     free(e->comms);
-    for (int th = 0; e->threads && th < e->nthreads; th++)
+    for (int th = 0; e->threads && th < e->nthreads; th++) {
         free(e->threads[th].pending);
+        free(e->threads[th].io);
+    }
     free(e->threads);
     free(e->waiter);
     pz_heap_release(&e->ready);
@@ -339,6 +341,7 @@ int pz_predict(const char *trace, const struct pz_predict_options *o,
     memset(out, 0, sizeof(*out));
     if (!in)
         return -1;
+    pz_trace_in_keep_io(in);
     if (o->output &&
         !(predicted = pz_trace_out_open(trace, o->output, pz_trace_in_nthreads(in),
                                         pz_trace_in_locations(in), err, errlen))) {

@@ -4,7 +4,9 @@
  * last of those completes.  A call with no communication (MPI_Comm_rank, a test that
  * found nothing) takes its recorded time, scaled like computation; MPI_Init takes none
  * (pz_call_starts_mpi); an MPI-IO call, which the model has no file system for, its
- * recorded time times the machine's io_scale. */
+ * recorded time times the machine's io_scale.  A call that completes a nonblocking I/O
+ * operation (MPI_Wait of an MPI_File_iwrite) lasts at least until the operation ends:
+ * its begin's predicted time plus its recorded duration times io_scale. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -651,6 +653,60 @@ static int rma_event(struct engine *e, int th, const struct pz_rec *r, int call)
     }
 }
 
+/* --- nonblocking I/O */
+
+/* Keeps I/O operation r, begun at the call's start. */
+static void io_begin(struct engine *e, struct thread *k, const struct pz_rec *r)
+{
+    if (k->nio == k->capio) {
+        int cap = k->capio ? 2 * k->capio : 8;
+        struct io_begun *grown = realloc(k->io, (size_t)cap * sizeof(*grown));
+
+        if (!grown) {
+            pz_engine_fail(e, "out of memory");
+            return;
+        }
+        k->io = grown;
+        k->capio = cap;
+    }
+    k->io[k->nio++] = (struct io_begun){ r->comm, r->request, r->time, k->call_start };
+}
+
+/* The predicted end of the I/O operation that r completes, removed from those begun;
+ * -1 if its begin was not recorded. */
+static double io_complete(const struct engine *e, struct thread *k, const struct pz_rec *r)
+{
+    for (int i = 0; i < k->nio; i++) {
+        struct io_begun op = k->io[i];
+
+        if (op.handle != r->comm || op.matching != r->request)
+            continue;
+        k->io[i] = k->io[--k->nio];
+        return op.predicted + (double)(r->time > op.recorded ? r->time - op.recorded : 0) /
+                                  e->resolution * e->o->machine->io_scale;
+    }
+    return -1;
+}
+
+static int is_io(uint8_t kind)
+{
+    return kind == PZ_REC_IO_BEGIN || kind == PZ_REC_IO_COMPLETE;
+}
+
+/* Acts on I/O event r of the call; returns the latest end of the operations the call
+ * completes, io_end so far. */
+static double io_event(struct engine *e, struct thread *k, const struct pz_rec *r,
+                       double io_end)
+{
+    double end;
+
+    if (r->kind == PZ_REC_IO_BEGIN)
+        io_begin(e, k, r);
+    else if ((end = io_complete(e, k, r)) > io_end)
+        return end;
+    return io_end;
+}
+
 /* --- the call */
 
 /* What a call with no communication takes of its recorded time. */
@@ -716,6 +772,7 @@ int pz_engine_call(struct engine *e, int th)
     uint64_t enter_time = enter->time;
     const struct pz_region_info *call = pz_trace_in_region(e->in, region);
     int communicates = 0;
+    double io_end = -1;
 
     e->result->calls++;
     if (pz_call_family(call->call) == PZ_FAMILY_IO)
@@ -728,13 +785,18 @@ int pz_engine_call(struct engine *e, int th)
     for (size_t i = 1; i + 1 < k->call_len && !e->error[0]; i++) {
         struct pz_rec r = *pz_trace_in_peek(e->in, th, i);
 
-        communicates |= event(e, th, &r, call);
+        if (is_io(r.kind))
+            io_end = io_event(e, k, &r, io_end);
+        else
+            communicates |= event(e, th, &r, call);
     }
     last = pz_trace_in_peek(e->in, th, k->call_len - 1);
     if (!communicates && last && last->time > enter_time &&
         !pz_call_starts_mpi(call))
         k->wake = k->call_start + (double)(last->time - enter_time) / e->resolution *
                                       recorded_time_scale(e, call);
+    if (io_end > k->wake)
+        k->wake = io_end;
     /* the call lasts at least until the overheads of what it posted are spent */
     if (pz_comsys_cpu_free(e->cs, k->rank) > k->wake)
         k->wake = pz_comsys_cpu_free(e->cs, k->rank);
@@ -756,14 +818,17 @@ static int at_start(uint8_t kind)
            kind == PZ_REC_RMA_GET || kind == PZ_REC_RMA_ATOMIC;
 }
 
-/* Writes the records of thread th's call with their predicted times. */
+/* Writes the records of thread th's call with their predicted times, but for its I/O
+ * operations': the predicted trace has none (docs/predict.md). */
 static void emit_call(struct engine *e, int th)
 {
     struct thread *k = &e->threads[th];
     const struct pz_rec *r;
 
     for (size_t i = 0; i < k->call_len && (r = pz_trace_in_peek(e->in, th, i)); i++)
-        pz_engine_emit(e, th, r, at_start(r->kind) && i + 1 < k->call_len ? k->call_start : k->wake);
+        if (!is_io(r->kind))
+            pz_engine_emit(e, th, r,
+                           at_start(r->kind) && i + 1 < k->call_len ? k->call_start : k->wake);
 }
 
 void pz_engine_finish_call(struct engine *e, int th)

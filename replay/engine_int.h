@@ -21,6 +21,14 @@ struct pending {
     int request;           /* comsys request, or REQ_CANCELLED */
 };
 
+/* A nonblocking I/O operation begun and not complete. */
+struct io_begun {
+    uint32_t handle;
+    uint64_t matching;
+    uint64_t recorded;     /* its begin's recorded time */
+    double predicted;      /* and predicted time: its call's start */
+};
+
 #define MAX_OPEN_INTERVALS 32
 
 /* One thread's timeline (without threads, one per process). */
@@ -41,6 +49,8 @@ struct thread {
     /* nonblocking operations posted and not completed */
     struct pending *pending;
     int npending, cappending;
+    struct io_begun *io;   /* nonblocking I/O operations begun and not complete */
+    int nio, capio;
     uint32_t intervals[MAX_OPEN_INTERVALS];
     int depth;
 };

@@ -349,8 +349,10 @@ int pz_trace_out_event(struct pz_trace_out *o, int th, const struct pz_rec *rec,
 {
     struct pz_rec at = *rec;
 
-    /* a flush is the recorder's own time, which the prediction has removed */
-    if (rec->kind == PZ_REC_FLUSH)
+    /* a flush is the recorder's own time, which the prediction has removed; I/O
+       operations are not written (docs/predict.md) */
+    if (rec->kind == PZ_REC_FLUSH || rec->kind == PZ_REC_IO_BEGIN ||
+        rec->kind == PZ_REC_IO_COMPLETE)
         return 0;
     if (th < 0 || th >= o->nthreads) {
         o->failed = 1;

@@ -11,7 +11,8 @@
 #define PZ_NONE32 UINT32_MAX
 #define PZ_NONE64 UINT64_MAX
 
-/* The events the replay understands; others are not read. */
+/* The events the replay understands; others are not read.  The I/O operations are
+ * read only for the replay (pz_trace_in_keep_io): other readers never see them. */
 enum pz_rec_kind {
     PZ_REC_ENTER, PZ_REC_LEAVE,
     PZ_REC_SEND, PZ_REC_RECV,                       /* MpiSend, MpiRecv */
@@ -29,6 +30,9 @@ enum pz_rec_kind {
     PZ_REC_RMA_LOCK, PZ_REC_RMA_RELEASE,            /* RmaRequestLock, RmaReleaseLock */
     PZ_REC_RMA_SYNC,                                /* RmaSync */
     PZ_REC_RMA_GROUP_SYNC,                          /* RmaGroupSync */
+    /* nonblocking I/O, on the handle in comm, matching id in request */
+    PZ_REC_IO_BEGIN,            /* IoOperationBegin with flag NON_BLOCKING */
+    PZ_REC_IO_COMPLETE,         /* IoOperationComplete of matching id other than 0 */
 };
 
 /* One event of one process, with global definition references (OTF2's mappings already
@@ -40,17 +44,21 @@ struct pz_rec {
                                 RMA_COLL_END; OTF2_RmaAtomicType of RMA_ATOMIC,
                                 OTF2_LockType of RMA_LOCK, OTF2_RmaSyncType of RMA_SYNC */
     uint32_t region;         /* ENTER, LEAVE */
-    uint32_t comm;           /* message and collective events; RMA events: the window */
+    uint32_t comm;           /* message and collective events; RMA events: the window;
+                                I/O events: the I/O handle */
     uint32_t peer;           /* receiver of sends, sender of receives, root of collectives
                                 (rank in comm; PZ_NONE32: no root); the target of RMA
                                 events (rank in the window's communicator; PZ_NONE32:
                                 every process); the group of RMA_GROUP_SYNC */
-    uint32_t tag;            /* RMA_COLL_END, RMA_GROUP_SYNC: its OTF2_RmaSyncLevel */
-    uint64_t bytes;          /* message length; collectives: bytes sent; RMA: bytes (sent) */
+    uint32_t tag;            /* RMA_COLL_END, RMA_GROUP_SYNC: its OTF2_RmaSyncLevel;
+                                IO_BEGIN: its OTF2_IoOperationMode */
+    uint64_t bytes;          /* message length; collectives: bytes sent; RMA: bytes (sent);
+                                IO_BEGIN: bytes requested; IO_COMPLETE: transferred */
     uint64_t bytes2;         /* collectives, RMA_ATOMIC: bytes received; FLUSH: its end
                                 time */
     uint64_t request;        /* request id of nonblocking events; RMA: the matching id
-                                (0: none), the lock id of RMA_LOCK and RMA_RELEASE */
+                                (0: none), the lock id of RMA_LOCK and RMA_RELEASE; I/O:
+                                the matching id */
     /* attributes (PZ_NONE32 / PZ_NONE64 when absent) */
     uint32_t callsite;       /* prognoz:callsite, a source code location (ENTER) */
     uint32_t send_list, recv_list;   /* prognoz:send_bytes / recv_bytes strings (ends of

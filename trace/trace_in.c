@@ -64,6 +64,13 @@ static void take_attributes(const struct pz_trace_in *t, OTF2_AttributeList *lis
     }
 }
 
+/* Whether a record is of an I/O operation, which only the replay reads
+ * (pz_trace_in_keep_io). */
+static int is_io(uint8_t kind)
+{
+    return kind == PZ_REC_IO_BEGIN || kind == PZ_REC_IO_COMPLETE;
+}
+
 /* Spools the record the callbacks filled last, if it is not yet. */
 static int spool_filled(struct pz_trace_in *t, int th)
 {
@@ -71,7 +78,7 @@ static int spool_filled(struct pz_trace_in *t, int th)
         return 0;
     t->filled = 0;
     if (pz_spool_append(t->spool, th, &t->filling) == 0) {
-        t->spooled++;
+        t->spooled += !is_io(t->filling.kind);
         return 0;
     }
     t->spool_failed = 1;
@@ -362,6 +369,41 @@ static OTF2_CallbackCode on_rma_group_sync(OTF2_LocationRef loc, OTF2_TimeStamp 
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* --- nonblocking I/O: a blocking operation's begin and complete are in its own call,
+   which the replay times whole */
+
+static OTF2_CallbackCode on_io_begin(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                     void *ud, OTF2_AttributeList *attributes,
+                                     OTF2_IoHandleRef handle, OTF2_IoOperationMode mode,
+                                     OTF2_IoOperationFlag flags, uint64_t requested,
+                                     uint64_t matching)
+{
+    if (!(flags & OTF2_IO_OPERATION_FLAG_NON_BLOCKING))
+        return OTF2_CALLBACK_SUCCESS;
+    ADD(PZ_REC_IO_BEGIN);
+    r->comm = handle;
+    r->tag = mode;
+    r->bytes = requested;
+    r->request = matching;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Matching id 0 is a blocking operation's (docs/trace-format.md). */
+static OTF2_CallbackCode on_io_complete(OTF2_LocationRef loc, OTF2_TimeStamp time,
+                                        uint64_t pos, void *ud,
+                                        OTF2_AttributeList *attributes,
+                                        OTF2_IoHandleRef handle, uint64_t transferred,
+                                        uint64_t matching)
+{
+    if (matching == 0)
+        return OTF2_CALLBACK_SUCCESS;
+    ADD(PZ_REC_IO_COMPLETE);
+    r->comm = handle;
+    r->bytes = transferred;
+    r->request = matching;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static void rma_callbacks(OTF2_EvtReaderCallbacks *cb)
 {
     OTF2_EvtReaderCallbacks_SetRmaWinCreateCallback(cb, on_win_create);
@@ -400,6 +442,8 @@ static OTF2_EvtReaderCallbacks *callbacks(void)
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb, on_nbc_complete);
     OTF2_EvtReaderCallbacks_SetBufferFlushCallback(cb, on_flush);
     rma_callbacks(cb);
+    OTF2_EvtReaderCallbacks_SetIoOperationBeginCallback(cb, on_io_begin);
+    OTF2_EvtReaderCallbacks_SetIoOperationCompleteCallback(cb, on_io_complete);
     return cb;
 }
 
@@ -541,6 +585,11 @@ void pz_trace_in_close(struct pz_trace_in *t)
     free(t);
 }
 
+void pz_trace_in_keep_io(struct pz_trace_in *t)
+{
+    t->keep_io = 1;
+}
+
 void pz_trace_in_fail(struct pz_trace_in *t, const char *what)
 {
     pz_trace_file_fail(&t->file, "%s", what);
@@ -581,12 +630,13 @@ static int generate_more(struct pz_trace_in *t, int th)
 
 /* Reads more records of thread th from the spool, straight into its ring, as many as
  * fit (at most READ_BATCH: the ring grows only when it is full, so that it stays small
- * while the replay looks ahead a few records); 0 when there are none left. */
+ * while the replay looks ahead a few records), leaving out or not counting those of
+ * I/O operations (pz_trace_in_keep_io); 0 when there are none left. */
 static int read_more(struct pz_trace_in *t, int th)
 {
     struct stream *st = &t->streams[th];
     struct pz_trace_ring *s = &t->head.rings[th];
-    size_t before = s->count, want;
+    size_t before = s->count, want, io = 0;
 
     if (st->ended)
         return 0;
@@ -608,12 +658,16 @@ static int read_more(struct pz_trace_in *t, int th)
                 pz_trace_in_fail(t, "cannot read the temporary file of the records");
             break;
         }
+        if (is_io(r->kind) && !t->keep_io)
+            continue;
+        io += is_io(r->kind);
         s->count++;
     }
-    if ((t->records + s->count - before) / PZ_PROGRESS_BATCH != t->records / PZ_PROGRESS_BATCH)
-        pz_progress_tell(t->progress, t->consumed, t->records + s->count - before,
+    if ((t->records + s->count - before - io) / PZ_PROGRESS_BATCH !=
+        t->records / PZ_PROGRESS_BATCH)
+        pz_progress_tell(t->progress, t->consumed, t->records + s->count - before - io,
                          t->spooled);
-    t->records += s->count - before;
+    t->records += s->count - before - io;
     return s->count > before;
 }
 

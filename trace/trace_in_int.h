@@ -31,6 +31,7 @@ struct pz_trace_in {
     struct pz_rec filling;     /* at open: the record the event callbacks fill, spooled
                                   when the next one begins or the location ends */
     int filled, spool_failed;
+    int keep_io;               /* pz_trace_in_keep_io */
     uint64_t records;
     /* progress: events read into the spool of the threads' events, then records read
        back of those spooled */

@@ -75,3 +75,38 @@ for p in procs:
     assert 0 < p["io_time"] <= p["mpi_time"], p
 assert abs(main["io_time"] - sum(p["io_time"] for p in procs)) < 1e-6, main
 PY
+
+# The nonblocking read: with io_scale 100, each rank's MPI_Wait that completes it ends
+# 100 x its recorded duration (IoOperationBegin in MPI_File_iread_at to
+# IoOperationComplete in MPI_Wait) after the predicted enter of MPI_File_iread_at,
+# much later than its own recorded time would take it; the predicted trace has no I/O
+# events (docs/predict.md).
+sed -e 's/^name = .*/name = io100/' "$PZ_TOP_SRCDIR/share/machines/gigabit-switch.conf" \
+    >"$PZ_WORK/io100.conf"
+echo 'io_scale = 100' >>"$PZ_WORK/io100.conf"
+"$PZ_PROGNOZ" predict "$PZ_WORK/io" --machine "$PZ_WORK/io100.conf" --quiet \
+    --trace-out "$PZ_WORK/io-predicted" >/dev/null 2>"$PZ_WORK/io100.err" ||
+    pz_fail "io: prognoz predict on io_scale 100 failed: $(cat "$PZ_WORK/io100.err")"
+pz_print "$PZ_WORK/io-predicted.events" "$PZ_WORK/io-predicted/traces.otf2"
+pz_expect_eq "io: I/O events in the predicted trace" 0 \
+    "$(grep -c '^IO_OPERATION' "$PZ_WORK/io-predicted.events")"
+awk -v predicted="$PZ_WORK/io-predicted.events" '
+    $1 == "IO_OPERATION_BEGIN" && /NON_BLOCKING/ && /Matching Id: 1$/ { begun[$2] = $3 }
+    $1 == "IO_OPERATION_COMPLETE" && /Matching Id: 1$/ { done[$2] = $3 }
+    END {
+        while ((getline line < predicted) > 0) {
+            split(line, f, " ")
+            if (f[1] == "ENTER" && line ~ /"MPI_File_iread_at"/) enter[f[2]] = f[3]
+            if (f[1] == "LEAVE" && line ~ /"MPI_Wait"/) leave[f[2]] = f[3]
+        }
+        for (loc in begun) {
+            n++
+            want = enter[loc] + 100 * (done[loc] - begun[loc])
+            if (!(loc in done) || leave[loc] - want > 2 || want - leave[loc] > 2) {
+                print "location " loc ": MPI_Wait ends at " leave[loc] ", expected " want
+                bad = 1
+            }
+        }
+        exit bad || n != 2
+    }' "$PZ_WORK/io.events" ||
+    pz_fail "io: the MPI_Wait of the nonblocking read does not last until its predicted end"

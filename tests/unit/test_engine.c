@@ -502,6 +502,69 @@ Test(engine, io_calls_take_their_recorded_time_times_io_scale)
     cr_assert_eq(res.io_calls, 1);
 }
 
+/* One process (ms): Init [0, 0]  compute 1  File_iwrite [1, 1.5] (its operation begins
+ * at 1, matching id 7)  compute 0.5  Wait [2, 5] (the operation completes at 5)
+ * compute 0.5  Finalize [5.5, 5.7]; with_begin 0 leaves the begin out. */
+static void iwrite_wait_trace(int with_begin)
+{
+    struct tb *b = trace(1);
+    uint32_t iwrite = tb_mpi(b, "MPI_File_iwrite"), wait = tb_mpi(b, "MPI_Wait");
+
+    tb_call(b, 0, "MPI_Init", 0, 0);
+    tb_enter(b, 0, MS(1), iwrite);
+    if (with_begin)
+        tb_io_begin_nonblocking(b, 0, MS(1), OTF2_IO_OPERATION_MODE_WRITE, 100, 7);
+    tb_leave(b, 0, MS(1.5), iwrite);
+    tb_enter(b, 0, MS(2), wait);
+    tb_io_complete(b, 0, MS(5), 100, 7);
+    tb_leave(b, 0, MS(5), wait);
+    tb_call(b, 0, "MPI_Finalize", MS(5.5), MS(5.7));
+    close_trace(b);
+    free_network();
+}
+
+/* io_scale 3: the iwrite takes 0.5 x 3 = 1.5, ends at 2.5; the Wait starts at 3.  The
+ * operation ends at its begin's predicted time plus (5 - 1) x 3: 1 + 12 = 13, later than
+ * the Wait's own 3 + 3 = 6: the Wait ends at 13, the run at 13 + 0.5 + 0.2 = 13.7. */
+Test(engine, wait_of_nonblocking_io_lasts_until_the_operation_ends)
+{
+    char out[4096];
+
+    iwrite_wait_trace(1);
+    m.io_scale = 3;
+    predict(out);
+    near(leave_of(out, 0, "MPI_File_iwrite"), SEC(2.5), "the iwrite");
+    near(leave_of(out, 0, "MPI_Wait"), SEC(13), "the Wait");
+    near(res.end, SEC(13.7), "the end");
+}
+
+/* io_scale 0.25: the iwrite takes 0.5 x 0.25 = 0.125, ends at 1.125; the Wait starts at
+ * 1.625.  The operation ends at 1 + (5 - 1) x 0.25 = 2, before the Wait's own
+ * 1.625 + 3 = 4.625, at which it ends; the run at 4.625 + 0.5 + 0.2 = 5.325. */
+Test(engine, wait_of_nonblocking_io_keeps_its_own_time_if_longer)
+{
+    char out[4096];
+
+    iwrite_wait_trace(1);
+    m.io_scale = 0.25;
+    predict(out);
+    near(leave_of(out, 0, "MPI_Wait"), SEC(4.625), "the Wait");
+    near(res.end, SEC(5.325), "the end");
+}
+
+/* io_scale 3 without the begin: the iwrite still ends at 2.5, the Wait takes its own
+ * 3 ms from 3 to 6; the run ends at 6 + 0.5 + 0.2 = 6.7. */
+Test(engine, wait_of_nonblocking_io_without_its_begin_keeps_its_own_time)
+{
+    char out[4096];
+
+    iwrite_wait_trace(0);
+    m.io_scale = 3;
+    predict(out);
+    near(leave_of(out, 0, "MPI_Wait"), SEC(6), "the Wait");
+    near(res.end, SEC(6.7), "the end");
+}
+
 /* --- 4. runs that cannot complete */
 
 /* Both processes receive from each other inside interval 1 at x.c:10: nothing is ever

@@ -12,12 +12,12 @@
  *              5-6 (RmaAtomic 8 B sent, 8 received), MPI_File_sync 6-8 (a FLUSH of 0 B);
  *              then MPI_Finalize 16-17.
  * Interval 1:
- *   process 0: I/O time = open 2 + write_all 4 + iread 1 = 7; one-sided = Put 1;
- *              read 60 (the bytes completed, not the 64 requested), written 100, put 40;
- *              the MPI_Wait's 2 stay point-to-point time.
+ *   process 0: I/O time = open 2 + write_all 4 + iread 1 + the MPI_Wait 2 (it completed
+ *              the iread and no message) = 9, point-to-point 0; one-sided = Put 1;
+ *              read 60 (the bytes completed, not the 64 requested), written 100, put 40.
  *   process 1: I/O time = sync 2; one-sided = Get 3 + Fetch_and_op 1 = 4; put 8, got
  *              24 + 8 = 32; the flush moves no bytes.
- *   integral:  I/O 7 + 2 = 9, one-sided 1 + 4 = 5, read 60, written 100, put 48, got 32.
+ *   integral:  I/O 9 + 2 = 11, one-sided 1 + 4 = 5, read 60, written 100, put 48, got 32.
  * Whole run, process 0: one-sided 1 + fence 1 = 2, the rest as in the interval. */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -66,7 +66,7 @@ static void process0(struct tb *b, uint32_t interval)
     tb_io_complete(b, 0, MS(7), 100, 0);
     tb_leave(b, 0, MS(7), write_all);
     tb_enter(b, 0, MS(8), iread);
-    tb_io_begin(b, 0, MS(8), OTF2_IO_OPERATION_MODE_READ, 64, 5);
+    tb_io_begin_nonblocking(b, 0, MS(8), OTF2_IO_OPERATION_MODE_READ, 64, 5);
     tb_leave(b, 0, MS(9), iread);
     tb_enter(b, 0, MS(10), put);
     tb_rma_put(b, 0, MS(10), 1, 40);
@@ -131,9 +131,10 @@ Test(io_rma, each_process_of_the_interval)
     analyze_io_rma();
     cr_expect_eq(an.io_rma, 1);
     pz_characteristics_of_process(&an, &an.nodes[1], 0, &c);
-    expect_parts(&c, 7, 1, 60, 100, 40, 0);
+    expect_parts(&c, 9, 1, 60, 100, 40, 0);
     /* the I/O and one-sided times are parts of the MPI time: 2 + 4 + 1 + 1 + 2 */
     cr_expect(fabs(c.mpi_time - S(10)) < EPS, "mpi_time %.9f", c.mpi_time);
+    cr_expect(fabs(c.sendrecv_time) < EPS, "sendrecv_time %.9f", c.sendrecv_time);
     pz_characteristics_of_process(&an, &an.nodes[1], 1, &c);
     expect_parts(&c, 2, 4, 0, 0, 8, 32);
 }
@@ -144,9 +145,44 @@ Test(io_rma, integral_and_whole_run)
 
     analyze_io_rma();
     pz_characteristics_of(&an, &an.nodes[1], &c);
-    expect_parts(&c, 9, 5, 60, 100, 48, 32);
+    expect_parts(&c, 11, 5, 60, 100, 48, 32);
     pz_characteristics_of_process(&an, &an.nodes[0], 0, &c);
-    expect_parts(&c, 7, 2, 60, 100, 40, 0);
+    expect_parts(&c, 9, 2, 60, 100, 40, 0);
+}
+
+/* Process 0 (ms): MPI_Init 0-1, MPI_Isend 1-2 (to 1, request 3), MPI_File_iwrite 2-3
+ * (begin WRITE 50 B, matching id 5), MPI_Waitall 4-7 (the Isend's completion and the
+ * write's, 50 B), MPI_Wait 7-8 (nothing: a null request), MPI_Finalize 8-9; process 1:
+ * MPI_Init 0-1, MPI_Recv 1-2 (from 0), MPI_Finalize 8-9.  The Waitall also completed a
+ * message: it stays point-to-point; I/O time = the iwrite's 1; point-to-point =
+ * Isend 1 + Waitall 3 + the Wait, which completed no I/O, 1 = 5; written 50. */
+Test(io_rma, wait_completing_a_message_too_stays_point_to_point)
+{
+    struct tb *b = trace(2);
+    uint32_t isend = tb_mpi(b, "MPI_Isend"), iwrite = tb_mpi(b, "MPI_File_iwrite");
+    uint32_t waitall = tb_mpi(b, "MPI_Waitall");
+    struct pz_characteristics c;
+
+    tb_call(b, 0, "MPI_Init", 0, MS(1));
+    tb_enter(b, 0, MS(1), isend);
+    tb_mpi_isend(b, 0, MS(1), TB_WORLD, 1, 0, 8, 3);
+    tb_leave(b, 0, MS(2), isend);
+    tb_enter(b, 0, MS(2), iwrite);
+    tb_io_begin_nonblocking(b, 0, MS(2), OTF2_IO_OPERATION_MODE_WRITE, 50, 5);
+    tb_leave(b, 0, MS(3), iwrite);
+    tb_enter(b, 0, MS(4), waitall);
+    tb_mpi_isend_complete(b, 0, MS(7), 3);
+    tb_io_complete(b, 0, MS(7), 50, 5);
+    tb_leave(b, 0, MS(7), waitall);
+    tb_call(b, 0, "MPI_Wait", MS(7), MS(8));
+    tb_call(b, 0, "MPI_Finalize", MS(8), MS(9));
+    tb_call(b, 1, "MPI_Init", 0, MS(1));
+    tb_recv_call(b, 1, "MPI_Recv", MS(1), MS(2), TB_WORLD, 0, 0);
+    tb_call(b, 1, "MPI_Finalize", MS(8), MS(9));
+    analyze(b);
+    pz_characteristics_of_process(&an, &an.nodes[0], 0, &c);
+    expect_parts(&c, 1, 0, 0, 50, 0, 0);
+    cr_expect(fabs(c.sendrecv_time - S(5)) < EPS, "sendrecv_time %.9f", c.sendrecv_time);
 }
 
 /* A trace without either family: nothing set, and the reports write nothing of them. */
@@ -188,10 +224,10 @@ Test(io_rma, reported_in_text_and_json)
     pz_report_json_io_rma(out, &an, &c);
     fclose(out);
     cr_expect_str_eq(text, "---I/O and One-Sided (parts of MPI Time)---\n"
-                           "I/O Time 0.009000 (Read 60 B, Written 100 B)\n"
+                           "I/O Time 0.011000 (Read 60 B, Written 100 B)\n"
                            "One-Sided Time 0.005000 (Put 48 B, Got 32 B)\n"
                            "Lock Contention 0.000000\n"
-                           ", \"io_time\": 0.009, \"rma_time\": 0.005, \"io_bytes_read\": 60, "
+                           ", \"io_time\": 0.011, \"rma_time\": 0.005, \"io_bytes_read\": 60, "
                            "\"io_bytes_written\": 100, \"rma_bytes_put\": 48, "
                            "\"rma_bytes_got\": 32, \"rma_lock_contention\": 0");
     free(text);

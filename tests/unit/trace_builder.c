@@ -486,15 +486,26 @@ void tb_mpi_irecv(struct tb *b, int proc, uint64_t ns, uint32_t comm, uint32_t s
                 OTF2_EvtWriter_MpiIrecv(w, NULL, ns, source, comm, tag, bytes, request));
 }
 
-void tb_io_begin(struct tb *b, int proc, uint64_t ns, OTF2_IoOperationMode mode,
-                 uint64_t bytes, uint64_t matching)
+static void io_begin(struct tb *b, int proc, uint64_t ns, OTF2_IoOperationMode mode,
+                     OTF2_IoOperationFlag flags, uint64_t bytes, uint64_t matching)
 {
     OTF2_EvtWriter *w = writer(b, proc);
 
     if (w)
-        written(b, proc, ns, OTF2_EvtWriter_IoOperationBegin(w, NULL, ns, 0, mode,
-                                                             OTF2_IO_OPERATION_FLAG_NONE,
+        written(b, proc, ns, OTF2_EvtWriter_IoOperationBegin(w, NULL, ns, 0, mode, flags,
                                                              bytes, matching));
+}
+
+void tb_io_begin(struct tb *b, int proc, uint64_t ns, OTF2_IoOperationMode mode,
+                 uint64_t bytes, uint64_t matching)
+{
+    io_begin(b, proc, ns, mode, OTF2_IO_OPERATION_FLAG_NONE, bytes, matching);
+}
+
+void tb_io_begin_nonblocking(struct tb *b, int proc, uint64_t ns, OTF2_IoOperationMode mode,
+                             uint64_t bytes, uint64_t matching)
+{
+    io_begin(b, proc, ns, mode, OTF2_IO_OPERATION_FLAG_NON_BLOCKING, bytes, matching);
 }
 
 void tb_io_complete(struct tb *b, int proc, uint64_t ns, uint64_t bytes, uint64_t matching)

@@ -110,6 +110,10 @@ void tb_collective_end(struct tb *b, int proc, uint64_t ns, OTF2_CollectiveOp op
  * windows, so none is written (the handles and window are 0). */
 void tb_io_begin(struct tb *b, int proc, uint64_t ns, OTF2_IoOperationMode mode,
                  uint64_t bytes, uint64_t matching);
+/* A nonblocking operation's begin (MPI_File_iwrite ...): flag NON_BLOCKING, matching
+ * id the request's. */
+void tb_io_begin_nonblocking(struct tb *b, int proc, uint64_t ns, OTF2_IoOperationMode mode,
+                             uint64_t bytes, uint64_t matching);
 void tb_io_complete(struct tb *b, int proc, uint64_t ns, uint64_t bytes, uint64_t matching);
 void tb_rma_put(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t bytes);
 void tb_rma_get(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t bytes);
