@@ -30,16 +30,24 @@ static void record_agreement(struct pz_call *c, uint32_t ref)
     }
 }
 
-/* Only the members of the new communicator call MPI_Comm_create_group, and MPICH agrees
- * on its context id among them: its collective is on the new communicator.  Every other
- * constructor's is on the parent, whose members all call it. */
+/* Whether only the members of the new communicator call constructor call, so that
+ * MPICH agrees on its context id among them: MPI_Comm_create_group, and MPI 4.0's
+ * constructors from groups, which have no parent (MPI_Comm_create_from_group; MPICH's
+ * MPI_Intercomm_create_from_groups, whose new communicator is an intercommunicator,
+ * on which no collective is recorded).  Every other constructor's collective is on the
+ * parent, whose members all call it. */
+static int agreed_among_members(enum pz_call_id call)
+{
+    return call == PZ_CALL_MPI_Comm_create_group ||
+           call == PZ_CALL_MPI_Comm_create_from_group ||
+           call == PZ_CALL_MPI_Intercomm_create_from_groups;
+}
+
 void pz_post_comm_new(struct pz_call *c, MPI_Comm comm, MPI_Comm *newcomm)
 {
-    uint32_t parent = pz_comm_ref(comm);
-
     pz_comms_created(*newcomm, (uint16_t)c->id);
-    record_agreement(c, c->id == PZ_CALL_MPI_Comm_create_group ? pz_comm_ref(*newcomm)
-                                                                : parent);
+    record_agreement(c, agreed_among_members(c->id) ? pz_comm_ref(*newcomm)
+                                                    : pz_comm_ref(comm));
 }
 
 void pz_post_comm_idup(struct pz_call *c, MPI_Comm comm, MPI_Comm *newcomm)

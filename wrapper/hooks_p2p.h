@@ -32,6 +32,16 @@ static inline void pz_add_send(struct pz_call *c, MPI_Count count, MPI_Datatype 
     it->bytes = pz_bytes(count, type);
 }
 
+/* The peer to record of a receive that status completed.  A receive from MPI_PROC_NULL
+ * (the MPI_Imrecv of the message MPI_Improbe found there) moves nothing: MPICH gives
+ * it MPI_PROC_NULL, -1, as its source, which the trace writes as an undefined sender
+ * and the readers take as no message; Open MPI's MPI_PROC_NULL is -2, recorded as
+ * MPICH's is. */
+static inline int32_t pz_received_peer(const MPI_Status *status)
+{
+    return status->MPI_SOURCE == MPI_PROC_NULL ? -1 : status->MPI_SOURCE;
+}
+
 /* Records the receive that status describes, on local communicator comm. */
 static inline void pz_add_received(struct pz_call *c, uint32_t comm, const MPI_Status *status)
 {

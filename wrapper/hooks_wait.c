@@ -6,6 +6,7 @@
 
 #include "comms.h"
 #include "hooks.h"
+#include "hooks_p2p.h"
 #include "requests.h"
 
 PZ_ALWAYS_INLINE int keep_requests(struct pz_call *c, int n, const MPI_Request *requests)
@@ -74,7 +75,7 @@ PZ_ALWAYS_INLINE void record_completion(struct pz_call *c, struct pz_request r,
             r.tag = status->MPI_TAG;
         pz_add_request_event(c, &r, PZ_ITEM_IRECV_COMPLETE);
     } else if (status && status != MPI_STATUS_IGNORE) {
-        r.peer = status->MPI_SOURCE;
+        r.peer = pz_received_peer(status);
         r.tag = status->MPI_TAG;
         if ((it = pz_add_request_event(c, &r, PZ_ITEM_IRECV_COMPLETE)))
             pz_item_keep_status(it, status);

@@ -3,7 +3,8 @@
 # Open MPI (the test skips otherwise).
 PZ_IT_OPENMPI_C = p2p coll requests intervals markers_misuse \
 	anysource buffer cart commsplit csites intercomm io nbc_wait persist \
-	proc_null_waits rma sequential threads markers_raw transparent cpu_time predict_balanced
+	mprobe_null proc_null_waits rma sequential threads markers_raw transparent cpu_time \
+	predict_balanced
 PZ_IT_OPENMPI = $(PZ_IT_OPENMPI_C:%=programs/openmpi/%) programs/openmpi/intervals_relative
 # The Fortran ones (mpif.h, 'use mpi', 'use mpi_f08'), by Open MPI's Fortran compiler
 # next to its mpicc.
@@ -55,10 +56,7 @@ programs/openmpi/fmarkers: $(srcdir)/programs/fmarkers.f90 \
 # MPI (PZ_MPI=openmpi, integration/lib.sh) on its programs above, 2 to 4 processes each.
 # Not among them:
 # - the tests of MPI-4 functions Open MPI 4.1 lacks: isendrecv, largecount, partitioned,
-#   pcoll, idup, nbrcoll, fortran_new, fortran_large;
-# - mprobe_null: Open MPI completes the MPI_Imrecv of the message MPI_Improbe found at
-#   MPI_PROC_NULL with MPI_PROC_NULL as its source, which the recorder records as a
-#   receive that predict rejects (docs/openmpi.md);
+#   pcoll, idup, nbrcoll, fortran_new, fortran_large, fromgroups;
 # - the runs ending without MPI_Finalize, tested with MPICH only (Open MPI's mpiexec
 #   ends a job its own way): partial, partial_disk, partial_kill, trace_dir,
 #   predict_signal;
@@ -70,7 +68,7 @@ PZ_IT_UNDER_OPENMPI = integration/p2p.sh integration/coll.sh integration/nbc.sh 
 	integration/requests.sh integration/intervals.sh integration/markers_misuse.sh \
 	integration/markers_disabled.sh integration/anysource.sh integration/buffer.sh \
 	integration/cart.sh integration/commsplit.sh integration/intercomm.sh \
-	integration/io.sh integration/nbc_waits.sh \
+	integration/io.sh integration/mprobe_null.sh integration/nbc_waits.sh \
 	integration/persist.sh integration/proc_null_waits.sh integration/rma.sh \
 	integration/sequential.sh integration/threads.sh \
 	integration/fortran.sh integration/fortran_markers.sh integration/fortran_f08.sh \
