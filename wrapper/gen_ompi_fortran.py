@@ -112,6 +112,10 @@ class Arg:
                 self.post.append('pz_ompi_indices_out(%s, %s);' % (name, length))
         elif ctype in WIDE_INTEGERS and not star and not dims:
             self.decl, self.arg = 'const %s *%s' % (ctype, name), '*' + name
+        elif ctype in WIDE_INTEGERS and const and dims == '[]':
+            # INTEGER(KIND=MPI_ADDRESS_KIND) arrays (the neighborhood Alltoallw's
+            # displacements) have the C type's width
+            self.decl, self.arg = 'const %s %s[]' % (ctype, name), name
         elif ctype in WIDE_INTEGERS and star and not const and not dims:
             self.decl, self.arg = '%s *%s' % (ctype, name), name
         elif ctype in HANDLES and not star and not dims:
@@ -144,10 +148,29 @@ class Arg:
                             % (c, name, length))
             self.post.append('pz_ompi_statuses_out(%s, %s, %s);' % (name, c, length))
             self.post.append('pz_ompi_statuses_free(%s);' % c)
+        elif ctype == 'MPI_Datatype' and dims == '[]' and const and not length:
+            self.decl, self.arg = 'const MPI_Fint %s[]' % name, c
+            self.scratch = ('!' + c, 'free(%s);' % c)
+            self.pre.append('MPI_Datatype *%s = pz_ompi_types_in(%s, %s);'
+                            % (c, name, types_count(call, param)))
+            self.post.append('free(%s);' % c)
         else:
-            # arrays of handles without a length in the table (the datatypes of
-            # Alltoallw, as many as the communicator's processes)
             raise Unwrapped("no conversion for '%s'" % param.decl)
+
+
+def types_count(call, param):
+    """The C expression of the length of an array of datatypes the table gives none
+    (Alltoallw's, the neighborhood Alltoallw's), known at run time from the communicator.
+    The send types of an MPI_IN_PLACE send are ignored, possibly invalid: none are
+    converted."""
+    if 'comm' not in call.roles or param.role not in ('stypes', 'rtypes'):
+        raise Unwrapped("no conversion for '%s'" % param.decl)
+    count = 'pz_ompi_types_count(MPI_Comm_f2c(*%s), %d, %d)' % (
+        call.roles['comm'].name, call.category.name in ('nbr', 'pnbr'),
+        param.role == 'rtypes')
+    if param.role == 'stypes' and 'sbuf' in call.roles:
+        return 'pz_ompi_buffer(%s) == MPI_IN_PLACE ? 0 : %s' % (call.roles['sbuf'].name, count)
+    return count
 
 
 def arguments(call, available):

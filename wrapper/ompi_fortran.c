@@ -109,6 +109,56 @@ void pz_ompi_requests_out(MPI_Fint *f, const MPI_Request *c, int n)
         f[i] = MPI_Request_c2f(c[i]);
 }
 
+static int group_size(MPI_Comm comm)
+{
+    int inter = 0, n = 0;
+
+    PMPI_Comm_test_inter(comm, &inter);
+    if (inter)
+        PMPI_Comm_remote_size(comm, &n);
+    else
+        PMPI_Comm_size(comm, &n);
+    return n;
+}
+
+/* A Cartesian topology has 2 neighbours per dimension; a graph's neighbours are both
+ * its in- and out-neighbours. */
+static int degree(MPI_Comm comm, int receive)
+{
+    int topo = MPI_UNDEFINED, n = 0, rank, in = 0, out = 0, weighted;
+
+    PMPI_Topo_test(comm, &topo);
+    if (topo == MPI_CART) {
+        PMPI_Cartdim_get(comm, &n);
+        return 2 * n;
+    }
+    if (topo == MPI_GRAPH) {
+        PMPI_Comm_rank(comm, &rank);
+        PMPI_Graph_neighbors_count(comm, rank, &n);
+        return n;
+    }
+    if (topo == MPI_DIST_GRAPH) {
+        PMPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted);
+        return receive ? in : out;
+    }
+    return 0;
+}
+
+int pz_ompi_types_count(MPI_Comm comm, int neighborhood, int receive)
+{
+    return neighborhood ? degree(comm, receive) : group_size(comm);
+}
+
+MPI_Datatype *pz_ompi_types_in(const MPI_Fint *f, int n)
+{
+    MPI_Datatype *c = array_of(n, sizeof(*c));
+
+    if (c)
+        for (int i = 0; i < n; i++)
+            c[i] = MPI_Type_f2c(f[i]);
+    return c;
+}
+
 const int *pz_ompi_weights(const MPI_Fint *w)
 {
     if (w == &mpi_fortran_unweighted_)

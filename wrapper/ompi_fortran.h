@@ -76,6 +76,15 @@ void pz_ompi_statuses_free(MPI_Status *c);
 MPI_Request *pz_ompi_requests_in(const MPI_Fint *f, int n);
 void pz_ompi_requests_out(MPI_Fint *f, const MPI_Request *c, int n);
 
+/* The length of a datatype array of an Alltoallw-like call on comm: the processes of
+ * the communicator (of its remote group if an intercommunicator) for (I)Alltoallw; for
+ * the neighborhood ones (neighborhood nonzero) its topology's out-degree for the send
+ * types, in-degree for the receive types (receive nonzero), 0 without a topology. */
+int pz_ompi_types_count(MPI_Comm comm, int neighborhood, int receive);
+
+/* An array of n datatypes converted into a new array, to free; NULL if out of memory. */
+MPI_Datatype *pz_ompi_types_in(const MPI_Fint *f, int n);
+
 /* Graph edge weights: the C MPI_UNWEIGHTED or MPI_WEIGHTS_EMPTY for the Fortran ones. */
 const int *pz_ompi_weights(const MPI_Fint *w);
 

@@ -9,7 +9,8 @@ PZ_IT_OPENMPI = $(PZ_IT_OPENMPI_C:%=programs/openmpi/%) programs/openmpi/interva
 # The Fortran ones (mpif.h, 'use mpi', 'use mpi_f08'), by Open MPI's Fortran compiler
 # next to its mpicc.
 PZ_IT_OPENMPI_FORTRAN = programs/openmpi/fhello programs/openmpi/fmarkers \
-	programs/openmpi/ff08 programs/openmpi/f08_calls programs/openmpi/fsites
+	programs/openmpi/ff08 programs/openmpi/f08_calls programs/openmpi/fsites \
+	programs/openmpi/falltoallw
 OPENMPI_MPIFC = $(OPENMPI_MPICC:mpicc.openmpi=mpif90.openmpi)
 if HAVE_OPENMPI
 check_SCRIPTS += $(PZ_IT_OPENMPI)
@@ -19,7 +20,8 @@ endif
 PZ_OPENMPI_LIB = $(abs_top_builddir)/wrapper/.libs/libprognoz-openmpi.so
 endif
 CLEANFILES += $(PZ_IT_OPENMPI) $(PZ_IT_OPENMPI_FORTRAN)
-PZ_IT_TESTS += integration/openmpi.sh
+PZ_IT_TESTS += integration/openmpi.sh integration/fortran_alltoallw.sh
+EXTRA_DIST += programs/falltoallw.f90 integration/fortran_alltoallw.sh
 AM_TESTS_ENVIRONMENT += PZ_OPENMPI_LIB='$(PZ_OPENMPI_LIB)'; export PZ_OPENMPI_LIB; \
 	OPENMPI_MPIEXEC='$(OPENMPI_MPIEXEC)'; export OPENMPI_MPIEXEC; \
 	OPENMPI_VERSION='$(OPENMPI_VERSION)'; export OPENMPI_VERSION; \
@@ -42,6 +44,11 @@ programs/openmpi/ff08: $(srcdir)/programs/ff08.f90
 programs/openmpi/f08_calls: $(srcdir)/programs/f08_calls.f90
 	@$(MKDIR_P) programs/openmpi
 	$(AM_V_GEN)$(OPENMPI_MPIFC) -J programs/openmpi -o $@ $(srcdir)/programs/f08_calls.f90
+# Open MPI's only (integration/fortran_alltoallw.sh): MPICH's mpi_f08 MPI_Ineighbor_alltoallw
+# fails on a Cartesian communicator.
+programs/openmpi/falltoallw: $(srcdir)/programs/falltoallw.f90
+	@$(MKDIR_P) programs/openmpi
+	$(AM_V_GEN)$(OPENMPI_MPIFC) -J programs/openmpi -o $@ $(srcdir)/programs/falltoallw.f90
 # As in integration/callsites.mk.
 programs/openmpi/fsites: $(PZ_IT_FSITES_F90:%=$(srcdir)/%)
 	@$(MKDIR_P) programs/openmpi
@@ -74,7 +81,8 @@ PZ_IT_UNDER_OPENMPI = integration/p2p.sh integration/coll.sh integration/nbc.sh 
 	integration/fortran.sh integration/fortran_markers.sh integration/fortran_f08.sh \
 	integration/callsites.sh integration/disable.sh integration/markers_raw.sh \
 	integration/transparent.sh integration/unwritable.sh integration/init_sync.sh \
-	integration/nodes.sh integration/recording.sh integration/cpu_time.sh
+	integration/nodes.sh integration/recording.sh integration/cpu_time.sh \
+	integration/fortran_alltoallw.sh
 check-openmpi:
 	$(MAKE) $(AM_MAKEFLAGS) check TESTS='$(PZ_IT_UNDER_OPENMPI)' PZ_MPI=openmpi \
 		TEST_SUITE_LOG=test-suite-openmpi.log

@@ -1,6 +1,7 @@
 /* The conversions of Open MPI's Fortran arguments (wrapper/ompi_fortran.h) that need no
  * running MPI: CHARACTER arguments, LOGICALs, 1-based indices and the Fortran constants
- * known by their addresses. */
+ * known by their addresses.  The lengths of the datatype arrays of the Alltoallw family
+ * ask MPI: integration/fortran_alltoallw.sh checks them. */
 #include <stdlib.h>
 
 #include <criterion/criterion.h>
@@ -91,4 +92,13 @@ Test(ompi_fortran, weight_constants)
     cr_assert_eq(pz_ompi_weights(&mpi_fortran_unweighted_), MPI_UNWEIGHTED);
     cr_assert_eq(pz_ompi_weights(&mpi_fortran_weights_empty_), MPI_WEIGHTS_EMPTY);
     cr_assert_eq(pz_ompi_weights(w), w);
+}
+
+Test(ompi_fortran, no_datatypes_is_no_failed_allocation)
+{
+    /* the ignored send types of an in-place Alltoallw, or a rank without neighbours */
+    MPI_Datatype *c = pz_ompi_types_in(NULL, 0);
+
+    cr_assert_not_null(c);
+    free(c);
 }
