@@ -1,4 +1,5 @@
 /* Advice on an interval from its characteristics. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -192,6 +193,11 @@ int pz_advice(const struct pz_analysis *a, const struct pz_node *n,
         communication(&v);
     else if (m->idle_time >= other)
         idle(&v);
+    else if (m->io_time > 0 || m->rma_time > 0)
+        say(&v, "MPI calls other than communication take %.6f s of it: MPI-IO %.6f s, "
+            "one-sided %.6f s, the rest %.6f s (creating communicators, MPI_Init, probes "
+            "without messages...).", other, m->io_time, m->rma_time,
+            fmax(other - m->io_time - m->rma_time, 0));
     else
         say(&v, "MPI calls other than communication take %.6f s of it (creating "
             "communicators, MPI_Init, probes without messages...).", other);

@@ -318,6 +318,26 @@ Test(advice, other_mpi_time)
     expect_advice(1, want);
 }
 
+/* The same interval, whose other MPI time is partly MPI-IO (0.3 s on process 0) and
+ * one-sided (0.2 s on process 1): of the 0.9 s, 0.3 + 0.2 are named, the rest 0.4. */
+Test(advice, other_mpi_time_names_io_and_one_sided)
+{
+    static const char *const want[] = {
+        "Interval 1 (init.c:3) loses 60% of its processors' time (efficiency 0.400, lost "
+        "1.200000 s of 2.000000 s).",
+        "MPI calls other than communication take 0.900000 s of it: MPI-IO 0.300000 s, "
+        "one-sided 0.200000 s, the rest 0.400000 s (creating communicators, MPI_Init, probes "
+        "without messages...).",
+        NULL,
+    };
+
+    setup(2, 2);
+    name_node(1, 1, "init.c", 3);
+    run(1, 0, 1.0, 0.6, 0.1, 0, 0)->io = 0.3;
+    run(1, 1, 0.9, 0.5, 0.1, 0, 0)->rma = 0.2;
+    expect_advice(1, want);
+}
+
 /* Any analysis: at most PZ_ADVICE_MAX sentences, each terminated within PZ_ADVICE_LEN,
  * none when less than a tenth is lost, and the first one names the interval.  Random
  * times (a fixed sequence) on random numbers of processes, some not executing, with
