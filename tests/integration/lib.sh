@@ -70,6 +70,10 @@ PZ_TIMEOUT=${PZ_TIMEOUT:-120}
 PROGNOZ_CORES=${PROGNOZ_CORES:-1024}
 export PROGNOZ_CORES
 PZ_WORK=$(mktemp -d "${TMPDIR:-/tmp}/prognoz-it.XXXXXX") || pz_fail "mktemp failed"
+# Open MPI's session directory in the test's own: two jobs starting at once (make -j2)
+# race to make the shared /tmp/ompi.HOST.UID ("File exists", orte_init failed).
+OMPI_MCA_orte_tmpdir_base=$PZ_WORK
+export OMPI_MCA_orte_tmpdir_base
 # pz_check_json: validates the JSON documents of prognoz in $PZ_WORK (the files that
 # begin as one does); 1 if one is invalid.
 pz_check_json() {
