@@ -2,8 +2,9 @@
 # ranks; make check-openmpi): the recorder converts their arrays of datatypes, as long as
 # the communicator or its topology's neighbourhood, and records each call once, with its
 # bytes.  MPICH's mpi_f08 MPI_Ineighbor_alltoallw fails on a Cartesian communicator, so
-# the program is built for Open MPI only (integration/openmpi.mk) and the test skips
-# with MPICH.  Output and exit status are the same with and without the recorder.
+# the program is built for Open MPI only (integration/openmpi.mk) and the test runs
+# under make check-openmpi alone (it skips with MPICH).  Output and exit status are the
+# same with and without the recorder.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
 
 prog=$(pz_program falltoallw) || exit 77
