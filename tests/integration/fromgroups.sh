@@ -51,28 +51,5 @@ MPI_Finalize
 EOT
 done
 
-# run NAME ARGS...: prognoz ARGS, which must exit 0 and write nothing to stderr but the
-# note of an oversubscribed recording, into $PZ_WORK/NAME.
-run() {
-    out=$PZ_WORK/$1
-    shift
-    timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" "$@" >"$out" 2>"$out.err" ||
-        { cat "$out.err" >&2; pz_fail "prognoz $* failed"; }
-    if grep -v 'oversubscribed' "$out.err" >&2; then
-        pz_fail "prognoz $*: output on stderr"
-    fi
-}
-
 # the two messages and the one constructor's collective
-expected="Trace: 2 processes, 2 messages, 1 collective operations"
-run report.txt report "$PZ_WORK/fromgroups"
-pz_expect_eq "report: first line" "$expected" "$(head -n 1 "$PZ_WORK/report.txt")"
-
-rm -rf "$PZ_WORK/predicted"
-run predict.txt predict "$PZ_WORK/fromgroups" --machine "$PZ_TOP_SRCDIR/tests/integration/ideal.conf" \
-    --trace-out "$PZ_WORK/predicted"
-pz_expect_eq "predict: its report's trace line" "$expected" \
-    "$(grep '^Trace: ' "$PZ_WORK/predict.txt")"
-run predicted.txt report "$PZ_WORK/predicted"
-pz_expect_eq "the predicted trace's report: first line" "$expected" \
-    "$(head -n 1 "$PZ_WORK/predicted.txt")"
+pz_expect_trace_line fromgroups "Trace: 2 processes, 2 messages, 1 collective operations"

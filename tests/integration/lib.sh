@@ -118,6 +118,32 @@ pz_launcher_err() {
     sed 's/^\( *Process name: \).*/\1<process>/' "$1"
 }
 
+# pz_prognoz_ok OUT ARGS...: prognoz ARGS, which must exit 0 and write nothing to
+# stderr, its stdout into $PZ_WORK/OUT.
+pz_prognoz_ok() {
+    _out=$PZ_WORK/$1
+    shift
+    timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" "$@" >"$_out" 2>"$_out.err" ||
+        { cat "$_out.err" >&2; pz_fail "prognoz $* failed"; }
+    test ! -s "$_out.err" || { cat "$_out.err" >&2; pz_fail "prognoz $*: output on stderr"; }
+}
+
+# pz_expect_trace_line NAME LINE: the report of the trace $PZ_WORK/NAME (report.txt),
+# its prediction on tests/integration/ideal.conf (predict.txt, the predicted trace in
+# $PZ_WORK/predicted) and the report of that trace (predicted.txt) each give the
+# "Trace: " line LINE.
+pz_expect_trace_line() {
+    pz_prognoz_ok report.txt report "$PZ_WORK/$1"
+    pz_expect_eq "report: first line" "$2" "$(head -n 1 "$PZ_WORK/report.txt")"
+    rm -rf "$PZ_WORK/predicted"
+    pz_prognoz_ok predict.txt predict "$PZ_WORK/$1" \
+        --machine "$PZ_TOP_SRCDIR/tests/integration/ideal.conf" --trace-out "$PZ_WORK/predicted"
+    pz_expect_eq "predict: its report's trace line" "$2" "$(grep '^Trace: ' "$PZ_WORK/predict.txt")"
+    pz_prognoz_ok predicted.txt report "$PZ_WORK/predicted"
+    pz_expect_eq "the predicted trace's report: first line" "$2" \
+        "$(head -n 1 "$PZ_WORK/predicted.txt")"
+}
+
 # pz_record NAME NP PROG [ARGS...]: runs PROG on NP ranks with the wrapper preloaded and
 # the trace in $PZ_WORK/NAME.  Its stdout goes to $PZ_WORK/NAME.out, stderr to
 # NAME.err; the exit status is returned.  Extra environment: set PZ_ENV to a list of

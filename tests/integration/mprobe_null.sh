@@ -11,28 +11,8 @@ test -x "${PZ_PROGNOZ:-}" || pz_skip "the prognoz command '${PZ_PROGNOZ:-}' is n
 
 pz_record_ok mprobe_null 2 "$prog"
 
-# run NAME ARGS...: prognoz ARGS, which must exit 0 and write nothing to stderr, into
-# $PZ_WORK/NAME.
-run() {
-    out=$PZ_WORK/$1
-    shift
-    "$PZ_PROGNOZ" "$@" >"$out" 2>"$out.err" ||
-        { cat "$out.err" >&2; pz_fail "prognoz $* failed"; }
-    test ! -s "$out.err" || { cat "$out.err" >&2; pz_fail "prognoz $*: output on stderr"; }
-}
+pz_expect_trace_line mprobe_null "Trace: 2 processes, 1 messages, 1 collective operations"
 
-expected="Trace: 2 processes, 1 messages, 1 collective operations"
-run report.txt report "$PZ_WORK/mprobe_null"
-pz_expect_eq "report: first line" "$expected" "$(head -n 1 "$PZ_WORK/report.txt")"
-
-rm -rf "$PZ_WORK/predicted"
-run predict.txt predict "$PZ_WORK/mprobe_null" --machine "$PZ_TOP_SRCDIR/tests/integration/ideal.conf" \
-    --trace-out "$PZ_WORK/predicted"
-pz_expect_eq "predict: its report's trace line" "$expected" \
-    "$(grep '^Trace: ' "$PZ_WORK/predict.txt")"
-run predicted.txt report "$PZ_WORK/predicted"
-pz_expect_eq "the predicted trace's report: first line" "$expected" \
-    "$(head -n 1 "$PZ_WORK/predicted.txt")"
 # the same calls, each as many times, in the recording and in the prediction
 calls() {
     sed -n '/^---MPI Functions/,$p' "$1" | awk 'NR > 2 && NF >= 2 { print $1, $2 }' | sort
@@ -43,7 +23,7 @@ pz_expect_eq "the calls of the predicted run" "$(calls "$PZ_WORK/report.txt")" \
 # exported for SimGrid: the one message, and no action for the operations on
 # MPI_PROC_NULL, which complete at once and move nothing
 rm -rf "$PZ_WORK/simgrid"
-run export.txt export "$PZ_WORK/mprobe_null" --simgrid "$PZ_WORK/simgrid" \
+pz_prognoz_ok export.txt export "$PZ_WORK/mprobe_null" --simgrid "$PZ_WORK/simgrid" \
     --machine "$PZ_TOP_SRCDIR/tests/integration/ideal.conf"
 pz_expect_eq "export: the point-to-point actions" "0 send 1 3 4;1 recv 0 3 4;" \
     "$(cat "$PZ_WORK"/simgrid/rank-*.txt | grep -E '^[0-9]+ (i?send|i?recv|wait) ' | tr '\n' ';')"
