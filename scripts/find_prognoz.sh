@@ -1,8 +1,9 @@
 # Sourced by scripts/validate.sh and scripts/scale_validate.sh (which set top and die):
 # the prognoz to run and what goes with it.  PROGNOZ if set (PROGNOZ_LIB then names
 # libprognoz.so), else $PREFIX/bin/prognoz, else the build tree ${BUILDDIR:-./_build}
-# if it is built (with its wrapper library, its prognoz-calibrate and the source
-# tree's machines), else ./_install.  Sets PROGNOZ and include (where prognoz.h is).
+# if it is built (with its recorders, which `prognoz record` picks for the program's MPI
+# from PROGNOZ_LIBDIR, its prognoz-calibrate and the source tree's machines), else
+# ./_install.  Sets PROGNOZ and include (where prognoz.h is).
 include=$top/include
 if [ -n "${PROGNOZ:-}" ]; then
     :
@@ -11,9 +12,9 @@ elif [ -n "${PREFIX:-}" ]; then
 elif [ -x "${BUILDDIR:-$top/_build}/tools/prognoz" ]; then
     build=${BUILDDIR:-$top/_build}
     PROGNOZ=$build/tools/prognoz
-    PROGNOZ_LIB=${PROGNOZ_LIB:-$build/wrapper/.libs/libprognoz.so}
+    PROGNOZ_LIBDIR=${PROGNOZ_LIBDIR:-$build/wrapper/.libs}
     PROGNOZ_MACHINES=${PROGNOZ_MACHINES:-$top/share/machines}
-    export PROGNOZ_LIB PROGNOZ_MACHINES
+    export PROGNOZ_LIBDIR PROGNOZ_MACHINES
     if [ -z "${PROGNOZ_CALIBRATE:-}" ] && [ -x "$build/tools/prognoz-calibrate" ]; then
         PROGNOZ_CALIBRATE=$build/tools/prognoz-calibrate
         export PROGNOZ_CALIBRATE
