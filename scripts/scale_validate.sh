@@ -135,7 +135,7 @@ size_of() {
 
 mkdir -p "$dir/bin" || die "cannot create '$dir'"
 dir=$(cd "$dir" && pwd)
-echo "scale_validate: prognoz $PROGNOZ, $mpi, machine $machine, from $from to $to ($reps real recordings each), work directory $dir"
+echo "scale_validate: prognoz $PROGNOZ, $mpi, machine $machine, from $from to $to, real recordings at each: $reps, work directory $dir"
 for p in $programs; do
     [ -r "$top/share/validation/$p.c" ] || die "no program share/validation/$p.c"
     "$MPICC" -std=c11 -g -O2 -Wall -Wextra -I"$include" -o "$dir/bin/$p" \
