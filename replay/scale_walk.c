@@ -276,8 +276,9 @@ static void add_to(struct sp_group *g, double v)
     g->n++;
 }
 
-/* The numbers of step pos, made as node k. */
-static void gather(struct strict *c, uint32_t k, size_t pos)
+/* The numbers of step pos, made as node k; missing: without the events of its peers (a
+ * call to MPI_PROC_NULL). */
+static void gather(struct strict *c, uint32_t k, size_t pos, int missing)
 {
     struct pz_scale_program *m = c->m;
     const struct pz_scale_step *s = &c->proc->steps[pos];
@@ -297,8 +298,13 @@ static void gather(struct strict *c, uint32_t k, size_t pos)
     c->last = k;
     st->gap[at] += gap;
     st->ngap[at]++;
-    st->duration[(size_t)k * m->nruns + c->run] += s->duration;
-    st->nduration[(size_t)k * m->nruns + c->run]++;
+    /* The replay models a call with peers and replays one to MPI_PROC_NULL for its
+       time: a step made both ways is timed by the latter alone, whose time holds no
+       waiting for a partner (a pipeline's first stage receives from MPI_PROC_NULL). */
+    if (!m->nodes[k].proc_null || missing) {
+        st->duration[(size_t)k * m->nruns + c->run] += s->duration;
+        st->nduration[(size_t)k * m->nruns + c->run]++;
+    }
     gather_events(c, k, pos);
     /* the computation before an interval's end is inside it, before its beginning not */
     c->in_interval[0] += gap;
@@ -346,13 +352,16 @@ static long strict(struct strict *c, uint32_t a, uint32_t b, size_t pos, int com
             continue;
         }
         if (sp_guard_holds(&nodes[k].guard, &c->m->runs[c->run]->grid, c->flags)) {
-            if (pos >= c->n || !sp_matches(c->m, c->run, proc_of(c), c->raw[pos], k, NULL)) {
+            int missing;
+
+            if (pos >= c->n ||
+                !sp_matches(c->m, c->run, proc_of(c), c->raw[pos], k, &missing)) {
                 c->fail_pos = pos;
                 c->fail_node = k;
                 return -1;
             }
             if (commit)
-                gather(c, k, pos);
+                gather(c, k, pos, missing);
             pos++;
         }
         k++;

@@ -1492,6 +1492,63 @@ Test(scale_program, stencil_2d_calling_proc_null_at_the_edges)
     recorded_free(&r);
 }
 
+/* Every MPI_Irecv recorded to take 2 µs when it calls MPI_PROC_NULL (no event) and 3 ms
+ * when it has a peer (as if it had waited for a core), as process p of run b does. */
+static void time_receives(struct sr_run *b)
+{
+    for (int p = 0; p < b->run.nprocs; p++)
+        for (size_t j = 0; j < b->run.procs[p].nsteps; j++) {
+            struct pz_scale_step *st = &b->run.procs[p].steps[j];
+
+            if (st->kind == PZ_SCALE_CALL && st->region == SR_IRECV)
+                st->duration = st->n ? 3e-3 : 2e-6;
+        }
+}
+
+Test(scale_program, a_call_to_proc_null_takes_the_time_of_such_calls)
+{
+    static const int counts[3] = {2, 4, 8};
+    const struct pz_scale_run *list[3];
+    struct sr_run *runs[3];
+    struct pz_scale_program *m;
+    struct collected *c;
+    char err[512] = "", path[32];
+    int null_calls = 0;
+
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof(path), "run%d", counts[i]);
+        runs[i] = sr_build(path, counts[i], 2, NULL, prog_null2, NULL);
+        time_receives(runs[i]);
+        list[i] = &runs[i]->run;
+    }
+    m = pz_scale_program_build(list, 3, 0, err, sizeof(err));
+    cr_assert(m, "%s", err);
+    /* The replay models the MPI_Irecv with a peer and replays the one to MPI_PROC_NULL
+     * for its time: at 16 (4 x 4) each such call lasts 2 µs, the time of such calls in
+     * the recordings, not a mean with the 3 ms of the calls with peers (at 2 x 1, 2 x 2
+     * and 4 x 2 the receives from the north and the south are made both ways). */
+    c = synthesize(m, 16);
+    for (int p = 0; p < 16; p++)
+        for (size_t i = 0; i + 1 < c->n[p]; i++) {
+            const struct pz_rec *r = &c->recs[p][i];
+
+            if (r->kind != PZ_REC_ENTER || r->region != SR_IRECV ||
+                r[1].kind != PZ_REC_LEAVE)
+                continue;
+            cr_expect_eq(r[1].time - r->time, 2000, "process %d: MPI_Irecv to MPI_PROC_NULL "
+                         "at %llu ns: %llu ns, expected 2000", p, (unsigned long long)r->time,
+                         (unsigned long long)(r[1].time - r->time));
+            null_calls++;
+        }
+    /* per iteration 2 calls to MPI_PROC_NULL at each of the 4 corners, 1 at each of the 8
+     * other processes of the edges */
+    cr_expect_eq(null_calls, 16 * ITERS);
+    collected_free(c);
+    pz_scale_program_free(m);
+    for (int i = 0; i < 3; i++)
+        sr_free(runs[i]);
+}
+
 Test(scale_program, stencil_2d_calling_proc_null_in_rows_and_skipping_columns)
 {
     struct recorded r;
