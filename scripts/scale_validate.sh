@@ -5,9 +5,9 @@
 # prognoz scale extrapolate the recordings to larger counts (16 and 32) and predict them
 # on a machine, record the same program really at those counts (several times), and
 # predict those recordings on the same machine.  Printed per program and count: whether
-# every process makes the same MPI calls, function by function, and sends the same
-# messages, size by size, in the synthesized run as in the real one (they must match
-# exactly), and for the whole run and every interval the predicted execution time from
+# every process makes the same MPI calls, function by function, sends the same
+# messages, size by size, and moves the same bytes in each kind of collective, in the
+# synthesized run as in the real one (they must match exactly), and for the whole run and every interval the predicted execution time from
 # the extrapolation against the median of the predictions from the real recordings
 # (goal: within 10%, 5% at best), with the spread of those predictions: how much the
 # reference itself moves from one recording to the next.
@@ -152,15 +152,27 @@ record() {
     [ -f "$1/traces.otf2" ] || die "$3 on $2 processes: no trace in $1"
 }
 
-# calls TRACE OUT: every process's MPI calls, counted by function, and the messages it
-# sends, counted by size, into OUT as lines "LOCATION FUNCTION COUNT" and "LOCATION
-# MPI_SEND:BYTES COUNT" (MPI_ISEND:BYTES for nonblocking sends).
+# calls TRACE OUT: every process's MPI calls, counted by function, the messages it
+# sends, counted by size, and its collective operations, counted by operation and the
+# bytes it sent and received in them, into OUT as lines "LOCATION FUNCTION COUNT",
+# "LOCATION MPI_SEND:BYTES COUNT" (MPI_ISEND:BYTES for nonblocking sends) and
+# "LOCATION OPERATION:SENT:RECEIVED COUNT".
 calls() {
     otf2-print "$1/traces.otf2" 2>/dev/null |
         awk '$1 == "ENTER" && $5 ~ /^"MPI_/ { n[$2 " " $5]++ }
              $1 == "MPI_SEND" || $1 == "MPI_ISEND" {
                  for (i = 4; i < NF; i++)
                      if ($i == "Length:") { b = $(i + 1); sub(",", "", b); n[$2 " " $1 ":" b]++ }
+             }
+             $1 == "MPI_COLLECTIVE_END" {
+                 op = ""; sent = ""; got = ""
+                 for (i = 4; i < NF; i++) {
+                     if ($i == "Operation:") op = $(i + 1)
+                     if ($i == "Sent:") sent = $(i + 1)
+                     if ($i == "Received:") got = $(i + 1)
+                 }
+                 gsub(",", "", op); gsub(",", "", sent); gsub(",", "", got)
+                 n[$2 " " op ":" sent ":" got]++
              }
              END { for (k in n) print k, n[k] }' |
         tr -d '"' | sort >"$2"
