@@ -49,11 +49,51 @@ double pz_scale_model_term(const struct pz_scale_model *m, double procs, const i
     return x;
 }
 
+/* The formula's value at procs, below 0 as well. */
+static double value(const struct pz_scale_model *m, double procs)
+{
+    return m->c1 == 0 ? m->c0 : m->c0 + m->c1 * pz_scale_model_term(m, procs, NULL);
+}
+
 double pz_scale_model_at(const struct pz_scale_model *m, double procs)
 {
-    double t = m->c1 == 0 ? m->c0 : m->c0 + m->c1 * pz_scale_model_term(m, procs, NULL);
+    double t = value(m, procs);
 
     return t > 0 ? t : 0;
+}
+
+/* Beyond the smallest count a time can reach 0 only by a growing term with a negative
+ * coefficient, a falling term with one (c0 - c1 * log2(P) / P dips before it rises to
+ * c0), or a falling term over a negative c0, which it approaches.  Without them the
+ * model is monotone from the smallest count on, or c0 >= 0 plus a positive term: its
+ * value at the smallest count settles the rest, whatever count is asked.  (Extra-P's
+ * multi-parameter modeler fits coefficients by non-negative least squares unless its
+ * option negative_coefficients is set, and its single-parameter modeler tries negative
+ * exponents only with allow_negative_exponents.  Here every fall is tried, and a
+ * candidate breaking the rule is dropped, not refitted under a constraint, so that
+ * what is cross-validated is what is chosen.) */
+int pz_scale_model_stays_positive(const struct pz_scale_model *m,
+                                  const struct pz_scale_point *p, size_t n)
+{
+    size_t smallest = 0, largest = 0;
+    double t;
+
+    for (size_t i = 1; i < n; i++) {
+        if (p[i].procs < p[smallest].procs)
+            smallest = i;
+        if (p[i].procs > p[largest].procs)
+            largest = i;
+    }
+    if (p[largest].time == 0)
+        return 1;
+    t = value(m, p[smallest].procs);
+    if (isnan(t) || t < 0 || (t == 0 && p[smallest].time > 0))
+        return 0;
+    if (m->c1 == 0)
+        return 1;
+    if (m->c1 < 0)
+        return 0;
+    return pz_scale_model_a(m) > 0 || (m->a_num == 0 && m->grid_ndims == 0) || m->c0 >= 0;
 }
 
 /* Least squares c0 and c1 of m on the points but skip (n for none).  The constant is
@@ -141,8 +181,9 @@ static int complexity(const struct pz_scale_model *m)
     return 2 * m->b + (m->a_den == 1 ? 0 : m->a_den == 2 ? 1 : 2) + (num > 2 * m->a_den);
 }
 
-/* The simplest growing candidate whose leave-one-out error is within
- * PZ_SCALE_FIT_SIMPLER points of the lowest; the lower error breaks a tie. */
+/* Among the growing candidates whose fit stays positive (scale_fit.h), the simplest
+ * whose leave-one-out error is within PZ_SCALE_FIT_SIMPLER points of the lowest; the
+ * lower error breaks a tie.  Its cv_error is HUGE_VAL when no candidate stays positive. */
 static struct pz_scale_model best_growing(const struct pz_scale_point *p, size_t n)
 {
     struct pz_scale_model all[NEXPONENTS * 2 * (MAX_LOG_POWER + 1)], m = {0}, best;
@@ -156,13 +197,15 @@ static struct pz_scale_model best_growing(const struct pz_scale_point *p, size_t
                 m.a_den = exponents[i][1];
                 if (!m.a_num && !m.b)
                     continue;
+                fit_line(&m, p, n, n);
+                if (!pz_scale_model_stays_positive(&m, p, n))
+                    continue;
                 m.cv_error = cross_validate(&m, p, n);
                 if (m.cv_error < lowest)
                     lowest = m.cv_error;
                 all[count++] = m;
             }
-    best = all[0];
-    best.cv_error = HUGE_VAL;
+    best = (struct pz_scale_model){.a_den = 1, .cv_error = HUGE_VAL};
     for (i = 0; i < count; i++) {
         int simpler = complexity(&all[i]) < complexity(&best);
 

@@ -32,9 +32,26 @@
  * complexity goes to the lower error, then (within 1e-9 points) to the smaller |a|, a
  * growth before a fall, then the smaller b.
  *
- * A negative c1 (a time falling as P grows) is allowed on the same terms as a positive
- * one: it is chosen only if it predicts the left-out recordings best.  Such a model
- * reaches 0 at some P; beyond it the prediction is 0, never negative.
+ * A time stays above 0.  A growing candidate is dropped, before it is cross-validated,
+ * when its fit to all the recordings has
+ *   - a growing term (a > 0, or a = 0 and b > 0) with a negative coefficient:
+ *     0.244 - 0.000345 * P^(5/2), from noisy recordings at 2, 4 and 8 processes, is
+ *     below 0 from 14 on;
+ *   - a falling term (a < 0) with a coefficient that is not positive, or with c0 < 0:
+ *     the first is a rise levelling off at c0, a ceiling no recording can show, the
+ *     second falls towards c0 and crosses 0 on the way;
+ *   - a time below 0 at the smallest recorded count, or 0 where more was recorded.
+ * A time recorded as 0 at the largest count is the exception: it has ended (the
+ * computation of a step only the smallest recordings make), and a model reaching 0
+ * says just that; such a fit is not held to the rule.
+ * What is left is above 0 at every count beyond the smallest recorded one, however
+ * large: a growth is monotone from there, a fall is c0 >= 0 plus a positive term.  So
+ * the fit needs no largest count to check against, and a model does not change with
+ * the counts it is asked for.  When every growing candidate is dropped, the constant
+ * is chosen.  The folds of the cross-validation are not held to the rule: they measure
+ * how well a form predicts, their predictions taken at 0 at least.  Below the smallest
+ * recorded count nothing holds: -0.05 + 0.1 * log2(P), fitted at 2, 4 and 8 processes,
+ * is -0.05 at 1, where pz_scale_model_at gives 0; its caller must say so.
  *
  * The number of counts: with 1 recording the model is the constant (nothing tells a
  * growth); with 2, every growing candidate fits both exactly and none can be told
@@ -98,9 +115,18 @@ enum pz_scale_fit_status {
 int pz_scale_fit(const struct pz_scale_point *points, size_t n, struct pz_scale_model *out,
                  char *err, size_t errlen);
 
-/* The model's time at procs processes (procs >= 1), never below 0; a grid model's on
- * MPI_Dims_create's layout of procs in its dimensions. */
+/* The model's time at procs processes (procs >= 1), never below 0 (0 where the formula
+ * is at or below 0); a grid model's on MPI_Dims_create's layout of procs in its
+ * dimensions. */
 double pz_scale_model_at(const struct pz_scale_model *m, double procs);
+
+/* Whether the model m of the n >= 1 times recorded at p keeps the rule above: a
+ * coefficient of the sign its term needs, and a value at the smallest recorded count
+ * above 0 (or 0 where 0 was recorded).  The model is then above 0 at every larger
+ * count.  Any model keeps it when the largest count's time is 0.  A grid model is held
+ * to a falling term's terms (its dimensions do not grow with P alone). */
+int pz_scale_model_stays_positive(const struct pz_scale_model *m,
+                                  const struct pz_scale_point *p, size_t n);
 
 /* The term c1 multiplies at procs processes: P^a * log2(P)^b, or a grid model's product
  * of dimensions of the grid dims (MPI_Dims_create's layout of procs when NULL). */

@@ -13,6 +13,9 @@
  * terms, or before them for the sizes of messages between neighbours of the grid
  * (SP_GRID_FIRST).  A grid form is tried only on dimensions whose size varies between
  * the recordings: one recorded at a single size tells nothing of its part.
+ * A form of a time (values not whole) is taken only if it stays above 0 beyond the
+ * smallest count (scale_fit.h): -0.05 + 1 / P gives 0.45, 0.2 and 0.075 at 2, 4 and 8
+ * exactly, and 0 at 20.
  * Else scale_fit.h's model (3 counts or more), else the constant of the largest count. */
 #include <math.h>
 
@@ -48,7 +51,7 @@ static int gives(const struct pz_scale_model *m, const struct pz_scale_point *p,
                     : fabs(v - p[i].time) > EXACT * fabs(p[i].time) + 1e-300)
             return 0;
     }
-    return 1;
+    return integer || pz_scale_model_stays_positive(m, p, n);
 }
 
 /* c1 of c1 * term through the largest count's value. */

@@ -21,6 +21,9 @@
 #define MAX_RECORDINGS 16
 #define MAX_COUNTS 64
 #define MAX_RANKS (1 << 22)
+/* Notes on computation models that give no time at a count, the last one counting the
+ * rest */
+#define MAX_VANISHING 8
 /* Predicted records between two looks at the clock of the progress line */
 #define PROGRESS_EVERY 4096
 
@@ -161,7 +164,7 @@ struct job {
     int recorded[MAX_COUNTS + MAX_RECORDINGS];
     int ncounts;
     struct pz_analysis *analyses;             /* of machine i at count c: [i * ncounts + c] */
-    char notes[MAX_RECORDINGS + 1][512];      /* on the recordings' computation times */
+    char notes[MAX_RECORDINGS + 1 + MAX_VANISHING][512];   /* on the computation times */
     int nnotes;
     struct pz_progress_line *progress;
 };
@@ -433,6 +436,68 @@ static void note_computation_times(struct job *j)
                  "use --compute cpu");
 }
 
+/* The smallest recorded count. */
+static int smallest_recorded(const struct job *j)
+{
+    int smallest = j->runs[0].nprocs;
+
+    for (int r = 1; r < j->nruns; r++)
+        if (j->runs[r].nprocs < smallest)
+            smallest = j->runs[r].nprocs;
+    return smallest;
+}
+
+/* Writes into buf the counts asked for below the smallest recorded one where model c
+ * gives no time though it gives some there; how many. */
+static int vanishing_counts(const struct job *j, const struct pz_scale_compute *c, char *buf,
+                            size_t len)
+{
+    int smallest = smallest_recorded(j), n = 0;
+    size_t used = 0;
+
+    buf[0] = 0;
+    if (pz_scale_model_at(&c->time, smallest) <= 0)
+        return 0;
+    for (int k = 0; k < j->ncounts && j->counts[k] < smallest; k++)
+        if (pz_scale_model_at(&c->time, j->counts[k]) <= 0 && used < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%d", n++ ? ", " : "",
+                                     j->counts[k]);
+    return n;
+}
+
+/* Notes on the computation models that give 0 s or less at a count asked for, which
+ * the replay takes as no computation: below the smallest recorded count, where nothing
+ * holds a model above 0 (scale_fit.h). */
+static void note_vanishing_computations(struct job *j)
+{
+    size_t n = pz_scale_program_ncompute(j->program);
+    int first = j->nnotes, more = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        const struct pz_scale_compute *c = pz_scale_program_compute(j->program, i);
+        char counts[160], formula[160];
+
+        if (!vanishing_counts(j, c, counts, sizeof(counts)))
+            continue;
+        if (j->nnotes - first == MAX_VANISHING - 1) {
+            more++;
+            continue;
+        }
+        pz_scale_model_format(&c->time, formula, sizeof(formula));
+        snprintf(j->notes[j->nnotes++], sizeof(j->notes[0]),
+                 "%s, processes '%s': the computation model %s gives 0 s or less at P = "
+                 "%s, below the smallest recording (P = %d): the predictions there replay "
+                 "that computation as taking no time",
+                 c->interval[0] ? c->interval : "the whole run", c->class_name, formula,
+                 counts, smallest_recorded(j));
+    }
+    if (more)
+        snprintf(j->notes[j->nnotes++], sizeof(j->notes[0]),
+                 "%d more computation models give 0 s or less at counts below the smallest "
+                 "recording (P = %d): the predictions there replay those computations as "
+                 "taking no time", more, smallest_recorded(j));
+}
+
 /* The fitted computation models as the report shows them. */
 struct formulas {
     struct pz_scale_formula *f;
@@ -465,7 +530,7 @@ static int write_report_to(FILE *out, const struct job *j, const struct formulas
     struct pz_scale_series series[PZ_MAX_MACHINES];
     struct pz_scale_entry entries[PZ_MAX_MACHINES][MAX_COUNTS + MAX_RECORDINGS];
     struct pz_scale_recording recordings[MAX_RECORDINGS];
-    const char *notes[64 + MAX_RECORDINGS + 1];
+    const char *notes[64 + MAX_RECORDINGS + 1 + MAX_VANISHING];
     size_t nnotes = pz_scale_program_nnotes(j->program);
 
     if (nnotes > 64)
@@ -523,6 +588,7 @@ static int run(struct job *j)
         add_count(j, j->runs[r].nprocs, 1);
     for (int c = 0; c < j->o->ncounts; c++)
         add_count(j, j->o->counts[c], 0);
+    note_vanishing_computations(j);
     j->analyses = calloc((size_t)(j->ncounts * j->o->m.nmachines), sizeof(*j->analyses));
     if (!j->analyses) {
         complain(j, "out of memory");
