@@ -117,13 +117,14 @@ int sp_untold_find(struct pz_scale_program *m)
 
 /* The smallest count above the largest recording's whose MPI_Dims_create layout makes
  * dimension d longer than len and no other dimension shorter than in that recording,
- * at most nprocs; nprocs if none is.  Its layout into g. */
+ * below nprocs and 4 times that recording's count (each layout is a search); else
+ * nprocs.  Its layout into g. */
 static int telling_count(const struct pz_scale_program *m, int d, int len, int nprocs,
                          struct pz_scale_grid *g)
 {
     const struct pz_scale_run *largest = m->runs[m->largest];
 
-    for (int n = largest->nprocs + 1; n < nprocs; n++) {
+    for (int n = largest->nprocs + 1; n < nprocs && n <= 4 * largest->nprocs; n++) {
         int e = 0;
 
         pz_scale_grid_balanced(g, n, m->grid.ndims);
