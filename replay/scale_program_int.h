@@ -3,8 +3,8 @@
  * steps into loops (scale_fold.c), the merge of every process into one template
  * (scale_merge.c), guards and classes of processes (scale_guard.c), the walks that check
  * each recorded process against the template and gather its numbers (scale_walk.c),
- * exact and fitted forms of P (scale_form.c), the build (scale_program.c) and the
- * synthesis (scale_synth.c). */
+ * exact and fitted forms of P (scale_form.c), the peers no recording tells
+ * (scale_untold.c), the build (scale_program.c) and the synthesis (scale_synth.c). */
 #ifndef PZ_SCALE_PROGRAM_INT_H
 #define PZ_SCALE_PROGRAM_INT_H
 
