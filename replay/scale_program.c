@@ -262,24 +262,6 @@ static void work_free(struct pz_scale_program *m, struct work *w)
     m->ambiguous = NULL;
 }
 
-/* A note for each periodic dimension of at most 2 processes in every recording: the
- * offsets the first processes merged show are kept. */
-static int note_ambiguous(struct pz_scale_program *m)
-{
-    for (int d = 0; d < m->grid.ndims; d++) {
-        size_t r = 0;
-
-        while (r < m->nruns && (m->ambiguous[r] >> d) & 1)
-            r++;
-        if (r == m->nruns &&
-            sp_note(m, "dimension %d is periodic and of at most 2 processes in every "
-                    "recording: whether a message goes to the next process or the previous "
-                    "one cannot be told, the offsets one process shows are kept", d) != 0)
-            return -1;
-    }
-    return 0;
-}
-
 static int intern_and_fold(struct pz_scale_program *m, struct work *w)
 {
     if (!(m->ambiguous = calloc(m->nruns, sizeof(*m->ambiguous))) ||
@@ -308,7 +290,7 @@ static int intern_and_fold(struct pz_scale_program *m, struct work *w)
                 return -1;
         }
     }
-    return note_ambiguous(m);
+    return 0;
 }
 
 static int alloc_membership(struct pz_scale_program *m, struct work *w)
@@ -393,7 +375,7 @@ static int build(struct pz_scale_program *m, struct work *w, char *err, size_t e
     if (sp_walk_membership(m, (uint32_t *const *const *)w->raw, w->made, err, errlen) != 0 ||
         sp_guards_infer(m, w->made, err, errlen) != 0 || make_events(m, err, errlen) != 0)
         return -1;
-    if (note_patternless(m) != 0 || alloc_stats(m, &w->st) != 0)
+    if (note_patternless(m) != 0 || sp_untold_find(m) != 0 || alloc_stats(m, &w->st) != 0)
         goto oom;
     if (sp_walk_check(m, (uint32_t *const *const *)w->raw, &w->st, err, errlen) != 0)
         return -1;

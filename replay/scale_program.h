@@ -19,7 +19,9 @@
  * corner, root ...).  A point-to-point call to MPI_PROC_NULL, which records no message,
  * is the step of that call made where its peer does not exist: the step is then made
  * everywhere and its events only where their peers exist.  In a periodic dimension of 1
- * or 2 processes an offset is the one the recordings where the dimension is longer show.
+ * or 2 processes an offset is the one the recordings where the dimension is longer show;
+ * when none is, which neighbour it is cannot be told, and the synthesis refuses the
+ * counts at which the dimension is longer than in every recording.
  *
  * A completion belongs to the request its posting event made, not to the call that
  * completes it: a call over many requests (MPI_Waitall, MPI_Testall, MPI_Waitany,
@@ -109,8 +111,9 @@ struct pz_scale_sink {
  * alone, then every instance of each slice ("row 3", "column 0" ...).  Each call's
  * Enter and Leave carry the computation so far as their CPU time.  The synthesis
  * streams process after process: its memory does not grow with their number.  Returns
- * 0, or -1 with a one-line message in err (a count the grid cannot take, a root beyond
- * the communicator, a sink that failed). */
+ * 0, or -1 with a one-line message in err (a count the grid cannot take, a periodic
+ * dimension longer than the recordings tell its neighbours in, naming the first call
+ * concerned, a root beyond the communicator, a sink that failed). */
 int pz_scale_synthesize(const struct pz_scale_program *m, int nprocs,
                         const struct pz_scale_sink *sink, char *err, size_t errlen);
 

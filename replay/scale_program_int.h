@@ -3,8 +3,8 @@
  * steps into loops (scale_fold.c), the merge of every process into one template
  * (scale_merge.c), guards and classes of processes (scale_guard.c), the walks that check
  * each recorded process against the template and gather its numbers (scale_walk.c),
- * exact and fitted forms of P (scale_form.c), the build (scale_program.c) and the
- * synthesis (scale_synth.c). */
+ * exact and fitted forms of P (scale_form.c), the peers no recording tells
+ * (scale_untold.c), the build (scale_program.c) and the synthesis (scale_synth.c). */
 #ifndef PZ_SCALE_PROGRAM_INT_H
 #define PZ_SCALE_PROGRAM_INT_H
 
@@ -124,6 +124,16 @@ int sp_compatible(const struct sp_table *t, uint32_t tsym, uint32_t rsym,
 uint32_t sp_map_event(const struct sp_table *t, uint32_t tsym, uint32_t rsym,
                       const struct sp_at *at, uint32_t i);
 
+/* --- peers no recording tells (scale_untold.c): in a dimension periodic and of 1 or 2
+ * processes in every recording, which neighbour a message addresses (-1 or +1) cannot be
+ * told, and it matters where the dimension is longer: such runs are refused. */
+struct sp_untold {
+    int len;                 /* the most processes the dimension has in a recording (1
+                                or 2); 0: the recordings tell every peer along it */
+    char call[384];          /* the first call whose peer along it is untold, and where
+                                it was recorded */
+};
+
 /* --- the template, flattened: a loop node is followed by its body, up to end */
 struct sp_guard {
     uint8_t pos[PZ_SCALE_MAX_DIMS];          /* allowed positions per dimension */
@@ -234,6 +244,7 @@ struct pz_scale_program {
     uint32_t *first_proc, *first_step;       /* building: [node * nruns + run], the first
                                                 process making a step, SP_NONE if none */
     uint8_t *ambiguous;                      /* building: [run], sp_ambiguous_dims */
+    struct sp_untold untold[PZ_SCALE_MAX_DIMS];   /* of each dimension */
 };
 
 /* A process's position flags in each dimension of g. */
@@ -265,6 +276,16 @@ int sp_guards_infer(struct pz_scale_program *m, uint64_t *const *made, char *err
  * (m->nodes).  0, or -1 with err. */
 int sp_merge(struct pz_scale_program *m, uint32_t *const *const *folded,
              const size_t *const *nfolded, char *err, size_t errlen);
+
+/* Finds, for each dimension, the first step of the template whose peer along it the
+ * recordings do not tell (m->untold), with a note each; while building, after the
+ * template's events.  0, or -1 when memory runs out. */
+int sp_untold_find(struct pz_scale_program *m);
+/* Whether the run in grid g takes a peer the recordings do not tell (a dimension
+ * longer than they have it): 0, or -1 with a one-line message in err naming the call,
+ * the dimension and a count whose recording would tell. */
+int sp_untold_check(const struct pz_scale_program *m, const struct pz_scale_grid *g,
+                    char *err, size_t errlen);
 
 /* What sp_fit may take from the recordings' process grid (the points' dims): the grid
  * forms in ndims dimensions (0: none), before the forms of P when first. */

@@ -641,6 +641,10 @@ struct pz_scale_synth *pz_scale_synth_new(const struct pz_scale_program *m, int 
     s->nprocs = nprocs;
     pz_scale_grid_balanced(&s->g, nprocs, m->grid.ndims);
     memcpy(s->g.periodic, m->grid.periodic, sizeof(s->g.periodic));
+    if (sp_untold_check(m, &s->g, err, errlen) != 0) {
+        pz_scale_synth_free(s);
+        return NULL;
+    }
     if (make_comms(s) != 0 || values_at(s) != 0) {
         snprintf(err, errlen, "out of memory synthesizing %d processes", nprocs);
         pz_scale_synth_free(s);

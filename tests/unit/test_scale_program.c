@@ -265,13 +265,15 @@ static void check_compute(const struct pz_scale_program *m)
     cr_assert_fail("no model of the whole run's computation");
 }
 
-/* Records prog at 2, 4, 8, synthesizes at 16 and 64 and checks every record. */
-static struct collected *check_program(int ndims, const uint8_t *periodic, sr_program prog,
-                                       int spot_count, struct recorded *r)
+/* Records prog at the 3 counts given, synthesizes at 16 and 64 and checks every record;
+ * the run at spot_count is returned. */
+static struct collected *check_program_at(const int *counts, int ndims,
+                                          const uint8_t *periodic, sr_program prog,
+                                          int spot_count, struct recorded *r)
 {
     struct collected *spot = NULL;
 
-    record(r, ndims, periodic, prog);
+    record_at(r, counts, ndims, periodic, prog, NULL);
     check_compute(r->m);
     for (int p = 16; p <= 64; p *= 4) {
         struct collected *c = synthesize(r->m, p);
@@ -285,6 +287,15 @@ static struct collected *check_program(int ndims, const uint8_t *periodic, sr_pr
             collected_free(c);
     }
     return spot;
+}
+
+/* The same, recorded at 2, 4 and 8. */
+static struct collected *check_program(int ndims, const uint8_t *periodic, sr_program prog,
+                                       int spot_count, struct recorded *r)
+{
+    static const int counts[3] = {2, 4, 8};
+
+    return check_program_at(counts, ndims, periodic, prog, spot_count, r);
 }
 
 /* --- program pieces */
@@ -632,9 +643,12 @@ Test(scale_program, cursors_in_any_interleaving_give_the_sinks_records)
 
 Test(scale_program, stencil_3d_periodic_in_one_dimension)
 {
+    /* 2 x 1 x 1, 2 x 2 x 1 and 3 x 2 x 2: the last tells the neighbours of dimension 0
+     * apart (in the others, periodic and of 2 processes, they are one) */
+    static const int counts[3] = {2, 4, 12};
     static const uint8_t periodic[3] = {1, 0, 0};
     struct recorded r;
-    struct collected *c = check_program(3, periodic, prog_stencil3, 64, &r);
+    struct collected *c = check_program_at(counts, 3, periodic, prog_stencil3, 64, &r);
     uint32_t peers[32];
 
     /* 64 = 4 x 4 x 4, rank 16 i + 4 j + k, dimension 0 periodic: process 0 at (0, 0, 0)

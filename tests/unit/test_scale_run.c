@@ -11,7 +11,10 @@
  * the ends of a dimension longer than 2, then periodic) with the fewest distinct offsets,
  * the fewer dimensions winning a tie.  Built from recordings at two counts, the model's
  * grid is periodic in a dimension as every recording that shows it is: a torus recorded
- * with 2 columns at the larger count and 3 at the smaller keeps its columns' wrap. */
+ * with 2 columns at the larger count and 3 at the smaller keeps its columns' wrap.  In a
+ * periodic dimension of 2 processes in every recording the neighbours on either side are
+ * one process: which one a message meant is unknown, and a run where the dimension is
+ * longer is refused (halo3d.c recorded at 2, 4 and 8); a recording where it has 3 tells. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -604,10 +607,11 @@ Test(scale_run, an_intercommunicator_is_refused)
 /* --- periodicity taken from every recording (pz_scale_grid_periodicity) */
 
 /* The peers, as world ranks, of process proc's sends and receives in the run the
- * program synthesizes, in order. */
+ * program synthesizes, in order, and their tags. */
 struct peers_of {
     int proc;
     uint32_t sends[8], recvs[8];
+    uint32_t send_tags[8], recv_tags[8];
     int nsends, nrecvs;
 };
 
@@ -623,10 +627,13 @@ static int keep_peers(void *ctx, int proc, const struct pz_rec *r)
 
     if (proc != k->proc)
         return 0;
-    if (r->kind == PZ_REC_SEND && k->nsends < 8)
+    if (r->kind == PZ_REC_SEND && k->nsends < 8) {
+        k->send_tags[k->nsends] = r->tag;
         k->sends[k->nsends++] = r->peer;
-    else if (r->kind == PZ_REC_RECV && k->nrecvs < 8)
+    } else if (r->kind == PZ_REC_RECV && k->nrecvs < 8) {
+        k->recv_tags[k->nrecvs] = r->tag;
         k->recvs[k->nrecvs++] = r->peer;
+    }
     return 0;
 }
 
@@ -761,6 +768,175 @@ Test(scale_run, recordings_that_wrap_and_do_not_are_refused)
     cr_expect_str_eq(err, want);
     pz_scale_run_free(&runs[0]);
     pz_scale_run_free(&runs[1]);
+}
+
+/* --- neighbours along a periodic dimension of 2 processes (share/validation/halo3d.c) */
+
+/* The halo exchange of halo3d.c on a 3-D grid of dims[0] x dims[1] x dims[2] processes
+ * (rank = (x * dims[1] + y) * dims[2] + z) that MPI_Cart_create made, periodic along
+ * dimension 0 only, recorded in top/NAME: in interval 3 at halo3d.c:120, for
+ * each dimension d and each side s (0: the neighbour at -1, 1: at +1) whose neighbour
+ * exists, a send of the face to it with tag 2d + 1 - s and a receive from it with tag
+ * 2d + s (the face from below arrives with tag 2d, from above 2d + 1). */
+static void record_halo3d(const char *name, const uint32_t *dims)
+{
+    static const int periodic[3] = { 1, 0, 0 };
+    int n = (int)(dims[0] * dims[1] * dims[2]), world[32];
+    char dir[4200];
+    struct tb *b;
+    uint32_t cart, interval;
+
+    cr_assert_leq(n, 32);
+    snprintf(dir, sizeof(dir), "%s/%s", top, name);
+    cr_assert_not_null(b = tb_open(dir, n), "cannot open a trace in %s", dir);
+    for (int p = 0; p < n; p++)
+        world[p] = p;
+    cart = tb_comm(b, "cart", n, world);
+    tb_cart(b, cart, 3, dims, periodic, 1);
+    interval = tb_interval(b, 3, "halo3d.c", 120);
+    for (int p = 0; p < n; p++) {
+        int c[3] = { p / (int)(dims[1] * dims[2]), p / (int)dims[2] % (int)dims[1],
+                     p % (int)dims[2] };
+        uint64_t t = MS(1);
+
+        tb_enter(b, p, t, interval);
+        for (int d = 0; d < 3; d++)
+            for (int s = 0; s < 2; s++) {
+                int nb[3] = { c[0], c[1], c[2] }, len = (int)dims[d];
+
+                nb[d] += s ? 1 : -1;
+                if (d == 0)
+                    nb[0] = (nb[0] + len) % len;
+                else if (nb[d] < 0 || nb[d] >= len)
+                    continue;
+                tb_send_call(b, p, "MPI_Send", t + MS(1), t + MS(2), cart,
+                             (uint32_t)((nb[0] * (int)dims[1] + nb[1]) * (int)dims[2] + nb[2]),
+                             (uint32_t)(2 * d + 1 - s));
+                tb_recv_call(b, p, "MPI_Recv", t + MS(3), t + MS(4), cart,
+                             (uint32_t)((nb[0] * (int)dims[1] + nb[1]) * (int)dims[2] + nb[2]),
+                             (uint32_t)(2 * d + s));
+                t += MS(4);
+            }
+        tb_leave(b, p, t + MS(1), interval);
+    }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+}
+
+/* halo3d recorded at 3 counts and its model, which points into the list of runs. */
+struct halo3d {
+    struct pz_scale_run runs[3];
+    const struct pz_scale_run *list[3];
+    struct pz_scale_program *m;
+};
+
+/* Records halo3d at the 3 layouts given (MPI_Dims_create's in 3-D) and builds h->m. */
+static void model_halo3d(const uint32_t (*dims)[3], struct halo3d *h)
+{
+    memset(h, 0, sizeof(*h));
+    for (int i = 0; i < 3; i++) {
+        char name[32];
+
+        snprintf(name, sizeof(name), "h%u", dims[i][0] * dims[i][1] * dims[i][2]);
+        record_halo3d(name, dims[i]);
+        read_at(name, &h->runs[i]);
+        h->list[i] = &h->runs[i];
+    }
+    h->m = pz_scale_program_build(h->list, 3, 0, err, sizeof(err));
+    cr_assert_not_null(h->m, "%s", err);
+}
+
+static void free_halo3d(struct halo3d *h)
+{
+    pz_scale_program_free(h->m);
+    for (int i = 0; i < 3; i++)
+        pz_scale_run_free(&h->runs[i]);
+}
+
+/* Process proc's sends and receives at nprocs against the peers and tags expected. */
+static void expect_halo3d(const struct pz_scale_program *m, int nprocs, int proc,
+                          const uint32_t (*sends)[2], const uint32_t (*recvs)[2], int n)
+{
+    struct peers_of k = synthesized_peers(m, nprocs, proc);
+
+    cr_assert_eq(k.nsends, n, "at %d, process %d makes %d sends, expected %d", nprocs, proc,
+                 k.nsends, n);
+    cr_assert_eq(k.nrecvs, n, "at %d, process %d makes %d receives, expected %d", nprocs,
+                 proc, k.nrecvs, n);
+    for (int i = 0; i < n; i++) {
+        cr_expect(k.sends[i] == sends[i][0] && k.send_tags[i] == sends[i][1],
+                  "at %d, send %d of process %d: to %u with tag %u, expected %u with %u",
+                  nprocs, i, proc, k.sends[i], k.send_tags[i], sends[i][0], sends[i][1]);
+        cr_expect(k.recvs[i] == recvs[i][0] && k.recv_tags[i] == recvs[i][1],
+                  "at %d, receive %d of process %d: from %u with tag %u, expected %u with %u",
+                  nprocs, i, proc, k.recvs[i], k.recv_tags[i], recvs[i][0], recvs[i][1]);
+    }
+}
+
+/* Recorded at 2 (2 x 1 x 1), 4 (2 x 2 x 1) and 8 (2 x 2 x 2), dimension 0 is periodic
+ * and of 2 processes in every recording: both neighbours of a process along it are the
+ * other process, read at +1 from x = 0 and at -1 from x = 1, whichever side the program
+ * meant.  Process 0 shows its four messages along dimension 0 all at +1 (sends with tags
+ * 1 and 0, receives with tags 0 and 1), process 4 at 8 all at -1: the recordings fit the
+ * program (tag 1 sent down, tag 0 up) as well as its mirror, or all sent up, and they
+ * differ at 16 (4 x 2 x 2), where x - 1 and x + 1 are two processes.  Taking process 0's
+ * offsets made every process send both faces to x + 1 and wait for both from x + 1,
+ * which sends its own to x + 2: no receive met its send (a false deadlock).  Refused at
+ * 16, naming the first such call (the send of the first exchange, call 1 of the
+ * interval at process 0 of the recording at 2) and a count whose MPI_Dims_create layout
+ * has dimension 0 longer than 2 and no other shorter than at 8: 9 is 3 x 3 x 1, 10
+ * 5 x 2 x 1, 11 11 x 1 x 1, 12 3 x 2 x 2.  At 8 the neighbours are one process again
+ * and the run is synthesized: process 0 at (0, 0, 0) (rank 4 x + 2 y + z) sends down and
+ * up along x to 4 with tags 1 and 0, to (0, 1, 0) = 2 with tag 2 (up along y: 2 * 1 + 1
+ * - 1), to (0, 0, 1) = 1 with tag 4, and receives from them with tags 0, 1, 3 and 5. */
+Test(scale_run, neighbours_a_periodic_dimension_of_2_hides_are_refused_where_it_is_longer)
+{
+    static const uint32_t dims[3][3] = { { 2, 1, 1 }, { 2, 2, 1 }, { 2, 2, 2 } };
+    static const uint32_t sends8[4][2] = { { 4, 1 }, { 4, 0 }, { 2, 2 }, { 1, 4 } };
+    static const uint32_t recvs8[4][2] = { { 4, 0 }, { 4, 1 }, { 2, 3 }, { 1, 5 } };
+    struct halo3d h;
+    struct peers_of k = { .proc = 0 };
+    struct pz_scale_sink sink = { no_comms, keep_peers, &k };
+    char want[9000];
+
+    model_halo3d(dims, &h);
+    cr_expect_neq(pz_scale_synthesize(h.m, 16, &sink, err, sizeof(err)), 0,
+                  "synthesized at 16, process 0 sending to %u and %u", k.sends[0], k.sends[1]);
+    snprintf(want, sizeof(want), "which neighbour MPI_Send (interval 'interval 3 at "
+             "halo3d.c:120', call 1, process 0 of %s/h2) addresses along dimension 0 cannot be "
+             "told: the dimension is periodic and of at most 2 processes in every recording, "
+             "where the previous process and the next are one, and of 4 here; a recording "
+             "where it has more than 2 would tell, such as at 12 processes (3 x 2 x 2)", top);
+    cr_expect_str_eq(err, want);
+    expect_halo3d(h.m, 8, 0, sends8, recvs8, 4);
+    free_halo3d(&h);
+}
+
+/* Recorded at 4 (2 x 2 x 1), 8 (2 x 2 x 2) and 12 (3 x 2 x 2): at 12 the neighbours
+ * along dimension 0 are two processes, and the exchange is the program's.  At 16
+ * (4 x 2 x 2, rank 4 x + 2 y + z), process 0 at (0, 0, 0): down along x, round to
+ * (3, 0, 0) = 12, it sends tag 1 and receives tag 0; up, to (1, 0, 0) = 4, tag 0 and
+ * tag 1; no neighbour below along y or z; up along y (0, 1, 0) = 2: tags 2 and 3; up
+ * along z (0, 0, 1) = 1: tags 4 and 5.  Process 13 at (3, 0, 1): down along x
+ * (2, 0, 1) = 9, tags 1 and 0; up, round to (0, 0, 1) = 1, tags 0 and 1; up along y
+ * (3, 1, 1) = 15, tags 2 and 3; down along z (3, 0, 0) = 12, tags 5 (2 * 2 + 1 - 0) and
+ * 4; none above along z.  At 32 (4 x 4 x 2, rank 8 x + 2 y + z), process 0: down along
+ * x (3, 0, 0) = 24, up 8, then 2 and 1 as at 16. */
+Test(scale_run, neighbours_along_a_periodic_dimension_are_told_by_a_recording_of_3)
+{
+    static const uint32_t dims[3][3] = { { 2, 2, 1 }, { 2, 2, 2 }, { 3, 2, 2 } };
+    static const uint32_t sends0[4][2] = { { 12, 1 }, { 4, 0 }, { 2, 2 }, { 1, 4 } };
+    static const uint32_t recvs0[4][2] = { { 12, 0 }, { 4, 1 }, { 2, 3 }, { 1, 5 } };
+    static const uint32_t sends13[4][2] = { { 9, 1 }, { 1, 0 }, { 15, 2 }, { 12, 5 } };
+    static const uint32_t recvs13[4][2] = { { 9, 0 }, { 1, 1 }, { 15, 3 }, { 12, 4 } };
+    static const uint32_t sends0_32[4][2] = { { 24, 1 }, { 8, 0 }, { 2, 2 }, { 1, 4 } };
+    static const uint32_t recvs0_32[4][2] = { { 24, 0 }, { 8, 1 }, { 2, 3 }, { 1, 5 } };
+    struct halo3d h;
+
+    model_halo3d(dims, &h);
+    expect_halo3d(h.m, 16, 0, sends0, recvs0, 4);
+    expect_halo3d(h.m, 16, 13, sends13, recvs13, 4);
+    expect_halo3d(h.m, 32, 0, sends0_32, recvs0_32, 4);
+    free_halo3d(&h);
 }
 
 /* pz_scale_grid_balanced is MPI_Dims_create's layout: MPICH's own, for 1 to 1024

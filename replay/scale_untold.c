@@ -1,0 +1,171 @@
+/* Peers the recordings cannot tell (scale_program_int.h).  In a dimension that is
+ * periodic and of 2 processes in every recording, the previous process and the next
+ * are one: a recording shows both neighbours of the first process at +1 and both of the
+ * last at -1, whichever the program addressed; of 1 process, the neighbours are the
+ * process itself, shown at 0.  Every assignment of -1 or +1 to such offsets that pairs
+ * each send with a receive then fits the recordings alike, and they differ as soon as
+ * the dimension is longer: the runs where it is are refused, naming the first call
+ * concerned, rather than synthesized with guessed peers (whose sends and receives
+ * would not pair: a false deadlock). */
+#include <stdio.h>
+#include <string.h>
+
+#include "scale_program_int.h"
+
+/* The most processes dimension d has in a recording when it is periodic and of at most
+ * 2 processes in every one (sp_ambiguous_dims); 0 when a recording tells its offsets. */
+static int untold_length(const struct pz_scale_program *m, int d)
+{
+    int len = 0;
+
+    for (size_t r = 0; r < m->nruns; r++) {
+        if (!((m->ambiguous[r] >> d) & 1))
+            return 0;
+        if (m->runs[r]->grid.dims[d] > len)
+            len = m->runs[r]->grid.dims[d];
+    }
+    return len;
+}
+
+/* Whether every offset of e's peer is 0 (the process itself, in its communicator). */
+static int to_itself(const struct sp_event *e)
+{
+    for (int i = 0; i < PZ_SCALE_MAX_DIMS; i++)
+        if (sp_world_dim(&e->comm, i) >= 0 && e->peer.off[i] != 0)
+            return 0;
+    return 1;
+}
+
+/* Whether the i-th offset of e's peer, along a dimension of at most len processes in
+ * every recording (untold_length), may stand for another: a neighbour where the
+ * dimension has 2 (+1 and -1 one process); the process itself where it has 1, unless
+ * the peer is a neighbour along another dimension (the message goes along that one). */
+static int untold_offset(const struct sp_event *e, int i, int len)
+{
+    if (len == 2)
+        return e->peer.off[i] != 0;
+    return len == 1 && to_itself(e);
+}
+
+/* The first place node k was recorded, for messages: "MPI_Irecv (interval 'x', call 1,
+ * process 0 of REC)". */
+static void step_where(const struct pz_scale_program *m, uint32_t k, char *buf, size_t len)
+{
+    const char *name = sp_sym_name(&m->table, m->nodes[k].sym);
+    char where[160];
+
+    for (size_t r = 0; r < m->nruns; r++) {
+        size_t at = (size_t)k * m->nruns + r;
+
+        if (m->first_proc[at] == SP_NONE)
+            continue;
+        sp_where(m, r, m->first_proc[at], m->first_step[at], where, sizeof(where));
+        snprintf(buf, len, "%s (%s, process %u of %s)", name, where, m->first_proc[at],
+                 m->runs[r]->path);
+        return;
+    }
+    snprintf(buf, len, "%s", name);
+}
+
+/* The first step of the template whose peer along dimension d is untold (len as
+ * untold_length), into u; whether there is one. */
+static int find_in_dimension(struct pz_scale_program *m, int d, int len, struct sp_untold *u)
+{
+    for (uint32_t k = 0; k < m->nnodes; k++) {
+        const struct sp_sym *s = &m->table.syms[m->nodes[k].sym];
+
+        if (m->nodes[k].kind != SP_STEP)
+            continue;
+        for (uint32_t j = 0; j < s->n; j++) {
+            const struct sp_event *e = &m->table.events[s->first + j];
+
+            if (e->peer.kind != PZ_SCALE_PEER_OFFSET ||
+                (e->comm.kind != PZ_SCALE_COMM_WORLD && e->comm.kind != PZ_SCALE_COMM_SLICE))
+                continue;
+            for (int i = 0; i < PZ_SCALE_MAX_DIMS; i++)
+                if (sp_world_dim(&e->comm, i) == d && untold_offset(e, i, len)) {
+                    u->len = len;
+                    step_where(m, k, u->call, sizeof(u->call));
+                    return 1;
+                }
+        }
+    }
+    return 0;
+}
+
+static const char *alike(int len)
+{
+    return len == 2 ? "where the previous process and the next are one"
+                    : "where the process is its own neighbour";
+}
+
+int sp_untold_find(struct pz_scale_program *m)
+{
+    for (int d = 0; d < m->grid.ndims; d++) {
+        struct sp_untold *u = &m->untold[d];
+        int len = untold_length(m, d);
+
+        if (len && find_in_dimension(m, d, len, u) &&
+            sp_note(m, "dimension %d is periodic and of at most %d process%s in every "
+                    "recording, %s: which neighbour %s addresses along it cannot be told, "
+                    "and runs where it is longer are refused", d, len, len > 1 ? "es" : "",
+                    alike(len), u->call) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The smallest count above the largest recording's whose MPI_Dims_create layout makes
+ * dimension d longer than len and no other dimension shorter than in that recording,
+ * below nprocs and 4 times that recording's count (each layout is a search); else
+ * nprocs.  Its layout into g. */
+static int telling_count(const struct pz_scale_program *m, int d, int len, int nprocs,
+                         struct pz_scale_grid *g)
+{
+    const struct pz_scale_run *largest = m->runs[m->largest];
+
+    for (int n = largest->nprocs + 1; n < nprocs && n <= 4 * largest->nprocs; n++) {
+        int e = 0;
+
+        pz_scale_grid_balanced(g, n, m->grid.ndims);
+        while (e < g->ndims && (e == d ? g->dims[e] > len : g->dims[e] >= largest->grid.dims[e]))
+            e++;
+        if (e == g->ndims)
+            return n;
+    }
+    pz_scale_grid_balanced(g, nprocs, m->grid.ndims);
+    return nprocs;
+}
+
+/* "3 x 2 x 2" */
+static void layout(const struct pz_scale_grid *g, char *buf, size_t len)
+{
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (int d = 0; d < g->ndims && used < len; d++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%d", d ? " x " : "", g->dims[d]);
+}
+
+int sp_untold_check(const struct pz_scale_program *m, const struct pz_scale_grid *g,
+                    char *err, size_t errlen)
+{
+    for (int d = 0; d < g->ndims; d++) {
+        const struct sp_untold *u = &m->untold[d];
+        struct pz_scale_grid tells;
+        char dims[64];
+        int n;
+
+        if (!u->len || g->dims[d] <= u->len)
+            continue;
+        n = telling_count(m, d, u->len, g->dims[0] * g->dims[1] * g->dims[2], &tells);
+        layout(&tells, dims, sizeof(dims));
+        snprintf(err, errlen, "which neighbour %s addresses along dimension %d cannot be told: "
+                 "the dimension is periodic and of at most %d process%s in every recording, "
+                 "%s, and of %d here; a recording where it has more than %d would tell, "
+                 "such as at %d processes (%s)", u->call, d, u->len, u->len > 1 ? "es" : "",
+                 alike(u->len), g->dims[d], u->len, n, dims);
+        return -1;
+    }
+    return 0;
+}
