@@ -297,18 +297,21 @@ static int report_data(const struct pz_analysis *a, int per_process, const struc
 }
 
 /* One run's data: {"run", "report" (the JSON report), "processes", "timeline"}; the
- * large parts (numbers, and strings made safe) written directly. */
+ * large parts (numbers, and strings made safe) written directly.  With io_rma, for a
+ * page whose script draws I/O and one-sided time, the per-process values and the
+ * timeline's classes have them. */
 static void run_object(FILE *out, const struct pz_analysis *a, const int *order,
                        const struct identity *id, uint64_t limit, const char *json, size_t len,
-                       const int *position)
+                       const int *position, int io_rma)
 {
     char why[1024] = "no trace to read the calls from";
 
     pz_html_embed(out, json, len);
     fputs(",\"processes\": ", out);
-    pz_html_processes(out, a, order, limit / 4);
+    pz_html_processes(out, a, order, limit / 4, io_rma);
     fputs(",\n\"timeline\": ", out);
-    if (!id->trace || pz_html_timeline(out, id->trace, a, position, limit, why, sizeof(why)) != 0) {
+    if (!id->trace ||
+        pz_html_timeline(out, id->trace, a, position, limit, io_rma, why, sizeof(why)) != 0) {
         fputs("{\"mode\": \"none\", \"why\": ", out);
         pz_html_json_string(out, why);
         fputc('}', out);
@@ -391,9 +394,9 @@ int pz_report_html_run(FILE *out, const struct pz_analysis *a, int per_process,
     head(out, a, &id);
     tables(out, a, o.order, per_process);
     fputs("</details>\n<script type=\"application/json\" id=\"pz-data\">", out);
-    run_object(out, a, o.order, &id, limit, json, len, o.position);
+    run_object(out, a, o.order, &id, limit, json, len, o.position, a->io_rma);
     fputs("</script>\n<script>", out);
-    lines(out, pz_html_js);
+    pz_html_script_lines(out, pz_html_js, a->io_rma);
     fputs("</script>\n", out);
     if (a->io_rma)
         pz_html_io_rma_script(out);
@@ -403,9 +406,10 @@ int pz_report_html_run(FILE *out, const struct pz_analysis *a, int per_process,
     return written(out, err, errlen);
 }
 
-/* One run's data in the page of several (pz_report_html_compare). */
+/* One run's data in the page of several (pz_report_html_compare); io_rma as
+ * run_object's, the page's. */
 static int compared_object(FILE *out, const struct pz_analysis *a, const char *trace,
-                           const char *machine, uint64_t limit)
+                           const char *machine, uint64_t limit, int io_rma)
 {
     struct report_order o = { 0 };
     struct identity id;
@@ -415,7 +419,7 @@ static int compared_object(FILE *out, const struct pz_analysis *a, const char *t
 
     identify(&id, trace, machine);
     if (order_of(a, &o) == 0 && report_data(a, 0, &id, &json, &len) == 0) {
-        run_object(out, a, o.order, &id, limit, json, len, o.position);
+        run_object(out, a, o.order, &id, limit, json, len, o.position, io_rma);
         rc = 0;
     }
     order_free(&o);
@@ -462,6 +466,7 @@ int pz_report_html_compare(FILE *out, const struct pz_analysis *recorded,
     struct report_order o = { 0 };
     struct identity id;
     uint64_t share = (run->limit ? run->limit : PZ_HTML_DEFAULT_LIMIT) / (uint64_t)(n + 1);
+    int io_rma = any_io_rma(recorded, runs, n);
     int rc;
 
     identify(&id, run->trace, machines);
@@ -483,18 +488,19 @@ int pz_report_html_compare(FILE *out, const struct pz_analysis *recorded,
         pz_html_json_string(out, runs[i].name);
     }
     fputs("],\n\"runs\": [", out);
-    rc = compared_object(out, recorded, run->trace, NULL, share);
+    rc = compared_object(out, recorded, run->trace, NULL, share, io_rma);
     for (int i = 0; i < n && rc == 0; i++) {
         fputs(",\n", out);
-        rc = compared_object(out, runs[i].analysis, runs[i].trace, runs[i].machine, share);
+        rc = compared_object(out, runs[i].analysis, runs[i].trace, runs[i].machine, share,
+                             io_rma);
     }
     fputs("]}</script>\n<script type=\"application/json\" id=\"pz-data\"></script>\n"
           "<script type=\"text/plain\" id=\"pz-page\">", out);
-    lines(out, pz_html_js);
+    pz_html_script_lines(out, pz_html_js, io_rma);
     fputs("</script>\n<script>", out);
     lines(out, pz_html_machines_js);
     fputs("</script>\n", out);
-    if (any_io_rma(recorded, runs, n))
+    if (io_rma)
         pz_html_io_rma_script(out);
     fputs("</body></html>\n", out);
     order_free(&o);

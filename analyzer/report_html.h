@@ -66,21 +66,29 @@ int pz_html_limit_from_env(uint64_t *limit, char *err, size_t errlen);
 
 /* --- the reduced timeline (report_html_buckets.c) */
 
-/* The classes of calls drawn, as trace/call_class.h numbers them. */
+/* The classes of calls drawn, as trace/call_class.h numbers them; on the page of a run
+ * that made MPI-IO or one-sided calls, two more: the calls of those families
+ * (trace/call_family.h), whatever their class. */
 #define PZ_HTML_CLASSES 6
+#define PZ_HTML_IO_CLASS 6
+#define PZ_HTML_RMA_CLASS 7
+#define PZ_HTML_IO_RMA_CLASSES 8
 
 /* Per lane and column, the ns each class of calls took in it.  Columns of width ns
  * cover [0, columns * width); an event beyond doubles the width, folding the columns in
- * pairs, as often as needed: memory stays lanes * columns * PZ_HTML_CLASSES floats. */
+ * pairs, as often as needed: memory stays lanes * columns * classes floats. */
 struct pz_html_buckets {
     int lanes, columns;
+    int classes;             /* PZ_HTML_CLASSES or PZ_HTML_IO_RMA_CLASSES */
     double width;            /* ns per column */
     double end;              /* ns: the latest end added */
     float *ns;               /* [lane][column][class] */
 };
 
-/* 0, or -1 if memory ran out.  columns >= 2 and even; width > 0. */
-int pz_html_buckets_init(struct pz_html_buckets *b, int lanes, int columns, double width);
+/* 0, or -1 if memory ran out.  columns >= 2 and even; classes of calls 1 to
+ * PZ_HTML_IO_RMA_CLASSES; width > 0. */
+int pz_html_buckets_init(struct pz_html_buckets *b, int lanes, int columns, int classes,
+                         double width);
 void pz_html_buckets_free(struct pz_html_buckets *b);
 
 /* Adds a call of class cls on lane from ns `from` to `to` (0 <= from <= to). */
@@ -88,13 +96,14 @@ void pz_html_buckets_add(struct pz_html_buckets *b, int lane, int cls, double fr
                          double to);
 
 /* Writes the buckets as JSON: {"column_ns": width, "columns": the columns up to the
- * latest end, "lanes": [per lane [[column, share of class 0, ..., share of class 5],
- * ...] for the columns with calls]}; a share is in 1/10000 of the column, at least 1
- * for a class with any time there.  Returns the bytes written. */
+ * latest end, "lanes": [per lane [[column, share of class 0, ..., share of the last
+ * class], ...] for the columns with calls]}; a share is in 1/10000 of the column, at
+ * least 1 for a class with any time there.  Returns the bytes written. */
 uint64_t pz_html_buckets_write(FILE *out, const struct pz_html_buckets *b);
 
-/* The most bytes pz_html_buckets_write writes per lane and column with calls. */
-#define PZ_HTML_BUCKET_BYTES 48
+/* The most bytes pz_html_buckets_write writes per lane and column with calls of
+ * `classes` classes: a column's number and its shares, each with its comma. */
+#define PZ_HTML_BUCKET_BYTES(classes) (12 + 6 * (classes))
 
 /* --- the page's data */
 
@@ -107,9 +116,12 @@ void pz_html_embed(FILE *out, const char *json, size_t len);
  * the per-process charts: {"group": k, "values": [per interval [per group of k
  * processes [productive, insufficient parallelism, communication less synchronization,
  * synchronization, other MPI, idle, execution time]]]}, the groups' means, k the
- * smallest that keeps the JSON under bound bytes (1: every process). */
+ * smallest that keeps the JSON under bound bytes (1: every process).  With io_rma (the
+ * page of a run that made MPI-IO or one-sided calls) other MPI is split: [productive,
+ * insufficient parallelism, communication less synchronization, synchronization, I/O,
+ * one-sided, the rest of MPI time, idle, execution time]. */
 void pz_html_processes(FILE *out, const struct pz_analysis *a, const int *order,
-                       uint64_t bound);
+                       uint64_t bound, int io_rma);
 
 /* s as a JSON string fit for pz_html_embed's element: pz_json_string's, with '<', '>'
  * and '&' as \u003c, \u003e and \u0026. */
@@ -118,10 +130,12 @@ void pz_html_json_string(FILE *out, const char *s);
 /* Writes to out, fit for the page's data element, the timeline of the run at trace as
  * JSON (docs/report.md): every call if they fit in their share of limit bytes, else the
  * buckets; interval executions as bands when they fit too.  position[node] is the
- * interval's index in the report.  Returns 0, or -1 with a message in err and nothing
- * written. */
+ * interval's index in the report.  With io_rma (the page of a run that made MPI-IO or
+ * one-sided calls) the classes are PZ_HTML_IO_RMA_CLASSES, else PZ_HTML_CLASSES.
+ * Returns 0, or -1 with a message in err and nothing written. */
 int pz_html_timeline(FILE *out, const char *trace, const struct pz_analysis *a,
-                     const int *position, uint64_t limit, char *err, size_t errlen);
+                     const int *position, uint64_t limit, int io_rma, char *err,
+                     size_t errlen);
 
 /* --- MPI-IO and one-sided communication (report_html_io_rma.c), written only on the
  * page of a run whose analysis has io_rma set */
@@ -147,7 +161,14 @@ void pz_html_io_rma_rows(FILE *out, const struct pz_analysis *a, const struct pz
  * operations. */
 void pz_html_io_rma_profile(FILE *out, const struct pz_analysis *a);
 
-/* The script (report_html_io_rma.js) that adds them to the interactive views. */
+/* The script (report_html_io_rma.js) that adds their table to the interactive views. */
 void pz_html_io_rma_script(FILE *out);
+
+/* Writes the lines of a script embedded at build time (NULL-terminated, each ending in
+ * a newline) for a page with io_rma set or not: a line that ends in " // io-rma" only on
+ * a page with, one that ends in " // no io-rma" only on a page without, the marker left
+ * out; the others on both.  The page's script (report_html.js) draws I/O and one-sided
+ * time in its views so, and is on the other pages as it was before them. */
+void pz_html_script_lines(FILE *out, const char *const *lines, int io_rma);
 
 #endif

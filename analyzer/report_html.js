@@ -12,10 +12,14 @@
                    'blocking receive, wait or probe', 'nonblocking receive or test', 'other MPI'];
     /* 003's appendix 2: black; dark and light green; dark and light blue; light grey */
     var CLASS_COLOURS = ['#000000', '#006400', '#7ccd7c', '#00008b', '#87ceeb', '#d3d3d3'];
+    /* a run with MPI-IO or one-sided calls: their classes and parts (pz_html_script_lines) */ // io-rma
+    CLASSES.push('I/O', 'one-sided'); // io-rma
+    CLASS_COLOURS.push('#795548', '#00897b'); // io-rma
     var USER_COLOUR = '#ffd6e0';   /* user code: light pink */
     var PARTS = [['productive', '#4caf50'], ['insufficient parallelism', '#9c27b0'],
                  ['communication', '#f44336'], ['synchronization', '#ffc107'],
                  ['other MPI', '#ff9800'], ['idle', '#9e9e9e']];
+    PARTS.splice(4, 0, ['I/O', '#795548'], ['one-sided', '#00897b']); // io-rma
     var MAIN = ['execution_time', 'processors', 'exe_count', 'total_time', 'productive_time',
                 'efficiency', 'lost_time', 'insufficient_parallelism', 'mpi_time', 'cpu_time',
                 'idle_time', 'communication_time', 'sendrecv_time', 'collective_time',
@@ -24,7 +28,8 @@
     var WAITS = ['late_sender', 'late_sender_wrong_order', 'late_receiver', 'wait_at_barrier',
                  'barrier_completion', 'wait_at_nxn', 'nxn_completion', 'early_reduce',
                  'late_broadcast'];
-    var stats = { mode: tl.mode, perClass: [0, 0, 0, 0, 0, 0], drawnPerClass: [0, 0, 0, 0, 0, 0],
+    var stats = { mode: tl.mode, perClass: [0, 0, 0, 0, 0, 0], drawnPerClass: [0, 0, 0, 0, 0, 0], // no io-rma
+    var stats = { mode: tl.mode, perClass: [0, 0, 0, 0, 0, 0, 0, 0], drawnPerClass: [0, 0, 0, 0, 0, 0, 0, 0], // io-rma
                   lanes: tl.lanes ? tl.lanes.length : 0, chosen: 0, renders: 0 };
     var app = document.getElementById('app');
     var treeNodes = [], chosen = 0, redrawTimeline = function () {};
@@ -70,7 +75,10 @@
     function parts(v) {
         var sync = Math.max(0, Math.min(v.synchronization, v.communication_time));
         return [v.productive_time, v.insufficient_parallelism, v.communication_time - sync,
-                sync, Math.max(0, v.mpi_time - v.communication_time), v.idle_time];
+                sync, Math.max(0, v.mpi_time - v.communication_time), v.idle_time]; // no io-rma
+                sync, v.io_time || 0, v.rma_time || 0, // io-rma
+                Math.max(0, v.mpi_time - v.communication_time - (v.io_time || 0) - (v.rma_time || 0)), // io-rma
+                v.idle_time]; // io-rma
     }
 
     function bar(values) {
@@ -189,13 +197,16 @@
             var per, bins = [], max = 0, j, b;
             if (sortBox.checked)
                 order.sort(function (a, b) {
-                    return (groups[b][6] - groups[b][0]) - (groups[a][6] - groups[a][0]);
+                    return (groups[b][6] - groups[b][0]) - (groups[a][6] - groups[a][0]); // no io-rma
+                    return (groups[b][8] - groups[b][0]) - (groups[a][8] - groups[a][0]); // io-rma
                 });
             per = Math.max(1, Math.ceil(order.length / w));
             for (j = 0; j < order.length; j += per) {
-                var sum = [0, 0, 0, 0, 0, 0], n = 0;
+                var sum = [0, 0, 0, 0, 0, 0], n = 0; // no io-rma
+                var sum = [0, 0, 0, 0, 0, 0, 0, 0], n = 0; // io-rma
                 for (b = j; b < j + per && b < order.length; b++, n++)
-                    for (var c = 0; c < 6; c++) sum[c] += Math.max(0, groups[order[b]][c]);
+                    for (var c = 0; c < 6; c++) sum[c] += Math.max(0, groups[order[b]][c]); // no io-rma
+                    for (var c = 0; c < 8; c++) sum[c] += Math.max(0, groups[order[b]][c]); // io-rma
                 bins.push(sum.map(function (v) { return v / n; }));
             }
             bins.forEach(function (s) { max = Math.max(max, s.reduce(function (a, v) { return a + v; }, 0)); });
@@ -250,7 +261,8 @@
         box.appendChild(el('div', { className: 'classes' }, CLASSES.map(function (c, k) {
             var s = el('span', { text: c });
             s.style.background = CLASS_COLOURS[k];
-            s.style.color = k === 0 || k === 1 || k === 3 ? '#fff' : '#000';
+            s.style.color = k === 0 || k === 1 || k === 3 ? '#fff' : '#000'; // no io-rma
+            s.style.color = k === 0 || k === 1 || k === 3 || k >= 6 ? '#fff' : '#000'; // io-rma
             return s;
         }).concat([(function () { var s = el('span', { text: 'user code' }); s.style.background = USER_COLOUR; return s; }())])));
         var tools = el('div', { className: 'tools' }, [
@@ -307,18 +319,21 @@
         /* Per pixel: the mean share of each class over the columns in it. */
         function drawReduced(ctx, l, y, h) {
             var b = tl.buckets, rows = b.lanes[l], w = b.column_ns, i;
-            var acc = [0, 0, 0, 0, 0, 0], accX = -1, accN = 0;
+            var acc = [0, 0, 0, 0, 0, 0], accX = -1, accN = 0; // no io-rma
+            var acc = [0, 0, 0, 0, 0, 0, 0, 0], accX = -1, accN = 0; // io-rma
             function flush() {
                 if (accX < 0) return;
                 var yy = y + h, cw = Math.max(1, px(w) - px(0));
-                for (var c = 0; c < 6; c++) {
+                for (var c = 0; c < 6; c++) { // no io-rma
+                for (var c = 0; c < 8; c++) { // io-rma
                     var hh = acc[c] / 10000 / accN * h;
                     if (acc[c] > 0 && hh < 0.5) hh = 0.5;
                     ctx.fillStyle = CLASS_COLOURS[c];
                     ctx.fillRect(accX, yy - hh, cw < 1 ? 1 : cw, hh);
                     yy -= hh;
                 }
-                acc = [0, 0, 0, 0, 0, 0];
+                acc = [0, 0, 0, 0, 0, 0]; // no io-rma
+                acc = [0, 0, 0, 0, 0, 0, 0, 0]; // io-rma
             }
             var perPixel = Math.max(1, (view.t1 - view.t0) / (canvas.width - LABEL) / w);
             for (i = 0; i < rows.length; i++) {
@@ -326,7 +341,8 @@
                 if (t + w < view.t0 || t > view.t1) continue;
                 var x = Math.floor(px(t));
                 if (x !== accX) { flush(); accX = x; accN = perPixel; }
-                for (var c = 0; c < 6; c++) {
+                for (var c = 0; c < 6; c++) { // no io-rma
+                for (var c = 0; c < 8; c++) { // io-rma
                     acc[c] += r[c + 1];
                     if (r[c + 1] > 0) stats.drawnPerClass[c]++;
                 }
@@ -372,7 +388,8 @@
 
         function draw() {
             var ctx = canvas.getContext('2d'), l, h = Math.max(laneH - (laneH > 4 ? 2 : 0), 0.25);
-            stats.drawnPerClass = [0, 0, 0, 0, 0, 0];
+            stats.drawnPerClass = [0, 0, 0, 0, 0, 0]; // no io-rma
+            stats.drawnPerClass = [0, 0, 0, 0, 0, 0, 0, 0]; // io-rma
             ctx.clearRect(0, 0, canvas.width, canvas.height);
             ctx.font = '11px sans-serif';
             for (l = 0; l < nl; l++) {

@@ -8,10 +8,12 @@
 
 #include "report_html.h"
 
-int pz_html_buckets_init(struct pz_html_buckets *b, int lanes, int columns, double width)
+int pz_html_buckets_init(struct pz_html_buckets *b, int lanes, int columns, int classes,
+                         double width)
 {
-    *b = (struct pz_html_buckets){ .lanes = lanes, .columns = columns, .width = width };
-    b->ns = calloc((size_t)lanes * (size_t)columns * PZ_HTML_CLASSES, sizeof(float));
+    *b = (struct pz_html_buckets){ .lanes = lanes, .columns = columns, .classes = classes,
+                                   .width = width };
+    b->ns = calloc((size_t)lanes * (size_t)columns * (size_t)classes, sizeof(float));
     return b->ns || !lanes ? 0 : -1;
 }
 
@@ -23,7 +25,7 @@ void pz_html_buckets_free(struct pz_html_buckets *b)
 
 static float *column(const struct pz_html_buckets *b, int lane, int c)
 {
-    return b->ns + ((size_t)lane * (size_t)b->columns + (size_t)c) * PZ_HTML_CLASSES;
+    return b->ns + ((size_t)lane * (size_t)b->columns + (size_t)c) * (size_t)b->classes;
 }
 
 /* Twice the width: columns 2c and 2c + 1 become column c. */
@@ -33,11 +35,11 @@ static void fold(struct pz_html_buckets *b)
         for (int c = 0; c < b->columns / 2; c++) {
             float *to = column(b, l, c), *a = column(b, l, 2 * c), *z = column(b, l, 2 * c + 1);
 
-            for (int k = 0; k < PZ_HTML_CLASSES; k++)
+            for (int k = 0; k < b->classes; k++)
                 to[k] = a[k] + z[k];
         }
         memset(column(b, l, b->columns / 2), 0,
-               (size_t)(b->columns / 2) * PZ_HTML_CLASSES * sizeof(float));
+               (size_t)(b->columns / 2) * (size_t)b->classes * sizeof(float));
     }
     b->width *= 2;
 }
@@ -75,9 +77,9 @@ static long share(const struct pz_html_buckets *b, float ns)
     return s > 10000 ? 10000 : s;
 }
 
-static int empty(const float *col)
+static int empty(const struct pz_html_buckets *b, const float *col)
 {
-    for (int k = 0; k < PZ_HTML_CLASSES; k++)
+    for (int k = 0; k < b->classes; k++)
         if (col[k] > 0)
             return 0;
     return 1;
@@ -114,10 +116,10 @@ uint64_t pz_html_buckets_write(FILE *out, const struct pz_html_buckets *b)
         for (int c = 0; c < used; c++) {
             const float *col = column(b, l, c);
 
-            if (empty(col))
+            if (empty(b, col))
                 continue;
             put(out, &bytes, "%s[%d", first ? "" : ",", c);
-            for (int k = 0; k < PZ_HTML_CLASSES; k++)
+            for (int k = 0; k < b->classes; k++)
                 put(out, &bytes, ",%ld", share(b, col[k]));
             put(out, &bytes, "]");
             first = 0;

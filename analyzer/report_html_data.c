@@ -64,31 +64,45 @@ int pz_html_limit_from_env(uint64_t *limit, char *err, size_t errlen)
     return 0;
 }
 
-/* The seven values of the per-process chart of process p in node n, added to sum. */
-static void add_shares(const struct pz_analysis *a, const struct pz_node *n, int p, double *sum)
+/* The values of the per-process chart of process p in node n, added to sum: seven, or
+ * with io_rma nine (pz_html_processes).  Returns how many. */
+static int add_shares(const struct pz_analysis *a, const struct pz_node *n, int p, int io_rma,
+                      double *sum)
 {
     struct pz_characteristics c;
-    double sync;
+    double sync, other, rest;
+    int k = 0;
 
     pz_characteristics_of_process(a, n, p, &c);
     sync = c.synchronization < c.communication_time ? c.synchronization : c.communication_time;
     if (sync < 0)
         sync = 0;
-    sum[0] += c.productive_time;
-    sum[1] += c.insufficient_parallelism;
-    sum[2] += c.communication_time - sync;
-    sum[3] += sync;
-    sum[4] += c.mpi_time > c.communication_time ? c.mpi_time - c.communication_time : 0;
-    sum[5] += c.idle_time;
-    sum[6] += c.execution_time;
+    other = c.mpi_time > c.communication_time ? c.mpi_time - c.communication_time : 0;
+    sum[k++] += c.productive_time;
+    sum[k++] += c.insufficient_parallelism;
+    sum[k++] += c.communication_time - sync;
+    sum[k++] += sync;
+    if (io_rma) {
+        rest = other - c.io_time - c.rma_time;
+        sum[k++] += c.io_time;
+        sum[k++] += c.rma_time;
+        sum[k++] += rest > 0 ? rest : 0;
+    } else {
+        sum[k++] += other;
+    }
+    sum[k++] += c.idle_time;
+    sum[k++] += c.execution_time;
+    return k;
 }
 
-/* Bytes of one process's values at most: seven numbers of %.4g and their punctuation. */
-#define SHARE_BYTES 88
+/* Bytes of one process's values at most: per number of %.4g twelve with its comma, and
+ * the brackets. */
+#define SHARE_BYTES(values) (4 + 12 * (values))
 
-void pz_html_processes(FILE *out, const struct pz_analysis *a, const int *order, uint64_t bound)
+void pz_html_processes(FILE *out, const struct pz_analysis *a, const int *order, uint64_t bound,
+                       int io_rma)
 {
-    uint64_t all = (uint64_t)a->nnodes * (uint64_t)a->nprocs * SHARE_BYTES;
+    uint64_t all = (uint64_t)a->nnodes * (uint64_t)a->nprocs * SHARE_BYTES(io_rma ? 9 : 7);
     int k = (int)(bound ? (all + bound - 1) / bound : 1);
 
     if (k < 1)
@@ -101,13 +115,13 @@ void pz_html_processes(FILE *out, const struct pz_analysis *a, const int *order,
 
         fputs(i ? ",\n[" : "\n[", out);
         for (int g = 0; g * k < a->nprocs; g++) {
-            double sum[7] = { 0 };
-            int members = 0;
+            double sum[9] = { 0 };
+            int members = 0, values = 0;
 
             for (int p = g * k; p < a->nprocs && p < (g + 1) * k; p++, members++)
-                add_shares(a, n, p, sum);
+                values = add_shares(a, n, p, io_rma, sum);
             fputs(g ? ",[" : "[", out);
-            for (int v = 0; v < 7; v++)
+            for (int v = 0; v < values; v++)
                 fprintf(out, "%s%.4g", v ? "," : "", sum[v] / members);
             fputc(']', out);
         }

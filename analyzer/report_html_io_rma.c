@@ -1,8 +1,8 @@
 /* MPI-IO and one-sided communication on the HTML page (report_html.h), only for a run
  * that made such calls (a->io_rma), so that the pages of the others are as they were:
  * in the tables, their shares of the bars, their columns, rows and the MPI time by
- * family of functions; for the interactive views, a script of their own
- * (report_html_io_rma.js). */
+ * family of functions; in the interactive views, the lines of the page's script marked
+ * for them (pz_html_script_lines) and a script of their own (report_html_io_rma.js). */
 #include <string.h>
 
 #include "call_family.h"
@@ -140,6 +140,33 @@ void pz_html_io_rma_profile(FILE *out, const struct pz_analysis *a)
     family_row(out, "one-sided", &sum[PZ_FAMILY_RMA], mpi, rma);
     family_row(out, "other", &sum[PZ_FAMILY_OTHER], mpi, "");
     fputs("</table>\n", out);
+}
+
+/* Whether line (len bytes, its newline last) ends in marker and its newline; *kept: the
+ * bytes before the marker. */
+static int marked(const char *line, size_t len, const char *marker, size_t *kept)
+{
+    size_t n = strlen(marker);
+
+    if (len < n + 1 || line[len - 1] != '\n' || memcmp(line + len - 1 - n, marker, n) != 0)
+        return 0;
+    *kept = len - 1 - n;
+    return 1;
+}
+
+void pz_html_script_lines(FILE *out, const char *const *lines, int io_rma)
+{
+    for (; *lines; lines++) {
+        size_t len = strlen(*lines), kept = len;
+        int with = marked(*lines, len, " // io-rma", &kept);
+        int without = marked(*lines, len, " // no io-rma", &kept);
+
+        if ((with && !io_rma) || (without && io_rma))
+            continue;
+        fwrite(*lines, 1, kept, out);
+        if (with || without)
+            fputc('\n', out);
+    }
 }
 
 void pz_html_io_rma_script(FILE *out)

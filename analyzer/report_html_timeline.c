@@ -2,7 +2,8 @@
  * thread, every MPI call written as JSON while the calls fit in their share of the limit
  * and added to the pixel columns of the reduced timeline always, so that one pass gives
  * whichever the page gets.  Interval executions become bands, each naming its interval
- * by its index in the report. */
+ * by its index in the report.  On the page of a run that made MPI-IO or one-sided calls,
+ * those calls have a class each of their own. */
 #define _XOPEN_SOURCE 700
 #include <inttypes.h>
 #include <math.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "call_class.h"
+#include "call_family.h"
 #include "report_html.h"
 #include "trace_calls.h"
 #include "trace_in.h"
@@ -119,7 +121,8 @@ struct timeline {
     uint64_t origin;         /* tick of time 0: the earliest record */
     struct pz_html_buckets buckets;
     struct part calls, bands;
-    uint64_t ncalls, lane_calls, nbands, per_class[PZ_HTML_CLASSES];
+    int classes;             /* PZ_HTML_CLASSES, or PZ_HTML_IO_RMA_CLASSES */
+    uint64_t ncalls, lane_calls, nbands, per_class[PZ_HTML_IO_RMA_CLASSES];
     uint32_t *function_of;   /* of each region ref seen: its index in functions + 1 */
     uint32_t nfunction_of;
     const char **functions;
@@ -256,6 +259,22 @@ static int call_message(struct timeline *t, int th, size_t len, int64_t *v, int 
     return n;
 }
 
+/* The class the page draws a call of region in: with the classes of I/O and one-sided
+ * calls, its family's if it is of one, else its class of call_class.h (cls). */
+static int drawn_class(const struct timeline *t, const struct pz_region_info *region, int cls)
+{
+    if (t->classes == PZ_HTML_CLASSES)
+        return cls;
+    switch (pz_call_family(region->call)) {
+    case PZ_FAMILY_IO:
+        return PZ_HTML_IO_CLASS;
+    case PZ_FAMILY_RMA:
+        return PZ_HTML_RMA_CLASS;
+    default:
+        return cls;
+    }
+}
+
 /* The MPI call whose Enter is thread th's (lane's) next record; consumes it.  Written
  * as [start, duration, function, class, interval] and what call_message adds. */
 static void call(struct timeline *t, int th, const struct pz_rec *enter)
@@ -264,7 +283,7 @@ static void call(struct timeline *t, int th, const struct pz_rec *enter)
     size_t len = pz_call_length(t->in, th, enter->region);
     const struct pz_rec *last = pz_trace_in_peek(t->in, th, len - 1);
     double from = ns(t, enter->time), to = last ? ns(t, last->time) : from;
-    int cls = (int)pz_call_class_of(t->in, th, len, region);
+    int cls = drawn_class(t, region, (int)pz_call_class_of(t->in, th, len, region));
     int64_t v[10];
     int n = 0;
 
@@ -335,10 +354,11 @@ static uint64_t earliest(struct pz_trace_in *in)
     return first == UINT64_MAX ? 0 : first;
 }
 
-/* Columns for the lanes in bound bytes, even; 0 if not even 16 fit. */
-static int columns_for(int lanes, uint64_t bound)
+/* Columns for the lanes of calls of `classes` classes in bound bytes, even; 0 if not
+ * even 16 fit. */
+static int columns_for(int lanes, int classes, uint64_t bound)
 {
-    uint64_t c = bound / ((uint64_t)(lanes ? lanes : 1) * PZ_HTML_BUCKET_BYTES);
+    uint64_t c = bound / ((uint64_t)(lanes ? lanes : 1) * PZ_HTML_BUCKET_BYTES(classes));
 
     if (c > MAX_COLUMNS)
         c = MAX_COLUMNS;
@@ -349,7 +369,7 @@ static int columns_for(int lanes, uint64_t bound)
 static int start(struct timeline *t, uint64_t limit)
 {
     int lanes = pz_trace_in_nthreads(t->in);
-    int columns = columns_for(lanes, limit / 8 * 5);
+    int columns = columns_for(lanes, t->classes, limit / 8 * 5);
 
     t->ns_per_tick = 1e9 / pz_trace_in_resolution(t->in);
     t->origin = earliest(t->in);
@@ -359,7 +379,7 @@ static int start(struct timeline *t, uint64_t limit)
     part_open(&t->bands, limit / 8);
     if (!t->lane_from || !t->lane_to ||
         pz_html_buckets_init(&t->buckets, columns ? lanes : 0, columns ? columns : 2,
-                             FIRST_WIDTH) != 0)
+                             t->classes, FIRST_WIDTH) != 0)
         return -1;
     return 0;
 }
@@ -384,7 +404,7 @@ static void common(FILE *out, struct timeline *t, uint64_t limit)
 
     fprintf(out, "{\"limit\": %" PRIu64 ", \"calls\": %" PRIu64 ", \"per_class\": [", limit,
             t->ncalls);
-    for (int k = 0; k < PZ_HTML_CLASSES; k++)
+    for (int k = 0; k < t->classes; k++)
         fprintf(out, "%s%" PRIu64, k ? ", " : "", t->per_class[k]);
     fputs("],\n\"lanes\": [", out);
     for (int th = 0; th < pz_trace_in_nthreads(t->in); th++) {
@@ -427,9 +447,11 @@ static void events(FILE *out, struct timeline *t)
 }
 
 int pz_html_timeline(FILE *out, const char *trace, const struct pz_analysis *a,
-                     const int *position, uint64_t limit, char *err, size_t errlen)
+                     const int *position, uint64_t limit, int io_rma, char *err,
+                     size_t errlen)
 {
-    struct timeline t = { .a = a, .position = position };
+    struct timeline t = { .a = a, .position = position,
+                          .classes = io_rma ? PZ_HTML_IO_RMA_CLASSES : PZ_HTML_CLASSES };
     int rc = -1;
 
     if (!(t.in = pz_trace_in_open(trace, err, errlen)))

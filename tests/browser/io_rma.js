@@ -1,24 +1,41 @@
 /* Drives a browser over the HTML report of a run with MPI-IO and one-sided calls
  * (tests/browser/io_rma.sh gives the arguments): node io_rma.js BROWSER ARTIFACTS PAGE
- * JSON, BROWSER as launch.js takes it, JSON the page's run reported with --format json
- * --per-process.  The page opens without a console error; for every interval, its bar
- * in the tree and, once chosen, its bar in the details have an I/O and a one-sided part
- * of the JSON report's share of the bar, and the details show the JSON report's six
- * figures for the interval and each process; in the tables without script, every
+ * JSON PLAIN, BROWSER as launch.js takes it, JSON the page's run reported with --format
+ * json --per-process, PLAIN the page of a run without such calls.  The page opens
+ * without a console error; for every interval, its bar in the tree and, once chosen, its
+ * bar in the details have an I/O and a one-sided part of the JSON report's share of the
+ * bar, the legend names them, each process's bar on the per-process chart has as many
+ * pixels of their colours as its I/O and one-sided time are of the tallest bar, and the
+ * details show the JSON report's six figures for the interval and each process; the
+ * timeline's legend names I/O and one-sided calls, it counts as many of them as the JSON
+ * report's profile has calls of MPI_File_* and of MPI_Win_* and MPI_Put, and it draws
+ * MPI_File_write_all and MPI_Put in their colours, named so in their tooltips; in the
+ * tables without script, every
  * interval's rows and columns of them, and the MPI functions by family: the calls and
  * time of the program's I/O (MPI_File_*) and one-sided (MPI_Win_*, MPI_Put) functions of
- * the JSON report's profile, and the whole run's bytes.  Screenshot: ARTIFACTS/io_rma.png. */
+ * the JSON report's profile, and the whole run's bytes.  The page PLAIN has none of these
+ * classes, parts or legend entries.  Screenshot: ARTIFACTS/io_rma.png. */
 'use strict';
 const path = require('path');
 const { launch } = require('./launch');
 
-const [spec, artifacts, file, json] = process.argv.slice(2);
+const [spec, artifacts, file, json, plain] = process.argv.slice(2);
 const TAG = 'io_rma.js: ' + spec.slice(0, spec.indexOf(':')) + ': ';
 const report = require(path.resolve(json));
 const FIGURES = ['io_time', 'io_bytes_read', 'io_bytes_written', 'rma_time', 'rma_bytes_put',
                  'rma_bytes_got'];
 const LABELS = ['I/O Time', 'I/O Bytes Read', 'I/O Bytes Written', 'One-Sided Time',
                 'One-Sided Bytes Put', 'One-Sided Bytes Got'];
+/* The colours of I/O and one-sided time and calls, as report_html.js draws them. */
+const COLOURS = { 'I/O': [0x79, 0x55, 0x48], 'one-sided': [0x00, 0x89, 0x7b] };
+const LEGEND = ['productive', 'insufficient parallelism', 'communication', 'synchronization',
+                'I/O', 'one-sided', 'other MPI', 'idle'];
+const CLASSES = ['collective', 'blocking send', 'nonblocking send', 'blocking receive, wait or probe',
+                 'nonblocking receive or test', 'other MPI'];
+/* The functions of each family (trace/call_family.h) that programs/io_rma calls. */
+const FAMILY = { 'I/O': /^MPI_File_/, 'one-sided': /^MPI_(Win_|Put$)/ };
+/* The height of the per-process chart's bars at most: its canvas less the caption. */
+const CHART_HEIGHT = 160 - 14;
 const problems = [];
 
 function check(ok, what) {
@@ -48,29 +65,71 @@ function checkBar(where, parts, v) {
                                       where + ': part ' + k + ' is ' + shown + '%, expected ' + want[k]));
 }
 
+/* The bar of the JSON report's values v on the per-process chart: all its parts. */
+function height(v) {
+    const sync = Math.max(0, Math.min(v.synchronization, v.communication_time));
+    return v.productive_time + v.insufficient_parallelism + v.communication_time - sync + sync +
+        Math.max(0, v.mpi_time - v.communication_time) + v.idle_time;
+}
+
+/* The pixels of I/O and one-sided colour in each process's bar of interval iv's chart
+ * (counted down the middle of each bar, one bar per process) against their share of the
+ * tallest bar's height; returns how many pixels of each it found in all. */
+function checkChart(name, counted, iv) {
+    const max = Math.max.apply(null, iv.per_process.map((p) => height(p.values)));
+    const found = [0, 0];
+    check(counted.length === iv.per_process.length,
+          name + ': ' + counted.length + ' bars on the per-process chart');
+    iv.per_process.forEach((p, k) => ['io_time', 'rma_time'].forEach((key, c) => {
+        const want = max > 0 ? p.values[key] / max * CHART_HEIGHT : 0, got = (counted[k] || [])[c];
+        check(Math.abs(got - want) <= 2, name + ': process ' + k + ' has ' + got + ' pixels of ' +
+              key + ' on the per-process chart, expected ' + want.toFixed(1));
+        found[c] += got || 0;
+    }));
+    return found;
+}
+
 async function interactive(page) {
+    const drawn = [0, 0];
     for (let i = 0; i < report.intervals.length; i++) {
         const iv = report.intervals[i];
-        const shown = await page.evaluate(async (i) => {
-            const parts = (bar) => Array.from(bar.querySelectorAll('span[data-io-part]'))
+        const shown = await page.evaluate(async (i, colours) => {
+            const parts = (bar) => Array.from(bar.querySelectorAll('span[title="I/O"], span[title="one-sided"]'))
                 .map((s) => parseFloat(s.style.width));
             const node = document.querySelector('.node[data-interval="' + i + '"]');
             const tree = parts(node.querySelector('.bar'));
             node.querySelector('span:last-child').click();
             await new Promise((resolve) => setTimeout(resolve, 0));
+            const canvas = document.querySelector('.details canvas.chart'), chart = [];
+            const bars = JSON.parse(document.getElementById('pz-data').textContent).processes.values[i].length;
+            for (let k = 0; k < bars; k++) {
+                const x = Math.floor((k + 0.5) * canvas.width / bars);
+                const px = canvas.getContext('2d').getImageData(x, 0, 1, canvas.height).data;
+                chart.push(colours.map((c) => {
+                    let n = 0;
+                    for (let y = 0; y < px.length; y += 4)
+                        if (px[y] === c[0] && px[y + 1] === c[1] && px[y + 2] === c[2] && px[y + 3] === 255) n++;
+                    return n;
+                }));
+            }
             const out = { tree: tree, details: parts(document.querySelector('.details > .bar')),
-                          main: {}, processes: {}, chosen: window.prognozIoRma.chosen };
+                          legend: Array.from(document.querySelectorAll('.details > .legend span'))
+                              .map((s) => s.textContent),
+                          chart: chart, main: {}, processes: {}, chosen: window.prognozIoRma.chosen };
             document.querySelectorAll('.details td[data-io-key]').forEach((td) => {
                 const key = td.getAttribute('data-io-key'), p = td.getAttribute('data-io-process');
                 if (p === null) out.main[key] = td.textContent;
                 else (out.processes[p] = out.processes[p] || {})[key] = td.textContent;
             });
             return out;
-        }, i);
+        }, i, [COLOURS['I/O'], COLOURS['one-sided']]);
         const name = 'interval ' + i;
         check(shown.chosen === i, name + ': not chosen');
         checkBar(name + ' in the tree', shown.tree, iv.main);
         checkBar(name + ' in the details', shown.details, iv.main);
+        check(JSON.stringify(shown.legend) === JSON.stringify(LEGEND),
+              name + ': the legend is ' + JSON.stringify(shown.legend));
+        checkChart(name, shown.chart, iv).forEach((n, c) => { drawn[c] += n; });
         FIGURES.forEach((key) => {
             check(near(shown.main[key], iv.main[key], key),
                   name + ': ' + key + ' shows ' + shown.main[key] + ', the JSON report ' + iv.main[key]);
@@ -81,6 +140,79 @@ async function interactive(page) {
             });
         });
     }
+    /* programs/io_rma's I/O and one-sided time are more than a few pixels of some bar */
+    check(drawn[0] >= 3 && drawn[1] >= 3, 'the per-process charts draw ' + drawn[0] +
+          ' pixels of I/O and ' + drawn[1] + ' of one-sided time in all');
+}
+
+/* The calls of each family in the JSON report's profile. */
+function calls(family) {
+    return report.functions.filter((fn) => FAMILY[family].test(fn.name))
+        .reduce((s, fn) => s + fn.calls, 0);
+}
+
+/* Function name's first call on lane 0, zoomed to fill the middle fifth of the
+ * timeline: the colour of the pixel at its middle, and its tooltip. */
+async function timelineCall(page, name) {
+    const at = await page.evaluate((name) => {
+        const tl = JSON.parse(document.getElementById('pz-data').textContent).timeline;
+        const i = tl.events[0].findIndex((e) => tl.functions[e[2]] === name);
+        if (i < 0) return null;
+        const e = tl.events[0][i], span = Math.max(e[1], 1);
+        window.prognozStats.zoomTo(e[0] - 2 * span, e[0] + 3 * span);
+        const call = window.prognozStats.callAt(0, i);
+        const canvas = document.querySelector('.timeline canvas'), r = canvas.getBoundingClientRect();
+        const px = canvas.getContext('2d').getImageData(Math.round(call.x - r.left), Math.round(call.y - r.top), 1, 1).data;
+        return { x: call.x, y: call.y, colour: [px[0], px[1], px[2]] };
+    }, name);
+    if (!at) return null;
+    /* from elsewhere: the calls zoomed so are all at the same place */
+    await page.mouse.move(0, 0);
+    await page.mouse.move(at.x, at.y);
+    at.tooltip = await page.evaluate(() => window.prognozStats.tooltip());
+    return at;
+}
+
+async function timeline(page) {
+    const shown = await page.evaluate(() => ({
+        legend: Array.from(document.querySelectorAll('.timeline .classes span')).map((s) => s.textContent),
+        perClass: window.prognozStats.perClass.slice(), mode: window.prognozStats.mode }));
+    check(shown.mode === 'exact', 'the timeline is ' + shown.mode + ', not exact');
+    check(JSON.stringify(shown.legend) === JSON.stringify(CLASSES.concat(['I/O', 'one-sided', 'user code'])),
+          'the timeline\'s legend is ' + JSON.stringify(shown.legend));
+    check(shown.perClass.length === 8 && shown.perClass[6] === calls('I/O') &&
+          shown.perClass[7] === calls('one-sided'),
+          'the timeline counts ' + JSON.stringify(shown.perClass) + ' calls per class, the JSON report ' +
+          calls('I/O') + ' of I/O and ' + calls('one-sided') + ' one-sided');
+    for (const [name, family] of [['MPI_File_write_all', 'I/O'], ['MPI_Put', 'one-sided']]) {
+        const at = await timelineCall(page, name);
+        if (!check(at, 'the timeline has no ' + name + ' on lane 0')) continue;
+        check(JSON.stringify(at.colour) === JSON.stringify(COLOURS[family]),
+              'the timeline draws ' + name + ' in ' + JSON.stringify(at.colour) + ', not ' + family + '\'s colour');
+        check(at.tooltip.indexOf(name + '  (' + family + ')') === 0,
+              'the tooltip of ' + name + ' is ' + JSON.stringify(at.tooltip));
+    }
+    await page.evaluate(() => window.prognozStats.zoomTo(0, Infinity));
+}
+
+/* The page of a run without MPI-IO or one-sided calls: none of their parts or classes. */
+async function without(browser) {
+    const page = await browser.newPage();
+    await page.goto('file://' + plain, { waitUntil: 'load' });
+    await page.waitForFunction(() => window.prognozStats);
+    const shown = await page.evaluate(() => ({
+        classes: Array.from(document.querySelectorAll('.timeline .classes span')).map((s) => s.textContent),
+        legend: Array.from(document.querySelectorAll('.details > .legend span')).map((s) => s.textContent),
+        perClass: window.prognozStats.perClass.length, script: window.prognozIoRma !== undefined,
+        values: JSON.parse(document.getElementById('pz-data').textContent).processes.values[0][0].length }));
+    check(JSON.stringify(shown.classes) === JSON.stringify(CLASSES.concat(['user code'])),
+          'without I/O: the timeline\'s legend is ' + JSON.stringify(shown.classes));
+    check(JSON.stringify(shown.legend) === JSON.stringify(LEGEND.filter((p) => !COLOURS[p])),
+          'without I/O: the legend is ' + JSON.stringify(shown.legend));
+    check(shown.perClass === 6 && shown.values === 7 && !shown.script,
+          'without I/O: ' + shown.perClass + ' classes of calls, ' + shown.values +
+          ' values per process, the I/O script ' + (shown.script ? 'run' : 'absent'));
+    await page.close();
 }
 
 async function tables(page) {
@@ -116,11 +248,10 @@ async function tables(page) {
               'tables: interval ' + i + ' columns ' + JSON.stringify(columns));
     });
     const run = report.intervals[0].main;
-    const family = { 'I/O': /^MPI_File_/, 'one-sided': /^MPI_(Win_|Put$)/ };
     const bytes = { 'I/O': 'read ' + run.io_bytes_read + ' B, written ' + run.io_bytes_written + ' B',
                     'one-sided': 'put ' + run.rma_bytes_put + ' B, got ' + run.rma_bytes_got + ' B' };
-    Object.keys(family).forEach((f) => {
-        const functions = report.functions.filter((fn) => family[f].test(fn.name));
+    Object.keys(FAMILY).forEach((f) => {
+        const functions = report.functions.filter((fn) => FAMILY[f].test(fn.name));
         const calls = functions.reduce((s, fn) => s + fn.calls, 0);
         const time = functions.reduce((s, fn) => s + fn.time, 0);
         const row = shown.families[f] || [];
@@ -130,7 +261,7 @@ async function tables(page) {
     });
     /* the functions of neither family are the program's others */
     check(Number((shown.families.other || [])[0]) === report.functions.filter((fn) =>
-        !family['I/O'].test(fn.name) && !family['one-sided'].test(fn.name)).reduce((s, fn) => s + fn.calls, 0),
+        !FAMILY['I/O'].test(fn.name) && !FAMILY['one-sided'].test(fn.name)).reduce((s, fn) => s + fn.calls, 0),
           'families: other calls ' + JSON.stringify(shown.families.other));
 }
 
@@ -146,14 +277,17 @@ async function tables(page) {
         await page.waitForFunction(() => window.prognozStats && window.prognozIoRma &&
                                    window.prognozIoRma.tables > 0);
         await interactive(page);
+        await timeline(page);
         await tables(page);
         await page.screenshot({ path: path.join(artifacts, 'io_rma.png'), fullPage: true });
         check(errors.length === 0, 'console errors: ' + errors.join('; '));
+        await without(browser);
     } finally {
         await browser.close();
     }
     problems.forEach((p) => console.error(TAG + p));
-    if (!problems.length) console.log(TAG + 'the page shows the JSON report\'s I/O and one-sided figures');
+    if (!problems.length) console.log(TAG + 'the page shows the JSON report\'s I/O and one-sided figures, ' +
+                                      'the per-process chart and timeline draw them, the other page does not');
     process.exit(problems.length ? 1 : 0);
 })().catch((e) => {
     console.error(TAG + (e.stack || e));

@@ -4,7 +4,10 @@
 # bytes per rank in a fence epoch in interval 2.  The JSON report's figures are checked
 # by hand first: the whole run and interval 1 wrote 2 x 16 = 32 bytes, the whole run and
 # interval 2 put 2 x 8 = 16, nothing was read or got; then the page must show them as
-# the JSON report gives them, in its interactive views and in its tables.
+# the JSON report gives them, in its interactive views (the per-process chart and the
+# timeline drawing I/O and one-sided time and calls in colours of their own) and in its
+# tables.  The page of a synthetic run of bench/gentrace, without such calls, must have
+# none of these colours.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
 
 . "$PZ_TOP_SRCDIR/tests/browser/lib.sh"
@@ -31,9 +34,16 @@ assert 0 < ivs[1]["main"]["io_time"] <= ivs[1]["main"]["mpi_time"], ivs[1]["main
 assert 0 < ivs[2]["main"]["rma_time"] <= ivs[2]["main"]["mpi_time"], ivs[2]["main"]
 PY
 
+${MAKE:-make} -s -C "$PZ_TOP_BUILDDIR" bench/gentrace >/dev/null ||
+    pz_fail "cannot build bench/gentrace"
+"$PZ_TOP_BUILDDIR/bench/gentrace" "$PZ_WORK/plain" --ranks 4 --iterations 1 >/dev/null ||
+    pz_fail "bench/gentrace of 4 ranks"
+"$PZ_PROGNOZ" report "$PZ_WORK/plain" --format html -o "$PZ_WORK/plain.html" ||
+    pz_fail "report --format html of the run without I/O"
+
 cd "$pz_browser_dir" || exit 1
 for browser in $(pz_browsers); do
     timeout "$PZ_TIMEOUT" node io_rma.js "$browser" "$(pz_artifacts "$browser")" \
-        "$PZ_WORK/io_rma.html" "$PZ_WORK/io_rma.json" ||
+        "$PZ_WORK/io_rma.html" "$PZ_WORK/io_rma.json" "$PZ_WORK/plain.html" ||
         pz_fail "the page of io_rma does not behave in ${browser%%:*} (above)"
 done

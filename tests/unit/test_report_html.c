@@ -57,7 +57,7 @@ Test(report_html, columns_fold_and_write_shares)
     uint64_t bytes;
     char *text;
 
-    cr_assert_eq(pz_html_buckets_init(&b, 2, 4, 10), 0);
+    cr_assert_eq(pz_html_buckets_init(&b, 2, 4, PZ_HTML_CLASSES, 10), 0);
     pz_html_buckets_add(&b, 0, 1, 5, 25);
     cr_expect_float_eq(b.width, 10, 1e-9);
     pz_html_buckets_add(&b, 1, 0, 30, 50);
@@ -78,7 +78,7 @@ Test(report_html, short_calls_show_and_long_runs_fold)
     uint64_t bytes;
     char *text;
 
-    cr_assert_eq(pz_html_buckets_init(&b, 1, 2, 1000), 0);
+    cr_assert_eq(pz_html_buckets_init(&b, 1, 2, PZ_HTML_CLASSES, 1000), 0);
     pz_html_buckets_add(&b, 0, 4, 700, 700);
     text = buckets_json(&b, &bytes);
     cr_expect_str_eq(text, "{\"column_ns\": 1000, \"columns\": 1, \"lanes\": ["
@@ -125,7 +125,7 @@ static char *timeline(const struct pz_analysis *a, uint64_t limit, size_t *len)
     cr_assert_lt(a->nnodes, 64);
     for (int i = 0; i < a->nnodes; i++)
         position[i] = i;
-    cr_assert_eq(pz_html_timeline(out, rec, a, position, limit, err, sizeof(err)), 0, "%s", err);
+    cr_assert_eq(pz_html_timeline(out, rec, a, position, limit, 0, err, sizeof(err)), 0, "%s", err);
     cr_assert_eq(fclose(out), 0);
     return text;
 }

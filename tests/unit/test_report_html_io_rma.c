@@ -16,6 +16,7 @@
 #include "analysis.h"
 #include "analysis_fixture.h"
 #include "report.h"
+#include "report_html.h"
 #include "trace_builder.h"
 
 #define MS TB_MS
@@ -99,4 +100,116 @@ Test(report_html_io_rma, absent_from_a_run_without_them)
     cr_expect_null(strstr(text, "one-sided"), "the page speaks of one-sided communication");
     cr_expect_null(strstr(text, "prognozIoRma"), "the page has the I/O script");
     free(text);
+}
+
+/* The page's script: a line marked " // io-rma" only on the page of a run with I/O or
+ * one-sided calls, one marked " // no io-rma" only on the others, both without their
+ * marker; a marker inside a line, or without its space, is text like any other. */
+Test(report_html_io_rma, script_lines_for_each_page)
+{
+    static const char *const lines[] = {
+        "a\n", "b; // io-rma\n", "c; // no io-rma\n", "d // io-rma here\n", "e;// io-rma\n",
+        NULL
+    };
+    char *text[2] = { NULL, NULL };
+    size_t len[2];
+
+    for (int io_rma = 0; io_rma < 2; io_rma++) {
+        FILE *out = open_memstream(&text[io_rma], &len[io_rma]);
+
+        cr_assert_not_null(out);
+        pz_html_script_lines(out, lines, io_rma);
+        cr_assert_eq(fclose(out), 0);
+    }
+    cr_expect_str_eq(text[0], "a\nc;\nd // io-rma here\ne;// io-rma\n");
+    cr_expect_str_eq(text[1], "a\nb;\nd // io-rma here\ne;// io-rma\n");
+    free(text[0]);
+    free(text[1]);
+}
+
+static char *processes(int io_rma)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    int order[1] = { 0 };
+
+    cr_assert_not_null(out);
+    cr_assert_eq(an.nnodes, 1, "the trace has no interval but the whole run");
+    pz_html_processes(out, &an, order, 1 << 20, io_rma);
+    cr_assert_eq(fclose(out), 0);
+    return text;
+}
+
+/* The process's values of the whole run, 9 ms of MPI calls and nothing else: without the
+ * split, productive, insufficient parallelism, communication, synchronization 0, other
+ * MPI 9 ms, idle 0, execution time 9 ms; with it, other MPI as I/O 4 ms, one-sided 3
+ * and the rest 2 (Init and Finalize). */
+Test(report_html_io_rma, per_process_values_split_other_mpi)
+{
+    char *text;
+
+    analyze(1);
+    text = processes(0);
+    cr_expect_str_eq(text, "{\"group\": 1, \"values\": [\n[[0,0,0,0,0.009,0,0.009]]]}");
+    free(text);
+    text = processes(1);
+    cr_expect_str_eq(text, "{\"group\": 1, \"values\": [\n"
+                           "[[0,0,0,0,0.004,0.003,0.002,0,0.009]]]}");
+    free(text);
+}
+
+static char *timeline(int io_rma)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    int position[1] = { 0 };
+
+    cr_assert_not_null(out);
+    cr_assert_eq(pz_html_timeline(out, dir, &an, position, 1 << 20, io_rma, err, sizeof(err)),
+                 0, "pz_html_timeline: %s", err);
+    cr_assert_eq(fclose(out), 0);
+    return text;
+}
+
+/* Every call is of class 5 (other MPI) in call_class.h; with the classes of I/O and
+ * one-sided calls, MPI_File_write_all is of class 6 and MPI_Put and MPI_Win_fence of 7,
+ * MPI_Init and MPI_Finalize stay in 5.  The write_all, function 1 (after MPI_Init):
+ * from 1 ms for 4 ms, in the whole run (interval 0). */
+Test(report_html_io_rma, timeline_classes_of_io_and_one_sided_calls)
+{
+    char *text;
+
+    analyze(1);
+    text = timeline(0);
+    expect_in(text, "\"per_class\": [0, 0, 0, 0, 0, 5]");
+    expect_in(text, "[1000000,4000000,1,5,0]");
+    free(text);
+    text = timeline(1);
+    expect_in(text, "\"per_class\": [0, 0, 0, 0, 0, 2, 1, 2]");
+    expect_in(text, "[1000000,4000000,1,6,0]");
+    expect_in(text, "[5000000,1000000,2,7,0]");
+    expect_in(text, "[6000000,2000000,3,7,0]");
+    free(text);
+}
+
+/* The reduced timeline with those classes: a one-sided call (class 7) over the first
+ * half of a 1000 ns column has 5000 of its 10000; the other seven classes 0. */
+Test(report_html_io_rma, buckets_of_eight_classes)
+{
+    struct pz_html_buckets b;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+
+    cr_assert_not_null(out);
+    cr_assert_eq(pz_html_buckets_init(&b, 1, 2, PZ_HTML_IO_RMA_CLASSES, 1000), 0);
+    pz_html_buckets_add(&b, 0, PZ_HTML_RMA_CLASS, 0, 500);
+    pz_html_buckets_write(out, &b);
+    cr_assert_eq(fclose(out), 0);
+    cr_expect_str_eq(text, "{\"column_ns\": 1000, \"columns\": 1, \"lanes\": ["
+                           "[[0,0,0,0,0,0,0,0,5000]]]}");
+    free(text);
+    pz_html_buckets_free(&b);
 }
