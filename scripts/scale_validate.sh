@@ -7,10 +7,11 @@
 # predict those recordings on the same machine.  Printed per program and count: whether
 # every process makes the same MPI calls, function by function, sends the same
 # messages, size by size, and moves the same bytes in each kind of collective, in the
-# synthesized run as in the real one (they must match exactly), and for the whole run and every interval the predicted execution time from
-# the extrapolation against the median of the predictions from the real recordings
-# (goal: within 10%, 5% at best), with the spread of those predictions: how much the
-# reference itself moves from one recording to the next.
+# synthesized run as in the real one (they must match exactly), and for the whole run
+# and every interval the predicted execution time from the extrapolation against the
+# median of the predictions from the real recordings (goal: within 10%, 5% at best),
+# with the spread of those predictions: how much the reference itself moves from one
+# recording to the next.
 #
 #   scripts/scale_validate.sh [--reduced] [--machine FILE] [--from 2,4,8] [--to 16,32]
 #                             [--programs "P1 P2 ..."] [--reps N] [--mpi openmpi|mpich]
@@ -18,7 +19,9 @@
 #
 #   --reduced        smaller problems and fewer programs (for CI)
 #   --machine FILE   the machine to predict on (default: the shipped gigabit-switch)
-#   --from COUNTS    the recorded counts the extrapolation starts from (default 2,4,8)
+#   --from COUNTS    the recorded counts the extrapolation starts from (default 2,4,8;
+#                    for halo3d 2,4,8,12: its periodic dimension is of 2 processes at
+#                    2, 4 and 8, where prognoz scale cannot tell its two neighbours apart)
 #   --to COUNTS      the counts extrapolated and recorded for comparison (default 16,32)
 #   --programs LIST  the programs (default: every one that can be extrapolated)
 #   --reps N         real recordings at each count of --to (default 2, 1 with --reduced)
@@ -42,7 +45,7 @@
 set -u
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-reduced=0 machine=gigabit-switch from=2,4,8 to=16,32 programs="" dir=$top/_scale_validate
+reduced=0 machine=gigabit-switch from="" to=16,32 programs="" dir=$top/_scale_validate
 reps="" mpi=mpich
 command -v mpiexec.openmpi >/dev/null 2>&1 && mpi=openmpi
 limit=${VALIDATE_TIMEOUT:-600}
@@ -55,9 +58,9 @@ die() {
 
 usage() {
     if [ "$1" -eq 0 ]; then
-        sed -n '15,27s/^# \{0,1\}//p' "$0"
+        sed -n '16,30s/^# \{0,1\}//p' "$0"
     else
-        sed -n '15,27s/^# \{0,1\}//p' "$0" >&2
+        sed -n '16,30s/^# \{0,1\}//p' "$0" >&2
     fi
     exit "$1"
 }
@@ -84,7 +87,7 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-for c in $(echo "$from,$to" | tr , ' '); do
+for c in $(echo "${from:-2},$to" | tr , ' '); do
     case $c in '' | *[!0-9]* | 0) die "'$c' is not a process count" ;; esac
 done
 [ -n "$reps" ] || reps=$((2 - reduced))
@@ -133,9 +136,20 @@ size_of() {
     esac | cut -d' ' -f$((reduced + 1))
 }
 
+# The counts a program is recorded at for the extrapolation: --from, else its own.
+from_of() {
+    if [ -n "$from" ]; then
+        echo "$from"
+    elif [ "$1" = halo3d ]; then
+        echo 2,4,8,12
+    else
+        echo 2,4,8
+    fi
+}
+
 mkdir -p "$dir/bin" || die "cannot create '$dir'"
 dir=$(cd "$dir" && pwd)
-echo "scale_validate: prognoz $PROGNOZ, $mpi, machine $machine, from $from to $to, real recordings at each: $reps, work directory $dir"
+echo "scale_validate: prognoz $PROGNOZ, $mpi, machine $machine, from ${from:-2,4,8} to $to, real recordings at each: $reps, work directory $dir"
 for p in $programs; do
     [ -r "$top/share/validation/$p.c" ] || die "no program share/validation/$p.c"
     "$MPICC" -std=c11 -g -O2 -Wall -Wextra -I"$include" -o "$dir/bin/$p" \
@@ -183,7 +197,8 @@ for p in $programs; do
     rm -rf "${dir:?}/$p"
     mkdir -p "$dir/$p"
     recs=""
-    for n in $(echo "$from" | tr , ' '); do
+    counts=$(from_of "$p")
+    for n in $(echo "$counts" | tr , ' '); do
         record "$dir/$p/rec-$n" "$n" "$p" "$arg"
         recs="$recs $dir/$p/rec-$n"
     done
@@ -210,7 +225,7 @@ for p in $programs; do
     for n in $(echo "$to" | tr , ' '); do
         calls "$dir/$p/synth/P$n" "$dir/$p/synth-$n.calls"
     done
-    echo "scale_validate: $p $arg: recorded at $from, extrapolated and recorded at $to"
+    echo "scale_validate: $p $arg: recorded at $counts, extrapolated and recorded at $to"
 done
 
 "$PY" - "$dir" "$to" "$reps" $programs <<'EOF' || die "cannot compare the runs (above)"
