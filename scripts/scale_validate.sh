@@ -114,26 +114,26 @@ fi
 command -v otf2-print >/dev/null 2>&1 || die "otf2-print is needed to count the calls"
 
 # The programs whose runs follow a pattern of the process grid, and their argument
-# (iterations, keys...): full size, reduced.
+# (iterations, keys...): full size|reduced.
 if [ -z "$programs" ]; then
     programs="stencil halo2d halo3d wavefront cg transpose fft3d ring pipeline multigrid bucketsort"
     [ $reduced -eq 1 ] && programs="stencil halo2d"
 fi
 size_of() {
     case $1 in
-    ring) echo "100 10" ;;
-    stencil) echo "200 20" ;;
-    halo2d) echo "200 20" ;;
-    halo3d) echo "100 10" ;;
-    wavefront) echo "10 2" ;;
-    cg) echo "100 10" ;;
-    transpose) echo "40 4" ;;
-    fft3d) echo "10 2" ;;
-    pipeline) echo "200 20" ;;
-    multigrid) echo "10 2" ;;
-    bucketsort) echo "256 32" ;;
+    ring) echo "100|10" ;;
+    stencil) echo "200|20" ;;
+    halo2d) echo "200|20" ;;
+    halo3d) echo "100 96|10 96" ;;   # 96^3: every block a whole number of planes at 12
+    wavefront) echo "10|2" ;;
+    cg) echo "100|10" ;;
+    transpose) echo "40|4" ;;
+    fft3d) echo "10|2" ;;
+    pipeline) echo "200|20" ;;
+    multigrid) echo "10|2" ;;
+    bucketsort) echo "256|32" ;;
     *) echo "" ;;
-    esac | cut -d' ' -f$((reduced + 1))
+    esac | cut -d'|' -f$((reduced + 1))
 }
 
 # The counts a program is recorded at for the extrapolation: --from, else its own.
