@@ -5,6 +5,10 @@
  *   mpicc.mpich -O2 -o /tmp/exchange_compute bench/exchange_compute.c
  *   UCX_TLS=tcp,self mpiexec.mpich -n 2 /tmp/exchange_compute [REPS]
  *
+ * -DSWEEP measures 1 KiB after computations of 0 to 2000 us instead; -DTOUCH=KIB makes
+ * the computation stream through an array of KIB KiB (a stencil's) instead of only
+ * reading the clock.
+ *
  * Each of the 2 ranks repeats, in batches of B iterations (the variants interleaved, REPS
  * passes, default 21):
  *   late    compute C us; MPI_Irecv; MPI_Isend of S bytes; MPI_Waitall  (both ranks)
@@ -38,6 +42,7 @@ static const double computes_us[] = { 0, 5, 10, 20, 50, 100, 200, 500, 1000, 200
 #define NCALLS 3   /* Irecv, Isend, Waitall */
 #define MAX_ITERS 200
 
+#ifndef TOUCH
 static void compute(double us)
 {
     double end = MPI_Wtime() + us * 1e-6;
@@ -46,6 +51,22 @@ static void compute(double us)
         while (MPI_Wtime() < end)
             ;
 }
+#else   /* -DTOUCH=KIB: the computation streams through KIB KiB, as a stencil does */
+static double field[TOUCH * 128];
+
+static void compute(double us)
+{
+    double end = MPI_Wtime() + us * 1e-6;
+    size_t i = 0, n = sizeof(field) / sizeof(field[0]);
+
+    while (us > 0) {
+        for (size_t k = 0; k < 512; k++, i = (i + 1) % n)
+            field[i] = field[i] * 0.5 + 1.0;
+        if (MPI_Wtime() >= end)
+            break;
+    }
+}
+#endif
 
 /* One iteration of variant v on rank; adds the time of each MPI call to calls[]. */
 static void iteration(enum variant v, int rank, double c, char *out, char *in, int bytes,
