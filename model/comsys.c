@@ -21,7 +21,7 @@ struct pz_comsys *pz_comsys_new(const struct pz_machine *m, int nprocs)
     cs->node = malloc((size_t)(nprocs > 0 ? nprocs : 1) * sizeof(int));
     cs->cpu_free = calloc((size_t)(nprocs > 0 ? nprocs : 1), sizeof(double));
     if (!cs->net || !cs->node || !cs->cpu_free || pz_match_init(&cs->match, nprocs) != 0 ||
-        pz_cs_progress_init(cs) != 0) {
+        pz_cs_progress_init(cs) != 0 || pz_cs_resume_init(cs) != 0) {
         pz_comsys_free(cs);
         return NULL;
     }
@@ -48,6 +48,7 @@ void pz_comsys_free(struct pz_comsys *cs)
     }
     free(cs->comms);
     pz_cs_progress_free(cs);
+    pz_cs_resume_free(cs);
     pz_cs_locks_free(cs);
     free(cs);
 }
@@ -361,10 +362,11 @@ int pz_comsys_send(struct pz_comsys *cs, int src, int dst, int tag, int comm, do
         return -1;
     cs->req[r].bytes = bytes;
     cs->req[r].mode = (uint8_t)mode;
-    /* the message leaves once its sender has spent its overhead on it: an event then,
+    /* the message leaves once its sender has spent its overheads on it: an event then,
        so that the simulation's clock stays at `at` for the other processes' posts */
-    leaves = pz_cs_occupy(cs, src, at, pz_send_overhead(cs->machine, bytes,
-                                                        pz_cs_same_node(cs, src, dst)));
+    leaves = pz_cs_resume_occupy(cs, src, dst, at,
+                                 pz_send_overhead(cs->machine, bytes,
+                                                  pz_cs_same_node(cs, src, dst)));
     if (leaves > at) {
         cs->req[r].posted = leaves;
         pz_cs_push(cs, leaves, EV_POST, r);
@@ -377,7 +379,10 @@ int pz_comsys_recv(struct pz_comsys *cs, int dst, int src, int tag, int comm, do
 {
     int r = new_p2p(cs, REQ_RECV, dst, src, dst, tag, comm, at);
 
-    return r < 0 ? -1 : pz_cs_post(cs, r, at);
+    if (r < 0)
+        return -1;
+    pz_cs_resume_occupy(cs, dst, src, at, 0);
+    return pz_cs_post(cs, r, at);
 }
 
 void pz_comsys_cancel(struct pz_comsys *cs, int request)

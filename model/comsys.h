@@ -66,7 +66,9 @@ void pz_comsys_set_notify(struct pz_comsys *cs, pz_comsys_notify fn, void *ud);
  * time comes while the process computes, for its next call.  The caller tells when each
  * process enters an MPI call (at, not before pz_comsys_now; the number returned names
  * the call) and when it leaves it; a process never told about counts as always in a
- * call.  With progress = background both do nothing (enter returns -1). */
+ * call.  With progress = background enter returns -1.  Whatever the progress, the time
+ * a process spends out of MPI calls is what it computed: on a machine with a resume
+ * overhead (docs/machines.md), its next message pays for it. */
 int pz_comsys_enter(struct pz_comsys *cs, int proc, double at);
 void pz_comsys_leave(struct pz_comsys *cs, int proc, int call, double at);
 

@@ -63,6 +63,7 @@ struct comm {
 
 struct agent;
 struct in_calls;
+struct resume;
 struct pz_cs_locks;
 
 /* Events due at the time the simulation has reached, in the order they were asked for:
@@ -93,6 +94,7 @@ struct pz_comsys {
     pz_comsys_notify notify;
     void *notify_ud;
     struct in_calls *progress;      /* per process, with progress = in_calls only */
+    struct resume *resume;          /* per process, with a resume overhead only */
     struct pz_cs_locks *locks;      /* passive target locks (comsys_lock.c), NULL until
                                        the first */
     int pending, failed;
@@ -156,6 +158,19 @@ void pz_cs_locks_free(struct pz_comsys *cs);
 int pz_cs_progress_init(struct pz_comsys *cs);
 void pz_cs_progress_free(struct pz_comsys *cs);
 int pz_cs_progress_now(struct pz_comsys *cs, int p, enum cs_event kind, int request);
+
+/* The resume overhead (comsys_resume.c): kept only when the machine has one (init
+ * returns -1 if memory ran out); process p enters and leaves an MPI call at `at`.
+ * resume_occupy is pz_cs_occupy for p's message to or from peer posted at `at` with its
+ * overhead o: without a resume overhead, that; with one, p pays first what it owes for
+ * what it computed since its last message (nothing the next time), and the message
+ * waits for p's CPU even if it costs nothing itself, so that the messages of a call
+ * leave in their order. */
+int pz_cs_resume_init(struct pz_comsys *cs);
+void pz_cs_resume_free(struct pz_comsys *cs);
+void pz_cs_resume_enter(struct pz_comsys *cs, int p, double at);
+void pz_cs_resume_leave(struct pz_comsys *cs, int p, double at);
+double pz_cs_resume_occupy(struct pz_comsys *cs, int p, int peer, double at, double o);
 
 /* Collectives (comsys_coll.c): a part's messages completing, and its next round due;
  * freeing the agents and the communicators' schedules. */

@@ -116,11 +116,14 @@ int pz_comsys_enter(struct pz_comsys *cs, int proc, double at)
 {
     struct in_calls *g;
 
-    if (!cs->progress || proc < 0 || proc >= cs->nprocs)
+    if (proc < 0 || proc >= cs->nprocs)
         return -1;
-    g = &cs->progress[proc];
     if (at < cs->now)
         at = cs->now;
+    pz_cs_resume_enter(cs, proc, at);
+    if (!cs->progress)
+        return -1;
+    g = &cs->progress[proc];
     if (grow((void **)&g->spans, &g->cap, g->n + 1, sizeof(*g->spans)) != 0) {
         cs->failed = 1;
         return -1;
@@ -139,7 +142,10 @@ void pz_comsys_leave(struct pz_comsys *cs, int proc, int call, double at)
 {
     struct in_calls *g;
 
-    if (!cs->progress || proc < 0 || proc >= cs->nprocs || call < 0)
+    if (proc < 0 || proc >= cs->nprocs)
+        return;
+    pz_cs_resume_leave(cs, proc, at);
+    if (!cs->progress || call < 0)
         return;
     g = &cs->progress[proc];
     for (int i = g->n; i-- > 0;) {     /* the latest calls come last */

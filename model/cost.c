@@ -53,6 +53,15 @@ double pz_recv_overhead(const struct pz_machine *m, double bytes, int same_node)
     return o->recv + bytes * o->recv_per_byte;
 }
 
+double pz_resume_overhead(const struct pz_machine *m, double computed, int same_node)
+{
+    double full = same_node ? m->shm_resume_overhead : m->resume_overhead;
+
+    if (!(computed > 0))
+        return 0;
+    return computed >= m->resume_after ? full : full * computed / m->resume_after;
+}
+
 int pz_nodes_for(const struct pz_machine *m, int nprocs)
 {
     if (m->node_map) {

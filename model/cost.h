@@ -23,6 +23,12 @@ double pz_shm_time(const struct pz_machine *m, double bytes);
 double pz_send_overhead(const struct pz_machine *m, double bytes, int same_node);
 double pz_recv_overhead(const struct pz_machine *m, double bytes, int same_node);
 
+/* The CPU time a process spends besides on its first message after computing for
+ * `computed` seconds (MPI's and the kernel's code and data gone cold meanwhile): the
+ * resume overhead between nodes or, same_node, between processes of one node, in full
+ * from resume_after on, in proportion to computed / resume_after below it. */
+double pz_resume_overhead(const struct pz_machine *m, double computed, int same_node);
+
 /* The node of rank among nprocs processes: by the node map if there is one (ranks
  * beyond it wrap around: rank r is placed as rank r mod its size), else by
  * procs_per_node and placement. */

@@ -87,6 +87,11 @@ struct pz_machine {
     struct pz_overhead overhead;       /* of a message between nodes */
     struct pz_overhead shm_overhead;   /* of a message between processes of one node */
     double io_scale;           /* an MPI-IO call takes io_scale times its recorded time */
+    double resume_overhead;    /* s: a process's, on its first message after computing
+                                  for resume_after or longer (in proportion after a
+                                  shorter computation), between nodes */
+    double shm_resume_overhead;   /* s: the same between processes of one node */
+    double resume_after;       /* s: the computation after which it is paid in full */
 };
 
 /* The keys of a machine file, in the order pz_machine_write and pz_machine_write_json
@@ -106,6 +111,8 @@ enum pz_machine_key {
     PZ_KEY_SHM_RECV_OVERHEAD_PER_BYTE,
     /* written only when it is not its default, 1 */
     PZ_KEY_IO_SCALE,
+    /* written only when they are not 0 */
+    PZ_KEY_RESUME_OVERHEAD, PZ_KEY_SHM_RESUME_OVERHEAD, PZ_KEY_RESUME_AFTER,
     PZ_NKEYS
 };
 

@@ -75,6 +75,10 @@ const struct pz_key_def pz_machine_keys[PZ_NKEYS] = {
     [PZ_KEY_SHM_RECV_OVERHEAD_PER_BYTE] = { KEY_AT("shm_recv_overhead_per_byte",
                                                    shm_overhead.recv_per_byte, TIME) },
     [PZ_KEY_IO_SCALE] = { KEY(io_scale, FACTOR), .fallback = "1", .quiet = 1 },
+    [PZ_KEY_RESUME_OVERHEAD] = { KEY_AT("resume_overhead", resume_overhead, TIME) },
+    [PZ_KEY_SHM_RESUME_OVERHEAD] = { KEY_AT("shm_resume_overhead", shm_resume_overhead,
+                                            TIME) },
+    [PZ_KEY_RESUME_AFTER] = { KEY_AT("resume_after", resume_after, TIME) },
 };
 
 const char *pz_machine_key_name(enum pz_machine_key key)

@@ -70,6 +70,44 @@ void pz_cal_answer_overhead(char *buf, long bytes, int repetitions, double delay
     free(times);
 }
 
+/* Both ranks: `exchanges` iterations of (compute; exchange both ways with peer), after
+ * one untimed that puts both in step; the iterations' times less the computation into
+ * times, if not NULL. */
+static void compute_and_exchange(char *out, char *in, long bytes, int peer, int exchanges,
+                                 double compute, double *times)
+{
+    for (int i = -1; i < exchanges; i++) {
+        MPI_Request req[2];
+        MPI_Status status[2];   /* gcc 12 warns on MPI_STATUSES_IGNORE here */
+        double start = MPI_Wtime();
+
+        spin(compute);
+        MPI_Irecv(in, (int)bytes, MPI_BYTE, peer, PZ_CAL_TAG_PING, MPI_COMM_WORLD, &req[0]);
+        MPI_Isend(out, (int)bytes, MPI_BYTE, peer, PZ_CAL_TAG_PING, MPI_COMM_WORLD, &req[1]);
+        MPI_Waitall(2, req, status);
+        if (times && i >= 0)
+            times[i] = MPI_Wtime() - start - compute;
+    }
+}
+
+double pz_cal_lead_resume(char *out, char *in, long bytes, int exchanges, double compute)
+{
+    double *times = malloc((size_t)exchanges * sizeof(*times)), low;
+
+    pz_cal_order(PZ_CAL_RESUME, bytes, exchanges, (long)(compute * 1e9));
+    MPI_Barrier(MPI_COMM_WORLD);
+    compute_and_exchange(out, in, bytes, 1, exchanges, compute, times);
+    low = times ? pz_fit_quantile(times, exchanges, PZ_FIT_BATCH_QUANTILE) : 0;
+    free(times);
+    return low;
+}
+
+void pz_cal_answer_resume(char *buf, long bytes, int exchanges, double compute)
+{
+    MPI_Barrier(MPI_COMM_WORLD);
+    compute_and_exchange(buf, buf + bytes, bytes, 0, exchanges, compute, NULL);
+}
+
 /* A fixed amount of arithmetic: what a program computes between its sends.  The
  * volatile keeps the compiler from folding it. */
 static void work(long iterations)

@@ -18,6 +18,7 @@ enum pz_cal_order {
     PZ_CAL_OVERHEAD = -4,   /* bytes, repetitions, the receiver's delay */
     PZ_CAL_LOOP = -5,       /* bytes, messages */
     PZ_CAL_COLD = -6,       /* bytes, round trips; then the pool's size */
+    PZ_CAL_RESUME = -7,     /* bytes, exchanges, the computation before each */
 };
 
 /* Rank 0: sends rank 1 the order what with its arguments: a size, a count and a time
@@ -39,6 +40,13 @@ void pz_cal_answer_overhead(char *buf, long bytes, int repetitions, double delay
  * messages.  Rank 1 receives the messages with MPI_Recv. */
 double pz_cal_lead_loop(char *out, long bytes, int messages, int repetitions, double compute);
 void pz_cal_answer_loop(char *buf, long bytes, int messages);
+
+/* Both ranks, `exchanges` times: compute `compute` seconds without MPI calls, then
+ * exchange bytes both ways (MPI_Irecv, MPI_Isend, MPI_Waitall), as programs exchange
+ * halos between computations; rank 0 times each iteration alone and returns the
+ * PZ_FIT_BATCH_QUANTILE quantile of its time less the computation. */
+double pz_cal_lead_resume(char *out, char *in, long bytes, int exchanges, double compute);
+void pz_cal_answer_resume(char *buf, long bytes, int exchanges, double compute);
 
 /* Rank 0: the median half round trip of bytes over round_trips, each sending from and
  * receiving into buffers not used for pool bytes (each rank rotates among the buffers

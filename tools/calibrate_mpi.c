@@ -18,6 +18,7 @@
 #include "calibrate_fit.h"
 #include "calibrate_out.h"
 #include "calibrate_reduce.h"
+#include "calibrate_resume.h"
 #include "calibrate_segments.h"
 #include "long_options.h"
 #include "machine.h"
@@ -56,6 +57,16 @@
 #define MAX_POOL 1073741824.0
 #define QUICK_MAX_POOL 268435456.0
 #define MAX_OVERHEAD_SIZES 32
+/* The resume overhead: the computations before the exchanges (the first none), the
+ * size exchanged, the exchanges timed per computation and pass (with --quick:
+ * QUICK_...), and the passes over the computations. */
+static const double resume_computations[] = { 0, 10e-6, 25e-6, 50e-6, 100e-6, 200e-6,
+                                              400e-6 };
+#define RESUME_COMPUTATIONS ((int)(sizeof(resume_computations) / sizeof(double)))
+#define RESUME_BYTES 1024
+#define RESUME_EXCHANGES 41
+#define QUICK_RESUME_EXCHANGES 11
+#define RESUME_PASSES 3
 
 struct options {
     const char *output, *name;
@@ -325,6 +336,10 @@ static void answer(char *buf, long biggest, int count)
             pz_cal_answer_loop(buf, msg[1], (int)msg[2]);
             continue;
         }
+        if (msg[0] == PZ_CAL_RESUME) {
+            pz_cal_answer_resume(buf, msg[1], (int)msg[2], msg[3] * 1e-9);
+            continue;
+        }
         if (msg[0] == PZ_CAL_COLD) {
             pz_cal_answer_cold(msg[1], (int)msg[2]);
             continue;
@@ -564,6 +579,26 @@ static int measure_overheads(const struct options *o, const struct pz_pingpong *
     return k;
 }
 
+/* Rank 0: the exchanges after each computation of resume_computations, in
+ * RESUME_PASSES passes over them (a load lasting a while disturbs one pass), into run;
+ * extra holds RESUME_PASSES x RESUME_COMPUTATIONS times. */
+static void measure_resume(const struct options *o, struct pz_calibration_run *run, char *out,
+                           char *in, double *extra)
+{
+    int exchanges = o->quick ? QUICK_RESUME_EXCHANGES : RESUME_EXCHANGES;
+    long bytes = o->max_size < RESUME_BYTES ? (long)o->max_size : RESUME_BYTES;
+
+    for (int p = 0; p < RESUME_PASSES; p++)
+        for (int i = 0; i < RESUME_COMPUTATIONS; i++)
+            extra[p * RESUME_COMPUTATIONS + i] =
+                pz_cal_lead_resume(out, in, bytes, exchanges, resume_computations[i]);
+    run->resume_bytes = (double)bytes;
+    run->resume_computed = resume_computations;
+    run->resume_extra = extra;
+    run->nresume = RESUME_COMPUTATIONS;
+    run->resume_passes = RESUME_PASSES;
+}
+
 /* Rank 0: the cold ping-pong at the powers of four from 1 MiB (256 KiB with --quick) up
  * and the largest size.  Returns how many sizes were measured. */
 static int measure_cold(const struct options *o, struct pz_calibration_run *run,
@@ -655,6 +690,7 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     static struct pz_pingpong segment_points[MAX_SIZES];
     static struct pz_transfer_fit transfer;
     static struct pz_duplex_fit duplex;
+    static struct pz_resume_fit resume;
     struct pz_fit fit;
     struct pz_machine m, back;
     char err[512];
@@ -682,11 +718,19 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     if (duplex.points > 0)
         m.duplex_factor = duplex.factor;
     run->duplex = &duplex;
+    if (run->nresume > 0) {
+        pz_fit_resume(run->resume_computed, run->resume_extra, run->nresume,
+                      run->resume_passes, &resume);
+        run->resume = &resume;
+        pz_resume_to_machine(&resume, run->same_node, &m);
+    }
     pz_cal_print_table(stdout, run, &fit);
     printf("\n");
     pz_cal_print_exchanges(stdout, run);
     printf("\n");
     pz_cal_print_overheads(stdout, run);
+    printf("\n");
+    pz_cal_print_resume(stdout, run);
     printf("\n");
     pz_cal_print_cold(stdout, run);
     printf("\n");
@@ -725,6 +769,7 @@ static int lead(const struct options *o, struct pz_calibration_run *run, FILE *f
     static struct pz_pingpong points[MAX_SIZES], exchange_points[MAX_SIZES];
     static struct pz_pingpong send[MAX_OVERHEAD_SIZES], recv[MAX_OVERHEAD_SIZES],
         loop[MAX_OVERHEAD_SIZES], cold[MAX_SIZES];
+    static double resume_extra[RESUME_PASSES * RESUME_COMPUTATIONS];
     static long roundtrips[MAX_SIZES];
     long biggest = (long)o->max_size;
     char *out = malloc((size_t)biggest), *in = malloc((size_t)biggest), name[32];
@@ -751,6 +796,7 @@ static int lead(const struct options *o, struct pz_calibration_run *run, FILE *f
     run->send_times = send;
     run->recv_times = recv;
     run->loop_times = loop;
+    measure_resume(o, run, out, in, resume_extra);
     free(in);
     in = NULL;
     run->ncold = measure_cold(o, run, cold);

@@ -22,6 +22,9 @@ const char *pz_cal_size(char *buf, size_t len, double bytes)
     return buf;
 }
 
+/* The most passes pz_cal_print_resume shows. */
+#define MAX_RESUME_PASSES 16
+
 /* A time for people: "12.3 us". */
 static const char *human_time(char *buf, size_t len, double s)
 {
@@ -505,6 +508,25 @@ static const char *note_segments(struct notes *n, enum pz_machine_key key)
     return n->buf;
 }
 
+/* Where the resume overhead comes from. */
+static const char *note_resume(struct notes *n)
+{
+    const struct pz_resume_fit *f = n->run->resume;
+    char a[32], b[32], c[32];
+
+    snprintf(n->buf, sizeof(n->buf),
+             "resume_overhead, resume_after: both ranks computed, then exchanged %s both\n"
+             "ways; the exchange took %s (+- %s over %d passes) longer after computing\n"
+             "%.0f us or more than after computing nothing, the median over %d computations;\n"
+             "resume_after, where a ramp from 0 to it fits the shorter computations best%s",
+             pz_cal_size(a, sizeof(a), n->run->resume_bytes),
+             human_time(b, sizeof(b), f->overhead), human_time(c, sizeof(c), f->spread),
+             n->run->resume_passes, PZ_RESUME_PLATEAU * 1e6, f->points,
+             n->run->same_node ? "\n(both ranks ran on one node: shm_resume_overhead the same)"
+                               : "");
+    return n->buf;
+}
+
 static const char *note(enum pz_machine_key key, void *arg)
 {
     struct notes *n = arg;
@@ -560,6 +582,8 @@ static const char *note(enum pz_machine_key key, void *arg)
     case PZ_KEY_SHM_RECV_OVERHEAD:
     case PZ_KEY_SHM_RECV_OVERHEAD_PER_BYTE:
         return n->run->transfer ? note_overhead(n, key) : NULL;
+    case PZ_KEY_RESUME_OVERHEAD:
+        return n->run->resume && n->run->resume->overhead > 0 ? note_resume(n) : NULL;
     default:
         return NULL;
     }
@@ -641,6 +665,34 @@ void pz_cal_print_cold(FILE *out, const struct pz_calibration_run *run)
     fprintf(out, "(cold: each rank rotating among buffers of a %s pool; the cache is %s)\n",
             pz_cal_size(a, sizeof(a), run->cold_pool),
             run->cache_size > 0 ? pz_cal_size(b, sizeof(b), run->cache_size) : "unknown");
+}
+
+void pz_cal_print_resume(FILE *out, const struct pz_calibration_run *run)
+{
+    const struct pz_resume_fit *f = run->resume;
+    int n = run->nresume, passes = run->resume_passes;
+    char a[32], b[32], c[32], d[32];
+
+    if (n == 0 || !f || passes > MAX_RESUME_PASSES)
+        return;
+    fprintf(out, "%14s   %s\n", "computed (us)",
+            "exchange of each pass (us), and their median beyond the first row's");
+    for (int i = 0; i < n; i++) {
+        double beyond[MAX_RESUME_PASSES];
+
+        fprintf(out, "%14.0f  ", run->resume_computed[i] * 1e6);
+        for (int p = 0; p < passes; p++) {
+            fprintf(out, " %9.3f", run->resume_extra[p * n + i] * 1e6);
+            beyond[p] = run->resume_extra[p * n + i] - run->resume_extra[p * n];
+        }
+        fprintf(out, "   %+9.3f\n", pz_fit_median(beyond, passes) * 1e6);
+    }
+    fprintf(out, "resume: %s +- %s, in full after %s of computation (%s both ways after "
+                 "computing, beyond the same after none: the median over the %d computations "
+                 "from %.0f us)\n",
+            human_time(a, sizeof(a), f->overhead), human_time(b, sizeof(b), f->spread),
+            human_time(c, sizeof(c), f->after), pz_cal_size(d, sizeof(d), run->resume_bytes),
+            f->points, PZ_RESUME_PLATEAU * 1e6);
 }
 
 void pz_cal_print_segments(FILE *out, const struct pz_calibration_run *run)

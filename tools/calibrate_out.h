@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "calibrate_fit.h"
+#include "calibrate_resume.h"
 #include "calibrate_segments.h"
 #include "machine.h"
 
@@ -49,6 +50,14 @@ struct pz_calibration_run {
     /* MPI_SUM on reduce_bytes of doubles took reduce_time seconds (calibrate_reduce.h);
        reduce_time <= 0: not measured */
     double reduce_bytes, reduce_time;
+    /* both ranks computed resume_computed[i] seconds, then exchanged resume_bytes both
+     * ways: resume_extra[p * nresume + i] is pass p's exchange time (the
+     * PZ_FIT_BATCH_QUANTILE quantile of the iterations less the computation); nresume =
+     * 0: not measured.  resume: the fit (NULL: not fitted) */
+    const double *resume_computed, *resume_extra;
+    int nresume, resume_passes;
+    double resume_bytes;
+    const struct pz_resume_fit *resume;
 };
 
 /* How many buffers of a message's size a ping-pong keeps in one cache: 2 per rank (send
@@ -92,6 +101,11 @@ void pz_cal_print_overheads(FILE *out, const struct pz_calibration_run *run);
 
 /* The cold ping-pong: size, warm and cold times, their ratio, which the segments use. */
 void pz_cal_print_cold(FILE *out, const struct pz_calibration_run *run);
+
+/* The exchanges after computing, per computation: the passes' times and their median
+ * beyond the time after computing nothing; then the resume overhead fitted, with its
+ * error.  Nothing when not measured. */
+void pz_cal_print_resume(FILE *out, const struct pz_calibration_run *run);
 
 /* The segments: the criterion of each number of segments tried, the segments chosen
  * with their errors against the cost model alone. */

@@ -11,6 +11,7 @@
 
 #include "calibrate_fit.h"
 #include "calibrate_out.h"
+#include "calibrate_resume.h"
 #include "calibrate_segments.h"
 #include "cost.h"
 #include "machine.h"
@@ -1114,4 +1115,53 @@ Test(cold, the_cold_times_replace_the_warm_ones_beyond_the_cache)
     run.cold_pool = 1048576;   /* a pool no larger than the cache: not cold for sure */
     pz_cal_segment_points(&run, p);
     cr_assert_eq(p[3].time, 80e-6);
+}
+
+/* The resume overhead from three passes over computations of 0, 25, 50, 100 and 200 us
+ * (exchange times in us): pass 0 {4, 5, 6, 8, 8}, pass 1 {5, 6, 7, 9, 10}, pass 2
+ * {4, 4.5, 6, 8.5, 7.5}.  Beyond each pass's first: {0, 1, 2, 4, 4}, {0, 1, 2, 4, 5},
+ * {0, 0.5, 2, 4.5, 3.5}; over the computations from 100 us, the passes' medians are 4,
+ * 4.5 and 4: the overhead is their median, 4 us, the spread (4.5 - 4) / 2 = 0.25 us.
+ * The passes' median beyond is {1, 2, 4, 4} at 25..200 us; a ramp to 4 us ending at 25
+ * us errs by 3^2 + 2^2 = 13, at 50 us by 1 + 2^2 = 5, at 100 us by 0, at 200 us by
+ * 0.5^2 + 1 + 2^2 = 5.25: it ends at 100 us. */
+Test(calibrate, the_resume_overhead_is_fitted_from_the_passes)
+{
+    const double computed[] = { 0, 25e-6, 50e-6, 100e-6, 200e-6 };
+    const double extra[] = { 4e-6, 5e-6, 6e-6, 8e-6, 8e-6,   5e-6, 6e-6, 7e-6, 9e-6, 10e-6,
+                             4e-6, 4.5e-6, 6e-6, 8.5e-6, 7.5e-6 };
+    struct pz_resume_fit f;
+    struct pz_machine m;
+
+    pz_fit_resume(computed, extra, 5, 3, &f);
+    cr_assert_float_eq(f.overhead, 4e-6, 1e-12);
+    cr_assert_float_eq(f.spread, 0.25e-6, 1e-12);
+    cr_assert_float_eq(f.after, 100e-6, 1e-12);
+    cr_assert_eq(f.points, 2);
+    pz_machine_defaults(&m);
+    pz_resume_to_machine(&f, 0, &m);
+    cr_assert_float_eq(m.resume_overhead, 4e-6, 1e-12);
+    cr_assert_eq(m.shm_resume_overhead, 0, "two nodes: the shm_ key stays");
+    pz_resume_to_machine(&f, 1, &m);
+    cr_assert_float_eq(m.shm_resume_overhead, 4e-6, 1e-12);
+}
+
+/* Exchanges no slower after computing: no overhead (0, not negative), nothing written;
+ * no computation of 100 us or more: nothing measured. */
+Test(calibrate, no_resume_overhead_when_computing_costs_nothing)
+{
+    const double computed[] = { 0, 50e-6, 100e-6 };
+    const double faster[] = { 5e-6, 4e-6, 4.5e-6 };
+    struct pz_resume_fit f;
+    struct pz_machine m;
+
+    pz_fit_resume(computed, faster, 3, 1, &f);
+    cr_assert_eq(f.overhead, 0);
+    cr_assert_eq(f.after, 0);
+    pz_machine_defaults(&m);
+    pz_resume_to_machine(&f, 1, &m);
+    cr_assert_eq(m.resume_overhead, 0);
+    pz_fit_resume(computed, faster, 2, 1, &f);
+    cr_assert_eq(f.points, 0);
+    cr_assert_eq(f.overhead, 0);
 }

@@ -555,3 +555,161 @@ Test(comsys, a_collectives_messages_pay_the_overheads)
     done_at(b, US(270), "the leaf");
     pz_comsys_free(cs);
 }
+
+/* --- the resume overhead
+ *
+ * 5 us in full after computing resume_after = 100 us or more, between nodes; 1 us
+ * between processes of one node; no other overhead.  A process computes between the
+ * calls it is said to leave and enter. */
+static void setup_resume(int procs_per_node)
+{
+    setup(procs_per_node);
+    m.resume_overhead = 5e-6;
+    m.shm_resume_overhead = 1e-6;
+    m.resume_after = 100e-6;
+    pz_comsys_free(cs);
+    cs = pz_comsys_new(&m, 4);
+    cr_assert(cs);
+}
+
+/* Process proc in an MPI call from `from` to `to`. */
+static void call(int proc, double from, double to)
+{
+    pz_comsys_leave(cs, proc, pz_comsys_enter(cs, proc, from), to);
+}
+
+/* Process 0 leaves a call at 0 and computes 200 us, beyond resume_after: its send of
+ * 1000 B at 200 us pays the 5 us in full and leaves at 205 us, arriving at 205 + 130 =
+ * 335 us.  Its second send, in the same call, owes nothing, but on a machine with a
+ * resume overhead a message waits for its process's CPU even without an overhead of
+ * its own: it leaves after the first, at 205 us, and arrives after it on the link, at
+ * 335 + 130 = 465 us. */
+Test(comsys, a_send_after_computing_pays_the_resume_overhead)
+{
+    int r1, r2;
+
+    setup_resume(1);
+    call(0, 0, 0);
+    r1 = pz_comsys_recv(cs, 1, 0, 7, 0, 0);
+    r2 = pz_comsys_recv(cs, 1, 0, 8, 0, 0);
+    pz_comsys_enter(cs, 0, US(200));
+    pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, US(200));
+    cr_assert_float_eq(pz_comsys_cpu_free(cs, 0), US(205), EPS);
+    pz_comsys_send(cs, 0, 1, 8, 0, 1000, PZ_SEND_STANDARD, US(200));
+    cr_assert_float_eq(pz_comsys_cpu_free(cs, 0), US(205), EPS, "owed once");
+    done_at(r1, US(335), "the first message");
+    done_at(r2, US(465), "the second message");
+    pz_comsys_free(cs);
+}
+
+/* 40 us of computation, under resume_after, pay in proportion: 5 x 40 / 100 = 2 us, so
+ * the send at 40 us leaves at 42 us and arrives at 172 us. */
+Test(comsys, a_shorter_computation_pays_in_proportion)
+{
+    int r;
+
+    setup_resume(1);
+    call(0, 0, 0);
+    r = pz_comsys_recv(cs, 1, 0, 7, 0, 0);
+    pz_comsys_enter(cs, 0, US(40));
+    pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, US(40));
+    done_at(r, US(172), "receive");
+    pz_comsys_free(cs);
+}
+
+/* Two stretches out of MPI with a call between them and no message add up: 30 us (0 to
+ * 30) and 30 us (40 to 70) owe 5 x 60 / 100 = 3 us at the receive posted at 70 us. */
+Test(comsys, stretches_out_of_mpi_add_up)
+{
+    setup_resume(1);
+    call(1, 0, 0);
+    call(1, US(30), US(40));
+    pz_comsys_enter(cs, 1, US(70));
+    pz_comsys_recv(cs, 1, 0, 9, 0, US(70));
+    cr_assert_float_eq(pz_comsys_cpu_free(cs, 1), US(73), EPS);
+    pz_comsys_free(cs);
+}
+
+/* The receiver computed 300 us: its receive posted at 300 us pays 5 us then; the
+ * message, sent at 0 by a process never said to compute (nothing owed), has arrived at
+ * 130 us, and the receiver has it once its CPU is free, at 305 us (the engine keeps
+ * the call until then).  With a receiver's overhead of 20 us, that follows: 325 us. */
+Test(comsys, a_receive_after_computing_pays_the_resume_overhead)
+{
+    int r;
+    double taken;
+
+    setup_resume(1);
+    m.overhead.recv = 20e-6;
+    pz_comsys_free(cs);
+    cs = pz_comsys_new(&m, 4);
+    call(1, 0, 0);
+    pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+    cr_assert_float_eq(pz_comsys_cpu_free(cs, 0), 0, EPS, "never said to compute");
+    pz_comsys_enter(cs, 1, US(300));
+    r = pz_comsys_recv(cs, 1, 0, 7, 0, US(300));
+    cr_assert_float_eq(pz_comsys_cpu_free(cs, 1), US(305), EPS);
+    done_at(r, US(300), "the data had arrived");
+    taken = pz_comsys_deliver(cs, r, US(300));
+    cr_assert_float_eq(taken, US(325), EPS);
+    pz_comsys_free(cs);
+}
+
+/* Processes 0 and 1 on one node pay the shm_ resume overhead, 1 us: a send at 200 us
+ * leaves at 201 us and arrives 1.2 us later (shm: 1 us + 1000 B / 5 GB/s), at 202.2 us. */
+Test(comsys, one_node_pays_its_own_resume_overhead)
+{
+    int r;
+
+    setup_resume(2);
+    call(0, 0, 0);
+    r = pz_comsys_recv(cs, 1, 0, 7, 0, 0);
+    pz_comsys_enter(cs, 0, US(200));
+    pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, US(200));
+    done_at(r, US(202.2), "receive");
+    pz_comsys_free(cs);
+}
+
+/* A barrier of two (one empty message each way) entered at 100 us by both processes,
+ * each after computing 100 us: each token leaves after the 5 us owed, at 105 us, and
+ * arrives at 155 us; both complete then.  On a bus the two tokens share the one
+ * medium: process 0's, posted first, arrives at 155 us and completes process 1; process
+ * 1's waits for the medium and arrives at 155 + 50 = 205 us, completing process 0. */
+Test(comsys, a_collectives_first_message_pays_the_resume_overhead)
+{
+    struct pz_coll barrier = { .op = PZ_COLL_BARRIER, .size = 2 };
+    int procs[] = { 0, 1 }, comm, a, b;
+
+    for (int bus = 0; bus <= 1; bus++) {
+        setup_resume(1);
+        if (bus) {
+            m.network = PZ_NET_BUS;
+            pz_comsys_free(cs);
+            cs = pz_comsys_new(&m, 4);
+        }
+        comm = pz_comsys_comm(cs, 2, procs);
+        call(0, 0, 0);
+        call(1, 0, 0);
+        pz_comsys_enter(cs, 0, US(100));
+        pz_comsys_enter(cs, 1, US(100));
+        barrier.me = 0;
+        a = pz_comsys_collective(cs, comm, &barrier, US(100));
+        barrier.me = 1;
+        b = pz_comsys_collective(cs, comm, &barrier, US(100));
+        done_at(a, US(bus ? 205 : 155), "process 0");
+        done_at(b, US(155), "process 1");
+        pz_comsys_free(cs);
+    }
+}
+
+/* Without a resume overhead (the default) computing costs nothing: the send at 200 us
+ * leaves at once. */
+Test(comsys, no_resume_overhead_by_default)
+{
+    setup(1);
+    call(0, 0, 0);
+    pz_comsys_enter(cs, 0, US(200));
+    pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, US(200));
+    cr_assert_float_eq(pz_comsys_cpu_free(cs, 0), 0, EPS);
+    pz_comsys_free(cs);
+}

@@ -756,3 +756,43 @@ Test(cost, segments_and_overheads)
     cr_assert_float_eq(pz_recv_overhead(&m, 1000, 1), 0.95e-6, EPS);
     cr_assert_float_eq(pz_send_overhead(&m, 0, 1), 0.5e-6, EPS);
 }
+
+/* The resume overhead: read in the units people write, written back only when set,
+ * and charged in full from resume_after on, in proportion below: 4 us after 50 us, 2 us
+ * after 25 us, 0.5 us between processes of one node after 80 us. */
+Test(machine, the_resume_overhead_is_read_written_and_charged)
+{
+    struct pz_machine m;
+    char err[512], *text = NULL;
+    size_t len = 0;
+    FILE *f;
+
+    pz_machine_defaults(&m);
+    cr_assert_eq(m.resume_overhead, 0, "none by default");
+    cr_assert_eq(pz_machine_load(write_file("resume_overhead = 4us\n"
+                                            "shm_resume_overhead = 0.5us\n"
+                                            "resume_after = 50us\n"),
+                                 &m, err, sizeof(err)),
+                 0, "%s", err);
+    unlink(path);
+    cr_assert_float_eq(m.resume_overhead, 4e-6, EPS);
+    cr_assert_float_eq(m.shm_resume_overhead, 0.5e-6, EPS);
+    cr_assert_float_eq(m.resume_after, 50e-6, EPS);
+    cr_assert_float_eq(pz_resume_overhead(&m, 50e-6, 0), 4e-6, EPS);
+    cr_assert_float_eq(pz_resume_overhead(&m, 1, 0), 4e-6, EPS);
+    cr_assert_float_eq(pz_resume_overhead(&m, 25e-6, 0), 2e-6, EPS);
+    cr_assert_float_eq(pz_resume_overhead(&m, 80e-6, 1), 0.5e-6, EPS);
+    cr_assert_float_eq(pz_resume_overhead(&m, 0, 0), 0, EPS, "computed nothing");
+    f = open_memstream(&text, &len);
+    cr_assert_eq(pz_machine_write(f, &m), 0);
+    fclose(f);
+    cr_assert_not_null(strstr(text, "\nresume_overhead = 4e-06 s\n"), "%s", text);
+    free(text);
+    text = NULL;
+    pz_machine_defaults(&m);
+    f = open_memstream(&text, &len);
+    cr_assert_eq(pz_machine_write(f, &m), 0);
+    fclose(f);
+    cr_assert_null(strstr(text, "resume"), "0: not written");
+    free(text);
+}
