@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "scale_program_int.h"
+#include "trace_calls.h"
 
 /* The first recorded place of node k or of a step of its body, for notes. */
 static void node_where(const struct pz_scale_program *m, uint32_t k, char *buf, size_t len)
@@ -32,12 +33,20 @@ static void node_where(const struct pz_scale_program *m, uint32_t k, char *buf, 
     snprintf(buf, len, "a step never made");
 }
 
-static void describe(const struct pz_scale_model *f, char *buf, size_t len)
+/* " per other member" after the formula of a size per other member of its
+ * communicator. */
+static const char *per_member_text(int per_peer)
+{
+    return per_peer ? " per other member" : "";
+}
+
+static void describe(const struct pz_scale_model *f, int per_peer, char *buf, size_t len)
 {
     char formula[96];
 
     pz_scale_model_format(f, formula, sizeof(formula));
-    snprintf(buf, len, "%s (largest error %.3g%%)", formula, f->max_error);
+    snprintf(buf, len, "%s%s (largest error %.3g%%)", formula, per_member_text(per_peer),
+             f->max_error);
 }
 
 /* Whether a form of P, alt, gives the whole values p as exactly as the grid's form f
@@ -53,49 +62,83 @@ static int also_of_p(const struct pz_scale_point *p, size_t n, const struct pz_s
     return 0;
 }
 
-/* Fits the whole values recorded per run (0 in has: not recorded) into out; a note says
- * what is wrong with them. */
-static int fit_whole(struct pz_scale_program *m, uint32_t k, const char *what,
-                     const uint64_t *lo, const uint64_t *hi, const uint8_t *has,
-                     const uint32_t *lo32, const uint32_t *hi32,
-                     const struct sp_grid_use *grid, struct pz_scale_model *out)
-{
-    struct pz_scale_point p[64] = {{.procs = 0}};
-    struct pz_scale_model alt;
-    size_t n = 0, differ = 0;
-    char where[256], model[128], other[96];
-    int rc, ambiguous;
+#define MAX_POINTS 64
 
-    for (size_t r = 0; r < m->nruns && n < 64; r++) {
-        if (has ? !has[r] : !hi32[r])
+/* The whole values recorded per run, the members of the communicator they were recorded
+ * on (0: unknown), and how many runs recorded different values at different processes. */
+struct whole_values {
+    struct pz_scale_point p[MAX_POINTS];
+    uint32_t members[MAX_POINTS];
+    size_t n, differ;
+};
+
+/* The sizes per other member of the communicator, v's values / (members - 1), into q:
+ * the runs where the communicator is the process alone, which move nothing, left out.
+ * How many, 0 when a value is no such multiple or a communicator is unknown. */
+static size_t per_other_member(const struct whole_values *v, struct pz_scale_point *q)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < v->n; i++) {
+        double others = v->members[i] ? v->members[i] - 1.0 : -1;
+
+        if (others < 0 || (others == 0 && v->p[i].time != 0) ||
+            (others > 0 && fmod(v->p[i].time, others) != 0))
+            return 0;
+        if (others == 0)
             continue;
-        p[n].procs = m->runs[r]->nprocs;
-        memcpy(p[n].dims, m->runs[r]->grid.dims, sizeof(p[n].dims));
-        p[n++].time = (double)(has ? hi[r] : hi32[r]);
-        differ += has ? lo[r] != hi[r] : lo32[r] != hi32[r];
+        q[n] = v->p[i];
+        q[n++].time = v->p[i].time / others;
     }
+    return n;
+}
+
+/* Fits v into out: the values, else (per_peer not NULL) the sizes per other member,
+ * which *per_peer then says; a note says what is wrong with them. */
+static int fit_whole(struct pz_scale_program *m, uint32_t k, const char *what,
+                     const struct whole_values *v, const struct sp_grid_use *grid,
+                     struct pz_scale_model *out, int *per_peer)
+{
+    struct pz_scale_point q[MAX_POINTS];
+    const struct pz_scale_point *p = v->p;
+    struct pz_scale_model alt, per;
+    size_t n = v->n, nq;
+    char where[256], model[160], other[128];
+    int rc, ambiguous, by_member = 0;
+
     rc = sp_fit(p, n, 1, grid, out);
+    /* one run of a communicator of several among more runs tells no form */
+    if (rc != 1 && per_peer && (nq = per_other_member(v, q)) > 0 && (nq > 1 || nq == n) &&
+        sp_fit(q, nq, 1, grid, &per) == 1) {
+        *out = per;
+        rc = by_member = 1;
+        p = q;
+        n = nq;
+    }
+    if (per_peer)
+        *per_peer = by_member;
     ambiguous = rc == 1 && also_of_p(p, n, out, &alt);
-    if (!n || (rc == 1 && !differ && !ambiguous && (n > 1 || m->nruns == 1)))
+    if (!v->n || (rc == 1 && !v->differ && !ambiguous && (v->n > 1 || m->nruns == 1)))
         return 0;
     node_where(m, k, where, sizeof(where));
-    describe(out, model, sizeof(model));
-    if (n == 1 && m->nruns > 1 &&
+    describe(out, by_member, model, sizeof(model));
+    if (v->n == 1 && m->nruns > 1 &&
         sp_note(m, "%s: the %s is recorded at %d processes only: kept constant", where,
-                what, p[0].procs) != 0)
+                what, v->p[0].procs) != 0)
         return -1;
-    if (differ && sp_note(m, "%s: the %s differs between processes of a recording: the "
-                          "largest is used, %s", where, what, model) != 0)
+    if (v->differ && sp_note(m, "%s: the %s differs between processes of a recording: the "
+                             "largest is used, %s", where, what, model) != 0)
         return -1;
-    if (rc != 1 && n > 1 && sp_note(m, "%s: the %s follows no exact form of P: %s", where, what,
-                           model) != 0)
+    if (rc != 1 && v->n > 1 && sp_note(m, "%s: the %s follows no exact form of P: %s", where,
+                                       what, model) != 0)
         return -1;
     if (ambiguous) {
         pz_scale_model_format(out, model, sizeof(model));
         pz_scale_model_format(&alt, other, sizeof(other));
-        if (sp_note(m, "%s: the %s is %s or %s on the recordings: the process grid's form is "
-                    "taken (recordings at more counts would tell)", where, what, model,
-                    other) != 0)
+        if (sp_note(m, "%s: the %s is %s%s or %s%s on the recordings: the process grid's "
+                    "form is taken (recordings at more counts would tell)", where, what,
+                    model, per_member_text(by_member), other,
+                    per_member_text(by_member)) != 0)
             return -1;
     }
     return 0;
@@ -113,47 +156,181 @@ static struct sp_grid_use grid_use(const struct pz_scale_program *m, const struc
     return (struct sp_grid_use){m->grid.ndims, first};
 }
 
+/* The trip counts recorded per run (count_max; count_min differs: a note). */
+static void loop_values(const struct pz_scale_program *m, const uint32_t *lo,
+                        const uint32_t *hi, struct whole_values *v)
+{
+    v->n = v->differ = 0;
+    for (size_t r = 0; r < m->nruns && v->n < MAX_POINTS; r++) {
+        if (!hi[r])
+            continue;
+        v->p[v->n] = (struct pz_scale_point){.procs = m->runs[r]->nprocs,
+                                             .time = (double)hi[r]};
+        memcpy(v->p[v->n].dims, m->runs[r]->grid.dims, sizeof(v->p[v->n].dims));
+        v->members[v->n++] = 0;
+        v->differ += lo[r] != hi[r];
+    }
+}
+
+/* The sizes recorded per run (has: recorded) of an event on communicators of class comm:
+ * take's, the largest or the smallest over the processes; compared with other's (NULL:
+ * not) for v->differ; with besides_root, only the runs where the communicator has
+ * members besides its root. */
+static void size_values(const struct pz_scale_program *m, const struct pz_scale_comm *comm,
+                        const uint64_t *take, const uint64_t *other, const uint8_t *has,
+                        int besides_root, struct whole_values *v)
+{
+    v->n = v->differ = 0;
+    for (size_t r = 0; r < m->nruns && v->n < MAX_POINTS; r++) {
+        const struct pz_scale_run *run = m->runs[r];
+        uint32_t members = sp_comm_members(comm, &run->grid, run->nprocs);
+
+        if (!has[r] || (besides_root && members < 2))
+            continue;
+        v->p[v->n] = (struct pz_scale_point){.procs = run->nprocs, .time = (double)take[r]};
+        memcpy(v->p[v->n].dims, run->grid.dims, sizeof(v->p[v->n].dims));
+        v->members[v->n++] = members;
+        v->differ += other && take[r] != other[r];
+    }
+}
+
+/* For a rooted collective e, whether its root moves the data out (Bcast, Scatter(v): 1)
+ * or in (Gather(v), Reduce: 0); -1 for the other events. */
+static int root_sends(const struct sp_event *e)
+{
+    enum pz_coll_op op;
+
+    if ((e->kind != PZ_REC_COLL_END && e->kind != PZ_REC_NBC_COMPLETE) ||
+        (e->peer.kind != PZ_SCALE_PEER_RANK && e->peer.kind != PZ_SCALE_PEER_LAST) ||
+        pz_call_coll_op(e->coll_op, &op) != 0)
+        return -1;
+    if (op == PZ_COLL_BCAST || op == PZ_COLL_SCATTER || op == PZ_COLL_SCATTERV)
+        return 1;
+    if (op == PZ_COLL_GATHER || op == PZ_COLL_GATHERV || op == PZ_COLL_REDUCE)
+        return 0;
+    return -1;
+}
+
+/* Whether the sizes of e may be fitted per other member of its communicator: the end of
+ * a collective. */
+static int collective_end(const struct sp_event *e)
+{
+    return e->kind == PZ_REC_COLL_END || e->kind == PZ_REC_NBC_COMPLETE;
+}
+
+/* Fits size w (SP_SENT or SP_RECEIVED, and its root's) of event e, gathered at index at
+ * of the stats, into z.  In a rooted collective one role moves the data each way, the
+ * root or its other members (docs/trace-format.md): it records the largest size and the
+ * other role the smallest, fitted apart, the others' over the runs that have others. */
+static int fit_size(struct pz_scale_program *m, uint32_t k, const struct sp_event *e,
+                    const struct sp_stats *st, size_t at, int w, const char *what,
+                    const struct sp_grid_use *grid, struct sp_sizes *z)
+{
+    const uint64_t *lo = (w == SP_SENT ? st->bytes_min : st->bytes2_min) + at;
+    const uint64_t *hi = (w == SP_SENT ? st->bytes_max : st->bytes2_max) + at;
+    const uint8_t *has = st->has_bytes + at;
+    int rooted = root_sends(e), root = w + SP_ROOT_SENT, root_moves = rooted == (w == SP_SENT);
+    int per_peer = 0, root_per_peer = 0, *per = collective_end(e) ? &per_peer : NULL;
+    struct whole_values v;
+    char root_what[96];
+
+    if (rooted < 0) {
+        size_values(m, &e->comm, hi, lo, has, 0, &v);
+        if (fit_whole(m, k, what, &v, grid, &z->of[w], per) != 0)
+            return -1;
+        z->of[root] = z->of[w];
+        root_per_peer = per_peer;
+    } else {
+        snprintf(root_what, sizeof(root_what), "%s at the root", what);
+        size_values(m, &e->comm, root_moves ? hi : lo, NULL, has, 0, &v);
+        if (fit_whole(m, k, root_what, &v, grid, &z->of[root], per) != 0)
+            return -1;
+        root_per_peer = per_peer;
+        size_values(m, &e->comm, root_moves ? lo : hi, NULL, has, 1, &v);
+        if (fit_whole(m, k, what, &v, grid, &z->of[w], per) != 0)
+            return -1;
+    }
+    z->per_peer |= (uint8_t)(per_peer << w | root_per_peer << root);
+    return 0;
+}
+
+/* Fits both sizes of event e (sent, received; whats their names for notes). */
+static int fit_sizes(struct pz_scale_program *m, uint32_t k, const struct sp_event *e,
+                     const struct sp_stats *st, size_t at, const char *const *whats,
+                     int completion, struct sp_sizes *z)
+{
+    const struct sp_grid_use grid = grid_use(m, e, completion);
+
+    z->per_peer = 0;
+    return fit_size(m, k, e, st, at, SP_SENT, whats[0], &grid, z) != 0 ||
+                   fit_size(m, k, e, st, at, SP_RECEIVED, whats[1], &grid, z) != 0
+               ? -1 : 0;
+}
+
 static int fit_loops_and_sizes(struct pz_scale_program *m, const struct sp_stats *st)
 {
+    static const char *const of_event[] = {"message size", "size received"};
+    static const char *const of_completion[] = {"size of a completion",
+                                                "size received by a completion"};
     const struct sp_grid_use counts = grid_use(m, NULL, 0);
+    struct whole_values v;
 
     for (uint32_t k = 0; k < m->nnodes; k++) {
         const struct sp_node *nd = &m->nodes[k];
         size_t at = (size_t)k * m->nruns;
 
         if (nd->kind == SP_LOOP) {
-            if (fit_whole(m, k, "trip count", NULL, NULL, NULL, st->count_min + at,
-                          st->count_max + at, &counts, &m->nodes[k].count) != 0)
+            loop_values(m, st->count_min + at, st->count_max + at, &v);
+            if (fit_whole(m, k, "trip count", &v, &counts, &m->nodes[k].count, NULL) != 0)
                 return -1;
             continue;
         }
         for (uint32_t i = 0; i < m->table.syms[nd->sym].n; i++) {
             struct sp_tevent *e = &m->events[nd->first_event + i];
-            size_t ev = (size_t)(nd->first_event + i) * m->nruns;
-            const struct sp_grid_use grid = grid_use(m, e->sig, 0);
 
-            if (fit_whole(m, k, "message size", st->bytes_min + ev, st->bytes_max + ev,
-                          st->has_bytes + ev, NULL, NULL, &grid, &e->bytes) != 0 ||
-                fit_whole(m, k, "size received", st->bytes2_min + ev, st->bytes2_max + ev,
-                          st->has_bytes + ev, NULL, NULL, &grid, &e->bytes2) != 0)
+            if (fit_sizes(m, k, e->sig, st, (size_t)(nd->first_event + i) * m->nruns,
+                          of_event, 0, &e->sizes) != 0)
                 return -1;
         }
     }
     for (uint32_t i = 0; i < m->nslots; i++) {
         struct sp_done *d = &m->done[i];
-        size_t ev = ((size_t)m->nevents + i) * m->nruns;
-        const struct sp_grid_use grid = grid_use(m, &d->sig, 1);
 
         if (d->node != SP_NONE &&
-            (fit_whole(m, d->node, "size of a completion", st->bytes_min + ev,
-                       st->bytes_max + ev, st->has_bytes + ev, NULL, NULL, &grid,
-                       &d->bytes) != 0 ||
-             fit_whole(m, d->node, "size received by a completion", st->bytes2_min + ev,
-                       st->bytes2_max + ev, st->has_bytes + ev, NULL, NULL, &grid,
-                       &d->bytes2) != 0))
+            fit_sizes(m, d->node, &d->sig, st, ((size_t)m->nevents + i) * m->nruns,
+                      of_completion, 1, &d->sizes) != 0)
             return -1;
     }
     return 0;
+}
+
+uint32_t sp_comm_members(const struct pz_scale_comm *c, const struct pz_scale_grid *g,
+                         int nprocs)
+{
+    uint32_t n = 1;
+
+    switch (c->kind) {
+    case PZ_SCALE_COMM_WORLD:
+        return (uint32_t)nprocs;
+    case PZ_SCALE_COMM_SELF:
+        return 1;
+    case PZ_SCALE_COMM_SLICE:
+        for (int d = 0; d < g->ndims; d++)
+            if ((c->keep >> d) & 1)
+                n *= (uint32_t)g->dims[d];
+        return n;
+    default:
+        return 0;
+    }
+}
+
+void sp_sizes_at(const struct sp_sizes *z, int nprocs, uint32_t members, uint64_t *out)
+{
+    for (int w = 0; w < SP_NSIZES; w++) {
+        uint64_t v = (uint64_t)llround(pz_scale_model_at(&z->of[w], nprocs));
+
+        out[w] = (z->per_peer >> w) & 1 ? v * (members > 1 ? members - 1 : 0) : v;
+    }
 }
 
 /* The runs a class must exist in for its own fit. */

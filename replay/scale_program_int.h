@@ -162,6 +162,27 @@ struct sp_node {
     struct pz_scale_model count;   /* LOOP: trip count */
 };
 
+/* The sizes of an event (its bytes and bytes2) as functions of P.  A rooted collective
+ * moves its data out of the root or into it (docs/trace-format.md, "Bytes of
+ * collectives"): its root and its other members record different sizes, each fitted
+ * apart; every other event's are the same for both (the others').  A collective over
+ * the other members of a communicator of n processes records n - 1 times the block each
+ * of them gets: where no exact form gives the sizes recorded, one may give the size per
+ * other member (per_peer), which n - 1 multiplies back at any P. */
+enum sp_size_which { SP_SENT, SP_RECEIVED, SP_ROOT_SENT, SP_ROOT_RECEIVED, SP_NSIZES };
+struct sp_sizes {
+    struct pz_scale_model of[SP_NSIZES];
+    uint8_t per_peer;          /* bit w: of[w] is the size per other member */
+};
+
+/* The members of a communicator of class c in a run of nprocs processes in grid g (the
+ * world's, a slice's, 1 for the process alone); 0 when unknown. */
+uint32_t sp_comm_members(const struct pz_scale_comm *c, const struct pz_scale_grid *g,
+                         int nprocs);
+/* The sizes z at nprocs processes, on a communicator of `members` processes, into
+ * out[SP_NSIZES]. */
+void sp_sizes_at(const struct sp_sizes *z, int nprocs, uint32_t members, uint64_t *out);
+
 /* A template event: the signature's, its posting slot, the slot of the request it
  * completes, its sizes as functions of P. */
 struct sp_tevent {
@@ -169,7 +190,7 @@ struct sp_tevent {
     int32_t slot, completes;   /* -1: none */
     uint8_t guarded;           /* of a proc_null step: made where peers holds */
     struct sp_guard peers;     /* its peer (and its request's poster's) exist */
-    struct pz_scale_model bytes, bytes2;
+    struct sp_sizes sizes;
 };
 
 /* How the request of a posting slot ends when a call over many requests completes it:
@@ -179,7 +200,7 @@ struct sp_tevent {
 struct sp_done {
     uint32_t node;
     struct sp_event sig;
-    struct pz_scale_model bytes, bytes2;
+    struct sp_sizes sizes;
     uint8_t by_signature;
 };
 

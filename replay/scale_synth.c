@@ -55,7 +55,8 @@ struct pz_scale_synth {
     struct slice slices[1 << PZ_SCALE_MAX_DIMS];
     int nslices;
     uint64_t *counts;          /* [node], loops */
-    uint64_t *bytes, *bytes2;  /* [event], then [nevents + slot] the completions' */
+    uint64_t *sizes;           /* [event * SP_NSIZES + w], then the completions' at event
+                                  nevents + slot (sp_sizes_at) */
     double *gap;               /* [node * (nclasses + 1) + class], s */
     double *pred_gap;          /* [pred], s */
     double *after_gap;         /* [prev + 1], s */
@@ -208,8 +209,8 @@ static int values_at(struct pz_scale_synth *s)
     uint32_t cols = m->nclasses + 1;
 
     if (!(s->counts = calloc(m->nnodes ? m->nnodes : 1, sizeof(*s->counts))) ||
-        !(s->bytes = calloc((size_t)m->nevents + m->nslots + 1, sizeof(*s->bytes))) ||
-        !(s->bytes2 = calloc((size_t)m->nevents + m->nslots + 1, sizeof(*s->bytes2))) ||
+        !(s->sizes = calloc(((size_t)m->nevents + m->nslots + 1) * SP_NSIZES,
+                            sizeof(*s->sizes))) ||
         !(s->gap = calloc((m->nnodes ? m->nnodes : 1) * (size_t)cols, sizeof(*s->gap))) ||
         !(s->pred_gap = calloc(m->npreds ? m->npreds : 1, sizeof(*s->pred_gap))))
         return -1;
@@ -227,14 +228,14 @@ static int values_at(struct pz_scale_synth *s)
                 s->gap[(size_t)k * cols + c] =
                     pz_scale_model_at(&m->gap[(size_t)k * cols + c], s->nprocs);
     }
-    for (uint32_t i = 0; i < m->nevents; i++) {
-        s->bytes[i] = whole(&m->events[i].bytes, s->nprocs);
-        s->bytes2[i] = whole(&m->events[i].bytes2, s->nprocs);
-    }
-    for (uint32_t i = 0; i < m->nslots; i++) {
-        s->bytes[m->nevents + i] = whole(&m->done[i].bytes, s->nprocs);
-        s->bytes2[m->nevents + i] = whole(&m->done[i].bytes2, s->nprocs);
-    }
+    for (uint32_t i = 0; i < m->nevents; i++)
+        sp_sizes_at(&m->events[i].sizes, s->nprocs,
+                    sp_comm_members(&m->events[i].sig->comm, &s->g, s->nprocs),
+                    s->sizes + (size_t)i * SP_NSIZES);
+    for (uint32_t i = 0; i < m->nslots; i++)
+        sp_sizes_at(&m->done[i].sizes, s->nprocs,
+                    sp_comm_members(&m->done[i].sig.comm, &s->g, s->nprocs),
+                    s->sizes + ((size_t)m->nevents + i) * SP_NSIZES);
     return 0;
 }
 
@@ -361,13 +362,15 @@ static int64_t peer_of(struct pz_scale_cursor *c, const struct sp_event *e, uint
     return -1;
 }
 
-/* A record of signature e, its sizes the values at P of index ev (s->bytes). */
+/* A record of signature e, its sizes the values at P of index ev (s->sizes), the root's
+ * at the root of a collective. */
 static int emit_record(struct pz_scale_cursor *c, const struct sp_event *e, uint32_t ev,
                        uint64_t request, uint64_t at)
 {
     struct pz_rec rec;
     uint32_t size, rank;
     int64_t peer;
+    const uint64_t *sizes;
 
     blank(&rec, e->kind, at);
     rec.coll_op = e->coll_op;
@@ -379,8 +382,11 @@ static int emit_record(struct pz_scale_cursor *c, const struct sp_event *e, uint
         rec.peer = (uint32_t)peer;
         rec.tag = e->tag;
     }
-    rec.bytes = c->s->bytes[ev];
-    rec.bytes2 = c->s->bytes2[ev];
+    sizes = c->s->sizes + (size_t)ev * SP_NSIZES;
+    if (rec.peer == rank)      /* the root (another event's sizes are the same there) */
+        sizes += SP_ROOT_SENT;
+    rec.bytes = sizes[SP_SENT];
+    rec.bytes2 = sizes[SP_RECEIVED];
     rec.request = request;
     return emit(c, &rec);
 }
@@ -616,8 +622,7 @@ void pz_scale_synth_free(struct pz_scale_synth *s)
     free(s->members);
     free(s->names);
     free(s->counts);
-    free(s->bytes);
-    free(s->bytes2);
+    free(s->sizes);
     free(s->gap);
     free(s->pred_gap);
     free(s->after_gap);

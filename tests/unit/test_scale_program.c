@@ -8,6 +8,7 @@
  * and what cannot be extrapolated is noted. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <otf2/OTF2_Events.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1638,5 +1639,129 @@ Test(scale_program, a_periodic_dimension_never_longer_than_2_is_noted)
     for (i = 0; i < n && !strstr(pz_scale_program_note(r.m, i), "dimension 0 is periodic");)
         i++;
     cr_expect(i < n, "no note on dimension 0");
+    recorded_free(&r);
+}
+
+/* --- the sizes of collectives as the recorder counts them (docs/trace-format.md): an
+ * all-to-all the block to each other member, a rooted collective at the root and at the
+ * others apart */
+
+/* A collective of operation op (OTF2_CollectiveOp), as collective(). */
+static void collective_op(struct sr_run *b, int p, uint32_t region, double gap, uint16_t comm,
+                          struct sr_truth t, int root, uint8_t op, uint64_t sent,
+                          uint64_t received)
+{
+    collective(b, p, region, gap, comm, t, root, sent, received);
+    b->run.procs[p].events[b->run.procs[p].nevents - 1].coll_op = op;
+}
+
+/* The block to each other process of a fixed 1 MiB problem, 2^20 / P^2 bytes: a
+ * transpose of a 512 x 256 grid of doubles. */
+static uint64_t block_of(int nprocs)
+{
+    return (uint64_t)(1 << 20) / ((uint64_t)nprocs * (uint64_t)nprocs);
+}
+
+static void transpose_world(struct sr_run *b, int p, const int *c)
+{
+    int P = b->run.nprocs;
+    uint64_t bytes = block_of(P) * (uint64_t)(P - 1);
+
+    (void)c;
+    collective_op(b, p, SR_ALLTOALL, C / P, SR_WORLD, world(b, -1), -1,
+                  OTF2_COLLECTIVE_OP_ALLTOALL, bytes, bytes);
+}
+
+static void prog_transpose_world(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, transpose_world);
+}
+
+Test(scale_program, all_to_all_of_a_fixed_problem_moves_the_blocks_to_the_others)
+{
+    struct recorded r;
+    struct collected *c = check_program(1, NULL, prog_transpose_world, 64, &r);
+
+    /* recorded: 2^20 / 4 * 1 = 262144 at 2, 2^20 / 16 * 3 = 196608 at 4, 2^20 / 64 * 7 =
+     * 114688 at 8, which no exact form of P gives; per other process 262144, 65536 and
+     * 16384 = 2^20 / P^2.  At 64: 2^20 / 4096 = 256 to each of 63 others, 16128 sent
+     * and received by every process (record 3: the COLL_END of the first call) */
+    for (int p = 0; p < 64; p += 21) {
+        cr_expect_eq(c->recs[p][3].kind, PZ_REC_COLL_END);
+        cr_expect_eq(c->recs[p][3].bytes, 16128, "process %d: %llu bytes", p,
+                     (unsigned long long)c->recs[p][3].bytes);
+        cr_expect_eq(c->recs[p][3].bytes2, 16128);
+    }
+    collected_free(c);
+    recorded_free(&r);
+}
+
+static void transpose_columns(struct sr_run *b, int p, const int *c)
+{
+    int P = b->run.nprocs, rows = b->run.grid.dims[0], cols = b->run.grid.dims[1];
+    struct sr_truth col = {-1, c[1], rows, cols, -1};
+    uint64_t bytes = block_of(P) * (uint64_t)(rows - 1);
+
+    collective_op(b, p, SR_ALLTOALL, C / P, SR_COLUMN, col, -1, OTF2_COLLECTIVE_OP_ALLTOALL,
+                  bytes, bytes);
+}
+
+static void prog_transpose_columns(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, transpose_columns);
+}
+
+Test(scale_program, all_to_all_in_columns_moves_the_blocks_to_the_column)
+{
+    struct recorded r;
+    struct collected *c = check_program(2, NULL, prog_transpose_columns, 16, &r);
+
+    /* columns of 2 (2 x 1), 2 (2 x 2) and 4 (4 x 2) processes: 262144 * 1, 65536 * 1 and
+     * 16384 * 3 = 49152 recorded, 2^20 / P^2 to each other member.  At 16, 4 x 4: 4096
+     * to each of 3 others, 12288 */
+    for (int p = 0; p < 16; p += 5)
+        cr_expect_eq(c->recs[p][3].bytes, 12288, "process %d: %llu bytes", p,
+                     (unsigned long long)c->recs[p][3].bytes);
+    collected_free(c);
+    recorded_free(&r);
+}
+
+/* A reduction of 8 bytes and a broadcast of 16 to rank 0, counted as the recorder
+ * does: the root of the reduction receives 8 from each other process and sends none,
+ * the root of the broadcast sends 16 to each. */
+static void reduce_bcast_counted(struct sr_run *b, int p, const int *c)
+{
+    uint64_t others = (uint64_t)b->run.nprocs - 1;
+
+    (void)c;
+    collective_op(b, p, SR_REDUCE, C / b->run.nprocs, SR_WORLD, world(b, -1), 0,
+                  OTF2_COLLECTIVE_OP_REDUCE, p == 0 ? 0 : 8, p == 0 ? 8 * others : 0);
+    collective_op(b, p, SR_BCAST, 0, SR_WORLD, world(b, -1), 0, OTF2_COLLECTIVE_OP_BCAST,
+                  p == 0 ? 16 * others : 0, p == 0 ? 0 : 16);
+}
+
+static void prog_reduce_counted(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, reduce_bcast_counted);
+}
+
+Test(scale_program, rooted_collectives_move_the_root_s_bytes_at_the_root)
+{
+    struct recorded r;
+    struct collected *c = check_program(1, NULL, prog_reduce_counted, 16, &r);
+
+    /* at 16, records 3 and 7: the COLL_END of the reduction and of the broadcast.  The
+     * root: sends 0, receives 8 * 15 = 120; sends 16 * 15 = 240, receives 0.  Process
+     * 11: sends 8, receives 0; sends 0, receives 16 */
+    cr_expect(c->recs[0][3].bytes == 0 && c->recs[0][3].bytes2 == 120, "root: %llu, %llu",
+              (unsigned long long)c->recs[0][3].bytes,
+              (unsigned long long)c->recs[0][3].bytes2);
+    cr_expect(c->recs[0][7].bytes == 240 && c->recs[0][7].bytes2 == 0);
+    cr_expect(c->recs[11][3].bytes == 8 && c->recs[11][3].bytes2 == 0);
+    cr_expect(c->recs[11][7].bytes == 0 && c->recs[11][7].bytes2 == 16);
+    collected_free(c);
     recorded_free(&r);
 }
