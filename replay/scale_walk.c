@@ -208,8 +208,9 @@ static int membership_of(struct pz_scale_program *m, uint32_t *const *const *raw
     if (end < c->n) {
         sp_where(m, r, (uint32_t)p, (uint32_t)end, where, sizeof(where));
         step_phrase(&m->table, c->raw[end], what, sizeof(what));
-        snprintf(err, errlen, "%s: process %d, %s (%s): the steps cannot be merged "
-                 "with the other processes'", m->runs[r]->path, p, where, what);
+        snprintf(err, errlen, "recordings differ: %s: process %d, %s (%s): the steps "
+                 "cannot be merged with the other processes'", m->runs[r]->path, p, where,
+                 what);
         return -1;
     }
     keep_membership(c, made);
