@@ -1,7 +1,8 @@
 /* Walking every recorded process through the template (scale_program_int.h).  The
  * membership walk matches a process's steps leniently (a template step that is not the
- * next recorded one is missing there) to learn where each step is made, from which the
- * guards are chosen.  The checked walk then expects exactly the steps whose guards hold,
+ * next recorded one is missing there, unless the process made it before: then a loop
+ * stops repeating) to learn where each step is made, from which the guards are
+ * chosen.  The checked walk then expects exactly the steps whose guards hold,
  * a loop repeating while its body matches whole, and fails at the first difference
  * naming the recording, the process, the interval and the call; on its way it gathers
  * the trip counts, the sizes and the computations of each class of processes, and
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "scale_program_int.h"
 
 #define MAX_NESTED_INTERVALS 16
@@ -62,63 +64,181 @@ int sp_matches(const struct pz_scale_program *m, size_t run, uint32_t proc, uint
 
 /* --- membership */
 
+/* A process makes a template step in every pass through its place or in none: its
+ * guard is of the process's position, which does not change.  So an iteration of a
+ * loop that passes over a step the process has already made is no iteration (it is
+ * what follows the loop, starting like the body: a V-cycle's halo exchange after the
+ * smoothing loop's), and is undone: what it matched is matched further on. */
+struct made_here {
+    uint32_t node, first_pos;
+    uint8_t missing;
+};
+
 struct lenient {
     struct pz_scale_program *m;
     const uint32_t *raw;
     size_t n, run;
     uint32_t proc;
-    uint64_t **made;
+    uint32_t *first_pos;        /* [node]: the first step made as it, SP_NONE */
+    uint8_t *missing;           /* [node]: made without its peers' events */
+    struct made_here *undo;     /* the values before each change, to undo an iteration */
+    uint32_t nundo, capundo;
+    int passed_made;            /* the current iteration passed over a step made before */
+    int oom;
 };
+
+static void made_at(struct lenient *c, uint32_t k, size_t pos, int missing)
+{
+    if (c->first_pos[k] != SP_NONE && c->missing[k] >= missing)
+        return;
+    if (pz_grow((void **)&c->undo, &c->capundo, c->nundo, sizeof(*c->undo)) != 0) {
+        c->oom = 1;
+        return;
+    }
+    c->undo[c->nundo++] = (struct made_here){k, c->first_pos[k], c->missing[k]};
+    if (c->first_pos[k] == SP_NONE)
+        c->first_pos[k] = (uint32_t)pos;
+    c->missing[k] |= (uint8_t)missing;
+}
+
+static void undo_to(struct lenient *c, uint32_t mark)
+{
+    while (c->nundo > mark) {
+        const struct made_here *u = &c->undo[--c->nundo];
+
+        c->first_pos[u->node] = u->first_pos;
+        c->missing[u->node] = u->missing;
+    }
+}
+
+static size_t lenient(struct lenient *c, uint32_t a, uint32_t b, size_t pos);
+
+/* Repeats the body of loop node k from pos while an iteration matches something and
+ * passes over no step made before: the position after the last iteration. */
+static size_t lenient_loop(struct lenient *c, uint32_t k, size_t pos)
+{
+    int outer = c->passed_made;
+
+    for (;;) {
+        uint32_t mark = c->nundo;
+        size_t next;
+
+        c->passed_made = 0;
+        next = lenient(c, k + 1, c->m->nodes[k].end, pos);
+        if (next == pos || c->passed_made) {
+            undo_to(c, mark);
+            break;
+        }
+        pos = next;
+    }
+    c->passed_made = outer;
+    return pos;
+}
 
 static size_t lenient(struct lenient *c, uint32_t a, uint32_t b, size_t pos)
 {
-    struct sp_node *nodes = c->m->nodes;
+    const struct sp_node *nodes = c->m->nodes;
 
     for (uint32_t k = a; k < b;) {
         int missing;
 
         if (nodes[k].kind == SP_LOOP) {
-            size_t next;
-
-            while ((next = lenient(c, k + 1, nodes[k].end, pos)) != pos)
-                pos = next;
+            pos = lenient_loop(c, k, pos);
             k = nodes[k].end;
             continue;
         }
-        if (pos < c->n && sp_matches(c->m, c->run, c->proc, c->raw[pos], k, &missing)) {
-            size_t at = (size_t)k * c->m->nruns + c->run;
-
-            c->m->nodes[k].proc_null |= (uint8_t)missing;
-            c->made[at][c->proc / 64] |= (uint64_t)1 << (c->proc % 64);
-            if (c->m->first_proc[at] == SP_NONE) {
-                c->m->first_proc[at] = c->proc;
-                c->m->first_step[at] = (uint32_t)pos;
-            }
-            pos++;
-        }
+        if (pos < c->n && sp_matches(c->m, c->run, c->proc, c->raw[pos], k, &missing))
+            made_at(c, k, pos++, missing);
+        else if (c->first_pos[k] != SP_NONE)
+            c->passed_made = 1;
         k++;
     }
     return pos;
 }
 
+/* What the walk of process c->proc learned, into the model and made. */
+static void keep_membership(const struct lenient *c, uint64_t **made)
+{
+    struct pz_scale_program *m = c->m;
+
+    for (uint32_t k = 0; k < m->nnodes; k++) {
+        size_t at = (size_t)k * m->nruns + c->run;
+
+        if (c->first_pos[k] == SP_NONE)
+            continue;
+        m->nodes[k].proc_null |= c->missing[k];
+        made[at][c->proc / 64] |= (uint64_t)1 << (c->proc % 64);
+        if (m->first_proc[at] == SP_NONE) {
+            m->first_proc[at] = c->proc;
+            m->first_step[at] = c->first_pos[k];
+        }
+    }
+}
+
+/* A step's name for messages: an interval's beginning or end says which. */
+static void step_phrase(const struct sp_table *t, uint32_t sym, char *buf, size_t len)
+{
+    const char *name = sp_sym_name(t, sym);
+    uint8_t kind = sym < t->nsyms && t->syms[sym].kind == SP_STEP ? t->syms[sym].step_kind
+                                                                 : PZ_SCALE_CALL;
+
+    snprintf(buf, len, "%s%s", kind == PZ_SCALE_BEGIN ? "the beginning of "
+                               : kind == PZ_SCALE_END ? "the end of " : "", name);
+}
+
+static int membership_of(struct pz_scale_program *m, uint32_t *const *const *raw,
+                         uint64_t **made, struct lenient *c, size_t r, int p, char *err,
+                         size_t errlen)
+{
+    size_t end;
+    char where[160], what[320];
+
+    c->raw = raw[r][p];
+    c->n = m->runs[r]->procs[p].nsteps;
+    c->run = r;
+    c->proc = (uint32_t)p;
+    c->nundo = 0;
+    memset(c->first_pos, 0xff, m->nnodes * sizeof(*c->first_pos));
+    memset(c->missing, 0, m->nnodes);
+    end = lenient(c, 0, m->nnodes, 0);
+    if (c->oom) {
+        snprintf(err, errlen, "out of memory merging the recordings' processes");
+        return -1;
+    }
+    if (end < c->n) {
+        sp_where(m, r, (uint32_t)p, (uint32_t)end, where, sizeof(where));
+        step_phrase(&m->table, c->raw[end], what, sizeof(what));
+        snprintf(err, errlen, "recordings differ: %s: process %d, %s (%s): the steps "
+                 "cannot be merged with the other processes'", m->runs[r]->path, p, where,
+                 what);
+        return -1;
+    }
+    keep_membership(c, made);
+    return 0;
+}
+
 int sp_walk_membership(struct pz_scale_program *m, uint32_t *const *const *raw,
                        uint64_t **made, char *err, size_t errlen)
 {
-    for (size_t r = 0; r < m->nruns; r++)
-        for (int p = 0; p < m->runs[r]->nprocs; p++) {
-            struct lenient c = {m, raw[r][p], m->runs[r]->procs[p].nsteps, r, (uint32_t)p, made};
-            size_t end = lenient(&c, 0, m->nnodes, 0);
-            char where[160];
+    size_t nodes = m->nnodes ? m->nnodes : 1;
+    struct lenient c = {.m = m, .first_pos = malloc(nodes * sizeof(uint32_t)),
+                        .missing = malloc(nodes)};
+    int rc = -1;
 
-            if (end < c.n) {
-                sp_where(m, r, (uint32_t)p, (uint32_t)end, where, sizeof(where));
-                snprintf(err, errlen, "%s: process %d, %s (%s): the steps cannot be merged "
-                         "with the other processes'", m->runs[r]->path, p, where,
-                         sp_sym_name(&m->table, c.raw[end]));
-                return -1;
-            }
-        }
-    return 0;
+    if (!c.first_pos || !c.missing) {
+        snprintf(err, errlen, "out of memory merging the recordings' processes");
+        goto out;
+    }
+    for (size_t r = 0; r < m->nruns; r++)
+        for (int p = 0; p < m->runs[r]->nprocs; p++)
+            if (membership_of(m, raw, made, &c, r, p, err, errlen) != 0)
+                goto out;
+    rc = 0;
+out:
+    free(c.first_pos);
+    free(c.missing);
+    free(c.undo);
+    return rc;
 }
 
 /* --- the checked walk */
@@ -140,6 +260,11 @@ struct strict {
     uint8_t flags[PZ_SCALE_MAX_DIMS];
     size_t fail_pos;
     uint32_t fail_node;
+    int stopped;                /* a loop stopped repeating at step stop_pos, its body's
+                                   iteration failing at stop_fail_pos (stop_fail_node):
+                                   the furthest such failure of loops stopped there */
+    size_t stop_pos, stop_fail_pos;
+    uint32_t stop_fail_node;
     double in_interval[64];     /* the process's computation per interval */
     uint32_t last;              /* the last step node made */
     int oom;
@@ -329,6 +454,19 @@ static void gather_count(struct strict *c, uint32_t k, uint32_t count)
         c->st->count_max[at] = count;
 }
 
+/* The loop that began an iteration at pos stopped because the iteration failed
+ * further on (fail_pos): kept to explain a mismatch at pos. */
+static void loop_stopped(struct strict *c, size_t pos)
+{
+    if (c->fail_pos <= pos ||
+        (c->stopped && c->stop_pos == pos && c->stop_fail_pos >= c->fail_pos))
+        return;
+    c->stopped = 1;
+    c->stop_pos = pos;
+    c->stop_fail_pos = c->fail_pos;
+    c->stop_fail_node = c->fail_node;
+}
+
 /* Matches nodes [a, b) from pos: the position after them, or -1 (fail_pos, fail_node
  * say where).  commit: gather the numbers. */
 static long strict(struct strict *c, uint32_t a, uint32_t b, size_t pos, int commit)
@@ -346,6 +484,8 @@ static long strict(struct strict *c, uint32_t a, uint32_t b, size_t pos, int com
                 pos = (size_t)next;
                 count++;
             }
+            if (next < 0)
+                loop_stopped(c, pos);
             if (commit)
                 gather_count(c, k, count);
             k = nodes[k].end;
@@ -369,23 +509,50 @@ static long strict(struct strict *c, uint32_t a, uint32_t b, size_t pos, int com
     return (long)pos;
 }
 
-/* The first difference: at fail_pos, or, when the template ended first, at end. */
+/* "X where the other processes and recordings make Y" for recorded step pos and
+ * node k (SP_NONE: the template's end). */
+static void difference(const struct strict *c, size_t pos, uint32_t k, char *buf,
+                       size_t len)
+{
+    const struct sp_table *t = &c->m->table;
+    char made[320], expected[320];
+
+    if (pos < c->n)
+        step_phrase(t, c->raw[pos], made, sizeof(made));
+    else
+        snprintf(made, sizeof(made), "the end");
+    if (k == SP_NONE)
+        snprintf(expected, sizeof(expected), "the end");
+    else
+        step_phrase(t, c->m->nodes[k].sym, expected, sizeof(expected));
+    snprintf(buf, len, "%s where the other processes and recordings make %s", made,
+             expected);
+}
+
+/* The first difference: at fail_pos, or, when the template ended first, at end; and
+ * when a loop stopped repeating there, why its next iteration did not match. */
 static void mismatch(struct strict *c, long end, char *err, size_t errlen)
 {
     const struct pz_scale_program *m = c->m;
     uint32_t p = (uint32_t)(c->proc - m->runs[c->run]->procs);
-    char where[160];
+    char where[160], what[720], inner_where[160], inner[720];
 
     if (end >= 0) {
         c->fail_pos = (size_t)end;
         c->fail_node = SP_NONE;
     }
     sp_where(m, c->run, p, (uint32_t)c->fail_pos, where, sizeof(where));
-    snprintf(err, errlen, "recordings differ: %s: process %u, %s: %s where the other "
-             "processes and recordings make %s", m->runs[c->run]->path, p, where,
-             c->fail_pos < c->n ? sp_sym_name(&m->table, c->raw[c->fail_pos]) : "the end",
-             c->fail_node == SP_NONE ? "the end"
-                                     : sp_sym_name(&m->table, m->nodes[c->fail_node].sym));
+    difference(c, c->fail_pos, c->fail_node, what, sizeof(what));
+    if (!c->stopped || c->stop_pos != c->fail_pos) {
+        snprintf(err, errlen, "recordings differ: %s: process %u, %s: %s",
+                 m->runs[c->run]->path, p, where, what);
+        return;
+    }
+    sp_where(m, c->run, p, (uint32_t)c->stop_fail_pos, inner_where, sizeof(inner_where));
+    difference(c, c->stop_fail_pos, c->stop_fail_node, inner, sizeof(inner));
+    snprintf(err, errlen, "recordings differ: %s: process %u, %s: %s, after a loop that "
+             "stops repeating there because its next iteration differs at %s: %s",
+             m->runs[c->run]->path, p, where, what, inner_where, inner);
 }
 
 static uint32_t class_of(const struct pz_scale_program *m, const struct pz_scale_run *run,

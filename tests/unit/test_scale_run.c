@@ -939,6 +939,100 @@ Test(scale_run, neighbours_along_a_periodic_dimension_are_told_by_a_recording_of
     free_halo3d(&h);
 }
 
+/* --- loops whose body begins as what follows them */
+
+/* A V-cycle of 2 levels on a chain of n processes (not periodic), recorded in top/NAME:
+ * per level a smoothing of 2 sweeps, each a halo exchange (a send of tag 1 to p + 1, a
+ * receive of tag 1 from p - 1, where they exist) then interval 3, and a restriction, a
+ * halo exchange then interval 4; after the levels interval 5.  Each call and each
+ * interval boundary 1 ms after the previous one. */
+static void record_vcycle(const char *name, int n)
+{
+    char dir[4200];
+    struct tb *b;
+    uint32_t smooth, restrict_, coarse;
+
+    snprintf(dir, sizeof(dir), "%s/%s", top, name);
+    cr_assert_not_null(b = tb_open(dir, n), "cannot open a trace in %s", dir);
+    smooth = tb_interval(b, 3, "mg.c", 70);
+    restrict_ = tb_interval(b, 4, "mg.c", 80);
+    coarse = tb_interval(b, 5, "mg.c", 90);
+    for (int p = 0; p < n; p++) {
+        uint64_t t = 0;
+
+        for (int level = 0; level < 2; level++)
+            for (int sweep = 0; sweep < 3; sweep++) {
+                uint32_t interval = sweep < 2 ? smooth : restrict_;
+
+                if (p + 1 < n)
+                    tb_send_call(b, p, "MPI_Send", t + MS(1), t + MS(2), TB_WORLD,
+                                 (uint32_t)p + 1, 1);
+                if (p > 0)
+                    tb_recv_call(b, p, "MPI_Recv", t + MS(3), t + MS(4), TB_WORLD,
+                                 (uint32_t)p - 1, 1);
+                tb_enter(b, p, t + MS(5), interval);
+                tb_leave(b, p, t + MS(6), interval);
+                t += MS(6);
+            }
+        tb_enter(b, p, t + MS(1), coarse);
+        tb_leave(b, p, t + MS(2), coarse);
+    }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+}
+
+/* Process proc's messages at nprocs: nsends sends to `to` and nrecvs receives from
+ * `from`, all of tag 1. */
+static void expect_vcycle(const struct pz_scale_program *m, int nprocs, int proc,
+                          int nsends, uint32_t to, int nrecvs, uint32_t from)
+{
+    struct peers_of k = synthesized_peers(m, nprocs, proc);
+
+    cr_expect_eq(k.nsends, nsends, "at %d, process %d makes %d sends, expected %d", nprocs,
+                 proc, k.nsends, nsends);
+    cr_expect_eq(k.nrecvs, nrecvs, "at %d, process %d makes %d receives, expected %d",
+                 nprocs, proc, k.nrecvs, nrecvs);
+    for (int i = 0; i < k.nsends; i++)
+        cr_expect(k.sends[i] == to && k.send_tags[i] == 1, "send %d of process %d: to %u "
+                  "with tag %u, expected %u with 1", i, proc, k.sends[i], k.send_tags[i], to);
+    for (int i = 0; i < k.nrecvs; i++)
+        cr_expect(k.recvs[i] == from && k.recv_tags[i] == 1, "receive %d of process %d: "
+                  "from %u with tag %u, expected %u with 1", i, proc, k.recvs[i],
+                  k.recv_tags[i], from);
+}
+
+/* With H the halo exchange, every process folds its steps into
+ * ((H I3) x 2, H I4) x 2, I5: the smoothing loop is followed by the restriction's H,
+ * which begins as its body does.  Walking a process through that template, a third
+ * smoothing iteration matched the restriction's H and passed over I3: the restriction's
+ * H was never made, its guard held nowhere, and the check failed at every process (the
+ * level loop not matching, the template expected interval 5 where the first exchange
+ * is).  A process makes a step in every iteration or in none, so that iteration is not
+ * one.  Recorded at 2, 3 and 4, synthesized at 6: per level 3 exchanges, 6 in all;
+ * process 2 sends 6 messages to 3 and receives 6 from 1, process 0 only sends, to 1,
+ * process 5 only receives, from 4. */
+Test(scale_run, a_loop_stops_where_its_body_would_pass_over_a_step_it_makes)
+{
+    struct pz_scale_run runs[3];
+    const struct pz_scale_run *list[3] = { &runs[0], &runs[1], &runs[2] };
+    struct pz_scale_program *m;
+
+    for (int i = 0; i < 3; i++) {
+        char name[16];
+
+        snprintf(name, sizeof(name), "v%d", i + 2);
+        record_vcycle(name, i + 2);
+        read_at(name, &runs[i]);
+    }
+    m = pz_scale_program_build(list, 3, 0, err, sizeof(err));
+    cr_assert_not_null(m, "%s", err);
+    expect_vcycle(m, 6, 2, 6, 3, 6, 1);
+    expect_vcycle(m, 6, 0, 6, 1, 0, 0);
+    expect_vcycle(m, 6, 5, 0, 0, 6, 4);
+    pz_scale_program_free(m);
+    for (int i = 0; i < 3; i++)
+        pz_scale_run_free(&runs[i]);
+}
+
 /* pz_scale_grid_balanced is MPI_Dims_create's layout: MPICH's own, for 1 to 1024
  * processes in 1 to 3 dimensions. */
 Test(scale_grid, balanced_is_mpich_dims_create)
