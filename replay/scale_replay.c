@@ -14,22 +14,29 @@ struct generator {
     struct pz_scale_cursor **cursors;   /* of each process, NULL before and after */
 };
 
+/* Steps made at each request for a process's records: its cursor, apart from every
+ * other process's, is fetched into the caches once for a block of them rather than once
+ * a step (at thousands of processes the replay's turns come back to a process after its
+ * state fell out of the caches). */
+#define STEPS_AT_ONCE 8
+
 static int more(void *ctx, int th, pz_trace_put_fn *put, void *sink, char *err, size_t errlen)
 {
     struct generator *g = ctx;
     struct pz_scale_cursor **c = &g->cursors[th];
-    int rc;
+    int rc = 1, made = 0;
 
     if (!*c && !(*c = pz_scale_cursor_new(g->s, th))) {
         snprintf(err, errlen, "out of memory synthesizing process %d", th);
         return -1;
     }
-    rc = pz_scale_cursor_next(*c, put, sink, err, errlen);
-    if (rc <= 0) {
+    while (made < STEPS_AT_ONCE && (rc = pz_scale_cursor_next(*c, put, sink, err, errlen)) > 0)
+        made++;
+    if (rc < 0 || made == 0) {   /* a cursor at its end says so again: freed then */
         pz_scale_cursor_free(*c);
         *c = NULL;
     }
-    return rc;
+    return rc < 0 ? -1 : made > 0;
 }
 
 /* The synthesized communicators as the reader of its archive would give them. */
