@@ -50,6 +50,9 @@ struct sp_sym {
                                   (MPI_Waitall, MPI_Testall): bit k set when it completes
                                   one with a record of kind k (sp_reduced's), so that a
                                   Waitall of receives and one of sends are two steps */
+    uint32_t variant;          /* STEP: which of the distinct sizes its process made the
+                                  call with, in the order they came (0: the first), when
+                                  the table tells sizes apart (sp_table.by_sizes) */
 };
 
 struct sp_table {
@@ -63,10 +66,15 @@ struct sp_table {
     uint32_t capindex;
     const char **names;        /* interned region names, open addressing */
     uint32_t capnames, nnames;
+    uint8_t by_sizes;          /* set before any step: a call made again with other sizes
+                                  at a process is another step (struct sp_sym.variant), so
+                                  that a loop over levels whose messages shrink is not
+                                  folded into one step of one size */
 };
 
 void sp_table_free(struct sp_table *t);
-/* The symbols of a process's steps, into *syms (allocated, p->nsteps).  0 or -1. */
+/* The symbols of a process's steps, into *syms (allocated, p->nsteps); their variants
+ * (struct sp_sym) counted at this process when t->by_sizes.  0 or -1. */
 int sp_table_steps(struct sp_table *t, const struct pz_scale_run *run,
                    const struct pz_scale_process *p, uint32_t **syms);
 /* The loop symbol of body[0..n-1] repeated count times; SP_NONE when memory runs out. */
