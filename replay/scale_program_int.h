@@ -337,6 +337,16 @@ int sp_note(struct pz_scale_program *m, const char *fmt, ...)
 int sp_walk_membership(struct pz_scale_program *m, uint32_t *const *const *raw,
                        uint64_t **made, char *err, size_t errlen);
 
+/* How the sizes of a template event changed at one process of a recording from one
+ * pass to the next (signatures alone telling calls apart, struct sp_table): the last
+ * sizes, of which process (+ 1, 0: none yet), and the first change seen, of the sent
+ * size (0) and of the received (1). */
+struct sp_change {
+    uint64_t last[2], from[2], to[2];
+    uint32_t last_proc;
+    uint8_t changed;           /* bit w: from[w] and to[w] are known */
+};
+
 /* What the checked walk gathers from every recording, by run r (of nruns): */
 struct sp_stats {
     double *gap;            /* [(node * nclasses + class) * nruns + r] sums, s */
@@ -347,6 +357,7 @@ struct sp_stats {
     uint64_t *bytes_min, *bytes_max, *bytes2_min, *bytes2_max;   /* [event * nruns + r],
                                           the completion of slot s at event nevents + s */
     uint8_t *has_bytes;                /* the same */
+    struct sp_change *change;          /* the same */
     double *duration;       /* [node * nruns + run], the sum */
     uint32_t *nduration;
     const char **intervals; /* distinct interval names, "" (the whole run) first */

@@ -1143,6 +1143,74 @@ Test(scale_run, each_level_of_a_loop_whose_messages_shrink_keeps_its_size)
         pz_scale_run_free(&runs[i]);
 }
 
+/* A chain of n processes, recorded in top/NAME, whose time steps i = 0 .. n + 1 each
+ * send 8 (i + 1) bytes to p + 1 and receive them from p - 1 (tag 1, where they exist):
+ * the sizes grow with the data, step by step, and the steps are more with more
+ * processes. */
+static void record_growing(const char *name, int n)
+{
+    char dir[4200];
+    struct tb *b;
+    uint32_t send, recv;
+
+    snprintf(dir, sizeof(dir), "%s/%s", top, name);
+    cr_assert_not_null(b = tb_open(dir, n), "cannot open a trace in %s", dir);
+    send = tb_mpi(b, "MPI_Send");
+    recv = tb_mpi(b, "MPI_Recv");
+    for (int p = 0; p < n; p++)
+        for (int i = 0; i < n + 2; i++) {
+            uint64_t t = (uint64_t)i * MS(4), bytes = 8 * (uint64_t)(i + 1);
+
+            if (p + 1 < n) {
+                tb_enter(b, p, t + MS(1), send);
+                tb_mpi_send(b, p, t + MS(1), TB_WORLD, (uint32_t)p + 1, 1, bytes);
+                tb_leave(b, p, t + MS(2), send);
+            }
+            if (p > 0) {
+                tb_enter(b, p, t + MS(3), recv);
+                tb_mpi_recv(b, p, t + MS(4), TB_WORLD, (uint32_t)p - 1, 1, bytes);
+                tb_leave(b, p, t + MS(4), recv);
+            }
+        }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+}
+
+/* Told apart by their sizes, the steps of the chain are 4, 5 and 6 different calls at
+ * 2, 3 and 4 processes, which no template of all three recordings makes: the calls are
+ * told apart by their signatures alone, one loop of n + 2 exchanges whose size is the
+ * largest, and a note says that it changes from one iteration to the next: at 2
+ * processes (the first recording), process 0 sends 8 bytes then 16. */
+Test(scale_run, a_size_changing_from_one_iteration_to_the_next_is_noted)
+{
+    static const char expected[] = "changes from one iteration of the loop around "
+                                   "MPI_Send";
+    static const char sizes[] = "(from 8 to 16 bytes at 2 processes): the largest is used";
+    struct pz_scale_run runs[3];
+    const struct pz_scale_run *list[3] = { &runs[0], &runs[1], &runs[2] };
+    struct pz_scale_program *m;
+    int found = 0;
+
+    for (int i = 0; i < 3; i++) {
+        char name[16];
+
+        snprintf(name, sizeof(name), "growing%d", i + 2);
+        record_growing(name, i + 2);
+        read_at(name, &runs[i]);
+    }
+    m = pz_scale_program_build(list, 3, 0, err, sizeof(err));
+    cr_assert_not_null(m, "%s", err);
+    for (size_t i = 0; i < pz_scale_program_nnotes(m); i++) {
+        const char *note = pz_scale_program_note(m, i);
+
+        cr_expect_null(strstr(note, "differs between processes"), "%s", note);
+        found += strstr(note, expected) && strstr(note, sizes);
+    }
+    cr_expect_gt(found, 0, "no note says that the size changes between iterations");
+    pz_scale_program_free(m);
+    for (int i = 0; i < 3; i++)
+        pz_scale_run_free(&runs[i]);
+}
+
 /* pz_scale_grid_balanced is MPI_Dims_create's layout: MPICH's own, for 1 to 1024
  * processes in 1 to 3 dimensions. */
 Test(scale_grid, balanced_is_mpich_dims_create)
