@@ -65,11 +65,15 @@ static int also_of_p(const struct pz_scale_point *p, size_t n, const struct pz_s
 #define MAX_POINTS 64
 
 /* The whole values recorded per run, the members of the communicator they were recorded
- * on (0: unknown), and how many runs recorded different values at different processes. */
+ * on (0: unknown), how many runs recorded different values at different processes or
+ * passes, and the first change from one pass to the next at a process (change_procs: the
+ * processes of its recording, 0: none seen). */
 struct whole_values {
     struct pz_scale_point p[MAX_POINTS];
     uint32_t members[MAX_POINTS];
     size_t n, differ;
+    uint64_t change_from, change_to;
+    int change_procs;
 };
 
 /* The sizes per other member of the communicator, v's values / (members - 1), into q:
@@ -93,6 +97,17 @@ static size_t per_other_member(const struct whole_values *v, struct pz_scale_poi
     return n;
 }
 
+/* The innermost loop node around node k, SP_NONE: none. */
+static uint32_t enclosing_loop(const struct pz_scale_program *m, uint32_t k)
+{
+    uint32_t loop = SP_NONE;
+
+    for (uint32_t j = 0; j < k; j++)
+        if (m->nodes[j].kind == SP_LOOP && m->nodes[j].end > k)
+            loop = j;
+    return loop;
+}
+
 /* Fits v into out: the values, else (per_peer not NULL) the sizes per other member,
  * which *per_peer then says; a note says what is wrong with them. */
 static int fit_whole(struct pz_scale_program *m, uint32_t k, const char *what,
@@ -103,8 +118,9 @@ static int fit_whole(struct pz_scale_program *m, uint32_t k, const char *what,
     const struct pz_scale_point *p = v->p;
     struct pz_scale_model alt, per;
     size_t n = v->n, nq;
-    char where[256], model[160], other[128];
+    char where[256], model[160], other[128], around[256];
     int rc, ambiguous, by_member = 0;
+    uint32_t loop;
 
     rc = sp_fit(p, n, 1, grid, out);
     /* one run of a communicator of several among more runs tells no form */
@@ -126,9 +142,18 @@ static int fit_whole(struct pz_scale_program *m, uint32_t k, const char *what,
         sp_note(m, "%s: the %s is recorded at %d processes only: kept constant", where,
                 what, v->p[0].procs) != 0)
         return -1;
-    if (v->differ && sp_note(m, "%s: the %s differs between processes of a recording: the "
-                             "largest is used, %s", where, what, model) != 0)
+    if (v->differ && v->change_procs && (loop = enclosing_loop(m, k)) != SP_NONE) {
+        node_where(m, loop, around, sizeof(around));
+        if (sp_note(m, "%s: the %s changes from one iteration of %s to the next (from %llu "
+                    "to %llu bytes at %d processes): the largest is used, %s", where, what,
+                    around, (unsigned long long)v->change_from,
+                    (unsigned long long)v->change_to, v->change_procs, model) != 0)
+            return -1;
+    } else if (v->differ && sp_note(m, "%s: the %s differs between processes of a "
+                                    "recording: the largest is used, %s", where, what,
+                                    model) != 0) {
         return -1;
+    }
     if (rc != 1 && v->n > 1 && sp_note(m, "%s: the %s follows no exact form of P: %s", where,
                                        what, model) != 0)
         return -1;
@@ -161,6 +186,7 @@ static void loop_values(const struct pz_scale_program *m, const uint32_t *lo,
                         const uint32_t *hi, struct whole_values *v)
 {
     v->n = v->differ = 0;
+    v->change_procs = 0;
     for (size_t r = 0; r < m->nruns && v->n < MAX_POINTS; r++) {
         if (!hi[r])
             continue;
@@ -178,9 +204,11 @@ static void loop_values(const struct pz_scale_program *m, const uint32_t *lo,
  * members besides its root. */
 static void size_values(const struct pz_scale_program *m, const struct pz_scale_comm *comm,
                         const uint64_t *take, const uint64_t *other, const uint8_t *has,
-                        int besides_root, struct whole_values *v)
+                        const struct sp_change *change, int w, int besides_root,
+                        struct whole_values *v)
 {
     v->n = v->differ = 0;
+    v->change_procs = 0;
     for (size_t r = 0; r < m->nruns && v->n < MAX_POINTS; r++) {
         const struct pz_scale_run *run = m->runs[r];
         uint32_t members = sp_comm_members(comm, &run->grid, run->nprocs);
@@ -191,6 +219,11 @@ static void size_values(const struct pz_scale_program *m, const struct pz_scale_
         memcpy(v->p[v->n].dims, run->grid.dims, sizeof(v->p[v->n].dims));
         v->members[v->n++] = members;
         v->differ += other && take[r] != other[r];
+        if (!v->change_procs && (change[r].changed >> w) & 1) {
+            v->change_from = change[r].from[w];
+            v->change_to = change[r].to[w];
+            v->change_procs = run->nprocs;
+        }
     }
 }
 
@@ -229,24 +262,26 @@ static int fit_size(struct pz_scale_program *m, uint32_t k, const struct sp_even
     const uint64_t *lo = (w == SP_SENT ? st->bytes_min : st->bytes2_min) + at;
     const uint64_t *hi = (w == SP_SENT ? st->bytes_max : st->bytes2_max) + at;
     const uint8_t *has = st->has_bytes + at;
+    const struct sp_change *change = st->change + at;
+    int which = w == SP_SENT ? 0 : 1;
     int rooted = root_sends(e), root = w + SP_ROOT_SENT, root_moves = rooted == (w == SP_SENT);
     int per_peer = 0, root_per_peer = 0, *per = collective_end(e) ? &per_peer : NULL;
     struct whole_values v;
     char root_what[96];
 
     if (rooted < 0) {
-        size_values(m, &e->comm, hi, lo, has, 0, &v);
+        size_values(m, &e->comm, hi, lo, has, change, which, 0, &v);
         if (fit_whole(m, k, what, &v, grid, &z->of[w], per) != 0)
             return -1;
         z->of[root] = z->of[w];
         root_per_peer = per_peer;
     } else {
         snprintf(root_what, sizeof(root_what), "%s at the root", what);
-        size_values(m, &e->comm, root_moves ? hi : lo, NULL, has, 0, &v);
+        size_values(m, &e->comm, root_moves ? hi : lo, NULL, has, change, which, 0, &v);
         if (fit_whole(m, k, root_what, &v, grid, &z->of[root], per) != 0)
             return -1;
         root_per_peer = per_peer;
-        size_values(m, &e->comm, root_moves ? lo : hi, NULL, has, 1, &v);
+        size_values(m, &e->comm, root_moves ? lo : hi, NULL, has, change, which, 1, &v);
         if (fit_whole(m, k, what, &v, grid, &z->of[w], per) != 0)
             return -1;
     }

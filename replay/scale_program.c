@@ -352,7 +352,7 @@ static int alloc_stats(struct pz_scale_program *m, struct sp_stats *st)
         ALLOC(st->ntail, (size_t)m->nclasses * runs) ||
         ALLOC(st->count_min, nodes * runs) || ALLOC(st->count_max, nodes * runs) ||
         ALLOC(st->bytes_min, ev) || ALLOC(st->bytes_max, ev) || ALLOC(st->bytes2_min, ev) ||
-        ALLOC(st->bytes2_max, ev) || ALLOC(st->has_bytes, ev) ||
+        ALLOC(st->bytes2_max, ev) || ALLOC(st->has_bytes, ev) || ALLOC(st->change, ev) ||
         ALLOC(st->duration, nodes * runs) || ALLOC(st->nduration, nodes * runs) ||
         ALLOC(st->after, (nodes + 1) * runs) || ALLOC(st->before, nodes * runs) ||
         ALLOC(st->in_interval, (size_t)st->nintervals * m->nclasses * runs) ||
@@ -387,17 +387,15 @@ oom:
     return -1;
 }
 
-struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const *runs, size_t n,
-                                            int compute_cpu, char *err, size_t errlen)
+/* The model of runs, its calls told apart by their sizes or not (struct sp_table). */
+static struct pz_scale_program *build_model(const struct pz_scale_run *const *runs, size_t n,
+                                            int compute_cpu, int by_sizes, char *err,
+                                            size_t errlen)
 {
     struct pz_scale_program *m;
     struct work w = {0};
     int rc;
 
-    if (!runs || n == 0) {
-        snprintf(err, errlen, "no recording to model");
-        return NULL;
-    }
     if (!(m = calloc(1, sizeof(*m)))) {
         snprintf(err, errlen, "out of memory building the program model");
         return NULL;
@@ -405,6 +403,7 @@ struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const
     m->runs = runs;
     m->nruns = n;
     m->compute_cpu = compute_cpu;
+    m->table.by_sizes = (uint8_t)by_sizes;
     rc = check_runs(m, compute_cpu, err, errlen);
     if (rc == 0)
         rc = build(m, &w, err, errlen);
@@ -414,6 +413,24 @@ struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const
         return NULL;
     }
     return m;
+}
+
+/* A call made with other sizes at a process is first taken for another step, so that
+ * the levels of a loop whose messages shrink level by level stay steps of their own;
+ * where the recordings then disagree (sizes that change from one time step to the next
+ * as the data does), the calls are told apart by their signatures alone. */
+struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const *runs, size_t n,
+                                            int compute_cpu, char *err, size_t errlen)
+{
+    struct pz_scale_program *m;
+
+    if (!runs || n == 0) {
+        snprintf(err, errlen, "no recording to model");
+        return NULL;
+    }
+    if ((m = build_model(runs, n, compute_cpu, 1, err, errlen)))
+        return m;
+    return build_model(runs, n, compute_cpu, 0, err, errlen);
 }
 
 void pz_scale_program_free(struct pz_scale_program *m)

@@ -50,6 +50,9 @@ struct sp_sym {
                                   (MPI_Waitall, MPI_Testall): bit k set when it completes
                                   one with a record of kind k (sp_reduced's), so that a
                                   Waitall of receives and one of sends are two steps */
+    uint32_t variant;          /* STEP: which of the distinct sizes its process made the
+                                  call with, in the order they came (0: the first), when
+                                  the table tells sizes apart (sp_table.by_sizes) */
 };
 
 struct sp_table {
@@ -63,10 +66,15 @@ struct sp_table {
     uint32_t capindex;
     const char **names;        /* interned region names, open addressing */
     uint32_t capnames, nnames;
+    uint8_t by_sizes;          /* set before any step: a call made again with other sizes
+                                  at a process is another step (struct sp_sym.variant), so
+                                  that a loop over levels whose messages shrink is not
+                                  folded into one step of one size */
 };
 
 void sp_table_free(struct sp_table *t);
-/* The symbols of a process's steps, into *syms (allocated, p->nsteps).  0 or -1. */
+/* The symbols of a process's steps, into *syms (allocated, p->nsteps); their variants
+ * (struct sp_sym) counted at this process when t->by_sizes.  0 or -1. */
 int sp_table_steps(struct sp_table *t, const struct pz_scale_run *run,
                    const struct pz_scale_process *p, uint32_t **syms);
 /* The loop symbol of body[0..n-1] repeated count times; SP_NONE when memory runs out. */
@@ -329,6 +337,16 @@ int sp_note(struct pz_scale_program *m, const char *fmt, ...)
 int sp_walk_membership(struct pz_scale_program *m, uint32_t *const *const *raw,
                        uint64_t **made, char *err, size_t errlen);
 
+/* How the sizes of a template event changed at one process of a recording from one
+ * pass to the next (signatures alone telling calls apart, struct sp_table): the last
+ * sizes, of which process (+ 1, 0: none yet), and the first change seen, of the sent
+ * size (0) and of the received (1). */
+struct sp_change {
+    uint64_t last[2], from[2], to[2];
+    uint32_t last_proc;
+    uint8_t changed;           /* bit w: from[w] and to[w] are known */
+};
+
 /* What the checked walk gathers from every recording, by run r (of nruns): */
 struct sp_stats {
     double *gap;            /* [(node * nclasses + class) * nruns + r] sums, s */
@@ -339,6 +357,7 @@ struct sp_stats {
     uint64_t *bytes_min, *bytes_max, *bytes2_min, *bytes2_max;   /* [event * nruns + r],
                                           the completion of slot s at event nevents + s */
     uint8_t *has_bytes;                /* the same */
+    struct sp_change *change;          /* the same */
     double *duration;       /* [node * nruns + run], the sum */
     uint32_t *nduration;
     const char **intervals; /* distinct interval names, "" (the whole run) first */

@@ -72,7 +72,7 @@ static uint32_t hash_sym(const struct sp_table *t, const struct sp_sym *s)
     uint32_t h = mix(mix(2166136261u, s->kind | (uint32_t)s->step_kind << 8),
                      (uint64_t)(uintptr_t)s->region);
 
-    h = mix(mix(mix(h, s->n), s->count), s->ends);
+    h = mix(mix(mix(mix(h, s->n), s->count), s->ends), s->variant);
     for (uint32_t i = 0; i < s->n; i++)
         h = s->kind == SP_STEP ? hash_event(h, &t->events[s->first + i])
                                : mix(h, t->bodies[s->first + i]);
@@ -92,7 +92,7 @@ static int same_event(const struct sp_event *a, const struct sp_event *b)
 static int same_sym(const struct sp_table *t, const struct sp_sym *a, const struct sp_sym *b)
 {
     if (a->kind != b->kind || a->step_kind != b->step_kind || a->region != b->region ||
-        a->n != b->n || a->count != b->count || a->ends != b->ends)
+        a->n != b->n || a->count != b->count || a->ends != b->ends || a->variant != b->variant)
         return 0;
     for (uint32_t i = 0; i < a->n; i++)
         if (a->kind == SP_STEP ? !same_event(&t->events[a->first + i], &t->events[b->first + i])
@@ -285,14 +285,92 @@ static void event_sig(const struct pz_scale_run *run, const struct pz_scale_proc
     }
 }
 
+/* The distinct sizes the calls of one process were made with (sp_table.by_sizes): by
+ * a call's symbol and a hash of its events' sizes, the variant they were given. */
+struct variant_slot {
+    uint64_t key;
+    uint32_t base, variant;    /* base SP_NONE: empty */
+};
+struct variants {
+    struct variant_slot *slot;
+    size_t cap;                /* a power of two, more than twice the steps */
+    uint32_t *given;           /* [base]: how many variants it has */
+    uint32_t capgiven;
+};
+
+static int variants_init(struct variants *v, size_t nsteps)
+{
+    memset(v, 0, sizeof(*v));
+    for (v->cap = 64; v->cap <= 2 * nsteps; v->cap *= 2)
+        ;
+    if (!(v->slot = malloc(v->cap * sizeof(*v->slot))))
+        return -1;
+    for (size_t i = 0; i < v->cap; i++)
+        v->slot[i].base = SP_NONE;
+    return 0;
+}
+
+static void variants_free(struct variants *v)
+{
+    free(v->slot);
+    free(v->given);
+}
+
+/* A hash of the sizes of every event of step st (those left out of its signature too:
+ * a Waitall's completions carry what it received). */
+static uint64_t sizes_key(const struct pz_scale_process *p, const struct pz_scale_step *st,
+                          uint32_t n)
+{
+    uint64_t h = 14695981039346656037u;
+
+    for (uint32_t k = 0; k < n; k++) {
+        h = (h ^ p->events[st->first + k].bytes) * 1099511628211u;
+        h = (h ^ p->events[st->first + k].bytes2) * 1099511628211u;
+    }
+    return h;
+}
+
+/* The variant of a call of symbol base made with sizes key: the one given to these
+ * sizes before, or the next; SP_NONE when memory runs out. */
+static uint32_t variant_of(struct variants *v, uint32_t base, uint64_t key)
+{
+    size_t i = (size_t)mix(mix(2166136261u, base), key) & (v->cap - 1);
+
+    for (; v->slot[i].base != SP_NONE; i = (i + 1) & (v->cap - 1))
+        if (v->slot[i].base == base && v->slot[i].key == key)
+            return v->slot[i].variant;
+    if (pz_grow((void **)&v->given, &v->capgiven, base, sizeof(*v->given)) != 0)
+        return SP_NONE;
+    v->slot[i] = (struct variant_slot){key, base, v->given[base]++};
+    return v->slot[i].variant;
+}
+
+/* The symbol of step symbol base made with other sizes, its variant-th. */
+static uint32_t intern_variant(struct sp_table *t, uint32_t base, uint32_t variant)
+{
+    struct sp_sym s = t->syms[base];
+
+    if (!variant)
+        return base;
+    if (s.n && pz_grow((void **)&t->events, &t->capevents, t->nevents + s.n - 1,
+                       sizeof(*t->events)) != 0)
+        return SP_NONE;
+    memcpy(t->events + t->nevents, t->events + s.first, s.n * sizeof(*t->events));
+    s.first = t->nevents;
+    s.variant = variant;
+    t->nevents += s.n;
+    return intern(t, &s);
+}
+
 int sp_table_steps(struct sp_table *t, const struct pz_scale_run *run,
                    const struct pz_scale_process *p, uint32_t **out)
 {
     size_t nev = p->nevents ? p->nevents : 1;
     uint32_t *syms = malloc((p->nsteps ? p->nsteps : 1) * sizeof(*syms));
     uint32_t *poster = malloc(nev * sizeof(*poster)), *done = malloc(nev * sizeof(*done));
+    struct variants v = {0};
 
-    if (!syms || !poster || !done)
+    if (!syms || !poster || !done || (t->by_sizes && variants_init(&v, p->nsteps) != 0))
         goto fail;
     sp_pair_requests(p, poster, done);
     for (size_t i = 0; i < p->nsteps; i++) {
@@ -316,12 +394,20 @@ int sp_table_steps(struct sp_table *t, const struct pz_scale_run *run,
         t->nevents += s.n;
         if ((syms[i] = intern(t, &s)) == SP_NONE)
             goto fail;
+        if (t->by_sizes) {
+            uint32_t variant = variant_of(&v, syms[i], sizes_key(p, st, n));
+
+            if (variant == SP_NONE || (syms[i] = intern_variant(t, syms[i], variant)) == SP_NONE)
+                goto fail;
+        }
     }
+    variants_free(&v);
     free(poster);
     free(done);
     *out = syms;
     return 0;
 fail:
+    variants_free(&v);
     free(poster);
     free(done);
     free(syms);
@@ -501,7 +587,9 @@ static int align(const struct sp_table *t, uint32_t tsym, uint32_t rsym, const s
     for (; j < a->n; j++, (*nmissing)++)
         if (!may_miss(t, &t->events[a->first + j], at))
             return 0;
-    return 1;
+    /* a step without some of its messages has sizes of its own: its variant tells
+       nothing */
+    return *nmissing > 0 || a->variant == b->variant;
 }
 
 int sp_compatible(const struct sp_table *t, uint32_t tsym, uint32_t rsym,

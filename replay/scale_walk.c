@@ -280,8 +280,23 @@ static uint32_t interval_of(const struct sp_stats *st, const char *name)
     return SP_NONE;
 }
 
-static void add_bytes(struct sp_stats *st, size_t at, const struct pz_scale_event *e)
+/* The first change of size w at the same process (proc + 1) from one pass to the next. */
+static void track_change(struct sp_change *c, uint32_t proc, int w, uint64_t bytes)
 {
+    if (c->last_proc == proc && c->last[w] != bytes && !((c->changed >> w) & 1)) {
+        c->from[w] = c->last[w];
+        c->to[w] = bytes;
+        c->changed |= (uint8_t)(1u << w);
+    }
+    c->last[w] = bytes;
+}
+
+static void add_bytes(struct sp_stats *st, size_t at, uint32_t proc,
+                      const struct pz_scale_event *e)
+{
+    track_change(&st->change[at], proc + 1, 0, e->bytes);
+    track_change(&st->change[at], proc + 1, 1, e->bytes2);
+    st->change[at].last_proc = proc + 1;
     if (!st->has_bytes[at]) {
         st->bytes_min[at] = st->bytes_max[at] = e->bytes;
         st->bytes2_min[at] = st->bytes2_max[at] = e->bytes2;
@@ -339,7 +354,8 @@ static void learn_completion(struct strict *c, uint32_t k, size_t pos, uint32_t 
         c->completion_pos = pos;
         c->fail_poster = c->node_of[ps];
     }
-    add_bytes(c->st, ((size_t)m->nevents + (size_t)slot) * m->nruns + c->run, e);
+    add_bytes(c->st, ((size_t)m->nevents + (size_t)slot) * m->nruns + c->run, proc_of(c),
+              e);
 }
 
 static void gather_events(struct strict *c, uint32_t k, size_t pos)
@@ -357,7 +373,8 @@ static void gather_events(struct strict *c, uint32_t k, size_t pos)
                                          i);
 
             if (te != SP_NONE)
-                add_bytes(c->st, (size_t)te * c->m->nruns + c->run, &c->proc->events[i]);
+                add_bytes(c->st, (size_t)te * c->m->nruns + c->run, proc_of(c),
+                          &c->proc->events[i]);
         }
 }
 
@@ -812,6 +829,7 @@ void sp_stats_free(struct sp_stats *st)
     free(st->bytes2_min);
     free(st->bytes2_max);
     free(st->has_bytes);
+    free(st->change);
     free(st->duration);
     free(st->nduration);
     free(st->intervals);

@@ -1033,6 +1033,184 @@ Test(scale_run, a_loop_stops_where_its_body_would_pass_over_a_step_it_makes)
         pz_scale_run_free(&runs[i]);
 }
 
+/* Multigrid levels on a chain of n processes (not periodic), recorded in top/NAME: per
+ * level l of 3 a smoothing of 2 sweeps, each a halo exchange of a row of 4096 >> l bytes
+ * (a send of tag 1 to p + 1, a receive of tag 1 from p - 1, where they exist) then
+ * interval 3; after the levels interval 5.  The rows do not depend on n. */
+static void record_levels(const char *name, int n)
+{
+    char dir[4200];
+    struct tb *b;
+    uint32_t smooth, coarse, send, recv;
+
+    snprintf(dir, sizeof(dir), "%s/%s", top, name);
+    cr_assert_not_null(b = tb_open(dir, n), "cannot open a trace in %s", dir);
+    smooth = tb_interval(b, 3, "mg.c", 70);
+    coarse = tb_interval(b, 5, "mg.c", 90);
+    send = tb_mpi(b, "MPI_Send");
+    recv = tb_mpi(b, "MPI_Recv");
+    for (int p = 0; p < n; p++) {
+        uint64_t t = 0;
+
+        for (int level = 0; level < 3; level++)
+            for (int sweep = 0; sweep < 2; sweep++) {
+                uint64_t row = 4096u >> level;
+
+                if (p + 1 < n) {
+                    tb_enter(b, p, t + MS(1), send);
+                    tb_mpi_send(b, p, t + MS(1), TB_WORLD, (uint32_t)p + 1, 1, row);
+                    tb_leave(b, p, t + MS(2), send);
+                }
+                if (p > 0) {
+                    tb_enter(b, p, t + MS(3), recv);
+                    tb_mpi_recv(b, p, t + MS(4), TB_WORLD, (uint32_t)p - 1, 1, row);
+                    tb_leave(b, p, t + MS(4), recv);
+                }
+                tb_enter(b, p, t + MS(5), smooth);
+                tb_leave(b, p, t + MS(6), smooth);
+                t += MS(6);
+            }
+        tb_enter(b, p, t + MS(1), coarse);
+        tb_leave(b, p, t + MS(2), coarse);
+    }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+}
+
+/* The sizes of process proc's sends and receives, in order. */
+struct sizes_of {
+    int proc;
+    uint64_t sends[8], recvs[8];
+    int nsends, nrecvs;
+};
+
+static int keep_sizes(void *ctx, int proc, const struct pz_rec *r)
+{
+    struct sizes_of *k = ctx;
+
+    if (proc != k->proc)
+        return 0;
+    if (r->kind == PZ_REC_SEND && k->nsends < 8)
+        k->sends[k->nsends++] = r->bytes;
+    else if (r->kind == PZ_REC_RECV && k->nrecvs < 8)
+        k->recvs[k->nrecvs++] = r->bytes;
+    return 0;
+}
+
+/* Folding by signatures alone, the six exchanges were one loop (H I3) x 6 whose sizes,
+ * 4096 at the first level down to 1024 at the last, were fitted into the largest, 4096,
+ * at every level.  A call made with other sizes at a process being another step, each
+ * level is a loop (H_l I3) x 2 of its own.  Recorded at 2, 3 and 4, synthesized at 6:
+ * process 2 sends to 3 and receives from 1 rows of 4096, 4096, 2048, 2048, 1024, 1024
+ * bytes (4096 >> l, twice per level l); process 0 only sends them, process 5 only
+ * receives them. */
+Test(scale_run, each_level_of_a_loop_whose_messages_shrink_keeps_its_size)
+{
+    static const uint64_t rows[6] = { 4096, 4096, 2048, 2048, 1024, 1024 };
+    static const struct { int proc, nsends, nrecvs; } at6[3] = { {2, 6, 6}, {0, 6, 0}, {5, 0, 6} };
+    struct pz_scale_run runs[3];
+    const struct pz_scale_run *list[3] = { &runs[0], &runs[1], &runs[2] };
+    struct pz_scale_program *m;
+
+    for (int i = 0; i < 3; i++) {
+        char name[16];
+
+        snprintf(name, sizeof(name), "levels%d", i + 2);
+        record_levels(name, i + 2);
+        read_at(name, &runs[i]);
+    }
+    m = pz_scale_program_build(list, 3, 0, err, sizeof(err));
+    cr_assert_not_null(m, "%s", err);
+    for (int c = 0; c < 3; c++) {
+        struct sizes_of k = { .proc = at6[c].proc };
+        struct pz_scale_sink sink = { no_comms, keep_sizes, &k };
+
+        cr_assert_eq(pz_scale_synthesize(m, 6, &sink, err, sizeof(err)), 0, "%s", err);
+        cr_expect_eq(k.nsends, at6[c].nsends, "process %d makes %d sends, expected %d",
+                     k.proc, k.nsends, at6[c].nsends);
+        cr_expect_eq(k.nrecvs, at6[c].nrecvs, "process %d makes %d receives, expected %d",
+                     k.proc, k.nrecvs, at6[c].nrecvs);
+        for (int i = 0; i < k.nsends && i < 6; i++)
+            cr_expect_eq(k.sends[i], rows[i], "send %d of process %d: %llu bytes, expected "
+                         "%llu", i, k.proc, (unsigned long long)k.sends[i],
+                         (unsigned long long)rows[i]);
+        for (int i = 0; i < k.nrecvs && i < 6; i++)
+            cr_expect_eq(k.recvs[i], rows[i], "receive %d of process %d: %llu bytes, "
+                         "expected %llu", i, k.proc, (unsigned long long)k.recvs[i],
+                         (unsigned long long)rows[i]);
+    }
+    pz_scale_program_free(m);
+    for (int i = 0; i < 3; i++)
+        pz_scale_run_free(&runs[i]);
+}
+
+/* A chain of n processes, recorded in top/NAME, whose time steps i = 0 .. n + 1 each
+ * send 8 (i + 1) bytes to p + 1 and receive them from p - 1 (tag 1, where they exist):
+ * the sizes grow with the data, step by step, and the steps are more with more
+ * processes. */
+static void record_growing(const char *name, int n)
+{
+    char dir[4200];
+    struct tb *b;
+    uint32_t send, recv;
+
+    snprintf(dir, sizeof(dir), "%s/%s", top, name);
+    cr_assert_not_null(b = tb_open(dir, n), "cannot open a trace in %s", dir);
+    send = tb_mpi(b, "MPI_Send");
+    recv = tb_mpi(b, "MPI_Recv");
+    for (int p = 0; p < n; p++)
+        for (int i = 0; i < n + 2; i++) {
+            uint64_t t = (uint64_t)i * MS(4), bytes = 8 * (uint64_t)(i + 1);
+
+            if (p + 1 < n) {
+                tb_enter(b, p, t + MS(1), send);
+                tb_mpi_send(b, p, t + MS(1), TB_WORLD, (uint32_t)p + 1, 1, bytes);
+                tb_leave(b, p, t + MS(2), send);
+            }
+            if (p > 0) {
+                tb_enter(b, p, t + MS(3), recv);
+                tb_mpi_recv(b, p, t + MS(4), TB_WORLD, (uint32_t)p - 1, 1, bytes);
+                tb_leave(b, p, t + MS(4), recv);
+            }
+        }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+}
+
+/* Told apart by their sizes, the steps of the chain are 4, 5 and 6 different calls at
+ * 2, 3 and 4 processes, which no template of all three recordings makes: the calls are
+ * told apart by their signatures alone, one loop of n + 2 exchanges whose size is the
+ * largest, and a note says that it changes from one iteration to the next: at 2
+ * processes (the first recording), process 0 sends 8 bytes then 16. */
+Test(scale_run, a_size_changing_from_one_iteration_to_the_next_is_noted)
+{
+    static const char expected[] = "changes from one iteration of the loop around "
+                                   "MPI_Send";
+    static const char sizes[] = "(from 8 to 16 bytes at 2 processes): the largest is used";
+    struct pz_scale_run runs[3];
+    const struct pz_scale_run *list[3] = { &runs[0], &runs[1], &runs[2] };
+    struct pz_scale_program *m;
+    int found = 0;
+
+    for (int i = 0; i < 3; i++) {
+        char name[16];
+
+        snprintf(name, sizeof(name), "growing%d", i + 2);
+        record_growing(name, i + 2);
+        read_at(name, &runs[i]);
+    }
+    m = pz_scale_program_build(list, 3, 0, err, sizeof(err));
+    cr_assert_not_null(m, "%s", err);
+    for (size_t i = 0; i < pz_scale_program_nnotes(m); i++) {
+        const char *note = pz_scale_program_note(m, i);
+
+        cr_expect_null(strstr(note, "differs between processes"), "%s", note);
+        found += strstr(note, expected) && strstr(note, sizes);
+    }
+    cr_expect_gt(found, 0, "no note says that the size changes between iterations");
+    pz_scale_program_free(m);
+    for (int i = 0; i < 3; i++)
+        pz_scale_run_free(&runs[i]);
+}
+
 /* pz_scale_grid_balanced is MPI_Dims_create's layout: MPICH's own, for 1 to 1024
  * processes in 1 to 3 dimensions. */
 Test(scale_grid, balanced_is_mpich_dims_create)
