@@ -149,6 +149,15 @@ from_of() {
     fi
 }
 
+# The counts of --to a program runs at: multigrid's coarsest grid has 16 rows, which the
+# processes must divide.
+to_of() {
+    for n in $(echo "$to" | tr , ' '); do
+        [ "$1" = multigrid ] && [ $((16 % n)) -ne 0 ] && continue
+        printf '%s\n' "$n"
+    done | paste -sd, -
+}
+
 mkdir -p "$dir/bin" || die "cannot create '$dir'"
 dir=$(cd "$dir" && pwd)
 echo "scale_validate: prognoz $PROGNOZ, $mpi, machine $machine, from ${from:-2,4,8} to $to, real recordings at each: $reps, work directory $dir"
@@ -205,7 +214,8 @@ for p in $programs; do
         recs="$recs $dir/$p/rec-$n"
     done
     # shellcheck disable=SC2086 # the recordings are separate arguments
-    timeout "$limit" "$PROGNOZ" scale $recs --ranks "$to" --machine "$machine" --compute cpu \
+    targets=$(to_of "$p")
+    timeout "$limit" "$PROGNOZ" scale $recs --ranks "$targets" --machine "$machine" --compute cpu \
         --format json --trace-out "$dir/$p/synth" -o "$dir/$p/scale.json" \
         2>"$dir/$p/scale.err" ||
         { cat "$dir/$p/scale.err" >&2; echo "scale_validate: $p: prognoz scale failed (above)" >&2
@@ -214,7 +224,7 @@ for p in $programs; do
     # touches one recording of several counts rather than every recording of one
     r=1
     while [ "$r" -le "$reps" ]; do
-        for n in $(echo "$to" | tr , ' '); do
+        for n in $(echo "$targets" | tr , ' '); do
             real=$dir/$p/real-$n-$r
             record "$real" "$n" "$p" "$arg"
             timeout "$limit" "$PROGNOZ" predict "$real" --machine "$machine" \
@@ -224,10 +234,10 @@ for p in $programs; do
         done
         r=$((r + 1))
     done
-    for n in $(echo "$to" | tr , ' '); do
+    for n in $(echo "$targets" | tr , ' '); do
         calls "$dir/$p/synth/P$n" "$dir/$p/synth-$n.calls"
     done
-    echo "scale_validate: $p $arg: recorded at $counts, extrapolated and recorded at $to"
+    echo "scale_validate: $p $arg: recorded at $counts, extrapolated and recorded at $targets"
 done
 
 "$PY" - "$dir" "$to" "$reps" $programs <<'EOF' || die "cannot compare the runs (above)"
@@ -261,6 +271,9 @@ for p in programs:
         continue
     scaled = load("%s/%s/scale.json" % (work, p))
     for n in counts:
+        if not os.path.exists("%s/%s/real-%d-1.json" % (work, p, n)):
+            lines.append("%-11s %6d %-26s %s" % (p, n, "-", "not run at this count"))
+            continue
         # the predictions on the one machine: their reports (docs/report.md, "JSON")
         reals = [load("%s/%s/real-%d-%d.json" % (work, p, n, r))["predictions"][0]["report"]
                  for r in range(1, reps + 1)]
