@@ -184,6 +184,9 @@ PZ_IT_TESTS += integration/simgrid.sh
 # The validation harness, scripts/validate.sh --reduced: it completes and prints a row per
 # program and the summary (its accuracy is a benchmark, bench/README.md, not checked).
 PZ_IT_TESTS += integration/validate.sh
+# The scaling harness, scripts/scale_validate.sh --reduced: it completes, prints a row per
+# program and count, and the synthesized runs make the real runs' calls and messages.
+PZ_IT_TESTS += integration/scale_validate.sh
 # prognoz predict interrupted by SIGINT or SIGTERM leaves no temporary directory.
 PZ_IT_TESTS += integration/predict_signal.sh
 # A new trace replaces the one in its directory only once complete: files prognoz did
