@@ -13,6 +13,7 @@
 #include "call_family.h"
 #include "constructor.h"
 #include "engine_int.h"
+#include "grow.h"
 #include "trace_calls.h"
 
 /* --- the nonblocking operations a thread has in flight, by the trace's request id */
@@ -658,16 +659,9 @@ static int rma_event(struct engine *e, int th, const struct pz_rec *r, int call)
 /* Keeps I/O operation r, begun at the call's start. */
 static void io_begin(struct engine *e, struct thread *k, const struct pz_rec *r)
 {
-    if (k->nio == k->capio) {
-        int cap = k->capio ? 2 * k->capio : 8;
-        struct io_begun *grown = realloc(k->io, (size_t)cap * sizeof(*grown));
-
-        if (!grown) {
-            pz_engine_fail(e, "out of memory");
-            return;
-        }
-        k->io = grown;
-        k->capio = cap;
+    if (pz_grow((void **)&k->io, &k->capio, k->nio, sizeof(*k->io)) != 0) {
+        pz_engine_fail(e, "out of memory");
+        return;
     }
     k->io[k->nio++] = (struct io_begun){ r->comm, r->request, r->time, k->call_start };
 }
@@ -676,7 +670,7 @@ static void io_begin(struct engine *e, struct thread *k, const struct pz_rec *r)
  * -1 if its begin was not recorded. */
 static double io_complete(const struct engine *e, struct thread *k, const struct pz_rec *r)
 {
-    for (int i = 0; i < k->nio; i++) {
+    for (uint32_t i = 0; i < k->nio; i++) {
         struct io_begun op = k->io[i];
 
         if (op.handle != r->comm || op.matching != r->request)

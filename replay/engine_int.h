@@ -50,7 +50,7 @@ struct thread {
     struct pending *pending;
     int npending, cappending;
     struct io_begun *io;   /* nonblocking I/O operations begun and not complete */
-    int nio, capio;
+    uint32_t nio, capio;
     uint32_t intervals[MAX_OPEN_INTERVALS];
     int depth;
 };
