@@ -498,7 +498,7 @@ int pz_report_html_compare(FILE *out, const struct pz_analysis *recorded,
           "<script type=\"text/plain\" id=\"pz-page\">", out);
     pz_html_script_lines(out, pz_html_js, io_rma);
     fputs("</script>\n<script>", out);
-    lines(out, pz_html_machines_js);
+    pz_html_script_lines(out, pz_html_machines_js, io_rma);
     fputs("</script>\n", out);
     if (io_rma)
         pz_html_io_rma_script(out);

@@ -168,7 +168,9 @@ void pz_html_io_rma_script(FILE *out);
  * a newline) for a page with io_rma set or not: a line that ends in " // io-rma" only on
  * a page with, one that ends in " // no io-rma" only on a page without, the marker left
  * out; the others on both.  The page's script (report_html.js) draws I/O and one-sided
- * time in its views so, and is on the other pages as it was before them. */
+ * time in its views so, and that of the page of several machines
+ * (report_html_machines.js) shows their bytes so; both are on the other pages as they
+ * were before them. */
 void pz_html_script_lines(FILE *out, const char *const *lines, int io_rma);
 
 #endif

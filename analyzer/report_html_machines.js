@@ -36,6 +36,7 @@
         if (typeof v !== 'number') return '';
         if (key === 'processors' || key === 'exe_count') return String(v);
         if (key === 'efficiency') return v.toFixed(3);
+        if (/_bytes_/.test(key)) return String(v); // io-rma
         return v.toFixed(6);
     }
 
