@@ -419,6 +419,19 @@ Test(scale_vsizes, a_gatherv_of_a_2d_grid_gives_corners_edges_and_interior_their
     recorded_free(&r);
 }
 
+Test(scale_vsizes, a_2d_grid_recorded_without_a_middle_keeps_the_largest)
+{
+    struct recorded r;
+
+    /* at 2, 4 and 8 the grid is 2 x 1, 2 x 2 and 4 x 2: its second dimension is never
+     * longer than 2, so that the interior and the edges across it are never recorded,
+     * although they exist at 16 (4 x 4) */
+    record_at(&r, counts_2_4_8, 2, prog_gather_cells);
+    cr_expect(noted(r.m, "differs between processes of a recording: the largest is used"));
+    cr_expect(!noted(r.m, "by their position in the grid"));
+    recorded_free(&r);
+}
+
 /* --- sizes of no pattern: 16 bytes from every rank p with p mod 3 = 1, 8 from the
  * others: neither a distribution (ranks 1 and 4 move more, 2 and 3 less) nor one size
  * per class (ranks 1 and 2 are both interior) */
