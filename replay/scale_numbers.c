@@ -109,10 +109,12 @@ static uint32_t enclosing_loop(const struct pz_scale_program *m, uint32_t k)
 }
 
 /* Fits v into out: the values, else (per_peer not NULL) the sizes per other member,
- * which *per_peer then says; a note says what is wrong with them. */
+ * which *per_peer then says; a note says what is wrong with them, unless quiet (a v
+ * collective whose members' sizes struct sp_vsizes gives: these fits stand in only for
+ * a class of processes no recording has). */
 static int fit_whole(struct pz_scale_program *m, uint32_t k, const char *what,
                      const struct whole_values *v, const struct sp_grid_use *grid,
-                     struct pz_scale_model *out, int *per_peer)
+                     struct pz_scale_model *out, int *per_peer, int quiet)
 {
     struct pz_scale_point q[MAX_POINTS];
     const struct pz_scale_point *p = v->p;
@@ -134,7 +136,7 @@ static int fit_whole(struct pz_scale_program *m, uint32_t k, const char *what,
     if (per_peer)
         *per_peer = by_member;
     ambiguous = rc == 1 && also_of_p(p, n, out, &alt);
-    if (!v->n || (rc == 1 && !v->differ && !ambiguous && (v->n > 1 || m->nruns == 1)))
+    if (!v->n || quiet || (rc == 1 && !v->differ && !ambiguous && (v->n > 1 || m->nruns == 1)))
         return 0;
     node_where(m, k, where, sizeof(where));
     describe(out, by_member, model, sizeof(model));
@@ -257,7 +259,7 @@ static int collective_end(const struct sp_event *e)
  * other role the smallest, fitted apart, the others' over the runs that have others. */
 static int fit_size(struct pz_scale_program *m, uint32_t k, const struct sp_event *e,
                     const struct sp_stats *st, size_t at, int w, const char *what,
-                    const struct sp_grid_use *grid, struct sp_sizes *z)
+                    const struct sp_grid_use *grid, int quiet, struct sp_sizes *z)
 {
     const uint64_t *lo = (w == SP_SENT ? st->bytes_min : st->bytes2_min) + at;
     const uint64_t *hi = (w == SP_SENT ? st->bytes_max : st->bytes2_max) + at;
@@ -271,40 +273,94 @@ static int fit_size(struct pz_scale_program *m, uint32_t k, const struct sp_even
 
     if (rooted < 0) {
         size_values(m, &e->comm, hi, lo, has, change, which, 0, &v);
-        if (fit_whole(m, k, what, &v, grid, &z->of[w], per) != 0)
+        if (fit_whole(m, k, what, &v, grid, &z->of[w], per, quiet) != 0)
             return -1;
         z->of[root] = z->of[w];
         root_per_peer = per_peer;
     } else {
         snprintf(root_what, sizeof(root_what), "%s at the root", what);
         size_values(m, &e->comm, root_moves ? hi : lo, NULL, has, change, which, 0, &v);
-        if (fit_whole(m, k, root_what, &v, grid, &z->of[root], per) != 0)
+        if (fit_whole(m, k, root_what, &v, grid, &z->of[root], per, quiet) != 0)
             return -1;
         root_per_peer = per_peer;
         size_values(m, &e->comm, root_moves ? lo : hi, NULL, has, change, which, 1, &v);
-        if (fit_whole(m, k, what, &v, grid, &z->of[w], per) != 0)
+        if (fit_whole(m, k, what, &v, grid, &z->of[w], per, quiet) != 0)
             return -1;
     }
     z->per_peer |= (uint8_t)(per_peer << w | root_per_peer << root);
     return 0;
 }
 
-/* Fits both sizes of event e (sent, received; whats their names for notes). */
+/* Fits both sizes of event e (sent, received; whats their names for notes; quiet:
+ * without notes). */
 static int fit_sizes(struct pz_scale_program *m, uint32_t k, const struct sp_event *e,
                      const struct sp_stats *st, size_t at, const char *const *whats,
-                     int completion, struct sp_sizes *z)
+                     int completion, int quiet, struct sp_sizes *z)
 {
     const struct sp_grid_use grid = grid_use(m, e, completion);
 
     z->per_peer = 0;
-    return fit_size(m, k, e, st, at, SP_SENT, whats[0], &grid, z) != 0 ||
-                   fit_size(m, k, e, st, at, SP_RECEIVED, whats[1], &grid, z) != 0
+    return fit_size(m, k, e, st, at, SP_SENT, whats[0], &grid, quiet, z) != 0 ||
+                   fit_size(m, k, e, st, at, SP_RECEIVED, whats[1], &grid, quiet, z) != 0
                ? -1 : 0;
+}
+
+/* The note of v collective e whose members' sizes its struct sp_vsizes gives. */
+static int note_v(struct pz_scale_program *m, uint32_t k, const struct sp_tevent *e)
+{
+    const struct sp_vsizes *v = e->v;
+    const char *root = root_sends(e->sig) >= 0 ? ", and the root moves the sum of the "
+                                                 "others'" : "";
+    char where[256], items[96];
+
+    node_where(m, k, where, sizeof(where));
+    if (v->form == SP_V_CLASS)
+        return sp_note(m, "%s: the sizes differ between processes by their position in the "
+                       "grid: each of %u classes (first, middle or last in each dimension) "
+                       "has its own%s", where, (unsigned)v->nkeys, root);
+    pz_scale_model_format(&v->items, items, sizeof(items));
+    return sp_note(m, "%s: the sizes differ between processes as a block distribution of N "
+                   "= %s items of %llu bytes over the n members: ceil(N / n) at the first N "
+                   "mod n ranks, floor(N / n) at the others%s", where, items,
+                   (unsigned long long)v->unit, root);
+}
+
+/* The note of a rooted v collective whose members other than the root move amounts no
+ * form gives: the largest stands for them all (the one each role's fit takes). */
+static int note_largest(struct pz_scale_program *m, uint32_t k, const struct sp_tevent *e)
+{
+    int w = root_sends(e->sig) ? SP_RECEIVED : SP_SENT;
+    char where[256], model[160];
+
+    node_where(m, k, where, sizeof(where));
+    describe(&e->sizes.of[w], (e->sizes.per_peer >> w) & 1, model, sizeof(model));
+    return sp_note(m, "%s: the %s differs between processes of a recording: the largest "
+                   "is used, %s", where, w == SP_SENT ? "message size" : "size received",
+                   model);
+}
+
+/* The sizes of template event i of node k: a v collective's each member's when they
+ * differ and a form gives them (struct sp_vsizes), its sizes as functions of P. */
+static int fit_event_sizes(struct pz_scale_program *m, uint32_t k, uint32_t i,
+                           const struct sp_stats *st)
+{
+    static const char *const of_event[] = {"message size", "size received"};
+    struct sp_tevent *e = &m->events[i];
+    size_t at = (size_t)i * m->nruns;
+    int unexplained = 0;
+
+    if (st->seen && (unexplained = sp_vsizes_fit(m, e->sig, st->seen + at, &e->v)) < 0)
+        return -1;
+    if (fit_sizes(m, k, e->sig, st, at, of_event, 0, e->v != NULL, &e->sizes) != 0)
+        return -1;
+    if (e->v)
+        return note_v(m, k, e);
+    /* the others' sizes of a rooted one are fitted over their largest without a word */
+    return unexplained && root_sends(e->sig) >= 0 ? note_largest(m, k, e) : 0;
 }
 
 static int fit_loops_and_sizes(struct pz_scale_program *m, const struct sp_stats *st)
 {
-    static const char *const of_event[] = {"message size", "size received"};
     static const char *const of_completion[] = {"size of a completion",
                                                 "size received by a completion"};
     const struct sp_grid_use counts = grid_use(m, NULL, 0);
@@ -316,24 +372,21 @@ static int fit_loops_and_sizes(struct pz_scale_program *m, const struct sp_stats
 
         if (nd->kind == SP_LOOP) {
             loop_values(m, st->count_min + at, st->count_max + at, &v);
-            if (fit_whole(m, k, "trip count", &v, &counts, &m->nodes[k].count, NULL) != 0)
+            if (fit_whole(m, k, "trip count", &v, &counts, &m->nodes[k].count, NULL,
+                          0) != 0)
                 return -1;
             continue;
         }
-        for (uint32_t i = 0; i < m->table.syms[nd->sym].n; i++) {
-            struct sp_tevent *e = &m->events[nd->first_event + i];
-
-            if (fit_sizes(m, k, e->sig, st, (size_t)(nd->first_event + i) * m->nruns,
-                          of_event, 0, &e->sizes) != 0)
+        for (uint32_t i = 0; i < m->table.syms[nd->sym].n; i++)
+            if (fit_event_sizes(m, k, nd->first_event + i, st) != 0)
                 return -1;
-        }
     }
     for (uint32_t i = 0; i < m->nslots; i++) {
         struct sp_done *d = &m->done[i];
 
         if (d->node != SP_NONE &&
             fit_sizes(m, d->node, &d->sig, st, ((size_t)m->nevents + i) * m->nruns,
-                      of_completion, 1, &d->sizes) != 0)
+                      of_completion, 1, 0, &d->sizes) != 0)
             return -1;
     }
     return 0;

@@ -439,6 +439,8 @@ void pz_scale_program_free(struct pz_scale_program *m)
         return;
     sp_table_free(&m->table);
     free(m->nodes);
+    for (uint32_t i = 0; m->events && i < m->nevents; i++)
+        free(m->events[i].v);
     free(m->events);
     free(m->done);
     free(m->conds);

@@ -191,6 +191,24 @@ uint32_t sp_comm_members(const struct pz_scale_comm *c, const struct pz_scale_gr
  * out[SP_NSIZES]. */
 void sp_sizes_at(const struct sp_sizes *z, int nprocs, uint32_t members, uint64_t *out);
 
+/* The sizes of a "v" collective (Gatherv, Scatterv, Allgatherv, Alltoallv) whose
+ * members move different amounts, each member's as a function of its place and P
+ * (scale_vsizes.c): by the class of its position in the grid (first, middle or last in
+ * each dimension), or as a block distribution of N(P) items of `unit` bytes over the n
+ * members, rank i holding N / n items, one more when i < N mod n.  The root of a rooted
+ * one moves the sum of what the others move. */
+enum sp_vform { SP_V_CLASS = 1, SP_V_BLOCK };
+#define SP_V_KEYS 64           /* first, middle, last or alone in each of 3 dimensions */
+struct sp_vsizes {
+    uint8_t form;              /* enum sp_vform */
+    uint8_t nkeys;
+    uint16_t keys[SP_V_KEYS];  /* CLASS: the classes fitted (sp_position_key) */
+    struct pz_scale_model of[SP_V_KEYS][2];   /* CLASS: the sizes sent and received by a
+                                                 member of that class, not the root */
+    uint64_t unit;             /* BLOCK */
+    struct pz_scale_model items;                /* BLOCK: N */
+};
+
 /* A template event: the signature's, its posting slot, the slot of the request it
  * completes, its sizes as functions of P. */
 struct sp_tevent {
@@ -199,7 +217,20 @@ struct sp_tevent {
     uint8_t guarded;           /* of a proc_null step: made where peers holds */
     struct sp_guard peers;     /* its peer (and its request's poster's) exist */
     struct sp_sizes sizes;
+    struct sp_vsizes *v;       /* NULL: sizes, the same for every member of a role */
 };
+
+/* Is e the end of a "v" collective (struct sp_vsizes). */
+int sp_v_collective(const struct sp_event *e);
+/* The class of a process's position flags (sp_positions) in ndims dimensions. */
+uint16_t sp_position_key(const uint8_t *flags, int ndims);
+/* The sizes sent and received (out[0], out[1]) by the member of rank `rank` of a
+ * communicator of n processes (members: their world ranks, NULL: 0 to n - 1) in grid g
+ * at v event e; sizes: the event's sizes at P (sp_sizes_at), kept where v says
+ * nothing. */
+void sp_vsizes_at(const struct sp_vsizes *v, const struct sp_event *e,
+                  const struct pz_scale_grid *g, const int *members, uint32_t n,
+                  uint32_t rank, const uint64_t *sizes, uint64_t *out);
 
 /* How the request of a posting slot ends when a call over many requests completes it:
  * the step that does (the node; SP_NONE: none does), the completion's record (its
@@ -347,6 +378,20 @@ struct sp_change {
     uint8_t changed;           /* bit w: from[w] and to[w] are known */
 };
 
+/* The sizes of a v collective at one process: the first pass's, and whether a later
+ * pass had others. */
+struct sp_seen {
+    uint64_t bytes, bytes2;
+    uint8_t seen, varies;
+};
+
+/* A v event's sizes at each process (stats->seen) as functions of its place and P, into
+ * *out (allocated; NULL: none fits, or they do not differ).  1 when the members other
+ * than a root move different amounts and no form gives them, else 0; -1 when memory
+ * runs out. */
+int sp_vsizes_fit(const struct pz_scale_program *m, const struct sp_event *e,
+                  struct sp_seen *const *seen, struct sp_vsizes **out);
+
 /* What the checked walk gathers from every recording, by run r (of nruns): */
 struct sp_stats {
     double *gap;            /* [(node * nclasses + class) * nruns + r] sums, s */
@@ -358,6 +403,9 @@ struct sp_stats {
                                           the completion of slot s at event nevents + s */
     uint8_t *has_bytes;                /* the same */
     struct sp_change *change;          /* the same */
+    struct sp_seen **seen;  /* [event * nruns + r]: a v collective's sizes at each
+                               process of run r (allocated as met), NULL */
+    size_t nseen;
     double *duration;       /* [node * nruns + run], the sum */
     uint32_t *nduration;
     const char **intervals; /* distinct interval names, "" (the whole run) first */

@@ -363,14 +363,17 @@ static int64_t peer_of(struct pz_scale_cursor *c, const struct sp_event *e, uint
 }
 
 /* A record of signature e, its sizes the values at P of index ev (s->sizes), the root's
- * at the root of a collective. */
+ * at the root of a collective, or this member's of a v collective whose members' differ
+ * (struct sp_vsizes). */
 static int emit_record(struct pz_scale_cursor *c, const struct sp_event *e, uint32_t ev,
                        uint64_t request, uint64_t at)
 {
+    const struct pz_scale_program *m = c->s->m;
     struct pz_rec rec;
     uint32_t size, rank;
     int64_t peer;
     const uint64_t *sizes;
+    uint64_t member[2];
 
     blank(&rec, e->kind, at);
     rec.coll_op = e->coll_op;
@@ -387,6 +390,12 @@ static int emit_record(struct pz_scale_cursor *c, const struct sp_event *e, uint
         sizes += SP_ROOT_SENT;
     rec.bytes = sizes[SP_SENT];
     rec.bytes2 = sizes[SP_RECEIVED];
+    if (ev < m->nevents && m->events[ev].v && rec.comm < c->s->ncomms) {
+        sp_vsizes_at(m->events[ev].v, e, &c->s->g, c->s->comms[rec.comm].members, size, rank,
+                     c->s->sizes + (size_t)ev * SP_NSIZES, member);
+        rec.bytes = member[0];
+        rec.bytes2 = member[1];
+    }
     rec.request = request;
     return emit(c, &rec);
 }

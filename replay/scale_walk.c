@@ -309,6 +309,32 @@ static void add_bytes(struct sp_stats *st, size_t at, uint32_t proc,
     st->bytes2_max[at] = e->bytes2 > st->bytes2_max[at] ? e->bytes2 : st->bytes2_max[at];
 }
 
+/* The sizes of v event te at this process (struct sp_seen): the first pass's kept, a
+ * change from them marked; the run's array allocated when first met. */
+static void see_v_sizes(struct strict *c, uint32_t te, const struct pz_scale_event *e)
+{
+    struct sp_stats *st = c->st;
+    size_t runs = c->m->nruns, at = (size_t)te * runs + c->run;
+    struct sp_seen *s;
+
+    if (!st->seen) {
+        if (!(st->seen = calloc((size_t)c->m->nevents * runs, sizeof(*st->seen))))
+            goto oom;
+        st->nseen = (size_t)c->m->nevents * runs;
+    }
+    if (!st->seen[at] &&
+        !(st->seen[at] = calloc((size_t)c->m->runs[c->run]->nprocs, sizeof(**st->seen))))
+        goto oom;
+    s = &st->seen[at][c->proc - c->m->runs[c->run]->procs];
+    if (s->seen && (s->bytes != e->bytes || s->bytes2 != e->bytes2))
+        s->varies = 1;
+    if (!s->seen)
+        *s = (struct sp_seen){e->bytes, e->bytes2, 1, 0};
+    return;
+oom:
+    c->oom = 1;
+}
+
 /* The template event of recorded event ev of step pos of process proc of recording run,
  * made as node k: the node's event its place among the step's events in the signature
  * maps to (sp_map_event: a call to MPI_PROC_NULL lacks some); SP_NONE if none. */
@@ -372,9 +398,12 @@ static void gather_events(struct strict *c, uint32_t k, size_t pos)
             uint32_t te = template_event(c->m, c->run, proc_of(c), c->raw, c->poster, k, pos,
                                          i);
 
-            if (te != SP_NONE)
-                add_bytes(c->st, (size_t)te * c->m->nruns + c->run, proc_of(c),
-                          &c->proc->events[i]);
+            if (te == SP_NONE)
+                continue;
+            add_bytes(c->st, (size_t)te * c->m->nruns + c->run, proc_of(c),
+                      &c->proc->events[i]);
+            if (sp_v_collective(c->m->events[te].sig))
+                see_v_sizes(c, te, &c->proc->events[i]);
         }
 }
 
@@ -830,6 +859,9 @@ void sp_stats_free(struct sp_stats *st)
     free(st->bytes2_max);
     free(st->has_bytes);
     free(st->change);
+    for (size_t i = 0; st->seen && i < st->nseen; i++)
+        free(st->seen[i]);
+    free(st->seen);
     free(st->duration);
     free(st->nduration);
     free(st->intervals);

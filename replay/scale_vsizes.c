@@ -1,0 +1,543 @@
+/* The sizes of "v" collectives whose members move different amounts (struct sp_vsizes):
+ * from the sizes each process recorded at each count, a block distribution of N(P)
+ * items by communicator rank (ceil(N / n) for the first N mod n ranks, floor(N / n) for
+ * the others), N an exact form of P, or else one size per class of position in the
+ * grid, each an exact form.  A form is taken only when it gives every process of every
+ * recording its sizes, the root's being the sum of the others'; otherwise the largest
+ * size stands for every member, as for any other event (scale_numbers.c). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scale_program_int.h"
+#include "trace_calls.h"
+
+/* Which way the data of a v collective goes: into the root (Gatherv), out of it
+ * (Scatterv), or between all members (Allgatherv, Alltoallv). */
+enum way { INTO_ROOT, OUT_OF_ROOT, ALL_MEMBERS, NOT_V };
+
+static enum way way_of(const struct sp_event *e)
+{
+    enum pz_coll_op op;
+
+    if ((e->kind != PZ_REC_COLL_END && e->kind != PZ_REC_NBC_COMPLETE) ||
+        pz_call_coll_op(e->coll_op, &op) != 0)
+        return NOT_V;
+    switch (op) {
+    case PZ_COLL_GATHERV:
+        return INTO_ROOT;
+    case PZ_COLL_SCATTERV:
+        return OUT_OF_ROOT;
+    case PZ_COLL_ALLGATHERV:
+    case PZ_COLL_ALLTOALLV:
+        return ALL_MEMBERS;
+    default:
+        return NOT_V;
+    }
+}
+
+/* An Allgatherv, whose members each send their own block to every other. */
+static int allgatherv(const struct sp_event *e)
+{
+    enum pz_coll_op op;
+
+    return pz_call_coll_op(e->coll_op, &op) == 0 && op == PZ_COLL_ALLGATHERV;
+}
+
+int sp_v_collective(const struct sp_event *e)
+{
+    return way_of(e) != NOT_V;
+}
+
+uint16_t sp_position_key(const uint8_t *flags, int ndims)
+{
+    uint16_t key = 0;
+
+    for (int d = 0; d < ndims; d++)
+        key = (uint16_t)(key << 3 | flags[d]);
+    return key;
+}
+
+/* The root's rank in a communicator of n, SP_NONE: none (or not a member). */
+static uint32_t root_rank(const struct sp_event *e, uint32_t n)
+{
+    if (way_of(e) == ALL_MEMBERS || (uint32_t)e->peer.rank >= n)
+        return SP_NONE;
+    if (e->peer.kind == PZ_SCALE_PEER_RANK)
+        return (uint32_t)e->peer.rank;
+    if (e->peer.kind == PZ_SCALE_PEER_LAST)
+        return n - 1 - (uint32_t)e->peer.rank;
+    return SP_NONE;
+}
+
+/* The size of a member other than the root that tells its own amount: what it sends
+ * into the root, or receives out of it (w, 0 sent, 1 received). */
+static int own_size(enum way way)
+{
+    return way == OUT_OF_ROOT ? 1 : 0;
+}
+
+/* --- one recorded process as a member */
+
+struct member {
+    uint32_t rank, n, instance;   /* in its communicator, and which instance */
+    uint16_t key;
+    uint64_t size[2];             /* sent, received */
+};
+
+/* Process p of run as a member of e's communicator; 0 when it is one of a world or a
+ * slice of several. */
+static int member_of(const struct pz_scale_program *m, const struct pz_scale_run *run, int p,
+                     const struct sp_event *e, const struct sp_seen *s, struct member *out)
+{
+    const struct pz_scale_grid *g = &run->grid;
+    const int *c = run->procs[p].coords;
+    uint8_t flags[PZ_SCALE_MAX_DIMS];
+
+    out->rank = out->instance = 0;
+    out->n = sp_comm_members(&e->comm, g, run->nprocs);
+    if (e->comm.kind == PZ_SCALE_COMM_WORLD) {
+        out->rank = (uint32_t)p;
+    } else if (e->comm.kind == PZ_SCALE_COMM_SLICE) {
+        for (int d = 0; d < g->ndims; d++) {
+            if ((e->comm.keep >> d) & 1)
+                out->rank = out->rank * (uint32_t)g->dims[d] + (uint32_t)c[d];
+            else
+                out->instance = out->instance * (uint32_t)g->dims[d] + (uint32_t)c[d];
+        }
+    } else {
+        return -1;
+    }
+    sp_positions(g, c, flags);
+    out->key = sp_position_key(flags, m->grid.ndims);
+    out->size[0] = s->bytes;
+    out->size[1] = s->bytes2;
+    return out->n > 1 ? 0 : -1;
+}
+
+/* Calls fn on every process of every recording that made e (seen), as a member; stops
+ * at fn's first nonzero return, which is returned; -1 when a process is no member or
+ * its sizes changed from one pass to the next. */
+typedef int member_fn(const struct member *mb, size_t run, void *arg);
+
+static int each_member(const struct pz_scale_program *m, const struct sp_event *e,
+                       struct sp_seen *const *seen, member_fn *fn, void *arg)
+{
+    for (size_t r = 0; r < m->nruns; r++)
+        for (int p = 0; seen[r] && p < m->runs[r]->nprocs; p++) {
+            struct member mb;
+            int rc;
+
+            if (!seen[r][p].seen)
+                continue;
+            if (seen[r][p].varies || member_of(m, m->runs[r], p, e, &seen[r][p], &mb) != 0)
+                return -1;
+            if ((rc = fn(&mb, r, arg)) != 0)
+                return rc;
+        }
+    return 0;
+}
+
+/* Whether the members other than the root move different amounts in some recording. */
+struct spread {
+    const struct sp_event *e;
+    int w;
+    uint64_t first[64];
+    uint8_t has[64];
+};
+
+static int differ(const struct member *mb, size_t run, void *arg)
+{
+    struct spread *s = arg;
+
+    if (mb->rank == root_rank(s->e, mb->n) || run >= 64)
+        return 0;
+    if (!s->has[run]) {
+        s->has[run] = 1;
+        s->first[run] = mb->size[s->w];
+        return 0;
+    }
+    return s->first[run] != mb->size[s->w];
+}
+
+/* --- sums at the root */
+
+/* The sum of what the members other than the root of the root's instance move (own
+ * size), and the root's recorded total, compared. */
+struct root_sums {
+    const struct sp_event *e;
+    struct sp_seen *const *seen;
+    const struct pz_scale_program *m;
+    int w;
+    struct member root;
+    uint64_t sum;
+};
+
+static int add_other(const struct member *mb, size_t run, void *arg)
+{
+    struct root_sums *s = arg;
+
+    (void)run;
+    if (mb->instance == s->root.instance && mb->rank != s->root.rank)
+        s->sum += mb->size[s->w];
+    return 0;
+}
+
+static int root_total_holds(const struct member *mb, size_t run, void *arg)
+{
+    struct root_sums *s = arg;
+    struct sp_seen *one[64] = {NULL};
+
+    if (mb->rank != root_rank(s->e, mb->n) || run >= 64)
+        return 0;
+    s->root = *mb;
+    s->sum = 0;
+    one[run] = s->seen[run];
+    each_member(s->m, s->e, one, add_other, s);
+    return s->sum != mb->size[1 - s->w];
+}
+
+/* Whether the root of every recording moves what the others do in all (the recorder's
+ * count, docs/trace-format.md). */
+static int roots_hold(const struct pz_scale_program *m, const struct sp_event *e,
+                      struct sp_seen *const *seen)
+{
+    struct root_sums s = {e, seen, m, own_size(way_of(e)), {0}, 0};
+
+    return way_of(e) == ALL_MEMBERS || each_member(m, e, seen, root_total_holds, &s) == 0;
+}
+
+/* --- a block distribution */
+
+struct block {
+    const struct pz_scale_program *m;
+    const struct sp_event *e;
+    uint64_t lo[64], hi[64];
+    uint32_t last_hi[64], n[64];
+    uint8_t has[64];
+    uint64_t unit;
+    const struct sp_vsizes *v;
+};
+
+/* The items a member holds of its own: what it sends to the root or gets from it, or in
+ * an Allgatherv what it sends to each other member; 0 when that is no whole number. */
+static int own_block(const struct sp_event *e, const struct member *mb, uint64_t *out)
+{
+    enum way way = way_of(e);
+
+    if (way == ALL_MEMBERS) {
+        if (mb->size[0] % (mb->n - 1))
+            return -1;
+        *out = mb->size[0] / (mb->n - 1);
+        return 0;
+    }
+    *out = mb->size[own_size(way)];
+    return 0;
+}
+
+static int block_bounds(const struct member *mb, size_t run, void *arg)
+{
+    struct block *b = arg;
+    uint64_t own;
+
+    if (mb->rank == root_rank(b->e, mb->n) || run >= 64)
+        return 0;
+    if (own_block(b->e, mb, &own) != 0)
+        return -1;
+    if (!b->has[run] || own < b->lo[run])
+        b->lo[run] = own;
+    if (!b->has[run] || own > b->hi[run])
+        b->hi[run] = own;
+    b->has[run] = 1;
+    b->n[run] = mb->n;
+    return 0;
+}
+
+static int block_last_hi(const struct member *mb, size_t run, void *arg)
+{
+    struct block *b = arg;
+    uint64_t own;
+
+    if (mb->rank != root_rank(b->e, mb->n) && run < 64 && own_block(b->e, mb, &own) == 0 &&
+        own == b->hi[run] && mb->rank + 1 > b->last_hi[run])
+        b->last_hi[run] = mb->rank + 1;
+    return 0;
+}
+
+static uint64_t block_items(const struct sp_vsizes *v, uint32_t n, uint32_t rank,
+                            uint64_t items)
+{
+    return v->unit * (items / n + (rank < items % n));
+}
+
+static uint64_t items_at(const struct sp_vsizes *v, int nprocs)
+{
+    double x = pz_scale_model_at(&v->items, nprocs);
+
+    return x > 0 ? (uint64_t)llround(x) : 0;
+}
+
+/* Whether the fitted distribution gives member mb the sizes it recorded. */
+static int block_holds(const struct member *mb, size_t run, void *arg)
+{
+    struct block *b = arg;
+    enum way way = way_of(b->e);
+    uint64_t items = items_at(b->v, b->m->runs[run]->nprocs);
+    uint64_t own = block_items(b->v, mb->n, mb->rank, items), all = b->v->unit * items;
+    int w = own_size(way);
+
+    if (way == ALL_MEMBERS)
+        return mb->size[0] != (mb->n - 1) * own || mb->size[1] != all - own;
+    if (mb->rank == root_rank(b->e, mb->n))
+        return mb->size[1 - w] != all - own;
+    return mb->size[w] != own;
+}
+
+/* The distribution's N at each recording where two amounts are moved: lo / unit items
+ * each, and one more for the ranks up to the last that moves hi. */
+static int fit_block(const struct pz_scale_program *m, const struct sp_event *e,
+                     struct sp_seen *const *seen, struct sp_vsizes *v)
+{
+    struct block b = {.m = m, .e = e, .v = v};
+    struct pz_scale_point p[64];
+    size_t np = 0;
+
+    if (way_of(e) == ALL_MEMBERS && !allgatherv(e))
+        return -1;
+    if (each_member(m, e, seen, block_bounds, &b) != 0 ||
+        each_member(m, e, seen, block_last_hi, &b) != 0)
+        return -1;
+    for (size_t r = 0; r < m->nruns && r < 64; r++) {
+        if (!b.has[r] || b.hi[r] == b.lo[r])
+            continue;
+        if (b.unit && b.hi[r] - b.lo[r] != b.unit)
+            return -1;
+        b.unit = b.hi[r] - b.lo[r];
+        if (b.lo[r] % b.unit)
+            return -1;
+        p[np] = (struct pz_scale_point){.procs = m->runs[r]->nprocs,
+                                         .time = (double)(b.lo[r] / b.unit * b.n[r] +
+                                                          b.last_hi[r])};
+        memcpy(p[np++].dims, m->runs[r]->grid.dims, sizeof(p[0].dims));
+    }
+    v->unit = b.unit;
+    v->form = SP_V_BLOCK;
+    if (!np || sp_fit(p, np, 1, NULL, &v->items) != 1)
+        return -1;
+    return each_member(m, e, seen, block_holds, &b) == 0 ? 0 : -1;
+}
+
+/* --- one size per class of position */
+
+struct classes {
+    const struct sp_event *e;
+    struct sp_vsizes *v;
+    const struct pz_scale_program *m;
+    struct pz_scale_point p[SP_V_KEYS][2][64];
+    size_t n[SP_V_KEYS];
+    int8_t at_run[SP_V_KEYS][64];   /* the point of the key at a run, -1 */
+    uint8_t at_root[SP_V_KEYS];
+    uint16_t root_keys[SP_V_KEYS];
+    uint32_t nroot_keys;
+};
+
+/* The index of class key in v, added when add; -1 none (or no room). */
+static int key_index(struct sp_vsizes *v, uint16_t key, int add)
+{
+    for (int i = 0; i < v->nkeys; i++)
+        if (v->keys[i] == key)
+            return i;
+    if (!add || v->nkeys == SP_V_KEYS)
+        return -1;
+    v->keys[v->nkeys] = key;
+    return v->nkeys++;
+}
+
+static int class_points(const struct member *mb, size_t run, void *arg)
+{
+    struct classes *c = arg;
+    const struct pz_scale_run *rec = c->m->runs[run];
+    int k;
+
+    if (run >= 64)
+        return -1;
+    if (mb->rank == root_rank(c->e, mb->n)) {
+        if (c->nroot_keys < SP_V_KEYS)
+            c->root_keys[c->nroot_keys++] = mb->key;
+        return 0;
+    }
+    if ((k = key_index(c->v, mb->key, 1)) < 0)
+        return -1;
+    if (c->n[k] && c->at_run[k][run] >= 0) {
+        const struct pz_scale_point *p = c->p[k][0] + c->at_run[k][run];
+
+        return p[0].time != (double)mb->size[0] ||
+               c->p[k][1][c->at_run[k][run]].time != (double)mb->size[1];
+    }
+    for (int w = 0; w < 2; w++) {
+        struct pz_scale_point *p = &c->p[k][w][c->n[k]];
+
+        *p = (struct pz_scale_point){.procs = rec->nprocs, .time = (double)mb->size[w]};
+        memcpy(p->dims, rec->grid.dims, sizeof(p->dims));
+    }
+    c->at_run[k][run] = (int8_t)c->n[k]++;
+    return 0;
+}
+
+/* Whether every class a grid of m's dimensions has where each is longer than 2 (first,
+ * middle, last in each) was recorded at members other than the root, or only at the
+ * root. */
+static int classes_cover(const struct classes *c, int ndims)
+{
+    int total = 1;
+
+    for (int d = 0; d < ndims; d++)
+        total *= 3;
+    for (int i = 0; i < total; i++) {
+        uint8_t flags[PZ_SCALE_MAX_DIMS];
+        uint16_t key;
+        int rest = i, root_only = 0;
+
+        for (int d = 0; d < ndims; d++, rest /= 3)
+            flags[d] = (uint8_t)(1u << (rest % 3));
+        key = sp_position_key(flags, ndims);
+        for (uint32_t j = 0; j < c->nroot_keys; j++)
+            root_only |= c->root_keys[j] == key;
+        if (key_index(c->v, key, 0) < 0 && !root_only)
+            return 0;
+    }
+    return 1;
+}
+
+static int fit_classes(const struct pz_scale_program *m, const struct sp_event *e,
+                       struct sp_seen *const *seen, struct sp_vsizes *v)
+{
+    struct classes *c = calloc(1, sizeof(*c));
+    const struct sp_grid_use grid = {m->grid.ndims, 0};
+    int rc = -1, kept = 0;
+
+    if (!c)
+        return -1;
+    *c = (struct classes){.e = e, .v = v, .m = m};
+    memset(c->at_run, -1, sizeof(c->at_run));
+    v->form = SP_V_CLASS;
+    v->nkeys = 0;
+    if (each_member(m, e, seen, class_points, c) != 0)
+        goto out;
+    /* a class recorded at one count of several (a dimension of 1 process) tells no form:
+       left out, its processes fall back on the largest size */
+    for (int k = 0, nkeys = v->nkeys; k < nkeys; k++) {
+        if (c->n[k] < 2 && m->nruns > 1)
+            continue;
+        v->keys[kept] = v->keys[k];
+        for (int w = 0; w < 2; w++)
+            if (sp_fit(c->p[k][w], c->n[k], 1, &grid, &v->of[kept][w]) != 1)
+                goto out;
+        kept++;
+    }
+    v->nkeys = (uint8_t)kept;
+    rc = classes_cover(c, m->grid.ndims) ? 0 : -1;
+out:
+    free(c);
+    return rc;
+}
+
+int sp_vsizes_fit(const struct pz_scale_program *m, const struct sp_event *e,
+                  struct sp_seen *const *seen, struct sp_vsizes **out)
+{
+    struct spread s0 = {.e = e, .w = 0}, s1 = {.e = e, .w = 1};
+    struct sp_vsizes *v;
+
+    *out = NULL;
+    if (!sp_v_collective(e) || m->nruns > 64 || !roots_hold(m, e, seen) ||
+        (each_member(m, e, seen, differ, &s0) != 1 && each_member(m, e, seen, differ, &s1) != 1))
+        return 0;
+    if (!(v = calloc(1, sizeof(*v))))
+        return -1;
+    if (fit_block(m, e, seen, v) == 0 || fit_classes(m, e, seen, v) == 0) {
+        *out = v;
+        return 0;
+    }
+    free(v);
+    return 1;
+}
+
+/* --- at P */
+
+static uint64_t whole_at(const struct pz_scale_model *f, const struct pz_scale_grid *g)
+{
+    int nprocs = 1;
+    double x;
+
+    for (int d = 0; d < g->ndims; d++)
+        nprocs *= g->dims[d];
+    x = pz_scale_model_at(f, nprocs);
+    return x > 0 ? (uint64_t)llround(x) : 0;
+}
+
+/* The sizes of each class at grid g, into at[key][0..1]. */
+static void classes_at(const struct sp_vsizes *v, const struct pz_scale_grid *g,
+                       uint64_t (*at)[2])
+{
+    for (int k = 0; k < v->nkeys; k++)
+        for (int w = 0; w < 2; w++)
+            at[k][w] = whole_at(&v->of[k][w], g);
+}
+
+/* A member's class sizes, out[0..1], when its class was fitted (else out is kept). */
+static void class_sizes(const struct sp_vsizes *v, const struct pz_scale_grid *g,
+                        uint64_t (*at)[2], int world_rank, uint64_t *out)
+{
+    int c[PZ_SCALE_MAX_DIMS];
+    uint8_t flags[PZ_SCALE_MAX_DIMS];
+    uint16_t key;
+
+    pz_scale_grid_coords(g, world_rank, c);
+    sp_positions(g, c, flags);
+    key = sp_position_key(flags, g->ndims);
+    for (int k = 0; k < v->nkeys; k++)
+        if (v->keys[k] == key) {
+            out[0] = at[k][0];
+            out[1] = at[k][1];
+            return;
+        }
+}
+
+void sp_vsizes_at(const struct sp_vsizes *v, const struct sp_event *e,
+                  const struct pz_scale_grid *g, const int *members, uint32_t n,
+                  uint32_t rank, const uint64_t *sizes, uint64_t *out)
+{
+    enum way way = way_of(e);
+    uint32_t root = root_rank(e, n);
+    int w = own_size(way);
+    uint64_t items = v->form == SP_V_BLOCK ? whole_at(&v->items, g) : 0, at[SP_V_KEYS][2];
+
+    memcpy(out, sizes + (rank == root ? SP_ROOT_SENT : SP_SENT), 2 * sizeof(*out));
+    if (v->form == SP_V_BLOCK) {
+        uint64_t own = block_items(v, n, rank, items), all = v->unit * items;
+
+        if (way == ALL_MEMBERS) {
+            out[0] = (n - 1) * own;
+            out[1] = all - own;
+        } else if (rank == root) {
+            out[1 - w] = all - own;
+        } else {
+            out[w] = own;
+        }
+        return;
+    }
+    classes_at(v, g, at);
+    if (rank != root) {
+        class_sizes(v, g, at, members ? members[rank] : (int)rank, out);
+        return;
+    }
+    out[1 - w] = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        uint64_t other[2] = {sizes[SP_SENT], sizes[SP_RECEIVED]};
+
+        if (j == root)
+            continue;
+        class_sizes(v, g, at, members ? members[j] : (int)j, other);
+        out[1 - w] += other[w];
+    }
+}

@@ -1,0 +1,472 @@
+/* The v collectives of the scaling (replay/scale_vsizes.c) whose members move different
+ * amounts: programs recorded by hand (scale_runs.h), an iteration loop of ITERS trips
+ * of a Gatherv or a Scatterv rooted at rank 0, synthesized at larger counts and checked
+ * process by process against what the program does there, the root's total against
+ * the sum of what the others move, and a few sizes worked out by hand below.  Sizes
+ * that follow no form keep the largest, with a note. */
+#include <criterion/criterion.h>
+#include <otf2/OTF2_Events.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scale_program.h"
+#include "scale_runs.h"
+#include "trace.h"
+
+#define C 0.004     /* s: the computation of one iteration on one process; C / P at P */
+#define ITERS 3
+
+/* --- a sink keeping every process's collective ends */
+
+struct collected {
+    struct pz_rec **ends;      /* [proc]: its COLL_END records in order */
+    size_t *n, *cap;
+    int nprocs;
+};
+
+static int keep_comms(void *ctx, const struct pz_synth_comm *comms, uint32_t n)
+{
+    (void)ctx;
+    (void)comms;
+    (void)n;
+    return 0;
+}
+
+static int keep_end(void *ctx, int proc, const struct pz_rec *rec)
+{
+    struct collected *c = ctx;
+
+    if (rec->kind != PZ_REC_COLL_END)
+        return 0;
+    if (c->n[proc] == c->cap[proc]) {
+        c->cap[proc] = c->cap[proc] * 2 + 4;
+        c->ends[proc] = realloc(c->ends[proc], c->cap[proc] * sizeof(struct pz_rec));
+    }
+    c->ends[proc][c->n[proc]++] = *rec;
+    return 0;
+}
+
+static struct collected *synthesize(const struct pz_scale_program *m, int nprocs)
+{
+    struct collected *c = calloc(1, sizeof(*c));
+    struct pz_scale_sink sink = {keep_comms, keep_end, c};
+    char err[512] = "";
+
+    c->nprocs = nprocs;
+    c->ends = calloc((size_t)nprocs, sizeof(*c->ends));
+    c->n = calloc((size_t)nprocs, sizeof(size_t));
+    c->cap = calloc((size_t)nprocs, sizeof(size_t));
+    cr_assert_eq(pz_scale_synthesize(m, nprocs, &sink, err, sizeof(err)), 0, "%s", err);
+    return c;
+}
+
+static void collected_free(struct collected *c)
+{
+    for (int p = 0; p < c->nprocs; p++)
+        free(c->ends[p]);
+    free(c->ends);
+    free(c->n);
+    free(c->cap);
+    free(c);
+}
+
+/* --- recording and checking */
+
+struct recorded {
+    struct sr_run *runs[3];
+    const struct pz_scale_run *list[3];
+    struct pz_scale_program *m;
+};
+
+static void record_at(struct recorded *r, const int *counts, int ndims, sr_program prog)
+{
+    char err[512] = "", path[32];
+
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof(path), "run%d", counts[i]);
+        r->runs[i] = sr_build(path, counts[i], ndims, NULL, prog, NULL);
+        r->list[i] = &r->runs[i]->run;
+    }
+    r->m = pz_scale_program_build(r->list, 3, 0, err, sizeof(err));
+    cr_assert(r->m, "%s", err);
+}
+
+static void recorded_free(struct recorded *r)
+{
+    pz_scale_program_free(r->m);
+    for (int i = 0; i < 3; i++)
+        sr_free(r->runs[i]);
+}
+
+/* Whether a note of m contains text. */
+static int noted(const struct pz_scale_program *m, const char *text)
+{
+    for (size_t i = 0; i < pz_scale_program_nnotes(m); i++)
+        if (strstr(pz_scale_program_note(m, i), text))
+            return 1;
+    return 0;
+}
+
+/* Every process's collective ends in c against the program's at c's count: the same
+ * sizes sent and received. */
+static void check_sizes(const struct collected *c, int ndims, sr_program prog)
+{
+    struct sr_run *truth = sr_build("truth", c->nprocs, ndims, NULL, prog, NULL);
+
+    for (int p = 0; p < c->nprocs; p++) {
+        const struct pz_scale_process *tp = &truth->run.procs[p];
+        size_t at = 0;
+
+        for (size_t i = 0; i < tp->nevents; i++) {
+            const struct pz_scale_event *e = &tp->events[i];
+
+            if (e->kind != PZ_REC_COLL_END)
+                continue;
+            cr_assert(at < c->n[p], "process %d: %zu collectives, expected more", p, c->n[p]);
+            cr_expect_eq(c->ends[p][at].bytes, e->bytes, "process %d of %d, collective %zu: "
+                         "sends %llu, expected %llu", p, c->nprocs, at,
+                         (unsigned long long)c->ends[p][at].bytes,
+                         (unsigned long long)e->bytes);
+            cr_expect_eq(c->ends[p][at].bytes2, e->bytes2, "process %d of %d, collective "
+                         "%zu: receives %llu, expected %llu", p, c->nprocs, at,
+                         (unsigned long long)c->ends[p][at].bytes2,
+                         (unsigned long long)e->bytes2);
+            at++;
+        }
+        cr_expect_eq(at, c->n[p], "process %d: %zu collectives, expected %zu", p, c->n[p], at);
+    }
+    sr_free(truth);
+}
+
+/* The root's total in the first collective of c: the sum of what the others moved (w:
+ * 0 they sent it, 1 they received it). */
+static void check_root_total(const struct collected *c, int w)
+{
+    uint64_t sum = 0, total = w ? c->ends[0][0].bytes : c->ends[0][0].bytes2;
+
+    for (int p = 1; p < c->nprocs; p++)
+        sum += w ? c->ends[p][0].bytes2 : c->ends[p][0].bytes;
+    cr_expect_eq(total, sum, "at %d: the root moves %llu, the others %llu", c->nprocs,
+                 (unsigned long long)total, (unsigned long long)sum);
+}
+
+/* A collective of operation op over the world rooted at rank 0, of the sizes given. */
+static void rooted(struct sr_run *b, int p, uint32_t region, uint8_t op, uint64_t sent,
+                   uint64_t received)
+{
+    struct pz_scale_event e = {.kind = PZ_REC_COLL_BEGIN, .comm = SR_WORLD, .posted_by = -1};
+    struct sr_truth t = {-1, 0, b->run.nprocs, 1, -1};
+
+    sr_step(b, p, PZ_SCALE_CALL, region, C / b->run.nprocs);
+    sr_event(b, p, &e, &t);
+    e.kind = PZ_REC_COLL_END;
+    e.coll_op = op;
+    e.bytes = sent;
+    e.bytes2 = received;
+    e.peer.kind = PZ_SCALE_PEER_RANK;
+    e.peer.rank = 0;
+    t.peer = 0;
+    sr_event(b, p, &e, &t);
+}
+
+/* A program of ITERS calls of body in an interval. */
+static void iterations(struct sr_run *b, int p, const int *c,
+                       void (*body)(struct sr_run *, int, const int *))
+{
+    sr_step(b, p, PZ_SCALE_BEGIN, SR_INTERVAL, 0);
+    for (int i = 0; i < ITERS; i++)
+        body(b, p, c);
+    sr_step(b, p, PZ_SCALE_END, SR_INTERVAL, 0);
+}
+
+static const int counts_2_4_8[3] = {2, 4, 8};
+
+/* --- a block distribution gathered: ROWS rows of ROW bytes over P processes, rank i
+ * holding ROWS / P rows and one more when i < ROWS mod P; the root gathers the others'
+ * (the region's name does not matter to the model: MPI_Reduce's stands for
+ * MPI_Gatherv's) */
+
+#define ROWS 103
+#define ROW 8
+
+static uint64_t rows_of(int rank, int nprocs)
+{
+    return (uint64_t)(ROWS / nprocs + (rank < ROWS % nprocs));
+}
+
+static void gather_rows(struct sr_run *b, int p, const int *c)
+{
+    int P = b->run.nprocs;
+    uint64_t others = ROW * (ROWS - rows_of(0, P));
+
+    (void)c;
+    rooted(b, p, SR_REDUCE, OTF2_COLLECTIVE_OP_GATHERV, p ? ROW * rows_of(p, P) : 0,
+           p ? 0 : others);
+}
+
+static void prog_gather_rows(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, gather_rows);
+}
+
+Test(scale_vsizes, a_gatherv_of_a_block_distribution_gives_each_rank_its_rows)
+{
+    struct recorded r;
+
+    /* recorded: at 2, 103 = 51 * 2 + 1: rank 1 sends 51 rows, 408 bytes, the root gets
+     * 408 (one size among the others: it tells no distribution, only checks it).  At 4,
+     * 103 = 25 * 4 + 3: ranks 1, 2 send 26 rows (208 bytes), rank 3 25 (200): the unit
+     * is 208 - 200 = 8 bytes, 25 rows each and one more for ranks 0 to 2, N = 25 * 4 +
+     * 3 = 103; the root gets 616.  At 8, 103 = 12 * 8 + 7: ranks 1 to 6 send 13 rows
+     * (104 bytes), rank 7 12 (96): N = 12 * 8 + 7 = 103, the root gets 6 * 104 + 96 =
+     * 720.  N is 103 at every count */
+    record_at(&r, counts_2_4_8, 1, prog_gather_rows);
+    cr_expect(noted(r.m, "block distribution of N = 103 items of 8 bytes"));
+    cr_expect(!noted(r.m, "the largest is used"));
+    for (int P = 16; P <= 64; P *= 4) {
+        struct collected *c = synthesize(r.m, P);
+
+        check_sizes(c, 1, prog_gather_rows);
+        check_root_total(c, 0);
+        if (P == 16) {
+            /* 103 = 6 * 16 + 7: ranks 1 to 6 send 7 rows, 56 bytes, ranks 7 to 15 6 rows,
+             * 48 bytes; the root gets 6 * 56 + 9 * 48 = 336 + 432 = 768 = 8 * 103 - 56,
+             * its own 7 rows left out */
+            cr_expect_eq(c->ends[6][0].bytes, 56);
+            cr_expect_eq(c->ends[7][0].bytes, 48);
+            cr_expect_eq(c->ends[15][0].bytes, 48);
+            cr_expect_eq(c->ends[0][0].bytes, 0);
+            cr_expect_eq(c->ends[0][0].bytes2, 768);
+        } else {
+            /* 103 = 1 * 64 + 39: ranks 1 to 38 send 2 rows, 16 bytes, ranks 39 to 63 one,
+             * 8 bytes; the root gets 38 * 16 + 25 * 8 = 608 + 200 = 808 = 824 - 16 */
+            cr_expect_eq(c->ends[38][0].bytes, 16);
+            cr_expect_eq(c->ends[39][0].bytes, 8);
+            cr_expect_eq(c->ends[63][2].bytes, 8);
+            cr_expect_eq(c->ends[0][2].bytes2, 808);
+        }
+        collected_free(c);
+    }
+    recorded_free(&r);
+}
+
+/* The same rows gathered by every process (MPI_Allgatherv, no root): each sends its
+ * rows to each of the P - 1 others and receives all the others' */
+static void allgather_rows(struct sr_run *b, int p, const int *c)
+{
+    struct pz_scale_event e = {.kind = PZ_REC_COLL_BEGIN, .comm = SR_WORLD, .posted_by = -1};
+    int P = b->run.nprocs;
+    struct sr_truth t = {-1, 0, P, 1, -1};
+
+    (void)c;
+    sr_step(b, p, PZ_SCALE_CALL, SR_ALLTOALL, C / P);
+    sr_event(b, p, &e, &t);
+    e.kind = PZ_REC_COLL_END;
+    e.coll_op = OTF2_COLLECTIVE_OP_ALLGATHERV;
+    e.bytes = (uint64_t)(P - 1) * ROW * rows_of(p, P);
+    e.bytes2 = ROW * (ROWS - rows_of(p, P));
+    sr_event(b, p, &e, &t);
+}
+
+static void prog_allgather_rows(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, allgather_rows);
+}
+
+Test(scale_vsizes, an_allgatherv_of_a_block_distribution_gives_each_rank_its_rows)
+{
+    struct recorded r;
+    struct collected *c;
+
+    /* recorded: at 4, ranks 0 to 2 send 26 rows to 3 others, 624 bytes, and receive 103
+     * - 26 = 77 rows, 616 bytes; rank 3 sends 25 * 3 * 8 = 600 and receives 78 rows, 624
+     * bytes; the rows 26 and 25, 13 and 12 at 8, tell N = 103 as for the Gatherv */
+    record_at(&r, counts_2_4_8, 1, prog_allgather_rows);
+    cr_expect(noted(r.m, "block distribution of N = 103 items of 8 bytes"));
+    c = synthesize(r.m, 16);
+    check_sizes(c, 1, prog_allgather_rows);
+    /* at 16: rank 6 sends its 7 rows to 15 others, 7 * 8 * 15 = 840 bytes, and receives
+     * 96 rows, 768 bytes; rank 7 sends 6 * 8 * 15 = 720 and receives 97 rows, 776 */
+    cr_expect(c->ends[6][0].bytes == 840 && c->ends[6][0].bytes2 == 768);
+    cr_expect(c->ends[7][0].bytes == 720 && c->ends[7][0].bytes2 == 776);
+    collected_free(c);
+    recorded_free(&r);
+}
+
+/* --- edge and interior blocks scattered: a 1-D domain of 65536 bytes per process's
+ * share whose two edge processes own half a block (the boundary is not distributed):
+ * 65536 / P bytes to each interior process, 32768 / P to the last; the root, the
+ * first, keeps its own half block and sends the others theirs */
+
+static uint64_t block_at(int p, int nprocs)
+{
+    return p == 0 || p == nprocs - 1 ? 32768 / (uint64_t)nprocs : 65536 / (uint64_t)nprocs;
+}
+
+static void scatter_blocks(struct sr_run *b, int p, const int *c)
+{
+    int P = b->run.nprocs;
+    uint64_t others = 0;
+
+    (void)c;
+    for (int q = 1; q < P; q++)
+        others += block_at(q, P);
+    rooted(b, p, SR_BCAST, OTF2_COLLECTIVE_OP_SCATTERV, p ? 0 : others,
+           p ? block_at(p, P) : 0);
+}
+
+static void prog_scatter_blocks(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, scatter_blocks);
+}
+
+Test(scale_vsizes, a_scatterv_of_edge_and_interior_blocks_gives_each_class_its_own)
+{
+    struct recorded r;
+
+    /* recorded: at 2, the last (rank 1) receives 16384; at 4, the interior ranks 1 and 2
+     * 16384 and the last 8192; at 8, ranks 1 to 6 8192 and the last 4096: the interior
+     * 65536 / P (at 4 and 8), the last 32768 / P (at 2, 4, 8), the first only the
+     * root.  The root sends 16384, 40960 and 53248 */
+    record_at(&r, counts_2_4_8, 1, prog_scatter_blocks);
+    cr_expect(noted(r.m, "by their position in the grid"));
+    cr_expect(!noted(r.m, "the largest is used"));
+    for (int P = 16; P <= 64; P *= 4) {
+        struct collected *c = synthesize(r.m, P);
+
+        check_sizes(c, 1, prog_scatter_blocks);
+        check_root_total(c, 1);
+        if (P == 16) {
+            /* ranks 1 to 14 receive 65536 / 16 = 4096, rank 15 2048; the root sends
+             * 14 * 4096 + 2048 = 59392 */
+            cr_expect_eq(c->ends[1][0].bytes2, 4096);
+            cr_expect_eq(c->ends[14][0].bytes2, 4096);
+            cr_expect_eq(c->ends[15][0].bytes2, 2048);
+            cr_expect_eq(c->ends[0][0].bytes, 59392);
+            cr_expect_eq(c->ends[0][0].bytes2, 0);
+        } else {
+            /* ranks 1 to 62 receive 1024, rank 63 512; the root sends 62 * 1024 + 512 =
+             * 64000 */
+            cr_expect_eq(c->ends[62][1].bytes2, 1024);
+            cr_expect_eq(c->ends[63][1].bytes2, 512);
+            cr_expect_eq(c->ends[0][1].bytes, 64000);
+        }
+        collected_free(c);
+    }
+    recorded_free(&r);
+}
+
+/* --- edges in two dimensions: a 2-D grid whose processes on an edge (first or last in
+ * one dimension) gather 73728 / P bytes to the root, a corner's 36864 / P, the
+ * interior's 147456 / P (147456 = 576 * 256, whole at every count below); recorded at 9
+ * (3 x 3), 16 (4 x 4) and 36 (6 x 6), where every class has processes, synthesized at
+ * 64 (8 x 8) */
+
+static uint64_t cells_at(const struct sr_run *b, const int *c)
+{
+    int P = b->run.nprocs, edges = 0;
+
+    for (int d = 0; d < 2; d++)
+        edges += c[d] == 0 || c[d] == b->run.grid.dims[d] - 1;
+    return (uint64_t)(147456 >> edges) / (uint64_t)P;
+}
+
+static void gather_cells(struct sr_run *b, int p, const int *c)
+{
+    uint64_t others = 0;
+
+    for (int q = 1; q < b->run.nprocs; q++) {
+        int at[3];
+
+        pz_scale_grid_coords(&b->run.grid, q, at);
+        others += cells_at(b, at);
+    }
+    rooted(b, p, SR_REDUCE, OTF2_COLLECTIVE_OP_GATHERV, p ? cells_at(b, c) : 0,
+           p ? 0 : others);
+}
+
+static void prog_gather_cells(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, gather_cells);
+}
+
+Test(scale_vsizes, a_gatherv_of_a_2d_grid_gives_corners_edges_and_interior_their_own)
+{
+    static const int counts[3] = {9, 16, 36};
+    struct recorded r;
+    struct collected *c;
+
+    record_at(&r, counts, 2, prog_gather_cells);
+    cr_expect(noted(r.m, "by their position in the grid"));
+    c = synthesize(r.m, 64);
+    check_sizes(c, 2, prog_gather_cells);
+    check_root_total(c, 0);
+    /* recorded at 9: the interior 16384, an edge 8192, a corner 4096; at 16: 9216, 4608,
+     * 2304; at 36: 4096, 2048, 1024.  At 64, 8 x 8: the interior (rank 9, at 1,1)
+     * 147456 / 64 = 2304 bytes, an edge (rank 1, at 0,1) 1152, a corner (rank 7, at
+     * 0,7) 576.  The root (a corner) gets 3 corners' 576, 24 edges' 1152 (6 on each
+     * side) and 36 interior 2304s: 1728 + 27648 + 82944 = 112320 */
+    cr_expect_eq(c->ends[9][0].bytes, 2304);
+    cr_expect_eq(c->ends[1][0].bytes, 1152);
+    cr_expect_eq(c->ends[7][0].bytes, 576);
+    cr_expect_eq(c->ends[0][0].bytes2, 112320);
+    collected_free(c);
+    recorded_free(&r);
+}
+
+Test(scale_vsizes, a_2d_grid_recorded_without_a_middle_keeps_the_largest)
+{
+    struct recorded r;
+
+    /* at 2, 4 and 8 the grid is 2 x 1, 2 x 2 and 4 x 2: its second dimension is never
+     * longer than 2, so that the interior and the edges across it are never recorded,
+     * although they exist at 16 (4 x 4) */
+    record_at(&r, counts_2_4_8, 2, prog_gather_cells);
+    cr_expect(noted(r.m, "differs between processes of a recording: the largest is used"));
+    cr_expect(!noted(r.m, "by their position in the grid"));
+    recorded_free(&r);
+}
+
+/* --- sizes of no pattern: 16 bytes from every rank p with p mod 3 = 1, 8 from the
+ * others: neither a distribution (ranks 1 and 4 move more, 2 and 3 less) nor one size
+ * per class (ranks 1 and 2 are both interior) */
+
+static void gather_odd(struct sr_run *b, int p, const int *c)
+{
+    uint64_t others = 0;
+
+    (void)c;
+    for (int q = 1; q < b->run.nprocs; q++)
+        others += q % 3 == 1 ? 16 : 8;
+    rooted(b, p, SR_REDUCE, OTF2_COLLECTIVE_OP_GATHERV, p ? (p % 3 == 1 ? 16 : 8) : 0,
+           p ? 0 : others);
+}
+
+static void prog_gather_odd(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, gather_odd);
+}
+
+Test(scale_vsizes, sizes_of_no_pattern_keep_the_largest_with_a_note)
+{
+    struct recorded r;
+    struct collected *c;
+
+    record_at(&r, counts_2_4_8, 1, prog_gather_odd);
+    cr_expect(noted(r.m, "differs between processes of a recording: the largest is used"));
+    cr_expect(!noted(r.m, "block distribution"));
+    cr_expect(!noted(r.m, "by their position in the grid"));
+    /* the largest, 16, at every rank but the root */
+    c = synthesize(r.m, 16);
+    for (int p = 1; p < 16; p++)
+        cr_expect_eq(c->ends[p][0].bytes, 16, "process %d: %llu", p,
+                     (unsigned long long)c->ends[p][0].bytes);
+    collected_free(c);
+    recorded_free(&r);
+}
