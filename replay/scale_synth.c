@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "scale_program_int.h"
+#include "scale_vary.h"
 
 /* seconds since the start in the ticks of the recording whose definitions the
  * synthesized archive copies (the largest). */
@@ -60,6 +61,7 @@ struct pz_scale_synth {
     double *gap;               /* [node * (nclasses + 1) + class], s */
     double *pred_gap;          /* [pred], s */
     double *after_gap;         /* [prev + 1], s */
+    const struct sp_ratios **ratios;   /* [node]: its computations' (sp_ratios_at) */
 };
 
 /* A loop the walk is in: its node, and the iterations done. */
@@ -75,6 +77,7 @@ struct pz_scale_cursor {
     uint8_t flags[PZ_SCALE_MAX_DIMS];
     uint32_t cls;
     double now, cpu;
+    uint64_t computed;         /* the computations drawn so far (pz_scale_draw) */
     uint64_t next_request, any_received;
     uint32_t last;             /* the last step made, SP_NONE */
     struct fifo *fifos;        /* [slot]: for the calls of one request that complete them */
@@ -212,7 +215,8 @@ static int values_at(struct pz_scale_synth *s)
         !(s->sizes = calloc(((size_t)m->nevents + m->nslots + 1) * SP_NSIZES,
                             sizeof(*s->sizes))) ||
         !(s->gap = calloc((m->nnodes ? m->nnodes : 1) * (size_t)cols, sizeof(*s->gap))) ||
-        !(s->pred_gap = calloc(m->npreds ? m->npreds : 1, sizeof(*s->pred_gap))))
+        !(s->pred_gap = calloc(m->npreds ? m->npreds : 1, sizeof(*s->pred_gap))) ||
+        !(s->ratios = calloc(m->nnodes ? m->nnodes : 1, sizeof(*s->ratios))))
         return -1;
     for (uint32_t i = 0; i < m->npreds; i++)
         s->pred_gap[i] = pz_scale_model_at(&m->preds[i].gap, s->nprocs);
@@ -227,6 +231,7 @@ static int values_at(struct pz_scale_synth *s)
             for (uint32_t c = 0; c < cols; c++)
                 s->gap[(size_t)k * cols + c] =
                     pz_scale_model_at(&m->gap[(size_t)k * cols + c], s->nprocs);
+        s->ratios[k] = sp_ratios_at(m, k, s->nprocs);
     }
     for (uint32_t i = 0; i < m->nevents; i++)
         sp_sizes_at(&m->events[i].sizes, s->nprocs,
@@ -477,7 +482,9 @@ static int emit_step(struct pz_scale_cursor *c, uint32_t k)
     const struct sp_node *nd = &m->nodes[k];
     const struct sp_sym *sym = &m->table.syms[nd->sym];
     int call = sym->step_kind == PZ_SCALE_CALL;
-    double gap = gap_before(c, k);
+    const struct sp_ratios *q = c->s->ratios[k];
+    double gap = gap_before(c, k) * pz_scale_draw(q ? q->v : NULL, q ? q->n : 0,
+                                                  (uint32_t)c->proc, c->computed++);
     uint64_t enter, leave;
     struct pz_rec rec;
 
@@ -626,6 +633,7 @@ void pz_scale_synth_free(struct pz_scale_synth *s)
     free(s->gap);
     free(s->pred_gap);
     free(s->after_gap);
+    free(s->ratios);
     free(s);
 }
 
