@@ -229,6 +229,7 @@ struct sp_pred {
 struct sp_ratios {
     double *v;
     uint32_t n, cap;
+    int procs;                 /* merged: the recording's count */
 };
 
 /* One grouping's computations in one recording. */

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "grow.h"
 #include "scale_program_int.h"
 #include "scale_vary.h"
 
@@ -53,15 +54,8 @@ int sp_ratio_add(struct pz_scale_program *m, uint32_t k, uint32_t cls, size_t ru
             return -1;
     }
     q = &m->ratios[((size_t)k * m->nclasses + cls) * m->nruns + run];
-    if (q->n == q->cap) {
-        uint32_t cap = q->cap ? q->cap * 2 : 16;
-        double *v = realloc(q->v, cap * sizeof(*v));
-
-        if (!v)
-            return -1;
-        q->v = v;
-        q->cap = cap;
-    }
+    if (pz_grow((void **)&q->v, &q->cap, q->n, sizeof(*q->v)) != 0)
+        return -1;
     q->v[q->n++] = gap;
     return 0;
 }
@@ -101,8 +95,10 @@ int sp_ratios_finish(struct pz_scale_program *m)
     if (!merged)
         return -1;
     for (uint32_t k = 0; m->ratios && k < m->nnodes && rc == 0; k++)
-        for (size_t r = 0; r < m->nruns && rc == 0; r++)
+        for (size_t r = 0; r < m->nruns && rc == 0; r++) {
+            merged[(size_t)k * m->nruns + r].procs = m->runs[r]->nprocs;
             rc = merge_classes(m, k, r, &merged[(size_t)k * m->nruns + r]);
+        }
     sp_ratios_free(m);
     m->ratios = merged;
     m->nratios = n;
@@ -118,14 +114,13 @@ const struct sp_ratios *sp_ratios_at(const struct pz_scale_program *m, uint32_t 
 
     for (size_t r = 0; r < m->nruns; r++) {
         const struct sp_ratios *q = &m->ratios[(size_t)k * m->nruns + r];
-        int procs = m->runs[r]->nprocs;
-        double distance = fabs(log((double)procs / nprocs));
+        double distance = q->n ? fabs(log((double)q->procs / nprocs)) : HUGE_VAL;
 
         if (q->n && (distance < best_distance - 1e-12 ||
-                     (distance < best_distance + 1e-12 && procs > best_procs))) {
+                     (distance < best_distance + 1e-12 && q->procs > best_procs))) {
             best = q;
             best_distance = distance;
-            best_procs = procs;
+            best_procs = q->procs;
         }
     }
     return best;
