@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "scale_program_int.h"
-#include "scale_vary.h"
 
 /* seconds since the start in the ticks of the recording whose definitions the
  * synthesized archive copies (the largest). */
@@ -77,7 +76,8 @@ struct pz_scale_cursor {
     uint8_t flags[PZ_SCALE_MAX_DIMS];
     uint32_t cls;
     double now, cpu;
-    uint64_t computed;         /* the computations drawn so far (pz_scale_draw) */
+    uint64_t computed;         /* the computations drawn so far (sp_ratio_draw) */
+    uint32_t *passes;          /* [node]: how many times it was made */
     uint64_t next_request, any_received;
     uint32_t last;             /* the last step made, SP_NONE */
     struct fifo *fifos;        /* [slot]: for the calls of one request that complete them */
@@ -482,8 +482,7 @@ static int emit_step(struct pz_scale_cursor *c, uint32_t k)
     const struct sp_node *nd = &m->nodes[k];
     const struct sp_sym *sym = &m->table.syms[nd->sym];
     int call = sym->step_kind == PZ_SCALE_CALL;
-    const struct sp_ratios *q = c->s->ratios[k];
-    double gap = gap_before(c, k) * pz_scale_draw(q ? q->v : NULL, q ? q->n : 0,
+    double gap = gap_before(c, k) * sp_ratio_draw(c->s->ratios[k], c->passes[k]++,
                                                   (uint32_t)c->proc, c->computed++);
     uint64_t enter, leave;
     struct pz_rec rec;
@@ -574,7 +573,8 @@ struct pz_scale_cursor *pz_scale_cursor_new(struct pz_scale_synth *s, int proc)
     if (!(c->fifos = calloc(m->nslots ? m->nslots : 1, sizeof(*c->fifos))) ||
         !(c->waiting = calloc(m->nnodes ? m->nnodes : 1, sizeof(*c->waiting))) ||
         !(c->last_id = calloc(m->nslots ? m->nslots : 1, sizeof(*c->last_id))) ||
-        !(c->loops = calloc(m->nnodes ? m->nnodes : 1, sizeof(*c->loops)))) {
+        !(c->loops = calloc(m->nnodes ? m->nnodes : 1, sizeof(*c->loops))) ||
+        !(c->passes = calloc(m->nnodes ? m->nnodes : 1, sizeof(*c->passes)))) {
         pz_scale_cursor_free(c);
         return NULL;
     }
@@ -602,6 +602,7 @@ void pz_scale_cursor_free(struct pz_scale_cursor *c)
     free(c->waiting);
     free(c->last_id);
     free(c->loops);
+    free(c->passes);
     free(c);
 }
 

@@ -3,6 +3,7 @@
  * and the synthesis's draws among them. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "grow.h"
 #include "scale_program_int.h"
@@ -44,7 +45,8 @@ double pz_scale_draw(const double *ratios, size_t n, uint32_t proc, uint64_t i)
     return ratios[j < n ? j : n - 1];
 }
 
-int sp_ratio_add(struct pz_scale_program *m, uint32_t k, uint32_t cls, size_t run, double gap)
+int sp_ratio_add(struct pz_scale_program *m, uint32_t k, uint32_t cls, size_t run,
+                 const void *proc, double gap)
 {
     struct sp_ratios *q;
 
@@ -54,35 +56,56 @@ int sp_ratio_add(struct pz_scale_program *m, uint32_t k, uint32_t cls, size_t ru
             return -1;
     }
     q = &m->ratios[((size_t)k * m->nclasses + cls) * m->nruns + run];
-    if (pz_grow((void **)&q->v, &q->cap, q->n, sizeof(*q->v)) != 0)
+    if (pz_grow((void **)&q->v, &q->cap, q->n, sizeof(*q->v)) != 0 ||
+        pz_grow((void **)&q->pass, &q->pass_cap, q->n, sizeof(*q->pass)) != 0)
         return -1;
+    /* a process's computations before k follow one another: its passes count up */
+    q->pass[q->n] = q->n && q->last == proc ? q->pass[q->n - 1] + 1 : 0;
+    q->last = proc;
     q->v[q->n++] = gap;
     return 0;
 }
 
-/* Node k's ratios in recording run, its classes' computations over each class's mean,
- * one after the other, into q. */
+/* Node k's ratios in recording run, into q: each class's computations over its mean
+ * (in place, in the walking buffers), then all of them by pass, the passes' ratios from
+ * q->first[pass]. */
 static int merge_classes(const struct pz_scale_program *m, uint32_t k, size_t run,
                          struct sp_ratios *q)
 {
-    const struct sp_ratios *by_class = m->ratios + (size_t)k * m->nclasses * m->nruns + run;
-    uint32_t n = 0;
+    struct sp_ratios *by_class = m->ratios + (size_t)k * m->nclasses * m->nruns + run;
+    uint32_t n = 0, npasses = 0;
 
-    for (uint32_t c = 0; c < m->nclasses; c++)
-        n += by_class[c * m->nruns].n;
+    for (uint32_t c = 0; c < m->nclasses; c++) {
+        struct sp_ratios *one = &by_class[c * m->nruns];
+
+        pz_scale_ratios(one->v, one->n);
+        for (uint32_t i = 0; i < one->n; i++)
+            if (one->pass[i] >= npasses)
+                npasses = one->pass[i] + 1;
+        n += one->n;
+    }
     if (!n)
         return 0;
-    if (!(q->v = malloc(n * sizeof(*q->v))))
+    if (!(q->v = malloc(n * sizeof(*q->v))) ||
+        !(q->first = calloc((size_t)npasses + 1, sizeof(*q->first))))
         return -1;
+    /* a counting sort by pass: first[j + 1] counts pass j, then becomes where it ends */
+    for (uint32_t c = 0; c < m->nclasses; c++)
+        for (uint32_t i = 0; i < by_class[c * m->nruns].n; i++)
+            q->first[by_class[c * m->nruns].pass[i] + 1]++;
+    for (uint32_t j = 0; j < npasses; j++)
+        q->first[j + 1] += q->first[j];
     for (uint32_t c = 0; c < m->nclasses; c++) {
         const struct sp_ratios *one = &by_class[c * m->nruns];
 
         for (uint32_t i = 0; i < one->n; i++)
-            q->v[q->n + i] = one->v[i];
-        pz_scale_ratios(q->v + q->n, one->n);
-        q->n += one->n;
+            q->v[q->first[one->pass[i]]++] = one->v[i];
     }
-    q->cap = n;
+    /* each first[j] now ends pass j: shifted one pass up, it begins it */
+    memmove(q->first + 1, q->first, npasses * sizeof(*q->first));
+    q->first[0] = 0;
+    q->n = q->cap = n;
+    q->npasses = npasses;
     return 0;
 }
 
@@ -103,6 +126,15 @@ int sp_ratios_finish(struct pz_scale_program *m)
     m->ratios = merged;
     m->nratios = n;
     return rc;
+}
+
+double sp_ratio_draw(const struct sp_ratios *q, uint32_t pass, uint32_t proc, uint64_t i)
+{
+    if (!q)
+        return 1;
+    if (pass >= q->npasses)
+        return pz_scale_draw(q->v, q->n, proc, i);
+    return pz_scale_draw(q->v + q->first[pass], q->first[pass + 1] - q->first[pass], proc, i);
 }
 
 const struct sp_ratios *sp_ratios_at(const struct pz_scale_program *m, uint32_t k,
@@ -128,8 +160,11 @@ const struct sp_ratios *sp_ratios_at(const struct pz_scale_program *m, uint32_t 
 
 void sp_ratios_free(struct pz_scale_program *m)
 {
-    for (size_t i = 0; m->ratios && i < m->nratios; i++)
+    for (size_t i = 0; m->ratios && i < m->nratios; i++) {
         free(m->ratios[i].v);
+        free(m->ratios[i].pass);
+        free(m->ratios[i].first);
+    }
     free(m->ratios);
     m->ratios = NULL;
     m->nratios = 0;

@@ -9,10 +9,14 @@
  * quarter slower, than from every real recording of the program at that count).  So
  * each computation is its class's mean at P times a ratio drawn from those the
  * recordings show: a computation recorded before the same step over its class's mean
- * in that recording, taken from the recording nearest P.  This keeps the shape of the
- * recorded variation (a few long computations among many near the mean, which a
- * variance alone does not tell) and the mean.  The draws depend on the process and
- * the number of its computation alone: the same model gives the same run every time. */
+ * in that recording, taken from the recording nearest P and from the same pass (the
+ * how-many-th time the process makes the step), among all passes beyond the recorded
+ * ones.  This keeps the shape of the recorded variation (a few long computations among
+ * many near the mean, which a variance alone does not tell), when it happens (a first
+ * iteration warming up the caches at every process is not spread over the run, where
+ * it would delay a different process at every iteration) and the mean.  The draws
+ * depend on the process and the number of its computation alone: the same model gives
+ * the same run every time. */
 #ifndef PZ_SCALE_VARY_H
 #define PZ_SCALE_VARY_H
 

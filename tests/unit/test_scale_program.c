@@ -804,6 +804,54 @@ Test(scale_program, computations_vary_as_recorded)
     recorded_free(&r);
 }
 
+/* The same loop warming up: every process computes 2 C / P in the first iteration and
+ * C / (2 P) in the others, a mean of C / P over the ITERS = 3 iterations. */
+static void prog_warming_up(struct sr_run *b, int p, const int *c, void *arg)
+{
+    int P = b->run.nprocs;
+
+    (void)c;
+    (void)arg;
+    sr_step(b, p, PZ_SCALE_BEGIN, SR_INTERVAL, 0);
+    for (int i = 0; i < ITERS; i++)
+        collective(b, p, SR_ALLREDUCE, C / P * (i == 0 ? 2 : 0.5), SR_WORLD, world(b, -1),
+                   -1, 8, 8);
+    sr_step(b, p, PZ_SCALE_END, SR_INTERVAL, 0);
+}
+
+Test(scale_program, computations_vary_pass_by_pass_as_recorded)
+{
+    /* The mean is C / 16 = 250 us at 16; the first pass was recorded at twice the mean
+     * everywhere, the others at half of it, so every process computes 500 us before its
+     * first MPI_Allreduce and 125 us before the others: a warm-up stays where it was,
+     * it is not spread over the iterations. */
+    static const long long want[ITERS] = {500000, 125000, 125000};
+    struct recorded r;
+    struct collected *c;
+
+    record(&r, 1, NULL, prog_warming_up);
+    c = synthesize(r.m, 16);
+    for (int p = 0; p < 16; p++) {
+        uint64_t before = 0;
+        int pass = 0;
+
+        for (size_t i = 0; i < c->n[p]; i++) {
+            const struct pz_rec *rec = &c->recs[p][i];
+
+            if (rec->kind != PZ_REC_ENTER || rec->region != SR_ALLREDUCE)
+                continue;
+            cr_assert(pass < ITERS, "process %d: more than %d MPI_Allreduce", p, ITERS);
+            cr_expect(llabs((long long)(rec->cpu - before) - want[pass]) <= 1,
+                      "process %d pass %d: %lld ns of computation, expected %lld", p, pass,
+                      (long long)(rec->cpu - before), want[pass]);
+            before = rec->cpu;
+            pass++;
+        }
+    }
+    collected_free(c);
+    recorded_free(&r);
+}
+
 /* A wavefront: receive from west and north, compute, send east and south. */
 static void wave(struct sr_run *b, int p, const int *c)
 {
