@@ -379,7 +379,7 @@ static int build(struct pz_scale_program *m, struct work *w, char *err, size_t e
         goto oom;
     if (sp_walk_check(m, (uint32_t *const *const *)w->raw, &w->st, err, errlen) != 0)
         return -1;
-    if (sp_fit_all(m, &w->st) != 0)
+    if (sp_fit_all(m, &w->st) != 0 || sp_ratios_finish(m) != 0)
         goto oom;
     return 0;
 oom:
@@ -449,6 +449,7 @@ void pz_scale_program_free(struct pz_scale_program *m)
     free(m->gap);
     free(m->tail);
     free(m->gap_own);
+    sp_ratios_free(m);
     free(m->preds);
     free(m->pred_head);
     free(m->after);

@@ -47,7 +47,10 @@
  * a note.  The computation before each step is fitted per class of processes, the same
  * way (an exact form first, then scale_fit.h's); a class found in too few recordings (3,
  * or 2 that an exact form joins) falls back on the processes with the same steps around
- * the computation, a note saying so.  What cannot be extrapolated (a receive from
+ * the computation, a note saying so.  That fit is the class's mean: each computation of
+ * the synthesized run is the mean times a ratio to it drawn among those recorded before
+ * the same step (scale_vary.h), so that the processes do not all compute alike.  What
+ * cannot be extrapolated (a receive from
  * MPI_ANY_SOURCE, a communicator of no class, a size recorded at one count only) is
  * named in the model's notes with its treatment. */
 #ifndef PZ_SCALE_PROGRAM_H

@@ -254,6 +254,19 @@ struct sp_pred {
     struct pz_scale_model gap;
 };
 
+/* The computations recorded before one step: while walking, those of one class of
+ * processes in one recording, in seconds, each with its pass (the how-many-th time its
+ * process made the step, from 0); then, merged over the classes, each one's ratio to
+ * its class's mean, by pass (scale_vary.h). */
+struct sp_ratios {
+    double *v;
+    uint32_t *pass;            /* walking: [i], v[i]'s */
+    uint32_t *first;           /* merged: [pass], where its ratios begin in v; [npasses]: n */
+    uint32_t n, cap, pass_cap, npasses;
+    const void *last;          /* walking: the process of the last computation */
+    int procs;                 /* merged: the recording's count */
+};
+
 /* One grouping's computations in one recording. */
 struct sp_group {
     double sum, min, max;
@@ -290,6 +303,9 @@ struct pz_scale_program {
     struct pz_scale_model *tail;             /* [class], the same */
     uint8_t *gap_own;                        /* [node * (nclasses + 1) + class]: the class
                                                 has a fit of its own */
+    struct sp_ratios *ratios;                /* [(node * nclasses + class) * nruns + r]
+                                                while walking, then [node * nruns + r] */
+    size_t nratios;                          /* ... of either */
     struct sp_pred *preds;
     uint32_t npreds, cappreds;
     uint32_t *pred_head;                     /* [node]: its first pred, SP_NONE */
@@ -421,6 +437,23 @@ int sp_walk_check(struct pz_scale_program *m, uint32_t *const *const *raw,
 void sp_stats_free(struct sp_stats *st);
 /* The models of trip counts, sizes and computations from the gathered numbers. */
 int sp_fit_all(struct pz_scale_program *m, const struct sp_stats *st);
+/* Keeps the computation gap recorded before node k at process proc (any pointer that
+ * tells it apart), of class cls, of recording run, the processes walked one after the
+ * other; then, once the walk is done, turns them into each node's ratios per recording
+ * (struct sp_ratios).  0, or -1 when memory runs out. */
+int sp_ratio_add(struct pz_scale_program *m, uint32_t k, uint32_t cls, size_t run,
+                 const void *proc, double gap);
+int sp_ratios_finish(struct pz_scale_program *m);
+/* The ratios the synthesis at nprocs draws node k's computations from: those of the
+ * recording whose count is nearest nprocs (by their ratio; the larger count of a tie)
+ * among those that made k; NULL when none did. */
+const struct sp_ratios *sp_ratios_at(const struct pz_scale_program *m, uint32_t k,
+                                     int nprocs);
+void sp_ratios_free(struct pz_scale_program *m);
+/* The ratio of computation number i of process proc, its pass-th before the step
+ * (from 0), drawn among q's of that pass (pz_scale_draw), or among all of them when the
+ * recording made fewer passes; 1 when q is NULL. */
+double sp_ratio_draw(const struct sp_ratios *q, uint32_t pass, uint32_t proc, uint64_t i);
 /* Where step `step` of process proc of recording run is, for messages: "interval 'x',
  * call 3" (calls counted from the interval's beginning, 1 for the first). */
 void sp_where(const struct pz_scale_program *m, size_t run, uint32_t proc, uint32_t step,

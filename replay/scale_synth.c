@@ -60,6 +60,7 @@ struct pz_scale_synth {
     double *gap;               /* [node * (nclasses + 1) + class], s */
     double *pred_gap;          /* [pred], s */
     double *after_gap;         /* [prev + 1], s */
+    const struct sp_ratios **ratios;   /* [node]: its computations' (sp_ratios_at) */
 };
 
 /* A loop the walk is in: its node, and the iterations done. */
@@ -75,6 +76,8 @@ struct pz_scale_cursor {
     uint8_t flags[PZ_SCALE_MAX_DIMS];
     uint32_t cls;
     double now, cpu;
+    uint64_t computed;         /* the computations drawn so far (sp_ratio_draw) */
+    uint32_t *passes;          /* [node]: how many times it was made */
     uint64_t next_request, any_received;
     uint32_t last;             /* the last step made, SP_NONE */
     struct fifo *fifos;        /* [slot]: for the calls of one request that complete them */
@@ -212,7 +215,8 @@ static int values_at(struct pz_scale_synth *s)
         !(s->sizes = calloc(((size_t)m->nevents + m->nslots + 1) * SP_NSIZES,
                             sizeof(*s->sizes))) ||
         !(s->gap = calloc((m->nnodes ? m->nnodes : 1) * (size_t)cols, sizeof(*s->gap))) ||
-        !(s->pred_gap = calloc(m->npreds ? m->npreds : 1, sizeof(*s->pred_gap))))
+        !(s->pred_gap = calloc(m->npreds ? m->npreds : 1, sizeof(*s->pred_gap))) ||
+        !(s->ratios = calloc(m->nnodes ? m->nnodes : 1, sizeof(*s->ratios))))
         return -1;
     for (uint32_t i = 0; i < m->npreds; i++)
         s->pred_gap[i] = pz_scale_model_at(&m->preds[i].gap, s->nprocs);
@@ -227,6 +231,7 @@ static int values_at(struct pz_scale_synth *s)
             for (uint32_t c = 0; c < cols; c++)
                 s->gap[(size_t)k * cols + c] =
                     pz_scale_model_at(&m->gap[(size_t)k * cols + c], s->nprocs);
+        s->ratios[k] = sp_ratios_at(m, k, s->nprocs);
     }
     for (uint32_t i = 0; i < m->nevents; i++)
         sp_sizes_at(&m->events[i].sizes, s->nprocs,
@@ -486,7 +491,8 @@ static int emit_step(struct pz_scale_cursor *c, uint32_t k)
     const struct sp_node *nd = &m->nodes[k];
     const struct sp_sym *sym = &m->table.syms[nd->sym];
     int call = sym->step_kind == PZ_SCALE_CALL;
-    double gap = gap_before(c, k);
+    double gap = gap_before(c, k) * sp_ratio_draw(c->s->ratios[k], c->passes[k]++,
+                                                  (uint32_t)c->proc, c->computed++);
     uint64_t enter, leave;
     struct pz_rec rec;
 
@@ -576,7 +582,8 @@ struct pz_scale_cursor *pz_scale_cursor_new(struct pz_scale_synth *s, int proc)
     if (!(c->fifos = calloc(m->nslots ? m->nslots : 1, sizeof(*c->fifos))) ||
         !(c->waiting = calloc(m->nnodes ? m->nnodes : 1, sizeof(*c->waiting))) ||
         !(c->last_id = calloc(m->nslots ? m->nslots : 1, sizeof(*c->last_id))) ||
-        !(c->loops = calloc(m->nnodes ? m->nnodes : 1, sizeof(*c->loops)))) {
+        !(c->loops = calloc(m->nnodes ? m->nnodes : 1, sizeof(*c->loops))) ||
+        !(c->passes = calloc(m->nnodes ? m->nnodes : 1, sizeof(*c->passes)))) {
         pz_scale_cursor_free(c);
         return NULL;
     }
@@ -604,6 +611,7 @@ void pz_scale_cursor_free(struct pz_scale_cursor *c)
     free(c->waiting);
     free(c->last_id);
     free(c->loops);
+    free(c->passes);
     free(c);
 }
 
@@ -635,6 +643,7 @@ void pz_scale_synth_free(struct pz_scale_synth *s)
     free(s->gap);
     free(s->pred_gap);
     free(s->after_gap);
+    free(s->ratios);
     free(s);
 }
 

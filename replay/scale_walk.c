@@ -469,6 +469,8 @@ static void gather(struct strict *c, uint32_t k, size_t pos, int missing)
     c->last = k;
     st->gap[at] += gap;
     st->ngap[at]++;
+    if (sp_ratio_add(m, k, c->cls, c->run, c->proc, gap) != 0)
+        c->oom = 1;
     /* The replay models a call with peers and replays one to MPI_PROC_NULL for its
        time: a step made both ways is timed by the latter alone, whose time holds no
        waiting for a partner (a pipeline's first stage receives from MPI_PROC_NULL). */

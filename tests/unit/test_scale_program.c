@@ -751,6 +751,107 @@ Test(scale_program, reduce_and_broadcast_to_root_0)
     recorded_free(&r);
 }
 
+/* An iteration loop of MPI_Allreduce whose computation alternates between C / P / 2
+ * and 3 C / (2 P) from process to process and from iteration to iteration: its mean is
+ * C / P at every count, half of the processes computing each in every iteration. */
+static void prog_uneven(struct sr_run *b, int p, const int *c, void *arg)
+{
+    int P = b->run.nprocs;
+
+    (void)c;
+    (void)arg;
+    sr_step(b, p, PZ_SCALE_BEGIN, SR_INTERVAL, 0);
+    for (int i = 0; i < ITERS; i++)
+        collective(b, p, SR_ALLREDUCE, C / P * ((p + i) % 2 ? 1.5 : 0.5), SR_WORLD,
+                   world(b, -1), -1, 8, 8);
+    sr_step(b, p, PZ_SCALE_END, SR_INTERVAL, 0);
+}
+
+Test(scale_program, computations_vary_as_recorded)
+{
+    /* The mean is C / P = 250 us at 16.  Every computation before an MPI_Allreduce was
+     * recorded at 0.5 or 1.5 times its mean, so each synthesized one is 125 us or 375
+     * us, not always the mean: the processes do not all reach the call at the same
+     * instant.  The CPU time at each MPI_Allreduce's Enter is the computation so far (the
+     * interval's begin and end compute nothing). */
+    struct recorded r;
+    struct collected *c;
+    int seen[2] = {0, 0};
+
+    record(&r, 1, NULL, prog_uneven);
+    c = synthesize(r.m, 16);
+    for (int p = 0; p < 16; p++) {
+        uint64_t before = 0;
+
+        for (size_t i = 0; i < c->n[p]; i++) {
+            const struct pz_rec *rec = &c->recs[p][i];
+            long long gap;
+
+            if (rec->kind != PZ_REC_ENTER || rec->region != SR_ALLREDUCE)
+                continue;
+            gap = (long long)(rec->cpu - before);
+            cr_assert(llabs(gap - 125000) <= 1 || llabs(gap - 375000) <= 1,
+                      "process %d: %lld ns of computation before MPI_Allreduce, expected "
+                      "125000 or 375000", p, gap);
+            seen[gap > 250000]++;
+            before = rec->cpu;
+        }
+    }
+    cr_expect_eq(seen[0] + seen[1], 16 * ITERS);
+    cr_expect(seen[0] > 0 && seen[1] > 0, "%d short and %d long computations", seen[0],
+              seen[1]);
+    collected_free(c);
+    recorded_free(&r);
+}
+
+/* The same loop warming up: every process computes 2 C / P in the first iteration and
+ * C / (2 P) in the others, a mean of C / P over the ITERS = 3 iterations. */
+static void prog_warming_up(struct sr_run *b, int p, const int *c, void *arg)
+{
+    int P = b->run.nprocs;
+
+    (void)c;
+    (void)arg;
+    sr_step(b, p, PZ_SCALE_BEGIN, SR_INTERVAL, 0);
+    for (int i = 0; i < ITERS; i++)
+        collective(b, p, SR_ALLREDUCE, C / P * (i == 0 ? 2 : 0.5), SR_WORLD, world(b, -1),
+                   -1, 8, 8);
+    sr_step(b, p, PZ_SCALE_END, SR_INTERVAL, 0);
+}
+
+Test(scale_program, computations_vary_pass_by_pass_as_recorded)
+{
+    /* The mean is C / 16 = 250 us at 16; the first pass was recorded at twice the mean
+     * everywhere, the others at half of it, so every process computes 500 us before its
+     * first MPI_Allreduce and 125 us before the others: a warm-up stays where it was,
+     * it is not spread over the iterations. */
+    static const long long want[ITERS] = {500000, 125000, 125000};
+    struct recorded r;
+    struct collected *c;
+
+    record(&r, 1, NULL, prog_warming_up);
+    c = synthesize(r.m, 16);
+    for (int p = 0; p < 16; p++) {
+        uint64_t before = 0;
+        int pass = 0;
+
+        for (size_t i = 0; i < c->n[p]; i++) {
+            const struct pz_rec *rec = &c->recs[p][i];
+
+            if (rec->kind != PZ_REC_ENTER || rec->region != SR_ALLREDUCE)
+                continue;
+            cr_assert(pass < ITERS, "process %d: more than %d MPI_Allreduce", p, ITERS);
+            cr_expect(llabs((long long)(rec->cpu - before) - want[pass]) <= 1,
+                      "process %d pass %d: %lld ns of computation, expected %lld", p, pass,
+                      (long long)(rec->cpu - before), want[pass]);
+            before = rec->cpu;
+            pass++;
+        }
+    }
+    collected_free(c);
+    recorded_free(&r);
+}
+
 /* A wavefront: receive from west and north, compute, send east and south. */
 static void wave(struct sr_run *b, int p, const int *c)
 {
