@@ -400,7 +400,15 @@ static struct pz_scale_program *build_model(const struct pz_scale_run *const *ru
         snprintf(err, errlen, "out of memory building the program model");
         return NULL;
     }
-    m->runs = runs;
+    /* The caller's array of pointers may be its own local one: the model keeps a copy. */
+    const struct pz_scale_run **own = malloc(n * sizeof(*own));
+    if (!own) {
+        free(m);
+        snprintf(err, errlen, "out of memory building the program model");
+        return NULL;
+    }
+    memcpy(own, runs, n * sizeof(*own));
+    m->runs = own;
     m->nruns = n;
     m->compute_cpu = compute_cpu;
     m->table.by_sizes = (uint8_t)by_sizes;
@@ -462,6 +470,7 @@ void pz_scale_program_free(struct pz_scale_program *m)
     free(m->first_proc);
     free(m->first_step);
     free(m->ambiguous);
+    free((void *)m->runs);
     free(m);
 }
 

@@ -68,9 +68,9 @@ struct pz_scale_program;
 
 /* Builds the model of the n runs (n >= 1, distinct process counts, grids of the same
  * number of dimensions, periodic alike where they show it (pz_scale_grid_periodicity),
- * any order; the model keeps pointers into them: free them after the model).  compute_cpu: the computation
- * from the recorded CPU times (runs without them fail).  Returns NULL with a one-line
- * message in err. */
+ * any order; the model keeps pointers to them, not to the array: free the runs after
+ * the model).  compute_cpu: the computation from the recorded CPU times (runs without
+ * them fail).  Returns NULL with a one-line message in err. */
 struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const *runs, size_t n,
                                             int compute_cpu, char *err, size_t errlen);
 void pz_scale_program_free(struct pz_scale_program *m);
