@@ -150,6 +150,38 @@ static double cross_validate(const struct pz_scale_model *m, const struct pz_sca
     return sum / n;
 }
 
+/* The error of the candidate m (its form) fitted to the n >= 3 points but the largest
+ * count's, predicting that count (the fold of cross_validate going forwards). */
+static double forward_error(const struct pz_scale_model *m, const struct pz_scale_point *p,
+                            size_t n)
+{
+    struct pz_scale_model fold = *m;
+    size_t top = 0;
+
+    for (size_t i = 1; i < n; i++)
+        if (p[i].procs > p[top].procs)
+            top = i;
+    fit_line(&fold, p, n, top);
+    return smape(pz_scale_model_at(&fold, p[top].procs), p[top].time);
+}
+
+/* Whether the growth of the growing candidate shows below the largest count
+ * (scale_fit.h): fitted without it, the form predicts it with at most
+ * PZ_SCALE_FIT_FORWARD of the constant's error.  A time that has ended (0 at the
+ * largest count) is exempt, as from the rule of signs. */
+static int growth_shows_below_the_largest(const struct pz_scale_model *growing,
+                                          const struct pz_scale_point *p, size_t n)
+{
+    struct pz_scale_model constant = {.a_den = 1};
+    size_t top = 0;
+
+    for (size_t i = 1; i < n; i++)
+        if (p[i].procs > p[top].procs)
+            top = i;
+    return p[top].time == 0 ||
+           forward_error(growing, p, n) <= PZ_SCALE_FIT_FORWARD * forward_error(&constant, p, n);
+}
+
 /* The fit's relative errors on the recordings (scale_fit.h: max_error, mean_error). */
 static void measure_errors(struct pz_scale_model *m, const struct pz_scale_point *p,
                            size_t n)
@@ -267,7 +299,8 @@ int pz_scale_fit(const struct pz_scale_point *points, size_t n, struct pz_scale_
     if (n > 1) {
         struct pz_scale_model growing = best_growing(points, n);
 
-        if (growing.cv_error < constant.cv_error - PZ_SCALE_FIT_TOLERANCE)
+        if (growing.cv_error < constant.cv_error - PZ_SCALE_FIT_TOLERANCE &&
+            growth_shows_below_the_largest(&growing, points, n))
             chosen = growing;
     }
     fit_line(&chosen, points, n, n);

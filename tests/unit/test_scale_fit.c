@@ -238,6 +238,28 @@ static struct pz_scale_model fit_positive(const struct pz_scale_point *p, size_t
     return m;
 }
 
+Test(scale_fit, a_growth_only_the_largest_count_shows_is_noise)
+{
+    /* 1, 1, 2 at 2, 4 and 8: a computation preempted once at 8 processes.  The
+     * constant's leave-one-out error: leaving out 1 at 2, the mean of the others 1.5,
+     * 0.5 / 1.25 = 40%; the same leaving out 1 at 4; leaving out 2, 1, 1 / 1.5 =
+     * 66.667%; 48.889% in the mean.  c0 + c1 * P^3 * log2(P)^2 (terms 8, 256, 4608)
+     * fitted to 4 and 8 gives 1 - 248 / 4352 = 0.943 at 2, 5.9%; to 2 and 8, 1 + 248 /
+     * 4600 = 1.054 at 4, 5.3%; to 2 and 4, 1 at 8, 66.667%: 26% in the mean, 23 points
+     * better than the constant, and 200 times 2 at 32 processes.  But fitted to 2 and 4
+     * without 8, every form is the constant 1 (c1 = 0) and misses 2 by 66.667%, as the
+     * constant does: more than half of it, so no growing model is chosen.  The constant
+     * stays, 4 / 3 at every count. */
+    struct pz_scale_point p[] = {AT(2, 1.0), AT(4, 1.0), AT(8, 2.0)};
+    struct pz_scale_model m = fit_positive(p, 3);
+
+    expect_form(&m, 0, 1, 0);
+    cr_expect(fabs(m.c0 - 4.0 / 3) < 1e-12, "c0 = %.17g", m.c0);
+    cr_expect(fabs(m.cv_error - 100 * (0.4 + 0.4 + 1 / 1.5) / 3) < 1e-9,
+              "cv error %.17g", m.cv_error);
+    cr_expect(fabs(pz_scale_model_at(&m, 32) - 4.0 / 3) < 1e-12);
+}
+
 /* A fall, with the signs the rule asks (scale_fit.h). */
 static void expect_fall(const struct pz_scale_model *m)
 {
