@@ -96,6 +96,23 @@ int pz_scale_model_stays_positive(const struct pz_scale_model *m,
     return pz_scale_model_a(m) > 0 || (m->a_num == 0 && m->grid_ndims == 0) || m->c0 >= 0;
 }
 
+/* Least squares c1 of the fall through the origin m on the points but skip. */
+static void fit_origin(struct pz_scale_model *m, const struct pz_scale_point *p, size_t n,
+                       size_t skip)
+{
+    double sxy = 0, sxx = 0;
+
+    for (size_t i = 0; i < n; i++)
+        if (i != skip) {
+            double x = term(m, p[i].procs);
+
+            sxy += x * p[i].time;
+            sxx += x * x;
+        }
+    m->c0 = 0;
+    m->c1 = sxy / sxx;
+}
+
 /* Least squares c0 and c1 of m on the points but skip (n for none).  The constant is
  * the mean.  Centred sums: the growing terms span many orders of magnitude. */
 static void fit_line(struct pz_scale_model *m, const struct pz_scale_point *p, size_t n,
@@ -104,6 +121,10 @@ static void fit_line(struct pz_scale_model *m, const struct pz_scale_point *p, s
     double xbar = 0, ybar = 0, sxy = 0, sxx = 0, used = 0;
     size_t i;
 
+    if (m->origin) {
+        fit_origin(m, p, n, skip);
+        return;
+    }
     for (i = 0; i < n; i++)
         if (i != skip) {
             xbar += m->b || m->a_num ? term(m, p[i].procs) : 0;
@@ -213,12 +234,26 @@ static int complexity(const struct pz_scale_model *m)
     return 2 * m->b + (m->a_den == 1 ? 0 : m->a_den == 2 ? 1 : 2) + (num > 2 * m->a_den);
 }
 
+/* Fits the candidate m to every point and, if it stays positive (scale_fit.h),
+ * cross-validates it into all[*count]; *lowest is the lowest error so far. */
+static void try_candidate(struct pz_scale_model m, const struct pz_scale_point *p, size_t n,
+                          struct pz_scale_model *all, size_t *count, double *lowest)
+{
+    fit_line(&m, p, n, n);
+    if (!pz_scale_model_stays_positive(&m, p, n))
+        return;
+    m.cv_error = cross_validate(&m, p, n);
+    if (m.cv_error < *lowest)
+        *lowest = m.cv_error;
+    all[(*count)++] = m;
+}
+
 /* Among the growing candidates whose fit stays positive (scale_fit.h), the simplest
  * whose leave-one-out error is within PZ_SCALE_FIT_SIMPLER points of the lowest; the
  * lower error breaks a tie.  Its cv_error is HUGE_VAL when no candidate stays positive. */
 static struct pz_scale_model best_growing(const struct pz_scale_point *p, size_t n)
 {
-    struct pz_scale_model all[NEXPONENTS * 2 * (MAX_LOG_POWER + 1)], m = {0}, best;
+    struct pz_scale_model all[NEXPONENTS * 3 * (MAX_LOG_POWER + 1)], m = {0}, best;
     size_t i, count = 0;
     double lowest = HUGE_VAL;
 
@@ -229,13 +264,12 @@ static struct pz_scale_model best_growing(const struct pz_scale_point *p, size_t
                 m.a_den = exponents[i][1];
                 if (!m.a_num && !m.b)
                     continue;
-                fit_line(&m, p, n, n);
-                if (!pz_scale_model_stays_positive(&m, p, n))
+                m.origin = 0;
+                try_candidate(m, p, n, all, &count, &lowest);
+                if (sign > 0)
                     continue;
-                m.cv_error = cross_validate(&m, p, n);
-                if (m.cv_error < lowest)
-                    lowest = m.cv_error;
-                all[count++] = m;
+                m.origin = 1;
+                try_candidate(m, p, n, all, &count, &lowest);
             }
     best = (struct pz_scale_model){.a_den = 1, .cv_error = HUGE_VAL};
     for (i = 0; i < count; i++) {
@@ -393,7 +427,9 @@ void pz_scale_model_format(const struct pz_scale_model *m, char *buf, size_t len
         snprintf(log, sizeof(log), "log2(P)");
     else if (m->b > 1)
         snprintf(log, sizeof(log), "log2(P)^%d", m->b);
-    if (m->a_num < 0)      /* a fall: "0.5 + 8 / P", "0.5 + 8 * log2(P) / P^2" */
+    if (m->origin)         /* "8 / P", "8 * log2(P) / P^2" */
+        snprintf(buf, len, "%s%s%s / %s", c1, log[0] ? " * " : "", log, power);
+    else if (m->a_num < 0) /* a fall: "0.5 + 8 / P", "0.5 + 8 * log2(P) / P^2" */
         snprintf(buf, len, "%s %c %s%s%s / %s", c0, m->c1 < 0 ? '-' : '+', c1,
                  log[0] ? " * " : "", log, power);
     else

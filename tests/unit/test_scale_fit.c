@@ -372,6 +372,25 @@ Test(scale_fit, the_rule_of_signs)
     cr_expect(pz_scale_model_stays_positive(&negative_growth, ended, 3));
 }
 
+Test(scale_fit, a_noisy_share_with_no_constant_falls_through_the_origin)
+{
+    /* 0.206, 0.099, 0.052 at 2, 4, 8: a share of a fixed problem, 0.41 / P within 3%.
+     * c0 + c1 / P fitted to all three (x = 0.5, 0.25, 0.125; means 0.291667 and 0.119;
+     * sxy = 0.030125, sxx = 0.072917): c1 = 0.413143, c0 = 0.119 - 0.413143 * 0.291667
+     * = -0.0015 < 0, dropped by the rule of signs.  Through the origin: c1 = sum x t /
+     * sum x^2 = (0.103 + 0.02475 + 0.0065) / (0.25 + 0.0625 + 0.015625) = 0.13425 /
+     * 0.328125 = 0.409143; at 32 processes 0.0127857. */
+    struct pz_scale_point p[] = {AT(2, 0.206), AT(4, 0.099), AT(8, 0.052)};
+    struct pz_scale_model m = fit_positive(p, 3);
+
+    expect_form(&m, -1, 1, 0);
+    cr_expect(m.origin, "a fall with a constant was chosen");
+    cr_expect_eq(m.c0, 0.0);
+    cr_expect(fabs(m.c1 - 0.13425 / 0.328125) < 1e-12, "c1 = %.17g", m.c1);
+    expect_formula(&m, "0.409 / P");
+    cr_expect(fabs(pz_scale_model_at(&m, 32) - 0.13425 / 0.328125 / 32) < 1e-12);
+}
+
 Test(scale_fit, a_share_of_a_fixed_problem_falls_as_one_over_p)
 {
     /* t = 0.5 + 8 / P: 4.5, 2.5, 1.5, 1 at 2, 4, 8, 16; at 1024: 0.5 + 1/128. */
