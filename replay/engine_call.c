@@ -682,21 +682,18 @@ static double io_complete(const struct engine *e, struct thread *k, const struct
     return -1;
 }
 
-static int is_io(uint8_t kind)
-{
-    return kind == PZ_REC_IO_BEGIN || kind == PZ_REC_IO_COMPLETE;
-}
-
-/* Acts on I/O event r of the call; returns the latest end of the operations the call
- * completes, io_end so far. */
+/* Acts on I/O event r of the call; returns the latest end of the nonblocking operations
+ * the call completes, io_end so far.  A blocking operation (matching id 0) and a split
+ * collective, begun without flag NON_BLOCKING, are timed by their calls. */
 static double io_event(struct engine *e, struct thread *k, const struct pz_rec *r,
                        double io_end)
 {
     double end;
 
-    if (r->kind == PZ_REC_IO_BEGIN)
+    if (r->kind == PZ_REC_IO_BEGIN && (r->peer & OTF2_IO_OPERATION_FLAG_NON_BLOCKING))
         io_begin(e, k, r);
-    else if ((end = io_complete(e, k, r)) > io_end)
+    else if (r->kind == PZ_REC_IO_COMPLETE && r->request != 0 &&
+             (end = io_complete(e, k, r)) > io_end)
         return end;
     return io_end;
 }
@@ -779,7 +776,7 @@ int pz_engine_call(struct engine *e, int th)
     for (size_t i = 1; i + 1 < k->call_len && !e->error[0]; i++) {
         struct pz_rec r = *pz_trace_in_peek(e->in, th, i);
 
-        if (is_io(r.kind))
+        if (pz_rec_is_io(r.kind))
             io_end = io_event(e, k, &r, io_end);
         else
             communicates |= event(e, th, &r, call);
@@ -820,7 +817,7 @@ static void emit_call(struct engine *e, int th)
     const struct pz_rec *r;
 
     for (size_t i = 0; i < k->call_len && (r = pz_trace_in_peek(e->in, th, i)); i++)
-        if (!is_io(r->kind))
+        if (!pz_rec_is_io(r->kind))
             pz_engine_emit(e, th, r,
                            at_start(r->kind) && i + 1 < k->call_len ? k->call_start : k->wake);
 }
