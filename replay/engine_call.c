@@ -806,20 +806,18 @@ static int at_start(uint8_t kind)
            kind == PZ_REC_IRECV_REQUEST || kind == PZ_REC_COLL_BEGIN ||
            kind == PZ_REC_NBC_REQUEST || kind == PZ_REC_RMA_COLL_BEGIN ||
            kind == PZ_REC_RMA_WIN_DESTROY || kind == PZ_REC_RMA_PUT ||
-           kind == PZ_REC_RMA_GET || kind == PZ_REC_RMA_ATOMIC;
+           kind == PZ_REC_RMA_GET || kind == PZ_REC_RMA_ATOMIC || kind == PZ_REC_IO_BEGIN;
 }
 
-/* Writes the records of thread th's call with their predicted times, but for its I/O
- * operations': the predicted trace has none (docs/predict.md). */
+/* Writes the records of thread th's call with their predicted times. */
 static void emit_call(struct engine *e, int th)
 {
     struct thread *k = &e->threads[th];
     const struct pz_rec *r;
 
     for (size_t i = 0; i < k->call_len && (r = pz_trace_in_peek(e->in, th, i)); i++)
-        if (!pz_rec_is_io(r->kind))
-            pz_engine_emit(e, th, r,
-                           at_start(r->kind) && i + 1 < k->call_len ? k->call_start : k->wake);
+        pz_engine_emit(e, th, r,
+                       at_start(r->kind) && i + 1 < k->call_len ? k->call_start : k->wake);
 }
 
 void pz_engine_finish_call(struct engine *e, int th)
