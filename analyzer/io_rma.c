@@ -311,8 +311,13 @@ OTF2_CallbackCode pz_io_rma_record(struct reader *r, OTF2_LocationRef loc, OTF2_
         return on_lock(loc, t, r, a, rec->comm, rec->peer, rec->request, rec->coll_op);
     case PZ_REC_RMA_RELEASE:
         return on_release(loc, t, r, a, rec->comm, rec->peer, rec->request);
+    case PZ_REC_IO_BEGIN:
+        return on_io_begin(loc, t, r, a, rec->comm, (OTF2_IoOperationMode)rec->tag, rec->peer,
+                           rec->bytes, rec->request);
+    case PZ_REC_IO_COMPLETE:
+        return on_io_complete(loc, t, r, a, rec->comm, rec->bytes, rec->request);
     }
-    return OTF2_CALLBACK_SUCCESS;   /* no handler: the windows, epochs */
+    return OTF2_CALLBACK_SUCCESS;   /* no handler: the windows, epochs, I/O handles */
 }
 
 void pz_io_rma_callbacks(OTF2_GlobalEvtReaderCallbacks *cb)

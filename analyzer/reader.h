@@ -136,7 +136,8 @@ int pz_io_rma_call(struct reader *r, int proc, const int *nodes, uint32_t n,
  * is granted (RmaRequestLock, after the releases of RmaReleaseLock). */
 void pz_io_rma_callbacks(OTF2_GlobalEvtReaderCallbacks *cb);
 /* The same callback for rec, a one-sided record (trace.h: a Put, Get, atomic, lock or
- * release) as trace_out.c writes it: pz_walk_record's for those kinds.  The replay makes no I/O records. */
+ * release) or an I/O operation's begin or complete, as trace_out.c writes it:
+ * pz_walk_record's for those kinds. */
 OTF2_CallbackCode pz_io_rma_record(struct reader *r, OTF2_LocationRef loc, OTF2_TimeStamp t,
                                    OTF2_AttributeList *a, const struct pz_rec *rec);
 void pz_io_rma_free(struct reader *r);

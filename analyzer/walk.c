@@ -514,10 +514,12 @@ static OTF2_CallbackCode dispatch(struct reader *r, OTF2_LocationRef loc, OTF2_T
     case PZ_REC_RMA_ATOMIC:
     case PZ_REC_RMA_LOCK:
     case PZ_REC_RMA_RELEASE:
+    case PZ_REC_IO_BEGIN:
+    case PZ_REC_IO_COMPLETE:
         return pz_io_rma_record(r, loc, t, a, rec);
     }
     return OTF2_CALLBACK_SUCCESS;   /* no handler: a test, a collective's begin, a flush,
-                                       a window, an epoch */
+                                       a window, an epoch, an I/O handle, a seek */
 }
 
 int pz_walk_record(struct reader *r, OTF2_LocationRef loc, const struct pz_rec *rec,

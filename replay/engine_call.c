@@ -682,21 +682,18 @@ static double io_complete(const struct engine *e, struct thread *k, const struct
     return -1;
 }
 
-static int is_io(uint8_t kind)
-{
-    return kind == PZ_REC_IO_BEGIN || kind == PZ_REC_IO_COMPLETE;
-}
-
-/* Acts on I/O event r of the call; returns the latest end of the operations the call
- * completes, io_end so far. */
+/* Acts on I/O event r of the call; returns the latest end of the nonblocking operations
+ * the call completes, io_end so far.  A blocking operation (matching id 0) and a split
+ * collective, begun without flag NON_BLOCKING, are timed by their calls. */
 static double io_event(struct engine *e, struct thread *k, const struct pz_rec *r,
                        double io_end)
 {
     double end;
 
-    if (r->kind == PZ_REC_IO_BEGIN)
+    if (r->kind == PZ_REC_IO_BEGIN && (r->peer & OTF2_IO_OPERATION_FLAG_NON_BLOCKING))
         io_begin(e, k, r);
-    else if ((end = io_complete(e, k, r)) > io_end)
+    else if (r->kind == PZ_REC_IO_COMPLETE && r->request != 0 &&
+             (end = io_complete(e, k, r)) > io_end)
         return end;
     return io_end;
 }
@@ -779,7 +776,7 @@ int pz_engine_call(struct engine *e, int th)
     for (size_t i = 1; i + 1 < k->call_len && !e->error[0]; i++) {
         struct pz_rec r = *pz_trace_in_peek(e->in, th, i);
 
-        if (is_io(r.kind))
+        if (pz_rec_is_io(r.kind))
             io_end = io_event(e, k, &r, io_end);
         else
             communicates |= event(e, th, &r, call);
@@ -809,20 +806,18 @@ static int at_start(uint8_t kind)
            kind == PZ_REC_IRECV_REQUEST || kind == PZ_REC_COLL_BEGIN ||
            kind == PZ_REC_NBC_REQUEST || kind == PZ_REC_RMA_COLL_BEGIN ||
            kind == PZ_REC_RMA_WIN_DESTROY || kind == PZ_REC_RMA_PUT ||
-           kind == PZ_REC_RMA_GET || kind == PZ_REC_RMA_ATOMIC;
+           kind == PZ_REC_RMA_GET || kind == PZ_REC_RMA_ATOMIC || kind == PZ_REC_IO_BEGIN;
 }
 
-/* Writes the records of thread th's call with their predicted times, but for its I/O
- * operations': the predicted trace has none (docs/predict.md). */
+/* Writes the records of thread th's call with their predicted times. */
 static void emit_call(struct engine *e, int th)
 {
     struct thread *k = &e->threads[th];
     const struct pz_rec *r;
 
     for (size_t i = 0; i < k->call_len && (r = pz_trace_in_peek(e->in, th, i)); i++)
-        if (!is_io(r->kind))
-            pz_engine_emit(e, th, r,
-                           at_start(r->kind) && i + 1 < k->call_len ? k->call_start : k->wake);
+        pz_engine_emit(e, th, r,
+                       at_start(r->kind) && i + 1 < k->call_len ? k->call_start : k->wake);
 }
 
 void pz_engine_finish_call(struct engine *e, int th)

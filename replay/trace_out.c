@@ -293,6 +293,29 @@ static OTF2_ErrorCode write_rma_event(OTF2_EvtWriter *w, OTF2_AttributeList *l,
     return OTF2_ERROR_INVALID_ARGUMENT;
 }
 
+/* The OTF2 event of rec, an I/O one, at t. */
+static OTF2_ErrorCode write_io_event(OTF2_EvtWriter *w, OTF2_AttributeList *l,
+                                     const struct pz_rec *r, uint64_t t)
+{
+    switch (r->kind) {
+    case PZ_REC_IO_BEGIN:
+        return OTF2_EvtWriter_IoOperationBegin(w, l, t, r->comm, (OTF2_IoOperationMode)r->tag,
+                                               r->peer, r->bytes, r->request);
+    case PZ_REC_IO_ISSUED:
+        return OTF2_EvtWriter_IoOperationIssued(w, l, t, r->comm, r->request);
+    case PZ_REC_IO_COMPLETE:
+        return OTF2_EvtWriter_IoOperationComplete(w, l, t, r->comm, r->bytes, r->request);
+    case PZ_REC_IO_CREATE_HANDLE:
+        return OTF2_EvtWriter_IoCreateHandle(w, l, t, r->comm, r->coll_op, r->tag, r->peer);
+    case PZ_REC_IO_DESTROY_HANDLE:
+        return OTF2_EvtWriter_IoDestroyHandle(w, l, t, r->comm);
+    case PZ_REC_IO_SEEK:
+        return OTF2_EvtWriter_IoSeek(w, l, t, r->comm, (int64_t)r->bytes, r->coll_op,
+                                     r->bytes2);
+    }
+    return OTF2_ERROR_INVALID_ARGUMENT;
+}
+
 /* The OTF2 event of rec (not a flush) at t. */
 static OTF2_ErrorCode write_event(OTF2_EvtWriter *w, OTF2_AttributeList *l,
                                   const struct pz_rec *r, uint64_t t)
@@ -332,7 +355,7 @@ static OTF2_ErrorCode write_event(OTF2_EvtWriter *w, OTF2_AttributeList *l,
                                                             r->peer, r->bytes, r->bytes2,
                                                             r->request);
     }
-    return write_rma_event(w, l, r, t);
+    return pz_rec_is_io(r->kind) ? write_io_event(w, l, r, t) : write_rma_event(w, l, r, t);
 }
 
 int pz_out_write_record(OTF2_EvtWriter *w, OTF2_AttributeList *list,
@@ -349,10 +372,8 @@ int pz_trace_out_event(struct pz_trace_out *o, int th, const struct pz_rec *rec,
 {
     struct pz_rec at = *rec;
 
-    /* a flush is the recorder's own time, which the prediction has removed; I/O
-       operations are not written (docs/predict.md) */
-    if (rec->kind == PZ_REC_FLUSH || rec->kind == PZ_REC_IO_BEGIN ||
-        rec->kind == PZ_REC_IO_COMPLETE)
+    /* a flush is the recorder's own time, which the prediction has removed */
+    if (rec->kind == PZ_REC_FLUSH)
         return 0;
     if (th < 0 || th >= o->nthreads) {
         o->failed = 1;

@@ -11,8 +11,8 @@
 #define PZ_NONE32 UINT32_MAX
 #define PZ_NONE64 UINT64_MAX
 
-/* The events the replay understands; others are not read.  The I/O operations are
- * read only for the replay (pz_trace_in_keep_io): other readers never see them. */
+/* The events the replay understands; others are not read.  The I/O records are read
+ * only for the replay (pz_trace_in_keep_io): other readers never see them. */
 enum pz_rec_kind {
     PZ_REC_ENTER, PZ_REC_LEAVE,
     PZ_REC_SEND, PZ_REC_RECV,                       /* MpiSend, MpiRecv */
@@ -30,10 +30,20 @@ enum pz_rec_kind {
     PZ_REC_RMA_LOCK, PZ_REC_RMA_RELEASE,            /* RmaRequestLock, RmaReleaseLock */
     PZ_REC_RMA_SYNC,                                /* RmaSync */
     PZ_REC_RMA_GROUP_SYNC,                          /* RmaGroupSync */
-    /* nonblocking I/O, on the handle in comm, matching id in request */
-    PZ_REC_IO_BEGIN,            /* IoOperationBegin with flag NON_BLOCKING */
-    PZ_REC_IO_COMPLETE,         /* IoOperationComplete of matching id other than 0 */
+    /* I/O, on the handle in comm; operations' matching id in request (last: pz_rec_is_io) */
+    PZ_REC_IO_BEGIN,            /* IoOperationBegin */
+    PZ_REC_IO_COMPLETE,         /* IoOperationComplete */
+    PZ_REC_IO_ISSUED,           /* IoOperationIssued */
+    PZ_REC_IO_CREATE_HANDLE,    /* IoCreateHandle */
+    PZ_REC_IO_DESTROY_HANDLE,   /* IoDestroyHandle */
+    PZ_REC_IO_SEEK,             /* IoSeek */
 };
+
+/* Whether a record of kind is an I/O record. */
+static inline int pz_rec_is_io(uint8_t kind)
+{
+    return kind >= PZ_REC_IO_BEGIN;
+}
 
 /* One event of one process, with global definition references (OTF2's mappings already
  * applied). */
@@ -42,20 +52,26 @@ struct pz_rec {
     uint8_t kind;            /* enum pz_rec_kind */
     uint8_t coll_op;         /* OTF2_CollectiveOp of COLL_END, NBC_COMPLETE and
                                 RMA_COLL_END; OTF2_RmaAtomicType of RMA_ATOMIC,
-                                OTF2_LockType of RMA_LOCK, OTF2_RmaSyncType of RMA_SYNC */
+                                OTF2_LockType of RMA_LOCK, OTF2_RmaSyncType of RMA_SYNC;
+                                OTF2_IoAccessMode of IO_CREATE_HANDLE, OTF2_IoSeekOption
+                                of IO_SEEK */
     uint32_t region;         /* ENTER, LEAVE */
     uint32_t comm;           /* message and collective events; RMA events: the window;
                                 I/O events: the I/O handle */
     uint32_t peer;           /* receiver of sends, sender of receives, root of collectives
                                 (rank in comm; PZ_NONE32: no root); the target of RMA
                                 events (rank in the window's communicator; PZ_NONE32:
-                                every process); the group of RMA_GROUP_SYNC */
+                                every process); the group of RMA_GROUP_SYNC;
+                                OTF2_IoOperationFlag of IO_BEGIN, OTF2_IoStatusFlag of
+                                IO_CREATE_HANDLE */
     uint32_t tag;            /* RMA_COLL_END, RMA_GROUP_SYNC: its OTF2_RmaSyncLevel;
-                                IO_BEGIN: its OTF2_IoOperationMode */
+                                IO_BEGIN: its OTF2_IoOperationMode; IO_CREATE_HANDLE:
+                                its OTF2_IoCreationFlag */
     uint64_t bytes;          /* message length; collectives: bytes sent; RMA: bytes (sent);
-                                IO_BEGIN: bytes requested; IO_COMPLETE: transferred */
+                                IO_BEGIN: bytes requested; IO_COMPLETE: transferred;
+                                IO_SEEK: the offset requested (an int64_t) */
     uint64_t bytes2;         /* collectives, RMA_ATOMIC: bytes received; FLUSH: its end
-                                time */
+                                time; IO_SEEK: the resulting offset */
     uint64_t request;        /* request id of nonblocking events; RMA: the matching id
                                 (0: none), the lock id of RMA_LOCK and RMA_RELEASE; I/O:
                                 the matching id */

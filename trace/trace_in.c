@@ -64,13 +64,6 @@ static void take_attributes(const struct pz_trace_in *t, OTF2_AttributeList *lis
     }
 }
 
-/* Whether a record is of an I/O operation, which only the replay reads
- * (pz_trace_in_keep_io). */
-static int is_io(uint8_t kind)
-{
-    return kind == PZ_REC_IO_BEGIN || kind == PZ_REC_IO_COMPLETE;
-}
-
 /* Spools the record the callbacks filled last, if it is not yet. */
 static int spool_filled(struct pz_trace_in *t, int th)
 {
@@ -78,7 +71,7 @@ static int spool_filled(struct pz_trace_in *t, int th)
         return 0;
     t->filled = 0;
     if (pz_spool_append(t->spool, th, &t->filling) == 0) {
-        t->spooled += !is_io(t->filling.kind);
+        t->spooled += !pz_rec_is_io(t->filling.kind);
         return 0;
     }
     t->spool_failed = 1;
@@ -369,8 +362,8 @@ static OTF2_CallbackCode on_rma_group_sync(OTF2_LocationRef loc, OTF2_TimeStamp 
     return OTF2_CALLBACK_SUCCESS;
 }
 
-/* --- nonblocking I/O: a blocking operation's begin and complete are in its own call,
-   which the replay times whole */
+/* --- I/O: the replay times a blocking operation by its call, a nonblocking one by its
+   begin and complete, and writes every record back into the predicted trace */
 
 static OTF2_CallbackCode on_io_begin(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
                                      void *ud, OTF2_AttributeList *attributes,
@@ -378,30 +371,81 @@ static OTF2_CallbackCode on_io_begin(OTF2_LocationRef loc, OTF2_TimeStamp time, 
                                      OTF2_IoOperationFlag flags, uint64_t requested,
                                      uint64_t matching)
 {
-    if (!(flags & OTF2_IO_OPERATION_FLAG_NON_BLOCKING))
-        return OTF2_CALLBACK_SUCCESS;
     ADD(PZ_REC_IO_BEGIN);
     r->comm = handle;
     r->tag = mode;
+    r->peer = flags;
     r->bytes = requested;
     r->request = matching;
     return OTF2_CALLBACK_SUCCESS;
 }
 
-/* Matching id 0 is a blocking operation's (docs/trace-format.md). */
+static OTF2_CallbackCode on_io_issued(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                      void *ud, OTF2_AttributeList *attributes,
+                                      OTF2_IoHandleRef handle, uint64_t matching)
+{
+    ADD(PZ_REC_IO_ISSUED);
+    r->comm = handle;
+    r->request = matching;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static OTF2_CallbackCode on_io_complete(OTF2_LocationRef loc, OTF2_TimeStamp time,
                                         uint64_t pos, void *ud,
                                         OTF2_AttributeList *attributes,
                                         OTF2_IoHandleRef handle, uint64_t transferred,
                                         uint64_t matching)
 {
-    if (matching == 0)
-        return OTF2_CALLBACK_SUCCESS;
     ADD(PZ_REC_IO_COMPLETE);
     r->comm = handle;
     r->bytes = transferred;
     r->request = matching;
     return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_io_create(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                      void *ud, OTF2_AttributeList *attributes,
+                                      OTF2_IoHandleRef handle, OTF2_IoAccessMode mode,
+                                      OTF2_IoCreationFlag creation, OTF2_IoStatusFlag status)
+{
+    ADD(PZ_REC_IO_CREATE_HANDLE);
+    r->comm = handle;
+    r->coll_op = mode;
+    r->tag = creation;
+    r->peer = status;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_io_destroy(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                       void *ud, OTF2_AttributeList *attributes,
+                                       OTF2_IoHandleRef handle)
+{
+    ADD(PZ_REC_IO_DESTROY_HANDLE);
+    r->comm = handle;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_io_seek(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                    void *ud, OTF2_AttributeList *attributes,
+                                    OTF2_IoHandleRef handle, int64_t requested,
+                                    OTF2_IoSeekOption whence, uint64_t result)
+{
+    ADD(PZ_REC_IO_SEEK);
+    r->comm = handle;
+    r->bytes = (uint64_t)requested;
+    r->coll_op = whence;
+    r->bytes2 = result;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static void io_callbacks(OTF2_EvtReaderCallbacks *cb)
+{
+    OTF2_EvtReaderCallbacks_SetIoOperationBeginCallback(cb, on_io_begin);
+    OTF2_EvtReaderCallbacks_SetIoOperationIssuedCallback(cb, on_io_issued);
+    OTF2_EvtReaderCallbacks_SetIoOperationCompleteCallback(cb, on_io_complete);
+    OTF2_EvtReaderCallbacks_SetIoCreateHandleCallback(cb, on_io_create);
+    OTF2_EvtReaderCallbacks_SetIoDestroyHandleCallback(cb, on_io_destroy);
+    OTF2_EvtReaderCallbacks_SetIoSeekCallback(cb, on_io_seek);
 }
 
 static void rma_callbacks(OTF2_EvtReaderCallbacks *cb)
@@ -442,8 +486,7 @@ static OTF2_EvtReaderCallbacks *callbacks(void)
     OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb, on_nbc_complete);
     OTF2_EvtReaderCallbacks_SetBufferFlushCallback(cb, on_flush);
     rma_callbacks(cb);
-    OTF2_EvtReaderCallbacks_SetIoOperationBeginCallback(cb, on_io_begin);
-    OTF2_EvtReaderCallbacks_SetIoOperationCompleteCallback(cb, on_io_complete);
+    io_callbacks(cb);
     return cb;
 }
 
@@ -658,9 +701,9 @@ static int read_more(struct pz_trace_in *t, int th)
                 pz_trace_in_fail(t, "cannot read the temporary file of the records");
             break;
         }
-        if (is_io(r->kind) && !t->keep_io)
+        if (pz_rec_is_io(r->kind) && !t->keep_io)
             continue;
-        io += is_io(r->kind);
+        io += pz_rec_is_io(r->kind);
         s->count++;
     }
     if ((t->records + s->count - before - io) / PZ_PROGRESS_BATCH !=

@@ -29,9 +29,9 @@ struct pz_trace_in *pz_trace_in_open_with_progress(const char *path,
                                                    const char *consumed, char *err,
                                                    size_t errlen);
 
-/* From now on, t's streams have the records of nonblocking I/O operations
- * (PZ_REC_IO_BEGIN, PZ_REC_IO_COMPLETE), which the replay times; they are left out
- * otherwise, and are never counted in pz_trace_in_records nor in progress. */
+/* From now on, t's streams have the I/O records (pz_rec_is_io), which the replay times
+ * and writes into the predicted run; they are left out otherwise, and are never
+ * counted in pz_trace_in_records nor in progress. */
 void pz_trace_in_keep_io(struct pz_trace_in *t);
 
 /* Where a generator puts a thread's records, in time order: 0, or -1 out of memory. */

@@ -6,7 +6,8 @@
 # prediction is checked by hand first: an MPI-IO call takes its recorded time x
 # io_scale (docs/machines.md), so every interval's I/O time is the recorded one on
 # gigabit-switch and twice it on slow-io; every run has I/O time in interval 1 and
-# one-sided time in interval 2, and put 2 x 8 = 16 bytes.  Then, for every run chosen
+# one-sided time in interval 2, wrote 2 x 16 = 32 bytes and put 2 x 8 = 16 bytes, and
+# every predicted trace has the recorded I/O records.  Then, for every run chosen
 # on the page, its per-process chart and timeline must draw I/O and one-sided time and
 # calls in their colours with their legends and tooltips, and its figures be the JSON's.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
@@ -55,7 +56,16 @@ for p, scale, alone in zip(both["predictions"], (1, 2), sys.argv[2:]):
 for ivs in [recorded] + [p["report"]["intervals"] for p in both["predictions"]]:
     assert ivs[1]["main"]["io_time"] > 0 and ivs[2]["main"]["rma_time"] > 0, ivs
     assert ivs[0]["main"]["rma_bytes_put"] == ivs[2]["main"]["rma_bytes_put"] == 16, ivs
+    assert ivs[0]["main"]["io_bytes_written"] == ivs[1]["main"]["io_bytes_written"] == 32, ivs
 PY
+# each I/O record without its time, a location's in their order
+io_records() {
+    "$OTF2_PRINT" "$1" | awk '$1 ~ /^IO_/ { $3 = ""; print }' | sort -s -k2,2n
+}
+for predicted in "$PZ_WORK"/predicted-*/*/traces.otf2; do
+    pz_expect_eq "the I/O records of $predicted" \
+        "$(io_records "$PZ_WORK/io_rma/traces.otf2")" "$(io_records "$predicted")"
+done
 
 cd "$pz_browser_dir" || exit 1
 for browser in $(pz_browsers); do

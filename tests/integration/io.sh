@@ -76,11 +76,37 @@ for p in procs:
 assert abs(main["io_time"] - sum(p["io_time"] for p in procs)) < 1e-6, main
 PY
 
+# The prediction keeps the recorded I/O records (docs/predict.md), so it reads and
+# writes what the recording does, whether it is analyzed as it is predicted (the
+# default) or from its trace: the same figures as the report's, in its text and in its
+# JSON, per process too.
+grep -q '^I/O Time [0-9.]* (Read 176 B, Written 48 B)$' "$PZ_WORK/io.predict" ||
+    pz_fail "io: the prediction's I/O line is not as expected: $(grep '^I/O Time' "$PZ_WORK/io.predict")"
+rm -rf "$PZ_WORK/io-switch"
+for out in "" "--trace-out $PZ_WORK/io-switch"; do
+    # shellcheck disable=SC2086 # $out is an option and its argument, or nothing
+    "$PZ_PROGNOZ" predict "$PZ_WORK/io" --machine gigabit-switch --format json --per-process \
+        --quiet $out >"$PZ_WORK/io.predict.json" 2>/dev/null ||
+        pz_fail "io: prognoz predict --format json $out failed"
+    "${PZ_PYTHON:-python3}" - "$PZ_WORK/io.predict.json" <<'PY' ||
+import json, sys
+run = json.load(open(sys.argv[1]))["predictions"][0]["report"]["intervals"][0]
+main, procs = run["main"], [p["values"] for p in run["per_process"]]
+assert (main["io_bytes_read"], main["io_bytes_written"]) == (176, 48), main
+assert (main["rma_bytes_put"], main["rma_bytes_got"]) == (0, 0), main
+for p in procs:
+    assert (p["io_bytes_read"], p["io_bytes_written"]) == (88, 24), p
+    assert 0 < p["io_time"] <= p["mpi_time"], p
+PY
+        pz_fail "io: the predicted I/O bytes ($out) are not the recorded ones"
+done
+
 # The nonblocking read: with io_scale 100, each rank's MPI_Wait that completes it ends
 # 100 x its recorded duration (IoOperationBegin in MPI_File_iread_at to
 # IoOperationComplete in MPI_Wait) after the predicted enter of MPI_File_iread_at,
-# much later than its own recorded time would take it; the predicted trace has no I/O
-# events (docs/predict.md).
+# much later than its own recorded time would take it.  The predicted trace has the
+# recorded I/O records, each location's in their order with their fields (but their
+# times), and its report the recorded bytes.
 sed -e 's/^name = .*/name = io100/' "$PZ_TOP_SRCDIR/share/machines/gigabit-switch.conf" \
     >"$PZ_WORK/io100.conf"
 echo 'io_scale = 100' >>"$PZ_WORK/io100.conf"
@@ -88,8 +114,18 @@ echo 'io_scale = 100' >>"$PZ_WORK/io100.conf"
     --trace-out "$PZ_WORK/io-predicted" >/dev/null 2>"$PZ_WORK/io100.err" ||
     pz_fail "io: prognoz predict on io_scale 100 failed: $(cat "$PZ_WORK/io100.err")"
 pz_print "$PZ_WORK/io-predicted.events" "$PZ_WORK/io-predicted/traces.otf2"
-pz_expect_eq "io: I/O events in the predicted trace" 0 \
-    "$(grep -c '^IO_OPERATION' "$PZ_WORK/io-predicted.events")"
+# each I/O record without its time, a location's in their order
+io_records() {
+    awk '$1 ~ /^IO_/ { $3 = ""; print }' "$1" | sort -s -k2,2n
+}
+# 20 per rank: the handle's creation and destruction, a seek, 7 operations' begins and
+# completions, the nonblocking read's issue (the calls above)
+pz_expect_eq "io: the recorded I/O records" 40 "$(io_records "$PZ_WORK/io.events" | wc -l)"
+pz_expect_eq "io: the I/O records of the predicted trace" \
+    "$(io_records "$PZ_WORK/io.events")" "$(io_records "$PZ_WORK/io-predicted.events")"
+pz_prognoz_ok io-predicted.report report "$PZ_WORK/io-predicted"
+grep -q '^I/O Time [0-9.]* (Read 176 B, Written 48 B)$' "$PZ_WORK/io-predicted.report" ||
+    pz_fail "io: the predicted trace's I/O line is not as expected: $(grep '^I/O Time' "$PZ_WORK/io-predicted.report")"
 awk -v predicted="$PZ_WORK/io-predicted.events" '
     $1 == "IO_OPERATION_BEGIN" && /NON_BLOCKING/ && /Matching Id: 1$/ { begun[$2] = $3 }
     $1 == "IO_OPERATION_COMPLETE" && /Matching Id: 1$/ { done[$2] = $3 }

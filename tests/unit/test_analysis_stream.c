@@ -3,7 +3,8 @@
  * trace and gives the same run to a stream, on a hand-built recording with intervals,
  * call sites, blocking and nonblocking messages and collectives, and on a synthesized
  * ring (scale_replay.h): the two analyses must print the same JSON report, per process,
- * byte for byte; and on the recording with a Put/fence epoch, whose bytes both count.  A
+ * byte for byte; and on the recordings with a Put/fence epoch and with MPI-IO, whose
+ * bytes both count.  A
  * stream given its threads' records one thread after the other, the reverse of their
  * time order, must analyze them in time order: a late sender is found with the wait
  * worked out by hand. */
@@ -137,6 +138,34 @@ Test(analysis_stream, a_recorded_run_with_one_sided_records_is_analyzed_as_its_t
     cr_assert_eq(pz_analyze(out, &from_trace, err, sizeof(err)), 0, "%s", err);
     cr_expect(from_trace.io_rma, "the predicted trace has no one-sided call");
     cr_expect_eq(from_trace.nodes[0].procs[0].rma_put, 96);
+    pz_analysis_free(&from_trace);
+    expect_same_analysis(out, sink.ctx);
+}
+
+/* The same with MPI-IO: the predicted trace has the recorded operations, so its
+ * processes wrote 8 bytes each (MPI_File_write) and process 1 read 32 (MPI_File_iread
+ * completed in MPI_Wait), and the analysis in memory must say the same. */
+Test(analysis_stream, a_recorded_run_with_io_records_is_analyzed_as_its_trace)
+{
+    struct pz_predict_options o = { .machine = &m };
+    struct pz_replay_sink sink = { give, done, NULL };
+    struct pz_prediction res;
+    struct pz_analysis from_trace;
+    char rec[4200], out[4200];
+
+    snprintf(rec, sizeof(rec), "%s/rec", top);
+    snprintf(out, sizeof(out), "%s/predicted", top);
+    tp_record_two_with_io(rec);
+    sink.ctx = stream_on(rec, out);
+    o.output = out;
+    o.sink = &sink;
+    cr_assert_eq(pz_predict(rec, &o, &res, err, sizeof(err)), 0, "%s", err);
+    cr_assert_eq(pz_analyze(out, &from_trace, err, sizeof(err)), 0, "%s", err);
+    cr_expect(from_trace.io_rma, "the predicted trace has no I/O call");
+    cr_expect_eq(from_trace.nodes[0].procs[0].io_written, 8);
+    cr_expect_eq(from_trace.nodes[0].procs[0].io_read, 0);
+    cr_expect_eq(from_trace.nodes[0].procs[1].io_written, 8);
+    cr_expect_eq(from_trace.nodes[0].procs[1].io_read, 32);
     pz_analysis_free(&from_trace);
     expect_same_analysis(out, sink.ctx);
 }

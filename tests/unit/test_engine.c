@@ -16,7 +16,10 @@
  *     every thread whose first record is the Enter of MPI_Init enters (and leaves) it
  *     at the latest such Enter, and a thread that starts after its process left
  *     MPI_Init starts as long after that as in the recording; BufferFlush spans are
- *     removed.
+ *     removed;
+ *   - an MPI-IO call takes its recorded duration x io_scale, the wait of a nonblocking
+ *     operation lasts until its begin's predicted time plus its recorded duration x
+ *     io_scale; the predicted trace keeps the I/O records at their calls' times.
  *
  * Times in the traces are in ns (TB_MS); times in the prediction in seconds since the
  * clock's offset.  The predicted trace (written with o.output) is read back with the
@@ -563,6 +566,87 @@ Test(engine, wait_of_nonblocking_io_without_its_begin_keeps_its_own_time)
     predict(out);
     near(leave_of(out, 0, "MPI_Wait"), SEC(6), "the Wait");
     near(res.end, SEC(6.7), "the end");
+}
+
+/* The I/O records of process p in the predicted trace at dir, at most max, into io: their
+ * kind, predicted time (s), bytes and matching id; their number. */
+struct io_rec {
+    uint8_t kind;
+    double at;
+    uint64_t bytes, matching;
+};
+
+static int io_records(const char *dir, int p, struct io_rec *io, int max)
+{
+    struct pz_trace_in *t = pz_trace_in_open(dir, err, sizeof(err));
+    const struct pz_rec *r;
+    int n = 0, th;
+
+    cr_assert_not_null(t, "cannot read the predicted trace: %s", err);
+    pz_trace_in_keep_io(t);
+    th = pz_trace_in_first(t, p);
+    for (; (r = pz_trace_in_peek(t, th, 0)); pz_trace_in_consume(t, th, 1))
+        if (pz_rec_is_io(r->kind) && n < max)
+            io[n++] = (struct io_rec){ r->kind, ((double)r->time - (double)pz_trace_in_offset(t)) /
+                                                    pz_trace_in_resolution(t),
+                                       r->bytes, r->request };
+    cr_assert_null(pz_trace_in_error(t), "reading the predicted trace: %s",
+                   pz_trace_in_error(t));
+    pz_trace_in_close(t);
+    return n;
+}
+
+static void expect_io(const struct io_rec *got, uint8_t kind, double at, uint64_t bytes,
+                      uint64_t matching, const char *what)
+{
+    cr_expect_eq(got->kind, kind, "%s: kind %u, expected %u", what, got->kind, kind);
+    near(got->at, at, what);
+    cr_expect_eq(got->bytes, bytes, "%s: %llu bytes", what, (unsigned long long)got->bytes);
+    cr_expect_eq(got->matching, matching, "%s: matching id %llu", what,
+                 (unsigned long long)got->matching);
+}
+
+/* The predicted trace keeps the I/O records where the recorder puts them: a begin at its
+ * call's predicted enter, a completion at its call's predicted leave.  One process (ms):
+ * Init [0, 0]  compute 1  File_write [1, 3] of 100 bytes  compute 0.5  Finalize
+ * [3.5, 3.7].  With io_scale 3 the write runs from 1 to 1 + 3 x 2 = 7: its
+ * IoOperationBegin is at 1, its IoOperationComplete at 7, both of matching id 0. */
+Test(engine, predicted_trace_has_a_blocking_operations_records_at_its_call)
+{
+    struct tb *b = trace(1);
+    uint32_t write = tb_mpi(b, "MPI_File_write");
+    struct io_rec io[4];
+    char out[4096];
+
+    tb_call(b, 0, "MPI_Init", 0, 0);
+    tb_enter(b, 0, MS(1), write);
+    tb_io_begin(b, 0, MS(1), OTF2_IO_OPERATION_MODE_WRITE, 100, 0);
+    tb_io_complete(b, 0, MS(3), 100, 0);
+    tb_leave(b, 0, MS(3), write);
+    tb_call(b, 0, "MPI_Finalize", MS(3.5), MS(3.7));
+    close_trace(b);
+    free_network();
+    m.io_scale = 3;
+    predict(out);
+    cr_assert_eq(io_records(out, 0, io, 4), 2);
+    expect_io(&io[0], PZ_REC_IO_BEGIN, SEC(1), 100, 0, "the begin");
+    expect_io(&io[1], PZ_REC_IO_COMPLETE, SEC(7), 100, 0, "the completion");
+}
+
+/* iwrite_wait_trace on io_scale 3 (wait_of_nonblocking_io_lasts_until_the_operation_ends):
+ * the iwrite's predicted enter is 1, the Wait's leave 13: the operation's begin is at 1,
+ * its completion at 13, both of matching id 7. */
+Test(engine, predicted_trace_has_a_nonblocking_operations_records_at_its_calls)
+{
+    struct io_rec io[4];
+    char out[4096];
+
+    iwrite_wait_trace(1);
+    m.io_scale = 3;
+    predict(out);
+    cr_assert_eq(io_records(out, 0, io, 4), 2);
+    expect_io(&io[0], PZ_REC_IO_BEGIN, SEC(1), 100, 7, "the begin");
+    expect_io(&io[1], PZ_REC_IO_COMPLETE, SEC(13), 100, 7, "the completion");
 }
 
 /* --- 4. runs that cannot complete */

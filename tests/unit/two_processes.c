@@ -19,7 +19,30 @@ static void epoch(struct tb *b, int p)
     tb_fence_call(b, p, TB_MS(8.6), TB_MS(8.7));
 }
 
-static void record_two(const char *d, int with_epoch)
+/* MPI-IO of process p after its interval: MPI_File_write 8.2-8.4 of 8 bytes; process
+ * 1's MPI_File_iread 8.5-8.6 of 32 bytes (matching id 5), complete in MPI_Wait 8.7-8.9. */
+static void file_io(struct tb *b, int p)
+{
+    uint32_t write = tb_mpi(b, "MPI_File_write"), iread = tb_mpi(b, "MPI_File_iread");
+    uint32_t wait = tb_mpi(b, "MPI_Wait");
+
+    tb_enter(b, p, TB_MS(8.2), write);
+    tb_io_begin(b, p, TB_MS(8.2), OTF2_IO_OPERATION_MODE_WRITE, 8, 0);
+    tb_io_complete(b, p, TB_MS(8.4), 8, 0);
+    tb_leave(b, p, TB_MS(8.4), write);
+    if (p == 1) {
+        tb_enter(b, 1, TB_MS(8.5), iread);
+        tb_io_begin_nonblocking(b, 1, TB_MS(8.5), OTF2_IO_OPERATION_MODE_READ, 32, 5);
+        tb_leave(b, 1, TB_MS(8.6), iread);
+        tb_enter(b, 1, TB_MS(8.7), wait);
+        tb_io_complete(b, 1, TB_MS(8.9), 32, 5);
+        tb_leave(b, 1, TB_MS(8.9), wait);
+    }
+}
+
+enum after { AFTER_NOTHING, AFTER_EPOCH, AFTER_IO };
+
+static void record_two(const char *d, enum after after)
 {
     struct tb *b = tb_open(d, 2);
     const int swapped_ranks[2] = { 1, 0 };
@@ -29,7 +52,7 @@ static void record_two(const char *d, int with_epoch)
     tb_set_offset(b, TB_MS(1));
     swapped = tb_comm(b, "swapped", 2, swapped_ranks);
     interval = tb_interval(b, 1, "/src/x.c", 10);
-    if (with_epoch)
+    if (after == AFTER_EPOCH)
         tb_rma_window(b);
     for (int p = 0; p < 2; p++) {
         uint32_t init = tb_mpi(b, "MPI_Init"), waitall = tb_mpi(b, "MPI_Waitall");
@@ -63,8 +86,10 @@ static void record_two(const char *d, int with_epoch)
                         3);
         tb_leave(b, p, TB_MS(7.9), wait);
         tb_leave(b, p, TB_MS(8), interval);
-        if (with_epoch)
+        if (after == AFTER_EPOCH)
             epoch(b, p);
+        else if (after == AFTER_IO)
+            file_io(b, p);
         tb_call(b, p, "MPI_Finalize", TB_MS(9), TB_MS(9));
     }
     cr_assert_eq(tb_close(b), 0, "the trace builder failed");
@@ -72,10 +97,15 @@ static void record_two(const char *d, int with_epoch)
 
 void tp_record_two(const char *d)
 {
-    record_two(d, 0);
+    record_two(d, AFTER_NOTHING);
 }
 
 void tp_record_two_with_epoch(const char *d)
 {
-    record_two(d, 1);
+    record_two(d, AFTER_EPOCH);
+}
+
+void tp_record_two_with_io(const char *d)
+{
+    record_two(d, AFTER_IO);
 }

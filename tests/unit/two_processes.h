@@ -18,4 +18,9 @@ void tp_record_two(const char *d);
  * bytes to process 1 in MPI_Put 8.4-8.5. */
 void tp_record_two_with_epoch(const char *d);
 
+/* The same run with MPI-IO after the interval, on handle 0: both write 8 bytes in
+ * MPI_File_write 8.2-8.4; process 1 then reads 32 bytes in MPI_File_iread 8.5-8.6
+ * (matching id 5), which its MPI_Wait 8.7-8.9 completes. */
+void tp_record_two_with_io(const char *d);
+
 #endif
