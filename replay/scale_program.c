@@ -282,6 +282,7 @@ static int intern_and_fold(struct pz_scale_program *m, struct work *w)
             size_t n = run->procs[p].nsteps;
 
             if (sp_table_steps(&m->table, run, &run->procs[p], &w->raw[r][p]) != 0 ||
+                sp_tag_loops(&m->table, w->raw[r][p], n, m->ambiguous[r]) != 0 ||
                 !(w->folded[r][p] = malloc((n ? n : 1) * sizeof(uint32_t))))
                 return -1;
             memcpy(w->folded[r][p], w->raw[r][p], n * sizeof(uint32_t));
@@ -387,10 +388,11 @@ oom:
     return -1;
 }
 
-/* The model of runs, its calls told apart by their sizes or not (struct sp_table). */
+/* The model of runs, its calls told apart by their sizes or not, loops whose tags
+ * advance rewritten or not (struct sp_table); *tagged set when some were. */
 static struct pz_scale_program *build_model(const struct pz_scale_run *const *runs, size_t n,
-                                            int compute_cpu, int by_sizes, char *err,
-                                            size_t errlen)
+                                            int compute_cpu, int by_sizes, int tag_loops,
+                                            int *tagged, char *err, size_t errlen)
 {
     struct pz_scale_program *m;
     struct work w = {0};
@@ -412,9 +414,11 @@ static struct pz_scale_program *build_model(const struct pz_scale_run *const *ru
     m->nruns = n;
     m->compute_cpu = compute_cpu;
     m->table.by_sizes = (uint8_t)by_sizes;
+    m->table.tag_loops = (uint8_t)tag_loops;
     rc = check_runs(m, compute_cpu, err, errlen);
     if (rc == 0)
         rc = build(m, &w, err, errlen);
+    *tagged |= m->table.tagged;
     work_free(m, &w);
     if (rc != 0) {
         pz_scale_program_free(m);
@@ -436,9 +440,17 @@ struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const
         snprintf(err, errlen, "no recording to model");
         return NULL;
     }
-    if ((m = build_model(runs, n, compute_cpu, 1, err, errlen)))
-        return m;
-    return build_model(runs, n, compute_cpu, 0, err, errlen);
+    /* a loop whose tags advance is folded where the model then describes every
+       process; else its iterations stay steps of their own, as they are recorded */
+    for (int by_sizes = 1; by_sizes >= 0; by_sizes--) {
+        int tagged = 0;
+
+        if ((m = build_model(runs, n, compute_cpu, by_sizes, 1, &tagged, err, errlen)) ||
+            (tagged && (m = build_model(runs, n, compute_cpu, by_sizes, 0, &tagged, err,
+                                        errlen))))
+            return m;
+    }
+    return NULL;
 }
 
 void pz_scale_program_free(struct pz_scale_program *m)

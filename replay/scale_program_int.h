@@ -34,6 +34,12 @@ struct sp_event {
     struct pz_scale_comm comm;
     struct pz_scale_peer peer;
     uint32_t tag;
+    uint32_t tag_step;         /* the tag at iteration j of the loop right around the step
+                                  is tag + j * tag_step (modulo 2^32): a tag advancing
+                                  with the iteration (sp_tag_loops); 0: always tag */
+    uint8_t tag_after;         /* j is instead the trip count of the last loop before the
+                                  step in the body or sequence it is in: a step after a
+                                  loop, tagged as an iteration past its last */
     uint32_t poster_sym;       /* SP_NONE: not a completion, or its poster is unknown */
     uint32_t poster_event;
     uint8_t done_kind;         /* a posting event: the kind of the record completing its
@@ -70,6 +76,8 @@ struct sp_table {
                                   at a process is another step (struct sp_sym.variant), so
                                   that a loop over levels whose messages shrink is not
                                   folded into one step of one size */
+    uint8_t tag_loops;         /* set before any step: sp_tag_loops rewrites runs */
+    uint8_t tagged;            /* sp_tag_loops rewrote a run */
 };
 
 void sp_table_free(struct sp_table *t);
@@ -77,6 +85,10 @@ void sp_table_free(struct sp_table *t);
  * (struct sp_sym) counted at this process when t->by_sizes.  0 or -1. */
 int sp_table_steps(struct sp_table *t, const struct pz_scale_run *run,
                    const struct pz_scale_process *p, uint32_t **syms);
+/* The step symbol like proto (its kind, region, ends, variant) with events ev[0..n-1]
+ * (proto->n of them); SP_NONE when memory runs out. */
+uint32_t sp_table_step(struct sp_table *t, const struct sp_sym *proto,
+                       const struct sp_event *ev);
 /* The loop symbol of body[0..n-1] repeated count times; SP_NONE when memory runs out. */
 uint32_t sp_table_loop(struct sp_table *t, const uint32_t *body, uint32_t n, uint32_t count);
 /* A name for messages: the region of a step symbol, or "a loop". */
@@ -97,6 +109,16 @@ int sp_reduced(const char *region, uint8_t kind, uint32_t poster);
  * loop: the calls to MPI_PROC_NULL at an edge, or to the one neighbour of a periodic
  * dimension of 2, are different calls of the program that look alike there.  0 or -1. */
 int sp_fold(struct sp_table *t, uint32_t *syms, size_t *n, uint8_t ambiguous);
+
+/* Rewrites, in a process's steps syms[0..n-1], the runs of iterations that differ only
+ * by tags advancing arithmetically with the iteration (a message tagged with the chunk
+ * or step number) into the same symbols in every iteration, their events' tags as
+ * forms of the iteration (struct sp_event.tag_step), so that sp_fold folds them into a
+ * loop.  A run is rewritten only when folding the rewritten steps (sp_fold, ambiguous
+ * as there) puts every step whose tag advances right inside a loop whose iteration gives
+ * back each tag recorded.  Nothing unless t->tag_loops; t->tagged set when a run is
+ * rewritten.  0 or -1. */
+int sp_tag_loops(struct sp_table *t, uint32_t *syms, size_t n, uint8_t ambiguous);
 
 /* --- steps that one process's recording cannot tell apart from others: a call to
  * MPI_PROC_NULL records no message, so it lacks the events the same call has where the

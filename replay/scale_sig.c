@@ -63,6 +63,7 @@ static uint32_t hash_event(uint32_t h, const struct sp_event *e)
                    (uint32_t)(uint8_t)e->peer.off[1] << 16 |
                    (uint32_t)(uint8_t)e->peer.off[2] << 24);
     h = mix(h, (uint64_t)(uint32_t)e->peer.rank << 32 | e->tag);
+    h = mix(h, (uint64_t)e->tag_after << 32 | e->tag_step);
     h = mix(h, (uint64_t)e->poster_sym << 32 | e->poster_event);
     return mix(h, e->done_kind);
 }
@@ -84,9 +85,9 @@ static int same_event(const struct sp_event *a, const struct sp_event *b)
     return a->kind == b->kind && a->coll_op == b->coll_op && a->comm.kind == b->comm.kind &&
            a->comm.keep == b->comm.keep && a->peer.kind == b->peer.kind &&
            !memcmp(a->peer.off, b->peer.off, sizeof(a->peer.off)) &&
-           a->peer.rank == b->peer.rank && a->tag == b->tag &&
-           a->poster_sym == b->poster_sym && a->poster_event == b->poster_event &&
-           a->done_kind == b->done_kind;
+           a->peer.rank == b->peer.rank && a->tag == b->tag && a->tag_step == b->tag_step &&
+           a->tag_after == b->tag_after && a->poster_sym == b->poster_sym &&
+           a->poster_event == b->poster_event && a->done_kind == b->done_kind;
 }
 
 static int same_sym(const struct sp_table *t, const struct sp_sym *a, const struct sp_sym *b)
@@ -144,6 +145,21 @@ static uint32_t intern(struct sp_table *t, const struct sp_sym *s)
     t->syms[t->nsyms] = *s;
     t->index[j] = t->nsyms;
     return t->nsyms++;
+}
+
+uint32_t sp_table_step(struct sp_table *t, const struct sp_sym *proto,
+                       const struct sp_event *ev)
+{
+    struct sp_sym s = *proto;
+
+    s.kind = SP_STEP;
+    s.first = t->nevents;
+    if (s.n && pz_grow((void **)&t->events, &t->capevents, t->nevents + s.n - 1,
+                       sizeof(*t->events)) != 0)
+        return SP_NONE;
+    memmove(t->events + t->nevents, ev, s.n * sizeof(*ev));
+    t->nevents += s.n;
+    return intern(t, &s);
 }
 
 uint32_t sp_table_loop(struct sp_table *t, const uint32_t *body, uint32_t n, uint32_t count)

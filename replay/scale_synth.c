@@ -61,6 +61,8 @@ struct pz_scale_synth {
     double *pred_gap;          /* [pred], s */
     double *after_gap;         /* [prev + 1], s */
     const struct sp_ratios **ratios;   /* [node]: its computations' (sp_ratios_at) */
+    uint64_t *ended;           /* [node]: the trip count of the last loop before it in its
+                                  body or the sequence, 0 (struct sp_event.tag_after) */
 };
 
 /* A loop the walk is in: its node, and the iterations done. */
@@ -206,6 +208,33 @@ static uint64_t whole(const struct pz_scale_model *f, int nprocs)
     return (uint64_t)llround(pz_scale_model_at(f, nprocs));
 }
 
+/* s->ended, from the trip counts at P. */
+static int counts_before(struct pz_scale_synth *s)
+{
+    const struct pz_scale_program *m = s->m;
+    uint32_t *open = malloc((m->nnodes + 1) * sizeof(*open)), depth = 0;
+    uint64_t *last = calloc(m->nnodes + 1, sizeof(*last));
+
+    if (!open || !last || !(s->ended = calloc(m->nnodes ? m->nnodes : 1, sizeof(*s->ended)))) {
+        free(open);
+        free(last);
+        return -1;
+    }
+    for (uint32_t k = 0; k < m->nnodes; k++) {
+        for (; depth && m->nodes[open[depth - 1]].end <= k; depth--)
+            last[depth - 1] = s->counts[open[depth - 1]];
+        if (m->nodes[k].kind == SP_LOOP) {
+            open[depth++] = k;
+            last[depth] = 0;
+        } else {
+            s->ended[k] = last[depth];
+        }
+    }
+    free(open);
+    free(last);
+    return 0;
+}
+
 static int values_at(struct pz_scale_synth *s)
 {
     const struct pz_scale_program *m = s->m;
@@ -233,6 +262,8 @@ static int values_at(struct pz_scale_synth *s)
                     pz_scale_model_at(&m->gap[(size_t)k * cols + c], s->nprocs);
         s->ratios[k] = sp_ratios_at(m, k, s->nprocs);
     }
+    if (counts_before(s) != 0)
+        return -1;
     for (uint32_t i = 0; i < m->nevents; i++)
         sp_sizes_at(&m->events[i].sizes, s->nprocs,
                     sp_comm_members(&m->events[i].sig->comm, &s->g, s->nprocs),
@@ -367,6 +398,19 @@ static int64_t peer_of(struct pz_scale_cursor *c, const struct sp_event *e, uint
     return -1;
 }
 
+/* The tag of e at this point of the walk (in step c->last): a tag advancing with the
+ * iteration of the loop right around its step, or past the loop before it (struct
+ * sp_event.tag_step), as it does there. */
+static uint32_t tag_now(const struct pz_scale_cursor *c, const struct sp_event *e)
+{
+    uint64_t j = c->depth ? c->loops[c->depth - 1].done : 0;
+
+    if (e->tag_after)
+        j = c->last != SP_NONE ? c->s->ended[c->last] : 0;
+
+    return e->tag + (uint32_t)j * e->tag_step;
+}
+
 /* A record of signature e, its sizes the values at P of index ev (s->sizes), the root's
  * at the root of a collective, or this member's of a v collective whose members' differ
  * (struct sp_vsizes). */
@@ -388,7 +432,7 @@ static int emit_record(struct pz_scale_cursor *c, const struct sp_event *e, uint
         if ((peer = peer_of(c, e, size, rank)) < 0)
             return -1;
         rec.peer = (uint32_t)peer;
-        rec.tag = e->tag;
+        rec.tag = tag_now(c, e);
     }
     sizes = c->s->sizes + (size_t)ev * SP_NSIZES;
     if (rec.peer == rank)      /* the root (another event's sizes are the same there) */
@@ -644,6 +688,7 @@ void pz_scale_synth_free(struct pz_scale_synth *s)
     free(s->pred_gap);
     free(s->after_gap);
     free(s->ratios);
+    free(s->ended);
     free(s);
 }
 

@@ -1,0 +1,436 @@
+/* Loops whose iterations differ by their tags alone (scale_program_int.h, sp_tag_loops):
+ * a pipeline that tags each chunk with its number, a solver that tags each step's
+ * messages with the step.  Their steps are different symbols in every iteration, so
+ * sp_fold cannot fold them, and each computation would be fitted on a single sample per
+ * recording.  Here a process's steps are compared by their shape (the symbol without
+ * its tags, its poster's shape for its poster); where the shapes of a period repeat back
+ * to back and every tag advances by the same amount from one iteration to the next, the
+ * iterations are rewritten into the same symbols, each tag as its first value and its
+ * step.  Whether the rewritten steps fold so that the iteration of the loop right around
+ * each of them gives back every recorded tag is then checked by folding them: a run
+ * that does not is left as recorded.  The steps right after a run whose tags go on
+ * advancing (a last chunk sent after the loop) are rewritten too, their tags as forms
+ * of the loop's trip count, which the recordings at each count then share. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "scale_program_int.h"
+
+/* The longest body looked for, as sp_fold's. */
+#define MAX_PERIOD 512
+/* Fewer iterations tell no arithmetic progression: any two tags are one. */
+#define MIN_ITERATIONS 3
+/* The most events of a step rewritten (a larger step is left as recorded). */
+#define MAX_EVENTS 64
+
+/* The most steps after a run looked at for iterations past its last. */
+#define TAIL_PERIODS 2
+
+/* A run of iterations rewritten: from `at`, `count` iterations of `period` steps, and
+ * steps after them up to `end` (an iteration past the last, struct sp_event.tag_after). */
+struct run {
+    size_t at, period, count, end;
+};
+
+struct tagging {
+    struct sp_table *t;
+    struct sp_table shapes;
+    uint32_t *shape_of;        /* [sym of t]: its shape in shapes, SP_NONE */
+    uint32_t capshape;
+    const uint32_t *orig;      /* the steps as recorded */
+    uint32_t *syms;            /* ... as rewritten */
+    size_t n;
+    uint8_t *marked;           /* [i]: in a run rewritten */
+    struct run *runs;
+    size_t nruns;
+};
+
+/* The shape of step symbol sym (SP_NONE when memory runs out): its events without their
+ * tags, each poster by its shape. */
+static uint32_t shape(struct tagging *g, uint32_t sym)
+{
+    struct sp_event ev[MAX_EVENTS];
+    struct sp_sym proto;
+
+    if (sym >= g->capshape) {
+        uint32_t cap = g->t->nsyms > sym ? g->t->nsyms : sym + 1;
+        uint32_t *v = realloc(g->shape_of, (size_t)cap * sizeof(*v));
+
+        if (!v)
+            return SP_NONE;
+        memset(v + g->capshape, 0xff, (size_t)(cap - g->capshape) * sizeof(*v));
+        g->shape_of = v;
+        g->capshape = cap;
+    }
+    if (g->shape_of[sym] != SP_NONE)
+        return g->shape_of[sym];
+    proto = g->t->syms[sym];
+    if (proto.n > MAX_EVENTS)
+        return g->shape_of[sym] = sym | 0x80000000u;   /* its own shape: never a loop */
+    for (uint32_t i = 0; i < proto.n; i++) {
+        ev[i] = g->t->events[proto.first + i];
+        ev[i].tag = ev[i].tag_step = 0;
+        ev[i].tag_after = 0;
+        if (ev[i].poster_sym != SP_NONE &&
+            (ev[i].poster_sym = shape(g, ev[i].poster_sym)) == SP_NONE)
+            return SP_NONE;
+    }
+    return g->shape_of[sym] = sp_table_step(&g->shapes, &proto, ev);
+}
+
+static const struct sp_event *events_of(const struct sp_table *t, uint32_t sym)
+{
+    return &t->events[t->syms[sym].first];
+}
+
+/* Does every tag of the steps from `at` advance by as much from iteration k - 1 to k as
+ * from iteration 0 to 1. */
+static int advances_alike(const struct tagging *g, size_t at, size_t period, size_t k)
+{
+    for (size_t q = 0; q < period; q++) {
+        const struct sp_event *e0 = events_of(g->t, g->orig[at + q]),
+                              *e1 = events_of(g->t, g->orig[at + period + q]),
+                              *a = events_of(g->t, g->orig[at + (k - 1) * period + q]),
+                              *b = events_of(g->t, g->orig[at + k * period + q]);
+
+        for (uint32_t i = 0; i < g->t->syms[g->orig[at + q]].n; i++)
+            if (b[i].tag - a[i].tag != e1[i].tag - e0[i].tag)
+                return 0;
+    }
+    return 1;
+}
+
+/* The rewritten symbol of body position q of the run from `at` (done[q], SP_NONE while
+ * not made, SP_NONE - 1 while being made): iteration 0's events, each tag advancing as
+ * it does to iteration 1, each poster found in the run by its rewritten symbol (as
+ * iteration 1 shows it, whose poster may be in iteration 0).  SP_NONE: none can be made
+ * (memory, or posters of each other). */
+static uint32_t rewritten(struct tagging *g, size_t at, size_t period, size_t q,
+                          uint32_t *done)
+{
+    struct sp_event ev[MAX_EVENTS];
+    struct sp_sym proto = g->t->syms[g->orig[at + q]];
+    const uint32_t later = g->orig[at + period + q];
+
+    if (done[q] != SP_NONE)
+        return done[q] == SP_NONE - 1 ? SP_NONE : done[q];
+    if (proto.n > MAX_EVENTS)
+        return SP_NONE;
+    done[q] = SP_NONE - 1;
+    for (uint32_t i = 0; i < proto.n; i++) {
+        const struct sp_event *next = &events_of(g->t, later)[i];
+        uint32_t poster = next->poster_sym;
+
+        ev[i] = events_of(g->t, g->orig[at + q])[i];
+        ev[i].tag_step = next->tag - ev[i].tag;
+        ev[i].poster_sym = poster;
+        for (size_t j = at + period + q; poster != SP_NONE && j-- > at;)
+            if (g->orig[j] == poster) {
+                if ((ev[i].poster_sym = rewritten(g, at, period, (j - at) % period,
+                                                  done)) == SP_NONE)
+                    return SP_NONE;
+                break;
+            }
+    }
+    return done[q] = sp_table_step(g->t, &proto, ev);
+}
+
+/* Is step x, after `count` iterations of the run from `at` (body: their rewritten
+ * symbols), the body's position q in an iteration up to 2 past the last, its tags
+ * advancing as q's: then its events into ev, tagged from the trip count
+ * (struct sp_event.tag_after), and whether any tag advances into *advances. */
+static int past_the_end(const struct tagging *g, const uint32_t *body, size_t count,
+                        size_t q, size_t x, struct sp_event *ev, int *advances)
+{
+    const struct sp_sym *b = &g->t->syms[body[q]];
+    const struct sp_event *r = events_of(g->t, g->orig[x]);
+    int64_t iteration = -1;
+
+    *advances = 0;
+    for (uint32_t i = 0; i < b->n; i++) {
+        const struct sp_event *e = &g->t->events[b->first + i];
+        int64_t apart = (int32_t)(r[i].tag - e->tag), step = (int32_t)e->tag_step;
+
+        ev[i] = *e;
+        ev[i].tag_after = 1;
+        if (!step) {
+            if (apart)
+                return 0;
+            continue;
+        }
+        if (apart % step || (iteration >= 0 && apart / step != iteration) ||
+            apart / step < (int64_t)count || apart / step > (int64_t)count + 2)
+            return 0;
+        iteration = apart / step;
+        ev[i].tag = r[i].tag - (uint32_t)count * e->tag_step;
+        *advances = 1;
+    }
+    return 1;
+}
+
+/* The symbol of step x after the run from `at` rewritten as an iteration past its last
+ * (past_the_end; its poster the run's rewritten one), or orig[x]: when it is none, or
+ * its tags do not advance and its poster is not rewritten.  SP_NONE when memory runs
+ * out. */
+static uint32_t rewritten_after(struct tagging *g, const uint32_t *h, size_t at,
+                                size_t period, size_t count, const uint32_t *body, size_t x)
+{
+    struct sp_event ev[MAX_EVENTS];
+    size_t end = at + period * count;
+    int advances;
+
+    for (size_t q = 0; q < period; q++) {
+        struct sp_sym proto = g->t->syms[g->orig[x]];
+        int moved = 0;
+
+        if (h[at + q] != h[x] || !past_the_end(g, body, count, q, x, ev, &advances))
+            continue;
+        for (uint32_t i = 0; i < proto.n; i++) {
+            uint32_t poster = events_of(g->t, g->orig[x])[i].poster_sym;
+
+            ev[i].poster_sym = poster;
+            for (size_t j = x; poster != SP_NONE && j-- > at;)
+                if (g->orig[j] == poster) {
+                    ev[i].poster_sym = j < end ? body[(j - at) % period] : g->syms[j];
+                    moved |= ev[i].poster_sym != poster;
+                    break;
+                }
+        }
+        return advances || moved ? sp_table_step(g->t, &proto, ev) : g->orig[x];
+    }
+    return g->orig[x];
+}
+
+/* Rewrites the steps after `count` iterations of the run from `at` that are iterations
+ * past its last (rewritten_after): the end of what was rewritten, or SP_NONE. */
+static size_t rewrite_after(struct tagging *g, const uint32_t *h, size_t at, size_t period,
+                            size_t count, const uint32_t *body)
+{
+    size_t x = at + period * count, last = x;
+
+    for (; x < g->n && x < at + period * (count + TAIL_PERIODS) && !g->marked[x]; x++) {
+        uint32_t sym = rewritten_after(g, h, at, period, count, body, x);
+
+        if (sym == SP_NONE)
+            return (size_t)SP_NONE;
+        if (sym != g->orig[x]) {
+            g->syms[x] = sym;
+            last = x + 1;
+        }
+    }
+    for (x = at + period * count; x < last; x++)
+        g->marked[x] = 1;
+    return last;
+}
+
+/* Rewrites `count` iterations of `period` steps from `at`: 0, 1 when they cannot be, -1
+ * when memory runs out. */
+static int rewrite(struct tagging *g, const uint32_t *h, size_t at, size_t period,
+                   size_t count)
+{
+    size_t end;
+
+    uint32_t *done = malloc(period * sizeof(*done));
+    struct run *v = realloc(g->runs, (g->nruns + 1) * sizeof(*v));
+
+    if (!done || !v) {
+        free(done);
+        return -1;
+    }
+    g->runs = v;
+    memset(done, 0xff, period * sizeof(*done));
+    for (size_t q = 0; q < period; q++)
+        if (rewritten(g, at, period, q, done) == SP_NONE) {
+            free(done);
+            return 1;
+        }
+    for (size_t i = 0; i < period * count; i++) {
+        g->syms[at + i] = done[i % period];
+        g->marked[at + i] = 1;
+    }
+    end = rewrite_after(g, h, at, period, count, done);
+    free(done);
+    if (end == (size_t)SP_NONE)
+        return -1;
+    g->runs[g->nruns++] = (struct run){at, period, count, end};
+    return 0;
+}
+
+/* The runs of one period, left to right among the steps not yet rewritten (h: the
+ * shapes; len, diff, free_to: scratch of n). */
+static int find_runs(struct tagging *g, const uint32_t *h, size_t period, size_t *len,
+                     size_t *diff, size_t *free_to)
+{
+    size_t n = g->n, first;
+
+    /* a run has a step whose shape is the next iteration's and whose symbol is not:
+       where none has, the period has none (and most have none) */
+    for (first = 0; first + period < n && (h[first] != h[first + period] ||
+                                           g->orig[first] == g->orig[first + period]);
+         first++)
+        ;
+    if (first + period >= n)
+        return 0;
+    /* len[i]: how many steps from i equal in shape the steps a period later; diff[i]:
+       the first from i that differs as recorded; free_to[i]: the first rewritten */
+    len[n - period] = 0;
+    diff[n - period] = n;
+    free_to[n - 1] = g->marked[n - 1] ? n - 1 : n;
+    for (size_t i = n - 1; i-- > 0;)
+        free_to[i] = g->marked[i] ? i : free_to[i + 1];
+    for (size_t i = n - period; i-- > 0;) {
+        len[i] = h[i] == h[i + period] ? len[i + 1] + 1 : 0;
+        diff[i] = g->orig[i] != g->orig[i + period] ? i : diff[i + 1];
+    }
+    for (size_t i = first >= period ? first - period + 1 : 0;
+         i + MIN_ITERATIONS * period <= n;) {
+        size_t k = 2;
+        int rc;
+
+        if (len[i] < 2 * period || diff[i] >= i + period ||
+            free_to[i] < i + MIN_ITERATIONS * period || !advances_alike(g, i, period, 2)) {
+            i++;
+            continue;
+        }
+        while (i + (k + 1) * period <= n && len[i + (k - 1) * period] >= period &&
+               free_to[i] >= i + (k + 1) * period && advances_alike(g, i, period, k))
+            k++;
+        if ((rc = rewrite(g, h, i, period, k)) < 0)
+            return -1;
+        i += rc ? 1 : k * period;
+    }
+    return 0;
+}
+
+static int gives_back_list(const struct tagging *g, const uint32_t *list, uint32_t n,
+                           uint64_t j, int inside, size_t *pos);
+
+/* Expands folded symbol sym from step *pos of the recorded steps, in iteration j of the
+ * loop right around it (inside: whether there is one), after a loop of `ended` trips in
+ * its list (SP_NONE: none): 0 when every tag it gives is the recorded one, else 1 with
+ * *pos at the first step that differs. */
+static int gives_back(const struct tagging *g, uint32_t sym, uint64_t j, int inside,
+                      uint64_t ended, size_t *pos)
+{
+    const struct sp_sym *s = &g->t->syms[sym];
+
+    if (s->kind == SP_LOOP) {
+        for (uint64_t it = 0; it < s->count; it++)
+            if (gives_back_list(g, g->t->bodies + s->first, s->n, it, 1, pos))
+                return 1;
+        return 0;
+    }
+    for (uint32_t i = 0; i < s->n; i++) {
+        const struct sp_event *e = &g->t->events[s->first + i];
+        uint64_t at = e->tag_after ? ended : j;
+        int known = e->tag_after ? ended != SP_NONE : inside;
+
+        if (e->tag_step && (!known || e->tag + (uint32_t)at * e->tag_step !=
+                                          events_of(g->t, g->orig[*pos])[i].tag))
+            return 1;
+    }
+    (*pos)++;
+    return 0;
+}
+
+static int gives_back_list(const struct tagging *g, const uint32_t *list, uint32_t n,
+                           uint64_t j, int inside, size_t *pos)
+{
+    uint64_t ended = SP_NONE;
+
+    for (uint32_t i = 0; i < n; i++) {
+        if (gives_back(g, list[i], j, inside, ended, pos))
+            return 1;
+        if (g->t->syms[list[i]].kind == SP_LOOP)
+            ended = g->t->syms[list[i]].count;
+    }
+    return 0;
+}
+
+/* Folds the rewritten steps: the first step whose tag the folding does not give back,
+ * g->n when every one is, or SP_NONE when memory runs out. */
+static size_t first_wrong(struct tagging *g, uint8_t ambiguous)
+{
+    uint32_t *f = malloc(g->n * sizeof(*f));
+    size_t nf = g->n, pos = 0;
+
+    if (!f)
+        return (size_t)SP_NONE;
+    memcpy(f, g->syms, g->n * sizeof(*f));
+    if (sp_fold(g->t, f, &nf, ambiguous) != 0) {
+        free(f);
+        return (size_t)SP_NONE;
+    }
+    gives_back_list(g, f, (uint32_t)nf, 0, 0, &pos);
+    free(f);
+    return pos;
+}
+
+/* Puts back as recorded the run holding step pos, or every run when none holds it. */
+static void undo_run(struct tagging *g, size_t pos)
+{
+    for (size_t r = 0; r < g->nruns; r++) {
+        struct run *u = &g->runs[r];
+
+        if (pos < u->at || pos >= u->end)
+            continue;
+        memcpy(g->syms + u->at, g->orig + u->at, (u->end - u->at) * sizeof(*g->syms));
+        *u = g->runs[--g->nruns];
+        return;
+    }
+    memcpy(g->syms, g->orig, g->n * sizeof(*g->syms));
+    g->nruns = 0;
+}
+
+static int rewrite_runs(struct tagging *g, uint8_t ambiguous)
+{
+    uint32_t *h = malloc(g->n * sizeof(*h));
+    size_t *scratch = malloc(3 * g->n * sizeof(*scratch)), wrong;
+    int rc = -1;
+
+    if (!h || !scratch)
+        goto out;
+    for (size_t i = 0; i < g->n; i++)
+        if ((h[i] = shape(g, g->orig[i])) == SP_NONE)
+            goto out;
+    for (size_t p = 1; p <= MAX_PERIOD && MIN_ITERATIONS * p <= g->n; p++)
+        if (find_runs(g, h, p, scratch, scratch + g->n, scratch + 2 * g->n) != 0)
+            goto out;
+    while (g->nruns && (wrong = first_wrong(g, ambiguous)) != g->n) {
+        if (wrong == (size_t)SP_NONE)
+            goto out;
+        undo_run(g, wrong);
+    }
+    rc = 0;
+out:
+    free(h);
+    free(scratch);
+    return rc;
+}
+
+int sp_tag_loops(struct sp_table *t, uint32_t *syms, size_t n, uint8_t ambiguous)
+{
+    struct tagging g = {.t = t, .syms = syms, .n = n};
+    uint32_t *orig;
+    int rc = -1;
+
+    if (!t->tag_loops)
+        return 0;
+    orig = malloc((n ? n : 1) * sizeof(*orig));
+
+    if (!orig || !(g.marked = calloc(n ? n : 1, 1)))
+        goto out;
+    memcpy(orig, syms, n * sizeof(*orig));
+    g.orig = orig;
+    rc = rewrite_runs(&g, ambiguous);
+    t->tagged |= g.nruns > 0;
+    if (rc != 0)
+        memcpy(syms, orig, n * sizeof(*syms));
+out:
+    sp_table_free(&g.shapes);
+    free(g.shape_of);
+    free(g.marked);
+    free(g.runs);
+    free(orig);
+    return rc;
+}
