@@ -1866,3 +1866,91 @@ Test(scale_program, rooted_collectives_move_the_root_s_bytes_at_the_root)
     collected_free(c);
     recorded_free(&r);
 }
+
+/* --- loops whose iterations differ by their tags */
+
+/* A pipeline whose messages are tagged with the number of their chunk: 2 P + 4 chunks
+ * flow from process 0 through each process to the last.  For each chunk c, a process
+ * receives it from the one before (MPI_Recv, tag c, 1024 bytes; process 0 from
+ * MPI_PROC_NULL, which records no message), filters it for C / P s and sends it on
+ * (MPI_Send, tag c; the last process to MPI_PROC_NULL).  No two iterations have the
+ * same tags, and the chunks grow with P: only a loop whose tags advance by 1 a chunk
+ * can make them at a count never recorded. */
+static void prog_pipeline(struct sr_run *b, int p, const int *c, void *arg)
+{
+    static const int prev[3] = {-1, 0, 0}, next[3] = {1, 0, 0};
+    int P = b->run.nprocs;
+
+    (void)arg;
+    sr_step(b, p, PZ_SCALE_BEGIN, SR_INTERVAL, 0);
+    for (int k = 0; k < 2 * P + 4; k++) {
+        struct pz_scale_event e = to(PZ_REC_RECV, prev, (uint32_t)k, 1024);
+        struct sr_truth t = world(b, sr_rank_at(b, c, prev));
+
+        call(b, p, SR_RECV, 0);
+        if (p > 0)
+            sr_event(b, p, &e, &t);
+        e = to(PZ_REC_SEND, next, (uint32_t)k, 1024);
+        t = world(b, sr_rank_at(b, c, next));
+        call(b, p, SR_SEND, C / P);
+        if (p < P - 1)
+            sr_event(b, p, &e, &t);
+    }
+    sr_step(b, p, PZ_SCALE_END, SR_INTERVAL, 0);
+}
+
+/* The tags of the records of kind `kind` of process p, in order: up to max, their
+ * number. */
+static int tags_of(const struct collected *c, int p, uint8_t kind, uint32_t *tags, int max)
+{
+    int n = 0;
+
+    for (size_t i = 0; i < c->n[p] && n < max; i++)
+        if (c->recs[p][i].kind == kind)
+            tags[n++] = c->recs[p][i].tag;
+    return n;
+}
+
+Test(scale_program, a_pipeline_tagging_each_chunk_with_its_number)
+{
+    struct recorded r;
+    uint32_t tags[160], peers[160];
+
+    record(&r, 1, NULL, prog_pipeline);
+    for (int P = 16; P <= 64; P *= 4) {
+        struct collected *c = synthesize(r.m, P);
+        struct sr_run *truth = sr_build("truth", P, 1, NULL, prog_pipeline, NULL);
+        int n, N = 2 * P + 4;
+
+        /* every record of every process as the pipeline makes it at P, computations
+         * within a nanosecond (check_run) */
+        check_run(c, truth, 1);
+        /* by hand: N = 2 P + 4 chunks (36 at 16, 132 at 64; 8, 12 and 20 recorded,
+         * which only 4 + 2 P gives among the trip counts' forms).  Process 0 sends
+         * chunks 0 .. N - 1 to process 1 with tags 0 .. N - 1, 1024 bytes each, and
+         * receives nothing; process 5 receives them from 4 and sends them to 6 with
+         * the same tags; the last process receives them from P - 2 and sends nothing */
+        cr_expect_eq(tags_of(c, 0, PZ_REC_SEND, tags, 160), N);
+        cr_expect_eq(sends_of(c, 0, peers, 160), N);
+        for (int k = 0; k < N; k++)
+            cr_expect(tags[k] == (uint32_t)k && peers[k] == 1, "at %d: chunk %d sent with "
+                      "tag %u to %u", P, k, tags[k], peers[k]);
+        cr_expect_eq(tags_of(c, 0, PZ_REC_RECV, tags, 160), 0);
+        cr_expect_eq(tags_of(c, 5, PZ_REC_RECV, tags, 160), N);
+        cr_expect(tags[0] == 0 && tags[7] == 7 && tags[N - 1] == (uint32_t)N - 1);
+        n = tags_of(c, 5, PZ_REC_SEND, tags, 160);
+        cr_expect(n == N && tags[N - 1] == (uint32_t)N - 1);
+        cr_expect_eq(sends_of(c, 5, peers, 160), N);
+        cr_expect(peers[0] == 6 && peers[N - 1] == 6);
+        cr_expect_eq(sends_of(c, P - 1, peers, 160), 0);
+        cr_expect_eq(tags_of(c, P - 1, PZ_REC_RECV, tags, 160), N);
+        cr_expect_eq(tags[N - 1], (uint32_t)N - 1);
+        for (size_t i = 0; i < c->n[P - 1]; i++)
+            if (c->recs[P - 1][i].kind == PZ_REC_RECV)
+                cr_expect(c->recs[P - 1][i].peer == (uint32_t)P - 2 &&
+                          c->recs[P - 1][i].bytes == 1024);
+        sr_free(truth);
+        collected_free(c);
+    }
+    recorded_free(&r);
+}
