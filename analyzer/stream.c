@@ -236,14 +236,16 @@ static void *analyze_blocks(void *arg)
 
 /* Hands the block being filled over (if it holds anything) and waits for room for the
  * next one, or with `settle` for the analysis to have taken every block: its state is
- * then the giver's to read and write until more is handed. */
+ * then the giver's to read and write until more is handed.  An analysis waiting for
+ * blocks is woken when half the ring is full, not at every block: a wake-up is a system
+ * call, and an analysis faster than the replay would otherwise need one per block. */
 static void hand_over(struct pipe *p, int settle)
 {
     pthread_mutex_lock(&p->lock);
-    if (p->blocks[p->handed % NBLOCKS].n) {
+    if (p->blocks[p->handed % NBLOCKS].n)
         p->handed++;
+    if (settle || p->handed - p->taken >= NBLOCKS / 2)
         pthread_cond_signal(&p->filled);
-    }
     while (p->handed - p->taken >= (settle ? 1 : NBLOCKS))
         pthread_cond_wait(&p->emptied, &p->lock);
     pthread_mutex_unlock(&p->lock);
