@@ -58,7 +58,6 @@ struct pipe {
     struct block *blocks;
     uint64_t handed, taken;
     int closing;                      /* nothing more comes once `handed` is taken */
-    int idle;                         /* the analysis's thread waits for a block */
     pthread_mutex_t lock;
     pthread_cond_t filled, emptied;
     pthread_t thread;
@@ -198,6 +197,7 @@ static int take_record(struct pz_analysis_stream *s, int th, const struct pz_rec
     return 0;
 }
 
+/* The analysis's side of an item; after a failure, nothing more is analyzed. */
 static void take(struct pz_analysis_stream *s, const struct item *it)
 {
     if (s->r.file.error[0])
