@@ -120,6 +120,8 @@ struct pz_analysis_stream;
  * the run's definitions and records, by the same code, in the same order of events.
  * The records are kept only until no earlier one can come: memory grows with the
  * processes and with how far their times drift apart, not with the run's length.
+ * The analysis runs on a thread of its own, pipelined with the caller's (the result is
+ * the same): the stream's functions are to be called from one thread.
  *
  * Opens the analysis of a run whose definitions are defs (trace/defs.h), which it takes
  * whatever the result; name stands for the trace's path, in errors and as a->trace.
@@ -129,7 +131,9 @@ struct pz_analysis_stream *pz_analysis_stream_open(struct pz_defs *defs, const c
 
 /* Thread th's next record rec (trace/trace.h), at time `time` in the definitions' ticks
  * (rec->time is ignored): non-decreasing per thread, the threads interleaved in any way.
- * Returns 0, or -1 once the analysis failed (the message comes at the close). */
+ * Returns 0, or -1 once the analysis failed (the message comes at the close; a failure
+ * of the analysis's thread is seen a few records later, a record breaking this contract
+ * at once). */
 int pz_analysis_stream_record(struct pz_analysis_stream *s, int th, const struct pz_rec *rec,
                               uint64_t time);
 

@@ -7,7 +7,14 @@
  * every unfinished thread can still come: records before that watermark are safe.  It is
  * taken every `nthreads` records (a pass over the threads), and the merge keeps the
  * threads with waiting records in a heap keyed by their first record's time and
- * location, kept in the heap itself for the comparisons not to visit the queues. */
+ * location, kept in the heap itself for the comparisons not to visit the queues.
+ *
+ * The analysis runs on a thread of its own, pipelined with whoever gives the records
+ * (the replay): they are handed over in blocks, in the order given, and the analysis
+ * takes them in that order, so its result does not depend on how the two threads are
+ * scheduled.  Only the contract's checks are made at once, on the giver's side. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +35,40 @@ struct head {
     int th;
 };
 
+/* A record handed to the analysis's thread (its time in rec.time), or a thread's end. */
+struct item {
+    struct pz_rec rec;
+    int th;
+    int done;
+};
+
+/* Records handed over at once: one lock and wake-up per block, not per record, and a
+ * few blocks in flight for the two threads not to wait for each other's every turn. */
+#define BLOCK_ITEMS 512
+#define NBLOCKS 8
+
+struct block {
+    struct item items[BLOCK_ITEMS];
+    uint32_t n;
+};
+
+/* The blocks between the giver and the analysis's thread, a ring: blocks `taken` to
+ * `handed` (counts, modulo NBLOCKS) are full, `handed` is being filled. */
+struct pipe {
+    struct block *blocks;
+    uint64_t handed, taken;
+    int closing;                      /* nothing more comes once `handed` is taken */
+    pthread_mutex_t lock;
+    pthread_cond_t filled, emptied;
+    pthread_t thread;
+    int running;                      /* the thread was started */
+    atomic_int failed;                /* the analysis failed: refuse what comes */
+};
+
 struct pz_analysis_stream {
+    struct pipe pipe;
+    uint64_t *given;                  /* of each thread: its latest record's time as given;
+                                         UINT64_MAX once it is done (the giver's own) */
     struct reader r;
     struct pz_analysis analysis;
     OTF2_AttributeList *attributes;   /* reused for the records' attributes */
@@ -115,11 +155,9 @@ static uint64_t watermark(const struct pz_analysis_stream *s)
     return w;
 }
 
-/* Appends rec, at time, to q. */
-static int push(struct queue *q, const struct pz_rec *rec, uint64_t time)
+/* Appends rec to q. */
+static int push(struct queue *q, const struct pz_rec *rec)
 {
-    struct pz_rec *at;
-
     if (q->count == q->cap) {
         uint32_t cap = q->cap ? 2 * q->cap : 16;
         struct pz_rec *ring = malloc(cap * sizeof(*ring));
@@ -133,31 +171,23 @@ static int push(struct queue *q, const struct pz_rec *rec, uint64_t time)
         q->head = 0;
         q->cap = cap;
     }
-    at = &q->ring[(q->head + q->count++) & (q->cap - 1)];
-    *at = *rec;
-    at->time = time;
+    q->ring[(q->head + q->count++) & (q->cap - 1)] = *rec;
     return 0;
 }
 
-int pz_analysis_stream_record(struct pz_analysis_stream *s, int th, const struct pz_rec *rec,
-                              uint64_t time)
+/* The analysis's side of thread th's record rec (its time in rec->time): into the
+ * thread's queue, and the safe records analyzed once a pass. */
+static int take_record(struct pz_analysis_stream *s, int th, const struct pz_rec *rec)
 {
-    struct queue *q;
+    struct queue *q = &s->queues[th];
 
-    if (s->r.file.error[0])
-        return -1;
-    if (th < 0 || th >= s->nthreads || time < s->latest[th] || s->latest[th] == UINT64_MAX) {
-        pz_reader_fail(&s->r, "thread %d: a record out of time order or after its end", th);
-        return -1;
-    }
-    q = &s->queues[th];
-    s->latest[th] = time;
-    if (push(q, rec, time) != 0) {
+    s->latest[th] = rec->time;
+    if (push(q, rec) != 0) {
         pz_reader_fail(&s->r, "out of memory");
         return -1;
     }
     if (q->count == 1) {
-        s->heap[s->nheap++] = (struct head){ time, s->order[th], th };
+        s->heap[s->nheap++] = (struct head){ rec->time, s->order[th], th };
         sift_up(s, s->nheap - 1);
     }
     if (++s->since_merge >= (uint64_t)s->nthreads) {
@@ -167,10 +197,104 @@ int pz_analysis_stream_record(struct pz_analysis_stream *s, int th, const struct
     return 0;
 }
 
+/* The analysis's side of an item; after a failure, nothing more is analyzed. */
+static void take(struct pz_analysis_stream *s, const struct item *it)
+{
+    if (s->r.file.error[0])
+        return;
+    if (it->done)
+        s->latest[it->th] = UINT64_MAX;
+    else if (take_record(s, it->th, &it->rec) != 0)
+        atomic_store(&s->pipe.failed, 1);
+}
+
+/* The analysis's thread: takes the blocks in the order they were handed over. */
+static void *analyze_blocks(void *arg)
+{
+    struct pz_analysis_stream *s = arg;
+    struct pipe *p = &s->pipe;
+
+    pthread_mutex_lock(&p->lock);
+    for (;;) {
+        const struct block *b;
+
+        while (p->taken == p->handed && !p->closing)
+            pthread_cond_wait(&p->filled, &p->lock);
+        if (p->taken == p->handed)
+            break;
+        b = &p->blocks[p->taken % NBLOCKS];
+        pthread_mutex_unlock(&p->lock);
+        for (uint32_t i = 0; i < b->n; i++)
+            take(s, &b->items[i]);
+        pthread_mutex_lock(&p->lock);
+        p->taken++;
+        pthread_cond_signal(&p->emptied);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+/* Hands the block being filled over (if it holds anything) and waits for room for the
+ * next one, or with `settle` for the analysis to have taken every block: its state is
+ * then the giver's to read and write until more is handed.  An analysis waiting for
+ * blocks is woken when half the ring is full, not at every block: a wake-up is a system
+ * call, and an analysis faster than the replay would otherwise need one per block. */
+static void hand_over(struct pipe *p, int settle)
+{
+    pthread_mutex_lock(&p->lock);
+    if (p->blocks[p->handed % NBLOCKS].n)
+        p->handed++;
+    if (settle || p->handed - p->taken >= NBLOCKS / 2)
+        pthread_cond_signal(&p->filled);
+    while (p->handed - p->taken >= (settle ? 1 : NBLOCKS))
+        pthread_cond_wait(&p->emptied, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+    p->blocks[p->handed % NBLOCKS].n = 0;
+}
+
+/* Gives the item to the analysis: to its thread, or at once without one. */
+static void give(struct pz_analysis_stream *s, const struct item *it)
+{
+    struct pipe *p = &s->pipe;
+    struct block *b;
+
+    if (!p->running) {
+        take(s, it);
+        return;
+    }
+    b = &p->blocks[p->handed % NBLOCKS];
+    b->items[b->n++] = *it;
+    if (b->n == BLOCK_ITEMS)
+        hand_over(p, 0);
+}
+
+int pz_analysis_stream_record(struct pz_analysis_stream *s, int th, const struct pz_rec *rec,
+                              uint64_t time)
+{
+    struct item it = { .rec = *rec, .th = th };
+
+    if (atomic_load_explicit(&s->pipe.failed, memory_order_relaxed))
+        return -1;
+    if (th < 0 || th >= s->nthreads || time < s->given[th] || s->given[th] == UINT64_MAX) {
+        /* the records before it are analyzed first, as they were given */
+        if (s->pipe.running)
+            hand_over(&s->pipe, 1);
+        pz_reader_fail(&s->r, "thread %d: a record out of time order or after its end", th);
+        atomic_store(&s->pipe.failed, 1);
+        return -1;
+    }
+    s->given[th] = time;
+    it.rec.time = time;
+    give(s, &it);
+    return 0;
+}
+
 void pz_analysis_stream_done(struct pz_analysis_stream *s, int th)
 {
-    if (th >= 0 && th < s->nthreads)
-        s->latest[th] = UINT64_MAX;
+    if (th >= 0 && th < s->nthreads) {
+        s->given[th] = UINT64_MAX;
+        give(s, &(struct item){ .th = th, .done = 1 });
+    }
 }
 
 struct located {
@@ -213,10 +337,38 @@ static void release(struct pz_analysis_stream *s)
     free(s->latest);
     free(s->order);
     free(s->heap);
+    free(s->given);
+    free(s->pipe.blocks);
+    pthread_mutex_destroy(&s->pipe.lock);
+    pthread_cond_destroy(&s->pipe.filled);
+    pthread_cond_destroy(&s->pipe.emptied);
     if (s->attributes)
         OTF2_AttributeList_Delete(s->attributes);
     pz_reader_release(&s->r);
     free(s);
+}
+
+/* Without a thread of its own (none could be made), the analysis takes each record as
+ * it is given: the same result, later. */
+static void start_thread(struct pz_analysis_stream *s)
+{
+    s->pipe.blocks[0].n = 0;
+    s->pipe.running = pthread_create(&s->pipe.thread, NULL, analyze_blocks, s) == 0;
+}
+
+/* Hands over what is left, and waits for the analysis's thread to have taken it all. */
+static void stop_thread(struct pipe *p)
+{
+    if (!p->running)
+        return;
+    pthread_mutex_lock(&p->lock);
+    if (p->blocks[p->handed % NBLOCKS].n)
+        p->handed++;
+    p->closing = 1;
+    pthread_cond_signal(&p->filled);
+    pthread_mutex_unlock(&p->lock);
+    pthread_join(p->thread, NULL);
+    p->running = 0;
 }
 
 struct pz_analysis_stream *pz_analysis_stream_open(struct pz_defs *defs, const char *name,
@@ -230,6 +382,9 @@ struct pz_analysis_stream *pz_analysis_stream_open(struct pz_defs *defs, const c
         pz_defs_release(defs);
         return NULL;
     }
+    pthread_mutex_init(&s->pipe.lock, NULL);
+    pthread_cond_init(&s->pipe.filled, NULL);
+    pthread_cond_init(&s->pipe.emptied, NULL);
     s->r.a = &s->analysis;
     s->r.defs = *defs;
     memset(defs, 0, sizeof(*defs));
@@ -239,12 +394,17 @@ struct pz_analysis_stream *pz_analysis_stream_open(struct pz_defs *defs, const c
     s->queues = calloc(n, sizeof(*s->queues));
     s->latest = calloc(n, sizeof(*s->latest));
     s->heap = malloc(n * sizeof(*s->heap));
+    s->given = calloc(n, sizeof(*s->given));
+    s->pipe.blocks = malloc(NBLOCKS * sizeof(*s->pipe.blocks));
     s->attributes = OTF2_AttributeList_New();
-    if (!s->queues || !s->latest || !s->heap || !s->attributes ||
+    if (!s->queues || !s->latest || !s->heap || !s->given || !s->pipe.blocks ||
+        !s->attributes ||
         rank_locations(s) != 0 || pz_reader_keep(&s->r, name) != 0)
         pz_reader_fail(&s->r, "out of memory");
     else
         pz_reader_begin(&s->r);
+    if (!s->r.file.error[0])
+        start_thread(s);
     if (s->r.file.error[0]) {
         struct pz_analysis a = s->analysis;
 
@@ -264,6 +424,7 @@ int pz_analysis_stream_close(struct pz_analysis_stream *s, struct pz_analysis *a
     memset(a, 0, sizeof(*a));
     if (!s)
         return 0;
+    stop_thread(&s->pipe);
     if (!s->r.file.error[0] && merge(s, UINT64_MAX) == 0)
         pz_reader_end(&s->r);
     rc = s->r.file.error[0] ? -1 : 0;

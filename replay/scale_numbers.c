@@ -572,9 +572,12 @@ static int fit_preds(struct pz_scale_program *m, const struct sp_stats *st)
         if (m->after_spread[after] < spread) {
             spread = m->after_spread[after];
             pr->gap = m->after[after];
+            pr->by_prev = 1;
         }
-        if (m->before_spread[pr->node] < spread || spread == HUGE_VAL)
+        if (m->before_spread[pr->node] < spread || spread == HUGE_VAL) {
             pr->gap = m->gap[(size_t)pr->node * cols + m->nclasses];
+            pr->by_prev = 0;
+        }
     }
     return 0;
 }

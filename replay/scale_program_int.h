@@ -274,6 +274,9 @@ struct sp_done {
 struct sp_pred {
     uint32_t node, prev, next;   /* next: the next of node's list, SP_NONE */
     struct pz_scale_model gap;
+    uint8_t by_prev;             /* gap is the grouping by the step before alone: a model
+                                    of computations before other steps too, whose
+                                    variation node's ratios do not tell (scale_vary.h) */
 };
 
 /* The computations recorded before one step: while walking, those of one class of

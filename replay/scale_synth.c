@@ -511,21 +511,30 @@ static int emit_completions(struct pz_scale_cursor *c, uint32_t k, uint64_t at)
 
 /* The computation before step k: its class's own fit, else the one chosen for the pair
  * of steps around it, else (a pair never recorded) the one after the previous step or
- * the one before k over all processes, whichever spreads least. */
-static double gap_before(const struct pz_scale_cursor *c, uint32_t k)
+ * the one before k over all processes, whichever spreads least.  Into *ratios, what
+ * varies it: k's (sp_ratios_at), NULL for the grouping by the previous step, whose
+ * computations are not all before k (scale_vary.h). */
+static double gap_before(const struct pz_scale_cursor *c, uint32_t k,
+                         const struct sp_ratios **ratios)
 {
     const struct pz_scale_synth *s = c->s;
     const struct pz_scale_program *m = s->m;
     size_t at = (size_t)k * (m->nclasses + 1);
     uint32_t after = c->last == SP_NONE ? 0 : c->last + 1;
 
+    *ratios = s->ratios[k];
     if (m->gap_own[at + c->cls])
         return s->gap[at + c->cls];
     for (uint32_t i = m->pred_head[k]; i != SP_NONE; i = m->preds[i].next)
-        if (m->preds[i].prev == c->last)
+        if (m->preds[i].prev == c->last) {
+            if (m->preds[i].by_prev)
+                *ratios = NULL;
             return s->pred_gap[i];
-    if (m->after_spread[after] < m->before_spread[k])
+        }
+    if (m->after_spread[after] < m->before_spread[k]) {
+        *ratios = NULL;
         return s->after_gap[after];
+    }
     return s->gap[at + m->nclasses];
 }
 
@@ -535,8 +544,9 @@ static int emit_step(struct pz_scale_cursor *c, uint32_t k)
     const struct sp_node *nd = &m->nodes[k];
     const struct sp_sym *sym = &m->table.syms[nd->sym];
     int call = sym->step_kind == PZ_SCALE_CALL;
-    double gap = gap_before(c, k) * sp_ratio_draw(c->s->ratios[k], c->passes[k]++,
-                                                  (uint32_t)c->proc, c->computed++);
+    const struct sp_ratios *ratios;
+    double gap = gap_before(c, k, &ratios) * sp_ratio_draw(ratios, c->passes[k]++,
+                                                           (uint32_t)c->proc, c->computed++);
     uint64_t enter, leave;
     struct pz_rec rec;
 

@@ -14,9 +14,18 @@
  * ones.  This keeps the shape of the recorded variation (a few long computations among
  * many near the mean, which a variance alone does not tell), when it happens (a first
  * iteration warming up the caches at every process is not spread over the run, where
- * it would delay a different process at every iteration) and the mean.  The draws
- * depend on the process and the number of its computation alone: the same model gives
- * the same run every time. */
+ * it would delay a different process at every iteration) and the mean.  A ratio tells
+ * how the computations before its step vary, and multiplies only a model of those: the
+ * class's own, or that of the processes with the same steps around the computation, or
+ * before the step.  A class too rare for these may take the model of the computations
+ * after the step before, which are mostly before other steps (in a wavefront recorded
+ * at 2 x 1, 2 x 2 and 4 x 2, the processes with a west and an east neighbour at 8 x 4
+ * take, before their receive from the west, that of all computations after the receive
+ * from the north: 35 us, mostly the relaxation of the processes without a west
+ * neighbour); the step's ratios (those of a 0.4 us loop overhead, which an interrupt
+ * makes up to 24 times the mean) are not theirs, and that computation is not varied.
+ * The draws depend on the process and the number of its computation alone: the same
+ * model gives the same run every time. */
 #ifndef PZ_SCALE_VARY_H
 #define PZ_SCALE_VARY_H
 

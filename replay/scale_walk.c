@@ -431,7 +431,7 @@ static uint32_t pred_of(struct pz_scale_program *m, struct sp_stats *st, uint32_
         m->cappreds = cap;
     }
     i = m->npreds++;
-    m->preds[i] = (struct sp_pred){k, prev, m->pred_head[k], {.a_den = 1}};
+    m->preds[i] = (struct sp_pred){k, prev, m->pred_head[k], {.a_den = 1}, 0};
     m->pred_head[k] = i;
     memset(st->pred + (size_t)i * m->nruns, 0, m->nruns * sizeof(*st->pred));
     return i;

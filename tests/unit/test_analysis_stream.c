@@ -291,3 +291,40 @@ Test(analysis_stream, a_thread_going_back_in_time_is_refused)
     cr_expect(strstr(err, "the run: thread 0: a record out of time order") == err, "%s", err);
     cr_expect_eq(a.nnodes, 0);
 }
+
+/* Thread 0 calls MPI_Send 3000 times, 1 ms each, every 2 ms: 6000 records, more than
+ * the blocks in flight to the analysis's thread hold (8 of 512), so the giver waits for
+ * room; then a record 1 ms before its last is refused at once, not some blocks later,
+ * every record after it too, and the close reports it. */
+Test(analysis_stream, a_refusal_after_many_records_is_at_once)
+{
+    struct pz_analysis_stream *s;
+    struct pz_analysis a;
+    uint32_t send;
+    char rec[4200];
+
+    snprintf(rec, sizeof(rec), "%s/rec", top);
+    {
+        struct tb *b = tb_open(rec, 2);
+
+        cr_assert_not_null(b);
+        tb_set_offset(b, OFFSET);
+        send = tb_mpi(b, "MPI_Send");
+        tb_send_call(b, 0, "MPI_Send", MS(0), MS(1), TB_WORLD, 1, 0);
+        tb_recv_call(b, 1, "MPI_Recv", MS(0), MS(1), TB_WORLD, 0, 0);
+        cr_assert_eq(tb_close(b), 0);
+    }
+    s = stream_on(rec, "the long run");
+    for (int i = 0; i < 3000; i++) {
+        put(s, 0, PZ_REC_ENTER, send, 2.0 * i);
+        put(s, 0, PZ_REC_LEAVE, send, 2.0 * i + 1);
+    }
+    cr_assert_eq(pz_analysis_stream_record(s, 0, &(struct pz_rec){ .kind = PZ_REC_ENTER },
+                                           OFFSET + MS(2.0 * 2999)), -1);
+    cr_expect_eq(pz_analysis_stream_record(s, 1, &(struct pz_rec){ .kind = PZ_REC_ENTER },
+                                           OFFSET + MS(1)), -1, "the failure holds");
+    cr_expect_eq(pz_analysis_stream_close(s, &a, err, sizeof(err)), -1);
+    cr_expect(strstr(err, "the long run: thread 0: a record out of time order") == err, "%s",
+              err);
+    cr_expect_eq(a.nnodes, 0);
+}

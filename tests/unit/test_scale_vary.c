@@ -2,9 +2,13 @@
  * computations over their mean, and the deterministic draws among those ratios. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
+#include "scale_program.h"
+#include "scale_runs.h"
 #include "scale_vary.h"
+#include "trace.h"
 
 Test(scale_vary, ratios_to_the_mean)
 {
@@ -85,4 +89,123 @@ Test(scale_vary, processes_draw_apart_at_the_same_computation)
     for (int j = 0; j < 100; j++)
         distinct += drawn[j];
     cr_expect(distinct >= 35, "%d distinct ratios among 64 processes", distinct);
+}
+
+/* --- what a synthesized computation is varied by */
+
+#define C 0.004   /* s: a process's computation per iteration at 2 processes, C / 2 */
+#define ITERS 2
+
+/* The short computation before the receive from the west, w(P) = 10 us at 4 and 9 us
+ * at 8 (no form of P joins just these two exactly), recorded at 1.5 times that in the
+ * first iteration and at 0.5 times in the second at every process. */
+static double west_computation(int P, int iteration)
+{
+    return (P == 4 ? 10e-6 : 9e-6) * (iteration == 0 ? 1.5 : 0.5);
+}
+
+/* A wavefront's first column and the others, on MPI_Dims_create's grid (2 x 1, 2 x 2,
+ * 4 x 2), an interval per iteration: a process with a west neighbour receives from it
+ * after w(P, i), and reaches the barrier right after; one without computes
+ * 2 C / P - w(P, i) before the barrier (C / P at 2, where none has a west neighbour).
+ * The computations after the interval's begin average C / P at every count: in each
+ * iteration half of the processes compute w(P, i), the other half 2 C / P - w(P, i). */
+static void prog_west(struct sr_run *b, int p, const int *coords, void *arg)
+{
+    static const int west[3] = {0, -1, 0};
+    struct pz_scale_event begin = {.kind = PZ_REC_COLL_BEGIN, .comm = SR_WORLD,
+                                   .posted_by = -1},
+                          end = begin, recv = begin;
+    int P = b->run.nprocs, from = sr_rank_at(b, coords, west);
+    struct sr_truth all = {-1, 0, P, 1, -1}, sender = {from, 0, P, 1, -1};
+
+    (void)arg;
+    end.kind = PZ_REC_COLL_END;
+    recv.kind = PZ_REC_RECV;
+    recv.peer.kind = PZ_SCALE_PEER_OFFSET;
+    recv.peer.off[1] = -1;
+    recv.bytes = 512;
+    for (int i = 0; i < ITERS; i++) {
+        double before_barrier = P == 2 ? C / P : 2 * C / P - west_computation(P, i);
+
+        sr_step(b, p, PZ_SCALE_BEGIN, SR_INTERVAL, 0);
+        if (from >= 0) {
+            sr_step(b, p, PZ_SCALE_CALL, SR_RECV, west_computation(P, i));
+            sr_event(b, p, &recv, &sender);
+            before_barrier = 0;
+        }
+        sr_step(b, p, PZ_SCALE_CALL, SR_BARRIER, before_barrier);
+        sr_event(b, p, &begin, &all);
+        sr_event(b, p, &end, &all);
+        sr_step(b, p, PZ_SCALE_END, SR_INTERVAL, 0);
+    }
+}
+
+struct west_sink {
+    int64_t before_recv[16][ITERS];   /* ns of computation before each MPI_Recv */
+    int nrecv[16];
+    uint64_t cpu[16];                 /* at the last call's Enter */
+};
+
+static int no_comms(void *ctx, const struct pz_synth_comm *comms, uint32_t n)
+{
+    (void)ctx;
+    (void)comms;
+    (void)n;
+    return 0;
+}
+
+static int keep_recv_computation(void *ctx, int proc, const struct pz_rec *rec)
+{
+    struct west_sink *w = ctx;
+
+    if (rec->kind != PZ_REC_ENTER || rec->cpu == PZ_NONE64)
+        return 0;
+    if (rec->region == SR_RECV && w->nrecv[proc] < ITERS)
+        w->before_recv[proc][w->nrecv[proc]++] = (int64_t)(rec->cpu - w->cpu[proc]);
+    w->cpu[proc] = rec->cpu;
+    return 0;
+}
+
+Test(scale_vary, a_model_of_other_computations_is_not_varied_by_the_steps_ratios)
+{
+    /* At 16 (4 x 4) the processes of columns 1 and 2 have a west and an east neighbour,
+     * a class no recording has, and the receive from the west is recorded at 4 and 8
+     * only: too few for the pair of steps around it, so its computation is the model
+     * of the computations after the step before (the interval's begin), C / P at 2, 4
+     * and 8, 250 us at 16.  Those are mostly the other column's 2 C / P - w(P, i): the
+     * ratios of w(P, i), 1.5 in the first iteration and 0.5 in the second, are not
+     * theirs; drawn, they would make it 375 us then 125 us.  It stays 250 us in both
+     * iterations, at every process with a west neighbour (12 of 16). */
+    static const int counts[3] = {2, 4, 8};
+    struct sr_run *runs[3];
+    const struct pz_scale_run *list[3];
+    struct pz_scale_program *m;
+    struct west_sink w = {{{0}}, {0}, {0}};
+    struct pz_scale_sink sink = {no_comms, keep_recv_computation, &w};
+    char err[512] = "", path[32];
+    int receivers = 0;
+
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof(path), "run%d", counts[i]);
+        runs[i] = sr_build(path, counts[i], 2, NULL, prog_west, NULL);
+        list[i] = &runs[i]->run;
+    }
+    m = pz_scale_program_build(list, 3, 0, err, sizeof(err));
+    cr_assert(m, "%s", err);
+    cr_assert_eq(pz_scale_synthesize(m, 16, &sink, err, sizeof(err)), 0, "%s", err);
+    for (int p = 0; p < 16; p++) {
+        if (!w.nrecv[p])
+            continue;
+        receivers++;
+        cr_expect_eq(w.nrecv[p], ITERS, "process %d: %d receives", p, w.nrecv[p]);
+        for (int i = 0; i < w.nrecv[p]; i++)
+            cr_expect(llabs(w.before_recv[p][i] - 250000) <= 1,
+                      "process %d iteration %d: %lld ns of computation before MPI_Recv, "
+                      "expected 250000", p, i, (long long)w.before_recv[p][i]);
+    }
+    cr_expect_eq(receivers, 12);
+    pz_scale_program_free(m);
+    for (int i = 0; i < 3; i++)
+        sr_free(runs[i]);
 }
