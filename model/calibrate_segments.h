@@ -103,6 +103,13 @@ struct pz_transfer_fit {
  * short to tell the per-byte part from the noise). */
 #define PZ_OVERHEAD_LIMIT_FROM 1024.0
 
+/* The most per byte the two overheads may take together: at no ping-pong time t(m) of
+ * the n points p from PZ_OVERHEAD_LIMIT_FROM bytes up may the overheads (per_message of
+ * them per message) exceed it, nor their sum per byte 1 / bandwidth, the slope over the
+ * largest sizes; not below 0. */
+double pz_overhead_per_byte_limit(double bandwidth, const struct pz_pingpong *p, int n,
+                                  double per_message);
+
 /* Fits the overheads to the medians measured at sizes up to the eager threshold (send,
  * recv, loop: ns, nr, nl points, any of them may be 0) and keeps them within what the
  * ping-pong allows (a ping-pong cannot spend more CPU time on a message than it takes):

@@ -39,13 +39,10 @@ static double scale_within(double sum, double limit)
     return sum > limit && sum > 0 ? fmax(0, limit) / sum : 1;
 }
 
-/* The most per byte the two overheads may take together: at no measured size from
- * PZ_OVERHEAD_LIMIT_FROM up may the overheads (per_message of them per message) exceed
- * the time, nor beyond the slope over the largest sizes. */
-static double per_byte_limit(const struct pz_fit *fit, const struct pz_pingpong *p, int n,
-                             double per_message)
+double pz_overhead_per_byte_limit(double bandwidth, const struct pz_pingpong *p, int n,
+                                  double per_message)
 {
-    double limit = 1 / fit->bandwidth;
+    double limit = 1 / bandwidth;
 
     for (int i = 0; i < n; i++)
         if (p[i].bytes >= PZ_OVERHEAD_LIMIT_FROM)
@@ -69,7 +66,7 @@ static double exchange_room(const struct pz_pingpong *p, int n, const struct pz_
 /* The most the overheads may take together and leave room for the nx exchanges x: per
  * message, the median room of the sizes below PZ_OVERHEAD_LIMIT_FROM (small sizes are
  * noisy); per byte, the least (room - per_message) / bytes over the larger ones, as
- * per_byte_limit takes the least of the ping-pong (the largest sizes, whose time is
+ * pz_overhead_per_byte_limit takes the least of the ping-pong (the largest sizes, whose time is
  * mostly per byte, bound it); INFINITY without such sizes. */
 static double exchange_limit(const struct pz_pingpong *p, int n, const struct pz_pingpong *x,
                              int nx, int per_byte, double per_message)
@@ -104,7 +101,7 @@ void pz_fit_transfer(const struct pz_fit *fit, const struct pz_pingpong *p, int 
     per_message = fmin(fit->latency, room);
     out->scale = scale_within(out->send.a + out->recv.a, per_message);
     per_message = out->scale * (out->send.a + out->recv.a);
-    per_byte = per_byte_limit(fit, p, n, per_message);
+    per_byte = pz_overhead_per_byte_limit(fit->bandwidth, p, n, per_message);
     out->exchange_room = room < fit->latency && out->scale < 1;
     room = exchange_limit(p, n, x, nx, 1, per_message);
     out->exchange_room |= room < per_byte && out->send.b + out->recv.b > room;
@@ -214,3 +211,4 @@ void pz_fit_duplex(const struct pz_machine *m, const struct pz_pingpong *x, int 
     }
     out->median_error = pz_fit_median(e, nx);
 }
+

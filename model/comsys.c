@@ -21,7 +21,8 @@ struct pz_comsys *pz_comsys_new(const struct pz_machine *m, int nprocs)
     cs->node = malloc((size_t)(nprocs > 0 ? nprocs : 1) * sizeof(int));
     cs->cpu_free = calloc((size_t)(nprocs > 0 ? nprocs : 1), sizeof(double));
     if (!cs->net || !cs->node || !cs->cpu_free || pz_match_init(&cs->match, nprocs) != 0 ||
-        pz_cs_progress_init(cs) != 0 || pz_cs_resume_init(cs) != 0) {
+        pz_cs_progress_init(cs) != 0 || pz_cs_resume_init(cs) != 0 ||
+        pz_cs_duplex_init(cs) != 0) {
         pz_comsys_free(cs);
         return NULL;
     }
@@ -49,6 +50,7 @@ void pz_comsys_free(struct pz_comsys *cs)
     free(cs->comms);
     pz_cs_progress_free(cs);
     pz_cs_resume_free(cs);
+    pz_cs_duplex_free(cs);
     pz_cs_locks_free(cs);
     free(cs);
 }
@@ -364,9 +366,9 @@ int pz_comsys_send(struct pz_comsys *cs, int src, int dst, int tag, int comm, do
     cs->req[r].mode = (uint8_t)mode;
     /* the message leaves once its sender has spent its overheads on it: an event then,
        so that the simulation's clock stays at `at` for the other processes' posts */
-    leaves = pz_cs_resume_occupy(cs, src, dst, at,
-                                 pz_send_overhead(cs->machine, bytes,
-                                                  pz_cs_same_node(cs, src, dst)));
+    leaves = pz_cs_send_occupy(cs, src, dst, at,
+                               pz_send_overhead(cs->machine, bytes,
+                                                pz_cs_same_node(cs, src, dst)));
     if (leaves > at) {
         cs->req[r].posted = leaves;
         pz_cs_push(cs, leaves, EV_POST, r);

@@ -64,6 +64,7 @@ struct comm {
 struct agent;
 struct in_calls;
 struct resume;
+struct sending;
 struct pz_cs_locks;
 
 /* Events due at the time the simulation has reached, in the order they were asked for:
@@ -95,6 +96,7 @@ struct pz_comsys {
     void *notify_ud;
     struct in_calls *progress;      /* per process, with progress = in_calls only */
     struct resume *resume;          /* per process, with a resume overhead only */
+    struct sending *sending;        /* per process, with a duplex overhead only */
     struct pz_cs_locks *locks;      /* passive target locks (comsys_lock.c), NULL until
                                        the first */
     int pending, failed;
@@ -171,6 +173,16 @@ void pz_cs_resume_free(struct pz_comsys *cs);
 void pz_cs_resume_enter(struct pz_comsys *cs, int p, double at);
 void pz_cs_resume_leave(struct pz_comsys *cs, int p, double at);
 double pz_cs_resume_occupy(struct pz_comsys *cs, int p, int peer, double at, double o);
+
+/* The duplex overhead (comsys_duplex.c): kept only when the machine has one (init
+ * returns -1 if memory ran out).  send_occupy is resume_occupy for p's send to peer
+ * posted at `at` with its overhead o: with a duplex overhead, o grows by
+ * duplex_overhead times the fraction of it that overlaps peer's latest send overhead,
+ * when that was to p.  Point-to-point sends (whatever their protocol) and collectives'
+ * sends take their overheads through it alike. */
+int pz_cs_duplex_init(struct pz_comsys *cs);
+void pz_cs_duplex_free(struct pz_comsys *cs);
+double pz_cs_send_occupy(struct pz_comsys *cs, int p, int peer, double at, double o);
 
 /* Collectives (comsys_coll.c): a part's messages completing, and its next round due;
  * freeing the agents and the communicators' schedules. */

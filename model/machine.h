@@ -92,6 +92,9 @@ struct pz_machine {
                                   shorter computation), between nodes */
     double shm_resume_overhead;   /* s: the same between processes of one node */
     double resume_after;       /* s: the computation after which it is paid in full */
+    double duplex_overhead;    /* s: what a send's CPU time grows by when its whole
+                                  overhead overlaps one of its receiver's sends to it
+                                  (in proportion to the overlap), any two processes */
 };
 
 /* The keys of a machine file, in the order pz_machine_write and pz_machine_write_json
@@ -113,6 +116,7 @@ enum pz_machine_key {
     PZ_KEY_IO_SCALE,
     /* written only when they are not 0 */
     PZ_KEY_RESUME_OVERHEAD, PZ_KEY_SHM_RESUME_OVERHEAD, PZ_KEY_RESUME_AFTER,
+    PZ_KEY_DUPLEX_OVERHEAD,
     PZ_NKEYS
 };
 

@@ -79,6 +79,7 @@ const struct pz_key_def pz_machine_keys[PZ_NKEYS] = {
     [PZ_KEY_SHM_RESUME_OVERHEAD] = { KEY_AT("shm_resume_overhead", shm_resume_overhead,
                                             TIME) },
     [PZ_KEY_RESUME_AFTER] = { KEY_AT("resume_after", resume_after, TIME) },
+    [PZ_KEY_DUPLEX_OVERHEAD] = { KEY_AT("duplex_overhead", duplex_overhead, TIME) },
 };
 
 const char *pz_machine_key_name(enum pz_machine_key key)

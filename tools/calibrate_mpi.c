@@ -691,6 +691,7 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     static struct pz_transfer_fit transfer;
     static struct pz_duplex_fit duplex;
     static struct pz_resume_fit resume;
+    static struct pz_duplex_overhead_fit duplex_overhead;
     struct pz_fit fit;
     struct pz_machine m, back;
     char err[512];
@@ -718,6 +719,12 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     if (duplex.points > 0)
         m.duplex_factor = duplex.factor;
     run->duplex = &duplex;
+    if (!isnan(pz_cal_back_to_back(run))) {
+        pz_fit_duplex_overhead(&m, fit.latency, fit.bandwidth, &transfer.send, &transfer.recv,
+                               segment_points, run->npoints, run->resume_bytes,
+                               pz_cal_back_to_back(run), &duplex_overhead);
+        run->duplex_overhead = &duplex_overhead;
+    }
     if (run->nresume > 0) {
         pz_fit_resume(run->resume_computed, run->resume_extra, run->nresume,
                       run->resume_passes, &resume);
@@ -732,6 +739,10 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     printf("\n");
     pz_cal_print_resume(stdout, run);
     printf("\n");
+    if (run->duplex_overhead) {
+        pz_cal_print_duplex_overhead(stdout, run);
+        printf("\n");
+    }
     pz_cal_print_cold(stdout, run);
     printf("\n");
     pz_cal_print_segments(stdout, run);

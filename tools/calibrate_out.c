@@ -725,3 +725,57 @@ void pz_cal_print_segments(FILE *out, const struct pz_calibration_run *run)
             f->median_error, f->max_error, t->previous_error,
             t->segments_kept ? "segments written" : "segments not written");
 }
+
+double pz_cal_back_to_back(const struct pz_calibration_run *run)
+{
+    double first[MAX_RESUME_PASSES];
+    int passes = run->resume_passes;
+
+    if (run->nresume == 0 || passes < 1 || passes > MAX_RESUME_PASSES)
+        return NAN;
+    for (int p = 0; p < passes; p++)
+        first[p] = run->resume_extra[p * run->nresume];
+    return pz_fit_median(first, passes);
+}
+
+/* The measured exchange after a barrier of bytes; NAN if that size was not exchanged. */
+static double exchanged_time(const struct pz_calibration_run *run, double bytes)
+{
+    for (int i = 0; i < run->nexchanges; i++)
+        if (run->exchanges[i].bytes == bytes)
+            return run->exchanges[i].time;
+    return NAN;
+}
+
+void pz_cal_print_duplex_overhead(FILE *out, const struct pz_calibration_run *run)
+{
+    const struct pz_duplex_overhead_fit *f = run->duplex_overhead;
+    const struct pz_overhead *o;
+    double barrier;
+    char a[32], b[32], c[32], d[32], e[32];
+
+    if (!f)
+        return;
+    o = &f->overhead;
+    fprintf(out, "back to back: %s both ways %s (after computing nothing, the median of the "
+                 "passes); the model as written %s (error %.2f%%)\n",
+            pz_cal_size(a, sizeof(a), f->bytes), human_time(b, sizeof(b), f->measured),
+            human_time(c, sizeof(c), f->as_written), pz_fit_error(f->measured, f->as_written));
+    fprintf(out, "with the send overhead at its measured %s + %s/KiB, the receive's %s + %s/KiB "
+                 "(what the ping-pong leaves it)\n",
+            human_time(a, sizeof(a), o->send), human_time(b, sizeof(b), o->send_per_byte * 1024),
+            human_time(c, sizeof(c), o->recv), human_time(d, sizeof(d), o->recv_per_byte * 1024));
+    fprintf(out, "and %d segment(s) refitted over them (median |error| %.2f%%, largest %.2f%%): "
+                 "duplex_overhead %s%s makes it %s (error %.2f%%)\n",
+            f->segments.segments.n, f->segments.median_error, f->segments.max_error,
+            human_time(e, sizeof(e), f->duplex_overhead), f->beyond ? " (held at its bound)" : "",
+            human_time(b, sizeof(b), f->model), pz_fit_error(f->measured, f->model));
+    barrier = exchanged_time(run, f->bytes);
+    if (!isnan(barrier))
+        fprintf(out, "and the exchange both ways begun together %s, measured after a barrier %s "
+                     "(error %.2f%%)\n",
+                human_time(a, sizeof(a), f->exchange), human_time(b, sizeof(b), barrier),
+                pz_fit_error(barrier, f->exchange));
+    fprintf(out, "(a check: neither the overheads at their measured size nor duplex_overhead are "
+                 "written, docs/calibrate.md)\n");
+}

@@ -8,6 +8,7 @@
 
 #include "calibrate_fit.h"
 #include "calibrate_resume.h"
+#include "calibrate_duplex.h"
 #include "calibrate_segments.h"
 #include "machine.h"
 
@@ -58,6 +59,10 @@ struct pz_calibration_run {
     int nresume, resume_passes;
     double resume_bytes;
     const struct pz_resume_fit *resume;
+    /* the overheads at their measured size and the duplex overhead fitted to the
+     * exchanges back to back (the resume probe's first row): a check, not written
+     * (NULL: not fitted) */
+    const struct pz_duplex_overhead_fit *duplex_overhead;
 };
 
 /* How many buffers of a message's size a ping-pong keeps in one cache: 2 per rank (send
@@ -106,6 +111,16 @@ void pz_cal_print_cold(FILE *out, const struct pz_calibration_run *run);
  * beyond the time after computing nothing; then the resume overhead fitted, with its
  * error.  Nothing when not measured. */
 void pz_cal_print_resume(FILE *out, const struct pz_calibration_run *run);
+
+/* The exchange back to back: the median over the passes of the resume probe's time
+ * after computing nothing; NAN when not measured. */
+double pz_cal_back_to_back(const struct pz_calibration_run *run);
+
+/* The duplex overhead's fit (run->duplex_overhead): the exchange back to back measured,
+ * the model's as written and with the overheads at their measured size and the duplex
+ * overhead, each with its error, and the exchange after a barrier on the latter.
+ * Nothing when not fitted. */
+void pz_cal_print_duplex_overhead(FILE *out, const struct pz_calibration_run *run);
 
 /* The segments: the criterion of each number of segments tried, the segments chosen
  * with their errors against the cost model alone. */

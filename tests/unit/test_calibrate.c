@@ -12,6 +12,7 @@
 #include "calibrate_fit.h"
 #include "calibrate_out.h"
 #include "calibrate_resume.h"
+#include "calibrate_duplex.h"
 #include "calibrate_segments.h"
 #include "cost.h"
 #include "machine.h"
@@ -1164,4 +1165,69 @@ Test(calibrate, no_resume_overhead_when_computing_costs_nothing)
     pz_fit_resume(computed, faster, 2, 1, &f);
     cr_assert_eq(f.points, 0);
     cr_assert_eq(f.overhead, 0);
+}
+
+/* Exchanges back to back on a switch of latency 50 us and 12.5 MB/s, overheads of 1000 B
+ * o_s = 10 us + 0.01 us/B = 20 us and o_r = 20 us + 0.02 us/B = 40 us, the transfer
+ * 50 + 80 = 130 us.  Without a duplex overhead both sends leave together and each
+ * exchange takes 20 + 130 + 40 = 190 us.  With 6 us: rank 1's first send overlaps rank
+ * 0's wholly and leaves at 26 us, so rank 0 is done at 156 + 40 = 196 us and rank 1 at
+ * 150 + 40 = 190 us; rank 1's second send (190 to 210 us) then goes first and rank 0's
+ * (from 196 us) overlaps it 14 us: 20 + 6 x 14 / 20 = 24.2 us, to 220.2 us.  Rank 0 is
+ * done at 210 + 130 + 40 = 380 us, rank 1 at 220.2 + 130 + 40 = 390.2 us; third: rank 0
+ * 380 to 400 us, rank 1 from 390.2 us overlapping 9.8 us: 20 + 2.94 us, leaving at
+ * 413.14 us, so rank 0 is done at 413.14 + 170 = 583.14 us.  Rank 0's exchanges after
+ * its first: (583.14 - 196) / 2 = 193.57 us each. */
+Test(duplex, back_to_back_exchanges_pay_the_duplex_overhead)
+{
+    struct pz_machine m;
+
+    pz_machine_defaults(&m);
+    m.latency = 50e-6;
+    m.bandwidth = 12.5e6;
+    m.overhead = (struct pz_overhead){ 10e-6, 0.01e-6, 20e-6, 0.02e-6 };
+    assert_rel(pz_back_to_back_time(&m, 1000, 10), 190e-6, 1e-9, "no duplex overhead");
+    m.duplex_overhead = 6e-6;
+    assert_rel(pz_back_to_back_time(&m, 1000, 3), 193.57e-6, 1e-9, "6 us");
+    cr_assert(isnan(pz_back_to_back_time(&m, 1000, 1)), "one exchange has no period");
+}
+
+/* A ping-pong of latency 60 us and 12.5 MB/s (t(m) = 60 us + m x 80 ns) measured
+ * where a send costs its sender 20 us and a receive 50 us (no per-byte cost).  The send
+ * keeps its 20 us; the receive gets what the 0-byte time leaves, 60 - 20 = 40 us; per
+ * byte both 0.  The segments under them fit t(m) - 60 us: latency 0, 12.5 MB/s.  Empty
+ * messages back to back on the fitted machine: both processes post at s; process 0's
+ * send runs s to s + 20 us and arrives then, process 1's overlaps it wholly and takes
+ * 20 us + the duplex overhead d; both are done at s + 20 + d + 40 us and start again
+ * together: each exchange takes 60 us + d.  Measured 70 us: d = 10 us.  The machine as
+ * written (no overheads): 60 us.  Measured 50 us, faster than the model without it: 0. */
+Test(duplex, the_duplex_overhead_fits_the_exchange_back_to_back)
+{
+    static const double sizes[] = { 0, 1000, 2000, 4000, 8000 };
+    struct pz_pingpong p[5];
+    struct pz_line_fit send = { .a = 20e-6 }, recv = { .a = 50e-6 };
+    static struct pz_duplex_overhead_fit f;
+    struct pz_machine m;
+
+    pz_machine_defaults(&m);
+    m.latency = 60e-6;
+    m.bandwidth = 12.5e6;
+    for (int i = 0; i < 5; i++)
+        p[i] = (struct pz_pingpong){ sizes[i], 60e-6 + sizes[i] / 12.5e6 };
+    pz_fit_duplex_overhead(&m, 60e-6, 12.5e6, &send, &recv, p, 5, 0, 70e-6, &f);
+    assert_rel(f.overhead.send, 20e-6, 1e-12, "the send's, measured");
+    assert_rel(f.overhead.recv, 40e-6, 1e-12, "the receive's, the rest of t(0)");
+    cr_assert_eq(f.overhead.send_per_byte, 0);
+    cr_assert_eq(f.overhead.recv_per_byte, 0);
+    cr_assert_geq(f.segments.segments.n, 1);
+    cr_assert_lt(f.segments.segments.seg[0].latency, 1e-12, "latency %g",
+                 f.segments.segments.seg[0].latency);
+    assert_rel(f.segments.segments.seg[0].bandwidth, 12.5e6, 1e-6, "bandwidth");
+    assert_rel(f.as_written, 60e-6, 1e-9, "the machine as written");
+    assert_rel(f.duplex_overhead, 10e-6, 1e-6, "the duplex overhead");
+    cr_assert_eq(f.beyond, 0);
+    assert_rel(f.model, 70e-6, 1e-9, "the fitted model");
+    pz_fit_duplex_overhead(&m, 60e-6, 12.5e6, &send, &recv, p, 5, 0, 50e-6, &f);
+    cr_assert_eq(f.duplex_overhead, 0, "the model is slower already");
+    assert_rel(f.model, 60e-6, 1e-9, "the fitted model without it");
 }

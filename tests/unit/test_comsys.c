@@ -713,3 +713,94 @@ Test(comsys, no_resume_overhead_by_default)
     cr_assert_float_eq(pz_comsys_cpu_free(cs, 0), 0, EPS);
     pz_comsys_free(cs);
 }
+
+/* --- the duplex overhead
+ *
+ * The overheads above (a send of 1000 B: 10 + 0.01 x 1000 = 20 us) and a duplex
+ * overhead of 6 us: a send whose 20 us all run while its receiver's send to it does
+ * takes 26 us; in part, in proportion. */
+static void setup_duplex(void)
+{
+    setup_overheads(1);
+    m.duplex_overhead = 6e-6;
+    pz_comsys_free(cs);
+    cs = pz_comsys_new(&m, 4);
+    cr_assert(cs);
+}
+
+/* Both send 1000 B to each other at 0: process 0's send, posted first, leaves at 20 us;
+ * process 1's overlaps it entirely and leaves at 20 + 6 = 26 us, arriving at 26 + 130 =
+ * 156 us.  Without the duplex overhead both leave at 20 us. */
+Test(comsys, sends_both_ways_at_once_pay_the_duplex_overhead)
+{
+    for (int duplex = 0; duplex <= 1; duplex++) {
+        int r;
+
+        if (duplex)
+            setup_duplex();
+        else
+            setup_overheads(1);
+        pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+        cr_assert_float_eq(pz_comsys_cpu_free(cs, 0), US(20), EPS, "the first pays nothing");
+        pz_comsys_send(cs, 1, 0, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+        cr_assert_float_eq(pz_comsys_cpu_free(cs, 1), US(duplex ? 26 : 20), EPS);
+        r = pz_comsys_recv(cs, 0, 1, 7, 0, 0);
+        done_at(r, US(duplex ? 156 : 150), "the later send's data");
+        pz_comsys_free(cs);
+    }
+}
+
+/* Process 1 sends at 15 us: its overhead (15 to 35 us) overlaps process 0's (0 to 20 us)
+ * for 5 of its 20 us, and grows by 6 x 5 / 20 = 1.5 us: it leaves at 36.5 us.  A
+ * rendezvous send (100000 B, above the eager threshold; overhead 10 + 1000 = 1010 us)
+ * pays the same way. */
+Test(comsys, a_partial_overlap_pays_in_proportion)
+{
+    setup_duplex();
+    pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+    pz_comsys_send(cs, 1, 0, 7, 0, 1000, PZ_SEND_STANDARD, US(15));
+    cr_assert_float_eq(pz_comsys_cpu_free(cs, 1), US(36.5), EPS);
+    pz_comsys_free(cs);
+    setup_duplex();
+    pz_comsys_send(cs, 2, 3, 7, 0, 100000, PZ_SEND_STANDARD, 0);
+    pz_comsys_send(cs, 3, 2, 7, 0, 100000, PZ_SEND_STANDARD, 0);
+    cr_assert_float_eq(pz_comsys_cpu_free(cs, 3), US(1016), EPS);
+    pz_comsys_free(cs);
+}
+
+/* Only a send back to the sender counts: process 1's send to 0 at 0 overlaps process
+ * 0's to 2 and process 2's to 0, and pays nothing (20 us); a send after the other
+ * way's overhead ended (process 0 at 20 us, process 1's at 0 to 20) neither. */
+Test(comsys, only_a_send_back_overlapping_pays)
+{
+    setup_duplex();
+    pz_comsys_send(cs, 0, 2, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+    pz_comsys_send(cs, 2, 0, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+    cr_assert_float_eq(pz_comsys_cpu_free(cs, 2), US(26), EPS, "2 and 0 overlap");
+    pz_comsys_send(cs, 1, 0, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+    cr_assert_float_eq(pz_comsys_cpu_free(cs, 1), US(20), EPS, "0 sends to 2, not to 1");
+    pz_comsys_send(cs, 0, 1, 8, 0, 1000, PZ_SEND_STANDARD, US(20));
+    cr_assert_float_eq(pz_comsys_cpu_free(cs, 0), US(40), EPS, "1's ended at 20 us");
+    pz_comsys_free(cs);
+}
+
+/* A barrier of two begun together at 0 (an empty message each way, send overhead 10
+ * us, receive overhead 20 us): process 0's token leaves at 10 us, arrives at 60 us, and
+ * process 1 has it at 60 + 20 = 80 us; process 1's send overlaps it whole and leaves at
+ * 10 + 6 = 16 us, arrives at 66 us, and process 0 has it at 86 us (both 80 us without
+ * the duplex overhead, as above). */
+Test(comsys, a_collectives_sends_pay_the_duplex_overhead)
+{
+    struct pz_coll barrier = { .op = PZ_COLL_BARRIER, .size = 2 };
+    int procs[] = { 0, 1 }, comm, a, b;
+
+    setup_duplex();
+    comm = pz_comsys_comm(cs, 2, procs);
+    barrier.me = 0;
+    a = pz_comsys_collective(cs, comm, &barrier, 0);
+    barrier.me = 1;
+    b = pz_comsys_collective(cs, comm, &barrier, 0);
+    done_at(a, US(86), "process 0");
+    done_at(b, US(80), "process 1");
+    pz_comsys_free(cs);
+}
