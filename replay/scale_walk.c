@@ -490,16 +490,59 @@ static void gather(struct strict *c, uint32_t k, size_t pos, int missing)
         c->open[c->depth++] = interval_of(st, m->table.syms[m->nodes[k].sym].region);
 }
 
+/* The counts of loop k by class of position, allocated when first met; NULL when memory
+ * runs out. */
+static struct sp_key_counts *key_counts(struct strict *c, uint32_t k)
+{
+    struct sp_stats *st = c->st;
+    size_t n = (size_t)SP_V_KEYS * c->m->nruns;
+
+    if (!st->by_key) {
+        if (!(st->by_key = calloc(c->m->nnodes, sizeof(*st->by_key))))
+            return NULL;
+        st->nby_key = c->m->nnodes;
+    }
+    if (!st->by_key[k] && (st->by_key[k] = calloc(1, sizeof(**st->by_key))) &&
+        (!(st->by_key[k]->min = calloc(n, sizeof(uint32_t))) ||
+         !(st->by_key[k]->max = calloc(n, sizeof(uint32_t))))) {
+        free(st->by_key[k]->min);
+        free(st->by_key[k]);
+        st->by_key[k] = NULL;
+    }
+    return st->by_key[k];
+}
+
+static void min_max(uint32_t *lo, uint32_t *hi, uint32_t count)
+{
+    if (!*hi || count < *lo)
+        *lo = count;
+    if (count > *hi)
+        *hi = count;
+}
+
+/* Loop k ran count times at this process: its run's and its class of position's. */
 static void gather_count(struct strict *c, uint32_t k, uint32_t count)
 {
     size_t at = (size_t)k * c->m->nruns + c->run;
+    uint16_t key = sp_position_key(c->flags, c->m->grid.ndims);
+    struct sp_key_counts *kc;
+    uint32_t i;
 
     if (!count)
         return;
-    if (!c->st->count_max[at] || count < c->st->count_min[at])
-        c->st->count_min[at] = count;
-    if (count > c->st->count_max[at])
-        c->st->count_max[at] = count;
+    min_max(&c->st->count_min[at], &c->st->count_max[at], count);
+    if (!(kc = key_counts(c, k))) {
+        c->oom = 1;
+        return;
+    }
+    for (i = 0; i < kc->nkeys && kc->keys[i] != key; i++)
+        ;
+    if (i == SP_V_KEYS)
+        return;
+    if (i == kc->nkeys)
+        kc->keys[kc->nkeys++] = key;
+    at = (size_t)i * c->m->nruns + c->run;
+    min_max(&kc->min[at], &kc->max[at], count);
 }
 
 /* The loop that began an iteration at pos stopped because the iteration failed
@@ -855,6 +898,13 @@ void sp_stats_free(struct sp_stats *st)
     free(st->ntail);
     free(st->count_min);
     free(st->count_max);
+    for (uint32_t k = 0; st->by_key && k < st->nby_key; k++)
+        if (st->by_key[k]) {
+            free(st->by_key[k]->min);
+            free(st->by_key[k]->max);
+            free(st->by_key[k]);
+        }
+    free(st->by_key);
     free(st->bytes_min);
     free(st->bytes_max);
     free(st->bytes2_min);

@@ -1954,3 +1954,71 @@ Test(scale_program, a_pipeline_tagging_each_chunk_with_its_number)
     }
     recorded_free(&r);
 }
+
+/* A pipeline whose processes make different numbers of iterations of one loop: the
+ * first process N = 2 P + 4, a middle one N - 2, the last N - 1.  Iteration k receives
+ * chunk k from the process before (MPI_Recv, tag k, 1024 bytes; the first process from
+ * MPI_PROC_NULL, which records no message), filters it for C / P s and sends it on
+ * (MPI_Send, tag k; the last process to MPI_PROC_NULL).  Its trip count is one of each
+ * class of processes, each a form of P. */
+static void prog_dropping(struct sr_run *b, int p, const int *c, void *arg)
+{
+    static const int prev[3] = {-1, 0, 0}, next[3] = {1, 0, 0};
+    int P = b->run.nprocs, N = 2 * P + 4;
+    int trips = p == 0 ? N : p == P - 1 ? N - 1 : N - 2;
+
+    (void)arg;
+    sr_step(b, p, PZ_SCALE_BEGIN, SR_INTERVAL, 0);
+    for (int k = 0; k < trips; k++) {
+        struct pz_scale_event e = to(PZ_REC_RECV, prev, (uint32_t)k, 1024);
+        struct sr_truth t = world(b, sr_rank_at(b, c, prev));
+
+        call(b, p, SR_RECV, 0);
+        if (p > 0)
+            sr_event(b, p, &e, &t);
+        e = to(PZ_REC_SEND, next, (uint32_t)k, 1024);
+        t = world(b, sr_rank_at(b, c, next));
+        call(b, p, SR_SEND, C / P);
+        if (p < P - 1)
+            sr_event(b, p, &e, &t);
+    }
+    sr_step(b, p, PZ_SCALE_END, SR_INTERVAL, 0);
+}
+
+Test(scale_program, a_pipeline_whose_processes_loop_different_numbers_of_times)
+{
+    struct recorded r;
+    uint32_t tags[160], peers[160];
+
+    record(&r, 1, NULL, prog_dropping);
+    for (int P = 16; P <= 64; P *= 4) {
+        struct collected *c = synthesize(r.m, P);
+        struct sr_run *truth = sr_build("truth", P, 1, NULL, prog_dropping, NULL);
+        int N = 2 * P + 4;
+
+        /* every record of every process as the pipeline makes it at P (check_run) */
+        check_run(c, truth, 1);
+        /* by hand: N = 36 at 16, 132 at 64 (8, 12 and 20 recorded for the first
+         * process, 6, 10, 18 for the middle ones, 7, 11, 19 for the last).  Process 0
+         * sends N chunks to process 1, tags 0 .. N - 1, and receives nothing; process
+         * 5 receives N - 2 from process 4 and sends them to 6, tags 0 .. N - 3; the
+         * last process receives N - 1 from P - 2, tags 0 .. N - 2, and sends nothing */
+        cr_expect_eq(tags_of(c, 0, PZ_REC_SEND, tags, 160), N);
+        cr_expect_eq(tags[N - 1], (uint32_t)N - 1);
+        cr_expect_eq(sends_of(c, 0, peers, 160), N);
+        cr_expect(peers[0] == 1 && peers[N - 1] == 1);
+        cr_expect_eq(tags_of(c, 0, PZ_REC_RECV, tags, 160), 0);
+        cr_expect_eq(tags_of(c, 5, PZ_REC_RECV, tags, 160), N - 2);
+        cr_expect_eq(tags[N - 3], (uint32_t)N - 3);
+        cr_expect_eq(tags_of(c, 5, PZ_REC_SEND, tags, 160), N - 2);
+        cr_expect_eq(tags[N - 3], (uint32_t)N - 3);
+        cr_expect_eq(sends_of(c, 5, peers, 160), N - 2);
+        cr_expect(peers[0] == 6 && peers[N - 3] == 6);
+        cr_expect_eq(sends_of(c, P - 1, peers, 160), 0);
+        cr_expect_eq(tags_of(c, P - 1, PZ_REC_RECV, tags, 160), N - 1);
+        cr_expect_eq(tags[N - 2], (uint32_t)N - 2);
+        sr_free(truth);
+        collected_free(c);
+    }
+    recorded_free(&r);
+}
