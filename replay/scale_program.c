@@ -373,7 +373,9 @@ static int build(struct pz_scale_program *m, struct work *w, char *err, size_t e
         !(m->pred_head = malloc((m->nnodes ? m->nnodes : 1) * sizeof(uint32_t))))
         goto oom;
     memset(m->pred_head, 0xff, m->nnodes * sizeof(uint32_t));
-    if (sp_walk_membership(m, (uint32_t *const *const *)w->raw, w->made, err, errlen) != 0 ||
+    if (sp_walk_membership(m, (uint32_t *const *const *)w->raw,
+                           (uint32_t *const *const *)w->folded,
+                           (const size_t *const *)w->nfolded, w->made, err, errlen) != 0 ||
         sp_guards_infer(m, w->made, err, errlen) != 0 || make_events(m, err, errlen) != 0)
         return -1;
     if (note_patternless(m) != 0 || sp_untold_find(m) != 0 || alloc_stats(m, &w->st) != 0)

@@ -417,9 +417,11 @@ int sp_fit(const struct pz_scale_point *p, size_t n, int integer,
 int sp_note(struct pz_scale_program *m, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* The walks: membership (made), then the checked walk gathering the numbers and the
- * fits.  0, or -1 with err. */
+/* The walks: membership (made; folded: each process's folded steps, which tell the
+ * steps it repeats), then the checked walk gathering the numbers and the fits.  0, or
+ * -1 with err. */
 int sp_walk_membership(struct pz_scale_program *m, uint32_t *const *const *raw,
+                       uint32_t *const *const *folded, const size_t *const *nfolded,
                        uint64_t **made, char *err, size_t errlen);
 
 /* How the sizes of a template event changed at one process of a recording from one

@@ -2022,3 +2022,77 @@ Test(scale_program, a_pipeline_whose_processes_loop_different_numbers_of_times)
     }
     recorded_free(&r);
 }
+
+/* A pipeline whose senders wait once on a null request before their first send (the
+ * MPI_Wait of a double buffer's send before any was posted: a call that records no
+ * event).  For each of N = 2 P + 4 chunks k, every process but the first polls for a
+ * chunk (MPI_Waitany on no active request, which records no event), receives chunk k
+ * from the process before (MPI_Recv, tag k), and every process but the last filters
+ * it for C / P s and sends it on (MPI_Send, tag k).  The middle processes fold their
+ * iterations from their first send on, making the poll and the receive of chunk 0 (a
+ * tag of its own) before their loop; the last process loops from its first poll on:
+ * the poll the middle processes make before their loop is not its first iteration's,
+ * though it is the same call. */
+static void prog_null_wait_first(struct sr_run *b, int p, const int *c, void *arg)
+{
+    static const int prev[3] = {-1, 0, 0}, next[3] = {1, 0, 0};
+    int P = b->run.nprocs, N = 2 * P + 4;
+
+    (void)arg;
+    sr_step(b, p, PZ_SCALE_BEGIN, SR_INTERVAL, 0);
+    for (int k = 0; k < N; k++) {
+        struct pz_scale_event e = to(PZ_REC_RECV, prev, (uint32_t)k, 1024);
+        struct sr_truth t = world(b, sr_rank_at(b, c, prev));
+
+        if (p > 0) {
+            call(b, p, SR_WAITANY, 0);
+            call(b, p, SR_RECV, 0);
+            sr_event(b, p, &e, &t);
+        }
+        if (k == 0 && p < P - 1)
+            call(b, p, SR_WAIT, 0);
+        if (p == P - 1)
+            continue;
+        e = to(PZ_REC_SEND, next, (uint32_t)k, 1024);
+        t = world(b, sr_rank_at(b, c, next));
+        call(b, p, SR_SEND, C / P);
+        sr_event(b, p, &e, &t);
+    }
+    sr_step(b, p, PZ_SCALE_END, SR_INTERVAL, 0);
+}
+
+Test(scale_program, a_loop_entered_where_other_processes_make_a_first_iteration_apart)
+{
+    struct recorded r;
+    uint32_t tags[160], peers[160];
+
+    record(&r, 1, NULL, prog_null_wait_first);
+    for (int P = 16; P <= 64; P *= 4) {
+        struct collected *c = synthesize(r.m, P);
+        struct sr_run *truth = sr_build("truth", P, 1, NULL, prog_null_wait_first, NULL);
+        int N = 2 * P + 4;
+
+        /* every record of every process as the pipeline makes it at P (check_run) */
+        check_run(c, truth, 1);
+        /* by hand: N = 36 at 16, 132 at 64; process 0 and process 5 send N chunks to
+         * the next process, the last process none; processes 5 and P - 1 poll N times
+         * and receive chunks 0 .. N - 1 with their tags, process 0 neither; only the
+         * first two call MPI_Wait, once */
+        cr_expect_eq(sends_of(c, 0, peers, 160), N);
+        cr_expect_eq(sends_of(c, 5, peers, 160), N);
+        cr_expect(peers[0] == 6 && peers[N - 1] == 6);
+        cr_expect_eq(sends_of(c, P - 1, peers, 160), 0);
+        cr_expect_eq(first_calls(c, 0, SR_WAITANY), 0);
+        cr_expect_eq(first_calls(c, 5, SR_WAITANY), N);
+        cr_expect_eq(first_calls(c, P - 1, SR_WAITANY), N);
+        cr_expect_eq(tags_of(c, 0, PZ_REC_RECV, tags, 160), 0);
+        cr_expect_eq(tags_of(c, P - 1, PZ_REC_RECV, tags, 160), N);
+        cr_expect(tags[0] == 0 && tags[N - 1] == (uint32_t)N - 1);
+        cr_expect_eq(first_calls(c, 0, SR_WAIT), 1);
+        cr_expect_eq(first_calls(c, 5, SR_WAIT), 1);
+        cr_expect_eq(first_calls(c, P - 1, SR_WAIT), 0);
+        sr_free(truth);
+        collected_free(c);
+    }
+    recorded_free(&r);
+}
