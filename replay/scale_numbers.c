@@ -395,8 +395,9 @@ static int differs_by_key(const struct pz_scale_program *m, const struct sp_key_
     return differs;
 }
 
-/* How many fewer times than the most (hi[r], struct sp_stats.count_max) the processes of
- * class i of kc ran the loop in each recording where they ran it. */
+/* The trip counts of the processes of class i of kc in each recording where they ran
+ * the loop, or (hi: the most per recording, struct sp_stats.count_max) how many fewer
+ * times than the most they ran it. */
 static void key_values(const struct pz_scale_program *m, const struct sp_key_counts *kc,
                        uint32_t i, const uint32_t *hi, struct whole_values *v)
 {
@@ -408,44 +409,69 @@ static void key_values(const struct pz_scale_program *m, const struct sp_key_cou
         if (!count)
             continue;
         v->p[v->n] = (struct pz_scale_point){.procs = m->runs[r]->nprocs,
-                                             .time = (double)(hi[r] - count)};
+                                             .time = hi ? (double)(hi[r] - count) : count};
         memcpy(v->p[v->n].dims, m->runs[r]->grid.dims, sizeof(v->p[v->n].dims));
         v->members[v->n++] = 0;
     }
 }
 
+/* How complex a form is: a constant, a term of P, or both. */
+static int complexity(const struct pz_scale_model *f)
+{
+    return (f->c1 != 0) * 2 + (f->c0 != 0);
+}
+
+/* Fits class i of kc into t's next class: the simpler exact form of its counts or of
+ * the iterations it drops from the most (hi), the former on a tie.  1 when fitted, 0
+ * when it is in too few recordings, -1 when neither follows an exact form of P. */
+static int fit_key(const struct pz_scale_program *m, const struct sp_key_counts *kc,
+                   uint32_t i, const uint32_t *hi, const struct sp_grid_use *grid,
+                   struct sp_trips *t)
+{
+    struct pz_scale_model own, fewer;
+    struct whole_values v;
+    int fit_own, fit_fewer;
+    size_t n;
+
+    key_values(m, kc, i, NULL, &v);
+    n = v.n;
+    fit_own = sp_fit(v.p, v.n, 1, grid, &own) == 1;
+    key_values(m, kc, i, hi, &v);
+    fit_fewer = sp_fit(v.p, v.n, 1, grid, &fewer) == 1;
+    if (!enough(m, n, fit_own || fit_fewer))
+        return 0;
+    if (!fit_own && !fit_fewer)
+        return -1;
+    t->fewer[t->nkeys] = !fit_own || (fit_fewer && complexity(&fewer) < complexity(&own));
+    t->count[t->nkeys] = t->fewer[t->nkeys] ? fewer : own;
+    t->keys[t->nkeys++] = kc->keys[i];
+    return 1;
+}
+
 /* The trip counts of a loop by class of position (kc, NULL: none gathered; hi: the most
  * per recording) into *out (allocated; NULL: they do not differ between classes, or one
- * follows no exact form of P): each class's difference from the most, over the
- * recordings it ran the loop in, enough of them (a class in too few is left to the
- * loop's count).  The iterations dropped, not the count: a class in the middle of a
- * grid is in fewer recordings than one at its edges, and drops a number of them that a
- * constant often gives.  0, or -1 when memory runs out. */
+ * follows no exact form of P), each class's over the recordings it ran the loop in,
+ * enough of them (a class in too few is left to the loop's count).  A class's count,
+ * or the iterations it drops from the most, whichever a simpler form gives: a class in
+ * the middle of a grid is in fewer recordings than one at its edges, and often drops a
+ * constant number of iterations; a class that runs a loop once where the others run it
+ * P times is given by its count.  0, or -1 when memory runs out. */
 static int fit_by_key(const struct pz_scale_program *m, const struct sp_key_counts *kc,
                       const uint32_t *hi, const struct sp_grid_use *grid,
                       struct sp_trips **out)
 {
     struct sp_trips *t;
-    struct whole_values v;
 
     *out = NULL;
     if (!kc || !differs_by_key(m, kc))
         return 0;
     if (!(t = calloc(1, sizeof(*t))))
         return -1;
-    for (uint32_t i = 0; i < kc->nkeys; i++) {
-        int fit;
-
-        key_values(m, kc, i, hi, &v);
-        fit = sp_fit(v.p, v.n, 1, grid, &t->fewer[t->nkeys]);
-        if (!enough(m, v.n, fit))
-            continue;
-        if (fit != 1) {
+    for (uint32_t i = 0; i < kc->nkeys; i++)
+        if (fit_key(m, kc, i, hi, grid, t) < 0) {
             free(t);
             return 0;
         }
-        t->keys[t->nkeys++] = kc->keys[i];
-    }
     if (t->nkeys)
         *out = t;
     else

@@ -235,13 +235,14 @@ struct sp_vsizes {
 
 /* The trip counts of a loop that each class of position (first, middle or last in each
  * dimension: sp_position_key) makes a different number of times: the processes at the
- * edges of a pipeline drop different iterations.  Class keys[i] makes the loop's count
- * (struct sp_node) less fewer[i] times, fewer[i] an exact form of P; a class none
- * was fitted for makes the loop's count. */
+ * edges of a pipeline drop different iterations.  Class keys[i] makes the loop count[i]
+ * times, or (fewer[i]) the loop's count (struct sp_node) less count[i] times, count[i]
+ * an exact form of P; a class none was fitted for makes the loop's count. */
 struct sp_trips {
     uint32_t nkeys;
     uint16_t keys[SP_V_KEYS];
-    struct pz_scale_model fewer[SP_V_KEYS];
+    struct pz_scale_model count[SP_V_KEYS];
+    uint8_t fewer[SP_V_KEYS];
 };
 
 /* A template event: the signature's, its posting slot, the slot of the request it

@@ -435,11 +435,46 @@ static int post(struct pz_scale_cursor *c, int32_t slot, uint64_t id)
     const struct sp_done *d = &c->s->m->done[slot];
 
     c->last_id[slot] = id;
-    if (d->by_signature && push(&c->fifos[slot], id, (uint32_t)slot) != 0)
+    /* one no call names is kept for a call like its own to complete (pending_alike) */
+    if ((d->by_signature || d->node == SP_NONE) &&
+        push(&c->fifos[slot], id, (uint32_t)slot) != 0)
         return out_of_memory(c);
     if (d->node != SP_NONE && push(&c->waiting[d->node], id, (uint32_t)slot) != 0)
         return out_of_memory(c);
     return 0;
+}
+
+/* Do postings a and b post the same request but for its tag: the same kind of call on
+ * the same communicator to the same peer. */
+static int posts_alike(const struct sp_event *a, const struct sp_event *b)
+{
+    return a->kind == b->kind && a->comm.kind == b->comm.kind &&
+           a->comm.keep == b->comm.keep && a->peer.kind == b->peer.kind &&
+           !memcmp(a->peer.off, b->peer.off, sizeof(a->peer.off)) && a->peer.rank == b->peer.rank;
+}
+
+/* The fifo of the oldest request pending here that a posting like slot's posted, NULL
+ * when none is.  A loop's first iteration completes a request posted before the loop,
+ * where later iterations complete the previous iteration's (a receive posted one chunk
+ * ahead): the signature names the latter (sp_tag_loops), whose slot is then empty. */
+static struct fifo *pending_alike(struct pz_scale_cursor *c, int32_t slot)
+{
+    const struct pz_scale_program *m = c->s->m;
+    const struct sp_event *like = NULL;
+    struct fifo *oldest = NULL;
+
+    for (uint32_t i = 0; i < m->nevents && !like; i++)
+        if (m->events[i].slot == slot)
+            like = m->events[i].sig;
+    for (uint32_t i = 0; like && i < m->nevents; i++) {
+        const struct sp_tevent *te = &m->events[i];
+        struct fifo *f = te->slot >= 0 ? &c->fifos[te->slot] : NULL;
+
+        if (f && f->head < f->tail && posts_alike(te->sig, like) &&
+            (!oldest || f->v[f->head] < oldest->v[oldest->head]))
+            oldest = f;
+    }
+    return oldest;
 }
 
 static int emit_event(struct pz_scale_cursor *c, uint32_t ev, uint64_t at)
@@ -457,8 +492,10 @@ static int emit_event(struct pz_scale_cursor *c, uint32_t ev, uint64_t at)
     } else if (te->completes >= 0) {
         struct fifo *f = &c->fifos[te->completes];
 
+        if (f->head == f->tail)
+            f = pending_alike(c, te->completes);
         /* a request never posted here gets an id of its own: the replay ignores it */
-        request = f->head < f->tail ? f->v[f->head++] : ++c->next_request;
+        request = f ? f->v[f->head++] : ++c->next_request;
     }
     return emit_record(c, te->sig, ev, request, at);
 }
@@ -572,7 +609,9 @@ static uint64_t trips_here(const struct pz_scale_cursor *c, uint32_t k)
     key = sp_position_key(c->flags, c->s->g.ndims);
     for (uint32_t i = 0; i < t->nkeys; i++)
         if (t->keys[i] == key) {
-            fewer = whole(&t->fewer[i], c->s->nprocs);
+            if (!t->fewer[i])
+                return whole(&t->count[i], c->s->nprocs);
+            fewer = whole(&t->count[i], c->s->nprocs);
             return fewer < count ? count - fewer : 0;
         }
     return count;
