@@ -450,7 +450,8 @@ static int posts_alike(const struct sp_event *a, const struct sp_event *b)
 {
     return a->kind == b->kind && a->comm.kind == b->comm.kind &&
            a->comm.keep == b->comm.keep && a->peer.kind == b->peer.kind &&
-           !memcmp(a->peer.off, b->peer.off, sizeof(a->peer.off)) && a->peer.rank == b->peer.rank;
+           !memcmp(a->peer.off, b->peer.off, sizeof(a->peer.off)) &&
+           a->peer.rank == b->peer.rank;
 }
 
 /* The fifo of the oldest request pending here that a posting like slot's posted, NULL
