@@ -359,6 +359,126 @@ static int fit_event_sizes(struct pz_scale_program *m, uint32_t k, uint32_t i,
     return unexplained && root_sends(e->sig) >= 0 ? note_largest(m, k, e) : 0;
 }
 
+/* The runs a class must exist in for its own fit. */
+static size_t runs_needed(const struct pz_scale_program *m)
+{
+    return m->nruns < 3 ? m->nruns : 3;
+}
+
+/* Enough recordings for a fit: as many as needed, or two that an exact form of P joins
+ * (fit: sp_fit's return). */
+static int enough(const struct pz_scale_program *m, size_t n, int fit)
+{
+    return n && (n >= runs_needed(m) || (n >= 2 && fit == 1));
+}
+
+/* Whether a loop ran the same number of times at every process of a class of position
+ * in each recording (kc), and different numbers in different classes of one. */
+static int differs_by_key(const struct pz_scale_program *m, const struct sp_key_counts *kc)
+{
+    int differs = 0;
+
+    for (size_t r = 0; r < m->nruns; r++) {
+        uint32_t first = 0;
+
+        for (uint32_t i = 0; i < kc->nkeys; i++) {
+            size_t at = (size_t)i * m->nruns + r;
+
+            if (!kc->max[at])
+                continue;
+            if (kc->min[at] != kc->max[at])
+                return 0;
+            differs |= first && kc->max[at] != first;
+            first = first ? first : kc->max[at];
+        }
+    }
+    return differs;
+}
+
+/* The trip counts of the processes of class i of kc in each recording where they ran
+ * the loop, or (hi: the most per recording, struct sp_stats.count_max) how many fewer
+ * times than the most they ran it. */
+static void key_values(const struct pz_scale_program *m, const struct sp_key_counts *kc,
+                       uint32_t i, const uint32_t *hi, struct whole_values *v)
+{
+    v->n = v->differ = 0;
+    v->change_procs = 0;
+    for (size_t r = 0; r < m->nruns && v->n < MAX_POINTS; r++) {
+        uint32_t count = kc->max[(size_t)i * m->nruns + r];
+
+        if (!count)
+            continue;
+        v->p[v->n] = (struct pz_scale_point){.procs = m->runs[r]->nprocs,
+                                             .time = hi ? (double)(hi[r] - count) : count};
+        memcpy(v->p[v->n].dims, m->runs[r]->grid.dims, sizeof(v->p[v->n].dims));
+        v->members[v->n++] = 0;
+    }
+}
+
+/* How complex a form is: a constant, a term of P, or both. */
+static int complexity(const struct pz_scale_model *f)
+{
+    return (f->c1 != 0) * 2 + (f->c0 != 0);
+}
+
+/* Fits class i of kc into t's next class: the simpler exact form of its counts or of
+ * the iterations it drops from the most (hi), the former on a tie.  1 when fitted, 0
+ * when it is in too few recordings, -1 when neither follows an exact form of P. */
+static int fit_key(const struct pz_scale_program *m, const struct sp_key_counts *kc,
+                   uint32_t i, const uint32_t *hi, const struct sp_grid_use *grid,
+                   struct sp_trips *t)
+{
+    struct pz_scale_model own, fewer;
+    struct whole_values v;
+    int fit_own, fit_fewer;
+    size_t n;
+
+    key_values(m, kc, i, NULL, &v);
+    n = v.n;
+    fit_own = sp_fit(v.p, v.n, 1, grid, &own) == 1;
+    key_values(m, kc, i, hi, &v);
+    fit_fewer = sp_fit(v.p, v.n, 1, grid, &fewer) == 1;
+    if (!enough(m, n, fit_own || fit_fewer))
+        return 0;
+    if (!fit_own && !fit_fewer)
+        return -1;
+    t->fewer[t->nkeys] = !fit_own || (fit_fewer && complexity(&fewer) < complexity(&own));
+    t->count[t->nkeys] = t->fewer[t->nkeys] ? fewer : own;
+    t->keys[t->nkeys++] = kc->keys[i];
+    return 1;
+}
+
+/* The trip counts of a loop by class of position (kc, NULL: none gathered; hi: the most
+ * per recording) into *out (allocated; NULL: they do not differ between classes, or one
+ * follows no exact form of P), each class's over the recordings it ran the loop in,
+ * enough of them (a class in too few is left to the loop's count).  A class's count,
+ * or the iterations it drops from the most, whichever a simpler form gives: a class in
+ * the middle of a grid is in fewer recordings than one at its edges, and often drops a
+ * constant number of iterations; a class that runs a loop once where the others run it
+ * P times is given by its count.  0, or -1 when memory runs out. */
+static int fit_by_key(const struct pz_scale_program *m, const struct sp_key_counts *kc,
+                      const uint32_t *hi, const struct sp_grid_use *grid,
+                      struct sp_trips **out)
+{
+    struct sp_trips *t;
+
+    *out = NULL;
+    if (!kc || !differs_by_key(m, kc))
+        return 0;
+    if (!(t = calloc(1, sizeof(*t))))
+        return -1;
+    for (uint32_t i = 0; i < kc->nkeys; i++)
+        if (fit_key(m, kc, i, hi, grid, t) < 0) {
+            free(t);
+            return 0;
+        }
+    if (t->nkeys)
+        *out = t;
+    else
+        free(t);
+    return 0;
+}
+
 static int fit_loops_and_sizes(struct pz_scale_program *m, const struct sp_stats *st)
 {
     static const char *const of_completion[] = {"size of a completion",
@@ -371,7 +491,13 @@ static int fit_loops_and_sizes(struct pz_scale_program *m, const struct sp_stats
         size_t at = (size_t)k * m->nruns;
 
         if (nd->kind == SP_LOOP) {
+            if (fit_by_key(m, st->by_key ? st->by_key[k] : NULL, st->count_max + at,
+                           &counts, &m->nodes[k].trips) != 0)
+                return -1;
             loop_values(m, st->count_min + at, st->count_max + at, &v);
+            /* the classes' counts explain the processes' differences */
+            if (m->nodes[k].trips)
+                v.differ = 0;
             if (fit_whole(m, k, "trip count", &v, &counts, &m->nodes[k].count, NULL,
                           0) != 0)
                 return -1;
@@ -419,19 +545,6 @@ void sp_sizes_at(const struct sp_sizes *z, int nprocs, uint32_t members, uint64_
 
         out[w] = (z->per_peer >> w) & 1 ? v * (members > 1 ? members - 1 : 0) : v;
     }
-}
-
-/* The runs a class must exist in for its own fit. */
-static size_t runs_needed(const struct pz_scale_program *m)
-{
-    return m->nruns < 3 ? m->nruns : 3;
-}
-
-/* Enough recordings for a fit: as many as needed, or two that an exact form of P joins
- * (fit: sp_fit's return). */
-static int enough(const struct pz_scale_program *m, size_t n, int fit)
-{
-    return n && (n >= runs_needed(m) || (n >= 2 && fit == 1));
 }
 
 /* Fits the per-run means sums[c * nruns + r] / counts[...] for each class and over all

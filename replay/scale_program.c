@@ -373,7 +373,9 @@ static int build(struct pz_scale_program *m, struct work *w, char *err, size_t e
         !(m->pred_head = malloc((m->nnodes ? m->nnodes : 1) * sizeof(uint32_t))))
         goto oom;
     memset(m->pred_head, 0xff, m->nnodes * sizeof(uint32_t));
-    if (sp_walk_membership(m, (uint32_t *const *const *)w->raw, w->made, err, errlen) != 0 ||
+    if (sp_walk_membership(m, (uint32_t *const *const *)w->raw,
+                           (uint32_t *const *const *)w->folded,
+                           (const size_t *const *)w->nfolded, w->made, err, errlen) != 0 ||
         sp_guards_infer(m, w->made, err, errlen) != 0 || make_events(m, err, errlen) != 0)
         return -1;
     if (note_patternless(m) != 0 || sp_untold_find(m) != 0 || alloc_stats(m, &w->st) != 0)
@@ -458,6 +460,8 @@ void pz_scale_program_free(struct pz_scale_program *m)
     if (!m)
         return;
     sp_table_free(&m->table);
+    for (uint32_t k = 0; m->nodes && k < m->nnodes; k++)
+        free(m->nodes[k].trips);
     free(m->nodes);
     for (uint32_t i = 0; m->events && i < m->nevents; i++)
         free(m->events[i].v);

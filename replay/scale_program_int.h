@@ -190,6 +190,8 @@ struct sp_node {
                                   how many each call completes, the first posted first;
                                   0: every one posted and not yet completed */
     struct pz_scale_model count;   /* LOOP: trip count */
+    struct sp_trips *trips;        /* LOOP: the trip counts of each class of position,
+                                      where they differ; NULL: count everywhere */
 };
 
 /* The sizes of an event (its bytes and bytes2) as functions of P.  A rooted collective
@@ -229,6 +231,18 @@ struct sp_vsizes {
                                                  member of that class, not the root */
     uint64_t unit;             /* BLOCK */
     struct pz_scale_model items;                /* BLOCK: N */
+};
+
+/* The trip counts of a loop that each class of position (first, middle or last in each
+ * dimension: sp_position_key) makes a different number of times: the processes at the
+ * edges of a pipeline drop different iterations.  Class keys[i] makes the loop count[i]
+ * times, or (fewer[i]) the loop's count (struct sp_node) less count[i] times, count[i]
+ * an exact form of P; a class none was fitted for makes the loop's count. */
+struct sp_trips {
+    uint32_t nkeys;
+    uint16_t keys[SP_V_KEYS];
+    struct pz_scale_model count[SP_V_KEYS];
+    uint8_t fewer[SP_V_KEYS];
 };
 
 /* A template event: the signature's, its posting slot, the slot of the request it
@@ -404,9 +418,11 @@ int sp_fit(const struct pz_scale_point *p, size_t n, int integer,
 int sp_note(struct pz_scale_program *m, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* The walks: membership (made), then the checked walk gathering the numbers and the
- * fits.  0, or -1 with err. */
+/* The walks: membership (made; folded: each process's folded steps, which tell the
+ * steps it repeats), then the checked walk gathering the numbers and the fits.  0, or
+ * -1 with err. */
 int sp_walk_membership(struct pz_scale_program *m, uint32_t *const *const *raw,
+                       uint32_t *const *const *folded, const size_t *const *nfolded,
                        uint64_t **made, char *err, size_t errlen);
 
 /* How the sizes of a template event changed at one process of a recording from one
@@ -433,6 +449,14 @@ struct sp_seen {
 int sp_vsizes_fit(const struct pz_scale_program *m, const struct sp_event *e,
                   struct sp_seen *const *seen, struct sp_vsizes **out);
 
+/* A loop's trip counts by class of position in each recording: keys[i]'s in run r at
+ * [i * nruns + r], 0 where the class never ran it. */
+struct sp_key_counts {
+    uint32_t nkeys;
+    uint16_t keys[SP_V_KEYS];
+    uint32_t *min, *max;
+};
+
 /* What the checked walk gathers from every recording, by run r (of nruns): */
 struct sp_stats {
     double *gap;            /* [(node * nclasses + class) * nruns + r] sums, s */
@@ -440,6 +464,8 @@ struct sp_stats {
     double *tail;           /* [class * nruns + r] */
     uint32_t *ntail;
     uint32_t *count_min, *count_max;   /* [node * nruns + r], loops; 0: never run */
+    struct sp_key_counts **by_key;     /* [node]: a loop's (allocated as met), NULL */
+    uint32_t nby_key;
     uint64_t *bytes_min, *bytes_max, *bytes2_min, *bytes2_max;   /* [event * nruns + r],
                                           the completion of slot s at event nevents + s */
     uint8_t *has_bytes;                /* the same */

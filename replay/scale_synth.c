@@ -61,14 +61,14 @@ struct pz_scale_synth {
     double *pred_gap;          /* [pred], s */
     double *after_gap;         /* [prev + 1], s */
     const struct sp_ratios **ratios;   /* [node]: its computations' (sp_ratios_at) */
-    uint64_t *ended;           /* [node]: the trip count of the last loop before it in its
-                                  body or the sequence, 0 (struct sp_event.tag_after) */
 };
 
-/* A loop the walk is in: its node, and the iterations done. */
+/* A loop the walk is in: its node, its trip count here, the iterations done, and the
+ * trip count of the last loop its body ran in this iteration (0: none yet), which tags
+ * past that loop follow (struct sp_event.tag_after). */
 struct level {
     uint32_t node;
-    uint64_t done;
+    uint64_t count, done, ended;
 };
 
 /* One process's synthesis, resumable a step at a time. */
@@ -88,6 +88,7 @@ struct pz_scale_cursor {
     uint32_t next;             /* the node the walk looks at next */
     struct level *loops;       /* [depth]: the loops it is in, innermost last */
     uint32_t depth;
+    uint64_t ended;            /* outside loops, struct level's ended */
     /* during pz_scale_cursor_next: where the records go, and the error */
     pz_scale_put_fn *put;
     void *ctx;
@@ -208,33 +209,6 @@ static uint64_t whole(const struct pz_scale_model *f, int nprocs)
     return (uint64_t)llround(pz_scale_model_at(f, nprocs));
 }
 
-/* s->ended, from the trip counts at P. */
-static int counts_before(struct pz_scale_synth *s)
-{
-    const struct pz_scale_program *m = s->m;
-    uint32_t *open = malloc((m->nnodes + 1) * sizeof(*open)), depth = 0;
-    uint64_t *last = calloc(m->nnodes + 1, sizeof(*last));
-
-    if (!open || !last || !(s->ended = calloc(m->nnodes ? m->nnodes : 1, sizeof(*s->ended)))) {
-        free(open);
-        free(last);
-        return -1;
-    }
-    for (uint32_t k = 0; k < m->nnodes; k++) {
-        for (; depth && m->nodes[open[depth - 1]].end <= k; depth--)
-            last[depth - 1] = s->counts[open[depth - 1]];
-        if (m->nodes[k].kind == SP_LOOP) {
-            open[depth++] = k;
-            last[depth] = 0;
-        } else {
-            s->ended[k] = last[depth];
-        }
-    }
-    free(open);
-    free(last);
-    return 0;
-}
-
 static int values_at(struct pz_scale_synth *s)
 {
     const struct pz_scale_program *m = s->m;
@@ -262,8 +236,6 @@ static int values_at(struct pz_scale_synth *s)
                     pz_scale_model_at(&m->gap[(size_t)k * cols + c], s->nprocs);
         s->ratios[k] = sp_ratios_at(m, k, s->nprocs);
     }
-    if (counts_before(s) != 0)
-        return -1;
     for (uint32_t i = 0; i < m->nevents; i++)
         sp_sizes_at(&m->events[i].sizes, s->nprocs,
                     sp_comm_members(&m->events[i].sig->comm, &s->g, s->nprocs),
@@ -403,10 +375,11 @@ static int64_t peer_of(struct pz_scale_cursor *c, const struct sp_event *e, uint
  * sp_event.tag_step), as it does there. */
 static uint32_t tag_now(const struct pz_scale_cursor *c, const struct sp_event *e)
 {
-    uint64_t j = c->depth ? c->loops[c->depth - 1].done : 0;
+    const struct level *in = c->depth ? &c->loops[c->depth - 1] : NULL;
+    uint64_t j = in ? in->done : 0;
 
     if (e->tag_after)
-        j = c->last != SP_NONE ? c->s->ended[c->last] : 0;
+        j = in ? in->ended : c->ended;
 
     return e->tag + (uint32_t)j * e->tag_step;
 }
@@ -462,11 +435,47 @@ static int post(struct pz_scale_cursor *c, int32_t slot, uint64_t id)
     const struct sp_done *d = &c->s->m->done[slot];
 
     c->last_id[slot] = id;
-    if (d->by_signature && push(&c->fifos[slot], id, (uint32_t)slot) != 0)
+    /* one no call names is kept for a call like its own to complete (pending_alike) */
+    if ((d->by_signature || d->node == SP_NONE) &&
+        push(&c->fifos[slot], id, (uint32_t)slot) != 0)
         return out_of_memory(c);
     if (d->node != SP_NONE && push(&c->waiting[d->node], id, (uint32_t)slot) != 0)
         return out_of_memory(c);
     return 0;
+}
+
+/* Do postings a and b post the same request but for its tag: the same kind of call on
+ * the same communicator to the same peer. */
+static int posts_alike(const struct sp_event *a, const struct sp_event *b)
+{
+    return a->kind == b->kind && a->comm.kind == b->comm.kind &&
+           a->comm.keep == b->comm.keep && a->peer.kind == b->peer.kind &&
+           !memcmp(a->peer.off, b->peer.off, sizeof(a->peer.off)) &&
+           a->peer.rank == b->peer.rank;
+}
+
+/* The fifo of the oldest request pending here that a posting like slot's posted, NULL
+ * when none is.  A loop's first iteration completes a request posted before the loop,
+ * where later iterations complete the previous iteration's (a receive posted one chunk
+ * ahead): the signature names the latter (sp_tag_loops), whose slot is then empty. */
+static struct fifo *pending_alike(struct pz_scale_cursor *c, int32_t slot)
+{
+    const struct pz_scale_program *m = c->s->m;
+    const struct sp_event *like = NULL;
+    struct fifo *oldest = NULL;
+
+    for (uint32_t i = 0; i < m->nevents && !like; i++)
+        if (m->events[i].slot == slot)
+            like = m->events[i].sig;
+    for (uint32_t i = 0; like && i < m->nevents; i++) {
+        const struct sp_tevent *te = &m->events[i];
+        struct fifo *f = te->slot >= 0 ? &c->fifos[te->slot] : NULL;
+
+        if (f && f->head < f->tail && posts_alike(te->sig, like) &&
+            (!oldest || f->v[f->head] < oldest->v[oldest->head]))
+            oldest = f;
+    }
+    return oldest;
 }
 
 static int emit_event(struct pz_scale_cursor *c, uint32_t ev, uint64_t at)
@@ -484,8 +493,10 @@ static int emit_event(struct pz_scale_cursor *c, uint32_t ev, uint64_t at)
     } else if (te->completes >= 0) {
         struct fifo *f = &c->fifos[te->completes];
 
+        if (f->head == f->tail)
+            f = pending_alike(c, te->completes);
         /* a request never posted here gets an id of its own: the replay ignores it */
-        request = f->head < f->tail ? f->v[f->head++] : ++c->next_request;
+        request = f ? f->v[f->head++] : ++c->next_request;
     }
     return emit_record(c, te->sig, ev, request, at);
 }
@@ -586,6 +597,27 @@ static int emit_step(struct pz_scale_cursor *c, uint32_t k)
     return emit(c, &rec);
 }
 
+/* The trip count of loop k at this process: its class of position's, where the loop's
+ * differ (struct sp_trips). */
+static uint64_t trips_here(const struct pz_scale_cursor *c, uint32_t k)
+{
+    const struct sp_trips *t = c->s->m->nodes[k].trips;
+    uint64_t count = c->s->counts[k], fewer;
+    uint16_t key;
+
+    if (!t)
+        return count;
+    key = sp_position_key(c->flags, c->s->g.ndims);
+    for (uint32_t i = 0; i < t->nkeys; i++)
+        if (t->keys[i] == key) {
+            if (!t->fewer[i])
+                return whole(&t->count[i], c->s->nprocs);
+            fewer = whole(&t->count[i], c->s->nprocs);
+            return fewer < count ? count - fewer : 0;
+        }
+    return count;
+}
+
 /* The next step of the walk whose guard holds here, SP_NONE at the end: the template's
  * nodes in order, a loop's body repeated its trip count, as a recursion over the loops
  * would go. */
@@ -597,21 +629,27 @@ static uint32_t next_step(struct pz_scale_cursor *c)
     for (;;) {
         uint32_t k = c->next;
         struct level *in = c->depth ? &c->loops[c->depth - 1] : NULL;
+        uint64_t *ended = in ? &in->ended : &c->ended;
 
         if (k == (in ? nodes[in->node].end : s->m->nnodes)) {
             if (!in)
                 return SP_NONE;
-            if (++in->done < s->counts[in->node]) {
+            if (++in->done < in->count) {
+                in->ended = 0;
                 c->next = in->node + 1;
             } else {
                 c->next = nodes[in->node].end;
                 c->depth--;
+                *(c->depth ? &c->loops[c->depth - 1].ended : &c->ended) = in->count;
             }
         } else if (nodes[k].kind == SP_LOOP) {
-            if (s->counts[k] == 0) {
+            uint64_t count = trips_here(c, k);
+
+            if (count == 0) {
+                *ended = 0;
                 c->next = nodes[k].end;
             } else {
-                c->loops[c->depth++] = (struct level){ k, 0 };
+                c->loops[c->depth++] = (struct level){k, count, 0, 0};
                 c->next = k + 1;
             }
         } else {
@@ -698,7 +736,6 @@ void pz_scale_synth_free(struct pz_scale_synth *s)
     free(s->pred_gap);
     free(s->after_gap);
     free(s->ratios);
-    free(s->ended);
     free(s);
 }
 

@@ -79,6 +79,9 @@ struct lenient {
     const uint32_t *raw;
     size_t n, run;
     uint32_t proc;
+    uint8_t *looped;            /* [pos]: the step is in a loop of the process's own
+                                   folded steps */
+    uint32_t in_loops;          /* the template's loops the walk is in */
     uint32_t *first_pos;        /* [node]: the first step made as it, SP_NONE */
     uint8_t *missing;           /* [node]: made without its peers' events */
     struct made_here *undo;     /* the values before each change, to undo an iteration */
@@ -119,6 +122,7 @@ static size_t lenient_loop(struct lenient *c, uint32_t k, size_t pos)
 {
     int outer = c->passed_made;
 
+    c->in_loops++;
     for (;;) {
         uint32_t mark = c->nundo;
         size_t next;
@@ -132,6 +136,7 @@ static size_t lenient_loop(struct lenient *c, uint32_t k, size_t pos)
         pos = next;
     }
     c->passed_made = outer;
+    c->in_loops--;
     return pos;
 }
 
@@ -147,7 +152,11 @@ static size_t lenient(struct lenient *c, uint32_t a, uint32_t b, size_t pos)
             k = nodes[k].end;
             continue;
         }
-        if (pos < c->n && sp_matches(c->m, c->run, c->proc, c->raw[pos], k, &missing))
+        /* a step the process repeats in a loop of its own is the template's in a loop
+           (sp_merge merged it there): the steps before a loop that other processes
+           make once before theirs are not its first iteration */
+        if (pos < c->n && (c->in_loops || !c->looped[pos]) &&
+            sp_matches(c->m, c->run, c->proc, c->raw[pos], k, &missing))
             made_at(c, k, pos++, missing);
         else if (c->first_pos[k] != SP_NONE)
             c->passed_made = 1;
@@ -186,7 +195,26 @@ static void step_phrase(const struct sp_table *t, uint32_t sym, char *buf, size_
                                : kind == PZ_SCALE_END ? "the end of " : "", name);
 }
 
+/* Marks looped[] of the steps from pos that folded symbols s[0..n-1] stand for, in a
+ * loop (in) or not: the position after them. */
+static size_t mark_looped(const struct sp_table *t, const uint32_t *s, size_t n, int in,
+                          uint8_t *looped, size_t pos, size_t nsteps)
+{
+    for (size_t i = 0; i < n && pos < nsteps; i++) {
+        const struct sp_sym *y = &t->syms[s[i]];
+
+        if (y->kind != SP_LOOP) {
+            looped[pos++] = (uint8_t)in;
+            continue;
+        }
+        for (uint32_t j = 0; j < y->count; j++)
+            pos = mark_looped(t, t->bodies + y->first, y->n, 1, looped, pos, nsteps);
+    }
+    return pos;
+}
+
 static int membership_of(struct pz_scale_program *m, uint32_t *const *const *raw,
+                         uint32_t *const *const *folded, const size_t *const *nfolded,
                          uint64_t **made, struct lenient *c, size_t r, int p, char *err,
                          size_t errlen)
 {
@@ -195,6 +223,12 @@ static int membership_of(struct pz_scale_program *m, uint32_t *const *const *raw
 
     c->raw = raw[r][p];
     c->n = m->runs[r]->procs[p].nsteps;
+    free(c->looped);
+    if (!(c->looped = calloc(c->n ? c->n : 1, 1))) {
+        snprintf(err, errlen, "out of memory merging the recordings' processes");
+        return -1;
+    }
+    mark_looped(&m->table, folded[r][p], nfolded[r][p], 0, c->looped, 0, c->n);
     c->run = r;
     c->proc = (uint32_t)p;
     c->nundo = 0;
@@ -218,6 +252,7 @@ static int membership_of(struct pz_scale_program *m, uint32_t *const *const *raw
 }
 
 int sp_walk_membership(struct pz_scale_program *m, uint32_t *const *const *raw,
+                       uint32_t *const *const *folded, const size_t *const *nfolded,
                        uint64_t **made, char *err, size_t errlen)
 {
     size_t nodes = m->nnodes ? m->nnodes : 1;
@@ -231,13 +266,14 @@ int sp_walk_membership(struct pz_scale_program *m, uint32_t *const *const *raw,
     }
     for (size_t r = 0; r < m->nruns; r++)
         for (int p = 0; p < m->runs[r]->nprocs; p++)
-            if (membership_of(m, raw, made, &c, r, p, err, errlen) != 0)
+            if (membership_of(m, raw, folded, nfolded, made, &c, r, p, err, errlen) != 0)
                 goto out;
     rc = 0;
 out:
     free(c.first_pos);
     free(c.missing);
     free(c.undo);
+    free(c.looped);
     return rc;
 }
 
@@ -490,16 +526,59 @@ static void gather(struct strict *c, uint32_t k, size_t pos, int missing)
         c->open[c->depth++] = interval_of(st, m->table.syms[m->nodes[k].sym].region);
 }
 
+/* The counts of loop k by class of position, allocated when first met; NULL when memory
+ * runs out. */
+static struct sp_key_counts *key_counts(struct strict *c, uint32_t k)
+{
+    struct sp_stats *st = c->st;
+    size_t n = (size_t)SP_V_KEYS * c->m->nruns;
+
+    if (!st->by_key) {
+        if (!(st->by_key = calloc(c->m->nnodes, sizeof(*st->by_key))))
+            return NULL;
+        st->nby_key = c->m->nnodes;
+    }
+    if (!st->by_key[k] && (st->by_key[k] = calloc(1, sizeof(**st->by_key))) &&
+        (!(st->by_key[k]->min = calloc(n, sizeof(uint32_t))) ||
+         !(st->by_key[k]->max = calloc(n, sizeof(uint32_t))))) {
+        free(st->by_key[k]->min);
+        free(st->by_key[k]);
+        st->by_key[k] = NULL;
+    }
+    return st->by_key[k];
+}
+
+static void min_max(uint32_t *lo, uint32_t *hi, uint32_t count)
+{
+    if (!*hi || count < *lo)
+        *lo = count;
+    if (count > *hi)
+        *hi = count;
+}
+
+/* Loop k ran count times at this process: its run's and its class of position's. */
 static void gather_count(struct strict *c, uint32_t k, uint32_t count)
 {
     size_t at = (size_t)k * c->m->nruns + c->run;
+    uint16_t key = sp_position_key(c->flags, c->m->grid.ndims);
+    struct sp_key_counts *kc;
+    uint32_t i;
 
     if (!count)
         return;
-    if (!c->st->count_max[at] || count < c->st->count_min[at])
-        c->st->count_min[at] = count;
-    if (count > c->st->count_max[at])
-        c->st->count_max[at] = count;
+    min_max(&c->st->count_min[at], &c->st->count_max[at], count);
+    if (!(kc = key_counts(c, k))) {
+        c->oom = 1;
+        return;
+    }
+    for (i = 0; i < kc->nkeys && kc->keys[i] != key; i++)
+        ;
+    if (i == SP_V_KEYS)
+        return;
+    if (i == kc->nkeys)
+        kc->keys[kc->nkeys++] = key;
+    at = (size_t)i * c->m->nruns + c->run;
+    min_max(&kc->min[at], &kc->max[at], count);
 }
 
 /* The loop that began an iteration at pos stopped because the iteration failed
@@ -855,6 +934,13 @@ void sp_stats_free(struct sp_stats *st)
     free(st->ntail);
     free(st->count_min);
     free(st->count_max);
+    for (uint32_t k = 0; st->by_key && k < st->nby_key; k++)
+        if (st->by_key[k]) {
+            free(st->by_key[k]->min);
+            free(st->by_key[k]->max);
+            free(st->by_key[k]);
+        }
+    free(st->by_key);
     free(st->bytes_min);
     free(st->bytes_max);
     free(st->bytes2_min);

@@ -1954,3 +1954,241 @@ Test(scale_program, a_pipeline_tagging_each_chunk_with_its_number)
     }
     recorded_free(&r);
 }
+
+/* A pipeline whose processes make different numbers of iterations of one loop: the
+ * first process N = 2 P + 4, a middle one N - 2, the last N - 1.  Iteration k receives
+ * chunk k from the process before (MPI_Recv, tag k, 1024 bytes; the first process from
+ * MPI_PROC_NULL, which records no message), filters it for C / P s and sends it on
+ * (MPI_Send, tag k; the last process to MPI_PROC_NULL).  Its trip count is one of each
+ * class of processes, each a form of P. */
+static void prog_dropping(struct sr_run *b, int p, const int *c, void *arg)
+{
+    static const int prev[3] = {-1, 0, 0}, next[3] = {1, 0, 0};
+    int P = b->run.nprocs, N = 2 * P + 4;
+    int trips = p == 0 ? N : p == P - 1 ? N - 1 : N - 2;
+
+    (void)arg;
+    sr_step(b, p, PZ_SCALE_BEGIN, SR_INTERVAL, 0);
+    for (int k = 0; k < trips; k++) {
+        struct pz_scale_event e = to(PZ_REC_RECV, prev, (uint32_t)k, 1024);
+        struct sr_truth t = world(b, sr_rank_at(b, c, prev));
+
+        call(b, p, SR_RECV, 0);
+        if (p > 0)
+            sr_event(b, p, &e, &t);
+        e = to(PZ_REC_SEND, next, (uint32_t)k, 1024);
+        t = world(b, sr_rank_at(b, c, next));
+        call(b, p, SR_SEND, C / P);
+        if (p < P - 1)
+            sr_event(b, p, &e, &t);
+    }
+    sr_step(b, p, PZ_SCALE_END, SR_INTERVAL, 0);
+}
+
+Test(scale_program, a_pipeline_whose_processes_loop_different_numbers_of_times)
+{
+    struct recorded r;
+    uint32_t tags[160], peers[160];
+
+    record(&r, 1, NULL, prog_dropping);
+    for (int P = 16; P <= 64; P *= 4) {
+        struct collected *c = synthesize(r.m, P);
+        struct sr_run *truth = sr_build("truth", P, 1, NULL, prog_dropping, NULL);
+        int N = 2 * P + 4;
+
+        /* every record of every process as the pipeline makes it at P (check_run) */
+        check_run(c, truth, 1);
+        /* by hand: N = 36 at 16, 132 at 64 (8, 12 and 20 recorded for the first
+         * process, 6, 10, 18 for the middle ones, 7, 11, 19 for the last).  Process 0
+         * sends N chunks to process 1, tags 0 .. N - 1, and receives nothing; process
+         * 5 receives N - 2 from process 4 and sends them to 6, tags 0 .. N - 3; the
+         * last process receives N - 1 from P - 2, tags 0 .. N - 2, and sends nothing */
+        cr_expect_eq(tags_of(c, 0, PZ_REC_SEND, tags, 160), N);
+        cr_expect_eq(tags[N - 1], (uint32_t)N - 1);
+        cr_expect_eq(sends_of(c, 0, peers, 160), N);
+        cr_expect(peers[0] == 1 && peers[N - 1] == 1);
+        cr_expect_eq(tags_of(c, 0, PZ_REC_RECV, tags, 160), 0);
+        cr_expect_eq(tags_of(c, 5, PZ_REC_RECV, tags, 160), N - 2);
+        cr_expect_eq(tags[N - 3], (uint32_t)N - 3);
+        cr_expect_eq(tags_of(c, 5, PZ_REC_SEND, tags, 160), N - 2);
+        cr_expect_eq(tags[N - 3], (uint32_t)N - 3);
+        cr_expect_eq(sends_of(c, 5, peers, 160), N - 2);
+        cr_expect(peers[0] == 6 && peers[N - 3] == 6);
+        cr_expect_eq(sends_of(c, P - 1, peers, 160), 0);
+        cr_expect_eq(tags_of(c, P - 1, PZ_REC_RECV, tags, 160), N - 1);
+        cr_expect_eq(tags[N - 2], (uint32_t)N - 2);
+        sr_free(truth);
+        collected_free(c);
+    }
+    recorded_free(&r);
+}
+
+/* A pipeline whose senders wait once on a null request before their first send (the
+ * MPI_Wait of a double buffer's send before any was posted: a call that records no
+ * event).  For each of N = 2 P + 4 chunks k, every process but the first polls for a
+ * chunk (MPI_Waitany on no active request, which records no event), receives chunk k
+ * from the process before (MPI_Recv, tag k), and every process but the last filters
+ * it for C / P s and sends it on (MPI_Send, tag k).  The middle processes fold their
+ * iterations from their first send on, making the poll and the receive of chunk 0 (a
+ * tag of its own) before their loop; the last process loops from its first poll on:
+ * the poll the middle processes make before their loop is not its first iteration's,
+ * though it is the same call. */
+static void prog_null_wait_first(struct sr_run *b, int p, const int *c, void *arg)
+{
+    static const int prev[3] = {-1, 0, 0}, next[3] = {1, 0, 0};
+    int P = b->run.nprocs, N = 2 * P + 4;
+
+    (void)arg;
+    sr_step(b, p, PZ_SCALE_BEGIN, SR_INTERVAL, 0);
+    for (int k = 0; k < N; k++) {
+        struct pz_scale_event e = to(PZ_REC_RECV, prev, (uint32_t)k, 1024);
+        struct sr_truth t = world(b, sr_rank_at(b, c, prev));
+
+        if (p > 0) {
+            call(b, p, SR_WAITANY, 0);
+            call(b, p, SR_RECV, 0);
+            sr_event(b, p, &e, &t);
+        }
+        if (k == 0 && p < P - 1)
+            call(b, p, SR_WAIT, 0);
+        if (p == P - 1)
+            continue;
+        e = to(PZ_REC_SEND, next, (uint32_t)k, 1024);
+        t = world(b, sr_rank_at(b, c, next));
+        call(b, p, SR_SEND, C / P);
+        sr_event(b, p, &e, &t);
+    }
+    sr_step(b, p, PZ_SCALE_END, SR_INTERVAL, 0);
+}
+
+Test(scale_program, a_loop_entered_where_other_processes_make_a_first_iteration_apart)
+{
+    struct recorded r;
+    uint32_t tags[160], peers[160];
+
+    record(&r, 1, NULL, prog_null_wait_first);
+    for (int P = 16; P <= 64; P *= 4) {
+        struct collected *c = synthesize(r.m, P);
+        struct sr_run *truth = sr_build("truth", P, 1, NULL, prog_null_wait_first, NULL);
+        int N = 2 * P + 4;
+
+        /* every record of every process as the pipeline makes it at P (check_run) */
+        check_run(c, truth, 1);
+        /* by hand: N = 36 at 16, 132 at 64; process 0 and process 5 send N chunks to
+         * the next process, the last process none; processes 5 and P - 1 poll N times
+         * and receive chunks 0 .. N - 1 with their tags, process 0 neither; only the
+         * first two call MPI_Wait, once */
+        cr_expect_eq(sends_of(c, 0, peers, 160), N);
+        cr_expect_eq(sends_of(c, 5, peers, 160), N);
+        cr_expect(peers[0] == 6 && peers[N - 1] == 6);
+        cr_expect_eq(sends_of(c, P - 1, peers, 160), 0);
+        cr_expect_eq(first_calls(c, 0, SR_WAITANY), 0);
+        cr_expect_eq(first_calls(c, 5, SR_WAITANY), N);
+        cr_expect_eq(first_calls(c, P - 1, SR_WAITANY), N);
+        cr_expect_eq(tags_of(c, 0, PZ_REC_RECV, tags, 160), 0);
+        cr_expect_eq(tags_of(c, P - 1, PZ_REC_RECV, tags, 160), N);
+        cr_expect(tags[0] == 0 && tags[N - 1] == (uint32_t)N - 1);
+        cr_expect_eq(first_calls(c, 0, SR_WAIT), 1);
+        cr_expect_eq(first_calls(c, 5, SR_WAIT), 1);
+        cr_expect_eq(first_calls(c, P - 1, SR_WAIT), 0);
+        sr_free(truth);
+        collected_free(c);
+    }
+    recorded_free(&r);
+}
+
+/* A pipeline that receives one chunk ahead, as share/validation/pipeline.c does: of
+ * N = 2 P + 4 chunks, every process but the first posts the receive of chunk 0
+ * (MPI_Irecv) before its loop, and for each chunk k waits for chunk k (MPI_Wait, a
+ * receive from the process before, tag k, 1024 bytes) and posts the receive of chunk
+ * k + 1 but after the last; every process but the last waits for its previous send
+ * (MPI_Wait, from chunk 1 on) and sends chunk k on (MPI_Isend, tag k), and waits for
+ * its last send after the loop (the last process on a null request: no event).  The
+ * computation, C / P, comes before each send, at the last process before each wait for
+ * a chunk.  The wait for chunk 0 completes the receive posted before the loop, the
+ * others the one posted in the iteration before. */
+static void prog_prefetch(struct sr_run *b, int p, const int *c, void *arg)
+{
+    static const int prev[3] = {-1, 0, 0}, next[3] = {1, 0, 0};
+    int P = b->run.nprocs, N = 2 * P + 4, recv_at = 0, send_at = -1;
+    struct pz_scale_event e;
+    struct sr_truth t;
+
+    (void)arg;
+    sr_step(b, p, PZ_SCALE_BEGIN, SR_INTERVAL, 0);
+    if (p > 0) {
+        e = ev(PZ_REC_IRECV_REQUEST, SR_WORLD);
+        call(b, p, SR_IRECV, 0);
+        sr_event(b, p, &e, &no_truth);
+        recv_at = steps_of(b, p) - 1;
+    }
+    for (int k = 0; k < N; k++) {
+        if (p > 0) {
+            e = to(PZ_REC_IRECV, prev, (uint32_t)k, 1024);
+            t = world(b, sr_rank_at(b, c, prev));
+            call(b, p, SR_WAIT, p == P - 1 ? C / P : 0);
+            e.posted_by = t.posted_by = steps_of(b, p) - 1 - recv_at;
+            sr_event(b, p, &e, &t);
+            if (k + 1 < N) {
+                e = ev(PZ_REC_IRECV_REQUEST, SR_WORLD);
+                call(b, p, SR_IRECV, 0);
+                sr_event(b, p, &e, &no_truth);
+                recv_at = steps_of(b, p) - 1;
+            }
+        }
+        if (p == P - 1)
+            continue;
+        if (send_at >= 0) {
+            call(b, p, SR_WAIT, 0);
+            e = ev(PZ_REC_ISEND_COMPLETE, SR_WORLD);
+            t = world(b, -1);
+            e.posted_by = t.posted_by = steps_of(b, p) - 1 - send_at;
+            sr_event(b, p, &e, &t);
+        }
+        e = to(PZ_REC_ISEND, next, (uint32_t)k, 1024);
+        t = world(b, sr_rank_at(b, c, next));
+        call(b, p, SR_ISEND, C / P);
+        sr_event(b, p, &e, &t);
+        send_at = steps_of(b, p) - 1;
+    }
+    call(b, p, SR_WAIT, 0);
+    if (p < P - 1) {
+        e = ev(PZ_REC_ISEND_COMPLETE, SR_WORLD);
+        t = world(b, -1);
+        e.posted_by = t.posted_by = steps_of(b, p) - 1 - send_at;
+        sr_event(b, p, &e, &t);
+    }
+    sr_step(b, p, PZ_SCALE_END, SR_INTERVAL, 0);
+}
+
+Test(scale_program, a_pipeline_receiving_one_chunk_ahead)
+{
+    struct recorded r;
+    uint32_t tags[160];
+
+    record(&r, 1, NULL, prog_prefetch);
+    for (int P = 16; P <= 64; P *= 4) {
+        struct collected *c = synthesize(r.m, P);
+        struct sr_run *truth = sr_build("truth", P, 1, NULL, prog_prefetch, NULL);
+        int N = 2 * P + 4;
+
+        /* every record of every process as the pipeline makes it at P, each completion
+         * of the request its call completes (check_run) */
+        check_run(c, truth, 1);
+        /* by hand: N = 36 at 16, 132 at 64; process 5 receives chunks 0 .. N - 1 from
+         * process 4 with their tags and sends them to process 6; the last process
+         * receives them from P - 2 and sends nothing; process 0 sends N */
+        cr_expect_eq(tags_of(c, 5, PZ_REC_IRECV, tags, 160), N);
+        cr_expect(tags[0] == 0 && tags[N - 1] == (uint32_t)N - 1);
+        cr_expect_eq(tags_of(c, 5, PZ_REC_ISEND, tags, 160), N);
+        cr_expect(tags[0] == 0 && tags[N - 1] == (uint32_t)N - 1);
+        cr_expect_eq(tags_of(c, P - 1, PZ_REC_IRECV, tags, 160), N);
+        cr_expect_eq(tags[N - 1], (uint32_t)N - 1);
+        cr_expect_eq(tags_of(c, P - 1, PZ_REC_ISEND, tags, 160), 0);
+        cr_expect_eq(tags_of(c, 0, PZ_REC_ISEND, tags, 160), N);
+        cr_expect_eq(tags_of(c, 0, PZ_REC_IRECV, tags, 160), 0);
+        sr_free(truth);
+        collected_free(c);
+    }
+    recorded_free(&r);
+}
