@@ -1,4 +1,5 @@
 /* Hand-built recorded runs (scale_runs.h). */
+#include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,4 +180,33 @@ void sr_free(struct sr_run *b)
     free(b->capsteps);
     free(b->capevents);
     free(b);
+}
+
+void sr_record_at(struct sr_recorded *r, const int *counts, int ndims,
+                  const uint8_t *periodic, sr_program prog, void *arg)
+{
+    char err[512] = "", path[32];
+
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof(path), "run%d", counts[i]);
+        r->runs[i] = sr_build(path, counts[i], ndims, periodic, prog, arg);
+        r->list[i] = &r->runs[i]->run;
+    }
+    r->m = pz_scale_program_build(r->list, 3, 0, err, sizeof(err));
+    cr_assert(r->m, "%s", err);
+}
+
+void sr_recorded_free(struct sr_recorded *r)
+{
+    pz_scale_program_free(r->m);
+    for (int i = 0; i < 3; i++)
+        sr_free(r->runs[i]);
+}
+
+int sr_no_comms(void *ctx, const struct pz_synth_comm *comms, uint32_t n)
+{
+    (void)ctx;
+    (void)comms;
+    (void)n;
+    return 0;
 }

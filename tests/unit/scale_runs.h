@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "scale_program.h"
 #include "scale_run.h"
 
 /* Region references of every built run. */
@@ -55,5 +56,21 @@ int sr_rank_at(const struct sr_run *b, const int *coords, const int *off);
  * processes both neighbours are at +1 from the first and at -1 from the last, and in one
  * of 1 process at 0.  Into out. */
 void sr_recorded_offset(const struct sr_run *b, const int *coords, const int *off, int *out);
+
+/* A program recorded at 3 counts and the model built from them. */
+struct sr_recorded {
+    struct sr_run *runs[3];
+    const struct pz_scale_run *list[3];
+    struct pz_scale_program *m;
+};
+
+/* Records prog at the 3 counts given and builds its model (a Criterion assertion fails
+ * if it cannot be built). */
+void sr_record_at(struct sr_recorded *r, const int *counts, int ndims,
+                  const uint8_t *periodic, sr_program prog, void *arg);
+void sr_recorded_free(struct sr_recorded *r);
+
+/* A synthesis sink's comms callback that keeps nothing. */
+int sr_no_comms(void *ctx, const struct pz_synth_comm *comms, uint32_t n);
 
 #endif

@@ -100,39 +100,11 @@ static void collected_free(struct collected *c)
 
 /* --- building and checking */
 
-struct recorded {
-    struct sr_run *runs[3];
-    const struct pz_scale_run *list[3];
-    struct pz_scale_program *m;
-};
-
-/* Records prog at the 3 counts given and builds its model. */
-static void record_at(struct recorded *r, const int *counts, int ndims,
-                      const uint8_t *periodic, sr_program prog, void *arg)
-{
-    char err[512] = "", path[32];
-
-    for (int i = 0; i < 3; i++) {
-        snprintf(path, sizeof(path), "run%d", counts[i]);
-        r->runs[i] = sr_build(path, counts[i], ndims, periodic, prog, arg);
-        r->list[i] = &r->runs[i]->run;
-    }
-    r->m = pz_scale_program_build(r->list, 3, 0, err, sizeof(err));
-    cr_assert(r->m, "%s", err);
-}
-
-static void record(struct recorded *r, int ndims, const uint8_t *periodic, sr_program prog)
+static void record(struct sr_recorded *r, int ndims, const uint8_t *periodic, sr_program prog)
 {
     static const int counts[3] = {2, 4, 8};
 
-    record_at(r, counts, ndims, periodic, prog, NULL);
-}
-
-static void recorded_free(struct recorded *r)
-{
-    pz_scale_program_free(r->m);
-    for (int i = 0; i < 3; i++)
-        sr_free(r->runs[i]);
+    sr_record_at(r, counts, ndims, periodic, prog, NULL);
 }
 
 static int posts(uint8_t kind)
@@ -270,11 +242,11 @@ static void check_compute(const struct pz_scale_program *m)
  * the run at spot_count is returned. */
 static struct collected *check_program_at(const int *counts, int ndims,
                                           const uint8_t *periodic, sr_program prog,
-                                          int spot_count, struct recorded *r)
+                                          int spot_count, struct sr_recorded *r)
 {
     struct collected *spot = NULL;
 
-    record_at(r, counts, ndims, periodic, prog, NULL);
+    sr_record_at(r, counts, ndims, periodic, prog, NULL);
     check_compute(r->m);
     for (int p = 16; p <= 64; p *= 4) {
         struct collected *c = synthesize(r->m, p);
@@ -292,7 +264,7 @@ static struct collected *check_program_at(const int *counts, int ndims,
 
 /* The same, recorded at 2, 4 and 8. */
 static struct collected *check_program(int ndims, const uint8_t *periodic, sr_program prog,
-                                       int spot_count, struct recorded *r)
+                                       int spot_count, struct sr_recorded *r)
 {
     static const int counts[3] = {2, 4, 8};
 
@@ -489,7 +461,7 @@ static int sends_of(const struct collected *c, int p, uint32_t *peers, int max)
 
 Test(scale_program, stencil_1d_not_periodic)
 {
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c = check_program(1, NULL, prog_stencil1, 16, &r);
     uint32_t peers[8];
 
@@ -504,7 +476,7 @@ Test(scale_program, stencil_1d_not_periodic)
     /* the world and the process alone, nothing else */
     cr_expect_eq(c->ncomms, 2);
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 static void ring(struct sr_run *b, int p, const int *c)
@@ -536,7 +508,7 @@ static void prog_ring(struct sr_run *b, int p, const int *c, void *arg)
 Test(scale_program, ring_1d_periodic)
 {
     static const uint8_t periodic[3] = {1, 0, 0};
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c = check_program(1, periodic, prog_ring, 16, &r);
     uint32_t peers[8];
 
@@ -547,12 +519,12 @@ Test(scale_program, ring_1d_periodic)
     cr_expect_eq(c->recs[0][5].kind, PZ_REC_RECV);
     cr_expect_eq(c->recs[0][5].peer, 15);
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 Test(scale_program, stencil_2d_not_periodic)
 {
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c = check_program(2, NULL, prog_stencil2, 16, &r);
     uint32_t peers[16];
 
@@ -565,7 +537,7 @@ Test(scale_program, stencil_2d_not_periodic)
     cr_expect_eq(sends_of(c, 7, peers, 16), 3 * ITERS);
     cr_expect(peers[0] == 3 && peers[1] == 11 && peers[2] == 6);
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 /* A cursor's records, kept like the sink's (without its order check). */
@@ -587,7 +559,7 @@ static int keep_cursor_record(void *ctx, int proc, const struct pz_rec *rec)
 Test(scale_program, cursors_in_any_interleaving_give_the_sinks_records)
 {
     enum { P = 16 };
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *sunk, cursed = { 0 };
     struct pz_scale_cursor *cur[P];
     struct pz_scale_synth *s;
@@ -639,7 +611,7 @@ Test(scale_program, cursors_in_any_interleaving_give_the_sinks_records)
     }
     pz_scale_synth_free(s);
     collected_free(sunk);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 Test(scale_program, stencil_3d_periodic_in_one_dimension)
@@ -648,7 +620,7 @@ Test(scale_program, stencil_3d_periodic_in_one_dimension)
      * apart (in the others, periodic and of 2 processes, they are one) */
     static const int counts[3] = {2, 4, 12};
     static const uint8_t periodic[3] = {1, 0, 0};
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c = check_program_at(counts, 3, periodic, prog_stencil3, 64, &r);
     uint32_t peers[32];
 
@@ -661,7 +633,7 @@ Test(scale_program, stencil_3d_periodic_in_one_dimension)
     cr_expect(peers[0] == 5 && peers[1] == 37 && peers[2] == 17 && peers[3] == 25 &&
               peers[4] == 20 && peers[5] == 22);
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 static void rows_and_columns(struct sr_run *b, int p, const int *c)
@@ -681,7 +653,7 @@ static void prog_rows(struct sr_run *b, int p, const int *c, void *arg)
 
 Test(scale_program, row_and_column_communicators)
 {
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c = check_program(2, NULL, prog_rows, 16, &r);
 
     /* 4 x 4: the world, the process alone, 4 rows, 4 columns; row 1 is 4..7, column 2 is
@@ -695,7 +667,7 @@ Test(scale_program, row_and_column_communicators)
                       c->comms[i].members[3] == 14);
     }
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 static void all_to_all(struct sr_run *b, int p, const int *c)
@@ -715,7 +687,7 @@ static void prog_alltoall(struct sr_run *b, int p, const int *c, void *arg)
 
 Test(scale_program, all_to_all)
 {
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c = check_program(1, NULL, prog_alltoall, 64, &r);
 
     /* 8 bytes to each of 64 processes: 512 sent, 512 received (record 2: after the
@@ -723,7 +695,7 @@ Test(scale_program, all_to_all)
     cr_expect_eq(c->recs[9][3].kind, PZ_REC_COLL_END);
     cr_expect_eq(c->recs[9][3].bytes, 512);
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 static void reduce_bcast(struct sr_run *b, int p, const int *c)
@@ -743,12 +715,12 @@ static void prog_reduce(struct sr_run *b, int p, const int *c, void *arg)
 
 Test(scale_program, reduce_and_broadcast_to_root_0)
 {
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c = check_program(1, NULL, prog_reduce, 16, &r);
 
     cr_expect_eq(c->recs[11][3].peer, 0);
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 /* An iteration loop of MPI_Allreduce whose computation alternates between C / P / 2
@@ -774,7 +746,7 @@ Test(scale_program, computations_vary_as_recorded)
      * us, not always the mean: the processes do not all reach the call at the same
      * instant.  The CPU time at each MPI_Allreduce's Enter is the computation so far (the
      * interval's begin and end compute nothing). */
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c;
     int seen[2] = {0, 0};
 
@@ -801,7 +773,7 @@ Test(scale_program, computations_vary_as_recorded)
     cr_expect(seen[0] > 0 && seen[1] > 0, "%d short and %d long computations", seen[0],
               seen[1]);
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 /* The same loop warming up: every process computes 2 C / P in the first iteration and
@@ -826,7 +798,7 @@ Test(scale_program, computations_vary_pass_by_pass_as_recorded)
      * first MPI_Allreduce and 125 us before the others: a warm-up stays where it was,
      * it is not spread over the iterations. */
     static const long long want[ITERS] = {500000, 125000, 125000};
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c;
 
     record(&r, 1, NULL, prog_warming_up);
@@ -849,7 +821,7 @@ Test(scale_program, computations_vary_pass_by_pass_as_recorded)
         }
     }
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 /* A wavefront: receive from west and north, compute, send east and south. */
@@ -892,7 +864,7 @@ static void prog_wave(struct sr_run *b, int p, const int *c, void *arg)
 
 Test(scale_program, wavefront)
 {
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c = check_program(2, NULL, prog_wave, 16, &r);
     uint32_t peers[16];
 
@@ -901,7 +873,7 @@ Test(scale_program, wavefront)
     cr_expect(peers[0] == 6 && peers[1] == 9);
     cr_expect_eq(sends_of(c, 15, peers, 16), 0);
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 /* --- what must fail, what is noted */
@@ -1004,7 +976,7 @@ static void prog_master(struct sr_run *b, int p, const int *c, void *arg)
 
 Test(scale_program, any_source_receives_are_noted)
 {
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c;
     struct sr_run *truth;
     int noted = 0;
@@ -1022,12 +994,12 @@ Test(scale_program, any_source_receives_are_noted)
     check_run(c, truth, 0);
     sr_free(truth);
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 Test(scale_program, requests_match_their_posting_calls)
 {
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c;
 
     record(&r, 1, NULL, prog_stencil1);
@@ -1054,7 +1026,7 @@ Test(scale_program, requests_match_their_posting_calls)
         }
     }
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 /* --- completions of calls over many requests */
@@ -1192,7 +1164,7 @@ static void expect_waitall(const struct collected *c, int p, const uint32_t *sen
 
 Test(scale_program, stencil_2d_one_waitall)
 {
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c = check_program(2, NULL, prog_waitall2, 16, &r);
     /* recorded at 2 x 1, 2 x 2 and 4 x 2: no process of any recording has 4 neighbours
      * (4 x 2 has 2 columns), so no recorded Waitall completes 8 requests.  At 16 (4 x 4,
@@ -1207,20 +1179,20 @@ Test(scale_program, stencil_2d_one_waitall)
     expect_waitall(c, 0, of0, 2);
     expect_waitall(c, 7, of7, 3);
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 Test(scale_program, stencil_1d_one_waitall_from_2_3_4)
 {
     static const int counts[3] = {2, 3, 4};
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c;
     struct sr_run *truth;
     /* at 8 in a row: 0 has east 1 only (a Waitall of 2), 7 west 6 only, 3 both: receives
      * from 2 and 4, 4 completions */
     static const uint32_t of0[1] = {1}, of7[1] = {6}, of3[2] = {2, 4};
 
-    record_at(&r, counts, 1, NULL, prog_waitall1, NULL);
+    sr_record_at(&r, counts, 1, NULL, prog_waitall1, NULL);
     c = synthesize(r.m, 8);
     truth = sr_build("truth", 8, 1, NULL, prog_waitall1, NULL);
     check_run(c, truth, 1);
@@ -1229,7 +1201,7 @@ Test(scale_program, stencil_1d_one_waitall_from_2_3_4)
     expect_waitall(c, 3, of3, 2);
     sr_free(truth);
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 /* The same exchange, its receives completed by one MPI_Waitall and its sends by another:
@@ -1276,7 +1248,7 @@ static void prog_two_waitalls(struct sr_run *b, int p, const int *c, void *arg)
 
 Test(scale_program, waitall_of_receives_then_waitall_of_sends)
 {
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c = check_program(2, NULL, prog_two_waitalls, 16, &r);
     const struct pz_rec *in[16];
 
@@ -1289,7 +1261,7 @@ Test(scale_program, waitall_of_receives_then_waitall_of_sends)
     cr_expect(in[0]->kind == PZ_REC_ISEND_COMPLETE && in[0]->request == 5);
     cr_expect(in[3]->kind == PZ_REC_ISEND_COMPLETE && in[3]->request == 8);
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 /* A periodic ring: receives from west and east, sends to both; `waitanys` receives
@@ -1370,11 +1342,11 @@ Test(scale_program, waitany_completes_one_request_per_call)
     static const uint8_t periodic[3] = {1, 0, 0};
     static const int counts[3] = {2, 4, 8};
     struct waitany_args a = {2, 1, -1, 0, 0};
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c;
     const struct pz_rec *in[8];
 
-    record_at(&r, counts, 1, periodic, prog_waitany, &a);
+    sr_record_at(&r, counts, 1, periodic, prog_waitany, &a);
     c = synthesize(r.m, 16);
     /* the order the receives arrived in is not a pattern: each MPI_Waitany completes one,
      * the first posted first.  Process 5 posts its receive from 4 (request 1), from 6
@@ -1388,7 +1360,7 @@ Test(scale_program, waitany_completes_one_request_per_call)
     cr_expect(in[0]->kind == PZ_REC_ISEND_COMPLETE && in[0]->request == 3);
     cr_expect(in[1]->kind == PZ_REC_ISEND_COMPLETE && in[1]->request == 4);
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 Test(scale_program, a_request_completed_by_different_calls_is_named)
@@ -1583,7 +1555,7 @@ static void expect_exchange(const struct collected *c, int p, int calls,
 
 Test(scale_program, stencil_2d_calling_proc_null_at_the_edges)
 {
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c = check_program(2, NULL, prog_null2, 16, &r);
     /* recorded at 2 x 1, 2 x 2 and 4 x 2, where every process has an edge.  At 16 (4 x 4,
      * rank 4 i + j; north, south, west, east): every process makes 4 MPI_Irecv and 4
@@ -1605,7 +1577,7 @@ Test(scale_program, stencil_2d_calling_proc_null_at_the_edges)
                                                         "1.31e5 / P on the recordings"),
                   "%s", pz_scale_program_note(r.m, i));
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 /* Every MPI_Irecv recorded to take 2 µs when it calls MPI_PROC_NULL (no event) and 3 ms
@@ -1667,7 +1639,7 @@ Test(scale_program, a_call_to_proc_null_takes_the_time_of_such_calls)
 
 Test(scale_program, stencil_2d_calling_proc_null_in_rows_and_skipping_columns)
 {
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c = check_program(2, NULL, prog_mixed2, 16, &r);
     /* at 16 (4 x 4): corner 0 calls north with MPI_PROC_NULL, south 4, skips west and
      * calls east 1: 3 MPI_Irecv; edge 7 at (1, 3): north 3, south 11, west 6, east
@@ -1681,13 +1653,13 @@ Test(scale_program, stencil_2d_calling_proc_null_in_rows_and_skipping_columns)
     expect_exchange(c, 12, 3, of12, 2);
     expect_exchange(c, 5, 4, of5, 4);
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 Test(scale_program, ring_1d_periodic_recorded_at_2)
 {
     static const uint8_t periodic[3] = {1, 0, 0};
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c = check_program(1, periodic, prog_null1, 16, &r);
     /* at 2, both neighbours of process 0 are process 1, at +1, both of process 1 at -1:
      * the recordings at 4 and 8 say the first receive is from the west (-1).  At 16: 0
@@ -1698,7 +1670,7 @@ Test(scale_program, ring_1d_periodic_recorded_at_2)
     expect_exchange(c, 9, 2, of9, 2);
     expect_exchange(c, 15, 2, of15, 2);
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 Test(scale_program, stencil_3d_periodic_in_x_calling_proc_null)
@@ -1709,7 +1681,7 @@ Test(scale_program, stencil_3d_periodic_in_x_calling_proc_null)
      * (every call to MPI_PROC_NULL) */
     static const int counts[3] = {2, 4, 12};
     static const uint8_t periodic[3] = {1, 0, 0};
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c;
     struct sr_run *truth;
     /* at 16 (4 x 2 x 2, rank 4 i + 2 j + k; -x, +x, -y, +y, -z, +z): 0 at (0, 0, 0)
@@ -1717,7 +1689,7 @@ Test(scale_program, stencil_3d_periodic_in_x_calling_proc_null)
      * 4; every process makes 6 MPI_Irecv and 6 MPI_Isend */
     static const uint32_t of0[4] = {12, 4, 2, 1}, of5[4] = {1, 9, 7, 4};
 
-    record_at(&r, counts, 3, periodic, prog_null3, NULL);
+    sr_record_at(&r, counts, 3, periodic, prog_null3, NULL);
     c = synthesize(r.m, 16);
     truth = sr_build("truth", 16, 3, periodic, prog_null3, NULL);
     check_run(c, truth, 0);
@@ -1725,13 +1697,13 @@ Test(scale_program, stencil_3d_periodic_in_x_calling_proc_null)
     expect_exchange(c, 5, 6, of5, 4);
     sr_free(truth);
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 Test(scale_program, a_periodic_dimension_never_longer_than_2_is_noted)
 {
     static const uint8_t periodic[3] = {1, 0, 0};
-    struct recorded r;
+    struct sr_recorded r;
     size_t i, n;
 
     /* 2 x 1 x 1, 2 x 2 x 1, 2 x 2 x 2: the offsets of dimension 0 cannot be told */
@@ -1740,7 +1712,7 @@ Test(scale_program, a_periodic_dimension_never_longer_than_2_is_noted)
     for (i = 0; i < n && !strstr(pz_scale_program_note(r.m, i), "dimension 0 is periodic");)
         i++;
     cr_expect(i < n, "no note on dimension 0");
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 /* --- the sizes of collectives as the recorder counts them (docs/trace-format.md): an
@@ -1781,7 +1753,7 @@ static void prog_transpose_world(struct sr_run *b, int p, const int *c, void *ar
 
 Test(scale_program, all_to_all_of_a_fixed_problem_moves_the_blocks_to_the_others)
 {
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c = check_program(1, NULL, prog_transpose_world, 64, &r);
 
     /* recorded: 2^20 / 4 * 1 = 262144 at 2, 2^20 / 16 * 3 = 196608 at 4, 2^20 / 64 * 7 =
@@ -1795,7 +1767,7 @@ Test(scale_program, all_to_all_of_a_fixed_problem_moves_the_blocks_to_the_others
         cr_expect_eq(c->recs[p][3].bytes2, 16128);
     }
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 static void transpose_columns(struct sr_run *b, int p, const int *c)
@@ -1816,7 +1788,7 @@ static void prog_transpose_columns(struct sr_run *b, int p, const int *c, void *
 
 Test(scale_program, all_to_all_in_columns_moves_the_blocks_to_the_column)
 {
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c = check_program(2, NULL, prog_transpose_columns, 16, &r);
 
     /* columns of 2 (2 x 1), 2 (2 x 2) and 4 (4 x 2) processes: 262144 * 1, 65536 * 1 and
@@ -1826,7 +1798,7 @@ Test(scale_program, all_to_all_in_columns_moves_the_blocks_to_the_column)
         cr_expect_eq(c->recs[p][3].bytes, 12288, "process %d: %llu bytes", p,
                      (unsigned long long)c->recs[p][3].bytes);
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 /* A reduction of 8 bytes and a broadcast of 16 to rank 0, counted as the recorder
@@ -1851,7 +1823,7 @@ static void prog_reduce_counted(struct sr_run *b, int p, const int *c, void *arg
 
 Test(scale_program, rooted_collectives_move_the_root_s_bytes_at_the_root)
 {
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c = check_program(1, NULL, prog_reduce_counted, 16, &r);
 
     /* at 16, records 3 and 7: the COLL_END of the reduction and of the broadcast.  The
@@ -1864,7 +1836,7 @@ Test(scale_program, rooted_collectives_move_the_root_s_bytes_at_the_root)
     cr_expect(c->recs[11][3].bytes == 8 && c->recs[11][3].bytes2 == 0);
     cr_expect(c->recs[11][7].bytes == 0 && c->recs[11][7].bytes2 == 16);
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 /* --- loops whose iterations differ by their tags */
@@ -1913,7 +1885,7 @@ static int tags_of(const struct collected *c, int p, uint8_t kind, uint32_t *tag
 
 Test(scale_program, a_pipeline_tagging_each_chunk_with_its_number)
 {
-    struct recorded r;
+    struct sr_recorded r;
     uint32_t tags[160], peers[160];
 
     record(&r, 1, NULL, prog_pipeline);
@@ -1952,7 +1924,7 @@ Test(scale_program, a_pipeline_tagging_each_chunk_with_its_number)
         sr_free(truth);
         collected_free(c);
     }
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 /* A pipeline whose processes make different numbers of iterations of one loop: the
@@ -1987,7 +1959,7 @@ static void prog_dropping(struct sr_run *b, int p, const int *c, void *arg)
 
 Test(scale_program, a_pipeline_whose_processes_loop_different_numbers_of_times)
 {
-    struct recorded r;
+    struct sr_recorded r;
     uint32_t tags[160], peers[160];
 
     record(&r, 1, NULL, prog_dropping);
@@ -2020,7 +1992,7 @@ Test(scale_program, a_pipeline_whose_processes_loop_different_numbers_of_times)
         sr_free(truth);
         collected_free(c);
     }
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 /* A pipeline whose senders wait once on a null request before their first send (the
@@ -2063,7 +2035,7 @@ static void prog_null_wait_first(struct sr_run *b, int p, const int *c, void *ar
 
 Test(scale_program, a_loop_entered_where_other_processes_make_a_first_iteration_apart)
 {
-    struct recorded r;
+    struct sr_recorded r;
     uint32_t tags[160], peers[160];
 
     record(&r, 1, NULL, prog_null_wait_first);
@@ -2094,7 +2066,7 @@ Test(scale_program, a_loop_entered_where_other_processes_make_a_first_iteration_
         sr_free(truth);
         collected_free(c);
     }
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 /* A pipeline that receives one chunk ahead, as share/validation/pipeline.c does: of
@@ -2163,7 +2135,7 @@ static void prog_prefetch(struct sr_run *b, int p, const int *c, void *arg)
 
 Test(scale_program, a_pipeline_receiving_one_chunk_ahead)
 {
-    struct recorded r;
+    struct sr_recorded r;
     uint32_t tags[160];
 
     record(&r, 1, NULL, prog_prefetch);
@@ -2190,5 +2162,5 @@ Test(scale_program, a_pipeline_receiving_one_chunk_ahead)
         sr_free(truth);
         collected_free(c);
     }
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }

@@ -147,14 +147,6 @@ struct west_sink {
     uint64_t cpu[16];                 /* at the last call's Enter */
 };
 
-static int no_comms(void *ctx, const struct pz_synth_comm *comms, uint32_t n)
-{
-    (void)ctx;
-    (void)comms;
-    (void)n;
-    return 0;
-}
-
 static int keep_recv_computation(void *ctx, int proc, const struct pz_rec *rec)
 {
     struct west_sink *w = ctx;
@@ -178,22 +170,14 @@ Test(scale_vary, a_model_of_other_computations_is_not_varied_by_the_steps_ratios
      * theirs; drawn, they would make it 375 us then 125 us.  It stays 250 us in both
      * iterations, at every process with a west neighbour (12 of 16). */
     static const int counts[3] = {2, 4, 8};
-    struct sr_run *runs[3];
-    const struct pz_scale_run *list[3];
-    struct pz_scale_program *m;
+    struct sr_recorded r;
     struct west_sink w = {{{0}}, {0}, {0}};
-    struct pz_scale_sink sink = {no_comms, keep_recv_computation, &w};
-    char err[512] = "", path[32];
+    struct pz_scale_sink sink = {sr_no_comms, keep_recv_computation, &w};
+    char err[512] = "";
     int receivers = 0;
 
-    for (int i = 0; i < 3; i++) {
-        snprintf(path, sizeof(path), "run%d", counts[i]);
-        runs[i] = sr_build(path, counts[i], 2, NULL, prog_west, NULL);
-        list[i] = &runs[i]->run;
-    }
-    m = pz_scale_program_build(list, 3, 0, err, sizeof(err));
-    cr_assert(m, "%s", err);
-    cr_assert_eq(pz_scale_synthesize(m, 16, &sink, err, sizeof(err)), 0, "%s", err);
+    sr_record_at(&r, counts, 2, NULL, prog_west, NULL);
+    cr_assert_eq(pz_scale_synthesize(r.m, 16, &sink, err, sizeof(err)), 0, "%s", err);
     for (int p = 0; p < 16; p++) {
         if (!w.nrecv[p])
             continue;
@@ -205,7 +189,5 @@ Test(scale_vary, a_model_of_other_computations_is_not_varied_by_the_steps_ratios
                       "expected 250000", p, i, (long long)w.before_recv[p][i]);
     }
     cr_expect_eq(receivers, 12);
-    pz_scale_program_free(m);
-    for (int i = 0; i < 3; i++)
-        sr_free(runs[i]);
+    sr_recorded_free(&r);
 }

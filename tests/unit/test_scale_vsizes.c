@@ -25,14 +25,6 @@ struct collected {
     int nprocs;
 };
 
-static int keep_comms(void *ctx, const struct pz_synth_comm *comms, uint32_t n)
-{
-    (void)ctx;
-    (void)comms;
-    (void)n;
-    return 0;
-}
-
 static int keep_end(void *ctx, int proc, const struct pz_rec *rec)
 {
     struct collected *c = ctx;
@@ -50,7 +42,7 @@ static int keep_end(void *ctx, int proc, const struct pz_rec *rec)
 static struct collected *synthesize(const struct pz_scale_program *m, int nprocs)
 {
     struct collected *c = calloc(1, sizeof(*c));
-    struct pz_scale_sink sink = {keep_comms, keep_end, c};
+    struct pz_scale_sink sink = {sr_no_comms, keep_end, c};
     char err[512] = "";
 
     c->nprocs = nprocs;
@@ -72,32 +64,6 @@ static void collected_free(struct collected *c)
 }
 
 /* --- recording and checking */
-
-struct recorded {
-    struct sr_run *runs[3];
-    const struct pz_scale_run *list[3];
-    struct pz_scale_program *m;
-};
-
-static void record_at(struct recorded *r, const int *counts, int ndims, sr_program prog)
-{
-    char err[512] = "", path[32];
-
-    for (int i = 0; i < 3; i++) {
-        snprintf(path, sizeof(path), "run%d", counts[i]);
-        r->runs[i] = sr_build(path, counts[i], ndims, NULL, prog, NULL);
-        r->list[i] = &r->runs[i]->run;
-    }
-    r->m = pz_scale_program_build(r->list, 3, 0, err, sizeof(err));
-    cr_assert(r->m, "%s", err);
-}
-
-static void recorded_free(struct recorded *r)
-{
-    pz_scale_program_free(r->m);
-    for (int i = 0; i < 3; i++)
-        sr_free(r->runs[i]);
-}
 
 /* Whether a note of m contains text. */
 static int noted(const struct pz_scale_program *m, const char *text)
@@ -213,7 +179,7 @@ static void prog_gather_rows(struct sr_run *b, int p, const int *c, void *arg)
 
 Test(scale_vsizes, a_gatherv_of_a_block_distribution_gives_each_rank_its_rows)
 {
-    struct recorded r;
+    struct sr_recorded r;
 
     /* recorded: at 2, 103 = 51 * 2 + 1: rank 1 sends 51 rows, 408 bytes, the root gets
      * 408 (one size among the others: it tells no distribution, only checks it).  At 4,
@@ -222,7 +188,7 @@ Test(scale_vsizes, a_gatherv_of_a_block_distribution_gives_each_rank_its_rows)
      * 3 = 103; the root gets 616.  At 8, 103 = 12 * 8 + 7: ranks 1 to 6 send 13 rows
      * (104 bytes), rank 7 12 (96): N = 12 * 8 + 7 = 103, the root gets 6 * 104 + 96 =
      * 720.  N is 103 at every count */
-    record_at(&r, counts_2_4_8, 1, prog_gather_rows);
+    sr_record_at(&r, counts_2_4_8, 1, NULL, prog_gather_rows, NULL);
     cr_expect(noted(r.m, "block distribution of N = 103 items of 8 bytes"));
     cr_expect(!noted(r.m, "the largest is used"));
     for (int P = 16; P <= 64; P *= 4) {
@@ -249,7 +215,7 @@ Test(scale_vsizes, a_gatherv_of_a_block_distribution_gives_each_rank_its_rows)
         }
         collected_free(c);
     }
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 /* The same rows gathered by every process (MPI_Allgatherv, no root): each sends its
@@ -278,13 +244,13 @@ static void prog_allgather_rows(struct sr_run *b, int p, const int *c, void *arg
 
 Test(scale_vsizes, an_allgatherv_of_a_block_distribution_gives_each_rank_its_rows)
 {
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c;
 
     /* recorded: at 4, ranks 0 to 2 send 26 rows to 3 others, 624 bytes, and receive 103
      * - 26 = 77 rows, 616 bytes; rank 3 sends 25 * 3 * 8 = 600 and receives 78 rows, 624
      * bytes; the rows 26 and 25, 13 and 12 at 8, tell N = 103 as for the Gatherv */
-    record_at(&r, counts_2_4_8, 1, prog_allgather_rows);
+    sr_record_at(&r, counts_2_4_8, 1, NULL, prog_allgather_rows, NULL);
     cr_expect(noted(r.m, "block distribution of N = 103 items of 8 bytes"));
     c = synthesize(r.m, 16);
     check_sizes(c, 1, prog_allgather_rows);
@@ -293,7 +259,7 @@ Test(scale_vsizes, an_allgatherv_of_a_block_distribution_gives_each_rank_its_row
     cr_expect(c->ends[6][0].bytes == 840 && c->ends[6][0].bytes2 == 768);
     cr_expect(c->ends[7][0].bytes == 720 && c->ends[7][0].bytes2 == 776);
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 /* --- edge and interior blocks scattered: a 1-D domain of 65536 bytes per process's
@@ -326,13 +292,13 @@ static void prog_scatter_blocks(struct sr_run *b, int p, const int *c, void *arg
 
 Test(scale_vsizes, a_scatterv_of_edge_and_interior_blocks_gives_each_class_its_own)
 {
-    struct recorded r;
+    struct sr_recorded r;
 
     /* recorded: at 2, the last (rank 1) receives 16384; at 4, the interior ranks 1 and 2
      * 16384 and the last 8192; at 8, ranks 1 to 6 8192 and the last 4096: the interior
      * 65536 / P (at 4 and 8), the last 32768 / P (at 2, 4, 8), the first only the
      * root.  The root sends 16384, 40960 and 53248 */
-    record_at(&r, counts_2_4_8, 1, prog_scatter_blocks);
+    sr_record_at(&r, counts_2_4_8, 1, NULL, prog_scatter_blocks, NULL);
     cr_expect(noted(r.m, "by their position in the grid"));
     cr_expect(!noted(r.m, "the largest is used"));
     for (int P = 16; P <= 64; P *= 4) {
@@ -357,7 +323,7 @@ Test(scale_vsizes, a_scatterv_of_edge_and_interior_blocks_gives_each_class_its_o
         }
         collected_free(c);
     }
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 /* --- edges in two dimensions: a 2-D grid whose processes on an edge (first or last in
@@ -398,10 +364,10 @@ static void prog_gather_cells(struct sr_run *b, int p, const int *c, void *arg)
 Test(scale_vsizes, a_gatherv_of_a_2d_grid_gives_corners_edges_and_interior_their_own)
 {
     static const int counts[3] = {9, 16, 36};
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c;
 
-    record_at(&r, counts, 2, prog_gather_cells);
+    sr_record_at(&r, counts, 2, NULL, prog_gather_cells, NULL);
     cr_expect(noted(r.m, "by their position in the grid"));
     c = synthesize(r.m, 64);
     check_sizes(c, 2, prog_gather_cells);
@@ -416,20 +382,20 @@ Test(scale_vsizes, a_gatherv_of_a_2d_grid_gives_corners_edges_and_interior_their
     cr_expect_eq(c->ends[7][0].bytes, 576);
     cr_expect_eq(c->ends[0][0].bytes2, 112320);
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 Test(scale_vsizes, a_2d_grid_recorded_without_a_middle_keeps_the_largest)
 {
-    struct recorded r;
+    struct sr_recorded r;
 
     /* at 2, 4 and 8 the grid is 2 x 1, 2 x 2 and 4 x 2: its second dimension is never
      * longer than 2, so that the interior and the edges across it are never recorded,
      * although they exist at 16 (4 x 4) */
-    record_at(&r, counts_2_4_8, 2, prog_gather_cells);
+    sr_record_at(&r, counts_2_4_8, 2, NULL, prog_gather_cells, NULL);
     cr_expect(noted(r.m, "differs between processes of a recording: the largest is used"));
     cr_expect(!noted(r.m, "by their position in the grid"));
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
 
 /* --- sizes of no pattern: 16 bytes from every rank p with p mod 3 = 1, 8 from the
@@ -455,10 +421,10 @@ static void prog_gather_odd(struct sr_run *b, int p, const int *c, void *arg)
 
 Test(scale_vsizes, sizes_of_no_pattern_keep_the_largest_with_a_note)
 {
-    struct recorded r;
+    struct sr_recorded r;
     struct collected *c;
 
-    record_at(&r, counts_2_4_8, 1, prog_gather_odd);
+    sr_record_at(&r, counts_2_4_8, 1, NULL, prog_gather_odd, NULL);
     cr_expect(noted(r.m, "differs between processes of a recording: the largest is used"));
     cr_expect(!noted(r.m, "block distribution"));
     cr_expect(!noted(r.m, "by their position in the grid"));
@@ -468,5 +434,5 @@ Test(scale_vsizes, sizes_of_no_pattern_keep_the_largest_with_a_note)
         cr_expect_eq(c->ends[p][0].bytes, 16, "process %d: %llu", p,
                      (unsigned long long)c->ends[p][0].bytes);
     collected_free(c);
-    recorded_free(&r);
+    sr_recorded_free(&r);
 }
