@@ -18,30 +18,22 @@
 'use strict';
 const path = require('path');
 const { launch } = require('./launch');
+const { FIGURES, COLOURS, LEGEND, FAMILY, barChecks, installPageTools } = require('./io_rma_page');
 
 const [spec, artifacts, file, json, plain] = process.argv.slice(2);
 const TAG = 'io_rma.js: ' + spec.slice(0, spec.indexOf(':')) + ': ';
 const report = require(path.resolve(json));
-const FIGURES = ['io_time', 'io_bytes_read', 'io_bytes_written', 'rma_time', 'rma_bytes_put',
-                 'rma_bytes_got'];
 const LABELS = ['I/O Time', 'I/O Bytes Read', 'I/O Bytes Written', 'One-Sided Time',
                 'One-Sided Bytes Put', 'One-Sided Bytes Got'];
-/* The colours of I/O and one-sided time and calls, as report_html.js draws them. */
-const COLOURS = { 'I/O': [0x79, 0x55, 0x48], 'one-sided': [0x00, 0x89, 0x7b] };
-const LEGEND = ['productive', 'insufficient parallelism', 'communication', 'synchronization',
-                'I/O', 'one-sided', 'other MPI', 'idle'];
 const CLASSES = ['collective', 'blocking send', 'nonblocking send', 'blocking receive, wait or probe',
                  'nonblocking receive or test', 'other MPI'];
-/* The functions of each family (trace/call_family.h) that programs/io_rma calls. */
-const FAMILY = { 'I/O': /^MPI_File_/, 'one-sided': /^MPI_(Win_|Put$)/ };
-/* The height of the per-process chart's bars at most: its canvas less the caption. */
-const CHART_HEIGHT = 160 - 14;
 const problems = [];
 
 function check(ok, what) {
     if (!ok) problems.push(what);
     return ok;
 }
+const { checkBar, checkChart } = barChecks(check);
 
 /* A figure as shown: six decimals for a time, an integer for bytes. */
 function near(shown, value, key) {
@@ -49,70 +41,17 @@ function near(shown, value, key) {
     return Math.abs(Number(shown) - value) <= 0.51 * Math.pow(10, -decimals);
 }
 
-/* The shares (%) of I/O and one-sided time in the bar of values v, as report_html.js
- * sums its six parts. */
-function shares(v) {
-    const sync = Math.max(0, Math.min(v.synchronization, v.communication_time));
-    const total = (v.productive_time + v.insufficient_parallelism + v.communication_time - sync +
-                   sync + Math.max(0, v.mpi_time - v.communication_time) + v.idle_time) || 1;
-    return [100 * v.io_time / total, 100 * v.rma_time / total];
-}
-
-function checkBar(where, parts, v) {
-    const want = shares(v);
-    check(parts.length === 2, where + ': ' + parts.length + ' I/O and one-sided parts');
-    parts.forEach((shown, k) => check(Math.abs(shown - want[k]) <= 0.006,
-                                      where + ': part ' + k + ' is ' + shown + '%, expected ' + want[k]));
-}
-
-/* The bar of the JSON report's values v on the per-process chart: all its parts. */
-function height(v) {
-    const sync = Math.max(0, Math.min(v.synchronization, v.communication_time));
-    return v.productive_time + v.insufficient_parallelism + v.communication_time - sync + sync +
-        Math.max(0, v.mpi_time - v.communication_time) + v.idle_time;
-}
-
-/* The pixels of I/O and one-sided colour in each process's bar of interval iv's chart
- * (counted down the middle of each bar, one bar per process) against their share of the
- * tallest bar's height; returns how many pixels of each it found in all. */
-function checkChart(name, counted, iv) {
-    const max = Math.max.apply(null, iv.per_process.map((p) => height(p.values)));
-    const found = [0, 0];
-    check(counted.length === iv.per_process.length,
-          name + ': ' + counted.length + ' bars on the per-process chart');
-    iv.per_process.forEach((p, k) => ['io_time', 'rma_time'].forEach((key, c) => {
-        const want = max > 0 ? p.values[key] / max * CHART_HEIGHT : 0, got = (counted[k] || [])[c];
-        check(Math.abs(got - want) <= 2, name + ': process ' + k + ' has ' + got + ' pixels of ' +
-              key + ' on the per-process chart, expected ' + want.toFixed(1));
-        found[c] += got || 0;
-    }));
-    return found;
-}
-
 async function interactive(page) {
     const drawn = [0, 0];
     for (let i = 0; i < report.intervals.length; i++) {
         const iv = report.intervals[i];
         const shown = await page.evaluate(async (i, colours) => {
-            const parts = (bar) => Array.from(bar.querySelectorAll('span[title="I/O"], span[title="one-sided"]'))
-                .map((s) => parseFloat(s.style.width));
             const node = document.querySelector('.node[data-interval="' + i + '"]');
-            const tree = parts(node.querySelector('.bar'));
+            const tree = window.pzIoRma.parts(node.querySelector('.bar'));
             node.querySelector('span:last-child').click();
             await new Promise((resolve) => setTimeout(resolve, 0));
-            const canvas = document.querySelector('.details canvas.chart'), chart = [];
-            const bars = JSON.parse(document.getElementById('pz-data').textContent).processes.values[i].length;
-            for (let k = 0; k < bars; k++) {
-                const x = Math.floor((k + 0.5) * canvas.width / bars);
-                const px = canvas.getContext('2d').getImageData(x, 0, 1, canvas.height).data;
-                chart.push(colours.map((c) => {
-                    let n = 0;
-                    for (let y = 0; y < px.length; y += 4)
-                        if (px[y] === c[0] && px[y + 1] === c[1] && px[y + 2] === c[2] && px[y + 3] === 255) n++;
-                    return n;
-                }));
-            }
-            const out = { tree: tree, details: parts(document.querySelector('.details > .bar')),
+            const chart = window.pzIoRma.chart(i, colours);
+            const out = { tree: tree, details: window.pzIoRma.parts(document.querySelector('.details > .bar')),
                           legend: Array.from(document.querySelectorAll('.details > .legend span'))
                               .map((s) => s.textContent),
                           chart: chart, main: {}, processes: {}, chosen: window.prognozIoRma.chosen };
@@ -274,6 +213,7 @@ async function tables(page) {
         page.on('pageerror', (e) => errors.push(e.message));
         await page.setViewport({ width: 1200, height: 900 });
         await page.goto('file://' + file, { waitUntil: 'load' });
+        await installPageTools(page);
         await page.waitForFunction(() => window.prognozStats && window.prognozIoRma &&
                                    window.prognozIoRma.tables > 0);
         await interactive(page);

@@ -22,62 +22,26 @@
 const fs = require('fs');
 const path = require('path');
 const { launch } = require('./launch');
+const { FIGURES, COLOURS, LEGEND, FAMILY, barChecks, installPageTools } = require('./io_rma_page');
 
 const [spec, artifacts, file, jsonFile, ...perProcess] = process.argv.slice(2);
 const TAG = 'io_rma_machines.js: ' + spec.slice(0, spec.indexOf(':')) + ': ';
 const SCALED = process.env.IO_SCALED || 'slow-io';
-const FIGURES = ['io_time', 'io_bytes_read', 'io_bytes_written', 'rma_time', 'rma_bytes_put',
-                 'rma_bytes_got'];
-/* The colours of I/O and one-sided time and calls, as report_html.js draws them. */
-const COLOURS = { 'I/O': [0x79, 0x55, 0x48], 'one-sided': [0x00, 0x89, 0x7b] };
-const LEGEND = ['productive', 'insufficient parallelism', 'communication', 'synchronization',
-                'I/O', 'one-sided', 'other MPI', 'idle'];
 const CLASSES = ['collective', 'blocking send', 'nonblocking send', 'blocking receive, wait or probe',
                  'nonblocking receive or test', 'other MPI', 'I/O', 'one-sided', 'user code'];
-/* The functions of each family (trace/call_family.h) that programs/io_rma calls. */
-const FAMILY = { 'I/O': /^MPI_File_/, 'one-sided': /^MPI_(Win_|Put$)/ };
-/* The height of the per-process chart's bars at most: its canvas less the caption. */
-const CHART_HEIGHT = 160 - 14;
 const problems = [];
 
 function check(ok, what) {
     if (!ok) problems.push(what);
     return ok;
 }
+const { checkBar, checkChart } = barChecks(check);
 
 /* A figure as shown: six decimals for a time, an integer for bytes. */
 function near(shown, value, key) {
     const decimals = /_time$/.test(key) ? 6 : 0;
     return shown !== undefined && shown !== '' &&
         Math.abs(Number(shown) - value) <= 0.51 * Math.pow(10, -decimals);
-}
-
-/* The bar of values v as report_html.js sums it, and the shares (%) of I/O and
- * one-sided time in it. */
-function height(v) {
-    const sync = Math.max(0, Math.min(v.synchronization, v.communication_time));
-    return v.productive_time + v.insufficient_parallelism + v.communication_time - sync + sync +
-        Math.max(0, v.mpi_time - v.communication_time) + v.idle_time;
-}
-
-function checkBar(where, parts, v) {
-    const total = height(v) || 1, want = [100 * v.io_time / total, 100 * v.rma_time / total];
-    check(parts.length === 2, where + ': ' + parts.length + ' I/O and one-sided parts');
-    parts.forEach((shown, k) => check(Math.abs(shown - want[k]) <= 0.006,
-                                      where + ': part ' + k + ' is ' + shown + '%, expected ' + want[k]));
-}
-
-/* The pixels of I/O and one-sided colour in each process's bar of the chart against
- * their share of the tallest bar of the per-process JSON's interval iv. */
-function checkChart(name, counted, iv) {
-    const max = Math.max.apply(null, iv.per_process.map((p) => height(p.values)));
-    check(counted.length === iv.per_process.length,
-          name + ': ' + counted.length + ' bars on the per-process chart');
-    iv.per_process.forEach((p, k) => ['io_time', 'rma_time'].forEach((key, c) => {
-        const want = max > 0 ? p.values[key] / max * CHART_HEIGHT : 0, got = (counted[k] || [])[c];
-        check(Math.abs(got - want) <= 2, name + ': process ' + k + ' has ' + got + ' pixels of ' +
-              key + ' on the per-process chart, expected ' + want.toFixed(1));
-    }));
 }
 
 /* The calls of a family in a report's profile. */
@@ -90,25 +54,12 @@ function calls(report, family) {
  * one-sided table and the table beside the details. */
 async function interval(page, i) {
     return page.evaluate(async (i, colours) => {
-        const parts = (bar) => Array.from(bar ? bar.querySelectorAll('span[title="I/O"], span[title="one-sided"]') : [])
-            .map((s) => parseFloat(s.style.width));
         const node = document.querySelector('.node[data-interval="' + i + '"]');
-        const tree = parts(node.querySelector('.bar'));
+        const tree = window.pzIoRma.parts(node.querySelector('.bar'));
         node.querySelector('span.eff').click();
         await new Promise((resolve) => setTimeout(resolve, 0));
-        const canvas = document.querySelector('.details canvas.chart'), chart = [];
-        const bars = JSON.parse(document.getElementById('pz-data').textContent).processes.values[i].length;
-        for (let k = 0; k < bars; k++) {
-            const x = Math.floor((k + 0.5) * canvas.width / bars);
-            const px = canvas.getContext('2d').getImageData(x, 0, 1, canvas.height).data;
-            chart.push(colours.map((c) => {
-                let n = 0;
-                for (let y = 0; y < px.length; y += 4)
-                    if (px[y] === c[0] && px[y + 1] === c[1] && px[y + 2] === c[2] && px[y + 3] === 255) n++;
-                return n;
-            }));
-        }
-        const out = { tree: tree, details: parts(document.querySelector('.details > .bar')),
+        const chart = window.pzIoRma.chart(i, colours);
+        const out = { tree: tree, details: window.pzIoRma.parts(document.querySelector('.details > .bar')),
                       legend: Array.from(document.querySelectorAll('.details > .legend span'), (s) => s.textContent),
                       chart: chart, figures: {}, side: {},
                       chosen: window.prognozIoRma ? window.prognozIoRma.chosen : -1 };
@@ -228,6 +179,7 @@ async function run(page, k, runs, detailed) {
         page.on('pageerror', (e) => errors.push(e.message));
         await page.setViewport({ width: 1400, height: 1000 });
         await page.goto('file://' + file, { waitUntil: 'load' });
+        await installPageTools(page);
         await page.waitForFunction(() => window.prognozMachines && window.prognozStats, { timeout: 20000 });
         for (const k of [1, 2, 0].filter((k) => k < runs.length))
             io[k] = await run(page, k, runs, detailed[k] || runs[k].report);
