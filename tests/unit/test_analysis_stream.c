@@ -101,45 +101,47 @@ static struct pz_analysis_stream *stream_on(const char *path, const char *name)
     return s;
 }
 
-Test(analysis_stream, a_recorded_run_predicted_is_analyzed_as_its_trace)
+/* Records the run record writes into top/rec, predicts it on m into the trace
+ * top/predicted (its path into out) and into the analysis stream returned. */
+static struct pz_analysis_stream *predict_both_ways(void (*record)(const char *dir),
+                                                   char *out, size_t len)
 {
     struct pz_predict_options o = { .machine = &m };
     struct pz_replay_sink sink = { give, done, NULL };
     struct pz_prediction res;
-    char rec[4200], out[4200];
+    char rec[4200];
 
     snprintf(rec, sizeof(rec), "%s/rec", top);
-    snprintf(out, sizeof(out), "%s/predicted", top);
-    tp_record_two(rec);
+    snprintf(out, len, "%s/predicted", top);
+    record(rec);
     sink.ctx = stream_on(rec, out);
     o.output = out;
     o.sink = &sink;
     cr_assert_eq(pz_predict(rec, &o, &res, err, sizeof(err)), 0, "%s", err);
-    expect_same_analysis(out, sink.ctx);
+    return sink.ctx;
+}
+
+Test(analysis_stream, a_recorded_run_predicted_is_analyzed_as_its_trace)
+{
+    char out[4200];
+    struct pz_analysis_stream *s = predict_both_ways(tp_record_two, out, sizeof(out));
+
+    expect_same_analysis(out, s);
 }
 
 /* The same with a Put/fence epoch: the predicted trace has its put's 96 bytes as
  * process 0's one-sided bytes put, and the analysis in memory must too. */
 Test(analysis_stream, a_recorded_run_with_one_sided_records_is_analyzed_as_its_trace)
 {
-    struct pz_predict_options o = { .machine = &m };
-    struct pz_replay_sink sink = { give, done, NULL };
-    struct pz_prediction res;
     struct pz_analysis from_trace;
-    char rec[4200], out[4200];
+    char out[4200];
+    struct pz_analysis_stream *s = predict_both_ways(tp_record_two_with_epoch, out, sizeof(out));
 
-    snprintf(rec, sizeof(rec), "%s/rec", top);
-    snprintf(out, sizeof(out), "%s/predicted", top);
-    tp_record_two_with_epoch(rec);
-    sink.ctx = stream_on(rec, out);
-    o.output = out;
-    o.sink = &sink;
-    cr_assert_eq(pz_predict(rec, &o, &res, err, sizeof(err)), 0, "%s", err);
     cr_assert_eq(pz_analyze(out, &from_trace, err, sizeof(err)), 0, "%s", err);
     cr_expect(from_trace.io_rma, "the predicted trace has no one-sided call");
     cr_expect_eq(from_trace.nodes[0].procs[0].rma_put, 96);
     pz_analysis_free(&from_trace);
-    expect_same_analysis(out, sink.ctx);
+    expect_same_analysis(out, s);
 }
 
 /* The same with MPI-IO: the predicted trace has the recorded operations, so its
@@ -147,19 +149,10 @@ Test(analysis_stream, a_recorded_run_with_one_sided_records_is_analyzed_as_its_t
  * completed in MPI_Wait), and the analysis in memory must say the same. */
 Test(analysis_stream, a_recorded_run_with_io_records_is_analyzed_as_its_trace)
 {
-    struct pz_predict_options o = { .machine = &m };
-    struct pz_replay_sink sink = { give, done, NULL };
-    struct pz_prediction res;
     struct pz_analysis from_trace;
-    char rec[4200], out[4200];
+    char out[4200];
+    struct pz_analysis_stream *s = predict_both_ways(tp_record_two_with_io, out, sizeof(out));
 
-    snprintf(rec, sizeof(rec), "%s/rec", top);
-    snprintf(out, sizeof(out), "%s/predicted", top);
-    tp_record_two_with_io(rec);
-    sink.ctx = stream_on(rec, out);
-    o.output = out;
-    o.sink = &sink;
-    cr_assert_eq(pz_predict(rec, &o, &res, err, sizeof(err)), 0, "%s", err);
     cr_assert_eq(pz_analyze(out, &from_trace, err, sizeof(err)), 0, "%s", err);
     cr_expect(from_trace.io_rma, "the predicted trace has no I/O call");
     cr_expect_eq(from_trace.nodes[0].procs[0].io_written, 8);
@@ -167,7 +160,7 @@ Test(analysis_stream, a_recorded_run_with_io_records_is_analyzed_as_its_trace)
     cr_expect_eq(from_trace.nodes[0].procs[1].io_written, 8);
     cr_expect_eq(from_trace.nodes[0].procs[1].io_read, 32);
     pz_analysis_free(&from_trace);
-    expect_same_analysis(out, sink.ctx);
+    expect_same_analysis(out, s);
 }
 
 /* A ring recorded at n processes: p sends to p + 1 and receives from p - 1, around. */
