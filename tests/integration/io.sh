@@ -82,13 +82,7 @@ PY
 # JSON, per process too.
 grep -q '^I/O Time [0-9.]* (Read 176 B, Written 48 B)$' "$PZ_WORK/io.predict" ||
     pz_fail "io: the prediction's I/O line is not as expected: $(grep '^I/O Time' "$PZ_WORK/io.predict")"
-rm -rf "$PZ_WORK/io-switch"
-for out in "" "--trace-out $PZ_WORK/io-switch"; do
-    # shellcheck disable=SC2086 # $out is an option and its argument, or nothing
-    "$PZ_PROGNOZ" predict "$PZ_WORK/io" --machine gigabit-switch --format json --per-process \
-        --quiet $out >"$PZ_WORK/io.predict.json" 2>/dev/null ||
-        pz_fail "io: prognoz predict --format json $out failed"
-    "${PZ_PYTHON:-python3}" - "$PZ_WORK/io.predict.json" <<'PY' ||
+pz_predicted_ok io '
 import json, sys
 run = json.load(open(sys.argv[1]))["predictions"][0]["report"]["intervals"][0]
 main, procs = run["main"], [p["values"] for p in run["per_process"]]
@@ -97,9 +91,7 @@ assert (main["rma_bytes_put"], main["rma_bytes_got"]) == (0, 0), main
 for p in procs:
     assert (p["io_bytes_read"], p["io_bytes_written"]) == (88, 24), p
     assert 0 < p["io_time"] <= p["mpi_time"], p
-PY
-        pz_fail "io: the predicted I/O bytes ($out) are not the recorded ones"
-done
+'
 
 # The nonblocking read: with io_scale 100, each rank's MPI_Wait that completes it ends
 # 100 x its recorded duration (IoOperationBegin in MPI_File_iread_at to

@@ -85,6 +85,22 @@ pz_check_json() {
     test $? -ne 1
 }
 
+# pz_predicted_ok NAME CHECK: predicts the recording $PZ_WORK/NAME on gigabit-switch as
+# JSON per process twice, analyzed as it is predicted and from the trace written into
+# $PZ_WORK/NAME-switch, and runs the Python program CHECK on each JSON (its path in
+# sys.argv[1]); fails the test naming the way that does not pass.
+pz_predicted_ok() {
+    rm -rf "$PZ_WORK/$1-switch"
+    for _out in "" "--trace-out $PZ_WORK/$1-switch"; do
+        # shellcheck disable=SC2086 # $_out is an option and its argument, or nothing
+        "$PZ_PROGNOZ" predict "$PZ_WORK/$1" --machine gigabit-switch --format json \
+            --per-process --quiet $_out >"$PZ_WORK/$1.predict.json" 2>/dev/null ||
+            pz_fail "$1: prognoz predict --format json $_out failed"
+        "${PZ_PYTHON:-python3}" -c "$2" "$PZ_WORK/$1.predict.json" ||
+            pz_fail "$1: the prediction's figures ($_out) are not the recorded ones"
+    done
+}
+
 pz_exit() {
     _st=$1
     test -f "$PZ_WORK/failed" && test "$_st" -ne 1 && _st=1

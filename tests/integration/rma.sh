@@ -119,22 +119,14 @@ done
 
 # The prediction puts and gets what the recording does, whether it is analyzed as it is
 # predicted (the default) or from its trace, and so does the report of its trace.
-rm -rf "$PZ_WORK/rma-switch"
-for out in "" "--trace-out $PZ_WORK/rma-switch"; do
-    # shellcheck disable=SC2086 # $out is an option and its argument, or nothing
-    "$PZ_PROGNOZ" predict "$PZ_WORK/rma" --machine gigabit-switch --format json --per-process \
-        --quiet $out >"$PZ_WORK/rma.predict.json" 2>/dev/null ||
-        pz_fail "rma: prognoz predict --format json $out failed"
-    "${PZ_PYTHON:-python3}" - "$PZ_WORK/rma.predict.json" <<'PY' ||
+pz_predicted_ok rma '
 import json, sys
 run = json.load(open(sys.argv[1]))["predictions"][0]["report"]["intervals"][0]
 main, procs = run["main"], [p["values"] for p in run["per_process"]]
 assert (main["rma_bytes_put"], main["rma_bytes_got"]) == (56, 24), main
 assert (main["io_bytes_read"], main["io_bytes_written"]) == (0, 0), main
 assert [(p["rma_bytes_put"], p["rma_bytes_got"]) for p in procs] == [(40, 16), (16, 8)], procs
-PY
-        pz_fail "rma: the predicted one-sided bytes ($out) are not the recorded ones"
-done
+'
 pz_prognoz_ok rma-switch.report report "$PZ_WORK/rma-switch"
 grep -q '^One-Sided Time [0-9.]* (Put 56 B, Got 24 B)$' "$PZ_WORK/rma-switch.report" ||
     pz_fail "rma: the predicted trace's one-sided line is not as expected: $(grep '^One-Sided' "$PZ_WORK/rma-switch.report")"
