@@ -49,7 +49,13 @@ int pz_comsys_rma_after(struct pz_comsys *cs, enum pz_rma_kind kind, int origin,
     if (after < 0 || after >= cs->nreq || cs->req[after].done >= 0) {
         double done = after >= 0 && after < cs->nreq ? cs->req[after].done : -1;
 
-        return pz_comsys_rma(cs, kind, origin, target, bytes, done > at ? done : at);
+        if (done <= at)
+            return pz_comsys_rma(cs, kind, origin, target, bytes, at);
+        /* a completion known ahead of its time: the transfer waits for it as an event,
+         * other processes' operations until then keep their place */
+        if ((r = new_rma(cs, (int)kind, origin, target, bytes, at)) < 0)
+            return -1;
+        return pz_cs_post_ahead(cs, r, done);
     }
     if ((r = new_rma(cs, (int)kind, origin, target, bytes, at)) < 0)
         return -1;

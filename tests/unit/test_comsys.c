@@ -177,6 +177,29 @@ Test(comsys, a_put_and_a_get_need_no_receive)
     pz_comsys_free(cs);
 }
 
+/* A Put waiting for its target's post whose arrival is already known leaves then,
+ * without moving the model's clock past the other processes: process 1's post signal
+ * leaves at 0 and arrives at 50 us (its wait by process 0 completes then); process 0's
+ * Put of 1000 B, asked for at 10 us after that post, leaves at 50 us and arrives at
+ * 180 us; process 2's send to 3 at 20 us (earlier than the Put's start) is still
+ * accepted: eager, complete when posted; its data arrives at 20 + 130 = 150 us. */
+Test(comsys, a_put_after_a_known_post_leaves_the_clock_alone)
+{
+    int post, put, send, recv;
+
+    setup_network(PZ_NET_SWITCH, 1);
+    post = pz_comsys_signal_wait(cs, 0, 1, 0, 0);
+    pz_comsys_release(cs, pz_comsys_signal(cs, 1, 0, 0, 0));
+    put = pz_comsys_rma_after(cs, PZ_RMA_PUT, 0, 1, 1000, US(10), post);
+    send = pz_comsys_send(cs, 2, 3, 7, 0, 1000, PZ_SEND_STANDARD, US(20));
+    recv = pz_comsys_recv(cs, 3, 2, 7, 0, US(20));
+    cr_assert(put >= 0 && send >= 0 && recv >= 0, "every operation is accepted");
+    done_at(post, US(50), "the post");
+    done_at(put, US(180), "the Put");
+    done_at(recv, US(150), "the receive");
+    pz_comsys_free(cs);
+}
+
 /* A barrier of two processes (dissemination: each sends the other an empty message,
  * 50 us): on a switch both tokens travel at once and both leave at 50 us; on a hub the
  * token of the process that entered first goes first, so that one leaves at 100 us and
