@@ -3,13 +3,21 @@
  * items by communicator rank (ceil(N / n) for the first N mod n ranks, floor(N / n) for
  * the others), N an exact form of P, or else one size per class of position in the
  * grid, each an exact form.  A form is taken only when it gives every process of every
- * recording its sizes, the root's being the sum of the others'; otherwise the largest
- * size stands for every member, as for any other event (scale_numbers.c). */
+ * recording its sizes, the root's being the sum of the others'.  The sizes of an
+ * Alltoallv that neither gives depend on the data (the keys a sample sort sends to each
+ * bucket): the mean per pair of members, which the totals of all processes conserve, is
+ * fitted as a function of P, and each member sends and receives it times n - 1 times a
+ * ratio drawn, deterministically by its rank and the event, among the ratios of the
+ * recorded totals to their mean at the recording nearest P (the recorded spread, its
+ * shape kept, as scale_vary.h draws computations); the largest total, fitted as for
+ * any other event, would also move the mean, and its form over a few counts is no
+ * trend.  Otherwise the largest size stands for every member (scale_numbers.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "scale_program_int.h"
+#include "scale_vary.h"
 #include "trace_calls.h"
 
 /* Which way the data of a v collective goes: into the root (Gatherv), out of it
@@ -442,11 +450,97 @@ out:
     return rc;
 }
 
+/* --- sizes the data decide: a mean per pair and the recorded spread around it */
+
+/* Every member's sizes sent and received in each recording, as they come (the runs in
+ * order, a run's processes by rank): counted first (ratio NULL), then kept. */
+struct spread_gather {
+    struct sp_vsizes *v;
+    int counting;
+    uint32_t filled[64];
+    double sum[64];
+};
+
+static int spread_member(const struct member *mb, size_t run, void *arg)
+{
+    struct spread_gather *g = arg;
+    struct sp_vsizes *v = g->v;
+
+    if (run >= 64)
+        return -1;
+    if (g->counting) {
+        v->members[run]++;
+        return 0;
+    }
+    v->ratio[v->at[run] + g->filled[run]] = (double)mb->size[0];
+    v->ratio[v->at[run] + v->members[run] + g->filled[run]] = (double)mb->size[1];
+    g->filled[run]++;
+    g->sum[run] += (double)mb->size[0] + (double)mb->size[1];
+    return 0;
+}
+
+/* The n values from v to their ratios to their mean (1 where the mean is 0). */
+static void to_ratios(double *v, uint32_t n)
+{
+    double sum = 0;
+
+    for (uint32_t i = 0; i < n; i++)
+        sum += v[i];
+    for (uint32_t i = 0; i < n; i++)
+        v[i] = sum > 0 ? v[i] * n / sum : 1;
+}
+
+/* The mean per pair of members over the recordings, fitted as a function of P (not
+ * whole: a mean), and each recording's ratios, into *vp (grown to hold them). */
+static int fit_spread(const struct pz_scale_program *m, const struct sp_event *e,
+                      struct sp_seen *const *seen, struct sp_vsizes **vp)
+{
+    struct spread_gather g = {.v = *vp};
+    struct pz_scale_point p[64];
+    struct sp_vsizes *v = *vp;
+    size_t total = 0, np = 0;
+    enum pz_coll_op op;
+
+    if (pz_call_coll_op(e->coll_op, &op) != 0 || op != PZ_COLL_ALLTOALLV)
+        return -1;
+    memset(v->members, 0, sizeof(v->members));
+    g.counting = 1;
+    if (each_member(m, e, seen, spread_member, &g) != 0)
+        return -1;
+    for (size_t r = 0; r < m->nruns; r++) {
+        v->at[r] = (uint32_t)total;
+        total += 2 * (size_t)v->members[r];
+    }
+    if (total > UINT32_MAX || !(v = realloc(v, sizeof(*v) + (total ? total : 1) * sizeof(double))))
+        return -2;
+    *vp = g.v = v;
+    g.counting = 0;
+    if (each_member(m, e, seen, spread_member, &g) != 0)
+        return -1;
+    v->nruns = (uint32_t)m->nruns;
+    for (size_t r = 0; r < m->nruns; r++) {
+        uint32_t n = v->members[r], members = sp_comm_members(&e->comm, &m->runs[r]->grid,
+                                                              m->runs[r]->nprocs);
+
+        v->procs[r] = m->runs[r]->nprocs;
+        if (!n || members < 2)
+            continue;
+        p[np] = (struct pz_scale_point){.procs = m->runs[r]->nprocs,
+                                        .time = g.sum[r] / (2.0 * n * (members - 1))};
+        memcpy(p[np++].dims, m->runs[r]->grid.dims, sizeof(p[0].dims));
+        to_ratios(v->ratio + v->at[r], n);
+        to_ratios(v->ratio + v->at[r] + n, n);
+    }
+    v->form = SP_V_SPREAD;
+    return np && sp_fit(p, np, 0, NULL, &v->items) >= 0 ? 0 : -1;
+}
+
 int sp_vsizes_fit(const struct pz_scale_program *m, const struct sp_event *e,
                   struct sp_seen *const *seen, struct sp_vsizes **out)
 {
     struct spread s0 = {.e = e, .w = 0}, s1 = {.e = e, .w = 1};
     struct sp_vsizes *v;
+    int rc;
 
     *out = NULL;
     if (!sp_v_collective(e) || m->nruns > 64 || !roots_hold(m, e, seen) ||
@@ -454,12 +548,13 @@ int sp_vsizes_fit(const struct pz_scale_program *m, const struct sp_event *e,
         return 0;
     if (!(v = calloc(1, sizeof(*v))))
         return -1;
-    if (fit_block(m, e, seen, v) == 0 || fit_classes(m, e, seen, v) == 0) {
+    if (fit_block(m, e, seen, v) == 0 || fit_classes(m, e, seen, v) == 0 ||
+        (rc = fit_spread(m, e, seen, &v)) == 0) {
         *out = v;
         return 0;
     }
     free(v);
-    return 1;
+    return rc == -2 ? -1 : 1;
 }
 
 /* --- at P */
@@ -503,6 +598,47 @@ static void class_sizes(const struct sp_vsizes *v, const struct pz_scale_grid *g
         }
 }
 
+/* The recording whose ratios stand for nprocs processes: the nearest by the ratio of the
+ * counts, the larger of two as near. */
+static uint32_t nearest_run(const struct sp_vsizes *v, int nprocs)
+{
+    double best = HUGE_VAL;
+    uint32_t at = 0;
+
+    for (uint32_t r = 0; r < v->nruns; r++) {
+        double distance = fabs(log((double)v->procs[r] / nprocs));
+
+        if (v->members[r] && (distance < best - 1e-12 ||
+                              (distance < best + 1e-12 && v->procs[r] > v->procs[at]))) {
+            best = distance;
+            at = r;
+        }
+    }
+    return at;
+}
+
+/* Member rank's sizes sent and received (out[0..1]) of n members at grid g: the mean per
+ * pair at P times n - 1, times a ratio drawn for the rank and the event, each way. */
+static void spread_at(const struct sp_vsizes *v, const struct pz_scale_grid *g, uint32_t n,
+                      uint32_t rank, uint64_t *out)
+{
+    int nprocs = 1;
+    uint32_t r;
+    double mean;
+
+    for (int d = 0; d < g->ndims; d++)
+        nprocs *= g->dims[d];
+    r = nearest_run(v, nprocs);
+    mean = pz_scale_model_at(&v->items, nprocs) * (n - 1);
+    for (int w = 0; w < 2; w++) {
+        const double *ratios = v->ratio + v->at[r] + (size_t)w * v->members[r];
+        double x = mean * pz_scale_draw(ratios, v->members[r], rank,
+                                        (uint64_t)v->seed << 1 | (uint64_t)w);
+
+        out[w] = x > 0 ? (uint64_t)llround(x) : 0;
+    }
+}
+
 void sp_vsizes_at(const struct sp_vsizes *v, const struct sp_event *e,
                   const struct pz_scale_grid *g, const int *members, uint32_t n,
                   uint32_t rank, const uint64_t *sizes, uint64_t *out)
@@ -513,6 +649,10 @@ void sp_vsizes_at(const struct sp_vsizes *v, const struct sp_event *e,
     uint64_t items = v->form == SP_V_BLOCK ? whole_at(&v->items, g) : 0, at[SP_V_KEYS][2];
 
     memcpy(out, sizes + (rank == root ? SP_ROOT_SENT : SP_SENT), 2 * sizeof(*out));
+    if (v->form == SP_V_SPREAD) {
+        spread_at(v, g, n, rank, out);
+        return;
+    }
     if (v->form == SP_V_BLOCK) {
         uint64_t own = block_items(v, n, rank, items), all = v->unit * items;
 
