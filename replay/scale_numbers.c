@@ -317,10 +317,11 @@ static double range_of(const double *ratio, uint32_t n)
     return lo > 0 && hi > 0 ? hi / lo : 1;
 }
 
-/* The note of an Alltoallv whose sizes the data decide (SP_V_SPREAD), with the spread
- * of the largest recording. */
+/* The note of a v collective whose sizes the data decide (SP_V_SPREAD), with the spread
+ * of the largest recording: both ways in an Alltoallv, else the others' own (root_sends:
+ * the way out of the root, 1, or into it, 0). */
 static int note_spread(struct pz_scale_program *m, const char *where,
-                       const struct sp_vsizes *v)
+                       const struct sp_vsizes *v, int root_sends)
 {
     const struct pz_scale_run *largest = m->runs[m->largest];
     const double *ratio = v->ratio + v->at[m->largest];
@@ -328,6 +329,15 @@ static int note_spread(struct pz_scale_program *m, const char *where,
     char mean[96];
 
     pz_scale_model_format(&v->items, mean, sizeof(mean));
+    if (root_sends >= 0)
+        return sp_note(m, "%s: the sizes differ between processes as the data decide, by "
+                       "no form of their place: the mean of what the members other than "
+                       "the root %s, %s bytes (largest error %.3g%%), times a ratio drawn for "
+                       "each among those of the recorded sizes to their mean at the "
+                       "recording nearest P (at %d processes the largest is %.3g times the "
+                       "smallest), and the root moves the sum of the others'", where,
+                       root_sends ? "receive" : "send", mean, v->items.max_error,
+                       largest->nprocs, range_of(ratio + (size_t)root_sends * n, n));
     return sp_note(m, "%s: the sizes differ between processes as the data decide, by no "
                    "form of their place: the mean per pair of members, %s bytes (largest "
                    "error %.3g%%), stands for the pairs, and each process's totals sent and "
@@ -348,7 +358,7 @@ static int note_v(struct pz_scale_program *m, uint32_t k, const struct sp_tevent
 
     node_where(m, k, where, sizeof(where));
     if (v->form == SP_V_SPREAD)
-        return note_spread(m, where, v);
+        return note_spread(m, where, v, root_sends(e->sig));
     if (v->form == SP_V_CLASS)
         return sp_note(m, "%s: the sizes differ between processes by their position in the "
                        "grid: each of %u classes (first, middle or last in each dimension) "

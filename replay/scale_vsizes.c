@@ -3,15 +3,17 @@
  * items by communicator rank (ceil(N / n) for the first N mod n ranks, floor(N / n) for
  * the others), N an exact form of P, or else one size per class of position in the
  * grid, each an exact form.  A form is taken only when it gives every process of every
- * recording its sizes, the root's being the sum of the others'.  The sizes of an
- * Alltoallv that neither gives depend on the data (the keys a sample sort sends to each
- * bucket): the mean per pair of members, which the totals of all processes conserve, is
- * fitted as a function of P, and each member sends and receives it times n - 1 times a
- * ratio drawn, deterministically by its rank and the event, among the ratios of the
- * recorded totals to their mean at the recording nearest P (the recorded spread, its
- * shape kept, as scale_vary.h draws computations); the largest total, fitted as for
- * any other event, would also move the mean, and its form over a few counts is no
- * trend.  Otherwise the largest size stands for every member (scale_numbers.c). */
+ * recording its sizes, the root's being the sum of the others'.  Sizes that differ
+ * between members of one class of position in a recording follow no place: the data
+ * decide them (the keys a sample sort sends to each bucket).  Their mean is fitted as a
+ * function of P (per pair of members in an Alltoallv, whose totals sent and received
+ * all processes conserve; what a member other than the root sends into it or gets out
+ * of it in a Gatherv or Scatterv), and each member moves it times a ratio drawn,
+ * deterministically by its rank and the event, among the ratios of the recorded sizes
+ * to their mean at the recording nearest P (the recorded spread, its shape kept, as
+ * scale_vary.h draws computations); the largest, fitted as for any other event, would
+ * also move the mean, and its form over a few counts is no trend.  Otherwise the largest
+ * size stands for every member (scale_numbers.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -417,6 +419,9 @@ static int classes_cover(const struct classes *c, int ndims)
     return 1;
 }
 
+/* 0 when one size per class of position gives the sizes; else 1 when two members of a
+ * class move different amounts in one recording (their place does not tell them), or
+ * -1. */
 static int fit_classes(const struct pz_scale_program *m, const struct sp_event *e,
                        struct sp_seen *const *seen, struct sp_vsizes *v)
 {
@@ -430,8 +435,9 @@ static int fit_classes(const struct pz_scale_program *m, const struct sp_event *
     memset(c->at_run, -1, sizeof(c->at_run));
     v->form = SP_V_CLASS;
     v->nkeys = 0;
-    if (each_member(m, e, seen, class_points, c) != 0)
+    if ((rc = each_member(m, e, seen, class_points, c)) != 0)
         goto out;
+    rc = -1;
     /* a class recorded at one count of several (a dimension of 1 process) tells no form:
        left out, its processes fall back on the largest size */
     for (int k = 0, nkeys = v->nkeys; k < nkeys; k++) {
@@ -450,15 +456,16 @@ out:
     return rc;
 }
 
-/* --- sizes the data decide: a mean per pair and the recorded spread around it */
+/* --- sizes the data decide: a mean and the recorded spread around it */
 
-/* Every member's sizes sent and received in each recording, as they come (the runs in
- * order, a run's processes by rank): counted first (ratio NULL), then kept. */
+/* The sizes each member other than the root moved in each recording, sent then
+ * received, a run's members by rank: counted first, then kept (struct sp_vsizes). */
 struct spread_gather {
+    const struct sp_event *e;
     struct sp_vsizes *v;
     int counting;
     uint32_t filled[64];
-    double sum[64];
+    double sum[64][2];
 };
 
 static int spread_member(const struct member *mb, size_t run, void *arg)
@@ -466,16 +473,18 @@ static int spread_member(const struct member *mb, size_t run, void *arg)
     struct spread_gather *g = arg;
     struct sp_vsizes *v = g->v;
 
-    if (run >= 64)
-        return -1;
+    if (run >= 64 || mb->rank == root_rank(g->e, mb->n))
+        return 0;
     if (g->counting) {
         v->members[run]++;
         return 0;
     }
-    v->ratio[v->at[run] + g->filled[run]] = (double)mb->size[0];
-    v->ratio[v->at[run] + v->members[run] + g->filled[run]] = (double)mb->size[1];
+    for (int w = 0; w < 2; w++) {
+        v->ratio[v->at[run] + (size_t)w * v->members[run] + g->filled[run]] =
+            (double)mb->size[w];
+        g->sum[run][w] += (double)mb->size[w];
+    }
     g->filled[run]++;
-    g->sum[run] += (double)mb->size[0] + (double)mb->size[1];
     return 0;
 }
 
@@ -490,21 +499,35 @@ static void to_ratios(double *v, uint32_t n)
         v[i] = sum > 0 ? v[i] * n / sum : 1;
 }
 
-/* The mean per pair of members over the recordings, fitted as a function of P (not
- * whole: a mean), and each recording's ratios, into *vp (grown to hold them). */
+/* The mean a member moves of its own in recording r of g: per other member, both ways,
+ * in an Alltoallv (what all send all receive); what it sends into the root or gets out
+ * of it in a rooted one; -1 when there is none. */
+static double spread_mean(const struct pz_scale_program *m, const struct spread_gather *g,
+                          size_t r)
+{
+    uint32_t n = g->v->members[r];
+    uint32_t members = sp_comm_members(&g->e->comm, &m->runs[r]->grid, m->runs[r]->nprocs);
+
+    if (!n || members < 2)
+        return -1;
+    if (way_of(g->e) == ALL_MEMBERS)
+        return (g->sum[r][0] + g->sum[r][1]) / (2.0 * n * (members - 1));
+    return g->sum[r][own_size(way_of(g->e))] / n;
+}
+
+/* The mean fitted as a function of P (a mean: not whole), and each recording's ratios,
+ * into *vp (grown to hold them); -2 when memory runs out. */
 static int fit_spread(const struct pz_scale_program *m, const struct sp_event *e,
                       struct sp_seen *const *seen, struct sp_vsizes **vp)
 {
-    struct spread_gather g = {.v = *vp};
+    struct spread_gather g = {.e = e, .v = *vp, .counting = 1};
     struct pz_scale_point p[64];
     struct sp_vsizes *v = *vp;
     size_t total = 0, np = 0;
-    enum pz_coll_op op;
 
-    if (pz_call_coll_op(e->coll_op, &op) != 0 || op != PZ_COLL_ALLTOALLV)
+    if (allgatherv(e))
         return -1;
     memset(v->members, 0, sizeof(v->members));
-    g.counting = 1;
     if (each_member(m, e, seen, spread_member, &g) != 0)
         return -1;
     for (size_t r = 0; r < m->nruns; r++) {
@@ -519,17 +542,15 @@ static int fit_spread(const struct pz_scale_program *m, const struct sp_event *e
         return -1;
     v->nruns = (uint32_t)m->nruns;
     for (size_t r = 0; r < m->nruns; r++) {
-        uint32_t n = v->members[r], members = sp_comm_members(&e->comm, &m->runs[r]->grid,
-                                                              m->runs[r]->nprocs);
+        double mean = spread_mean(m, &g, r);
 
         v->procs[r] = m->runs[r]->nprocs;
-        if (!n || members < 2)
+        if (mean < 0)
             continue;
-        p[np] = (struct pz_scale_point){.procs = m->runs[r]->nprocs,
-                                        .time = g.sum[r] / (2.0 * n * (members - 1))};
+        p[np] = (struct pz_scale_point){.procs = m->runs[r]->nprocs, .time = mean};
         memcpy(p[np++].dims, m->runs[r]->grid.dims, sizeof(p[0].dims));
-        to_ratios(v->ratio + v->at[r], n);
-        to_ratios(v->ratio + v->at[r] + n, n);
+        to_ratios(v->ratio + v->at[r], v->members[r]);
+        to_ratios(v->ratio + v->at[r] + v->members[r], v->members[r]);
     }
     v->form = SP_V_SPREAD;
     return np && sp_fit(p, np, 0, NULL, &v->items) >= 0 ? 0 : -1;
@@ -548,8 +569,8 @@ int sp_vsizes_fit(const struct pz_scale_program *m, const struct sp_event *e,
         return 0;
     if (!(v = calloc(1, sizeof(*v))))
         return -1;
-    if (fit_block(m, e, seen, v) == 0 || fit_classes(m, e, seen, v) == 0 ||
-        (rc = fit_spread(m, e, seen, &v)) == 0) {
+    if (fit_block(m, e, seen, v) == 0 || (rc = fit_classes(m, e, seen, v)) == 0 ||
+        (rc == 1 && (rc = fit_spread(m, e, seen, &v)) == 0)) {
         *out = v;
         return 0;
     }
@@ -617,25 +638,42 @@ static uint32_t nearest_run(const struct sp_vsizes *v, int nprocs)
     return at;
 }
 
-/* Member rank's sizes sent and received (out[0..1]) of n members at grid g: the mean per
- * pair at P times n - 1, times a ratio drawn for the rank and the event, each way. */
-static void spread_at(const struct sp_vsizes *v, const struct pz_scale_grid *g, uint32_t n,
-                      uint32_t rank, uint64_t *out)
+/* What member rank moves of its own at grid g, way w (0 sent, 1 received): the mean at P
+ * (times n - 1 in an Alltoallv) times a ratio drawn for the rank and the event among
+ * those of the recording nearest P. */
+static uint64_t spread_size(const struct sp_vsizes *v, const struct sp_event *e,
+                            const struct pz_scale_grid *g, uint32_t n, uint32_t rank, int w)
 {
     int nprocs = 1;
     uint32_t r;
-    double mean;
+    double x;
 
     for (int d = 0; d < g->ndims; d++)
         nprocs *= g->dims[d];
     r = nearest_run(v, nprocs);
-    mean = pz_scale_model_at(&v->items, nprocs) * (n - 1);
-    for (int w = 0; w < 2; w++) {
-        const double *ratios = v->ratio + v->at[r] + (size_t)w * v->members[r];
-        double x = mean * pz_scale_draw(ratios, v->members[r], rank,
-                                        (uint64_t)v->seed << 1 | (uint64_t)w);
+    x = pz_scale_model_at(&v->items, nprocs) * (way_of(e) == ALL_MEMBERS ? n - 1 : 1) *
+        pz_scale_draw(v->ratio + v->at[r] + (size_t)w * v->members[r], v->members[r], rank,
+                      (uint64_t)v->seed << 1 | (uint64_t)w);
+    return x > 0 ? (uint64_t)llround(x) : 0;
+}
 
-        out[w] = x > 0 ? (uint64_t)llround(x) : 0;
+/* Member rank's sizes (out[0..1], kept where they say nothing): both drawn in an
+ * Alltoallv; a member's own of a rooted one, the root's the sum of the others'. */
+static void spread_at(const struct sp_vsizes *v, const struct sp_event *e,
+                      const struct pz_scale_grid *g, uint32_t n, uint32_t rank, uint64_t *out)
+{
+    uint32_t root = root_rank(e, n);
+    int w = own_size(way_of(e));
+
+    if (way_of(e) == ALL_MEMBERS) {
+        out[0] = spread_size(v, e, g, n, rank, 0);
+        out[1] = spread_size(v, e, g, n, rank, 1);
+    } else if (rank != root) {
+        out[w] = spread_size(v, e, g, n, rank, w);
+    } else {
+        out[1 - w] = 0;
+        for (uint32_t j = 0; j < n; j++)
+            out[1 - w] += j == root ? 0 : spread_size(v, e, g, n, j, w);
     }
 }
 
@@ -650,7 +688,7 @@ void sp_vsizes_at(const struct sp_vsizes *v, const struct sp_event *e,
 
     memcpy(out, sizes + (rank == root ? SP_ROOT_SENT : SP_SENT), 2 * sizeof(*out));
     if (v->form == SP_V_SPREAD) {
-        spread_at(v, g, n, rank, out);
+        spread_at(v, e, g, n, rank, out);
         return;
     }
     if (v->form == SP_V_BLOCK) {
