@@ -330,22 +330,20 @@ static int note_spread(struct pz_scale_program *m, const char *where,
 
     pz_scale_model_format(&v->items, mean, sizeof(mean));
     if (root_sends >= 0)
-        return sp_note(m, "%s: the sizes differ between processes as the data decide, by "
-                       "no form of their place: the mean of what the members other than "
-                       "the root %s, %s bytes (largest error %.3g%%), times a ratio drawn for "
-                       "each among those of the recorded sizes to their mean at the "
-                       "recording nearest P (at %d processes the largest is %.3g times the "
-                       "smallest), and the root moves the sum of the others'", where,
-                       root_sends ? "receive" : "send", mean, v->items.max_error,
+        return sp_note(m, "%s: the sizes differ between processes as the data decide: each "
+                       "member other than the root %s the mean, %s bytes (largest error "
+                       "%.3g%%), times a ratio drawn among the recorded sizes' ratios to "
+                       "their mean at the count nearest P (at %d processes the largest is "
+                       "%.3g times the smallest), the root the sum of the others'", where,
+                       root_sends ? "receives" : "sends", mean, v->items.max_error,
                        largest->nprocs, range_of(ratio + (size_t)root_sends * n, n));
-    return sp_note(m, "%s: the sizes differ between processes as the data decide, by no "
-                   "form of their place: the mean per pair of members, %s bytes (largest "
-                   "error %.3g%%), stands for the pairs, and each process's totals sent and "
-                   "received are that mean times the other members times a ratio drawn for "
-                   "it among those of the recorded totals to their mean at the recording "
-                   "nearest P (at %d processes the largest total is %.3g times the "
-                   "smallest sent, %.3g times received)", where, mean, v->items.max_error,
-                   largest->nprocs, range_of(ratio, n), range_of(ratio + n, n));
+    return sp_note(m, "%s: the sizes differ between processes as the data decide: each "
+                   "process sends and receives the mean per pair, %s bytes (largest error "
+                   "%.3g%%), times the other members, times a ratio drawn among the recorded "
+                   "totals' ratios to their mean at the count nearest P (at %d processes the "
+                   "largest total is %.3g times the smallest sent, %.3g received)", where,
+                   mean, v->items.max_error, largest->nprocs, range_of(ratio, n),
+                   range_of(ratio + n, n));
 }
 
 /* The note of v collective e whose members' sizes its struct sp_vsizes gives. */
