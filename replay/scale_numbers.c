@@ -305,6 +305,47 @@ static int fit_sizes(struct pz_scale_program *m, uint32_t k, const struct sp_eve
                ? -1 : 0;
 }
 
+/* The largest of n ratios over the smallest, 1 when none is above 0. */
+static double range_of(const double *ratio, uint32_t n)
+{
+    double lo = HUGE_VAL, hi = 0;
+
+    for (uint32_t i = 0; i < n; i++) {
+        lo = ratio[i] < lo ? ratio[i] : lo;
+        hi = ratio[i] > hi ? ratio[i] : hi;
+    }
+    return lo > 0 && hi > 0 ? hi / lo : 1;
+}
+
+/* The note of a v collective whose sizes the data decide (SP_V_SPREAD), with the spread
+ * of the largest recording: both ways in an Alltoallv, else the others' own (root_sends:
+ * the way out of the root, 1, or into it, 0). */
+static int note_spread(struct pz_scale_program *m, const char *where,
+                       const struct sp_vsizes *v, int root_sends)
+{
+    const struct pz_scale_run *largest = m->runs[m->largest];
+    const double *ratio = v->ratio + v->at[m->largest];
+    uint32_t n = v->members[m->largest];
+    char mean[96];
+
+    pz_scale_model_format(&v->items, mean, sizeof(mean));
+    if (root_sends >= 0)
+        return sp_note(m, "%s: the sizes differ between processes as the data decide: each "
+                       "member other than the root %s the mean, %s bytes (largest error "
+                       "%.3g%%), times a ratio drawn among the recorded sizes' ratios to "
+                       "their mean at the count nearest P (at %d processes the largest is "
+                       "%.3g times the smallest), the root the sum of the others'", where,
+                       root_sends ? "receives" : "sends", mean, v->items.max_error,
+                       largest->nprocs, range_of(ratio + (size_t)root_sends * n, n));
+    return sp_note(m, "%s: the sizes differ between processes as the data decide: each "
+                   "process sends and receives the mean per pair, %s bytes (largest error "
+                   "%.3g%%), times the other members, times a ratio drawn among the recorded "
+                   "totals' ratios to their mean at the count nearest P (at %d processes the "
+                   "largest total is %.3g times the smallest sent, %.3g received)", where,
+                   mean, v->items.max_error, largest->nprocs, range_of(ratio, n),
+                   range_of(ratio + n, n));
+}
+
 /* The note of v collective e whose members' sizes its struct sp_vsizes gives. */
 static int note_v(struct pz_scale_program *m, uint32_t k, const struct sp_tevent *e)
 {
@@ -314,6 +355,8 @@ static int note_v(struct pz_scale_program *m, uint32_t k, const struct sp_tevent
     char where[256], items[96];
 
     node_where(m, k, where, sizeof(where));
+    if (v->form == SP_V_SPREAD)
+        return note_spread(m, where, v, root_sends(e->sig));
     if (v->form == SP_V_CLASS)
         return sp_note(m, "%s: the sizes differ between processes by their position in the "
                        "grid: each of %u classes (first, middle or last in each dimension) "
@@ -351,6 +394,8 @@ static int fit_event_sizes(struct pz_scale_program *m, uint32_t k, uint32_t i,
 
     if (st->seen && (unexplained = sp_vsizes_fit(m, e->sig, st->seen + at, &e->v)) < 0)
         return -1;
+    if (e->v)
+        e->v->seed = i;
     if (fit_sizes(m, k, e->sig, st, at, of_event, 0, e->v != NULL, &e->sizes) != 0)
         return -1;
     if (e->v)

@@ -220,8 +220,11 @@ void sp_sizes_at(const struct sp_sizes *z, int nprocs, uint32_t members, uint64_
  * (scale_vsizes.c): by the class of its position in the grid (first, middle or last in
  * each dimension), or as a block distribution of N(P) items of `unit` bytes over the n
  * members, rank i holding N / n items, one more when i < N mod n.  The root of a rooted
- * one moves the sum of what the others move. */
-enum sp_vform { SP_V_CLASS = 1, SP_V_BLOCK };
+ * one moves the sum of what the others move.  Sizes that differ within a class (the
+ * data decide them) are SPREAD: mean(P) (per other member in an Alltoallv) times a
+ * ratio drawn for the member among those the members of a recording show to their mean
+ * (scale_vsizes.c), each way. */
+enum sp_vform { SP_V_CLASS = 1, SP_V_BLOCK, SP_V_SPREAD };
 #define SP_V_KEYS 64           /* first, middle, last or alone in each of 3 dimensions */
 struct sp_vsizes {
     uint8_t form;              /* enum sp_vform */
@@ -230,7 +233,12 @@ struct sp_vsizes {
     struct pz_scale_model of[SP_V_KEYS][2];   /* CLASS: the sizes sent and received by a
                                                  member of that class, not the root */
     uint64_t unit;             /* BLOCK */
-    struct pz_scale_model items;                /* BLOCK: N */
+    struct pz_scale_model items;                /* BLOCK: N; SPREAD: the mean */
+    uint32_t seed;             /* SPREAD: tells this event's draws from another's */
+    uint32_t nruns;            /* SPREAD: the recordings, and each one's processes, */
+    int procs[64];             /* their members other than a root, and where their */
+    uint32_t members[64], at[64];   /* ratios begin in ratio: sent, then received */
+    double ratio[];            /* SPREAD (allocated with the struct) */
 };
 
 /* The trip counts of a loop that each class of position (first, middle or last in each

@@ -3,13 +3,23 @@
  * items by communicator rank (ceil(N / n) for the first N mod n ranks, floor(N / n) for
  * the others), N an exact form of P, or else one size per class of position in the
  * grid, each an exact form.  A form is taken only when it gives every process of every
- * recording its sizes, the root's being the sum of the others'; otherwise the largest
- * size stands for every member, as for any other event (scale_numbers.c). */
+ * recording its sizes, the root's being the sum of the others'.  Sizes that differ
+ * between members of one class of position in a recording follow no place: the data
+ * decide them (the keys a sample sort sends to each bucket).  Their mean is fitted as a
+ * function of P (per pair of members in an Alltoallv, whose totals sent and received
+ * all processes conserve; what a member other than the root sends into it or gets out
+ * of it in a Gatherv or Scatterv), and each member moves it times a ratio drawn,
+ * deterministically by its rank and the event, among the ratios of the recorded sizes
+ * to their mean at the recording nearest P (the recorded spread, its shape kept, as
+ * scale_vary.h draws computations); the largest, fitted as for any other event, would
+ * also move the mean, and its form over a few counts is no trend.  Otherwise the largest
+ * size stands for every member (scale_numbers.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "scale_program_int.h"
+#include "scale_vary.h"
 #include "trace_calls.h"
 
 /* Which way the data of a v collective goes: into the root (Gatherv), out of it
@@ -409,6 +419,9 @@ static int classes_cover(const struct classes *c, int ndims)
     return 1;
 }
 
+/* 0 when one size per class of position gives the sizes; else 1 when two members of a
+ * class move different amounts in one recording (their place does not tell them), or
+ * -1. */
 static int fit_classes(const struct pz_scale_program *m, const struct sp_event *e,
                        struct sp_seen *const *seen, struct sp_vsizes *v)
 {
@@ -422,8 +435,9 @@ static int fit_classes(const struct pz_scale_program *m, const struct sp_event *
     memset(c->at_run, -1, sizeof(c->at_run));
     v->form = SP_V_CLASS;
     v->nkeys = 0;
-    if (each_member(m, e, seen, class_points, c) != 0)
+    if ((rc = each_member(m, e, seen, class_points, c)) != 0)
         goto out;
+    rc = -1;
     /* a class recorded at one count of several (a dimension of 1 process) tells no form:
        left out, its processes fall back on the largest size */
     for (int k = 0, nkeys = v->nkeys; k < nkeys; k++) {
@@ -442,11 +456,112 @@ out:
     return rc;
 }
 
+/* --- sizes the data decide: a mean and the recorded spread around it */
+
+/* The sizes each member other than the root moved in each recording, sent then
+ * received, a run's members by rank: counted first, then kept (struct sp_vsizes). */
+struct spread_gather {
+    const struct sp_event *e;
+    struct sp_vsizes *v;
+    int counting;
+    uint32_t filled[64];
+    double sum[64][2];
+};
+
+static int spread_member(const struct member *mb, size_t run, void *arg)
+{
+    struct spread_gather *g = arg;
+    struct sp_vsizes *v = g->v;
+
+    if (run >= 64 || mb->rank == root_rank(g->e, mb->n))
+        return 0;
+    if (g->counting) {
+        v->members[run]++;
+        return 0;
+    }
+    for (int w = 0; w < 2; w++) {
+        v->ratio[v->at[run] + (size_t)w * v->members[run] + g->filled[run]] =
+            (double)mb->size[w];
+        g->sum[run][w] += (double)mb->size[w];
+    }
+    g->filled[run]++;
+    return 0;
+}
+
+/* The n values from v to their ratios to their mean (1 where the mean is 0). */
+static void to_ratios(double *v, uint32_t n)
+{
+    double sum = 0;
+
+    for (uint32_t i = 0; i < n; i++)
+        sum += v[i];
+    for (uint32_t i = 0; i < n; i++)
+        v[i] = sum > 0 ? v[i] * n / sum : 1;
+}
+
+/* The mean a member moves of its own in recording r of g: per other member, both ways,
+ * in an Alltoallv (what all send all receive); what it sends into the root or gets out
+ * of it in a rooted one; -1 when there is none. */
+static double spread_mean(const struct pz_scale_program *m, const struct spread_gather *g,
+                          size_t r)
+{
+    uint32_t n = g->v->members[r];
+    uint32_t members = sp_comm_members(&g->e->comm, &m->runs[r]->grid, m->runs[r]->nprocs);
+
+    if (!n || members < 2)
+        return -1;
+    if (way_of(g->e) == ALL_MEMBERS)
+        return (g->sum[r][0] + g->sum[r][1]) / (2.0 * n * (members - 1));
+    return g->sum[r][own_size(way_of(g->e))] / n;
+}
+
+/* The mean fitted as a function of P (a mean: not whole), and each recording's ratios,
+ * into *vp (grown to hold them); -2 when memory runs out. */
+static int fit_spread(const struct pz_scale_program *m, const struct sp_event *e,
+                      struct sp_seen *const *seen, struct sp_vsizes **vp)
+{
+    struct spread_gather g = {.e = e, .v = *vp, .counting = 1};
+    struct pz_scale_point p[64];
+    struct sp_vsizes *v = *vp;
+    size_t total = 0, np = 0;
+
+    if (allgatherv(e))
+        return -1;
+    memset(v->members, 0, sizeof(v->members));
+    if (each_member(m, e, seen, spread_member, &g) != 0)
+        return -1;
+    for (size_t r = 0; r < m->nruns; r++) {
+        v->at[r] = (uint32_t)total;
+        total += 2 * (size_t)v->members[r];
+    }
+    if (total > UINT32_MAX || !(v = realloc(v, sizeof(*v) + (total ? total : 1) * sizeof(double))))
+        return -2;
+    *vp = g.v = v;
+    g.counting = 0;
+    if (each_member(m, e, seen, spread_member, &g) != 0)
+        return -1;
+    v->nruns = (uint32_t)m->nruns;
+    for (size_t r = 0; r < m->nruns; r++) {
+        double mean = spread_mean(m, &g, r);
+
+        v->procs[r] = m->runs[r]->nprocs;
+        if (mean < 0)
+            continue;
+        p[np] = (struct pz_scale_point){.procs = m->runs[r]->nprocs, .time = mean};
+        memcpy(p[np++].dims, m->runs[r]->grid.dims, sizeof(p[0].dims));
+        to_ratios(v->ratio + v->at[r], v->members[r]);
+        to_ratios(v->ratio + v->at[r] + v->members[r], v->members[r]);
+    }
+    v->form = SP_V_SPREAD;
+    return np && sp_fit(p, np, 0, NULL, &v->items) >= 0 ? 0 : -1;
+}
+
 int sp_vsizes_fit(const struct pz_scale_program *m, const struct sp_event *e,
                   struct sp_seen *const *seen, struct sp_vsizes **out)
 {
     struct spread s0 = {.e = e, .w = 0}, s1 = {.e = e, .w = 1};
     struct sp_vsizes *v;
+    int rc;
 
     *out = NULL;
     if (!sp_v_collective(e) || m->nruns > 64 || !roots_hold(m, e, seen) ||
@@ -454,12 +569,13 @@ int sp_vsizes_fit(const struct pz_scale_program *m, const struct sp_event *e,
         return 0;
     if (!(v = calloc(1, sizeof(*v))))
         return -1;
-    if (fit_block(m, e, seen, v) == 0 || fit_classes(m, e, seen, v) == 0) {
+    if (fit_block(m, e, seen, v) == 0 || (rc = fit_classes(m, e, seen, v)) == 0 ||
+        (rc == 1 && (rc = fit_spread(m, e, seen, &v)) == 0)) {
         *out = v;
         return 0;
     }
     free(v);
-    return 1;
+    return rc == -2 ? -1 : 1;
 }
 
 /* --- at P */
@@ -503,6 +619,64 @@ static void class_sizes(const struct sp_vsizes *v, const struct pz_scale_grid *g
         }
 }
 
+/* The recording whose ratios stand for nprocs processes: the nearest by the ratio of the
+ * counts, the larger of two as near. */
+static uint32_t nearest_run(const struct sp_vsizes *v, int nprocs)
+{
+    double best = HUGE_VAL;
+    uint32_t at = 0;
+
+    for (uint32_t r = 0; r < v->nruns; r++) {
+        double distance = fabs(log((double)v->procs[r] / nprocs));
+
+        if (v->members[r] && (distance < best - 1e-12 ||
+                              (distance < best + 1e-12 && v->procs[r] > v->procs[at]))) {
+            best = distance;
+            at = r;
+        }
+    }
+    return at;
+}
+
+/* What member rank moves of its own at grid g, way w (0 sent, 1 received): the mean at P
+ * (times n - 1 in an Alltoallv) times a ratio drawn for the rank and the event among
+ * those of the recording nearest P. */
+static uint64_t spread_size(const struct sp_vsizes *v, const struct sp_event *e,
+                            const struct pz_scale_grid *g, uint32_t n, uint32_t rank, int w)
+{
+    int nprocs = 1;
+    uint32_t r;
+    double x;
+
+    for (int d = 0; d < g->ndims; d++)
+        nprocs *= g->dims[d];
+    r = nearest_run(v, nprocs);
+    x = pz_scale_model_at(&v->items, nprocs) * (way_of(e) == ALL_MEMBERS ? n - 1 : 1) *
+        pz_scale_draw(v->ratio + v->at[r] + (size_t)w * v->members[r], v->members[r], rank,
+                      (uint64_t)v->seed << 1 | (uint64_t)w);
+    return x > 0 ? (uint64_t)llround(x) : 0;
+}
+
+/* Member rank's sizes (out[0..1], kept where they say nothing): both drawn in an
+ * Alltoallv; a member's own of a rooted one, the root's the sum of the others'. */
+static void spread_at(const struct sp_vsizes *v, const struct sp_event *e,
+                      const struct pz_scale_grid *g, uint32_t n, uint32_t rank, uint64_t *out)
+{
+    uint32_t root = root_rank(e, n);
+    int w = own_size(way_of(e));
+
+    if (way_of(e) == ALL_MEMBERS) {
+        out[0] = spread_size(v, e, g, n, rank, 0);
+        out[1] = spread_size(v, e, g, n, rank, 1);
+    } else if (rank != root) {
+        out[w] = spread_size(v, e, g, n, rank, w);
+    } else {
+        out[1 - w] = 0;
+        for (uint32_t j = 0; j < n; j++)
+            out[1 - w] += j == root ? 0 : spread_size(v, e, g, n, j, w);
+    }
+}
+
 void sp_vsizes_at(const struct sp_vsizes *v, const struct sp_event *e,
                   const struct pz_scale_grid *g, const int *members, uint32_t n,
                   uint32_t rank, const uint64_t *sizes, uint64_t *out)
@@ -513,6 +687,10 @@ void sp_vsizes_at(const struct sp_vsizes *v, const struct sp_event *e,
     uint64_t items = v->form == SP_V_BLOCK ? whole_at(&v->items, g) : 0, at[SP_V_KEYS][2];
 
     memcpy(out, sizes + (rank == root ? SP_ROOT_SENT : SP_SENT), 2 * sizeof(*out));
+    if (v->form == SP_V_SPREAD) {
+        spread_at(v, e, g, n, rank, out);
+        return;
+    }
     if (v->form == SP_V_BLOCK) {
         uint64_t own = block_items(v, n, rank, items), all = v->unit * items;
 

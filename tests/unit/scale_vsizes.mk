@@ -1,6 +1,7 @@
 # The v collectives of the scaling whose members move different amounts: a Gatherv of a
-# block distribution and a Scatterv of edge and interior blocks recorded by hand at 2, 4
-# and 8 processes, synthesized at 16 and 64 and checked process by process.
+# block distribution, a Scatterv of edge and interior blocks and an Alltoallv of skewed
+# sizes recorded by hand at 2, 4 and 8 processes, synthesized at 16 and 64 and checked
+# process by process.
 if HAVE_CRITERION
 check_PROGRAMS += unit/test_scale_vsizes
 TESTS += unit/test_scale_vsizes

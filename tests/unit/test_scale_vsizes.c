@@ -3,7 +3,9 @@
  * of a Gatherv or a Scatterv rooted at rank 0, synthesized at larger counts and checked
  * process by process against what the program does there, the root's total against
  * the sum of what the others move, and a few sizes worked out by hand below.  Sizes
- * that follow no form keep the largest, with a note. */
+ * that differ within a class of position follow the data: their mean is fitted and the
+ * recorded spread drawn around it, with a note; sizes that follow the classes where
+ * some class was never recorded keep the largest. */
 #include <criterion/criterion.h>
 #include <otf2/OTF2_Events.h>
 #include <stdio.h>
@@ -395,12 +397,21 @@ Test(scale_vsizes, a_2d_grid_recorded_without_a_middle_keeps_the_largest)
     sr_record_at(&r, counts_2_4_8, 2, NULL, prog_gather_cells, NULL);
     cr_expect(noted(r.m, "differs between processes of a recording: the largest is used"));
     cr_expect(!noted(r.m, "by their position in the grid"));
+    /* the processes of a class move one amount in each recording: their place, not the
+       data, decides it */
+    cr_expect(!noted(r.m, "as the data decide"));
     sr_recorded_free(&r);
 }
 
-/* --- sizes of no pattern: 16 bytes from every rank p with p mod 3 = 1, 8 from the
- * others: neither a distribution (ranks 1 and 4 move more, 2 and 3 less) nor one size
- * per class (ranks 1 and 2 are both interior) */
+/* --- sizes of no pattern: the last rank gathers 12 bytes to the root, the other odd
+ * ranks 8 and the even ones 16, 12 on the mean at every count (at 4: 8, 16, 12; at 8:
+ * 8, 16, 8, 16, 8, 16, 12): neither a distribution (three amounts) nor one size per
+ * class (the interior ranks 1 and 2 move 8 and 16) */
+
+static uint64_t odd_size(int p, int nprocs)
+{
+    return p == nprocs - 1 ? 12 : p % 2 ? 8 : 16;
+}
 
 static void gather_odd(struct sr_run *b, int p, const int *c)
 {
@@ -408,8 +419,8 @@ static void gather_odd(struct sr_run *b, int p, const int *c)
 
     (void)c;
     for (int q = 1; q < b->run.nprocs; q++)
-        others += q % 3 == 1 ? 16 : 8;
-    rooted(b, p, SR_REDUCE, OTF2_COLLECTIVE_OP_GATHERV, p ? (p % 3 == 1 ? 16 : 8) : 0,
+        others += odd_size(q, b->run.nprocs);
+    rooted(b, p, SR_REDUCE, OTF2_COLLECTIVE_OP_GATHERV, p ? odd_size(p, b->run.nprocs) : 0,
            p ? 0 : others);
 }
 
@@ -419,20 +430,100 @@ static void prog_gather_odd(struct sr_run *b, int p, const int *c, void *arg)
     iterations(b, p, c, gather_odd);
 }
 
-Test(scale_vsizes, sizes_of_no_pattern_keep_the_largest_with_a_note)
+Test(scale_vsizes, sizes_of_no_pattern_draw_the_recorded_spread_around_their_mean)
 {
     struct sr_recorded r;
     struct collected *c;
+    int seen[17] = {0};
 
     sr_record_at(&r, counts_2_4_8, 1, NULL, prog_gather_odd, NULL);
-    cr_expect(noted(r.m, "differs between processes of a recording: the largest is used"));
+    cr_expect(noted(r.m, "as the data decide"));
+    cr_expect(noted(r.m, "other than the root sends the mean, 12 bytes"),
+              "the mean is 12 at 2, 4, 8");
+    cr_expect(noted(r.m, "at 8 processes the largest is 2 times the smallest"));
+    cr_expect(!noted(r.m, "the largest is used"));
     cr_expect(!noted(r.m, "block distribution"));
     cr_expect(!noted(r.m, "by their position in the grid"));
-    /* the largest, 16, at every rank but the root */
+    /* at 16: 12 times a ratio of the recording at 8, 2/3, 4/3 or 1: 8, 16 or 12 bytes
+       from each rank but the root, which receives their sum */
     c = synthesize(r.m, 16);
-    for (int p = 1; p < 16; p++)
-        cr_expect_eq(c->ends[p][0].bytes, 16, "process %d: %llu", p,
-                     (unsigned long long)c->ends[p][0].bytes);
+    for (int p = 1; p < 16; p++) {
+        uint64_t sent = c->ends[p][0].bytes;
+
+        cr_expect(sent == 8 || sent == 12 || sent == 16, "process %d: %llu", p,
+                  (unsigned long long)sent);
+        seen[sent < 17 ? sent : 0] = 1;
+    }
+    cr_expect(seen[8] && seen[16], "both the smaller and the larger are drawn");
+    check_root_total(c, 0);
     collected_free(c);
+    sr_recorded_free(&r);
+}
+
+/* --- an Alltoallv whose sizes the data decide: K / P bytes per pair on the mean, the
+ * even ranks sending half that to each other member and receiving one and a half
+ * times it, the odd ones the other way round (K = 65536: whole at 2, 4 and 8) */
+
+#define K 65536
+
+static void exchange_skewed(struct sr_run *b, int p, const int *c)
+{
+    struct pz_scale_event e = {.kind = PZ_REC_COLL_BEGIN, .comm = SR_WORLD, .posted_by = -1};
+    int P = b->run.nprocs;
+    struct sr_truth t = {-1, 0, P, 1, -1};
+    uint64_t pairs = (uint64_t)(P - 1) * (K / P);
+
+    (void)c;
+    sr_step(b, p, PZ_SCALE_CALL, SR_ALLTOALL, C / P);
+    sr_event(b, p, &e, &t);
+    e.kind = PZ_REC_COLL_END;
+    e.coll_op = OTF2_COLLECTIVE_OP_ALLTOALLV;
+    e.bytes = p % 2 ? pairs * 3 / 2 : pairs / 2;
+    e.bytes2 = p % 2 ? pairs / 2 : pairs * 3 / 2;
+    sr_event(b, p, &e, &t);
+}
+
+static void prog_exchange_skewed(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, exchange_skewed);
+}
+
+Test(scale_vsizes, an_alltoallv_of_data_dependent_sizes_draws_the_recorded_spread_around_the_mean)
+{
+    struct sr_recorded r;
+    struct collected *c, *again;
+    int low_sent = 0, high_sent = 0, low_received = 0, high_received = 0;
+
+    sr_record_at(&r, counts_2_4_8, 1, NULL, prog_exchange_skewed, NULL);
+    cr_expect(noted(r.m, "as the data decide"));
+    cr_expect(noted(r.m, "6.55e4 / P bytes"), "the mean per pair is K / P");
+    cr_expect(noted(r.m, "at 8 processes the largest total is 3 times the smallest sent, 3 "
+                         "received"));
+    cr_expect(!noted(r.m, "the largest is used"));
+    /* at 64: K / 64 = 1024 bytes per pair, 63 other members, ratios 0.5 or 1.5 (those
+       of the recording at 8): 32256 or 96768 bytes each way */
+    c = synthesize(r.m, 64);
+    again = synthesize(r.m, 64);
+    for (int p = 0; p < 64; p++) {
+        uint64_t sent = c->ends[p][0].bytes, received = c->ends[p][0].bytes2;
+
+        cr_expect(sent == 32256 || sent == 96768, "process %d sends %llu", p,
+                  (unsigned long long)sent);
+        cr_expect(received == 32256 || received == 96768, "process %d receives %llu", p,
+                  (unsigned long long)received);
+        low_sent += sent == 32256;
+        high_sent += sent == 96768;
+        low_received += received == 32256;
+        high_received += received == 96768;
+        cr_expect_eq(c->ends[p][0].bytes, again->ends[p][0].bytes, "process %d", p);
+        cr_expect_eq(c->ends[p][0].bytes2, again->ends[p][0].bytes2, "process %d", p);
+        /* the same sizes in every iteration of the loop */
+        cr_expect_eq(c->ends[p][ITERS - 1].bytes, sent, "process %d", p);
+    }
+    /* both ratios drawn, each way (a uniform draw of 64 misses one with odds 2^-63) */
+    cr_expect(low_sent && high_sent && low_received && high_received);
+    collected_free(c);
+    collected_free(again);
     sr_recorded_free(&r);
 }
