@@ -171,36 +171,56 @@ static double cross_validate(const struct pz_scale_model *m, const struct pz_sca
     return sum / n;
 }
 
-/* The error of the candidate m (its form) fitted to the n >= 3 points but the largest
- * count's, predicting that count (the fold of cross_validate going forwards). */
-static double forward_error(const struct pz_scale_model *m, const struct pz_scale_point *p,
-                            size_t n)
+/* The index of the largest count among the n points. */
+static size_t largest_count(const struct pz_scale_point *p, size_t n)
 {
-    struct pz_scale_model fold = *m;
     size_t top = 0;
 
     for (size_t i = 1; i < n; i++)
         if (p[i].procs > p[top].procs)
             top = i;
+    return top;
+}
+
+/* The candidate m (its form) fitted to the n >= 3 points but the largest count's (the
+ * fold of cross_validate going forwards): into *error its error predicting that count,
+ * into *change how much it changes between the smallest and the largest of the other
+ * counts (SMAPE of the two values, %). */
+static void forward_fold(const struct pz_scale_model *m, const struct pz_scale_point *p,
+                         size_t n, double *error, double *change)
+{
+    struct pz_scale_model fold = *m;
+    size_t top = largest_count(p, n), low = top, high = top;
+
+    for (size_t i = 0; i < n; i++)
+        if (i != top) {
+            if (low == top || p[i].procs < p[low].procs)
+                low = i;
+            if (high == top || p[i].procs > p[high].procs)
+                high = i;
+        }
     fit_line(&fold, p, n, top);
-    return smape(pz_scale_model_at(&fold, p[top].procs), p[top].time);
+    *error = smape(pz_scale_model_at(&fold, p[top].procs), p[top].time);
+    *change = smape(pz_scale_model_at(&fold, p[high].procs),
+                    pz_scale_model_at(&fold, p[low].procs));
 }
 
 /* Whether the growth of the growing candidate shows below the largest count
- * (scale_fit.h): fitted without it, the form predicts it with at most
- * PZ_SCALE_FIT_FORWARD of the constant's error.  A time that has ended (0 at the
- * largest count) is exempt, as from the rule of signs. */
+ * (scale_fit.h): fitted without it, the form changes by more than
+ * PZ_SCALE_FIT_TOLERANCE percent over the other counts, and predicts the largest with
+ * at most PZ_SCALE_FIT_FORWARD of the constant's error.  A time that has ended (0 at
+ * the largest count) is exempt, as from the rule of signs. */
 static int growth_shows_below_the_largest(const struct pz_scale_model *growing,
                                           const struct pz_scale_point *p, size_t n)
 {
     struct pz_scale_model constant = {.a_den = 1};
-    size_t top = 0;
+    double error, change, constant_error, none;
 
-    for (size_t i = 1; i < n; i++)
-        if (p[i].procs > p[top].procs)
-            top = i;
-    return p[top].time == 0 ||
-           forward_error(growing, p, n) <= PZ_SCALE_FIT_FORWARD * forward_error(&constant, p, n);
+    if (p[largest_count(p, n)].time == 0)
+        return 1;
+    forward_fold(growing, p, n, &error, &change);
+    forward_fold(&constant, p, n, &constant_error, &none);
+    return change > PZ_SCALE_FIT_TOLERANCE && error <= PZ_SCALE_FIT_FORWARD * constant_error;
 }
 
 /* The fit's relative errors on the recordings (scale_fit.h: max_error, mean_error). */

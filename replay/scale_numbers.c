@@ -707,8 +707,33 @@ static double fit_group(const struct pz_scale_program *m, const struct sp_group 
     return enough(m, n, sp_fit(p, n, 0, NULL, out)) ? spread : HUGE_VAL;
 }
 
+/* The model m times the mean ratio of the computations g recorded to what m gives at
+ * their counts: a model of other computations at the level of these.  m as it is when g
+ * has no recording, 0 where they computed nothing. */
+static struct pz_scale_model at_level_of(const struct pz_scale_program *m,
+                                         const struct sp_group *g, struct pz_scale_model f)
+{
+    double sum = 0;
+    size_t n = 0;
+
+    for (size_t r = 0; r < m->nruns; r++) {
+        double model = pz_scale_model_at(&f, m->runs[r]->nprocs);
+
+        if (g[r].n && model > 0) {
+            sum += g[r].sum / g[r].n / model;
+            n++;
+        }
+    }
+    if (n) {
+        f.c0 *= sum / n;
+        f.c1 *= sum / n;
+    }
+    return f;
+}
+
 /* Each pair's computation: the grouping by the pair, by the step before, or by the step
- * after, whichever spreads least (scale_program_int.h). */
+ * after, whichever spreads least (scale_program_int.h); a pair in too few recordings
+ * for a model of its own takes another grouping's at its own level. */
 static int fit_preds(struct pz_scale_program *m, const struct sp_stats *st)
 {
     uint32_t cols = m->nclasses + 1;
@@ -725,7 +750,7 @@ static int fit_preds(struct pz_scale_program *m, const struct sp_stats *st)
     for (uint32_t i = 0; i < m->npreds; i++) {
         struct sp_pred *pr = &m->preds[i];
         uint32_t after = pr->prev == SP_NONE ? 0 : pr->prev + 1;
-        double spread = fit_group(m, st->pred + (size_t)i * m->nruns, &pr->gap);
+        double own = fit_group(m, st->pred + (size_t)i * m->nruns, &pr->gap), spread = own;
 
         if (m->after_spread[after] < spread) {
             spread = m->after_spread[after];
@@ -736,6 +761,8 @@ static int fit_preds(struct pz_scale_program *m, const struct sp_stats *st)
             pr->gap = m->gap[(size_t)pr->node * cols + m->nclasses];
             pr->by_prev = 0;
         }
+        if (own == HUGE_VAL)
+            pr->gap = at_level_of(m, st->pred + (size_t)i * m->nruns, pr->gap);
     }
     return 0;
 }

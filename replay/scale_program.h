@@ -47,7 +47,8 @@
  * a note.  The computation before each step is fitted per class of processes, the same
  * way (an exact form first, then scale_fit.h's); a class found in too few recordings (3,
  * or 2 that an exact form joins) falls back on the processes with the same steps around
- * the computation, a note saying so.  That fit is the class's mean: each computation of
+ * the computation, a note saying so (at the level of its pair of steps' recordings
+ * where the pair is in too few of them).  That fit is the class's mean: each computation of
  * the synthesized run is the mean times a ratio to it drawn among those recorded before
  * the same step (scale_vary.h), so that the processes do not all compute alike.  What
  * cannot be extrapolated (a receive from

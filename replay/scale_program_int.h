@@ -292,7 +292,12 @@ struct sp_done {
  * a step is missing (at an edge) the computation before it lands on the next step, so
  * the processes are grouped by the pair of steps around the computation, or by the step
  * before it alone, or by the step after it alone: of these groupings, the one found in
- * enough recordings whose processes' computations differ least (spread) is chosen. */
+ * enough recordings whose processes' computations differ least (spread) is chosen.  A
+ * pair in too few recordings takes the grouping by a single step at the pair's level:
+ * that model times the mean ratio of the pair's recorded computations to it (a
+ * wavefront's processes with a west neighbour, recorded at 4 and 8 only, compute
+ * under a microsecond between their receives from the north and the west, not the
+ * relaxation most computations after a receive from the north are). */
 struct sp_pred {
     uint32_t node, prev, next;   /* next: the next of node's list, SP_NONE */
     struct pz_scale_model gap;

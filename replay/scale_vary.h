@@ -21,9 +21,10 @@
  * after the step before, which are mostly before other steps (in a wavefront recorded
  * at 2 x 1, 2 x 2 and 4 x 2, the processes with a west and an east neighbour at 8 x 4
  * take, before their receive from the west, that of all computations after the receive
- * from the north: 35 us, mostly the relaxation of the processes without a west
- * neighbour); the step's ratios (those of a 0.4 us loop overhead, which an interrupt
- * makes up to 24 times the mean) are not theirs, and that computation is not varied.
+ * from the north, mostly the relaxation of the processes without a west neighbour, at
+ * the level the pair of receives was recorded at); the step's ratios (those of a 0.4
+ * us loop overhead, which an interrupt makes up to 24 times the mean) are not theirs,
+ * and that computation is not varied.
  * The draws depend on the process and the number of its computation alone: the same
  * model gives the same run every time. */
 #ifndef PZ_SCALE_VARY_H

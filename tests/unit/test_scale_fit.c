@@ -260,6 +260,36 @@ Test(scale_fit, a_growth_only_the_largest_count_shows_is_noise)
     cr_expect(fabs(pz_scale_model_at(&m, 32) - 4.0 / 3) < 1e-12);
 }
 
+Test(scale_fit, a_growth_within_the_noise_below_the_largest_count_is_noise)
+{
+    /* 1.00, 1.02, 1.12 at 2, 4 and 8: a constant computation recorded at 8 on a busier
+     * machine.  c0 + c1 * P^2 through 2 and 4 (c1 = 0.02 / 12) predicts 1 + 60 * 0.02
+     * / 12 = 1.10 at 8, 0.02 / 1.11 = 1.8% off, where the constant 1.01 is 0.11 / 1.065 =
+     * 10.3% off: it would pass the forward rule alone and extrapolate the 0.1 to 1.6 at
+     * 32 processes.  But its change from 2 to 4 is 0.02 / 1.01 = 1.98%, within
+     * PZ_SCALE_FIT_TOLERANCE (5), as is every form's through those two points: no
+     * growth shows, and the constant stays, the mean 3.14 / 3. */
+    struct pz_scale_point p[] = {AT(2, 1.00), AT(4, 1.02), AT(8, 1.12)};
+    struct pz_scale_model m = fit_positive(p, 3);
+
+    expect_form(&m, 0, 1, 0);
+    cr_expect(fabs(m.c0 - 3.14 / 3) < 1e-12, "c0 = %.17g", m.c0);
+    cr_expect(fabs(pz_scale_model_at(&m, 32) - 3.14 / 3) < 1e-12);
+}
+
+Test(scale_fit, a_growth_beyond_the_noise_below_the_largest_count_is_kept)
+{
+    /* 1 + 0.01 P^2: 1.04, 1.16, 1.64 at 2, 4 and 8.  Through 2 and 4 the form changes
+     * by 0.12 / 1.10 = 10.9%, beyond the tolerance, and predicts 8 exactly: the growth
+     * shows, and it is chosen (P * log2(P)^2, 2, 16, 72, is an affine image of P^2 over
+     * these counts, 70 / 14 = 60 / 12, and more complex). */
+    struct pz_scale_point p[] = {AT(2, 1.04), AT(4, 1.16), AT(8, 1.64)};
+    struct pz_scale_model m = fit_positive(p, 3);
+
+    expect_form(&m, 2, 1, 0);
+    expect_exact(&m, 1, 0.01);
+}
+
 /* A fall, with the signs the rule asks (scale_fit.h). */
 static void expect_fall(const struct pz_scale_model *m)
 {

@@ -165,10 +165,13 @@ Test(scale_vary, a_model_of_other_computations_is_not_varied_by_the_steps_ratios
      * a class no recording has, and the receive from the west is recorded at 4 and 8
      * only: too few for the pair of steps around it, so its computation is the model
      * of the computations after the step before (the interval's begin), C / P at 2, 4
-     * and 8, 250 us at 16.  Those are mostly the other column's 2 C / P - w(P, i): the
-     * ratios of w(P, i), 1.5 in the first iteration and 0.5 in the second, are not
-     * theirs; drawn, they would make it 375 us then 125 us.  It stays 250 us in both
-     * iterations, at every process with a west neighbour (12 of 16). */
+     * and 8, at the level of the pair's: its mean w is 10 us at 4, where C / P is 1 ms,
+     * and 9 us at 8, where it is 500 us, a mean ratio of (0.01 + 0.018) / 2 = 0.014,
+     * and 0.014 * 250 us = 3.5 us at 16.  Those computations after the begin are
+     * mostly the other column's 2 C / P - w(P, i): the ratios of w(P, i), 1.5 in the
+     * first iteration and 0.5 in the second, are not the model's; drawn, they would
+     * make it 5.25 us then 1.75 us.  It stays 3.5 us in both iterations, at every
+     * process with a west neighbour (12 of 16). */
     static const int counts[3] = {2, 4, 8};
     struct sr_recorded r;
     struct west_sink w = {{{0}}, {0}, {0}};
@@ -184,9 +187,9 @@ Test(scale_vary, a_model_of_other_computations_is_not_varied_by_the_steps_ratios
         receivers++;
         cr_expect_eq(w.nrecv[p], ITERS, "process %d: %d receives", p, w.nrecv[p]);
         for (int i = 0; i < w.nrecv[p]; i++)
-            cr_expect(llabs(w.before_recv[p][i] - 250000) <= 1,
+            cr_expect(llabs(w.before_recv[p][i] - 3500) <= 1,
                       "process %d iteration %d: %lld ns of computation before MPI_Recv, "
-                      "expected 250000", p, i, (long long)w.before_recv[p][i]);
+                      "expected 3500", p, i, (long long)w.before_recv[p][i]);
     }
     cr_expect_eq(receivers, 12);
     sr_recorded_free(&r);
