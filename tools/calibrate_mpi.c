@@ -518,20 +518,22 @@ static int exchanged(double bytes)
     return frexp(bytes, &e) == 0.5 && (e - 1) >= 6 && (e - 1) % 2 == 0;
 }
 
-/* Rank 0: the exchanges at the ping-pong's sizes that exchanged() picks, into x, rank
- * 1's clock being offset from rank 0's; returns how many sizes. */
+/* Rank 0: the exchanges at the ping-pong's sizes that exchanged() picks, into x, each
+ * size's after measuring the clocks' offset anew (one reading gone wrong then spoils
+ * one size's skew, not all); returns how many sizes. */
 static int measure_exchanges(const struct options *o, const struct pz_pingpong *points,
-                             int n, char *out, char *in, double offset,
-                             struct pz_cal_exchange *x)
+                             int n, char *out, char *in, struct pz_cal_exchange *x)
 {
     int count = exchange_count(o), nx = 0;
 
     for (int i = 0; i < n; i++) {
         if (!exchanged(points[i].bytes))
             continue;
+        x[nx].offset = pz_cal_clock_offset();
         order(PZ_CAL_EXCHANGE, (long)points[i].bytes);
         x[nx].bytes = points[i].bytes;
-        exchanges(out, in, (long)points[i].bytes, count, offset, &x[nx++]);
+        exchanges(out, in, (long)points[i].bytes, count, x[nx].offset, &x[nx]);
+        nx++;
     }
     return nx;
 }
@@ -880,10 +882,8 @@ static int lead(const struct options *o, struct pz_calibration_run *run, FILE *f
            pz_cal_size(name, sizeof(name), sizes[n - 1]));
     fflush(stdout);
     warm_up(o, out, in, biggest);
-    run->clock_offset = pz_cal_clock_offset();
     measure_all(o, sizes, n, out, in, halves, points, roundtrips, run);
-    run->nexchanges = measure_exchanges(o, points, n, out, in, run->clock_offset,
-                                        exchange_points);
+    run->nexchanges = measure_exchanges(o, points, n, out, in, exchange_points);
     run->exchanges = exchange_points;
     probe(o, run, out, (long)sizes[n - 1], points[n - 1].time);
     run->noverheads = measure_overheads(o, points, n, out, send, recv, loop);

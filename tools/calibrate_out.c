@@ -113,6 +113,8 @@ void pz_cal_print_exchanges(FILE *out, const struct pz_calibration_run *run)
     const struct pz_duplex_fit *d = run->duplex;
     const struct pz_duplex_fit *k = run->skew_check ? &run->skew_check->duplex : NULL;
 
+    double low = INFINITY, high = -INFINITY;
+
     fprintf(out, "%10s %10s %10s %10s %9s %10s %6s %10s %8s %10s %8s\n", "size (B)",
             "one way", "rank 0", "rank 1", "skew", "later", "ratio", "model", "error %",
             "skewed", "error %");
@@ -126,13 +128,15 @@ void pz_cal_print_exchanges(FILE *out, const struct pz_calibration_run *run)
                 t > 0 ? later / t : 0, modelled ? d->model[i] * 1e6 : 0,
                 modelled ? pz_fit_error(x->time, d->model[i]) : 0,
                 checked ? k->model[i] * 1e6 : 0, checked ? pz_fit_error(x->time, k->model[i]) : 0);
+        low = fmin(low, x->offset);
+        high = fmax(high, x->offset);
     }
     fprintf(out, "(times in us: rank 0's and rank 1's exchange, each from leaving the barrier; "
                  "skew: how much later rank 1 left it, the median, by the clocks, rank 1's "
-                 "%.3f us from rank 0's; later: rank 0's less the skew, its ratio to one way;\n"
-                 " model: begun together on the machine written; skewed: rank 1 beginning the "
-                 "skew later on the check's machine, below)\n",
-            run->clock_offset * 1e6);
+                 "%.3f to %.3f us from rank 0's; later: rank 0's less the skew, its ratio to one "
+                 "way;\n model: begun together on the machine written; skewed: rank 1 beginning "
+                 "the skew later on the check's machine, below)\n",
+            run->nexchanges > 0 ? low * 1e6 : 0, run->nexchanges > 0 ? high * 1e6 : 0);
 }
 
 void pz_cal_print_skew_check(FILE *out, const struct pz_calibration_run *run)

@@ -18,6 +18,8 @@ struct pz_cal_exchange {
     double time;    /* s: rank 0's exchange (the lower quartile of the exchanges) */
     double other;   /* s: rank 1's, likewise */
     double skew;    /* s: how much later rank 1 left the barrier (the median) */
+    double offset;  /* s: rank 1's clock less rank 0's, measured before them
+                       (calibrate_clock.h) */
 };
 
 /* The overheads, segments, duplex_factor and duplex_overhead fitted with the barrier's
@@ -39,7 +41,6 @@ struct pz_calibration_run {
     int npoints;
     const struct pz_cal_exchange *exchanges;   /* exchange both ways at some sizes */
     int nexchanges;
-    double clock_offset;         /* s: rank 1's clock less rank 0's (calibrate_clock.h) */
     int same_node;               /* both ranks on one node */
     char host[2][256];           /* MPI_Get_processor_name of each rank */
     char mpi_version[256];       /* the first line of MPI_Get_library_version */

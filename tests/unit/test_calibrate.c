@@ -668,8 +668,8 @@ Test(machine_write, the_calibrated_machine_file_loads_back_exactly)
 {
     static struct pz_pingpong p[MAXP];
     static const struct pz_pingpong x[] = { { 0, 1.5e-6 }, { 1048576, 2e-3 } };
-    static const struct pz_cal_exchange measured[] = { { 0, 1.5e-6, 1.4e-6, 0.1e-6 },
-                                                       { 1048576, 2e-3, 2e-3, 0 } };
+    static const struct pz_cal_exchange measured[] = { { 0, 1.5e-6, 1.4e-6, 0.1e-6, 0 },
+                                                       { 1048576, 2e-3, 2e-3, 0, 0 } };
     static long trips[MAXP];
     static struct calibrated c;
     /* 10 ns + 0.01 ns/B at each side: well within the ping-pongs' t(0) and slope */
