@@ -120,7 +120,7 @@ static double bisect(const struct pz_machine *m, struct pz_duplex_overhead_fit *
 void pz_fit_duplex_overhead(const struct pz_machine *m, double latency, double bandwidth,
                             const struct pz_line_fit *send, const struct pz_line_fit *recv,
                             const struct pz_pingpong *p, int n, double bytes,
-                            double measured, struct pz_duplex_overhead_fit *out)
+                            double measured, double skew, struct pz_duplex_overhead_fit *out)
 {
     struct pz_overhead *o = &out->overhead;
     struct pz_segment_base base = { .eager_threshold = m->eager_threshold,
@@ -139,6 +139,21 @@ void pz_fit_duplex_overhead(const struct pz_machine *m, double latency, double b
     out->duplex_overhead = bisect(m, out);
     out->model = back_to_back(m, out, out->duplex_overhead);
     with = fitted(m, out, out->duplex_overhead);
-    out->exchange = pz_exchange_time(&with, bytes);
+    out->exchange = pz_skewed_exchange_time(&with, bytes, skew);
+    out->as_written = pz_back_to_back_time(m, bytes, PZ_BACK_TO_BACK_COUNT);
+}
+
+void pz_fit_calibrated_duplex_overhead(const struct pz_machine *m, double bytes,
+                                       double measured, double skew,
+                                       struct pz_duplex_overhead_fit *out)
+{
+    struct pz_machine with;
+
+    *out = (struct pz_duplex_overhead_fit){ .bytes = bytes, .measured = measured,
+                                            .overhead = m->overhead };
+    out->duplex_overhead = bisect(m, out);
+    out->model = back_to_back(m, out, out->duplex_overhead);
+    with = fitted(m, out, out->duplex_overhead);
+    out->exchange = pz_skewed_exchange_time(&with, bytes, skew);
     out->as_written = pz_back_to_back_time(m, bytes, PZ_BACK_TO_BACK_COUNT);
 }

@@ -28,8 +28,9 @@ struct pz_duplex_overhead_fit {
     double bytes, measured;           /* the exchange back to back */
     double model;                     /* s: the model's with all of the above */
     double as_written;                /* s: the model's on the machine as calibrated */
-    double exchange;                  /* s: the model's exchange of bytes both ways begun
-                                         together (pz_exchange_time), with the fit */
+    double exchange;                  /* s: the model's exchange of bytes both ways after
+                                         a barrier, the second process leaving it skew
+                                         later (pz_skewed_exchange_time), with the fit */
 };
 
 /* Fits out to the exchange back to back of bytes, measured taking `measured`, on m (the
@@ -40,10 +41,20 @@ struct pz_duplex_overhead_fit {
  * receive's is recv's within what the send leaves of those bounds; the segments are
  * refitted to p over them (pz_fit_segments); then duplex_overhead, by bisection, the
  * one whose pz_back_to_back_time is the measured time (0 if the model is that slow
- * without it). */
+ * without it); and out->exchange, the model's exchange of bytes after a barrier that
+ * the second process left skew later. */
 void pz_fit_duplex_overhead(const struct pz_machine *m, double latency, double bandwidth,
                             const struct pz_line_fit *send, const struct pz_line_fit *recv,
                             const struct pz_pingpong *p, int n, double bytes,
-                            double measured, struct pz_duplex_overhead_fit *out);
+                            double measured, double skew, struct pz_duplex_overhead_fit *out);
+
+/* Fits duplex_overhead alone to the same exchange back to back on m as calibrated (its
+ * overheads and segments kept): by bisection, as pz_fit_duplex_overhead, the one whose
+ * pz_back_to_back_time is the measured time (0 if m is that slow without it); out's
+ * overhead and segments are m's (segments.segments.n 0: m's own), out->exchange the
+ * model's exchange after a barrier that the second process left skew later, with it. */
+void pz_fit_calibrated_duplex_overhead(const struct pz_machine *m, double bytes,
+                                       double measured, double skew,
+                                       struct pz_duplex_overhead_fit *out);
 
 #endif

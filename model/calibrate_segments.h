@@ -152,7 +152,7 @@ struct pz_duplex_fit {
     int sizes;            /* exchanged sizes considered: model holds their times */
     int points;           /* of them, the sizes it is the median over */
     int stalled;          /* the sizes left out: longer than PZ_DUPLEX_MAX_RATIO times the
-                             model's exchange with factor 1 */
+                             model's exchange with factor 1, plus the skew */
     int beyond;           /* sizes whose own factor lay beyond 1 to 2 (held at the bound):
                              the transfer the model stretches is too short or too long
                              for their exchange */
@@ -166,14 +166,22 @@ struct pz_duplex_fit {
  * NAN if memory ran out. */
 double pz_exchange_time(const struct pz_machine *m, double bytes);
 
+/* The same exchange when the second process posts skew seconds after the first (before
+ * it when negative), as the calibration's exchanges after a barrier begin (the two
+ * processes leave it at different times): from the first process's post to the end of
+ * its exchange (pz_exchange_time takes the later end of the two). */
+double pz_skewed_exchange_time(const struct pz_machine *m, double bytes, double skew);
+
 /* Fits duplex_factor to the nx measured exchanges x (time of an exchange both ways at
- * each size) on machine m (a switch, with its latency, bandwidth, segments and
+ * each size, on the first process, the second beginning skew[i] later; skew NULL: both
+ * begin together) on machine m (a switch, with its latency, bandwidth, segments and
  * overheads already fitted): the model stretches only the transfer, not the overheads,
- * so for each size the factor from 1 to 2 whose pz_exchange_time is the measured time
- * (by bisection; 1 or 2 when none is), and out->factor the median of them, stalled
- * sizes left out; then the model's exchange with that factor against each measured one
- * (the error counts every size). */
-void pz_fit_duplex(const struct pz_machine *m, const struct pz_pingpong *x, int nx,
-                   struct pz_duplex_fit *out);
+ * so for each size the factor from 1 to 2 whose pz_skewed_exchange_time is the
+ * measured time (by bisection; 1 or 2 when none is), and out->factor the median of
+ * them, stalled sizes left out (longer than PZ_DUPLEX_MAX_RATIO times the model's
+ * exchange begun together plus the skew); then the model's exchange with that factor
+ * against each measured one (the error counts every size). */
+void pz_fit_duplex(const struct pz_machine *m, const struct pz_pingpong *x,
+                   const double *skew, int nx, struct pz_duplex_fit *out);
 
 #endif

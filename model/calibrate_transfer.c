@@ -131,49 +131,75 @@ void pz_transfer_to_machine(const struct pz_transfer_fit *out, int same_node,
         m->shm_segments = out->segments.segments;
 }
 
-double pz_exchange_time(const struct pz_machine *m, double bytes)
+/* Each process of two on nodes of their own of m posts MPI_Irecv then MPI_Isend of
+ * bytes to the other at its start and waits for both: when each is done (NAN if memory
+ * ran out). */
+static void exchange(const struct pz_machine *m, double bytes, const double start[2],
+                     double end[2])
 {
     struct pz_machine two = *m;
     struct pz_comsys *cs;
     int req[4];
-    double end = NAN;
 
+    end[0] = end[1] = NAN;
     two.procs_per_node = 1;
     if (!(cs = pz_comsys_new(&two, 2)))
-        return NAN;
-    for (int me = 0; me < 2; me++) {
-        req[2 * me] = pz_comsys_recv(cs, me, 1 - me, 0, 0, 0);
-        req[2 * me + 1] = pz_comsys_send(cs, me, 1 - me, 0, 0, bytes, PZ_SEND_STANDARD, 0);
+        return;
+    for (int k = 0; k < 2; k++) {   /* the earlier first: time only moves forward */
+        int me = start[1] < start[0] ? 1 - k : k;
+
+        req[2 * me] = pz_comsys_recv(cs, me, 1 - me, 0, 0, start[me]);
+        req[2 * me + 1] = pz_comsys_send(cs, me, 1 - me, 0, 0, bytes, PZ_SEND_STANDARD,
+                                         start[me]);
     }
-    if (pz_comsys_wait(cs, 4, req, 0) >= 0 && !pz_comsys_failed(cs)) {
-        end = 0;
-        for (int i = 0; i < 4; i++)   /* each process takes its send, then its receive */
-            end = fmax(end, pz_comsys_deliver(cs, req[i ^ 1], 0));
-    }
+    if (pz_comsys_wait(cs, 4, req, 0) >= 0 && !pz_comsys_failed(cs))
+        for (int me = 0; me < 2; me++) {   /* each process takes its send, then its receive */
+            double sent = pz_comsys_deliver(cs, req[2 * me + 1], start[me]);
+
+            end[me] = fmax(sent, pz_comsys_deliver(cs, req[2 * me], start[me]));
+        }
     pz_comsys_free(cs);
-    return end;
+}
+
+double pz_exchange_time(const struct pz_machine *m, double bytes)
+{
+    const double start[2] = { 0, 0 };
+    double end[2];
+
+    exchange(m, bytes, start, end);
+    return fmax(end[0], end[1]);
+}
+
+double pz_skewed_exchange_time(const struct pz_machine *m, double bytes, double skew)
+{
+    const double start[2] = { fmax(0, -skew), fmax(0, skew) };
+    double end[2];
+
+    exchange(m, bytes, start, end);
+    return end[0] - start[0];
 }
 
 /* The factor from 1 to 2 whose exchange of bytes on m takes `measured` (the exchange
  * grows with it); 1 or 2 when none does, *beyond then set. */
-static double factor_of(const struct pz_machine *m, double bytes, double measured, int *beyond)
+static double factor_of(const struct pz_machine *m, double bytes, double skew, double measured,
+                        int *beyond)
 {
     struct pz_machine d = *m;
     double lo = 1, hi = 2, t;
 
     d.duplex_factor = lo;
-    t = pz_exchange_time(&d, bytes);
+    t = pz_skewed_exchange_time(&d, bytes, skew);
     *beyond = t > measured * (1 + 1e-9);
     if (t >= measured)
         return lo;
     d.duplex_factor = hi;
-    t = pz_exchange_time(&d, bytes);
+    t = pz_skewed_exchange_time(&d, bytes, skew);
     *beyond = t < measured * (1 - 1e-9);
     if (t <= measured)
         return hi;
     for (int i = 0; i < 40; i++) {
         d.duplex_factor = (lo + hi) / 2;
-        if (pz_exchange_time(&d, bytes) < measured)
+        if (pz_skewed_exchange_time(&d, bytes, skew) < measured)
             lo = d.duplex_factor;
         else
             hi = d.duplex_factor;
@@ -181,8 +207,8 @@ static double factor_of(const struct pz_machine *m, double bytes, double measure
     return (lo + hi) / 2;
 }
 
-void pz_fit_duplex(const struct pz_machine *m, const struct pz_pingpong *x, int nx,
-                   struct pz_duplex_fit *out)
+void pz_fit_duplex(const struct pz_machine *m, const struct pz_pingpong *x,
+                   const double *skew, int nx, struct pz_duplex_fit *out)
 {
     double f[PZ_DUPLEX_MAX_SIZES], e[PZ_DUPLEX_MAX_SIZES];
     struct pz_machine d = *m;
@@ -192,11 +218,12 @@ void pz_fit_duplex(const struct pz_machine *m, const struct pz_pingpong *x, int 
     nx = nx < PZ_DUPLEX_MAX_SIZES ? nx : PZ_DUPLEX_MAX_SIZES;
     d.duplex_factor = 1;
     for (int i = 0; i < nx; i++) {
-        if (x[i].time > PZ_DUPLEX_MAX_RATIO * pz_exchange_time(&d, x[i].bytes)) {
+        if (x[i].time > PZ_DUPLEX_MAX_RATIO * pz_exchange_time(&d, x[i].bytes) +
+                            fmax(0, skew ? skew[i] : 0)) {
             out->stalled++;
             continue;
         }
-        f[out->points++] = factor_of(m, x[i].bytes, x[i].time, &beyond);
+        f[out->points++] = factor_of(m, x[i].bytes, skew ? skew[i] : 0, x[i].time, &beyond);
         out->beyond += beyond;
     }
     if (nx == 0)
@@ -205,7 +232,7 @@ void pz_fit_duplex(const struct pz_machine *m, const struct pz_pingpong *x, int 
     out->factor = d.duplex_factor = out->points > 0 ? pz_fit_median(f, out->points) : 1;
     out->max_error = 0;
     for (int i = 0; i < nx; i++) {
-        out->model[i] = pz_exchange_time(&d, x[i].bytes);
+        out->model[i] = pz_skewed_exchange_time(&d, x[i].bytes, skew ? skew[i] : 0);
         e[i] = fabs(pz_fit_error(x[i].time, out->model[i]));
         out->max_error = fmax(out->max_error, e[i]);
     }

@@ -19,6 +19,7 @@ enum pz_cal_order {
     PZ_CAL_LOOP = -5,       /* bytes, messages */
     PZ_CAL_COLD = -6,       /* bytes, round trips; then the pool's size */
     PZ_CAL_RESUME = -7,     /* bytes, exchanges, the computation before each */
+    PZ_CAL_CLOCK = -8,      /* round trips (calibrate_clock.h) */
 };
 
 /* Rank 0: sends rank 1 the order what with its arguments: a size, a count and a time

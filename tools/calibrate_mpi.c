@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calibrate_clock.h"
 #include "calibrate_cpu.h"
 #include "calibrate_fit.h"
 #include "calibrate_out.h"
@@ -297,27 +298,41 @@ static void receive_probe(char *buf, long bytes)
     MPI_Send(&received, 1, MPI_DOUBLE, 0, TAG_CONTROL, MPI_COMM_WORLD);
 }
 
-/* Both ranks: count exchanges of bytes both ways at once, each begun together after a
- * barrier; on rank 0, the PZ_FIT_BATCH_QUANTILE quantile of their times, as the
- * ping-pong's (sorting times, count of them). */
-static double exchanges(char *out, char *in, long bytes, int count, double *times)
+/* Both ranks: count exchanges of bytes both ways at once, each begun as the rank leaves
+ * a barrier; rank 1 then sends rank 0 its times (when it left the barrier, how long its
+ * exchange took).  On rank 0 (x not NULL), into x: the PZ_FIT_BATCH_QUANTILE quantile of
+ * each rank's exchange times, as the ping-pong's, and the median of how much later rank
+ * 1 left the barrier than rank 0, by their clocks less offset (rank 1's clock less rank
+ * 0's). */
+static void exchanges(char *out, char *in, long bytes, int count, double offset,
+                      struct pz_cal_exchange *x)
 {
-    int peer = times ? 1 : 0;   /* rank 0 keeps the times */
+    int peer = x ? 1 : 0;
+    double left[EXCHANGES], took[EXCHANGES], theirs[2 * EXCHANGES];
 
     for (int i = 0; i < count; i++) {
         MPI_Request req[2];
         MPI_Status status[2];   /* gcc 12 warns on MPI_STATUSES_IGNORE here */
-        double start;
 
         MPI_Barrier(MPI_COMM_WORLD);
-        start = MPI_Wtime();
+        left[i] = MPI_Wtime();
         MPI_Irecv(in, (int)bytes, MPI_BYTE, peer, TAG_PING, MPI_COMM_WORLD, &req[0]);
         MPI_Isend(out, (int)bytes, MPI_BYTE, peer, TAG_PING, MPI_COMM_WORLD, &req[1]);
         MPI_Waitall(2, req, status);
-        if (times)
-            times[i] = MPI_Wtime() - start;
+        took[i] = MPI_Wtime() - left[i];
     }
-    return times ? pz_fit_quantile(times, count, PZ_FIT_BATCH_QUANTILE) : 0;
+    if (!x) {
+        memcpy(theirs, left, (size_t)count * sizeof(*left));
+        memcpy(theirs + count, took, (size_t)count * sizeof(*took));
+        MPI_Send(theirs, 2 * count, MPI_DOUBLE, 0, TAG_CONTROL, MPI_COMM_WORLD);
+        return;
+    }
+    MPI_Recv(theirs, 2 * count, MPI_DOUBLE, 1, TAG_CONTROL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    x->time = pz_fit_quantile(took, count, PZ_FIT_BATCH_QUANTILE);
+    x->other = pz_fit_quantile(theirs + count, count, PZ_FIT_BATCH_QUANTILE);
+    for (int i = 0; i < count; i++)
+        theirs[i] -= offset + left[i];
+    x->skew = pz_fit_median(theirs, count);
 }
 
 /* Rank 1: answers what rank 0 orders until it says stop; buf holds two messages of the
@@ -344,12 +359,16 @@ static void answer(char *buf, long biggest, int count)
             pz_cal_answer_cold(msg[1], (int)msg[2]);
             continue;
         }
+        if (msg[0] == PZ_CAL_CLOCK) {
+            pz_cal_answer_clock((int)msg[2]);
+            continue;
+        }
         if (msg[0] == PZ_CAL_PROBE) {
             receive_probe(buf, msg[1]);
             continue;
         }
         if (msg[0] == PZ_CAL_EXCHANGE) {
-            exchanges(buf, buf + biggest, msg[1], count, NULL);
+            exchanges(buf, buf + biggest, msg[1], count, 0, NULL);
             continue;
         }
         if (msg[0] < 0)
@@ -499,20 +518,22 @@ static int exchanged(double bytes)
     return frexp(bytes, &e) == 0.5 && (e - 1) >= 6 && (e - 1) % 2 == 0;
 }
 
-/* Rank 0: the exchanges at the ping-pong's sizes that exchanged() picks, into x;
- * returns how many sizes. */
+/* Rank 0: the exchanges at the ping-pong's sizes that exchanged() picks, into x, each
+ * size's after measuring the clocks' offset anew (one reading gone wrong then spoils
+ * one size's skew, not all); returns how many sizes. */
 static int measure_exchanges(const struct options *o, const struct pz_pingpong *points,
-                             int n, char *out, char *in, struct pz_pingpong *x)
+                             int n, char *out, char *in, struct pz_cal_exchange *x)
 {
     int count = exchange_count(o), nx = 0;
-    double times[EXCHANGES > QUICK_EXCHANGES ? EXCHANGES : QUICK_EXCHANGES];
 
     for (int i = 0; i < n; i++) {
         if (!exchanged(points[i].bytes))
             continue;
+        x[nx].offset = pz_cal_clock_offset();
         order(PZ_CAL_EXCHANGE, (long)points[i].bytes);
         x[nx].bytes = points[i].bytes;
-        x[nx++].time = exchanges(out, in, (long)points[i].bytes, count, times);
+        exchanges(out, in, (long)points[i].bytes, count, x[nx].offset, &x[nx]);
+        nx++;
     }
     return nx;
 }
@@ -684,6 +705,57 @@ static void warn_if_disturbed(const struct pz_calibration_run *run)
                         "the CPU? (docs/calibrate.md)\n", why);
 }
 
+/* The exchanges after a barrier as the fits take them: rank 0's times (barrier), rank
+ * 1 leaving the barrier skew later, and rank 0's times from the later of the two leaving
+ * it (later). */
+static void exchange_fit_points(const struct pz_calibration_run *run, struct pz_pingpong *barrier,
+                                struct pz_pingpong *later, double *skew)
+{
+    for (int i = 0; i < run->nexchanges; i++) {
+        const struct pz_cal_exchange *x = &run->exchanges[i];
+
+        barrier[i] = (struct pz_pingpong){ x->bytes, x->time };
+        later[i] = (struct pz_pingpong){ x->bytes, x->time - fmax(0, x->skew) };
+        skew[i] = x->skew;
+    }
+}
+
+/* How much later rank 1 left the barrier before the exchanges of bytes; 0 if that size
+ * was not exchanged. */
+static double skew_at(const struct pz_calibration_run *run, double bytes)
+{
+    for (int i = 0; i < run->nexchanges; i++)
+        if (run->exchanges[i].bytes == bytes)
+            return run->exchanges[i].skew;
+    return 0;
+}
+
+/* The check of the barrier's skew on measured (the machine before the overheads): the
+ * overheads' room from the later start of each exchange (rank 0 waits out the skew
+ * before rank 1's message is even sent), duplex_factor with rank 1 beginning the skew
+ * later, and duplex_overhead on that machine to the exchanges back to back. */
+static void fit_without_skew(const struct pz_fit *fit, const struct pz_calibration_run *run,
+                             const struct pz_pingpong *segment_points,
+                             const struct pz_machine *measured, struct pz_cal_skew_check *c)
+{
+    static struct pz_pingpong barrier[MAX_SIZES], later[MAX_SIZES];
+    static double skew[MAX_SIZES];
+    struct pz_machine d = *measured;
+
+    exchange_fit_points(run, barrier, later, skew);
+    pz_fit_transfer(fit, segment_points, run->npoints, later, run->nexchanges,
+                    run->send_times, run->noverheads, run->recv_times, run->noverheads,
+                    run->loop_times, run->noverheads, &c->transfer);
+    pz_transfer_to_machine(&c->transfer, run->same_node, &d);
+    pz_fit_duplex(&d, barrier, skew, run->nexchanges, &c->duplex);
+    if (c->duplex.points > 0)
+        d.duplex_factor = c->duplex.factor;
+    c->back_to_back_fitted = !isnan(pz_cal_back_to_back(run));
+    if (c->back_to_back_fitted)
+        pz_fit_calibrated_duplex_overhead(&d, run->resume_bytes, pz_cal_back_to_back(run),
+                                          skew_at(run, run->resume_bytes), &c->back_to_back);
+}
+
 /* Rank 0 after the measurement: fit, print, write.  Returns the exit status. */
 static int conclude(const struct options *o, struct pz_calibration_run *run, FILE *file)
 {
@@ -692,8 +764,11 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     static struct pz_duplex_fit duplex;
     static struct pz_resume_fit resume;
     static struct pz_duplex_overhead_fit duplex_overhead;
+    static struct pz_cal_skew_check skew_check;
+    static struct pz_pingpong barrier[MAX_SIZES], later[MAX_SIZES];
+    static double skew[MAX_SIZES];
     struct pz_fit fit;
-    struct pz_machine m, back;
+    struct pz_machine m, measured, back;
     char err[512];
     FILE *f = file ? file : stdout;
 
@@ -708,23 +783,28 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     m.progress = pz_cal_progress(run, &fit);
     if (run->reduce_time > 0)
         m.reduce_byte_time = run->reduce_time / run->reduce_bytes;
+    measured = m;
     pz_cal_segment_points(run, segment_points);
-    pz_fit_transfer(&fit, segment_points, run->npoints, run->exchanges, run->nexchanges,
+    exchange_fit_points(run, barrier, later, skew);
+    pz_fit_transfer(&fit, segment_points, run->npoints, barrier, run->nexchanges,
                     run->send_times, run->noverheads,
                     run->recv_times, run->noverheads, run->loop_times, run->noverheads,
                     &transfer);
     pz_transfer_to_machine(&transfer, run->same_node, &m);
     run->transfer = &transfer;
-    pz_fit_duplex(&m, run->exchanges, run->nexchanges, &duplex);
+    pz_fit_duplex(&m, barrier, NULL, run->nexchanges, &duplex);
     if (duplex.points > 0)
         m.duplex_factor = duplex.factor;
     run->duplex = &duplex;
     if (!isnan(pz_cal_back_to_back(run))) {
         pz_fit_duplex_overhead(&m, fit.latency, fit.bandwidth, &transfer.send, &transfer.recv,
                                segment_points, run->npoints, run->resume_bytes,
-                               pz_cal_back_to_back(run), &duplex_overhead);
+                               pz_cal_back_to_back(run), skew_at(run, run->resume_bytes),
+                               &duplex_overhead);
         run->duplex_overhead = &duplex_overhead;
     }
+    fit_without_skew(&fit, run, segment_points, &measured, &skew_check);
+    run->skew_check = &skew_check;
     if (run->nresume > 0) {
         pz_fit_resume(run->resume_computed, run->resume_extra, run->nresume,
                       run->resume_passes, &resume);
@@ -743,6 +823,8 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
         pz_cal_print_duplex_overhead(stdout, run);
         printf("\n");
     }
+    pz_cal_print_skew_check(stdout, run);
+    printf("\n");
     pz_cal_print_cold(stdout, run);
     printf("\n");
     pz_cal_print_segments(stdout, run);
@@ -777,7 +859,8 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
 static int lead(const struct options *o, struct pz_calibration_run *run, FILE *file)
 {
     static double sizes[MAX_SIZES];
-    static struct pz_pingpong points[MAX_SIZES], exchange_points[MAX_SIZES];
+    static struct pz_pingpong points[MAX_SIZES];
+    static struct pz_cal_exchange exchange_points[MAX_SIZES];
     static struct pz_pingpong send[MAX_OVERHEAD_SIZES], recv[MAX_OVERHEAD_SIZES],
         loop[MAX_OVERHEAD_SIZES], cold[MAX_SIZES];
     static double resume_extra[RESUME_PASSES * RESUME_COMPUTATIONS];

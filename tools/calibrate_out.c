@@ -111,18 +111,67 @@ int pz_cal_disturbed(const struct pz_calibration_run *run, char *why, size_t len
 void pz_cal_print_exchanges(FILE *out, const struct pz_calibration_run *run)
 {
     const struct pz_duplex_fit *d = run->duplex;
+    const struct pz_duplex_fit *k = run->skew_check ? &run->skew_check->duplex : NULL;
 
-    fprintf(out, "%12s %12s %12s %8s %12s %9s\n", "size (B)", "one way (us)", "both (us)",
-            "ratio", "model (us)", "error (%)");
+    double low = INFINITY, high = -INFINITY;
+
+    fprintf(out, "%10s %10s %10s %10s %9s %10s %6s %10s %8s %10s %8s\n", "size (B)",
+            "one way", "rank 0", "rank 1", "skew", "later", "ratio", "model", "error %",
+            "skewed", "error %");
     for (int i = 0; i < run->nexchanges; i++) {
-        const struct pz_pingpong *x = &run->exchanges[i];
-        double t = one_way(run, x->bytes);
-        int modelled = d && i < d->sizes;
+        const struct pz_cal_exchange *x = &run->exchanges[i];
+        double t = one_way(run, x->bytes), later = x->time - fmax(0, x->skew);
+        int modelled = d && i < d->sizes, checked = k && i < k->sizes;
 
-        fprintf(out, "%12.0f %12.3f %12.3f %8.2f %12.3f %9.2f\n", x->bytes, t * 1e6,
-                x->time * 1e6, t > 0 ? x->time / t : 0, modelled ? d->model[i] * 1e6 : 0,
-                modelled ? pz_fit_error(x->time, d->model[i]) : 0);
+        fprintf(out, "%10.0f %10.3f %10.3f %10.3f %9.3f %10.3f %6.2f %10.3f %8.2f %10.3f %8.2f\n",
+                x->bytes, t * 1e6, x->time * 1e6, x->other * 1e6, x->skew * 1e6, later * 1e6,
+                t > 0 ? later / t : 0, modelled ? d->model[i] * 1e6 : 0,
+                modelled ? pz_fit_error(x->time, d->model[i]) : 0,
+                checked ? k->model[i] * 1e6 : 0, checked ? pz_fit_error(x->time, k->model[i]) : 0);
+        low = fmin(low, x->offset);
+        high = fmax(high, x->offset);
     }
+    fprintf(out, "(times in us: rank 0's and rank 1's exchange, each from leaving the barrier; "
+                 "skew: how much later rank 1 left it, the median, by the clocks, rank 1's "
+                 "%.3f to %.3f us from rank 0's; later: rank 0's less the skew, its ratio to one "
+                 "way;\n model: begun together on the machine written; skewed: rank 1 beginning "
+                 "the skew later on the check's machine, below)\n",
+            run->nexchanges > 0 ? low * 1e6 : 0, run->nexchanges > 0 ? high * 1e6 : 0);
+}
+
+void pz_cal_print_skew_check(FILE *out, const struct pz_calibration_run *run)
+{
+    const struct pz_cal_skew_check *c = run->skew_check;
+    const struct pz_overhead *o;
+    const struct pz_duplex_overhead_fit *f;
+    char a[32], b[32], e[32], g[32], h[32];
+
+    if (!c)
+        return;
+    o = &c->transfer.base.overhead;
+    fprintf(out, "skew taken out: the overheads' room from the later start: send %s + %s/KiB, "
+                 "recv %s + %s/KiB (scaled by %.3g, %.3g per byte), %d segment(s)\n",
+            human_time(a, sizeof(a), o->send), human_time(b, sizeof(b), o->send_per_byte * 1024),
+            human_time(e, sizeof(e), o->recv), human_time(g, sizeof(g), o->recv_per_byte * 1024),
+            c->transfer.scale, c->transfer.per_byte_scale, c->transfer.segments.segments.n);
+    fprintf(out, "duplex_factor %.3g on the exchanges after the barrier, rank 1 beginning the "
+                 "skew later (|error| median %.1f%%, largest %.1f%%; %d size(s) beyond 1 to 2)\n",
+            c->duplex.points > 0 ? c->duplex.factor : 1, c->duplex.median_error,
+            c->duplex.max_error, c->duplex.beyond);
+    if (!c->back_to_back_fitted) {
+        fprintf(out, "(a check, not written: no exchange back to back to compare)\n");
+        return;
+    }
+    f = &c->back_to_back;
+    fprintf(out, "back to back: %s both ways %s, this machine %s (error %.2f%%); duplex_overhead "
+                 "%s%s makes it %s (error %.2f%%)",
+            pz_cal_size(a, sizeof(a), f->bytes), human_time(b, sizeof(b), f->measured),
+            human_time(e, sizeof(e), f->as_written), pz_fit_error(f->measured, f->as_written),
+            human_time(g, sizeof(g), f->duplex_overhead), f->beyond ? " (held at its bound)" : "",
+            human_time(h, sizeof(h), f->model), pz_fit_error(f->measured, f->model));
+    fprintf(out, ", the exchange after the barrier with it %s\n",
+            human_time(b, sizeof(b), f->exchange));
+    fprintf(out, "(a check, not written: predicting with these keys was worse, docs/predict.md)\n");
 }
 
 void pz_cal_print_summary(FILE *out, const struct pz_calibration_run *run,
@@ -380,10 +429,13 @@ static const char *note_progress(struct notes *n)
 static const char *note_duplex(struct notes *n)
 {
     const struct pz_duplex_fit *d = n->run->duplex;
+    const struct pz_cal_skew_check *c = n->run->skew_check;
+    char a[32], b[32], e[32], g[32];
+    int len;
 
     if (!d || d->points < 1)
         return "duplex_factor: no exchange was measured, 1 (full duplex)";
-    snprintf(n->buf, sizeof(n->buf),
+    len = snprintf(n->buf, sizeof(n->buf),
              "duplex_factor: %.3g, the median over %d sizes of the factor from 1 to 2 that\n"
              "makes the model's exchange both ways at once (MPI_Irecv, MPI_Isend,\n"
              "MPI_Waitall on both ranks, begun together after a barrier) take the measured\n"
@@ -393,6 +445,21 @@ static const char *note_duplex(struct notes *n)
              "%.0f times the model's one way (a stall, not the directions sharing)",
              n->m->duplex_factor, d->points, d->median_error, d->max_error, d->beyond,
              d->stalled, PZ_DUPLEX_MAX_RATIO);
+    if (!c || n->run->nexchanges < 1 || len < 0 || (size_t)len >= sizeof(n->buf))
+        return n->buf;
+    snprintf(n->buf + len, sizeof(n->buf) - (size_t)len,
+             ".\nThe exchanges are not begun together: rank 1 left the barrier %s later\n"
+             "than rank 0 (0 B, the median, by the clocks), about one message; taken\n"
+             "out (rank 1 beginning that much later in the model, the overheads' room\n"
+             "from the later start) the factor would be %.3g (|error| median %.1f%%,\n"
+             "largest %.1f%%) and the exchanges back to back of %s %s against the\n"
+             "measured %s; not written: predicting with those keys was worse\n"
+             "(docs/predict.md, the validation over TCP)",
+             human_time(a, sizeof(a), n->run->exchanges[0].skew),
+             c->duplex.points > 0 ? c->duplex.factor : 1, c->duplex.median_error,
+             c->duplex.max_error, pz_cal_size(b, sizeof(b), n->run->resume_bytes),
+             c->back_to_back_fitted ? human_time(e, sizeof(e), c->back_to_back.as_written) : "-",
+             c->back_to_back_fitted ? human_time(g, sizeof(g), c->back_to_back.measured) : "-");
     return n->buf;
 }
 
@@ -738,20 +805,21 @@ double pz_cal_back_to_back(const struct pz_calibration_run *run)
     return pz_fit_median(first, passes);
 }
 
-/* The measured exchange after a barrier of bytes; NAN if that size was not exchanged. */
-static double exchanged_time(const struct pz_calibration_run *run, double bytes)
+/* The measured exchange after a barrier of bytes; NULL if that size was not exchanged. */
+static const struct pz_cal_exchange *exchanged(const struct pz_calibration_run *run,
+                                               double bytes)
 {
     for (int i = 0; i < run->nexchanges; i++)
         if (run->exchanges[i].bytes == bytes)
-            return run->exchanges[i].time;
-    return NAN;
+            return &run->exchanges[i];
+    return NULL;
 }
 
 void pz_cal_print_duplex_overhead(FILE *out, const struct pz_calibration_run *run)
 {
     const struct pz_duplex_overhead_fit *f = run->duplex_overhead;
     const struct pz_overhead *o;
-    double barrier;
+    const struct pz_cal_exchange *barrier;
     char a[32], b[32], c[32], d[32], e[32];
 
     if (!f)
@@ -770,12 +838,12 @@ void pz_cal_print_duplex_overhead(FILE *out, const struct pz_calibration_run *ru
             f->segments.segments.n, f->segments.median_error, f->segments.max_error,
             human_time(e, sizeof(e), f->duplex_overhead), f->beyond ? " (held at its bound)" : "",
             human_time(b, sizeof(b), f->model), pz_fit_error(f->measured, f->model));
-    barrier = exchanged_time(run, f->bytes);
-    if (!isnan(barrier))
-        fprintf(out, "and the exchange both ways begun together %s, measured after a barrier %s "
-                     "(error %.2f%%)\n",
-                human_time(a, sizeof(a), f->exchange), human_time(b, sizeof(b), barrier),
-                pz_fit_error(barrier, f->exchange));
+    barrier = exchanged(run, f->bytes);
+    if (barrier)
+        fprintf(out, "and the exchange both ways after a barrier, rank 1 leaving it %s later, "
+                     "%s, measured %s (error %.2f%%)\n",
+                human_time(a, sizeof(a), barrier->skew), human_time(b, sizeof(b), f->exchange),
+                human_time(c, sizeof(c), barrier->time), pz_fit_error(barrier->time, f->exchange));
     fprintf(out, "(a check: neither the overheads at their measured size nor duplex_overhead are "
                  "written, docs/calibrate.md)\n");
 }

@@ -12,13 +12,34 @@
 #include "calibrate_segments.h"
 #include "machine.h"
 
+/* The exchanges both ways of one size, each begun as the rank left a barrier. */
+struct pz_cal_exchange {
+    double bytes;
+    double time;    /* s: rank 0's exchange (the lower quartile of the exchanges) */
+    double other;   /* s: rank 1's, likewise */
+    double skew;    /* s: how much later rank 1 left the barrier (the median) */
+    double offset;  /* s: rank 1's clock less rank 0's, measured before them
+                       (calibrate_clock.h) */
+};
+
+/* The overheads, segments, duplex_factor and duplex_overhead fitted with the barrier's
+ * skew taken out of the exchanges after it (docs/calibrate.md, "Barrier skew"): the
+ * overheads' room from the later rank's start, duplex_factor to the exchanges modelled
+ * with rank 1 beginning the skew later, duplex_overhead on that machine to the exchange
+ * back to back. */
+struct pz_cal_skew_check {
+    struct pz_transfer_fit transfer;
+    struct pz_duplex_fit duplex;
+    struct pz_duplex_overhead_fit back_to_back;   /* overhead: the check's */
+    int back_to_back_fitted;                      /* 0: no exchange back to back */
+};
+
 /* What was measured, besides the times. */
 struct pz_calibration_run {
     const struct pz_pingpong *points;
     const long *roundtrips;      /* timed round trips of each size */
     int npoints;
-    const struct pz_pingpong *exchanges;   /* exchange both ways at some sizes (the
-                                              lower quartile of the exchanges) */
+    const struct pz_cal_exchange *exchanges;   /* exchange both ways at some sizes */
     int nexchanges;
     int same_node;               /* both ranks on one node */
     char host[2][256];           /* MPI_Get_processor_name of each rank */
@@ -63,6 +84,9 @@ struct pz_calibration_run {
      * exchanges back to back (the resume probe's first row): a check, not written
      * (NULL: not fitted) */
     const struct pz_duplex_overhead_fit *duplex_overhead;
+    /* the fits with the barrier's skew taken out: a check, not written (NULL: not
+     * fitted) */
+    const struct pz_cal_skew_check *skew_check;
 };
 
 /* How many buffers of a message's size a ping-pong keeps in one cache: 2 per rank (send
@@ -97,8 +121,15 @@ const char *pz_cal_size(char *buf, size_t len, double bytes);
 void pz_cal_print_table(FILE *out, const struct pz_calibration_run *run,
                         const struct pz_fit *fit);
 
-/* The exchanges: size, one way (the ping-pong's half round trip), both ways at once,
- * their ratio, and when run->duplex is fitted the model's exchange and its error. */
+/* The check of the barrier's skew (run->skew_check): its overheads, duplex_factor and
+ * duplex_overhead, each with its error. */
+void pz_cal_print_skew_check(FILE *out, const struct pz_calibration_run *run);
+
+/* The exchanges: size, one way (the ping-pong's half round trip), both ways on rank 0
+ * and on rank 1, how much later rank 1 left the barrier, rank 0's exchange less that
+ * (from the later start), its ratio to one way, and when run->duplex is fitted the
+ * model's exchange begun together and its error, when run->skew_check is the check's
+ * with rank 1 beginning the skew later and its error. */
 void pz_cal_print_exchanges(FILE *out, const struct pz_calibration_run *run);
 
 /* The overheads: size, the three times; each line fitted with its error. */

@@ -68,13 +68,19 @@ grep -q '^# progress: ' "$conf" || pz_fail "no comment on how the progress was f
 grep -q '^progress  *\(background\|in_calls\) (a [0-9.]* [KM]*i*B nonblocking send received ' "$out" ||
     pz_fail "no progress line in the summary"
 
-# The exchanges: 0 B and the powers of four from 64 B to 1 MiB, as --quick measures them.
-grep -q '^ *size (B) *one way (us) *both (us) *ratio *model (us) *error (%)$' "$out" ||
-    pz_fail "no exchange table"
-xrow='^ *[0-9][0-9]* *[0-9][0-9.]* *[0-9][0-9.]* *[0-9][0-9.]* *[0-9][0-9.]* *-\{0,1\}[0-9.]*$'
+# The exchanges: 0 B and the powers of four from 64 B to 1 MiB, as --quick measures them;
+# each rank's exchange, the barrier's skew, and the models begun together and skewed.
+grep -q '^ *size (B) *one way *rank 0 *rank 1 *skew *later *ratio *model *error % *skewed *error %$' \
+    "$out" || pz_fail "no exchange table"
+num=' *-\{0,1\}[0-9][0-9.]*'
+xrow="^ *[0-9][0-9]*$num$num$num$num$num$num$num$num$num$num\$"
 pz_expect_eq "exchanged sizes" "0 64 1024 4096 16384 65536 262144 1048576" \
-    "$(sed -n '/one way (us)/,/^$/p' "$out" | grep "$xrow" | awk '{ print $1 }' |
+    "$(sed -n '/one way *rank 0/,/^$/p' "$out" | grep "$xrow" | awk '{ print $1 }' |
         tr '\n' ' ' | sed 's/ $//')"
+grep -q '^skew taken out: the overheads.* room from the later start: send ' "$out" ||
+    pz_fail "no check of the barrier's skew"
+grep -q '^# The exchanges are not begun together: rank 1 left the barrier ' "$conf" ||
+    pz_fail "no comment on the barrier's skew"
 awk -v v="$(value duplex_factor)" 'BEGIN { exit !(v >= 1 && v <= 2) }' ||
     pz_fail "duplex_factor = '$(value duplex_factor)', expected 1 to 2"
 grep -q '^# duplex_factor: .*, the median over [0-9]* sizes of the factor from 1 to 2' "$conf" ||

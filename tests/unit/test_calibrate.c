@@ -668,6 +668,8 @@ Test(machine_write, the_calibrated_machine_file_loads_back_exactly)
 {
     static struct pz_pingpong p[MAXP];
     static const struct pz_pingpong x[] = { { 0, 1.5e-6 }, { 1048576, 2e-3 } };
+    static const struct pz_cal_exchange measured[] = { { 0, 1.5e-6, 1.4e-6, 0.1e-6, 0 },
+                                                       { 1048576, 2e-3, 2e-3, 0, 0 } };
     static long trips[MAXP];
     static struct calibrated c;
     /* 10 ns + 0.01 ns/B at each side: well within the ping-pongs' t(0) and slope */
@@ -682,7 +684,7 @@ Test(machine_write, the_calibrated_machine_file_loads_back_exactly)
         for (int i = 0; i < n; i++)
             trips[i] = 1000 - i;
         c.run = (struct pz_calibration_run){ .points = p, .roundtrips = trips, .npoints = n,
-                                             .exchanges = x, .nexchanges = 2,
+                                             .exchanges = measured, .nexchanges = 2,
                                              .same_node = same_node, .seconds = 12.5,
                                              .packet_source = "the defaults",
                                              .probe_bytes = 16777216, .probe_compute = 0.02,
@@ -700,7 +702,7 @@ Test(machine_write, the_calibrated_machine_file_loads_back_exactly)
          * segments); here the file holds them, to see them and their notes load back */
         c.transfer.segments_kept = 1;
         pz_transfer_to_machine(&c.transfer, same_node, &c.m);
-        pz_fit_duplex(&c.m, x, 2, &c.duplex);
+        pz_fit_duplex(&c.m, x, NULL, 2, &c.duplex);
         cr_assert_eq(c.duplex.sizes, 2);
         c.m.duplex_factor = c.duplex.factor;
         c.run.duplex = &c.duplex;
@@ -934,7 +936,7 @@ Test(duplex, the_factor_reproduces_the_exchange)
     m.duplex_factor = 1.6;
     assert_rel(pz_exchange_time(&m, 1000), 38e-6, 1e-9, "the model at 1000 B");
     m.duplex_factor = 1;
-    pz_fit_duplex(&m, x, 6, &d);
+    pz_fit_duplex(&m, x, NULL, 6, &d);
     assert_rel(d.factor, 1.6, 1e-9, "duplex factor");
     cr_assert_eq(d.points, 6);
     cr_assert_eq(d.beyond, 0);
@@ -944,11 +946,49 @@ Test(duplex, the_factor_reproduces_the_exchange)
     memcpy(stalled, x, 2 * sizeof(x[0]));
     stalled[2] = (struct pz_pingpong){ 256, 15e-3 };
     memcpy(stalled + 3, x + 2, 4 * sizeof(x[0]));
-    pz_fit_duplex(&m, stalled, 7, &d);
+    pz_fit_duplex(&m, stalled, NULL, 7, &d);
     assert_rel(d.factor, 1.6, 1e-9, "duplex factor with a stalled size");
     cr_assert_eq(d.points, 6);
     cr_assert_eq(d.stalled, 1);
     cr_assert_eq(d.sizes, 7);
+}
+
+/* The same machine (o = 3 us and T = 20 us at 1000 B) when rank 1 begins its exchange
+ * s later than rank 0, timed on rank 0 from its own start.  s = 30 us, beyond rank 0's
+ * send (its transfer ends at o + T = 23 us): no overlap, rank 1's message leaves at
+ * s + o = 33 us, arrives at 53, is taken by 56: s + 2 o + T = 56 us whatever d.  s = 10
+ * us: rank 1's transfer, 13 to 33 us, overlaps rank 0's (3 to 23) for 10 us and bears
+ * (d - 1) x 10 more: with d = 1.6 it arrives at 39, is taken by 42 us.  s = -30 us
+ * (rank 1 first): its message has arrived (23 us) before rank 0 begins at 30, which
+ * takes its send (3 us) and then the receive (3 us): 6 us.  s = 0 is pz_exchange_time,
+ * 38 us.  Fitted with its skew, the 42 us of s = 10 gives back d = 1.6; taken as an
+ * exchange begun together, 2 o + d T = 6 + 20 d = 42 us gives d = 1.8. */
+Test(duplex, the_skew_is_taken_out_of_the_factor)
+{
+    struct pz_pingpong x = { 1000, 42e-6 };
+    double skew = 10e-6;
+    struct pz_duplex_fit d;
+    struct pz_machine m;
+
+    pz_machine_defaults(&m);
+    m.cost_model = PZ_COST_HOCKNEY;
+    m.latency = 10e-6;
+    m.bandwidth = 100e6;
+    m.eager_threshold = 1048576;
+    m.overhead = (struct pz_overhead){ 2e-6, 1e-9, 2e-6, 1e-9 };
+    m.duplex_factor = 1.6;
+    assert_rel(pz_skewed_exchange_time(&m, 1000, 30e-6), 56e-6, 1e-9, "no overlap");
+    assert_rel(pz_skewed_exchange_time(&m, 1000, 10e-6), 42e-6, 1e-9, "10 us of overlap");
+    assert_rel(pz_skewed_exchange_time(&m, 1000, -30e-6), 6e-6, 1e-9, "rank 1 first");
+    assert_rel(pz_skewed_exchange_time(&m, 1000, 0), pz_exchange_time(&m, 1000), 1e-12,
+               "begun together");
+    m.duplex_factor = 1;
+    pz_fit_duplex(&m, &x, &skew, 1, &d);
+    assert_rel(d.factor, 1.6, 1e-9, "duplex factor, the skew taken out");
+    cr_assert_eq(d.beyond, 0);
+    assert_rel(d.model[0], 42e-6, 1e-8, "the model's exchange with the skew");
+    pz_fit_duplex(&m, &x, NULL, 1, &d);
+    assert_rel(d.factor, 1.8, 1e-9, "duplex factor, the skew taken for the exchange");
 }
 
 /* The ratio of exchange to one way is (2 o + d T) / (2 o + T), less than d: 1.43 at 0 B
@@ -966,14 +1006,14 @@ Test(duplex, held_between_full_and_half_duplex)
     m.latency = 10e-6;
     m.bandwidth = 100e6;
     m.overhead = (struct pz_overhead){ 2e-6, 1e-9, 2e-6, 1e-9 };
-    pz_fit_duplex(&m, &slow, 1, &d);
+    pz_fit_duplex(&m, &slow, NULL, 1, &d);
     cr_assert_eq(d.factor, 2);
     cr_assert_eq(d.beyond, 1);
     assert_rel(d.max_error, 42.5, 1e-6, "error");
-    pz_fit_duplex(&m, &fast, 1, &d);
+    pz_fit_duplex(&m, &fast, NULL, 1, &d);
     cr_assert_eq(d.factor, 1);
     cr_assert_eq(d.beyond, 1);
-    pz_fit_duplex(&m, &fast, 0, &d);
+    pz_fit_duplex(&m, &fast, NULL, 0, &d);
     cr_assert_eq(d.points, 0);
     cr_assert_eq(d.factor, 1, "no exchange measured: full duplex");
 }
@@ -1049,7 +1089,7 @@ Test(transfer, overheads_leave_the_transfer_room_for_the_exchanges)
     m.bandwidth = 1e9;
     m.eager_threshold = 1048576;
     m.overhead = t.base.overhead;
-    pz_fit_duplex(&m, x, 9, &d);
+    pz_fit_duplex(&m, x, NULL, 9, &d);
     assert_rel(d.factor, 2, 1e-6, "duplex factor");
     cr_assert_lt(d.max_error, 0.01, "largest |error| %g%%", d.max_error);
 }
@@ -1192,6 +1232,32 @@ Test(duplex, back_to_back_exchanges_pay_the_duplex_overhead)
     cr_assert(isnan(pz_back_to_back_time(&m, 1000, 1)), "one exchange has no period");
 }
 
+/* On a machine as calibrated with o_s = 20 us and o_r = 40 us, no latency, empty
+ * messages back to back take 60 us + d each (as below: process 1's send overlaps process
+ * 0's wholly and bears the duplex overhead d, then both take their receive); measured
+ * 70 us: d = 10 us, the machine's overheads kept, 60 us without it.  After a barrier
+ * that rank 1 left 10 us later, with d: rank 0's send runs 0 to 20 us; rank 1's, 10 to
+ * 30 us, overlaps it 10 of its 20 us and pays 10 x 10 / 20 = 5 us more, arriving at
+ * 35 us; rank 0 takes it by 75 us. */
+Test(duplex, the_duplex_overhead_fits_the_machine_as_calibrated)
+{
+    struct pz_duplex_overhead_fit f;
+    struct pz_machine m;
+
+    pz_machine_defaults(&m);
+    m.latency = 0;
+    m.bandwidth = 12.5e6;
+    m.overhead = (struct pz_overhead){ 20e-6, 0, 40e-6, 0 };
+    pz_fit_calibrated_duplex_overhead(&m, 0, 70e-6, 10e-6, &f);
+    assert_rel(f.duplex_overhead, 10e-6, 1e-6, "duplex_overhead");
+    cr_assert_eq(f.beyond, 0);
+    assert_rel(f.overhead.send, 20e-6, 1e-12, "the send overhead kept");
+    assert_rel(f.overhead.recv, 40e-6, 1e-12, "the receive overhead kept");
+    assert_rel(f.as_written, 60e-6, 1e-9, "without it");
+    assert_rel(f.model, 70e-6, 1e-6, "with it");
+    assert_rel(f.exchange, 75e-6, 1e-6, "after the barrier, rank 1 10 us later");
+}
+
 /* A ping-pong of latency 60 us and 12.5 MB/s (t(m) = 60 us + m x 80 ns) measured
  * where a send costs its sender 20 us and a receive 50 us (no per-byte cost).  The send
  * keeps its 20 us; the receive gets what the 0-byte time leaves, 60 - 20 = 40 us; per
@@ -1214,7 +1280,7 @@ Test(duplex, the_duplex_overhead_fits_the_exchange_back_to_back)
     m.bandwidth = 12.5e6;
     for (int i = 0; i < 5; i++)
         p[i] = (struct pz_pingpong){ sizes[i], 60e-6 + sizes[i] / 12.5e6 };
-    pz_fit_duplex_overhead(&m, 60e-6, 12.5e6, &send, &recv, p, 5, 0, 70e-6, &f);
+    pz_fit_duplex_overhead(&m, 60e-6, 12.5e6, &send, &recv, p, 5, 0, 70e-6, 0, &f);
     assert_rel(f.overhead.send, 20e-6, 1e-12, "the send's, measured");
     assert_rel(f.overhead.recv, 40e-6, 1e-12, "the receive's, the rest of t(0)");
     cr_assert_eq(f.overhead.send_per_byte, 0);
@@ -1227,7 +1293,7 @@ Test(duplex, the_duplex_overhead_fits_the_exchange_back_to_back)
     assert_rel(f.duplex_overhead, 10e-6, 1e-6, "the duplex overhead");
     cr_assert_eq(f.beyond, 0);
     assert_rel(f.model, 70e-6, 1e-9, "the fitted model");
-    pz_fit_duplex_overhead(&m, 60e-6, 12.5e6, &send, &recv, p, 5, 0, 50e-6, &f);
+    pz_fit_duplex_overhead(&m, 60e-6, 12.5e6, &send, &recv, p, 5, 0, 50e-6, 0, &f);
     cr_assert_eq(f.duplex_overhead, 0, "the model is slower already");
     assert_rel(f.model, 60e-6, 1e-9, "the fitted model without it");
 }
