@@ -85,6 +85,11 @@ struct reader {
     struct pz_io_rma *io_rma;  /* I/O operations in flight (io_rma.c) */
     uint64_t mpi_calls;
     const struct pz_progress_hook *progress;   /* or NULL */
+    /* the location of the record given to pz_walk_record and its thread: a record's
+       events need no lookup of their location */
+    int walking;
+    OTF2_LocationRef walking_location;
+    int walking_thread;
 };
 
 /* Records a one-line error (the first one only) naming the trace. */
@@ -104,6 +109,8 @@ static inline int pz_handle_op(OTF2_CollectiveOp op)
 /* Process number of a location, -1 if it is not analyzed. */
 static inline int pz_reader_proc(const struct reader *r, OTF2_LocationRef loc)
 {
+    if (r->walking && loc == r->walking_location)
+        return r->walking_thread;
     return pz_defs_thread(&r->defs, loc);
 }
 
@@ -142,11 +149,11 @@ OTF2_CallbackCode pz_io_rma_record(struct reader *r, OTF2_LocationRef loc, OTF2_
                                    OTF2_AttributeList *a, const struct pz_rec *rec);
 void pz_io_rma_free(struct reader *r);
 
-/* Hands record rec (trace.h) of location loc at time to the callback cb would have for
- * its event as trace_out.c writes it; attributes is a list it may use for the record's
- * attributes.  0, or -1 once the reading failed. */
-int pz_walk_record(struct reader *r, OTF2_LocationRef loc, const struct pz_rec *rec,
-                   uint64_t time, OTF2_AttributeList *attributes);
+/* Hands record rec (trace.h) of thread th (of r->defs) at time to the callback cb would
+ * have for its event as trace_out.c writes it; attributes is a list it may use for the
+ * record's attributes.  0, or -1 once the reading failed. */
+int pz_walk_record(struct reader *r, int th, const struct pz_rec *rec, uint64_t time,
+                   OTF2_AttributeList *attributes);
 
 /* The two halves of reading around the events (read.c), for both drivers: the
  * analysis's view of r->defs and its empty state, then, after every event, what

@@ -130,8 +130,7 @@ static int merge(struct pz_analysis_stream *s, uint64_t watermark)
         struct queue *q = &s->queues[th];
         const struct pz_rec *rec = first(q);
 
-        if (pz_walk_record(&s->r, s->r.defs.thread_location[th], rec, rec->time,
-                           s->attributes) != 0)
+        if (pz_walk_record(&s->r, th, rec, rec->time, s->attributes) != 0)
             return -1;
         q->head = (q->head + 1) & (q->cap - 1);
         if (--q->count)

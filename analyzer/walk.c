@@ -522,10 +522,16 @@ static OTF2_CallbackCode dispatch(struct reader *r, OTF2_LocationRef loc, OTF2_T
                                        a window, an epoch, an I/O handle, a seek */
 }
 
-int pz_walk_record(struct reader *r, OTF2_LocationRef loc, const struct pz_rec *rec,
-                   uint64_t time, OTF2_AttributeList *attributes)
+int pz_walk_record(struct reader *r, int th, const struct pz_rec *rec, uint64_t time,
+                   OTF2_AttributeList *attributes)
 {
+    OTF2_LocationRef loc = r->defs.thread_location[th];
     OTF2_AttributeList *a = NULL;
+
+    /* the thread's location is its own (defs_procs.c): its process is th */
+    r->walking = 1;
+    r->walking_location = loc;
+    r->walking_thread = th;
 
     if (rec->kind == PZ_REC_ENTER && rec->callsite != PZ_NONE32 &&
         r->defs.callsite != OTF2_UNDEFINED_ATTRIBUTE) {
