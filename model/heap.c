@@ -183,6 +183,26 @@ static void drop_top(struct pz_heap *h)
         h->last = 0;
 }
 
+/* The first item of run r into *out: its index. */
+static uint32_t first_of(const struct pz_heap *h, const struct pz_heap_run *r,
+                         struct pz_heap_item *out)
+{
+    uint32_t item = r->head - 1;
+
+    out->time = time_of(r->time);
+    out->kind = (int)(h->what[item] >> 32);
+    out->id = (int)(uint32_t)h->what[item];
+    return item;
+}
+
+int pz_heap_peek(const struct pz_heap *h, struct pz_heap_item *out)
+{
+    if (h->n == 0)
+        return 0;
+    first_of(h, &h->runs[h->slot_run[0]], out);
+    return 1;
+}
+
 int pz_heap_pop(struct pz_heap *h, struct pz_heap_item *out)
 {
     struct pz_heap_run *r;
@@ -191,10 +211,7 @@ int pz_heap_pop(struct pz_heap *h, struct pz_heap_item *out)
     if (h->n == 0)
         return 0;
     r = &h->runs[h->slot_run[0]];
-    item = r->head - 1;
-    out->time = time_of(r->time);
-    out->kind = (int)(h->what[item] >> 32);
-    out->id = (int)(uint32_t)h->what[item];
+    item = first_of(h, r, out);
     r->head = h->next[item];
     free_item(h, item);
     if (!r->head)

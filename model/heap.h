@@ -43,6 +43,9 @@ int pz_heap_push(struct pz_heap *h, double time, int kind, int id);
 /* Removes the earliest item into *out; 0 if the queue was empty. */
 int pz_heap_pop(struct pz_heap *h, struct pz_heap_item *out);
 
+/* The earliest item into *out, left in the queue; 0 if the queue is empty. */
+int pz_heap_peek(const struct pz_heap *h, struct pz_heap_item *out);
+
 /* Time of the earliest item; INFINITY if none. */
 double pz_heap_next(const struct pz_heap *h);
 

@@ -272,6 +272,21 @@ static void place_threads(struct engine *e)
     }
 }
 
+/* Asks the processor for the state of the thread due next (the earliest of those
+ * ready; pz_trace_in_prefetch tells why), while the one just taken runs: the first two
+ * cache lines of its struct thread, which hold what a call touches, and its next
+ * record. */
+static void prefetch_next(struct engine *e)
+{
+    struct pz_heap_item next;
+
+    if (!pz_heap_peek(&e->ready, &next))
+        return;
+    __builtin_prefetch(&e->threads[next.id]);
+    __builtin_prefetch((const char *)&e->threads[next.id] + 64);
+    pz_trace_in_prefetch(e->in, next.id);
+}
+
 static void main_loop(struct engine *e)
 {
     struct pz_heap_item it;
@@ -285,6 +300,7 @@ static void main_loop(struct engine *e)
             else
                 pz_comsys_step(e->cs);
         } else if (pz_heap_pop(&e->ready, &it)) {
+            prefetch_next(e);
             run(e, it.id);
         }
     }

@@ -127,6 +127,21 @@ static inline const struct pz_rec *pz_trace_in_peek(struct pz_trace_in *t, int t
     return pz_trace_in_peek_more(t, th, ahead);
 }
 
+/* Asks the processor to bring thread th's next record into its caches: the replay
+ * calls it for the thread it will step next while it steps another, so that with
+ * thousands of threads, whose records leave the caches between their turns, the misses
+ * overlap with that work rather than stall it.  It changes nothing else.  The address
+ * is made as an integer and prefetched whether or not a record is read (a prefetch
+ * never faults): a prefetch under a condition is dropped by the compiler as code
+ * without effect. */
+static inline void pz_trace_in_prefetch(const struct pz_trace_in *t, int th)
+{
+    const struct pz_trace_in_head *head = (const void *)t;
+    const struct pz_trace_ring *r = &head->rings[th];
+
+    __builtin_prefetch((const void *)((uintptr_t)r->ring + r->head * sizeof(struct pz_rec)));
+}
+
 /* Drops the next n records of thread th. */
 void pz_trace_in_consume(struct pz_trace_in *t, int th, size_t n);
 

@@ -1,7 +1,8 @@
 /* The queue of the replay's threads and of the model's events (model/heap.h): the
  * earliest first and equal times in the order of pushing, through runs joined, emptied
- * and made again; negative times and NaN as 0; and a long mixed sequence against the
- * definition itself (the pending item with the least time, the first pushed of them). */
+ * and made again; peeking at the earliest; negative times and NaN as 0; and a long
+ * mixed sequence against the definition itself (the pending item with the least time,
+ * the first pushed of them). */
 #include <criterion/criterion.h>
 #include <math.h>
 
@@ -43,6 +44,36 @@ Test(heap, earliest_first_then_in_the_order_pushed)
     expect_pop(&h, 2, 6);
     expect_pop(&h, 3, 5);
     cr_assert_eq(pz_heap_pop(&h, &it), 0);
+    pz_heap_release(&h);
+}
+
+/* Peeking shows what the next pop takes and takes nothing: pushed (3, id 1), (1, id 2),
+ * (1, id 3), the earliest is id 2 at 1 (pushed before id 3 at that time), again at a
+ * second peek; popped, id 3 at 1 is next, then id 1 at 3, then nothing. */
+Test(heap, peek_shows_the_next_pop_and_leaves_it)
+{
+    struct pz_heap h = { 0 };
+    struct pz_heap_item it;
+
+    cr_assert_eq(pz_heap_peek(&h, &it), 0);
+    push(&h, 3, 1);
+    push(&h, 1, 2);
+    push(&h, 1, 3);
+    for (int twice = 0; twice < 2; twice++) {
+        cr_assert_eq(pz_heap_peek(&h, &it), 1);
+        cr_assert_eq(it.id, 2);
+        cr_assert_eq(it.time, 1);
+        cr_assert_eq(it.kind, 2);
+    }
+    expect_pop(&h, 1, 2);
+    cr_assert_eq(pz_heap_peek(&h, &it), 1);
+    cr_assert_eq(it.id, 3);
+    expect_pop(&h, 1, 3);
+    cr_assert_eq(pz_heap_peek(&h, &it), 1);
+    cr_assert_eq(it.id, 1);
+    cr_assert_eq(it.time, 3);
+    expect_pop(&h, 3, 1);
+    cr_assert_eq(pz_heap_peek(&h, &it), 0);
     pz_heap_release(&h);
 }
 
