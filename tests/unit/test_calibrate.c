@@ -906,6 +906,18 @@ Test(segments, no_bandwidth_beyond_ten_times_the_fastest_measured)
                       f.bandwidth_bound);
 }
 
+/* The machine of the duplex tests: a switch, overheads o = 2 us + 1 ns/B at each side,
+ * latency 10 us, 100 MB/s, eager up to 1 MiB. */
+static void duplex_machine(struct pz_machine *m)
+{
+    pz_machine_defaults(m);
+    m->cost_model = PZ_COST_HOCKNEY;
+    m->latency = 10e-6;
+    m->bandwidth = 100e6;
+    m->eager_threshold = 1048576;
+    m->overhead = (struct pz_overhead){ 2e-6, 1e-9, 2e-6, 1e-9 };
+}
+
 /* An eager exchange both ways on a switch, overheads o = 2 us + 1 ns/B at each side,
  * latency 10 us, 100 MB/s, eager up to 1 MiB.  At m bytes both sends leave at o_s(m) =
  * 2 us + m ns; one transfer, 10 us + m / 100 MB/s = T(m), is reserved first and the
@@ -921,12 +933,7 @@ Test(duplex, the_factor_reproduces_the_exchange)
     struct pz_duplex_fit d;
     struct pz_machine m;
 
-    pz_machine_defaults(&m);
-    m.cost_model = PZ_COST_HOCKNEY;
-    m.latency = 10e-6;
-    m.bandwidth = 100e6;
-    m.eager_threshold = 1048576;
-    m.overhead = (struct pz_overhead){ 2e-6, 1e-9, 2e-6, 1e-9 };
+    duplex_machine(&m);
     for (int i = 0; i < 6; i++) {
         double o = 2e-6 + bytes[i] * 1e-9, t = 10e-6 + bytes[i] / 100e6;
 
@@ -970,12 +977,7 @@ Test(duplex, the_skew_is_taken_out_of_the_factor)
     struct pz_duplex_fit d;
     struct pz_machine m;
 
-    pz_machine_defaults(&m);
-    m.cost_model = PZ_COST_HOCKNEY;
-    m.latency = 10e-6;
-    m.bandwidth = 100e6;
-    m.eager_threshold = 1048576;
-    m.overhead = (struct pz_overhead){ 2e-6, 1e-9, 2e-6, 1e-9 };
+    duplex_machine(&m);
     m.duplex_factor = 1.6;
     assert_rel(pz_skewed_exchange_time(&m, 1000, 30e-6), 56e-6, 1e-9, "no overlap");
     assert_rel(pz_skewed_exchange_time(&m, 1000, 10e-6), 42e-6, 1e-9, "10 us of overlap");
