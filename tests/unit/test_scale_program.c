@@ -1959,48 +1959,63 @@ static int tags_of(const struct collected *c, int p, uint8_t kind, uint32_t *tag
     return n;
 }
 
-Test(scale_program, a_pipeline_tagging_each_chunk_with_its_number)
+/* Records the pipeline prog (record), synthesizes it at 16 and 64 processes, checks
+ * every record of every process against prog's own run at that count, computations
+ * within a nanosecond and each completion of the request its call completes
+ * (check_run), then the hand-derived expectations check(c, P, N) with N = 2 P + 4
+ * chunks (36 at 16, 132 at 64). */
+static void pipeline_at_16_and_64(sr_program prog,
+                                  void (*check)(const struct collected *c, int P, int N))
 {
     struct sr_recorded r;
-    uint32_t tags[160], peers[160];
 
-    record(&r, 1, NULL, prog_pipeline);
+    record(&r, 1, NULL, prog);
     for (int P = 16; P <= 64; P *= 4) {
         struct collected *c = synthesize(r.m, P);
-        struct sr_run *truth = sr_build("truth", P, 1, NULL, prog_pipeline, NULL);
-        int n, N = 2 * P + 4;
+        struct sr_run *truth = sr_build("truth", P, 1, NULL, prog, NULL);
 
-        /* every record of every process as the pipeline makes it at P, computations
-         * within a nanosecond (check_run) */
         check_run(c, truth, 1);
-        /* by hand: N = 2 P + 4 chunks (36 at 16, 132 at 64; 8, 12 and 20 recorded,
-         * which only 4 + 2 P gives among the trip counts' forms).  Process 0 sends
-         * chunks 0 .. N - 1 to process 1 with tags 0 .. N - 1, 1024 bytes each, and
-         * receives nothing; process 5 receives them from 4 and sends them to 6 with
-         * the same tags; the last process receives them from P - 2 and sends nothing */
-        cr_expect_eq(tags_of(c, 0, PZ_REC_SEND, tags, 160), N);
-        cr_expect_eq(sends_of(c, 0, peers, 160), N);
-        for (int k = 0; k < N; k++)
-            cr_expect(tags[k] == (uint32_t)k && peers[k] == 1, "at %d: chunk %d sent with "
-                      "tag %u to %u", P, k, tags[k], peers[k]);
-        cr_expect_eq(tags_of(c, 0, PZ_REC_RECV, tags, 160), 0);
-        cr_expect_eq(tags_of(c, 5, PZ_REC_RECV, tags, 160), N);
-        cr_expect(tags[0] == 0 && tags[7] == 7 && tags[N - 1] == (uint32_t)N - 1);
-        n = tags_of(c, 5, PZ_REC_SEND, tags, 160);
-        cr_expect(n == N && tags[N - 1] == (uint32_t)N - 1);
-        cr_expect_eq(sends_of(c, 5, peers, 160), N);
-        cr_expect(peers[0] == 6 && peers[N - 1] == 6);
-        cr_expect_eq(sends_of(c, P - 1, peers, 160), 0);
-        cr_expect_eq(tags_of(c, P - 1, PZ_REC_RECV, tags, 160), N);
-        cr_expect_eq(tags[N - 1], (uint32_t)N - 1);
-        for (size_t i = 0; i < c->n[P - 1]; i++)
-            if (c->recs[P - 1][i].kind == PZ_REC_RECV)
-                cr_expect(c->recs[P - 1][i].peer == (uint32_t)P - 2 &&
-                          c->recs[P - 1][i].bytes == 1024);
+        check(c, P, 2 * P + 4);
         sr_free(truth);
         collected_free(c);
     }
     sr_recorded_free(&r);
+}
+
+static void check_tagged_chunks(const struct collected *c, int P, int N)
+{
+    uint32_t tags[160], peers[160];
+    int n;
+
+    /* by hand: N = 2 P + 4 chunks (36 at 16, 132 at 64; 8, 12 and 20 recorded,
+     * which only 4 + 2 P gives among the trip counts' forms).  Process 0 sends
+     * chunks 0 .. N - 1 to process 1 with tags 0 .. N - 1, 1024 bytes each, and
+     * receives nothing; process 5 receives them from 4 and sends them to 6 with
+     * the same tags; the last process receives them from P - 2 and sends nothing */
+    cr_expect_eq(tags_of(c, 0, PZ_REC_SEND, tags, 160), N);
+    cr_expect_eq(sends_of(c, 0, peers, 160), N);
+    for (int k = 0; k < N; k++)
+        cr_expect(tags[k] == (uint32_t)k && peers[k] == 1, "at %d: chunk %d sent with "
+                  "tag %u to %u", P, k, tags[k], peers[k]);
+    cr_expect_eq(tags_of(c, 0, PZ_REC_RECV, tags, 160), 0);
+    cr_expect_eq(tags_of(c, 5, PZ_REC_RECV, tags, 160), N);
+    cr_expect(tags[0] == 0 && tags[7] == 7 && tags[N - 1] == (uint32_t)N - 1);
+    n = tags_of(c, 5, PZ_REC_SEND, tags, 160);
+    cr_expect(n == N && tags[N - 1] == (uint32_t)N - 1);
+    cr_expect_eq(sends_of(c, 5, peers, 160), N);
+    cr_expect(peers[0] == 6 && peers[N - 1] == 6);
+    cr_expect_eq(sends_of(c, P - 1, peers, 160), 0);
+    cr_expect_eq(tags_of(c, P - 1, PZ_REC_RECV, tags, 160), N);
+    cr_expect_eq(tags[N - 1], (uint32_t)N - 1);
+    for (size_t i = 0; i < c->n[P - 1]; i++)
+        if (c->recs[P - 1][i].kind == PZ_REC_RECV)
+            cr_expect(c->recs[P - 1][i].peer == (uint32_t)P - 2 &&
+                      c->recs[P - 1][i].bytes == 1024);
+}
+
+Test(scale_program, a_pipeline_tagging_each_chunk_with_its_number)
+{
+    pipeline_at_16_and_64(prog_pipeline, check_tagged_chunks);
 }
 
 /* A pipeline whose processes make different numbers of iterations of one loop: the
@@ -2033,42 +2048,34 @@ static void prog_dropping(struct sr_run *b, int p, const int *c, void *arg)
     sr_step(b, p, PZ_SCALE_END, SR_INTERVAL, 0);
 }
 
-Test(scale_program, a_pipeline_whose_processes_loop_different_numbers_of_times)
+static void check_dropping(const struct collected *c, int P, int N)
 {
-    struct sr_recorded r;
     uint32_t tags[160], peers[160];
 
-    record(&r, 1, NULL, prog_dropping);
-    for (int P = 16; P <= 64; P *= 4) {
-        struct collected *c = synthesize(r.m, P);
-        struct sr_run *truth = sr_build("truth", P, 1, NULL, prog_dropping, NULL);
-        int N = 2 * P + 4;
+    /* by hand: N = 36 at 16, 132 at 64 (8, 12 and 20 recorded for the first
+     * process, 6, 10, 18 for the middle ones, 7, 11, 19 for the last).  Process 0
+     * sends N chunks to process 1, tags 0 .. N - 1, and receives nothing; process
+     * 5 receives N - 2 from process 4 and sends them to 6, tags 0 .. N - 3; the
+     * last process receives N - 1 from P - 2, tags 0 .. N - 2, and sends nothing */
+    cr_expect_eq(tags_of(c, 0, PZ_REC_SEND, tags, 160), N);
+    cr_expect_eq(tags[N - 1], (uint32_t)N - 1);
+    cr_expect_eq(sends_of(c, 0, peers, 160), N);
+    cr_expect(peers[0] == 1 && peers[N - 1] == 1);
+    cr_expect_eq(tags_of(c, 0, PZ_REC_RECV, tags, 160), 0);
+    cr_expect_eq(tags_of(c, 5, PZ_REC_RECV, tags, 160), N - 2);
+    cr_expect_eq(tags[N - 3], (uint32_t)N - 3);
+    cr_expect_eq(tags_of(c, 5, PZ_REC_SEND, tags, 160), N - 2);
+    cr_expect_eq(tags[N - 3], (uint32_t)N - 3);
+    cr_expect_eq(sends_of(c, 5, peers, 160), N - 2);
+    cr_expect(peers[0] == 6 && peers[N - 3] == 6);
+    cr_expect_eq(sends_of(c, P - 1, peers, 160), 0);
+    cr_expect_eq(tags_of(c, P - 1, PZ_REC_RECV, tags, 160), N - 1);
+    cr_expect_eq(tags[N - 2], (uint32_t)N - 2);
+}
 
-        /* every record of every process as the pipeline makes it at P (check_run) */
-        check_run(c, truth, 1);
-        /* by hand: N = 36 at 16, 132 at 64 (8, 12 and 20 recorded for the first
-         * process, 6, 10, 18 for the middle ones, 7, 11, 19 for the last).  Process 0
-         * sends N chunks to process 1, tags 0 .. N - 1, and receives nothing; process
-         * 5 receives N - 2 from process 4 and sends them to 6, tags 0 .. N - 3; the
-         * last process receives N - 1 from P - 2, tags 0 .. N - 2, and sends nothing */
-        cr_expect_eq(tags_of(c, 0, PZ_REC_SEND, tags, 160), N);
-        cr_expect_eq(tags[N - 1], (uint32_t)N - 1);
-        cr_expect_eq(sends_of(c, 0, peers, 160), N);
-        cr_expect(peers[0] == 1 && peers[N - 1] == 1);
-        cr_expect_eq(tags_of(c, 0, PZ_REC_RECV, tags, 160), 0);
-        cr_expect_eq(tags_of(c, 5, PZ_REC_RECV, tags, 160), N - 2);
-        cr_expect_eq(tags[N - 3], (uint32_t)N - 3);
-        cr_expect_eq(tags_of(c, 5, PZ_REC_SEND, tags, 160), N - 2);
-        cr_expect_eq(tags[N - 3], (uint32_t)N - 3);
-        cr_expect_eq(sends_of(c, 5, peers, 160), N - 2);
-        cr_expect(peers[0] == 6 && peers[N - 3] == 6);
-        cr_expect_eq(sends_of(c, P - 1, peers, 160), 0);
-        cr_expect_eq(tags_of(c, P - 1, PZ_REC_RECV, tags, 160), N - 1);
-        cr_expect_eq(tags[N - 2], (uint32_t)N - 2);
-        sr_free(truth);
-        collected_free(c);
-    }
-    sr_recorded_free(&r);
+Test(scale_program, a_pipeline_whose_processes_loop_different_numbers_of_times)
+{
+    pipeline_at_16_and_64(prog_dropping, check_dropping);
 }
 
 /* A pipeline whose senders wait once on a null request before their first send (the
@@ -2109,40 +2116,32 @@ static void prog_null_wait_first(struct sr_run *b, int p, const int *c, void *ar
     sr_step(b, p, PZ_SCALE_END, SR_INTERVAL, 0);
 }
 
-Test(scale_program, a_loop_entered_where_other_processes_make_a_first_iteration_apart)
+static void check_null_wait_first(const struct collected *c, int P, int N)
 {
-    struct sr_recorded r;
     uint32_t tags[160], peers[160];
 
-    record(&r, 1, NULL, prog_null_wait_first);
-    for (int P = 16; P <= 64; P *= 4) {
-        struct collected *c = synthesize(r.m, P);
-        struct sr_run *truth = sr_build("truth", P, 1, NULL, prog_null_wait_first, NULL);
-        int N = 2 * P + 4;
+    /* by hand: N = 36 at 16, 132 at 64; process 0 and process 5 send N chunks to
+     * the next process, the last process none; processes 5 and P - 1 poll N times
+     * and receive chunks 0 .. N - 1 with their tags, process 0 neither; only the
+     * first two call MPI_Wait, once */
+    cr_expect_eq(sends_of(c, 0, peers, 160), N);
+    cr_expect_eq(sends_of(c, 5, peers, 160), N);
+    cr_expect(peers[0] == 6 && peers[N - 1] == 6);
+    cr_expect_eq(sends_of(c, P - 1, peers, 160), 0);
+    cr_expect_eq(first_calls(c, 0, SR_WAITANY), 0);
+    cr_expect_eq(first_calls(c, 5, SR_WAITANY), N);
+    cr_expect_eq(first_calls(c, P - 1, SR_WAITANY), N);
+    cr_expect_eq(tags_of(c, 0, PZ_REC_RECV, tags, 160), 0);
+    cr_expect_eq(tags_of(c, P - 1, PZ_REC_RECV, tags, 160), N);
+    cr_expect(tags[0] == 0 && tags[N - 1] == (uint32_t)N - 1);
+    cr_expect_eq(first_calls(c, 0, SR_WAIT), 1);
+    cr_expect_eq(first_calls(c, 5, SR_WAIT), 1);
+    cr_expect_eq(first_calls(c, P - 1, SR_WAIT), 0);
+}
 
-        /* every record of every process as the pipeline makes it at P (check_run) */
-        check_run(c, truth, 1);
-        /* by hand: N = 36 at 16, 132 at 64; process 0 and process 5 send N chunks to
-         * the next process, the last process none; processes 5 and P - 1 poll N times
-         * and receive chunks 0 .. N - 1 with their tags, process 0 neither; only the
-         * first two call MPI_Wait, once */
-        cr_expect_eq(sends_of(c, 0, peers, 160), N);
-        cr_expect_eq(sends_of(c, 5, peers, 160), N);
-        cr_expect(peers[0] == 6 && peers[N - 1] == 6);
-        cr_expect_eq(sends_of(c, P - 1, peers, 160), 0);
-        cr_expect_eq(first_calls(c, 0, SR_WAITANY), 0);
-        cr_expect_eq(first_calls(c, 5, SR_WAITANY), N);
-        cr_expect_eq(first_calls(c, P - 1, SR_WAITANY), N);
-        cr_expect_eq(tags_of(c, 0, PZ_REC_RECV, tags, 160), 0);
-        cr_expect_eq(tags_of(c, P - 1, PZ_REC_RECV, tags, 160), N);
-        cr_expect(tags[0] == 0 && tags[N - 1] == (uint32_t)N - 1);
-        cr_expect_eq(first_calls(c, 0, SR_WAIT), 1);
-        cr_expect_eq(first_calls(c, 5, SR_WAIT), 1);
-        cr_expect_eq(first_calls(c, P - 1, SR_WAIT), 0);
-        sr_free(truth);
-        collected_free(c);
-    }
-    sr_recorded_free(&r);
+Test(scale_program, a_loop_entered_where_other_processes_make_a_first_iteration_apart)
+{
+    pipeline_at_16_and_64(prog_null_wait_first, check_null_wait_first);
 }
 
 /* A pipeline that receives one chunk ahead, as share/validation/pipeline.c does: of
@@ -2209,34 +2208,25 @@ static void prog_prefetch(struct sr_run *b, int p, const int *c, void *arg)
     sr_step(b, p, PZ_SCALE_END, SR_INTERVAL, 0);
 }
 
-Test(scale_program, a_pipeline_receiving_one_chunk_ahead)
+static void check_prefetch(const struct collected *c, int P, int N)
 {
-    struct sr_recorded r;
     uint32_t tags[160];
 
-    record(&r, 1, NULL, prog_prefetch);
-    for (int P = 16; P <= 64; P *= 4) {
-        struct collected *c = synthesize(r.m, P);
-        struct sr_run *truth = sr_build("truth", P, 1, NULL, prog_prefetch, NULL);
-        int N = 2 * P + 4;
+    /* by hand: N = 36 at 16, 132 at 64; process 5 receives chunks 0 .. N - 1 from
+     * process 4 with their tags and sends them to process 6; the last process
+     * receives them from P - 2 and sends nothing; process 0 sends N */
+    cr_expect_eq(tags_of(c, 5, PZ_REC_IRECV, tags, 160), N);
+    cr_expect(tags[0] == 0 && tags[N - 1] == (uint32_t)N - 1);
+    cr_expect_eq(tags_of(c, 5, PZ_REC_ISEND, tags, 160), N);
+    cr_expect(tags[0] == 0 && tags[N - 1] == (uint32_t)N - 1);
+    cr_expect_eq(tags_of(c, P - 1, PZ_REC_IRECV, tags, 160), N);
+    cr_expect_eq(tags[N - 1], (uint32_t)N - 1);
+    cr_expect_eq(tags_of(c, P - 1, PZ_REC_ISEND, tags, 160), 0);
+    cr_expect_eq(tags_of(c, 0, PZ_REC_ISEND, tags, 160), N);
+    cr_expect_eq(tags_of(c, 0, PZ_REC_IRECV, tags, 160), 0);
+}
 
-        /* every record of every process as the pipeline makes it at P, each completion
-         * of the request its call completes (check_run) */
-        check_run(c, truth, 1);
-        /* by hand: N = 36 at 16, 132 at 64; process 5 receives chunks 0 .. N - 1 from
-         * process 4 with their tags and sends them to process 6; the last process
-         * receives them from P - 2 and sends nothing; process 0 sends N */
-        cr_expect_eq(tags_of(c, 5, PZ_REC_IRECV, tags, 160), N);
-        cr_expect(tags[0] == 0 && tags[N - 1] == (uint32_t)N - 1);
-        cr_expect_eq(tags_of(c, 5, PZ_REC_ISEND, tags, 160), N);
-        cr_expect(tags[0] == 0 && tags[N - 1] == (uint32_t)N - 1);
-        cr_expect_eq(tags_of(c, P - 1, PZ_REC_IRECV, tags, 160), N);
-        cr_expect_eq(tags[N - 1], (uint32_t)N - 1);
-        cr_expect_eq(tags_of(c, P - 1, PZ_REC_ISEND, tags, 160), 0);
-        cr_expect_eq(tags_of(c, 0, PZ_REC_ISEND, tags, 160), N);
-        cr_expect_eq(tags_of(c, 0, PZ_REC_IRECV, tags, 160), 0);
-        sr_free(truth);
-        collected_free(c);
-    }
-    sr_recorded_free(&r);
+Test(scale_program, a_pipeline_receiving_one_chunk_ahead)
+{
+    pipeline_at_16_and_64(prog_prefetch, check_prefetch);
 }
