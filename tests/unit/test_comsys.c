@@ -39,6 +39,16 @@ static void done_at(int request, double want, const char *what)
     cr_assert_float_eq(got, want, EPS, "%s: done at %.9f, not %.9f", what, got, want);
 }
 
+/* Processes 0 and 1, the members of comm, both post collective c at `at`: their
+ * requests into *a and *b. */
+static void post_both(int comm, struct pz_coll c, double at, int *a, int *b)
+{
+    c.me = 0;
+    *a = pz_comsys_collective(cs, comm, &c, at);
+    c.me = 1;
+    *b = pz_comsys_collective(cs, comm, &c, at);
+}
+
 /* Eager: the data arrives at 130 us, the receive posted at 1 ms completes then; the
  * send completed when posted. */
 Test(comsys, eager_with_a_late_receiver)
@@ -216,10 +226,7 @@ Test(comsys, a_barrier_of_two_on_a_switch_and_on_a_bus)
 
         setup_network(kinds[i], 1);
         comm = pz_comsys_comm(cs, 2, procs);
-        c.me = 0;
-        a = pz_comsys_collective(cs, comm, &c, 0);
-        c.me = 1;
-        b = pz_comsys_collective(cs, comm, &c, 0);
+        post_both(comm, c, 0, &a, &b);
         cr_assert(a >= 0 && b >= 0);
         done_at(a, first[i], "process 0");
         done_at(b, US(50), "process 1");
@@ -563,17 +570,11 @@ Test(comsys, a_collectives_messages_pay_the_overheads)
 
     setup_overheads(1);
     comm = pz_comsys_comm(cs, 2, procs);
-    barrier.me = 0;
-    a = pz_comsys_collective(cs, comm, &barrier, 0);
-    barrier.me = 1;
-    b = pz_comsys_collective(cs, comm, &barrier, 0);
+    post_both(comm, barrier, 0, &a, &b);
     done_at(a, US(80), "process 0");
     done_at(b, US(80), "process 1");
     at = pz_comsys_now(cs);   /* 80 us, to the bit the simulation reached */
-    bcast.me = 0;
-    a = pz_comsys_collective(cs, comm, &bcast, at);
-    bcast.me = 1;
-    b = pz_comsys_collective(cs, comm, &bcast, at);
+    post_both(comm, bcast, at, &a, &b);
     done_at(a, US(100), "the root");
     done_at(b, US(270), "the leaf");
     pz_comsys_free(cs);
@@ -715,10 +716,7 @@ Test(comsys, a_collectives_first_message_pays_the_resume_overhead)
         call(1, 0, 0);
         pz_comsys_enter(cs, 0, US(100));
         pz_comsys_enter(cs, 1, US(100));
-        barrier.me = 0;
-        a = pz_comsys_collective(cs, comm, &barrier, US(100));
-        barrier.me = 1;
-        b = pz_comsys_collective(cs, comm, &barrier, US(100));
+        post_both(comm, barrier, US(100), &a, &b);
         done_at(a, US(bus ? 205 : 155), "process 0");
         done_at(b, US(155), "process 1");
         pz_comsys_free(cs);
@@ -819,10 +817,7 @@ Test(comsys, a_collectives_sends_pay_the_duplex_overhead)
 
     setup_duplex();
     comm = pz_comsys_comm(cs, 2, procs);
-    barrier.me = 0;
-    a = pz_comsys_collective(cs, comm, &barrier, 0);
-    barrier.me = 1;
-    b = pz_comsys_collective(cs, comm, &barrier, 0);
+    post_both(comm, barrier, 0, &a, &b);
     done_at(a, US(86), "process 0");
     done_at(b, US(80), "process 1");
     pz_comsys_free(cs);
