@@ -9,11 +9,23 @@
 
 partial=$(pz_program partial) || exit 77
 
-# bare_MODE: the exit status of mpiexec running MODE without prognoz
-for mode in abort segv exit; do
-    pz_mpiexec -n 2 "$partial" $mode >/dev/null 2>&1
-    eval "bare_$mode=$?"
-done
+# bare MODE: the exit status of mpiexec running MODE without prognoz, in $bare
+bare() {
+    pz_mpiexec -n 2 "$partial" "$1" >/dev/null 2>&1
+    bare=$?
+}
+
+# expect_bare_status MODE: prognoz's status $rc is one mpiexec gives MODE without
+# prognoz.  When one rank ends and hydra kills the other, which end it reports first
+# can vary on a loaded machine (exit(5) as 5, or 1, or the kill's 9): a status that
+# differs from one run without prognoz is compared with two more such runs.
+expect_bare_status() {
+    for _try in 1 2 3; do
+        bare "$1"
+        test "$rc" = "$bare" && return 0
+    done
+    pz_fail "$1: exit status as without prognoz: expected '$bare', got '$rc'"
+}
 
 # run MODE: prognoz record of MODE into $PZ_WORK/MODE; sets rc
 run() {
@@ -53,17 +65,17 @@ check() {
 nothing="left nothing (killed, or its part could not be written)"
 
 run abort
-pz_expect_eq "abort: exit status as without prognoz" "$bare_abort" "$rc"
+expect_bare_status abort
 check abort 1 "0: $nothing; 1: MPI_Abort (error code 3)" \
     MPI_Init MPI_Comm_rank MPI_Barrier MPI_Barrier MPI_Barrier MPI_Abort
 
 run segv
-pz_expect_eq "segv: exit status as without prognoz" "$bare_segv" "$rc"
+expect_bare_status segv
 check segv 1 "0: $nothing; 1: killed by signal 11 (SIGSEGV)" \
     MPI_Init MPI_Comm_rank MPI_Barrier MPI_Barrier MPI_Barrier
 
 run exit
-pz_expect_eq "exit: exit status as without prognoz" "$bare_exit" "$rc"
+expect_bare_status exit
 check exit 1 "0: $nothing; 1: exit without MPI_Finalize (status 5)" \
     MPI_Init MPI_Comm_rank MPI_Barrier MPI_Barrier MPI_Barrier
 # started without prognoz record: the parts wait in DIR until prognoz record --finish
