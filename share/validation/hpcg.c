@@ -147,9 +147,8 @@ int main(int argc, char **argv)
         for (int j = 1; j <= order; j++)
             for (int k = 1; k <= order; k++)
                 r[block_at(fine.n, i, j, k)] = 1.0;
-    vcycle(&fine, &coarse, r, z, rc, zc);
-    for (size_t k = 0; k < len; k++)
-        p[k] = z[k];
+    for (size_t k = 0; k < len; k++)  /* the first direction: the residual itself */
+        p[k] = z[k] = r[k];
     double rz = dot(&fine, r, z);
 
     PROGNOZ_BEGIN(1);
