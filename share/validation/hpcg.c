@@ -11,7 +11,7 @@
  * operator (one exchange), and two dot products summed over all ranks (MPI_Allreduce of
  * one double each).  Intervals: the iterations (1), the V-cycle (2) with its coarse
  * level (3), the operator (4), the dot products p.Ap (5) and r.z (6), the updates (7).
- * Part of the validation harness (scripts/validate.sh).
+ * Part of the scaling validation (scripts/scale_validate.sh).
  *
  *   mpicc -g -O2 -I$PREFIX/include -o hpcg hpcg.c && mpiexec -n 6 ./hpcg [ITERATIONS [N]]
  */

@@ -8,7 +8,8 @@
  * them into the halo, updates the block and takes the smallest time step over all ranks
  * (MPI_Allreduce, MPI_MIN).  Intervals: the steps (1), posting the receives (2), the
  * forces (3), the exchange (4), the update (5), the time step (6).
- * Part of the validation harness (scripts/validate.sh).
+ * A program of the scaling validation run at cubes only: not in scripts/scale_validate.sh,
+ * whose counts are not cubes; recorded at 1, 8 and 27 by hand.
  *
  *   mpicc -g -O2 -I$PREFIX/include -o lulesh lulesh.c -lm && mpiexec -n 8 ./lulesh [STEPS [N]]
  */
