@@ -1,14 +1,20 @@
 /* Process grids of the scaling (scale_run.h): ranks and coordinates as MPI_Cart_create
- * numbers them, and MPI_Dims_create's balanced layout. */
+ * numbers them (or the first dimension fastest), and MPI_Dims_create's balanced layout. */
 #include <stdio.h>
 #include <string.h>
 
 #include "scale_run.h"
 
+/* The i-th dimension from the one varying slowest in the ranks. */
+static int slowest(const struct pz_scale_grid *g, int i)
+{
+    return g->first_fastest ? PZ_SCALE_MAX_DIMS - 1 - i : i;
+}
+
 void pz_scale_grid_coords(const struct pz_scale_grid *g, int r, int *c)
 {
-    for (int d = PZ_SCALE_MAX_DIMS - 1; d >= 0; d--) {
-        int n = d < g->ndims ? g->dims[d] : 1;
+    for (int i = PZ_SCALE_MAX_DIMS - 1; i >= 0; i--) {
+        int d = slowest(g, i), n = d < g->ndims ? g->dims[d] : 1;
 
         c[d] = r % n;
         r /= n;
@@ -19,8 +25,8 @@ int pz_scale_grid_rank(const struct pz_scale_grid *g, const int *c)
 {
     int r = 0;
 
-    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++) {
-        int n = d < g->ndims ? g->dims[d] : 1, x = c[d];
+    for (int i = 0; i < PZ_SCALE_MAX_DIMS; i++) {
+        int d = slowest(g, i), n = d < g->ndims ? g->dims[d] : 1, x = c[d];
 
         if (x < 0 || x >= n) {
             if (d >= g->ndims || !g->periodic[d])

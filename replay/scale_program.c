@@ -262,7 +262,8 @@ static void work_free(struct pz_scale_program *m, struct work *w)
     m->ambiguous = NULL;
 }
 
-static int intern_and_fold(struct pz_scale_program *m, struct work *w)
+/* Each process's steps as symbols of the table (w->raw). */
+static int intern_steps(struct pz_scale_program *m, struct work *w)
 {
     if (!(m->ambiguous = calloc(m->nruns, sizeof(*m->ambiguous))) ||
         !(w->raw = calloc(m->nruns, sizeof(*w->raw))) ||
@@ -278,19 +279,40 @@ static int intern_and_fold(struct pz_scale_program *m, struct work *w)
             !(w->folded[r] = calloc(np, sizeof(**w->folded))) ||
             !(w->nfolded[r] = calloc(np, sizeof(**w->nfolded))))
             return -1;
-        for (size_t p = 0; p < np; p++) {
-            size_t n = run->procs[p].nsteps;
-
-            if (sp_table_steps(&m->table, run, &run->procs[p], &w->raw[r][p]) != 0 ||
-                sp_tag_loops(&m->table, w->raw[r][p], n, m->ambiguous[r]) != 0 ||
-                !(w->folded[r][p] = malloc((n ? n : 1) * sizeof(uint32_t))))
+        for (size_t p = 0; p < np; p++)
+            if (sp_table_steps(&m->table, run, &run->procs[p], &w->raw[r][p]) != 0)
                 return -1;
+    }
+    return 0;
+}
+
+/* Each process's steps folded into loops (w->folded), the calls over many requests given
+ * none first made the steps of those given some (sp_table_given_none). */
+static int fold_all(struct pz_scale_program *m, struct work *w)
+{
+    uint32_t *map;
+
+    if (sp_table_given_none(&m->table, &map) != 0)
+        return -1;
+    for (size_t r = 0; r < m->nruns; r++)
+        for (size_t p = 0; p < (size_t)m->runs[r]->nprocs; p++) {
+            size_t n = m->runs[r]->procs[p].nsteps;
+
+            for (size_t i = 0; i < n; i++)
+                w->raw[r][p][i] = map[w->raw[r][p][i]];
+            if (sp_tag_loops(&m->table, w->raw[r][p], n, m->ambiguous[r]) != 0 ||
+                !(w->folded[r][p] = malloc((n ? n : 1) * sizeof(uint32_t)))) {
+                free(map);
+                return -1;
+            }
             memcpy(w->folded[r][p], w->raw[r][p], n * sizeof(uint32_t));
             w->nfolded[r][p] = n;
-            if (sp_fold(&m->table, w->folded[r][p], &w->nfolded[r][p], m->ambiguous[r]) != 0)
+            if (sp_fold(&m->table, w->folded[r][p], &w->nfolded[r][p], m->ambiguous[r]) != 0) {
+                free(map);
                 return -1;
+            }
         }
-    }
+    free(map);
     return 0;
 }
 
@@ -364,7 +386,7 @@ static int alloc_stats(struct pz_scale_program *m, struct sp_stats *st)
 
 static int build(struct pz_scale_program *m, struct work *w, char *err, size_t errlen)
 {
-    if (intern_and_fold(m, w) != 0)
+    if (intern_steps(m, w) != 0 || fold_all(m, w) != 0)
         goto oom;
     if (sp_merge(m, (uint32_t *const *const *)w->folded, (const size_t *const *)w->nfolded,
                  err, errlen) != 0)

@@ -85,6 +85,11 @@ void sp_table_free(struct sp_table *t);
  * (struct sp_sym) counted at this process when t->by_sizes.  0 or -1. */
 int sp_table_steps(struct sp_table *t, const struct pz_scale_run *run,
                    const struct pz_scale_process *p, uint32_t **syms);
+/* Into *map (allocated, t->nsyms): each symbol, or for a call completing all the
+ * requests it is given (MPI_Waitall, MPI_Testall) that was given none, the one symbol of
+ * the same call completing some, when there is one (a process without neighbours makes
+ * the call the others make).  0 or -1. */
+int sp_table_given_none(const struct sp_table *t, uint32_t **map);
 /* The step symbol like proto (its kind, region, ends, variant) with events ev[0..n-1]
  * (proto->n of them); SP_NONE when memory runs out. */
 uint32_t sp_table_step(struct sp_table *t, const struct sp_sym *proto,

@@ -362,7 +362,14 @@ int pz_scale_run_read(const char *path, struct pz_scale_run *run, char *err, siz
 int pz_scale_run_read_grid(const char *path, int ndims, struct pz_scale_run *run, char *err,
                            size_t errlen)
 {
-    struct pz_scale_reading r = { .run = run, .ndims = ndims, .err = err, .errlen = errlen };
+    return pz_scale_run_read_layout(path, ndims, 0, run, err, errlen);
+}
+
+int pz_scale_run_read_layout(const char *path, int ndims, int first_fastest,
+                             struct pz_scale_run *run, char *err, size_t errlen)
+{
+    struct pz_scale_reading r = { .run = run, .ndims = ndims, .first_fastest = first_fastest,
+                                  .err = err, .errlen = errlen };
     int rc;
 
     memset(run, 0, sizeof(*run));

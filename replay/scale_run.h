@@ -9,7 +9,8 @@
  * The process grid: the one MPI_Cart_create laid out when the recording has its
  * topology (OTF2 CartTopology definitions), else the one the ranks' arithmetic shows:
  * of the layouts MPI_Dims_create gives for 1, 2 and 3 dimensions (ranks in row-major
- * order, dims[0] varying slowest, as MPI_Cart_create numbers them), the one in which
+ * order, dims[0] varying slowest, as MPI_Cart_create numbers them, or when asked
+ * fastest: pz_scale_run_read_layout), the one in which
  * the peers of point-to-point messages are the fewest distinct offsets, each of -1, 0
  * or +1 per dimension, the fewer dimensions winning a tie.  A dimension is periodic when
  * a message crosses its ends (which takes more than 2 processes in it).  A run without
@@ -23,12 +24,15 @@
 
 #define PZ_SCALE_MAX_DIMS 3
 
-/* A process grid: ranks in row-major order, dims[0] varying slowest. */
+/* A process grid: ranks in row-major order, dims[0] varying slowest, unless
+ * first_fastest. */
 struct pz_scale_grid {
     int ndims;                             /* 1 to PZ_SCALE_MAX_DIMS */
     int dims[PZ_SCALE_MAX_DIMS];           /* 1 beyond ndims */
     uint8_t periodic[PZ_SCALE_MAX_DIMS];
     uint8_t from_topology;                 /* MPI_Cart_create's, recorded; else inferred */
+    uint8_t first_fastest;                 /* ranks numbered with dims[0] varying fastest,
+                                              x + nx (y + ny z), as HPCG numbers them */
 };
 
 enum pz_scale_comm_kind {
@@ -139,6 +143,13 @@ int pz_scale_run_read(const char *path, struct pz_scale_run *run, char *err, siz
  * they are read in the grid of the others. */
 int pz_scale_run_read_grid(const char *path, int ndims, struct pz_scale_run *run, char *err,
                            size_t errlen);
+
+/* The same, the ranks of an inferred grid numbered with dims[0] varying fastest when
+ * first_fastest (struct pz_scale_grid): a program that numbers its blocks x + nx (y +
+ * ny z) with nx the largest side, as HPCG does, is one whose recordings at 2, 4 and 8
+ * processes fit either numbering, but one numbering only across them. */
+int pz_scale_run_read_layout(const char *path, int ndims, int first_fastest,
+                             struct pz_scale_run *run, char *err, size_t errlen);
 
 void pz_scale_run_free(struct pz_scale_run *run);
 

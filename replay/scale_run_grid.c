@@ -114,12 +114,14 @@ static void infer_from_messages(struct pz_scale_reading *r)
         struct candidate forced = { .fits = 1 };
 
         pz_scale_grid_balanced(&forced.g, run->nprocs, r->ndims);
+        forced.g.first_fastest = (uint8_t)r->first_fastest;
         place_messages(r, &forced, 1);
         run->grid = forced.g;
         return;
     }
     for (int k = 0; k < PZ_SCALE_MAX_DIMS; k++) {
         pz_scale_grid_balanced(&c[k].g, run->nprocs, k + 1);
+        c[k].g.first_fastest = (uint8_t)r->first_fastest;
         c[k].fits = 1;
     }
     place_messages(r, c, PZ_SCALE_MAX_DIMS);

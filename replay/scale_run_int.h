@@ -23,6 +23,7 @@ struct pz_scale_reading {
     struct pz_scale_run *run;
     struct pz_scale_raw **raw;
     int ndims;             /* of the grid inferred; 0: whichever fits best */
+    int first_fastest;     /* its ranks numbered with dims[0] varying fastest */
     char *err;
     size_t errlen;
 };

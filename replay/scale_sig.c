@@ -430,6 +430,40 @@ fail:
     return -1;
 }
 
+/* The step a call over many requests given none stands for: a process without any
+ * neighbour (every one, at 1 process) completes nothing, so its call shows no kind of
+ * request; it is the one step of the same call completing some, or none when there are
+ * several (a Waitall of receives and one of sends) or none. */
+static uint32_t given_none(const struct sp_table *t, uint32_t sym)
+{
+    struct sp_sym a = t->syms[sym];
+    uint32_t found = SP_NONE;
+
+    if (a.kind != SP_STEP || a.ends || !completes_all(a.region))
+        return SP_NONE;
+    for (uint32_t s = 0; s < t->nsyms; s++) {
+        a.ends = t->syms[s].ends;
+        if (a.ends && same_sym(t, &a, &t->syms[s])) {
+            if (found != SP_NONE)
+                return SP_NONE;
+            found = s;
+        }
+    }
+    return found;
+}
+
+int sp_table_given_none(const struct sp_table *t, uint32_t **map)
+{
+    if (!(*map = malloc((t->nsyms ? t->nsyms : 1) * sizeof(**map))))
+        return -1;
+    for (uint32_t s = 0; s < t->nsyms; s++) {
+        uint32_t to = given_none(t, s);
+
+        (*map)[s] = to == SP_NONE ? s : to;
+    }
+    return 0;
+}
+
 /* --- steps a recording cannot tell apart (scale_program_int.h) */
 
 /* How many message events a call of region makes when its peers exist; 0: not a

@@ -116,9 +116,10 @@ fi
 command -v otf2-print >/dev/null 2>&1 || die "otf2-print is needed to count the calls"
 
 # The programs whose runs follow a pattern of the process grid, and their argument
-# (iterations, keys...): full size|reduced.
+# (iterations, keys...): full size|reduced.  Not lulesh: it runs at cubes only (1, 8,
+# 27, 64), none of the counts extrapolated from and to here.
 if [ -z "$programs" ]; then
-    programs="stencil halo2d halo3d wavefront cg transpose fft3d ring pipeline multigrid bucketsort"
+    programs="stencil halo2d halo3d wavefront cg transpose fft3d ring pipeline multigrid bucketsort hpcg"
     [ $reduced -eq 1 ] && programs="stencil halo2d"
 fi
 size_of() {
@@ -134,6 +135,7 @@ size_of() {
     pipeline) echo "200|20" ;;
     multigrid) echo "10|2" ;;
     bucketsort) echo "256|32" ;;
+    hpcg) echo "10 16|2 8" ;;
     *) echo "" ;;
     esac | cut -d'|' -f$((reduced + 1))
 }

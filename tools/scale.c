@@ -187,7 +187,8 @@ static void complain(const struct job *j, const char *fmt, ...)
 
 /* Reads again, in ndims dimensions, the recordings whose grid was inferred in fewer:
  * at a small count a grid of fewer dimensions fits as well. */
-static int read_in_dimensions(struct job *j, int ndims, char *err, size_t errlen)
+static int read_in_dimensions(struct job *j, int ndims, int first_fastest, char *err,
+                              size_t errlen)
 {
     for (int r = 0; r < j->nruns; r++) {
         struct pz_scale_run *run = &j->runs[r];
@@ -197,41 +198,68 @@ static int read_in_dimensions(struct job *j, int ndims, char *err, size_t errlen
         pz_progress_line_phase(j->progress, "reading recording %d of %d again (%s)", r + 1,
                                j->nruns, j->o->recordings[r]);
         pz_scale_run_free(run);
-        if (pz_scale_run_read_grid(j->o->recordings[r], ndims, run, err, errlen) != 0)
+        if (pz_scale_run_read_layout(j->o->recordings[r], ndims, first_fastest, run, err,
+                                     errlen) != 0)
             return -1;
     }
     return 0;
 }
 
-static int read_recordings(struct job *j)
+/* Reads the recordings (again: j->nruns of them are read) with their inferred grids'
+ * ranks numbered with the first dimension fastest or not, each in the dimensions of the
+ * one of most; builds their model into j->program (NULL, the reason in err, if none). */
+static int read_and_build(struct job *j, int first_fastest, char *err, size_t errlen)
 {
     const struct pz_scale_run *runs[MAX_RECORDINGS];
-    char err[4096];
     int ndims = 1;
 
-    for (; j->nruns < j->o->nrecordings; j->nruns++) {
-        pz_progress_line_phase(j->progress, "reading recording %d of %d (%s)", j->nruns + 1,
-                               j->o->nrecordings, j->o->recordings[j->nruns]);
-        if (pz_scale_run_read(j->o->recordings[j->nruns], &j->runs[j->nruns], err,
-                              sizeof(err)) != 0) {
-            complain(j, "%s", err);
+    for (int r = 0; r < j->o->nrecordings; r++) {
+        struct pz_scale_run *run = &j->runs[r];
+
+        if (r < j->nruns && run->grid.from_topology)
+            continue;
+        pz_progress_line_phase(j->progress, "reading recording %d of %d (%s)", r + 1,
+                               j->o->nrecordings, j->o->recordings[r]);
+        if (r < j->nruns)
+            pz_scale_run_free(run);
+        if (pz_scale_run_read_layout(j->o->recordings[r], 0, first_fastest, run, err,
+                                     errlen) != 0)
             return -1;
-        }
-        if (j->runs[j->nruns].grid.ndims > ndims)
-            ndims = j->runs[j->nruns].grid.ndims;
+        if (r == j->nruns)
+            j->nruns++;
     }
-    if (read_in_dimensions(j, ndims, err, sizeof(err)) != 0) {
-        complain(j, "%s", err);
+    for (int r = 0; r < j->nruns; r++)
+        if (j->runs[r].grid.ndims > ndims)
+            ndims = j->runs[r].grid.ndims;
+    if (read_in_dimensions(j, ndims, first_fastest, err, errlen) != 0)
         return -1;
-    }
     for (int r = 0; r < j->nruns; r++)
         runs[r] = &j->runs[r];
     pz_progress_line_phase(j->progress, "fitting the model");
     j->program = pz_scale_program_build(runs, (size_t)j->nruns, j->o->m.compute_cpu, err,
-                                        sizeof(err));
-    if (!j->program)
-        complain(j, "%s", err);
+                                        errlen);
     return j->program ? 0 : -1;
+}
+
+/* A program that numbers its blocks x + nx (y + ny z), nx the largest side (HPCG), fits
+ * MPI_Cart_create's numbering at some counts (2 x 2 x 1, 2 x 2 x 2) but not across them:
+ * where the model cannot be built, the recordings whose grids were inferred are read
+ * again numbered the other way; the first reason is told when that fails too. */
+static int read_recordings(struct job *j)
+{
+    char err[4096], other[4096];
+    int inferred = 0;
+
+    if (read_and_build(j, 0, err, sizeof(err)) == 0)
+        return 0;
+    for (int r = 0; r < j->nruns; r++)
+        inferred |= !j->runs[r].grid.from_topology && j->runs[r].grid.ndims > 1;
+    if (j->nruns < j->o->nrecordings || !inferred ||
+        read_and_build(j, 1, other, sizeof(other)) != 0) {
+        complain(j, "%s", err);
+        return -1;
+    }
+    return 0;
 }
 
 static void add_count(struct job *j, int n, int recorded)

@@ -328,6 +328,108 @@ Test(scale_run, stencil_of_8_is_a_4x2_grid)
     expect_offset(event(0, 2, 0), 0, 1, 0);
 }
 
+/* The same stencil on nx x ny processes numbered x + nx y, the first dimension fastest
+ * (as HPCG numbers its blocks), into dir. */
+static void record_first_fastest(const char *dir, int nx, int ny)
+{
+    struct tb *b = tb_open(dir, nx * ny);
+
+    cr_assert_not_null(b, "cannot open a trace in %s", dir);
+    for (int p = 0; p < nx * ny; p++) {
+        int x = p % nx, y = p / nx;
+        uint64_t t = MS(1);
+
+        for (int k = 0; k < 4; k++) {
+            int px = x + stencil[k][0], py = y + stencil[k][1];
+            uint32_t q = (uint32_t)(px + nx * py);
+
+            if (px < 0 || px >= nx || py < 0 || py >= ny)
+                continue;
+            tb_send_call(b, p, "MPI_Send", t, t + MS(1), TB_WORLD, q, 1);
+            tb_recv_call(b, p, "MPI_Recv", t + MS(2), t + MS(3), TB_WORLD, q, 1);
+            t += MS(4);
+        }
+    }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+}
+
+/* 6 processes of 3 x 2 numbered x + 3 y.  Read numbered so, the 2-D layout 3 x 2 has
+ * coordinates (r mod 3, r / 3): the 4 offsets of the stencil, nothing across the ends
+ * (the 1-D layout does not fit: 0 -> 3 is 3 away in 6); process 4 at (1, 1) sends west
+ * to 3, east to 5 and south to 1, then receives, steps 0, 2 and 4.  Read in
+ * MPI_Cart_create's numbering (rank 2 a + b), 1 -> 4, from (0, 1) to (2, 0), crosses
+ * the ends of dimension 0: the grid wraps around where the program's does not. */
+Test(scale_run, a_grid_numbered_first_dimension_fastest_is_read_so_when_asked)
+{
+    record_first_fastest(rec, 3, 2);
+    cr_assert_eq(pz_scale_run_read_layout(rec, 0, 1, &run, err, sizeof(err)), 0, "%s", err);
+    expect_grid(2, 3, 2, 1, 0, 0, 0);
+    cr_expect_eq(run.grid.first_fastest, 1);
+    cr_expect(run.procs[4].coords[0] == 1 && run.procs[4].coords[1] == 1,
+              "process 4 at (%d,%d)", run.procs[4].coords[0], run.procs[4].coords[1]);
+    cr_assert_eq(run.procs[4].nsteps, 6);
+    expect_offset(event(4, 0, 0), -1, 0, 0);
+    expect_offset(event(4, 2, 0), 1, 0, 0);
+    expect_offset(event(4, 4, 0), 0, -1, 0);
+    pz_scale_run_free(&run);
+    cr_assert_eq(pz_scale_run_read(rec, &run, err, sizeof(err)), 0, "%s", err);
+    expect_grid(2, 3, 2, 1, 1, 0, 0);
+    cr_expect_eq(run.grid.first_fastest, 0);
+}
+
+/* The same program at 2 (2 x 1), 4 (2 x 2) and 8 (4 x 2), read in 2 dimensions.  In
+ * MPI_Cart_create's numbering each recording fits, but the program's step to x + 1 (rank
+ * + 1) is along dimension 0 at 2 and along dimension 1 at 4 (rank 2 a + b: 0 -> 1 is
+ * (0, +1)): process 0's first send differs, and no model is built.  Numbered the first
+ * dimension fastest, rank + 1 is along dimension 0 at every count, and the model is. */
+Test(scale_run, recordings_numbered_first_dimension_fastest_merge_read_so)
+{
+    static const int sides[3][2] = { { 2, 1 }, { 2, 2 }, { 4, 2 } };
+    struct pz_scale_run runs[3];
+    const struct pz_scale_run *list[3] = { &runs[0], &runs[1], &runs[2] };
+    struct pz_scale_program *m;
+    char dirs[3][4200];
+
+    for (int i = 0; i < 3; i++) {
+        snprintf(dirs[i], sizeof(dirs[i]), "%s/ff%d", top, sides[i][0] * sides[i][1]);
+        record_first_fastest(dirs[i], sides[i][0], sides[i][1]);
+    }
+    for (int ff = 0; ff <= 1; ff++) {
+        memset(runs, 0, sizeof(runs));
+        for (int i = 0; i < 3; i++)
+            cr_assert_eq(pz_scale_run_read_layout(dirs[i], 2, ff, &runs[i], err, sizeof(err)),
+                         0, "%s", err);
+        m = pz_scale_program_build(list, 3, 0, err, sizeof(err));
+        if (ff)
+            cr_expect_not_null(m, "numbered the first dimension fastest: %s", err);
+        else
+            cr_expect_null(m, "built in MPI_Cart_create's numbering");
+        pz_scale_program_free(m);
+        for (int i = 0; i < 3; i++)
+            pz_scale_run_free(&runs[i]);
+    }
+}
+
+/* In a 3 x 2 x 2 grid numbered the first dimension fastest, rank 7 is (7 mod 3,
+ * (7 / 3) mod 2, 7 / 6) = (1, 0, 1) and (2, 0, 1) is rank 2 + 3 (0 + 2 * 1) = 8; in
+ * MPI_Cart_create's numbering (rank 4 a + 2 b + c) rank 7 is (1, 1, 1) and (2, 0, 1) is
+ * 9.  Outside a grid not periodic: -1. */
+Test(scale_grid, ranks_numbered_first_dimension_fastest)
+{
+    struct pz_scale_grid g = { .ndims = 3, .dims = { 3, 2, 2 }, .first_fastest = 1 };
+    static const int at[3] = { 2, 0, 1 }, out[3] = { 3, 0, 0 };
+    int c[3];
+
+    pz_scale_grid_coords(&g, 7, c);
+    cr_expect(c[0] == 1 && c[1] == 0 && c[2] == 1, "rank 7 at (%d,%d,%d)", c[0], c[1], c[2]);
+    cr_expect_eq(pz_scale_grid_rank(&g, at), 8);
+    cr_expect_eq(pz_scale_grid_rank(&g, out), -1);
+    g.first_fastest = 0;
+    pz_scale_grid_coords(&g, 7, c);
+    cr_expect(c[0] == 1 && c[1] == 1 && c[2] == 1, "rank 7 at (%d,%d,%d)", c[0], c[1], c[2]);
+    cr_expect_eq(pz_scale_grid_rank(&g, at), 9);
+}
+
 /* The stencil plus rows, columns and an irregular pair.  Rows as MPI_Comm_split(world,
  * x, rank) gives them: row x = world ranks {2x, 2x+1}, sharing dimension 0, keeping
  * dimension 1 (keep = 2); columns {y, y+2, y+4, y+6} keep dimension 0 (keep = 1).  In its
