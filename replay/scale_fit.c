@@ -304,6 +304,30 @@ static struct pz_scale_model best_growing(const struct pz_scale_point *p, size_t
     return best;
 }
 
+/* Whether the smallest count's recording breaks the trend of a share of a fixed problem
+ * (scale_fit.h): the fall through the origin 1 / P, fitted to the others, predicts each
+ * of them within PZ_SCALE_FIT_TOLERANCE percent and misses the smallest by more.  If
+ * so, that fall is *share. */
+static int smallest_breaks_the_share(const struct pz_scale_point *p, size_t n,
+                                     struct pz_scale_model *share)
+{
+    size_t low = 0, i;
+
+    for (i = 1; i < n; i++)
+        if (p[i].procs < p[low].procs)
+            low = i;
+    *share = (struct pz_scale_model){.origin = 1, .a_num = -1, .a_den = 1};
+    fit_line(share, p, n, low);
+    if (!(share->c1 > 0))
+        return 0;
+    for (i = 0; i < n; i++)
+        if (i != low && smape(pz_scale_model_at(share, p[i].procs), p[i].time) >
+                            PZ_SCALE_FIT_TOLERANCE)
+            return 0;
+    return smape(pz_scale_model_at(share, p[low].procs), p[low].time) >
+           PZ_SCALE_FIT_TOLERANCE;
+}
+
 /* Checks every recording; returns the status and says what is wrong in err. */
 static int check_points(const struct pz_scale_point *p, size_t n, char *err, size_t errlen)
 {
@@ -347,6 +371,13 @@ int pz_scale_fit(const struct pz_scale_point *points, size_t n, struct pz_scale_
 
     if (status != PZ_SCALE_FIT_OK)
         return status;
+    if (n > 2 && smallest_breaks_the_share(points, n, &chosen)) {
+        chosen.cv_error = cross_validate(&chosen, points, n);
+        measure_errors(&chosen, points, n);
+        chosen.npoints = (int)n;
+        *out = chosen;
+        return PZ_SCALE_FIT_OK;
+    }
     if (n > 1)
         constant.cv_error = cross_validate(&constant, points, n);
     chosen = constant;

@@ -328,7 +328,9 @@ Test(scale_fit, strong_scaling_keeps_its_fall)
     /* t = 0.01 + 0.46 / P: 0.24, 0.125, 0.0675 at 2, 4, 8.  Any two of them give the
      * third through 1 / P (0.5, 0.25, 0.125): its leave-one-out error is 0, c1 = 0.46 >
      * 0 and c0 = 0.01 >= 0 keep the rule.  At 16: 0.01 + 0.02875 = 0.03875; at 1024:
-     * 0.01 + 0.46 / 1024 = 0.0104492. */
+     * 0.01 + 0.46 / 1024 = 0.0104492.  The smallest count breaks no trend: the share
+     * fitted to 4 and 8, c1 = (0.03125 + 0.0084375) / 0.078125 = 0.508, gives 0.0635 at
+     * 8, 0.004 / 0.0655 = 6.1% off. */
     struct pz_scale_point p[] = {AT(2, 0.24), AT(4, 0.125), AT(8, 0.0675)};
     struct pz_scale_model m = fit_positive(p, 3);
 
@@ -430,6 +432,68 @@ Test(scale_fit, a_share_of_a_fixed_problem_falls_as_one_over_p)
     expect_exact(&m, 0.5, 8);
     expect_formula(&m, "0.5 + 8 / P");
     cr_expect(fabs(pz_scale_model_at(&m, 1024) - (0.5 + 1.0 / 128)) < 1e-9);
+}
+
+Test(scale_fit, a_smallest_count_faster_than_the_share_is_left_out)
+{
+    /* 13.6, 7.5 and 3.6 ms at 2, 4 and 8 processes: t * P is 27.2, 30 and 28.8 ms, the
+     * 2 processes of the smallest count each on a core of its own.  The share fitted
+     * to 4 and 8 (x = 1 / P = 0.25, 0.125): c1 = (0.25 * 0.0075 + 0.125 * 0.0036) /
+     * (0.0625 + 0.015625) = 0.002325 / 0.078125 = 0.02976.  It gives 0.00744 at 4
+     * (0.00006 / 0.00747 = 0.803%) and 0.00372 at 8 (0.00012 / 0.00366 = 3.279%),
+     * within 5%, and 0.01488 at 2 (0.00128 / 0.01424 = 8.989%): the smallest count
+     * breaks the trend, the model is 0.02976 / P, 0.00093 at 32.  (All three fitted,
+     * 0.00132 + 0.0492 * log2(P) / P^2 predicts the left-out ones within 1.4% and
+     * gives 0.00156 at 32.)  Its largest error on the recordings is at 2: 0.00128 /
+     * 0.0136 = 9.412%. */
+    struct pz_scale_point p[] = {AT(2, 0.0136), AT(4, 0.0075), AT(8, 0.0036)};
+    struct pz_scale_model m = fit_positive(p, 3);
+
+    expect_form(&m, -1, 1, 0);
+    cr_expect(m.origin, "a fall with a constant was chosen");
+    cr_expect(fabs(m.c1 - 0.002325 / 0.078125) < 1e-12, "c1 = %.17g", m.c1);
+    expect_formula(&m, "0.0298 / P");
+    cr_expect(fabs(pz_scale_model_at(&m, 32) - 0.02976 / 32) < 1e-12);
+    cr_expect(fabs(m.max_error - 100 * 0.00128 / 0.0136) < 1e-9, "max error %g",
+              m.max_error);
+}
+
+Test(scale_fit, a_smallest_count_slower_than_the_share_is_left_out)
+{
+    /* 0.1, 0.0335 and 0.0168 s at 2, 4 and 8: the data of the smallest count does
+     * not fit the cache.  Share of 4 and 8: c1 = (0.25 * 0.0335 + 0.125 * 0.0168) /
+     * 0.078125 = 0.010475 / 0.078125 = 0.13408, giving 0.03352 at 4 (0.06%) and
+     * 0.01676 at 8 (0.24%), and 0.06704 at 2 (0.03296 / 0.08352 = 39.5%): 0.134 / P,
+     * 0.00419 at 32.  (All three fitted, 0.0113 + 0.355 / P^2 stays above 0.0113.)
+     * The same with a fourth count, 0.0084 at 16: the share of 4, 8 and 16 adds
+     * 0.0625 * 0.0084 = 0.000525 to the sums, c1 = 0.011 / 0.08203125 = 0.134095, 8.381e-3
+     * at 16 (0.23%): the break holds. */
+    struct pz_scale_point p[] = {AT(2, 0.1), AT(4, 0.0335), AT(8, 0.0168), AT(16, 0.0084)};
+    struct pz_scale_model m = fit_positive(p, 3);
+
+    expect_form(&m, -1, 1, 0);
+    cr_expect(m.origin);
+    cr_expect(fabs(m.c1 - 0.010475 / 0.078125) < 1e-12, "c1 = %.17g", m.c1);
+    expect_formula(&m, "0.134 / P");
+    m = fit_positive(p, 4);
+    expect_form(&m, -1, 1, 0);
+    cr_expect(m.origin);
+    cr_expect(fabs(m.c1 - 0.011 / 0.08203125) < 1e-12, "c1 = %.17g", m.c1);
+}
+
+Test(scale_fit, a_small_fixed_part_is_no_break)
+{
+    /* t = 0.005 + 0.47 / P: 0.24, 0.1225, 0.06375 at 2, 4, 8.  The share of 4 and 8:
+     * c1 = (0.030625 + 0.00796875) / 0.078125 = 0.494, 0.247 at 2: 0.007 / 0.2435 =
+     * 2.875%, within 5%: no break, and c0 + c1 / P, exact (leave-one-out error 0), is
+     * chosen with its fixed part.  (strong_scaling_keeps_its_fall, c0 = 0.01, is no
+     * break either: the share of 4 and 8 misses 8 by 6.1%.) */
+    struct pz_scale_point p[] = {AT(2, 0.24), AT(4, 0.1225), AT(8, 0.06375)};
+    struct pz_scale_model m = fit_positive(p, 3);
+
+    expect_form(&m, -1, 1, 0);
+    cr_expect(!m.origin);
+    expect_exact(&m, 0.005, 0.47);
 }
 
 Test(scale_fit, noisy_falls_are_found)
