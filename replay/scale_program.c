@@ -181,6 +181,37 @@ static int make_events(struct pz_scale_program *m, char *err, size_t errlen)
     return 0;
 }
 
+/* What recordings at fewer than 3 process counts cannot tell, said once for the whole
+ * model: a computation's growth (sp_fit keeps the time recorded at the largest count
+ * where 2 counts fit every form exactly), and, when no recording has 2 processes, the
+ * peers of point-to-point messages. */
+static int note_few_counts(struct pz_scale_program *m)
+{
+    int distinct = 0, largest = 0;
+
+    for (size_t r = 0; r < m->nruns; r++) {
+        size_t q = 0;
+
+        while (q < r && m->runs[q]->nprocs != m->runs[r]->nprocs)
+            q++;
+        distinct += q == r;
+        if (m->runs[r]->nprocs > largest)
+            largest = m->runs[r]->nprocs;
+    }
+    if (largest == 1 && sp_note(m, "every recording is of 1 process: none shows whom a "
+                                "process sends to, so the synthesized runs make no "
+                                "point-to-point message (their collectives run); record at "
+                                "2 processes or more") != 0)
+        return -1;
+    if (distinct < 3 && sp_note(m, "recordings at %d process count%s only: how a "
+                                "computation grows takes 3 (2 fit every form exactly), so "
+                                "each keeps its time at %d process%s, the largest count "
+                                "recorded", distinct, distinct == 1 ? "" : "s", largest,
+                                largest == 1 ? "" : "es") != 0)
+        return -1;
+    return 0;
+}
+
 /* Notes on what cannot be extrapolated: receives from any source, communicators of no
  * class, calls to MPI_PROC_NULL at every recorded process (whose peer is unknown). */
 static int note_patternless(struct pz_scale_program *m)
@@ -400,7 +431,8 @@ static int build(struct pz_scale_program *m, struct work *w, char *err, size_t e
                            (const size_t *const *)w->nfolded, w->made, err, errlen) != 0 ||
         sp_guards_infer(m, w->made, err, errlen) != 0 || make_events(m, err, errlen) != 0)
         return -1;
-    if (note_patternless(m) != 0 || sp_untold_find(m) != 0 || alloc_stats(m, &w->st) != 0)
+    if (note_few_counts(m) != 0 || note_patternless(m) != 0 || sp_untold_find(m) != 0 ||
+        alloc_stats(m, &w->st) != 0)
         goto oom;
     if (sp_walk_check(m, (uint32_t *const *const *)w->raw, &w->st, err, errlen) != 0)
         return -1;

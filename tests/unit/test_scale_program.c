@@ -2254,3 +2254,58 @@ Test(scale_program, a_pipeline_receiving_one_chunk_ahead)
 {
     pipeline_at_16_and_64(prog_prefetch, check_prefetch);
 }
+
+/* Whether a note of m contains text. */
+static int has_note(const struct pz_scale_program *m, const char *text)
+{
+    for (size_t i = 0; i < pz_scale_program_nnotes(m); i++)
+        if (strstr(pz_scale_program_note(m, i), text))
+            return 1;
+    return 0;
+}
+
+/* The model of the 1-D stencil recorded at the n counts given. */
+static struct pz_scale_program *stencil_at(const int *counts, size_t n, struct sr_run **runs)
+{
+    const struct pz_scale_run *list[3];
+    struct pz_scale_program *m;
+    char err[512] = "", path[32];
+
+    for (size_t i = 0; i < n; i++) {
+        snprintf(path, sizeof(path), "run%d", counts[i]);
+        runs[i] = sr_build(path, counts[i], 1, NULL, prog_stencil1, NULL);
+        list[i] = &runs[i]->run;
+    }
+    m = pz_scale_program_build(list, n, 0, err, sizeof(err));
+    cr_assert(m, "%s", err);
+    return m;
+}
+
+Test(scale_program, recordings_at_too_few_counts_are_noted)
+{
+    static const int two[2] = {4, 8}, one[1] = {1};
+    struct sr_run *runs[3];
+    struct pz_scale_program *m;
+    struct sr_recorded r;
+
+    /* 2 counts: every growing form fits both, so computations keep the time at 8 */
+    m = stencil_at(two, 2, runs);
+    cr_expect(has_note(m, "recordings at 2 process counts only"));
+    cr_expect(has_note(m, "keeps its time at 8 processes"));
+    cr_expect(!has_note(m, "every recording is of 1 process"));
+    pz_scale_program_free(m);
+    sr_free(runs[0]);
+    sr_free(runs[1]);
+    /* 1 process: no neighbour, so no peer of a send is known */
+    m = stencil_at(one, 1, runs);
+    cr_expect(has_note(m, "every recording is of 1 process"));
+    cr_expect(has_note(m, "recordings at 1 process count only"));
+    cr_expect(has_note(m, "keeps its time at 1 process, "));
+    pz_scale_program_free(m);
+    sr_free(runs[0]);
+    /* 3 counts say neither */
+    record(&r, 1, NULL, prog_stencil1);
+    cr_expect(!has_note(r.m, "process count"));
+    cr_expect(!has_note(r.m, "every recording is of 1 process"));
+    sr_recorded_free(&r);
+}
