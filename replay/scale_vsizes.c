@@ -13,7 +13,9 @@
  * to their mean at the recording nearest P (the recorded spread, its shape kept, as
  * scale_vary.h draws computations); the largest, fitted as for any other event, would
  * also move the mean, and its form over a few counts is no trend.  Otherwise the largest
- * size stands for every member (scale_numbers.c). */
+ * size stands for every member (scale_numbers.c).  From every member's sizes at P come
+ * the bytes each sends each other (sp_vsizes_pairs), which the synthesized records'
+ * per-peer lists give the replay (scale_lists.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,9 @@
  * the sum of what the others move, and a few sizes worked out by hand below.  Sizes
  * that differ within a class of position follow the data: their mean is fitted and the
  * recorded spread drawn around it, with a note; sizes that follow the classes where
- * some class was never recorded keep the largest. */
+ * some class was never recorded keep the largest.  The synthesized records carry the
+ * per-peer lists of each collective's pairs, whose making from the members' sizes is
+ * checked on sizes worked out by hand. */
 #include <criterion/criterion.h>
 #include <otf2/OTF2_Events.h>
 #include <stdio.h>
