@@ -4,52 +4,54 @@
 #include "scale_archive.h"
 #include "synth_out.h"
 
-struct archive_sink {
-    const struct pz_scale_program *m;
-    const char *dir;
-    int nprocs;
+/* Synthesizes the run of m at nprocs processes and writes it into dir: the
+ * communicators and the lists of its v collectives given to the archive first, then
+ * every process's records. */
+struct archive {
     struct pz_synth_out *out;
+    const char *dir;
     char *err;
     size_t errlen;
 };
 
-static int open_archive(void *ctx, const struct pz_synth_comm *comms, uint32_t n)
+static int put_event(void *ctx, int proc, const struct pz_rec *rec)
 {
-    struct archive_sink *s = ctx;
+    struct archive *a = ctx;
 
-    s->out = pz_synth_out_open(s->dir, pz_scale_program_recording(s->m), s->nprocs, comms, n,
-                               s->err, s->errlen);
-    return s->out ? 0 : -1;
-}
-
-static int write_event(void *ctx, int proc, const struct pz_rec *rec)
-{
-    struct archive_sink *s = ctx;
-
-    if (pz_synth_out_event(s->out, proc, rec) == 0)
+    if (pz_synth_out_event(a->out, proc, rec) == 0)
         return 0;
-    snprintf(s->err, s->errlen, "%s/traces.otf2: cannot write the events of process %d",
-             s->dir, proc);
+    snprintf(a->err, a->errlen, "%s/traces.otf2: cannot write the events of process %d",
+             a->dir, proc);
     return -1;
 }
 
 int pz_scale_synthesize_archive(const struct pz_scale_program *m, int nprocs, const char *dir,
                                 char *err, size_t errlen)
 {
-    struct archive_sink s = { .m = m, .dir = dir, .nprocs = nprocs, .err = err,
-                              .errlen = errlen };
-    struct pz_scale_sink sink = { open_archive, write_event, &s };
+    struct pz_scale_synth *s = pz_scale_synth_new(m, nprocs, err, errlen);
+    const struct pz_synth_comm *comms;
+    const char *const *lists;
+    struct archive a = { NULL, dir, err, errlen };
     char close_err[1024];
+    uint32_t ncomms, nlists;
     int rc;
 
-    err[0] = '\0';
-    rc = pz_scale_synthesize(m, nprocs, &sink, err, errlen);
-    if (!s.out)
+    if (!s)
         return -1;
-    if (pz_synth_out_close(s.out, close_err, sizeof(close_err)) != 0) {
-        if (rc == 0)
-            snprintf(err, errlen, "%s", close_err);
+    comms = pz_scale_synth_comms(s, &ncomms);
+    lists = pz_scale_synth_lists(s, &nlists);
+    if (!(a.out = pz_synth_out_open(dir, pz_scale_program_recording(m), nprocs, comms, ncomms,
+                                    err, errlen))) {
+        pz_scale_synth_free(s);
         return -1;
     }
+    pz_synth_out_lists(a.out, lists, nlists);
+    rc = pz_scale_synth_all(s, put_event, &a, err, errlen);
+    if (pz_synth_out_close(a.out, close_err, sizeof(close_err)) != 0) {
+        if (rc == 0)
+            snprintf(err, errlen, "%s", close_err);
+        rc = -1;
+    }
+    pz_scale_synth_free(s);
     return rc;
 }

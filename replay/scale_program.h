@@ -149,4 +149,15 @@ void pz_scale_cursor_free(struct pz_scale_cursor *c);
 int pz_scale_cursor_next(struct pz_scale_cursor *c, pz_scale_put_fn *put, void *ctx,
                          char *err, size_t errlen);
 
+/* Every process's steps through put, process after process (what pz_scale_synthesize
+ * gives its sink's event).  0, or -1 with a one-line message in err. */
+int pz_scale_synth_all(struct pz_scale_synth *s, pz_scale_put_fn *put, void *ctx, char *err,
+                       size_t errlen);
+
+/* The per-peer byte lists of the run's v collectives whose members move different
+ * amounts ("8,0,24", docs/trace-format.md), n of them: a record's send_list and
+ * recv_list are numbers in this array (PZ_NONE32: none), not string references, which
+ * whoever defines the strings (an archive, a replay's definitions) maps to its own. */
+const char *const *pz_scale_synth_lists(const struct pz_scale_synth *s, uint32_t *n);
+
 #endif

@@ -281,6 +281,50 @@ void sp_vsizes_at(const struct sp_vsizes *v, const struct sp_event *e,
                   const struct pz_scale_grid *g, const int *members, uint32_t n,
                   uint32_t rank, const uint64_t *sizes, uint64_t *out);
 
+/* What each member of v event e on a communicator of n sends to each other,
+ * pairs[i * n + j] from i to j, from the members' sizes sent[r] and received[r]
+ * (sp_vsizes_at): into a Gatherv's root and out of a Scatterv's, each member's size;
+ * an Allgatherv member's block (sent / (n - 1), rounded) to every member, the diagonal
+ * included (the block each receives from itself: the model's list has it); an
+ * Alltoallv's by sp_alltoallv_pairs; 0 elsewhere. */
+void sp_vsizes_pairs(const struct sp_event *e, uint32_t n, const uint64_t *sent,
+                     const uint64_t *received, uint64_t *pairs);
+/* An Alltoallv's pairs from its members' totals (the margins): i sends j
+ * sent[i] * received[j] / (the total received by all but i), nothing to itself, each
+ * row rounded to whole bytes summing to exactly sent[i] (its running total rounded,
+ * begun at member i + 1 round the communicator).  Rows keep what each sends; column j
+ * sums to about received[j] scaled so that all receive what all send. */
+void sp_alltoallv_pairs(const uint64_t *sent, const uint64_t *received, uint32_t n,
+                        uint64_t *pairs);
+/* The per-peer lists member rank of v event e carries (docs/trace-format.md): its row
+ * of pairs (SP_SEND_LIST: an Alltoallv's members, a Scatterv's root) and its column
+ * (SP_RECV_LIST: an Alltoallv's and an Allgatherv's members, a Gatherv's root). */
+#define SP_SEND_LIST 1u
+#define SP_RECV_LIST 2u
+unsigned sp_vsizes_lists(const struct sp_event *e, uint32_t n, uint32_t rank);
+
+/* The per-peer lists of a synthesized run's v collectives (scale_lists.c): for each v
+ * event and each instance of its communicator, every member's lists as texts
+ * ("8,0,24"), each distinct text kept once and numbered, and the totals each member
+ * moves (the sums of its pairs but the one with itself). */
+struct sp_lists;
+struct sp_lists *sp_lists_new(uint32_t nevents);
+void sp_lists_free(struct sp_lists *l);
+/* Adds event ev (e, whose members' sizes v gives) on the count instances of its
+ * communicator comms[0..count-1] (those of a slice, or the world), the first numbered
+ * first.  0, or -1 when memory runs out. */
+int sp_lists_add(struct sp_lists *l, uint32_t ev, const struct sp_vsizes *v,
+                 const struct sp_event *e, const struct pz_scale_grid *g,
+                 const struct pz_synth_comm *comms, uint32_t first, uint32_t count,
+                 const uint64_t *sizes);
+/* Member rank of communicator comm at event ev: its lists' numbers (list[0] sent,
+ * list[1] received, PZ_NONE32 none) and totals into out[0..1]; 0 when ev has lists
+ * there, else -1 (nothing written). */
+int sp_lists_of(const struct sp_lists *l, uint32_t ev, uint32_t comm, uint32_t rank,
+                uint32_t *list, uint64_t *out);
+/* The texts, list i at [i]. */
+const char *const *sp_lists_texts(const struct sp_lists *l, uint32_t *n);
+
 /* How the request of a posting slot ends when a call over many requests completes it:
  * the step that does (the node; SP_NONE: none does), the completion's record (its
  * signature, sizes as functions of P), learned from the recordings.  by_signature: a

@@ -12,7 +12,29 @@
 struct generator {
     struct pz_scale_synth *s;
     struct pz_scale_cursor **cursors;   /* of each process, NULL before and after */
+    uint32_t first_list;       /* the string reference of list 0, PZ_NONE32: none */
+    pz_trace_put_fn *put;      /* where a step's records go, during more() */
+    void *sink;
 };
+
+/* A list's number (pz_scale_synth_lists) as the reference of its string. */
+static uint32_t list_string(const struct generator *g, uint32_t list)
+{
+    return list == PZ_NONE32 || g->first_list == PZ_NONE32 ? PZ_NONE32 : g->first_list + list;
+}
+
+static int put_record(void *ctx, int th, const struct pz_rec *rec)
+{
+    struct generator *g = ctx;
+    struct pz_rec copy;
+
+    if (rec->send_list == PZ_NONE32 && rec->recv_list == PZ_NONE32)
+        return g->put(g->sink, th, rec);
+    copy = *rec;
+    copy.send_list = list_string(g, rec->send_list);
+    copy.recv_list = list_string(g, rec->recv_list);
+    return g->put(g->sink, th, &copy);
+}
 
 /* Steps made at each request for a process's records: its cursor, apart from every
  * other process's, is fetched into the caches once for a block of them rather than once
@@ -30,7 +52,9 @@ static int more(void *ctx, int th, pz_trace_put_fn *put, void *sink, char *err, 
         snprintf(err, errlen, "out of memory synthesizing process %d", th);
         return -1;
     }
-    while (made < STEPS_AT_ONCE && (rc = pz_scale_cursor_next(*c, put, sink, err, errlen)) > 0)
+    g->put = put;
+    g->sink = sink;
+    while (made < STEPS_AT_ONCE && (rc = pz_scale_cursor_next(*c, put_record, g, err, errlen)) > 0)
         made++;
     if (rc < 0 || made == 0) {   /* a cursor at its end says so again: freed then */
         pz_scale_cursor_free(*c);
@@ -82,8 +106,23 @@ static int synthesized_recording(struct pz_recording *r, int nprocs)
     return 0;
 }
 
-int pz_scale_synth_defs(const struct pz_scale_synth *s, struct pz_defs *d, char *err,
-                        size_t errlen)
+/* The lists' strings, after the recording's as the synthesized archive has them
+ * (synth_defs.c), where its attributes can carry them: *first, list 0's reference, or
+ * PZ_NONE32. */
+static int add_lists(const struct pz_scale_synth *s, struct pz_defs *d, uint32_t *first)
+{
+    uint32_t n;
+    const char *const *lists = pz_scale_synth_lists(s, &n);
+
+    *first = PZ_NONE32;
+    if (!n || d->send_list == OTF2_UNDEFINED_ATTRIBUTE ||
+        d->recv_list == OTF2_UNDEFINED_ATTRIBUTE)
+        return 0;
+    return pz_defs_add_strings(d, lists, n, first);
+}
+
+static int synth_defs(const struct pz_scale_synth *s, struct pz_defs *d, uint32_t *first_list,
+                      char *err, size_t errlen)
 {
     const char *recording = pz_scale_program_recording(pz_scale_synth_program(s));
     struct pz_comm_def *comms;
@@ -93,7 +132,8 @@ int pz_scale_synth_defs(const struct pz_scale_synth *s, struct pz_defs *d, char 
         return -1;
     if (!(comms = comm_defs(s, &n)) ||
         pz_defs_set_run(d, pz_scale_synth_nprocs(s), comms, n) != 0 ||
-        synthesized_recording(&d->recording, pz_scale_synth_nprocs(s)) != 0) {
+        synthesized_recording(&d->recording, pz_scale_synth_nprocs(s)) != 0 ||
+        add_lists(s, d, first_list) != 0) {
         snprintf(err, errlen, "out of memory synthesizing %d processes",
                  pz_scale_synth_nprocs(s));
         return -1;
@@ -101,19 +141,28 @@ int pz_scale_synth_defs(const struct pz_scale_synth *s, struct pz_defs *d, char 
     return 0;
 }
 
+int pz_scale_synth_defs(const struct pz_scale_synth *s, struct pz_defs *d, char *err,
+                        size_t errlen)
+{
+    uint32_t first_list;
+
+    return synth_defs(s, d, &first_list, err, errlen);
+}
+
 int pz_scale_predict(struct pz_scale_synth *s, const struct pz_predict_options *o,
                      struct pz_prediction *out, char *err, size_t errlen)
 {
     const char *recording = pz_scale_program_recording(pz_scale_synth_program(s));
     int nprocs = pz_scale_synth_nprocs(s);
-    struct generator g = { s, calloc((size_t)nprocs, sizeof(*g.cursors)) };
+    struct generator g = { s, calloc((size_t)nprocs, sizeof(*g.cursors)), PZ_NONE32, NULL,
+                           NULL };
     struct pz_trace_gen gen = { more, &g };
     struct pz_trace_in *in = NULL;
     struct pz_trace_out *predicted = NULL;
     struct pz_defs d;
     const struct pz_synth_comm *comms;
     char name[64];
-    uint32_t ncomms;
+    uint32_t ncomms, nlists;
     int rc = -1;
 
     memset(out, 0, sizeof(*out));
@@ -121,12 +170,16 @@ int pz_scale_predict(struct pz_scale_synth *s, const struct pz_predict_options *
     comms = pz_scale_synth_comms(s, &ncomms);
     if (!g.cursors) {
         snprintf(err, errlen, "%s: out of memory", name);
-    } else if (pz_scale_synth_defs(s, &d, err, errlen) != 0) {
+    } else if (synth_defs(s, &d, &g.first_list, err, errlen) != 0) {
         pz_defs_release(&d);
     } else if ((in = pz_trace_in_generated(&d, name, &gen, err, errlen)) &&
                (!o->output ||
                 (predicted = pz_trace_out_open_synthesized(recording, o->output, nprocs, comms,
                                                            ncomms, err, errlen)))) {
+        const char *const *lists = pz_scale_synth_lists(s, &nlists);
+
+        if (predicted)
+            pz_trace_out_synthesized_lists(predicted, lists, nlists);
         rc = pz_predict_run(in, predicted, name, o, out, err, errlen);
         in = NULL;
     }

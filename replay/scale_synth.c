@@ -61,6 +61,7 @@ struct pz_scale_synth {
     double *pred_gap;          /* [pred], s */
     double *after_gap;         /* [prev + 1], s */
     const struct sp_ratios **ratios;   /* [node]: its computations' (sp_ratios_at) */
+    struct sp_lists *lists;    /* of the v events whose members' sizes differ */
 };
 
 /* A loop the walk is in: its node, its trip count here, the iterations done, and the
@@ -247,6 +248,31 @@ static int values_at(struct pz_scale_synth *s)
     return 0;
 }
 
+/* The per-peer lists of every v event whose members' sizes differ, on every instance
+ * of its communicator. */
+static int lists_at(struct pz_scale_synth *s)
+{
+    const struct pz_scale_program *m = s->m;
+
+    if (!(s->lists = sp_lists_new(m->nevents)))
+        return -1;
+    for (uint32_t i = 0; i < m->nevents; i++) {
+        const struct sp_event *e = m->events[i].sig;
+        uint32_t first = 0, count = e->comm.kind == PZ_SCALE_COMM_WORLD;
+
+        for (int j = 0; e->comm.kind == PZ_SCALE_COMM_SLICE && j < s->nslices; j++)
+            if (s->slices[j].keep == e->comm.keep) {
+                first = s->slices[j].first;
+                count = (uint32_t)s->nprocs / slice_size(&s->g, e->comm.keep);
+            }
+        if (m->events[i].v && count &&
+            sp_lists_add(s->lists, i, m->events[i].v, e, &s->g, s->comms + first, first,
+                         count, s->sizes + (size_t)i * SP_NSIZES) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* --- requests */
 
 static int push(struct fifo *f, uint64_t id, uint32_t slot)
@@ -386,7 +412,7 @@ static uint32_t tag_now(const struct pz_scale_cursor *c, const struct sp_event *
 
 /* A record of signature e, its sizes the values at P of index ev (s->sizes), the root's
  * at the root of a collective, or this member's of a v collective whose members' differ
- * (struct sp_vsizes). */
+ * (struct sp_vsizes), with its per-peer lists (struct sp_lists: their numbers). */
 static int emit_record(struct pz_scale_cursor *c, const struct sp_event *e, uint32_t ev,
                        uint64_t request, uint64_t at)
 {
@@ -396,6 +422,7 @@ static int emit_record(struct pz_scale_cursor *c, const struct sp_event *e, uint
     int64_t peer;
     const uint64_t *sizes;
     uint64_t member[2];
+    uint32_t lists[2];
 
     blank(&rec, e->kind, at);
     rec.coll_op = e->coll_op;
@@ -412,7 +439,13 @@ static int emit_record(struct pz_scale_cursor *c, const struct sp_event *e, uint
         sizes += SP_ROOT_SENT;
     rec.bytes = sizes[SP_SENT];
     rec.bytes2 = sizes[SP_RECEIVED];
-    if (ev < m->nevents && m->events[ev].v && rec.comm < c->s->ncomms) {
+    if (ev < m->nevents &&
+        sp_lists_of(c->s->lists, ev, rec.comm, rank, lists, member) == 0) {
+        rec.send_list = lists[0];
+        rec.recv_list = lists[1];
+        rec.bytes = member[0];
+        rec.bytes2 = member[1];
+    } else if (ev < m->nevents && m->events[ev].v && rec.comm < c->s->ncomms) {
         sp_vsizes_at(m->events[ev].v, e, &c->s->g, c->s->comms[rec.comm].members, size, rank,
                      c->s->sizes + (size_t)ev * SP_NSIZES, member);
         rec.bytes = member[0];
@@ -736,6 +769,7 @@ void pz_scale_synth_free(struct pz_scale_synth *s)
     free(s->pred_gap);
     free(s->after_gap);
     free(s->ratios);
+    sp_lists_free(s->lists);
     free(s);
 }
 
@@ -761,7 +795,7 @@ struct pz_scale_synth *pz_scale_synth_new(const struct pz_scale_program *m, int 
         pz_scale_synth_free(s);
         return NULL;
     }
-    if (make_comms(s) != 0 || values_at(s) != 0) {
+    if (make_comms(s) != 0 || values_at(s) != 0 || lists_at(s) != 0) {
         snprintf(err, errlen, "out of memory synthesizing %d processes", nprocs);
         pz_scale_synth_free(s);
         return NULL;
@@ -785,8 +819,13 @@ const struct pz_scale_program *pz_scale_synth_program(const struct pz_scale_synt
     return s->m;
 }
 
-/* Every step of process p into sink. */
-static int synthesize_process(struct pz_scale_synth *s, int p, const struct pz_scale_sink *sink,
+const char *const *pz_scale_synth_lists(const struct pz_scale_synth *s, uint32_t *n)
+{
+    return sp_lists_texts(s->lists, n);
+}
+
+/* Every step of process p through put. */
+static int synthesize_process(struct pz_scale_synth *s, int p, pz_scale_put_fn *put, void *ctx,
                               char *err, size_t errlen)
 {
     struct pz_scale_cursor *c = pz_scale_cursor_new(s, p);
@@ -796,9 +835,19 @@ static int synthesize_process(struct pz_scale_synth *s, int p, const struct pz_s
         snprintf(err, errlen, "out of memory synthesizing process %d", p);
         return -1;
     }
-    while ((rc = pz_scale_cursor_next(c, sink->event, sink->ctx, err, errlen)) > 0)
+    while ((rc = pz_scale_cursor_next(c, put, ctx, err, errlen)) > 0)
         ;
     pz_scale_cursor_free(c);
+    return rc;
+}
+
+int pz_scale_synth_all(struct pz_scale_synth *s, pz_scale_put_fn *put, void *ctx, char *err,
+                       size_t errlen)
+{
+    int rc = 0;
+
+    for (int p = 0; p < s->nprocs && rc == 0; p++)
+        rc = synthesize_process(s, p, put, ctx, err, errlen);
     return rc;
 }
 
@@ -814,8 +863,8 @@ int pz_scale_synthesize(const struct pz_scale_program *m, int nprocs,
         snprintf(err, errlen, "the synthesized run's communicators could not be written");
         rc = -1;
     }
-    for (int p = 0; p < nprocs && rc == 0; p++)
-        rc = synthesize_process(s, p, sink, err, errlen);
+    if (rc == 0)
+        rc = pz_scale_synth_all(s, sink->event, sink->ctx, err, errlen);
     pz_scale_synth_free(s);
     return rc;
 }

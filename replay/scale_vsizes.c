@@ -13,7 +13,9 @@
  * to their mean at the recording nearest P (the recorded spread, its shape kept, as
  * scale_vary.h draws computations); the largest, fitted as for any other event, would
  * also move the mean, and its form over a few counts is no trend.  Otherwise the largest
- * size stands for every member (scale_numbers.c). */
+ * size stands for every member (scale_numbers.c).  From every member's sizes at P come
+ * the bytes each sends each other (sp_vsizes_pairs), which the synthesized records'
+ * per-peer lists give the replay (scale_lists.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -718,4 +720,94 @@ void sp_vsizes_at(const struct sp_vsizes *v, const struct sp_event *e,
         class_sizes(v, g, at, members ? members[j] : (int)j, other);
         out[1 - w] += other[w];
     }
+}
+
+/* --- between pairs of members */
+
+/* Row i of an Alltoallv: member i's total sent over the other members in proportion to
+ * what each receives in all (their margins: what i sends to j does not depend on what
+ * others send to j), a pair's share rounded so that the row's running total is rounded
+ * and the row sums to exactly sent[i], the running total taken from member i + 1 on
+ * round the communicator so that no rank gets the rounded-up bytes of every row.  With
+ * nobody else receiving, the total goes evenly. */
+static void alltoallv_row(const uint64_t *sent, const uint64_t *received, uint32_t n,
+                          uint32_t i, uint64_t *row)
+{
+    double weight = 0, so_far = 0;
+    uint64_t given = 0;
+
+    for (uint32_t j = 0; j < n; j++)
+        weight += j == i ? 0 : (double)received[j];
+    row[i] = 0;
+    for (uint32_t k = 1; k < n; k++) {
+        uint32_t j = (i + k) % n;
+        uint64_t upto;
+
+        so_far += weight > 0 ? (double)received[j] : 1;
+        upto = k == n - 1 ? sent[i]
+                          : (uint64_t)llround((double)sent[i] * so_far /
+                                              (weight > 0 ? weight : n - 1));
+        upto = upto < given ? given : upto > sent[i] ? sent[i] : upto;
+        row[j] = upto - given;
+        given = upto;
+    }
+}
+
+void sp_alltoallv_pairs(const uint64_t *sent, const uint64_t *received, uint32_t n,
+                        uint64_t *pairs)
+{
+    for (uint32_t i = 0; i < n; i++)
+        alltoallv_row(sent, received, n, i, pairs + (size_t)i * n);
+}
+
+/* An Allgatherv member's block: what it sends to each other member. */
+static uint64_t block_of(uint64_t sent, uint32_t n)
+{
+    return n > 1 ? (sent + (n - 1) / 2) / (n - 1) : sent;
+}
+
+void sp_vsizes_pairs(const struct sp_event *e, uint32_t n, const uint64_t *sent,
+                     const uint64_t *received, uint64_t *pairs)
+{
+    uint32_t root = root_rank(e, n);
+
+    memset(pairs, 0, (size_t)n * n * sizeof(*pairs));
+    switch (way_of(e)) {
+    case INTO_ROOT:
+        for (uint32_t r = 0; root != SP_NONE && r < n; r++)
+            pairs[(size_t)r * n + root] = r == root ? 0 : sent[r];
+        break;
+    case OUT_OF_ROOT:
+        for (uint32_t r = 0; root != SP_NONE && r < n; r++)
+            pairs[(size_t)root * n + r] = r == root ? 0 : received[r];
+        break;
+    case ALL_MEMBERS:
+        if (!allgatherv(e)) {
+            sp_alltoallv_pairs(sent, received, n, pairs);
+            break;
+        }
+        for (uint32_t r = 0; r < n; r++)
+            for (uint32_t j = 0; j < n; j++)
+                pairs[(size_t)r * n + j] = block_of(sent[r], n);
+        break;
+    case NOT_V:
+        break;
+    }
+}
+
+unsigned sp_vsizes_lists(const struct sp_event *e, uint32_t n, uint32_t rank)
+{
+    uint32_t root = root_rank(e, n);
+
+    switch (way_of(e)) {
+    case INTO_ROOT:
+        return rank == root ? SP_RECV_LIST : 0;
+    case OUT_OF_ROOT:
+        return rank == root ? SP_SEND_LIST : 0;
+    case ALL_MEMBERS:
+        return allgatherv(e) ? SP_RECV_LIST : SP_SEND_LIST | SP_RECV_LIST;
+    case NOT_V:
+        break;
+    }
+    return 0;
 }

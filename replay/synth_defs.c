@@ -251,6 +251,8 @@ static int write_run(OTF2_GlobalDefWriter *w, OTF2_StringRef first,
 
     if (!members)
         return -1;
+    for (uint32_t i = 0; i < run->nlists; i++)
+        string(&s, run->lists[i]);
     write_processes(&s, run);
     write_comms(&s, run, members);
     free(members);

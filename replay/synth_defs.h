@@ -29,12 +29,16 @@ struct pz_synth_run {
     const struct pz_synth_comm *comms;   /* communicator i: Comm reference i */
     uint32_t ncomms;
     uint64_t end;                    /* the latest time written */
+    const char *const *lists;        /* per-peer byte lists: list i is string
+                                        next_string + i */
+    uint32_t nlists;
 };
 
 /* Writes to w, of the archive at path, the recording's definitions of the program
  * (strings, paradigms, attributes, regions, call sites...) with their references, its
- * clock properties spanning from its offset to run->end, and the run's processes,
- * locations and communicators with new strings from r->next_string on.  Returns 0, or
+ * clock properties spanning from its offset to run->end, and with new strings from
+ * r->next_string on the run's lists, then its processes, locations and
+ * communicators.  Returns 0, or
  * -1 with a one-line message in err. */
 int pz_synth_defs_write(const char *anchor, const char *path, OTF2_GlobalDefWriter *w,
                         const struct pz_synth_recorded *r, const struct pz_synth_run *run,

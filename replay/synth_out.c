@@ -32,6 +32,8 @@ struct pz_synth_out {
     int nprocs;
     struct pz_synth_comm *comms;        /* copies, members and names included */
     uint32_t ncomms;
+    const char *const *lists;           /* the caller's, list i string next_string + i */
+    uint32_t nlists;
     uint64_t *events;                   /* of each process, written so far */
     unsigned char *done;                /* of each process: its writer is closed */
     int current;                        /* the process being written, -1 before the first */
@@ -206,6 +208,12 @@ struct pz_synth_out *pz_synth_out_open(const char *dir, const char *recorded, in
     return o;
 }
 
+void pz_synth_out_lists(struct pz_synth_out *o, const char *const *lists, uint32_t n)
+{
+    o->lists = lists;
+    o->nlists = n;
+}
+
 /* Keeps the first reason an event was refused; -1. */
 static int refuse(struct pz_synth_out *o, int proc, const char *why)
 {
@@ -251,8 +259,21 @@ static int has_comm(uint8_t kind)
            kind == PZ_REC_IRECV || kind == PZ_REC_COLL_END || kind == PZ_REC_NBC_COMPLETE;
 }
 
+/* List number i's string (PZ_NONE32: none, or no attribute to carry it: both are left
+ * out, as in a replay's definitions, scale_replay.c), or -1 when there is no such list. */
+static int64_t list_string(const struct pz_synth_out *o, uint32_t i)
+{
+    if (i == PZ_NONE32 || o->recorded.attributes[PZ_OUT_SEND_BYTES] == OTF2_UNDEFINED_ATTRIBUTE ||
+        o->recorded.attributes[PZ_OUT_RECV_BYTES] == OTF2_UNDEFINED_ATTRIBUTE)
+        return i < o->nlists || i == PZ_NONE32 ? (int64_t)PZ_NONE32 : -1;
+    return i < o->nlists ? (int64_t)o->recorded.next_string + i : -1;
+}
+
 int pz_synth_out_event(struct pz_synth_out *o, int proc, const struct pz_rec *rec)
 {
+    struct pz_rec with_strings;
+    int64_t send, recv;
+
     if (proc < 0 || proc >= o->nprocs)
         return refuse(o, proc, "no such process");
     if (proc != o->current && start_process(o, proc) != 0)
@@ -264,7 +285,13 @@ int pz_synth_out_event(struct pz_synth_out *o, int proc, const struct pz_rec *re
         return 0;
     if (has_comm(rec->kind) && rec->comm >= o->ncomms)
         return refuse(o, proc, "an event on a communicator not given");
-    if (pz_out_write_record(o->writer, o->list, o->recorded.attributes, rec, rec->time) != 0)
+    if ((send = list_string(o, rec->send_list)) < 0 || (recv = list_string(o, rec->recv_list)) < 0)
+        return refuse(o, proc, "an event with a byte list not given");
+    with_strings = *rec;
+    with_strings.send_list = (uint32_t)send;
+    with_strings.recv_list = (uint32_t)recv;
+    if (pz_out_write_record(o->writer, o->list, o->recorded.attributes, &with_strings,
+                            rec->time) != 0)
         return refuse(o, proc, "an event could not be written");
     o->events[proc]++;
     o->last = rec->time;
@@ -302,7 +329,8 @@ static int close_locations(struct pz_synth_out *o)
  * only through its error callback: what it heard decides. */
 static int finish(struct pz_synth_out *o, char *err, size_t errlen)
 {
-    struct pz_synth_run run = { o->nprocs, o->events, o->comms, o->ncomms, o->end };
+    struct pz_synth_run run = { o->nprocs, o->events, o->comms, o->ncomms, o->end,
+                                o->lists, o->nlists };
     OTF2_GlobalDefWriter *w;
     int rc = -1;
 

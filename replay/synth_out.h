@@ -31,9 +31,15 @@ struct pz_synth_out *pz_synth_out_open(const char *dir, const char *recorded, in
                                        const struct pz_synth_comm *comms, uint32_t ncomms,
                                        char *err, size_t errlen);
 
+/* Gives the per-peer byte lists of the run's v collectives (pz_scale_synth_lists), which
+ * must outlive o: an event's send_list and recv_list are numbers among them, written as
+ * references to their strings (defined after the recording's) where the recording
+ * defines the attributes that carry them, else left out.  Before the first event. */
+void pz_synth_out_lists(struct pz_synth_out *o, const char *const *lists, uint32_t n);
+
 /* Writes rec as an event of process proc: rec->time in the recording's ticks,
  * non-decreasing per process; regions, call sites and attributes as the recording
- * references them; rec->comm an index in comms.  Processes come one after the other
+ * references them; rec->comm an index in comms, its lists numbers among those given.  Processes come one after the other
  * (all events of one before any of the next, in any order of processes); a flush is
  * not written.  Returns 0, or -1 if writing failed. */
 int pz_synth_out_event(struct pz_synth_out *o, int proc, const struct pz_rec *rec);

@@ -45,6 +45,8 @@ struct pz_trace_out {
     struct pz_synth_recorded recorded;
     const struct pz_synth_comm *comms;
     uint32_t ncomms;
+    const char *const *lists;            /* its per-peer byte lists (not copied) */
+    uint32_t nlists;
 };
 
 static OTF2_FlushType always_flush(void *data, OTF2_FileType type, OTF2_LocationRef location,
@@ -427,13 +429,21 @@ static int close_locations(struct pz_trace_out *o)
     return ok && OTF2_Archive_CloseDefFiles(o->archive) == OTF2_SUCCESS ? 0 : -1;
 }
 
+void pz_trace_out_synthesized_lists(struct pz_trace_out *o, const char *const *lists,
+                                    uint32_t n)
+{
+    o->lists = lists;
+    o->nlists = n;
+}
+
 /* The definitions of a synthesized run: location p's events are locs[p]'s (sorted by
  * id, p). */
 static int write_synthesized_defs(struct pz_trace_out *o, OTF2_GlobalDefWriter *w, char *err,
                                   size_t errlen)
 {
     uint64_t *events = malloc(o->nlocs * sizeof(*events));
-    struct pz_synth_run run = { o->nthreads, events, o->comms, o->ncomms, o->end };
+    struct pz_synth_run run = { o->nthreads, events, o->comms, o->ncomms, o->end, o->lists,
+                                o->nlists };
     int rc;
 
     if (!events) {

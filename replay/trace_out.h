@@ -33,6 +33,12 @@ struct pz_trace_out *pz_trace_out_open_synthesized(const char *recorded, const c
                                                    uint32_t ncomms, char *err,
                                                    size_t errlen);
 
+/* Gives a synthesized run's per-peer byte lists (pz_scale_synth_lists), defined as the
+ * strings right after the recording's, which the records' send_list and recv_list
+ * reference (scale_replay.c); they must stay valid until the archive is closed. */
+void pz_trace_out_synthesized_lists(struct pz_trace_out *o, const char *const *lists,
+                                    uint32_t n);
+
 /* Writes rec as an event of thread th at time `time` (in the recorded archive's ticks,
  * non-decreasing per thread); rec->time is ignored.  Returns 0, or -1 if the write
  * failed. */

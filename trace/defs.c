@@ -336,3 +336,20 @@ const char *pz_defs_string(const struct pz_defs *d, uint32_t ref)
 {
     return ref < d->nstrings ? d->strings[ref] : NULL;
 }
+
+int pz_defs_add_strings(struct pz_defs *d, const char *const *texts, uint32_t n,
+                        uint32_t *first)
+{
+    uint32_t next = d->nstrings;
+
+    while (next > 0 && !d->strings[next - 1])
+        next--;
+    *first = next;
+    for (uint32_t i = 0; i < n; i++) {
+        if (pz_defs_reserve(d, (void **)&d->strings, &d->nstrings, next + i,
+                            sizeof(*d->strings)) != 0 ||
+            !(d->strings[next + i] = strdup(texts[i])))
+            return -1;
+    }
+    return 0;
+}

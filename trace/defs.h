@@ -179,6 +179,12 @@ int pz_defs_set_run(struct pz_defs *d, int nprocs, struct pz_comm_def *comms, ui
 /* The string with reference ref, NULL if none. */
 const char *pz_defs_string(const struct pz_defs *d, uint32_t ref);
 
+/* Defines texts[0..n-1] (copied) as the strings right after d's last one, as a writer of
+ * an archive that adds strings to its recording's would: *first, the reference of
+ * texts[0].  0, or -1 out of memory. */
+int pz_defs_add_strings(struct pz_defs *d, const char *const *texts, uint32_t n,
+                        uint32_t *first);
+
 /* The events of the threads' locations, as their definitions say: what a reader of
  * every thread reads. */
 uint64_t pz_defs_thread_events(const struct pz_defs *d);

@@ -1,7 +1,8 @@
 # The v collectives of the scaling whose members move different amounts: a Gatherv of a
 # block distribution, a Scatterv of edge and interior blocks and an Alltoallv of skewed
 # sizes recorded by hand at 2, 4 and 8 processes, synthesized at 16 and 64 and checked
-# process by process.
+# process by process, with their per-peer lists; the pairs of each v collective from
+# its members' sizes, worked out by hand.
 if HAVE_CRITERION
 check_PROGRAMS += unit/test_scale_vsizes
 TESTS += unit/test_scale_vsizes

@@ -1833,6 +1833,105 @@ Test(engine, synthesized_run_replays_the_same_in_memory_as_from_its_archive)
         pz_scale_run_free(&runs[i]);
 }
 
+/* An Alltoallv recorded at n processes whose sizes the data decide: 65536 / n bytes per
+ * pair on the mean, the even ranks sending half that to each other member and
+ * receiving one and a half times it, the odd ones the other way round; the recording
+ * defines the attributes of the per-peer lists, as the recorder does. */
+static void record_skewed_alltoallv(const char *dir, int n)
+{
+    struct tb *b = tb_open(dir, n);
+    uint64_t pairs = (uint64_t)(n - 1) * (65536 / (uint64_t)n);
+
+    cr_assert_not_null(b, "cannot open a trace in %s", dir);
+    tb_define_lists(b);
+    for (int p = 0; p < n; p++) {
+        uint32_t r = tb_mpi(b, "MPI_Alltoallv");
+
+        tb_enter(b, p, MS(1), r);
+        tb_collective_begin(b, p, MS(1));
+        tb_collective_end(b, p, MS(3), OTF2_COLLECTIVE_OP_ALLTOALLV, TB_WORLD, TB_NO_ROOT,
+                          p % 2 ? pairs * 3 / 2 : pairs / 2, p % 2 ? pairs / 2 : pairs * 3 / 2);
+        tb_leave(b, p, MS(3), r);
+    }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+}
+
+/* The first collective end of process p in the trace at dir: its send and receive
+ * lists' texts (NULL: none) into send and recv (copied, 4096 bytes each). */
+static void first_lists(const char *dir, int p, char *send, char *recv)
+{
+    struct pz_trace_in *t = pz_trace_in_open(dir, err, sizeof(err));
+    const struct pz_rec *r;
+    int th;
+
+    cr_assert_not_null(t, "%s", err);
+    th = pz_trace_in_first(t, p);
+    while ((r = pz_trace_in_peek(t, th, 0)) && r->kind != PZ_REC_COLL_END)
+        pz_trace_in_consume(t, th, 1);
+    cr_assert_not_null(r, "process %d: no collective", p);
+    cr_assert_not_null(pz_trace_in_string(t, r->send_list), "process %d: no send list", p);
+    cr_assert_not_null(pz_trace_in_string(t, r->recv_list), "process %d: no receive list", p);
+    snprintf(send, 4096, "%s", pz_trace_in_string(t, r->send_list));
+    snprintf(recv, 4096, "%s", pz_trace_in_string(t, r->recv_list));
+    pz_trace_in_close(t);
+}
+
+/* The Alltoallv recorded at 2, 4 and 8 processes, synthesized at 16: its ends carry
+ * per-peer lists (16 entries, the process's own 0), in the synthesized archive and in
+ * the trace predicted in memory alike, and the replays from both end at the same time
+ * with the same records. */
+Test(engine, a_synthesized_alltoallv_s_lists_replay_the_same_in_memory_as_from_its_archive)
+{
+    struct pz_scale_run runs[3];
+    const struct pz_scale_run *list[3];
+    struct pz_predict_options o = { .machine = &m };
+    struct pz_prediction from_archive, in_memory;
+    struct pz_scale_program *prog;
+    struct pz_scale_synth *s;
+    char dir[4200], synthesized[4200], a[4200], b[4200];
+    char send[2][4096], recv[2][4096];
+
+    memset(runs, 0, sizeof(runs));
+    for (int i = 0; i < 3; i++) {
+        snprintf(dir, sizeof(dir), "%s/skewed%d", top, 2 << i);
+        record_skewed_alltoallv(dir, 2 << i);
+        cr_assert_eq(pz_scale_run_read(dir, &runs[i], err, sizeof(err)), 0, "%s", err);
+        list[i] = &runs[i];
+    }
+    prog = pz_scale_program_build(list, 3, 0, err, sizeof(err));
+    cr_assert_not_null(prog, "%s", err);
+    snprintf(synthesized, sizeof(synthesized), "%s/P16", top);
+    snprintf(a, sizeof(a), "%s/from-archive", top);
+    snprintf(b, sizeof(b), "%s/in-memory", top);
+    cr_assert_eq(pz_scale_synthesize_archive(prog, 16, synthesized, err, sizeof(err)), 0,
+                 "%s", err);
+    o.output = a;
+    cr_assert_eq(pz_predict(synthesized, &o, &from_archive, err, sizeof(err)), 0, "%s", err);
+    s = pz_scale_synth_new(prog, 16, err, sizeof(err));
+    cr_assert_not_null(s, "%s", err);
+    o.output = b;
+    cr_assert_eq(pz_scale_predict(s, &o, &in_memory, err, sizeof(err)), 0, "%s", err);
+    cr_expect_eq(in_memory.records, from_archive.records);
+    cr_expect_eq(in_memory.end, from_archive.end, "end %.17g in memory, %.17g from the archive",
+                 in_memory.end, from_archive.end);
+    expect_same_records(a, b);
+    for (int p = 0; p < 16; p += 5) {
+        int commas = 0;
+
+        first_lists(synthesized, p, send[0], recv[0]);
+        first_lists(b, p, send[1], recv[1]);
+        cr_expect_str_eq(send[0], send[1], "process %d", p);
+        cr_expect_str_eq(recv[0], recv[1], "process %d", p);
+        for (const char *c = send[0]; *c; c++)
+            commas += *c == ',';
+        cr_expect_eq(commas, 15, "process %d: \"%s\"", p, send[0]);
+    }
+    pz_scale_synth_free(s);
+    pz_scale_program_free(prog);
+    for (int i = 0; i < 3; i++)
+        pz_scale_run_free(&runs[i]);
+}
+
 /* --- one-sided communication: transfers through the network, completed at the
  * synchronization call */
 

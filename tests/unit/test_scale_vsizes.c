@@ -5,14 +5,16 @@
  * the sum of what the others move, and a few sizes worked out by hand below.  Sizes
  * that differ within a class of position follow the data: their mean is fitted and the
  * recorded spread drawn around it, with a note; sizes that follow the classes where
- * some class was never recorded keep the largest. */
+ * some class was never recorded keep the largest.  The synthesized records carry the
+ * per-peer lists of each collective's pairs, whose making from the members' sizes is
+ * checked on sizes worked out by hand. */
 #include <criterion/criterion.h>
 #include <otf2/OTF2_Events.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "scale_program.h"
+#include "scale_program_int.h"
 #include "scale_runs.h"
 #include "trace.h"
 
@@ -53,6 +55,44 @@ static struct collected *synthesize(const struct pz_scale_program *m, int nprocs
     c->cap = calloc((size_t)nprocs, sizeof(size_t));
     cr_assert_eq(pz_scale_synthesize(m, nprocs, &sink, err, sizeof(err)), 0, "%s", err);
     return c;
+}
+
+/* The same, with the synthesis's per-peer lists: *s, to be freed. */
+static struct collected *synthesize_lists(const struct pz_scale_program *m, int nprocs,
+                                          struct pz_scale_synth **s)
+{
+    struct collected *c = calloc(1, sizeof(*c));
+    char err[512] = "";
+
+    c->nprocs = nprocs;
+    c->ends = calloc((size_t)nprocs, sizeof(*c->ends));
+    c->n = calloc((size_t)nprocs, sizeof(size_t));
+    c->cap = calloc((size_t)nprocs, sizeof(size_t));
+    cr_assert_not_null(*s = pz_scale_synth_new(m, nprocs, err, sizeof(err)), "%s", err);
+    cr_assert_eq(pz_scale_synth_all(*s, keep_end, c, err, sizeof(err)), 0, "%s", err);
+    return c;
+}
+
+/* The text of list number i of s. */
+static const char *list_text(const struct pz_scale_synth *s, uint32_t i)
+{
+    uint32_t n;
+    const char *const *texts = pz_scale_synth_lists(s, &n);
+
+    cr_assert(i < n, "list %u of %u", i, n);
+    return texts[i];
+}
+
+/* The n entries of list text into v. */
+static void parse_list(const char *text, uint64_t *v, uint32_t n)
+{
+    char *end;
+
+    for (uint32_t j = 0; j < n; j++, text = end + (*end == ',')) {
+        v[j] = strtoull(text, &end, 10);
+        cr_assert(end != text, "entry %u of \"%s\"", j, text);
+    }
+    cr_assert_eq(*text, '\0', "more than %u entries", n);
 }
 
 static void collected_free(struct collected *c)
@@ -489,11 +529,20 @@ static void prog_exchange_skewed(struct sr_run *b, int p, const int *c, void *ar
     iterations(b, p, c, exchange_skewed);
 }
 
+/* Whether x is within 5% of y. */
+static int near(double x, double y)
+{
+    return x > 0.95 * y && x < 1.05 * y;
+}
+
 Test(scale_vsizes, an_alltoallv_of_data_dependent_sizes_draws_the_recorded_spread_around_the_mean)
 {
     struct sr_recorded r;
+    struct pz_scale_synth *s;
     struct collected *c, *again;
     int low_sent = 0, high_sent = 0, low_received = 0, high_received = 0;
+    uint64_t all_sent = 0, all_received = 0, least = UINT64_MAX;
+    static uint64_t rows[64][64], columns[64][64];
 
     sr_record_at(&r, counts_2_4_8, 1, NULL, prog_exchange_skewed, NULL);
     cr_expect(noted(r.m, "as the data decide"));
@@ -502,28 +551,225 @@ Test(scale_vsizes, an_alltoallv_of_data_dependent_sizes_draws_the_recorded_sprea
                          "received"));
     cr_expect(!noted(r.m, "the largest is used"));
     /* at 64: K / 64 = 1024 bytes per pair, 63 other members, ratios 0.5 or 1.5 (those
-       of the recording at 8): 32256 or 96768 bytes each way */
-    c = synthesize(r.m, 64);
+       of the recording at 8): 32256 or 96768 bytes sent, drawn for each member, and as
+       much drawn to be received */
+    c = synthesize_lists(r.m, 64, &s);
     again = synthesize(r.m, 64);
     for (int p = 0; p < 64; p++) {
-        uint64_t sent = c->ends[p][0].bytes, received = c->ends[p][0].bytes2;
+        const struct pz_rec *end = &c->ends[p][0];
+        uint64_t sent = end->bytes;
 
         cr_expect(sent == 32256 || sent == 96768, "process %d sends %llu", p,
                   (unsigned long long)sent);
-        cr_expect(received == 32256 || received == 96768, "process %d receives %llu", p,
-                  (unsigned long long)received);
         low_sent += sent == 32256;
         high_sent += sent == 96768;
-        low_received += received == 32256;
-        high_received += received == 96768;
-        cr_expect_eq(c->ends[p][0].bytes, again->ends[p][0].bytes, "process %d", p);
-        cr_expect_eq(c->ends[p][0].bytes2, again->ends[p][0].bytes2, "process %d", p);
-        /* the same sizes in every iteration of the loop */
+        cr_expect_eq(end->bytes, again->ends[p][0].bytes, "process %d", p);
+        cr_expect_eq(end->bytes2, again->ends[p][0].bytes2, "process %d", p);
+        /* the same sizes and lists in every iteration of the loop */
         cr_expect_eq(c->ends[p][ITERS - 1].bytes, sent, "process %d", p);
+        cr_expect_eq(c->ends[p][ITERS - 1].send_list, end->send_list, "process %d", p);
+        parse_list(list_text(s, end->send_list), rows[p], 64);
+        parse_list(list_text(s, end->recv_list), columns[p], 64);
+        all_sent += sent;
+        all_received += end->bytes2;
+        least = end->bytes2 < least ? end->bytes2 : least;
+    }
+    /* each pair as both its ends see it; a row sums to what its member sends (nothing to
+       itself), a column to what it receives */
+    for (int p = 0; p < 64; p++) {
+        uint64_t row = 0, column = 0;
+
+        for (int q = 0; q < 64; q++) {
+            cr_expect_eq(rows[p][q], columns[q][p], "%d to %d", p, q);
+            row += rows[p][q];
+            column += columns[p][q];
+        }
+        cr_expect_eq(rows[p][p], 0);
+        cr_expect_eq(row, c->ends[p][0].bytes, "process %d", p);
+        cr_expect_eq(column, c->ends[p][0].bytes2, "process %d", p);
+    }
+    cr_expect_eq(all_received, all_sent, "all receive what all send");
+    /* what j receives is R_j * sum over i != j of S_i / (R - R_i), R_j the drawn 32256 or
+       96768 and R their sum: a factor the same for every j but for the one term i = j
+       left out, a 64th of the sum, less than 2% of it: the received totals keep the
+       drawn ratio of 3 to within 5% */
+    for (int p = 0; p < 64; p++) {
+        double received = (double)c->ends[p][0].bytes2;
+
+        cr_expect(near(received, (double)least) || near(received, 3.0 * (double)least),
+                  "process %d receives %.0f, the least %llu", p, received,
+                  (unsigned long long)least);
+        low_received += near(received, (double)least);
+        high_received += near(received, 3.0 * (double)least);
     }
     /* both ratios drawn, each way (a uniform draw of 64 misses one with odds 2^-63) */
     cr_expect(low_sent && high_sent && low_received && high_received);
     collected_free(c);
     collected_free(again);
+    pz_scale_synth_free(s);
+    sr_recorded_free(&r);
+}
+
+/* --- the pairs of each v collective, from its members' sizes */
+
+/* e: the end of a collective of OTF2 operation op over the world, rooted at rank `root`
+ * counted from the first (or the last, when last). */
+static struct sp_event v_event(uint8_t op, int root, int last)
+{
+    struct sp_event e = {.kind = PZ_REC_COLL_END, .coll_op = op};
+
+    e.comm.kind = PZ_SCALE_COMM_WORLD;
+    e.peer.kind = root < 0 ? PZ_SCALE_PEER_NONE : last ? PZ_SCALE_PEER_LAST : PZ_SCALE_PEER_RANK;
+    e.peer.rank = root;
+    return e;
+}
+
+static void expect_pairs(const uint64_t *got, const uint64_t *expected, uint32_t n)
+{
+    for (uint32_t i = 0; i < n * n; i++)
+        cr_expect_eq(got[i], expected[i], "%u to %u: %llu, expected %llu", i / n, i % n,
+                     (unsigned long long)got[i], (unsigned long long)expected[i]);
+}
+
+Test(scale_vsizes, an_alltoallv_spreads_each_total_over_what_the_others_receive)
+{
+    /* 0 sends 6, 1 and 2 send 3; they receive 2, 4, 6.  Row 0 over 4 + 6 = 10, from
+       member 1 on: 6 * 4 / 10 = 2.4, rounded 2, then the rest, 4.  Row 1 over 6 + 2 = 8,
+       from member 2 on: 3 * 6 / 8 = 2.25, 2, then 1 to member 0.  Row 2 over 2 + 4 = 6,
+       from member 0: 3 * 2 / 6 = 1, then 2.  The columns sum to 2, 4, 6 */
+    const uint64_t sent[3] = {6, 3, 3}, received[3] = {2, 4, 6};
+    const uint64_t expected[9] = {0, 2, 4, 1, 0, 2, 1, 2, 0};
+    uint64_t pairs[9];
+
+    sp_alltoallv_pairs(sent, received, 3, pairs);
+    expect_pairs(pairs, expected, 3);
+}
+
+Test(scale_vsizes, an_alltoallv_s_rounding_goes_round_the_communicator)
+{
+    /* each sends 5 over two others receiving alike, 2.5 each: the running total after
+       the first is 2.5, rounded 3, then 2; each row begins at the next member, so each
+       member gets 3 from one and 2 from the other: 5 each */
+    const uint64_t sent[3] = {5, 5, 5}, received[3] = {1, 1, 1};
+    const uint64_t expected[9] = {0, 3, 2, 2, 0, 3, 3, 2, 0};
+    uint64_t pairs[9];
+
+    sp_alltoallv_pairs(sent, received, 3, pairs);
+    expect_pairs(pairs, expected, 3);
+}
+
+Test(scale_vsizes, an_alltoallv_s_members_receive_what_all_send)
+{
+    /* sent 10, 0, 0, 2 (12 in all), received 0, 1, 1, 2 (4): row 0 over 1 + 1 + 2 = 4:
+       10 / 4 = 2.5, 3; 10 * 2 / 4 = 5, 2 more; then 5.  Row 3 over 0 + 1 + 1 = 2: 0,
+       then 2 * 1 / 2 = 1, then 1.  The columns, 0, 4, 3, 5, sum to the 12 sent: the
+       drawn 0, 1, 1, 2 times 3 but for 3, which sends nothing to itself */
+    const uint64_t sent[4] = {10, 0, 0, 2}, received[4] = {0, 1, 1, 2};
+    const uint64_t expected[16] = {0, 3, 2, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0};
+    uint64_t pairs[16];
+
+    sp_alltoallv_pairs(sent, received, 4, pairs);
+    expect_pairs(pairs, expected, 4);
+}
+
+Test(scale_vsizes, an_alltoallv_whose_others_receive_nothing_sends_evenly)
+{
+    /* only 0 receives: 0's 4 bytes go 2 and 2 to the others */
+    const uint64_t sent[3] = {4, 0, 0}, received[3] = {9, 0, 0};
+    const uint64_t expected[9] = {0, 2, 2, 0, 0, 0, 0, 0, 0};
+    uint64_t pairs[9];
+
+    sp_alltoallv_pairs(sent, received, 3, pairs);
+    expect_pairs(pairs, expected, 3);
+}
+
+Test(scale_vsizes, rooted_pairs_are_the_members_sizes)
+{
+    /* a Gatherv into rank 1: 0 sends 5, 2 sends 7, the root's column; a Scatterv out of
+       the last (rank 2): 3 to 0, 4 to 1, its row */
+    const uint64_t gsent[3] = {5, 0, 7}, greceived[3] = {0, 12, 0};
+    const uint64_t gather[9] = {0, 5, 0, 0, 0, 0, 0, 7, 0};
+    const uint64_t ssent[3] = {0, 0, 7}, sreceived[3] = {3, 4, 0};
+    const uint64_t scatter[9] = {0, 0, 0, 0, 0, 0, 3, 4, 0};
+    struct sp_event g = v_event(OTF2_COLLECTIVE_OP_GATHERV, 1, 0);
+    struct sp_event sc = v_event(OTF2_COLLECTIVE_OP_SCATTERV, 0, 1);
+    uint64_t pairs[9];
+
+    sp_vsizes_pairs(&g, 3, gsent, greceived, pairs);
+    expect_pairs(pairs, gather, 3);
+    cr_expect_eq(sp_vsizes_lists(&g, 3, 1), SP_RECV_LIST);
+    cr_expect_eq(sp_vsizes_lists(&g, 3, 0), 0);
+    sp_vsizes_pairs(&sc, 3, ssent, sreceived, pairs);
+    expect_pairs(pairs, scatter, 3);
+    cr_expect_eq(sp_vsizes_lists(&sc, 3, 2), SP_SEND_LIST);
+    cr_expect_eq(sp_vsizes_lists(&sc, 3, 1), 0);
+}
+
+Test(scale_vsizes, allgatherv_pairs_are_each_member_s_block)
+{
+    /* blocks: 16 / 2 = 8, 11 / 2 = 5.5 rounded 6, 10 / 2 = 5, to everyone, itself
+       included: every column (each member's list) is 8, 6, 5 */
+    const uint64_t sent[3] = {16, 11, 10}, received[3] = {11, 13, 14};
+    const uint64_t expected[9] = {8, 8, 8, 6, 6, 6, 5, 5, 5};
+    struct sp_event e = v_event(OTF2_COLLECTIVE_OP_ALLGATHERV, -1, 0);
+    struct sp_event a = v_event(OTF2_COLLECTIVE_OP_ALLTOALLV, -1, 0);
+    uint64_t pairs[9];
+
+    sp_vsizes_pairs(&e, 3, sent, received, pairs);
+    expect_pairs(pairs, expected, 3);
+    cr_expect_eq(sp_vsizes_lists(&e, 3, 0), SP_RECV_LIST);
+    cr_expect_eq(sp_vsizes_lists(&a, 3, 2), SP_SEND_LIST | SP_RECV_LIST);
+}
+
+/* --- the lists of a synthesized run */
+
+Test(scale_vsizes, a_gatherv_s_root_lists_what_each_member_sends)
+{
+    struct sr_recorded r;
+    struct pz_scale_synth *s;
+    struct collected *c;
+    char expected[256] = "0";
+    uint32_t n;
+
+    sr_record_at(&r, counts_2_4_8, 1, NULL, prog_gather_rows, NULL);
+    c = synthesize_lists(r.m, 16, &s);
+    /* at 16 ranks 1 to 6 send 56 bytes, 7 to 15 48 (above); the root's own entry 0 */
+    for (int p = 1; p < 16; p++)
+        strcat(expected, p < 7 ? ",56" : ",48");
+    cr_expect_str_eq(list_text(s, c->ends[0][0].recv_list), expected);
+    cr_expect_eq(c->ends[0][0].send_list, PZ_NONE32);
+    for (int p = 1; p < 16; p++)
+        cr_expect(c->ends[p][0].send_list == PZ_NONE32 && c->ends[p][0].recv_list == PZ_NONE32,
+                  "process %d carries no list", p);
+    /* the one list, in every iteration */
+    pz_scale_synth_lists(s, &n);
+    cr_expect_eq(n, 1);
+    cr_expect_eq(c->ends[0][ITERS - 1].recv_list, c->ends[0][0].recv_list);
+    collected_free(c);
+    pz_scale_synth_free(s);
+    sr_recorded_free(&r);
+}
+
+Test(scale_vsizes, an_allgatherv_s_members_share_one_list_of_the_blocks)
+{
+    struct sr_recorded r;
+    struct pz_scale_synth *s;
+    struct collected *c;
+    char expected[256] = "";
+    uint32_t n;
+
+    sr_record_at(&r, counts_2_4_8, 1, NULL, prog_allgather_rows, NULL);
+    c = synthesize_lists(r.m, 16, &s);
+    /* at 16 ranks 0 to 6 hold 7 rows, 56 bytes, ranks 7 to 15 6 rows, 48 */
+    for (int p = 0; p < 16; p++)
+        strcat(expected, p == 0 ? "56" : p < 7 ? ",56" : ",48");
+    for (int p = 0; p < 16; p++) {
+        cr_expect_eq(c->ends[p][0].send_list, PZ_NONE32);
+        cr_expect_str_eq(list_text(s, c->ends[p][0].recv_list), expected, "process %d", p);
+    }
+    pz_scale_synth_lists(s, &n);
+    cr_expect_eq(n, 1);
+    collected_free(c);
+    pz_scale_synth_free(s);
     sr_recorded_free(&r);
 }

@@ -54,6 +54,7 @@ struct tb {
     struct tb_cart *carts; /* in the order of tb_cart and tb_cart_coordinate */
     uint32_t ncarts, ntopologies;
     int cpu;               /* prognoz:cpu_time used (tb_enter_cpu, tb_leave_cpu) */
+    int lists;             /* prognoz:send_bytes and recv_bytes defined (tb_define_lists) */
     int window;            /* window 0 defined (tb_rma_window) */
     int failed;
 };
@@ -314,6 +315,15 @@ static void event_cpu(struct tb *b, int proc, uint64_t ns, uint32_t region, int 
                                    : OTF2_EvtWriter_Leave(w, list, ns, region));
     if (list)
         OTF2_AttributeList_Delete(list);
+}
+
+/* The attributes of the per-peer lists, as the recorder always defines them. */
+#define TB_ATTR_SEND_BYTES 2
+#define TB_ATTR_RECV_BYTES 3
+
+void tb_define_lists(struct tb *b)
+{
+    b->lists = 1;
 }
 
 void tb_enter_cpu(struct tb *b, int proc, uint64_t ns, uint32_t region, uint64_t cpu_ns)
@@ -828,6 +838,16 @@ static void write_definitions(struct tb *b, OTF2_GlobalDefWriter *w)
         OTF2_GlobalDefWriter_WriteAttribute(
             w, TB_ATTR_CPU, string(w, &next, "prognoz:cpu_time"),
             string(w, &next, "CPU time of the thread so far, ns"), OTF2_TYPE_UINT64);
+    if (b->lists) {
+        OTF2_GlobalDefWriter_WriteAttribute(
+            w, TB_ATTR_SEND_BYTES, string(w, &next, "prognoz:send_bytes"),
+            string(w, &next, "bytes sent to each rank of the communicator, comma-separated"),
+            OTF2_TYPE_STRING);
+        OTF2_GlobalDefWriter_WriteAttribute(
+            w, TB_ATTR_RECV_BYTES, string(w, &next, "prognoz:recv_bytes"),
+            string(w, &next, "bytes received from each rank of the communicator, comma-separated"),
+            OTF2_TYPE_STRING);
+    }
     if (b->nsites) {
         OTF2_GlobalDefWriter_WriteAttribute(
             w, TB_ATTR_CALLSITE, string(w, &next, "prognoz:callsite"),

@@ -154,6 +154,11 @@ void tb_collective_call(struct tb *b, int proc, const char *name, uint64_t enter
 uint32_t tb_site(struct tb *b, const char *file, unsigned line);
 void tb_enter_site(struct tb *b, int proc, uint64_t ns, uint32_t region, uint32_t site);
 
+/* Defines the attributes of the per-peer byte lists of v collectives,
+ * "prognoz:send_bytes" and "prognoz:recv_bytes" (STRING), as the recorder does in every
+ * trace; no event carries them. */
+void tb_define_lists(struct tb *b);
+
 /* A BufferFlush of process proc from ns to stop: the recorder's own time, which the
  * predictor removes. */
 void tb_flush(struct tb *b, int proc, uint64_t ns, uint64_t stop);
