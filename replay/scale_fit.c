@@ -268,17 +268,26 @@ static void try_candidate(struct pz_scale_model m, const struct pz_scale_point *
     all[(*count)++] = m;
 }
 
+/* Whether a fall by P^-(num / den) may be fitted to a quantity q: a time's no steeper
+ * than 1 / P (scale_fit.h). */
+static int may_fall(enum pz_scale_quantity q, int num, int den)
+{
+    return num != 0 && (q == PZ_SCALE_AMOUNT || num <= den);
+}
+
 /* Among the growing candidates whose fit stays positive (scale_fit.h), the simplest
  * whose leave-one-out error is within PZ_SCALE_FIT_SIMPLER points of the lowest; the
  * lower error breaks a tie.  Its cv_error is HUGE_VAL when no candidate stays positive. */
-static struct pz_scale_model best_growing(const struct pz_scale_point *p, size_t n)
+static struct pz_scale_model best_growing(const struct pz_scale_point *p, size_t n,
+                                          enum pz_scale_quantity q)
 {
     struct pz_scale_model all[NEXPONENTS * 3 * (MAX_LOG_POWER + 1)], m = {0}, best;
     size_t i, count = 0;
     double lowest = HUGE_VAL;
 
     for (i = 0; i < NEXPONENTS; i++)
-        for (int sign = 1; sign >= (exponents[i][0] ? -1 : 1); sign -= 2)
+        for (int sign = 1; sign >= (may_fall(q, exponents[i][0], exponents[i][1]) ? -1 : 1);
+             sign -= 2)
             for (m.b = 0; m.b <= MAX_LOG_POWER; m.b++) {
                 m.a_num = sign * exponents[i][0];
                 m.a_den = exponents[i][1];
@@ -363,8 +372,8 @@ static int check_points(const struct pz_scale_point *p, size_t n, char *err, siz
     return PZ_SCALE_FIT_OK;
 }
 
-int pz_scale_fit(const struct pz_scale_point *points, size_t n, struct pz_scale_model *out,
-                 char *err, size_t errlen)
+int pz_scale_fit(const struct pz_scale_point *points, size_t n, enum pz_scale_quantity q,
+                 struct pz_scale_model *out, char *err, size_t errlen)
 {
     struct pz_scale_model constant = {.a_den = 1}, chosen;
     int status = check_points(points, n, err, errlen);
@@ -382,7 +391,7 @@ int pz_scale_fit(const struct pz_scale_point *points, size_t n, struct pz_scale_
         constant.cv_error = cross_validate(&constant, points, n);
     chosen = constant;
     if (n > 1) {
-        struct pz_scale_model growing = best_growing(points, n);
+        struct pz_scale_model growing = best_growing(points, n, q);
 
         if (growing.cv_error < constant.cv_error - PZ_SCALE_FIT_TOLERANCE &&
             growth_shows_below_the_largest(&growing, points, n))

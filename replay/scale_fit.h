@@ -100,6 +100,17 @@
  * part whose growth hides in the noise of the larger counts, while the smallest shows
  * it, is taken for the smallest count's offset and lost.
  *
+ * A time's work does not fall: a computation's time is fitted with no fall steeper
+ * than 1 / P (|a| <= 1 for a < 0), so that its total over the processes, t * P, does
+ * not shrink beyond the recordings.  A process's share of a fixed problem falls as
+ * 1 / P; a steeper fall over the recorded counts is work per process that shrinks
+ * faster than the share, which only the caches give (a share that fits them once the
+ * processes are more), and which ends once it fits: extrapolated, a transpose's
+ * unpacking of 0.100, 0.0335 and 0.0168 s at 2, 4 and 8 processes (t * P 0.200,
+ * 0.134, 0.134) took 0.0115 + 0.345 / P^2, a fixed part that is the fit's, 190% above
+ * the time from a real recording at 32.  An amount (bytes, the items of a block) may
+ * fall faster: one pair's block of an all-to-all of a fixed problem is 1 / P^2 of it.
+ *
  * The number of counts: with 1 recording the model is the constant (nothing tells a
  * growth); with 2, every growing candidate fits both exactly and none can be told
  * better, so at least 3 distinct counts are needed (PZ_SCALE_FIT_TOO_FEW). */
@@ -152,6 +163,12 @@ struct pz_scale_model {
     int npoints;           /* recordings fitted */
 };
 
+/* What the values fitted are (above: a time's work does not fall). */
+enum pz_scale_quantity {
+    PZ_SCALE_TIME,    /* a computation's time */
+    PZ_SCALE_AMOUNT   /* bytes, items, counts */
+};
+
 enum pz_scale_fit_status {
     PZ_SCALE_FIT_OK = 0,
     PZ_SCALE_FIT_NO_POINTS = -1,      /* no recording */
@@ -161,11 +178,12 @@ enum pz_scale_fit_status {
     PZ_SCALE_FIT_TOO_FEW = -5         /* 2 recordings: the form cannot be chosen */
 };
 
-/* Fits the n recordings of points (in any order) and chooses the model as above.
- * Returns PZ_SCALE_FIT_OK and fills *out, or an error status with a one-line message in
- * err (errlen bytes) naming the offending recording; *out is then untouched. */
-int pz_scale_fit(const struct pz_scale_point *points, size_t n, struct pz_scale_model *out,
-                 char *err, size_t errlen);
+/* Fits the n recordings of points (in any order), values of the quantity q, and
+ * chooses the model as above.  Returns PZ_SCALE_FIT_OK and fills *out, or an error
+ * status with a one-line message in err (errlen bytes) naming the offending recording;
+ * *out is then untouched. */
+int pz_scale_fit(const struct pz_scale_point *points, size_t n, enum pz_scale_quantity q,
+                 struct pz_scale_model *out, char *err, size_t errlen);
 
 /* The model's time at procs processes (procs >= 1), never below 0 (0 where the formula
  * is at or below 0); a grid model's on MPI_Dims_create's layout of procs in its

@@ -178,7 +178,7 @@ static void measure(struct pz_scale_model *m, const struct pz_scale_point *p, si
     m->npoints = (int)n;
 }
 
-int sp_fit(const struct pz_scale_point *p, size_t n, int integer,
+int sp_fit(const struct pz_scale_point *p, size_t n, enum sp_values what,
            const struct sp_grid_use *grid, struct pz_scale_model *out)
 {
     char err[128];
@@ -188,11 +188,12 @@ int sp_fit(const struct pz_scale_point *p, size_t n, int integer,
         *out = (struct pz_scale_model){.a_den = 1};
         return -1;
     }
-    if (exact(p, n, integer, grid, out)) {
+    if (exact(p, n, what == SP_WHOLE, grid, out)) {
         measure(out, p, n);
         return 1;
     }
-    if (n >= 3 && pz_scale_fit(p, n, out, err, sizeof(err)) == PZ_SCALE_FIT_OK)
+    if (n >= 3 && pz_scale_fit(p, n, what == SP_TIME ? PZ_SCALE_TIME : PZ_SCALE_AMOUNT, out,
+                               err, sizeof(err)) == PZ_SCALE_FIT_OK)
         return 0;
     for (size_t i = 1; i < n; i++)
         if (p[i].procs > p[top].procs)

@@ -54,7 +54,7 @@ static void describe(const struct pz_scale_model *f, int per_peer, char *buf, si
 static int also_of_p(const struct pz_scale_point *p, size_t n, const struct pz_scale_model *f,
                      struct pz_scale_model *alt)
 {
-    if (f->grid_ndims == 0 || sp_fit(p, n, 1, NULL, alt) != 1)
+    if (f->grid_ndims == 0 || sp_fit(p, n, SP_WHOLE, NULL, alt) != 1)
         return 0;
     for (int procs = 16; procs <= 65536; procs *= 4)
         if (llround(pz_scale_model_at(f, procs)) != llround(pz_scale_model_at(alt, procs)))
@@ -124,10 +124,10 @@ static int fit_whole(struct pz_scale_program *m, uint32_t k, const char *what,
     int rc, ambiguous, by_member = 0;
     uint32_t loop;
 
-    rc = sp_fit(p, n, 1, grid, out);
+    rc = sp_fit(p, n, SP_WHOLE, grid, out);
     /* one run of a communicator of several among more runs tells no form */
     if (rc != 1 && per_peer && (nq = per_other_member(v, q)) > 0 && (nq > 1 || nq == n) &&
-        sp_fit(q, nq, 1, grid, &per) == 1) {
+        sp_fit(q, nq, SP_WHOLE, grid, &per) == 1) {
         *out = per;
         rc = by_member = 1;
         p = q;
@@ -480,9 +480,9 @@ static int fit_key(const struct pz_scale_program *m, const struct sp_key_counts 
 
     key_values(m, kc, i, NULL, &v);
     n = v.n;
-    fit_own = sp_fit(v.p, v.n, 1, grid, &own) == 1;
+    fit_own = sp_fit(v.p, v.n, SP_WHOLE, grid, &own) == 1;
     key_values(m, kc, i, hi, &v);
-    fit_fewer = sp_fit(v.p, v.n, 1, grid, &fewer) == 1;
+    fit_fewer = sp_fit(v.p, v.n, SP_WHOLE, grid, &fewer) == 1;
     if (!enough(m, n, fit_own || fit_fewer))
         return 0;
     if (!fit_own && !fit_fewer)
@@ -614,7 +614,7 @@ static void fit_classes(const struct pz_scale_program *m, const double *sums,
             all[nall++] = (struct pz_scale_point){.procs = m->runs[r]->nprocs,
                                                     .time = sum / n};
     }
-    sp_fit(all, nall, 0, NULL, &out[m->nclasses]);
+    sp_fit(all, nall, SP_TIME, NULL, &out[m->nclasses]);
     for (uint32_t c = 0; c < m->nclasses; c++) {
         size_t n = 0;
 
@@ -623,7 +623,7 @@ static void fit_classes(const struct pz_scale_program *m, const double *sums,
                 p[n++] = (struct pz_scale_point){
                     .procs = m->runs[r]->nprocs,
                     .time = sums[c * m->nruns + r] / counts[c * m->nruns + r]};
-        own[c] = enough(m, n, sp_fit(p, n, 0, NULL, &out[c]));
+        own[c] = enough(m, n, sp_fit(p, n, SP_TIME, NULL, &out[c]));
         if (!own[c]) {
             out[c] = out[m->nclasses];
             if (n)
@@ -704,7 +704,7 @@ static double fit_group(const struct pz_scale_program *m, const struct sp_group 
         if (g[r].max > g[r].min && (g[r].max - g[r].min) / fabs(mean) > spread)
             spread = (g[r].max - g[r].min) / fabs(mean);
     }
-    return enough(m, n, sp_fit(p, n, 0, NULL, out)) ? spread : HUGE_VAL;
+    return enough(m, n, sp_fit(p, n, SP_TIME, NULL, out)) ? spread : HUGE_VAL;
 }
 
 /* The model m times the mean ratio of the computations g recorded to what m gives at

@@ -471,10 +471,14 @@ struct sp_grid_use {
     int first;
 };
 
-/* Fits values at counts: exact forms first (integer: values are whole; grid: the grid
- * forms too, NULL for none), else scale_fit.h's.  Returns 1 for an exact form, 0 for
- * scale_fit's, -1 when too few counts gave a constant. */
-int sp_fit(const struct pz_scale_point *p, size_t n, int integer,
+/* What values sp_fit fits: whole amounts (counts, bytes), other amounts (a mean of
+ * bytes), or a computation's time, whose work does not fall (scale_fit.h). */
+enum sp_values { SP_WHOLE, SP_AMOUNT, SP_TIME };
+
+/* Fits values at counts: exact forms first (whole values once rounded, others exactly;
+ * grid: the grid forms too, NULL for none), else scale_fit.h's.  Returns 1 for an exact
+ * form, 0 for scale_fit's, -1 when too few counts gave a constant. */
+int sp_fit(const struct pz_scale_point *p, size_t n, enum sp_values what,
            const struct sp_grid_use *grid, struct pz_scale_model *out);
 
 int sp_note(struct pz_scale_program *m, const char *fmt, ...)

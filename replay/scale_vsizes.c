@@ -334,7 +334,7 @@ static int fit_block(const struct pz_scale_program *m, const struct sp_event *e,
     }
     v->unit = b.unit;
     v->form = SP_V_BLOCK;
-    if (!np || sp_fit(p, np, 1, NULL, &v->items) != 1)
+    if (!np || sp_fit(p, np, SP_WHOLE, NULL, &v->items) != 1)
         return -1;
     return each_member(m, e, seen, block_holds, &b) == 0 ? 0 : -1;
 }
@@ -447,7 +447,7 @@ static int fit_classes(const struct pz_scale_program *m, const struct sp_event *
             continue;
         v->keys[kept] = v->keys[k];
         for (int w = 0; w < 2; w++)
-            if (sp_fit(c->p[k][w], c->n[k], 1, &grid, &v->of[kept][w]) != 1)
+            if (sp_fit(c->p[k][w], c->n[k], SP_WHOLE, &grid, &v->of[kept][w]) != 1)
                 goto out;
         kept++;
     }
@@ -555,7 +555,7 @@ static int fit_spread(const struct pz_scale_program *m, const struct sp_event *e
         to_ratios(v->ratio + v->at[r] + v->members[r], v->members[r]);
     }
     v->form = SP_V_SPREAD;
-    return np && sp_fit(p, np, 0, NULL, &v->items) >= 0 ? 0 : -1;
+    return np && sp_fit(p, np, SP_AMOUNT, NULL, &v->items) >= 0 ? 0 : -1;
 }
 
 int sp_vsizes_fit(const struct pz_scale_program *m, const struct sp_event *e,
