@@ -53,12 +53,10 @@ struct pz_fit {
 #define PZ_FIT_STEP_SIZES 3
 
 /* The measurement of one size (tools/calibrate_mpi.c): PZ_FIT_REPETITIONS repetitions at
- * different times, each the PZ_FIT_BATCH_QUANTILE quantile of its batches' times (an
- * uncontended network gives the fast batches; a batch that waited for the CPU is slow,
- * never fast); a size whose repetitions disagree by more than PZ_FIT_SPREAD is measured
- * once more, at most PZ_FIT_REMEASURE times. */
+ * different times, each the trimmed mean of its batches' times (tools/calibrate_stats.h:
+ * a program pays the slow messages too); a size whose repetitions disagree by more than
+ * PZ_FIT_SPREAD is measured once more, at most PZ_FIT_REMEASURE times. */
 #define PZ_FIT_REPETITIONS 3
-#define PZ_FIT_BATCH_QUANTILE 0.25
 #define PZ_FIT_SPREAD 0.2
 #define PZ_FIT_REMEASURE 3
 

@@ -44,7 +44,7 @@ void pz_cal_lead_overhead(char *out, long bytes, int repetitions, double delay, 
         if (times)
             times[i] = MPI_Wtime() - start;
     }
-    *send = times ? pz_fit_quantile(times, repetitions, PZ_FIT_BATCH_QUANTILE) : 0;
+    *send = times ? pz_cal_typical(times, repetitions) : 0;
     MPI_Recv(recv, 1, MPI_DOUBLE, 1, PZ_CAL_TAG_CONTROL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     free(times);
 }
@@ -65,7 +65,7 @@ void pz_cal_answer_overhead(char *buf, long bytes, int repetitions, double delay
         if (times)
             times[i] = MPI_Wtime() - start;
     }
-    low = times ? pz_fit_quantile(times, repetitions, PZ_FIT_BATCH_QUANTILE) : 0;
+    low = times ? pz_cal_typical(times, repetitions) : 0;
     MPI_Send(&low, 1, MPI_DOUBLE, 0, PZ_CAL_TAG_CONTROL, MPI_COMM_WORLD);
     free(times);
 }
@@ -90,16 +90,16 @@ static void compute_and_exchange(char *out, char *in, long bytes, int peer, int 
     }
 }
 
-double pz_cal_lead_resume(char *out, char *in, long bytes, int exchanges, double compute)
+void pz_cal_lead_resume(char *out, char *in, long bytes, int exchanges, double compute,
+                        struct pz_cal_stats *stats)
 {
-    double *times = malloc((size_t)exchanges * sizeof(*times)), low;
+    double *times = malloc((size_t)exchanges * sizeof(*times));
 
     pz_cal_order(PZ_CAL_RESUME, bytes, exchanges, (long)(compute * 1e9));
     MPI_Barrier(MPI_COMM_WORLD);
     compute_and_exchange(out, in, bytes, 1, exchanges, compute, times);
-    low = times ? pz_fit_quantile(times, exchanges, PZ_FIT_BATCH_QUANTILE) : 0;
+    pz_cal_stats(times, times ? exchanges : 0, stats);
     free(times);
-    return low;
 }
 
 void pz_cal_answer_resume(char *buf, long bytes, int exchanges, double compute)

@@ -6,6 +6,7 @@
 #define PZ_CALIBRATE_CPU_H
 
 #include "calibrate_fit.h"
+#include "calibrate_stats.h"
 
 #define PZ_CAL_TAG_CONTROL 1
 #define PZ_CAL_TAG_PING 2
@@ -27,10 +28,9 @@ enum pz_cal_order {
 void pz_cal_order(long what, long bytes, long count, long nanoseconds);
 
 /* Rank 0, at one size of an eager message, repetitions times: rank 1 posts its receive
- * and says so, rank 0 times MPI_Isend + MPI_Wait (the PZ_FIT_BATCH_QUANTILE quantile into
- * *send: a time that waited for the CPU is slow, never fast); rank 1 computes for delay
- * seconds, long enough for the message to arrive, then times its MPI_Wait (the same
- * quantile into *recv). */
+ * and says so, rank 0 times MPI_Isend + MPI_Wait (pz_cal_typical into *send); rank 1
+ * computes for delay seconds, long enough for the message to arrive, then times its
+ * MPI_Wait (the same statistic into *recv). */
 void pz_cal_lead_overhead(char *out, long bytes, int repetitions, double delay, double *send,
                           double *recv);
 void pz_cal_answer_overhead(char *buf, long bytes, int repetitions, double delay);
@@ -44,9 +44,10 @@ void pz_cal_answer_loop(char *buf, long bytes, int messages);
 
 /* Both ranks, `exchanges` times: compute `compute` seconds without MPI calls, then
  * exchange bytes both ways (MPI_Irecv, MPI_Isend, MPI_Waitall), as programs exchange
- * halos between computations; rank 0 times each iteration alone and returns the
- * PZ_FIT_BATCH_QUANTILE quantile of its time less the computation. */
-double pz_cal_lead_resume(char *out, char *in, long bytes, int exchanges, double compute);
+ * halos between computations; rank 0 times each iteration alone, and the statistics of
+ * its time less the computation go into *stats. */
+void pz_cal_lead_resume(char *out, char *in, long bytes, int exchanges, double compute,
+                        struct pz_cal_stats *stats);
 void pz_cal_answer_resume(char *buf, long bytes, int exchanges, double compute);
 
 /* Rank 0: the median half round trip of bytes over round_trips, each sending from and

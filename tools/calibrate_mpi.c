@@ -68,6 +68,13 @@ static const double resume_computations[] = { 0, 10e-6, 25e-6, 50e-6, 100e-6, 20
 #define RESUME_EXCHANGES 41
 #define QUICK_RESUME_EXCHANGES 11
 #define RESUME_PASSES 3
+/* The program loop: the computation before each exchange (a few microseconds, as halo
+ * exchanges and stencils have), the exchanges timed at each size (with --quick:
+ * QUICK_...), the largest size. */
+#define PROGRAM_COMPUTE 5e-6
+#define PROGRAM_EXCHANGES 401
+#define QUICK_PROGRAM_EXCHANGES 51
+#define PROGRAM_MAX_BYTES 1048576.0
 
 struct options {
     const char *output, *name;
@@ -300,8 +307,8 @@ static void receive_probe(char *buf, long bytes)
 
 /* Both ranks: count exchanges of bytes both ways at once, each begun as the rank leaves
  * a barrier; rank 1 then sends rank 0 its times (when it left the barrier, how long its
- * exchange took).  On rank 0 (x not NULL), into x: the PZ_FIT_BATCH_QUANTILE quantile of
- * each rank's exchange times, as the ping-pong's, and the median of how much later rank
+ * exchange took).  On rank 0 (x not NULL), into x: pz_cal_typical of each rank's exchange
+ * times, as the ping-pong's, and the median of how much later rank
  * 1 left the barrier than rank 0, by their clocks less offset (rank 1's clock less rank
  * 0's). */
 static void exchanges(char *out, char *in, long bytes, int count, double offset,
@@ -328,8 +335,8 @@ static void exchanges(char *out, char *in, long bytes, int count, double offset,
         return;
     }
     MPI_Recv(theirs, 2 * count, MPI_DOUBLE, 1, TAG_CONTROL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    x->time = pz_fit_quantile(took, count, PZ_FIT_BATCH_QUANTILE);
-    x->other = pz_fit_quantile(theirs + count, count, PZ_FIT_BATCH_QUANTILE);
+    x->time = pz_cal_typical(took, count);
+    x->other = pz_cal_typical(theirs + count, count);
     for (int i = 0; i < count; i++)
         theirs[i] -= offset + left[i];
     x->skew = pz_fit_median(theirs, count);
@@ -391,11 +398,10 @@ static double batch(char *out, char *in, long bytes, long count)
 
 /* Rank 0: one repetition of size bytes: batches of round trips until its share of the
  * time for a size is spent (at least its share of min_batches and 3, at most its share
- * of max_batches); the PZ_FIT_BATCH_QUANTILE quantile of their half round trips (a
- * batch that waited for the CPU is slow, never fast).  Adds the round trips timed to
- * *total. */
+ * of max_batches); pz_cal_typical of their half round trips, their statistics into
+ * *stats.  Adds the round trips timed to *total. */
 static double measure_once(const struct options *o, char *out, char *in, long bytes,
-                           double *halves, long *total)
+                           double *halves, long *total, struct pz_cal_stats *stats)
 {
     double start = MPI_Wtime(), first = batch(out, in, bytes, 2);
     double budget = o->per_size / PZ_FIT_REPETITIONS;
@@ -412,15 +418,37 @@ static double measure_once(const struct options *o, char *out, char *in, long by
     while (n < most && (n < least || MPI_Wtime() - start < budget))
         halves[n++] = batch(out, in, bytes, count);
     *total += n * count;
-    return pz_fit_quantile(halves, n, PZ_FIT_BATCH_QUANTILE);
+    pz_cal_stats(halves, n, stats);
+    return stats->trimmed;
 }
 
 /* The repetitions of every size: kept per size, PZ_FIT_REPETITIONS + PZ_FIT_REMEASURE at
  * most. */
 struct repetitions {
     double r[PZ_FIT_REPETITIONS + PZ_FIT_REMEASURE];
+    struct pz_cal_stats stats[PZ_FIT_REPETITIONS + PZ_FIT_REMEASURE];
     int n;
 };
+
+/* Each statistic of a size's repetitions: their median, into out. */
+static void median_stats(const struct repetitions *rep, struct pz_cal_stats *out)
+{
+    double v[4][PZ_FIT_REPETITIONS + PZ_FIT_REMEASURE];
+
+    for (int i = 0; i < rep->n; i++) {
+        v[0][i] = rep->stats[i].lower_quartile;
+        v[1][i] = rep->stats[i].median;
+        v[2][i] = rep->stats[i].mean;
+        v[3][i] = rep->stats[i].trimmed;
+    }
+    out->lower_quartile = pz_fit_median(v[0], rep->n);
+    out->median = pz_fit_median(v[1], rep->n);
+    out->mean = pz_fit_median(v[2], rep->n);
+    out->trimmed = pz_fit_median(v[3], rep->n);
+    out->stalls = 0;
+    for (int i = 0; i < rep->n; i++)
+        out->stalls += rep->stats[i].stalls;
+}
 
 /* Whether size i's repetitions disagree (then the time is not set). */
 static int disagree(struct repetitions *rep, struct pz_pingpong *p)
@@ -436,11 +464,12 @@ static int disagree(struct repetitions *rep, struct pz_pingpong *p)
  * sizes (a load that lasts a while then disturbs one repetition of each size it
  * covers, not all three), then up to PZ_FIT_REMEASURE more passes over the sizes whose
  * repetitions disagree by more than PZ_FIT_SPREAD.  Each time the median of a size's
- * lowest repetitions (pz_fit_repeated); into run how many repetitions were added and
- * how many sizes still disagree. */
+ * lowest repetitions (pz_fit_repeated); into stats the median of each statistic over
+ * the repetitions; into run how many repetitions were added and how many sizes still
+ * disagree. */
 static void measure_all(const struct options *o, const double *sizes, int n, char *out,
                         char *in, double *halves, struct pz_pingpong *points, long *roundtrips,
-                        struct pz_calibration_run *run)
+                        struct pz_cal_stats *stats, struct pz_calibration_run *run)
 {
     static struct repetitions rep[MAX_SIZES];
 
@@ -454,13 +483,16 @@ static void measure_all(const struct options *o, const double *sizes, int n, cha
             if (pass >= PZ_FIT_REPETITIONS && !disagree(&rep[i], &points[i]))
                 continue;
             run->remeasured += pass >= PZ_FIT_REPETITIONS;
-            rep[i].r[rep[i].n++] = measure_once(o, out, in, (long)sizes[i], halves,
-                                                &roundtrips[i]);
+            rep[i].r[rep[i].n] = measure_once(o, out, in, (long)sizes[i], halves,
+                                              &roundtrips[i], &rep[i].stats[rep[i].n]);
+            rep[i].n++;
         }
     }
     run->disagreeing = 0;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         run->disagreeing += disagree(&rep[i], &points[i]);
+        median_stats(&rep[i], &stats[i]);
+    }
 }
 
 static void compute_for(double seconds)
@@ -610,14 +642,32 @@ static void measure_resume(const struct options *o, struct pz_calibration_run *r
     long bytes = o->max_size < RESUME_BYTES ? (long)o->max_size : RESUME_BYTES;
 
     for (int p = 0; p < RESUME_PASSES; p++)
-        for (int i = 0; i < RESUME_COMPUTATIONS; i++)
-            extra[p * RESUME_COMPUTATIONS + i] =
-                pz_cal_lead_resume(out, in, bytes, exchanges, resume_computations[i]);
+        for (int i = 0; i < RESUME_COMPUTATIONS; i++) {
+            struct pz_cal_stats s;
+
+            pz_cal_lead_resume(out, in, bytes, exchanges, resume_computations[i], &s);
+            extra[p * RESUME_COMPUTATIONS + i] = s.trimmed;
+        }
     run->resume_bytes = (double)bytes;
     run->resume_computed = resume_computations;
     run->resume_extra = extra;
     run->nresume = RESUME_COMPUTATIONS;
     run->resume_passes = RESUME_PASSES;
+}
+
+/* Rank 0: the program loop at the exchanges' sizes up to PROGRAM_MAX_BYTES, into
+ * stats (bytes: their sizes); returns how many sizes. */
+static int measure_program(const struct options *o, const struct pz_cal_exchange *x, int nx,
+                           char *out, char *in, double *bytes, struct pz_cal_stats *stats)
+{
+    int exchanges = o->quick ? QUICK_PROGRAM_EXCHANGES : PROGRAM_EXCHANGES, k = 0;
+
+    for (int i = 0; i < nx && x[i].bytes <= PROGRAM_MAX_BYTES; i++) {
+        bytes[k] = x[i].bytes;
+        pz_cal_lead_resume(out, in, (long)x[i].bytes, exchanges, PROGRAM_COMPUTE, &stats[k]);
+        k++;
+    }
+    return k;
 }
 
 /* Rank 0: the cold ping-pong at the powers of four from 1 MiB (256 KiB with --quick) up
@@ -818,6 +868,7 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     pz_cal_print_overheads(stdout, run);
     printf("\n");
     pz_cal_print_resume(stdout, run);
+    pz_cal_print_program(stdout, run);
     printf("\n");
     if (run->duplex_overhead) {
         pz_cal_print_duplex_overhead(stdout, run);
@@ -865,6 +916,8 @@ static int lead(const struct options *o, struct pz_calibration_run *run, FILE *f
         loop[MAX_OVERHEAD_SIZES], cold[MAX_SIZES];
     static double resume_extra[RESUME_PASSES * RESUME_COMPUTATIONS];
     static long roundtrips[MAX_SIZES];
+    static struct pz_cal_stats pingpong_stats[MAX_SIZES], program_stats[MAX_SIZES];
+    static double program_bytes[MAX_SIZES];
     long biggest = (long)o->max_size;
     char *out = malloc((size_t)biggest), *in = malloc((size_t)biggest), name[32];
     double *halves = malloc((size_t)o->max_batches * sizeof(*halves)), start = MPI_Wtime();
@@ -882,7 +935,8 @@ static int lead(const struct options *o, struct pz_calibration_run *run, FILE *f
            pz_cal_size(name, sizeof(name), sizes[n - 1]));
     fflush(stdout);
     warm_up(o, out, in, biggest);
-    measure_all(o, sizes, n, out, in, halves, points, roundtrips, run);
+    measure_all(o, sizes, n, out, in, halves, points, roundtrips, pingpong_stats, run);
+    run->pingpong_stats = pingpong_stats;
     run->nexchanges = measure_exchanges(o, points, n, out, in, exchange_points);
     run->exchanges = exchange_points;
     probe(o, run, out, (long)sizes[n - 1], points[n - 1].time);
@@ -891,6 +945,11 @@ static int lead(const struct options *o, struct pz_calibration_run *run, FILE *f
     run->recv_times = recv;
     run->loop_times = loop;
     measure_resume(o, run, out, in, resume_extra);
+    run->nprogram = measure_program(o, exchange_points, run->nexchanges, out, in,
+                                    program_bytes, program_stats);
+    run->program_bytes = program_bytes;
+    run->program_stats = program_stats;
+    run->program_compute = PROGRAM_COMPUTE;
     free(in);
     in = NULL;
     run->ncold = measure_cold(o, run, cold);

@@ -73,9 +73,11 @@ void pz_cal_print_table(FILE *out, const struct pz_calibration_run *run,
             pz_fit_median_error(fit, run->points, run->npoints, pz_fit_model_b),
             pz_fit_median_error(fit, run->points, run->npoints, pz_fit_model_c));
     fprintf(out, "(each time: the median of the %d lowest of the size's repetitions, each the "
-                 "%.0f%% quantile of its batches;\n %d repetitions added to sizes whose "
+                 "trimmed mean of its batches (stalls left out: over %.0f times the median or\n"
+                 " %.0f ms beyond it);"
+                 " %d repetitions added to sizes whose "
                  "repetitions disagreed by more than %.0f%%; %d size(s) still disagree)\n",
-            PZ_FIT_REPETITIONS, PZ_FIT_BATCH_QUANTILE * 100, run->remeasured,
+            PZ_FIT_REPETITIONS, PZ_CAL_STALL_TIMES, PZ_CAL_STALL_SECONDS * 1e3, run->remeasured,
             PZ_FIT_SPREAD * 100, run->disagreeing);
 }
 
@@ -252,7 +254,8 @@ static const char *note_header(struct notes *n)
              "Ping-pong between 2 ranks %s%s%s%s, %d sizes from %s to %s, %.1f s.\n"
              "MPI: %s\n"
              "Environment:%s\n"
-             "Every time below is a median half round trip; median |error| of the models\n"
+             "Every time below is a half round trip, the trimmed mean over batches (what a\n"
+             "program pays: stalls left out, not the slow tail); median |error| of the models\n"
              "over the sizes: A (latency + bandwidth + header) %.2f%%, B (packet) %.2f%%,\n"
              "C (Hockney) %.2f%%.\n"
              "\n"
@@ -314,8 +317,8 @@ static const char *note_latency(struct notes *n)
                  human_time(b, sizeof(b), f->latency));
     else
         snprintf(n->buf, sizeof(n->buf),
-                 "latency: %s, the half round trip of 0-byte messages: the median over batches\n"
-                 "of %ld round trips in all",
+                 "latency: %s, the half round trip of 0-byte messages: the trimmed mean over\n"
+                 "batches of %ld round trips in all",
                  human_time(a, sizeof(a), f->latency), roundtrips_of(n, 0));
     return n->buf;
 }
@@ -521,7 +524,7 @@ static const char *note_overhead(struct notes *n, enum pz_machine_key key)
 
     snprintf(n->buf, sizeof(n->buf),
              "%s: %s + %s per KiB, the least-squares line\n"
-             "(relative errors) over %d sizes from 0 B to the eager threshold of the median\n"
+             "(relative errors) over %d sizes from 0 B to the eager threshold of the trimmed mean\n"
              "%s (median |error| %.2f%%, largest %.2f%%)",
              pz_machine_key_name(key), human_time(a, sizeof(a), f->a),
              human_time(b, sizeof(b), f->b * 1024), f->points,
@@ -760,6 +763,52 @@ void pz_cal_print_resume(FILE *out, const struct pz_calibration_run *run)
             human_time(a, sizeof(a), f->overhead), human_time(b, sizeof(b), f->spread),
             human_time(c, sizeof(c), f->after), pz_cal_size(d, sizeof(d), run->resume_bytes),
             f->points, PZ_RESUME_PLATEAU * 1e6);
+}
+
+/* The ping-pong's statistics at bytes; NULL when that size was not measured. */
+static const struct pz_cal_stats *pingpong_stats_at(const struct pz_calibration_run *run,
+                                                    double bytes)
+{
+    for (int i = 0; run->pingpong_stats && i < run->npoints; i++)
+        if (run->points[i].bytes == bytes)
+            return &run->pingpong_stats[i];
+    return NULL;
+}
+
+static void print_stats(FILE *out, const struct pz_cal_stats *s)
+{
+    fprintf(out, " %8.3f %8.3f %8.3f %8.3f %+7.3f", s->lower_quartile * 1e6, s->median * 1e6,
+            s->mean * 1e6, s->trimmed * 1e6, (s->trimmed - s->lower_quartile) * 1e6);
+}
+
+void pz_cal_print_program(FILE *out, const struct pz_calibration_run *run)
+{
+    int stalls = 0;
+
+    if (run->nprogram == 0)
+        return;
+    fprintf(out, "%10s  %-44s  %s\n", "", "ping-pong, one way (us)",
+            "program loop: computing, then both ways (us)");
+    fprintf(out, "%10s  %8s %8s %8s %8s %7s  %8s %8s %8s %8s %7s\n", "size (B)", "lq", "median",
+            "mean", "trimmed", "excess", "lq", "median", "mean", "trimmed", "excess");
+    for (int i = 0; i < run->nprogram; i++) {
+        const struct pz_cal_stats *p = pingpong_stats_at(run, run->program_bytes[i]);
+
+        fprintf(out, "%10.0f ", run->program_bytes[i]);
+        if (p)
+            print_stats(out, p);
+        else
+            fprintf(out, " %44s", "");
+        fprintf(out, " ");
+        print_stats(out, &run->program_stats[i]);
+        fprintf(out, "\n");
+        stalls += run->program_stats[i].stalls;
+    }
+    fprintf(out, "(the program loop computes %.0f us before each exchange; excess: the trimmed "
+                 "mean beyond the lower quartile; the trimmed mean leaves out %d time(s) over "
+                 "%.0f times their median or %.0f ms beyond it, which waited for the "
+                 "scheduler; the keys are fitted to the trimmed means)\n",
+            run->program_compute * 1e6, stalls, PZ_CAL_STALL_TIMES, PZ_CAL_STALL_SECONDS * 1e3);
 }
 
 void pz_cal_print_segments(FILE *out, const struct pz_calibration_run *run)

@@ -10,6 +10,7 @@
 #include "calibrate_resume.h"
 #include "calibrate_duplex.h"
 #include "calibrate_segments.h"
+#include "calibrate_stats.h"
 #include "machine.h"
 
 /* The exchanges both ways of one size, each begun as the rank left a barrier. */
@@ -74,7 +75,7 @@ struct pz_calibration_run {
     double reduce_bytes, reduce_time;
     /* both ranks computed resume_computed[i] seconds, then exchanged resume_bytes both
      * ways: resume_extra[p * nresume + i] is pass p's exchange time (the
-     * PZ_FIT_BATCH_QUANTILE quantile of the iterations less the computation); nresume =
+     * trimmed mean of the iterations less the computation); nresume =
      * 0: not measured.  resume: the fit (NULL: not fitted) */
     const double *resume_computed, *resume_extra;
     int nresume, resume_passes;
@@ -87,6 +88,16 @@ struct pz_calibration_run {
     /* the fits with the barrier's skew taken out: a check, not written (NULL: not
      * fitted) */
     const struct pz_cal_skew_check *skew_check;
+    /* the statistics of each size's ping-pong over its batches' half round trips (the
+     * median of each over the repetitions; NULL: not kept) */
+    const struct pz_cal_stats *pingpong_stats;
+    /* the program loop: both ranks compute program_compute seconds, then exchange
+     * program_bytes[i] both ways, many times; the statistics of rank 0's exchanges
+     * (nprogram = 0: not measured) */
+    const double *program_bytes;
+    const struct pz_cal_stats *program_stats;
+    int nprogram;
+    double program_compute;
 };
 
 /* How many buffers of a message's size a ping-pong keeps in one cache: 2 per rank (send
@@ -152,6 +163,11 @@ double pz_cal_back_to_back(const struct pz_calibration_run *run);
  * overhead, each with its error, and the exchange after a barrier on the latter.
  * Nothing when not fitted. */
 void pz_cal_print_duplex_overhead(FILE *out, const struct pz_calibration_run *run);
+
+/* What a program pays: per size of the program loop, the ping-pong's one way and the
+ * loop's exchange, each as lower quartile, median, mean and trimmed mean, and the
+ * trimmed mean's excess over the lower quartile.  Nothing when not measured. */
+void pz_cal_print_program(FILE *out, const struct pz_calibration_run *run);
 
 /* The segments: the criterion of each number of segments tried, the segments chosen
  * with their errors against the cost model alone. */

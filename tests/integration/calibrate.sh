@@ -121,6 +121,13 @@ grep -q '^ *size (B) *warm (us) *cold (us) *ratio *segments use$' "$out" ||
 pz_expect_eq "cold sizes" "262144 1048576" \
     "$(sed -n '/cold (us)/,/^(cold/p' "$out" | awk '$1 ~ /^[0-9]+$/ { print $1 }' |
         tr '\n' ' ' | sed 's/ $//')"
+# the program loop at the exchanges' sizes up to 1 MiB, each with the ping-pong's four
+# statistics and its own
+pz_expect_eq "program loop sizes" "0 64 1024 4096 16384 65536 262144 1048576" \
+    "$(sed -n '/program loop: computing/,/^(the program loop/p' "$out" |
+        awk 'NF == 11 && $1 ~ /^[0-9]+$/ { print $1 }' | tr '\n' ' ' | sed 's/ $//')"
+grep -q '^(the program loop computes 5 us before each exchange; .*the keys are fitted to the trimmed means)$' \
+    "$out" || pz_fail "no program loop note"
 grep -q '^segments + overheads: median |error| [0-9.]*%, largest [0-9.]*%; the cost model alone [0-9.]*%: segments \(not \)\{0,1\}written$' \
     "$out" || pz_fail "no error line of the segments"
 if grep -q '^segments = ' "$conf"; then

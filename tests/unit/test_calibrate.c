@@ -12,6 +12,7 @@
 #include "calibrate_fit.h"
 #include "calibrate_out.h"
 #include "calibrate_resume.h"
+#include "calibrate_stats.h"
 #include "calibrate_duplex.h"
 #include "calibrate_segments.h"
 #include "cost.h"
@@ -1298,4 +1299,68 @@ Test(duplex, the_duplex_overhead_fits_the_exchange_back_to_back)
     pz_fit_duplex_overhead(&m, 60e-6, 12.5e6, &send, &recv, p, 5, 0, 50e-6, 0, &f);
     cr_assert_eq(f.duplex_overhead, 0, "the model is slower already");
     assert_rel(f.model, 60e-6, 1e-9, "the fitted model without it");
+}
+
+/* The statistics a program's exchanges are fitted to: a stall is left out of the
+ * trimmed mean, the rest of the tail kept. */
+Test(stats, the_trimmed_mean_leaves_out_a_stall_of_a_small_message)
+{
+    /* sorted 1 2 3 4 100 (us): the lower quartile at 0.25 x 4 = order statistic 1 (2
+     * us), the median 3 us, the mean 110 / 5 = 22 us; the bound min(20 x 3 us, 3 us + 1
+     * ms) = 60 us leaves 100 out: (1 + 2 + 3 + 4) / 4 = 2.5 us */
+    const double t[] = { 4e-6, 1e-6, 100e-6, 3e-6, 2e-6 };
+    struct pz_cal_stats s;
+
+    pz_cal_stats(t, 5, &s);
+    assert_rel(s.lower_quartile, 2e-6, 1e-12, "lower quartile");
+    assert_rel(s.median, 3e-6, 1e-12, "median");
+    assert_rel(s.mean, 22e-6, 1e-12, "mean");
+    assert_rel(s.trimmed, 2.5e-6, 1e-12, "trimmed mean");
+    cr_assert_eq(s.stalls, 1);
+    assert_rel(pz_cal_typical(t, 5), 2.5e-6, 1e-12, "the keys' statistic");
+    cr_assert_eq(t[2], 100e-6, "the times are not reordered");
+}
+
+Test(stats, a_large_message_stalls_a_millisecond_beyond_its_median)
+{
+    /* sorted 10 10 11 11.5 14 (ms): median 11 ms; the bound min(220 ms, 12 ms) = 12 ms
+     * leaves 14 out: (10 + 10 + 11 + 11.5) / 4 = 10.625 ms; the mean 56.5 / 5 = 11.3 ms */
+    const double t[] = { 0.0115, 0.010, 0.014, 0.011, 0.010 };
+    struct pz_cal_stats s;
+
+    pz_cal_stats(t, 5, &s);
+    assert_rel(s.lower_quartile, 0.010, 1e-12, "lower quartile");
+    assert_rel(s.median, 0.011, 1e-12, "median");
+    assert_rel(s.mean, 0.0113, 1e-12, "mean");
+    assert_rel(s.trimmed, 0.010625, 1e-12, "trimmed mean");
+    cr_assert_eq(s.stalls, 1);
+}
+
+Test(stats, the_tail_below_the_bound_counts)
+{
+    /* 1 2 3 4 (us): the quartile at 0.75 between 1 and 2: 1.75 us; the median 2.5 us; the
+     * bound 50 us keeps all: the trimmed mean is the mean, 2.5 us */
+    const double t[] = { 1e-6, 2e-6, 3e-6, 4e-6 };
+    struct pz_cal_stats s;
+
+    pz_cal_stats(t, 4, &s);
+    assert_rel(s.lower_quartile, 1.75e-6, 1e-12, "lower quartile");
+    assert_rel(s.median, 2.5e-6, 1e-12, "median");
+    assert_rel(s.trimmed, 2.5e-6, 1e-12, "trimmed mean");
+    assert_rel(s.mean, 2.5e-6, 1e-12, "mean");
+    cr_assert_eq(s.stalls, 0);
+}
+
+Test(stats, the_stall_bound)
+{
+    assert_rel(pz_cal_stall_bound(10e-6), 200e-6, 1e-12, "20 times a small median");
+    assert_rel(pz_cal_stall_bound(1e-3), 2e-3, 1e-12, "a millisecond beyond a large one");
+}
+
+Test(stats, no_times_give_nan)
+{
+    struct pz_cal_stats s;
+
+    pz_cal_stats(NULL, 0, &s);
+    cr_assert(isnan(s.median) && isnan(s.trimmed) && isnan(s.mean));
 }
