@@ -200,22 +200,38 @@ static void loop_values(const struct pz_scale_program *m, const uint32_t *lo,
     }
 }
 
+/* Whether a communicator of class comm is the process alone in every run that has the
+ * event (has). */
+static int alone_everywhere(const struct pz_scale_program *m, const struct pz_scale_comm *comm,
+                            const uint8_t *has)
+{
+    for (size_t r = 0; r < m->nruns; r++)
+        if (has[r] && sp_comm_members(comm, &m->runs[r]->grid, m->runs[r]->nprocs) != 1)
+            return 0;
+    return 1;
+}
+
 /* The sizes recorded per run (has: recorded) of an event on communicators of class comm:
  * take's, the largest or the smallest over the processes; compared with other's (NULL:
  * not) for v->differ; with besides_root, only the runs where the communicator has
- * members besides its root. */
+ * members besides its root.  A collective (collective) on the process alone moves
+ * nothing, whatever it moves with others (an MPI_Allreduce at 1 process records 0
+ * bytes): its runs on a communicator of 1 member are left out, unless it has 1 member
+ * in every run. */
 static void size_values(const struct pz_scale_program *m, const struct pz_scale_comm *comm,
                         const uint64_t *take, const uint64_t *other, const uint8_t *has,
                         const struct sp_change *change, int w, int besides_root,
-                        struct whole_values *v)
+                        int collective, struct whole_values *v)
 {
+    int skip_alone = collective && !alone_everywhere(m, comm, has);
+
     v->n = v->differ = 0;
     v->change_procs = 0;
     for (size_t r = 0; r < m->nruns && v->n < MAX_POINTS; r++) {
         const struct pz_scale_run *run = m->runs[r];
         uint32_t members = sp_comm_members(comm, &run->grid, run->nprocs);
 
-        if (!has[r] || (besides_root && members < 2))
+        if (!has[r] || (besides_root && members < 2) || (skip_alone && members == 1))
             continue;
         v->p[v->n] = (struct pz_scale_point){.procs = run->nprocs, .time = (double)take[r]};
         memcpy(v->p[v->n].dims, run->grid.dims, sizeof(v->p[v->n].dims));
@@ -272,18 +288,20 @@ static int fit_size(struct pz_scale_program *m, uint32_t k, const struct sp_even
     char root_what[96];
 
     if (rooted < 0) {
-        size_values(m, &e->comm, hi, lo, has, change, which, 0, &v);
+        size_values(m, &e->comm, hi, lo, has, change, which, 0, collective_end(e), &v);
         if (fit_whole(m, k, what, &v, grid, &z->of[w], per, quiet) != 0)
             return -1;
         z->of[root] = z->of[w];
         root_per_peer = per_peer;
     } else {
         snprintf(root_what, sizeof(root_what), "%s at the root", what);
-        size_values(m, &e->comm, root_moves ? hi : lo, NULL, has, change, which, 0, &v);
+        size_values(m, &e->comm, root_moves ? hi : lo, NULL, has, change, which, 0, 1,
+                    &v);
         if (fit_whole(m, k, root_what, &v, grid, &z->of[root], per, quiet) != 0)
             return -1;
         root_per_peer = per_peer;
-        size_values(m, &e->comm, root_moves ? lo : hi, NULL, has, change, which, 1, &v);
+        size_values(m, &e->comm, root_moves ? lo : hi, NULL, has, change, which, 1, 1,
+                    &v);
         if (fit_whole(m, k, what, &v, grid, &z->of[w], per, quiet) != 0)
             return -1;
     }

@@ -2264,8 +2264,9 @@ static int has_note(const struct pz_scale_program *m, const char *text)
     return 0;
 }
 
-/* The model of the 1-D stencil recorded at the n counts given. */
-static struct pz_scale_program *stencil_at(const int *counts, size_t n, struct sr_run **runs)
+/* The model of prog in 1-D recorded at the n (up to 3) counts given. */
+static struct pz_scale_program *program_at(const int *counts, size_t n, sr_program prog,
+                                           struct sr_run **runs)
 {
     const struct pz_scale_run *list[3];
     struct pz_scale_program *m;
@@ -2273,12 +2274,18 @@ static struct pz_scale_program *stencil_at(const int *counts, size_t n, struct s
 
     for (size_t i = 0; i < n; i++) {
         snprintf(path, sizeof(path), "run%d", counts[i]);
-        runs[i] = sr_build(path, counts[i], 1, NULL, prog_stencil1, NULL);
+        runs[i] = sr_build(path, counts[i], 1, NULL, prog, NULL);
         list[i] = &runs[i]->run;
     }
     m = pz_scale_program_build(list, n, 0, err, sizeof(err));
     cr_assert(m, "%s", err);
     return m;
+}
+
+/* The model of the 1-D stencil recorded at the n counts given. */
+static struct pz_scale_program *stencil_at(const int *counts, size_t n, struct sr_run **runs)
+{
+    return program_at(counts, n, prog_stencil1, runs);
 }
 
 Test(scale_program, recordings_at_too_few_counts_are_noted)
@@ -2308,4 +2315,60 @@ Test(scale_program, recordings_at_too_few_counts_are_noted)
     cr_expect(!has_note(r.m, "process count"));
     cr_expect(!has_note(r.m, "every recording is of 1 process"));
     sr_recorded_free(&r);
+}
+
+/* --- collectives recorded at 1 process */
+
+/* ITERS iterations of C / P s of computation and an MPI_Allreduce of 8 bytes over the
+ * world, which a process alone records as moving nothing (no other member). */
+static void prog_sum(struct sr_run *b, int p, const int *c, void *arg)
+{
+    uint64_t bytes = b->run.nprocs > 1 ? 8 : 0;
+
+    (void)c;
+    (void)arg;
+    sr_step(b, p, PZ_SCALE_BEGIN, SR_INTERVAL, 0);
+    for (int i = 0; i < ITERS; i++)
+        collective(b, p, SR_ALLREDUCE, C / b->run.nprocs, SR_WORLD, world(b, -1), -1, bytes,
+                   bytes);
+    sr_step(b, p, PZ_SCALE_END, SR_INTERVAL, 0);
+}
+
+/* The sizes sent and received of every collective end of processes 0 and P - 1 of prog_sum
+ * recorded at the n counts given and synthesized at P, expected `bytes` each. */
+static void expect_sums(const int *counts, size_t n, int P, uint64_t bytes)
+{
+    struct sr_run *runs[3];
+    struct pz_scale_program *m = program_at(counts, n, prog_sum, runs);
+    struct collected *c = synthesize(m, P);
+    int ends = 0;
+
+    for (int p = 0; p < P; p += P - 1)
+        for (size_t i = 0; i < c->n[p]; i++)
+            if (c->recs[p][i].kind == PZ_REC_COLL_END) {
+                cr_expect(c->recs[p][i].bytes == bytes && c->recs[p][i].bytes2 == bytes,
+                          "from %d counts up to %d, at %d process %d: %llu and %llu bytes",
+                          (int)n, counts[n - 1], P, p,
+                          (unsigned long long)c->recs[p][i].bytes,
+                          (unsigned long long)c->recs[p][i].bytes2);
+                ends++;
+            }
+    cr_expect_eq(ends, 2 * ITERS);
+    collected_free(c);
+    pz_scale_program_free(m);
+    for (size_t i = 0; i < n; i++)
+        sr_free(runs[i]);
+}
+
+Test(scale_program, a_collective_recorded_at_1_process_keeps_the_size_it_has_with_others)
+{
+    static const int eight[2] = {1, 8}, many[2] = {1, 27}, alone[1] = {1};
+
+    /* by hand: 0 bytes at 1 process and 8 at 8; with the 0, 8 / 64 * P^2 gives both once
+     * rounded (0.125 at 1) and 512 at 64, and from 1 and 27, 8 / 27 * P gives 19 at 64.
+     * Without it, 8 recorded at 8 (or 27) only: 8 at 64 */
+    expect_sums(eight, 2, 64, 8);
+    expect_sums(many, 2, 64, 8);
+    /* at 1 process only, nothing shows another size: the 0 recorded */
+    expect_sums(alone, 1, 16, 0);
 }
