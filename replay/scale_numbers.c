@@ -785,6 +785,37 @@ static int fit_preds(struct pz_scale_program *m, const struct sp_stats *st)
     return 0;
 }
 
+/* The note of the classes in too few recordings for fits of their own (lacking[c]): one
+ * note naming them all, "'a', 'b' and 'c'", which a grid's many classes of position
+ * would otherwise repeat line after line. */
+static int note_lacking(struct pz_scale_program *m, const uint8_t *lacking)
+{
+    size_t len = 1, at = 0;
+    uint32_t n = 0, done = 0;
+    char *names;
+    int rc;
+
+    for (uint32_t c = 0; c < m->nclasses; c++)
+        if (lacking[c]) {
+            len += strlen(m->classes[c].name) + sizeof("'' and ");
+            n++;
+        }
+    if (!n)
+        return 0;
+    if (!(names = malloc(len)))
+        return -1;
+    for (uint32_t c = 0; c < m->nclasses; c++)
+        if (lacking[c])
+            at += (size_t)snprintf(names + at, len - at, "%s'%s'",
+                                   !done++ ? "" : done == n ? " and " : ", ",
+                                   m->classes[c].name);
+    rc = sp_note(m, "the processes of class%s %s are in too few recordings for fits of their "
+                 "own: the computation before each of their steps is fitted over the "
+                 "processes with the same steps around it", n > 1 ? "es" : "", names);
+    free(names);
+    return rc;
+}
+
 int sp_fit_all(struct pz_scale_program *m, const struct sp_stats *st)
 {
     uint32_t cols = m->nclasses + 1;
@@ -807,13 +838,8 @@ int sp_fit_all(struct pz_scale_program *m, const struct sp_stats *st)
     if (fit_preds(m, st) != 0)
         goto out;
     fit_classes(m, st->tail, st->ntail, m->tail, tail_own, lacking);
-    for (uint32_t c = 0; c < m->nclasses; c++)
-        if (lacking[c] && sp_note(m, "the processes of class '%s' are in too few "
-                                  "recordings for fits of their own: the computation "
-                                  "before each of their steps is fitted over the "
-                                  "processes with the same steps around it",
-                                  m->classes[c].name) != 0)
-            goto out;
+    if (note_lacking(m, lacking) != 0)
+        goto out;
     rc = fit_intervals(m, st);
 out:
     free(lacking);

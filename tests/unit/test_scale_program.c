@@ -2372,3 +2372,36 @@ Test(scale_program, a_collective_recorded_at_1_process_keeps_the_size_it_has_wit
     /* at 1 process only, nothing shows another size: the 0 recorded */
     expect_sums(alone, 1, 16, 0);
 }
+
+/* --- notes */
+
+/* How many notes of m contain text. */
+static size_t notes_with(const struct pz_scale_program *m, const char *text)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < pz_scale_program_nnotes(m); i++)
+        n += strstr(pz_scale_program_note(m, i), text) != NULL;
+    return n;
+}
+
+Test(scale_program, the_classes_in_too_few_recordings_are_named_in_one_note)
+{
+    struct sr_recorded r;
+    const char *note = NULL;
+
+    /* by hand: the 2-D stencil at 2 (2 x 1), 4 (2 x 2) and 8 (4 x 2) processes.  Only the
+     * grid of 8 has processes in the middle of dimension 0, at the first and at the last
+     * place of dimension 1: the classes 'edge (middle,first)' and 'edge (middle,last)',
+     * each in 1 recording, too few for fits of their own; one note names both */
+    record(&r, 2, NULL, prog_stencil2);
+    cr_expect_eq(notes_with(r.m, "too few recordings for fits of their own"), 1);
+    for (size_t i = 0; i < pz_scale_program_nnotes(r.m); i++)
+        if (strstr(pz_scale_program_note(r.m, i), "too few recordings"))
+            note = pz_scale_program_note(r.m, i);
+    cr_assert(note);
+    cr_expect(!strncmp(note, "the processes of classes ", 25), "%s", note);
+    cr_expect(strstr(note, "'edge (middle,first)'") && strstr(note, "'edge (middle,last)'"),
+              "%s", note);
+    sr_recorded_free(&r);
+}
