@@ -16,7 +16,17 @@
  * A form of a time (values not whole) is taken only if it stays above 0 beyond the
  * smallest count (scale_fit.h): -0.05 + 1 / P gives 0.45, 0.2 and 0.075 at 2, 4 and 8
  * exactly, and 0 at 20.
- * Else scale_fit.h's model (3 counts or more), else the constant of the largest count. */
+ * Else scale_fit.h's model (3 counts or more), else the constant of the largest count.
+ *
+ * Sizes of blocks of a fixed problem split unevenly are no such form: 1024 rows over 3
+ * processes are blocks of 342, 341 and 341, and the largest block, ceil(N / d) for d
+ * processes along its dimension, rounds up where N / d does not.  sp_fit_blocks gives
+ * them as unit * ceil(N / d), unit bytes an item: the smallest common divisor of the
+ * values that some N explains (the finest rounding they show: 8192, 4096 and 2736 bytes
+ * at d = 1, 2 and 3 are 1024 items of 8 bytes, not of 1, 2 or 4), N the largest number
+ * of items the blocks allow (exact where some d divides N), d = P or a dimension of the
+ * grid that varies between the recordings. */
+#include <stdint.h>
 #include <math.h>
 
 #include "scale_program_int.h"
@@ -201,4 +211,120 @@ int sp_fit(const struct pz_scale_point *p, size_t n, enum sp_values what,
     *out = (struct pz_scale_model){.c0 = p[top].time, .a_den = 1};
     measure(out, p, n);
     return -1;
+}
+
+/* The margin below which N / d, computed in floating point, counts as a whole number:
+ * far below 1 / d for any d a run has. */
+#define ROUNDING 1e-6
+
+uint64_t sp_block_at(const struct pz_scale_model *items, uint64_t unit, int nprocs)
+{
+    return unit * (uint64_t)ceil(pz_scale_model_at(items, nprocs) - ROUNDING);
+}
+
+/* The divisor d of point q: P (dim < 0) or dims[dim]. */
+static int divisor(const struct pz_scale_point *q, int dim)
+{
+    return dim < 0 ? q->procs : q->dims[dim];
+}
+
+/* The model of N / d for dim (P when below 0) of a grid in ndims. */
+static struct pz_scale_model items_of(double N, int dim, int ndims)
+{
+    struct pz_scale_model m = {.c1 = N, .a_num = -1, .a_den = 1};
+
+    if (dim >= 0) {
+        m.a_num = 0;
+        m.grid_ndims = ndims;
+        m.grid[dim] = -1;
+    }
+    return m;
+}
+
+/* Whether unit * ceil(N / d) along dim gives every value p, N the largest number of
+ * items whose blocks they are (into *m). */
+static int blocks_of(const struct pz_scale_point *p, size_t n, int dim, int ndims,
+                     uint64_t unit, struct pz_scale_model *m)
+{
+    uint64_t N = UINT64_MAX;
+
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v = (uint64_t)llround(p[i].time), d = (uint64_t)divisor(&p[i], dim);
+
+        if (v % unit)
+            return 0;
+        if (v / unit <= N / d)
+            N = v / unit * d;
+    }
+    *m = items_of((double)N, dim, ndims);
+    for (size_t i = 0; i < n; i++)
+        if (unit * (uint64_t)ceil(N * term(m, &p[i]) - ROUNDING) !=
+            (uint64_t)llround(p[i].time))
+            return 0;
+    return 1;
+}
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* The block form along dim of the values p, the smallest unit first (above). */
+static int blocks_along(const struct pz_scale_point *p, size_t n, int dim, int ndims,
+                        struct pz_scale_model *m, uint64_t *unit)
+{
+    uint64_t g = 0, i;
+
+    for (size_t k = 0; k < n; k++) {
+        if (p[k].time < 1 || divisor(&p[k], dim) < 1)
+            return 0;
+        g = gcd((uint64_t)llround(p[k].time), g);
+    }
+    for (i = 1; i <= g / i; i++)
+        if (g % i == 0 && blocks_of(p, n, dim, ndims, i, m)) {
+            *unit = i;
+            return 1;
+        }
+    while (--i > 0)
+        if (g % i == 0 && g / i != i && blocks_of(p, n, dim, ndims, g / i, m)) {
+            *unit = g / i;
+            return 1;
+        }
+    return 0;
+}
+
+/* Whether the points' process counts differ. */
+static int counts_vary(const struct pz_scale_point *p, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (p[i].procs != p[0].procs)
+            return 1;
+    return 0;
+}
+
+int sp_fit_blocks(const struct pz_scale_point *p, size_t n, const struct sp_grid_use *grid,
+                  struct pz_scale_model *items, uint64_t *unit)
+{
+    int ndims = grid && grid->ndims < PZ_SCALE_FIT_DIMS ? grid->ndims
+                : grid ? PZ_SCALE_FIT_DIMS : 0;
+    struct pz_scale_model m;
+
+    for (int pass = 0; pass < 2; pass++) {
+        int on_grid = (pass == 0) == (grid && grid->first);
+
+        for (int d = on_grid ? 0 : -1; d < (on_grid ? ndims : 0); d++)
+            if ((d < 0 ? counts_vary(p, n) : varies(p, n, d)) &&
+                blocks_along(p, n, d, ndims, &m, unit)) {
+                m.npoints = (int)n;
+                *items = m;
+                return 1;
+            }
+    }
+    return 0;
 }

@@ -40,11 +40,30 @@ static const char *per_member_text(int per_peer)
     return per_peer ? " per other member" : "";
 }
 
-static void describe(const struct pz_scale_model *f, int per_peer, char *buf, size_t len)
+/* The formula of f, or (unit not 0) of unit * ceil(f) with f = N / P or N / dims[d]
+ * (sp_fit_blocks). */
+static void formula_of(const struct pz_scale_model *f, uint64_t unit, char *buf, size_t len)
+{
+    int d = 0;
+
+    if (!unit) {
+        pz_scale_model_format(f, buf, len);
+        return;
+    }
+    while (f->grid_ndims && d < PZ_SCALE_FIT_DIMS - 1 && !f->grid[d])
+        d++;
+    if (f->grid_ndims)
+        snprintf(buf, len, "%llu * ceil(%.0f / dims[%d])", (unsigned long long)unit, f->c1, d);
+    else
+        snprintf(buf, len, "%llu * ceil(%.0f / P)", (unsigned long long)unit, f->c1);
+}
+
+static void describe(const struct pz_scale_model *f, uint64_t unit, int per_peer, char *buf,
+                     size_t len)
 {
     char formula[96];
 
-    pz_scale_model_format(f, formula, sizeof(formula));
+    formula_of(f, unit, formula, sizeof(formula));
     snprintf(buf, len, "%s%s (largest error %.3g%%)", formula, per_member_text(per_peer),
              f->max_error);
 }
@@ -109,12 +128,14 @@ static uint32_t enclosing_loop(const struct pz_scale_program *m, uint32_t k)
 }
 
 /* Fits v into out: the values, else (per_peer not NULL) the sizes per other member,
- * which *per_peer then says; a note says what is wrong with them, unless quiet (a v
- * collective whose members' sizes struct sp_vsizes gives: these fits stand in only for
- * a class of processes no recording has). */
+ * which *per_peer then says, else (unit not NULL) the largest blocks of a block
+ * distribution, out the items of unit bytes each (*unit, 0 when not); a note says what
+ * is wrong with them, unless quiet (a v collective whose members' sizes struct
+ * sp_vsizes gives: these fits stand in only for a class of processes no recording
+ * has). */
 static int fit_whole(struct pz_scale_program *m, uint32_t k, const char *what,
                      const struct whole_values *v, const struct sp_grid_use *grid,
-                     struct pz_scale_model *out, int *per_peer, int quiet)
+                     struct pz_scale_model *out, int *per_peer, uint64_t *unit, int quiet)
 {
     struct pz_scale_point q[MAX_POINTS];
     const struct pz_scale_point *p = v->p;
@@ -135,11 +156,15 @@ static int fit_whole(struct pz_scale_program *m, uint32_t k, const char *what,
     }
     if (per_peer)
         *per_peer = by_member;
-    ambiguous = rc == 1 && also_of_p(p, n, out, &alt);
+    if (unit)
+        *unit = 0;
+    if (rc != 1 && unit && v->n > 1 && sp_fit_blocks(v->p, v->n, grid, out, unit))
+        rc = 1;
+    ambiguous = rc == 1 && !(unit && *unit) && also_of_p(p, n, out, &alt);
     if (!v->n || quiet || (rc == 1 && !v->differ && !ambiguous && (v->n > 1 || m->nruns == 1)))
         return 0;
     node_where(m, k, where, sizeof(where));
-    describe(out, by_member, model, sizeof(model));
+    describe(out, unit ? *unit : 0, by_member, model, sizeof(model));
     if (v->n == 1 && m->nruns > 1 &&
         sp_note(m, "%s: the %s is recorded at %d processes only: kept constant", where,
                 what, v->p[0].procs) != 0)
@@ -200,22 +225,38 @@ static void loop_values(const struct pz_scale_program *m, const uint32_t *lo,
     }
 }
 
+/* Whether a communicator of class comm is the process alone in every run that has the
+ * event (has). */
+static int alone_everywhere(const struct pz_scale_program *m, const struct pz_scale_comm *comm,
+                            const uint8_t *has)
+{
+    for (size_t r = 0; r < m->nruns; r++)
+        if (has[r] && sp_comm_members(comm, &m->runs[r]->grid, m->runs[r]->nprocs) != 1)
+            return 0;
+    return 1;
+}
+
 /* The sizes recorded per run (has: recorded) of an event on communicators of class comm:
  * take's, the largest or the smallest over the processes; compared with other's (NULL:
  * not) for v->differ; with besides_root, only the runs where the communicator has
- * members besides its root. */
+ * members besides its root.  A collective (collective) on the process alone moves
+ * nothing, whatever it moves with others (an MPI_Allreduce at 1 process records 0
+ * bytes): its runs on a communicator of 1 member are left out, unless it has 1 member
+ * in every run. */
 static void size_values(const struct pz_scale_program *m, const struct pz_scale_comm *comm,
                         const uint64_t *take, const uint64_t *other, const uint8_t *has,
                         const struct sp_change *change, int w, int besides_root,
-                        struct whole_values *v)
+                        int collective, struct whole_values *v)
 {
+    int skip_alone = collective && !alone_everywhere(m, comm, has);
+
     v->n = v->differ = 0;
     v->change_procs = 0;
     for (size_t r = 0; r < m->nruns && v->n < MAX_POINTS; r++) {
         const struct pz_scale_run *run = m->runs[r];
         uint32_t members = sp_comm_members(comm, &run->grid, run->nprocs);
 
-        if (!has[r] || (besides_root && members < 2))
+        if (!has[r] || (besides_root && members < 2) || (skip_alone && members == 1))
             continue;
         v->p[v->n] = (struct pz_scale_point){.procs = run->nprocs, .time = (double)take[r]};
         memcpy(v->p[v->n].dims, run->grid.dims, sizeof(v->p[v->n].dims));
@@ -272,19 +313,23 @@ static int fit_size(struct pz_scale_program *m, uint32_t k, const struct sp_even
     char root_what[96];
 
     if (rooted < 0) {
-        size_values(m, &e->comm, hi, lo, has, change, which, 0, &v);
-        if (fit_whole(m, k, what, &v, grid, &z->of[w], per, quiet) != 0)
+        size_values(m, &e->comm, hi, lo, has, change, which, 0, collective_end(e), &v);
+        if (fit_whole(m, k, what, &v, grid, &z->of[w], per, &z->unit[w], quiet) != 0)
             return -1;
         z->of[root] = z->of[w];
+        z->unit[root] = z->unit[w];
         root_per_peer = per_peer;
     } else {
         snprintf(root_what, sizeof(root_what), "%s at the root", what);
-        size_values(m, &e->comm, root_moves ? hi : lo, NULL, has, change, which, 0, &v);
-        if (fit_whole(m, k, root_what, &v, grid, &z->of[root], per, quiet) != 0)
+        size_values(m, &e->comm, root_moves ? hi : lo, NULL, has, change, which, 0, 1,
+                    &v);
+        if (fit_whole(m, k, root_what, &v, grid, &z->of[root], per, &z->unit[root],
+                      quiet) != 0)
             return -1;
         root_per_peer = per_peer;
-        size_values(m, &e->comm, root_moves ? lo : hi, NULL, has, change, which, 1, &v);
-        if (fit_whole(m, k, what, &v, grid, &z->of[w], per, quiet) != 0)
+        size_values(m, &e->comm, root_moves ? lo : hi, NULL, has, change, which, 1, 1,
+                    &v);
+        if (fit_whole(m, k, what, &v, grid, &z->of[w], per, &z->unit[w], quiet) != 0)
             return -1;
     }
     z->per_peer |= (uint8_t)(per_peer << w | root_per_peer << root);
@@ -376,7 +421,8 @@ static int note_largest(struct pz_scale_program *m, uint32_t k, const struct sp_
     char where[256], model[160];
 
     node_where(m, k, where, sizeof(where));
-    describe(&e->sizes.of[w], (e->sizes.per_peer >> w) & 1, model, sizeof(model));
+    describe(&e->sizes.of[w], e->sizes.unit[w], (e->sizes.per_peer >> w) & 1, model,
+             sizeof(model));
     return sp_note(m, "%s: the %s differs between processes of a recording: the largest "
                    "is used, %s", where, w == SP_SENT ? "message size" : "size received",
                    model);
@@ -544,7 +590,7 @@ static int fit_loops_and_sizes(struct pz_scale_program *m, const struct sp_stats
             if (m->nodes[k].trips)
                 v.differ = 0;
             if (fit_whole(m, k, "trip count", &v, &counts, &m->nodes[k].count, NULL,
-                          0) != 0)
+                          NULL, 0) != 0)
                 return -1;
             continue;
         }
@@ -586,7 +632,8 @@ uint32_t sp_comm_members(const struct pz_scale_comm *c, const struct pz_scale_gr
 void sp_sizes_at(const struct sp_sizes *z, int nprocs, uint32_t members, uint64_t *out)
 {
     for (int w = 0; w < SP_NSIZES; w++) {
-        uint64_t v = (uint64_t)llround(pz_scale_model_at(&z->of[w], nprocs));
+        uint64_t v = z->unit[w] ? sp_block_at(&z->of[w], z->unit[w], nprocs)
+                                : (uint64_t)llround(pz_scale_model_at(&z->of[w], nprocs));
 
         out[w] = (z->per_peer >> w) & 1 ? v * (members > 1 ? members - 1 : 0) : v;
     }
@@ -767,6 +814,47 @@ static int fit_preds(struct pz_scale_program *m, const struct sp_stats *st)
     return 0;
 }
 
+/* Whether class c of those lacking recordings (lacking) has the name of one before it:
+ * classes of different guards may share a name of position. */
+static int named_before(const struct pz_scale_program *m, const uint8_t *lacking, uint32_t c)
+{
+    for (uint32_t i = 0; i < c; i++)
+        if (lacking[i] && !strcmp(m->classes[i].name, m->classes[c].name))
+            return 1;
+    return 0;
+}
+
+/* The note of the classes in too few recordings for fits of their own (lacking[c]): one
+ * note naming them all once, "'a', 'b' and 'c'", which a grid's many classes of
+ * position would otherwise repeat line after line. */
+static int note_lacking(struct pz_scale_program *m, const uint8_t *lacking)
+{
+    size_t len = 1, at = 0;
+    uint32_t n = 0, done = 0;
+    char *names;
+    int rc;
+
+    for (uint32_t c = 0; c < m->nclasses; c++)
+        if (lacking[c] && !named_before(m, lacking, c)) {
+            len += strlen(m->classes[c].name) + sizeof("'' and ");
+            n++;
+        }
+    if (!n)
+        return 0;
+    if (!(names = malloc(len)))
+        return -1;
+    for (uint32_t c = 0; c < m->nclasses; c++)
+        if (lacking[c] && !named_before(m, lacking, c))
+            at += (size_t)snprintf(names + at, len - at, "%s'%s'",
+                                   !done++ ? "" : done == n ? " and " : ", ",
+                                   m->classes[c].name);
+    rc = sp_note(m, "the processes of class%s %s are in too few recordings for fits of their "
+                 "own: the computation before each of their steps is fitted over the "
+                 "processes with the same steps around it", n > 1 ? "es" : "", names);
+    free(names);
+    return rc;
+}
+
 int sp_fit_all(struct pz_scale_program *m, const struct sp_stats *st)
 {
     uint32_t cols = m->nclasses + 1;
@@ -789,13 +877,8 @@ int sp_fit_all(struct pz_scale_program *m, const struct sp_stats *st)
     if (fit_preds(m, st) != 0)
         goto out;
     fit_classes(m, st->tail, st->ntail, m->tail, tail_own, lacking);
-    for (uint32_t c = 0; c < m->nclasses; c++)
-        if (lacking[c] && sp_note(m, "the processes of class '%s' are in too few "
-                                  "recordings for fits of their own: the computation "
-                                  "before each of their steps is fitted over the "
-                                  "processes with the same steps around it",
-                                  m->classes[c].name) != 0)
-            goto out;
+    if (note_lacking(m, lacking) != 0)
+        goto out;
     rc = fit_intervals(m, st);
 out:
     free(lacking);

@@ -10,25 +10,32 @@
 #include "scale_program_int.h"
 #include "trace.h"
 
+/* A note of any length: one naming many classes of processes is long. */
 int sp_note(struct pz_scale_program *m, const char *fmt, ...)
 {
-    char line[512], **v;
+    char *line, **v;
     va_list ap;
+    int len;
 
     va_start(ap, fmt);
-    vsnprintf(line, sizeof(line), fmt, ap);
+    len = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (len < 0 || !(line = malloc((size_t)len + 1)))
+        return -1;
+    va_start(ap, fmt);
+    vsnprintf(line, (size_t)len + 1, fmt, ap);
     va_end(ap);
     for (size_t i = 0; i < m->nnotes; i++)
-        if (!strcmp(m->notes[i], line))
+        if (!strcmp(m->notes[i], line)) {
+            free(line);
             return 0;
-    if (!(v = realloc(m->notes, (m->nnotes + 1) * sizeof(*v))) ||
-        !(v[m->nnotes] = strdup(line))) {
-        if (v)
-            m->notes = v;
+        }
+    if (!(v = realloc(m->notes, (m->nnotes + 1) * sizeof(*v)))) {
+        free(line);
         return -1;
     }
+    v[m->nnotes++] = line;
     m->notes = v;
-    m->nnotes++;
     return 0;
 }
 

@@ -210,6 +210,8 @@ enum sp_size_which { SP_SENT, SP_RECEIVED, SP_ROOT_SENT, SP_ROOT_RECEIVED, SP_NS
 struct sp_sizes {
     struct pz_scale_model of[SP_NSIZES];
     uint8_t per_peer;          /* bit w: of[w] is the size per other member */
+    uint64_t unit[SP_NSIZES];  /* not 0: of[w] is the items of a block, of unit bytes each,
+                                  rounded up (sp_fit_blocks) */
 };
 
 /* The members of a communicator of class c in a run of nprocs processes in grid g (the
@@ -480,6 +482,15 @@ enum sp_values { SP_WHOLE, SP_AMOUNT, SP_TIME };
  * form, 0 for scale_fit's, -1 when too few counts gave a constant. */
 int sp_fit(const struct pz_scale_point *p, size_t n, enum sp_values what,
            const struct sp_grid_use *grid, struct pz_scale_model *out);
+
+/* The exact form of whole values p (bytes) no form of sp_fit gives: the largest block of
+ * a block distribution, unit * ceil(N / d) with d = P or a dimension of the grid (grid:
+ * those in its ndims, before P when first), whose rounding up the values show.  1 with
+ * *items = N / d and *unit, 0 when none gives them (*items and *unit untouched). */
+int sp_fit_blocks(const struct pz_scale_point *p, size_t n, const struct sp_grid_use *grid,
+                  struct pz_scale_model *items, uint64_t *unit);
+/* unit * ceil(items at nprocs): sp_fit_blocks's size. */
+uint64_t sp_block_at(const struct pz_scale_model *items, uint64_t unit, int nprocs);
 
 int sp_note(struct pz_scale_program *m, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

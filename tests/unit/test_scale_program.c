@@ -2264,8 +2264,9 @@ static int has_note(const struct pz_scale_program *m, const char *text)
     return 0;
 }
 
-/* The model of the 1-D stencil recorded at the n counts given. */
-static struct pz_scale_program *stencil_at(const int *counts, size_t n, struct sr_run **runs)
+/* The model of prog in 1-D recorded at the n (up to 3) counts given. */
+static struct pz_scale_program *program_at(const int *counts, size_t n, sr_program prog,
+                                           struct sr_run **runs)
 {
     const struct pz_scale_run *list[3];
     struct pz_scale_program *m;
@@ -2273,12 +2274,18 @@ static struct pz_scale_program *stencil_at(const int *counts, size_t n, struct s
 
     for (size_t i = 0; i < n; i++) {
         snprintf(path, sizeof(path), "run%d", counts[i]);
-        runs[i] = sr_build(path, counts[i], 1, NULL, prog_stencil1, NULL);
+        runs[i] = sr_build(path, counts[i], 1, NULL, prog, NULL);
         list[i] = &runs[i]->run;
     }
     m = pz_scale_program_build(list, n, 0, err, sizeof(err));
     cr_assert(m, "%s", err);
     return m;
+}
+
+/* The model of the 1-D stencil recorded at the n counts given. */
+static struct pz_scale_program *stencil_at(const int *counts, size_t n, struct sr_run **runs)
+{
+    return program_at(counts, n, prog_stencil1, runs);
 }
 
 Test(scale_program, recordings_at_too_few_counts_are_noted)
@@ -2307,5 +2314,154 @@ Test(scale_program, recordings_at_too_few_counts_are_noted)
     record(&r, 1, NULL, prog_stencil1);
     cr_expect(!has_note(r.m, "process count"));
     cr_expect(!has_note(r.m, "every recording is of 1 process"));
+    sr_recorded_free(&r);
+}
+
+/* --- collectives recorded at 1 process */
+
+/* ITERS iterations of C / P s of computation and an MPI_Allreduce of 8 bytes over the
+ * world, which a process alone records as moving nothing (no other member). */
+static void prog_sum(struct sr_run *b, int p, const int *c, void *arg)
+{
+    uint64_t bytes = b->run.nprocs > 1 ? 8 : 0;
+
+    (void)c;
+    (void)arg;
+    sr_step(b, p, PZ_SCALE_BEGIN, SR_INTERVAL, 0);
+    for (int i = 0; i < ITERS; i++)
+        collective(b, p, SR_ALLREDUCE, C / b->run.nprocs, SR_WORLD, world(b, -1), -1, bytes,
+                   bytes);
+    sr_step(b, p, PZ_SCALE_END, SR_INTERVAL, 0);
+}
+
+/* The sizes sent and received of every collective end of processes 0 and P - 1 of prog_sum
+ * recorded at the n counts given and synthesized at P, expected `bytes` each. */
+static void expect_sums(const int *counts, size_t n, int P, uint64_t bytes)
+{
+    struct sr_run *runs[3];
+    struct pz_scale_program *m = program_at(counts, n, prog_sum, runs);
+    struct collected *c = synthesize(m, P);
+    int ends = 0;
+
+    for (int p = 0; p < P; p += P - 1)
+        for (size_t i = 0; i < c->n[p]; i++)
+            if (c->recs[p][i].kind == PZ_REC_COLL_END) {
+                cr_expect(c->recs[p][i].bytes == bytes && c->recs[p][i].bytes2 == bytes,
+                          "from %d counts up to %d, at %d process %d: %llu and %llu bytes",
+                          (int)n, counts[n - 1], P, p,
+                          (unsigned long long)c->recs[p][i].bytes,
+                          (unsigned long long)c->recs[p][i].bytes2);
+                ends++;
+            }
+    cr_expect_eq(ends, 2 * ITERS);
+    collected_free(c);
+    pz_scale_program_free(m);
+    for (size_t i = 0; i < n; i++)
+        sr_free(runs[i]);
+}
+
+Test(scale_program, a_collective_recorded_at_1_process_keeps_the_size_it_has_with_others)
+{
+    static const int eight[2] = {1, 8}, many[2] = {1, 27}, alone[1] = {1};
+
+    /* by hand: 0 bytes at 1 process and 8 at 8; with the 0, 8 / 64 * P^2 gives both once
+     * rounded (0.125 at 1) and 512 at 64, and from 1 and 27, 8 / 27 * P gives 19 at 64.
+     * Without it, 8 recorded at 8 (or 27) only: 8 at 64 */
+    expect_sums(eight, 2, 64, 8);
+    expect_sums(many, 2, 64, 8);
+    /* at 1 process only, nothing shows another size: the 0 recorded */
+    expect_sums(alone, 1, 16, 0);
+}
+
+/* --- notes */
+
+/* How many notes of m contain text. */
+static size_t notes_with(const struct pz_scale_program *m, const char *text)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < pz_scale_program_nnotes(m); i++)
+        n += strstr(pz_scale_program_note(m, i), text) != NULL;
+    return n;
+}
+
+Test(scale_program, the_classes_in_too_few_recordings_are_named_in_one_note)
+{
+    struct sr_recorded r;
+    const char *note = NULL;
+
+    /* by hand: the 2-D stencil at 2 (2 x 1), 4 (2 x 2) and 8 (4 x 2) processes.  Only the
+     * grid of 8 has processes in the middle of dimension 0, at the first and at the last
+     * place of dimension 1: the classes 'edge (middle,first)' and 'edge (middle,last)',
+     * each in 1 recording, too few for fits of their own; one note names both */
+    record(&r, 2, NULL, prog_stencil2);
+    cr_expect_eq(notes_with(r.m, "too few recordings for fits of their own"), 1);
+    for (size_t i = 0; i < pz_scale_program_nnotes(r.m); i++)
+        if (strstr(pz_scale_program_note(r.m, i), "too few recordings"))
+            note = pz_scale_program_note(r.m, i);
+    cr_assert(note);
+    cr_expect(!strncmp(note, "the processes of classes ", 25), "%s", note);
+    cr_expect(strstr(note, "'edge (middle,first)'") && strstr(note, "'edge (middle,last)'"),
+              "%s", note);
+    sr_recorded_free(&r);
+}
+
+/* --- blocks of a fixed problem split unevenly */
+
+/* The rows of a block of process c in a 2-D grid (along dimension d = 0) or its columns
+ * (d = 1): 1024 split over dims[d], the first 1024 mod dims[d] blocks a row more. */
+static uint64_t block_side(const struct sr_run *b, const int *c, int d)
+{
+    int n = b->run.grid.dims[d];
+
+    return (uint64_t)(1024 / n + (c[d] < 1024 % n));
+}
+
+/* ITERS iterations of a halo exchange of a 1024 x 1024 problem of 8-byte items on a 2-D
+ * grid (MPI_Send to each neighbour, then MPI_Recv from each): the message across
+ * dimension 0 is a row of the block (its columns, block_side(1)), across dimension 1 a
+ * column (its rows, block_side(0)); then C / P s of computation and an MPI_Allreduce. */
+static void prog_uneven_halo(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    sr_step(b, p, PZ_SCALE_BEGIN, SR_INTERVAL, 0);
+    for (int i = 0; i < ITERS; i++) {
+        for (int kind = 0; kind < 2; kind++)
+            for (int d = 0; d < 4; d++) {
+                uint64_t bytes = 8 * block_side(b, c, dirs2[d][0] != 0 ? 1 : 0);
+                struct pz_scale_event e = to(kind ? PZ_REC_RECV : PZ_REC_SEND, dirs2[d], TAG,
+                                             bytes);
+                struct sr_truth t = world(b, sr_rank_at(b, c, dirs2[d]));
+
+                if (t.peer < 0)
+                    continue;
+                call(b, p, kind ? SR_RECV : SR_SEND, 0);
+                sr_event(b, p, &e, &t);
+            }
+        collective(b, p, SR_ALLREDUCE, C / b->run.nprocs, SR_WORLD, world(b, -1), -1, 8, 8);
+    }
+    sr_step(b, p, PZ_SCALE_END, SR_INTERVAL, 0);
+}
+
+Test(scale_program, halos_of_blocks_split_unevenly_take_the_largest_block)
+{
+    static const int counts[3] = {3, 6, 12};
+    struct sr_recorded r;
+    struct collected *c;
+
+    /* by hand: grids 3 x 1, 3 x 2 and 4 x 3.  The rows sent across dimension 0 are
+     * 8 * ceil(1024 / dims[1]) bytes at most: 8192, 4096 and 2736 (342 items; 341 at the
+     * last two blocks of the 3); the columns across dimension 1, at 6 and 12 only,
+     * 8 * ceil(1024 / dims[0]): 2736 and 2048.  No exact form of P or of the grid gives
+     * them (1024 / 3 is no whole number); unit * ceil(N / dims[d]) does, the smallest
+     * unit 8 (the common divisor 16's 1, 2 and 4 give N = 8192, 4096 and 2048 and miss
+     * 2736 by 5, 4 and 4 items), N = 1024.  At 16 (4 x 4) and 64 (8 x 8) the blocks are
+     * even: every message 2048 and 1024 bytes, as check_program_at compares record by
+     * record; the largest-block fallback fitted to 8192, 4096 and 2736 is not that */
+    c = check_program_at(counts, 2, NULL, prog_uneven_halo, 16, &r);
+    for (size_t i = 0; i < c->n[5]; i++)
+        if (c->recs[5][i].kind == PZ_REC_SEND)
+            cr_expect_eq(c->recs[5][i].bytes, 2048);
+    collected_free(c);
     sr_recorded_free(&r);
 }
