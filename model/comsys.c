@@ -92,6 +92,9 @@ void pz_cs_complete(struct pz_comsys *cs, int r, double t)
 
 double pz_cs_transfer(struct pz_comsys *cs, int from, int to, double bytes)
 {
+    /* to itself: through the process's own memory, on no link */
+    if (from == to)
+        return cs->now + pz_self_time(cs->machine, bytes);
     return pz_network_transfer(cs->net, cs->node[from], cs->node[to], bytes, cs->now);
 }
 

@@ -117,6 +117,28 @@ Test(comsys, one_node_goes_through_memory)
     pz_comsys_free(cs);
 }
 
+/* A message a process sends itself: without self_segments as between processes of
+ * one node, 1 us + 1000 B / 5 GB/s = 1.2 us; with one segment of 10 us and 1 GB/s for
+ * any size, 10 us + 1000 B / 1 GB/s = 11 us. */
+Test(comsys, a_message_to_oneself_costs_the_self_segments)
+{
+    int r;
+
+    setup(1);
+    pz_comsys_send(cs, 0, 0, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+    r = pz_comsys_recv(cs, 0, 0, 7, 0, 0);
+    done_at(r, US(1.2), "receive, the shm_ cost");
+    pz_comsys_free(cs);
+    setup(1);
+    pz_comsys_free(cs);
+    m.self_segments = (struct pz_segments){ 1, { { 9007199254740992.0, 10e-6, 1e9 } } };
+    cs = pz_comsys_new(&m, 4);
+    pz_comsys_send(cs, 0, 0, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+    r = pz_comsys_recv(cs, 0, 0, 7, 0, 0);
+    done_at(r, US(11), "receive, self_segments");
+    pz_comsys_free(cs);
+}
+
 /* Messages of one sender, receiver, tag and communicator match in order; other tags
  * and communicators are other queues; unmatched requests are counted. */
 Test(comsys, order_and_pending)
@@ -349,6 +371,26 @@ Test(comsys, allgather_by_ring_and_by_bruck)
                                done[i]);
         pz_comsys_free(cs);
     }
+}
+
+/* MPICH's scattered Alltoall of 1000 B blocks between 2 processes on a switch: one
+ * batch, each member's block to the other (130 us, both ways at once) and its own to
+ * itself, then the wait for all.  A self message of 200 us + 1000 B / 1 GB/s = 201 us
+ * is the last: both are done at 201 us (without the step to oneself, 130 us). */
+Test(comsys, a_scattered_alltoall_sends_each_member_its_own_block)
+{
+    struct pz_coll c = { .op = PZ_COLL_ALLTOALL, .bytes = 1000 };
+    double done[2];
+
+    setup_network(PZ_NET_SWITCH, 1);
+    pz_comsys_free(cs);
+    m.self_segments = (struct pz_segments){ 1, { { 9007199254740992.0, 200e-6, 1e9 } } };
+    cs = pz_comsys_new(&m, 2);
+    pz_comsys_force(cs, pz_coll_named(PZ_COLL_ALLTOALL, "scattered"));
+    collective_at_zero(c, 2, done);
+    for (int i = 0; i < 2; i++)
+        cr_assert_float_eq(done[i], US(201), EPS, "rank %d done at %.9f", i, done[i]);
+    pz_comsys_free(cs);
 }
 
 /* The arithmetic of a reduction costs reduce_byte_time per byte combined: an allreduce
