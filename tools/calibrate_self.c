@@ -11,6 +11,8 @@ double pz_cal_self_model(const struct pz_machine *m, double bytes)
     const struct pz_overhead *o = &m->shm_overhead;
     double t = o->send + o->recv + bytes * (o->send_per_byte + o->recv_per_byte);
 
+    if (m->self_segments.n > 0)
+        return pz_self_time(m, bytes);
     if (bytes > m->eager_threshold)
         t += 2 * pz_self_time(m, 0) + m->rendezvous_overhead;
     return t + pz_self_time(m, bytes);
@@ -39,8 +41,7 @@ static void errors_on(const struct pz_machine *m, const struct pz_pingpong *p, i
 void pz_cal_fit_self(const struct pz_pingpong *p, int n, const struct pz_machine *m,
                      struct pz_cal_self_fit *out)
 {
-    struct pz_segment_base base = { m->shm_overhead, m->eager_threshold,
-                                    m->rendezvous_overhead };
+    struct pz_segment_base base = { { 0, 0, 0, 0 }, 0, 0 };   /* the segments alone */
     struct pz_machine with = *m;
 
     pz_fit_segments(p, n, &base, &out->segments);
@@ -94,8 +95,9 @@ const char *pz_cal_self_note(char *buf, size_t len, int n, const struct pz_cal_s
     snprintf(buf, len,
              "self_segments: rank 0 sent itself a message at %d sizes (MPI_Irecv, MPI_Isend\n"
              "to itself, MPI_Waitall; the trimmed mean of the repetitions); %d segment(s)\n"
-             "fitted as the segments above, to the times less the shm_ overheads (and, above\n"
-             "the eager threshold, the rendezvous), the last one for any larger size.\n"
+             "fitted as the segments above, to the times themselves, the last one for any\n"
+             "larger size (with them a message to oneself costs them alone: no overheads,\n"
+             "no rendezvous).\n"
              "Median |error| %.2f%%, largest %.2f%%; the shm_ cost alone %.2f%%",
              n, fit->segments.segments.n, fit->median_error, fit->max_error,
              fit->default_median_error);

@@ -26,16 +26,18 @@ struct pz_cal_self_fit {
 #define PZ_CAL_SELF_LAST_BOUND 9007199254740992.0   /* 2^53 B, the largest size */
 
 /* The time the model gives a message of `bytes` that a process of machine m sends
- * itself, Irecv + Isend + Waitall: its shm_ send and receive overheads, above the eager
- * threshold the rendezvous's two control messages (pz_self_time of 0 B each) and
- * rendezvous_overhead, and pz_self_time of the message. */
+ * itself, Irecv + Isend + Waitall: with self_segments pz_self_time alone; without, its
+ * shm_ send and receive overheads, pz_self_time of the message and, above the eager
+ * threshold, the rendezvous's two control messages (pz_self_time of 0 B each) and
+ * rendezvous_overhead. */
 double pz_cal_self_model(const struct pz_machine *m, double bytes);
 
 /* Fits self_segments to the n self-message times p (sizes increasing) on machine m (its
  * shm_ overheads, eager threshold and rendezvous overhead already fitted): the
- * segments of pz_fit_segments over what the model adds besides pz_self_time, the last
- * bound raised to PZ_CAL_SELF_LAST_BOUND; then the errors of the model with them and
- * with m's self_segments as they are (none: the shm_ cost). */
+ * segments of pz_fit_segments over the times themselves (segments are a self
+ * message's whole cost), the last bound raised to PZ_CAL_SELF_LAST_BOUND; then the
+ * errors of the model with them and with m's self_segments as they are (none: the
+ * shm_ cost with the overheads, and the rendezvous above the eager threshold). */
 void pz_cal_fit_self(const struct pz_pingpong *p, int n, const struct pz_machine *m,
                      struct pz_cal_self_fit *out);
 

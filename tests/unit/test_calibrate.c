@@ -1409,11 +1409,13 @@ Test(self, two_pieces_are_recovered)
                "1 GiB");
 }
 
-/* Under the shm_ overheads (1 us sending, 2 us receiving) and a rendezvous above 64 KiB
- * of 5 us beyond its two control messages (two self messages of 0 B: 2 x 10 us): a
- * self transfer of 10 us + m / 1 GB/s is recovered as one segment.  At 1 MiB the model
- * gives 1 + 2 + 20 + 5 + 10 + 1048.576 = 1086.576 us. */
-Test(self, under_the_shm_overheads_and_a_rendezvous)
+/* With shm_ overheads (1 us sending, 2 us receiving), a 64 KiB eager threshold and a
+ * rendezvous of 5 us, self messages of 13 us + m / 1 GB/s at every size give one
+ * segment of 13 us and 1 GB/s: the segments are a self message's whole cost, at 1 MiB
+ * 13 + 1048.576 = 1061.576 us; without them the overheads, the shm_ cost (1 us + m / 5
+ * GB/s) and the rendezvous (two control messages of 1 us, and 5 us): 3 + 2 + 5 + 1 +
+ * 209.7152 = 220.7152 us. */
+Test(self, the_segments_are_the_whole_cost)
 {
     static struct pz_pingpong p[MAXP];
     static double s[MAXP];
@@ -1427,16 +1429,16 @@ Test(self, under_the_shm_overheads_and_a_rendezvous)
     m.eager_threshold = 65536;
     m.rendezvous_overhead = 5e-6;
     for (int i = 0; i < n; i++)
-        p[i] = (struct pz_pingpong){ s[i], 3e-6 + (s[i] > 65536 ? 25e-6 : 0) + 10e-6 +
-                                               s[i] / 1e9 };
+        p[i] = (struct pz_pingpong){ s[i], 13e-6 + s[i] / 1e9 };
     pz_cal_fit_self(p, n, &m, &f);
     cr_assert_eq(g->n, 1, "%d segments, expected 1", g->n);
-    assert_rel(g->seg[0].latency, 10e-6, 1e-6, "latency");
+    assert_rel(g->seg[0].latency, 13e-6, 1e-6, "latency");
     assert_rel(g->seg[0].bandwidth, 1e9, 1e-6, "bandwidth");
     cr_assert(f.kept);
+    assert_rel(pz_cal_self_model(&m, 1048576), 220.7152e-6, 1e-9, "1 MiB, the shm_ cost");
     with = m;
     pz_cal_self_to_machine(&f, &with);
-    assert_rel(pz_cal_self_model(&with, 1048576), 1086.576e-6, 1e-6, "1 MiB");
+    assert_rel(pz_cal_self_model(&with, 1048576), 1061.576e-6, 1e-6, "1 MiB, the segment");
 }
 
 /* Self messages that cost what the shm_ keys say (1 us + m / 5 GB/s by default: 1.2 us
