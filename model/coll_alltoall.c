@@ -150,7 +150,9 @@ static void alltoall_bruck(const struct pz_coll *c, struct pz_walk *w)
 }
 
 /* Batches of SCATTERED_BLOCK: Irecv from me+i, Isend to me-i, then Waitall; empty
- * messages are skipped, as MPICH does. */
+ * messages are skipped, as MPICH does.  The first batch's i = 0 is the member itself:
+ * MPICH sends its own block through the same Irecv and Isend (a message to oneself,
+ * pz_self_time), not by a copy. */
 static void alltoall_scattered(const struct pz_coll *c, struct pz_walk *w)
 {
     int p = c->size, nbatch = (p + SCATTERED_BLOCK - 1) / SCATTERED_BLOCK;
@@ -162,13 +164,13 @@ static void alltoall_scattered(const struct pz_coll *c, struct pz_walk *w)
     for (int i = first; i < end; i++) {
         int src = (c->me + i) % p;
 
-        if (src != c->me && pz_internal_recv_count(c, src) > 0)
+        if (pz_internal_recv_count(c, src) > 0)
             pz_internal_walk_recv(w, src, pz_internal_recv_count(c, src));
     }
     for (int i = first; i < end; i++) {
         int dst = (c->me - i + p) % p;
 
-        if (dst != c->me && pz_internal_send_count(c, dst) > 0)
+        if (pz_internal_send_count(c, dst) > 0)
             pz_internal_walk_send(w, dst, pz_internal_send_count(c, dst));
     }
 }

@@ -92,13 +92,30 @@ void pz_cs_complete(struct pz_comsys *cs, int r, double t)
 
 double pz_cs_transfer(struct pz_comsys *cs, int from, int to, double bytes)
 {
+    if (from == to)
+        return cs->now + pz_self_time(cs->machine, bytes);
     return pz_network_transfer(cs->net, cs->node[from], cs->node[to], bytes, cs->now);
+}
+
+/* When an eager message's data, leaving now, arrives: a process's own work is there
+ * at once, its time spent by its sender before it left (pz_cs_send_overhead). */
+static double eager_arrival(struct pz_comsys *cs, int from, int to, double bytes)
+{
+    return pz_cs_self_work(cs, from, to) ? cs->now : pz_cs_transfer(cs, from, to, bytes);
+}
+
+int pz_cs_eager_size(const struct pz_comsys *cs, int from, int to, double bytes)
+{
+    /* self_segments are what a message to oneself costs, whatever the protocol: the
+       handshake between processes (rendezvous_overhead) is not its */
+    return bytes <= cs->machine->eager_threshold || pz_cs_self_work(cs, from, to);
 }
 
 static int eager(const struct pz_comsys *cs, const struct request *send)
 {
     return send->mode == PZ_SEND_BUFFERED ||
-           (send->mode == PZ_SEND_STANDARD && send->bytes <= cs->machine->eager_threshold);
+           (send->mode == PZ_SEND_STANDARD &&
+            pz_cs_eager_size(cs, send->key.src, send->key.dst, send->bytes));
 }
 
 /* The next event, from those due now first; 0 if there is none. */
@@ -208,7 +225,7 @@ void pz_cs_start(struct pz_comsys *cs, int r)
     if (q->kind == REQ_SEND) {
         cs->messages++;
         if (eager(cs, q)) {
-            q->arrival = pz_cs_transfer(cs, q->key.src, q->key.dst, q->bytes);
+            q->arrival = eager_arrival(cs, q->key.src, q->key.dst, q->bytes);
         } else {
             pz_cs_push(cs, pz_cs_transfer(cs, q->key.src, q->key.dst, 0), EV_RTS, r);
         }
@@ -272,11 +289,11 @@ static void coll_matched(struct pz_comsys *cs, struct pz_match_key key,
 void pz_cs_coll_send(struct pz_comsys *cs, int agent, struct pz_match_key key, double bytes)
 {
     struct pz_match_item item = { -1, 1, 0 }, partner;
-    int is_eager = bytes <= cs->machine->eager_threshold, rc;
+    int is_eager = pz_cs_eager_size(cs, key.src, key.dst, bytes), rc;
 
     cs->messages++;
     if (is_eager) {
-        item.value = pz_cs_transfer(cs, key.src, key.dst, bytes);
+        item.value = eager_arrival(cs, key.src, key.dst, bytes);
     } else {
         if ((item.request = coll_request(cs, REQ_SEND, agent, &key, bytes, cs->now)) < 0)
             return;
@@ -366,9 +383,7 @@ int pz_comsys_send(struct pz_comsys *cs, int src, int dst, int tag, int comm, do
     cs->req[r].mode = (uint8_t)mode;
     /* the message leaves once its sender has spent its overheads on it: an event then,
        so that the simulation's clock stays at `at` for the other processes' posts */
-    leaves = pz_cs_send_occupy(cs, src, dst, at,
-                               pz_send_overhead(cs->machine, bytes,
-                                                pz_cs_same_node(cs, src, dst)));
+    leaves = pz_cs_send_occupy(cs, src, dst, at, pz_cs_send_overhead(cs, src, dst, bytes));
     if (leaves > at) {
         cs->req[r].posted = leaves;
         pz_cs_push(cs, leaves, EV_POST, r);
@@ -406,8 +421,7 @@ double pz_comsys_deliver(struct pz_comsys *cs, int request, double at)
     if (q->kind != REQ_RECV || !q->has_data)
         return t;
     return pz_cs_occupy(cs, q->owner, t,
-                        pz_recv_overhead(cs->machine, q->bytes,
-                                         pz_cs_same_node(cs, q->key.src, q->key.dst)));
+                        pz_cs_recv_overhead(cs, q->key.src, q->key.dst, q->bytes));
 }
 
 double pz_comsys_cpu_free(const struct pz_comsys *cs, int proc)

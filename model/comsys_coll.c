@@ -370,13 +370,11 @@ static void post_message(struct pz_comsys *cs, int a, int peer, int is_send, dou
     if (is_send) {
         pz_cs_coll_send_at(cs, a, key, bytes,
                            pz_cs_send_occupy(cs, me, other, cs->now,
-                                             pz_send_overhead(cs->machine, bytes,
-                                                              pz_cs_same_node(cs, me, other))));
+                                             pz_cs_send_overhead(cs, me, other, bytes)));
     } else {
         pz_cs_resume_occupy(cs, me, other, cs->now, 0);
         if (charges_receivers(cs->machine))
-            await(cs, a, other, pz_recv_overhead(cs->machine, bytes,
-                                                 pz_cs_same_node(cs, me, other)));
+            await(cs, a, other, pz_cs_recv_overhead(cs, other, me, bytes));
         pz_cs_coll_recv(cs, a, key);
     }
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "comsys_int.h"
+#include "cost.h"
 
 int pz_cs_new_request(struct pz_comsys *cs)
 {
@@ -46,6 +47,25 @@ double pz_cs_occupy(struct pz_comsys *cs, int p, double t, double o)
 int pz_cs_same_node(const struct pz_comsys *cs, int p, int q)
 {
     return cs->node[p] == cs->node[q];
+}
+
+int pz_cs_self_work(const struct pz_comsys *cs, int from, int to)
+{
+    return from == to && cs->machine->self_segments.n > 0;
+}
+
+double pz_cs_send_overhead(const struct pz_comsys *cs, int from, int to, double bytes)
+{
+    return pz_cs_self_work(cs, from, to)
+               ? pz_self_time(cs->machine, bytes)
+               : pz_send_overhead(cs->machine, bytes, pz_cs_same_node(cs, from, to));
+}
+
+double pz_cs_recv_overhead(const struct pz_comsys *cs, int from, int to, double bytes)
+{
+    return pz_cs_self_work(cs, from, to)
+               ? 0
+               : pz_recv_overhead(cs->machine, bytes, pz_cs_same_node(cs, from, to));
 }
 
 static int due_now_push(struct due_now *q, enum cs_event kind, int id)

@@ -116,6 +116,20 @@ double pz_cs_occupy(struct pz_comsys *cs, int p, double t, double o);
 /* Whether processes p and q are on one node. */
 int pz_cs_same_node(const struct pz_comsys *cs, int p, int q);
 
+/* Whether the message from process `from` to `to` is its process's own work: a message
+ * to oneself on a machine with self_segments, which hold its whole cost.  It goes
+ * eagerly at any size and occupies its process for pz_self_time as the sender's
+ * overhead would, from its post on (so that the process's next message leaves after
+ * it, as a transport that sends it through its own loopback does), then arrives at
+ * once; the receiver pays nothing. */
+int pz_cs_self_work(const struct pz_comsys *cs, int from, int to);
+
+/* The CPU time the sender, or the receiver, of a message of bytes from process `from` to
+ * `to` spends on it (cost.h): for a process's own work (pz_cs_self_work) the sender
+ * pz_self_time, the receiver nothing. */
+double pz_cs_send_overhead(const struct pz_comsys *cs, int from, int to, double bytes);
+double pz_cs_recv_overhead(const struct pz_comsys *cs, int from, int to, double bytes);
+
 /* Schedules an event of the model at time t (not before cs->now). */
 void pz_cs_push(struct pz_comsys *cs, double t, enum cs_event kind, int id);
 
@@ -127,7 +141,12 @@ void pz_cs_start(struct pz_comsys *cs, int r);
 /* Takes request r posted at `at` now, or when the simulation reaches `at`; returns r. */
 int pz_cs_post(struct pz_comsys *cs, int r, double at);
 
-/* One transfer between processes, ready now: when its last byte arrives. */
+/* Whether a standard send of bytes from process `from` to `to` goes eagerly: up to the
+ * eager threshold, and a process's own work (pz_cs_self_work) of any size. */
+int pz_cs_eager_size(const struct pz_comsys *cs, int from, int to, double bytes);
+
+/* One transfer between processes, ready now: when its last byte arrives (one to
+ * oneself: pz_self_time through memory, on no link). */
 double pz_cs_transfer(struct pz_comsys *cs, int from, int to, double bytes);
 
 /* Fixes request r's completion time and tells whoever waits for it. */

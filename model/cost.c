@@ -39,6 +39,15 @@ double pz_shm_time(const struct pz_machine *m, double bytes)
     return m->shm_latency + bytes / m->shm_bandwidth;
 }
 
+double pz_self_time(const struct pz_machine *m, double bytes)
+{
+    const struct pz_segment *g = segment_of(&m->self_segments, bytes);
+
+    if (g)
+        return g->latency + bytes / g->bandwidth;
+    return pz_shm_time(m, bytes);
+}
+
 double pz_send_overhead(const struct pz_machine *m, double bytes, int same_node)
 {
     const struct pz_overhead *o = same_node ? &m->shm_overhead : &m->overhead;

@@ -17,6 +17,10 @@ double pz_message_time(const struct pz_machine *m, double bytes);
  * shm_bandwidth. */
 double pz_shm_time(const struct pz_machine *m, double bytes);
 
+/* From a process to itself: by self_segments as above, else (a larger message, or any
+ * without them) as between processes of one node, pz_shm_time. */
+double pz_self_time(const struct pz_machine *m, double bytes);
+
 /* The CPU time the sender, or the receiver, of a message of bytes spends on it inside
  * MPI: per message + bytes x per byte, of the machine's overheads between nodes or,
  * same_node, between processes of one node. */

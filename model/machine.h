@@ -95,6 +95,7 @@ struct pz_machine {
     double duplex_overhead;    /* s: what a send's CPU time grows by when its whole
                                   overhead overlaps one of its receiver's sends to it
                                   (in proportion to the overlap), any two processes */
+    struct pz_segments self_segments;  /* a process's messages to itself */
 };
 
 /* The keys of a machine file, in the order pz_machine_write and pz_machine_write_json
@@ -117,6 +118,8 @@ enum pz_machine_key {
     /* written only when they are not 0 */
     PZ_KEY_RESUME_OVERHEAD, PZ_KEY_SHM_RESUME_OVERHEAD, PZ_KEY_RESUME_AFTER,
     PZ_KEY_DUPLEX_OVERHEAD,
+    /* written only when it is not empty */
+    PZ_KEY_SELF_SEGMENTS,
     PZ_NKEYS
 };
 

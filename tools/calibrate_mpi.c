@@ -58,6 +58,13 @@
 #define MAX_POOL 1073741824.0
 #define QUICK_MAX_POOL 268435456.0
 #define MAX_OVERHEAD_SIZES 32
+/* Messages to oneself: at most SELF_REPETITIONS (QUICK_...) timed at each size, at
+ * least SELF_LEAST, until SELF_SECONDS are spent on it. */
+#define SELF_REPETITIONS 301
+#define QUICK_SELF_REPETITIONS 61
+#define SELF_LEAST 11
+#define SELF_SECONDS 20e-3
+#define SELF_TAG 7
 /* The resume overhead: the computations before the exchanges (the first none), the
  * size exchanged, the exchanges timed per computation and pass (with --quick:
  * QUICK_...), and the passes over the computations. */
@@ -670,6 +677,41 @@ static int measure_program(const struct options *o, const struct pz_cal_exchange
     return k;
 }
 
+/* One message of bytes from rank 0 to itself, as MPICH's scattered MPI_Alltoall posts
+ * its own block: MPI_Irecv, MPI_Isend, MPI_Waitall.  Returns the time it took. */
+static double self_once(char *out, char *in, long bytes)
+{
+    MPI_Request req[2];
+    MPI_Status st[2];
+    double start = MPI_Wtime();
+
+    MPI_Irecv(in, (int)bytes, MPI_BYTE, 0, SELF_TAG, MPI_COMM_WORLD, &req[0]);
+    MPI_Isend(out, (int)bytes, MPI_BYTE, 0, SELF_TAG, MPI_COMM_WORLD, &req[1]);
+    MPI_Waitall(2, req, st);
+    return MPI_Wtime() - start;
+}
+
+/* Rank 0 alone (rank 1 waits for its next order): the messages to itself at the n
+ * sizes, each the trimmed mean of its repetitions after one untimed, into self. */
+static void measure_self(const struct options *o, const double *sizes, int n, char *out,
+                         char *in, double *times, struct pz_pingpong *self)
+{
+    int most = o->quick ? QUICK_SELF_REPETITIONS : SELF_REPETITIONS;
+
+    if (most > o->max_batches)
+        most = o->max_batches;   /* times holds max_batches */
+
+    for (int i = 0; i < n; i++) {
+        double start = MPI_Wtime();
+        int k = 0;
+
+        self_once(out, in, (long)sizes[i]);
+        while (k < most && (k < SELF_LEAST || MPI_Wtime() - start < SELF_SECONDS))
+            times[k++] = self_once(out, in, (long)sizes[i]);
+        self[i] = (struct pz_pingpong){ sizes[i], pz_cal_typical(times, k) };
+    }
+}
+
 /* Rank 0: the cold ping-pong at the powers of four from 1 MiB (256 KiB with --quick) up
  * and the largest size.  Returns how many sizes were measured. */
 static int measure_cold(const struct options *o, struct pz_calibration_run *run,
@@ -815,10 +857,11 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     static struct pz_resume_fit resume;
     static struct pz_duplex_overhead_fit duplex_overhead;
     static struct pz_cal_skew_check skew_check;
+    static struct pz_cal_self_fit self_fit;
     static struct pz_pingpong barrier[MAX_SIZES], later[MAX_SIZES];
     static double skew[MAX_SIZES];
     struct pz_fit fit;
-    struct pz_machine m, measured, back;
+    struct pz_machine m, measured, back, before_self;
     char err[512];
     FILE *f = file ? file : stdout;
 
@@ -861,6 +904,10 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
         run->resume = &resume;
         pz_resume_to_machine(&resume, run->same_node, &m);
     }
+    before_self = m;
+    pz_cal_fit_self(run->self, run->nself, &m, &self_fit);
+    pz_cal_self_to_machine(&self_fit, &m);
+    run->self_fit = &self_fit;
     pz_cal_print_table(stdout, run, &fit);
     printf("\n");
     pz_cal_print_exchanges(stdout, run);
@@ -879,6 +926,8 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     pz_cal_print_cold(stdout, run);
     printf("\n");
     pz_cal_print_segments(stdout, run);
+    printf("\n");
+    pz_cal_print_self(stdout, run->self, run->nself, &self_fit, &before_self, &m);
     printf("\n");
     pz_cal_print_summary(stdout, run, &fit, &m);
     fflush(stdout);
@@ -918,6 +967,7 @@ static int lead(const struct options *o, struct pz_calibration_run *run, FILE *f
     static long roundtrips[MAX_SIZES];
     static struct pz_cal_stats pingpong_stats[MAX_SIZES], program_stats[MAX_SIZES];
     static double program_bytes[MAX_SIZES];
+    static struct pz_pingpong self[MAX_SIZES];
     long biggest = (long)o->max_size;
     char *out = malloc((size_t)biggest), *in = malloc((size_t)biggest), name[32];
     double *halves = malloc((size_t)o->max_batches * sizeof(*halves)), start = MPI_Wtime();
@@ -944,6 +994,9 @@ static int lead(const struct options *o, struct pz_calibration_run *run, FILE *f
     run->send_times = send;
     run->recv_times = recv;
     run->loop_times = loop;
+    measure_self(o, sizes, n, out, in, halves, self);
+    run->self = self;
+    run->nself = n;
     measure_resume(o, run, out, in, resume_extra);
     run->nprogram = measure_program(o, exchange_points, run->nexchanges, out, in,
                                     program_bytes, program_stats);

@@ -654,6 +654,10 @@ static const char *note(enum pz_machine_key key, void *arg)
         return n->run->transfer ? note_overhead(n, key) : NULL;
     case PZ_KEY_RESUME_OVERHEAD:
         return n->run->resume && n->run->resume->overhead > 0 ? note_resume(n) : NULL;
+    case PZ_KEY_SELF_SEGMENTS:
+        return n->run->self_fit ? pz_cal_self_note(n->buf, sizeof(n->buf), n->run->nself,
+                                                   n->run->self_fit)
+                                : NULL;
     default:
         return NULL;
     }

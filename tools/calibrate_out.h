@@ -10,6 +10,7 @@
 #include "calibrate_resume.h"
 #include "calibrate_duplex.h"
 #include "calibrate_segments.h"
+#include "calibrate_self.h"
 #include "calibrate_stats.h"
 #include "machine.h"
 
@@ -98,6 +99,11 @@ struct pz_calibration_run {
     const struct pz_cal_stats *program_stats;
     int nprogram;
     double program_compute;
+    /* rank 0's messages to itself at nself sizes (the trimmed mean of each) and
+     * self_segments fitted to them (NULL: not fitted) */
+    const struct pz_pingpong *self;
+    int nself;
+    const struct pz_cal_self_fit *self_fit;
 };
 
 /* How many buffers of a message's size a ping-pong keeps in one cache: 2 per rank (send

@@ -1364,3 +1364,101 @@ Test(stats, no_times_give_nan)
     pz_cal_stats(NULL, 0, &s);
     cr_assert(isnan(s.median) && isnan(s.trimmed) && isnan(s.mean));
 }
+
+/* A machine with no overheads and every message eager, so that a self message's time is
+ * pz_self_time alone; one of one-node TCP's shape otherwise. */
+static void self_machine(struct pz_machine *m)
+{
+    pz_machine_defaults(m);
+    m->eager_threshold = 9007199254740992.0;
+}
+
+/* Self messages of 0.1 us + m / 10 GB/s up to 1 KiB (a copy) and 20 us + m / 2 GB/s
+ * above (through the transport): two segments, 1 KiB and any larger size, recovered
+ * exactly and kept; the shm_ cost (1 us + m / 5 GB/s) is far from them: at 0 B
+ * (1 - 0.1) / 0.1 = 900% off. */
+Test(self, two_pieces_are_recovered)
+{
+    static struct pz_pingpong p[MAXP];
+    static double s[MAXP];
+    struct pz_machine m, with;
+    struct pz_cal_self_fit f;
+    const struct pz_segments *g = &f.segments.segments;
+    int n = sizes(s);
+
+    self_machine(&m);
+    for (int i = 0; i < n; i++)
+        p[i] = (struct pz_pingpong){ s[i], s[i] <= 1024 ? 0.1e-6 + s[i] / 1e10
+                                                       : 20e-6 + s[i] / 2e9 };
+    pz_cal_fit_self(p, n, &m, &f);
+    cr_assert_eq(g->n, 2, "%d segments, expected 2", g->n);
+    cr_assert_eq(g->seg[0].upto, 1024);
+    cr_assert_eq(g->seg[1].upto, PZ_CAL_SELF_LAST_BOUND);
+    assert_rel(g->seg[0].latency, 0.1e-6, 1e-6, "latency 1");
+    assert_rel(g->seg[0].bandwidth, 1e10, 1e-6, "bandwidth 1");
+    assert_rel(g->seg[1].latency, 20e-6, 1e-6, "latency 2");
+    assert_rel(g->seg[1].bandwidth, 2e9, 1e-6, "bandwidth 2");
+    cr_assert_lt(f.max_error, 1e-4);
+    cr_assert_geq(f.default_max_error, 899);
+    cr_assert(f.kept);
+    with = m;
+    pz_cal_self_to_machine(&f, &with);
+    cr_assert_eq(with.self_segments.n, 2);
+    /* beyond the largest size measured, the last line: 20 us + 1 GiB / 2 GB/s */
+    assert_rel(pz_cal_self_model(&with, 1073741824.0), 20e-6 + 1073741824.0 / 2e9, 1e-6,
+               "1 GiB");
+}
+
+/* With shm_ overheads (1 us sending, 2 us receiving), a 64 KiB eager threshold and a
+ * rendezvous of 5 us, self messages of 13 us + m / 1 GB/s at every size give one
+ * segment of 13 us and 1 GB/s: the segments are a self message's whole cost, at 1 MiB
+ * 13 + 1048.576 = 1061.576 us; without them the overheads, the shm_ cost (1 us + m / 5
+ * GB/s) and the rendezvous (two control messages of 1 us, and 5 us): 3 + 2 + 5 + 1 +
+ * 209.7152 = 220.7152 us. */
+Test(self, the_segments_are_the_whole_cost)
+{
+    static struct pz_pingpong p[MAXP];
+    static double s[MAXP];
+    struct pz_machine m, with;
+    struct pz_cal_self_fit f;
+    const struct pz_segments *g = &f.segments.segments;
+    int n = sizes(s);
+
+    pz_machine_defaults(&m);
+    m.shm_overhead = (struct pz_overhead){ 1e-6, 0, 2e-6, 0 };
+    m.eager_threshold = 65536;
+    m.rendezvous_overhead = 5e-6;
+    for (int i = 0; i < n; i++)
+        p[i] = (struct pz_pingpong){ s[i], 13e-6 + s[i] / 1e9 };
+    pz_cal_fit_self(p, n, &m, &f);
+    cr_assert_eq(g->n, 1, "%d segments, expected 1", g->n);
+    assert_rel(g->seg[0].latency, 13e-6, 1e-6, "latency");
+    assert_rel(g->seg[0].bandwidth, 1e9, 1e-6, "bandwidth");
+    cr_assert(f.kept);
+    assert_rel(pz_cal_self_model(&m, 1048576), 220.7152e-6, 1e-9, "1 MiB, the shm_ cost");
+    with = m;
+    pz_cal_self_to_machine(&f, &with);
+    assert_rel(pz_cal_self_model(&with, 1048576), 1061.576e-6, 1e-6, "1 MiB, the segment");
+}
+
+/* Self messages that cost what the shm_ keys say (1 us + m / 5 GB/s by default: 1.2 us
+ * at 1000 B) need no segments: the default has no error, the segments none smaller,
+ * and the machine keeps none. */
+Test(self, the_shm_cost_needs_no_segments)
+{
+    static struct pz_pingpong p[MAXP];
+    static double s[MAXP];
+    struct pz_machine m;
+    struct pz_cal_self_fit f;
+    int n = sizes(s);
+
+    self_machine(&m);
+    assert_rel(pz_cal_self_model(&m, 1000), 1.2e-6, 1e-12, "1000 B");
+    for (int i = 0; i < n; i++)
+        p[i] = (struct pz_pingpong){ s[i], 1e-6 + s[i] / 5e9 };
+    pz_cal_fit_self(p, n, &m, &f);
+    cr_assert_lt(f.default_max_error, 1e-9);
+    cr_assert_not(f.kept);
+    pz_cal_self_to_machine(&f, &m);
+    cr_assert_eq(m.self_segments.n, 0);
+}

@@ -117,6 +117,51 @@ Test(comsys, one_node_goes_through_memory)
     pz_comsys_free(cs);
 }
 
+/* A message a process sends itself: without self_segments as between processes of
+ * one node, 1 us + 1000 B / 5 GB/s = 1.2 us; with one segment of 10 us and 1 GB/s for
+ * any size, 10 us + 1000 B / 1 GB/s = 11 us. */
+Test(comsys, a_message_to_oneself_costs_the_self_segments)
+{
+    int r;
+
+    setup(1);
+    pz_comsys_send(cs, 0, 0, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+    r = pz_comsys_recv(cs, 0, 0, 7, 0, 0);
+    done_at(r, US(1.2), "receive, the shm_ cost");
+    pz_comsys_free(cs);
+    setup(1);
+    pz_comsys_free(cs);
+    m.self_segments = (struct pz_segments){ 1, { { 9007199254740992.0, 10e-6, 1e9 } } };
+    cs = pz_comsys_new(&m, 4);
+    pz_comsys_send(cs, 0, 0, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+    r = pz_comsys_recv(cs, 0, 0, 7, 0, 0);
+    done_at(r, US(11), "receive, self_segments");
+    pz_comsys_free(cs);
+}
+
+/* 100000 B to oneself, above the 64 KiB eager threshold: without self_segments a
+ * rendezvous through memory, request-to-send and clear-to-send of 1 us each and the data
+ * in 1 us + 100000 B / 5 GB/s = 21 us: 23 us; with the segment of 10 us and 1 GB/s the
+ * segment's cost alone, eagerly: 10 us + 100 us = 110 us. */
+Test(comsys, a_large_message_to_oneself_goes_eagerly_by_the_self_segments)
+{
+    int r;
+
+    setup(1);
+    pz_comsys_send(cs, 0, 0, 7, 0, 100000, PZ_SEND_STANDARD, 0);
+    r = pz_comsys_recv(cs, 0, 0, 7, 0, 0);
+    done_at(r, US(23), "receive, a rendezvous");
+    pz_comsys_free(cs);
+    setup(1);
+    pz_comsys_free(cs);
+    m.self_segments = (struct pz_segments){ 1, { { 9007199254740992.0, 10e-6, 1e9 } } };
+    cs = pz_comsys_new(&m, 4);
+    pz_comsys_send(cs, 0, 0, 7, 0, 100000, PZ_SEND_STANDARD, 0);
+    r = pz_comsys_recv(cs, 0, 0, 7, 0, 0);
+    done_at(r, US(110), "receive, eagerly");
+    pz_comsys_free(cs);
+}
+
 /* Messages of one sender, receiver, tag and communicator match in order; other tags
  * and communicators are other queues; unmatched requests are counted. */
 Test(comsys, order_and_pending)
@@ -351,6 +396,37 @@ Test(comsys, allgather_by_ring_and_by_bruck)
     }
 }
 
+/* MPICH's scattered Alltoall of 1000 B blocks between 2 processes on a switch, with a
+ * send overhead of 10 us between nodes: one batch, each member's own block to itself
+ * (posted first, i = 0), then its block to the other, then the wait for all.  Without
+ * self_segments the message to oneself takes 1 us + 1000 B / 5 GB/s = 1.2 us through
+ * memory while the other leaves at 10 us and arrives at 10 + 130 = 140 us: done at 140
+ * us, as without the step to oneself.  With a self segment of 200 us and 1 GB/s the
+ * message to oneself occupies the process for 201 us: the other leaves after it and its
+ * overhead, at 211 us, and arrives at 341 us. */
+Test(comsys, a_scattered_alltoall_sends_each_member_its_own_block)
+{
+    const double want[2] = { US(140), US(341) };
+    struct pz_coll c = { .op = PZ_COLL_ALLTOALL, .bytes = 1000 };
+
+    for (int k = 0; k < 2; k++) {
+        double done[2];
+
+        setup_network(PZ_NET_SWITCH, 1);
+        pz_comsys_free(cs);
+        m.overhead.send = 10e-6;
+        if (k)
+            m.self_segments = (struct pz_segments){ 1, { { 9007199254740992.0, 200e-6, 1e9 } } };
+        cs = pz_comsys_new(&m, 2);
+        pz_comsys_force(cs, pz_coll_named(PZ_COLL_ALLTOALL, "scattered"));
+        collective_at_zero(c, 2, done);
+        for (int i = 0; i < 2; i++)
+            cr_assert_float_eq(done[i], want[k], EPS, "%s: rank %d done at %.9f",
+                               k ? "self_segments" : "none", i, done[i]);
+        pz_comsys_free(cs);
+    }
+}
+
 /* The arithmetic of a reduction costs reduce_byte_time per byte combined: an allreduce
  * of 1000 B between 2 processes by recursive doubling is one exchange (130 us each way,
  * on a switch at once) and one combination of 1000 B at 10 ns a byte (10 us): 140 us. */
@@ -553,6 +629,36 @@ Test(comsys, one_node_pays_its_own_overheads)
     pz_comsys_cancel(cs, c);
     taken = pz_comsys_deliver(cs, c, US(5));
     cr_assert_float_eq(taken, US(5), EPS);
+    pz_comsys_free(cs);
+}
+
+/* A message to oneself of 1000 B with the shm overheads (1 us, 2 us): without
+ * self_segments it pays them as one between processes of one node does (sent at 1 us,
+ * arrived at 2.2 us, taken at 4.2 us); with a segment of 10 us and 1 GB/s the segment
+ * is its whole cost, the sender's work: the process is occupied until 11 us, when the
+ * send completes and the message has arrived and is taken. */
+Test(comsys, self_segments_are_a_message_to_oneselfs_whole_cost)
+{
+    int s, r;
+    double taken;
+
+    setup_overheads(1);
+    s = pz_comsys_send(cs, 0, 0, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+    r = pz_comsys_recv(cs, 0, 0, 7, 0, 0);
+    done_at(s, US(1), "send, the shm_ overhead");
+    done_at(r, US(2.2), "arrival");
+    taken = pz_comsys_deliver(cs, r, 0);
+    cr_assert_float_eq(taken, US(4.2), EPS);
+    pz_comsys_free(cs);
+    m.self_segments = (struct pz_segments){ 1, { { 9007199254740992.0, 10e-6, 1e9 } } };
+    cs = pz_comsys_new(&m, 4);
+    s = pz_comsys_send(cs, 0, 0, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+    r = pz_comsys_recv(cs, 0, 0, 7, 0, 0);
+    done_at(s, US(11), "send, the process's own work");
+    done_at(r, US(11), "arrival");
+    taken = pz_comsys_deliver(cs, r, 0);
+    cr_assert_float_eq(taken, US(11), EPS);
+    cr_assert_float_eq(pz_comsys_cpu_free(cs, 0), US(11), EPS);
     pz_comsys_free(cs);
 }
 
