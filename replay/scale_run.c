@@ -252,6 +252,15 @@ static int test_completed(const char *call, const struct pz_scale_event *ev, siz
     return 0;
 }
 
+/* Whether call is a neighbourhood collective (MPI_Neighbor_*, MPI_Ineighbor_*): it
+ * exchanges with the neighbours of its communicator's topology, recorded as an
+ * Alltoallv whose per-peer lists name them, and the scaling, which makes the peers of
+ * collectives no offsets in the grid, would spread its bytes over every member. */
+static int is_neighbourhood(const char *call)
+{
+    return !strncmp(call, "MPI_Neighbor_", 13) || !strncmp(call, "MPI_Ineighbor_", 14);
+}
+
 /* The MPI call whose Enter is the next record: a step with its event records. */
 static int read_call(struct walk *w)
 {
@@ -259,8 +268,14 @@ static int read_call(struct walk *w)
     const char *call = pz_trace_in_region(w->r->in, enter.region)->name;
     size_t len = pz_call_length(w->r->in, w->th, enter.region), step = w->proc->nsteps;
     uint64_t flushed = 0;
-    struct pz_scale_step *s = new_step(w, PZ_SCALE_CALL, &enter);
+    struct pz_scale_step *s;
 
+    if (is_neighbourhood(call))
+        return pz_scale_fail(w->r, "process %d, %s: a neighbourhood collective, which "
+                             "exchanges with its topology's neighbours only, cannot be "
+                             "extrapolated (its neighbours are not placed in the process "
+                             "grid)", w->p, call);
+    s = new_step(w, PZ_SCALE_CALL, &enter);
     if (!s)
         return pz_scale_fail(w->r, "out of memory");
     for (size_t i = 1; i < len; i++) {

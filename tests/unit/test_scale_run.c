@@ -1443,3 +1443,20 @@ Test(scale_run, a_request_polled_as_the_timing_decides_is_one_wait)
     for (int i = 0; i < 3; i++)
         pz_scale_run_free(&runs[i]);
 }
+
+/* Two processes trade halos with MPI_Neighbor_alltoallv (recorded as an Alltoallv):
+ * refused in one line naming the recording, the process and the call,
+ * and saying why. */
+Test(scale_run, a_neighbourhood_collective_is_refused)
+{
+    struct tb *b = trace(2);
+
+    for (int p = 0; p < 2; p++)
+        tb_collective_call(b, p, "MPI_Neighbor_alltoallv", MS(1), MS(2),
+                           OTF2_COLLECTIVE_OP_ALLTOALLV, TB_WORLD, TB_NO_ROOT);
+    cr_assert_eq(tb_close(b), 0);
+    cr_expect_eq(pz_scale_run_read(rec, &run, err, sizeof(err)), -1);
+    cr_expect(strstr(err, rec) && strstr(err, "process 0") &&
+              strstr(err, "MPI_Neighbor_alltoallv") && strstr(err, "neighbourhood collective") &&
+              !strchr(err, '\n'), "error '%s'", err);
+}
