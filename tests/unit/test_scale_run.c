@@ -1460,3 +1460,54 @@ Test(scale_run, a_neighbourhood_collective_is_refused)
               strstr(err, "MPI_Neighbor_alltoallv") && strstr(err, "neighbourhood collective") &&
               !strchr(err, '\n'), "error '%s'", err);
 }
+
+/* Every process reduces to the first of its pair (MPI_Comm_split of the world by rank /
+ * 2) at 2, 4 and 8 processes, and all sum over the world.  At 2 the pair is the world;
+ * at 4 and 8 the pairs are of no class: the MPI_Reduce of 2 processes is not the one of
+ * 4 and 8, and the refusal says which class each recording's MPI_Reduce is on. */
+static void record_pairs(const char *name, int n)
+{
+    char dir[4200];
+    struct tb *b;
+    uint32_t pair[4];
+
+    snprintf(dir, sizeof(dir), "%s/%s", top, name);
+    cr_assert_not_null(b = tb_open(dir, n), "cannot open a trace in %s", dir);
+    for (int g = 0; g < n / 2; g++) {
+        const int members[2] = { 2 * g, 2 * g + 1 };
+        char comm[16];
+
+        snprintf(comm, sizeof(comm), "pair%d", g);
+        pair[g] = n == 2 ? TB_WORLD : tb_comm(b, comm, 2, members);
+    }
+    for (int p = 0; p < n; p++) {
+        tb_collective_call(b, p, "MPI_Reduce", MS(1), MS(2), OTF2_COLLECTIVE_OP_REDUCE,
+                           pair[p / 2], 0);
+        tb_collective_call(b, p, "MPI_Allreduce", MS(3), MS(4),
+                           OTF2_COLLECTIVE_OP_ALLREDUCE, TB_WORLD, TB_NO_ROOT);
+    }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+}
+
+Test(scale_run, a_call_on_a_communicator_of_another_class_elsewhere_is_named)
+{
+    struct pz_scale_run runs[3];
+    const struct pz_scale_run *list[3] = { &runs[0], &runs[1], &runs[2] };
+    struct pz_scale_program *m;
+
+    for (int i = 0; i < 3; i++) {
+        char name[16];
+
+        snprintf(name, sizeof(name), "pairs%d", 2 << i);
+        record_pairs(name, 2 << i);
+        read_at(name, &runs[i]);
+    }
+    m = pz_scale_program_build(list, 3, 0, err, sizeof(err));
+    cr_expect_null(m);
+    cr_expect(strstr(err, "MPI_Reduce") &&
+              strstr(err, "which makes MPI_Reduce on a communicator of no class") &&
+              strstr(err, "instead of the world") && !strchr(err, '\n'), "error '%s'", err);
+    pz_scale_program_free(m);
+    for (int i = 0; i < 3; i++)
+        pz_scale_run_free(&runs[i]);
+}
