@@ -133,6 +133,57 @@ static int agrees(const struct pz_scale_program *m, const struct sp_guard *gd,
     return 1;
 }
 
+/* The class of the communicator of sym's first event that has one, PZ_SCALE_COMM_NONE
+ * if none has. */
+static uint8_t comm_class(const struct sp_table *t, uint32_t sym)
+{
+    const struct sp_sym *s = &t->syms[sym];
+
+    for (uint32_t i = 0; i < s->n; i++)
+        if (t->events[s->first + i].comm.kind != PZ_SCALE_COMM_NONE)
+            return t->events[s->first + i].comm.kind;
+    return PZ_SCALE_COMM_NONE;
+}
+
+static const char *class_name(uint8_t kind)
+{
+    switch (kind) {
+    case PZ_SCALE_COMM_WORLD: return "the world";
+    case PZ_SCALE_COMM_SELF: return "the process alone";
+    case PZ_SCALE_COMM_SLICE: return "a slice of the grid";
+    default: return "a communicator of no class (neither the world, the process alone nor "
+                    "a slice of the grid)";
+    }
+}
+
+/* When recording `without` makes the call of node k on a communicator of another class
+ * (a split of the world into groups of 2 is the world itself at 2 processes, and of no
+ * class at 4), that class and node k's, after ": ", into why; else an empty string. */
+static void other_class(const struct pz_scale_program *m, uint32_t k, size_t without,
+                        char *why, size_t whylen)
+{
+    const struct sp_sym *s = &m->table.syms[m->nodes[k].sym];
+    uint8_t mine = comm_class(&m->table, m->nodes[k].sym);
+
+    why[0] = '\0';
+    if (mine == PZ_SCALE_COMM_NONE)
+        return;
+    for (uint32_t j = 0; j < m->nnodes; j++) {
+        const struct sp_sym *o = &m->table.syms[m->nodes[j].sym];
+        uint8_t theirs;
+
+        if (j == k || m->nodes[j].kind != SP_STEP || o->region != s->region ||
+            m->first_proc[(size_t)j * m->nruns + without] == SP_NONE)
+            continue;
+        theirs = comm_class(&m->table, m->nodes[j].sym);
+        if (theirs != PZ_SCALE_COMM_NONE && theirs != mine) {
+            snprintf(why, whylen, ", which makes %s on %s instead of %s", s->region,
+                     class_name(theirs), class_name(mine));
+            return;
+        }
+    }
+}
+
 /* Why no guard fits node k, naming a recording, a process, an interval and a call:
  * made in some recordings and in none of the others (a call one recording has more or
  * less), or made by processes that no position in the grid tells apart. */
@@ -141,7 +192,7 @@ static void contradiction(const struct pz_scale_program *m, uint32_t k, char *er
 {
     const char *name = sp_sym_name(&m->table, m->nodes[k].sym);
     size_t with = 0, first_with = 0, first_without = 0, r;
-    char where[160];
+    char where[160], why[256];
 
     for (r = m->nruns; r-- > 0;)
         if (m->first_proc[(size_t)k * m->nruns + r] != SP_NONE) {
@@ -153,14 +204,15 @@ static void contradiction(const struct pz_scale_program *m, uint32_t k, char *er
     r = first_with;
     sp_where(m, r, m->first_proc[(size_t)k * m->nruns + r],
              m->first_step[(size_t)k * m->nruns + r], where, sizeof(where));
+    other_class(m, k, first_without, why, sizeof(why));
     if (with < m->nruns && with * 2 <= m->nruns)
-        snprintf(err, errlen, "recordings differ: %s: process %u, %s (%s): not in %s",
+        snprintf(err, errlen, "recordings differ: %s: process %u, %s (%s): not in %s%s",
                  m->runs[r]->path, m->first_proc[(size_t)k * m->nruns + r], where, name,
-                 m->runs[first_without]->path);
+                 m->runs[first_without]->path, why);
     else if (with < m->nruns)
-        snprintf(err, errlen, "recordings differ: %s lacks %s of %s (process %u, %s)",
+        snprintf(err, errlen, "recordings differ: %s lacks %s of %s (process %u, %s)%s",
                  m->runs[first_without]->path, name, m->runs[r]->path,
-                 m->first_proc[(size_t)k * m->nruns + r], where);
+                 m->first_proc[(size_t)k * m->nruns + r], where, why);
     else
         snprintf(err, errlen, "recordings differ: the processes making %s follow no pattern "
                  "of the process grid (%s: process %u, %s)", name, m->runs[r]->path,

@@ -2,6 +2,7 @@
  * for what can be compared, every process's steps interned and folded, merged into the
  * template, the guards chosen from where each step was made, every process checked
  * against the template while its numbers are gathered, and the numbers fitted. */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -217,6 +218,21 @@ static int note_few_counts(struct pz_scale_program *m)
                                 largest == 1 ? "" : "es") != 0)
         return -1;
     return 0;
+}
+
+/* A note on the calls that completed nothing (struct pz_scale_run.polls): how many a
+ * process makes is the timing's, not the program's, so none is synthesized. */
+static int note_polls(struct pz_scale_program *m)
+{
+    uint64_t polls = 0;
+
+    for (size_t r = 0; r < m->nruns; r++)
+        polls += m->runs[r]->polls;
+    return polls && sp_note(m, "%" PRIu64 " calls of MPI_Test finding their request incomplete, "
+                            "or of MPI_Wait on the request a test completed, as many as the "
+                            "timing decides: not synthesized, their time counted as the "
+                            "computation around them, each request completed by one MPI_Wait",
+                            polls) != 0 ? -1 : 0;
 }
 
 /* Notes on what cannot be extrapolated: receives from any source, communicators of no
@@ -438,8 +454,8 @@ static int build(struct pz_scale_program *m, struct work *w, char *err, size_t e
                            (const size_t *const *)w->nfolded, w->made, err, errlen) != 0 ||
         sp_guards_infer(m, w->made, err, errlen) != 0 || make_events(m, err, errlen) != 0)
         return -1;
-    if (note_few_counts(m) != 0 || note_patternless(m) != 0 || sp_untold_find(m) != 0 ||
-        alloc_stats(m, &w->st) != 0)
+    if (note_few_counts(m) != 0 || note_polls(m) != 0 || note_patternless(m) != 0 ||
+        sp_untold_find(m) != 0 || alloc_stats(m, &w->st) != 0)
         goto oom;
     if (sp_walk_check(m, (uint32_t *const *const *)w->raw, &w->st, err, errlen) != 0)
         return -1;

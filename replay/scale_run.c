@@ -108,6 +108,7 @@ struct walk {
     size_t steps_cap, events_cap;
     uint64_t since, since_cpu, flushed;
     struct postings posted;
+    int tested;            /* the last call was an MPI_Test completing a request */
 };
 
 static int reserve(void **v, size_t *cap, size_t n, size_t size)
@@ -219,6 +220,47 @@ static int add_event(struct walk *w, const struct pz_rec *rec, size_t step, cons
     return 0;
 }
 
+/* Whether a call of one request completes nothing: an MPI_Test that finds its request
+ * incomplete (its events are tests), or an MPI_Wait with no event right after an
+ * MPI_Test that completed a request (`tested`: the wait on the request the test
+ * completed).  A program polling a request until it is done makes as many such tests
+ * as its timing decides, from one iteration and one process to the next, and waits on
+ * the request done or not: they are no step of the program (scale_sig.c makes the test
+ * that completes the request its wait).  Any other wait on a request already done is a
+ * call the program makes every time, and stays. */
+static int completes_nothing(const char *call, const struct pz_scale_event *ev, size_t n,
+                             int tested)
+{
+    if (!strcmp(call, "MPI_Wait"))
+        return n == 0 && tested;
+    if (strcmp(call, "MPI_Test") != 0 || n == 0)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (ev[i].kind != PZ_REC_REQUEST_TEST)
+            return 0;
+    return 1;
+}
+
+/* Whether a call is an MPI_Test that completed a request. */
+static int test_completed(const char *call, const struct pz_scale_event *ev, size_t n)
+{
+    if (strcmp(call, "MPI_Test") != 0)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (ev[i].kind != PZ_REC_REQUEST_TEST)
+            return 1;
+    return 0;
+}
+
+/* Whether call is a neighbourhood collective (MPI_Neighbor_*, MPI_Ineighbor_*): it
+ * exchanges with the neighbours of its communicator's topology, recorded as an
+ * Alltoallv whose per-peer lists name them, and the scaling, which makes the peers of
+ * collectives no offsets in the grid, would spread its bytes over every member. */
+static int is_neighbourhood(const char *call)
+{
+    return !strncmp(call, "MPI_Neighbor_", 13) || !strncmp(call, "MPI_Ineighbor_", 14);
+}
+
 /* The MPI call whose Enter is the next record: a step with its event records. */
 static int read_call(struct walk *w)
 {
@@ -226,8 +268,14 @@ static int read_call(struct walk *w)
     const char *call = pz_trace_in_region(w->r->in, enter.region)->name;
     size_t len = pz_call_length(w->r->in, w->th, enter.region), step = w->proc->nsteps;
     uint64_t flushed = 0;
-    struct pz_scale_step *s = new_step(w, PZ_SCALE_CALL, &enter);
+    struct pz_scale_step *s;
 
+    if (is_neighbourhood(call))
+        return pz_scale_fail(w->r, "process %d, %s: a neighbourhood collective, which "
+                             "exchanges with its topology's neighbours only, cannot be "
+                             "extrapolated (its neighbours are not placed in the process "
+                             "grid)", w->p, call);
+    s = new_step(w, PZ_SCALE_CALL, &enter);
     if (!s)
         return pz_scale_fail(w->r, "out of memory");
     for (size_t i = 1; i < len; i++) {
@@ -243,7 +291,19 @@ static int read_call(struct walk *w)
     if (end.kind != PZ_REC_LEAVE)    /* a cut trace: its CPU time is not the call's end */
         end.cpu = PZ_NONE64;
     s = &w->proc->steps[step];
+    if (completes_nothing(call, w->proc->events + s->first, w->proc->nevents - s->first,
+                          w->tested)) {
+        /* no step: its time is the computation's around it */
+        w->tested = 0;
+        w->proc->nevents = s->first;
+        w->proc->nsteps--;
+        w->flushed += flushed;
+        w->r->run->polls++;
+        pz_trace_in_consume(w->r->in, w->th, len);
+        return 0;
+    }
     s->n = (uint32_t)(w->proc->nevents - s->first);
+    w->tested = test_completed(call, w->proc->events + s->first, s->n);
     s->duration = seconds(w, enter.time, end.time, flushed);
     step_ended(w, &end);
     pz_trace_in_consume(w->r->in, w->th, len);

@@ -129,6 +129,9 @@ struct pz_scale_run {
     struct pz_scale_comm *comms;
     uint32_t ncomms;
     struct pz_scale_process *procs;  /* by world rank */
+    uint64_t polls;        /* the calls that completed nothing, left out of the steps (an
+                              MPI_Test finding its request incomplete, an MPI_Wait on a
+                              request already done) */
 };
 
 /* Reads the recording at path (DIR or DIR/traces.otf2) into run.  Returns 0, or -1

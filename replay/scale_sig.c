@@ -247,6 +247,24 @@ static const char *region_name(const struct pz_scale_run *run, const struct pz_s
     return st->region < run->nnames ? run->names[st->region] : NULL;
 }
 
+/* The call a step is in the template: an MPI_Test that completes its request is the
+ * MPI_Wait completing it.  A program polling a request with MPI_Test until it is done
+ * (its incomplete tests, and a wait on the request already done, are no steps:
+ * scale_run.c) completes it in a test or in the wait that follows, as the timing
+ * decides from one iteration to the next; either is the one completion. */
+static const char *step_call(const struct pz_scale_run *run, const struct pz_scale_process *p,
+                             const struct pz_scale_step *st)
+{
+    const char *name = region_name(run, st);
+
+    if (!name || strcmp(name, "MPI_Test") != 0)
+        return name;
+    for (uint32_t k = 0; k < st->n && st->first + k < p->nevents; k++)
+        if (ends_request(p->events[st->first + k].kind))
+            return "MPI_Wait";
+    return name;
+}
+
 /* The index of event ev among the events of step ps that are in its signature. */
 static uint32_t signature_index(const struct pz_scale_run *run, const struct pz_scale_process *p,
                                 const uint32_t *poster, size_t ps, uint32_t ev)
@@ -394,7 +412,7 @@ int sp_table_steps(struct sp_table *t, const struct pz_scale_run *run,
         struct sp_sym s = {.kind = SP_STEP, .step_kind = st->kind, .first = t->nevents};
         uint32_t n = st->first + (uint64_t)st->n <= p->nevents ? st->n : 0;
 
-        s.region = intern_name(t, region_name(run, st));
+        s.region = intern_name(t, step_call(run, p, st));
         if (!s.region || (n && pz_grow((void **)&t->events, &t->capevents,
                                        t->nevents + n - 1, sizeof(*t->events)) != 0))
             goto fail;

@@ -1331,3 +1331,183 @@ Test(scale_grid, balanced_is_mpich_dims_create)
         }
     singleton_down();
 }
+
+/* One process waits on a request that is null (no event) in [0, 0.5] ms, a call it
+ * makes whatever the timing, then polls a nonblocking sum: MPI_Iallreduce in [1, 2] ms
+ * (request 1), two MPI_Test finding it incomplete in [3, 4] and [5, 6], one completing
+ * it in [7, 8], an MPI_Wait on the request the test completed (no event) in [9, 10],
+ * MPI_Finalize in [12, 13].  The incomplete tests and the wait after the completing test
+ * complete nothing: 3 calls left out (polls), their time computation.  Steps: the first
+ * wait; Iallreduce; the completing test, its gap 7 - 2 = 5 ms (the polls inside);
+ * Finalize, its gap 12 - 8 = 4 ms (the wait inside). */
+Test(scale_run, polls_are_no_steps_their_time_is_computation)
+{
+    struct tb *b = trace(1);
+    uint32_t iall = tb_mpi(b, "MPI_Iallreduce"), test = tb_mpi(b, "MPI_Test");
+
+    tb_call(b, 0, "MPI_Wait", 0, MS(0.5));
+    tb_enter(b, 0, MS(1), iall);
+    tb_nbc_request(b, 0, MS(1), 1);
+    tb_leave(b, 0, MS(2), iall);
+    for (int i = 0; i < 2; i++) {
+        tb_enter(b, 0, MS(3 + 2 * i), test);
+        tb_request_test(b, 0, MS(4 + 2 * i), 1);
+        tb_leave(b, 0, MS(4 + 2 * i), test);
+    }
+    tb_enter(b, 0, MS(7), test);
+    tb_nbc_complete(b, 0, MS(8), OTF2_COLLECTIVE_OP_ALLREDUCE, TB_WORLD, TB_NO_ROOT, 0, 0, 1);
+    tb_leave(b, 0, MS(8), test);
+    tb_call(b, 0, "MPI_Wait", MS(9), MS(10));
+    tb_call(b, 0, "MPI_Finalize", MS(12), MS(13));
+    read_back(b);
+    cr_expect_eq(run.polls, 3);
+    cr_assert_eq(run.procs[0].nsteps, 4);
+    expect_call(0, 0, "MPI_Wait", 0);
+    expect_call(0, 1, "MPI_Iallreduce", 1);
+    expect_call(0, 2, "MPI_Test", 1);
+    cr_expect_eq(event(0, 2, 0)->kind, PZ_REC_NBC_COMPLETE);
+    cr_expect_eq(event(0, 2, 0)->posted_by, 1);
+    near(step(0, 2)->gap_wall, 0.005, "the completing test's gap");
+    expect_call(0, 3, "MPI_Finalize", 0);
+    near(step(0, 3)->gap_wall, 0.004, "Finalize's gap");
+}
+
+/* A sum overlapped with work at 2, 3 and 4 processes, 3 iterations: MPI_Iallreduce,
+ * then process p, in iteration i, tests (p + i) mod 3 times without completing, and
+ * completes the sum in a test followed by a wait on the request done when p + i is even,
+ * in the wait otherwise.  The steps of each iteration differ from process to process and
+ * from one iteration to the next; without the polls, and with the completing test the
+ * wait, every iteration is Iallreduce then one MPI_Wait: the model is built, and one note
+ * says that the polls are not synthesized.  At 2 processes, (p + i) for p = 0 is 0, 1, 2:
+ * 0 + 1 + 2 incomplete tests and 2 empty waits (i = 0, 2); for p = 1 it is 1, 2, 3:
+ * 1 + 2 + 0 tests and 1 empty wait (i = 1): 9 polls. */
+static void record_polling(const char *name, int n)
+{
+    char dir[4200];
+    struct tb *b;
+    uint32_t iall, test, wait;
+
+    snprintf(dir, sizeof(dir), "%s/%s", top, name);
+    cr_assert_not_null(b = tb_open(dir, n), "cannot open a trace in %s", dir);
+    iall = tb_mpi(b, "MPI_Iallreduce");
+    test = tb_mpi(b, "MPI_Test");
+    wait = tb_mpi(b, "MPI_Wait");
+    for (int p = 0; p < n; p++) {
+        uint64_t t = MS(1);
+
+        for (int i = 0; i < 3; i++) {
+            uint64_t req = (uint64_t)i + 1;
+
+            tb_enter(b, p, t, iall);
+            tb_nbc_request(b, p, t, req);
+            tb_leave(b, p, t += MS(1), iall);
+            for (int k = 0; k < (p + i) % 3; k++) {
+                tb_enter(b, p, t += MS(1), test);
+                tb_request_test(b, p, t, req);
+                tb_leave(b, p, t += MS(1), test);
+            }
+            tb_enter(b, p, t += MS(1), (p + i) % 2 ? wait : test);
+            tb_nbc_complete(b, p, t += MS(1), OTF2_COLLECTIVE_OP_ALLREDUCE, TB_WORLD,
+                            TB_NO_ROOT, 8 * (uint64_t)(n - 1), 8 * (uint64_t)(n - 1), req);
+            tb_leave(b, p, t, (p + i) % 2 ? wait : test);
+            if ((p + i) % 2 == 0)
+                tb_call(b, p, "MPI_Wait", t + MS(1), t + MS(2));
+            t += MS(3);
+        }
+    }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+}
+
+Test(scale_run, a_request_polled_as_the_timing_decides_is_one_wait)
+{
+    struct pz_scale_run runs[3];
+    const struct pz_scale_run *list[3] = { &runs[0], &runs[1], &runs[2] };
+    struct pz_scale_program *m;
+    int found = 0;
+
+    for (int i = 0; i < 3; i++) {
+        char name[16];
+
+        snprintf(name, sizeof(name), "polling%d", i + 2);
+        record_polling(name, i + 2);
+        read_at(name, &runs[i]);
+    }
+    cr_expect_eq(runs[0].polls, 9);
+    m = pz_scale_program_build(list, 3, 0, err, sizeof(err));
+    cr_assert_not_null(m, "%s", err);
+    for (size_t i = 0; i < pz_scale_program_nnotes(m); i++)
+        found += strstr(pz_scale_program_note(m, i), "calls of MPI_Test finding their request "
+                                                      "incomplete") != NULL;
+    cr_expect_eq(found, 1, "no one note names the polls");
+    pz_scale_program_free(m);
+    for (int i = 0; i < 3; i++)
+        pz_scale_run_free(&runs[i]);
+}
+
+/* Two processes trade halos with MPI_Neighbor_alltoallv (recorded as an Alltoallv):
+ * refused in one line naming the recording, the process and the call,
+ * and saying why. */
+Test(scale_run, a_neighbourhood_collective_is_refused)
+{
+    struct tb *b = trace(2);
+
+    for (int p = 0; p < 2; p++)
+        tb_collective_call(b, p, "MPI_Neighbor_alltoallv", MS(1), MS(2),
+                           OTF2_COLLECTIVE_OP_ALLTOALLV, TB_WORLD, TB_NO_ROOT);
+    cr_assert_eq(tb_close(b), 0);
+    cr_expect_eq(pz_scale_run_read(rec, &run, err, sizeof(err)), -1);
+    cr_expect(strstr(err, rec) && strstr(err, "process 0") &&
+              strstr(err, "MPI_Neighbor_alltoallv") && strstr(err, "neighbourhood collective") &&
+              !strchr(err, '\n'), "error '%s'", err);
+}
+
+/* Every process reduces to the first of its pair (MPI_Comm_split of the world by rank /
+ * 2) at 2, 4 and 8 processes, and all sum over the world.  At 2 the pair is the world;
+ * at 4 and 8 the pairs are of no class: the MPI_Reduce of 2 processes is not the one of
+ * 4 and 8, and the refusal says which class each recording's MPI_Reduce is on. */
+static void record_pairs(const char *name, int n)
+{
+    char dir[4200];
+    struct tb *b;
+    uint32_t pair[4];
+
+    snprintf(dir, sizeof(dir), "%s/%s", top, name);
+    cr_assert_not_null(b = tb_open(dir, n), "cannot open a trace in %s", dir);
+    for (int g = 0; g < n / 2; g++) {
+        const int members[2] = { 2 * g, 2 * g + 1 };
+        char comm[16];
+
+        snprintf(comm, sizeof(comm), "pair%d", g);
+        pair[g] = n == 2 ? TB_WORLD : tb_comm(b, comm, 2, members);
+    }
+    for (int p = 0; p < n; p++) {
+        tb_collective_call(b, p, "MPI_Reduce", MS(1), MS(2), OTF2_COLLECTIVE_OP_REDUCE,
+                           pair[p / 2], 0);
+        tb_collective_call(b, p, "MPI_Allreduce", MS(3), MS(4),
+                           OTF2_COLLECTIVE_OP_ALLREDUCE, TB_WORLD, TB_NO_ROOT);
+    }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+}
+
+Test(scale_run, a_call_on_a_communicator_of_another_class_elsewhere_is_named)
+{
+    struct pz_scale_run runs[3];
+    const struct pz_scale_run *list[3] = { &runs[0], &runs[1], &runs[2] };
+    struct pz_scale_program *m;
+
+    for (int i = 0; i < 3; i++) {
+        char name[16];
+
+        snprintf(name, sizeof(name), "pairs%d", 2 << i);
+        record_pairs(name, 2 << i);
+        read_at(name, &runs[i]);
+    }
+    m = pz_scale_program_build(list, 3, 0, err, sizeof(err));
+    cr_expect_null(m);
+    cr_expect(strstr(err, "MPI_Reduce") &&
+              strstr(err, "which makes MPI_Reduce on a communicator of no class") &&
+              strstr(err, "instead of the world") && !strchr(err, '\n'), "error '%s'", err);
+    pz_scale_program_free(m);
+    for (int i = 0; i < 3; i++)
+        pz_scale_run_free(&runs[i]);
+}

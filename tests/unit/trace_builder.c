@@ -621,6 +621,15 @@ void tb_epoch_call(struct tb *b, int proc, const char *name, uint64_t enter, uin
     tb_leave(b, proc, leave, r);
 }
 
+void tb_request_test(struct tb *b, int proc, uint64_t ns, uint64_t request)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    world_and_self(b);
+    if (w)
+        written(b, proc, ns, OTF2_EvtWriter_MpiRequestTest(w, NULL, ns, request));
+}
+
 void tb_nbc_request(struct tb *b, int proc, uint64_t ns, uint64_t request)
 {
     OTF2_EvtWriter *w = writer(b, proc);

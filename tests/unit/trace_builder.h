@@ -96,6 +96,8 @@ void tb_mpi_recv(struct tb *b, int proc, uint64_t ns, uint32_t comm, uint32_t so
                  uint32_t tag, uint64_t bytes);
 void tb_mpi_irecv(struct tb *b, int proc, uint64_t ns, uint32_t comm, uint32_t source,
                   uint32_t tag, uint64_t bytes, uint64_t request);
+/* a test that found the request incomplete */
+void tb_request_test(struct tb *b, int proc, uint64_t ns, uint64_t request);
 /* a nonblocking collective: its request in the I-call, its completion in the wait */
 void tb_nbc_request(struct tb *b, int proc, uint64_t ns, uint64_t request);
 void tb_nbc_complete(struct tb *b, int proc, uint64_t ns, OTF2_CollectiveOp op,
