@@ -74,7 +74,7 @@ void pz_cal_print_table(FILE *out, const struct pz_calibration_run *run,
             pz_fit_median_error(fit, run->points, run->npoints, pz_fit_model_c));
     fprintf(out, "(each time: the median of the %d lowest of the size's repetitions, each the "
                  "trimmed mean of its batches (stalls left out: over %.0f times the median or\n"
-                 " %.0f ms beyond it);"
+                 " %.0f ms beyond the lower quartile);"
                  " %d repetitions added to sizes whose "
                  "repetitions disagreed by more than %.0f%%; %d size(s) still disagree)\n",
             PZ_FIT_REPETITIONS, PZ_CAL_STALL_TIMES, PZ_CAL_STALL_SECONDS * 1e3, run->remeasured,
@@ -810,8 +810,8 @@ void pz_cal_print_program(FILE *out, const struct pz_calibration_run *run)
     }
     fprintf(out, "(the program loop computes %.0f us before each exchange; excess: the trimmed "
                  "mean beyond the lower quartile; the trimmed mean leaves out %d time(s) over "
-                 "%.0f times their median or %.0f ms beyond it, which waited for the "
-                 "scheduler; the keys are fitted to the trimmed means)\n",
+                 "%.0f times their median or %.0f ms beyond their lower quartile, which waited "
+                 "for the scheduler; the keys are fitted to the trimmed means)\n",
             run->program_compute * 1e6, stalls, PZ_CAL_STALL_TIMES, PZ_CAL_STALL_SECONDS * 1e3);
 }
 

@@ -6,9 +6,9 @@
 #include "calibrate_fit.h"
 #include "calibrate_stats.h"
 
-double pz_cal_stall_bound(double median)
+double pz_cal_stall_bound(double lower_quartile, double median)
 {
-    return fmin(PZ_CAL_STALL_TIMES * median, median + PZ_CAL_STALL_SECONDS);
+    return fmin(PZ_CAL_STALL_TIMES * median, lower_quartile + PZ_CAL_STALL_SECONDS);
 }
 
 void pz_cal_stats(const double *t, int n, struct pz_cal_stats *out)
@@ -23,7 +23,7 @@ void pz_cal_stats(const double *t, int n, struct pz_cal_stats *out)
     memcpy(v, t, (size_t)n * sizeof(*v));
     out->lower_quartile = pz_fit_quantile(v, n, 0.25);   /* sorts v */
     out->median = pz_fit_quantile(v, n, 0.5);
-    bound = pz_cal_stall_bound(out->median);
+    bound = pz_cal_stall_bound(out->lower_quartile, out->median);
     for (int i = 0; i < n; i++) {
         sum += v[i];
         if (v[i] <= bound) {
@@ -32,7 +32,7 @@ void pz_cal_stats(const double *t, int n, struct pz_cal_stats *out)
         }
     }
     out->mean = sum / n;
-    out->trimmed = kept / k;   /* the median itself is always kept: k >= 1 */
+    out->trimmed = kept / k;   /* the least time is always kept: k >= 1 */
     out->stalls = n - k;
     free(v);
 }

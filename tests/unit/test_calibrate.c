@@ -1306,7 +1306,7 @@ Test(duplex, the_duplex_overhead_fits_the_exchange_back_to_back)
 Test(stats, the_trimmed_mean_leaves_out_a_stall_of_a_small_message)
 {
     /* sorted 1 2 3 4 100 (us): the lower quartile at 0.25 x 4 = order statistic 1 (2
-     * us), the median 3 us, the mean 110 / 5 = 22 us; the bound min(20 x 3 us, 3 us + 1
+     * us), the median 3 us, the mean 110 / 5 = 22 us; the bound min(20 x 3 us, 2 us + 1
      * ms) = 60 us leaves 100 out: (1 + 2 + 3 + 4) / 4 = 2.5 us */
     const double t[] = { 4e-6, 1e-6, 100e-6, 3e-6, 2e-6 };
     struct pz_cal_stats s;
@@ -1321,19 +1321,54 @@ Test(stats, the_trimmed_mean_leaves_out_a_stall_of_a_small_message)
     cr_assert_eq(t[2], 100e-6, "the times are not reordered");
 }
 
-Test(stats, a_large_message_stalls_a_millisecond_beyond_its_median)
+Test(stats, a_large_message_stalls_a_millisecond_beyond_its_lower_quartile)
 {
-    /* sorted 10 10 11 11.5 14 (ms): median 11 ms; the bound min(220 ms, 12 ms) = 12 ms
-     * leaves 14 out: (10 + 10 + 11 + 11.5) / 4 = 10.625 ms; the mean 56.5 / 5 = 11.3 ms */
-    const double t[] = { 0.0115, 0.010, 0.014, 0.011, 0.010 };
+    /* sorted 10 10 10.9 11.5 14 (ms): the lower quartile order statistic 1, 10 ms; the
+     * median 10.9 ms; the bound min(218 ms, 10 ms + 1 ms) = 11 ms leaves 11.5 and 14 out:
+     * (10 + 10 + 10.9) / 3 = 10.3 ms; the mean 56.4 / 5 = 11.28 ms */
+    const double t[] = { 0.0115, 0.010, 0.014, 0.0109, 0.010 };
     struct pz_cal_stats s;
 
     pz_cal_stats(t, 5, &s);
     assert_rel(s.lower_quartile, 0.010, 1e-12, "lower quartile");
-    assert_rel(s.median, 0.011, 1e-12, "median");
-    assert_rel(s.mean, 0.0113, 1e-12, "mean");
-    assert_rel(s.trimmed, 0.010625, 1e-12, "trimmed mean");
+    assert_rel(s.median, 0.0109, 1e-12, "median");
+    assert_rel(s.mean, 0.01128, 1e-12, "mean");
+    assert_rel(s.trimmed, 0.0103, 1e-12, "trimmed mean");
+    cr_assert_eq(s.stalls, 2);
+}
+
+/* A large size's few batches of one round trip each, a load adding a time slice to some. */
+Test(stats, one_slow_batch_of_four_moves_a_large_size_not_a_small_one)
+{
+    /* 1 1 1 4 (ms): the lower quartile at 0.75 between 1 and 1, the median 1 ms; the
+     * bound min(20 ms, 1 ms + 1 ms) = 2 ms leaves the 4 out: 1 ms, where the mean is
+     * 7 / 4 = 1.75 ms.  The same in us: the bound min(20 us, 1 ms + 1 us) = 20 us keeps
+     * it, a small message's loop paying it: 1.75 us */
+    const double large[] = { 1e-3, 4e-3, 1e-3, 1e-3 }, small[] = { 1e-6, 4e-6, 1e-6, 1e-6 };
+    struct pz_cal_stats s;
+
+    pz_cal_stats(large, 4, &s);
+    assert_rel(s.trimmed, 1e-3, 1e-12, "the slow batch left out");
+    assert_rel(s.mean, 1.75e-3, 1e-12, "mean");
     cr_assert_eq(s.stalls, 1);
+    assert_rel(pz_cal_typical(small, 4), 1.75e-6, 1e-12, "the slow exchange kept");
+}
+
+Test(stats, a_load_stalling_most_batches_is_told_from_the_lower_quartile)
+{
+    /* 16 MiB in 5 batches, three of them 2 ms late: sorted 4.2 4.4 6.3 6.4 6.5 (ms); the
+     * lower quartile order statistic 1, 4.4 ms; the median 6.3 ms, itself stalled, whose
+     * 1 ms beyond (7.3 ms) would keep all (mean 27.8 / 5 = 5.56 ms); the bound min(126 ms,
+     * 4.4 ms + 1 ms) = 5.4 ms keeps 4.2 and 4.4: 4.3 ms */
+    const double t[] = { 6.3e-3, 4.2e-3, 6.5e-3, 4.4e-3, 6.4e-3 };
+    struct pz_cal_stats s;
+
+    pz_cal_stats(t, 5, &s);
+    assert_rel(s.lower_quartile, 4.4e-3, 1e-12, "lower quartile");
+    assert_rel(s.median, 6.3e-3, 1e-12, "median");
+    assert_rel(s.mean, 5.56e-3, 1e-12, "mean");
+    assert_rel(s.trimmed, 4.3e-3, 1e-12, "trimmed mean");
+    cr_assert_eq(s.stalls, 3);
 }
 
 Test(stats, the_tail_below_the_bound_counts)
@@ -1353,8 +1388,9 @@ Test(stats, the_tail_below_the_bound_counts)
 
 Test(stats, the_stall_bound)
 {
-    assert_rel(pz_cal_stall_bound(10e-6), 200e-6, 1e-12, "20 times a small median");
-    assert_rel(pz_cal_stall_bound(1e-3), 2e-3, 1e-12, "a millisecond beyond a large one");
+    assert_rel(pz_cal_stall_bound(9e-6, 10e-6), 200e-6, 1e-12, "20 times a small median");
+    assert_rel(pz_cal_stall_bound(0.9e-3, 1e-3), 1.9e-3, 1e-12,
+               "a millisecond beyond a large lower quartile");
 }
 
 Test(stats, no_times_give_nan)
