@@ -7,7 +7,9 @@
  * sp_vsizes_pairs makes from every member's sizes, computed once per communicator
  * instance when the synthesis starts.  At n members an Alltoallv has 2n lists of n
  * entries: like the recorder, each distinct text is kept once, numbered in the order
- * met, so that an event made in every iteration of a loop costs its lists once. */
+ * met, so that an event made in every iteration of a loop costs its lists once.  A
+ * neighbourhood collective's lists are each member's sizes at its neighbours
+ * (sp_nbrsizes_row), nothing elsewhere. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,6 +210,74 @@ int sp_lists_add(struct sp_lists *l, uint32_t ev, const struct sp_vsizes *v,
                        pairs + (size_t)n * n + n, pairs);
         if (add_instance(l, o, c, e, pairs, buf) != 0)
             goto out;
+    }
+    if (o->list && o->total) {
+        l->events[ev] = o;
+        o = NULL;
+        rc = 0;
+    }
+out:
+    if (o) {
+        free(o->list);
+        free(o->total);
+        free(o);
+    }
+    free(pairs);
+    free(buf);
+    return rc;
+}
+
+/* Member r of instance c of o gets the row and column `pairs` (2 n: what it sends to
+ * and receives from each member, interleaved) as its lists, and their sums but its own
+ * entry as its totals. */
+static int add_member(struct sp_lists *l, struct on_event *o, uint32_t c, uint32_t r,
+                      const uint64_t *pairs, char *buf)
+{
+    size_t at = ((size_t)c * o->n + r) * 2;
+
+    for (int w = 0; w < 2; w++) {
+        o->total[at + w] = 0;
+        for (uint32_t j = 0; j < o->n; j++)
+            o->total[at + w] += j == r ? 0 : pairs[j * 2 + w];
+        format(buf, pairs + w, o->n, 2);
+        if ((o->list[at + w] = intern(l, buf)) == PZ_NONE32)
+            return -1;
+    }
+    return 0;
+}
+
+int sp_lists_add_neighbours(struct sp_lists *l, uint32_t ev, const struct sp_nbrsizes *z,
+                            const struct pz_scale_comm *c, const struct pz_scale_grid *g,
+                            const struct pz_synth_comm *comms, uint32_t first,
+                            uint32_t count)
+{
+    uint32_t n = count ? comms[0].size : 0;
+    struct on_event *o;
+    uint64_t *pairs;
+    char *buf;
+    int rc = -1;
+
+    if (n < 2 || ev >= l->nevents)   /* alone, nothing moves */
+        return 0;
+    o = calloc(1, sizeof(*o));
+    pairs = malloc(2 * (size_t)n * sizeof(*pairs));
+    buf = malloc(21 * (size_t)n + 1);
+    if (!o || !pairs || !buf)
+        goto out;
+    *o = (struct on_event){ first, count, n, NULL, NULL };
+    o->list = malloc((size_t)count * n * 2 * sizeof(*o->list));
+    o->total = malloc((size_t)count * n * 2 * sizeof(*o->total));
+    for (uint32_t i = 0; o->list && o->total && i < count; i++) {
+        if (comms[i].size != n)
+            goto out;
+        for (uint32_t r = 0; r < n; r++) {
+            int coords[PZ_SCALE_MAX_DIMS];
+
+            pz_scale_grid_coords(g, comms[i].members ? comms[i].members[r] : (int)r, coords);
+            sp_nbrsizes_row(z, g, c, &comms[i], coords, pairs);
+            if (add_member(l, o, i, r, pairs, buf) != 0)
+                goto out;
+        }
     }
     if (o->list && o->total) {
         l->events[ev] = o;

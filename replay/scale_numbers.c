@@ -428,6 +428,20 @@ static int note_largest(struct pz_scale_program *m, uint32_t k, const struct sp_
                    model);
 }
 
+/* The note of neighbourhood collective e whose processes moved different amounts to
+ * the neighbours at an offset in a recording. */
+static int note_neighbours(struct pz_scale_program *m, uint32_t k, const struct sp_tevent *e)
+{
+    char where[256];
+
+    if (!e->nbr || !e->nbr->differ)
+        return 0;
+    node_where(m, k, where, sizeof(where));
+    return sp_note(m, "%s: the sizes to the neighbours at %d offsets in the grid differ "
+                   "between processes of a recording: the largest is used at each",
+                   where, __builtin_popcount(e->nbr->differ));
+}
+
 /* The sizes of template event i of node k: a v collective's each member's when they
  * differ and a form gives them (struct sp_vsizes), its sizes as functions of P. */
 static int fit_event_sizes(struct pz_scale_program *m, uint32_t k, uint32_t i,
@@ -438,6 +452,9 @@ static int fit_event_sizes(struct pz_scale_program *m, uint32_t k, uint32_t i,
     size_t at = (size_t)i * m->nruns;
     int unexplained = 0;
 
+    if (e->sig->peer.kind == PZ_SCALE_PEER_NEIGHBOURS)
+        return st->seen && sp_nbrsizes_fit(m, e->sig, st->seen + at, &e->nbr) != 0 ? -1
+               : note_neighbours(m, k, e);
     if (st->seen && (unexplained = sp_vsizes_fit(m, e->sig, st->seen + at, &e->v)) < 0)
         return -1;
     if (e->v)

@@ -540,8 +540,10 @@ void pz_scale_program_free(struct pz_scale_program *m)
     for (uint32_t k = 0; m->nodes && k < m->nnodes; k++)
         free(m->nodes[k].trips);
     free(m->nodes);
-    for (uint32_t i = 0; m->events && i < m->nevents; i++)
+    for (uint32_t i = 0; m->events && i < m->nevents; i++) {
         free(m->events[i].v);
+        free(m->events[i].nbr);
+    }
     free(m->events);
     free(m->done);
     free(m->conds);

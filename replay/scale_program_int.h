@@ -269,6 +269,8 @@ struct sp_tevent {
     struct sp_guard peers;     /* its peer (and its request's poster's) exist */
     struct sp_sizes sizes;
     struct sp_vsizes *v;       /* NULL: sizes, the same for every member of a role */
+    struct sp_nbrsizes *nbr;   /* a neighbourhood collective's sizes per offset; NULL
+                                  for the other events */
 };
 
 /* Is e the end of a "v" collective (struct sp_vsizes). */
@@ -305,6 +307,34 @@ void sp_alltoallv_pairs(const uint64_t *sent, const uint64_t *received, uint32_t
 #define SP_RECV_LIST 2u
 unsigned sp_vsizes_lists(const struct sp_event *e, uint32_t n, uint32_t rank);
 
+/* The sizes of a neighbourhood collective (scale_nbrsizes.c: peer kind
+ * PZ_SCALE_PEER_NEIGHBOURS): what a process sends to and receives from its neighbour at
+ * each offset of the communicator's grid, one size per offset and way as a function of
+ * P, fitted as point-to-point messages' are over the recordings, each recording's the
+ * largest of its processes that have that neighbour. */
+struct sp_nbrsizes {
+    uint32_t offsets;          /* bit o: offset code o (PZ_SCALE_OFFSETS) is a neighbour */
+    uint32_t differ;           /* bit o: the processes of a recording moved different
+                                  amounts to it: the largest is used (a note) */
+    struct pz_scale_model of[PZ_SCALE_OFFSETS][2];   /* sent, received */
+};
+/* The world rank of the neighbour at offset code o of the process at coords of grid g,
+ * on a communicator of class c (the offset in its dimensions); -1 when there is none
+ * (beyond an edge). */
+int sp_neighbour(const struct pz_scale_grid *g, const struct pz_scale_comm *c,
+                 const int *coords, int o);
+/* Neighbourhood event e's sizes at each process (stats->seen) into *out (allocated).
+ * 0, or -1 when memory runs out. */
+struct sp_seen;
+int sp_nbrsizes_fit(const struct pz_scale_program *m, const struct sp_event *e,
+                    struct sp_seen *const *seen, struct sp_nbrsizes **out);
+/* What the member at coords of grid g sends to (out[j * 2]) and receives from (out[j *
+ * 2 + 1]) each member j of communicator comm (class c) at neighbourhood event z: the
+ * sizes at its neighbours, summed where two offsets name one process. */
+void sp_nbrsizes_row(const struct sp_nbrsizes *z, const struct pz_scale_grid *g,
+                     const struct pz_scale_comm *c, const struct pz_synth_comm *comm,
+                     const int *coords, uint64_t *out);
+
 /* The per-peer lists of a synthesized run's v collectives (scale_lists.c): for each v
  * event and each instance of its communicator, every member's lists as texts
  * ("8,0,24"), each distinct text kept once and numbered, and the totals each member
@@ -319,6 +349,13 @@ int sp_lists_add(struct sp_lists *l, uint32_t ev, const struct sp_vsizes *v,
                  const struct sp_event *e, const struct pz_scale_grid *g,
                  const struct pz_synth_comm *comms, uint32_t first, uint32_t count,
                  const uint64_t *sizes);
+/* Adds neighbourhood event ev (class c, its sizes z) on the count instances of its
+ * communicator comms[0..count-1], the first numbered first, in grid g.  0, or -1 when
+ * memory runs out. */
+int sp_lists_add_neighbours(struct sp_lists *l, uint32_t ev, const struct sp_nbrsizes *z,
+                            const struct pz_scale_comm *c, const struct pz_scale_grid *g,
+                            const struct pz_synth_comm *comms, uint32_t first,
+                            uint32_t count);
 /* Member rank of communicator comm at event ev: its lists' numbers (list[0] sent,
  * list[1] received, PZ_NONE32 none) and totals into out[0..1]; 0 when ev has lists
  * there, else -1 (nothing written). */
@@ -517,6 +554,7 @@ struct sp_change {
 struct sp_seen {
     uint64_t bytes, bytes2;
     uint8_t seen, varies;
+    const struct pz_scale_nbr *nbr;   /* a neighbourhood collective's table, else NULL */
 };
 
 /* A v event's sizes at each process (stats->seen) as functions of its place and P, into

@@ -182,6 +182,14 @@ static int check_comm(struct walk *w, const struct pz_rec *rec, const char *call
     return 0;
 }
 
+/* Whether call is a blocking neighbourhood collective (MPI_Neighbor_*): it exchanges
+ * with the neighbours of its communicator's topology, recorded as an Alltoallv whose
+ * per-peer lists name them (scale_run_comm.c makes them offsets in the grid). */
+static int is_neighbourhood(const char *call)
+{
+    return !strncmp(call, "MPI_Neighbor_", 13);
+}
+
 /* Event record rec of the call that is step `step`, with its raw communicator and
  * peer, and the step that posted its request. */
 static int add_event(struct walk *w, const struct pz_rec *rec, size_t step, const char *call)
@@ -213,6 +221,9 @@ static int add_event(struct walk *w, const struct pz_rec *rec, size_t step, cons
     e->posted_by = -1;
     raw->comm = has_comm(rec->kind) ? rec->comm : PZ_NONE32;
     raw->peer = has_comm(rec->kind) ? rec->peer : PZ_NONE32;
+    raw->send_list = rec->send_list;
+    raw->recv_list = rec->recv_list;
+    raw->nbr = rec->kind == PZ_REC_COLL_END && is_neighbourhood(call);
     if (refers_to_request(rec->kind) && (posted = postings_get(&w->posted, rec->request)) >= 0)
         e->posted_by = (int32_t)(step - (size_t)posted);
     if (posts_request(rec->kind) && postings_put(&w->posted, rec->request, step) != 0)
@@ -252,15 +263,6 @@ static int test_completed(const char *call, const struct pz_scale_event *ev, siz
     return 0;
 }
 
-/* Whether call is a neighbourhood collective (MPI_Neighbor_*, MPI_Ineighbor_*): it
- * exchanges with the neighbours of its communicator's topology, recorded as an
- * Alltoallv whose per-peer lists name them, and the scaling, which makes the peers of
- * collectives no offsets in the grid, would spread its bytes over every member. */
-static int is_neighbourhood(const char *call)
-{
-    return !strncmp(call, "MPI_Neighbor_", 13) || !strncmp(call, "MPI_Ineighbor_", 14);
-}
-
 /* The MPI call whose Enter is the next record: a step with its event records. */
 static int read_call(struct walk *w)
 {
@@ -270,11 +272,12 @@ static int read_call(struct walk *w)
     uint64_t flushed = 0;
     struct pz_scale_step *s;
 
-    if (is_neighbourhood(call))
-        return pz_scale_fail(w->r, "process %d, %s: a neighbourhood collective, which "
-                             "exchanges with its topology's neighbours only, cannot be "
-                             "extrapolated (its neighbours are not placed in the process "
-                             "grid)", w->p, call);
+    /* its request's completion, in another call, would not say it is one */
+    if (!strncmp(call, "MPI_Ineighbor_", 14))
+        return pz_scale_fail(w->r, "process %d, %s: a nonblocking neighbourhood collective, "
+                             "which exchanges with its topology's neighbours only, cannot be "
+                             "extrapolated (its completion does not name its neighbours)",
+                             w->p, call);
     s = new_step(w, PZ_SCALE_CALL, &enter);
     if (!s)
         return pz_scale_fail(w->r, "out of memory");
@@ -455,6 +458,7 @@ void pz_scale_run_free(struct pz_scale_run *run)
     for (int p = 0; run->procs && p < run->nprocs; p++) {
         free(run->procs[p].steps);
         free(run->procs[p].events);
+        free(run->procs[p].nbrs);
     }
     for (uint32_t i = 0; i < run->nnames; i++)
         free(run->names[i]);

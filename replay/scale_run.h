@@ -58,8 +58,11 @@ enum pz_scale_peer_kind {
                               world's, or the kept dimensions of a slice, in order) */
     PZ_SCALE_PEER_RANK,    /* this rank of the communicator, from the first (0 = first) */
     PZ_SCALE_PEER_LAST,    /* this rank of the communicator, from the last (0 = last) */
-    PZ_SCALE_PEER_ANY      /* MPI_ANY_SOURCE: the sender the run matched is not a pattern
+    PZ_SCALE_PEER_ANY,     /* MPI_ANY_SOURCE: the sender the run matched is not a pattern
                               (never read: a recording names the matched sender only) */
+    PZ_SCALE_PEER_NEIGHBOURS   /* a neighbourhood collective's: the processes at offsets
+                              in the communicator's grid, the bytes to and from each in
+                              the process's neighbour table rank (struct pz_scale_nbr) */
 };
 
 struct pz_scale_peer {
@@ -106,6 +109,18 @@ struct pz_scale_step {
     uint32_t first, n;     /* its event records: events[first .. first + n - 1] */
 };
 
+/* The offsets -1, 0 and +1 in each of PZ_SCALE_MAX_DIMS dimensions, as the code
+ * sum of (off[i] + 1) * 3^(PZ_SCALE_MAX_DIMS - 1 - i) over the communicator's dimensions
+ * i (struct pz_scale_peer.off; the dimensions beyond them at offset 0). */
+#define PZ_SCALE_OFFSETS 27
+
+/* What a neighbourhood collective (MPI_Neighbor_*, recorded as an Alltoallv whose
+ * per-peer lists name the topology's neighbours) moves to and from the process at each
+ * offset; 0 for an offset that is no neighbour. */
+struct pz_scale_nbr {
+    uint64_t sent[PZ_SCALE_OFFSETS], received[PZ_SCALE_OFFSETS];
+};
+
 struct pz_scale_process {
     int coords[PZ_SCALE_MAX_DIMS];   /* in the world's grid */
     struct pz_scale_step *steps;
@@ -114,6 +129,8 @@ struct pz_scale_process {
     size_t nevents;
     double tail_wall, tail_cpu;      /* computation after the last step (tail_cpu < 0:
                                         not recorded) */
+    struct pz_scale_nbr *nbrs;       /* of its neighbourhood collectives' events */
+    size_t nnbrs;
 };
 
 struct pz_scale_run {
@@ -136,8 +153,9 @@ struct pz_scale_run {
 
 /* Reads the recording at path (DIR or DIR/traces.otf2) into run.  Returns 0, or -1
  * with a one-line message in err naming the file and, for what cannot be made relative
- * (a communicator of no class, threads, an intercommunicator), the process, the call
- * and the reason. */
+ * (a communicator of no class, threads, an intercommunicator, a neighbourhood
+ * collective whose neighbours are not at offsets -1, 0 or +1 in the grid), the process,
+ * the call and the reason. */
 int pz_scale_run_read(const char *path, struct pz_scale_run *run, char *err, size_t errlen);
 
 /* The same, the grid inferred in ndims dimensions (1 to PZ_SCALE_MAX_DIMS; 0: as above)

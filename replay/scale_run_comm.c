@@ -2,6 +2,7 @@
  * the caller alone, a slice of the grid (every member tested against the grid), or
  * another; a point-to-point peer as an offset in the communicator's grid, a root as a
  * rank from the first or the last. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,6 +142,128 @@ static int offset_of(struct pz_scale_reading *r, const struct pz_scale_comm *k, 
     return 0;
 }
 
+int pz_scale_nbr_lists(struct pz_scale_reading *r, int p, const struct pz_scale_raw *e,
+                       double **bytes, int **q)
+{
+    const struct pz_comm_def *c = pz_trace_in_comm_def(r->in, e->comm);
+    uint32_t n = c ? c->size : 0;
+
+    *bytes = NULL;
+    *q = NULL;
+    if (!n || e->send_list == PZ_NONE32 || e->recv_list == PZ_NONE32)
+        return -1;
+    *bytes = malloc(2 * (size_t)n * sizeof(**bytes));
+    *q = malloc((size_t)n * sizeof(**q));
+    if (!*bytes || !*q) {
+        free(*bytes);
+        free(*q);
+        *bytes = NULL;
+        *q = NULL;
+        return -2;
+    }
+    if (pz_call_counts(pz_trace_in_string(r->in, e->send_list), *bytes, (int)n) != 0 ||
+        pz_call_counts(pz_trace_in_string(r->in, e->recv_list), *bytes + n, (int)n) != 0) {
+        free(*bytes);
+        free(*q);
+        *bytes = NULL;
+        *q = NULL;
+        return -1;
+    }
+    for (uint32_t j = 0; j < n; j++)
+        (*q)[j] = pz_call_process(r->in, p, e->comm, j);
+    return (int)n;
+}
+
+static int refuse_neighbourhood(struct pz_scale_reading *r, int p, const char *call,
+                                const char *why)
+{
+    return pz_scale_fail(r, "process %d, %s: a neighbourhood collective, which exchanges "
+                         "with its topology's neighbours only, cannot be extrapolated (%s)",
+                         p, call, why);
+}
+
+/* The code of offset peer (PZ_SCALE_OFFSETS); -1 when it is beyond -1 .. +1. */
+static int offset_code(const struct pz_scale_peer *peer)
+{
+    int code = 0;
+
+    for (int i = 0; i < PZ_SCALE_MAX_DIMS; i++) {
+        if (peer->off[i] < -1 || peer->off[i] > 1)
+            return -1;
+        code = code * 3 + peer->off[i] + 1;
+    }
+    return code;
+}
+
+/* A new entry of process p's neighbour table, zeroed; NULL when memory runs out. */
+static struct pz_scale_nbr *new_nbr(struct pz_scale_process *proc)
+{
+    size_t n = proc->nnbrs;
+
+    if (!n || !(n & (n - 1))) {   /* 0 or a power of two: full */
+        struct pz_scale_nbr *v = realloc(proc->nbrs, (n ? 2 * n : 1) * sizeof(*v));
+
+        if (!v)
+            return NULL;
+        proc->nbrs = v;
+    }
+    memset(&proc->nbrs[n], 0, sizeof(proc->nbrs[n]));
+    return &proc->nbrs[n];
+}
+
+/* The end e of a neighbourhood collective of process p on class k: the bytes of each
+ * nonzero entry of its lists at the offset of its process, in a new entry of p's
+ * neighbour table. */
+static int relate_neighbours(struct pz_scale_reading *r, const struct pz_scale_comm *k, int p,
+                             struct pz_scale_event *e, const struct pz_scale_raw *raw,
+                             const char *call)
+{
+    struct pz_scale_process *proc = &r->run->procs[p];
+    struct pz_scale_nbr *t;
+    double *bytes;
+    int *q, n, rc = 0;
+
+    if (k->kind != PZ_SCALE_COMM_WORLD && k->kind != PZ_SCALE_COMM_SLICE)
+        return refuse_neighbourhood(r, p, call, "its communicator is neither the world nor "
+                                    "a slice of the process grid");
+    if ((n = pz_scale_nbr_lists(r, p, raw, &bytes, &q)) == -2 || !(t = new_nbr(proc))) {
+        free(bytes);
+        free(q);
+        return pz_scale_fail(r, "out of memory");
+    }
+    if (n < 0)
+        return refuse_neighbourhood(r, p, call, "its per-peer lists, which name its "
+                                    "neighbours, are missing or malformed");
+    for (int j = 0; rc == 0 && j < n; j++) {
+        struct pz_scale_peer peer = { 0 };
+        int code;
+
+        if (bytes[j] == 0 && bytes[n + j] == 0)
+            continue;
+        if (q[j] < 0) {
+            rc = pz_scale_fail(r, "process %d, %s: rank %d of communicator %u is not "
+                               "defined", p, call, j, raw->comm);
+        } else if ((rc = offset_of(r, k, p, q[j], &peer, call)) == 0 &&
+                   (code = offset_code(&peer)) < 0) {
+            char why[128];
+
+            snprintf(why, sizeof(why), "its neighbour, process %d, is not next to it in the "
+                     "process grid", q[j]);
+            rc = refuse_neighbourhood(r, p, call, why);
+        } else if (rc == 0) {
+            t->sent[code] += (uint64_t)bytes[j];
+            t->received[code] += (uint64_t)bytes[n + j];
+        }
+    }
+    free(bytes);
+    free(q);
+    if (rc == 0) {
+        e->peer = (struct pz_scale_peer){ .kind = PZ_SCALE_PEER_NEIGHBOURS,
+                                          .rank = (int32_t)proc->nnbrs++ };
+    }
+    return rc;
+}
+
 /* Event e of process p's call `call`, whose raw communicator and peer are raw. */
 static int relate_event(struct pz_scale_reading *r, struct classes *cl, int p,
                         struct pz_scale_event *e, const struct pz_scale_raw *raw,
@@ -157,6 +280,8 @@ static int relate_event(struct pz_scale_reading *r, struct classes *cl, int p,
     e->comm = (uint16_t)index;
     k = &r->run->comms[index];
     c = pz_trace_in_comm_def(r->in, raw->comm);
+    if (raw->nbr)
+        return relate_neighbours(r, k, p, e, raw, call);
     if (raw->peer == PZ_NONE32)
         return 0;
     if (!pz_scale_is_message(e->kind)) {

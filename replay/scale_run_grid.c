@@ -5,6 +5,7 @@
  * neighbour (-1, 0 or +1 per dimension, or across the ends of a dimension longer than 2,
  * which is then periodic) and the distinct offsets are the fewest, the fewer dimensions
  * winning a tie. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "scale_run_int.h"
@@ -47,7 +48,23 @@ static void place_message(struct candidate *c, int p, int q)
     }
 }
 
-/* Every message of every process in each layout that still fits. */
+/* The neighbours of process p's neighbourhood collective raw as messages to them. */
+static void place_neighbours(struct pz_scale_reading *r, struct candidate *c, int nc, int p,
+                             const struct pz_scale_raw *raw)
+{
+    double *bytes;
+    int *q, n = pz_scale_nbr_lists(r, p, raw, &bytes, &q);
+
+    for (int j = 0; j < n; j++)
+        for (int k = 0; q[j] >= 0 && (bytes[j] != 0 || bytes[n + j] != 0) && k < nc; k++)
+            if (c[k].fits)
+                place_message(&c[k], p, q[j]);
+    free(bytes);
+    free(q);
+}
+
+/* Every message of every process in each layout that still fits, and every neighbour
+ * of its neighbourhood collectives (the lists name the same peers messages would). */
 static void place_messages(struct pz_scale_reading *r, struct candidate *c, int nc)
 {
     for (int p = 0; p < r->run->nprocs; p++) {
@@ -57,6 +74,8 @@ static void place_messages(struct pz_scale_reading *r, struct candidate *c, int 
             const struct pz_scale_raw *raw = &r->raw[p][i];
             int q;
 
+            if (raw->nbr)
+                place_neighbours(r, c, nc, p, raw);
             if (!pz_scale_is_message(proc->events[i].kind))
                 continue;
             /* a peer that is not defined fails when the peers are made relative */

@@ -11,10 +11,14 @@
 #include "trace_in.h"
 
 /* Of one event: its communicator and its peer (a rank of the communicator), PZ_NONE32
- * when it has none. */
+ * when it has none; of the end of a neighbourhood collective (nbr), its per-peer lists
+ * (string references, PZ_NONE32 when absent), whose nonzero entries are its neighbours. */
 struct pz_scale_raw {
     uint32_t comm, peer;
+    uint32_t send_list, recv_list;
+    uint8_t nbr;
 };
+
 
 /* What the parts share: the recording, the run being read, the raw part of each
  * process's events (raw[p][i] of run->procs[p].events[i]), where errors go. */
@@ -41,6 +45,13 @@ void pz_scale_infer_grid(struct pz_scale_reading *r);
 /* The offset from coordinates a to b in dimension d of g, the short way round if it is
  * periodic. */
 int pz_scale_grid_offset(const struct pz_scale_grid *g, int d, const int *a, const int *b);
+
+/* The per-peer lists of raw event e of process p, by rank j of its communicator of n:
+ * the bytes sent to j and received from it at (*bytes)[j] and (*bytes)[n + j], j's
+ * world rank at (*q)[j] (-1 undefined), both allocated; returns n, or -1 when the lists
+ * are absent or malformed, -2 when memory runs out (both NULL then). */
+int pz_scale_nbr_lists(struct pz_scale_reading *r, int p, const struct pz_scale_raw *e,
+                       double **bytes, int **q);
 
 /* Classifies the communicators of the events and makes their peers relative: 0, or -1
  * with the message in r->err. */

@@ -248,8 +248,8 @@ static int values_at(struct pz_scale_synth *s)
     return 0;
 }
 
-/* The per-peer lists of every v event whose members' sizes differ, on every instance
- * of its communicator. */
+/* The per-peer lists of every v event whose members' sizes differ and of every
+ * neighbourhood collective, on every instance of its communicator. */
 static int lists_at(struct pz_scale_synth *s)
 {
     const struct pz_scale_program *m = s->m;
@@ -265,6 +265,10 @@ static int lists_at(struct pz_scale_synth *s)
                 first = s->slices[j].first;
                 count = (uint32_t)s->nprocs / slice_size(&s->g, e->comm.keep);
             }
+        if (m->events[i].nbr && count &&
+            sp_lists_add_neighbours(s->lists, i, m->events[i].nbr, &e->comm, &s->g,
+                                    s->comms + first, first, count) != 0)
+            return -1;
         if (m->events[i].v && count &&
             sp_lists_add(s->lists, i, m->events[i].v, e, &s->g, s->comms + first, first,
                          count, s->sizes + (size_t)i * SP_NSIZES) != 0)
@@ -367,6 +371,7 @@ static int64_t peer_of(struct pz_scale_cursor *c, const struct sp_event *e, uint
 
     switch (e->peer.kind) {
     case PZ_SCALE_PEER_NONE:
+    case PZ_SCALE_PEER_NEIGHBOURS:   /* in its lists */
         return PZ_NONE32;
     case PZ_SCALE_PEER_RANK:
     case PZ_SCALE_PEER_LAST:

@@ -351,6 +351,7 @@ static void see_v_sizes(struct strict *c, uint32_t te, const struct pz_scale_eve
 {
     struct sp_stats *st = c->st;
     size_t runs = c->m->nruns, at = (size_t)te * runs + c->run;
+    const struct pz_scale_nbr *nbr;
     struct sp_seen *s;
 
     if (!st->seen) {
@@ -362,10 +363,12 @@ static void see_v_sizes(struct strict *c, uint32_t te, const struct pz_scale_eve
         !(st->seen[at] = calloc((size_t)c->m->runs[c->run]->nprocs, sizeof(**st->seen))))
         goto oom;
     s = &st->seen[at][c->proc - c->m->runs[c->run]->procs];
-    if (s->seen && (s->bytes != e->bytes || s->bytes2 != e->bytes2))
+    nbr = e->peer.kind == PZ_SCALE_PEER_NEIGHBOURS ? &c->proc->nbrs[e->peer.rank] : NULL;
+    if (s->seen && (s->bytes != e->bytes || s->bytes2 != e->bytes2 ||
+                    (nbr && memcmp(nbr, s->nbr, sizeof(*nbr)) != 0)))
         s->varies = 1;
     if (!s->seen)
-        *s = (struct sp_seen){e->bytes, e->bytes2, 1, 0};
+        *s = (struct sp_seen){e->bytes, e->bytes2, 1, 0, nbr};
     return;
 oom:
     c->oom = 1;

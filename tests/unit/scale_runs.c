@@ -166,6 +166,7 @@ void sr_free(struct sr_run *b)
     for (int p = 0; p < b->run.nprocs; p++) {
         free(b->run.procs[p].steps);
         free(b->run.procs[p].events);
+        free(b->run.procs[p].nbrs);
         free(b->truth[p]);
     }
     for (uint32_t i = 0; i < b->run.nnames; i++)

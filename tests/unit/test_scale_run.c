@@ -1444,10 +1444,10 @@ Test(scale_run, a_request_polled_as_the_timing_decides_is_one_wait)
         pz_scale_run_free(&runs[i]);
 }
 
-/* Two processes trade halos with MPI_Neighbor_alltoallv (recorded as an Alltoallv):
- * refused in one line naming the recording, the process and the call,
- * and saying why. */
-Test(scale_run, a_neighbourhood_collective_is_refused)
+/* Two processes trade halos with MPI_Neighbor_alltoallv (recorded as an Alltoallv)
+ * whose records have no per-peer lists to name the neighbours: refused in one line
+ * naming the recording, the process and the call, and saying why. */
+Test(scale_run, a_neighbourhood_collective_without_lists_is_refused)
 {
     struct tb *b = trace(2);
 
@@ -1458,7 +1458,7 @@ Test(scale_run, a_neighbourhood_collective_is_refused)
     cr_expect_eq(pz_scale_run_read(rec, &run, err, sizeof(err)), -1);
     cr_expect(strstr(err, rec) && strstr(err, "process 0") &&
               strstr(err, "MPI_Neighbor_alltoallv") && strstr(err, "neighbourhood collective") &&
-              !strchr(err, '\n'), "error '%s'", err);
+              strstr(err, "lists") && !strchr(err, '\n'), "error '%s'", err);
 }
 
 /* Every process reduces to the first of its pair (MPI_Comm_split of the world by rank /
@@ -1510,4 +1510,86 @@ Test(scale_run, a_call_on_a_communicator_of_another_class_elsewhere_is_named)
     pz_scale_program_free(m);
     for (int i = 0; i < 3; i++)
         pz_scale_run_free(&runs[i]);
+}
+
+/* Process p of n calls MPI_Neighbor_alltoallv, sending (and receiving as much) bytes[q]
+ * to each process q, 0 to none. */
+static void neighbour_call(struct tb *b, int p, int n, const uint64_t *bytes)
+{
+    char list[512];
+    uint64_t total = 0;
+    size_t at = 0;
+    uint32_t r = tb_mpi(b, "MPI_Neighbor_alltoallv");
+
+    for (int q = 0; q < n; q++) {
+        at += (size_t)snprintf(list + at, sizeof(list) - at, q ? ",%llu" : "%llu",
+                               (unsigned long long)bytes[q]);
+        total += bytes[q];
+    }
+    tb_enter(b, p, MS(1), r);
+    tb_collective_begin(b, p, MS(1));
+    tb_collective_end_lists(b, p, MS(2), OTF2_COLLECTIVE_OP_ALLTOALLV, TB_WORLD, total, total,
+                            list, list);
+    tb_leave(b, p, MS(2), r);
+}
+
+/* A 2-D stencil of 6 processes whose halos are one MPI_Neighbor_alltoallv: 100 bytes to
+ * the neighbours along the first dimension, 10 along the second, in MPI_Dims_create's 3
+ * x 2 grid (rank 2 x + y).  No message says so, but the lists' neighbours fit the 2-D
+ * grid (3 x 2 x 1 as well, with as many offsets: the fewer dimensions win) and not the
+ * 1-D one (0 to 2 is +2); process 2 at (1, 0) has 0 at (-1, 0), 4 at (+1, 0) and 3 at
+ * (0, +1): offset codes (dx + 1) 9 + (dy + 1) 3 + 1 = 4, 22 and 16. */
+Test(scale_run, a_neighbourhood_collective_s_neighbours_are_offsets_in_the_grid)
+{
+    struct tb *b = trace(6);
+    const struct pz_scale_event *e;
+    const struct pz_scale_nbr *t;
+
+    for (int p = 0; p < 6; p++) {
+        uint64_t bytes[6] = {0};
+        int x = p / 2, y = p % 2;
+
+        if (x > 0)
+            bytes[p - 2] = 100;
+        if (x < 2)
+            bytes[p + 2] = 100;
+        bytes[y ? p - 1 : p + 1] = 10;
+        neighbour_call(b, p, 6, bytes);
+    }
+    read_back(b);
+    cr_expect(run.grid.ndims == 2 && run.grid.dims[0] == 3 && run.grid.dims[1] == 2,
+              "grid %d-D %d x %d", run.grid.ndims, run.grid.dims[0], run.grid.dims[1]);
+    e = event(2, 0, 1);
+    cr_assert_eq(e->kind, PZ_REC_COLL_END);
+    cr_assert_eq(e->peer.kind, PZ_SCALE_PEER_NEIGHBOURS);
+    cr_assert(e->peer.rank >= 0 && (size_t)e->peer.rank < run.procs[2].nnbrs);
+    t = &run.procs[2].nbrs[e->peer.rank];
+    for (int o = 0; o < PZ_SCALE_OFFSETS; o++) {
+        uint64_t want = o == 4 || o == 22 ? 100 : o == 16 ? 10 : 0;
+
+        cr_expect(t->sent[o] == want && t->received[o] == want, "offset %d: %llu/%llu, not %llu",
+                  o, (unsigned long long)t->sent[o], (unsigned long long)t->received[o],
+                  (unsigned long long)want);
+    }
+    cr_expect_eq(e->bytes, 210);
+}
+
+/* 5 processes (a count no grid of more than one dimension has) exchange with the ones
+ * 2 ranks away round the world: no neighbour is next in the grid, refused in one line
+ * saying which. */
+Test(scale_run, a_neighbourhood_collective_of_distant_neighbours_is_refused)
+{
+    struct tb *b = trace(5);
+
+    for (int p = 0; p < 5; p++) {
+        uint64_t bytes[5] = {0};
+
+        bytes[(p + 2) % 5] = bytes[(p + 3) % 5] = 64;
+        neighbour_call(b, p, 5, bytes);
+    }
+    cr_assert_eq(tb_close(b), 0);
+    cr_expect_eq(pz_scale_run_read(rec, &run, err, sizeof(err)), -1);
+    cr_expect(strstr(err, "process 0, MPI_Neighbor_alltoallv: a neighbourhood collective") &&
+              strstr(err, "its neighbour, process 2, is not next to it in the process grid") &&
+              !strchr(err, '\n'), "error '%s'", err);
 }

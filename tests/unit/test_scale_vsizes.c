@@ -7,7 +7,9 @@
  * recorded spread drawn around it, with a note; sizes that follow the classes where
  * some class was never recorded keep the largest.  The synthesized records carry the
  * per-peer lists of each collective's pairs, whose making from the members' sizes is
- * checked on sizes worked out by hand. */
+ * checked on sizes worked out by hand.  A neighbourhood collective (an Alltoallv whose
+ * lists name the neighbours in the grid) gets lists with its sizes at the neighbours
+ * each process has in the larger grid, worked out by hand. */
 #include <criterion/criterion.h>
 #include <otf2/OTF2_Events.h>
 #include <stdio.h>
@@ -769,6 +771,109 @@ Test(scale_vsizes, an_allgatherv_s_members_share_one_list_of_the_blocks)
     }
     pz_scale_synth_lists(s, &n);
     cr_expect_eq(n, 1);
+    collected_free(c);
+    pz_scale_synth_free(s);
+    sr_recorded_free(&r);
+}
+
+/* --- a 2-D stencil whose halo exchange is one MPI_Neighbor_alltoallv on a graph of the
+ * grid's neighbours (not periodic): ROW_X bytes to and from each neighbour along
+ * dimension 0, ROW_Y along dimension 1, recorded at 2 (2 x 1), 4 (2 x 2) and 8 (4 x 2) */
+
+#define ROW_X 1024
+#define ROW_Y 512
+
+/* Offset code (scale_run.h) of (dx, dy). */
+static int code_of(int dx, int dy)
+{
+    return (dx + 1) * 9 + (dy + 1) * 3 + 1;
+}
+
+static void exchange_halos(struct sr_run *b, int p, const int *c)
+{
+    static const int step[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+    struct pz_scale_event e = {.kind = PZ_REC_COLL_BEGIN, .comm = SR_WORLD, .posted_by = -1};
+    struct pz_scale_process *proc = &b->run.procs[p];
+    struct pz_scale_nbr *t;
+    struct sr_truth truth = {-1, 0, b->run.nprocs, 1, -1};
+    uint64_t total = 0;
+
+    proc->nbrs = realloc(proc->nbrs, (proc->nnbrs + 1) * sizeof(*proc->nbrs));
+    cr_assert_not_null(proc->nbrs);
+    t = memset(&proc->nbrs[proc->nnbrs], 0, sizeof(*t));
+    for (int s = 0; s < 4; s++)
+        if (sr_rank_at(b, c, (const int[3]){step[s][0], step[s][1], 0}) >= 0) {
+            uint64_t size = step[s][0] ? ROW_X : ROW_Y;
+
+            t->sent[code_of(step[s][0], step[s][1])] = size;
+            t->received[code_of(step[s][0], step[s][1])] = size;
+            total += size;
+        }
+    sr_step(b, p, PZ_SCALE_CALL, SR_ALLTOALL, C / b->run.nprocs);
+    sr_event(b, p, &e, &truth);
+    e.kind = PZ_REC_COLL_END;
+    e.coll_op = OTF2_COLLECTIVE_OP_ALLTOALLV;
+    e.bytes = e.bytes2 = total;
+    e.peer = (struct pz_scale_peer){.kind = PZ_SCALE_PEER_NEIGHBOURS,
+                                    .rank = (int32_t)proc->nnbrs++};
+    sr_event(b, p, &e, &truth);
+}
+
+static void prog_exchange_halos(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, exchange_halos);
+}
+
+/* Process p's lists at the last iteration in c (of s) against the sizes expected at
+ * each rank, given as (rank, size) pairs, every other rank 0: sent and received alike,
+ * the totals their sums. */
+static void expect_halos(const struct collected *c, const struct pz_scale_synth *s, int p,
+                         const int *at, size_t n)
+{
+    const struct pz_rec *end = &c->ends[p][ITERS - 1];
+    uint64_t got[2][64], want[64] = {0}, total = 0;
+
+    cr_assert_eq(c->n[p], ITERS, "process %d", p);
+    for (size_t i = 0; i < n; i++) {
+        want[at[2 * i]] = (uint64_t)at[2 * i + 1];
+        total += (uint64_t)at[2 * i + 1];
+    }
+    parse_list(list_text(s, end->send_list), got[0], (uint32_t)c->nprocs);
+    parse_list(list_text(s, end->recv_list), got[1], (uint32_t)c->nprocs);
+    for (int j = 0; j < c->nprocs; j++)
+        cr_expect(got[0][j] == want[j] && got[1][j] == want[j],
+                  "process %d to/from %d: %llu/%llu, not %llu", p, j,
+                  (unsigned long long)got[0][j], (unsigned long long)got[1][j],
+                  (unsigned long long)want[j]);
+    cr_expect(end->bytes == total && end->bytes2 == total, "process %d: %llu/%llu, not %llu",
+              p, (unsigned long long)end->bytes, (unsigned long long)end->bytes2,
+              (unsigned long long)total);
+}
+
+Test(scale_vsizes, a_neighbourhood_collective_of_grid_neighbours_sends_each_its_offset_s_size)
+{
+    struct sr_recorded r;
+    struct pz_scale_synth *s;
+    struct collected *c;
+
+    sr_record_at(&r, counts_2_4_8, 2, NULL, prog_exchange_halos, NULL);
+    cr_expect(!noted(r.m, "the largest is used"));
+    /* at 16, 4 x 4, rank 4 x + y: process 5 at (1, 1) has x neighbours 1 and 9, y
+       neighbours 4 and 6; process 0 at (0, 0) has 4 and 1; process 15 at (3, 3) has 11
+       and 14 */
+    c = synthesize_lists(r.m, 16, &s);
+    expect_halos(c, s, 5, (const int[]){1, ROW_X, 9, ROW_X, 4, ROW_Y, 6, ROW_Y}, 4);
+    expect_halos(c, s, 0, (const int[]){4, ROW_X, 1, ROW_Y}, 2);
+    expect_halos(c, s, 15, (const int[]){11, ROW_X, 14, ROW_Y}, 2);
+    collected_free(c);
+    pz_scale_synth_free(s);
+    /* at 64, 8 x 8, rank 8 x + y: process 9 at (1, 1) has 1 and 17, 8 and 10; process 7
+       at (0, 7) has 15 and 6; process 60 at (7, 4) has 52, 59 and 61 */
+    c = synthesize_lists(r.m, 64, &s);
+    expect_halos(c, s, 9, (const int[]){1, ROW_X, 17, ROW_X, 8, ROW_Y, 10, ROW_Y}, 4);
+    expect_halos(c, s, 7, (const int[]){15, ROW_X, 6, ROW_Y}, 2);
+    expect_halos(c, s, 60, (const int[]){52, ROW_X, 59, ROW_Y, 61, ROW_Y}, 3);
     collected_free(c);
     pz_scale_synth_free(s);
     sr_recorded_free(&r);

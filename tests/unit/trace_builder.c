@@ -55,6 +55,8 @@ struct tb {
     uint32_t ncarts, ntopologies;
     int cpu;               /* prognoz:cpu_time used (tb_enter_cpu, tb_leave_cpu) */
     int lists;             /* prognoz:send_bytes and recv_bytes defined (tb_define_lists) */
+    char **texts;          /* of event_string: string i */
+    uint32_t ntexts;
     int window;            /* window 0 defined (tb_rma_window) */
     int failed;
 };
@@ -324,6 +326,22 @@ static void event_cpu(struct tb *b, int proc, uint64_t ns, uint32_t region, int 
 void tb_define_lists(struct tb *b)
 {
     b->lists = 1;
+}
+
+/* A string of an event, text: the strings of events are the first definitions, from 0
+ * (the reader wants them numbered densely), the definitions' own follow. */
+static uint32_t event_string(struct tb *b, const char *text)
+{
+    char **texts = realloc(b->texts, (b->ntexts + 1) * sizeof(*texts));
+
+    if (!texts || !(texts[b->ntexts] = strdup(text))) {
+        b->failed = 1;
+        if (texts)
+            b->texts = texts;
+        return 0;
+    }
+    b->texts = texts;
+    return b->ntexts++;
 }
 
 void tb_enter_cpu(struct tb *b, int proc, uint64_t ns, uint32_t region, uint64_t cpu_ns)
@@ -672,6 +690,29 @@ void tb_collective_end(struct tb *b, int proc, uint64_t ns, OTF2_CollectiveOp op
                                                              sent, received));
 }
 
+void tb_collective_end_lists(struct tb *b, int proc, uint64_t ns, OTF2_CollectiveOp op,
+                             uint32_t comm, uint64_t sent, uint64_t received,
+                             const char *send_list, const char *recv_list)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+    OTF2_AttributeList *list = OTF2_AttributeList_New();
+
+    tb_define_lists(b);
+    world_and_self(b);
+    if (!list ||
+        OTF2_AttributeList_AddStringRef(list, TB_ATTR_SEND_BYTES, event_string(b, send_list)) !=
+            OTF2_SUCCESS ||
+        OTF2_AttributeList_AddStringRef(list, TB_ATTR_RECV_BYTES, event_string(b, recv_list)) !=
+            OTF2_SUCCESS)
+        b->failed = 1;
+    else if (w)
+        written(b, proc, ns, OTF2_EvtWriter_MpiCollectiveEnd(w, list, ns, op, comm,
+                                                             OTF2_UNDEFINED_UINT32, sent,
+                                                             received));
+    if (list)
+        OTF2_AttributeList_Delete(list);
+}
+
 void tb_send_call(struct tb *b, int proc, const char *name, uint64_t enter, uint64_t leave,
                   uint32_t comm, uint32_t dest, uint32_t tag)
 {
@@ -804,9 +845,12 @@ static void write_carts(struct tb *b, OTF2_GlobalDefWriter *w, OTF2_StringRef *n
 
 static void write_definitions(struct tb *b, OTF2_GlobalDefWriter *w)
 {
-    OTF2_StringRef next = 0, empty = string(w, &next, "");
+    OTF2_StringRef next = 0, empty;
     char name[64];
 
+    for (uint32_t i = 0; i < b->ntexts; i++)
+        string(w, &next, b->texts[i]);
+    empty = string(w, &next, "");
     OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000u, b->offset,
                                               b->last > b->offset ? b->last - b->offset : 0,
                                               0);
@@ -897,6 +941,9 @@ int tb_close(struct tb *b)
         free(b->regions[i].description);
     }
     free(b->regions);
+    for (uint32_t i = 0; i < b->ntexts; i++)
+        free(b->texts[i]);
+    free(b->texts);
     for (uint32_t i = 0; i < b->ncomms; i++) {
         free(b->comms[i].name);
         free(b->comms[i].ranks);

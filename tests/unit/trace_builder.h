@@ -160,6 +160,11 @@ void tb_enter_site(struct tb *b, int proc, uint64_t ns, uint32_t region, uint32_
  * "prognoz:send_bytes" and "prognoz:recv_bytes" (STRING), as the recorder does in every
  * trace; no event carries them. */
 void tb_define_lists(struct tb *b);
+/* A collective end without root carrying the per-peer lists send_list and recv_list
+ * ("0,2048,0"), which it defines (tb_define_lists). */
+void tb_collective_end_lists(struct tb *b, int proc, uint64_t ns, OTF2_CollectiveOp op,
+                             uint32_t comm, uint64_t sent, uint64_t received,
+                             const char *send_list, const char *recv_list);
 
 /* A BufferFlush of process proc from ns to stop: the recorder's own time, which the
  * predictor removes. */
