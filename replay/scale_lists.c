@@ -34,6 +34,35 @@ struct sp_lists {
     uint32_t nslots;
 };
 
+/* An event's lists on count instances of n members from instance first, its arrays
+ * allocated; NULL when out of memory. */
+static struct on_event *event_new(uint32_t first, uint32_t count, uint32_t n)
+{
+    struct on_event *o = malloc(sizeof(*o));
+
+    if (!o)
+        return NULL;
+    *o = (struct on_event){ first, count, n, NULL, NULL };
+    o->list = malloc((size_t)count * n * 2 * sizeof(*o->list));
+    o->total = malloc((size_t)count * n * 2 * sizeof(*o->total));
+    if (!o->list || !o->total) {
+        free(o->list);
+        free(o->total);
+        free(o);
+        return NULL;
+    }
+    return o;
+}
+
+static void event_free(struct on_event *o)
+{
+    if (!o)
+        return;
+    free(o->list);
+    free(o->total);
+    free(o);
+}
+
 struct sp_lists *sp_lists_new(uint32_t nevents)
 {
     struct sp_lists *l = calloc(1, sizeof(*l));
@@ -52,11 +81,7 @@ void sp_lists_free(struct sp_lists *l)
     if (!l)
         return;
     for (uint32_t i = 0; i < l->nevents; i++)
-        if (l->events[i]) {
-            free(l->events[i]->list);
-            free(l->events[i]->total);
-            free(l->events[i]);
-        }
+        event_free(l->events[i]);
     for (uint32_t i = 0; i < l->ntexts; i++)
         free(l->texts[i]);
     free(l->events);
@@ -195,15 +220,12 @@ int sp_lists_add(struct sp_lists *l, uint32_t ev, const struct sp_vsizes *v,
 
     if (n < 2 || ev >= l->nevents)   /* alone, nothing moves */
         return 0;
-    o = calloc(1, sizeof(*o));
+    o = event_new(first, count, n);
     pairs = malloc(((size_t)n * n + 2 * (size_t)n) * sizeof(*pairs));
     buf = malloc(21 * (size_t)n + 1);
     if (!o || !pairs || !buf)
         goto out;
-    *o = (struct on_event){ first, count, n, NULL, NULL };
-    o->list = malloc((size_t)count * n * 2 * sizeof(*o->list));
-    o->total = malloc((size_t)count * n * 2 * sizeof(*o->total));
-    for (uint32_t c = 0; o->list && o->total && c < count; c++) {
+    for (uint32_t c = 0; c < count; c++) {
         if (comms[c].size != n)
             goto out;
         instance_pairs(v, e, g, &comms[c], sizes, pairs + (size_t)n * n,
@@ -211,17 +233,11 @@ int sp_lists_add(struct sp_lists *l, uint32_t ev, const struct sp_vsizes *v,
         if (add_instance(l, o, c, e, pairs, buf) != 0)
             goto out;
     }
-    if (o->list && o->total) {
-        l->events[ev] = o;
-        o = NULL;
-        rc = 0;
-    }
+    l->events[ev] = o;
+    o = NULL;
+    rc = 0;
 out:
-    if (o) {
-        free(o->list);
-        free(o->total);
-        free(o);
-    }
+    event_free(o);
     free(pairs);
     free(buf);
     return rc;
@@ -259,15 +275,12 @@ int sp_lists_add_neighbours(struct sp_lists *l, uint32_t ev, const struct sp_nbr
 
     if (n < 2 || ev >= l->nevents)   /* alone, nothing moves */
         return 0;
-    o = calloc(1, sizeof(*o));
+    o = event_new(first, count, n);
     pairs = malloc(2 * (size_t)n * sizeof(*pairs));
     buf = malloc(21 * (size_t)n + 1);
     if (!o || !pairs || !buf)
         goto out;
-    *o = (struct on_event){ first, count, n, NULL, NULL };
-    o->list = malloc((size_t)count * n * 2 * sizeof(*o->list));
-    o->total = malloc((size_t)count * n * 2 * sizeof(*o->total));
-    for (uint32_t i = 0; o->list && o->total && i < count; i++) {
+    for (uint32_t i = 0; i < count; i++) {
         if (comms[i].size != n)
             goto out;
         for (uint32_t r = 0; r < n; r++) {
@@ -279,17 +292,11 @@ int sp_lists_add_neighbours(struct sp_lists *l, uint32_t ev, const struct sp_nbr
                 goto out;
         }
     }
-    if (o->list && o->total) {
-        l->events[ev] = o;
-        o = NULL;
-        rc = 0;
-    }
+    l->events[ev] = o;
+    o = NULL;
+    rc = 0;
 out:
-    if (o) {
-        free(o->list);
-        free(o->total);
-        free(o);
-    }
+    event_free(o);
     free(pairs);
     free(buf);
     return rc;
