@@ -1301,6 +1301,21 @@ Test(duplex, the_duplex_overhead_fits_the_exchange_back_to_back)
     assert_rel(f.model, 60e-6, 1e-9, "the fitted model without it");
 }
 
+/* pz_cal_stats of the n times t: its lower quartile, median, mean, trimmed mean and
+ * stalls as expected. */
+static void expect_stats(const double *t, size_t n, double lower_quartile, double median,
+                         double mean, double trimmed, int stalls)
+{
+    struct pz_cal_stats s;
+
+    pz_cal_stats(t, n, &s);
+    assert_rel(s.lower_quartile, lower_quartile, 1e-12, "lower quartile");
+    assert_rel(s.median, median, 1e-12, "median");
+    assert_rel(s.mean, mean, 1e-12, "mean");
+    assert_rel(s.trimmed, trimmed, 1e-12, "trimmed mean");
+    cr_assert_eq(s.stalls, stalls);
+}
+
 /* The statistics a program's exchanges are fitted to: a stall is left out of the
  * trimmed mean, the rest of the tail kept. */
 Test(stats, the_trimmed_mean_leaves_out_a_stall_of_a_small_message)
@@ -1309,14 +1324,8 @@ Test(stats, the_trimmed_mean_leaves_out_a_stall_of_a_small_message)
      * us), the median 3 us, the mean 110 / 5 = 22 us; the bound min(20 x 3 us, 2 us + 1
      * ms) = 60 us leaves 100 out: (1 + 2 + 3 + 4) / 4 = 2.5 us */
     const double t[] = { 4e-6, 1e-6, 100e-6, 3e-6, 2e-6 };
-    struct pz_cal_stats s;
 
-    pz_cal_stats(t, 5, &s);
-    assert_rel(s.lower_quartile, 2e-6, 1e-12, "lower quartile");
-    assert_rel(s.median, 3e-6, 1e-12, "median");
-    assert_rel(s.mean, 22e-6, 1e-12, "mean");
-    assert_rel(s.trimmed, 2.5e-6, 1e-12, "trimmed mean");
-    cr_assert_eq(s.stalls, 1);
+    expect_stats(t, 5, 2e-6, 3e-6, 22e-6, 2.5e-6, 1);
     assert_rel(pz_cal_typical(t, 5), 2.5e-6, 1e-12, "the keys' statistic");
     cr_assert_eq(t[2], 100e-6, "the times are not reordered");
 }
@@ -1327,14 +1336,8 @@ Test(stats, a_large_message_stalls_a_millisecond_beyond_its_lower_quartile)
      * median 10.9 ms; the bound min(218 ms, 10 ms + 1 ms) = 11 ms leaves 11.5 and 14 out:
      * (10 + 10 + 10.9) / 3 = 10.3 ms; the mean 56.4 / 5 = 11.28 ms */
     const double t[] = { 0.0115, 0.010, 0.014, 0.0109, 0.010 };
-    struct pz_cal_stats s;
 
-    pz_cal_stats(t, 5, &s);
-    assert_rel(s.lower_quartile, 0.010, 1e-12, "lower quartile");
-    assert_rel(s.median, 0.0109, 1e-12, "median");
-    assert_rel(s.mean, 0.01128, 1e-12, "mean");
-    assert_rel(s.trimmed, 0.0103, 1e-12, "trimmed mean");
-    cr_assert_eq(s.stalls, 2);
+    expect_stats(t, 5, 0.010, 0.0109, 0.01128, 0.0103, 2);
 }
 
 /* A large size's few batches of one round trip each, a load adding a time slice to some. */
@@ -1361,14 +1364,8 @@ Test(stats, a_load_stalling_most_batches_is_told_from_the_lower_quartile)
      * 1 ms beyond (7.3 ms) would keep all (mean 27.8 / 5 = 5.56 ms); the bound min(126 ms,
      * 4.4 ms + 1 ms) = 5.4 ms keeps 4.2 and 4.4: 4.3 ms */
     const double t[] = { 6.3e-3, 4.2e-3, 6.5e-3, 4.4e-3, 6.4e-3 };
-    struct pz_cal_stats s;
 
-    pz_cal_stats(t, 5, &s);
-    assert_rel(s.lower_quartile, 4.4e-3, 1e-12, "lower quartile");
-    assert_rel(s.median, 6.3e-3, 1e-12, "median");
-    assert_rel(s.mean, 5.56e-3, 1e-12, "mean");
-    assert_rel(s.trimmed, 4.3e-3, 1e-12, "trimmed mean");
-    cr_assert_eq(s.stalls, 3);
+    expect_stats(t, 5, 4.4e-3, 6.3e-3, 5.56e-3, 4.3e-3, 3);
 }
 
 Test(stats, the_tail_below_the_bound_counts)
@@ -1376,14 +1373,8 @@ Test(stats, the_tail_below_the_bound_counts)
     /* 1 2 3 4 (us): the quartile at 0.75 between 1 and 2: 1.75 us; the median 2.5 us; the
      * bound 50 us keeps all: the trimmed mean is the mean, 2.5 us */
     const double t[] = { 1e-6, 2e-6, 3e-6, 4e-6 };
-    struct pz_cal_stats s;
 
-    pz_cal_stats(t, 4, &s);
-    assert_rel(s.lower_quartile, 1.75e-6, 1e-12, "lower quartile");
-    assert_rel(s.median, 2.5e-6, 1e-12, "median");
-    assert_rel(s.trimmed, 2.5e-6, 1e-12, "trimmed mean");
-    assert_rel(s.mean, 2.5e-6, 1e-12, "mean");
-    cr_assert_eq(s.stalls, 0);
+    expect_stats(t, 4, 1.75e-6, 2.5e-6, 2.5e-6, 2.5e-6, 0);
 }
 
 Test(stats, the_stall_bound)
