@@ -1787,50 +1787,70 @@ static void expect_same_records(const char *a, const char *b)
     pz_trace_in_close(y);
 }
 
-/* The ring recorded at 3, 4 and 5 processes, synthesized at 8: replayed from the
- * synthesized archive and from the synthesis in memory, the same end, records, calls and
- * predicted records (8 processes x 2 calls, each an Enter, a message and a Leave: 48). */
-Test(engine, synthesized_run_replays_the_same_in_memory_as_from_its_archive)
+/* A run synthesized from recordings and replayed both ways: from its archive (at
+ * synthesized, the predicted trace at from_archive_trace) and in memory (its trace at
+ * in_memory_trace). */
+struct both_ways {
+    struct pz_prediction from_archive, in_memory;
+    char synthesized[4200], from_archive_trace[4200], in_memory_trace[4200];
+};
+
+/* The program record writes at counts[0..2] processes (in top/NAME<count>), synthesized
+ * at nprocs and replayed both ways into w: the same end and records, record by record. */
+static void replay_both_ways(const char *name, void (*record)(const char *, int),
+                             const int *counts, int nprocs, struct both_ways *w)
 {
     struct pz_scale_run runs[3];
     const struct pz_scale_run *list[3];
     struct pz_predict_options o = { .machine = &m };
-    struct pz_prediction from_archive, in_memory;
     struct pz_scale_program *prog;
     struct pz_scale_synth *s;
-    char dir[4200], synthesized[4200], a[4200], b[4200];
+    char dir[4200];
 
     memset(runs, 0, sizeof(runs));
     for (int i = 0; i < 3; i++) {
-        snprintf(dir, sizeof(dir), "%s/ring%d", top, i + 3);
-        record_ring(dir, i + 3);
+        snprintf(dir, sizeof(dir), "%s/%s%d", top, name, counts[i]);
+        record(dir, counts[i]);
         cr_assert_eq(pz_scale_run_read(dir, &runs[i], err, sizeof(err)), 0, "%s", err);
         list[i] = &runs[i];
     }
     prog = pz_scale_program_build(list, 3, 0, err, sizeof(err));
     cr_assert_not_null(prog, "%s", err);
-    snprintf(synthesized, sizeof(synthesized), "%s/P8", top);
-    snprintf(a, sizeof(a), "%s/from-archive", top);
-    snprintf(b, sizeof(b), "%s/in-memory", top);
-    cr_assert_eq(pz_scale_synthesize_archive(prog, 8, synthesized, err, sizeof(err)), 0, "%s",
+    snprintf(w->synthesized, sizeof(w->synthesized), "%s/P%d", top, nprocs);
+    snprintf(w->from_archive_trace, sizeof(w->from_archive_trace), "%s/from-archive", top);
+    snprintf(w->in_memory_trace, sizeof(w->in_memory_trace), "%s/in-memory", top);
+    cr_assert_eq(pz_scale_synthesize_archive(prog, nprocs, w->synthesized, err, sizeof(err)),
+                 0, "%s", err);
+    o.output = w->from_archive_trace;
+    cr_assert_eq(pz_predict(w->synthesized, &o, &w->from_archive, err, sizeof(err)), 0, "%s",
                  err);
-    o.output = a;
-    cr_assert_eq(pz_predict(synthesized, &o, &from_archive, err, sizeof(err)), 0, "%s", err);
-    s = pz_scale_synth_new(prog, 8, err, sizeof(err));
+    s = pz_scale_synth_new(prog, nprocs, err, sizeof(err));
     cr_assert_not_null(s, "%s", err);
-    o.output = b;
-    cr_assert_eq(pz_scale_predict(s, &o, &in_memory, err, sizeof(err)), 0, "%s", err);
-    cr_expect_eq(in_memory.nprocs, 8);
-    cr_expect_eq(in_memory.records, from_archive.records);
-    cr_expect_eq(in_memory.records, 48);
-    cr_expect_eq(in_memory.calls, from_archive.calls);
-    cr_expect_eq(in_memory.end, from_archive.end, "end %.17g in memory, %.17g from the archive",
-                 in_memory.end, from_archive.end);
-    expect_same_records(a, b);
+    o.output = w->in_memory_trace;
+    cr_assert_eq(pz_scale_predict(s, &o, &w->in_memory, err, sizeof(err)), 0, "%s", err);
+    cr_expect_eq(w->in_memory.records, w->from_archive.records);
+    cr_expect_eq(w->in_memory.end, w->from_archive.end,
+                 "end %.17g in memory, %.17g from the archive", w->in_memory.end,
+                 w->from_archive.end);
+    expect_same_records(w->from_archive_trace, w->in_memory_trace);
     pz_scale_synth_free(s);
     pz_scale_program_free(prog);
     for (int i = 0; i < 3; i++)
         pz_scale_run_free(&runs[i]);
+}
+
+/* The ring recorded at 3, 4 and 5 processes, synthesized at 8: replayed from the
+ * synthesized archive and from the synthesis in memory, the same end, records, calls and
+ * predicted records (8 processes x 2 calls, each an Enter, a message and a Leave: 48). */
+Test(engine, synthesized_run_replays_the_same_in_memory_as_from_its_archive)
+{
+    static const int counts[3] = {3, 4, 5};
+    struct both_ways w;
+
+    replay_both_ways("ring", record_ring, counts, 8, &w);
+    cr_expect_eq(w.in_memory.nprocs, 8);
+    cr_expect_eq(w.in_memory.records, 48);
+    cr_expect_eq(w.in_memory.calls, w.from_archive.calls);
 }
 
 /* An Alltoallv recorded at n processes whose sizes the data decide: 65536 / n bytes per
@@ -1882,54 +1902,22 @@ static void first_lists(const char *dir, int p, char *send, char *recv)
  * with the same records. */
 Test(engine, a_synthesized_alltoallv_s_lists_replay_the_same_in_memory_as_from_its_archive)
 {
-    struct pz_scale_run runs[3];
-    const struct pz_scale_run *list[3];
-    struct pz_predict_options o = { .machine = &m };
-    struct pz_prediction from_archive, in_memory;
-    struct pz_scale_program *prog;
-    struct pz_scale_synth *s;
-    char dir[4200], synthesized[4200], a[4200], b[4200];
+    static const int counts[3] = {2, 4, 8};
     char send[2][4096], recv[2][4096];
+    struct both_ways w;
 
-    memset(runs, 0, sizeof(runs));
-    for (int i = 0; i < 3; i++) {
-        snprintf(dir, sizeof(dir), "%s/skewed%d", top, 2 << i);
-        record_skewed_alltoallv(dir, 2 << i);
-        cr_assert_eq(pz_scale_run_read(dir, &runs[i], err, sizeof(err)), 0, "%s", err);
-        list[i] = &runs[i];
-    }
-    prog = pz_scale_program_build(list, 3, 0, err, sizeof(err));
-    cr_assert_not_null(prog, "%s", err);
-    snprintf(synthesized, sizeof(synthesized), "%s/P16", top);
-    snprintf(a, sizeof(a), "%s/from-archive", top);
-    snprintf(b, sizeof(b), "%s/in-memory", top);
-    cr_assert_eq(pz_scale_synthesize_archive(prog, 16, synthesized, err, sizeof(err)), 0,
-                 "%s", err);
-    o.output = a;
-    cr_assert_eq(pz_predict(synthesized, &o, &from_archive, err, sizeof(err)), 0, "%s", err);
-    s = pz_scale_synth_new(prog, 16, err, sizeof(err));
-    cr_assert_not_null(s, "%s", err);
-    o.output = b;
-    cr_assert_eq(pz_scale_predict(s, &o, &in_memory, err, sizeof(err)), 0, "%s", err);
-    cr_expect_eq(in_memory.records, from_archive.records);
-    cr_expect_eq(in_memory.end, from_archive.end, "end %.17g in memory, %.17g from the archive",
-                 in_memory.end, from_archive.end);
-    expect_same_records(a, b);
+    replay_both_ways("skewed", record_skewed_alltoallv, counts, 16, &w);
     for (int p = 0; p < 16; p += 5) {
         int commas = 0;
 
-        first_lists(synthesized, p, send[0], recv[0]);
-        first_lists(b, p, send[1], recv[1]);
+        first_lists(w.synthesized, p, send[0], recv[0]);
+        first_lists(w.in_memory_trace, p, send[1], recv[1]);
         cr_expect_str_eq(send[0], send[1], "process %d", p);
         cr_expect_str_eq(recv[0], recv[1], "process %d", p);
         for (const char *c = send[0]; *c; c++)
             commas += *c == ',';
         cr_expect_eq(commas, 15, "process %d: \"%s\"", p, send[0]);
     }
-    pz_scale_synth_free(s);
-    pz_scale_program_free(prog);
-    for (int i = 0; i < 3; i++)
-        pz_scale_run_free(&runs[i]);
 }
 
 /* --- one-sided communication: transfers through the network, completed at the
