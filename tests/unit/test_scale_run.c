@@ -783,6 +783,22 @@ static void read_at(const char *name, struct pz_scale_run *r)
     cr_assert_eq(pz_scale_run_read(dir, r, err, sizeof(err)), 0, "%s", err);
 }
 
+/* The program record writes, recorded at counts[0..2] processes (as PREFIX<count>) and
+ * read into runs. */
+static void record_three(const char *prefix, void (*record)(const char *, int),
+                         const int *counts, struct pz_scale_run *runs)
+{
+    for (int i = 0; i < 3; i++) {
+        char name[16];
+
+        snprintf(name, sizeof(name), "%s%d", prefix, counts[i]);
+        record(name, counts[i]);
+        read_at(name, &runs[i]);
+    }
+}
+
+static const int two_to_four[3] = {2, 3, 4};
+
 /* A torus recorded at 9 processes (3 x 3) and 10 (5 x 2).  At 10 the columns are 2: the
  * west and east neighbours are one process, no message crosses the ends of dimension 1
  * and the recording alone cannot tell it wraps (read: periodic in dimension 0 only);
@@ -1118,13 +1134,7 @@ Test(scale_run, a_loop_stops_where_its_body_would_pass_over_a_step_it_makes)
     const struct pz_scale_run *list[3] = { &runs[0], &runs[1], &runs[2] };
     struct pz_scale_program *m;
 
-    for (int i = 0; i < 3; i++) {
-        char name[16];
-
-        snprintf(name, sizeof(name), "v%d", i + 2);
-        record_vcycle(name, i + 2);
-        read_at(name, &runs[i]);
-    }
+    record_three("v", record_vcycle, two_to_four, runs);
     m = pz_scale_program_build(list, 3, 0, err, sizeof(err));
     cr_assert_not_null(m, "%s", err);
     expect_vcycle(m, 6, 2, 6, 3, 6, 1);
@@ -1213,13 +1223,7 @@ Test(scale_run, each_level_of_a_loop_whose_messages_shrink_keeps_its_size)
     const struct pz_scale_run *list[3] = { &runs[0], &runs[1], &runs[2] };
     struct pz_scale_program *m;
 
-    for (int i = 0; i < 3; i++) {
-        char name[16];
-
-        snprintf(name, sizeof(name), "levels%d", i + 2);
-        record_levels(name, i + 2);
-        read_at(name, &runs[i]);
-    }
+    record_three("levels", record_levels, two_to_four, runs);
     m = pz_scale_program_build(list, 3, 0, err, sizeof(err));
     cr_assert_not_null(m, "%s", err);
     for (int c = 0; c < 3; c++) {
@@ -1292,13 +1296,7 @@ Test(scale_run, a_size_changing_from_one_iteration_to_the_next_is_noted)
     struct pz_scale_program *m;
     int found = 0;
 
-    for (int i = 0; i < 3; i++) {
-        char name[16];
-
-        snprintf(name, sizeof(name), "growing%d", i + 2);
-        record_growing(name, i + 2);
-        read_at(name, &runs[i]);
-    }
+    record_three("growing", record_growing, two_to_four, runs);
     m = pz_scale_program_build(list, 3, 0, err, sizeof(err));
     cr_assert_not_null(m, "%s", err);
     for (size_t i = 0; i < pz_scale_program_nnotes(m); i++) {
@@ -1425,13 +1423,7 @@ Test(scale_run, a_request_polled_as_the_timing_decides_is_one_wait)
     struct pz_scale_program *m;
     int found = 0;
 
-    for (int i = 0; i < 3; i++) {
-        char name[16];
-
-        snprintf(name, sizeof(name), "polling%d", i + 2);
-        record_polling(name, i + 2);
-        read_at(name, &runs[i]);
-    }
+    record_three("polling", record_polling, two_to_four, runs);
     cr_expect_eq(runs[0].polls, 9);
     m = pz_scale_program_build(list, 3, 0, err, sizeof(err));
     cr_assert_not_null(m, "%s", err);
@@ -1491,17 +1483,12 @@ static void record_pairs(const char *name, int n)
 
 Test(scale_run, a_call_on_a_communicator_of_another_class_elsewhere_is_named)
 {
+    static const int two_to_eight[3] = {2, 4, 8};
     struct pz_scale_run runs[3];
     const struct pz_scale_run *list[3] = { &runs[0], &runs[1], &runs[2] };
     struct pz_scale_program *m;
 
-    for (int i = 0; i < 3; i++) {
-        char name[16];
-
-        snprintf(name, sizeof(name), "pairs%d", 2 << i);
-        record_pairs(name, 2 << i);
-        read_at(name, &runs[i]);
-    }
+    record_three("pairs", record_pairs, two_to_eight, runs);
     m = pz_scale_program_build(list, 3, 0, err, sizeof(err));
     cr_expect_null(m);
     cr_expect(strstr(err, "MPI_Reduce") &&
