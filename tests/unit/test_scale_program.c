@@ -1258,15 +1258,15 @@ Test(scale_program, stencil_2d_one_waitall)
     sr_recorded_free(&r);
 }
 
-Test(scale_program, stencil_1d_one_waitall_from_2_3_4)
+/* The 1-D exchange of one MPI_Waitall recorded at counts, synthesized at 8 in a row: the
+ * program's run; 0 has east 1 only (a Waitall of 2), 7 west 6 only, 3 both: receives
+ * from 2 and 4, 4 completions. */
+static void one_waitall_at_8(const int *counts)
 {
-    static const int counts[3] = {2, 3, 4};
+    static const uint32_t of0[1] = {1}, of7[1] = {6}, of3[2] = {2, 4};
     struct sr_recorded r;
     struct collected *c;
     struct sr_run *truth;
-    /* at 8 in a row: 0 has east 1 only (a Waitall of 2), 7 west 6 only, 3 both: receives
-     * from 2 and 4, 4 completions */
-    static const uint32_t of0[1] = {1}, of7[1] = {6}, of3[2] = {2, 4};
 
     sr_record_at(&r, counts, 1, NULL, prog_waitall1, NULL);
     c = synthesize(r.m, 8);
@@ -1280,28 +1280,21 @@ Test(scale_program, stencil_1d_one_waitall_from_2_3_4)
     sr_recorded_free(&r);
 }
 
+Test(scale_program, stencil_1d_one_waitall_from_2_3_4)
+{
+    static const int counts[3] = {2, 3, 4};
+
+    one_waitall_at_8(counts);
+}
+
 /* At 1 process the exchange has no neighbour: its MPI_Waitall is given no request and
  * completes none, yet it is the Waitall the others make (LULESH at 1, 8 and 27).  From
- * 1, 2 and 4 in a row the run at 8 is the one at 2, 3 and 4's: 0 completes the receive
- * from 1 and its send, 7 those of 6, 3 those of 2 and 4. */
+ * 1, 2 and 4 in a row the run at 8 is the one at 2, 3 and 4's. */
 Test(scale_program, a_waitall_given_no_request_at_1_process_is_the_exchanges)
 {
     static const int counts[3] = {1, 2, 4};
-    static const uint32_t of0[1] = {1}, of7[1] = {6}, of3[2] = {2, 4};
-    struct sr_recorded r;
-    struct collected *c;
-    struct sr_run *truth;
 
-    sr_record_at(&r, counts, 1, NULL, prog_waitall1, NULL);
-    c = synthesize(r.m, 8);
-    truth = sr_build("truth", 8, 1, NULL, prog_waitall1, NULL);
-    check_run(c, truth, 1);
-    expect_waitall(c, 0, of0, 1);
-    expect_waitall(c, 7, of7, 1);
-    expect_waitall(c, 3, of3, 2);
-    sr_free(truth);
-    collected_free(c);
-    sr_recorded_free(&r);
+    one_waitall_at_8(counts);
 }
 
 /* The same exchange, its receives completed by one MPI_Waitall and its sends by another:
