@@ -16,10 +16,12 @@
 # execution time less the longest MPI_Init (the "max" of MPI_Init in the report's
 # functions: the processes leave MPI_Init together, the recorder ending its start in a
 # barrier), so that both are the same span.  Where
-# SimGrid's smpirun is installed, the first recording of each case is also exported
-# (prognoz export --simgrid) on every calibration and replayed by SimGrid: its
-# predictions and errors are printed beside prognoz's (the export makes MPI_Init
-# instantaneous as prognoz does, so both are judged against the same measured span).
+# SimGrid's smpirun is installed, every recording is also exported (prognoz export
+# --simgrid) on every calibration and replayed by SimGrid: the median of its predictions
+# over the recordings and its error are printed beside prognoz's median over the same
+# recordings (the export makes MPI_Init instantaneous as prognoz does, so both are
+# judged against the same measured span; one recording alone would judge the load of
+# the moment it was made, which both replay faithfully).
 #
 # "TCP" is UCX's tcp transport between two processes of this one node, through the
 # kernel's loopback (no network card, no wire): MPICH 4.0.2's ch4 built for UCX has no
@@ -364,8 +366,8 @@ while [ -z "$machine" ] && [ $c -le "$calibrations" ]; do
     c=$((c + 1))
 done
 
-# Every recording predicted on every machine (prognoz's time for the first kept), and
-# the first replayed by SimGrid on each.
+# Every recording predicted on every machine and replayed by SimGrid on each (the
+# seconds each took for the first kept).
 for case in $cases; do
     d=$(case_dir "$case")
     c=1
@@ -377,9 +379,9 @@ for case in $cases; do
                 >"$d/sm-$k.cal$c.predicted.json" 2>"$d/sm-$k.predict.err" ||
                 { cat "$d/sm-$k.predict.err" >&2; die "prognoz predict $d/sm-$k --machine $m failed (above)"; }
             [ $k -eq 1 ] && seconds_since "$t0" >"$d/sm-1.cal$c.predict.time"
+            simgrid "$d/sm-$k" "$m" "$d/simgrid-$c-$k"
             k=$((k + 1))
         done
-        simgrid "$d/sm-1" "$m" "$d/simgrid-$c"
         c=$((c + 1))
     done
 done
@@ -458,9 +460,16 @@ def calibration_note(c):
         return (when - float(f.read())) / 60.0
 
 
+def simgrid_time(path):
+    """SimGrid's simulated seconds and the replay's wall seconds, from simgrid's OUT.time."""
+    with open(path) as f:
+        sim, replay = (float(x) for x in f.read().split())
+    return sim, replay
+
+
 rows = []
 # per calibration: (|error|, below the spread or None) of the whole runs and intervals,
-# and (prognoz |error|, SimGrid |error|) of the first recordings
+# and (prognoz |error|, SimGrid |error|) of the medians over the recordings
 stats = {c: {"whole": [], "intervals": [], "simgrid": []} for c in cals}
 record = {"reps": reps, "goal": {"median_percent": GOAL_MEDIAN, "max_percent": GOAL_MAX},
           "calibrations": [{"machine": machines[c - 1], "minutes_after_the_first": calibration_note(c)}
@@ -497,18 +506,19 @@ for p, args in cases:
         rows.append((p, args, label, mm, spread, per))
         entry["intervals"].append(out)
     for c in cals:
-        path = "%s/simgrid-%d.time" % (d, c)
-        if not os.path.exists(path):
+        paths = ["%s/simgrid-%d-%d.time" % (d, c, k) for k in range(1, reps + 1)]
+        if not all(os.path.exists(path) for path in paths):
             continue
-        with open(path) as f:
-            sim, replay = (float(x) for x in f.read().split())
+        sims = [simgrid_time(path) for path in paths]
         with open("%s/sm-1.cal%d.predict.time" % (d, c)) as f:
             ours_s = float(f.read())
-        ours = whole_run(times(predicted("%s/sm-1.cal%d.predicted.json" % (d, c))))
-        sg = {"measured": measured_run, "prognoz": ours,
-              "simgrid": sim, "prognoz_error_percent": error(ours, measured_run),
+        ours = statistics.median(whole_run(r) for r in pred[c])
+        sim = statistics.median(s for s, _ in sims)
+        sg = {"measured": measured_run, "prognoz": ours, "simgrid": sim,
+              "simgrid_runs": [s for s, _ in sims],
+              "prognoz_error_percent": error(ours, measured_run),
               "simgrid_error_percent": error(sim, measured_run),
-              "prognoz_seconds": ours_s, "simgrid_seconds": replay}
+              "prognoz_seconds": ours_s, "simgrid_seconds": sims[0][1]}
         entry["simgrid"][str(c)] = sg
         if sg["prognoz_error_percent"] is not None:
             stats[c]["simgrid"].append((p, args, sg))
@@ -581,7 +591,8 @@ for c in cals:
     if not sg:
         continue
     lines.append("")
-    lines.append("SimGrid beside prognoz on calibration %d (the first recording of each case):" % c)
+    lines.append("SimGrid beside prognoz on calibration %d (medians over the recordings; t: the first "
+                 "recording's replay):" % c)
     lines.append("%-13s %-10s %10s %10s %10s %9s %9s %9s %9s" % (
         "program", "size", "measured s", "prognoz s", "SimGrid s", "prognoz %", "SimGrid %",
         "prognoz t", "SimGrid t"))
