@@ -185,7 +185,8 @@ static size_t largest_count(const struct pz_scale_point *p, size_t n)
 /* The candidate m (its form) fitted to the n >= 3 points but the largest count's (the
  * fold of cross_validate going forwards): into *error its error predicting that count,
  * into *change how much it changes between the smallest and the largest of the other
- * counts (SMAPE of the two values, %). */
+ * counts (SMAPE of the two values, %), or how much the recordings there do, whichever
+ * is less (a form of one coefficient changes between two equal recordings). */
 static void forward_fold(const struct pz_scale_model *m, const struct pz_scale_point *p,
                          size_t n, double *error, double *change)
 {
@@ -201,8 +202,9 @@ static void forward_fold(const struct pz_scale_model *m, const struct pz_scale_p
         }
     fit_line(&fold, p, n, top);
     *error = smape(pz_scale_model_at(&fold, p[top].procs), p[top].time);
-    *change = smape(pz_scale_model_at(&fold, p[high].procs),
-                    pz_scale_model_at(&fold, p[low].procs));
+    *change = fmin(smape(pz_scale_model_at(&fold, p[high].procs),
+                         pz_scale_model_at(&fold, p[low].procs)),
+                   smape(p[high].time, p[low].time));
 }
 
 /* Whether the growth of the growing candidate shows below the largest count
@@ -275,9 +277,17 @@ static int may_fall(enum pz_scale_quantity q, int num, int den)
     return num != 0 && (q == PZ_SCALE_AMOUNT || num <= den);
 }
 
-/* Among the growing candidates whose fit stays positive (scale_fit.h), the simplest
- * whose leave-one-out error is within PZ_SCALE_FIT_SIMPLER points of the lowest; the
- * lower error breaks a tie.  Its cv_error is HUGE_VAL when no candidate stays positive. */
+/* Whether a growth by P^(num / den) may be fitted to a quantity q: a time's no steeper
+ * than P, times a power of log2(P) (scale_fit.h). */
+static int may_grow(enum pz_scale_quantity q, int num, int den)
+{
+    return q == PZ_SCALE_AMOUNT || num <= den;
+}
+
+/* Among the growing candidates of the steepness q may take whose fit stays positive
+ * (scale_fit.h), the simplest whose leave-one-out error is within PZ_SCALE_FIT_SIMPLER
+ * points of the lowest; the lower error breaks a tie.  Its cv_error is HUGE_VAL when no
+ * candidate stays positive. */
 static struct pz_scale_model best_growing(const struct pz_scale_point *p, size_t n,
                                           enum pz_scale_quantity q)
 {
@@ -291,7 +301,8 @@ static struct pz_scale_model best_growing(const struct pz_scale_point *p, size_t
             for (m.b = 0; m.b <= MAX_LOG_POWER; m.b++) {
                 m.a_num = sign * exponents[i][0];
                 m.a_den = exponents[i][1];
-                if (!m.a_num && !m.b)
+                if ((!m.a_num && !m.b) ||
+                    (sign > 0 && !may_grow(q, exponents[i][0], exponents[i][1])))
                     continue;
                 m.origin = 0;
                 try_candidate(m, p, n, all, &count, &lowest);
