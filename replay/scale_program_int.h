@@ -373,6 +373,7 @@ struct sp_done {
     struct sp_event sig;
     struct sp_sizes sizes;
     uint8_t by_signature;
+    struct sp_nbrsizes *nbr;   /* a nonblocking neighbourhood collective's, else NULL */
 };
 
 /* The computation before a step made right after another step (prev, SP_NONE at the
@@ -586,7 +587,9 @@ struct sp_stats {
     uint8_t *has_bytes;                /* the same */
     struct sp_change *change;          /* the same */
     struct sp_seen **seen;  /* [event * nruns + r]: a v collective's sizes at each
-                               process of run r (allocated as met), NULL */
+                               process of run r (allocated as met), NULL; a
+                               neighbourhood collective's completion of slot s at
+                               event nevents + s */
     size_t nseen;
     double *duration;       /* [node * nruns + run], the sum */
     uint32_t *nduration;
