@@ -28,10 +28,11 @@
 /* What the exchange moves: along dimension 1, the processes first along dimension 0
  * (x = 0) move `first_y` bytes instead of ROW_Y when nonzero (a boundary layer), which
  * their neighbours along dimension 1, first along dimension 0 too, move back; with
- * `odd_at_8`, at 8 processes those at x = 1 move 2 ROW_Y along dimension 1. */
+ * `odd_at_8`, at 8 processes those at x = 1 move 2 ROW_Y along dimension 1.  The
+ * exchange is completed by MPI_Waitall, or by MPI_Wait with `by_wait`. */
 struct shape {
     uint64_t first_y;
-    int odd_at_8;
+    int odd_at_8, by_wait;
 };
 
 static uint64_t size_to(const struct sr_run *b, const struct shape *sh, const int *c,
@@ -77,7 +78,7 @@ static void exchange(struct sr_run *b, int p, const int *c, const struct shape *
     }
     sr_step(b, p, PZ_SCALE_CALL, SR_INEIGHBOR, C / b->run.nprocs);
     sr_event(b, p, &e, &truth);
-    sr_step(b, p, PZ_SCALE_CALL, SR_WAITALL, C / b->run.nprocs);
+    sr_step(b, p, PZ_SCALE_CALL, sh && sh->by_wait ? SR_WAIT : SR_WAITALL, C / b->run.nprocs);
     e.kind = PZ_REC_NBC_COMPLETE;
     e.coll_op = OTF2_COLLECTIVE_OP_ALLTOALLV;
     e.bytes = e.bytes2 = total;
@@ -147,8 +148,9 @@ static void expect_region(const struct kept *k, int p, size_t at, uint8_t kind, 
 /* The synthesized run of m at 16 against want[p][q]: what process p sends to and
  * receives from q at every completion.  Each process: the interval's Enter, ITERS times
  * (Enter, request, Leave) of MPI_Ineighbor_alltoallv and (Enter, completion of that
- * request, Leave) of MPI_Waitall, the interval's Leave, nothing else. */
-static void check_run(const struct pz_scale_program *m, uint64_t want[P16][P16])
+ * request, Leave) of `wait`, the interval's Leave, nothing else. */
+static void check_run(const struct pz_scale_program *m, uint64_t want[P16][P16],
+                      uint32_t wait)
 {
     struct kept k = {0};
     struct pz_scale_synth *s;
@@ -170,8 +172,8 @@ static void check_run(const struct pz_scale_program *m, uint64_t want[P16][P16])
 
             expect_region(&k, p, at, PZ_REC_ENTER, SR_INEIGHBOR);
             expect_region(&k, p, at + 2, PZ_REC_LEAVE, SR_INEIGHBOR);
-            expect_region(&k, p, at + 3, PZ_REC_ENTER, SR_WAITALL);
-            expect_region(&k, p, at + 5, PZ_REC_LEAVE, SR_WAITALL);
+            expect_region(&k, p, at + 3, PZ_REC_ENTER, wait);
+            expect_region(&k, p, at + 5, PZ_REC_LEAVE, wait);
             cr_assert_eq(req->kind, PZ_REC_NBC_REQUEST, "process %d iteration %d", p, i);
             cr_assert_eq(done->kind, PZ_REC_NBC_COMPLETE, "process %d iteration %d", p, i);
             cr_expect_eq(done->request, req->request, "process %d iteration %d", p, i);
@@ -212,7 +214,7 @@ static void check_exchange(int ndims, const uint8_t *periodic, struct shape *sh,
 
     sr_record_at(&r, counts_2_4_8, ndims, periodic, prog_exchange, sh);
     cr_expect(!noted(r.m, "the largest is used"), "a size was taken as the largest");
-    check_run(r.m, want);
+    check_run(r.m, want, sh && sh->by_wait ? SR_WAIT : SR_WAITALL);
     sr_recorded_free(&r);
 }
 
@@ -230,6 +232,21 @@ Test(scale_nbr, a_1d_exchange_not_periodic)
     }
     cr_expect(want[0][1] == ROW_X && want[0][15] == 0 && want[15][14] == ROW_X);
     check_exchange(1, NULL, NULL, want);
+}
+
+/* The same completed by MPI_Wait, whose completion is part of its step: the same. */
+Test(scale_nbr, a_1d_exchange_completed_by_mpi_wait)
+{
+    struct shape sh = {0, 0, 1};
+    uint64_t want[P16][P16] = {{0}};
+
+    for (int p = 0; p < P16; p++) {
+        if (p > 0)
+            want[p][p - 1] = ROW_X;
+        if (p < P16 - 1)
+            want[p][p + 1] = ROW_X;
+    }
+    check_exchange(1, NULL, &sh, want);
 }
 
 /* 1-D, periodic: at 2 processes both neighbours of each are the other, shown at one
@@ -309,7 +326,7 @@ Test(scale_nbr, a_2d_exchange_periodic_along_one_dimension)
 Test(scale_nbr, boundary_sizes_are_fitted_per_position_class)
 {
     static const uint64_t y_size[4] = {3 * ROW_Y, ROW_Y, ROW_Y, ROW_Y};
-    struct shape sh = {3 * ROW_Y, 0};
+    struct shape sh = {3 * ROW_Y, 0, 0};
     uint64_t want[P16][P16] = {{0}};
 
     grid_4x4(want, 0, y_size);
@@ -325,7 +342,7 @@ Test(scale_nbr, boundary_sizes_are_fitted_per_position_class)
 Test(scale_nbr, sizes_that_differ_within_a_class_take_the_largest)
 {
     struct sr_recorded r;
-    struct shape sh = {0, 1};
+    struct shape sh = {0, 1, 0};
 
     sr_record_at(&r, counts_2_4_8, 2, NULL, prog_exchange, &sh);
     cr_expect(noted(r.m, "the largest is used"), "no note of the largest");
