@@ -12,7 +12,8 @@
  * the block's outer ring (the same block as without it).
  * Part of the scaling validation (scripts/scale_validate.sh).
  *
- *   mpicc -g -O2 -I$PREFIX/include -o nbrgraph nbrgraph.c && mpiexec -n 6 ./nbrgraph [ITERATIONS [N [overlap]]]
+ *   mpicc -g -O2 -I$PREFIX/include -o nbrgraph nbrgraph.c &&
+ *       mpiexec -n 6 ./nbrgraph [ITERATIONS [N [overlap]]]
  */
 #include <mpi.h>
 #include <prognoz.h>
