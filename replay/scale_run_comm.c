@@ -299,18 +299,6 @@ static int relate_event(struct pz_scale_reading *r, struct classes *cl, int p,
     return offset_of(r, k, p, q, &e->peer, call);
 }
 
-/* The call that names event i of step s of process p in messages: its own, but a
- * nonblocking neighbourhood collective's completion is named by the call that posted it. */
-static const char *call_of(const struct pz_scale_reading *r, int p, size_t s, uint32_t i)
-{
-    const struct pz_scale_process *proc = &r->run->procs[p];
-    int32_t back = proc->events[i].posted_by;
-
-    if (r->raw[p][i].nbr && back > 0)
-        s -= (size_t)back;
-    return pz_trace_in_region(r->in, proc->steps[s].region)->name;
-}
-
 int pz_scale_relate(struct pz_scale_reading *r)
 {
     struct classes cl = { 0 };
@@ -321,10 +309,10 @@ int pz_scale_relate(struct pz_scale_reading *r)
 
         for (size_t s = 0; rc == 0 && s < proc->nsteps; s++) {
             const struct pz_scale_step *step = &proc->steps[s];
+            const char *call = pz_trace_in_region(r->in, step->region)->name;
 
             for (uint32_t i = step->first; rc == 0 && i < step->first + step->n; i++)
-                rc = relate_event(r, &cl, p, &proc->events[i], &r->raw[p][i],
-                                  call_of(r, p, s, i));
+                rc = relate_event(r, &cl, p, &proc->events[i], &r->raw[p][i], call);
         }
     }
     free(cl.of);

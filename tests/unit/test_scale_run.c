@@ -1657,7 +1657,7 @@ Test(scale_run, a_nonblocking_neighbourhood_collective_s_completion_names_its_of
 
 /* 5 processes exchange with the ones 2 ranks away round the world by
  * MPI_Ineighbor_alltoallv and MPI_Waitall: still refused, in one line naming the call
- * that started the exchange and the neighbour that is not next in the grid. */
+ * whose completion holds the lists and the neighbour that is not next in the grid. */
 Test(scale_run, a_nonblocking_neighbourhood_collective_of_distant_neighbours_is_refused)
 {
     struct tb *b = trace(5);
@@ -1670,13 +1670,14 @@ Test(scale_run, a_nonblocking_neighbourhood_collective_of_distant_neighbours_is_
     }
     cr_assert_eq(tb_close(b), 0);
     cr_expect_eq(pz_scale_run_read(rec, &run, err, sizeof(err)), -1);
-    cr_expect(strstr(err, "process 0, MPI_Ineighbor_alltoallv: a neighbourhood collective") &&
+    cr_expect(strstr(err, "process 0, MPI_Waitall: a neighbourhood collective") &&
               strstr(err, "its neighbour, process 2, is not next to it in the process grid") &&
               !strchr(err, '\n'), "error '%s'", err);
 }
 
 /* Two processes start MPI_Ineighbor_alltoallv and complete it with MPI_Waitall, whose
- * record has no per-peer lists to name the neighbours: refused, naming the call. */
+ * record has no per-peer lists to name the neighbours: refused, naming the completing
+ * call. */
 Test(scale_run, a_nonblocking_neighbourhood_collective_without_lists_is_refused)
 {
     struct tb *b = trace(2);
@@ -1693,6 +1694,6 @@ Test(scale_run, a_nonblocking_neighbourhood_collective_without_lists_is_refused)
     }
     cr_assert_eq(tb_close(b), 0);
     cr_expect_eq(pz_scale_run_read(rec, &run, err, sizeof(err)), -1);
-    cr_expect(strstr(err, "process 0, MPI_Ineighbor_alltoallv: a neighbourhood collective") &&
+    cr_expect(strstr(err, "process 0, MPI_Waitall: a neighbourhood collective") &&
               strstr(err, "lists") && !strchr(err, '\n'), "error '%s'", err);
 }
