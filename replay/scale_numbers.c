@@ -428,18 +428,19 @@ static int note_largest(struct pz_scale_program *m, uint32_t k, const struct sp_
                    model);
 }
 
-/* The note of neighbourhood collective e whose processes moved different amounts to
- * the neighbours at an offset in a recording. */
-static int note_neighbours(struct pz_scale_program *m, uint32_t k, const struct sp_tevent *e)
+/* The note of a neighbourhood collective of node k whose processes moved different
+ * amounts to the neighbours at an offset in a recording (nbr). */
+static int note_neighbours(struct pz_scale_program *m, uint32_t k,
+                           const struct sp_nbrsizes *nbr)
 {
     char where[256];
 
-    if (!e->nbr || !e->nbr->differ)
+    if (!nbr || !nbr->differ)
         return 0;
     node_where(m, k, where, sizeof(where));
     return sp_note(m, "%s: the sizes to the neighbours at %d offsets in the grid differ "
                    "between processes of a recording: the largest is used at each",
-                   where, __builtin_popcount(e->nbr->differ));
+                   where, __builtin_popcount(nbr->differ));
 }
 
 /* The sizes of template event i of node k: a v collective's each member's when they
@@ -452,9 +453,10 @@ static int fit_event_sizes(struct pz_scale_program *m, uint32_t k, uint32_t i,
     size_t at = (size_t)i * m->nruns;
     int unexplained = 0;
 
-    if (e->sig->peer.kind == PZ_SCALE_PEER_NEIGHBOURS)
+    /* a nonblocking one's request moves nothing */
+    if (e->sig->peer.kind == PZ_SCALE_PEER_NEIGHBOURS && e->sig->kind != PZ_REC_NBC_REQUEST)
         return st->seen && sp_nbrsizes_fit(m, e->sig, st->seen + at, &e->nbr) != 0 ? -1
-               : note_neighbours(m, k, e);
+               : note_neighbours(m, k, e->nbr);
     if (st->seen && (unexplained = sp_vsizes_fit(m, e->sig, st->seen + at, &e->v)) < 0)
         return -1;
     if (e->v)
@@ -617,11 +619,18 @@ static int fit_loops_and_sizes(struct pz_scale_program *m, const struct sp_stats
     }
     for (uint32_t i = 0; i < m->nslots; i++) {
         struct sp_done *d = &m->done[i];
+        size_t at = ((size_t)m->nevents + i) * m->nruns;
 
-        if (d->node != SP_NONE &&
-            fit_sizes(m, d->node, &d->sig, st, ((size_t)m->nevents + i) * m->nruns,
-                      of_completion, 1, 0, &d->sizes) != 0)
+        if (d->node == SP_NONE)
+            continue;
+        if (d->sig.peer.kind == PZ_SCALE_PEER_NEIGHBOURS) {
+            if ((st->seen && sp_nbrsizes_fit(m, &d->sig, st->seen + at, &d->nbr) != 0) ||
+                note_neighbours(m, d->node, d->nbr) != 0)
+                return -1;
+        } else if (fit_sizes(m, d->node, &d->sig, st, at, of_completion, 1, 0,
+                             &d->sizes) != 0) {
             return -1;
+        }
     }
     return 0;
 }

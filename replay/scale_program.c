@@ -545,6 +545,8 @@ void pz_scale_program_free(struct pz_scale_program *m)
         free(m->events[i].nbr);
     }
     free(m->events);
+    for (uint32_t i = 0; m->done && i < m->nslots; i++)
+        free(m->done[i].nbr);
     free(m->done);
     free(m->conds);
     free(m->roots);

@@ -311,12 +311,28 @@ unsigned sp_vsizes_lists(const struct sp_event *e, uint32_t n, uint32_t rank);
  * PZ_SCALE_PEER_NEIGHBOURS): what a process sends to and receives from its neighbour at
  * each offset of the communicator's grid, one size per offset and way as a function of
  * P, fitted as point-to-point messages' are over the recordings, each recording's the
- * largest of its processes that have that neighbour. */
+ * largest of its processes that have that neighbour; where the processes of a recording
+ * moved different amounts to an offset and each position class (sp_positions' flags in
+ * the fewest dimensions that tell them apart) moved one, one per class. */
+struct sp_nbrclass {
+    uint8_t offset;                          /* its code */
+    uint8_t pos[PZ_SCALE_MAX_DIMS];          /* the class: sp_positions' flags, 0 in the
+                                                dimensions the sizes do not depend on */
+    struct pz_scale_model of[2];             /* sent, received */
+    double share[2];           /* -1: of[] is its fit; else, recorded at one count, its
+                                  share of the largest there, kept at any count */
+};
 struct sp_nbrsizes {
     uint32_t offsets;          /* bit o: offset code o (PZ_SCALE_OFFSETS) is a neighbour */
     uint32_t differ;           /* bit o: the processes of a recording moved different
-                                  amounts to it: the largest is used (a note) */
+                                  amounts to it, which no class explains: the largest is
+                                  used (a note) */
+    uint32_t classed;          /* bit o: the sizes at it follow the position classes:
+                                  classes[] has those of the classes recorded, of[o]
+                                  (the largest) stands for the others */
     struct pz_scale_model of[PZ_SCALE_OFFSETS][2];   /* sent, received */
+    uint32_t nclasses;
+    struct sp_nbrclass classes[];            /* in the same allocation */
 };
 /* The world rank of the neighbour at offset code o of the process at coords of grid g,
  * on a communicator of class c (the offset in its dimensions); -1 when there is none
@@ -330,7 +346,8 @@ int sp_nbrsizes_fit(const struct pz_scale_program *m, const struct sp_event *e,
                     struct sp_seen *const *seen, struct sp_nbrsizes **out);
 /* What the member at coords of grid g sends to (out[j * 2]) and receives from (out[j *
  * 2 + 1]) each member j of communicator comm (class c) at neighbourhood event z: the
- * sizes at its neighbours, summed where two offsets name one process. */
+ * sizes at its neighbours (its position class's where z has one), summed where two
+ * offsets name one process. */
 void sp_nbrsizes_row(const struct sp_nbrsizes *z, const struct pz_scale_grid *g,
                      const struct pz_scale_comm *c, const struct pz_synth_comm *comm,
                      const int *coords, uint64_t *out);
@@ -373,6 +390,7 @@ struct sp_done {
     struct sp_event sig;
     struct sp_sizes sizes;
     uint8_t by_signature;
+    struct sp_nbrsizes *nbr;   /* a nonblocking neighbourhood collective's, else NULL */
 };
 
 /* The computation before a step made right after another step (prev, SP_NONE at the
@@ -586,7 +604,9 @@ struct sp_stats {
     uint8_t *has_bytes;                /* the same */
     struct sp_change *change;          /* the same */
     struct sp_seen **seen;  /* [event * nruns + r]: a v collective's sizes at each
-                               process of run r (allocated as met), NULL */
+                               process of run r (allocated as met), NULL; a
+                               neighbourhood collective's completion of slot s at
+                               event nevents + s */
     size_t nseen;
     double *duration;       /* [node * nruns + run], the sum */
     uint32_t *nduration;

@@ -182,12 +182,31 @@ static int check_comm(struct walk *w, const struct pz_rec *rec, const char *call
     return 0;
 }
 
-/* Whether call is a blocking neighbourhood collective (MPI_Neighbor_*): it exchanges
- * with the neighbours of its communicator's topology, recorded as an Alltoallv whose
- * per-peer lists name them (scale_run_comm.c makes them offsets in the grid). */
+/* Whether call is a neighbourhood collective: it exchanges with the neighbours of its
+ * communicator's topology, recorded as an Alltoallv whose per-peer lists name them
+ * (scale_run_comm.c makes them offsets in the grid).  A blocking one (MPI_Neighbor_*)
+ * has them at its end; a nonblocking one (MPI_Ineighbor_*) at its completion, in the
+ * wait or test that completes its request. */
 static int is_neighbourhood(const char *call)
 {
     return !strncmp(call, "MPI_Neighbor_", 13);
+}
+
+static int is_nonblocking_neighbourhood(const char *call)
+{
+    return !strncmp(call, "MPI_Ineighbor_", 14);
+}
+
+/* Whether the event of record rec of call, whose request step `posted` posted (-1:
+ * none), holds a neighbourhood collective's lists. */
+static int has_neighbours(const struct walk *w, const struct pz_rec *rec, const char *call,
+                          long posted)
+{
+    if (rec->kind == PZ_REC_COLL_END)
+        return is_neighbourhood(call);
+    return rec->kind == PZ_REC_NBC_COMPLETE && posted >= 0 &&
+           is_nonblocking_neighbourhood(
+               pz_trace_in_region(w->r->in, w->proc->steps[posted].region)->name);
 }
 
 /* Event record rec of the call that is step `step`, with its raw communicator and
@@ -223,9 +242,10 @@ static int add_event(struct walk *w, const struct pz_rec *rec, size_t step, cons
     raw->peer = has_comm(rec->kind) ? rec->peer : PZ_NONE32;
     raw->send_list = rec->send_list;
     raw->recv_list = rec->recv_list;
-    raw->nbr = rec->kind == PZ_REC_COLL_END && is_neighbourhood(call);
-    if (refers_to_request(rec->kind) && (posted = postings_get(&w->posted, rec->request)) >= 0)
+    posted = refers_to_request(rec->kind) ? postings_get(&w->posted, rec->request) : -1;
+    if (posted >= 0)
         e->posted_by = (int32_t)(step - (size_t)posted);
+    raw->nbr = has_neighbours(w, rec, call, posted);
     if (posts_request(rec->kind) && postings_put(&w->posted, rec->request, step) != 0)
         return pz_scale_fail(w->r, "out of memory");
     return 0;
@@ -272,12 +292,6 @@ static int read_call(struct walk *w)
     uint64_t flushed = 0;
     struct pz_scale_step *s;
 
-    /* its request's completion, in another call, would not say it is one */
-    if (!strncmp(call, "MPI_Ineighbor_", 14))
-        return pz_scale_fail(w->r, "process %d, %s: a nonblocking neighbourhood collective, "
-                             "which exchanges with its topology's neighbours only, cannot be "
-                             "extrapolated (its completion does not name its neighbours)",
-                             w->p, call);
     s = new_step(w, PZ_SCALE_CALL, &enter);
     if (!s)
         return pz_scale_fail(w->r, "out of memory");

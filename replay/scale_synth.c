@@ -248,23 +248,43 @@ static int values_at(struct pz_scale_synth *s)
     return 0;
 }
 
+/* The instances of the communicator of e: the first, and how many (0: none). */
+static uint32_t instances_of(const struct pz_scale_synth *s, const struct sp_event *e,
+                             uint32_t *first)
+{
+    uint32_t count = e->comm.kind == PZ_SCALE_COMM_WORLD;
+
+    *first = 0;
+    for (int j = 0; e->comm.kind == PZ_SCALE_COMM_SLICE && j < s->nslices; j++)
+        if (s->slices[j].keep == e->comm.keep) {
+            *first = s->slices[j].first;
+            count = (uint32_t)s->nprocs / slice_size(&s->g, e->comm.keep);
+        }
+    return count;
+}
+
 /* The per-peer lists of every v event whose members' sizes differ and of every
- * neighbourhood collective, on every instance of its communicator. */
+ * neighbourhood collective, on every instance of its communicator; those of a
+ * nonblocking neighbourhood collective's completion of slot i at nevents + i. */
 static int lists_at(struct pz_scale_synth *s)
 {
     const struct pz_scale_program *m = s->m;
+    uint32_t first, count;
 
-    if (!(s->lists = sp_lists_new(m->nevents)))
+    if (!(s->lists = sp_lists_new(m->nevents + m->nslots)))
         return -1;
+    for (uint32_t i = 0; i < m->nslots; i++) {
+        const struct sp_done *d = &m->done[i];
+
+        if (d->nbr && (count = instances_of(s, &d->sig, &first)) &&
+            sp_lists_add_neighbours(s->lists, m->nevents + i, d->nbr, &d->sig.comm, &s->g,
+                                    s->comms + first, first, count) != 0)
+            return -1;
+    }
     for (uint32_t i = 0; i < m->nevents; i++) {
         const struct sp_event *e = m->events[i].sig;
-        uint32_t first = 0, count = e->comm.kind == PZ_SCALE_COMM_WORLD;
 
-        for (int j = 0; e->comm.kind == PZ_SCALE_COMM_SLICE && j < s->nslices; j++)
-            if (s->slices[j].keep == e->comm.keep) {
-                first = s->slices[j].first;
-                count = (uint32_t)s->nprocs / slice_size(&s->g, e->comm.keep);
-            }
+        count = instances_of(s, e, &first);
         if (m->events[i].nbr && count &&
             sp_lists_add_neighbours(s->lists, i, m->events[i].nbr, &e->comm, &s->g,
                                     s->comms + first, first, count) != 0)
@@ -444,8 +464,7 @@ static int emit_record(struct pz_scale_cursor *c, const struct sp_event *e, uint
         sizes += SP_ROOT_SENT;
     rec.bytes = sizes[SP_SENT];
     rec.bytes2 = sizes[SP_RECEIVED];
-    if (ev < m->nevents &&
-        sp_lists_of(c->s->lists, ev, rec.comm, rank, lists, member) == 0) {
+    if (sp_lists_of(c->s->lists, ev, rec.comm, rank, lists, member) == 0) {
         rec.send_list = lists[0];
         rec.recv_list = lists[1];
         rec.bytes = member[0];

@@ -345,8 +345,9 @@ static void add_bytes(struct sp_stats *st, size_t at, uint32_t proc,
     st->bytes2_max[at] = e->bytes2 > st->bytes2_max[at] ? e->bytes2 : st->bytes2_max[at];
 }
 
-/* The sizes of v event te at this process (struct sp_seen): the first pass's kept, a
- * change from them marked; the run's array allocated when first met. */
+/* The sizes of v event te at this process (struct sp_seen; a completion of slot s: te
+ * nevents + s): the first pass's kept, a change from them marked; the run's array
+ * allocated when first met. */
 static void see_v_sizes(struct strict *c, uint32_t te, const struct pz_scale_event *e)
 {
     struct sp_stats *st = c->st;
@@ -355,9 +356,11 @@ static void see_v_sizes(struct strict *c, uint32_t te, const struct pz_scale_eve
     struct sp_seen *s;
 
     if (!st->seen) {
-        if (!(st->seen = calloc((size_t)c->m->nevents * runs, sizeof(*st->seen))))
+        size_t n = ((size_t)c->m->nevents + c->m->nslots) * runs;
+
+        if (!(st->seen = calloc(n, sizeof(*st->seen))))
             goto oom;
-        st->nseen = (size_t)c->m->nevents * runs;
+        st->nseen = n;
     }
     if (!st->seen[at] &&
         !(st->seen[at] = calloc((size_t)c->m->runs[c->run]->nprocs, sizeof(**st->seen))))
@@ -421,6 +424,9 @@ static void learn_completion(struct strict *c, uint32_t k, size_t pos, uint32_t 
     }
     add_bytes(c->st, ((size_t)m->nevents + (size_t)slot) * m->nruns + c->run, proc_of(c),
               e);
+    /* a neighbourhood collective's sizes at its neighbours */
+    if (m->done[slot].sig.peer.kind == PZ_SCALE_PEER_NEIGHBOURS)
+        see_v_sizes(c, m->nevents + (uint32_t)slot, e);
 }
 
 static void gather_events(struct strict *c, uint32_t k, size_t pos)

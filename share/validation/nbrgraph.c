@@ -6,9 +6,14 @@
  * doubles to the neighbours along x, packed columns of N along y) and relaxes the block;
  * every 10th iteration the squared change is summed over all ranks (MPI_Allreduce).
  * Intervals: the iterations (1), the exchange (2), the relaxation (3), the residual (4).
+ * With a third argument `overlap` the halos travel while the block's interior is relaxed:
+ * the exchange starts one MPI_Ineighbor_alltoallv, the relaxation relaxes the points that
+ * need no halo, completes the exchange with MPI_Waitall, unpacks the halos and relaxes
+ * the block's outer ring (the same block as without it).
  * Part of the scaling validation (scripts/scale_validate.sh).
  *
- *   mpicc -g -O2 -I$PREFIX/include -o nbrgraph nbrgraph.c && mpiexec -n 6 ./nbrgraph [ITERATIONS [N]]
+ *   mpicc -g -O2 -I$PREFIX/include -o nbrgraph nbrgraph.c &&
+ *       mpiexec -n 6 ./nbrgraph [ITERATIONS [N [overlap]]]
  */
 #include <mpi.h>
 #include <prognoz.h>
@@ -23,6 +28,38 @@ static int n;  /* the block's side */
 static size_t at(int x, int y)
 {
     return (size_t)x * (n + 2) + y;
+}
+
+/* Relaxes point (x, y) of u into v; its squared change. */
+static double relax(const double *u, double *v, int x, int y)
+{
+    double w = 0.25 * (u[at(x - 1, y)] + u[at(x + 1, y)] + u[at(x, y - 1)] + u[at(x, y + 1)]);
+
+    v[at(x, y)] = w;
+    return (w - u[at(x, y)]) * (w - u[at(x, y)]);
+}
+
+/* The squared change of relaxing the points of u at rows x0..x1, columns y0..y1 into v. */
+static double relax_rect(const double *u, double *v, int x0, int x1, int y0, int y1)
+{
+    double change = 0.0;
+
+    for (int x = x0; x <= x1; x++)
+        for (int y = y0; y <= y1; y++)
+            change += relax(u, v, x, y);
+    return change;
+}
+
+/* The squared change of relaxing the outer ring of the block (rows 1 and n, columns 1
+ * and n), whose points need the halos. */
+static double relax_ring(const double *u, double *v)
+{
+    double change = relax_rect(u, v, 1, 1, 1, n);
+
+    if (n > 1)
+        change += relax_rect(u, v, n, n, 1, n) + relax_rect(u, v, 2, n - 1, 1, 1) +
+                  relax_rect(u, v, 2, n - 1, n, n);
+    return change;
 }
 
 /* Side s of the block (0: x = 1, 1: x = n, 2: y = 1, 3: y = n) into buf, or out of buf
@@ -42,6 +79,7 @@ static void side(double *u, int s, double *buf, int to_buf)
 int main(int argc, char **argv)
 {
     int rank, size, iters = argc > 1 ? atoi(argv[1]) : 100;
+    int overlap = argc > 3 && !strcmp(argv[3], "overlap");
     int dims[2] = {0, 0}, nb[4], sides[4], m = 0;
     int counts[4], displs[4];
     MPI_Comm graph;
@@ -78,18 +116,31 @@ int main(int argc, char **argv)
         PROGNOZ_BEGIN(2);
         for (int i = 0; i < m; i++)
             side(u, sides[i], out + (size_t)i * n, 1);
-        MPI_Neighbor_alltoallv(out, counts, displs, MPI_DOUBLE, in, counts, displs, MPI_DOUBLE, graph);
-        for (int i = 0; i < m; i++)
-            side(u, sides[i], in + (size_t)i * n, 0);
-        PROGNOZ_END(2);
-        PROGNOZ_BEGIN(3);
-        change = 0.0;
-        for (int x = 1; x <= n; x++)
-            for (int y = 1; y <= n; y++) {
-                double w = 0.25 * (u[at(x - 1, y)] + u[at(x + 1, y)] + u[at(x, y - 1)] + u[at(x, y + 1)]);
-                change += (w - u[at(x, y)]) * (w - u[at(x, y)]);
-                v[at(x, y)] = w;
-            }
+        if (overlap) {
+            MPI_Request req;
+            MPI_Status done;
+
+            MPI_Ineighbor_alltoallv(out, counts, displs, MPI_DOUBLE, in, counts, displs,
+                                    MPI_DOUBLE, graph, &req);
+            PROGNOZ_END(2);
+            PROGNOZ_BEGIN(3);
+            change = relax_rect(u, v, 2, n - 1, 2, n - 1);
+            MPI_Waitall(1, &req, &done);
+            for (int i = 0; i < m; i++)
+                side(u, sides[i], in + (size_t)i * n, 0);
+            change += relax_ring(u, v);
+        } else {
+            MPI_Neighbor_alltoallv(out, counts, displs, MPI_DOUBLE, in, counts, displs,
+                                   MPI_DOUBLE, graph);
+            for (int i = 0; i < m; i++)
+                side(u, sides[i], in + (size_t)i * n, 0);
+            PROGNOZ_END(2);
+            PROGNOZ_BEGIN(3);
+            change = 0.0;
+            for (int x = 1; x <= n; x++)
+                for (int y = 1; y <= n; y++)
+                    change += relax(u, v, x, y);
+        }
         memcpy(u, v, len * sizeof(double));
         PROGNOZ_END(3);
         if ((it + 1) % EVERY == 0) {

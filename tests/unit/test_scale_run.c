@@ -1520,6 +1520,38 @@ static void neighbour_call(struct tb *b, int p, int n, const uint64_t *bytes)
     tb_leave(b, p, MS(2), r);
 }
 
+/* The list text of bytes[0 .. n-1] into list, their sum returned. */
+static uint64_t list_of(const uint64_t *bytes, int n, char *list, size_t len)
+{
+    uint64_t total = 0;
+    size_t at = 0;
+
+    for (int q = 0; q < n; q++) {
+        at += (size_t)snprintf(list + at, len - at, q ? ",%llu" : "%llu",
+                               (unsigned long long)bytes[q]);
+        total += bytes[q];
+    }
+    return total;
+}
+
+/* Process p of n starts MPI_Ineighbor_alltoallv in [1, 2] ms (request 1) and completes
+ * it with MPI_Waitall in [3, 4] ms, sending (and receiving as much) bytes[q] to each
+ * process q, 0 to none. */
+static void ineighbour_call(struct tb *b, int p, int n, const uint64_t *bytes)
+{
+    char list[512];
+    uint64_t total = list_of(bytes, n, list, sizeof(list));
+    uint32_t start = tb_mpi(b, "MPI_Ineighbor_alltoallv"), wait = tb_mpi(b, "MPI_Waitall");
+
+    tb_enter(b, p, MS(1), start);
+    tb_nbc_request(b, p, MS(1), 1);
+    tb_leave(b, p, MS(2), start);
+    tb_enter(b, p, MS(3), wait);
+    tb_nbc_complete_lists(b, p, MS(4), OTF2_COLLECTIVE_OP_ALLTOALLV, TB_WORLD, total, total,
+                          list, list, 1);
+    tb_leave(b, p, MS(4), wait);
+}
+
 /* A 2-D stencil of 6 processes whose halos are one MPI_Neighbor_alltoallv: 100 bytes to
  * the neighbours along the first dimension, 10 along the second, in MPI_Dims_create's 3
  * x 2 grid (rank 2 x + y).  No message says so, but the lists' neighbours fit the 2-D
@@ -1579,4 +1611,89 @@ Test(scale_run, a_neighbourhood_collective_of_distant_neighbours_is_refused)
     cr_expect(strstr(err, "process 0, MPI_Neighbor_alltoallv: a neighbourhood collective") &&
               strstr(err, "its neighbour, process 2, is not next to it in the process grid") &&
               !strchr(err, '\n'), "error '%s'", err);
+}
+
+/* The same 2-D stencil of 6 processes with MPI_Ineighbor_alltoallv completed by
+ * MPI_Waitall: the completion, one step after its posting, holds the lists, whose
+ * neighbours are the same offsets: process 2 at (1, 0) has 100 bytes at codes 4 and 22,
+ * 10 at 16 (above), 210 in all. */
+Test(scale_run, a_nonblocking_neighbourhood_collective_s_completion_names_its_offsets)
+{
+    struct tb *b = trace(6);
+    const struct pz_scale_event *e;
+    const struct pz_scale_nbr *t;
+
+    for (int p = 0; p < 6; p++) {
+        uint64_t bytes[6] = {0};
+        int x = p / 2, y = p % 2;
+
+        if (x > 0)
+            bytes[p - 2] = 100;
+        if (x < 2)
+            bytes[p + 2] = 100;
+        bytes[y ? p - 1 : p + 1] = 10;
+        ineighbour_call(b, p, 6, bytes);
+    }
+    read_back(b);
+    cr_expect(run.grid.ndims == 2 && run.grid.dims[0] == 3 && run.grid.dims[1] == 2,
+              "grid %d-D %d x %d", run.grid.ndims, run.grid.dims[0], run.grid.dims[1]);
+    expect_call(2, 0, "MPI_Ineighbor_alltoallv", 1);
+    expect_call(2, 1, "MPI_Waitall", 1);
+    e = event(2, 1, 0);
+    cr_assert_eq(e->kind, PZ_REC_NBC_COMPLETE);
+    cr_expect_eq(e->posted_by, 1);
+    cr_assert_eq(e->peer.kind, PZ_SCALE_PEER_NEIGHBOURS);
+    cr_assert(e->peer.rank >= 0 && (size_t)e->peer.rank < run.procs[2].nnbrs);
+    t = &run.procs[2].nbrs[e->peer.rank];
+    for (int o = 0; o < PZ_SCALE_OFFSETS; o++) {
+        uint64_t want = o == 4 || o == 22 ? 100 : o == 16 ? 10 : 0;
+
+        cr_expect(t->sent[o] == want && t->received[o] == want, "offset %d: %llu/%llu, not %llu",
+                  o, (unsigned long long)t->sent[o], (unsigned long long)t->received[o],
+                  (unsigned long long)want);
+    }
+    cr_expect_eq(e->bytes, 210);
+}
+
+/* 5 processes exchange with the ones 2 ranks away round the world by
+ * MPI_Ineighbor_alltoallv and MPI_Waitall: still refused, in one line naming the call
+ * whose completion holds the lists and the neighbour that is not next in the grid. */
+Test(scale_run, a_nonblocking_neighbourhood_collective_of_distant_neighbours_is_refused)
+{
+    struct tb *b = trace(5);
+
+    for (int p = 0; p < 5; p++) {
+        uint64_t bytes[5] = {0};
+
+        bytes[(p + 2) % 5] = bytes[(p + 3) % 5] = 64;
+        ineighbour_call(b, p, 5, bytes);
+    }
+    cr_assert_eq(tb_close(b), 0);
+    cr_expect_eq(pz_scale_run_read(rec, &run, err, sizeof(err)), -1);
+    cr_expect(strstr(err, "process 0, MPI_Waitall: a neighbourhood collective") &&
+              strstr(err, "its neighbour, process 2, is not next to it in the process grid") &&
+              !strchr(err, '\n'), "error '%s'", err);
+}
+
+/* Two processes start MPI_Ineighbor_alltoallv and complete it with MPI_Waitall, whose
+ * record has no per-peer lists to name the neighbours: refused, naming the completing
+ * call. */
+Test(scale_run, a_nonblocking_neighbourhood_collective_without_lists_is_refused)
+{
+    struct tb *b = trace(2);
+    uint32_t start = tb_mpi(b, "MPI_Ineighbor_alltoallv"), wait = tb_mpi(b, "MPI_Waitall");
+
+    for (int p = 0; p < 2; p++) {
+        tb_enter(b, p, MS(1), start);
+        tb_nbc_request(b, p, MS(1), 1);
+        tb_leave(b, p, MS(2), start);
+        tb_enter(b, p, MS(3), wait);
+        tb_nbc_complete(b, p, MS(4), OTF2_COLLECTIVE_OP_ALLTOALLV, TB_WORLD, TB_NO_ROOT, 64,
+                        64, 1);
+        tb_leave(b, p, MS(4), wait);
+    }
+    cr_assert_eq(tb_close(b), 0);
+    cr_expect_eq(pz_scale_run_read(rec, &run, err, sizeof(err)), -1);
+    cr_expect(strstr(err, "process 0, MPI_Waitall: a neighbourhood collective") &&
+              strstr(err, "lists") && !strchr(err, '\n'), "error '%s'", err);
 }

@@ -690,11 +690,11 @@ void tb_collective_end(struct tb *b, int proc, uint64_t ns, OTF2_CollectiveOp op
                                                              sent, received));
 }
 
-void tb_collective_end_lists(struct tb *b, int proc, uint64_t ns, OTF2_CollectiveOp op,
-                             uint32_t comm, uint64_t sent, uint64_t received,
-                             const char *send_list, const char *recv_list)
+/* The attributes of per-peer lists send_list and recv_list, defined; NULL (b failed)
+ * when they cannot be made. */
+static OTF2_AttributeList *lists_attributes(struct tb *b, const char *send_list,
+                                            const char *recv_list)
 {
-    OTF2_EvtWriter *w = writer(b, proc);
     OTF2_AttributeList *list = OTF2_AttributeList_New();
 
     tb_define_lists(b);
@@ -703,12 +703,42 @@ void tb_collective_end_lists(struct tb *b, int proc, uint64_t ns, OTF2_Collectiv
         OTF2_AttributeList_AddStringRef(list, TB_ATTR_SEND_BYTES, event_string(b, send_list)) !=
             OTF2_SUCCESS ||
         OTF2_AttributeList_AddStringRef(list, TB_ATTR_RECV_BYTES, event_string(b, recv_list)) !=
-            OTF2_SUCCESS)
+            OTF2_SUCCESS) {
         b->failed = 1;
-    else if (w)
+        if (list)
+            OTF2_AttributeList_Delete(list);
+        return NULL;
+    }
+    return list;
+}
+
+void tb_collective_end_lists(struct tb *b, int proc, uint64_t ns, OTF2_CollectiveOp op,
+                             uint32_t comm, uint64_t sent, uint64_t received,
+                             const char *send_list, const char *recv_list)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+    OTF2_AttributeList *list = lists_attributes(b, send_list, recv_list);
+
+    if (list && w)
         written(b, proc, ns, OTF2_EvtWriter_MpiCollectiveEnd(w, list, ns, op, comm,
                                                              OTF2_UNDEFINED_UINT32, sent,
                                                              received));
+    if (list)
+        OTF2_AttributeList_Delete(list);
+}
+
+void tb_nbc_complete_lists(struct tb *b, int proc, uint64_t ns, OTF2_CollectiveOp op,
+                           uint32_t comm, uint64_t sent, uint64_t received,
+                           const char *send_list, const char *recv_list, uint64_t request)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+    OTF2_AttributeList *list = lists_attributes(b, send_list, recv_list);
+
+    if (list && w)
+        written(b, proc, ns,
+                OTF2_EvtWriter_NonBlockingCollectiveComplete(w, list, ns, op, comm,
+                                                             OTF2_UNDEFINED_UINT32, sent,
+                                                             received, request));
     if (list)
         OTF2_AttributeList_Delete(list);
 }

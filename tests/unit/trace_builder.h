@@ -165,6 +165,10 @@ void tb_define_lists(struct tb *b);
 void tb_collective_end_lists(struct tb *b, int proc, uint64_t ns, OTF2_CollectiveOp op,
                              uint32_t comm, uint64_t sent, uint64_t received,
                              const char *send_list, const char *recv_list);
+/* The same as a nonblocking collective's completion of request. */
+void tb_nbc_complete_lists(struct tb *b, int proc, uint64_t ns, OTF2_CollectiveOp op,
+                           uint32_t comm, uint64_t sent, uint64_t received,
+                           const char *send_list, const char *recv_list, uint64_t request);
 
 /* A BufferFlush of process proc from ns to stop: the recorder's own time, which the
  * predictor removes. */
