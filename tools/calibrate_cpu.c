@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "calibrate_cpu.h"
+#include "calibrate_sweep.h"
 
 /* Rank 1 tells rank 0 its receive is posted. */
 #define TAG_READY 3
@@ -70,23 +71,24 @@ void pz_cal_answer_overhead(char *buf, long bytes, int repetitions, double delay
     free(times);
 }
 
-/* Both ranks: `exchanges` iterations of (compute; exchange both ways with peer), after
- * one untimed that puts both in step; the iterations' times less the computation into
- * times, if not NULL. */
+/* Both ranks: `exchanges` iterations of (compute by streaming through memory;
+ * exchange both ways with peer), after one untimed that puts both in step; the
+ * exchanges' times, from the computation's end, into times, if not NULL. */
 static void compute_and_exchange(char *out, char *in, long bytes, int peer, int exchanges,
                                  double compute, double *times)
 {
     for (int i = -1; i < exchanges; i++) {
         MPI_Request req[2];
         MPI_Status status[2];   /* gcc 12 warns on MPI_STATUSES_IGNORE here */
-        double start = MPI_Wtime();
+        double start;
 
-        spin(compute);
+        pz_cal_sweep(compute);
+        start = MPI_Wtime();
         MPI_Irecv(in, (int)bytes, MPI_BYTE, peer, PZ_CAL_TAG_PING, MPI_COMM_WORLD, &req[0]);
         MPI_Isend(out, (int)bytes, MPI_BYTE, peer, PZ_CAL_TAG_PING, MPI_COMM_WORLD, &req[1]);
         MPI_Waitall(2, req, status);
         if (times && i >= 0)
-            times[i] = MPI_Wtime() - start - compute;
+            times[i] = MPI_Wtime() - start;
     }
 }
 

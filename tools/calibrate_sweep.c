@@ -1,0 +1,47 @@
+/* The resume probe's computation: a stream through a buffer larger than the core's
+ * caches (calibrate_sweep.h). */
+#include <mpi.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "calibrate_sweep.h"
+
+#define LINE_DOUBLES 8   /* a 64-byte cache line */
+
+static double *buffer;
+static long doubles, next;
+
+long pz_cal_sweep_bytes(void)
+{
+    long l2;
+
+    if (buffer)
+        return doubles * (long)sizeof(double);
+#ifdef _SC_LEVEL2_CACHE_SIZE
+    l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#else
+    l2 = 0;
+#endif
+    doubles = (l2 > 0 ? 4 * l2 : PZ_CAL_SWEEP_DEFAULT) / (long)sizeof(double);
+    buffer = calloc((size_t)doubles, sizeof(double));
+    if (!buffer)
+        doubles = 0;
+    return doubles * (long)sizeof(double);
+}
+
+void pz_cal_sweep(double seconds)
+{
+    double start = MPI_Wtime();
+
+    if (pz_cal_sweep_bytes() == 0) {
+        while (MPI_Wtime() - start < seconds)
+            ;
+        return;
+    }
+    /* the clock read every 64 lines (4 KiB, well under a microsecond) */
+    while (MPI_Wtime() - start < seconds)
+        for (int i = 0; i < 64; i++) {
+            buffer[next] += 1.0;
+            next = (next + LINE_DOUBLES) % doubles;
+        }
+}
