@@ -8,6 +8,7 @@
 
 #include "calibrate_fit.h"
 #include "calibrate_resume.h"
+#include "calibrate_rounds.h"
 #include "calibrate_duplex.h"
 #include "calibrate_segments.h"
 #include "calibrate_self.h"
@@ -47,9 +48,18 @@ struct pz_calibration_run {
     char host[2][256];           /* MPI_Get_processor_name of each rank */
     char mpi_version[256];       /* the first line of MPI_Get_library_version */
     double seconds;              /* the whole measurement took */
-    int remeasured;              /* repetitions added to sizes whose repetitions disagreed */
-    int disagreeing;             /* sizes whose repetitions still disagree by more than
-                                    PZ_FIT_SPREAD */
+    int remeasured;              /* rounds added to sizes whose rounds disagreed */
+    int disagreeing;             /* sizes whose rounds still disagree beyond spread_limit */
+    /* the ping-pong's rounds (calibrate_rounds.h): how many of every size (0: not
+     * measured in rounds), when each began (s after the first), the time the planned
+     * rounds took and the added ones, the spread beyond which a size's rounds disagree,
+     * the latency and bandwidth fitted to each planned round alone, and the median and
+     * largest spread of the sizes' rounds of messages to oneself */
+    int nrounds;
+    double round_began[PZ_CAL_ROUNDS];
+    double rounds_seconds, extra_seconds, spread_limit;
+    double round_latency[PZ_CAL_ROUNDS], round_bandwidth[PZ_CAL_ROUNDS];
+    double self_spread_median, self_spread_max;
     const char *packet_source;   /* "default" or "--packet-size/--packet-header" */
     /* the progress probe: a nonblocking send of probe_bytes, its sender computing
      * probe_compute seconds before it waits; the receive completed probe_received seconds
@@ -128,11 +138,16 @@ enum pz_progress pz_cal_progress(const struct pz_calibration_run *run,
  * core with another busy process waits scheduler ticks (4 ms at 250 Hz).  Signs: a
  * 0-byte half round trip of a millisecond or more, the largest message taking less than
  * twice the time of one 16 times smaller, or more than a tenth of the sizes whose
- * repetitions still disagreed after their re-measurements. */
+ * rounds still disagreed after the rounds added. */
 int pz_cal_disturbed(const struct pz_calibration_run *run, char *why, size_t len);
 
 /* Sizes like "0 B", "1500 B", "64 KiB", "16 MiB" into buf. */
 const char *pz_cal_size(char *buf, size_t len, double bytes);
+
+/* The rounds: when each began, the latency and bandwidth fitted to each alone and how
+ * far they disagree, the rounds added and the time they took, the spread of the
+ * messages to oneself.  Nothing when not measured in rounds. */
+void pz_cal_print_rounds(FILE *out, const struct pz_calibration_run *run);
 
 /* The table: size, measured time, the error of models A, B and C in percent. */
 void pz_cal_print_table(FILE *out, const struct pz_calibration_run *run,
