@@ -101,7 +101,7 @@ static void usage(FILE *out)
             "\n"
             "Measures the network between the two ranks (on two nodes, or on one) by\n"
             "ping-pong over message sizes from 0 bytes to 16 MiB, prints for each size the\n"
-            "half round trip (a low quantile, over repetitions at different times) and the\n"
+            "half round trip (a low quantile, over rounds at different times) and the\n"
             "error of three cost models in percent, times the CPU overheads of a message at\n"
             "each side and the ping-pong with buffers not in cache, fits overheads and\n"
             "segments (each fit printed with its error), and writes a machine file for\n"
@@ -110,8 +110,8 @@ static void usage(FILE *out)
             "  -o FILE              the machine file (default: printed after the table)\n"
             "  --name NAME          the machine's name (default: FILE's name without its\n"
             "                       extension, else 'calibrated')\n"
-            "  --quick              fewer sizes (up to 1 MiB) and repetitions: about a\n"
-            "                       second, for tests; not a calibration to trust\n"
+            "  --quick              fewer sizes (up to 1 MiB) and repetitions: a few\n"
+            "                       seconds, for tests; not a calibration to trust\n"
             "  --max-size SIZE      the largest message (default 16MiB)\n"
             "  --time SECONDS       time spent on one size, at most (default 0.25; at least\n"
             "                       15 batches of round trips are timed whatever it takes)\n"
@@ -204,7 +204,7 @@ static int parse(int argc, char **argv, struct options *o)
     int max_given = 0, time_given = 0, span_given = 0;
 
     *o = (struct options){ .max_size = 16777216, .per_size = 0.25, .span = 40, .packet_size = 1500,
-                           .packet_header = 78, .min_batches = 15, .max_batches = 2000 };
+                           .packet_header = 78, .min_batches = 15, .max_batches = 10000 };
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         int rc;
@@ -421,7 +421,8 @@ static double batch(char *out, char *in, long bytes, long count)
 
 /* Rank 0: one round of size bytes: batches of round trips until its share of the time
  * for a size is spent (at least its share of min_batches and 3, at most its share of
- * max_batches); pz_cal_typical of their half round trips, their statistics into
+ * max_batches, which a small size reaches only after tens of milliseconds: a round much
+ * shorter than a busy machine's scheduling period would fall within one stall); pz_cal_typical of their half round trips, their statistics into
  * *stats.  Adds the round trips timed to *total. */
 static double measure_once(const struct options *o, char *out, char *in, long bytes,
                            double *halves, long *total, struct pz_cal_stats *stats)
@@ -603,6 +604,21 @@ static void extra_rounds(struct rounds_run *rr, struct pz_pingpong *points,
     run->extra_seconds = MPI_Wtime() - start;
 }
 
+/* Rank 0: each planned round's times at the sizes PZ_CAL_ROUND_SIZES names, into run. */
+static void round_sizes(const struct rounds_run *rr, struct pz_calibration_run *run)
+{
+    for (int k = 0; k < PZ_CAL_ROUND_SIZES; k++)
+        for (int r = 0; r < PZ_CAL_ROUNDS; r++)
+            run->round_pingpong[k][r] = run->round_self[k][r] = NAN;
+    for (int i = 0; i < rr->n; i++)
+        for (int k = 0; k < PZ_CAL_ROUND_SIZES; k++)
+            if (rr->sizes[i] == pz_cal_round_sizes[k])
+                for (int r = 0; r < PZ_CAL_ROUNDS; r++) {
+                    run->round_pingpong[k][r] = rr->rounds[i].r[r];
+                    run->round_self[k][r] = rr->rounds[i].self[r];
+                }
+}
+
 /* Rank 0: the keys fitted to each planned round alone, into run (how far they disagree
  * is how much the moment of a calibration moves them). */
 static void round_keys(const struct options *o, const struct rounds_run *rr,
@@ -623,6 +639,7 @@ static void round_keys(const struct options *o, const struct rounds_run *rr,
         }
     }
     run->nrounds = PZ_CAL_ROUNDS;
+    round_sizes(rr, run);
 }
 
 /* Rank 0: the messages to itself at each size, its rounds' lower quartile, into self; the

@@ -100,6 +100,17 @@ void pz_cal_print_rounds(FILE *out, const struct pz_calibration_run *run)
     fprintf(out, " s; the keys of each round alone\n");
     print_round_key(out, "latency", run->round_latency, run->nrounds, 1e6, "us");
     print_round_key(out, "bandwidth", run->round_bandwidth, run->nrounds, 1e-9, "GB/s");
+    for (int k = 0; k < PZ_CAL_ROUND_SIZES; k++) {
+        char size[32], what[64];
+
+        if (isnan(run->round_pingpong[k][0]))
+            continue;
+        pz_cal_size(size, sizeof(size), pz_cal_round_sizes[k]);
+        snprintf(what, sizeof(what), "%s one way", size);
+        print_round_key(out, what, run->round_pingpong[k], run->nrounds, 1e6, "us");
+        snprintf(what, sizeof(what), "%s to oneself", size);
+        print_round_key(out, what, run->round_self[k], run->nrounds, 1e6, "us");
+    }
     fprintf(out, "(spread: (largest - smallest) / median.)  The rounds took %.1f s; %d rounds "
                  "added to sizes whose rounds disagreed\n(spread, (upper - lower quartile) / "
                  "lower quartile, beyond %.1f%%: %.0f times the sizes' median, at least %.0f%%) took "

@@ -60,6 +60,10 @@ struct pz_calibration_run {
     double rounds_seconds, extra_seconds, spread_limit;
     double round_latency[PZ_CAL_ROUNDS], round_bandwidth[PZ_CAL_ROUNDS];
     double self_spread_median, self_spread_max;
+    /* each planned round's ping-pong time and message to oneself at the sizes
+     * PZ_CAL_ROUND_SIZES names (NAN where not measured) */
+    double round_pingpong[PZ_CAL_ROUND_SIZES][PZ_CAL_ROUNDS];
+    double round_self[PZ_CAL_ROUND_SIZES][PZ_CAL_ROUNDS];
     const char *packet_source;   /* "default" or "--packet-size/--packet-header" */
     /* the progress probe: a nonblocking send of probe_bytes, its sender computing
      * probe_compute seconds before it waits; the receive completed probe_received seconds

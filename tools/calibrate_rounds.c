@@ -6,6 +6,8 @@
 #include "calibrate_fit.h"
 #include "calibrate_rounds.h"
 
+const double pz_cal_round_sizes[PZ_CAL_ROUND_SIZES] = { 1024, 65536, 1048576 };
+
 /* v sorted into a copy of n values (the caller frees it); NULL when out of memory. */
 static double *sorted_copy(const double *v, int n)
 {

@@ -18,6 +18,11 @@
 #define PZ_CAL_SPREAD_TIMES 3.0
 #define PZ_CAL_SPREAD_FLOOR 0.05
 
+/* The sizes whose time in each round calibrate prints beside the keys, one in each
+ * part of the curve: eager, rendezvous, large. */
+#define PZ_CAL_ROUND_SIZES 3
+extern const double pz_cal_round_sizes[PZ_CAL_ROUND_SIZES];
+
 /* Beyond this spread of the latency or the bandwidth fitted to each round alone
  * (pz_cal_key_spread) the calibration warns that the load changed while it ran. */
 #define PZ_CAL_KEY_SPREAD_WARN 0.25
