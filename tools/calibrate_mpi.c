@@ -29,9 +29,10 @@
 
 #define TAG_CONTROL PZ_CAL_TAG_CONTROL
 #define TAG_PING PZ_CAL_TAG_PING
-/* Exchanges timed at each of their sizes (with --quick: QUICK_EXCHANGES). */
-#define EXCHANGES 41
-#define QUICK_EXCHANGES 11
+/* Exchanges timed at each of their sizes in each round of the ping-pong (with --quick:
+ * QUICK_EXCHANGES). */
+#define EXCHANGES 9
+#define QUICK_EXCHANGES 3
 /* Progress probes: how many, and how long the sender computes, in one-way times of the
  * probe's size plus a margin, so that a message moving meanwhile has long arrived. */
 #define PROBES 3
@@ -1087,54 +1088,79 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
 }
 
 /* Rank 0: the measurement that follows round r of the ping-pong (r from 0 to
- * PZ_CAL_ROUNDS - 2), each in its turn between two rounds: the exchanges both ways, the
- * exchanges after computing and the program loop, the cold buffers, the reduction.
- * Into run; points holds the sizes. */
+ * PZ_CAL_ROUNDS - 2), each in its turn between two rounds: the exchanges after
+ * computing and the program loop (at the exchanges' nx sizes, x), the cold buffers, the
+ * reduction.  Into run. */
 static void measure_between(const struct options *o, struct pz_calibration_run *run,
-                            struct rounds_run *rr, int r, const struct pz_pingpong *points)
+                            struct rounds_run *rr, int r, const struct pz_cal_exchange *x,
+                            int nx)
 {
-    static struct pz_cal_exchange exchange_points[MAX_SIZES];
     static double resume_extra[RESUME_PASSES * RESUME_COMPUTATIONS];
     static struct pz_cal_stats program_stats[MAX_SIZES];
     static double program_bytes[MAX_SIZES];
     static struct pz_pingpong cold[MAX_SIZES];
 
     if (r == 0) {
-        run->nexchanges = measure_exchanges(o, points, rr->n, rr->out, rr->in, exchange_points);
-        run->exchanges = exchange_points;
-    } else if (r == 1) {
         measure_resume(o, run, rr->out, rr->in, resume_extra);
-        run->nprogram = measure_program(o, exchange_points, run->nexchanges, rr->out, rr->in,
-                                        program_bytes, program_stats);
+        run->nprogram = measure_program(o, x, nx, rr->out, rr->in, program_bytes,
+                                        program_stats);
         run->program_bytes = program_bytes;
         run->program_stats = program_stats;
         run->program_compute = PROGRAM_COMPUTE;
-    } else if (r == 2) {
+    } else if (r == 1) {
         run->ncold = measure_cold(o, run, cold);
         run->cold = cold;
-    } else if (r == 3) {
+    } else if (r == 2) {
         run->reduce_time = pz_cal_reduce_time();
         run->reduce_bytes = PZ_CAL_REDUCE_BYTES;
     }
 }
 
-/* Rank 0: the ping-pong's rounds and the messages to oneself, spread over o->span with
- * the other measurements between them (a load that lasts a while meets one round and
- * one other measurement), the extra rounds, then what needs the ping-pong's times: the
- * progress probe and the overheads.  The times into points, self and stats. */
+/* Rank 0: the exchanges of each size from its rounds xr (rounds of nx sizes each) into
+ * x: each rank's time the lower quartile of the rounds', as the ping-pong's; the skew
+ * and the clocks' offset their median. */
+static void combine_exchanges(struct pz_cal_exchange (*xr)[MAX_SIZES], int nx,
+                              struct pz_cal_exchange *x)
+{
+    double time[PZ_CAL_ROUNDS], other[PZ_CAL_ROUNDS], skew[PZ_CAL_ROUNDS],
+        offset[PZ_CAL_ROUNDS], spread;
+
+    for (int k = 0; k < nx; k++) {
+        for (int r = 0; r < PZ_CAL_ROUNDS; r++) {
+            time[r] = xr[r][k].time;
+            other[r] = xr[r][k].other;
+            skew[r] = xr[r][k].skew;
+            offset[r] = xr[r][k].offset;
+        }
+        x[k].bytes = xr[0][k].bytes;
+        x[k].time = pz_cal_round_time(time, PZ_CAL_ROUNDS, &spread);
+        x[k].other = pz_cal_round_time(other, PZ_CAL_ROUNDS, &spread);
+        x[k].skew = pz_fit_median(skew, PZ_CAL_ROUNDS);
+        x[k].offset = pz_fit_median(offset, PZ_CAL_ROUNDS);
+    }
+}
+
+/* Rank 0: the ping-pong's rounds, each with the messages to oneself and the exchanges
+ * both ways, spread over o->span with the other measurements between them (a load that
+ * lasts a while meets one round and one other measurement), the extra rounds, then what
+ * needs the ping-pong's times: the progress probe and the overheads.  The times into points, self and stats. */
 static void measure(const struct options *o, struct pz_calibration_run *run,
                     struct rounds_run *rr, struct pz_pingpong *points, struct pz_pingpong *self,
                     struct pz_cal_stats *stats)
 {
     static struct pz_pingpong send[MAX_OVERHEAD_SIZES], recv[MAX_OVERHEAD_SIZES],
         loop[MAX_OVERHEAD_SIZES];
+    static struct pz_cal_exchange xr[PZ_CAL_ROUNDS][MAX_SIZES], x[MAX_SIZES];
     double first = MPI_Wtime();
 
     for (int r = 0; r < PZ_CAL_ROUNDS; r++) {
         measure_round(rr, r, first, &run->round_began[r], &run->rounds_seconds);
         round_times(rr, points);
-        measure_between(o, run, rr, r, points);
+        run->nexchanges = measure_exchanges(o, points, rr->n, rr->out, rr->in, xr[r]);
+        measure_between(o, run, rr, r, xr[0], run->nexchanges);
     }
+    combine_exchanges(xr, run->nexchanges, x);
+    run->exchanges = x;
     extra_rounds(rr, points, run);
     round_keys(o, rr, run);
     round_stats(rr, stats);

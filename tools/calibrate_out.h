@@ -18,7 +18,8 @@
 /* The exchanges both ways of one size, each begun as the rank left a barrier. */
 struct pz_cal_exchange {
     double bytes;
-    double time;    /* s: rank 0's exchange (the lower quartile of the exchanges) */
+    double time;    /* s: rank 0's exchange (the lower quartile of the rounds' trimmed
+                       means) */
     double other;   /* s: rank 1's, likewise */
     double skew;    /* s: how much later rank 1 left the barrier (the median) */
     double offset;  /* s: rank 1's clock less rank 0's, measured before them
