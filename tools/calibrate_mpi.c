@@ -804,22 +804,22 @@ static int measure_overheads(const struct options *o, const struct pz_pingpong *
     return k;
 }
 
-/* Rank 0: the exchanges after each computation of resume_computations, in
- * RESUME_PASSES passes over them (a load lasting a while disturbs one pass), into run;
- * extra holds RESUME_PASSES x RESUME_COMPUTATIONS times. */
+/* Rank 0: pass p of RESUME_PASSES over the computations of resume_computations, the
+ * exchanges after each into run (the passes are taken between different rounds of the
+ * ping-pong: a load lasting a while disturbs one pass); extra holds RESUME_PASSES x
+ * RESUME_COMPUTATIONS times. */
 static void measure_resume(const struct options *o, struct pz_calibration_run *run, char *out,
-                           char *in, double *extra)
+                           char *in, double *extra, int p)
 {
     int exchanges = o->quick ? QUICK_RESUME_EXCHANGES : RESUME_EXCHANGES;
     long bytes = o->max_size < RESUME_BYTES ? (long)o->max_size : RESUME_BYTES;
 
-    for (int p = 0; p < RESUME_PASSES; p++)
-        for (int i = 0; i < RESUME_COMPUTATIONS; i++) {
-            struct pz_cal_stats s;
+    for (int i = 0; i < RESUME_COMPUTATIONS; i++) {
+        struct pz_cal_stats s;
 
-            pz_cal_lead_resume(out, in, bytes, exchanges, resume_computations[i], &s);
-            extra[p * RESUME_COMPUTATIONS + i] = s.trimmed;
-        }
+        pz_cal_lead_resume(out, in, bytes, exchanges, resume_computations[i], &s);
+        extra[p * RESUME_COMPUTATIONS + i] = s.trimmed;
+    }
     run->resume_bytes = (double)bytes;
     run->resume_computed = resume_computations;
     run->resume_extra = extra;
@@ -1088,9 +1088,10 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
 }
 
 /* Rank 0: the measurement that follows round r of the ping-pong (r from 0 to
- * PZ_CAL_ROUNDS - 2), each in its turn between two rounds: the exchanges after
- * computing and the program loop (at the exchanges' nx sizes, x), the cold buffers, the
- * reduction.  Into run. */
+ * PZ_CAL_ROUNDS - 2), each in its turn between two rounds: a pass of the exchanges
+ * after computing after each of the first RESUME_PASSES rounds (fewer than
+ * PZ_CAL_ROUNDS); the program loop (at the exchanges' nx sizes, x), the cold buffers,
+ * the reduction after the first, second and third.  Into run. */
 static void measure_between(const struct options *o, struct pz_calibration_run *run,
                             struct rounds_run *rr, int r, const struct pz_cal_exchange *x,
                             int nx)
@@ -1100,8 +1101,9 @@ static void measure_between(const struct options *o, struct pz_calibration_run *
     static double program_bytes[MAX_SIZES];
     static struct pz_pingpong cold[MAX_SIZES];
 
+    if (r < RESUME_PASSES)
+        measure_resume(o, run, rr->out, rr->in, resume_extra, r);
     if (r == 0) {
-        measure_resume(o, run, rr->out, rr->in, resume_extra);
         run->nprogram = measure_program(o, x, nx, rr->out, rr->in, program_bytes,
                                         program_stats);
         run->program_bytes = program_bytes;
