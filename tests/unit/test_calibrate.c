@@ -254,18 +254,11 @@ Test(fit, one_disturbed_size_in_noise)
     }
 }
 
-/* Repetitions of one size: the median of the three lowest and their spread.  10, 10.2,
- * 10.5 and a disturbed 53: 10.2, spread 0.5 / 10 = 5%; two disturbed of three: the
- * median is a disturbed one, and the spread, 4.3, says to measure again. */
-Test(fit, repetitions_keep_the_lowest)
+/* Quantiles, linear between order statistics. */
+Test(fit, quantiles)
 {
-    double r[] = { 10, 53, 10.5, 10.2 }, bad[] = { 50, 10, 53 }, q[] = { 4, 1, 3, 2, 5 };
-    double spread;
+    double q[] = { 4, 1, 3, 2, 5 };
 
-    assert_rel(pz_fit_repeated(r, 4, &spread), 10.2, 1e-12, "time");
-    assert_rel(spread, 0.05, 1e-9, "spread");
-    assert_rel(pz_fit_repeated(bad, 3, &spread), 50, 1e-12, "time");
-    assert_rel(spread, 4.3, 1e-9, "spread");
     /* the lower quartile of 1..5: position 0.25 x 4 = 1, the second value; of 1..4 (after
      * the 5 is dropped) 0.75 between 1 and 2 */
     assert_rel(pz_fit_quantile(q, 5, 0.25), 2, 1e-12, "quartile of five");
