@@ -105,7 +105,7 @@ struct pz_calibration_run {
      * fitted) */
     const struct pz_cal_skew_check *skew_check;
     /* the statistics of each size's ping-pong over its batches' half round trips (the
-     * median of each over the repetitions; NULL: not kept) */
+     * median of each over the rounds; NULL: not kept) */
     const struct pz_cal_stats *pingpong_stats;
     /* the program loop: both ranks compute program_compute seconds, then exchange
      * program_bytes[i] both ways, many times; the statistics of rank 0's exchanges
