@@ -108,18 +108,6 @@ double pz_fit_quantile(double *v, int n, double q)
     return i + 1 < n ? v[i] + (at - i) * (v[i + 1] - v[i]) : v[n - 1];
 }
 
-double pz_fit_repeated(double *r, int n, double *spread)
-{
-    int k = n < PZ_FIT_REPETITIONS ? n : PZ_FIT_REPETITIONS;
-
-    *spread = NAN;
-    if (n < 1)
-        return NAN;
-    qsort(r, (size_t)n, sizeof(*r), by_value);
-    *spread = r[0] > 0 ? (r[k - 1] - r[0]) / r[0] : INFINITY;
-    return k % 2 ? r[k / 2] : (r[k / 2 - 1] + r[k / 2]) / 2;
-}
-
 /* The median of three. */
 static double median3(double a, double b, double c)
 {

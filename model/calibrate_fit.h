@@ -52,23 +52,9 @@ struct pz_fit {
 #define PZ_FIT_STEP_MIN 0.05
 #define PZ_FIT_STEP_SIZES 3
 
-/* The measurement of one size (tools/calibrate_mpi.c): PZ_FIT_REPETITIONS repetitions at
- * different times, each the trimmed mean of its batches' times (tools/calibrate_stats.h:
- * a program pays the slow messages too); a size whose repetitions disagree by more than
- * PZ_FIT_SPREAD is measured once more, at most PZ_FIT_REMEASURE times. */
-#define PZ_FIT_REPETITIONS 3
-#define PZ_FIT_SPREAD 0.2
-#define PZ_FIT_REMEASURE 3
-
 /* The q-quantile (0 to 1, linear between order statistics) of the n values v, sorted in
  * place; NAN for none. */
 double pz_fit_quantile(double *v, int n, double q);
-
-/* One size's time from its n repetitions r (sorted in place): the median of the
- * PZ_FIT_REPETITIONS lowest (of all when fewer), and in *spread how far those disagree,
- * (largest - smallest) / smallest.  A repetition that waited for the CPU is slow: the
- * lowest ones are the network's. */
-double pz_fit_repeated(double *r, int n, double *spread);
 
 /* Fits the n points (sizes strictly increasing, the first one 0 bytes, times > 0) with
  * the packet model's V_max = packet_size and V_c = packet_header.  Returns 0, or -1 with

@@ -18,8 +18,10 @@
 #include "calibrate_cpu.h"
 #include "calibrate_fit.h"
 #include "calibrate_out.h"
+#include "calibrate_pause.h"
 #include "calibrate_reduce.h"
 #include "calibrate_resume.h"
+#include "calibrate_rounds.h"
 #include "calibrate_segments.h"
 #include "long_options.h"
 #include "machine.h"
@@ -27,9 +29,10 @@
 
 #define TAG_CONTROL PZ_CAL_TAG_CONTROL
 #define TAG_PING PZ_CAL_TAG_PING
-/* Exchanges timed at each of their sizes (with --quick: QUICK_EXCHANGES). */
-#define EXCHANGES 41
-#define QUICK_EXCHANGES 11
+/* Exchanges timed at each of their sizes in each round of the ping-pong (with --quick:
+ * QUICK_EXCHANGES). */
+#define EXCHANGES 9
+#define QUICK_EXCHANGES 3
 /* Progress probes: how many, and how long the sender computes, in one-way times of the
  * probe's size plus a margin, so that a message moving meanwhile has long arrived. */
 #define PROBES 3
@@ -87,6 +90,7 @@ struct options {
     const char *output, *name;
     int quick;
     double max_size, per_size, packet_size, packet_header, cache_size;
+    double span;   /* s: the least time from the first round of the ping-pong to the last */
     int min_batches, max_batches;
     int packet_given;
 };
@@ -98,7 +102,7 @@ static void usage(FILE *out)
             "\n"
             "Measures the network between the two ranks (on two nodes, or on one) by\n"
             "ping-pong over message sizes from 0 bytes to 16 MiB, prints for each size the\n"
-            "half round trip (a low quantile, over repetitions at different times) and the\n"
+            "half round trip (a low quantile, over rounds at different times) and the\n"
             "error of three cost models in percent, times the CPU overheads of a message at\n"
             "each side and the ping-pong with buffers not in cache, fits overheads and\n"
             "segments (each fit printed with its error), and writes a machine file for\n"
@@ -107,11 +111,14 @@ static void usage(FILE *out)
             "  -o FILE              the machine file (default: printed after the table)\n"
             "  --name NAME          the machine's name (default: FILE's name without its\n"
             "                       extension, else 'calibrated')\n"
-            "  --quick              fewer sizes (up to 1 MiB) and repetitions: about a\n"
-            "                       second, for tests; not a calibration to trust\n"
+            "  --quick              fewer sizes (up to 1 MiB) and repetitions: a few\n"
+            "                       seconds, for tests; not a calibration to trust\n"
             "  --max-size SIZE      the largest message (default 16MiB)\n"
             "  --time SECONDS       time spent on one size, at most (default 0.25; at least\n"
             "                       15 batches of round trips are timed whatever it takes)\n"
+            "  --span SECONDS       the ping-pong's 5 rounds spread over at least this\n"
+            "                       (default 40, 0 with --quick), other measurements and\n"
+            "                       pauses between them\n"
             "  --packet-size SIZE   the packet model's V_max (default 1500B)\n"
             "  --packet-header SIZE the packet model's V_c (default 78B)\n"
             "  --cache-size SIZE    the last-level cache a rank uses, for the cold-buffer\n"
@@ -143,7 +150,7 @@ static int bad_value(const char *opt, const char *val, const char *what)
 static int valued(const char *arg)
 {
     static const char *const options[] = { "-o", "--name", "--max-size", "--time",
-                                           "--packet-size", "--packet-header",
+                                           "--span", "--packet-size", "--packet-header",
                                            "--cache-size" };
 
     for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
@@ -174,6 +181,10 @@ static int parse_valued(const char *opt, const char *val, struct options *o)
         o->per_size = strtod(val, &end);
         if (end == val || *end || !(o->per_size > 0 && o->per_size <= 3600))
             return bad_value(opt, val, "seconds, more than 0");
+    } else if (!strcmp(opt, "--span")) {
+        o->span = strtod(val, &end);
+        if (end == val || *end || !(o->span >= 0 && o->span <= 3600))
+            return bad_value(opt, val, "seconds, from 0 to 3600");
     } else if (!strcmp(opt, "--cache-size")) {
         if (pz_parse_bytes(val, &o->cache_size) != 0 || o->cache_size < 1024 ||
             o->cache_size > 1073741824.0)
@@ -191,10 +202,10 @@ static int parse_valued(const char *opt, const char *val, struct options *o)
 /* Returns 0, 1 when --help was asked (usage printed), or 2 on a usage error. */
 static int parse(int argc, char **argv, struct options *o)
 {
-    int max_given = 0, time_given = 0;
+    int max_given = 0, time_given = 0, span_given = 0;
 
-    *o = (struct options){ .max_size = 16777216, .per_size = 0.25, .packet_size = 1500,
-                           .packet_header = 78, .min_batches = 15, .max_batches = 2000 };
+    *o = (struct options){ .max_size = 16777216, .per_size = 0.25, .span = 40, .packet_size = 1500,
+                           .packet_header = 78, .min_batches = 15, .max_batches = 10000 };
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         int rc;
@@ -212,6 +223,7 @@ static int parse(int argc, char **argv, struct options *o)
         } else {
             max_given |= !strcmp(arg, "--max-size");
             time_given |= !strcmp(arg, "--time");
+            span_given |= !strcmp(arg, "--span");
             if ((rc = parse_valued(arg, i + 1 < argc ? argv[i + 1] : NULL, o)) != 0)
                 return rc;
             i++;
@@ -226,6 +238,7 @@ static int parse(int argc, char **argv, struct options *o)
     if (o->quick) {
         o->max_size = max_given ? o->max_size : 1048576;
         o->per_size = time_given ? o->per_size : 0.02;
+        o->span = span_given ? o->span : 0;
         o->min_batches = 5;
         o->max_batches = 200;
     }
@@ -377,6 +390,10 @@ static void answer(char *buf, long biggest, int count)
             pz_cal_answer_clock((int)msg[2]);
             continue;
         }
+        if (msg[0] == PZ_CAL_PAUSE) {
+            pz_cal_answer_pause(msg[3]);
+            continue;
+        }
         if (msg[0] == PZ_CAL_PROBE) {
             receive_probe(buf, msg[1]);
             continue;
@@ -403,18 +420,19 @@ static double batch(char *out, char *in, long bytes, long count)
     return pingpong(out, in, bytes, count) / (2.0 * count);
 }
 
-/* Rank 0: one repetition of size bytes: batches of round trips until its share of the
- * time for a size is spent (at least its share of min_batches and 3, at most its share
- * of max_batches); pz_cal_typical of their half round trips, their statistics into
+/* Rank 0: one round of size bytes: batches of round trips until its share of the time
+ * for a size is spent (at least its share of min_batches and 3, at most its share of
+ * max_batches, which a small size reaches only after tens of milliseconds: a round much
+ * shorter than a busy machine's scheduling period would fall within one stall); pz_cal_typical of their half round trips, their statistics into
  * *stats.  Adds the round trips timed to *total. */
 static double measure_once(const struct options *o, char *out, char *in, long bytes,
                            double *halves, long *total, struct pz_cal_stats *stats)
 {
     double start = MPI_Wtime(), first = batch(out, in, bytes, 2);
-    double budget = o->per_size / PZ_FIT_REPETITIONS;
+    double budget = o->per_size / PZ_CAL_ROUNDS;
     long count = (long)ceil(BATCH_SECONDS / (2 * first));
-    int n = 0, least = (o->min_batches + PZ_FIT_REPETITIONS - 1) / PZ_FIT_REPETITIONS;
-    int most = o->max_batches / PZ_FIT_REPETITIONS;
+    int n = 0, least = (o->min_batches + PZ_CAL_ROUNDS - 1) / PZ_CAL_ROUNDS;
+    int most = o->max_batches / PZ_CAL_ROUNDS;
 
     least = least < 3 ? 3 : least;
     most = most < least ? least : most;
@@ -429,77 +447,224 @@ static double measure_once(const struct options *o, char *out, char *in, long by
     return stats->trimmed;
 }
 
-/* The repetitions of every size: kept per size, PZ_FIT_REPETITIONS + PZ_FIT_REMEASURE at
- * most. */
-struct repetitions {
-    double r[PZ_FIT_REPETITIONS + PZ_FIT_REMEASURE];
-    struct pz_cal_stats stats[PZ_FIT_REPETITIONS + PZ_FIT_REMEASURE];
+/* The rounds of one size: its ping-pong's, PZ_CAL_ROUNDS + PZ_CAL_EXTRA_ROUNDS at most,
+ * and its messages to itself, one per planned round. */
+struct rounds {
+    double r[PZ_CAL_ROUNDS + PZ_CAL_EXTRA_ROUNDS];
+    struct pz_cal_stats stats[PZ_CAL_ROUNDS + PZ_CAL_EXTRA_ROUNDS];
     int n;
+    double self[PZ_CAL_ROUNDS];
+    double spread;   /* of r, pz_cal_round_time */
 };
 
-/* Each statistic of a size's repetitions: their median, into out. */
-static void median_stats(const struct repetitions *rep, struct pz_cal_stats *out)
-{
-    double v[4][PZ_FIT_REPETITIONS + PZ_FIT_REMEASURE];
+/* What the rounds measure and where they keep it: rank 0's buffers, the sizes, and per
+ * size its rounds and the round trips timed. */
+struct rounds_run {
+    const struct options *o;
+    const double *sizes;
+    int n;
+    char *out, *in;
+    double *halves;   /* o->max_batches times */
+    struct rounds *rounds;
+    long *roundtrips;
+};
 
-    for (int i = 0; i < rep->n; i++) {
-        v[0][i] = rep->stats[i].lower_quartile;
-        v[1][i] = rep->stats[i].median;
-        v[2][i] = rep->stats[i].mean;
-        v[3][i] = rep->stats[i].trimmed;
+/* One message of bytes from rank 0 to itself, as MPICH's scattered MPI_Alltoall posts
+ * its own block: MPI_Irecv, MPI_Isend, MPI_Waitall.  Returns the time it took. */
+static double self_once(char *out, char *in, long bytes)
+{
+    MPI_Request req[2];
+    MPI_Status st[2];
+    double start = MPI_Wtime();
+
+    MPI_Irecv(in, (int)bytes, MPI_BYTE, 0, SELF_TAG, MPI_COMM_WORLD, &req[0]);
+    MPI_Isend(out, (int)bytes, MPI_BYTE, 0, SELF_TAG, MPI_COMM_WORLD, &req[1]);
+    MPI_Waitall(2, req, st);
+    return MPI_Wtime() - start;
+}
+
+/* Rank 0 alone (rank 1 waits for its next order): round r of the messages to itself at
+ * every size, each the trimmed mean of its repetitions after one untimed (a round's
+ * share of SELF_SECONDS and SELF_REPETITIONS), into the size's rounds. */
+static void measure_self(const struct options *o, struct rounds_run *rr, int r)
+{
+    int most = (o->quick ? QUICK_SELF_REPETITIONS : SELF_REPETITIONS) / PZ_CAL_ROUNDS;
+    int least = (SELF_LEAST + PZ_CAL_ROUNDS - 1) / PZ_CAL_ROUNDS;
+
+    if (most > o->max_batches)
+        most = o->max_batches;   /* halves holds max_batches */
+    most = most < least ? least : most;
+    for (int i = 0; i < rr->n; i++) {
+        long bytes = (long)rr->sizes[i];
+        double start = MPI_Wtime();
+        int k = 0;
+
+        self_once(rr->out, rr->in, bytes);
+        while (k < most && (k < least || MPI_Wtime() - start < SELF_SECONDS / PZ_CAL_ROUNDS))
+            rr->halves[k++] = self_once(rr->out, rr->in, bytes);
+        rr->rounds[i].self[r] = pz_cal_typical(rr->halves, k);
     }
-    out->lower_quartile = pz_fit_median(v[0], rep->n);
-    out->median = pz_fit_median(v[1], rep->n);
-    out->mean = pz_fit_median(v[2], rep->n);
-    out->trimmed = pz_fit_median(v[3], rep->n);
+}
+
+/* Each statistic of a size's rounds: their median, into out. */
+static void median_stats(const struct rounds *rd, struct pz_cal_stats *out)
+{
+    double v[4][PZ_CAL_ROUNDS + PZ_CAL_EXTRA_ROUNDS];
+
+    for (int i = 0; i < rd->n; i++) {
+        v[0][i] = rd->stats[i].lower_quartile;
+        v[1][i] = rd->stats[i].median;
+        v[2][i] = rd->stats[i].mean;
+        v[3][i] = rd->stats[i].trimmed;
+    }
+    out->lower_quartile = pz_fit_median(v[0], rd->n);
+    out->median = pz_fit_median(v[1], rd->n);
+    out->mean = pz_fit_median(v[2], rd->n);
+    out->trimmed = pz_fit_median(v[3], rd->n);
     out->stalls = 0;
-    for (int i = 0; i < rep->n; i++)
-        out->stalls += rep->stats[i].stalls;
+    for (int i = 0; i < rd->n; i++)
+        out->stalls += rd->stats[i].stalls;
 }
 
-/* Whether size i's repetitions disagree (then the time is not set). */
-static int disagree(struct repetitions *rep, struct pz_pingpong *p)
+/* Rank 0: one round of the ping-pong over the sizes whose only[i] is set (every size
+ * when only is NULL). */
+static void pingpong_round(struct rounds_run *rr, const int *only)
 {
-    double r[PZ_FIT_REPETITIONS + PZ_FIT_REMEASURE], spread;
+    for (int i = 0; i < rr->n; i++) {
+        struct rounds *rd = &rr->rounds[i];
 
-    memcpy(r, rep->r, sizeof(r));
-    p->time = pz_fit_repeated(r, rep->n, &spread);
-    return !(spread <= PZ_FIT_SPREAD);
-}
-
-/* Rank 0: the ping-pong of the n sizes into points: PZ_FIT_REPETITIONS passes over all
- * sizes (a load that lasts a while then disturbs one repetition of each size it
- * covers, not all three), then up to PZ_FIT_REMEASURE more passes over the sizes whose
- * repetitions disagree by more than PZ_FIT_SPREAD.  Each time the median of a size's
- * lowest repetitions (pz_fit_repeated); into stats the median of each statistic over
- * the repetitions; into run how many repetitions were added and how many sizes still
- * disagree. */
-static void measure_all(const struct options *o, const double *sizes, int n, char *out,
-                        char *in, double *halves, struct pz_pingpong *points, long *roundtrips,
-                        struct pz_cal_stats *stats, struct pz_calibration_run *run)
-{
-    static struct repetitions rep[MAX_SIZES];
-
-    for (int i = 0; i < n; i++) {
-        points[i].bytes = sizes[i];
-        roundtrips[i] = 0;
-        rep[i].n = 0;
+        if (only && !only[i])
+            continue;
+        rd->r[rd->n] = measure_once(rr->o, rr->out, rr->in, (long)rr->sizes[i], rr->halves,
+                                    &rr->roundtrips[i], &rd->stats[rd->n]);
+        rd->n++;
     }
-    for (int pass = 0; pass < PZ_FIT_REPETITIONS + PZ_FIT_REMEASURE; pass++) {
-        for (int i = 0; i < n; i++) {
-            if (pass >= PZ_FIT_REPETITIONS && !disagree(&rep[i], &points[i]))
-                continue;
-            run->remeasured += pass >= PZ_FIT_REPETITIONS;
-            rep[i].r[rep[i].n] = measure_once(o, out, in, (long)sizes[i], halves,
-                                              &roundtrips[i], &rep[i].stats[rep[i].n]);
-            rep[i].n++;
+}
+
+/* Rank 0: round r of the ping-pong, begun no earlier than its share of the span after
+ * first (both ranks pause until then), and of the messages to itself; when it began
+ * into *began (s after first), how long its ping-pong took added to *seconds. */
+static void measure_round(struct rounds_run *rr, int r, double first, double *began,
+                          double *seconds)
+{
+    double start = MPI_Wtime();
+
+    pz_cal_lead_pause(first + pz_cal_round_start(r, PZ_CAL_ROUNDS, rr->o->span) - start);
+    start = MPI_Wtime();
+    *began = start - first;
+    pingpong_round(rr, NULL);
+    *seconds += MPI_Wtime() - start;
+    measure_self(rr->o, rr, r);
+}
+
+/* Rank 0: the sizes' times and spreads from their rounds so far, into points. */
+static void round_times(struct rounds_run *rr, struct pz_pingpong *points)
+{
+    for (int i = 0; i < rr->n; i++) {
+        points[i].bytes = rr->sizes[i];
+        points[i].time = pz_cal_round_time(rr->rounds[i].r, rr->rounds[i].n,
+                                           &rr->rounds[i].spread);
+    }
+}
+
+/* Rank 0: which sizes' rounds disagree (spread beyond limit) into only; how many. */
+static int disagreeing(const struct rounds_run *rr, double limit, int *only)
+{
+    int k = 0;
+
+    for (int i = 0; i < rr->n; i++)
+        k += only[i] = !(rr->rounds[i].spread <= limit);
+    return k;
+}
+
+/* Rank 0: after the planned rounds, up to PZ_CAL_EXTRA_ROUNDS more of the sizes whose
+ * rounds disagree beyond the sizes' spread (pz_cal_spread_limit), until they took
+ * PZ_CAL_EXTRA_SHARE of the planned rounds' time; the times into points, into run the
+ * limit, the rounds added, the sizes still disagreeing and the time taken. */
+static void extra_rounds(struct rounds_run *rr, struct pz_pingpong *points,
+                         struct pz_calibration_run *run)
+{
+    static double spreads[MAX_SIZES];
+    static int only[MAX_SIZES];
+    double start = MPI_Wtime();
+
+    round_times(rr, points);
+    for (int i = 0; i < rr->n; i++)
+        spreads[i] = rr->rounds[i].spread;
+    run->spread_limit = pz_cal_spread_limit(spreads, rr->n);
+    for (int extra = 0; extra < PZ_CAL_EXTRA_ROUNDS; extra++) {
+        int k = disagreeing(rr, run->spread_limit, only);
+
+        if (k == 0 || MPI_Wtime() - start >= PZ_CAL_EXTRA_SHARE * run->rounds_seconds)
+            break;
+        pingpong_round(rr, only);
+        run->remeasured += k;
+        round_times(rr, points);
+    }
+    run->disagreeing = disagreeing(rr, run->spread_limit, only);
+    run->extra_seconds = MPI_Wtime() - start;
+}
+
+/* Rank 0: each planned round's times at the sizes PZ_CAL_ROUND_SIZES names, into run. */
+static void round_sizes(const struct rounds_run *rr, struct pz_calibration_run *run)
+{
+    for (int k = 0; k < PZ_CAL_ROUND_SIZES; k++)
+        for (int r = 0; r < PZ_CAL_ROUNDS; r++)
+            run->round_pingpong[k][r] = run->round_self[k][r] = NAN;
+    for (int i = 0; i < rr->n; i++)
+        for (int k = 0; k < PZ_CAL_ROUND_SIZES; k++)
+            if (rr->sizes[i] == pz_cal_round_sizes[k])
+                for (int r = 0; r < PZ_CAL_ROUNDS; r++) {
+                    run->round_pingpong[k][r] = rr->rounds[i].r[r];
+                    run->round_self[k][r] = rr->rounds[i].self[r];
+                }
+}
+
+/* Rank 0: the keys fitted to each planned round alone, into run (how far they disagree
+ * is how much the moment of a calibration moves them). */
+static void round_keys(const struct options *o, const struct rounds_run *rr,
+                       struct pz_calibration_run *run)
+{
+    static struct pz_pingpong p[MAX_SIZES];
+    struct pz_fit fit;
+    char err[256];
+
+    for (int r = 0; r < PZ_CAL_ROUNDS; r++) {
+        for (int i = 0; i < rr->n; i++)
+            p[i] = (struct pz_pingpong){ rr->sizes[i], rr->rounds[i].r[r] };
+        run->round_latency[r] = run->round_bandwidth[r] = NAN;
+        if (pz_fit_pingpong(p, rr->n, o->packet_size, o->packet_header, &fit, err,
+                            sizeof(err)) == 0) {
+            run->round_latency[r] = fit.latency;
+            run->round_bandwidth[r] = fit.bandwidth;
         }
     }
-    run->disagreeing = 0;
-    for (int i = 0; i < n; i++) {
-        run->disagreeing += disagree(&rep[i], &points[i]);
-        median_stats(&rep[i], &stats[i]);
+    run->nrounds = PZ_CAL_ROUNDS;
+    round_sizes(rr, run);
+}
+
+/* Rank 0: the messages to itself at each size, its rounds' lower quartile, into self; the
+ * median and largest spread of the sizes' rounds into run. */
+static void self_times(const struct rounds_run *rr, struct pz_pingpong *self,
+                       struct pz_calibration_run *run)
+{
+    static double spreads[MAX_SIZES];
+
+    for (int i = 0; i < rr->n; i++) {
+        self[i].bytes = rr->sizes[i];
+        self[i].time = pz_cal_round_time(rr->rounds[i].self, PZ_CAL_ROUNDS, &spreads[i]);
     }
+    run->self_spread_max = 0;
+    for (int i = 0; i < rr->n; i++)
+        run->self_spread_max = fmax(run->self_spread_max, spreads[i]);
+    run->self_spread_median = pz_fit_median(spreads, rr->n);
+}
+
+/* Rank 0: the ping-pong's statistics per size, the median of each over its rounds. */
+static void round_stats(const struct rounds_run *rr, struct pz_cal_stats *stats)
+{
+    for (int i = 0; i < rr->n; i++)
+        median_stats(&rr->rounds[i], &stats[i]);
 }
 
 static void compute_for(double seconds)
@@ -639,22 +804,22 @@ static int measure_overheads(const struct options *o, const struct pz_pingpong *
     return k;
 }
 
-/* Rank 0: the exchanges after each computation of resume_computations, in
- * RESUME_PASSES passes over them (a load lasting a while disturbs one pass), into run;
- * extra holds RESUME_PASSES x RESUME_COMPUTATIONS times. */
+/* Rank 0: pass p of RESUME_PASSES over the computations of resume_computations, the
+ * exchanges after each into run (the passes are taken between different rounds of the
+ * ping-pong: a load lasting a while disturbs one pass); extra holds RESUME_PASSES x
+ * RESUME_COMPUTATIONS times. */
 static void measure_resume(const struct options *o, struct pz_calibration_run *run, char *out,
-                           char *in, double *extra)
+                           char *in, double *extra, int p)
 {
     int exchanges = o->quick ? QUICK_RESUME_EXCHANGES : RESUME_EXCHANGES;
     long bytes = o->max_size < RESUME_BYTES ? (long)o->max_size : RESUME_BYTES;
 
-    for (int p = 0; p < RESUME_PASSES; p++)
-        for (int i = 0; i < RESUME_COMPUTATIONS; i++) {
-            struct pz_cal_stats s;
+    for (int i = 0; i < RESUME_COMPUTATIONS; i++) {
+        struct pz_cal_stats s;
 
-            pz_cal_lead_resume(out, in, bytes, exchanges, resume_computations[i], &s);
-            extra[p * RESUME_COMPUTATIONS + i] = s.trimmed;
-        }
+        pz_cal_lead_resume(out, in, bytes, exchanges, resume_computations[i], &s);
+        extra[p * RESUME_COMPUTATIONS + i] = s.trimmed;
+    }
     run->resume_bytes = (double)bytes;
     run->resume_computed = resume_computations;
     run->resume_extra = extra;
@@ -675,41 +840,6 @@ static int measure_program(const struct options *o, const struct pz_cal_exchange
         k++;
     }
     return k;
-}
-
-/* One message of bytes from rank 0 to itself, as MPICH's scattered MPI_Alltoall posts
- * its own block: MPI_Irecv, MPI_Isend, MPI_Waitall.  Returns the time it took. */
-static double self_once(char *out, char *in, long bytes)
-{
-    MPI_Request req[2];
-    MPI_Status st[2];
-    double start = MPI_Wtime();
-
-    MPI_Irecv(in, (int)bytes, MPI_BYTE, 0, SELF_TAG, MPI_COMM_WORLD, &req[0]);
-    MPI_Isend(out, (int)bytes, MPI_BYTE, 0, SELF_TAG, MPI_COMM_WORLD, &req[1]);
-    MPI_Waitall(2, req, st);
-    return MPI_Wtime() - start;
-}
-
-/* Rank 0 alone (rank 1 waits for its next order): the messages to itself at the n
- * sizes, each the trimmed mean of its repetitions after one untimed, into self. */
-static void measure_self(const struct options *o, const double *sizes, int n, char *out,
-                         char *in, double *times, struct pz_pingpong *self)
-{
-    int most = o->quick ? QUICK_SELF_REPETITIONS : SELF_REPETITIONS;
-
-    if (most > o->max_batches)
-        most = o->max_batches;   /* times holds max_batches */
-
-    for (int i = 0; i < n; i++) {
-        double start = MPI_Wtime();
-        int k = 0;
-
-        self_once(out, in, (long)sizes[i]);
-        while (k < most && (k < SELF_LEAST || MPI_Wtime() - start < SELF_SECONDS))
-            times[k++] = self_once(out, in, (long)sizes[i]);
-        self[i] = (struct pz_pingpong){ sizes[i], pz_cal_typical(times, k) };
-    }
 }
 
 /* Rank 0: the cold ping-pong at the powers of four from 1 MiB (256 KiB with --quick) up
@@ -910,6 +1040,8 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     run->self_fit = &self_fit;
     pz_cal_print_table(stdout, run, &fit);
     printf("\n");
+    pz_cal_print_rounds(stdout, run);
+    printf("\n");
     pz_cal_print_exchanges(stdout, run);
     printf("\n");
     pz_cal_print_overheads(stdout, run);
@@ -955,23 +1087,106 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     return 0;
 }
 
+/* Rank 0: the measurement that follows round r of the ping-pong (r from 0 to
+ * PZ_CAL_ROUNDS - 2), each in its turn between two rounds: a pass of the exchanges
+ * after computing after each of the first RESUME_PASSES rounds (fewer than
+ * PZ_CAL_ROUNDS); the program loop (at the exchanges' nx sizes, x), the cold buffers,
+ * the reduction after the first, second and third.  Into run. */
+static void measure_between(const struct options *o, struct pz_calibration_run *run,
+                            struct rounds_run *rr, int r, const struct pz_cal_exchange *x,
+                            int nx)
+{
+    static double resume_extra[RESUME_PASSES * RESUME_COMPUTATIONS];
+    static struct pz_cal_stats program_stats[MAX_SIZES];
+    static double program_bytes[MAX_SIZES];
+    static struct pz_pingpong cold[MAX_SIZES];
+
+    if (r < RESUME_PASSES)
+        measure_resume(o, run, rr->out, rr->in, resume_extra, r);
+    if (r == 0) {
+        run->nprogram = measure_program(o, x, nx, rr->out, rr->in, program_bytes,
+                                        program_stats);
+        run->program_bytes = program_bytes;
+        run->program_stats = program_stats;
+        run->program_compute = PROGRAM_COMPUTE;
+    } else if (r == 1) {
+        run->ncold = measure_cold(o, run, cold);
+        run->cold = cold;
+    } else if (r == 2) {
+        run->reduce_time = pz_cal_reduce_time();
+        run->reduce_bytes = PZ_CAL_REDUCE_BYTES;
+    }
+}
+
+/* Rank 0: the exchanges of each size from its rounds xr (rounds of nx sizes each) into
+ * x: each rank's time the lower quartile of the rounds', as the ping-pong's; the skew
+ * and the clocks' offset their median. */
+static void combine_exchanges(struct pz_cal_exchange (*xr)[MAX_SIZES], int nx,
+                              struct pz_cal_exchange *x)
+{
+    double time[PZ_CAL_ROUNDS], other[PZ_CAL_ROUNDS], skew[PZ_CAL_ROUNDS],
+        offset[PZ_CAL_ROUNDS], spread;
+
+    for (int k = 0; k < nx; k++) {
+        for (int r = 0; r < PZ_CAL_ROUNDS; r++) {
+            time[r] = xr[r][k].time;
+            other[r] = xr[r][k].other;
+            skew[r] = xr[r][k].skew;
+            offset[r] = xr[r][k].offset;
+        }
+        x[k].bytes = xr[0][k].bytes;
+        x[k].time = pz_cal_round_time(time, PZ_CAL_ROUNDS, &spread);
+        x[k].other = pz_cal_round_time(other, PZ_CAL_ROUNDS, &spread);
+        x[k].skew = pz_fit_median(skew, PZ_CAL_ROUNDS);
+        x[k].offset = pz_fit_median(offset, PZ_CAL_ROUNDS);
+    }
+}
+
+/* Rank 0: the ping-pong's rounds, each with the messages to oneself and the exchanges
+ * both ways, spread over o->span with the other measurements between them (a load that
+ * lasts a while meets one round and one other measurement), the extra rounds, then what
+ * needs the ping-pong's times: the progress probe and the overheads.  The times into points, self and stats. */
+static void measure(const struct options *o, struct pz_calibration_run *run,
+                    struct rounds_run *rr, struct pz_pingpong *points, struct pz_pingpong *self,
+                    struct pz_cal_stats *stats)
+{
+    static struct pz_pingpong send[MAX_OVERHEAD_SIZES], recv[MAX_OVERHEAD_SIZES],
+        loop[MAX_OVERHEAD_SIZES];
+    static struct pz_cal_exchange xr[PZ_CAL_ROUNDS][MAX_SIZES], x[MAX_SIZES];
+    double first = MPI_Wtime();
+
+    for (int r = 0; r < PZ_CAL_ROUNDS; r++) {
+        measure_round(rr, r, first, &run->round_began[r], &run->rounds_seconds);
+        round_times(rr, points);
+        run->nexchanges = measure_exchanges(o, points, rr->n, rr->out, rr->in, xr[r]);
+        measure_between(o, run, rr, r, xr[0], run->nexchanges);
+    }
+    combine_exchanges(xr, run->nexchanges, x);
+    run->exchanges = x;
+    extra_rounds(rr, points, run);
+    round_keys(o, rr, run);
+    round_stats(rr, stats);
+    self_times(rr, self, run);
+    probe(o, run, rr->out, (long)points[rr->n - 1].bytes, points[rr->n - 1].time);
+    run->noverheads = measure_overheads(o, points, rr->n, rr->out, send, recv, loop);
+    run->send_times = send;
+    run->recv_times = recv;
+    run->loop_times = loop;
+}
+
 /* Rank 0: the whole measurement.  Returns the exit status. */
 static int lead(const struct options *o, struct pz_calibration_run *run, FILE *file)
 {
     static double sizes[MAX_SIZES];
-    static struct pz_pingpong points[MAX_SIZES];
-    static struct pz_cal_exchange exchange_points[MAX_SIZES];
-    static struct pz_pingpong send[MAX_OVERHEAD_SIZES], recv[MAX_OVERHEAD_SIZES],
-        loop[MAX_OVERHEAD_SIZES], cold[MAX_SIZES];
-    static double resume_extra[RESUME_PASSES * RESUME_COMPUTATIONS];
+    static struct pz_pingpong points[MAX_SIZES], self[MAX_SIZES];
+    static struct rounds rounds[MAX_SIZES];
     static long roundtrips[MAX_SIZES];
-    static struct pz_cal_stats pingpong_stats[MAX_SIZES], program_stats[MAX_SIZES];
-    static double program_bytes[MAX_SIZES];
-    static struct pz_pingpong self[MAX_SIZES];
+    static struct pz_cal_stats pingpong_stats[MAX_SIZES];
     long biggest = (long)o->max_size;
     char *out = malloc((size_t)biggest), *in = malloc((size_t)biggest), name[32];
     double *halves = malloc((size_t)o->max_batches * sizeof(*halves)), start = MPI_Wtime();
     int n = make_sizes(o, sizes), rc;
+    struct rounds_run rr = { o, sizes, n, out, in, halves, rounds, roundtrips };
 
     if (!out || !in || !halves) {
         fprintf(stderr, "prognoz calibrate: out of memory for %ld-byte messages\n", biggest);
@@ -980,36 +1195,17 @@ static int lead(const struct options *o, struct pz_calibration_run *run, FILE *f
     }
     memset(out, 0x5a, (size_t)biggest);
     memset(in, 0, (size_t)biggest);
-    printf("prognoz calibrate: ping-pong between %s and %s%s, %d sizes from 0 B to %s\n",
+    printf("prognoz calibrate: ping-pong between %s and %s%s, %d sizes from 0 B to %s, "
+           "%d rounds over at least %.0f s\n",
            run->host[0], run->host[1], run->same_node ? " (one node)" : " (two nodes)", n,
-           pz_cal_size(name, sizeof(name), sizes[n - 1]));
+           pz_cal_size(name, sizeof(name), sizes[n - 1]), PZ_CAL_ROUNDS, o->span);
     fflush(stdout);
     warm_up(o, out, in, biggest);
-    measure_all(o, sizes, n, out, in, halves, points, roundtrips, pingpong_stats, run);
+    measure(o, run, &rr, points, self, pingpong_stats);
+    order(PZ_CAL_STOP, 0);
     run->pingpong_stats = pingpong_stats;
-    run->nexchanges = measure_exchanges(o, points, n, out, in, exchange_points);
-    run->exchanges = exchange_points;
-    probe(o, run, out, (long)sizes[n - 1], points[n - 1].time);
-    run->noverheads = measure_overheads(o, points, n, out, send, recv, loop);
-    run->send_times = send;
-    run->recv_times = recv;
-    run->loop_times = loop;
-    measure_self(o, sizes, n, out, in, halves, self);
     run->self = self;
     run->nself = n;
-    measure_resume(o, run, out, in, resume_extra);
-    run->nprogram = measure_program(o, exchange_points, run->nexchanges, out, in,
-                                    program_bytes, program_stats);
-    run->program_bytes = program_bytes;
-    run->program_stats = program_stats;
-    run->program_compute = PROGRAM_COMPUTE;
-    free(in);
-    in = NULL;
-    run->ncold = measure_cold(o, run, cold);
-    run->cold = cold;
-    run->reduce_time = pz_cal_reduce_time();
-    run->reduce_bytes = PZ_CAL_REDUCE_BYTES;
-    order(PZ_CAL_STOP, 0);
     run->points = points;
     run->roundtrips = roundtrips;
     run->npoints = n;

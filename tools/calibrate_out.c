@@ -72,13 +72,56 @@ void pz_cal_print_table(FILE *out, const struct pz_calibration_run *run,
             pz_fit_median_error(fit, run->points, run->npoints, pz_fit_model_a),
             pz_fit_median_error(fit, run->points, run->npoints, pz_fit_model_b),
             pz_fit_median_error(fit, run->points, run->npoints, pz_fit_model_c));
-    fprintf(out, "(each time: the median of the %d lowest of the size's repetitions, each the "
+    fprintf(out, "(each time: the lower quartile of the size's %d or more rounds, each the "
                  "trimmed mean of its batches (stalls left out: over %.0f times the median or\n"
-                 " %.0f ms beyond the lower quartile);"
-                 " %d repetitions added to sizes whose "
-                 "repetitions disagreed by more than %.0f%%; %d size(s) still disagree)\n",
-            PZ_FIT_REPETITIONS, PZ_CAL_STALL_TIMES, PZ_CAL_STALL_SECONDS * 1e3, run->remeasured,
-            PZ_FIT_SPREAD * 100, run->disagreeing);
+                 " %.0f ms beyond the lower quartile); %d rounds added to sizes whose rounds "
+                 "disagreed (spread beyond %.1f%%); %d size(s) still disagree)\n",
+            PZ_CAL_ROUNDS, PZ_CAL_STALL_TIMES, PZ_CAL_STALL_SECONDS * 1e3, run->remeasured,
+            run->spread_limit * 100, run->disagreeing);
+}
+
+/* One key's value per round, in a unit, and how far they disagree. */
+static void print_round_key(FILE *out, const char *what, const double *v, int n, double unit,
+                            const char *unit_name)
+{
+    fprintf(out, "%-18s", what);
+    for (int r = 0; r < n; r++)
+        fprintf(out, " %9.3f", v[r] * unit);
+    fprintf(out, "  %s, spread %.1f%%\n", unit_name, 100 * pz_cal_key_spread(v, n));
+}
+
+void pz_cal_print_rounds(FILE *out, const struct pz_calibration_run *run)
+{
+    if (run->nrounds == 0)
+        return;
+    fprintf(out, "Rounds: every size measured in %d rounds, begun at", run->nrounds);
+    for (int r = 0; r < run->nrounds; r++)
+        fprintf(out, "%s %.1f", r ? "," : "", run->round_began[r]);
+    fprintf(out, " s; the keys of each round alone\n");
+    print_round_key(out, "latency", run->round_latency, run->nrounds, 1e6, "us");
+    print_round_key(out, "bandwidth", run->round_bandwidth, run->nrounds, 1e-9, "GB/s");
+    for (int k = 0; k < PZ_CAL_ROUND_SIZES; k++) {
+        char size[32], what[64];
+
+        if (isnan(run->round_pingpong[k][0]))
+            continue;
+        pz_cal_size(size, sizeof(size), pz_cal_round_sizes[k]);
+        snprintf(what, sizeof(what), "%s one way", size);
+        print_round_key(out, what, run->round_pingpong[k], run->nrounds, 1e6, "us");
+        snprintf(what, sizeof(what), "%s to oneself", size);
+        print_round_key(out, what, run->round_self[k], run->nrounds, 1e6, "us");
+    }
+    fprintf(out, "(spread: (largest - smallest) / median.)  The rounds took %.1f s; %d rounds "
+                 "added to sizes whose rounds disagreed\n(spread, (upper - lower quartile) / "
+                 "lower quartile, beyond %.1f%%: %.0f times the sizes' median, at least %.0f%%) took "
+                 "%.1f s,\nat most %.0f%% of the rounds' time by design; %d size(s) still "
+                 "disagree.\n",
+            run->rounds_seconds, run->remeasured, run->spread_limit * 100, PZ_CAL_SPREAD_TIMES,
+            PZ_CAL_SPREAD_FLOOR * 100, run->extra_seconds, PZ_CAL_EXTRA_SHARE * 100,
+            run->disagreeing);
+    fprintf(out, "Messages to oneself: each size the lower quartile of its %d rounds; their spread "
+                 "median %.1f%%, largest %.1f%%.\n",
+            run->nrounds, run->self_spread_median * 100, run->self_spread_max * 100);
 }
 
 /* The one-way time of size bytes, the ping-pong's half round trip; 0 if not measured. */
@@ -101,10 +144,16 @@ int pz_cal_disturbed(const struct pz_calibration_run *run, char *why, size_t len
         snprintf(why, len, "0-byte messages took a millisecond or more");
     else if (k > 0 && p[n - 1].time < 2 * p[k].time)
         snprintf(why, len, "the largest messages took hardly longer than smaller ones");
+    else if (run->nrounds > 0 &&
+             !(pz_cal_key_spread(run->round_latency, run->nrounds) <= PZ_CAL_KEY_SPREAD_WARN &&
+               pz_cal_key_spread(run->round_bandwidth, run->nrounds) <= PZ_CAL_KEY_SPREAD_WARN))
+        snprintf(why, len, "the latency or bandwidth fitted to each round alone spread more "
+                           "than %.0f%% (the load changed during the calibration)",
+                 PZ_CAL_KEY_SPREAD_WARN * 100);
     else if (run->disagreeing * 10 > n)
-        snprintf(why, len, "%d of %d sizes still disagreed by more than %.0f%% between "
-                           "repetitions after %d re-measurements", run->disagreeing, n,
-                 PZ_FIT_SPREAD * 100, PZ_FIT_REMEASURE);
+        snprintf(why, len, "%d of %d sizes' rounds still disagreed (spread beyond %.1f%%) "
+                           "after %d rounds added", run->disagreeing, n,
+                 run->spread_limit * 100, run->remeasured);
     else
         return 0;
     return 1;
@@ -235,10 +284,26 @@ struct notes {
     char buf[2048];
 };
 
+/* The header's line on the rounds into buf: how many, over how long, how far the
+ * latency and bandwidth of each round alone disagree; empty when not in rounds. */
+static const char *rounds_text(char *buf, size_t len, const struct pz_calibration_run *run)
+{
+    if (run->nrounds == 0)
+        return strcpy(buf, "");
+    snprintf(buf, len,
+             "Each size is the lower quartile of %d rounds begun over %.1f s (%d added where a\n"
+             "size's rounds disagreed, %d size(s) still do); fitted to each round alone the\n"
+             "latency spreads %.1f%%, the bandwidth %.1f%% ((largest - smallest) / median).\n",
+             run->nrounds, run->round_began[run->nrounds - 1], run->remeasured,
+             run->disagreeing, 100 * pz_cal_key_spread(run->round_latency, run->nrounds),
+             100 * pz_cal_key_spread(run->round_bandwidth, run->nrounds));
+    return buf;
+}
+
 static const char *note_header(struct notes *n)
 {
     const struct pz_calibration_run *run = n->run;
-    char when[64], a[32], b[32], env[512] = "";
+    char when[64], a[32], b[32], env[512] = "", rounds[512];
     time_t now = time(NULL);
     static const char *const vars[] = { "UCX_TLS", "UCX_NET_DEVICES", "FI_PROVIDER",
                                         "MPIR_CVAR_CH4_NETMOD", "MPIR_CVAR_NOLOCAL" };
@@ -258,6 +323,7 @@ static const char *note_header(struct notes *n)
              "program pays: stalls left out, not the slow tail); median |error| of the models\n"
              "over the sizes: A (latency + bandwidth + header) %.2f%%, B (packet) %.2f%%,\n"
              "C (Hockney) %.2f%%.\n"
+             "%s"
              "\n"
              "name: the machine's name in reports (--name, else the file's name)",
              PACKAGE_VERSION, when, run->same_node ? "on one node, " : "on two nodes, ",
@@ -267,7 +333,8 @@ static const char *note_header(struct notes *n)
              run->mpi_version, *env ? env : " (no UCX_TLS, FI_PROVIDER, MPIR_CVAR_... set)",
              pz_fit_median_error(n->fit, run->points, run->npoints, pz_fit_model_a),
              pz_fit_median_error(n->fit, run->points, run->npoints, pz_fit_model_b),
-             pz_fit_median_error(n->fit, run->points, run->npoints, pz_fit_model_c));
+             pz_fit_median_error(n->fit, run->points, run->npoints, pz_fit_model_c),
+             rounds_text(rounds, sizeof(rounds), run));
     return n->buf;
 }
 
@@ -302,6 +369,23 @@ static long roundtrips_of(const struct notes *n, int i)
     return total_roundtrips(n->run, i);
 }
 
+/* Appends to the note the key's value fitted to each round alone, and their spread. */
+static void note_rounds(struct notes *n, const double *v, double unit, const char *unit_name)
+{
+    size_t used = strlen(n->buf);
+
+    if (n->run->nrounds == 0)
+        return;
+    used += (size_t)snprintf(n->buf + used, sizeof(n->buf) - used,
+                             ";\nfitted to each of the %d rounds alone:", n->run->nrounds);
+    for (int r = 0; r < n->run->nrounds && used < sizeof(n->buf); r++)
+        used += (size_t)snprintf(n->buf + used, sizeof(n->buf) - used, "%s %.4g",
+                                 r ? "," : "", v[r] * unit);
+    if (used < sizeof(n->buf))
+        snprintf(n->buf + used, sizeof(n->buf) - used, " %s (spread %.1f%%)", unit_name,
+                 100 * pz_cal_key_spread(v, n->run->nrounds));
+}
+
 static const char *note_latency(struct notes *n)
 {
     const struct pz_fit *f = n->fit;
@@ -320,6 +404,7 @@ static const char *note_latency(struct notes *n)
                  "latency: %s, the half round trip of 0-byte messages: the trimmed mean over\n"
                  "batches of %ld round trips in all",
                  human_time(a, sizeof(a), f->latency), roundtrips_of(n, 0));
+    note_rounds(n, n->run->round_latency, 1e6, "us");
     return n->buf;
 }
 
@@ -364,6 +449,7 @@ static const char *note_bandwidth(struct notes *n)
                  "packet_header): %s, headers included",
                  human_rate(a, sizeof(a), f->wire_bandwidth));
     }
+    note_rounds(n, n->run->round_bandwidth, 1e-9, "GB/s");
     return n->buf;
 }
 

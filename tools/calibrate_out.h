@@ -8,6 +8,7 @@
 
 #include "calibrate_fit.h"
 #include "calibrate_resume.h"
+#include "calibrate_rounds.h"
 #include "calibrate_duplex.h"
 #include "calibrate_segments.h"
 #include "calibrate_self.h"
@@ -17,7 +18,8 @@
 /* The exchanges both ways of one size, each begun as the rank left a barrier. */
 struct pz_cal_exchange {
     double bytes;
-    double time;    /* s: rank 0's exchange (the lower quartile of the exchanges) */
+    double time;    /* s: rank 0's exchange (the lower quartile of the rounds' trimmed
+                       means) */
     double other;   /* s: rank 1's, likewise */
     double skew;    /* s: how much later rank 1 left the barrier (the median) */
     double offset;  /* s: rank 1's clock less rank 0's, measured before them
@@ -47,9 +49,22 @@ struct pz_calibration_run {
     char host[2][256];           /* MPI_Get_processor_name of each rank */
     char mpi_version[256];       /* the first line of MPI_Get_library_version */
     double seconds;              /* the whole measurement took */
-    int remeasured;              /* repetitions added to sizes whose repetitions disagreed */
-    int disagreeing;             /* sizes whose repetitions still disagree by more than
-                                    PZ_FIT_SPREAD */
+    int remeasured;              /* rounds added to sizes whose rounds disagreed */
+    int disagreeing;             /* sizes whose rounds still disagree beyond spread_limit */
+    /* the ping-pong's rounds (calibrate_rounds.h): how many of every size (0: not
+     * measured in rounds), when each began (s after the first), the time the planned
+     * rounds took and the added ones, the spread beyond which a size's rounds disagree,
+     * the latency and bandwidth fitted to each planned round alone, and the median and
+     * largest spread of the sizes' rounds of messages to oneself */
+    int nrounds;
+    double round_began[PZ_CAL_ROUNDS];
+    double rounds_seconds, extra_seconds, spread_limit;
+    double round_latency[PZ_CAL_ROUNDS], round_bandwidth[PZ_CAL_ROUNDS];
+    double self_spread_median, self_spread_max;
+    /* each planned round's ping-pong time and message to oneself at the sizes
+     * PZ_CAL_ROUND_SIZES names (NAN where not measured) */
+    double round_pingpong[PZ_CAL_ROUND_SIZES][PZ_CAL_ROUNDS];
+    double round_self[PZ_CAL_ROUND_SIZES][PZ_CAL_ROUNDS];
     const char *packet_source;   /* "default" or "--packet-size/--packet-header" */
     /* the progress probe: a nonblocking send of probe_bytes, its sender computing
      * probe_compute seconds before it waits; the receive completed probe_received seconds
@@ -90,7 +105,7 @@ struct pz_calibration_run {
      * fitted) */
     const struct pz_cal_skew_check *skew_check;
     /* the statistics of each size's ping-pong over its batches' half round trips (the
-     * median of each over the repetitions; NULL: not kept) */
+     * median of each over the rounds; NULL: not kept) */
     const struct pz_cal_stats *pingpong_stats;
     /* the program loop: both ranks compute program_compute seconds, then exchange
      * program_bytes[i] both ways, many times; the statistics of rank 0's exchanges
@@ -128,11 +143,16 @@ enum pz_progress pz_cal_progress(const struct pz_calibration_run *run,
  * core with another busy process waits scheduler ticks (4 ms at 250 Hz).  Signs: a
  * 0-byte half round trip of a millisecond or more, the largest message taking less than
  * twice the time of one 16 times smaller, or more than a tenth of the sizes whose
- * repetitions still disagreed after their re-measurements. */
+ * rounds still disagreed after the rounds added. */
 int pz_cal_disturbed(const struct pz_calibration_run *run, char *why, size_t len);
 
 /* Sizes like "0 B", "1500 B", "64 KiB", "16 MiB" into buf. */
 const char *pz_cal_size(char *buf, size_t len, double bytes);
+
+/* The rounds: when each began, the latency and bandwidth fitted to each alone and how
+ * far they disagree, the rounds added and the time they took, the spread of the
+ * messages to oneself.  Nothing when not measured in rounds. */
+void pz_cal_print_rounds(FILE *out, const struct pz_calibration_run *run);
 
 /* The table: size, measured time, the error of models A, B and C in percent. */
 void pz_cal_print_table(FILE *out, const struct pz_calibration_run *run,

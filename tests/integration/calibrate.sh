@@ -49,6 +49,11 @@ test "$rows" -ge 20 || { cat "$out" >&2; pz_fail "$rows rows in the table, expec
 test "$(grep "$row" "$out" | head -n 1 | awk '{ print $1 }')" = 0 ||
     pz_fail "the table does not begin at 0 bytes"
 grep -q '^median |error|' "$out" || pz_fail "no median error line"
+# The rounds: each round's keys with their spread, in the output and the machine file.
+grep -q '^Rounds: every size measured in 5 rounds, begun at 0.0, ' "$out" || pz_fail "no rounds"
+grep -q '^latency  *[0-9. ]*  us, spread [0-9.]*%$' "$out" || pz_fail "no latency of each round"
+grep -q '^# fitted to each of the 5 rounds alone: .* GB/s (spread [0-9.]*%)$' "$conf" ||
+    pz_fail "no comment on the bandwidth of each round"
 
 # The machine file.
 test -f "$conf" || pz_fail "no machine file $conf"

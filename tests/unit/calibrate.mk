@@ -5,8 +5,19 @@ if HAVE_CRITERION
 check_PROGRAMS += unit/test_calibrate
 TESTS += unit/test_calibrate
 unit_test_calibrate_SOURCES = unit/test_calibrate.c $(top_srcdir)/tools/calibrate_out.c \
-	$(top_srcdir)/tools/calibrate_stats.c $(top_srcdir)/tools/calibrate_self.c
+	$(top_srcdir)/tools/calibrate_stats.c $(top_srcdir)/tools/calibrate_self.c \
+	$(top_srcdir)/tools/calibrate_rounds.c
 unit_test_calibrate_CPPFLAGS = $(MODEL_TEST_FLAGS) -I$(top_srcdir)/tools
 unit_test_calibrate_LDADD = $(top_builddir)/model/libpzmodel.la \
 	$(CRITERION_LIBS) -lm
+endif
+
+# The ping-pong's rounds: the statistics of tools/calibrate_rounds.c.
+if HAVE_CRITERION
+check_PROGRAMS += unit/test_calibrate_rounds
+TESTS += unit/test_calibrate_rounds
+unit_test_calibrate_rounds_SOURCES = unit/test_calibrate_rounds.c \
+	$(top_srcdir)/tools/calibrate_rounds.c
+unit_test_calibrate_rounds_CPPFLAGS = $(MODEL_TEST_FLAGS) -I$(top_srcdir)/tools
+unit_test_calibrate_rounds_LDADD = $(top_builddir)/model/libpzmodel.la $(CRITERION_LIBS) -lm
 endif

@@ -254,18 +254,11 @@ Test(fit, one_disturbed_size_in_noise)
     }
 }
 
-/* Repetitions of one size: the median of the three lowest and their spread.  10, 10.2,
- * 10.5 and a disturbed 53: 10.2, spread 0.5 / 10 = 5%; two disturbed of three: the
- * median is a disturbed one, and the spread, 4.3, says to measure again. */
-Test(fit, repetitions_keep_the_lowest)
+/* Quantiles, linear between order statistics. */
+Test(fit, quantiles)
 {
-    double r[] = { 10, 53, 10.5, 10.2 }, bad[] = { 50, 10, 53 }, q[] = { 4, 1, 3, 2, 5 };
-    double spread;
+    double q[] = { 4, 1, 3, 2, 5 };
 
-    assert_rel(pz_fit_repeated(r, 4, &spread), 10.2, 1e-12, "time");
-    assert_rel(spread, 0.05, 1e-9, "spread");
-    assert_rel(pz_fit_repeated(bad, 3, &spread), 50, 1e-12, "time");
-    assert_rel(spread, 4.3, 1e-9, "spread");
     /* the lower quartile of 1..5: position 0.25 x 4 = 1, the second value; of 1..4 (after
      * the 5 is dropped) 0.75 between 1 and 2 */
     assert_rel(pz_fit_quantile(q, 5, 0.25), 2, 1e-12, "quartile of five");
@@ -419,7 +412,8 @@ Test(fit, the_progress_probe_decides_how_rendezvous_progresses)
 /* The warning of a loaded machine: 0 B, 1 MiB and 16 MiB taking 3 us, 1 ms and 16 ms
  * is an idle machine; a 0-byte time of a scheduler tick (4 ms), a 16 MiB message as fast
  * as one of 1 MiB (16 ms < 2 x 10 ms), or 1 of the 3 sizes (more than a tenth) whose
- * repetitions still disagree each say the machine was loaded. */
+ * rounds still disagree (beyond the limit of 20%, after 4 rounds added) each say the
+ * machine was loaded. */
 Test(fit, a_loaded_machine_is_told)
 {
     struct pz_pingpong p[] = { { 0, 3e-6 }, { 1048576, 1e-3 }, { 16777216, 16e-3 } };
@@ -436,8 +430,11 @@ Test(fit, a_loaded_machine_is_told)
     cr_assert(strstr(why, "hardly longer"), "%s", why);
     p[1].time = 1e-3;
     run.disagreeing = 1;
+    run.spread_limit = 0.2;
+    run.remeasured = 4;
     cr_assert(pz_cal_disturbed(&run, why, sizeof(why)));
-    cr_assert(strstr(why, "1 of 3 sizes still disagreed by more than 20%"), "%s", why);
+    cr_assert(strstr(why, "1 of 3 sizes' rounds still disagreed (spread beyond 20.0%) after 4 "
+                          "rounds added"), "%s", why);
 }
 
 Test(fit, bad_measurements_are_refused)

@@ -1,0 +1,66 @@
+/* The statistics of the ping-pong's rounds (calibrate_rounds.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "calibrate_fit.h"
+#include "calibrate_rounds.h"
+
+const double pz_cal_round_sizes[PZ_CAL_ROUND_SIZES] = { 1024, 65536, 1048576 };
+
+/* v sorted into a copy of n values (the caller frees it); NULL when out of memory. */
+static double *sorted_copy(const double *v, int n)
+{
+    double *c = malloc((size_t)n * sizeof(*c));
+
+    if (c) {
+        memcpy(c, v, (size_t)n * sizeof(*c));
+        pz_fit_quantile(c, n, 0.5);   /* sorts c */
+    }
+    return c;
+}
+
+double pz_cal_round_time(const double *r, int n, double *spread)
+{
+    double *c = sorted_copy(r, n), lower;
+
+    *spread = NAN;
+    if (!c)
+        return NAN;
+    lower = pz_fit_quantile(c, n, 0.25);
+    if (lower > 0)
+        *spread = (pz_fit_quantile(c, n, 0.75) - lower) / lower;
+    free(c);
+    return lower;
+}
+
+double pz_cal_spread_limit(const double *spreads, int n)
+{
+    double *c = sorted_copy(spreads, n), typical;
+
+    if (!c)
+        return PZ_CAL_SPREAD_FLOOR;
+    typical = pz_fit_quantile(c, n, 0.5);
+    free(c);
+    return fmax(PZ_CAL_SPREAD_FLOOR, PZ_CAL_SPREAD_TIMES * typical);
+}
+
+double pz_cal_key_spread(const double *v, int n)
+{
+    double *c, median, range;
+
+    if (n < 2)
+        return 0;
+    c = sorted_copy(v, n);
+    if (!c)
+        return NAN;
+    median = pz_fit_quantile(c, n, 0.5);
+    range = c[n - 1] - c[0];
+    free(c);
+    return median != 0 ? range / fabs(median) : NAN;
+}
+
+double pz_cal_round_start(int r, int rounds, double span)
+{
+    return rounds > 1 ? r * span / (rounds - 1) : 0;
+}

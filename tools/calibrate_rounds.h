@@ -1,0 +1,54 @@
+/* The ping-pong measured in rounds (docs/calibrate.md, "Rounds"): every size is timed
+ * once per round, and the rounds are spread over the whole calibration, the other
+ * measurements and pauses between them, so that a burst of load slows one round of
+ * many sizes rather than all of a few sizes.  A size's time is its rounds' lower
+ * quartile; a size whose rounds disagree beyond the spread the other
+ * sizes show is measured in more rounds, within a bounded time. */
+#ifndef PZ_CALIBRATE_ROUNDS_H
+#define PZ_CALIBRATE_ROUNDS_H
+
+/* Rounds of every size, and the rounds at most added to a size that disagrees. */
+#define PZ_CAL_ROUNDS 5
+#define PZ_CAL_EXTRA_ROUNDS 4
+
+/* A size's rounds disagree when their spread (pz_cal_round_time) is above
+ * PZ_CAL_SPREAD_TIMES times the median spread of all sizes and above
+ * PZ_CAL_SPREAD_FLOOR: the sizes' own spread is the noise of the moment, a size beyond
+ * several times it met a load the others did not. */
+#define PZ_CAL_SPREAD_TIMES 3.0
+#define PZ_CAL_SPREAD_FLOOR 0.05
+
+/* The sizes whose time in each round calibrate prints beside the keys, one in each
+ * part of the curve: eager, rendezvous, large. */
+#define PZ_CAL_ROUND_SIZES 3
+extern const double pz_cal_round_sizes[PZ_CAL_ROUND_SIZES];
+
+/* Beyond this spread of the latency or the bandwidth fitted to each round alone
+ * (pz_cal_key_spread) the calibration warns that the load changed while it ran. */
+#define PZ_CAL_KEY_SPREAD_WARN 0.25
+
+/* The added rounds stop once they have taken this share of the planned rounds' time:
+ * the calibration's time stays bounded whatever the load. */
+#define PZ_CAL_EXTRA_SHARE 0.5
+
+/* The time of a size from its n rounds r (n >= 1; r is not modified): their lower
+ * quartile, linear between order statistics (of 5 rounds the second lowest, of 9 the
+ * third).  A load only adds time: the rounds it slowed are the highest, and up to
+ * three of five leave the time; the lowest round alone would be a lucky one.  Into
+ * *spread how far they disagree: (upper quartile - lower quartile) / lower quartile. */
+double pz_cal_round_time(const double *r, int n, double *spread);
+
+/* The spread beyond which a size's rounds disagree, from the n sizes' spreads (not
+ * modified; n >= 1): the larger of PZ_CAL_SPREAD_FLOOR and PZ_CAL_SPREAD_TIMES times
+ * their median. */
+double pz_cal_spread_limit(const double *spreads, int n);
+
+/* How far the n values of one key, one per round, disagree: (largest - smallest) /
+ * |median|; 0 for fewer than 2, NAN when the median is 0. */
+double pz_cal_key_spread(const double *v, int n);
+
+/* When round r (from 0) of rounds should begin, in seconds after the first: evenly over
+ * span, r * span / (rounds - 1) (0 for one round). */
+double pz_cal_round_start(int r, int rounds, double span);
+
+#endif
