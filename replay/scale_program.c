@@ -270,6 +270,13 @@ static int note_patternless(struct pz_scale_program *m)
                         "alone nor a slice of the grid: synthesized on the world",
                         s->region, where) != 0)
                 return -1;
+            if (e->comm.kind == PZ_SCALE_COMM_WORLD && e->comm.ref &&
+                sp_note(m, "%s (%s): a communicator the program created has every process in "
+                        "every recording (MPI_Comm_split_type of a run on one machine, or a "
+                        "split into groups of more processes than recorded, which no "
+                        "recording tells apart): synthesized as the world", s->region,
+                        where) != 0)
+                return -1;
         }
     }
     return 0;

@@ -53,6 +53,17 @@ int pz_scale_grid_offset(const struct pz_scale_grid *g, int d, const int *a, con
 int pz_scale_nbr_lists(struct pz_scale_reading *r, int p, const struct pz_scale_raw *e,
                        double **bytes, int **q);
 
+/* The groups class (scale_run.h: BLOCKS, STRIDE, LEADERS) of communicator x, of fewer
+ * members than the run's nprocs, told by its members and those of sib[0..nsib-1], every
+ * communicator the run's events use, x among them: of the classes their members propose
+ * (a block of their size, the ranks a step apart), the one that x's members follow
+ * exactly and most of them do (a last block shorter than the others takes theirs; every
+ * k-th rank from 0 is the leaders' communicator unless another communicator has the
+ * ranks equal to another modulo k).  1 with *k, 0 when none fits (scale_groups.c). */
+int pz_scale_group_infer(int nprocs, const struct pz_comm_def *x,
+                         const struct pz_comm_def *const *sib, uint32_t nsib,
+                         struct pz_scale_comm *k);
+
 /* Classifies the communicators of the events and makes their peers relative: 0, or -1
  * with the message in r->err. */
 int pz_scale_relate(struct pz_scale_reading *r);
