@@ -1,5 +1,5 @@
 /* The groups classes of communicators (scale_run.h): blocks of k consecutive ranks, the
- * ranks equal modulo k, the leaders' communicator of every k-th rank; where each
+ * ranks equal modulo k, the leaders' communicator of every k-th rank, k blocks; where each
  * process's communicator is at P processes, and which class a recorded communicator is
  * of, told by its members and those of the other communicators its run uses. */
 #include "scale_run_int.h"
@@ -7,7 +7,13 @@
 int pz_scale_is_group(uint8_t kind)
 {
     return kind == PZ_SCALE_COMM_BLOCKS || kind == PZ_SCALE_COMM_STRIDE ||
-           kind == PZ_SCALE_COMM_LEADERS;
+           kind == PZ_SCALE_COMM_LEADERS || kind == PZ_SCALE_COMM_PARTS;
+}
+
+/* The size of a whole block of class c (BLOCKS or PARTS) at p processes. */
+static uint32_t block_of(const struct pz_scale_comm *c, uint32_t p)
+{
+    return c->kind == PZ_SCALE_COMM_PARTS ? (p + c->k - 1) / c->k : c->k;
 }
 
 uint32_t pz_scale_group_count(const struct pz_scale_comm *c, int nprocs)
@@ -15,7 +21,9 @@ uint32_t pz_scale_group_count(const struct pz_scale_comm *c, int nprocs)
     uint32_t p = (uint32_t)nprocs, k = c->k;
 
     switch (c->kind) {
-    case PZ_SCALE_COMM_BLOCKS: return (p + k - 1) / k;
+    case PZ_SCALE_COMM_BLOCKS:
+    case PZ_SCALE_COMM_PARTS:
+        return (p + block_of(c, p) - 1) / block_of(c, p);
     case PZ_SCALE_COMM_STRIDE: return k < p ? k : p;
     case PZ_SCALE_COMM_LEADERS: return 1;
     default: return 0;
@@ -29,6 +37,8 @@ int64_t pz_scale_group_of(const struct pz_scale_comm *c, int nprocs, int rank, u
 
     switch (c->kind) {
     case PZ_SCALE_COMM_BLOCKS:
+    case PZ_SCALE_COMM_PARTS:
+        k = block_of(c, p);
         first = r / k * k;
         *size = p - first < k ? p - first : k;
         *in = r - first;
@@ -48,10 +58,13 @@ int64_t pz_scale_group_of(const struct pz_scale_comm *c, int nprocs, int rank, u
     }
 }
 
-int pz_scale_group_member(const struct pz_scale_comm *c, uint32_t instance, uint32_t j)
+int pz_scale_group_member(const struct pz_scale_comm *c, int nprocs, uint32_t instance,
+                          uint32_t j)
 {
     switch (c->kind) {
-    case PZ_SCALE_COMM_BLOCKS: return (int)(instance * c->k + j);
+    case PZ_SCALE_COMM_BLOCKS:
+    case PZ_SCALE_COMM_PARTS:
+        return (int)(instance * block_of(c, (uint32_t)nprocs) + j);
     case PZ_SCALE_COMM_STRIDE: return (int)(instance + j * c->k);
     default: return (int)(j * c->k);
     }
@@ -68,7 +81,7 @@ static int fits(const struct pz_scale_comm *c, int nprocs, const int *members, u
         (i = pz_scale_group_of(c, nprocs, members[0], &size, &in)) < 0 || size != n || in)
         return 0;
     for (uint32_t j = 0; j < n; j++)
-        if (pz_scale_group_member(c, (uint32_t)i, j) != members[j])
+        if (pz_scale_group_member(c, nprocs, (uint32_t)i, j) != members[j])
             return 0;
     return 1;
 }

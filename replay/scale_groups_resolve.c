@@ -2,7 +2,8 @@
  * recordings (scale_run.h, pz_scale_runs_resolve_groups): a split into groups of k is
  * the world at k processes or fewer, its leaders' communicator rank 0 alone, a split by
  * rank % k each process alone; the recordings where it is neither tell its class at the
- * same call of the same process. */
+ * same call of the same process.  Blocks whose size changes with P as P / b are b
+ * blocks. */
 #include <string.h>
 
 #include "scale_run_int.h"
@@ -116,8 +117,47 @@ static int shown(const struct pz_scale_run *runs, size_t n, size_t r, uint32_t i
     return found;
 }
 
+/* The number of blocks b of P / b ranks each that every recording's class at the call
+ * first using blocks class index `index` of runs[r] is, where their size is not the
+ * same in all: 1 with *b, else 0.  A class already made b blocks counts as such. */
+static int parts_shown(const struct pz_scale_run *runs, size_t n, size_t r, uint32_t index,
+                       uint32_t *b)
+{
+    const struct pz_scale_comm *mine = &runs[r].comms[index];
+    struct use u;
+    uint32_t parts = 0;
+    int differ = 0;
+
+    if (!first_use(&runs[r], index, &u))
+        return 0;
+    for (size_t o = 0; o < n; o++) {
+        const struct pz_scale_comm *c = o == r ? mine : class_at(&runs[o], &u);
+        uint32_t here;
+
+        if (!c || (c->kind != PZ_SCALE_COMM_BLOCKS && c->kind != PZ_SCALE_COMM_PARTS))
+            continue;
+        if (c->kind == PZ_SCALE_COMM_BLOCKS && runs[o].nprocs % (int)c->k)
+            return 0;
+        here = c->kind == PZ_SCALE_COMM_PARTS ? c->k : (uint32_t)runs[o].nprocs / c->k;
+        if (parts && here != parts)
+            return 0;
+        parts = here;
+        differ |= c->kind == PZ_SCALE_COMM_PARTS || c->k != mine->k;
+    }
+    *b = parts;
+    return differ;
+}
+
 void pz_scale_runs_resolve_groups(struct pz_scale_run *runs, size_t n)
 {
+    for (size_t r = 0; r < n; r++)
+        for (uint32_t i = 0; i < runs[r].ncomms; i++) {
+            struct pz_scale_comm *c = &runs[r].comms[i];
+            uint32_t b;
+
+            if (c->kind == PZ_SCALE_COMM_BLOCKS && parts_shown(runs, n, r, i, &b))
+                *c = (struct pz_scale_comm){ .kind = PZ_SCALE_COMM_PARTS, .k = b };
+        }
     for (size_t r = 0; r < n; r++)
         for (uint32_t i = 0; i < runs[r].ncomms; i++) {
             struct pz_scale_comm *c = &runs[r].comms[i], g;

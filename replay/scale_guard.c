@@ -163,6 +163,9 @@ static void class_name(const struct pz_scale_comm *c, char *buf, size_t len)
     case PZ_SCALE_COMM_LEADERS:
         snprintf(buf, len, "the leaders' communicator of every %u-th rank", c->k);
         break;
+    case PZ_SCALE_COMM_PARTS:
+        snprintf(buf, len, "%u blocks of consecutive ranks", c->k);
+        break;
     default:
         snprintf(buf, len, "a communicator of no class (neither the world, the process alone "
                  "nor a slice of the grid)");

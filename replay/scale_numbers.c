@@ -643,7 +643,8 @@ uint32_t sp_comm_members(const struct pz_scale_comm *c, const struct pz_scale_gr
         return n;
     case PZ_SCALE_COMM_BLOCKS:
     case PZ_SCALE_COMM_STRIDE:
-    case PZ_SCALE_COMM_LEADERS: {
+    case PZ_SCALE_COMM_LEADERS:
+    case PZ_SCALE_COMM_PARTS: {
         uint32_t in;
 
         /* rank 0's: the largest instance */

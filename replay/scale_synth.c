@@ -195,6 +195,8 @@ static void group_name(const struct pz_scale_comm *c, uint32_t instance, char *b
 {
     if (c->kind == PZ_SCALE_COMM_BLOCKS)
         snprintf(buf, len, "block %u of %u ranks", instance, c->k);
+    else if (c->kind == PZ_SCALE_COMM_PARTS)
+        snprintf(buf, len, "block %u of %u", instance, c->k);
     else if (c->kind == PZ_SCALE_COMM_STRIDE)
         snprintf(buf, len, "ranks %u modulo %u", instance, c->k);
     else
@@ -216,11 +218,12 @@ static void make_groups(struct pz_scale_synth *s, uint32_t *at, int **mem)
             uint32_t size = 0, in;
 
             /* the instance's first member: its size */
-            pz_scale_group_of(c, s->nprocs, pz_scale_group_member(c, i, 0), &size, &in);
+            pz_scale_group_of(c, s->nprocs, pz_scale_group_member(c, s->nprocs, i, 0), &size,
+                              &in);
             group_name(c, i, name, NAME_LEN);
             s->comms[*at] = (struct pz_synth_comm){size, *mem, 0, name};
             for (uint32_t r = 0; r < size; r++)
-                (*mem)[r] = pz_scale_group_member(c, i, r);
+                (*mem)[r] = pz_scale_group_member(c, s->nprocs, i, r);
             *mem += size;
         }
     }

@@ -66,8 +66,9 @@ struct comms {
     uint32_t block[MAX_PROCS], leaders;
 };
 
-/* Defines them at n processes with groups of k as MPI_Comm_split does. */
-static void define_groups(struct tb *b, int n, int k, struct comms *c)
+/* Defines them at n processes with groups of k as MPI_Comm_split does (the leaders' only
+ * when leaders is set). */
+static void define_groups(struct tb *b, int n, int k, int leaders, struct comms *c)
 {
     int members[MAX_PROCS], m = 0;
 
@@ -82,19 +83,21 @@ static void define_groups(struct tb *b, int n, int k, struct comms *c)
     }
     for (int r = 0; r < n; r += k)
         members[m++] = r;
-    c->leaders = tb_comm(b, "Comm leaders (MPI_Comm_split)", m, members);
+    if (leaders)
+        c->leaders = tb_comm(b, "Comm leaders (MPI_Comm_split)", m, members);
 }
 
-/* The two-level reduction (above) at n processes in groups of k, recorded as NAME. */
-static void record_hier(const char *name, int n, int k)
+/* The two-level reduction (above) at n processes in groups of k, recorded as NAME;
+ * without the leaders' sum unless leaders is set. */
+static void record_groups(const char *name, int n, int k, int leaders)
 {
     char dir[4200];
     struct tb *b;
-    struct comms c;
+    struct comms c = { .leaders = TB_WORLD };
 
     snprintf(dir, sizeof(dir), "%s/%s", top, name);
     cr_assert_not_null(b = tb_open(dir, n), "cannot open a trace in %s", dir);
-    define_groups(b, n, k, &c);
+    define_groups(b, n, k, leaders, &c);
     for (int p = 0; p < n; p++) {
         uint32_t block = c.block[p / k];
         int size = n - p / k * k < k ? n - p / k * k : k, first = p % k == 0;
@@ -103,13 +106,24 @@ static void record_hier(const char *name, int n, int k)
 
         collective(b, p, &t, "MPI_Reduce", OTF2_COLLECTIVE_OP_REDUCE, block, 0,
                    first || alone ? 0 : BYTES, first && !alone ? BYTES : 0);
-        if (first)
+        if (first && leaders)
             collective(b, p, &t, "MPI_Allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE, c.leaders,
                        TB_NO_ROOT, nleaders > 1 ? BYTES : 0, nleaders > 1 ? BYTES : 0);
         collective(b, p, &t, "MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST, block, 0,
                    first && !alone ? BYTES : 0, first || alone ? 0 : BYTES);
     }
     cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+}
+
+static void record_hier(const char *name, int n, int k)
+{
+    record_groups(name, n, k, 1);
+}
+
+/* Only the blocks' Reduce and Bcast, in `parts` blocks of ceil(n / parts) whatever n. */
+static void record_parts(const char *name, int n, int parts)
+{
+    record_groups(name, n, (n + parts - 1) / parts, 0);
 }
 
 /* The runs at counts[0..2] with groups of k, read, classed across them and modelled;
@@ -206,15 +220,15 @@ static void expect_call(const struct call *c, uint8_t op, uint32_t root, uint64_
 
 /* The run at P with groups of k, as the program makes it: process p's block is the k
  * consecutive ranks from p / k * k (fewer when they reach P), the root of its Reduce and
- * Bcast its first member (rank 0 of it); the leaders, p % k == 0, make the Allreduce on
- * 0, k, 2k ... below P, the others no third call. */
-static void expect_hier(const struct synthesized *s, int nprocs, int k)
+ * Bcast its first member (rank 0 of it); with_leaders, the leaders, p % k == 0, make the
+ * Allreduce on 0, k, 2k ... below P, the others no third call. */
+static void expect_groups(const struct synthesized *s, int nprocs, int k, int with_leaders)
 {
     int nleaders = (nprocs + k - 1) / k;
 
     for (int p = 0; p < nprocs; p++) {
         int first = p / k * k, size = nprocs - first < k ? nprocs - first : k;
-        int root = p == first, alone = size == 1, leader = p % k == 0;
+        int root = p == first, alone = size == 1, leader = with_leaders && p % k == 0;
         const struct call *c = s->calls[p];
 
         cr_assert_eq(s->ncalls[p], 2 + leader, "process %d of %d: %d calls, not %d", p,
@@ -232,6 +246,11 @@ static void expect_hier(const struct synthesized *s, int nprocs, int k)
         expect_call(&c[1 + leader], OTF2_COLLECTIVE_OP_BCAST, 0, root && !alone ? BYTES : 0,
                     root || alone ? 0 : BYTES, p);
     }
+}
+
+static void expect_hier(const struct synthesized *s, int nprocs, int k)
+{
+    expect_groups(s, nprocs, k, 1);
 }
 
 static void free_runs(struct pz_scale_program *m, struct pz_scale_run *runs)
@@ -284,6 +303,28 @@ Test(scale_groups, blocks_of_4_from_3_6_12_also_where_4_does_not_divide_p)
     expect_hier(&s, 10, 4);
     synthesize(m, 13, &s);
     expect_hier(&s, 13, 4);
+    free_runs(m, runs);
+}
+
+/* Two blocks whatever P (MPI_Comm_split by rank / ceil(P / 2)), recorded at 4, 6 and 8:
+ * blocks of 2, 3 and 4, P / 2 each, so 2 blocks.  At 16: {0 .. 7} and {8 .. 15}; at 64
+ * {0 .. 31} and {32 .. 63}; at 9, blocks of ceil(9 / 2) = 5: {0 .. 4} and {5 .. 8},
+ * shorter.  Each process makes its Reduce and Bcast on its block, rooted at its
+ * first. */
+Test(scale_groups, two_blocks_whatever_p_from_4_6_8)
+{
+    static const int counts[3] = {4, 6, 8};
+    struct pz_scale_run runs[3] = { 0 };
+    struct pz_scale_program *m = model("parts", counts, 2, record_parts, runs);
+    static struct synthesized s;
+
+    cr_assert_not_null(m, "%s", err);
+    synthesize(m, 16, &s);
+    expect_groups(&s, 16, 8, 0);
+    synthesize(m, 64, &s);
+    expect_groups(&s, 64, 32, 0);
+    synthesize(m, 9, &s);
+    expect_groups(&s, 9, 5, 0);
     free_runs(m, runs);
 }
 
