@@ -185,8 +185,9 @@ static uint32_t leaders_every(const struct sp_table *t, uint32_t sym)
 }
 
 /* When recording `without` makes the call of node k on a communicator of another class
- * (a split of the world into groups of 2 is the world itself at 2 processes, and of no
- * class at 4), that class and node k's, after ": ", into why; else an empty string. */
+ * (MPI_COMM_WORLD itself at 2 processes, blocks of 2 ranks at 4; groups the data decide
+ * are of no class), that class and node k's, after ": ", into why; else an empty
+ * string. */
 static void other_class(const struct pz_scale_program *m, uint32_t k, size_t without,
                         char *why, size_t whylen)
 {
@@ -349,7 +350,10 @@ static int add_condition(struct pz_scale_program *m, const struct sp_guard *gd)
     if (trivial(gd))
         return 0;
     for (uint32_t i = 0; i < m->nconds; i++)
-        if (!memcmp(&m->conds[i], gd, sizeof(*gd)))
+        if (!memcmp(m->conds[i].pos, gd->pos, sizeof(gd->pos)) &&
+            !memcmp(m->conds[i].not_first, gd->not_first, sizeof(gd->not_first)) &&
+            !memcmp(m->conds[i].not_last, gd->not_last, sizeof(gd->not_last)) &&
+            m->conds[i].every == gd->every)
             return 0;
     if (!(v = realloc(m->conds, (m->nconds + 1) * sizeof(*v))))
         return -1;
