@@ -2,6 +2,9 @@
  * ranks equal modulo k, the leaders' communicator of every k-th rank, k blocks; where each
  * process's communicator is at P processes, and which class a recorded communicator is
  * of, told by its members and those of the other communicators its run uses. */
+#include <stdlib.h>
+
+#include "grow.h"
 #include "scale_run_int.h"
 
 int pz_scale_is_group(uint8_t kind)
@@ -134,31 +137,51 @@ static int strided_others(const struct pz_scale_comm *c, int nprocs,
     return 0;
 }
 
-int pz_scale_group_infer(int nprocs, const struct pz_comm_def *x,
-                         const struct pz_comm_def *const *sib, uint32_t nsib,
-                         struct pz_scale_comm *k)
+int pz_scale_group_candidates(int nprocs, const struct pz_comm_def *const *sib, uint32_t nsib,
+                              struct pz_scale_group_candidate **out)
 {
-    uint32_t best = 0;
+    struct pz_scale_group_candidate *v = NULL;
+    uint32_t n = 0, cap = 0;
 
-    if (x->self || !x->procs || !x->size || x->size >= (uint32_t)nprocs)
-        return 0;
-    /* the classes the run's communicators propose, each counted by the communicators it
-     * fits: a last block shorter than the others takes theirs */
     for (uint32_t i = 0; i < nsib; i++) {
         struct pz_scale_comm c[2];
-        int n = proposed(sib[i], nprocs, c);
+        int np = proposed(sib[i], nprocs, c);
 
-        for (int j = 0; j < n; j++) {
-            uint32_t got;
+        for (int j = 0; j < np; j++) {
+            uint32_t at, got;
 
-            if ((c[j].kind == PZ_SCALE_COMM_STRIDE) != strided_others(&c[j], nprocs, sib, nsib))
+            for (at = 0; at < n && (v[at].c.kind != c[j].kind || v[at].c.k != c[j].k); at++)
+                ;
+            if (at < n ||
+                (c[j].kind == PZ_SCALE_COMM_STRIDE) != strided_others(&c[j], nprocs, sib, nsib))
                 continue;
-            if (!fits(&c[j], nprocs, x->procs, x->size) ||
-                (got = support(&c[j], nprocs, sib, nsib)) <= best)
-                continue;
-            best = got;
-            *k = c[j];
+            got = support(&c[j], nprocs, sib, nsib);
+            if (pz_grow((void **)&v, &cap, n, sizeof(*v)) != 0) {
+                free(v);
+                *out = NULL;
+                return -1;
+            }
+            /* by support, most first; in the order proposed on a tie */
+            for (at = n; at > 0 && v[at - 1].support < got; at--)
+                v[at] = v[at - 1];
+            v[at] = (struct pz_scale_group_candidate){ c[j], got };
+            n++;
         }
     }
-    return best > 0;
+    *out = v;
+    return (int)n;
+}
+
+int pz_scale_group_infer(int nprocs, const struct pz_comm_def *x,
+                         const struct pz_scale_group_candidate *cand, uint32_t ncand,
+                         struct pz_scale_comm *k)
+{
+    if (x->self || !x->procs || !x->size || x->size >= (uint32_t)nprocs)
+        return 0;
+    for (uint32_t i = 0; i < ncand; i++)
+        if (fits(&cand[i].c, nprocs, x->procs, x->size)) {
+            *k = cand[i].c;
+            return 1;
+        }
+    return 0;
 }

@@ -52,12 +52,17 @@ static int is_world(const struct pz_comm_def *c, int nprocs)
 }
 
 /* The classes found so far, the class of each communicator id (index + 1, 0: not
- * classified yet), and every communicator the events use (siblings, scale_run_int.h). */
+ * classified yet), every communicator the events use and the groups classes they
+ * propose (scale_run_int.h). */
 struct classes {
     uint16_t *of;
     uint32_t nof;
     const struct pz_comm_def **used;
     uint32_t nused, capused;
+    uint8_t *seen;                          /* [comm]: in used */
+    uint32_t nseen;
+    struct pz_scale_group_candidate *cand;  /* the groups classes used proposes */
+    int ncand;
 };
 
 /* Is communicator comm one the program created and that another recording may class
@@ -93,32 +98,33 @@ static struct pz_scale_comm class_of(struct pz_scale_reading *r, const struct cl
             }
     }
     if ((k.kind == PZ_SCALE_COMM_OTHER || (k.kind == PZ_SCALE_COMM_SELF && !c->self)) &&
-        !grid && pz_scale_group_infer(run->nprocs, c, cl->used, cl->nused, &k))
+        !grid && pz_scale_group_infer(run->nprocs, c, cl->cand, (uint32_t)cl->ncand, &k))
         return k;
     if (maybe_group(r, comm, c, &k))
         k.ref = comm;
     return k;
 }
 
-/* Adds every communicator the events use to cl->used, each once; -1 when memory runs
- * out. */
+/* Adds every communicator the events use to cl->used, each once, and the groups classes
+ * they propose to cl->cand; -1 when memory runs out. */
 static int collect_used(struct pz_scale_reading *r, struct classes *cl)
 {
     for (int p = 0; p < r->run->nprocs; p++)
         for (size_t i = 0; i < r->run->procs[p].nevents; i++) {
-            const struct pz_comm_def *c = r->raw[p][i].comm == PZ_NONE32 ? NULL
-                                          : pz_trace_in_comm_def(r->in, r->raw[p][i].comm);
-            uint32_t j;
+            uint32_t comm = r->raw[p][i].comm;
+            const struct pz_comm_def *c;
 
-            for (j = 0; c && j < cl->nused && cl->used[j] != c; j++)
-                ;
-            if (!c || j < cl->nused)
+            if (comm == PZ_NONE32 || (comm < cl->nseen && cl->seen[comm]) ||
+                !(c = pz_trace_in_comm_def(r->in, comm)))
                 continue;
-            if (pz_grow((void **)&cl->used, &cl->capused, cl->nused, sizeof(*cl->used)) != 0)
+            if (pz_grow((void **)&cl->seen, &cl->nseen, comm, sizeof(*cl->seen)) != 0 ||
+                pz_grow((void **)&cl->used, &cl->capused, cl->nused, sizeof(*cl->used)) != 0)
                 return -1;
+            cl->seen[comm] = 1;
             cl->used[cl->nused++] = c;
         }
-    return 0;
+    cl->ncand = pz_scale_group_candidates(r->run->nprocs, cl->used, cl->nused, &cl->cand);
+    return cl->ncand < 0 ? -1 : 0;
 }
 
 /* The class index of communicator comm, adding its class to run->comms if new; -1 when
@@ -362,5 +368,7 @@ int pz_scale_relate(struct pz_scale_reading *r)
     }
     free(cl.of);
     free(cl.used);
+    free(cl.seen);
+    free(cl.cand);
     return rc;
 }
