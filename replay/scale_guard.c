@@ -29,9 +29,11 @@ void sp_positions(const struct pz_scale_grid *g, const int *coords, uint8_t *fla
     }
 }
 
-int sp_guard_holds(const struct sp_guard *gd, const struct pz_scale_grid *g,
+int sp_guard_holds(const struct sp_guard *gd, const struct pz_scale_grid *g, int rank,
                    const uint8_t *flags)
 {
+    if (gd->every && rank % (int)gd->every)
+        return 0;
     for (int d = 0; d < g->ndims; d++)
         if (!(flags[d] & gd->pos[d]) || (gd->not_first[d] && (flags[d] & SP_FIRST)) ||
             (gd->not_last[d] && (flags[d] & SP_LAST)))
@@ -126,59 +128,89 @@ static int agrees(const struct pz_scale_program *m, const struct sp_guard *gd,
             int was = (int)((bits[p / 64] >> (p % 64)) & 1);
 
             sp_positions(&run->grid, run->procs[p].coords, flags);
-            if (sp_guard_holds(gd, &run->grid, flags) != was)
+            if (sp_guard_holds(gd, &run->grid, p, flags) != was)
                 return 0;
         }
     }
     return 1;
 }
 
-/* The class of the communicator of sym's first event that has one, PZ_SCALE_COMM_NONE
- * if none has. */
-static uint8_t comm_class(const struct sp_table *t, uint32_t sym)
+/* The class of the communicator of sym's first event that has one, of kind
+ * PZ_SCALE_COMM_NONE if none has. */
+static struct pz_scale_comm comm_class(const struct sp_table *t, uint32_t sym)
+{
+    const struct sp_sym *s = &t->syms[sym];
+    struct pz_scale_comm none = { .kind = PZ_SCALE_COMM_NONE };
+
+    for (uint32_t i = 0; i < s->n; i++)
+        if (t->events[s->first + i].comm.kind != PZ_SCALE_COMM_NONE)
+            return t->events[s->first + i].comm;
+    return none;
+}
+
+static void class_name(const struct pz_scale_comm *c, char *buf, size_t len)
+{
+    switch (c->kind) {
+    case PZ_SCALE_COMM_WORLD: snprintf(buf, len, "the world"); break;
+    case PZ_SCALE_COMM_SELF: snprintf(buf, len, "the process alone"); break;
+    case PZ_SCALE_COMM_SLICE: snprintf(buf, len, "a slice of the grid"); break;
+    case PZ_SCALE_COMM_BLOCKS:
+        snprintf(buf, len, "blocks of %u consecutive ranks", c->k);
+        break;
+    case PZ_SCALE_COMM_STRIDE:
+        snprintf(buf, len, "the ranks equal modulo %u", c->k);
+        break;
+    case PZ_SCALE_COMM_LEADERS:
+        snprintf(buf, len, "the leaders' communicator of every %u-th rank", c->k);
+        break;
+    case PZ_SCALE_COMM_PARTS:
+        snprintf(buf, len, "%u blocks of consecutive ranks", c->k);
+        break;
+    default:
+        snprintf(buf, len, "a communicator of no class (neither the world, the process alone "
+                 "nor a slice of the grid)");
+    }
+}
+
+/* The k of the leaders' communicator sym's events use, 0 if none does: only its
+ * members make the step. */
+static uint32_t leaders_every(const struct sp_table *t, uint32_t sym)
 {
     const struct sp_sym *s = &t->syms[sym];
 
     for (uint32_t i = 0; i < s->n; i++)
-        if (t->events[s->first + i].comm.kind != PZ_SCALE_COMM_NONE)
-            return t->events[s->first + i].comm.kind;
-    return PZ_SCALE_COMM_NONE;
-}
-
-static const char *class_name(uint8_t kind)
-{
-    switch (kind) {
-    case PZ_SCALE_COMM_WORLD: return "the world";
-    case PZ_SCALE_COMM_SELF: return "the process alone";
-    case PZ_SCALE_COMM_SLICE: return "a slice of the grid";
-    default: return "a communicator of no class (neither the world, the process alone nor "
-                    "a slice of the grid)";
-    }
+        if (t->events[s->first + i].comm.kind == PZ_SCALE_COMM_LEADERS)
+            return t->events[s->first + i].comm.k;
+    return 0;
 }
 
 /* When recording `without` makes the call of node k on a communicator of another class
- * (a split of the world into groups of 2 is the world itself at 2 processes, and of no
- * class at 4), that class and node k's, after ": ", into why; else an empty string. */
+ * (MPI_COMM_WORLD itself at 2 processes, blocks of 2 ranks at 4; groups the data decide
+ * are of no class), that class and node k's, after ": ", into why; else an empty
+ * string. */
 static void other_class(const struct pz_scale_program *m, uint32_t k, size_t without,
                         char *why, size_t whylen)
 {
     const struct sp_sym *s = &m->table.syms[m->nodes[k].sym];
-    uint8_t mine = comm_class(&m->table, m->nodes[k].sym);
+    struct pz_scale_comm mine = comm_class(&m->table, m->nodes[k].sym);
 
     why[0] = '\0';
-    if (mine == PZ_SCALE_COMM_NONE)
+    if (mine.kind == PZ_SCALE_COMM_NONE)
         return;
     for (uint32_t j = 0; j < m->nnodes; j++) {
         const struct sp_sym *o = &m->table.syms[m->nodes[j].sym];
-        uint8_t theirs;
+        struct pz_scale_comm theirs;
+        char a[96], b[96];
 
         if (j == k || m->nodes[j].kind != SP_STEP || o->region != s->region ||
             m->first_proc[(size_t)j * m->nruns + without] == SP_NONE)
             continue;
         theirs = comm_class(&m->table, m->nodes[j].sym);
-        if (theirs != PZ_SCALE_COMM_NONE && theirs != mine) {
-            snprintf(why, whylen, ", which makes %s on %s instead of %s", s->region,
-                     class_name(theirs), class_name(mine));
+        if (theirs.kind != PZ_SCALE_COMM_NONE &&
+            (theirs.kind != mine.kind || theirs.k != mine.k)) {
+            class_name(&theirs, a, sizeof(a));
+            class_name(&mine, b, sizeof(b));
+            snprintf(why, whylen, ", which makes %s on %s instead of %s", s->region, a, b);
             return;
         }
     }
@@ -227,11 +259,53 @@ static int made_anywhere(const struct pz_scale_program *m, uint32_t k)
     return 0;
 }
 
+/* The smallest k above `after` of a leaders' communicator the template's events use, 0
+ * if none. */
+static uint32_t next_leaders(const struct sp_table *t, uint32_t after)
+{
+    uint32_t best = 0;
+
+    for (uint32_t i = 0; i < t->nevents; i++) {
+        const struct pz_scale_comm *c = &t->events[i].comm;
+
+        if (c->kind == PZ_SCALE_COMM_LEADERS && c->k > after && (!best || c->k < best))
+            best = c->k;
+    }
+    return best;
+}
+
+/* Sets node k's guard to the simplest of positions added to `peers` that agrees with
+ * where the recordings made it: 1, or 0 when none does. */
+static int search_positions(struct pz_scale_program *m, uint64_t *const *made, uint32_t k,
+                            const struct sp_guard *peers)
+{
+    struct sp_guard gd;
+    int nd = m->grid.ndims, c[3];
+
+    for (int level = 0; level <= nd; level++)
+        for (c[0] = 0; c[0] < NCHOICES; c[0]++)
+            for (c[1] = 0; c[1] < (nd > 1 ? NCHOICES : 1); c[1]++)
+                for (c[2] = 0; c[2] < (nd > 2 ? NCHOICES : 1); c[2]++) {
+                    if (constrained(c[0], c[1], c[2]) != level)
+                        continue;
+                    gd = *peers;
+                    for (int d = 0; d < nd; d++)
+                        gd.pos[d] = choices[c[d]];
+                    if (agrees(m, &gd, made, k)) {
+                        m->nodes[k].guard = gd;
+                        return 1;
+                    }
+                }
+    return 0;
+}
+
+/* A step on the leaders' communicator is made by its members only; another step (the
+ * beginning of an interval around it) may be too, when no position tells where it is
+ * made. */
 static int infer_one(struct pz_scale_program *m, uint64_t *const *made, uint32_t k,
                      char *err, size_t errlen)
 {
-    struct sp_guard peers, gd;
-    int nd = m->grid.ndims, best = -1, c[3];
+    struct sp_guard peers;
 
     /* a call to MPI_PROC_NULL is made where its peers do not exist: its events are
      * guarded by them, not the step */
@@ -239,6 +313,7 @@ static int infer_one(struct pz_scale_program *m, uint64_t *const *made, uint32_t
         anywhere(&peers);
     else
         sp_peer_guard(m, m->nodes[k].sym, &peers);
+    peers.every = leaders_every(&m->table, m->nodes[k].sym);
     if (!made_anywhere(m, k)) {
         /* matched by no process (the merge kept a step the walk placed elsewhere): a
          * guard that never holds */
@@ -246,25 +321,18 @@ static int infer_one(struct pz_scale_program *m, uint64_t *const *made, uint32_t
         m->nodes[k].guard.pos[0] = 0;
         return 0;
     }
-    for (int level = 0; level <= nd && best < 0; level++)
-        for (c[0] = 0; c[0] < NCHOICES; c[0]++)
-            for (c[1] = 0; c[1] < (nd > 1 ? NCHOICES : 1); c[1]++)
-                for (c[2] = 0; c[2] < (nd > 2 ? NCHOICES : 1); c[2]++) {
-                    if (best >= 0 || constrained(c[0], c[1], c[2]) != level)
-                        continue;
-                    gd = peers;
-                    for (int d = 0; d < nd; d++)
-                        gd.pos[d] = choices[c[d]];
-                    if (agrees(m, &gd, made, k)) {
-                        best = 1;
-                        m->nodes[k].guard = gd;
-                    }
-                }
-    if (best < 0) {
-        contradiction(m, k, err, errlen);
-        return -1;
+    if (search_positions(m, made, k, &peers))
+        return 0;
+    for (uint32_t e = next_leaders(&m->table, 0); !peers.every && e;
+         e = next_leaders(&m->table, e)) {
+        struct sp_guard members = peers;
+
+        members.every = e;
+        if (search_positions(m, made, k, &members))
+            return 0;
     }
-    return 0;
+    contradiction(m, k, err, errlen);
+    return -1;
 }
 
 static int trivial(const struct sp_guard *gd)
@@ -272,7 +340,7 @@ static int trivial(const struct sp_guard *gd)
     for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
         if (gd->pos[d] != SP_ANYWHERE || gd->not_first[d] || gd->not_last[d])
             return 0;
-    return 1;
+    return !gd->every;
 }
 
 static int add_condition(struct pz_scale_program *m, const struct sp_guard *gd)
@@ -282,7 +350,10 @@ static int add_condition(struct pz_scale_program *m, const struct sp_guard *gd)
     if (trivial(gd))
         return 0;
     for (uint32_t i = 0; i < m->nconds; i++)
-        if (!memcmp(&m->conds[i], gd, sizeof(*gd)))
+        if (!memcmp(m->conds[i].pos, gd->pos, sizeof(gd->pos)) &&
+            !memcmp(m->conds[i].not_first, gd->not_first, sizeof(gd->not_first)) &&
+            !memcmp(m->conds[i].not_last, gd->not_last, sizeof(gd->not_last)) &&
+            m->conds[i].every == gd->every)
             return 0;
     if (!(v = realloc(m->conds, (m->nconds + 1) * sizeof(*v))))
         return -1;
@@ -318,7 +389,7 @@ uint64_t sp_class_mask(const struct pz_scale_program *m, const struct pz_scale_g
     int nprocs = g->dims[0] * g->dims[1] * g->dims[2];
 
     for (uint32_t i = 0; i < m->nconds && i < 64; i++)
-        if (sp_guard_holds(&m->conds[i], g, flags))
+        if (sp_guard_holds(&m->conds[i], g, rank, flags))
             mask |= (uint64_t)1 << i;
     for (uint32_t j = 0; j < m->nroots && m->nconds + j < 64; j++)
         if (rank == (m->roots[j] >= 0 ? m->roots[j] : nprocs + m->roots[j]))
@@ -327,14 +398,23 @@ uint64_t sp_class_mask(const struct pz_scale_program *m, const struct pz_scale_g
 }
 
 /* A class's name from one of its processes: how many of the dimensions the conditions
- * look at it is at an end of, and where. */
+ * look at it is at an end of, and where; whether it is a leader, where a condition asks
+ * for the leaders' communicator. */
 static void name_class(const struct pz_scale_program *m, struct sp_class *c,
                        const uint8_t *flags)
 {
     static const char *const pos[] = {"", "first", "middle", "", "last", "", "", ""};
     int looked = 0, ends = 0, root = c->mask >> m->nconds != 0 && m->nconds < 64;
+    int every = 0, leader = 0;
     char where[40] = "";
-    const char *base;
+    const char *base, *role;
+
+    for (uint32_t i = 0; i < m->nconds && i < 64; i++)
+        if (m->conds[i].every) {
+            every = 1;
+            leader |= (int)((c->mask >> i) & 1);
+        }
+    role = !every ? "" : leader ? "leader" : "non-leader";
 
     for (int d = 0; d < m->grid.ndims; d++) {
         int seen = 0;
@@ -350,15 +430,16 @@ static void name_class(const struct pz_scale_program *m, struct sp_class *c,
                  *where ? "," : "", pos[flags[d] & SP_FIRST ? SP_FIRST : flags[d]]);
     }
     if (!looked)
-        base = root ? "" : "all";
+        base = every ? role : root ? "" : "all";
     else if (!ends)
         base = "interior";
     else if (ends == looked)
         base = looked == 1 ? "end" : "corner";
     else
         base = looked == 3 && ends == 1 ? "face" : "edge";
-    snprintf(c->name, sizeof(c->name), "%s%s%s%s%s%s", base, ends ? " (" : "",
-             ends ? where : "", ends ? ")" : "", root && *base ? " " : "", root ? "root" : "");
+    snprintf(c->name, sizeof(c->name), "%s%s%s%s%s%s%s%s", base, ends ? " (" : "",
+             ends ? where : "", ends ? ")" : "", root && *base ? " " : "", root ? "root" : "",
+             looked && every ? " " : "", looked ? role : "");
 }
 
 static int collect_classes(struct pz_scale_program *m)
@@ -391,9 +472,18 @@ static int collect_classes(struct pz_scale_program *m)
     return 0;
 }
 
+uint16_t sp_trips_key(const struct pz_scale_program *m, const struct pz_scale_grid *g,
+                      const uint8_t *flags, int rank)
+{
+    uint16_t key = sp_position_key(flags, g->ndims);
+
+    return m->every && rank % (int)m->every == 0 ? (uint16_t)(key | 1u << 9) : key;
+}
+
 int sp_guards_infer(struct pz_scale_program *m, uint64_t *const *made, char *err,
                     size_t errlen)
 {
+    m->every = next_leaders(&m->table, 0);
     for (uint32_t k = 0; k < m->nnodes; k++) {
         const struct sp_sym *s;
 

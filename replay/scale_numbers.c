@@ -650,6 +650,16 @@ uint32_t sp_comm_members(const struct pz_scale_comm *c, const struct pz_scale_gr
             if ((c->keep >> d) & 1)
                 n *= (uint32_t)g->dims[d];
         return n;
+    case PZ_SCALE_COMM_BLOCKS:
+    case PZ_SCALE_COMM_STRIDE:
+    case PZ_SCALE_COMM_LEADERS:
+    case PZ_SCALE_COMM_PARTS: {
+        uint32_t in;
+
+        /* rank 0's: the largest instance */
+        pz_scale_group_of(c, nprocs, 0, &n, &in);
+        return n;
+    }
     default:
         return 0;
     }

@@ -235,10 +235,31 @@ static int note_polls(struct pz_scale_program *m)
                             polls) != 0 ? -1 : 0;
 }
 
+/* Does rank 0 of some recording split a communicator (MPI_Comm_split, _split_type):
+ * a communicator the program created of every process may then be a group larger than
+ * recorded, or one node's processes. */
+static int splits(const struct pz_scale_program *m)
+{
+    for (size_t r = 0; r < m->nruns; r++) {
+        const struct pz_scale_run *run = m->runs[r];
+
+        for (size_t s = 0; s < run->procs[0].nsteps; s++) {
+            const char *name = run->names[run->procs[0].steps[s].region];
+
+            if (name && (!strcmp(name, "MPI_Comm_split") || !strcmp(name, "MPI_Comm_split_type")))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* Notes on what cannot be extrapolated: receives from any source, communicators of no
- * class, calls to MPI_PROC_NULL at every recorded process (whose peer is unknown). */
+ * class, calls to MPI_PROC_NULL at every recorded process (whose peer is unknown), a
+ * communicator of a split that has every process in every recording. */
 static int note_patternless(struct pz_scale_program *m)
 {
+    int split = splits(m);
+
     for (uint32_t k = 0; k < m->nnodes; k++) {
         const struct sp_sym *s = &m->table.syms[m->nodes[k].sym];
         char where[160];
@@ -268,6 +289,13 @@ static int note_patternless(struct pz_scale_program *m)
             if (e->comm.kind == PZ_SCALE_COMM_OTHER &&
                 sp_note(m, "%s (%s): a communicator that is neither the world, the process "
                         "alone nor a slice of the grid: synthesized on the world",
+                        s->region, where) != 0)
+                return -1;
+            if (split && e->comm.kind == PZ_SCALE_COMM_WORLD && e->comm.ref &&
+                sp_note(m, "%s (%s): a communicator the program created has every process in "
+                        "every recording, and it splits communicators (MPI_Comm_split_type of "
+                        "a run on one machine, or a split into groups of more processes than "
+                        "recorded, which no recording tells apart): synthesized as the world",
                         s->region, where) != 0)
                 return -1;
         }

@@ -174,6 +174,9 @@ struct sp_guard {
     uint8_t pos[PZ_SCALE_MAX_DIMS];          /* allowed positions per dimension */
     uint8_t not_first[PZ_SCALE_MAX_DIMS];    /* a peer at -1 must exist */
     uint8_t not_last[PZ_SCALE_MAX_DIMS];     /* a peer at +1 must exist */
+    uint32_t every;                          /* not 0: the rank must be a multiple of it,
+                                                a member of the leaders' communicator of
+                                                every `every`-th rank */
 };
 #define SP_FIRST 1u
 #define SP_MIDDLE 2u
@@ -215,7 +218,8 @@ struct sp_sizes {
 };
 
 /* The members of a communicator of class c in a run of nprocs processes in grid g (the
- * world's, a slice's, 1 for the process alone); 0 when unknown. */
+ * world's, a slice's, 1 for the process alone, rank 0's of a groups class: the largest
+ * of its instances); 0 when unknown. */
 uint32_t sp_comm_members(const struct pz_scale_comm *c, const struct pz_scale_grid *g,
                          int nprocs);
 /* The sizes z at nprocs processes, on a communicator of `members` processes, into
@@ -456,6 +460,8 @@ struct pz_scale_program {
     uint32_t nroots;
     struct sp_class *classes;
     uint32_t nclasses;
+    uint32_t every;                          /* the smallest k of a leaders' communicator
+                                                the template uses, 0: none (sp_trips_key) */
     struct pz_scale_model *gap;              /* [node * (nclasses + 1) + class]; class
                                                 nclasses: over all processes */
     struct pz_scale_model *tail;             /* [class], the same */
@@ -483,12 +489,19 @@ struct pz_scale_program {
 
 /* A process's position flags in each dimension of g. */
 void sp_positions(const struct pz_scale_grid *g, const int *coords, uint8_t *flags);
-int sp_guard_holds(const struct sp_guard *gd, const struct pz_scale_grid *g,
+/* Does gd hold at process rank, its position flags in g `flags`? */
+int sp_guard_holds(const struct sp_guard *gd, const struct pz_scale_grid *g, int rank,
                    const uint8_t *flags);
 /* The class mask of a process: bit i when conds[i] holds, bit nconds + j when it is the
  * j-th root. */
 uint64_t sp_class_mask(const struct pz_scale_program *m, const struct pz_scale_grid *g,
                        int rank, const uint8_t *flags);
+/* The class of position of process rank for the trip counts of loops (struct
+ * sp_trips): its position flags in grid g (sp_position_key), and whether it is a member
+ * of the leaders' communicator of every m->every-th rank (bit 9), whose members may run
+ * a loop more often (the communicators they free). */
+uint16_t sp_trips_key(const struct pz_scale_program *m, const struct pz_scale_grid *g,
+                      const uint8_t *flags, int rank);
 /* The condition that a step's own offset peers (and those of the requests it completes)
  * exist, into gd (positions anywhere). */
 void sp_peer_guard(const struct pz_scale_program *m, uint32_t sym, struct sp_guard *gd);

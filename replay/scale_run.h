@@ -2,8 +2,8 @@
  * its MPI calls and interval boundaries, each with the computation before it, and every
  * reference that depends on the process count made relative: a point-to-point peer as
  * an offset in the process grid, a communicator as a class (the world, the process
- * alone, a slice of the grid such as a row or a column), a root as a rank counted from
- * the first or the last.  Runs at different counts can then be compared call by call
+ * alone, a slice of the grid such as a row or a column, blocks of consecutive ranks,
+ * every k-th rank), a root as a rank counted from the first or the last.  Runs at different counts can then be compared call by call
  * (scale_program.h) and the run at another count synthesized.
  *
  * The process grid: the one MPI_Cart_create laid out when the recording has its
@@ -42,15 +42,45 @@ enum pz_scale_comm_kind {
                               kept (a row, a column, a plane), ranked row-major over the
                               kept ones: MPI_Cart_sub's, or MPI_Comm_split's by row */
     PZ_SCALE_COMM_OTHER,   /* anything else: cannot be extrapolated */
-    PZ_SCALE_COMM_NONE     /* no communicator: the records that have none
+    PZ_SCALE_COMM_NONE,    /* no communicator: the records that have none
                               (PZ_SCALE_NO_COMM), as the model compares them */
+    PZ_SCALE_COMM_BLOCKS,  /* the caller's block of k consecutive ranks (rank / k), the
+                              last block shorter when k does not divide P: MPI_Comm_split
+                              by rank / k */
+    PZ_SCALE_COMM_STRIDE,  /* the ranks equal to the caller's modulo k, every k-th:
+                              MPI_Comm_split by rank % k */
+    PZ_SCALE_COMM_LEADERS, /* ranks 0, k, 2k ...; the others have none (MPI_COMM_NULL)
+                              and make no call on it: MPI_Comm_split by rank % k == 0,
+                              the others MPI_UNDEFINED */
+    PZ_SCALE_COMM_PARTS    /* k blocks whatever P: the caller's block of q = ceil(P / k)
+                              consecutive ranks (rank / q), the last shorter when q does
+                              not divide P: blocks whose size the recordings show change
+                              as P / k (pz_scale_runs_resolve_groups) */
 };
 
-/* A class of communicators: one per kind (and per kept dimensions). */
+/* A class of communicators: one per kind (and per kept dimensions, or k). */
 struct pz_scale_comm {
     uint8_t kind;          /* enum pz_scale_comm_kind */
     uint8_t keep;          /* SLICE: bit d set when dimension d of the world's grid is kept */
+    uint32_t k;            /* BLOCKS, STRIDE, LEADERS: the block's size or the stride;
+                              PARTS: the number of blocks */
+    uint32_t ref;          /* not 0: a communicator the program created (its reference in
+                              the recording) that this recording alone classes the world
+                              or the process alone, and the others may class otherwise
+                              (pz_scale_runs_resolve_groups); not part of the class */
 };
+
+/* The groups classes, BLOCKS, STRIDE, LEADERS and PARTS, at P processes (scale_groups.c): is
+ * kind one; the instances of class c (how many communicators of the class there are);
+ * the instance of process `rank` (-1: it has none, a LEADERS class off its ranks), its
+ * size into *size and its rank in it into *in; the world rank of member j of instance i
+ * (j below its size). */
+int pz_scale_is_group(uint8_t kind);
+uint32_t pz_scale_group_count(const struct pz_scale_comm *c, int nprocs);
+int64_t pz_scale_group_of(const struct pz_scale_comm *c, int nprocs, int rank, uint32_t *size,
+                          uint32_t *in);
+int pz_scale_group_member(const struct pz_scale_comm *c, int nprocs, uint32_t instance,
+                          uint32_t j);
 
 enum pz_scale_peer_kind {
     PZ_SCALE_PEER_NONE,    /* no peer (a collective without root, a completion) */
@@ -173,6 +203,20 @@ int pz_scale_run_read_layout(const char *path, int ndims, int first_fastest,
                              struct pz_scale_run *run, char *err, size_t errlen);
 
 void pz_scale_run_free(struct pz_scale_run *run);
+
+/* Classes, across recordings runs[0..n-1] of one program (read), the communicators the
+ * program created that one recording alone classes the world or the process alone
+ * (struct pz_scale_comm.ref): a split into groups of 2 is the world at 2 processes, its
+ * leaders' communicator rank 0 alone, a split by rank % 2 each process alone.  First,
+ * blocks whose size changes with the count as P / b for one b in every recording that
+ * shows them at the same call (below) are b blocks whatever P (PARTS).  Then such a
+ * communicator takes the groups class (BLOCKS, STRIDE, LEADERS, PARTS) that the other
+ * recordings show at the same call of the same process (its lowest member's first call
+ * on it: the same function, called as many times before), when they show one, all the
+ * same, and it gives that process the communicator's members in this recording; else it
+ * keeps its class.  One on which messages are sent keeps it too (their peers are
+ * offsets in the world's grid). */
+void pz_scale_runs_resolve_groups(struct pz_scale_run *runs, size_t n);
 
 /* How much longer the run's computations took than their CPU time: the sum of their
  * wall-clock times over the sum of their CPU times, over every process; about 1 when

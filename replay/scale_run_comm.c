@@ -1,6 +1,6 @@
 /* Communicators as classes and peers as relative references (scale_run.h): the world,
- * the caller alone, a slice of the grid (every member tested against the grid), or
- * another; a point-to-point peer as an offset in the communicator's grid, a root as a
+ * the caller alone, a slice of the grid (every member tested against the grid), a group
+ * of ranks (scale_groups.c), or another; a point-to-point peer as an offset in the communicator's grid, a root as a
  * rank from the first or the last. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,12 +51,40 @@ static int is_world(const struct pz_comm_def *c, int nprocs)
     return 1;
 }
 
-/* The class of intracommunicator c. */
-static struct pz_scale_comm class_of(const struct pz_scale_run *run, const struct pz_comm_def *c)
+/* The classes found so far, the class of each communicator id (index + 1, 0: not
+ * classified yet), every communicator the events use and the groups classes they
+ * propose (scale_run_int.h). */
+struct classes {
+    uint16_t *of;
+    uint32_t nof;
+    const struct pz_comm_def **used;
+    uint32_t nused, capused;
+    uint8_t *seen;                          /* [comm]: in used */
+    uint32_t nseen;
+    struct pz_scale_group_candidate *cand;  /* the groups classes used proposes */
+    int ncand;
+};
+
+/* Is communicator comm one the program created and that another recording may class
+ * otherwise (struct pz_scale_comm.ref): neither MPI_COMM_WORLD (0) nor MPI_COMM_SELF (1)
+ * nor a Cartesian one (a slice), of every process or of one alone. */
+static int maybe_group(struct pz_scale_reading *r, uint32_t comm, const struct pz_comm_def *c,
+                       const struct pz_scale_comm *k)
 {
+    return comm > 1 && !c->self && !pz_trace_in_cart(r->in, comm) &&
+           (k->kind == PZ_SCALE_COMM_WORLD || (k->kind == PZ_SCALE_COMM_SELF && c->procs));
+}
+
+/* The class of intracommunicator comm, whose definition is c. */
+static struct pz_scale_comm class_of(struct pz_scale_reading *r, const struct classes *cl,
+                                     uint32_t comm, const struct pz_comm_def *c)
+{
+    const struct pz_scale_run *run = r->run;
     struct pz_scale_comm k = { .kind = PZ_SCALE_COMM_OTHER };
     unsigned all = (1u << run->grid.ndims) - 1;
+    int grid = comm <= 1 || c->inter || pz_trace_in_cart(r->in, comm);
 
+    /* a slice of the grid before a group: rows are blocks too */
     if (c->self || (c->size == 1 && run->nprocs > 1)) {
         k.kind = PZ_SCALE_COMM_SELF;
     } else if (is_world(c, run->nprocs)) {
@@ -69,15 +97,35 @@ static struct pz_scale_comm class_of(const struct pz_scale_run *run, const struc
                 break;
             }
     }
+    if ((k.kind == PZ_SCALE_COMM_OTHER || (k.kind == PZ_SCALE_COMM_SELF && !c->self)) &&
+        !grid && pz_scale_group_infer(run->nprocs, c, cl->cand, (uint32_t)cl->ncand, &k))
+        return k;
+    if (maybe_group(r, comm, c, &k))
+        k.ref = comm;
     return k;
 }
 
-/* The classes found so far, and the class of each communicator id (index + 1, 0: not
- * classified yet). */
-struct classes {
-    uint16_t *of;
-    uint32_t nof;
-};
+/* Adds every communicator the events use to cl->used, each once, and the groups classes
+ * they propose to cl->cand; -1 when memory runs out. */
+static int collect_used(struct pz_scale_reading *r, struct classes *cl)
+{
+    for (int p = 0; p < r->run->nprocs; p++)
+        for (size_t i = 0; i < r->run->procs[p].nevents; i++) {
+            uint32_t comm = r->raw[p][i].comm;
+            const struct pz_comm_def *c;
+
+            if (comm == PZ_NONE32 || (comm < cl->nseen && cl->seen[comm]) ||
+                !(c = pz_trace_in_comm_def(r->in, comm)))
+                continue;
+            if (pz_grow((void **)&cl->seen, &cl->nseen, comm, sizeof(*cl->seen)) != 0 ||
+                pz_grow((void **)&cl->used, &cl->capused, cl->nused, sizeof(*cl->used)) != 0)
+                return -1;
+            cl->seen[comm] = 1;
+            cl->used[cl->nused++] = c;
+        }
+    cl->ncand = pz_scale_group_candidates(r->run->nprocs, cl->used, cl->nused, &cl->cand);
+    return cl->ncand < 0 ? -1 : 0;
+}
 
 /* The class index of communicator comm, adding its class to run->comms if new; -1 when
  * memory runs out. */
@@ -91,9 +139,10 @@ static int class_index(struct pz_scale_reading *r, struct classes *cl, uint32_t 
         return cl->of[comm] - 1;
     if (pz_grow((void **)&cl->of, &cl->nof, comm, sizeof(*cl->of)) != 0)
         return -1;
-    k = class_of(run, pz_trace_in_comm_def(r->in, comm));
+    k = class_of(r, cl, comm, pz_trace_in_comm_def(r->in, comm));
     for (i = 0; i < run->ncomms; i++)
-        if (run->comms[i].kind == k.kind && run->comms[i].keep == k.keep)
+        if (run->comms[i].kind == k.kind && run->comms[i].keep == k.keep &&
+            run->comms[i].k == k.k && run->comms[i].ref == k.ref)
             break;
     if (i == run->ncomms) {
         if (!(grown = realloc(run->comms, (i + 1) * sizeof(*grown))))
@@ -304,6 +353,8 @@ int pz_scale_relate(struct pz_scale_reading *r)
     struct classes cl = { 0 };
     int rc = 0;
 
+    if (collect_used(r, &cl) != 0)
+        rc = pz_scale_fail(r, "out of memory");
     for (int p = 0; rc == 0 && p < r->run->nprocs; p++) {
         struct pz_scale_process *proc = &r->run->procs[p];
 
@@ -316,5 +367,8 @@ int pz_scale_relate(struct pz_scale_reading *r)
         }
     }
     free(cl.of);
+    free(cl.used);
+    free(cl.seen);
+    free(cl.cand);
     return rc;
 }

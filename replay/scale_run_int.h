@@ -53,6 +53,31 @@ int pz_scale_grid_offset(const struct pz_scale_grid *g, int d, const int *a, con
 int pz_scale_nbr_lists(struct pz_scale_reading *r, int p, const struct pz_scale_raw *e,
                        double **bytes, int **q);
 
+/* A groups class (scale_run.h: BLOCKS, STRIDE, LEADERS) that communicators of a run
+ * propose by their shape (a block of their size, the ranks a step apart), and how many
+ * of them are whole instances of it. */
+struct pz_scale_group_candidate {
+    struct pz_scale_comm c;
+    uint32_t support;
+};
+
+/* The classes sib[0..nsib-1], every communicator the run's events use, propose, each
+ * once, into *out (allocated), the most supported first, in the order proposed on a tie;
+ * every k-th rank from 0 is proposed as the leaders' communicator unless another
+ * communicator has the ranks equal to another modulo k, and as those ranks otherwise.
+ * Their number, or -1 when memory runs out (scale_groups.c). */
+int pz_scale_group_candidates(int nprocs, const struct pz_comm_def *const *sib, uint32_t nsib,
+                              struct pz_scale_group_candidate **out);
+
+/* The groups class of communicator x, of fewer members than the run's nprocs: the
+ * first of cand[0..ncand-1] (pz_scale_group_candidates) whose instance x's members are
+ * exactly, so that a last block shorter than the others takes theirs (at 6 processes in
+ * groups of 4, {4, 5} is a short block of 4, not a block of 2).  1 with *k, 0 when none
+ * fits. */
+int pz_scale_group_infer(int nprocs, const struct pz_comm_def *x,
+                         const struct pz_scale_group_candidate *cand, uint32_t ncand,
+                         struct pz_scale_comm *k);
+
 /* Classifies the communicators of the events and makes their peers relative: 0, or -1
  * with the message in r->err. */
 int pz_scale_relate(struct pz_scale_reading *r);

@@ -59,6 +59,8 @@ static uint32_t hash_event(uint32_t h, const struct sp_event *e)
 {
     h = mix(h, e->kind | (uint32_t)e->coll_op << 8 | (uint32_t)e->comm.kind << 16 |
                    (uint32_t)e->comm.keep << 24);
+    if (e->comm.k)
+        h = mix(h, e->comm.k);
     h = mix(h, e->peer.kind | (uint32_t)(uint8_t)e->peer.off[0] << 8 |
                    (uint32_t)(uint8_t)e->peer.off[1] << 16 |
                    (uint32_t)(uint8_t)e->peer.off[2] << 24);
@@ -83,7 +85,8 @@ static uint32_t hash_sym(const struct sp_table *t, const struct sp_sym *s)
 static int same_event(const struct sp_event *a, const struct sp_event *b)
 {
     return a->kind == b->kind && a->coll_op == b->coll_op && a->comm.kind == b->comm.kind &&
-           a->comm.keep == b->comm.keep && a->peer.kind == b->peer.kind &&
+           a->comm.keep == b->comm.keep && a->comm.k == b->comm.k &&
+           a->peer.kind == b->peer.kind &&
            !memcmp(a->peer.off, b->peer.off, sizeof(a->peer.off)) &&
            a->peer.rank == b->peer.rank && a->tag == b->tag && a->tag_step == b->tag_step &&
            a->tag_after == b->tag_after && a->poster_sym == b->poster_sym &&

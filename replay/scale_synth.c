@@ -1,6 +1,7 @@
 /* Synthesizing the run at P processes (scale_program.h): the grid MPI_Dims_create would
  * lay out with the recordings' number of dimensions and periodicity, the communicators
- * (the world, the process alone, every instance of each slice the template uses), and
+ * (the world, the process alone, every instance of each slice and groups class the
+ * template uses), and
  * for each process the template's steps whose guards hold there, loops repeated their
  * fitted trip counts, each step after its fitted computation.  A process's records are
  * made a step at a time by its cursor, which keeps where the walk of the template is (a
@@ -35,6 +36,13 @@ struct slice {
     uint32_t first;           /* its first instance in the communicators */
 };
 
+/* One groups class of the template (scale_run.h: blocks, ranks equal modulo k, the
+ * leaders): its instances in the communicators from first. */
+struct group {
+    struct pz_scale_comm c;
+    uint32_t first;
+};
+
 /* Requests posted and not yet completed, the first posted first: of one slot (v ids),
  * or waiting for one completing step (slots too). */
 struct fifo {
@@ -54,6 +62,8 @@ struct pz_scale_synth {
     char *names;
     struct slice slices[1 << PZ_SCALE_MAX_DIMS];
     int nslices;
+    struct group *groups;
+    uint32_t ngroups;
     uint64_t *counts;          /* [node], loops */
     uint64_t *sizes;           /* [event * SP_NSIZES + w], then the completions' at event
                                   nevents + slot (sp_sizes_at) */
@@ -157,7 +167,67 @@ static void slice_name(const struct pz_scale_grid *g, uint8_t keep, uint32_t ins
                  kept(keep, 1) ? " 1" : "", kept(keep, 2) ? " 2" : "");
 }
 
+/* The groups classes the template's events use, each once, into s->groups; -1 when
+ * memory runs out. */
+static int collect_groups(struct pz_scale_synth *s)
+{
+    for (uint32_t i = 0; i < s->m->nevents; i++) {
+        const struct pz_scale_comm *c = &s->m->events[i].sig->comm;
+        uint32_t j;
+        struct group *v;
+
+        if (!pz_scale_is_group(c->kind))
+            continue;
+        for (j = 0; j < s->ngroups && (s->groups[j].c.kind != c->kind ||
+                                       s->groups[j].c.k != c->k); j++)
+            ;
+        if (j < s->ngroups)
+            continue;
+        if (!(v = realloc(s->groups, (s->ngroups + 1) * sizeof(*v))))
+            return -1;
+        s->groups = v;
+        s->groups[s->ngroups++] = (struct group){ .c = *c };
+    }
+    return 0;
+}
+
+static void group_name(const struct pz_scale_comm *c, uint32_t instance, char *buf, size_t len)
+{
+    if (c->kind == PZ_SCALE_COMM_BLOCKS)
+        snprintf(buf, len, "block %u of %u ranks", instance, c->k);
+    else if (c->kind == PZ_SCALE_COMM_PARTS)
+        snprintf(buf, len, "block %u of %u", instance, c->k);
+    else if (c->kind == PZ_SCALE_COMM_STRIDE)
+        snprintf(buf, len, "ranks %u modulo %u", instance, c->k);
+    else
+        snprintf(buf, len, "leaders, every %u-th rank", c->k);
+}
+
 #define NAME_LEN 48
+
+/* Every instance of every groups class, from s->comms[*at] and *mem on. */
+static void make_groups(struct pz_scale_synth *s, uint32_t *at, int **mem)
+{
+    for (uint32_t j = 0; j < s->ngroups; j++) {
+        const struct pz_scale_comm *c = &s->groups[j].c;
+        uint32_t count = pz_scale_group_count(c, s->nprocs);
+
+        s->groups[j].first = *at;
+        for (uint32_t i = 0; i < count; i++, (*at)++) {
+            char *name = s->names + (size_t)*at * NAME_LEN;
+            uint32_t size = 0, in;
+
+            /* the instance's first member: its size */
+            pz_scale_group_of(c, s->nprocs, pz_scale_group_member(c, s->nprocs, i, 0), &size,
+                              &in);
+            group_name(c, i, name, NAME_LEN);
+            s->comms[*at] = (struct pz_synth_comm){size, *mem, 0, name};
+            for (uint32_t r = 0; r < size; r++)
+                (*mem)[r] = pz_scale_group_member(c, s->nprocs, i, r);
+            *mem += size;
+        }
+    }
+}
 
 static int make_comms(struct pz_scale_synth *s)
 {
@@ -169,6 +239,12 @@ static int make_comms(struct pz_scale_synth *s)
     for (int j = 0; j < s->nslices; j++) {
         s->slices[j].first = n;
         n += (uint32_t)s->nprocs / slice_size(&s->g, s->slices[j].keep);
+        nmembers += (size_t)s->nprocs;
+    }
+    if (collect_groups(s) != 0)
+        return -1;
+    for (uint32_t j = 0; j < s->ngroups; j++) {
+        n += pz_scale_group_count(&s->groups[j].c, s->nprocs);
         nmembers += (size_t)s->nprocs;
     }
     if (!(s->comms = calloc(n, sizeof(*s->comms))) ||
@@ -200,6 +276,7 @@ static int make_comms(struct pz_scale_synth *s)
         }
         mem += s->nprocs;
     }
+    make_groups(s, &at, &mem);
     return 0;
 }
 
@@ -376,6 +453,15 @@ static void comm_of(const struct pz_scale_cursor *c, const struct sp_event *e, u
             *size = slice_size(&s->g, e->comm.keep);
             return;
         }
+    for (uint32_t j = 0; pz_scale_is_group(e->comm.kind) && j < s->ngroups; j++) {
+        int64_t in;
+
+        if (s->groups[j].c.kind == e->comm.kind && s->groups[j].c.k == e->comm.k &&
+            (in = pz_scale_group_of(&e->comm, s->nprocs, c->proc, size, rank)) >= 0) {
+            *comm = s->groups[j].first + (uint32_t)in;
+            return;
+        }
+    }
     *comm = 0;
     *size = (uint32_t)s->nprocs;
     *rank = (uint32_t)c->proc;
@@ -464,6 +550,10 @@ static int emit_record(struct pz_scale_cursor *c, const struct sp_event *e, uint
         sizes += SP_ROOT_SENT;
     rec.bytes = sizes[SP_SENT];
     rec.bytes2 = sizes[SP_RECEIVED];
+    /* the last block of one rank when k does not divide P: a collective of 1 member moves
+     * nothing */
+    if (size == 1 && pz_scale_is_group(e->comm.kind))
+        rec.bytes = rec.bytes2 = 0;
     if (sp_lists_of(c->s->lists, ev, rec.comm, rank, lists, member) == 0) {
         rec.send_list = lists[0];
         rec.recv_list = lists[1];
@@ -506,7 +596,8 @@ static int post(struct pz_scale_cursor *c, int32_t slot, uint64_t id)
 static int posts_alike(const struct sp_event *a, const struct sp_event *b)
 {
     return a->kind == b->kind && a->comm.kind == b->comm.kind &&
-           a->comm.keep == b->comm.keep && a->peer.kind == b->peer.kind &&
+           a->comm.keep == b->comm.keep && a->comm.k == b->comm.k &&
+           a->peer.kind == b->peer.kind &&
            !memcmp(a->peer.off, b->peer.off, sizeof(a->peer.off)) &&
            a->peer.rank == b->peer.rank;
 }
@@ -639,7 +730,7 @@ static int emit_step(struct pz_scale_cursor *c, uint32_t k)
                        kind == PZ_REC_SEND;
 
         /* a call to MPI_PROC_NULL: no message, no request */
-        if (te->guarded && !sp_guard_holds(&te->peers, &c->s->g, c->flags))
+        if (te->guarded && !sp_guard_holds(&te->peers, &c->s->g, c->proc, c->flags))
             continue;
         if (emit_event(c, nd->first_event + i, at_enter ? enter : leave) != 0)
             return -1;
@@ -664,7 +755,7 @@ static uint64_t trips_here(const struct pz_scale_cursor *c, uint32_t k)
 
     if (!t)
         return count;
-    key = sp_position_key(c->flags, c->s->g.ndims);
+    key = sp_trips_key(c->s->m, &c->s->g, c->flags, c->proc);
     for (uint32_t i = 0; i < t->nkeys; i++)
         if (t->keys[i] == key) {
             if (!t->fewer[i])
@@ -711,7 +802,7 @@ static uint32_t next_step(struct pz_scale_cursor *c)
             }
         } else {
             c->next = k + 1;
-            if (sp_guard_holds(&nodes[k].guard, &s->g, c->flags))
+            if (sp_guard_holds(&nodes[k].guard, &s->g, c->proc, c->flags))
                 return k;
         }
     }
@@ -785,6 +876,7 @@ void pz_scale_synth_free(struct pz_scale_synth *s)
     if (!s)
         return;
     free(s->comms);
+    free(s->groups);
     free(s->members);
     free(s->names);
     free(s->counts);

@@ -569,7 +569,7 @@ static void min_max(uint32_t *lo, uint32_t *hi, uint32_t count)
 static void gather_count(struct strict *c, uint32_t k, uint32_t count)
 {
     size_t at = (size_t)k * c->m->nruns + c->run;
-    uint16_t key = sp_position_key(c->flags, c->m->grid.ndims);
+    uint16_t key = sp_trips_key(c->m, &c->m->grid, c->flags, (int)proc_of(c));
     struct sp_key_counts *kc;
     uint32_t i;
 
@@ -627,7 +627,8 @@ static long strict(struct strict *c, uint32_t a, uint32_t b, size_t pos, int com
             k = nodes[k].end;
             continue;
         }
-        if (sp_guard_holds(&nodes[k].guard, &c->m->runs[c->run]->grid, c->flags)) {
+        if (sp_guard_holds(&nodes[k].guard, &c->m->runs[c->run]->grid, (int)proc_of(c),
+                           c->flags)) {
             int missing;
 
             if (pos >= c->n ||

@@ -233,6 +233,7 @@ static int read_and_build(struct job *j, int first_fastest, char *err, size_t er
             ndims = j->runs[r].grid.ndims;
     if (read_in_dimensions(j, ndims, first_fastest, err, errlen) != 0)
         return -1;
+    pz_scale_runs_resolve_groups(j->runs, (size_t)j->nruns);
     for (int r = 0; r < j->nruns; r++)
         runs[r] = &j->runs[r];
     pz_progress_line_phase(j->progress, "fitting the model");

@@ -120,8 +120,8 @@ struct sr_run *sr_build(const char *path, int nprocs, int ndims, const uint8_t *
     run->nnames = SR_NREGIONS;
     run->comms[SR_WORLD].kind = PZ_SCALE_COMM_WORLD;
     run->comms[SR_SELF].kind = PZ_SCALE_COMM_SELF;
-    run->comms[SR_ROW] = (struct pz_scale_comm){PZ_SCALE_COMM_SLICE, 2};
-    run->comms[SR_COLUMN] = (struct pz_scale_comm){PZ_SCALE_COMM_SLICE, 1};
+    run->comms[SR_ROW] = (struct pz_scale_comm){.kind = PZ_SCALE_COMM_SLICE, .keep = 2};
+    run->comms[SR_COLUMN] = (struct pz_scale_comm){.kind = PZ_SCALE_COMM_SLICE, .keep = 1};
     run->ncomms = SR_NCOMMS;
     for (int p = 0; p < nprocs; p++) {
         int c[3] = {0, 0, 0};

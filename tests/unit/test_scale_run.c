@@ -1453,10 +1453,11 @@ Test(scale_run, a_neighbourhood_collective_without_lists_is_refused)
               strstr(err, "lists") && !strchr(err, '\n'), "error '%s'", err);
 }
 
-/* Every process reduces to the first of its pair (MPI_Comm_split of the world by rank /
- * 2) at 2, 4 and 8 processes, and all sum over the world.  At 2 the pair is the world;
- * at 4 and 8 the pairs are of no class: the MPI_Reduce of 2 processes is not the one of
- * 4 and 8, and the refusal says which class each recording's MPI_Reduce is on. */
+/* Every process reduces to the first of its pair at 2, 4 and 8 processes, and all sum
+ * over the world.  At 2 the pair is MPI_COMM_WORLD itself, no communicator the program
+ * created; at 4 and 8 the pairs are blocks of 2 consecutive ranks (MPI_Comm_split of the
+ * world by rank / 2): the MPI_Reduce of 2 processes is not the one of 4 and 8, and the
+ * refusal says which class each recording's MPI_Reduce is on. */
 static void record_pairs(const char *name, int n)
 {
     char dir[4200];
@@ -1492,7 +1493,7 @@ Test(scale_run, a_call_on_a_communicator_of_another_class_elsewhere_is_named)
     m = pz_scale_program_build(list, 3, 0, err, sizeof(err));
     cr_expect_null(m);
     cr_expect(strstr(err, "MPI_Reduce") &&
-              strstr(err, "which makes MPI_Reduce on a communicator of no class") &&
+              strstr(err, "which makes MPI_Reduce on blocks of 2 consecutive ranks") &&
               strstr(err, "instead of the world") && !strchr(err, '\n'), "error '%s'", err);
     pz_scale_program_free(m);
     for (int i = 0; i < 3; i++)
