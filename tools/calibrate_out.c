@@ -783,6 +783,11 @@ static void print_line(FILE *out, const char *what, const struct pz_line_fit *f)
 {
     char a[64], b[64];
 
+    if (f->points < 2) {   /* no line through one size: its time, no error to tell */
+        fprintf(out, "%-26s %s (%d size: no per-byte cost measured)\n", what,
+                human_time(a, sizeof(a), f->a), f->points);
+        return;
+    }
     fprintf(out, "%-26s %s + %s/KiB (median |error| %.2f%%, largest %.2f%%, %d sizes)\n", what,
             human_time(a, sizeof(a), f->a), human_time(b, sizeof(b), f->b * 1024),
             f->median_error, f->max_error, f->points);

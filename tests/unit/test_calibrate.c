@@ -1486,3 +1486,28 @@ Test(self, the_shm_cost_needs_no_segments)
     pz_cal_self_to_machine(&f, &m);
     cr_assert_eq(m.self_segments.n, 0);
 }
+
+/* Overheads measured at 0 B alone (64 B stalled every time and ended the sizes): each
+ * line is the one time, 2 us, with no slope and no error to print, never "nan". */
+Test(overhead, one_size_prints_its_time_and_no_error)
+{
+    struct pz_pingpong zero[] = { { 0, 2e-6 } };
+    struct pz_transfer_fit transfer = { .scale = 1, .per_byte_scale = 1 };
+    struct pz_calibration_run run = { .send_times = zero, .recv_times = zero,
+                                      .loop_times = zero, .noverheads = 1,
+                                      .transfer = &transfer };
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+
+    pz_fit_overhead(zero, 1, &transfer.send);
+    transfer.recv = transfer.loop = transfer.send;
+    cr_assert_eq(transfer.send.points, 1);
+    cr_assert_eq(transfer.send.b, 0);
+    pz_cal_print_overheads(f, &run);
+    fclose(f);
+    cr_assert_null(strstr(text, "nan"), "%s", text);
+    cr_assert(strstr(text, "send: MPI_Isend+MPI_Wait   2 us (1 size: no per-byte cost measured)"),
+              "%s", text);
+    free(text);
+}
