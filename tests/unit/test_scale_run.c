@@ -1553,6 +1553,75 @@ static void ineighbour_call(struct tb *b, int p, int n, const uint64_t *bytes)
     tb_leave(b, p, MS(4), wait);
 }
 
+/* A trace builder's call of a neighbourhood collective by process p of n, with its
+ * per-peer bytes. */
+typedef void neighbour_call_fn(struct tb *b, int p, int n, const uint64_t *bytes);
+
+/* Records a neighbourhood collective made by call (blocking or not) by each of 6
+ * processes of the 2-D stencil below: 100 bytes to the neighbours along the first
+ * dimension of MPI_Dims_create's 3 x 2 grid (rank 2 x + y), 10 along the second; reads
+ * it back and expects that grid. */
+static void read_stencil_of_six(neighbour_call_fn *call)
+{
+    struct tb *b = trace(6);
+
+    for (int p = 0; p < 6; p++) {
+        uint64_t bytes[6] = {0};
+        int x = p / 2, y = p % 2;
+
+        if (x > 0)
+            bytes[p - 2] = 100;
+        if (x < 2)
+            bytes[p + 2] = 100;
+        bytes[y ? p - 1 : p + 1] = 10;
+        call(b, p, 6, bytes);
+    }
+    read_back(b);
+    cr_expect(run.grid.ndims == 2 && run.grid.dims[0] == 3 && run.grid.dims[1] == 2,
+              "grid %d-D %d x %d", run.grid.ndims, run.grid.dims[0], run.grid.dims[1]);
+}
+
+/* Process 2 of that stencil, at (1, 0): 100 bytes both ways at offset codes 4 and 22,
+ * 10 at 16, none elsewhere, 210 in all, in the event e that holds its lists. */
+static void expect_offsets_of_process_2(const struct pz_scale_event *e)
+{
+    const struct pz_scale_nbr *t;
+
+    cr_assert_eq(e->peer.kind, PZ_SCALE_PEER_NEIGHBOURS);
+    cr_assert(e->peer.rank >= 0 && (size_t)e->peer.rank < run.procs[2].nnbrs);
+    t = &run.procs[2].nbrs[e->peer.rank];
+    for (int o = 0; o < PZ_SCALE_OFFSETS; o++) {
+        uint64_t want = o == 4 || o == 22 ? 100 : o == 16 ? 10 : 0;
+
+        cr_expect(t->sent[o] == want && t->received[o] == want, "offset %d: %llu/%llu, not %llu",
+                  o, (unsigned long long)t->sent[o], (unsigned long long)t->received[o],
+                  (unsigned long long)want);
+    }
+    cr_expect_eq(e->bytes, 210);
+}
+
+/* 5 processes exchanging 64 bytes with the ones 2 ranks away round the world by call:
+ * refused in one line naming process 0's call that holds the lists (named) and its
+ * neighbour 2, which is not next to it in any grid. */
+static void expect_distant_ring_of_five_refused(neighbour_call_fn *call, const char *named)
+{
+    struct tb *b = trace(5);
+    char want[128];
+
+    for (int p = 0; p < 5; p++) {
+        uint64_t bytes[5] = {0};
+
+        bytes[(p + 2) % 5] = bytes[(p + 3) % 5] = 64;
+        call(b, p, 5, bytes);
+    }
+    cr_assert_eq(tb_close(b), 0);
+    cr_expect_eq(pz_scale_run_read(rec, &run, err, sizeof(err)), -1);
+    snprintf(want, sizeof(want), "process 0, %s: a neighbourhood collective", named);
+    cr_expect(strstr(err, want) &&
+              strstr(err, "its neighbour, process 2, is not next to it in the process grid") &&
+              !strchr(err, '\n'), "error '%s'", err);
+}
+
 /* A 2-D stencil of 6 processes whose halos are one MPI_Neighbor_alltoallv: 100 bytes to
  * the neighbours along the first dimension, 10 along the second, in MPI_Dims_create's 3
  * x 2 grid (rank 2 x + y).  No message says so, but the lists' neighbours fit the 2-D
@@ -1561,37 +1630,12 @@ static void ineighbour_call(struct tb *b, int p, int n, const uint64_t *bytes)
  * (0, +1): offset codes (dx + 1) 9 + (dy + 1) 3 + 1 = 4, 22 and 16. */
 Test(scale_run, a_neighbourhood_collective_s_neighbours_are_offsets_in_the_grid)
 {
-    struct tb *b = trace(6);
     const struct pz_scale_event *e;
-    const struct pz_scale_nbr *t;
 
-    for (int p = 0; p < 6; p++) {
-        uint64_t bytes[6] = {0};
-        int x = p / 2, y = p % 2;
-
-        if (x > 0)
-            bytes[p - 2] = 100;
-        if (x < 2)
-            bytes[p + 2] = 100;
-        bytes[y ? p - 1 : p + 1] = 10;
-        neighbour_call(b, p, 6, bytes);
-    }
-    read_back(b);
-    cr_expect(run.grid.ndims == 2 && run.grid.dims[0] == 3 && run.grid.dims[1] == 2,
-              "grid %d-D %d x %d", run.grid.ndims, run.grid.dims[0], run.grid.dims[1]);
+    read_stencil_of_six(neighbour_call);
     e = event(2, 0, 1);
     cr_assert_eq(e->kind, PZ_REC_COLL_END);
-    cr_assert_eq(e->peer.kind, PZ_SCALE_PEER_NEIGHBOURS);
-    cr_assert(e->peer.rank >= 0 && (size_t)e->peer.rank < run.procs[2].nnbrs);
-    t = &run.procs[2].nbrs[e->peer.rank];
-    for (int o = 0; o < PZ_SCALE_OFFSETS; o++) {
-        uint64_t want = o == 4 || o == 22 ? 100 : o == 16 ? 10 : 0;
-
-        cr_expect(t->sent[o] == want && t->received[o] == want, "offset %d: %llu/%llu, not %llu",
-                  o, (unsigned long long)t->sent[o], (unsigned long long)t->received[o],
-                  (unsigned long long)want);
-    }
-    cr_expect_eq(e->bytes, 210);
+    expect_offsets_of_process_2(e);
 }
 
 /* 5 processes (a count no grid of more than one dimension has) exchange with the ones
@@ -1599,19 +1643,7 @@ Test(scale_run, a_neighbourhood_collective_s_neighbours_are_offsets_in_the_grid)
  * saying which. */
 Test(scale_run, a_neighbourhood_collective_of_distant_neighbours_is_refused)
 {
-    struct tb *b = trace(5);
-
-    for (int p = 0; p < 5; p++) {
-        uint64_t bytes[5] = {0};
-
-        bytes[(p + 2) % 5] = bytes[(p + 3) % 5] = 64;
-        neighbour_call(b, p, 5, bytes);
-    }
-    cr_assert_eq(tb_close(b), 0);
-    cr_expect_eq(pz_scale_run_read(rec, &run, err, sizeof(err)), -1);
-    cr_expect(strstr(err, "process 0, MPI_Neighbor_alltoallv: a neighbourhood collective") &&
-              strstr(err, "its neighbour, process 2, is not next to it in the process grid") &&
-              !strchr(err, '\n'), "error '%s'", err);
+    expect_distant_ring_of_five_refused(neighbour_call, "MPI_Neighbor_alltoallv");
 }
 
 /* The same 2-D stencil of 6 processes with MPI_Ineighbor_alltoallv completed by
@@ -1620,40 +1652,15 @@ Test(scale_run, a_neighbourhood_collective_of_distant_neighbours_is_refused)
  * 10 at 16 (above), 210 in all. */
 Test(scale_run, a_nonblocking_neighbourhood_collective_s_completion_names_its_offsets)
 {
-    struct tb *b = trace(6);
     const struct pz_scale_event *e;
-    const struct pz_scale_nbr *t;
 
-    for (int p = 0; p < 6; p++) {
-        uint64_t bytes[6] = {0};
-        int x = p / 2, y = p % 2;
-
-        if (x > 0)
-            bytes[p - 2] = 100;
-        if (x < 2)
-            bytes[p + 2] = 100;
-        bytes[y ? p - 1 : p + 1] = 10;
-        ineighbour_call(b, p, 6, bytes);
-    }
-    read_back(b);
-    cr_expect(run.grid.ndims == 2 && run.grid.dims[0] == 3 && run.grid.dims[1] == 2,
-              "grid %d-D %d x %d", run.grid.ndims, run.grid.dims[0], run.grid.dims[1]);
+    read_stencil_of_six(ineighbour_call);
     expect_call(2, 0, "MPI_Ineighbor_alltoallv", 1);
     expect_call(2, 1, "MPI_Waitall", 1);
     e = event(2, 1, 0);
     cr_assert_eq(e->kind, PZ_REC_NBC_COMPLETE);
     cr_expect_eq(e->posted_by, 1);
-    cr_assert_eq(e->peer.kind, PZ_SCALE_PEER_NEIGHBOURS);
-    cr_assert(e->peer.rank >= 0 && (size_t)e->peer.rank < run.procs[2].nnbrs);
-    t = &run.procs[2].nbrs[e->peer.rank];
-    for (int o = 0; o < PZ_SCALE_OFFSETS; o++) {
-        uint64_t want = o == 4 || o == 22 ? 100 : o == 16 ? 10 : 0;
-
-        cr_expect(t->sent[o] == want && t->received[o] == want, "offset %d: %llu/%llu, not %llu",
-                  o, (unsigned long long)t->sent[o], (unsigned long long)t->received[o],
-                  (unsigned long long)want);
-    }
-    cr_expect_eq(e->bytes, 210);
+    expect_offsets_of_process_2(e);
 }
 
 /* 5 processes exchange with the ones 2 ranks away round the world by
@@ -1661,19 +1668,7 @@ Test(scale_run, a_nonblocking_neighbourhood_collective_s_completion_names_its_of
  * whose completion holds the lists and the neighbour that is not next in the grid. */
 Test(scale_run, a_nonblocking_neighbourhood_collective_of_distant_neighbours_is_refused)
 {
-    struct tb *b = trace(5);
-
-    for (int p = 0; p < 5; p++) {
-        uint64_t bytes[5] = {0};
-
-        bytes[(p + 2) % 5] = bytes[(p + 3) % 5] = 64;
-        ineighbour_call(b, p, 5, bytes);
-    }
-    cr_assert_eq(tb_close(b), 0);
-    cr_expect_eq(pz_scale_run_read(rec, &run, err, sizeof(err)), -1);
-    cr_expect(strstr(err, "process 0, MPI_Waitall: a neighbourhood collective") &&
-              strstr(err, "its neighbour, process 2, is not next to it in the process grid") &&
-              !strchr(err, '\n'), "error '%s'", err);
+    expect_distant_ring_of_five_refused(ineighbour_call, "MPI_Waitall");
 }
 
 /* Two processes start MPI_Ineighbor_alltoallv and complete it with MPI_Waitall, whose
