@@ -218,18 +218,25 @@ static void check_exchange(int ndims, const uint8_t *periodic, struct shape *sh,
     sr_recorded_free(&r);
 }
 
-/* 1-D, not periodic: process p sends ROW_X to p - 1 and p + 1 where they exist: 0 to 1
- * only, 15 to 14 only (ROW_X in all), 1 .. 14 to both (2 ROW_X). */
-Test(scale_nbr, a_1d_exchange_not_periodic)
+/* The 1-D exchange, not periodic, at 16: process p sends ROW_X to p - 1 and p + 1
+ * where they exist. */
+static void want_1d_not_periodic(uint64_t want[P16][P16])
 {
-    uint64_t want[P16][P16] = {{0}};
-
     for (int p = 0; p < P16; p++) {
         if (p > 0)
             want[p][p - 1] = ROW_X;
         if (p < P16 - 1)
             want[p][p + 1] = ROW_X;
     }
+}
+
+/* 1-D, not periodic: process p sends ROW_X to p - 1 and p + 1 where they exist: 0 to 1
+ * only, 15 to 14 only (ROW_X in all), 1 .. 14 to both (2 ROW_X). */
+Test(scale_nbr, a_1d_exchange_not_periodic)
+{
+    uint64_t want[P16][P16] = {{0}};
+
+    want_1d_not_periodic(want);
     cr_expect(want[0][1] == ROW_X && want[0][15] == 0 && want[15][14] == ROW_X);
     check_exchange(1, NULL, NULL, want);
 }
@@ -240,12 +247,7 @@ Test(scale_nbr, a_1d_exchange_completed_by_mpi_wait)
     struct shape sh = {0, 0, 1};
     uint64_t want[P16][P16] = {{0}};
 
-    for (int p = 0; p < P16; p++) {
-        if (p > 0)
-            want[p][p - 1] = ROW_X;
-        if (p < P16 - 1)
-            want[p][p + 1] = ROW_X;
-    }
+    want_1d_not_periodic(want);
     check_exchange(1, NULL, &sh, want);
 }
 
