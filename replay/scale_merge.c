@@ -30,7 +30,7 @@ struct bnode {
 
 /* The process being merged. */
 struct merging {
-    const struct pz_scale_program *m;
+    struct pz_scale_program *m;     /* its table grows by the calls made whole */
     size_t run;
     uint32_t proc;
 };
@@ -81,8 +81,9 @@ static int shares_step(const struct sp_table *t, const struct blist *l, uint32_t
     return 0;
 }
 
-/* Is template node b the process's symbol sym: equal, compatible at the process, or a
- * step b's process made without what sym shows (then b becomes sym). */
+/* Is template node b the process's symbol sym: equal, compatible at the process, a
+ * step b's process made without what sym shows (then b becomes sym), or the other half
+ * of a call b's process made only half of (sp_union: then b becomes the whole call). */
 static int same(const struct merging *g, struct bnode *b, uint32_t sym)
 {
     const struct sp_table *t = &g->m->table;
@@ -98,8 +99,14 @@ static int same(const struct merging *g, struct bnode *b, uint32_t sym)
     if (sp_compatible(t, b->sym, sym, &here, NULL))
         return 1;
     there = sp_at_process(g->m, b->run, b->proc);
-    if (!sp_compatible(t, sym, b->sym, &there, NULL))
-        return 0;
+    if (!sp_compatible(t, sym, b->sym, &there, NULL)) {
+        uint32_t whole = sp_union(&g->m->table, b->sym, sym);
+
+        if (whole == SP_NONE || !sp_compatible(t, whole, sym, &here, NULL) ||
+            !sp_compatible(t, whole, b->sym, &there, NULL))
+            return 0;
+        sym = whole;
+    }
     b->sym = sym;
     b->run = g->run;
     b->proc = g->proc;
@@ -117,6 +124,7 @@ static int merge_symbol(const struct merging *g, struct blist *l, size_t *i, uin
 
     while (k < l->n && !same(g, &l->v[k], sym))
         k++;
+    ss = &t->syms[sym];     /* same() may have grown the table */
     if (k == l->n) {
         if (blist_insert(l, *i, &fresh) != 0)
             return -1;

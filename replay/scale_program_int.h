@@ -155,6 +155,13 @@ int sp_open(const struct sp_table *t, uint32_t sym, uint8_t ambiguous);
  * whether events are missing. */
 int sp_compatible(const struct sp_table *t, uint32_t tsym, uint32_t rsym,
                   const struct sp_at *at, int *missing);
+/* The whole call of which step symbols a and b are complementary halves: a blocking
+ * call with both a send and a receive (MPI_Sendrecv), made by one process with only its
+ * send (the source MPI_PROC_NULL) and by another with only its receive (the destination
+ * MPI_PROC_NULL), as along a dimension no recording has a process with both neighbours
+ * in.  The step with a's and b's events, the send first as the call records it; SP_NONE
+ * when a and b are not such halves, or memory runs out. */
+uint32_t sp_union(struct sp_table *t, uint32_t a, uint32_t b);
 /* The index in tsym's events of the i-th event of rsym (sp_compatible's), SP_NONE. */
 uint32_t sp_map_event(const struct sp_table *t, uint32_t tsym, uint32_t rsym,
                       const struct sp_at *at, uint32_t i);

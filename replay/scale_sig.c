@@ -684,6 +684,42 @@ uint32_t sp_map_event(const struct sp_table *t, uint32_t tsym, uint32_t rsym,
     return align(t, tsym, rsym, at, i, &j, &nmissing) ? j : SP_NONE;
 }
 
+/* Step symbol sym's one event, if that is a send or a receive (else NULL). */
+static const struct sp_event *lone_message(const struct sp_table *t, uint32_t sym, uint8_t kind)
+{
+    const struct sp_sym *s = &t->syms[sym];
+
+    if (s->kind != SP_STEP || s->n != 1 || t->events[s->first].kind != kind)
+        return NULL;
+    return &t->events[s->first];
+}
+
+uint32_t sp_union(struct sp_table *t, uint32_t a, uint32_t b)
+{
+    const struct sp_sym *sa = &t->syms[a], *sb = &t->syms[b];
+    const struct sp_event *send = lone_message(t, a, PZ_REC_SEND),
+                          *recv = lone_message(t, b, PZ_REC_RECV);
+    struct sp_event ev[2];
+    struct sp_sym proto;
+
+    if (sa->kind != SP_STEP || sb->kind != SP_STEP || sa->region != sb->region ||
+        sa->step_kind != sb->step_kind || sa->ends != sb->ends ||
+        message_events(sa->region) != 2)
+        return SP_NONE;
+    if (!send || !recv) {
+        send = lone_message(t, b, PZ_REC_SEND);
+        recv = lone_message(t, a, PZ_REC_RECV);
+    }
+    if (!send || !recv)
+        return SP_NONE;
+    ev[0] = *send;
+    ev[1] = *recv;
+    proto = *sa;
+    proto.n = 2;
+    proto.variant = 0;
+    return sp_table_step(t, &proto, ev);
+}
+
 const char *sp_sym_name(const struct sp_table *t, uint32_t sym)
 {
     if (sym >= t->nsyms)

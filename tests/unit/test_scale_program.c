@@ -540,6 +540,62 @@ Test(scale_program, stencil_2d_not_periodic)
     sr_recorded_free(&r);
 }
 
+/* A halo exchange by one MPI_Sendrecv per direction, peers by rank arithmetic, as
+ * CloverLeaf-like codes trade halos: the call is made everywhere, its send only where
+ * the neighbour it sends to exists, its receive only where the one it receives from
+ * does (MPI_PROC_NULL records no message).  Then C / P of computation and an
+ * MPI_Allreduce. */
+static void sendrecv_pairs(struct sr_run *b, int p, const int *c)
+{
+    int P = b->run.nprocs;
+
+    for (int d = 0; d < 4; d++) {
+        const int *from = dirs2[d ^ 1];     /* sending at dirs2[d], receiving from opposite */
+        int dest = sr_rank_at(b, c, dirs2[d]), source = sr_rank_at(b, c, from);
+
+        call(b, p, SR_SENDRECV, 0);
+        if (dest >= 0) {
+            struct pz_scale_event e = to(PZ_REC_SEND, dirs2[d], TAG + (uint32_t)d, 1024);
+            struct sr_truth t = world(b, dest);
+
+            sr_event(b, p, &e, &t);
+        }
+        if (source >= 0) {
+            struct pz_scale_event e = to(PZ_REC_RECV, from, TAG + (uint32_t)d, 1024);
+            struct sr_truth t = world(b, source);
+
+            sr_event(b, p, &e, &t);
+        }
+    }
+    collective(b, p, SR_ALLREDUCE, C / P, SR_WORLD, world(b, -1), -1, 8, 8);
+}
+
+static void prog_sendrecv_pairs(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, sendrecv_pairs);
+}
+
+/* Recorded at 2 x 1, 2 x 2 and 4 x 2, no process has both neighbours along dimension 1:
+ * every recorded Sendrecv along it sends only or receives only.  At 4 x 4 (rank 4 x +
+ * y) the processes at y = 1 and 2 are in the middle of dimension 1 and make both halves
+ * in one call (check_program compares every record): process 5 at (1, 1) sends to 1,
+ * 9, 4 and 6 each iteration (dirs2 in order: north, south, west, east); process 1 at
+ * (0, 1), with no north, sends to 5, 0 and 2. */
+Test(scale_program, sendrecv_halves_recorded_apart_make_one_call_in_the_middle)
+{
+    struct sr_recorded r;
+    struct collected *c = check_program(2, NULL, prog_sendrecv_pairs, 16, &r);
+    uint32_t peers[16];
+
+    cr_expect_eq(sends_of(c, 5, peers, 16), 4 * ITERS);
+    cr_expect(peers[0] == 1 && peers[1] == 9 && peers[2] == 4 && peers[3] == 6);
+    cr_expect_eq(sends_of(c, 1, peers, 16), 3 * ITERS);
+    cr_expect(peers[0] == 5 && peers[1] == 0 && peers[2] == 2);
+    collected_free(c);
+    sr_recorded_free(&r);
+}
+
 /* A cursor's records, kept like the sink's (without its order check). */
 static int keep_cursor_record(void *ctx, int proc, const struct pz_rec *rec)
 {
