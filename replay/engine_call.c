@@ -3,8 +3,9 @@
  * thread's process, and waits for the operations it completes; the call ends when the
  * last of those completes.  A call with no communication (MPI_Comm_rank, a test that
  * found nothing) takes its recorded time, scaled like computation; MPI_Init takes none
- * (pz_call_starts_mpi); an MPI-IO call, which the model has no file system for, its
- * recorded time times the machine's io_scale.  A call that completes a nonblocking I/O
+ * (pz_call_starts_mpi), nor does a blocking probe (waits_for_a_message); an MPI-IO
+ * call, which the model has no file system for, its recorded time times the machine's
+ * io_scale.  A call that completes a nonblocking I/O
  * operation (MPI_Wait of an MPI_File_iwrite) lasts at least until the operation ends:
  * its begin's predicted time plus its recorded duration times io_scale. */
 #include <stdlib.h>
@@ -708,6 +709,15 @@ static double recorded_time_scale(const struct engine *e, const struct pz_region
     return e->o->machine->cpu_scale;
 }
 
+/* Whether call is a blocking probe (MPI_Probe, MPI_Mprobe): its recorded time is the
+ * wait for a message (on an oversubscribed node, for its sender to run at all), which
+ * the receive that takes that message waits for in the replay; the probe itself takes
+ * none.  Its twins that return at once (MPI_Iprobe, MPI_Improbe) keep their time. */
+static int waits_for_a_message(const struct pz_region_info *call)
+{
+    return call->call == PZ_CALL_MPI_Probe || call->call == PZ_CALL_MPI_Mprobe;
+}
+
 /* Acts on one event of the call; returns whether it communicates. */
 static int event(struct engine *e, int th, const struct pz_rec *r,
                  const struct pz_region_info *call)
@@ -783,7 +793,7 @@ int pz_engine_call(struct engine *e, int th)
     }
     last = pz_trace_in_peek(e->in, th, k->call_len - 1);
     if (!communicates && last && last->time > enter_time &&
-        !pz_call_starts_mpi(call))
+        !pz_call_starts_mpi(call) && !waits_for_a_message(call))
         k->wake = k->call_start + (double)(last->time - enter_time) / e->resolution *
                                       recorded_time_scale(e, call);
     if (io_end > k->wake)

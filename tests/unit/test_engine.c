@@ -1418,6 +1418,37 @@ Test(engine, bcast_on_a_sub_communicator)
     near(res.end, SEC(1) + 2 * c, "the end");
 }
 
+/* A blocking probe waits for the message its receive then takes: the replay leaves the
+ * waiting to the receive.  Latency 10 us, 1 GB/s, eager (ms):
+ *   rank 0: Init [0, 0]  compute 5  Send(8 B to 1) [5, 5.1]
+ *   rank 1: Init [0, 0]  compute 1  Iprobe [1, 1.5]  Probe [1.5, 9.5]  Recv(from 0) [9.5, 9.6]
+ * The Iprobe returns at once: it keeps its recorded 0.5 ms (1 to 1.5).  The Probe's 8 ms
+ * were the wait for rank 0's message (on an oversubscribed node, for rank 0 to run at
+ * all): it takes no time, and the Recv posted at 1.5 ms waits for the data, sent at 5 ms
+ * and there at 5 + 0.01 + 8e-6 = 5.010008 ms.  Taking the Probe's recorded time instead
+ * would end the Recv at 9.5 ms. */
+Test(engine, a_blocking_probe_leaves_the_wait_to_its_receive)
+{
+    struct tb *b = trace(2);
+    char out[4096];
+
+    tb_call(b, 0, "MPI_Init", 0, 0);
+    tb_send_call(b, 0, "MPI_Send", MS(5), MS(5.1), TB_WORLD, 1, 0);
+    tb_call(b, 1, "MPI_Init", 0, 0);
+    tb_call(b, 1, "MPI_Iprobe", MS(1), MS(1.5));
+    tb_call(b, 1, "MPI_Probe", MS(1.5), MS(9.5));
+    tb_recv_call(b, 1, "MPI_Recv", MS(9.5), MS(9.6), TB_WORLD, 0, 0);
+    close_trace(b);
+    m.latency = 10e-6;
+    m.bandwidth = 1e9;
+    m.eager_threshold = 1048576;
+    predict(out);
+    near(leave_of(out, 1, "MPI_Iprobe"), SEC(1.5), "the Iprobe");
+    near(leave_of(out, 1, "MPI_Probe"), SEC(1.5), "the Probe");
+    near(leave_of(out, 1, "MPI_Recv"), SEC(5.010008), "the Recv");
+    near(res.end, SEC(5.010008), "the end");
+}
+
 /* --- placement */
 
 /* Rank 1 receives from rank 0 from 0 ms; rank 0 sends 100000 B eagerly (1 MiB
