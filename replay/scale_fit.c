@@ -247,6 +247,30 @@ static void measure_errors(struct pz_scale_model *m, const struct pz_scale_point
     m->mean_error = sum / n;
 }
 
+struct pz_scale_model pz_scale_fit_class(const struct pz_scale_point *p,
+                                         const struct pz_scale_point *all, size_t n,
+                                         const struct pz_scale_model *own,
+                                         const struct pz_scale_model *shared)
+{
+    struct pz_scale_model level = *shared, kept = *own;
+    double ratios = 0;
+    size_t used = 0;
+
+    for (size_t i = 0; i < n; i++)
+        if (all[i].time > 0) {
+            ratios += p[i].time / all[i].time;
+            used++;
+        }
+    if (used) {
+        level.c0 *= ratios / used;
+        level.c1 *= ratios / used;
+    }
+    measure_errors(&level, p, n);
+    level.npoints = (int)n;
+    measure_errors(&kept, p, n);
+    return level.mean_error < kept.mean_error - TIE ? level : *own;
+}
+
 /* How complex a candidate's term reads: each power of the logarithm 2, a fractional
  * exponent 1 (a half) or 2 (a third, a quarter), an exponent beyond 2 one more. */
 static int complexity(const struct pz_scale_model *m)

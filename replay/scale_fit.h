@@ -208,6 +208,22 @@ enum pz_scale_fit_status {
 int pz_scale_fit(const struct pz_scale_point *points, size_t n, enum pz_scale_quantity q,
                  struct pz_scale_model *out, char *err, size_t errlen);
 
+/* The model a class of processes (the root, a corner) takes from its n recordings p
+ * when its own fit is own, the model over all processes shared, and all[i] the mean
+ * over all processes recorded at p[i]'s count: own, unless shared at the class's level
+ * meets p better, by their mean relative errors (by more than 1e-9 points): shared
+ * times the mean over the recordings of p[i].time / all[i].time (those with
+ * all[i].time > 0; none: 1), its errors on p.  That is the class's processes at their
+ * own level, in the shape in P the mean over every process shows, which a class of
+ * few processes, one alone, cannot tell as well: each of its recordings keeps the
+ * noise of those few, which the mean over all evens out, and a noisy recording can
+ * turn its fit to another form.  A class whose time does scale otherwise (the root
+ * gathering from every process) is met better by its own fit and keeps it. */
+struct pz_scale_model pz_scale_fit_class(const struct pz_scale_point *p,
+                                         const struct pz_scale_point *all, size_t n,
+                                         const struct pz_scale_model *own,
+                                         const struct pz_scale_model *shared);
+
 /* The model's time at procs processes (procs >= 1), never below 0 (0 where the formula
  * is at or below 0); a grid model's on MPI_Dims_create's layout of procs in its
  * dimensions. */

@@ -676,16 +676,19 @@ void sp_sizes_at(const struct sp_sizes *z, int nprocs, uint32_t members, uint64_
 }
 
 /* Fits the per-run means sums[c * nruns + r] / counts[...] for each class and over all
- * (column nclasses of out); own[c] when class c had enough runs for a fit of its own,
- * lacking[c] when it had some but too few. */
+ * (column nclasses of out); own[c] when class c had enough runs for a model of its own,
+ * its fit or the one over all at its level (pz_scale_fit_class), lacking[c] when it had
+ * some but too few. */
 static void fit_classes(const struct pz_scale_program *m, const double *sums,
                         const uint32_t *counts, struct pz_scale_model *out, uint8_t *own,
                         uint8_t *lacking)
 {
-    struct pz_scale_point all[64] = {{.procs = 0}}, p[64] = {{.procs = 0}};
+    struct pz_scale_point all[64] = {{.procs = 0}}, p[64] = {{.procs = 0}},
+                          at[64] = {{.procs = 0}};
+    double mean[64];
     size_t nall = 0;
 
-    for (size_t r = 0; r < m->nruns && nall < 64; r++) {
+    for (size_t r = 0; r < m->nruns && r < 64; r++) {
         double sum = 0;
         uint32_t n = 0;
 
@@ -693,6 +696,7 @@ static void fit_classes(const struct pz_scale_program *m, const double *sums,
             sum += sums[c * m->nruns + r];
             n += counts[c * m->nruns + r];
         }
+        mean[r] = n ? sum / n : 0;
         if (n)
             all[nall++] = (struct pz_scale_point){.procs = m->runs[r]->nprocs,
                                                     .time = sum / n};
@@ -701,13 +705,18 @@ static void fit_classes(const struct pz_scale_program *m, const double *sums,
     for (uint32_t c = 0; c < m->nclasses; c++) {
         size_t n = 0;
 
-        for (size_t r = 0; r < m->nruns && n < 64; r++)
-            if (counts[c * m->nruns + r])
+        for (size_t r = 0; r < m->nruns && r < 64; r++)
+            if (counts[c * m->nruns + r]) {
+                at[n] = (struct pz_scale_point){.procs = m->runs[r]->nprocs,
+                                                .time = mean[r]};
                 p[n++] = (struct pz_scale_point){
                     .procs = m->runs[r]->nprocs,
                     .time = sums[c * m->nruns + r] / counts[c * m->nruns + r]};
+            }
         own[c] = enough(m, n, sp_fit(p, n, SP_TIME, NULL, &out[c]));
-        if (!own[c]) {
+        if (own[c]) {
+            out[c] = pz_scale_fit_class(p, at, n, &out[c], &out[m->nclasses]);
+        } else {
             out[c] = out[m->nclasses];
             if (n)
                 lacking[c] = 1;

@@ -667,3 +667,71 @@ Test(scale_fit, a_time_grows_no_faster_than_p_an_amount_may)
     expect_exact(&m, 0.104 - 2 * 0.012 / 14, 0.012 / 14);
     cr_expect(fabs(pz_scale_model_at(&m, 32) - (0.104 + (800 - 2) * 0.012 / 14)) < 1e-9);
 }
+
+/* A fall through the origin, c1 / P. */
+static struct pz_scale_model share_of(double c1)
+{
+    return (struct pz_scale_model){.origin = 1, .a_num = -1, .a_den = 1, .c1 = c1};
+}
+
+/* m is the model given as want, its errors too. */
+static void expect_same_model(const struct pz_scale_model *m, const struct pz_scale_model *want)
+{
+    cr_expect(m->c0 == want->c0 && m->c1 == want->c1 && m->origin == want->origin &&
+              m->a_num == want->a_num && m->a_den == want->a_den && m->b == want->b &&
+              m->mean_error == want->mean_error && m->npoints == want->npoints,
+              "took %g + %g * P^(%d/%d), expected %g + %g * P^(%d/%d)", m->c0, m->c1,
+              m->a_num, m->a_den, want->c0, want->c1, want->a_num, want->a_den);
+}
+
+Test(scale_fit, a_class_of_one_noisy_process_takes_the_shape_over_all_at_its_level)
+{
+    /* The root computes 2.4, 0.8 and 0.44 ms at 2, 4 and 8 processes; the means over
+     * all processes there are 2.5, 0.8 and 0.4 ms, fitted 3.2 / P ms (the 2 out of the
+     * trend), the root's own fit 4.5 / P ms (its 0.44 at 8, 10% above the mean, kept
+     * the 2 in).  Its ratios to the means, 0.96, 1 and 1.1, average 1.02: the model
+     * over all at its level is 3.264 / P ms, 1.632, 0.816 and 0.408 ms, off the root's
+     * by 32%, 2% and 7.27% (0.032 / 0.44), a mean of 13.76%; its own fit, 2.25, 1.125
+     * and 0.5625 ms, is off by 6.25%, 40.6% and 27.8%, a mean of 24.9%. */
+    struct pz_scale_point p[] = {AT(2, 2.4e-3), AT(4, 0.8e-3), AT(8, 0.44e-3)};
+    struct pz_scale_point all[] = {AT(2, 2.5e-3), AT(4, 0.8e-3), AT(8, 0.4e-3)};
+    struct pz_scale_model own = share_of(4.5e-3), shared = share_of(3.2e-3);
+    struct pz_scale_model m = pz_scale_fit_class(p, all, 3, &own, &shared);
+
+    expect_form(&m, -1, 1, 0);
+    cr_expect(m.origin && m.c0 == 0, "%g + %g / P", m.c0, m.c1);
+    cr_expect(fabs(m.c1 - 3.264e-3) < 1e-12, "c1 = %.17g, expected 3.264e-3", m.c1);
+    cr_expect(fabs(m.max_error - 32) < 1e-9, "max error %g%%", m.max_error);
+    cr_expect(fabs(m.mean_error - (32 + 2 + 3.2 / 0.44) / 3) < 1e-9, "mean error %g%%",
+              m.mean_error);
+    cr_expect_eq(m.npoints, 3);
+}
+
+Test(scale_fit, a_class_that_scales_otherwise_keeps_its_own_fit)
+{
+    /* The root computes 1 ms at every count (it gathers a result of fixed size) where
+     * the mean over all falls, 1.5, 0.8 and 0.4 ms, fitted 3 / P ms.  Its ratios, 2/3,
+     * 1.25 and 2.5, average 1.4722: 4.417 / P ms, 2.21, 1.10 and 0.55 ms, misses its 1
+     * ms by 121%, 10% and 45%; its own constant meets every recording: it stays, as it
+     * was given. */
+    struct pz_scale_point p[] = {AT(2, 1e-3), AT(4, 1e-3), AT(8, 1e-3)};
+    struct pz_scale_point all[] = {AT(2, 1.5e-3), AT(4, 0.8e-3), AT(8, 0.4e-3)};
+    struct pz_scale_model own = {.c0 = 1e-3, .a_den = 1, .npoints = 3},
+                          shared = share_of(3e-3);
+    struct pz_scale_model m = pz_scale_fit_class(p, all, 3, &own, &shared);
+
+    expect_same_model(&m, &own);
+}
+
+Test(scale_fit, a_class_met_as_well_by_both_keeps_its_own_fit)
+{
+    /* Corners computing 1.1 times the mean everywhere, 1.1 * 4 / P ms: their own fit and
+     * the model over all, 4 / P ms, at their level, 1.1, meet them exactly (within
+     * rounding, a tie below 1e-9 points); the tie keeps their own. */
+    struct pz_scale_point p[] = {AT(2, 2.2e-3), AT(4, 1.1e-3), AT(8, 0.55e-3)};
+    struct pz_scale_point all[] = {AT(2, 2e-3), AT(4, 1e-3), AT(8, 0.5e-3)};
+    struct pz_scale_model own = share_of(4.4e-3), shared = share_of(4e-3);
+    struct pz_scale_model m = pz_scale_fit_class(p, all, 3, &own, &shared);
+
+    expect_same_model(&m, &own);
+}
