@@ -109,6 +109,7 @@ struct walk {
     uint64_t since, since_cpu, flushed;
     struct postings posted;
     int tested;            /* the last call was an MPI_Test completing a request */
+    int open_intervals;    /* intervals begun and not yet ended */
 };
 
 static int reserve(void **v, size_t *cap, size_t n, size_t size)
@@ -365,11 +366,18 @@ static int read_process(struct pz_scale_reading *r, int p)
             if (!new_step(&w, rec->kind == PZ_REC_ENTER ? PZ_SCALE_BEGIN : PZ_SCALE_END, rec))
                 rc = pz_scale_fail(r, "out of memory");
             step_ended(&w, rec);
+            w.open_intervals += rec->kind == PZ_REC_ENTER ? 1 : -1;
         }
         pz_trace_in_consume(r->in, w.th, 1);
     }
     if (rc == 0 && pz_trace_in_error(r->in))
         rc = pz_scale_fail(r, "%s", pz_trace_in_error(r->in));
+    /* a run cut short (a crash, a timeout, a full disk) lacks what followed, which the
+     * other recordings have: say so rather than that the recordings differ */
+    if (rc == 0 && w.open_intervals > 0)
+        rc = pz_scale_fail(r, "process %d: its trace ends inside %d interval(s): the recording "
+                           "was cut short (a crash, a timeout or a full disk); record the run "
+                           "again", p, w.open_intervals);
     read_tail(&w, last, last_cpu);
     free(w.posted.ids);
     free(w.posted.steps);

@@ -1693,3 +1693,23 @@ Test(scale_run, a_nonblocking_neighbourhood_collective_without_lists_is_refused)
     cr_expect(strstr(err, "process 0, MPI_Waitall: a neighbourhood collective") &&
               strstr(err, "lists") && !strchr(err, '\n'), "error '%s'", err);
 }
+
+/* A run cut short: process 1's trace ends inside interval 1 (begun at 1 ms, its
+ * MPI_Barrier left at 3 ms, nothing after), process 0 ended it at 4 ms.  Refused in
+ * one line saying that the recording was cut, naming process 1 and its 1 open interval,
+ * not that the recordings differ. */
+Test(scale_run, a_recording_cut_short_is_refused_as_such)
+{
+    struct tb *b = trace(2);
+    uint32_t i1 = tb_interval(b, 1, "x.c", 10);
+
+    for (int p = 0; p < 2; p++) {
+        tb_enter(b, p, MS(1), i1);
+        tb_call(b, p, "MPI_Barrier", MS(2), MS(3));
+    }
+    tb_leave(b, 0, MS(4), i1);
+    cr_assert_eq(tb_close(b), 0);
+    cr_expect_eq(pz_scale_run_read(rec, &run, err, sizeof(err)), -1);
+    cr_expect(strstr(err, "process 1: its trace ends inside 1 interval(s): the recording was "
+                          "cut short") && !strchr(err, '\n'), "error '%s'", err);
+}
