@@ -101,7 +101,9 @@ double pz_cs_transfer(struct pz_comsys *cs, int from, int to, double bytes)
  * at once, its time spent by its sender before it left (pz_cs_send_overhead). */
 static double eager_arrival(struct pz_comsys *cs, int from, int to, double bytes)
 {
-    return pz_cs_self_work(cs, from, to) ? cs->now : pz_cs_transfer(cs, from, to, bytes);
+    if (pz_cs_self_work(cs, from, to))
+        return cs->now;
+    return pz_cs_duplex_arrives(cs, from, to, pz_cs_transfer(cs, from, to, bytes));
 }
 
 int pz_cs_eager_size(const struct pz_comsys *cs, int from, int to, double bytes)
@@ -150,7 +152,8 @@ static void clear_to_send(struct pz_comsys *cs, int send)
 static void send_data(struct pz_comsys *cs, int send)
 {
     const struct request *s = &cs->req[send];
-    double arrival = pz_cs_transfer(cs, s->key.src, s->key.dst, s->bytes);
+    double arrival = pz_cs_duplex_arrives(cs, s->key.src, s->key.dst,
+                                          pz_cs_transfer(cs, s->key.src, s->key.dst, s->bytes));
     int recv = s->partner;
 
     pz_cs_complete(cs, recv, arrival);

@@ -93,8 +93,10 @@ struct pz_machine {
     double shm_resume_overhead;   /* s: the same between processes of one node */
     double resume_after;       /* s: the computation after which it is paid in full */
     double duplex_overhead;    /* s: what a send's CPU time grows by when its whole
-                                  overhead overlaps one of its receiver's sends to it
-                                  (in proportion to the overlap), any two processes */
+                                  overhead overlaps its receiver's latest message to it
+                                  on its way (from that send's overhead until its data
+                                  arrives; in proportion to the overlap), any two
+                                  processes */
     struct pz_segments self_segments;  /* a process's messages to itself */
 };
 

@@ -843,9 +843,10 @@ Test(comsys, no_resume_overhead_by_default)
 
 /* --- the duplex overhead
  *
- * The overheads above (a send of 1000 B: 10 + 0.01 x 1000 = 20 us) and a duplex
- * overhead of 6 us: a send whose 20 us all run while its receiver's send to it does
- * takes 26 us; in part, in proportion. */
+ * The overheads above (a send of 1000 B: 10 + 0.01 x 1000 = 20 us; its data arrives
+ * 130 us after it left) and a duplex overhead of 6 us: a send whose 20 us all run while
+ * its receiver's message to it is on its way (from the start of that message's
+ * overhead until its data arrives) takes 26 us; in part, in proportion. */
 static void setup_duplex(void)
 {
     setup_overheads(1);
@@ -877,16 +878,16 @@ Test(comsys, sends_both_ways_at_once_pay_the_duplex_overhead)
     }
 }
 
-/* Process 1 sends at 15 us: its overhead (15 to 35 us) overlaps process 0's (0 to 20 us)
- * for 5 of its 20 us, and grows by 6 x 5 / 20 = 1.5 us: it leaves at 36.5 us.  A
- * rendezvous send (100000 B, above the eager threshold; overhead 10 + 1000 = 1010 us)
- * pays the same way. */
+/* Process 0's send is posted first, at 15 us, and is on its way from then; process 1's,
+ * posted next at 0, runs its overhead from 0 to 20 us: 5 of its 20 us overlap, and it
+ * grows by 6 x 5 / 20 = 1.5 us: it leaves at 21.5 us.  A rendezvous send (100000 B,
+ * above the eager threshold; overhead 10 + 1000 = 1010 us) pays the same way. */
 Test(comsys, a_partial_overlap_pays_in_proportion)
 {
     setup_duplex();
-    pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, 0);
-    pz_comsys_send(cs, 1, 0, 7, 0, 1000, PZ_SEND_STANDARD, US(15));
-    cr_assert_float_eq(pz_comsys_cpu_free(cs, 1), US(36.5), EPS);
+    pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, US(15));
+    pz_comsys_send(cs, 1, 0, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+    cr_assert_float_eq(pz_comsys_cpu_free(cs, 1), US(21.5), EPS);
     pz_comsys_free(cs);
     setup_duplex();
     pz_comsys_send(cs, 2, 3, 7, 0, 100000, PZ_SEND_STANDARD, 0);
@@ -896,8 +897,7 @@ Test(comsys, a_partial_overlap_pays_in_proportion)
 }
 
 /* Only a send back to the sender counts: process 1's send to 0 at 0 overlaps process
- * 0's to 2 and process 2's to 0, and pays nothing (20 us); a send after the other
- * way's overhead ended (process 0 at 20 us, process 1's at 0 to 20) neither. */
+ * 0's to 2 and process 2's to 0, and pays nothing (20 us). */
 Test(comsys, only_a_send_back_overlapping_pays)
 {
     setup_duplex();
@@ -906,8 +906,33 @@ Test(comsys, only_a_send_back_overlapping_pays)
     cr_assert_float_eq(pz_comsys_cpu_free(cs, 2), US(26), EPS, "2 and 0 overlap");
     pz_comsys_send(cs, 1, 0, 7, 0, 1000, PZ_SEND_STANDARD, 0);
     cr_assert_float_eq(pz_comsys_cpu_free(cs, 1), US(20), EPS, "0 sends to 2, not to 1");
-    pz_comsys_send(cs, 0, 1, 8, 0, 1000, PZ_SEND_STANDARD, US(20));
-    cr_assert_float_eq(pz_comsys_cpu_free(cs, 0), US(40), EPS, "1's ended at 20 us");
+    pz_comsys_free(cs);
+}
+
+/* Process 0 sends to 1 at 0: its data leaves at 20 us and arrives at 150 us, and
+ * process 1, in its receive since 0, has it at 150 + 40 = 190 us.  Process 1's answer
+ * at 190 us comes after the data arrived and pays nothing: it leaves at 210 us, as in
+ * the ping-pong above.  A send of process 1 at 100 us instead, once the simulation has
+ * sent process 0's data (overhead 100 to 120 us, within 0 to 150 us), pays: 126 us,
+ * where the overheads alone (0 to 20 us, 100 to 120 us) do not overlap. */
+Test(comsys, a_send_pays_only_while_the_message_back_is_on_its_way)
+{
+    double taken;
+    int r;
+
+    setup_duplex();
+    pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+    r = pz_comsys_recv(cs, 1, 0, 7, 0, 0);
+    done_at(r, US(150), "process 0's data arrives");
+    taken = pz_comsys_deliver(cs, r, 0);
+    cr_assert_float_eq(taken, US(190), EPS, "and process 1 has it");
+    pz_comsys_send(cs, 1, 0, 7, 0, 1000, PZ_SEND_STANDARD, US(190));
+    cr_assert_float_eq(pz_comsys_cpu_free(cs, 1), US(210), EPS, "arrived: no overhead");
+    pz_comsys_free(cs);
+    setup_duplex();
+    done_at(pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, 0), US(20), "it leaves");
+    pz_comsys_send(cs, 1, 0, 7, 0, 1000, PZ_SEND_STANDARD, US(100));
+    cr_assert_float_eq(pz_comsys_cpu_free(cs, 1), US(126), EPS, "on its way");
     pz_comsys_free(cs);
 }
 
