@@ -308,17 +308,6 @@ static int decided_by_data(const struct pz_scale_program *m, const struct sp_eve
     return 0;
 }
 
-static uint64_t gcd_of(uint64_t a, uint64_t b)
-{
-    while (b) {
-        uint64_t t = a % b;
-
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* The note of size `which` of the event of node k that the data decide, fitted as
  * z->of[w]: the first change seen from one pass to the next, in the loop around k if
  * any. */
@@ -368,7 +357,7 @@ static int fit_mean_size(struct pz_scale_program *m, uint32_t k, const struct sp
         p[n] = (struct pz_scale_point){.procs = m->runs[r]->nprocs,
                                        .time = s[r].sum[which] / (double)s[r].n};
         memcpy(p[n++].dims, m->runs[r]->grid.dims, sizeof(p[0].dims));
-        item = gcd_of(item, s[r].gcd[which]);
+        item = sp_gcd(item, s[r].gcd[which]);
     }
     /* a fit from too few counts is a constant, which is what they tell */
     (void)sp_fit(p, n, SP_AMOUNT, grid, &z->of[w]);

@@ -621,6 +621,9 @@ struct sp_size_sums {
     uint64_t gcd[2];
 };
 
+/* The greatest common divisor of a and b, the other when one is 0. */
+uint64_t sp_gcd(uint64_t a, uint64_t b);
+
 /* What the checked walk gathers from every recording, by run r (of nruns): */
 struct sp_stats {
     double *gap;            /* [(node * nclasses + class) * nruns + r] sums, s */

@@ -327,7 +327,7 @@ static void track_change(struct sp_change *c, uint32_t proc, int w, uint64_t byt
     c->last[w] = bytes;
 }
 
-static uint64_t gcd_of(uint64_t a, uint64_t b)
+uint64_t sp_gcd(uint64_t a, uint64_t b)
 {
     while (b) {
         uint64_t t = a % b;
@@ -342,8 +342,8 @@ static void add_to_sums(struct sp_size_sums *s, const struct pz_scale_event *e)
 {
     s->sum[0] += (double)e->bytes;
     s->sum[1] += (double)e->bytes2;
-    s->gcd[0] = gcd_of(s->gcd[0], e->bytes);
-    s->gcd[1] = gcd_of(s->gcd[1], e->bytes2);
+    s->gcd[0] = sp_gcd(s->gcd[0], e->bytes);
+    s->gcd[1] = sp_gcd(s->gcd[1], e->bytes2);
     s->n++;
 }
 
