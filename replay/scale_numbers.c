@@ -294,6 +294,79 @@ static int collective_end(const struct sp_event *e)
     return e->kind == PZ_REC_COLL_END || e->kind == PZ_REC_NBC_COMPLETE;
 }
 
+/* Whether size `which` of event e at index at of the stats is one the data decide: a
+ * point-to-point size that changes from one pass of its step to the next at a process of
+ * some recording (a particle code's migration, an adaptive code's halo). */
+static int decided_by_data(const struct pz_scale_program *m, const struct sp_event *e,
+                           const struct sp_stats *st, size_t at, int which)
+{
+    if (collective_end(e))
+        return 0;
+    for (size_t r = 0; r < m->nruns; r++)
+        if (st->has_bytes[at + r] && (st->change[at + r].changed >> which) & 1)
+            return 1;
+    return 0;
+}
+
+/* The note of size `which` of the event of node k that the data decide, fitted as
+ * z->of[w]: the first change seen from one pass to the next, in the loop around k if
+ * any. */
+static int note_mean(struct pz_scale_program *m, uint32_t k, const struct sp_stats *st,
+                     size_t at, int which, const char *what, const struct sp_sizes *z, int w)
+{
+    char where[256], model[160], loop_where[256], around[288] = "pass of its step";
+    const struct sp_change *c = NULL;
+    uint32_t loop = enclosing_loop(m, k);
+    size_t r;
+
+    for (r = 0; r < m->nruns && !c; r++)
+        if (st->has_bytes[at + r] && (st->change[at + r].changed >> which) & 1)
+            c = &st->change[at + r];
+    node_where(m, k, where, sizeof(where));
+    if (loop != SP_NONE) {
+        node_where(m, loop, loop_where, sizeof(loop_where));
+        snprintf(around, sizeof(around), "iteration of %s", loop_where);
+    }
+    describe(&z->of[w], 0, 0, model, sizeof(model));
+    return sp_note(m, "%s: the %s changes from one %s to the next as the data decide "
+                   "(from %llu to %llu bytes at %d processes): every pass is given the "
+                   "mean over the passes and processes, %s bytes, in whole "
+                   "multiples of %llu bytes", where, what, around,
+                   (unsigned long long)c->from[which], (unsigned long long)c->to[which],
+                   m->runs[r - 1]->nprocs, model, (unsigned long long)z->item[w]);
+}
+
+/* Fits size w of point-to-point event e, which the data decide (decided_by_data), into
+ * z: the mean per run over its passes and processes, fitted over P, which every pass
+ * is then given, rounded to the whole multiples of the recorded sizes' common divisor
+ * (the datatype's size is not recorded; a divisor of every size recorded stands for
+ * it). */
+static int fit_mean_size(struct pz_scale_program *m, uint32_t k, const struct sp_stats *st,
+                         size_t at, int w, const char *what, const struct sp_grid_use *grid,
+                         int quiet, struct sp_sizes *z)
+{
+    const struct sp_size_sums *s = st->sums + at;
+    struct pz_scale_point p[MAX_POINTS];
+    int which = w == SP_SENT ? 0 : 1;
+    uint64_t item = 0;
+    size_t n = 0;
+
+    for (size_t r = 0; r < m->nruns && n < MAX_POINTS; r++) {
+        if (!st->has_bytes[at + r] || !s[r].n)
+            continue;
+        p[n] = (struct pz_scale_point){.procs = m->runs[r]->nprocs,
+                                       .time = s[r].sum[which] / (double)s[r].n};
+        memcpy(p[n++].dims, m->runs[r]->grid.dims, sizeof(p[0].dims));
+        item = sp_gcd(item, s[r].gcd[which]);
+    }
+    /* a fit from too few counts is a constant, which is what they tell */
+    (void)sp_fit(p, n, SP_AMOUNT, grid, &z->of[w]);
+    z->of[w + SP_ROOT_SENT] = z->of[w];
+    z->unit[w] = z->unit[w + SP_ROOT_SENT] = 0;
+    z->item[w] = z->item[w + SP_ROOT_SENT] = item;
+    return quiet ? 0 : note_mean(m, k, st, at, which, what, z, w);
+}
+
 /* Fits size w (SP_SENT or SP_RECEIVED, and its root's) of event e, gathered at index at
  * of the stats, into z.  In a rooted collective one role moves the data each way, the
  * root or its other members (docs/trace-format.md): it records the largest size and the
@@ -312,6 +385,9 @@ static int fit_size(struct pz_scale_program *m, uint32_t k, const struct sp_even
     struct whole_values v;
     char root_what[96];
 
+    if (decided_by_data(m, e, st, at, which))
+        return fit_mean_size(m, k, st, at, w, what, grid, quiet, z);
+    z->item[w] = z->item[root] = 0;
     if (rooted < 0) {
         size_values(m, &e->comm, hi, lo, has, change, which, 0, collective_end(e), &v);
         if (fit_whole(m, k, what, &v, grid, &z->of[w], per, &z->unit[w], quiet) != 0)
@@ -665,11 +741,20 @@ uint32_t sp_comm_members(const struct pz_scale_comm *c, const struct pz_scale_gr
     }
 }
 
+/* A mean size f at nprocs, to the nearest whole multiple of item bytes, 0 below 0. */
+static uint64_t mean_at(const struct pz_scale_model *f, uint64_t item, int nprocs)
+{
+    double items = pz_scale_model_at(f, nprocs) / (double)item;
+
+    return items > 0 ? (uint64_t)llround(items) * item : 0;
+}
+
 void sp_sizes_at(const struct sp_sizes *z, int nprocs, uint32_t members, uint64_t *out)
 {
     for (int w = 0; w < SP_NSIZES; w++) {
-        uint64_t v = z->unit[w] ? sp_block_at(&z->of[w], z->unit[w], nprocs)
-                                : (uint64_t)llround(pz_scale_model_at(&z->of[w], nprocs));
+        uint64_t v = z->unit[w]   ? sp_block_at(&z->of[w], z->unit[w], nprocs)
+                     : z->item[w] ? mean_at(&z->of[w], z->item[w], nprocs)
+                                  : (uint64_t)llround(pz_scale_model_at(&z->of[w], nprocs));
 
         out[w] = (z->per_peer >> w) & 1 ? v * (members > 1 ? members - 1 : 0) : v;
     }

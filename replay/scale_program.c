@@ -458,6 +458,7 @@ static int alloc_stats(struct pz_scale_program *m, struct sp_stats *st)
         ALLOC(st->count_min, nodes * runs) || ALLOC(st->count_max, nodes * runs) ||
         ALLOC(st->bytes_min, ev) || ALLOC(st->bytes_max, ev) || ALLOC(st->bytes2_min, ev) ||
         ALLOC(st->bytes2_max, ev) || ALLOC(st->has_bytes, ev) || ALLOC(st->change, ev) ||
+        ALLOC(st->sums, ev) ||
         ALLOC(st->duration, nodes * runs) || ALLOC(st->nduration, nodes * runs) ||
         ALLOC(st->after, (nodes + 1) * runs) || ALLOC(st->before, nodes * runs) ||
         ALLOC(st->in_interval, (size_t)st->nintervals * m->nclasses * runs) ||

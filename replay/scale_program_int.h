@@ -222,6 +222,8 @@ struct sp_sizes {
     uint8_t per_peer;          /* bit w: of[w] is the size per other member */
     uint64_t unit[SP_NSIZES];  /* not 0: of[w] is the items of a block, of unit bytes each,
                                   rounded up (sp_fit_blocks) */
+    uint64_t item[SP_NSIZES];  /* not 0: of[w] is a mean of sizes that are all multiples
+                                  of item bytes, rounded to the nearest multiple */
 };
 
 /* The members of a communicator of class c in a run of nprocs processes in grid g (the
@@ -610,6 +612,18 @@ struct sp_key_counts {
     uint32_t *min, *max;
 };
 
+/* An event's sizes summed over every process and pass of a run (sent, received), how
+ * many, and their greatest common divisor (0: all were 0): the mean a size the data
+ * decide is fitted by, and the unit it is a whole multiple of. */
+struct sp_size_sums {
+    double sum[2];
+    uint64_t n;
+    uint64_t gcd[2];
+};
+
+/* The greatest common divisor of a and b, the other when one is 0. */
+uint64_t sp_gcd(uint64_t a, uint64_t b);
+
 /* What the checked walk gathers from every recording, by run r (of nruns): */
 struct sp_stats {
     double *gap;            /* [(node * nclasses + class) * nruns + r] sums, s */
@@ -623,6 +637,7 @@ struct sp_stats {
                                           the completion of slot s at event nevents + s */
     uint8_t *has_bytes;                /* the same */
     struct sp_change *change;          /* the same */
+    struct sp_size_sums *sums;         /* the same */
     struct sp_seen **seen;  /* [event * nruns + r]: a v collective's sizes at each
                                process of run r (allocated as met), NULL; a
                                neighbourhood collective's completion of slot s at

@@ -327,9 +327,30 @@ static void track_change(struct sp_change *c, uint32_t proc, int w, uint64_t byt
     c->last[w] = bytes;
 }
 
+uint64_t sp_gcd(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static void add_to_sums(struct sp_size_sums *s, const struct pz_scale_event *e)
+{
+    s->sum[0] += (double)e->bytes;
+    s->sum[1] += (double)e->bytes2;
+    s->gcd[0] = sp_gcd(s->gcd[0], e->bytes);
+    s->gcd[1] = sp_gcd(s->gcd[1], e->bytes2);
+    s->n++;
+}
+
 static void add_bytes(struct sp_stats *st, size_t at, uint32_t proc,
                       const struct pz_scale_event *e)
 {
+    add_to_sums(&st->sums[at], e);
     track_change(&st->change[at], proc + 1, 0, e->bytes);
     track_change(&st->change[at], proc + 1, 1, e->bytes2);
     st->change[at].last_proc = proc + 1;
@@ -956,6 +977,7 @@ void sp_stats_free(struct sp_stats *st)
     free(st->bytes2_min);
     free(st->bytes2_max);
     free(st->has_bytes);
+    free(st->sums);
     free(st->change);
     for (size_t i = 0; st->seen && i < st->nseen; i++)
         free(st->seen[i]);

@@ -1284,13 +1284,14 @@ static void record_growing(const char *name, int n)
 /* Told apart by their sizes, the steps of the chain are 4, 5 and 6 different calls at
  * 2, 3 and 4 processes, which no template of all three recordings makes: the calls are
  * told apart by their signatures alone, one loop of n + 2 exchanges whose size is the
- * largest, and a note says that it changes from one iteration to the next: at 2
+ * mean over the passes and processes, and a note says that it changes from one iteration to the next: at 2
  * processes (the first recording), process 0 sends 8 bytes then 16. */
 Test(scale_run, a_size_changing_from_one_iteration_to_the_next_is_noted)
 {
     static const char expected[] = "changes from one iteration of the loop around "
                                    "MPI_Send";
-    static const char sizes[] = "(from 8 to 16 bytes at 2 processes): the largest is used";
+    static const char sizes[] = "(from 8 to 16 bytes at 2 processes): every pass is given "
+                                "the mean";
     struct pz_scale_run runs[3];
     const struct pz_scale_run *list[3] = { &runs[0], &runs[1], &runs[2] };
     struct pz_scale_program *m;
