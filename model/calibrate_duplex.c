@@ -157,3 +157,10 @@ void pz_fit_calibrated_duplex_overhead(const struct pz_machine *m, double bytes,
     out->exchange = pz_skewed_exchange_time(&with, bytes, skew);
     out->as_written = pz_back_to_back_time(m, bytes, PZ_BACK_TO_BACK_COUNT);
 }
+
+double pz_duplex_overhead_of_sends(double isend_0, double isend_1, double lone)
+{
+    double excess = isend_0 + isend_1 - 2 * lone;
+
+    return isnan(excess) ? NAN : fmax(0, excess);
+}

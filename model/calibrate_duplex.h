@@ -1,8 +1,9 @@
 /* The duplex overhead of prognoz calibrate (docs/calibrate.md, "Duplex overhead"): the
  * overheads at their measured size and the CPU time a send pays while its receiver
  * sends back (machine key duplex_overhead), fitted so that the model reproduces the
- * ping-pong and the exchanges back to back of the resume probe's first row.  A check
- * that calibrate prints; it writes none of it. */
+ * ping-pong and the exchanges back to back of the resume probe's first row, a check
+ * that calibrate prints and does not write; and the duplex overhead measured from the
+ * senders' times, which calibrate writes. */
 #ifndef PZ_CALIBRATE_DUPLEX_H
 #define PZ_CALIBRATE_DUPLEX_H
 
@@ -56,5 +57,13 @@ void pz_fit_duplex_overhead(const struct pz_machine *m, double latency, double b
 void pz_fit_calibrated_duplex_overhead(const struct pz_machine *m, double bytes,
                                        double measured, double skew,
                                        struct pz_duplex_overhead_fit *out);
+
+/* The duplex overhead measured (docs/calibrate.md, "Duplex overhead"): in exchanges
+ * back to back each rank's MPI_Isend takes isend_0 and isend_1, one whose receiver is
+ * not sending takes lone.  The earlier of two sends pays lone, the later lone plus what
+ * its receiver's message on its way costs it, so that is the two ranks' sum less twice
+ * lone (which rank is the later one may change from one exchange to the next: the sum
+ * does not care), floored at 0; NAN if any time is NAN. */
+double pz_duplex_overhead_of_sends(double isend_0, double isend_1, double lone);
 
 #endif

@@ -16,6 +16,8 @@
 
 #include "calibrate_clock.h"
 #include "calibrate_cpu.h"
+#include "calibrate_duplex_note.h"
+#include "calibrate_duplex_sends.h"
 #include "calibrate_fit.h"
 #include "calibrate_out.h"
 #include "calibrate_pause.h"
@@ -81,6 +83,13 @@ static const double resume_computations[] = { 0, 10e-6, 25e-6, 50e-6, 100e-6, 20
 #define RESUME_EXCHANGES 41
 #define QUICK_RESUME_EXCHANGES 11
 #define RESUME_PASSES 3
+/* Exchanges back to back whose MPI_Isend measure the duplex overhead: about 0.1 s of
+ * 1 KiB over TCP, enough that a stall or two do not move the trimmed mean. */
+#define DUPLEX_EXCHANGES 20000
+#define QUICK_DUPLEX_EXCHANGES 2000
+/* And the lone sends they are compared with, each a round trip of its own. */
+#define DUPLEX_SENDS 5000
+#define QUICK_DUPLEX_SENDS 500
 /* The program loop: the computation before each exchange (a few microseconds, as halo
  * exchanges and stencils have), the exchanges timed at each size (with --quick:
  * QUICK_...), the largest size. */
@@ -391,6 +400,10 @@ static void answer(char *buf, long biggest, int count)
         }
         if (msg[0] == PZ_CAL_CLOCK) {
             pz_cal_answer_clock((int)msg[2]);
+            continue;
+        }
+        if (msg[0] == PZ_CAL_DUPLEX_SENDS) {
+            pz_cal_answer_duplex_sends(buf, msg[1], (int)msg[2], (int)msg[3]);
             continue;
         }
         if (msg[0] == PZ_CAL_PAUSE) {
@@ -1044,6 +1057,8 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     before_self = m;
     pz_cal_fit_self(run->self, run->nself, &m, &self_fit);
     pz_cal_self_to_machine(&self_fit, &m);
+    pz_cal_duplex_sends_fit(run);
+    m.duplex_overhead = run->duplex_sends.measured ? run->duplex_sends.overhead : 0;
     run->self_fit = &self_fit;
     pz_cal_print_table(stdout, run, &fit);
     printf("\n");
@@ -1055,6 +1070,8 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     printf("\n");
     pz_cal_print_resume(stdout, run);
     pz_cal_print_program(stdout, run);
+    printf("\n");
+    pz_cal_print_duplex_sends(stdout, run);
     printf("\n");
     if (run->duplex_overhead) {
         pz_cal_print_duplex_overhead(stdout, run);
@@ -1149,6 +1166,20 @@ static void combine_exchanges(struct pz_cal_exchange (*xr)[MAX_SIZES], int nx,
     }
 }
 
+/* Rank 0: the MPI_Isend of each rank in exchanges back to back of the resume probe's
+ * size (RESUME_BYTES), for the duplex overhead (calibrate_duplex_sends.h). */
+static void measure_duplex_sends(const struct options *o, struct pz_calibration_run *run,
+                                 char *out, char *in)
+{
+    struct pz_cal_duplex_sends *d = &run->duplex_sends;
+
+    d->bytes = o->max_size < RESUME_BYTES ? o->max_size : RESUME_BYTES;
+    d->exchanges = o->quick ? QUICK_DUPLEX_EXCHANGES : DUPLEX_EXCHANGES;
+    d->sends = o->quick ? QUICK_DUPLEX_SENDS : DUPLEX_SENDS;
+    pz_cal_lead_duplex_sends(out, in, (long)d->bytes, d->exchanges, d->sends, d->isend,
+                             &d->lone);
+}
+
 /* Rank 0: the ping-pong's rounds, each with the messages to oneself and the exchanges
  * both ways, spread over o->span with the other measurements between them (a load that
  * lasts a while meets one round and one other measurement), the extra rounds, then what
@@ -1179,6 +1210,7 @@ static void measure(const struct options *o, struct pz_calibration_run *run,
     run->send_times = send;
     run->recv_times = recv;
     run->loop_times = loop;
+    measure_duplex_sends(o, run, rr->out, rr->in);
 }
 
 /* Rank 0: the whole measurement.  Returns the exit status. */

@@ -26,6 +26,15 @@ struct pz_cal_exchange {
                        (calibrate_clock.h) */
 };
 
+/* The duplex overhead measured (calibrate_duplex_sends.h): each rank's MPI_Isend in
+ * `exchanges` exchanges of bytes both ways back to back, rank 0's in `sends` whose
+ * receiver waits (lone), and the duplex overhead of them (pz_duplex_overhead_of_sends);
+ * measured 0: not (exchanges 0, or a time NAN). */
+struct pz_cal_duplex_sends {
+    double bytes, isend[2], lone, overhead;
+    int exchanges, sends, measured;
+};
+
 /* The overheads, segments, duplex_factor and duplex_overhead fitted with the barrier's
  * skew taken out of the exchanges after it (docs/calibrate.md, "Barrier skew"): the
  * overheads' room from the later rank's start, duplex_factor to the exchanges modelled
@@ -101,6 +110,8 @@ struct pz_calibration_run {
      * exchanges back to back (the resume probe's first row): a check, not written
      * (NULL: not fitted) */
     const struct pz_duplex_overhead_fit *duplex_overhead;
+    /* the duplex overhead measured, the key written */
+    struct pz_cal_duplex_sends duplex_sends;
     /* the fits with the barrier's skew taken out: a check, not written (NULL: not
      * fitted) */
     const struct pz_cal_skew_check *skew_check;

@@ -14,6 +14,7 @@
 #include "calibrate_resume.h"
 #include "calibrate_stats.h"
 #include "calibrate_duplex.h"
+#include "calibrate_duplex_note.h"
 #include "calibrate_segments.h"
 #include "cost.h"
 #include "machine.h"
@@ -1510,4 +1511,51 @@ Test(overhead, one_size_prints_its_time_and_no_error)
     cr_assert(strstr(text, "send: MPI_Isend+MPI_Wait   2 us (1 size: no per-byte cost measured)"),
               "%s", text);
     free(text);
+}
+
+/* The later sender pays the two ranks' MPI_Isend less twice the lone one: 3.05 + 2.5 -
+ * 2 x 2.6 = 0.35 us (the probe's numbers over UCX's TCP transport). */
+Test(duplex_sends, the_excess_of_the_two_sends_over_two_lone_ones)
+{
+    cr_assert_float_eq(pz_duplex_overhead_of_sends(3.05e-6, 2.5e-6, 2.6e-6), 0.35e-6, 1e-15);
+    cr_assert_float_eq(pz_duplex_overhead_of_sends(2.5e-6, 3.05e-6, 2.6e-6), 0.35e-6, 1e-15,
+                       "which rank sent later does not matter");
+}
+
+/* 2.5 + 2.5 - 2 x 2.6 = -0.2 us: the exchange's sends were faster than a lone one, 0. */
+Test(duplex_sends, a_negative_excess_is_0)
+{
+    cr_assert_eq(pz_duplex_overhead_of_sends(2.5e-6, 2.5e-6, 2.6e-6), 0);
+    cr_assert(isnan(pz_duplex_overhead_of_sends(NAN, 2.5e-6, 2.6e-6)));
+    cr_assert(isnan(pz_duplex_overhead_of_sends(2.5e-6, 2.5e-6, NAN)));
+}
+
+/* 3.05 + 2.5 - 2 x 2.6 = 0.35 us, written as "0.350 us" with its times. */
+Test(duplex_sends, the_measurement_is_fitted_and_noted)
+{
+    struct pz_calibration_run run = { 0 };
+    char note[1024];
+
+    run.duplex_sends = (struct pz_cal_duplex_sends){ .bytes = 1024, .exchanges = 20000,
+                                                     .sends = 5000, .lone = 2.6e-6,
+                                                     .isend = { 3.05e-6, 2.5e-6 } };
+    pz_cal_duplex_sends_fit(&run);
+    cr_assert(run.duplex_sends.measured);
+    cr_assert_float_eq(run.duplex_sends.overhead, 0.35e-6, 1e-15);
+    pz_cal_duplex_sends_note(note, sizeof(note), &run);
+    cr_assert(strstr(note, "duplex_overhead: 0.350 us"), "%s", note);
+    cr_assert(strstr(note, "3.050 us on rank 0 and 2.500 us on rank 1"), "%s", note);
+    cr_assert(strstr(note, "5000 sends whose\nreceiver waits 2.600 us"), "%s", note);
+}
+
+/* No exchanges (a run without the measurement): not measured, whatever the times. */
+Test(duplex_sends, no_exchanges_is_not_measured)
+{
+    struct pz_calibration_run run = { 0 };
+    char note[1024];
+
+    pz_cal_duplex_sends_fit(&run);
+    cr_assert_not(run.duplex_sends.measured);
+    pz_cal_duplex_sends_note(note, sizeof(note), &run);
+    cr_assert(strstr(note, "not measured"), "%s", note);
 }
