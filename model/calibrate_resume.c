@@ -23,14 +23,18 @@ static double median_beyond(const double *extra, int n, int passes, int i)
     return pz_fit_median(v, passes);
 }
 
-/* The computation the ramp ends at: the one of least squared error. */
+/* The computation the ramp ends at: the one of least squared error not below
+ * shortest. */
 static double ramp_end(const double *computed, const double *extra, int n, int passes,
-                       double overhead)
+                       double overhead, double shortest)
 {
     double best = computed[n - 1], best_error = INFINITY;
 
     for (int k = 1; k < n; k++) {
         double error = 0;
+
+        if (computed[k] < shortest)
+            continue;
 
         for (int i = 1; i < n; i++) {
             double d = overhead * fmin(1, computed[i] / computed[k]) -
@@ -47,11 +51,11 @@ static double ramp_end(const double *computed, const double *extra, int n, int p
 }
 
 void pz_fit_resume(const double *computed, const double *extra, int n, int passes,
-                   struct pz_resume_fit *out)
+                   double shortest_after, struct pz_resume_fit *out)
 {
     double of_pass[MAX_PASSES], lowest = INFINITY, highest = -INFINITY;
 
-    *out = (struct pz_resume_fit){ 0, 0, 0, 0 };
+    *out = (struct pz_resume_fit){ .shortest = shortest_after };
     if (n < 2 || n > MAX_POINTS || passes < 1 || passes > MAX_PASSES)
         return;
     for (int p = 0; p < passes; p++) {
@@ -71,7 +75,7 @@ void pz_fit_resume(const double *computed, const double *extra, int n, int passe
     out->overhead = fmax(0, pz_fit_median(of_pass, passes));
     out->spread = (highest - lowest) / 2;
     if (out->overhead > 0)
-        out->after = ramp_end(computed, extra, n, passes, out->overhead);
+        out->after = ramp_end(computed, extra, n, passes, out->overhead, shortest_after);
 }
 
 void pz_resume_to_machine(const struct pz_resume_fit *fit, int same_node,

@@ -25,6 +25,7 @@
 #include "calibrate_resume.h"
 #include "calibrate_rounds.h"
 #include "calibrate_segments.h"
+#include "calibrate_sweep.h"
 #include "long_options.h"
 #include "machine.h"
 #include "units.h"
@@ -1050,7 +1051,7 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     run->skew_check = &skew_check;
     if (run->nresume > 0) {
         pz_fit_resume(run->resume_computed, run->resume_extra, run->nresume,
-                      run->resume_passes, &resume);
+                      run->resume_passes, pz_cal_sweep_cache_seconds(), &resume);
         run->resume = &resume;
         pz_resume_to_machine(&resume, run->same_node, &m);
     }

@@ -669,16 +669,19 @@ static const char *note_segments(struct notes *n, enum pz_machine_key key)
 static const char *note_resume(struct notes *n)
 {
     const struct pz_resume_fit *f = n->run->resume;
-    char a[32], b[32], c[32];
+    char a[32], b[32], c[32], d[32];
 
     snprintf(n->buf, sizeof(n->buf),
              "resume_overhead, resume_after: both ranks computed, then exchanged %s both\n"
              "ways; the exchange took %s (+- %s over %d passes) longer after computing\n"
              "%.0f us or more than after computing nothing, the median over %d computations;\n"
-             "resume_after, where a ramp from 0 to it fits the shorter computations best%s",
+             "resume_after, where a ramp from 0 to it fits the shorter computations best,\n"
+             "not before %s (the computation touched as much memory as the core's\n"
+             "second-level cache holds)%s",
              pz_cal_size(a, sizeof(a), n->run->resume_bytes),
              human_time(b, sizeof(b), f->overhead), human_time(c, sizeof(c), f->spread),
              n->run->resume_passes, PZ_RESUME_PLATEAU * 1e6, f->points,
+             human_time(d, sizeof(d), f->shortest),
              n->run->same_node ? "\n(both ranks ran on one node: shm_resume_overhead the same)"
                                : "");
     return n->buf;
@@ -857,10 +860,11 @@ void pz_cal_print_resume(FILE *out, const struct pz_calibration_run *run)
     }
     fprintf(out, "resume: %s +- %s, in full after %s of computation (%s both ways after "
                  "computing, beyond the same after none: the median over the %d computations "
-                 "from %.0f us)\n",
+                 "from %.0f us; the ramp ends no sooner than the %.0f us the computation takes "
+                 "to touch as much memory as the second-level cache holds)\n",
             human_time(a, sizeof(a), f->overhead), human_time(b, sizeof(b), f->spread),
             human_time(c, sizeof(c), f->after), pz_cal_size(d, sizeof(d), run->resume_bytes),
-            f->points, PZ_RESUME_PLATEAU * 1e6);
+            f->points, PZ_RESUME_PLATEAU * 1e6, f->shortest * 1e6);
 }
 
 /* The ping-pong's statistics at bytes; NULL when that size was not measured. */

@@ -17,4 +17,10 @@ void pz_cal_sweep(double seconds);
 /* The buffer's size in bytes (allocating it on first use); 0 without memory. */
 long pz_cal_sweep_bytes(void);
 
+/* The seconds the sweep takes to touch as many bytes as the second-level cache holds
+ * (a quarter of the buffer): the least of 3 timed passes over that many lines.  A
+ * computation shorter than that cannot have pushed the cache's contents out.  0
+ * without the buffer. */
+double pz_cal_sweep_cache_seconds(void);
+
 #endif

@@ -1175,7 +1175,7 @@ Test(calibrate, the_resume_overhead_is_fitted_from_the_passes)
     struct pz_resume_fit f;
     struct pz_machine m;
 
-    pz_fit_resume(computed, extra, 5, 3, &f);
+    pz_fit_resume(computed, extra, 5, 3, 0, &f);
     cr_assert_float_eq(f.overhead, 4e-6, 1e-12);
     cr_assert_float_eq(f.spread, 0.25e-6, 1e-12);
     cr_assert_float_eq(f.after, 100e-6, 1e-12);
@@ -1188,6 +1188,27 @@ Test(calibrate, the_resume_overhead_is_fitted_from_the_passes)
     cr_assert_float_eq(m.shm_resume_overhead, 4e-6, 1e-12);
 }
 
+/* One pass, 4 us beyond its time after computing 0 already after 25 us (exchange times
+ * {4, 8, 8, 8, 8} us after 0, 25, 50, 100 and 200 us): the overhead 4 us, and a ramp
+ * ending at 25 us meets every point (error 0).  When the sweep needs 100 us to touch
+ * as much as the cache holds, the ramp cannot end sooner: at 100 us it errs by
+ * (1 - 4)^2 + (2 - 4)^2 = 13 (us^2), at 200 us by (0.5 - 4)^2 + (1 - 4)^2 + (2 - 4)^2 =
+ * 25.25: it ends at 100 us; with 150 us, at 200 us, the only one left. */
+Test(calibrate, the_resume_ramp_ends_no_sooner_than_the_cache_is_swept)
+{
+    const double computed[] = { 0, 25e-6, 50e-6, 100e-6, 200e-6 };
+    const double extra[] = { 4e-6, 8e-6, 8e-6, 8e-6, 8e-6 };
+    struct pz_resume_fit f;
+
+    pz_fit_resume(computed, extra, 5, 1, 0, &f);
+    cr_assert_float_eq(f.overhead, 4e-6, 1e-12);
+    cr_assert_float_eq(f.after, 25e-6, 1e-12);
+    pz_fit_resume(computed, extra, 5, 1, 100e-6, &f);
+    cr_assert_float_eq(f.after, 100e-6, 1e-12);
+    pz_fit_resume(computed, extra, 5, 1, 150e-6, &f);
+    cr_assert_float_eq(f.after, 200e-6, 1e-12);
+}
+
 /* Exchanges no slower after computing: no overhead (0, not negative), nothing written;
  * no computation of 100 us or more: nothing measured. */
 Test(calibrate, no_resume_overhead_when_computing_costs_nothing)
@@ -1197,13 +1218,13 @@ Test(calibrate, no_resume_overhead_when_computing_costs_nothing)
     struct pz_resume_fit f;
     struct pz_machine m;
 
-    pz_fit_resume(computed, faster, 3, 1, &f);
+    pz_fit_resume(computed, faster, 3, 1, 0, &f);
     cr_assert_eq(f.overhead, 0);
     cr_assert_eq(f.after, 0);
     pz_machine_defaults(&m);
     pz_resume_to_machine(&f, 1, &m);
     cr_assert_eq(m.resume_overhead, 0);
-    pz_fit_resume(computed, faster, 2, 1, &f);
+    pz_fit_resume(computed, faster, 2, 1, 0, &f);
     cr_assert_eq(f.points, 0);
     cr_assert_eq(f.overhead, 0);
 }
