@@ -1,4 +1,5 @@
 /* The overheads' and cold buffers' measurements of prognoz-calibrate (docs/calibrate.md). */
+#include <math.h>
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,8 +8,6 @@
 #include "calibrate_cpu.h"
 #include "calibrate_sweep.h"
 
-/* Rank 1 tells rank 0 its receive is posted. */
-#define TAG_READY 3
 /* At most this many sends outstanding in the compute-and-send loop. */
 #define MAX_LOOP 256
 
@@ -28,26 +27,37 @@ static void spin(double seconds)
         ;
 }
 
-void pz_cal_lead_overhead(char *out, long bytes, int repetitions, double delay, double *send,
-                          double *recv)
+double pz_cal_time_posted_sends(char *out, long bytes, int sends, int with_wait)
 {
-    double *times = malloc((size_t)repetitions * sizeof(*times));
+    double *times = malloc((size_t)sends * sizeof(*times)), typical;
 
-    pz_cal_order(PZ_CAL_OVERHEAD, bytes, repetitions, (long)(delay * 1e9));
-    for (int i = 0; i < repetitions; i++) {
+    for (int i = 0; i < sends; i++) {
         MPI_Request req;
         double start;
 
-        MPI_Recv(NULL, 0, MPI_BYTE, 1, TAG_READY, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(NULL, 0, MPI_BYTE, 1, PZ_CAL_TAG_READY, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         start = MPI_Wtime();
         MPI_Isend(out, (int)bytes, MPI_BYTE, 1, PZ_CAL_TAG_PING, MPI_COMM_WORLD, &req);
-        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        if (with_wait)
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
         if (times)
             times[i] = MPI_Wtime() - start;
+        if (!with_wait)
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
     }
-    *send = times ? pz_cal_typical(times, repetitions) : 0;
-    MPI_Recv(recv, 1, MPI_DOUBLE, 1, PZ_CAL_TAG_CONTROL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    typical = times ? pz_cal_typical(times, sends) : NAN;
     free(times);
+    return typical;
+}
+
+void pz_cal_lead_overhead(char *out, long bytes, int repetitions, double delay, double *send,
+                          double *recv)
+{
+    pz_cal_order(PZ_CAL_OVERHEAD, bytes, repetitions, (long)(delay * 1e9));
+    *send = pz_cal_time_posted_sends(out, bytes, repetitions, 1);
+    if (isnan(*send))
+        *send = 0;
+    MPI_Recv(recv, 1, MPI_DOUBLE, 1, PZ_CAL_TAG_CONTROL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
 void pz_cal_answer_overhead(char *buf, long bytes, int repetitions, double delay)
@@ -59,7 +69,7 @@ void pz_cal_answer_overhead(char *buf, long bytes, int repetitions, double delay
         double start;
 
         MPI_Irecv(buf, (int)bytes, MPI_BYTE, 0, PZ_CAL_TAG_PING, MPI_COMM_WORLD, &req);
-        MPI_Send(NULL, 0, MPI_BYTE, 0, TAG_READY, MPI_COMM_WORLD);
+        MPI_Send(NULL, 0, MPI_BYTE, 0, PZ_CAL_TAG_READY, MPI_COMM_WORLD);
         spin(delay);
         start = MPI_Wtime();
         MPI_Wait(&req, MPI_STATUS_IGNORE);
@@ -147,7 +157,7 @@ static double timed_loop(char *out, long bytes, int messages, long iterations, i
     double start, t;
 
     if (send)
-        MPI_Recv(NULL, 0, MPI_BYTE, 1, TAG_READY, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(NULL, 0, MPI_BYTE, 1, PZ_CAL_TAG_READY, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     start = MPI_Wtime();
     for (int i = 0; i < messages; i++) {
         work(iterations);
@@ -185,7 +195,7 @@ double pz_cal_lead_loop(char *out, long bytes, int messages, int repetitions, do
 
 void pz_cal_answer_loop(char *buf, long bytes, int messages)
 {
-    MPI_Send(NULL, 0, MPI_BYTE, 0, TAG_READY, MPI_COMM_WORLD);
+    MPI_Send(NULL, 0, MPI_BYTE, 0, PZ_CAL_TAG_READY, MPI_COMM_WORLD);
     for (int i = 0; i < messages; i++)
         MPI_Recv(buf, (int)bytes, MPI_BYTE, 0, PZ_CAL_TAG_PING, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);

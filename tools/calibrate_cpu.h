@@ -10,6 +10,8 @@
 
 #define PZ_CAL_TAG_CONTROL 1
 #define PZ_CAL_TAG_PING 2
+/* Rank 1 tells rank 0 its receive is posted. */
+#define PZ_CAL_TAG_READY 3
 
 /* The orders rank 0 sends rank 1 (besides a count of round trips, >= 0). */
 enum pz_cal_order {
@@ -26,6 +28,12 @@ enum pz_cal_order {
 /* Rank 0: sends rank 1 the order what with its arguments: a size, a count and a time
  * in nanoseconds, as the order takes them. */
 void pz_cal_order(long what, long bytes, long count, long nanoseconds);
+
+/* Rank 0: `sends` messages of bytes to rank 1, each once rank 1 says (a 0-byte message
+ * tagged PZ_CAL_TAG_READY) that its receive is posted; each timed from MPI_Isend's
+ * start to its end, or to the end of the MPI_Wait after it when with_wait.  The
+ * trimmed mean (pz_cal_typical) of the times, NAN without memory. */
+double pz_cal_time_posted_sends(char *out, long bytes, int sends, int with_wait);
 
 /* Rank 0, at one size of an eager message, repetitions times: rank 1 posts its receive
  * and says so, rank 0 times MPI_Isend + MPI_Wait (pz_cal_typical into *send); rank 1

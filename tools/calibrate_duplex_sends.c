@@ -6,9 +6,6 @@
 #include "calibrate_cpu.h"
 #include "calibrate_duplex_sends.h"
 
-/* Rank 1 tells rank 0 its receive is posted (as the overheads' measurement does). */
-#define TAG_READY 3
-
 /* Both ranks: the exchanges back to back with peer, each MPI_Isend's time into times
  * (if not NULL); the trimmed mean of them, NAN without times. */
 static double exchange_back_to_back(char *out, char *in, long bytes, int peer, int exchanges)
@@ -33,28 +30,6 @@ static double exchange_back_to_back(char *out, char *in, long bytes, int peer, i
     return typical;
 }
 
-/* Rank 0: `sends` messages to rank 1, each once rank 1 says its receive is posted,
- * MPI_Isend timed alone; the trimmed mean, NAN without memory. */
-static double lone_sends(char *out, long bytes, int sends)
-{
-    double *times = malloc((size_t)sends * sizeof(*times)), typical;
-
-    for (int i = 0; i < sends; i++) {
-        MPI_Request req;
-        double start;
-
-        MPI_Recv(NULL, 0, MPI_BYTE, 1, TAG_READY, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        start = MPI_Wtime();
-        MPI_Isend(out, (int)bytes, MPI_BYTE, 1, PZ_CAL_TAG_PING, MPI_COMM_WORLD, &req);
-        if (times)
-            times[i] = MPI_Wtime() - start;
-        MPI_Wait(&req, MPI_STATUS_IGNORE);
-    }
-    typical = times ? pz_cal_typical(times, sends) : NAN;
-    free(times);
-    return typical;
-}
-
 void pz_cal_lead_duplex_sends(char *out, char *in, long bytes, int exchanges, int sends,
                               double isend[2], double *lone)
 {
@@ -62,7 +37,7 @@ void pz_cal_lead_duplex_sends(char *out, char *in, long bytes, int exchanges, in
     isend[0] = exchange_back_to_back(out, in, bytes, 1, exchanges);
     MPI_Recv(&isend[1], 1, MPI_DOUBLE, 1, PZ_CAL_TAG_CONTROL, MPI_COMM_WORLD,
              MPI_STATUS_IGNORE);
-    *lone = lone_sends(out, bytes, sends);
+    *lone = pz_cal_time_posted_sends(out, bytes, sends, 0);
 }
 
 void pz_cal_answer_duplex_sends(char *buf, long bytes, int exchanges, int sends)
@@ -74,7 +49,7 @@ void pz_cal_answer_duplex_sends(char *buf, long bytes, int exchanges, int sends)
         MPI_Request req;
 
         MPI_Irecv(buf, (int)bytes, MPI_BYTE, 0, PZ_CAL_TAG_PING, MPI_COMM_WORLD, &req);
-        MPI_Send(NULL, 0, MPI_BYTE, 0, TAG_READY, MPI_COMM_WORLD);
+        MPI_Send(NULL, 0, MPI_BYTE, 0, PZ_CAL_TAG_READY, MPI_COMM_WORLD);
         MPI_Wait(&req, MPI_STATUS_IGNORE);
     }
 }
