@@ -44,6 +44,8 @@ static void usage(FILE *out)
             "  --format FORMAT     text (the default), json, or html (a page with plots)\n"
             "  -o FILE             write the report to FILE instead of the standard output\n"
             "  --trace-out DIR     also write each synthesized run as DIR/P<N>/traces.otf2\n"
+            "                      (DIR/P<N>-block<K> or -cyclic<K> per machines' nodes\n"
+            "                      where the program splits by node and they differ)\n"
             "  --compute wall|cpu  computation from the recorded wall-clock time (default), or\n"
             "                      from the CPU time recorded with PROGNOZ_CPU_TIME=1 (use it\n"
             "                      when the recordings ran more processes than cores)\n"
