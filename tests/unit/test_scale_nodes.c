@@ -12,10 +12,12 @@
  * interval 4; the first of each node hands the total back (MPI_Bcast, root 0 of node).
  * Recorded on one machine at 2, 4 and 8 processes, node is every process and leaders
  * rank 0 alone.  Bytes as the recorder writes them (docs/trace-format.md, "Bytes of
- * collectives"): a Reduce's root receives 128 and sends 0, the others send 128; a
- * Bcast's root sends 128, the others receive 128; a collective of one member moves
- * nothing, so the leaders' Allreduce is recorded with 0 bytes at every count (and
- * synthesized so: no recording shows what it moves among several). */
+ * collectives"): on a communicator of n, a Reduce's root receives (n - 1) 128 and sends
+ * 0, the others send 128; a Bcast's root sends (n - 1) 128, the others receive 128 (at
+ * 2, 4 and 8: 128, 384 and 896 at the root, which grow with the node's members, not
+ * with P: on a node of 4 at 16, 384); a collective of one member moves nothing, so the
+ * leaders' Allreduce is recorded with 0 bytes at every count (and synthesized so: no
+ * recording shows what it moves among several). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,7 +91,7 @@ static void record(const char *name, int n, int leaders)
         int first = p == 0, alone = n == 1;
 
         collective(b, p, &t, "MPI_Reduce", OTF2_COLLECTIVE_OP_REDUCE, node, 0,
-                   first || alone ? 0 : BYTES, first && !alone ? BYTES : 0);
+                   first || alone ? 0 : BYTES, first ? (uint64_t)(n - 1) * BYTES : 0);
         if (first && leaders) {
             tb_enter(b, p, MS(t), interval);
             t++;
@@ -99,7 +101,7 @@ static void record(const char *name, int n, int leaders)
             t++;
         }
         collective(b, p, &t, "MPI_Bcast", OTF2_COLLECTIVE_OP_BCAST, node, 0,
-                   first && !alone ? BYTES : 0, first || alone ? 0 : BYTES);
+                   first ? (uint64_t)(n - 1) * BYTES : 0, first || alone ? 0 : BYTES);
     }
     cr_assert_eq(tb_close(b), 0, "cannot write the trace");
 }
@@ -221,12 +223,14 @@ struct hand {
 
 /* Process p's calls: Reduce to the first of its node, the leaders' Allreduce (0 bytes,
  * as recorded) inside interval 4 where p leads its node, Bcast from the first of its
- * node; Enters: its three or two calls and the interval's. */
+ * node, the root moving 128 from or to each other member of the node; Enters: its three
+ * or two calls and the interval's. */
 static void expect_run(const struct synthesized *s, int nprocs, const struct hand *h,
                        int leaders)
 {
     for (int p = 0; p < nprocs; p++) {
         int root = h->node[p][0] == p, alone = h->size[p] == 1, leader = leaders && root;
+        uint64_t others = (uint64_t)(h->size[p] - 1) * BYTES;
         const struct call *c = s->calls[p];
 
         cr_assert_eq(s->ncalls[p], 2 + leader, "process %d of %d: %d calls, not %d", p,
@@ -235,13 +239,13 @@ static void expect_run(const struct synthesized *s, int nprocs, const struct han
                      s->enters[p], 2 + 2 * leader);
         expect_members(s, c[0].comm, h->node[p], h->size[p], p);
         expect_call(&c[0], OTF2_COLLECTIVE_OP_REDUCE, 0, root || alone ? 0 : BYTES,
-                    root && !alone ? BYTES : 0, p);
+                    root ? others : 0, p);
         if (leader) {
             expect_members(s, c[1].comm, h->leaders, h->nleaders, p);
             expect_call(&c[1], OTF2_COLLECTIVE_OP_ALLREDUCE, PZ_NONE32, 0, 0, p);
         }
         cr_expect_eq(c[1 + leader].comm, c[0].comm, "process %d: Bcast on another node", p);
-        expect_call(&c[1 + leader], OTF2_COLLECTIVE_OP_BCAST, 0, root && !alone ? BYTES : 0,
+        expect_call(&c[1 + leader], OTF2_COLLECTIVE_OP_BCAST, 0, root ? others : 0,
                     root || alone ? 0 : BYTES, p);
     }
 }
@@ -262,8 +266,8 @@ static void blocks(struct hand *h, int n, int k)
 }
 
 /* 16 on nodes of 4 in blocks: nodes {0..3} {4..7} {8..11} {12..15}, the leaders {0, 4,
- * 8, 12}: processes 0, 4, 8, 12 reduce into themselves, sum among the 4 in interval 4
- * and broadcast to the 3 others of their node. */
+ * 8, 12}: processes 0, 4, 8, 12 reduce into themselves (384 bytes from the 3 others of
+ * their node), sum among the 4 in interval 4 and broadcast to the 3 others (384). */
 Test(scale_nodes, nodes_of_4_in_blocks_at_16_and_their_leaders)
 {
     struct pz_scale_program *m = model(1);
@@ -277,8 +281,8 @@ Test(scale_nodes, nodes_of_4_in_blocks_at_16_and_their_leaders)
     free_model(m);
 }
 
-/* 10 on nodes of 4 in blocks: 4 does not divide 10, the last node is {8, 9}; the
- * leaders {0, 4, 8}. */
+/* 10 on nodes of 4 in blocks: 4 does not divide 10, the last node is {8, 9}, whose
+ * root 8 receives and sends 128 (384 at 0 and 4); the leaders {0, 4, 8}. */
 Test(scale_nodes, nodes_of_4_in_blocks_at_10_the_last_shorter)
 {
     struct pz_scale_program *m = model(1);
@@ -291,8 +295,9 @@ Test(scale_nodes, nodes_of_4_in_blocks_at_10_the_last_shorter)
     free_model(m);
 }
 
-/* Nodes of 16 or 32 at 16 (k >= P), cyclic or not: one node, every process; the leaders
- * rank 0 alone, as recorded; and again nodes of 4 after them, the same model. */
+/* Nodes of 16 or 32 at 16 (k >= P), cyclic or not: one node, every process, its root 0
+ * moving 15 x 128 = 1920 bytes; the leaders rank 0 alone, as recorded; and again nodes
+ * of 4 after them, the same model. */
 Test(scale_nodes, one_node_of_every_process_where_a_node_holds_them_all)
 {
     struct pz_scale_program *m = model(1);
@@ -313,7 +318,8 @@ Test(scale_nodes, one_node_of_every_process_where_a_node_holds_them_all)
 
 /* 16 on nodes of 4 placed cyclically, rank r on node r mod 4 (4 nodes): p's node is
  * {p mod 4, p mod 4 + 4, p mod 4 + 8, p mod 4 + 12}, whose first, p mod 4, is the root
- * of its Reduce and Bcast; at 10 (3 nodes, r mod 3): {0, 3, 6, 9}, {1, 4, 7}, {2, 5, 8}.
+ * of its Reduce and Bcast (384 bytes); at 10 (3 nodes, r mod 3): {0, 3, 6, 9} (root 0:
+ * 384), {1, 4, 7} and {2, 5, 8} (roots 1 and 2: 256).
  * The program without the leaders: with them, cyclic nodes are not followed (their
  * first processes, 0 to 3, are no class), one node of every process instead. */
 Test(scale_nodes, nodes_of_4_placed_cyclically)
