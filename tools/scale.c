@@ -538,8 +538,8 @@ static void machine_nodes(const struct job *j, int i, char *buf, size_t len)
     else if (mc->placement == PZ_PLACE_CYCLIC &&
              pz_scale_nodes_at(j->program, mc->procs_per_node, 1, MAX_RANKS, &n) != 0)
         snprintf(buf, len, "%s: %d per node placed cyclically, whose first processes (ranks "
-                 "0 to the nodes' number) no class holds, not followed: one node of every "
-                 "process", mc->name, mc->procs_per_node);
+                 "0 to the number of nodes - 1) no class holds, not followed: one node of "
+                 "every process", mc->name, mc->procs_per_node);
     else
         snprintf(buf, len, "%s: %d per node%s", mc->name, mc->procs_per_node,
                  mc->placement == PZ_PLACE_CYCLIC ? ", placed cyclically (ranks equal modulo "
@@ -557,10 +557,10 @@ static void note_nodes(struct job *j)
         return;
     used = (size_t)snprintf(note, len, "the communicator of the processes sharing a node "
                             "(MPI_Comm_split_type, every process in every recording)%s "
-                            "follows each machine's nodes, of every process up to a node's "
+                            "follow%s each machine's nodes, of every process up to a node's "
                             "size: ", has & PZ_SCALE_HAS_LEADERS ?
                             " and that of the first process of each (rank 0 alone in every "
-                            "recording)" : "");
+                            "recording)" : "", has & PZ_SCALE_HAS_LEADERS ? "" : "s");
     for (int i = 0; i < j->o->m.nmachines && used < len; i++) {
         char one[256];
 
