@@ -169,4 +169,5 @@ void pz_scale_runs_resolve_groups(struct pz_scale_run *runs, size_t n)
                 *c = g;
             }
         }
+    pz_scale_runs_class_nodes(runs, n);
 }

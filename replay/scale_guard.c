@@ -150,6 +150,11 @@ static struct pz_scale_comm comm_class(const struct sp_table *t, uint32_t sym)
 
 static void class_name(const struct pz_scale_comm *c, char *buf, size_t len)
 {
+    if (c->node == PZ_SCALE_NODE_COMM || c->node == PZ_SCALE_NODE_LEADERS) {
+        snprintf(buf, len, c->node == PZ_SCALE_NODE_COMM ? "the processes of a node"
+                                                         : "the first process of each node");
+        return;
+    }
     switch (c->kind) {
     case PZ_SCALE_COMM_WORLD: snprintf(buf, len, "the world"); break;
     case PZ_SCALE_COMM_SELF: snprintf(buf, len, "the process alone"); break;
@@ -274,6 +279,29 @@ static uint32_t next_leaders(const struct sp_table *t, uint32_t after)
     return best;
 }
 
+/* Whether node k begins or ends an interval in which a step is made on the leaders of
+ * the nodes (PZ_SCALE_NODE_K as built): where the recordings show it made by rank 0
+ * alone, the first process of each node makes it at P, as its calls. */
+static int around_node_leaders(const struct pz_scale_program *m, uint32_t k)
+{
+    const struct sp_sym *s = &m->table.syms[m->nodes[k].sym];
+    int forward = s->step_kind == PZ_SCALE_BEGIN;
+
+    if (s->step_kind != PZ_SCALE_BEGIN && s->step_kind != PZ_SCALE_END)
+        return 0;
+    for (uint32_t j = k; forward ? ++j < m->nnodes : j-- > 0;) {
+        const struct sp_sym *o = &m->table.syms[m->nodes[j].sym];
+
+        if (m->nodes[j].kind != SP_STEP)
+            continue;
+        if (o->region == s->region && o->step_kind == (forward ? PZ_SCALE_END : PZ_SCALE_BEGIN))
+            return 0;
+        if (leaders_every(&m->table, m->nodes[j].sym) == PZ_SCALE_NODE_K)
+            return 1;
+    }
+    return 0;
+}
+
 /* Sets node k's guard to the simplest of positions added to `peers` that agrees with
  * where the recordings made it: 1, or 0 when none does. */
 static int search_positions(struct pz_scale_program *m, uint64_t *const *made, uint32_t k,
@@ -320,6 +348,13 @@ static int infer_one(struct pz_scale_program *m, uint64_t *const *made, uint32_t
         m->nodes[k].guard = peers;
         m->nodes[k].guard.pos[0] = 0;
         return 0;
+    }
+    if (!peers.every && around_node_leaders(m, k)) {
+        struct sp_guard leaders = peers;
+
+        leaders.every = PZ_SCALE_NODE_K;
+        if (search_positions(m, made, k, &leaders))
+            return 0;
     }
     if (search_positions(m, made, k, &peers))
         return 0;
@@ -491,6 +526,7 @@ int sp_guards_infer(struct pz_scale_program *m, uint64_t *const *made, char *err
             continue;
         if (infer_one(m, made, k, err, errlen) != 0)
             return -1;
+        m->nodes[k].guard.nodes = m->nodes[k].guard.every == PZ_SCALE_NODE_K;
         if (add_condition(m, &m->nodes[k].guard) != 0)
             goto oom;
         s = &m->table.syms[m->nodes[k].sym];

@@ -93,7 +93,21 @@ struct whole_values {
     size_t n, differ;
     uint64_t change_from, change_to;
     int change_procs;
+    uint8_t node;          /* sizes (size_values): on a node's communicator (enum
+                              pz_scale_node), every process in every recording but the
+                              machine's node at P */
 };
+
+/* Whether v's sizes, recorded on a node's communicator, change from one count to the
+ * next: they change with its members, which at P are a node's, not P's (a root's
+ * n - 1 blocks), so they are fitted per other member first. */
+static int by_node_members(const struct whole_values *v)
+{
+    for (size_t i = 1; v->node && i < v->n; i++)
+        if (v->p[i].time != v->p[0].time)
+            return 1;
+    return 0;
+}
 
 /* The sizes per other member of the communicator, v's values / (members - 1), into q:
  * the runs where the communicator is the process alone, which move nothing, left out.
@@ -146,9 +160,10 @@ static int fit_whole(struct pz_scale_program *m, uint32_t k, const char *what,
     uint32_t loop;
 
     rc = sp_fit(p, n, SP_WHOLE, grid, out);
-    /* one run of a communicator of several among more runs tells no form */
-    if (rc != 1 && per_peer && (nq = per_other_member(v, q)) > 0 && (nq > 1 || nq == n) &&
-        sp_fit(q, nq, SP_WHOLE, grid, &per) == 1) {
+    /* one run of a communicator of several among more runs tells no form; a node's
+     * communicator's sizes that change are per other member first */
+    if (per_peer && (rc != 1 || by_node_members(v)) && (nq = per_other_member(v, q)) > 0 &&
+        (nq > 1 || nq == n) && sp_fit(q, nq, SP_WHOLE, grid, &per) == 1) {
         *out = per;
         rc = by_member = 1;
         p = q;
@@ -252,6 +267,7 @@ static void size_values(const struct pz_scale_program *m, const struct pz_scale_
 
     v->n = v->differ = 0;
     v->change_procs = 0;
+    v->node = comm->node == PZ_SCALE_NODE_COMM;
     for (size_t r = 0; r < m->nruns && v->n < MAX_POINTS; r++) {
         const struct pz_scale_run *run = m->runs[r];
         uint32_t members = sp_comm_members(comm, &run->grid, run->nprocs);

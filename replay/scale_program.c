@@ -293,9 +293,9 @@ static int note_patternless(struct pz_scale_program *m)
                 return -1;
             if (split && e->comm.kind == PZ_SCALE_COMM_WORLD && e->comm.ref &&
                 sp_note(m, "%s (%s): a communicator the program created has every process in "
-                        "every recording, and it splits communicators (MPI_Comm_split_type of "
-                        "a run on one machine, or a split into groups of more processes than "
-                        "recorded, which no recording tells apart): synthesized as the world",
+                        "every recording, and it splits communicators (a split into groups of "
+                        "more processes than recorded, which no recording tells apart): "
+                        "synthesized as the world",
                         s->region, where) != 0)
                 return -1;
         }

@@ -99,6 +99,37 @@ size_t pz_scale_program_ncompute(const struct pz_scale_program *m);
 const struct pz_scale_compute *pz_scale_program_compute(const struct pz_scale_program *m,
                                                       size_t i);
 
+/* The nodes of the machine a synthesized run is replayed on, as the communicators that
+ * follow them (scale_run.h, enum pz_scale_node) are made at P: blocks of k consecutive
+ * ranks (block placement; k = P: one node of every process), or the ranks equal modulo
+ * k, one per node of k nodes (cyclic placement, rank r on node r mod k). */
+struct pz_scale_nodes {
+    uint8_t cyclic;
+    uint32_t k;
+};
+
+/* Which communicators of m's template follow the nodes: PZ_SCALE_HAS_NODE, a node's
+ * (MPI_Comm_split_type's); PZ_SCALE_HAS_LEADERS, the first process of each node's; 0:
+ * none, and the syntheses are the same on every machine. */
+#define PZ_SCALE_HAS_NODE 1
+#define PZ_SCALE_HAS_LEADERS 2
+int pz_scale_program_nodes(const struct pz_scale_program *m);
+
+/* The nodes at nprocs processes of a machine of procs_per_node processes per node, its
+ * ranks placed cyclically or in blocks, into *out.  Returns 0, or -1 when m's
+ * communicators cannot follow them (cyclic placement over several nodes, whose first
+ * processes, ranks 0 to nodes - 1, no class holds, when m has the leaders'): *out is
+ * then one node of every process. */
+int pz_scale_nodes_at(const struct pz_scale_program *m, int procs_per_node, int cyclic,
+                      int nprocs, struct pz_scale_nodes *out);
+
+/* Makes the syntheses that follow (pz_scale_synth_new, pz_scale_synthesize, until the
+ * next call) give the communicators that follow the nodes the members of nodes n: a
+ * node's communicator each process's node, the leaders' the first process of each, and
+ * the steps on it and the intervals around them made there.  A synthesis reads them as
+ * it goes: call it between syntheses only. */
+void pz_scale_program_follow_nodes(struct pz_scale_program *m, const struct pz_scale_nodes *n);
+
 /* Where the synthesized run goes: the communicators first, once, then every process's
  * records in time order per process (processes one after the other).  Each returns 0, or
  * -1 to stop the synthesis. */

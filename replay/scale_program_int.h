@@ -184,6 +184,9 @@ struct sp_guard {
     uint32_t every;                          /* not 0: the rank must be a multiple of it,
                                                 a member of the leaders' communicator of
                                                 every `every`-th rank */
+    uint8_t nodes;                           /* every is the node size, PZ_SCALE_NODE_K as
+                                                built, the machine's once followed
+                                                (pz_scale_program_follow_nodes) */
 };
 #define SP_FIRST 1u
 #define SP_MIDDLE 2u

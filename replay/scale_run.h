@@ -68,7 +68,28 @@ struct pz_scale_comm {
                               the recording) that this recording alone classes the world
                               or the process alone, and the others may class otherwise
                               (pz_scale_runs_resolve_groups); not part of the class */
+    uint8_t node;          /* enum pz_scale_node: the communicator follows the nodes of the
+                              machine the run is predicted on; not part of the class */
 };
+
+/* The communicators that follow the replaying machine's nodes (scale_nodes.c).  A
+ * recording made on one machine has every process on one node: the communicator of
+ * MPI_Comm_split_type (MPI_COMM_TYPE_SHARED) is the world at every count, and a split
+ * by its rank == 0 (the others MPI_UNDEFINED) rank 0 alone.  Read, they are marked
+ * (COMM, LEADERS); pz_scale_runs_resolve_groups then classes them as blocks and the
+ * leaders' communicator of PZ_SCALE_NODE_K ranks, exactly their members in every
+ * recording, which the synthesis at P gives the machine's node size
+ * (pz_scale_program_follow_nodes). */
+enum pz_scale_node {
+    PZ_SCALE_NODE_NONE,
+    PZ_SCALE_NODE_COMM,    /* MPI_Comm_split_type's: the processes of one node */
+    PZ_SCALE_NODE_LEADERS  /* MPI_Comm_split's of rank 0 alone in a program that has a
+                              node's communicator: the first process of each node */
+};
+
+/* The node size the models are built with: more processes than any count, so that a
+ * node is every process of each recording. */
+#define PZ_SCALE_NODE_K (1u << 30)
 
 /* The groups classes, BLOCKS, STRIDE, LEADERS and PARTS, at P processes (scale_groups.c): is
  * kind one; the instances of class c (how many communicators of the class there are);
@@ -217,6 +238,14 @@ void pz_scale_run_free(struct pz_scale_run *run);
  * keeps its class.  One on which messages are sent keeps it too (their peers are
  * offsets in the world's grid). */
 void pz_scale_runs_resolve_groups(struct pz_scale_run *runs, size_t n);
+
+/* Classes the communicators marked as a node's (struct pz_scale_comm.node) in runs[0..n-1]
+ * once their groups are resolved: a node's communicator still the world, on which no
+ * message is sent, as blocks of PZ_SCALE_NODE_K ranks; the leaders' one still rank 0
+ * alone, in a run that has a node's communicator, as the leaders' communicator of every
+ * PZ_SCALE_NODE_K-th rank.  Any other loses its mark and keeps its class.  Called by
+ * pz_scale_runs_resolve_groups. */
+void pz_scale_runs_class_nodes(struct pz_scale_run *runs, size_t n);
 
 /* How much longer the run's computations took than their CPU time: the sum of their
  * wall-clock times over the sum of their CPU times, over every process; about 1 when

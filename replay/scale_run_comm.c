@@ -75,6 +75,35 @@ static int maybe_group(struct pz_scale_reading *r, uint32_t comm, const struct p
            (k->kind == PZ_SCALE_COMM_WORLD || (k->kind == PZ_SCALE_COMM_SELF && c->procs));
 }
 
+/* Whether the recorder named communicator comm after call, as it names every one the
+ * program creates ("Comm 5 (MPI_Comm_split_type)", docs/trace-format.md): its strings
+ * are numbered from 0 without gaps. */
+static int created_by(struct pz_scale_reading *r, uint32_t comm, const char *call)
+{
+    char name[96];
+    const char *s;
+
+    snprintf(name, sizeof(name), "Comm %u (%s)", comm, call);
+    for (uint32_t ref = 0; (s = pz_trace_in_string(r->in, ref)); ref++)
+        if (!strcmp(s, name))
+            return 1;
+    return 0;
+}
+
+/* The mark of created communicator comm of class k (struct pz_scale_comm.node): a node's
+ * processes, every process of a recording made on one machine; rank 0 alone of a split,
+ * perhaps the first process of each node. */
+static uint8_t node_mark(struct pz_scale_reading *r, uint32_t comm, const struct pz_comm_def *c,
+                         const struct pz_scale_comm *k)
+{
+    if (k->kind == PZ_SCALE_COMM_WORLD && created_by(r, comm, "MPI_Comm_split_type"))
+        return PZ_SCALE_NODE_COMM;
+    if (c->procs && c->size == 1 && c->procs[0] == 0 &&
+        created_by(r, comm, "MPI_Comm_split"))
+        return PZ_SCALE_NODE_LEADERS;
+    return PZ_SCALE_NODE_NONE;
+}
+
 /* The class of intracommunicator comm, whose definition is c. */
 static struct pz_scale_comm class_of(struct pz_scale_reading *r, const struct classes *cl,
                                      uint32_t comm, const struct pz_comm_def *c)
@@ -100,8 +129,10 @@ static struct pz_scale_comm class_of(struct pz_scale_reading *r, const struct cl
     if ((k.kind == PZ_SCALE_COMM_OTHER || (k.kind == PZ_SCALE_COMM_SELF && !c->self)) &&
         !grid && pz_scale_group_infer(run->nprocs, c, cl->cand, (uint32_t)cl->ncand, &k))
         return k;
-    if (maybe_group(r, comm, c, &k))
+    if (maybe_group(r, comm, c, &k)) {
         k.ref = comm;
+        k.node = node_mark(r, comm, c, &k);
+    }
     return k;
 }
 

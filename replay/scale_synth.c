@@ -521,6 +521,26 @@ static uint32_t tag_now(const struct pz_scale_cursor *c, const struct sp_event *
     return e->tag + (uint32_t)j * e->tag_step;
 }
 
+/* On a node shorter than the largest (the last of blocks, some of a cyclic placement),
+ * the sizes of event index ev fitted per other member (struct sp_sizes.per_peer), which
+ * the values at P give for the largest node, rank 0's, for the others of its own. */
+static void node_share(const struct pz_scale_synth *s, uint32_t ev, const struct sp_event *e,
+                       int root, uint32_t size, struct pz_rec *rec)
+{
+    const struct pz_scale_program *m = s->m;
+    const struct sp_sizes *z = ev < m->nevents ? &m->events[ev].sizes
+                                               : &m->done[ev - m->nevents].sizes;
+    uint32_t largest = sp_comm_members(&e->comm, &s->g, s->nprocs);
+    int sent = root ? SP_ROOT_SENT : SP_SENT, received = root ? SP_ROOT_RECEIVED : SP_RECEIVED;
+
+    if (largest < 2 || size >= largest)
+        return;
+    if ((z->per_peer >> sent) & 1)
+        rec->bytes = rec->bytes / (largest - 1) * (size - 1);
+    if ((z->per_peer >> received) & 1)
+        rec->bytes2 = rec->bytes2 / (largest - 1) * (size - 1);
+}
+
 /* A record of signature e, its sizes the values at P of index ev (s->sizes), the root's
  * at the root of a collective, or this member's of a v collective whose members' differ
  * (struct sp_vsizes), with its per-peer lists (struct sp_lists: their numbers). */
@@ -550,6 +570,8 @@ static int emit_record(struct pz_scale_cursor *c, const struct sp_event *e, uint
         sizes += SP_ROOT_SENT;
     rec.bytes = sizes[SP_SENT];
     rec.bytes2 = sizes[SP_RECEIVED];
+    if (e->comm.node == PZ_SCALE_NODE_COMM)
+        node_share(c->s, ev, e, rec.peer == rank, size, &rec);
     /* the last block of one rank when k does not divide P: a collective of 1 member moves
      * nothing */
     if (size == 1 && pz_scale_is_group(e->comm.kind))

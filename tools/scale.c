@@ -44,6 +44,8 @@ static void usage(FILE *out)
             "  --format FORMAT     text (the default), json, or html (a page with plots)\n"
             "  -o FILE             write the report to FILE instead of the standard output\n"
             "  --trace-out DIR     also write each synthesized run as DIR/P<N>/traces.otf2\n"
+            "                      (DIR/P<N>-block<K> or -cyclic<K> per machines' nodes\n"
+            "                      where the program splits by node and they differ)\n"
             "  --compute wall|cpu  computation from the recorded wall-clock time (default), or\n"
             "                      from the CPU time recorded with PROGNOZ_CPU_TIME=1 (use it\n"
             "                      when the recordings ran more processes than cores)\n"
@@ -164,7 +166,8 @@ struct job {
     int recorded[MAX_COUNTS + MAX_RECORDINGS];
     int ncounts;
     struct pz_analysis *analyses;             /* of machine i at count c: [i * ncounts + c] */
-    char notes[MAX_RECORDINGS + 1 + MAX_VANISHING][512];   /* on the computation times */
+    char notes[MAX_RECORDINGS + 2 + MAX_VANISHING][512];   /* on the computation times
+                                                              and the nodes */
     int nnotes;
     struct pz_progress_line *progress;
 };
@@ -280,16 +283,58 @@ static void add_count(struct job *j, int n, int recorded)
     j->ncounts++;
 }
 
-/* Where the run synthesized at count c goes: --trace-out/P<N>. */
-static int synthesized_dir(const struct job *j, int c, char *dir, size_t len)
+/* The nodes machine i has at count c as the synthesis follows them (scale_program.h);
+ * one node of every process where it cannot (a node map, the leaders of a cyclic
+ * placement). */
+static struct pz_scale_nodes nodes_of(const struct job *j, int c, int i)
+{
+    const struct pz_machine *mc = &j->machines[i];
+    struct pz_scale_nodes n = { 0, (uint32_t)j->counts[c] };
+
+    if (!mc->node_map)
+        pz_scale_nodes_at(j->program, mc->procs_per_node, mc->placement == PZ_PLACE_CYCLIC,
+                          j->counts[c], &n);
+    return n;
+}
+
+/* The runs at count c: one per distinct nodes of the machines where the program has
+ * communicators that follow them, else one for all.  Machine i's run is run[i]; the
+ * number of runs. */
+static int runs_at(const struct job *j, int c, struct pz_scale_nodes *nodes, int *run)
+{
+    int n = 0;
+
+    for (int i = 0; i < j->o->m.nmachines; i++) {
+        struct pz_scale_nodes here = { 0, (uint32_t)j->counts[c] };
+        int r = 0;
+
+        if (pz_scale_program_nodes(j->program))
+            here = nodes_of(j, c, i);
+        while (r < n && (nodes[r].cyclic != here.cyclic || nodes[r].k != here.k))
+            r++;
+        if (r == n)
+            nodes[n++] = here;
+        run[i] = r;
+    }
+    return n;
+}
+
+/* Where the run synthesized at count c goes: --trace-out/P<N>, or when the machines'
+ * nodes make several runs (runs_at), --trace-out/P<N>-block<K> (nodes of K consecutive
+ * ranks) or P<N>-cyclic<K> (K nodes, rank r on node r mod K). */
+static int synthesized_dir(const struct job *j, int c, const struct pz_scale_nodes *nodes,
+                           int nruns, char *dir, size_t len)
 {
     const char *root = j->o->trace_out;
+    char layout[32] = "";
 
     if (mkdir(root, 0777) != 0 && errno != EEXIST) {
         complain(j, "cannot create '%s': %s", root, strerror(errno));
         return -1;
     }
-    if (snprintf(dir, len, "%s/P%d", root, j->counts[c]) >= (int)len) {
+    if (nruns > 1)
+        snprintf(layout, sizeof(layout), "-%s%u", nodes->cyclic ? "cyclic" : "block", nodes->k);
+    if (snprintf(dir, len, "%s/P%d%s", root, j->counts[c], layout) >= (int)len) {
         complain(j, "'%s': path too long", root);
         return -1;
     }
@@ -371,45 +416,55 @@ static int predict_on(struct job *j, int c, int i, const char *dir, struct pz_sc
     return 0;
 }
 
-/* Synthesizes the run at count c and predicts it on every machine, in memory; the
- * number of analyses made, which is every machine's when it succeeds. */
-static int predict_count_in_memory(struct job *j, int c)
+/* Predicts run r at count c (runs_at) on the machines it is theirs, from its archive
+ * in dir or as synth makes it; into done[i] whether machine i's analysis is made.  0, or
+ * -1 after reporting the error. */
+static int predict_machines(struct job *j, int c, int r, const int *run, const char *dir,
+                            struct pz_scale_synth *synth, int *done)
+{
+    for (int i = 0; i < j->o->m.nmachines; i++)
+        if (run[i] == r && !(done[i] = predict_on(j, c, i, dir, synth) == 0))
+            return -1;
+    return 0;
+}
+
+/* Synthesizes run r at count c and predicts it on its machines, in memory. */
+static int predict_run_in_memory(struct job *j, int c, int r, const int *run, int *done)
 {
     char err[4096];
     struct pz_scale_synth *synth = pz_scale_synth_new(j->program, j->counts[c], err,
                                                       sizeof(err));
-    int done = 0;
+    int rc;
 
     if (!synth) {
         complain(j, "the run at %d processes: %s", j->counts[c], err);
-        return 0;
+        return -1;
     }
-    while (done < j->o->m.nmachines && predict_on(j, c, done, NULL, synth) == 0)
-        done++;
+    rc = predict_machines(j, c, r, run, NULL, synth, done);
     pz_scale_synth_free(synth);
-    return done;
+    return rc;
 }
 
-/* Synthesizes the run at count c into --trace-out/P<N> and predicts it on every machine
- * from there; the number of analyses made, which is every machine's when it succeeds. */
-static int predict_count(struct job *j, int c)
+/* Synthesizes run r at count c into its --trace-out directory and predicts it on its
+ * machines from there. */
+static int predict_run(struct job *j, int c, const struct pz_scale_nodes *nodes, int nruns,
+                       int r, const int *run, int *done)
 {
     char dir[4200], err[4096];
-    int done = 0;
 
+    if (pz_scale_program_nodes(j->program))
+        pz_scale_program_follow_nodes(j->program, &nodes[r]);
     if (!j->o->trace_out)
-        return predict_count_in_memory(j, c);
-    if (synthesized_dir(j, c, dir, sizeof(dir)) != 0)
-        return 0;
+        return predict_run_in_memory(j, c, r, run, done);
+    if (synthesized_dir(j, c, &nodes[r], nruns, dir, sizeof(dir)) != 0)
+        return -1;
     pz_progress_line_phase(j->progress, "synthesizing %d processes (count %d of %d) into %s",
                            j->counts[c], c + 1, j->ncounts, dir);
     if (pz_scale_synthesize_archive(j->program, j->counts[c], dir, err, sizeof(err)) != 0) {
         complain(j, "the run at %d processes: %s", j->counts[c], err);
-    } else {
-        while (done < j->o->m.nmachines && predict_on(j, c, done, dir, NULL) == 0)
-            done++;
+        return -1;
     }
-    return done;
+    return predict_machines(j, c, r, run, dir, NULL, done);
 }
 
 /* Every count on every machine; 0, or -1 after reporting the error.  *made tells how
@@ -417,11 +472,16 @@ static int predict_count(struct job *j, int c)
 static int predict_all(struct job *j, int *made)
 {
     for (*made = 0; *made < j->ncounts; ++*made) {
-        int done = predict_count(j, *made);
+        struct pz_scale_nodes nodes[PZ_MAX_MACHINES];
+        int run[PZ_MAX_MACHINES], done[PZ_MAX_MACHINES] = { 0 }, rc = 0;
+        int nruns = runs_at(j, *made, nodes, run);
 
-        if (done < j->o->m.nmachines) {
-            for (int i = 0; i < done; i++)
-                pz_analysis_free(&j->analyses[i * j->ncounts + *made]);
+        for (int r = 0; r < nruns && rc == 0; r++)
+            rc = predict_run(j, *made, nodes, nruns, r, run, done);
+        if (rc != 0) {
+            for (int i = 0; i < j->o->m.nmachines; i++)
+                if (done[i])
+                    pz_analysis_free(&j->analyses[i * j->ncounts + *made]);
             return -1;
         }
     }
@@ -463,6 +523,51 @@ static void note_computation_times(struct job *j)
                  "recordings without CPU times: if they ran more processes than cores, "
                  "their computations are stretched; record with PROGNOZ_CPU_TIME=1 and "
                  "use --compute cpu");
+}
+
+/* How machine i's nodes are followed, into buf: its node size and placement, or why
+ * they are not. */
+static void machine_nodes(const struct job *j, int i, char *buf, size_t len)
+{
+    const struct pz_machine *mc = &j->machines[i];
+    struct pz_scale_nodes n;
+
+    if (mc->node_map)
+        snprintf(buf, len, "%s: a node map, not followed: one node of every process",
+                 mc->name);
+    else if (mc->placement == PZ_PLACE_CYCLIC &&
+             pz_scale_nodes_at(j->program, mc->procs_per_node, 1, MAX_RANKS, &n) != 0)
+        snprintf(buf, len, "%s: %d per node placed cyclically, whose first processes (ranks "
+                 "0 to the number of nodes - 1) no class holds, not followed: one node of "
+                 "every process", mc->name, mc->procs_per_node);
+    else
+        snprintf(buf, len, "%s: %d per node%s", mc->name, mc->procs_per_node,
+                 mc->placement == PZ_PLACE_CYCLIC ? ", placed cyclically (ranks equal modulo "
+                 "the nodes' number)" : " (blocks of consecutive ranks)");
+}
+
+/* A note on the communicators that follow each machine's nodes, when there are. */
+static void note_nodes(struct job *j)
+{
+    int has = pz_scale_program_nodes(j->program);
+    char *note = j->notes[j->nnotes];
+    size_t len = sizeof(j->notes[0]), used;
+
+    if (!has)
+        return;
+    used = (size_t)snprintf(note, len, "the communicator of the processes sharing a node "
+                            "(MPI_Comm_split_type, every process in every recording)%s "
+                            "follow%s each machine's nodes, of every process up to a node's "
+                            "size: ", has & PZ_SCALE_HAS_LEADERS ?
+                            " and that of the first process of each (rank 0 alone in every "
+                            "recording)" : "", has & PZ_SCALE_HAS_LEADERS ? "" : "s");
+    for (int i = 0; i < j->o->m.nmachines && used < len; i++) {
+        char one[256];
+
+        machine_nodes(j, i, one, sizeof(one));
+        used += (size_t)snprintf(note + used, len - used, "%s%s", i ? "; " : "", one);
+    }
+    j->nnotes++;
 }
 
 /* The smallest recorded count. */
@@ -559,7 +664,7 @@ static int write_report_to(FILE *out, const struct job *j, const struct formulas
     struct pz_scale_series series[PZ_MAX_MACHINES];
     struct pz_scale_entry entries[PZ_MAX_MACHINES][MAX_COUNTS + MAX_RECORDINGS];
     struct pz_scale_recording recordings[MAX_RECORDINGS];
-    const char *notes[64 + MAX_RECORDINGS + 1 + MAX_VANISHING];
+    const char *notes[64 + MAX_RECORDINGS + 2 + MAX_VANISHING];
     size_t nnotes = pz_scale_program_nnotes(j->program);
 
     if (nnotes > 64)
@@ -618,6 +723,7 @@ static int run(struct job *j)
     for (int c = 0; c < j->o->ncounts; c++)
         add_count(j, j->o->counts[c], 0);
     note_vanishing_computations(j);
+    note_nodes(j);
     j->analyses = calloc((size_t)(j->ncounts * j->o->m.nmachines), sizeof(*j->analyses));
     if (!j->analyses) {
         complain(j, "out of memory");
