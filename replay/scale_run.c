@@ -427,6 +427,7 @@ static int read_run(struct pz_scale_reading *r)
     run->nprocs = pz_trace_in_nprocs(r->in);
     run->resolution = pz_trace_in_resolution(r->in);
     run->offset = pz_trace_in_offset(r->in);
+    run->oversubscribed = pz_recording_oversubscribed(pz_trace_in_recording(r->in));
     if (!(run->procs = calloc((size_t)run->nprocs, sizeof(*run->procs))) ||
         !(r->raw = calloc((size_t)run->nprocs, sizeof(*r->raw))))
         return pz_scale_fail(r, "out of memory");

@@ -189,6 +189,7 @@ struct pz_scale_run {
     int nprocs;
     struct pz_scale_grid grid;
     int cpu_times;         /* CPU times were recorded (PROGNOZ_CPU_TIME=1) */
+    int oversubscribed;    /* some node ran more processes than it has cores */
     double resolution;     /* the recording's clock: ticks per second, */
     uint64_t offset;       /* and its global offset, in ticks */
     char **names;          /* of each region reference: its name ("MPI_Send",

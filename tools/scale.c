@@ -166,7 +166,7 @@ struct job {
     int recorded[MAX_COUNTS + MAX_RECORDINGS];
     int ncounts;
     struct pz_analysis *analyses;             /* of machine i at count c: [i * ncounts + c] */
-    char notes[MAX_RECORDINGS + 2 + MAX_VANISHING][512];   /* on the computation times
+    char notes[MAX_RECORDINGS + 3 + MAX_VANISHING][512];   /* on the computation times
                                                               and the nodes */
     int nnotes;
     struct pz_progress_line *progress;
@@ -500,6 +500,28 @@ static void free_analyses(struct job *j, int made)
  * processes waiting for a core. */
 #define STRETCHED 1.25
 
+/* A note naming the counts recorded with more processes than a node's cores: even their
+ * CPU times rise with the sharing (the caches others left cold), which no fit in P can
+ * tell from a growth (docs/predict.md, "Scaling: the computation model"). */
+static void note_shared_cores(struct job *j)
+{
+    char *note = j->notes[j->nnotes];
+    size_t len = sizeof(j->notes[0]), used = 0;
+    int shared = 0;
+
+    for (int r = 0; r < j->nruns && used < len; r++)
+        if (j->runs[r].oversubscribed)
+            used += (size_t)snprintf(note + used, len - used, "%s%d",
+                                     shared++ ? ", " : "the recordings at ", j->runs[r].nprocs);
+    if (!shared || used >= len)
+        return;
+    snprintf(note + used, len - used, " processes ran more processes than a node has cores: "
+             "their computations' times, CPU times too, rise with the sharing, which the "
+             "computation model takes for growth with P; recordings with a core per process "
+             "(over several nodes if need be) give models to trust");
+    j->nnotes++;
+}
+
 /* Notes on how the recordings' computations are timed: stretched ones, and without CPU
  * times none can be told. */
 static void note_computation_times(struct job *j)
@@ -523,6 +545,7 @@ static void note_computation_times(struct job *j)
                  "recordings without CPU times: if they ran more processes than cores, "
                  "their computations are stretched; record with PROGNOZ_CPU_TIME=1 and "
                  "use --compute cpu");
+    note_shared_cores(j);
 }
 
 /* How machine i's nodes are followed, into buf: its node size and placement, or why

@@ -764,6 +764,11 @@ const uint64_t *pz_trace_in_locations(const struct pz_trace_in *t)
     return t->defs.thread_location;
 }
 
+const struct pz_recording *pz_trace_in_recording(const struct pz_trace_in *t)
+{
+    return &t->defs.recording;
+}
+
 double pz_trace_in_resolution(const struct pz_trace_in *t)
 {
     return (double)t->defs.resolution;

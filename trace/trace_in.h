@@ -64,6 +64,8 @@ int pz_trace_in_thread(const struct pz_trace_in *t, int th);
 int pz_trace_in_first(const struct pz_trace_in *t, int p);
 /* The OTF2 location of each thread. */
 const uint64_t *pz_trace_in_locations(const struct pz_trace_in *t);
+/* What the trace says of its recording (zeros where it says nothing). */
+const struct pz_recording *pz_trace_in_recording(const struct pz_trace_in *t);
 /* Ticks per second and the clock's global offset. */
 double pz_trace_in_resolution(const struct pz_trace_in *t);
 uint64_t pz_trace_in_offset(const struct pz_trace_in *t);

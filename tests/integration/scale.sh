@@ -6,7 +6,8 @@
 # 16 are traces otf2-print and prognoz report read, with every process's calls: the
 # corners' 2 neighbours, the edges' 3, the interior's 4.  The JSON report has every
 # count on both machines, the recorded ones marked, with speedup 1 at the base count;
-# the text and HTML reports are written to -o.  Errors: recordings of different
+# the text and HTML reports are written to -o; the recordings with more processes than
+# the cores noted are named in a note.  Errors: recordings of different
 # programs are refused naming where they differ (status 1); usage errors give status 2.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
 
@@ -16,6 +17,8 @@ PY=${PZ_PYTHON:-python3}
 "$PY" -c 'import json' 2>/dev/null || PY=python3
 err=$PZ_WORK/scale.err
 
+# the recorder notes 3 cores: the recording at 4 processes shared them
+PROGNOZ_CORES=3
 for n in 2 3 4; do
     PZ_ENV=PROGNOZ_CPU_TIME=1 pz_record_ok grid$n $n "$prog" 10
 done
@@ -87,6 +90,10 @@ if sorted(iv["id"] for iv in d["intervals"]) != [0, 1, 2]:
     bad.append("intervals %s" % [iv["id"] for iv in d["intervals"]])
 if not any(iv["compute"] for iv in d["intervals"]):
     bad.append("no computation model")
+# the recording with more processes than the 3 cores noted is named in one note
+told = [n for n in d["notes"] if "ran more processes than a node has cores" in n]
+if len(told) != 1 or not told[0].startswith("the recordings at 4 processes ran"):
+    bad.append("notes on shared cores %s, expected one naming 4" % told)
 for b in bad:
     print(b, file=sys.stderr)
 sys.exit(1 if bad else 0)
