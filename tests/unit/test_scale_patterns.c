@@ -1,0 +1,295 @@
+/* Patterns of others' codes read for the scaling (replay/scale_run.h) and synthesized
+ * (replay/scale_program.h): the tests over many requests (MPI_Testall ...) that find
+ * them incomplete and the probes for a message (MPI_Iprobe), whose numbers the timing
+ * decides, are no steps of the program, and a completing test is the wait of its form.
+ * Traces built by hand (trace_builder.h) on a chain of n processes (not periodic)
+ * recorded at 2, 3 and 4, synthesized at 8; expected values worked out in the
+ * comments. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scale_program.h"
+#include "scale_run.h"
+#include "trace.h"
+#include "trace_builder.h"
+
+#define MS TB_MS
+#define ITERS 3
+
+static char *top;
+static char err[1024];
+static struct pz_scale_run runs[3];
+static const int counts[3] = {2, 3, 4};
+
+static void setup(void)
+{
+    top = tb_tempdir();
+    cr_assert_not_null(top, "cannot make a temporary directory");
+    err[0] = '\0';
+    memset(runs, 0, sizeof(runs));
+}
+
+static void cleanup(void)
+{
+    for (int i = 0; i < 3; i++)
+        pz_scale_run_free(&runs[i]);
+    tb_remove(top);
+    free(top);
+    top = NULL;
+}
+
+TestSuite(scale_patterns, .init = setup, .fini = cleanup);
+
+static struct tb *open_at(const char *name, int n, char *dir, size_t len)
+{
+    struct tb *b;
+
+    snprintf(dir, len, "%s/%s%d", top, name, n);
+    cr_assert_not_null(b = tb_open(dir, n), "cannot open a trace in %s", dir);
+    return b;
+}
+
+static void read_at(const char *dir, struct pz_scale_run *run)
+{
+    cr_assert_eq(pz_scale_run_read(dir, run, err, sizeof(err)), 0, "%s", err);
+}
+
+/* --- synthesized calls counted by name */
+
+struct tally {
+    const struct pz_scale_run *names;  /* the run whose region references the records use */
+    int nprocs;
+    int *calls;     /* [proc]: enters of the region counted */
+    int *events;    /* [proc]: records inside it */
+    const char *region;
+    int inside;
+};
+
+static int no_comms(void *ctx, const struct pz_synth_comm *comms, uint32_t n)
+{
+    (void)ctx;
+    (void)comms;
+    (void)n;
+    return 0;
+}
+
+static int count_event(void *ctx, int proc, const struct pz_rec *rec)
+{
+    struct tally *t = ctx;
+    int named = rec->region < t->names->nnames && t->names->names[rec->region] &&
+                !strcmp(t->names->names[rec->region], t->region);
+
+    if (rec->kind == PZ_REC_ENTER && named) {
+        t->calls[proc]++;
+        t->inside = 1;
+    } else if (rec->kind == PZ_REC_LEAVE && named) {
+        t->inside = 0;
+    } else if (t->inside && rec->kind != PZ_REC_ENTER && rec->kind != PZ_REC_LEAVE) {
+        t->events[proc]++;
+    }
+    return 0;
+}
+
+/* The calls of region each process makes at nprocs, and the records inside them. */
+static void tally(const struct pz_scale_program *m, const struct pz_scale_run *largest,
+                  int nprocs, const char *region, int *calls, int *events)
+{
+    struct tally t = {largest, nprocs, calls, events, region, 0};
+    struct pz_scale_sink sink = {no_comms, count_event, &t};
+
+    memset(calls, 0, (size_t)nprocs * sizeof(*calls));
+    memset(events, 0, (size_t)nprocs * sizeof(*events));
+    cr_assert_eq(pz_scale_synthesize(m, nprocs, &sink, err, sizeof(err)), 0, "%s", err);
+}
+
+static int noted(const struct pz_scale_program *m, const char *text)
+{
+    int found = 0;
+
+    for (size_t i = 0; i < pz_scale_program_nnotes(m); i++)
+        found += strstr(pz_scale_program_note(m, i), text) != NULL;
+    return found;
+}
+
+static struct pz_scale_program *build(void)
+{
+    const struct pz_scale_run *list[3] = {&runs[0], &runs[1], &runs[2]};
+    struct pz_scale_program *m = pz_scale_program_build(list, 3, 0, err, sizeof(err));
+
+    cr_assert_not_null(m, "%s", err);
+    return m;
+}
+
+/* --- MPI_Testall */
+
+/* A chain of n: in each of ITERS iterations process p trades 64 bytes with each
+ * neighbour it has, p - 1 then p + 1 (an MPI_Irecv from it, an MPI_Isend to it: 4
+ * requests at most, numbered from 4i + 1), then polls them with MPI_Testall:
+ * (p + i) mod 3 calls finding them incomplete (a test record per request), then one
+ * completing them all.  When `wait` is set, a completing Testall at an even p + i is
+ * followed by an MPI_Waitall on the requests done (no record), as a program that polls
+ * and then waits makes it. */
+static void record_testall(const char *name, int n, int wait, struct pz_scale_run *run)
+{
+    char dir[4200];
+    struct tb *b = open_at(name, n, dir, sizeof(dir));
+    uint32_t irecv = tb_mpi(b, "MPI_Irecv"), isend = tb_mpi(b, "MPI_Isend");
+    uint32_t testall = tb_mpi(b, "MPI_Testall");
+
+    for (int p = 0; p < n; p++) {
+        uint64_t t = MS(1);
+
+        for (int i = 0; i < ITERS; i++) {
+            int peers[2], npeers = 0;
+            uint64_t req = 4 * (uint64_t)i + 1;
+
+            if (p > 0)
+                peers[npeers++] = p - 1;
+            if (p < n - 1)
+                peers[npeers++] = p + 1;
+            for (int k = 0; k < npeers; k++) {
+                tb_enter(b, p, t, irecv);
+                tb_mpi_irecv_request(b, p, t, req + 2 * (uint64_t)k);
+                tb_leave(b, p, t += MS(1), irecv);
+                tb_enter(b, p, t, isend);
+                tb_mpi_isend(b, p, t, TB_WORLD, (uint32_t)peers[k], 5, 64,
+                             req + 2 * (uint64_t)k + 1);
+                tb_leave(b, p, t += MS(1), isend);
+            }
+            for (int k = 0; k < (p + i) % 3; k++) {
+                tb_enter(b, p, t += MS(1), testall);
+                for (uint64_t r = 0; r < 2 * (uint64_t)npeers; r++)
+                    tb_request_test(b, p, t, req + r);
+                tb_leave(b, p, t += MS(1), testall);
+            }
+            tb_enter(b, p, t += MS(1), testall);
+            for (int k = 0; k < npeers; k++) {
+                tb_mpi_irecv(b, p, t + MS(1), TB_WORLD, (uint32_t)peers[k], 5, 64,
+                             req + 2 * (uint64_t)k);
+                tb_mpi_isend_complete(b, p, t + MS(1), req + 2 * (uint64_t)k + 1);
+            }
+            tb_leave(b, p, t += MS(1), testall);
+            if (wait && (p + i) % 2 == 0)
+                tb_call(b, p, "MPI_Waitall", t + MS(1), t + MS(2));
+            t += MS(3);
+        }
+    }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+    read_at(dir, run);
+}
+
+/* At 2 processes, p + i over i = 0, 1, 2 is 0, 1, 2 for p = 0 and 1, 2, 3 for p = 1:
+ * (0 + 1 + 2) + (1 + 2 + 0) = 6 incomplete tests, none of them an MPI_Test (polls 0).
+ * Synthesized at 8, every process completes its requests once per iteration in one
+ * MPI_Testall (the program never calls MPI_Waitall, so the step is the test completing
+ * them at its first call): 3 calls each; process 0 and 7 complete a receive and a send
+ * (2 records per call), 3 two of each (4). */
+Test(scale_patterns, a_testall_loop_is_one_completing_call_per_iteration)
+{
+    struct pz_scale_program *m;
+    int calls[8], events[8];
+
+    for (int i = 0; i < 3; i++)
+        record_testall("testall", counts[i], 0, &runs[i]);
+    cr_expect_eq(runs[0].polls_many, 6);
+    cr_expect_eq(runs[0].polls, 0);
+    cr_expect_eq(runs[0].probes, 0);
+    m = build();
+    cr_expect_eq(noted(m, "calls of MPI_Testall, MPI_Testany or MPI_Testsome finding their "
+                          "requests incomplete"), 1, "no one note names the polls");
+    tally(m, &runs[2], 8, "MPI_Testall", calls, events);
+    for (int p = 0; p < 8; p++)
+        cr_expect_eq(calls[p], ITERS, "process %d: %d MPI_Testall", p, calls[p]);
+    cr_expect_eq(events[0], 2 * ITERS);
+    cr_expect_eq(events[7], 2 * ITERS);
+    cr_expect_eq(events[3], 4 * ITERS);
+    tally(m, &runs[2], 8, "MPI_Waitall", calls, events);
+    for (int p = 0; p < 8; p++)
+        cr_expect_eq(calls[p], 0, "process %d: %d MPI_Waitall", p, calls[p]);
+    pz_scale_program_free(m);
+}
+
+/* The same with an MPI_Waitall after the completing tests at even p + i: at 2 processes
+ * (p = 0, i = 0 and 2; p = 1, i = 1) 3 waits on requests done, left out too: 6 + 3 = 9.
+ * The program calls MPI_Waitall: each iteration's completion is synthesized as one
+ * MPI_Waitall (whether the test or the wait completed the requests, the timing decided),
+ * and no MPI_Testall remains. */
+Test(scale_patterns, a_testall_loop_then_a_waitall_is_one_waitall_per_iteration)
+{
+    struct pz_scale_program *m;
+    int calls[8], events[8];
+
+    for (int i = 0; i < 3; i++)
+        record_testall("testwait", counts[i], 1, &runs[i]);
+    cr_expect_eq(runs[0].polls_many, 9);
+    m = build();
+    tally(m, &runs[2], 8, "MPI_Waitall", calls, events);
+    for (int p = 0; p < 8; p++)
+        cr_expect_eq(calls[p], ITERS, "process %d: %d MPI_Waitall", p, calls[p]);
+    cr_expect_eq(events[3], 4 * ITERS);
+    tally(m, &runs[2], 8, "MPI_Testall", calls, events);
+    for (int p = 0; p < 8; p++)
+        cr_expect_eq(calls[p], 0, "process %d: %d MPI_Testall, %d records", p, calls[p], events[p]);
+    pz_scale_program_free(m);
+}
+
+/* --- MPI_Iprobe */
+
+/* A chain of n: in each of ITERS iterations process p < n - 1 sends 32 bytes to p + 1
+ * (MPI_Send), and process p > 0 polls for the message with (p + i) mod 3 + 1 calls of
+ * MPI_Iprobe (no record: the recorder writes none, found or not), then receives it
+ * (MPI_Recv). */
+static void record_iprobe(const char *name, int n, struct pz_scale_run *run)
+{
+    char dir[4200];
+    struct tb *b = open_at(name, n, dir, sizeof(dir));
+    uint32_t recv = tb_mpi(b, "MPI_Recv");
+
+    for (int p = 0; p < n; p++) {
+        uint64_t t = MS(1);
+
+        for (int i = 0; i < ITERS; i++) {
+            if (p < n - 1)
+                tb_send_call(b, p, "MPI_Send", t, t + MS(1), TB_WORLD, (uint32_t)p + 1, 3);
+            t += MS(2);
+            if (p > 0) {
+                for (int k = 0; k < (p + i) % 3 + 1; k++, t += MS(2))
+                    tb_call(b, p, "MPI_Iprobe", t, t + MS(1));
+                tb_enter(b, p, t, recv);
+                tb_mpi_recv(b, p, t + MS(1), TB_WORLD, (uint32_t)p - 1, 3, 32);
+                tb_leave(b, p, t += MS(1), recv);
+            }
+            t += MS(2);
+        }
+    }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+    read_at(dir, run);
+}
+
+/* At 2 processes only process 1 probes: (1 + i) mod 3 + 1 for i = 0, 1, 2 is 2, 3, 1: 6
+ * probes left out.  Synthesized at 8, no process probes, and every process but 0
+ * receives once per iteration (3 MPI_Recv, 1 record each). */
+Test(scale_patterns, an_iprobe_loop_is_left_out_and_the_receive_waits)
+{
+    struct pz_scale_program *m;
+    int calls[8], events[8];
+
+    for (int i = 0; i < 3; i++)
+        record_iprobe("iprobe", counts[i], &runs[i]);
+    cr_expect_eq(runs[0].probes, 6);
+    cr_expect_eq(runs[0].polls + runs[0].polls_many, 0);
+    m = build();
+    cr_expect_eq(noted(m, "calls of MPI_Iprobe or MPI_Improbe"), 1, "no one note names them");
+    tally(m, &runs[2], 8, "MPI_Iprobe", calls, events);
+    for (int p = 0; p < 8; p++)
+        cr_expect_eq(calls[p], 0, "process %d: %d MPI_Iprobe", p, calls[p]);
+    tally(m, &runs[2], 8, "MPI_Recv", calls, events);
+    cr_expect_eq(calls[0], 0);
+    for (int p = 1; p < 8; p++) {
+        cr_expect_eq(calls[p], ITERS, "process %d: %d MPI_Recv", p, calls[p]);
+        cr_expect_eq(events[p], ITERS, "process %d: %d receives", p, events[p]);
+    }
+    pz_scale_program_free(m);
+}
