@@ -39,6 +39,12 @@ static int posts_request(uint8_t kind)
     return kind == PZ_REC_ISEND || kind == PZ_REC_IRECV_REQUEST || kind == PZ_REC_NBC_REQUEST;
 }
 
+static int ends_a_request(uint8_t kind)
+{
+    return kind == PZ_REC_ISEND_COMPLETE || kind == PZ_REC_IRECV ||
+           kind == PZ_REC_NBC_COMPLETE || kind == PZ_REC_REQUEST_CANCELLED;
+}
+
 static int refers_to_request(uint8_t kind)
 {
     return kind == PZ_REC_ISEND_COMPLETE || kind == PZ_REC_IRECV ||
@@ -325,6 +331,50 @@ static void count_poll(struct pz_scale_run *run, const char *call, int tested)
         run->polls_many++;
 }
 
+/* The calls that complete as many of their requests as are done when they look: how
+ * many one call completes, and so how many calls complete a set of requests, the
+ * timing decides. */
+static int completes_some(const char *call)
+{
+    return !strcmp(call, "MPI_Waitsome") || !strcmp(call, "MPI_Testsome");
+}
+
+/* Makes the completions of step `step` (an MPI_Waitsome or MPI_Testsome) one step each,
+ * the first keeping the call's computation before it and its duration, the others
+ * none: a program completing a set of requests by MPI_Waitsome in a loop makes 1 to n
+ * calls as the timing decides, and each request is completed by a call of its own, as
+ * MPI_Waitany completes them (the most calls, each returning as soon as one request is
+ * done).  A call with an event that completes no request stays whole.  0, or -1 out of
+ * memory. */
+static int split_completions(struct walk *w, size_t step)
+{
+    struct pz_scale_process *q = w->proc;
+    struct pz_scale_step whole = q->steps[step];
+
+    for (uint32_t i = 0; i < whole.n; i++)
+        if (!ends_a_request(q->events[whole.first + i].kind))
+            return 0;
+    for (uint32_t i = 1; i < whole.n; i++) {
+        struct pz_scale_step *s;
+        struct pz_scale_event *e = &q->events[whole.first + i];
+
+        if (reserve((void **)&q->steps, &w->steps_cap, q->nsteps, sizeof(*q->steps)) != 0)
+            return -1;
+        s = &q->steps[q->nsteps++];
+        *s = whole;
+        s->first = whole.first + i;
+        s->n = 1;
+        s->gap_wall = 0;
+        s->gap_cpu = whole.gap_cpu >= 0 ? 0 : -1;
+        s->duration = 0;
+        if (e->posted_by > 0)      /* relative to the step that completes it */
+            e->posted_by += (int32_t)i;
+    }
+    if (whole.n > 1)
+        q->steps[step].n = 1;
+    return 0;
+}
+
 /* The MPI call whose Enter is the next record: a step with its event records. */
 static int read_call(struct walk *w)
 {
@@ -367,6 +417,8 @@ static int read_call(struct walk *w)
     s->n = (uint32_t)(w->proc->nevents - s->first);
     w->tested = test_completed(call, w->proc->events + s->first, s->n);
     s->duration = seconds(w, enter.time, end.time, flushed);
+    if (completes_some(call) && split_completions(w, step) != 0)
+        return pz_scale_fail(w->r, "out of memory");
     step_ended(w, &end);
     pz_trace_in_consume(w->r->in, w->th, len);
     return 0;

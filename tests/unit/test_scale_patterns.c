@@ -1,9 +1,10 @@
 /* Patterns of others' codes read for the scaling (replay/scale_run.h) and synthesized
  * (replay/scale_program.h): the tests over many requests (MPI_Testall ...) that find
  * them incomplete and the probes for a message (MPI_Iprobe), whose numbers the timing
- * decides, are no steps of the program, and a completing test is the wait of its form.
- * Traces built by hand (trace_builder.h) on a chain of n processes (not periodic)
- * recorded at 2, 3 and 4, synthesized at 8; expected values worked out in the
+ * decides, are no steps of the program, and a completing test is the wait of its form;
+ * each request an MPI_Waitsome completes is a call of its own.  Traces built by hand
+ * (trace_builder.h) on a chain of n processes (not periodic) recorded at 2, 3 and 4, or
+ * a ring recorded at 3, 4 and 6, synthesized at 8; expected values worked out in the
  * comments. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -290,6 +291,91 @@ Test(scale_patterns, an_iprobe_loop_is_left_out_and_the_receive_waits)
     for (int p = 1; p < 8; p++) {
         cr_expect_eq(calls[p], ITERS, "process %d: %d MPI_Recv", p, calls[p]);
         cr_expect_eq(events[p], ITERS, "process %d: %d receives", p, events[p]);
+    }
+    pz_scale_program_free(m);
+}
+
+/* --- MPI_Waitsome */
+
+/* A ring of n: in each of ITERS iterations process p trades 64 bytes with p - 1 (tag 5)
+ * and p + 1 (tag 6) around the ring (an MPI_Irecv from each, an MPI_Isend to each),
+ * completes the receives by MPI_Waitsome in a loop and the sends by one MPI_Waitall.
+ * Where p + i is even, one Waitsome completes both receives; where it is odd, each has
+ * a Waitsome of its own, as the timing decides. */
+static void record_waitsome(const char *name, int n, struct pz_scale_run *run)
+{
+    char dir[4200];
+    struct tb *b = open_at(name, n, dir, sizeof(dir));
+    uint32_t irecv = tb_mpi(b, "MPI_Irecv"), isend = tb_mpi(b, "MPI_Isend");
+    uint32_t some = tb_mpi(b, "MPI_Waitsome"), all = tb_mpi(b, "MPI_Waitall");
+
+    for (int p = 0; p < n; p++) {
+        uint64_t t = MS(1);
+        uint32_t peers[2] = {(uint32_t)((p + n - 1) % n), (uint32_t)((p + 1) % n)};
+
+        for (int i = 0; i < ITERS; i++) {
+            uint64_t req = 4 * (uint64_t)i + 1;
+            int whole = (p + i) % 2 == 0;
+
+            for (int k = 0; k < 2; k++) {
+                tb_enter(b, p, t, irecv);
+                tb_mpi_irecv_request(b, p, t, req + 2 * (uint64_t)k);
+                tb_leave(b, p, t += MS(1), irecv);
+            }
+            for (int k = 0; k < 2; k++) {
+                tb_enter(b, p, t, isend);
+                tb_mpi_isend(b, p, t, TB_WORLD, peers[1 - k], 5 + (uint32_t)k, 64,
+                             req + 2 * (uint64_t)k + 1);
+                tb_leave(b, p, t += MS(1), isend);
+            }
+            for (int k = 0; k < 2; k++) {
+                if (k == 0 || !whole)
+                    tb_enter(b, p, t += MS(1), some);
+                tb_mpi_irecv(b, p, t + MS(1), TB_WORLD, peers[k], 5 + (uint32_t)k, 64,
+                             req + 2 * (uint64_t)k);
+                if (k == 1 || !whole)
+                    tb_leave(b, p, t += MS(1), some);
+            }
+            tb_enter(b, p, t += MS(1), all);
+            for (int k = 0; k < 2; k++)
+                tb_mpi_isend_complete(b, p, t + MS(1), req + 2 * (uint64_t)k + 1);
+            tb_leave(b, p, t += MS(1), all);
+            t += MS(3);
+        }
+    }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+    read_at(dir, run);
+}
+
+/* Recorded at 3, 4 and 6 processes.  Read, every MPI_Waitsome step completes one
+ * receive: process 0 at 3 made one call completing both in iterations 0 and 2 (p + i
+ * even) and two in iteration 1: 6 Waitsome steps of one completion each.  Synthesized
+ * at 8, every process makes 2 Waitsome per iteration (6), each completing one
+ * receive. */
+Test(scale_patterns, each_completion_of_a_waitsome_loop_is_a_call)
+{
+    static const int ring_counts[3] = {3, 4, 6};
+    struct pz_scale_program *m;
+    int calls[8], events[8];
+    size_t made = 0;
+
+    for (int i = 0; i < 3; i++)
+        record_waitsome("waitsome", ring_counts[i], &runs[i]);
+    for (size_t s = 0; s < runs[0].procs[0].nsteps; s++) {
+        const struct pz_scale_step *st = &runs[0].procs[0].steps[s];
+
+        if (!strcmp(runs[0].names[st->region], "MPI_Waitsome")) {
+            made++;
+            cr_expect_eq(st->n, 1, "step %zu: %u records", s, st->n);
+        }
+    }
+    cr_expect_eq(made, 2 * ITERS);
+    m = build();
+    tally(m, &runs[2], 8, "MPI_Waitsome", calls, events);
+    for (int p = 0; p < 8; p++) {
+        cr_expect_eq(calls[p], 2 * ITERS, "process %d: %d MPI_Waitsome", p, calls[p]);
+        cr_expect_eq(events[p], calls[p], "process %d: %d calls, %d records", p, calls[p],
+                     events[p]);
     }
     pz_scale_program_free(m);
 }
