@@ -1,6 +1,6 @@
 # Patterns of others' codes for the scaling: tests over many requests and probes for a
 # message, as many as the timing decides, are no steps, a completing test is the wait of
-# its form; each completion of an MPI_Waitsome is a call.
+# its form; each completion of an MPI_Waitsome is a call; the ends of a prefix reduction.
 if HAVE_CRITERION
 check_PROGRAMS += unit/test_scale_patterns
 TESTS += unit/test_scale_patterns

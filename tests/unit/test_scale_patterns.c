@@ -2,11 +2,14 @@
  * (replay/scale_program.h): the tests over many requests (MPI_Testall ...) that find
  * them incomplete and the probes for a message (MPI_Iprobe), whose numbers the timing
  * decides, are no steps of the program, and a completing test is the wait of its form;
- * each request an MPI_Waitsome completes is a call of its own.  Traces built by hand
+ * each request an MPI_Waitsome completes is a call of its own; the first member of a
+ * prefix reduction receives nothing and the last sends nothing.  Traces built by hand
  * (trace_builder.h) on a chain of n processes (not periodic) recorded at 2, 3 and 4, or
  * a ring recorded at 3, 4 and 6, synthesized at 8; expected values worked out in the
  * comments. */
 #include <criterion/criterion.h>
+#include <inttypes.h>
+#include <otf2/OTF2_Events.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -376,6 +379,72 @@ Test(scale_patterns, each_completion_of_a_waitsome_loop_is_a_call)
         cr_expect_eq(calls[p], 2 * ITERS, "process %d: %d MPI_Waitsome", p, calls[p]);
         cr_expect_eq(events[p], calls[p], "process %d: %d calls, %d records", p, calls[p],
                      events[p]);
+    }
+    pz_scale_program_free(m);
+}
+
+/* --- prefix reductions */
+
+/* Every process of n calls MPI_Exscan of one int (4 bytes) ITERS times, recorded as the
+ * recorder writes it (docs/trace-format.md): rank 0 sends 4 and receives 0, the last
+ * rank sends 0 and receives 4, the others send and receive 4.  At 2 processes there is
+ * no middle rank. */
+static void record_exscan(const char *name, int n, struct pz_scale_run *run)
+{
+    char dir[4200];
+    struct tb *b = open_at(name, n, dir, sizeof(dir));
+    uint32_t exscan = tb_mpi(b, "MPI_Exscan");
+
+    for (int p = 0; p < n; p++)
+        for (int i = 0; i < ITERS; i++) {
+            uint64_t t = MS(1 + 4 * i);
+
+            tb_enter(b, p, t, exscan);
+            tb_collective_begin(b, p, t);
+            tb_collective_end(b, p, t + MS(1), OTF2_COLLECTIVE_OP_EXSCAN, TB_WORLD,
+                              TB_NO_ROOT, p < n - 1 ? 4 : 0, p > 0 ? 4 : 0);
+            tb_leave(b, p, t + MS(1), exscan);
+        }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+    read_at(dir, run);
+}
+
+struct ends {
+    const struct pz_scale_run *names;
+    uint64_t sent[8], received[8];
+    int seen[8];
+};
+
+static int keep_ends(void *ctx, int proc, const struct pz_rec *rec)
+{
+    struct ends *e = ctx;
+
+    if (rec->kind == PZ_REC_COLL_END) {
+        e->sent[proc] = rec->bytes;
+        e->received[proc] = rec->bytes2;
+        e->seen[proc]++;
+    }
+    return 0;
+}
+
+/* Synthesized at 8: rank 0 sends 4 and receives nothing, rank 7 sends nothing and
+ * receives 4, ranks 1 to 6 send and receive 4 (the fitted size, the largest over the
+ * members, 4 at every count), ITERS times each. */
+Test(scale_patterns, the_ends_of_an_exscan_move_half)
+{
+    struct ends e = {0};
+    struct pz_scale_sink sink = {no_comms, keep_ends, &e};
+    struct pz_scale_program *m;
+
+    for (int i = 0; i < 3; i++)
+        record_exscan("exscan", counts[i], &runs[i]);
+    m = build();
+    cr_assert_eq(pz_scale_synthesize(m, 8, &sink, err, sizeof(err)), 0, "%s", err);
+    for (int p = 0; p < 8; p++) {
+        cr_expect_eq(e.seen[p], ITERS, "process %d: %d collectives", p, e.seen[p]);
+        cr_expect_eq(e.sent[p], p < 7 ? 4u : 0u, "process %d sends %" PRIu64, p, e.sent[p]);
+        cr_expect_eq(e.received[p], p > 0 ? 4u : 0u, "process %d receives %" PRIu64, p,
+                     e.received[p]);
     }
     pz_scale_program_free(m);
 }
