@@ -26,6 +26,7 @@ static char *top;
 static char err[1024];
 static struct pz_scale_run runs[3];
 static const int counts[3] = {2, 3, 4};
+static const int counts3[3] = {2, 4, 8};
 
 static void setup(void)
 {
@@ -446,5 +447,133 @@ Test(scale_patterns, the_ends_of_an_exscan_move_half)
         cr_expect_eq(e.received[p], p > 0 ? 4u : 0u, "process %d receives %" PRIu64, p,
                      e.received[p]);
     }
+    pz_scale_program_free(m);
+}
+
+/* --- the rows and columns of a Cartesian grid */
+
+/* A grid of dx x dy processes made by MPI_Cart_create (not periodic; rank = dy x + y)
+ * at n = 2, 4, 8 (2 x 1, 2 x 2, 4 x 2), its rows and columns by MPI_Cart_sub (1-D
+ * topologies of dy and dx processes), and no message: every process sums over its row
+ * then over its column (MPI_Allreduce of 8 bytes, 0 on a row of one process), ITERS
+ * times. */
+static void record_rows(const char *name, int n, struct pz_scale_run *run)
+{
+    static const int shapes[][3] = {{2, 2, 1}, {4, 2, 2}, {8, 4, 2}};
+    char dir[4200];
+    struct tb *b = open_at(name, n, dir, sizeof(dir));
+    int dx = 0, dy = 0, all[8], members[8];
+    uint32_t grid, rows[4], cols[2], dims[2], one[1];
+    uint32_t allreduce = tb_mpi(b, "MPI_Allreduce");
+
+    for (int s = 0; s < 3; s++)
+        if (shapes[s][0] == n) {
+            dx = shapes[s][1];
+            dy = shapes[s][2];
+        }
+    for (int p = 0; p < n; p++)
+        all[p] = p;
+    grid = tb_comm(b, "grid", n, all);
+    for (int x = 0; x < dx; x++) {
+        for (int y = 0; y < dy; y++)
+            members[y] = dy * x + y;
+        rows[x] = tb_comm(b, "row", dy, members);
+    }
+    for (int y = 0; y < dy; y++) {
+        for (int x = 0; x < dx; x++)
+            members[x] = dy * x + y;
+        cols[y] = tb_comm(b, "column", dx, members);
+    }
+    dims[0] = (uint32_t)dx;
+    dims[1] = (uint32_t)dy;
+    tb_cart(b, grid, 2, dims, NULL, 1);
+    one[0] = (uint32_t)dy;
+    for (int x = 0; x < dx; x++)
+        tb_cart(b, rows[x], 1, one, NULL, 1);
+    one[0] = (uint32_t)dx;
+    for (int y = 0; y < dy; y++)
+        tb_cart(b, cols[y], 1, one, NULL, 1);
+    for (int p = 0; p < n; p++)
+        for (int i = 0; i < ITERS; i++)
+            for (int k = 0; k < 2; k++) {
+                uint64_t t = MS(1 + 4 * i + 2 * k), bytes = (k ? dx : dy) > 1 ? 8 : 0;
+
+                tb_enter(b, p, t, allreduce);
+                tb_collective_begin(b, p, t);
+                tb_collective_end(b, p, t + MS(1), OTF2_COLLECTIVE_OP_ALLREDUCE,
+                                  k ? cols[p % dy] : rows[p / dy], TB_NO_ROOT, bytes, bytes);
+                tb_leave(b, p, t + MS(1), allreduce);
+            }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+    read_at(dir, run);
+}
+
+struct sizes {
+    uint32_t comm_size[64];
+    uint32_t ncomms;
+    int bad, seen;
+};
+
+static int keep_sizes(void *ctx, const struct pz_synth_comm *comms, uint32_t n)
+{
+    struct sizes *z = ctx;
+
+    z->ncomms = n;
+    for (uint32_t i = 0; i < n && i < 64; i++)
+        z->comm_size[i] = comms[i].size;
+    return 0;
+}
+
+static int count_rows(void *ctx, int proc, const struct pz_rec *rec)
+{
+    struct sizes *z = ctx;
+
+    (void)proc;
+    if (rec->kind == PZ_REC_COLL_END) {
+        z->seen++;
+        z->bad += rec->comm >= z->ncomms || z->comm_size[rec->comm] != 4 ||
+                  rec->bytes != 8 || rec->bytes2 != 8;
+    }
+    return 0;
+}
+
+/* Read, each recording's grid is its topology, though no message uses it: 2 x 1 at 2,
+ * where the row of one process is the slice keeping dimension 1 (keep 2), not the
+ * process alone, and the column of both the slice keeping dimension 0 (keep 1), not the
+ * world.  Synthesized at 16 (4 x 4), every process sums over a row and a column of 4
+ * processes, 8 bytes each: 16 processes x 2 x ITERS collectives. */
+Test(scale_patterns, rows_and_columns_used_by_collectives_alone_give_the_grid)
+{
+    struct sizes z = {0};
+    struct pz_scale_sink sink = {keep_sizes, count_rows, &z};
+    struct pz_scale_program *m;
+
+    for (int i = 0; i < 3; i++)
+        record_rows("rows", counts3[i], &runs[i]);
+    for (int i = 0; i < 3; i++)
+        cr_expect(runs[i].grid.from_topology && runs[i].grid.ndims == 2,
+                  "%d processes: a grid of %d dimensions, from a topology: %d", counts3[i],
+                  runs[i].grid.ndims, runs[i].grid.from_topology);
+    cr_expect(runs[0].grid.dims[0] == 2 && runs[0].grid.dims[1] == 1);
+    cr_assert_eq(runs[0].procs[0].nsteps, 2 * ITERS);
+    {
+        const struct pz_scale_step *first = &runs[0].procs[0].steps[0];
+        const struct pz_scale_step *second = &runs[0].procs[0].steps[1];
+        /* each step's last record is its collective's end, which names the communicator */
+        const struct pz_scale_event *row = &runs[0].procs[0].events[first->first + first->n - 1];
+        const struct pz_scale_event *col =
+            &runs[0].procs[0].events[second->first + second->n - 1];
+
+        cr_assert_eq(row->kind, PZ_REC_COLL_END);
+        cr_assert_eq(col->kind, PZ_REC_COLL_END);
+        cr_expect_eq(runs[0].comms[row->comm].kind, PZ_SCALE_COMM_SLICE);
+        cr_expect_eq(runs[0].comms[row->comm].keep, 2);
+        cr_expect_eq(runs[0].comms[col->comm].kind, PZ_SCALE_COMM_SLICE);
+        cr_expect_eq(runs[0].comms[col->comm].keep, 1);
+    }
+    m = build();
+    cr_assert_eq(pz_scale_synthesize(m, 16, &sink, err, sizeof(err)), 0, "%s", err);
+    cr_expect_eq(z.seen, 16 * 2 * ITERS);
+    cr_expect_eq(z.bad, 0, "%d collectives not on 4 processes of 8 bytes", z.bad);
     pz_scale_program_free(m);
 }
