@@ -3,10 +3,11 @@
  * them incomplete and the probes for a message (MPI_Iprobe), whose numbers the timing
  * decides, are no steps of the program, and a completing test is the wait of its form;
  * each request an MPI_Waitsome completes is a call of its own; the first member of a
- * prefix reduction receives nothing and the last sends nothing.  Traces built by hand
- * (trace_builder.h) on a chain of n processes (not periodic) recorded at 2, 3 and 4, or
- * a ring recorded at 3, 4 and 6, synthesized at 8; expected values worked out in the
- * comments. */
+ * prefix reduction receives nothing and the last sends nothing; a program talking along
+ * MPI_Cart_sub's rows and columns by collectives alone has its Cartesian grid.  Traces
+ * built by hand (trace_builder.h) on a chain of n processes (not periodic) recorded at
+ * 2, 3 and 4, a ring recorded at 3, 4 and 6, or a grid recorded at 2, 4 and 8,
+ * synthesized at 8 or 16; expected values worked out in the comments. */
 #include <criterion/criterion.h>
 #include <inttypes.h>
 #include <otf2/OTF2_Events.h>
