@@ -110,6 +110,18 @@ static int region_ref(const struct pz_scale_run *run, const char *name, uint32_t
     return -1;
 }
 
+/* The region of a wait a recording that only tests never defines: the template's
+ * completing test is the wait of its form (scale_sig.c), and where the program never
+ * calls that wait, the synthesized call is the test, completing its requests at its
+ * first call (a test whose requests are done completes them as the wait would). */
+static int completing_test_ref(const struct pz_scale_run *run, const char *wait,
+                               uint32_t *ref)
+{
+    const char *test = sp_test_of_wait(wait);
+
+    return test ? region_ref(run, test, ref) : -1;
+}
+
 /* The completion record of each slot's request, from its posting event: a send's and a
  * cancel's name no communicator, peer or tag. */
 static void make_done(struct pz_scale_program *m)
@@ -152,7 +164,8 @@ static int make_events(struct pz_scale_program *m, char *err, size_t errlen)
         if (m->nodes[k].kind != SP_STEP)
             continue;
         s = &m->table.syms[m->nodes[k].sym];
-        if (region_ref(m->runs[m->largest], s->region, &m->nodes[k].region) != 0) {
+        if (region_ref(m->runs[m->largest], s->region, &m->nodes[k].region) != 0 &&
+            completing_test_ref(m->runs[m->largest], s->region, &m->nodes[k].region) != 0) {
             snprintf(err, errlen, "%s: no region '%s', which smaller recordings call",
                      m->runs[m->largest]->path, s->region);
             return -1;
@@ -220,19 +233,36 @@ static int note_few_counts(struct pz_scale_program *m)
     return 0;
 }
 
-/* A note on the calls that completed nothing (struct pz_scale_run.polls): how many a
- * process makes is the timing's, not the program's, so none is synthesized. */
+/* The notes on the calls that completed nothing (struct pz_scale_run.polls,
+ * polls_many, probes): how many a process makes is the timing's, not the program's, so
+ * none is synthesized. */
 static int note_polls(struct pz_scale_program *m)
 {
-    uint64_t polls = 0;
+    uint64_t polls = 0, many = 0, probes = 0;
 
-    for (size_t r = 0; r < m->nruns; r++)
+    for (size_t r = 0; r < m->nruns; r++) {
         polls += m->runs[r]->polls;
-    return polls && sp_note(m, "%" PRIu64 " calls of MPI_Test finding their request incomplete, "
-                            "or of MPI_Wait on the request a test completed, as many as the "
-                            "timing decides: not synthesized, their time counted as the "
-                            "computation around them, each request completed by one MPI_Wait",
-                            polls) != 0 ? -1 : 0;
+        many += m->runs[r]->polls_many;
+        probes += m->runs[r]->probes;
+    }
+    if (polls && sp_note(m, "%" PRIu64 " calls of MPI_Test finding their request incomplete, "
+                         "or of MPI_Wait on the request a test completed, as many as the "
+                         "timing decides: not synthesized, their time counted as the "
+                         "computation around them, each request completed by one MPI_Wait",
+                         polls) != 0)
+        return -1;
+    if (many && sp_note(m, "%" PRIu64 " calls of MPI_Testall, MPI_Testany or MPI_Testsome "
+                        "finding their requests incomplete, or of a wait on the requests a "
+                        "test completed, as many as the timing decides: not synthesized, "
+                        "their time counted as the computation around them, the requests "
+                        "completed where a test completed them, by MPI_Waitall, MPI_Waitany "
+                        "or MPI_Waitsome", many) != 0)
+        return -1;
+    return probes && sp_note(m, "%" PRIu64 " calls of MPI_Iprobe or MPI_Improbe, as many as "
+                             "the timing decides and not recorded with what they found: not "
+                             "synthesized, their time counted as the computation around "
+                             "them, the message waited for by the receive that follows",
+                             probes) != 0 ? -1 : 0;
 }
 
 /* Does rank 0 of some recording split a communicator (MPI_Comm_split, _split_type):

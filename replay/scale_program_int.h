@@ -108,6 +108,10 @@ void sp_pair_requests(const struct pz_scale_process *p, uint32_t *poster, uint32
  * its step's signature: a completion or cancel of a posted request, in a call that is not
  * of one request. */
 int sp_reduced(const char *region, uint8_t kind, uint32_t poster);
+/* The wait of the same form as a test (MPI_Testall: MPI_Waitall), or NULL; and the
+ * test of the same form as a wait (MPI_Waitall: MPI_Testall), or NULL. */
+const char *sp_wait_of_test(const char *name);
+const char *sp_test_of_wait(const char *name);
 
 /* Folds syms[0..n-1] into loops in place; *n becomes the folded length.  A body of open
  * steps only (sp_open, in a recording ambiguous in the dimensions `ambiguous`) is not a

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "scale_run_int.h"
 #include "trace_calls.h"
 
@@ -36,6 +37,12 @@ static int has_comm(uint8_t kind)
 static int posts_request(uint8_t kind)
 {
     return kind == PZ_REC_ISEND || kind == PZ_REC_IRECV_REQUEST || kind == PZ_REC_NBC_REQUEST;
+}
+
+static int ends_a_request(uint8_t kind)
+{
+    return kind == PZ_REC_ISEND_COMPLETE || kind == PZ_REC_IRECV ||
+           kind == PZ_REC_NBC_COMPLETE || kind == PZ_REC_REQUEST_CANCELLED;
 }
 
 static int refers_to_request(uint8_t kind)
@@ -108,7 +115,8 @@ struct walk {
     size_t steps_cap, events_cap;
     uint64_t since, since_cpu, flushed;
     struct postings posted;
-    int tested;            /* the last call was an MPI_Test completing a request */
+    int tested;            /* the last call was a test completing a request: 1 an
+                              MPI_Test, 2 one of its forms over many requests */
     int open_intervals;    /* intervals begun and not yet ended */
 };
 
@@ -252,20 +260,46 @@ static int add_event(struct walk *w, const struct pz_rec *rec, size_t step, cons
     return 0;
 }
 
-/* Whether a call of one request completes nothing: an MPI_Test that finds its request
- * incomplete (its events are tests), or an MPI_Wait with no event right after an
- * MPI_Test that completed a request (`tested`: the wait on the request the test
- * completed).  A program polling a request until it is done makes as many such tests
- * as its timing decides, from one iteration and one process to the next, and waits on
- * the request done or not: they are no step of the program (scale_sig.c makes the test
- * that completes the request its wait).  Any other wait on a request already done is a
- * call the program makes every time, and stays. */
+/* The calls that poll for completions: MPI_Test and its forms over many requests. */
+static int is_test(const char *call)
+{
+    return !strcmp(call, "MPI_Test") || !strcmp(call, "MPI_Testall") ||
+           !strcmp(call, "MPI_Testany") || !strcmp(call, "MPI_Testsome");
+}
+
+static int is_wait(const char *call)
+{
+    return !strcmp(call, "MPI_Wait") || !strcmp(call, "MPI_Waitall") ||
+           !strcmp(call, "MPI_Waitany") || !strcmp(call, "MPI_Waitsome");
+}
+
+/* The calls that poll for a message and whose records say nothing of what they found
+ * (the recorder writes no event for them, whether a message was there or not). */
+static int is_probe_poll(const char *call)
+{
+    return !strcmp(call, "MPI_Iprobe") || !strcmp(call, "MPI_Improbe");
+}
+
+/* Whether a call completes nothing: a test (MPI_Test, MPI_Testall, MPI_Testany,
+ * MPI_Testsome) that finds its requests incomplete (its events are tests), a wait with
+ * no event right after a test that completed a request (`tested`: the wait on the
+ * requests the test completed), or an MPI_Iprobe or MPI_Improbe.  A program polling
+ * requests until they are done makes as many such tests as its timing decides, from
+ * one iteration and one process to the next, and waits on the requests done or not:
+ * they are no step of the program (scale_sig.c makes the test that completes requests
+ * the wait of its form).  A program polling for a message with MPI_Iprobe until one
+ * arrives makes as many probes as the timing decides too, and their records do not
+ * tell the one that found it: the receive that follows is where the message is
+ * waited for.  Any other wait on requests already done is a call the program makes
+ * every time, and stays. */
 static int completes_nothing(const char *call, const struct pz_scale_event *ev, size_t n,
                              int tested)
 {
-    if (!strcmp(call, "MPI_Wait"))
+    if (is_probe_poll(call))
+        return 1;
+    if (is_wait(call))
         return n == 0 && tested;
-    if (strcmp(call, "MPI_Test") != 0 || n == 0)
+    if (!is_test(call) || n == 0)
         return 0;
     for (size_t i = 0; i < n; i++)
         if (ev[i].kind != PZ_REC_REQUEST_TEST)
@@ -273,14 +307,71 @@ static int completes_nothing(const char *call, const struct pz_scale_event *ev, 
     return 1;
 }
 
-/* Whether a call is an MPI_Test that completed a request. */
+/* Whether a call is a test that completed a request: 1 an MPI_Test, 2 one of its forms
+ * over many requests, else 0. */
 static int test_completed(const char *call, const struct pz_scale_event *ev, size_t n)
 {
-    if (strcmp(call, "MPI_Test") != 0)
+    if (!is_test(call))
         return 0;
     for (size_t i = 0; i < n; i++)
         if (ev[i].kind != PZ_REC_REQUEST_TEST)
-            return 1;
+            return strcmp(call, "MPI_Test") != 0 ? 2 : 1;
+    return 0;
+}
+
+/* Counts a call left out by what it is (`tested` as in struct walk): the notes say
+ * which calls were. */
+static void count_poll(struct pz_scale_run *run, const char *call, int tested)
+{
+    if (is_probe_poll(call))
+        run->probes++;
+    else if (!strcmp(call, "MPI_Test") || (!strcmp(call, "MPI_Wait") && tested == 1))
+        run->polls++;
+    else
+        run->polls_many++;
+}
+
+/* The calls that complete as many of their requests as are done when they look: how
+ * many one call completes, and so how many calls complete a set of requests, the
+ * timing decides. */
+static int completes_some(const char *call)
+{
+    return !strcmp(call, "MPI_Waitsome") || !strcmp(call, "MPI_Testsome");
+}
+
+/* Makes the completions of step `step` (an MPI_Waitsome or MPI_Testsome) one step each,
+ * the first keeping the call's computation before it and its duration, the others
+ * none: a program completing a set of requests by MPI_Waitsome in a loop makes 1 to n
+ * calls as the timing decides, and each request is completed by a call of its own, as
+ * MPI_Waitany completes them (the most calls, each returning as soon as one request is
+ * done).  A call with an event that completes no request stays whole.  0, or -1 out of
+ * memory. */
+static int split_completions(struct walk *w, size_t step)
+{
+    struct pz_scale_process *q = w->proc;
+    struct pz_scale_step whole = q->steps[step];
+
+    for (uint32_t i = 0; i < whole.n; i++)
+        if (!ends_a_request(q->events[whole.first + i].kind))
+            return 0;
+    for (uint32_t i = 1; i < whole.n; i++) {
+        struct pz_scale_step *s;
+        struct pz_scale_event *e = &q->events[whole.first + i];
+
+        if (reserve((void **)&q->steps, &w->steps_cap, q->nsteps, sizeof(*q->steps)) != 0)
+            return -1;
+        s = &q->steps[q->nsteps++];
+        *s = whole;
+        s->first = whole.first + i;
+        s->n = 1;
+        s->gap_wall = 0;
+        s->gap_cpu = whole.gap_cpu >= 0 ? 0 : -1;
+        s->duration = 0;
+        if (e->posted_by > 0)      /* relative to the step that completes it */
+            e->posted_by += (int32_t)i;
+    }
+    if (whole.n > 1)
+        q->steps[step].n = 1;
     return 0;
 }
 
@@ -312,17 +403,22 @@ static int read_call(struct walk *w)
     if (completes_nothing(call, w->proc->events + s->first, w->proc->nevents - s->first,
                           w->tested)) {
         /* no step: its time is the computation's around it */
+        if (pz_grow((void **)&w->r->left_out, &w->r->nleft_out, enter.region, 1) != 0)
+            return pz_scale_fail(w->r, "out of memory");
+        w->r->left_out[enter.region] = 1;
+        count_poll(w->r->run, call, w->tested);
         w->tested = 0;
         w->proc->nevents = s->first;
         w->proc->nsteps--;
         w->flushed += flushed;
-        w->r->run->polls++;
         pz_trace_in_consume(w->r->in, w->th, len);
         return 0;
     }
     s->n = (uint32_t)(w->proc->nevents - s->first);
     w->tested = test_completed(call, w->proc->events + s->first, s->n);
     s->duration = seconds(w, enter.time, end.time, flushed);
+    if (completes_some(call) && split_completions(w, step) != 0)
+        return pz_scale_fail(w->r, "out of memory");
     step_ended(w, &end);
     pz_trace_in_consume(w->r->in, w->th, len);
     return 0;
@@ -394,11 +490,13 @@ static int check_threads(struct pz_scale_reading *r)
     return 0;
 }
 
-/* The names of the regions the steps reference. */
+/* The names of the regions the steps reference, and of those of the calls left out: a
+ * test completing requests is the wait of its form in the template (scale_sig.c), which
+ * is the program's wait where it calls one, even if only on requests a test completed. */
 static int name_regions(struct pz_scale_reading *r)
 {
     struct pz_scale_run *run = r->run;
-    uint32_t n = 0;
+    uint32_t n = r->nleft_out;
 
     for (int p = 0; p < run->nprocs; p++)
         for (size_t i = 0; i < run->procs[p].nsteps; i++)
@@ -407,6 +505,10 @@ static int name_regions(struct pz_scale_reading *r)
     if (n && !(run->names = calloc(n, sizeof(*run->names))))
         return pz_scale_fail(r, "out of memory");
     run->nnames = n;
+    for (uint32_t ref = 0; ref < r->nleft_out; ref++)
+        if (r->left_out[ref] &&
+            !(run->names[ref] = strdup(pz_trace_in_region(r->in, ref)->name)))
+            return pz_scale_fail(r, "out of memory");
     for (int p = 0; p < run->nprocs; p++)
         for (size_t i = 0; i < run->procs[p].nsteps; i++) {
             uint32_t ref = run->procs[p].steps[i].region;
@@ -470,6 +572,7 @@ int pz_scale_run_read_layout(const char *path, int ndims, int first_fastest,
     for (int p = 0; r.raw && p < run->nprocs; p++)
         free(r.raw[p]);
     free(r.raw);
+    free(r.left_out);
     pz_trace_in_close(r.in);
     if (rc != 0)
         pz_scale_run_free(run);

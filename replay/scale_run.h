@@ -201,6 +201,10 @@ struct pz_scale_run {
     uint64_t polls;        /* the calls that completed nothing, left out of the steps (an
                               MPI_Test finding its request incomplete, an MPI_Wait on a
                               request already done) */
+    uint64_t polls_many;   /* as polls, of MPI_Testall, MPI_Testany, MPI_Testsome and
+                              the waits after them */
+    uint64_t probes;       /* the calls of MPI_Iprobe and MPI_Improbe, left out of the
+                              steps: their records do not say what they found */
 };
 
 /* Reads the recording at path (DIR or DIR/traces.otf2) into run.  Returns 0, or -1

@@ -51,6 +51,35 @@ static int is_world(const struct pz_comm_def *c, int nprocs)
     return 1;
 }
 
+/* The slice of the grid that communicator comm, with a Cartesian topology of fewer
+ * dimensions than the grid's own topology (MPI_Cart_sub's rows and columns), is: the
+ * dimensions kept are those whose lengths are the topology's, in order, and whose
+ * processes are its members.  So a row of one process (of a grid of 2 x 1) and a column
+ * of every process (of the same grid) are the slices they are at larger counts, not the
+ * process alone and the world.  0 if none. */
+static unsigned topology_slice(struct pz_scale_reading *r, uint32_t comm,
+                               const struct pz_comm_def *c)
+{
+    const struct pz_cart_def *t = pz_trace_in_cart(r->in, comm);
+    const struct pz_scale_grid *g = &r->run->grid;
+    unsigned all = (1u << g->ndims) - 1;
+
+    if (!t || !g->from_topology || t->ndims >= (uint32_t)g->ndims)
+        return 0;
+    for (unsigned keep = 1; keep < all; keep++) {
+        uint32_t kept = 0;
+        int match = 1;
+
+        for (int d = 0; match && d < g->ndims; d++)
+            if (keep & 1u << d)
+                match = kept < t->ndims && (uint32_t)g->dims[d] == t->dims[kept++];
+        if (match && kept == t->ndims &&
+            (c->size == 1 || (c->procs && is_slice(g, c, keep))))
+            return keep;
+    }
+    return 0;
+}
+
 /* The classes found so far, the class of each communicator id (index + 1, 0: not
  * classified yet), every communicator the events use and the groups classes they
  * propose (scale_run_int.h). */
@@ -114,7 +143,9 @@ static struct pz_scale_comm class_of(struct pz_scale_reading *r, const struct cl
     int grid = comm <= 1 || c->inter || pz_trace_in_cart(r->in, comm);
 
     /* a slice of the grid before a group: rows are blocks too */
-    if (c->self || (c->size == 1 && run->nprocs > 1)) {
+    if ((k.keep = (uint8_t)topology_slice(r, comm, c)) != 0) {
+        k.kind = PZ_SCALE_COMM_SLICE;
+    } else if (c->self || (c->size == 1 && run->nprocs > 1)) {
         k.kind = PZ_SCALE_COMM_SELF;
     } else if (is_world(c, run->nprocs)) {
         k.kind = PZ_SCALE_COMM_WORLD;

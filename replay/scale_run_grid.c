@@ -1,6 +1,7 @@
 /* The process grid of a recording (scale_run.h): the topology of a communicator
- * MPI_Cart_create made of every process in the world's order, if a message uses one;
- * else, of MPI_Dims_create's
+ * MPI_Cart_create made of every process in the world's order, if a message uses one, or
+ * if a call uses a slice of it (MPI_Cart_sub's) and every message fits it; else, of
+ * MPI_Dims_create's
  * layouts in 1, 2 and 3 dimensions, the one in which every point-to-point peer is a
  * neighbour (-1, 0 or +1 per dimension, or across the ends of a dimension longer than 2,
  * which is then periodic) and the distinct offsets are the fewest, the fewer dimensions
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "scale_run_int.h"
 #include "trace_calls.h"
 
@@ -122,6 +124,94 @@ static int grid_from_topology(struct pz_scale_reading *r)
     return 0;
 }
 
+/* Whether the members of communicator comm are a slice of grid g other than the whole
+ * grid: they differ along some dimensions over their whole length (a row, a column, a
+ * plane) and agree along the others.  A communicator of one process is a slice along a
+ * dimension of length 1 (a row of a grid of 2 x 1). */
+static int slice_of(struct pz_scale_reading *r, uint32_t comm, const struct pz_scale_grid *g)
+{
+    const int *procs;
+    int n = pz_trace_in_comm(r->in, comm, &procs), first[PZ_SCALE_MAX_DIMS];
+    int at[PZ_SCALE_MAX_DIMS], varies[PZ_SCALE_MAX_DIMS] = {0}, along = 1;
+
+    if (n <= 1) {
+        for (int d = 0; n >= 0 && d < g->ndims; d++)
+            if (g->dims[d] == 1)
+                return 1;
+        return 0;
+    }
+    if (n >= r->run->nprocs)
+        return 0;
+    pz_scale_grid_coords(g, procs[0], first);
+    for (int i = 1; i < n; i++) {
+        pz_scale_grid_coords(g, procs[i], at);
+        for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
+            varies[d] |= at[d] != first[d];
+    }
+    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
+        if (varies[d])
+            along *= g->dims[d];
+    return along == n;
+}
+
+/* How many distinct offsets the run's messages and neighbours take in grid g, -1 when
+ * one is not next to its sender. */
+static int offsets_in(struct pz_scale_reading *r, const struct pz_scale_grid *g)
+{
+    struct candidate c = { .g = *g, .fits = 1 };
+
+    place_messages(r, &c, 1);
+    return c.fits ? c.distinct : -1;
+}
+
+/* The world-wide topology that communicator comm, one with a topology of its own of
+ * fewer dimensions (MPI_Cart_sub's), is a slice of, into g: one defined before it, as
+ * MPI_Cart_sub's grid is made before its slices. */
+static int parent_topology(struct pz_scale_reading *r, uint32_t comm, struct pz_scale_grid *g)
+{
+    const struct pz_cart_def *t = pz_trace_in_cart(r->in, comm);
+
+    if (!t || world_topology(r, comm, g))
+        return 0;
+    for (uint32_t c = 0; c < comm; c++)
+        if (world_topology(r, c, g) && t->ndims < (uint32_t)g->ndims && slice_of(r, comm, g))
+            return 1;
+    return 0;
+}
+
+/* The grid of the world-wide topology whose slices (MPI_Cart_sub's rows and columns) the
+ * run's calls use, in place of run->grid (inferred from the messages) where there is no
+ * message or the messages fit it with fewer distinct offsets: a program that talks
+ * along the rows and columns of a grid by collectives alone has its grid, as one whose
+ * messages use the topology does, and one whose messages follow another grid (a ring)
+ * keeps theirs. */
+static void grid_from_slices(struct pz_scale_reading *r)
+{
+    uint8_t *seen = NULL;
+    uint32_t nseen = 0;
+    struct pz_scale_grid g;
+    int found = 0, theirs, mine;
+
+    for (int p = 0; p < r->run->nprocs && !found; p++)
+        for (size_t i = 0; i < r->run->procs[p].nevents && !found; i++) {
+            uint32_t comm = r->raw[p][i].comm;
+
+            if (comm == PZ_NONE32 || (comm < nseen && seen[comm]))
+                continue;
+            if (pz_grow((void **)&seen, &nseen, comm, 1) != 0)
+                break;
+            seen[comm] = 1;
+            found = parent_topology(r, comm, &g);
+        }
+    free(seen);
+    if (!found)
+        return;
+    theirs = offsets_in(r, &r->run->grid);
+    mine = offsets_in(r, &g);
+    if (mine >= 0 && (mine < theirs || theirs == 0))
+        r->run->grid = g;
+}
+
 /* The layout of MPI_Dims_create in which the messages fit best (above). */
 static void infer_from_messages(struct pz_scale_reading *r)
 {
@@ -155,8 +245,11 @@ static void infer_from_messages(struct pz_scale_reading *r)
 
 void pz_scale_infer_grid(struct pz_scale_reading *r)
 {
-    if (!grid_from_topology(r))
+    if (!grid_from_topology(r)) {
         infer_from_messages(r);
+        if (r->ndims == 0 && !r->first_fastest)
+            grid_from_slices(r);
+    }
     for (int p = 0; p < r->run->nprocs; p++)
         pz_scale_grid_coords(&r->run->grid, p, r->run->procs[p].coords);
 }

@@ -28,6 +28,9 @@ struct pz_scale_reading {
     struct pz_scale_raw **raw;
     int ndims;             /* of the grid inferred; 0: whichever fits best */
     int first_fastest;     /* its ranks numbered with dims[0] varying fastest */
+    uint8_t *left_out;     /* by region reference: 1 where a call was left out of the
+                              steps (a poll), which the template may still name */
+    uint32_t nleft_out;
     char *err;
     size_t errlen;
 };

@@ -250,21 +250,47 @@ static const char *region_name(const struct pz_scale_run *run, const struct pz_s
     return st->region < run->nnames ? run->names[st->region] : NULL;
 }
 
-/* The call a step is in the template: an MPI_Test that completes its request is the
- * MPI_Wait completing it.  A program polling a request with MPI_Test until it is done
- * (its incomplete tests, and a wait on the request already done, are no steps:
- * scale_run.c) completes it in a test or in the wait that follows, as the timing
- * decides from one iteration to the next; either is the one completion. */
+/* The tests and the waits of the same form. */
+static const char *const test_wait[][2] = {
+    {"MPI_Test", "MPI_Wait"}, {"MPI_Testall", "MPI_Waitall"},
+    {"MPI_Testany", "MPI_Waitany"}, {"MPI_Testsome", "MPI_Waitsome"},
+};
+
+/* The other of name's pair in test_wait, looked for at column `from`, or NULL. */
+static const char *paired(const char *name, int from)
+{
+    for (size_t i = 0; name && i < sizeof(test_wait) / sizeof(test_wait[0]); i++)
+        if (!strcmp(name, test_wait[i][from]))
+            return test_wait[i][1 - from];
+    return NULL;
+}
+
+const char *sp_wait_of_test(const char *name)
+{
+    return paired(name, 0);
+}
+
+const char *sp_test_of_wait(const char *name)
+{
+    return paired(name, 1);
+}
+
+/* The call a step is in the template: a test that completes requests is the wait of its
+ * form completing them (MPI_Test the MPI_Wait, MPI_Testall the MPI_Waitall ...).  A
+ * program polling requests with a test until they are done (its incomplete tests, and
+ * a wait on the requests already done, are no steps: scale_run.c) completes them in a
+ * test or in the wait that follows, as the timing decides from one iteration to the
+ * next; either is the one completion. */
 static const char *step_call(const struct pz_scale_run *run, const struct pz_scale_process *p,
                              const struct pz_scale_step *st)
 {
-    const char *name = region_name(run, st);
+    const char *name = region_name(run, st), *wait = sp_wait_of_test(name);
 
-    if (!name || strcmp(name, "MPI_Test") != 0)
+    if (!wait)
         return name;
     for (uint32_t k = 0; k < st->n && st->first + k < p->nevents; k++)
         if (ends_request(p->events[st->first + k].kind))
-            return "MPI_Wait";
+            return wait;
     return name;
 }
 

@@ -9,6 +9,7 @@
  * cursor, so that memory grows with the processes by a cursor each at most (the sink's
  * path has one alive at a time), never with the calls. */
 #include <math.h>
+#include <otf2/OTF2_Events.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -541,6 +542,23 @@ static void node_share(const struct pz_scale_synth *s, uint32_t ev, const struct
         rec->bytes2 = rec->bytes2 / (largest - 1) * (size - 1);
 }
 
+/* The ends of a prefix reduction (MPI_Scan, MPI_Exscan and their nonblocking and
+ * persistent forms): rank i combines the data of ranks 0 to i (to i - 1), so the first
+ * member receives nothing and the last sends nothing (docs/trace-format.md, "Bytes of
+ * collectives").  Their sizes are fitted as the largest over the members, the middle
+ * ones', which the ends are not: at P the ends move what they move at every count. */
+static void prefix_ends(struct pz_rec *rec, uint32_t size, uint32_t rank)
+{
+    if (rec->coll_op != OTF2_COLLECTIVE_OP_SCAN && rec->coll_op != OTF2_COLLECTIVE_OP_EXSCAN)
+        return;
+    if (rec->kind != PZ_REC_COLL_END && rec->kind != PZ_REC_NBC_COMPLETE)
+        return;
+    if (rank == 0)
+        rec->bytes2 = 0;
+    if (rank + 1 == size)
+        rec->bytes = 0;
+}
+
 /* A record of signature e, its sizes the values at P of index ev (s->sizes), the root's
  * at the root of a collective, or this member's of a v collective whose members' differ
  * (struct sp_vsizes), with its per-peer lists (struct sp_lists: their numbers). */
@@ -576,6 +594,7 @@ static int emit_record(struct pz_scale_cursor *c, const struct sp_event *e, uint
      * nothing */
     if (size == 1 && pz_scale_is_group(e->comm.kind))
         rec.bytes = rec.bytes2 = 0;
+    prefix_ends(&rec, size, rank);
     if (sp_lists_of(c->s->lists, ev, rec.comm, rank, lists, member) == 0) {
         rec.send_list = lists[0];
         rec.recv_list = lists[1];

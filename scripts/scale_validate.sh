@@ -136,6 +136,7 @@ size_of() {
     multigrid) echo "10|2" ;;
     bucketsort) echo "256|32" ;;
     hpcg) echo "10 16|2 8" ;;
+    mix) echo "20|5" ;;
     *) echo "" ;;
     esac | cut -d'|' -f$((reduced + 1))
 }
