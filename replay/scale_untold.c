@@ -115,6 +115,55 @@ int sp_untold_find(struct pz_scale_program *m)
     return 0;
 }
 
+/* Whether every dimension of the grid has at most 2 processes in every recording, and
+ * the recordings tell every peer along the periodic ones (else the runs where one is
+ * longer are refused, sp_untold_check, and MPI_Dims_create lengthens the first
+ * dimension first: dims[0] is the longest). */
+static int of_2_everywhere(const struct pz_scale_program *m)
+{
+    for (int d = 0; d < m->grid.ndims; d++) {
+        if (m->untold[d].len)
+            return 0;
+        for (size_t r = 0; r < m->nruns; r++)
+            if (m->runs[r]->grid.dims[d] > 2)
+                return 0;
+    }
+    return 1;
+}
+
+static void layout(const struct pz_scale_grid *g, char *buf, size_t len);
+
+/* Where every dimension has at most 2 processes, the process at the other end of one is
+ * both its neighbour in the grid and its partner rank XOR 2^i for the bit i that the
+ * dimension's coordinate is (2 x 2 x 2 numbered 4 x + 2 y + z, or x + 2 y + 4 z): a halo
+ * exchange and a recursive doubling (the reductions of the NAS benchmarks) record the
+ * same messages, and they differ where a dimension is longer, at twice the largest
+ * count.  Not along a periodic dimension, whose offsets of 2 processes sp_untold_find
+ * notes and sp_untold_check refuses where it is longer. */
+int sp_untold_hypercube(struct pz_scale_program *m)
+{
+    struct pz_scale_grid longer;
+    struct sp_untold u;
+    char dims[64];
+    int n = 2 * m->runs[m->largest]->nprocs;
+
+    if (!of_2_everywhere(m))
+        return 0;
+    for (int d = 0; d < m->grid.ndims; d++) {
+        if (m->grid.periodic[d] || !find_in_dimension(m, d, 2, &u))
+            continue;
+        pz_scale_grid_balanced(&longer, n, m->grid.ndims);
+        layout(&longer, dims, sizeof(dims));
+        return sp_note(m, "every dimension of the process grid has at most 2 processes in "
+                       "every recording: the process %s addresses along dimension %d is "
+                       "its neighbour there or a partner computed from its rank (rank XOR "
+                       "2^i, a recursive doubling), which the recordings cannot tell apart "
+                       "and which differ where a dimension is longer (%d processes: %s); "
+                       "the grid's neighbours are taken", u.call, d, n, dims);
+    }
+    return 0;
+}
+
 /* The smallest count above the largest recording's whose MPI_Dims_create layout makes
  * dimension d longer than len and no other dimension shorter than in that recording,
  * below nprocs and 4 times that recording's count (each layout is a search); else
