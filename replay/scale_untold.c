@@ -6,7 +6,9 @@
  * each send with a receive then fits the recordings alike, and they differ as soon as
  * the dimension is longer: the runs where it is are refused, naming the first call
  * concerned, rather than synthesized with guessed peers (whose sends and receives
- * would not pair: a false deadlock). */
+ * would not pair: a false deadlock).  Where every dimension has at most 2 processes in
+ * every recording, the neighbours in the grid are also partners by rank arithmetic (rank
+ * XOR 2^i): a note says which is taken. */
 #include <stdio.h>
 #include <string.h>
 
@@ -115,12 +117,16 @@ int sp_untold_find(struct pz_scale_program *m)
     return 0;
 }
 
-/* Whether every dimension of the grid has at most 2 processes in every recording, and
- * the recordings tell every peer along the periodic ones (else the runs where one is
- * longer are refused, sp_untold_check, and MPI_Dims_create lengthens the first
- * dimension first: dims[0] is the longest). */
-static int of_2_everywhere(const struct pz_scale_program *m)
+/* Whether every dimension of the grid has at most 2 processes in every recording, the
+ * grid inferred from the messages (a program that made it by MPI_Cart_create addresses
+ * its neighbours in it), and the recordings tell every peer along the periodic ones
+ * (else the runs where one is longer are refused, sp_untold_check, and MPI_Dims_create
+ * lengthens the first dimension first: dims[0] is the longest). */
+static int maybe_hypercube(const struct pz_scale_program *m)
 {
+    for (size_t r = 0; r < m->nruns; r++)
+        if (m->runs[r]->grid.from_topology)
+            return 0;
     for (int d = 0; d < m->grid.ndims; d++) {
         if (m->untold[d].len)
             return 0;
@@ -147,7 +153,7 @@ int sp_untold_hypercube(struct pz_scale_program *m)
     char dims[64];
     int n = 2 * m->runs[m->largest]->nprocs;
 
-    if (!of_2_everywhere(m))
+    if (!maybe_hypercube(m))
         return 0;
     for (int d = 0; d < m->grid.ndims; d++) {
         if (m->grid.periodic[d] || !find_in_dimension(m, d, 2, &u))

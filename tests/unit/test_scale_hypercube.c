@@ -2,7 +2,7 @@
  * (scale_untold.c, sp_untold_hypercube): a recursive doubling (step i with partner rank
  * XOR 2^i, the reductions of the NAS benchmarks) recorded at 2, 4 and 8 processes, on
  * traces built by hand (trace_builder.h), against a 2-D halo exchange recorded at the same
- * counts.  Expected values are worked out in the comments from the contract's rules
+ * counts and a 3-D one on the grid of MPI_Cart_create.  Expected values are worked out in the comments from the contract's rules
  * (docs/predict.md, "Scaling: the model"). */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -35,11 +35,12 @@ static void cleanup(void)
 
 TestSuite(scale_hypercube, .init = setup, .fini = cleanup);
 
-/* The program: a process's messages, in order, at nprocs processes. */
-typedef void (*program)(struct tb *b, int nprocs, int proc, uint32_t interval);
+/* The program: a process's messages on communicator comm, in order, at nprocs
+ * processes. */
+typedef void (*program)(struct tb *b, int nprocs, int proc, uint32_t comm, uint32_t interval);
 
 /* Step i of log2(nprocs): a send to rank XOR 2^i tagged i, then a receive from it. */
-static void butterfly(struct tb *b, int nprocs, int p, uint32_t interval)
+static void butterfly(struct tb *b, int nprocs, int p, uint32_t comm, uint32_t interval)
 {
     uint64_t t = MS(1);
 
@@ -47,8 +48,8 @@ static void butterfly(struct tb *b, int nprocs, int p, uint32_t interval)
     for (int i = 0; (1 << i) < nprocs; i++) {
         uint32_t partner = (uint32_t)(p ^ (1 << i));
 
-        tb_send_call(b, p, "MPI_Send", t + MS(1), t + MS(2), TB_WORLD, partner, (uint32_t)i);
-        tb_recv_call(b, p, "MPI_Recv", t + MS(3), t + MS(4), TB_WORLD, partner, (uint32_t)i);
+        tb_send_call(b, p, "MPI_Send", t + MS(1), t + MS(2), comm, partner, (uint32_t)i);
+        tb_recv_call(b, p, "MPI_Recv", t + MS(3), t + MS(4), comm, partner, (uint32_t)i);
         t += MS(4);
     }
     tb_leave(b, p, t + MS(1), interval);
@@ -57,7 +58,7 @@ static void butterfly(struct tb *b, int nprocs, int p, uint32_t interval)
 /* A halo exchange on MPI_Dims_create's 2-D layout (2 x 1, 2 x 2, 4 x 2; rank = 2 x +
  * y when there are 2 columns), no wrap: to each neighbour north, south, west, east that
  * exists, a send tagged with the direction, then a receive from it. */
-static void halo2d(struct tb *b, int nprocs, int p, uint32_t interval)
+static void halo2d(struct tb *b, int nprocs, int p, uint32_t comm, uint32_t interval)
 {
     static const int dir[4][2] = { { -1, 0 }, { 1, 0 }, { 0, -1 }, { 0, 1 } };
     int cols = nprocs >= 4 ? 2 : 1, rows = nprocs / cols, x = p / cols, y = p % cols;
@@ -69,12 +70,52 @@ static void halo2d(struct tb *b, int nprocs, int p, uint32_t interval)
 
         if (nx < 0 || nx >= rows || ny < 0 || ny >= cols)
             continue;
-        tb_send_call(b, p, "MPI_Send", t + MS(1), t + MS(2), TB_WORLD,
+        tb_send_call(b, p, "MPI_Send", t + MS(1), t + MS(2), comm,
                      (uint32_t)(nx * cols + ny), i);
-        tb_recv_call(b, p, "MPI_Recv", t + MS(3), t + MS(4), TB_WORLD,
+        tb_recv_call(b, p, "MPI_Recv", t + MS(3), t + MS(4), comm,
                      (uint32_t)(nx * cols + ny), i);
         t += MS(4);
     }
+    tb_leave(b, p, t + MS(1), interval);
+}
+
+/* MPI_Dims_create's 3-D layout of 2, 4 or 8 processes. */
+static void layout_3d(int nprocs, uint32_t *dims)
+{
+    dims[0] = 2;
+    dims[1] = nprocs >= 4 ? 2 : 1;
+    dims[2] = nprocs >= 8 ? 2 : 1;
+}
+
+/* A halo exchange on the communicator of MPI_Cart_create's 3-D grid of layout_3d (rank
+ * 4 x + 2 y + z at 8), no wrap: to each neighbour that exists, dimension by dimension,
+ * down then up, a send tagged 2 d + (0 down, 1 up), then a receive from it. */
+static void cart_halo(struct tb *b, int nprocs, int p, uint32_t cart, uint32_t interval)
+{
+    uint32_t dims[3];
+    int c[3];
+    uint64_t t = MS(1);
+
+    layout_3d(nprocs, dims);
+    c[0] = p / (int)(dims[1] * dims[2]);
+    c[1] = p / (int)dims[2] % (int)dims[1];
+    c[2] = p % (int)dims[2];
+    tb_enter(b, p, t, interval);
+    for (int d = 0; d < 3; d++)
+        for (int s = 0; s < 2; s++) {
+            int nb[3] = { c[0], c[1], c[2] };
+
+            nb[d] += s ? 1 : -1;
+            if (nb[d] < 0 || nb[d] >= (int)dims[d])
+                continue;
+            tb_send_call(b, p, "MPI_Send", t + MS(1), t + MS(2), cart,
+                         (uint32_t)((nb[0] * (int)dims[1] + nb[1]) * (int)dims[2] + nb[2]),
+                         (uint32_t)(2 * d + s));
+            tb_recv_call(b, p, "MPI_Recv", t + MS(3), t + MS(4), cart,
+                         (uint32_t)((nb[0] * (int)dims[1] + nb[1]) * (int)dims[2] + nb[2]),
+                         (uint32_t)(2 * d + s));
+            t += MS(4);
+        }
     tb_leave(b, p, t + MS(1), interval);
 }
 
@@ -84,25 +125,37 @@ struct model {
     struct pz_scale_program *m;
 };
 
-/* The program recorded at 2, 4 and 8 processes (as TOP/NAME2 ...), read in ndims
- * dimensions numbered first_fastest or not (as prognoz scale reads them: in the largest
- * recording's dimensions, and where the model cannot be built so, again with the first
- * dimension fastest), the model built. */
-static void model_of(const char *name, program prog, int ndims, int first_fastest,
-                     struct model *md)
+/* The program recorded at 2, 4 and 8 processes (as TOP/NAME2 ...), on the world or,
+ * cartesian, on a communicator of every process with layout_3d's topology, not periodic;
+ * read in ndims dimensions numbered first_fastest or not (as prognoz scale reads them:
+ * in the largest recording's dimensions, and where the model cannot be built so, again
+ * with the first dimension fastest); the model built. */
+static void model_of(const char *name, program prog, int cartesian, int ndims,
+                     int first_fastest, struct model *md)
 {
     memset(md, 0, sizeof(*md));
     for (int i = 0; i < 3; i++) {
         int n = 2 << i;
         char dir[4200];
         struct tb *b;
-        uint32_t interval;
+        uint32_t interval, comm = TB_WORLD;
 
         snprintf(dir, sizeof(dir), "%s/%s%d", top, name, n);
         cr_assert_not_null(b = tb_open(dir, n), "cannot open a trace in %s", dir);
+        if (cartesian) {
+            static const int periodic[3] = { 0, 0, 0 };
+            int world[8];
+            uint32_t dims[3];
+
+            for (int q = 0; q < n; q++)
+                world[q] = q;
+            layout_3d(n, dims);
+            comm = tb_comm(b, "cart", n, world);
+            tb_cart(b, comm, 3, dims, periodic, 1);
+        }
         interval = tb_interval(b, 3, "npbish.c", 96);
         for (int p = 0; p < n; p++)
-            prog(b, n, p, interval);
+            prog(b, n, p, comm, interval);
         cr_assert_eq(tb_close(b), 0, "cannot write the trace");
         cr_assert_eq(pz_scale_run_read_layout(dir, ndims, first_fastest, &md->runs[i], err,
                                               sizeof(err)), 0, "%s", err);
@@ -199,7 +252,7 @@ Test(scale_hypercube, a_recursive_doubling_at_2_4_8_is_noted_and_the_grid_taken)
     struct model md;
     const char *note;
 
-    model_of("bfly", butterfly, 3, 1, &md);
+    model_of("bfly", butterfly, 0, 3, 1, &md);
     note = hypercube_note(md.m);
     cr_assert_not_null(note, "no note of the hypercube");
     cr_expect(strstr(note, "along dimension 0 is its neighbour there or a partner computed "
@@ -223,8 +276,24 @@ Test(scale_hypercube, a_grid_with_a_longer_dimension_is_not_noted)
     static const uint32_t p5_16[] = { 100, 402, 603, 901 };
     struct model md;
 
-    model_of("halo", halo2d, 2, 0, &md);
+    model_of("halo", halo2d, 0, 2, 0, &md);
     cr_expect_null(hypercube_note(md.m), "note '%s'", hypercube_note(md.m));
     expect_sends(md.m, 16, 5, p5_16, 4);
+    model_free(&md);
+}
+
+/* The same messages as the recursive doubling's, at 2, 4 and 8 (2 x 2 x 2 has one
+ * neighbour per dimension), on a grid the program made by MPI_Cart_create: its
+ * neighbours are the grid's, and there is no note.  At 16 (4 x 2 x 2, rank 4 x + 2 y + z)
+ * process 4 at (1, 0, 0) sends down along x to 0 (tag 0), up to 8 (tag 1), up along y to
+ * 6 (tag 3) and along z to 5 (tag 5). */
+Test(scale_hypercube, a_grid_made_by_mpi_cart_create_is_not_noted)
+{
+    static const uint32_t p4_16[] = { 0, 505, 603, 801 };
+    struct model md;
+
+    model_of("cart", cart_halo, 1, 3, 0, &md);
+    cr_expect_null(hypercube_note(md.m), "note '%s'", hypercube_note(md.m));
+    expect_sends(md.m, 16, 4, p4_16, 4);
     model_free(&md);
 }
