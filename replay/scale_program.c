@@ -514,7 +514,8 @@ static int build(struct pz_scale_program *m, struct work *w, char *err, size_t e
         sp_guards_infer(m, w->made, err, errlen) != 0 || make_events(m, err, errlen) != 0)
         return -1;
     if (note_few_counts(m) != 0 || note_polls(m) != 0 || note_patternless(m) != 0 ||
-        sp_untold_find(m) != 0 || alloc_stats(m, &w->st) != 0)
+        sp_untold_find(m) != 0 || sp_untold_hypercube(m) != 0 ||
+        alloc_stats(m, &w->st) != 0)
         goto oom;
     if (sp_walk_check(m, (uint32_t *const *const *)w->raw, &w->st, err, errlen) != 0)
         return -1;

@@ -544,6 +544,12 @@ int sp_merge(struct pz_scale_program *m, uint32_t *const *const *folded,
  * recordings do not tell (m->untold), with a note each; while building, after the
  * template's events.  0, or -1 when memory runs out. */
 int sp_untold_find(struct pz_scale_program *m);
+/* When every dimension of a grid inferred from the messages (no MPI_Cart_create) has at
+ * most 2 processes in every recording, a note naming the first message along one that
+ * is not periodic: sent to the neighbour in the grid or to a partner computed from the
+ * rank (rank XOR 2^i), the recordings cannot tell, and the grid's neighbours are taken.
+ * While building, after sp_untold_find.  0, or -1 when memory runs out. */
+int sp_untold_hypercube(struct pz_scale_program *m);
 /* Whether the run in grid g takes a peer the recordings do not tell (a dimension
  * longer than they have it): 0, or -1 with a one-line message in err naming the call,
  * the dimension and a count whose recording would tell. */

@@ -6,7 +6,9 @@
  * each send with a receive then fits the recordings alike, and they differ as soon as
  * the dimension is longer: the runs where it is are refused, naming the first call
  * concerned, rather than synthesized with guessed peers (whose sends and receives
- * would not pair: a false deadlock). */
+ * would not pair: a false deadlock).  Where every dimension has at most 2 processes in
+ * every recording, the neighbours in the grid are also partners by rank arithmetic (rank
+ * XOR 2^i): a note says which is taken. */
 #include <stdio.h>
 #include <string.h>
 
@@ -111,6 +113,59 @@ int sp_untold_find(struct pz_scale_program *m)
                     "and runs where it is longer are refused", d, len, len > 1 ? "es" : "",
                     alike(len), u->call) != 0)
             return -1;
+    }
+    return 0;
+}
+
+/* Whether every dimension of the grid has at most 2 processes in every recording, the
+ * grid inferred from the messages (a program that made it by MPI_Cart_create addresses
+ * its neighbours in it), and the recordings tell every peer along the periodic ones
+ * (else the runs where one is longer are refused, sp_untold_check, and MPI_Dims_create
+ * lengthens the first dimension first: dims[0] is the longest). */
+static int maybe_hypercube(const struct pz_scale_program *m)
+{
+    for (size_t r = 0; r < m->nruns; r++)
+        if (m->runs[r]->grid.from_topology)
+            return 0;
+    for (int d = 0; d < m->grid.ndims; d++) {
+        if (m->untold[d].len)
+            return 0;
+        for (size_t r = 0; r < m->nruns; r++)
+            if (m->runs[r]->grid.dims[d] > 2)
+                return 0;
+    }
+    return 1;
+}
+
+static void layout(const struct pz_scale_grid *g, char *buf, size_t len);
+
+/* Where every dimension has at most 2 processes, the process at the other end of one is
+ * both its neighbour in the grid and its partner rank XOR 2^i for the bit i that the
+ * dimension's coordinate is (2 x 2 x 2 numbered 4 x + 2 y + z, or x + 2 y + 4 z): a halo
+ * exchange and a recursive doubling (the reductions of the NAS benchmarks) record the
+ * same messages, and they differ where a dimension is longer, at twice the largest
+ * count.  Not along a periodic dimension, whose offsets of 2 processes sp_untold_find
+ * notes and sp_untold_check refuses where it is longer. */
+int sp_untold_hypercube(struct pz_scale_program *m)
+{
+    struct pz_scale_grid longer;
+    struct sp_untold u;
+    char dims[64];
+    int n = 2 * m->runs[m->largest]->nprocs;
+
+    if (!maybe_hypercube(m))
+        return 0;
+    for (int d = 0; d < m->grid.ndims; d++) {
+        if (m->grid.periodic[d] || !find_in_dimension(m, d, 2, &u))
+            continue;
+        pz_scale_grid_balanced(&longer, n, m->grid.ndims);
+        layout(&longer, dims, sizeof(dims));
+        return sp_note(m, "every dimension of the process grid has at most 2 processes in "
+                       "every recording: the process %s addresses along dimension %d is "
+                       "its neighbour there or a partner computed from its rank (rank XOR "
+                       "2^i, a recursive doubling), which the recordings cannot tell apart "
+                       "and which differ where a dimension is longer (%d processes: %s); "
+                       "the grid's neighbours are taken", u.call, d, n, dims);
     }
     return 0;
 }
