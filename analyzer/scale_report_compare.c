@@ -313,12 +313,12 @@ static void say_nodes(const struct pz_scale_table *t, char *buf, size_t len)
     dense = fastest_with(t, most);
     sparse = fastest_with(t, fewest);
     if (whole_time(t, dense) <= whole_time(t, sparse)) {
-        add(buf, len, ".  The fastest with %d per node, %s, runs it ", most,
+        add(buf, len, ". The fastest with %d per node, %s, runs it ", most,
             t->machines[dense].machine);
         faster_than(buf, len, whole_time(t, dense), whole_time(t, sparse));
         add(buf, len, " the fastest with %d, %s", fewest, t->machines[sparse].machine);
     } else {
-        add(buf, len, ".  The fastest with %d per node, %s, runs it ", fewest,
+        add(buf, len, ". The fastest with %d per node, %s, runs it ", fewest,
             t->machines[sparse].machine);
         faster_than(buf, len, whole_time(t, sparse), whole_time(t, dense));
         add(buf, len, " the fastest with %d, %s", most, t->machines[dense].machine);
