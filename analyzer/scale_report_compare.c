@@ -35,8 +35,7 @@ static int largest_shared_count(const struct pz_scale_table *t)
     return 0;
 }
 
-/* The whole run's time on machine m at the comparison's count. */
-static double whole_time(const struct pz_scale_table *t, size_t m)
+double pz_scale_whole_time(const struct pz_scale_table *t, size_t m)
 {
     size_t e = pz_scale_entry_at(t, m, t->comparison.ranks);
 
@@ -75,12 +74,15 @@ void pz_scale_compare(struct pz_scale_table *t)
     const struct pz_scale_finding *f;
 
     memset(c, 0, sizeof(*c));
-    if (t->in->nseries < 2 || !(c->ranks = largest_shared_count(t)))
+    if (t->in->nseries < 2)
+        return;
+    c->ranks = largest_shared_count(t);
+    if (!c->ranks)
         return;
     for (size_t m = 1; m < t->in->nseries; m++) {
-        if (whole_time(t, m) < whole_time(t, c->fastest))
+        if (pz_scale_whole_time(t, m) < pz_scale_whole_time(t, c->fastest))
             c->fastest = m;
-        if (whole_time(t, m) > whole_time(t, c->slowest))
+        if (pz_scale_whole_time(t, m) > pz_scale_whole_time(t, c->slowest))
             c->slowest = m;
     }
     f = &t->findings[c->slowest];
@@ -124,16 +126,21 @@ static void say_fastest(const struct pz_scale_table *t, char *buf, size_t len)
     const char *separator = ": ";
 
     add(buf, len, "At %d processes %s runs the whole program fastest, in %.6f s", c->ranks,
-        t->machines[c->fastest].machine, whole_time(t, c->fastest));
+        t->machines[c->fastest].machine, pz_scale_whole_time(t, c->fastest));
     for (size_t m = 0; m < t->in->nseries; m++) {
         if (m == c->fastest)
             continue;
         add(buf, len, "%s", separator);
-        faster_than(buf, len, whole_time(t, c->fastest), whole_time(t, m));
-        add(buf, len, " %s (%.6f s)", t->machines[m].machine, whole_time(t, m));
+        faster_than(buf, len, pz_scale_whole_time(t, c->fastest), pz_scale_whole_time(t, m));
+        add(buf, len, " %s (%.6f s)", t->machines[m].machine, pz_scale_whole_time(t, m));
         separator = ", ";
     }
     add(buf, len, ".");
+}
+
+int pz_scale_keeps_up_to(const struct pz_scale_table *t, size_t m)
+{
+    return t->machines[m].entries[pz_scale_stop_entry(t, 0, m) - 1].ranks;
 }
 
 static void say_keeps(const struct pz_scale_table *t, char *buf, size_t len)
@@ -142,13 +149,12 @@ static void say_keeps(const struct pz_scale_table *t, char *buf, size_t len)
         PZ_SCALE_STOP_EFFICIENCY);
     for (size_t m = 0; m < t->in->nseries; m++) {
         const struct pz_scale_machine *s = &t->machines[m];
-        size_t stop = pz_scale_stop_entry(t, 0, m);
 
         add(buf, len, "%s on %s ", m ? "," : "", s->machine);
-        if (stop < s->n && stop == s->base + 1)
+        if (pz_scale_stop_entry(t, 0, m) == s->base + 1 && s->base + 1 < s->n)
             add(buf, len, "only at its base count, %d processes", s->entries[s->base].ranks);
         else
-            add(buf, len, "up to %d processes", s->entries[stop - 1].ranks);
+            add(buf, len, "up to %d processes", pz_scale_keeps_up_to(t, m));
     }
     add(buf, len, ".");
 }
@@ -169,8 +175,7 @@ static void say_value_on(const struct pz_scale_table *t, size_t i, size_t m, int
     add(buf, len, " on %s", t->machines[m].machine);
 }
 
-/* Does machine m keep interval i at `ranks` processes at the threshold or above? */
-static int fixes(const struct pz_scale_table *t, size_t i, size_t m, int ranks)
+int pz_scale_fixes(const struct pz_scale_table *t, size_t i, size_t m, int ranks)
 {
     size_t e = pz_scale_entry_at(t, m, ranks);
     const struct pz_scale_value *v;
@@ -188,13 +193,13 @@ static void say_fixers(const struct pz_scale_table *t, size_t i, int ranks, char
     size_t n = 0, total = 0;
 
     for (size_t m = 0; m < t->in->nseries; m++)
-        total += m != t->comparison.slowest && fixes(t, i, m, ranks);
+        total += m != t->comparison.slowest && pz_scale_fixes(t, i, m, ranks);
     if (!total) {
         add(buf, len, "no other machine keeps it at %.2g or more", PZ_SCALE_STOP_EFFICIENCY);
         return;
     }
     for (size_t m = 0; m < t->in->nseries; m++) {
-        if (m == t->comparison.slowest || !fixes(t, i, m, ranks))
+        if (m == t->comparison.slowest || !pz_scale_fixes(t, i, m, ranks))
             continue;
         n++;
         add(buf, len, "%s%s", n == 1 ? "" : n == total ? " and " : ", ", t->machines[m].machine);
@@ -289,7 +294,7 @@ static size_t fastest_with(const struct pz_scale_table *t, int ppn)
 
     for (size_t m = 0; m < t->in->nseries; m++)
         if (t->in->procs_per_node[m] == ppn &&
-            (best == t->in->nseries || whole_time(t, m) < whole_time(t, best)))
+            (best == t->in->nseries || pz_scale_whole_time(t, m) < pz_scale_whole_time(t, best)))
             best = m;
     return best;
 }
@@ -312,15 +317,15 @@ static void say_nodes(const struct pz_scale_table *t, char *buf, size_t len)
             t->machines[m].machine, (ranks + ppn[m] - 1) / ppn[m], ranks);
     dense = fastest_with(t, most);
     sparse = fastest_with(t, fewest);
-    if (whole_time(t, dense) <= whole_time(t, sparse)) {
+    if (pz_scale_whole_time(t, dense) <= pz_scale_whole_time(t, sparse)) {
         add(buf, len, ". The fastest with %d per node, %s, runs it ", most,
             t->machines[dense].machine);
-        faster_than(buf, len, whole_time(t, dense), whole_time(t, sparse));
+        faster_than(buf, len, pz_scale_whole_time(t, dense), pz_scale_whole_time(t, sparse));
         add(buf, len, " the fastest with %d, %s", fewest, t->machines[sparse].machine);
     } else {
         add(buf, len, ". The fastest with %d per node, %s, runs it ", fewest,
             t->machines[sparse].machine);
-        faster_than(buf, len, whole_time(t, sparse), whole_time(t, dense));
+        faster_than(buf, len, pz_scale_whole_time(t, sparse), pz_scale_whole_time(t, dense));
         add(buf, len, " the fastest with %d, %s", most, t->machines[dense].machine);
     }
     add(buf, len, ": machines compared whole, whose networks may differ too, not the nodes "

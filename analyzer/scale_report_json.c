@@ -130,23 +130,17 @@ static void finding(FILE *out, const struct pz_scale_table *t, size_t m)
  * the largest count up to which it keeps the whole run scaling, its processes per node. */
 static void compared_machines(FILE *out, const struct pz_scale_table *t)
 {
-    const struct pz_scale_comparison *c = &t->comparison;
-    size_t fastest = pz_scale_entry_at(t, c->fastest, c->ranks);
-    double best = pz_scale_table_value(t, 0, c->fastest, fastest)->c.execution_time;
+    double best = pz_scale_whole_time(t, t->comparison.fastest);
 
     fputs("\"machines\": [", out);
     for (size_t m = 0; m < t->in->nseries; m++) {
-        const struct pz_scale_machine *s = &t->machines[m];
-        double time = pz_scale_table_value(t, 0, m, pz_scale_entry_at(t, m, c->ranks))
-                          ->c.execution_time;
-        size_t stop = pz_scale_stop_entry(t, 0, m);
+        double time = pz_scale_whole_time(t, m);
 
         fputs(m ? ",\n    {\"machine\": " : "\n    {\"machine\": ", out);
-        pz_json_string(out, s->machine);
+        pz_json_string(out, t->machines[m].machine);
         fprintf(out, ", \"execution_time\": %.9g", time);
         ratio(out, "time_ratio", best > 0, time / (best > 0 ? best : 1));
-        fprintf(out, ", \"keeps_ranks\": %d",
-                s->entries[stop - 1].ranks);
+        fprintf(out, ", \"keeps_ranks\": %d", pz_scale_keeps_up_to(t, m));
         if (t->in->procs_per_node)
             fprintf(out, ", \"procs_per_node\": %d}", t->in->procs_per_node[m]);
         else
@@ -186,8 +180,8 @@ static void slowest_stop(FILE *out, const struct pz_scale_table *t)
         }
         fprintf(out, ", \"execution_time\": %.9g", v->c.execution_time);
         ratio(out, "scaling_efficiency", v->relative, v->scaling_efficiency);
-        fprintf(out, ", \"fixes\": %s}", v->relative && v->scaling_efficiency >=
-                PZ_SCALE_STOP_EFFICIENCY ? "true" : "false");
+        fprintf(out, ", \"fixes\": %s}",
+                pz_scale_fixes(t, (size_t)f->interval, m, ranks) ? "true" : "false");
     }
     fputs("]}", out);
 }

@@ -114,6 +114,17 @@ size_t pz_scale_entry_at(const struct pz_scale_table *t, size_t m, int ranks);
  * with fewer than two machines or no count they all have). */
 void pz_scale_compare(struct pz_scale_table *t);
 
+/* Machine m's whole run's time at the comparison's count. */
+double pz_scale_whole_time(const struct pz_scale_table *t, size_t m);
+
+/* The largest count up to which machine m keeps the whole run's scaling efficiency at
+ * PZ_SCALE_STOP_EFFICIENCY or more at every count from its base count on. */
+int pz_scale_keeps_up_to(const struct pz_scale_table *t, size_t m);
+
+/* Whether machine m keeps interval i's scaling efficiency at PZ_SCALE_STOP_EFFICIENCY or
+ * more at `ranks` processes (fixes the interval there). */
+int pz_scale_fixes(const struct pz_scale_table *t, size_t i, size_t m, int ranks);
+
 /* Sentence `which` of the comparison, "" if it does not apply (no comparison, no
  * interval stopping on the slowest, processes per node unknown or all equal). */
 void pz_scale_comparison_text(const struct pz_scale_table *t,
