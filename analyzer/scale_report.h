@@ -5,8 +5,9 @@
  * the scaling efficiency relative to the smallest recorded count, the parallelization
  * efficiency and the lost time with its parts, all by the definitions of
  * docs/characteristics.md (pz_characteristics_of); per interval the fitted models of
- * its computation; per machine the interval that stops scaling first and why; and the
- * model's notes.  As text, JSON or an HTML page with SVG plots. */
+ * its computation; per machine the interval that stops scaling first and why; with
+ * several machines their comparison; and the model's notes.  As text, JSON or an HTML
+ * page with SVG plots. */
 #ifndef PZ_SCALE_REPORT_H
 #define PZ_SCALE_REPORT_H
 
@@ -63,9 +64,18 @@ struct pz_scale_input {
     const char *const *notes;    /* one line each: what could not be extrapolated and its
                                     treatment, an oversubscribed recording ... */
     size_t nnotes;
+    const int *procs_per_node;   /* per series, each at least 1; NULL: not known (the
+                                    comparison then says nothing of nodes) */
 };
 
-/* Writes the report.  The intervals are those of the predicted runs, matched across
+/* With two or more series the report also compares the machines (docs/predict.md,
+ * "Scaling: the report", **Comparison.**): which runs the whole program fastest at the
+ * largest count they share and by how much, up to which count each keeps the whole
+ * run's scaling efficiency at PZ_SCALE_STOP_EFFICIENCY or more, whether the others fix
+ * the interval that stops scaling first on the slowest, and whether its lost time is
+ * the kind a faster network removes.  With one series the report has no comparison.
+ *
+ * Writes the report.  The intervals are those of the predicted runs, matched across
  * counts and machines by file, line, id and level (each listed once, in the report
  * order of the first run that has it).  The base count of a series is its smallest
  * recorded count (its smallest count if none is recorded): speedup(P) = T(P0) / T(P),

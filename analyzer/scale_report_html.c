@@ -1,7 +1,8 @@
 /* The scaling report as one self-contained HTML page (no scripts, no external files):
- * what was recorded and predicted, the findings and notes, then per interval the table
- * of every machine at every count, its computation models and three SVG plots against
- * the processes: execution time, efficiency and scaling efficiency. */
+ * what was recorded and predicted, the findings with the machines' comparison and the
+ * notes, then per interval the table of every machine at every count, its computation
+ * models and three SVG plots against the processes: execution time, efficiency and
+ * scaling efficiency. */
 #include <ctype.h>
 #include <string.h>
 
@@ -52,6 +53,25 @@ static void summary(FILE *out, const struct pz_scale_table *t)
           "prognoz report.</p>\n", out);
 }
 
+/* With several machines, the sentences that compare them, under the findings. */
+static void comparison(FILE *out, const struct pz_scale_table *t)
+{
+    char sentence[4096];
+
+    if (!t->comparison.ranks)
+        return;
+    fputs("<h3>Comparison</h3>\n", out);
+    for (int k = 0; k < PZ_SCALE_NSAY; k++) {
+        pz_scale_comparison_text(t, (enum pz_scale_comparison_sentence)k, sentence,
+                                 sizeof(sentence));
+        if (!sentence[0])
+            continue;
+        fputs("<p>", out);
+        pz_scale_html_text(out, sentence);
+        fputs("</p>\n", out);
+    }
+}
+
 static void findings(FILE *out, const struct pz_scale_table *t)
 {
     char sentence[1400];
@@ -65,6 +85,7 @@ static void findings(FILE *out, const struct pz_scale_table *t)
         pz_scale_html_text(out, sentence);
         fputs("</p>\n", out);
     }
+    comparison(out, t);
 }
 
 static void notes(FILE *out, const struct pz_scale_table *t)

@@ -126,6 +126,95 @@ static void finding(FILE *out, const struct pz_scale_table *t, size_t m)
     fputs("}", out);
 }
 
+/* Each machine at the comparison's count: its whole run's time and ratio to the fastest,
+ * the largest count up to which it keeps the whole run scaling, its processes per node. */
+static void compared_machines(FILE *out, const struct pz_scale_table *t)
+{
+    double best = pz_scale_whole_time(t, t->comparison.fastest);
+
+    fputs("\"machines\": [", out);
+    for (size_t m = 0; m < t->in->nseries; m++) {
+        double time = pz_scale_whole_time(t, m);
+
+        fputs(m ? ",\n    {\"machine\": " : "\n    {\"machine\": ", out);
+        pz_json_string(out, t->machines[m].machine);
+        fprintf(out, ", \"execution_time\": %.9g", time);
+        ratio(out, "time_ratio", best > 0, time / (best > 0 ? best : 1));
+        fprintf(out, ", \"keeps_ranks\": %d", pz_scale_keeps_up_to(t, m));
+        if (t->in->procs_per_node)
+            fprintf(out, ", \"procs_per_node\": %d}", t->in->procs_per_node[m]);
+        else
+            fputs(", \"procs_per_node\": null}", out);
+    }
+    fputs("]", out);
+}
+
+/* The interval that stops scaling first on the slowest, on every other machine. */
+static void slowest_stop(FILE *out, const struct pz_scale_table *t)
+{
+    const struct pz_scale_comparison *c = &t->comparison;
+    const struct pz_scale_finding *f = &t->findings[c->slowest];
+    int ranks = t->machines[c->slowest].entries[f->entry].ranks, first = 1;
+
+    if (f->interval < 0) {
+        fputs(", \"slowest_stop\": null", out);
+        return;
+    }
+    fprintf(out, ",\n  \"slowest_stop\": {\"interval\": %d, \"ranks\": %d, \"cause\": \"%s\", "
+            "\"remedy\": \"%s\", \"machines\": [", f->interval, ranks,
+            pz_scale_cause_key(f->cause), pz_scale_remedy_key(c->remedy));
+    for (size_t m = 0; m < t->in->nseries; m++) {
+        size_t e = pz_scale_entry_at(t, m, ranks);
+        const struct pz_scale_value *v;
+
+        if (m == c->slowest)
+            continue;
+        fputs(first ? "{\"machine\": " : ", {\"machine\": ", out);
+        pz_json_string(out, t->machines[m].machine);
+        first = 0;
+        if (e == t->machines[m].n || !(v = pz_scale_table_value(t, (size_t)f->interval, m,
+                                                                 e))->present) {
+            fputs(", \"execution_time\": null, \"scaling_efficiency\": null, \"fixes\": false}",
+                  out);
+            continue;
+        }
+        fprintf(out, ", \"execution_time\": %.9g", v->c.execution_time);
+        ratio(out, "scaling_efficiency", v->relative, v->scaling_efficiency);
+        fprintf(out, ", \"fixes\": %s}",
+                pz_scale_fixes(t, (size_t)f->interval, m, ranks) ? "true" : "false");
+    }
+    fputs("]}", out);
+}
+
+/* With several machines, their comparison; nothing with one. */
+static void comparison(FILE *out, const struct pz_scale_table *t)
+{
+    const struct pz_scale_comparison *c = &t->comparison;
+    char sentence[4096];
+    int first = 1;
+
+    if (!c->ranks)
+        return;
+    fprintf(out, "\"comparison\": {\"ranks\": %d, \"fastest\": ", c->ranks);
+    pz_json_string(out, t->machines[c->fastest].machine);
+    fputs(", \"slowest\": ", out);
+    pz_json_string(out, t->machines[c->slowest].machine);
+    fputs(",\n  ", out);
+    compared_machines(out, t);
+    slowest_stop(out, t);
+    fputs(",\n  \"text\": [", out);
+    for (int k = 0; k < PZ_SCALE_NSAY; k++) {
+        pz_scale_comparison_text(t, (enum pz_scale_comparison_sentence)k, sentence,
+                                 sizeof(sentence));
+        if (!sentence[0])
+            continue;
+        fputs(first ? "" : ", ", out);
+        pz_json_string(out, sentence);
+        first = 0;
+    }
+    fputs("]},\n", out);
+}
+
 int pz_scale_report_json(FILE *out, const struct pz_scale_table *t)
 {
     fputc('{', out);
@@ -141,7 +230,9 @@ int pz_scale_report_json(FILE *out, const struct pz_scale_table *t)
         fputs(m ? ",\n  " : "\n  ", out);
         finding(out, t, m);
     }
-    fputs("],\n\"notes\": [", out);
+    fputs("],\n", out);
+    comparison(out, t);
+    fputs("\"notes\": [", out);
     for (size_t k = 0; k < t->in->nnotes; k++) {
         fputs(k ? ", " : "", out);
         pz_json_string(out, t->in->notes[k]);

@@ -194,9 +194,7 @@ const char *pz_scale_cause_words(enum pz_scale_cause cause)
     return words[cause];
 }
 
-/* The first entry of machine m where interval i's scaling efficiency is below the
- * threshold, or m's n. */
-static size_t stop_entry(const struct pz_scale_table *t, size_t i, size_t m)
+size_t pz_scale_stop_entry(const struct pz_scale_table *t, size_t i, size_t m)
 {
     const struct pz_scale_machine *s = &t->machines[m];
 
@@ -224,7 +222,7 @@ static int significant(const struct pz_scale_table *t, size_t i, size_t m)
 static void consider(const struct pz_scale_table *t, size_t m, size_t i,
                      struct pz_scale_finding *f)
 {
-    size_t e = stop_entry(t, i, m);
+    size_t e = pz_scale_stop_entry(t, i, m);
     double efficiency;
 
     if (e == t->machines[m].n || !significant(t, i, m))
@@ -290,6 +288,8 @@ int pz_scale_table_build(const struct pz_scale_input *in, struct pz_scale_table 
         pz_scale_table_free(t);
         return -1;
     }
+    if (t->nintervals)
+        pz_scale_compare(t);
     return 0;
 }
 

@@ -55,6 +55,36 @@ struct pz_scale_finding {
     double cause_time;
 };
 
+/* What can remove an interval's lost time: a faster network (communication, and
+ * synchronization beyond the load imbalance: waiting that unequal computation does not
+ * explain follows from late transfers), nothing a machine offers (load imbalance,
+ * synchronization within it, insufficient parallelism: the processes wait for the
+ * slowest's computation), or it depends (idle time, other MPI calls). */
+enum pz_scale_remedy {
+    PZ_SCALE_REMEDY_NETWORK,
+    PZ_SCALE_REMEDY_NONE,
+    PZ_SCALE_REMEDY_DEPENDS
+};
+
+/* The machines compared (scale_report_compare.c), when there are two or more. */
+struct pz_scale_comparison {
+    int ranks;                         /* the largest count every machine has; 0: no
+                                          comparison */
+    size_t fastest, slowest;           /* by the whole run's time at ranks, the first
+                                          given on a tie */
+    enum pz_scale_remedy remedy;       /* of the slowest's finding, if an interval stops */
+};
+
+/* The sentences of a comparison, in this order; one that does not apply is empty. */
+enum pz_scale_comparison_sentence {
+    PZ_SCALE_SAY_FASTEST,              /* the fastest and its time ratios at ranks */
+    PZ_SCALE_SAY_KEEPS,                /* up to which count each keeps the whole run */
+    PZ_SCALE_SAY_FIX,                  /* the slowest's first stop on the others */
+    PZ_SCALE_SAY_REMEDY,               /* what kind of lost time it is */
+    PZ_SCALE_SAY_NODES,                /* what the processes per node show */
+    PZ_SCALE_NSAY
+};
+
 struct pz_scale_table {
     const struct pz_scale_input *in;
     struct pz_scale_machine *machines;  /* in->nseries of them */
@@ -62,6 +92,7 @@ struct pz_scale_table {
     struct pz_scale_interval *intervals;
     size_t nintervals;
     struct pz_scale_finding *findings;  /* one per machine */
+    struct pz_scale_comparison comparison;
 };
 
 /* Builds the table of in.  Returns 0, or -1 if memory failed (t then needs no free). */
@@ -71,6 +102,36 @@ void pz_scale_table_free(struct pz_scale_table *t);
 /* Interval i's value for machine m's entry e. */
 const struct pz_scale_value *pz_scale_table_value(const struct pz_scale_table *t, size_t i,
                                                   size_t m, size_t e);
+
+/* The first entry of machine m where interval i's scaling efficiency is below
+ * PZ_SCALE_STOP_EFFICIENCY, after the base entry; m's n if none. */
+size_t pz_scale_stop_entry(const struct pz_scale_table *t, size_t i, size_t m);
+
+/* Machine m's entry at `ranks` processes, or m's n. */
+size_t pz_scale_entry_at(const struct pz_scale_table *t, size_t m, int ranks);
+
+/* Compares the machines of t from its values and findings (t->comparison.ranks stays 0
+ * with fewer than two machines or no count they all have). */
+void pz_scale_compare(struct pz_scale_table *t);
+
+/* Machine m's whole run's time at the comparison's count. */
+double pz_scale_whole_time(const struct pz_scale_table *t, size_t m);
+
+/* The largest count up to which machine m keeps the whole run's scaling efficiency at
+ * PZ_SCALE_STOP_EFFICIENCY or more at every count from its base count on. */
+int pz_scale_keeps_up_to(const struct pz_scale_table *t, size_t m);
+
+/* Whether machine m keeps interval i's scaling efficiency at PZ_SCALE_STOP_EFFICIENCY or
+ * more at `ranks` processes (fixes the interval there). */
+int pz_scale_fixes(const struct pz_scale_table *t, size_t i, size_t m, int ranks);
+
+/* Sentence `which` of the comparison, "" if it does not apply (no comparison, no
+ * interval stopping on the slowest, processes per node unknown or all equal). */
+void pz_scale_comparison_text(const struct pz_scale_table *t,
+                              enum pz_scale_comparison_sentence which, char *buf, size_t len);
+
+/* The JSON key of a remedy: "network", "none", "depends". */
+const char *pz_scale_remedy_key(enum pz_scale_remedy remedy);
 
 /* The time of a cause in c, its JSON key and its words in a sentence. */
 double pz_scale_cause_time(const struct pz_characteristics *c, enum pz_scale_cause cause);

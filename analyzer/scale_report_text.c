@@ -1,6 +1,6 @@
 /* The scaling report as text: what was recorded and predicted, then per interval a
- * table of every machine at every count with its computation models, the findings and
- * the model's notes. */
+ * table of every machine at every count with its computation models, the findings, the
+ * machines' comparison and the model's notes. */
 #include <string.h>
 
 #include "scale_report_table.h"
@@ -85,6 +85,22 @@ static void findings(FILE *out, const struct pz_scale_table *t)
     }
 }
 
+/* With several machines, the sentences that compare them. */
+static void comparison(FILE *out, const struct pz_scale_table *t)
+{
+    char sentence[4096];
+
+    if (!t->comparison.ranks)
+        return;
+    fputs("\nComparison\n", out);
+    for (int k = 0; k < PZ_SCALE_NSAY; k++) {
+        pz_scale_comparison_text(t, (enum pz_scale_comparison_sentence)k, sentence,
+                                 sizeof(sentence));
+        if (sentence[0])
+            fprintf(out, "%s\n", sentence);
+    }
+}
+
 static void notes(FILE *out, const struct pz_scale_table *t)
 {
     if (t->in->nnotes)
@@ -99,6 +115,7 @@ int pz_scale_report_text(FILE *out, const struct pz_scale_table *t)
     for (size_t i = 0; i < t->nintervals; i++)
         interval(out, t, i);
     findings(out, t);
+    comparison(out, t);
     notes(out, t);
     return ferror(out) ? -1 : 0;
 }

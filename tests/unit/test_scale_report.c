@@ -24,7 +24,11 @@
  *   at 8; idle 0.25.
  * Findings: on fast nothing falls below 0.5 by 8 processes; on slow interval 1 does at 8
  * (0.464, before the whole run is considered), its largest lost part there communication
- * less synchronization, 39 - 7 = 32 ms (synchronization 7, imbalance 7, idle 0). */
+ * less synchronization, 39 - 7 = 32 ms (synchronization 7, imbalance 7, idle 0).
+ * Comparison at 8, the largest count: fast runs the whole program in 5.5 ms, slow in
+ * 8.5, 8.5 / 5.5 = 1.545 times as long; the whole run keeps 0.5 on fast up to 8, on slow
+ * up to 4 (29/42 = 0.690 at 4, 0.426 at 8); slow's interval 1 at 8 is 0.625 (4 ms) on
+ * fast, which fixes it; communication is what a faster network removes. */
 #include <criterion/criterion.h>
 #include <ctype.h>
 #include <math.h>
@@ -109,7 +113,7 @@ static char *report(enum pz_report_format format)
 {
     struct pz_scale_entry entries[2][3];
     struct pz_scale_series series[2] = { { "fast", entries[0], 3 }, { "slow", entries[1], 3 } };
-    struct pz_scale_input in = { recordings, 2, series, 2, formulas, 2, notes, 1 };
+    struct pz_scale_input in = { recordings, 2, series, 2, formulas, 2, notes, 1, NULL };
     static const int order[3] = { 2, 0, 1 };
     char *text = NULL;
     size_t len = 0;
@@ -193,6 +197,15 @@ Test(scale_report, text_table)
     cr_expect_not_null(strstr(text, "fast: every interval keeps a scaling efficiency of at "
                                     "least 0.5 up to 8 processes (the whole run: 0.523)"),
                        "%s", text);
+    cr_expect_not_null(strstr(text, "\nComparison\nAt 8 processes fast runs the whole program "
+                                    "fastest, in 0.005500 s: 1.55 times faster than slow "
+                                    "(0.008500 s).\n"), "%s", text);
+    cr_expect_not_null(strstr(text, "on fast up to 8 processes, on slow up to 4 processes."),
+                       "%s", text);
+    cr_expect_not_null(strstr(text, "There it is 0.625 (0.004000 s) on fast: fast fixes it "
+                                    "(0.5 or more)."), "%s", text);
+    cr_expect_not_null(strstr(text, "on slow is communication, 0.032000 s: time in transfers, "
+                                    "which a faster network can remove.\n"), "%s", text);
     free(text);
 }
 
@@ -414,6 +427,64 @@ Test(scale_report, json_findings_and_notes)
     jfree(root);
 }
 
+/* The comparison's keys: at 8, the whole run 5.5 ms on fast and 8.5 on slow, a ratio of
+ * 8.5 / 5.5 = 1.545454; kept up to 8 and 4; slow's interval 1 (index 1) stops at 8, its
+ * cause communication, which a network removes; on fast there 20/32 = 0.625 in 4 ms.
+ * No processes per node were given. */
+Test(scale_report, json_comparison)
+{
+    struct jv *root = json_report();
+    const struct jv *c = jget(root, "comparison"), *machines, *stop, *on_fast;
+
+    cr_expect_eq(jnum(c, "ranks"), 8);
+    cr_expect_str_eq(jget(c, "fastest")->str, "fast");
+    cr_expect_str_eq(jget(c, "slowest")->str, "slow");
+    machines = jget(c, "machines");
+    cr_assert_eq(machines->n, 2);
+    cr_expect_float_eq(jnum(jat(machines, 0), "time_ratio"), 1, EPS);
+    cr_expect_float_eq(jnum(jat(machines, 1), "time_ratio"), 8.5 / 5.5, EPS);
+    cr_expect_float_eq(jnum(jat(machines, 1), "execution_time"), S(8.5), EPS);
+    cr_expect_eq(jnum(jat(machines, 0), "keeps_ranks"), 8);
+    cr_expect_eq(jnum(jat(machines, 1), "keeps_ranks"), 4);
+    cr_expect_eq(jget(jat(machines, 1), "procs_per_node")->type, J_NULL);
+    stop = jget(c, "slowest_stop");
+    cr_expect_eq(jnum(stop, "interval"), 1);
+    cr_expect_eq(jnum(stop, "ranks"), 8);
+    cr_expect_str_eq(jget(stop, "cause")->str, "communication");
+    cr_expect_str_eq(jget(stop, "remedy")->str, "network");
+    cr_assert_eq(jget(stop, "machines")->n, 1);
+    on_fast = jat(jget(stop, "machines"), 0);
+    cr_expect_str_eq(jget(on_fast, "machine")->str, "fast");
+    cr_expect_float_eq(jnum(on_fast, "scaling_efficiency"), 0.625, EPS);
+    cr_expect_float_eq(jnum(on_fast, "execution_time"), S(4), EPS);
+    cr_expect_eq(jget(on_fast, "fixes")->type, J_BOOL);
+    cr_expect_eq(jget(on_fast, "fixes")->num, 1);
+    cr_expect_eq(jget(c, "text")->n, 4, "no sentence on nodes without processes per node");
+    jfree(root);
+}
+
+/* One machine: no comparison in any format. */
+Test(scale_report, one_machine_has_no_comparison)
+{
+    struct pz_scale_entry entries[3] = { { 2, 1, &runs[0][0] }, { 4, 1, &runs[0][1] },
+                                         { 8, 0, &runs[0][2] } };
+    struct pz_scale_series series = { "fast", entries, 3 };
+    struct pz_scale_input in = { recordings, 2, &series, 1, NULL, 0, NULL, 0, NULL };
+
+    for (int f = 0; f < 3; f++) {
+        static const enum pz_report_format formats[3] = { PZ_REPORT_TEXT, PZ_REPORT_JSON,
+                                                          PZ_REPORT_HTML };
+        char *text = NULL;
+        size_t len = 0;
+        FILE *out = open_memstream(&text, &len);
+
+        cr_assert_eq(pz_scale_report_write(out, formats[f], &in), 0);
+        fclose(out);
+        cr_expect_null(strstr(text, "omparison"), "%s", text);
+        free(text);
+    }
+}
+
 /* The base is the smallest recorded count even when a smaller one is requested: fast
  * with 4 the only recording.  At 2: speedup 6/10 = 0.6, scaling efficiency
  * 6 4 / (10 2) = 1.2; at 8: 6/4 = 1.5 and 6 4 / (4 8) = 0.75. */
@@ -422,7 +493,7 @@ Test(scale_report, base_is_smallest_recorded)
     struct pz_scale_entry entries[3] = { { 2, 0, &runs[0][0] }, { 4, 1, &runs[0][1] },
                                          { 8, 0, &runs[0][2] } };
     struct pz_scale_series series = { "fast", entries, 3 };
-    struct pz_scale_input in = { recordings + 1, 1, &series, 1, NULL, 0, NULL, 0 };
+    struct pz_scale_input in = { recordings + 1, 1, &series, 1, NULL, 0, NULL, 0, NULL };
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
@@ -448,7 +519,7 @@ Test(scale_report, whole_run_when_no_interval_stops)
 {
     struct pz_scale_entry entries[2] = { { 2, 1, &runs[0][0] }, { 9, 0, &runs[0][2] } };
     struct pz_scale_series series = { "fast", entries, 2 };
-    struct pz_scale_input in = { recordings, 1, &series, 1, NULL, 0, NULL, 0 };
+    struct pz_scale_input in = { recordings, 1, &series, 1, NULL, 0, NULL, 0, NULL };
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
@@ -472,7 +543,7 @@ Test(scale_report, run_lacking_an_interval)
     struct tb *t = tb_open(plain_dir, 4);
     struct pz_scale_entry entries[2] = { { 2, 1, &runs[0][0] }, { 4, 0, &plain } };
     struct pz_scale_series series = { "fast", entries, 2 };
-    struct pz_scale_input in = { recordings, 1, &series, 1, NULL, 0, NULL, 0 };
+    struct pz_scale_input in = { recordings, 1, &series, 1, NULL, 0, NULL, 0, NULL };
     size_t len = 0;
     FILE *out;
     const char *p;
@@ -540,6 +611,8 @@ Test(scale_report, html_plots)
     }
     cr_expect_not_null(strstr(html, "<li>the recording run4 was oversubscribed"));
     cr_expect_not_null(strstr(html, "slow: interval 1 at src/x.c:10 stops scaling first"));
+    cr_expect_not_null(strstr(html, "<h3>Comparison</h3>\n<p>At 8 processes fast runs the "
+                                    "whole program fastest"), "%s", html);
     cr_expect_null(strstr(html, "href="), "the page links to nothing");
     cr_expect_null(strstr(html, " src="), "the page loads nothing");
     cr_expect_null(strstr(html, "<script"), "the page runs nothing");
