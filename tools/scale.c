@@ -24,6 +24,9 @@
 /* Notes on computation models that give no time at a count, the last one counting the
  * rest */
 #define MAX_VANISHING 8
+/* Notes of the job: one per stretched recording, those without CPU times, the shared
+ * cores, the nodes, and the vanishing models */
+#define MAX_JOB_NOTES (MAX_RECORDINGS + 3 + MAX_VANISHING)
 /* Predicted records between two looks at the clock of the progress line */
 #define PROGRESS_EVERY 4096
 
@@ -166,8 +169,7 @@ struct job {
     int recorded[MAX_COUNTS + MAX_RECORDINGS];
     int ncounts;
     struct pz_analysis *analyses;             /* of machine i at count c: [i * ncounts + c] */
-    char notes[MAX_RECORDINGS + 3 + MAX_VANISHING][512];   /* on the computation times
-                                                              and the nodes */
+    char notes[MAX_JOB_NOTES][512];   /* on the computation times and the nodes */
     int nnotes;
     struct pz_progress_line *progress;
 };
@@ -687,7 +689,8 @@ static int write_report_to(FILE *out, const struct job *j, const struct formulas
     struct pz_scale_series series[PZ_MAX_MACHINES];
     struct pz_scale_entry entries[PZ_MAX_MACHINES][MAX_COUNTS + MAX_RECORDINGS];
     struct pz_scale_recording recordings[MAX_RECORDINGS];
-    const char *notes[64 + MAX_RECORDINGS + 2 + MAX_VANISHING];
+    const char *notes[64 + MAX_JOB_NOTES];
+    int ppn[PZ_MAX_MACHINES];
     size_t nnotes = pz_scale_program_nnotes(j->program);
 
     if (nnotes > 64)
@@ -704,11 +707,13 @@ static int write_report_to(FILE *out, const struct job *j, const struct formulas
                                                      &j->analyses[i * j->ncounts + c] };
         series[i] = (struct pz_scale_series){ j->machines[i].name, entries[i],
                                               (size_t)j->ncounts };
+        ppn[i] = j->machines[i].procs_per_node;
     }
     return pz_scale_report_write(out, j->o->format, &(struct pz_scale_input){
         .recordings = recordings, .nrecordings = (size_t)j->nruns,
         .series = series, .nseries = (size_t)j->o->m.nmachines,
-        .formulas = f->f, .nformulas = f->n, .notes = notes, .nnotes = nnotes });
+        .formulas = f->f, .nformulas = f->n, .notes = notes, .nnotes = nnotes,
+        .procs_per_node = ppn });
 }
 
 static int write_report(const struct job *j)

@@ -90,6 +90,11 @@ if sorted(iv["id"] for iv in d["intervals"]) != [0, 1, 2]:
     bad.append("intervals %s" % [iv["id"] for iv in d["intervals"]])
 if not any(iv["compute"] for iv in d["intervals"]):
     bad.append("no computation model")
+# the two machines compared, each with its machine file's processes per node
+cmp = d.get("comparison") or {}
+ppn = [(m["machine"], m["procs_per_node"]) for m in cmp.get("machines", [])]
+if ppn != [("gigabit-switch", 2), ("ethernet-100-hub", 1)]:
+    bad.append("comparison's processes per node %s" % ppn)
 # the recording with more processes than the 3 cores noted is named in one note
 told = [n for n in d["notes"] if "ran more processes than a node has cores" in n]
 if len(told) != 1 or not told[0].startswith("the recordings at 4 processes ran"):
