@@ -57,12 +57,7 @@ TestSuite(scale_nodes, .init = setup, .fini = cleanup);
 static void collective(struct tb *b, int p, uint64_t *t, const char *name, OTF2_CollectiveOp op,
                        uint32_t comm, uint32_t root, uint64_t sent, uint64_t received)
 {
-    uint32_t r = tb_mpi(b, name);
-
-    tb_enter(b, p, MS(*t), r);
-    tb_collective_begin(b, p, MS(*t));
-    tb_collective_end(b, p, MS(*t + 1), op, comm, root, sent, received);
-    tb_leave(b, p, MS(*t + 1), r);
+    tb_collective_call_bytes(b, p, name, MS(*t), MS(*t + 1), op, comm, root, sent, received);
     *t += 2;
 }
 

@@ -766,11 +766,18 @@ void tb_recv_call(struct tb *b, int proc, const char *name, uint64_t enter, uint
 void tb_collective_call(struct tb *b, int proc, const char *name, uint64_t enter,
                         uint64_t leave, OTF2_CollectiveOp op, uint32_t comm, uint32_t root)
 {
+    tb_collective_call_bytes(b, proc, name, enter, leave, op, comm, root, 8, 8);
+}
+
+void tb_collective_call_bytes(struct tb *b, int proc, const char *name, uint64_t enter,
+                              uint64_t leave, OTF2_CollectiveOp op, uint32_t comm,
+                              uint32_t root, uint64_t sent, uint64_t received)
+{
     uint32_t r = tb_mpi(b, name);
 
     tb_enter(b, proc, enter, r);
     tb_collective_begin(b, proc, enter);
-    tb_collective_end(b, proc, leave, op, comm, root, 8, 8);
+    tb_collective_end(b, proc, leave, op, comm, root, sent, received);
     tb_leave(b, proc, leave, r);
 }
 

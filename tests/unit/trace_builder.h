@@ -148,6 +148,10 @@ void tb_recv_call(struct tb *b, int proc, const char *name, uint64_t enter, uint
                   uint32_t comm, uint32_t source, uint32_t tag);
 void tb_collective_call(struct tb *b, int proc, const char *name, uint64_t enter,
                         uint64_t leave, OTF2_CollectiveOp op, uint32_t comm, uint32_t root);
+/* The same, moving sent and received bytes. */
+void tb_collective_call_bytes(struct tb *b, int proc, const char *name, uint64_t enter,
+                              uint64_t leave, OTF2_CollectiveOp op, uint32_t comm,
+                              uint32_t root, uint64_t sent, uint64_t received);
 
 /* Call sites, as the recorder writes them with PROGNOZ_CALLSITES=1: a
  * SourceCodeLocation definition per (file, line), returned by tb_site, and the attribute
