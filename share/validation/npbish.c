@@ -144,6 +144,26 @@ static void pattern_b(int passes, double *work)
     free(in);
 }
 
+/* One plane of a sweep: the faces from the two upstream neighbours (ns values across
+ * rows, ew across columns; -1: none at the grid's edge), the plane's computation, the
+ * faces to the two downstream ones, tagged tag and tag + 1.  The computation's result. */
+static double plane(double *buf, int ns, int ew, int up_ns, int up_ew, int down_ns,
+                    int down_ew, int tag, double *work)
+{
+    double r;
+
+    if (up_ns >= 0)
+        MPI_Recv(buf, ns, MPI_DOUBLE, up_ns, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (up_ew >= 0)
+        MPI_Recv(buf, ew, MPI_DOUBLE, up_ew, tag + 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    r = compute(work, WORK / PLANES, 2) * 1e-9;
+    if (down_ns >= 0)
+        MPI_Send(buf, ns, MPI_DOUBLE, down_ns, tag, MPI_COMM_WORLD);
+    if (down_ew >= 0)
+        MPI_Send(buf, ew, MPI_DOUBLE, down_ew, tag + 1, MPI_COMM_WORLD);
+    return r;
+}
+
 static void pattern_c(int passes, double *work)
 {
     int l2 = log2_of(size), xdim = (1 << (l2 / 2)) << (l2 % 2), ydim = size / xdim;
@@ -159,30 +179,12 @@ static void pattern_c(int passes, double *work)
         buf[0] += compute(work, WORK, 4) * 1e-9;
         PROGNOZ_END(2);
         PROGNOZ_BEGIN(3);
-        for (int k = 0; k < PLANES; k++) {
-            if (north >= 0)
-                MPI_Recv(buf, ns, MPI_DOUBLE, north, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            if (west >= 0)
-                MPI_Recv(buf, ew, MPI_DOUBLE, west, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            norms[k % 5] += compute(work, WORK / PLANES, 2) * 1e-9;
-            if (south >= 0)
-                MPI_Send(buf, ns, MPI_DOUBLE, south, 1, MPI_COMM_WORLD);
-            if (east >= 0)
-                MPI_Send(buf, ew, MPI_DOUBLE, east, 2, MPI_COMM_WORLD);
-        }
+        for (int k = 0; k < PLANES; k++)
+            norms[k % 5] += plane(buf, ns, ew, north, west, south, east, 1, work);
         PROGNOZ_END(3);
         PROGNOZ_BEGIN(4);
-        for (int k = PLANES - 1; k >= 0; k--) {
-            if (south >= 0)
-                MPI_Recv(buf, ns, MPI_DOUBLE, south, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            if (east >= 0)
-                MPI_Recv(buf, ew, MPI_DOUBLE, east, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            norms[k % 5] += compute(work, WORK / PLANES, 2) * 1e-9;
-            if (north >= 0)
-                MPI_Send(buf, ns, MPI_DOUBLE, north, 3, MPI_COMM_WORLD);
-            if (west >= 0)
-                MPI_Send(buf, ew, MPI_DOUBLE, west, 4, MPI_COMM_WORLD);
-        }
+        for (int k = PLANES - 1; k >= 0; k--)
+            norms[k % 5] += plane(buf, ns, ew, south, east, north, west, 3, work);
         PROGNOZ_END(4);
         PROGNOZ_BEGIN(5);
         MPI_Allreduce(norms, sums, 5, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
