@@ -4,7 +4,8 @@
  * decides, are no steps of the program, and a completing test is the wait of its form;
  * each request an MPI_Waitsome completes is a call of its own; the first member of a
  * prefix reduction receives nothing and the last sends nothing; a program talking along
- * MPI_Cart_sub's rows and columns by collectives alone has its Cartesian grid.  Traces
+ * MPI_Cart_sub's rows and columns by collectives alone has its Cartesian grid; a
+ * persistent neighbourhood collective exchanges with its neighbours.  Traces
  * built by hand (trace_builder.h) on a chain of n processes (not periodic) recorded at
  * 2, 3 and 4, a ring recorded at 3, 4 and 6, or a grid recorded at 2, 4 and 8,
  * synthesized at 8 or 16; expected values worked out in the comments. */
@@ -576,5 +577,126 @@ Test(scale_patterns, rows_and_columns_used_by_collectives_alone_give_the_grid)
     cr_assert_eq(pz_scale_synthesize(m, 16, &sink, err, sizeof(err)), 0, "%s", err);
     cr_expect_eq(z.seen, 16 * 2 * ITERS);
     cr_expect_eq(z.bad, 0, "%d collectives not on 4 processes of 8 bytes", z.bad);
+    pz_scale_program_free(m);
+}
+
+/* --- a persistent neighbourhood collective */
+
+/* A chain of n (not periodic) whose halo is one MPI_Neighbor_alltoall_init made once:
+ * in each of ITERS iterations every process starts it (MPI_Start: a request, nothing
+ * else) and completes it (MPI_Wait), exchanging 64 bytes with each neighbour it has.
+ * The completion is on the request's own communicator, of every process, that the
+ * recorder names after the init call ("Comm 2 (MPI_Neighbor_alltoall_init)": the world
+ * and MPI_COMM_SELF are 0 and 1), with the per-peer lists naming the neighbours. */
+static void record_persistent_halo(const char *name, int n, struct pz_scale_run *run)
+{
+    char dir[4200];
+    struct tb *b = open_at(name, n, dir, sizeof(dir));
+    uint32_t start = tb_mpi(b, "MPI_Start"), wait = tb_mpi(b, "MPI_Wait"), comm;
+    int ranks[8];
+
+    for (int p = 0; p < n; p++)
+        ranks[p] = p;
+    comm = tb_comm(b, "Comm 2 (MPI_Neighbor_alltoall_init)", n, ranks);
+    cr_assert_eq(comm, 2);
+    for (int p = 0; p < n; p++) {
+        uint64_t t = MS(1), total = 64 * (uint64_t)((p > 0) + (p < n - 1));
+        char list[64];
+        size_t at = 0;
+
+        for (int q = 0; q < n; q++)
+            at += (size_t)snprintf(list + at, sizeof(list) - at, q ? ",%d" : "%d",
+                                   q == p - 1 || q == p + 1 ? 64 : 0);
+        for (int i = 0; i < ITERS; i++) {
+            tb_enter(b, p, t, start);
+            tb_nbc_request(b, p, t, (uint64_t)i + 1);
+            tb_leave(b, p, t += MS(1), start);
+            tb_enter(b, p, t += MS(1), wait);
+            tb_nbc_complete_lists(b, p, t + MS(1), OTF2_COLLECTIVE_OP_ALLTOALLV, comm, total,
+                                  total, list, list, (uint64_t)i + 1);
+            tb_leave(b, p, t += MS(1), wait);
+            t += MS(2);
+        }
+    }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+    read_at(dir, run);
+}
+
+/* The records of every process of a synthesized run (up to 8 processes). */
+struct every {
+    struct pz_rec *recs[8];
+    size_t n[8], cap[8];
+};
+
+static int keep_every(void *ctx, int proc, const struct pz_rec *rec)
+{
+    struct every *k = ctx;
+
+    cr_assert(proc >= 0 && proc < 8, "process %d", proc);
+    if (k->n[proc] == k->cap[proc]) {
+        k->cap[proc] = 2 * k->cap[proc] + 16;
+        cr_assert_not_null(k->recs[proc] = realloc(k->recs[proc],
+                                                   k->cap[proc] * sizeof(struct pz_rec)));
+    }
+    k->recs[proc][k->n[proc]++] = *rec;
+    return 0;
+}
+
+/* Read, each completion (MPI_Wait's only record) is a neighbourhood collective's whose
+ * neighbour table has 64 bytes at the offsets of the neighbours: process 1 of 3 at -1
+ * and +1 (offset codes (off + 1) 9 + 3 + 1: 4 and 22).  Synthesized at 8, every process
+ * makes ITERS completions, each with per-peer lists of 64 bytes at p - 1 and p + 1
+ * where they exist ("0,64,0,0,0,0,0,0" at process 0, "0,0,0,0,0,0,64,0" at 7,
+ * "0,0,64,0,64,0,0,0" at 3) and their sums as its bytes (64 at the ends, 128 inside),
+ * not the whole world's. */
+Test(scale_patterns, a_persistent_neighbourhood_collective_exchanges_with_its_neighbours)
+{
+    static const char *want[8] = {
+        "0,64,0,0,0,0,0,0", "64,0,64,0,0,0,0,0", "0,64,0,64,0,0,0,0", "0,0,64,0,64,0,0,0",
+        "0,0,0,64,0,64,0,0", "0,0,0,0,64,0,64,0", "0,0,0,0,0,64,0,64", "0,0,0,0,0,0,64,0"};
+    struct pz_scale_program *m;
+    struct pz_scale_synth *s;
+    struct every k = {0};
+    const struct pz_scale_process *mid;
+    const char *const *texts;
+    uint32_t ntexts;
+
+    for (int i = 0; i < 3; i++)
+        record_persistent_halo("pnbr", counts[i], &runs[i]);
+    mid = &runs[1].procs[1];
+    for (size_t i = 0; i < mid->nevents; i++)
+        if (mid->events[i].kind == PZ_REC_NBC_COMPLETE) {
+            const struct pz_scale_nbr *t;
+
+            cr_assert_eq(mid->events[i].peer.kind, PZ_SCALE_PEER_NEIGHBOURS);
+            t = &mid->nbrs[mid->events[i].peer.rank];
+            for (int o = 0; o < PZ_SCALE_OFFSETS; o++)
+                cr_expect_eq(t->sent[o], o == 4 || o == 22 ? 64 : 0, "offset %d", o);
+        }
+    m = build();
+    cr_assert_not_null(s = pz_scale_synth_new(m, 8, err, sizeof(err)), "%s", err);
+    cr_assert_eq(pz_scale_synth_all(s, keep_every, &k, err, sizeof(err)), 0, "%s", err);
+    texts = pz_scale_synth_lists(s, &ntexts);
+    for (int p = 0; p < 8; p++) {
+        int done = 0;
+        uint64_t total = p == 0 || p == 7 ? 64 : 128;
+
+        for (size_t i = 0; i < k.n[p]; i++) {
+            const struct pz_rec *r = &k.recs[p][i];
+
+            if (r->kind != PZ_REC_NBC_COMPLETE)
+                continue;
+            done++;
+            cr_assert(r->send_list < ntexts && r->recv_list < ntexts,
+                      "process %d: no per-peer lists", p);
+            cr_expect_str_eq(texts[r->send_list], want[p], "process %d", p);
+            cr_expect_str_eq(texts[r->recv_list], want[p], "process %d", p);
+            cr_expect(r->bytes == total && r->bytes2 == total, "process %d: %llu/%llu bytes",
+                      p, (unsigned long long)r->bytes, (unsigned long long)r->bytes2);
+        }
+        cr_expect_eq(done, ITERS, "process %d: %d completions", p, done);
+        free(k.recs[p]);
+    }
+    pz_scale_synth_free(s);
     pz_scale_program_free(m);
 }
