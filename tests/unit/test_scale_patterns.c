@@ -4,7 +4,8 @@
  * decides, are no steps of the program, and a completing test is the wait of its form;
  * each request an MPI_Waitsome completes is a call of its own; the first member of a
  * prefix reduction receives nothing and the last sends nothing; a program talking along
- * MPI_Cart_sub's rows and columns by collectives alone has its Cartesian grid; a
+ * MPI_Cart_sub's rows and columns by collectives alone has its Cartesian grid; an
+ * MPI_Waitany per neighbour of a chain is a loop whose trip count follows the position; a
  * persistent neighbourhood collective exchanges with its neighbours.  Traces
  * built by hand (trace_builder.h) on a chain of n processes (not periodic) recorded at
  * 2, 3 and 4, a ring recorded at 3, 4 and 6, or a grid recorded at 2, 4 and 8,
@@ -577,6 +578,91 @@ Test(scale_patterns, rows_and_columns_used_by_collectives_alone_give_the_grid)
     cr_assert_eq(pz_scale_synthesize(m, 16, &sink, err, sizeof(err)), 0, "%s", err);
     cr_expect_eq(z.seen, 16 * 2 * ITERS);
     cr_expect_eq(z.bad, 0, "%d collectives not on 4 processes of 8 bytes", z.bad);
+    pz_scale_program_free(m);
+}
+
+/* --- MPI_Waitany over the receives of a chain */
+
+/* A chain of n (not periodic): in each of ITERS iterations process p posts an MPI_Irecv
+ * from each neighbour it has (p - 1, tag 5, then p + 1, tag 6: 64 bytes each) and an
+ * MPI_Isend of 64 bytes to each, then completes the receives one at a time by
+ * MPI_Waitany, one call per neighbour (the ends make 1, the others 2), in the order the
+ * timing decides: the left one first where p + i is even, else the right one; then the
+ * sends by one MPI_Waitall. */
+static void record_waitany(const char *name, int n, struct pz_scale_run *run)
+{
+    char dir[4200];
+    struct tb *b = open_at(name, n, dir, sizeof(dir));
+    uint32_t irecv = tb_mpi(b, "MPI_Irecv"), isend = tb_mpi(b, "MPI_Isend");
+    uint32_t any = tb_mpi(b, "MPI_Waitany"), all = tb_mpi(b, "MPI_Waitall");
+
+    for (int p = 0; p < n; p++) {
+        uint64_t t = MS(1);
+        uint32_t peers[2], tags[2];
+        int npeers = 0;
+
+        if (p > 0) {
+            peers[npeers] = (uint32_t)p - 1;
+            tags[npeers++] = 5;
+        }
+        if (p < n - 1) {
+            peers[npeers] = (uint32_t)p + 1;
+            tags[npeers++] = 6;
+        }
+        for (int i = 0; i < ITERS; i++) {
+            uint64_t req = 4 * (uint64_t)i + 1;
+            int reversed = (p + i) % 2 == 1;
+
+            for (int k = 0; k < npeers; k++) {
+                tb_enter(b, p, t, irecv);
+                tb_mpi_irecv_request(b, p, t, req + 2 * (uint64_t)k);
+                tb_leave(b, p, t += MS(1), irecv);
+            }
+            /* what p sends to p + 1 the latter receives from its left (tag 5) */
+            for (int k = 0; k < npeers; k++) {
+                tb_enter(b, p, t, isend);
+                tb_mpi_isend(b, p, t, TB_WORLD, peers[k], peers[k] > (uint32_t)p ? 5 : 6, 64,
+                             req + 2 * (uint64_t)k + 1);
+                tb_leave(b, p, t += MS(1), isend);
+            }
+            for (int j = 0; j < npeers; j++) {
+                int k = reversed ? npeers - 1 - j : j;
+
+                tb_enter(b, p, t += MS(1), any);
+                tb_mpi_irecv(b, p, t + MS(1), TB_WORLD, peers[k], tags[k], 64,
+                             req + 2 * (uint64_t)k);
+                tb_leave(b, p, t += MS(1), any);
+            }
+            tb_enter(b, p, t += MS(1), all);
+            for (int k = 0; k < npeers; k++)
+                tb_mpi_isend_complete(b, p, t + MS(1), req + 2 * (uint64_t)k + 1);
+            tb_leave(b, p, t += MS(1), all);
+            t += MS(3);
+        }
+    }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+    read_at(dir, run);
+}
+
+/* Recorded at 2, 3 and 4 processes.  Synthesized at 8, the ends (0 and 7) have one
+ * neighbour and make one MPI_Waitany per iteration (ITERS = 3 calls), the others two
+ * (6 calls); each call completes one receive (one record). */
+Test(scale_patterns, a_waitany_loop_over_a_chain_s_neighbours_follows_their_number)
+{
+    struct pz_scale_program *m;
+    int calls[8], events[8];
+
+    for (int i = 0; i < 3; i++)
+        record_waitany("waitany", counts[i], &runs[i]);
+    m = build();
+    tally(m, &runs[2], 8, "MPI_Waitany", calls, events);
+    for (int p = 0; p < 8; p++) {
+        int want = p == 0 || p == 7 ? ITERS : 2 * ITERS;
+
+        cr_expect_eq(calls[p], want, "process %d: %d MPI_Waitany, not %d", p, calls[p], want);
+        cr_expect_eq(events[p], calls[p], "process %d: %d calls, %d records", p, calls[p],
+                     events[p]);
+    }
     pz_scale_program_free(m);
 }
 
