@@ -5,11 +5,11 @@
  * each request an MPI_Waitsome completes is a call of its own; the first member of a
  * prefix reduction receives nothing and the last sends nothing; a program talking along
  * MPI_Cart_sub's rows and columns by collectives alone has its Cartesian grid; an
- * MPI_Waitany per neighbour of a chain is a loop whose trip count follows the position; a
- * persistent neighbourhood collective exchanges with its neighbours.  Traces
+ * MPI_Waitany per neighbour of a chain or a grid is a loop whose trip count follows the
+ * position; a persistent neighbourhood collective exchanges with its neighbours.  Traces
  * built by hand (trace_builder.h) on a chain of n processes (not periodic) recorded at
- * 2, 3 and 4, a ring recorded at 3, 4 and 6, or a grid recorded at 2, 4 and 8,
- * synthesized at 8 or 16; expected values worked out in the comments. */
+ * 2, 3 and 4, a ring recorded at 3, 4 and 6, or a grid recorded at 2, 4 and 8 (or 6, 9
+ * and 12), synthesized at 8 or 16; expected values worked out in the comments. */
 #include <criterion/criterion.h>
 #include <inttypes.h>
 #include <otf2/OTF2_Events.h>
@@ -784,5 +784,91 @@ Test(scale_patterns, a_persistent_neighbourhood_collective_exchanges_with_its_ne
         free(k.recs[p]);
     }
     pz_scale_synth_free(s);
+    pz_scale_program_free(m);
+}
+
+/* A grid of dx x dy processes (not periodic; rank dy x + y, MPI_Dims_create's layout
+ * for 6, 9, 12 and 16: 3 x 2, 3 x 3, 4 x 3, 4 x 4): in each of ITERS iterations process
+ * p posts an MPI_Irecv from each neighbour it has, in the order -x, +x, -y, +y, an
+ * MPI_Isend of 64 bytes to each (tag: the direction it goes, 0 to 3), then completes the
+ * receives by one MPI_Waitany per neighbour, the last posted first, and the sends by one
+ * MPI_Waitall. */
+static void record_waitany_grid(const char *name, int dx, int dy, struct pz_scale_run *run)
+{
+    static const int step[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+    char dir[4200];
+    struct tb *b = open_at(name, dx * dy, dir, sizeof(dir));
+    uint32_t irecv = tb_mpi(b, "MPI_Irecv"), isend = tb_mpi(b, "MPI_Isend");
+    uint32_t any = tb_mpi(b, "MPI_Waitany"), all = tb_mpi(b, "MPI_Waitall");
+
+    for (int p = 0; p < dx * dy; p++) {
+        uint64_t t = MS(1);
+        uint32_t peers[4], tags[4];
+        int npeers = 0;
+
+        for (int k = 0; k < 4; k++) {
+            int x = p / dy + step[k][0], y = p % dy + step[k][1];
+
+            if (x < 0 || x >= dx || y < 0 || y >= dy)
+                continue;
+            peers[npeers] = (uint32_t)(x * dy + y);
+            tags[npeers++] = (uint32_t)(k ^ 1);   /* it sends towards p: the opposite way */
+        }
+        for (int i = 0; i < ITERS; i++) {
+            uint64_t req = 8 * (uint64_t)i + 1;
+
+            for (int k = 0; k < npeers; k++) {
+                tb_enter(b, p, t, irecv);
+                tb_mpi_irecv_request(b, p, t, req + 2 * (uint64_t)k);
+                tb_leave(b, p, t += MS(1), irecv);
+            }
+            for (int k = 0; k < npeers; k++) {
+                tb_enter(b, p, t, isend);
+                tb_mpi_isend(b, p, t, TB_WORLD, peers[k], tags[k] ^ 1, 64,
+                             req + 2 * (uint64_t)k + 1);
+                tb_leave(b, p, t += MS(1), isend);
+            }
+            for (int k = npeers - 1; k >= 0; k--) {
+                tb_enter(b, p, t += MS(1), any);
+                tb_mpi_irecv(b, p, t + MS(1), TB_WORLD, peers[k], tags[k], 64,
+                             req + 2 * (uint64_t)k);
+                tb_leave(b, p, t += MS(1), any);
+            }
+            tb_enter(b, p, t += MS(1), all);
+            for (int k = 0; k < npeers; k++)
+                tb_mpi_isend_complete(b, p, t + MS(1), req + 2 * (uint64_t)k + 1);
+            tb_leave(b, p, t += MS(1), all);
+            t += MS(3);
+        }
+    }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+    read_at(dir, run);
+}
+
+/* Recorded at 6 (3 x 2: corners with 2 neighbours, the middle of the long sides 3), 9
+ * (3 x 3: one interior process with 4) and 12 (4 x 3: two interior ones).  Synthesized
+ * at 16 (4 x 4, rank 4 x + y), the corners 0, 3, 12 and 15 make 2 MPI_Waitany per
+ * iteration (6 calls), the other processes of the border 3 (9), the interior 5, 6, 9
+ * and 10 4 (12); each call completes one receive. */
+Test(scale_patterns, a_waitany_loop_over_a_grid_s_neighbours_follows_their_number)
+{
+    static const int dims[3][2] = {{3, 2}, {3, 3}, {4, 3}};
+    struct pz_scale_program *m;
+    int calls[16], events[16];
+
+    for (int i = 0; i < 3; i++)
+        record_waitany_grid("waitgrid", dims[i][0], dims[i][1], &runs[i]);
+    cr_expect(runs[2].grid.ndims == 2 && runs[2].grid.dims[0] == 4 &&
+              runs[2].grid.dims[1] == 3, "grid %d-D %d x %d", runs[2].grid.ndims,
+              runs[2].grid.dims[0], runs[2].grid.dims[1]);
+    m = build();
+    tally(m, &runs[2], 16, "MPI_Waitany", calls, events);
+    for (int p = 0; p < 16; p++) {
+        int x = p / 4, y = p % 4, want = ITERS * ((x > 0) + (x < 3) + (y > 0) + (y < 3));
+
+        cr_expect_eq(calls[p], want, "process %d: %d MPI_Waitany, not %d", p, calls[p], want);
+        cr_expect_eq(events[p], calls[p], "process %d: %d calls, %d records", p, calls[p],
+                     events[p]);
+    }
     pz_scale_program_free(m);
 }
