@@ -115,43 +115,73 @@ static int same(const struct merging *g, struct bnode *b, uint32_t sym)
 
 static int merge_list(const struct merging *g, struct blist *l, const uint32_t *s, size_t n);
 
-static int merge_symbol(const struct merging *g, struct blist *l, size_t *i, uint32_t sym)
+/* How many of the process's symbols s[0..n-1] are one iteration of template loop b: its
+ * body's length when b's body is steps only and s begins with steps each equal to the
+ * body's in turn, or compatible with it at the process; else 0.  A loop over the
+ * neighbours a process has (an MPI_Waitany per receive) runs once where it has one,
+ * and is not folded there, but it is the same loop. */
+static size_t one_iteration(const struct merging *g, const struct bnode *b, const uint32_t *s,
+                            size_t n)
 {
     const struct sp_table *t = &g->m->table;
-    const struct sp_sym *ss = &t->syms[sym];
-    size_t k = *i;
-    struct bnode fresh = {.kind = ss->kind, .sym = sym, .run = g->run, .proc = g->proc};
+    struct sp_at here = sp_at_process(g->m, g->run, g->proc);
 
-    while (k < l->n && !same(g, &l->v[k], sym))
+    if (b->kind != SP_LOOP || b->body.n == 0 || b->body.n > n)
+        return 0;
+    for (size_t x = 0; x < b->body.n; x++) {
+        const struct bnode *step = &b->body.v[x];
+
+        if (step->kind != SP_STEP || t->syms[s[x]].kind != SP_STEP ||
+            (step->sym != s[x] && !sp_compatible(t, step->sym, s[x], &here, NULL)))
+            return 0;
+    }
+    return b->body.n;
+}
+
+/* Merges the process's symbols from s[0] (n in all) at the template's position *i: the
+ * first template node from there that is s[0], or the first loop s begins one iteration
+ * of, else s[0] inserted at *i.  Returns how many symbols were merged, or 0 when memory
+ * runs out. */
+static size_t merge_symbol(const struct merging *g, struct blist *l, size_t *i,
+                           const uint32_t *s, size_t n)
+{
+    const struct sp_table *t = &g->m->table;
+    const struct sp_sym *ss = &t->syms[s[0]];
+    size_t k = *i, once = 0;
+    struct bnode fresh = {.kind = ss->kind, .sym = s[0], .run = g->run, .proc = g->proc};
+
+    while (k < l->n && !same(g, &l->v[k], s[0]) && !(once = one_iteration(g, &l->v[k], s, n)))
         k++;
-    ss = &t->syms[sym];     /* same() may have grown the table */
+    ss = &t->syms[s[0]];    /* same() may have grown the table */
     if (k == l->n) {
         if (blist_insert(l, *i, &fresh) != 0)
-            return -1;
+            return 0;
         k = *i;
     }
     *i = k + 1;
+    if (once)
+        return merge_list(g, &l->v[k].body, s, once) != 0 ? 0 : once;
     if (ss->kind == SP_LOOP) {
         /* the body may move as the table grows: copy it */
         uint32_t *body = malloc(ss->n * sizeof(*body));
         int rc;
 
         if (!body)
-            return -1;
+            return 0;
         memcpy(body, t->bodies + ss->first, ss->n * sizeof(*body));
         rc = merge_list(g, &l->v[k].body, body, ss->n);
         free(body);
-        return rc;
+        return rc != 0 ? 0 : 1;
     }
-    return 0;
+    return 1;
 }
 
 static int merge_list(const struct merging *g, struct blist *l, const uint32_t *s, size_t n)
 {
-    size_t i = 0;
+    size_t i = 0, merged;
 
-    for (size_t j = 0; j < n; j++)
-        if (merge_symbol(g, l, &i, s[j]) != 0)
+    for (size_t j = 0; j < n; j += merged)
+        if (!(merged = merge_symbol(g, l, &i, s + j, n - j)))
             return -1;
     return 0;
 }

@@ -623,12 +623,33 @@ static int complexity(const struct pz_scale_model *f)
     return (f->c1 != 0) * 2 + (f->c0 != 0);
 }
 
-/* Fits class i of kc into t's next class: the simpler exact form of its counts or of
- * the iterations it drops from the most (hi), the former on a tie.  1 when fitted, 0
- * when it is in too few recordings, -1 when neither follows an exact form of P. */
+/* Whether one class of kc ran the loop the most times (hi) in every recording: the most
+ * is then that class's count, a form of P the others may drop a constant number of
+ * iterations from.  Where the class with the most changes from one recording to
+ * another (a chain of 2 has no middle, whose processes run the most at 3 and 4), the
+ * most is no class's count, and what a class drops from it no form of its own. */
+static int one_class_runs_most(const struct pz_scale_program *m,
+                               const struct sp_key_counts *kc, const uint32_t *hi)
+{
+    for (uint32_t i = 0; i < kc->nkeys; i++) {
+        size_t r;
+
+        for (r = 0; r < m->nruns && (!hi[r] || kc->max[(size_t)i * m->nruns + r] == hi[r]);
+             r++)
+            ;
+        if (r == m->nruns)
+            return 1;
+    }
+    return 0;
+}
+
+/* Fits class i of kc into t's next class: the simpler exact form of its counts or, where
+ * one class runs the most (relative), of the iterations it drops from the most (hi), the
+ * former on a tie.  1 when fitted, 0 when it is in too few recordings, -1 when neither
+ * follows an exact form of P. */
 static int fit_key(const struct pz_scale_program *m, const struct sp_key_counts *kc,
                    uint32_t i, const uint32_t *hi, const struct sp_grid_use *grid,
-                   struct sp_trips *t)
+                   int relative, struct sp_trips *t)
 {
     struct pz_scale_model own, fewer;
     struct whole_values v;
@@ -639,7 +660,7 @@ static int fit_key(const struct pz_scale_program *m, const struct sp_key_counts 
     n = v.n;
     fit_own = sp_fit(v.p, v.n, SP_WHOLE, grid, &own) == 1;
     key_values(m, kc, i, hi, &v);
-    fit_fewer = sp_fit(v.p, v.n, SP_WHOLE, grid, &fewer) == 1;
+    fit_fewer = relative && sp_fit(v.p, v.n, SP_WHOLE, grid, &fewer) == 1;
     if (!enough(m, n, fit_own || fit_fewer))
         return 0;
     if (!fit_own && !fit_fewer)
@@ -663,14 +684,16 @@ static int fit_by_key(const struct pz_scale_program *m, const struct sp_key_coun
                       struct sp_trips **out)
 {
     struct sp_trips *t;
+    int relative;
 
     *out = NULL;
     if (!kc || !differs_by_key(m, kc))
         return 0;
     if (!(t = calloc(1, sizeof(*t))))
         return -1;
+    relative = one_class_runs_most(m, kc, hi);
     for (uint32_t i = 0; i < kc->nkeys; i++)
-        if (fit_key(m, kc, i, hi, grid, t) < 0) {
+        if (fit_key(m, kc, i, hi, grid, relative, t) < 0) {
             free(t);
             return 0;
         }

@@ -206,14 +206,41 @@ static int is_nonblocking_neighbourhood(const char *call)
     return !strncmp(call, "MPI_Ineighbor_", 14);
 }
 
+/* A persistent neighbourhood collective (MPI_Neighbor_*_init) is started by MPI_Start,
+ * which does not say what it starts; each start is a nonblocking collective on the
+ * request's own communicator, which the recorder names after the init call ("Comm 5
+ * (MPI_Neighbor_alltoall_init)", docs/trace-format.md): marks those communicators, by
+ * reference, in r->persistent_nbr.  The strings are numbered from 0 without gaps. */
+static int mark_persistent_neighbourhoods(struct pz_scale_reading *r)
+{
+    const char *s;
+    unsigned comm;
+    int at;
+
+    for (uint32_t ref = 0; (s = pz_trace_in_string(r->in, ref)); ref++) {
+        if (sscanf(s, "Comm %u (%n", &comm, &at) != 1 || at <= 0 ||
+            strncmp(s + at, "MPI_Neighbor_", 13) != 0)
+            continue;
+        if (pz_grow((void **)&r->persistent_nbr, &r->npersistent_nbr, comm, 1) != 0)
+            return pz_scale_fail(r, "out of memory");
+        r->persistent_nbr[comm] = 1;
+    }
+    return 0;
+}
+
 /* Whether the event of record rec of call, whose request step `posted` posted (-1:
- * none), holds a neighbourhood collective's lists. */
+ * none), holds a neighbourhood collective's lists: the end of a blocking one, the
+ * completion of a nonblocking one or of a start of a persistent one. */
 static int has_neighbours(const struct walk *w, const struct pz_rec *rec, const char *call,
                           long posted)
 {
     if (rec->kind == PZ_REC_COLL_END)
         return is_neighbourhood(call);
-    return rec->kind == PZ_REC_NBC_COMPLETE && posted >= 0 &&
+    if (rec->kind != PZ_REC_NBC_COMPLETE)
+        return 0;
+    if (rec->comm < w->r->npersistent_nbr && w->r->persistent_nbr[rec->comm])
+        return 1;
+    return posted >= 0 &&
            is_nonblocking_neighbourhood(
                pz_trace_in_region(w->r->in, w->proc->steps[posted].region)->name);
 }
@@ -524,7 +551,7 @@ static int read_run(struct pz_scale_reading *r)
 {
     struct pz_scale_run *run = r->run;
 
-    if (check_threads(r) != 0)
+    if (check_threads(r) != 0 || mark_persistent_neighbourhoods(r) != 0)
         return -1;
     run->nprocs = pz_trace_in_nprocs(r->in);
     run->resolution = pz_trace_in_resolution(r->in);
@@ -573,6 +600,7 @@ int pz_scale_run_read_layout(const char *path, int ndims, int first_fastest,
         free(r.raw[p]);
     free(r.raw);
     free(r.left_out);
+    free(r.persistent_nbr);
     pz_trace_in_close(r.in);
     if (rc != 0)
         pz_scale_run_free(run);

@@ -31,6 +31,9 @@ struct pz_scale_reading {
     uint8_t *left_out;     /* by region reference: 1 where a call was left out of the
                               steps (a poll), which the template may still name */
     uint32_t nleft_out;
+    uint8_t *persistent_nbr;   /* by communicator reference: 1 where it is a persistent
+                                  neighbourhood collective's own (scale_run.c) */
+    uint32_t npersistent_nbr;
     char *err;
     size_t errlen;
 };

@@ -1,7 +1,7 @@
 /* mix: the MPI patterns of others' codes that the other kernels do not use, one interval
  * each, in every pass, so that each can be tried alone.  The processes form a ring
  * (rank - 1 and rank + 1); every pass runs, in this order, the patterns PATTERNS names
- * (default all, "abcdefghi"):
+ * (default "abcdefghi", all but j):
  *   a  a halo on the ring by persistent requests (MPI_Send_init, MPI_Recv_init made
  *      once; MPI_Startall and MPI_Waitall every pass), after a computation
  *   b  completion by polling: MPI_Irecv and MPI_Isend to both neighbours, then a little
@@ -25,9 +25,12 @@
  *      pass sums along the rows and along the columns (MPI_Allreduce)
  *   i  the even ranks (MPI_Group_range_incl, MPI_Comm_create_group made once by them):
  *      every pass broadcasts among them (MPI_Bcast)
+ *   j  receives from the neighbours of a chain (the ring without its wrap: the ends have
+ *      one neighbour, the others two) completed one at a time by MPI_Waitany, one call
+ *      per neighbour, each followed by a computation
  * What a pattern makes once (requests, communicators) is made only when it is chosen.
  * Intervals: the passes (1), then a (2), b (3), c (4), d (5), e (6), f (7), g (8), h (9),
- * i (10).
+ * i (10), j (11).
  * A pass takes a few milliseconds.  Part of the scaling validation (programs shaped like
  * others' codes, docs/predict.md).
  *
@@ -128,6 +131,31 @@ static void any_some(const struct ring *r, double *out, double *in)
             }
         MPI_Waitall(2, send, st);
     }
+}
+
+/* j: receives from the neighbours of a chain, completed one by one by MPI_Waitany. */
+static void chain_any(const struct ring *r, double *out, double *in)
+{
+    int peers[2], n = 0, index;
+    MPI_Request recv[2], send[2];
+    MPI_Status st[2];
+
+    if (r->rank > 0)
+        peers[n++] = r->rank - 1;
+    if (r->rank < r->size - 1)
+        peers[n++] = r->rank + 1;
+    for (int k = 0; k < n; k++) {
+        /* a message to the right is received from the left (tag 10), and back (11) */
+        MPI_Irecv(in + k * HALO, HALO, MPI_DOUBLE, peers[k], peers[k] < r->rank ? 10 : 11,
+                  MPI_COMM_WORLD, &recv[k]);
+        MPI_Isend(out + k * HALO, HALO, MPI_DOUBLE, peers[k], peers[k] < r->rank ? 11 : 10,
+                  MPI_COMM_WORLD, &send[k]);
+    }
+    for (int k = 0; k < n; k++) {
+        MPI_Waitany(n, recv, &index, MPI_STATUS_IGNORE);
+        compute(WORK / 8);
+    }
+    MPI_Waitall(n, send, st);
 }
 
 /* d: the prefix sums and the reductions scattered. */
@@ -286,9 +314,10 @@ int main(int argc, char **argv)
             case 'g': persistent_colls(&sum, &nbr); break;
             case 'h': slices(rows, cols, out, in); break;
             case 'i': evens_bcast(evens, in); break;
+            case 'j': chain_any(&r, out, in); break;
             default:
                 if (r.rank == 0)
-                    fprintf(stderr, "mix: '%c' is not a pattern (a to i)\n", *p);
+                    fprintf(stderr, "mix: '%c' is not a pattern (a to j)\n", *p);
                 MPI_Abort(MPI_COMM_WORLD, 2);
             }
             PROGNOZ_END(id);

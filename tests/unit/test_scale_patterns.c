@@ -4,10 +4,12 @@
  * decides, are no steps of the program, and a completing test is the wait of its form;
  * each request an MPI_Waitsome completes is a call of its own; the first member of a
  * prefix reduction receives nothing and the last sends nothing; a program talking along
- * MPI_Cart_sub's rows and columns by collectives alone has its Cartesian grid.  Traces
+ * MPI_Cart_sub's rows and columns by collectives alone has its Cartesian grid; an
+ * MPI_Waitany per neighbour of a chain or a grid is a loop whose trip count follows the
+ * position; a persistent neighbourhood collective exchanges with its neighbours.  Traces
  * built by hand (trace_builder.h) on a chain of n processes (not periodic) recorded at
- * 2, 3 and 4, a ring recorded at 3, 4 and 6, or a grid recorded at 2, 4 and 8,
- * synthesized at 8 or 16; expected values worked out in the comments. */
+ * 2, 3 and 4, a ring recorded at 3, 4 and 6, or a grid recorded at 2, 4 and 8 (or 6, 9
+ * and 12), synthesized at 8 or 16; expected values worked out in the comments. */
 #include <criterion/criterion.h>
 #include <inttypes.h>
 #include <otf2/OTF2_Events.h>
@@ -576,5 +578,297 @@ Test(scale_patterns, rows_and_columns_used_by_collectives_alone_give_the_grid)
     cr_assert_eq(pz_scale_synthesize(m, 16, &sink, err, sizeof(err)), 0, "%s", err);
     cr_expect_eq(z.seen, 16 * 2 * ITERS);
     cr_expect_eq(z.bad, 0, "%d collectives not on 4 processes of 8 bytes", z.bad);
+    pz_scale_program_free(m);
+}
+
+/* --- MPI_Waitany over the receives of a chain */
+
+/* A chain of n (not periodic): in each of ITERS iterations process p posts an MPI_Irecv
+ * from each neighbour it has (p - 1, tag 5, then p + 1, tag 6: 64 bytes each) and an
+ * MPI_Isend of 64 bytes to each, then completes the receives one at a time by
+ * MPI_Waitany, one call per neighbour (the ends make 1, the others 2), in the order the
+ * timing decides: the left one first where p + i is even, else the right one; then the
+ * sends by one MPI_Waitall. */
+static void record_waitany(const char *name, int n, struct pz_scale_run *run)
+{
+    char dir[4200];
+    struct tb *b = open_at(name, n, dir, sizeof(dir));
+    uint32_t irecv = tb_mpi(b, "MPI_Irecv"), isend = tb_mpi(b, "MPI_Isend");
+    uint32_t any = tb_mpi(b, "MPI_Waitany"), all = tb_mpi(b, "MPI_Waitall");
+
+    for (int p = 0; p < n; p++) {
+        uint64_t t = MS(1);
+        uint32_t peers[2], tags[2];
+        int npeers = 0;
+
+        if (p > 0) {
+            peers[npeers] = (uint32_t)p - 1;
+            tags[npeers++] = 5;
+        }
+        if (p < n - 1) {
+            peers[npeers] = (uint32_t)p + 1;
+            tags[npeers++] = 6;
+        }
+        for (int i = 0; i < ITERS; i++) {
+            uint64_t req = 4 * (uint64_t)i + 1;
+            int reversed = (p + i) % 2 == 1;
+
+            for (int k = 0; k < npeers; k++) {
+                tb_enter(b, p, t, irecv);
+                tb_mpi_irecv_request(b, p, t, req + 2 * (uint64_t)k);
+                tb_leave(b, p, t += MS(1), irecv);
+            }
+            /* what p sends to p + 1 the latter receives from its left (tag 5) */
+            for (int k = 0; k < npeers; k++) {
+                tb_enter(b, p, t, isend);
+                tb_mpi_isend(b, p, t, TB_WORLD, peers[k], peers[k] > (uint32_t)p ? 5 : 6, 64,
+                             req + 2 * (uint64_t)k + 1);
+                tb_leave(b, p, t += MS(1), isend);
+            }
+            for (int j = 0; j < npeers; j++) {
+                int k = reversed ? npeers - 1 - j : j;
+
+                tb_enter(b, p, t += MS(1), any);
+                tb_mpi_irecv(b, p, t + MS(1), TB_WORLD, peers[k], tags[k], 64,
+                             req + 2 * (uint64_t)k);
+                tb_leave(b, p, t += MS(1), any);
+            }
+            tb_enter(b, p, t += MS(1), all);
+            for (int k = 0; k < npeers; k++)
+                tb_mpi_isend_complete(b, p, t + MS(1), req + 2 * (uint64_t)k + 1);
+            tb_leave(b, p, t += MS(1), all);
+            t += MS(3);
+        }
+    }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+    read_at(dir, run);
+}
+
+/* Recorded at 2, 3 and 4 processes.  Synthesized at 8, the ends (0 and 7) have one
+ * neighbour and make one MPI_Waitany per iteration (ITERS = 3 calls), the others two
+ * (6 calls); each call completes one receive (one record). */
+Test(scale_patterns, a_waitany_loop_over_a_chain_s_neighbours_follows_their_number)
+{
+    struct pz_scale_program *m;
+    int calls[8], events[8];
+
+    for (int i = 0; i < 3; i++)
+        record_waitany("waitany", counts[i], &runs[i]);
+    m = build();
+    tally(m, &runs[2], 8, "MPI_Waitany", calls, events);
+    for (int p = 0; p < 8; p++) {
+        int want = p == 0 || p == 7 ? ITERS : 2 * ITERS;
+
+        cr_expect_eq(calls[p], want, "process %d: %d MPI_Waitany, not %d", p, calls[p], want);
+        cr_expect_eq(events[p], calls[p], "process %d: %d calls, %d records", p, calls[p],
+                     events[p]);
+    }
+    pz_scale_program_free(m);
+}
+
+/* --- a persistent neighbourhood collective */
+
+/* A chain of n (not periodic) whose halo is one MPI_Neighbor_alltoall_init made once:
+ * in each of ITERS iterations every process starts it (MPI_Start: a request, nothing
+ * else) and completes it (MPI_Wait), exchanging 64 bytes with each neighbour it has.
+ * The completion is on the request's own communicator, of every process, that the
+ * recorder names after the init call ("Comm 2 (MPI_Neighbor_alltoall_init)": the world
+ * and MPI_COMM_SELF are 0 and 1), with the per-peer lists naming the neighbours. */
+static void record_persistent_halo(const char *name, int n, struct pz_scale_run *run)
+{
+    char dir[4200];
+    struct tb *b = open_at(name, n, dir, sizeof(dir));
+    uint32_t start = tb_mpi(b, "MPI_Start"), wait = tb_mpi(b, "MPI_Wait"), comm;
+    int ranks[8];
+
+    for (int p = 0; p < n; p++)
+        ranks[p] = p;
+    comm = tb_comm(b, "Comm 2 (MPI_Neighbor_alltoall_init)", n, ranks);
+    cr_assert_eq(comm, 2);
+    for (int p = 0; p < n; p++) {
+        uint64_t t = MS(1), total = 64 * (uint64_t)((p > 0) + (p < n - 1));
+        char list[64];
+        size_t at = 0;
+
+        for (int q = 0; q < n; q++)
+            at += (size_t)snprintf(list + at, sizeof(list) - at, q ? ",%d" : "%d",
+                                   q == p - 1 || q == p + 1 ? 64 : 0);
+        for (int i = 0; i < ITERS; i++) {
+            tb_enter(b, p, t, start);
+            tb_nbc_request(b, p, t, (uint64_t)i + 1);
+            tb_leave(b, p, t += MS(1), start);
+            tb_enter(b, p, t += MS(1), wait);
+            tb_nbc_complete_lists(b, p, t + MS(1), OTF2_COLLECTIVE_OP_ALLTOALLV, comm, total,
+                                  total, list, list, (uint64_t)i + 1);
+            tb_leave(b, p, t += MS(1), wait);
+            t += MS(2);
+        }
+    }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+    read_at(dir, run);
+}
+
+/* The records of every process of a synthesized run (up to 8 processes). */
+struct every {
+    struct pz_rec *recs[8];
+    size_t n[8], cap[8];
+};
+
+static int keep_every(void *ctx, int proc, const struct pz_rec *rec)
+{
+    struct every *k = ctx;
+
+    cr_assert(proc >= 0 && proc < 8, "process %d", proc);
+    if (k->n[proc] == k->cap[proc]) {
+        k->cap[proc] = 2 * k->cap[proc] + 16;
+        cr_assert_not_null(k->recs[proc] = realloc(k->recs[proc],
+                                                   k->cap[proc] * sizeof(struct pz_rec)));
+    }
+    k->recs[proc][k->n[proc]++] = *rec;
+    return 0;
+}
+
+/* Read, each completion (MPI_Wait's only record) is a neighbourhood collective's whose
+ * neighbour table has 64 bytes at the offsets of the neighbours: process 1 of 3 at -1
+ * and +1 (offset codes (off + 1) 9 + 3 + 1: 4 and 22).  Synthesized at 8, every process
+ * makes ITERS completions, each with per-peer lists of 64 bytes at p - 1 and p + 1
+ * where they exist ("0,64,0,0,0,0,0,0" at process 0, "0,0,0,0,0,0,64,0" at 7,
+ * "0,0,64,0,64,0,0,0" at 3) and their sums as its bytes (64 at the ends, 128 inside),
+ * not the whole world's. */
+Test(scale_patterns, a_persistent_neighbourhood_collective_exchanges_with_its_neighbours)
+{
+    static const char *want[8] = {
+        "0,64,0,0,0,0,0,0", "64,0,64,0,0,0,0,0", "0,64,0,64,0,0,0,0", "0,0,64,0,64,0,0,0",
+        "0,0,0,64,0,64,0,0", "0,0,0,0,64,0,64,0", "0,0,0,0,0,64,0,64", "0,0,0,0,0,0,64,0"};
+    struct pz_scale_program *m;
+    struct pz_scale_synth *s;
+    struct every k = {0};
+    const struct pz_scale_process *mid;
+    const char *const *texts;
+    uint32_t ntexts;
+
+    for (int i = 0; i < 3; i++)
+        record_persistent_halo("pnbr", counts[i], &runs[i]);
+    mid = &runs[1].procs[1];
+    for (size_t i = 0; i < mid->nevents; i++)
+        if (mid->events[i].kind == PZ_REC_NBC_COMPLETE) {
+            const struct pz_scale_nbr *t;
+
+            cr_assert_eq(mid->events[i].peer.kind, PZ_SCALE_PEER_NEIGHBOURS);
+            t = &mid->nbrs[mid->events[i].peer.rank];
+            for (int o = 0; o < PZ_SCALE_OFFSETS; o++)
+                cr_expect_eq(t->sent[o], o == 4 || o == 22 ? 64 : 0, "offset %d", o);
+        }
+    m = build();
+    cr_assert_not_null(s = pz_scale_synth_new(m, 8, err, sizeof(err)), "%s", err);
+    cr_assert_eq(pz_scale_synth_all(s, keep_every, &k, err, sizeof(err)), 0, "%s", err);
+    texts = pz_scale_synth_lists(s, &ntexts);
+    for (int p = 0; p < 8; p++) {
+        int done = 0;
+        uint64_t total = p == 0 || p == 7 ? 64 : 128;
+
+        for (size_t i = 0; i < k.n[p]; i++) {
+            const struct pz_rec *r = &k.recs[p][i];
+
+            if (r->kind != PZ_REC_NBC_COMPLETE)
+                continue;
+            done++;
+            cr_assert(r->send_list < ntexts && r->recv_list < ntexts,
+                      "process %d: no per-peer lists", p);
+            cr_expect_str_eq(texts[r->send_list], want[p], "process %d", p);
+            cr_expect_str_eq(texts[r->recv_list], want[p], "process %d", p);
+            cr_expect(r->bytes == total && r->bytes2 == total, "process %d: %llu/%llu bytes",
+                      p, (unsigned long long)r->bytes, (unsigned long long)r->bytes2);
+        }
+        cr_expect_eq(done, ITERS, "process %d: %d completions", p, done);
+        free(k.recs[p]);
+    }
+    pz_scale_synth_free(s);
+    pz_scale_program_free(m);
+}
+
+/* A grid of dx x dy processes (not periodic; rank dy x + y, MPI_Dims_create's layout
+ * for 6, 9, 12 and 16: 3 x 2, 3 x 3, 4 x 3, 4 x 4): in each of ITERS iterations process
+ * p posts an MPI_Irecv from each neighbour it has, in the order -x, +x, -y, +y, an
+ * MPI_Isend of 64 bytes to each (tag: the direction it goes, 0 to 3), then completes the
+ * receives by one MPI_Waitany per neighbour, the last posted first, and the sends by one
+ * MPI_Waitall. */
+static void record_waitany_grid(const char *name, int dx, int dy, struct pz_scale_run *run)
+{
+    static const int step[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+    char dir[4200];
+    struct tb *b = open_at(name, dx * dy, dir, sizeof(dir));
+    uint32_t irecv = tb_mpi(b, "MPI_Irecv"), isend = tb_mpi(b, "MPI_Isend");
+    uint32_t any = tb_mpi(b, "MPI_Waitany"), all = tb_mpi(b, "MPI_Waitall");
+
+    for (int p = 0; p < dx * dy; p++) {
+        uint64_t t = MS(1);
+        uint32_t peers[4], tags[4];
+        int npeers = 0;
+
+        for (int k = 0; k < 4; k++) {
+            int x = p / dy + step[k][0], y = p % dy + step[k][1];
+
+            if (x < 0 || x >= dx || y < 0 || y >= dy)
+                continue;
+            peers[npeers] = (uint32_t)(x * dy + y);
+            tags[npeers++] = (uint32_t)(k ^ 1);   /* it sends towards p: the opposite way */
+        }
+        for (int i = 0; i < ITERS; i++) {
+            uint64_t req = 8 * (uint64_t)i + 1;
+
+            for (int k = 0; k < npeers; k++) {
+                tb_enter(b, p, t, irecv);
+                tb_mpi_irecv_request(b, p, t, req + 2 * (uint64_t)k);
+                tb_leave(b, p, t += MS(1), irecv);
+            }
+            for (int k = 0; k < npeers; k++) {
+                tb_enter(b, p, t, isend);
+                tb_mpi_isend(b, p, t, TB_WORLD, peers[k], tags[k] ^ 1, 64,
+                             req + 2 * (uint64_t)k + 1);
+                tb_leave(b, p, t += MS(1), isend);
+            }
+            for (int k = npeers - 1; k >= 0; k--) {
+                tb_enter(b, p, t += MS(1), any);
+                tb_mpi_irecv(b, p, t + MS(1), TB_WORLD, peers[k], tags[k], 64,
+                             req + 2 * (uint64_t)k);
+                tb_leave(b, p, t += MS(1), any);
+            }
+            tb_enter(b, p, t += MS(1), all);
+            for (int k = 0; k < npeers; k++)
+                tb_mpi_isend_complete(b, p, t + MS(1), req + 2 * (uint64_t)k + 1);
+            tb_leave(b, p, t += MS(1), all);
+            t += MS(3);
+        }
+    }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+    read_at(dir, run);
+}
+
+/* Recorded at 6 (3 x 2: corners with 2 neighbours, the middle of the long sides 3), 9
+ * (3 x 3: one interior process with 4) and 12 (4 x 3: two interior ones).  Synthesized
+ * at 16 (4 x 4, rank 4 x + y), the corners 0, 3, 12 and 15 make 2 MPI_Waitany per
+ * iteration (6 calls), the other processes of the border 3 (9), the interior 5, 6, 9
+ * and 10 4 (12); each call completes one receive. */
+Test(scale_patterns, a_waitany_loop_over_a_grid_s_neighbours_follows_their_number)
+{
+    static const int dims[3][2] = {{3, 2}, {3, 3}, {4, 3}};
+    struct pz_scale_program *m;
+    int calls[16], events[16];
+
+    for (int i = 0; i < 3; i++)
+        record_waitany_grid("waitgrid", dims[i][0], dims[i][1], &runs[i]);
+    cr_expect(runs[2].grid.ndims == 2 && runs[2].grid.dims[0] == 4 &&
+              runs[2].grid.dims[1] == 3, "grid %d-D %d x %d", runs[2].grid.ndims,
+              runs[2].grid.dims[0], runs[2].grid.dims[1]);
+    m = build();
+    tally(m, &runs[2], 16, "MPI_Waitany", calls, events);
+    for (int p = 0; p < 16; p++) {
+        int x = p / 4, y = p % 4, want = ITERS * ((x > 0) + (x < 3) + (y > 0) + (y < 3));
+
+        cr_expect_eq(calls[p], want, "process %d: %d MPI_Waitany, not %d", p, calls[p], want);
+        cr_expect_eq(events[p], calls[p], "process %d: %d calls, %d records", p, calls[p],
+                     events[p]);
+    }
     pz_scale_program_free(m);
 }
