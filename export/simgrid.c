@@ -478,7 +478,7 @@ static void expanded(struct proc *o, const struct pz_coll *c, const int *procs,
     const struct pz_coll_algo *algo = pz_coll_choose(o->m->mpi, c);
     long long tag = -(PZ_SIMGRID_COLL_TAG + (long long)(comm % PZ_SIMGRID_COLL_TAG));
     struct round_msgs rm = { .o = o };
-    struct pz_coll_round out = { on_message, &rm, 0 };
+    struct pz_coll_round out = { on_message, &rm, 0, NULL };
 
     if (!algo) {
         fail(o, "no collective algorithm for mpi = %s", o->m->mpi);

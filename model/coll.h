@@ -4,7 +4,8 @@
  * algorithm turns it, member by member, into rounds: in each round the member posts
  * every message of the round (sends and receives, to and from ranks of the
  * communicator) and waits for all of them, then combines what it received
- * (reduce_bytes at the machine's reduce_byte_time) before the next round.  The members'
+ * (reduce_bytes at the machine's reduce_byte_time) before the next round; a round can
+ * begin with a local copy of the member's own block (pz_coll_round.copy).  The members'
  * rounds need not line up: messages between two members are matched in the order each
  * posts them, so each member's sequence alone defines the algorithm.  Rounds are made on
  * demand, so an instance on 4096 ranks holds no schedule in memory.
@@ -62,6 +63,9 @@ struct pz_coll_round {
     void (*message)(void *ud, int peer, int is_send, double bytes);
     void *ud;
     double reduce_bytes;         /* set by the algorithm: bytes combined after the round */
+    /* Called, when not NULL, before the round's messages with the bytes of the member's
+     * own block that MPI copies from its send buffer to its receive buffer first. */
+    void (*copy)(void *ud, double bytes);
 };
 
 struct pz_coll_algo {

@@ -56,6 +56,11 @@ void pz_internal_walk_send(struct pz_walk *w, int peer, double bytes);
 void pz_internal_walk_recv(struct pz_walk *w, int peer, double bytes);
 void pz_internal_walk_reduce(struct pz_walk *w, double bytes);
 
+/* The member copies bytes of its own block locally before the messages that follow in
+ * the round (MPICH's MPIR_Localcopy).  An algorithm that copies has no schedule: it is
+ * walked round by round, whose rounds tell the copy (pz_coll_round.copy). */
+void pz_internal_walk_copy(struct pz_walk *w, double bytes);
+
 /* Rank helpers (coll_math.c): the rank `rel` places after root, and me's place after root. */
 int pz_internal_abs(const struct pz_coll *c, int root, int rel);
 int pz_internal_rel(const struct pz_coll *c, int root);

@@ -176,7 +176,8 @@ static void alltoall_scattered(const struct pz_coll *c, struct pz_walk *w)
 }
 
 /* Step i of P - 1: send to one member, receive from another; `xor` pairs me with
- * me ^ i when P is a power of two (MPICH 2 onwards), else me + i and me - i. */
+ * me ^ i when P is a power of two (MPICH 2 onwards), else me + i and me - i.  The
+ * member's own block is copied first, before the first step (MPIR_Localcopy). */
 static void pairwise(const struct pz_coll *c, struct pz_walk *w, int xor)
 {
     int p = c->size, i = pz_internal_walk_rounds(w, p - 1) + 1;
@@ -186,6 +187,8 @@ static void pairwise(const struct pz_coll *c, struct pz_walk *w, int xor)
         return;
     if (xor && pz_internal_is_pof2(p))
         src = dst = c->me ^ i;
+    if (i == 1)
+        pz_internal_walk_copy(w, pz_internal_send_count(c, c->me));
     pz_internal_walk_send(w, dst, pz_internal_send_count(c, dst));
     pz_internal_walk_recv(w, src, pz_internal_recv_count(c, src));
 }

@@ -92,6 +92,14 @@ void pz_internal_walk_reduce(struct pz_walk *w, double bytes)
         w->record->reduce[w->next - 1] += bytes;
 }
 
+void pz_internal_walk_copy(struct pz_walk *w, double bytes)
+{
+    if (w->record)
+        w->record->failed = 1;
+    else if (w->out->copy)
+        w->out->copy(w->out->ud, bytes);
+}
+
 /* The recorded schedule of nrounds rounds in one block: its steps follow it. */
 static struct pz_coll_schedule *keep(const struct pz_walk_record *rec, int nrounds)
 {

@@ -22,6 +22,7 @@ struct agent {
     int comm, tag, round;
     int outstanding;           /* messages of the round not complete; +1 while posting */
     double round_end;          /* latest completion of the round's messages */
+    int copied;                /* the round's local copy is done: post its messages */
     double reduce_bytes;       /* combined after the round */
     int request;               /* the member's collective request */
     int next_free;
@@ -302,6 +303,7 @@ int pz_comsys_collective(struct pz_comsys *cs, int comm, const struct pz_coll *c
     cs->agents[a].comm = comm;
     cs->agents[a].tag = (int)(cm->seq[member(cm, c)]++ & 0x7fffffff);
     cs->agents[a].round = 0;
+    cs->agents[a].copied = 0;
     cs->agents[a].round_end = at;
     cs->agents[a].request = r;
     cs->req[r].kind = REQ_COLL;
@@ -396,7 +398,7 @@ static void emit(void *ud, int peer, int is_send, double bytes)
 static int walked_round(struct pz_comsys *cs, int a)
 {
     struct emitting em = { cs, a };
-    struct pz_coll_round out = { emit, &em, 0 };
+    struct pz_coll_round out = { emit, &em, 0, NULL };
     const struct agent *ag = &cs->agents[a];
 
     if (!ag->algo->round(&ag->c, ag->round, &out))
@@ -451,11 +453,59 @@ void pz_cs_agent_received(struct pz_comsys *cs, int a, int src, double t)
     pz_cs_agent_message_done(cs, a, t);
 }
 
+static void ignore_message(void *ud, int peer, int is_send, double bytes)
+{
+    (void)ud, (void)peer, (void)is_send, (void)bytes;
+}
+
+static void add_copy(void *ud, double bytes)
+{
+    *(double *)ud += bytes;
+}
+
+/* The CPU time of the local copy that agent a's round begins with: 0 on a machine
+ * without copy_segments, and for a round from a schedule (an algorithm that copies
+ * has none, coll_algos.h). */
+static double round_copy_time(const struct pz_comsys *cs, const struct agent *ag)
+{
+    double bytes = 0;
+    struct pz_coll_round out = { ignore_message, &bytes, 0, add_copy };
+
+    if (ag->sched || cs->machine->copy_segments.n == 0)
+        return 0;
+    ag->algo->round(&ag->c, ag->round, &out);
+    return pz_copy_time(cs->machine, bytes);
+}
+
+/* Whether agent a's round begins with a local copy not done yet: then its member's
+ * CPU copies from now (after the overheads it took on before), and the round is taken
+ * up again once it is done, its messages (sends and receives, as MPI posts them after
+ * the copy) posted then. */
+static int copy_first(struct pz_comsys *cs, int a)
+{
+    struct agent *ag = &cs->agents[a];
+    const struct comm *cm = &cs->comms[ag->comm];
+    double o;
+
+    if (ag->copied) {
+        ag->copied = 0;
+        return 0;
+    }
+    o = round_copy_time(cs, ag);
+    if (!(o > 0))
+        return 0;
+    ag->copied = 1;
+    pz_cs_push(cs, pz_cs_occupy(cs, cm->procs[member(cm, &ag->c)], cs->now, o), EV_ROUND, a);
+    return 1;
+}
+
 void pz_cs_agent_round(struct pz_comsys *cs, int a)
 {
     struct agent *ag = &cs->agents[a];
     int more;
 
+    if (copy_first(cs, a))
+        return;
     ag->outstanding = 1;   /* until every message of the round is posted */
     ag->round_end = cs->now;
     more = ag->sched ? scheduled_round(cs, a) : walked_round(cs, a);

@@ -48,6 +48,18 @@ double pz_self_time(const struct pz_machine *m, double bytes)
     return pz_shm_time(m, bytes);
 }
 
+double pz_copy_time(const struct pz_machine *m, double bytes)
+{
+    const struct pz_segments *s = &m->copy_segments;
+    const struct pz_segment *g = segment_of(s, bytes);
+
+    if (s->n == 0 || !(bytes > 0))
+        return 0;
+    if (!g)
+        g = &s->seg[s->n - 1];
+    return g->latency + bytes / g->bandwidth;
+}
+
 double pz_send_overhead(const struct pz_machine *m, double bytes, int same_node)
 {
     const struct pz_overhead *o = same_node ? &m->shm_overhead : &m->overhead;

@@ -21,6 +21,11 @@ double pz_shm_time(const struct pz_machine *m, double bytes);
  * without them) as between processes of one node, pz_shm_time. */
 double pz_self_time(const struct pz_machine *m, double bytes);
 
+/* MPI's copy of bytes of a member's own block inside a collective (from its send buffer
+ * to its receive buffer, before it exchanges the others): by copy_segments as above,
+ * the last segment also for any larger copy; 0 without them (the copy not modelled). */
+double pz_copy_time(const struct pz_machine *m, double bytes);
+
 /* The CPU time the sender, or the receiver, of a message of bytes spends on it inside
  * MPI: per message + bytes x per byte, of the machine's overheads between nodes or,
  * same_node, between processes of one node. */

@@ -98,6 +98,8 @@ struct pz_machine {
                                   arrives; in proportion to the overlap), any two
                                   processes */
     struct pz_segments self_segments;  /* a process's messages to itself */
+    struct pz_segments copy_segments;  /* MPI's copy of a member's own block within a
+                                          collective (MPICH's MPIR_Localcopy) */
 };
 
 /* The keys of a machine file, in the order pz_machine_write and pz_machine_write_json
@@ -120,8 +122,8 @@ enum pz_machine_key {
     /* written only when they are not 0 */
     PZ_KEY_RESUME_OVERHEAD, PZ_KEY_SHM_RESUME_OVERHEAD, PZ_KEY_RESUME_AFTER,
     PZ_KEY_DUPLEX_OVERHEAD,
-    /* written only when it is not empty */
-    PZ_KEY_SELF_SEGMENTS,
+    /* written only when they are not empty */
+    PZ_KEY_SELF_SEGMENTS, PZ_KEY_COPY_SEGMENTS,
     PZ_NKEYS
 };
 

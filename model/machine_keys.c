@@ -81,6 +81,7 @@ const struct pz_key_def pz_machine_keys[PZ_NKEYS] = {
     [PZ_KEY_RESUME_AFTER] = { KEY_AT("resume_after", resume_after, TIME) },
     [PZ_KEY_DUPLEX_OVERHEAD] = { KEY_AT("duplex_overhead", duplex_overhead, TIME) },
     [PZ_KEY_SELF_SEGMENTS] = { KEY_AT("self_segments", self_segments, SEGMENTS) },
+    [PZ_KEY_COPY_SEGMENTS] = { KEY_AT("copy_segments", copy_segments, SEGMENTS) },
 };
 
 const char *pz_machine_key_name(enum pz_machine_key key)

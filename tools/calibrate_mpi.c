@@ -21,6 +21,7 @@
 #include "calibrate_fit.h"
 #include "calibrate_out.h"
 #include "calibrate_pause.h"
+#include "calibrate_copy.h"
 #include "calibrate_reduce.h"
 #include "calibrate_resume.h"
 #include "calibrate_rounds.h"
@@ -1027,6 +1028,7 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     m.progress = pz_cal_progress(run, &fit);
     if (run->reduce_time > 0)
         m.reduce_byte_time = run->reduce_time / run->reduce_bytes;
+    pz_fit_copy_segments(run->copy_bytes, run->copy_times, run->ncopies, &m.copy_segments);
     measured = m;
     pz_cal_segment_points(run, segment_points);
     exchange_fit_points(run, barrier, later, skew);
@@ -1085,6 +1087,7 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     pz_cal_print_segments(stdout, run);
     printf("\n");
     pz_cal_print_self(stdout, run->self, run->nself, &self_fit, &before_self, &m);
+    pz_cal_print_copies(stdout, run->copy_bytes, run->copy_times, run->ncopies);
     printf("\n");
     pz_cal_print_summary(stdout, run, &fit, &m);
     fflush(stdout);
@@ -1140,6 +1143,7 @@ static void measure_between(const struct options *o, struct pz_calibration_run *
     } else if (r == 2) {
         run->reduce_time = pz_cal_reduce_time();
         run->reduce_bytes = PZ_CAL_REDUCE_BYTES;
+        run->ncopies = pz_cal_copy_times(run->copy_bytes, run->copy_times);
     }
 }
 

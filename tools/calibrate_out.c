@@ -750,6 +750,9 @@ static const char *note(enum pz_machine_key key, void *arg)
         return n->run->self_fit ? pz_cal_self_note(n->buf, sizeof(n->buf), n->run->nself,
                                                    n->run->self_fit)
                                 : NULL;
+    case PZ_KEY_COPY_SEGMENTS:
+        return n->run->ncopies > 0 ? pz_cal_copy_note(n->buf, sizeof(n->buf), n->run->ncopies)
+                                   : NULL;
     default:
         return NULL;
     }

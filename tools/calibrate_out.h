@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "calibrate_copies.h"
 #include "calibrate_fit.h"
 #include "calibrate_resume.h"
 #include "calibrate_rounds.h"
@@ -130,6 +131,10 @@ struct pz_calibration_run {
     const struct pz_pingpong *self;
     int nself;
     const struct pz_cal_self_fit *self_fit;
+    /* rank 0's local copies of copy_bytes[i] took copy_times[i] seconds
+     * (calibrate_copies.h); ncopies = 0: not measured */
+    double copy_bytes[PZ_CAL_COPY_SIZES], copy_times[PZ_CAL_COPY_SIZES];
+    int ncopies;
 };
 
 /* How many buffers of a message's size a ping-pong keeps in one cache: 2 per rank (send

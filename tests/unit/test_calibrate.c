@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "calibrate_copy.h"
 #include "calibrate_fit.h"
 #include "calibrate_out.h"
 #include "calibrate_resume.h"
@@ -498,6 +499,12 @@ static void assert_same(const struct pz_machine *a, const struct pz_machine *b)
         SAME(shm_segments.seg[i].latency);
         SAME(shm_segments.seg[i].bandwidth);
     }
+    cr_assert_eq(a->copy_segments.n, b->copy_segments.n);
+    for (int i = 0; i < a->copy_segments.n; i++) {
+        SAME(copy_segments.seg[i].upto);
+        SAME(copy_segments.seg[i].latency);
+        SAME(copy_segments.seg[i].bandwidth);
+    }
 #undef SAME
     cr_assert_eq(a->procs_per_node, b->procs_per_node);
     cr_assert_eq(a->placement, b->placement);
@@ -708,8 +715,42 @@ Test(machine_write, the_calibrated_machine_file_loads_back_exactly)
         cr_assert_gt(c.m.overhead.send, 0);
         cr_assert_eq(c.m.shm_segments.n, same_node ? c.m.segments.n : 0);
         c.run.transfer = &c.transfer;
+        c.run.ncopies = 2;
+        c.run.copy_bytes[0] = 65536;
+        c.run.copy_bytes[1] = 262144;
+        c.run.copy_times[0] = 1.3e-6;
+        c.run.copy_times[1] = 5e-6;
+        cr_assert_eq(pz_fit_copy_segments(c.run.copy_bytes, c.run.copy_times, 2,
+                                          &c.m.copy_segments), 0);
         round_trip(&c.m, calibrate_writer, &c);
     }
+}
+
+/* Copies of 1000 B in 1 us (1 GB/s) and 4000 B in 8 us (0.5 GB/s): a segment up to
+ * 1000 B at 1 GB/s and one for any larger size at 0.5 GB/s, both of latency 0; with
+ * them 500 B take 0.5 us, 2000 B 4 us (the larger size's rate), 1e6 B 2 ms.  Sizes not
+ * increasing, a time of 0 or no copy give no segments. */
+Test(copies, a_segment_per_size_at_its_rate)
+{
+    const double bytes[2] = { 1000, 4000 }, times[2] = { 1e-6, 8e-6 };
+    const double zero[2] = { 1e-6, 0 }, down[2] = { 4000, 1000 };
+    struct pz_machine m;
+
+    pz_machine_defaults(&m);
+    cr_assert_eq(pz_fit_copy_segments(bytes, times, 2, &m.copy_segments), 0);
+    cr_assert_eq(m.copy_segments.n, 2);
+    cr_assert_eq(m.copy_segments.seg[0].upto, 1000);
+    cr_assert_eq(m.copy_segments.seg[1].upto, 9007199254740992.0);
+    cr_assert_float_eq(m.copy_segments.seg[0].bandwidth, 1e9, 1e-3);
+    cr_assert_float_eq(m.copy_segments.seg[1].bandwidth, 5e8, 1e-3);
+    cr_assert_eq(m.copy_segments.seg[0].latency, 0);
+    cr_assert_float_eq(pz_copy_time(&m, 500), 0.5e-6, 1e-15);
+    cr_assert_float_eq(pz_copy_time(&m, 2000), 4e-6, 1e-15);
+    cr_assert_float_eq(pz_copy_time(&m, 1e6), 2e-3, 1e-15);
+    cr_assert_eq(pz_fit_copy_segments(bytes, zero, 2, &m.copy_segments), -1);
+    cr_assert_eq(m.copy_segments.n, 0);
+    cr_assert_eq(pz_fit_copy_segments(down, times, 2, &m.copy_segments), -1);
+    cr_assert_eq(pz_fit_copy_segments(bytes, times, 0, &m.copy_segments), -1);
 }
 
 /* The overheads' sizes prognoz-calibrate measures up to a 64 KiB eager threshold. */

@@ -69,7 +69,7 @@ static void push(struct queue *q, int who, int idx)
 static void post(const struct pz_coll_algo *a, int me)
 {
     struct member *m = &S.m[me];
-    struct pz_coll_round out = { collect, m, -1 };
+    struct pz_coll_round out = { collect, m, -1, NULL };
 
     m->nmsg = 0;
     if (!a->round(&m->c, m->round, &out)) {

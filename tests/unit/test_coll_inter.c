@@ -57,7 +57,7 @@ static const char *rounds_of(struct pz_coll c)
     r.c = &c;
     r.text[0] = '\0';
     for (r.round = 0;; r.round++) {
-        struct pz_coll_round out = { collect, &r, -1 };
+        struct pz_coll_round out = { collect, &r, -1, NULL };
         size_t used;
 
         if (!a->round(&c, r.round, &out))
@@ -127,7 +127,7 @@ static void balanced(const struct pz_coll cs[NP])
         struct logging l = { &cs[g], g };
 
         for (int r = 0;; r++) {
-            struct pz_coll_round out = { log_message, &l, 0 };
+            struct pz_coll_round out = { log_message, &l, 0, NULL };
 
             if (!a->round(&cs[g], r, &out))
                 break;

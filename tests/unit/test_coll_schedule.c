@@ -158,7 +158,7 @@ static int same_as_rounds(const struct pz_coll_algo *a, const struct pz_coll *c)
 {
     struct pz_coll_schedule *s = pz_coll_schedule_new(a, c);
     static struct round r;
-    struct pz_coll_round out = { collect, &r, 0 };
+    struct pz_coll_round out = { collect, &r, 0, NULL };
     int round, at = 0;
 
     if (!s)

@@ -427,6 +427,35 @@ Test(comsys, a_scattered_alltoall_sends_each_member_its_own_block)
     }
 }
 
+/* MPICH's pairwise Alltoall copies each member's own block before its exchanges.  An
+ * alltoall of 1000 B per block between 2 processes on the switch is one exchange, 130
+ * us each way at once: done at 130 us without copy_segments.  With a copy of 5 us +
+ * bytes / 1 GB/s (5 + 1 = 6 us) both members copy from 0 to 6 us, then exchange: 136 us.
+ * A send overhead of 10 us comes after the copy: 6 + 10 + 130 = 146 us. */
+Test(comsys, a_pairwise_alltoall_copies_the_own_block_first)
+{
+    const double want[3] = { US(130), US(136), US(146) };
+    struct pz_coll c = { .op = PZ_COLL_ALLTOALL, .bytes = 1000 };
+
+    for (int k = 0; k < 3; k++) {
+        double done[2];
+
+        setup_network(PZ_NET_SWITCH, 1);
+        pz_comsys_free(cs);
+        if (k)
+            m.copy_segments = (struct pz_segments){ 1, { { 9007199254740992.0, 5e-6, 1e9 } } };
+        if (k == 2)
+            m.overhead.send = 10e-6;
+        cs = pz_comsys_new(&m, 2);
+        pz_comsys_force(cs, pz_coll_named(PZ_COLL_ALLTOALL, "pairwise"));
+        collective_at_zero(c, 2, done);
+        for (int i = 0; i < 2; i++)
+            cr_assert_float_eq(done[i], want[k], EPS, "case %d: rank %d done at %.9f", k, i,
+                               done[i]);
+        pz_comsys_free(cs);
+    }
+}
+
 /* The arithmetic of a reduction costs reduce_byte_time per byte combined: an allreduce
  * of 1000 B between 2 processes by recursive doubling is one exchange (130 us each way,
  * on a switch at once) and one combination of 1000 B at 10 ns a byte (10 us): 140 us. */

@@ -240,6 +240,24 @@ Test(cost, packet_model_of_002)
                        "exactly one full packet");
 }
 
+/* A collective's local copy by copy_segments of 1 us + bytes / 1 GB/s up to 1000 B and
+ * 0 + bytes / 100 MB/s beyond (the last segment for any larger copy):
+ *   500 B:    1 us + 500 / 1e9 s = 1.5 us
+ *   2e6 B:    2e6 / 1e8 s = 20 ms (beyond the last bound of 1e6 B: the last segment)
+ *   0 B:      nothing copied, 0
+ * and without copy_segments, 0 at any size (the copy not modelled). */
+Test(cost, a_local_copy_by_the_copy_segments)
+{
+    struct pz_machine m;
+
+    pz_machine_defaults(&m);
+    cr_assert_eq(pz_copy_time(&m, 4194304), 0);
+    m.copy_segments = (struct pz_segments){ 2, { { 1000, 1e-6, 1e9 }, { 1e6, 0, 1e8 } } };
+    cr_assert_float_eq(pz_copy_time(&m, 500), 1.5e-6, EPS);
+    cr_assert_float_eq(pz_copy_time(&m, 2e6), 20e-3, EPS);
+    cr_assert_eq(pz_copy_time(&m, 0), 0);
+}
+
 /* 6 processes, 4 per node: block gives nodes 0 0 0 0 1 1, cyclic 0 1 0 1 0 1. */
 Test(cost, placement)
 {
