@@ -583,6 +583,47 @@ Test(scale_patterns, rows_and_columns_used_by_collectives_alone_give_the_grid)
 
 /* --- MPI_Waitany over the receives of a chain */
 
+/* A process's neighbours: peers[k] sends it tag received[k] and gets tag sent[k]. */
+struct exchange {
+    const uint32_t *peers, *received, *sent;
+    int n;
+};
+
+/* One iteration of process p from *t: an MPI_Irecv from each neighbour of x, an
+ * MPI_Isend of 64 bytes to each, one MPI_Waitany per receive (in the order posted, or the
+ * last first when reversed), one MPI_Waitall of the sends; requests from req on, the
+ * receive of neighbour k req + 2k, its send req + 2k + 1. */
+static void waitany_iteration(struct tb *b, int p, uint64_t *t, const struct exchange *x,
+                              uint64_t req, int reversed)
+{
+    uint32_t irecv = tb_mpi(b, "MPI_Irecv"), isend = tb_mpi(b, "MPI_Isend");
+    uint32_t any = tb_mpi(b, "MPI_Waitany"), all = tb_mpi(b, "MPI_Waitall");
+
+    for (int k = 0; k < x->n; k++) {
+        tb_enter(b, p, *t, irecv);
+        tb_mpi_irecv_request(b, p, *t, req + 2 * (uint64_t)k);
+        tb_leave(b, p, *t += MS(1), irecv);
+    }
+    for (int k = 0; k < x->n; k++) {
+        tb_enter(b, p, *t, isend);
+        tb_mpi_isend(b, p, *t, TB_WORLD, x->peers[k], x->sent[k], 64, req + 2 * (uint64_t)k + 1);
+        tb_leave(b, p, *t += MS(1), isend);
+    }
+    for (int j = 0; j < x->n; j++) {
+        int k = reversed ? x->n - 1 - j : j;
+
+        tb_enter(b, p, *t += MS(1), any);
+        tb_mpi_irecv(b, p, *t + MS(1), TB_WORLD, x->peers[k], x->received[k], 64,
+                     req + 2 * (uint64_t)k);
+        tb_leave(b, p, *t += MS(1), any);
+    }
+    tb_enter(b, p, *t += MS(1), all);
+    for (int k = 0; k < x->n; k++)
+        tb_mpi_isend_complete(b, p, *t + MS(1), req + 2 * (uint64_t)k + 1);
+    tb_leave(b, p, *t += MS(1), all);
+    *t += MS(3);
+}
+
 /* A chain of n (not periodic): in each of ITERS iterations process p posts an MPI_Irecv
  * from each neighbour it has (p - 1, tag 5, then p + 1, tag 6: 64 bytes each) and an
  * MPI_Isend of 64 bytes to each, then completes the receives one at a time by
@@ -593,12 +634,10 @@ static void record_waitany(const char *name, int n, struct pz_scale_run *run)
 {
     char dir[4200];
     struct tb *b = open_at(name, n, dir, sizeof(dir));
-    uint32_t irecv = tb_mpi(b, "MPI_Irecv"), isend = tb_mpi(b, "MPI_Isend");
-    uint32_t any = tb_mpi(b, "MPI_Waitany"), all = tb_mpi(b, "MPI_Waitall");
 
     for (int p = 0; p < n; p++) {
         uint64_t t = MS(1);
-        uint32_t peers[2], tags[2];
+        uint32_t peers[2], tags[2], sent[2];
         int npeers = 0;
 
         if (p > 0) {
@@ -609,36 +648,12 @@ static void record_waitany(const char *name, int n, struct pz_scale_run *run)
             peers[npeers] = (uint32_t)p + 1;
             tags[npeers++] = 6;
         }
-        for (int i = 0; i < ITERS; i++) {
-            uint64_t req = 4 * (uint64_t)i + 1;
-            int reversed = (p + i) % 2 == 1;
-
-            for (int k = 0; k < npeers; k++) {
-                tb_enter(b, p, t, irecv);
-                tb_mpi_irecv_request(b, p, t, req + 2 * (uint64_t)k);
-                tb_leave(b, p, t += MS(1), irecv);
-            }
-            /* what p sends to p + 1 the latter receives from its left (tag 5) */
-            for (int k = 0; k < npeers; k++) {
-                tb_enter(b, p, t, isend);
-                tb_mpi_isend(b, p, t, TB_WORLD, peers[k], peers[k] > (uint32_t)p ? 5 : 6, 64,
-                             req + 2 * (uint64_t)k + 1);
-                tb_leave(b, p, t += MS(1), isend);
-            }
-            for (int j = 0; j < npeers; j++) {
-                int k = reversed ? npeers - 1 - j : j;
-
-                tb_enter(b, p, t += MS(1), any);
-                tb_mpi_irecv(b, p, t + MS(1), TB_WORLD, peers[k], tags[k], 64,
-                             req + 2 * (uint64_t)k);
-                tb_leave(b, p, t += MS(1), any);
-            }
-            tb_enter(b, p, t += MS(1), all);
-            for (int k = 0; k < npeers; k++)
-                tb_mpi_isend_complete(b, p, t + MS(1), req + 2 * (uint64_t)k + 1);
-            tb_leave(b, p, t += MS(1), all);
-            t += MS(3);
-        }
+        /* what p sends to p + 1 the latter receives from its left (tag 5) */
+        for (int k = 0; k < npeers; k++)
+            sent[k] = peers[k] > (uint32_t)p ? 5 : 6;
+        for (int i = 0; i < ITERS; i++)
+            waitany_iteration(b, p, &t, &(struct exchange){ peers, tags, sent, npeers },
+                              4 * (uint64_t)i + 1, (p + i) % 2 == 1);
     }
     cr_assert_eq(tb_close(b), 0, "cannot write the trace");
     read_at(dir, run);
@@ -798,12 +813,10 @@ static void record_waitany_grid(const char *name, int dx, int dy, struct pz_scal
     static const int step[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
     char dir[4200];
     struct tb *b = open_at(name, dx * dy, dir, sizeof(dir));
-    uint32_t irecv = tb_mpi(b, "MPI_Irecv"), isend = tb_mpi(b, "MPI_Isend");
-    uint32_t any = tb_mpi(b, "MPI_Waitany"), all = tb_mpi(b, "MPI_Waitall");
 
     for (int p = 0; p < dx * dy; p++) {
         uint64_t t = MS(1);
-        uint32_t peers[4], tags[4];
+        uint32_t peers[4], tags[4], sent[4];
         int npeers = 0;
 
         for (int k = 0; k < 4; k++) {
@@ -814,32 +827,11 @@ static void record_waitany_grid(const char *name, int dx, int dy, struct pz_scal
             peers[npeers] = (uint32_t)(x * dy + y);
             tags[npeers++] = (uint32_t)(k ^ 1);   /* it sends towards p: the opposite way */
         }
-        for (int i = 0; i < ITERS; i++) {
-            uint64_t req = 8 * (uint64_t)i + 1;
-
-            for (int k = 0; k < npeers; k++) {
-                tb_enter(b, p, t, irecv);
-                tb_mpi_irecv_request(b, p, t, req + 2 * (uint64_t)k);
-                tb_leave(b, p, t += MS(1), irecv);
-            }
-            for (int k = 0; k < npeers; k++) {
-                tb_enter(b, p, t, isend);
-                tb_mpi_isend(b, p, t, TB_WORLD, peers[k], tags[k] ^ 1, 64,
-                             req + 2 * (uint64_t)k + 1);
-                tb_leave(b, p, t += MS(1), isend);
-            }
-            for (int k = npeers - 1; k >= 0; k--) {
-                tb_enter(b, p, t += MS(1), any);
-                tb_mpi_irecv(b, p, t + MS(1), TB_WORLD, peers[k], tags[k], 64,
-                             req + 2 * (uint64_t)k);
-                tb_leave(b, p, t += MS(1), any);
-            }
-            tb_enter(b, p, t += MS(1), all);
-            for (int k = 0; k < npeers; k++)
-                tb_mpi_isend_complete(b, p, t + MS(1), req + 2 * (uint64_t)k + 1);
-            tb_leave(b, p, t += MS(1), all);
-            t += MS(3);
-        }
+        for (int k = 0; k < npeers; k++)
+            sent[k] = tags[k] ^ 1;
+        for (int i = 0; i < ITERS; i++)
+            waitany_iteration(b, p, &t, &(struct exchange){ peers, tags, sent, npeers },
+                              8 * (uint64_t)i + 1, 1);
     }
     cr_assert_eq(tb_close(b), 0, "cannot write the trace");
     read_at(dir, run);
