@@ -62,8 +62,8 @@ static int check_runs(struct pz_scale_program *m, int compute_cpu, char *err, si
             m->largest = r;
         for (size_t q = 0; q < r; q++)
             if (m->runs[q]->nprocs == a->nprocs) {
-                snprintf(err, errlen, "%s and %s: both recorded at %d processes",
-                         m->runs[q]->path, a->path, a->nprocs);
+                snprintf(err, errlen, "%s and %s: both recorded at %d process%s",
+                         m->runs[q]->path, a->path, a->nprocs, a->nprocs == 1 ? "" : "es");
                 return -1;
             }
     }

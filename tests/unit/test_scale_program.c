@@ -1038,6 +1038,31 @@ Test(scale_program, a_call_one_recording_has_more_is_named)
         sr_free(runs[i]);
 }
 
+/* Two recordings at one count are refused, the count in words: "1 process", "2
+ * processes". */
+Test(scale_program, two_recordings_at_one_count_are_named)
+{
+    static const int counts[2][2] = {{1, 1}, {2, 2}};
+    static const char *const said[2] = {"both recorded at 1 process", "both recorded at 2 processes"};
+
+    for (int k = 0; k < 2; k++) {
+        struct sr_run *runs[2];
+        const struct pz_scale_run *list[2];
+        char err[512] = "", path[32];
+
+        for (int i = 0; i < 2; i++) {
+            snprintf(path, sizeof(path), "run%c", 'a' + i);
+            runs[i] = sr_build(path, counts[k][i], 1, NULL, prog_stencil1, NULL);
+            list[i] = &runs[i]->run;
+        }
+        cr_assert_null(pz_scale_program_build(list, 2, 0, err, sizeof(err)));
+        cr_expect(strstr(err, "runa and runb: ") && strstr(err, said[k]) &&
+                  (k || !strstr(err, "processes")), "%s", err);
+        for (int i = 0; i < 2; i++)
+            sr_free(runs[i]);
+    }
+}
+
 /* At 4 processes, process 2 makes an MPI_Barrier in the second iteration, after its
  * waits (its 11th call of the interval: 2 Irecv, 2 Isend, 4 Wait, the Allreduce of the
  * first iteration make 9, then 2 Irecv, 2 Isend, 4 Wait, so the 19th). */
