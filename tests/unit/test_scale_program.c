@@ -2391,6 +2391,32 @@ Test(scale_program, recordings_at_too_few_counts_are_noted)
     sr_recorded_free(&r);
 }
 
+/* The pipeline receiving one chunk ahead recorded at 2 and 4 processes: its middle
+ * processes (1 and 2 at 4) are in one recording only, where their loop over the chunks
+ * runs one iteration fewer than the ends' (the receive of chunk 0 is posted before it,
+ * the last chunk's not at all).  The run synthesized at 4 is the recording: by hand,
+ * N = 2 * 4 + 4 = 12 chunks, process 1 receives chunks 0 .. 11 from process 0 and sends
+ * them to process 2, tags 0 .. 11. */
+Test(scale_program, a_class_in_one_recording_runs_its_loop_as_recorded_there)
+{
+    static const int counts[2] = {2, 4};
+    struct sr_run *runs[2], *truth = sr_build("truth", 4, 1, NULL, prog_prefetch, NULL);
+    struct pz_scale_program *m = program_at(counts, 2, prog_prefetch, runs);
+    struct collected *c = synthesize(m, 4);
+    uint32_t tags[16];
+
+    check_run(c, truth, 1);
+    cr_expect_eq(tags_of(c, 1, PZ_REC_IRECV, tags, 16), 12);
+    cr_expect(tags[0] == 0 && tags[11] == 11);
+    cr_expect_eq(tags_of(c, 1, PZ_REC_ISEND, tags, 16), 12);
+    cr_expect(tags[0] == 0 && tags[11] == 11);
+    collected_free(c);
+    sr_free(truth);
+    pz_scale_program_free(m);
+    sr_free(runs[0]);
+    sr_free(runs[1]);
+}
+
 /* --- collectives recorded at 1 process */
 
 /* ITERS iterations of C / P s of computation and an MPI_Allreduce of 8 bytes over the
