@@ -24,6 +24,10 @@
 /* Notes on computation models that give no time at a count, the last one counting the
  * rest */
 #define MAX_VANISHING 8
+/* A machine's part of the note on the nodes (a name of up to 127 bytes and the longest
+ * wording), and a note: the nodes' note names every machine. */
+#define MACHINE_NODES_LEN 320
+#define NOTE_LEN (512 + PZ_MAX_MACHINES * (MACHINE_NODES_LEN + 2))
 /* Predicted records between two looks at the clock of the progress line */
 #define PROGRESS_EVERY 4096
 
@@ -166,8 +170,8 @@ struct job {
     int recorded[MAX_COUNTS + MAX_RECORDINGS];
     int ncounts;
     struct pz_analysis *analyses;             /* of machine i at count c: [i * ncounts + c] */
-    char notes[MAX_RECORDINGS + 3 + MAX_VANISHING][512];   /* on the computation times
-                                                              and the nodes */
+    /* on the computation times and the nodes */
+    char notes[MAX_RECORDINGS + 3 + MAX_VANISHING][NOTE_LEN];
     int nnotes;
     struct pz_progress_line *progress;
 };
@@ -585,7 +589,7 @@ static void note_nodes(struct job *j)
                             " and that of the first process of each (rank 0 alone in every "
                             "recording)" : "", has & PZ_SCALE_HAS_LEADERS ? "" : "s");
     for (int i = 0; i < j->o->m.nmachines && used < len; i++) {
-        char one[256];
+        char one[MACHINE_NODES_LEN];
 
         machine_nodes(j, i, one, sizeof(one));
         used += (size_t)snprintf(note + used, len - used, "%s%s", i ? "; " : "", one);

@@ -142,6 +142,25 @@ rc=$?
 pz_expect_eq "status for recordings of different runs" 1 "$rc"
 test "$(wc -l <"$err")" -eq 1 && grep -q 'differ' "$err" ||
     { cat "$err" >&2; pz_fail "expected one line saying the recordings differ"; }
+# the processes sharing a node, split apart (scale_grid's "nodes"), follow each machine's
+# nodes: the note on them names every machine, the 16th of names of 100 bytes too
+for n in 2 3; do
+    PZ_ENV=PROGNOZ_CPU_TIME=1 pz_record_ok node$n $n "$prog" 5 nodes
+done
+machines=
+long=$(printf '%0100d' 0)
+for k in $(seq 1 16); do
+    sed -e "s/^name = .*/name = m$k-$long/" -e "s/^procs_per_node = .*/procs_per_node = $k/" \
+        "$PZ_TOP_SRCDIR/share/machines/gigabit-switch.conf" >"$PZ_WORK/m$k.conf"
+    machines="$machines --machine $PZ_WORK/m$k.conf"
+done
+# shellcheck disable=SC2086
+"$PZ_PROGNOZ" scale "$PZ_WORK/node2" "$PZ_WORK/node3" --ranks 8 $machines --compute cpu \
+    -o "$PZ_WORK/nodes.text" 2>"$err" || { cat "$err" >&2; pz_fail "prognoz scale of node2 and node3 failed"; }
+grep "^Note: the communicator of the processes sharing a node" "$PZ_WORK/nodes.text" |
+    grep -q "m16-$long: 16 per node (blocks of consecutive ranks)\$" ||
+    pz_fail "the note on the nodes does not end with the 16th machine"
+
 # usage errors
 "$PZ_PROGNOZ" scale "$PZ_WORK/grid2" --machine gigabit-switch >/dev/null 2>"$err"
 pz_expect_eq "status without --ranks" 2 "$?"
