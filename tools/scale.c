@@ -85,6 +85,8 @@ static int parse_ranks(const char *s, struct options *o)
             o->ncounts == MAX_COUNTS)
             return -1;
         o->counts[o->ncounts++] = (int)n;
+        if (*end == ',' && !end[1])   /* "16,": a count missing, as in "16,,32" */
+            return -1;
         s = *end ? end + 1 : end;
     }
     return o->ncounts ? 0 : -1;

@@ -166,3 +166,5 @@ grep "^Note: the communicator of the processes sharing a node" "$PZ_WORK/nodes.t
 pz_expect_eq "status without --ranks" 2 "$?"
 "$PZ_PROGNOZ" scale "$PZ_WORK/grid2" --ranks 0,4 --machine gigabit-switch >/dev/null 2>"$err"
 pz_expect_eq "status of --ranks 0,4" 2 "$?"
+"$PZ_PROGNOZ" scale "$PZ_WORK/grid2" --ranks 4, --machine gigabit-switch >/dev/null 2>"$err"
+pz_expect_eq "status of --ranks 4," 2 "$?"
