@@ -142,8 +142,12 @@ static int parse(int argc, char **argv, struct options *o)
         } else if (is_valued(argv[i])) {
             if (parse_valued(argc, argv, &i, o) != 0)
                 return 2;
-        } else if (argv[i][0] != '-' && o->nrecordings < MAX_RECORDINGS &&
-                   !pz_long_option_of(argv[i])) {
+        } else if (argv[i][0] != '-' && !pz_long_option_of(argv[i])) {
+            if (o->nrecordings == MAX_RECORDINGS) {
+                fprintf(stderr, "prognoz scale: %s: at most %d recordings\n", argv[i],
+                        MAX_RECORDINGS);
+                return 2;
+            }
             o->recordings[o->nrecordings++] = argv[i];
         } else {
             pz_unexpected_argument("scale", argv[i]);

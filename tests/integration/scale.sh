@@ -168,3 +168,9 @@ pz_expect_eq "status without --ranks" 2 "$?"
 pz_expect_eq "status of --ranks 0,4" 2 "$?"
 "$PZ_PROGNOZ" scale "$PZ_WORK/grid2" --ranks 4, --machine gigabit-switch >/dev/null 2>"$err"
 pz_expect_eq "status of --ranks 4," 2 "$?"
+# shellcheck disable=SC2046
+"$PZ_PROGNOZ" scale $(for k in $(seq 0 16); do echo "$PZ_WORK/grid2"; done) --ranks 4 \
+    --machine gigabit-switch >/dev/null 2>"$err"
+pz_expect_eq "status of 17 recordings" 2 "$?"
+grep -qx "prognoz scale: $PZ_WORK/grid2: at most 16 recordings" "$err" ||
+    { cat "$err" >&2; pz_fail "17 recordings: expected one line saying at most 16"; }
