@@ -126,6 +126,23 @@ sys.exit(0 if same(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), "
 PYEOF
     pz_fail "the report replayed in memory differs from the one replayed from the archives"
 
+# The recordings in another order: the same predictions (only the list of recordings
+# and the order of the notes naming them follow the arguments).
+"$PZ_PROGNOZ" scale "$PZ_WORK/grid4" "$PZ_WORK/grid2" "$PZ_WORK/grid3" --ranks 9,16 \
+    --machine gigabit-switch --machine ethernet-100-hub --compute cpu --format json \
+    -o "$PZ_WORK/scale-shuffled.json" 2>"$err" ||
+    { cat "$err" >&2; pz_fail "prognoz scale of grid4, grid2 and grid3 failed"; }
+"$PY" - "$PZ_WORK/scale-in-memory.json" "$PZ_WORK/scale-shuffled.json" <<'PYEOF' ||
+import json, sys
+
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+for d in (a, b):
+    d.pop("recordings", None)
+    d["notes"] = sorted(d.get("notes", []))
+sys.exit(0 if a == b else 1)
+PYEOF
+    pz_fail "the recordings given in another order predict differently"
+
 for f in text html; do
     "$PZ_PROGNOZ" scale "$PZ_WORK/grid2" "$PZ_WORK/grid3" "$PZ_WORK/grid4" --ranks 8 \
         --machine gigabit-switch --compute cpu --format $f -o "$PZ_WORK/scale.$f" 2>"$err" ||
