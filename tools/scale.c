@@ -510,6 +510,18 @@ static void free_analyses(struct job *j, int made)
  * processes waiting for a core. */
 #define STRETCHED 1.25
 
+/* The recording of the fewest processes above n (their counts differ); -1: none.  The
+ * counts named in increasing order, whatever the order of the recordings given. */
+static int run_above(const struct job *j, int n)
+{
+    int best = -1;
+
+    for (int r = 0; r < j->nruns; r++)
+        if (j->runs[r].nprocs > n && (best < 0 || j->runs[r].nprocs < j->runs[best].nprocs))
+            best = r;
+    return best;
+}
+
 /* A note naming the counts recorded with more processes than a node's cores: even their
  * CPU times rise with the sharing (the caches others left cold), which no fit in P can
  * tell from a growth (docs/predict.md, "Scaling: the computation model"). */
@@ -519,7 +531,7 @@ static void note_shared_cores(struct job *j)
     size_t len = sizeof(j->notes[0]), used = 0;
     int shared = 0;
 
-    for (int r = 0; r < j->nruns && used < len; r++)
+    for (int r = run_above(j, 0); r >= 0 && used < len; r = run_above(j, j->runs[r].nprocs))
         if (j->runs[r].oversubscribed)
             used += (size_t)snprintf(note + used, len - used, "%s%d",
                                      shared++ ? ", " : "the recordings at ", j->runs[r].nprocs);
