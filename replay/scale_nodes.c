@@ -75,7 +75,8 @@ int pz_scale_nodes_at(const struct pz_scale_program *m, int procs_per_node, int 
     *out = (struct pz_scale_nodes){ .cyclic = 0, .k = (uint32_t)nprocs };
     if (nodes <= 1)
         return 0;
-    if (!cyclic) {
+    /* a process per node is alone on it, whatever the placement: nodes of 1 in blocks */
+    if (!cyclic || procs_per_node == 1) {
         out->k = (uint32_t)procs_per_node;
         return 0;
     }

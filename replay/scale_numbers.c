@@ -643,6 +643,15 @@ static int one_class_runs_most(const struct pz_scale_program *m,
     return 0;
 }
 
+/* Whether a class in one recording only (n) ran the loop fewer times there than the
+ * most (fewer: fitted, the iterations it drops): it keeps dropping as many, the form a
+ * class in the middle of a grid often follows (below); left to the loop's count, its
+ * processes would run the loop more times than they did at the very count recorded. */
+static int dropped_once(size_t n, int fit_fewer, const struct pz_scale_model *fewer)
+{
+    return n == 1 && fit_fewer && complexity(fewer) == 1 && fewer->c0 > 0;
+}
+
 /* Fits class i of kc into t's next class: the simpler exact form of its counts or, where
  * one class runs the most (relative), of the iterations it drops from the most (hi), the
  * former on a tie.  1 when fitted, 0 when it is in too few recordings, -1 when neither
@@ -661,7 +670,7 @@ static int fit_key(const struct pz_scale_program *m, const struct sp_key_counts 
     fit_own = sp_fit(v.p, v.n, SP_WHOLE, grid, &own) == 1;
     key_values(m, kc, i, hi, &v);
     fit_fewer = relative && sp_fit(v.p, v.n, SP_WHOLE, grid, &fewer) == 1;
-    if (!enough(m, n, fit_own || fit_fewer))
+    if (!enough(m, n, fit_own || fit_fewer) && !dropped_once(n, fit_fewer, &fewer))
         return 0;
     if (!fit_own && !fit_fewer)
         return -1;

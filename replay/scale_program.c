@@ -62,8 +62,8 @@ static int check_runs(struct pz_scale_program *m, int compute_cpu, char *err, si
             m->largest = r;
         for (size_t q = 0; q < r; q++)
             if (m->runs[q]->nprocs == a->nprocs) {
-                snprintf(err, errlen, "%s and %s: both recorded at %d processes",
-                         m->runs[q]->path, a->path, a->nprocs);
+                snprintf(err, errlen, "%s and %s: both recorded at %d process%s",
+                         m->runs[q]->path, a->path, a->nprocs, a->nprocs == 1 ? "" : "es");
                 return -1;
             }
     }
@@ -527,6 +527,23 @@ oom:
     return -1;
 }
 
+/* Puts the runs v in increasing process counts, so that the model, built recording by
+ * recording, is the same in whatever order the recordings are given.  Runs missing
+ * (NULL) leave v as it is, for check_runs to name. */
+static void sort_by_count(const struct pz_scale_run **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!v[i])
+            return;
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && v[j - 1]->nprocs > v[j]->nprocs; j--) {
+            const struct pz_scale_run *t = v[j];
+
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+}
+
 /* The model of runs, its calls told apart by their sizes or not, loops whose tags
  * advance rewritten or not (struct sp_table); *tagged set when some were. */
 static struct pz_scale_program *build_model(const struct pz_scale_run *const *runs, size_t n,
@@ -549,6 +566,7 @@ static struct pz_scale_program *build_model(const struct pz_scale_run *const *ru
         return NULL;
     }
     memcpy(own, runs, n * sizeof(*own));
+    sort_by_count(own, n);
     m->runs = own;
     m->nruns = n;
     m->compute_cpu = compute_cpu;

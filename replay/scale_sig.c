@@ -160,7 +160,9 @@ uint32_t sp_table_step(struct sp_table *t, const struct sp_sym *proto,
     if (s.n && pz_grow((void **)&t->events, &t->capevents, t->nevents + s.n - 1,
                        sizeof(*t->events)) != 0)
         return SP_NONE;
-    memmove(t->events + t->nevents, ev, s.n * sizeof(*ev));
+    /* a step without events may come before any: no array to copy into yet */
+    if (s.n)
+        memmove(t->events + t->nevents, ev, s.n * sizeof(*ev));
     t->nevents += s.n;
     return intern(t, &s);
 }

@@ -27,6 +27,10 @@
 /* Notes of the job: one per stretched recording, those without CPU times, the shared
  * cores, the nodes, and the vanishing models */
 #define MAX_JOB_NOTES (MAX_RECORDINGS + 3 + MAX_VANISHING)
+/* A machine's part of the note on the nodes (a name of up to 127 bytes and the longest
+ * wording), and a note: the nodes' note names every machine. */
+#define MACHINE_NODES_LEN 320
+#define NOTE_LEN (512 + PZ_MAX_MACHINES * (MACHINE_NODES_LEN + 2))
 /* Predicted records between two looks at the clock of the progress line */
 #define PROGRESS_EVERY 4096
 
@@ -84,6 +88,8 @@ static int parse_ranks(const char *s, struct options *o)
             o->ncounts == MAX_COUNTS)
             return -1;
         o->counts[o->ncounts++] = (int)n;
+        if (*end == ',' && !end[1])   /* "16,": a count missing, as in "16,,32" */
+            return -1;
         s = *end ? end + 1 : end;
     }
     return o->ncounts ? 0 : -1;
@@ -139,8 +145,12 @@ static int parse(int argc, char **argv, struct options *o)
         } else if (is_valued(argv[i])) {
             if (parse_valued(argc, argv, &i, o) != 0)
                 return 2;
-        } else if (argv[i][0] != '-' && o->nrecordings < MAX_RECORDINGS &&
-                   !pz_long_option_of(argv[i])) {
+        } else if (argv[i][0] != '-' && !pz_long_option_of(argv[i])) {
+            if (o->nrecordings == MAX_RECORDINGS) {
+                fprintf(stderr, "prognoz scale: %s: at most %d recordings\n", argv[i],
+                        MAX_RECORDINGS);
+                return 2;
+            }
             o->recordings[o->nrecordings++] = argv[i];
         } else {
             pz_unexpected_argument("scale", argv[i]);
@@ -169,7 +179,7 @@ struct job {
     int recorded[MAX_COUNTS + MAX_RECORDINGS];
     int ncounts;
     struct pz_analysis *analyses;             /* of machine i at count c: [i * ncounts + c] */
-    char notes[MAX_JOB_NOTES][512];   /* on the computation times and the nodes */
+    char notes[MAX_JOB_NOTES][NOTE_LEN];   /* on the computation times and the nodes */
     int nnotes;
     struct pz_progress_line *progress;
 };
@@ -502,6 +512,18 @@ static void free_analyses(struct job *j, int made)
  * processes waiting for a core. */
 #define STRETCHED 1.25
 
+/* The recording of the fewest processes above n (their counts differ); -1: none.  The
+ * counts named in increasing order, whatever the order of the recordings given. */
+static int run_above(const struct job *j, int n)
+{
+    int best = -1;
+
+    for (int r = 0; r < j->nruns; r++)
+        if (j->runs[r].nprocs > n && (best < 0 || j->runs[r].nprocs < j->runs[best].nprocs))
+            best = r;
+    return best;
+}
+
 /* A note naming the counts recorded with more processes than a node's cores: even their
  * CPU times rise with the sharing (the caches others left cold), which no fit in P can
  * tell from a growth (docs/predict.md, "Scaling: the computation model"). */
@@ -511,7 +533,7 @@ static void note_shared_cores(struct job *j)
     size_t len = sizeof(j->notes[0]), used = 0;
     int shared = 0;
 
-    for (int r = 0; r < j->nruns && used < len; r++)
+    for (int r = run_above(j, 0); r >= 0 && used < len; r = run_above(j, j->runs[r].nprocs))
         if (j->runs[r].oversubscribed)
             used += (size_t)snprintf(note + used, len - used, "%s%d",
                                      shared++ ? ", " : "the recordings at ", j->runs[r].nprocs);
@@ -587,7 +609,7 @@ static void note_nodes(struct job *j)
                             " and that of the first process of each (rank 0 alone in every "
                             "recording)" : "", has & PZ_SCALE_HAS_LEADERS ? "" : "s");
     for (int i = 0; i < j->o->m.nmachines && used < len; i++) {
-        char one[256];
+        char one[MACHINE_NODES_LEN];
 
         machine_nodes(j, i, one, sizeof(one));
         used += (size_t)snprintf(note + used, len - used, "%s%s", i ? "; " : "", one);

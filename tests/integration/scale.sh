@@ -131,6 +131,23 @@ sys.exit(0 if same(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), "
 PYEOF
     pz_fail "the report replayed in memory differs from the one replayed from the archives"
 
+# The recordings in another order: the same predictions (only the list of recordings
+# and the order of the notes naming them follow the arguments).
+"$PZ_PROGNOZ" scale "$PZ_WORK/grid4" "$PZ_WORK/grid2" "$PZ_WORK/grid3" --ranks 9,16 \
+    --machine gigabit-switch --machine ethernet-100-hub --compute cpu --format json \
+    -o "$PZ_WORK/scale-shuffled.json" 2>"$err" ||
+    { cat "$err" >&2; pz_fail "prognoz scale of grid4, grid2 and grid3 failed"; }
+"$PY" - "$PZ_WORK/scale-in-memory.json" "$PZ_WORK/scale-shuffled.json" <<'PYEOF' ||
+import json, sys
+
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+for d in (a, b):
+    d.pop("recordings", None)
+    d["notes"] = sorted(d.get("notes", []))
+sys.exit(0 if a == b else 1)
+PYEOF
+    pz_fail "the recordings given in another order predict differently"
+
 for f in text html; do
     "$PZ_PROGNOZ" scale "$PZ_WORK/grid2" "$PZ_WORK/grid3" "$PZ_WORK/grid4" --ranks 8 \
         --machine gigabit-switch --compute cpu --format $f -o "$PZ_WORK/scale.$f" 2>"$err" ||
@@ -147,8 +164,35 @@ rc=$?
 pz_expect_eq "status for recordings of different runs" 1 "$rc"
 test "$(wc -l <"$err")" -eq 1 && grep -q 'differ' "$err" ||
     { cat "$err" >&2; pz_fail "expected one line saying the recordings differ"; }
+# the processes sharing a node, split apart (scale_grid's "nodes"), follow each machine's
+# nodes: the note on them names every machine, the 16th of names of 100 bytes too
+for n in 2 3; do
+    PZ_ENV=PROGNOZ_CPU_TIME=1 pz_record_ok node$n $n "$prog" 5 nodes
+done
+machines=
+long=$(printf '%0100d' 0)
+for k in $(seq 1 16); do
+    sed -e "s/^name = .*/name = m$k-$long/" -e "s/^procs_per_node = .*/procs_per_node = $k/" \
+        "$PZ_TOP_SRCDIR/share/machines/gigabit-switch.conf" >"$PZ_WORK/m$k.conf"
+    machines="$machines --machine $PZ_WORK/m$k.conf"
+done
+# shellcheck disable=SC2086
+"$PZ_PROGNOZ" scale "$PZ_WORK/node2" "$PZ_WORK/node3" --ranks 8 $machines --compute cpu \
+    -o "$PZ_WORK/nodes.text" 2>"$err" || { cat "$err" >&2; pz_fail "prognoz scale of node2 and node3 failed"; }
+grep "^Note: the communicator of the processes sharing a node" "$PZ_WORK/nodes.text" |
+    grep -q "m16-$long: 16 per node (blocks of consecutive ranks)\$" ||
+    pz_fail "the note on the nodes does not end with the 16th machine"
+
 # usage errors
 "$PZ_PROGNOZ" scale "$PZ_WORK/grid2" --machine gigabit-switch >/dev/null 2>"$err"
 pz_expect_eq "status without --ranks" 2 "$?"
 "$PZ_PROGNOZ" scale "$PZ_WORK/grid2" --ranks 0,4 --machine gigabit-switch >/dev/null 2>"$err"
 pz_expect_eq "status of --ranks 0,4" 2 "$?"
+"$PZ_PROGNOZ" scale "$PZ_WORK/grid2" --ranks 4, --machine gigabit-switch >/dev/null 2>"$err"
+pz_expect_eq "status of --ranks 4," 2 "$?"
+# shellcheck disable=SC2046
+"$PZ_PROGNOZ" scale $(for k in $(seq 0 16); do echo "$PZ_WORK/grid2"; done) --ranks 4 \
+    --machine gigabit-switch >/dev/null 2>"$err"
+pz_expect_eq "status of 17 recordings" 2 "$?"
+grep -qx "prognoz scale: $PZ_WORK/grid2: at most 16 recordings" "$err" ||
+    { cat "$err" >&2; pz_fail "17 recordings: expected one line saying at most 16"; }

@@ -343,3 +343,24 @@ Test(scale_nodes, nodes_of_4_placed_cyclically)
               one.cyclic ? "cyclic" : "blocks", one.k);
     free_model(m);
 }
+
+/* A process per node placed cyclically is a process per node in blocks: at 16, 16 nodes
+ * {p}, each process its own leader, rank r on node r mod 16 = r either way; the leaders'
+ * program is followed (with 4 per node cyclically it is not, above), one layout named
+ * for both. */
+Test(scale_nodes, a_process_per_node_placed_cyclically_is_nodes_of_1_in_blocks)
+{
+    struct pz_scale_program *m = model(1);
+    static struct synthesized s;
+    struct pz_scale_nodes one;
+    struct hand h;
+
+    cr_expect_eq(pz_scale_nodes_at(m, 1, 1, 16, &one), 0);
+    cr_expect(one.cyclic == 0 && one.k == 1, "nodes of 1 in blocks, not %s %u",
+              one.cyclic ? "cyclic" : "blocks", one.k);
+    synthesize(m, 16, 1, 1, &s);
+    blocks(&h, 16, 1);
+    cr_assert_eq(h.nleaders, 16);
+    expect_run(&s, 16, &h, 1);
+    free_model(m);
+}

@@ -1038,6 +1038,31 @@ Test(scale_program, a_call_one_recording_has_more_is_named)
         sr_free(runs[i]);
 }
 
+/* Two recordings at one count are refused, the count in words: "1 process", "2
+ * processes". */
+Test(scale_program, two_recordings_at_one_count_are_named)
+{
+    static const int counts[2][2] = {{1, 1}, {2, 2}};
+    static const char *const said[2] = {"both recorded at 1 process", "both recorded at 2 processes"};
+
+    for (int k = 0; k < 2; k++) {
+        struct sr_run *runs[2];
+        const struct pz_scale_run *list[2];
+        char err[512] = "", path[32];
+
+        for (int i = 0; i < 2; i++) {
+            snprintf(path, sizeof(path), "run%c", 'a' + i);
+            runs[i] = sr_build(path, counts[k][i], 1, NULL, prog_stencil1, NULL);
+            list[i] = &runs[i]->run;
+        }
+        cr_assert_null(pz_scale_program_build(list, 2, 0, err, sizeof(err)));
+        cr_expect(strstr(err, "runa and runb: ") && strstr(err, said[k]) &&
+                  (k || !strstr(err, "processes")), "%s", err);
+        for (int i = 0; i < 2; i++)
+            sr_free(runs[i]);
+    }
+}
+
 /* At 4 processes, process 2 makes an MPI_Barrier in the second iteration, after its
  * waits (its 11th call of the interval: 2 Irecv, 2 Isend, 4 Wait, the Allreduce of the
  * first iteration make 9, then 2 Irecv, 2 Isend, 4 Wait, so the 19th). */
@@ -2364,6 +2389,32 @@ Test(scale_program, recordings_at_too_few_counts_are_noted)
     cr_expect(!has_note(r.m, "process count"));
     cr_expect(!has_note(r.m, "every recording is of 1 process"));
     sr_recorded_free(&r);
+}
+
+/* The pipeline receiving one chunk ahead recorded at 2 and 4 processes: its middle
+ * processes (1 and 2 at 4) are in one recording only, where their loop over the chunks
+ * runs one iteration fewer than the ends' (the receive of chunk 0 is posted before it,
+ * the last chunk's not at all).  The run synthesized at 4 is the recording: by hand,
+ * N = 2 * 4 + 4 = 12 chunks, process 1 receives chunks 0 .. 11 from process 0 and sends
+ * them to process 2, tags 0 .. 11. */
+Test(scale_program, a_class_in_one_recording_runs_its_loop_as_recorded_there)
+{
+    static const int counts[2] = {2, 4};
+    struct sr_run *runs[2], *truth = sr_build("truth", 4, 1, NULL, prog_prefetch, NULL);
+    struct pz_scale_program *m = program_at(counts, 2, prog_prefetch, runs);
+    struct collected *c = synthesize(m, 4);
+    uint32_t tags[16];
+
+    check_run(c, truth, 1);
+    cr_expect_eq(tags_of(c, 1, PZ_REC_IRECV, tags, 16), 12);
+    cr_expect(tags[0] == 0 && tags[11] == 11);
+    cr_expect_eq(tags_of(c, 1, PZ_REC_ISEND, tags, 16), 12);
+    cr_expect(tags[0] == 0 && tags[11] == 11);
+    collected_free(c);
+    sr_free(truth);
+    pz_scale_program_free(m);
+    sr_free(runs[0]);
+    sr_free(runs[1]);
 }
 
 /* --- collectives recorded at 1 process */
