@@ -12,26 +12,10 @@
 #include "scale_program.h"
 #include "scale_run.h"
 #include "trace.h"
+#include "tempdir_fixture.h"
 #include "trace_builder.h"
 
 #define MS TB_MS
-
-static char *top;
-static char err[1024];
-
-static void setup(void)
-{
-    top = tb_tempdir();
-    cr_assert_not_null(top, "cannot make a temporary directory");
-    err[0] = '\0';
-}
-
-static void cleanup(void)
-{
-    tb_remove(top);
-    free(top);
-    top = NULL;
-}
 
 TestSuite(scale_hypercube, .init = setup, .fini = cleanup);
 
