@@ -18,6 +18,18 @@ size_t pz_scale_entry_at(const struct pz_scale_table *t, size_t m, int ranks)
     return e;
 }
 
+const struct pz_scale_value *pz_scale_value_at(const struct pz_scale_table *t, size_t i,
+                                               size_t m, int ranks)
+{
+    size_t e = pz_scale_entry_at(t, m, ranks);
+    const struct pz_scale_value *v;
+
+    if (e == t->machines[m].n)
+        return NULL;
+    v = pz_scale_table_value(t, i, m, e);
+    return v->present ? v : NULL;
+}
+
 /* The largest count of the first machine that every machine has, or 0. */
 static int largest_shared_count(const struct pz_scale_table *t)
 {
@@ -163,10 +175,9 @@ static void say_keeps(const struct pz_scale_table *t, char *buf, size_t len)
 static void say_value_on(const struct pz_scale_table *t, size_t i, size_t m, int ranks,
                          char *buf, size_t len)
 {
-    size_t e = pz_scale_entry_at(t, m, ranks);
-    const struct pz_scale_value *v;
+    const struct pz_scale_value *v = pz_scale_value_at(t, i, m, ranks);
 
-    if (e == t->machines[m].n || !(v = pz_scale_table_value(t, i, m, e))->present)
+    if (!v)
         add(buf, len, "- (not predicted)");
     else if (v->relative)
         add(buf, len, "%.3f (%.6f s)", v->scaling_efficiency, v->c.execution_time);
@@ -177,13 +188,9 @@ static void say_value_on(const struct pz_scale_table *t, size_t i, size_t m, int
 
 int pz_scale_fixes(const struct pz_scale_table *t, size_t i, size_t m, int ranks)
 {
-    size_t e = pz_scale_entry_at(t, m, ranks);
-    const struct pz_scale_value *v;
+    const struct pz_scale_value *v = pz_scale_value_at(t, i, m, ranks);
 
-    if (e == t->machines[m].n)
-        return 0;
-    v = pz_scale_table_value(t, i, m, e);
-    return v->relative && v->scaling_efficiency >= PZ_SCALE_STOP_EFFICIENCY;
+    return v && v->relative && v->scaling_efficiency >= PZ_SCALE_STOP_EFFICIENCY;
 }
 
 /* The machines that fix interval i: "A fixes it", "A and B fix it", "A, B and C fix it". */
@@ -268,17 +275,13 @@ static void say_remedy(const struct pz_scale_table *t, char *buf, size_t len)
 {
     const struct pz_scale_comparison *c = &t->comparison;
     const struct pz_scale_finding *f = &t->findings[c->slowest];
-    static const char *const names[PZ_SCALE_NCAUSES] = {
-        "communication", "synchronization", "load imbalance", "idle time",
-        "insufficient parallelism", "other MPI calls",
-    };
     const struct pz_scale_value *v;
 
     if (f->interval < 0)
         return;
     v = slowest_stop(t);
     add(buf, len, "Its largest lost part there on %s is %s, %.6f s",
-        t->machines[c->slowest].machine, names[f->cause], f->cause_time);
+        t->machines[c->slowest].machine, pz_scale_cause_name(f->cause), f->cause_time);
     if (f->cause == PZ_SCALE_CAUSE_SYNCHRONIZATION)
         add(buf, len, ", %s its load imbalance, %.6f s",
             c->remedy == PZ_SCALE_REMEDY_NETWORK ? "more than" : "no more than",
@@ -317,17 +320,16 @@ static void say_nodes(const struct pz_scale_table *t, char *buf, size_t len)
             t->machines[m].machine, (ranks + ppn[m] - 1) / ppn[m], ranks);
     dense = fastest_with(t, most);
     sparse = fastest_with(t, fewest);
-    if (pz_scale_whole_time(t, dense) <= pz_scale_whole_time(t, sparse)) {
-        add(buf, len, ". The fastest with %d per node, %s, runs it ", most,
-            t->machines[dense].machine);
-        faster_than(buf, len, pz_scale_whole_time(t, dense), pz_scale_whole_time(t, sparse));
-        add(buf, len, " the fastest with %d, %s", fewest, t->machines[sparse].machine);
-    } else {
-        add(buf, len, ". The fastest with %d per node, %s, runs it ", fewest,
-            t->machines[sparse].machine);
-        faster_than(buf, len, pz_scale_whole_time(t, sparse), pz_scale_whole_time(t, dense));
-        add(buf, len, " the fastest with %d, %s", most, t->machines[dense].machine);
+    if (pz_scale_whole_time(t, dense) > pz_scale_whole_time(t, sparse)) {
+        size_t m = dense;
+        int k = most;
+
+        dense = sparse, most = fewest;
+        sparse = m, fewest = k;
     }
+    add(buf, len, ". The fastest with %d per node, %s, runs it ", most, t->machines[dense].machine);
+    faster_than(buf, len, pz_scale_whole_time(t, dense), pz_scale_whole_time(t, sparse));
+    add(buf, len, " the fastest with %d, %s", fewest, t->machines[sparse].machine);
     add(buf, len, ": machines compared whole, whose networks may differ too, not the nodes "
         "alone.");
 }

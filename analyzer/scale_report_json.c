@@ -164,16 +164,14 @@ static void slowest_stop(FILE *out, const struct pz_scale_table *t)
             "\"remedy\": \"%s\", \"machines\": [", f->interval, ranks,
             pz_scale_cause_key(f->cause), pz_scale_remedy_key(c->remedy));
     for (size_t m = 0; m < t->in->nseries; m++) {
-        size_t e = pz_scale_entry_at(t, m, ranks);
-        const struct pz_scale_value *v;
+        const struct pz_scale_value *v = pz_scale_value_at(t, (size_t)f->interval, m, ranks);
 
         if (m == c->slowest)
             continue;
         fputs(first ? "{\"machine\": " : ", {\"machine\": ", out);
         pz_json_string(out, t->machines[m].machine);
         first = 0;
-        if (e == t->machines[m].n || !(v = pz_scale_table_value(t, (size_t)f->interval, m,
-                                                                 e))->present) {
+        if (!v) {
             fputs(", \"execution_time\": null, \"scaling_efficiency\": null, \"fixes\": false}",
                   out);
             continue;

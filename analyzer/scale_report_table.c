@@ -180,6 +180,16 @@ const char *pz_scale_cause_key(enum pz_scale_cause cause)
     return keys[cause];
 }
 
+const char *pz_scale_cause_name(enum pz_scale_cause cause)
+{
+    static const char *const names[PZ_SCALE_NCAUSES] = {
+        "communication", "synchronization", "load imbalance", "idle time",
+        "insufficient parallelism", "other MPI calls",
+    };
+
+    return names[cause];
+}
+
 const char *pz_scale_cause_words(enum pz_scale_cause cause)
 {
     static const char *const words[PZ_SCALE_NCAUSES] = {

@@ -110,6 +110,11 @@ size_t pz_scale_stop_entry(const struct pz_scale_table *t, size_t i, size_t m);
 /* Machine m's entry at `ranks` processes, or m's n. */
 size_t pz_scale_entry_at(const struct pz_scale_table *t, size_t m, int ranks);
 
+/* Interval i's value for machine m at `ranks` processes; NULL when m was not predicted
+ * at that count or its run there lacks the interval. */
+const struct pz_scale_value *pz_scale_value_at(const struct pz_scale_table *t, size_t i,
+                                               size_t m, int ranks);
+
 /* Compares the machines of t from its values and findings (t->comparison.ranks stays 0
  * with fewer than two machines or no count they all have). */
 void pz_scale_compare(struct pz_scale_table *t);
@@ -137,6 +142,7 @@ const char *pz_scale_remedy_key(enum pz_scale_remedy remedy);
 double pz_scale_cause_time(const struct pz_characteristics *c, enum pz_scale_cause cause);
 const char *pz_scale_cause_key(enum pz_scale_cause cause);
 const char *pz_scale_cause_words(enum pz_scale_cause cause);
+const char *pz_scale_cause_name(enum pz_scale_cause cause);   /* "load imbalance" */
 
 /* How the reports name interval i: "the whole run", "interval 1 at x.c:10". */
 void pz_scale_interval_label(const struct pz_scale_table *t, size_t i, char *buf, size_t len);

@@ -296,6 +296,8 @@ Test(scale_compare, formats)
     out = open_memstream(&text, &len);
     cr_assert_eq(pz_scale_report_text(out, &h.t), 0);
     fclose(out);
+    cr_assert_not_null(strstr(text, "\nFindings\n"), "%s", text);
+    cr_assert_not_null(strstr(text, "\nComparison\nAt 8 processes C runs"), "%s", text);
     cr_expect(strstr(text, "\nFindings\n") < strstr(text, "\nComparison\nAt 8 processes C runs"),
               "%s", text);
     free(text);
