@@ -75,10 +75,10 @@ struct options {
     struct pz_machine_options m;
 };
 
-/* "16,64,256" into o->counts; 0, or -1. */
+/* "16,64,256" into o->counts; 0, or -1 (a count missing too: "", "16,", "16,,32"). */
 static int parse_ranks(const char *s, struct options *o)
 {
-    while (*s) {
+    for (;;) {
         char *end;
         long n;
 
@@ -88,11 +88,10 @@ static int parse_ranks(const char *s, struct options *o)
             o->ncounts == MAX_COUNTS)
             return -1;
         o->counts[o->ncounts++] = (int)n;
-        if (*end == ',' && !end[1])   /* "16,": a count missing, as in "16,,32" */
-            return -1;
-        s = *end ? end + 1 : end;
+        if (!*end)
+            return 0;
+        s = end + 1;
     }
-    return o->ncounts ? 0 : -1;
 }
 
 /* One option with its value at argv[*i]; 0, or 2 after reporting a usage error. */
