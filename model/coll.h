@@ -75,6 +75,7 @@ struct pz_coll_algo {
      * 0 when the member's part is complete (so 0 messages in a round that exists is
      * a round that still returns 1). */
     int (*round)(const struct pz_coll *c, int round, struct pz_coll_round *out);
+    int copies;                  /* some round begins with a local copy (out->copy) */
 };
 
 /* The algorithm of set mpi ("mpich1", "mpich-1.2.5", "mpich4") for instance c, as that

@@ -123,8 +123,10 @@ void pz_internal_fold_out(const struct pz_coll *c, struct pz_walk *w, int rem, d
         return pz_internal_walk_run(name, c, round, out);                                   \
     }
 
-/* The table entry of algorithm `label` for op, written as walk `name` (PZ_WALK_ALGO). */
-#define PZ_WALK_ENTRY(label, op, name) { { label, op, name##_round }, name }
+/* The table entry of algorithm `label` for op, written as walk `name` (PZ_WALK_ALGO); of
+ * one whose walk copies locally (pz_internal_walk_copy). */
+#define PZ_WALK_ENTRY(label, op, name) { { label, op, name##_round, 0 }, name }
+#define PZ_WALK_ENTRY_COPYING(label, op, name) { { label, op, name##_round, 1 }, name }
 
 /* MPICH 4's algorithm for instance c on an intercommunicator (coll_inter.c), NULL for
  * an operation not defined there. */

@@ -212,5 +212,5 @@ const struct pz_internal_algo pz_internal_coll_exchange[] = {
     PZ_WALK_ENTRY("recursive_doubling", PZ_COLL_REDUCE_SCATTER_BLOCK, reduce_scatter_rd),
     PZ_WALK_ENTRY("recursive_doubling", PZ_COLL_SCAN, scan_rd),
     PZ_WALK_ENTRY("recursive_doubling", PZ_COLL_EXSCAN, scan_rd),
-    { { NULL, 0, NULL }, NULL },
+    { { NULL, 0, NULL, 0 }, NULL },
 };

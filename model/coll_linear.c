@@ -83,5 +83,5 @@ const struct pz_internal_algo pz_internal_coll_linear[] = {
     PZ_WALK_ENTRY("linear", PZ_COLL_ALLTOALLV, alltoall_linear),
     PZ_WALK_ENTRY("linear", PZ_COLL_SCAN, scan_linear),
     PZ_WALK_ENTRY("linear", PZ_COLL_EXSCAN, scan_linear),
-    { { NULL, 0, NULL }, NULL },
+    { { NULL, 0, NULL, 0 }, NULL },
 };

@@ -172,5 +172,5 @@ const struct pz_internal_algo pz_internal_coll_rabenseifner[] = {
     PZ_WALK_ENTRY("reduce_scatter_allgather", PZ_COLL_ALLREDUCE, allreduce_rabenseifner),
     PZ_WALK_ENTRY("reduce_scatter_gather", PZ_COLL_REDUCE, reduce_scatter_gather),
     PZ_WALK_ENTRY("rabenseifner", PZ_COLL_REDUCE, reduce_scatter_gather),
-    { { NULL, 0, NULL }, NULL },
+    { { NULL, 0, NULL, 0 }, NULL },
 };

@@ -189,5 +189,5 @@ const struct pz_internal_algo pz_internal_coll_tree[] = {
     PZ_WALK_ENTRY("reduce_bcast", PZ_COLL_ALLREDUCE, allreduce_reduce_bcast),
     PZ_WALK_ENTRY("reduce_scatterv", PZ_COLL_REDUCE_SCATTER, reduce_scatterv),
     PZ_WALK_ENTRY("reduce_scatterv", PZ_COLL_REDUCE_SCATTER_BLOCK, reduce_scatterv),
-    { { NULL, 0, NULL }, NULL },
+    { { NULL, 0, NULL, 0 }, NULL },
 };

@@ -464,14 +464,15 @@ static void add_copy(void *ud, double bytes)
 }
 
 /* The CPU time of the local copy that agent a's round begins with: 0 on a machine
- * without copy_segments, and for a round from a schedule (an algorithm that copies
- * has none, coll_algos.h). */
+ * without copy_segments, and for an algorithm that never copies (nor has one from a
+ * schedule a copy: an algorithm that copies has none, coll_algos.h), whose round is
+ * then walked once, not twice. */
 static double round_copy_time(const struct pz_comsys *cs, const struct agent *ag)
 {
     double bytes = 0;
     struct pz_coll_round out = { ignore_message, &bytes, 0, add_copy };
 
-    if (ag->sched || cs->machine->copy_segments.n == 0)
+    if (!ag->algo->copies || ag->sched || cs->machine->copy_segments.n == 0)
         return 0;
     ag->algo->round(&ag->c, ag->round, &out);
     return pz_copy_time(cs->machine, bytes);
