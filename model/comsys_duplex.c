@@ -14,11 +14,11 @@
 
 #include "comsys_int.h"
 
-/* A process's latest send: when its overhead began and ended, until when its data is
- * on its way (its overhead's end until the simulation knows when it arrives), and to
- * whom (-1: none yet). */
+/* A process's latest send: when its overhead began, until when its data is on its way
+ * (its overhead's end until the simulation knows when it arrives), and to whom (-1: none
+ * yet). */
 struct sending {
-    double start, end, arrives;
+    double start, arrives;
     int to;
 };
 
@@ -30,7 +30,7 @@ int pz_cs_duplex_init(struct pz_comsys *cs)
     if (!cs->sending)
         return -1;
     for (int p = 0; p < cs->nprocs; p++)
-        cs->sending[p] = (struct sending){ 0, 0, 0, -1 };
+        cs->sending[p] = (struct sending){ 0, 0, -1 };
     return 0;
 }
 
@@ -58,7 +58,7 @@ double pz_cs_send_occupy(struct pz_comsys *cs, int p, int peer, double at, doubl
         end += cs->machine->duplex_overhead * overlap / o;
         cs->cpu_free[p] = end;
     }
-    cs->sending[p] = (struct sending){ start, end, end, peer };
+    cs->sending[p] = (struct sending){ start, end, peer };
     return end;
 }
 
