@@ -1570,8 +1570,8 @@ Test(overhead, one_size_prints_its_time_and_no_error)
     pz_cal_print_overheads(f, &run);
     fclose(f);
     cr_assert_null(strstr(text, "nan"), "%s", text);
-    cr_assert(strstr(text, "send: MPI_Isend+MPI_Wait   2 us (1 size: no per-byte cost measured)"),
-              "%s", text);
+    cr_assert(strstr(text, "send: MPI_Isend+MPI_Wait"), "%s", text);
+    cr_assert(strstr(text, " 2 us (1 size: no per-byte cost measured)"), "%s", text);
     free(text);
 }
 
