@@ -264,16 +264,6 @@ static int blocks_of(const struct pz_scale_point *p, size_t n, int dim, int ndim
     return 1;
 }
 
-static uint64_t gcd(uint64_t a, uint64_t b)
-{
-    while (b) {
-        uint64_t t = a % b;
-
-        a = b;
-        b = t;
-    }
-    return a;
-}
 
 /* The block form along dim of the values p, the smallest unit first (above). */
 static int blocks_along(const struct pz_scale_point *p, size_t n, int dim, int ndims,
@@ -284,7 +274,7 @@ static int blocks_along(const struct pz_scale_point *p, size_t n, int dim, int n
     for (size_t k = 0; k < n; k++) {
         if (p[k].time < 1 || divisor(&p[k], dim) < 1)
             return 0;
-        g = gcd((uint64_t)llround(p[k].time), g);
+        g = sp_gcd((uint64_t)llround(p[k].time), g);
     }
     for (i = 1; i <= g / i; i++)
         if (g % i == 0 && blocks_of(p, n, dim, ndims, i, m)) {

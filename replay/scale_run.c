@@ -39,7 +39,7 @@ static int posts_request(uint8_t kind)
     return kind == PZ_REC_ISEND || kind == PZ_REC_IRECV_REQUEST || kind == PZ_REC_NBC_REQUEST;
 }
 
-static int ends_a_request(uint8_t kind)
+int pz_scale_ends_request(uint8_t kind)
 {
     return kind == PZ_REC_ISEND_COMPLETE || kind == PZ_REC_IRECV ||
            kind == PZ_REC_NBC_COMPLETE || kind == PZ_REC_REQUEST_CANCELLED;
@@ -47,9 +47,7 @@ static int ends_a_request(uint8_t kind)
 
 static int refers_to_request(uint8_t kind)
 {
-    return kind == PZ_REC_ISEND_COMPLETE || kind == PZ_REC_IRECV ||
-           kind == PZ_REC_REQUEST_TEST || kind == PZ_REC_REQUEST_CANCELLED ||
-           kind == PZ_REC_NBC_COMPLETE;
+    return pz_scale_ends_request(kind) || kind == PZ_REC_REQUEST_TEST;
 }
 
 /* Request ids to the step that posted them, the latest posting winning: open
@@ -379,7 +377,7 @@ static int split_completions(struct walk *w, size_t step)
     struct pz_scale_step whole = q->steps[step];
 
     for (uint32_t i = 0; i < whole.n; i++)
-        if (!ends_a_request(q->events[whole.first + i].kind))
+        if (!pz_scale_ends_request(q->events[whole.first + i].kind))
             return 0;
     for (uint32_t i = 1; i < whole.n; i++) {
         struct pz_scale_step *s;

@@ -91,6 +91,10 @@ enum pz_scale_node {
  * node is every process of each recording. */
 #define PZ_SCALE_NODE_K (1u << 30)
 
+/* Whether events of this kind end a request: a send's or receive's completion, a
+ * nonblocking collective's, a cancellation. */
+int pz_scale_ends_request(uint8_t kind);
+
 /* The groups classes, BLOCKS, STRIDE, LEADERS and PARTS, at P processes (scale_groups.c): is
  * kind one; the instances of class c (how many communicators of the class there are);
  * the instance of process `rank` (-1: it has none, a LEADERS class off its ranks), its

@@ -180,12 +180,6 @@ uint32_t sp_table_loop(struct sp_table *t, const uint32_t *body, uint32_t n, uin
 }
 
 /* The records that end a request: its completion, or its cancel. */
-static int ends_request(uint8_t kind)
-{
-    return kind == PZ_REC_ISEND_COMPLETE || kind == PZ_REC_IRECV ||
-           kind == PZ_REC_NBC_COMPLETE || kind == PZ_REC_REQUEST_CANCELLED;
-}
-
 static int posts(uint8_t completion, uint8_t kind)
 {
     switch (completion) {
@@ -203,8 +197,8 @@ int sp_reduced(const char *region, uint8_t kind, uint32_t poster)
     /* MPI_Wait and MPI_Test take one request: the call is made when the request is */
     if (!region)
         region = "";
-    return ends_request(kind) && poster != SP_NONE && strcmp(region, "MPI_Wait") != 0 &&
-           strcmp(region, "MPI_Test") != 0;
+    return pz_scale_ends_request(kind) && poster != SP_NONE &&
+           strcmp(region, "MPI_Wait") != 0 && strcmp(region, "MPI_Test") != 0;
 }
 
 /* The first event of step ps (the poster of a record of kind `kind`) that posts what it
@@ -229,7 +223,7 @@ void sp_pair_requests(const struct pz_scale_process *p, uint32_t *poster, uint32
         for (uint32_t k = 0; k < p->steps[j].n && p->steps[j].first + k < p->nevents; k++) {
             uint32_t e = p->steps[j].first + k, pe;
 
-            if (!ends_request(p->events[e].kind) || p->events[e].posted_by <= 0 ||
+            if (!pz_scale_ends_request(p->events[e].kind) || p->events[e].posted_by <= 0 ||
                 (size_t)p->events[e].posted_by > j)
                 continue;
             pe = posting_event(p, j - (size_t)p->events[e].posted_by, p->events[e].kind, done);
@@ -291,7 +285,7 @@ static const char *step_call(const struct pz_scale_run *run, const struct pz_sca
     if (!wait)
         return name;
     for (uint32_t k = 0; k < st->n && st->first + k < p->nevents; k++)
-        if (ends_request(p->events[st->first + k].kind))
+        if (pz_scale_ends_request(p->events[st->first + k].kind))
             return wait;
     return name;
 }
