@@ -253,10 +253,11 @@ static const char *remedy_reason(enum pz_scale_cause cause, enum pz_scale_remedy
     case PZ_SCALE_CAUSE_COMMUNICATION:
         return "time in transfers, which a faster network can remove";
     case PZ_SCALE_CAUSE_SYNCHRONIZATION:
-        return remedy == PZ_SCALE_REMEDY_NETWORK
-                   ? "the waiting follows from late transfers, which a faster network can "
-                     "remove"
-                   : "no network fixes this: the processes wait for the slowest's computation";
+        if (remedy == PZ_SCALE_REMEDY_NETWORK)
+            return "the waiting follows from late transfers, which a faster network can "
+                   "remove";
+        /* waiting no longer than the imbalance: the imbalance's reason */
+        /* fall through */
     case PZ_SCALE_CAUSE_LOAD_IMBALANCE:
         return "no network fixes this: the processes wait for the slowest's computation";
     case PZ_SCALE_CAUSE_INSUFFICIENT_PARALLELISM:
