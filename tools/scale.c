@@ -15,6 +15,7 @@
 #include "open.h"
 #include "progress_line.h"
 #include "scale_archive.h"
+#include "scale_memory.h"
 #include "scale_replay.h"
 #include "scale_report.h"
 
@@ -786,6 +787,26 @@ static int run(struct job *j)
     return rc;
 }
 
+/* Whether every count asked for fits in the memory this process may take
+ * (scale_memory.h); else says so for the smallest that does not, on one line.  Checked
+ * before the recordings are read: a count of millions is refused at once. */
+static int counts_fit(const struct options *o)
+{
+    struct pz_scale_memory m = pz_scale_memory_available();
+    int smallest = 0;
+    char msg[256];
+
+    for (int c = 0; c < o->ncounts; c++)
+        if (!pz_scale_memory_fits(o->counts[c], &m, msg, sizeof(msg)) &&
+            (!smallest || o->counts[c] < smallest))
+            smallest = o->counts[c];
+    if (!smallest)
+        return 1;
+    pz_scale_memory_fits(smallest, &m, msg, sizeof(msg));
+    fprintf(stderr, "prognoz scale: --ranks %d: %s\n", smallest, msg);
+    return 0;
+}
+
 int pz_cmd_scale(int argc, char **argv)
 {
     static struct job j;
@@ -796,6 +817,8 @@ int pz_cmd_scale(int argc, char **argv)
     if (rc)
         return rc == 1 ? 0 : 2;
     j.o = &o;
+    if (!counts_fit(&o))
+        return 1;
     if (pz_machine_options_load("scale", &o.m, j.machines) != 0)
         return 1;
     pz_progress_line_init(&progress, "scale", o.quiet);
