@@ -662,6 +662,7 @@ struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const
                                         errlen))))
             return m;
     }
+    sp_transpose_name(runs, n, err, errlen);
     return NULL;
 }
 

@@ -160,6 +160,13 @@ int sp_xor_law(struct pz_scale_program *m);
  * err (not a power of two). */
 int sp_xor_check(const struct pz_scale_program *m, int nprocs, char *err, size_t errlen);
 
+/* Where no model of recordings runs[0..n-1] could be built, names in err, in front of
+ * the reason it holds, the first call exchanging with NPB CG's transpose partner
+ * (scale_transpose.c), which no model gives, and why: 1; 0 when there is none (err
+ * untouched). */
+int sp_transpose_name(const struct pz_scale_run *const *runs, size_t n, char *err,
+                      size_t errlen);
+
 /* --- steps that one process's recording cannot tell apart from others: a call to
  * MPI_PROC_NULL records no message, so it lacks the events the same call has where the
  * peer exists; and in a periodic dimension of 1 or 2 processes, offsets -1, 0 and +1
