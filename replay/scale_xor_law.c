@@ -3,8 +3,8 @@
  * sp_xor_check).  The messages of a butterfly recorded at 2, 4 and 8 processes are also
  * those of a halo exchange on MPI_Dims_create's 2 x 1 x 1, 2 x 2 x 1 and 2 x 2 x 2
  * grids, and the two differ from 16 on.  The butterfly is taken when no recording has a
- * grid the program made (MPI_Cart_create) and every stage is in a loop whose trip count
- * is log2(P) at every recorded count and as the fitted form: a loop whose trip count
+ * grid the program made (MPI_Cart_create) and every stage is made by every process in a
+ * loop whose trip count is log2(P) at every recorded count: a loop whose trip count
  * follows the rank's bits is a butterfly's, where a halo exchange has at most 2
  * neighbours per dimension of a grid of at most 3. */
 #include <math.h>
@@ -72,6 +72,19 @@ static int first_bit(const struct pz_scale_program *m, uint32_t k)
     return -1;
 }
 
+/* Is step node k made by every process: its guard allows every position and asks for
+ * no peer (a stage of a butterfly has its partner at every process; a halo exchange
+ * whose tags name the direction has other steps at the two ends of a dimension). */
+static int everywhere(const struct pz_scale_program *m, uint32_t k)
+{
+    const struct sp_guard *g = &m->nodes[k].guard;
+
+    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
+        if (g->pos[d] != SP_ANYWHERE || g->not_first[d] || g->not_last[d])
+            return 0;
+    return !g->every;
+}
+
 /* The loop right around node k, SP_NONE when it is in none. */
 static uint32_t loop_around(const struct pz_scale_program *m, uint32_t k)
 {
@@ -133,7 +146,7 @@ int sp_xor_law(struct pz_scale_program *m)
 
         if (bit < 0)
             continue;
-        if ((l = loop_around(m, k)) == SP_NONE || m->nodes[l].trips)
+        if (!everywhere(m, k) || (l = loop_around(m, k)) == SP_NONE || m->nodes[l].trips)
             return 0;
         for (size_t r = 0; r < m->nruns; r++)
             if (!trips_at(m, l, bit, m->runs[r]->nprocs))
