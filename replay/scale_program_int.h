@@ -148,9 +148,10 @@ int sp_xor_convert(struct sp_table *t, const struct pz_scale_run *run, int proc,
 /* Learns from a process's converted steps how the tags of the runs of several stages
  * advance, for the runs of one stage elsewhere.  0 or -1. */
 int sp_xor_learn(struct sp_xor *x, const uint32_t *syms, size_t n);
-/* Rewrites the runs of stages of a process's converted steps into the same symbols in
- * every iteration (the bit and tags advancing with it), for sp_fold.  0 or -1. */
-int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n);
+/* Rewrites the runs of stages of a process's converted steps, at nprocs processes, into
+ * the same symbols in every iteration (the bit going up or down with it, tags advancing
+ * with it), for sp_fold.  0 or -1. */
+int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n, int nprocs);
 /* Whether the model built from stages is a butterfly: every step with a stage is in a
  * loop whose trip count is log2(P) less its first bit at every recorded count and as
  * a form of P, the stages covering the rank's bits from the first up; then a note says

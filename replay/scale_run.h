@@ -121,8 +121,9 @@ enum pz_scale_peer_kind {
     PZ_SCALE_PEER_XOR      /* a stage of a butterfly (recursive doubling, hypercube
                               exchange) on the world: the process whose rank is the
                               caller's XOR 2^(rank + j), j the iteration of the loop right
-                              around the step (0 outside one).  Never read from a
-                              recording: the model takes it (scale_xor.c) */
+                              around the step (0 outside one); when rank < 0, its bits go
+                              down from log2(P) + rank: XOR 2^(log2(P) + rank - j).  Never
+                              read from a recording: the model takes it (scale_xor.c) */
 };
 
 struct pz_scale_peer {
@@ -131,7 +132,7 @@ struct pz_scale_peer {
                                               the short way round (+1 from the last
                                               process to the first) */
     int32_t rank;                          /* RANK and LAST; XOR: the bit of the first
-                                              stage */
+                                              stage (< 0: from log2(P), going down) */
 };
 
 #define PZ_SCALE_NO_COMM UINT16_MAX

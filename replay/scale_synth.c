@@ -490,10 +490,14 @@ static int64_t peer_of(struct pz_scale_cursor *c, const struct sp_event *e, uint
         /* the other processes in turn (a note says so) */
         return size < 2 ? rank : (rank + 1 + c->any_received++ % (size - 1)) % size;
     case PZ_SCALE_PEER_XOR: {
-        /* stage rank + j of a butterfly, j the iteration of the loop right around it */
-        uint64_t bit = (uint64_t)e->peer.rank + (c->depth ? c->loops[c->depth - 1].done : 0);
+        /* stage rank + j of a butterfly, j the iteration of the loop right around it, or
+           log2(P) + rank - j when its bits go down */
+        int64_t j = c->depth ? (int64_t)c->loops[c->depth - 1].done : 0, bits = 0, bit;
 
-        if (bit < 31 && (rank ^ (1u << bit)) < size)
+        while (((int64_t)1 << bits) < size)
+            bits++;
+        bit = e->peer.rank >= 0 ? e->peer.rank + j : bits + e->peer.rank - j;
+        if (bit >= 0 && bit < 31 && (rank ^ (1u << bit)) < size)
             return rank ^ (1u << bit);
         break;
     }

@@ -4,12 +4,13 @@
  * processes, its partners are the neighbours of MPI_Dims_create's 2 x 1 x 1, 2 x 2 x 1
  * and 2 x 2 x 2 grids, and recorded at 16 they fit no grid: here every message on the
  * world is taken as a stage (PZ_SCALE_PEER_XOR, the bit of its partner), and each run
- * of back-to-back stages whose bit advances by one from one iteration to the next, from
- * bit b, is rewritten into the same symbols in every iteration (the bit as b plus the
- * iteration, each tag as its first value and its step), which sp_fold folds into a loop
- * of as many iterations as stages.  A run of one stage (at 2 processes) is the body
- * the others show once: its tags advance as the runs of several stages at other counts
- * or processes show (sp_xor_learn). */
+ * of back-to-back stages whose bit goes up or down by one from one iteration to the
+ * next, from bit b, is rewritten into the same symbols in every iteration (the bit as b
+ * plus or less the iteration, b counted from the highest bit when it goes down, each tag
+ * as its first value and its step), which sp_fold folds into a loop of as many
+ * iterations as stages.  A run of one stage (at 2 processes) is the body
+ * the others show once: its tags advance, and its bits go, as the runs of several
+ * stages at other counts or processes show (sp_xor_learn). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,9 @@ struct sp_xor {
     uint32_t *tag_step;        /* [event of shapes]: the step its tag advances by */
     uint8_t *known;            /* ... learned from a run of several stages */
     uint32_t captags;
+    int8_t *dir_of;            /* [shape of a run's first step]: its bits' direction, 1 up,
+                                  -1 down, learned from a run of several stages; 0 */
+    uint32_t capdirs;
 };
 
 struct sp_xor *sp_xor_new(struct sp_table *t)
@@ -46,6 +50,7 @@ void sp_xor_free(struct sp_xor *x)
     free(x->shape_of);
     free(x->tag_step);
     free(x->known);
+    free(x->dir_of);
     free(x);
 }
 
@@ -181,26 +186,29 @@ static uint32_t shape(struct sp_xor *x, uint32_t sym)
 }
 
 /* A run of stages: from `at`, `count` iterations of `period` steps, the first of bit
- * `bit`. */
+ * `bit`, the next of bit + dir (1: up, -1: down). */
 struct stages {
     size_t at, period, count;
-    int bit;
+    int bit, dir;
 };
 
-/* Is iteration k of the run from `at` (period steps) iteration 0 with its bits advanced
- * by k: the same shapes, each stage of bit bit + k, the other steps without stages.
- * -1 when memory runs out. */
-static int iteration_alike(struct sp_xor *x, const uint32_t *syms, size_t at, size_t period,
-                           size_t k, int bit)
+/* Is iteration k of run r (its at, period, bit and dir) iteration 0 with its bits
+ * advanced by k: the same shapes, each stage of bit bit + k dir, the other steps without
+ * stages.  -1 when memory runs out. */
+static int iteration_alike(struct sp_xor *x, const uint32_t *syms, const struct stages *r,
+                           size_t k)
 {
+    size_t at = r->at, period = r->period;
+    int bit = r->bit;
+
     for (size_t q = 0; q < period; q++) {
         uint32_t a = syms[at + q], b = syms[at + k * period + q], sa, sb;
         int ba = bit_of(x->t, a), bb = bit_of(x->t, b);
 
         if ((sa = shape(x, a)) == SP_NONE || (sb = shape(x, b)) == SP_NONE)
             return -1;
-        if (sa != sb || ba == -2 || (ba < 0) != (bb < 0) || (ba >= 0 && (ba != bit ||
-                                                                         bb != bit + (int)k)))
+        if (sa != sb || ba == -2 || (ba < 0) != (bb < 0) ||
+            (ba >= 0 && (ba != bit || bb != bit + (int)k * r->dir)))
             return 0;
     }
     return 1;
@@ -218,6 +226,7 @@ static int find_stages(struct sp_xor *x, const uint32_t *syms, size_t n, size_t 
     r->at = at;
     r->bit = bit_of(x->t, syms[at]);
     r->count = 1;
+    r->dir = 1;
     if (first == SP_NONE)
         return -1;
     for (size_t p = 1; p <= MAX_PERIOD && at + 2 * p <= n; p++) {
@@ -226,20 +235,21 @@ static int find_stages(struct sp_xor *x, const uint32_t *syms, size_t n, size_t 
 
         if (s == SP_NONE)
             return -1;
-        if (s != first || bit_of(x->t, syms[at + p]) != r->bit + 1)
+        if (s != first || abs(bit_of(x->t, syms[at + p]) - r->bit) != 1)
             continue;
-        if ((alike = iteration_alike(x, syms, at, p, 1, r->bit)) < 0)
+        r->period = p;
+        r->dir = bit_of(x->t, syms[at + p]) - r->bit;
+        if ((alike = iteration_alike(x, syms, r, 1)) < 0)
             return -1;
         if (!alike)
             continue;
-        r->period = p;
         r->count = 2;
-        while (at + (r->count + 1) * p <= n &&
-               (alike = iteration_alike(x, syms, at, p, r->count, r->bit)) == 1)
+        while (at + (r->count + 1) * p <= n && (alike = iteration_alike(x, syms, r, r->count)) == 1)
             r->count++;
         return alike < 0 ? -1 : 0;
     }
     r->period = 1;
+    r->dir = 1;
     while (at + r->period < n) {
         uint32_t next = syms[at + r->period];
         const struct sp_sym *s = &x->t->syms[next];
@@ -303,6 +313,38 @@ static int tags_advance(const struct sp_xor *x, const uint32_t *syms, const stru
     return 1;
 }
 
+/* Into x->dir_of, the direction of run r's bits, by the shape of its first step.  0, or
+ * -1 when memory runs out. */
+static int learn_direction(struct sp_xor *x, const uint32_t *syms, const struct stages *r)
+{
+    uint32_t s = shape(x, syms[r->at]);
+
+    if (s == SP_NONE)
+        return -1;
+    if (s & 0x80000000u)
+        return 0;
+    if (s >= x->capdirs) {
+        uint32_t cap = x->shapes.nsyms > s ? x->shapes.nsyms : s + 1;
+        int8_t *v = realloc(x->dir_of, cap);
+
+        if (!v)
+            return -1;
+        memset(v + x->capdirs, 0, cap - x->capdirs);
+        x->dir_of = v;
+        x->capdirs = cap;
+    }
+    x->dir_of[s] = (int8_t)r->dir;
+    return 0;
+}
+
+/* The direction learned for a run whose first step is sym (1 when none was). */
+static int direction(struct sp_xor *x, uint32_t sym)
+{
+    uint32_t s = shape(x, sym);
+
+    return s != SP_NONE && s < x->capdirs && x->dir_of[s] ? x->dir_of[s] : 1;
+}
+
 int sp_xor_learn(struct sp_xor *x, const uint32_t *syms, size_t n)
 {
     for (size_t at = 0; at < n;) {
@@ -312,7 +354,8 @@ int sp_xor_learn(struct sp_xor *x, const uint32_t *syms, size_t n)
             at++;
             continue;
         }
-        if (find_stages(x, syms, n, at, &r) != 0)
+        if (find_stages(x, syms, n, at, &r) != 0 ||
+            (r.count > 1 && learn_direction(x, syms, &r) != 0))
             return -1;
         for (size_t q = 0; r.count > 1 && q < r.period && tags_advance(x, syms, &r); q++) {
             const struct sp_sym *s = &x->t->syms[syms[at + q]];
@@ -347,12 +390,18 @@ static uint32_t tag_step_of(struct sp_xor *x, const uint32_t *syms, const struct
     return place != SP_NONE && place < x->captags && x->known[place] ? x->tag_step[place] : 0;
 }
 
-/* The rewritten symbol of body position q of run r (done[q], SP_NONE while not made):
- * iteration 0's events, each stage's bit the run's first, each tag advancing by its
- * step, each poster in the run by its rewritten symbol.  SP_NONE: memory. */
+/* The rewritten symbol of body position q of run r at nprocs (done[q], SP_NONE while
+ * not made): iteration 0's events, each stage's bit the run's first (PZ_SCALE_PEER_XOR:
+ * counted from the highest bit, log2(P) - 1 as -1, when the bits go down), each tag
+ * advancing by its step, each poster in the run by its rewritten symbol.  SP_NONE:
+ * memory. */
 static uint32_t rewritten(struct sp_xor *x, const uint32_t *syms, const struct stages *r,
-                          size_t q, uint32_t *done)
+                          int nprocs, size_t q, uint32_t *done)
 {
+    int bits = 0;
+
+    while ((1 << bits) < nprocs)
+        bits++;
     struct sp_event ev[MAX_EVENTS];
     struct sp_sym proto = x->t->syms[syms[r->at + q]];
 
@@ -365,6 +414,8 @@ static uint32_t rewritten(struct sp_xor *x, const uint32_t *syms, const struct s
 
         ev[i] = events_of(x->t, syms[r->at + q])[i];
         ev[i].tag_step = tag_step_of(x, syms, r, q, i);
+        if (ev[i].peer.kind == PZ_SCALE_PEER_XOR && r->dir < 0)
+            ev[i].peer.rank -= bits;
         poster = ev[i].poster_sym;
         for (size_t j = r->at + q; poster != SP_NONE && j-- > r->at;)
             if (syms[j] == poster) {
@@ -375,7 +426,7 @@ static uint32_t rewritten(struct sp_xor *x, const uint32_t *syms, const struct s
     return done[q] = sp_table_step(x->t, &proto, ev);
 }
 
-int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n)
+int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n, int nprocs)
 {
     uint32_t done[MAX_PERIOD];
 
@@ -392,9 +443,11 @@ int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n)
             at += r.period * r.count;
             continue;
         }
+        if (r.count == 1)
+            r.dir = direction(x, syms[at]);
         memset(done, 0xff, r.period * sizeof(*done));
         for (size_t q = 0; q < r.period; q++)
-            if (rewritten(x, syms, &r, q, done) == SP_NONE)
+            if (rewritten(x, syms, &r, nprocs, q, done) == SP_NONE)
                 return -1;
         for (size_t k = 0; k < r.count; k++)
             memcpy(syms + at + k * r.period, done, r.period * sizeof(*done));

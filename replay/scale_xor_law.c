@@ -58,18 +58,28 @@ int sp_xor_candidate(const struct pz_scale_run *const *runs, size_t n)
     return some;
 }
 
-/* The bit of step node k's first stage, -1 when it has none. */
-static int first_bit(const struct pz_scale_program *m, uint32_t k)
+/* Whether step node k has a stage, its first's rank (struct pz_scale_peer: the bit it
+ * begins at, or < 0 from the highest going down) into *rank. */
+static int stage_of(const struct pz_scale_program *m, uint32_t k, int *rank)
 {
     const struct sp_sym *s;
 
     if (m->nodes[k].kind != SP_STEP)
-        return -1;
+        return 0;
     s = &m->table.syms[m->nodes[k].sym];
     for (uint32_t i = 0; i < s->n; i++)
-        if (m->table.events[s->first + i].peer.kind == PZ_SCALE_PEER_XOR)
-            return m->table.events[s->first + i].peer.rank;
-    return -1;
+        if (m->table.events[s->first + i].peer.kind == PZ_SCALE_PEER_XOR) {
+            *rank = m->table.events[s->first + i].peer.rank;
+            return 1;
+        }
+    return 0;
+}
+
+/* The stages of a loop from the bit of rank to the last, at P: log2(P) - rank going up,
+ * log2(P) + rank + 1 (down to bit 0) going down; less the log2(P) that every law has. */
+static int law_offset(int rank)
+{
+    return rank >= 0 ? -rank : rank + 1;
 }
 
 /* Is step node k made by every process: its guard allows every position and asks for
@@ -96,20 +106,20 @@ static uint32_t loop_around(const struct pz_scale_program *m, uint32_t k)
     return around;
 }
 
-/* Does the trip count of loop node l give log2(P) - bit at P, once rounded, as the
+/* Does the trip count of loop node l give log2(P) + off at P, once rounded, as the
  * synthesis rounds it (an exact form of whole values gives them so: 1, 2 and 3
  * iterations at 2, 4 and 8 processes are also 0.375 * P rounded). */
-static int trips_at(const struct pz_scale_program *m, uint32_t l, int bit, int procs)
+static int trips_at(const struct pz_scale_program *m, uint32_t l, int off, int procs)
 {
-    return llround(pz_scale_model_at(&m->nodes[l].count, procs)) == (long long)log2(procs) - bit;
+    return llround(pz_scale_model_at(&m->nodes[l].count, procs)) == (long long)log2(procs) + off;
 }
 
-/* The trip count log2(P) - bit, the law's, into loop node l's model. */
-static void take_law(struct pz_scale_program *m, uint32_t l, int bit)
+/* The trip count log2(P) + off, the law's, into loop node l's model. */
+static void take_law(struct pz_scale_program *m, uint32_t l, int off)
 {
     struct pz_scale_model *c = &m->nodes[l].count;
 
-    *c = (struct pz_scale_model){.c0 = -bit, .c1 = 1, .origin = bit == 0, .a_den = 1, .b = 1,
+    *c = (struct pz_scale_model){.c0 = off, .c1 = 1, .origin = off == 0, .a_den = 1, .b = 1,
                                  .npoints = c->npoints};
 }
 
@@ -141,27 +151,30 @@ int sp_xor_law(struct pz_scale_program *m)
     char at[128];
 
     for (uint32_t k = 0; k < m->nnodes; k++) {
-        int bit = first_bit(m, k);
         uint32_t l;
+        int rank;
 
-        if (bit < 0)
+        if (!stage_of(m, k, &rank))
             continue;
         if (!everywhere(m, k) || (l = loop_around(m, k)) == SP_NONE || m->nodes[l].trips)
             return 0;
         for (size_t r = 0; r < m->nruns; r++)
-            if (!trips_at(m, l, bit, m->runs[r]->nprocs))
+            if (!trips_at(m, l, law_offset(rank), m->runs[r]->nprocs))
                 return 0;
         if (first == SP_NONE)
             first = k;
     }
-    for (uint32_t k = 0; k < m->nnodes; k++)
-        if (first_bit(m, k) >= 0)
-            take_law(m, loop_around(m, k), first_bit(m, k));
+    for (uint32_t k = 0; k < m->nnodes; k++) {
+        int rank;
+
+        if (stage_of(m, k, &rank))
+            take_law(m, loop_around(m, k), law_offset(rank));
+    }
     if (first == SP_NONE)
         return 0;
     counts(m, at, sizeof(at));
-    return sp_note(m, "the messages of %s go to partners rank XOR 2^i, i advancing by one "
-                   "in a loop of log2(P) iterations at every recorded count (%s), and no "
+    return sp_note(m, "the messages of %s go to partners rank XOR 2^i, i going up or down by "
+                   "one in a loop of log2(P) iterations at every recorded count (%s), and no "
                    "recording has a grid made by MPI_Cart_create: a butterfly (recursive "
                    "doubling, hypercube exchange) is taken%s; counts that are not powers of "
                    "two are refused", sp_sym_name(&m->table, m->nodes[first].sym), at,
@@ -175,12 +188,15 @@ int sp_xor_check(const struct pz_scale_program *m, int nprocs, char *err, size_t
 {
     if (!(nprocs & (nprocs - 1)))
         return 0;
-    for (uint32_t k = 0; k < m->nnodes; k++)
-        if (first_bit(m, k) >= 0) {
+    for (uint32_t k = 0; k < m->nnodes; k++) {
+        int rank;
+
+        if (stage_of(m, k, &rank)) {
             snprintf(err, errlen, "the partners of %s are rank XOR 2^i over log2(P) "
                      "stages (a butterfly), which takes a power of two processes, not %d",
                      sp_sym_name(&m->table, m->nodes[k].sym), nprocs);
             return -1;
         }
+    }
     return 0;
 }

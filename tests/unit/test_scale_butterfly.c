@@ -53,7 +53,10 @@ static int row_bits(int nprocs)
  * receive's completion), tag i and BYTES bytes each way; with sendrecv 1, one
  * MPI_Sendrecv tagged 7 instead; with sendrecv 2, one tagged with the direction: 2 i
  * towards the lower rank, 2 i + 1 towards the higher, as a halo exchange on a grid of
- * 2 processes per dimension numbered x + 2 y + 4 z tags its messages. */
+ * 2 processes per dimension numbered x + 2 y + 4 z tags its messages; with sendrecv 3
+ * (DOWN), MPI_Irecv, MPI_Send and MPI_Wait tagged i with rank XOR 2^(stages - 1 - i),
+ * from the highest bit down, as NPB CG's reduce_exch_proc goes. */
+#define DOWN 3
 static void record(const char *name, int nprocs, stages_fn stages, int sendrecv,
                    struct pz_scale_run *run)
 {
@@ -78,8 +81,11 @@ static void record(const char *name, int nprocs, stages_fn stages, int sendrecv,
 
                 if (sendrecv == 2)
                     tag = 2 * (uint32_t)i + ((int)q > p);
-
-                if (sendrecv) {
+                if (sendrecv == DOWN) {
+                    q = (uint32_t)(p ^ (1 << (stages(nprocs) - 1 - i)));
+                    tag = (uint32_t)i;
+                }
+                if (sendrecv == 1 || sendrecv == 2) {
                     tb_enter(b, p, t += MS(1), both);
                     tb_mpi_send(b, p, t, TB_WORLD, q, tag, BYTES);
                     tb_mpi_recv(b, p, t + MS(1), TB_WORLD, q, tag, BYTES);
@@ -204,10 +210,10 @@ static int keep(void *ctx, int proc, const struct pz_rec *r)
 }
 
 /* The run at nprocs: every process p makes, in each of the PASSES passes, for i from 0
- * to log2(nprocs) - 1, a send to p XOR 2^i and a receive from it, of BYTES bytes, tagged
- * i (7 with sendrecv): with MPI_Irecv, MPI_Send and MPI_Wait, the receive's request,
- * then the send, then the completion (an IRECV record); with MPI_Sendrecv, the send
- * and then the receive (a RECV record). */
+ * to log2(nprocs) - 1, a send to p XOR 2^i (2^(log2(nprocs) - 1 - i) with DOWN) and a
+ * receive from it, of BYTES bytes, tagged i (7 with sendrecv 1): with MPI_Irecv,
+ * MPI_Send and MPI_Wait, the receive's request, then the send, then the completion (an
+ * IRECV record); with MPI_Sendrecv, the send and then the receive (a RECV record). */
 static void expect_butterfly(const struct pz_scale_program *m, int nprocs, int sendrecv)
 {
     static struct messages k;
@@ -217,21 +223,21 @@ static void expect_butterfly(const struct pz_scale_program *m, int nprocs, int s
     memset(&k, 0, sizeof(k));
     cr_assert_eq(pz_scale_synthesize(m, nprocs, &sink, err, sizeof(err)), 0, "%s", err);
     for (int p = 0; p < nprocs; p++) {
-        cr_expect_eq(k.requests[p], sendrecv ? 0 : PASSES * stages,
+        cr_expect_eq(k.requests[p], sendrecv == 1 ? 0 : PASSES * stages,
                      "at %d, process %d posts %d receives", nprocs, p, k.requests[p]);
         cr_assert_eq(k.n[p], 2 * PASSES * stages, "at %d, process %d: %d messages, expected %d",
                      nprocs, p, k.n[p], 2 * PASSES * stages);
         for (int j = 0; j < k.n[p]; j++) {
-            int i = j / 2 % stages;
+            int i = j / 2 % stages, sr = sendrecv == 1;
+            int q = p ^ (1 << (sendrecv == DOWN ? stages - 1 - i : i));
             const struct message *g = &k.m[p][j];
-            uint8_t kind = j % 2 ? (sendrecv ? PZ_REC_RECV : PZ_REC_IRECV) : PZ_REC_SEND;
+            uint8_t kind = j % 2 ? (sr ? PZ_REC_RECV : PZ_REC_IRECV) : PZ_REC_SEND;
 
-            cr_expect(g->kind == kind && g->peer == (uint32_t)(p ^ (1 << i)) &&
-                          g->tag == (sendrecv ? 7u : (uint32_t)i) && g->bytes == BYTES,
+            cr_expect(g->kind == kind && g->peer == (uint32_t)q &&
+                          g->tag == (sr ? 7u : (uint32_t)i) && g->bytes == BYTES,
                       "at %d, process %d, message %d: kind %u peer %u tag %u bytes %lu, "
                       "expected kind %u peer %d tag %d bytes %u", nprocs, p, j, g->kind,
-                      g->peer, g->tag, (unsigned long)g->bytes, kind, p ^ (1 << i),
-                      sendrecv ? 7 : i, BYTES);
+                      g->peer, g->tag, (unsigned long)g->bytes, kind, q, sr ? 7 : i, BYTES);
         }
     }
 }
@@ -349,5 +355,21 @@ Test(scale_butterfly, a_halo_exchange_tagged_by_direction_is_no_butterfly)
 
     model_of("halo", counts, all_bits, 2, &md);
     cr_expect_null(butterfly_note(md.m), "note '%s'", butterfly_note(md.m));
+    model_free(&md);
+}
+
+/* From the highest bit down, as NPB CG's reduce_exch_proc (stage i with rank XOR
+ * 2^(log2(P) - 1 - i), tagged i): recorded at 2, 4 and 8 (partners 1; 2, 1; 4, 2, 1
+ * apart), at 16 process 5 sends to 13, 1, 7, 4 tagged 0 to 3 (expect_butterfly), at 64
+ * to 37, 21, 13, 1, 7, 4. */
+Test(scale_butterfly, from_the_highest_bit_down_is_synthesized_at_16_and_64)
+{
+    static const int counts[] = { 2, 4, 8 };
+    struct model md;
+
+    model_of("down", counts, all_bits, DOWN, &md);
+    cr_assert_not_null(butterfly_note(md.m), "no note of the butterfly");
+    expect_butterfly(md.m, 16, DOWN);
+    expect_butterfly(md.m, 64, DOWN);
     model_free(&md);
 }
