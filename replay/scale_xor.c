@@ -215,9 +215,9 @@ static int iteration_alike(struct sp_xor *x, const uint32_t *syms, const struct 
 }
 
 /* The run of stages beginning at syms[at] (a step of bit >= 0): the shortest period
- * after which the first step comes back one bit further and every iteration is alike,
- * for as many iterations as follow; else one iteration, the steps from `at` that are
- * stages of the same bit or complete a request posted since `at`.  0, -1 (memory). */
+ * after which the first step comes back one bit up or down and every iteration is
+ * alike, for as many iterations as follow; else one iteration, the steps from `at` that
+ * are stages of the same bit or complete a request posted since `at`.  0, -1 (memory). */
 static int find_stages(struct sp_xor *x, const uint32_t *syms, size_t n, size_t at,
                        struct stages *r)
 {
