@@ -341,6 +341,7 @@ struct work {
     uint64_t **made;
     size_t nmade;
     struct sp_stats st;
+    struct sp_xor *bfly;       /* the table takes messages as butterfly stages */
 };
 
 static void work_free(struct pz_scale_program *m, struct work *w)
@@ -367,6 +368,8 @@ static void work_free(struct pz_scale_program *m, struct work *w)
         free(w->made[i]);
     free(w->made);
     sp_stats_free(&w->st);
+    sp_xor_free(w->bfly);
+    w->bfly = NULL;
     free(m->first_proc);
     free(m->first_step);
     free(m->ambiguous);
@@ -398,6 +401,29 @@ static int intern_steps(struct pz_scale_program *m, struct work *w)
     return 0;
 }
 
+/* In a model of butterflies (struct sp_table.by_xor), every message on the world taken as
+ * a stage, and the tags of the stages learned: 0, 1 when some message is not rank XOR
+ * 2^i, -1 when memory runs out. */
+static int xor_steps(struct pz_scale_program *m, struct work *w)
+{
+    int rc;
+
+    if (!m->table.by_xor)
+        return 0;
+    if (!(w->bfly = sp_xor_new(&m->table)))
+        return -1;
+    for (size_t r = 0; r < m->nruns; r++)
+        for (int p = 0; p < m->runs[r]->nprocs; p++)
+            if ((rc = sp_xor_convert(&m->table, m->runs[r], p, w->raw[r][p],
+                                     m->runs[r]->procs[p].nsteps)) != 0)
+                return rc;
+    for (size_t r = 0; r < m->nruns; r++)
+        for (int p = 0; p < m->runs[r]->nprocs; p++)
+            if (sp_xor_learn(w->bfly, w->raw[r][p], m->runs[r]->procs[p].nsteps) != 0)
+                return -1;
+    return 0;
+}
+
 /* Each process's steps folded into loops (w->folded), the calls over many requests given
  * none first made the steps of those given some (sp_table_given_none). */
 static int fold_all(struct pz_scale_program *m, struct work *w)
@@ -412,7 +438,8 @@ static int fold_all(struct pz_scale_program *m, struct work *w)
 
             for (size_t i = 0; i < n; i++)
                 w->raw[r][p][i] = map[w->raw[r][p][i]];
-            if (sp_tag_loops(&m->table, w->raw[r][p], n, m->ambiguous[r]) != 0 ||
+            if ((w->bfly && sp_xor_rewrite(w->bfly, w->raw[r][p], n, m->runs[r]->nprocs) != 0) ||
+                sp_tag_loops(&m->table, w->raw[r][p], n, m->ambiguous[r]) != 0 ||
                 !(w->folded[r][p] = malloc((n ? n : 1) * sizeof(uint32_t)))) {
                 free(map);
                 return -1;
@@ -499,7 +526,15 @@ static int alloc_stats(struct pz_scale_program *m, struct sp_stats *st)
 
 static int build(struct pz_scale_program *m, struct work *w, char *err, size_t errlen)
 {
-    if (intern_steps(m, w) != 0 || fold_all(m, w) != 0)
+    int rc;
+
+    if (intern_steps(m, w) != 0 || (rc = xor_steps(m, w)) < 0)
+        goto oom;
+    if (rc) {
+        snprintf(err, errlen, "a message is to no partner rank XOR 2^i");
+        return -1;
+    }
+    if (fold_all(m, w) != 0)
         goto oom;
     if (sp_merge(m, (uint32_t *const *const *)w->folded, (const size_t *const *)w->nfolded,
                  err, errlen) != 0)
@@ -548,7 +583,7 @@ static void sort_by_count(const struct pz_scale_run **v, size_t n)
  * advance rewritten or not (struct sp_table); *tagged set when some were. */
 static struct pz_scale_program *build_model(const struct pz_scale_run *const *runs, size_t n,
                                             int compute_cpu, int by_sizes, int tag_loops,
-                                            int *tagged, char *err, size_t errlen)
+                                            int by_xor, int *tagged, char *err, size_t errlen)
 {
     struct pz_scale_program *m;
     struct work w = {0};
@@ -572,6 +607,7 @@ static struct pz_scale_program *build_model(const struct pz_scale_run *const *ru
     m->compute_cpu = compute_cpu;
     m->table.by_sizes = (uint8_t)by_sizes;
     m->table.tag_loops = (uint8_t)tag_loops;
+    m->table.by_xor = (uint8_t)by_xor;
     rc = check_runs(m, compute_cpu, err, errlen);
     if (rc == 0)
         rc = build(m, &w, err, errlen);
@@ -597,16 +633,36 @@ struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const
         snprintf(err, errlen, "no recording to model");
         return NULL;
     }
+    /* partners by rank XOR 2^i, in stages as many as the rank's bits, without a grid
+       the program made, are a butterfly, whatever grid they also fit (sp_xor_law) */
+    if (sp_xor_candidate(runs, n)) {
+        char none[512];
+        int tagged = 0;
+
+        if ((m = build_model(runs, n, compute_cpu, 1, 1, 1, &tagged, none, sizeof(none)))) {
+            int law = sp_xor_law(m);
+
+            if (law != 0) {
+                if (law > 0)
+                    return m;
+                pz_scale_program_free(m);
+                snprintf(err, errlen, "out of memory building the program model");
+                return NULL;
+            }
+            pz_scale_program_free(m);
+        }
+    }
     /* a loop whose tags advance is folded where the model then describes every
        process; else its iterations stay steps of their own, as they are recorded */
     for (int by_sizes = 1; by_sizes >= 0; by_sizes--) {
         int tagged = 0;
 
-        if ((m = build_model(runs, n, compute_cpu, by_sizes, 1, &tagged, err, errlen)) ||
-            (tagged && (m = build_model(runs, n, compute_cpu, by_sizes, 0, &tagged, err,
+        if ((m = build_model(runs, n, compute_cpu, by_sizes, 1, 0, &tagged, err, errlen)) ||
+            (tagged && (m = build_model(runs, n, compute_cpu, by_sizes, 0, 0, &tagged, err,
                                         errlen))))
             return m;
     }
+    sp_transpose_name(runs, n, err, errlen);
     return NULL;
 }
 

@@ -78,6 +78,8 @@ struct sp_table {
                                   folded into one step of one size */
     uint8_t tag_loops;         /* set before any step: sp_tag_loops rewrites runs */
     uint8_t tagged;            /* sp_tag_loops rewrote a run */
+    uint8_t by_xor;            /* set before any step: every message on the world is a
+                                  stage of a butterfly (scale_xor.c) */
 };
 
 void sp_table_free(struct sp_table *t);
@@ -128,6 +130,43 @@ int sp_fold(struct sp_table *t, uint32_t *syms, size_t *n, uint8_t ambiguous);
  * back each tag recorded.  Nothing unless t->tag_loops; t->tagged set when a run is
  * rewritten.  0 or -1. */
 int sp_tag_loops(struct sp_table *t, uint32_t *syms, size_t n, uint8_t ambiguous);
+
+/* --- butterflies (scale_xor.c): stage i of log2(P) exchanges with rank XOR 2^i */
+struct sp_xor;
+struct sp_xor *sp_xor_new(struct sp_table *t);
+void sp_xor_free(struct sp_xor *x);
+/* Whether recordings runs[0..n-1] may be of a butterfly: none has MPI_Cart_create's
+ * grid, every one is of a power of two processes, 2 or more, and has messages to
+ * partners in the grid, all on the world to rank XOR 2^i. */
+int sp_xor_candidate(const struct pz_scale_run *const *runs, size_t n);
+/* Takes, in process proc's steps syms[0..n-1] of recording run, every offset peer of a
+ * message as its partner's bit (PZ_SCALE_PEER_XOR, the symbols replaced).  0; 1 when a
+ * partner is not rank XOR 2^i or is on another communicator than the world; -1 when
+ * memory runs out. */
+int sp_xor_convert(struct sp_table *t, const struct pz_scale_run *run, int proc,
+                   uint32_t *syms, size_t n);
+/* Learns from a process's converted steps how the tags of the runs of several stages
+ * advance, for the runs of one stage elsewhere.  0 or -1. */
+int sp_xor_learn(struct sp_xor *x, const uint32_t *syms, size_t n);
+/* Rewrites the runs of stages of a process's converted steps, at nprocs processes, into
+ * the same symbols in every iteration (the bit going up or down with it, tags advancing
+ * with it), for sp_fold.  0 or -1. */
+int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n, int nprocs);
+/* Whether the model built from stages is a butterfly: every step with a stage is in a
+ * loop whose trip count is log2(P) less its first bit at every recorded count and as
+ * a form of P, the stages covering the rank's bits from the first up; then a note says
+ * so, and why.  1, 0 when not, -1 when memory runs out. */
+int sp_xor_law(struct pz_scale_program *m);
+/* Whether the run at nprocs can have m's stages: 0, or -1 with a one-line message in
+ * err (not a power of two). */
+int sp_xor_check(const struct pz_scale_program *m, int nprocs, char *err, size_t errlen);
+
+/* Where no model of recordings runs[0..n-1] could be built, names in err, in front of
+ * the reason it holds, the first call exchanging with NPB CG's transpose partner
+ * (scale_transpose.c), which no model gives, and why: 1; 0 when there is none (err
+ * untouched). */
+int sp_transpose_name(const struct pz_scale_run *const *runs, size_t n, char *err,
+                      size_t errlen);
 
 /* --- steps that one process's recording cannot tell apart from others: a call to
  * MPI_PROC_NULL records no message, so it lacks the events the same call has where the

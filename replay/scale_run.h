@@ -115,9 +115,15 @@ enum pz_scale_peer_kind {
     PZ_SCALE_PEER_LAST,    /* this rank of the communicator, from the last (0 = last) */
     PZ_SCALE_PEER_ANY,     /* MPI_ANY_SOURCE: the sender the run matched is not a pattern
                               (never read: a recording names the matched sender only) */
-    PZ_SCALE_PEER_NEIGHBOURS   /* a neighbourhood collective's: the processes at offsets
+    PZ_SCALE_PEER_NEIGHBOURS,  /* a neighbourhood collective's: the processes at offsets
                               in the communicator's grid, the bytes to and from each in
                               the process's neighbour table rank (struct pz_scale_nbr) */
+    PZ_SCALE_PEER_XOR      /* a stage of a butterfly (recursive doubling, hypercube
+                              exchange) on the world: the process whose rank is the
+                              caller's XOR 2^(rank + j), j the iteration of the loop right
+                              around the step (0 outside one); when rank < 0, its bits go
+                              down from log2(P) + rank: XOR 2^(log2(P) + rank - j).  Never
+                              read from a recording: the model takes it (scale_xor.c) */
 };
 
 struct pz_scale_peer {
@@ -125,7 +131,8 @@ struct pz_scale_peer {
     int8_t off[PZ_SCALE_MAX_DIMS];         /* OFFSET, per dimension; a periodic wrap is
                                               the short way round (+1 from the last
                                               process to the first) */
-    int32_t rank;                          /* RANK and LAST */
+    int32_t rank;                          /* RANK and LAST; XOR: the bit of the first
+                                              stage (< 0: from log2(P), going down) */
 };
 
 #define PZ_SCALE_NO_COMM UINT16_MAX

@@ -489,6 +489,18 @@ static int64_t peer_of(struct pz_scale_cursor *c, const struct sp_event *e, uint
     case PZ_SCALE_PEER_ANY:
         /* the other processes in turn (a note says so) */
         return size < 2 ? rank : (rank + 1 + c->any_received++ % (size - 1)) % size;
+    case PZ_SCALE_PEER_XOR: {
+        /* stage rank + j of a butterfly, j the iteration of the loop right around it, or
+           log2(P) + rank - j when its bits go down */
+        int64_t j = c->depth ? (int64_t)c->loops[c->depth - 1].done : 0, bits = 0, bit;
+
+        while (((int64_t)1 << bits) < size)
+            bits++;
+        bit = e->peer.rank >= 0 ? e->peer.rank + j : bits + e->peer.rank - j;
+        if (bit >= 0 && bit < 31 && (rank ^ (1u << bit)) < size)
+            return rank ^ (1u << bit);
+        break;
+    }
     case PZ_SCALE_PEER_OFFSET:
         memcpy(at, c->coords, sizeof(at));
         for (int i = 0, d = 0; d < g->ndims; d++)
@@ -948,7 +960,8 @@ struct pz_scale_synth *pz_scale_synth_new(const struct pz_scale_program *m, int 
     pz_scale_grid_balanced(&s->g, nprocs, m->grid.ndims);
     memcpy(s->g.periodic, m->grid.periodic, sizeof(s->g.periodic));
     s->g.first_fastest = m->grid.first_fastest;
-    if (sp_untold_check(m, &s->g, err, errlen) != 0) {
+    if (sp_untold_check(m, &s->g, err, errlen) != 0 ||
+        sp_xor_check(m, nprocs, err, errlen) != 0) {
         pz_scale_synth_free(s);
         return NULL;
     }

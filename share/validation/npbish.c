@@ -20,17 +20,20 @@
  *   d  NPB IS: the keys' bucket sizes summed by MPI_Allreduce, each process given a range
  *      of buckets balanced by those sums, the counts to send it by MPI_Alltoall, the keys
  *      by MPI_Alltoallv (their counts the data's), the local ranking, then each process's
- *      largest key sent to rank + 1 (MPI_Irecv from rank - 1, MPI_Send, MPI_Wait).
+ *      largest key sent to rank + 1 (MPI_Irecv from rank - 1, MPI_Send, MPI_Wait);
+ *   e  the recursive doubling of a, from the highest bit down: step i with partner rank
+ *      XOR 2^(log2(P) - 1 - i), tag i, as NPB CG's reduce_exch_proc orders its steps
+ *      (div_factor from NPCOLS halved at each step), here over the world.
  *
  * The problem per process is fixed (weak scaling), a few milliseconds of computation per
  * pass.  Intervals: the passes (1), the computation (2), then per pattern: a: the
  * recursive doubling (3); b: the row sum (3), the transpose exchange (4), the dot product
  * (5); c: the lower sweep (3), the upper sweep (4), the norms (5); d: the bucket sizes (3),
- * the counts (4), the keys (5), the boundary keys (6).  Part of the scaling validation
+ * the counts (4), the keys (5), the boundary keys (6); e: the recursive doubling (3).  Part of the scaling validation
  * (programs shaped like others' codes, docs/predict.md).
  *
  *   mpicc -g -O2 -I$PREFIX/include -o npbish npbish.c -lm
- *   mpiexec -n 8 ./npbish a|b|c|d [PASSES]
+ *   mpiexec -n 8 ./npbish a|b|c|d|e [PASSES]
  */
 #include <math.h>
 #include <mpi.h>
@@ -69,11 +72,12 @@ static double compute(double *a, int n, int sweeps)
     return s;
 }
 
-/* Recursive doubling over the STEPS lowest bits of the rank: the sum of N doubles. */
-static void butterfly(double *v, double *in, int n, int steps)
+/* Recursive doubling over the STEPS lowest bits of the rank, from the lowest up or (down)
+ * from the highest down: the sum of N doubles. */
+static void doubling(double *v, double *in, int n, int steps, int down)
 {
     for (int i = 0; i < steps; i++) {
-        int partner = rank ^ (1 << i);
+        int partner = rank ^ (1 << (down ? steps - 1 - i : i));
         MPI_Request r;
         MPI_Irecv(in, n, MPI_DOUBLE, partner, i, MPI_COMM_WORLD, &r);
         MPI_Send(v, n, MPI_DOUBLE, partner, i, MPI_COMM_WORLD);
@@ -83,7 +87,13 @@ static void butterfly(double *v, double *in, int n, int steps)
     }
 }
 
-static void pattern_a(int passes, double *work)
+static void butterfly(double *v, double *in, int n, int steps)
+{
+    doubling(v, in, n, steps, 0);
+}
+
+/* Patterns a and e: the recursive doubling over the world, up or down. */
+static void pattern_a(int passes, double *work, int down)
 {
     double v[1024], in[1024];
     for (int j = 0; j < 1024; j++)
@@ -94,12 +104,12 @@ static void pattern_a(int passes, double *work)
         v[0] += compute(work, WORK, 8) * 1e-9;
         PROGNOZ_END(2);
         PROGNOZ_BEGIN(3);
-        butterfly(v, in, 1024, log2_of(size));
+        doubling(v, in, 1024, log2_of(size), down);
         PROGNOZ_END(3);
     }
     PROGNOZ_END(1);
     if (rank == 0)
-        printf("npbish a: %d ranks, sum %.6g\n", size, v[1]);
+        printf("npbish %c: %d ranks, sum %.6g\n", down ? 'e' : 'a', size, v[1]);
 }
 
 /* NPB CG's partner of the transpose exchange on an NPROWS x NPCOLS grid. */
@@ -307,13 +317,14 @@ int main(int argc, char **argv)
     for (int i = 0; i < WORK; i++)
         work[i] = sin(0.001 * (i + rank));
     switch (pattern) {
-    case 'a': pattern_a(passes, work); break;
+    case 'a': pattern_a(passes, work, 0); break;
     case 'b': pattern_b(passes, work); break;
     case 'c': pattern_c(passes, work); break;
     case 'd': pattern_d(passes, work); break;
+    case 'e': pattern_a(passes, work, 1); break;
     default:
         if (rank == 0)
-            fprintf(stderr, "npbish: pattern '%c': expected a, b, c or d\n", pattern);
+            fprintf(stderr, "npbish: pattern '%c': expected a, b, c, d or e\n", pattern);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     free(work);

@@ -1,0 +1,123 @@
+/* NPB CG's transpose exchange, named where a model cannot be built
+ * (scale_program_int.h, sp_transpose_name).  CG lays its P = 2^l processes out in
+ * 2^h rows of 2^(h+s) columns, h = floor(l / 2), s = l mod 2, rank = row * columns +
+ * column, and exchanges a vector segment with its transpose partner: on a square grid
+ * (s = 0) the process at (column, row); on one twice as wide, pairs of columns taken as
+ * one.  In the rank's bits, written high to low as A (h bits), B (h bits), C (s bits),
+ * the partner is B A C: the two halves of the rank above its lowest bit when l is odd
+ * swapped, the processes whose halves are equal (the diagonal) exchanging with
+ * themselves.  That is a law of P, but none the model has: no offset in a process grid
+ * (at 4 processes, 1 and 2 are diagonal neighbours in 2 x 2, at 16 the partner of 1 is
+ * 4, of 2 is 8), no rank XOR 2^i (1 XOR 2 is 3) and no class of communicators; and the
+ * recordings then differ, naming whatever call comes first, often another.  The
+ * transpose's call is named instead, with why. */
+#include <stdio.h>
+
+#include "scale_program_int.h"
+
+static int log2_exact(int n)
+{
+    int l = 0;
+
+    while ((1 << l) < n)
+        l++;
+    return (1 << l) == n ? l : -1;
+}
+
+/* Process p's transpose partner among 2^l processes. */
+static int partner_of(int p, int l)
+{
+    int h = l / 2, s = l % 2, low = p & ((1 << s) - 1);
+    int b = (p >> s) & ((1 << h) - 1), a = p >> (s + h);
+
+    return (b << (s + h)) | (a << s) | low;
+}
+
+/* The world rank of the peer of message event e of process p of run, -1 when it has
+ * none in the grid. */
+static int peer_rank(const struct pz_scale_run *run, int p, const struct pz_scale_event *e)
+{
+    int at[PZ_SCALE_MAX_DIMS];
+
+    if (e->peer.kind != PZ_SCALE_PEER_OFFSET || e->comm >= run->ncomms ||
+        run->comms[e->comm].kind != PZ_SCALE_COMM_WORLD)
+        return -1;
+    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
+        at[d] = run->procs[p].coords[d] + (d < run->grid.ndims ? e->peer.off[d] : 0);
+    return pz_scale_grid_rank(&run->grid, at);
+}
+
+/* Whether step s of every process of run (all making it) sends or receives its
+ * messages to the transpose partner only, some of them to a partner neither itself nor
+ * rank XOR 2^i. */
+static int transposes(const struct pz_scale_run *run, size_t s, int l)
+{
+    int told = 0, some = 0;
+
+    for (int p = 0; p < run->nprocs; p++) {
+        const struct pz_scale_process *proc = &run->procs[p];
+
+        if (s >= proc->nsteps)
+            return 0;
+        for (uint32_t i = 0; i < proc->steps[s].n; i++) {
+            const struct pz_scale_event *e = &proc->events[proc->steps[s].first + i];
+            int q = peer_rank(run, p, e);
+
+            if (e->peer.kind != PZ_SCALE_PEER_OFFSET)
+                continue;
+            if (q != partner_of(p, l))
+                return 0;
+            told = 1;
+            some |= q != p && ((q ^ p) & ((q ^ p) - 1));
+        }
+    }
+    return told && some;
+}
+
+/* "interval 'x', call 3" of step s of process p of run: calls counted from the
+ * beginning of the interval it is in. */
+static void where(const struct pz_scale_run *run, int p, size_t s, char *buf, size_t len)
+{
+    const struct pz_scale_process *proc = &run->procs[p];
+    size_t begin = s;
+
+    while (begin > 0 && proc->steps[begin].kind != PZ_SCALE_BEGIN)
+        begin--;
+    if (proc->steps[begin].kind == PZ_SCALE_BEGIN)
+        snprintf(buf, len, "interval '%s', call %zu",
+                 run->names[proc->steps[begin].region] ? run->names[proc->steps[begin].region]
+                                                       : "?", s - begin);
+    else
+        snprintf(buf, len, "call %zu", s + 1);
+}
+
+int sp_transpose_name(const struct pz_scale_run *const *runs, size_t n, char *err,
+                      size_t errlen)
+{
+    for (size_t r = 0; r < n; r++) {
+        const struct pz_scale_run *run = runs[r];
+        int l = log2_exact(run->nprocs);
+
+        if (run->grid.from_topology || l < 2)
+            continue;
+        for (size_t s = 0; s < run->procs[0].nsteps; s++) {
+            const struct pz_scale_step *st = &run->procs[0].steps[s];
+            char at[256], was[1024];
+            int q = l % 2 ? 2 : 1;   /* a process off the diagonal: row 0, column 1 */
+
+            if (st->kind != PZ_SCALE_CALL || !transposes(run, s, l))
+                continue;
+            where(run, 0, s, at, sizeof(at));
+            snprintf(was, sizeof(was), "%s", err);
+            snprintf(err, errlen, "%s (%s of %s) exchanges with NPB CG's transpose partner, "
+                     "the rank's two halves of floor(log2(P) / 2) bits above its lowest "
+                     "log2(P) mod 2 swapped (process %d's is %d here): a partner by the "
+                     "rank's arithmetic that no offset in a process grid, rank XOR 2^i or "
+                     "class of communicators gives, which cannot be extrapolated (%s)",
+                     run->names[st->region] ? run->names[st->region] : "a call", at,
+                     run->path, q, partner_of(q, l), was);
+            return 1;
+        }
+    }
+    return 0;
+}

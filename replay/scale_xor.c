@@ -1,0 +1,457 @@
+/* Butterflies (scale_program_int.h, sp_xor_*): a recursive doubling, a hypercube
+ * exchange, the reductions of the NAS benchmarks, where stage i of log2(P) exchanges
+ * with the process whose rank is the caller's XOR 2^i.  Recorded at 2, 4 and 8
+ * processes, its partners are the neighbours of MPI_Dims_create's 2 x 1 x 1, 2 x 2 x 1
+ * and 2 x 2 x 2 grids, and recorded at 16 they fit no grid: here every message on the
+ * world is taken as a stage (PZ_SCALE_PEER_XOR, the bit of its partner), and each run
+ * of back-to-back stages whose bit goes up or down by one from one iteration to the
+ * next, from bit b, is rewritten into the same symbols in every iteration (the bit as b
+ * plus or less the iteration, b counted from the highest bit when it goes down, each tag
+ * as its first value and its step), which sp_fold folds into a loop of as many
+ * iterations as stages.  A run of one stage (at 2 processes) is the body
+ * the others show once: its tags advance, and its bits go, as the runs of several
+ * stages at other counts or processes show (sp_xor_learn). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "scale_program_int.h"
+
+/* The longest body looked for, as sp_fold's, and the most events of a step. */
+#define MAX_PERIOD 512
+#define MAX_EVENTS 64
+
+struct sp_xor {
+    struct sp_table *t;
+    struct sp_table shapes;    /* each step without its bits and tags */
+    uint32_t *shape_of;        /* [sym of t]: its shape, SP_NONE */
+    uint32_t capshape;
+    uint32_t *tag_step;        /* [event of shapes]: the step its tag advances by */
+    uint8_t *known;            /* ... learned from a run of several stages */
+    uint32_t captags;
+    int8_t *dir_of;            /* [shape of a run's first step]: its bits' direction, 1 up,
+                                  -1 down, learned from a run of several stages; 0 */
+    uint32_t capdirs;
+};
+
+struct sp_xor *sp_xor_new(struct sp_table *t)
+{
+    struct sp_xor *x = calloc(1, sizeof(*x));
+
+    if (x)
+        x->t = t;
+    return x;
+}
+
+void sp_xor_free(struct sp_xor *x)
+{
+    if (!x)
+        return;
+    sp_table_free(&x->shapes);
+    free(x->shape_of);
+    free(x->tag_step);
+    free(x->known);
+    free(x->dir_of);
+    free(x);
+}
+
+static const struct sp_event *events_of(const struct sp_table *t, uint32_t sym)
+{
+    return &t->events[t->syms[sym].first];
+}
+
+/* The partner of event e of process proc as its bit into *bit: 0, or 1 when it is not
+ * rank XOR 2^i on the world. */
+static int partner_bit(const struct pz_scale_run *run, int proc, const struct sp_event *e,
+                       int *bit)
+{
+    const struct pz_scale_process *p = &run->procs[proc];
+    int at[PZ_SCALE_MAX_DIMS], q;
+
+    if (e->comm.kind != PZ_SCALE_COMM_WORLD)
+        return 1;
+    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
+        at[d] = p->coords[d] + (d < run->grid.ndims ? e->peer.off[d] : 0);
+    q = pz_scale_grid_rank(&run->grid, at);
+    if (q < 0 || q == proc || ((q ^ proc) & ((q ^ proc) - 1)))
+        return 1;
+    for (*bit = 0; (1 << *bit) != (q ^ proc); (*bit)++)
+        ;
+    return 0;
+}
+
+/* Step s of syms (orig: as recorded) with its stages' partners as bits, and its posters
+ * as converted; into syms[s].  0, 1 (not a butterfly's), -1 (memory). */
+static int convert_step(struct sp_table *t, const struct pz_scale_run *run, int proc,
+                        const uint32_t *orig, uint32_t *syms, size_t s)
+{
+    struct sp_event ev[MAX_EVENTS];
+    struct sp_sym proto = t->syms[orig[s]];
+    int changed = 0;
+
+    if (proto.kind != SP_STEP || proto.n > MAX_EVENTS)
+        return 0;
+    for (uint32_t i = 0; i < proto.n; i++) {
+        uint32_t poster;
+        int bit;
+
+        ev[i] = events_of(t, orig[s])[i];
+        poster = ev[i].poster_sym;
+        for (size_t j = s; poster != SP_NONE && j-- > 0;)
+            if (orig[j] == poster) {
+                changed |= syms[j] != poster;
+                ev[i].poster_sym = syms[j];
+                break;
+            }
+        if (ev[i].peer.kind != PZ_SCALE_PEER_OFFSET)
+            continue;
+        if (partner_bit(run, proc, &ev[i], &bit) != 0)
+            return 1;
+        memset(&ev[i].peer, 0, sizeof(ev[i].peer));
+        ev[i].peer.kind = PZ_SCALE_PEER_XOR;
+        ev[i].peer.rank = bit;
+        changed = 1;
+    }
+    if (changed && (syms[s] = sp_table_step(t, &proto, ev)) == SP_NONE)
+        return -1;
+    return 0;
+}
+
+int sp_xor_convert(struct sp_table *t, const struct pz_scale_run *run, int proc,
+                   uint32_t *syms, size_t n)
+{
+    uint32_t *orig = malloc((n ? n : 1) * sizeof(*orig));
+    int rc = 0;
+
+    if (!orig)
+        return -1;
+    memcpy(orig, syms, n * sizeof(*orig));
+    for (size_t s = 0; rc == 0 && s < n; s++)
+        rc = convert_step(t, run, proc, orig, syms, s);
+    free(orig);
+    return rc;
+}
+
+/* The bit of step sym's stages: -1 when it has none, -2 when its events' differ. */
+static int bit_of(const struct sp_table *t, uint32_t sym)
+{
+    const struct sp_sym *s = &t->syms[sym];
+    int bit = -1;
+
+    if (s->kind != SP_STEP)
+        return -1;
+    for (uint32_t i = 0; i < s->n; i++) {
+        const struct sp_event *e = &events_of(t, sym)[i];
+
+        if (e->peer.kind != PZ_SCALE_PEER_XOR)
+            continue;
+        if (bit >= 0 && bit != e->peer.rank)
+            return -2;
+        bit = e->peer.rank;
+    }
+    return bit;
+}
+
+/* The shape of step symbol sym (SP_NONE when memory runs out): its events without their
+ * bits and tags, each poster by its shape. */
+static uint32_t shape(struct sp_xor *x, uint32_t sym)
+{
+    struct sp_event ev[MAX_EVENTS];
+    struct sp_sym proto;
+
+    if (sym >= x->capshape) {
+        uint32_t cap = x->t->nsyms > sym ? x->t->nsyms : sym + 1;
+        uint32_t *v = realloc(x->shape_of, (size_t)cap * sizeof(*v));
+
+        if (!v)
+            return SP_NONE;
+        memset(v + x->capshape, 0xff, (size_t)(cap - x->capshape) * sizeof(*v));
+        x->shape_of = v;
+        x->capshape = cap;
+    }
+    if (x->shape_of[sym] != SP_NONE)
+        return x->shape_of[sym];
+    proto = x->t->syms[sym];
+    if (proto.kind != SP_STEP || proto.n > MAX_EVENTS)
+        return x->shape_of[sym] = sym | 0x80000000u;   /* its own shape */
+    for (uint32_t i = 0; i < proto.n; i++) {
+        ev[i] = events_of(x->t, sym)[i];
+        ev[i].tag = ev[i].tag_step = 0;
+        if (ev[i].peer.kind == PZ_SCALE_PEER_XOR)
+            ev[i].peer.rank = 0;
+        if (ev[i].poster_sym != SP_NONE &&
+            (ev[i].poster_sym = shape(x, ev[i].poster_sym)) == SP_NONE)
+            return SP_NONE;
+    }
+    return x->shape_of[sym] = sp_table_step(&x->shapes, &proto, ev);
+}
+
+/* A run of stages: from `at`, `count` iterations of `period` steps, the first of bit
+ * `bit`, the next of bit + dir (1: up, -1: down). */
+struct stages {
+    size_t at, period, count;
+    int bit, dir;
+};
+
+/* Is iteration k of run r (its at, period, bit and dir) iteration 0 with its bits
+ * advanced by k: the same shapes, each stage of bit bit + k dir, the other steps without
+ * stages.  -1 when memory runs out. */
+static int iteration_alike(struct sp_xor *x, const uint32_t *syms, const struct stages *r,
+                           size_t k)
+{
+    size_t at = r->at, period = r->period;
+    int bit = r->bit;
+
+    for (size_t q = 0; q < period; q++) {
+        uint32_t a = syms[at + q], b = syms[at + k * period + q], sa, sb;
+        int ba = bit_of(x->t, a), bb = bit_of(x->t, b);
+
+        if ((sa = shape(x, a)) == SP_NONE || (sb = shape(x, b)) == SP_NONE)
+            return -1;
+        if (sa != sb || ba == -2 || (ba < 0) != (bb < 0) ||
+            (ba >= 0 && (ba != bit || bb != bit + (int)k * r->dir)))
+            return 0;
+    }
+    return 1;
+}
+
+/* The run of stages beginning at syms[at] (a step of bit >= 0): the shortest period
+ * after which the first step comes back one bit up or down and every iteration is
+ * alike, for as many iterations as follow; else one iteration, the steps from `at` that
+ * are stages of the same bit or complete a request posted since `at`.  0, -1 (memory). */
+static int find_stages(struct sp_xor *x, const uint32_t *syms, size_t n, size_t at,
+                       struct stages *r)
+{
+    uint32_t first = shape(x, syms[at]);
+
+    r->at = at;
+    r->bit = bit_of(x->t, syms[at]);
+    r->count = 1;
+    r->dir = 1;
+    if (first == SP_NONE)
+        return -1;
+    for (size_t p = 1; p <= MAX_PERIOD && at + 2 * p <= n; p++) {
+        uint32_t s = shape(x, syms[at + p]);
+        int alike;
+
+        if (s == SP_NONE)
+            return -1;
+        if (s != first || abs(bit_of(x->t, syms[at + p]) - r->bit) != 1)
+            continue;
+        r->period = p;
+        r->dir = bit_of(x->t, syms[at + p]) - r->bit;
+        if ((alike = iteration_alike(x, syms, r, 1)) < 0)
+            return -1;
+        if (!alike)
+            continue;
+        r->count = 2;
+        while (at + (r->count + 1) * p <= n && (alike = iteration_alike(x, syms, r, r->count)) == 1)
+            r->count++;
+        return alike < 0 ? -1 : 0;
+    }
+    r->period = 1;
+    r->dir = 1;
+    while (at + r->period < n) {
+        uint32_t next = syms[at + r->period];
+        const struct sp_sym *s = &x->t->syms[next];
+        int b = bit_of(x->t, next), posted = 0;
+
+        for (uint32_t i = 0; s->kind == SP_STEP && i < s->n && !posted; i++) {
+            uint32_t poster = events_of(x->t, next)[i].poster_sym;
+
+            for (size_t j = at; poster != SP_NONE && j < at + r->period && !posted; j++)
+                posted = syms[j] == poster;
+        }
+        if (s->kind != SP_STEP || s->step_kind != PZ_SCALE_CALL || (b != r->bit && !posted))
+            break;
+        r->period++;
+    }
+    return 0;
+}
+
+/* The place of the step-of-shapes event i of step sym (x->tag_step's index), growing
+ * the arrays; SP_NONE when memory runs out. */
+static uint32_t tag_place(struct sp_xor *x, uint32_t sym, uint32_t i)
+{
+    uint32_t s = shape(x, sym), at;
+
+    if (s == SP_NONE || (s & 0x80000000u))
+        return SP_NONE;
+    at = x->shapes.syms[s].first + i;
+    if (at >= x->captags) {
+        uint32_t cap = x->shapes.nevents > at ? x->shapes.nevents : at + 1;
+        uint32_t *v = realloc(x->tag_step, (size_t)cap * sizeof(*v));
+        uint8_t *k;
+
+        if (!v)
+            return SP_NONE;
+        x->tag_step = v;
+        if (!(k = realloc(x->known, cap)))
+            return SP_NONE;
+        memset(k + x->captags, 0, cap - x->captags);
+        x->known = k;
+        x->captags = cap;
+    }
+    return at;
+}
+
+/* Does every tag of the run advance by the same step from one iteration to the next. */
+static int tags_advance(const struct sp_xor *x, const uint32_t *syms, const struct stages *r)
+{
+    for (size_t q = 0; q < r->period; q++) {
+        const struct sp_sym *s = &x->t->syms[syms[r->at + q]];
+
+        for (uint32_t i = 0; s->kind == SP_STEP && i < s->n; i++) {
+            uint32_t t0 = events_of(x->t, syms[r->at + q])[i].tag,
+                     step = events_of(x->t, syms[r->at + r->period + q])[i].tag - t0;
+
+            for (size_t k = 2; k < r->count; k++)
+                if (events_of(x->t, syms[r->at + k * r->period + q])[i].tag !=
+                    t0 + (uint32_t)k * step)
+                    return 0;
+        }
+    }
+    return 1;
+}
+
+/* Into x->dir_of, the direction of run r's bits, by the shape of its first step.  0, or
+ * -1 when memory runs out. */
+static int learn_direction(struct sp_xor *x, const uint32_t *syms, const struct stages *r)
+{
+    uint32_t s = shape(x, syms[r->at]);
+
+    if (s == SP_NONE)
+        return -1;
+    if (s & 0x80000000u)
+        return 0;
+    if (s >= x->capdirs) {
+        uint32_t cap = x->shapes.nsyms > s ? x->shapes.nsyms : s + 1;
+        int8_t *v = realloc(x->dir_of, cap);
+
+        if (!v)
+            return -1;
+        memset(v + x->capdirs, 0, cap - x->capdirs);
+        x->dir_of = v;
+        x->capdirs = cap;
+    }
+    x->dir_of[s] = (int8_t)r->dir;
+    return 0;
+}
+
+/* The direction learned for a run whose first step is sym (1 when none was). */
+static int direction(struct sp_xor *x, uint32_t sym)
+{
+    uint32_t s = shape(x, sym);
+
+    return s != SP_NONE && s < x->capdirs && x->dir_of[s] ? x->dir_of[s] : 1;
+}
+
+int sp_xor_learn(struct sp_xor *x, const uint32_t *syms, size_t n)
+{
+    for (size_t at = 0; at < n;) {
+        struct stages r;
+
+        if (bit_of(x->t, syms[at]) < 0) {
+            at++;
+            continue;
+        }
+        if (find_stages(x, syms, n, at, &r) != 0 ||
+            (r.count > 1 && learn_direction(x, syms, &r) != 0))
+            return -1;
+        for (size_t q = 0; r.count > 1 && q < r.period && tags_advance(x, syms, &r); q++) {
+            const struct sp_sym *s = &x->t->syms[syms[at + q]];
+
+            for (uint32_t i = 0; s->kind == SP_STEP && i < s->n; i++) {
+                uint32_t place = tag_place(x, syms[at + q], i), step;
+
+                if (place == SP_NONE)
+                    continue;
+                step = events_of(x->t, syms[at + r.period + q])[i].tag -
+                       events_of(x->t, syms[at + q])[i].tag;
+                x->tag_step[place] = step;
+                x->known[place] = 1;
+            }
+        }
+        at += r.period * r.count;
+    }
+    return 0;
+}
+
+/* The tag step of event i of body step sym in run r: from its next iteration, else as
+ * learned, else 0. */
+static uint32_t tag_step_of(struct sp_xor *x, const uint32_t *syms, const struct stages *r,
+                            size_t q, uint32_t i)
+{
+    uint32_t place;
+
+    if (r->count > 1)
+        return events_of(x->t, syms[r->at + r->period + q])[i].tag -
+               events_of(x->t, syms[r->at + q])[i].tag;
+    place = tag_place(x, syms[r->at + q], i);
+    return place != SP_NONE && place < x->captags && x->known[place] ? x->tag_step[place] : 0;
+}
+
+/* The rewritten symbol of body position q of run r at nprocs (done[q], SP_NONE while
+ * not made): iteration 0's events, each stage's bit the run's first (PZ_SCALE_PEER_XOR:
+ * counted from the highest bit, log2(P) - 1 as -1, when the bits go down), each tag
+ * advancing by its step, each poster in the run by its rewritten symbol.  SP_NONE:
+ * memory. */
+static uint32_t rewritten(struct sp_xor *x, const uint32_t *syms, const struct stages *r,
+                          int nprocs, size_t q, uint32_t *done)
+{
+    int bits = 0;
+
+    while ((1 << bits) < nprocs)
+        bits++;
+    struct sp_event ev[MAX_EVENTS];
+    struct sp_sym proto = x->t->syms[syms[r->at + q]];
+
+    if (done[q] != SP_NONE)
+        return done[q];
+    if (proto.kind != SP_STEP || proto.n > MAX_EVENTS)
+        return done[q] = syms[r->at + q];
+    for (uint32_t i = 0; i < proto.n; i++) {
+        uint32_t poster;
+
+        ev[i] = events_of(x->t, syms[r->at + q])[i];
+        ev[i].tag_step = tag_step_of(x, syms, r, q, i);
+        if (ev[i].peer.kind == PZ_SCALE_PEER_XOR && r->dir < 0)
+            ev[i].peer.rank -= bits;
+        poster = ev[i].poster_sym;
+        for (size_t j = r->at + q; poster != SP_NONE && j-- > r->at;)
+            if (syms[j] == poster) {
+                ev[i].poster_sym = done[j - r->at];
+                break;
+            }
+    }
+    return done[q] = sp_table_step(x->t, &proto, ev);
+}
+
+int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n, int nprocs)
+{
+    uint32_t done[MAX_PERIOD];
+
+    for (size_t at = 0; at < n;) {
+        struct stages r;
+
+        if (bit_of(x->t, syms[at]) < 0) {
+            at++;
+            continue;
+        }
+        if (find_stages(x, syms, n, at, &r) != 0)
+            return -1;
+        if (r.period > MAX_PERIOD || (r.count > 1 && !tags_advance(x, syms, &r))) {
+            at += r.period * r.count;
+            continue;
+        }
+        if (r.count == 1)
+            r.dir = direction(x, syms[at]);
+        memset(done, 0xff, r.period * sizeof(*done));
+        for (size_t q = 0; q < r.period; q++)
+            if (rewritten(x, syms, &r, nprocs, q, done) == SP_NONE)
+                return -1;
+        for (size_t k = 0; k < r.count; k++)
+            memcpy(syms + at + k * r.period, done, r.period * sizeof(*done));
+        at += r.period * r.count;
+    }
+    return 0;
+}

@@ -1,0 +1,202 @@
+/* Whether a model built from butterfly stages (scale_xor.c) is a butterfly, and the
+ * counts it can be synthesized at (scale_program_int.h: sp_xor_candidate, sp_xor_law,
+ * sp_xor_check).  The messages of a butterfly recorded at 2, 4 and 8 processes are also
+ * those of a halo exchange on MPI_Dims_create's 2 x 1 x 1, 2 x 2 x 1 and 2 x 2 x 2
+ * grids, and the two differ from 16 on.  The butterfly is taken when no recording has a
+ * grid the program made (MPI_Cart_create) and every stage is made by every process in a
+ * loop whose trip count is log2(P) at every recorded count: a loop whose trip count
+ * follows the rank's bits is a butterfly's, where a halo exchange has at most 2
+ * neighbours per dimension of a grid of at most 3. */
+#include <math.h>
+#include <stdio.h>
+
+#include "scale_program_int.h"
+
+/* Is the peer of message event e of process p of run the world's rank p XOR 2^i. */
+static int to_partner(const struct pz_scale_run *run, int p, const struct pz_scale_event *e)
+{
+    int at[PZ_SCALE_MAX_DIMS], q;
+
+    if (e->comm >= run->ncomms || run->comms[e->comm].kind != PZ_SCALE_COMM_WORLD)
+        return 0;
+    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
+        at[d] = run->procs[p].coords[d] + (d < run->grid.ndims ? e->peer.off[d] : 0);
+    q = pz_scale_grid_rank(&run->grid, at);
+    return q >= 0 && q != p && !((q ^ p) & ((q ^ p) - 1));
+}
+
+/* Whether every message of run with a peer in the grid goes to a partner rank XOR 2^i,
+ * into *some whether there is one. */
+static int all_to_partners(const struct pz_scale_run *run, int *some)
+{
+    for (int p = 0; p < run->nprocs; p++)
+        for (size_t i = 0; i < run->procs[p].nevents; i++) {
+            const struct pz_scale_event *e = &run->procs[p].events[i];
+
+            if (e->peer.kind != PZ_SCALE_PEER_OFFSET)
+                continue;
+            if (!to_partner(run, p, e))
+                return 0;
+            *some = 1;
+        }
+    return 1;
+}
+
+int sp_xor_candidate(const struct pz_scale_run *const *runs, size_t n)
+{
+    int some = 0;
+
+    for (size_t r = 0; r < n; r++) {
+        int p = runs[r]->nprocs;
+
+        if (runs[r]->grid.from_topology || p < 2 || (p & (p - 1)))
+            return 0;
+    }
+    for (size_t r = 0; r < n; r++)
+        if (!all_to_partners(runs[r], &some))
+            return 0;
+    return some;
+}
+
+/* Whether step node k has a stage, its first's rank (struct pz_scale_peer: the bit it
+ * begins at, or < 0 from the highest going down) into *rank. */
+static int stage_of(const struct pz_scale_program *m, uint32_t k, int *rank)
+{
+    const struct sp_sym *s;
+
+    if (m->nodes[k].kind != SP_STEP)
+        return 0;
+    s = &m->table.syms[m->nodes[k].sym];
+    for (uint32_t i = 0; i < s->n; i++)
+        if (m->table.events[s->first + i].peer.kind == PZ_SCALE_PEER_XOR) {
+            *rank = m->table.events[s->first + i].peer.rank;
+            return 1;
+        }
+    return 0;
+}
+
+/* The stages of a loop from the bit of rank to the last, at P: log2(P) - rank going up,
+ * log2(P) + rank + 1 (down to bit 0) going down; less the log2(P) that every law has. */
+static int law_offset(int rank)
+{
+    return rank >= 0 ? -rank : rank + 1;
+}
+
+/* Is step node k made by every process: its guard allows every position and asks for
+ * no peer (a stage of a butterfly has its partner at every process; a halo exchange
+ * whose tags name the direction has other steps at the two ends of a dimension). */
+static int everywhere(const struct pz_scale_program *m, uint32_t k)
+{
+    const struct sp_guard *g = &m->nodes[k].guard;
+
+    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
+        if (g->pos[d] != SP_ANYWHERE || g->not_first[d] || g->not_last[d])
+            return 0;
+    return !g->every;
+}
+
+/* The loop right around node k, SP_NONE when it is in none. */
+static uint32_t loop_around(const struct pz_scale_program *m, uint32_t k)
+{
+    uint32_t around = SP_NONE;
+
+    for (uint32_t l = 0; l < k; l++)
+        if (m->nodes[l].kind == SP_LOOP && m->nodes[l].end > k)
+            around = l;
+    return around;
+}
+
+/* Does the trip count of loop node l give log2(P) + off at P, once rounded, as the
+ * synthesis rounds it (an exact form of whole values gives them so: 1, 2 and 3
+ * iterations at 2, 4 and 8 processes are also 0.375 * P rounded). */
+static int trips_at(const struct pz_scale_program *m, uint32_t l, int off, int procs)
+{
+    return llround(pz_scale_model_at(&m->nodes[l].count, procs)) == (long long)log2(procs) + off;
+}
+
+/* The trip count log2(P) + off, the law's, into loop node l's model. */
+static void take_law(struct pz_scale_program *m, uint32_t l, int off)
+{
+    struct pz_scale_model *c = &m->nodes[l].count;
+
+    *c = (struct pz_scale_model){.c0 = off, .c1 = 1, .origin = off == 0, .a_den = 1, .b = 1,
+                                 .npoints = c->npoints};
+}
+
+/* Whether every dimension of every recording's grid has at most 2 processes: the
+ * partners are then also the grid's neighbours. */
+static int short_grids(const struct pz_scale_program *m)
+{
+    for (size_t r = 0; r < m->nruns; r++)
+        for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
+            if (m->runs[r]->grid.dims[d] > 2)
+                return 0;
+    return 1;
+}
+
+/* "2, 4, 8" */
+static void counts(const struct pz_scale_program *m, char *buf, size_t len)
+{
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (size_t r = 0; r < m->nruns && used < len; r++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%d", r ? ", " : "",
+                                 m->runs[r]->nprocs);
+}
+
+int sp_xor_law(struct pz_scale_program *m)
+{
+    uint32_t first = SP_NONE;
+    char at[128];
+
+    for (uint32_t k = 0; k < m->nnodes; k++) {
+        uint32_t l;
+        int rank;
+
+        if (!stage_of(m, k, &rank))
+            continue;
+        if (!everywhere(m, k) || (l = loop_around(m, k)) == SP_NONE || m->nodes[l].trips)
+            return 0;
+        for (size_t r = 0; r < m->nruns; r++)
+            if (!trips_at(m, l, law_offset(rank), m->runs[r]->nprocs))
+                return 0;
+        if (first == SP_NONE)
+            first = k;
+    }
+    for (uint32_t k = 0; k < m->nnodes; k++) {
+        int rank;
+
+        if (stage_of(m, k, &rank))
+            take_law(m, loop_around(m, k), law_offset(rank));
+    }
+    if (first == SP_NONE)
+        return 0;
+    counts(m, at, sizeof(at));
+    return sp_note(m, "the messages of %s go to partners rank XOR 2^i, i going up or down by "
+                   "one in a loop of log2(P) iterations at every recorded count (%s), and no "
+                   "recording has a grid made by MPI_Cart_create: a butterfly (recursive "
+                   "doubling, hypercube exchange) is taken%s; counts that are not powers of "
+                   "two are refused", sp_sym_name(&m->table, m->nodes[first].sym), at,
+                   short_grids(m) ? ", not the neighbours of the process grid that the "
+                   "recordings also fit (every dimension of at most 2 processes), which "
+                   "differ from twice the largest count on: a grid's neighbours stay 2 per "
+                   "dimension where the stages grow with log2(P)" : "") != 0 ? -1 : 1;
+}
+
+int sp_xor_check(const struct pz_scale_program *m, int nprocs, char *err, size_t errlen)
+{
+    if (!(nprocs & (nprocs - 1)))
+        return 0;
+    for (uint32_t k = 0; k < m->nnodes; k++) {
+        int rank;
+
+        if (stage_of(m, k, &rank)) {
+            snprintf(err, errlen, "the partners of %s are rank XOR 2^i over log2(P) "
+                     "stages (a butterfly), which takes a power of two processes, not %d",
+                     sp_sym_name(&m->table, m->nodes[k].sym), nprocs);
+            return -1;
+        }
+    }
+    return 0;
+}
