@@ -92,6 +92,8 @@ struct classes {
     uint32_t nseen;
     struct pz_scale_group_candidate *cand;  /* the groups classes used proposes */
     int ncand;
+    uint8_t *made_by;                       /* [comm]: enum made_by, from its name */
+    uint32_t nmade;
 };
 
 /* Is communicator comm one the program created and that another recording may class
@@ -104,31 +106,53 @@ static int maybe_group(struct pz_scale_reading *r, uint32_t comm, const struct p
            (k->kind == PZ_SCALE_COMM_WORLD || (k->kind == PZ_SCALE_COMM_SELF && c->procs));
 }
 
-/* Whether the recorder named communicator comm after call, as it names every one the
- * program creates ("Comm 5 (MPI_Comm_split_type)", docs/trace-format.md): its strings
- * are numbered from 0 without gaps. */
-static int created_by(struct pz_scale_reading *r, uint32_t comm, const char *call)
+/* The calls that create the communicators a node's processes make (node_mark). */
+enum made_by { MADE_OTHERWISE, MADE_BY_SPLIT_TYPE, MADE_BY_SPLIT };
+
+/* The call that created each communicator, as the recorder names every one the
+ * program creates ("Comm 5 (MPI_Comm_split_type)", docs/trace-format.md), into
+ * cl->made_by, in one pass over the strings (numbered from 0 without gaps): a search of
+ * them per communicator was quadratic in a program creating thousands.  -1 when memory
+ * runs out. */
+static int find_makers(struct pz_scale_reading *r, struct classes *cl)
 {
-    char name[96];
     const char *s;
 
-    snprintf(name, sizeof(name), "Comm %u (%s)", comm, call);
-    for (uint32_t ref = 0; (s = pz_trace_in_string(r->in, ref)); ref++)
-        if (!strcmp(s, name))
-            return 1;
+    for (uint32_t ref = 0; (s = pz_trace_in_string(r->in, ref)); ref++) {
+        char call[32], name[96];
+        unsigned comm;
+        uint8_t by;
+
+        if (sscanf(s, "Comm %u (%31[^)])", &comm, call) != 2)
+            continue;
+        snprintf(name, sizeof(name), "Comm %u (%s)", comm, call);
+        by = !strcmp(call, "MPI_Comm_split_type") ? MADE_BY_SPLIT_TYPE
+             : !strcmp(call, "MPI_Comm_split")    ? MADE_BY_SPLIT
+                                                  : MADE_OTHERWISE;
+        if (by == MADE_OTHERWISE || strcmp(s, name) != 0 || !pz_trace_in_comm_def(r->in, comm))
+            continue;
+        if (pz_grow((void **)&cl->made_by, &cl->nmade, comm, sizeof(*cl->made_by)) != 0)
+            return -1;
+        cl->made_by[comm] = by;
+    }
     return 0;
+}
+
+/* Whether the recorder named communicator comm after the call `by`. */
+static int created_by(const struct classes *cl, uint32_t comm, enum made_by by)
+{
+    return comm < cl->nmade && cl->made_by[comm] == by;
 }
 
 /* The mark of created communicator comm of class k (struct pz_scale_comm.node): a node's
  * processes, every process of a recording made on one machine; rank 0 alone of a split,
  * perhaps the first process of each node. */
-static uint8_t node_mark(struct pz_scale_reading *r, uint32_t comm, const struct pz_comm_def *c,
+static uint8_t node_mark(const struct classes *cl, uint32_t comm, const struct pz_comm_def *c,
                          const struct pz_scale_comm *k)
 {
-    if (k->kind == PZ_SCALE_COMM_WORLD && created_by(r, comm, "MPI_Comm_split_type"))
+    if (k->kind == PZ_SCALE_COMM_WORLD && created_by(cl, comm, MADE_BY_SPLIT_TYPE))
         return PZ_SCALE_NODE_COMM;
-    if (c->procs && c->size == 1 && c->procs[0] == 0 &&
-        created_by(r, comm, "MPI_Comm_split"))
+    if (c->procs && c->size == 1 && c->procs[0] == 0 && created_by(cl, comm, MADE_BY_SPLIT))
         return PZ_SCALE_NODE_LEADERS;
     return PZ_SCALE_NODE_NONE;
 }
@@ -162,7 +186,7 @@ static struct pz_scale_comm class_of(struct pz_scale_reading *r, const struct cl
         return k;
     if (maybe_group(r, comm, c, &k)) {
         k.ref = comm;
-        k.node = node_mark(r, comm, c, &k);
+        k.node = node_mark(cl, comm, c, &k);
     }
     return k;
 }
@@ -415,7 +439,7 @@ int pz_scale_relate(struct pz_scale_reading *r)
     struct classes cl = { 0 };
     int rc = 0;
 
-    if (collect_used(r, &cl) != 0)
+    if (collect_used(r, &cl) != 0 || find_makers(r, &cl) != 0)
         rc = pz_scale_fail(r, "out of memory");
     for (int p = 0; rc == 0 && p < r->run->nprocs; p++) {
         struct pz_scale_process *proc = &r->run->procs[p];
@@ -432,5 +456,6 @@ int pz_scale_relate(struct pz_scale_reading *r)
     free(cl.used);
     free(cl.seen);
     free(cl.cand);
+    free(cl.made_by);
     return rc;
 }
