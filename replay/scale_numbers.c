@@ -143,6 +143,12 @@ static int fit_whole_numbers(const struct pz_scale_point *p, size_t n,
     return sp_fit(p, n, SP_WHOLE, grid, out);
 }
 
+/* The terms of form f: its constant and its term of P or of the grid, those not 0. */
+static int terms(const struct pz_scale_model *f)
+{
+    return (f->c0 != 0) + (f->c1 != 0);
+}
+
 /* The innermost loop node around node k, SP_NONE: none. */
 static uint32_t enclosing_loop(const struct pz_scale_program *m, uint32_t k)
 {
@@ -174,9 +180,16 @@ static int fit_whole(struct pz_scale_program *m, uint32_t k, const char *what,
 
     rc = fit_whole_numbers(p, n, grid, out);
     /* one run of a communicator of several among more runs tells no form; a node's
-     * communicator's sizes that change are per other member first */
-    if (per_peer && (rc != 1 || by_node_members(v)) && (nq = per_other_member(v, q)) > 0 &&
-        (nq > 1 || nq == n) && fit_whole_numbers(q, nq, grid, &per) == 1) {
+     * communicator's sizes that change are per other member first; and so are sizes
+     * whose form needs two terms where their share per other member needs one: over
+     * three counts two terms always find a form through the smallest and the largest
+     * that the middle one may meet by chance (NAS FT's transposes on a column of the
+     * process grid: 65536, 32768, 24576 bytes at 4, 8, 16 processes, columns of 2, 2, 4,
+     * are 21845 + 699051 / P^2, but 524288 / (dims[0] * dims[1]^2) per other member) */
+    if (per_peer && (rc != 1 || by_node_members(v) || terms(out) > 1) &&
+        (nq = per_other_member(v, q)) > 0 && (nq > 1 || nq == n) &&
+        fit_whole_numbers(q, nq, grid, &per) == 1 && (rc != 1 || terms(&per) < terms(out) ||
+                                                      by_node_members(v))) {
         *out = per;
         rc = by_member = 1;
         p = q;
