@@ -28,11 +28,12 @@ static void dims_of(int nprocs, int *dims)
 
 /* Every process's column (rank x + dims[0] y: the ranks equal modulo dims[0], dims[1] of
  * them) made by MPI_Comm_split; each process sends UNIT * dims[0] bytes to every other
- * member of its column by MPI_Alltoall. */
-static void record(const char *dir, int nprocs)
+ * member of its column by MPI_Alltoall (and, with rows, first UNIT bytes to every other
+ * member of its row, the dims[0] consecutive ranks of its y, as NAS FT's transposes). */
+static void record_program(const char *dir, int nprocs, int rows)
 {
     int dims[2], members[16];
-    uint32_t column[16];
+    uint32_t column[16], row[16];
     struct tb *b;
     uint32_t interval;
 
@@ -46,16 +47,35 @@ static void record(const char *dir, int nprocs)
         snprintf(name, sizeof(name), "Comm %d (MPI_Comm_split)", x + 2);
         column[x] = tb_comm(b, name, dims[1], members);
     }
+    for (int y = 0; rows && y < dims[1]; y++) {
+        char name[64];
+
+        for (int x = 0; x < dims[0]; x++)
+            members[x] = x + dims[0] * y;
+        snprintf(name, sizeof(name), "Comm %d (MPI_Comm_split)", dims[0] + y + 2);
+        row[y] = tb_comm(b, name, dims[0], members);
+    }
     interval = tb_interval(b, 4, "ft.c", 174);
     for (int p = 0; p < nprocs; p++) {
         uint64_t bytes = (uint64_t)UNIT * (uint64_t)dims[0] * (uint64_t)(dims[1] - 1);
 
+        uint64_t along = (uint64_t)UNIT * (uint64_t)(dims[0] - 1);
+
         tb_enter(b, p, MS(1), interval);
+        if (rows)
+            tb_collective_call_bytes(b, p, "MPI_Alltoall", MS(1), MS(2),
+                                     OTF2_COLLECTIVE_OP_ALLTOALL, row[p / dims[0]], TB_NO_ROOT,
+                                     along, along);
         tb_collective_call_bytes(b, p, "MPI_Alltoall", MS(2), MS(3), OTF2_COLLECTIVE_OP_ALLTOALL,
                                  column[p % dims[0]], TB_NO_ROOT, bytes, bytes);
         tb_leave(b, p, MS(4), interval);
     }
     cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+}
+
+static void record(const char *dir, int nprocs)
+{
+    record_program(dir, nprocs, 0);
 }
 
 struct model {
@@ -142,4 +162,28 @@ Test(scale_columns, a_share_per_member_of_one_term_is_taken_before_a_total_of_tw
     expect_bytes(md.m, 32, 24576);
     expect_bytes(md.m, 64, 57344);
     model_free(&md);
+}
+
+/* prognoz scale itself on the rows and columns at 4, 8 and 16: rows of 2, 4, 4 consecutive
+ * ranks and columns of the ranks equal modulo 2, 4, 4 are of no class whose k stays the
+ * same, and with no message to show a grid the recordings are read in one dimension,
+ * where the model cannot be built; read in MPI_Dims_create's 2-D grid with the first
+ * dimension fastest they are its slices, and the run at 32 is synthesized: 32 processes
+ * (8 x 4), every one in a row of 8 and a column of 4. */
+Test(scale_columns, prognoz_scale_reads_rows_and_columns_as_the_grid_slices)
+{
+    static const int counts[3] = { 4, 8, 16 };
+    char cmd[20000], dirs[3][4200], out[4200];
+
+    for (int i = 0; i < 3; i++) {
+        snprintf(dirs[i], sizeof(dirs[i]), "%s/ft%d", top, counts[i]);
+        record_program(dirs[i], counts[i], 1);
+    }
+    snprintf(out, sizeof(out), "%s/synth", top);
+    snprintf(cmd, sizeof(cmd), "%s scale %s %s %s --ranks 32 --machine %s --trace-out %s "
+             "-o %s/report.txt", PROGNOZ_PATH, dirs[0], dirs[1], dirs[2], MACHINE_PATH, out,
+             top);
+    cr_assert_eq(system(cmd), 0, "prognoz scale refused the recordings (above): %s", cmd);
+    snprintf(cmd, sizeof(cmd), "test -f %s/P32/traces.otf2", out);
+    cr_expect_eq(system(cmd), 0, "no run synthesized at 32 in %s", out);
 }
