@@ -474,18 +474,24 @@ static void format_power(char *buf, size_t len, const struct pz_scale_model *m)
         snprintf(buf, len, "P^(%d/%d)", num, m->a_den);
 }
 
-/* "dims[1]" or "dims[1] * dims[2]": the dimensions of a grid model with exponent e;
- * how many in *n. */
-static void format_dims(char *buf, size_t len, const struct pz_scale_model *m, int e, int *n)
+/* "dims[1]", "dims[1] * dims[2]" or "dims[0]^2 * dims[1]": the dimensions of a grid
+ * model whose exponents have the sign of `sign`, each with its power when beyond 1; how
+ * many in *n. */
+static void format_dims(char *buf, size_t len, const struct pz_scale_model *m, int sign, int *n)
 {
     size_t used = 0;
 
     buf[0] = 0;
     *n = 0;
-    for (int d = 0; d < PZ_SCALE_FIT_DIMS; d++)
-        if (m->grid[d] == e && used < len)
-            used += (size_t)snprintf(buf + used, len - used, "%sdims[%d]", (*n)++ ? " * " : "",
-                                     d);
+    for (int d = 0; d < PZ_SCALE_FIT_DIMS; d++) {
+        int power = m->grid[d] * sign;
+
+        if (power <= 0 || used >= len)
+            continue;
+        used += (size_t)snprintf(buf + used, len - used, "%sdims[%d]", (*n)++ ? " * " : "", d);
+        if (power > 1 && used < len)
+            used += (size_t)snprintf(buf + used, len - used, "^%d", power);
+    }
 }
 
 /* "16 + 800 * dims[0] / (dims[1] * dims[2])". */

@@ -130,6 +130,25 @@ static size_t per_other_member(const struct whole_values *v, struct pz_scale_poi
     return n;
 }
 
+/* sp_fit of whole values p, a form that gives them without rounding first: over three
+ * counts, rounding lets a simpler form pass that only comes near them (trip counts 1, 2
+ * and 3 at 4, 9 and 16 processes, those of a loop over the sqrt(P) cells of a row, round
+ * from P / 6 + 1 / 3, which gives 5 instead of 4 at 25 processes; sqrt(P) - 1 gives
+ * them exactly). */
+static int fit_whole_numbers(const struct pz_scale_point *p, size_t n,
+                             const struct sp_grid_use *grid, struct pz_scale_model *out)
+{
+    if (sp_fit(p, n, SP_AMOUNT, grid, out) == 1)
+        return 1;
+    return sp_fit(p, n, SP_WHOLE, grid, out);
+}
+
+/* The terms of form f: its constant and its term of P or of the grid, those not 0. */
+static int terms(const struct pz_scale_model *f)
+{
+    return (f->c0 != 0) + (f->c1 != 0);
+}
+
 /* The innermost loop node around node k, SP_NONE: none. */
 static uint32_t enclosing_loop(const struct pz_scale_program *m, uint32_t k)
 {
@@ -159,11 +178,18 @@ static int fit_whole(struct pz_scale_program *m, uint32_t k, const char *what,
     int rc, ambiguous, by_member = 0;
     uint32_t loop;
 
-    rc = sp_fit(p, n, SP_WHOLE, grid, out);
+    rc = fit_whole_numbers(p, n, grid, out);
     /* one run of a communicator of several among more runs tells no form; a node's
-     * communicator's sizes that change are per other member first */
-    if (per_peer && (rc != 1 || by_node_members(v)) && (nq = per_other_member(v, q)) > 0 &&
-        (nq > 1 || nq == n) && sp_fit(q, nq, SP_WHOLE, grid, &per) == 1) {
+     * communicator's sizes that change are per other member first; and so are sizes
+     * whose form needs two terms where their share per other member needs one: over
+     * three counts two terms always find a form through the smallest and the largest
+     * that the middle one may meet by chance (NAS FT's transposes on a column of the
+     * process grid: 65536, 32768, 24576 bytes at 4, 8, 16 processes, columns of 2, 2, 4,
+     * are 21845 + 699051 / P^2, but 524288 / (dims[0] * dims[1]^2) per other member) */
+    if (per_peer && (rc != 1 || by_node_members(v) || terms(out) > 1) &&
+        (nq = per_other_member(v, q)) > 0 && (nq > 1 || nq == n) &&
+        fit_whole_numbers(q, nq, grid, &per) == 1 && (rc != 1 || terms(&per) < terms(out) ||
+                                                      by_node_members(v))) {
         *out = per;
         rc = by_member = 1;
         p = q;
@@ -667,9 +693,9 @@ static int fit_key(const struct pz_scale_program *m, const struct sp_key_counts 
 
     key_values(m, kc, i, NULL, &v);
     n = v.n;
-    fit_own = sp_fit(v.p, v.n, SP_WHOLE, grid, &own) == 1;
+    fit_own = fit_whole_numbers(v.p, v.n, grid, &own) == 1;
     key_values(m, kc, i, hi, &v);
-    fit_fewer = relative && sp_fit(v.p, v.n, SP_WHOLE, grid, &fewer) == 1;
+    fit_fewer = relative && fit_whole_numbers(v.p, v.n, grid, &fewer) == 1;
     if (!enough(m, n, fit_own || fit_fewer) && !dropped_once(n, fit_fewer, &fewer))
         return 0;
     if (!fit_own && !fit_fewer)

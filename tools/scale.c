@@ -222,11 +222,13 @@ static int read_in_dimensions(struct job *j, int ndims, int first_fastest, char 
 
 /* Reads the recordings (again: j->nruns of them are read) with their inferred grids'
  * ranks numbered with the first dimension fastest or not, each in the dimensions of the
- * one of most; builds their model into j->program (NULL, the reason in err, if none). */
-static int read_and_build(struct job *j, int first_fastest, char *err, size_t errlen)
+ * one of most, at least min_ndims; builds their model into j->program (NULL, the reason
+ * in err, if none). */
+static int read_and_build(struct job *j, int first_fastest, int min_ndims, char *err,
+                          size_t errlen)
 {
     const struct pz_scale_run *runs[MAX_RECORDINGS];
-    int ndims = 1;
+    int ndims = min_ndims;
 
     for (int r = 0; r < j->o->nrecordings; r++) {
         struct pz_scale_run *run = &j->runs[r];
@@ -257,6 +259,21 @@ static int read_and_build(struct job *j, int first_fastest, char *err, size_t er
     return j->program ? 0 : -1;
 }
 
+/* A program that splits its processes into the rows and the columns of a 2-D grid it
+ * computes itself (NAS FT: NP1 x NP2, NP2 = P / NP1 >= NP1, rows of NP2 consecutive
+ * ranks, columns of the ranks equal modulo NP2) and sends no message that shows the
+ * grid: its communicators are blocks and strides whose sizes change with P as no
+ * constant class's do, but they are the slices of MPI_Dims_create's 2-D grid (NP2 x NP1)
+ * with the first dimension fastest.  Where the model cannot be built otherwise, the
+ * recordings are read in that grid, then in the other numbering. */
+static int read_as_2d_grid(struct job *j, char *err, size_t errlen)
+{
+    for (int first_fastest = 1; first_fastest >= 0; first_fastest--)
+        if (read_and_build(j, first_fastest, 2, err, errlen) == 0)
+            return 0;
+    return -1;
+}
+
 /* A program that numbers its blocks x + nx (y + ny z), nx the largest side (HPCG), fits
  * MPI_Cart_create's numbering at some counts (2 x 2 x 1, 2 x 2 x 2) but not across them:
  * where the model cannot be built, the recordings whose grids were inferred are read
@@ -266,16 +283,16 @@ static int read_recordings(struct job *j)
     char err[4096], other[4096];
     int inferred = 0;
 
-    if (read_and_build(j, 0, err, sizeof(err)) == 0)
+    if (read_and_build(j, 0, 1, err, sizeof(err)) == 0)
         return 0;
     for (int r = 0; r < j->nruns; r++)
         inferred |= !j->runs[r].grid.from_topology && j->runs[r].grid.ndims > 1;
-    if (j->nruns < j->o->nrecordings || !inferred ||
-        read_and_build(j, 1, other, sizeof(other)) != 0) {
-        complain(j, "%s", err);
-        return -1;
-    }
-    return 0;
+    if (j->nruns == j->o->nrecordings &&
+        ((inferred && read_and_build(j, 1, 1, other, sizeof(other)) == 0) ||
+         read_as_2d_grid(j, other, sizeof(other)) == 0))
+        return 0;
+    complain(j, "%s", err);
+    return -1;
 }
 
 static void add_count(struct job *j, int n, int recorded)
