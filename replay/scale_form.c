@@ -41,7 +41,8 @@ static const int8_t grid_forms[][PZ_SCALE_FIT_DIMS] = {
     {-1, 0, 0}, {0, -1, 0}, {0, 0, -1},                 /* a block's side */
     {0, -1, -1}, {-1, 0, -1}, {-1, -1, 0},              /* a face of a 3-D block */
     {1, 0, 0}, {0, 1, 0}, {0, 0, 1},                    /* a growth */
-    {1, -1, 0}, {-1, 1, 0}, {1, 0, -1}, {-1, 0, 1}, {0, 1, -1}, {0, -1, 1}   /* ratios */
+    {1, -1, 0}, {-1, 1, 0}, {1, 0, -1}, {-1, 0, 1}, {0, 1, -1}, {0, -1, 1},  /* ratios */
+    {-2, -1, 0}, {-1, -2, 0}   /* a 2-D block's share for each process of a row or column */
 };
 #define NGRID_FORMS (sizeof(grid_forms) / sizeof(grid_forms[0]))
 #define EXACT 1e-9

@@ -221,6 +221,36 @@ static void other_class(const struct pz_scale_program *m, uint32_t k, size_t wit
     }
 }
 
+/* Where a dimension of the grid is periodic with 3 or more processes in one recording
+ * and has 1 or 2 in another, why the steps may not merge, after "; ", into why: with 2,
+ * both neighbours along it are one process, with 1 the process itself, so that the
+ * messages to them are other steps (NAS MG's power-of-two grids at 4, 8, 16 processes:
+ * 2 x 2 x 1, 2 x 2 x 2, 4 x 2 x 2); else an empty string. */
+static void narrow_periodic(const struct pz_scale_program *m, char *why, size_t len)
+{
+    why[0] = '\0';
+    for (size_t s = 0; s < m->nruns; s++)
+        for (int d = 0; d < m->runs[s]->grid.ndims; d++) {
+            const struct pz_scale_grid *h = &m->runs[s]->grid;
+
+            if (!h->periodic[d] || h->dims[d] < 3)
+                continue;
+            for (size_t r = 0; r < m->nruns; r++) {
+                const struct pz_scale_grid *g = &m->runs[r]->grid;
+
+                if (g->dims[d] <= 2) {
+                    snprintf(why, len, "; the grid's dimension %d is periodic with %d "
+                             "processes in %s and has %d in %s, where both neighbours along "
+                             "it are %s: recordings with 3 or more processes along every "
+                             "periodic dimension would tell them apart", d, h->dims[d],
+                             m->runs[s]->path, g->dims[d], m->runs[r]->path,
+                             g->dims[d] == 2 ? "one process" : "the process itself");
+                    return;
+                }
+            }
+        }
+}
+
 /* Why no guard fits node k, naming a recording, a process, an interval and a call:
  * made in some recordings and in none of the others (a call one recording has more or
  * less), or made by processes that no position in the grid tells apart. */
@@ -229,7 +259,7 @@ static void contradiction(const struct pz_scale_program *m, uint32_t k, char *er
 {
     const char *name = sp_sym_name(&m->table, m->nodes[k].sym);
     size_t with = 0, first_with = 0, first_without = 0, r;
-    char where[160], why[256];
+    char where[160], why[768], narrow[768];
 
     for (r = m->nruns; r-- > 0;)
         if (m->first_proc[(size_t)k * m->nruns + r] != SP_NONE) {
@@ -242,6 +272,10 @@ static void contradiction(const struct pz_scale_program *m, uint32_t k, char *er
     sp_where(m, r, m->first_proc[(size_t)k * m->nruns + r],
              m->first_step[(size_t)k * m->nruns + r], where, sizeof(where));
     other_class(m, k, first_without, why, sizeof(why));
+    if (!why[0]) {
+        narrow_periodic(m, narrow, sizeof(narrow));
+        snprintf(why, sizeof(why), "%s", narrow);
+    }
     if (with < m->nruns && with * 2 <= m->nruns)
         snprintf(err, errlen, "recordings differ: %s: process %u, %s (%s): not in %s%s",
                  m->runs[r]->path, m->first_proc[(size_t)k * m->nruns + r], where, name,

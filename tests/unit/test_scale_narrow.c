@@ -1,0 +1,102 @@
+/* A refusal that says why: a 3-D periodic halo exchange on power-of-two counts (NAS MG's
+ * grids) recorded by hand (trace_builder.h) at 4, 8 and 16 processes, where its grid has
+ * 2 x 2 x 1, 2 x 2 x 2 and 4 x 2 x 2 processes: along a dimension of 2 both neighbours
+ * are one process, along one of 1 the process itself, so that the messages differ from
+ * those at 4 processes along it and the recordings cannot be merged
+ * (replay/scale_walk.c, narrow_periodic). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scale_program.h"
+#include "scale_run.h"
+#include "trace.h"
+#include "tempdir_fixture.h"
+#include "trace_builder.h"
+
+#define MS TB_MS
+#define ITERATIONS 3 /* of the exchange along the three axes */
+
+TestSuite(scale_narrow, .init = setup, .fini = cleanup);
+
+/* NAS MG's grid of P = 2^k processes: PX = 2^(k/3), PY = 2^((k - k/3)/2), PZ = P / (PX
+ * PY): 1 x 2 x 2, 2 x 2 x 2, 2 x 2 x 4 at 4, 8, 16. */
+static void dims_of(int nprocs, int *dims)
+{
+    int k = 0;
+
+    while ((1 << k) < nprocs)
+        k++;
+    dims[0] = 1 << (k / 3);
+    dims[1] = 1 << ((k - k / 3) / 2);
+    dims[2] = nprocs / (dims[0] * dims[1]);
+}
+
+/* Process p at (x, y, z), rank x + PX (y + PY z), as MG numbers them: along each axis, a
+ * send to the next process (around the end) tagged 2 d, one to the previous tagged
+ * 2 d + 1, and the two receives. */
+static void halo(struct tb *b, int nprocs, int p, uint32_t interval)
+{
+    int dims[3], c[3];
+    uint64_t t = MS(1);
+
+    dims_of(nprocs, dims);
+    c[0] = p % dims[0];
+    c[1] = p / dims[0] % dims[1];
+    c[2] = p / (dims[0] * dims[1]);
+    tb_enter(b, p, t, interval);
+    for (int d = 0; d < 3 * ITERATIONS; d++) {
+        int up[3] = { c[0], c[1], c[2] }, down[3] = { c[0], c[1], c[2] };
+
+        up[d % 3] = (c[d % 3] + 1) % dims[d % 3];
+        down[d % 3] = (c[d % 3] + dims[d % 3] - 1) % dims[d % 3];
+        uint32_t u = (uint32_t)(up[0] + dims[0] * (up[1] + dims[1] * up[2]));
+        uint32_t w = (uint32_t)(down[0] + dims[0] * (down[1] + dims[1] * down[2]));
+
+        tb_send_call(b, p, "MPI_Send", t + MS(1), t + MS(2), TB_WORLD, u, (uint32_t)(2 * (d % 3)));
+        tb_send_call(b, p, "MPI_Send", t + MS(3), t + MS(4), TB_WORLD, w,
+                     (uint32_t)(2 * (d % 3) + 1));
+        tb_recv_call(b, p, "MPI_Recv", t + MS(5), t + MS(6), TB_WORLD, w, (uint32_t)(2 * (d % 3)));
+        tb_recv_call(b, p, "MPI_Recv", t + MS(7), t + MS(8), TB_WORLD, u,
+                     (uint32_t)(2 * (d % 3) + 1));
+        t += MS(8);
+    }
+    tb_leave(b, p, t + MS(1), interval);
+}
+
+/* At 16 the first dimension has 4 processes, around the end (process 0's neighbours
+ * along it are 4 and 12): periodic.  At 4 and 8 it has 2, both neighbours one process.
+ * The model cannot be built, and the reason names the dimension, its 4 processes at 16
+ * and the 2 of a recording with fewer. */
+Test(scale_narrow, a_periodic_dimension_of_2_then_4_is_named)
+{
+    static const int counts[3] = { 4, 8, 16 };
+    struct pz_scale_run runs[3];
+    const struct pz_scale_run *list[3];
+    struct pz_scale_program *m;
+
+    for (int i = 0; i < 3; i++) {
+        char dir[4200];
+        struct tb *b;
+        uint32_t interval;
+
+        snprintf(dir, sizeof(dir), "%s/mg%d", top, counts[i]);
+        cr_assert_not_null(b = tb_open(dir, counts[i]), "cannot open a trace in %s", dir);
+        interval = tb_interval(b, 3, "mg.c", 134);
+        for (int p = 0; p < counts[i]; p++)
+            halo(b, counts[i], p, interval);
+        cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+        cr_assert_eq(pz_scale_run_read_layout(dir, 3, 0, &runs[i], err, sizeof(err)), 0, "%s",
+                     err);
+        list[i] = &runs[i];
+    }
+    m = pz_scale_program_build(list, 3, 0, err, sizeof(err));
+    cr_expect_null(m, "the model was built");
+    cr_expect(strstr(err, "the grid's dimension 0 is periodic with 4 processes in ") != NULL &&
+              strstr(err, "/mg16 and has 2 in ") != NULL &&
+              strstr(err, "where both neighbours along it are one process") != NULL,
+              "error '%s'", err);
+    pz_scale_program_free(m);
+    for (int i = 0; i < 3; i++)
+        pz_scale_run_free(&runs[i]);
+}
