@@ -1,5 +1,6 @@
-/* The communication model's queue of events (comsys_int.h): the earliest first, and
- * among equal times the one pushed first, as heap.h orders them (a negative time or NaN
+/* The replay's queues, the communication model's events (comsys_int.h) and the
+ * engine's threads due to step (replay/engine_int.h): the earliest first, and among
+ * equal times the one pushed first, as heap.h orders them (a negative time or NaN
  * counts as 0), for a simulation whose clock only moves forward.
  *
  * A radix heap: an item waits in the bucket of the highest bit in which its time's bits
