@@ -38,7 +38,7 @@ void pz_comsys_free(struct pz_comsys *cs)
     pz_network_free(cs->net);
     free(cs->node);
     free(cs->cpu_free);
-    pz_heap_release(&cs->events);
+    pz_radix_release(&cs->events);
     free(cs->now_queue.items);
     pz_match_release(&cs->match);
     free(cs->req);
@@ -132,7 +132,10 @@ static int next_event(struct pz_comsys *cs, struct pz_heap_item *ev)
         q->count--;
         return 1;
     }
-    return pz_heap_pop(&cs->events, ev);
+    if (pz_radix_pop(&cs->events, ev))
+        return 1;
+    cs->failed |= cs->events.failed;
+    return 0;
 }
 
 /* The receiver is ready for a rendezvous send: the clear-to-send goes now, and the data
@@ -454,7 +457,7 @@ void pz_comsys_release(struct pz_comsys *cs, int request)
 
 double pz_comsys_next(const struct pz_comsys *cs)
 {
-    return cs->now_queue.count ? cs->now : pz_heap_next(&cs->events);
+    return cs->now_queue.count ? cs->now : pz_radix_next(&cs->events);
 }
 
 void pz_comsys_step(struct pz_comsys *cs)

@@ -90,7 +90,7 @@ static int due_now_push(struct due_now *q, enum cs_event kind, int id)
 void pz_cs_push(struct pz_comsys *cs, double t, enum cs_event kind, int id)
 {
     int rc = t <= cs->now ? due_now_push(&cs->now_queue, kind, id)
-                          : pz_heap_push(&cs->events, t, kind, id);
+                          : pz_radix_push(&cs->events, t, kind, id);
 
     if (rc != 0)
         cs->failed = 1;

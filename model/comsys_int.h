@@ -10,6 +10,7 @@
 #include "heap.h"
 #include "match.h"
 #include "network.h"
+#include "radix.h"
 
 /* Collectives match their messages in a context of their own per communicator. */
 #define PZ_COLL_CONTEXT 0x40000000
@@ -82,7 +83,7 @@ struct pz_comsys {
     int *node;                 /* node of each process */
     double *cpu_free;          /* per process: the end of the MPI overheads it has taken on */
     double now;
-    struct pz_heap events;
+    struct pz_radix events;    /* events after now */
     struct due_now now_queue;
     struct pz_match match;
     struct request *req;

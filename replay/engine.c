@@ -103,7 +103,7 @@ static void finish_thread(struct engine *e, int th)
 
 static double limit_of(const struct engine *e)
 {
-    double a = pz_heap_next(&e->ready), b = pz_comsys_next(e->cs);
+    double a = pz_radix_next(&e->ready), b = pz_comsys_next(e->cs);
 
     return a < b ? a : b;
 }
@@ -131,7 +131,7 @@ static void run(struct engine *e, int th)
             continue;
         }
         if (k->now > limit_of(e)) {
-            if (pz_heap_push(&e->ready, k->now, 0, th) != 0)
+            if (pz_radix_push(&e->ready, k->now, 0, th) != 0)
                 pz_engine_fail(e, "out of memory");
             return;
         }
@@ -155,7 +155,7 @@ static void on_done(void *ud, int proc, int request, double done)
     k->wake = pz_comsys_deliver(e->cs, request, k->wake);
     pz_comsys_release(e->cs, request);
     if (--k->outstanding == 0 && k->state == THREAD_PARKED &&
-        pz_heap_push(&e->ready, k->wake, 0, th) != 0)
+        pz_radix_push(&e->ready, k->wake, 0, th) != 0)
         pz_engine_fail(e, "out of memory");
 }
 
@@ -267,7 +267,7 @@ static void place_threads(struct engine *e)
         k->now = (double)(start_of(e, th, init) - e->offset) / e->resolution;
         k->leave_cpu = PZ_NONE64;
         k->factor = -1;
-        if (pz_heap_push(&e->ready, k->now, 0, th) != 0)
+        if (pz_radix_push(&e->ready, k->now, 0, th) != 0)
             pz_engine_fail(e, "out of memory");
     }
 }
@@ -280,7 +280,7 @@ static void prefetch_next(struct engine *e)
 {
     struct pz_heap_item next;
 
-    if (!pz_heap_peek(&e->ready, &next))
+    if (!pz_radix_peek(&e->ready, &next))
         return;
     __builtin_prefetch(&e->threads[next.id]);
     __builtin_prefetch((const char *)&e->threads[next.id] + 64);
@@ -294,12 +294,12 @@ static void main_loop(struct engine *e)
     while (!e->error[0] && e->ndone < e->nthreads) {
         if (pz_comsys_failed(e->cs)) {
             pz_engine_fail(e, "out of memory");
-        } else if (pz_comsys_next(e->cs) <= pz_heap_next(&e->ready)) {
+        } else if (pz_comsys_next(e->cs) <= pz_radix_next(&e->ready)) {
             if (pz_comsys_next(e->cs) == INFINITY)
                 report_deadlock(e);
             else
                 pz_comsys_step(e->cs);
-        } else if (pz_heap_pop(&e->ready, &it)) {
+        } else if (pz_radix_pop(&e->ready, &it)) {
             prefetch_next(e);
             run(e, it.id);
         }
@@ -317,7 +317,7 @@ static void release(struct engine *e)
     }
     free(e->threads);
     free(e->waiter);
-    pz_heap_release(&e->ready);
+    pz_radix_release(&e->ready);
     pz_comsys_free(e->cs);
     pz_trace_in_close(e->in);
 }

@@ -8,6 +8,7 @@
 #include "comsys.h"
 #include "engine.h"
 #include "heap.h"
+#include "radix.h"
 #include "trace_in.h"
 #include "trace_out.h"
 
@@ -71,7 +72,7 @@ struct engine {
     int threaded;                  /* a process has several threads: named RANK.THREAD */
     int *waiter;                   /* of each model request a thread waits for: the thread */
     int nwaiters;
-    struct pz_heap ready;          /* threads due to step, by time */
+    struct pz_radix ready;         /* threads due to step, by time */
     struct comm_map *comms;
     uint32_t ncomms;
     double resolution;

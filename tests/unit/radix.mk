@@ -1,0 +1,9 @@
+# The model's queue of events: order by time, then by push, through the buckets of a
+# radix heap.
+if HAVE_CRITERION
+check_PROGRAMS += unit/test_radix
+TESTS += unit/test_radix
+unit_test_radix_SOURCES = unit/test_radix.c
+unit_test_radix_CPPFLAGS = $(MODEL_TEST_FLAGS)
+unit_test_radix_LDADD = $(top_builddir)/model/libpzmodel.la $(CRITERION_LIBS) -lm
+endif

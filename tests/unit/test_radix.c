@@ -1,0 +1,215 @@
+/* The model's queue of events (model/radix.h): the earliest first and equal times in
+ * the order of pushing, as heap.h's queue; the buckets items wait in, derived by hand
+ * from the bits of their times; a time pushed below the one taken last; negative times
+ * and NaN as 0; and long sequences against the definition itself (the pending item with
+ * the least time, the first pushed of them), peeking included. */
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "radix.h"
+
+static void expect_pop(struct pz_radix *q, double time, int id)
+{
+    struct pz_heap_item it;
+
+    cr_assert_eq(pz_radix_pop(q, &it), 1, "empty, expected id %d", id);
+    cr_assert_eq(it.id, id, "popped id %d, expected %d", it.id, id);
+    cr_assert_eq(it.time, time, "id %d at %g, expected %g", id, it.time, time);
+    cr_assert_eq(it.kind, id % 7, "id %d: kind %d", id, it.kind);
+}
+
+static void push(struct pz_radix *q, double time, int id)
+{
+    cr_assert_eq(pz_radix_push(q, time, id % 7, id), 0);
+}
+
+Test(radix, earliest_first_then_in_the_order_pushed)
+{
+    struct pz_radix q = { 0 };
+    struct pz_heap_item it;
+
+    cr_assert_eq(pz_radix_next(&q), INFINITY);
+    cr_assert_eq(pz_radix_pop(&q, &it), 0);
+    push(&q, 2, 1);
+    push(&q, 1, 2);
+    push(&q, 2, 3);
+    push(&q, 1, 4);
+    push(&q, 3, 5);
+    push(&q, 2, 6);
+    cr_assert_eq(pz_radix_next(&q), 1);
+    expect_pop(&q, 1, 2);
+    expect_pop(&q, 1, 4);
+    expect_pop(&q, 2, 1);
+    expect_pop(&q, 2, 3);
+    expect_pop(&q, 2, 6);
+    expect_pop(&q, 3, 5);
+    cr_assert_eq(pz_radix_pop(&q, &it), 0);
+    cr_assert_eq(pz_radix_next(&q), INFINITY);
+    pz_radix_release(&q);
+}
+
+/* The bits of 1.0 are 0x3FF0000000000000, of 1.5 0x3FF8000000000000, of 2.0
+ * 0x4000000000000000.  Before the first pop the last key is 0: 1.0 and 1.5 have their
+ * highest 1 at bit 61 (bucket 62), 2.0 at bit 62 (bucket 63).  The first pop makes
+ * 1.0 the last: 1.0 goes to bucket 0, 1.5, which differs from it first at bit 51 (the
+ * mantissa's top), to bucket 52; 2.0 stays.  A push of 1.25 (0x3FF4000000000000,
+ * differing from 1.0 first at bit 50) goes to bucket 51, and is next. */
+Test(radix, buckets_by_the_highest_bit_differing_from_the_last)
+{
+    struct pz_radix q = { 0 };
+
+    push(&q, 1.0, 1);
+    push(&q, 2.0, 2);
+    push(&q, 1.5, 3);
+    cr_assert_eq(q.used, 1ull << 61 | 1ull << 62);
+    cr_assert_eq(q.bucket[62].n, 2);
+    cr_assert_eq(pz_radix_next(&q), 1.0);
+    expect_pop(&q, 1.0, 1);
+    cr_assert_eq(q.used, 1ull << 51 | 1ull << 62);
+    cr_assert_eq(q.bucket[0].n, 0);
+    cr_assert_eq(pz_radix_next(&q), 1.5);
+    push(&q, 1.25, 4);
+    cr_assert_eq(q.used, 1ull << 50 | 1ull << 51 | 1ull << 62);
+    cr_assert_eq(pz_radix_next(&q), 1.25);
+    expect_pop(&q, 1.25, 4);
+    expect_pop(&q, 1.5, 3);
+    expect_pop(&q, 2.0, 2);
+    cr_assert_eq(q.used, 0);
+    pz_radix_release(&q);
+}
+
+/* Peeking shows what the next pop takes and takes nothing.  1.5 (id 1), 1.0 (id 2),
+ * 1.25 (id 3) and 1.0 (id 4) all wait in bucket 62 (their highest 1 is bit 61, the
+ * last key being 0): the earliest is id 2, the second item of that bucket, before id 4
+ * of the same time.  Popped, 1.0 is the last: id 4 is in bucket 0, 1.25 in bucket 51,
+ * 1.5 in bucket 52 (test above), and the peeks follow. */
+Test(radix, peek_shows_the_next_pop_and_leaves_it)
+{
+    struct pz_radix q = { 0 };
+    struct pz_heap_item it;
+
+    cr_assert_eq(pz_radix_peek(&q, &it), 0);
+    push(&q, 1.5, 1);
+    push(&q, 1.0, 2);
+    push(&q, 1.25, 3);
+    push(&q, 1.0, 4);
+    cr_assert_eq(q.used, 1ull << 61);
+    for (int twice = 0; twice < 2; twice++) {
+        cr_assert_eq(pz_radix_peek(&q, &it), 1);
+        cr_assert_eq(it.id, 2);
+        cr_assert_eq(it.time, 1.0);
+        cr_assert_eq(it.kind, 2);
+    }
+    expect_pop(&q, 1.0, 2);
+    cr_assert_eq(pz_radix_peek(&q, &it), 1);
+    cr_assert_eq(it.id, 4);
+    expect_pop(&q, 1.0, 4);
+    cr_assert_eq(q.used, 1ull << 50 | 1ull << 51);
+    cr_assert_eq(pz_radix_peek(&q, &it), 1);
+    cr_assert_eq(it.id, 3);
+    cr_assert_eq(it.time, 1.25);
+    expect_pop(&q, 1.25, 3);
+    cr_assert_eq(pz_radix_peek(&q, &it), 1);
+    cr_assert_eq(it.id, 1);
+    expect_pop(&q, 1.5, 1);
+    cr_assert_eq(pz_radix_peek(&q, &it), 0);
+    pz_radix_release(&q);
+}
+
+/* Popped up to 5, with 7 (id 2) and 9 (id 3) waiting: 4 and 3 pushed below the last
+ * come first, then what waited, and two items of 7 keep their order (id 2, then 5). */
+Test(radix, a_time_below_the_last_taken)
+{
+    struct pz_radix q = { 0 };
+
+    push(&q, 5, 1);
+    push(&q, 7, 2);
+    push(&q, 9, 3);
+    expect_pop(&q, 5, 1);
+    push(&q, 4, 4);
+    push(&q, 7, 5);
+    push(&q, 3, 6);
+    cr_assert_eq(pz_radix_next(&q), 3);
+    expect_pop(&q, 3, 6);
+    expect_pop(&q, 4, 4);
+    expect_pop(&q, 7, 2);
+    expect_pop(&q, 7, 5);
+    expect_pop(&q, 9, 3);
+    pz_radix_release(&q);
+}
+
+Test(radix, negative_times_and_nan_count_as_zero)
+{
+    struct pz_radix q = { 0 };
+
+    push(&q, 1, 1);
+    push(&q, -1, 2);
+    push(&q, NAN, 3);
+    push(&q, -0.0, 4);
+    cr_assert_eq(pz_radix_next(&q), 0);
+    expect_pop(&q, 0, 2);
+    expect_pop(&q, 0, 3);
+    expect_pop(&q, 0, 4);
+    expect_pop(&q, 1, 1);
+    pz_radix_release(&q);
+}
+
+#define N 20000
+
+/* Pushes in bursts of one time, popped a few at a time, against the definition:
+ * `ahead` 1: every time at or after the time taken last (the model's use: its events
+ * are never in its past), with many repeats and fractions; 0: anywhere. */
+static void mixed_sequence(int ahead)
+{
+    static double time[N];
+    static char pending[N];
+    struct pz_radix q = { 0 };
+    struct pz_heap_item it;
+    int pushed = 0, popped = 0;
+    double last = 0;
+    unsigned x = 12345;
+
+    while (popped < N) {
+        int burst = pushed < N ? (int)(x % 5) : 0;
+        double t = (double)(x / 5 % 40) / 8 + (ahead ? last : popped / 100);
+
+        for (int b = 0; b < burst && pushed < N; b++) {
+            time[pushed] = t;
+            pending[pushed] = 1;
+            push(&q, t, pushed++);
+        }
+        for (int k = (int)(x / 200 % 3); k >= 0 && pz_radix_pop(&q, &it); k--) {
+            struct pz_heap_item next;
+            int want = -1;
+
+            for (int i = 0; i < pushed; i++)
+                if (pending[i] && (want < 0 || time[i] < time[want]))
+                    want = i;
+            cr_assert_eq(it.id, want, "pop %d: id %d, expected %d", popped, it.id, want);
+            cr_assert_eq(it.time, time[want]);
+            pending[want] = 0;
+            last = it.time;
+            popped++;
+            want = -1;
+            for (int i = 0; i < pushed; i++)
+                if (pending[i] && (want < 0 || time[i] < time[want]))
+                    want = i;
+            cr_assert_eq(pz_radix_peek(&q, &next), want >= 0);
+            cr_assert(want < 0 || next.id == want, "peek after pop %d", popped);
+        }
+        x = x * 1103515245u + 12345u;
+    }
+    cr_assert_eq(pz_radix_pop(&q, &it), 0);
+    cr_assert_eq(q.count, 0);
+    pz_radix_release(&q);
+}
+
+Test(radix, a_long_sequence_never_below_the_last_as_defined)
+{
+    mixed_sequence(1);
+}
+
+Test(radix, a_long_sequence_anywhere_as_defined)
+{
+    mixed_sequence(0);
+}
