@@ -38,6 +38,8 @@ double pz_scale_model_term(const struct pz_scale_model *m, double procs, const i
     struct pz_scale_grid g;
     double x = 1;
 
+    if (m->cols)
+        procs = exp2(ceil(log2(procs) / 2));
     if (m->grid_ndims == 0)
         return term(m, procs);
     if (!dims) {

@@ -173,6 +173,9 @@ struct pz_scale_model {
     int origin;            /* a fall through the origin: c0 held at 0 (above) */
     int a_num, a_den;      /* a = a_num / a_den, the fraction in lowest terms */
     int b;                 /* the power of log2(P) */
+    int cols;              /* not 0: P in the term is Q = 2^ceil(log2(P) / 2) instead, the
+                              columns of NPB CG's grid of a power of two processes (its
+                              row sums' stages log2(Q), its segments c / Q) */
     /* A grid model (scale_form.c's exact forms of message sizes): when grid_ndims > 0,
        the term is dims[0]^grid[0] * dims[1]^grid[1] * dims[2]^grid[2] of the process
        grid in grid_ndims dimensions instead of P^a * log2(P)^b: a block's side of a
