@@ -4,7 +4,9 @@
  * taken when it gives every recorded value (whole values exactly once rounded, others
  * within 1e-9 relative):
  *     c;  c * P^a and c / P^a for a in {1, 2, 1/2, 3, 1/3, 2/3, 1/4, 3/4, 3/2};
- *     c * log2(P);  and with 3 counts or more c0 + c1 * P^a, c0 + c1 / P^a, c0 + c1 * log2(P).
+ *     c * log2(P);  and with 3 counts or more c0 + c1 * P^a, c0 + c1 / P^a, c0 + c1 * log2(P);
+ *     last, with 3 counts or more, all powers of two, c * Q, c / Q and c * log2(Q), Q =
+ *     2^ceil(log2(P) / 2) the columns of NPB CG's grid (struct pz_scale_model.cols).
  * Where the recordings' process grid is known, the grid forms as well: c * G and, with 3
  * counts or more, c0 + c1 * G, G the side of a block of a fixed problem (1 / dims[d]),
  * a face of it (1 / (dims[d] * dims[e])), or a growth or a ratio along dimensions
@@ -145,6 +147,38 @@ static int of_grid(const struct pz_scale_point *p, size_t n, int integer, int te
     return 0;
 }
 
+/* Whether every recording is of a power of two processes, 2 or more. */
+static int powers_of_two(const struct pz_scale_point *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        long long q = llround(p[i].procs);
+
+        if (q < 2 || (q & (q - 1)))
+            return 0;
+    }
+    return 1;
+}
+
+/* The exact form c * Q, c / Q or c * log2(Q) of recordings p, Q = 2^ceil(log2(P) / 2)
+ * (struct pz_scale_model.cols): NPB CG's segments over a row of Q columns, its row sums'
+ * log2(Q) stages; 65536, 65536 and 32768 bytes at 2, 4 and 8 processes are 131072 / Q
+ * (Q = 2, 2, 4), which no form of P gives. */
+static int of_columns(const struct pz_scale_point *p, size_t n, int integer, size_t top,
+                      struct pz_scale_model *m)
+{
+    static const int forms[][3] = {{1, 1, 0}, {-1, 1, 0}, {0, 1, 1}};   /* a_num, a_den, b */
+
+    if (!powers_of_two(p, n))
+        return 0;
+    for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+        *m = (struct pz_scale_model){.a_num = forms[i][0], .a_den = forms[i][1],
+                                     .b = forms[i][2], .cols = 1};
+        if (one_term(m, p, n, top, integer))
+            return 1;
+    }
+    return 0;
+}
+
 static int exact(const struct pz_scale_point *p, size_t n, int integer,
                  const struct sp_grid_use *grid, struct pz_scale_model *m)
 {
@@ -168,7 +202,7 @@ static int exact(const struct pz_scale_point *p, size_t n, int integer,
                         : of_p(p, n, integer, terms, low, top, m))
                 return 1;
         }
-    return 0;
+    return n >= 3 && of_columns(p, n, integer, top, m);
 }
 
 static void measure(struct pz_scale_model *m, const struct pz_scale_point *p, size_t n)
