@@ -137,11 +137,14 @@ struct sp_xor *sp_xor_new(struct sp_table *t);
 void sp_xor_free(struct sp_xor *x);
 /* Whether recordings runs[0..n-1] may be of a butterfly: none has MPI_Cart_create's
  * grid, every one is of a power of two processes, 2 or more, and has messages to
- * partners in the grid, all on the world to rank XOR 2^i. */
+ * partners in the grid, all on the world to rank XOR 2^i, but those of steps whose
+ * every message at every process goes to NPB CG's transpose partner
+ * (sp_transpose_step). */
 int sp_xor_candidate(const struct pz_scale_run *const *runs, size_t n);
 /* Takes, in process proc's steps syms[0..n-1] of recording run, every offset peer of a
- * message as its partner's bit (PZ_SCALE_PEER_XOR, the symbols replaced).  0; 1 when a
- * partner is not rank XOR 2^i or is on another communicator than the world; -1 when
+ * message as its partner's bit (PZ_SCALE_PEER_XOR, the symbols replaced), or as the
+ * transpose partner (PZ_SCALE_PEER_TRANSPOSE) where it is that and not rank XOR 2^i.
+ * 0; 1 when a partner is neither or is on another communicator than the world; -1 when
  * memory runs out. */
 int sp_xor_convert(struct sp_table *t, const struct pz_scale_run *run, int proc,
                    uint32_t *syms, size_t n);
@@ -152,13 +155,15 @@ int sp_xor_learn(struct sp_xor *x, const uint32_t *syms, size_t n);
  * the same symbols in every iteration (the bit going up or down with it, tags advancing
  * with it), for sp_fold.  0 or -1. */
 int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n, int nprocs);
-/* Whether the model built from stages is a butterfly: every step with a stage is in a
- * loop whose trip count is log2(P) less its first bit at every recorded count and as
- * a form of P, the stages covering the rank's bits from the first up; then a note says
- * so, and why.  1, 0 when not, -1 when memory runs out. */
+/* Whether the model built from stages is a butterfly: every step with a stage is made by
+ * every process in a loop whose trip count is log2(P) less its first bit, or
+ * ceil(log2(P) / 2) less it going up (NPB CG's row sums), at every recorded count, the
+ * law then taken as the loop's trip count, and every step with messages to the
+ * transpose partner is made by every process; then notes say so, and why.  1, 0 when
+ * not, -1 when memory runs out. */
 int sp_xor_law(struct pz_scale_program *m);
-/* Whether the run at nprocs can have m's stages: 0, or -1 with a one-line message in
- * err (not a power of two). */
+/* Whether the run at nprocs can have m's stages and transpose partners: 0, or -1 with a
+ * one-line message in err (not a power of two). */
 int sp_xor_check(const struct pz_scale_program *m, int nprocs, char *err, size_t errlen);
 
 /* Where no model of recordings runs[0..n-1] could be built, names in err, in front of
@@ -167,6 +172,12 @@ int sp_xor_check(const struct pz_scale_program *m, int nprocs, char *err, size_t
  * untouched). */
 int sp_transpose_name(const struct pz_scale_run *const *runs, size_t n, char *err,
                       size_t errlen);
+/* Process p's transpose partner among 2^l processes (PZ_SCALE_PEER_TRANSPOSE). */
+int sp_transpose_partner(int p, int l);
+/* Whether step s of every process of run, of 2^l processes, sends or receives every
+ * message with a peer in the grid to the process's transpose partner, at least one
+ * message (at 2 processes every one is its own partner). */
+int sp_transpose_step(const struct pz_scale_run *run, size_t s);
 
 /* --- steps that one process's recording cannot tell apart from others: a call to
  * MPI_PROC_NULL records no message, so it lacks the events the same call has where the

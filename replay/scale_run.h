@@ -118,12 +118,16 @@ enum pz_scale_peer_kind {
     PZ_SCALE_PEER_NEIGHBOURS,  /* a neighbourhood collective's: the processes at offsets
                               in the communicator's grid, the bytes to and from each in
                               the process's neighbour table rank (struct pz_scale_nbr) */
-    PZ_SCALE_PEER_XOR      /* a stage of a butterfly (recursive doubling, hypercube
+    PZ_SCALE_PEER_XOR,     /* a stage of a butterfly (recursive doubling, hypercube
                               exchange) on the world: the process whose rank is the
                               caller's XOR 2^(rank + j), j the iteration of the loop right
                               around the step (0 outside one); when rank < 0, its bits go
                               down from log2(P) + rank: XOR 2^(log2(P) + rank - j).  Never
                               read from a recording: the model takes it (scale_xor.c) */
+    PZ_SCALE_PEER_TRANSPOSE    /* NPB CG's transpose partner on the world of 2^l
+                              processes: the rank written high to low as A B C, A and B
+                              of floor(l / 2) bits, C of l mod 2, exchanges with B A C
+                              (scale_transpose.c).  Never read from a recording */
 };
 
 struct pz_scale_peer {

@@ -501,6 +501,15 @@ static int64_t peer_of(struct pz_scale_cursor *c, const struct sp_event *e, uint
             return rank ^ (1u << bit);
         break;
     }
+    case PZ_SCALE_PEER_TRANSPOSE: {
+        int bits = 0;
+
+        while ((1u << bits) < size)
+            bits++;
+        if ((1u << bits) == size)
+            return sp_transpose_partner((int)rank, bits);
+        break;
+    }
     case PZ_SCALE_PEER_OFFSET:
         memcpy(at, c->coords, sizeof(at));
         for (int i = 0, d = 0; d < g->ndims; d++)

@@ -1,4 +1,6 @@
-/* NPB CG's transpose exchange, named where a model cannot be built
+/* NPB CG's transpose exchange: its partner (PZ_SCALE_PEER_TRANSPOSE), the steps that
+ * exchange with it at every process (sp_transpose_step, for a model of butterflies,
+ * scale_xor_law.c), and the call named where a model cannot be built
  * (scale_program_int.h, sp_transpose_name).  CG lays its P = 2^l processes out in
  * 2^h rows of 2^(h+s) columns, h = floor(l / 2), s = l mod 2, rank = row * columns +
  * column, and exchanges a vector segment with its transpose partner: on a square grid
@@ -6,11 +8,12 @@
  * one.  In the rank's bits, written high to low as A (h bits), B (h bits), C (s bits),
  * the partner is B A C: the two halves of the rank above its lowest bit when l is odd
  * swapped, the processes whose halves are equal (the diagonal) exchanging with
- * themselves.  That is a law of P, but none the model has: no offset in a process grid
+ * themselves.  That is a law of P, but none of the grid's: no offset in a process grid
  * (at 4 processes, 1 and 2 are diagonal neighbours in 2 x 2, at 16 the partner of 1 is
- * 4, of 2 is 8), no rank XOR 2^i (1 XOR 2 is 3) and no class of communicators; and the
- * recordings then differ, naming whatever call comes first, often another.  The
- * transpose's call is named instead, with why. */
+ * 4, of 2 is 8), no rank XOR 2^i (1 XOR 2 is 3) and no class of communicators.  Among
+ * butterflies (every other message to rank XOR 2^i) the model takes it; elsewhere the
+ * recordings differ, naming whatever call comes first, often another: the transpose's
+ * call is named instead, with why. */
 #include <stdio.h>
 
 #include "scale_program_int.h"
@@ -24,8 +27,7 @@ static int log2_exact(int n)
     return (1 << l) == n ? l : -1;
 }
 
-/* Process p's transpose partner among 2^l processes. */
-static int partner_of(int p, int l)
+int sp_transpose_partner(int p, int l)
 {
     int h = l / 2, s = l % 2, low = p & ((1 << s) - 1);
     int b = (p >> s) & ((1 << h) - 1), a = p >> (s + h);
@@ -48,12 +50,10 @@ static int peer_rank(const struct pz_scale_run *run, int p, const struct pz_scal
 }
 
 /* Whether step s of every process of run (all making it) sends or receives its
- * messages to the transpose partner only, some of them to a partner neither itself nor
- * rank XOR 2^i. */
-static int transposes(const struct pz_scale_run *run, size_t s, int l)
+ * messages to the transpose partner only, at least one (into *told), some of them (into
+ * *some) to a partner neither itself nor rank XOR 2^i. */
+static int to_transposed(const struct pz_scale_run *run, size_t s, int l, int *told, int *some)
 {
-    int told = 0, some = 0;
-
     for (int p = 0; p < run->nprocs; p++) {
         const struct pz_scale_process *proc = &run->procs[p];
 
@@ -65,13 +65,28 @@ static int transposes(const struct pz_scale_run *run, size_t s, int l)
 
             if (e->peer.kind != PZ_SCALE_PEER_OFFSET)
                 continue;
-            if (q != partner_of(p, l))
+            if (q != sp_transpose_partner(p, l))
                 return 0;
-            told = 1;
-            some |= q != p && ((q ^ p) & ((q ^ p) - 1));
+            *told = 1;
+            *some |= q != p && ((q ^ p) & ((q ^ p) - 1));
         }
     }
-    return told && some;
+    return 1;
+}
+
+static int transposes(const struct pz_scale_run *run, size_t s, int l)
+{
+    int told = 0, some = 0;
+
+    return to_transposed(run, s, l, &told, &some) && told && some;
+}
+
+int sp_transpose_step(const struct pz_scale_run *run, size_t s)
+{
+    int l = log2_exact(run->nprocs), told = 0, some = 0;
+
+    return l >= 0 && !run->grid.from_topology && to_transposed(run, s, l, &told, &some) &&
+           told && (some || l < 2);
 }
 
 /* "interval 'x', call 3" of step s of process p of run: calls counted from the
@@ -113,9 +128,10 @@ int sp_transpose_name(const struct pz_scale_run *const *runs, size_t n, char *er
                      "the rank's two halves of floor(log2(P) / 2) bits above its lowest "
                      "log2(P) mod 2 swapped (process %d's is %d here): a partner by the "
                      "rank's arithmetic that no offset in a process grid, rank XOR 2^i or "
-                     "class of communicators gives, which cannot be extrapolated (%s)",
+                     "class of communicators gives, which is extrapolated only where every other "
+                     "message goes to rank XOR 2^i (a butterfly's stages) (%s)",
                      run->names[st->region] ? run->names[st->region] : "a call", at,
-                     run->path, q, partner_of(q, l), was);
+                     run->path, q, sp_transpose_partner(q, l), was);
             return 1;
         }
     }

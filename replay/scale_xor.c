@@ -59,19 +59,27 @@ static const struct sp_event *events_of(const struct sp_table *t, uint32_t sym)
     return &t->events[t->syms[sym].first];
 }
 
+/* The world rank of the peer of event e of process proc, -1 when it is on another
+ * communicator or has none in the grid. */
+static int partner_rank(const struct pz_scale_run *run, int proc, const struct sp_event *e)
+{
+    const struct pz_scale_process *p = &run->procs[proc];
+    int at[PZ_SCALE_MAX_DIMS];
+
+    if (e->comm.kind != PZ_SCALE_COMM_WORLD)
+        return -1;
+    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
+        at[d] = p->coords[d] + (d < run->grid.ndims ? e->peer.off[d] : 0);
+    return pz_scale_grid_rank(&run->grid, at);
+}
+
 /* The partner of event e of process proc as its bit into *bit: 0, or 1 when it is not
  * rank XOR 2^i on the world. */
 static int partner_bit(const struct pz_scale_run *run, int proc, const struct sp_event *e,
                        int *bit)
 {
-    const struct pz_scale_process *p = &run->procs[proc];
-    int at[PZ_SCALE_MAX_DIMS], q;
+    int q = partner_rank(run, proc, e);
 
-    if (e->comm.kind != PZ_SCALE_COMM_WORLD)
-        return 1;
-    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
-        at[d] = p->coords[d] + (d < run->grid.ndims ? e->peer.off[d] : 0);
-    q = pz_scale_grid_rank(&run->grid, at);
     if (q < 0 || q == proc || ((q ^ proc) & ((q ^ proc) - 1)))
         return 1;
     for (*bit = 0; (1 << *bit) != (q ^ proc); (*bit)++)
@@ -79,8 +87,20 @@ static int partner_bit(const struct pz_scale_run *run, int proc, const struct sp
     return 0;
 }
 
-/* Step s of syms (orig: as recorded) with its stages' partners as bits, and its posters
- * as converted; into syms[s].  0, 1 (not a butterfly's), -1 (memory). */
+/* Is the peer of event e of process proc its transpose partner (sp_xor_candidate took
+ * such a message only in a step whose every message at every process goes to it). */
+static int to_transpose_partner(const struct pz_scale_run *run, int proc,
+                                const struct sp_event *e)
+{
+    int l = 0, q = partner_rank(run, proc, e);
+
+    while ((1 << l) < run->nprocs)
+        l++;
+    return q >= 0 && (1 << l) == run->nprocs && q == sp_transpose_partner(proc, l);
+}
+
+/* Step s of syms (orig: as recorded) with its stages' partners as bits, the messages to
+ * the transpose partner as such, and its posters as converted; into syms[s].  0, 1 (not a butterfly's), -1 (memory). */
 static int convert_step(struct sp_table *t, const struct pz_scale_run *run, int proc,
                         const uint32_t *orig, uint32_t *syms, size_t s)
 {
@@ -104,11 +124,16 @@ static int convert_step(struct sp_table *t, const struct pz_scale_run *run, int 
             }
         if (ev[i].peer.kind != PZ_SCALE_PEER_OFFSET)
             continue;
-        if (partner_bit(run, proc, &ev[i], &bit) != 0)
+        if (partner_bit(run, proc, &ev[i], &bit) == 0) {
+            memset(&ev[i].peer, 0, sizeof(ev[i].peer));
+            ev[i].peer.kind = PZ_SCALE_PEER_XOR;
+            ev[i].peer.rank = bit;
+        } else if (to_transpose_partner(run, proc, &ev[i])) {
+            memset(&ev[i].peer, 0, sizeof(ev[i].peer));
+            ev[i].peer.kind = PZ_SCALE_PEER_TRANSPOSE;
+        } else {
             return 1;
-        memset(&ev[i].peer, 0, sizeof(ev[i].peer));
-        ev[i].peer.kind = PZ_SCALE_PEER_XOR;
-        ev[i].peer.rank = bit;
+        }
         changed = 1;
     }
     if (changed && (syms[s] = sp_table_step(t, &proto, ev)) == SP_NONE)

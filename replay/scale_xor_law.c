@@ -6,7 +6,12 @@
  * grid the program made (MPI_Cart_create) and every stage is made by every process in a
  * loop whose trip count is log2(P) at every recorded count: a loop whose trip count
  * follows the rank's bits is a butterfly's, where a halo exchange has at most 2
- * neighbours per dimension of a grid of at most 3. */
+ * neighbours per dimension of a grid of at most 3.  A loop of ceil(log2(P) / 2) stages
+ * from bit 0 up (1, 1 and 2 at 2, 4 and 8) is taken too: NPB CG's sums within a row of
+ * its grid of 2^ceil(log2(P) / 2) columns, over the rank's column bits.  Messages to NPB
+ * CG's transpose partner (scale_transpose.c) are taken among the stages where, at every
+ * recorded count, every message of their step at every process goes to that partner:
+ * the candidate then has no message but those and the stages'. */
 #include <math.h>
 #include <stdio.h>
 
@@ -26,18 +31,29 @@ static int to_partner(const struct pz_scale_run *run, int p, const struct pz_sca
 }
 
 /* Whether every message of run with a peer in the grid goes to a partner rank XOR 2^i,
- * into *some whether there is one. */
+ * or is in a step whose every message goes to the transpose partner, into *some whether
+ * there is one to rank XOR 2^i. */
 static int all_to_partners(const struct pz_scale_run *run, int *some)
 {
     for (int p = 0; p < run->nprocs; p++)
-        for (size_t i = 0; i < run->procs[p].nevents; i++) {
-            const struct pz_scale_event *e = &run->procs[p].events[i];
+        for (size_t s = 0; s < run->procs[p].nsteps; s++) {
+            const struct pz_scale_step *st = &run->procs[p].steps[s];
+            int transposed = -1;   /* not yet asked */
 
-            if (e->peer.kind != PZ_SCALE_PEER_OFFSET)
-                continue;
-            if (!to_partner(run, p, e))
-                return 0;
-            *some = 1;
+            for (uint32_t i = 0; i < st->n; i++) {
+                const struct pz_scale_event *e = &run->procs[p].events[st->first + i];
+
+                if (e->peer.kind != PZ_SCALE_PEER_OFFSET)
+                    continue;
+                if (to_partner(run, p, e)) {
+                    *some = 1;
+                    continue;
+                }
+                if (transposed < 0)
+                    transposed = sp_transpose_step(run, s);
+                if (!transposed)
+                    return 0;
+            }
         }
     return 1;
 }
@@ -106,21 +122,54 @@ static uint32_t loop_around(const struct pz_scale_program *m, uint32_t k)
     return around;
 }
 
-/* Does the trip count of loop node l give log2(P) + off at P, once rounded, as the
- * synthesis rounds it (an exact form of whole values gives them so: 1, 2 and 3
- * iterations at 2, 4 and 8 processes are also 0.375 * P rounded). */
-static int trips_at(const struct pz_scale_program *m, uint32_t l, int off, int procs)
+/* log2(P), or with cols log2(Q), Q = 2^ceil(log2(P) / 2): the columns of NPB CG's grid,
+ * whose rows it sums by a butterfly over the rank's lowest log2(Q) bits. */
+static long long bits_of(int procs, int cols)
 {
-    return llround(pz_scale_model_at(&m->nodes[l].count, procs)) == (long long)log2(procs) + off;
+    long long l = (long long)log2(procs);
+
+    return cols ? (l + 1) / 2 : l;
 }
 
-/* The trip count log2(P) + off, the law's, into loop node l's model. */
-static void take_law(struct pz_scale_program *m, uint32_t l, int off)
+/* Does the trip count of loop node l give bits_of(P, cols) + off at P, once rounded, as
+ * the synthesis rounds it (an exact form of whole values gives them so: 1, 2 and 3
+ * iterations at 2, 4 and 8 processes are also 0.375 * P rounded). */
+static int trips_at(const struct pz_scale_program *m, uint32_t l, int off, int cols, int procs)
+{
+    return llround(pz_scale_model_at(&m->nodes[l].count, procs)) == bits_of(procs, cols) + off;
+}
+
+/* Whether loop node l has the trip count bits_of(P, cols) + off at every recorded count. */
+static int law_holds(const struct pz_scale_program *m, uint32_t l, int off, int cols)
+{
+    for (size_t r = 0; r < m->nruns; r++)
+        if (!trips_at(m, l, off, cols, m->runs[r]->nprocs))
+            return 0;
+    return 1;
+}
+
+/* The trip count log2(P) + off, or log2(Q) + off with cols, the law's, into loop node
+ * l's model. */
+static void take_law(struct pz_scale_program *m, uint32_t l, int off, int cols)
 {
     struct pz_scale_model *c = &m->nodes[l].count;
 
     *c = (struct pz_scale_model){.c0 = off, .c1 = 1, .origin = off == 0, .a_den = 1, .b = 1,
-                                 .npoints = c->npoints};
+                                 .cols = cols, .npoints = c->npoints};
+}
+
+/* Whether step node k has messages to the transpose partner. */
+static int transposes(const struct pz_scale_program *m, uint32_t k)
+{
+    const struct sp_sym *s;
+
+    if (m->nodes[k].kind != SP_STEP)
+        return 0;
+    s = &m->table.syms[m->nodes[k].sym];
+    for (uint32_t i = 0; i < s->n; i++)
+        if (m->table.events[s->first + i].peer.kind == PZ_SCALE_PEER_TRANSPOSE)
+            return 1;
+    return 0;
 }
 
 /* Whether every dimension of every recording's grid has at most 2 processes: the
@@ -145,43 +194,71 @@ static void counts(const struct pz_scale_program *m, char *buf, size_t len)
                                  m->runs[r]->nprocs);
 }
 
+/* The law of loop node l around a stage whose first bit is rank: 0 for log2(P), 1
+ * for log2(Q) (going up from bit 0 only: going down, the bits would begin at log2(Q) -
+ * 1, which no rank counted from log2(P) gives), -1 when neither holds. */
+static int law_of(const struct pz_scale_program *m, uint32_t l, int rank)
+{
+    if (law_holds(m, l, law_offset(rank), 0))
+        return 0;
+    return rank >= 0 && law_holds(m, l, law_offset(rank), 1) ? 1 : -1;
+}
+
 int sp_xor_law(struct pz_scale_program *m)
 {
-    uint32_t first = SP_NONE;
+    uint32_t first = SP_NONE, transposed = SP_NONE;
+    int cols = 0;
     char at[128];
 
     for (uint32_t k = 0; k < m->nnodes; k++) {
         uint32_t l;
         int rank;
 
+        if (transposes(m, k)) {
+            if (!everywhere(m, k))
+                return 0;
+            if (transposed == SP_NONE)
+                transposed = k;
+        }
         if (!stage_of(m, k, &rank))
             continue;
-        if (!everywhere(m, k) || (l = loop_around(m, k)) == SP_NONE || m->nodes[l].trips)
+        if (!everywhere(m, k) || (l = loop_around(m, k)) == SP_NONE || m->nodes[l].trips ||
+            law_of(m, l, rank) < 0)
             return 0;
-        for (size_t r = 0; r < m->nruns; r++)
-            if (!trips_at(m, l, law_offset(rank), m->runs[r]->nprocs))
-                return 0;
         if (first == SP_NONE)
             first = k;
     }
-    for (uint32_t k = 0; k < m->nnodes; k++) {
-        int rank;
-
-        if (stage_of(m, k, &rank))
-            take_law(m, loop_around(m, k), law_offset(rank));
-    }
     if (first == SP_NONE)
         return 0;
+    for (uint32_t k = 0; k < m->nnodes; k++) {
+        int rank, law;
+
+        if (!stage_of(m, k, &rank))
+            continue;
+        law = law_of(m, loop_around(m, k), rank);
+        cols |= law;
+        take_law(m, loop_around(m, k), law_offset(rank), law);
+    }
     counts(m, at, sizeof(at));
-    return sp_note(m, "the messages of %s go to partners rank XOR 2^i, i going up or down by "
-                   "one in a loop of log2(P) iterations at every recorded count (%s), and no "
-                   "recording has a grid made by MPI_Cart_create: a butterfly (recursive "
-                   "doubling, hypercube exchange) is taken%s; counts that are not powers of "
-                   "two are refused", sp_sym_name(&m->table, m->nodes[first].sym), at,
-                   short_grids(m) ? ", not the neighbours of the process grid that the "
-                   "recordings also fit (every dimension of at most 2 processes), which "
-                   "differ from twice the largest count on: a grid's neighbours stay 2 per "
-                   "dimension where the stages grow with log2(P)" : "") != 0 ? -1 : 1;
+    if (sp_note(m, "the messages of %s go to partners rank XOR 2^i, i going up or down by "
+                "one in a loop of %s iterations at every recorded count (%s), and no "
+                "recording has a grid made by MPI_Cart_create: a butterfly (recursive "
+                "doubling, hypercube exchange) is taken%s; counts that are not powers of "
+                "two are refused", sp_sym_name(&m->table, m->nodes[first].sym),
+                cols ? "log2(P) or ceil(log2(P) / 2) (NPB CG's sums within a row of its grid)"
+                     : "log2(P)", at,
+                short_grids(m) ? ", not the neighbours of the process grid that the "
+                "recordings also fit (every dimension of at most 2 processes), which "
+                "differ from twice the largest count on: a grid's neighbours stay 2 per "
+                "dimension where the stages grow with log2(P)" : "") != 0)
+        return -1;
+    if (transposed != SP_NONE &&
+        sp_note(m, "the messages of %s go to NPB CG's transpose partner at every process "
+                "and every recorded count (%s): the rank written from the highest bit as A "
+                "B C, A and B of floor(log2(P) / 2) bits, C of log2(P) mod 2, exchanges with "
+                "B A C", sp_sym_name(&m->table, m->nodes[transposed].sym), at) != 0)
+        return -1;
+    return 1;
 }
 
 int sp_xor_check(const struct pz_scale_program *m, int nprocs, char *err, size_t errlen)
@@ -191,6 +268,12 @@ int sp_xor_check(const struct pz_scale_program *m, int nprocs, char *err, size_t
     for (uint32_t k = 0; k < m->nnodes; k++) {
         int rank;
 
+        if (transposes(m, k)) {
+            snprintf(err, errlen, "the partner of %s is NPB CG's transpose partner, the "
+                     "rank's two halves swapped, which takes a power of two processes, "
+                     "not %d", sp_sym_name(&m->table, m->nodes[k].sym), nprocs);
+            return -1;
+        }
         if (stage_of(m, k, &rank)) {
             snprintf(err, errlen, "the partners of %s are rank XOR 2^i over log2(P) "
                      "stages (a butterfly), which takes a power of two processes, not %d",

@@ -4,8 +4,11 @@
  * processes, where the partners are also the neighbours of 2 x 1 x 1, 2 x 2 x 1 and
  * 2 x 2 x 2 grids, and at 4, 8 and 16, where they fit no grid; synthesized at 16 and
  * 64, every process's calls, partners, tags and bytes are the program's, worked out in
- * the comments from its definition; counts that are not powers of two are refused, and
- * stages that do not grow as log2(P) are not taken for a butterfly. */
+ * the comments from its definition; counts that are not powers of two are refused.  NPB
+ * CG's row sums over ceil(log2(P) / 2) bits and its transpose exchange (the rank's two
+ * halves swapped), recorded at 2, 4, 8 and at 4, 8, 16, are synthesized at 16, 32 and
+ * 64, their partners and sizes (131072 bytes over the row's columns) worked out from
+ * npbish.c's formulas. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,15 +213,16 @@ static int keep(void *ctx, int proc, const struct pz_rec *r)
 }
 
 /* The run at nprocs: every process p makes, in each of the PASSES passes, for i from 0
- * to log2(nprocs) - 1, a send to p XOR 2^i (2^(log2(nprocs) - 1 - i) with DOWN) and a
+ * to stages_at(nprocs) - 1 (log2(nprocs) for expect_butterfly), a send to p XOR 2^i (2^(log2(nprocs) - 1 - i) with DOWN) and a
  * receive from it, of BYTES bytes, tagged i (7 with sendrecv 1): with MPI_Irecv,
  * MPI_Send and MPI_Wait, the receive's request, then the send, then the completion (an
  * IRECV record); with MPI_Sendrecv, the send and then the receive (a RECV record). */
-static void expect_butterfly(const struct pz_scale_program *m, int nprocs, int sendrecv)
+static void expect_stages(const struct pz_scale_program *m, int nprocs, int sendrecv,
+                          stages_fn stages_at)
 {
     static struct messages k;
     struct pz_scale_sink sink = { no_comms, keep, &k };
-    int stages = log2_of(nprocs);
+    int stages = stages_at(nprocs);
 
     memset(&k, 0, sizeof(k));
     cr_assert_eq(pz_scale_synthesize(m, nprocs, &sink, err, sizeof(err)), 0, "%s", err);
@@ -240,6 +244,11 @@ static void expect_butterfly(const struct pz_scale_program *m, int nprocs, int s
                       g->peer, g->tag, (unsigned long)g->bytes, kind, q, sr ? 7 : i, BYTES);
         }
     }
+}
+
+static void expect_butterfly(const struct pz_scale_program *m, int nprocs, int sendrecv)
+{
+    expect_stages(m, nprocs, sendrecv, all_bits);
 }
 
 /* Recorded at 2, 4 and 8 (1, 2 and 3 stages: partners 1; 1, 2; 1, 2, 4 apart, every
@@ -321,25 +330,24 @@ Test(scale_butterfly, a_count_not_a_power_of_two_is_refused)
     model_free(&md);
 }
 
-/* NPB CG's row sums: 1, 1 and 2 stages at 2, 4 and 8, not log2(P): no butterfly of the
- * rank's bits (at 16 CG makes 2 stages, a butterfly 4), and no note says one is. */
-Test(scale_butterfly, stages_not_growing_as_log2_p_are_no_butterfly)
+/* NPB CG's row sums: 1, 1 and 2 stages at 2, 4 and 8, not log2(P) but log2 of the
+ * columns Q = 2^ceil(log2(P) / 2) of its grid (ceil(1 / 2) = 1, ceil(2 / 2) = 1,
+ * ceil(3 / 2) = 2): a butterfly over the rank's lowest bits, the note naming that law; at
+ * 16, 2 stages (ceil(4 / 2)), process 5 sending to 4 and 7 tagged 0 and 1, where a
+ * butterfly over every bit would make 4; at 64, 3 (ceil(6 / 2)), process 5 to 4, 7, 1. */
+Test(scale_butterfly, row_sums_over_half_the_bits_are_synthesized_at_16_and_64)
 {
     static const int counts[] = { 2, 4, 8 };
-    struct pz_scale_run runs[3];
-    const struct pz_scale_run *list[3];
-    struct pz_scale_program *m;
+    struct model md;
+    const char *note;
 
-    for (int i = 0; i < 3; i++) {
-        record("rows", counts[i], row_bits, 0, &runs[i]);
-        list[i] = &runs[i];
-    }
-    m = pz_scale_program_build(list, 3, 0, err, sizeof(err));
-    if (m)
-        cr_expect_null(butterfly_note(m), "note '%s'", butterfly_note(m));
-    pz_scale_program_free(m);
-    for (int i = 0; i < 3; i++)
-        pz_scale_run_free(&runs[i]);
+    model_of("rows", counts, row_bits, 0, &md);
+    note = butterfly_note(md.m);
+    cr_assert_not_null(note, "no note of the butterfly");
+    cr_expect(strstr(note, "ceil(log2(P) / 2)") != NULL, "note '%s'", note);
+    expect_stages(md.m, 16, 0, row_bits);
+    expect_stages(md.m, 64, 0, row_bits);
+    model_free(&md);
 }
 
 /* A halo exchange on 2 x 1 x 1, 2 x 2 x 1 and 2 x 2 x 2 numbered x + 2 y + 4 z, its
@@ -372,4 +380,255 @@ Test(scale_butterfly, from_the_highest_bit_down_is_synthesized_at_16_and_64)
     expect_butterfly(md.m, 16, DOWN);
     expect_butterfly(md.m, 64, DOWN);
     model_free(&md);
+}
+
+/* --- NPB CG: the row sums and the transpose exchange */
+
+#define SEGMENT 131072u   /* bytes of a vector over one row of processes */
+#define TRANSPOSE_TAG 100u
+
+/* The columns of CG's grid at nprocs: 2^ceil(log2(P) / 2). */
+static int columns(int nprocs)
+{
+    return 1 << row_bits(nprocs);
+}
+
+/* CG's transpose partner of process p, as npbish.c computes it from its grid of nprows
+ * = 2^floor(log2(P) / 2) rows and npcols = columns(P) columns, rank = row * npcols +
+ * column: on a square grid the process at (column, row); on one twice as wide, the
+ * pairs of ranks 2 k, 2 k + 1 taken as one process of a square grid of nprows. */
+static int cg_partner(int p, int nprocs)
+{
+    int nprows = 1 << (log2_of(nprocs) / 2), npcols = columns(nprocs);
+
+    if (nprows == npcols)
+        return p % nprows * nprows + p / nprows;
+    return 2 * (p / 2 % nprows * nprows + p / 2 / nprows) + p % 2;
+}
+
+/* One exchange of process p at t: MPI_Irecv from q (request req), MPI_Send to q,
+ * MPI_Wait completing the receive, tag and bytes both ways. */
+static uint64_t exchange(struct tb *b, int p, uint64_t t, const uint32_t *calls, uint32_t q,
+                         uint32_t tag, uint32_t bytes, uint64_t req)
+{
+    tb_enter(b, p, t += MS(1), calls[0]);
+    tb_mpi_irecv_request(b, p, t, req);
+    tb_leave(b, p, t += MS(1), calls[0]);
+    tb_enter(b, p, t += MS(1), calls[1]);
+    tb_mpi_send(b, p, t, TB_WORLD, q, tag, bytes);
+    tb_leave(b, p, t += MS(1), calls[1]);
+    tb_enter(b, p, t += MS(1), calls[2]);
+    tb_mpi_irecv(b, p, t + MS(1), TB_WORLD, q, tag, bytes, req);
+    tb_leave(b, p, t += MS(1), calls[2]);
+    return t;
+}
+
+/* CG's pattern at nprocs: PASSES passes, each in interval 1: the row sum, stage i of
+ * row_bits(P) with rank XOR 2^i tagged i, then the transpose exchange with
+ * cg_partner tagged TRANSPOSE_TAG (a process on the diagonal with itself), every
+ * message SEGMENT / columns(P) bytes, by MPI_Irecv, MPI_Send and MPI_Wait. */
+static void record_cg(const char *name, int nprocs, struct pz_scale_run *run)
+{
+    char dir[4200];
+    struct tb *b;
+    uint32_t interval, calls[3], bytes = SEGMENT / (uint32_t)columns(nprocs);
+
+    snprintf(dir, sizeof(dir), "%s/%s%d", top, name, nprocs);
+    cr_assert_not_null(b = tb_open(dir, nprocs), "cannot open a trace in %s", dir);
+    interval = tb_interval(b, 1, "cg.c", 10);
+    calls[0] = tb_mpi(b, "MPI_Irecv");
+    calls[1] = tb_mpi(b, "MPI_Send");
+    calls[2] = tb_mpi(b, "MPI_Wait");
+    for (int p = 0; p < nprocs; p++) {
+        uint64_t t = MS(1), req = 1;
+
+        for (int pass = 0; pass < PASSES; pass++) {
+            tb_enter(b, p, t += MS(2), interval);
+            for (int i = 0; i < row_bits(nprocs); i++, req++)
+                t = exchange(b, p, t, calls, (uint32_t)(p ^ (1 << i)), (uint32_t)i, bytes, req);
+            t = exchange(b, p, t, calls, (uint32_t)cg_partner(p, nprocs), TRANSPOSE_TAG, bytes,
+                         req++);
+            tb_leave(b, p, t += MS(1), interval);
+        }
+    }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+    cr_assert_eq(pz_scale_run_read_layout(dir, 0, 0, run, err, sizeof(err)), 0, "%s", err);
+}
+
+static void model_of_cg(const char *name, const int *counts, struct model *md)
+{
+    memset(md, 0, sizeof(*md));
+    for (int i = 0; i < 3; i++)
+        record_cg(name, counts[i], &md->runs[i]);
+    if (!(md->m = read_and_build(name, counts, 0, md)))
+        md->m = read_and_build(name, counts, 1, md);
+    cr_assert_not_null(md->m, "%s", err);
+}
+
+/* The message j of process p at nprocs, from the definition of record_cg: each pass
+ * has row_bits(P) + 1 exchanges of a send then a receive (an IRECV record). */
+static struct message cg_message(int p, int nprocs, int j)
+{
+    int stages = row_bits(nprocs), i = j / 2 % (stages + 1);
+    uint32_t bytes = SEGMENT / (uint32_t)columns(nprocs);
+    uint8_t kind = j % 2 ? PZ_REC_IRECV : PZ_REC_SEND;
+
+    if (i < stages)
+        return (struct message){kind, (uint32_t)(p ^ (1 << i)), (uint32_t)i, bytes};
+    return (struct message){kind, (uint32_t)cg_partner(p, nprocs), TRANSPOSE_TAG, bytes};
+}
+
+static void expect_cg(const struct pz_scale_program *m, int nprocs)
+{
+    static struct messages k;
+    struct pz_scale_sink sink = { no_comms, keep, &k };
+    int n = 2 * PASSES * (row_bits(nprocs) + 1);
+
+    memset(&k, 0, sizeof(k));
+    cr_assert_eq(pz_scale_synthesize(m, nprocs, &sink, err, sizeof(err)), 0, "%s", err);
+    for (int p = 0; p < nprocs; p++) {
+        cr_expect_eq(k.requests[p], n / 2, "at %d, process %d posts %d receives", nprocs, p,
+                     k.requests[p]);
+        cr_assert_eq(k.n[p], n, "at %d, process %d: %d messages, expected %d", nprocs, p,
+                     k.n[p], n);
+        for (int j = 0; j < n; j++) {
+            struct message want = cg_message(p, nprocs, j);
+            const struct message *g = &k.m[p][j];
+
+            cr_expect(g->kind == want.kind && g->peer == want.peer && g->tag == want.tag &&
+                          g->bytes == want.bytes,
+                      "at %d, process %d, message %d: kind %u peer %u tag %u bytes %lu, "
+                      "expected kind %u peer %u tag %u bytes %lu", nprocs, p, j, g->kind,
+                      g->peer, g->tag, (unsigned long)g->bytes, want.kind, want.peer,
+                      want.tag, (unsigned long)want.bytes);
+        }
+    }
+}
+
+/* The definitions worked out at the counts synthesized, for the cases the loops check:
+ * at 16 (l = 4: 4 rows of 4 columns), 2 stages (XOR 1, 2) of 131072 / 4 = 32768 bytes,
+ * and process 6 = row 1, column 2 exchanges with row 2, column 1 = 9 (bits 01 10 and
+ * 10 01), process 5 (row 1, column 1) with itself; at 32 (l = 5: 4 rows of 8 columns),
+ * 3 stages of 16384 bytes, process 2 (pair 1 = row 0, column 1 of the square of pairs)
+ * with pair 4 (row 1, column 0), its rank 8 (bits 00 01 0 and 01 00 0); at 64 (8 x 8),
+ * 3 stages of 16384 bytes, process 10 (row 1, column 2) with 17 (row 2, column 1). */
+Test(scale_butterfly, cg_partners_worked_out_by_hand)
+{
+    cr_expect_eq(row_bits(16), 2);
+    cr_expect_eq(SEGMENT / (uint32_t)columns(16), 32768u);
+    cr_expect_eq(cg_partner(6, 16), 9);
+    cr_expect_eq(cg_partner(9, 16), 6);
+    cr_expect_eq(cg_partner(5, 16), 5);
+    cr_expect_eq(row_bits(32), 3);
+    cr_expect_eq(SEGMENT / (uint32_t)columns(32), 16384u);
+    cr_expect_eq(cg_partner(2, 32), 8);
+    cr_expect_eq(cg_partner(3, 32), 9);
+    cr_expect_eq(row_bits(64), 3);
+    cr_expect_eq(cg_partner(10, 64), 17);
+}
+
+/* CG recorded at 2, 4 and 8: 1, 1 and 2 row stages of 65536, 65536 and 32768 bytes (no
+ * form of P gives them: 131072 / Q, Q = 2, 2, 4), and the transpose exchange, at 2
+ * every process with itself, at 4 processes 1 and 2 with each other (bits 0 1 and 1 0),
+ * 0 and 3 with themselves, at 8 processes 2 and 4 (bits 0 1 0 and 1 0 0), 3 and 5.  The
+ * row sums are a butterfly over ceil(log2(P) / 2) bits, the exchange with the transpose
+ * partner, both noted; synthesized at 16, 32 and 64, every process makes the program's
+ * messages (expect_cg). */
+Test(scale_butterfly, cg_recorded_at_2_4_8_is_synthesized_at_16_32_64)
+{
+    static const int counts[] = { 2, 4, 8 };
+    struct model md;
+    int transposed = 0;
+
+    model_of_cg("cg", counts, &md);
+    cr_assert_not_null(butterfly_note(md.m), "no note of the butterfly");
+    for (size_t i = 0; i < pz_scale_program_nnotes(md.m); i++)
+        transposed |= strstr(pz_scale_program_note(md.m, i),
+                             "go to NPB CG's transpose partner at every process") != NULL;
+    cr_expect(transposed, "no note of the transpose partner");
+    expect_cg(md.m, 16);
+    expect_cg(md.m, 32);
+    expect_cg(md.m, 64);
+    model_free(&md);
+}
+
+/* Recorded at 4, 8 and 16 (1, 2, 2 stages), the same at 32 and 64. */
+Test(scale_butterfly, cg_recorded_at_4_8_16_is_synthesized_at_32_64)
+{
+    static const int counts[] = { 4, 8, 16 };
+    struct model md;
+
+    model_of_cg("cgwide", counts, &md);
+    expect_cg(md.m, 32);
+    expect_cg(md.m, 64);
+    model_free(&md);
+}
+
+/* 24 is no power of two: CG's grid does not exist; refused in one line. */
+Test(scale_butterfly, cg_at_a_count_not_a_power_of_two_is_refused)
+{
+    static const int counts[] = { 2, 4, 8 };
+    struct model md;
+
+    model_of_cg("cg24", counts, &md);
+    cr_expect_null(pz_scale_synth_new(md.m, 24, err, sizeof(err)));
+    cr_expect(strstr(err, "not 24") != NULL && !strchr(err, '\n'), "err '%s'", err);
+    model_free(&md);
+}
+
+/* CG's transpose exchange after a ring's (rank + 1 and rank - 1 around the world, tag
+ * 5), at 2, 4 and 8: at 4, process 1 sends to 2, rank XOR 3, no butterfly's partner, so
+ * the transpose partner is no model's and none is built; the refusal names the
+ * transpose's call, its partner at process 1 of 4 (2, bits 0 1 and 1 0) and that it is
+ * taken only among a butterfly's stages, in one line. */
+Test(scale_butterfly, cg_transpose_among_other_messages_is_refused_by_name)
+{
+    static const int counts[] = { 2, 4, 8 };
+    struct pz_scale_run runs[3];
+    const struct pz_scale_run *list[3];
+
+    for (int i = 0; i < 3; i++) {
+        char dir[4200];
+        struct tb *b;
+        uint32_t interval, calls[3];
+        int np = counts[i];
+
+        snprintf(dir, sizeof(dir), "%s/ring%d", top, np);
+        cr_assert_not_null(b = tb_open(dir, np), "cannot open a trace in %s", dir);
+        interval = tb_interval(b, 1, "ring.c", 10);
+        calls[0] = tb_mpi(b, "MPI_Irecv");
+        calls[1] = tb_mpi(b, "MPI_Send");
+        calls[2] = tb_mpi(b, "MPI_Wait");
+        for (int p = 0; p < np; p++) {
+            uint64_t t = MS(1), req = 1;
+
+            for (int pass = 0; pass < PASSES; pass++) {
+                tb_enter(b, p, t += MS(2), interval);
+                tb_enter(b, p, t += MS(1), calls[0]);
+                tb_mpi_irecv_request(b, p, t, req);
+                tb_leave(b, p, t += MS(1), calls[0]);
+                tb_enter(b, p, t += MS(1), calls[1]);
+                tb_mpi_send(b, p, t, TB_WORLD, (uint32_t)((p + 1) % np), 5, BYTES);
+                tb_leave(b, p, t += MS(1), calls[1]);
+                tb_enter(b, p, t += MS(1), calls[2]);
+                tb_mpi_irecv(b, p, t + MS(1), TB_WORLD, (uint32_t)((p + np - 1) % np), 5, BYTES,
+                             req++);
+                tb_leave(b, p, t += MS(1), calls[2]);
+                t = exchange(b, p, t, calls, (uint32_t)cg_partner(p, np), TRANSPOSE_TAG, BYTES,
+                             req++);
+                tb_leave(b, p, t += MS(1), interval);
+            }
+        }
+        cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+        cr_assert_eq(pz_scale_run_read_layout(dir, 0, 0, &runs[i], err, sizeof(err)), 0, "%s",
+                     err);
+        list[i] = &runs[i];
+    }
+    cr_expect_null(pz_scale_program_build(list, 3, 0, err, sizeof(err)));
+    cr_expect(strstr(err, "exchanges with NPB CG's transpose partner") != NULL &&
+                  strstr(err, "(process 1's is 2 here)") != NULL &&
+                  strstr(err, "extrapolated only where every other message goes to rank "
+                              "XOR 2^i") != NULL && !strchr(err, '\n'), "err '%s'", err);
+    for (int i = 0; i < 3; i++)
+        pz_scale_run_free(&runs[i]);
 }
