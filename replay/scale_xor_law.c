@@ -275,9 +275,14 @@ int sp_xor_check(const struct pz_scale_program *m, int nprocs, char *err, size_t
             return -1;
         }
         if (stage_of(m, k, &rank)) {
-            snprintf(err, errlen, "the partners of %s are rank XOR 2^i over log2(P) "
-                     "stages (a butterfly), which takes a power of two processes, not %d",
-                     sp_sym_name(&m->table, m->nodes[k].sym), nprocs);
+            uint32_t l = loop_around(m, k);
+            int cols = l != SP_NONE && m->nodes[l].count.cols;
+
+            snprintf(err, errlen, "the partners of %s are rank XOR 2^i over %s stages (a "
+                     "butterfly%s), which takes a power of two processes, not %d",
+                     sp_sym_name(&m->table, m->nodes[k].sym),
+                     cols ? "ceil(log2(P) / 2)" : "log2(P)",
+                     cols ? " within a row of NPB CG's grid" : "", nprocs);
             return -1;
         }
     }

@@ -564,7 +564,8 @@ Test(scale_butterfly, cg_recorded_at_4_8_16_is_synthesized_at_32_64)
     model_free(&md);
 }
 
-/* 24 is no power of two: CG's grid does not exist; refused in one line. */
+/* 24 is no power of two: CG's grid does not exist; refused in one line naming the
+ * first call to a partner (the row sums' MPI_Irecv) and its law. */
 Test(scale_butterfly, cg_at_a_count_not_a_power_of_two_is_refused)
 {
     static const int counts[] = { 2, 4, 8 };
@@ -572,7 +573,9 @@ Test(scale_butterfly, cg_at_a_count_not_a_power_of_two_is_refused)
 
     model_of_cg("cg24", counts, &md);
     cr_expect_null(pz_scale_synth_new(md.m, 24, err, sizeof(err)));
-    cr_expect(strstr(err, "not 24") != NULL && !strchr(err, '\n'), "err '%s'", err);
+    cr_expect(strstr(err, "the partners of MPI_Irecv are rank XOR 2^i over ceil(log2(P) / 2) "
+                          "stages (a butterfly within a row of NPB CG's grid)") != NULL &&
+                  strstr(err, "not 24") != NULL && !strchr(err, '\n'), "err '%s'", err);
     model_free(&md);
 }
 
