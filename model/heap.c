@@ -15,24 +15,6 @@
 
 typedef unsigned __int128 key128;
 
-static uint64_t bits_of(double time)
-{
-    uint64_t bits;
-
-    if (!(time > 0))
-        time = 0;
-    memcpy(&bits, &time, sizeof(bits));
-    return bits;
-}
-
-static double time_of(uint64_t bits)
-{
-    double t;
-
-    memcpy(&t, &bits, sizeof(t));
-    return t;
-}
-
 /* Room for one more run in the heap's slots. */
 static int grow_slots(struct pz_heap *h)
 {
@@ -125,7 +107,7 @@ static int start_run(struct pz_heap *h, uint64_t bits, uint32_t item)
 
 int pz_heap_push(struct pz_heap *h, double time, int kind, int id)
 {
-    uint64_t bits = bits_of(time);
+    uint64_t bits = pz_heap_bits(time);
     int64_t item = new_item(h);
     struct pz_heap_run *r;
 
@@ -189,7 +171,7 @@ static uint32_t first_of(const struct pz_heap *h, const struct pz_heap_run *r,
 {
     uint32_t item = r->head - 1;
 
-    out->time = time_of(r->time);
+    out->time = pz_heap_time(r->time);
     out->kind = (int)(h->what[item] >> 32);
     out->id = (int)(uint32_t)h->what[item];
     return item;
@@ -221,7 +203,7 @@ int pz_heap_pop(struct pz_heap *h, struct pz_heap_item *out)
 
 double pz_heap_next(const struct pz_heap *h)
 {
-    return h->n ? time_of((uint64_t)(h->keys[0] >> 64)) : INFINITY;
+    return h->n ? pz_heap_time((uint64_t)(h->keys[0] >> 64)) : INFINITY;
 }
 
 void pz_heap_release(struct pz_heap *h)

@@ -10,6 +10,27 @@
 #define PZ_HEAP_H
 
 #include <stdint.h>
+#include <string.h>
+
+/* A time's key: the bits of a non-negative double order like the double (a negative
+ * time or NaN is 0); and the time of a key. */
+static inline uint64_t pz_heap_bits(double time)
+{
+    uint64_t bits;
+
+    if (!(time > 0))
+        time = 0;
+    memcpy(&bits, &time, sizeof(bits));
+    return bits;
+}
+
+static inline double pz_heap_time(uint64_t bits)
+{
+    double t;
+
+    memcpy(&t, &bits, sizeof(t));
+    return t;
+}
 
 struct pz_heap_item {
     double time;
