@@ -132,10 +132,7 @@ static int next_event(struct pz_comsys *cs, struct pz_heap_item *ev)
         q->count--;
         return 1;
     }
-    if (pz_radix_pop(&cs->events, ev))
-        return 1;
-    cs->failed |= cs->events.failed;
-    return 0;
+    return pz_radix_pop(&cs->events, ev);
 }
 
 /* The receiver is ready for a rendezvous send: the clear-to-send goes now, and the data
@@ -538,5 +535,5 @@ unsigned long long pz_comsys_messages(const struct pz_comsys *cs)
 
 int pz_comsys_failed(const struct pz_comsys *cs)
 {
-    return cs->failed;
+    return cs->failed || cs->events.failed;
 }

@@ -13,24 +13,6 @@
 
 #include "radix.h"
 
-static uint64_t bits_of(double time)
-{
-    uint64_t bits;
-
-    if (!(time > 0))
-        time = 0;
-    memcpy(&bits, &time, sizeof(bits));
-    return bits;
-}
-
-static double time_of(uint64_t bits)
-{
-    double t;
-
-    memcpy(&t, &bits, sizeof(t));
-    return t;
-}
-
 /* The bucket of key (not below q->last). */
 static int bucket_of(const struct pz_radix *q, uint64_t key)
 {
@@ -39,13 +21,24 @@ static int bucket_of(const struct pz_radix *q, uint64_t key)
     return diff ? 64 - __builtin_clzll(diff) : 0;
 }
 
-/* Doubles bucket k's room; 0, or -1 if memory ran out.  Apart from append, which is
- * inlined into the loops that move items: it runs a few times in a queue's life. */
+/* Makes room in full bucket k: the items already taken from its start given back (bucket
+ * 0, taken from while pushed to at the time taken last, would otherwise grow with every
+ * push of that time), else its room doubled; 0, or -1 if memory ran out.  Apart from
+ * append, which is inlined into the loops that move items: it runs a few times in a
+ * queue's life. */
 static __attribute__((noinline)) int grow(struct pz_radix_bucket *k)
 {
     uint32_t cap = k->cap ? 2 * k->cap : 64;
-    struct pz_radix_item *grown = realloc(k->items, cap * sizeof(*grown));
+    struct pz_radix_item *grown;
 
+    if (k->head > 0) {
+        memmove(k->items, k->items + k->head, (k->n - k->head) * sizeof(*k->items));
+        k->n -= k->head;
+        k->min_at = k->min_at >= k->head ? k->min_at - k->head : 0;
+        k->head = 0;
+        return 0;
+    }
+    grown = realloc(k->items, cap * sizeof(*grown));
     if (!grown)
         return -1;
     k->items = grown;
@@ -82,6 +75,15 @@ static uint32_t drain(struct pz_radix *q, int b, struct pz_radix_item *to)
     return n;
 }
 
+/* Counts n items memory could not be found for as lost: the queue is failed, and its
+ * count stays that of the items it holds (so that an empty bucket 0 and a count above 0
+ * always mean a bucket above holds items). */
+static void lose(struct pz_radix *q, uint32_t n)
+{
+    q->failed = 1;
+    q->count -= n;
+}
+
 /* Makes key, below the key taken last, the last: every item waiting is put back in the
  * bucket it has from key, the buckets in order, each in its order (items of one time
  * are in one bucket, so theirs holds).  0, or -1 if memory ran out. */
@@ -97,14 +99,16 @@ static int rebase(struct pz_radix *q, uint64_t key)
         n += drain(q, b, all + n);
     q->last = key;
     for (uint32_t i = 0; i < n && rc == 0; i++)
-        rc = append(q, bucket_of(q, all[i].key), all[i]);
+        if ((rc = append(q, bucket_of(q, all[i].key), all[i])) != 0)
+            lose(q, n - i);
     free(all);
     return rc;
 }
 
 int pz_radix_push(struct pz_radix *q, double time, int kind, int id)
 {
-    struct pz_radix_item it = { bits_of(time), (uint64_t)(uint32_t)kind << 32 | (uint32_t)id };
+    struct pz_radix_item it = { pz_heap_bits(time),
+                                (uint64_t)(uint32_t)kind << 32 | (uint32_t)id };
 
     if (it.key < q->last) {
         if (q->count && rebase(q, it.key) != 0)
@@ -128,14 +132,14 @@ static void redistribute(struct pz_radix *q)
     q->last = k->min;
     for (uint32_t i = k->head; i < k->n; i++)
         if (append(q, bucket_of(q, k->items[i].key), k->items[i]) != 0)
-            q->failed = 1;
+            lose(q, 1);
     k->head = k->n = 0;
     q->used &= ~(1ull << (b - 1));
 }
 
 static void item_out(const struct pz_radix_item *it, struct pz_heap_item *out)
 {
-    out->time = time_of(it->key);
+    out->time = pz_heap_time(it->key);
     out->kind = (int)(it->what >> 32);
     out->id = (int)(uint32_t)it->what;
 }
@@ -150,7 +154,7 @@ int pz_radix_pop(struct pz_radix *q, struct pz_heap_item *out)
     if (zero->head == zero->n)
         redistribute(q);
     if (zero->head == zero->n)
-        return 0;   /* lost (failed) */
+        return 0;   /* every item lost (failed) */
     it = zero->items[zero->head++];
     if (zero->head == zero->n)
         zero->head = zero->n = 0;
@@ -179,8 +183,8 @@ double pz_radix_next(const struct pz_radix *q)
     if (q->count == 0)
         return INFINITY;
     if (q->bucket[0].head < q->bucket[0].n)
-        return time_of(q->last);
-    return time_of(q->bucket[__builtin_ctzll(q->used) + 1].min);
+        return pz_heap_time(q->last);
+    return pz_heap_time(q->bucket[__builtin_ctzll(q->used) + 1].min);
 }
 
 void pz_radix_release(struct pz_radix *q)

@@ -39,7 +39,8 @@ struct pz_radix {
     uint64_t used;             /* bit b - 1: bucket b (1 to 64) holds items */
     uint64_t last;             /* the key taken last (0 before the first) */
     uint32_t count;
-    int failed;                /* memory ran out while a pop moved items: some are lost */
+    int failed;                /* memory ran out while items were moved: some are lost
+                                  (count no longer counts them) */
 };
 
 /* 0, or -1 if memory ran out. */

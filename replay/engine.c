@@ -292,7 +292,7 @@ static void main_loop(struct engine *e)
     struct pz_heap_item it;
 
     while (!e->error[0] && e->ndone < e->nthreads) {
-        if (pz_comsys_failed(e->cs)) {
+        if (pz_comsys_failed(e->cs) || e->ready.failed) {
             pz_engine_fail(e, "out of memory");
         } else if (pz_comsys_next(e->cs) <= pz_radix_next(&e->ready)) {
             if (pz_comsys_next(e->cs) == INFINITY)

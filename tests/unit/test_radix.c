@@ -138,6 +138,28 @@ Test(radix, a_time_below_the_last_taken)
     pz_radix_release(&q);
 }
 
+/* Pushes at the time taken last while bucket 0 still holds items (a thread woken at the
+ * very time the engine took): two at 1.0, then 1000 times one taken and one more pushed
+ * at 1.0.  Bucket 0 never empties, so without giving back the room of the items taken
+ * from its start it would hold 1002; it keeps its first room of 64, and the items come
+ * out in the order pushed, ids 0 to 1001. */
+Test(radix, the_room_of_the_items_taken_is_reused)
+{
+    struct pz_radix q = { 0 };
+
+    push(&q, 1, 0);
+    push(&q, 1, 1);
+    for (int i = 0; i < 1000; i++) {
+        expect_pop(&q, 1, i);
+        push(&q, 1, i + 2);
+    }
+    cr_expect_eq(q.bucket[0].cap, 64);
+    expect_pop(&q, 1, 1000);
+    expect_pop(&q, 1, 1001);
+    cr_expect_eq(q.count, 0);
+    pz_radix_release(&q);
+}
+
 Test(radix, negative_times_and_nan_count_as_zero)
 {
     struct pz_radix q = { 0 };
