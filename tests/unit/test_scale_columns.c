@@ -149,7 +149,7 @@ static void expect_bytes(const struct pz_scale_program *m, int nprocs, uint64_t 
 /* Sent (and received) per process: UNIT * dims[0] * (dims[1] - 1) = 1024 * 2 * 1, 1024 *
  * 4 * 1, 1024 * 4 * 3 = 2048, 4096, 12288 at 4, 8, 16.  Forms of two terms fit these
  * exactly, e.g. c0 + c1 * P^2 through 2048 at 4 and 12288 at 16 (c1 = 10240 / 240 = 42.67,
- * c0 = 2048 - 682.67 = 1365.33) gives 1365.33 + 2730.67 = 4096 at 8, and 44714.67 at 32
+ * c0 = 2048 - 682.67 = 1365.33) gives 1365.33 + 2730.67 = 4096 at 8, and 1365.33 + 43690.67 = 45056 at 32
  * (the model took such a form before, wrong at 32 and 64); per other member they are
  * 2048, 4096, 4096 = 1024 * dims[0], one term, which is taken.  At 16 (4 x 4): 1024 * 4 * 3 = 12288; at 32 (8 x 4): 1024 * 8 * 3 = 24576; at
  * 64 (8 x 8): 1024 * 8 * 7 = 57344. */

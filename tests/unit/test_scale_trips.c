@@ -133,8 +133,9 @@ static void expect_stages(const struct pz_scale_program *m, int nprocs, int trip
 
 /* The loop's trip counts q - 1 are 1, 2, 3 at 4, 9, 16 processes: sqrt(P) - 1 exactly.
  * Forms that only come near them pass once rounded: the line through the smallest and
- * the largest, 1/3 + P / 6, gives 1.83 at 9, which rounds to 2, and 4.5 at 25, 11 at 64
- * (the model chose such a form before, with 12 stages at 64).  sqrt(P) - 1: 3 at 16 (q = 4: 3 sends to the successor, 3 receives from
+ * the largest, 1/3 + P / 6, gives 1.83 at 9, which rounds to 2, and 4.5 at 25 (rounded
+ * to 5), 11 at 64 (the model chose a form of this kind before: 5, 7 and 12 stages at 25,
+ * 36 and 64).  sqrt(P) - 1: 3 at 16 (q = 4: 3 sends to the successor, 3 receives from
  * the predecessor, 800 bytes, tag 7, on every process), 4 at 25 (q = 5), 7 at 64
  * (q = 8; process 9 at (1, 1) sends to 10 and receives from 8, process 63 at (7, 7)
  * sends to 56 and receives from 62). */
