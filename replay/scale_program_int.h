@@ -131,6 +131,18 @@ int sp_fold(struct sp_table *t, uint32_t *syms, size_t *n, uint8_t ambiguous);
  * rewritten.  0 or -1. */
 int sp_tag_loops(struct sp_table *t, uint32_t *syms, size_t n, uint8_t ambiguous);
 
+/* --- posters of completions in rewritten steps (scale_posters.c) */
+/* The position of the step that posted a completion's request, poster its symbol
+ * (struct sp_event.poster_sym), at step x of the steps orig as recorded: the nearest
+ * before x from position `from` on; SP_NONE (as a size_t) when none is, or poster is
+ * SP_NONE. */
+size_t sp_poster_at(const uint32_t *orig, size_t from, size_t x, uint32_t poster);
+/* Into ev[i].poster_sym for each event i of step x (orig[x]'s), the symbol its poster's
+ * step has in syms, the steps as rewritten (sp_poster_at from `from`; the poster as
+ * recorded when none is found).  Whether any poster changed. */
+int sp_repost(const struct sp_table *t, const uint32_t *orig, const uint32_t *syms,
+              size_t from, size_t x, struct sp_event *ev);
+
 /* --- butterflies (scale_xor.c): stage i of log2(P) exchanges with rank XOR 2^i */
 struct sp_xor;
 struct sp_xor *sp_xor_new(struct sp_table *t);
@@ -153,7 +165,10 @@ int sp_xor_convert(struct sp_table *t, const struct pz_scale_run *run, int proc,
 int sp_xor_learn(struct sp_xor *x, const uint32_t *syms, size_t n);
 /* Rewrites the runs of stages of a process's converted steps, at nprocs processes, into
  * the same symbols in every iteration (the bit going up or down with it, tags advancing
- * with it), for sp_fold.  0 or -1. */
+ * with it), for sp_fold; a completion names the rewritten symbol of its poster, in the
+ * run (posted in the same iteration or the one before) or after it (one wait per stage
+ * after the loop).  A run whose steps would be posters of each other is left as
+ * converted.  0 or -1. */
 int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n, int nprocs);
 /* Whether the model built from stages is a butterfly: every step with a stage is made by
  * every process in a loop whose trip count is log2(P) less its first bit, or

@@ -415,13 +415,42 @@ static uint32_t tag_step_of(struct sp_xor *x, const uint32_t *syms, const struct
     return place != SP_NONE && place < x->captags && x->known[place] ? x->tag_step[place] : 0;
 }
 
+/* The symbol event ev of body position q of run r names as its poster (ev: iteration
+ * 0's, later: the same event in iteration 1 when there is one, whose poster may be in
+ * iteration 0, posted there for the next): a step of the run by its rewritten symbol, a
+ * step before it as rewritten (syms; orig: as recorded), else ev's own.  SP_NONE: none
+ * can be made (memory, or posters of each other). */
+static uint32_t poster_of(struct sp_xor *x, const uint32_t *orig, const uint32_t *syms,
+                          const struct stages *r, int nprocs, size_t q,
+                          const struct sp_event *ev, const struct sp_event *later,
+                          uint32_t *done);
+
+static uint32_t rewritten(struct sp_xor *x, const uint32_t *orig, const uint32_t *syms,
+                          const struct stages *r, int nprocs, size_t q, uint32_t *done);
+
+static uint32_t poster_of(struct sp_xor *x, const uint32_t *orig, const uint32_t *syms,
+                          const struct stages *r, int nprocs, size_t q,
+                          const struct sp_event *ev, const struct sp_event *later,
+                          uint32_t *done)
+{
+    size_t j = later ? sp_poster_at(syms, r->at, r->at + r->period + q, later->poster_sym)
+                     : (size_t)SP_NONE;
+
+    if (j == (size_t)SP_NONE && (j = sp_poster_at(syms, r->at, r->at + q, ev->poster_sym)) ==
+                                    (size_t)SP_NONE) {
+        j = sp_poster_at(orig, 0, r->at, ev->poster_sym);
+        return j == (size_t)SP_NONE ? ev->poster_sym : syms[j];
+    }
+    return rewritten(x, orig, syms, r, nprocs, (j - r->at) % r->period, done);
+}
+
 /* The rewritten symbol of body position q of run r at nprocs (done[q], SP_NONE while
- * not made): iteration 0's events, each stage's bit the run's first (PZ_SCALE_PEER_XOR:
- * counted from the highest bit, log2(P) - 1 as -1, when the bits go down), each tag
- * advancing by its step, each poster in the run by its rewritten symbol.  SP_NONE:
- * memory. */
-static uint32_t rewritten(struct sp_xor *x, const uint32_t *syms, const struct stages *r,
-                          int nprocs, size_t q, uint32_t *done)
+ * not made, SP_NONE - 1 while being made): iteration 0's events, each stage's bit the
+ * run's first (PZ_SCALE_PEER_XOR: counted from the highest bit, log2(P) - 1 as -1, when
+ * the bits go down), each tag advancing by its step, each poster by its rewritten
+ * symbol (poster_of).  SP_NONE: none can be made (memory, or posters of each other). */
+static uint32_t rewritten(struct sp_xor *x, const uint32_t *orig, const uint32_t *syms,
+                          const struct stages *r, int nprocs, size_t q, uint32_t *done)
 {
     int bits = 0;
 
@@ -431,32 +460,58 @@ static uint32_t rewritten(struct sp_xor *x, const uint32_t *syms, const struct s
     struct sp_sym proto = x->t->syms[syms[r->at + q]];
 
     if (done[q] != SP_NONE)
-        return done[q];
+        return done[q] == SP_NONE - 1 ? SP_NONE : done[q];
     if (proto.kind != SP_STEP || proto.n > MAX_EVENTS)
         return done[q] = syms[r->at + q];
+    done[q] = SP_NONE - 1;
     for (uint32_t i = 0; i < proto.n; i++) {
-        uint32_t poster;
+        const struct sp_event *later =
+            r->count > 1 ? &events_of(x->t, syms[r->at + r->period + q])[i] : NULL;
 
         ev[i] = events_of(x->t, syms[r->at + q])[i];
         ev[i].tag_step = tag_step_of(x, syms, r, q, i);
         if (ev[i].peer.kind == PZ_SCALE_PEER_XOR && r->dir < 0)
             ev[i].peer.rank -= bits;
-        poster = ev[i].poster_sym;
-        for (size_t j = r->at + q; poster != SP_NONE && j-- > r->at;)
-            if (syms[j] == poster) {
-                ev[i].poster_sym = done[j - r->at];
-                break;
-            }
+        if ((ev[i].poster_sym != SP_NONE || (later && later->poster_sym != SP_NONE)) &&
+            (ev[i].poster_sym = poster_of(x, orig, syms, r, nprocs, q, &ev[i], later,
+                                          done)) == SP_NONE)
+            return SP_NONE;
     }
     return done[q] = sp_table_step(x->t, &proto, ev);
 }
 
-int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n, int nprocs)
+/* Every step outside the runs rewritten (marked) whose poster's symbol was rewritten,
+ * a completion after a loop of stages of the requests its stages posted, remade with
+ * the rewritten poster (sp_repost), left to right so that a poster remade is found
+ * remade.  0 or -1 (memory). */
+static int repost_outside(struct sp_xor *x, const uint32_t *orig, uint32_t *syms, size_t n,
+                          const uint8_t *marked)
+{
+    struct sp_event ev[MAX_EVENTS];
+
+    for (size_t i = 0; i < n; i++) {
+        struct sp_sym proto = x->t->syms[orig[i]];
+
+        if (marked[i] || proto.kind != SP_STEP || proto.n > MAX_EVENTS)
+            continue;
+        memcpy(ev, events_of(x->t, orig[i]), proto.n * sizeof(*ev));
+        if (sp_repost(x->t, orig, syms, 0, i, ev) &&
+            (syms[i] = sp_table_step(x->t, &proto, ev)) == SP_NONE)
+            return -1;
+    }
+    return 0;
+}
+
+/* The runs of stages of syms[0..n-1] rewritten (orig: as converted; marked: the steps
+ * rewritten).  0 or -1 (memory). */
+static int rewrite_runs(struct sp_xor *x, const uint32_t *orig, uint32_t *syms, size_t n,
+                        int nprocs, uint8_t *marked)
 {
     uint32_t done[MAX_PERIOD];
 
     for (size_t at = 0; at < n;) {
         struct stages r;
+        size_t q;
 
         if (bit_of(x->t, syms[at]) < 0) {
             at++;
@@ -471,12 +526,36 @@ int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n, int nprocs)
         if (r.count == 1)
             r.dir = direction(x, syms[at]);
         memset(done, 0xff, r.period * sizeof(*done));
-        for (size_t q = 0; q < r.period; q++)
-            if (rewritten(x, syms, &r, nprocs, q, done) == SP_NONE)
-                return -1;
+        for (q = 0; q < r.period && rewritten(x, orig, syms, &r, nprocs, q, done) != SP_NONE;
+             q++)
+            ;
+        /* a run whose steps are posters of each other is left as converted */
+        if (q < r.period) {
+            at += r.period * r.count;
+            continue;
+        }
         for (size_t k = 0; k < r.count; k++)
             memcpy(syms + at + k * r.period, done, r.period * sizeof(*done));
+        memset(marked + at, 1, r.period * r.count);
         at += r.period * r.count;
     }
     return 0;
+}
+
+int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n, int nprocs)
+{
+    uint32_t *orig = malloc((n ? n : 1) * sizeof(*orig));
+    uint8_t *marked = calloc(n ? n : 1, 1);
+    int rc = -1;
+
+    if (!orig || !marked)
+        goto out;
+    memcpy(orig, syms, n * sizeof(*orig));
+    rc = rewrite_runs(x, orig, syms, n, nprocs, marked);
+    if (rc == 0)
+        rc = repost_outside(x, orig, syms, n, marked);
+out:
+    free(orig);
+    free(marked);
+    return rc;
 }
