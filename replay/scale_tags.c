@@ -123,14 +123,12 @@ static uint32_t rewritten(struct tagging *g, size_t at, size_t period, size_t q,
 
         ev[i] = events_of(g->t, g->orig[at + q])[i];
         ev[i].tag_step = next->tag - ev[i].tag;
+        size_t j = sp_poster_at(g->orig, at, at + period + q, poster);
+
         ev[i].poster_sym = poster;
-        for (size_t j = at + period + q; poster != SP_NONE && j-- > at;)
-            if (g->orig[j] == poster) {
-                if ((ev[i].poster_sym = rewritten(g, at, period, (j - at) % period,
-                                                  done)) == SP_NONE)
-                    return SP_NONE;
-                break;
-            }
+        if (j != (size_t)SP_NONE &&
+            (ev[i].poster_sym = rewritten(g, at, period, (j - at) % period, done)) == SP_NONE)
+            return SP_NONE;
     }
     return done[q] = sp_table_step(g->t, &proto, ev);
 }
@@ -187,14 +185,13 @@ static uint32_t rewritten_after(struct tagging *g, const uint32_t *h, size_t at,
             continue;
         for (uint32_t i = 0; i < proto.n; i++) {
             uint32_t poster = events_of(g->t, g->orig[x])[i].poster_sym;
+            size_t j = sp_poster_at(g->orig, at, x, poster);
 
             ev[i].poster_sym = poster;
-            for (size_t j = x; poster != SP_NONE && j-- > at;)
-                if (g->orig[j] == poster) {
-                    ev[i].poster_sym = j < end ? body[(j - at) % period] : g->syms[j];
-                    moved |= ev[i].poster_sym != poster;
-                    break;
-                }
+            if (j != (size_t)SP_NONE) {
+                ev[i].poster_sym = j < end ? body[(j - at) % period] : g->syms[j];
+                moved |= ev[i].poster_sym != poster;
+            }
         }
         return advances || moved ? sp_table_step(g->t, &proto, ev) : g->orig[x];
     }
