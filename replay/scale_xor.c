@@ -293,14 +293,19 @@ static int find_stages(struct sp_xor *x, const uint32_t *syms, size_t n, size_t 
     return 0;
 }
 
+/* A step of its own shape (too many events) has no place of its tags. */
+#define NO_PLACE (SP_NONE - 1)
+
 /* The place of the step-of-shapes event i of step sym (x->tag_step's index), growing
- * the arrays; SP_NONE when memory runs out. */
+ * the arrays; NO_PLACE for a step of its own shape; SP_NONE when memory runs out. */
 static uint32_t tag_place(struct sp_xor *x, uint32_t sym, uint32_t i)
 {
     uint32_t s = shape(x, sym), at;
 
-    if (s == SP_NONE || (s & 0x80000000u))
+    if (s == SP_NONE)
         return SP_NONE;
+    if (s & 0x80000000u)
+        return NO_PLACE;
     at = x->shapes.syms[s].first + i;
     if (at >= x->captags) {
         uint32_t cap = x->shapes.nevents > at ? x->shapes.nevents : at + 1;
@@ -374,6 +379,7 @@ int sp_xor_learn(struct sp_xor *x, const uint32_t *syms, size_t n)
 {
     for (size_t at = 0; at < n;) {
         struct stages r;
+        int advance;
 
         if (bit_of(x->t, syms[at]) < 0) {
             at++;
@@ -382,13 +388,16 @@ int sp_xor_learn(struct sp_xor *x, const uint32_t *syms, size_t n)
         if (find_stages(x, syms, n, at, &r) != 0 ||
             (r.count > 1 && learn_direction(x, syms, &r) != 0))
             return -1;
-        for (size_t q = 0; r.count > 1 && q < r.period && tags_advance(x, syms, &r); q++) {
+        advance = r.count > 1 && tags_advance(x, syms, &r);
+        for (size_t q = 0; advance && q < r.period; q++) {
             const struct sp_sym *s = &x->t->syms[syms[at + q]];
 
             for (uint32_t i = 0; s->kind == SP_STEP && i < s->n; i++) {
                 uint32_t place = tag_place(x, syms[at + q], i), step;
 
                 if (place == SP_NONE)
+                    return -1;
+                if (place == NO_PLACE)
                     continue;
                 step = events_of(x->t, syms[at + r.period + q])[i].tag -
                        events_of(x->t, syms[at + q])[i].tag;
@@ -412,7 +421,7 @@ static uint32_t tag_step_of(struct sp_xor *x, const uint32_t *syms, const struct
         return events_of(x->t, syms[r->at + r->period + q])[i].tag -
                events_of(x->t, syms[r->at + q])[i].tag;
     place = tag_place(x, syms[r->at + q], i);
-    return place != SP_NONE && place < x->captags && x->known[place] ? x->tag_step[place] : 0;
+    return place < x->captags && x->known[place] ? x->tag_step[place] : 0;
 }
 
 /* The symbol event ev of body position q of run r names as its poster (ev: iteration
