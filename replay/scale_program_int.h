@@ -156,8 +156,8 @@ int sp_xor_candidate(const struct pz_scale_run *const *runs, size_t n);
 /* Takes, in process proc's steps syms[0..n-1] of recording run, every offset peer of a
  * message as its partner's bit (PZ_SCALE_PEER_XOR, the symbols replaced), or as the
  * transpose partner (PZ_SCALE_PEER_TRANSPOSE) where it is that and not rank XOR 2^i.
- * 0; 1 when a partner is neither or is on another communicator than the world; -1 when
- * memory runs out. */
+ * 0; 1 when a partner is neither or is on another communicator than the world, or is
+ * in a step of more events than are converted (64); -1 when memory runs out. */
 int sp_xor_convert(struct sp_table *t, const struct pz_scale_run *run, int proc,
                    uint32_t *syms, size_t n);
 /* Learns from a process's converted steps how the tags of the runs of several stages

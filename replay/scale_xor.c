@@ -108,7 +108,13 @@ static int convert_step(struct sp_table *t, const struct pz_scale_run *run, int 
     struct sp_sym proto = t->syms[orig[s]];
     int changed = 0;
 
-    if (proto.kind != SP_STEP || proto.n > MAX_EVENTS)
+    if (proto.kind != SP_STEP)
+        return 0;
+    /* a step too large to convert would keep its partners as the grid's neighbours at P */
+    for (uint32_t i = 0; proto.n > MAX_EVENTS && i < proto.n; i++)
+        if (events_of(t, orig[s])[i].peer.kind == PZ_SCALE_PEER_OFFSET)
+            return 1;
+    if (proto.n > MAX_EVENTS)
         return 0;
     for (uint32_t i = 0; i < proto.n; i++) {
         uint32_t poster;
