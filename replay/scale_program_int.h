@@ -131,6 +131,36 @@ int sp_fold(struct sp_table *t, uint32_t *syms, size_t *n, uint8_t ambiguous);
  * rewritten.  0 or -1. */
 int sp_tag_loops(struct sp_table *t, uint32_t *syms, size_t n, uint8_t ambiguous);
 
+/* --- shapes of steps (scale_shapes.c), for sp_tag_loops and the butterflies */
+/* The longest body of a loop looked for, as sp_fold's. */
+#define SP_MAX_PERIOD 512
+/* The most events of a step rewritten (a larger step is left as recorded). */
+#define SP_MAX_EVENTS 64
+/* Set in the shape of a step that is its own (not a step, or of more events). */
+#define SP_OWN_SHAPE 0x80000000u
+
+/* The events of step symbol sym of t. */
+static inline const struct sp_event *sp_events_of(const struct sp_table *t, uint32_t sym)
+{
+    return &t->events[t->syms[sym].first];
+}
+
+/* The shapes of t's steps (zeroed but for t and without_bits to begin; sp_shapes_free
+ * to end). */
+struct sp_shapes {
+    struct sp_table *t;
+    uint8_t without_bits;      /* a stage's bit (PZ_SCALE_PEER_XOR) is no part of it */
+    struct sp_table table;     /* the shapes, as step symbols */
+    uint32_t *shape_of;        /* [sym of t]: its shape, SP_NONE while not made */
+    uint32_t capshape;
+};
+void sp_shapes_free(struct sp_shapes *h);
+/* The shape of symbol sym of h->t: a step's events without their tags (tag, tag_step,
+ * tag_after) and, when h->without_bits, their bits, each poster by its shape, as a
+ * symbol of h->table; sym | SP_OWN_SHAPE for a loop or a step of more than
+ * SP_MAX_EVENTS events; SP_NONE when memory runs out. */
+uint32_t sp_shape(struct sp_shapes *h, uint32_t sym);
+
 /* --- posters of completions in rewritten steps (scale_posters.c) */
 /* The position of the step that posted a completion's request, poster its symbol
  * (struct sp_event.poster_sym), at step x of the steps orig as recorded: the nearest
