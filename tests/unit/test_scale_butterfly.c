@@ -748,3 +748,73 @@ Test(scale_butterfly, receives_of_every_stage_waited_for_after_the_loop_at_16)
     }
     model_free(&md);
 }
+
+/* --- a step too large to convert */
+
+#define MANY 65   /* messages of one call: more than the 64 events a step converts */
+
+/* The program, at nprocs: each pass, one call exchanging MANY messages of BYTES bytes
+ * each way with rank XOR 1 (tag 9), then the stages of record()'s MPI_Irecv, MPI_Send,
+ * MPI_Wait with rank XOR 2^i, tag i. */
+static void record_large(int nprocs, struct pz_scale_run *run)
+{
+    char dir[4200];
+    struct tb *b;
+    uint32_t interval, both, irecv, send, wait;
+
+    snprintf(dir, sizeof(dir), "%s/large%d", top, nprocs);
+    cr_assert_not_null(b = tb_open(dir, nprocs), "cannot open a trace in %s", dir);
+    interval = tb_interval(b, 1, "bfly.c", 10);
+    both = tb_mpi(b, "MPI_Sendrecv");
+    irecv = tb_mpi(b, "MPI_Irecv");
+    send = tb_mpi(b, "MPI_Send");
+    wait = tb_mpi(b, "MPI_Wait");
+    for (int p = 0; p < nprocs; p++) {
+        uint64_t t = MS(1), req = 1;
+
+        for (int pass = 0; pass < PASSES; pass++) {
+            tb_enter(b, p, t += MS(2), interval);
+            tb_enter(b, p, t += MS(1), both);
+            for (int j = 0; j < MANY; j++) {
+                tb_mpi_send(b, p, t, TB_WORLD, (uint32_t)(p ^ 1), 9, BYTES);
+                tb_mpi_recv(b, p, t, TB_WORLD, (uint32_t)(p ^ 1), 9, BYTES);
+            }
+            tb_leave(b, p, t += MS(1), both);
+            for (int i = 0; i < log2_of(nprocs); i++, req++) {
+                uint32_t q = (uint32_t)(p ^ (1 << i));
+
+                tb_enter(b, p, t += MS(1), irecv);
+                tb_mpi_irecv_request(b, p, t, req);
+                tb_leave(b, p, t += MS(1), irecv);
+                tb_enter(b, p, t += MS(1), send);
+                tb_mpi_send(b, p, t, TB_WORLD, q, (uint32_t)i, BYTES);
+                tb_leave(b, p, t += MS(1), send);
+                tb_enter(b, p, t += MS(1), wait);
+                tb_mpi_irecv(b, p, t + MS(1), TB_WORLD, q, (uint32_t)i, BYTES, req);
+                tb_leave(b, p, t += MS(1), wait);
+            }
+            tb_leave(b, p, t += MS(1), interval);
+        }
+    }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+    cr_assert_eq(pz_scale_run_read_layout(dir, 0, 0, run, err, sizeof(err)), 0, "%s", err);
+}
+
+/* The call of 2 x MANY = 130 events is not converted: its partner, rank XOR 1, would
+ * stay an offset in the grid of 2 x 1 x 1 ... 2 x 2 x 2, the neighbour along the first
+ * dimension at P (at 16, in 4 x 2 x 2, process 5 would exchange with 4 and 6 where
+ * rank XOR 1 is 4 alone): the butterfly is not taken (no note says it is). */
+Test(scale_butterfly, a_step_too_large_to_convert_is_no_butterfly)
+{
+    static const int counts[] = { 2, 4, 8 };
+    struct model md;
+
+    memset(&md, 0, sizeof(md));
+    for (int i = 0; i < 3; i++)
+        record_large(counts[i], &md.runs[i]);
+    if (!(md.m = read_and_build("large", counts, 0, &md)))
+        md.m = read_and_build("large", counts, 1, &md);
+    cr_assert_not_null(md.m, "%s", err);
+    cr_expect_null(butterfly_note(md.m), "note '%s'", butterfly_note(md.m));
+    model_free(&md);
+}
