@@ -131,6 +131,48 @@ int sp_fold(struct sp_table *t, uint32_t *syms, size_t *n, uint8_t ambiguous);
  * rewritten.  0 or -1. */
 int sp_tag_loops(struct sp_table *t, uint32_t *syms, size_t n, uint8_t ambiguous);
 
+/* --- shapes of steps (scale_shapes.c), for sp_tag_loops and the butterflies */
+/* The longest body of a loop looked for, as sp_fold's. */
+#define SP_MAX_PERIOD 512
+/* The most events of a step rewritten (a larger step is left as recorded). */
+#define SP_MAX_EVENTS 64
+/* Set in the shape of a step that is its own (not a step, or of more events). */
+#define SP_OWN_SHAPE 0x80000000u
+
+/* The events of step symbol sym of t. */
+static inline const struct sp_event *sp_events_of(const struct sp_table *t, uint32_t sym)
+{
+    return &t->events[t->syms[sym].first];
+}
+
+/* The shapes of t's steps (zeroed but for t and without_bits to begin; sp_shapes_free
+ * to end). */
+struct sp_shapes {
+    struct sp_table *t;
+    uint8_t without_bits;      /* a stage's bit (PZ_SCALE_PEER_XOR) is no part of it */
+    struct sp_table table;     /* the shapes, as step symbols */
+    uint32_t *shape_of;        /* [sym of t]: its shape, SP_NONE while not made */
+    uint32_t capshape;
+};
+void sp_shapes_free(struct sp_shapes *h);
+/* The shape of symbol sym of h->t: a step's events without their tags (tag, tag_step,
+ * tag_after) and, when h->without_bits, their bits, each poster by its shape, as a
+ * symbol of h->table; sym | SP_OWN_SHAPE for a loop or a step of more than
+ * SP_MAX_EVENTS events; SP_NONE when memory runs out. */
+uint32_t sp_shape(struct sp_shapes *h, uint32_t sym);
+
+/* --- posters of completions in rewritten steps (scale_posters.c) */
+/* The position of the step that posted a completion's request, poster its symbol
+ * (struct sp_event.poster_sym), at step x of the steps orig as recorded: the nearest
+ * before x from position `from` on; SP_NONE (as a size_t) when none is, or poster is
+ * SP_NONE. */
+size_t sp_poster_at(const uint32_t *orig, size_t from, size_t x, uint32_t poster);
+/* Into ev[i].poster_sym for each event i of step x (orig[x]'s), the symbol its poster's
+ * step has in syms, the steps as rewritten (sp_poster_at from `from`; the poster as
+ * recorded when none is found).  Whether any poster changed. */
+int sp_repost(const struct sp_table *t, const uint32_t *orig, const uint32_t *syms,
+              size_t from, size_t x, struct sp_event *ev);
+
 /* --- butterflies (scale_xor.c): stage i of log2(P) exchanges with rank XOR 2^i */
 struct sp_xor;
 struct sp_xor *sp_xor_new(struct sp_table *t);
@@ -144,8 +186,8 @@ int sp_xor_candidate(const struct pz_scale_run *const *runs, size_t n);
 /* Takes, in process proc's steps syms[0..n-1] of recording run, every offset peer of a
  * message as its partner's bit (PZ_SCALE_PEER_XOR, the symbols replaced), or as the
  * transpose partner (PZ_SCALE_PEER_TRANSPOSE) where it is that and not rank XOR 2^i.
- * 0; 1 when a partner is neither or is on another communicator than the world; -1 when
- * memory runs out. */
+ * 0; 1 when a partner is neither or is on another communicator than the world, or is
+ * in a step of more events than are converted (64); -1 when memory runs out. */
 int sp_xor_convert(struct sp_table *t, const struct pz_scale_run *run, int proc,
                    uint32_t *syms, size_t n);
 /* Learns from a process's converted steps how the tags of the runs of several stages
@@ -153,7 +195,10 @@ int sp_xor_convert(struct sp_table *t, const struct pz_scale_run *run, int proc,
 int sp_xor_learn(struct sp_xor *x, const uint32_t *syms, size_t n);
 /* Rewrites the runs of stages of a process's converted steps, at nprocs processes, into
  * the same symbols in every iteration (the bit going up or down with it, tags advancing
- * with it), for sp_fold.  0 or -1. */
+ * with it), for sp_fold; a completion names the rewritten symbol of its poster, in the
+ * run (posted in the same iteration or the one before) or after it (one wait per stage
+ * after the loop).  A run whose steps would be posters of each other is left as
+ * converted.  0 or -1. */
 int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n, int nprocs);
 /* Whether the model built from stages is a butterfly: every step with a stage is made by
  * every process in a loop whose trip count is log2(P) less its first bit, or

@@ -16,12 +16,8 @@
 
 #include "scale_program_int.h"
 
-/* The longest body looked for, as sp_fold's. */
-#define MAX_PERIOD 512
 /* Fewer iterations tell no arithmetic progression: any two tags are one. */
 #define MIN_ITERATIONS 3
-/* The most events of a step rewritten (a larger step is left as recorded). */
-#define MAX_EVENTS 64
 
 /* The most steps after a run looked at for iterations past its last. */
 #define TAIL_PERIODS 2
@@ -34,9 +30,7 @@ struct run {
 
 struct tagging {
     struct sp_table *t;
-    struct sp_table shapes;
-    uint32_t *shape_of;        /* [sym of t]: its shape in shapes, SP_NONE */
-    uint32_t capshape;
+    struct sp_shapes sh;       /* each step without its tags */
     const uint32_t *orig;      /* the steps as recorded */
     uint32_t *syms;            /* ... as rewritten */
     size_t n;
@@ -45,53 +39,15 @@ struct tagging {
     size_t nruns;
 };
 
-/* The shape of step symbol sym (SP_NONE when memory runs out): its events without their
- * tags, each poster by its shape. */
-static uint32_t shape(struct tagging *g, uint32_t sym)
-{
-    struct sp_event ev[MAX_EVENTS];
-    struct sp_sym proto;
-
-    if (sym >= g->capshape) {
-        uint32_t cap = g->t->nsyms > sym ? g->t->nsyms : sym + 1;
-        uint32_t *v = realloc(g->shape_of, (size_t)cap * sizeof(*v));
-
-        if (!v)
-            return SP_NONE;
-        memset(v + g->capshape, 0xff, (size_t)(cap - g->capshape) * sizeof(*v));
-        g->shape_of = v;
-        g->capshape = cap;
-    }
-    if (g->shape_of[sym] != SP_NONE)
-        return g->shape_of[sym];
-    proto = g->t->syms[sym];
-    if (proto.n > MAX_EVENTS)
-        return g->shape_of[sym] = sym | 0x80000000u;   /* its own shape: never a loop */
-    for (uint32_t i = 0; i < proto.n; i++) {
-        ev[i] = g->t->events[proto.first + i];
-        ev[i].tag = ev[i].tag_step = 0;
-        ev[i].tag_after = 0;
-        if (ev[i].poster_sym != SP_NONE &&
-            (ev[i].poster_sym = shape(g, ev[i].poster_sym)) == SP_NONE)
-            return SP_NONE;
-    }
-    return g->shape_of[sym] = sp_table_step(&g->shapes, &proto, ev);
-}
-
-static const struct sp_event *events_of(const struct sp_table *t, uint32_t sym)
-{
-    return &t->events[t->syms[sym].first];
-}
-
 /* Does every tag of the steps from `at` advance by as much from iteration k - 1 to k as
  * from iteration 0 to 1. */
 static int advances_alike(const struct tagging *g, size_t at, size_t period, size_t k)
 {
     for (size_t q = 0; q < period; q++) {
-        const struct sp_event *e0 = events_of(g->t, g->orig[at + q]),
-                              *e1 = events_of(g->t, g->orig[at + period + q]),
-                              *a = events_of(g->t, g->orig[at + (k - 1) * period + q]),
-                              *b = events_of(g->t, g->orig[at + k * period + q]);
+        const struct sp_event *e0 = sp_events_of(g->t, g->orig[at + q]),
+                              *e1 = sp_events_of(g->t, g->orig[at + period + q]),
+                              *a = sp_events_of(g->t, g->orig[at + (k - 1) * period + q]),
+                              *b = sp_events_of(g->t, g->orig[at + k * period + q]);
 
         for (uint32_t i = 0; i < g->t->syms[g->orig[at + q]].n; i++)
             if (b[i].tag - a[i].tag != e1[i].tag - e0[i].tag)
@@ -108,29 +64,27 @@ static int advances_alike(const struct tagging *g, size_t at, size_t period, siz
 static uint32_t rewritten(struct tagging *g, size_t at, size_t period, size_t q,
                           uint32_t *done)
 {
-    struct sp_event ev[MAX_EVENTS];
+    struct sp_event ev[SP_MAX_EVENTS];
     struct sp_sym proto = g->t->syms[g->orig[at + q]];
     const uint32_t later = g->orig[at + period + q];
 
     if (done[q] != SP_NONE)
         return done[q] == SP_NONE - 1 ? SP_NONE : done[q];
-    if (proto.n > MAX_EVENTS)
+    if (proto.n > SP_MAX_EVENTS)
         return SP_NONE;
     done[q] = SP_NONE - 1;
     for (uint32_t i = 0; i < proto.n; i++) {
-        const struct sp_event *next = &events_of(g->t, later)[i];
+        const struct sp_event *next = &sp_events_of(g->t, later)[i];
         uint32_t poster = next->poster_sym;
 
-        ev[i] = events_of(g->t, g->orig[at + q])[i];
+        ev[i] = sp_events_of(g->t, g->orig[at + q])[i];
         ev[i].tag_step = next->tag - ev[i].tag;
+        size_t j = sp_poster_at(g->orig, at, at + period + q, poster);
+
         ev[i].poster_sym = poster;
-        for (size_t j = at + period + q; poster != SP_NONE && j-- > at;)
-            if (g->orig[j] == poster) {
-                if ((ev[i].poster_sym = rewritten(g, at, period, (j - at) % period,
-                                                  done)) == SP_NONE)
-                    return SP_NONE;
-                break;
-            }
+        if (j != (size_t)SP_NONE &&
+            (ev[i].poster_sym = rewritten(g, at, period, (j - at) % period, done)) == SP_NONE)
+            return SP_NONE;
     }
     return done[q] = sp_table_step(g->t, &proto, ev);
 }
@@ -143,7 +97,7 @@ static int past_the_end(const struct tagging *g, const uint32_t *body, size_t co
                         size_t q, size_t x, struct sp_event *ev, int *advances)
 {
     const struct sp_sym *b = &g->t->syms[body[q]];
-    const struct sp_event *r = events_of(g->t, g->orig[x]);
+    const struct sp_event *r = sp_events_of(g->t, g->orig[x]);
     int64_t iteration = -1;
 
     *advances = 0;
@@ -175,7 +129,7 @@ static int past_the_end(const struct tagging *g, const uint32_t *body, size_t co
 static uint32_t rewritten_after(struct tagging *g, const uint32_t *h, size_t at,
                                 size_t period, size_t count, const uint32_t *body, size_t x)
 {
-    struct sp_event ev[MAX_EVENTS];
+    struct sp_event ev[SP_MAX_EVENTS];
     size_t end = at + period * count;
     int advances;
 
@@ -186,15 +140,14 @@ static uint32_t rewritten_after(struct tagging *g, const uint32_t *h, size_t at,
         if (h[at + q] != h[x] || !past_the_end(g, body, count, q, x, ev, &advances))
             continue;
         for (uint32_t i = 0; i < proto.n; i++) {
-            uint32_t poster = events_of(g->t, g->orig[x])[i].poster_sym;
+            uint32_t poster = sp_events_of(g->t, g->orig[x])[i].poster_sym;
+            size_t j = sp_poster_at(g->orig, at, x, poster);
 
             ev[i].poster_sym = poster;
-            for (size_t j = x; poster != SP_NONE && j-- > at;)
-                if (g->orig[j] == poster) {
-                    ev[i].poster_sym = j < end ? body[(j - at) % period] : g->syms[j];
-                    moved |= ev[i].poster_sym != poster;
-                    break;
-                }
+            if (j != (size_t)SP_NONE) {
+                ev[i].poster_sym = j < end ? body[(j - at) % period] : g->syms[j];
+                moved |= ev[i].poster_sym != poster;
+            }
         }
         return advances || moved ? sp_table_step(g->t, &proto, ev) : g->orig[x];
     }
@@ -326,7 +279,7 @@ static int gives_back(const struct tagging *g, uint32_t sym, uint64_t j, int ins
         int known = e->tag_after ? ended != SP_NONE : inside;
 
         if (e->tag_step && (!known || e->tag + (uint32_t)at * e->tag_step !=
-                                          events_of(g->t, g->orig[*pos])[i].tag))
+                                          sp_events_of(g->t, g->orig[*pos])[i].tag))
             return 1;
     }
     (*pos)++;
@@ -391,9 +344,9 @@ static int rewrite_runs(struct tagging *g, uint8_t ambiguous)
     if (!h || !scratch)
         goto out;
     for (size_t i = 0; i < g->n; i++)
-        if ((h[i] = shape(g, g->orig[i])) == SP_NONE)
+        if ((h[i] = sp_shape(&g->sh, g->orig[i])) == SP_NONE)
             goto out;
-    for (size_t p = 1; p <= MAX_PERIOD && MIN_ITERATIONS * p <= g->n; p++)
+    for (size_t p = 1; p <= SP_MAX_PERIOD && MIN_ITERATIONS * p <= g->n; p++)
         if (find_runs(g, h, p, scratch, scratch + g->n, scratch + 2 * g->n) != 0)
             goto out;
     while (g->nruns && (wrong = first_wrong(g, ambiguous)) != g->n) {
@@ -410,7 +363,7 @@ out:
 
 int sp_tag_loops(struct sp_table *t, uint32_t *syms, size_t n, uint8_t ambiguous)
 {
-    struct tagging g = {.t = t, .syms = syms, .n = n};
+    struct tagging g = {.t = t, .sh = {.t = t}, .syms = syms, .n = n};
     uint32_t *orig;
     int rc = -1;
 
@@ -427,8 +380,7 @@ int sp_tag_loops(struct sp_table *t, uint32_t *syms, size_t n, uint8_t ambiguous
     if (rc != 0)
         memcpy(syms, orig, n * sizeof(*syms));
 out:
-    sp_table_free(&g.shapes);
-    free(g.shape_of);
+    sp_shapes_free(&g.sh);
     free(g.marked);
     free(g.runs);
     free(orig);

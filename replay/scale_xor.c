@@ -16,15 +16,9 @@
 
 #include "scale_program_int.h"
 
-/* The longest body looked for, as sp_fold's, and the most events of a step. */
-#define MAX_PERIOD 512
-#define MAX_EVENTS 64
-
 struct sp_xor {
     struct sp_table *t;
-    struct sp_table shapes;    /* each step without its bits and tags */
-    uint32_t *shape_of;        /* [sym of t]: its shape, SP_NONE */
-    uint32_t capshape;
+    struct sp_shapes sh;       /* each step without its bits and tags */
     uint32_t *tag_step;        /* [event of shapes]: the step its tag advances by */
     uint8_t *known;            /* ... learned from a run of several stages */
     uint32_t captags;
@@ -37,8 +31,11 @@ struct sp_xor *sp_xor_new(struct sp_table *t)
 {
     struct sp_xor *x = calloc(1, sizeof(*x));
 
-    if (x)
+    if (x) {
         x->t = t;
+        x->sh.t = t;
+        x->sh.without_bits = 1;
+    }
     return x;
 }
 
@@ -46,17 +43,11 @@ void sp_xor_free(struct sp_xor *x)
 {
     if (!x)
         return;
-    sp_table_free(&x->shapes);
-    free(x->shape_of);
+    sp_shapes_free(&x->sh);
     free(x->tag_step);
     free(x->known);
     free(x->dir_of);
     free(x);
-}
-
-static const struct sp_event *events_of(const struct sp_table *t, uint32_t sym)
-{
-    return &t->events[t->syms[sym].first];
 }
 
 /* The world rank of the peer of event e of process proc, -1 when it is on another
@@ -104,17 +95,23 @@ static int to_transpose_partner(const struct pz_scale_run *run, int proc,
 static int convert_step(struct sp_table *t, const struct pz_scale_run *run, int proc,
                         const uint32_t *orig, uint32_t *syms, size_t s)
 {
-    struct sp_event ev[MAX_EVENTS];
+    struct sp_event ev[SP_MAX_EVENTS];
     struct sp_sym proto = t->syms[orig[s]];
     int changed = 0;
 
-    if (proto.kind != SP_STEP || proto.n > MAX_EVENTS)
+    if (proto.kind != SP_STEP)
+        return 0;
+    /* a step too large to convert would keep its partners as the grid's neighbours at P */
+    for (uint32_t i = 0; proto.n > SP_MAX_EVENTS && i < proto.n; i++)
+        if (sp_events_of(t, orig[s])[i].peer.kind == PZ_SCALE_PEER_OFFSET)
+            return 1;
+    if (proto.n > SP_MAX_EVENTS)
         return 0;
     for (uint32_t i = 0; i < proto.n; i++) {
         uint32_t poster;
         int bit;
 
-        ev[i] = events_of(t, orig[s])[i];
+        ev[i] = sp_events_of(t, orig[s])[i];
         poster = ev[i].poster_sym;
         for (size_t j = s; poster != SP_NONE && j-- > 0;)
             if (orig[j] == poster) {
@@ -165,7 +162,7 @@ static int bit_of(const struct sp_table *t, uint32_t sym)
     if (s->kind != SP_STEP)
         return -1;
     for (uint32_t i = 0; i < s->n; i++) {
-        const struct sp_event *e = &events_of(t, sym)[i];
+        const struct sp_event *e = &sp_events_of(t, sym)[i];
 
         if (e->peer.kind != PZ_SCALE_PEER_XOR)
             continue;
@@ -174,40 +171,6 @@ static int bit_of(const struct sp_table *t, uint32_t sym)
         bit = e->peer.rank;
     }
     return bit;
-}
-
-/* The shape of step symbol sym (SP_NONE when memory runs out): its events without their
- * bits and tags, each poster by its shape. */
-static uint32_t shape(struct sp_xor *x, uint32_t sym)
-{
-    struct sp_event ev[MAX_EVENTS];
-    struct sp_sym proto;
-
-    if (sym >= x->capshape) {
-        uint32_t cap = x->t->nsyms > sym ? x->t->nsyms : sym + 1;
-        uint32_t *v = realloc(x->shape_of, (size_t)cap * sizeof(*v));
-
-        if (!v)
-            return SP_NONE;
-        memset(v + x->capshape, 0xff, (size_t)(cap - x->capshape) * sizeof(*v));
-        x->shape_of = v;
-        x->capshape = cap;
-    }
-    if (x->shape_of[sym] != SP_NONE)
-        return x->shape_of[sym];
-    proto = x->t->syms[sym];
-    if (proto.kind != SP_STEP || proto.n > MAX_EVENTS)
-        return x->shape_of[sym] = sym | 0x80000000u;   /* its own shape */
-    for (uint32_t i = 0; i < proto.n; i++) {
-        ev[i] = events_of(x->t, sym)[i];
-        ev[i].tag = ev[i].tag_step = 0;
-        if (ev[i].peer.kind == PZ_SCALE_PEER_XOR)
-            ev[i].peer.rank = 0;
-        if (ev[i].poster_sym != SP_NONE &&
-            (ev[i].poster_sym = shape(x, ev[i].poster_sym)) == SP_NONE)
-            return SP_NONE;
-    }
-    return x->shape_of[sym] = sp_table_step(&x->shapes, &proto, ev);
 }
 
 /* A run of stages: from `at`, `count` iterations of `period` steps, the first of bit
@@ -230,7 +193,7 @@ static int iteration_alike(struct sp_xor *x, const uint32_t *syms, const struct 
         uint32_t a = syms[at + q], b = syms[at + k * period + q], sa, sb;
         int ba = bit_of(x->t, a), bb = bit_of(x->t, b);
 
-        if ((sa = shape(x, a)) == SP_NONE || (sb = shape(x, b)) == SP_NONE)
+        if ((sa = sp_shape(&x->sh, a)) == SP_NONE || (sb = sp_shape(&x->sh, b)) == SP_NONE)
             return -1;
         if (sa != sb || ba == -2 || (ba < 0) != (bb < 0) ||
             (ba >= 0 && (ba != bit || bb != bit + (int)k * r->dir)))
@@ -246,7 +209,7 @@ static int iteration_alike(struct sp_xor *x, const uint32_t *syms, const struct 
 static int find_stages(struct sp_xor *x, const uint32_t *syms, size_t n, size_t at,
                        struct stages *r)
 {
-    uint32_t first = shape(x, syms[at]);
+    uint32_t first = sp_shape(&x->sh, syms[at]);
 
     r->at = at;
     r->bit = bit_of(x->t, syms[at]);
@@ -254,8 +217,8 @@ static int find_stages(struct sp_xor *x, const uint32_t *syms, size_t n, size_t 
     r->dir = 1;
     if (first == SP_NONE)
         return -1;
-    for (size_t p = 1; p <= MAX_PERIOD && at + 2 * p <= n; p++) {
-        uint32_t s = shape(x, syms[at + p]);
+    for (size_t p = 1; p <= SP_MAX_PERIOD && at + 2 * p <= n; p++) {
+        uint32_t s = sp_shape(&x->sh, syms[at + p]);
         int alike;
 
         if (s == SP_NONE)
@@ -281,7 +244,7 @@ static int find_stages(struct sp_xor *x, const uint32_t *syms, size_t n, size_t 
         int b = bit_of(x->t, next), posted = 0;
 
         for (uint32_t i = 0; s->kind == SP_STEP && i < s->n && !posted; i++) {
-            uint32_t poster = events_of(x->t, next)[i].poster_sym;
+            uint32_t poster = sp_events_of(x->t, next)[i].poster_sym;
 
             for (size_t j = at; poster != SP_NONE && j < at + r->period && !posted; j++)
                 posted = syms[j] == poster;
@@ -293,17 +256,22 @@ static int find_stages(struct sp_xor *x, const uint32_t *syms, size_t n, size_t 
     return 0;
 }
 
+/* A step of its own shape (too many events) has no place of its tags. */
+#define NO_PLACE (SP_NONE - 1)
+
 /* The place of the step-of-shapes event i of step sym (x->tag_step's index), growing
- * the arrays; SP_NONE when memory runs out. */
+ * the arrays; NO_PLACE for a step of its own shape; SP_NONE when memory runs out. */
 static uint32_t tag_place(struct sp_xor *x, uint32_t sym, uint32_t i)
 {
-    uint32_t s = shape(x, sym), at;
+    uint32_t s = sp_shape(&x->sh, sym), at;
 
-    if (s == SP_NONE || (s & 0x80000000u))
+    if (s == SP_NONE)
         return SP_NONE;
-    at = x->shapes.syms[s].first + i;
+    if (s & SP_OWN_SHAPE)
+        return NO_PLACE;
+    at = x->sh.table.syms[s].first + i;
     if (at >= x->captags) {
-        uint32_t cap = x->shapes.nevents > at ? x->shapes.nevents : at + 1;
+        uint32_t cap = x->sh.table.nevents > at ? x->sh.table.nevents : at + 1;
         uint32_t *v = realloc(x->tag_step, (size_t)cap * sizeof(*v));
         uint8_t *k;
 
@@ -326,11 +294,11 @@ static int tags_advance(const struct sp_xor *x, const uint32_t *syms, const stru
         const struct sp_sym *s = &x->t->syms[syms[r->at + q]];
 
         for (uint32_t i = 0; s->kind == SP_STEP && i < s->n; i++) {
-            uint32_t t0 = events_of(x->t, syms[r->at + q])[i].tag,
-                     step = events_of(x->t, syms[r->at + r->period + q])[i].tag - t0;
+            uint32_t t0 = sp_events_of(x->t, syms[r->at + q])[i].tag,
+                     step = sp_events_of(x->t, syms[r->at + r->period + q])[i].tag - t0;
 
             for (size_t k = 2; k < r->count; k++)
-                if (events_of(x->t, syms[r->at + k * r->period + q])[i].tag !=
+                if (sp_events_of(x->t, syms[r->at + k * r->period + q])[i].tag !=
                     t0 + (uint32_t)k * step)
                     return 0;
         }
@@ -342,14 +310,14 @@ static int tags_advance(const struct sp_xor *x, const uint32_t *syms, const stru
  * -1 when memory runs out. */
 static int learn_direction(struct sp_xor *x, const uint32_t *syms, const struct stages *r)
 {
-    uint32_t s = shape(x, syms[r->at]);
+    uint32_t s = sp_shape(&x->sh, syms[r->at]);
 
     if (s == SP_NONE)
         return -1;
-    if (s & 0x80000000u)
+    if (s & SP_OWN_SHAPE)
         return 0;
     if (s >= x->capdirs) {
-        uint32_t cap = x->shapes.nsyms > s ? x->shapes.nsyms : s + 1;
+        uint32_t cap = x->sh.table.nsyms > s ? x->sh.table.nsyms : s + 1;
         int8_t *v = realloc(x->dir_of, cap);
 
         if (!v)
@@ -365,7 +333,7 @@ static int learn_direction(struct sp_xor *x, const uint32_t *syms, const struct 
 /* The direction learned for a run whose first step is sym (1 when none was). */
 static int direction(struct sp_xor *x, uint32_t sym)
 {
-    uint32_t s = shape(x, sym);
+    uint32_t s = sp_shape(&x->sh, sym);
 
     return s != SP_NONE && s < x->capdirs && x->dir_of[s] ? x->dir_of[s] : 1;
 }
@@ -374,6 +342,7 @@ int sp_xor_learn(struct sp_xor *x, const uint32_t *syms, size_t n)
 {
     for (size_t at = 0; at < n;) {
         struct stages r;
+        int advance;
 
         if (bit_of(x->t, syms[at]) < 0) {
             at++;
@@ -382,16 +351,19 @@ int sp_xor_learn(struct sp_xor *x, const uint32_t *syms, size_t n)
         if (find_stages(x, syms, n, at, &r) != 0 ||
             (r.count > 1 && learn_direction(x, syms, &r) != 0))
             return -1;
-        for (size_t q = 0; r.count > 1 && q < r.period && tags_advance(x, syms, &r); q++) {
+        advance = r.count > 1 && tags_advance(x, syms, &r);
+        for (size_t q = 0; advance && q < r.period; q++) {
             const struct sp_sym *s = &x->t->syms[syms[at + q]];
 
             for (uint32_t i = 0; s->kind == SP_STEP && i < s->n; i++) {
                 uint32_t place = tag_place(x, syms[at + q], i), step;
 
                 if (place == SP_NONE)
+                    return -1;
+                if (place == NO_PLACE)
                     continue;
-                step = events_of(x->t, syms[at + r.period + q])[i].tag -
-                       events_of(x->t, syms[at + q])[i].tag;
+                step = sp_events_of(x->t, syms[at + r.period + q])[i].tag -
+                       sp_events_of(x->t, syms[at + q])[i].tag;
                 x->tag_step[place] = step;
                 x->known[place] = 1;
             }
@@ -409,54 +381,109 @@ static uint32_t tag_step_of(struct sp_xor *x, const uint32_t *syms, const struct
     uint32_t place;
 
     if (r->count > 1)
-        return events_of(x->t, syms[r->at + r->period + q])[i].tag -
-               events_of(x->t, syms[r->at + q])[i].tag;
+        return sp_events_of(x->t, syms[r->at + r->period + q])[i].tag -
+               sp_events_of(x->t, syms[r->at + q])[i].tag;
     place = tag_place(x, syms[r->at + q], i);
-    return place != SP_NONE && place < x->captags && x->known[place] ? x->tag_step[place] : 0;
+    return place < x->captags && x->known[place] ? x->tag_step[place] : 0;
+}
+
+/* The symbol event ev of body position q of run r names as its poster (ev: iteration
+ * 0's, later: the same event in iteration 1 when there is one, whose poster may be in
+ * iteration 0, posted there for the next): a step of the run by its rewritten symbol, a
+ * step before it as rewritten (syms; orig: as recorded), else ev's own.  SP_NONE: none
+ * can be made (memory, or posters of each other). */
+static uint32_t poster_of(struct sp_xor *x, const uint32_t *orig, const uint32_t *syms,
+                          const struct stages *r, int nprocs, size_t q,
+                          const struct sp_event *ev, const struct sp_event *later,
+                          uint32_t *done);
+
+static uint32_t rewritten(struct sp_xor *x, const uint32_t *orig, const uint32_t *syms,
+                          const struct stages *r, int nprocs, size_t q, uint32_t *done);
+
+static uint32_t poster_of(struct sp_xor *x, const uint32_t *orig, const uint32_t *syms,
+                          const struct stages *r, int nprocs, size_t q,
+                          const struct sp_event *ev, const struct sp_event *later,
+                          uint32_t *done)
+{
+    size_t j = later ? sp_poster_at(syms, r->at, r->at + r->period + q, later->poster_sym)
+                     : (size_t)SP_NONE;
+
+    if (j == (size_t)SP_NONE && (j = sp_poster_at(syms, r->at, r->at + q, ev->poster_sym)) ==
+                                    (size_t)SP_NONE) {
+        j = sp_poster_at(orig, 0, r->at, ev->poster_sym);
+        return j == (size_t)SP_NONE ? ev->poster_sym : syms[j];
+    }
+    return rewritten(x, orig, syms, r, nprocs, (j - r->at) % r->period, done);
 }
 
 /* The rewritten symbol of body position q of run r at nprocs (done[q], SP_NONE while
- * not made): iteration 0's events, each stage's bit the run's first (PZ_SCALE_PEER_XOR:
- * counted from the highest bit, log2(P) - 1 as -1, when the bits go down), each tag
- * advancing by its step, each poster in the run by its rewritten symbol.  SP_NONE:
- * memory. */
-static uint32_t rewritten(struct sp_xor *x, const uint32_t *syms, const struct stages *r,
-                          int nprocs, size_t q, uint32_t *done)
+ * not made, SP_NONE - 1 while being made): iteration 0's events, each stage's bit the
+ * run's first (PZ_SCALE_PEER_XOR: counted from the highest bit, log2(P) - 1 as -1, when
+ * the bits go down), each tag advancing by its step, each poster by its rewritten
+ * symbol (poster_of).  SP_NONE: none can be made (memory, or posters of each other). */
+static uint32_t rewritten(struct sp_xor *x, const uint32_t *orig, const uint32_t *syms,
+                          const struct stages *r, int nprocs, size_t q, uint32_t *done)
 {
     int bits = 0;
 
     while ((1 << bits) < nprocs)
         bits++;
-    struct sp_event ev[MAX_EVENTS];
+    struct sp_event ev[SP_MAX_EVENTS];
     struct sp_sym proto = x->t->syms[syms[r->at + q]];
 
     if (done[q] != SP_NONE)
-        return done[q];
-    if (proto.kind != SP_STEP || proto.n > MAX_EVENTS)
+        return done[q] == SP_NONE - 1 ? SP_NONE : done[q];
+    if (proto.kind != SP_STEP || proto.n > SP_MAX_EVENTS)
         return done[q] = syms[r->at + q];
+    done[q] = SP_NONE - 1;
     for (uint32_t i = 0; i < proto.n; i++) {
-        uint32_t poster;
+        const struct sp_event *later =
+            r->count > 1 ? &sp_events_of(x->t, syms[r->at + r->period + q])[i] : NULL;
 
-        ev[i] = events_of(x->t, syms[r->at + q])[i];
+        ev[i] = sp_events_of(x->t, syms[r->at + q])[i];
         ev[i].tag_step = tag_step_of(x, syms, r, q, i);
         if (ev[i].peer.kind == PZ_SCALE_PEER_XOR && r->dir < 0)
             ev[i].peer.rank -= bits;
-        poster = ev[i].poster_sym;
-        for (size_t j = r->at + q; poster != SP_NONE && j-- > r->at;)
-            if (syms[j] == poster) {
-                ev[i].poster_sym = done[j - r->at];
-                break;
-            }
+        if ((ev[i].poster_sym != SP_NONE || (later && later->poster_sym != SP_NONE)) &&
+            (ev[i].poster_sym = poster_of(x, orig, syms, r, nprocs, q, &ev[i], later,
+                                          done)) == SP_NONE)
+            return SP_NONE;
     }
     return done[q] = sp_table_step(x->t, &proto, ev);
 }
 
-int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n, int nprocs)
+/* Every step outside the runs rewritten (marked) whose poster's symbol was rewritten,
+ * a completion after a loop of stages of the requests its stages posted, remade with
+ * the rewritten poster (sp_repost), left to right so that a poster remade is found
+ * remade.  0 or -1 (memory). */
+static int repost_outside(struct sp_xor *x, const uint32_t *orig, uint32_t *syms, size_t n,
+                          const uint8_t *marked)
 {
-    uint32_t done[MAX_PERIOD];
+    struct sp_event ev[SP_MAX_EVENTS];
+
+    for (size_t i = 0; i < n; i++) {
+        struct sp_sym proto = x->t->syms[orig[i]];
+
+        if (marked[i] || proto.kind != SP_STEP || proto.n > SP_MAX_EVENTS)
+            continue;
+        memcpy(ev, sp_events_of(x->t, orig[i]), proto.n * sizeof(*ev));
+        if (sp_repost(x->t, orig, syms, 0, i, ev) &&
+            (syms[i] = sp_table_step(x->t, &proto, ev)) == SP_NONE)
+            return -1;
+    }
+    return 0;
+}
+
+/* The runs of stages of syms[0..n-1] rewritten (orig: as converted; marked: the steps
+ * rewritten).  0 or -1 (memory). */
+static int rewrite_runs(struct sp_xor *x, const uint32_t *orig, uint32_t *syms, size_t n,
+                        int nprocs, uint8_t *marked)
+{
+    uint32_t done[SP_MAX_PERIOD];
 
     for (size_t at = 0; at < n;) {
         struct stages r;
+        size_t q;
 
         if (bit_of(x->t, syms[at]) < 0) {
             at++;
@@ -464,19 +491,43 @@ int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n, int nprocs)
         }
         if (find_stages(x, syms, n, at, &r) != 0)
             return -1;
-        if (r.period > MAX_PERIOD || (r.count > 1 && !tags_advance(x, syms, &r))) {
+        if (r.period > SP_MAX_PERIOD || (r.count > 1 && !tags_advance(x, syms, &r))) {
             at += r.period * r.count;
             continue;
         }
         if (r.count == 1)
             r.dir = direction(x, syms[at]);
         memset(done, 0xff, r.period * sizeof(*done));
-        for (size_t q = 0; q < r.period; q++)
-            if (rewritten(x, syms, &r, nprocs, q, done) == SP_NONE)
-                return -1;
+        for (q = 0; q < r.period && rewritten(x, orig, syms, &r, nprocs, q, done) != SP_NONE;
+             q++)
+            ;
+        /* a run whose steps are posters of each other is left as converted */
+        if (q < r.period) {
+            at += r.period * r.count;
+            continue;
+        }
         for (size_t k = 0; k < r.count; k++)
             memcpy(syms + at + k * r.period, done, r.period * sizeof(*done));
+        memset(marked + at, 1, r.period * r.count);
         at += r.period * r.count;
     }
     return 0;
+}
+
+int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n, int nprocs)
+{
+    uint32_t *orig = malloc((n ? n : 1) * sizeof(*orig));
+    uint8_t *marked = calloc(n ? n : 1, 1);
+    int rc = -1;
+
+    if (!orig || !marked)
+        goto out;
+    memcpy(orig, syms, n * sizeof(*orig));
+    rc = rewrite_runs(x, orig, syms, n, nprocs, marked);
+    if (rc == 0)
+        rc = repost_outside(x, orig, syms, n, marked);
+out:
+    free(orig);
+    free(marked);
+    return rc;
 }

@@ -635,3 +635,186 @@ Test(scale_butterfly, cg_transpose_among_other_messages_is_refused_by_name)
     for (int i = 0; i < 3; i++)
         pz_scale_run_free(&runs[i]);
 }
+
+/* --- receives posted by every stage, waited for after the stages */
+
+/* The program, at nprocs: PASSES passes, each in interval 1, of log2(nprocs) stages,
+ * stage i: MPI_Irecv from rank XOR 2^i (its request r_i) and MPI_Send to it, tag i and
+ * BYTES bytes each way; then, after the stages, one MPI_Wait per stage completing r_i
+ * in turn (an IRECV record from rank XOR 2^i tagged i). */
+static void record_waits_after(int nprocs, struct pz_scale_run *run)
+{
+    char dir[4200];
+    struct tb *b;
+    uint32_t interval, irecv, send, wait;
+
+    snprintf(dir, sizeof(dir), "%s/after%d", top, nprocs);
+    cr_assert_not_null(b = tb_open(dir, nprocs), "cannot open a trace in %s", dir);
+    interval = tb_interval(b, 1, "bfly.c", 10);
+    irecv = tb_mpi(b, "MPI_Irecv");
+    send = tb_mpi(b, "MPI_Send");
+    wait = tb_mpi(b, "MPI_Wait");
+    for (int p = 0; p < nprocs; p++) {
+        uint64_t t = MS(1), req = 1;
+
+        for (int pass = 0; pass < PASSES; pass++, req += (uint64_t)log2_of(nprocs)) {
+            tb_enter(b, p, t += MS(2), interval);
+            for (int i = 0; i < log2_of(nprocs); i++) {
+                tb_enter(b, p, t += MS(1), irecv);
+                tb_mpi_irecv_request(b, p, t, req + (uint64_t)i);
+                tb_leave(b, p, t += MS(1), irecv);
+                tb_enter(b, p, t += MS(1), send);
+                tb_mpi_send(b, p, t, TB_WORLD, (uint32_t)(p ^ (1 << i)), (uint32_t)i, BYTES);
+                tb_leave(b, p, t += MS(1), send);
+            }
+            for (int i = 0; i < log2_of(nprocs); i++) {
+                tb_enter(b, p, t += MS(1), wait);
+                tb_mpi_irecv(b, p, t + MS(1), TB_WORLD, (uint32_t)(p ^ (1 << i)), (uint32_t)i,
+                             BYTES, req + (uint64_t)i);
+                tb_leave(b, p, t += MS(2), wait);
+            }
+            tb_leave(b, p, t += MS(1), interval);
+        }
+    }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+    cr_assert_eq(pz_scale_run_read_layout(dir, 0, 0, run, err, sizeof(err)), 0, "%s", err);
+}
+
+/* What each process of a synthesized run posts and completes, in order. */
+struct receives {
+    int posted[64], done[64], n[64];
+    uint64_t ids[64][MAX_RECS];          /* the requests posted, in order */
+    struct message m[64][MAX_RECS];      /* sends and completions, in order */
+    uint64_t completes[64][MAX_RECS];    /* the request of each completion */
+};
+
+static int keep_receives(void *ctx, int proc, const struct pz_rec *r)
+{
+    struct receives *k = ctx;
+
+    if (r->kind == PZ_REC_IRECV_REQUEST) {
+        cr_assert_lt(k->posted[proc], MAX_RECS, "process %d: too many receives", proc);
+        k->ids[proc][k->posted[proc]++] = r->request;
+    }
+    if (r->kind != PZ_REC_SEND && r->kind != PZ_REC_IRECV)
+        return 0;
+    cr_assert_lt(k->n[proc], MAX_RECS, "process %d: more messages than the program's", proc);
+    if (r->kind == PZ_REC_IRECV)
+        k->completes[proc][k->done[proc]++] = r->request;
+    k->m[proc][k->n[proc]++] = (struct message){r->kind, r->peer, r->tag, r->bytes};
+    return 0;
+}
+
+/* Recorded at 2, 4 and 8 (1, 2, 3 stages), synthesized at 16: log2(16) = 4 stages per
+ * pass.  Each process p, in each of the PASSES = 2 passes, posts 4 receives (ids
+ * r_0..r_3 of the pass, in order), sends to p XOR 1, 2, 4, 8 tagged 0 to 3 (process 5:
+ * 4, 7, 1, 13), then completes r_0, r_1, r_2, r_3 in turn, from the same partners with
+ * the same tags: 16 messages, the 4 sends then the 4 completions of each pass, and
+ * completion i of a pass is of the request the pass's i-th MPI_Irecv posted. */
+Test(scale_butterfly, receives_of_every_stage_waited_for_after_the_loop_at_16)
+{
+    static const int counts[] = { 2, 4, 8 };
+    static struct receives k;
+    struct pz_scale_sink sink = { no_comms, keep_receives, &k };
+    struct model md;
+
+    memset(&md, 0, sizeof(md));
+    for (int i = 0; i < 3; i++)
+        record_waits_after(counts[i], &md.runs[i]);
+    if (!(md.m = read_and_build("after", counts, 0, &md)))
+        md.m = read_and_build("after", counts, 1, &md);
+    cr_assert_not_null(md.m, "%s", err);
+    cr_expect_not_null(butterfly_note(md.m), "no note of the butterfly");
+    memset(&k, 0, sizeof(k));
+    cr_assert_eq(pz_scale_synthesize(md.m, 16, &sink, err, sizeof(err)), 0, "%s", err);
+    for (int p = 0; p < 16; p++) {
+        cr_expect(k.posted[p] == 8 && k.done[p] == 8 && k.n[p] == 16, "at 16, process %d "
+                  "posts %d receives, completes %d, makes %d messages, expected 8, 8, 16",
+                  p, k.posted[p], k.done[p], k.n[p]);
+        for (int j = 0; j < k.n[p] && k.n[p] == 16; j++) {
+            const struct message *g = &k.m[p][j];
+            int i = j % 4, q = p ^ (1 << i);
+            uint8_t kind = j % 8 < 4 ? PZ_REC_SEND : PZ_REC_IRECV;
+
+            cr_expect(g->kind == kind && g->peer == (uint32_t)q && g->tag == (uint32_t)i &&
+                          g->bytes == BYTES, "at 16, process %d, message %d: kind %u peer "
+                      "%u tag %u bytes %lu, expected kind %u peer %d tag %d bytes %u", p, j,
+                      g->kind, g->peer, g->tag, (unsigned long)g->bytes, kind, q, i, BYTES);
+        }
+        for (int j = 0; j < k.done[p] && k.posted[p] == 8; j++)
+            cr_expect_eq(k.completes[p][j], k.ids[p][j], "at 16, process %d: completion %d "
+                         "is of request %lu, expected %lu (the receive posted %d-th)", p, j,
+                         (unsigned long)k.completes[p][j], (unsigned long)k.ids[p][j], j);
+    }
+    model_free(&md);
+}
+
+/* --- a step too large to convert */
+
+#define MANY 65   /* messages of one call: more than the 64 events a step converts */
+
+/* The program, at nprocs: each pass, one call exchanging MANY messages of BYTES bytes
+ * each way with rank XOR 1 (tag 9), then the stages of record()'s MPI_Irecv, MPI_Send,
+ * MPI_Wait with rank XOR 2^i, tag i. */
+static void record_large(int nprocs, struct pz_scale_run *run)
+{
+    char dir[4200];
+    struct tb *b;
+    uint32_t interval, both, irecv, send, wait;
+
+    snprintf(dir, sizeof(dir), "%s/large%d", top, nprocs);
+    cr_assert_not_null(b = tb_open(dir, nprocs), "cannot open a trace in %s", dir);
+    interval = tb_interval(b, 1, "bfly.c", 10);
+    both = tb_mpi(b, "MPI_Sendrecv");
+    irecv = tb_mpi(b, "MPI_Irecv");
+    send = tb_mpi(b, "MPI_Send");
+    wait = tb_mpi(b, "MPI_Wait");
+    for (int p = 0; p < nprocs; p++) {
+        uint64_t t = MS(1), req = 1;
+
+        for (int pass = 0; pass < PASSES; pass++) {
+            tb_enter(b, p, t += MS(2), interval);
+            tb_enter(b, p, t += MS(1), both);
+            for (int j = 0; j < MANY; j++) {
+                tb_mpi_send(b, p, t, TB_WORLD, (uint32_t)(p ^ 1), 9, BYTES);
+                tb_mpi_recv(b, p, t, TB_WORLD, (uint32_t)(p ^ 1), 9, BYTES);
+            }
+            tb_leave(b, p, t += MS(1), both);
+            for (int i = 0; i < log2_of(nprocs); i++, req++) {
+                uint32_t q = (uint32_t)(p ^ (1 << i));
+
+                tb_enter(b, p, t += MS(1), irecv);
+                tb_mpi_irecv_request(b, p, t, req);
+                tb_leave(b, p, t += MS(1), irecv);
+                tb_enter(b, p, t += MS(1), send);
+                tb_mpi_send(b, p, t, TB_WORLD, q, (uint32_t)i, BYTES);
+                tb_leave(b, p, t += MS(1), send);
+                tb_enter(b, p, t += MS(1), wait);
+                tb_mpi_irecv(b, p, t + MS(1), TB_WORLD, q, (uint32_t)i, BYTES, req);
+                tb_leave(b, p, t += MS(1), wait);
+            }
+            tb_leave(b, p, t += MS(1), interval);
+        }
+    }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+    cr_assert_eq(pz_scale_run_read_layout(dir, 0, 0, run, err, sizeof(err)), 0, "%s", err);
+}
+
+/* The call of 2 x MANY = 130 events is not converted: its partner, rank XOR 1, would
+ * stay an offset in the grid of 2 x 1 x 1 ... 2 x 2 x 2, the neighbour along the first
+ * dimension at P (at 16, in 4 x 2 x 2, process 5 would exchange with 4 and 6 where
+ * rank XOR 1 is 4 alone): the butterfly is not taken (no note says it is). */
+Test(scale_butterfly, a_step_too_large_to_convert_is_no_butterfly)
+{
+    static const int counts[] = { 2, 4, 8 };
+    struct model md;
+
+    memset(&md, 0, sizeof(md));
+    for (int i = 0; i < 3; i++)
+        record_large(counts[i], &md.runs[i]);
+    if (!(md.m = read_and_build("large", counts, 0, &md)))
+        md.m = read_and_build("large", counts, 1, &md);
+    cr_assert_not_null(md.m, "%s", err);
+    cr_expect_null(butterfly_note(md.m), "note '%s'", butterfly_note(md.m));
+    model_free(&md);
+}
