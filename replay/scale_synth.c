@@ -49,6 +49,7 @@ struct group {
 struct fifo {
     uint64_t *v;
     uint32_t *slots;
+    struct posted *when;
     uint32_t head, tail, cap;
 };
 
@@ -73,6 +74,15 @@ struct pz_scale_synth {
     double *after_gap;         /* [prev + 1], s */
     const struct sp_ratios **ratios;   /* [node]: its computations' (sp_ratios_at) */
     struct sp_lists *lists;    /* of the v events whose members' sizes differ */
+};
+
+/* Where a request was posted: the iteration of the loop right around its posting, and the
+ * trip count of the last loop before it there (struct level's done and ended), which a
+ * call over many requests completing it later, after that loop, gives its completion's
+ * partner and tag (a butterfly's stage i, posted in iteration i, waited for after the
+ * stages). */
+struct posted {
+    uint64_t done, ended;
 };
 
 /* A loop the walk is in: its node, its trip count here, the iterations done, and the
@@ -101,6 +111,7 @@ struct pz_scale_cursor {
     struct level *loops;       /* [depth]: the loops it is in, innermost last */
     uint32_t depth;
     uint64_t ended;            /* outside loops, struct level's ended */
+    const struct posted *posted;   /* while a call over many requests completes one */
     /* during pz_scale_cursor_next: where the records go, and the error */
     pz_scale_put_fn *put;
     void *ctx;
@@ -377,19 +388,21 @@ static int lists_at(struct pz_scale_synth *s)
 
 /* --- requests */
 
-static int push(struct fifo *f, uint64_t id, uint32_t slot)
+static int push(struct fifo *f, uint64_t id, uint32_t slot, struct posted when)
 {
     if (f->tail == f->cap) {
         uint32_t cap = f->cap ? f->cap * 2 : 4;
         uint64_t *v;
         uint32_t *slots;
+        struct posted *w;
 
         if (f->head) {
             memmove(f->v, f->v + f->head, (f->tail - f->head) * sizeof(*f->v));
             memmove(f->slots, f->slots + f->head, (f->tail - f->head) * sizeof(*f->slots));
+            memmove(f->when, f->when + f->head, (f->tail - f->head) * sizeof(*f->when));
             f->tail -= f->head;
             f->head = 0;
-            return push(f, id, slot);
+            return push(f, id, slot, when);
         }
         if (!(v = realloc(f->v, cap * sizeof(*v))))
             return -1;
@@ -397,8 +410,12 @@ static int push(struct fifo *f, uint64_t id, uint32_t slot)
         if (!(slots = realloc(f->slots, cap * sizeof(*slots))))
             return -1;
         f->slots = slots;
+        if (!(w = realloc(f->when, cap * sizeof(*w))))
+            return -1;
+        f->when = w;
         f->cap = cap;
     }
+    f->when[f->tail] = when;
     f->slots[f->tail] = slot;
     f->v[f->tail++] = id;
     return 0;
@@ -492,7 +509,8 @@ static int64_t peer_of(struct pz_scale_cursor *c, const struct sp_event *e, uint
     case PZ_SCALE_PEER_XOR: {
         /* stage rank + j of a butterfly, j the iteration of the loop right around it, or
            log2(P) + rank - j when its bits go down */
-        int64_t j = c->depth ? (int64_t)c->loops[c->depth - 1].done : 0, bits = 0, bit;
+        int64_t j = c->posted ? (int64_t)c->posted->done
+                    : c->depth ? (int64_t)c->loops[c->depth - 1].done : 0, bits = 0, bit;
 
         while (((int64_t)1 << bits) < size)
             bits++;
@@ -539,6 +557,8 @@ static uint32_t tag_now(const struct pz_scale_cursor *c, const struct sp_event *
 
     if (e->tag_after)
         j = in ? in->ended : c->ended;
+    if (c->posted)
+        j = e->tag_after ? c->posted->ended : c->posted->done;
 
     return e->tag + (uint32_t)j * e->tag_step;
 }
@@ -642,13 +662,15 @@ static int out_of_memory(struct pz_scale_cursor *c)
 static int post(struct pz_scale_cursor *c, int32_t slot, uint64_t id)
 {
     const struct sp_done *d = &c->s->m->done[slot];
+    const struct level *in = c->depth ? &c->loops[c->depth - 1] : NULL;
+    struct posted when = { in ? in->done : 0, in ? in->ended : c->ended };
 
     c->last_id[slot] = id;
     /* one no call names is kept for a call like its own to complete (pending_alike) */
     if ((d->by_signature || d->node == SP_NONE) &&
-        push(&c->fifos[slot], id, (uint32_t)slot) != 0)
+        push(&c->fifos[slot], id, (uint32_t)slot, when) != 0)
         return out_of_memory(c);
-    if (d->node != SP_NONE && push(&c->waiting[d->node], id, (uint32_t)slot) != 0)
+    if (d->node != SP_NONE && push(&c->waiting[d->node], id, (uint32_t)slot, when) != 0)
         return out_of_memory(c);
     return 0;
 }
@@ -723,8 +745,12 @@ static int emit_completions(struct pz_scale_cursor *c, uint32_t k, uint64_t at)
         n = per_call;
     for (; n > 0; n--, f->head++) {
         uint32_t slot = f->slots[f->head];
+        int rc;
 
-        if (emit_record(c, &m->done[slot].sig, m->nevents + slot, f->v[f->head], at) != 0)
+        c->posted = &f->when[f->head];
+        rc = emit_record(c, &m->done[slot].sig, m->nevents + slot, f->v[f->head], at);
+        c->posted = NULL;
+        if (rc != 0)
             return -1;
     }
     return 0;
@@ -904,10 +930,12 @@ void pz_scale_cursor_free(struct pz_scale_cursor *c)
     for (uint32_t i = 0; c->fifos && i < c->s->m->nslots; i++) {
         free(c->fifos[i].v);
         free(c->fifos[i].slots);
+        free(c->fifos[i].when);
     }
     for (uint32_t k = 0; c->waiting && k < c->s->m->nnodes; k++) {
         free(c->waiting[k].v);
         free(c->waiting[k].slots);
+        free(c->waiting[k].when);
     }
     free(c->fifos);
     free(c->waiting);

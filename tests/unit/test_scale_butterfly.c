@@ -818,3 +818,139 @@ Test(scale_butterfly, a_step_too_large_to_convert_is_no_butterfly)
     cr_expect_null(butterfly_note(md.m), "note '%s'", butterfly_note(md.m));
     model_free(&md);
 }
+
+/* --- requests posted by every stage, completed after the loop */
+
+/* The program, at nprocs: PASSES passes, each in interval 1, of log2(nprocs) stages,
+ * stage i: MPI_Irecv from rank XOR 2^i (its request r_i), MPI_Isend to it (its request
+ * s_i), tag i and BYTES bytes each way; then, after the stages, one MPI_Waitall
+ * completing every r_i (an IRECV record) and every s_i (an ISEND_COMPLETE record). */
+static void record_waitall(int nprocs, struct pz_scale_run *run)
+{
+    char dir[4200];
+    struct tb *b;
+    uint32_t interval, irecv, isend, waitall;
+
+    snprintf(dir, sizeof(dir), "%s/waitall%d", top, nprocs);
+    cr_assert_not_null(b = tb_open(dir, nprocs), "cannot open a trace in %s", dir);
+    interval = tb_interval(b, 1, "bfly.c", 10);
+    irecv = tb_mpi(b, "MPI_Irecv");
+    isend = tb_mpi(b, "MPI_Isend");
+    waitall = tb_mpi(b, "MPI_Waitall");
+    for (int p = 0; p < nprocs; p++) {
+        uint64_t t = MS(1), req = 1;
+
+        for (int pass = 0; pass < PASSES; pass++, req += 2 * (uint64_t)log2_of(nprocs)) {
+            tb_enter(b, p, t += MS(2), interval);
+            for (int i = 0; i < log2_of(nprocs); i++) {
+                uint32_t q = (uint32_t)(p ^ (1 << i));
+
+                tb_enter(b, p, t += MS(1), irecv);
+                tb_mpi_irecv_request(b, p, t, req + 2 * (uint64_t)i);
+                tb_leave(b, p, t += MS(1), irecv);
+                tb_enter(b, p, t += MS(1), isend);
+                tb_mpi_isend(b, p, t, TB_WORLD, q, (uint32_t)i, BYTES, req + 2 * (uint64_t)i + 1);
+                tb_leave(b, p, t += MS(1), isend);
+            }
+            tb_enter(b, p, t += MS(1), waitall);
+            for (int i = 0; i < log2_of(nprocs); i++) {
+                tb_mpi_irecv(b, p, t + MS(1), TB_WORLD, (uint32_t)(p ^ (1 << i)), (uint32_t)i,
+                             BYTES, req + 2 * (uint64_t)i);
+                tb_mpi_isend_complete(b, p, t + MS(1), req + 2 * (uint64_t)i + 1);
+            }
+            tb_leave(b, p, t += MS(2), waitall);
+            tb_leave(b, p, t += MS(1), interval);
+        }
+    }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+    cr_assert_eq(pz_scale_run_read_layout(dir, 0, 0, run, err, sizeof(err)), 0, "%s", err);
+}
+
+/* What each process of a synthesized run posts and completes, in order. */
+struct requests {
+    int posted_recvs[64], posted_sends[64], recvs_done[64], sends_done[64];
+    struct message sends[64][MAX_RECS], recvs[64][MAX_RECS];
+};
+
+static int keep_requests(void *ctx, int proc, const struct pz_rec *r)
+{
+    struct requests *k = ctx;
+
+    switch (r->kind) {
+    case PZ_REC_IRECV_REQUEST:
+        k->posted_recvs[proc]++;
+        break;
+    case PZ_REC_ISEND:
+        cr_assert_lt(k->posted_sends[proc], MAX_RECS, "process %d: too many sends", proc);
+        k->sends[proc][k->posted_sends[proc]++] =
+            (struct message){r->kind, r->peer, r->tag, r->bytes};
+        break;
+    case PZ_REC_ISEND_COMPLETE:
+        k->sends_done[proc]++;
+        break;
+    case PZ_REC_IRECV:
+        cr_assert_lt(k->recvs_done[proc], MAX_RECS, "process %d: too many receives", proc);
+        k->recvs[proc][k->recvs_done[proc]++] =
+            (struct message){r->kind, r->peer, r->tag, r->bytes};
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+/* Recorded at 2, 4 and 8 (1, 2, 3 stages), synthesized at 16: log2(16) = 4 stages per
+ * pass, so every process posts 4 receives and 4 sends per pass, 8 of each in the
+ * PASSES = 2 passes, and completes all 8 of each (the Waitall after the stages
+ * completes every request posted in its pass).  Process p's sends, in order, go to p XOR
+ * 1, 2, 4, 8 tagged 0, 1, 2, 3, BYTES each, in both passes (process 5: 4, 7, 1, 13); its
+ * receives, completed by the Waitall of their pass, come from the same partners with
+ * the same tags, so each pass's 4 receives are, as a set, from p XOR 2^i tagged i,
+ * i = 0 to 3. */
+Test(scale_butterfly, requests_of_every_stage_completed_after_the_loop_at_16)
+{
+    static const int counts[] = { 2, 4, 8 };
+    static struct requests k;
+    struct pz_scale_sink sink = { no_comms, keep_requests, &k };
+    struct model md;
+    struct pz_scale_program *m;
+
+    memset(&md, 0, sizeof(md));
+    for (int i = 0; i < 3; i++)
+        record_waitall(counts[i], &md.runs[i]);
+    if (!(m = md.m = read_and_build("waitall", counts, 0, &md)))
+        m = md.m = read_and_build("waitall", counts, 1, &md);
+    cr_assert_not_null(m, "%s", err);
+    cr_expect_not_null(butterfly_note(m), "no note of the butterfly");
+    memset(&k, 0, sizeof(k));
+    cr_assert_eq(pz_scale_synthesize(m, 16, &sink, err, sizeof(err)), 0, "%s", err);
+    for (int p = 0; p < 16; p++) {
+        cr_expect(k.posted_recvs[p] == 8 && k.posted_sends[p] == 8 && k.recvs_done[p] == 8 &&
+                      k.sends_done[p] == 8,
+                  "at 16, process %d posts %d receives and %d sends, completes %d and %d, "
+                  "expected 8 of each", p, k.posted_recvs[p], k.posted_sends[p],
+                  k.recvs_done[p], k.sends_done[p]);
+        for (int j = 0; j < k.posted_sends[p] && j < 8; j++) {
+            const struct message *g = &k.sends[p][j];
+            int q = p ^ (1 << (j % 4));
+
+            cr_expect(g->peer == (uint32_t)q && g->tag == (uint32_t)(j % 4) &&
+                          g->bytes == BYTES, "at 16, process %d, send %d: peer %u tag %u "
+                      "bytes %lu, expected peer %d tag %d bytes %u", p, j, g->peer, g->tag,
+                      (unsigned long)g->bytes, q, j % 4, BYTES);
+        }
+        for (int pass = 0; pass < 2 && k.recvs_done[p] == 8; pass++) {
+            unsigned seen = 0;
+
+            for (int j = 4 * pass; j < 4 * pass + 4; j++) {
+                const struct message *g = &k.recvs[p][j];
+
+                if (g->tag < 4 && g->peer == (uint32_t)(p ^ (1 << g->tag)) && g->bytes == BYTES)
+                    seen |= 1u << g->tag;
+            }
+            cr_expect_eq(seen, 0xfu, "at 16, process %d, pass %d: receives of stages %#x "
+                         "from their partners, expected all 4 (0xf)", p, pass, seen);
+        }
+    }
+    model_free(&md);
+}
