@@ -88,6 +88,9 @@ struct pz_transfer_fit {
     struct pz_segment_base base;   /* the overheads and handshake under the segments:
                                       the send overhead less its tail, on the message's
                                       way */
+    double scale;                  /* the overheads (send and recv above) were scaled by
+                                      it to fit within the exchange back to back (< 1:
+                                      together they exceeded it) */
     double tail;                   /* s: send_tail, pz_send_tail of the per-message
                                       overheads and t(0) */
     double per_byte_scale;         /* the per-byte ones were scaled by it (< 1: the
@@ -123,9 +126,12 @@ double pz_overhead_per_byte_limit(double bandwidth, const struct pz_pingpong *p,
                                   double per_message);
 
 /* Fits the overheads to the medians measured at sizes up to the eager threshold (send,
- * recv, loop: ns, nr, nl points, any of them may be 0) and keeps them within what the
- * ping-pong allows (a ping-pong cannot spend more CPU time on a message's way than it
- * takes): the per-message ones are kept whole, what of them exceeds fit->latency (the
+ * recv, loop: ns, nr, nl points, any of them may be 0), scales them down together to
+ * fit within back, an exchange both ways back to back (NULL: not measured), where each
+ * process spends its send's and its receive's one after the other (timed apart, a
+ * loaded machine's preemptions can inflate them beyond it), and keeps them within what
+ * the ping-pong allows (a ping-pong cannot spend more CPU time on a message's way than
+ * it takes): the per-message ones are kept whole, what of them exceeds fit->latency (the
  * 0-byte time) being the send's tail (pz_send_tail), spent after the message left; the
  * per-byte ones are scaled so that the overheads on the message's way exceed no time
  * t(m) from PZ_OVERHEAD_LIMIT_FROM bytes up and their sum per byte is at most 1 /
@@ -140,9 +146,10 @@ double pz_overhead_per_byte_limit(double bandwidth, const struct pz_pingpong *p,
  * fit's eager threshold and rendezvous overhead, and compares them with fit's cost model
  * (model B if it is the better one, else C, as pz_fit_to_machine chooses). */
 void pz_fit_transfer(const struct pz_fit *fit, const struct pz_pingpong *p, int n,
-                     const struct pz_pingpong *x, int nx, const struct pz_pingpong *send,
-                     int ns, const struct pz_pingpong *recv, int nr,
-                     const struct pz_pingpong *loop, int nl, struct pz_transfer_fit *out);
+                     const struct pz_pingpong *x, int nx, const struct pz_pingpong *back,
+                     const struct pz_pingpong *send, int ns, const struct pz_pingpong *recv,
+                     int nr, const struct pz_pingpong *loop, int nl,
+                     struct pz_transfer_fit *out);
 
 /* Sets the overheads (send from out->send with its tail, recv from out->recv) between
  * nodes and, when same_node, the same as the shm_ overheads; send_tail; and the segments, when kept, as segments

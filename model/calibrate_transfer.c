@@ -88,10 +88,23 @@ double pz_send_tail(double send, double recv, double one_way)
     return fmin(fmax(0, send + recv - one_way), fmax(0, send));
 }
 
+/* The factor that brings the overheads of back->bytes within the exchange back to back
+ * back (1 if they are, or without it): each process spends its send's and its receive's
+ * there, one after the other. */
+static double within_back_to_back(const struct pz_transfer_fit *out,
+                                  const struct pz_pingpong *back)
+{
+    if (!back || !(back->time > 0))
+        return 1;
+    return scale_within(out->send.a + out->recv.a + back->bytes * (out->send.b + out->recv.b),
+                        back->time);
+}
+
 void pz_fit_transfer(const struct pz_fit *fit, const struct pz_pingpong *p, int n,
-                     const struct pz_pingpong *x, int nx, const struct pz_pingpong *send,
-                     int ns, const struct pz_pingpong *recv, int nr,
-                     const struct pz_pingpong *loop, int nl, struct pz_transfer_fit *out)
+                     const struct pz_pingpong *x, int nx, const struct pz_pingpong *back,
+                     const struct pz_pingpong *send, int ns, const struct pz_pingpong *recv,
+                     int nr, const struct pz_pingpong *loop, int nl,
+                     struct pz_transfer_fit *out)
 {
     struct pz_overhead *o = &out->base.overhead;
     double per_message, per_byte, room;
@@ -99,6 +112,11 @@ void pz_fit_transfer(const struct pz_fit *fit, const struct pz_pingpong *p, int 
     pz_fit_overhead(send, ns, &out->send);
     pz_fit_overhead(recv, nr, &out->recv);
     pz_fit_overhead(loop, nl, &out->loop);
+    out->scale = within_back_to_back(out, back);
+    out->send.a *= out->scale;
+    out->send.b *= out->scale;
+    out->recv.a *= out->scale;
+    out->recv.b *= out->scale;
     out->tail = pz_send_tail(out->send.a, out->recv.a, fit->latency);
     per_message = out->send.a - out->tail + out->recv.a;   /* on the message's way */
     per_byte = pz_overhead_per_byte_limit(fit->bandwidth, p, n, per_message);

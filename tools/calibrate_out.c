@@ -627,6 +627,11 @@ static const char *note_overhead(struct notes *n, enum pz_machine_key key)
                  human_time(a, sizeof(a), t->loop.a), human_time(b, sizeof(b), t->loop.b * 1024));
         note_add(n, c);
     }
+    if (t->scale < 1) {
+        snprintf(c, sizeof(c), ";\nscaled by %.3g to fit within the exchange back to back, where "
+                               "each\nprocess spends both", t->scale);
+        note_add(n, c);
+    }
     if (t->per_byte_scale < 1) {
         snprintf(c, sizeof(c), ";\nper byte scaled by %.3g so that the overheads\nfit within the "
                                "ping-pong (every time from 1 KiB up, the largest sizes' slope)%s",
@@ -832,6 +837,10 @@ void pz_cal_print_overheads(FILE *out, const struct pz_calibration_run *run)
     print_line(out, "send: MPI_Isend+MPI_Wait", &run->transfer->send);
     print_line(out, "recv: MPI_Wait, arrived", &run->transfer->recv);
     print_line(out, "loop: computation delayed", &run->transfer->loop);
+    if (run->transfer->scale < 1)
+        fprintf(out, "(send and recv scaled by %.3g to fit within the exchange back to back, "
+                     "%.3f us, where each process spends both)\n",
+                run->transfer->scale, pz_cal_back_to_back(run) * 1e6);
     if (run->transfer->tail > 0)
         fprintf(out, "(send + recv exceed the ping-pong's t(0) by %.3f us: the send's tail, spent "
                      "after its message left)\n", run->transfer->tail * 1e6);

@@ -703,7 +703,8 @@ Test(machine_write, the_calibrated_machine_file_loads_back_exactly)
         snprintf(c.m.name, sizeof(c.m.name), "calibrated");
         pz_fit_to_machine(&c.fit, p, n, same_node, &c.m);
         c.m.progress = pz_cal_progress(&c.run, &c.fit);
-        pz_fit_transfer(&c.fit, p, n, NULL, 0, overheads, 4, overheads, 4, overheads, 4, &c.transfer);
+        pz_fit_transfer(&c.fit, p, n, NULL, 0, NULL, overheads, 4, overheads, 4, overheads, 4,
+                        &c.transfer);
         /* whether segments beat the cost model is the fit's business (the tests of
          * segments); here the file holds them, to see them and their notes load back */
         c.transfer.segments_kept = 1;
@@ -1077,7 +1078,7 @@ Test(transfer, overheads_beyond_the_pingpong_are_the_sends_tail)
 
     overhead_points(o, 1e-6, 1e-9, 0);
     cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
-    pz_fit_transfer(&fit, p, n, NULL, 0, o, NOVERHEAD, o, NOVERHEAD, o, NOVERHEAD, &t);
+    pz_fit_transfer(&fit, p, n, NULL, 0, NULL, o, NOVERHEAD, o, NOVERHEAD, o, NOVERHEAD, &t);
     assert_rel(t.tail, 1e-6, 1e-6, "send tail");
     cr_assert_lt(fabs(t.base.overhead.send), 1e-12, "on the way: %g", t.base.overhead.send);
     assert_rel(t.base.overhead.recv, 1e-6, 1e-6, "recv_overhead whole");
@@ -1091,6 +1092,36 @@ Test(transfer, overheads_beyond_the_pingpong_are_the_sends_tail)
     pz_transfer_to_machine(&t, 1, &m);
     cr_assert_eq(m.shm_overhead.send, m.overhead.send);
     cr_assert_eq(m.shm_overhead.recv_per_byte, t.base.overhead.recv_per_byte);
+}
+
+/* Overheads timed apart that exceed the exchange back to back are scaled to fit within
+ * it: a send of 6 us and a receive of 2 us (no per-byte cost) against an exchange of 1
+ * KiB both ways back to back of 6 us are scaled by 6 / 8 = 0.75, to 4.5 and 1.5 us; then
+ * against t(0) = 4 us the tail is 4.5 + 1.5 - 4 = 2 us.  An exchange of 10 us leaves
+ * them whole (tail 6 + 2 - 4 = 4 us). */
+Test(transfer, overheads_fit_within_the_exchange_back_to_back)
+{
+    static struct pz_pingpong p[MAXP];
+    struct pz_pingpong send[NOVERHEAD], recv[NOVERHEAD];
+    struct pz_pingpong tight = { 1024, 6e-6 }, roomy = { 1024, 10e-6 };
+    struct pz_transfer_fit t;
+    struct pz_fit fit;
+    char err[256];
+    int n = hockney_points(p, 4e-6, 1e9, 1e300, 0, 0);
+
+    overhead_points(send, 6e-6, 0, 0);
+    overhead_points(recv, 2e-6, 0, 0);
+    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
+    pz_fit_transfer(&fit, p, n, NULL, 0, &tight, send, NOVERHEAD, recv, NOVERHEAD, send,
+                    NOVERHEAD, &t);
+    assert_rel(t.scale, 0.75, 1e-6, "scale");
+    assert_rel(t.send.a, 4.5e-6, 1e-6, "send");
+    assert_rel(t.recv.a, 1.5e-6, 1e-6, "recv");
+    assert_rel(t.tail, 2e-6, 1e-6, "tail");
+    pz_fit_transfer(&fit, p, n, NULL, 0, &roomy, send, NOVERHEAD, recv, NOVERHEAD, send,
+                    NOVERHEAD, &t);
+    cr_assert_eq(t.scale, 1);
+    assert_rel(t.tail, 4e-6, 1e-6, "tail");
 }
 
 /* pz_send_tail: what send + recv exceed one way by, within 0 and send.  4.75 + 2.06 us
@@ -1127,11 +1158,13 @@ Test(transfer, overheads_leave_the_transfer_room_for_the_exchanges)
     for (int i = 0; i < 9; i++)
         x[i] = (struct pz_pingpong){ xs[i], 7e-6 + 2 * xs[i] / 1e9 };
     cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
-    pz_fit_transfer(&fit, p, n, NULL, 0, send, NOVERHEAD, recv, NOVERHEAD, send, NOVERHEAD, &t);
+    pz_fit_transfer(&fit, p, n, NULL, 0, NULL, send, NOVERHEAD, recv, NOVERHEAD, send,
+                    NOVERHEAD, &t);
     cr_assert_eq(t.tail, 0);
     cr_assert_eq(t.per_byte_scale, 1);
     cr_assert_eq(t.exchange_room, 0);
-    pz_fit_transfer(&fit, p, n, x, 9, send, NOVERHEAD, recv, NOVERHEAD, send, NOVERHEAD, &t);
+    pz_fit_transfer(&fit, p, n, x, 9, NULL, send, NOVERHEAD, recv, NOVERHEAD, send,
+                    NOVERHEAD, &t);
     cr_assert_eq(t.tail, 0);
     assert_rel(t.base.overhead.send, 1.5e-6, 1e-6, "send_overhead whole");
     assert_rel(t.base.overhead.recv, 1e-6, 1e-6, "recv_overhead whole");
@@ -1158,7 +1191,7 @@ Test(transfer, no_size_is_faster_than_its_overheads)
             p[i].time = 1e-6 + 32.768e-6;
     overhead_points(o, 0.1e-6, 0.5e-9, 0);
     cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
-    pz_fit_transfer(&fit, p, n, NULL, 0, o, NOVERHEAD, o, NOVERHEAD, o, NOVERHEAD, &t);
+    pz_fit_transfer(&fit, p, n, NULL, 0, NULL, o, NOVERHEAD, o, NOVERHEAD, o, NOVERHEAD, &t);
     cr_assert_eq(t.tail, 0);
     assert_rel(t.per_byte_scale, 33.568 / 65.536, 1e-6, "per-byte scale");
     assert_rel(t.base.overhead.send_per_byte, 0.5e-9 * 33.568 / 65.536, 1e-6,
@@ -1563,7 +1596,7 @@ Test(self, the_shm_cost_needs_no_segments)
 Test(overhead, one_size_prints_its_time_and_no_error)
 {
     struct pz_pingpong zero[] = { { 0, 2e-6 } };
-    struct pz_transfer_fit transfer = { .per_byte_scale = 1 };
+    struct pz_transfer_fit transfer = { .scale = 1, .per_byte_scale = 1 };
     struct pz_calibration_run run = { .send_times = zero, .recv_times = zero,
                                       .loop_times = zero, .noverheads = 1,
                                       .transfer = &transfer };
