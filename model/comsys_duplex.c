@@ -47,9 +47,9 @@ static double on_its_way(const struct sending *back, int p, double start, double
     return fmin(back->arrives, end) - fmax(back->start, start);
 }
 
-/* When a send whose overhead (o, with the duplex overhead) ends at end leaves: the
- * machine's send tail earlier, no earlier than its overhead began (docs/machines.md,
- * send_tail).  Its process stays busy until end. */
+/* When a send whose overhead o (its duplex overhead aside) ends at end leaves: the
+ * machine's send tail earlier, at most o earlier (docs/machines.md, send_tail).  Its
+ * process stays busy until end. */
 static double departure(const struct pz_comsys *cs, double end, double o)
 {
     return end - fmin(cs->machine->send_tail, o);
@@ -67,7 +67,7 @@ double pz_cs_send_occupy(struct pz_comsys *cs, int p, int peer, double at, doubl
         cs->cpu_free[p] = end;
     }
     cs->sending[p] = (struct sending){ start, end, peer };
-    return departure(cs, end, end - start);
+    return departure(cs, end, o);
 }
 
 double pz_cs_duplex_arrives(struct pz_comsys *cs, int from, int to, double arrival)
