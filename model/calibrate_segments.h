@@ -88,9 +88,9 @@ struct pz_transfer_fit {
     struct pz_segment_base base;   /* the overheads and handshake under the segments:
                                       the send overhead less its tail, on the message's
                                       way */
-    double scale;                  /* the overheads (send and recv above) were scaled by
-                                      it to fit within the exchange back to back (< 1:
-                                      together they exceeded it) */
+    double scale;                  /* the overheads written are send and recv above
+                                      (as measured) times it, to fit within the exchange
+                                      back to back (< 1: together they exceeded it) */
     double tail;                   /* s: send_tail, pz_send_tail of the per-message
                                       overheads and t(0) */
     double per_byte_scale;         /* the per-byte ones were scaled by it (< 1: the

@@ -100,6 +100,16 @@ static double within_back_to_back(const struct pz_transfer_fit *out,
                         back->time);
 }
 
+/* f with its per-message and per-byte parts times scale. */
+static struct pz_line_fit scaled(const struct pz_line_fit *f, double scale)
+{
+    struct pz_line_fit g = *f;
+
+    g.a *= scale;
+    g.b *= scale;
+    return g;
+}
+
 void pz_fit_transfer(const struct pz_fit *fit, const struct pz_pingpong *p, int n,
                      const struct pz_pingpong *x, int nx, const struct pz_pingpong *back,
                      const struct pz_pingpong *send, int ns, const struct pz_pingpong *recv,
@@ -109,24 +119,27 @@ void pz_fit_transfer(const struct pz_fit *fit, const struct pz_pingpong *p, int 
     struct pz_overhead *o = &out->base.overhead;
     double per_message, per_byte, room;
 
+    struct pz_line_fit s, r;   /* send and recv scaled within the exchange back to back */
+
     pz_fit_overhead(send, ns, &out->send);
     pz_fit_overhead(recv, nr, &out->recv);
     pz_fit_overhead(loop, nl, &out->loop);
     out->scale = within_back_to_back(out, back);
-    out->send.a *= out->scale;
-    out->send.b *= out->scale;
-    out->recv.a *= out->scale;
-    out->recv.b *= out->scale;
-    out->tail = pz_send_tail(out->send.a, out->recv.a, fit->latency);
-    per_message = out->send.a - out->tail + out->recv.a;   /* on the message's way */
+    s = scaled(&out->send, out->scale);
+    r = scaled(&out->recv, out->scale);
+    out->tail = pz_send_tail(s.a, r.a, fit->latency);
+    /* on the message's way: the send's overhead less its tail, and the receive's, which
+     * cannot exceed the one way it is part of */
+    r.a = fmin(r.a, fmax(0, fit->latency));
+    per_message = s.a - out->tail + r.a;
     per_byte = pz_overhead_per_byte_limit(fit->bandwidth, p, n, per_message);
     room = exchange_limit(p, n, x, nx, per_message);
-    out->exchange_room = room < per_byte && out->send.b + out->recv.b > room;
-    out->per_byte_scale = scale_within(out->send.b + out->recv.b, fmin(per_byte, room));
-    *o = (struct pz_overhead){ .send = out->send.a - out->tail,
-                               .send_per_byte = out->send.b * out->per_byte_scale,
-                               .recv = out->recv.a,
-                               .recv_per_byte = out->recv.b * out->per_byte_scale };
+    out->exchange_room = room < per_byte && s.b + r.b > room;
+    out->per_byte_scale = scale_within(s.b + r.b, fmin(per_byte, room));
+    *o = (struct pz_overhead){ .send = s.a - out->tail,
+                               .send_per_byte = s.b * out->per_byte_scale,
+                               .recv = r.a,
+                               .recv_per_byte = r.b * out->per_byte_scale };
     out->base.eager_threshold = fit->eager_threshold;
     out->base.rendezvous_overhead = fit->eager_threshold > 0 ? fit->rendezvous_overhead : 0;
     pz_fit_segments(p, n, &out->base, &out->segments);

@@ -703,7 +703,8 @@ static const char *note_send_tail(struct notes *n)
              "%s by this: the part of the send's CPU time spent after its message left (the\n"
              "receiver takes it while the sender is still in its call); both overheads are\n"
              "charged whole, the segments fitted under the send overhead less this",
-             human_time(a, sizeof(a), t->send.a), human_time(b, sizeof(b), t->recv.a),
+             human_time(a, sizeof(a), t->send.a * t->scale),
+             human_time(b, sizeof(b), t->recv.a * t->scale),
              human_time(c, sizeof(c), n->fit->latency));
     return n->buf;
 }

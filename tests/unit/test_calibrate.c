@@ -1097,8 +1097,10 @@ Test(transfer, overheads_beyond_the_pingpong_are_the_sends_tail)
 /* Overheads timed apart that exceed the exchange back to back are scaled to fit within
  * it: a send of 6 us and a receive of 2 us (no per-byte cost) against an exchange of 1
  * KiB both ways back to back of 6 us are scaled by 6 / 8 = 0.75, to 4.5 and 1.5 us; then
- * against t(0) = 4 us the tail is 4.5 + 1.5 - 4 = 2 us.  An exchange of 10 us leaves
- * them whole (tail 6 + 2 - 4 = 4 us). */
+ * against t(0) = 4 us the tail is 4.5 + 1.5 - 4 = 2 us, and the overheads under the
+ * segments (on the message's way) 4.5 - 2 = 2.5 and 1.5 us; the measured lines are kept
+ * as measured (6 and 2 us).  An exchange of 10 us leaves them whole (tail 6 + 2 - 4 =
+ * 4 us). */
 Test(transfer, overheads_fit_within_the_exchange_back_to_back)
 {
     static struct pz_pingpong p[MAXP];
@@ -1115,13 +1117,39 @@ Test(transfer, overheads_fit_within_the_exchange_back_to_back)
     pz_fit_transfer(&fit, p, n, NULL, 0, &tight, send, NOVERHEAD, recv, NOVERHEAD, send,
                     NOVERHEAD, &t);
     assert_rel(t.scale, 0.75, 1e-6, "scale");
-    assert_rel(t.send.a, 4.5e-6, 1e-6, "send");
-    assert_rel(t.recv.a, 1.5e-6, 1e-6, "recv");
+    assert_rel(t.send.a, 6e-6, 1e-6, "send as measured");
+    assert_rel(t.recv.a, 2e-6, 1e-6, "recv as measured");
     assert_rel(t.tail, 2e-6, 1e-6, "tail");
+    assert_rel(t.base.overhead.send, 2.5e-6, 1e-6, "send on the message's way");
+    assert_rel(t.base.overhead.recv, 1.5e-6, 1e-6, "recv on the message's way");
     pz_fit_transfer(&fit, p, n, NULL, 0, &roomy, send, NOVERHEAD, recv, NOVERHEAD, send,
                     NOVERHEAD, &t);
     cr_assert_eq(t.scale, 1);
     assert_rel(t.tail, 4e-6, 1e-6, "tail");
+}
+
+/* A receive's overhead beyond the one way it is part of: send 1 us, receive 6 us, t(0) =
+ * 4 us, an exchange back to back of 20 us (no scaling).  The tail is 1 + 6 - 4 = 3, held
+ * at the send's 1 us, so 0 of the send is on the message's way; the receive's part is
+ * cut to t(0), 4 us, so that the segments under it are not below 0. */
+Test(transfer, a_receive_overhead_beyond_one_way_is_cut_to_it)
+{
+    static struct pz_pingpong p[MAXP];
+    struct pz_pingpong send[NOVERHEAD], recv[NOVERHEAD], roomy = { 1024, 20e-6 };
+    struct pz_transfer_fit t;
+    struct pz_fit fit;
+    char err[256];
+    int n = hockney_points(p, 4e-6, 1e9, 1e300, 0, 0);
+
+    overhead_points(send, 1e-6, 0, 0);
+    overhead_points(recv, 6e-6, 0, 0);
+    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
+    pz_fit_transfer(&fit, p, n, NULL, 0, &roomy, send, NOVERHEAD, recv, NOVERHEAD, send,
+                    NOVERHEAD, &t);
+    cr_assert_eq(t.scale, 1);
+    assert_rel(t.tail, 1e-6, 1e-6, "tail");
+    cr_assert_float_eq(t.base.overhead.send, 0, 1e-12, "send on the message's way");
+    assert_rel(t.base.overhead.recv, 4e-6, 1e-3, "recv cut to t(0)");
 }
 
 /* pz_send_tail: what send + recv exceed one way by, within 0 and send.  4.75 + 2.06 us
