@@ -1,10 +1,8 @@
 /* exchange_model: what a machine file's model makes of calibrate's program loop, for
  * comparing with what calibrate measured (bench/README.md, "small exchanges over TCP").
- * Not built by make; a program of its own over the model's library:
+ * Built by make bench (or make bench/exchange_model in the build tree):
  *
- *   cc -O2 -std=c11 -Imodel -I_build/model -I_build -o /tmp/exchange_model \
- *       bench/exchange_model.c _build/model/.libs/libpzmodel.a -lm
- *   /tmp/exchange_model MACHINE BYTES COMPUTE_US
+ *   bench/exchange_model MACHINE BYTES COMPUTE_US
  *
  * Two processes on nodes of their own repeat 2000 times: compute COMPUTE_US, then
  * MPI_Irecv and MPI_Isend of BYTES to the other and MPI_Waitall (one MPI call from the
