@@ -98,14 +98,16 @@ static void put_factors(FILE *f, const char *id, const struct pz_machine *m, dou
 
 /* SMPI's overheads of sends (smpi/os: MPI_Send, smpi/ois: MPI_Isend) and receives
  * (smpi/or), "SIZE:OFFSET:PER_BYTE" in s and s/B from size 0: the machine's between
- * nodes; written only when the machine has them. */
+ * nodes, the send's less its tail (send_tail): SMPI's message leaves after smpi/os, so
+ * that its one way stays the machine's; written only when the machine has them. */
 static void put_overheads(FILE *f, const struct pz_machine *m)
 {
     const struct pz_overhead *o = &m->overhead;
     char value[96];
 
     if (o->send > 0 || o->send_per_byte > 0) {
-        snprintf(value, sizeof(value), "0:%.15g:%.15g", o->send, o->send_per_byte);
+        snprintf(value, sizeof(value), "0:%.15g:%.15g", o->send - fmin(m->send_tail, o->send),
+                 o->send_per_byte);
         put_prop(f, "smpi/os", value);
         put_prop(f, "smpi/ois", value);
     }

@@ -81,6 +81,7 @@ static struct pz_machine fitted(const struct pz_machine *m,
     struct pz_machine d = *m;
 
     d.overhead = out->overhead;
+    d.send_tail = 0;   /* this check's overheads fit within t(0) whole, without a tail */
     if (out->segments.segments.n > 0)
         d.segments = out->segments.segments;
     d.duplex_overhead = dx;

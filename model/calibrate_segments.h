@@ -85,19 +85,34 @@ struct pz_transfer_fit {
                                       recv_overhead(_per_byte) */
     struct pz_line_fit loop;       /* computation delayed per MPI_Isend in a loop of
                                       computing and sending: a check of send */
-    struct pz_segment_base base;   /* the overheads and handshake under the segments */
-    double scale;                  /* the per-message overheads were scaled by it (< 1:
-                                      together they exceeded t(0)) */
-    double per_byte_scale;         /* the per-byte ones likewise (< 1: the overheads
-                                      exceeded a time from 1 KiB up, or together more
-                                      than 1 / fit's bandwidth per byte) */
-    int exchange_room;             /* either scale was lowered further to leave the
+    struct pz_segment_base base;   /* the overheads and handshake under the segments:
+                                      the send overhead less its tail, on the message's
+                                      way */
+    double scale;                  /* the overheads written are send and recv above
+                                      (as measured) times it, to fit within the exchange
+                                      back to back (< 1: together they exceeded it) */
+    double tail;                   /* s: send_tail, pz_send_tail of the per-message
+                                      overheads and t(0) */
+    double per_byte_scale;         /* the per-byte ones were scaled by it (< 1: the
+                                      overheads exceeded a time from 1 KiB up, or together
+                                      more than 1 / fit's bandwidth per byte) */
+    int exchange_room;             /* the per-byte scale was lowered further to leave the
                                       transfer room for the exchanges both ways */
     struct pz_segment_fit segments;
     double previous_error;         /* median |error| of the cost model alone (cost_model,
                                       latency, bandwidth) over the same points */
     int segments_kept;             /* the segments are no worse than that model */
 };
+
+/* The part of a send's overhead its sender spends after the message left (machine key
+ * send_tail): what the measured per-message overheads, send and recv, exceed the
+ * ping-pong's one way at 0 bytes by, at most the send overhead and not below 0.  A
+ * receiver that takes the message while its sender is still in the call that sent it
+ * (over loopback TCP the kernel hands the data over within the sender's system call,
+ * which returns after) makes the one way shorter than the two overheads; the model then
+ * lets the message leave that much before its sender is free, so that one way is the
+ * ping-pong's while each process still spends both overheads in full. */
+double pz_send_tail(double send, double recv, double one_way);
 
 /* The smallest size whose time bounds the per-byte overheads (smaller ones are too
  * short to tell the per-byte part from the noise). */
@@ -111,29 +126,33 @@ double pz_overhead_per_byte_limit(double bandwidth, const struct pz_pingpong *p,
                                   double per_message);
 
 /* Fits the overheads to the medians measured at sizes up to the eager threshold (send,
- * recv, loop: ns, nr, nl points, any of them may be 0) and keeps them within what the
- * ping-pong allows (a ping-pong cannot spend more CPU time on a message than it takes):
- * the sender's and receiver's per-message overheads are scaled down together so that
- * their sum is at most fit->latency (the 0-byte time), the per-byte ones so that the
- * overheads exceed no time t(m) from PZ_OVERHEAD_LIMIT_FROM bytes up and their sum per
- * byte is at most 1 / fit->bandwidth, the slope over the largest sizes (the eager sizes'
- * copies may cost more per byte than large messages, which go otherwise).  With the nx
- * exchanges both ways x (any may be 0), the overheads also leave the transfer room for
- * them: an exchange takes the overheads and the transfer stretched by duplex_factor (at
- * most 2), one way the overheads and the transfer once, so the overheads of a size are
- * at most 2 t(m) - exchange(m): per message the median of that over the exchanged sizes
- * below PZ_OVERHEAD_LIMIT_FROM, per byte the least over the larger ones (exchanges of
- * more than PZ_DUPLEX_MAX_RATIO times t(m) left out).  Then the
- * segments to the n ping-pong points p over them, with fit's eager threshold and
- * rendezvous overhead, and compares them with fit's cost model (model B if it is the
- * better one, else C, as pz_fit_to_machine chooses). */
+ * recv, loop: ns, nr, nl points, any of them may be 0), scales them down together to
+ * fit within back, an exchange both ways back to back (NULL: not measured), where each
+ * process spends its send's and its receive's one after the other (timed apart, a
+ * loaded machine's preemptions can inflate them beyond it), and keeps them within what
+ * the ping-pong allows (a ping-pong cannot spend more CPU time on a message's way than
+ * it takes): the per-message ones are kept whole, what of them exceeds fit->latency (the
+ * 0-byte time) being the send's tail (pz_send_tail), spent after the message left; the
+ * per-byte ones are scaled so that the overheads on the message's way exceed no time
+ * t(m) from PZ_OVERHEAD_LIMIT_FROM bytes up and their sum per byte is at most 1 /
+ * fit->bandwidth, the slope over the largest sizes (the eager sizes' copies may cost
+ * more per byte than large messages, which go otherwise).  With the nx exchanges both
+ * ways x (any may be 0), the per-byte ones also leave the transfer room for them: an
+ * exchange takes the overheads and the transfer stretched by duplex_factor (at most 2),
+ * one way the overheads and the transfer once, so the overheads of a size are at most
+ * 2 t(m) - exchange(m), per byte the least over the sizes from PZ_OVERHEAD_LIMIT_FROM
+ * up (exchanges of more than PZ_DUPLEX_MAX_RATIO times t(m) left out).  Then the
+ * segments to the n ping-pong points p over the overheads on the message's way, with
+ * fit's eager threshold and rendezvous overhead, and compares them with fit's cost model
+ * (model B if it is the better one, else C, as pz_fit_to_machine chooses). */
 void pz_fit_transfer(const struct pz_fit *fit, const struct pz_pingpong *p, int n,
-                     const struct pz_pingpong *x, int nx, const struct pz_pingpong *send,
-                     int ns, const struct pz_pingpong *recv, int nr,
-                     const struct pz_pingpong *loop, int nl, struct pz_transfer_fit *out);
+                     const struct pz_pingpong *x, int nx, const struct pz_pingpong *back,
+                     const struct pz_pingpong *send, int ns, const struct pz_pingpong *recv,
+                     int nr, const struct pz_pingpong *loop, int nl,
+                     struct pz_transfer_fit *out);
 
-/* Sets the overheads (send from out->send, recv from out->recv) between nodes and, when
- * same_node, the same as the shm_ overheads; and the segments, when kept, as segments
+/* Sets the overheads (send from out->send with its tail, recv from out->recv) between
+ * nodes and, when same_node, the same as the shm_ overheads; send_tail; and the segments, when kept, as segments
  * and, when same_node, shm_segments: the keys of m that pz_fit_to_machine sets for the
  * latency and bandwidth, likewise. */
 void pz_transfer_to_machine(const struct pz_transfer_fit *out, int same_node,

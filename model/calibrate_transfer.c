@@ -63,13 +63,13 @@ static double exchange_room(const struct pz_pingpong *p, int n, const struct pz_
     return INFINITY;
 }
 
-/* The most the overheads may take together and leave room for the nx exchanges x: per
- * message, the median room of the sizes below PZ_OVERHEAD_LIMIT_FROM (small sizes are
- * noisy); per byte, the least (room - per_message) / bytes over the larger ones, as
- * pz_overhead_per_byte_limit takes the least of the ping-pong (the largest sizes, whose time is
- * mostly per byte, bound it); INFINITY without such sizes. */
+/* The most per byte the overheads may take together and leave room for the nx
+ * exchanges x: the least (room - per_message) / bytes over the sizes from
+ * PZ_OVERHEAD_LIMIT_FROM up, as pz_overhead_per_byte_limit takes the least of the
+ * ping-pong (the largest sizes, whose time is mostly per byte, bound it); INFINITY
+ * without such sizes. */
 static double exchange_limit(const struct pz_pingpong *p, int n, const struct pz_pingpong *x,
-                             int nx, int per_byte, double per_message)
+                             int nx, double per_message)
 {
     double v[PZ_DUPLEX_MAX_SIZES];
     int k = 0;
@@ -77,39 +77,69 @@ static double exchange_limit(const struct pz_pingpong *p, int n, const struct pz
     for (int i = 0; i < nx && k < PZ_DUPLEX_MAX_SIZES; i++) {
         double room = exchange_room(p, n, &x[i]);
 
-        if (!isfinite(room) || (x[i].bytes >= PZ_OVERHEAD_LIMIT_FROM) != per_byte)
-            continue;
-        v[k++] = per_byte ? fmax(0, room - per_message) / x[i].bytes : room;
+        if (isfinite(room) && x[i].bytes >= PZ_OVERHEAD_LIMIT_FROM)
+            v[k++] = fmax(0, room - per_message) / x[i].bytes;
     }
-    if (k == 0)
-        return INFINITY;
-    return per_byte ? pz_fit_quantile(v, k, 0) : pz_fit_median(v, k);
+    return k == 0 ? INFINITY : pz_fit_quantile(v, k, 0);
+}
+
+double pz_send_tail(double send, double recv, double one_way)
+{
+    return fmin(fmax(0, send + recv - one_way), fmax(0, send));
+}
+
+/* The factor that brings the overheads of back->bytes within the exchange back to back
+ * back (1 if they are, or without it): each process spends its send's and its receive's
+ * there, one after the other. */
+static double within_back_to_back(const struct pz_transfer_fit *out,
+                                  const struct pz_pingpong *back)
+{
+    if (!back || !(back->time > 0))
+        return 1;
+    return scale_within(out->send.a + out->recv.a + back->bytes * (out->send.b + out->recv.b),
+                        back->time);
+}
+
+/* f with its per-message and per-byte parts times scale. */
+static struct pz_line_fit scaled(const struct pz_line_fit *f, double scale)
+{
+    struct pz_line_fit g = *f;
+
+    g.a *= scale;
+    g.b *= scale;
+    return g;
 }
 
 void pz_fit_transfer(const struct pz_fit *fit, const struct pz_pingpong *p, int n,
-                     const struct pz_pingpong *x, int nx, const struct pz_pingpong *send,
-                     int ns, const struct pz_pingpong *recv, int nr,
-                     const struct pz_pingpong *loop, int nl, struct pz_transfer_fit *out)
+                     const struct pz_pingpong *x, int nx, const struct pz_pingpong *back,
+                     const struct pz_pingpong *send, int ns, const struct pz_pingpong *recv,
+                     int nr, const struct pz_pingpong *loop, int nl,
+                     struct pz_transfer_fit *out)
 {
     struct pz_overhead *o = &out->base.overhead;
     double per_message, per_byte, room;
 
+    struct pz_line_fit s, r;   /* send and recv scaled within the exchange back to back */
+
     pz_fit_overhead(send, ns, &out->send);
     pz_fit_overhead(recv, nr, &out->recv);
     pz_fit_overhead(loop, nl, &out->loop);
-    room = exchange_limit(p, n, x, nx, 0, 0);
-    per_message = fmin(fit->latency, room);
-    out->scale = scale_within(out->send.a + out->recv.a, per_message);
-    per_message = out->scale * (out->send.a + out->recv.a);
+    out->scale = within_back_to_back(out, back);
+    s = scaled(&out->send, out->scale);
+    r = scaled(&out->recv, out->scale);
+    out->tail = pz_send_tail(s.a, r.a, fit->latency);
+    /* on the message's way: the send's overhead less its tail, and the receive's, which
+     * cannot exceed the one way it is part of */
+    r.a = fmin(r.a, fmax(0, fit->latency));
+    per_message = s.a - out->tail + r.a;
     per_byte = pz_overhead_per_byte_limit(fit->bandwidth, p, n, per_message);
-    out->exchange_room = room < fit->latency && out->scale < 1;
-    room = exchange_limit(p, n, x, nx, 1, per_message);
-    out->exchange_room |= room < per_byte && out->send.b + out->recv.b > room;
-    out->per_byte_scale = scale_within(out->send.b + out->recv.b, fmin(per_byte, room));
-    *o = (struct pz_overhead){ .send = out->send.a * out->scale,
-                               .send_per_byte = out->send.b * out->per_byte_scale,
-                               .recv = out->recv.a * out->scale,
-                               .recv_per_byte = out->recv.b * out->per_byte_scale };
+    room = exchange_limit(p, n, x, nx, per_message);
+    out->exchange_room = room < per_byte && s.b + r.b > room;
+    out->per_byte_scale = scale_within(s.b + r.b, fmin(per_byte, room));
+    *o = (struct pz_overhead){ .send = s.a - out->tail,
+                               .send_per_byte = s.b * out->per_byte_scale,
+                               .recv = r.a,
+                               .recv_per_byte = r.b * out->per_byte_scale };
     out->base.eager_threshold = fit->eager_threshold;
     out->base.rendezvous_overhead = fit->eager_threshold > 0 ? fit->rendezvous_overhead : 0;
     pz_fit_segments(p, n, &out->base, &out->segments);
@@ -122,8 +152,10 @@ void pz_transfer_to_machine(const struct pz_transfer_fit *out, int same_node,
                             struct pz_machine *m)
 {
     m->overhead = out->base.overhead;
+    m->overhead.send += out->tail;
+    m->send_tail = out->tail;
     if (same_node)
-        m->shm_overhead = out->base.overhead;
+        m->shm_overhead = m->overhead;
     if (!out->segments_kept)
         return;
     m->segments = out->segments.segments;

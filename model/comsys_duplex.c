@@ -47,19 +47,27 @@ static double on_its_way(const struct sending *back, int p, double start, double
     return fmin(back->arrives, end) - fmax(back->start, start);
 }
 
+/* When a send whose overhead o (its duplex overhead aside) ends at end leaves: the
+ * machine's send tail earlier, at most o earlier (docs/machines.md, send_tail).  Its
+ * process stays busy until end. */
+static double departure(const struct pz_comsys *cs, double end, double o)
+{
+    return end - fmin(cs->machine->send_tail, o);
+}
+
 double pz_cs_send_occupy(struct pz_comsys *cs, int p, int peer, double at, double o)
 {
     double end = pz_cs_resume_occupy(cs, p, peer, at, o), start = end - o, overlap;
 
     if (!cs->sending || !(o > 0) || peer == p)   /* a message to oneself crosses nothing */
-        return end;
+        return departure(cs, end, o);
     overlap = on_its_way(&cs->sending[peer], p, start, end);
     if (overlap > 0) {
         end += cs->machine->duplex_overhead * overlap / o;
         cs->cpu_free[p] = end;
     }
     cs->sending[p] = (struct sending){ start, end, peer };
-    return end;
+    return departure(cs, end, o);
 }
 
 double pz_cs_duplex_arrives(struct pz_comsys *cs, int from, int to, double arrival)

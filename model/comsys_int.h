@@ -201,7 +201,9 @@ double pz_cs_resume_occupy(struct pz_comsys *cs, int p, int peer, double at, dou
  * when that was to p: from the start of its overhead until its data arrives (until the
  * end of its overhead while the simulation does not know when).  Point-to-point sends
  * (whatever their protocol) and collectives' sends take their overheads through it
- * alike.  arrives notes that the data of a message from `from` to `to` arrives at
+ * alike.  It returns when the message leaves: the end of the overhead less the
+ * machine's send_tail (at most the overhead), the process staying busy until the end.
+ * arrives notes that the data of a message from `from` to `to` arrives at
  * arrival (from's latest send to `to` is on its way at least until then); it returns
  * arrival, and is called where each message's data is sent. */
 int pz_cs_duplex_init(struct pz_comsys *cs);

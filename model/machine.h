@@ -97,6 +97,10 @@ struct pz_machine {
                                   on its way (from that send's overhead until its data
                                   arrives; in proportion to the overlap), any two
                                   processes */
+    double send_tail;          /* s: the part of a send's overhead (its per-message and
+                                  per-byte ones, not the resume's nor the duplex's) that
+                                  its sender still spends after the message left, any
+                                  two processes */
     struct pz_segments self_segments;  /* a process's messages to itself */
     struct pz_segments copy_segments;  /* MPI's copy of a member's own block within a
                                           collective (MPICH's MPIR_Localcopy) */
@@ -121,7 +125,7 @@ enum pz_machine_key {
     PZ_KEY_IO_SCALE,
     /* written only when they are not 0 */
     PZ_KEY_RESUME_OVERHEAD, PZ_KEY_SHM_RESUME_OVERHEAD, PZ_KEY_RESUME_AFTER,
-    PZ_KEY_DUPLEX_OVERHEAD,
+    PZ_KEY_DUPLEX_OVERHEAD, PZ_KEY_SEND_TAIL,
     /* written only when they are not empty */
     PZ_KEY_SELF_SEGMENTS, PZ_KEY_COPY_SEGMENTS,
     PZ_NKEYS

@@ -80,6 +80,7 @@ const struct pz_key_def pz_machine_keys[PZ_NKEYS] = {
                                             TIME) },
     [PZ_KEY_RESUME_AFTER] = { KEY_AT("resume_after", resume_after, TIME) },
     [PZ_KEY_DUPLEX_OVERHEAD] = { KEY_AT("duplex_overhead", duplex_overhead, TIME) },
+    [PZ_KEY_SEND_TAIL] = { KEY_AT("send_tail", send_tail, TIME) },
     [PZ_KEY_SELF_SEGMENTS] = { KEY_AT("self_segments", self_segments, SEGMENTS) },
     [PZ_KEY_COPY_SEGMENTS] = { KEY_AT("copy_segments", copy_segments, SEGMENTS) },
 };

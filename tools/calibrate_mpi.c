@@ -974,6 +974,15 @@ static double skew_at(const struct pz_calibration_run *run, double bytes)
     return 0;
 }
 
+/* The exchange back to back of the resume probe's size into *back; NULL if not
+ * measured. */
+static const struct pz_pingpong *back_to_back(const struct pz_calibration_run *run,
+                                             struct pz_pingpong *back)
+{
+    *back = (struct pz_pingpong){ run->resume_bytes, pz_cal_back_to_back(run) };
+    return isnan(back->time) ? NULL : back;
+}
+
 /* The check of the barrier's skew on measured (the machine before the overheads): the
  * overheads' room from the later start of each exchange (rank 0 waits out the skew
  * before rank 1's message is even sent), duplex_factor with rank 1 beginning the skew
@@ -985,11 +994,13 @@ static void fit_without_skew(const struct pz_fit *fit, const struct pz_calibrati
     static struct pz_pingpong barrier[MAX_SIZES], later[MAX_SIZES];
     static double skew[MAX_SIZES];
     struct pz_machine d = *measured;
+    struct pz_pingpong back;
 
     exchange_fit_points(run, barrier, later, skew);
     pz_fit_transfer(fit, segment_points, run->npoints, later, run->nexchanges,
-                    run->send_times, run->noverheads, run->recv_times, run->noverheads,
-                    run->loop_times, run->noverheads, &c->transfer);
+                    back_to_back(run, &back), run->send_times, run->noverheads,
+                    run->recv_times, run->noverheads, run->loop_times, run->noverheads,
+                    &c->transfer);
     pz_transfer_to_machine(&c->transfer, run->same_node, &d);
     pz_fit_duplex(&d, barrier, skew, run->nexchanges, &c->duplex);
     if (c->duplex.points > 0)
@@ -1013,7 +1024,8 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     static struct pz_pingpong barrier[MAX_SIZES], later[MAX_SIZES];
     static double skew[MAX_SIZES];
     struct pz_fit fit;
-    struct pz_machine m, measured, back, before_self;
+    struct pz_machine m, measured, written, before_self;
+    struct pz_pingpong back;
     char err[512];
     FILE *f = file ? file : stdout;
 
@@ -1033,7 +1045,7 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     pz_cal_segment_points(run, segment_points);
     exchange_fit_points(run, barrier, later, skew);
     pz_fit_transfer(&fit, segment_points, run->npoints, barrier, run->nexchanges,
-                    run->send_times, run->noverheads,
+                    back_to_back(run, &back), run->send_times, run->noverheads,
                     run->recv_times, run->noverheads, run->loop_times, run->noverheads,
                     &transfer);
     pz_transfer_to_machine(&transfer, run->same_node, &m);
@@ -1106,8 +1118,8 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
         fprintf(stderr, "prognoz calibrate: cannot write '%s': %s\n", o->output, strerror(errno));
         return 1;
     }
-    pz_machine_defaults(&back);
-    if (pz_machine_load(o->output, &back, err, sizeof(err)) != 0) {
+    pz_machine_defaults(&written);
+    if (pz_machine_load(o->output, &written, err, sizeof(err)) != 0) {
         fprintf(stderr, "prognoz calibrate: the machine file written does not load: %s\n", err);
         return 1;
     }

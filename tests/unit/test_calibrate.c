@@ -703,7 +703,8 @@ Test(machine_write, the_calibrated_machine_file_loads_back_exactly)
         snprintf(c.m.name, sizeof(c.m.name), "calibrated");
         pz_fit_to_machine(&c.fit, p, n, same_node, &c.m);
         c.m.progress = pz_cal_progress(&c.run, &c.fit);
-        pz_fit_transfer(&c.fit, p, n, NULL, 0, overheads, 4, overheads, 4, overheads, 4, &c.transfer);
+        pz_fit_transfer(&c.fit, p, n, NULL, 0, NULL, overheads, 4, overheads, 4, overheads, 4,
+                        &c.transfer);
         /* whether segments beat the cost model is the fit's business (the tests of
          * segments); here the file holds them, to see them and their notes load back */
         c.transfer.segments_kept = 1;
@@ -1060,10 +1061,12 @@ Test(duplex, held_between_full_and_half_duplex)
     cr_assert_eq(d.factor, 1, "no exchange measured: full duplex");
 }
 
-/* pz_fit_transfer scales overheads larger than the ping-pong allows: a send and a
- * receive of 1 us each against t(0) = 1 us are halved (0.5 us each); per byte 1 ns/B
- * each against the 1 GB/s slope (1 ns/B) likewise. */
-Test(transfer, overheads_are_kept_within_the_pingpong)
+/* pz_fit_transfer keeps the per-message overheads whole and takes what of them exceeds
+ * the ping-pong as the send's tail: a send and a receive of 1 us each against t(0) = 1
+ * us leave a tail of 1 + 1 - 1 = 1 us, none of the send overhead on the message's way
+ * (the segments are fitted under 0 + 1 us), the machine's send overhead 1 us whole.
+ * Per byte, 1 ns/B each against the 1 GB/s slope (1 ns/B) are halved (0.5 ns/B each). */
+Test(transfer, overheads_beyond_the_pingpong_are_the_sends_tail)
 {
     static struct pz_pingpong p[MAXP];
     struct pz_pingpong o[NOVERHEAD];
@@ -1075,40 +1078,105 @@ Test(transfer, overheads_are_kept_within_the_pingpong)
 
     overhead_points(o, 1e-6, 1e-9, 0);
     cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
-    pz_fit_transfer(&fit, p, n, NULL, 0, o, NOVERHEAD, o, NOVERHEAD, o, NOVERHEAD, &t);
-    assert_rel(t.scale, 0.5, 1e-9, "scale");
+    pz_fit_transfer(&fit, p, n, NULL, 0, NULL, o, NOVERHEAD, o, NOVERHEAD, o, NOVERHEAD, &t);
+    assert_rel(t.tail, 1e-6, 1e-6, "send tail");
+    cr_assert_lt(fabs(t.base.overhead.send), 1e-12, "on the way: %g", t.base.overhead.send);
+    assert_rel(t.base.overhead.recv, 1e-6, 1e-6, "recv_overhead whole");
     assert_rel(t.per_byte_scale, 0.5, 1e-6, "per-byte scale");
-    assert_rel(t.base.overhead.send, 0.5e-6, 1e-6, "send_overhead");
     assert_rel(t.base.overhead.recv_per_byte, 0.5e-9, 1e-6, "recv_overhead_per_byte");
     pz_machine_defaults(&m);
     pz_transfer_to_machine(&t, 0, &m);
-    cr_assert_eq(m.overhead.send, t.base.overhead.send);
+    assert_rel(m.overhead.send, 1e-6, 1e-6, "send_overhead whole");
+    assert_rel(m.send_tail, 1e-6, 1e-6, "send_tail");
     cr_assert_eq(m.shm_overhead.send, 0, "two nodes: the shm_ keys stay");
     pz_transfer_to_machine(&t, 1, &m);
+    cr_assert_eq(m.shm_overhead.send, m.overhead.send);
     cr_assert_eq(m.shm_overhead.recv_per_byte, t.base.overhead.recv_per_byte);
 }
 
-/* A size faster than the line bounds the per-byte overheads too: 1 us + m / 1 GB/s,
- * but 64 KiB in 1 us + 32.768 us; overheads of 0.1 us + 0.5 ns/B at each side (1 ns/B
- * together, the slope: within it).  At 64 KiB the overheads may take at most
- * (33.768 - 0.2) us / 65536 B = 0.51221 ns/B, so both per-byte ones are scaled by
- * 0.51221; the per-message ones (0.2 us against t(0) = 1 us) are not. */
+/* Overheads timed apart that exceed the exchange back to back are scaled to fit within
+ * it: a send of 6 us and a receive of 2 us (no per-byte cost) against an exchange of 1
+ * KiB both ways back to back of 6 us are scaled by 6 / 8 = 0.75, to 4.5 and 1.5 us; then
+ * against t(0) = 4 us the tail is 4.5 + 1.5 - 4 = 2 us, and the overheads under the
+ * segments (on the message's way) 4.5 - 2 = 2.5 and 1.5 us; the measured lines are kept
+ * as measured (6 and 2 us).  An exchange of 10 us leaves them whole (tail 6 + 2 - 4 =
+ * 4 us). */
+Test(transfer, overheads_fit_within_the_exchange_back_to_back)
+{
+    static struct pz_pingpong p[MAXP];
+    struct pz_pingpong send[NOVERHEAD], recv[NOVERHEAD];
+    struct pz_pingpong tight = { 1024, 6e-6 }, roomy = { 1024, 10e-6 };
+    struct pz_transfer_fit t;
+    struct pz_fit fit;
+    char err[256];
+    int n = hockney_points(p, 4e-6, 1e9, 1e300, 0, 0);
+
+    overhead_points(send, 6e-6, 0, 0);
+    overhead_points(recv, 2e-6, 0, 0);
+    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
+    pz_fit_transfer(&fit, p, n, NULL, 0, &tight, send, NOVERHEAD, recv, NOVERHEAD, send,
+                    NOVERHEAD, &t);
+    assert_rel(t.scale, 0.75, 1e-6, "scale");
+    assert_rel(t.send.a, 6e-6, 1e-6, "send as measured");
+    assert_rel(t.recv.a, 2e-6, 1e-6, "recv as measured");
+    assert_rel(t.tail, 2e-6, 1e-6, "tail");
+    assert_rel(t.base.overhead.send, 2.5e-6, 1e-6, "send on the message's way");
+    assert_rel(t.base.overhead.recv, 1.5e-6, 1e-6, "recv on the message's way");
+    pz_fit_transfer(&fit, p, n, NULL, 0, &roomy, send, NOVERHEAD, recv, NOVERHEAD, send,
+                    NOVERHEAD, &t);
+    cr_assert_eq(t.scale, 1);
+    assert_rel(t.tail, 4e-6, 1e-6, "tail");
+}
+
+/* A receive's overhead beyond the one way it is part of: send 1 us, receive 6 us, t(0) =
+ * 4 us, an exchange back to back of 20 us (no scaling).  The tail is 1 + 6 - 4 = 3, held
+ * at the send's 1 us, so 0 of the send is on the message's way; the receive's part is
+ * cut to t(0), 4 us, so that the segments under it are not below 0. */
+Test(transfer, a_receive_overhead_beyond_one_way_is_cut_to_it)
+{
+    static struct pz_pingpong p[MAXP];
+    struct pz_pingpong send[NOVERHEAD], recv[NOVERHEAD], roomy = { 1024, 20e-6 };
+    struct pz_transfer_fit t;
+    struct pz_fit fit;
+    char err[256];
+    int n = hockney_points(p, 4e-6, 1e9, 1e300, 0, 0);
+
+    overhead_points(send, 1e-6, 0, 0);
+    overhead_points(recv, 6e-6, 0, 0);
+    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
+    pz_fit_transfer(&fit, p, n, NULL, 0, &roomy, send, NOVERHEAD, recv, NOVERHEAD, send,
+                    NOVERHEAD, &t);
+    cr_assert_eq(t.scale, 1);
+    assert_rel(t.tail, 1e-6, 1e-6, "tail");
+    cr_assert_float_eq(t.base.overhead.send, 0, 1e-12, "send on the message's way");
+    assert_rel(t.base.overhead.recv, 4e-6, 1e-3, "recv cut to t(0)");
+}
+
+/* pz_send_tail: what send + recv exceed one way by, within 0 and send.  4.75 + 2.06 us
+ * against 5.52 us: 1.29 us (loopback TCP's figures); 1 + 1 against 3: 0 (a network's
+ * latency leaves the overheads room); 1 + 3 against 2: 2, held at the send's 1. */
+Test(transfer, the_send_tail_is_what_the_overheads_exceed_one_way_by)
+{
+    assert_rel(pz_send_tail(4.75e-6, 2.06e-6, 5.52e-6), 1.29e-6, 1e-9, "loopback TCP");
+    cr_assert_eq(pz_send_tail(1e-6, 1e-6, 3e-6), 0);
+    cr_assert_eq(pz_send_tail(1e-6, 3e-6, 2e-6), 1e-6);
+}
+
 /* A transfer of 3 us + m / 1 GB/s that an exchange both ways stretches twice (half
  * duplex), under 1 us of overheads: one way takes t(m) = 4 us + m / 1 GB/s, an exchange
  * X(m) = 1 + 2 (3 + m / 1 GB/s) = 7 us + 2 m / 1 GB/s.  The room the exchanges leave the
  * overheads is 2 t(m) - X(m) = 1 us at every size, none of it per byte.  Measured
  * overheads of 1.5 + 1 = 2.5 us and 2 x 0.2 ns/B fit within the ping-pong alone (t(0) =
- * 4 us; per byte (t(m) - 2.5 us) / m is above 0.4 ns/B from 1 KiB up), so without the
- * exchanges they stay; with them they are scaled to 1 / 2.5 = 0.4 per message and 0 per
- * byte, and the duplex fit then finds the factor 2 and reproduces every exchange. */
+ * 4 us: no tail; per byte (t(m) - 2.5 us) / m is above 0.4 ns/B from 1 KiB up), so
+ * without the exchanges they stay; with them the per-message ones stay whole (the
+ * duplex fit takes the exchanges) and the per-byte ones are scaled to 0, as the room
+ * less the 2.5 us per message is none. */
 Test(transfer, overheads_leave_the_transfer_room_for_the_exchanges)
 {
     static const double xs[] = { 0, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576 };
     static struct pz_pingpong p[MAXP];
     struct pz_pingpong send[NOVERHEAD], recv[NOVERHEAD], x[9];
     struct pz_transfer_fit t;
-    struct pz_duplex_fit d;
-    struct pz_machine m;
     struct pz_fit fit;
     char err[256];
     int n = hockney_points(p, 4e-6, 1e9, 1e300, 0, 0);
@@ -1118,24 +1186,25 @@ Test(transfer, overheads_leave_the_transfer_room_for_the_exchanges)
     for (int i = 0; i < 9; i++)
         x[i] = (struct pz_pingpong){ xs[i], 7e-6 + 2 * xs[i] / 1e9 };
     cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
-    pz_fit_transfer(&fit, p, n, NULL, 0, send, NOVERHEAD, recv, NOVERHEAD, send, NOVERHEAD, &t);
-    cr_assert_eq(t.scale, 1);
+    pz_fit_transfer(&fit, p, n, NULL, 0, NULL, send, NOVERHEAD, recv, NOVERHEAD, send,
+                    NOVERHEAD, &t);
+    cr_assert_eq(t.tail, 0);
     cr_assert_eq(t.per_byte_scale, 1);
     cr_assert_eq(t.exchange_room, 0);
-    pz_fit_transfer(&fit, p, n, x, 9, send, NOVERHEAD, recv, NOVERHEAD, send, NOVERHEAD, &t);
-    assert_rel(t.scale, 0.4, 1e-6, "scale");
+    pz_fit_transfer(&fit, p, n, x, 9, NULL, send, NOVERHEAD, recv, NOVERHEAD, send,
+                    NOVERHEAD, &t);
+    cr_assert_eq(t.tail, 0);
+    assert_rel(t.base.overhead.send, 1.5e-6, 1e-6, "send_overhead whole");
+    assert_rel(t.base.overhead.recv, 1e-6, 1e-6, "recv_overhead whole");
     cr_assert(t.per_byte_scale < 1e-6, "per-byte scale %g", t.per_byte_scale);
     cr_assert_eq(t.exchange_room, 1);
-    pz_machine_defaults(&m);
-    m.latency = 3e-6;
-    m.bandwidth = 1e9;
-    m.eager_threshold = 1048576;
-    m.overhead = t.base.overhead;
-    pz_fit_duplex(&m, x, NULL, 9, &d);
-    assert_rel(d.factor, 2, 1e-6, "duplex factor");
-    cr_assert_lt(d.max_error, 0.01, "largest |error| %g%%", d.max_error);
 }
 
+/* A size faster than the line bounds the per-byte overheads too: 1 us + m / 1 GB/s,
+ * but 64 KiB in 1 us + 32.768 us; overheads of 0.1 us + 0.5 ns/B at each side (1 ns/B
+ * together, the slope: within it).  At 64 KiB the overheads may take at most
+ * (33.768 - 0.2) us / 65536 B = 0.51221 ns/B, so both per-byte ones are scaled by
+ * 0.51221; the per-message ones (0.2 us against t(0) = 1 us) are not. */
 Test(transfer, no_size_is_faster_than_its_overheads)
 {
     static struct pz_pingpong p[MAXP];
@@ -1150,8 +1219,8 @@ Test(transfer, no_size_is_faster_than_its_overheads)
             p[i].time = 1e-6 + 32.768e-6;
     overhead_points(o, 0.1e-6, 0.5e-9, 0);
     cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
-    pz_fit_transfer(&fit, p, n, NULL, 0, o, NOVERHEAD, o, NOVERHEAD, o, NOVERHEAD, &t);
-    cr_assert_eq(t.scale, 1);
+    pz_fit_transfer(&fit, p, n, NULL, 0, NULL, o, NOVERHEAD, o, NOVERHEAD, o, NOVERHEAD, &t);
+    cr_assert_eq(t.tail, 0);
     assert_rel(t.per_byte_scale, 33.568 / 65.536, 1e-6, "per-byte scale");
     assert_rel(t.base.overhead.send_per_byte, 0.5e-9 * 33.568 / 65.536, 1e-6,
                "send_overhead_per_byte");

@@ -982,3 +982,34 @@ Test(comsys, a_collectives_sends_pay_the_duplex_overhead)
     done_at(b, US(80), "process 1");
     pz_comsys_free(cs);
 }
+
+/* A send tail of 15 us (the overheads above: 1000 B cost the sender 20 us, the
+ * receiver 40 us; latency 50 us, 1000 B in 130 us): process 0's send of 1000 B at 0
+ * occupies it until 20 us, but the message leaves 15 us before, at 5 us, arrives at
+ * 135 us, and process 1 has it at 135 + 40 = 175 us (190 without the tail).  An empty
+ * message costs 10 us, less than the tail: posted at 0, it leaves as its overhead
+ * begins, at 0, arrives at 50 us, and its sender is free at 10 us. */
+Test(comsys, a_send_tail_lets_the_message_leave_before_its_sender_is_free)
+{
+    int s, r;
+    double taken;
+
+    setup_overheads(1);
+    m.send_tail = US(15);
+    s = pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+    cr_assert_float_eq(pz_comsys_cpu_free(cs, 0), US(20), EPS, "the whole overhead");
+    r = pz_comsys_recv(cs, 1, 0, 7, 0, 0);
+    done_at(s, US(5), "the message leaves before the end of its overhead");
+    done_at(r, US(135), "it arrives");
+    taken = pz_comsys_deliver(cs, r, 0);
+    cr_assert_float_eq(taken, US(175), EPS);
+    pz_comsys_free(cs);
+    setup_overheads(1);
+    m.send_tail = US(15);
+    s = pz_comsys_send(cs, 0, 1, 8, 0, 0, PZ_SEND_STANDARD, 0);
+    r = pz_comsys_recv(cs, 1, 0, 8, 0, 0);
+    cr_assert_float_eq(pz_comsys_cpu_free(cs, 0), US(10), EPS);
+    done_at(s, 0, "no earlier than its overhead began");
+    done_at(r, US(50), "the empty message arrives");
+    pz_comsys_free(cs);
+}

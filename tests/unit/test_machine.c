@@ -848,3 +848,32 @@ Test(machine, the_duplex_overhead_is_read_and_written_only_when_set)
                   0, "a negative time");
     unlink(path);
 }
+
+/* The send tail: 0 by default and not written then, so that a machine file without it
+ * predicts as before it existed; read in the units people write and written back when
+ * set. */
+Test(machine, the_send_tail_is_read_and_written_only_when_set)
+{
+    struct pz_machine m;
+    char err[512], *text = NULL;
+    size_t len = 0;
+    FILE *f;
+
+    pz_machine_defaults(&m);
+    cr_assert_eq(m.send_tail, 0, "none by default");
+    f = open_memstream(&text, &len);
+    cr_assert_eq(pz_machine_write(f, &m), 0);
+    fclose(f);
+    cr_assert_null(strstr(text, "send_tail"), "0: not written");
+    free(text);
+    text = NULL;
+    cr_assert_eq(pz_machine_load(write_file("send_tail = 1.5us\n"), &m, err, sizeof(err)), 0,
+                 "%s", err);
+    unlink(path);
+    cr_assert_float_eq(m.send_tail, 1.5e-6, EPS);
+    f = open_memstream(&text, &len);
+    cr_assert_eq(pz_machine_write(f, &m), 0);
+    fclose(f);
+    cr_assert_not_null(strstr(text, "\nsend_tail = 1.5e-06 s\n"), "%s", text);
+    free(text);
+}

@@ -442,6 +442,26 @@ Test(simgrid, segments_and_overheads_map_to_smpi_factors_and_overheads)
     free(x);
 }
 
+/* SMPI's message leaves after smpi/os; the machine's leaves send_tail before its send's
+ * overhead ends: smpi/os is the overhead less the tail, 2 us - 0.5 us = 1.5 us, so that
+ * the one way is the same; a tail beyond the overhead leaves 0. */
+Test(simgrid, the_send_overhead_less_its_tail)
+{
+    struct pz_machine mach;
+    char *x;
+
+    pz_machine_defaults(&mach);
+    mach.overhead = (struct pz_overhead){ 2e-6, 0.5e-9, 3e-6, 0.25e-9 };
+    mach.send_tail = 0.5e-6;
+    x = platform(&mach);
+    expect_has(x, "<prop id=\"smpi/os\" value=\"0:1.5e-06:5e-10\"/>\n");
+    free(x);
+    mach.send_tail = 3e-6;
+    x = platform(&mach);
+    expect_has(x, "<prop id=\"smpi/os\" value=\"0:0:5e-10\"/>\n");
+    free(x);
+}
+
 /* Packet model: 1422 of every 1500 bytes are payload (12.5 MB/s x 1422/1500), and the
  * first packet's preparation, 1422 x 10 ns, adds to the 90 us latency. */
 Test(simgrid, ethernet_hub_platform)
