@@ -6,6 +6,7 @@ if HAVE_CRITERION
 check_PROGRAMS += unit/test_scale_columns
 TESTS += unit/test_scale_columns
 unit_test_scale_columns_SOURCES = unit/test_scale_columns.c unit/trace_builder.c \
+	unit/scale_traces.c unit/scale_traces.h \
 	unit/trace_builder.h
 unit_test_scale_columns_CPPFLAGS = $(AM_CPPFLAGS) $(LAYER_FLAGS) \
 	-DPROGNOZ_PATH='"$(abs_top_builddir)/tools/prognoz"' \

@@ -5,6 +5,7 @@ if HAVE_CRITERION
 check_PROGRAMS += unit/test_scale_trips
 TESTS += unit/test_scale_trips
 unit_test_scale_trips_SOURCES = unit/test_scale_trips.c unit/trace_builder.c \
+	unit/scale_traces.c unit/scale_traces.h \
 	unit/trace_builder.h
 unit_test_scale_trips_CPPFLAGS = $(AM_CPPFLAGS) $(LAYER_FLAGS)
 unit_test_scale_trips_LDADD = $(top_builddir)/replay/libpzreplay.la $(CRITERION_LIBS) \

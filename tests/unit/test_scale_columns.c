@@ -10,6 +10,7 @@
 
 #include "scale_program.h"
 #include "scale_run.h"
+#include "scale_traces.h"
 #include "trace.h"
 #include "tempdir_fixture.h"
 #include "trace_builder.h"
@@ -78,35 +79,18 @@ static void record(const char *dir, int nprocs)
     record_program(dir, nprocs, 0);
 }
 
-struct model {
-    struct pz_scale_run runs[3];
-    const struct pz_scale_run *list[3];
-    struct pz_scale_program *m;
-};
-
-static void model_of(struct model *md)
+static void model_of(struct st_model *md)
 {
     static const int counts[3] = { 4, 8, 16 };
+    char dirs[3][4200];
+    const char *const list[3] = { dirs[0], dirs[1], dirs[2] };
 
-    memset(md, 0, sizeof(*md));
     for (int i = 0; i < 3; i++) {
-        char dir[4200];
-
-        snprintf(dir, sizeof(dir), "%s/ft%d", top, counts[i]);
-        record(dir, counts[i]);
-        cr_assert_eq(pz_scale_run_read_layout(dir, 2, 1, &md->runs[i], err, sizeof(err)), 0,
-                     "%s", err);
-        md->list[i] = &md->runs[i];
+        snprintf(dirs[i], sizeof(dirs[i]), "%s/ft%d", top, counts[i]);
+        record(dirs[i], counts[i]);
     }
-    md->m = pz_scale_program_build(md->list, 3, 0, err, sizeof(err));
+    st_model_read(md, list, 2, 1, err, sizeof(err));
     cr_assert_not_null(md->m, "%s", err);
-}
-
-static void model_free(struct model *md)
-{
-    pz_scale_program_free(md->m);
-    for (int i = 0; i < 3; i++)
-        pz_scale_run_free(&md->runs[i]);
 }
 
 /* Every process's collectives at a count: how many, and how many moved other than
@@ -155,13 +139,13 @@ static void expect_bytes(const struct pz_scale_program *m, int nprocs, uint64_t 
  * 64 (8 x 8): 1024 * 8 * 7 = 57344. */
 Test(scale_columns, a_share_per_member_of_one_term_is_taken_before_a_total_of_two)
 {
-    struct model md;
+    struct st_model md;
 
     model_of(&md);
     expect_bytes(md.m, 16, 12288);
     expect_bytes(md.m, 32, 24576);
     expect_bytes(md.m, 64, 57344);
-    model_free(&md);
+    st_model_free(&md);
 }
 
 /* prognoz scale itself on the rows and columns at 4, 8 and 16: rows of 2, 4, 4 consecutive

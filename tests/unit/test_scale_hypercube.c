@@ -11,6 +11,7 @@
 
 #include "scale_program.h"
 #include "scale_run.h"
+#include "scale_traces.h"
 #include "trace.h"
 #include "tempdir_fixture.h"
 #include "trace_builder.h"
@@ -103,29 +104,24 @@ static void cart_halo(struct tb *b, int nprocs, int p, uint32_t cart, uint32_t i
     tb_leave(b, p, t + MS(1), interval);
 }
 
-struct model {
-    struct pz_scale_run runs[3];
-    const struct pz_scale_run *list[3];
-    struct pz_scale_program *m;
-};
-
 /* The program recorded at 2, 4 and 8 processes (as TOP/NAME2 ...), on the world or,
  * cartesian, on a communicator of every process with layout_3d's topology, not periodic;
  * read in ndims dimensions numbered first_fastest or not (as prognoz scale reads them:
  * in the largest recording's dimensions, and where the model cannot be built so, again
  * with the first dimension fastest); the model built. */
 static void model_of(const char *name, program prog, int cartesian, int ndims,
-                     int first_fastest, struct model *md)
+                     int first_fastest, struct st_model *md)
 {
-    memset(md, 0, sizeof(*md));
+    char dirs[3][4200];
+    const char *const list[3] = { dirs[0], dirs[1], dirs[2] };
+
     for (int i = 0; i < 3; i++) {
         int n = 2 << i;
-        char dir[4200];
         struct tb *b;
         uint32_t interval, comm = TB_WORLD;
 
-        snprintf(dir, sizeof(dir), "%s/%s%d", top, name, n);
-        cr_assert_not_null(b = tb_open(dir, n), "cannot open a trace in %s", dir);
+        snprintf(dirs[i], sizeof(dirs[i]), "%s/%s%d", top, name, n);
+        cr_assert_not_null(b = tb_open(dirs[i], n), "cannot open a trace in %s", dirs[i]);
         if (cartesian) {
             static const int periodic[3] = { 0, 0, 0 };
             int world[8];
@@ -141,19 +137,9 @@ static void model_of(const char *name, program prog, int cartesian, int ndims,
         for (int p = 0; p < n; p++)
             prog(b, n, p, comm, interval);
         cr_assert_eq(tb_close(b), 0, "cannot write the trace");
-        cr_assert_eq(pz_scale_run_read_layout(dir, ndims, first_fastest, &md->runs[i], err,
-                                              sizeof(err)), 0, "%s", err);
-        md->list[i] = &md->runs[i];
     }
-    md->m = pz_scale_program_build(md->list, 3, 0, err, sizeof(err));
+    st_model_read(md, list, ndims, first_fastest, err, sizeof(err));
     cr_assert_not_null(md->m, "%s", err);
-}
-
-static void model_free(struct model *md)
-{
-    pz_scale_program_free(md->m);
-    for (int i = 0; i < 3; i++)
-        pz_scale_run_free(&md->runs[i]);
 }
 
 /* Whether m has a note saying text. */
@@ -236,7 +222,7 @@ Test(scale_hypercube, a_recursive_doubling_at_2_4_8_is_taken_for_one)
     static const uint32_t p1_16[] = { 0, 301, 502, 903 };
     static const uint32_t p21_64[] = { 504, 1702, 2000, 2301, 2903, 5305 };
     static const uint32_t p63_64[] = { 3105, 4704, 5503, 5902, 6101, 6200 };
-    struct model md;
+    struct st_model md;
 
     model_of("bfly", butterfly, 0, 3, 1, &md);
     cr_expect_null(hypercube_note(md.m), "note '%s'", hypercube_note(md.m));
@@ -245,7 +231,7 @@ Test(scale_hypercube, a_recursive_doubling_at_2_4_8_is_taken_for_one)
     expect_sends(md.m, 16, 1, p1_16, 4);
     expect_sends(md.m, 64, 21, p21_64, 6);
     expect_sends(md.m, 64, 63, p63_64, 6);
-    model_free(&md);
+    st_model_free(&md);
 }
 
 /* A 2-D halo exchange recorded at 2, 4 and 8 (2 x 1, 2 x 2, 4 x 2): the first dimension
@@ -255,12 +241,12 @@ Test(scale_hypercube, a_recursive_doubling_at_2_4_8_is_taken_for_one)
 Test(scale_hypercube, a_grid_with_a_longer_dimension_is_not_noted)
 {
     static const uint32_t p5_16[] = { 100, 402, 603, 901 };
-    struct model md;
+    struct st_model md;
 
     model_of("halo", halo2d, 0, 2, 0, &md);
     cr_expect_null(hypercube_note(md.m), "note '%s'", hypercube_note(md.m));
     expect_sends(md.m, 16, 5, p5_16, 4);
-    model_free(&md);
+    st_model_free(&md);
 }
 
 /* The same messages as the recursive doubling's, at 2, 4 and 8 (2 x 2 x 2 has one
@@ -271,10 +257,10 @@ Test(scale_hypercube, a_grid_with_a_longer_dimension_is_not_noted)
 Test(scale_hypercube, a_grid_made_by_mpi_cart_create_is_not_noted)
 {
     static const uint32_t p4_16[] = { 0, 505, 603, 801 };
-    struct model md;
+    struct st_model md;
 
     model_of("cart", cart_halo, 1, 3, 0, &md);
     cr_expect_null(hypercube_note(md.m), "note '%s'", hypercube_note(md.m));
     expect_sends(md.m, 16, 4, p4_16, 4);
-    model_free(&md);
+    st_model_free(&md);
 }

@@ -10,6 +10,7 @@
 
 #include "scale_program.h"
 #include "scale_run.h"
+#include "scale_traces.h"
 #include "trace.h"
 #include "tempdir_fixture.h"
 #include "trace_builder.h"
@@ -71,32 +72,27 @@ static void halo(struct tb *b, int nprocs, int p, uint32_t interval)
 Test(scale_narrow, a_periodic_dimension_of_2_then_4_is_named)
 {
     static const int counts[3] = { 4, 8, 16 };
-    struct pz_scale_run runs[3];
-    const struct pz_scale_run *list[3];
-    struct pz_scale_program *m;
+    char dirs[3][4200];
+    const char *const list[3] = { dirs[0], dirs[1], dirs[2] };
+    struct st_model md;
 
     for (int i = 0; i < 3; i++) {
-        char dir[4200];
         struct tb *b;
         uint32_t interval;
 
-        snprintf(dir, sizeof(dir), "%s/mg%d", top, counts[i]);
-        cr_assert_not_null(b = tb_open(dir, counts[i]), "cannot open a trace in %s", dir);
+        snprintf(dirs[i], sizeof(dirs[i]), "%s/mg%d", top, counts[i]);
+        cr_assert_not_null(b = tb_open(dirs[i], counts[i]), "cannot open a trace in %s",
+                           dirs[i]);
         interval = tb_interval(b, 3, "mg.c", 134);
         for (int p = 0; p < counts[i]; p++)
             halo(b, counts[i], p, interval);
         cr_assert_eq(tb_close(b), 0, "cannot write the trace");
-        cr_assert_eq(pz_scale_run_read_layout(dir, 3, 0, &runs[i], err, sizeof(err)), 0, "%s",
-                     err);
-        list[i] = &runs[i];
     }
-    m = pz_scale_program_build(list, 3, 0, err, sizeof(err));
-    cr_expect_null(m, "the model was built");
+    st_model_read(&md, list, 3, 0, err, sizeof(err));
+    cr_expect_null(md.m, "the model was built");
     cr_expect(strstr(err, "the grid's dimension 0 is periodic with 4 processes in ") != NULL &&
               strstr(err, "/mg16 and has 2 in ") != NULL &&
               strstr(err, "where both neighbours along it are one process") != NULL,
               "error '%s'", err);
-    pz_scale_program_free(m);
-    for (int i = 0; i < 3; i++)
-        pz_scale_run_free(&runs[i]);
+    st_model_free(&md);
 }

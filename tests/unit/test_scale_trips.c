@@ -9,6 +9,7 @@
 
 #include "scale_program.h"
 #include "scale_run.h"
+#include "scale_traces.h"
 #include "trace.h"
 #include "tempdir_fixture.h"
 #include "trace_builder.h"
@@ -51,41 +52,26 @@ static void solve(struct tb *b, int nprocs, int p, uint32_t interval)
     tb_leave(b, p, t + MS(1), interval);
 }
 
-struct model {
-    struct pz_scale_run runs[3];
-    const struct pz_scale_run *list[3];
-    struct pz_scale_program *m;
-};
-
-static void model_of(struct model *md)
+static void model_of(struct st_model *md)
 {
     static const int counts[3] = { 4, 9, 16 };
+    char dirs[3][4200];
+    const char *const list[3] = { dirs[0], dirs[1], dirs[2] };
 
-    memset(md, 0, sizeof(*md));
     for (int i = 0; i < 3; i++) {
-        char dir[4200];
         struct tb *b;
         uint32_t interval;
 
-        snprintf(dir, sizeof(dir), "%s/bt%d", top, counts[i]);
-        cr_assert_not_null(b = tb_open(dir, counts[i]), "cannot open a trace in %s", dir);
+        snprintf(dirs[i], sizeof(dirs[i]), "%s/bt%d", top, counts[i]);
+        cr_assert_not_null(b = tb_open(dirs[i], counts[i]), "cannot open a trace in %s",
+                           dirs[i]);
         interval = tb_interval(b, 4, "bt.c", 40);
         for (int p = 0; p < counts[i]; p++)
             solve(b, counts[i], p, interval);
         cr_assert_eq(tb_close(b), 0, "cannot write the trace");
-        cr_assert_eq(pz_scale_run_read_layout(dir, 2, 0, &md->runs[i], err, sizeof(err)), 0,
-                     "%s", err);
-        md->list[i] = &md->runs[i];
     }
-    md->m = pz_scale_program_build(md->list, 3, 0, err, sizeof(err));
+    st_model_read(md, list, 2, 0, err, sizeof(err));
     cr_assert_not_null(md->m, "%s", err);
-}
-
-static void model_free(struct model *md)
-{
-    pz_scale_program_free(md->m);
-    for (int i = 0; i < 3; i++)
-        pz_scale_run_free(&md->runs[i]);
 }
 
 /* Every process's sends and receives at nprocs: how many, and whether each went to the
@@ -141,11 +127,11 @@ static void expect_stages(const struct pz_scale_program *m, int nprocs, int trip
  * sends to 56 and receives from 62). */
 Test(scale_trips, a_loop_over_the_cells_of_a_row_runs_sqrt_p_minus_1_times)
 {
-    struct model md;
+    struct st_model md;
 
     model_of(&md);
     expect_stages(md.m, 16, 3);
     expect_stages(md.m, 25, 4);
     expect_stages(md.m, 64, 7);
-    model_free(&md);
+    st_model_free(&md);
 }
