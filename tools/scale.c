@@ -182,6 +182,7 @@ struct job {
     char notes[MAX_JOB_NOTES][NOTE_LEN];   /* on the computation times and the nodes */
     int nnotes;
     struct pz_progress_line *progress;
+    int built_in_2d[2];   /* [first_fastest]: a model was tried in 2 dimensions or more */
 };
 
 /* An error, on a line of its own: the progress line is erased first. */
@@ -248,6 +249,7 @@ static int read_and_build(struct job *j, int first_fastest, int min_ndims, char 
     for (int r = 0; r < j->nruns; r++)
         if (j->runs[r].grid.ndims > ndims)
             ndims = j->runs[r].grid.ndims;
+    j->built_in_2d[first_fastest] |= ndims >= 2;
     if (read_in_dimensions(j, ndims, first_fastest, err, errlen) != 0)
         return -1;
     pz_scale_runs_resolve_groups(j->runs, (size_t)j->nruns);
@@ -265,11 +267,12 @@ static int read_and_build(struct job *j, int first_fastest, int min_ndims, char 
  * grid: its communicators are blocks and strides whose sizes change with P as no
  * constant class's do, but they are the slices of MPI_Dims_create's 2-D grid (NP2 x NP1)
  * with the first dimension fastest.  Where the model cannot be built otherwise, the
- * recordings are read in that grid, then in the other numbering. */
+ * recordings are read in that grid, then in the other numbering: each unless a model
+ * was already tried so, in 2 dimensions or more (the same reading again). */
 static int read_as_2d_grid(struct job *j, char *err, size_t errlen)
 {
     for (int first_fastest = 1; first_fastest >= 0; first_fastest--)
-        if (read_and_build(j, first_fastest, 2, err, errlen) == 0)
+        if (!j->built_in_2d[first_fastest] && read_and_build(j, first_fastest, 2, err, errlen) == 0)
             return 0;
     return -1;
 }
