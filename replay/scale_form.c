@@ -223,6 +223,15 @@ static void measure(struct pz_scale_model *m, const struct pz_scale_point *p, si
     m->npoints = (int)n;
 }
 
+int sp_fit_exact(const struct pz_scale_point *p, size_t n, int integer,
+                 const struct sp_grid_use *grid, struct pz_scale_model *out)
+{
+    if (!exact(p, n, integer, grid, out))
+        return 0;
+    measure(out, p, n);
+    return 1;
+}
+
 int sp_fit(const struct pz_scale_point *p, size_t n, enum sp_values what,
            const struct sp_grid_use *grid, struct pz_scale_model *out)
 {
@@ -233,10 +242,8 @@ int sp_fit(const struct pz_scale_point *p, size_t n, enum sp_values what,
         *out = (struct pz_scale_model){.a_den = 1};
         return -1;
     }
-    if (exact(p, n, what == SP_WHOLE, grid, out)) {
-        measure(out, p, n);
+    if (sp_fit_exact(p, n, what == SP_WHOLE, grid, out))
         return 1;
-    }
     if (n >= 3 && pz_scale_fit(p, n, what == SP_TIME ? PZ_SCALE_TIME : PZ_SCALE_AMOUNT, out,
                                err, sizeof(err)) == PZ_SCALE_FIT_OK)
         return 0;

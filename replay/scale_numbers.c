@@ -138,7 +138,7 @@ static size_t per_other_member(const struct whole_values *v, struct pz_scale_poi
 static int fit_whole_numbers(const struct pz_scale_point *p, size_t n,
                              const struct sp_grid_use *grid, struct pz_scale_model *out)
 {
-    if (sp_fit(p, n, SP_AMOUNT, grid, out) == 1)
+    if (n > 0 && sp_fit_exact(p, n, 0, grid, out))
         return 1;
     return sp_fit(p, n, SP_WHOLE, grid, out);
 }

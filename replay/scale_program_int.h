@@ -668,6 +668,12 @@ enum sp_values { SP_WHOLE, SP_AMOUNT, SP_TIME };
 int sp_fit(const struct pz_scale_point *p, size_t n, enum sp_values what,
            const struct sp_grid_use *grid, struct pz_scale_model *out);
 
+/* sp_fit's exact forms alone (whole values when integer, which may round to them): 1
+ * and the form in out when one gives every point, else 0 (out undefined), with no fit
+ * by least squares. */
+int sp_fit_exact(const struct pz_scale_point *p, size_t n, int integer,
+                 const struct sp_grid_use *grid, struct pz_scale_model *out);
+
 /* The exact form of whole values p (bytes) no form of sp_fit gives: the largest block of
  * a block distribution, unit * ceil(N / d) with d = P or a dimension of the grid (grid:
  * those in its ndims, before P when first), whose rounding up the values show.  1 with
