@@ -1094,6 +1094,25 @@ Test(transfer, overheads_beyond_the_pingpong_are_the_sends_tail)
     cr_assert_eq(m.shm_overhead.recv_per_byte, t.base.overhead.recv_per_byte);
 }
 
+/* pz_fit_transfer over a Hockney ping-pong of t(0) = 4 us, 1 GB/s, and overheads of
+ * send_us and recv_us (no per-byte cost) against an exchange of 1 KiB both ways back to
+ * back taking back_us, into *t. */
+static void fit_transfer(double send_us, double recv_us, double back_us,
+                         struct pz_transfer_fit *t)
+{
+    static struct pz_pingpong p[MAXP];
+    struct pz_pingpong send[NOVERHEAD], recv[NOVERHEAD], back = { 1024, back_us * 1e-6 };
+    struct pz_fit fit;
+    char err[256];
+    int n = hockney_points(p, 4e-6, 1e9, 1e300, 0, 0);
+
+    overhead_points(send, send_us * 1e-6, 0, 0);
+    overhead_points(recv, recv_us * 1e-6, 0, 0);
+    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
+    pz_fit_transfer(&fit, p, n, NULL, 0, &back, send, NOVERHEAD, recv, NOVERHEAD, send,
+                    NOVERHEAD, t);
+}
+
 /* Overheads timed apart that exceed the exchange back to back are scaled to fit within
  * it: a send of 6 us and a receive of 2 us (no per-byte cost) against an exchange of 1
  * KiB both ways back to back of 6 us are scaled by 6 / 8 = 0.75, to 4.5 and 1.5 us; then
@@ -1103,27 +1122,16 @@ Test(transfer, overheads_beyond_the_pingpong_are_the_sends_tail)
  * 4 us). */
 Test(transfer, overheads_fit_within_the_exchange_back_to_back)
 {
-    static struct pz_pingpong p[MAXP];
-    struct pz_pingpong send[NOVERHEAD], recv[NOVERHEAD];
-    struct pz_pingpong tight = { 1024, 6e-6 }, roomy = { 1024, 10e-6 };
     struct pz_transfer_fit t;
-    struct pz_fit fit;
-    char err[256];
-    int n = hockney_points(p, 4e-6, 1e9, 1e300, 0, 0);
 
-    overhead_points(send, 6e-6, 0, 0);
-    overhead_points(recv, 2e-6, 0, 0);
-    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
-    pz_fit_transfer(&fit, p, n, NULL, 0, &tight, send, NOVERHEAD, recv, NOVERHEAD, send,
-                    NOVERHEAD, &t);
+    fit_transfer(6, 2, 6, &t);
     assert_rel(t.scale, 0.75, 1e-6, "scale");
     assert_rel(t.send.a, 6e-6, 1e-6, "send as measured");
     assert_rel(t.recv.a, 2e-6, 1e-6, "recv as measured");
     assert_rel(t.tail, 2e-6, 1e-6, "tail");
     assert_rel(t.base.overhead.send, 2.5e-6, 1e-6, "send on the message's way");
     assert_rel(t.base.overhead.recv, 1.5e-6, 1e-6, "recv on the message's way");
-    pz_fit_transfer(&fit, p, n, NULL, 0, &roomy, send, NOVERHEAD, recv, NOVERHEAD, send,
-                    NOVERHEAD, &t);
+    fit_transfer(6, 2, 10, &t);
     cr_assert_eq(t.scale, 1);
     assert_rel(t.tail, 4e-6, 1e-6, "tail");
 }
@@ -1134,18 +1142,9 @@ Test(transfer, overheads_fit_within_the_exchange_back_to_back)
  * cut to t(0), 4 us, so that the segments under it are not below 0. */
 Test(transfer, a_receive_overhead_beyond_one_way_is_cut_to_it)
 {
-    static struct pz_pingpong p[MAXP];
-    struct pz_pingpong send[NOVERHEAD], recv[NOVERHEAD], roomy = { 1024, 20e-6 };
     struct pz_transfer_fit t;
-    struct pz_fit fit;
-    char err[256];
-    int n = hockney_points(p, 4e-6, 1e9, 1e300, 0, 0);
 
-    overhead_points(send, 1e-6, 0, 0);
-    overhead_points(recv, 6e-6, 0, 0);
-    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
-    pz_fit_transfer(&fit, p, n, NULL, 0, &roomy, send, NOVERHEAD, recv, NOVERHEAD, send,
-                    NOVERHEAD, &t);
+    fit_transfer(1, 6, 20, &t);
     cr_assert_eq(t.scale, 1);
     assert_rel(t.tail, 1e-6, 1e-6, "tail");
     cr_assert_float_eq(t.base.overhead.send, 0, 1e-12, "send on the message's way");
