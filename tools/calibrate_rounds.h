@@ -1,14 +1,17 @@
 /* The ping-pong measured in rounds (docs/calibrate.md, "Rounds"): every size is timed
  * once per round, and the rounds are spread over the whole calibration, the other
  * measurements and pauses between them, so that a burst of load slows one round of
- * many sizes rather than all of a few sizes.  A size's time is its rounds' lower
- * quartile; a size whose rounds disagree beyond the spread the other
- * sizes show is measured in more rounds, within a bounded time. */
+ * many sizes rather than all of a few sizes.  A size's time is its rounds' median; a
+ * size whose rounds disagree beyond the spread the other sizes show is measured in more
+ * rounds, within a bounded time. */
 #ifndef PZ_CALIBRATE_ROUNDS_H
 #define PZ_CALIBRATE_ROUNDS_H
 
-/* Rounds of every size, and the rounds at most added to a size that disagrees. */
-#define PZ_CAL_ROUNDS 5
+/* Rounds of every size, and the rounds at most added to a size that disagrees.  Nine:
+ * the machine has moments in which large messages go twice as fast (a fast state now and
+ * then, docs/calibrate.md, "Rounds"), and the median of nine follows them only when five
+ * rounds of nine fall in them, where the lower quartile of five did when two did. */
+#define PZ_CAL_ROUNDS 9
 #define PZ_CAL_EXTRA_ROUNDS 4
 
 /* A size's rounds disagree when their spread (pz_cal_round_time) is above
@@ -28,14 +31,21 @@ extern const double pz_cal_round_sizes[PZ_CAL_ROUND_SIZES];
 #define PZ_CAL_KEY_SPREAD_WARN 0.25
 
 /* The added rounds stop once they have taken this share of the planned rounds' time:
- * the calibration's time stays bounded whatever the load. */
-#define PZ_CAL_EXTRA_SHARE 0.5
+ * the calibration's time stays bounded whatever the load.  A quarter: they follow one
+ * another at the end, a single moment of the machine's, which the median of the nine
+ * planned rounds, spread over the calibration, already outweighs. */
+#define PZ_CAL_EXTRA_SHARE 0.25
 
-/* The time of a size from its n rounds r (n >= 1; r is not modified): their lower
- * quartile, linear between order statistics (of 5 rounds the second lowest, of 9 the
- * third).  A load only adds time: the rounds it slowed are the highest, and up to
- * three of five leave the time; the lowest round alone would be a lucky one.  Into
- * *spread how far they disagree: (upper quartile - lower quartile) / lower quartile. */
+/* The time of a size (or of any probe measured in rounds) from its n rounds r (r is not
+ * modified; NAN rounds, not measured, are left out): their median, the mean of the two
+ * middle ones for an even count.  The programs a prediction is judged against are
+ * themselves the median of several runs, which the machine's moments move as they move
+ * the rounds; the median leaves out a burst of load slowing fewer than half the rounds,
+ * and a moment of a fast state as well, where a lower quartile followed it when it
+ * lasted a quarter of them.  Into *spread how far they disagree: (upper quartile -
+ * lower quartile) / median, the quartiles linear between order statistics; 0 for one
+ * round.  NAN (and *spread NAN) when no round was measured or the median is not above
+ * 0 (the spread then). */
 double pz_cal_round_time(const double *r, int n, double *spread);
 
 /* The spread beyond which a size's rounds disagree, from the n sizes' spreads (not
