@@ -815,6 +815,7 @@ static double eager_of(const struct options *o, const struct pz_pingpong *p, int
 struct overhead_rounds {
     double bytes[MAX_OVERHEAD_SIZES];
     double send[MAX_OVERHEAD_SIZES][PZ_CAL_ROUNDS], recv[MAX_OVERHEAD_SIZES][PZ_CAL_ROUNDS];
+    double recv_all[MAX_OVERHEAD_SIZES][PZ_CAL_ROUNDS];   /* kept or not */
     int k, tried, kept;
 };
 
@@ -866,14 +867,16 @@ static void overheads_round(const struct options *o, const struct pz_pingpong *p
         }
         ov->send[i][r] = probe.send;
         ov->recv[i][r] = probe.recv;
+        ov->recv_all[i][r] = probe.recv_all;
         ov->tried += probe.tried;
         ov->kept += probe.kept;
     }
 }
 
-/* Rank 0: the overheads of each size, the median of its rounds, into send and recv; the
- * compute-and-send loop at the same sizes, measured once, into loop; returns how many
- * sizes. */
+/* Rank 0: the overheads of each size, the median of its rounds, into send and recv (of
+ * the receive's, those rounds that kept a try; of every try in every round only when
+ * none did); the compute-and-send loop at the same sizes, measured once, into loop;
+ * returns how many sizes. */
 static int overhead_times(const struct options *o, const struct overhead_rounds *ov, char *out,
                           struct pz_pingpong *send, struct pz_pingpong *recv,
                           struct pz_pingpong *loop)
@@ -884,7 +887,7 @@ static int overhead_times(const struct options *o, const struct overhead_rounds 
     for (int i = 0; i < ov->k; i++) {
         send[i].bytes = recv[i].bytes = loop[i].bytes = ov->bytes[i];
         send[i].time = pz_cal_round_time(ov->send[i], PZ_CAL_ROUNDS, &spread);
-        recv[i].time = pz_cal_round_time(ov->recv[i], PZ_CAL_ROUNDS, &spread);
+        recv[i].time = pz_cal_overhead_recv_time(ov->recv[i], ov->recv_all[i], PZ_CAL_ROUNDS);
         loop[i].time = pz_cal_lead_loop(out, (long)ov->bytes[i], LOOP_MESSAGES, loops,
                                         LOOP_COMPUTE);
     }

@@ -1,15 +1,24 @@
 /* The overheads' probe (calibrate_overhead.h). */
 #include <math.h>
 #include <mpi.h>
+#include <sched.h>
 #include <stdlib.h>
 
 #include "calibrate_cpu.h"
 #include "calibrate_overhead.h"
+#include "calibrate_rounds.h"
 #include "calibrate_stats.h"
 
 int pz_cal_arrived(double wait_start, double sent, double offset, double lead)
 {
     return wait_start - offset >= sent + lead;
+}
+
+double pz_cal_overhead_recv_time(const double *kept, const double *all, int n)
+{
+    double spread, t = pz_cal_round_time(kept, n, &spread);
+
+    return isnan(t) ? pz_cal_round_time(all, n, &spread) : t;
 }
 
 /* Computes for `seconds` by the clock, without MPI calls. */
@@ -48,7 +57,7 @@ void pz_cal_lead_overhead_arrived(char *out, long bytes, int repetitions, double
     double *all = malloc((size_t)most * sizeof(*all));
     double *kept = malloc((size_t)most * sizeof(*kept));
 
-    *p = (struct pz_cal_overhead_probe){ NAN, NAN, 0, 0 };
+    *p = (struct pz_cal_overhead_probe){ NAN, NAN, NAN, 0, 0 };
     pz_cal_order(PZ_CAL_OVERHEAD_ARRIVED, bytes, 0, (long)(delay * 1e9));
     while (go) {
         double wait[2], s, sent = try_once(out, bytes, &s, wait);
@@ -65,7 +74,8 @@ void pz_cal_lead_overhead_arrived(char *out, long bytes, int repetitions, double
     }
     if (send && all && kept) {
         p->send = pz_cal_typical(send, p->tried);
-        p->recv = p->kept > 0 ? pz_cal_typical(kept, p->kept) : pz_cal_typical(all, p->tried);
+        p->recv = p->kept > 0 ? pz_cal_typical(kept, p->kept) : NAN;
+        p->recv_all = pz_cal_typical(all, p->tried);
     }
     free(send);
     free(all);
@@ -82,6 +92,7 @@ void pz_cal_answer_overhead_arrived(char *buf, long bytes, double delay)
 
         MPI_Irecv(buf, (int)bytes, MPI_BYTE, 0, PZ_CAL_TAG_PING, MPI_COMM_WORLD, &req);
         MPI_Send(NULL, 0, MPI_BYTE, 0, PZ_CAL_TAG_READY, MPI_COMM_WORLD);
+        sched_yield();   /* a sender sharing this core sends now, not a time slice later */
         spin(delay);
         wait[0] = MPI_Wtime();
         MPI_Wait(&req, MPI_STATUS_IGNORE);

@@ -65,3 +65,21 @@ Test(calibrate_spread, a_receive_is_kept_once_its_message_had_arrived)
     /* without the offset, 100.5 s would look half a second late: it is early */
     cr_assert(!pz_cal_arrived(100.5, 100, 2, 0), "the offset is taken out");
 }
+
+Test(calibrate_spread, the_receive_takes_the_rounds_that_kept_a_try)
+{
+    /* kept in rounds 1, 3 and 4 only: 2.5, 2.6, 2.7 us, median 2.6; the rounds' times over
+     * every try (4000 us: a time slice in each) do not count */
+    double kept[] = { NAN, 2.5e-6, NAN, 2.7e-6, 2.6e-6 };
+    double all[] = { 4e-3, 2.5e-6, 4e-3, 2.7e-6, 2.6e-6 };
+
+    cr_assert_float_eq(pz_cal_overhead_recv_time(kept, all, 5), 2.6e-6, EPS);
+}
+
+Test(calibrate_spread, no_round_kept_takes_every_try)
+{
+    /* none kept: the median of 3, 1, 2 ms is 2 ms */
+    double kept[] = { NAN, NAN, NAN }, all[] = { 3e-3, 1e-3, 2e-3 };
+
+    cr_assert_float_eq(pz_cal_overhead_recv_time(kept, all, 3), 2e-3, EPS);
+}
