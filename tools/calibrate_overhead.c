@@ -1,7 +1,6 @@
 /* The overheads' probe (calibrate_overhead.h). */
 #include <math.h>
 #include <mpi.h>
-#include <sched.h>
 #include <stdlib.h>
 
 #include "calibrate_cpu.h"
@@ -92,7 +91,6 @@ void pz_cal_answer_overhead_arrived(char *buf, long bytes, double delay)
 
         MPI_Irecv(buf, (int)bytes, MPI_BYTE, 0, PZ_CAL_TAG_PING, MPI_COMM_WORLD, &req);
         MPI_Send(NULL, 0, MPI_BYTE, 0, PZ_CAL_TAG_READY, MPI_COMM_WORLD);
-        sched_yield();   /* a sender sharing this core sends now, not a time slice later */
         spin(delay);
         wait[0] = MPI_Wtime();
         MPI_Wait(&req, MPI_STATUS_IGNORE);

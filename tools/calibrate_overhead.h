@@ -1,14 +1,13 @@
 /* The overheads' probe (docs/calibrate.md, "Overheads"): the sender's MPI_Isend +
  * MPI_Wait of an eager message whose receive is posted, and the receiver's MPI_Wait for
  * a message that has arrived.  The receiver computes meanwhile, so that the message
- * arrives before its wait; but when the two ranks share a core (the other one busy with
- * another job's), the sender runs only once the receiver is descheduled, a time slice
- * later, and every wait took milliseconds.  So the receiver yields its core after saying
- * it is ready, before it computes (the sender sharing it sends then), and, as it cannot
- * see whether the message is there without an MPI call, which would take part of what
- * it times, each repetition's receive is kept only when the two ranks' clocks show that
- * the send had completed before the wait began; the repetitions whose message was late
- * are repeated.  Rank 0 leads, rank 1 answers the order PZ_CAL_OVERHEAD_ARRIVED. */
+ * arrives before its wait; but a sender descheduled meanwhile (the two ranks sharing a
+ * core, another job's time slice) sends late, and the receiver's wait then includes
+ * waiting for it.  The receiver cannot see whether the message is there without an MPI
+ * call, which would take part of what it times; so each repetition's receive is kept
+ * only when the two ranks' clocks show that the send had completed before the wait
+ * began, and the repetitions whose message was late are repeated.  Rank 0 leads, rank 1
+ * answers the order PZ_CAL_OVERHEAD_ARRIVED. */
 #ifndef PZ_CALIBRATE_OVERHEAD_H
 #define PZ_CALIBRATE_OVERHEAD_H
 
@@ -46,8 +45,7 @@ struct pz_cal_overhead_probe {
 
 /* Rank 0: tries repetitions of the probe at bytes until `repetitions` are kept or
  * PZ_CAL_OVERHEAD_TRIES x repetitions were tried: rank 1 posts its receive and says
- * so, rank 0 times MPI_Isend + MPI_Wait, rank 1 yields its core (sched_yield), computes
- * for delay seconds, times its
+ * so, rank 0 times MPI_Isend + MPI_Wait, rank 1 computes for delay seconds, times its
  * MPI_Wait and sends both when it began and how long it took; rank 0 keeps it when
  * pz_cal_arrived(began, its send's end, offset, lead).  Into *p. */
 void pz_cal_lead_overhead_arrived(char *out, long bytes, int repetitions, double delay,
