@@ -128,7 +128,7 @@ static void usage(FILE *out)
             "\n"
             "Measures the network between the two ranks (on two nodes, or on one) by\n"
             "ping-pong over message sizes from 0 bytes to 16 MiB, prints for each size the\n"
-            "half round trip (a low quantile, over rounds at different times) and the\n"
+            "half round trip (the median of rounds at different times) and the\n"
             "error of three cost models in percent, times the CPU overheads of a message at\n"
             "each side and the ping-pong with buffers not in cache, fits overheads and\n"
             "segments (each fit printed with its error), and writes a machine file for\n"
@@ -142,7 +142,7 @@ static void usage(FILE *out)
             "  --max-size SIZE      the largest message (default 16MiB)\n"
             "  --time SECONDS       time spent on one size, at most (default 0.25; at least\n"
             "                       15 batches of round trips are timed whatever it takes)\n"
-            "  --span SECONDS       the ping-pong's 5 rounds spread over at least this\n"
+            "  --span SECONDS       the ping-pong's 9 rounds spread over at least this\n"
             "                       (default 40, 0 with --quick), other measurements and\n"
             "                       pauses between them\n"
             "  --packet-size SIZE   the packet model's V_max (default 1500B)\n"
@@ -612,31 +612,39 @@ static int disagreeing(const struct rounds_run *rr, double limit, int *only)
 }
 
 /* Rank 0: after the planned rounds, up to PZ_CAL_EXTRA_ROUNDS more of the sizes whose
- * rounds disagree beyond the sizes' spread (pz_cal_spread_limit), until they took
- * PZ_CAL_EXTRA_SHARE of the planned rounds' time; the times into points, into run the
- * limit, the rounds added, the sizes still disagreeing and the time taken. */
+ * rounds disagree beyond the sizes' spread (pz_cal_spread_limit), each begun as a
+ * planned round would be (the rounds' pace after first, both ranks pausing until then:
+ * rounds one after the other would be one moment of the machine, and could outvote the
+ * planned rounds' median), until their ping-pong took PZ_CAL_EXTRA_SHARE of the planned
+ * rounds'; the times into points, into run the limit, the rounds added, the sizes still
+ * disagreeing and the ping-pong time taken. */
 static void extra_rounds(struct rounds_run *rr, struct pz_pingpong *points,
-                         struct pz_calibration_run *run)
+                         struct pz_calibration_run *run, double first)
 {
     static double spreads[MAX_SIZES];
     static int only[MAX_SIZES];
-    double start = MPI_Wtime();
 
     round_times(rr, points);
     for (int i = 0; i < rr->n; i++)
         spreads[i] = rr->rounds[i].spread;
     run->spread_limit = pz_cal_spread_limit(spreads, rr->n);
+    run->extra_seconds = 0;
     for (int extra = 0; extra < PZ_CAL_EXTRA_ROUNDS; extra++) {
         int k = disagreeing(rr, run->spread_limit, only);
+        double start;
 
-        if (k == 0 || MPI_Wtime() - start >= PZ_CAL_EXTRA_SHARE * run->rounds_seconds)
+        if (k == 0 || run->extra_seconds >= PZ_CAL_EXTRA_SHARE * run->rounds_seconds)
             break;
+        start = MPI_Wtime();
+        pz_cal_lead_pause(first + pz_cal_round_start(PZ_CAL_ROUNDS + extra, PZ_CAL_ROUNDS,
+                                                     rr->o->span) - start);
+        start = MPI_Wtime();
         pingpong_round(rr, only);
+        run->extra_seconds += MPI_Wtime() - start;
         run->remeasured += k;
         round_times(rr, points);
     }
     run->disagreeing = disagreeing(rr, run->spread_limit, only);
-    run->extra_seconds = MPI_Wtime() - start;
 }
 
 /* Rank 0: each planned round's times at the sizes PZ_CAL_ROUND_SIZES names, into run. */
@@ -677,7 +685,7 @@ static void round_keys(const struct options *o, const struct rounds_run *rr,
     round_sizes(rr, run);
 }
 
-/* Rank 0: the messages to itself at each size, its rounds' lower quartile, into self; the
+/* Rank 0: the messages to itself at each size, the median of its rounds, into self; the
  * median and largest spread of the sizes' rounds into run. */
 static void self_times(const struct rounds_run *rr, struct pz_pingpong *self,
                        struct pz_calibration_run *run)
@@ -1406,7 +1414,7 @@ static void measure(const struct options *o, struct pz_calibration_run *run,
     }
     combine_exchanges(xr, run->nexchanges, x);
     run->exchanges = x;
-    extra_rounds(rr, points, run);
+    extra_rounds(rr, points, run, first);
     round_keys(o, rr, run);
     round_stats(rr, stats);
     self_times(rr, self, run);

@@ -7,12 +7,13 @@
 #ifndef PZ_CALIBRATE_ROUNDS_H
 #define PZ_CALIBRATE_ROUNDS_H
 
-/* Rounds of every size, and the rounds at most added to a size that disagrees.  Nine:
+/* Rounds of every size, and the rounds at most added to a size that disagrees (each at
+ * its own moment, as a planned round).  Nine:
  * the machine has moments in which large messages go twice as fast (a fast state now and
  * then, docs/calibrate.md, "Rounds"), and the median of nine follows them only when five
  * rounds of nine fall in them, where the lower quartile of five did when two did. */
 #define PZ_CAL_ROUNDS 9
-#define PZ_CAL_EXTRA_ROUNDS 4
+#define PZ_CAL_EXTRA_ROUNDS 2
 
 /* A size's rounds disagree when their spread (pz_cal_round_time) is above
  * PZ_CAL_SPREAD_TIMES times the median spread of all sizes and above
@@ -30,10 +31,8 @@ extern const double pz_cal_round_sizes[PZ_CAL_ROUND_SIZES];
  * (pz_cal_key_spread) the calibration warns that the load changed while it ran. */
 #define PZ_CAL_KEY_SPREAD_WARN 0.25
 
-/* The added rounds stop once they have taken this share of the planned rounds' time:
- * the calibration's time stays bounded whatever the load.  A quarter: they follow one
- * another at the end, a single moment of the machine's, which the median of the nine
- * planned rounds, spread over the calibration, already outweighs. */
+/* The added rounds stop once their ping-pong has taken this share of the planned
+ * rounds': the calibration's time stays bounded whatever the load. */
 #define PZ_CAL_EXTRA_SHARE 0.25
 
 /* The time of a size (or of any probe measured in rounds) from its n rounds r (r is not
@@ -58,7 +57,8 @@ double pz_cal_spread_limit(const double *spreads, int n);
 double pz_cal_key_spread(const double *v, int n);
 
 /* When round r (from 0) of rounds should begin, in seconds after the first: evenly over
- * span, r * span / (rounds - 1) (0 for one round). */
+ * span, r * span / (rounds - 1) (0 for one round); a round added after them (r >= rounds)
+ * at the same pace. */
 double pz_cal_round_start(int r, int rounds, double span);
 
 #endif

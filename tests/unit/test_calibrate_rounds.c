@@ -127,5 +127,7 @@ Test(calibrate_rounds, rounds_begin_evenly_over_the_span)
     cr_assert_float_eq(pz_cal_round_start(1, 5, 40), 10, EPS);
     cr_assert_float_eq(pz_cal_round_start(4, 5, 40), 40, EPS);
     cr_assert_float_eq(pz_cal_round_start(3, 9, 40), 15, EPS);
+    /* the second round added after 9: round 10, at the same pace, 10 x 5 = 50 s */
+    cr_assert_float_eq(pz_cal_round_start(10, 9, 40), 50, EPS);
     cr_assert_float_eq(pz_cal_round_start(0, 1, 40), 0, EPS);
 }
