@@ -325,14 +325,16 @@ static void call_messages(struct pf *pf, int th, size_t len, int64_t enter, int6
     }
 }
 
-/* The MPI call whose Enter is thread th's next record. */
+/* The MPI call whose Enter is thread th's next record.  What it needs of the Enter is
+ * taken before the call's end is looked for: reading further may move the records read
+ * before (the ring of the thread's records grows, trace_in.c). */
 static void call(struct pf *pf, int th)
 {
     const struct pz_rec *enter = pz_trace_in_peek(pf->in, th, 0), *last;
     const struct pz_region_info *region = pz_trace_in_region(pf->in, enter->region);
+    int64_t from = pz_pf_ns(&pf->out, enter->time), to = from;
     size_t len = pz_call_length(pf->in, th, enter->region);
     struct lane *l = &pf->lanes[th];
-    int64_t from = pz_pf_ns(&pf->out, enter->time), to = from;
     enum pz_perfetto_class c;
 
     if ((last = pz_trace_in_peek(pf->in, th, len - 1)))
