@@ -7,7 +7,6 @@
 #include <stdint.h>
 
 #include "comsys.h"
-#include "heap.h"
 #include "match.h"
 #include "network.h"
 #include "radix.h"
