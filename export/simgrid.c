@@ -646,12 +646,15 @@ static void event(struct proc *o, const struct pz_rec *r, size_t call_len, int m
 }
 
 /* The MPI call whose Enter is the next record: its actions, or its recorded length as
- * computation if it does not communicate. */
+ * computation if it does not communicate.  What it needs of the Enter is taken before
+ * the call's end is looked for: reading further may move the records read before (the
+ * ring of the thread's records grows, trace_in.c). */
 static void call(struct proc *o)
 {
     const struct pz_rec *enter = pz_trace_in_peek(o->in, o->th, 0), *r;
     uint64_t start = enter->time, stop = start;
-    int fn = pz_trace_in_region(o->in, enter->region)->call;
+    const struct pz_region_info *region = pz_trace_in_region(o->in, enter->region);
+    int fn = region->call;
     size_t len = pz_call_length(o->in, o->th, enter->region);
     int any = 0, messages = 0;
 
@@ -668,7 +671,7 @@ static void call(struct proc *o)
     for (int i = 0; i < o->ends.n; i++)
         wait_for(o, &o->ends.v[i]);
     o->ends.n = 0;
-    if (!any && !pz_call_starts_mpi(pz_trace_in_region(o->in, enter->region)))
+    if (!any && !pz_call_starts_mpi(region))
         compute(o, start, stop);
     pz_trace_in_consume(o->in, o->th, len);
     o->last = stop > o->last ? stop : o->last;
