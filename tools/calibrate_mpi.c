@@ -730,7 +730,7 @@ static int exchange_count(const struct options *o)
 }
 
 /* Whether the exchanges measure size bytes, among the ping-pong's sizes: 0, 256 B, 1 KiB
- * and every power of two from 4 KiB (with --quick, 0 and the powers of 64 from 64 B):
+ * and every power of two from 4 KiB (with --quick, 0 and the powers of four from 64 B):
  * the factor of an exchange both ways over one way changes quickly with the size
  * above the eager threshold (over TCP from 1.4 to above 2 and down to 1.1 within a
  * few powers of two), and duplex_factors takes a step per size measured. */
@@ -744,7 +744,7 @@ static int exchanged(const struct options *o, double bytes)
         return 0;
     e--;
     if (o->quick)
-        return e >= 6 && e % 6 == 0;
+        return e >= 6 && e % 2 == 0;
     return e == 8 || e == 10 || e >= 12;
 }
 
