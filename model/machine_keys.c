@@ -83,7 +83,9 @@ const struct pz_key_def pz_machine_keys[PZ_NKEYS] = {
     [PZ_KEY_SEND_TAIL] = { KEY_AT("send_tail", send_tail, TIME) },
     [PZ_KEY_SELF_SEGMENTS] = { KEY_AT("self_segments", self_segments, SEGMENTS) },
     [PZ_KEY_COPY_SEGMENTS] = { KEY_AT("copy_segments", copy_segments, SEGMENTS) },
-    [PZ_KEY_DUPLEX_FACTORS] = { KEY_AT("duplex_factors", duplex_factors, FACTORS) },
+    [PZ_KEY_DUPLEX_FACTORS] = { KEY_AT("duplex_factors", duplex_factors, FACTORS),
+                                .summary = "duplex factors in %s size steps",
+                                .unless_default = 1 },
 };
 
 const char *pz_machine_key_name(enum pz_machine_key key)

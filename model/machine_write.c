@@ -201,7 +201,8 @@ void pz_machine_summary(FILE *out, const struct pz_machine *m)
     static const enum pz_machine_key line[] = {
         PZ_KEY_NETWORK, PZ_KEY_LATENCY, PZ_KEY_BANDWIDTH, PZ_KEY_PROCS_PER_NODE,
         PZ_KEY_EAGER_THRESHOLD, PZ_KEY_MPI, PZ_KEY_CPU_SCALE, PZ_KEY_PROGRESS,
-        PZ_KEY_DUPLEX_FACTOR, PZ_KEY_SEGMENTS, PZ_KEY_SEND_OVERHEAD, PZ_KEY_RECV_OVERHEAD,
+        PZ_KEY_DUPLEX_FACTOR, PZ_KEY_DUPLEX_FACTORS, PZ_KEY_SEGMENTS, PZ_KEY_SEND_OVERHEAD,
+        PZ_KEY_RECV_OVERHEAD,
     };
     struct pz_machine defaults;
 

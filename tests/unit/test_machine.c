@@ -577,7 +577,8 @@ static char *summary_of(const struct pz_machine *m)
 }
 
 /* The summary: 50e-6 s x 1e6 = 50 us, 125e6 B/s / 1e6 = 125 MB/s; one process per node;
- * progress and duplex_factor only when they are not the defaults. */
+ * progress, duplex_factor and the duplex factors' steps only when they are not the
+ * defaults. */
 Test(machine, summary_line)
 {
     struct pz_machine m;
@@ -596,6 +597,14 @@ Test(machine, summary_line)
     cr_assert_str_eq(text, "Predicted on machine unnamed: network switch, latency 50 us, "
                            "bandwidth 125 MB/s, 2 processes per node, eager up to 65536 B, "
                            "MPI mpich4, cpu_scale 1, progress in calls, duplex_factor 1.65\n");
+    free(text);
+    m.duplex_factor = 1;
+    m.duplex_factors = (struct pz_size_factors){ 2, { { 4096, 1.3 }, { 65536, 2.2 } } };
+    text = summary_of(&m);
+    cr_assert_str_eq(text, "Predicted on machine unnamed: network switch, latency 50 us, "
+                           "bandwidth 125 MB/s, 2 processes per node, eager up to 65536 B, "
+                           "MPI mpich4, cpu_scale 1, progress in calls, duplex factors in 2 "
+                           "size steps\n");
     free(text);
 }
 
