@@ -275,14 +275,17 @@ static int drawn_class(const struct timeline *t, const struct pz_region_info *re
     }
 }
 
-/* The MPI call whose Enter is thread th's (lane's) next record; consumes it.  Written
- * as [start, duration, function, class, interval] and what call_message adds. */
-static void call(struct timeline *t, int th, const struct pz_rec *enter)
+/* The MPI call whose Enter, of function ref at `from` (ns), is thread th's (lane's)
+ * next record; consumes it.  Written as [start, duration, function, class, interval]
+ * and what call_message adds.  It takes the Enter's values, not the record: looking for
+ * the call's end may move the records read before (the ring of the thread's records
+ * grows, trace_in.c). */
+static void call(struct timeline *t, int th, uint32_t ref, double from)
 {
-    const struct pz_region_info *region = pz_trace_in_region(t->in, enter->region);
-    size_t len = pz_call_length(t->in, th, enter->region);
+    const struct pz_region_info *region = pz_trace_in_region(t->in, ref);
+    size_t len = pz_call_length(t->in, th, ref);
     const struct pz_rec *last = pz_trace_in_peek(t->in, th, len - 1);
-    double from = ns(t, enter->time), to = last ? ns(t, last->time) : from;
+    double to = last ? ns(t, last->time) : from;
     int cls = drawn_class(t, region, (int)pz_call_class_of(t->in, th, len, region));
     int64_t v[10];
     int n = 0;
@@ -296,7 +299,7 @@ static void call(struct timeline *t, int th, const struct pz_rec *enter)
     if (!t->calls.over) {
         v[n++] = llround(from);
         v[n++] = llround(to) - v[0];
-        v[n++] = function(t, enter->region);
+        v[n++] = function(t, ref);
         v[n++] = cls;
         v[n++] = t->position[current(t)];
         n = call_message(t, th, len, v, n);
@@ -325,7 +328,7 @@ static void lane(struct timeline *t, int th)
         if (at > t->lane_to[th])
             t->lane_to[th] = at;
         if (r->kind == PZ_REC_ENTER && region->kind == PZ_REGION_MPI) {
-            call(t, th, r);
+            call(t, th, r->region, at);
             continue;
         }
         if (r->kind == PZ_REC_ENTER && region->kind == PZ_REGION_INTERVAL)

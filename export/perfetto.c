@@ -1,6 +1,6 @@
 /* A run as Chrome trace event JSON for Perfetto (perfetto.h; docs/perfetto.md).  The
- * threads' record streams are merged in time order (a heap of the threads by their next
- * record): each MPI call is written whole at its Enter, as a complete event ("X"),
+ * threads' record streams are merged in time order (a radix heap of the threads by their
+ * next record): each MPI call is written whole at its Enter, as a complete event ("X"),
  * intervals and the program's own regions as begin and end events ("B", "E") when they
  * begin and end, and a message's flow ("s" and "f") when its second end is read. */
 #define _XOPEN_SOURCE 700
@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "heap.h"
 #include "perfetto.h"
 #include "perfetto_int.h"
+#include "radix.h"
 #include "trace_calls.h"
 
 /* A thread of the run: its tracks, and the regions it is in. */
@@ -325,14 +325,16 @@ static void call_messages(struct pf *pf, int th, size_t len, int64_t enter, int6
     }
 }
 
-/* The MPI call whose Enter is thread th's next record. */
+/* The MPI call whose Enter is thread th's next record.  What it needs of the Enter is
+ * taken before the call's end is looked for: reading further may move the records read
+ * before (the ring of the thread's records grows, trace_in.c). */
 static void call(struct pf *pf, int th)
 {
     const struct pz_rec *enter = pz_trace_in_peek(pf->in, th, 0), *last;
     const struct pz_region_info *region = pz_trace_in_region(pf->in, enter->region);
+    int64_t from = pz_pf_ns(&pf->out, enter->time), to = from;
     size_t len = pz_call_length(pf->in, th, enter->region);
     struct lane *l = &pf->lanes[th];
-    int64_t from = pz_pf_ns(&pf->out, enter->time), to = from;
     enum pz_perfetto_class c;
 
     if ((last = pz_trace_in_peek(pf->in, th, len - 1)))
@@ -409,28 +411,38 @@ static void step(struct pf *pf, int th)
 
 /* --- the file */
 
-static double heap_time(struct pf *pf, const struct pz_rec *r)
+static double ready_time(struct pf *pf, const struct pz_rec *r)
 {
     return (double)pz_pf_ns(&pf->out, r->time);
 }
 
-/* Every thread's records, the earliest first. */
+/* Every thread's records, the earliest first.  The radix heap is at its best when no
+ * time pushed is below the time taken last, and here none is: a thread is pushed again
+ * at the time of its next record, not before the first of those step() just took from
+ * it (a thread's records never go back in time: pz_trace_in rejects a recording whose
+ * events do at open, and a generator gives them in time order, trace_in.h), whose time
+ * was the least waiting, the one taken; pz_pf_ns and the conversion to a double keep
+ * that order (both are non-decreasing).  Were one below, the queue would
+ * still give the same order, at the cost of a pass over the threads waiting. */
 static void merge(struct pf *pf)
 {
-    struct pz_heap ready = { 0 };
+    struct pz_radix ready = { 0 };
     struct pz_heap_item it;
     const struct pz_rec *r;
 
     for (int th = 0; th < pf->nthreads && !pf->failed; th++)
-        if ((r = pz_trace_in_peek(pf->in, th, 0)) && pz_heap_push(&ready, heap_time(pf, r), 0, th))
+        if ((r = pz_trace_in_peek(pf->in, th, 0)) &&
+            pz_radix_push(&ready, ready_time(pf, r), 0, th))
             fail(pf, "out of memory");
-    while (!pf->failed && !pf->out.failed && pz_heap_pop(&ready, &it)) {
+    while (!pf->failed && !pf->out.failed && !ready.failed && pz_radix_pop(&ready, &it)) {
         step(pf, it.id);
         if ((r = pz_trace_in_peek(pf->in, it.id, 0)) &&
-            pz_heap_push(&ready, heap_time(pf, r), 0, it.id))
+            pz_radix_push(&ready, ready_time(pf, r), 0, it.id))
             fail(pf, "out of memory");
     }
-    pz_heap_release(&ready);
+    if (ready.failed)
+        fail(pf, "out of memory");   /* threads were lost while the queue moved them */
+    pz_radix_release(&ready);
 }
 
 static void other_data(struct pf *pf)

@@ -133,6 +133,29 @@ static void put_algorithms(FILE *f, const struct pz_simgrid_run *run)
     put_prop(f, "smpi/allreduce", run->largest[PZ_COLL_ALLREDUCE] <= 2048 ? "rdb" : "rab_rdb");
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* How much m's two directions share a link, for SimGrid's one choice per link: its
+ * duplex_factor, or the median of its duplex factors by size when it has them (SimGrid
+ * has no factor by size). */
+static double duplex_of(const struct pz_machine *m)
+{
+    double f[PZ_MAX_SEGMENTS];
+    int n = m->duplex_factors.n;
+
+    if (n == 0)
+        return m->duplex_factor;
+    for (int i = 0; i < n; i++)
+        f[i] = m->duplex_factors.step[i].factor;
+    qsort(f, (size_t)n, sizeof(*f), by_value);
+    return n % 2 ? f[n / 2] : (f[n / 2 - 1] + f[n / 2]) / 2;
+}
+
 int pz_simgrid_platform(FILE *f, const struct pz_machine *m, const struct pz_simgrid_run *run)
 {
     int nprocs = run->nprocs > 0 ? run->nprocs : 1, nnodes = pz_nodes_for(m, nprocs);
@@ -163,7 +186,7 @@ int pz_simgrid_platform(FILE *f, const struct pz_machine *m, const struct pz_sim
             "           bw=\"%.15gBps\" lat=\"%.15gus\"", nnodes - 1,
             cores_per_node(m, nprocs, nnodes), bandwidth, latency / 2 * 1e6);
     if (m->network == PZ_NET_SWITCH)   /* SimGrid has full or half duplex: the nearer */
-        fprintf(f, " sharing_policy=\"%s\"\n", m->duplex_factor < 1.5 ? "SPLITDUPLEX" : "SHARED");
+        fprintf(f, " sharing_policy=\"%s\"\n", duplex_of(m) < 1.5 ? "SPLITDUPLEX" : "SHARED");
     else
         fprintf(f, " sharing_policy=\"FATPIPE\"\n"
                 "           bb_bw=\"%.15gBps\" bb_lat=\"0us\" bb_sharing_policy=\"SHARED\"\n",
@@ -646,12 +669,15 @@ static void event(struct proc *o, const struct pz_rec *r, size_t call_len, int m
 }
 
 /* The MPI call whose Enter is the next record: its actions, or its recorded length as
- * computation if it does not communicate. */
+ * computation if it does not communicate.  What it needs of the Enter is taken before
+ * the call's end is looked for: reading further may move the records read before (the
+ * ring of the thread's records grows, trace_in.c). */
 static void call(struct proc *o)
 {
     const struct pz_rec *enter = pz_trace_in_peek(o->in, o->th, 0), *r;
     uint64_t start = enter->time, stop = start;
-    int fn = pz_trace_in_region(o->in, enter->region)->call;
+    const struct pz_region_info *region = pz_trace_in_region(o->in, enter->region);
+    int fn = region->call;
     size_t len = pz_call_length(o->in, o->th, enter->region);
     int any = 0, messages = 0;
 
@@ -668,7 +694,7 @@ static void call(struct proc *o)
     for (int i = 0; i < o->ends.n; i++)
         wait_for(o, &o->ends.v[i]);
     o->ends.n = 0;
-    if (!any && !pz_call_starts_mpi(pz_trace_in_region(o->in, enter->region)))
+    if (!any && !pz_call_starts_mpi(region))
         compute(o, start, stop);
     pz_trace_in_consume(o->in, o->th, len);
     o->last = stop > o->last ? stop : o->last;

@@ -165,17 +165,22 @@ void pz_transfer_to_machine(const struct pz_transfer_fit *out, int same_node,
  * timer, the scheduler): it is left out of the duplex fit and of the overheads' room. */
 #define PZ_DUPLEX_MAX_RATIO 4.0
 
-/* duplex_factor fitted so that the model reproduces the measured exchanges both ways. */
+/* A bound above any message's size: the last duplex step's. */
+#define PZ_DUPLEX_ANY_SIZE 9007199254740992.0
+
+/* duplex_factors fitted so that the model reproduces the measured exchanges both ways. */
 struct pz_duplex_fit {
-    double factor;        /* duplex_factor; 1 when no exchange was measured */
+    struct pz_size_factors steps;   /* duplex_factors: none when no exchange was measured */
+    double factor;        /* the median of the sizes' factors; 1 when none was fitted */
     int sizes;            /* exchanged sizes considered: model holds their times */
-    int points;           /* of them, the sizes it is the median over */
+    int points;           /* of them, the sizes with a factor of their own */
     int stalled;          /* the sizes left out: longer than PZ_DUPLEX_MAX_RATIO times the
                              model's exchange with factor 1, plus the skew */
-    int beyond;           /* sizes whose own factor lay beyond 1 to 2 (held at the bound):
-                             the transfer the model stretches is too short or too long
-                             for their exchange */
-    double model[PZ_DUPLEX_MAX_SIZES];   /* the model's exchange with factor, per size */
+    int beyond;           /* sizes whose own factor lay beyond 1 to PZ_DUPLEX_FACTORS_MAX
+                             (held at the bound): the transfer the model stretches is too
+                             short or too long for their exchange */
+    double size_factor[PZ_DUPLEX_MAX_SIZES];   /* each size's factor, NAN if stalled */
+    double model[PZ_DUPLEX_MAX_SIZES];   /* the model's exchange with the steps, per size */
     double median_error, max_error;      /* |error| of model against the measured, % */
 };
 
@@ -191,15 +196,17 @@ double pz_exchange_time(const struct pz_machine *m, double bytes);
  * its exchange (pz_exchange_time takes the later end of the two). */
 double pz_skewed_exchange_time(const struct pz_machine *m, double bytes, double skew);
 
-/* Fits duplex_factor to the nx measured exchanges x (time of an exchange both ways at
+/* Fits duplex_factors to the nx measured exchanges x (time of an exchange both ways at
  * each size, on the first process, the second beginning skew[i] later; skew NULL: both
- * begin together) on machine m (a switch, with its latency, bandwidth, segments and
- * overheads already fitted): the model stretches only the transfer, not the overheads,
- * so for each size the factor from 1 to 2 whose pz_skewed_exchange_time is the
- * measured time (by bisection; 1 or 2 when none is), and out->factor the median of
- * them, stalled sizes left out (longer than PZ_DUPLEX_MAX_RATIO times the model's
- * exchange begun together plus the skew); then the model's exchange with that factor
- * against each measured one (the error counts every size). */
+ * begin together; sizes in increasing order) on machine m (a switch, with its latency,
+ * bandwidth, segments and overheads already fitted; its duplex_factor and
+ * duplex_factors are not used): the model stretches a message's way, not the
+ * overheads, so for each size the factor from 1 to PZ_DUPLEX_FACTORS_MAX whose
+ * pz_skewed_exchange_time is the measured time (by bisection; a bound when none is),
+ * stalled sizes left out (longer than PZ_DUPLEX_MAX_RATIO times the model's exchange
+ * begun together plus the skew); the steps: each size's factor up to its size, the
+ * largest eager size's up to the eager threshold, the last beyond; then the model's
+ * exchange with those steps against each measured one (the error counts every size). */
 void pz_fit_duplex(const struct pz_machine *m, const struct pz_pingpong *x,
                    const double *skew, int nx, struct pz_duplex_fit *out);
 

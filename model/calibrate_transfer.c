@@ -1,6 +1,7 @@
 /* The overheads and segments of a calibration together, and their keys (docs/calibrate.md). */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "calibrate_segments.h"
 #include "comsys.h"
@@ -211,57 +212,98 @@ double pz_skewed_exchange_time(const struct pz_machine *m, double bytes, double 
     return end[0] - start[0];
 }
 
-/* The factor from 1 to 2 whose exchange of bytes on m takes `measured` (the exchange
- * grows with it); 1 or 2 when none does, *beyond then set. */
+/* m with one duplex factor for every size. */
+static struct pz_machine with_factor(const struct pz_machine *m, double factor)
+{
+    struct pz_machine d = *m;
+
+    d.duplex_factor = 1;
+    d.duplex_factors = (struct pz_size_factors){
+        1, { { PZ_DUPLEX_ANY_SIZE, factor } } };
+    return d;
+}
+
+/* The duplex factor from 1 to PZ_DUPLEX_FACTORS_MAX whose exchange of bytes on m takes
+ * `measured` (the exchange grows with it); a bound when none does, *beyond then set. */
 static double factor_of(const struct pz_machine *m, double bytes, double skew, double measured,
                         int *beyond)
 {
-    struct pz_machine d = *m;
-    double lo = 1, hi = 2, t;
+    double lo = 1, hi = PZ_DUPLEX_FACTORS_MAX, mid;
+    struct pz_machine d = with_factor(m, lo);
+    double t = pz_skewed_exchange_time(&d, bytes, skew);
 
-    d.duplex_factor = lo;
-    t = pz_skewed_exchange_time(&d, bytes, skew);
     *beyond = t > measured * (1 + 1e-9);
     if (t >= measured)
         return lo;
-    d.duplex_factor = hi;
+    d = with_factor(m, hi);
     t = pz_skewed_exchange_time(&d, bytes, skew);
     *beyond = t < measured * (1 - 1e-9);
     if (t <= measured)
         return hi;
     for (int i = 0; i < 40; i++) {
-        d.duplex_factor = (lo + hi) / 2;
+        mid = (lo + hi) / 2;
+        d = with_factor(m, mid);
         if (pz_skewed_exchange_time(&d, bytes, skew) < measured)
-            lo = d.duplex_factor;
+            lo = mid;
         else
-            hi = d.duplex_factor;
+            hi = mid;
     }
     return (lo + hi) / 2;
+}
+
+/* The steps of the sizes' factors f (NAN: left out) over sizes x: each size's factor
+ * up to its size, the largest eager size's up to the eager threshold (a larger message
+ * goes by rendezvous, as the next size measured), the last for any larger size; at most
+ * PZ_MAX_SEGMENTS, the largest sizes' kept (a small message's transfer, which the
+ * factor stretches, is short). */
+static void steps_of(const struct pz_pingpong *x, const double *f, int nx, double eager,
+                     struct pz_size_factors *out)
+{
+    int first = 0, kept = 0;
+
+    for (int i = 0; i < nx; i++)
+        kept += !isnan(f[i]);
+    *out = (struct pz_size_factors){ 0 };
+    for (int i = 0; i < nx; i++) {
+        if (isnan(f[i]) || first++ < kept - PZ_MAX_SEGMENTS)
+            continue;
+        out->step[out->n++] = (struct pz_size_factor){ x[i].bytes, f[i] };
+        if (x[i].bytes <= eager && (i + 1 == nx || x[i + 1].bytes > eager))
+            out->step[out->n - 1].upto = eager;
+    }
+    if (out->n > 0)
+        out->step[out->n - 1].upto = PZ_DUPLEX_ANY_SIZE;
 }
 
 void pz_fit_duplex(const struct pz_machine *m, const struct pz_pingpong *x,
                    const double *skew, int nx, struct pz_duplex_fit *out)
 {
-    double f[PZ_DUPLEX_MAX_SIZES], e[PZ_DUPLEX_MAX_SIZES];
-    struct pz_machine d = *m;
+    double f[PZ_DUPLEX_MAX_SIZES], e[PZ_DUPLEX_MAX_SIZES], kept[PZ_DUPLEX_MAX_SIZES];
+    struct pz_machine d = with_factor(m, 1);
     int beyond;
 
     *out = (struct pz_duplex_fit){ .factor = 1, .median_error = NAN, .max_error = NAN };
     nx = nx < PZ_DUPLEX_MAX_SIZES ? nx : PZ_DUPLEX_MAX_SIZES;
-    d.duplex_factor = 1;
     for (int i = 0; i < nx; i++) {
+        f[i] = NAN;
         if (x[i].time > PZ_DUPLEX_MAX_RATIO * pz_exchange_time(&d, x[i].bytes) +
                             fmax(0, skew ? skew[i] : 0)) {
             out->stalled++;
             continue;
         }
-        f[out->points++] = factor_of(m, x[i].bytes, skew ? skew[i] : 0, x[i].time, &beyond);
+        f[i] = kept[out->points++] = factor_of(m, x[i].bytes, skew ? skew[i] : 0, x[i].time,
+                                               &beyond);
         out->beyond += beyond;
     }
     if (nx == 0)
         return;
     out->sizes = nx;
-    out->factor = d.duplex_factor = out->points > 0 ? pz_fit_median(f, out->points) : 1;
+    memcpy(out->size_factor, f, (size_t)nx * sizeof(*f));
+    out->factor = out->points > 0 ? pz_fit_median(kept, out->points) : 1;
+    steps_of(x, f, nx, m->eager_threshold, &out->steps);
+    d = *m;
+    d.duplex_factor = 1;
+    d.duplex_factors = out->steps;
     out->max_error = 0;
     for (int i = 0; i < nx; i++) {
         out->model[i] = pz_skewed_exchange_time(&d, x[i].bytes, skew ? skew[i] : 0);
@@ -270,4 +312,3 @@ void pz_fit_duplex(const struct pz_machine *m, const struct pz_pingpong *x,
     }
     out->median_error = pz_fit_median(e, nx);
 }
-

@@ -22,7 +22,7 @@ struct pz_comsys *pz_comsys_new(const struct pz_machine *m, int nprocs)
     cs->cpu_free = calloc((size_t)(nprocs > 0 ? nprocs : 1), sizeof(double));
     if (!cs->net || !cs->node || !cs->cpu_free || pz_match_init(&cs->match, nprocs) != 0 ||
         pz_cs_progress_init(cs) != 0 || pz_cs_resume_init(cs) != 0 ||
-        pz_cs_duplex_init(cs) != 0) {
+        pz_cs_duplex_init(cs) != 0 || pz_cs_turns_init(cs) != 0) {
         pz_comsys_free(cs);
         return NULL;
     }
@@ -51,6 +51,7 @@ void pz_comsys_free(struct pz_comsys *cs)
     pz_cs_progress_free(cs);
     pz_cs_resume_free(cs);
     pz_cs_duplex_free(cs);
+    pz_cs_turns_free(cs);
     pz_cs_locks_free(cs);
     free(cs);
 }
@@ -101,9 +102,13 @@ double pz_cs_transfer(struct pz_comsys *cs, int from, int to, double bytes)
  * at once, its time spent by its sender before it left (pz_cs_send_overhead). */
 static double eager_arrival(struct pz_comsys *cs, int from, int to, double bytes)
 {
+    double arrival;
+
     if (pz_cs_self_work(cs, from, to))
         return cs->now;
-    return pz_cs_duplex_arrives(cs, from, to, pz_cs_transfer(cs, from, to, bytes));
+    arrival = pz_cs_turns_arrives(cs, from, to, bytes, cs->now,
+                                  pz_cs_transfer(cs, from, to, bytes));
+    return pz_cs_duplex_arrives(cs, from, to, arrival);
 }
 
 int pz_cs_eager_size(const struct pz_comsys *cs, int from, int to, double bytes)
@@ -148,13 +153,17 @@ static void clear_to_send(struct pz_comsys *cs, int send)
                EV_CTS, send);
 }
 
-/* The clear-to-send has arrived: the data goes, and both complete when it has arrived. */
+/* The clear-to-send has arrived: the data goes, and both complete when it has arrived.
+ * The message was on its way since both its send and its receive were posted. */
 static void send_data(struct pz_comsys *cs, int send)
 {
     const struct request *s = &cs->req[send];
-    double arrival = pz_cs_duplex_arrives(cs, s->key.src, s->key.dst,
-                                          pz_cs_transfer(cs, s->key.src, s->key.dst, s->bytes));
     int recv = s->partner;
+    double start = fmax(s->posted, cs->req[recv].posted);
+    double arrival = pz_cs_turns_arrives(cs, s->key.src, s->key.dst, s->bytes, start,
+                                         pz_cs_transfer(cs, s->key.src, s->key.dst, s->bytes));
+
+    arrival = pz_cs_duplex_arrives(cs, s->key.src, s->key.dst, arrival);
 
     pz_cs_complete(cs, recv, arrival);
     pz_cs_complete(cs, send, arrival);

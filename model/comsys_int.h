@@ -7,7 +7,6 @@
 #include <stdint.h>
 
 #include "comsys.h"
-#include "heap.h"
 #include "match.h"
 #include "network.h"
 #include "radix.h"
@@ -66,6 +65,7 @@ struct agent;
 struct in_calls;
 struct resume;
 struct sending;
+struct turns;
 struct pz_cs_locks;
 
 /* Events due at the time the simulation has reached, in the order they were asked for:
@@ -98,6 +98,7 @@ struct pz_comsys {
     struct in_calls *progress;      /* per process, with progress = in_calls only */
     struct resume *resume;          /* per process, with a resume overhead only */
     struct sending *sending;        /* per process, with a duplex overhead only */
+    struct turns *turns;            /* per node, with duplex factors only */
     struct pz_cs_locks *locks;      /* passive target locks (comsys_lock.c), NULL until
                                        the first */
     int pending, failed;
@@ -210,6 +211,17 @@ int pz_cs_duplex_init(struct pz_comsys *cs);
 void pz_cs_duplex_free(struct pz_comsys *cs);
 double pz_cs_send_occupy(struct pz_comsys *cs, int p, int peer, double at, double o);
 double pz_cs_duplex_arrives(struct pz_comsys *cs, int from, int to, double arrival);
+
+/* The duplex factors (comsys_turns.c): kept only when the machine has them (init
+ * returns -1 if memory ran out).  arrives gives when the data of a message of bytes
+ * from process `from` to `to`, on its way from start (both its ends there) and arriving
+ * at arrival alone, arrives: later by its size's factor - 1 times its overlap with the
+ * latest message the other way at its nodes; between processes of one node, at
+ * arrival.  Called where each message's data is sent, in the order of the simulation. */
+int pz_cs_turns_init(struct pz_comsys *cs);
+void pz_cs_turns_free(struct pz_comsys *cs);
+double pz_cs_turns_arrives(struct pz_comsys *cs, int from, int to, double bytes,
+                           double start, double arrival);
 
 /* Collectives (comsys_coll.c): a part's messages completing, and its next round due;
  * freeing the agents and the communicators' schedules. */

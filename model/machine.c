@@ -79,7 +79,7 @@ int pz_machine_load(const char *path, struct pz_machine *m, char *err, size_t er
         rc = -1;
     }
     if (rc == 0 && !pz_key_duplex_fits(m)) {
-        snprintf(err, errlen, "%s: duplex_factor applies to network = switch only (a bus "
+        snprintf(err, errlen, "%s: duplex_factor and duplex_factors apply to network = switch only (a bus "
                               "carries one transfer at a time, channels are full duplex)", path);
         rc = -1;
     }

@@ -43,6 +43,24 @@ struct pz_segment {
 
 #define PZ_MAX_SEGMENTS 16
 
+/* A factor by message size: a message of at most upto bytes (and more than the previous
+ * step's bound) takes factor; one larger than every bound, the last step's. */
+struct pz_size_factor {
+    double upto;               /* B */
+    double factor;
+};
+
+/* The largest duplex factor (struct pz_machine.duplex_factors): an exchange both ways
+ * that takes longer than this many one-way times waited for something else than the
+ * other direction. */
+#define PZ_DUPLEX_FACTORS_MAX 4.0
+
+/* Steps by increasing bound, at most PZ_MAX_SEGMENTS; n = 0: none. */
+struct pz_size_factors {
+    int n;
+    struct pz_size_factor step[PZ_MAX_SEGMENTS];
+};
+
 /* Segments by increasing bound; n = 0: none. */
 struct pz_segments {
     int n;
@@ -104,6 +122,11 @@ struct pz_machine {
     struct pz_segments self_segments;  /* a process's messages to itself */
     struct pz_segments copy_segments;  /* MPI's copy of a member's own block within a
                                           collective (MPICH's MPIR_Localcopy) */
+    struct pz_size_factors duplex_factors;   /* switch: a message between two nodes
+                                                arrives later by its size's factor - 1
+                                                times how long it was on its way while
+                                                a message the other way at its nodes
+                                                was (none: no such delay) */
 };
 
 /* The keys of a machine file, in the order pz_machine_write and pz_machine_write_json
@@ -127,7 +150,7 @@ enum pz_machine_key {
     PZ_KEY_RESUME_OVERHEAD, PZ_KEY_SHM_RESUME_OVERHEAD, PZ_KEY_RESUME_AFTER,
     PZ_KEY_DUPLEX_OVERHEAD, PZ_KEY_SEND_TAIL,
     /* written only when they are not empty */
-    PZ_KEY_SELF_SEGMENTS, PZ_KEY_COPY_SEGMENTS,
+    PZ_KEY_SELF_SEGMENTS, PZ_KEY_COPY_SEGMENTS, PZ_KEY_DUPLEX_FACTORS,
     PZ_NKEYS
 };
 

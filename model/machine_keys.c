@@ -83,6 +83,9 @@ const struct pz_key_def pz_machine_keys[PZ_NKEYS] = {
     [PZ_KEY_SEND_TAIL] = { KEY_AT("send_tail", send_tail, TIME) },
     [PZ_KEY_SELF_SEGMENTS] = { KEY_AT("self_segments", self_segments, SEGMENTS) },
     [PZ_KEY_COPY_SEGMENTS] = { KEY_AT("copy_segments", copy_segments, SEGMENTS) },
+    [PZ_KEY_DUPLEX_FACTORS] = { KEY_AT("duplex_factors", duplex_factors, FACTORS),
+                                .summary = "duplex factors in %s size steps",
+                                .unless_default = 1 },
 };
 
 const char *pz_machine_key_name(enum pz_machine_key key)
@@ -111,6 +114,8 @@ double pz_key_number(const struct pz_machine *m, const struct pz_key_def *k)
         return *(const int *)field_of(m, k);
     if (k->kind == PZ_KIND_SEGMENTS)
         return ((const struct pz_segments *)field_of(m, k))->n;
+    if (k->kind == PZ_KIND_FACTORS)
+        return ((const struct pz_size_factors *)field_of(m, k))->n;
     return *(const double *)field_of(m, k);
 }
 
@@ -179,6 +184,8 @@ int pz_key_fits(const struct pz_machine *m, const struct pz_key_def *k)
         return 1;
     case PZ_KIND_SEGMENTS:
         return pz_segments_fit(field_of(m, k));
+    case PZ_KIND_FACTORS:
+        return pz_factors_fit(field_of(m, k));
     default:
         return isfinite(pz_key_number(m, k)) && pz_kind_fits(k->kind, pz_key_number(m, k));
     }
@@ -287,15 +294,14 @@ int pz_key_store(struct pz_machine *m, const struct pz_key_def *k, const char *p
 
     if (k->kind == PZ_KIND_NODE_MAP)
         return pz_node_map_load(m, path, value, why, len);
-    if (k->kind == PZ_KIND_SEGMENTS) {
-        struct pz_segments s;
+    if (k->kind == PZ_KIND_SEGMENTS || k->kind == PZ_KIND_FACTORS) {
         size_t used = (size_t)snprintf(why, len, "%s = '%s': ", k->name, value);
+        char *rest = why + (used < len ? used : len - 1);
+        size_t left = used < len ? len - used : 1;
+        void *field = (char *)m + k->offset;
 
-        if (pz_segments_parse(value, &s, why + (used < len ? used : len - 1),
-                              used < len ? len - used : 1) != 0)
-            return -1;
-        *(struct pz_segments *)((char *)m + k->offset) = s;
-        return 0;
+        return k->kind == PZ_KIND_SEGMENTS ? pz_segments_parse(value, field, rest, left)
+                                           : pz_factors_parse(value, field, rest, left);
     }
     if (store(m, k, value, &out_of_range) == 0)
         return 0;
@@ -311,5 +317,5 @@ int pz_key_packet_fits(const struct pz_machine *m)
 
 int pz_key_duplex_fits(const struct pz_machine *m)
 {
-    return m->duplex_factor == 1 || m->network == PZ_NET_SWITCH;
+    return (m->duplex_factor == 1 && m->duplex_factors.n == 0) || m->network == PZ_NET_SWITCH;
 }

@@ -24,6 +24,8 @@ enum pz_key_kind {
     PZ_KIND_MPI,         /* char[32], one of the key's words */
     PZ_KIND_NODE_MAP,    /* a file of its own, read by pz_node_map_load */
     PZ_KIND_SEGMENTS,    /* struct pz_segments, "UPTO: LATENCY, BANDWIDTH; ..." */
+    PZ_KIND_FACTORS,     /* struct pz_size_factors, "UPTO: FACTOR; ...", each factor from
+                            1 to PZ_DUPLEX_FACTORS_MAX */
 };
 
 struct pz_key_def {
@@ -81,5 +83,26 @@ int pz_segments_parse(const char *text, struct pz_segments *s, char *why, size_t
 int pz_segments_fit(const struct pz_segments *s);
 int pz_segments_write(FILE *f, const struct pz_segments *s);
 void pz_segments_write_json(FILE *f, const struct pz_segments *s);
+
+/* One quantity of a list's entry, between its separators from and to, blanks trimmed,
+ * into buf (at most len - 1 bytes); returns buf. */
+const char *pz_key_piece(const char *from, const char *to, char *buf, size_t len);
+
+/* Parses a list "ENTRY; ENTRY; ..." ("none": no entry) of at most max entries, each
+ * with a bound that must increase from one to the next: entry parses the one between
+ * from and end into place i of list, and gives its bound, or returns -1 with reason.
+ * Into *n the entries parsed; 0, or -1 with "WHAT I: reason" in why. */
+int pz_key_list_parse(const char *text, const char *what, int max,
+                      int (*entry)(const char *from, const char *end, int i, void *list,
+                                   double *upto, const char **reason),
+                      void *list, int *n, char *why, size_t len);
+
+/* Size factors (machine_factors.c), as segment lists: parses text into f (0, or -1 with
+ * what is wrong in why: "step 2: ..."); whether f is one the parser accepts; writes it
+ * as the parser reads it back, and as JSON. */
+int pz_factors_parse(const char *text, struct pz_size_factors *f, char *why, size_t len);
+int pz_factors_fit(const struct pz_size_factors *f);
+int pz_factors_write(FILE *out, const struct pz_size_factors *f);
+void pz_factors_write_json(FILE *out, const struct pz_size_factors *f);
 
 #endif

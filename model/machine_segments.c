@@ -3,13 +3,13 @@
  * order of their bounds ("none": no segment), each quantity with its unit as the other
  * keys take it: "1KiB: 20us, 90MB/s; 64KiB: 35us, 110MB/s". */
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "machine_keys.h"
 #include "units.h"
 
-/* One quantity of a segment, between its separators, blanks trimmed, into buf. */
-static const char *piece(const char *from, const char *to, char *buf, size_t len)
+const char *pz_key_piece(const char *from, const char *to, char *buf, size_t len)
 {
     size_t n;
 
@@ -34,17 +34,17 @@ static int parse_segment(const char *from, const char *end, struct pz_segment *g
         *reason = "expected 'UPTO: LATENCY, BANDWIDTH' such as '64KiB: 20us, 100MB/s'";
         return -1;
     }
-    if (pz_parse_bytes(piece(from, colon, buf, sizeof(buf)), &g->upto) != 0 ||
+    if (pz_parse_bytes(pz_key_piece(from, colon, buf, sizeof(buf)), &g->upto) != 0 ||
         !pz_kind_fits(PZ_KIND_BYTES, g->upto)) {
         *reason = "expected the upper bound as a size between 0B and 2^53B";
         return -1;
     }
-    if (pz_parse_time(piece(colon + 1, comma, buf, sizeof(buf)), &g->latency) != 0 ||
+    if (pz_parse_time(pz_key_piece(colon + 1, comma, buf, sizeof(buf)), &g->latency) != 0 ||
         !pz_kind_fits(PZ_KIND_TIME, g->latency)) {
         *reason = "expected the latency as a time between 0s and 1000s";
         return -1;
     }
-    if (pz_parse_bandwidth(piece(comma + 1, end, buf, sizeof(buf)), &g->bandwidth) != 0 ||
+    if (pz_parse_bandwidth(pz_key_piece(comma + 1, end, buf, sizeof(buf)), &g->bandwidth) != 0 ||
         !pz_kind_fits(PZ_KIND_BANDWIDTH, g->bandwidth)) {
         *reason = "expected the bandwidth as a bandwidth of at least 1B/s";
         return -1;
@@ -52,11 +52,15 @@ static int parse_segment(const char *from, const char *end, struct pz_segment *g
     return 0;
 }
 
-int pz_segments_parse(const char *text, struct pz_segments *s, char *why, size_t len)
+int pz_key_list_parse(const char *text, const char *what, int max,
+                      int (*entry)(const char *from, const char *end, int i, void *list,
+                                   double *upto, const char **reason),
+                      void *list, int *n, char *why, size_t len)
 {
     const char *from = text, *reason = NULL;
+    double upto, last = 0;
 
-    memset(s, 0, sizeof(*s));
+    *n = 0;
     if (!strcmp(text, "none"))
         return 0;
     while (!reason) {
@@ -64,20 +68,37 @@ int pz_segments_parse(const char *text, struct pz_segments *s, char *why, size_t
 
         if (!end)
             end = from + strlen(from);
-        if (s->n == PZ_MAX_SEGMENTS)
-            reason = "more segments than 16";
-        else if (parse_segment(from, end, &s->seg[s->n], &reason) == 0 && s->n &&
-                 !(s->seg[s->n].upto > s->seg[s->n - 1].upto))
-            reason = "bounds must increase from segment to segment";
+        if (*n == max)
+            reason = "more than the 16 a list holds";
+        else if (entry(from, end, *n, list, &upto, &reason) == 0 && *n && !(upto > last))
+            reason = "bounds must increase from one to the next";
         if (!reason)
-            s->n++;
+            last = upto, (*n)++;
         if (!*end)
             break;
         from = end + 1;
     }
     if (reason)
-        snprintf(why, len, "segment %d: %s", s->n + 1, reason);
+        snprintf(why, len, "%s %d: %s", what, *n + 1, reason);
     return reason ? -1 : 0;
+}
+
+static int segment_entry(const char *from, const char *end, int i, void *list, double *upto,
+                         const char **reason)
+{
+    struct pz_segment *g = &((struct pz_segments *)list)->seg[i];
+
+    if (parse_segment(from, end, g, reason) != 0)
+        return -1;
+    *upto = g->upto;
+    return 0;
+}
+
+int pz_segments_parse(const char *text, struct pz_segments *s, char *why, size_t len)
+{
+    memset(s, 0, sizeof(*s));
+    return pz_key_list_parse(text, "segment", PZ_MAX_SEGMENTS, segment_entry, s, &s->n, why,
+                             len);
 }
 
 int pz_segments_fit(const struct pz_segments *s)

@@ -75,6 +75,12 @@ static int put_key(FILE *f, const struct pz_machine *m, const struct pz_key_def 
             pz_segments_write(f, (const struct pz_segments *)((const char *)m + k->offset)) < 0)
             return -1;
         return fputc('\n', f) == EOF ? -1 : 0;
+    case PZ_KIND_FACTORS:
+        if (fprintf(f, "%s = ", k->name) < 0 ||
+            pz_factors_write(f, (const struct pz_size_factors *)((const char *)m + k->offset)) <
+                0)
+            return -1;
+        return fputc('\n', f) == EOF ? -1 : 0;
     default:
         pz_exact_number(num, sizeof(num), pz_key_number(m, k));
         return fprintf(f, "%s = %s%s%s\n", k->name, num, *units[k->kind] ? " " : "",
@@ -145,6 +151,9 @@ int pz_machine_write_json(FILE *f, const struct pz_machine *m)
         fprintf(f, "%s\"%s\": ", i ? ", " : "{", k->name);
         if (k->kind == PZ_KIND_SEGMENTS)
             pz_segments_write_json(f, (const struct pz_segments *)((const char *)m + k->offset));
+        else if (k->kind == PZ_KIND_FACTORS)
+            pz_factors_write_json(f, (const struct pz_size_factors *)((const char *)m +
+                                                                       k->offset));
         else if (k->kind == PZ_KIND_NAME || k->kind == PZ_KIND_MPI)
             json_string(f, k->kind == PZ_KIND_NAME ? m->name : m->mpi);
         else if (k->kind == PZ_KIND_WORD)
@@ -192,7 +201,8 @@ void pz_machine_summary(FILE *out, const struct pz_machine *m)
     static const enum pz_machine_key line[] = {
         PZ_KEY_NETWORK, PZ_KEY_LATENCY, PZ_KEY_BANDWIDTH, PZ_KEY_PROCS_PER_NODE,
         PZ_KEY_EAGER_THRESHOLD, PZ_KEY_MPI, PZ_KEY_CPU_SCALE, PZ_KEY_PROGRESS,
-        PZ_KEY_DUPLEX_FACTOR, PZ_KEY_SEGMENTS, PZ_KEY_SEND_OVERHEAD, PZ_KEY_RECV_OVERHEAD,
+        PZ_KEY_DUPLEX_FACTOR, PZ_KEY_DUPLEX_FACTORS, PZ_KEY_SEGMENTS, PZ_KEY_SEND_OVERHEAD,
+        PZ_KEY_RECV_OVERHEAD,
     };
     struct pz_machine defaults;
 

@@ -1,14 +1,15 @@
 /* The replay's queues, the communication model's events (comsys_int.h) and the
- * engine's threads due to step (replay/engine_int.h): the earliest first, and among
- * equal times the one pushed first, as heap.h orders them (a negative time or NaN
- * counts as 0), for a simulation whose clock only moves forward.
+ * engine's threads due to step (replay/engine_int.h), and the Perfetto export's threads
+ * by the time of their next record (export/perfetto.c): the earliest first, and among
+ * equal times the one pushed first, so that a simulation is deterministic (a negative
+ * time or NaN counts as 0), for a clock that only moves forward.
  *
  * A radix heap: an item waits in the bucket of the highest bit in which its time's bits
  * differ from those of the time taken last, so a push is one append and an item moves
  * only to lower buckets, a few times in its life, in order and through arrays read
- * from their start, whatever the number of items waiting.  heap.h's binary heap visits
- * log4 of the items waiting at every pop, a cache line each: at thousands of processes,
- * one event of a collective's round per member, most of them misses.
+ * from their start, whatever the number of items waiting.  A binary heap visits log4 of
+ * the items waiting at every pop, a cache line each: at thousands of processes, one
+ * event of a collective's round per member, most of them misses.
  *
  * Any time may be pushed; one earlier than the time taken last while items wait costs
  * a pass over all of them (the model never pushes such a time: its events are never in
@@ -17,8 +18,33 @@
 #define PZ_RADIX_H
 
 #include <stdint.h>
+#include <string.h>
 
-#include "heap.h"
+/* A time's key: the bits of a non-negative double order like the double (a negative
+ * time or NaN is 0); and the time of a key. */
+static inline uint64_t pz_heap_bits(double time)
+{
+    uint64_t bits;
+
+    if (!(time > 0))
+        time = 0;
+    memcpy(&bits, &time, sizeof(bits));
+    return bits;
+}
+
+static inline double pz_heap_time(uint64_t bits)
+{
+    double t;
+
+    memcpy(&t, &bits, sizeof(t));
+    return t;
+}
+
+/* An item as the queue gives it back. */
+struct pz_heap_item {
+    double time;
+    int kind, id;          /* what is due; the user's meaning */
+};
 
 /* The bits of a time (its order) and what is due (kind above id). */
 struct pz_radix_item {

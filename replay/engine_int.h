@@ -7,7 +7,6 @@
 
 #include "comsys.h"
 #include "engine.h"
-#include "heap.h"
 #include "radix.h"
 #include "trace_in.h"
 #include "trace_out.h"

@@ -438,7 +438,7 @@ static int fold_all(struct pz_scale_program *m, struct work *w)
 
             for (size_t i = 0; i < n; i++)
                 w->raw[r][p][i] = map[w->raw[r][p][i]];
-            if ((w->bfly && sp_xor_rewrite(w->bfly, w->raw[r][p], n, m->runs[r]->nprocs) != 0) ||
+            if ((w->bfly && sp_xor_rewrite(w->bfly, w->raw[r][p], n) != 0) ||
                 sp_tag_loops(&m->table, w->raw[r][p], n, m->ambiguous[r]) != 0 ||
                 !(w->folded[r][p] = malloc((n ? n : 1) * sizeof(uint32_t)))) {
                 free(map);

@@ -193,19 +193,20 @@ int sp_xor_convert(struct sp_table *t, const struct pz_scale_run *run, int proc,
 /* Learns from a process's converted steps how the tags of the runs of several stages
  * advance, for the runs of one stage elsewhere.  0 or -1. */
 int sp_xor_learn(struct sp_xor *x, const uint32_t *syms, size_t n);
-/* Rewrites the runs of stages of a process's converted steps, at nprocs processes, into
- * the same symbols in every iteration (the bit going up or down with it, tags advancing
- * with it), for sp_fold; a completion names the rewritten symbol of its poster, in the
- * run (posted in the same iteration or the one before) or after it (one wait per stage
- * after the loop).  A run whose steps would be posters of each other is left as
- * converted.  0 or -1. */
-int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n, int nprocs);
+/* Rewrites the runs of stages of a process's converted steps into the same symbols in
+ * every iteration (the bit going up or down with it, a run going down by the bit of its
+ * last stage, tags advancing with it), for sp_fold; a completion names the rewritten
+ * symbol of its poster, in the run (posted in the same iteration or the one before) or
+ * after it (one wait per stage after the loop).  A run whose steps would be posters of
+ * each other is left as converted.  0 or -1. */
+int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n);
 /* Whether the model built from stages is a butterfly: every step with a stage is made by
- * every process in a loop whose trip count is log2(P) less its first bit, or
- * ceil(log2(P) / 2) less it going up (NPB CG's row sums), at every recorded count, the
- * law then taken as the loop's trip count, and every step with messages to the
- * transpose partner is made by every process; then notes say so, and why.  1, 0 when
- * not, -1 when memory runs out. */
+ * every process in a loop whose trip count is log2(P) less its first bit going up, or
+ * ceil(log2(P) / 2) less it (NPB CG's row sums); going down to bit 0, log2(P) or
+ * ceil(log2(P) / 2) less a number (NPB CG's row sums from the row's highest bit: less
+ * none), at every recorded count, the law then taken as the loop's trip count, and
+ * every step with messages to the transpose partner is made by every process; then
+ * notes say so, and why.  1, 0 when not, -1 when memory runs out. */
 int sp_xor_law(struct pz_scale_program *m);
 /* Whether the run at nprocs can have m's stages and transpose partners: 0, or -1 with a
  * one-line message in err (not a power of two). */

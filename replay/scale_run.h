@@ -122,8 +122,11 @@ enum pz_scale_peer_kind {
                               exchange) on the world: the process whose rank is the
                               caller's XOR 2^(rank + j), j the iteration of the loop right
                               around the step (0 outside one); when rank < 0, its bits go
-                              down from log2(P) + rank: XOR 2^(log2(P) + rank - j).  Never
-                              read from a recording: the model takes it (scale_xor.c) */
+                              down to -1 - rank, from the bit the loop's trip count n
+                              gives: XOR 2^(-1 - rank + n - 1 - j) (from log2(P) - 1 where
+                              n is log2(P) + rank + 1; from the highest bit of a row of NPB
+                              CG's grid where n is its law).  Never read from a recording:
+                              the model takes it (scale_xor.c) */
     PZ_SCALE_PEER_TRANSPOSE    /* NPB CG's transpose partner on the world of 2^l
                               processes: the rank written high to low as A B C, A and B
                               of floor(l / 2) bits, C of l mod 2, exchanges with B A C

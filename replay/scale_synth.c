@@ -76,13 +76,13 @@ struct pz_scale_synth {
     struct sp_lists *lists;    /* of the v events whose members' sizes differ */
 };
 
-/* Where a request was posted: the iteration of the loop right around its posting, and the
- * trip count of the last loop before it there (struct level's done and ended), which a
- * call over many requests completing it later, after that loop, gives its completion's
- * partner and tag (a butterfly's stage i, posted in iteration i, waited for after the
- * stages). */
+/* Where a request was posted: the iteration of the loop right around its posting and
+ * that loop's trip count, and the trip count of the last loop before it there (struct
+ * level's done, count and ended), which a call over many requests completing it later,
+ * after that loop, gives its completion's partner and tag (a butterfly's stage i, posted
+ * in iteration i, waited for after the stages). */
 struct posted {
-    uint64_t done, ended;
+    uint64_t done, count, ended;
 };
 
 /* A loop the walk is in: its node, its trip count here, the iterations done, and the
@@ -508,13 +508,12 @@ static int64_t peer_of(struct pz_scale_cursor *c, const struct sp_event *e, uint
         return size < 2 ? rank : (rank + 1 + c->any_received++ % (size - 1)) % size;
     case PZ_SCALE_PEER_XOR: {
         /* stage rank + j of a butterfly, j the iteration of the loop right around it, or
-           log2(P) + rank - j when its bits go down */
-        int64_t j = c->posted ? (int64_t)c->posted->done
-                    : c->depth ? (int64_t)c->loops[c->depth - 1].done : 0, bits = 0, bit;
+           when its bits go down, -1 - rank + (count - 1 - j), count the loop's trips */
+        const struct level *loop = c->depth ? &c->loops[c->depth - 1] : NULL;
+        int64_t j = c->posted ? (int64_t)c->posted->done : loop ? (int64_t)loop->done : 0;
+        int64_t count = c->posted ? (int64_t)c->posted->count : loop ? (int64_t)loop->count : 1;
+        int64_t bit = e->peer.rank >= 0 ? e->peer.rank + j : -1 - e->peer.rank + count - 1 - j;
 
-        while (((int64_t)1 << bits) < size)
-            bits++;
-        bit = e->peer.rank >= 0 ? e->peer.rank + j : bits + e->peer.rank - j;
         if (bit >= 0 && bit < 31 && (rank ^ (1u << bit)) < size)
             return rank ^ (1u << bit);
         break;
@@ -663,7 +662,7 @@ static int post(struct pz_scale_cursor *c, int32_t slot, uint64_t id)
 {
     const struct sp_done *d = &c->s->m->done[slot];
     const struct level *in = c->depth ? &c->loops[c->depth - 1] : NULL;
-    struct posted when = { in ? in->done : 0, in ? in->ended : c->ended };
+    struct posted when = { in ? in->done : 0, in ? in->count : 1, in ? in->ended : c->ended };
 
     c->last_id[slot] = id;
     /* one no call names is kept for a call like its own to complete (pending_alike) */

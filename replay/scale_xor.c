@@ -6,11 +6,13 @@
  * world is taken as a stage (PZ_SCALE_PEER_XOR, the bit of its partner), and each run
  * of back-to-back stages whose bit goes up or down by one from one iteration to the
  * next, from bit b, is rewritten into the same symbols in every iteration (the bit as b
- * plus or less the iteration, b counted from the highest bit when it goes down, each tag
- * as its first value and its step), which sp_fold folds into a loop of as many
- * iterations as stages.  A run of one stage (at 2 processes) is the body
- * the others show once: its tags advance, and its bits go, as the runs of several
- * stages at other counts or processes show (sp_xor_learn). */
+ * plus or less the iteration; going down, as the bit of its last stage plus the
+ * iterations left, so that its first bit follows from the loop's trip count, which the
+ * law says at any count, whether the run begins at the rank's highest bit or at the
+ * highest of a row of NPB CG's grid; each tag as its first value and its step), which
+ * sp_fold folds into a loop of as many iterations as stages.  A run of one stage (at 2
+ * processes) is the body the others show once: its tags advance, and its bits go, as
+ * the runs of several stages at other counts or processes show (sp_xor_learn). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -393,17 +395,15 @@ static uint32_t tag_step_of(struct sp_xor *x, const uint32_t *syms, const struct
  * step before it as rewritten (syms; orig: as recorded), else ev's own.  SP_NONE: none
  * can be made (memory, or posters of each other). */
 static uint32_t poster_of(struct sp_xor *x, const uint32_t *orig, const uint32_t *syms,
-                          const struct stages *r, int nprocs, size_t q,
-                          const struct sp_event *ev, const struct sp_event *later,
-                          uint32_t *done);
+                          const struct stages *r, size_t q, const struct sp_event *ev,
+                          const struct sp_event *later, uint32_t *done);
 
 static uint32_t rewritten(struct sp_xor *x, const uint32_t *orig, const uint32_t *syms,
-                          const struct stages *r, int nprocs, size_t q, uint32_t *done);
+                          const struct stages *r, size_t q, uint32_t *done);
 
 static uint32_t poster_of(struct sp_xor *x, const uint32_t *orig, const uint32_t *syms,
-                          const struct stages *r, int nprocs, size_t q,
-                          const struct sp_event *ev, const struct sp_event *later,
-                          uint32_t *done)
+                          const struct stages *r, size_t q, const struct sp_event *ev,
+                          const struct sp_event *later, uint32_t *done)
 {
     size_t j = later ? sp_poster_at(syms, r->at, r->at + r->period + q, later->poster_sym)
                      : (size_t)SP_NONE;
@@ -413,21 +413,17 @@ static uint32_t poster_of(struct sp_xor *x, const uint32_t *orig, const uint32_t
         j = sp_poster_at(orig, 0, r->at, ev->poster_sym);
         return j == (size_t)SP_NONE ? ev->poster_sym : syms[j];
     }
-    return rewritten(x, orig, syms, r, nprocs, (j - r->at) % r->period, done);
+    return rewritten(x, orig, syms, r, (j - r->at) % r->period, done);
 }
 
-/* The rewritten symbol of body position q of run r at nprocs (done[q], SP_NONE while
+/* The rewritten symbol of body position q of run r (done[q], SP_NONE while
  * not made, SP_NONE - 1 while being made): iteration 0's events, each stage's bit the
- * run's first (PZ_SCALE_PEER_XOR: counted from the highest bit, log2(P) - 1 as -1, when
- * the bits go down), each tag advancing by its step, each poster by its rewritten
- * symbol (poster_of).  SP_NONE: none can be made (memory, or posters of each other). */
+ * run's first, or when the bits go down its last e as -1 - e (PZ_SCALE_PEER_XOR), each
+ * tag advancing by its step, each poster by its rewritten symbol (poster_of).  SP_NONE:
+ * none can be made (memory, or posters of each other). */
 static uint32_t rewritten(struct sp_xor *x, const uint32_t *orig, const uint32_t *syms,
-                          const struct stages *r, int nprocs, size_t q, uint32_t *done)
+                          const struct stages *r, size_t q, uint32_t *done)
 {
-    int bits = 0;
-
-    while ((1 << bits) < nprocs)
-        bits++;
     struct sp_event ev[SP_MAX_EVENTS];
     struct sp_sym proto = x->t->syms[syms[r->at + q]];
 
@@ -443,9 +439,9 @@ static uint32_t rewritten(struct sp_xor *x, const uint32_t *orig, const uint32_t
         ev[i] = sp_events_of(x->t, syms[r->at + q])[i];
         ev[i].tag_step = tag_step_of(x, syms, r, q, i);
         if (ev[i].peer.kind == PZ_SCALE_PEER_XOR && r->dir < 0)
-            ev[i].peer.rank -= bits;
+            ev[i].peer.rank = -1 - (ev[i].peer.rank - (int32_t)(r->count - 1));
         if ((ev[i].poster_sym != SP_NONE || (later && later->poster_sym != SP_NONE)) &&
-            (ev[i].poster_sym = poster_of(x, orig, syms, r, nprocs, q, &ev[i], later,
+            (ev[i].poster_sym = poster_of(x, orig, syms, r, q, &ev[i], later,
                                           done)) == SP_NONE)
             return SP_NONE;
     }
@@ -477,7 +473,7 @@ static int repost_outside(struct sp_xor *x, const uint32_t *orig, uint32_t *syms
 /* The runs of stages of syms[0..n-1] rewritten (orig: as converted; marked: the steps
  * rewritten).  0 or -1 (memory). */
 static int rewrite_runs(struct sp_xor *x, const uint32_t *orig, uint32_t *syms, size_t n,
-                        int nprocs, uint8_t *marked)
+                        uint8_t *marked)
 {
     uint32_t done[SP_MAX_PERIOD];
 
@@ -498,7 +494,7 @@ static int rewrite_runs(struct sp_xor *x, const uint32_t *orig, uint32_t *syms, 
         if (r.count == 1)
             r.dir = direction(x, syms[at]);
         memset(done, 0xff, r.period * sizeof(*done));
-        for (q = 0; q < r.period && rewritten(x, orig, syms, &r, nprocs, q, done) != SP_NONE;
+        for (q = 0; q < r.period && rewritten(x, orig, syms, &r, q, done) != SP_NONE;
              q++)
             ;
         /* a run whose steps are posters of each other is left as converted */
@@ -514,7 +510,7 @@ static int rewrite_runs(struct sp_xor *x, const uint32_t *orig, uint32_t *syms, 
     return 0;
 }
 
-int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n, int nprocs)
+int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n)
 {
     uint32_t *orig = malloc((n ? n : 1) * sizeof(*orig));
     uint8_t *marked = calloc(n ? n : 1, 1);
@@ -523,7 +519,7 @@ int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n, int nprocs)
     if (!orig || !marked)
         goto out;
     memcpy(orig, syms, n * sizeof(*orig));
-    rc = rewrite_runs(x, orig, syms, n, nprocs, marked);
+    rc = rewrite_runs(x, orig, syms, n, marked);
     if (rc == 0)
         rc = repost_outside(x, orig, syms, n, marked);
 out:

@@ -7,8 +7,9 @@
  * loop whose trip count is log2(P) at every recorded count: a loop whose trip count
  * follows the rank's bits is a butterfly's, where a halo exchange has at most 2
  * neighbours per dimension of a grid of at most 3.  A loop of ceil(log2(P) / 2) stages
- * from bit 0 up (1, 1 and 2 at 2, 4 and 8) is taken too: NPB CG's sums within a row of
- * its grid of 2^ceil(log2(P) / 2) columns, over the rank's column bits.  Messages to NPB
+ * (1, 1 and 2 at 2, 4 and 8), from bit 0 up or from the row's highest bit down, is taken
+ * too: NPB CG's sums within a row of its grid of 2^ceil(log2(P) / 2) columns, over the
+ * rank's column bits.  Messages to NPB
  * CG's transpose partner (scale_transpose.c) are taken among the stages where, at every
  * recorded count, every message of their step at every process goes to that partner:
  * the candidate then has no message but those and the stages'. */
@@ -75,7 +76,7 @@ int sp_xor_candidate(const struct pz_scale_run *const *runs, size_t n)
 }
 
 /* Whether step node k has a stage, its first's rank (struct pz_scale_peer: the bit it
- * begins at, or < 0 from the highest going down) into *rank. */
+ * begins at going up, -1 less the bit it ends at going down) into *rank. */
 static int stage_of(const struct pz_scale_program *m, uint32_t k, int *rank)
 {
     const struct sp_sym *s;
@@ -89,13 +90,6 @@ static int stage_of(const struct pz_scale_program *m, uint32_t k, int *rank)
             return 1;
         }
     return 0;
-}
-
-/* The stages of a loop from the bit of rank to the last, at P: log2(P) - rank going up,
- * log2(P) + rank + 1 (down to bit 0) going down; less the log2(P) that every law has. */
-static int law_offset(int rank)
-{
-    return rank >= 0 ? -rank : rank + 1;
 }
 
 /* Is step node k made by every process: its guard allows every position and asks for
@@ -194,14 +188,27 @@ static void counts(const struct pz_scale_program *m, char *buf, size_t len)
                                  m->runs[r]->nprocs);
 }
 
-/* The law of loop node l around a stage whose first bit is rank: 0 for log2(P), 1
- * for log2(Q) (going up from bit 0 only: going down, the bits would begin at log2(Q) -
- * 1, which no rank counted from log2(P) gives), -1 when neither holds. */
-static int law_of(const struct pz_scale_program *m, uint32_t l, int rank)
+/* The law of loop node l around a stage of rank `rank`, its trip count bits_of(P, cols)
+ * + *off at every recorded count: cols 0 (log2(P)) or 1 (log2(Q)), -1 when neither
+ * holds.  Going up from bit b, the stages end at the highest bit: off is -b.  Going down,
+ * to bit 0 only (rank -1), they begin at the bit the trip count gives, bits + off - 1, no
+ * higher than the highest (off <= 0): off is what the first recording shows (0 for a
+ * butterfly from the highest bit of the rank, or of a row of NPB CG's grid: 1, 2, 3
+ * stages at 2, 4, 8 are log2(P), 1, 1, 2 are log2(Q)). */
+static int law_of(const struct pz_scale_program *m, uint32_t l, int rank, int *off)
 {
-    if (law_holds(m, l, law_offset(rank), 0))
-        return 0;
-    return rank >= 0 && law_holds(m, l, law_offset(rank), 1) ? 1 : -1;
+    int first = m->runs[0]->nprocs;
+
+    if (rank < -1)
+        return -1;
+    for (int cols = 0; cols <= 1; cols++) {
+        *off = rank >= 0 ? -rank
+                         : (int)(llround(pz_scale_model_at(&m->nodes[l].count, first)) -
+                                 bits_of(first, cols));
+        if (*off <= 0 && law_holds(m, l, *off, cols))
+            return cols;
+    }
+    return -1;
 }
 
 int sp_xor_law(struct pz_scale_program *m)
@@ -212,7 +219,7 @@ int sp_xor_law(struct pz_scale_program *m)
 
     for (uint32_t k = 0; k < m->nnodes; k++) {
         uint32_t l;
-        int rank;
+        int rank, off;
 
         if (transposes(m, k)) {
             if (!everywhere(m, k))
@@ -223,7 +230,7 @@ int sp_xor_law(struct pz_scale_program *m)
         if (!stage_of(m, k, &rank))
             continue;
         if (!everywhere(m, k) || (l = loop_around(m, k)) == SP_NONE || m->nodes[l].trips ||
-            law_of(m, l, rank) < 0)
+            law_of(m, l, rank, &off) < 0)
             return 0;
         if (first == SP_NONE)
             first = k;
@@ -231,13 +238,13 @@ int sp_xor_law(struct pz_scale_program *m)
     if (first == SP_NONE)
         return 0;
     for (uint32_t k = 0; k < m->nnodes; k++) {
-        int rank, law;
+        int rank, law, off;
 
         if (!stage_of(m, k, &rank))
             continue;
-        law = law_of(m, loop_around(m, k), rank);
+        law = law_of(m, loop_around(m, k), rank, &off);
         cols |= law;
-        take_law(m, loop_around(m, k), law_offset(rank), law);
+        take_law(m, loop_around(m, k), off, law);
     }
     counts(m, at, sizeof(at));
     if (sp_note(m, "the messages of %s go to partners rank XOR 2^i, i going up or down by "

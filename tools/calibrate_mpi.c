@@ -753,15 +753,23 @@ static int exchange_count(const struct options *o)
     return o->quick ? QUICK_EXCHANGES : EXCHANGES;
 }
 
-/* Whether the exchanges measure size bytes: 0 and the powers of four from 64 B, among
- * the ping-pong's sizes (with --quick, those that are also powers of eight). */
-static int exchanged(double bytes)
+/* Whether the exchanges measure size bytes, among the ping-pong's sizes: 0, 256 B, 1 KiB
+ * and every power of two from 4 KiB (with --quick, 0 and the powers of four from 64 B):
+ * the factor of an exchange both ways over one way changes quickly with the size
+ * above the eager threshold (over TCP from 1.4 to above 2 and down to 1.1 within a
+ * few powers of two), and duplex_factors takes a step per size measured. */
+static int exchanged(const struct options *o, double bytes)
 {
     int e;
 
     if (bytes == 0)
         return 1;
-    return frexp(bytes, &e) == 0.5 && (e - 1) >= 6 && (e - 1) % 2 == 0;
+    if (frexp(bytes, &e) != 0.5)
+        return 0;
+    e--;
+    if (o->quick)
+        return e >= 6 && e % 2 == 0;
+    return e == 8 || e == 10 || e >= 12;
 }
 
 /* Rank 0: the exchanges at the ping-pong's sizes that exchanged() picks, into x, each
@@ -773,7 +781,7 @@ static int measure_exchanges(const struct options *o, const struct pz_pingpong *
     int count = exchange_count(o), nx = 0;
 
     for (int i = 0; i < n; i++) {
-        if (!exchanged(points[i].bytes))
+        if (!exchanged(o, points[i].bytes))
             continue;
         x[nx].offset = pz_cal_clock_offset();
         order(PZ_CAL_EXCHANGE, (long)points[i].bytes);
@@ -1079,8 +1087,7 @@ static void fit_without_skew(const struct pz_fit *fit, const struct pz_calibrati
                     &c->transfer);
     pz_transfer_to_machine(&c->transfer, run->same_node, &d);
     pz_fit_duplex(&d, barrier, skew, run->nexchanges, &c->duplex);
-    if (c->duplex.points > 0)
-        d.duplex_factor = c->duplex.factor;
+    d.duplex_factors = c->duplex.steps;
     c->back_to_back_fitted = !isnan(pz_cal_back_to_back(run));
     if (c->back_to_back_fitted)
         pz_fit_calibrated_duplex_overhead(&d, run->resume_bytes, pz_cal_back_to_back(run),
@@ -1143,8 +1150,7 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     pz_transfer_to_machine(&transfer, run->same_node, &m);
     run->transfer = &transfer;
     pz_fit_duplex(&m, barrier, NULL, run->nexchanges, &duplex);
-    if (duplex.points > 0)
-        m.duplex_factor = duplex.factor;
+    m.duplex_factors = duplex.steps;
     run->duplex = &duplex;
     if (!isnan(pz_cal_back_to_back(run))) {
         pz_fit_duplex_overhead(&m, fit.latency, fit.bandwidth, &transfer.send, &transfer.recv,

@@ -167,17 +167,19 @@ void pz_cal_print_exchanges(FILE *out, const struct pz_calibration_run *run)
 
     double low = INFINITY, high = -INFINITY;
 
-    fprintf(out, "%10s %10s %10s %10s %9s %10s %6s %10s %8s %10s %8s\n", "size (B)",
-            "one way", "rank 0", "rank 1", "skew", "later", "ratio", "model", "error %",
-            "skewed", "error %");
+    fprintf(out, "%10s %10s %10s %10s %9s %10s %6s %6s %10s %8s %10s %8s\n", "size (B)",
+            "one way", "rank 0", "rank 1", "skew", "later", "ratio", "factor", "model",
+            "error %", "skewed", "error %");
     for (int i = 0; i < run->nexchanges; i++) {
         const struct pz_cal_exchange *x = &run->exchanges[i];
         double t = one_way(run, x->bytes), later = x->time - fmax(0, x->skew);
         int modelled = d && i < d->sizes, checked = k && i < k->sizes;
 
-        fprintf(out, "%10.0f %10.3f %10.3f %10.3f %9.3f %10.3f %6.2f %10.3f %8.2f %10.3f %8.2f\n",
+        fprintf(out,
+                "%10.0f %10.3f %10.3f %10.3f %9.3f %10.3f %6.2f %6.2f %10.3f %8.2f %10.3f %8.2f\n",
                 x->bytes, t * 1e6, x->time * 1e6, x->other * 1e6, x->skew * 1e6, later * 1e6,
-                t > 0 ? later / t : 0, modelled ? d->model[i] * 1e6 : 0,
+                t > 0 ? later / t : 0, modelled ? d->size_factor[i] : NAN,
+                modelled ? d->model[i] * 1e6 : 0,
                 modelled ? pz_fit_error(x->time, d->model[i]) : 0,
                 checked ? k->model[i] * 1e6 : 0, checked ? pz_fit_error(x->time, k->model[i]) : 0);
         low = fmin(low, x->offset);
@@ -186,8 +188,10 @@ void pz_cal_print_exchanges(FILE *out, const struct pz_calibration_run *run)
     fprintf(out, "(times in us: rank 0's and rank 1's exchange, each from leaving the barrier; "
                  "skew: how much later rank 1 left it, the median, by the clocks, rank 1's "
                  "%.3f to %.3f us from rank 0's; later: rank 0's less the skew, its ratio to one "
-                 "way;\n model: begun together on the machine written; skewed: rank 1 beginning "
-                 "the skew later on the check's machine, below)\n",
+                 "way;\n factor: the size's duplex factor, which makes the model's exchange begun "
+                 "together the measured one (nan: a stall, left out); model: begun together on "
+                 "the machine written; skewed: rank 1 beginning the skew later on the check's "
+                 "machine, below)\n",
             run->nexchanges > 0 ? low * 1e6 : 0, run->nexchanges > 0 ? high * 1e6 : 0);
 }
 
@@ -207,10 +211,11 @@ void pz_cal_print_skew_check(FILE *out, const struct pz_calibration_run *run)
             human_time(e, sizeof(e), o->recv), human_time(g, sizeof(g), o->recv_per_byte * 1024),
             human_time(h, sizeof(h), c->transfer.tail), c->transfer.per_byte_scale,
             c->transfer.segments.segments.n);
-    fprintf(out, "duplex_factor %.3g on the exchanges after the barrier, rank 1 beginning the "
-                 "skew later (|error| median %.1f%%, largest %.1f%%; %d size(s) beyond 1 to 2)\n",
+    fprintf(out, "duplex_factors on the exchanges after the barrier, rank 1 beginning the "
+                 "skew later: median %.3g (|error| median %.1f%%, largest %.1f%%; %d size(s) "
+                 "beyond 1 to %.0f)\n",
             c->duplex.points > 0 ? c->duplex.factor : 1, c->duplex.median_error,
-            c->duplex.max_error, c->duplex.beyond);
+            c->duplex.max_error, c->duplex.beyond, PZ_DUPLEX_FACTORS_MAX);
     if (!c->back_to_back_fitted) {
         fprintf(out, "(a check, not written: no exchange back to back to compare)\n");
         return;
@@ -225,6 +230,25 @@ void pz_cal_print_skew_check(FILE *out, const struct pz_calibration_run *run)
     fprintf(out, ", the exchange after the barrier with it %s\n",
             human_time(b, sizeof(b), f->exchange));
     fprintf(out, "(a check, not written: predicting with these keys was worse, docs/predict.md)\n");
+}
+
+/* The smallest and the largest factor of f (1 for none). */
+static double factors_low(const struct pz_size_factors *f)
+{
+    double v = f->n ? f->step[0].factor : 1;
+
+    for (int i = 1; i < f->n; i++)
+        v = fmin(v, f->step[i].factor);
+    return v;
+}
+
+static double factors_high(const struct pz_size_factors *f)
+{
+    double v = 1;
+
+    for (int i = 0; i < f->n; i++)
+        v = fmax(v, f->step[i].factor);
+    return v;
 }
 
 void pz_cal_print_summary(FILE *out, const struct pz_calibration_run *run,
@@ -250,10 +274,12 @@ void pz_cal_print_summary(FILE *out, const struct pz_calibration_run *run,
         fprintf(out, "eager threshold    no step found, %s kept\n",
                 pz_cal_size(a, sizeof(a), m->eager_threshold));
     if (run->duplex && run->duplex->points > 0)
-        fprintf(out, "duplex_factor      %.3g (the model's exchange both ways is the measured one, "
-                "median of %d sizes; |error| median %.1f%%, largest %.1f%%%s%s)\n",
-                m->duplex_factor, run->duplex->points, run->duplex->median_error,
-                run->duplex->max_error, run->duplex->beyond ? "; some sizes beyond 1 to 2" : "",
+        fprintf(out, "duplex_factors     %d step(s) from %.3g to %.3g (the model's exchange both "
+                "ways is the measured one at each size; |error| median %.1f%%, largest "
+                "%.1f%%%s%s)\n",
+                m->duplex_factors.n, factors_low(&m->duplex_factors),
+                factors_high(&m->duplex_factors), run->duplex->median_error,
+                run->duplex->max_error, run->duplex->beyond ? "; some sizes beyond the bounds" : "",
                 run->duplex->stalled ? "; stalled sizes left out" : "");
     if (run->reduce_time > 0)
         fprintf(out, "reduction          %s per KiB (MPI_SUM on %s of doubles in %s)\n",
@@ -525,26 +551,28 @@ static const char *note_duplex(struct notes *n)
     int len;
 
     if (!d || d->points < 1)
-        return "duplex_factor: no exchange was measured, 1 (full duplex)";
+        return "duplex_factors: no exchange was measured, none (full duplex)";
     len = snprintf(n->buf, sizeof(n->buf),
-             "duplex_factor: %.3g, the median over %d sizes of the factor from 1 to 2 that\n"
-             "makes the model's exchange both ways at once (MPI_Irecv, MPI_Isend,\n"
-             "MPI_Waitall on both ranks, begun together after a barrier) take the measured\n"
-             "time: it stretches the transfer (latency, segments), not the overheads.  The\n"
-             "model's exchanges with it: |error| median %.1f%%, largest %.1f%%; %d size(s)\n"
-             "needed a factor beyond 1 to 2; %d size(s) left out, their exchange longer than\n"
-             "%.0f times the model's one way (a stall, not the directions sharing)",
-             n->m->duplex_factor, d->points, d->median_error, d->max_error, d->beyond,
-             d->stalled, PZ_DUPLEX_MAX_RATIO);
+             "duplex_factors: at each size exchanged both ways at once (MPI_Irecv,\n"
+             "MPI_Isend, MPI_Waitall on both ranks, begun together after a barrier) the\n"
+             "factor from 1 to %.0f that makes the model's exchange take the measured time:\n"
+             "a message arrives later by factor - 1 times how long it was on its way while\n"
+             "one the other way was, not its overheads; each factor holds up to its size\n"
+             "(the largest eager size's up to the eager threshold), the last beyond.  The\n"
+             "model's exchanges with them: |error| median %.1f%%, largest %.1f%%; %d size(s)\n"
+             "needed a factor beyond 1 to %.0f; %d size(s) left out, their exchange longer\n"
+             "than %.0f times the model's one way (a stall, not the directions sharing)",
+             PZ_DUPLEX_FACTORS_MAX, d->median_error, d->max_error, d->beyond,
+             PZ_DUPLEX_FACTORS_MAX, d->stalled, PZ_DUPLEX_MAX_RATIO);
     if (!c || n->run->nexchanges < 1 || len < 0 || (size_t)len >= sizeof(n->buf))
         return n->buf;
     snprintf(n->buf + len, sizeof(n->buf) - (size_t)len,
              ".\nThe exchanges are not begun together: rank 1 left the barrier %s later\n"
              "than rank 0 (0 B, the median, by the clocks), about one message; taken\n"
              "out (rank 1 beginning that much later in the model, the overheads' room\n"
-             "from the later start) the factor would be %.3g (|error| median %.1f%%,\n"
-             "largest %.1f%%) and the exchanges back to back of %s %s against the\n"
-             "measured %s; not written: predicting with those keys was worse\n"
+             "from the later start) the factors' median would be %.3g (|error| median\n"
+             "%.1f%%, largest %.1f%%) and the exchanges back to back of %s %s against\n"
+             "the measured %s; not written: predicting with those keys was worse\n"
              "(docs/predict.md, the validation over TCP)",
              human_time(a, sizeof(a), n->run->exchanges[0].skew),
              c->duplex.points > 0 ? c->duplex.factor : 1, c->duplex.median_error,
@@ -735,6 +763,10 @@ static const char *note(enum pz_machine_key key, void *arg)
     case PZ_KEY_PROGRESS:
         return note_progress(n);
     case PZ_KEY_DUPLEX_FACTOR:
+        return n->run->duplex && n->run->duplex->points > 0
+                   ? "duplex_factor: 1, the factors by size (duplex_factors, below) in its place"
+                   : "duplex_factor: no exchange was measured, 1 (full duplex)";
+    case PZ_KEY_DUPLEX_FACTORS:
         return note_duplex(n);
     case PZ_KEY_DUPLEX_OVERHEAD:
         return pz_cal_duplex_sends_note(n->buf, sizeof(n->buf), n->run);

@@ -5,8 +5,9 @@
 # cold-buffer ping-pong and the segments with their errors, writes a machine file
 # whose latency and bandwidth are above 0, that has a comment on how the latency was
 # obtained, says how the library progresses (the probe's line in the summary), has the
-# exchanges both ways (a table of the 8 sizes --quick exchanges with the model's time
-# of each, a duplex_factor from 1 to 2 with its comment and summary line), the time of
+# exchanges both ways (a table of the 8 sizes --quick exchanges with each size's factor
+# and the model's time, duplex_factors of a step per size not stalled, each from 1 to 4,
+# with its comment and summary line, duplex_factor 1), the time of
 # the reduction arithmetic, the overheads (and segments when they beat
 # the cost model) with their comments, is named after the file, loads back in
 # prognoz predict for a recorded run,
@@ -74,11 +75,13 @@ grep -q '^progress  *\(background\|in_calls\) (a [0-9.]* [KM]*i*B nonblocking se
     pz_fail "no progress line in the summary"
 
 # The exchanges: 0 B and the powers of four from 64 B to 1 MiB, as --quick measures them;
-# each rank's exchange, the barrier's skew, and the models begun together and skewed.
-grep -q '^ *size (B) *one way *rank 0 *rank 1 *skew *later *ratio *model *error % *skewed *error %$' \
+# each rank's exchange, the barrier's skew, the size's duplex factor (nan: a stall), and the
+# models begun together and skewed.
+grep -q '^ *size (B) *one way *rank 0 *rank 1 *skew *later *ratio *factor *model *error % *skewed *error %$' \
     "$out" || pz_fail "no exchange table"
 num=' *-\{0,1\}[0-9][0-9.]*'
-xrow="^ *[0-9][0-9]*$num$num$num$num$num$num$num$num$num$num\$"
+factor=' *\(nan\|[0-9][0-9.]*\)'
+xrow="^ *[0-9][0-9]*$num$num$num$num$num$num$factor$num$num$num$num\$"
 pz_expect_eq "exchanged sizes" "0 64 1024 4096 16384 65536 262144 1048576" \
     "$(sed -n '/one way *rank 0/,/^$/p' "$out" | grep "$xrow" | awk '{ print $1 }' |
         tr '\n' ' ' | sed 's/ $//')"
@@ -86,12 +89,20 @@ grep -q '^skew taken out: the overheads.* room from the later start: send ' "$ou
     pz_fail "no check of the barrier's skew"
 grep -q '^# The exchanges are not begun together: rank 1 left the barrier ' "$conf" ||
     pz_fail "no comment on the barrier's skew"
-awk -v v="$(value duplex_factor)" 'BEGIN { exit !(v >= 1 && v <= 2) }' ||
-    pz_fail "duplex_factor = '$(value duplex_factor)', expected 1 to 2"
-grep -q '^# duplex_factor: .*, the median over [0-9]* sizes of the factor from 1 to 2' "$conf" ||
-    pz_fail "no comment on how the duplex factor was obtained"
-grep -q "^duplex_factor  *[0-9.]* (the model's exchange both ways is the measured one, median of [0-9]* sizes; |error| median [0-9.]*%, largest [0-9.]*%.*)$" \
-    "$out" || pz_fail "no duplex_factor line in the summary"
+pz_expect_eq "duplex_factor" 1 "$(value duplex_factor)"
+grep -q '^# duplex_factor: 1, the factors by size (duplex_factors, below) in its place$' "$conf" ||
+    pz_fail "no comment on duplex_factor"
+factors=$(sed -n 's/^duplex_factors = //p' "$conf")
+fitted=$(sed -n '/one way *rank 0/,/^$/p' "$out" | grep "$xrow" | awk '$8 != "nan"' | wc -l)
+pz_expect_eq "duplex_factors' steps" "$fitted" \
+    "$(echo "$factors" | tr ';' '\n' | grep -c ' B: ')"
+echo "$factors" | tr ';' '\n' | awk -F': ' '{ sub(/ B$/, "", $1) }
+    $2 < 1 || $2 > 4 || (NR > 1 && $1 + 0 <= last) { bad = 1 } { last = $1 + 0 }
+    END { exit bad }' || pz_fail "duplex_factors = '$factors': a factor beyond 1 to 4 or bounds not increasing"
+grep -q '^# duplex_factors: at each size exchanged both ways at once' "$conf" ||
+    pz_fail "no comment on how the duplex factors were obtained"
+grep -q "^duplex_factors  *[0-9]* step(s) from [0-9.]* to [0-9.]* (the model's exchange both ways is the measured one at each size; |error| median [0-9.]*%, largest [0-9.]*%.*)$" \
+    "$out" || pz_fail "no duplex_factors line in the summary"
 # The reduction arithmetic: MPI_SUM on 1 MiB of doubles takes some time, and far less
 # than a millisecond per KiB (a second per MiB): a reduce_byte_time from 1e-13 to
 # 1e-6 s per byte, with its comment and summary line.

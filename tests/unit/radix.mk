@@ -1,5 +1,5 @@
-# The model's queue of events: order by time, then by push, through the buckets of a
-# radix heap.
+# The queue of the model's events, of the replay's threads and of the Perfetto export's
+# threads: order by time, then by push, through the buckets of a radix heap.
 if HAVE_CRITERION
 check_PROGRAMS += unit/test_radix
 TESTS += unit/test_radix

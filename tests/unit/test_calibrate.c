@@ -711,7 +711,7 @@ Test(machine_write, the_calibrated_machine_file_loads_back_exactly)
         pz_transfer_to_machine(&c.transfer, same_node, &c.m);
         pz_fit_duplex(&c.m, x, NULL, 2, &c.duplex);
         cr_assert_eq(c.duplex.sizes, 2);
-        c.m.duplex_factor = c.duplex.factor;
+        c.m.duplex_factors = c.duplex.steps;
         c.run.duplex = &c.duplex;
         cr_assert_gt(c.m.overhead.send, 0);
         cr_assert_eq(c.m.shm_segments.n, same_node ? c.m.segments.n : 0);
@@ -961,12 +961,14 @@ static void duplex_machine(struct pz_machine *m)
 
 /* An eager exchange both ways on a switch, overheads o = 2 us + 1 ns/B at each side,
  * latency 10 us, 100 MB/s, eager up to 1 MiB.  At m bytes both sends leave at o_s(m) =
- * 2 us + m ns; one transfer, 10 us + m / 100 MB/s = T(m), is reserved first and the
- * other overlaps it wholly, taking d T(m); then the receive overhead: the exchange ends
- * at 2 o(m) + d T(m).  At 1000 B: 2 x 3 + 1.6 x 20 = 38 us.  An exchange measured on
- * that curve with d = 1.6 gives back 1.6 and the model reproduces every size.  An
- * exchange of 256 B that stalled 15 ms (more than 4 times the model's 2 x 2.256 + 10.256
- * = 14.8 us with d = 1) is left out of the fit. */
+ * 2 us + m ns; one message, on its way for 10 us + m / 100 MB/s = T(m), arrives first,
+ * and the other, on its way over the same time, is later by (d - 1) T(m); then the
+ * receive overhead: the exchange ends at 2 o(m) + d T(m).  At 1000 B: 2 x 3 + 1.6 x 20 =
+ * 38 us.  The old duplex_factor of the links stretches the transfer alike.  Exchanges
+ * measured on that curve with d = 1.6 give back 1.6 at every size, so six steps of
+ * 1.6, the last (1 MiB, the largest eager size) for any size; the model reproduces
+ * every size.  An exchange of 256 B that stalled 15 ms (more than 4 times the model's
+ * 2 x 2.256 + 10.256 = 14.8 us with d = 1) is left out of the fit: no step of its own. */
 Test(duplex, the_factor_reproduces_the_exchange)
 {
     static const double bytes[] = { 0, 64, 1000, 4096, 65536, 1048576 };
@@ -982,12 +984,20 @@ Test(duplex, the_factor_reproduces_the_exchange)
     }
     assert_rel(x[2].time, 38e-6, 1e-12, "1000 B by hand");
     m.duplex_factor = 1.6;
-    assert_rel(pz_exchange_time(&m, 1000), 38e-6, 1e-9, "the model at 1000 B");
+    assert_rel(pz_exchange_time(&m, 1000), 38e-6, 1e-9, "the links' factor at 1000 B");
     m.duplex_factor = 1;
+    m.duplex_factors = (struct pz_size_factors){ 1, { { 2048, 1.6 } } };
+    assert_rel(pz_exchange_time(&m, 1000), 38e-6, 1e-9, "the factors at 1000 B");
+    m.duplex_factors.n = 0;
     pz_fit_duplex(&m, x, NULL, 6, &d);
-    assert_rel(d.factor, 1.6, 1e-9, "duplex factor");
+    assert_rel(d.factor, 1.6, 1e-9, "the factors' median");
     cr_assert_eq(d.points, 6);
     cr_assert_eq(d.beyond, 0);
+    cr_assert_eq(d.steps.n, 6);
+    for (int i = 0; i < 6; i++) {
+        assert_rel(d.steps.step[i].factor, 1.6, 1e-9, "a step of 1.6");
+        cr_assert_eq(d.steps.step[i].upto, i < 5 ? bytes[i] : PZ_DUPLEX_ANY_SIZE, "step %d", i);
+    }
     cr_assert_lt(d.max_error, 1e-6, "largest |error| %g%%", d.max_error);
     for (int i = 0; i < 6; i++)
         assert_rel(d.model[i], x[i].time, 1e-8, "the model's exchange");
@@ -995,10 +1005,48 @@ Test(duplex, the_factor_reproduces_the_exchange)
     stalled[2] = (struct pz_pingpong){ 256, 15e-3 };
     memcpy(stalled + 3, x + 2, 4 * sizeof(x[0]));
     pz_fit_duplex(&m, stalled, NULL, 7, &d);
-    assert_rel(d.factor, 1.6, 1e-9, "duplex factor with a stalled size");
+    assert_rel(d.factor, 1.6, 1e-9, "the factors' median with a stalled size");
     cr_assert_eq(d.points, 6);
     cr_assert_eq(d.stalled, 1);
     cr_assert_eq(d.sizes, 7);
+    cr_assert(isnan(d.size_factor[2]), "the stalled size has no factor");
+    cr_assert_eq(d.steps.n, 6);
+    cr_assert_eq(d.steps.step[2].upto, 1000, "256 B takes the next size's step");
+}
+
+/* Sizes whose exchanges take different factors get steps of their own.  The machine
+ * above with eager messages up to 5000 B and rendezvous beyond, without a rendezvous
+ * overhead: a rendezvous message's request to send and clear to send take 10 us each
+ * (0 bytes), then the data T(m), all on its way from 0 (both ends posted): 20 us +
+ * T(m) + the overheads.  Exchanges measured with d = 1.2 at 1000 and 4096 B, 2.5 at
+ * 8192 B and 1.1 at 1 MiB: the steps 1000 B: 1.2, 5000 B (the eager threshold, the
+ * largest eager size's bound): 1.2, 8192 B: 2.5, any: 1.1.  A message of 6000 B (by
+ * rendezvous) takes 2.5: 2 o + 2.5 (20 us + 10 us + 60 us) = 2 x 8 + 225 = 241 us. */
+Test(duplex, each_size_its_factor)
+{
+    static const double bytes[] = { 1000, 4096, 8192, 1048576 }, factor[] = { 1.2, 1.2, 2.5, 1.1 };
+    struct pz_pingpong x[4];
+    struct pz_duplex_fit d;
+    struct pz_machine m;
+
+    duplex_machine(&m);
+    m.eager_threshold = 5000;
+    for (int i = 0; i < 4; i++) {
+        double o = 2e-6 + bytes[i] * 1e-9, t = 10e-6 + bytes[i] / 100e6;
+
+        t += bytes[i] > 5000 ? 20e-6 : 0;
+        x[i] = (struct pz_pingpong){ bytes[i], 2 * o + factor[i] * t };
+    }
+    pz_fit_duplex(&m, x, NULL, 4, &d);
+    cr_assert_eq(d.steps.n, 4);
+    for (int i = 0; i < 4; i++)
+        assert_rel(d.steps.step[i].factor, factor[i], 1e-9, "the size's factor");
+    cr_assert_eq(d.steps.step[0].upto, 1000);
+    cr_assert_eq(d.steps.step[1].upto, 5000);
+    cr_assert_eq(d.steps.step[2].upto, 8192);
+    cr_assert_eq(d.steps.step[3].upto, PZ_DUPLEX_ANY_SIZE);
+    m.duplex_factors = d.steps;
+    assert_rel(pz_exchange_time(&m, 6000), 241e-6, 1e-9, "6000 B by rendezvous");
 }
 
 /* The same machine (o = 3 us and T = 20 us at 1000 B) when rank 1 begins its exchange
@@ -1035,12 +1083,13 @@ Test(duplex, the_skew_is_taken_out_of_the_factor)
 }
 
 /* The ratio of exchange to one way is (2 o + d T) / (2 o + T), less than d: 1.43 at 0 B
- * ((4 + 16) / (4 + 10) us) for d = 1.6 above; what the model stretches is T.  An exchange slower than d = 2 makes (6 + 2 x 20 = 46 us at 1000 B, measured 80
- * us) is held at 2, counted beyond, and its error shown: (80 - 46) / 80 = 42.5%; one
- * faster than d = 1 (6 + 20 = 26 us, measured 20 us) at 1. */
-Test(duplex, held_between_full_and_half_duplex)
+ * ((4 + 16) / (4 + 10) us) for d = 1.6 above; what the model stretches is T.  An exchange
+ * slower than d = 4 makes (6 + 4 x 20 = 86 us at 1000 B, measured 100 us) is held at 4,
+ * counted beyond, and its error shown: (100 - 86) / 100 = 14%; one faster than d = 1 (6 +
+ * 20 = 26 us, measured 20 us) at 1. */
+Test(duplex, held_between_full_duplex_and_four)
 {
-    struct pz_pingpong slow = { 1000, 80e-6 }, fast = { 1000, 20e-6 };
+    struct pz_pingpong slow = { 1000, 100e-6 }, fast = { 1000, 20e-6 };
     struct pz_duplex_fit d;
     struct pz_machine m;
 
@@ -1050,15 +1099,15 @@ Test(duplex, held_between_full_and_half_duplex)
     m.bandwidth = 100e6;
     m.overhead = (struct pz_overhead){ 2e-6, 1e-9, 2e-6, 1e-9 };
     pz_fit_duplex(&m, &slow, NULL, 1, &d);
-    cr_assert_eq(d.factor, 2);
+    cr_assert_eq(d.factor, 4);
     cr_assert_eq(d.beyond, 1);
-    assert_rel(d.max_error, 42.5, 1e-6, "error");
+    assert_rel(d.max_error, 14, 1e-6, "error");
     pz_fit_duplex(&m, &fast, NULL, 1, &d);
     cr_assert_eq(d.factor, 1);
     cr_assert_eq(d.beyond, 1);
     pz_fit_duplex(&m, &fast, NULL, 0, &d);
     cr_assert_eq(d.points, 0);
-    cr_assert_eq(d.factor, 1, "no exchange measured: full duplex");
+    cr_assert_eq(d.steps.n, 0);
 }
 
 /* pz_fit_transfer keeps the per-message overheads whole and takes what of them exceeds

@@ -2,6 +2,7 @@
  * MB/s between nodes (1000 B: 50 + 80 = 130 us; 100000 B: 50 + 8000 = 8050 us; no
  * payload: 50 us), eager up to 64 KiB, one process per node unless said otherwise. */
 #include <criterion/criterion.h>
+#include <math.h>
 
 #include "comsys.h"
 
@@ -1011,5 +1012,100 @@ Test(comsys, a_send_tail_lets_the_message_leave_before_its_sender_is_free)
     cr_assert_float_eq(pz_comsys_cpu_free(cs, 0), US(10), EPS);
     done_at(s, 0, "no earlier than its overhead began");
     done_at(r, US(50), "the empty message arrives");
+    pz_comsys_free(cs);
+}
+
+/* --- the duplex factors by size
+ *
+ * The switch above, no overheads, and duplex_factors 2 KiB: 1.5, any larger: 3.  A
+ * message of 1000 B is on its way 130 us; one the other way at its nodes while it is
+ * makes the later one arrive later by (1.5 - 1) x the overlap. */
+static void setup_factors(int procs_per_node)
+{
+    setup(procs_per_node);
+    m.duplex_factors = (struct pz_size_factors){ 2, { { 2048, 1.5 }, { 4096, 3 } } };
+    pz_comsys_free(cs);
+    cs = pz_comsys_new(&m, 4);
+    cr_assert(cs);
+}
+
+/* Both send 1000 B to each other at 0: process 0's, sent first, arrives at 130 us;
+ * process 1's, on its way from 0 to 130 us with it, at 130 + 0.5 x 130 = 195 us.  Sent
+ * at 100 us instead, it overlaps 30 us: 100 + 130 + 15 = 245 us. */
+Test(comsys, a_message_both_ways_arrives_later_by_its_factor)
+{
+    for (int at = 0; at <= 100; at += 100) {
+        int r0, r1;
+
+        setup_factors(1);
+        r1 = pz_comsys_recv(cs, 1, 0, 7, 0, 0);
+        pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+        r0 = pz_comsys_recv(cs, 0, 1, 7, 0, 0);
+        pz_comsys_send(cs, 1, 0, 7, 0, 1000, PZ_SEND_STANDARD, US(at));
+        done_at(r1, US(130), "the first, alone on its way");
+        done_at(r0, US(at ? 245 : 195), "the one the other way");
+        pz_comsys_free(cs);
+    }
+}
+
+/* A ping-pong overlaps nothing: the answer, sent at 130 us when the first message
+ * arrived, arrives at 260 us.  Nor do messages that share no node: 0 to 1 and 2 to 3 at
+ * once both arrive at 130 us.  A message into a node that is sending counts as the other
+ * way even from another peer: 2 to 0 while 0 sends to 1 arrives at 195 us. */
+Test(comsys, only_messages_the_other_way_at_a_node_overlap)
+{
+    int r, back;
+
+    setup_factors(1);
+    r = pz_comsys_recv(cs, 1, 0, 7, 0, 0);
+    pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+    done_at(r, US(130), "the ping");
+    back = pz_comsys_recv(cs, 0, 1, 8, 0, US(130));
+    pz_comsys_send(cs, 1, 0, 8, 0, 1000, PZ_SEND_STANDARD, US(130));
+    done_at(back, US(260), "the pong");
+    pz_comsys_free(cs);
+    setup_factors(1);
+    r = pz_comsys_recv(cs, 1, 0, 7, 0, 0);
+    back = pz_comsys_recv(cs, 3, 2, 7, 0, 0);
+    pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+    pz_comsys_send(cs, 2, 3, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+    done_at(r, US(130), "0 to 1");
+    done_at(back, US(130), "2 to 3");
+    pz_comsys_free(cs);
+    setup_factors(1);
+    pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+    r = pz_comsys_recv(cs, 0, 2, 7, 0, 0);
+    pz_comsys_send(cs, 2, 0, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+    done_at(r, US(195), "2 to 0 while 0 sends to 1");
+    pz_comsys_free(cs);
+}
+
+/* Rendezvous, 100000 B both ways, receives posted at 0: request to send 0 to 50 us,
+ * clear to send 50 to 100 us, data 100 to 8150 us for each; both on their way from 0
+ * (both ends posted), so the later arrives at 8150 + (3 - 1) x 8150 = 24450 us (the step
+ * for any size larger than the last bound is the last).  Between two processes of one
+ * node nothing stretches: 1000 B through memory take 1 + 0.2 = 1.2 us both ways. */
+Test(comsys, a_rendezvous_is_on_its_way_from_both_ends_posted)
+{
+    double a, b;
+    int r0, r1;
+
+    setup_factors(1);
+    r0 = pz_comsys_recv(cs, 0, 1, 7, 0, 0);
+    r1 = pz_comsys_recv(cs, 1, 0, 7, 0, 0);
+    pz_comsys_send(cs, 0, 1, 7, 0, 100000, PZ_SEND_STANDARD, 0);
+    pz_comsys_send(cs, 1, 0, 7, 0, 100000, PZ_SEND_STANDARD, 0);
+    a = pz_comsys_wait(cs, 1, &r0, 0);
+    b = pz_comsys_wait(cs, 1, &r1, 0);
+    cr_assert_float_eq(fmin(a, b), US(8150), EPS, "the first");
+    cr_assert_float_eq(fmax(a, b), US(24450), EPS, "the later");
+    pz_comsys_free(cs);
+    setup_factors(2);
+    r0 = pz_comsys_recv(cs, 0, 1, 7, 0, 0);
+    r1 = pz_comsys_recv(cs, 1, 0, 7, 0, 0);
+    pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+    pz_comsys_send(cs, 1, 0, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+    done_at(r0, US(1.2), "through memory");
+    done_at(r1, US(1.2), "through memory");
     pz_comsys_free(cs);
 }

@@ -177,7 +177,7 @@ Test(machine, mistakes_name_file_line_and_what_was_expected)
                "1: duplex_factor = '2.5': expected a number from 1 (full duplex) to 2 (half "
                "duplex)");
     load_fails("network = bus\nduplex_factor = 1.5\n",
-               " duplex_factor applies to network = switch only (a bus carries one transfer "
+               " duplex_factor and duplex_factors apply to network = switch only (a bus carries one transfer "
                "at a time, channels are full duplex)");
 }
 
@@ -577,7 +577,8 @@ static char *summary_of(const struct pz_machine *m)
 }
 
 /* The summary: 50e-6 s x 1e6 = 50 us, 125e6 B/s / 1e6 = 125 MB/s; one process per node;
- * progress and duplex_factor only when they are not the defaults. */
+ * progress, duplex_factor and the duplex factors' steps only when they are not the
+ * defaults. */
 Test(machine, summary_line)
 {
     struct pz_machine m;
@@ -596,6 +597,14 @@ Test(machine, summary_line)
     cr_assert_str_eq(text, "Predicted on machine unnamed: network switch, latency 50 us, "
                            "bandwidth 125 MB/s, 2 processes per node, eager up to 65536 B, "
                            "MPI mpich4, cpu_scale 1, progress in calls, duplex_factor 1.65\n");
+    free(text);
+    m.duplex_factor = 1;
+    m.duplex_factors = (struct pz_size_factors){ 2, { { 4096, 1.3 }, { 65536, 2.2 } } };
+    text = summary_of(&m);
+    cr_assert_str_eq(text, "Predicted on machine unnamed: network switch, latency 50 us, "
+                           "bandwidth 125 MB/s, 2 processes per node, eager up to 65536 B, "
+                           "MPI mpich4, cpu_scale 1, progress in calls, duplex factors in 2 "
+                           "size steps\n");
     free(text);
 }
 
@@ -672,7 +681,7 @@ Test(machine, overhead_and_segment_mistakes)
                "BANDWIDTH' such as '64KiB: 20us, 100MB/s'");
     load_fails("segments = 1KiB: 20us, 90MB/s; 512B: 10us, 50MB/s\n",
                "1: segments = '1KiB: 20us, 90MB/s; 512B: 10us, 50MB/s': segment 2: bounds "
-               "must increase from segment to segment");
+               "must increase from one to the next");
     load_fails("shm_segments = 1KiB: 20us, 0.5B/s\n",
                "1: shm_segments = '1KiB: 20us, 0.5B/s': segment 1: expected the bandwidth as "
                "a bandwidth of at least 1B/s");
@@ -876,4 +885,64 @@ Test(machine, the_send_tail_is_read_and_written_only_when_set)
     fclose(f);
     cr_assert_not_null(strstr(text, "\nsend_tail = 1.5e-06 s\n"), "%s", text);
     free(text);
+}
+
+/* duplex_factors: steps of a factor by size, read as written ("4KiB" is 4096 B), written
+ * back to the same doubles, in JSON as a list; a mistake names the step and what was
+ * expected; on a bus they are refused as duplex_factor is. */
+Test(machine, duplex_factors_are_read_written_and_checked)
+{
+    struct pz_machine m, back;
+    char err[512], *text = NULL;
+    size_t len = 0;
+    FILE *f;
+
+    pz_machine_defaults(&m);
+    cr_assert_eq(pz_machine_load(write_file("network = switch\nduplex_factors = 4KiB: 1.3; "
+                                            "256KiB: 2.25; 16MiB: 1.1\n"),
+                                 &m, err, sizeof(err)),
+                 0, "%s", err);
+    unlink(path);
+    cr_assert_eq(m.duplex_factors.n, 3);
+    cr_assert_eq(m.duplex_factors.step[0].upto, 4096);
+    cr_assert_eq(m.duplex_factors.step[0].factor, 1.3);
+    cr_assert_eq(m.duplex_factors.step[1].upto, 262144);
+    cr_assert_eq(m.duplex_factors.step[1].factor, 2.25);
+    cr_assert_eq(m.duplex_factors.step[2].upto, 16777216);
+    f = open_memstream(&text, &len);
+    cr_assert_eq(pz_machine_write(f, &m), 0);
+    fclose(f);
+    cr_assert_not_null(strstr(text, "\nduplex_factors = 4096 B: 1.3; 262144 B: 2.25; "
+                                    "16777216 B: 1.1\n"),
+                       "%s", text);
+    free(text);
+    snprintf(path, sizeof(path), "/tmp/prognoz-machine-XXXXXX");
+    f = fdopen(mkstemp(path), "w");
+    cr_assert_eq(pz_machine_write(f, &m), 0);
+    fclose(f);
+    pz_machine_defaults(&back);
+    cr_assert_eq(pz_machine_load(path, &back, err, sizeof(err)), 0, "%s", err);
+    unlink(path);
+    cr_assert_eq(memcmp(&back.duplex_factors, &m.duplex_factors, sizeof(m.duplex_factors)), 0);
+    text = json_of(&m);
+    cr_assert_not_null(strstr(text, "\"duplex_factors\": [{\"upto\": 4096, \"factor\": 1.3}, "
+                                    "{\"upto\": 262144, \"factor\": 2.25}, {\"upto\": 16777216, "
+                                    "\"factor\": 1.1}]"),
+                       "%s", text);
+    free(text);
+    load_fails("duplex_factors = 4KiB 1.3\n",
+               "1: duplex_factors = '4KiB 1.3': step 1: expected 'UPTO: FACTOR' such as "
+               "'64KiB: 2.2'");
+    load_fails("duplex_factors = 4KiB: 1.3; 1KiB: 2\n",
+               "1: duplex_factors = '4KiB: 1.3; 1KiB: 2': step 2: bounds must increase from "
+               "one to the next");
+    load_fails("duplex_factors = 4KiB: 0.9\n",
+               "1: duplex_factors = '4KiB: 0.9': step 1: expected the factor as a number from 1 "
+               "to 4");
+    load_fails("duplex_factors = 4KiB: 4.5\n",
+               "1: duplex_factors = '4KiB: 4.5': step 1: expected the factor as a number from 1 "
+               "to 4");
+    load_fails("network = bus\nduplex_factors = 4KiB: 2\n",
+               " duplex_factor and duplex_factors apply to network = switch only (a bus carries "
+               "one transfer at a time, channels are full duplex)");
 }

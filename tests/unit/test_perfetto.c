@@ -260,6 +260,33 @@ Test(perfetto, limit_cuts_at_a_call)
     free(prefix);
 }
 
+/* A call longer than the records read at a time (8): its MPI_Waitall, the first record of
+ * the thread, completes 12 sends, 14 records, so that finding its end reads more and
+ * moves the records read before, its Enter among them.  Its time is the Enter's, at
+ * (2,000,000 - 1,000,000) / 1000 = 1000.000 us, for 0.500 us: 12 completions, requests
+ * 1 to 12. */
+Test(perfetto, a_call_longer_than_a_read)
+{
+    struct tb *b = tb_open(rec, 1);
+    uint32_t waitall = tb_mpi(b, "MPI_Waitall");
+    struct pz_perfetto_summary s;
+    char *got;
+
+    cr_assert_not_null(b);
+    tb_set_offset(b, 1000000);
+    tb_enter(b, 0, 2000000, waitall);
+    for (uint64_t req = 1; req <= 12; req++)
+        tb_mpi_isend_complete(b, 0, 2000000 + 10 * req, req);
+    tb_leave(b, 0, 2000500, waitall);
+    cr_assert_eq(tb_close(b), 0);
+    got = exported(0, &s);
+    cr_expect(strstr(got, "{\"ph\":\"X\",\"pid\":1,\"tid\":1,\"ts\":1000.000,\"dur\":0.500,"
+                          "\"name\":\"MPI_Waitall\"") != NULL, "%s", got);
+    cr_expect(strstr(got, "{\"op\":\"send complete\",\"request\":12}") != NULL, "%s", got);
+    cr_expect_eq(s.calls, 1);
+    free(got);
+}
+
 /* Functions and their classes (MPI_Start alone: the export looks at what it starts). */
 static const struct {
     const char *name;

@@ -1,7 +1,8 @@
-/* The model's queue of events (model/radix.h): the earliest first and equal times in
- * the order of pushing, as heap.h's queue; the buckets items wait in, derived by hand
- * from the bits of their times; a time pushed below the one taken last; negative times
- * and NaN as 0; and long sequences against the definition itself (the pending item with
+/* The queue of the model's events, the replay's threads and the Perfetto export's threads
+ * (model/radix.h): the earliest first and equal times in the order of pushing; a time's
+ * items joined while taken from, emptied and pushed again; the buckets items wait in,
+ * derived by hand from the bits of their times; a time pushed below the one taken last;
+ * negative times and NaN as 0; and long sequences against the definition itself (the pending item with
  * the least time, the first pushed of them), peeking included. */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -157,6 +158,35 @@ Test(radix, the_room_of_the_items_taken_is_reused)
     expect_pop(&q, 1, 1000);
     expect_pop(&q, 1, 1001);
     cr_expect_eq(q.count, 0);
+    pz_radix_release(&q);
+}
+
+/* Ten pushes at 5; three taken, an eleventh at 5 joins the end of the seven left, and
+ * 4, pushed after it but below the last taken (5), comes first, then the eight of 5 in
+ * the order pushed.  Emptied, a time starts again: 7 pushed and taken, then 7, 6 and 7
+ * again: 6 first (below the last, 7), then the two of 7 in their order. */
+Test(radix, a_time_joined_while_taken_emptied_and_pushed_again)
+{
+    struct pz_radix q = { 0 };
+
+    for (int id = 0; id < 10; id++)
+        push(&q, 5, id);
+    for (int id = 0; id < 3; id++)
+        expect_pop(&q, 5, id);
+    push(&q, 5, 10);
+    push(&q, 4, 11);
+    expect_pop(&q, 4, 11);
+    for (int id = 3; id <= 10; id++)
+        expect_pop(&q, 5, id);
+    push(&q, 7, 20);
+    expect_pop(&q, 7, 20);
+    push(&q, 7, 21);
+    push(&q, 6, 22);
+    push(&q, 7, 23);
+    expect_pop(&q, 6, 22);
+    expect_pop(&q, 7, 21);
+    expect_pop(&q, 7, 23);
+    cr_assert_eq(pz_radix_next(&q), INFINITY);
     pz_radix_release(&q);
 }
 

@@ -183,6 +183,38 @@ Test(report_html, columns_when_the_calls_do_not_fit)
     pz_analysis_free(&a);
 }
 
+/* A call longer than the records read at a time (8): rank 0's MPI_Waitall, the first
+ * record of its thread, [2000000, 2000500] ns, completes 12 sends, 14 records, so that
+ * finding its end reads more and moves the records read before, its Enter among them.
+ * Rank 1's MPI_Init from 0 is the earliest record, time 0.  The Waitall, on lane 0, read
+ * first: [2000000, 500 ns long, function 0, class 3 (waits), interval 0 (whole run)],
+ * and no message or collective among its records to describe.  Its function is
+ * MPI_Waitall, MPI_Init the second. */
+Test(report_html, a_call_longer_than_a_read)
+{
+    struct tb *b = tb_open(rec, 2);
+    uint32_t waitall;
+    struct pz_analysis a;
+    size_t len;
+    char *text;
+
+    cr_assert_not_null(b);
+    waitall = tb_mpi(b, "MPI_Waitall");
+    tb_enter(b, 0, 2000000, waitall);
+    for (uint64_t req = 1; req <= 12; req++)
+        tb_mpi_isend_complete(b, 0, 2000000 + 10 * req, req);
+    tb_leave(b, 0, 2000500, waitall);
+    tb_call(b, 1, "MPI_Init", 0, 1000000);
+    cr_assert_eq(tb_close(b), 0);
+    cr_assert_eq(pz_analyze(rec, &a, err, sizeof(err)), 0, "%s", err);
+    text = timeline(&a, 1 << 20, &len);
+    cr_expect_not_null(strstr(text, "[[2000000,500,0,3,0]]"), "%s", text);
+    cr_expect_not_null(strstr(text, "\"functions\": [\"MPI_Waitall\", \"MPI_Init\"]"), "%s",
+                       text);
+    free(text);
+    pz_analysis_free(&a);
+}
+
 /* --- a JSON checker: the grammar of RFC 8259, nothing more */
 
 static const char *value(const char *s);

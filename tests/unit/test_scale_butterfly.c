@@ -5,7 +5,8 @@
  * 2 x 2 x 2 grids, and at 4, 8 and 16, where they fit no grid; synthesized at 16 and
  * 64, every process's calls, partners, tags and bytes are the program's, worked out in
  * the comments from its definition; counts that are not powers of two are refused.  NPB
- * CG's row sums over ceil(log2(P) / 2) bits and its transpose exchange (the rank's two
+ * CG's row sums over ceil(log2(P) / 2) bits, from the lowest up or from the row's
+ * highest down (its reduce_exch_proc order), and its transpose exchange (the rank's two
  * halves swapped), recorded at 2, 4, 8 and at 4, 8, 16, are synthesized at 16, 32 and
  * 64, their partners and sizes (131072 bytes over the row's columns) worked out from
  * npbish.c's formulas. */
@@ -423,11 +424,18 @@ static uint64_t exchange(struct tb *b, int p, uint64_t t, const uint32_t *calls,
     return t;
 }
 
+/* The bit of stage i of CG's row sum of `stages` stages: from the lowest up (i), or with
+ * down from the highest down (stages - 1 - i), as NPB CG's reduce_exch_proc goes. */
+static int row_bit(int i, int stages, int down)
+{
+    return down ? stages - 1 - i : i;
+}
+
 /* CG's pattern at nprocs: PASSES passes, each in interval 1: the row sum, stage i of
- * row_bits(P) with rank XOR 2^i tagged i, then the transpose exchange with
+ * row_bits(P) with rank XOR 2^row_bit(i) tagged i, then the transpose exchange with
  * cg_partner tagged TRANSPOSE_TAG (a process on the diagonal with itself), every
  * message SEGMENT / columns(P) bytes, by MPI_Irecv, MPI_Send and MPI_Wait. */
-static void record_cg(const char *name, int nprocs, struct pz_scale_run *run)
+static void record_cg(const char *name, int nprocs, int down, struct pz_scale_run *run)
 {
     char dir[4200];
     struct tb *b;
@@ -445,7 +453,9 @@ static void record_cg(const char *name, int nprocs, struct pz_scale_run *run)
         for (int pass = 0; pass < PASSES; pass++) {
             tb_enter(b, p, t += MS(2), interval);
             for (int i = 0; i < row_bits(nprocs); i++, req++)
-                t = exchange(b, p, t, calls, (uint32_t)(p ^ (1 << i)), (uint32_t)i, bytes, req);
+                t = exchange(b, p, t, calls,
+                             (uint32_t)(p ^ (1 << row_bit(i, row_bits(nprocs), down))),
+                             (uint32_t)i, bytes, req);
             t = exchange(b, p, t, calls, (uint32_t)cg_partner(p, nprocs), TRANSPOSE_TAG, bytes,
                          req++);
             tb_leave(b, p, t += MS(1), interval);
@@ -455,11 +465,11 @@ static void record_cg(const char *name, int nprocs, struct pz_scale_run *run)
     cr_assert_eq(pz_scale_run_read_layout(dir, 0, 0, run, err, sizeof(err)), 0, "%s", err);
 }
 
-static void model_of_cg(const char *name, const int *counts, struct model *md)
+static void model_of_cg(const char *name, const int *counts, int down, struct model *md)
 {
     memset(md, 0, sizeof(*md));
     for (int i = 0; i < 3; i++)
-        record_cg(name, counts[i], &md->runs[i]);
+        record_cg(name, counts[i], down, &md->runs[i]);
     if (!(md->m = read_and_build(name, counts, 0, md)))
         md->m = read_and_build(name, counts, 1, md);
     cr_assert_not_null(md->m, "%s", err);
@@ -467,18 +477,19 @@ static void model_of_cg(const char *name, const int *counts, struct model *md)
 
 /* The message j of process p at nprocs, from the definition of record_cg: each pass
  * has row_bits(P) + 1 exchanges of a send then a receive (an IRECV record). */
-static struct message cg_message(int p, int nprocs, int j)
+static struct message cg_message(int p, int nprocs, int down, int j)
 {
     int stages = row_bits(nprocs), i = j / 2 % (stages + 1);
     uint32_t bytes = SEGMENT / (uint32_t)columns(nprocs);
     uint8_t kind = j % 2 ? PZ_REC_IRECV : PZ_REC_SEND;
 
     if (i < stages)
-        return (struct message){kind, (uint32_t)(p ^ (1 << i)), (uint32_t)i, bytes};
+        return (struct message){kind, (uint32_t)(p ^ (1 << row_bit(i, stages, down))),
+                                (uint32_t)i, bytes};
     return (struct message){kind, (uint32_t)cg_partner(p, nprocs), TRANSPOSE_TAG, bytes};
 }
 
-static void expect_cg(const struct pz_scale_program *m, int nprocs)
+static void expect_cg(const struct pz_scale_program *m, int nprocs, int down)
 {
     static struct messages k;
     struct pz_scale_sink sink = { no_comms, keep, &k };
@@ -492,7 +503,7 @@ static void expect_cg(const struct pz_scale_program *m, int nprocs)
         cr_assert_eq(k.n[p], n, "at %d, process %d: %d messages, expected %d", nprocs, p,
                      k.n[p], n);
         for (int j = 0; j < n; j++) {
-            struct message want = cg_message(p, nprocs, j);
+            struct message want = cg_message(p, nprocs, down, j);
             const struct message *g = &k.m[p][j];
 
             cr_expect(g->kind == want.kind && g->peer == want.peer && g->tag == want.tag &&
@@ -540,15 +551,15 @@ Test(scale_butterfly, cg_recorded_at_2_4_8_is_synthesized_at_16_32_64)
     struct model md;
     int transposed = 0;
 
-    model_of_cg("cg", counts, &md);
+    model_of_cg("cg", counts, 0, &md);
     cr_assert_not_null(butterfly_note(md.m), "no note of the butterfly");
     for (size_t i = 0; i < pz_scale_program_nnotes(md.m); i++)
         transposed |= strstr(pz_scale_program_note(md.m, i),
                              "go to NPB CG's transpose partner at every process") != NULL;
     cr_expect(transposed, "no note of the transpose partner");
-    expect_cg(md.m, 16);
-    expect_cg(md.m, 32);
-    expect_cg(md.m, 64);
+    expect_cg(md.m, 16, 0);
+    expect_cg(md.m, 32, 0);
+    expect_cg(md.m, 64, 0);
     model_free(&md);
 }
 
@@ -558,9 +569,9 @@ Test(scale_butterfly, cg_recorded_at_4_8_16_is_synthesized_at_32_64)
     static const int counts[] = { 4, 8, 16 };
     struct model md;
 
-    model_of_cg("cgwide", counts, &md);
-    expect_cg(md.m, 32);
-    expect_cg(md.m, 64);
+    model_of_cg("cgwide", counts, 0, &md);
+    expect_cg(md.m, 32, 0);
+    expect_cg(md.m, 64, 0);
     model_free(&md);
 }
 
@@ -571,11 +582,98 @@ Test(scale_butterfly, cg_at_a_count_not_a_power_of_two_is_refused)
     static const int counts[] = { 2, 4, 8 };
     struct model md;
 
-    model_of_cg("cg24", counts, &md);
+    model_of_cg("cg24", counts, 0, &md);
     cr_expect_null(pz_scale_synth_new(md.m, 24, err, sizeof(err)));
     cr_expect(strstr(err, "the partners of MPI_Irecv are rank XOR 2^i over ceil(log2(P) / 2) "
                           "stages (a butterfly within a row of NPB CG's grid)") != NULL &&
                   strstr(err, "not 24") != NULL && !strchr(err, '\n'), "err '%s'", err);
+    model_free(&md);
+}
+
+/* --- NPB CG's row sums from the highest bit of the row down (reduce_exch_proc) */
+
+/* From the highest bit of the row down: 1, 1 and 2 stages at 2, 4 and 8 (partners XOR
+ * 1; XOR 1; XOR 2 then XOR 1), ceil(log2(P) / 2) of them, the first at bit
+ * ceil(log2(P) / 2) - 1, where a butterfly from the highest bit of the rank would begin
+ * at bit log2(P) - 1 (XOR 2 at 4, XOR 4 at 8).  At 16, 2 stages: process 5 (0101) sends
+ * to 5 XOR 2 = 7 tagged 0, then to 5 XOR 1 = 4 tagged 1, not to 13 (XOR 8) first; at 64,
+ * 3 stages: to 5 XOR 4 = 1, 7, 4, tagged 0, 1, 2 (expect_stages with DOWN). */
+Test(scale_butterfly, row_sums_from_the_highest_bit_of_the_row_down_at_16_and_64)
+{
+    static const int counts[] = { 2, 4, 8 };
+    struct model md;
+    const char *note;
+
+    model_of("rowsdown", counts, row_bits, DOWN, &md);
+    note = butterfly_note(md.m);
+    cr_assert_not_null(note, "no note of the butterfly");
+    cr_expect(strstr(note, "ceil(log2(P) / 2)") != NULL, "note '%s'", note);
+    expect_stages(md.m, 16, DOWN, row_bits);
+    expect_stages(md.m, 64, DOWN, row_bits);
+    model_free(&md);
+}
+
+/* cg_message with the row sums going down, worked out from the definitions: at 16 (4 x
+ * 4, 2 stages), process 6 (0110) sums with 6 XOR 2 = 4 (tag 0), then 6 XOR 1 = 7 (tag 1),
+ * then exchanges with 9, 32768 bytes each; at 32 (4 rows of 8 columns, 3 stages),
+ * process 2 (00010) with 2 XOR 4 = 6, 2 XOR 2 = 0, 2 XOR 1 = 3, then 8, 16384 bytes; at 64
+ * (8 x 8, 3 stages) process 10 (001010) with 14, 8, 11, then 17.  Messages 2 i and 2 i + 1
+ * are exchange i's send and receive. */
+Test(scale_butterfly, cg_down_messages_worked_out_by_hand)
+{
+    static const struct { int nprocs, p, peers[4]; uint32_t bytes; } want[] = {
+        { 16, 6, { 4, 7, 9, -1 }, 32768u },
+        { 32, 2, { 6, 0, 3, 8 }, 16384u },
+        { 64, 10, { 14, 8, 11, 17 }, 16384u },
+    };
+
+    for (size_t w = 0; w < sizeof(want) / sizeof(want[0]); w++)
+        for (int i = 0; i < 4 && want[w].peers[i] >= 0; i++) {
+            struct message send = cg_message(want[w].p, want[w].nprocs, 1, 2 * i),
+                           recv = cg_message(want[w].p, want[w].nprocs, 1, 2 * i + 1);
+            int last = i + 1 == row_bits(want[w].nprocs) + 1;
+
+            cr_expect_eq(send.peer, (uint32_t)want[w].peers[i], "at %d, exchange %d",
+                         want[w].nprocs, i);
+            cr_expect_eq(recv.peer, (uint32_t)want[w].peers[i]);
+            cr_expect_eq(send.kind, PZ_REC_SEND);
+            cr_expect_eq(recv.kind, PZ_REC_IRECV);
+            cr_expect_eq(send.tag, last ? TRANSPOSE_TAG : (uint32_t)i);
+            cr_expect_eq(send.bytes, want[w].bytes);
+        }
+}
+
+/* CG with its row sums from the highest bit of the row down, recorded at 2, 4 and 8
+ * (row stages XOR 1; XOR 1; XOR 2 then XOR 1, and the transpose exchange of the test
+ * above): the row sums are taken as ceil(log2(P) / 2) stages from the row's highest bit,
+ * and at 16, 32 and 64 every process makes the program's messages (expect_cg, worked out
+ * in the test above); a count that is not a power of two is refused. */
+Test(scale_butterfly, cg_down_recorded_at_2_4_8_is_synthesized_at_16_32_64)
+{
+    static const int counts[] = { 2, 4, 8 };
+    struct model md;
+
+    model_of_cg("cgdown", counts, 1, &md);
+    cr_assert_not_null(butterfly_note(md.m), "no note of the butterfly");
+    expect_cg(md.m, 16, 1);
+    expect_cg(md.m, 32, 1);
+    expect_cg(md.m, 64, 1);
+    cr_expect_null(pz_scale_synth_new(md.m, 24, err, sizeof(err)));
+    cr_expect(strstr(err, "ceil(log2(P) / 2)") != NULL && strstr(err, "not 24") != NULL,
+              "err '%s'", err);
+    model_free(&md);
+}
+
+/* Recorded at 4, 8 and 16 (1, 2, 2 row stages: XOR 1; XOR 2, 1; XOR 2, 1), the same at
+ * 32 and 64 (3 stages: XOR 4, 2, 1). */
+Test(scale_butterfly, cg_down_recorded_at_4_8_16_is_synthesized_at_32_64)
+{
+    static const int counts[] = { 4, 8, 16 };
+    struct model md;
+
+    model_of_cg("cgdownwide", counts, 1, &md);
+    expect_cg(md.m, 32, 1);
+    expect_cg(md.m, 64, 1);
     model_free(&md);
 }
 

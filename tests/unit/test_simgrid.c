@@ -285,6 +285,35 @@ Test(simgrid, computation_is_scaled_by_cpu_scale)
     free(got);
 }
 
+/* A call longer than the records read at a time (8): MPI_Init, the first record of the
+ * thread, [0, 1] ms around 6 calls of the program's own function (12 records, 14 in
+ * all; a library's code instrumented by the compiler), so that finding its end reads
+ * more and moves the records read before, its Enter among them.  MPI_Init is still
+ * known as MPI_Init and takes no time: only the 2 ms from its end to MPI_Finalize and
+ * MPI_Finalize's 1 ms are computation, 3 ms = 3000000 flops at 1 Gf. */
+Test(simgrid, a_call_longer_than_a_read)
+{
+    struct tb *b = tb_open(rec, 1);
+    uint32_t init, own;
+    char *got;
+
+    cr_assert_not_null(b);
+    init = tb_mpi(b, "MPI_Init");
+    own = tb_user(b, "setup_library");
+    tb_enter(b, 0, 0, init);
+    for (uint64_t i = 1; i <= 6; i++) {
+        tb_enter(b, 0, MS(0.1 * (double)i), own);
+        tb_leave(b, 0, MS(0.1 * (double)i + 0.05), own);
+    }
+    tb_leave(b, 0, MS(1), init);
+    tb_call(b, 0, "MPI_Finalize", MS(3), MS(4));
+    cr_assert_eq(tb_close(b), 0);
+    export_run();
+    got = slurp(out, "rank-0.txt");
+    cr_expect_str_eq(got, "0 init\n0 compute 3000000\n0 finalize\n");
+    free(got);
+}
+
 /* Bcast of 8 bytes on the communicator {world 2, world 0} from its rank 0: mpich4's
  * binomial tree of 2 members is one message, from world rank 2 to world rank 0. */
 Test(simgrid, sub_communicator_collective_becomes_messages)
@@ -398,7 +427,9 @@ Test(simgrid, gigabit_switch_platform)
 }
 
 /* SimGrid's links are full duplex or half duplex (both directions share the bandwidth):
- * a switch's duplex_factor takes the nearer. */
+ * a switch's duplex_factor takes the nearer; with duplex factors by size (SimGrid has
+ * none), the median of their steps does: of 1.2, 1.4 and 2.5 it is 1.4, full duplex; of
+ * 1.2, 1.6 and 2.5, 1.6, half. */
 Test(simgrid, the_nearer_duplex)
 {
     struct pz_machine sw;
@@ -410,6 +441,16 @@ Test(simgrid, the_nearer_duplex)
     expect_has(x, " sharing_policy=\"SPLITDUPLEX\"\n");
     free(x);
     sw.duplex_factor = 1.55;
+    x = platform(&sw);
+    expect_has(x, " sharing_policy=\"SHARED\"\n");
+    free(x);
+    sw.duplex_factor = 1;
+    sw.duplex_factors = (struct pz_size_factors){ 3, { { 1024, 2.5 }, { 8192, 1.2 },
+                                                       { 65536, 1.4 } } };
+    x = platform(&sw);
+    expect_has(x, " sharing_policy=\"SPLITDUPLEX\"\n");
+    free(x);
+    sw.duplex_factors.step[2].factor = 1.6;
     x = platform(&sw);
     expect_has(x, " sharing_policy=\"SHARED\"\n");
     free(x);
