@@ -19,6 +19,7 @@
 #include "calibrate_duplex_note.h"
 #include "calibrate_duplex_sends.h"
 #include "calibrate_fit.h"
+#include "calibrate_overhead.h"
 #include "calibrate_out.h"
 #include "calibrate_pause.h"
 #include "calibrate_copy.h"
@@ -26,6 +27,7 @@
 #include "calibrate_resume.h"
 #include "calibrate_rounds.h"
 #include "calibrate_segments.h"
+#include "calibrate_spread.h"
 #include "calibrate_sweep.h"
 #include "long_options.h"
 #include "machine.h"
@@ -47,11 +49,12 @@
  * clock's own cost stays below 1% of what it measures. */
 #define BATCH_SECONDS 10e-6
 #define MAX_BATCH 256
-/* The overheads: repetitions at each size (with --quick: QUICK_...), the receiver's
- * delay before its timed wait in one-way times of the size plus a margin, and the
- * compute-and-send loop's messages, computation between them and repetitions. */
-#define OVERHEAD_REPETITIONS 101
-#define QUICK_OVERHEAD_REPETITIONS 31
+/* The overheads: repetitions kept at each size in each round of the ping-pong (with
+ * --quick: QUICK_...), the receiver's delay before its timed wait in one-way times of
+ * the size plus a margin, and the compute-and-send loop's messages, computation between
+ * them and repetitions. */
+#define OVERHEAD_REPETITIONS 21
+#define QUICK_OVERHEAD_REPETITIONS 5
 #define OVERHEAD_DELAY_TIMES 2
 #define OVERHEAD_DELAY_MARGIN 20e-6
 /* A send that seemed to wait for the receiver is measured again this many times: a
@@ -84,9 +87,10 @@ static const double resume_computations[] = { 0, 10e-6, 25e-6, 50e-6, 100e-6, 20
 #define RESUME_BYTES 1024
 #define RESUME_EXCHANGES 41
 #define QUICK_RESUME_EXCHANGES 11
-#define RESUME_PASSES 3
+#define RESUME_PASSES 5
 /* Exchanges back to back whose MPI_Isend measure the duplex overhead: about 0.1 s of
- * 1 KiB over TCP, enough that a stall or two do not move the trimmed mean. */
+ * 1 KiB over TCP, enough that a stall or two do not move the trimmed mean; shared by the
+ * rounds of the ping-pong, after each of which a share is timed. */
 #define DUPLEX_EXCHANGES 20000
 #define QUICK_DUPLEX_EXCHANGES 2000
 /* And the lone sends they are compared with, each a round trip of its own. */
@@ -99,6 +103,14 @@ static const double resume_computations[] = { 0, 10e-6, 25e-6, 50e-6, 100e-6, 20
 #define PROGRAM_EXCHANGES 401
 #define QUICK_PROGRAM_EXCHANGES 51
 #define PROGRAM_MAX_BYTES 1048576.0
+
+/* The keys and probes whose spread over the rounds calibrate prints (calibrate_spread.h). */
+#define MAX_SPREAD_KEYS (8 + 2 * MAX_OVERHEAD_SIZES)
+struct spread_keys {
+    struct pz_cal_round_key k[MAX_SPREAD_KEYS];
+    int n;
+    int tried, kept;   /* the overheads' repetitions tried, and kept (calibrate_overhead.h) */
+};
 
 struct options {
     const char *output, *name;
@@ -116,7 +128,7 @@ static void usage(FILE *out)
             "\n"
             "Measures the network between the two ranks (on two nodes, or on one) by\n"
             "ping-pong over message sizes from 0 bytes to 16 MiB, prints for each size the\n"
-            "half round trip (a low quantile, over rounds at different times) and the\n"
+            "half round trip (the median of rounds at different times) and the\n"
             "error of three cost models in percent, times the CPU overheads of a message at\n"
             "each side and the ping-pong with buffers not in cache, fits overheads and\n"
             "segments (each fit printed with its error), and writes a machine file for\n"
@@ -130,7 +142,7 @@ static void usage(FILE *out)
             "  --max-size SIZE      the largest message (default 16MiB)\n"
             "  --time SECONDS       time spent on one size, at most (default 0.25; at least\n"
             "                       15 batches of round trips are timed whatever it takes)\n"
-            "  --span SECONDS       the ping-pong's 5 rounds spread over at least this\n"
+            "  --span SECONDS       the ping-pong's 9 rounds spread over at least this\n"
             "                       (default 40, 0 with --quick), other measurements and\n"
             "                       pauses between them\n"
             "  --packet-size SIZE   the packet model's V_max (default 1500B)\n"
@@ -384,8 +396,8 @@ static void answer(char *buf, long biggest, int count)
 
     for (;;) {
         MPI_Recv(msg, 4, MPI_LONG, 0, TAG_CONTROL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        if (msg[0] == PZ_CAL_OVERHEAD) {
-            pz_cal_answer_overhead(buf, msg[1], (int)msg[2], msg[3] * 1e-9);
+        if (msg[0] == PZ_CAL_OVERHEAD_ARRIVED) {
+            pz_cal_answer_overhead_arrived(buf, msg[1], msg[3] * 1e-9);
             continue;
         }
         if (msg[0] == PZ_CAL_LOOP) {
@@ -438,39 +450,42 @@ static double batch(char *out, char *in, long bytes, long count)
     return pingpong(out, in, bytes, count) / (2.0 * count);
 }
 
-/* Rank 0: one round of size bytes: batches of round trips until its share of the time
- * for a size is spent (at least its share of min_batches and 3, at most its share of
- * max_batches, which a small size reaches only after tens of milliseconds: a round much
- * shorter than a busy machine's scheduling period would fall within one stall); pz_cal_typical of their half round trips, their statistics into
+/* Rank 0: one round of size bytes: batches of *count round trips (when 0, chosen from a
+ * first batch so that a batch lasts BATCH_SECONDS, and kept for the size's later
+ * rounds: a batch of a large size is hundreds of milliseconds on a loaded machine) until
+ * its share of the time for a size is spent (at least its share of min_batches and 2,
+ * at most its share of max_batches, which a small size reaches only after tens of
+ * milliseconds: a round much shorter than a busy machine's scheduling period would fall
+ * within one stall); pz_cal_typical of their half round trips, their statistics into
  * *stats.  Adds the round trips timed to *total. */
 static double measure_once(const struct options *o, char *out, char *in, long bytes,
-                           double *halves, long *total, struct pz_cal_stats *stats)
+                           long *count, double *halves, long *total, struct pz_cal_stats *stats)
 {
-    double start = MPI_Wtime(), first = batch(out, in, bytes, 2);
-    double budget = o->per_size / PZ_CAL_ROUNDS;
-    long count = (long)ceil(BATCH_SECONDS / (2 * first));
+    double start = MPI_Wtime(), budget = o->per_size / PZ_CAL_ROUNDS;
     int n = 0, least = (o->min_batches + PZ_CAL_ROUNDS - 1) / PZ_CAL_ROUNDS;
     int most = o->max_batches / PZ_CAL_ROUNDS;
 
-    least = least < 3 ? 3 : least;
+    if (*count == 0) {
+        *count = (long)ceil(BATCH_SECONDS / (2 * batch(out, in, bytes, 2)));
+        *count = *count < 1 ? 1 : *count > MAX_BATCH ? MAX_BATCH : *count;
+    }
+    least = least < 2 ? 2 : least;
     most = most < least ? least : most;
-    if (count < 1)
-        count = 1;
-    if (count > MAX_BATCH)
-        count = MAX_BATCH;
     while (n < most && (n < least || MPI_Wtime() - start < budget))
-        halves[n++] = batch(out, in, bytes, count);
-    *total += n * count;
+        halves[n++] = batch(out, in, bytes, *count);
+    *total += n * *count;
     pz_cal_stats(halves, n, stats);
     return stats->trimmed;
 }
 
 /* The rounds of one size: its ping-pong's, PZ_CAL_ROUNDS + PZ_CAL_EXTRA_ROUNDS at most,
- * and its messages to itself, one per planned round. */
+ * with the round trips of a batch (0 until the first round), and its messages to
+ * itself, one per planned round. */
 struct rounds {
     double r[PZ_CAL_ROUNDS + PZ_CAL_EXTRA_ROUNDS];
     struct pz_cal_stats stats[PZ_CAL_ROUNDS + PZ_CAL_EXTRA_ROUNDS];
     int n;
+    long count;
     double self[PZ_CAL_ROUNDS];
     double spread;   /* of r, pz_cal_round_time */
 };
@@ -553,7 +568,8 @@ static void pingpong_round(struct rounds_run *rr, const int *only)
 
         if (only && !only[i])
             continue;
-        rd->r[rd->n] = measure_once(rr->o, rr->out, rr->in, (long)rr->sizes[i], rr->halves,
+        rd->r[rd->n] = measure_once(rr->o, rr->out, rr->in, (long)rr->sizes[i], &rd->count,
+                                    rr->halves,
                                     &rr->roundtrips[i], &rd->stats[rd->n]);
         rd->n++;
     }
@@ -596,31 +612,39 @@ static int disagreeing(const struct rounds_run *rr, double limit, int *only)
 }
 
 /* Rank 0: after the planned rounds, up to PZ_CAL_EXTRA_ROUNDS more of the sizes whose
- * rounds disagree beyond the sizes' spread (pz_cal_spread_limit), until they took
- * PZ_CAL_EXTRA_SHARE of the planned rounds' time; the times into points, into run the
- * limit, the rounds added, the sizes still disagreeing and the time taken. */
+ * rounds disagree beyond the sizes' spread (pz_cal_spread_limit), each begun as a
+ * planned round would be (the rounds' pace after first, both ranks pausing until then:
+ * rounds one after the other would be one moment of the machine, and could outvote the
+ * planned rounds' median), until their ping-pong took PZ_CAL_EXTRA_SHARE of the planned
+ * rounds'; the times into points, into run the limit, the rounds added, the sizes still
+ * disagreeing and the ping-pong time taken. */
 static void extra_rounds(struct rounds_run *rr, struct pz_pingpong *points,
-                         struct pz_calibration_run *run)
+                         struct pz_calibration_run *run, double first)
 {
     static double spreads[MAX_SIZES];
     static int only[MAX_SIZES];
-    double start = MPI_Wtime();
 
     round_times(rr, points);
     for (int i = 0; i < rr->n; i++)
         spreads[i] = rr->rounds[i].spread;
     run->spread_limit = pz_cal_spread_limit(spreads, rr->n);
+    run->extra_seconds = 0;
     for (int extra = 0; extra < PZ_CAL_EXTRA_ROUNDS; extra++) {
         int k = disagreeing(rr, run->spread_limit, only);
+        double start;
 
-        if (k == 0 || MPI_Wtime() - start >= PZ_CAL_EXTRA_SHARE * run->rounds_seconds)
+        if (k == 0 || run->extra_seconds >= PZ_CAL_EXTRA_SHARE * run->rounds_seconds)
             break;
+        start = MPI_Wtime();
+        pz_cal_lead_pause(first + pz_cal_round_start(PZ_CAL_ROUNDS + extra, PZ_CAL_ROUNDS,
+                                                     rr->o->span) - start);
+        start = MPI_Wtime();
         pingpong_round(rr, only);
+        run->extra_seconds += MPI_Wtime() - start;
         run->remeasured += k;
         round_times(rr, points);
     }
     run->disagreeing = disagreeing(rr, run->spread_limit, only);
-    run->extra_seconds = MPI_Wtime() - start;
 }
 
 /* Rank 0: each planned round's times at the sizes PZ_CAL_ROUND_SIZES names, into run. */
@@ -661,7 +685,7 @@ static void round_keys(const struct options *o, const struct rounds_run *rr,
     round_sizes(rr, run);
 }
 
-/* Rank 0: the messages to itself at each size, its rounds' lower quartile, into self; the
+/* Rank 0: the messages to itself at each size, the median of its rounds, into self; the
  * median and largest spread of the sizes' rounds into run. */
 static void self_times(const struct rounds_run *rr, struct pz_pingpong *self,
                        struct pz_calibration_run *run)
@@ -802,40 +826,92 @@ static double eager_of(const struct options *o, const struct pz_pingpong *p, int
     return m.eager_threshold;
 }
 
-/* Rank 0: the overheads at 0 B and the powers of four from 64 B up to the eager
- * threshold, so that every message goes eagerly (docs/calibrate.md); a size above 0 B
- * whose send lasted more than half the receiver's delay in OVERHEAD_RETRIES + 1
- * measurements waited for the receiver (a rendezvous: the threshold was found too high)
- * and ends the sizes, not counted.  Returns how many sizes. */
-static int measure_overheads(const struct options *o, const struct pz_pingpong *p, int n,
-                             char *out, struct pz_pingpong *send, struct pz_pingpong *recv,
-                             struct pz_pingpong *loop)
+/* The overheads measured in rounds: their sizes (fixed by the first round), each round's
+ * send and receive time per size, the repetitions tried and kept over all. */
+struct overhead_rounds {
+    double bytes[MAX_OVERHEAD_SIZES];
+    double send[MAX_OVERHEAD_SIZES][PZ_CAL_ROUNDS], recv[MAX_OVERHEAD_SIZES][PZ_CAL_ROUNDS];
+    double recv_all[MAX_OVERHEAD_SIZES][PZ_CAL_ROUNDS];   /* kept or not */
+    int k, tried, kept;
+};
+
+/* Rank 0: the probe of the overheads at bytes (calibrate_overhead.h) into *p, measured
+ * again up to OVERHEAD_RETRIES times while its send lasted more than half the receiver's
+ * delay (a rendezvous waits every time, a stall of the machine does not); returns
+ * whether the send still did (an empty message always goes eagerly: a slow one waited
+ * for the CPU). */
+static int overhead_probe(const struct options *o, const struct pz_pingpong *p, int n,
+                          char *out, double bytes, double offset,
+                          struct pz_cal_overhead_probe *probe)
 {
-    double eager = eager_of(o, p, n);
-    int reps = o->quick ? QUICK_OVERHEAD_REPETITIONS : OVERHEAD_REPETITIONS, k = 0;
-    int loops = o->quick ? QUICK_LOOP_REPETITIONS : LOOP_REPETITIONS;
+    double one_way = time_at(p, n, bytes);
+    double delay = OVERHEAD_DELAY_TIMES * one_way + OVERHEAD_DELAY_MARGIN;
+    int reps = o->quick ? QUICK_OVERHEAD_REPETITIONS : OVERHEAD_REPETITIONS, tries = 0;
 
-    for (double b = 0; b <= eager && b <= o->max_size && k < MAX_OVERHEAD_SIZES;
-         b = b ? 4 * b : 64) {
-        double delay = OVERHEAD_DELAY_TIMES * time_at(p, n, b) + OVERHEAD_DELAY_MARGIN;
+    do
+        pz_cal_lead_overhead_arrived(out, (long)bytes, reps, delay, one_way, offset, probe);
+    while (bytes > 0 && probe->send > delay / 2 && tries++ < OVERHEAD_RETRIES);
+    return bytes > 0 && probe->send > delay / 2;
+}
 
-        int tries = 0;
+/* Rank 0: round r of the overheads (docs/calibrate.md, "Overheads"), after round r of
+ * the ping-pong whose times so far are p: in the first, at 0 B and the powers of four
+ * from 64 B up to the eager threshold, so that every message goes eagerly, a size above
+ * 0 B whose send waited for the receiver in every try (overhead_probe) ending the sizes
+ * uncounted (the threshold was found too high); in the others, at the same sizes.  The
+ * clocks' offset is measured anew before each round. */
+static void overheads_round(const struct options *o, const struct pz_pingpong *p, int n,
+                            char *out, struct overhead_rounds *ov, int r)
+{
+    double offset = pz_cal_clock_offset();
 
-        send[k].bytes = recv[k].bytes = loop[k].bytes = b;
-        do
-            pz_cal_lead_overhead(out, (long)b, reps, delay, &send[k].time, &recv[k].time);
-        while (b > 0 && send[k].time > delay / 2 && tries++ < OVERHEAD_RETRIES);
-        if (b > 0 && send[k].time > delay / 2)
-            break;   /* the send waited for the receiver's wait: not eager after all (an
-                        empty message always is: a slow one waited for the CPU) */
-        loop[k].time = pz_cal_lead_loop(out, (long)b, LOOP_MESSAGES, loops, LOOP_COMPUTE);
-        k++;
+    if (r == 0) {
+        double eager = eager_of(o, p, n);
+
+        ov->k = 0;
+        for (double b = 0; b <= eager && b <= o->max_size && ov->k < MAX_OVERHEAD_SIZES;
+             b = b ? 4 * b : 64)
+            ov->bytes[ov->k++] = b;
     }
-    return k;
+    for (int i = 0; i < ov->k; i++) {
+        struct pz_cal_overhead_probe probe;
+        int waited = overhead_probe(o, p, n, out, ov->bytes[i], offset, &probe);
+
+        if (r == 0 && waited) {
+            ov->k = i;   /* the send waited for the receiver's wait: not eager after all */
+            break;
+        }
+        ov->send[i][r] = probe.send;
+        ov->recv[i][r] = probe.recv;
+        ov->recv_all[i][r] = probe.recv_all;
+        ov->tried += probe.tried;
+        ov->kept += probe.kept;
+    }
+}
+
+/* Rank 0: the overheads of each size, the median of its rounds, into send and recv (of
+ * the receive's, those rounds that kept a try; of every try in every round only when
+ * none did); the compute-and-send loop at the same sizes, measured once, into loop;
+ * returns how many sizes. */
+static int overhead_times(const struct options *o, const struct overhead_rounds *ov, char *out,
+                          struct pz_pingpong *send, struct pz_pingpong *recv,
+                          struct pz_pingpong *loop)
+{
+    int loops = o->quick ? QUICK_LOOP_REPETITIONS : LOOP_REPETITIONS;
+    double spread;
+
+    for (int i = 0; i < ov->k; i++) {
+        send[i].bytes = recv[i].bytes = loop[i].bytes = ov->bytes[i];
+        send[i].time = pz_cal_round_time(ov->send[i], PZ_CAL_ROUNDS, &spread);
+        recv[i].time = pz_cal_overhead_recv_time(ov->recv[i], ov->recv_all[i], PZ_CAL_ROUNDS);
+        loop[i].time = pz_cal_lead_loop(out, (long)ov->bytes[i], LOOP_MESSAGES, loops,
+                                        LOOP_COMPUTE);
+    }
+    return ov->k;
 }
 
 /* Rank 0: pass p of RESUME_PASSES over the computations of resume_computations, the
- * exchanges after each into run (the passes are taken between different rounds of the
+ * exchanges after each into run (the passes are taken after every other round of the
  * ping-pong: a load lasting a while disturbs one pass); extra holds RESUME_PASSES x
  * RESUME_COMPUTATIONS times. */
 static void measure_resume(const struct options *o, struct pz_calibration_run *run, char *out,
@@ -1018,8 +1094,24 @@ static void fit_without_skew(const struct pz_fit *fit, const struct pz_calibrati
                                           skew_at(run, run->resume_bytes), &c->back_to_back);
 }
 
+/* The keys' spreads over the rounds (keys), each line after prefix: in the listing, and
+ * as comments ("# ") in the machine file. */
+static void print_spreads(FILE *out, const char *prefix, const struct spread_keys *keys)
+{
+    fprintf(out, "%sThe keys and what they are fitted to, in each of the %d rounds: each key "
+                 "takes the median of its\n%srounds; spread: (largest - smallest) / median, "
+                 "how far the moment of a calibration moves it.\n",
+            prefix, PZ_CAL_ROUNDS, prefix);
+    pz_cal_print_round_keys(out, prefix, keys->k, keys->n);
+    fprintf(out, "%s(overheads: %d repetitions tried, %d kept: the receiver's wait is kept "
+                 "when the clocks show the\n%smessage sent a one-way time before it began, "
+                 "docs/calibrate.md, \"Overheads\")\n",
+            prefix, keys->tried, keys->kept, prefix);
+}
+
 /* Rank 0 after the measurement: fit, print, write.  Returns the exit status. */
-static int conclude(const struct options *o, struct pz_calibration_run *run, FILE *file)
+static int conclude(const struct options *o, struct pz_calibration_run *run, FILE *file,
+                    const struct spread_keys *keys)
 {
     static struct pz_pingpong segment_points[MAX_SIZES];
     static struct pz_transfer_fit transfer;
@@ -1085,6 +1177,8 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     printf("\n");
     pz_cal_print_rounds(stdout, run);
     printf("\n");
+    print_spreads(stdout, "", keys);
+    printf("\n");
     pz_cal_print_exchanges(stdout, run);
     printf("\n");
     pz_cal_print_overheads(stdout, run);
@@ -1113,7 +1207,8 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     if (!file)
         printf("\n");
     fflush(stdout);
-    if (pz_cal_write_machine(f, run, &fit, &m) != 0 || fflush(f) != 0) {
+    if (pz_cal_write_machine(f, run, &fit, &m) != 0 ||
+        (fprintf(f, "\n"), print_spreads(f, "# ", keys), fflush(f) != 0)) {
         fprintf(stderr, "prognoz calibrate: cannot write '%s': %s\n",
                 o->output ? o->output : "the standard output", strerror(errno));
         return 1;
@@ -1133,11 +1228,11 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     return 0;
 }
 
-/* Rank 0: the measurement that follows round r of the ping-pong (r from 0 to
- * PZ_CAL_ROUNDS - 2), each in its turn between two rounds: a pass of the exchanges
- * after computing after each of the first RESUME_PASSES rounds (fewer than
- * PZ_CAL_ROUNDS); the program loop (at the exchanges' nx sizes, x), the cold buffers,
- * the reduction after the first, second and third.  Into run. */
+/* Rank 0: the measurement that follows round r of the ping-pong, each in its turn
+ * between two rounds: a pass of the exchanges after computing after every other round
+ * (the first, third, ...: RESUME_PASSES of them); the program loop (at the exchanges' nx
+ * sizes, x), the cold buffers, the reduction after the first, second and third.  Into
+ * run. */
 static void measure_between(const struct options *o, struct pz_calibration_run *run,
                             struct rounds_run *rr, int r, const struct pz_cal_exchange *x,
                             int nx)
@@ -1147,8 +1242,8 @@ static void measure_between(const struct options *o, struct pz_calibration_run *
     static double program_bytes[MAX_SIZES];
     static struct pz_pingpong cold[MAX_SIZES];
 
-    if (r < RESUME_PASSES)
-        measure_resume(o, run, rr->out, rr->in, resume_extra, r);
+    if (r % 2 == 0 && r / 2 < RESUME_PASSES)
+        measure_resume(o, run, rr->out, rr->in, resume_extra, r / 2);
     if (r == 0) {
         run->nprogram = measure_program(o, x, nx, rr->out, rr->in, program_bytes,
                                         program_stats);
@@ -1166,8 +1261,8 @@ static void measure_between(const struct options *o, struct pz_calibration_run *
 }
 
 /* Rank 0: the exchanges of each size from its rounds xr (rounds of nx sizes each) into
- * x: each rank's time the lower quartile of the rounds', as the ping-pong's; the skew
- * and the clocks' offset their median. */
+ * x: each rank's time the median of the rounds', as the ping-pong's; the skew and the
+ * clocks' offset their median. */
 static void combine_exchanges(struct pz_cal_exchange (*xr)[MAX_SIZES], int nx,
                               struct pz_cal_exchange *x)
 {
@@ -1189,51 +1284,155 @@ static void combine_exchanges(struct pz_cal_exchange (*xr)[MAX_SIZES], int nx,
     }
 }
 
-/* Rank 0: the MPI_Isend of each rank in exchanges back to back of the resume probe's
- * size (RESUME_BYTES), for the duplex overhead (calibrate_duplex_sends.h). */
-static void measure_duplex_sends(const struct options *o, struct pz_calibration_run *run,
-                                 char *out, char *in)
-{
-    struct pz_cal_duplex_sends *d = &run->duplex_sends;
+/* The duplex overhead's sends measured in rounds: each rank's MPI_Isend in the
+ * exchanges back to back, and the lone send, per round. */
+struct duplex_rounds {
+    double isend[2][PZ_CAL_ROUNDS], lone[PZ_CAL_ROUNDS];
+};
 
-    d->bytes = o->max_size < RESUME_BYTES ? o->max_size : RESUME_BYTES;
-    d->exchanges = o->quick ? QUICK_DUPLEX_EXCHANGES : DUPLEX_EXCHANGES;
-    d->sends = o->quick ? QUICK_DUPLEX_SENDS : DUPLEX_SENDS;
-    pz_cal_lead_duplex_sends(out, in, (long)d->bytes, d->exchanges, d->sends, d->isend,
-                             &d->lone);
+/* The exchanges and lone sends of the duplex overhead timed in each round: their
+ * share of the whole, at least 1. */
+static int per_round(int whole)
+{
+    return whole / PZ_CAL_ROUNDS > 0 ? whole / PZ_CAL_ROUNDS : 1;
 }
 
-/* Rank 0: the ping-pong's rounds, each with the messages to oneself and the exchanges
- * both ways, spread over o->span with the other measurements between them (a load that
- * lasts a while meets one round and one other measurement), the extra rounds, then what
- * needs the ping-pong's times: the progress probe and the overheads.  The times into points, self and stats. */
+/* Rank 0: round r of the MPI_Isend of each rank in exchanges back to back of the resume
+ * probe's size (RESUME_BYTES), and of the lone send, for the duplex overhead
+ * (calibrate_duplex_sends.h), into dr. */
+static void duplex_sends_round(const struct options *o, char *out, char *in,
+                               struct duplex_rounds *dr, int r)
+{
+    double bytes = o->max_size < RESUME_BYTES ? o->max_size : RESUME_BYTES, isend[2];
+
+    pz_cal_lead_duplex_sends(out, in, (long)bytes,
+                             per_round(o->quick ? QUICK_DUPLEX_EXCHANGES : DUPLEX_EXCHANGES),
+                             per_round(o->quick ? QUICK_DUPLEX_SENDS : DUPLEX_SENDS), isend,
+                             &dr->lone[r]);
+    dr->isend[0][r] = isend[0];
+    dr->isend[1][r] = isend[1];
+}
+
+/* Rank 0: the duplex overhead's sends, each the median of its rounds, into run. */
+static void duplex_sends_times(const struct options *o, const struct duplex_rounds *dr,
+                               struct pz_calibration_run *run)
+{
+    struct pz_cal_duplex_sends *d = &run->duplex_sends;
+    double spread;
+
+    d->bytes = o->max_size < RESUME_BYTES ? o->max_size : RESUME_BYTES;
+    d->exchanges = PZ_CAL_ROUNDS *
+                   per_round(o->quick ? QUICK_DUPLEX_EXCHANGES : DUPLEX_EXCHANGES);
+    d->sends = PZ_CAL_ROUNDS * per_round(o->quick ? QUICK_DUPLEX_SENDS : DUPLEX_SENDS);
+    d->isend[0] = pz_cal_round_time(dr->isend[0], PZ_CAL_ROUNDS, &spread);
+    d->isend[1] = pz_cal_round_time(dr->isend[1], PZ_CAL_ROUNDS, &spread);
+    d->lone = pz_cal_round_time(dr->lone, PZ_CAL_ROUNDS, &spread);
+}
+
+/* Appends to keys one of the n values v (per round), named what, in unit (scale units
+ * per second or per byte per second). */
+static void add_key(struct spread_keys *keys, const char *what, const char *unit, double scale,
+                    const double *v, int n)
+{
+    struct pz_cal_round_key *k = &keys->k[keys->n];
+
+    if (keys->n >= MAX_SPREAD_KEYS)
+        return;
+    snprintf(k->what, sizeof(k->what), "%s", what);
+    k->unit = unit;
+    k->scale = scale;
+    k->n = n < PZ_CAL_KEY_ROUNDS ? n : PZ_CAL_KEY_ROUNDS;
+    for (int r = 0; r < k->n; r++)
+        k->v[r] = v[r];
+    keys->n++;
+}
+
+/* The overheads' rounds at each size into keys. */
+static void overhead_keys(const struct overhead_rounds *ov, struct spread_keys *keys)
+{
+    for (int i = 0; i < ov->k; i++) {
+        char what[48], size[16];
+
+        pz_cal_size(size, sizeof(size), ov->bytes[i]);
+        snprintf(what, sizeof(what), "send overhead, %s", size);
+        add_key(keys, what, "us", 1e6, ov->send[i], PZ_CAL_ROUNDS);
+        snprintf(what, sizeof(what), "recv overhead, %s", size);
+        add_key(keys, what, "us", 1e6, ov->recv[i], PZ_CAL_ROUNDS);
+    }
+}
+
+/* The keys measured in rounds and what they are fitted to, per round, into keys: the
+ * latency and bandwidth fitted to each planned round (run), the overheads (ov), rank
+ * 0's exchange both ways at the smallest and largest exchanged size (xr, nx sizes), the
+ * duplex overhead's sends and the duplex overhead of each round alone (dr; the key is
+ * that of the sends' medians). */
+static void spread_keys(const struct pz_calibration_run *run, const struct overhead_rounds *ov,
+                        struct pz_cal_exchange (*xr)[MAX_SIZES], int nx,
+                        const struct duplex_rounds *dr, struct spread_keys *keys)
+{
+    double v[PZ_CAL_ROUNDS];
+
+    keys->n = 0;
+    add_key(keys, "latency", "us", 1e6, run->round_latency, PZ_CAL_ROUNDS);
+    add_key(keys, "bandwidth", "GB/s", 1e-9, run->round_bandwidth, PZ_CAL_ROUNDS);
+    overhead_keys(ov, keys);
+    for (int k = 0; k < nx; k += nx - 1 > 0 ? nx - 1 : 1) {
+        char what[48], size[16];
+
+        for (int r = 0; r < PZ_CAL_ROUNDS; r++)
+            v[r] = xr[r][k].time;
+        pz_cal_size(size, sizeof(size), xr[0][k].bytes);
+        snprintf(what, sizeof(what), "exchange both ways, %s", size);
+        add_key(keys, what, "us", 1e6, v, PZ_CAL_ROUNDS);
+    }
+    add_key(keys, "MPI_Isend both ways, 0", "us", 1e6, dr->isend[0], PZ_CAL_ROUNDS);
+    add_key(keys, "MPI_Isend both ways, 1", "us", 1e6, dr->isend[1], PZ_CAL_ROUNDS);
+    add_key(keys, "MPI_Isend lone", "us", 1e6, dr->lone, PZ_CAL_ROUNDS);
+    for (int r = 0; r < PZ_CAL_ROUNDS; r++)
+        v[r] = pz_duplex_overhead_of_sends(dr->isend[0][r], dr->isend[1][r], dr->lone[r]);
+    add_key(keys, "duplex_overhead, round", "us", 1e6, v, PZ_CAL_ROUNDS);
+}
+
+/* Rank 0: the ping-pong's rounds, each with the messages to oneself, the exchanges
+ * both ways, the overheads and the duplex overhead's sends, spread over o->span with the
+ * other measurements between them (a load that lasts a while meets one round and one
+ * other measurement), the extra rounds, then the progress probe (it needs the
+ * ping-pong's times) and the compute-and-send loop.  The times into points, self and
+ * stats, the keys' rounds into keys. */
 static void measure(const struct options *o, struct pz_calibration_run *run,
                     struct rounds_run *rr, struct pz_pingpong *points, struct pz_pingpong *self,
-                    struct pz_cal_stats *stats)
+                    struct pz_cal_stats *stats, struct spread_keys *keys)
 {
     static struct pz_pingpong send[MAX_OVERHEAD_SIZES], recv[MAX_OVERHEAD_SIZES],
         loop[MAX_OVERHEAD_SIZES];
     static struct pz_cal_exchange xr[PZ_CAL_ROUNDS][MAX_SIZES], x[MAX_SIZES];
+    static struct overhead_rounds ov;
+    static struct duplex_rounds dr;
     double first = MPI_Wtime();
 
     for (int r = 0; r < PZ_CAL_ROUNDS; r++) {
         measure_round(rr, r, first, &run->round_began[r], &run->rounds_seconds);
         round_times(rr, points);
         run->nexchanges = measure_exchanges(o, points, rr->n, rr->out, rr->in, xr[r]);
+        overheads_round(o, points, rr->n, rr->out, &ov, r);
+        duplex_sends_round(o, rr->out, rr->in, &dr, r);
         measure_between(o, run, rr, r, xr[0], run->nexchanges);
     }
     combine_exchanges(xr, run->nexchanges, x);
     run->exchanges = x;
-    extra_rounds(rr, points, run);
+    extra_rounds(rr, points, run, first);
     round_keys(o, rr, run);
     round_stats(rr, stats);
     self_times(rr, self, run);
     probe(o, run, rr->out, (long)points[rr->n - 1].bytes, points[rr->n - 1].time);
-    run->noverheads = measure_overheads(o, points, rr->n, rr->out, send, recv, loop);
+    run->noverheads = overhead_times(o, &ov, rr->out, send, recv, loop);
     run->send_times = send;
     run->recv_times = recv;
     run->loop_times = loop;
-    measure_duplex_sends(o, run, rr->out, rr->in);
+    duplex_sends_times(o, &dr, run);
+    spread_keys(run, &ov, xr, run->nexchanges, &dr, keys);
+    keys->tried = ov.tried;
+    keys->kept = ov.kept;
 }
 
 /* Rank 0: the whole measurement.  Returns the exit status. */
@@ -1244,6 +1443,7 @@ static int lead(const struct options *o, struct pz_calibration_run *run, FILE *f
     static struct rounds rounds[MAX_SIZES];
     static long roundtrips[MAX_SIZES];
     static struct pz_cal_stats pingpong_stats[MAX_SIZES];
+    static struct spread_keys keys;
     long biggest = (long)o->max_size;
     char *out = malloc((size_t)biggest), *in = malloc((size_t)biggest), name[32];
     double *halves = malloc((size_t)o->max_batches * sizeof(*halves)), start = MPI_Wtime();
@@ -1263,7 +1463,7 @@ static int lead(const struct options *o, struct pz_calibration_run *run, FILE *f
            pz_cal_size(name, sizeof(name), sizes[n - 1]), PZ_CAL_ROUNDS, o->span);
     fflush(stdout);
     warm_up(o, out, in, biggest);
-    measure(o, run, &rr, points, self, pingpong_stats);
+    measure(o, run, &rr, points, self, pingpong_stats, &keys);
     order(PZ_CAL_STOP, 0);
     run->pingpong_stats = pingpong_stats;
     run->self = self;
@@ -1275,7 +1475,7 @@ static int lead(const struct options *o, struct pz_calibration_run *run, FILE *f
     free(out);
     free(in);
     free(halves);
-    rc = conclude(o, run, file);
+    rc = conclude(o, run, file, &keys);
     if (rc != 0 && o->output)
         remove(o->output);
     return rc;

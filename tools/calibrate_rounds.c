@@ -20,18 +20,36 @@ static double *sorted_copy(const double *v, int n)
     return c;
 }
 
+/* The values of v that are not NAN into a new array (the caller frees it), how many
+ * into *k; NULL when out of memory or none. */
+static double *measured(const double *v, int n, int *k)
+{
+    double *c = malloc((size_t)(n > 0 ? n : 1) * sizeof(*c));
+
+    *k = 0;
+    for (int i = 0; c && i < n; i++)
+        if (!isnan(v[i]))
+            c[(*k)++] = v[i];
+    if (c && *k == 0) {
+        free(c);
+        c = NULL;
+    }
+    return c;
+}
+
 double pz_cal_round_time(const double *r, int n, double *spread)
 {
-    double *c = sorted_copy(r, n), lower;
+    int k;
+    double *c = measured(r, n, &k), median;
 
     *spread = NAN;
     if (!c)
         return NAN;
-    lower = pz_fit_quantile(c, n, 0.25);
-    if (lower > 0)
-        *spread = (pz_fit_quantile(c, n, 0.75) - lower) / lower;
+    median = pz_fit_quantile(c, k, 0.5);   /* sorts c */
+    if (median > 0)
+        *spread = (pz_fit_quantile(c, k, 0.75) - pz_fit_quantile(c, k, 0.25)) / median;
     free(c);
-    return lower;
+    return median;
 }
 
 double pz_cal_spread_limit(const double *spreads, int n)

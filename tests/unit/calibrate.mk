@@ -22,3 +22,16 @@ unit_test_calibrate_rounds_SOURCES = unit/test_calibrate_rounds.c \
 unit_test_calibrate_rounds_CPPFLAGS = $(MODEL_TEST_FLAGS) -I$(top_srcdir)/tools
 unit_test_calibrate_rounds_LDADD = $(top_builddir)/model/libpzmodel.la $(CRITERION_LIBS) -lm
 endif
+# The keys' spreads over the rounds (tools/calibrate_spread.c) and the overheads'
+# probe's rule for a message that had arrived (tools/calibrate_overhead.c).
+if HAVE_CRITERION
+check_PROGRAMS += unit/test_calibrate_spread
+TESTS += unit/test_calibrate_spread
+unit_test_calibrate_spread_SOURCES = unit/test_calibrate_spread.c \
+	$(top_srcdir)/tools/calibrate_spread.c $(top_srcdir)/tools/calibrate_rounds.c \
+	$(top_srcdir)/tools/calibrate_overhead.c $(top_srcdir)/tools/calibrate_cpu.c \
+	$(top_srcdir)/tools/calibrate_stats.c $(top_srcdir)/tools/calibrate_sweep.c
+unit_test_calibrate_spread_CPPFLAGS = $(MODEL_TEST_FLAGS) -I$(top_srcdir)/tools
+unit_test_calibrate_spread_LDADD = $(top_builddir)/model/libpzmodel.la $(CRITERION_LIBS) \
+	$(MPI_LIBS) -lm
+endif

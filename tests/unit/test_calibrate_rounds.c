@@ -1,5 +1,5 @@
 /* The ping-pong's rounds (tools/calibrate_rounds.c): a size's time and spread from its
- * rounds, the spread beyond which a size's rounds disagree, a key's spread over the
+ * rounds (their median), the spread beyond which a size's rounds disagree, a key's spread over the
  * rounds and when each round begins.  Every expected value is worked out by hand in
  * the comment beside it. */
 #include <criterion/criterion.h>
@@ -9,43 +9,72 @@
 
 #define EPS 1e-12
 
-Test(calibrate_rounds, time_is_the_lower_quartile_and_spread_the_interquartile_range)
+Test(calibrate_rounds, time_is_the_median_and_spread_the_interquartile_range)
 {
-    /* sorted 3, 4, 5, 6, 100: the quartiles at (5 - 1) x 0.25 = 1 and 3, 4 and 6: time 4,
-     * spread (6 - 4) / 4 = 0.5.  The round slowed by a load (100) moves neither. */
+    /* sorted 3, 4, 5, 6, 100: the median the third, 5; the quartiles at (5 - 1) x 0.25 =
+     * 1 and 3, 4 and 6: spread (6 - 4) / 5 = 0.4.  The round slowed by a load (100)
+     * moves neither. */
     double r[] = { 5, 100, 3, 6, 4 }, spread;
 
-    cr_assert_float_eq(pz_cal_round_time(r, 5, &spread), 4, EPS);
-    cr_assert_float_eq(spread, 0.5, EPS);
+    cr_assert_float_eq(pz_cal_round_time(r, 5, &spread), 5, EPS);
+    cr_assert_float_eq(spread, 0.4, EPS);
     cr_assert_float_eq(r[1], 100, EPS, "the rounds are not reordered");
 }
 
-Test(calibrate_rounds, three_slow_rounds_of_five_leave_the_time)
+Test(calibrate_rounds, two_fast_rounds_of_five_leave_the_time)
 {
-    /* sorted 10, 11, 30, 40, 50: quartiles 11 and 40: time 11, spread 29 / 11 */
-    double r[] = { 40, 10, 30, 50, 11 }, spread;
+    /* A machine with a fast state now and then: 1 MiB one way 703, 589, 631, 174, 660 us
+     * in five rounds of one calibration, and a second fast round (180) in another.  The
+     * lower quartile (order statistic 1 of 0..4) took 589 in the first and 180 in the
+     * second; the median (order statistic 2) takes 631 in both: sorted 174, 589, 631,
+     * 660, 703 and 174, 180, 631, 660, 703. */
+    double a[] = { 703, 589, 631, 174, 660 }, b[] = { 703, 180, 631, 174, 660 }, spread;
 
-    cr_assert_float_eq(pz_cal_round_time(r, 5, &spread), 11, EPS);
-    cr_assert_float_eq(spread, 29.0 / 11, EPS);
+    cr_assert_float_eq(pz_cal_round_time(a, 5, &spread), 631, EPS);
+    /* quartiles 589 and 660: (660 - 589) / 631 */
+    cr_assert_float_eq(spread, 71.0 / 631, EPS);
+    cr_assert_float_eq(pz_cal_round_time(b, 5, &spread), 631, EPS);
+    /* quartiles 180 and 660: (660 - 180) / 631, the disagreement shows */
+    cr_assert_float_eq(spread, 480.0 / 631, EPS);
 }
 
-Test(calibrate_rounds, nine_rounds_take_the_third_lowest)
+Test(calibrate_rounds, nine_rounds_take_the_fifth)
 {
-    /* 1 to 9: quartiles at 8 x 0.25 = 2 and 6: 3 and 7, spread 4 / 3 */
+    /* 1 to 9: the median the fifth, 5; quartiles at 8 x 0.25 = 2 and 6: 3 and 7, spread
+     * 4 / 5 */
     double r[] = { 9, 8, 7, 6, 5, 4, 3, 2, 1 }, spread;
 
-    cr_assert_float_eq(pz_cal_round_time(r, 9, &spread), 3, EPS);
-    cr_assert_float_eq(spread, 4.0 / 3, EPS);
+    cr_assert_float_eq(pz_cal_round_time(r, 9, &spread), 5, EPS);
+    cr_assert_float_eq(spread, 4.0 / 5, EPS);
 }
 
 Test(calibrate_rounds, even_count_interpolates)
 {
-    /* 2, 4, 6, 8: quartiles at 3 x 0.25 = 0.75, 2 + 0.75 x 2 = 3.5, and at 2.25,
-     * 6 + 0.25 x 2 = 6.5: time 3.5, spread 3 / 3.5 */
+    /* 2, 4, 6, 8: the median at 3 x 0.5 = 1.5, (4 + 6) / 2 = 5; quartiles at 0.75,
+     * 2 + 0.75 x 2 = 3.5, and at 2.25, 6 + 0.25 x 2 = 6.5: spread 3 / 5 */
     double r[] = { 8, 2, 6, 4 }, spread;
 
-    cr_assert_float_eq(pz_cal_round_time(r, 4, &spread), 3.5, EPS);
-    cr_assert_float_eq(spread, 3 / 3.5, EPS);
+    cr_assert_float_eq(pz_cal_round_time(r, 4, &spread), 5, EPS);
+    cr_assert_float_eq(spread, 3.0 / 5, EPS);
+}
+
+Test(calibrate_rounds, rounds_not_measured_are_left_out)
+{
+    /* NAN, 2, NAN, 4, 6: the median of 2, 4, 6 is 4; quartiles at 2 x 0.25 = 0.5 and 1.5:
+     * 3 and 5, spread 2 / 4 */
+    double r[] = { NAN, 2, NAN, 4, 6 }, spread;
+
+    cr_assert_float_eq(pz_cal_round_time(r, 5, &spread), 4, EPS);
+    cr_assert_float_eq(spread, 0.5, EPS);
+}
+
+Test(calibrate_rounds, no_round_measured_has_no_time)
+{
+    double r[] = { NAN, NAN }, spread = 0;
+
+    cr_assert(isnan(pz_cal_round_time(r, 2, &spread)));
+    cr_assert(isnan(spread));
+    cr_assert(isnan(pz_cal_round_time(r, 0, &spread)), "no round at all");
 }
 
 Test(calibrate_rounds, one_round_has_no_spread)
@@ -54,6 +83,15 @@ Test(calibrate_rounds, one_round_has_no_spread)
 
     cr_assert_float_eq(pz_cal_round_time(r, 1, &spread), 7, EPS);
     cr_assert_float_eq(spread, 0, EPS);
+}
+
+Test(calibrate_rounds, a_median_of_zero_has_no_spread)
+{
+    /* -1, 0, 1: median 0, the spread undefined */
+    double r[] = { 1, -1, 0 }, spread = 0;
+
+    cr_assert_float_eq(pz_cal_round_time(r, 3, &spread), 0, EPS);
+    cr_assert(isnan(spread));
 }
 
 Test(calibrate_rounds, spread_limit_is_times_the_median_spread)
@@ -84,9 +122,12 @@ Test(calibrate_rounds, key_spread_is_the_range_over_the_median)
 
 Test(calibrate_rounds, rounds_begin_evenly_over_the_span)
 {
-    /* 5 rounds over 40 s: every 40 / 4 = 10 s */
+    /* 5 rounds over 40 s: every 40 / 4 = 10 s; 9 rounds: every 40 / 8 = 5 s */
     cr_assert_float_eq(pz_cal_round_start(0, 5, 40), 0, EPS);
     cr_assert_float_eq(pz_cal_round_start(1, 5, 40), 10, EPS);
     cr_assert_float_eq(pz_cal_round_start(4, 5, 40), 40, EPS);
+    cr_assert_float_eq(pz_cal_round_start(3, 9, 40), 15, EPS);
+    /* the second round added after 9: round 10, at the same pace, 10 x 5 = 50 s */
+    cr_assert_float_eq(pz_cal_round_start(10, 9, 40), 50, EPS);
     cr_assert_float_eq(pz_cal_round_start(0, 1, 40), 0, EPS);
 }
