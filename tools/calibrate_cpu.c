@@ -18,15 +18,6 @@ void pz_cal_order(long what, long bytes, long count, long nanoseconds)
     MPI_Send(msg, 4, MPI_LONG, 1, PZ_CAL_TAG_CONTROL, MPI_COMM_WORLD);
 }
 
-/* Computes for `seconds` by the clock, without MPI calls. */
-static void spin(double seconds)
-{
-    double start = MPI_Wtime();
-
-    while (MPI_Wtime() - start < seconds)
-        ;
-}
-
 double pz_cal_time_posted_sends(char *out, long bytes, int sends, int with_wait)
 {
     double *times = malloc((size_t)sends * sizeof(*times)), typical;
@@ -48,37 +39,6 @@ double pz_cal_time_posted_sends(char *out, long bytes, int sends, int with_wait)
     typical = times ? pz_cal_typical(times, sends) : NAN;
     free(times);
     return typical;
-}
-
-void pz_cal_lead_overhead(char *out, long bytes, int repetitions, double delay, double *send,
-                          double *recv)
-{
-    pz_cal_order(PZ_CAL_OVERHEAD, bytes, repetitions, (long)(delay * 1e9));
-    *send = pz_cal_time_posted_sends(out, bytes, repetitions, 1);
-    if (isnan(*send))
-        *send = 0;
-    MPI_Recv(recv, 1, MPI_DOUBLE, 1, PZ_CAL_TAG_CONTROL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-}
-
-void pz_cal_answer_overhead(char *buf, long bytes, int repetitions, double delay)
-{
-    double *times = malloc((size_t)repetitions * sizeof(*times)), low;
-
-    for (int i = 0; i < repetitions; i++) {
-        MPI_Request req;
-        double start;
-
-        MPI_Irecv(buf, (int)bytes, MPI_BYTE, 0, PZ_CAL_TAG_PING, MPI_COMM_WORLD, &req);
-        MPI_Send(NULL, 0, MPI_BYTE, 0, PZ_CAL_TAG_READY, MPI_COMM_WORLD);
-        spin(delay);
-        start = MPI_Wtime();
-        MPI_Wait(&req, MPI_STATUS_IGNORE);
-        if (times)
-            times[i] = MPI_Wtime() - start;
-    }
-    low = times ? pz_cal_typical(times, repetitions) : 0;
-    MPI_Send(&low, 1, MPI_DOUBLE, 0, PZ_CAL_TAG_CONTROL, MPI_COMM_WORLD);
-    free(times);
 }
 
 /* Both ranks: `exchanges` iterations of (compute by streaming through memory;

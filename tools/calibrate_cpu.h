@@ -18,7 +18,6 @@ enum pz_cal_order {
     PZ_CAL_STOP = -1,
     PZ_CAL_PROBE = -2,
     PZ_CAL_EXCHANGE = -3,
-    PZ_CAL_OVERHEAD = -4,   /* bytes, repetitions, the receiver's delay */
     PZ_CAL_LOOP = -5,       /* bytes, messages */
     PZ_CAL_COLD = -6,       /* bytes, round trips; then the pool's size */
     PZ_CAL_RESUME = -7,     /* bytes, exchanges, the computation before each */
@@ -34,14 +33,6 @@ void pz_cal_order(long what, long bytes, long count, long nanoseconds);
  * start to its end, or to the end of the MPI_Wait after it when with_wait.  The
  * trimmed mean (pz_cal_typical) of the times, NAN without memory. */
 double pz_cal_time_posted_sends(char *out, long bytes, int sends, int with_wait);
-
-/* Rank 0, at one size of an eager message, repetitions times: rank 1 posts its receive
- * and says so, rank 0 times MPI_Isend + MPI_Wait (pz_cal_typical into *send); rank 1
- * computes for delay seconds, long enough for the message to arrive, then times its
- * MPI_Wait (the same statistic into *recv). */
-void pz_cal_lead_overhead(char *out, long bytes, int repetitions, double delay, double *send,
-                          double *recv);
-void pz_cal_answer_overhead(char *buf, long bytes, int repetitions, double delay);
 
 /* Rank 0: the computation delayed by each MPI_Isend of bytes in a loop of `messages`
  * times (compute compute seconds' worth of work; MPI_Isend), against the same loop

@@ -73,7 +73,7 @@ void pz_cal_print_table(FILE *out, const struct pz_calibration_run *run,
             pz_fit_median_error(fit, run->points, run->npoints, pz_fit_model_a),
             pz_fit_median_error(fit, run->points, run->npoints, pz_fit_model_b),
             pz_fit_median_error(fit, run->points, run->npoints, pz_fit_model_c));
-    fprintf(out, "(each time: the lower quartile of the size's %d or more rounds, each the "
+    fprintf(out, "(each time: the median of the size's %d or more rounds, each the "
                  "trimmed mean of its batches (stalls left out: over %.0f times the median or\n"
                  " %.0f ms beyond the lower quartile); %d rounds added to sizes whose rounds "
                  "disagreed (spread beyond %.1f%%); %d size(s) still disagree)\n",
@@ -114,13 +114,13 @@ void pz_cal_print_rounds(FILE *out, const struct pz_calibration_run *run)
     }
     fprintf(out, "(spread: (largest - smallest) / median.)  The rounds took %.1f s; %d rounds "
                  "added to sizes whose rounds disagreed\n(spread, (upper - lower quartile) / "
-                 "lower quartile, beyond %.1f%%: %.0f times the sizes' median, at least %.0f%%) took "
+                 "median, beyond %.1f%%: %.0f times the sizes' median, at least %.0f%%) took "
                  "%.1f s,\nat most %.0f%% of the rounds' time by design; %d size(s) still "
                  "disagree.\n",
             run->rounds_seconds, run->remeasured, run->spread_limit * 100, PZ_CAL_SPREAD_TIMES,
             PZ_CAL_SPREAD_FLOOR * 100, run->extra_seconds, PZ_CAL_EXTRA_SHARE * 100,
             run->disagreeing);
-    fprintf(out, "Messages to oneself: each size the lower quartile of its %d rounds; their spread "
+    fprintf(out, "Messages to oneself: each size the median of its %d rounds; their spread "
                  "median %.1f%%, largest %.1f%%.\n",
             run->nrounds, run->self_spread_median * 100, run->self_spread_max * 100);
 }
@@ -319,7 +319,7 @@ static const char *rounds_text(char *buf, size_t len, const struct pz_calibratio
     if (run->nrounds == 0)
         return strcpy(buf, "");
     snprintf(buf, len,
-             "Each size is the lower quartile of %d rounds begun over %.1f s (%d added where a\n"
+             "Each size is the median of %d rounds begun over %.1f s (%d added where a\n"
              "size's rounds disagreed, %d size(s) still do); fitted to each round alone the\n"
              "latency spreads %.1f%%, the bandwidth %.1f%% ((largest - smallest) / median).\n",
              run->nrounds, run->round_began[run->nrounds - 1], run->remeasured,

@@ -19,8 +19,7 @@
 /* The exchanges both ways of one size, each begun as the rank left a barrier. */
 struct pz_cal_exchange {
     double bytes;
-    double time;    /* s: rank 0's exchange (the lower quartile of the rounds' trimmed
-                       means) */
+    double time;    /* s: rank 0's exchange (the median of the rounds' trimmed means) */
     double other;   /* s: rank 1's, likewise */
     double skew;    /* s: how much later rank 1 left the barrier (the median) */
     double offset;  /* s: rank 1's clock less rank 0's, measured before them
@@ -80,9 +79,10 @@ struct pz_calibration_run {
      * probe_compute seconds before it waits; the receive completed probe_received seconds
      * after it was posted (median of the repetitions) */
     double probe_bytes, probe_compute, probe_received;
-    /* the overheads at noverheads sizes up to the eager threshold, each the lower
-     * quartile of its repetitions (the loop's: the median): the sender's MPI_Isend + MPI_Wait, the receiver's MPI_Wait for a
-     * message already arrived, the computation delayed by an MPI_Isend in a loop */
+    /* the overheads at noverheads sizes up to the eager threshold, each the median of
+     * its rounds' trimmed means (the loop's: the median of its repetitions): the sender's
+     * MPI_Isend + MPI_Wait, the receiver's MPI_Wait for a message that had arrived
+     * (calibrate_overhead.h), the computation delayed by an MPI_Isend in a loop */
     const struct pz_pingpong *send_times, *recv_times, *loop_times;
     int noverheads;
     /* the ping-pong at ncold large sizes with buffers not in cache (median half round

@@ -51,10 +51,18 @@ test "$(grep "$row" "$out" | head -n 1 | awk '{ print $1 }')" = 0 ||
     pz_fail "the table does not begin at 0 bytes"
 grep -q '^median |error|' "$out" || pz_fail "no median error line"
 # The rounds: each round's keys with their spread, in the output and the machine file.
-grep -q '^Rounds: every size measured in 5 rounds, begun at 0.0, ' "$out" || pz_fail "no rounds"
+grep -q '^Rounds: every size measured in 9 rounds, begun at 0.0, ' "$out" || pz_fail "no rounds"
 grep -q '^latency  *[0-9. ]*  us, spread [0-9.]*%$' "$out" || pz_fail "no latency of each round"
-grep -q '^# fitted to each of the 5 rounds alone: .* GB/s (spread [0-9.]*%)$' "$conf" ||
+grep -q '^# fitted to each of the 9 rounds alone: .* GB/s (spread [0-9.]*%)$' "$conf" ||
     pz_fail "no comment on the bandwidth of each round"
+# The keys' spread over the rounds: the overheads' 0-byte receive, each round's value (or
+# - where none was kept), its median and spread, in the output and as comments in the
+# machine file; and how many of the overheads' tries were kept.
+spread_row='recv overhead, 0 B  *\([0-9.-][0-9.]*  *\)\{9\} us; median [0-9.]*, spread [0-9.]*%$'
+grep -q "^$spread_row" "$out" || pz_fail "no spread of the receive overhead over the rounds"
+grep -q "^# $spread_row" "$conf" || pz_fail "no comment on the receive overhead's spread"
+grep -q '^(overheads: [0-9]* repetitions tried, [0-9]* kept: ' "$out" ||
+    pz_fail "no count of the overheads' tries kept"
 
 # The machine file.
 test -f "$conf" || pz_fail "no machine file $conf"
