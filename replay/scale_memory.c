@@ -165,7 +165,12 @@ enum {
     WAITS_QUEUE = 40,          /* waits.c's struct queue, a message channel */
     WAITS_MSG = 120,           /* its struct pz_msg, a message in flight */
     COMM_DEF = 32,             /* struct pz_comm_def, struct pz_synth_comm */
-    COMM_MAP = 16              /* engine_int.h's struct comm_map */
+    COMM_MAP = 16,             /* engine_int.h's struct comm_map */
+    COLL_MEMBER = 8 + 8 + 4 + 64 * 4 + 4 + 512   /* a member of a collective running: the
+                                     analysis's instance's enter, leave, process, 64
+                                     intervals and their number (waits.c); the model's
+                                     schedule of its rounds and messages, about 512 bytes
+                                     (measured: 505424 bytes for an Alltoall of 1024) */
 };
 
 /* The smallest power of two at least n, and at least least. */
@@ -223,15 +228,14 @@ static uint64_t engine(const struct pz_scale_memory_figures *f)
            block(power_of_two(2 * p, 64) * MATCH_ENTRY);
 }
 
-/* Per process: the records queued for the analysis (PZ_SCALE_QUEUED_RECORDS, or those
- * between two collectives on the world and a step when fewer, in a ring of at least 16)
- * and the stream's arrays. */
+/* Per process: the records queued for the analysis (PZ_SCALE_QUEUED_RECORDS), in a
+ * ring of at least 16, and the stream's arrays. */
 static uint64_t queued(const struct pz_scale_memory_figures *f)
 {
-    uint64_t n = f->stretch + f->step_records;
+    uint64_t bounded = f->stretch ? f->stretch + f->step_records : 0;
+    uint64_t loose = f->loose < PZ_SCALE_QUEUED_RECORDS ? f->loose : PZ_SCALE_QUEUED_RECORDS;
 
-    return block(ring_of(f, n < PZ_SCALE_QUEUED_RECORDS ? n : PZ_SCALE_QUEUED_RECORDS, 16) *
-                 REC) + STREAM_PROC;
+    return block(ring_of(f, bounded > loose ? bounded : loose, 16) * REC) + STREAM_PROC;
 }
 
 /* The analysis's processes (their state, stack, statistics in every interval) and the
@@ -256,13 +260,14 @@ static uint64_t channels(const struct pz_scale_memory_figures *f)
 /* The communicators: the analysis's sequence numbers per process and communicator; the
  * engine's rank of every process in each communicator a collective runs on; the
  * definitions of each (the synthesis's, the replay's and the analysis's), their members
- * (the world's P in the two copies of the definitions, the others' in the three). */
+ * (the world's P in the two copies of the definitions, the others' in the three); each
+ * process in a collective of each class at once. */
 static uint64_t comms(const struct pz_scale_memory_figures *f)
 {
     uint64_t p = (uint64_t)f->nprocs;
 
     return p * f->comms * 8 + f->coll_members * 4 + f->comms * (COMM_MAP + 3 * COMM_DEF) +
-           2 * p * 4 + 3 * f->members * 4;
+           2 * p * 4 + 3 * f->members * 4 + (uint64_t)f->coll_classes * p * COLL_MEMBER;
 }
 
 /* The v collectives' lists: each distinct text held three times (the synthesis's, the
@@ -298,6 +303,9 @@ void pz_scale_memory_estimate(const struct pz_scale_memory_figures *f,
     out->term[PZ_SCALE_MEM_COMMS] = comms(f);
     out->term[PZ_SCALE_MEM_LISTS] = lists(f);
     out->term[PZ_SCALE_MEM_PAIRS] = pairs(f);
+    for (int t = PZ_SCALE_MEM_HELD + 1; t < PZ_SCALE_MEM_SLACK; t++)
+        out->term[PZ_SCALE_MEM_SLACK] += out->term[t];
+    out->term[PZ_SCALE_MEM_SLACK] /= 10;
     for (int t = 0; t < PZ_SCALE_MEM_NTERMS; t++)
         out->total += out->term[t];
 }
@@ -315,6 +323,7 @@ const char *pz_scale_memory_term_name(enum pz_scale_memory_term t)
         [PZ_SCALE_MEM_COMMS] = "the communicators",
         [PZ_SCALE_MEM_LISTS] = "the per-peer lists of the v collectives",
         [PZ_SCALE_MEM_PAIRS] = "the all-to-all collectives' messages in flight",
+        [PZ_SCALE_MEM_SLACK] = "the allocator's slack",
     };
 
     return (unsigned)t < PZ_SCALE_MEM_NTERMS ? names[t] : "";

@@ -73,7 +73,10 @@ struct pz_scale_memory_figures {
     uint32_t step_records;     /* the most records one step makes */
     uint64_t records;          /* the records of a process, from its start to its end */
     uint64_t stretch;          /* the most a process makes between two collectives on the
-                                  world (all of them without any) */
+                                  world that synchronize it (Allreduce, Alltoall ...),
+                                  from the end of one to the end of the next; 0: none */
+    uint64_t loose;            /* the most before the first or after the last such
+                                  collective; all of them without any */
     uint32_t intervals;        /* the analysis's intervals, the whole run included */
     uint64_t channels;         /* (communicator, sender, receiver, tag) of the messages
                                   of one process, its sends' */
@@ -82,6 +85,8 @@ struct pz_scale_memory_figures {
     uint64_t members;          /* members of the communicators other than the world and
                                   the process alone, summed */
     uint64_t coll_members;     /* P for each communicator a collective runs on */
+    uint32_t coll_classes;     /* the classes of those communicators (the world, the rows
+                                  ...): a process is in a collective of each at once */
     uint64_t list_texts;       /* the distinct per-peer lists of the v collectives */
     uint64_t list_bytes;       /* their text */
     uint64_t v_counts;         /* the per-peer counts the model keeps while a v collective
@@ -103,16 +108,20 @@ enum pz_scale_memory_term {
     PZ_SCALE_MEM_COMMS,        /* the communicators, per process and member */
     PZ_SCALE_MEM_LISTS,        /* the per-peer lists of the v collectives */
     PZ_SCALE_MEM_PAIRS,        /* the all-to-all collectives' messages in flight */
+    PZ_SCALE_MEM_SLACK,        /* a tenth of the terms of the run (all but HELD): what the
+                                  allocator leaves between blocks, and the drift the
+                                  queue's bound does not follow */
     PZ_SCALE_MEM_NTERMS
 };
 
-/* Records each process is taken to hold queued for the analysis (analyzer/stream.c)
- * until no earlier record can come, at most: no process passes a collective on the
- * world before every other entered it, so the queue holds no more than the records
- * between two (struct pz_scale_memory_figures' stretch); without such collectives how
- * far apart the processes' predicted times drift is not told by the model: about 70 and
- * 90 records were measured at 512 processes (bench/README.md, "Memory of a synthesized
- * run, estimated"), 128 are taken. */
+/* The records each process holds queued for the analysis (analyzer/stream.c) until no
+ * earlier record can come.  No process passes a collective on the world that
+ * synchronizes it before every other entered it, so between two such collectives the
+ * queue holds at most what a process makes from one to the next (struct
+ * pz_scale_memory_figures' stretch, and a step).  Outside them, how far apart the
+ * processes' predicted times drift is not told by the model: about 90 records were
+ * measured in a ring (bench/README.md, "Memory of a synthesized run, estimated"), 128
+ * are taken, or the process's records where it makes fewer. */
 #define PZ_SCALE_QUEUED_RECORDS 128u
 
 struct pz_scale_memory_estimate {

@@ -183,9 +183,10 @@ static void count_nodes(struct counting *c, struct pz_scale_memory_figures *f)
     free(regions);
 }
 
-/* The records of a stretch of the template around its collectives on the world, each
- * of which every process enters before any leaves: those before the first (and it),
- * after the last (and it), and the most between two; total alone without any. */
+/* The records of a stretch of the template around its synchronizing collectives on the
+ * world, each of which every process enters before any leaves: those before the first
+ * (and it), after the last (and it), and the most between two; total alone without
+ * any. */
 struct span {
     uint64_t total, prefix, suffix, inner;
     int sync;
@@ -233,15 +234,30 @@ static struct span repeat(struct span body, uint64_t trips)
     return r;
 }
 
-/* Whether step node i is a collective on the world (its end: every member entered). */
+/* Whether operation op ends at every member only once every member entered it. */
+static int synchronizing(enum pz_coll_op op)
+{
+    switch (op) {
+    case PZ_COLL_BARRIER: case PZ_COLL_ALLGATHER: case PZ_COLL_ALLGATHERV:
+    case PZ_COLL_ALLTOALL: case PZ_COLL_ALLTOALLV: case PZ_COLL_ALLTOALLW:
+    case PZ_COLL_ALLREDUCE: case PZ_COLL_REDUCE_SCATTER: case PZ_COLL_REDUCE_SCATTER_BLOCK:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Whether step node i is a collective on the world that synchronizes its members. */
 static int world_collective(const struct pz_scale_program *m, uint32_t i)
 {
     const struct sp_node *nd = &m->nodes[i];
 
     for (uint32_t e = 0; e < m->table.syms[nd->sym].n; e++) {
         const struct sp_event *ev = m->events[nd->first_event + e].sig;
+        enum pz_coll_op op;
 
-        if (ev->kind == PZ_REC_COLL_END && ev->comm.kind == PZ_SCALE_COMM_WORLD)
+        if (ev->kind == PZ_REC_COLL_END && ev->comm.kind == PZ_SCALE_COMM_WORLD &&
+            pz_call_coll_op(ev->coll_op, &op) == 0 && synchronizing(op))
             return 1;
     }
     return 0;
@@ -273,12 +289,15 @@ static struct span span_of(const struct counting *c, uint32_t from, uint32_t to,
     return all;
 }
 
-/* The most records a process makes between two collectives on the world. */
-static uint64_t stretch_of(const struct counting *c)
+/* The most records a process makes between two synchronizing collectives on the world,
+ * into f->stretch, and before the first or after the last (all, without any), into
+ * f->loose. */
+static void stretches(const struct counting *c, struct pz_scale_memory_figures *f)
 {
     struct span s = span_of(c, 0, c->m->nnodes, 64);
 
-    return s.sync ? larger(s.inner, larger(s.prefix, s.suffix)) : s.total;
+    f->stretch = s.sync ? s.inner : 0;
+    f->loose = s.sync ? larger(s.prefix, s.suffix) : s.total;
 }
 
 /* The members of an instance of class cm at P, and the instances. */
@@ -311,6 +330,7 @@ static void count_comms(struct counting *c, struct pz_scale_memory_figures *f)
                             is_collective(m->events[e].sig->kind);
     f->comms = 2;
     f->coll_members = world_collective ? (uint64_t)c->nprocs : 0;
+    f->coll_classes = (uint32_t)world_collective;
     for (size_t i = 0; i < c->nclasses; i++) {
         struct pz_scale_comm cm = { .kind = c->classes[i].kind, .keep = c->classes[i].keep,
                                     .k = c->classes[i].k };
@@ -319,8 +339,10 @@ static void count_comms(struct counting *c, struct pz_scale_memory_figures *f)
 
         f->comms += instances;
         f->members += instances * n;
-        if (c->classes[i].collective)
+        if (c->classes[i].collective) {
             f->coll_members += instances * (uint64_t)c->nprocs;
+            f->coll_classes++;
+        }
     }
 }
 
@@ -445,7 +467,7 @@ void pz_scale_memory_figures_of(const struct pz_scale_program *m, int nprocs,
     f->nodes = m->nnodes;
     f->slots = m->nslots;
     count_nodes(&c, f);
-    f->stretch = stretch_of(&c);
+    stretches(&c, f);
     count_comms(&c, f);
     count_collectives(&c, f);
     free(c.channels);

@@ -81,14 +81,14 @@ Test(scale_memory, a_count_below_the_floor_is_told_on_one_line)
 
 /* A run of 1024 processes: 10 MiB held, a template of 10 nodes and 2 slots whose
  * largest step makes 4 records, 1000 records a process of which at most 20 between two
- * collectives on the world, 3 intervals, 2 message channels, the world and the process
- * alone (a collective on the world), no v collective. */
+ * collectives on the world and 10 outside them, 3 intervals, 2 message channels, the
+ * world and the process alone (a collective on the world), no v collective. */
 static struct pz_scale_memory_figures plain(void)
 {
     return (struct pz_scale_memory_figures){
         .nprocs = 1024, .held = 10485760, .nodes = 10, .slots = 2, .step_records = 4,
-        .records = 1000, .stretch = 20, .intervals = 3, .channels = 2, .comms = 2,
-        .coll_members = 1024 };
+        .records = 1000, .stretch = 20, .loose = 10, .intervals = 3, .channels = 2,
+        .comms = 2, .coll_members = 1024, .coll_classes = 1 };
 }
 
 /* Blocks as the allocator takes them: n + 16 bytes of header, rounded up to 16. */
@@ -120,12 +120,15 @@ Test(scale_memory, each_term_of_a_plain_run)
      * process */
     cr_expect_eq(e.term[PZ_SCALE_MEM_CHANNELS], 4096 * 40 * 3 / 2 + 2 * 1024 * 144);
     /* 1024 x 2 sequence numbers of 8; 1024 ranks of 4 in the world's map; 2 x (16 + 3 x
-     * 32) of definitions; the world's 1024 members in 2 copies */
-    cr_expect_eq(e.term[PZ_SCALE_MEM_COMMS], 16384 + 4096 + 224 + 8192);
+     * 32) of definitions; the world's 1024 members in 2 copies; each process in a
+     * collective on the world: 8 + 8 + 4 + 256 + 4 + 512 = 792 bytes */
+    cr_expect_eq(e.term[PZ_SCALE_MEM_COMMS], 16384 + 4096 + 224 + 8192 + 1024 * 792);
     cr_expect_eq(e.term[PZ_SCALE_MEM_LISTS], 0);
     cr_expect_eq(e.term[PZ_SCALE_MEM_PAIRS], 0);
-    cr_expect_eq(e.total, 10485760 + 1302528 + 5316608 + 675856 + 3059728 + 3964928 +
-                              540672 + 28896);
+    /* a tenth of the run's terms: 1302528 + 5316608 + 675856 + 3059728 + 3964928 +
+     * 540672 + 839904 = 15700224, 1570022 */
+    cr_expect_eq(e.term[PZ_SCALE_MEM_SLACK], 1570022);
+    cr_expect_eq(e.total, 10485760 + 15700224 + 1570022);
 }
 
 Test(scale_memory, the_queues_hold_no_more_than_a_process_makes)
@@ -134,7 +137,7 @@ Test(scale_memory, the_queues_hold_no_more_than_a_process_makes)
     struct pz_scale_memory_estimate e;
 
     /* 10 records a process: the waiting ring 16 from 8 (block of 1280: 1296, + 56), the
-     * queue 16 (1296 + 60) */
+     * queue 16 (1296 + 60) though 20 + 4 = 24 were bounded */
     f.records = 10;
     pz_scale_memory_estimate(&f, &e);
     cr_expect_eq(e.term[PZ_SCALE_MEM_WAITING], 1352 * 1024);
@@ -146,12 +149,28 @@ Test(scale_memory, without_collectives_on_the_world_the_queue_holds_128_records)
     struct pz_scale_memory_figures f = plain();
     struct pz_scale_memory_estimate e;
 
-    /* a ring of 18062 records between two collectives, of 100000 a process: 128 records
+    /* 18058 records a process and no collective synchronizing the world: 128 records
      * queued, a block of 10240 (10256), + 60 */
-    f.records = 100000;
-    f.stretch = 18062;
+    f.records = 18058;
+    f.stretch = 0;
+    f.loose = 18058;
     pz_scale_memory_estimate(&f, &e);
     cr_expect_eq(e.term[PZ_SCALE_MEM_QUEUED], 10316 * 1024 + 360464);
+}
+
+Test(scale_memory, between_collectives_on_the_world_the_queue_holds_a_stretch)
+{
+    struct pz_scale_memory_figures f = plain();
+    struct pz_scale_memory_estimate e;
+
+    /* 390 records between two Allreduce and 10 a step: 400, a ring of 512 (a block of
+     * 40960: 40976), + 60; 128 outside them would be fewer */
+    f.records = 7736;
+    f.step_records = 10;
+    f.stretch = 390;
+    f.loose = 396;
+    pz_scale_memory_estimate(&f, &e);
+    cr_expect_eq(e.term[PZ_SCALE_MEM_QUEUED], 41036 * 1024 + 360464);
 }
 
 /* plain() with an Alltoallv on the world: 2 lists a member of 1024 numbers of 4 digits
@@ -178,7 +197,9 @@ Test(scale_memory, the_v_collectives_grow_as_the_square_of_their_members)
     cr_expect_eq(e.term[PZ_SCALE_MEM_LISTS], 3 * (10485760 + 49152) + 2097152 * 8);
     /* 65536 messages in a table at most half full, 131072 slots of 32, 1.5 times */
     cr_expect_eq(e.term[PZ_SCALE_MEM_PAIRS], 131072 * 32 * 3 / 2);
-    cr_expect_eq(e.total, 25374976 + 48381952 + 6291456);
+    /* the run's terms 15700224 + 48381952 + 6291456 = 70373632, a tenth 7037363 */
+    cr_expect_eq(e.term[PZ_SCALE_MEM_SLACK], 7037363);
+    cr_expect_eq(e.total, 10485760 + 70373632 + 7037363);
 }
 
 Test(scale_memory, the_analyses_kept_count_their_statistics)
@@ -196,7 +217,7 @@ Test(scale_memory, a_run_fits_up_to_the_bound)
 {
     struct pz_scale_memory_figures f = plain();
     struct pz_scale_memory_estimate e;
-    struct pz_scale_memory m = { 25374976, "MemAvailable" };
+    struct pz_scale_memory m = { 27756006, "MemAvailable" };
     char msg[320] = "";
 
     pz_scale_memory_estimate(&f, &e);
@@ -208,7 +229,7 @@ Test(scale_memory, a_run_fits_up_to_the_bound)
 
 Test(scale_memory, a_run_that_cannot_fit_is_told_with_its_largest_part)
 {
-    /* 80048384 bytes = 76.34 MiB, of which the lists 48381952 = 46.14 MiB; 50 MiB of
+    /* 87896755 bytes = 83.82 MiB, of which the lists 48381952 = 46.14 MiB; 50 MiB of
      * address space */
     struct pz_scale_memory_figures f = with_alltoallv();
     struct pz_scale_memory_estimate e;
@@ -217,7 +238,7 @@ Test(scale_memory, a_run_that_cannot_fit_is_told_with_its_largest_part)
 
     pz_scale_memory_estimate(&f, &e);
     cr_assert_eq(pz_scale_memory_fits(1024, &e, &m, msg, sizeof(msg)), 0);
-    cr_expect_str_eq(msg, "the run at 1024 processes needs about 76.3 MiB of memory (the "
+    cr_expect_str_eq(msg, "the run at 1024 processes needs about 83.8 MiB of memory (the "
                           "largest part: 46.1 MiB for the per-peer lists of the v "
                           "collectives), more than the 50.0 MiB available (ulimit -v)");
     cr_expect_null(strchr(msg, '\n'));

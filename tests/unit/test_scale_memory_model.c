@@ -98,11 +98,12 @@ Test(scale_memory_model, a_ring_with_an_alltoallv_counted_at_64)
     cr_expect_eq(f.step_records, 4);
     /* the interval's Enter and Leave, and 3 x (3 + 3 + 3 + 4) */
     cr_expect_eq(f.records, 2 + 3 * 13);
-    /* between two Alltoallv: its Leave... the next one's end, 4 + 3 + 3 + 3 = 13 records
-     * with the collective's own, and more from one to the next than before the first (1
-     * + 13) or after the last (4 + 1): from the end of one to the end of the next, the
-     * Alltoallv (4) and the next iteration (13): 17 */
+    /* between two Alltoallv, from one (4 records) to the end of the next (the next
+     * iteration, 13): 17 */
     cr_expect_eq(f.stretch, 17);
+    /* before the first: the interval's Enter and the first iteration, 1 + 13; after the
+     * last, its Alltoallv and the interval's Leave, 4 + 1 */
+    cr_expect_eq(f.loose, 14);
     /* the whole run and the interval */
     cr_expect_eq(f.intervals, 2);
     /* the messages to the east, one tag */
@@ -111,6 +112,7 @@ Test(scale_memory_model, a_ring_with_an_alltoallv_counted_at_64)
     cr_expect_eq(f.comms, 2);
     cr_expect_eq(f.members, 0);
     cr_expect_eq(f.coll_members, 64);
+    cr_expect_eq(f.coll_classes, 1);
     /* a send list and a receive list a member: 128 texts of 64 numbers; the mean per
      * pair at 64, K / 64 = 1024 bytes, 4 digits and a comma */
     cr_expect_eq(f.list_texts, 128);
