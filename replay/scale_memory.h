@@ -49,10 +49,17 @@ void pz_scale_memory_bound(struct pz_scale_memory *m, uint64_t bytes, const char
  * RLIMIT_DATA), the smallest. */
 struct pz_scale_memory pz_scale_memory_available(uint64_t held);
 
-/* The bytes this process holds in memory now and will not give to what follows: its
- * resident set (/proc/self/statm) less its heap's free bytes, which later allocations
- * take again (glibc's mallinfo2); 0 when the resident set cannot be read. */
+/* The bytes this process holds in memory now, its resident set (/proc/self/statm); 0
+ * when that cannot be read. */
 uint64_t pz_scale_memory_resident(void);
+
+/* The bytes of its heap that are free, which later allocations take again (glibc's
+ * mallinfo2); 0 where that is not known. */
+uint64_t pz_scale_memory_heap_free(void);
+
+/* The most memory this process held so far (its peak resident set, getrusage's
+ * ru_maxrss), in bytes; 0 when not known. */
+uint64_t pz_scale_memory_peak(void);
 
 /* Whether the run at nprocs processes fits in m by the floor: 1, or 0 with one line in
  * msg naming the count, the floor and the memory available, e.g. "the run at 4194304
@@ -65,7 +72,10 @@ int pz_scale_memory_floor_fits(int nprocs, const struct pz_scale_memory *m, char
  * (scale_memory_model.c) and counted at that count. */
 struct pz_scale_memory_figures {
     int nprocs;
-    uint64_t held;             /* bytes held before the run: the recordings, the model */
+    uint64_t held;             /* bytes held before the run (the recordings, the model) */
+    uint64_t heap_free;        /* of which free in the heap, for the run to take again */
+    uint64_t peak;             /* the most bytes held so far (reading the recordings and
+                                  building the model): the run's peak is no less */
     uint64_t kept;             /* processes of the analyses kept for the report by then:
                                   the smaller counts' on every machine, and this count's
                                   on the machines before the last */
@@ -98,7 +108,9 @@ struct pz_scale_memory_figures {
 
 /* The terms of an estimate, in bytes. */
 enum pz_scale_memory_term {
-    PZ_SCALE_MEM_HELD,         /* the recordings and the model */
+    PZ_SCALE_MEM_HELD,         /* the recordings and the model: what is held, less the
+                                  free heap the run's allocations on the same thread
+                                  take again */
     PZ_SCALE_MEM_SYNTHESIS,    /* the cursors of the processes' syntheses */
     PZ_SCALE_MEM_WAITING,      /* the records made, waiting for the engine */
     PZ_SCALE_MEM_ENGINE,       /* the engine's and the communication model's processes */
@@ -126,7 +138,7 @@ enum pz_scale_memory_term {
 
 struct pz_scale_memory_estimate {
     uint64_t term[PZ_SCALE_MEM_NTERMS];
-    uint64_t total;
+    uint64_t total;            /* the terms' sum, or the peak so far when larger */
 };
 
 /* The estimate of the run f describes (each term's derivation in scale_memory.c). */
@@ -138,9 +150,9 @@ const char *pz_scale_memory_term_name(enum pz_scale_memory_term t);
 
 /* Whether the run at nprocs processes, estimated e, fits in m: 1, or 0 with one line in
  * msg naming the count, the estimate, its largest term and the memory available, e.g.
- * "the run at 16384 processes needs about 25.3 GiB of memory (the largest part: 17.1
- * GiB for the per-peer lists of the v collectives), more than the 21.0 GiB available
- * (MemAvailable)". */
+ * "the run at 16384 processes needs about 19.7 GiB of memory (the largest part: 17.5
+ * GiB for the per-peer lists of the v collectives), more than the 8.0 GiB available
+ * (ulimit -v)". */
 int pz_scale_memory_fits(int nprocs, const struct pz_scale_memory_estimate *e,
                          const struct pz_scale_memory *m, char *msg, size_t len);
 

@@ -505,7 +505,8 @@ static int predict_run(struct job *j, int c, const struct pz_scale_nodes *nodes,
  * not, on one line, before any is synthesized. */
 static int counts_fit_model(const struct job *j)
 {
-    uint64_t held = pz_scale_memory_resident(), kept = 0;
+    uint64_t held = pz_scale_memory_resident(), heap_free = pz_scale_memory_heap_free();
+    uint64_t peak = pz_scale_memory_peak(), kept = 0;
     struct pz_scale_memory m = pz_scale_memory_available(held);
     int nmachines = j->o->m.nmachines;
 
@@ -516,6 +517,8 @@ static int counts_fit_model(const struct job *j)
 
         pz_scale_memory_figures_of(j->program, j->counts[c], &f);
         f.held = held;
+        f.heap_free = heap_free;
+        f.peak = peak;
         f.kept = kept + (uint64_t)(nmachines - 1) * (uint64_t)j->counts[c];
         pz_scale_memory_estimate(&f, &e);
         if (!pz_scale_memory_fits(j->counts[c], &e, &m, msg, sizeof(msg))) {
