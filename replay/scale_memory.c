@@ -369,8 +369,8 @@ int pz_scale_memory_fits(int nprocs, const struct pz_scale_memory_estimate *e,
         if (e->term[t] > e->term[largest])
             largest = t;
     snprintf(msg, len, "the run at %d processes needs about %s of memory (the largest "
-             "part: %s for %s), more than the %s available (%s)", nprocs, human(e->total, a, sizeof(a)),
-             human(e->term[largest], b, sizeof(b)),
+             "part: %s for %s), more than the %s available (%s)", nprocs,
+             human(e->total, a, sizeof(a)), human(e->term[largest], b, sizeof(b)),
              pz_scale_memory_term_name((enum pz_scale_memory_term)largest),
              human(m->bytes, c, sizeof(c)), m->source ? m->source : "no bound");
     return 0;

@@ -71,6 +71,14 @@ static void note_class(struct counting *c, const struct sp_event *e)
     c->classes[i].collective |= is_collective(e->kind);
 }
 
+/* The trip count of loop node nd at P, from 1 to MAX_TRIPS. */
+static uint64_t trips_at(const struct sp_node *nd, int nprocs)
+{
+    double t = pz_scale_model_at(&nd->count, nprocs);
+
+    return t < 1 ? 1 : t > (double)MAX_TRIPS ? MAX_TRIPS : (uint64_t)t;
+}
+
 /* The trip count of the innermost loop around the node counted, 1 outside loops. */
 static uint64_t innermost_trips(const struct counting *c)
 {
@@ -163,11 +171,10 @@ static void count_nodes(struct counting *c, struct pz_scale_memory_figures *f)
             c->depth--;
         if (m->nodes[i].kind == SP_LOOP) {
             if (c->depth < 64) {
-                double t = pz_scale_model_at(&m->nodes[i].count, c->nprocs);
                 uint64_t outer = c->depth ? c->loop_passes[c->depth - 1] : 1;
 
                 ends[c->depth] = m->nodes[i].end;
-                c->loop_trips[c->depth] = t < 1 ? 1 : t > MAX_TRIPS ? MAX_TRIPS : (uint64_t)t;
+                c->loop_trips[c->depth] = trips_at(&m->nodes[i], c->nprocs);
                 c->loop_passes[c->depth] = outer * c->loop_trips[c->depth];
                 if (c->loop_passes[c->depth] > MAX_TRIPS)
                     c->loop_passes[c->depth] = MAX_TRIPS;
@@ -273,10 +280,10 @@ static struct span span_of(const struct counting *c, uint32_t from, uint32_t to,
         const struct sp_node *nd = &m->nodes[i];
 
         if (nd->kind == SP_LOOP) {
-            double t = pz_scale_model_at(&nd->count, c->nprocs);
-            struct span body = depth ? span_of(c, i + 1, nd->end, depth - 1) : all;
+            struct span none = { 0, 0, 0, 0, 0 };
+            struct span body = depth ? span_of(c, i + 1, nd->end, depth - 1) : none;
 
-            all = concat(all, repeat(body, t < 1 ? 1 : t > MAX_TRIPS ? MAX_TRIPS : (uint64_t)t));
+            all = concat(all, repeat(body, trips_at(nd, c->nprocs)));
             i = nd->end > i ? nd->end : i + 1;
         } else {
             uint64_t r = records_of(m, i);
