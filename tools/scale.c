@@ -499,6 +499,37 @@ static int predict_run(struct job *j, int c, const struct pz_scale_nodes *nodes,
     return predict_machines(j, c, r, run, dir, NULL, done);
 }
 
+/* Whether the run at every count fits in the memory this process may take, estimated
+ * from the model (scale_memory.h): the counts in increasing order, each with the
+ * analyses the smaller ones leave for the report; else says so for the first that does
+ * not, on one line, before any is synthesized. */
+static int counts_fit_model(const struct job *j)
+{
+    uint64_t held = pz_scale_memory_resident(), heap_free = pz_scale_memory_heap_free();
+    uint64_t peak = pz_scale_memory_peak(), kept = 0;
+    struct pz_scale_memory m = pz_scale_memory_available(held);
+    int nmachines = j->o->m.nmachines;
+
+    for (int c = 0; c < j->ncounts; c++) {
+        struct pz_scale_memory_figures f;
+        struct pz_scale_memory_estimate e;
+        char msg[320];
+
+        pz_scale_memory_figures_of(j->program, j->counts[c], &f);
+        f.held = held;
+        f.heap_free = heap_free;
+        f.peak = peak;
+        f.kept = kept + (uint64_t)(nmachines - 1) * (uint64_t)j->counts[c];
+        pz_scale_memory_estimate(&f, &e);
+        if (!pz_scale_memory_fits(j->counts[c], &e, &m, msg, sizeof(msg))) {
+            complain(j, "--ranks %d: %s", j->counts[c], msg);
+            return 0;
+        }
+        kept += (uint64_t)nmachines * (uint64_t)j->counts[c];
+    }
+    return 1;
+}
+
 /* Every count on every machine; 0, or -1 after reporting the error.  *made tells how
  * many counts have all their analyses (the failing one's are freed here). */
 static int predict_all(struct job *j, int *made)
@@ -794,6 +825,8 @@ static int run(struct job *j)
         add_count(j, j->o->counts[c], 0);
     note_vanishing_computations(j);
     note_nodes(j);
+    if (!counts_fit_model(j))
+        return 1;
     j->analyses = calloc((size_t)(j->ncounts * j->o->m.nmachines), sizeof(*j->analyses));
     if (!j->analyses) {
         complain(j, "out of memory");
@@ -807,22 +840,23 @@ static int run(struct job *j)
     return rc;
 }
 
-/* Whether every count asked for fits in the memory this process may take
- * (scale_memory.h); else says so for the smallest that does not, on one line.  Checked
- * before the recordings are read: a count of millions is refused at once. */
-static int counts_fit(const struct options *o)
+/* Whether every count asked for fits in the memory this process may take by the floor
+ * every program needs (scale_memory.h); else says so for the smallest that does not, on
+ * one line.  Checked before the recordings are read: a count of millions is refused at
+ * once. */
+static int counts_fit_floor(const struct options *o)
 {
-    struct pz_scale_memory m = pz_scale_memory_available();
+    struct pz_scale_memory m = pz_scale_memory_available(0);
     int smallest = 0;
     char msg[256];
 
     for (int c = 0; c < o->ncounts; c++)
-        if (!pz_scale_memory_fits(o->counts[c], &m, msg, sizeof(msg)) &&
+        if (!pz_scale_memory_floor_fits(o->counts[c], &m, msg, sizeof(msg)) &&
             (!smallest || o->counts[c] < smallest))
             smallest = o->counts[c];
     if (!smallest)
         return 1;
-    pz_scale_memory_fits(smallest, &m, msg, sizeof(msg));
+    pz_scale_memory_floor_fits(smallest, &m, msg, sizeof(msg));
     fprintf(stderr, "prognoz scale: --ranks %d: %s\n", smallest, msg);
     return 0;
 }
@@ -837,7 +871,7 @@ int pz_cmd_scale(int argc, char **argv)
     if (rc)
         return rc == 1 ? 0 : 2;
     j.o = &o;
-    if (!counts_fit(&o))
+    if (!counts_fit_floor(&o))
         return 1;
     if (pz_machine_options_load("scale", &o.m, j.machines) != 0)
         return 1;

@@ -1,5 +1,6 @@
-# prognoz scale refuses at once a count whose run cannot fit in the memory it may take:
-# 4194304 processes need about 256 GiB (64 KiB a process, replay/scale_memory.h).  It
+# prognoz scale refuses at once a count whose run cannot fit in the memory it may take
+# whatever the program: 4194304 processes need at least 16 GiB (4 KiB a process,
+# replay/scale_memory.h).  It
 # says so on one line naming the count, the estimate and the memory available, exits 1,
 # and reads no recording first (those given here do not exist).
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
@@ -20,7 +21,7 @@ refused() {
     test "$_took" -le 10 || pz_fail "ulimit -v $1: the refusal took $_took s"
     test ! -s "$out" || pz_fail "ulimit -v $1: something on stdout"
     test "$(wc -l <"$err")" = 1 || { cat "$err" >&2; pz_fail "ulimit -v $1: not one line"; }
-    grep -q '^prognoz scale: --ranks 4194304: the run at 4194304 processes needs about 256.0 GiB of memory (64 KiB a process), more than the [0-9.]* [GM]iB available (' "$err" ||
+    grep -q '^prognoz scale: --ranks 4194304: the run at 4194304 processes needs at least 16.0 GiB of memory (4 KiB a process whatever the program), more than the [0-9.]* [GM]iB available (' "$err" ||
         { cat "$err" >&2; pz_fail "ulimit -v $1: not the refusal expected"; }
 }
 
@@ -30,8 +31,8 @@ grep -q 'more than the 4.0 GiB available (ulimit -v)' "$err" ||
     awk '$1 == "MemAvailable:" && $2 < 4194304 { found = 1 } END { exit !found }' /proc/meminfo ||
     { cat "$err" >&2; pz_fail "the address space limit is not the one told"; }
 
-# no limit: refused on any machine with less than 256 GiB available
-if awk '$1 == "MemAvailable:" && $2 < 268435456 { found = 1 } END { exit !found }' /proc/meminfo
+# no limit: refused on any machine with less than 16 GiB available
+if awk '$1 == "MemAvailable:" && $2 < 16777216 { found = 1 } END { exit !found }' /proc/meminfo
 then
     refused unlimited
 fi
