@@ -3,7 +3,7 @@
  * both its send and its receive through the same progress engine, an exchange both
  * ways takes longer than one way by a factor that depends on the size: about 1.4 for
  * small eager messages, above 2 for rendezvous messages of tens and hundreds of KiB,
- * 1.1 to 1.3 for MiB.  A message is on its way from the moment both its ends are there
+ * 1.1 to 2 for MiB.  A message is on its way from the moment both its ends are there
  * (an eager one from its departure, a rendezvous one from when both its send and its
  * receive were posted) until its data arrives; while it is, a message the other way at
  * its nodes (into its source or out of its destination) delays its arrival by its
