@@ -253,9 +253,9 @@ static double factor_of(const struct pz_machine *m, double bytes, double skew, d
 
 /* The steps of the sizes' factors f (NAN: left out) over sizes x: each size's factor
  * up to its size, the largest eager size's up to the eager threshold (a larger message
- * goes by rendezvous, as the next size measured), the last for any larger size; at most
- * PZ_MAX_SEGMENTS, the largest sizes' kept (a small message's transfer, which the
- * factor stretches, is short). */
+ * goes by rendezvous, as the next size measured; the largest kept when it stalled), the
+ * last for any larger size; at most PZ_MAX_SEGMENTS, the largest sizes' kept (a small
+ * message's transfer, which the factor stretches, is short). */
 static void steps_of(const struct pz_pingpong *x, const double *f, int nx, double eager,
                      struct pz_size_factors *out)
 {
@@ -264,13 +264,12 @@ static void steps_of(const struct pz_pingpong *x, const double *f, int nx, doubl
     for (int i = 0; i < nx; i++)
         kept += !isnan(f[i]);
     *out = (struct pz_size_factors){ 0 };
-    for (int i = 0; i < nx; i++) {
-        if (isnan(f[i]) || first++ < kept - PZ_MAX_SEGMENTS)
-            continue;
-        out->step[out->n++] = (struct pz_size_factor){ x[i].bytes, f[i] };
-        if (x[i].bytes <= eager && (i + 1 == nx || x[i + 1].bytes > eager))
-            out->step[out->n - 1].upto = eager;
-    }
+    for (int i = 0; i < nx; i++)
+        if (!isnan(f[i]) && first++ >= kept - PZ_MAX_SEGMENTS)
+            out->step[out->n++] = (struct pz_size_factor){ x[i].bytes, f[i] };
+    for (int k = 0; k < out->n; k++)   /* the largest eager size kept: a stalled one has none */
+        if (out->step[k].upto <= eager && (k + 1 == out->n || out->step[k + 1].upto > eager))
+            out->step[k].upto = eager;
     if (out->n > 0)
         out->step[out->n - 1].upto = PZ_DUPLEX_ANY_SIZE;
 }
@@ -286,8 +285,9 @@ void pz_fit_duplex(const struct pz_machine *m, const struct pz_pingpong *x,
     nx = nx < PZ_DUPLEX_MAX_SIZES ? nx : PZ_DUPLEX_MAX_SIZES;
     for (int i = 0; i < nx; i++) {
         f[i] = NAN;
-        if (x[i].time > PZ_DUPLEX_MAX_RATIO * pz_exchange_time(&d, x[i].bytes) +
-                            fmax(0, skew ? skew[i] : 0)) {
+        /* a time that is no number (or a model out of memory) is left out as a stall */
+        if (!(x[i].time <= PZ_DUPLEX_MAX_RATIO * pz_exchange_time(&d, x[i].bytes) +
+                               fmax(0, skew ? skew[i] : 0))) {
             out->stalled++;
             continue;
         }

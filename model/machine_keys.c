@@ -84,7 +84,7 @@ const struct pz_key_def pz_machine_keys[PZ_NKEYS] = {
     [PZ_KEY_SELF_SEGMENTS] = { KEY_AT("self_segments", self_segments, SEGMENTS) },
     [PZ_KEY_COPY_SEGMENTS] = { KEY_AT("copy_segments", copy_segments, SEGMENTS) },
     [PZ_KEY_DUPLEX_FACTORS] = { KEY_AT("duplex_factors", duplex_factors, FACTORS),
-                                .summary = "duplex factors in %s size steps",
+                                .summary = "duplex factors by size",
                                 .unless_default = 1 },
 };
 
@@ -298,10 +298,16 @@ int pz_key_store(struct pz_machine *m, const struct pz_key_def *k, const char *p
         size_t used = (size_t)snprintf(why, len, "%s = '%s': ", k->name, value);
         char *rest = why + (used < len ? used : len - 1);
         size_t left = used < len ? len - used : 1;
-        void *field = (char *)m + k->offset;
+        struct pz_segments s;
+        struct pz_size_factors f;
+        int rc = k->kind == PZ_KIND_SEGMENTS ? pz_segments_parse(value, &s, rest, left)
+                                             : pz_factors_parse(value, &f, rest, left);
 
-        return k->kind == PZ_KIND_SEGMENTS ? pz_segments_parse(value, field, rest, left)
-                                           : pz_factors_parse(value, field, rest, left);
+        if (rc == 0 && k->kind == PZ_KIND_SEGMENTS)   /* m changes only when all of it parsed */
+            *(struct pz_segments *)((char *)m + k->offset) = s;
+        else if (rc == 0)
+            *(struct pz_size_factors *)((char *)m + k->offset) = f;
+        return rc;
     }
     if (store(m, k, value, &out_of_range) == 0)
         return 0;

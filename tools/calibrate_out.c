@@ -551,7 +551,8 @@ static const char *note_duplex(struct notes *n)
     int len;
 
     if (!d || d->points < 1)
-        return "duplex_factors: no exchange was measured, none (full duplex)";
+        return d && d->stalled > 0 ? "duplex_factors: every exchange stalled, none (full duplex)"
+                                   : "duplex_factors: no exchange was measured, none (full duplex)";
     len = snprintf(n->buf, sizeof(n->buf),
              "duplex_factors: at each size exchanged both ways at once (MPI_Irecv,\n"
              "MPI_Isend, MPI_Waitall on both ranks, begun together after a barrier) the\n"
@@ -765,6 +766,8 @@ static const char *note(enum pz_machine_key key, void *arg)
     case PZ_KEY_DUPLEX_FACTOR:
         return n->run->duplex && n->run->duplex->points > 0
                    ? "duplex_factor: 1, the factors by size (duplex_factors, below) in its place"
+               : n->run->duplex && n->run->duplex->stalled > 0
+                   ? "duplex_factor: every exchange stalled, 1 (full duplex)"
                    : "duplex_factor: no exchange was measured, 1 (full duplex)";
     case PZ_KEY_DUPLEX_FACTORS:
         return note_duplex(n);

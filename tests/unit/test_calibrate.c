@@ -1017,7 +1017,7 @@ Test(duplex, the_factor_reproduces_the_exchange)
 /* Sizes whose exchanges take different factors get steps of their own.  The machine
  * above with eager messages up to 5000 B and rendezvous beyond, without a rendezvous
  * overhead: a rendezvous message's request to send and clear to send take 10 us each
- * (0 bytes), then the data T(m), all on its way from 0 (both ends posted): 20 us +
+ * (0 bytes), then the data T(m), all on its way from o (both ends posted): 20 us +
  * T(m) + the overheads.  Exchanges measured with d = 1.2 at 1000 and 4096 B, 2.5 at
  * 8192 B and 1.1 at 1 MiB: the steps 1000 B: 1.2, 5000 B (the eager threshold, the
  * largest eager size's bound): 1.2, 8192 B: 2.5, any: 1.1.  A message of 6000 B (by
@@ -1737,4 +1737,35 @@ Test(duplex_sends, no_exchanges_is_not_measured)
     cr_assert_not(run.duplex_sends.measured);
     pz_cal_duplex_sends_note(note, sizeof(note), &run);
     cr_assert(strstr(note, "not measured"), "%s", note);
+}
+
+/* The largest eager size's step reaches the eager threshold even when that size stalled:
+ * the machine of each_size_its_factor (eager up to 5000 B), exchanges at 1000 B (2 o +
+ * d T with d = 1.2), 4096 B (stalled, 15 ms) and 8192 B (2 o + d (20 us + T) with d =
+ * 2.5): the steps 5000 B: 1.2 (1000 B's,
+ * the largest eager size kept) and any: 2.5.  A time that is no number is a stall too. */
+Test(duplex, the_eager_threshold_bounds_the_largest_eager_size_kept)
+{
+    struct pz_pingpong x[3] = { { 1000, 0 }, { 4096, 15e-3 }, { 8192, 0 } };
+    struct pz_duplex_fit d;
+    struct pz_machine m;
+    double o, t;
+
+    duplex_machine(&m);
+    m.eager_threshold = 5000;
+    o = 3e-6, t = 20e-6;
+    x[0].time = 2 * o + 1.2 * t;
+    o = 2e-6 + 8192e-9, t = 10e-6 + 8192 / 100e6 + 20e-6;
+    x[2].time = 2 * o + 2.5 * t;
+    pz_fit_duplex(&m, x, NULL, 3, &d);
+    cr_assert_eq(d.stalled, 1);
+    cr_assert_eq(d.steps.n, 2);
+    cr_assert_eq(d.steps.step[0].upto, 5000);
+    assert_rel(d.steps.step[0].factor, 1.2, 1e-9, "1000 B's factor");
+    cr_assert_eq(d.steps.step[1].upto, PZ_DUPLEX_ANY_SIZE);
+    assert_rel(d.steps.step[1].factor, 2.5, 1e-9, "8192 B's factor");
+    x[1].time = NAN;
+    pz_fit_duplex(&m, x, NULL, 3, &d);
+    cr_assert_eq(d.stalled, 1, "no number, a stall");
+    cr_assert_eq(d.steps.n, 2);
 }

@@ -1109,3 +1109,22 @@ Test(comsys, a_rendezvous_is_on_its_way_from_both_ends_posted)
     done_at(r1, US(1.2), "through memory");
     pz_comsys_free(cs);
 }
+
+/* A message of exactly a step's bound takes that step's factor, one byte more the next
+ * step's: 2048 B on its way 50 + 163.84 = 213.84 us, both ways at once the later arrives
+ * at 1.5 x 213.84 = 320.76 us; 2049 B, 213.92 us, at 3 x 213.92 = 641.76 us. */
+Test(comsys, a_size_on_a_bound_takes_that_steps_factor)
+{
+    static const double bytes[] = { 2048, 2049 }, later[] = { 320.76, 641.76 };
+
+    for (int i = 0; i < 2; i++) {
+        int r0;
+
+        setup_factors(1);
+        pz_comsys_send(cs, 0, 1, 7, 0, bytes[i], PZ_SEND_STANDARD, 0);
+        r0 = pz_comsys_recv(cs, 0, 1, 7, 0, 0);
+        pz_comsys_send(cs, 1, 0, 7, 0, bytes[i], PZ_SEND_STANDARD, 0);
+        done_at(r0, US(later[i]), "the later of the two");
+        pz_comsys_free(cs);
+    }
+}

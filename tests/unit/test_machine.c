@@ -603,8 +603,8 @@ Test(machine, summary_line)
     text = summary_of(&m);
     cr_assert_str_eq(text, "Predicted on machine unnamed: network switch, latency 50 us, "
                            "bandwidth 125 MB/s, 2 processes per node, eager up to 65536 B, "
-                           "MPI mpich4, cpu_scale 1, progress in calls, duplex factors in 2 "
-                           "size steps\n");
+                           "MPI mpich4, cpu_scale 1, progress in calls, duplex factors by "
+                           "size\n");
     free(text);
 }
 

@@ -428,8 +428,8 @@ Test(simgrid, gigabit_switch_platform)
 
 /* SimGrid's links are full duplex or half duplex (both directions share the bandwidth):
  * a switch's duplex_factor takes the nearer; with duplex factors by size (SimGrid has
- * none), the median of their steps does: of 1.2, 1.4 and 2.5 it is 1.4, full duplex; of
- * 1.2, 1.6 and 2.5, 1.6, half. */
+ * none), the median of their steps does: of 2.5, 1.4 and 1.2 it is 1.4, full duplex; of
+ * 2.5, 1.6 and 1.2, 1.6, half (neither the first step's nor the last's). */
 Test(simgrid, the_nearer_duplex)
 {
     struct pz_machine sw;
@@ -445,12 +445,12 @@ Test(simgrid, the_nearer_duplex)
     expect_has(x, " sharing_policy=\"SHARED\"\n");
     free(x);
     sw.duplex_factor = 1;
-    sw.duplex_factors = (struct pz_size_factors){ 3, { { 1024, 2.5 }, { 8192, 1.2 },
-                                                       { 65536, 1.4 } } };
+    sw.duplex_factors = (struct pz_size_factors){ 3, { { 1024, 2.5 }, { 8192, 1.4 },
+                                                       { 65536, 1.2 } } };
     x = platform(&sw);
     expect_has(x, " sharing_policy=\"SPLITDUPLEX\"\n");
     free(x);
-    sw.duplex_factors.step[2].factor = 1.6;
+    sw.duplex_factors.step[1].factor = 1.6;
     x = platform(&sw);
     expect_has(x, " sharing_policy=\"SHARED\"\n");
     free(x);
