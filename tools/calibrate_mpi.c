@@ -1209,7 +1209,7 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
         printf("\n");
     fflush(stdout);
     if (pz_cal_write_machine(f, run, &fit, &m) != 0 ||
-        (fprintf(f, "\n"), print_spreads(f, "# ", keys), fflush(f) != 0)) {
+        (fprintf(f, "\n"), print_spreads(f, "# ", keys), fflush(f) != 0 || ferror(f))) {
         fprintf(stderr, "prognoz calibrate: cannot write '%s': %s\n",
                 o->output ? o->output : "the standard output", strerror(errno));
         return 1;
