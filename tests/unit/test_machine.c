@@ -92,6 +92,33 @@ static void load_fails(const char *text, const char *why)
     unlink(path);
 }
 
+/* m's machine file, as pz_machine_write writes it (to free). */
+static char *file_text_of(const struct pz_machine *m)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+
+    cr_assert_eq(pz_machine_write(f, m), 0);
+    fclose(f);
+    return text;
+}
+
+/* m written to a file and loaded back into *back (from the defaults). */
+static void read_back(const struct pz_machine *m, struct pz_machine *back)
+{
+    char err[512];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "/tmp/prognoz-machine-XXXXXX");
+    f = fdopen(mkstemp(path), "w");
+    cr_assert_eq(pz_machine_write(f, m), 0);
+    fclose(f);
+    pz_machine_defaults(back);
+    cr_assert_eq(pz_machine_load(path, back, err, sizeof(err)), 0, "%s", err);
+    unlink(path);
+}
+
 Test(machine, every_key_with_units_and_comments)
 {
     struct pz_machine m;
@@ -413,8 +440,6 @@ static void unusual_machine(struct pz_machine *m)
 Test(machine, every_key_written_reads_back)
 {
     struct pz_machine m, back;
-    char err[512];
-    FILE *f;
 
     unusual_machine(&m);
     for (int pass = 0; pass < 2; pass++) {   /* the channels machine, then a half-duplex switch */
@@ -422,13 +447,7 @@ Test(machine, every_key_written_reads_back)
             m.network = PZ_NET_SWITCH;
             m.duplex_factor = 1.5;
         }
-        snprintf(path, sizeof(path), "/tmp/prognoz-machine-XXXXXX");
-        f = fdopen(mkstemp(path), "w");
-        cr_assert_eq(pz_machine_write(f, &m), 0);
-        fclose(f);
-        pz_machine_defaults(&back);
-        cr_assert_eq(pz_machine_load(path, &back, err, sizeof(err)), 0, "%s", err);
-        unlink(path);
+        read_back(&m, &back);
         cr_assert_str_eq(back.name, m.name);
         cr_assert_str_eq(back.mpi, m.mpi);
         cr_assert_eq(back.network, m.network);
@@ -494,25 +513,15 @@ static char *json_of(const struct pz_machine *m)
 Test(machine, io_scale_defaults_to_1_and_is_written_only_when_not_1)
 {
     struct pz_machine m, back;
-    char *text = NULL, err[512];
-    size_t len = 0;
-    FILE *f;
+    char *text = NULL;
 
     pz_machine_defaults(&m);
     cr_assert_eq(m.io_scale, 1);
-    f = open_memstream(&text, &len);
-    cr_assert_eq(pz_machine_write(f, &m), 0);
-    fclose(f);
+    text = file_text_of(&m);
     cr_assert_null(strstr(text, "io_scale"), "%s", text);
     free(text);
     m.io_scale = 2.5;
-    snprintf(path, sizeof(path), "/tmp/prognoz-machine-XXXXXX");
-    f = fdopen(mkstemp(path), "w");
-    cr_assert_eq(pz_machine_write(f, &m), 0);
-    fclose(f);
-    pz_machine_defaults(&back);
-    cr_assert_eq(pz_machine_load(path, &back, err, sizeof(err)), 0, "%s", err);
-    unlink(path);
+    read_back(&m, &back);
     cr_assert_eq(back.io_scale, 2.5);
     text = json_of(&m);
     cr_assert_not_null(strstr(text, ", \"io_scale\": 2.5}"), "%s", text);
@@ -697,7 +706,7 @@ Test(machine, overhead_and_segment_mistakes)
 Test(machine, overheads_and_segments_written_read_back)
 {
     struct pz_machine m, back;
-    char err[512], *text = NULL;
+    char *text = NULL;
     size_t len = 0;
     FILE *f;
 
@@ -706,21 +715,13 @@ Test(machine, overheads_and_segments_written_read_back)
     m.shm_overhead = (struct pz_overhead){ 0.1e-6, 0, 0.3e-6, 0.05e-9 };
     m.segments = (struct pz_segments){ 2, { { 1024, 21e-6, 9.5e7 }, { 65536, 33e-6, 1.1e8 } } };
     m.shm_segments = (struct pz_segments){ 1, { { 8192, 0.4e-6, 3.3e9 } } };
-    snprintf(path, sizeof(path), "/tmp/prognoz-machine-XXXXXX");
-    f = fdopen(mkstemp(path), "w");
-    cr_assert_eq(pz_machine_write(f, &m), 0);
-    fclose(f);
-    pz_machine_defaults(&back);
-    cr_assert_eq(pz_machine_load(path, &back, err, sizeof(err)), 0, "%s", err);
-    unlink(path);
+    read_back(&m, &back);
     cr_assert_eq(memcmp(&back.overhead, &m.overhead, sizeof(m.overhead)), 0);
     cr_assert_eq(memcmp(&back.shm_overhead, &m.shm_overhead, sizeof(m.shm_overhead)), 0);
     cr_assert_eq(memcmp(&back.segments, &m.segments, sizeof(m.segments)), 0);
     cr_assert_eq(memcmp(&back.shm_segments, &m.shm_segments, sizeof(m.shm_segments)), 0);
     /* shm_send_overhead_per_byte is 0: not written */
-    f = open_memstream(&text, &len);
-    cr_assert_eq(pz_machine_write(f, &m), 0);
-    fclose(f);
+    text = file_text_of(&m);
     cr_assert_null(strstr(text, "shm_send_overhead_per_byte"));
     cr_assert_not_null(strstr(text, "\nsegments = 1024 B: 2.1e-05 s, 95000000 B/s; "
                                     "65536 B: 3.3e-05 s, 110000000 B/s\n"));
@@ -791,8 +792,6 @@ Test(machine, the_resume_overhead_is_read_written_and_charged)
 {
     struct pz_machine m;
     char err[512], *text = NULL;
-    size_t len = 0;
-    FILE *f;
 
     pz_machine_defaults(&m);
     cr_assert_eq(m.resume_overhead, 0, "none by default");
@@ -810,16 +809,12 @@ Test(machine, the_resume_overhead_is_read_written_and_charged)
     cr_assert_float_eq(pz_resume_overhead(&m, 25e-6, 0), 2e-6, EPS);
     cr_assert_float_eq(pz_resume_overhead(&m, 80e-6, 1), 0.5e-6, EPS);
     cr_assert_float_eq(pz_resume_overhead(&m, 0, 0), 0, EPS, "computed nothing");
-    f = open_memstream(&text, &len);
-    cr_assert_eq(pz_machine_write(f, &m), 0);
-    fclose(f);
+    text = file_text_of(&m);
     cr_assert_not_null(strstr(text, "\nresume_overhead = 4e-06 s\n"), "%s", text);
     free(text);
     text = NULL;
     pz_machine_defaults(&m);
-    f = open_memstream(&text, &len);
-    cr_assert_eq(pz_machine_write(f, &m), 0);
-    fclose(f);
+    text = file_text_of(&m);
     cr_assert_null(strstr(text, "resume"), "0: not written");
     free(text);
 }
@@ -831,14 +826,10 @@ Test(machine, the_duplex_overhead_is_read_and_written_only_when_set)
 {
     struct pz_machine m;
     char err[512], *text = NULL;
-    size_t len = 0;
-    FILE *f;
 
     pz_machine_defaults(&m);
     cr_assert_eq(m.duplex_overhead, 0, "none by default");
-    f = open_memstream(&text, &len);
-    cr_assert_eq(pz_machine_write(f, &m), 0);
-    fclose(f);
+    text = file_text_of(&m);
     cr_assert_null(strstr(text, "duplex_overhead"), "0: not written");
     free(text);
     text = NULL;
@@ -847,9 +838,7 @@ Test(machine, the_duplex_overhead_is_read_and_written_only_when_set)
                  0, "%s", err);
     unlink(path);
     cr_assert_float_eq(m.duplex_overhead, 1.5e-6, EPS);
-    f = open_memstream(&text, &len);
-    cr_assert_eq(pz_machine_write(f, &m), 0);
-    fclose(f);
+    text = file_text_of(&m);
     cr_assert_not_null(strstr(text, "\nduplex_overhead = 1.5e-06 s\n"), "%s", text);
     free(text);
     cr_assert_neq(pz_machine_load(write_file("duplex_overhead = -1us\n"), &m, err,
@@ -865,14 +854,10 @@ Test(machine, the_send_tail_is_read_and_written_only_when_set)
 {
     struct pz_machine m;
     char err[512], *text = NULL;
-    size_t len = 0;
-    FILE *f;
 
     pz_machine_defaults(&m);
     cr_assert_eq(m.send_tail, 0, "none by default");
-    f = open_memstream(&text, &len);
-    cr_assert_eq(pz_machine_write(f, &m), 0);
-    fclose(f);
+    text = file_text_of(&m);
     cr_assert_null(strstr(text, "send_tail"), "0: not written");
     free(text);
     text = NULL;
@@ -880,9 +865,7 @@ Test(machine, the_send_tail_is_read_and_written_only_when_set)
                  "%s", err);
     unlink(path);
     cr_assert_float_eq(m.send_tail, 1.5e-6, EPS);
-    f = open_memstream(&text, &len);
-    cr_assert_eq(pz_machine_write(f, &m), 0);
-    fclose(f);
+    text = file_text_of(&m);
     cr_assert_not_null(strstr(text, "\nsend_tail = 1.5e-06 s\n"), "%s", text);
     free(text);
 }
@@ -894,8 +877,6 @@ Test(machine, duplex_factors_are_read_written_and_checked)
 {
     struct pz_machine m, back;
     char err[512], *text = NULL;
-    size_t len = 0;
-    FILE *f;
 
     pz_machine_defaults(&m);
     cr_assert_eq(pz_machine_load(write_file("network = switch\nduplex_factors = 4KiB: 1.3; "
@@ -909,20 +890,12 @@ Test(machine, duplex_factors_are_read_written_and_checked)
     cr_assert_eq(m.duplex_factors.step[1].upto, 262144);
     cr_assert_eq(m.duplex_factors.step[1].factor, 2.25);
     cr_assert_eq(m.duplex_factors.step[2].upto, 16777216);
-    f = open_memstream(&text, &len);
-    cr_assert_eq(pz_machine_write(f, &m), 0);
-    fclose(f);
+    text = file_text_of(&m);
     cr_assert_not_null(strstr(text, "\nduplex_factors = 4096 B: 1.3; 262144 B: 2.25; "
                                     "16777216 B: 1.1\n"),
                        "%s", text);
     free(text);
-    snprintf(path, sizeof(path), "/tmp/prognoz-machine-XXXXXX");
-    f = fdopen(mkstemp(path), "w");
-    cr_assert_eq(pz_machine_write(f, &m), 0);
-    fclose(f);
-    pz_machine_defaults(&back);
-    cr_assert_eq(pz_machine_load(path, &back, err, sizeof(err)), 0, "%s", err);
-    unlink(path);
+    read_back(&m, &back);
     cr_assert_eq(memcmp(&back.duplex_factors, &m.duplex_factors, sizeof(m.duplex_factors)), 0);
     text = json_of(&m);
     cr_assert_not_null(strstr(text, "\"duplex_factors\": [{\"upto\": 4096, \"factor\": 1.3}, "
