@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "calibrate_fit.h"
 #include "coll.h"
 #include "constructor.h"
 #include "cost.h"
@@ -133,13 +134,6 @@ static void put_algorithms(FILE *f, const struct pz_simgrid_run *run)
     put_prop(f, "smpi/allreduce", run->largest[PZ_COLL_ALLREDUCE] <= 2048 ? "rdb" : "rab_rdb");
 }
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-
-    return (x > y) - (x < y);
-}
-
 /* How much m's two directions share a link, for SimGrid's one choice per link: its
  * duplex_factor, or the median of its duplex factors by size when it has them (SimGrid
  * has no factor by size). */
@@ -152,8 +146,7 @@ static double duplex_of(const struct pz_machine *m)
         return m->duplex_factor;
     for (int i = 0; i < n; i++)
         f[i] = m->duplex_factors.step[i].factor;
-    qsort(f, (size_t)n, sizeof(*f), by_value);
-    return n % 2 ? f[n / 2] : (f[n / 2 - 1] + f[n / 2]) / 2;
+    return pz_fit_median(f, n);
 }
 
 int pz_simgrid_platform(FILE *f, const struct pz_machine *m, const struct pz_simgrid_run *run)
