@@ -68,9 +68,11 @@ int pz_key_list_parse(const char *text, const char *what, int max,
 
         if (!end)
             end = from + strlen(from);
-        if (*n == max)
-            reason = "more than the 16 a list holds";
-        else if (entry(from, end, *n, list, &upto, &reason) == 0 && *n && !(upto > last))
+        if (*n == max) {
+            snprintf(why, len, "%s %d: more than the %d a list holds", what, *n + 1, max);
+            return -1;
+        }
+        if (entry(from, end, *n, list, &upto, &reason) == 0 && *n && !(upto > last))
             reason = "bounds must increase from one to the next";
         if (!reason)
             last = upto, (*n)++;

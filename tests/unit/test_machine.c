@@ -702,6 +702,22 @@ Test(machine, overhead_and_segment_mistakes)
                "a size between 0B and 2^53B");
 }
 
+/* A list holds PZ_MAX_SEGMENTS steps: the 17th of segments 1KiB, 2KiB, ... 17KiB is named
+ * as the one too many, with the bound. */
+Test(machine, a_list_longer_than_it_holds)
+{
+    char value[600] = "", line[700], why[900];
+    size_t used = 0;
+
+    for (int i = 1; i <= PZ_MAX_SEGMENTS + 1; i++)
+        used += (size_t)snprintf(value + used, sizeof(value) - used, "%s%dKiB: 1us, 1MB/s",
+                                 i > 1 ? "; " : "", i);
+    snprintf(line, sizeof(line), "segments = %s\n", value);
+    snprintf(why, sizeof(why), "1: segments = '%s': segment 17: more than the 16 a list holds",
+             value);
+    load_fails(line, why);
+}
+
 /* Set, they are written and read back to the same doubles; 0 and empty, not written. */
 Test(machine, overheads_and_segments_written_read_back)
 {
