@@ -176,12 +176,12 @@ enum {
                                      (measured: 505424 bytes for an Alltoall of 1024) */
 };
 
-/* The smallest power of two at least n, and at least least. */
+/* The smallest power of two at least n, and at least least (2^63 above it: no wrap to 0). */
 static uint64_t power_of_two(uint64_t n, uint64_t least)
 {
     uint64_t p = least;
 
-    while (p < n)
+    while (p < n && p <= UINT64_MAX / 2)
         p *= 2;
     return p;
 }
