@@ -781,4 +781,9 @@ where() {
 }
 echo "validate: $hangs of $runs runs and calibrations hung in MPI_Finalize after writing their result, and were ended$(where "$hangs" "$dir/finalize-hangs")"
 echo "validate: $retried timed out before writing their result, and were run again$(where "$retried" "$dir/retried")"
+nprobes=$((reps * ncases))
+[ -n "$machine" ] || nprobes=$((nprobes + 2 * calibrations))
+probe_hangs=0
+[ -f "$dir/probe-hangs" ] && probe_hangs=$(wc -l <"$dir/probe-hangs")
+echo "validate: $probe_hangs of $nprobes probes of the TCP transport's state hung in MPI_Finalize after their line, and were ended$(where "$probe_hangs" "$dir/probe-hangs")"
 echo "validate: the results are in $dir/results.txt (every run: $dir/results.json)"
