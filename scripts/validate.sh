@@ -28,10 +28,11 @@
 # us in another; bench/README.md, "The state of the TCP transport"), so a calibration
 # made in one state misjudges runs made in the other by tens of percent, whatever the
 # model.  A probe (scripts/validate_probe.c: a ping-pong of 0 B and 1 MiB on 2 ranks over
-# UCX_TLS=tcp,self, about a second with its start) runs right after every measured TCP
-# run and right before and after every calibration; the listing prints each case's
-# probes and each calibration's own 1 MiB one way (the median of its rounds) beside its
-# probes.  A measured run is in a calibration's state when its probe's 1 MiB one way is
+# UCX_TLS=tcp,self, each size the median of its round trips, under a second with its
+# start) runs right before and right after every measured TCP run and every
+# calibration; the listing prints each case's probes, before/after each run, and each
+# calibration's own 1 MiB one way (the median of its rounds) beside its probes.  A
+# measured run is in a calibration's state when both its probes' 1 MiB one way are
 # within a factor 1.5 of the calibration's own (scripts/validate_state.py).  After the
 # table and summaries above, unchanged, come per calibration: every case's whole run
 # judged against the median of the measured runs in that calibration's state (how many,
@@ -409,9 +410,10 @@ for case in $cases; do
     k=1 probes=""
     while [ $k -le "$reps" ]; do
         run "$d/sm-$k" sm,self "$p" "$arg"
+        probe "$d/tcp-$k.probe-before"
         run "$d/tcp-$k" tcp,self "$p" "$arg"
-        probe "$d/tcp-$k.probe"
-        probes="$probes $d/tcp-$k.probe"
+        probe "$d/tcp-$k.probe-after"
+        probes="$probes $d/tcp-$k.probe-before $d/tcp-$k.probe-after"
         timeout "$limit" "$PROGNOZ" report "$d/tcp-$k" --format json \
             >"$d/tcp-$k.json" 2>"$d/tcp-$k.report.err" ||
             { cat "$d/tcp-$k.report.err" >&2; die "$p: prognoz report $d/tcp-$k failed (above)"; }
@@ -419,7 +421,7 @@ for case in $cases; do
     done
     echo "validate: $p $arg: $reps recorded over sm, $reps run over tcp"
     # shellcheck disable=SC2086  # the probes, one a word
-    echo "validate: $p $arg: 1 MiB one way by the probe right after each tcp run: $(one_way $probes) us"
+    echo "validate: $p $arg: 1 MiB one way by the probes right before and after each tcp run: $(one_way $probes | sed 's|\([^ ][^ ]*\) \([^ ][^ ]*\)|\1/\2|g') us"
     i=$((i + 1))
 done
 while [ -z "$machine" ] && [ $c -le "$calibrations" ]; do
@@ -570,8 +572,8 @@ record = {"reps": reps, "goal": {"median_percent": GOAL_MEDIAN, "max_percent": G
           "cases": [],
           "state_rule": {"factor": state.FACTOR,
                          "what": "a measured run is in a calibration's state when the 1 MiB one way "
-                                 "of the probe right after it is within the factor of the "
-                                 "calibration's own (scripts/validate_state.py)"}}
+                                 "of its probes right before and after it is within the factor of "
+                                 "the calibration's own (scripts/validate_state.py)"}}
 for c in cals:
     record["calibrations"][c - 1]["state"] = cal_state[c]
 for p, args in cases:
@@ -579,11 +581,13 @@ for p, args in cases:
     real = [measured(load("%s/tcp-%d.json" % (d, k))) for k in range(1, reps + 1)]
     pred = {c: [times(predicted("%s/sm-%d.cal%d.predicted.json" % (d, k, c))) for k in range(1, reps + 1)]
             for c in cals}
-    probes = [state.probe(read_text("%s/tcp-%d.probe" % (d, k)) or "") for k in range(1, reps + 1)]
-    mibs = [x["mib_us"] if x else None for x in probes]
+    probes = [{when: state.probe(read_text("%s/tcp-%d.probe-%s" % (d, k, when)) or "")
+               for when in ("before", "after")} for k in range(1, reps + 1)]
+    # every run's probes' 1 MiB one way, before and after it
+    mibs = [[x[when]["mib_us"] if x[when] else None for when in ("before", "after")] for x in probes]
     entry = {"program": p, "arguments": args.split(","), "intervals": [], "simgrid": {},
              "probes": probes,
-             "in_state": {str(c): [state.same_state(mib, reference[c]) for mib in mibs]
+             "in_state": {str(c): [state.run_in_state(m, reference[c]) for m in mibs]
                           for c in cals if reference[c] is not None}}
     whole_in_state = {}
     measured_run = None
@@ -719,8 +723,8 @@ for c in cals:
             show(x["simgrid_error_percent"], "%+.1f"), x["prognoz_seconds"], x["simgrid_seconds"]))
 
 lines.append("")
-lines.append("Within the state of each calibration: a measured run is in a calibration's state when the probe "
-             "right after it measured 1 MiB one way within a factor %g of the calibration's own "
+lines.append("Within the state of each calibration: a measured run is in a calibration's state when the probes "
+             "right before and after it measured 1 MiB one way within a factor %g of the calibration's own "
              "(docs/predict.md, \"Validation\"):" % state.FACTOR)
 for c in cals:
     cs = cal_state[c]
@@ -741,14 +745,14 @@ known = [c for c in cals if reference[c] is not None]
 if known:
     lines.append("%-13s %-10s" % ("program", "size")
                  + "".join(" %6s %10s %8s %7s" % ("cal%d n" % c, "in state s", "spread %", "err %") for c in known)
-                 + "  1 MiB one way after each run (us)")
+                 + "  1 MiB one way before/after each run (us)")
     for p, args, ws, mibs in state_rows:
         line = "%-13s %-10s" % (p, args)
         for c in known:
             x = ws.get(c) or {"runs": 0, "measured": None, "spread_percent": None, "error_percent": None}
             line += " %6d %10s %8s %7s" % (x["runs"], show(x["measured"], "%.4f"),
                                            show(x["spread_percent"], "%.1f"), show(x["error_percent"], "%+.1f"))
-        lines.append(line + "  " + " ".join(show(m, "%.1f") for m in mibs))
+        lines.append(line + "  " + " ".join("/".join(show(x, "%.1f") for x in m) for m in mibs))
 lines.append("")
 for c in cals:
     if reference[c] is None:
@@ -781,7 +785,7 @@ where() {
 }
 echo "validate: $hangs of $runs runs and calibrations hung in MPI_Finalize after writing their result, and were ended$(where "$hangs" "$dir/finalize-hangs")"
 echo "validate: $retried timed out before writing their result, and were run again$(where "$retried" "$dir/retried")"
-nprobes=$((reps * ncases))
+nprobes=$((2 * reps * ncases))
 [ -n "$machine" ] || nprobes=$((nprobes + 2 * calibrations))
 probe_hangs=0
 [ -f "$dir/probe-hangs" ] && probe_hangs=$(wc -l <"$dir/probe-hangs")

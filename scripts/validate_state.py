@@ -6,15 +6,18 @@ together (bench/README.md, "The state of the TCP transport"): 1 MiB one way take
 state; judged against runs made in another, its error is the state's, not the model's.
 So the harness measures the state beside every measured run and every calibration
 (scripts/validate_probe.c: the one-way time of 1 MiB, half a ping-pong's round trip, as
-prognoz calibrate measures it) and compares each calibration's predictions with the
-measured runs made in its state as well as with all of them.
+prognoz calibrate measures it) right before and right after every measured run and
+every calibration, and compares each calibration's predictions with the measured runs
+made in its state as well as with all of them.
 
-The rule: a run is in a calibration's state when its probe's 1 MiB one-way time is
-within a factor FACTOR of the calibration's own (the median of its rounds, the time its
-keys were fitted to): reference / FACTOR <= probe <= reference * FACTOR.  The states'
+The rule: a run is in a calibration's state when both its probes' 1 MiB one-way times
+are within a factor FACTOR of the calibration's own (the median of its rounds, the time
+its keys were fitted to): reference / FACTOR <= probe <= reference * FACTOR.  The states'
 own ranges differ by a factor 1.2 (165 to 200, 500 to 620 us), the two states by 2.5 at
 least (200 to 500 us): 1.5 keeps a state's runs together and the other state's apart.
-A run without a probe is in no state.
+Both probes, because a loaded machine changes state within seconds: a run between two
+probes of one state is likely in it throughout.  A run without a probe is in no state;
+one with a single probe (the other failed to print) is judged by it.
 
 Plain functions of numbers and text, no MPI: tests/validate_state.sh checks them on
 hand-made numbers.
@@ -70,6 +73,14 @@ def rounds_in_state(rounds_us, reference_us, factor=FACTOR):
     return sum(1 for r in timed if same_state(r, reference_us, factor)), len(timed)
 
 
+def run_in_state(mibs_us, reference_us, factor=FACTOR):
+    """Whether a run whose probes measured mibs_us (1 MiB one way, None for a probe
+    without a time) is in the state of reference_us: it has a probe with a time, and
+    every such probe is in the state."""
+    timed = [m for m in mibs_us if m is not None]
+    return bool(timed) and all(same_state(m, reference_us, factor) for m in timed)
+
+
 def spread(values):
     """(largest - smallest) / median in percent, None for fewer than two values."""
     if len(values) < 2:
@@ -81,12 +92,13 @@ def spread(values):
 def within_state(predicted, runs, reference_us, factor=FACTOR):
     """A prediction judged against the measured runs made in the calibration's state.
 
-    predicted: the predicted seconds; runs: (measured seconds, the probe's 1 MiB one way
-    in us or None) of every measured run; reference_us: the calibration's 1 MiB one way.
+    predicted: the predicted seconds; runs: (measured seconds, its probes' 1 MiB one way
+    in us, a list, None for a probe without a time) of every measured run;
+    reference_us: the calibration's 1 MiB one way.
     Returns a dict: runs (how many are in the state), measured (their median, None when
     none is), spread_percent (their spread) and error_percent (of predicted against
     their median, None when there is none)."""
-    kept = [t for t, mib in runs if same_state(mib, reference_us, factor)]
+    kept = [t for t, mibs in runs if run_in_state(mibs, reference_us, factor)]
     if not kept:
         return {"runs": 0, "measured": None, "spread_percent": None, "error_percent": None}
     mid = statistics.median(kept)

@@ -1,10 +1,10 @@
 #!/bin/sh
 # The validation harness's judgement by state (scripts/validate_state.py), on hand-made
 # numbers, without MPI: the probe's line and prognoz calibrate's listing read, a run
-# classified into a calibration's state (its probe's 1 MiB one way within a factor 1.5
-# of the calibration's), a prediction judged against the median of the runs in the
-# state, and the summary line that names the cases with no run in it.  Every expected
-# value is derived by hand in the comments.
+# classified into a calibration's state (its probes' 1 MiB one way, before and after
+# it, within a factor 1.5 of the calibration's), a prediction judged against the
+# median of the runs in the state, and the summary line that names the cases with no
+# run in it.  Every expected value is derived by hand in the comments.
 # The environment (make check): PZ_TOP_SRCDIR, PZ_PYTHON.
 PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$PZ_TOP_SRCDIR/scripts exec "${PZ_PYTHON:-python3}" - <<'EOF'
 import sys
@@ -61,19 +61,30 @@ check("a calibration of unknown state", state.same_state(170.0, None), False)
 # 170.52 and 162.724 in, 604.94 out, the round without a time not counted: 2 of 3.
 check("rounds in the state", state.rounds_in_state([170.52, 162.724, None, 604.94], 170.52), (2, 3))
 
-# Five measured runs (seconds, the probe's 1 MiB one way in us): three in the fast state,
-# one in the slow, one without a probe.
-runs = [(1.00, 180.0), (1.20, 190.0), (1.60, 560.0), (1.05, None), (0.90, 290.0)]
+# A run's probes before and after it, against a calibration of 170 us (113.33 to 255):
+# both in; one out; one without a time and the other in; none with a time.
+check("run, both probes in", state.run_in_state([171.0, 250.0], 170.0), True)
+check("run, one probe out", state.run_in_state([171.0, 560.0], 170.0), False)
+check("run, one probe in, one without", state.run_in_state([None, 171.0], 170.0), True)
+check("run, no probe with a time", state.run_in_state([None, None], 170.0), False)
+
+# Six measured runs (seconds, their probes' 1 MiB one way before and after, in us):
+# three in the fast state, one in the slow, one without a probe, one that moved from
+# the fast to the slow state between its probes.
+runs = [(1.00, [180.0, 175.0]), (1.20, [190.0, 200.0]), (1.60, [560.0, 540.0]),
+        (1.05, [None, None]), (0.90, [290.0, 210.0]), (1.40, [200.0, 600.0])]
 # A calibration of 200 us: its state 133.33 to 300 us holds the runs of 1.00, 1.20 and
-# 0.90 s: median 1.00, spread (1.20 - 0.90) / 1.00 = 30%, and the prediction of 1.10 s
-# is +10% from it (against all five, median 1.05 s, it would be +4.8%).
+# 0.90 s (not 1.40, whose second probe is 600): median 1.00, spread (1.20 - 0.90) / 1.00
+# = 30%, and the prediction of 1.10 s is +10% from it (against all six, median
+# (1.05 + 1.20) / 2 = 1.125 s, it would be -2.2%).
 ws = state.within_state(1.10, runs, 200.0)
 check("fast state: runs", ws["runs"], 3)
 check("fast state: median", near(ws["measured"], 1.00), True)
 check("fast state: spread", near(ws["spread_percent"], 30.0), True)
 check("fast state: error", near(ws["error_percent"], 10.0), True)
-# A calibration of 560 us: its state 373.3 to 840 us holds the run of 1.60 s alone: no
-# spread, and 1.10 s is (1.10 - 1.60) / 1.60 = -31.25% from it.
+# A calibration of 560 us: its state 373.3 to 840 us holds the run of 1.60 s alone (not
+# 1.40, whose first probe is 200): no spread, and 1.10 s is (1.10 - 1.60) / 1.60 =
+# -31.25% from it.
 ws = state.within_state(1.10, runs, 560.0)
 check("slow state", (ws["runs"], ws["measured"], ws["spread_percent"], "%.2f" % ws["error_percent"]),
       (1, 1.60, None, "-31.25"))

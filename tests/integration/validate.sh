@@ -41,7 +41,7 @@ for what in "whole run" intervals; do
         { cat "$out" >&2; pz_fail "no summary line for $what within the calibration's state"; }
 done
 for p in $programs; do
-    grep -Eq "^validate: $p [0-9,]+: 1 MiB one way by the probe right after each tcp run: [0-9.]+ us$" "$out" ||
+    grep -Eq "^validate: $p [0-9,]+: 1 MiB one way by the probes right before and after each tcp run: [0-9.]+/[0-9.]+ us$" "$out" ||
         { cat "$out" >&2; pz_fail "no probe of the TCP transport's state beside the run of $p"; }
 done
 grep -Eq "^calibration 1, goal \(whole run: median \|error\| <= 5%, max <= 15%\): (met|not met)$" "$out" ||
@@ -53,7 +53,7 @@ fi
 test -s "$PZ_WORK/validate/results.txt" || pz_fail "no results file $PZ_WORK/validate/results.txt"
 "${PZ_PYTHON:-python3}" -c 'import json, sys; json.load(open(sys.argv[1]))["summary"]["1"]["whole"]["median"]' \
     "$PZ_WORK/validate/results.json" || pz_fail "no summary in $PZ_WORK/validate/results.json"
-"${PZ_PYTHON:-python3}" -c 'import json, sys; r = json.load(open(sys.argv[1])); r["state_rule"]["factor"]; "within_state" in r["summary"]["1"] or sys.exit(1); r["cases"][0]["probes"][0]["mib_us"]' \
+"${PZ_PYTHON:-python3}" -c 'import json, sys; r = json.load(open(sys.argv[1])); r["state_rule"]["factor"]; "within_state" in r["summary"]["1"] or sys.exit(1); r["cases"][0]["probes"][0]["after"]["mib_us"]' \
     "$PZ_WORK/validate/results.json" || pz_fail "no probes or state summary in $PZ_WORK/validate/results.json"
 cat "$out"  # the figures, for the log
 exit 0
