@@ -40,7 +40,8 @@
 # largest |error| within the state, naming the cases with no run in it.  With --machine
 # the machine file's state is not known and nothing is judged within a state.
 # DIR/results.json holds every probe ("probes" of each case, "state" of each
-# calibration), which runs are in which calibration's state ("in_state"), each
+# calibration; with the load average of its moment, since a load that slows the
+# programs' computation need not show in the transport's probe), which runs are in which calibration's state ("in_state"), each
 # interval's "within_state" figures per calibration and the summary's "within_state".
 #
 # "TCP" is UCX's tcp transport between two processes of this one node, through the
@@ -321,7 +322,8 @@ calibrate() {
 # UCX_TLS=tcp,self (its line, "validate_probe: 0 B one way ... us, 1 MiB one way ... us
 # ...", in FILE, UCX's log in FILE.err, checked by tcp_only); a probe that hung in
 # MPI_Finalize after its line is ended and listed in $dir/probe-hangs, one that timed
-# out before it is run again (retry).
+# out before it is run again (retry).  The load average of the moment in FILE.load: a
+# load that slows the programs' computation need not show in the transport's probe.
 probe() {
     _try=1
     while :; do
@@ -338,6 +340,7 @@ probe() {
         die "the probe $1 failed (status $job_status, above)"
     done
     tcp_only "probe $1" "$1" "$1.err"
+    cut -d' ' -f1 /proc/loadavg >"$1.load" 2>/dev/null || rm -f "$1.load"
 }
 
 # one_way FILE...: the 1 MiB one-way times (us) of the probes FILE..., "-" for a probe
@@ -533,6 +536,16 @@ def read_text(path):
         return None
 
 
+def probe_at(path):
+    """state.probe() of the probe in the file at path, with the load average of its
+    moment (load_average, None where /proc/loadavg was not read); None without a probe."""
+    found = state.probe(read_text(path) or "")
+    if found is not None:
+        load = (read_text(path + ".load") or "").strip()
+        found["load_average"] = float(load) if load else None
+    return found
+
+
 def calibration_state(c):
     """The state of calibration c: its own 1 MiB one way (mib_us, the median of its
     rounds; None when its listing has none) and its rounds, and the probes made right
@@ -543,8 +556,8 @@ def calibration_state(c):
     rounds = own["rounds_us"] if own else []
     return {"mib_us": own["mib_us"] if own else None, "rounds_us": rounds,
             "rounds_in_state": state.rounds_in_state(rounds, own["mib_us"])[0] if own else None,
-            "probe_before": state.probe(read_text(os.path.join(work, "tcp-%d.probe-before" % c)) or ""),
-            "probe_after": state.probe(read_text(os.path.join(work, "tcp-%d.probe-after" % c)) or "")}
+            "probe_before": probe_at(os.path.join(work, "tcp-%d.probe-before" % c)),
+            "probe_after": probe_at(os.path.join(work, "tcp-%d.probe-after" % c))}
 
 
 def simgrid_time(path):
@@ -581,7 +594,7 @@ for p, args in cases:
     real = [measured(load("%s/tcp-%d.json" % (d, k))) for k in range(1, reps + 1)]
     pred = {c: [times(predicted("%s/sm-%d.cal%d.predicted.json" % (d, k, c))) for k in range(1, reps + 1)]
             for c in cals}
-    probes = [{when: state.probe(read_text("%s/tcp-%d.probe-%s" % (d, k, when)) or "")
+    probes = [{when: probe_at("%s/tcp-%d.probe-%s" % (d, k, when))
                for when in ("before", "after")} for k in range(1, reps + 1)]
     # every run's probes' 1 MiB one way, before and after it
     mibs = [[x[when]["mib_us"] if x[when] else None for when in ("before", "after")] for x in probes]
