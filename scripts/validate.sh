@@ -40,9 +40,10 @@
 # largest |error| within the state, naming the cases with no run in it.  With --machine
 # the machine file's state is not known and nothing is judged within a state.
 # DIR/results.json holds every probe ("probes" of each case, "state" of each
-# calibration; with the load average of its moment, since a load that slows the
-# programs' computation need not show in the transport's probe), which runs are in which calibration's state ("in_state"), each
-# interval's "within_state" figures per calibration and the summary's "within_state".
+# calibration; with the load average of its moment, since the bursts of a loaded machine
+# that slow a run's messages may fall between two probes of half a second), which runs
+# are in which calibration's state ("in_state"), each interval's "within_state" figures
+# per calibration and the summary's "within_state".
 #
 # "TCP" is UCX's tcp transport between two processes of this one node, through the
 # kernel's loopback (no network card, no wire): MPICH 4.0.2's ch4 built for UCX has no
@@ -322,8 +323,8 @@ calibrate() {
 # UCX_TLS=tcp,self (its line, "validate_probe: 0 B one way ... us, 1 MiB one way ... us
 # ...", in FILE, UCX's log in FILE.err, checked by tcp_only); a probe that hung in
 # MPI_Finalize after its line is ended and listed in $dir/probe-hangs, one that timed
-# out before it is run again (retry).  The load average of the moment in FILE.load: a
-# load that slows the programs' computation need not show in the transport's probe.
+# out before it is run again (retry).  The load average of the moment in FILE.load: the
+# bursts of a loaded machine that slow a run's messages may fall between two probes.
 probe() {
     _try=1
     while :; do
