@@ -4,10 +4,9 @@ This machine's loopback TCP has states that last minutes and move every calibrat
 together (bench/README.md, "The state of the TCP transport"): 1 MiB one way takes 165 to
 200 us in one, 500 to 620 us in another.  A calibration predicts the runs made in its own
 state; judged against runs made in another, its error is the state's, not the model's.
-So the harness measures the state beside every measured run and every calibration
-(scripts/validate_probe.c: the one-way time of 1 MiB, half a ping-pong's round trip, as
-prognoz calibrate measures it) right before and right after every measured run and
-every calibration, and compares each calibration's predictions with the measured runs
+So the harness measures the state (scripts/validate_probe.c: the one-way time of 1 MiB,
+half a ping-pong's round trip, as prognoz calibrate measures it) right before and right
+after every measured run and every calibration, and compares each calibration's predictions with the measured runs
 made in its state as well as with all of them.
 
 The rule: a run is in a calibration's state when both its probes' 1 MiB one-way times
@@ -35,8 +34,9 @@ _CAL_ROUNDS = re.compile(r"^1 MiB one way((?: +(?:[0-9.]+|-))+) +us, spread", re
 
 def probe(text):
     """The probe's figures from its output: a dict of zero_us (0 B one way), mib_us
-    (1 MiB one way, the median of its rounds) and mib_low_us, mib_high_us (its rounds'
-    range), or None when the text has no probe line."""
+    (1 MiB one way; each half the median of the size's round trips) and mib_low_us,
+    mib_high_us (the range of its 1 MiB rounds' own), or None when the text has no
+    probe line."""
     m = _PROBE.search(text)
     if not m:
         return None
