@@ -35,7 +35,7 @@ _CAL_ROUNDS = re.compile(r"^1 MiB one way((?: +(?:[0-9.]+|-))+) +us, spread", re
 def probe(text):
     """The probe's figures from its output: a dict of zero_us (0 B one way), mib_us
     (1 MiB one way; each half the median of the size's round trips) and mib_low_us,
-    mib_high_us (the range of its 1 MiB rounds' own), or None when the text has no
+    mib_high_us (the range of its 1 MiB rounds' own medians), or None when the text has no
     probe line."""
     m = _PROBE.search(text)
     if not m:
