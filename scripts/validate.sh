@@ -23,6 +23,28 @@
 # judged against the same measured span; one recording alone would judge the load of
 # the moment it was made, which both replay faithfully).
 #
+# The state of the TCP transport: this machine's loopback TCP has states that last
+# minutes and move every calibrated key (1 MiB one way 165 to 200 us in one, 500 to 620
+# us in another; bench/README.md, "The state of the TCP transport"), so a calibration
+# made in one state misjudges runs made in the other by tens of percent, whatever the
+# model.  A probe (scripts/validate_probe.c: a ping-pong of 0 B and 1 MiB on 2 ranks over
+# UCX_TLS=tcp,self, each size the median of its round trips, under a second with its
+# start) runs right before and right after every measured TCP run and every
+# calibration; the listing prints each case's probes, before/after each run, and each
+# calibration's own 1 MiB one way (the median of its rounds) beside its probes.  A
+# measured run is in a calibration's state when both its probes' 1 MiB one way are
+# within a factor 1.5 of the calibration's own (scripts/validate_state.py).  After the
+# table and summaries above, unchanged, come per calibration: every case's whole run
+# judged against the median of the measured runs in that calibration's state (how many,
+# their median, their spread, the error), the probes of its runs, and the median and
+# largest |error| within the state, naming the cases with no run in it.  With --machine
+# the machine file's state is not known and nothing is judged within a state.
+# DIR/results.json holds every probe ("probes" of each case, "state" of each
+# calibration; with the load average of its moment, since the bursts of a loaded machine
+# that slow a run's messages may fall between two probes of half a second), which runs
+# are in which calibration's state ("in_state"), each interval's "within_state" figures
+# per calibration and the summary's "within_state".
+#
 # "TCP" is UCX's tcp transport between two processes of this one node, through the
 # kernel's loopback (no network card, no wire): MPICH 4.0.2's ch4 built for UCX has no
 # shared memory of its own (its configure makes the ucx netmod "direct" unless
@@ -166,12 +188,14 @@ fi
 
 mkdir -p "$dir/bin" || die "cannot create '$dir'"
 dir=$(cd "$dir" && pwd)
-rm -f "$dir/finalize-hangs" "$dir/retried"
+rm -f "$dir/finalize-hangs" "$dir/retried" "$dir/probe-hangs"
 echo "validate: prognoz $PROGNOZ, work directory $dir"
 for p in $programs; do
     "$MPICC" -std=c11 -g -O2 -Wall -Wextra -I"$include" -o "$dir/bin/$p" \
         "$top/share/validation/$p.c" -lm || die "cannot build share/validation/$p.c"
 done
+"$MPICC" -std=c11 -O2 -Wall -Wextra -o "$dir/bin/validate_probe" "$top/scripts/validate_probe.c" ||
+    die "cannot build scripts/validate_probe.c"
 
 # watch PID LOG PATTERN: waits for the job PID (started by setsid, so that it leads its
 # own process group) and sets job_status: its exit status, 124 if it ran for more than
@@ -271,6 +295,7 @@ run() {
 calibrate() {
     _conf=$dir/tcp-$1.conf _out=$dir/calibrate-$1.out _try=1
     echo "validate: calibration $1 of $calibrations of the TCP transport (UCX_TLS=tcp,self $MPIEXEC -n 2 prognoz calibrate${quick:+ $quick})"
+    probe "$dir/tcp-$1.probe-before"
     date +%s >"$dir/tcp-$1.when"
     while :; do
         rm -f "$_conf"
@@ -289,12 +314,49 @@ calibrate() {
     done
     [ -s "$_conf" ] || die "calibration $1 wrote no $_conf"
     tcp_only "calibration $1" "$_out"
+    probe "$dir/tcp-$1.probe-after"
+    _own=$(sed -n 's/^ *1048576 *\([0-9.]*\) .*/\1/p' "$_out" | head -1)
+    echo "validate: calibration $1: 1 MiB one way ${_own:--} us; the probes before and after it: $(one_way "$dir/tcp-$1.probe-before" "$dir/tcp-$1.probe-after") us"
+}
+
+# probe FILE: the state of the TCP transport now, validate_probe on 2 ranks over
+# UCX_TLS=tcp,self (its line, "validate_probe: 0 B one way ... us, 1 MiB one way ... us
+# ...", in FILE, UCX's log in FILE.err, checked by tcp_only); a probe that hung in
+# MPI_Finalize after its line is ended and listed in $dir/probe-hangs, one that timed
+# out before it is run again (retry).  The load average of the moment in FILE.load: the
+# bursts of a loaded machine that slow a run's messages may fall between two probes.
+probe() {
+    _try=1
+    while :; do
+        rm -f "$1"
+        UCX_TLS=tcp,self UCX_LOG_LEVEL=info setsid "$MPIEXEC" -n 2 "$dir/bin/validate_probe" \
+            >"$1" 2>"$1.err" &
+        watch $! "$1" '^validate_probe:'
+        case $job_status in
+        0) grep -q '^validate_probe:' "$1" && break ;;
+        hung) echo "$1: ended 2 s after its line (a hang in MPI_Finalize)" >>"$dir/probe-hangs"; break ;;
+        124) retry "probe $1" $_try && _try=$((_try + 1)) && continue ;;
+        esac
+        cat "$1" "$1.err" >&2
+        die "the probe $1 failed (status $job_status, above)"
+    done
+    tcp_only "probe $1" "$1" "$1.err"
+    cut -d' ' -f1 /proc/loadavg >"$1.load" 2>/dev/null || rm -f "$1.load"
+}
+
+# one_way FILE...: the 1 MiB one-way times (us) of the probes FILE..., "-" for a probe
+# that printed none, on one line.
+one_way() {
+    for _f in "$@"; do
+        _t=$(sed -n 's/^validate_probe: .*, 1 MiB one way \([0-9.]*\) us .*/\1/p' "$_f" 2>/dev/null)
+        printf '%s ' "${_t:--}"
+    done | sed 's/ $//'
 }
 
 # The machines: the one given, else the calibrations, made as the cases run.
 quick=""
 [ $reduced -eq 1 ] && quick=--quick
-rm -f "$dir"/tcp-*.conf "$dir"/tcp-*.when
+rm -f "$dir"/tcp-*.conf "$dir"/tcp-*.when "$dir"/tcp-*.probe-*
 if [ -n "$machine" ]; then
     machines=$machine
     echo "validate: machine $machine"
@@ -349,16 +411,21 @@ for case in $cases; do
     p=${case%%:*} arg=${case#*:} d=$(case_dir "$case")
     rm -rf "$d"
     mkdir -p "$d"
-    k=1
+    k=1 probes=""
     while [ $k -le "$reps" ]; do
         run "$d/sm-$k" sm,self "$p" "$arg"
+        probe "$d/tcp-$k.probe-before"
         run "$d/tcp-$k" tcp,self "$p" "$arg"
+        probe "$d/tcp-$k.probe-after"
+        probes="$probes $d/tcp-$k.probe-before $d/tcp-$k.probe-after"
         timeout "$limit" "$PROGNOZ" report "$d/tcp-$k" --format json \
             >"$d/tcp-$k.json" 2>"$d/tcp-$k.report.err" ||
             { cat "$d/tcp-$k.report.err" >&2; die "$p: prognoz report $d/tcp-$k failed (above)"; }
         k=$((k + 1))
     done
     echo "validate: $p $arg: $reps recorded over sm, $reps run over tcp"
+    # shellcheck disable=SC2086  # the probes, one a word
+    echo "validate: $p $arg: 1 MiB one way by the probes right before and after each tcp run: $(one_way $probes | sed 's|\([^ ][^ ]*\) \([^ ][^ ]*\)|\1/\2|g') us"
     i=$((i + 1))
 done
 while [ -z "$machine" ] && [ $c -le "$calibrations" ]; do
@@ -389,8 +456,9 @@ echo "validate: every recording predicted on $(echo "$machines" | wc -w) machine
 
 # The table: medians over the runs, compared interval by interval, on every machine.
 # shellcheck disable=SC2086  # the machines and the cases, one a word
-"$PY" - "$dir" "$reps" "$calibrations" $machines $cases <<'EOF' || die "cannot compare the runs (above)"
+PYTHONDONTWRITEBYTECODE=1 PYTHONPATH=$top/scripts${PYTHONPATH:+:$PYTHONPATH} "$PY" - "$dir" "$reps" "$calibrations" $machines $cases <<'EOF' || die "cannot compare the runs (above)"
 import json, os, statistics, sys
+import validate_state as state  # scripts/validate_state.py
 
 work, reps, ncal = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 machines = sys.argv[4:4 + ncal]
@@ -460,6 +528,39 @@ def calibration_note(c):
         return (when - float(f.read())) / 60.0
 
 
+def read_text(path):
+    """The text of the file at path, None when there is none."""
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def probe_at(path):
+    """state.probe() of the probe in the file at path, with the load average of its
+    moment (load_average, None where /proc/loadavg was not read); None without a probe."""
+    found = state.probe(read_text(path) or "")
+    if found is not None:
+        load = (read_text(path + ".load") or "").strip()
+        found["load_average"] = float(load) if load else None
+    return found
+
+
+def calibration_state(c):
+    """The state of calibration c: its own 1 MiB one way (mib_us, the median of its
+    rounds; None when its listing has none) and its rounds, and the probes made right
+    before and after it; None when this run did not make it (--machine)."""
+    if calibration_note(c) is None:
+        return None
+    own = state.calibration(read_text(os.path.join(work, "calibrate-%d.out" % c)) or "")
+    rounds = own["rounds_us"] if own else []
+    return {"mib_us": own["mib_us"] if own else None, "rounds_us": rounds,
+            "rounds_in_state": state.rounds_in_state(rounds, own["mib_us"])[0] if own else None,
+            "probe_before": probe_at(os.path.join(work, "tcp-%d.probe-before" % c)),
+            "probe_after": probe_at(os.path.join(work, "tcp-%d.probe-after" % c))}
+
+
 def simgrid_time(path):
     """SimGrid's simulated seconds and the replay's wall seconds, from simgrid's OUT.time."""
     with open(path) as f:
@@ -467,20 +568,42 @@ def simgrid_time(path):
     return sim, replay
 
 
+cal_state = {c: calibration_state(c) for c in cals}
+# the 1 MiB one way of calibration c's state, None when it is not known
+reference = {c: cal_state[c]["mib_us"] if cal_state[c] else None for c in cals}
 rows = []
+# per case, the whole run judged within each calibration's state (state.within_state)
+state_rows = []
+# per calibration, within its state: the errors of the whole runs and of the intervals,
+# and the cases with no measured run in it
+within = {c: {"whole": [], "intervals": [], "missing": []} for c in cals}
 # per calibration: (|error|, below the spread or None) of the whole runs and intervals,
 # and (prognoz |error|, SimGrid |error|) of the medians over the recordings
 stats = {c: {"whole": [], "intervals": [], "simgrid": []} for c in cals}
 record = {"reps": reps, "goal": {"median_percent": GOAL_MEDIAN, "max_percent": GOAL_MAX},
           "calibrations": [{"machine": machines[c - 1], "minutes_after_the_first": calibration_note(c)}
                            for c in cals],
-          "cases": []}
+          "cases": [],
+          "state_rule": {"factor": state.FACTOR,
+                         "what": "a measured run is in a calibration's state when the 1 MiB one way "
+                                 "of its probes right before and after it is within the factor of "
+                                 "the calibration's own (scripts/validate_state.py)"}}
+for c in cals:
+    record["calibrations"][c - 1]["state"] = cal_state[c]
 for p, args in cases:
     d = case_dir(p, args)
     real = [measured(load("%s/tcp-%d.json" % (d, k))) for k in range(1, reps + 1)]
     pred = {c: [times(predicted("%s/sm-%d.cal%d.predicted.json" % (d, k, c))) for k in range(1, reps + 1)]
             for c in cals}
-    entry = {"program": p, "arguments": args.split(","), "intervals": [], "simgrid": {}}
+    probes = [{when: probe_at("%s/tcp-%d.probe-%s" % (d, k, when))
+               for when in ("before", "after")} for k in range(1, reps + 1)]
+    # every run's probes' 1 MiB one way, before and after it
+    mibs = [[x[when]["mib_us"] if x[when] else None for when in ("before", "after")] for x in probes]
+    entry = {"program": p, "arguments": args.split(","), "intervals": [], "simgrid": {},
+             "probes": probes,
+             "in_state": {str(c): [state.run_in_state(m, reference[c]) for m in mibs]
+                          for c in cals if reference[c] is not None}}
+    whole_in_state = {}
     measured_run = None
     for key, (label, level, _) in real[0].items():
         m = [r[key][2] for r in real if key in r]
@@ -503,8 +626,20 @@ for p, args in cases:
                 stats[c]["whole" if level == 0 else "intervals"].append((abs(err), below))
             out["calibrations"][str(c)] = {"predicted": q, "error_percent": err,
                                            "below_spread": below}
+            if reference[c] is None:
+                continue
+            ws = state.within_state(qm, [(r[key][2], mib) for r, mib in zip(real, mibs) if key in r],
+                                    reference[c])
+            out["calibrations"][str(c)]["within_state"] = ws
+            if ws["error_percent"] is not None:
+                within[c]["whole" if level == 0 else "intervals"].append(ws["error_percent"])
+            if level == 0:
+                whole_in_state[c] = ws
+                if ws["error_percent"] is None:
+                    within[c]["missing"].append("%s %s" % (p, args))
         rows.append((p, args, label, mm, spread, per))
         entry["intervals"].append(out)
+    state_rows.append((p, args, whole_in_state, mibs))
     for c in cals:
         paths = ["%s/simgrid-%d-%d.time" % (d, c, k) for k in range(1, reps + 1)]
         if not all(os.path.exists(path) for path in paths):
@@ -601,6 +736,50 @@ for c in cals:
             p, args, x["measured"], x["prognoz"], x["simgrid"], show(x["prognoz_error_percent"], "%+.1f"),
             show(x["simgrid_error_percent"], "%+.1f"), x["prognoz_seconds"], x["simgrid_seconds"]))
 
+lines.append("")
+lines.append("Within the state of each calibration: a measured run is in a calibration's state when the probes "
+             "right before and after it measured 1 MiB one way within a factor %g of the calibration's own "
+             "(docs/predict.md, \"Validation\"):" % state.FACTOR)
+for c in cals:
+    cs = cal_state[c]
+    if reference[c] is None:
+        lines.append("calibration %d: its state is not known (%s)" % (
+            c, "the machine file given, not calibrated here" if cs is None else "its listing has no 1 MiB row"))
+        continue
+    rounds = [x for x in cs["rounds_us"] if x is not None]
+    kept, timed = state.rounds_in_state(rounds, reference[c])
+    lines.append("calibration %d: 1 MiB one way %.1f us%s; the probes before and after it %s and %s us; "
+                 "its state %.1f to %.1f us" % (
+                     c, reference[c], " (its rounds %.1f to %.1f us, %d of %d in its state)" % (
+                         min(rounds), max(rounds), kept, timed) if rounds else "",
+                     show(cs["probe_before"] and cs["probe_before"]["mib_us"], "%.1f"),
+                     show(cs["probe_after"] and cs["probe_after"]["mib_us"], "%.1f"),
+                     reference[c] / state.FACTOR, reference[c] * state.FACTOR))
+known = [c for c in cals if reference[c] is not None]
+if known:
+    lines.append("%-13s %-10s" % ("program", "size")
+                 + "".join(" %6s %10s %8s %7s" % ("cal%d n" % c, "in state s", "spread %", "err %") for c in known)
+                 + "  1 MiB one way before/after each run (us)")
+    for p, args, ws, mibs in state_rows:
+        line = "%-13s %-10s" % (p, args)
+        for c in known:
+            x = ws.get(c) or {"runs": 0, "measured": None, "spread_percent": None, "error_percent": None}
+            line += " %6d %10s %8s %7s" % (x["runs"], show(x["measured"], "%.4f"),
+                                           show(x["spread_percent"], "%.1f"), show(x["error_percent"], "%+.1f"))
+        lines.append(line + "  " + " ".join("/".join(show(x, "%.1f") for x in m) for m in mibs))
+lines.append("")
+for c in cals:
+    if reference[c] is None:
+        for what in ("whole run", "intervals"):
+            lines.append("calibration %d, %s within its state: no comparison (its state is not known)" % (c, what))
+        record["summary"][str(c)]["within_state"] = None
+        continue
+    figures = {}
+    for key, what in (("whole", "whole run"), ("intervals", "intervals")):
+        figures[key] = state.summary(within[c][key], within[c]["missing"])
+        lines.append(state.summary_line(c, what, figures[key]))
+    record["summary"][str(c)]["within_state"] = figures
+
 text = "\n".join(lines) + "\n"
 sys.stdout.write("\n" + text)
 with open(os.path.join(work, "results.txt"), "w") as f:
@@ -620,4 +799,9 @@ where() {
 }
 echo "validate: $hangs of $runs runs and calibrations hung in MPI_Finalize after writing their result, and were ended$(where "$hangs" "$dir/finalize-hangs")"
 echo "validate: $retried timed out before writing their result, and were run again$(where "$retried" "$dir/retried")"
+nprobes=$((2 * reps * ncases))
+[ -n "$machine" ] || nprobes=$((nprobes + 2 * calibrations))
+probe_hangs=0
+[ -f "$dir/probe-hangs" ] && probe_hangs=$(wc -l <"$dir/probe-hangs")
+echo "validate: $probe_hangs of $nprobes probes of the TCP transport's state hung in MPI_Finalize after their line, and were ended$(where "$probe_hangs" "$dir/probe-hangs")"
 echo "validate: the results are in $dir/results.txt (every run: $dir/results.json)"

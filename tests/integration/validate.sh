@@ -4,8 +4,9 @@
 # share/machines/gigabit-switch.conf), records, predicts and runs each program at each
 # of its sizes, and must end with status 0 and print a "whole run" row for every
 # program, and the summary lines of the calibration: the whole run, the intervals and
-# the goal.  Its accuracy figures are a benchmark (bench/README.md, "Accuracy"), not
-# checked here.
+# the goal; beside every program's runs the probe of the TCP transport's state, and the
+# summary lines within the calibration's state.  Its accuracy figures are a benchmark
+# (bench/README.md, "Accuracy"), not checked here.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
 
 test -x "${PZ_PROGNOZ:-}" || pz_skip "the prognoz command '${PZ_PROGNOZ:-}' is not built"
@@ -35,6 +36,14 @@ for what in "whole run" intervals; do
     grep -Eq "^calibration 1, $what: median \|error\| [0-9.]+%, max \|error\| [0-9.]+% \([0-9]+ cases(;[^)]*)?\)$" "$out" ||
         { cat "$out" >&2; pz_fail "no summary line for $what"; }
 done
+for what in "whole run" intervals; do
+    grep -Eq "^calibration 1, $what within its state: (median \|error\| [0-9.]+%, max \|error\| [0-9.]+% \([0-9]+ cases(; [0-9]+ with no run in its state: [^)]+)?\)|no comparison( \([^)]+\))?)$" "$out" ||
+        { cat "$out" >&2; pz_fail "no summary line for $what within the calibration's state"; }
+done
+for p in $programs; do
+    grep -Eq "^validate: $p [0-9,]+: 1 MiB one way by the probes right before and after each tcp run: [0-9.]+/[0-9.]+ us$" "$out" ||
+        { cat "$out" >&2; pz_fail "no probe of the TCP transport's state beside the run of $p"; }
+done
 grep -Eq "^calibration 1, goal \(whole run: median \|error\| <= 5%, max <= 15%\): (met|not met)$" "$out" ||
     { cat "$out" >&2; pz_fail "no line saying whether the goal is met"; }
 if command -v smpirun >/dev/null 2>&1; then
@@ -44,5 +53,7 @@ fi
 test -s "$PZ_WORK/validate/results.txt" || pz_fail "no results file $PZ_WORK/validate/results.txt"
 "${PZ_PYTHON:-python3}" -c 'import json, sys; json.load(open(sys.argv[1]))["summary"]["1"]["whole"]["median"]' \
     "$PZ_WORK/validate/results.json" || pz_fail "no summary in $PZ_WORK/validate/results.json"
+"${PZ_PYTHON:-python3}" -c 'import json, sys; r = json.load(open(sys.argv[1])); r["state_rule"]["factor"]; "within_state" in r["summary"]["1"] or sys.exit(1); r["cases"][0]["probes"][0]["after"]["mib_us"]' \
+    "$PZ_WORK/validate/results.json" || pz_fail "no probes or state summary in $PZ_WORK/validate/results.json"
 cat "$out"  # the figures, for the log
 exit 0
