@@ -525,9 +525,10 @@ static int walked_round(struct pz_comsys *cs, int a)
 {
     struct emitting em = { cs, a };
     struct pz_coll_round out = { emit, &em, 0, NULL };
-    const struct agent *ag = &cs->agents[a];
+    /* a copy: a message may make its receiver's home agent, and move the agents */
+    struct pz_coll c = cs->agents[a].c;
 
-    if (!ag->algo->round(&ag->c, ag->round, &out))
+    if (!cs->agents[a].algo->round(&c, cs->agents[a].round, &out))
         return 0;
     cs->agents[a].reduce_bytes = out.reduce_bytes;
     return 1;
