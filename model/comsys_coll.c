@@ -5,6 +5,7 @@
  * the algorithm for each round; a member that posts the same instance as its last one
  * on the communicator reuses that one's schedule, and members whose schedules are equal
  * (their peers are relative to the member) share one. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,31 +22,39 @@ struct box_item {
 
 /* Items a member's box holds in its agent before it needs an array of its own: a
  * round of recursive doubling or a tree leaves at most one message waiting. */
-#define BOX_INLINE 2
+#define BOX_INLINE 1
 
-/* The fields a round touches come first, with the box, so that the message that
- * completes a member's round finds its box and its agent in the same cache lines. */
+/* An agent is two cache lines of what a round reads and writes (aligned on them), then
+ * what its part's start, a walked round and the receive overheads read; the message
+ * that completes a member's round finds the member's box and its agent in the same
+ * two lines. */
 struct agent {
-    double round_end;          /* latest completion of the round's messages */
+    /* the round */
+    _Alignas(64) double round_end;   /* latest completion of the round's messages */
     double reduce_bytes;       /* combined after the round */
     const union pz_coll_step *step, *end;   /* with sched: the head of the next round,
                                                and the end of its steps */
+    struct pz_coll_schedule *sched;   /* NULL: round by round from algo */
+    const struct pz_coll_algo *algo;
     int comm, tag, round;
     int outstanding;           /* messages of the round not complete; +1 while posting */
-    int copied;                /* the round's local copy is done: post its messages */
+    /* the member */
     int request;               /* the member's collective request */
-    int next_free;
+    int here, own, other;      /* the member's place in its communicator's procs, and
+                                  where its group and the other begin there */
+    int size;                  /* its group's size (c.size) */
+    uint8_t copied;            /* the round's local copy is done: post its messages */
     uint8_t home, busy;        /* the home agent of its member (never on the free list),
                                   and whether it runs a part now */
     /* the messages to its member (as home agent) not matched yet, oldest first: in
-       inline while at most BOX_INLINE, else in more */
+       inline_box while at most BOX_INLINE, else in more */
     uint32_t nbox, capbox;
     struct box_item *more;
     struct box_item inline_box[BOX_INLINE];
+    /* the part */
     struct pz_coll c;
     double *counts;            /* the copies c's arrays point into */
-    const struct pz_coll_algo *algo;
-    struct pz_coll_schedule *sched;   /* NULL: round by round from algo */
+    int next_free;
     /* with receive overheads, the round's receives not arrived yet: from which process,
      * and the receiver's overhead of each */
     struct awaited *awaited;
@@ -56,6 +65,8 @@ struct awaited {
     int src;
     double overhead;
 };
+
+_Static_assert(offsetof(struct agent, c) <= 128, "a round's fields fill two cache lines");
 
 /* A communicator of size processes, the first low_size of them an intercommunicator's
  * low group (0: an intracommunicator). */
@@ -125,13 +136,6 @@ static int member(const struct comm *cm, const struct pz_coll *c)
     return own_group(cm, c) + c->me;
 }
 
-/* The place in cm's procs of peer (coll.h: on an intercommunicator, c->size + r is the
- * remote group's rank r). */
-static int place_of(const struct comm *cm, const struct pz_coll *c, int peer)
-{
-    return peer < c->size ? own_group(cm, c) + peer : other_group(cm, c) + peer - c->size;
-}
-
 /* Whether c describes a member of cm: an intracommunicator's, or one of an
  * intercommunicator's groups with their sizes. */
 static int is_member(const struct comm *cm, const struct pz_coll *c)
@@ -165,10 +169,13 @@ static int new_agent(struct pz_comsys *cs)
     }
     if (cs->nagents == cs->capagents) {
         int cap = cs->capagents ? 2 * cs->capagents : 64;
-        struct agent *grown = realloc(cs->agents, (size_t)cap * sizeof(*grown));
+        struct agent *grown = aligned_alloc(_Alignof(struct agent), (size_t)cap * sizeof(*grown));
 
         if (!grown)
             return -1;
+        if (cs->nagents)
+            memcpy(grown, cs->agents, (size_t)cs->nagents * sizeof(*grown));
+        free(cs->agents);
         cs->agents = grown;
         cs->capagents = cap;
     }
@@ -426,6 +433,10 @@ int pz_comsys_collective(struct pz_comsys *cs, int comm, const struct pz_coll *c
         cs->agents[a].end = cs->agents[a].step + cs->agents[a].sched->nsteps;
     }
     cs->agents[a].comm = comm;
+    cs->agents[a].here = member(cm, c);
+    cs->agents[a].own = own_group(cm, c);
+    cs->agents[a].other = other_group(cm, c);
+    cs->agents[a].size = c->size;
     cs->agents[a].tag = (int)(cm->seq[member(cm, c)]++ & 0x7fffffff);
     cs->agents[a].round = 0;
     cs->agents[a].copied = 0;
@@ -489,7 +500,9 @@ static void post_message(struct pz_comsys *cs, int a, int peer, int is_send, dou
 {
     struct agent *ag = &cs->agents[a];
     const struct comm *cm = &cs->comms[ag->comm];
-    int here = member(cm, &ag->c), there = place_of(cm, &ag->c, peer);
+    /* peer's place (coll.h: on an intercommunicator, c.size + r is the remote group's
+       rank r) */
+    int here = ag->here, there = peer < ag->size ? ag->own + peer : ag->other + peer - ag->size;
     int me = cm->procs[here], other = cm->procs[there];
     struct pz_match_key key = { ag->comm | PZ_COLL_CONTEXT, is_send ? me : other,
                                 is_send ? other : me, ag->tag };
@@ -538,7 +551,7 @@ static int walked_round(struct pz_comsys *cs, int a)
 static int scheduled_round(struct pz_comsys *cs, int a)
 {
     const union pz_coll_step *head = cs->agents[a].step, *msg;
-    int me = cs->agents[a].c.me;
+    int me = cs->agents[a].here - cs->agents[a].own;   /* c.me */
 
     if (head == cs->agents[a].end)
         return 0;
@@ -575,7 +588,7 @@ void pz_cs_agent_received(struct pz_comsys *cs, int a, int src, double t)
     struct agent *ag = &cs->agents[a];
 
     if (charges_receivers(cs->machine))
-        t = pz_cs_occupy(cs, cs->comms[ag->comm].procs[member(&cs->comms[ag->comm], &ag->c)],
+        t = pz_cs_occupy(cs, cs->comms[ag->comm].procs[ag->here],
                          t, awaited_overhead(ag, src));
     pz_cs_agent_message_done(cs, a, t);
 }
@@ -623,7 +636,7 @@ static int copy_first(struct pz_comsys *cs, int a)
     if (!(o > 0))
         return 0;
     ag->copied = 1;
-    pz_cs_push(cs, pz_cs_occupy(cs, cm->procs[member(cm, &ag->c)], cs->now, o), EV_ROUND, a);
+    pz_cs_push(cs, pz_cs_occupy(cs, cm->procs[ag->here], cs->now, o), EV_ROUND, a);
     return 1;
 }
 
