@@ -20,9 +20,11 @@ struct box_item {
     struct pz_match_item item;
 };
 
-/* Items a member's box holds in its agent before it needs an array of its own: a
- * round of recursive doubling or a tree leaves at most one message waiting. */
-#define BOX_INLINE 1
+/* Items a member's box holds in its agent before it needs an array of its own: one in
+ * the agent's second cache line, two in its third.  A round of recursive doubling
+ * leaves at most one message waiting for a member on time; one late by a few rounds
+ * finds the messages of its next rounds' partners waiting. */
+#define BOX_INLINE 3
 
 /* An agent is two cache lines of what a round reads and writes (aligned on them), then
  * what its part's start, a walked round and the receive overheads read; the message
@@ -66,7 +68,8 @@ struct awaited {
     double overhead;
 };
 
-_Static_assert(offsetof(struct agent, c) <= 128, "a round's fields fill two cache lines");
+_Static_assert(offsetof(struct agent, inline_box[1]) <= 128,
+               "a round's fields and the box's first item fill two cache lines");
 
 /* A communicator of size processes, the first low_size of them an intercommunicator's
  * low group (0: an intracommunicator). */
