@@ -258,8 +258,9 @@ void pz_cs_start(struct pz_comsys *cs, int r)
 /* --- the messages of collectives' agents (comsys_coll.c)
  *
  * They follow the protocols above, but an eager message needs no request: its send
- * waits in the match queues with the time its data arrives, its receive with the
- * agent and the time it was posted, and each completes by telling its agent.  Only a
+ * waits unmatched (in its receiver's box, pz_cs_coll_match) with the time its data
+ * arrives, its receive with the agent and the time it was posted, and each completes
+ * by telling its agent.  Only a
  * rendezvous message is a pair of requests, since its steps are events. */
 
 /* A request of a rendezvous message of agent, posted at `at`; -1 if memory ran out. */

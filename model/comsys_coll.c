@@ -4,7 +4,9 @@
  * from a schedule made once (coll_schedule.h) where the algorithm has one, else asks
  * the algorithm for each round; a member that posts the same instance as its last one
  * on the communicator reuses that one's schedule, and members whose schedules are equal
- * (their peers are relative to the member) share one. */
+ * (their peers are relative to the member) share one.  The messages to a member that
+ * wait unmatched are kept in its home agent's box rather than in the model's match
+ * table (pz_cs_coll_match). */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
