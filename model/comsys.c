@@ -258,8 +258,9 @@ void pz_cs_start(struct pz_comsys *cs, int r)
 /* --- the messages of collectives' agents (comsys_coll.c)
  *
  * They follow the protocols above, but an eager message needs no request: its send
- * waits in the match queues with the time its data arrives, its receive with the
- * agent and the time it was posted, and each completes by telling its agent.  Only a
+ * waits unmatched (in its receiver's box, pz_cs_coll_match) with the time its data
+ * arrives, its receive with the agent and the time it was posted, and each completes
+ * by telling its agent.  Only a
  * rendezvous message is a pair of requests, since its steps are events. */
 
 /* A request of a rendezvous message of agent, posted at `at`; -1 if memory ran out. */
@@ -298,7 +299,8 @@ static void coll_matched(struct pz_comsys *cs, struct pz_match_key key,
     }
 }
 
-void pz_cs_coll_send(struct pz_comsys *cs, int agent, struct pz_match_key key, double bytes)
+void pz_cs_coll_send(struct pz_comsys *cs, int agent, int to, struct pz_match_key key,
+                     double bytes)
 {
     struct pz_match_item item = { -1, 1, 0 }, partner;
     int is_eager = pz_cs_eager_size(cs, key.src, key.dst, bytes), rc;
@@ -311,7 +313,7 @@ void pz_cs_coll_send(struct pz_comsys *cs, int agent, struct pz_match_key key, d
             return;
         pz_cs_push(cs, pz_cs_transfer(cs, key.src, key.dst, 0), EV_RTS, item.request);
     }
-    rc = match(cs, key, item, &partner);
+    rc = pz_cs_coll_match(cs, to, key, item, &partner);
     if (rc > 0)
         coll_matched(cs, key, item, partner);
     else if (rc == 0 && !is_eager)
@@ -320,15 +322,16 @@ void pz_cs_coll_send(struct pz_comsys *cs, int agent, struct pz_match_key key, d
         pz_cs_agent_message_done(cs, agent, cs->now);
 }
 
-void pz_cs_coll_send_at(struct pz_comsys *cs, int agent, struct pz_match_key key,
+void pz_cs_coll_send_at(struct pz_comsys *cs, int agent, int to, struct pz_match_key key,
                         double bytes, double t)
 {
     int r;
 
     if (t <= cs->now) {
-        pz_cs_coll_send(cs, agent, key, bytes);
+        pz_cs_coll_send(cs, agent, to, key, bytes);
     } else if ((r = coll_request(cs, REQ_SEND, agent, &key, bytes, t)) >= 0) {
         cs->req[r].released = 0;   /* freed by its event, not by completing */
+        cs->req[r].to = to;
         pz_cs_push(cs, t, EV_COLL_SEND, r);
     }
 }
@@ -341,14 +344,14 @@ static void coll_send_due(struct pz_comsys *cs, int r)
     cs->req[r].kind = REQ_FREE;
     cs->req[r].next = cs->free_req;
     cs->free_req = r;
-    pz_cs_coll_send(cs, q.agent, q.key, q.bytes);
+    pz_cs_coll_send(cs, q.agent, q.to, q.key, q.bytes);
 }
 
-void pz_cs_coll_recv(struct pz_comsys *cs, int agent, struct pz_match_key key)
+void pz_cs_coll_recv(struct pz_comsys *cs, int agent, int to, struct pz_match_key key)
 {
     struct pz_match_item item = { agent, 0, cs->now }, send;
 
-    if (match(cs, key, item, &send) <= 0)
+    if (pz_cs_coll_match(cs, to, key, item, &send) <= 0)
         return;
     if (send.request >= 0)
         cs->req[send.request].queued = 0;

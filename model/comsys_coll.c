@@ -4,7 +4,10 @@
  * from a schedule made once (coll_schedule.h) where the algorithm has one, else asks
  * the algorithm for each round; a member that posts the same instance as its last one
  * on the communicator reuses that one's schedule, and members whose schedules are equal
- * (their peers are relative to the member) share one. */
+ * (their peers are relative to the member) share one.  The messages to a member that
+ * wait unmatched are kept in its home agent's box rather than in the model's match
+ * table (pz_cs_coll_match). */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,19 +15,49 @@
 #include "comsys_int.h"
 #include "cost.h"
 
+/* A message of a collective waiting unmatched at its receiver (pz_cs_coll_match): from
+ * which process, the instance's tag, and the match table's item. */
+struct box_item {
+    int src, tag;
+    struct pz_match_item item;
+};
+
+/* Items a member's box holds in its agent before it needs an array of its own: one in
+ * the agent's second cache line, two in its third.  A round of recursive doubling
+ * leaves at most one message waiting for a member on time; one late by a few rounds
+ * finds the messages of its next rounds' partners waiting. */
+#define BOX_INLINE 3
+
+/* An agent is two cache lines of what a round reads and writes (aligned on them), then
+ * what its part's start, a walked round and the receive overheads read; the message
+ * that completes a member's round finds the member's box and its agent in the same
+ * two lines. */
 struct agent {
-    struct pz_coll c;
-    double *counts;            /* the copies c's arrays point into */
-    const struct pz_coll_algo *algo;
-    struct pz_coll_schedule *sched;   /* NULL: round by round from algo */
+    /* the round */
+    _Alignas(64) double round_end;   /* latest completion of the round's messages */
+    double reduce_bytes;       /* combined after the round */
     const union pz_coll_step *step, *end;   /* with sched: the head of the next round,
                                                and the end of its steps */
+    struct pz_coll_schedule *sched;   /* NULL: round by round from algo */
+    const struct pz_coll_algo *algo;
     int comm, tag, round;
     int outstanding;           /* messages of the round not complete; +1 while posting */
-    double round_end;          /* latest completion of the round's messages */
-    int copied;                /* the round's local copy is done: post its messages */
-    double reduce_bytes;       /* combined after the round */
+    /* the member */
     int request;               /* the member's collective request */
+    int here, own, other;      /* the member's place in its communicator's procs, and
+                                  where its group and the other begin there */
+    int size;                  /* its group's size (c.size) */
+    uint8_t copied;            /* the round's local copy is done: post its messages */
+    uint8_t home, busy;        /* the home agent of its member (never on the free list),
+                                  and whether it runs a part now */
+    /* the messages to its member (as home agent) not matched yet, oldest first: in
+       inline_box while at most BOX_INLINE, else in more */
+    uint32_t nbox, capbox;
+    struct box_item *more;
+    struct box_item inline_box[BOX_INLINE];
+    /* the part */
+    struct pz_coll c;
+    double *counts;            /* the copies c's arrays point into */
     int next_free;
     /* with receive overheads, the round's receives not arrived yet: from which process,
      * and the receiver's overhead of each */
@@ -36,6 +69,9 @@ struct awaited {
     int src;
     double overhead;
 };
+
+_Static_assert(offsetof(struct agent, inline_box[1]) <= 128,
+               "a round's fields and the box's first item fill two cache lines");
 
 /* A communicator of size processes, the first low_size of them an intercommunicator's
  * low group (0: an intracommunicator). */
@@ -53,6 +89,7 @@ static int add_comm(struct pz_comsys *cs, int size, const int *procs, int low_si
     c->procs = malloc((size_t)(size > 0 ? size : 1) * sizeof(int));
     c->seq = calloc((size_t)(size > 0 ? size : 1), sizeof(unsigned));
     c->cache = NULL;
+    c->home = NULL;
     memset(c->shared, 0, sizeof(c->shared));
     if (!c->procs || !c->seq) {
         free(c->procs);
@@ -104,14 +141,6 @@ static int member(const struct comm *cm, const struct pz_coll *c)
     return own_group(cm, c) + c->me;
 }
 
-/* The process of peer (coll.h: on an intercommunicator, c->size + r is the remote
- * group's rank r). */
-static int process_of(const struct comm *cm, const struct pz_coll *c, int peer)
-{
-    return cm->procs[peer < c->size ? own_group(cm, c) + peer
-                                    : other_group(cm, c) + peer - c->size];
-}
-
 /* Whether c describes a member of cm: an intracommunicator's, or one of an
  * intercommunicator's groups with their sizes. */
 static int is_member(const struct comm *cm, const struct pz_coll *c)
@@ -132,8 +161,11 @@ void pz_comsys_force(struct pz_comsys *cs, const struct pz_coll_algo *algo)
     cs->forced[algo->op] = algo;
 }
 
+/* A new agent, not a home one and not busy, with an empty box; -1 if memory ran out.
+ * Pointers into cs->agents are invalid after it. */
 static int new_agent(struct pz_comsys *cs)
 {
+    struct agent *ag;
     int a = cs->free_agent;
 
     if (a >= 0) {
@@ -142,17 +174,64 @@ static int new_agent(struct pz_comsys *cs)
     }
     if (cs->nagents == cs->capagents) {
         int cap = cs->capagents ? 2 * cs->capagents : 64;
-        struct agent *grown = realloc(cs->agents, (size_t)cap * sizeof(*grown));
+        struct agent *grown = aligned_alloc(_Alignof(struct agent), (size_t)cap * sizeof(*grown));
 
         if (!grown)
             return -1;
+        if (cs->nagents)
+            memcpy(grown, cs->agents, (size_t)cs->nagents * sizeof(*grown));
+        free(cs->agents);
         cs->agents = grown;
         cs->capagents = cap;
     }
-    cs->agents[cs->nagents].sched = NULL;
-    cs->agents[cs->nagents].awaited = NULL;
-    cs->agents[cs->nagents].nawaited = cs->agents[cs->nagents].capawaited = 0;
+    ag = &cs->agents[cs->nagents];
+    ag->sched = NULL;
+    ag->counts = NULL;
+    ag->awaited = NULL;
+    ag->nawaited = ag->capawaited = 0;
+    ag->home = ag->busy = 0;
+    ag->nbox = 0;
+    ag->capbox = BOX_INLINE;
+    ag->more = NULL;
     return cs->nagents++;
+}
+
+/* The home agent of the member at place `to` of communicator comm: made (idle) at the
+ * first message or part of that member; -1 if memory ran out.  A member's parts run in
+ * its home agent whenever it is idle, and the messages to the member wait in its box
+ * whatever part they are for, so that the message that completes a round finds the
+ * agent it completes where it looked for its receive. */
+static int home_agent(struct pz_comsys *cs, int comm, int to)
+{
+    struct comm *cm = &cs->comms[comm];
+    int a;
+
+    if (!cm->home) {
+        if (!(cm->home = malloc((size_t)cm->size * sizeof(int))))
+            return -1;
+        for (int i = 0; i < cm->size; i++)
+            cm->home[i] = -1;
+    }
+    if (cm->home[to] >= 0)
+        return cm->home[to];
+    if ((a = new_agent(cs)) < 0)
+        return -1;
+    cs->agents[a].home = 1;
+    cs->comms[comm].home[to] = a;
+    return a;
+}
+
+/* An agent for a new part of the member at place `at` of comm: its home agent if idle,
+ * else one of the free list; -1 if memory ran out. */
+static int part_agent(struct pz_comsys *cs, int comm, int at)
+{
+    int a = home_agent(cs, comm, at);
+
+    if (a >= 0 && cs->agents[a].busy)
+        a = new_agent(cs);
+    if (a >= 0)
+        cs->agents[a].busy = 1;
+    return a;
 }
 
 static void free_agent(struct pz_comsys *cs, int a)
@@ -162,8 +241,63 @@ static void free_agent(struct pz_comsys *cs, int a)
     pz_coll_schedule_release(cs->agents[a].sched);
     cs->agents[a].sched = NULL;
     cs->agents[a].nawaited = 0;
+    cs->agents[a].busy = 0;
+    if (cs->agents[a].home)
+        return;   /* its box stays its member's */
     cs->agents[a].next_free = cs->free_agent;
     cs->free_agent = a;
+}
+
+/* Appends it to agent ag's box; 0, or -1 if memory ran out. */
+static int box_append(struct agent *ag, const struct box_item *it)
+{
+    if (ag->nbox == ag->capbox) {
+        uint32_t cap = 2 * ag->capbox;
+        struct box_item *grown = ag->capbox > BOX_INLINE
+                                     ? realloc(ag->more, cap * sizeof(*grown))
+                                     : malloc(cap * sizeof(*grown));
+
+        if (!grown)
+            return -1;
+        if (ag->capbox == BOX_INLINE)
+            memcpy(grown, ag->inline_box, sizeof(ag->inline_box));
+        ag->more = grown;
+        ag->capbox = cap;
+    }
+    (ag->capbox > BOX_INLINE ? ag->more : ag->inline_box)[ag->nbox++] = *it;
+    return 0;
+}
+
+int pz_cs_coll_match(struct pz_comsys *cs, int to, struct pz_match_key key,
+                     struct pz_match_item item, struct pz_match_item *partner)
+{
+    int h = home_agent(cs, key.comm & ~PZ_COLL_CONTEXT, to);
+    struct agent *ag;
+    struct box_item *box;
+
+    if (h < 0) {
+        cs->failed = 1;
+        return -1;
+    }
+    ag = &cs->agents[h];
+    box = ag->capbox > BOX_INLINE ? ag->more : ag->inline_box;
+    for (uint32_t i = 0; i < ag->nbox; i++) {
+        if (box[i].src != key.src || box[i].tag != key.tag)
+            continue;
+        if (box[i].item.is_send == item.is_send)
+            break;                          /* wait behind the older ones of its kind */
+        *partner = box[i].item;
+        memmove(&box[i], &box[i + 1], (ag->nbox - i - 1) * sizeof(*box));
+        ag->nbox--;
+        cs->pending--;
+        return 1;
+    }
+    if (box_append(ag, &(struct box_item){ key.src, key.tag, item }) != 0) {
+        cs->failed = 1;
+        return -1;
+    }
+    cs->pending++;
+    return 0;
 }
 
 /* A member's last collective on a communicator without per-rank counts, and its
@@ -176,6 +310,7 @@ struct coll_cache {
 
 static void free_cache(struct comm *cm)
 {
+    free(cm->home);
     for (int i = 0; cm->cache && i < cm->size; i++)
         pz_coll_schedule_release(cm->cache[i].sched);
     free(cm->cache);
@@ -212,6 +347,8 @@ void pz_cs_coll_free(struct pz_comsys *cs)
     for (int a = 0; a < cs->nagents; a++) {
         free(cs->agents[a].counts);
         free(cs->agents[a].awaited);
+        if (cs->agents[a].capbox > BOX_INLINE)
+            free(cs->agents[a].more);
         pz_coll_schedule_release(cs->agents[a].sched);
     }
     free(cs->agents);
@@ -288,9 +425,9 @@ int pz_comsys_collective(struct pz_comsys *cs, int comm, const struct pz_coll *c
     /* a forced algorithm is one of intracommunicators (pz_coll_named) */
     algo = cs->forced[c->op] && !c->remote_size ? cs->forced[c->op]
                                                 : pz_coll_choose(cs->machine->mpi, c);
-    if (!algo || (r = pz_cs_new_request(cs)) < 0 || (a = new_agent(cs)) < 0)
-        return -1;
     cm = &cs->comms[comm];
+    if (!algo || (r = pz_cs_new_request(cs)) < 0 || (a = part_agent(cs, comm, member(cm, c))) < 0)
+        return -1;
     if (keep_counts(&cs->agents[a], c) != 0) {
         free_agent(cs, a);
         return -1;
@@ -301,6 +438,10 @@ int pz_comsys_collective(struct pz_comsys *cs, int comm, const struct pz_coll *c
         cs->agents[a].end = cs->agents[a].step + cs->agents[a].sched->nsteps;
     }
     cs->agents[a].comm = comm;
+    cs->agents[a].here = member(cm, c);
+    cs->agents[a].own = own_group(cm, c);
+    cs->agents[a].other = other_group(cm, c);
+    cs->agents[a].size = c->size;
     cs->agents[a].tag = (int)(cm->seq[member(cm, c)]++ & 0x7fffffff);
     cs->agents[a].round = 0;
     cs->agents[a].copied = 0;
@@ -364,20 +505,23 @@ static void post_message(struct pz_comsys *cs, int a, int peer, int is_send, dou
 {
     struct agent *ag = &cs->agents[a];
     const struct comm *cm = &cs->comms[ag->comm];
-    int me = cm->procs[member(cm, &ag->c)], other = process_of(cm, &ag->c, peer);
+    /* peer's place (coll.h: on an intercommunicator, c.size + r is the remote group's
+       rank r) */
+    int here = ag->here, there = peer < ag->size ? ag->own + peer : ag->other + peer - ag->size;
+    int me = cm->procs[here], other = cm->procs[there];
     struct pz_match_key key = { ag->comm | PZ_COLL_CONTEXT, is_send ? me : other,
                                 is_send ? other : me, ag->tag };
 
     ag->outstanding++;
     if (is_send) {
-        pz_cs_coll_send_at(cs, a, key, bytes,
+        pz_cs_coll_send_at(cs, a, there, key, bytes,
                            pz_cs_send_occupy(cs, me, other, cs->now,
                                              pz_cs_send_overhead(cs, me, other, bytes)));
     } else {
         pz_cs_resume_occupy(cs, me, other, cs->now, 0);
         if (charges_receivers(cs->machine))
             await(cs, a, other, pz_cs_recv_overhead(cs, other, me, bytes));
-        pz_cs_coll_recv(cs, a, key);
+        pz_cs_coll_recv(cs, a, here, key);
     }
 }
 
@@ -399,9 +543,10 @@ static int walked_round(struct pz_comsys *cs, int a)
 {
     struct emitting em = { cs, a };
     struct pz_coll_round out = { emit, &em, 0, NULL };
-    const struct agent *ag = &cs->agents[a];
+    /* a copy: a message may make its receiver's home agent, and move the agents */
+    struct pz_coll c = cs->agents[a].c;
 
-    if (!ag->algo->round(&ag->c, ag->round, &out))
+    if (!cs->agents[a].algo->round(&c, cs->agents[a].round, &out))
         return 0;
     cs->agents[a].reduce_bytes = out.reduce_bytes;
     return 1;
@@ -411,7 +556,7 @@ static int walked_round(struct pz_comsys *cs, int a)
 static int scheduled_round(struct pz_comsys *cs, int a)
 {
     const union pz_coll_step *head = cs->agents[a].step, *msg;
-    int me = cs->agents[a].c.me;
+    int me = cs->agents[a].here - cs->agents[a].own;   /* c.me */
 
     if (head == cs->agents[a].end)
         return 0;
@@ -448,7 +593,7 @@ void pz_cs_agent_received(struct pz_comsys *cs, int a, int src, double t)
     struct agent *ag = &cs->agents[a];
 
     if (charges_receivers(cs->machine))
-        t = pz_cs_occupy(cs, cs->comms[ag->comm].procs[member(&cs->comms[ag->comm], &ag->c)],
+        t = pz_cs_occupy(cs, cs->comms[ag->comm].procs[ag->here],
                          t, awaited_overhead(ag, src));
     pz_cs_agent_message_done(cs, a, t);
 }
@@ -496,7 +641,7 @@ static int copy_first(struct pz_comsys *cs, int a)
     if (!(o > 0))
         return 0;
     ag->copied = 1;
-    pz_cs_push(cs, pz_cs_occupy(cs, cm->procs[member(cm, &ag->c)], cs->now, o), EV_ROUND, a);
+    pz_cs_push(cs, pz_cs_occupy(cs, cm->procs[ag->here], cs->now, o), EV_ROUND, a);
     return 1;
 }
 

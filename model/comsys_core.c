@@ -36,10 +36,11 @@ int pz_cs_new_request(struct pz_comsys *cs)
 
 double pz_cs_occupy(struct pz_comsys *cs, int p, double t, double o)
 {
-    double start = cs->cpu_free[p] > t ? cs->cpu_free[p] : t;
+    double start;
 
-    if (!(o > 0))
+    if (!(o > 0))   /* before p's state is read: most messages cost no CPU time */
         return t;
+    start = cs->cpu_free[p] > t ? cs->cpu_free[p] : t;
     cs->cpu_free[p] = start + o;
     return cs->cpu_free[p];
 }

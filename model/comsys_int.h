@@ -33,6 +33,7 @@ struct request {
     int partner;               /* the matched request, -1 */
     int next;                  /* in the free list */
     int agent;                 /* the collective part that posted it, -1 */
+    int to;                    /* a collective's send: its receiver's place in procs */
     uint8_t kind, mode;
     uint8_t queued, watched, released, rts_arrived;
     uint8_t has_data;          /* a receive matched with a send: bytes are the send's */
@@ -59,6 +60,9 @@ struct comm {
                                   NULL until the first */
     struct pz_coll_schedule *shared[COMM_SHARED];   /* the schedules made last, that
                                                        members share (comsys_coll.c) */
+    int *home;                 /* per place in procs: the agent that holds the messages to
+                                  it (comsys_coll.c), -1 until one comes; NULL until the
+                                  first collective */
 };
 
 struct agent;
@@ -233,12 +237,23 @@ void pz_cs_agent_round(struct pz_comsys *cs, int agent);
 void pz_cs_coll_free(struct pz_comsys *cs);
 
 /* A message of agent's round, posted now (key: in the collective context), by the
- * protocols of comsys.c; agent_message_done tells the agent when it completes. */
-void pz_cs_coll_send(struct pz_comsys *cs, int agent, struct pz_match_key key, double bytes);
-void pz_cs_coll_recv(struct pz_comsys *cs, int agent, struct pz_match_key key);
+ * protocols of comsys.c; agent_message_done tells the agent when it completes.  `to` is
+ * the receiver's place in the communicator's procs. */
+void pz_cs_coll_send(struct pz_comsys *cs, int agent, int to, struct pz_match_key key,
+                     double bytes);
+void pz_cs_coll_recv(struct pz_comsys *cs, int agent, int to, struct pz_match_key key);
 
 /* The same send posted at t (not before now: its sender's overhead delayed it). */
-void pz_cs_coll_send_at(struct pz_comsys *cs, int agent, struct pz_match_key key,
+void pz_cs_coll_send_at(struct pz_comsys *cs, int agent, int to, struct pz_match_key key,
                         double bytes, double t);
+
+/* Matches item, a message of key in the collective context of a communicator, to its
+ * receiver at place `to` of the communicator's procs, as the match table (match.h)
+ * would: with the oldest unmatched item of its key if that is of the other kind (1, that
+ * one in *partner), else kept unmatched (0); -1 if memory ran out (cs->failed is set).
+ * The messages to a member wait in its home agent, whose round they complete, rather
+ * than in the table; cs->pending counts them alike. */
+int pz_cs_coll_match(struct pz_comsys *cs, int to, struct pz_match_key key,
+                     struct pz_match_item item, struct pz_match_item *partner);
 
 #endif
