@@ -76,6 +76,16 @@ static inline const struct pz_order_key *pz_time_order_first(const struct pz_tim
     return &r->buf.keys[r->head];
 }
 
+/* The key d places after the first in the first key's run, NULL if that run ends
+ * before: one that comes soon, for its record to be fetched ahead. */
+static inline const struct pz_order_key *pz_time_order_later(const struct pz_time_order *o,
+                                                             uint32_t d)
+{
+    const struct pz_order_run *r = &o->runs[o->heap[0].run];
+
+    return r->head + d < r->n ? &r->buf.keys[r->head + d] : NULL;
+}
+
 /* Removes the first key of the sealed runs (there must be one). */
 void pz_time_order_pop(struct pz_time_order *o);
 
