@@ -12,6 +12,7 @@
 #ifndef PZ_TIME_ORDER_H
 #define PZ_TIME_ORDER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* A record's place in the order, and what the order carries for it. */
