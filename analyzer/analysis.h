@@ -118,7 +118,8 @@ struct pz_analysis_stream;
 /* Analyzing a run given record by record instead of read from a trace (a replay's
  * predicted run, as it is predicted): the analysis pz_analyze makes of the trace with
  * the run's definitions and records, by the same code, in the same order of events.
- * The records are kept only until no earlier one can come: memory grows with the
+ * The records are kept only until no earlier one can come, in blocks of the order they
+ * were given, a block until its last record is analyzed: memory grows with the
  * processes and with how far their times drift apart, not with the run's length.
  * The analysis runs on a thread of its own, pipelined with the caller's (the result is
  * the same): the stream's functions are to be called from one thread.

@@ -155,6 +155,11 @@ void pz_io_rma_free(struct reader *r);
 int pz_walk_record(struct reader *r, int th, const struct pz_rec *rec, uint64_t time,
                    OTF2_AttributeList *attributes);
 
+/* Fetches into the caches what record rec of thread th will touch, some records before
+ * it is given to pz_walk_record: far ahead, the record, its process and its statistics
+ * of the whole run; nearer, once those came, the process's open regions. */
+void pz_walk_prefetch(const struct reader *r, int th, const struct pz_rec *rec, int near);
+
 /* The two halves of reading around the events (read.c), for both drivers: the
  * analysis's view of r->defs and its empty state, then, after every event, what
  * follows from all of them.  Each returns 0, or -1 with the error recorded. */

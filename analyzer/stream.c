@@ -1,39 +1,29 @@
-/* Analyzing a run given record by record (analysis.h): the records wait in a queue per
- * thread until no earlier record can come, then go to walk.c in OTF2's global reader's
- * order, by time and, at equal times, by location (OTF2_GlobalEvtReader.c's heap breaks
- * ties so), a location's records in their order.
+/* Analyzing a run given record by record (analysis.h): the records wait until no
+ * earlier record can come, then go to walk.c in OTF2's global reader's order, by time
+ * and, at equal times, by location (OTF2_GlobalEvtReader.c's heap breaks ties so), a
+ * location's records in their order.
  *
  * Each thread's times do not decrease, so no record earlier than the latest record of
  * every unfinished thread can still come: records before that watermark are safe.  It is
- * taken every `nthreads` records (a pass over the threads), and the merge keeps the
- * threads with waiting records in a heap keyed by their first record's time and
- * location, kept in the heap itself for the comparisons not to visit the queues.
+ * taken every `nthreads` records (a pass over the threads); each pass's records are
+ * sorted at once and merged with the earlier passes' still waiting (time_order.h).
  *
  * The analysis runs on a thread of its own, pipelined with whoever gives the records
  * (the replay): they are handed over in blocks, in the order given, and the analysis
  * takes them in that order, so its result does not depend on how the two threads are
- * scheduled.  Only the contract's checks are made at once, on the giver's side. */
+ * scheduled.  The records stay in their block until analyzed (no copy on the analysis's
+ * side); a block whose records are all analyzed is given back to be filled again.  Only
+ * the contract's checks are made at once, on the giver's side. */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis.h"
 #include "reader.h"
-
-/* A thread's records not yet analyzed, in a ring whose capacity is a power of two. */
-struct queue {
-    struct pz_rec *ring;   /* each with its predicted time as time */
-    uint32_t head, count, cap;
-};
-
-/* A thread in the merge's heap, with the key of its first waiting record. */
-struct head {
-    uint64_t time;
-    uint32_t order;        /* of its location among the threads' */
-    int th;
-};
+#include "time_order.h"
 
 /* A record handed to the analysis's thread (its time in rec.time), or a thread's end. */
 struct item {
@@ -43,20 +33,31 @@ struct item {
 };
 
 /* Records handed over at once: one lock and wake-up per block, not per record, and a
- * few blocks in flight for the two threads not to wait for each other's every turn. */
-#define BLOCK_ITEMS 512
+ * few blocks in flight for the two threads not to wait for each other's every turn.  A
+ * block is BLOCK_BYTES long and as aligned, so that a record's block is found from its
+ * address. */
+#define BLOCK_BYTES 65536u
 #define NBLOCKS 8
 
 struct block {
-    struct item items[BLOCK_ITEMS];
-    uint32_t n;
+    struct block *next;        /* in a list of blocks to fill */
+    struct block *made;        /* the block made before it, for the release */
+    uint32_t n;                /* items filled */
+    uint32_t unanalyzed;       /* the analysis's: its records not analyzed yet, and one
+                                  while its items are being taken */
+    struct item items[];
 };
 
-/* The blocks between the giver and the analysis's thread, a ring: blocks `taken` to
- * `handed` (counts, modulo NBLOCKS) are full, `handed` is being filled. */
+#define BLOCK_ITEMS ((BLOCK_BYTES - offsetof(struct block, items)) / sizeof(struct item))
+
+/* The blocks between the giver and the analysis's thread: handed blocks `taken` to
+ * `handed` (counts) in a ring, the giver filling its own. */
 struct pipe {
-    struct block *blocks;
+    struct block *ring[NBLOCKS];
     uint64_t handed, taken;
+    struct block *filling;            /* the giver's */
+    struct block *made;               /* the last block made (the giver's) */
+    struct block *empty;              /* blocks analyzed, to fill again */
     int closing;                      /* nothing more comes once `handed` is taken */
     pthread_mutex_t lock;
     pthread_cond_t filled, emptied;
@@ -72,73 +73,62 @@ struct pz_analysis_stream {
     struct reader r;
     struct pz_analysis analysis;
     OTF2_AttributeList *attributes;   /* reused for the records' attributes */
-    struct queue *queues;             /* of each thread */
+    struct pz_time_order waiting;     /* the records not analyzed yet */
+    struct block *analyzed;           /* blocks analyzed, not yet given back */
     uint64_t *latest;                 /* of each thread: its latest record's time;
                                          UINT64_MAX once it is done */
-    uint32_t *order;                  /* of each thread: its location's rank by id */
-    struct head *heap;                /* threads with records waiting, by their first */
-    int nheap;
+    uint32_t *rank;                   /* of each thread: its location's rank by id */
     int nthreads;
     uint64_t since_merge;             /* records given since the last merge */
 };
 
-static int before(const struct head *a, const struct head *b)
+static struct block *block_of(const struct item *it)
 {
-    return a->time != b->time ? a->time < b->time : a->order < b->order;
+    return (struct block *)((uintptr_t)it & ~(uintptr_t)(BLOCK_BYTES - 1));
 }
 
-static void sift_down(struct pz_analysis_stream *s, int i)
+/* One record of b less waits: a block with none left is to be filled again. */
+static void unwait(struct pz_analysis_stream *s, struct block *b)
 {
-    struct head h = s->heap[i];
-
-    for (;;) {
-        int l = 2 * i + 1, m = l;
-
-        if (l >= s->nheap)
-            break;
-        if (l + 1 < s->nheap && before(&s->heap[l + 1], &s->heap[l]))
-            m = l + 1;
-        if (!before(&s->heap[m], &h))
-            break;
-        s->heap[i] = s->heap[m];
-        i = m;
+    if (--b->unanalyzed == 0) {
+        b->next = s->analyzed;
+        s->analyzed = b;
     }
-    s->heap[i] = h;
 }
 
-static void sift_up(struct pz_analysis_stream *s, int i)
-{
-    struct head h = s->heap[i];
+/* How many records ahead of the one analyzed its run's records are fetched into the
+ * caches: their blocks, their processes, then their processes' open regions. */
+#define FETCH_FAR 16
+#define FETCH_NEAR 8
 
-    while (i > 0 && before(&h, &s->heap[(i - 1) / 2])) {
-        s->heap[i] = s->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    s->heap[i] = h;
-}
-
-static const struct pz_rec *first(const struct queue *q)
+static void fetch_ahead(struct pz_analysis_stream *s)
 {
-    return &q->ring[q->head];
+    const struct pz_order_key *far = pz_time_order_later(&s->waiting, FETCH_FAR);
+    const struct pz_order_key *near = pz_time_order_later(&s->waiting, FETCH_NEAR);
+
+    if (far)
+        pz_walk_prefetch(&s->r, far->th, &((const struct item *)far->item)->rec, 0);
+    if (near)
+        pz_walk_prefetch(&s->r, near->th, &((const struct item *)near->item)->rec, 1);
 }
 
 /* Analyzes, in order, every waiting record earlier than watermark. */
 static int merge(struct pz_analysis_stream *s, uint64_t watermark)
 {
-    while (s->nheap && s->heap[0].time < watermark) {
-        int th = s->heap[0].th;
-        struct queue *q = &s->queues[th];
-        const struct pz_rec *rec = first(q);
+    const struct pz_order_key *k;
 
-        if (pz_walk_record(&s->r, th, rec, rec->time, s->attributes) != 0)
+    if (pz_time_order_seal(&s->waiting) != 0) {
+        pz_reader_fail(&s->r, "out of memory");
+        return -1;
+    }
+    while ((k = pz_time_order_first(&s->waiting)) && k->time < watermark) {
+        const struct item *it = k->item;
+
+        fetch_ahead(s);
+        if (pz_walk_record(&s->r, k->th, &it->rec, k->time, s->attributes) != 0)
             return -1;
-        q->head = (q->head + 1) & (q->cap - 1);
-        if (--q->count)
-            s->heap[0].time = first(q)->time;
-        else
-            s->heap[0] = s->heap[--s->nheap];
-        if (s->nheap)
-            sift_down(s, 0);
+        pz_time_order_pop(&s->waiting);
+        unwait(s, block_of(it));
     }
     return 0;
 }
@@ -154,40 +144,17 @@ static uint64_t watermark(const struct pz_analysis_stream *s)
     return w;
 }
 
-/* Appends rec to q. */
-static int push(struct queue *q, const struct pz_rec *rec)
+/* The analysis's side of a record of block b: it waits, and the safe records are
+ * analyzed once a pass. */
+static int take_record(struct pz_analysis_stream *s, struct block *b, const struct item *it)
 {
-    if (q->count == q->cap) {
-        uint32_t cap = q->cap ? 2 * q->cap : 16;
-        struct pz_rec *ring = malloc(cap * sizeof(*ring));
+    struct pz_order_key k = { it->rec.time, s->rank[it->th], it->th, it };
 
-        if (!ring)
-            return -1;
-        for (uint32_t i = 0; i < q->count; i++)
-            ring[i] = q->ring[(q->head + i) & (q->cap - 1)];
-        free(q->ring);
-        q->ring = ring;
-        q->head = 0;
-        q->cap = cap;
-    }
-    q->ring[(q->head + q->count++) & (q->cap - 1)] = *rec;
-    return 0;
-}
-
-/* The analysis's side of thread th's record rec (its time in rec->time): into the
- * thread's queue, and the safe records analyzed once a pass. */
-static int take_record(struct pz_analysis_stream *s, int th, const struct pz_rec *rec)
-{
-    struct queue *q = &s->queues[th];
-
-    s->latest[th] = rec->time;
-    if (push(q, rec) != 0) {
+    s->latest[it->th] = it->rec.time;
+    b->unanalyzed++;
+    if (pz_time_order_add(&s->waiting, &k) != 0) {
         pz_reader_fail(&s->r, "out of memory");
         return -1;
-    }
-    if (q->count == 1) {
-        s->heap[s->nheap++] = (struct head){ rec->time, s->order[th], th };
-        sift_up(s, s->nheap - 1);
     }
     if (++s->since_merge >= (uint64_t)s->nthreads) {
         s->since_merge = 0;
@@ -196,15 +163,33 @@ static int take_record(struct pz_analysis_stream *s, int th, const struct pz_rec
     return 0;
 }
 
-/* The analysis's side of an item; after a failure, nothing more is analyzed. */
-static void take(struct pz_analysis_stream *s, const struct item *it)
+/* The analysis's side of a block; after a failure, nothing more is analyzed. */
+static void take_block(struct pz_analysis_stream *s, struct block *b)
 {
-    if (s->r.file.error[0])
-        return;
-    if (it->done)
-        s->latest[it->th] = UINT64_MAX;
-    else if (take_record(s, it->th, &it->rec) != 0)
-        atomic_store(&s->pipe.failed, 1);
+    b->unanalyzed = 1;
+    for (uint32_t i = 0; i < b->n && !s->r.file.error[0]; i++) {
+        const struct item *it = &b->items[i];
+
+        if (it->done)
+            s->latest[it->th] = UINT64_MAX;
+        else if (take_record(s, b, it) != 0)
+            atomic_store(&s->pipe.failed, 1);
+    }
+    if (!s->r.file.error[0])
+        unwait(s, b);
+}
+
+/* The blocks analyzed to the giver, to be filled again (under the pipe's lock, or with
+ * no thread of the analysis's). */
+static void give_back(struct pz_analysis_stream *s)
+{
+    while (s->analyzed) {
+        struct block *b = s->analyzed;
+
+        s->analyzed = b->next;
+        b->next = s->pipe.empty;
+        s->pipe.empty = b;
+    }
 }
 
 /* The analysis's thread: takes the blocks in the order they were handed over. */
@@ -215,17 +200,17 @@ static void *analyze_blocks(void *arg)
 
     pthread_mutex_lock(&p->lock);
     for (;;) {
-        const struct block *b;
+        struct block *b;
 
         while (p->taken == p->handed && !p->closing)
             pthread_cond_wait(&p->filled, &p->lock);
         if (p->taken == p->handed)
             break;
-        b = &p->blocks[p->taken % NBLOCKS];
+        b = p->ring[p->taken % NBLOCKS];
         pthread_mutex_unlock(&p->lock);
-        for (uint32_t i = 0; i < b->n; i++)
-            take(s, &b->items[i]);
+        take_block(s, b);
         pthread_mutex_lock(&p->lock);
+        give_back(s);
         p->taken++;
         pthread_cond_signal(&p->emptied);
     }
@@ -233,38 +218,84 @@ static void *analyze_blocks(void *arg)
     return NULL;
 }
 
+/* A block analyzed, to fill again; NULL if none. */
+static struct block *reuse(struct pipe *p)
+{
+    struct block *b = p->empty;
+
+    if (b) {
+        p->empty = b->next;
+        b->n = 0;
+    }
+    return b;
+}
+
+/* A new block to fill, NULL out of memory (the giver's). */
+static struct block *make(struct pipe *p)
+{
+    struct block *b = aligned_alloc(BLOCK_BYTES, BLOCK_BYTES);
+
+    if (b) {
+        b->made = p->made;
+        p->made = b;
+        b->n = 0;
+    }
+    return b;
+}
+
 /* Hands the block being filled over (if it holds anything) and waits for room for the
  * next one, or with `settle` for the analysis to have taken every block: its state is
  * then the giver's to read and write until more is handed.  An analysis waiting for
  * blocks is woken when half the ring is full, not at every block: a wake-up is a system
- * call, and an analysis faster than the replay would otherwise need one per block. */
-static void hand_over(struct pipe *p, int settle)
-{
-    pthread_mutex_lock(&p->lock);
-    if (p->blocks[p->handed % NBLOCKS].n)
-        p->handed++;
-    if (settle || p->handed - p->taken >= NBLOCKS / 2)
-        pthread_cond_signal(&p->filled);
-    while (p->handed - p->taken >= (settle ? 1 : NBLOCKS))
-        pthread_cond_wait(&p->emptied, &p->lock);
-    pthread_mutex_unlock(&p->lock);
-    p->blocks[p->handed % NBLOCKS].n = 0;
-}
-
-/* Gives the item to the analysis: to its thread, or at once without one. */
-static void give(struct pz_analysis_stream *s, const struct item *it)
+ * call, and an analysis faster than the replay would otherwise need one per block.
+ * Without a thread of the analysis's, the block is analyzed at once.  0, or -1 when no
+ * block is left to fill (out of memory). */
+static int hand_over(struct pz_analysis_stream *s, int settle)
 {
     struct pipe *p = &s->pipe;
-    struct block *b;
 
     if (!p->running) {
-        take(s, it);
-        return;
+        if (p->filling && p->filling->n) {
+            take_block(s, p->filling);
+            give_back(s);
+            p->filling = NULL;
+        }
+        if (!p->filling)
+            p->filling = reuse(p);
+    } else {
+        pthread_mutex_lock(&p->lock);
+        if (p->filling && p->filling->n) {
+            p->ring[p->handed++ % NBLOCKS] = p->filling;
+            p->filling = NULL;
+        }
+        if (settle || p->handed - p->taken >= NBLOCKS / 2)
+            pthread_cond_signal(&p->filled);
+        while (p->handed - p->taken >= (settle ? 1u : (unsigned)NBLOCKS))
+            pthread_cond_wait(&p->emptied, &p->lock);
+        if (!p->filling)
+            p->filling = reuse(p);
+        pthread_mutex_unlock(&p->lock);
     }
-    b = &p->blocks[p->handed % NBLOCKS];
-    b->items[b->n++] = *it;
-    if (b->n == BLOCK_ITEMS)
-        hand_over(p, 0);
+    if (!p->filling)
+        p->filling = make(p);
+    return p->filling ? 0 : -1;
+}
+
+/* The giver's side of an item.  Out of memory, the analysis fails once it has taken
+ * what came before. */
+static int give(struct pz_analysis_stream *s, const struct item *it)
+{
+    struct pipe *p = &s->pipe;
+
+    if (!p->filling)
+        return -1;
+    p->filling->items[p->filling->n++] = *it;
+    if (p->filling->n < BLOCK_ITEMS || hand_over(s, 0) == 0)
+        return 0;
+    hand_over(s, 1);
+    pz_reader_fail(&s->r, "out of memory");
+    atomic_store(&p->failed, 1);
+    return -1;
 }
 
 int pz_analysis_stream_record(struct pz_analysis_stream *s, int th, const struct pz_rec *rec,
@@ -276,16 +307,14 @@ int pz_analysis_stream_record(struct pz_analysis_stream *s, int th, const struct
         return -1;
     if (th < 0 || th >= s->nthreads || time < s->given[th] || s->given[th] == UINT64_MAX) {
         /* the records before it are analyzed first, as they were given */
-        if (s->pipe.running)
-            hand_over(&s->pipe, 1);
+        hand_over(s, 1);
         pz_reader_fail(&s->r, "thread %d: a record out of time order or after its end", th);
         atomic_store(&s->pipe.failed, 1);
         return -1;
     }
     s->given[th] = time;
     it.rec.time = time;
-    give(s, &it);
-    return 0;
+    return give(s, &it);
 }
 
 void pz_analysis_stream_done(struct pz_analysis_stream *s, int th)
@@ -314,8 +343,8 @@ static int rank_locations(struct pz_analysis_stream *s)
     size_t n = s->nthreads > 0 ? (size_t)s->nthreads : 1;
     struct located *threads = malloc(n * sizeof(*threads));
 
-    s->order = malloc(n * sizeof(*s->order));
-    if (!threads || !s->order) {
+    s->rank = malloc(n * sizeof(*s->rank));
+    if (!threads || !s->rank) {
         free(threads);
         return -1;
     }
@@ -323,21 +352,21 @@ static int rank_locations(struct pz_analysis_stream *s)
         threads[th] = (struct located){ s->r.defs.thread_location[th], th };
     qsort(threads, (size_t)s->nthreads, sizeof(*threads), by_location);
     for (int i = 0; i < s->nthreads; i++)
-        s->order[threads[i].th] = (uint32_t)i;
+        s->rank[threads[i].th] = (uint32_t)i;
     free(threads);
     return 0;
 }
 
 static void release(struct pz_analysis_stream *s)
 {
-    for (int th = 0; s->queues && th < s->nthreads; th++)
-        free(s->queues[th].ring);
-    free(s->queues);
+    for (struct block *b = s->pipe.made, *made; b; b = made) {
+        made = b->made;
+        free(b);
+    }
+    pz_time_order_free(&s->waiting);
     free(s->latest);
-    free(s->order);
-    free(s->heap);
+    free(s->rank);
     free(s->given);
-    free(s->pipe.blocks);
     pthread_mutex_destroy(&s->pipe.lock);
     pthread_cond_destroy(&s->pipe.filled);
     pthread_cond_destroy(&s->pipe.emptied);
@@ -347,22 +376,28 @@ static void release(struct pz_analysis_stream *s)
     free(s);
 }
 
-/* Without a thread of its own (none could be made), the analysis takes each record as
- * it is given: the same result, later. */
+/* Without a thread of its own (none could be made), the analysis takes each block as it
+ * is filled: the same result, later. */
 static void start_thread(struct pz_analysis_stream *s)
 {
-    s->pipe.blocks[0].n = 0;
     s->pipe.running = pthread_create(&s->pipe.thread, NULL, analyze_blocks, s) == 0;
 }
 
 /* Hands over what is left, and waits for the analysis's thread to have taken it all. */
-static void stop_thread(struct pipe *p)
+static void stop_thread(struct pz_analysis_stream *s)
 {
-    if (!p->running)
+    struct pipe *p = &s->pipe;
+
+    if (!p->running) {
+        if (p->filling && p->filling->n)
+            take_block(s, p->filling);
         return;
+    }
     pthread_mutex_lock(&p->lock);
-    if (p->blocks[p->handed % NBLOCKS].n)
-        p->handed++;
+    if (p->filling && p->filling->n) {
+        p->ring[p->handed++ % NBLOCKS] = p->filling;
+        p->filling = NULL;
+    }
     p->closing = 1;
     pthread_cond_signal(&p->filled);
     pthread_mutex_unlock(&p->lock);
@@ -390,14 +425,11 @@ struct pz_analysis_stream *pz_analysis_stream_open(struct pz_defs *defs, const c
     snprintf(s->r.file.path, sizeof(s->r.file.path), "%s", name);
     s->nthreads = s->r.defs.nthreads;
     n = s->nthreads > 0 ? (size_t)s->nthreads : 1;
-    s->queues = calloc(n, sizeof(*s->queues));
     s->latest = calloc(n, sizeof(*s->latest));
-    s->heap = malloc(n * sizeof(*s->heap));
     s->given = calloc(n, sizeof(*s->given));
-    s->pipe.blocks = malloc(NBLOCKS * sizeof(*s->pipe.blocks));
     s->attributes = OTF2_AttributeList_New();
-    if (!s->queues || !s->latest || !s->heap || !s->given || !s->pipe.blocks ||
-        !s->attributes ||
+    if (pz_time_order_init(&s->waiting, (uint32_t)n) != 0 || !s->latest || !s->given ||
+        !(s->pipe.filling = make(&s->pipe)) || !s->attributes ||
         rank_locations(s) != 0 || pz_reader_keep(&s->r, name) != 0)
         pz_reader_fail(&s->r, "out of memory");
     else
@@ -423,7 +455,7 @@ int pz_analysis_stream_close(struct pz_analysis_stream *s, struct pz_analysis *a
     memset(a, 0, sizeof(*a));
     if (!s)
         return 0;
-    stop_thread(&s->pipe);
+    stop_thread(s);
     if (!s->r.file.error[0] && merge(s, UINT64_MAX) == 0)
         pz_reader_end(&s->r);
     rc = s->r.file.error[0] ? -1 : 0;

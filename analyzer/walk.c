@@ -522,6 +522,22 @@ static OTF2_CallbackCode dispatch(struct reader *r, OTF2_LocationRef loc, OTF2_T
                                        a window, an epoch, an I/O handle, a seek */
 }
 
+void pz_walk_prefetch(const struct reader *r, int th, const struct pz_rec *rec, int near)
+{
+    const struct process *p = &r->procs[th];
+
+    if (!near) {
+        __builtin_prefetch(rec);
+        __builtin_prefetch((const char *)rec + sizeof(*rec) - 1);
+        __builtin_prefetch(p);
+        __builtin_prefetch((const char *)p + sizeof(*p) - 1);
+        __builtin_prefetch(&r->a->nodes[0].procs[th]);
+    } else if (p->depth) {
+        __builtin_prefetch(p->stack);
+        __builtin_prefetch(&p->stack[p->depth - 1]);
+    }
+}
+
 int pz_walk_record(struct reader *r, int th, const struct pz_rec *rec, uint64_t time,
                    OTF2_AttributeList *attributes)
 {
