@@ -108,6 +108,7 @@ static const double resume_computations[] = { 0, 10e-6, 25e-6, 50e-6, 100e-6, 20
 #define MAX_SPREAD_KEYS (8 + 2 * MAX_OVERHEAD_SIZES)
 struct spread_keys {
     struct pz_cal_round_key k[MAX_SPREAD_KEYS];
+    const int *keep;   /* the rounds in the calibration's state (pz_cal_state_rounds) */
     int n;
     int tried, kept;   /* the overheads' repetitions tried, and kept (calibrate_overhead.h) */
 };
@@ -501,6 +502,9 @@ struct rounds_run {
     double *halves;   /* o->max_batches times */
     struct rounds *rounds;
     long *roundtrips;
+    /* the rounds in the calibration's state (pz_cal_state_rounds): every one until the
+     * planned rounds are done, the added ones always */
+    int keep[PZ_CAL_ROUNDS + PZ_CAL_EXTRA_ROUNDS];
 };
 
 /* One message of bytes from rank 0 to itself, as MPICH's scattered MPI_Alltoall posts
@@ -540,21 +544,25 @@ static void measure_self(const struct options *o, struct rounds_run *rr, int r)
     }
 }
 
-/* Each statistic of a size's rounds: their median, into out. */
-static void median_stats(const struct rounds *rd, struct pz_cal_stats *out)
+/* Each statistic of a size's rounds in the calibration's state (keep): their median,
+ * into out. */
+static void median_stats(const struct rounds *rd, const int *keep, struct pz_cal_stats *out)
 {
     double v[4][PZ_CAL_ROUNDS + PZ_CAL_EXTRA_ROUNDS];
+    int k = 0;
 
     for (int i = 0; i < rd->n; i++) {
-        v[0][i] = rd->stats[i].lower_quartile;
-        v[1][i] = rd->stats[i].median;
-        v[2][i] = rd->stats[i].mean;
-        v[3][i] = rd->stats[i].trimmed;
+        if (!keep[i])
+            continue;
+        v[0][k] = rd->stats[i].lower_quartile;
+        v[1][k] = rd->stats[i].median;
+        v[2][k] = rd->stats[i].mean;
+        v[3][k++] = rd->stats[i].trimmed;
     }
-    out->lower_quartile = pz_fit_median(v[0], rd->n);
-    out->median = pz_fit_median(v[1], rd->n);
-    out->mean = pz_fit_median(v[2], rd->n);
-    out->trimmed = pz_fit_median(v[3], rd->n);
+    out->lower_quartile = pz_fit_median(v[0], k);
+    out->median = pz_fit_median(v[1], k);
+    out->mean = pz_fit_median(v[2], k);
+    out->trimmed = pz_fit_median(v[3], k);
     out->stalls = 0;
     for (int i = 0; i < rd->n; i++)
         out->stalls += rd->stats[i].stalls;
@@ -597,8 +605,8 @@ static void round_times(struct rounds_run *rr, struct pz_pingpong *points)
 {
     for (int i = 0; i < rr->n; i++) {
         points[i].bytes = rr->sizes[i];
-        points[i].time = pz_cal_round_time(rr->rounds[i].r, rr->rounds[i].n,
-                                           &rr->rounds[i].spread);
+        points[i].time = pz_cal_kept_time(rr->rounds[i].r, rr->keep, rr->rounds[i].n,
+                                          &rr->rounds[i].spread);
     }
 }
 
@@ -707,7 +715,7 @@ static void self_times(const struct rounds_run *rr, struct pz_pingpong *self,
 static void round_stats(const struct rounds_run *rr, struct pz_cal_stats *stats)
 {
     for (int i = 0; i < rr->n; i++)
-        median_stats(&rr->rounds[i], &stats[i]);
+        median_stats(&rr->rounds[i], rr->keep, &stats[i]);
 }
 
 static void compute_for(double seconds)
@@ -890,21 +898,23 @@ static void overheads_round(const struct options *o, const struct pz_pingpong *p
     }
 }
 
-/* Rank 0: the overheads of each size, the median of its rounds, into send and recv (of
- * the receive's, those rounds that kept a try; of every try in every round only when
- * none did); the compute-and-send loop at the same sizes, measured once, into loop;
- * returns how many sizes. */
-static int overhead_times(const struct options *o, const struct overhead_rounds *ov, char *out,
-                          struct pz_pingpong *send, struct pz_pingpong *recv,
-                          struct pz_pingpong *loop)
+/* Rank 0: the overheads of each size, the median of its rounds in the calibration's
+ * state (keep), into send and recv (of the receive's, those rounds that kept a try; of
+ * every try in every round only when none did); the compute-and-send loop at the same
+ * sizes, measured once, into loop; returns how many sizes. */
+static int overhead_times(const struct options *o, const struct overhead_rounds *ov,
+                          const int *keep, char *out, struct pz_pingpong *send,
+                          struct pz_pingpong *recv, struct pz_pingpong *loop)
 {
     int loops = o->quick ? QUICK_LOOP_REPETITIONS : LOOP_REPETITIONS;
-    double spread;
+    double spread, kept[PZ_CAL_ROUNDS], all[PZ_CAL_ROUNDS];
 
     for (int i = 0; i < ov->k; i++) {
         send[i].bytes = recv[i].bytes = loop[i].bytes = ov->bytes[i];
-        send[i].time = pz_cal_round_time(ov->send[i], PZ_CAL_ROUNDS, &spread);
-        recv[i].time = pz_cal_overhead_recv_time(ov->recv[i], ov->recv_all[i], PZ_CAL_ROUNDS);
+        send[i].time = pz_cal_kept_time(ov->send[i], keep, PZ_CAL_ROUNDS, &spread);
+        pz_cal_kept(ov->recv[i], keep, PZ_CAL_ROUNDS, kept);
+        pz_cal_kept(ov->recv_all[i], keep, PZ_CAL_ROUNDS, all);
+        recv[i].time = pz_cal_overhead_recv_time(kept, all, PZ_CAL_ROUNDS);
         loop[i].time = pz_cal_lead_loop(out, (long)ov->bytes[i], LOOP_MESSAGES, loops,
                                         LOOP_COMPUTE);
     }
@@ -1100,10 +1110,11 @@ static void fit_without_skew(const struct pz_fit *fit, const struct pz_calibrati
 static void print_spreads(FILE *out, const char *prefix, const struct spread_keys *keys)
 {
     fprintf(out, "%sThe keys and what they are fitted to, in each of the %d rounds: each key "
-                 "takes the median of its\n%srounds; spread: (largest - smallest) / median, "
-                 "how far the moment of a calibration moves it.\n",
-            prefix, PZ_CAL_ROUNDS, prefix);
-    pz_cal_print_round_keys(out, prefix, keys->k, keys->n);
+                 "takes the median of its\n%srounds in the calibration's state (\"State\" in "
+                 "the listing); spread: (largest - smallest) / median\n%sof every round, how "
+                 "far the moment of a calibration moves it.\n",
+            prefix, PZ_CAL_ROUNDS, prefix, prefix);
+    pz_cal_print_round_keys(out, prefix, keys->k, keys->n, keys->keep);
     fprintf(out, "%s(overheads: %d repetitions tried, %d kept: the receiver's wait is kept "
                  "when the clocks show the\n%smessage sent a one-way time before it began, "
                  "docs/calibrate.md, \"Overheads\")\n",
@@ -1209,7 +1220,8 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
         printf("\n");
     fflush(stdout);
     if (pz_cal_write_machine(f, run, &fit, &m) != 0 ||
-        (fprintf(f, "\n"), print_spreads(f, "# ", keys), fflush(f) != 0 || ferror(f))) {
+        (fprintf(f, "\n"), pz_cal_print_state(f, "# ", run), print_spreads(f, "# ", keys),
+         fflush(f) != 0 || ferror(f))) {
         fprintf(stderr, "prognoz calibrate: cannot write '%s': %s\n",
                 o->output ? o->output : "the standard output", strerror(errno));
         return 1;
@@ -1264,24 +1276,28 @@ static void measure_between(const struct options *o, struct pz_calibration_run *
 /* Rank 0: the exchanges of each size from its rounds xr (rounds of nx sizes each) into
  * x: each rank's time the median of the rounds', as the ping-pong's; the skew and the
  * clocks' offset their median. */
-static void combine_exchanges(struct pz_cal_exchange (*xr)[MAX_SIZES], int nx,
+static void combine_exchanges(struct pz_cal_exchange (*xr)[MAX_SIZES], int nx, const int *keep,
                               struct pz_cal_exchange *x)
 {
     double time[PZ_CAL_ROUNDS], other[PZ_CAL_ROUNDS], skew[PZ_CAL_ROUNDS],
         offset[PZ_CAL_ROUNDS], spread;
 
     for (int k = 0; k < nx; k++) {
+        int m = 0;
+
         for (int r = 0; r < PZ_CAL_ROUNDS; r++) {
-            time[r] = xr[r][k].time;
-            other[r] = xr[r][k].other;
-            skew[r] = xr[r][k].skew;
-            offset[r] = xr[r][k].offset;
+            time[r] = keep[r] ? xr[r][k].time : NAN;
+            other[r] = keep[r] ? xr[r][k].other : NAN;
+            if (keep[r]) {
+                skew[m] = xr[r][k].skew;
+                offset[m++] = xr[r][k].offset;
+            }
         }
         x[k].bytes = xr[0][k].bytes;
         x[k].time = pz_cal_round_time(time, PZ_CAL_ROUNDS, &spread);
         x[k].other = pz_cal_round_time(other, PZ_CAL_ROUNDS, &spread);
-        x[k].skew = pz_fit_median(skew, PZ_CAL_ROUNDS);
-        x[k].offset = pz_fit_median(offset, PZ_CAL_ROUNDS);
+        x[k].skew = pz_fit_median(skew, m);
+        x[k].offset = pz_fit_median(offset, m);
     }
 }
 
@@ -1314,9 +1330,10 @@ static void duplex_sends_round(const struct options *o, char *out, char *in,
     dr->isend[1][r] = isend[1];
 }
 
-/* Rank 0: the duplex overhead's sends, each the median of its rounds, into run. */
+/* Rank 0: the duplex overhead's sends, each the median of its rounds in the
+ * calibration's state (keep), into run. */
 static void duplex_sends_times(const struct options *o, const struct duplex_rounds *dr,
-                               struct pz_calibration_run *run)
+                               const int *keep, struct pz_calibration_run *run)
 {
     struct pz_cal_duplex_sends *d = &run->duplex_sends;
     double spread;
@@ -1325,9 +1342,9 @@ static void duplex_sends_times(const struct options *o, const struct duplex_roun
     d->exchanges = PZ_CAL_ROUNDS *
                    per_round(o->quick ? QUICK_DUPLEX_EXCHANGES : DUPLEX_EXCHANGES);
     d->sends = PZ_CAL_ROUNDS * per_round(o->quick ? QUICK_DUPLEX_SENDS : DUPLEX_SENDS);
-    d->isend[0] = pz_cal_round_time(dr->isend[0], PZ_CAL_ROUNDS, &spread);
-    d->isend[1] = pz_cal_round_time(dr->isend[1], PZ_CAL_ROUNDS, &spread);
-    d->lone = pz_cal_round_time(dr->lone, PZ_CAL_ROUNDS, &spread);
+    d->isend[0] = pz_cal_kept_time(dr->isend[0], keep, PZ_CAL_ROUNDS, &spread);
+    d->isend[1] = pz_cal_kept_time(dr->isend[1], keep, PZ_CAL_ROUNDS, &spread);
+    d->lone = pz_cal_kept_time(dr->lone, keep, PZ_CAL_ROUNDS, &spread);
 }
 
 /* Appends to keys one of the n values v (per round), named what, in unit (scale units
@@ -1394,6 +1411,34 @@ static void spread_keys(const struct pz_calibration_run *run, const struct overh
     add_key(keys, "duplex_overhead, round", "us", 1e6, v, PZ_CAL_ROUNDS);
 }
 
+/* Rank 0: which planned rounds are in the calibration's state (pz_cal_state_rounds), by
+ * the ping-pong's times at the state's size, into rr->keep and run; every measurement
+ * of a planned round is that round's moment (measure), and the rounds added to the sizes
+ * that disagree are kept. */
+static void state_of(struct rounds_run *rr, struct pz_calibration_run *run)
+{
+    double tag[PZ_CAL_ROUNDS] = { 0 }, in[PZ_CAL_ROUNDS];
+    int k = 0;
+
+    run->state_size = pz_cal_state_size(rr->sizes, rr->n);
+    run->state_time = NAN;
+    for (int r = 0; r < PZ_CAL_ROUNDS + PZ_CAL_EXTRA_ROUNDS; r++)
+        rr->keep[r] = 1;
+    for (int i = 0; i < rr->n; i++)
+        if (run->state_size > 0 && rr->sizes[i] == run->state_size) {
+            memcpy(tag, rr->rounds[i].r, sizeof(tag));
+            pz_cal_state_rounds(tag, PZ_CAL_ROUNDS, rr->keep);
+        }
+    for (int r = 0; r < PZ_CAL_ROUNDS; r++) {
+        run->state_keep[r] = rr->keep[r];
+        if (rr->keep[r] && run->state_size > 0)
+            in[k++] = tag[r];
+    }
+    run->state_kept = run->state_size > 0 ? k : PZ_CAL_ROUNDS;
+    if (k > 0)
+        run->state_time = pz_fit_median(in, k);
+}
+
 /* Rank 0: the ping-pong's rounds, each with the messages to oneself, the exchanges
  * both ways, the overheads and the duplex overhead's sends, spread over o->span with the
  * other measurements between them (a load that lasts a while meets one round and one
@@ -1411,6 +1456,8 @@ static void measure(const struct options *o, struct pz_calibration_run *run,
     static struct duplex_rounds dr;
     double first = MPI_Wtime();
 
+    for (int r = 0; r < PZ_CAL_ROUNDS + PZ_CAL_EXTRA_ROUNDS; r++)
+        rr->keep[r] = 1;   /* until the planned rounds tell the state */
     for (int r = 0; r < PZ_CAL_ROUNDS; r++) {
         measure_round(rr, r, first, &run->round_began[r], &run->rounds_seconds);
         round_times(rr, points);
@@ -1419,19 +1466,21 @@ static void measure(const struct options *o, struct pz_calibration_run *run,
         duplex_sends_round(o, rr->out, rr->in, &dr, r);
         measure_between(o, run, rr, r, xr[0], run->nexchanges);
     }
-    combine_exchanges(xr, run->nexchanges, x);
+    state_of(rr, run);
+    combine_exchanges(xr, run->nexchanges, rr->keep, x);
     run->exchanges = x;
     extra_rounds(rr, points, run, first);
     round_keys(o, rr, run);
     round_stats(rr, stats);
     self_times(rr, self, run);
     probe(o, run, rr->out, (long)points[rr->n - 1].bytes, points[rr->n - 1].time);
-    run->noverheads = overhead_times(o, &ov, rr->out, send, recv, loop);
+    run->noverheads = overhead_times(o, &ov, rr->keep, rr->out, send, recv, loop);
     run->send_times = send;
     run->recv_times = recv;
     run->loop_times = loop;
-    duplex_sends_times(o, &dr, run);
+    duplex_sends_times(o, &dr, rr->keep, run);
     spread_keys(run, &ov, xr, run->nexchanges, &dr, keys);
+    keys->keep = run->state_keep;
     keys->tried = ov.tried;
     keys->kept = ov.kept;
 }
@@ -1449,7 +1498,7 @@ static int lead(const struct options *o, struct pz_calibration_run *run, FILE *f
     char *out = malloc((size_t)biggest), *in = malloc((size_t)biggest), name[32];
     double *halves = malloc((size_t)o->max_batches * sizeof(*halves)), start = MPI_Wtime();
     int n = make_sizes(o, sizes), rc;
-    struct rounds_run rr = { o, sizes, n, out, in, halves, rounds, roundtrips };
+    struct rounds_run rr = { o, sizes, n, out, in, halves, rounds, roundtrips, { 0 } };
 
     if (!out || !in || !halves) {
         fprintf(stderr, "prognoz calibrate: out of memory for %ld-byte messages\n", biggest);

@@ -91,6 +91,30 @@ static void print_round_key(FILE *out, const char *what, const double *v, int n,
     fprintf(out, "  %s, spread %.1f%%\n", unit_name, 100 * pz_cal_key_spread(v, n));
 }
 
+void pz_cal_print_state(FILE *out, const char *prefix, const struct pz_calibration_run *run)
+{
+    char size[32];
+
+    if (run->nrounds == 0)
+        return;
+    if (!(run->state_size > 0)) {
+        fprintf(out, "%sState: not told apart (no size from 64 KiB to 1 MiB in the ping-pong): "
+                     "every round kept.\n",
+                prefix);
+        return;
+    }
+    pz_cal_size(size, sizeof(size), run->state_size);
+    fprintf(out, "%sState: %d of %d rounds within %.1f times the median of the ping-pong's %s "
+                 "one way,\n%s%.3f us (rounds",
+            prefix, run->state_kept, run->nrounds, PZ_CAL_STATE_FACTOR, size, prefix,
+            run->state_time * 1e6);
+    for (int r = 0; r < run->nrounds; r++)
+        if (run->state_keep[r])
+            fprintf(out, " %d", r + 1);
+    fprintf(out, "); every key measured in rounds takes the median of those%s.\n",
+            run->state_kept < run->nrounds ? ", the others were in another state" : "");
+}
+
 void pz_cal_print_rounds(FILE *out, const struct pz_calibration_run *run)
 {
     if (run->nrounds == 0)
@@ -120,6 +144,7 @@ void pz_cal_print_rounds(FILE *out, const struct pz_calibration_run *run)
             run->rounds_seconds, run->remeasured, run->spread_limit * 100, PZ_CAL_SPREAD_TIMES,
             PZ_CAL_SPREAD_FLOOR * 100, run->extra_seconds, PZ_CAL_EXTRA_SHARE * 100,
             run->disagreeing);
+    pz_cal_print_state(out, "", run);
     fprintf(out, "Messages to oneself: each size the median of its %d rounds; their spread "
                  "median %.1f%%, largest %.1f%%.\n",
             run->nrounds, run->self_spread_median * 100, run->self_spread_max * 100);

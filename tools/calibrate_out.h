@@ -74,6 +74,12 @@ struct pz_calibration_run {
      * PZ_CAL_ROUND_SIZES names (NAN where not measured) */
     double round_pingpong[PZ_CAL_ROUND_SIZES][PZ_CAL_ROUNDS];
     double round_self[PZ_CAL_ROUND_SIZES][PZ_CAL_ROUNDS];
+    /* the calibration's state (pz_cal_state_rounds): the ping-pong's size that tags it (0:
+     * none, every round kept), the median of its planned rounds at that size, which of
+     * them are in the state and how many; every key measured in rounds takes the median
+     * of those */
+    double state_size, state_time;
+    int state_keep[PZ_CAL_ROUNDS], state_kept;
     const char *packet_source;   /* "default" or "--packet-size/--packet-header" */
     /* the progress probe: a nonblocking send of probe_bytes, its sender computing
      * probe_compute seconds before it waits; the receive completed probe_received seconds
@@ -169,6 +175,11 @@ const char *pz_cal_size(char *buf, size_t len, double bytes);
  * far they disagree, the rounds added and the time they took, the spread of the
  * messages to oneself.  Nothing when not measured in rounds. */
 void pz_cal_print_rounds(FILE *out, const struct pz_calibration_run *run);
+
+/* The rounds in the calibration's state (calibrate_rounds.h), what tags them and their
+ * median there, each line after prefix (e.g. "# " in the machine file).  Nothing when
+ * not measured in rounds. */
+void pz_cal_print_state(FILE *out, const char *prefix, const struct pz_calibration_run *run);
 
 /* The table: size, measured time, the error of models A, B and C in percent. */
 void pz_cal_print_table(FILE *out, const struct pz_calibration_run *run,

@@ -82,3 +82,49 @@ double pz_cal_round_start(int r, int rounds, double span)
 {
     return rounds > 1 ? r * span / (rounds - 1) : 0;
 }
+
+int pz_cal_state_rounds(const double *tag, int n, int *keep)
+{
+    int k, kept = 0;
+    double *c = measured(tag, n, &k), mid;
+
+    for (int r = 0; r < n; r++)
+        keep[r] = 1;
+    if (!c)
+        return n;
+    pz_fit_quantile(c, k, 0.5);   /* sorts c */
+    mid = c[(k - 1) / 2];   /* a round's own time: between two states, the faster one's */
+    free(c);
+    for (int r = 0; r < n; r++) {
+        keep[r] = isnan(tag[r]) ||
+                  (tag[r] <= mid * PZ_CAL_STATE_FACTOR && tag[r] >= mid / PZ_CAL_STATE_FACTOR);
+        kept += keep[r];
+    }
+    return kept;
+}
+
+double pz_cal_state_size(const double *sizes, int n)
+{
+    double best = 0;
+
+    for (int i = 0; i < n; i++)
+        if (sizes[i] >= PZ_CAL_STATE_LEAST && sizes[i] <= PZ_CAL_STATE_MOST && sizes[i] > best)
+            best = sizes[i];
+    return best;
+}
+
+void pz_cal_kept(const double *v, const int *keep, int n, double *out)
+{
+    for (int r = 0; r < n; r++)
+        out[r] = !keep || keep[r] ? v[r] : NAN;
+}
+
+double pz_cal_kept_time(const double *r, const int *keep, int n, double *spread)
+{
+    double v[PZ_CAL_ROUNDS + PZ_CAL_EXTRA_ROUNDS];
+
+    if (n > PZ_CAL_ROUNDS + PZ_CAL_EXTRA_ROUNDS)
+        n = PZ_CAL_ROUNDS + PZ_CAL_EXTRA_ROUNDS;
+    pz_cal_kept(r, keep, n, v);
+    return pz_cal_round_time(v, n, spread);
+}

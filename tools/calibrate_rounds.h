@@ -47,6 +47,33 @@ extern const double pz_cal_round_sizes[PZ_CAL_ROUND_SIZES];
  * 0 (the spread then). */
 double pz_cal_round_time(const double *r, int n, double *spread);
 
+/* A calibration describes one state of the transport.  This machine's moves between
+ * states seconds to minutes long, 2.5 times apart or more for 1 MiB one way and each
+ * spanning a factor of about 1.2 (docs/calibrate.md, "Rounds"), and the median of rounds
+ * made in both is the slowest of one state's rounds or the fastest of the other's: a
+ * fast-state calibration with four slow rounds of nine predicted the ring of the
+ * validation 17% slow, one with one slow round 3%.  Round r is in the calibration's state
+ * when tag[r] (the ping-pong's time at the state's size, pz_cal_state_size, in that
+ * round) is within PZ_CAL_STATE_FACTOR, either way, of the median of the measured tags
+ * (the lower middle one of an even count: a round's own time, and the faster state's
+ * when they are half and half); a NAN tag (not measured) keeps its round.  Into keep[r] 1 or 0; returns how many are kept. */
+#define PZ_CAL_STATE_FACTOR 1.5
+int pz_cal_state_rounds(const double *tag, int n, int *keep);
+
+/* The size whose ping-pong tags the rounds' state: the largest of the n sizes from
+ * PZ_CAL_STATE_LEAST to PZ_CAL_STATE_MOST (the states are 1.4 times apart for small
+ * messages, less than the factor tells apart); 0 when none is. */
+#define PZ_CAL_STATE_LEAST 65536.0
+#define PZ_CAL_STATE_MOST 1048576.0
+double pz_cal_state_size(const double *sizes, int n);
+
+/* pz_cal_round_time over the rounds of r whose keep is set (keep NULL: every round). */
+double pz_cal_kept_time(const double *r, const int *keep, int n, double *spread);
+
+/* Into out the values of v whose keep is set (keep NULL: every one), NAN for the others:
+ * n values. */
+void pz_cal_kept(const double *v, const int *keep, int n, double *out);
+
 /* The spread beyond which a size's rounds disagree, from the n sizes' spreads (not
  * modified; n >= 1): the larger of PZ_CAL_SPREAD_FLOOR and PZ_CAL_SPREAD_TIMES times
  * their median. */

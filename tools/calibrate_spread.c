@@ -4,23 +4,27 @@
 #include "calibrate_fit.h"
 #include "calibrate_spread.h"
 
-double pz_cal_round_key_median(const struct pz_cal_round_key *k, double *spread)
+double pz_cal_round_key_median(const struct pz_cal_round_key *k, const int *keep,
+                               double *spread)
 {
-    double v[PZ_CAL_KEY_ROUNDS] = { 0 };
-    int m = 0;
+    double v[PZ_CAL_KEY_ROUNDS] = { 0 }, in[PZ_CAL_KEY_ROUNDS] = { 0 };
+    int m = 0, kept = 0;
 
     for (int r = 0; r < k->n && r < PZ_CAL_KEY_ROUNDS; r++)
-        if (!isnan(k->v[r]))
+        if (!isnan(k->v[r])) {
             v[m++] = k->v[r];
-    *spread = pz_cal_key_spread(v, m);   /* before pz_fit_median sorts v */
-    return m > 0 ? pz_fit_median(v, m) : NAN;
+            if (!keep || keep[r])
+                in[kept++] = k->v[r];
+        }
+    *spread = pz_cal_key_spread(v, m);
+    return kept > 0 ? pz_fit_median(in, kept) : NAN;
 }
 
 void pz_cal_print_round_keys(FILE *out, const char *prefix, const struct pz_cal_round_key *k,
-                             int n)
+                             int n, const int *keep)
 {
     for (int i = 0; i < n; i++) {
-        double spread, median = pz_cal_round_key_median(&k[i], &spread);
+        double spread, median = pz_cal_round_key_median(&k[i], keep, &spread);
 
         fprintf(out, "%s%-24s", prefix, k[i].what);
         for (int r = 0; r < k[i].n; r++) {

@@ -20,13 +20,17 @@ struct pz_cal_round_key {
     int n;
 };
 
-/* The median of k's measured rounds and their spread, (largest - smallest) / |median|
- * (pz_cal_key_spread); NAN for none, spread 0 for one. */
-double pz_cal_round_key_median(const struct pz_cal_round_key *k, double *spread);
+/* The median of k's measured rounds in the calibration's state (keep[r] set; keep NULL:
+ * every round), what the key takes, and the spread of every measured round, (largest -
+ * smallest) / |median| (pz_cal_key_spread), how far the moment moves it; NAN for none,
+ * spread 0 for one. */
+double pz_cal_round_key_median(const struct pz_cal_round_key *k, const int *keep,
+                               double *spread);
 
 /* One line per key: prefix (e.g. "# " in the machine file), its name, each round's
- * value in its unit ("-" where not measured), their median and spread in percent. */
+ * value in its unit ("-" where not measured), the median of the rounds keep names (NULL:
+ * every round; pz_cal_round_key_median) and the spread in percent. */
 void pz_cal_print_round_keys(FILE *out, const char *prefix, const struct pz_cal_round_key *k,
-                             int n);
+                             int n, const int *keep);
 
 #endif

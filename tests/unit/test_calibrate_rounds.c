@@ -131,3 +131,64 @@ Test(calibrate_rounds, rounds_begin_evenly_over_the_span)
     cr_assert_float_eq(pz_cal_round_start(10, 9, 40), 50, EPS);
     cr_assert_float_eq(pz_cal_round_start(0, 1, 40), 0, EPS);
 }
+
+/* valH's first calibration, 1 MiB one way per round (us): 166.357 178.049 162.226
+ * 631.775 678.924 170.041 164.725 608.124 589.669.  Sorted, the fifth of nine is 178.049:
+ * its state is 178.049 / 1.5 = 118.7 to 178.049 x 1.5 = 267.1, rounds 1, 2, 3, 6 and 7;
+ * the four slow rounds (589 to 679) are out.  Their kept median is 166.357, where the
+ * nine rounds' is 178.049. */
+Test(calibrate_rounds, the_state_keeps_the_rounds_of_the_median_state)
+{
+    double tag[] = { 166.357, 178.049, 162.226, 631.775, 678.924, 170.041, 164.725, 608.124,
+                     589.669 };
+    int keep[9], want[] = { 1, 1, 1, 0, 0, 1, 1, 0, 0 }, kept = pz_cal_state_rounds(tag, 9, keep);
+    double spread;
+
+    cr_assert_eq(kept, 5);
+    for (int r = 0; r < 9; r++)
+        cr_assert_eq(keep[r], want[r], "round %d", r + 1);
+    cr_assert_float_eq(pz_cal_kept_time(tag, keep, 9, &spread), 166.357, EPS);
+    cr_assert_float_eq(pz_cal_round_time(tag, 9, &spread), 178.049, EPS);
+}
+
+/* Five slow rounds of nine: the median is the fastest slow one, 540, the state 360 to
+ * 810, the four fast rounds out.  Round 2 not measured (NAN) is kept, and the eight
+ * measured are four and four: sorted 165 168 170 175 560 580 600 620, the lower middle
+ * 175, the state 116.7 to 262.5: the four fast rounds and round 2. */
+Test(calibrate_rounds, the_slow_state_when_most_rounds_are_slow_and_an_unmeasured_round_kept)
+{
+    double tag[] = { 170, 540, 600, 165, 580, 175, 620, 168, 560 };
+    int keep[9], want[] = { 0, 1, 1, 0, 1, 0, 1, 0, 1 };
+
+    cr_assert_eq(pz_cal_state_rounds(tag, 9, keep), 5);
+    for (int r = 0; r < 9; r++)
+        cr_assert_eq(keep[r], want[r], "round %d", r + 1);
+    tag[1] = NAN;
+    cr_assert_eq(pz_cal_state_rounds(tag, 9, keep), 5);
+    for (int r = 0; r < 9; r++)
+        cr_assert_eq(keep[r], r == 1 || !want[r], "round %d with round 2 not measured", r + 1);
+}
+
+/* The state's size: the largest from 64 KiB to 1 MiB; none below 64 KiB; 2 MiB is above. */
+Test(calibrate_rounds, the_size_that_tags_the_state)
+{
+    double sizes[] = { 0, 1024, 65536, 1048576, 2097152 };
+
+    cr_assert_float_eq(pz_cal_state_size(sizes, 5), 1048576, EPS);
+    cr_assert_float_eq(pz_cal_state_size(sizes, 3), 65536, EPS);
+    cr_assert_float_eq(pz_cal_state_size(sizes, 2), 0, EPS);
+}
+
+/* Kept values pass, the others become NAN; NULL keeps every one. */
+Test(calibrate_rounds, kept_values)
+{
+    double v[] = { 1, 2, 3 }, out[3];
+    int keep[] = { 1, 0, 1 };
+
+    pz_cal_kept(v, keep, 3, out);
+    cr_assert_float_eq(out[0], 1, EPS);
+    cr_assert(isnan(out[1]));
+    cr_assert_float_eq(out[2], 3, EPS);
+    pz_cal_kept(v, NULL, 3, out);
+    cr_assert_float_eq(out[1], 2, EPS);
+}

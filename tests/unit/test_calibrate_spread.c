@@ -19,7 +19,7 @@ Test(calibrate_spread, median_and_spread_of_the_rounds_measured)
     struct pz_cal_round_key k = { "x", "us", 1e6, { 2e-6, NAN, 6e-6, 3e-6, 5e-6 }, 5 };
     double spread;
 
-    cr_assert_float_eq(pz_cal_round_key_median(&k, &spread), 4e-6, EPS);
+    cr_assert_float_eq(pz_cal_round_key_median(&k, NULL, &spread), 4e-6, EPS);
     cr_assert_float_eq(spread, 1, 1e-9);
     cr_assert_float_eq(k.v[0], 2e-6, EPS, "the rounds are not reordered");
 }
@@ -29,7 +29,7 @@ Test(calibrate_spread, no_round_measured)
     struct pz_cal_round_key k = { "x", "us", 1e6, { NAN, NAN }, 2 };
     double spread;
 
-    cr_assert(isnan(pz_cal_round_key_median(&k, &spread)));
+    cr_assert(isnan(pz_cal_round_key_median(&k, NULL, &spread)));
     cr_assert_float_eq(spread, 0, EPS, "fewer than 2 values: no spread");
 }
 
@@ -43,7 +43,7 @@ Test(calibrate_spread, one_line_per_key_with_its_rounds_median_and_spread)
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
 
-    pz_cal_print_round_keys(f, "# ", k, 2);
+    pz_cal_print_round_keys(f, "# ", k, 2, NULL);
     fclose(f);
     cr_assert_str_eq(text,
                      "# send overhead, 0 B          1.000    3.000    2.000  us; median 2.000, "
