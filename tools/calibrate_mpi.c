@@ -565,7 +565,7 @@ static void median_stats(const struct rounds *rd, const int *keep, struct pz_cal
     out->trimmed = pz_fit_median(v[3], k);
     out->stalls = 0;
     for (int i = 0; i < rd->n; i++)
-        out->stalls += rd->stats[i].stalls;
+        out->stalls += keep[i] ? rd->stats[i].stalls : 0;
 }
 
 /* Rank 0: one round of the ping-pong over the sizes whose only[i] is set (every size
@@ -600,12 +600,33 @@ static void measure_round(struct rounds_run *rr, int r, double first, double *be
     measure_self(rr->o, rr, r);
 }
 
-/* Rank 0: the sizes' times and spreads from their rounds so far, into points. */
+/* Rank 0: which of size i's rounds are in the calibration's state, into keep: a planned
+ * round as rr->keep says; a round added to it, at a size whose states are told apart
+ * (from PZ_CAL_STATE_LEAST), when within PZ_CAL_STATE_FACTOR of the median of its
+ * planned rounds kept, else always. */
+static void size_keep(const struct rounds_run *rr, int i, int *keep)
+{
+    const struct rounds *rd = &rr->rounds[i];
+    int planned = rd->n < PZ_CAL_ROUNDS ? rd->n : PZ_CAL_ROUNDS;
+    double spread, mid = pz_cal_kept_time(rd->r, rr->keep, planned, &spread);
+
+    for (int r = 0; r < rd->n; r++)
+        keep[r] = r < PZ_CAL_ROUNDS ? rr->keep[r]
+                                    : rr->sizes[i] < PZ_CAL_STATE_LEAST || isnan(mid) ||
+                                          (rd->r[r] <= mid * PZ_CAL_STATE_FACTOR &&
+                                           rd->r[r] >= mid / PZ_CAL_STATE_FACTOR);
+}
+
+/* Rank 0: the sizes' times and spreads from their rounds so far in the calibration's
+ * state (size_keep), into points. */
 static void round_times(struct rounds_run *rr, struct pz_pingpong *points)
 {
+    int keep[PZ_CAL_ROUNDS + PZ_CAL_EXTRA_ROUNDS];
+
     for (int i = 0; i < rr->n; i++) {
+        size_keep(rr, i, keep);
         points[i].bytes = rr->sizes[i];
-        points[i].time = pz_cal_kept_time(rr->rounds[i].r, rr->keep, rr->rounds[i].n,
+        points[i].time = pz_cal_kept_time(rr->rounds[i].r, keep, rr->rounds[i].n,
                                           &rr->rounds[i].spread);
     }
 }
@@ -711,11 +732,16 @@ static void self_times(const struct rounds_run *rr, struct pz_pingpong *self,
     run->self_spread_median = pz_fit_median(spreads, rr->n);
 }
 
-/* Rank 0: the ping-pong's statistics per size, the median of each over its rounds. */
+/* Rank 0: the ping-pong's statistics per size, the median of each over its rounds in
+ * the calibration's state (size_keep). */
 static void round_stats(const struct rounds_run *rr, struct pz_cal_stats *stats)
 {
-    for (int i = 0; i < rr->n; i++)
-        median_stats(&rr->rounds[i], rr->keep, &stats[i]);
+    int keep[PZ_CAL_ROUNDS + PZ_CAL_EXTRA_ROUNDS];
+
+    for (int i = 0; i < rr->n; i++) {
+        size_keep(rr, i, keep);
+        median_stats(&rr->rounds[i], keep, &stats[i]);
+    }
 }
 
 static void compute_for(double seconds)
@@ -1417,8 +1443,7 @@ static void spread_keys(const struct pz_calibration_run *run, const struct overh
  * that disagree are kept. */
 static void state_of(struct rounds_run *rr, struct pz_calibration_run *run)
 {
-    double tag[PZ_CAL_ROUNDS] = { 0 }, in[PZ_CAL_ROUNDS];
-    int k = 0;
+    double tag[PZ_CAL_ROUNDS] = { 0 };
 
     run->state_size = pz_cal_state_size(rr->sizes, rr->n);
     run->state_time = NAN;
@@ -1427,16 +1452,13 @@ static void state_of(struct rounds_run *rr, struct pz_calibration_run *run)
     for (int i = 0; i < rr->n; i++)
         if (run->state_size > 0 && rr->sizes[i] == run->state_size) {
             memcpy(tag, rr->rounds[i].r, sizeof(tag));
-            pz_cal_state_rounds(tag, PZ_CAL_ROUNDS, rr->keep);
+            run->state_kept = pz_cal_state_rounds(tag, PZ_CAL_ROUNDS, rr->keep,
+                                                  &run->state_time);
         }
-    for (int r = 0; r < PZ_CAL_ROUNDS; r++) {
+    if (!(run->state_size > 0))
+        run->state_kept = PZ_CAL_ROUNDS;
+    for (int r = 0; r < PZ_CAL_ROUNDS; r++)
         run->state_keep[r] = rr->keep[r];
-        if (rr->keep[r] && run->state_size > 0)
-            in[k++] = tag[r];
-    }
-    run->state_kept = run->state_size > 0 ? k : PZ_CAL_ROUNDS;
-    if (k > 0)
-        run->state_time = pz_fit_median(in, k);
 }
 
 /* Rank 0: the ping-pong's rounds, each with the messages to oneself, the exchanges

@@ -73,8 +73,9 @@ void pz_cal_print_table(FILE *out, const struct pz_calibration_run *run,
             pz_fit_median_error(fit, run->points, run->npoints, pz_fit_model_a),
             pz_fit_median_error(fit, run->points, run->npoints, pz_fit_model_b),
             pz_fit_median_error(fit, run->points, run->npoints, pz_fit_model_c));
-    fprintf(out, "(each time: the median of the size's %d or more rounds, each the "
-                 "trimmed mean of its batches (stalls left out: over %.0f times the median or\n"
+    fprintf(out, "(each time: the median of the size's rounds of %d in the calibration's "
+                 "state (\"State\", below) and those added,\n each the trimmed mean of its "
+                 "batches (stalls left out: over %.0f times the median or\n"
                  " %.0f ms beyond the lower quartile); %d rounds added to sizes whose rounds "
                  "disagreed (spread beyond %.1f%%); %d size(s) still disagree)\n",
             PZ_CAL_ROUNDS, PZ_CAL_STALL_TIMES, PZ_CAL_STALL_SECONDS * 1e3, run->remeasured,

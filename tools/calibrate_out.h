@@ -75,9 +75,9 @@ struct pz_calibration_run {
     double round_pingpong[PZ_CAL_ROUND_SIZES][PZ_CAL_ROUNDS];
     double round_self[PZ_CAL_ROUND_SIZES][PZ_CAL_ROUNDS];
     /* the calibration's state (pz_cal_state_rounds): the ping-pong's size that tags it (0:
-     * none, every round kept), the median of its planned rounds at that size, which of
-     * them are in the state and how many; every key measured in rounds takes the median
-     * of those */
+     * none, every round kept), the median of its planned rounds at that size (the state
+     * is within PZ_CAL_STATE_FACTOR of it), which of them are in the state and how many;
+     * every key measured in rounds takes the median of those */
     double state_size, state_time;
     int state_keep[PZ_CAL_ROUNDS], state_kept;
     const char *packet_source;   /* "default" or "--packet-size/--packet-header" */

@@ -83,21 +83,22 @@ double pz_cal_round_start(int r, int rounds, double span)
     return rounds > 1 ? r * span / (rounds - 1) : 0;
 }
 
-int pz_cal_state_rounds(const double *tag, int n, int *keep)
+int pz_cal_state_rounds(const double *tag, int n, int *keep, double *mid)
 {
     int k, kept = 0;
-    double *c = measured(tag, n, &k), mid;
+    double *c = measured(tag, n, &k);
 
+    *mid = NAN;
     for (int r = 0; r < n; r++)
         keep[r] = 1;
     if (!c)
         return n;
     pz_fit_quantile(c, k, 0.5);   /* sorts c */
-    mid = c[(k - 1) / 2];   /* a round's own time: between two states, the faster one's */
+    *mid = c[(k - 1) / 2];   /* a round's own time: between two states, the faster one's */
     free(c);
     for (int r = 0; r < n; r++) {
-        keep[r] = isnan(tag[r]) ||
-                  (tag[r] <= mid * PZ_CAL_STATE_FACTOR && tag[r] >= mid / PZ_CAL_STATE_FACTOR);
+        keep[r] = isnan(tag[r]) || (tag[r] <= *mid * PZ_CAL_STATE_FACTOR &&
+                                    tag[r] >= *mid / PZ_CAL_STATE_FACTOR);
         kept += keep[r];
     }
     return kept;

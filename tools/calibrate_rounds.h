@@ -56,9 +56,10 @@ double pz_cal_round_time(const double *r, int n, double *spread);
  * when tag[r] (the ping-pong's time at the state's size, pz_cal_state_size, in that
  * round) is within PZ_CAL_STATE_FACTOR, either way, of the median of the measured tags
  * (the lower middle one of an even count: a round's own time, and the faster state's
- * when they are half and half); a NAN tag (not measured) keeps its round.  Into keep[r] 1 or 0; returns how many are kept. */
+ * when they are half and half); a NAN tag (not measured) keeps its round.  Into keep[r] 1 or 0, into *mid that median (NAN when
+ * no tag was measured); returns how many are kept. */
 #define PZ_CAL_STATE_FACTOR 1.5
-int pz_cal_state_rounds(const double *tag, int n, int *keep);
+int pz_cal_state_rounds(const double *tag, int n, int *keep, double *mid);
 
 /* The size whose ping-pong tags the rounds' state: the largest of the n sizes from
  * PZ_CAL_STATE_LEAST to PZ_CAL_STATE_MOST (the states are 1.4 times apart for small

@@ -141,10 +141,11 @@ Test(calibrate_rounds, the_state_keeps_the_rounds_of_the_median_state)
 {
     double tag[] = { 166.357, 178.049, 162.226, 631.775, 678.924, 170.041, 164.725, 608.124,
                      589.669 };
-    int keep[9], want[] = { 1, 1, 1, 0, 0, 1, 1, 0, 0 }, kept = pz_cal_state_rounds(tag, 9, keep);
-    double spread;
+    int keep[9], want[] = { 1, 1, 1, 0, 0, 1, 1, 0, 0 };
+    double spread, mid;
 
-    cr_assert_eq(kept, 5);
+    cr_assert_eq(pz_cal_state_rounds(tag, 9, keep, &mid), 5);
+    cr_assert_float_eq(mid, 178.049, EPS);
     for (int r = 0; r < 9; r++)
         cr_assert_eq(keep[r], want[r], "round %d", r + 1);
     cr_assert_float_eq(pz_cal_kept_time(tag, keep, 9, &spread), 166.357, EPS);
@@ -159,12 +160,15 @@ Test(calibrate_rounds, the_slow_state_when_most_rounds_are_slow_and_an_unmeasure
 {
     double tag[] = { 170, 540, 600, 165, 580, 175, 620, 168, 560 };
     int keep[9], want[] = { 0, 1, 1, 0, 1, 0, 1, 0, 1 };
+    double mid;
 
-    cr_assert_eq(pz_cal_state_rounds(tag, 9, keep), 5);
+    cr_assert_eq(pz_cal_state_rounds(tag, 9, keep, &mid), 5);
+    cr_assert_float_eq(mid, 540, EPS);
     for (int r = 0; r < 9; r++)
         cr_assert_eq(keep[r], want[r], "round %d", r + 1);
     tag[1] = NAN;
-    cr_assert_eq(pz_cal_state_rounds(tag, 9, keep), 5);
+    cr_assert_eq(pz_cal_state_rounds(tag, 9, keep, &mid), 5);
+    cr_assert_float_eq(mid, 175, EPS);
     for (int r = 0; r < 9; r++)
         cr_assert_eq(keep[r], r == 1 || !want[r], "round %d with round 2 not measured", r + 1);
 }
