@@ -509,10 +509,6 @@ def measured(report):
     return out
 
 
-def error(predicted, measured):
-    return 100.0 * (predicted - measured) / measured if measured > 0 else None
-
-
 def case_dir(p, args):
     return os.path.join(work, p, args.replace(",", "x"))
 
@@ -608,7 +604,7 @@ for p, args in cases:
     for key, (label, level, _) in real[0].items():
         m = [r[key][2] for r in real if key in r]
         mm = statistics.median(m)
-        spread = 100.0 * (max(m) - min(m)) / mm if mm > 0 and len(m) > 1 else None
+        spread = state.spread(m)
         if level == 0:
             measured_run = mm
         per, out = {}, {"interval": label, "level": level, "measured": m, "spread_percent": spread,
@@ -619,7 +615,7 @@ for p, args in cases:
                 per[c] = None
                 continue
             qm = statistics.median(q)
-            err = error(qm, mm)
+            err = state.error(qm, mm)
             below = None if err is None or spread is None else abs(err) < spread
             per[c] = (qm, err, below)
             if err is not None:
@@ -651,8 +647,8 @@ for p, args in cases:
         sim = statistics.median(s for s, _ in sims)
         sg = {"measured": measured_run, "prognoz": ours, "simgrid": sim,
               "simgrid_runs": [s for s, _ in sims],
-              "prognoz_error_percent": error(ours, measured_run),
-              "simgrid_error_percent": error(sim, measured_run),
+              "prognoz_error_percent": state.error(ours, measured_run),
+              "simgrid_error_percent": state.error(sim, measured_run),
               "prognoz_seconds": ours_s, "simgrid_seconds": sims[0][1]}
         entry["simgrid"][str(c)] = sg
         if sg["prognoz_error_percent"] is not None:

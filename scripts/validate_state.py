@@ -81,6 +81,12 @@ def run_in_state(mibs_us, reference_us, factor=FACTOR):
     return bool(timed) and all(same_state(m, reference_us, factor) for m in timed)
 
 
+def error(predicted, measured):
+    """The error of predicted against measured in percent, None when measured is not
+    above 0."""
+    return 100.0 * (predicted - measured) / measured if measured > 0 else None
+
+
 def spread(values):
     """(largest - smallest) / median in percent, None for fewer than two values."""
     if len(values) < 2:
@@ -102,7 +108,7 @@ def within_state(predicted, runs, reference_us, factor=FACTOR):
     if not kept:
         return {"runs": 0, "measured": None, "spread_percent": None, "error_percent": None}
     mid = statistics.median(kept)
-    err = 100.0 * (predicted - mid) / mid if mid > 0 and predicted is not None else None
+    err = error(predicted, mid) if predicted is not None else None
     return {"runs": len(kept), "measured": mid, "spread_percent": spread(kept),
             "error_percent": err}
 
