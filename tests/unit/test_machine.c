@@ -92,16 +92,23 @@ static void load_fails(const char *text, const char *why)
     unlink(path);
 }
 
-/* m's machine file, as pz_machine_write writes it (to free). */
-static char *file_text_of(const struct pz_machine *m)
+/* m as write writes it, which must succeed (to free). */
+static char *written_by(int (*write)(FILE *, const struct pz_machine *),
+                        const struct pz_machine *m)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
 
-    cr_assert_eq(pz_machine_write(f, m), 0);
+    cr_assert_eq(write(f, m), 0);
     fclose(f);
     return text;
+}
+
+/* m's machine file, as pz_machine_write writes it (to free). */
+static char *file_text_of(const struct pz_machine *m)
+{
+    return written_by(pz_machine_write, m);
 }
 
 /* m written to a file and loaded back into *back (from the defaults). */
@@ -496,16 +503,10 @@ Test(machine, the_writer_names_every_key_once)
     cr_assert_eq(key, PZ_KEY_NODE_MAP, "every key but node_map");
 }
 
-/* m as pz_machine_write_json writes it, which must succeed. */
+/* m as pz_machine_write_json writes it, which must succeed (to free). */
 static char *json_of(const struct pz_machine *m)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-
-    cr_assert_eq(pz_machine_write_json(f, m), 0);
-    fclose(f);
-    return text;
+    return written_by(pz_machine_write_json, m);
 }
 
 /* io_scale is 1 unless given, and written (file and JSON) only when it is not 1, so that
