@@ -91,13 +91,10 @@ static int radix_pass(const struct pz_order_key *src, struct pz_order_key *dst, 
     return 1;
 }
 
+/* How many bits x takes: 0 for 0. */
 static int bits_of(uint64_t x)
 {
-    int bits = 0;
-
-    for (; x; x >>= 1)
-        bits++;
-    return bits;
+    return x ? 64 - __builtin_clzll(x) : 0;
 }
 
 /* One pass of the sort, *keys to *spare; the two swapped if it moved the keys. */

@@ -174,7 +174,8 @@ static int new_agent(struct pz_comsys *cs)
     }
     if (cs->nagents == cs->capagents) {
         int cap = cs->capagents ? 2 * cs->capagents : 64;
-        struct agent *grown = aligned_alloc(_Alignof(struct agent), (size_t)cap * sizeof(*grown));
+        struct agent *grown =
+            aligned_alloc(_Alignof(struct agent), (size_t)cap * sizeof(*grown));
 
         if (!grown)
             return -1;
@@ -426,7 +427,8 @@ int pz_comsys_collective(struct pz_comsys *cs, int comm, const struct pz_coll *c
     algo = cs->forced[c->op] && !c->remote_size ? cs->forced[c->op]
                                                 : pz_coll_choose(cs->machine->mpi, c);
     cm = &cs->comms[comm];
-    if (!algo || (r = pz_cs_new_request(cs)) < 0 || (a = part_agent(cs, comm, member(cm, c))) < 0)
+    if (!algo || (r = pz_cs_new_request(cs)) < 0 ||
+        (a = part_agent(cs, comm, member(cm, c))) < 0)
         return -1;
     if (keep_counts(&cs->agents[a], c) != 0) {
         free_agent(cs, a);
