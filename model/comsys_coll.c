@@ -73,6 +73,24 @@ struct awaited {
 _Static_assert(offsetof(struct agent, inline_box[1]) <= 128,
                "a round's fields and the box's first item fill two cache lines");
 
+/* Whether cs's machine makes a collective's eager message between two processes no
+ * more than its transfer: no CPU time charged to its sender or receiver, between nodes
+ * or on one (a send's overhead of 0 lets the message leave when it is posted, send_tail
+ * taking nothing from it), and none of the states that the resume overhead, the duplex
+ * overhead and the duplex factors keep per process.  Progress in calls holds only a
+ * rendezvous' steps, a copy and a reduction only the round around the messages. */
+static int plain_machine(const struct pz_comsys *cs)
+{
+    const struct pz_machine *m = cs->machine;
+    const struct pz_overhead *o[2] = { &m->overhead, &m->shm_overhead };
+
+    for (int i = 0; i < 2; i++)
+        if (o[i]->send != 0 || o[i]->send_per_byte != 0 || o[i]->recv != 0 ||
+            o[i]->recv_per_byte != 0)
+            return 0;
+    return !cs->resume && !cs->sending && !cs->turns && !(m->send_tail < 0);
+}
+
 /* A communicator of size processes, the first low_size of them an intercommunicator's
  * low group (0: an intracommunicator). */
 static int add_comm(struct pz_comsys *cs, int size, const int *procs, int low_size)
@@ -90,6 +108,7 @@ static int add_comm(struct pz_comsys *cs, int size, const int *procs, int low_si
     c->seq = calloc((size_t)(size > 0 ? size : 1), sizeof(unsigned));
     c->cache = NULL;
     c->home = NULL;
+    c->plain = plain_machine(cs);
     memset(c->shared, 0, sizeof(c->shared));
     if (!c->procs || !c->seq) {
         free(c->procs);
@@ -288,7 +307,8 @@ int pz_cs_coll_match(struct pz_comsys *cs, int to, struct pz_match_key key,
         if (box[i].item.is_send == item.is_send)
             break;                          /* wait behind the older ones of its kind */
         *partner = box[i].item;
-        memmove(&box[i], &box[i + 1], (ag->nbox - i - 1) * sizeof(*box));
+        if (i + 1 < ag->nbox)   /* most often the last: no call for nothing to move */
+            memmove(&box[i], &box[i + 1], (ag->nbox - i - 1) * sizeof(*box));
         ag->nbox--;
         cs->pending--;
         return 1;
@@ -501,6 +521,39 @@ static double awaited_overhead(struct agent *ag, int src)
     return 0;
 }
 
+/* A message of agent a's round between two processes on a plain machine (struct
+ * comm's plain), posted now: 1 if it is one it takes, an eager send or a receive, 0 if
+ * not (a rendezvous).  It takes the steps of post_message and of the protocols below
+ * it that change something there, in their order:
+ * - a send: its overheads are 0, so it leaves now (pz_cs_send_occupy) and goes
+ *   (pz_cs_coll_send): counted, its data arriving when pz_cs_transfer says (eager
+ *   arrival: no duplex factors, no duplex overhead's state), and matched in its
+ *   receiver's box; a receive waiting there is done at the later of the arrival and its
+ *   post (the receiver pays nothing).  The send itself is done now, before its round
+ *   can be (the round's own count holds it open while its messages are posted), so it
+ *   changes nothing of its agent: neither is touched.
+ * - a receive: posted (pz_cs_coll_recv) with nothing to pay or to remember first (no
+ *   resume overhead, no receiver's overhead). */
+static int plain_message(struct pz_comsys *cs, int a, int is_send, double bytes,
+                         int there, struct pz_match_key key)
+{
+    struct pz_match_item item, recv;
+
+    if (!is_send) {
+        cs->agents[a].outstanding++;
+        pz_cs_coll_recv(cs, a, cs->agents[a].here, key);
+        return 1;
+    }
+    if (!(bytes <= cs->machine->eager_threshold))
+        return 0;
+    cs->messages++;
+    item = (struct pz_match_item){ -1, 1, pz_cs_transfer(cs, key.src, key.dst, bytes) };
+    if (pz_cs_coll_match(cs, there, key, item, &recv) > 0)
+        pz_cs_agent_message_done(cs, recv.request,
+                                 item.value > recv.value ? item.value : recv.value);
+    return 1;
+}
+
 /* One message of agent a's round: posted now in the communicator's collective
  * context. */
 static void post_message(struct pz_comsys *cs, int a, int peer, int is_send, double bytes)
@@ -514,6 +567,9 @@ static void post_message(struct pz_comsys *cs, int a, int peer, int is_send, dou
     struct pz_match_key key = { ag->comm | PZ_COLL_CONTEXT, is_send ? me : other,
                                 is_send ? other : me, ag->tag };
 
+    /* a message to oneself is its process's own work, or no transfer: not plain */
+    if (cm->plain && me != other && plain_message(cs, a, is_send, bytes, there, key))
+        return;
     ag->outstanding++;
     if (is_send) {
         pz_cs_coll_send_at(cs, a, there, key, bytes,

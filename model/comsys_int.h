@@ -63,6 +63,9 @@ struct comm {
     int *home;                 /* per place in procs: the agent that holds the messages to
                                   it (comsys_coll.c), -1 until one comes; NULL until the
                                   first collective */
+    int plain;                 /* the machine makes a collective's eager message between
+                                  two processes no more than its transfer (comsys_coll.c,
+                                  plain_machine) */
 };
 
 struct agent;
