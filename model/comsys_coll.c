@@ -291,7 +291,10 @@ static int box_append(struct agent *ag, const struct box_item *it)
 int pz_cs_coll_match(struct pz_comsys *cs, int to, struct pz_match_key key,
                      struct pz_match_item item, struct pz_match_item *partner)
 {
-    int h = home_agent(cs, key.comm & ~PZ_COLL_CONTEXT, to);
+    const struct comm *cm = &cs->comms[key.comm & ~PZ_COLL_CONTEXT];
+    /* the member has its home agent after its first message: no call to look it up */
+    int h = cm->home && cm->home[to] >= 0 ? cm->home[to]
+                                          : home_agent(cs, key.comm & ~PZ_COLL_CONTEXT, to);
     struct agent *ag;
     struct box_item *box;
 
