@@ -98,6 +98,12 @@ struct pz_transfer_fit {
                                       more than 1 / fit's bandwidth per byte) */
     int exchange_room;             /* the per-byte scale was lowered further to leave the
                                       transfer room for the exchanges both ways */
+    double eager_slope;            /* s/B: the ping-pong's slope over the eager sizes
+                                      from PZ_OVERHEAD_LIMIT_FROM up (-1: no threshold,
+                                      or fewer than two such sizes) */
+    double tail_per_byte;          /* s/B: send_tail_per_byte, what the per-byte
+                                      overheads exceed eager_slope by, at most the
+                                      send's per byte */
     struct pz_segment_fit segments;
     double previous_error;         /* median |error| of the cost model alone (cost_model,
                                       latency, bandwidth) over the same points */

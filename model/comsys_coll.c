@@ -517,8 +517,7 @@ static void post_message(struct pz_comsys *cs, int a, int peer, int is_send, dou
     ag->outstanding++;
     if (is_send) {
         pz_cs_coll_send_at(cs, a, there, key, bytes,
-                           pz_cs_send_occupy(cs, me, other, cs->now,
-                                             pz_cs_send_overhead(cs, me, other, bytes)));
+                           pz_cs_send_occupy(cs, me, other, cs->now, bytes));
     } else {
         pz_cs_resume_occupy(cs, me, other, cs->now, 0);
         if (charges_receivers(cs->machine))
