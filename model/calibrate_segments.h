@@ -196,6 +196,12 @@ struct pz_duplex_fit {
  * NAN if memory ran out. */
 double pz_exchange_time(const struct pz_machine *m, double bytes);
 
+/* The time from the start to the end of an MPI_Allreduce of `bytes` (MPI_SUM) by two
+ * processes on nodes of their own of machine m, both calling it at 0, as the model
+ * predicts it (the algorithm MPICH's version m->mpi takes, its overheads and
+ * collective_overhead included): the later end of the two; NAN if memory ran out. */
+double pz_allreduce_time(const struct pz_machine *m, double bytes);
+
 /* The same exchange when the second process posts skew seconds after the first (before
  * it when negative), as the calibration's exchanges after a barrier begin (the two
  * processes leave it at different times): from the first process's post to the end of

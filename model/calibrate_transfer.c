@@ -229,6 +229,30 @@ double pz_exchange_time(const struct pz_machine *m, double bytes)
     return fmax(end[0], end[1]);
 }
 
+double pz_allreduce_time(const struct pz_machine *m, double bytes)
+{
+    struct pz_machine two = *m;
+    struct pz_comsys *cs;
+    int procs[2] = { 0, 1 }, req[2], comm;
+    double end = NAN, last;
+
+    two.procs_per_node = 1;
+    if (!(cs = pz_comsys_new(&two, 2)))
+        return NAN;
+    if ((comm = pz_comsys_comm(cs, 2, procs)) >= 0) {
+        for (int me = 0; me < 2; me++) {
+            struct pz_coll c = { .op = PZ_COLL_ALLREDUCE, .size = 2, .me = me, .bytes = bytes };
+
+            req[me] = pz_comsys_collective(cs, comm, &c, 0);
+        }
+        if (req[0] >= 0 && req[1] >= 0 && (last = pz_comsys_wait(cs, 2, req, 0)) >= 0 &&
+            !pz_comsys_failed(cs))
+            end = last;
+    }
+    pz_comsys_free(cs);
+    return end;
+}
+
 double pz_skewed_exchange_time(const struct pz_machine *m, double bytes, double skew)
 {
     const double start[2] = { fmax(0, -skew), fmax(0, skew) };

@@ -418,6 +418,7 @@ int pz_comsys_collective(struct pz_comsys *cs, int comm, const struct pz_coll *c
 {
     const struct pz_coll_algo *algo;
     struct comm *cm;
+    double begin;
     int r, a;
 
     if (comm < 0 || comm >= cs->ncomms || at < cs->now || !is_member(&cs->comms[comm], c) ||
@@ -447,12 +448,15 @@ int pz_comsys_collective(struct pz_comsys *cs, int comm, const struct pz_coll *c
     cs->agents[a].tag = (int)(cm->seq[member(cm, c)]++ & 0x7fffffff);
     cs->agents[a].round = 0;
     cs->agents[a].copied = 0;
-    cs->agents[a].round_end = at;
     cs->agents[a].request = r;
     cs->req[r].kind = REQ_COLL;
     cs->req[r].owner = cm->procs[member(cm, c)];
     cs->req[r].posted = at;
-    pz_cs_push(cs, at, EV_ROUND, a);
+    /* the call's own work (docs/machines.md, collective_overhead) takes its process's
+       CPU first: its first round begins after it */
+    begin = pz_cs_occupy(cs, cs->req[r].owner, at, cs->machine->collective_overhead);
+    cs->agents[a].round_end = begin;
+    pz_cs_push(cs, begin, EV_ROUND, a);
     return r;
 }
 

@@ -82,6 +82,7 @@ const struct pz_key_def pz_machine_keys[PZ_NKEYS] = {
     [PZ_KEY_DUPLEX_OVERHEAD] = { KEY_AT("duplex_overhead", duplex_overhead, TIME) },
     [PZ_KEY_SEND_TAIL] = { KEY_AT("send_tail", send_tail, TIME) },
     [PZ_KEY_SEND_TAIL_PER_BYTE] = { KEY_AT("send_tail_per_byte", send_tail_per_byte, TIME) },
+    [PZ_KEY_COLLECTIVE_OVERHEAD] = { KEY_AT("collective_overhead", collective_overhead, TIME) },
     [PZ_KEY_SELF_SEGMENTS] = { KEY_AT("self_segments", self_segments, SEGMENTS) },
     [PZ_KEY_COPY_SEGMENTS] = { KEY_AT("copy_segments", copy_segments, SEGMENTS) },
     [PZ_KEY_DUPLEX_FACTORS] = { KEY_AT("duplex_factors", duplex_factors, FACTORS),

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "calibrate_out.h"
+#include "calibrate_coll_note.h"
 #include "calibrate_duplex_note.h"
 #include "calibrate_reduce.h"
 
@@ -852,6 +853,8 @@ static const char *note(enum pz_machine_key key, void *arg)
         return n->run->transfer ? note_send_tail(n) : NULL;
     case PZ_KEY_SEND_TAIL_PER_BYTE:
         return n->run->transfer ? note_send_tail_per_byte(n) : NULL;
+    case PZ_KEY_COLLECTIVE_OVERHEAD:
+        return pz_cal_collective_note(n->buf, sizeof(n->buf), n->run);
     case PZ_KEY_SELF_SEGMENTS:
         return n->run->self_fit ? pz_cal_self_note(n->buf, sizeof(n->buf), n->run->nself,
                                                    n->run->self_fit)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "calibrate_coll_note.h"
 #include "calibrate_copy.h"
 #include "calibrate_fit.h"
 #include "calibrate_out.h"
@@ -1318,6 +1319,55 @@ Test(transfer, eager_copies_beyond_the_slope_are_the_sends_tail_per_byte)
     pz_fit_transfer(&fit, p, n, NULL, 0, NULL, send, NOVERHEAD, recv, NOVERHEAD, send,
                     NOVERHEAD, &t);
     assert_rel(t.tail_per_byte, 0.5e-9, 1e-6, "held at the send's per byte");
+}
+
+/* The model's MPI_Allreduce of 8 B by two processes (MPICH 4: recursive doubling, one
+ * exchange) on a switch of Hockney's 10 us and 1 GB/s without overheads: both send at 0,
+ * each message arrives at 10 us + 8 ns; with reduce_byte_time 1 ns/B the combining adds
+ * 8 ns: 10.016 us.  A collective_overhead of 2 us comes first: 12.016 us. */
+Test(transfer, the_models_allreduce_of_two)
+{
+    struct pz_machine m;
+
+    pz_machine_defaults(&m);
+    m.cost_model = PZ_COST_HOCKNEY;
+    m.latency = 10e-6;
+    m.bandwidth = 1e9;
+    m.reduce_byte_time = 1e-9;
+    assert_rel(pz_allreduce_time(&m, 8), 10.016e-6, 1e-9, "no collective overhead");
+    m.collective_overhead = 2e-6;
+    assert_rel(pz_allreduce_time(&m, 8), 12.016e-6, 1e-9, "2 us first");
+}
+
+/* The collective overhead is what the measured MPI_Allreduce takes beyond the model's
+ * on the machine without it (10.016 us, above): 13 us measured, 2.984 us; 9 us, less
+ * than the model, 0.  The note says how. */
+Test(transfer, the_collective_overhead_is_the_allreduce_beyond_the_model)
+{
+    struct pz_calibration_run run = { 0 };
+    struct pz_machine m;
+    char note[1024];
+
+    pz_machine_defaults(&m);
+    m.cost_model = PZ_COST_HOCKNEY;
+    m.latency = 10e-6;
+    m.bandwidth = 1e9;
+    m.reduce_byte_time = 1e-9;
+    m.collective_overhead = 5e-6;   /* the fit takes the machine without it */
+    run.collective = (struct pz_cal_collective){ .time = 13e-6, .calls = 9000 };
+    pz_cal_collective_fit(&run, &m);
+    cr_assert(run.collective.measured);
+    assert_rel(run.collective.overhead, 2.984e-6, 1e-9, "the excess");
+    pz_cal_collective_note(note, sizeof(note), &run);
+    cr_assert(strstr(note, "collective_overhead: 2.984 us"), "%s", note);
+    cr_assert(strstr(note, "9000 calls of MPI_Allreduce of 8 B"), "%s", note);
+    cr_assert(strstr(note, "the machine without it 10.016 us"), "%s", note);
+    run.collective.time = 9e-6;
+    pz_cal_collective_fit(&run, &m);
+    cr_assert_eq(run.collective.overhead, 0);
+    run.collective.calls = 0;
+    pz_cal_collective_fit(&run, &m);
+    cr_assert_not(run.collective.measured, "no calls, not measured");
 }
 
 /* Segments that are worse than the cost model alone are not written. */

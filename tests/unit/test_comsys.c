@@ -280,6 +280,24 @@ Test(comsys, a_barrier_of_two_on_a_switch_and_on_a_bus)
     }
 }
 
+/* A collective call's own work comes first: with collective_overhead = 10 us each
+ * member of the barrier of two on a switch (above: both done at 50 us) is busy until 10
+ * us, sends its empty message then, and has the other's at 10 + 50 = 60 us. */
+Test(comsys, a_collective_call_pays_its_overhead_first)
+{
+    struct pz_coll c = { .op = PZ_COLL_BARRIER, .size = 2 };
+    int procs[] = { 0, 1 }, comm, a, b;
+
+    setup_network(PZ_NET_SWITCH, 1);
+    m.collective_overhead = 10e-6;
+    comm = pz_comsys_comm(cs, 2, procs);
+    post_both(comm, c, 0, &a, &b);
+    cr_assert_float_eq(pz_comsys_cpu_free(cs, 0), US(10), EPS, "the call's own work");
+    done_at(a, US(60), "process 0");
+    done_at(b, US(60), "process 1");
+    pz_comsys_free(cs);
+}
+
 /* A collective of a communicator of processes 1 and 3 involves them only: a 1000 B
  * broadcast from rank 1 of it (process 3) reaches process 1 at 130 us, and nothing is
  * left pending. */
