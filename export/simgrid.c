@@ -97,23 +97,36 @@ static void put_factors(FILE *f, const char *id, const struct pz_machine *m, dou
     fprintf(f, "%.15g:1\"/>\n", from);
 }
 
+/* An overhead as SMPI's "SIZE:OFFSET:PER_BYTE" sections (s and s/B) into value: from
+ * size 0 offset + per_byte per byte, and with a per-byte part, which only an eager
+ * message pays (cost.h), offset alone beyond the machine's eager threshold. */
+static void overhead_sections(char *value, size_t len, const struct pz_machine *m,
+                              double offset, double per_byte)
+{
+    int used = snprintf(value, len, "0:%.15g:%.15g", offset, per_byte);
+
+    if (per_byte > 0 && used > 0 && (size_t)used < len)
+        snprintf(value + used, len - (size_t)used, ";%.0f:%.15g:0",
+                 floor(m->eager_threshold) + 1, offset);
+}
+
 /* SMPI's overheads of sends (smpi/os: MPI_Send, smpi/ois: MPI_Isend) and receives
- * (smpi/or), "SIZE:OFFSET:PER_BYTE" in s and s/B from size 0: the machine's between
- * nodes, the send's less its tail (send_tail): SMPI's message leaves after smpi/os, so
- * that its one way stays the machine's; written only when the machine has them. */
+ * (smpi/or): the machine's between nodes, the send's less its tail (send_tail and, per
+ * byte, send_tail_per_byte): SMPI's message leaves after smpi/os, so that its one way
+ * stays the machine's; written only when the machine has them. */
 static void put_overheads(FILE *f, const struct pz_machine *m)
 {
     const struct pz_overhead *o = &m->overhead;
-    char value[96];
+    char value[160];
 
     if (o->send > 0 || o->send_per_byte > 0) {
-        snprintf(value, sizeof(value), "0:%.15g:%.15g", o->send - fmin(m->send_tail, o->send),
-                 o->send_per_byte);
+        overhead_sections(value, sizeof(value), m, o->send - fmin(m->send_tail, o->send),
+                          o->send_per_byte - fmin(m->send_tail_per_byte, o->send_per_byte));
         put_prop(f, "smpi/os", value);
         put_prop(f, "smpi/ois", value);
     }
     if (o->recv > 0 || o->recv_per_byte > 0) {
-        snprintf(value, sizeof(value), "0:%.15g:%.15g", o->recv, o->recv_per_byte);
+        overhead_sections(value, sizeof(value), m, o->recv, o->recv_per_byte);
         put_prop(f, "smpi/or", value);
     }
 }

@@ -8,12 +8,7 @@
 #include "calibrate_fit.h"
 #include "cost.h"
 
-/* Theil and Sen's line time = a + b * bytes through the points p[i] with from <= bytes
- * <= to: b the median of the slopes between every two, a the median of time - b *
- * bytes, so that one slow size (a preempted round trip) neither tilts nor lifts it as
- * it would a least-squares line.  Returns how many points there were; the line is set
- * only for 2 or more (the sizes are distinct), or when memory runs out -1. */
-static int robust_line(const struct pz_pingpong *p, int n, double from, double to, double *a,
+int pz_fit_robust_line(const struct pz_pingpong *p, int n, double from, double to, double *a,
                        double *b)
 {
     int lo = n, hi = -1, k = 0, m;
@@ -115,8 +110,8 @@ static double median3(double a, double b, double c)
 }
 
 /* Bandwidth: 1 / the slope of time over the sizes from a sixteenth of the largest up
- * (at least the two largest, at most 64), Theil and Sen's (robust_line: one slow size
- * does not tilt it).  If that slope is not positive (noise), the highest rate bytes /
+ * (at least the two largest, at most 64), Theil and Sen's (pz_fit_robust_line: one
+ * slow size does not tilt it).  If that slope is not positive (noise), the highest rate bytes /
  * time among them, as 002 takes it. */
 static void fit_bandwidth(const struct pz_pingpong *p, int n, struct pz_fit *fit)
 {
@@ -129,7 +124,7 @@ static void fit_bandwidth(const struct pz_pingpong *p, int n, struct pz_fit *fit
         first--;
     fit->bandwidth_from = p[first].bytes;
     fit->bandwidth_points = n - first;
-    fit->bandwidth_max_rate = robust_line(p, n, p[first].bytes, INFINITY, &a, &b) < 2 ||
+    fit->bandwidth_max_rate = pz_fit_robust_line(p, n, p[first].bytes, INFINITY, &a, &b) < 2 ||
                               !(b > 0) || !isfinite(1 / b);
     if (!fit->bandwidth_max_rate) {
         fit->bandwidth = 1 / b;
@@ -152,7 +147,7 @@ static void fit_packet(const struct pz_pingpong *p, int n, struct pz_fit *fit)
 
     fit->wire_bandwidth = fit->bandwidth * fit->packet_size / payload;
     tk = 1 / fit->wire_bandwidth;
-    points = robust_line(p, n, 0, payload, &a, &b);
+    points = pz_fit_robust_line(p, n, 0, payload, &a, &b);
     fit->startup_points = points > 0 ? points : 0;
     if (points < 2) {
         a = fit->latency;

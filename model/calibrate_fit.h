@@ -73,6 +73,15 @@ double pz_fit_model_c(const struct pz_fit *fit, double bytes);
 /* The median of the n values v (sorted in place); NAN for none. */
 double pz_fit_median(double *v, int n);
 
+/* Theil and Sen's line time = a + b * bytes through the points p[i] with from <= bytes
+ * <= to (p in increasing size): b the median of the slopes between every two, a the
+ * median of time - b * bytes, so that one slow size (a preempted round trip) neither
+ * tilts nor lifts it as it would a least-squares line.  Returns how many points there
+ * were; the line is set only for 2 or more (the sizes are distinct), or when memory
+ * runs out -1. */
+int pz_fit_robust_line(const struct pz_pingpong *p, int n, double from, double to, double *a,
+                       double *b);
+
 /* The error of a model in percent, as 002's table gives it: (measured - model) /
  * measured * 100 (positive: the model predicts less than was measured). */
 double pz_fit_error(double measured, double model);

@@ -106,9 +106,11 @@ double pz_segment_base_time(const struct pz_segment_base *base, double bytes,
                             double first_latency)
 {
     const struct pz_overhead *o = &base->overhead;
-    double t = o->send + o->recv + bytes * (o->send_per_byte + o->recv_per_byte);
+    int rendezvous = base->eager_threshold > 0 && bytes > base->eager_threshold;
+    /* the per-byte overheads are an eager message's copies (cost.h) */
+    double t = o->send + o->recv + (rendezvous ? 0 : bytes * (o->send_per_byte + o->recv_per_byte));
 
-    if (base->eager_threshold > 0 && bytes > base->eager_threshold)
+    if (rendezvous)
         t += 2 * first_latency + base->rendezvous_overhead;
     return t;
 }

@@ -98,6 +98,12 @@ struct pz_transfer_fit {
                                       more than 1 / fit's bandwidth per byte) */
     int exchange_room;             /* the per-byte scale was lowered further to leave the
                                       transfer room for the exchanges both ways */
+    double eager_slope;            /* s/B: the ping-pong's slope over the eager sizes
+                                      from PZ_OVERHEAD_LIMIT_FROM up (-1: no threshold,
+                                      or fewer than two such sizes) */
+    double tail_per_byte;          /* s/B: send_tail_per_byte, what the per-byte
+                                      overheads exceed eager_slope by, at most the
+                                      send's per byte */
     struct pz_segment_fit segments;
     double previous_error;         /* median |error| of the cost model alone (cost_model,
                                       latency, bandwidth) over the same points */
@@ -189,6 +195,12 @@ struct pz_duplex_fit {
  * both post MPI_Irecv then MPI_Isend at 0 and wait for both (their overheads included);
  * NAN if memory ran out. */
 double pz_exchange_time(const struct pz_machine *m, double bytes);
+
+/* The time from the start to the end of an MPI_Allreduce of `bytes` (MPI_SUM) by two
+ * processes on nodes of their own of machine m, both calling it at 0, as the model
+ * predicts it (the algorithm MPICH's version m->mpi takes, its overheads and
+ * collective_overhead included): the later end of the two; NAN if memory ran out. */
+double pz_allreduce_time(const struct pz_machine *m, double bytes);
 
 /* The same exchange when the second process posts skew seconds after the first (before
  * it when negative), as the calibration's exchanges after a barrier begin (the two

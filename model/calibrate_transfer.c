@@ -89,6 +89,19 @@ double pz_send_tail(double send, double recv, double one_way)
     return fmin(fmax(0, send + recv - one_way), fmax(0, send));
 }
 
+/* The slope of the ping-pong over the eager sizes from PZ_OVERHEAD_LIMIT_FROM to fit's
+ * eager threshold (Theil and Sen's: one disturbed size does not tilt it), at least 0;
+ * -1 without a threshold or with fewer than two such sizes. */
+static double eager_slope(const struct pz_fit *fit, const struct pz_pingpong *p, int n)
+{
+    double a, b;
+
+    if (!(fit->eager_threshold > 0) ||
+        pz_fit_robust_line(p, n, PZ_OVERHEAD_LIMIT_FROM, fit->eager_threshold, &a, &b) < 2)
+        return -1;
+    return fmax(0, b);
+}
+
 /* The factor that brings the overheads of back->bytes within the exchange back to back
  * back (1 if they are, or without it): each process spends its send's and its receive's
  * there, one after the other. */
@@ -133,12 +146,23 @@ void pz_fit_transfer(const struct pz_fit *fit, const struct pz_pingpong *p, int 
      * cannot exceed the one way it is part of */
     r.a = fmin(r.a, fmax(0, fit->latency));
     per_message = s.a - out->tail + r.a;
-    per_byte = pz_overhead_per_byte_limit(fit->bandwidth, p, n, per_message);
-    room = exchange_limit(p, n, x, nx, per_message);
-    out->exchange_room = room < per_byte && s.b + r.b > room;
-    out->per_byte_scale = scale_within(s.b + r.b, fmin(per_byte, room));
+    out->eager_slope = eager_slope(fit, p, n);
+    if (out->eager_slope >= 0) {
+        /* the copies of eager messages, which alone pay the per-byte overheads, kept
+           whole; what they exceed the eager sizes' slope by is spent after the message
+           left, as the per-message tail is */
+        out->per_byte_scale = 1;
+        out->exchange_room = 0;
+        out->tail_per_byte = fmin(fmax(0, s.b + r.b - out->eager_slope), s.b);
+    } else {
+        per_byte = pz_overhead_per_byte_limit(fit->bandwidth, p, n, per_message);
+        room = exchange_limit(p, n, x, nx, per_message);
+        out->exchange_room = room < per_byte && s.b + r.b > room;
+        out->per_byte_scale = scale_within(s.b + r.b, fmin(per_byte, room));
+        out->tail_per_byte = 0;
+    }
     *o = (struct pz_overhead){ .send = s.a - out->tail,
-                               .send_per_byte = s.b * out->per_byte_scale,
+                               .send_per_byte = s.b * out->per_byte_scale - out->tail_per_byte,
                                .recv = r.a,
                                .recv_per_byte = r.b * out->per_byte_scale };
     out->base.eager_threshold = fit->eager_threshold;
@@ -154,7 +178,9 @@ void pz_transfer_to_machine(const struct pz_transfer_fit *out, int same_node,
 {
     m->overhead = out->base.overhead;
     m->overhead.send += out->tail;
+    m->overhead.send_per_byte += out->tail_per_byte;
     m->send_tail = out->tail;
+    m->send_tail_per_byte = out->tail_per_byte;
     if (same_node)
         m->shm_overhead = m->overhead;
     if (!out->segments_kept)
@@ -201,6 +227,30 @@ double pz_exchange_time(const struct pz_machine *m, double bytes)
 
     exchange(m, bytes, start, end);
     return fmax(end[0], end[1]);
+}
+
+double pz_allreduce_time(const struct pz_machine *m, double bytes)
+{
+    struct pz_machine two = *m;
+    struct pz_comsys *cs;
+    int procs[2] = { 0, 1 }, req[2], comm;
+    double end = NAN, last;
+
+    two.procs_per_node = 1;
+    if (!(cs = pz_comsys_new(&two, 2)))
+        return NAN;
+    if ((comm = pz_comsys_comm(cs, 2, procs)) >= 0) {
+        for (int me = 0; me < 2; me++) {
+            struct pz_coll c = { .op = PZ_COLL_ALLREDUCE, .size = 2, .me = me, .bytes = bytes };
+
+            req[me] = pz_comsys_collective(cs, comm, &c, 0);
+        }
+        if (req[0] >= 0 && req[1] >= 0 && (last = pz_comsys_wait(cs, 2, req, 0)) >= 0 &&
+            !pz_comsys_failed(cs))
+            end = last;
+    }
+    pz_comsys_free(cs);
+    return end;
 }
 
 double pz_skewed_exchange_time(const struct pz_machine *m, double bytes, double skew)

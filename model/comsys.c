@@ -398,7 +398,7 @@ int pz_comsys_send(struct pz_comsys *cs, int src, int dst, int tag, int comm, do
     cs->req[r].mode = (uint8_t)mode;
     /* the message leaves once its sender has spent its overheads on it: an event then,
        so that the simulation's clock stays at `at` for the other processes' posts */
-    leaves = pz_cs_send_occupy(cs, src, dst, at, pz_cs_send_overhead(cs, src, dst, bytes));
+    leaves = pz_cs_send_occupy(cs, src, dst, at, bytes);
     if (leaves > at) {
         cs->req[r].posted = leaves;
         pz_cs_push(cs, leaves, EV_POST, r);

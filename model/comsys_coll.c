@@ -441,6 +441,7 @@ int pz_comsys_collective(struct pz_comsys *cs, int comm, const struct pz_coll *c
 {
     const struct pz_coll_algo *algo;
     struct comm *cm;
+    double begin;
     int r, a;
 
     if (comm < 0 || comm >= cs->ncomms || at < cs->now || !is_member(&cs->comms[comm], c) ||
@@ -470,12 +471,15 @@ int pz_comsys_collective(struct pz_comsys *cs, int comm, const struct pz_coll *c
     cs->agents[a].tag = (int)(cm->seq[member(cm, c)]++ & 0x7fffffff);
     cs->agents[a].round = 0;
     cs->agents[a].copied = 0;
-    cs->agents[a].round_end = at;
     cs->agents[a].request = r;
     cs->req[r].kind = REQ_COLL;
     cs->req[r].owner = cm->procs[member(cm, c)];
     cs->req[r].posted = at;
-    pz_cs_push(cs, at, EV_ROUND, a);
+    /* the call's own work (docs/machines.md, collective_overhead) takes its process's
+       CPU first: its first round begins after it */
+    begin = pz_cs_occupy(cs, cs->req[r].owner, at, cs->machine->collective_overhead);
+    cs->agents[a].round_end = begin;
+    pz_cs_push(cs, begin, EV_ROUND, a);
     return r;
 }
 
@@ -576,8 +580,7 @@ static void post_message(struct pz_comsys *cs, int a, int peer, int is_send, dou
     ag->outstanding++;
     if (is_send) {
         pz_cs_coll_send_at(cs, a, there, key, bytes,
-                           pz_cs_send_occupy(cs, me, other, cs->now,
-                                             pz_cs_send_overhead(cs, me, other, bytes)));
+                           pz_cs_send_occupy(cs, me, other, cs->now, bytes));
     } else {
         pz_cs_resume_occupy(cs, me, other, cs->now, 0);
         if (charges_receivers(cs->machine))

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "comsys_int.h"
+#include "cost.h"
 
 /* A process's latest send: when its overhead began, until when its data is on its way
  * (its overhead's end until the simulation knows when it arrives), and to whom (-1: none
@@ -47,27 +48,33 @@ static double on_its_way(const struct sending *back, int p, double start, double
     return fmin(back->arrives, end) - fmax(back->start, start);
 }
 
-/* When a send whose overhead o (its duplex overhead aside) ends at end leaves: the
- * machine's send tail earlier, at most o earlier (docs/machines.md, send_tail).  Its
- * process stays busy until end. */
-static double departure(const struct pz_comsys *cs, double end, double o)
+/* When a send of bytes from p to peer whose overhead o (its duplex overhead aside) ends
+ * at end leaves: its tail earlier, at most o earlier (docs/machines.md, send_tail and
+ * send_tail_per_byte; a process's own work, self_segments, the per-message tail alone).
+ * Its process stays busy until end. */
+static double departure(const struct pz_comsys *cs, int p, int peer, double bytes, double end,
+                        double o)
 {
-    return end - fmin(cs->machine->send_tail, o);
+    double tail = pz_cs_self_work(cs, p, peer) ? cs->machine->send_tail
+                                                : pz_send_tail_time(cs->machine, bytes);
+
+    return end - fmin(tail, o);
 }
 
-double pz_cs_send_occupy(struct pz_comsys *cs, int p, int peer, double at, double o)
+double pz_cs_send_occupy(struct pz_comsys *cs, int p, int peer, double at, double bytes)
 {
+    double o = pz_cs_send_overhead(cs, p, peer, bytes);
     double end = pz_cs_resume_occupy(cs, p, peer, at, o), start = end - o, overlap;
 
     if (!cs->sending || !(o > 0) || peer == p)   /* a message to oneself crosses nothing */
-        return departure(cs, end, o);
+        return departure(cs, p, peer, bytes, end, o);
     overlap = on_its_way(&cs->sending[peer], p, start, end);
     if (overlap > 0) {
         end += cs->machine->duplex_overhead * overlap / o;
         cs->cpu_free[p] = end;
     }
     cs->sending[p] = (struct sending){ start, end, peer };
-    return departure(cs, end, o);
+    return departure(cs, p, peer, bytes, end, o);
 }
 
 double pz_cs_duplex_arrives(struct pz_comsys *cs, int from, int to, double arrival)

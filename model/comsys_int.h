@@ -203,20 +203,21 @@ void pz_cs_resume_leave(struct pz_comsys *cs, int p, double at);
 double pz_cs_resume_occupy(struct pz_comsys *cs, int p, int peer, double at, double o);
 
 /* The duplex overhead (comsys_duplex.c): kept only when the machine has one (init
- * returns -1 if memory ran out).  send_occupy is resume_occupy for p's send to peer
- * posted at `at` with its overhead o: with a duplex overhead, o grows by
- * duplex_overhead times the fraction of it that overlaps peer's latest send on its way,
- * when that was to p: from the start of its overhead until its data arrives (until the
- * end of its overhead while the simulation does not know when).  Point-to-point sends
- * (whatever their protocol) and collectives' sends take their overheads through it
- * alike.  It returns when the message leaves: the end of the overhead less the
- * machine's send_tail (at most the overhead), the process staying busy until the end.
+ * returns -1 if memory ran out).  send_occupy is resume_occupy for p's send of bytes to
+ * peer posted at `at`, its overhead o its pz_cs_send_overhead: with a duplex overhead,
+ * o grows by duplex_overhead times the fraction of it that overlaps peer's latest send
+ * on its way, when that was to p: from the start of its overhead until its data arrives
+ * (until the end of its overhead while the simulation does not know when).
+ * Point-to-point sends (whatever their protocol) and collectives' sends take their
+ * overheads through it alike.  It returns when the message leaves: the end of the
+ * overhead less the send's tail (pz_send_tail_time; a process's own work, send_tail;
+ * at most the overhead), the process staying busy until the end.
  * arrives notes that the data of a message from `from` to `to` arrives at
  * arrival (from's latest send to `to` is on its way at least until then); it returns
  * arrival, and is called where each message's data is sent. */
 int pz_cs_duplex_init(struct pz_comsys *cs);
 void pz_cs_duplex_free(struct pz_comsys *cs);
-double pz_cs_send_occupy(struct pz_comsys *cs, int p, int peer, double at, double o);
+double pz_cs_send_occupy(struct pz_comsys *cs, int p, int peer, double at, double bytes);
 double pz_cs_duplex_arrives(struct pz_comsys *cs, int from, int to, double arrival);
 
 /* The duplex factors (comsys_turns.c): kept only when the machine has them (init

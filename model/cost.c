@@ -60,18 +60,30 @@ double pz_copy_time(const struct pz_machine *m, double bytes)
     return g->latency + bytes / g->bandwidth;
 }
 
+/* The bytes an eager message's overheads are per byte of: all of them up to the eager
+ * threshold, none beyond. */
+static double copied(const struct pz_machine *m, double bytes)
+{
+    return bytes <= m->eager_threshold ? bytes : 0;
+}
+
 double pz_send_overhead(const struct pz_machine *m, double bytes, int same_node)
 {
     const struct pz_overhead *o = same_node ? &m->shm_overhead : &m->overhead;
 
-    return o->send + bytes * o->send_per_byte;
+    return o->send + copied(m, bytes) * o->send_per_byte;
 }
 
 double pz_recv_overhead(const struct pz_machine *m, double bytes, int same_node)
 {
     const struct pz_overhead *o = same_node ? &m->shm_overhead : &m->overhead;
 
-    return o->recv + bytes * o->recv_per_byte;
+    return o->recv + copied(m, bytes) * o->recv_per_byte;
+}
+
+double pz_send_tail_time(const struct pz_machine *m, double bytes)
+{
+    return m->send_tail + copied(m, bytes) * m->send_tail_per_byte;
 }
 
 double pz_resume_overhead(const struct pz_machine *m, double computed, int same_node)

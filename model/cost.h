@@ -28,9 +28,16 @@ double pz_copy_time(const struct pz_machine *m, double bytes);
 
 /* The CPU time the sender, or the receiver, of a message of bytes spends on it inside
  * MPI: per message + bytes x per byte, of the machine's overheads between nodes or,
- * same_node, between processes of one node. */
+ * same_node, between processes of one node.  The per-byte part is the copies of an
+ * eager message (at most eager_threshold bytes): a larger one's bytes move by
+ * rendezvous, in its transfer. */
 double pz_send_overhead(const struct pz_machine *m, double bytes, int same_node);
 double pz_recv_overhead(const struct pz_machine *m, double bytes, int same_node);
+
+/* The part of a send's overhead of a message of bytes that its sender spends after the
+ * message left: send_tail, and send_tail_per_byte per byte of an eager message (not
+ * bounded by the overhead here: the caller takes the least of the two). */
+double pz_send_tail_time(const struct pz_machine *m, double bytes);
 
 /* The CPU time a process spends besides on its first message after computing for
  * `computed` seconds (MPI's and the kernel's code and data gone cold meanwhile): the

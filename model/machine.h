@@ -119,6 +119,10 @@ struct pz_machine {
                                   per-byte ones, not the resume's nor the duplex's) that
                                   its sender still spends after the message left, any
                                   two processes */
+    double send_tail_per_byte; /* s/B: the tail grows by this per byte of an eager
+                                  message (at most its whole overhead) */
+    double collective_overhead;   /* s: CPU time a process spends in each collective
+                                     call besides its messages, at the call's start */
     struct pz_segments self_segments;  /* a process's messages to itself */
     struct pz_segments copy_segments;  /* MPI's copy of a member's own block within a
                                           collective (MPICH's MPIR_Localcopy) */
@@ -148,7 +152,8 @@ enum pz_machine_key {
     PZ_KEY_IO_SCALE,
     /* written only when they are not 0 */
     PZ_KEY_RESUME_OVERHEAD, PZ_KEY_SHM_RESUME_OVERHEAD, PZ_KEY_RESUME_AFTER,
-    PZ_KEY_DUPLEX_OVERHEAD, PZ_KEY_SEND_TAIL,
+    PZ_KEY_DUPLEX_OVERHEAD, PZ_KEY_SEND_TAIL, PZ_KEY_SEND_TAIL_PER_BYTE,
+    PZ_KEY_COLLECTIVE_OVERHEAD,
     /* written only when they are not empty */
     PZ_KEY_SELF_SEGMENTS, PZ_KEY_COPY_SEGMENTS, PZ_KEY_DUPLEX_FACTORS,
     PZ_NKEYS

@@ -17,6 +17,8 @@
 #include "calibrate_clock.h"
 #include "calibrate_cpu.h"
 #include "calibrate_duplex_note.h"
+#include "calibrate_coll.h"
+#include "calibrate_coll_note.h"
 #include "calibrate_duplex_sends.h"
 #include "calibrate_fit.h"
 #include "calibrate_overhead.h"
@@ -93,6 +95,9 @@ static const double resume_computations[] = { 0, 10e-6, 25e-6, 50e-6, 100e-6, 20
  * rounds of the ping-pong, after each of which a share is timed. */
 #define DUPLEX_EXCHANGES 20000
 #define QUICK_DUPLEX_EXCHANGES 2000
+/* MPI_Allreduce calls of the collective overhead (calibrate_coll.h), over all rounds */
+#define ALLREDUCE_CALLS 9000
+#define QUICK_ALLREDUCE_CALLS 900
 /* And the lone sends they are compared with, each a round trip of its own. */
 #define DUPLEX_SENDS 5000
 #define QUICK_DUPLEX_SENDS 500
@@ -420,6 +425,10 @@ static void answer(char *buf, long biggest, int count)
         }
         if (msg[0] == PZ_CAL_DUPLEX_SENDS) {
             pz_cal_answer_duplex_sends(buf, msg[1], (int)msg[2], (int)msg[3]);
+            continue;
+        }
+        if (msg[0] == PZ_CAL_ALLREDUCE) {
+            pz_cal_answer_allreduce((int)msg[2]);
             continue;
         }
         if (msg[0] == PZ_CAL_PAUSE) {
@@ -890,11 +899,11 @@ static int overhead_probe(const struct options *o, const struct pz_pingpong *p, 
 }
 
 /* Rank 0: round r of the overheads (docs/calibrate.md, "Overheads"), after round r of
- * the ping-pong whose times so far are p: in the first, at 0 B and the powers of four
- * from 64 B up to the eager threshold, so that every message goes eagerly, a size above
- * 0 B whose send waited for the receiver in every try (overhead_probe) ending the sizes
- * uncounted (the threshold was found too high); in the others, at the same sizes.  The
- * clocks' offset is measured anew before each round. */
+ * the ping-pong whose times so far are p: in the first, at 0 B, the powers of four from
+ * 64 B up to the eager threshold and the threshold itself, so that every message goes
+ * eagerly, a size above 0 B whose send waited for the receiver in every try
+ * (overhead_probe) ending the sizes uncounted (the threshold was found too high); in the
+ * others, at the same sizes.  The clocks' offset is measured anew before each round. */
 static void overheads_round(const struct options *o, const struct pz_pingpong *p, int n,
                             char *out, struct overhead_rounds *ov, int r)
 {
@@ -907,6 +916,11 @@ static void overheads_round(const struct options *o, const struct pz_pingpong *p
         for (double b = 0; b <= eager && b <= o->max_size && ov->k < MAX_OVERHEAD_SIZES;
              b = b ? 4 * b : 64)
             ov->bytes[ov->k++] = b;
+        /* the largest eager size too: the per-byte lines' far end, where a size's noise
+           tilts them least */
+        if (ov->k > 0 && ov->bytes[ov->k - 1] < eager && eager <= o->max_size &&
+            ov->k < MAX_OVERHEAD_SIZES)
+            ov->bytes[ov->k++] = eager;
     }
     for (int i = 0; i < ov->k; i++) {
         struct pz_cal_overhead_probe probe;
@@ -1210,6 +1224,8 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     pz_cal_self_to_machine(&self_fit, &m);
     pz_cal_duplex_sends_fit(run);
     m.duplex_overhead = run->duplex_sends.measured ? run->duplex_sends.overhead : 0;
+    pz_cal_collective_fit(run, &m);
+    m.collective_overhead = run->collective.measured ? run->collective.overhead : 0;
     run->self_fit = &self_fit;
     pz_cal_print_table(stdout, run, &fit);
     printf("\n");
@@ -1225,6 +1241,8 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     pz_cal_print_program(stdout, run);
     printf("\n");
     pz_cal_print_duplex_sends(stdout, run);
+    printf("\n");
+    pz_cal_print_collective(stdout, run);
     printf("\n");
     if (run->duplex_overhead) {
         pz_cal_print_duplex_overhead(stdout, run);
@@ -1331,6 +1349,7 @@ static void combine_exchanges(struct pz_cal_exchange (*xr)[MAX_SIZES], int nx, c
  * exchanges back to back, and the lone send, per round. */
 struct duplex_rounds {
     double isend[2][PZ_CAL_ROUNDS], lone[PZ_CAL_ROUNDS];
+    double allreduce[PZ_CAL_ROUNDS];   /* the collective overhead's MPI_Allreduce */
 };
 
 /* The exchanges and lone sends of the duplex overhead timed in each round: their
@@ -1342,7 +1361,8 @@ static int per_round(int whole)
 
 /* Rank 0: round r of the MPI_Isend of each rank in exchanges back to back of the resume
  * probe's size (RESUME_BYTES), and of the lone send, for the duplex overhead
- * (calibrate_duplex_sends.h), into dr. */
+ * (calibrate_duplex_sends.h), and of the MPI_Allreduce back to back of the collective
+ * overhead (calibrate_coll.h), into dr. */
 static void duplex_sends_round(const struct options *o, char *out, char *in,
                                struct duplex_rounds *dr, int r)
 {
@@ -1354,10 +1374,12 @@ static void duplex_sends_round(const struct options *o, char *out, char *in,
                              &dr->lone[r]);
     dr->isend[0][r] = isend[0];
     dr->isend[1][r] = isend[1];
+    dr->allreduce[r] =
+        pz_cal_lead_allreduce(per_round(o->quick ? QUICK_ALLREDUCE_CALLS : ALLREDUCE_CALLS));
 }
 
-/* Rank 0: the duplex overhead's sends, each the median of its rounds in the
- * calibration's state (keep), into run. */
+/* Rank 0: the duplex overhead's sends and the collective overhead's MPI_Allreduce, each
+ * the median of its rounds in the calibration's state (keep), into run. */
 static void duplex_sends_times(const struct options *o, const struct duplex_rounds *dr,
                                const int *keep, struct pz_calibration_run *run)
 {
@@ -1371,6 +1393,9 @@ static void duplex_sends_times(const struct options *o, const struct duplex_roun
     d->isend[0] = pz_cal_kept_time(dr->isend[0], keep, PZ_CAL_ROUNDS, &spread);
     d->isend[1] = pz_cal_kept_time(dr->isend[1], keep, PZ_CAL_ROUNDS, &spread);
     d->lone = pz_cal_kept_time(dr->lone, keep, PZ_CAL_ROUNDS, &spread);
+    run->collective.calls =
+        PZ_CAL_ROUNDS * per_round(o->quick ? QUICK_ALLREDUCE_CALLS : ALLREDUCE_CALLS);
+    run->collective.time = pz_cal_kept_time(dr->allreduce, keep, PZ_CAL_ROUNDS, &spread);
 }
 
 /* Appends to keys one of the n values v (per round), named what, in unit (scale units

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "calibrate_out.h"
+#include "calibrate_coll_note.h"
 #include "calibrate_duplex_note.h"
 #include "calibrate_reduce.h"
 
@@ -687,7 +688,10 @@ static const char *note_overhead(struct notes *n, enum pz_machine_key key)
                                "each\nprocess spends both", t->scale);
         note_add(n, c);
     }
-    if (t->per_byte_scale < 1) {
+    if (t->eager_slope >= 0) {
+        note_add(n, ";\nper byte, the copies of an eager message (up to the eager threshold;\n"
+                    "a larger message's bytes move in its transfer), kept as measured");
+    } else if (t->per_byte_scale < 1) {
         snprintf(c, sizeof(c), ";\nper byte scaled by %.3g so that the overheads\nfit within the "
                                "ping-pong (every time from 1 KiB up, the largest sizes' slope)%s",
                  t->per_byte_scale,
@@ -764,6 +768,22 @@ static const char *note_send_tail(struct notes *n)
     return n->buf;
 }
 
+static const char *note_send_tail_per_byte(struct notes *n)
+{
+    const struct pz_transfer_fit *t = n->run->transfer;
+    char a[32], b[32], c[32];
+
+    snprintf(n->buf, sizeof(n->buf),
+             "send_tail_per_byte: the per-byte overheads, send %s and receive %s per KiB,\n"
+             "exceed the ping-pong's slope over the eager sizes from 1 KiB, %s per KiB\n"
+             "(Theil and Sen's), by this (at most the send's): the part of an eager\n"
+             "message's copies spent after it left, as send_tail is of the per-message part",
+             human_time(a, sizeof(a), t->send.b * t->scale * 1024),
+             human_time(b, sizeof(b), t->recv.b * t->scale * 1024),
+             human_time(c, sizeof(c), t->eager_slope * 1024));
+    return n->buf;
+}
+
 static const char *note(enum pz_machine_key key, void *arg)
 {
     struct notes *n = arg;
@@ -831,6 +851,10 @@ static const char *note(enum pz_machine_key key, void *arg)
         return n->run->resume && n->run->resume->overhead > 0 ? note_resume(n) : NULL;
     case PZ_KEY_SEND_TAIL:
         return n->run->transfer ? note_send_tail(n) : NULL;
+    case PZ_KEY_SEND_TAIL_PER_BYTE:
+        return n->run->transfer ? note_send_tail_per_byte(n) : NULL;
+    case PZ_KEY_COLLECTIVE_OVERHEAD:
+        return pz_cal_collective_note(n->buf, sizeof(n->buf), n->run);
     case PZ_KEY_SELF_SEGMENTS:
         return n->run->self_fit ? pz_cal_self_note(n->buf, sizeof(n->buf), n->run->nself,
                                                    n->run->self_fit)
@@ -906,7 +930,12 @@ void pz_cal_print_overheads(FILE *out, const struct pz_calibration_run *run)
     if (run->transfer->tail > 0)
         fprintf(out, "(send + recv exceed the ping-pong's t(0) by %.3f us: the send's tail, spent "
                      "after its message left)\n", run->transfer->tail * 1e6);
-    if (run->transfer->per_byte_scale < 1)
+    if (run->transfer->eager_slope >= 0)
+        fprintf(out, "(send + recv per byte exceed the ping-pong's slope over the eager sizes, "
+                     "%.1f ns/KiB, by %.1f ns/KiB: the send's tail per byte, spent after its "
+                     "message left; per byte, an eager message's copies)\n",
+                run->transfer->eager_slope * 1024e9, run->transfer->tail_per_byte * 1024e9);
+    else if (run->transfer->per_byte_scale < 1)
         fprintf(out, "(send and recv scaled by %.3g per byte, to fit within "
                      "the ping-pong: every time from 1 KiB up and the largest sizes' slope%s)\n",
                 run->transfer->per_byte_scale,

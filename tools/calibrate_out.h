@@ -35,6 +35,13 @@ struct pz_cal_duplex_sends {
     int exchanges, sends, measured;
 };
 
+/* The collective overhead (calibrate_coll.h): the measured MPI_Allreduce's time per
+ * call, the model's on the machine without the key, their excess (the key). */
+struct pz_cal_collective {
+    double time, model, overhead;
+    int calls, measured;
+};
+
 /* The overheads, segments, duplex_factor and duplex_overhead fitted with the barrier's
  * skew taken out of the exchanges after it (docs/calibrate.md, "Barrier skew"): the
  * overheads' room from the later rank's start, duplex_factor to the exchanges modelled
@@ -119,6 +126,8 @@ struct pz_calibration_run {
     const struct pz_duplex_overhead_fit *duplex_overhead;
     /* the duplex overhead measured, the key written */
     struct pz_cal_duplex_sends duplex_sends;
+    /* the collective overhead measured, the key written */
+    struct pz_cal_collective collective;
     /* the fits with the barrier's skew taken out: a check, not written (NULL: not
      * fitted) */
     const struct pz_cal_skew_check *skew_check;

@@ -120,8 +120,8 @@ grep -q '^# reduce_byte_time: .* per KiB, the time of MPI_Reduce_local of MPI_SU
     pz_fail "no comment on how reduce_byte_time was obtained"
 grep -q '^reduction  *[0-9.]* [a-z]* per KiB (MPI_SUM on 1 MiB of doubles in [0-9.]* [a-z]*)$' "$out" ||
     pz_fail "no reduction line in the summary"
-# The overheads: a table of 0 B and the powers of four from 64 B up to the eager
-# threshold, a fitted line with its error for each measurement (or, when 64 B stalled in
+# The overheads: a table of 0 B, the powers of four from 64 B up to the eager threshold
+# and the threshold, a fitted line with its error for each measurement (or, when 64 B stalled in
 # every try on a loaded machine and ended the sizes at 0 B, the one time), the four
 # overhead keys with their comments, and (the two ranks share this node) the shm_ ones.
 grep -q '^ *size (B) *send (us) *recv (us) *loop (us)$' "$out" || pz_fail "no overhead table"
@@ -142,6 +142,21 @@ if grep -q '^send_tail = ' "$conf"; then
     grep -q '^# send_tail: ' "$conf" || pz_fail "no comment on how send_tail was obtained"
     grep -q "^(send + recv exceed the ping-pong's t(0) by [0-9.]* us: the send's tail" "$out" ||
         pz_fail "no line of the send's tail in the output"
+fi
+# The per-byte overheads beyond the eager sizes' slope are the send's tail per byte.
+if grep -q '^send_tail_per_byte = ' "$conf"; then
+    grep -q '^# send_tail_per_byte: ' "$conf" ||
+        pz_fail "no comment on how send_tail_per_byte was obtained"
+    grep -q "^(send + recv per byte exceed the ping-pong's slope over the eager sizes, " "$out" ||
+        pz_fail "no line of the send's tail per byte in the output"
+fi
+# The collective overhead: MPI_Allreduce of 8 B back to back against the model's; the
+# key, when above 0, with its comment.
+grep -q '^collective_overhead [0-9.]* us: [0-9]* calls of MPI_Allreduce of 8 B (MPI_SUM) back to back took ' \
+    "$out" || pz_fail "no collective overhead in the output"
+if grep -q '^collective_overhead = ' "$conf"; then
+    grep -q '^# collective_overhead: [0-9.]* us, the CPU time a collective call costs' "$conf" ||
+        pz_fail "no comment on how collective_overhead was obtained"
 fi
 # Cold buffers beside warm ones at 256 KiB and 1 MiB, and the segments' fit with its
 # error against the cost model alone; segments, when written, with their comment.

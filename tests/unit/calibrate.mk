@@ -7,7 +7,7 @@ TESTS += unit/test_calibrate
 unit_test_calibrate_SOURCES = unit/test_calibrate.c $(top_srcdir)/tools/calibrate_out.c \
 	$(top_srcdir)/tools/calibrate_stats.c $(top_srcdir)/tools/calibrate_self.c \
 	$(top_srcdir)/tools/calibrate_rounds.c $(top_srcdir)/tools/calibrate_duplex_note.c \
-	$(top_srcdir)/tools/calibrate_copies_out.c
+	$(top_srcdir)/tools/calibrate_copies_out.c $(top_srcdir)/tools/calibrate_coll_note.c
 unit_test_calibrate_CPPFLAGS = $(MODEL_TEST_FLAGS) -I$(top_srcdir)/tools
 unit_test_calibrate_LDADD = $(top_builddir)/model/libpzmodel.la \
 	$(CRITERION_LIBS) -lm

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "calibrate_coll_note.h"
 #include "calibrate_copy.h"
 #include "calibrate_fit.h"
 #include "calibrate_out.h"
@@ -865,9 +866,10 @@ Test(segments, exact_breakpoints_are_found)
 
 /* Overheads of 0.5 us + 0.1 ns/B (send) and 0.7 us + 0.2 ns/B (receive), a 64 KiB
  * eager threshold and a rendezvous of 5 us beyond its two control messages (2 x the
- * first segment's 1 us): at 16 MiB, 1.2 us + 0.3 ns/B x 16777216 = 5.03 ms of
- * overheads, 7 us of handshake, 20 us + 3.36 ms of transfer.  The segments under them
- * are recovered. */
+ * first segment's 1 us): at 16 MiB, above the threshold, 1.2 us of overheads (the
+ * per-byte ones are an eager message's copies), 7 us of handshake, 20 us + 3.36 ms of
+ * transfer (with one segment of 20 us, the handshake's control messages take 20 us
+ * each).  The segments under them are recovered. */
 Test(segments, under_overheads_and_a_rendezvous)
 {
     static struct pz_pingpong p[MAXP];
@@ -877,7 +879,7 @@ Test(segments, under_overheads_and_a_rendezvous)
 
     assert_rel(pz_segment_model(&(struct pz_segments){ 1, { { 16777216, 20e-6, 5e9 } } },
                                 &base, 16777216),
-               1.2e-6 + 0.3e-9 * 16777216 + 2 * 20e-6 + 5e-6 + 20e-6 + 16777216 / 5e9, 1e-12,
+               1.2e-6 + 2 * 20e-6 + 5e-6 + 20e-6 + 16777216 / 5e9, 1e-12,
                "the model at 16 MiB (one segment: its latency is the handshake's)");
     pz_fit_segments(p, n, &base, &f);
     assert_three_segments(&f, 1e-6);
@@ -1018,10 +1020,11 @@ Test(duplex, the_factor_reproduces_the_exchange)
  * above with eager messages up to 5000 B and rendezvous beyond, without a rendezvous
  * overhead: a rendezvous message's request to send and clear to send take 10 us each
  * (0 bytes), then the data T(m), all on its way from o (both ends posted): 20 us +
- * T(m) + the overheads.  Exchanges measured with d = 1.2 at 1000 and 4096 B, 2.5 at
- * 8192 B and 1.1 at 1 MiB: the steps 1000 B: 1.2, 5000 B (the eager threshold, the
- * largest eager size's bound): 1.2, 8192 B: 2.5, any: 1.1.  A message of 6000 B (by
- * rendezvous) takes 2.5: 2 o + 2.5 (20 us + 10 us + 60 us) = 2 x 8 + 225 = 241 us. */
+ * T(m) + the overheads, which are 2 us without the per-byte part (an eager message's
+ * copies).  Exchanges measured with d = 1.2 at 1000 and 4096 B, 2.5 at 8192 B and 1.1
+ * at 1 MiB: the steps 1000 B: 1.2, 5000 B (the eager threshold, the largest eager
+ * size's bound): 1.2, 8192 B: 2.5, any: 1.1.  A message of 6000 B (by rendezvous) takes
+ * 2.5: 2 o + 2.5 (20 us + 10 us + 60 us) = 2 x 2 + 225 = 229 us. */
 Test(duplex, each_size_its_factor)
 {
     static const double bytes[] = { 1000, 4096, 8192, 1048576 }, factor[] = { 1.2, 1.2, 2.5, 1.1 };
@@ -1032,9 +1035,10 @@ Test(duplex, each_size_its_factor)
     duplex_machine(&m);
     m.eager_threshold = 5000;
     for (int i = 0; i < 4; i++) {
-        double o = 2e-6 + bytes[i] * 1e-9, t = 10e-6 + bytes[i] / 100e6;
+        int rendezvous = bytes[i] > 5000;
+        double o = 2e-6 + (rendezvous ? 0 : bytes[i] * 1e-9), t = 10e-6 + bytes[i] / 100e6;
 
-        t += bytes[i] > 5000 ? 20e-6 : 0;
+        t += rendezvous ? 20e-6 : 0;
         x[i] = (struct pz_pingpong){ bytes[i], 2 * o + factor[i] * t };
     }
     pz_fit_duplex(&m, x, NULL, 4, &d);
@@ -1046,7 +1050,7 @@ Test(duplex, each_size_its_factor)
     cr_assert_eq(d.steps.step[2].upto, 8192);
     cr_assert_eq(d.steps.step[3].upto, PZ_DUPLEX_ANY_SIZE);
     m.duplex_factors = d.steps;
-    assert_rel(pz_exchange_time(&m, 6000), 241e-6, 1e-9, "6000 B by rendezvous");
+    assert_rel(pz_exchange_time(&m, 6000), 229e-6, 1e-9, "6000 B by rendezvous");
 }
 
 /* The same machine (o = 3 us and T = 20 us at 1000 B) when rank 1 begins its exchange
@@ -1272,6 +1276,98 @@ Test(transfer, no_size_is_faster_than_its_overheads)
     assert_rel(t.per_byte_scale, 33.568 / 65.536, 1e-6, "per-byte scale");
     assert_rel(t.base.overhead.send_per_byte, 0.5e-9 * 33.568 / 65.536, 1e-6,
                "send_overhead_per_byte");
+}
+
+/* With an eager threshold the per-byte overheads are an eager message's copies, kept as
+ * measured, and what they exceed the ping-pong's slope over the eager sizes by is the
+ * send's tail per byte.  A ping-pong of 5 us + m / 5 GB/s (0.2 ns/B) with a step of 20
+ * us above 16 KiB; overheads of 3 us + 0.4 ns/B (send) and 3 us + 0.1 ns/B (receive).
+ * Per message the tail is 3 + 3 - 5 = 1 us; per byte 0.4 + 0.1 - 0.2 = 0.3 ns/B, so
+ * that on the message's way the send takes 0.4 - 0.3 = 0.1 ns/B and the receive 0.1:
+ * the slope, 0.2.  The machine's send overhead is 3 us + 0.4 ns/B whole, with a tail of
+ * 1 us + 0.3 ns/B.  Overheads of 0.5 ns/B each exceed the slope by 0.8 ns/B, more than
+ * the send's 0.5: the tail per byte is held at 0.5, the send's whole. */
+Test(transfer, eager_copies_beyond_the_slope_are_the_sends_tail_per_byte)
+{
+    static struct pz_pingpong p[MAXP];
+    struct pz_pingpong send[NOVERHEAD], recv[NOVERHEAD];
+    struct pz_transfer_fit t;
+    struct pz_machine m;
+    struct pz_fit fit;
+    char err[256];
+    int n = hockney_points(p, 5e-6, 5e9, 16384, 20e-6, 0);
+
+    overhead_points(send, 3e-6, 0.4e-9, 0);
+    overhead_points(recv, 3e-6, 0.1e-9, 0);
+    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
+    cr_assert_eq(fit.eager_threshold, 16384, "eager threshold %g", fit.eager_threshold);
+    pz_fit_transfer(&fit, p, n, NULL, 0, NULL, send, NOVERHEAD, recv, NOVERHEAD, send,
+                    NOVERHEAD, &t);
+    assert_rel(t.eager_slope, 0.2e-9, 1e-6, "the eager sizes' slope");
+    cr_assert_eq(t.per_byte_scale, 1);
+    assert_rel(t.tail, 1e-6, 1e-6, "send tail");
+    assert_rel(t.tail_per_byte, 0.3e-9, 1e-6, "send tail per byte");
+    assert_rel(t.base.overhead.send_per_byte, 0.1e-9, 1e-6, "send per byte on the way");
+    assert_rel(t.base.overhead.recv_per_byte, 0.1e-9, 1e-6, "recv per byte on the way");
+    pz_machine_defaults(&m);
+    pz_transfer_to_machine(&t, 0, &m);
+    assert_rel(m.overhead.send, 3e-6, 1e-6, "send_overhead whole");
+    assert_rel(m.overhead.send_per_byte, 0.4e-9, 1e-6, "send_overhead_per_byte whole");
+    assert_rel(m.send_tail_per_byte, 0.3e-9, 1e-6, "send_tail_per_byte");
+    overhead_points(send, 3e-6, 0.5e-9, 0);
+    overhead_points(recv, 3e-6, 0.5e-9, 0);
+    pz_fit_transfer(&fit, p, n, NULL, 0, NULL, send, NOVERHEAD, recv, NOVERHEAD, send,
+                    NOVERHEAD, &t);
+    assert_rel(t.tail_per_byte, 0.5e-9, 1e-6, "held at the send's per byte");
+}
+
+/* The model's MPI_Allreduce of 8 B by two processes (MPICH 4: recursive doubling, one
+ * exchange) on a switch of Hockney's 10 us and 1 GB/s without overheads: both send at 0,
+ * each message arrives at 10 us + 8 ns; with reduce_byte_time 1 ns/B the combining adds
+ * 8 ns: 10.016 us.  A collective_overhead of 2 us comes first: 12.016 us. */
+Test(transfer, the_models_allreduce_of_two)
+{
+    struct pz_machine m;
+
+    pz_machine_defaults(&m);
+    m.cost_model = PZ_COST_HOCKNEY;
+    m.latency = 10e-6;
+    m.bandwidth = 1e9;
+    m.reduce_byte_time = 1e-9;
+    assert_rel(pz_allreduce_time(&m, 8), 10.016e-6, 1e-9, "no collective overhead");
+    m.collective_overhead = 2e-6;
+    assert_rel(pz_allreduce_time(&m, 8), 12.016e-6, 1e-9, "2 us first");
+}
+
+/* The collective overhead is what the measured MPI_Allreduce takes beyond the model's
+ * on the machine without it (10.016 us, above): 13 us measured, 2.984 us; 9 us, less
+ * than the model, 0.  The note says how. */
+Test(transfer, the_collective_overhead_is_the_allreduce_beyond_the_model)
+{
+    struct pz_calibration_run run = { 0 };
+    struct pz_machine m;
+    char note[1024];
+
+    pz_machine_defaults(&m);
+    m.cost_model = PZ_COST_HOCKNEY;
+    m.latency = 10e-6;
+    m.bandwidth = 1e9;
+    m.reduce_byte_time = 1e-9;
+    m.collective_overhead = 5e-6;   /* the fit takes the machine without it */
+    run.collective = (struct pz_cal_collective){ .time = 13e-6, .calls = 9000 };
+    pz_cal_collective_fit(&run, &m);
+    cr_assert(run.collective.measured);
+    assert_rel(run.collective.overhead, 2.984e-6, 1e-9, "the excess");
+    pz_cal_collective_note(note, sizeof(note), &run);
+    cr_assert(strstr(note, "collective_overhead: 2.984 us"), "%s", note);
+    cr_assert(strstr(note, "9000 calls of MPI_Allreduce of 8 B"), "%s", note);
+    cr_assert(strstr(note, "the machine without it 10.016 us"), "%s", note);
+    run.collective.time = 9e-6;
+    pz_cal_collective_fit(&run, &m);
+    cr_assert_eq(run.collective.overhead, 0);
+    run.collective.calls = 0;
+    pz_cal_collective_fit(&run, &m);
+    cr_assert_not(run.collective.measured, "no calls, not measured");
 }
 
 /* Segments that are worse than the cost model alone are not written. */
@@ -1742,7 +1838,7 @@ Test(duplex_sends, no_exchanges_is_not_measured)
 /* The largest eager size's step reaches the eager threshold even when that size stalled:
  * the machine of each_size_its_factor (eager up to 5000 B), exchanges at 1000 B (2 o +
  * d T with d = 1.2), 4096 B (stalled, 15 ms) and 8192 B (2 o + d (20 us + T) with d =
- * 2.5): the steps 5000 B: 1.2 (1000 B's,
+ * 2.5, o = 2 us by rendezvous): the steps 5000 B: 1.2 (1000 B's,
  * the largest eager size kept) and any: 2.5.  A time that is no number is a stall too. */
 Test(duplex, the_eager_threshold_bounds_the_largest_eager_size_kept)
 {
@@ -1755,7 +1851,7 @@ Test(duplex, the_eager_threshold_bounds_the_largest_eager_size_kept)
     m.eager_threshold = 5000;
     o = 3e-6, t = 20e-6;
     x[0].time = 2 * o + 1.2 * t;
-    o = 2e-6 + 8192e-9, t = 10e-6 + 8192 / 100e6 + 20e-6;
+    o = 2e-6, t = 10e-6 + 8192 / 100e6 + 20e-6;
     x[2].time = 2 * o + 2.5 * t;
     pz_fit_duplex(&m, x, NULL, 3, &d);
     cr_assert_eq(d.stalled, 1);

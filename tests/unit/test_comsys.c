@@ -280,6 +280,24 @@ Test(comsys, a_barrier_of_two_on_a_switch_and_on_a_bus)
     }
 }
 
+/* A collective call's own work comes first: with collective_overhead = 10 us each
+ * member of the barrier of two on a switch (above: both done at 50 us) is busy until 10
+ * us, sends its empty message then, and has the other's at 10 + 50 = 60 us. */
+Test(comsys, a_collective_call_pays_its_overhead_first)
+{
+    struct pz_coll c = { .op = PZ_COLL_BARRIER, .size = 2 };
+    int procs[] = { 0, 1 }, comm, a, b;
+
+    setup_network(PZ_NET_SWITCH, 1);
+    m.collective_overhead = 10e-6;
+    comm = pz_comsys_comm(cs, 2, procs);
+    post_both(comm, c, 0, &a, &b);
+    cr_assert_float_eq(pz_comsys_cpu_free(cs, 0), US(10), EPS, "the call's own work");
+    done_at(a, US(60), "process 0");
+    done_at(b, US(60), "process 1");
+    pz_comsys_free(cs);
+}
+
 /* A collective of a communicator of processes 1 and 3 involves them only: a 1000 B
  * broadcast from rank 1 of it (process 3) reaches process 1 at 130 us, and nothing is
  * left pending. */
@@ -559,8 +577,10 @@ Test(comsys, in_calls_without_calls_told_is_the_background)
 /* --- the CPU overheads of messages
  *
  * Between nodes the sender spends 10 us + 0.01 us/B, the receiver 20 us + 0.02 us/B:
- * for 1000 B, o_s = 20 us and o_r = 40 us; for 100000 B, 1010 us and 2020 us; for an
- * empty message 10 us and 20 us.  Between processes of one node 1 us and 2 us. */
+ * for 1000 B, o_s = 20 us and o_r = 40 us; for an empty message 10 us and 20 us; for
+ * 100000 B, above the eager threshold (64 KiB), 10 us and 20 us too: the per-byte
+ * overheads are an eager message's copies, a rendezvous message's bytes move by its
+ * transfer.  Between processes of one node 1 us and 2 us. */
 static void setup_overheads(int procs_per_node)
 {
     setup(procs_per_node);
@@ -622,9 +642,37 @@ Test(comsys, a_stream_of_messages_pays_the_overheads_in_turn)
     pz_comsys_free(cs);
 }
 
+/* The send's tail per byte: with send_tail_per_byte = 0.005 us/B a message of 1000 B
+ * leaves 5 us before its sender's overhead of 20 us ends, at 15 us, and arrives at 15 +
+ * 130 = 145 us, its sender busy until 20 us.  With 0.05 us/B the tail, 50 us, is held
+ * at the overhead: it leaves at 0 and arrives at 130 us.  A rendezvous message (100000
+ * B) has no per-byte part: its request to send leaves after the whole 10 us, arriving
+ * at 60 us, its data at 8160 us as without a tail (below). */
+Test(comsys, an_eager_message_leaves_its_tail_per_byte_early)
+{
+    double tail[] = { 0.005e-6, 0.05e-6 }, arrives[] = { US(145), US(130) };
+
+    for (int i = 0; i < 2; i++) {
+        int r;
+
+        setup_overheads(1);
+        m.send_tail_per_byte = tail[i];
+        pz_comsys_send(cs, 0, 1, 7, 0, 1000, PZ_SEND_STANDARD, 0);
+        cr_assert_float_eq(pz_comsys_cpu_free(cs, 0), US(20), EPS, "busy to the end");
+        r = pz_comsys_recv(cs, 1, 0, 7, 0, 0);
+        done_at(r, arrives[i], "the data arrives");
+        pz_comsys_free(cs);
+    }
+    setup_overheads(1);
+    m.send_tail_per_byte = 0.005e-6;
+    pz_comsys_send(cs, 0, 1, 7, 0, 100000, PZ_SEND_STANDARD, 0);
+    done_at(pz_comsys_recv(cs, 1, 0, 7, 0, 0), US(8160), "rendezvous, no tail per byte");
+    pz_comsys_free(cs);
+}
+
 /* Rendezvous, 100000 B, receive posted at 0: the request-to-send leaves after o_s =
- * 1010 us and arrives at 1060 us, the clear-to-send arrives at 1110 us, the data at
- * 1110 + 8050 = 9160 us; the receiver has it 2020 us later, at 11180 us. */
+ * 10 us and arrives at 60 us, the clear-to-send arrives at 110 us, the data at 110 +
+ * 8050 = 8160 us; the receiver has it o_r = 20 us later, at 8180 us. */
 Test(comsys, a_rendezvous_pays_the_overheads)
 {
     int s, r;
@@ -633,10 +681,10 @@ Test(comsys, a_rendezvous_pays_the_overheads)
     setup_overheads(1);
     s = pz_comsys_send(cs, 0, 1, 7, 0, 100000, PZ_SEND_STANDARD, 0);
     r = pz_comsys_recv(cs, 1, 0, 7, 0, 0);
-    done_at(s, US(9160), "send");
-    done_at(r, US(9160), "receive");
+    done_at(s, US(8160), "send");
+    done_at(r, US(8160), "receive");
     taken = pz_comsys_deliver(cs, r, 0);
-    cr_assert_float_eq(taken, US(11180), EPS);
+    cr_assert_float_eq(taken, US(8180), EPS);
     pz_comsys_free(cs);
 }
 
@@ -911,7 +959,8 @@ Test(comsys, sends_both_ways_at_once_pay_the_duplex_overhead)
 /* Process 0's send is posted first, at 15 us, and is on its way from then; process 1's,
  * posted next at 0, runs its overhead from 0 to 20 us: 5 of its 20 us overlap, and it
  * grows by 6 x 5 / 20 = 1.5 us: it leaves at 21.5 us.  A rendezvous send (100000 B,
- * above the eager threshold; overhead 10 + 1000 = 1010 us) pays the same way. */
+ * above the eager threshold; overhead 10 us, no per-byte part) pays the same way: the
+ * other's request to send is on its way over all of it, 10 + 6 = 16 us. */
 Test(comsys, a_partial_overlap_pays_in_proportion)
 {
     setup_duplex();
@@ -922,7 +971,7 @@ Test(comsys, a_partial_overlap_pays_in_proportion)
     setup_duplex();
     pz_comsys_send(cs, 2, 3, 7, 0, 100000, PZ_SEND_STANDARD, 0);
     pz_comsys_send(cs, 3, 2, 7, 0, 100000, PZ_SEND_STANDARD, 0);
-    cr_assert_float_eq(pz_comsys_cpu_free(cs, 3), US(1016), EPS);
+    cr_assert_float_eq(pz_comsys_cpu_free(cs, 3), US(16), EPS);
     pz_comsys_free(cs);
 }
 

@@ -460,7 +460,9 @@ Test(simgrid, the_nearer_duplex)
  * (defaults: 50 us, 125 MB/s): up to 1024 B 20 us and 100 MB/s (factors 0.4 and 0.8)
  * from 0 B, up to 65536 B 75 us and 250 MB/s (1.5 and 2) from 1025 B, 1 from 65537 B.
  * Its overheads between nodes become smpi/os and smpi/ois (2 us + 0.5 ns/B) and smpi/or
- * (3 us + 0.25 ns/B); without them, the factors are 0:1 and no overhead is written. */
+ * (3 us + 0.25 ns/B), the per-byte parts up to the eager threshold (64 KiB: from 65537 B
+ * the per-message part alone); without them, the factors are 0:1 and no overhead is
+ * written. */
 Test(simgrid, segments_and_overheads_map_to_smpi_factors_and_overheads)
 {
     struct pz_machine mach;
@@ -477,15 +479,16 @@ Test(simgrid, segments_and_overheads_map_to_smpi_factors_and_overheads)
     x = platform(&mach);
     expect_has(x, "<prop id=\"smpi/bw-factor\" value=\"0:0.8;1025:2;65537:1\"/>\n");
     expect_has(x, "<prop id=\"smpi/lat-factor\" value=\"0:0.4;1025:1.5;65537:1\"/>\n");
-    expect_has(x, "<prop id=\"smpi/os\" value=\"0:2e-06:5e-10\"/>\n"
-                  "    <prop id=\"smpi/ois\" value=\"0:2e-06:5e-10\"/>\n"
-                  "    <prop id=\"smpi/or\" value=\"0:3e-06:2.5e-10\"/>\n");
+    expect_has(x, "<prop id=\"smpi/os\" value=\"0:2e-06:5e-10;65537:2e-06:0\"/>\n"
+                  "    <prop id=\"smpi/ois\" value=\"0:2e-06:5e-10;65537:2e-06:0\"/>\n"
+                  "    <prop id=\"smpi/or\" value=\"0:3e-06:2.5e-10;65537:3e-06:0\"/>\n");
     free(x);
 }
 
 /* SMPI's message leaves after smpi/os; the machine's leaves send_tail before its send's
  * overhead ends: smpi/os is the overhead less the tail, 2 us - 0.5 us = 1.5 us, so that
- * the one way is the same; a tail beyond the overhead leaves 0. */
+ * the one way is the same; a tail beyond the overhead leaves 0.  A tail per byte of 0.2
+ * ns/B leaves 0.5 - 0.2 = 0.3 ns/B of an eager message's per-byte part. */
 Test(simgrid, the_send_overhead_less_its_tail)
 {
     struct pz_machine mach;
@@ -495,11 +498,16 @@ Test(simgrid, the_send_overhead_less_its_tail)
     mach.overhead = (struct pz_overhead){ 2e-6, 0.5e-9, 3e-6, 0.25e-9 };
     mach.send_tail = 0.5e-6;
     x = platform(&mach);
-    expect_has(x, "<prop id=\"smpi/os\" value=\"0:1.5e-06:5e-10\"/>\n");
+    expect_has(x, "<prop id=\"smpi/os\" value=\"0:1.5e-06:5e-10;65537:1.5e-06:0\"/>\n");
+    free(x);
+    mach.send_tail_per_byte = 0.2e-9;
+    x = platform(&mach);
+    expect_has(x, "<prop id=\"smpi/os\" value=\"0:1.5e-06:3e-10;65537:1.5e-06:0\"/>\n");
     free(x);
     mach.send_tail = 3e-6;
+    mach.send_tail_per_byte = 0;
     x = platform(&mach);
-    expect_has(x, "<prop id=\"smpi/os\" value=\"0:0:5e-10\"/>\n");
+    expect_has(x, "<prop id=\"smpi/os\" value=\"0:0:5e-10;65537:0:0\"/>\n");
     free(x);
 }
 
