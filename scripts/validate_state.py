@@ -65,6 +65,20 @@ def same_state(mib_us, reference_us, factor=FACTOR):
     return reference_us / factor <= mib_us <= reference_us * factor
 
 
+def calibration_agrees(calibration_text, probe_texts, factor=FACTOR):
+    """Whether a calibration measured a state the machine was in around it: at least one
+    of the probes right before and after it (their output texts) is in the state of the
+    calibration's own 1 MiB one way.  True when the calibration or every probe has no
+    time: nothing tells them apart.  A calibration that measured the other state than
+    both probes around it (its rounds mostly in a state that came and went while it ran)
+    describes runs of neither."""
+    cal = calibration(calibration_text)
+    mibs = [p["mib_us"] for p in (probe(t) for t in probe_texts) if p]
+    if not cal or not mibs:
+        return True
+    return any(same_state(m, cal["mib_us"], factor) for m in mibs)
+
+
 def rounds_in_state(rounds_us, reference_us, factor=FACTOR):
     """How many of a calibration's rounds (their 1 MiB one way, None for a round without
     one) are in the state of reference_us, and how many have a time: a calibration whose

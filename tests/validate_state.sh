@@ -47,6 +47,26 @@ check("calibration without its rounds' line",
       {"mib_us": 500.0, "rounds_us": []})
 check("calibration without a 1 MiB row", state.calibration("           0        5.216        8172\n"), None)
 
+# A calibration agrees with the machine around it when one of the probes right before
+# and after it is in its state.  The listing's 170.52 us: its state 113.68 to 255.78 us.
+# Probes of 600 and 200 us: 200 is in it; 600 and 650: neither (made again).  A listing
+# of 640 us (426.67 to 960 us) with probes of 162 and 210: neither.  No probe with a
+# time, or no 1 MiB row: nothing to tell them apart, so it agrees.
+def probe_text(mib):
+    return "validate_probe: 0 B one way 5.00 us, 1 MiB one way %.1f us (rounds %.1f to %.1f us)\n" % (
+        mib, mib, mib)
+
+
+check("agrees: one probe in its state",
+      state.calibration_agrees(listing, [probe_text(600.0), probe_text(200.0)]), True)
+check("agrees: neither probe",
+      state.calibration_agrees(listing, [probe_text(600.0), probe_text(650.0)]), False)
+check("agrees: a slow calibration between fast probes",
+      state.calibration_agrees("     1048576      640.000         303       -45.81\n",
+                               [probe_text(162.0), probe_text(210.0)]), False)
+check("agrees: no probe with a time", state.calibration_agrees(listing, ["failed\n"]), True)
+check("agrees: no 1 MiB row", state.calibration_agrees("", [probe_text(600.0)]), True)
+
 # The state of a calibration of 170 us: 170 / 1.5 = 113.33 to 170 * 1.5 = 255 us, both
 # ends in it.
 check("the upper end", state.same_state(255.0, 170.0), True)
