@@ -82,6 +82,7 @@ static struct pz_machine fitted(const struct pz_machine *m,
 
     d.overhead = out->overhead;
     d.send_tail = 0;   /* this check's overheads fit within t(0) whole, without a tail */
+    d.send_tail_per_byte = 0;
     if (out->segments.segments.n > 0)
         d.segments = out->segments.segments;
     d.duplex_overhead = dx;

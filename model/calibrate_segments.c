@@ -107,8 +107,9 @@ double pz_segment_base_time(const struct pz_segment_base *base, double bytes,
 {
     const struct pz_overhead *o = &base->overhead;
     int rendezvous = base->eager_threshold > 0 && bytes > base->eager_threshold;
-    /* the per-byte overheads are an eager message's copies (cost.h) */
-    double t = o->send + o->recv + (rendezvous ? 0 : bytes * (o->send_per_byte + o->recv_per_byte));
+    double upto = base->copies_upto > 0 ? base->copies_upto : base->eager_threshold;
+    int copied = !(upto > 0) || bytes <= upto;   /* an eager message's copies (cost.h) */
+    double t = o->send + o->recv + (copied ? bytes * (o->send_per_byte + o->recv_per_byte) : 0);
 
     if (rendezvous)
         t += 2 * first_latency + base->rendezvous_overhead;

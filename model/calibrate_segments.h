@@ -46,13 +46,16 @@ struct pz_segment_fit {
 };
 
 /* The time the model adds to a segment's at size `bytes`, besides the segment's own
- * latency + bytes / bandwidth: the overheads o_s + o_r + bytes (O_s + O_r) and, above
- * the eager threshold, the rendezvous handshake (two control messages of the first
- * segment's latency, first_latency, plus rendezvous_overhead). */
+ * latency + bytes / bandwidth: the overheads o_s + o_r, + bytes (O_s + O_r) up to the
+ * size the model charges the per-byte ones to (an eager message's copies, cost.h), and,
+ * above the eager threshold, the rendezvous handshake (two control messages of the
+ * first segment's latency, first_latency, plus rendezvous_overhead). */
 struct pz_segment_base {
     struct pz_overhead overhead;
     double eager_threshold;        /* B; 0: every message eager */
     double rendezvous_overhead;    /* s */
+    double copies_upto;            /* B: the per-byte overheads' largest size; 0: the
+                                      eager threshold's (every size without one) */
 };
 
 double pz_segment_base_time(const struct pz_segment_base *base, double bytes,
@@ -138,7 +141,11 @@ double pz_overhead_per_byte_limit(double bandwidth, const struct pz_pingpong *p,
  * loaded machine's preemptions can inflate them beyond it), and keeps them within what
  * the ping-pong allows (a ping-pong cannot spend more CPU time on a message's way than
  * it takes): the per-message ones are kept whole, what of them exceeds fit->latency (the
- * 0-byte time) being the send's tail (pz_send_tail), spent after the message left; the
+ * 0-byte time) being the send's tail (pz_send_tail), spent after the message left.
+ * With fit's eager threshold the per-byte ones (an eager message's copies) are kept
+ * too, the receive's cut to the ping-pong's slope over the eager sizes (eager_slope) and
+ * what both exceed that slope by the send's tail per byte (at most the send's).  Without
+ * one (and then up to the default threshold the machine keeps, base.copies_upto) the
  * per-byte ones are scaled so that the overheads on the message's way exceed no time
  * t(m) from PZ_OVERHEAD_LIMIT_FROM bytes up and their sum per byte is at most 1 /
  * fit->bandwidth, the slope over the largest sizes (the eager sizes' copies may cost
@@ -157,10 +164,11 @@ void pz_fit_transfer(const struct pz_fit *fit, const struct pz_pingpong *p, int 
                      int nr, const struct pz_pingpong *loop, int nl,
                      struct pz_transfer_fit *out);
 
-/* Sets the overheads (send from out->send with its tail, recv from out->recv) between
- * nodes and, when same_node, the same as the shm_ overheads; send_tail; and the segments, when kept, as segments
- * and, when same_node, shm_segments: the keys of m that pz_fit_to_machine sets for the
- * latency and bandwidth, likewise. */
+/* Sets the overheads (send from out->send with its tail, per message and per byte, recv
+ * from out->recv) between nodes and, when same_node, the same as the shm_ overheads;
+ * send_tail and send_tail_per_byte; and the segments, when kept, as segments and, when
+ * same_node, shm_segments: the keys of m that pz_fit_to_machine sets for the latency
+ * and bandwidth, likewise. */
 void pz_transfer_to_machine(const struct pz_transfer_fit *out, int same_node,
                             struct pz_machine *m);
 

@@ -89,6 +89,15 @@ double pz_send_tail(double send, double recv, double one_way)
     return fmin(fmax(0, send + recv - one_way), fmax(0, send));
 }
 
+/* The eager threshold of a machine that does not give one (machine.h's default). */
+static double default_eager_threshold(void)
+{
+    struct pz_machine m;
+
+    pz_machine_defaults(&m);
+    return m.eager_threshold;
+}
+
 /* The slope of the ping-pong over the eager sizes from PZ_OVERHEAD_LIMIT_FROM to fit's
  * eager threshold (Theil and Sen's: one disturbed size does not tilt it), at least 0;
  * -1 without a threshold or with fewer than two such sizes. */
@@ -150,7 +159,9 @@ void pz_fit_transfer(const struct pz_fit *fit, const struct pz_pingpong *p, int 
     if (out->eager_slope >= 0) {
         /* the copies of eager messages, which alone pay the per-byte overheads, kept
            whole; what they exceed the eager sizes' slope by is spent after the message
-           left, as the per-message tail is */
+           left, as the per-message tail is; the receive's copy, all of it on the
+           message's way, no more than the slope */
+        r.b = fmin(r.b, out->eager_slope);
         out->per_byte_scale = 1;
         out->exchange_room = 0;
         out->tail_per_byte = fmin(fmax(0, s.b + r.b - out->eager_slope), s.b);
@@ -167,6 +178,10 @@ void pz_fit_transfer(const struct pz_fit *fit, const struct pz_pingpong *p, int 
                                .recv_per_byte = r.b * out->per_byte_scale };
     out->base.eager_threshold = fit->eager_threshold;
     out->base.rendezvous_overhead = fit->eager_threshold > 0 ? fit->rendezvous_overhead : 0;
+    /* without a threshold found the machine keeps the default one, up to which the model
+       charges the per-byte overheads */
+    out->base.copies_upto = fit->eager_threshold > 0 ? fit->eager_threshold
+                                                     : default_eager_threshold();
     pz_fit_segments(p, n, &out->base, &out->segments);
     out->previous_error = previous_error(fit, p, n);
     out->segments_kept = out->segments.segments.n > 0 &&

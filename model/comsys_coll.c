@@ -478,7 +478,6 @@ int pz_comsys_collective(struct pz_comsys *cs, int comm, const struct pz_coll *c
     /* the call's own work (docs/machines.md, collective_overhead) takes its process's
        CPU first: its first round begins after it */
     begin = pz_cs_occupy(cs, cs->req[r].owner, at, cs->machine->collective_overhead);
-    cs->agents[a].round_end = begin;
     pz_cs_push(cs, begin, EV_ROUND, a);
     return r;
 }

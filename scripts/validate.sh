@@ -307,13 +307,20 @@ calibrate() {
     _again=1
     calibrate_once "$1"
     while ! agrees "$1" && [ $_again -le "$state_retries" ]; do
-        echo "validate: calibration $1 measured 1 MiB one way in a state neither probe around it was in: made again" |
-            tee -a "$dir/recalibrated"
+        echo "validate: calibration $1 measured 1 MiB one way in a state neither probe" \
+            "around it was in: made again" | tee -a "$dir/recalibrated"
         for _f in conf when probe-before probe-before.err probe-before.load probe-after \
             probe-after.err probe-after.load; do
             [ ! -e "$dir/tcp-$1.$_f" ] || mv "$dir/tcp-$1.$_f" "$dir/tcp-$1.again-$_again.$_f"
         done
         mv "$dir/calibrate-$1.out" "$dir/tcp-$1.again-$_again.calibrate.out"
+        # the hangs of the one set aside and of its probes, listed already, name the files
+        # they are now
+        for _f in finalize-hangs probe-hangs; do
+            [ ! -f "$dir/$_f" ] ||
+                sed -i -e "s|/calibrate-$1\\.out:|/tcp-$1.again-$_again.calibrate.out:|" \
+                    -e "s|/tcp-$1\\.probe-|/tcp-$1.again-$_again.probe-|" "$dir/$_f"
+        done
         _again=$((_again + 1))
         calibrate_once "$1"
     done
@@ -825,8 +832,10 @@ with open(os.path.join(work, "results.json"), "w") as f:
     json.dump(record, f, indent=1)
 EOF
 # Not silent: how many runs and calibrations hung in MPI_Finalize or were run again.
+again=0
+[ -f "$dir/recalibrated" ] && again=$(wc -l <"$dir/recalibrated")
 runs=$((2 * reps * ncases))
-[ -n "$machine" ] || runs=$((runs + calibrations))
+[ -n "$machine" ] || runs=$((runs + calibrations + again))
 hangs=0 retried=0
 [ -f "$dir/finalize-hangs" ] && hangs=$(wc -l <"$dir/finalize-hangs")
 [ -f "$dir/retried" ] && retried=$(wc -l <"$dir/retried")
@@ -836,11 +845,9 @@ where() {
 echo "validate: $hangs of $runs runs and calibrations hung in MPI_Finalize after writing their result, and were ended$(where "$hangs" "$dir/finalize-hangs")"
 echo "validate: $retried timed out before writing their result, and were run again$(where "$retried" "$dir/retried")"
 nprobes=$((2 * reps * ncases))
-[ -n "$machine" ] || nprobes=$((nprobes + 2 * calibrations))
+[ -n "$machine" ] || nprobes=$((nprobes + 2 * (calibrations + again)))
 probe_hangs=0
 [ -f "$dir/probe-hangs" ] && probe_hangs=$(wc -l <"$dir/probe-hangs")
 echo "validate: $probe_hangs of $nprobes probes of the TCP transport's state hung in MPI_Finalize after their line, and were ended$(where "$probe_hangs" "$dir/probe-hangs")"
-again=0
-[ -f "$dir/recalibrated" ] && again=$(wc -l <"$dir/recalibrated")
-[ -n "$machine" ] || echo "validate: $again calibrations measured a state neither probe around them was in, and were made again$(where "$again" "$dir/recalibrated")"
+[ -n "$machine" ] || echo "validate: $again times a calibration measured a state neither probe around it was in, and was made again$(where "$again" "$dir/recalibrated")"
 echo "validate: the results are in $dir/results.txt (every run: $dir/results.json)"

@@ -53,8 +53,8 @@ check("calibration without a 1 MiB row", state.calibration("           0        
 # of 640 us (426.67 to 960 us) with probes of 162 and 210: neither.  No probe with a
 # time, or no 1 MiB row: nothing to tell them apart, so it agrees.
 def probe_text(mib):
-    return "validate_probe: 0 B one way 5.00 us, 1 MiB one way %.1f us (rounds %.1f to %.1f us)\n" % (
-        mib, mib, mib)
+    return ("validate_probe: 0 B one way 5.00 us, 1 MiB one way %.1f us "
+            "(rounds %.1f to %.1f us)\n" % (mib, mib, mib))
 
 
 check("agrees: one probe in its state",

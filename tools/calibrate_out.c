@@ -691,6 +691,12 @@ static const char *note_overhead(struct notes *n, enum pz_machine_key key)
     if (t->eager_slope >= 0) {
         note_add(n, ";\nper byte, the copies of an eager message (up to the eager threshold;\n"
                     "a larger message's bytes move in its transfer), kept as measured");
+        if (!send && t->recv.b * t->scale > t->eager_slope) {
+            snprintf(c, sizeof(c), ";\nper byte cut to the ping-pong's slope over the eager sizes, "
+                                   "%s per KiB:\nall of it is on the message's way",
+                     human_time(a, sizeof(a), t->eager_slope * 1024));
+            note_add(n, c);
+        }
     } else if (t->per_byte_scale < 1) {
         snprintf(c, sizeof(c), ";\nper byte scaled by %.3g so that the overheads\nfit within the "
                                "ping-pong (every time from 1 KiB up, the largest sizes' slope)%s",
@@ -931,9 +937,11 @@ void pz_cal_print_overheads(FILE *out, const struct pz_calibration_run *run)
         fprintf(out, "(send + recv exceed the ping-pong's t(0) by %.3f us: the send's tail, spent "
                      "after its message left)\n", run->transfer->tail * 1e6);
     if (run->transfer->eager_slope >= 0)
-        fprintf(out, "(send + recv per byte exceed the ping-pong's slope over the eager sizes, "
-                     "%.1f ns/KiB, by %.1f ns/KiB: the send's tail per byte, spent after its "
-                     "message left; per byte, an eager message's copies)\n",
+        fprintf(out, "(send + recv per byte, %.1f ns/KiB, against the ping-pong's slope over "
+                     "the eager sizes, %.1f ns/KiB: the send's tail per byte %.1f ns/KiB, "
+                     "spent after its message left (the excess, within 0 and the send's); "
+                     "per byte, an eager message's copies)\n",
+                (run->transfer->send.b + run->transfer->recv.b) * run->transfer->scale * 1024e9,
                 run->transfer->eager_slope * 1024e9, run->transfer->tail_per_byte * 1024e9);
     else if (run->transfer->per_byte_scale < 1)
         fprintf(out, "(send and recv scaled by %.3g per byte, to fit within "

@@ -8,8 +8,7 @@
 
 double pz_cal_self_model(const struct pz_machine *m, double bytes)
 {
-    const struct pz_overhead *o = &m->shm_overhead;
-    double t = o->send + o->recv + bytes * (o->send_per_byte + o->recv_per_byte);
+    double t = pz_send_overhead(m, bytes, 1) + pz_recv_overhead(m, bytes, 1);
 
     if (m->self_segments.n > 0)
         return pz_self_time(m, bytes);
@@ -41,7 +40,7 @@ static void errors_on(const struct pz_machine *m, const struct pz_pingpong *p, i
 void pz_cal_fit_self(const struct pz_pingpong *p, int n, const struct pz_machine *m,
                      struct pz_cal_self_fit *out)
 {
-    struct pz_segment_base base = { { 0, 0, 0, 0 }, 0, 0 };   /* the segments alone */
+    struct pz_segment_base base = { { 0, 0, 0, 0 }, 0, 0, 0 };   /* the segments alone */
     struct pz_machine with = *m;
 
     pz_fit_segments(p, n, &base, &out->segments);

@@ -873,7 +873,7 @@ Test(segments, exact_breakpoints_are_found)
 Test(segments, under_overheads_and_a_rendezvous)
 {
     static struct pz_pingpong p[MAXP];
-    struct pz_segment_base base = { { 0.5e-6, 0.1e-9, 0.7e-6, 0.2e-9 }, 65536, 5e-6 };
+    struct pz_segment_base base = { { 0.5e-6, 0.1e-9, 0.7e-6, 0.2e-9 }, 65536, 5e-6, 0 };
     struct pz_segment_fit f;
     int n = segment_points(p, &base, 0);
 
@@ -890,7 +890,7 @@ Test(segments, under_overheads_and_a_rendezvous)
 Test(segments, one_percent_noise)
 {
     static struct pz_pingpong p[MAXP];
-    struct pz_segment_base base = { { 0.5e-6, 0.1e-9, 0.7e-6, 0.2e-9 }, 65536, 5e-6 };
+    struct pz_segment_base base = { { 0.5e-6, 0.1e-9, 0.7e-6, 0.2e-9 }, 65536, 5e-6, 0 };
     struct pz_segment_fit f;
     int n = segment_points(p, &base, 0.01);
 
@@ -935,7 +935,7 @@ Test(segments, as_few_as_the_data_supports)
 Test(segments, no_bandwidth_beyond_ten_times_the_fastest_measured)
 {
     static struct pz_pingpong p[MAXP];
-    struct pz_segment_base base = { { 2e-6, 0.5e-9, 2e-6, 0.5e-9 }, 0, 0 };
+    struct pz_segment_base base = { { 2e-6, 0.5e-9, 2e-6, 0.5e-9 }, 0, 0, 0 };
     struct pz_segment_fit f;
     int n = hockney_points(p, 10e-6, 1e9, 1e300, 0, 0.005);
 
@@ -1319,6 +1319,46 @@ Test(transfer, eager_copies_beyond_the_slope_are_the_sends_tail_per_byte)
     pz_fit_transfer(&fit, p, n, NULL, 0, NULL, send, NOVERHEAD, recv, NOVERHEAD, send,
                     NOVERHEAD, &t);
     assert_rel(t.tail_per_byte, 0.5e-9, 1e-6, "held at the send's per byte");
+    /* a receive's copy beyond the slope is cut to it (all of it is on the message's
+       way): recv 0.5 ns/B to 0.2, the send's 0.1 + 0.2 - 0.2 = 0.1 its tail, none of it
+       on the way */
+    overhead_points(send, 3e-6, 0.1e-9, 0);
+    overhead_points(recv, 3e-6, 0.5e-9, 0);
+    pz_fit_transfer(&fit, p, n, NULL, 0, NULL, send, NOVERHEAD, recv, NOVERHEAD, send,
+                    NOVERHEAD, &t);
+    assert_rel(t.base.overhead.recv_per_byte, 0.2e-9, 1e-6, "recv per byte cut to the slope");
+    assert_rel(t.tail_per_byte, 0.1e-9, 1e-6, "the send's whole per byte its tail");
+    cr_assert_lt(fabs(t.base.overhead.send_per_byte), 1e-21, "no send per byte on the way");
+    /* overheads below the slope, 0.05 ns/B each: no tail */
+    overhead_points(send, 3e-6, 0.05e-9, 0);
+    overhead_points(recv, 3e-6, 0.05e-9, 0);
+    pz_fit_transfer(&fit, p, n, NULL, 0, NULL, send, NOVERHEAD, recv, NOVERHEAD, send,
+                    NOVERHEAD, &t);
+    cr_assert_eq(t.tail_per_byte, 0, "below the slope, no tail per byte");
+}
+
+/* Without an eager step the machine keeps the default threshold (64 KiB), up to which
+ * the model charges the per-byte overheads: the segments are fitted under them there
+ * and without them beyond, so that the machine reproduces the ping-pong at every size.
+ * A ping-pong of 20 us + m / 1 GB/s, overheads of 8 us + 0.2 ns/B each: at 4 MiB the
+ * segments' model gives the measured 20 + 4194.304 us (within the fit's 1%). */
+Test(transfer, without_a_threshold_the_copies_end_at_the_default_one)
+{
+    static struct pz_pingpong p[MAXP];
+    struct pz_pingpong o[NOVERHEAD];
+    struct pz_transfer_fit t;
+    struct pz_fit fit;
+    char err[256];
+    int n = hockney_points(p, 20e-6, 1e9, 1e300, 0, 0);
+
+    overhead_points(o, 8e-6, 0.2e-9, 0);
+    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
+    cr_assert_eq(fit.eager_threshold, 0, "no step");
+    pz_fit_transfer(&fit, p, n, NULL, 0, NULL, o, NOVERHEAD, o, NOVERHEAD, o, NOVERHEAD, &t);
+    cr_assert_eq(t.base.copies_upto, 65536);
+    cr_assert(t.eager_slope < 0, "no eager sizes' slope");
+    assert_rel(pz_segment_model(&t.segments.segments, &t.base, 4194304), 20e-6 + 4194.304e-6,
+               0.01, "4 MiB");
 }
 
 /* The model's MPI_Allreduce of 8 B by two processes (MPICH 4: recursive doubling, one
@@ -1368,6 +1408,9 @@ Test(transfer, the_collective_overhead_is_the_allreduce_beyond_the_model)
     run.collective.calls = 0;
     pz_cal_collective_fit(&run, &m);
     cr_assert_not(run.collective.measured, "no calls, not measured");
+    run.collective = (struct pz_cal_collective){ .time = NAN, .calls = 9000 };
+    pz_cal_collective_fit(&run, &m);
+    cr_assert_not(run.collective.measured, "no time, not measured");
 }
 
 /* Segments that are worse than the cost model alone are not written. */

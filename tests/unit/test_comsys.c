@@ -642,6 +642,29 @@ Test(comsys, a_stream_of_messages_pays_the_overheads_in_turn)
     pz_comsys_free(cs);
 }
 
+/* The barrier of a_collective_call_pays_its_overhead_first on a machine with message
+ * overheads (o_s = 10 us, o_r = 20 us at 0 B): each member is busy with the call until
+ * 5 us (collective_overhead), its send leaves at 5 + 10 = 15 us and arrives at 65 us,
+ * and it takes the other's message by 65 + 20 = 85 us, 5 us later than without the
+ * collective overhead (80 us). */
+Test(comsys, a_collective_call_pays_its_overhead_before_its_messages)
+{
+    struct pz_coll c = { .op = PZ_COLL_BARRIER, .size = 2 };
+    int procs[] = { 0, 1 };
+
+    for (int k = 0; k < 2; k++) {
+        int comm, a, b;
+
+        setup_overheads(1);
+        m.collective_overhead = k ? 5e-6 : 0;
+        comm = pz_comsys_comm(cs, 2, procs);
+        post_both(comm, c, 0, &a, &b);
+        done_at(a, US(k ? 85 : 80), "process 0");
+        done_at(b, US(k ? 85 : 80), "process 1");
+        pz_comsys_free(cs);
+    }
+}
+
 /* The send's tail per byte: with send_tail_per_byte = 0.005 us/B a message of 1000 B
  * leaves 5 us before its sender's overhead of 20 us ends, at 15 us, and arrives at 15 +
  * 130 = 145 us, its sender busy until 20 us.  With 0.05 us/B the tail, 50 us, is held
