@@ -40,6 +40,7 @@ void pz_comsys_free(struct pz_comsys *cs)
     free(cs->cpu_free);
     pz_radix_release(&cs->events);
     free(cs->now_queue.items);
+    pz_cs_rounds_free(cs);
     pz_match_release(&cs->match);
     free(cs->req);
     pz_cs_coll_free(cs);
@@ -125,7 +126,8 @@ static int eager(const struct pz_comsys *cs, const struct request *send)
             pz_cs_eager_size(cs, send->key.src, send->key.dst, send->bytes));
 }
 
-/* The next event, from those due now first; 0 if there is none. */
+/* The next event: those due now first, then the rest of a group of rounds being taken
+ * (comsys_rounds.c), then the queue's; 0 if there is none. */
 static int next_event(struct pz_comsys *cs, struct pz_heap_item *ev)
 {
     struct due_now *q = &cs->now_queue;
@@ -137,7 +139,13 @@ static int next_event(struct pz_comsys *cs, struct pz_heap_item *ev)
         q->count--;
         return 1;
     }
-    return pz_radix_pop(&cs->events, ev);
+    if (pz_cs_rounds_take(cs, ev))
+        return 1;
+    if (!pz_radix_pop(&cs->events, ev))
+        return 0;
+    if (ev->kind == EV_ROUNDS)
+        pz_cs_rounds_begin(cs, ev);
+    return 1;
 }
 
 /* The receiver is ready for a rendezvous send: the clear-to-send goes now, and the data
@@ -466,7 +474,7 @@ void pz_comsys_release(struct pz_comsys *cs, int request)
 
 double pz_comsys_next(const struct pz_comsys *cs)
 {
-    return cs->now_queue.count ? cs->now : pz_radix_next(&cs->events);
+    return cs->now_queue.count || cs->groups.current ? cs->now : pz_radix_next(&cs->events);
 }
 
 void pz_comsys_step(struct pz_comsys *cs)

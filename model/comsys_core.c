@@ -90,9 +90,16 @@ static int due_now_push(struct due_now *q, enum cs_event kind, int id)
 
 void pz_cs_push(struct pz_comsys *cs, double t, enum cs_event kind, int id)
 {
-    int rc = t <= cs->now ? due_now_push(&cs->now_queue, kind, id)
-                          : pz_radix_push(&cs->events, t, kind, id);
+    int rc;
 
+    if (t <= cs->now) {
+        rc = due_now_push(&cs->now_queue, kind, id);
+    } else if (kind == EV_ROUND) {
+        rc = pz_cs_rounds_push(cs, t, id);
+    } else {
+        pz_cs_rounds_close(cs, t);   /* a round of t pushed after it goes after it */
+        rc = pz_radix_push(&cs->events, t, kind, id);
+    }
     if (rc != 0)
         cs->failed = 1;
 }

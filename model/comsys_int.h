@@ -24,6 +24,10 @@ enum req_kind { REQ_SEND, REQ_RECV, REQ_COLL, REQ_FREE, REQ_RMA };
 enum cs_event { EV_POST, EV_RTS, EV_CTS, EV_ROUND, EV_CTS_GO, EV_DATA_GO, EV_COLL_SEND,
                 EV_RMA_REPLY, EV_LOCK_ARRIVE, EV_LOCK_RELEASE };
 
+/* The kind of a group of rounds in the events' queue (struct round_group), given out as
+ * its rounds (EV_ROUND), never as an event of its own. */
+#define EV_ROUNDS (EV_LOCK_RELEASE + 1)
+
 struct request {
     double posted, done;       /* done < 0 while unknown */
     double arrival;            /* eager sends: when the data arrives */
@@ -83,6 +87,29 @@ struct due_now {
     uint32_t head, count, cap;
 };
 
+/* Rounds of collectives due at one time after now and pushed with no other event of
+ * that time between them (comsys_rounds.c): one item of the events' queue (EV_ROUNDS),
+ * whose rounds are taken one by one, in the order they were pushed, when it comes.
+ * Each would have followed the one before in the queue, so the events and their order
+ * are the same; the queue's push and pop of each but the first are saved. */
+struct round_group {
+    uint64_t key;              /* the rounds' time (pz_heap_bits) */
+    int *agents;
+    int n, cap, next;          /* next: the round to take */
+    int next_free;             /* in the free list: the next + 1; 0: none */
+};
+
+/* Groups still taking rounds, by a hash of their time: a time's push finds its group
+ * there, or none, and any other event of that time closes it.  A power of two. */
+#define OPEN_GROUPS 256
+
+struct round_groups {
+    struct round_group *all;
+    int n, cap, free;          /* free: the first of the free list + 1; 0: none */
+    int open[OPEN_GROUPS];     /* the open group of a slot's time + 1; 0: none */
+    int current;               /* the group being taken + 1; 0: none */
+};
+
 struct pz_comsys {
     const struct pz_machine *machine;
     struct pz_network *net;
@@ -92,6 +119,7 @@ struct pz_comsys {
     double now;
     struct pz_radix events;    /* events after now */
     struct due_now now_queue;
+    struct round_groups groups;   /* rounds grouped among the events after now */
     struct pz_match match;
     struct request *req;
     int nreq, capreq, free_req;
@@ -141,6 +169,19 @@ double pz_cs_recv_overhead(const struct pz_comsys *cs, int from, int to, double 
 
 /* Schedules an event of the model at time t (not before cs->now). */
 void pz_cs_push(struct pz_comsys *cs, double t, enum cs_event kind, int id);
+
+/* Rounds grouped in the events' queue (comsys_rounds.c).  push_round: schedules agent's
+ * round at t, after now: in the open group of t, else as a new group; 0, or -1 if
+ * memory ran out.  close: an event of time t is pushed, not a round: the group of t
+ * (if one is open) takes no more.  take: the next round of the group being taken into
+ * *ev (its time now), 1; 0 if none is being taken.  begin: ev, an EV_ROUNDS just
+ * popped, becomes its first round, the group the one being taken.  free: the groups'
+ * memory. */
+int pz_cs_rounds_push(struct pz_comsys *cs, double t, int agent);
+void pz_cs_rounds_close(struct pz_comsys *cs, double t);
+int pz_cs_rounds_take(struct pz_comsys *cs, struct pz_heap_item *ev);
+void pz_cs_rounds_begin(struct pz_comsys *cs, struct pz_heap_item *ev);
+void pz_cs_rounds_free(struct pz_comsys *cs);
 
 /* The protocols (comsys.c). */
 
