@@ -1349,7 +1349,6 @@ static void combine_exchanges(struct pz_cal_exchange (*xr)[MAX_SIZES], int nx, c
  * exchanges back to back, and the lone send, per round. */
 struct duplex_rounds {
     double isend[2][PZ_CAL_ROUNDS], lone[PZ_CAL_ROUNDS];
-    double allreduce[PZ_CAL_ROUNDS];   /* the collective overhead's MPI_Allreduce */
 };
 
 /* The exchanges and lone sends of the duplex overhead timed in each round: their
@@ -1361,8 +1360,7 @@ static int per_round(int whole)
 
 /* Rank 0: round r of the MPI_Isend of each rank in exchanges back to back of the resume
  * probe's size (RESUME_BYTES), and of the lone send, for the duplex overhead
- * (calibrate_duplex_sends.h), and of the MPI_Allreduce back to back of the collective
- * overhead (calibrate_coll.h), into dr. */
+ * (calibrate_duplex_sends.h), into dr. */
 static void duplex_sends_round(const struct options *o, char *out, char *in,
                                struct duplex_rounds *dr, int r)
 {
@@ -1374,12 +1372,27 @@ static void duplex_sends_round(const struct options *o, char *out, char *in,
                              &dr->lone[r]);
     dr->isend[0][r] = isend[0];
     dr->isend[1][r] = isend[1];
-    dr->allreduce[r] =
-        pz_cal_lead_allreduce(per_round(o->quick ? QUICK_ALLREDUCE_CALLS : ALLREDUCE_CALLS));
 }
 
-/* Rank 0: the duplex overhead's sends and the collective overhead's MPI_Allreduce, each
- * the median of its rounds in the calibration's state (keep), into run. */
+/* The MPI_Allreduce calls of the collective overhead (calibrate_coll.h) in each round. */
+static int allreduce_calls(const struct options *o)
+{
+    return per_round(o->quick ? QUICK_ALLREDUCE_CALLS : ALLREDUCE_CALLS);
+}
+
+/* Rank 0: the collective overhead's MPI_Allreduce, the median of its rounds in the
+ * calibration's state (keep) of the times per call `allreduce`, into run. */
+static void allreduce_time(const struct options *o, const double *allreduce, const int *keep,
+                           struct pz_calibration_run *run)
+{
+    double spread;
+
+    run->collective.calls = PZ_CAL_ROUNDS * allreduce_calls(o);
+    run->collective.time = pz_cal_kept_time(allreduce, keep, PZ_CAL_ROUNDS, &spread);
+}
+
+/* Rank 0: the duplex overhead's sends, each the median of its rounds in the
+ * calibration's state (keep), into run. */
 static void duplex_sends_times(const struct options *o, const struct duplex_rounds *dr,
                                const int *keep, struct pz_calibration_run *run)
 {
@@ -1393,9 +1406,6 @@ static void duplex_sends_times(const struct options *o, const struct duplex_roun
     d->isend[0] = pz_cal_kept_time(dr->isend[0], keep, PZ_CAL_ROUNDS, &spread);
     d->isend[1] = pz_cal_kept_time(dr->isend[1], keep, PZ_CAL_ROUNDS, &spread);
     d->lone = pz_cal_kept_time(dr->lone, keep, PZ_CAL_ROUNDS, &spread);
-    run->collective.calls =
-        PZ_CAL_ROUNDS * per_round(o->quick ? QUICK_ALLREDUCE_CALLS : ALLREDUCE_CALLS);
-    run->collective.time = pz_cal_kept_time(dr->allreduce, keep, PZ_CAL_ROUNDS, &spread);
 }
 
 /* Appends to keys one of the n values v (per round), named what, in unit (scale units
@@ -1501,6 +1511,7 @@ static void measure(const struct options *o, struct pz_calibration_run *run,
     static struct pz_cal_exchange xr[PZ_CAL_ROUNDS][MAX_SIZES], x[MAX_SIZES];
     static struct overhead_rounds ov;
     static struct duplex_rounds dr;
+    static double allreduce[PZ_CAL_ROUNDS];   /* the collective overhead's, per call */
     double first = MPI_Wtime();
 
     for (int r = 0; r < PZ_CAL_ROUNDS + PZ_CAL_EXTRA_ROUNDS; r++)
@@ -1511,6 +1522,7 @@ static void measure(const struct options *o, struct pz_calibration_run *run,
         run->nexchanges = measure_exchanges(o, points, rr->n, rr->out, rr->in, xr[r]);
         overheads_round(o, points, rr->n, rr->out, &ov, r);
         duplex_sends_round(o, rr->out, rr->in, &dr, r);
+        allreduce[r] = pz_cal_lead_allreduce(allreduce_calls(o));
         measure_between(o, run, rr, r, xr[0], run->nexchanges);
     }
     state_of(rr, run);
@@ -1526,6 +1538,7 @@ static void measure(const struct options *o, struct pz_calibration_run *run,
     run->recv_times = recv;
     run->loop_times = loop;
     duplex_sends_times(o, &dr, rr->keep, run);
+    allreduce_time(o, allreduce, rr->keep, run);
     spread_keys(run, &ov, xr, run->nexchanges, &dr, keys);
     keys->keep = run->state_keep;
     keys->tried = ov.tried;

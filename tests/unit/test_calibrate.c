@@ -1278,6 +1278,19 @@ Test(transfer, no_size_is_faster_than_its_overheads)
                "send_overhead_per_byte");
 }
 
+/* pz_fit_transfer on fit (of the n ping-pong points p) with overheads of 3 us +
+ * send_b per byte sent and 3 us + recv_b per byte received, into *t. */
+static void fit_copies(const struct pz_fit *fit, const struct pz_pingpong *p, int n,
+                       double send_b, double recv_b, struct pz_transfer_fit *t)
+{
+    struct pz_pingpong send[NOVERHEAD], recv[NOVERHEAD];
+
+    overhead_points(send, 3e-6, send_b, 0);
+    overhead_points(recv, 3e-6, recv_b, 0);
+    pz_fit_transfer(fit, p, n, NULL, 0, NULL, send, NOVERHEAD, recv, NOVERHEAD, send,
+                    NOVERHEAD, t);
+}
+
 /* With an eager threshold the per-byte overheads are an eager message's copies, kept as
  * measured, and what they exceed the ping-pong's slope over the eager sizes by is the
  * send's tail per byte.  A ping-pong of 5 us + m / 5 GB/s (0.2 ns/B) with a step of 20
@@ -1290,19 +1303,15 @@ Test(transfer, no_size_is_faster_than_its_overheads)
 Test(transfer, eager_copies_beyond_the_slope_are_the_sends_tail_per_byte)
 {
     static struct pz_pingpong p[MAXP];
-    struct pz_pingpong send[NOVERHEAD], recv[NOVERHEAD];
     struct pz_transfer_fit t;
     struct pz_machine m;
     struct pz_fit fit;
     char err[256];
     int n = hockney_points(p, 5e-6, 5e9, 16384, 20e-6, 0);
 
-    overhead_points(send, 3e-6, 0.4e-9, 0);
-    overhead_points(recv, 3e-6, 0.1e-9, 0);
     cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
     cr_assert_eq(fit.eager_threshold, 16384, "eager threshold %g", fit.eager_threshold);
-    pz_fit_transfer(&fit, p, n, NULL, 0, NULL, send, NOVERHEAD, recv, NOVERHEAD, send,
-                    NOVERHEAD, &t);
+    fit_copies(&fit, p, n, 0.4e-9, 0.1e-9, &t);
     assert_rel(t.eager_slope, 0.2e-9, 1e-6, "the eager sizes' slope");
     cr_assert_eq(t.per_byte_scale, 1);
     assert_rel(t.tail, 1e-6, 1e-6, "send tail");
@@ -1314,26 +1323,17 @@ Test(transfer, eager_copies_beyond_the_slope_are_the_sends_tail_per_byte)
     assert_rel(m.overhead.send, 3e-6, 1e-6, "send_overhead whole");
     assert_rel(m.overhead.send_per_byte, 0.4e-9, 1e-6, "send_overhead_per_byte whole");
     assert_rel(m.send_tail_per_byte, 0.3e-9, 1e-6, "send_tail_per_byte");
-    overhead_points(send, 3e-6, 0.5e-9, 0);
-    overhead_points(recv, 3e-6, 0.5e-9, 0);
-    pz_fit_transfer(&fit, p, n, NULL, 0, NULL, send, NOVERHEAD, recv, NOVERHEAD, send,
-                    NOVERHEAD, &t);
+    fit_copies(&fit, p, n, 0.5e-9, 0.5e-9, &t);
     assert_rel(t.tail_per_byte, 0.5e-9, 1e-6, "held at the send's per byte");
     /* a receive's copy beyond the slope is cut to it (all of it is on the message's
        way): recv 0.5 ns/B to 0.2, the send's 0.1 + 0.2 - 0.2 = 0.1 its tail, none of it
        on the way */
-    overhead_points(send, 3e-6, 0.1e-9, 0);
-    overhead_points(recv, 3e-6, 0.5e-9, 0);
-    pz_fit_transfer(&fit, p, n, NULL, 0, NULL, send, NOVERHEAD, recv, NOVERHEAD, send,
-                    NOVERHEAD, &t);
+    fit_copies(&fit, p, n, 0.1e-9, 0.5e-9, &t);
     assert_rel(t.base.overhead.recv_per_byte, 0.2e-9, 1e-6, "recv per byte cut to the slope");
     assert_rel(t.tail_per_byte, 0.1e-9, 1e-6, "the send's whole per byte its tail");
     cr_assert_lt(fabs(t.base.overhead.send_per_byte), 1e-21, "no send per byte on the way");
     /* overheads below the slope, 0.05 ns/B each: no tail */
-    overhead_points(send, 3e-6, 0.05e-9, 0);
-    overhead_points(recv, 3e-6, 0.05e-9, 0);
-    pz_fit_transfer(&fit, p, n, NULL, 0, NULL, send, NOVERHEAD, recv, NOVERHEAD, send,
-                    NOVERHEAD, &t);
+    fit_copies(&fit, p, n, 0.05e-9, 0.05e-9, &t);
     cr_assert_eq(t.tail_per_byte, 0, "below the slope, no tail per byte");
 }
 
@@ -1361,6 +1361,16 @@ Test(transfer, without_a_threshold_the_copies_end_at_the_default_one)
                0.01, "4 MiB");
 }
 
+/* A switch of Hockney's 10 us and 1 GB/s without overheads, combining 1 ns/B. */
+static void allreduce_machine(struct pz_machine *m)
+{
+    pz_machine_defaults(m);
+    m->cost_model = PZ_COST_HOCKNEY;
+    m->latency = 10e-6;
+    m->bandwidth = 1e9;
+    m->reduce_byte_time = 1e-9;
+}
+
 /* The model's MPI_Allreduce of 8 B by two processes (MPICH 4: recursive doubling, one
  * exchange) on a switch of Hockney's 10 us and 1 GB/s without overheads: both send at 0,
  * each message arrives at 10 us + 8 ns; with reduce_byte_time 1 ns/B the combining adds
@@ -1369,11 +1379,7 @@ Test(transfer, the_models_allreduce_of_two)
 {
     struct pz_machine m;
 
-    pz_machine_defaults(&m);
-    m.cost_model = PZ_COST_HOCKNEY;
-    m.latency = 10e-6;
-    m.bandwidth = 1e9;
-    m.reduce_byte_time = 1e-9;
+    allreduce_machine(&m);
     assert_rel(pz_allreduce_time(&m, 8), 10.016e-6, 1e-9, "no collective overhead");
     m.collective_overhead = 2e-6;
     assert_rel(pz_allreduce_time(&m, 8), 12.016e-6, 1e-9, "2 us first");
@@ -1388,11 +1394,7 @@ Test(transfer, the_collective_overhead_is_the_allreduce_beyond_the_model)
     struct pz_machine m;
     char note[1024];
 
-    pz_machine_defaults(&m);
-    m.cost_model = PZ_COST_HOCKNEY;
-    m.latency = 10e-6;
-    m.bandwidth = 1e9;
-    m.reduce_byte_time = 1e-9;
+    allreduce_machine(&m);
     m.collective_overhead = 5e-6;   /* the fit takes the machine without it */
     run.collective = (struct pz_cal_collective){ .time = 13e-6, .calls = 9000 };
     pz_cal_collective_fit(&run, &m);

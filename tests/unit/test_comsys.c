@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "comsys.h"
+#include "switch_machine.h"
 
 #define US(x) ((x) * 1e-6)
 #define EPS 1e-12
@@ -14,15 +15,8 @@ static struct pz_comsys *cs;
 
 static void setup_progress(int procs_per_node, enum pz_progress progress)
 {
-    pz_machine_defaults(&m);
+    switch_machine(&m, procs_per_node);
     m.progress = progress;
-    m.network = PZ_NET_SWITCH;
-    m.latency = 50e-6;
-    m.bandwidth = 12.5e6;
-    m.eager_threshold = 65536;
-    m.procs_per_node = procs_per_node;
-    m.shm_latency = 1e-6;
-    m.shm_bandwidth = 5e9;
     cs = pz_comsys_new(&m, 4);
     cr_assert(cs);
 }

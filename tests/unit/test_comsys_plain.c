@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 
 #include "comsys.h"
+#include "switch_machine.h"
 
 #define US(x) ((x) * 1e-6)
 #define EPS 1e-12
@@ -14,16 +15,6 @@
 static struct pz_machine m;
 static struct pz_comsys *cs;
 
-static void machine(int procs_per_node)
-{
-    pz_machine_defaults(&m);
-    m.network = PZ_NET_SWITCH;
-    m.latency = 50e-6;
-    m.bandwidth = 12.5e6;
-    m.shm_latency = 1e-6;
-    m.shm_bandwidth = 5e9;
-    m.procs_per_node = procs_per_node;
-}
 
 /* The model of m for n processes, with op run by algorithm name. */
 static void start(int n, enum pz_coll_op op, const char *name)
@@ -68,7 +59,7 @@ Test(comsys_plain, every_member_there_on_links_of_its_own)
     const double rd[4] = { US(101.28), US(101.28), US(101.28), US(101.28) };
     const double ring[4] = { US(151.92), US(151.92), US(151.92), US(151.92) };
 
-    machine(1);
+    switch_machine(&m, 1);
     start(4, PZ_COLL_ALLREDUCE, "recursive_doubling");
     run_all(4, c, rd, "recursive doubling");
     c.op = PZ_COLL_ALLGATHER;
@@ -91,7 +82,7 @@ Test(comsys_plain, members_of_one_node_share_its_links_in_the_events_order)
     struct pz_coll c = { .op = PZ_COLL_ALLREDUCE, .size = 4, .bytes = 8 };
     const double want[4] = { US(51.6416), US(102.2816), US(51.6416), US(102.2816) };
 
-    machine(2);
+    switch_machine(&m, 2);
     start(4, PZ_COLL_ALLREDUCE, "recursive_doubling");
     run_all(4, c, want, "two a node");
 }
@@ -104,7 +95,7 @@ Test(comsys_plain, a_send_overhead_falls_back_to_the_protocols)
     struct pz_coll c = { .op = PZ_COLL_ALLREDUCE, .size = 4, .bytes = 8 };
     const double want[4] = { US(121.28), US(121.28), US(121.28), US(121.28) };
 
-    machine(1);
+    switch_machine(&m, 1);
     m.overhead.send = 10e-6;
     start(4, PZ_COLL_ALLREDUCE, "recursive_doubling");
     run_all(4, c, want, "send overhead");
@@ -119,7 +110,7 @@ Test(comsys_plain, a_rendezvous_falls_back_to_the_protocols)
     struct pz_coll c = { .op = PZ_COLL_ALLREDUCE, .size = 4, .bytes = 8 };
     const double want[4] = { US(301.28), US(301.28), US(301.28), US(301.28) };
 
-    machine(1);
+    switch_machine(&m, 1);
     m.eager_threshold = 4;
     start(4, PZ_COLL_ALLREDUCE, "recursive_doubling");
     run_all(4, c, want, "rendezvous");

@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 
 #include "comsys.h"
+#include "switch_machine.h"
 
 #define US(x) ((x) * 1e-6)
 #define EPS 1e-12
@@ -17,11 +18,7 @@ static struct pz_comsys *cs;
 
 static void setup(int nprocs)
 {
-    pz_machine_defaults(&m);
-    m.network = PZ_NET_SWITCH;
-    m.latency = 50e-6;
-    m.bandwidth = 12.5e6;
-    m.procs_per_node = 1;
+    switch_machine(&m, 1);
     cs = pz_comsys_new(&m, nprocs);
     cr_assert(cs);
 }
