@@ -102,14 +102,20 @@ void pz_fit_overhead(const struct pz_pingpong *p, int n, struct pz_line_fit *fit
     free(x);
 }
 
+double pz_segment_overheads(const struct pz_segment_base *base, double bytes)
+{
+    const struct pz_overhead *o = &base->overhead;
+    double upto = base->copies_upto > 0 ? base->copies_upto : base->eager_threshold;
+    int copied = !(upto > 0) || bytes <= upto;   /* an eager message's copies (cost.h) */
+
+    return o->send + o->recv + (copied ? bytes * (o->send_per_byte + o->recv_per_byte) : 0);
+}
+
 double pz_segment_base_time(const struct pz_segment_base *base, double bytes,
                             double first_latency)
 {
-    const struct pz_overhead *o = &base->overhead;
     int rendezvous = base->eager_threshold > 0 && bytes > base->eager_threshold;
-    double upto = base->copies_upto > 0 ? base->copies_upto : base->eager_threshold;
-    int copied = !(upto > 0) || bytes <= upto;   /* an eager message's copies (cost.h) */
-    double t = o->send + o->recv + (copied ? bytes * (o->send_per_byte + o->recv_per_byte) : 0);
+    double t = pz_segment_overheads(base, bytes);
 
     if (rendezvous)
         t += 2 * first_latency + base->rendezvous_overhead;

@@ -58,6 +58,10 @@ struct pz_segment_base {
                                       eager threshold's (every size without one) */
 };
 
+/* The overheads of base on a ping-pong's way of `bytes`: the send's (less its tail) and
+ * the receive's, with their per-byte parts for an eager message's copies. */
+double pz_segment_overheads(const struct pz_segment_base *base, double bytes);
+
 double pz_segment_base_time(const struct pz_segment_base *base, double bytes,
                             double first_latency);
 
@@ -108,9 +112,11 @@ struct pz_transfer_fit {
                                       overheads exceed eager_slope by, at most the
                                       send's per byte */
     struct pz_segment_fit segments;
-    double previous_error;         /* median |error| of the cost model alone (cost_model,
-                                      latency, bandwidth) over the same points */
-    int segments_kept;             /* the segments are no worse than that model */
+    double previous_error;         /* median |error| of the machine written without the
+                                      segments (cost_model, latency, bandwidth, and the
+                                      overheads on the message's way) over the same
+                                      points */
+    int segments_kept;             /* the segments are no worse than that machine */
 };
 
 /* The part of a send's overhead its sender spends after the message left (machine key

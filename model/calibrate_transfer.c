@@ -19,7 +19,12 @@ static double previous_time(const struct pz_fit *fit, int packet, double bytes)
     return t;
 }
 
-static double previous_error(const struct pz_fit *fit, const struct pz_pingpong *p, int n)
+/* The median |error| over p of the machine written without segments: its cost model
+ * and, on each message's way, base's overheads, which the model adds to the transfer
+ * (the segments are fitted under them; the cost model alone would leave them out of the
+ * comparison and the overheads counted twice in what is written). */
+static double previous_error(const struct pz_fit *fit, const struct pz_segment_base *base,
+                             const struct pz_pingpong *p, int n)
 {
     int packet = pz_fit_median_error(fit, p, n, pz_fit_model_b) <
                  pz_fit_median_error(fit, p, n, pz_fit_model_c);
@@ -28,7 +33,8 @@ static double previous_error(const struct pz_fit *fit, const struct pz_pingpong 
     if (!e)
         return NAN;
     for (int i = 0; i < n; i++)
-        e[i] = fabs(pz_fit_error(p[i].time, previous_time(fit, packet, p[i].bytes)));
+        e[i] = fabs(pz_fit_error(p[i].time, previous_time(fit, packet, p[i].bytes) +
+                                                pz_segment_overheads(base, p[i].bytes)));
     median = pz_fit_median(e, n);
     free(e);
     return median;
@@ -183,7 +189,7 @@ void pz_fit_transfer(const struct pz_fit *fit, const struct pz_pingpong *p, int 
     out->base.copies_upto = fit->eager_threshold > 0 ? fit->eager_threshold
                                                      : default_eager_threshold();
     pz_fit_segments(p, n, &out->base, &out->segments);
-    out->previous_error = previous_error(fit, p, n);
+    out->previous_error = previous_error(fit, &out->base, p, n);
     out->segments_kept = out->segments.segments.n > 0 &&
                          !(out->segments.median_error > out->previous_error);
 }

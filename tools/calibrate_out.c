@@ -1071,7 +1071,7 @@ void pz_cal_print_segments(FILE *out, const struct pz_calibration_run *run)
                      "took the rest of their slope)\n",
                 f->bounded, PZ_SEG_RATE_BOUND, human_rate(c, sizeof(c), f->bandwidth_bound));
     fprintf(out, "segments + overheads: median |error| %.2f%%, largest %.2f%%; the cost model "
-                 "alone %.2f%%: %s\n",
+                 "+ overheads %.2f%%: %s\n",
             f->median_error, f->max_error, t->previous_error,
             t->segments_kept ? "segments written" : "segments not written");
 }

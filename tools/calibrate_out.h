@@ -232,7 +232,7 @@ void pz_cal_print_duplex_overhead(FILE *out, const struct pz_calibration_run *ru
 void pz_cal_print_program(FILE *out, const struct pz_calibration_run *run);
 
 /* The segments: the criterion of each number of segments tried, the segments chosen
- * with their errors against the cost model alone. */
+ * with their errors against the cost model with the overheads. */
 void pz_cal_print_segments(FILE *out, const struct pz_calibration_run *run);
 
 /* The fitted values, one line each, for the terminal. */

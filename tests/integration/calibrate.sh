@@ -159,7 +159,7 @@ if grep -q '^collective_overhead = ' "$conf"; then
         pz_fail "no comment on how collective_overhead was obtained"
 fi
 # Cold buffers beside warm ones at 256 KiB and 1 MiB, and the segments' fit with its
-# error against the cost model alone; segments, when written, with their comment.
+# error against the cost model with the overheads; segments, when written, with their comment.
 grep -q '^ *size (B) *warm (us) *cold (us) *ratio *segments use$' "$out" ||
     pz_fail "no cold-buffer table"
 pz_expect_eq "cold sizes" "262144 1048576" \
@@ -172,7 +172,7 @@ pz_expect_eq "program loop sizes" "0 64 1024 4096 16384 65536 262144 1048576" \
         awk 'NF == 11 && $1 ~ /^[0-9]+$/ { print $1 }' | tr '\n' ' ' | sed 's/ $//')"
 grep -q '^(the program loop computes 5 us before each exchange; .*the keys are fitted to the trimmed means)$' \
     "$out" || pz_fail "no program loop note"
-grep -q '^segments + overheads: median |error| [0-9.]*%, largest [0-9.]*%; the cost model alone [0-9.]*%: segments \(not \)\{0,1\}written$' \
+grep -q '^segments + overheads: median |error| [0-9.]*%, largest [0-9.]*%; the cost model + overheads [0-9.]*%: segments \(not \)\{0,1\}written$' \
     "$out" || pz_fail "no error line of the segments"
 if grep -q '^segments = ' "$conf"; then
     grep -q '^# segments: ' "$conf" || pz_fail "no comment on how the segments were obtained"
