@@ -3,7 +3,6 @@
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "calibrate_cpu.h"
 #include "calibrate_sweep.h"
@@ -230,11 +229,4 @@ void pz_cal_answer_cold(long bytes, int round_trips)
             MPI_Send(send, (int)bytes, MPI_BYTE, 0, PZ_CAL_TAG_PING, MPI_COMM_WORLD);
         }
     free(buf);
-}
-
-double pz_cal_cache_size(void)
-{
-    long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE), l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-
-    return l3 > 0 ? (double)l3 : l2 > 0 ? (double)l2 : 0;
 }

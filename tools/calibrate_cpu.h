@@ -56,7 +56,4 @@ void pz_cal_answer_resume(char *buf, long bytes, int exchanges, double compute);
 double pz_cal_lead_cold(long bytes, int round_trips, double pool);
 void pz_cal_answer_cold(long bytes, int round_trips);
 
-/* The last-level cache of this processor (sysconf), 0 if unknown. */
-double pz_cal_cache_size(void);
-
 #endif

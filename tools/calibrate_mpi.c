@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "calibrate_clock.h"
+#include "calibrate_cache.h"
 #include "calibrate_cpu.h"
 #include "calibrate_duplex_note.h"
 #include "calibrate_coll.h"

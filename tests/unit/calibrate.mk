@@ -35,3 +35,13 @@ unit_test_calibrate_spread_CPPFLAGS = $(MODEL_TEST_FLAGS) -I$(top_srcdir)/tools
 unit_test_calibrate_spread_LDADD = $(top_builddir)/model/libpzmodel.la $(CRITERION_LIBS) \
 	$(MPI_LIBS) -lm
 endif
+
+# The caches as the kernel describes them (tools/calibrate_cache.c).
+if HAVE_CRITERION
+check_PROGRAMS += unit/test_calibrate_cache
+TESTS += unit/test_calibrate_cache
+unit_test_calibrate_cache_SOURCES = unit/test_calibrate_cache.c \
+	$(top_srcdir)/tools/calibrate_cache.c
+unit_test_calibrate_cache_CPPFLAGS = -I$(top_srcdir)/tools
+unit_test_calibrate_cache_LDADD = $(CRITERION_LIBS)
+endif
