@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "program_mpi.h"
@@ -59,6 +60,56 @@ static void read_needed(const char *path, struct pz_program_mpi *found)
     close(fd);
 }
 
+/* Whether the file at path begins as an ELF file does. */
+static int is_elf(const char *path)
+{
+    unsigned char magic[4] = { 0 };
+    int fd = open(path, O_RDONLY), n;
+
+    if (fd < 0)
+        return 0;
+    n = (int)read(fd, magic, sizeof(magic));
+    close(fd);
+    return n == 4 && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F';
+}
+
+/* Classifies every library the dynamic loader loads for the ELF file at path, as glibc's
+ * ldd lists them ("\tNAME => PATH (ADDRESS)"): the dependencies of its dependencies too,
+ * found where the loader finds them.  A program may reach MPI only through a library
+ * of its own or such as ScaLAPACK's or PETSc's.  Nothing if ldd cannot run. */
+static void read_loaded(const char *path, struct pz_program_mpi *found)
+{
+    int fds[2], status;
+    char line[PATH_MAX + 64], name[256];
+    pid_t pid;
+    FILE *in;
+
+    if (pipe(fds) != 0)
+        return;
+    if ((pid = fork()) == 0) {
+        int null = open("/dev/null", O_WRONLY);
+
+        dup2(fds[1], STDOUT_FILENO);
+        if (null >= 0)
+            dup2(null, STDERR_FILENO);
+        close(fds[0]);
+        execlp("ldd", "ldd", path, (char *)NULL);
+        _exit(127);
+    }
+    close(fds[1]);
+    if (pid < 0 || !(in = fdopen(fds[0], "r"))) {
+        close(fds[0]);
+        if (pid > 0)
+            waitpid(pid, &status, 0);
+        return;
+    }
+    while (fgets(line, sizeof(line), in))
+        if (sscanf(line, " %255s =>", name) == 1 && strstr(line, " => "))
+            classify(name, found);
+    fclose(in);
+    waitpid(pid, &status, 0);
+}
+
 /* The file a command word names: itself if it holds a '/', else the first executable
  * of that name in PATH; 0 if there is none. */
 static int resolve(const char *word, char *path, size_t size)
@@ -78,27 +129,38 @@ static int resolve(const char *word, char *path, size_t size)
     return 0;
 }
 
-void pz_program_mpi(char **command, struct pz_program_mpi *out)
+/* Fills *out from the first word of command whose file read() finds linked with an MPI
+ * library; 1 if one was. */
+static int first_linked(char **command, void (*read)(const char *, struct pz_program_mpi *),
+                        struct pz_program_mpi *out)
 {
     char path[PATH_MAX];
 
-    memset(out, 0, sizeof(*out));
-    if (elf_version(EV_CURRENT) == EV_NONE)
-        return;
     for (int i = 0; command[i]; i++) {
         struct pz_program_mpi found = { 0 };
 
-        if (!resolve(command[i], path, sizeof(path)))
+        if (!resolve(command[i], path, sizeof(path)) || !is_elf(path))
             continue;
-        read_needed(path, &found);
-        if (i == 0)
+        read(path, &found);
+        if (i == 0 && read == read_needed)
             out->openmpi_launcher = found.openmpi_launcher;
         if (found.abi != PZ_MPI_NONE) {
             out->abi = found.abi;
             out->program = command[i];
             out->fortran = found.fortran;
             memcpy(out->library, found.library, sizeof(out->library));
-            return;
+            return 1;
         }
     }
+    return 0;
+}
+
+void pz_program_mpi(char **command, struct pz_program_mpi *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (elf_version(EV_CURRENT) == EV_NONE)
+        return;
+    /* a program's own dependencies first, then (an ldd per file) what they load */
+    if (!first_linked(command, read_needed, out))
+        first_linked(command, read_loaded, out);
 }

@@ -21,7 +21,10 @@ struct pz_program_mpi {
 
 /* Fills *out from the first word of the NULL-terminated command that names, directly or
  * through PATH, an ELF file linked with an MPI library; words that name no readable ELF
- * file (options, numbers, scripts) are passed over. */
+ * file (options, numbers, scripts) are passed over.  A file's own dependencies (DT_NEEDED)
+ * are read first, for every word; when none is an MPI library, every library the
+ * dynamic loader would load for each file, as ldd lists them (a program linked with
+ * ScaLAPACK that is linked with MPI). */
 void pz_program_mpi(char **command, struct pz_program_mpi *out);
 
 #endif

@@ -5,7 +5,8 @@ PZ_IT_OPENMPI_C = p2p coll requests intervals markers_misuse \
 	anysource buffer cart commsplit csites intercomm io nbc_wait persist \
 	mprobe_null proc_null_waits rma sequential threads markers_raw transparent cpu_time \
 	predict_balanced
-PZ_IT_OPENMPI = $(PZ_IT_OPENMPI_C:%=programs/openmpi/%) programs/openmpi/intervals_relative
+PZ_IT_OPENMPI = $(PZ_IT_OPENMPI_C:%=programs/openmpi/%) programs/openmpi/intervals_relative \
+	programs/openmpi/libvia.so programs/openmpi/via
 # The Fortran ones (mpif.h, 'use mpi', 'use mpi_f08'), by Open MPI's Fortran compiler
 # next to its mpicc.
 PZ_IT_OPENMPI_FORTRAN = programs/openmpi/fhello programs/openmpi/fmarkers \
@@ -22,7 +23,8 @@ endif
 CLEANFILES += $(PZ_IT_OPENMPI) $(PZ_IT_OPENMPI_FORTRAN)
 PZ_IT_TESTS += integration/openmpi.sh
 # fortran_alltoallw.sh runs under check-openmpi alone: its program is Open MPI's only
-EXTRA_DIST += programs/falltoallw.f90 integration/fortran_alltoallw.sh
+EXTRA_DIST += programs/falltoallw.f90 integration/fortran_alltoallw.sh \
+	programs/via_lib.c programs/via_main.c
 AM_TESTS_ENVIRONMENT += PZ_OPENMPI_LIB='$(PZ_OPENMPI_LIB)'; export PZ_OPENMPI_LIB; \
 	OPENMPI_MPIEXEC='$(OPENMPI_MPIEXEC)'; export OPENMPI_MPIEXEC; \
 	OPENMPI_VERSION='$(OPENMPI_VERSION)'; export OPENMPI_VERSION; \
@@ -36,6 +38,14 @@ programs/openmpi/intervals_relative: $(srcdir)/programs/intervals.c
 	@$(MKDIR_P) programs/openmpi
 	$(AM_V_GEN)cd $(srcdir) && $(OPENMPI_MPICC) $(PZ_CFLAGS) -g -I$(abs_top_srcdir)/include \
 		-o $(abs_builddir)/programs/openmpi/intervals_relative programs/intervals.c
+# A program linked with a library of its own alone, the library with Open MPI.
+programs/openmpi/libvia.so: $(srcdir)/programs/via_lib.c
+	@$(MKDIR_P) programs/openmpi
+	$(AM_V_GEN)$(OPENMPI_MPICC) $(PZ_CFLAGS) -fvisibility=default -shared -fPIC -o $@ \
+		$(srcdir)/programs/via_lib.c
+programs/openmpi/via: $(srcdir)/programs/via_main.c programs/openmpi/libvia.so
+	$(AM_V_GEN)$(CC) $(PZ_CFLAGS) -o $@ $(srcdir)/programs/via_main.c \
+		-Lprograms/openmpi -lvia -Wl,-rpath,$(abs_builddir)/programs/openmpi
 programs/openmpi/fhello: $(srcdir)/programs/fhello.f90
 	@$(MKDIR_P) programs/openmpi
 	$(AM_V_GEN)$(OPENMPI_MPIFC) -J programs/openmpi -o $@ $(srcdir)/programs/fhello.f90

@@ -14,7 +14,10 @@
 #  (c) without libprognoz-openmpi.so in PROGNOZ_LIBDIR, record names the missing
 #      library in one line and exits 1;
 #  (d) a Fortran program ('use mpi') is recorded by prognoz record with Open MPI's
-#      recorder, each call once.
+#      recorder, each call once;
+#  (e) a program linked only with a library of its own that is linked with Open MPI
+#      (as one linked with ScaLAPACK or PETSc is) gets Open MPI's recorder, said so, and
+#      its calls are recorded.
 # Skipped when configure found no Open MPI.  As root, Open MPI is allowed to run by the
 # two variables it documents for containers.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
@@ -111,6 +114,23 @@ pz_expect_eq "record without Open MPI's recorder: stderr" \
     "prognoz record: cannot read the recorder library '$PZ_WORK/mpich_only/libprognoz-openmpi.so': No such file or directory" \
     "$(cat "$PZ_WORK/none.err")"
 test ! -e "$PZ_WORK/none" || pz_fail "record without Open MPI's recorder ran the program"
+
+# (e)
+via=$(pz_program openmpi/via) || exit 77
+objdump -p "$via" | awk '$1 == "NEEDED" { print $2 }' | grep -q '^libmpi' &&
+    pz_fail "via: the program itself is linked with MPI; the test needs it linked through libvia"
+PROGNOZ_LIBDIR=$libdir timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" record -o "$PZ_WORK/via" -- \
+    "$OPENMPI_MPIEXEC" --oversubscribe -n 2 "$via" >"$PZ_WORK/via.out" 2>"$PZ_WORK/via.err" ||
+    { cat "$PZ_WORK/via.err" >&2; pz_fail "via: prognoz record failed"; }
+pz_expect_eq "via: the recorder's line" "prognoz: recording with the Open MPI recorder (libmpi.so.40)" \
+    "$(head -1 "$PZ_WORK/via.err")"
+pz_expect_eq "via's output" "via: received 0
+via: received 1" "$(sort "$PZ_WORK/via.out")"
+pz_trace via
+for r in 0 1; do
+    pz_expect_eq "via: rank $r: calls" "MPI_Init MPI_Comm_rank MPI_Comm_size MPI_Sendrecv MPI_Finalize" \
+        "$(pz_calls via $r | awk '{ print $1 }' | tr '\n' ' ' | sed 's/ $//')"
+done
 
 # (d)
 test -x "$programs/openmpi/fhello" || { echo "no Fortran program built for Open MPI: (d) skipped"; exit 0; }
