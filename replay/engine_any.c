@@ -15,10 +15,11 @@
  * the calls stays where it was: it belongs to the position in the loop.
  *
  * A call chooses only where every request of the pool is one of the thread's posted,
- * nonpersistent point-to-point requests (not from MPI_PROC_NULL, not cancelled) and
- * every call of the pool completes only such requests; else it completes what it was
- * recorded completing.  A call of another kind (an MPI_Wait, a test that completed
- * nothing, a post) ends the pool. */
+ * nonpersistent point-to-point requests (not from MPI_PROC_NULL, not cancelled); else
+ * it completes what it was recorded completing.  A call of another kind (an MPI_Wait, a
+ * test that completed nothing, a post, a call that completed anything else) ends the
+ * pool, as does a call of another function, or one completing sends where the others
+ * completed receives or the reverse. */
 #include <stdlib.h>
 
 #include "calls_gen.h"
@@ -171,14 +172,27 @@ static int add_candidate(struct engine *e, struct any_state *s, struct candidate
     return 0;
 }
 
+/* What a call of a pool is: its function and the kinds of requests it completes (bit 0
+ * receives, bit 1 sends).  A pool's calls are all alike: the recording does not say
+ * which array each call was given, and a loop over the receives followed by one over
+ * the sends must not lend a receive's call a send. */
+struct pool_sig {
+    int call, kinds;
+};
+
+static int same_sig(struct pool_sig a, struct pool_sig b)
+{
+    return a.call == b.call && a.kinds == b.kinds;
+}
+
 /* The length (Enter to Leave) of the MPI call whose Enter is record `at` of thread th
- * if it is a call of a pool: of the kind, completing requests and nothing else; else 0. */
-static size_t pool_call_at(struct engine *e, int th, size_t at)
+ * if it is a call of a pool: of the kind, completing requests and nothing else, with
+ * its signature in *sig; else 0. */
+static size_t pool_call_at(struct engine *e, int th, size_t at, struct pool_sig *sig)
 {
     const struct pz_rec *r = pz_trace_in_peek(e->in, th, at);
     const struct pz_region_info *call;
     uint32_t region;
-    int completions = 0;
 
     if (!r || r->kind != PZ_REC_ENTER)
         return 0;
@@ -186,11 +200,12 @@ static size_t pool_call_at(struct engine *e, int th, size_t at)
     call = pz_trace_in_region(e->in, region);
     if (call->kind != PZ_REGION_MPI || !is_any_call(call->call))
         return 0;
+    *sig = (struct pool_sig){ call->call, 0 };
     for (size_t i = at + 1; i < at + POOL_RECORDS && (r = pz_trace_in_peek(e->in, th, i)); i++) {
         if (r->kind == PZ_REC_LEAVE && r->region == region)
-            return completions ? i - at + 1 : 0;
+            return sig->kinds ? i - at + 1 : 0;
         if (is_completion(r->kind))
-            completions++;
+            sig->kinds |= r->kind == PZ_REC_IRECV ? 1 : 2;
         else if (r->kind != PZ_REC_FLUSH)
             return 0;
     }
@@ -207,33 +222,29 @@ static int between_calls(struct engine *e, const struct pz_rec *r)
            pz_trace_in_region(e->in, r->region)->kind != PZ_REGION_MPI;
 }
 
-/* The call's own completions as candidates; their number, -1 if the call is not of a
- * pool (it holds other records). */
+/* The call's own completions as candidates. */
 static int own_candidates(struct engine *e, int th, struct any_state *s)
 {
     size_t len = e->threads[th].call_len;
-    int n = 0;
 
     for (size_t i = 1; i + 1 < len; i++) {
         struct pz_rec r = *pz_any_record(e, th, i);
 
-        if (is_completion(r.kind)) {
-            if (add_candidate(e, s, (struct candidate){ .rec = r, .slot = r.request,
-                                                        .at = i, .own = 1 }) != 0)
-                return -1;
-            n++;
-        } else if (r.kind != PZ_REC_FLUSH) {
+        if (is_completion(r.kind) &&
+            add_candidate(e, s, (struct candidate){ .rec = r, .slot = r.request, .at = i,
+                                                    .own = 1 }) != 0)
             return -1;
-        }
     }
-    return n;
+    return 0;
 }
 
-/* The completions of the pool's later calls, each as the swaps have made it. */
-static int later_candidates(struct engine *e, int th, struct any_state *s)
+/* The completions of the pool's later calls (of signature sig), each as the swaps have
+ * made it. */
+static int later_candidates(struct engine *e, int th, struct any_state *s, struct pool_sig sig)
 {
     size_t p = e->threads[th].call_len, len;
     const struct pz_rec *r;
+    struct pool_sig next;
 
     for (int calls = 1; calls < POOL_CALLS && p < POOL_RECORDS;) {
         if (!(r = pz_trace_in_peek(e->in, th, p)))
@@ -242,7 +253,7 @@ static int later_candidates(struct engine *e, int th, struct any_state *s)
             p++;
             continue;
         }
-        if (!(len = pool_call_at(e, th, p)))
+        if (!(len = pool_call_at(e, th, p, &next)) || !same_sig(next, sig))
             return 0;
         for (size_t i = p + 1; i + 1 < p + len; i++) {
             struct pz_rec rec = *pz_trace_in_peek(e->in, th, i);
@@ -282,18 +293,26 @@ static int model_requests(const struct thread *k, struct any_state *s)
     return 0;
 }
 
+static int no_choice(struct any_state *s)
+{
+    s->ncand = 0;
+    return 0;
+}
+
 /* Whether the call chooses: it is of a pool with more requests than it completes, all
  * of them requests that can be chosen.  Sets the candidates and need. */
 static int gather(struct engine *e, int th, struct any_state *s)
 {
-    int own = own_candidates(e, th, s);
+    struct pool_sig sig;
+    uint32_t own;
 
-    if (own <= 0 || later_candidates(e, th, s) != 0 || s->ncand == (uint32_t)own ||
-        model_requests(&e->threads[th], s) != 0) {
-        s->ncand = 0;
-        return 0;
-    }
-    s->need = own;
+    if (!pool_call_at(e, th, 0, &sig) || own_candidates(e, th, s) != 0)
+        return no_choice(s);
+    own = s->ncand;
+    if (later_candidates(e, th, s, sig) != 0 || s->ncand == own ||
+        model_requests(&e->threads[th], s) != 0)
+        return no_choice(s);
+    s->need = (int)own;
     return 1;
 }
 

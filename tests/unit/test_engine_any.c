@@ -138,8 +138,8 @@ static const char *predict(void)
     return out;
 }
 
-/* Process 0's completions in the predicted trace, in order: the call they are in (its
- * Leave's time), the request, the source. */
+/* Process 0's completions of receives and sends in the predicted trace, in order: the
+ * call they are in (its Leave's time), the request, the source (of a receive). */
 struct completion {
     double at;
     uint64_t request;
@@ -156,7 +156,7 @@ static int completions(const char *dir, struct completion *c, int max)
     cr_assert_not_null(t, "cannot read the predicted trace: %s", err);
     th = pz_trace_in_first(t, 0);
     for (; (r = pz_trace_in_peek(t, th, 0)); pz_trace_in_consume(t, th, 1))
-        if (r->kind == PZ_REC_IRECV && n < max)
+        if ((r->kind == PZ_REC_IRECV || r->kind == PZ_REC_ISEND_COMPLETE) && n < max)
             c[n++] = (struct completion){ ((double)r->time - (double)pz_trace_in_offset(t)) /
                                               pz_trace_in_resolution(t),
                                           r->request, r->peer, r->bytes };
@@ -328,4 +328,51 @@ Test(engine_any, waitsome_completes_as_many_as_it_recorded)
     expect(&c[1], SEC(1.95008), 2, 2, "the first Waitsome's second");
     expect(&c[2], SEC(3.05008), 1, 1, "the second Waitsome");
     near(res.end, SEC(3.35008), "the end");
+}
+
+/* A loop of MPI_Waitany over the receives, then one over the sends: the recording does
+ * not say which array each call was given, so a pool holds calls completing the same
+ * kind of request (ms):
+ *   rank 0: Init [0, 0]  Irecv 1 (from 1, tag 5) [0, 0]  Isend 2 (8 B to 2, tag 5) [0, 0]
+ *           compute to 0.5  Waitany [0.5, 0.6] completing 1  compute 0.4
+ *           Waitany [1, 1.1] completing 2  compute 0.2  Finalize [1.3, 1.4]
+ *   rank 1: Send(tag 5) [3, 3.1];  rank 2: Recv(from 0, tag 5) [0, 0.1]
+ * The send is eager: done at its post, 0.  Were the two calls a pool, the first would
+ * complete the send at once (0.5).  They are not: the first waits for rank 1's message,
+ * 3.05008; the second (from 3.45008) completes the send at once; Finalize from 3.65008
+ * to 3.75008. */
+Test(engine_any, a_pool_does_not_lend_a_send_to_a_receives_call)
+{
+    struct tb *b = tb_open(rec, 3);
+    uint32_t irecv, isend, any;
+    struct completion c[4];
+
+    cr_assert_not_null(b);
+    irecv = tb_mpi(b, "MPI_Irecv");
+    isend = tb_mpi(b, "MPI_Isend");
+    any = tb_mpi(b, "MPI_Waitany");
+    tb_call(b, 0, "MPI_Init", 0, 0);
+    tb_enter(b, 0, 0, irecv);
+    tb_mpi_irecv_request(b, 0, 0, 1);
+    tb_leave(b, 0, 0, irecv);
+    tb_enter(b, 0, 0, isend);
+    tb_mpi_isend(b, 0, 0, TB_WORLD, 2, 5, 8, 2);
+    tb_leave(b, 0, 0, isend);
+    tb_enter(b, 0, MS(0.5), any);
+    tb_mpi_irecv(b, 0, MS(0.6), TB_WORLD, 1, 5, 8, 1);
+    tb_leave(b, 0, MS(0.6), any);
+    tb_enter(b, 0, MS(1), any);
+    tb_mpi_isend_complete(b, 0, MS(1.1), 2);
+    tb_leave(b, 0, MS(1.1), any);
+    tb_call(b, 0, "MPI_Finalize", MS(1.3), MS(1.4));
+    sender(b, 1, 3);
+    tb_call(b, 2, "MPI_Init", 0, 0);
+    tb_recv_call(b, 2, "MPI_Recv", 0, MS(0.1), TB_WORLD, 0, 5);
+    tb_call(b, 2, "MPI_Finalize", MS(0.1), MS(0.2));
+    cr_assert_eq(tb_close(b), 0);
+    cr_assert_eq(completions(predict(), c, 4), 2);
+    expect(&c[0], SEC(3.05008), 1, 1, "the receives' Waitany");
+    near(c[1].at, SEC(3.45008), "the sends' Waitany");
+    cr_assert_eq(c[1].request, 2);
+    near(res.end, SEC(3.75008), "the end");
 }
