@@ -304,7 +304,8 @@ static void main_loop(struct engine *e)
                 pz_comsys_step(e->cs);
         } else if (pz_radix_pop(&e->ready, &it)) {
             prefetch_next(e);
-            run(e, it.id);
+            if (it.kind == 0 || pz_any_due(e, it.id, it.time))
+                run(e, it.id);
         }
     }
 }

@@ -6,7 +6,11 @@
  * complete, the one(s) the model completes first; as many as it was recorded
  * completing.  Ties go to the call's recorded requests, then to the order in which the
  * recording completed them: a request done when the call starts ties with every other
- * such, so a machine where all are done keeps the recorded choice.
+ * such, so a machine where all are done keeps the recorded choice.  The model learns
+ * most completions before they happen (an eager message's arrival when it is sent), so
+ * a call that waits is woken when what it chooses happens, planned again each time a
+ * completion learnt happens earlier: an item of kind 1 on the engine's ready queue,
+ * which pz_any_due tells from one planned before.
  *
  * A request a call takes from a later call of the pool leaves that call, in its place,
  * a request the call was recorded completing: the later call's completion record is
@@ -61,7 +65,7 @@ struct any_state {
     struct candidate *cand;
     uint32_t ncand, capcand;
     int need;              /* completions the call in progress chooses; 0: it does not */
-    int missing;           /* of them, those not known yet */
+    double woken;          /* when the parked call is to end, -1 until known */
 };
 
 static int is_any_call(int call)
@@ -332,10 +336,60 @@ int pz_any_completes(uint8_t kind)
     return is_completion(kind);
 }
 
+/* When the call has candidate c: at its start if c was done by then. */
+static double key_of(const struct candidate *c, double start)
+{
+    return c->done > start ? c->done : start;
+}
+
+/* When the call has s->need of its candidates, as far as the model knows them; -1 if
+ * it knows fewer.  The model learns a completion when the operation is matched or its
+ * transfer begins, often before it happens; one it learns later may happen earlier. */
+static double due_of(const struct any_state *s, double start)
+{
+    double due = -1;
+
+    for (uint32_t j = 0; j < s->ncand; j++) {
+        double key = key_of(&s->cand[j], start);
+        int earlier = 0, same = 0;
+
+        if (s->cand[j].done < 0)
+            continue;
+        for (uint32_t i = 0; i < s->ncand; i++) {
+            if (s->cand[i].done < 0)
+                continue;
+            earlier += key_of(&s->cand[i], start) < key;
+            same += key_of(&s->cand[i], start) == key;
+        }
+        if (earlier < s->need && earlier + same >= s->need)
+            due = key;
+    }
+    return due;
+}
+
+/* Wakes parked thread th when its call has what it chooses, or earlier than planned if
+ * a completion learnt since happens earlier.  The queue's item of kind 1 is checked
+ * when it comes (pz_any_due): one planned before is then no longer due. */
+static void plan_wake(struct engine *e, int th, struct any_state *s)
+{
+    const struct thread *k = &e->threads[th];
+    double due = due_of(s, k->call_start);
+
+    if (due < 0)
+        return;
+    if (k->wake > due)
+        due = k->wake;
+    if (s->woken >= 0 && s->woken <= due)
+        return;
+    s->woken = due;
+    if (pz_radix_push(&e->ready, due, 1, th) != 0)
+        pz_engine_fail(e, "out of memory");
+}
+
 void pz_any_wait(struct engine *e, int th)
 {
     struct any_state *s = e->any[th];
-    int known = 0;
+    struct thread *k = &e->threads[th];
 
     for (uint32_t j = 0; j < s->ncand; j++) {
         struct candidate *c = &s->cand[j];
@@ -346,16 +400,18 @@ void pz_any_wait(struct engine *e, int th)
                 return;
             c->done = pz_comsys_watch(e->cs, c->request);
         }
-        known += c->done >= 0;
     }
-    s->missing = s->need > known ? s->need - known : 0;
-    e->threads[th].outstanding += s->missing;
+    /* done by the start: none learnt later can come before them (they tie) */
+    if (due_of(s, k->call_start) == k->call_start)
+        return;
+    k->outstanding++;   /* until pz_any_due */
+    s->woken = -1;
+    plan_wake(e, th, s);
 }
 
 int pz_any_done(struct engine *e, int th, int request, double t)
 {
     struct any_state *s = e->any ? e->any[th] : NULL;
-    struct thread *k = &e->threads[th];
     uint32_t j = 0;
 
     if (!s || !s->need)
@@ -365,19 +421,20 @@ int pz_any_done(struct engine *e, int th, int request, double t)
     if (j == s->ncand)
         return 0;
     s->cand[j].done = t;
-    if (s->missing > 0) {
-        s->missing--;
-        if (--k->outstanding == 0 && k->state == THREAD_PARKED &&
-            pz_radix_push(&e->ready, k->wake > t ? k->wake : t, 0, th) != 0)
-            pz_engine_fail(e, "out of memory");
-    }
+    if (e->threads[th].state == THREAD_PARKED)
+        plan_wake(e, th, s);
     return 1;
 }
 
-/* When the call has candidate c: at its start if c was done by then. */
-static double key_of(const struct candidate *c, double start)
+int pz_any_due(struct engine *e, int th, double at)
 {
-    return c->done > start ? c->done : start;
+    struct any_state *s = e->any ? e->any[th] : NULL;
+    struct thread *k = &e->threads[th];
+
+    if (!s || !s->need || k->state != THREAD_PARKED || at != s->woken)
+        return 0;
+    k->outstanding = 0;
+    return 1;
 }
 
 /* Whether candidate a comes before b: completed earlier, then recorded in the call,
@@ -458,7 +515,7 @@ void pz_any_end(struct engine *e, int th)
     struct any_state *s = e->any ? e->any[th] : NULL;
 
     if (s)
-        s->nreplaced = s->ncand = 0, s->need = s->missing = 0;
+        s->nreplaced = s->ncand = 0, s->need = 0;
 }
 
 void pz_any_free(struct engine *e)

@@ -113,13 +113,18 @@ int pz_any_completes(uint8_t kind);
  * valid until the next peek or the call's end. */
 const struct pz_rec *pz_any_record(struct engine *e, int th, size_t i);
 
-/* After its events, if it chooses: waits for as many of the candidates as it
- * completes (adds them to the thread's outstanding). */
+/* After its events, if it chooses: unless what it completes was done by its start, it
+ * waits (adds one to the thread's outstanding), and the thread is put on the ready
+ * queue as an item of kind 1 when the model has completed what it chooses. */
 void pz_any_wait(struct engine *e, int th);
 
-/* A watched request completed at t: 1 if it is one a call of th waits for in
- * pz_any_wait (the thread is woken when it has what it needs), else 0. */
+/* A watched request completes at t: 1 if it is one a call of th waits for in
+ * pz_any_wait, else 0. */
 int pz_any_done(struct engine *e, int th, int request, double t);
+
+/* Whether the ready queue's item of kind 1 for thread th at `at` is due (a later
+ * completion learnt may have planned an earlier one): then the thread waits no more. */
+int pz_any_due(struct engine *e, int th, double at);
 
 /* At its end, before its records are written: completes the requests chosen (the
  * thread's wake is when it has taken them) and swaps the records. */

@@ -165,6 +165,24 @@ static int completions(const char *dir, struct completion *c, int max)
     return n;
 }
 
+/* The predicted time of the first Leave of the region named name by process p. */
+static double leave_of(const char *dir, int p, const char *name)
+{
+    struct pz_trace_in *t = pz_trace_in_open(dir, err, sizeof(err));
+    const struct pz_rec *r;
+    double at = -1;
+    int th;
+
+    cr_assert_not_null(t, "cannot read the predicted trace: %s", err);
+    th = pz_trace_in_first(t, p);
+    for (; at < 0 && (r = pz_trace_in_peek(t, th, 0)); pz_trace_in_consume(t, th, 1))
+        if (r->kind == PZ_REC_LEAVE && !strcmp(pz_trace_in_region(t, r->region)->name, name))
+            at = ((double)r->time - (double)pz_trace_in_offset(t)) / pz_trace_in_resolution(t);
+    pz_trace_in_close(t);
+    cr_assert_geq(at, 0, "process %d has no Leave of %s", p, name);
+    return at;
+}
+
 static void expect(const struct completion *c, double at, uint64_t request, uint32_t source,
                    const char *what)
 {
@@ -375,4 +393,81 @@ Test(engine_any, a_pool_does_not_lend_a_send_to_a_receives_call)
     near(c[1].at, SEC(3.45008), "the sends' Waitany");
     cr_assert_eq(c[1].request, 2);
     near(res.end, SEC(3.75008), "the end");
+}
+
+/* The model learns a completion before it happens (an eager message's arrival when it
+ * is sent); one learnt later may happen earlier, and the call must end then, not when
+ * the first one learnt happens.  Progress only inside MPI calls; ranks 0 and 1 share a
+ * node (shared memory: 1 us + bytes / 5e9 B/s; a control message 1 us), rank 2 is on
+ * another (ms):
+ *   rank 0: Init [0, 0]  Irecv 1 (from 2, tag 5), 2 (from 1, tag 5), 3 (from 1, tag 6)
+ *           [0, 0]  compute to 0.5  Waitany [0.5, 0.6] completing 1  compute 0.4
+ *           Waitany [1, 1.1] completing 2  compute 0.2  Wait [1.3, 1.4] completing 3
+ *           compute 0.1  Finalize [1.5, 1.6]
+ *   rank 1: Init [0, 0]  compute to 1.5  Send(8 B to 0, tag 5) [1.5, 1.5]  compute 0.1
+ *           Ssend(8 B to 0, tag 6) [1.6, 1.7]  Finalize [1.7, 1.8]
+ *   rank 2: Init [0, 0]  compute to 1  Send(100000 B to 0, eager, tag 5) [1, 1.1]
+ *           Finalize [1.1, 1.2]
+ * Request 1's message, sent at 1, arrives at 1 + 0.05 + 1 = 2.05, which the model knows
+ * at 1; request 2's, sent at 1.5, at 1.5010016, which it knows at 1.5.  The first
+ * Waitany (from 0.5) completes request 2 at 1.5010016 and rank 0 computes until
+ * 1.9010016.  Rank 1's Ssend (from 1.6, rendezvous) sends its request-to-send, which
+ * arrives at 1.601 while rank 0 computes: its clear-to-send waits for rank 0's next
+ * call, the second Waitany at 1.9010016, arrives at 1.9020016, and the data at
+ * 1.9030032, which ends the Ssend (rank 1 finishes at 2.0030032).  The second Waitany
+ * completes request 1 at 2.05; the Wait (from 2.25) finds request 3 done; Finalize
+ * from 2.35 to 2.45, the end.  (Were rank 0 woken when the first completion learnt
+ * happens, 2.05, it would be in MPI_Waitany at 1.601 and the Ssend would end at
+ * 1.6030016.) */
+Test(engine_any, a_completion_learnt_later_that_happens_earlier_comes_first)
+{
+    struct tb *b = tb_open(rec, 3);
+    uint32_t irecv, any, wait, send;
+    struct completion c[4];
+    const char *out;
+
+    cr_assert_not_null(b);
+    irecv = tb_mpi(b, "MPI_Irecv");
+    any = tb_mpi(b, "MPI_Waitany");
+    wait = tb_mpi(b, "MPI_Wait");
+    send = tb_mpi(b, "MPI_Send");
+    tb_call(b, 0, "MPI_Init", 0, 0);
+    for (uint64_t request = 1; request <= 3; request++) {
+        tb_enter(b, 0, 0, irecv);
+        tb_mpi_irecv_request(b, 0, 0, request);
+        tb_leave(b, 0, 0, irecv);
+    }
+    tb_enter(b, 0, MS(0.5), any);
+    tb_mpi_irecv(b, 0, MS(0.6), TB_WORLD, 2, 5, 100000, 1);
+    tb_leave(b, 0, MS(0.6), any);
+    tb_enter(b, 0, MS(1), any);
+    tb_mpi_irecv(b, 0, MS(1.1), TB_WORLD, 1, 5, 8, 2);
+    tb_leave(b, 0, MS(1.1), any);
+    tb_enter(b, 0, MS(1.3), wait);
+    tb_mpi_irecv(b, 0, MS(1.4), TB_WORLD, 1, 6, 8, 3);
+    tb_leave(b, 0, MS(1.4), wait);
+    tb_call(b, 0, "MPI_Finalize", MS(1.5), MS(1.6));
+    tb_call(b, 1, "MPI_Init", 0, 0);
+    tb_send_call(b, 1, "MPI_Send", MS(1.5), MS(1.5), TB_WORLD, 0, 5);
+    tb_send_call(b, 1, "MPI_Ssend", MS(1.6), MS(1.7), TB_WORLD, 0, 6);
+    tb_call(b, 1, "MPI_Finalize", MS(1.7), MS(1.8));
+    tb_call(b, 2, "MPI_Init", 0, 0);
+    tb_enter(b, 2, MS(1), send);
+    tb_mpi_send(b, 2, MS(1), TB_WORLD, 0, 5, 100000);
+    tb_leave(b, 2, MS(1.1), send);
+    tb_call(b, 2, "MPI_Finalize", MS(1.1), MS(1.2));
+    cr_assert_eq(tb_close(b), 0);
+    m.procs_per_node = 2;
+    m.eager_threshold = 1048576;
+    m.shm_latency = 1e-6;
+    m.shm_bandwidth = 5e9;
+    m.progress = PZ_PROGRESS_IN_CALLS;
+    out = predict();
+    cr_assert_eq(completions(out, c, 4), 3);
+    expect(&c[0], SEC(1.5010016), 2, 1, "the first Waitany");
+    cr_assert_eq(c[0].bytes, 8);
+    expect(&c[1], SEC(2.05), 1, 2, "the second Waitany");
+    cr_assert_eq(c[1].bytes, 100000);
+    near(leave_of(out, 1, "MPI_Ssend"), SEC(1.9030032), "rank 1's Ssend");
+    near(res.end, SEC(2.45), "the end");
 }
