@@ -30,9 +30,11 @@
 #include "engine_int.h"
 #include "grow.h"
 
-/* How far a pool is looked at: calls, this one included, and records ahead. */
+/* How far a pool is looked at: calls, this one included, records ahead, and the
+ * requests the call chooses among (each completion learnt looks at all of them). */
 #define POOL_CALLS 64
 #define POOL_RECORDS 4096
+#define POOL_REQUESTS 256
 
 /* A record of the call in progress replaced by another: at its position in the call. */
 struct replaced {
@@ -257,7 +259,8 @@ static int later_candidates(struct engine *e, int th, struct any_state *s, struc
             p++;
             continue;
         }
-        if (!(len = pool_call_at(e, th, p, &next)) || !same_sig(next, sig))
+        if (!(len = pool_call_at(e, th, p, &next)) || !same_sig(next, sig) ||
+            s->ncand + (len - 2) > POOL_REQUESTS)
             return 0;
         for (size_t i = p + 1; i + 1 < p + len; i++) {
             struct pz_rec rec = *pz_trace_in_peek(e->in, th, i);
