@@ -149,9 +149,12 @@ static void on_done(void *ud, int proc, int request, double done)
 {
     struct engine *e = ud;
     int th = e->waiter[request];
-    struct thread *k = &e->threads[th];
+    struct thread *k;
 
-    (void)proc, (void)done;
+    (void)proc;
+    if (th < 0 || pz_any_done(e, th, request, done))
+        return;
+    k = &e->threads[th];
     k->wake = pz_comsys_deliver(e->cs, request, k->wake);
     pz_comsys_release(e->cs, request);
     if (--k->outstanding == 0 && k->state == THREAD_PARKED &&
@@ -301,7 +304,8 @@ static void main_loop(struct engine *e)
                 pz_comsys_step(e->cs);
         } else if (pz_radix_pop(&e->ready, &it)) {
             prefetch_next(e);
-            run(e, it.id);
+            if (it.kind == 0 || pz_any_due(e, it.id, it.time))
+                run(e, it.id);
         }
     }
 }
@@ -315,6 +319,7 @@ static void release(struct engine *e)
         free(e->threads[th].pending);
         free(e->threads[th].io);
     }
+    pz_any_free(e);
     free(e->threads);
     free(e->waiter);
     pz_radix_release(&e->ready);

@@ -7,7 +7,8 @@
  * call, which the model has no file system for, its recorded time times the machine's
  * io_scale.  A call that completes a nonblocking I/O
  * operation (MPI_Wait of an MPI_File_iwrite) lasts at least until the operation ends:
- * its begin's predicted time plus its recorded duration times io_scale. */
+ * its begin's predicted time plus its recorded duration times io_scale.  What a call of
+ * a pool of MPI_Waitany and the like completes is engine_any.c's to choose. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +20,8 @@
 
 /* --- the nonblocking operations a thread has in flight, by the trace's request id */
 
-static int remember(struct engine *e, struct thread *k, uint64_t id, int request)
+static int remember_as(struct engine *e, struct thread *k, uint64_t id, int request,
+                       int persistent)
 {
     if (k->npending == k->cappending) {
         int cap = k->cappending ? 2 * k->cappending : 8;
@@ -32,12 +34,22 @@ static int remember(struct engine *e, struct thread *k, uint64_t id, int request
         k->pending = grown;
         k->cappending = cap;
     }
-    k->pending[k->npending++] = (struct pending){ id, request };
+    k->pending[k->npending++] = (struct pending){ id, request, persistent };
     return 0;
 }
 
-/* The operation of request id, removed from the list; -1 if none was posted. */
-static int take(struct thread *k, uint64_t id)
+static int remember(struct engine *e, struct thread *k, uint64_t id, int request)
+{
+    return remember_as(e, k, id, request, 0);
+}
+
+/* Whether call starts persistent requests. */
+static int starts(const struct pz_region_info *call)
+{
+    return call->call == PZ_CALL_MPI_Start || call->call == PZ_CALL_MPI_Startall;
+}
+
+int pz_engine_take(struct thread *k, uint64_t id)
 {
     for (int i = 0; i < k->npending; i++) {
         if (k->pending[i].id == id) {
@@ -52,8 +64,7 @@ static int take(struct thread *k, uint64_t id)
 
 /* --- waiting */
 
-/* Thread th is the one to wake when request completes. */
-static int set_waiter(struct engine *e, int th, int request)
+int pz_engine_set_waiter(struct engine *e, int th, int request)
 {
     if (request >= e->nwaiters) {
         int n = e->nwaiters ? e->nwaiters : 256;
@@ -77,7 +88,7 @@ static void wait_for(struct engine *e, int th, int request)
     struct thread *k = &e->threads[th];
     double done;
 
-    if (request < 0 || set_waiter(e, th, request) != 0)
+    if (request < 0 || pz_engine_set_waiter(e, th, request) != 0)
         return;
     if ((done = pz_comsys_watch(e->cs, request)) < 0) {
         k->outstanding++;
@@ -136,7 +147,7 @@ static int post_recv(struct engine *e, int th, const struct pz_rec *r)
  * (a wildcard receive matched what the recording matched).  A completion with no source
  * is a receive from MPI_PROC_NULL (MPI_Imrecv of the message MPI_Improbe found there):
  * no message, it completes at once (request -1, which no call waits for). */
-static void post_irecv(struct engine *e, int th, uint64_t id)
+static void post_irecv(struct engine *e, int th, uint64_t id, int persistent)
 {
     struct thread *k = &e->threads[th];
     const struct pz_rec *c = pz_call_completion(e->in, th, k->call_len, id, PZ_REC_IRECV,
@@ -150,7 +161,7 @@ static void post_irecv(struct engine *e, int th, uint64_t id)
         return;
     }
     done = *c;
-    remember(e, k, id, done.peer == PZ_NONE32 ? -1 : post_recv(e, th, &done));
+    remember_as(e, k, id, done.peer == PZ_NONE32 ? -1 : post_recv(e, th, &done), persistent);
 }
 
 /* --- collectives */
@@ -449,7 +460,7 @@ static int complete_epoch(struct engine *e, int th, uint32_t window, uint32_t ta
 
     for (int i = 0; i < k->npending;) {
         if (of_epoch(k->pending[i].id, window, target)) {
-            wait_for(e, th, take(k, k->pending[i].id));
+            wait_for(e, th, pz_engine_take(k, k->pending[i].id));
             found = 1;
         } else {
             i++;
@@ -537,7 +548,7 @@ static void close_epoch(struct engine *e, int th, const struct pz_rec *rec, int 
         if (procs[i] < 0)
             continue;
         if (call == PZ_CALL_MPI_Win_complete)
-            wait_for(e, th, take(k, post_id(rec->comm, (uint32_t)procs[i])));
+            wait_for(e, th, pz_engine_take(k, post_id(rec->comm, (uint32_t)procs[i])));
         else
             wait_for(e, th, pz_comsys_signal_wait(e->cs, k->rank, procs[i],
                                                   (int)(2 * (rec->comm & 0x1fffffff) + 1),
@@ -633,7 +644,7 @@ static int rma_event(struct engine *e, int th, const struct pz_rec *r, int call)
         post_rma(e, th, r);
         return 1;
     case PZ_REC_RMA_OP_COMPLETE:
-        wait_for(e, th, take(&e->threads[th], r->request));
+        wait_for(e, th, pz_engine_take(&e->threads[th], r->request));
         return 1;
     case PZ_REC_RMA_COLL_END:
         post_window_collective(e, th, r);
@@ -732,10 +743,10 @@ static int event(struct engine *e, int th, const struct pz_rec *r,
         wait_for(e, th, post_recv(e, th, r));
         return 1;
     case PZ_REC_ISEND:
-        remember(e, k, r->request, post_send(e, th, r, call));
+        remember_as(e, k, r->request, post_send(e, th, r, call), starts(call));
         return 1;
     case PZ_REC_IRECV_REQUEST:
-        post_irecv(e, th, r->request);
+        post_irecv(e, th, r->request, starts(call));
         return 1;
     case PZ_REC_NBC_REQUEST:
         post_nonblocking_collective(e, th, r->request);
@@ -749,10 +760,10 @@ static int event(struct engine *e, int th, const struct pz_rec *r,
     case PZ_REC_ISEND_COMPLETE:
     case PZ_REC_IRECV:
     case PZ_REC_NBC_COMPLETE:
-        wait_for(e, th, take(k, r->request));
+        wait_for(e, th, pz_engine_take(k, r->request));
         return 1;
     case PZ_REC_REQUEST_CANCELLED: {
-        int request = take(k, r->request);
+        int request = pz_engine_take(k, r->request);
 
         if (request >= 0) {
             pz_comsys_cancel(e->cs, request);
@@ -772,7 +783,7 @@ int pz_engine_call(struct engine *e, int th)
     uint32_t region = enter->region;
     uint64_t enter_time = enter->time;
     const struct pz_region_info *call = pz_trace_in_region(e->in, region);
-    int communicates = 0;
+    int communicates, choosing;
     double io_end = -1;
 
     e->result->calls++;
@@ -783,9 +794,13 @@ int pz_engine_call(struct engine *e, int th)
     k->call_start = k->wake = k->now;
     k->in_mpi = pz_comsys_enter(e->cs, k->rank, k->call_start);
     k->outstanding = 1;   /* until every operation is posted */
+    choosing = pz_any_begin(e, th, call);
+    communicates = choosing;
     for (size_t i = 1; i + 1 < k->call_len && !e->error[0]; i++) {
-        struct pz_rec r = *pz_trace_in_peek(e->in, th, i);
+        struct pz_rec r = *pz_any_record(e, th, i);
 
+        if (choosing && pz_any_completes(r.kind))
+            continue;
         if (pz_rec_is_io(r.kind))
             io_end = io_event(e, k, &r, io_end);
         else
@@ -801,6 +816,8 @@ int pz_engine_call(struct engine *e, int th)
     /* the call lasts at least until the overheads of what it posted are spent */
     if (pz_comsys_cpu_free(e->cs, k->rank) > k->wake)
         k->wake = pz_comsys_cpu_free(e->cs, k->rank);
+    if (choosing)
+        pz_any_wait(e, th);
     if (--k->outstanding > 0) {
         k->state = THREAD_PARKED;
         return 1;
@@ -825,7 +842,7 @@ static void emit_call(struct engine *e, int th)
     struct thread *k = &e->threads[th];
     const struct pz_rec *r;
 
-    for (size_t i = 0; i < k->call_len && (r = pz_trace_in_peek(e->in, th, i)); i++)
+    for (size_t i = 0; i < k->call_len && (r = pz_any_record(e, th, i)); i++)
         pz_engine_emit(e, th, r,
                        at_start(r->kind) && i + 1 < k->call_len ? k->call_start : k->wake);
 }
@@ -839,8 +856,10 @@ void pz_engine_finish_call(struct engine *e, int th)
        threads, the records of a call that waited have left the cache by now */
     if (pz_call_family(pz_trace_in_region(e->in, k->call_region)->call) == PZ_FAMILY_RMA)
         end_one_sided(e, th, pz_trace_in_region(e->in, k->call_region)->call);
+    pz_any_choose(e, th);
     if (e->out || e->o->sink)
         emit_call(e, th);
+    pz_any_end(e, th);
     leave = k->call_len ? pz_trace_in_peek(e->in, th, k->call_len - 1) : NULL;
     if (leave && leave->kind == PZ_REC_LEAVE) {
         k->last = k->leave_wall = leave->time;

@@ -1,6 +1,7 @@
 /* Inside the replay engine: the state engine.c (the main loop, computation, the
- * records between calls) and engine_call.c (one MPI call) share, and what both use
- * from engine_out.c (writing records, failing, naming threads).  engine.c calls
+ * records between calls), engine_call.c (one MPI call) and engine_any.c (what a call of
+ * a pool of MPI_Waitany and the like completes) share, and what they use from
+ * engine_out.c (writing records, failing, naming threads).  engine.c calls
  * engine_call.c, never the reverse. */
 #ifndef PZ_ENGINE_INT_H
 #define PZ_ENGINE_INT_H
@@ -19,6 +20,7 @@ enum thread_state { THREAD_READY, THREAD_PARKED, THREAD_DONE };
 struct pending {
     uint64_t id;           /* the trace's request id */
     int request;           /* comsys request, or REQ_CANCELLED */
+    int persistent;        /* started by MPI_Start or MPI_Startall */
 };
 
 /* A nonblocking I/O operation begun and not complete. */
@@ -69,7 +71,8 @@ struct engine {
     int nthreads, ndone;
     int nprocs;                    /* the model's processes */
     int threaded;                  /* a process has several threads: named RANK.THREAD */
-    int *waiter;                   /* of each model request a thread waits for: the thread */
+    int *waiter;                   /* of each model request a thread waits for: the thread
+                                      (-1: none, a request a pool's call did not choose) */
     int nwaiters;
     struct pz_radix ready;         /* threads due to step, by time */
     struct comm_map *comms;
@@ -77,6 +80,8 @@ struct engine {
     double resolution;
     uint64_t offset;
     struct pz_prediction *result;
+    struct any_state **any;        /* of each thread, from its first MPI_Waitany or the
+                                      like (engine_any.c); NULL until then */
     char error[1024];
 };
 
@@ -86,6 +91,49 @@ int pz_engine_call(struct engine *e, int th);
 
 /* Ends the call of thread th at its wake time: writes its records, consumes them. */
 void pz_engine_finish_call(struct engine *e, int th);
+
+/* The operation of thread k's request id, removed from those posted; -1 if none was. */
+int pz_engine_take(struct thread *k, uint64_t id);
+
+/* Thread th is the one to wake when request completes; -1 (and the replay stops) if
+ * memory ran out. */
+int pz_engine_set_waiter(struct engine *e, int th, int request);
+
+/* --- engine_any.c: a pool of MPI_Waitany, MPI_Testany, MPI_Waitsome, MPI_Testsome
+ * calls completes first what the model completes first.  For each call of thread th
+ * (its records known: call_len), in this order: */
+
+/* Before its events are acted on: replaces those of its records an earlier call of
+ * its pool swapped, and returns 1 if the call chooses what it completes (its
+ * completion records, pz_any_completes, are then left to pz_any_wait), else 0. */
+int pz_any_begin(struct engine *e, int th, const struct pz_region_info *call);
+int pz_any_completes(uint8_t kind);
+
+/* Record i of the call as replayed (pz_trace_in_peek's, or the one replacing it);
+ * valid until the next peek or the call's end. */
+const struct pz_rec *pz_any_record(struct engine *e, int th, size_t i);
+
+/* After its events, if it chooses: unless what it completes was done by its start, it
+ * waits (adds one to the thread's outstanding), and the thread is put on the ready
+ * queue as an item of kind 1 when the model has completed what it chooses. */
+void pz_any_wait(struct engine *e, int th);
+
+/* A watched request completes at t: 1 if it is one a call of th waits for in
+ * pz_any_wait, else 0. */
+int pz_any_done(struct engine *e, int th, int request, double t);
+
+/* Whether the ready queue's item of kind 1 for thread th at `at` is due (a later
+ * completion learnt may have planned an earlier one): then the thread waits no more. */
+int pz_any_due(struct engine *e, int th, double at);
+
+/* At its end, before its records are written: completes the requests chosen (the
+ * thread's wake is when it has taken them) and swaps the records. */
+void pz_any_choose(struct engine *e, int th);
+
+/* After its records are written. */
+void pz_any_end(struct engine *e, int th);
+
+void pz_any_free(struct engine *e);
 
 /* --- engine_out.c */
 
