@@ -97,22 +97,40 @@ static void put_factors(FILE *f, const char *id, const struct pz_machine *m, dou
     fprintf(f, "%.15g:1\"/>\n", from);
 }
 
-/* An overhead as SMPI's "SIZE:OFFSET:PER_BYTE" sections (s and s/B) into value: from
- * size 0 offset + per_byte per byte, and with a per-byte part, which only an eager
- * message pays (cost.h), offset alone beyond the machine's eager threshold. */
+/* An overhead as SMPI's "SIZE:OFFSET:PER_BYTE" sections (s and s/B) into value: the
+ * model's max(0, offset + per_byte * bytes) for an eager message (its per-byte part is
+ * an eager message's copies, cost.h) and max(0, offset) beyond the eager threshold.
+ * Where offset + per_byte * bytes changes sign below the threshold (a hand-written tail
+ * beyond the send's overhead at some sizes only), a section begins at the first whole
+ * size past the change. */
 static void overhead_sections(char *value, size_t len, const struct pz_machine *m,
                               double offset, double per_byte)
 {
-    int used = snprintf(value, len, "0:%.15g:%.15g", offset, per_byte);
+    double eager = floor(m->eager_threshold), change = per_byte != 0 ? -offset / per_byte : -1;
+    int used;
 
-    if (per_byte > 0 && used > 0 && (size_t)used < len)
-        snprintf(value + used, len - (size_t)used, ";%.0f:%.15g:0",
-                 floor(m->eager_threshold) + 1, offset);
+    if (per_byte == 0) {
+        snprintf(value, len, "0:%.15g:0", fmax(0, offset));
+        return;
+    }
+    if (change > 0 && change < eager) {
+        double from = floor(change) + 1;
+
+        used = offset > 0 ? snprintf(value, len, "0:%.15g:%.15g;%.0f:0:0", offset, per_byte, from)
+                          : snprintf(value, len, "0:0:0;%.0f:%.15g:%.15g", from, offset, per_byte);
+    } else if (offset + fmax(0, eager) * per_byte >= 0 && offset >= 0) {
+        used = snprintf(value, len, "0:%.15g:%.15g", offset, per_byte);
+    } else {
+        used = snprintf(value, len, "0:0:0");
+    }
+    if (used > 0 && (size_t)used < len)
+        snprintf(value + used, len - (size_t)used, ";%.0f:%.15g:0", eager + 1, fmax(0, offset));
 }
 
 /* SMPI's overheads of sends (smpi/os: MPI_Send, smpi/ois: MPI_Isend) and receives
  * (smpi/or): the machine's between nodes, the send's less its tail (send_tail and, per
- * byte, send_tail_per_byte): SMPI's message leaves after smpi/os, so that its one way
+ * byte, send_tail_per_byte; never below 0 at a size, as the model's message leaves at
+ * most the overhead early): SMPI's message leaves after smpi/os, so that its one way
  * stays the machine's; written only when the machine has them. */
 static void put_overheads(FILE *f, const struct pz_machine *m)
 {
@@ -120,8 +138,8 @@ static void put_overheads(FILE *f, const struct pz_machine *m)
     char value[160];
 
     if (o->send > 0 || o->send_per_byte > 0) {
-        overhead_sections(value, sizeof(value), m, o->send - fmin(m->send_tail, o->send),
-                          o->send_per_byte - fmin(m->send_tail_per_byte, o->send_per_byte));
+        overhead_sections(value, sizeof(value), m, o->send - m->send_tail,
+                          o->send_per_byte - m->send_tail_per_byte);
         put_prop(f, "smpi/os", value);
         put_prop(f, "smpi/ois", value);
     }

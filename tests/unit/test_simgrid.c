@@ -487,8 +487,13 @@ Test(simgrid, segments_and_overheads_map_to_smpi_factors_and_overheads)
 
 /* SMPI's message leaves after smpi/os; the machine's leaves send_tail before its send's
  * overhead ends: smpi/os is the overhead less the tail, 2 us - 0.5 us = 1.5 us, so that
- * the one way is the same; a tail beyond the overhead leaves 0.  A tail per byte of 0.2
- * ns/B leaves 0.5 - 0.2 = 0.3 ns/B of an eager message's per-byte part. */
+ * the one way is the same.  A tail per byte of 0.2
+ * ns/B leaves 0.5 - 0.2 = 0.3 ns/B of an eager message's per-byte part.  The model's
+ * message leaves at most the whole overhead early, so SMPI's overhead is max(0, 2 us -
+ * tail + (0.5 ns/B - tail per byte) m) up to the 64 KiB threshold: with a tail of 3 us
+ * and 0.2 ns/B, max(0, -1 us + 0.3 ns/B m), 0 up to 3333.3 B, the line from 3334 B;
+ * with 0.5 us and 1.2 ns/B, max(0, 1.5 us - 0.7 ns/B m), the line up to 2142.9 B, 0
+ * from 2143 B; beyond the threshold max(0, 2 us - tail): 0 and 1.5 us. */
 Test(simgrid, the_send_overhead_less_its_tail)
 {
     struct pz_machine mach;
@@ -505,9 +510,13 @@ Test(simgrid, the_send_overhead_less_its_tail)
     expect_has(x, "<prop id=\"smpi/os\" value=\"0:1.5e-06:3e-10;65537:1.5e-06:0\"/>\n");
     free(x);
     mach.send_tail = 3e-6;
-    mach.send_tail_per_byte = 0;
     x = platform(&mach);
-    expect_has(x, "<prop id=\"smpi/os\" value=\"0:0:5e-10;65537:0:0\"/>\n");
+    expect_has(x, "<prop id=\"smpi/os\" value=\"0:0:0;3334:-1e-06:3e-10;65537:0:0\"/>\n");
+    free(x);
+    mach.send_tail = 0.5e-6;
+    mach.send_tail_per_byte = 1.2e-9;
+    x = platform(&mach);
+    expect_has(x, "<prop id=\"smpi/os\" value=\"0:1.5e-06:-7e-10;2143:0:0;65537:1.5e-06:0\"/>\n");
     free(x);
 }
 
