@@ -77,10 +77,11 @@ static void put_prop(FILE *f, const char *id, const char *value)
 }
 
 /* SMPI's factors of latency (or of bandwidth) by message size for the machine's
- * segments between nodes: "SIZE:FACTOR;..." where an entry holds for messages of at
- * least SIZE bytes.  Segment i holds from the bound before it + 1 B (whole bytes) and
- * its factor is its latency (bandwidth) over the link's; beyond the last bound, 1.  A
- * segment's latency over a latency of 0 cannot be a factor: 1 (docs/simgrid.md). */
+ * segments between nodes: "SIZE:FACTOR;..." where an entry holds for messages of more
+ * than SIZE bytes (SimGrid's FactorSet; 0 bytes take the default, 1).  Segment i holds
+ * above the bound before it (whole bytes) and its factor is its latency (bandwidth)
+ * over the link's; beyond the last bound, 1.  A segment's latency over a latency of 0
+ * cannot be a factor: 1 (docs/simgrid.md). */
 static void put_factors(FILE *f, const char *id, const struct pz_machine *m, double link,
                         int of_latency)
 {
@@ -92,17 +93,18 @@ static void put_factors(FILE *f, const char *id, const struct pz_machine *m, dou
         double value = of_latency ? s->seg[i].latency : s->seg[i].bandwidth;
 
         fprintf(f, "%.15g:%.15g;", from, link > 0 ? value / link : 1);
-        from = floor(s->seg[i].upto) + 1;
+        from = floor(s->seg[i].upto);
     }
     fprintf(f, "%.15g:1\"/>\n", from);
 }
 
-/* An overhead as SMPI's "SIZE:OFFSET:PER_BYTE" sections (s and s/B) into value: the
- * model's max(0, offset + per_byte * bytes) for an eager message (its per-byte part is
- * an eager message's copies, cost.h) and max(0, offset) beyond the eager threshold.
- * Where offset + per_byte * bytes changes sign below the threshold (a hand-written tail
- * beyond the send's overhead at some sizes only), a section begins at the first whole
- * size past the change. */
+/* An overhead as SMPI's "SIZE:OFFSET:PER_BYTE" sections (s and s/B; each holds for
+ * messages of more than SIZE bytes, as put_factors's) into value: the model's max(0,
+ * offset + per_byte * bytes) for an eager message (its per-byte part is an eager
+ * message's copies, cost.h) and max(0, offset) beyond the eager threshold.  Where
+ * offset + per_byte * bytes changes sign below the threshold (a hand-written tail beyond
+ * the send's overhead at some sizes only), a section begins past the change's whole
+ * size.  A message of 0 bytes takes SMPI's default, 0. */
 static void overhead_sections(char *value, size_t len, const struct pz_machine *m,
                               double offset, double per_byte)
 {
@@ -114,7 +116,7 @@ static void overhead_sections(char *value, size_t len, const struct pz_machine *
         return;
     }
     if (change > 0 && change < eager) {
-        double from = floor(change) + 1;
+        double from = floor(change);
 
         used = offset > 0 ? snprintf(value, len, "0:%.15g:%.15g;%.0f:0:0", offset, per_byte, from)
                           : snprintf(value, len, "0:0:0;%.0f:%.15g:%.15g", from, offset, per_byte);
@@ -124,7 +126,7 @@ static void overhead_sections(char *value, size_t len, const struct pz_machine *
         used = snprintf(value, len, "0:0:0");
     }
     if (used > 0 && (size_t)used < len)
-        snprintf(value + used, len - (size_t)used, ";%.0f:%.15g:0", eager + 1, fmax(0, offset));
+        snprintf(value + used, len - (size_t)used, ";%.0f:%.15g:0", eager, fmax(0, offset));
 }
 
 /* SMPI's overheads of sends (smpi/os: MPI_Send, smpi/ois: MPI_Isend) and receives

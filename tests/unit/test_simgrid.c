@@ -458,9 +458,10 @@ Test(simgrid, the_nearer_duplex)
 
 /* The machine's segments become SMPI's factors on the link's latency and bandwidth
  * (defaults: 50 us, 125 MB/s): up to 1024 B 20 us and 100 MB/s (factors 0.4 and 0.8)
- * from 0 B, up to 65536 B 75 us and 250 MB/s (1.5 and 2) from 1025 B, 1 from 65537 B.
+ * above 0 B, up to 65536 B 75 us and 250 MB/s (1.5 and 2) above 1024 B, 1 above 65536 B
+ * (an SMPI section holds for sizes above its own).
  * Its overheads between nodes become smpi/os and smpi/ois (2 us + 0.5 ns/B) and smpi/or
- * (3 us + 0.25 ns/B), the per-byte parts up to the eager threshold (64 KiB: from 65537 B
+ * (3 us + 0.25 ns/B), the per-byte parts up to the eager threshold (64 KiB: above 65536 B
  * the per-message part alone); without them, the factors are 0:1 and no overhead is
  * written. */
 Test(simgrid, segments_and_overheads_map_to_smpi_factors_and_overheads)
@@ -477,11 +478,11 @@ Test(simgrid, segments_and_overheads_map_to_smpi_factors_and_overheads)
     mach.segments = (struct pz_segments){ 2, { { 1024, 20e-6, 100e6 }, { 65536, 75e-6, 250e6 } } };
     mach.overhead = (struct pz_overhead){ 2e-6, 0.5e-9, 3e-6, 0.25e-9 };
     x = platform(&mach);
-    expect_has(x, "<prop id=\"smpi/bw-factor\" value=\"0:0.8;1025:2;65537:1\"/>\n");
-    expect_has(x, "<prop id=\"smpi/lat-factor\" value=\"0:0.4;1025:1.5;65537:1\"/>\n");
-    expect_has(x, "<prop id=\"smpi/os\" value=\"0:2e-06:5e-10;65537:2e-06:0\"/>\n"
-                  "    <prop id=\"smpi/ois\" value=\"0:2e-06:5e-10;65537:2e-06:0\"/>\n"
-                  "    <prop id=\"smpi/or\" value=\"0:3e-06:2.5e-10;65537:3e-06:0\"/>\n");
+    expect_has(x, "<prop id=\"smpi/bw-factor\" value=\"0:0.8;1024:2;65536:1\"/>\n");
+    expect_has(x, "<prop id=\"smpi/lat-factor\" value=\"0:0.4;1024:1.5;65536:1\"/>\n");
+    expect_has(x, "<prop id=\"smpi/os\" value=\"0:2e-06:5e-10;65536:2e-06:0\"/>\n"
+                  "    <prop id=\"smpi/ois\" value=\"0:2e-06:5e-10;65536:2e-06:0\"/>\n"
+                  "    <prop id=\"smpi/or\" value=\"0:3e-06:2.5e-10;65536:3e-06:0\"/>\n");
     free(x);
 }
 
@@ -491,9 +492,9 @@ Test(simgrid, segments_and_overheads_map_to_smpi_factors_and_overheads)
  * ns/B leaves 0.5 - 0.2 = 0.3 ns/B of an eager message's per-byte part.  The model's
  * message leaves at most the whole overhead early, so SMPI's overhead is max(0, 2 us -
  * tail + (0.5 ns/B - tail per byte) m) up to the 64 KiB threshold: with a tail of 3 us
- * and 0.2 ns/B, max(0, -1 us + 0.3 ns/B m), 0 up to 3333.3 B, the line from 3334 B;
+ * and 0.2 ns/B, max(0, -1 us + 0.3 ns/B m), 0 up to 3333.3 B, the line above 3333 B;
  * with 0.5 us and 1.2 ns/B, max(0, 1.5 us - 0.7 ns/B m), the line up to 2142.9 B, 0
- * from 2143 B; beyond the threshold max(0, 2 us - tail): 0 and 1.5 us. */
+ * above 2142 B; beyond the threshold max(0, 2 us - tail): 0 and 1.5 us. */
 Test(simgrid, the_send_overhead_less_its_tail)
 {
     struct pz_machine mach;
@@ -503,20 +504,20 @@ Test(simgrid, the_send_overhead_less_its_tail)
     mach.overhead = (struct pz_overhead){ 2e-6, 0.5e-9, 3e-6, 0.25e-9 };
     mach.send_tail = 0.5e-6;
     x = platform(&mach);
-    expect_has(x, "<prop id=\"smpi/os\" value=\"0:1.5e-06:5e-10;65537:1.5e-06:0\"/>\n");
+    expect_has(x, "<prop id=\"smpi/os\" value=\"0:1.5e-06:5e-10;65536:1.5e-06:0\"/>\n");
     free(x);
     mach.send_tail_per_byte = 0.2e-9;
     x = platform(&mach);
-    expect_has(x, "<prop id=\"smpi/os\" value=\"0:1.5e-06:3e-10;65537:1.5e-06:0\"/>\n");
+    expect_has(x, "<prop id=\"smpi/os\" value=\"0:1.5e-06:3e-10;65536:1.5e-06:0\"/>\n");
     free(x);
     mach.send_tail = 3e-6;
     x = platform(&mach);
-    expect_has(x, "<prop id=\"smpi/os\" value=\"0:0:0;3334:-1e-06:3e-10;65537:0:0\"/>\n");
+    expect_has(x, "<prop id=\"smpi/os\" value=\"0:0:0;3333:-1e-06:3e-10;65536:0:0\"/>\n");
     free(x);
     mach.send_tail = 0.5e-6;
     mach.send_tail_per_byte = 1.2e-9;
     x = platform(&mach);
-    expect_has(x, "<prop id=\"smpi/os\" value=\"0:1.5e-06:-7e-10;2143:0:0;65537:1.5e-06:0\"/>\n");
+    expect_has(x, "<prop id=\"smpi/os\" value=\"0:1.5e-06:-7e-10;2142:0:0;65536:1.5e-06:0\"/>\n");
     free(x);
 }
 
