@@ -508,8 +508,8 @@ void pz_any_choose(struct engine *e, int th)
         pz_engine_take(k, c->rec.request);
     }
     for (uint32_t j = 0; j < s->ncand; j++)
-        if (s->cand[j].done < 0)   /* its notice, when it comes, is for nobody */
-            e->waiter[s->cand[j].request] = -1;
+        if (s->cand[j].done < 0 && s->cand[j].request < e->nwaiters)
+            e->waiter[s->cand[j].request] = -1;   /* its notice, when it comes, is for nobody */
     exchange(e, th, s);
 }
 
