@@ -1,10 +1,13 @@
-/* Which MPI library a command's program uses (program_mpi.h), read with libelf. */
+/* Which MPI library a command's program uses (program_mpi.h), read with libelf, else
+ * from what ldd lists. */
 #include <fcntl.h>
 #include <gelf.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -60,17 +63,28 @@ static void read_needed(const char *path, struct pz_program_mpi *found)
     close(fd);
 }
 
-/* Whether the file at path begins as an ELF file does. */
+/* Whether the file at path is a regular file that begins as an ELF file does (a FIFO or
+ * a device is not opened). */
 static int is_elf(const char *path)
 {
     unsigned char magic[4] = { 0 };
-    int fd = open(path, O_RDONLY), n;
+    struct stat st;
+    int fd, n;
 
-    if (fd < 0)
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || (fd = open(path, O_RDONLY)) < 0)
         return 0;
     n = (int)read(fd, magic, sizeof(magic));
     close(fd);
     return n == 4 && magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F';
+}
+
+/* Waits for the child pid to end. */
+static void reap(pid_t pid)
+{
+    int status;
+
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
 }
 
 /* Classifies every library the dynamic loader loads for the ELF file at path, as glibc's
@@ -79,7 +93,7 @@ static int is_elf(const char *path)
  * of its own or such as ScaLAPACK's or PETSc's.  Nothing if ldd cannot run. */
 static void read_loaded(const char *path, struct pz_program_mpi *found)
 {
-    int fds[2], status;
+    int fds[2];
     char line[PATH_MAX + 64], name[256];
     pid_t pid;
     FILE *in;
@@ -87,12 +101,16 @@ static void read_loaded(const char *path, struct pz_program_mpi *found)
     if (pipe(fds) != 0)
         return;
     if ((pid = fork()) == 0) {
-        int null = open("/dev/null", O_WRONLY);
+        int null = open("/dev/null", O_RDWR);
 
         dup2(fds[1], STDOUT_FILENO);
-        if (null >= 0)
+        if (null >= 0) {
+            dup2(null, STDIN_FILENO);
             dup2(null, STDERR_FILENO);
+            close(null);
+        }
         close(fds[0]);
+        close(fds[1]);
         execlp("ldd", "ldd", path, (char *)NULL);
         _exit(127);
     }
@@ -100,18 +118,19 @@ static void read_loaded(const char *path, struct pz_program_mpi *found)
     if (pid < 0 || !(in = fdopen(fds[0], "r"))) {
         close(fds[0]);
         if (pid > 0)
-            waitpid(pid, &status, 0);
+            reap(pid);
         return;
     }
     while (fgets(line, sizeof(line), in))
         if (sscanf(line, " %255s =>", name) == 1 && strstr(line, " => "))
             classify(name, found);
     fclose(in);
-    waitpid(pid, &status, 0);
+    reap(pid);
 }
 
 /* The file a command word names: itself if it holds a '/', else the first executable
- * of that name in PATH; 0 if there is none. */
+ * regular file of that name in PATH (as execvp takes it, past directories); 0 if there
+ * is none. */
 static int resolve(const char *word, char *path, size_t size)
 {
     const char *dirs = getenv("PATH");
@@ -121,17 +140,19 @@ static int resolve(const char *word, char *path, size_t size)
     while (dirs && *dirs) {
         size_t len = strcspn(dirs, ":");
 
+        struct stat st;
+
         if (snprintf(path, size, "%.*s%s%s", (int)len, dirs, len ? "/" : "", word) < (int)size &&
-            access(path, X_OK) == 0)
+            access(path, X_OK) == 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode))
             return 1;
         dirs += len + (dirs[len] == ':');
     }
     return 0;
 }
 
-/* Fills *out from the first word of command whose file read() finds linked with an MPI
- * library; 1 if one was. */
-static int first_linked(char **command, void (*read)(const char *, struct pz_program_mpi *),
+/* Fills *out from the first word of command whose file reader() finds linked with an
+ * MPI library; 1 if one was. */
+static int first_linked(char **command, void (*reader)(const char *, struct pz_program_mpi *),
                         struct pz_program_mpi *out)
 {
     char path[PATH_MAX];
@@ -141,8 +162,8 @@ static int first_linked(char **command, void (*read)(const char *, struct pz_pro
 
         if (!resolve(command[i], path, sizeof(path)) || !is_elf(path))
             continue;
-        read(path, &found);
-        if (i == 0 && read == read_needed)
+        reader(path, &found);
+        if (i == 0 && reader == read_needed)
             out->openmpi_launcher = found.openmpi_launcher;
         if (found.abi != PZ_MPI_NONE) {
             out->abi = found.abi;

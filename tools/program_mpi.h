@@ -1,6 +1,6 @@
 /* Which MPI library a command's program uses, from the ELF dependencies (DT_NEEDED) of
- * the files its words name, so that prognoz record preloads the recorder built for that
- * library's ABI. */
+ * the files its words name, or of what the dynamic loader loads for them, so that
+ * prognoz record preloads the recorder built for that library's ABI. */
 #ifndef PZ_PROGRAM_MPI_H
 #define PZ_PROGRAM_MPI_H
 

@@ -116,7 +116,8 @@ pz_expect_eq "record without Open MPI's recorder: stderr" \
 test ! -e "$PZ_WORK/none" || pz_fail "record without Open MPI's recorder ran the program"
 
 # (e)
-via=$(pz_program openmpi/via) || exit 77
+via=$programs/openmpi/via
+test -x "$via" || pz_fail "(e): $via is not built"
 objdump -p "$via" | awk '$1 == "NEEDED" { print $2 }' | grep -q '^libmpi' &&
     pz_fail "via: the program itself is linked with MPI; the test needs it linked through libvia"
 PROGNOZ_LIBDIR=$libdir timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" record -o "$PZ_WORK/via" -- \
