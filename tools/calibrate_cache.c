@@ -67,15 +67,29 @@ double pz_cal_cache_level(const char *dir, int level)
     return largest;
 }
 
-double pz_cal_cache_size(void)
+double pz_cal_cache_last_level(const char *dir)
 {
-    long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE), l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-
-    for (int level = MAX_LEVEL; level >= 2; level--) {
-        double size = pz_cal_cache_level(PZ_CAL_CACHE_SYSFS, level);
+    for (int level = MAX_LEVEL; level >= 1; level--) {
+        double size = pz_cal_cache_level(dir, level);
 
         if (size > 0)
             return size;
     }
+    return 0;
+}
+
+double pz_cal_cache_size(void)
+{
+    double described = pz_cal_cache_last_level(PZ_CAL_CACHE_SYSFS);
+    long l3 = 0, l2 = 0;
+
+#ifdef _SC_LEVEL3_CACHE_SIZE
+    l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+#endif
+#ifdef _SC_LEVEL2_CACHE_SIZE
+    l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+    if (described > 0)
+        return described;
     return l3 > 0 ? (double)l3 : l2 > 0 ? (double)l2 : 0;
 }

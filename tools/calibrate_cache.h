@@ -15,8 +15,12 @@
  * 0 if none is described, or none readably. */
 double pz_cal_cache_level(const char *dir, int level);
 
-/* The last-level cache of this machine: the largest level PZ_CAL_CACHE_SYSFS
- * describes, else sysconf's third or second level; 0 if unknown. */
+/* The size of the highest level (4 down to 1) described under dir, as
+ * pz_cal_cache_level reads it; 0 if none is. */
+double pz_cal_cache_last_level(const char *dir);
+
+/* The last-level cache of this machine: pz_cal_cache_last_level of PZ_CAL_CACHE_SYSFS,
+ * else sysconf's third or second level; 0 if unknown. */
 double pz_cal_cache_size(void);
 
 #endif

@@ -156,7 +156,7 @@ static void usage(FILE *out)
             "  --packet-size SIZE   the packet model's V_max (default 1500B)\n"
             "  --packet-header SIZE the packet model's V_c (default 78B)\n"
             "  --cache-size SIZE    the last-level cache a rank uses, for the cold-buffer\n"
-            "                       ping-pong (default: the largest the kernel describes\n"
+            "                       ping-pong (default: the highest level the kernel describes\n"
             "                       under /sys/devices/system/cpu/cpu0/cache, else sysconf's)\n"
             "\nSee prognoz-calibrate(1).\n");
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "calibrate_cache.h"
 #include "calibrate_sweep.h"
 
 #define LINE_DOUBLES 8   /* a 64-byte cache line */
@@ -17,10 +18,10 @@ long pz_cal_sweep_bytes(void)
 
     if (buffer)
         return doubles * (long)sizeof(double);
+    l2 = (long)pz_cal_cache_level(PZ_CAL_CACHE_SYSFS, 2);
 #ifdef _SC_LEVEL2_CACHE_SIZE
-    l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-#else
-    l2 = 0;
+    if (l2 <= 0)
+        l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
 #endif
     doubles = (l2 > 0 ? 4 * l2 : PZ_CAL_SWEEP_DEFAULT) / (long)sizeof(double);
     buffer = calloc((size_t)doubles, sizeof(double));

@@ -5,8 +5,8 @@
 #ifndef PZ_CALIBRATE_SWEEP_H
 #define PZ_CALIBRATE_SWEEP_H
 
-/* The buffer the sweep streams through: four times the core's second-level cache
- * (sysconf), PZ_CAL_SWEEP_DEFAULT if unknown. */
+/* The buffer the sweep streams through: four times the core's second-level cache (as
+ * the kernel describes it, else sysconf), PZ_CAL_SWEEP_DEFAULT if unknown. */
 #define PZ_CAL_SWEEP_DEFAULT (16L << 20)
 
 /* Computes for `seconds` by the clock, reading and writing one double per cache line

@@ -30,7 +30,8 @@ TESTS += unit/test_calibrate_spread
 unit_test_calibrate_spread_SOURCES = unit/test_calibrate_spread.c \
 	$(top_srcdir)/tools/calibrate_spread.c $(top_srcdir)/tools/calibrate_rounds.c \
 	$(top_srcdir)/tools/calibrate_overhead.c $(top_srcdir)/tools/calibrate_cpu.c \
-	$(top_srcdir)/tools/calibrate_stats.c $(top_srcdir)/tools/calibrate_sweep.c
+	$(top_srcdir)/tools/calibrate_stats.c $(top_srcdir)/tools/calibrate_sweep.c \
+	$(top_srcdir)/tools/calibrate_cache.c
 unit_test_calibrate_spread_CPPFLAGS = $(MODEL_TEST_FLAGS) -I$(top_srcdir)/tools
 unit_test_calibrate_spread_LDADD = $(top_builddir)/model/libpzmodel.la $(CRITERION_LIBS) \
 	$(MPI_LIBS) -lm

@@ -56,6 +56,15 @@ Test(calibrate_cache, levels_as_the_kernel_describes_them, .init = make_root,
     cr_assert_eq(pz_cal_cache_level(root, 2), 1024 * 1024.0);
     cr_assert_eq(pz_cal_cache_level(root, 3), 32 * 1024 * 1024.0);
     cr_assert_eq(pz_cal_cache_level(root, 4), 0, "no fourth level");
+    cr_assert_eq(pz_cal_cache_last_level(root), 32 * 1024 * 1024.0, "the third is the last");
+}
+
+/* A tree that describes the first level alone has it as its last. */
+Test(calibrate_cache, the_first_level_alone, .init = make_root, .fini = remove_root)
+{
+    cache(0, "1", "Data", "48K");
+    cache(1, "1", "Instruction", "32K");
+    cr_assert_eq(pz_cal_cache_last_level(root), 48 * 1024.0);
 }
 
 /* Sizes in M, G and bytes; of two caches of one level the larger; an index without a
@@ -77,4 +86,5 @@ Test(calibrate_cache, units_and_gaps, .init = make_root, .fini = remove_root)
 Test(calibrate_cache, nothing_described)
 {
     cr_assert_eq(pz_cal_cache_level("/nonexistent/prognoz/cache", 3), 0);
+    cr_assert_eq(pz_cal_cache_last_level("/nonexistent/prognoz/cache"), 0);
 }
