@@ -25,6 +25,7 @@
  * pool, as does a call of another function, or one completing sends where the others
  * completed receives or the reverse. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "calls_gen.h"
 #include "engine_int.h"
@@ -277,27 +278,52 @@ static int later_candidates(struct engine *e, int th, struct any_state *s, struc
     return 0;
 }
 
-/* Where request id is among thread k's posted operations; -1 if it is not. */
-static int posted_at(const struct thread *k, uint64_t id)
+/* The slots of the candidates' ids in model_requests: twice the most candidates. */
+#define ID_SLOTS (2 * POOL_REQUESTS)
+
+static unsigned id_slot(uint64_t id)
 {
-    for (int i = 0; i < k->npending; i++)
-        if (k->pending[i].id == id)
-            return i;
-    return -1;
+    return (unsigned)((id * 0x9e3779b97f4a7c15u) >> 55) & (ID_SLOTS - 1);   /* 9 bits */
 }
 
 /* Sets each candidate's model request; 0, or -1 if one is not a request that can be
- * chosen (not posted by this thread, from MPI_PROC_NULL, cancelled, persistent). */
+ * chosen (not posted by this thread, from MPI_PROC_NULL, cancelled, persistent) or the
+ * call's own are more than a pool holds.  One pass over the thread's posted operations,
+ * the candidates' ids in a small table: a program may have thousands outstanding. */
 static int model_requests(const struct thread *k, struct any_state *s)
 {
-    for (uint32_t j = 0; j < s->ncand; j++) {
-        int at = posted_at(k, s->cand[j].rec.request);
+    int table[ID_SLOTS];
+    char got[POOL_REQUESTS] = { 0 };   /* the first posted of an id, as a search finds */
+    uint32_t found = 0;
 
-        if (at < 0 || k->pending[at].request < 0 || k->pending[at].persistent)
-            return -1;
-        s->cand[j].request = k->pending[at].request;
+    if (s->ncand > POOL_REQUESTS)
+        return -1;
+    memset(table, -1, sizeof(table));
+    for (uint32_t j = 0; j < s->ncand; j++) {
+        unsigned h = id_slot(s->cand[j].rec.request);
+
+        for (; table[h] >= 0; h = (h + 1) & (ID_SLOTS - 1))
+            if (s->cand[table[h]].rec.request == s->cand[j].rec.request)
+                return -1;   /* one request twice: no choice to make */
+        table[h] = (int)j;
     }
-    return 0;
+    for (int i = 0; i < k->npending && found < s->ncand; i++) {
+        const struct pending *p = &k->pending[i];
+
+        for (unsigned h = id_slot(p->id); table[h] >= 0; h = (h + 1) & (ID_SLOTS - 1)) {
+            struct candidate *c = &s->cand[table[h]];
+
+            if (c->rec.request != p->id || got[table[h]])
+                continue;
+            if (p->request < 0 || p->persistent)
+                return -1;
+            c->request = p->request;
+            got[table[h]] = 1;
+            found++;
+            break;
+        }
+    }
+    return found == s->ncand ? 0 : -1;
 }
 
 static int no_choice(struct any_state *s)
