@@ -34,15 +34,32 @@ uint64_t pz_call_init_start(struct pz_trace_in *t)
     return latest;
 }
 
-const struct pz_rec *pz_call_completion(struct pz_trace_in *t, int th, size_t from,
-                                        uint64_t id, enum pz_rec_kind a, enum pz_rec_kind b)
+/* The records searched one by one before the index of completions ahead is used: most
+ * requests complete within a few calls of their post. */
+#define NEAR_RECORDS 256
+
+/* The search itself, records from..to-1 (to 0: to the end). */
+static const struct pz_rec *search(struct pz_trace_in *t, int th, size_t from, size_t to,
+                                   uint64_t id, enum pz_rec_kind a, enum pz_rec_kind b)
 {
     const struct pz_rec *r;
 
-    for (size_t i = from; (r = pz_trace_in_peek(t, th, i)); i++)
+    for (size_t i = from; (!to || i < to) && (r = pz_trace_in_peek(t, th, i)); i++)
         if ((r->kind == a || r->kind == b) && r->request == id)
             return r;
     return NULL;
+}
+
+const struct pz_rec *pz_call_completion(struct pz_trace_in *t, int th, size_t from,
+                                        uint64_t id, enum pz_rec_kind a, enum pz_rec_kind b)
+{
+    const struct pz_rec *r = search(t, th, from, from + NEAR_RECORDS, id, a, b);
+    int failed = 0;
+
+    if (r || !pz_trace_in_peek(t, th, from + NEAR_RECORDS))
+        return r;
+    r = pz_trace_in_completion_ahead(t, th, from, id, (uint8_t)a, (uint8_t)b, &failed);
+    return failed ? search(t, th, from, 0, id, a, b) : r;
 }
 
 int pz_call_process(const struct pz_trace_in *t, int p, uint32_t comm, uint32_t rank)

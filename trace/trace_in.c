@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "spool.h"
+#include "trace_ahead.h"
 #include "trace_in_int.h"
 
 /* Records read from the spool into a thread's ring at a time, and the ring's first
@@ -625,6 +626,7 @@ void pz_trace_in_close(struct pz_trace_in *t)
     free(t->streams);
     pz_spool_free(t->spool);
     pz_defs_release(&t->defs);
+    pz_ahead_free(t->ahead);
     free(t);
 }
 
@@ -732,6 +734,19 @@ void pz_trace_in_consume(struct pz_trace_in *t, int th, size_t n)
         n = s->count;
     s->head = (s->head + n) & (s->cap - 1);
     s->count -= n;
+    if (t->ahead)
+        pz_ahead_consumed(t->ahead, th, n);
+}
+
+const struct pz_rec *pz_trace_in_completion_ahead(struct pz_trace_in *t, int th, size_t from,
+                                                  uint64_t id, uint8_t a, uint8_t b,
+                                                  int *failed)
+{
+    if (!t->ahead && !(t->ahead = pz_ahead_new(t->defs.nthreads))) {
+        *failed = 1;
+        return NULL;
+    }
+    return pz_ahead_find(t->ahead, t, th, from, id, a, b, failed);
 }
 
 int pz_trace_in_nprocs(const struct pz_trace_in *t)

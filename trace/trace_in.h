@@ -147,6 +147,15 @@ static inline void pz_trace_in_prefetch(const struct pz_trace_in *t, int th)
 /* Drops the next n records of thread th. */
 void pz_trace_in_consume(struct pz_trace_in *t, int th, size_t n);
 
+/* pz_call_completion (trace_calls.h) far ahead: the first record of thread th `from` or
+ * more places ahead of kind a or b that completes request id, NULL if none; through an
+ * index of the completions passed on the way (made at the first call), so that a
+ * program with thousands of requests outstanding is not searched quadratically.
+ * *failed is set if memory ran out (the caller then searches itself). */
+const struct pz_rec *pz_trace_in_completion_ahead(struct pz_trace_in *t, int th, size_t from,
+                                                  uint64_t id, uint8_t a, uint8_t b,
+                                                  int *failed);
+
 /* The first read error as a one-line message, NULL if none. */
 const char *pz_trace_in_error(const struct pz_trace_in *t);
 

@@ -38,6 +38,7 @@ struct pz_trace_in {
     const struct pz_progress_hook *progress;
     const char *consumed;
     uint64_t events, events_read, spooled;
+    struct pz_ahead *ahead;    /* completions indexed ahead, made at the first far search */
 };
 
 /* Records a one-line error naming the trace (the first only). */
