@@ -1114,6 +1114,19 @@ Test(duplex, held_between_full_duplex_and_four)
     cr_assert_eq(d.steps.n, 0);
 }
 
+/* pz_fit_pingpong of the n points p into *fit, then pz_fit_transfer with overheads of a
+ * + b per byte for the send, the receive and the loop alike, into *t. */
+static void fit_alike(struct pz_pingpong *p, int n, double a, double b, struct pz_fit *fit,
+                      struct pz_transfer_fit *t)
+{
+    struct pz_pingpong o[NOVERHEAD];
+    char err[256];
+
+    overhead_points(o, a, b, 0);
+    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, fit, err, sizeof(err)), 0, "%s", err);
+    pz_fit_transfer(fit, p, n, NULL, 0, NULL, o, NOVERHEAD, o, NOVERHEAD, o, NOVERHEAD, t);
+}
+
 /* pz_fit_transfer keeps the per-message overheads whole and takes what of them exceeds
  * the ping-pong as the send's tail: a send and a receive of 1 us each against t(0) = 1
  * us leave a tail of 1 + 1 - 1 = 1 us, none of the send overhead on the message's way
@@ -1122,16 +1135,12 @@ Test(duplex, held_between_full_duplex_and_four)
 Test(transfer, overheads_beyond_the_pingpong_are_the_sends_tail)
 {
     static struct pz_pingpong p[MAXP];
-    struct pz_pingpong o[NOVERHEAD];
     struct pz_transfer_fit t;
     struct pz_machine m;
     struct pz_fit fit;
-    char err[256];
     int n = hockney_points(p, 1e-6, 1e9, 1e300, 0, 0);
 
-    overhead_points(o, 1e-6, 1e-9, 0);
-    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
-    pz_fit_transfer(&fit, p, n, NULL, 0, NULL, o, NOVERHEAD, o, NOVERHEAD, o, NOVERHEAD, &t);
+    fit_alike(p, n, 1e-6, 1e-9, &fit, &t);
     assert_rel(t.tail, 1e-6, 1e-6, "send tail");
     cr_assert_lt(fabs(t.base.overhead.send), 1e-12, "on the way: %g", t.base.overhead.send);
     assert_rel(t.base.overhead.recv, 1e-6, 1e-6, "recv_overhead whole");
@@ -1260,18 +1269,14 @@ Test(transfer, overheads_leave_the_transfer_room_for_the_exchanges)
 Test(transfer, no_size_is_faster_than_its_overheads)
 {
     static struct pz_pingpong p[MAXP];
-    struct pz_pingpong o[NOVERHEAD];
     struct pz_transfer_fit t;
     struct pz_fit fit;
-    char err[256];
     int n = hockney_points(p, 1e-6, 1e9, 1e300, 0, 0);
 
     for (int i = 0; i < n; i++)
         if (p[i].bytes == 65536)
             p[i].time = 1e-6 + 32.768e-6;
-    overhead_points(o, 0.1e-6, 0.5e-9, 0);
-    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
-    pz_fit_transfer(&fit, p, n, NULL, 0, NULL, o, NOVERHEAD, o, NOVERHEAD, o, NOVERHEAD, &t);
+    fit_alike(p, n, 0.1e-6, 0.5e-9, &fit, &t);
     cr_assert_eq(t.tail, 0);
     assert_rel(t.per_byte_scale, 33.568 / 65.536, 1e-6, "per-byte scale");
     assert_rel(t.base.overhead.send_per_byte, 0.5e-9 * 33.568 / 65.536, 1e-6,
@@ -1345,16 +1350,12 @@ Test(transfer, eager_copies_beyond_the_slope_are_the_sends_tail_per_byte)
 Test(transfer, without_a_threshold_the_copies_end_at_the_default_one)
 {
     static struct pz_pingpong p[MAXP];
-    struct pz_pingpong o[NOVERHEAD];
     struct pz_transfer_fit t;
     struct pz_fit fit;
-    char err[256];
     int n = hockney_points(p, 20e-6, 1e9, 1e300, 0, 0);
 
-    overhead_points(o, 8e-6, 0.2e-9, 0);
-    cr_assert_eq(pz_fit_pingpong(p, n, 1500, 78, &fit, err, sizeof(err)), 0, "%s", err);
+    fit_alike(p, n, 8e-6, 0.2e-9, &fit, &t);
     cr_assert_eq(fit.eager_threshold, 0, "no step");
-    pz_fit_transfer(&fit, p, n, NULL, 0, NULL, o, NOVERHEAD, o, NOVERHEAD, o, NOVERHEAD, &t);
     cr_assert_eq(t.base.copies_upto, 65536);
     cr_assert(t.eager_slope < 0, "no eager sizes' slope");
     assert_rel(pz_segment_model(&t.segments.segments, &t.base, 4194304), 20e-6 + 4194.304e-6,

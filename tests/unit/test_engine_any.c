@@ -85,6 +85,16 @@ static void sender(struct tb *b, int p, double at)
     tb_call(b, p, "MPI_Finalize", MS(at + 0.1), MS(at + 0.2));
 }
 
+/* Process 0 posts receive requests 1..n at time 0, one call of region each. */
+static void posted(struct tb *b, uint32_t region, uint64_t n)
+{
+    for (uint64_t request = 1; request <= n; request++) {
+        tb_enter(b, 0, 0, region);
+        tb_mpi_irecv_request(b, 0, 0, request);
+        tb_leave(b, 0, 0, region);
+    }
+}
+
 static void posts(struct tb *b, const char *name)
 {
     uint32_t region = tb_mpi(b, name);
@@ -96,11 +106,7 @@ static void posts(struct tb *b, const char *name)
         tb_leave(b, 0, 0, region);
         return;
     }
-    for (uint64_t request = 1; request <= 2; request++) {
-        tb_enter(b, 0, 0, region);
-        tb_mpi_irecv_request(b, 0, 0, request);
-        tb_leave(b, 0, 0, region);
-    }
+    posted(b, region, 2);
 }
 
 static void build(const struct shape *s)
@@ -322,11 +328,7 @@ Test(engine_any, waitsome_completes_as_many_as_it_recorded)
     irecv = tb_mpi(b, "MPI_Irecv");
     some = tb_mpi(b, "MPI_Waitsome");
     tb_call(b, 0, "MPI_Init", 0, 0);
-    for (uint64_t request = 1; request <= 3; request++) {
-        tb_enter(b, 0, 0, irecv);
-        tb_mpi_irecv_request(b, 0, 0, request);
-        tb_leave(b, 0, 0, irecv);
-    }
+    posted(b, irecv, 3);
     tb_enter(b, 0, MS(0.5), some);
     tb_mpi_irecv(b, 0, MS(0.6), TB_WORLD, 1, 5, 8, 1);
     tb_mpi_irecv(b, 0, MS(0.6), TB_WORLD, 2, 5, 8, 2);
@@ -432,11 +434,7 @@ Test(engine_any, a_completion_learnt_later_that_happens_earlier_comes_first)
     wait = tb_mpi(b, "MPI_Wait");
     send = tb_mpi(b, "MPI_Send");
     tb_call(b, 0, "MPI_Init", 0, 0);
-    for (uint64_t request = 1; request <= 3; request++) {
-        tb_enter(b, 0, 0, irecv);
-        tb_mpi_irecv_request(b, 0, 0, request);
-        tb_leave(b, 0, 0, irecv);
-    }
+    posted(b, irecv, 3);
     tb_enter(b, 0, MS(0.5), any);
     tb_mpi_irecv(b, 0, MS(0.6), TB_WORLD, 2, 5, 100000, 1);
     tb_leave(b, 0, MS(0.6), any);
