@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "trace_ahead.h"
 
 /* More positions than this held by one thread: the index starts again. */
@@ -29,7 +30,8 @@ struct thread_index {
     struct slot *slots;         /* open addressing by id, a power of two */
     uint32_t cap, used;
     struct node *nodes;
-    int32_t nnodes, capnodes, free_node;
+    uint32_t capnodes;
+    int32_t nnodes, free_node;
 };
 
 struct pz_ahead {
@@ -58,7 +60,8 @@ static void clear(struct thread_index *i)
     i->slots = NULL;
     i->nodes = NULL;
     i->cap = i->used = 0;
-    i->nnodes = i->capnodes = 0;
+    i->capnodes = 0;
+    i->nnodes = 0;
     i->free_node = -1;
 }
 
@@ -127,15 +130,8 @@ static int32_t new_node(struct thread_index *i, uint64_t pos)
     if (n >= 0) {
         i->free_node = i->nodes[n].next;
     } else {
-        if (i->nnodes == i->capnodes) {
-            int32_t cap = i->capnodes ? 2 * i->capnodes : 256;
-            struct node *grown = realloc(i->nodes, (size_t)cap * sizeof(*grown));
-
-            if (!grown)
-                return -1;
-            i->nodes = grown;
-            i->capnodes = cap;
-        }
+        if (pz_grow((void **)&i->nodes, &i->capnodes, (uint32_t)i->nnodes, sizeof(*i->nodes)) != 0)
+            return -1;
         n = i->nnodes++;
     }
     i->nodes[n] = (struct node){ pos, -1 };
