@@ -163,8 +163,8 @@ static int first_linked(char **command, void (*reader)(const char *, struct pz_p
         if (!resolve(command[i], path, sizeof(path)) || !is_elf(path))
             continue;
         reader(path, &found);
-        if (i == 0 && reader == read_needed)
-            out->openmpi_launcher = found.openmpi_launcher;
+        if (i == 0)
+            out->openmpi_launcher |= found.openmpi_launcher;
         if (found.abi != PZ_MPI_NONE) {
             out->abi = found.abi;
             out->program = command[i];
