@@ -28,7 +28,8 @@ static void classify(const char *needed, struct pz_program_mpi *found)
         found->fortran |= fortran;
         if (!found->library[0] || !fortran)
             snprintf(found->library, sizeof(found->library), "%s", needed);
-    } else if (!strncmp(needed, "libopen-rte.so", 14)) {
+    } else if (!strncmp(needed, "libopen-rte.so", 14) || !strncmp(needed, "libprrte.so", 11)) {
+        /* Open MPI's mpiexec: its runtime up to 4.x, PRRTE's from 5.0 */
         found->openmpi_launcher = 1;
     }
 }
@@ -182,6 +183,14 @@ void pz_program_mpi(char **command, struct pz_program_mpi *out)
     if (elf_version(EV_CURRENT) == EV_NONE)
         return;
     /* a program's own dependencies first, then (an ldd per file) what they load */
-    if (!first_linked(command, read_needed, out))
-        first_linked(command, read_loaded, out);
+    if (first_linked(command, read_needed, out) || first_linked(command, read_loaded, out))
+        return;
+    /* An interpreter (python with mpi4py, R with Rmpi) loads MPI only when the script
+     * asks for it: Open MPI's launcher starts only Open MPI's programs. */
+    if (out->openmpi_launcher) {
+        out->abi = PZ_MPI_OPENMPI;
+        out->program = command[0];
+        out->by_launcher = 1;
+        snprintf(out->library, sizeof(out->library), "%s", "Open MPI's mpiexec");
+    }
 }

@@ -17,7 +17,11 @@
 #      recorder, each call once;
 #  (e) a program linked only with a library of its own that is linked with Open MPI
 #      (as one linked with ScaLAPACK or PETSc is) gets Open MPI's recorder, said so, and
-#      its calls are recorded.
+#      its calls are recorded;
+#  (f) a program that no word of the command names, started by a shell as an
+#      interpreter starts the MPI it loads (python with mpi4py), under Open MPI's
+#      mpiexec, gets Open MPI's recorder from the launcher, said so, and its calls are
+#      recorded.
 # Skipped when configure found no Open MPI.  As root, Open MPI is allowed to run by the
 # two variables it documents for containers.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
@@ -131,6 +135,21 @@ pz_trace via
 for r in 0 1; do
     pz_expect_eq "via: rank $r: calls" "MPI_Init MPI_Comm_rank MPI_Comm_size MPI_Sendrecv MPI_Finalize" \
         "$(pz_calls via $r | awk '{ print $1 }' | tr '\n' ' ' | sed 's/ $//')"
+done
+
+# (f)
+PROGNOZ_LIBDIR=$libdir timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" record -o "$PZ_WORK/by_launcher" -- \
+    "$OPENMPI_MPIEXEC" --oversubscribe -n 2 sh -c "exec $via" \
+    >"$PZ_WORK/by_launcher.out" 2>"$PZ_WORK/by_launcher.err" ||
+    { cat "$PZ_WORK/by_launcher.err" >&2; pz_fail "by_launcher: prognoz record failed"; }
+pz_expect_eq "by_launcher: the recorder's line" "prognoz: recording with the Open MPI recorder (no \
+program of the command is linked with an MPI library; $OPENMPI_MPIEXEC is Open MPI's mpiexec)" \
+    "$(head -1 "$PZ_WORK/by_launcher.err")"
+pz_trace by_launcher
+for r in 0 1; do
+    pz_expect_eq "by_launcher: rank $r: calls" \
+        "MPI_Init MPI_Comm_rank MPI_Comm_size MPI_Sendrecv MPI_Finalize" \
+        "$(pz_calls by_launcher $r | awk '{ print $1 }' | tr '\n' ' ' | sed 's/ $//')"
 done
 
 # (d)
