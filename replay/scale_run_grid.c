@@ -5,7 +5,8 @@
  * layouts in 1, 2 and 3 dimensions, the one in which every point-to-point peer is a
  * neighbour (-1, 0 or +1 per dimension, or across the ends of a dimension longer than 2,
  * which is then periodic) and the distinct offsets are the fewest, the fewer dimensions
- * winning a tie. */
+ * winning a tie; or a topology of every process that no message uses, where the messages
+ * fit it with no more distinct offsets. */
 #include <stdlib.h>
 #include <string.h>
 
