@@ -21,7 +21,10 @@
 #  (f) a program that no word of the command names, started by a shell as an
 #      interpreter starts the MPI it loads (python with mpi4py), under Open MPI's
 #      mpiexec, gets Open MPI's recorder from the launcher, said so, and its calls are
-#      recorded.
+#      recorded;
+#  (g) prognoz calibrate under Open MPI's mpiexec runs the calibration program built
+#      with Open MPI (PROGNOZ_CALIBRATE's name followed by -openmpi): one MPI job of 2
+#      ranks, whose machine file names Open MPI and has a latency and a bandwidth.
 # Skipped when configure found no Open MPI.  As root, Open MPI is allowed to run by the
 # two variables it documents for containers.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
@@ -150,6 +153,20 @@ for r in 0 1; do
     pz_expect_eq "by_launcher: rank $r: calls" \
         "MPI_Init MPI_Comm_rank MPI_Comm_size MPI_Sendrecv MPI_Finalize" \
         "$(pz_calls by_launcher $r | awk '{ print $1 }' | tr '\n' ' ' | sed 's/ $//')"
+done
+
+# (g)
+calibrate=$(dirname "$PZ_PROGNOZ")/prognoz-calibrate
+test -x "$calibrate-openmpi" || pz_fail "(g): $calibrate-openmpi is not built"
+PROGNOZ_CALIBRATE=$calibrate timeout "$PZ_TIMEOUT" "$OPENMPI_MPIEXEC" --oversubscribe -n 2 \
+    "$PZ_PROGNOZ" calibrate --quick -o "$PZ_WORK/ompi.conf" >"$PZ_WORK/ompi_cal.out" \
+    2>"$PZ_WORK/ompi_cal.err" ||
+    { cat "$PZ_WORK/ompi_cal.out" "$PZ_WORK/ompi_cal.err" >&2; pz_fail "calibrate under Open MPI failed"; }
+grep -q '^# MPI: Open MPI v' "$PZ_WORK/ompi.conf" ||
+    pz_fail "calibrate under Open MPI: the machine file does not name Open MPI"
+for key in latency bandwidth; do
+    awk -v k=$key '$1 == k && $2 == "=" && $3 + 0 > 0 { found = 1 } END { exit !found }' \
+        "$PZ_WORK/ompi.conf" || pz_fail "calibrate under Open MPI: no $key above 0"
 done
 
 # (d)
