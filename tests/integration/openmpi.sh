@@ -24,7 +24,11 @@
 #      recorded;
 #  (g) prognoz calibrate under Open MPI's mpiexec runs the calibration program built
 #      with Open MPI (PROGNOZ_CALIBRATE's name followed by -openmpi): one MPI job of 2
-#      ranks, whose machine file names Open MPI and has a latency and a bandwidth.
+#      ranks, whose machine file names Open MPI and has a latency and a bandwidth;
+#  (h) a job whose 2 processes start 2 more with MPI_Comm_spawn runs as without the
+#      recorder; the trace is the 2 parents' (MPI_Barrier, no MPI_Allreduce of the
+#      children, whose ranks would have written over theirs), and one line says that
+#      the spawned processes are not recorded.
 # Skipped when configure found no Open MPI.  As root, Open MPI is allowed to run by the
 # two variables it documents for containers.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
@@ -167,6 +171,22 @@ grep -q '^# MPI: Open MPI v' "$PZ_WORK/ompi.conf" ||
 for key in latency bandwidth; do
     awk -v k=$key '$1 == k && $2 == "=" && $3 + 0 > 0 { found = 1 } END { exit !found }' \
         "$PZ_WORK/ompi.conf" || pz_fail "calibrate under Open MPI: no $key above 0"
+done
+
+# (h)
+PROGNOZ_LIBDIR=$libdir timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" record --quiet -o "$PZ_WORK/spawn" -- \
+    "$OPENMPI_MPIEXEC" --oversubscribe -n 2 "$programs/openmpi/spawn" >"$PZ_WORK/spawn.out" \
+    2>"$PZ_WORK/spawn.err" || { cat "$PZ_WORK/spawn.err" >&2; pz_fail "spawn: prognoz record failed"; }
+pz_expect_eq "spawn's output" "child 0: 42
+child 1: 42
+parent 0
+parent 1" "$(sort "$PZ_WORK/spawn.out")"
+pz_expect_eq "spawn: the line saying the spawned processes are not recorded" 1 \
+    "$(grep -c '^prognoz: warning: processes started by MPI_Comm_spawn are not recorded; the trace is of the processes that started them$' "$PZ_WORK/spawn.err")"
+pz_trace spawn
+for r in 0 1; do
+    pz_expect_eq "spawn: rank $r: MPI_Barrier, MPI_Allreduce" "1 0" \
+        "$(pz_calls spawn $r | grep -c '^MPI_Barrier') $(pz_calls spawn $r | grep -c '^MPI_Allreduce')"
 done
 
 # (d)
