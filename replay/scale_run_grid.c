@@ -5,7 +5,8 @@
  * layouts in 1, 2 and 3 dimensions, the one in which every point-to-point peer is a
  * neighbour (-1, 0 or +1 per dimension, or across the ends of a dimension longer than 2,
  * which is then periodic) and the distinct offsets are the fewest, the fewer dimensions
- * winning a tie. */
+ * winning a tie; or a topology of every process that no message uses, where the messages
+ * fit it with no more distinct offsets. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,6 +213,26 @@ static void grid_from_slices(struct pz_scale_reading *r)
         r->run->grid = g;
 }
 
+/* The grid of a topology of every process in the world's order that no message uses,
+ * in place of run->grid (inferred from the messages) where the messages fit it with no
+ * more distinct offsets: a program that asks MPI_Cart_create for its neighbours
+ * (MPI_Cart_shift) and then sends to them on MPI_COMM_WORLD (LAMMPS, which frees the
+ * topology) has the layout it chose, which need not be MPI_Dims_create's (LAMMPS's
+ * 3 x 3 x 4 at 36 processes, where MPI_Dims_create's is 4 x 3 x 3). */
+static void grid_from_defined_topology(struct pz_scale_reading *r)
+{
+    struct pz_scale_grid g;
+
+    for (uint32_t comm = 0; pz_trace_in_comm_def(r->in, comm); comm++)
+        if (world_topology(r, comm, &g)) {
+            int theirs = offsets_in(r, &r->run->grid), mine = offsets_in(r, &g);
+
+            if (mine > 0 && (theirs < 0 || mine <= theirs))
+                r->run->grid = g;
+            return;
+        }
+}
+
 /* The layout of MPI_Dims_create in which the messages fit best (above). */
 static void infer_from_messages(struct pz_scale_reading *r)
 {
@@ -247,8 +268,11 @@ void pz_scale_infer_grid(struct pz_scale_reading *r)
 {
     if (!grid_from_topology(r)) {
         infer_from_messages(r);
-        if (r->ndims == 0 && !r->first_fastest)
+        if (r->ndims == 0 && !r->first_fastest) {
             grid_from_slices(r);
+            if (!r->run->grid.from_topology)
+                grid_from_defined_topology(r);
+        }
     }
     for (int p = 0; p < r->run->nprocs; p++)
         pz_scale_grid_coords(&r->run->grid, p, r->run->procs[p].coords);

@@ -361,7 +361,9 @@ static const char *note_header(struct notes *n)
     char when[64], a[32], b[32], env[512] = "", rounds[512];
     time_t now = time(NULL);
     static const char *const vars[] = { "UCX_TLS", "UCX_NET_DEVICES", "FI_PROVIDER",
-                                        "MPIR_CVAR_CH4_NETMOD", "MPIR_CVAR_NOLOCAL" };
+                                        "MPIR_CVAR_CH4_NETMOD", "MPIR_CVAR_NOLOCAL",
+                                        "OMPI_MCA_pml", "OMPI_MCA_btl",
+                                        "OMPI_MCA_btl_tcp_if_include" };
     size_t used = 0;
 
     strftime(when, sizeof(when), "%Y-%m-%d %H:%M", localtime(&now));
@@ -385,7 +387,7 @@ static const char *note_header(struct notes *n)
              run->host[0], run->same_node ? "" : " and ", run->same_node ? "" : run->host[1],
              run->npoints, pz_cal_size(a, sizeof(a), run->points[0].bytes),
              pz_cal_size(b, sizeof(b), run->points[run->npoints - 1].bytes), run->seconds,
-             run->mpi_version, *env ? env : " (no UCX_TLS, FI_PROVIDER, MPIR_CVAR_... set)",
+             run->mpi_version, *env ? env : " (no UCX_TLS, FI_PROVIDER, MPIR_CVAR_..., OMPI_MCA_... set)",
              pz_fit_median_error(n->fit, run->points, run->npoints, pz_fit_model_a),
              pz_fit_median_error(n->fit, run->points, run->npoints, pz_fit_model_b),
              pz_fit_median_error(n->fit, run->points, run->npoints, pz_fit_model_c),

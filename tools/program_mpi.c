@@ -7,11 +7,19 @@
 #include <stdlib.h>
 #include <errno.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "program_mpi.h"
+
+/* How long ldd may take to list a file's libraries, and the most of its listing read
+ * (a program with a thousand libraries lists about 100 KiB). */
+#define LDD_SECONDS 10
+#define LDD_LISTING (1 << 20)
 
 /* What one ELF dependency says of the file that needs it. */
 static void classify(const char *needed, struct pz_program_mpi *found)
@@ -28,7 +36,8 @@ static void classify(const char *needed, struct pz_program_mpi *found)
         found->fortran |= fortran;
         if (!found->library[0] || !fortran)
             snprintf(found->library, sizeof(found->library), "%s", needed);
-    } else if (!strncmp(needed, "libopen-rte.so", 14)) {
+    } else if (!strncmp(needed, "libopen-rte.so", 14) || !strncmp(needed, "libprrte.so", 11)) {
+        /* Open MPI's mpiexec: its runtime up to 4.x, PRRTE's from 5.0 */
         found->openmpi_launcher = 1;
     }
 }
@@ -87,22 +96,61 @@ static void reap(pid_t pid)
         ;
 }
 
+/* Seconds from start to now. */
+static double since(const struct timespec *start)
+{
+    struct timespec now;
+
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start->tv_sec) + 1e-9 * (double)(now.tv_nsec - start->tv_nsec);
+}
+
+/* What fd gives until its end (at most size - 1 bytes, the rest left unread) into buf as
+ * a string; 0, or -1 if LDD_SECONDS passed first. */
+static int read_until(int fd, char *buf, long size)
+{
+    struct pollfd p = { .fd = fd, .events = POLLIN };
+    struct timespec start;
+    long n = 0, got = 1;
+
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    buf[0] = '\0';
+    while (got > 0 && n < size - 1) {
+        double left = LDD_SECONDS - since(&start);
+        int rc = left > 0 ? poll(&p, 1, (int)(1000 * left) + 1) : 0;
+
+        if (rc == 0)
+            return -1;
+        if (rc < 0 && errno != EINTR)
+            break;
+        if (rc > 0 && (got = read(fd, buf + n, (size_t)(size - 1 - n))) > 0)
+            buf[n += got] = '\0';
+        else if (got < 0 && errno == EINTR)
+            got = 1;
+    }
+    return 0;
+}
+
 /* Classifies every library the dynamic loader loads for the ELF file at path, as glibc's
  * ldd lists them ("\tNAME => PATH (ADDRESS)"): the dependencies of its dependencies too,
  * found where the loader finds them.  A program may reach MPI only through a library
- * of its own or such as ScaLAPACK's or PETSc's.  Nothing if ldd cannot run. */
+ * of its own or such as ScaLAPACK's or PETSc's.  Nothing if ldd cannot run; nothing,
+ * said, if it has not answered within LDD_SECONDS (it is then killed, and ldd is not
+ * asked again): record must not hang before the run begins. */
 static void read_loaded(const char *path, struct pz_program_mpi *found)
 {
+    static char listing[LDD_LISTING];
+    static int gave_up;
+    char name[256], *line, *save = NULL;
     int fds[2];
-    char line[PATH_MAX + 64], name[256];
     pid_t pid;
-    FILE *in;
 
-    if (pipe(fds) != 0)
+    if (gave_up || pipe(fds) != 0)
         return;
     if ((pid = fork()) == 0) {
         int null = open("/dev/null", O_RDWR);
 
+        setpgid(0, 0);      /* ldd runs the loader as its child: both are killed */
         dup2(fds[1], STDOUT_FILENO);
         if (null >= 0) {
             dup2(null, STDIN_FILENO);
@@ -115,17 +163,22 @@ static void read_loaded(const char *path, struct pz_program_mpi *found)
         _exit(127);
     }
     close(fds[1]);
-    if (pid < 0 || !(in = fdopen(fds[0], "r"))) {
+    if (pid < 0) {
         close(fds[0]);
-        if (pid > 0)
-            reap(pid);
         return;
     }
-    while (fgets(line, sizeof(line), in))
+    if (read_until(fds[0], listing, sizeof(listing)) < 0) {
+        fprintf(stderr, "prognoz: ldd did not list the libraries of '%s' within %d s; "
+                "no word's libraries are read from ldd\n", path, LDD_SECONDS);
+        kill(-pid, SIGKILL);
+        gave_up = 1;
+        listing[0] = '\0';
+    }
+    close(fds[0]);
+    reap(pid);
+    for (line = strtok_r(listing, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
         if (sscanf(line, " %255s =>", name) == 1 && strstr(line, " => "))
             classify(name, found);
-    fclose(in);
-    reap(pid);
 }
 
 /* The file a command word names: itself if it holds a '/', else the first executable
@@ -182,6 +235,14 @@ void pz_program_mpi(char **command, struct pz_program_mpi *out)
     if (elf_version(EV_CURRENT) == EV_NONE)
         return;
     /* a program's own dependencies first, then (an ldd per file) what they load */
-    if (!first_linked(command, read_needed, out))
-        first_linked(command, read_loaded, out);
+    if (first_linked(command, read_needed, out) || first_linked(command, read_loaded, out))
+        return;
+    /* An interpreter (python with mpi4py, R with Rmpi) loads MPI only when the script
+     * asks for it: Open MPI's launcher starts only Open MPI's programs. */
+    if (out->openmpi_launcher) {
+        out->abi = PZ_MPI_OPENMPI;
+        out->program = command[0];
+        out->by_launcher = 1;
+        snprintf(out->library, sizeof(out->library), "%s", "Open MPI's mpiexec");
+    }
 }

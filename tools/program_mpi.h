@@ -16,7 +16,10 @@ struct pz_program_mpi {
     const char *program;   /* the word of the command that names the program */
     char library[64];      /* the dependency that tells the ABI, e.g. "libmpi.so.40" */
     int fortran;           /* linked with Open MPI's Fortran bindings too */
-    int openmpi_launcher;  /* command[0] is Open MPI's mpiexec (linked with libopen-rte) */
+    int openmpi_launcher;  /* command[0] is Open MPI's mpiexec (linked with libopen-rte, or
+                            * libprrte from Open MPI 5) */
+    int by_launcher;       /* no word is linked with MPI; abi is the launcher's, library
+                            * names it */
 };
 
 /* Fills *out from the first word of the NULL-terminated command that names, directly or
@@ -24,7 +27,9 @@ struct pz_program_mpi {
  * file (options, numbers, scripts) are passed over.  A file's own dependencies (DT_NEEDED)
  * are read first, for every word; when none is an MPI library, every library the
  * dynamic loader would load for each file, as ldd lists them (a program linked with
- * ScaLAPACK that is linked with MPI). */
+ * ScaLAPACK that is linked with MPI).  When no file is, and command[0] is Open MPI's
+ * mpiexec, the ABI is Open MPI's (by_launcher): an interpreter such as python loads MPI
+ * only when its script imports mpi4py, and that launcher starts only Open MPI programs. */
 void pz_program_mpi(char **command, struct pz_program_mpi *out);
 
 #endif

@@ -143,6 +143,10 @@ static void say_recorder(const struct pz_program_mpi *mpi)
     if (mpi->abi == PZ_MPI_NONE)
         fprintf(stderr, "prognoz: recording with the MPICH recorder (no program of the "
                 "command is linked with an MPI library)\n");
+    else if (mpi->by_launcher)
+        fprintf(stderr, "prognoz: recording with the Open MPI recorder (no program of the "
+                "command is linked with an MPI library; %s is Open MPI's mpiexec)\n",
+                mpi->program);
     else
         fprintf(stderr, "prognoz: recording with the %s recorder (%s)\n",
                 mpi->abi == PZ_MPI_OPENMPI ? "Open MPI" : "MPICH", mpi->library);

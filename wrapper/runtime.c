@@ -67,12 +67,28 @@ static int configure(void)
     return 0;
 }
 
+/* Whether MPI_Comm_spawn started this process: its MPI_COMM_WORLD is another job's,
+ * whose ranks would write over the files of the spawning job's own in the same trace,
+ * so it is not recorded (said once, by its rank 0). */
+static int spawned(void)
+{
+    MPI_Comm parent = MPI_COMM_NULL;
+
+    PMPI_Comm_get_parent(&parent);
+    if (parent == MPI_COMM_NULL)
+        return 0;
+    if (pz_session.rank == 0)
+        pz_runtime_warn("processes started by MPI_Comm_spawn are not recorded; the trace "
+                        "is of the processes that started them");
+    return 1;
+}
+
 /* What needs no communication: used by MPI_Init and by the lazy start alike. */
 static int begin_local(int thread_level)
 {
     PMPI_Comm_rank(MPI_COMM_WORLD, &pz_session.rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &pz_session.size);
-    if (configure() != 0 || pz_comms_init() != 0)
+    if (configure() != 0 || spawned() || pz_comms_init() != 0)
         return -1;
     pz_runtime_multiple = thread_level == MPI_THREAD_MULTIPLE;
     return 0;

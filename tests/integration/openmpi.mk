@@ -4,7 +4,7 @@
 PZ_IT_OPENMPI_C = p2p coll requests intervals markers_misuse \
 	anysource buffer cart commsplit csites intercomm io nbc_wait persist \
 	mprobe_null proc_null_waits rma sequential threads markers_raw transparent cpu_time \
-	predict_balanced
+	predict_balanced spawn
 PZ_IT_OPENMPI = $(PZ_IT_OPENMPI_C:%=programs/openmpi/%) programs/openmpi/intervals_relative \
 	programs/openmpi/libvia.so programs/openmpi/via
 # The Fortran ones (mpif.h, 'use mpi', 'use mpi_f08'), by Open MPI's Fortran compiler
@@ -24,7 +24,7 @@ CLEANFILES += $(PZ_IT_OPENMPI) $(PZ_IT_OPENMPI_FORTRAN)
 PZ_IT_TESTS += integration/openmpi.sh
 # fortran_alltoallw.sh runs under check-openmpi alone: its program is Open MPI's only
 EXTRA_DIST += programs/falltoallw.f90 integration/fortran_alltoallw.sh \
-	programs/via_lib.c programs/via_main.c
+	programs/via_lib.c programs/via_main.c programs/spawn.c
 AM_TESTS_ENVIRONMENT += PZ_OPENMPI_LIB='$(PZ_OPENMPI_LIB)'; export PZ_OPENMPI_LIB; \
 	OPENMPI_MPIEXEC='$(OPENMPI_MPIEXEC)'; export OPENMPI_MPIEXEC; \
 	OPENMPI_VERSION='$(OPENMPI_VERSION)'; export OPENMPI_VERSION; \

@@ -17,7 +17,18 @@
 #      recorder, each call once;
 #  (e) a program linked only with a library of its own that is linked with Open MPI
 #      (as one linked with ScaLAPACK or PETSc is) gets Open MPI's recorder, said so, and
-#      its calls are recorded.
+#      its calls are recorded;
+#  (f) a program that no word of the command names, started by a shell as an
+#      interpreter starts the MPI it loads (python with mpi4py), under Open MPI's
+#      mpiexec, gets Open MPI's recorder from the launcher, said so, and its calls are
+#      recorded;
+#  (g) prognoz calibrate under Open MPI's mpiexec runs the calibration program built
+#      with Open MPI (PROGNOZ_CALIBRATE's name followed by -openmpi): one MPI job of 2
+#      ranks, whose machine file names Open MPI and has a latency and a bandwidth;
+#  (h) a job whose 2 processes start 2 more with MPI_Comm_spawn runs as without the
+#      recorder; the trace is the 2 parents' (MPI_Barrier, no MPI_Allreduce of the
+#      children, whose ranks would have written over theirs), and one line says that
+#      the spawned processes are not recorded.
 # Skipped when configure found no Open MPI.  As root, Open MPI is allowed to run by the
 # two variables it documents for containers.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
@@ -131,6 +142,51 @@ pz_trace via
 for r in 0 1; do
     pz_expect_eq "via: rank $r: calls" "MPI_Init MPI_Comm_rank MPI_Comm_size MPI_Sendrecv MPI_Finalize" \
         "$(pz_calls via $r | awk '{ print $1 }' | tr '\n' ' ' | sed 's/ $//')"
+done
+
+# (f)
+PROGNOZ_LIBDIR=$libdir timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" record -o "$PZ_WORK/by_launcher" -- \
+    "$OPENMPI_MPIEXEC" --oversubscribe -n 2 sh -c "exec $via" \
+    >"$PZ_WORK/by_launcher.out" 2>"$PZ_WORK/by_launcher.err" ||
+    { cat "$PZ_WORK/by_launcher.err" >&2; pz_fail "by_launcher: prognoz record failed"; }
+pz_expect_eq "by_launcher: the recorder's line" "prognoz: recording with the Open MPI recorder (no \
+program of the command is linked with an MPI library; $OPENMPI_MPIEXEC is Open MPI's mpiexec)" \
+    "$(head -1 "$PZ_WORK/by_launcher.err")"
+pz_trace by_launcher
+for r in 0 1; do
+    pz_expect_eq "by_launcher: rank $r: calls" \
+        "MPI_Init MPI_Comm_rank MPI_Comm_size MPI_Sendrecv MPI_Finalize" \
+        "$(pz_calls by_launcher $r | awk '{ print $1 }' | tr '\n' ' ' | sed 's/ $//')"
+done
+
+# (g)
+calibrate=$(dirname "$PZ_PROGNOZ")/prognoz-calibrate
+test -x "$calibrate-openmpi" || pz_fail "(g): $calibrate-openmpi is not built"
+PROGNOZ_CALIBRATE=$calibrate timeout "$PZ_TIMEOUT" "$OPENMPI_MPIEXEC" --oversubscribe -n 2 \
+    "$PZ_PROGNOZ" calibrate --quick -o "$PZ_WORK/ompi.conf" >"$PZ_WORK/ompi_cal.out" \
+    2>"$PZ_WORK/ompi_cal.err" ||
+    { cat "$PZ_WORK/ompi_cal.out" "$PZ_WORK/ompi_cal.err" >&2; pz_fail "calibrate under Open MPI failed"; }
+grep -q '^# MPI: Open MPI v' "$PZ_WORK/ompi.conf" ||
+    pz_fail "calibrate under Open MPI: the machine file does not name Open MPI"
+for key in latency bandwidth; do
+    awk -v k=$key '$1 == k && $2 == "=" && $3 + 0 > 0 { found = 1 } END { exit !found }' \
+        "$PZ_WORK/ompi.conf" || pz_fail "calibrate under Open MPI: no $key above 0"
+done
+
+# (h)
+PROGNOZ_LIBDIR=$libdir timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" record --quiet -o "$PZ_WORK/spawn" -- \
+    "$OPENMPI_MPIEXEC" --oversubscribe -n 2 "$programs/openmpi/spawn" >"$PZ_WORK/spawn.out" \
+    2>"$PZ_WORK/spawn.err" || { cat "$PZ_WORK/spawn.err" >&2; pz_fail "spawn: prognoz record failed"; }
+pz_expect_eq "spawn's output" "child 0: 42
+child 1: 42
+parent 0
+parent 1" "$(sort "$PZ_WORK/spawn.out")"
+pz_expect_eq "spawn: the line saying the spawned processes are not recorded" 1 \
+    "$(grep -c '^prognoz: warning: processes started by MPI_Comm_spawn are not recorded; the trace is of the processes that started them$' "$PZ_WORK/spawn.err")"
+pz_trace spawn
+for r in 0 1; do
+    pz_expect_eq "spawn: rank $r: MPI_Barrier, MPI_Allreduce" "1 0" \
+        "$(pz_calls spawn $r | grep -c '^MPI_Barrier') $(pz_calls spawn $r | grep -c '^MPI_Allreduce')"
 done
 
 # (d)

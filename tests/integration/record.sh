@@ -1,6 +1,8 @@
 # prognoz record end to end (programs/p2p.c on 2 ranks, PROGNOZ_LIB pointing at the
 # built library): with -o DIR, with PROGNOZ_DIR, and with neither (./prognoz-trace);
-# a trace already in DIR is replaced; usage errors exit 2.
+# a trace already in DIR is replaced; usage errors exit 2; an ldd that does not answer
+# (the command's programs not linked with MPI themselves) is given up after 10 s, said
+# so, and the run recorded.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
 
 test -x "${PZ_PROGNOZ:-}" || pz_skip "prognoz is not built"
@@ -50,3 +52,19 @@ grep -q 'usage: prognoz record' "$PZ_WORK/help" || pz_fail "prognoz record --hel
 pz_expect_eq "exit status of prognoz record without a command" 2 $?
 PROGNOZ_LIB=$PZ_WORK/missing.so "$PZ_PROGNOZ" record -- true >/dev/null 2>&1
 pz_expect_eq "exit status of prognoz record with a missing library" 1 $?
+
+# An ldd that hangs: a shell runs the program, so that no word's own dependencies name
+# MPI and record asks ldd; it answers nothing for 10 s, its child killed with it, once.
+mkdir "$PZ_WORK/hung"
+printf '#!/bin/sh\nsleep 3607\n' >"$PZ_WORK/hung/ldd"
+chmod +x "$PZ_WORK/hung/ldd"
+PATH="$PZ_WORK/hung:$PATH" timeout 40 "$PZ_PROGNOZ" record -o "$PZ_WORK/hung_trace" -- \
+    "$MPIEXEC" -n 2 sh -c "exec $prog" >"$PZ_WORK/hung.out" 2>"$PZ_WORK/hung.err"
+rc=$?
+test "$rc" = 0 || { cat "$PZ_WORK/hung.err" >&2; pz_fail "record with a hung ldd exited with $rc"; }
+pz_expect_eq "record with a hung ldd: the line saying so" 1 \
+    "$(grep -c "^prognoz: ldd did not list the libraries of '.*' within 10 s; no word's libraries are read from ldd\$" "$PZ_WORK/hung.err")"
+for f in /proc/[0-9]*/cmdline; do tr '\0' ' ' <"$f" 2>/dev/null; echo; done | grep -q '^sleep 3607 ' &&
+    pz_fail "record left the hung ldd's child running"
+pz_trace hung_trace
+pz_expect_eq "record with a hung ldd: rank 0's calls" 31 "$(pz_calls hung_trace 0 | grep -c .)"

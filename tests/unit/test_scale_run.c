@@ -279,6 +279,49 @@ Test(scale_run, a_world_topology_is_the_grid)
     expect_offset(event(3, 0, 0), -1, -1, 0);
 }
 
+/* 6 processes of a 2x3 topology (rank = 3 x + y, periodic along y) that no message
+ * uses: each sends on MPI_COMM_WORLD to y + 1 and receives from y - 1 (as LAMMPS sends to
+ * the neighbours MPI_Cart_shift gave it).  MPI_Dims_create's 3x2 (rank = 2 x + y) fits
+ * the messages too: 0 -> 1 (0,+1), 1 -> 2 (+1,-1), 2 -> 0 (-1,0), ..., 6 distinct offsets
+ * with the receives'; the topology has 2, (0,+1) and (0,-1), 2 -> 0 being (0,2) -> (0,0)
+ * across the ends of y.  So the grid is the topology's. */
+static void sends_along_y_of_2x3(int ring)
+{
+    static const uint32_t dims[2] = { 2, 3 };
+    static const int periodic[2] = { 0, 1 }, world[6] = { 0, 1, 2, 3, 4, 5 };
+    struct tb *b = trace(6);
+
+    tb_cart(b, tb_comm(b, "cart", 6, world), 2, dims, periodic, 1);
+    for (int p = 0; p < 6; p++) {
+        int x = p / 3, y = p % 3;
+        uint32_t to = ring ? (uint32_t)(p + 1) % 6 : (uint32_t)(3 * x + (y + 1) % 3);
+        uint32_t from = ring ? (uint32_t)(p + 5) % 6 : (uint32_t)(3 * x + (y + 2) % 3);
+
+        tb_send_call(b, p, "MPI_Send", MS(1), MS(2), TB_WORLD, to, 0);
+        tb_recv_call(b, p, "MPI_Recv", MS(3), MS(4), TB_WORLD, from, 0);
+    }
+    read_back(b);
+}
+
+Test(scale_run, a_topology_no_message_uses_is_the_grid_where_the_messages_fit_it_better)
+{
+    sends_along_y_of_2x3(0);
+    expect_topology_grid(2, 2, 3, 0, 1);
+    expect_offset(event(2, 0, 0), 0, 1, 0);     /* 2 -> 0 */
+    expect_offset(event(0, 1, 0), 0, -1, 0);    /* 0 <- 2 */
+    expect_offset(event(4, 0, 0), 0, 1, 0);     /* 4 -> 5 */
+}
+
+/* The same topology with a ring of the world's ranks (p -> p + 1): in 1-D 6 two offsets,
+ * +1 and -1; in the topology 2 -> 3 is (0,2) -> (1,0), (+1,+1) across the ends of y,
+ * besides (0,+1) and (-1,+1) (5 -> 0): more.  The ring stays a ring. */
+Test(scale_run, a_topology_no_message_uses_is_not_the_grid_where_the_messages_fit_it_worse)
+{
+    sends_along_y_of_2x3(1);
+    expect_grid(1, 6, 1, 1, 1, 0, 0);
+    expect_offset(event(5, 0, 0), 1, 0, 0);     /* 5 -> 0 */
+}
+
 /* The 5-point stencil of 8 processes laid out 4x2 (rank = 2 x + y): to each neighbour
  * that exists, in the order (-1,0), (+1,0), (0,-1), (0,+1), a send then a receive. */
 static const int stencil[4][2] = { { -1, 0 }, { 1, 0 }, { 0, -1 }, { 0, 1 } };
