@@ -105,10 +105,15 @@ static void wait_for(struct engine *e, int th, int request)
 static int process_of(struct engine *e, int th, uint32_t comm, uint32_t rank)
 {
     int q = pz_call_process(e->in, e->threads[th].rank, comm, rank);
+    const int *procs;
 
     if (q < 0)
-        pz_engine_fail(e, "%s: rank %u of communicator %u is not defined",
-                       pz_engine_name(e, th).text, rank, comm);
+        pz_engine_fail(e, "%s: rank %u of communicator %u is not defined%s",
+                       pz_engine_name(e, th).text, rank, comm,
+                       pz_trace_in_comm(e->in, comm, &procs) > 0 ? ""
+                       : " (it has no members in the trace: a communicator made by a call "
+                         "the recorder does not record, such as MPI_Comm_spawn's or "
+                         "MPI_Comm_connect's; docs/mpi-table.md)");
     return q;
 }
 

@@ -714,6 +714,41 @@ Test(engine, synchronous_send_nobody_receives_cannot_complete)
     cr_assert_null(strstr(err, "rank 1"), "rank 1 finished: %s", err);
 }
 
+/* Rank 0 sends to rank 0 of a communicator with no members in the trace, as the
+ * recorder writes the intercommunicator of MPI_Comm_spawn, which it does not record: the
+ * replay stops and says what such a communicator is likely to be.  Rank 2 of a
+ * communicator of 2 is only not defined. */
+static void send_on(uint32_t comm_members, uint32_t dest)
+{
+    static const int world[2] = { 0, 1 };
+    struct tb *b = trace(2);
+    uint32_t comm = tb_comm(b, "a communicator", (int)comm_members, comm_members ? world : NULL);
+
+    tb_call(b, 0, "MPI_Init", 0, 0);
+    tb_send_call(b, 0, "MPI_Send", MS(1), MS(2), comm, dest, 7);
+    tb_call(b, 0, "MPI_Finalize", MS(2), MS(2.1));
+    tb_call(b, 1, "MPI_Init", 0, 0);
+    tb_call(b, 1, "MPI_Finalize", MS(1), MS(1.1));
+    close_trace(b);
+    free_network();
+    cr_assert_eq(predict_opt(0, NULL), -1, "a send to an undefined rank must fail");
+}
+
+Test(engine, a_send_on_a_communicator_without_members_names_the_calls_that_make_one)
+{
+    send_on(0, 0);
+    cr_assert(strstr(err, "rank 0: rank 0 of communicator 2 is not defined (it has no members "
+                          "in the trace: a communicator made by a call the recorder does not "
+                          "record, such as MPI_Comm_spawn's"), "message: %s", err);
+}
+
+Test(engine, a_send_to_a_rank_beyond_a_communicator_is_only_not_defined)
+{
+    send_on(2, 2);
+    cr_assert(strstr(err, "rank 0: rank 2 of communicator 2 is not defined"), "message: %s", err);
+    cr_assert_null(strstr(err, "MPI_Comm_spawn"), "message: %s", err);
+}
+
 /* --- 5. a collective */
 
 /* Four processes: Init [0, 0], compute until t_p = 0, 1, 2, 4 ms, Allreduce of 8 B
