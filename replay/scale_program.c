@@ -580,10 +580,12 @@ static void sort_by_count(const struct pz_scale_run **v, size_t n)
 }
 
 /* The model of runs, its calls told apart by their sizes or not, loops whose tags
- * advance rewritten or not (struct sp_table); *tagged set when some were. */
+ * advance rewritten or not, the widest repeats folded first or the shortest (struct
+ * sp_table); *tagged set when some were. */
 static struct pz_scale_program *build_model(const struct pz_scale_run *const *runs, size_t n,
                                             int compute_cpu, int by_sizes, int tag_loops,
-                                            int by_xor, int *tagged, char *err, size_t errlen)
+                                            int by_xor, int widest, int *tagged, char *err,
+                                            size_t errlen)
 {
     struct pz_scale_program *m;
     struct work w = {0};
@@ -608,6 +610,7 @@ static struct pz_scale_program *build_model(const struct pz_scale_run *const *ru
     m->table.by_sizes = (uint8_t)by_sizes;
     m->table.tag_loops = (uint8_t)tag_loops;
     m->table.by_xor = (uint8_t)by_xor;
+    m->table.widest = (uint8_t)widest;
     rc = check_runs(m, compute_cpu, err, errlen);
     if (rc == 0)
         rc = build(m, &w, err, errlen);
@@ -639,7 +642,7 @@ struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const
         char none[512];
         int tagged = 0;
 
-        if ((m = build_model(runs, n, compute_cpu, 1, 1, 1, &tagged, none, sizeof(none)))) {
+        if ((m = build_model(runs, n, compute_cpu, 1, 1, 1, 0, &tagged, none, sizeof(none)))) {
             int law = sp_xor_law(m);
 
             if (law != 0) {
@@ -653,14 +656,25 @@ struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const
         }
     }
     /* a loop whose tags advance is folded where the model then describes every
-       process; else its iterations stay steps of their own, as they are recorded */
-    for (int by_sizes = 1; by_sizes >= 0; by_sizes--) {
-        int tagged = 0;
+       process; else its iterations stay steps of their own, as they are recorded.
+       Where folding the shortest repeats first gives no model, the repeats covering
+       the most steps are folded first (sp_fold); when neither does, the refusal names
+       the difference found with the shortest first, as it always has */
+    for (int widest = 0; widest <= 1; widest++) {
+        char other[512];
+        char *e = widest ? other : err;
+        size_t elen = widest ? sizeof(other) : errlen;
 
-        if ((m = build_model(runs, n, compute_cpu, by_sizes, 1, 0, &tagged, err, errlen)) ||
-            (tagged && (m = build_model(runs, n, compute_cpu, by_sizes, 0, 0, &tagged, err,
-                                        errlen))))
-            return m;
+        for (int by_sizes = 1; by_sizes >= 0; by_sizes--) {
+            int tagged = 0;
+
+            if ((m = build_model(runs, n, compute_cpu, by_sizes, 1, 0, widest, &tagged, e,
+                                 elen)))
+                return m;
+            if (tagged && (m = build_model(runs, n, compute_cpu, by_sizes, 0, 0, widest,
+                                           &tagged, e, elen)))
+                return m;
+        }
     }
     sp_transpose_name(runs, n, err, errlen);
     return NULL;

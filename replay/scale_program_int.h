@@ -78,6 +78,8 @@ struct sp_table {
                                   folded into one step of one size */
     uint8_t tag_loops;         /* set before any step: sp_tag_loops rewrites runs */
     uint8_t tagged;            /* sp_tag_loops rewrote a run */
+    uint8_t widest;            /* set before any step: sp_fold folds the repeat covering
+                                  the most recorded steps first, not the shortest */
     uint8_t by_xor;            /* set before any step: every message on the world is a
                                   stage of a butterfly (scale_xor.c) */
 };
