@@ -524,6 +524,25 @@ static int alloc_stats(struct pz_scale_program *m, struct sp_stats *st)
     return 0;
 }
 
+/* The loops whose trip count differs within a recording (from one pass to the next or
+ * between processes), which no class of position explains (struct sp_node.trips): the
+ * largest is synthesized, a note says so. */
+static uint32_t uneven_loops(const struct pz_scale_program *m, const struct sp_stats *st)
+{
+    uint32_t n = 0;
+
+    for (uint32_t k = 0; k < m->nnodes; k++) {
+        size_t r = 0, at = (size_t)k * m->nruns;
+
+        if (m->nodes[k].kind != SP_LOOP || m->nodes[k].trips)
+            continue;
+        while (r < m->nruns && st->count_min[at + r] == st->count_max[at + r])
+            r++;
+        n += r < m->nruns;
+    }
+    return n;
+}
+
 static int build(struct pz_scale_program *m, struct work *w, char *err, size_t errlen)
 {
     int rc;
@@ -556,6 +575,7 @@ static int build(struct pz_scale_program *m, struct work *w, char *err, size_t e
         return -1;
     if (sp_fit_all(m, &w->st) != 0 || sp_ratios_finish(m) != 0)
         goto oom;
+    m->uneven = uneven_loops(m, &w->st);
     return 0;
 oom:
     snprintf(err, errlen, "out of memory building the program model");
@@ -623,10 +643,52 @@ static struct pz_scale_program *build_model(const struct pz_scale_run *const *ru
     return m;
 }
 
+/* The model of runs, calls told apart by their sizes or not, the widest repeats folded
+ * first or the shortest: a loop whose tags advance folded where the model then
+ * describes every process, else its iterations stay steps of their own, as they are
+ * recorded. */
+static struct pz_scale_program *folded(const struct pz_scale_run *const *runs, size_t n,
+                                       int compute_cpu, int by_sizes, int widest, char *err,
+                                       size_t errlen)
+{
+    struct pz_scale_program *m;
+    int tagged = 0;
+
+    if ((m = build_model(runs, n, compute_cpu, by_sizes, 1, 0, widest, &tagged, err,
+                         errlen)) || !tagged)
+        return m;
+    return build_model(runs, n, compute_cpu, by_sizes, 0, 0, widest, &tagged, err, errlen);
+}
+
+/* The shortest repeats folded first may fold a repeat across the iterations of a longer
+ * loop, in a phase that differs where that loop ends (scale_fold.c): its trip count
+ * then differs from one pass to the next (m->uneven), where the widest repeats folded
+ * first may give every loop one count.  Of m and that model, the one with fewer such
+ * loops, m in a tie. */
+static struct pz_scale_program *widest_if_even(struct pz_scale_program *m,
+                                               const struct pz_scale_run *const *runs,
+                                               size_t n, int compute_cpu, int by_sizes)
+{
+    struct pz_scale_program *w;
+    char err[512];
+
+    if (!m->uneven ||
+        !(w = folded(runs, n, compute_cpu, by_sizes, 1, err, sizeof(err))))
+        return m;
+    if (w->uneven < m->uneven) {
+        pz_scale_program_free(m);
+        return w;
+    }
+    pz_scale_program_free(w);
+    return m;
+}
+
 /* A call made with other sizes at a process is first taken for another step, so that
  * the levels of a loop whose messages shrink level by level stay steps of their own;
  * where the recordings then disagree (sizes that change from one time step to the next
- * as the data does), the calls are told apart by their signatures alone. */
+ * as the data does), the calls are told apart by their signatures alone.  Where
+ * folding the shortest repeats first gives no model, the widest are folded first; the
+ * refusal names the difference found with the shortest first, as it always has. */
 struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const *runs, size_t n,
                                             int compute_cpu, char *err, size_t errlen)
 {
@@ -655,26 +717,16 @@ struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const
             pz_scale_program_free(m);
         }
     }
-    /* a loop whose tags advance is folded where the model then describes every
-       process; else its iterations stay steps of their own, as they are recorded.
-       Where folding the shortest repeats first gives no model, the repeats covering
-       the most steps are folded first (sp_fold); when neither does, the refusal names
-       the difference found with the shortest first, as it always has */
-    for (int widest = 0; widest <= 1; widest++) {
+    /* calls told apart by their sizes first, then by their signatures alone; the
+       shortest repeats folded first, then the widest (folded) */
+    for (int by_sizes = 1; by_sizes >= 0; by_sizes--)
+        if ((m = folded(runs, n, compute_cpu, by_sizes, 0, err, errlen)))
+            return widest_if_even(m, runs, n, compute_cpu, by_sizes);
+    for (int by_sizes = 1; by_sizes >= 0; by_sizes--) {
         char other[512];
-        char *e = widest ? other : err;
-        size_t elen = widest ? sizeof(other) : errlen;
 
-        for (int by_sizes = 1; by_sizes >= 0; by_sizes--) {
-            int tagged = 0;
-
-            if ((m = build_model(runs, n, compute_cpu, by_sizes, 1, 0, widest, &tagged, e,
-                                 elen)))
-                return m;
-            if (tagged && (m = build_model(runs, n, compute_cpu, by_sizes, 0, 0, widest,
-                                           &tagged, e, elen)))
-                return m;
-        }
+        if ((m = folded(runs, n, compute_cpu, by_sizes, 1, other, sizeof(other))))
+            return m;
     }
     sp_transpose_name(runs, n, err, errlen);
     return NULL;

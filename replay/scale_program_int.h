@@ -598,6 +598,9 @@ struct pz_scale_program {
     uint32_t *first_proc, *first_step;       /* building: [node * nruns + run], the first
                                                 process making a step, SP_NONE if none */
     uint8_t *ambiguous;                      /* building: [run], sp_ambiguous_dims */
+    uint32_t uneven;                         /* loops whose trip count differs within a
+                                                recording, which no class of position
+                                                explains (the largest is synthesized) */
     struct sp_untold untold[PZ_SCALE_MAX_DIMS];   /* of each dimension */
 };
 
