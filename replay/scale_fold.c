@@ -6,7 +6,7 @@
  * iterations unfolded (x x a x x a: the x's first, then (x2 a)2).
  *
  * When the table asks for it (struct sp_table.widest), each pass instead folds the
- * repeat that covers the most recorded steps, its body folded on its own: the outer
+ * repeats that cover the most recorded steps, each body folded on its own: the outer
  * loops first.  The shortest period first may fold a repeat that straddles the
  * iterations of a longer loop (a time step ending with the call it begins with: the
  * two halves of LAMMPS's time step, x y z then z y x, make x x and z z at every step),
@@ -80,7 +80,7 @@ static long fold_pass(struct sp_table *t, uint32_t *s, size_t *n, size_t period,
     return made;
 }
 
-/* --- the widest repeat first */
+/* --- the widest repeats first */
 
 /* The recorded steps symbol sym stands for: 1 for a step, a loop's count times its
  * body's. */
@@ -98,107 +98,186 @@ static uint64_t steps_of(const struct sp_table *t, uint32_t sym)
 
 struct repeat {
     size_t at, period, count;
-    uint64_t steps;            /* recorded steps covered; 0: none found */
+    uint64_t steps;            /* recorded steps covered */
 };
 
-/* Keeps the repeat of s from at, period long and count times, in *best when it covers
- * more recorded steps (before: their running sum over s), the shorter period first in
- * a tie (tried first), then the leftmost. */
-static void consider(const struct sp_table *t, const uint32_t *s, const uint64_t *before,
-                     uint8_t ambiguous, struct repeat r, struct repeat *best)
+struct repeats {
+    struct repeat *v;
+    size_t n, cap;
+};
+
+static int add_repeat(struct repeats *l, struct repeat r)
 {
-    r.steps = before[r.at + r.count * r.period] - before[r.at];
-    if (r.steps > best->steps && !all_open(t, s + r.at, r.period, ambiguous))
-        *best = r;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        struct repeat *v = realloc(l->v, cap * sizeof(*v));
+
+        if (!v)
+            return -1;
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = r;
+    return 0;
 }
 
-/* The repeat of s[0..n-1] that covers the most recorded steps: for each period, every
- * run of positions i where s[i] = s[i + period] is a repeat from its first position of
- * as many whole periods as the run and one period hold. */
-static struct repeat widest_repeat(const struct sp_table *t, const uint32_t *s, size_t n,
-                                   const uint64_t *before, uint8_t ambiguous)
+/* Every repeat of s[0..n-1] (before: the recorded steps before each symbol): for each
+ * period, each run of positions i where s[i] = s[i + period] is a repeat from the run's
+ * first position of as many whole periods as the run and one period hold, unless its
+ * body is of open steps only.  -1 when memory runs out. */
+static int find_repeats(const struct sp_table *t, const uint32_t *s, size_t n,
+                        const uint64_t *before, uint8_t ambiguous, struct repeats *l)
 {
-    struct repeat best = {0};
-
     for (size_t period = 1; period <= MAX_PERIOD && 2 * period <= n; period++) {
         size_t run = 0;
 
         for (size_t i = 0; i + period <= n; i++) {
+            struct repeat r;
+
             if (i + period < n && s[i] == s[i + period]) {
                 run++;
                 continue;
             }
-            if (run >= period)
-                consider(t, s, before, ambiguous,
-                         (struct repeat){i - run, period, (run + period) / period, 0}, &best);
+            r = (struct repeat){i - run, period, (run + period) / period, 0};
             run = 0;
+            if (r.count < 2 || all_open(t, s + r.at, period, ambiguous))
+                continue;
+            r.steps = before[r.at + r.count * period] - before[r.at];
+            if (add_repeat(l, r) != 0)
+                return -1;
         }
     }
-    return best;
+    return 0;
+}
+
+/* The most recorded steps first, then the shorter period, then the leftmost. */
+static int by_steps(const void *a, const void *b)
+{
+    const struct repeat *x = a, *y = b;
+
+    if (x->steps != y->steps)
+        return x->steps > y->steps ? -1 : 1;
+    if (x->period != y->period)
+        return x->period < y->period ? -1 : 1;
+    return (x->at > y->at) - (x->at < y->at);
+}
+
+static int by_position(const void *a, const void *b)
+{
+    const struct repeat *x = a, *y = b;
+
+    return (x->at > y->at) - (x->at < y->at);
+}
+
+/* How many copies of body[0..period-1] follow each other in s[0..n-1] from at, on
+ * positions none of which is taken. */
+static size_t copies(const uint32_t *s, size_t n, size_t at, const uint32_t *body,
+                     size_t period, const uint8_t *taken)
+{
+    size_t k = 0;
+
+    while (at + (k + 1) * period <= n &&
+           !memchr(taken + at + k * period, 1, period) &&
+           !memcmp(s + at + k * period, body, period * sizeof(*s)))
+        k++;
+    return k;
+}
+
+/* Into kept (by position), the repeats to fold: of l's, the widest first (struct
+ * repeat), each that overlaps none kept before, with every other back-to-back repeat of
+ * its body, leftmost first, on positions not yet taken, so that its copies elsewhere
+ * fold in the same phase (taken: the positions kept).  -1 when memory runs out. */
+static int keep_disjoint(const uint32_t *s, size_t n, struct repeats *l, uint8_t *taken,
+                         struct repeats *kept)
+{
+    qsort(l->v, l->n, sizeof(*l->v), by_steps);
+    for (size_t i = 0; i < l->n; i++) {
+        const struct repeat *r = &l->v[i];
+        const uint32_t *body = s + r->at;
+        size_t p = r->period;
+
+        if (memchr(taken + r->at, 1, r->count * p))
+            continue;
+        for (size_t j = 0; j + 2 * p <= n;) {
+            size_t k = copies(s, n, j, body, p, taken);
+
+            if (k < 2) {
+                j++;
+                continue;
+            }
+            if (add_repeat(kept, (struct repeat){j, p, k, 0}) != 0)
+                return -1;
+            memset(taken + j, 1, k * p);
+            j += k * p;
+        }
+    }
+    qsort(kept->v, kept->n, sizeof(*kept->v), by_position);
+    return 0;
 }
 
 static int fold_widest(struct sp_table *t, uint32_t *s, size_t *n, uint8_t ambiguous);
 
-/* Folds every back-to-back repeat of body[0..period-1] in s, leftmost first, into
- * loops of body folded (folded[0..nf-1]).  -1 when memory runs out. */
-static int fold_body(struct sp_table *t, uint32_t *s, size_t *n, const uint32_t *body,
-                     size_t period, const uint32_t *folded, size_t nf)
+/* Replaces each repeat v[0..kept-1] (by position) of s with one loop of its body, the
+ * body folded on its own (into scratch).  -1 when memory runs out. */
+static int replace_repeats(struct sp_table *t, uint32_t *s, size_t *n,
+                           const struct repeat *v, size_t kept, uint32_t *scratch,
+                           uint8_t ambiguous)
 {
     size_t i = 0, w = 0;
 
-    while (i < *n) {
-        size_t k = 0;
+    for (size_t k = 0; k < kept; k++) {
+        size_t nb = v[k].period;
 
-        while (i + (k + 1) * period <= *n &&
-               !memcmp(s + i + k * period, body, period * sizeof(*s)))
-            k++;
-        if (k < 2) {
+        while (i < v[k].at)
             s[w++] = s[i++];
-            continue;
-        }
-        if (k > UINT32_MAX ||
-            (s[w] = sp_table_loop(t, folded, (uint32_t)nf, (uint32_t)k)) == SP_NONE)
+        memcpy(scratch, s + v[k].at, nb * sizeof(*s));
+        if (fold_widest(t, scratch, &nb, ambiguous) != 0 || v[k].count > UINT32_MAX ||
+            (s[w++] = sp_table_loop(t, scratch, (uint32_t)nb, (uint32_t)v[k].count)) ==
+                SP_NONE)
             return -1;
-        w++;
-        i += k * period;
+        i = v[k].at + v[k].count * v[k].period;
     }
+    while (i < *n)
+        s[w++] = s[i++];
     *n = w;
     return 0;
 }
 
+/* Each pass folds the repeats that cover the most recorded steps, and then those
+ * overlapping none of them, each body folded on its own: a repeat that would straddle
+ * the iterations of a wider one is not made.  Passes repeat while something folds (the
+ * loops just made may repeat in turn). */
 static int fold_widest(struct sp_table *t, uint32_t *s, size_t *n, uint8_t ambiguous)
 {
+    struct repeats l = {0}, kept = {0};
     uint64_t *before = NULL;
-    uint32_t *body = NULL;
+    uint8_t *taken = NULL;
+    uint32_t *scratch = NULL;
     int rc = -1;
 
-    for (;;) {
-        struct repeat r;
-        size_t nf;
-
+    do {
         free(before);
-        if (!(before = malloc((*n + 1) * sizeof(*before))))
-            break;
+        free(taken);
+        free(scratch);
+        l.n = kept.n = 0;
+        if (!(before = malloc((*n + 1) * sizeof(*before))) || !(taken = calloc(*n + 1, 1)) ||
+            !(scratch = malloc((MAX_PERIOD + 1) * sizeof(*scratch))))
+            goto out;
         before[0] = 0;
         for (size_t i = 0; i < *n; i++)
             before[i + 1] = before[i] + steps_of(t, s[i]);
-        if ((r = widest_repeat(t, s, *n, before, ambiguous)).steps == 0) {
-            rc = 0;
-            break;
-        }
-        /* the body as recorded, to find its repeats, then folded on its own */
-        free(body);
-        if (!(body = malloc(2 * r.period * sizeof(*body))))
-            break;
-        memcpy(body, s + r.at, r.period * sizeof(*body));
-        memcpy(body + r.period, s + r.at, r.period * sizeof(*body));
-        nf = r.period;
-        if (fold_widest(t, body + r.period, &nf, ambiguous) != 0 ||
-            fold_body(t, s, n, body, r.period, body + r.period, nf) != 0)
-            break;
-    }
+        if (find_repeats(t, s, *n, before, ambiguous, &l) != 0 ||
+            keep_disjoint(s, *n, &l, taken, &kept) != 0 ||
+            (kept.n && replace_repeats(t, s, n, kept.v, kept.n, scratch, ambiguous) != 0))
+            goto out;
+    } while (kept.n);
+    rc = 0;
+out:
+    free(l.v);
+    free(kept.v);
     free(before);
-    free(body);
+    free(taken);
+    free(scratch);
     return rc;
 }
 
