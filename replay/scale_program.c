@@ -687,7 +687,8 @@ static struct pz_scale_program *widest_if_even(struct pz_scale_program *m,
  * the levels of a loop whose messages shrink level by level stay steps of their own;
  * where the recordings then disagree (sizes that change from one time step to the next
  * as the data does), the calls are told apart by their signatures alone.  Where
- * folding the shortest repeats first gives no model, the widest are folded first; the
+ * folding the shortest repeats first gives no model, or one with loops whose trip
+ * count differs within a recording, the widest are folded first (widest_if_even); the
  * refusal names the difference found with the shortest first, as it always has. */
 struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const *runs, size_t n,
                                             int compute_cpu, char *err, size_t errlen)

@@ -117,10 +117,12 @@ int sp_reduced(const char *region, uint8_t kind, uint32_t poster);
 const char *sp_wait_of_test(const char *name);
 const char *sp_test_of_wait(const char *name);
 
-/* Folds syms[0..n-1] into loops in place; *n becomes the folded length.  A body of open
- * steps only (sp_open, in a recording ambiguous in the dimensions `ambiguous`) is not a
- * loop: the calls to MPI_PROC_NULL at an edge, or to the one neighbour of a periodic
- * dimension of 2, are different calls of the program that look alike there.  0 or -1. */
+/* Folds syms[0..n-1] into loops in place, the shortest repeats first, or the widest
+ * (those covering the most recorded steps) when t->widest; *n becomes the folded
+ * length.  A body of open steps only (sp_open, in a recording ambiguous in the
+ * dimensions `ambiguous`) is not a loop: the calls to MPI_PROC_NULL at an edge, or to
+ * the one neighbour of a periodic dimension of 2, are different calls of the program
+ * that look alike there.  0 or -1. */
 int sp_fold(struct sp_table *t, uint32_t *syms, size_t *n, uint8_t ambiguous);
 
 /* Rewrites, in a process's steps syms[0..n-1], the runs of iterations that differ only
