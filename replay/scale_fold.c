@@ -12,6 +12,7 @@
  * two halves of LAMMPS's time step, x y z then z y x, make x x and z z at every step),
  * whose phase then differs where that loop ends, so that the walks cannot tell one
  * more iteration from what follows the loop. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,33 +122,91 @@ static int add_repeat(struct repeats *l, struct repeat r)
     return 0;
 }
 
+/* The repeat of period p whose run of positions i with s[i] = s[i + p] is [first,
+ * last]: from first, as many whole periods as the run and one period hold; added to l
+ * unless it holds fewer than 2 or its body is of open steps only.  -1 when memory runs
+ * out. */
+static int add_run(const struct sp_table *t, const uint32_t *s, const uint64_t *before,
+                   uint8_t ambiguous, size_t p, size_t first, size_t last,
+                   struct repeats *l)
+{
+    struct repeat r = {first, p, (last - first + 1 + p) / p, 0};
+
+    if (r.count < 2 || all_open(t, s + first, p, ambiguous))
+        return 0;
+    r.steps = before[first + r.count * p] - before[first];
+    return add_repeat(l, r);
+}
+
+struct occurrence {
+    uint32_t sym;
+    size_t at;
+};
+
+static int by_symbol(const void *a, const void *b)
+{
+    const struct occurrence *x = a, *y = b;
+
+    if (x->sym != y->sym)
+        return x->sym < y->sym ? -1 : 1;
+    return (x->at > y->at) - (x->at < y->at);
+}
+
+/* Into next[i], the next position of s[i]'s symbol in s[0..n-1], SIZE_MAX for none (by
+ * sorting the positions by symbol: the table's symbols may far outnumber n).  -1 when
+ * memory runs out. */
+static int next_occurrences(const uint32_t *s, size_t n, size_t *next)
+{
+    struct occurrence *o = malloc((n ? n : 1) * sizeof(*o));
+
+    if (!o)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        o[i] = (struct occurrence){s[i], i};
+    qsort(o, n, sizeof(*o), by_symbol);
+    for (size_t i = 0; i < n; i++)
+        next[o[i].at] = i + 1 < n && o[i + 1].sym == o[i].sym ? o[i + 1].at : SIZE_MAX;
+    free(o);
+    return 0;
+}
+
 /* Every repeat of s[0..n-1] (before: the recorded steps before each symbol): for each
- * period, each run of positions i where s[i] = s[i + period] is a repeat from the run's
- * first position of as many whole periods as the run and one period hold, unless its
- * body is of open steps only.  -1 when memory runs out. */
+ * period p, each run of positions i where s[i] = s[i + p] is a repeat from the run's
+ * first position (add_run).  The pairs are found from each position's next occurrences
+ * of its symbol (within MAX_PERIOD), not by comparing every position at every period.
+ * -1 when memory runs out. */
 static int find_repeats(const struct sp_table *t, const uint32_t *s, size_t n,
                         const uint64_t *before, uint8_t ambiguous, struct repeats *l)
 {
-    for (size_t period = 1; period <= MAX_PERIOD && 2 * period <= n; period++) {
-        size_t run = 0;
+    size_t *next = malloc((n ? n : 1) * sizeof(*next));
+    size_t first[MAX_PERIOD + 1], last[MAX_PERIOD + 1];
+    int rc = -1;
 
-        for (size_t i = 0; i + period <= n; i++) {
-            struct repeat r;
+    if (!next || next_occurrences(s, n, next) != 0)
+        goto out;
+    memset(last, 0xff, sizeof(last));
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = next[i]; j != SIZE_MAX && j - i <= MAX_PERIOD && 2 * (j - i) <= n;
+             j = next[j]) {
+            size_t p = j - i;
 
-            if (i + period < n && s[i] == s[i + period]) {
-                run++;
+            if (last[p] != SIZE_MAX && last[p] + 1 == i) {
+                last[p] = i;
                 continue;
             }
-            r = (struct repeat){i - run, period, (run + period) / period, 0};
-            run = 0;
-            if (r.count < 2 || all_open(t, s + r.at, period, ambiguous))
-                continue;
-            r.steps = before[r.at + r.count * period] - before[r.at];
-            if (add_repeat(l, r) != 0)
-                return -1;
+            if (last[p] != SIZE_MAX &&
+                add_run(t, s, before, ambiguous, p, first[p], last[p], l) != 0)
+                goto out;
+            first[p] = last[p] = i;
         }
-    }
-    return 0;
+    for (size_t p = 1; p <= MAX_PERIOD; p++)
+        if (last[p] != SIZE_MAX &&
+            add_run(t, s, before, ambiguous, p, first[p], last[p], l) != 0)
+            goto out;
+    rc = 0;
+out:
+    free(next);
+    return rc;
 }
 
 /* The most recorded steps first, then the shorter period, then the leftmost. */
