@@ -4,6 +4,7 @@
  * against the template while its numbers are gathered, and the numbers fitted. */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -424,35 +425,118 @@ static int xor_steps(struct pz_scale_program *m, struct work *w)
     return 0;
 }
 
+/* A process's steps as given to fold_all, kept to find processes of the same recording
+ * with the same steps (every process of a periodic grid, a grid's interior), which
+ * fold as it did: the rewriting and folding are functions of the steps and the table,
+ * which only grows. */
+struct same_steps {
+    uint64_t hash;
+    size_t proc;
+    uint32_t *steps;
+};
+
+static uint64_t hash_steps(const uint32_t *s, size_t n)
+{
+    uint64_t h = 1469598103934665603u;
+
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 1099511628211u;
+    return h;
+}
+
+/* The process of run, among seen[0..nseen-1], whose steps were steps[0..n-1] (hash
+ * theirs), or SIZE_MAX. */
+static size_t folded_before(const struct pz_scale_run *run, const struct same_steps *seen,
+                            size_t nseen, const uint32_t *steps, size_t n, uint64_t hash)
+{
+    for (size_t i = 0; i < nseen; i++)
+        if (seen[i].hash == hash && run->procs[seen[i].proc].nsteps == n &&
+            !memcmp(seen[i].steps, steps, n * sizeof(*steps)))
+            return seen[i].proc;
+    return SIZE_MAX;
+}
+/* Process p of run r folded (w->folded), its steps rewritten first (map: the calls over
+ * many requests given none made the steps of those given some, sp_table_given_none;
+ * then the butterflies' stages and the loops whose tags advance).  0 or -1. */
+static int fold_one(struct pz_scale_program *m, struct work *w, const uint32_t *map,
+                    size_t r, size_t p)
+{
+    size_t n = m->runs[r]->procs[p].nsteps;
+
+    for (size_t i = 0; i < n; i++)
+        w->raw[r][p][i] = map[w->raw[r][p][i]];
+    if ((w->bfly && sp_xor_rewrite(w->bfly, w->raw[r][p], n) != 0) ||
+        sp_tag_loops(&m->table, w->raw[r][p], n, m->ambiguous[r]) != 0 ||
+        !(w->folded[r][p] = malloc((n ? n : 1) * sizeof(uint32_t))))
+        return -1;
+    memcpy(w->folded[r][p], w->raw[r][p], n * sizeof(uint32_t));
+    w->nfolded[r][p] = n;
+    return sp_fold(&m->table, w->folded[r][p], &w->nfolded[r][p], m->ambiguous[r]);
+}
+
+/* Process p of run r as process q, which had the same steps, was rewritten and
+ * folded.  0 or -1. */
+static int fold_as(struct work *w, const struct pz_scale_run *run, size_t r, size_t p,
+                   size_t q)
+{
+    size_t n = run->procs[p].nsteps;
+
+    memcpy(w->raw[r][p], w->raw[r][q], n * sizeof(uint32_t));
+    if (!(w->folded[r][p] = malloc((w->nfolded[r][q] ? w->nfolded[r][q] : 1) *
+                                   sizeof(uint32_t))))
+        return -1;
+    memcpy(w->folded[r][p], w->folded[r][q], w->nfolded[r][q] * sizeof(uint32_t));
+    w->nfolded[r][p] = w->nfolded[r][q];
+    return 0;
+}
+
+/* The processes of run r folded, each whose steps another had folded as that one. */
+static int fold_run(struct pz_scale_program *m, struct work *w, const uint32_t *map, size_t r)
+{
+    const struct pz_scale_run *run = m->runs[r];
+    struct same_steps *seen = calloc((size_t)run->nprocs, sizeof(*seen));
+    size_t nseen = 0;
+    int rc = -1;
+
+    if (!seen)
+        return -1;
+    for (size_t p = 0; p < (size_t)run->nprocs; p++) {
+        size_t n = run->procs[p].nsteps, q;
+        uint64_t hash = hash_steps(w->raw[r][p], n);
+
+        if ((q = folded_before(run, seen, nseen, w->raw[r][p], n, hash)) != SIZE_MAX) {
+            if (fold_as(w, run, r, p, q) != 0)
+                goto out;
+            continue;
+        }
+        seen[nseen] = (struct same_steps){hash, p, malloc((n ? n : 1) * sizeof(uint32_t))};
+        if (!seen[nseen].steps)
+            goto out;
+        memcpy(seen[nseen++].steps, w->raw[r][p], n * sizeof(uint32_t));
+        if (fold_one(m, w, map, r, p) != 0)
+            goto out;
+    }
+    rc = 0;
+out:
+    for (size_t i = 0; i < nseen; i++)
+        free(seen[i].steps);
+    free(seen);
+    return rc;
+}
+
 /* Each process's steps folded into loops (w->folded), the calls over many requests given
  * none first made the steps of those given some (sp_table_given_none). */
 static int fold_all(struct pz_scale_program *m, struct work *w)
 {
     uint32_t *map;
+    int rc = 0;
 
     if (sp_table_given_none(&m->table, &map) != 0)
         return -1;
-    for (size_t r = 0; r < m->nruns; r++)
-        for (size_t p = 0; p < (size_t)m->runs[r]->nprocs; p++) {
-            size_t n = m->runs[r]->procs[p].nsteps;
-
-            for (size_t i = 0; i < n; i++)
-                w->raw[r][p][i] = map[w->raw[r][p][i]];
-            if ((w->bfly && sp_xor_rewrite(w->bfly, w->raw[r][p], n) != 0) ||
-                sp_tag_loops(&m->table, w->raw[r][p], n, m->ambiguous[r]) != 0 ||
-                !(w->folded[r][p] = malloc((n ? n : 1) * sizeof(uint32_t)))) {
-                free(map);
-                return -1;
-            }
-            memcpy(w->folded[r][p], w->raw[r][p], n * sizeof(uint32_t));
-            w->nfolded[r][p] = n;
-            if (sp_fold(&m->table, w->folded[r][p], &w->nfolded[r][p], m->ambiguous[r]) != 0) {
-                free(map);
-                return -1;
-            }
-        }
+    for (size_t r = 0; r < m->nruns && rc == 0; r++)
+        rc = fold_run(m, w, map, r);
     free(map);
-    return 0;
+    return rc;
 }
 
 static int alloc_membership(struct pz_scale_program *m, struct work *w)
