@@ -228,37 +228,55 @@ static int by_position(const void *a, const void *b)
     return (x->at > y->at) - (x->at < y->at);
 }
 
-/* How many copies of body[0..period-1] follow each other in s[0..n-1] from at, on
- * positions none of which is taken. */
+/* What a pass has done with each position (struct repeat): kept in a repeat to fold, or
+ * left for the next pass, inside a repeat that overlapped one kept. */
+enum { FREE, TAKEN, DEFERRED };
+
+/* Whether positions [at, at + len) of a pass are all FREE. */
+static int all_free(const uint8_t *mark, size_t at, size_t len)
+{
+    for (size_t i = at; i < at + len; i++)
+        if (mark[i] != FREE)
+            return 0;
+    return 1;
+}
+
+/* How many copies of body[0..period-1] follow each other in s[0..n-1] from at, on free
+ * positions. */
 static size_t copies(const uint32_t *s, size_t n, size_t at, const uint32_t *body,
-                     size_t period, const uint8_t *taken)
+                     size_t period, const uint8_t *mark)
 {
     size_t k = 0;
 
-    while (at + (k + 1) * period <= n &&
-           !memchr(taken + at + k * period, 1, period) &&
+    while (at + (k + 1) * period <= n && all_free(mark, at + k * period, period) &&
            !memcmp(s + at + k * period, body, period * sizeof(*s)))
         k++;
     return k;
 }
 
-/* Into kept (by position), the repeats to fold: of l's, the widest first (struct
- * repeat), each that overlaps none kept before, with every other back-to-back repeat of
- * its body, leftmost first, on positions not yet taken, so that its copies elsewhere
- * fold in the same phase (taken: the positions kept).  -1 when memory runs out. */
-static int keep_disjoint(const uint32_t *s, size_t n, struct repeats *l, uint8_t *taken,
+/* Into kept (by position), the repeats a pass folds: of l's, the widest first (struct
+ * repeat), each on free positions only, with every other back-to-back repeat of its
+ * body, leftmost first, on free positions, so that its copies elsewhere fold in the same
+ * phase.  A repeat that overlaps one kept is left for the next pass, and so are the
+ * narrower ones within it: where the loop kept ends (LAMMPS's time steps after their
+ * last exchange), the repeat it overlapped has begun inside it, in another phase, and
+ * begins after it once it is a loop.  -1 when memory runs out. */
+static int keep_disjoint(const uint32_t *s, size_t n, struct repeats *l, uint8_t *mark,
                          struct repeats *kept)
 {
     qsort(l->v, l->n, sizeof(*l->v), by_steps);
     for (size_t i = 0; i < l->n; i++) {
         const struct repeat *r = &l->v[i];
         const uint32_t *body = s + r->at;
-        size_t p = r->period;
+        size_t p = r->period, len = r->count * p;
 
-        if (memchr(taken + r->at, 1, r->count * p))
+        if (!all_free(mark, r->at, len)) {
+            for (size_t j = r->at; j < r->at + len; j++)
+                mark[j] = mark[j] == FREE ? DEFERRED : mark[j];
             continue;
+        }
         for (size_t j = 0; j + 2 * p <= n;) {
-            size_t k = copies(s, n, j, body, p, taken);
+            size_t k = copies(s, n, j, body, p, mark);
 
             if (k < 2) {
                 j++;
@@ -266,7 +284,7 @@ static int keep_disjoint(const uint32_t *s, size_t n, struct repeats *l, uint8_t
             }
             if (add_repeat(kept, (struct repeat){j, p, k, 0}) != 0)
                 return -1;
-            memset(taken + j, 1, k * p);
+            memset(mark + j, TAKEN, k * p);
             j += k * p;
         }
     }
@@ -310,23 +328,23 @@ static int fold_widest(struct sp_table *t, uint32_t *s, size_t *n, uint8_t ambig
 {
     struct repeats l = {0}, kept = {0};
     uint64_t *before = NULL;
-    uint8_t *taken = NULL;
+    uint8_t *mark = NULL;
     uint32_t *scratch = NULL;
     int rc = -1;
 
     do {
         free(before);
-        free(taken);
+        free(mark);
         free(scratch);
         l.n = kept.n = 0;
-        if (!(before = malloc((*n + 1) * sizeof(*before))) || !(taken = calloc(*n + 1, 1)) ||
+        if (!(before = malloc((*n + 1) * sizeof(*before))) || !(mark = calloc(*n + 1, 1)) ||
             !(scratch = malloc((MAX_PERIOD + 1) * sizeof(*scratch))))
             goto out;
         before[0] = 0;
         for (size_t i = 0; i < *n; i++)
             before[i + 1] = before[i] + steps_of(t, s[i]);
         if (find_repeats(t, s, *n, before, ambiguous, &l) != 0 ||
-            keep_disjoint(s, *n, &l, taken, &kept) != 0 ||
+            keep_disjoint(s, *n, &l, mark, &kept) != 0 ||
             (kept.n && replace_repeats(t, s, n, kept.v, kept.n, scratch, ambiguous) != 0))
             goto out;
     } while (kept.n);
@@ -335,7 +353,7 @@ out:
     free(l.v);
     free(kept.v);
     free(before);
-    free(taken);
+    free(mark);
     free(scratch);
     return rc;
 }
