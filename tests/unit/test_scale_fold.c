@@ -16,27 +16,29 @@
  *   exchange E = sr(d, -1) sr(d, +1) S_d for each dimension d (counts, then atoms)
  *   borders B = sr(d, s) swap(d, s) for each dimension d and s = -1, +1
  *   T = MPI_Allreduce (thermodynamic output)
- *   the run: E B R T, then steps 1 to STEPS, each E B where the step is a multiple of
- *     REBUILD (the neighbour lists rebuilt), else F, then R; then T.
+ *   the run: E B R T, then steps 1 to `steps`, each E B where the step is a multiple of
+ *     `rebuild` (the neighbour lists rebuilt), else F, then R; then T.
  * Folding the shortest repeats first makes x x (and z z in 3-D) across every two time
- * steps (R ends with X, F begins with it), whose phase then differs where E comes: an
- * inner loop of X ran twice at every pass but the last before E, where it ran once,
- * and the model synthesized it twice, the first difference at step 4 (an MPI_Irecv
- * where the program calls MPI_Sendrecv), 327 and 489 calls per process where the
- * program makes 326 and 488.  Recordings of LAMMPS itself (110 or 250 steps, the
- * neighbour lists rebuilt every 20) were refused instead ("MPI_Sendrecv where the other
- * processes and recordings make MPI_Irecv"): the same phase, another loop taking an
- * iteration more than there is.
+ * steps (R ends with X, F begins with it), whose phase then differs where E comes.  With
+ * 10 steps rebuilt every 4th, an inner loop of X ran twice at every pass but the last
+ * before E, where it ran once, and the model synthesized it twice: 327 and 489 calls per
+ * process where the program makes 326 and 488, the first difference at step 4 (an
+ * MPI_Irecv where the program calls MPI_Sendrecv).  With 110 steps rebuilt every 20th,
+ * as LAMMPS's recordings were made, the 3-D recordings were refused as LAMMPS's were
+ * ("MPI_Sendrecv where the other processes and recordings make MPI_Irecv"); in 2-D,
+ * folded widest first, the 10 steps after the last exchange were folded in that phase
+ * (the repeat of whole steps there began inside the loop of the 5 periods before it, and
+ * x x and y y were folded instead), one call too many per process.
  *
- * Calls per process, at every count, in D dimensions: swap 3, sr 1, S_d 6; F and R
- * 6 D, E and B 8 D (2 sr and 2 swaps per dimension), T 1.  The setup E B R T is 22 D +
- * 1; of the 10 steps, 4 and 8 are E B R (22 D each), the other 8 F R (12 D each); the
- * last T 1: 22 D + 1 + 44 D + 96 D + 1 = 162 D + 2, 326 in 2-D, 488 in 3-D.  Each
- * process's items (struct item) are its calls, a send and a receive in each swap (2 D
- * in each of E, B, R and F: 6 D in the setup and in each step E B R, 4 D in each step
- * F R, 50 D in all) and in each sr (2 D in each of E and B: 12 D in all), and the end
- * of each MPI_Allreduce: 162 D + 2 + 100 D + 24 D + 2 = 286 D + 4, 576 in 2-D, 862 in
- * 3-D. */
+ * Calls per process, at every count, in D dimensions, n steps of which r rebuild: swap
+ * 3, sr 1, S_d 6; F and R 6 D, E and B 8 D (2 sr and 2 swaps per dimension), T 1.  The
+ * setup E B R T is 22 D + 1, each step E B R 22 D, each step F R 12 D, the last T 1:
+ * 22 D + 1 + 22 D r + 12 D (n - r) + 1 (calls()); 326 in 2-D and 488 in 3-D for 10 steps
+ * (r = 2), 2786 and 4178 for 110 (r = 5).  Each process's items (struct item) are its
+ * calls, a send and a receive in each swap (2 D in each of E, B, R and F: 6 D in the
+ * setup and in each step E B R, 4 D in each step F R) and in each sr (2 D in each of E
+ * and B: 4 D in the setup and in each step E B R), and the end of each MPI_Allreduce
+ * (items()): 576 in 2-D and 862 in 3-D for 10 steps. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,13 +51,9 @@
 #include "tempdir_fixture.h"
 #include "trace_builder.h"
 
-#define STEPS 10
-#define REBUILD 4
-#define CALLS(d) (162 * (d) + 2)
-#define ITEMS(d) (286 * (d) + 4)
 #define ATOMS 240     /* bytes of a swap's message */
 #define COUNT 4       /* bytes of a count */
-#define MAX_ITEMS 1024
+#define MAX_ITEMS 8192
 
 TestSuite(scale_fold, .init = setup, .fini = cleanup);
 
@@ -75,6 +73,7 @@ struct out {
     int proc;
     uint64_t t, request;
     int ndims, dims[3];        /* MPI_Dims_create's layout */
+    int steps, rebuild;        /* the time steps, the lists rebuilt every rebuild-th */
     struct item *items;
     int n;
 };
@@ -207,8 +206,8 @@ static void run(struct out *o)
     borders(o);
     reverse(o);
     thermo(o);
-    for (int step = 1; step <= STEPS; step++) {
-        if (step % REBUILD == 0) {
+    for (int step = 1; step <= o->steps; step++) {
+        if (step % o->rebuild == 0) {
             exchange(o);
             borders(o);
         } else {
@@ -234,23 +233,49 @@ static void layout(struct out *o, int nprocs, int ndims)
             memcpy(o->dims, three[i] + 1, 3 * sizeof(int));
 }
 
-/* What process proc does at nprocs in ndims dimensions, into o (o->items: MAX_ITEMS). */
-static void expected(struct out *o, int nprocs, int ndims, int proc)
+/* The calls of each process of the program in ndims dimensions, for steps steps rebuilt
+ * every rebuild-th (above). */
+static int calls(int ndims, int steps, int rebuild)
+{
+    int r = steps / rebuild;
+
+    return 22 * ndims + 1 + 22 * ndims * r + 12 * ndims * (steps - r) + 1;
+}
+
+/* Its items: calls, and 2 per swap, 2 per sr, 1 per MPI_Allreduce (above). */
+static int items(int ndims, int steps, int rebuild)
+{
+    int r = steps / rebuild, swaps = 6 * ndims * (1 + r) + 4 * ndims * (steps - r),
+        srs = 4 * ndims * (1 + r);
+
+    return calls(ndims, steps, rebuild) + 2 * swaps + 2 * srs + 2;
+}
+
+/* A program: its dimensions, time steps and rebuilds. */
+struct shape {
+    int ndims, steps, rebuild;
+};
+
+/* What process proc does at nprocs, into o (o->items: MAX_ITEMS). */
+static void expected(struct out *o, const struct shape *h, int nprocs, int proc)
 {
     o->b = NULL;
     o->proc = proc;
     o->n = 0;
-    layout(o, nprocs, ndims);
+    o->steps = h->steps;
+    o->rebuild = h->rebuild;
+    layout(o, nprocs, h->ndims);
     run(o);
 }
 
-static void record(const char *dir, int nprocs, int ndims)
+static void record(const char *dir, const struct shape *h, int nprocs)
 {
-    struct item *items = malloc(MAX_ITEMS * sizeof(*items));
-    struct out o = {.b = tb_open(dir, nprocs), .items = items};
+    struct item *v = malloc(MAX_ITEMS * sizeof(*v));
+    struct out o = {.b = tb_open(dir, nprocs), .items = v, .steps = h->steps,
+                    .rebuild = h->rebuild};
 
     cr_assert_not_null(o.b, "cannot open a trace in %s", dir);
-    layout(&o, nprocs, ndims);
+    layout(&o, nprocs, h->ndims);
     for (int p = 0; p < nprocs; p++) {
         o.proc = p;
         o.t = 0;
@@ -259,14 +284,15 @@ static void record(const char *dir, int nprocs, int ndims)
         run(&o);
     }
     cr_assert_eq(tb_close(o.b), 0, "cannot write the trace");
-    free(items);
+    free(v);
 }
 
 /* The synthesized run, checked as it streams: each process's records of the kinds
  * struct item has against what the program does there. */
 struct check {
     const struct pz_scale_run *names;    /* the recording the regions refer to */
-    int nprocs, ndims, proc, at, calls, wrong;
+    const struct shape *h;
+    int nprocs, proc, at, calls, wrong;
     struct out want;
     char first[256];
 };
@@ -302,7 +328,7 @@ static int check_record(void *ctx, int proc, const struct pz_rec *r)
         finish(k);
         k->proc = proc;
         k->at = 0;
-        expected(&k->want, k->nprocs, k->ndims, proc);
+        expected(&k->want, k->h, k->nprocs, proc);
     }
     if (k->at >= k->want.n) {
         differs(k, "more records than calls");
@@ -321,46 +347,51 @@ static int check_record(void *ctx, int proc, const struct pz_rec *r)
     return 0;
 }
 
-static void expect_run(const struct st_model *md, int nprocs, int ndims)
+static void expect_run(const struct st_model *md, const struct shape *h, int nprocs)
 {
-    struct check k = {.names = md->list[2], .nprocs = nprocs, .ndims = ndims, .proc = -1,
+    struct check k = {.names = md->list[2], .h = h, .nprocs = nprocs, .proc = -1,
                       .want.items = malloc(MAX_ITEMS * sizeof(struct item))};
     struct pz_scale_sink sink = {no_comms, check_record, &k};
+    int want = calls(h->ndims, h->steps, h->rebuild);
 
     cr_assert_eq(pz_scale_synthesize(md->m, nprocs, &sink, err, sizeof(err)), 0, "%s", err);
     finish(&k);
     cr_expect_eq(k.wrong, 0, "%d records differ, the first %s", k.wrong, k.first);
-    cr_expect_eq(k.calls, nprocs * CALLS(ndims), "at %d, %d calls, expected %d per process",
-                 nprocs, k.calls, CALLS(ndims));
+    cr_expect_eq(k.calls, nprocs * want, "at %d, %d calls, expected %d per process", nprocs,
+                 k.calls, want);
     free(k.want.items);
 }
 
-/* The program recorded at counts[0..2] in ndims dimensions, its model built. */
-static void model_of(struct st_model *md, const int *counts, int ndims)
+/* The program recorded at counts[0..2], its model built and synthesized at the counts
+ * of at[0..nat-1], every process checked. */
+static void expect_model(const struct shape *h, const int *counts, const int *at, size_t nat)
 {
     char dirs[3][4200];
     const char *const list[3] = {dirs[0], dirs[1], dirs[2]};
+    struct st_model md;
 
     for (int i = 0; i < 3; i++) {
         snprintf(dirs[i], sizeof(dirs[i]), "%s/md%d", top, counts[i]);
-        record(dirs[i], counts[i], ndims);
+        record(dirs[i], h, counts[i]);
     }
-    st_model_read(md, list, 0, 0, err, sizeof(err));
-    cr_assert_not_null(md->m, "%s", err);
+    st_model_read(&md, list, 0, 0, err, sizeof(err));
+    cr_assert_not_null(md.m, "%s", err);
+    for (size_t i = 0; i < nat; i++)
+        expect_run(&md, h, at[i]);
+    st_model_free(&md);
 }
 
-/* Process proc's items at nprocs in ndims dimensions: ITEMS(ndims) of them, the first
- * MPI_Sendrecv sending to first_to and receiving from first_from, the last swap (of X
- * at the end of step 10's R) sending to last_to and receiving from last_from, then the
- * MPI_Allreduce. */
-static void expect_items(int nprocs, int ndims, int proc, uint32_t first_to,
+/* Process proc's items at nprocs: items() of them, the first MPI_Sendrecv sending to
+ * first_to and receiving from first_from, the last swap (of X at the end of the last
+ * step's R) sending to last_to and receiving from last_from, then the MPI_Allreduce. */
+static void expect_items(const struct shape *h, int nprocs, int proc, uint32_t first_to,
                          uint32_t first_from, uint32_t last_to, uint32_t last_from)
 {
     struct item *v = malloc(MAX_ITEMS * sizeof(*v));
     struct out o = {.items = v};
 
-    expected(&o, nprocs, ndims, proc);
-    cr_assert_eq(o.n, ITEMS(ndims));
+    expected(&o, h, nprocs, proc);
+    cr_assert_eq(o.n, items(h->ndims, h->steps, h->rebuild));
     cr_expect(!strcmp(v[0].name, "MPI_Sendrecv") && v[1].kind == PZ_REC_SEND &&
               v[1].peer == first_to && v[2].kind == PZ_REC_RECV && v[2].peer == first_from);
     cr_expect(v[o.n - 5].kind == PZ_REC_SEND && v[o.n - 5].peer == last_to &&
@@ -369,42 +400,61 @@ static void expect_items(int nprocs, int ndims, int proc, uint32_t first_to,
     free(v);
 }
 
-/* In 2-D, 576 items per process.  At 25 (5 x 5, rank 5 x + y), process 0 at (0, 0)
- * first sends its count to (4, 0), rank 20, and receives from (1, 0), rank 5; its last
- * swap, swap(0, +1), sends to (1, 0), rank 5, and receives from (4, 0), rank 20.  At 36
- * (6 x 6) process 7 at (1, 1) first sends to (0, 1), rank 1, receives from (2, 1), rank
- * 13, and last sends to 13 and receives from 1.  The model is built, and every process
- * at every count makes the 326 calls of the program, each message to and from its
- * neighbours there with its size. */
+static const int recorded2[3] = {9, 12, 16}, at2[] = {9, 12, 16, 25, 36};
+static const int recorded3[3] = {27, 36, 48}, at3[] = {27, 36, 48, 64};
+
+/* In 2-D, 10 steps: 326 calls and 576 items per process.  At 25 (5 x 5, rank 5 x + y),
+ * process 0 at (0, 0) first sends its count to (4, 0), rank 20, and receives from
+ * (1, 0), rank 5; its last swap, swap(0, +1), sends to (1, 0), rank 5, and receives
+ * from (4, 0), rank 20.  At 36 (6 x 6) process 7 at (1, 1) first sends to (0, 1), rank
+ * 1, receives from (2, 1), rank 13, and last sends to 13 and receives from 1.  The model
+ * is built, and every process at every count makes the calls of the program, each
+ * message to and from its neighbours there with its size. */
 Test(scale_fold, time_steps_whose_halves_end_as_they_begin_2d)
 {
-    static const int recorded[3] = {9, 12, 16}, counts[] = {9, 12, 16, 25, 36};
-    struct st_model md;
+    static const struct shape h = {2, 10, 4};
 
-    expect_items(25, 2, 0, 20, 5, 5, 20);
-    expect_items(36, 2, 7, 1, 13, 13, 1);
-    model_of(&md, recorded, 2);
-    for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
-        expect_run(&md, counts[i], 2);
-    st_model_free(&md);
+    cr_assert_eq(calls(2, 10, 4), 326);
+    cr_assert_eq(items(2, 10, 4), 576);
+    expect_items(&h, 25, 0, 20, 5, 5, 20);
+    expect_items(&h, 36, 7, 1, 13, 13, 1);
+    expect_model(&h, recorded2, at2, sizeof(at2) / sizeof(at2[0]));
 }
 
-/* In 3-D, 862 items per process.  At 64 (4 x 4 x 4, rank 16 x + 4 y + z), process 0 at
- * (0, 0, 0) first sends to (3, 0, 0), rank 48, and receives from (1, 0, 0), rank 16;
- * last, to 16 and from 48.  Process 21 at (1, 1, 1) first sends to (0, 1, 1), rank 5,
- * receives from (2, 1, 1), rank 37; last, to 37 and from 5.  At 36 (4 x 3 x 3, rank
- * 9 x + 3 y + z) process 13 at (1, 1, 1) first sends to (0, 1, 1), rank 4, and receives
- * from (2, 1, 1), rank 22.  Every process at every count makes the 488 calls. */
+/* In 3-D, 10 steps: 488 calls and 862 items per process.  At 64 (4 x 4 x 4, rank 16 x +
+ * 4 y + z), process 0 at (0, 0, 0) first sends to (3, 0, 0), rank 48, and receives from
+ * (1, 0, 0), rank 16; last, to 16 and from 48.  Process 21 at (1, 1, 1) first sends to
+ * (0, 1, 1), rank 5, receives from (2, 1, 1), rank 37; last, to 37 and from 5.  At 36
+ * (4 x 3 x 3, rank 9 x + 3 y + z) process 13 at (1, 1, 1) first sends to (0, 1, 1),
+ * rank 4, and receives from (2, 1, 1), rank 22. */
 Test(scale_fold, time_steps_whose_halves_end_as_they_begin_3d)
 {
-    static const int recorded[3] = {27, 36, 48}, counts[] = {27, 36, 48, 64};
-    struct st_model md;
+    static const struct shape h = {3, 10, 4};
 
-    expect_items(64, 3, 0, 48, 16, 16, 48);
-    expect_items(64, 3, 21, 5, 37, 37, 5);
-    expect_items(36, 3, 13, 4, 22, 22, 4);
-    model_of(&md, recorded, 3);
-    for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
-        expect_run(&md, counts[i], 3);
-    st_model_free(&md);
+    cr_assert_eq(calls(3, 10, 4), 488);
+    cr_assert_eq(items(3, 10, 4), 862);
+    expect_items(&h, 64, 0, 48, 16, 16, 48);
+    expect_items(&h, 64, 21, 5, 37, 37, 5);
+    expect_items(&h, 36, 13, 4, 22, 22, 4);
+    expect_model(&h, recorded3, at3, sizeof(at3) / sizeof(at3[0]));
+}
+
+/* 110 steps rebuilt every 20th, as LAMMPS's recordings were made (r = 5): 2786 calls
+ * per process in 2-D, 4178 in 3-D, the peers as above. */
+Test(scale_fold, a_hundred_and_ten_steps_rebuilt_every_twentieth_2d)
+{
+    static const struct shape h = {2, 110, 20};
+
+    cr_assert_eq(calls(2, 110, 20), 2786);
+    expect_items(&h, 25, 0, 20, 5, 5, 20);
+    expect_model(&h, recorded2, at2, sizeof(at2) / sizeof(at2[0]));
+}
+
+Test(scale_fold, a_hundred_and_ten_steps_rebuilt_every_twentieth_3d)
+{
+    static const struct shape h = {3, 110, 20};
+
+    cr_assert_eq(calls(3, 110, 20), 4178);
+    expect_items(&h, 64, 21, 5, 37, 37, 5);
+    expect_model(&h, recorded3, at3, sizeof(at3) / sizeof(at3[0]));
 }
