@@ -3,7 +3,17 @@
  * shortest period found anywhere in the sequence, and passes repeat until nothing folds,
  * so that loops nest (an inner loop's symbol repeats in the outer loop's body): inner
  * loops are folded everywhere before a longer period could swallow some of their
- * iterations unfolded (x x a x x a: the x's first, then (x2 a)2). */
+ * iterations unfolded (x x a x x a: the x's first, then (x2 a)2).
+ *
+ * When the table asks for it (struct sp_table.widest), each pass instead folds the
+ * repeats that cover the most recorded steps, each body folded on its own: the outer
+ * loops first.  The shortest period first may fold a repeat that straddles the
+ * iterations of a longer loop (a time step ending with the call it begins with: the
+ * two halves of LAMMPS's time step, x y z then z y x, make x x and z z at every step),
+ * whose phase then differs where that loop ends, so that the walks cannot tell one
+ * more iteration from what follows the loop. */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scale_program_int.h"
@@ -71,9 +81,289 @@ static long fold_pass(struct sp_table *t, uint32_t *s, size_t *n, size_t period,
     return made;
 }
 
+/* --- the widest repeats first */
+
+/* The recorded steps symbol sym stands for: 1 for a step, a loop's count times its
+ * body's. */
+static uint64_t steps_of(const struct sp_table *t, uint32_t sym)
+{
+    const struct sp_sym *y = &t->syms[sym];
+    uint64_t n = 0;
+
+    if (y->kind != SP_LOOP)
+        return 1;
+    for (uint32_t i = 0; i < y->n; i++)
+        n += steps_of(t, t->bodies[y->first + i]);
+    return n * y->count;
+}
+
+struct repeat {
+    size_t at, period, count;
+    uint64_t steps;            /* recorded steps covered */
+};
+
+struct repeats {
+    struct repeat *v;
+    size_t n, cap;
+};
+
+static int add_repeat(struct repeats *l, struct repeat r)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        struct repeat *v = realloc(l->v, cap * sizeof(*v));
+
+        if (!v)
+            return -1;
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = r;
+    return 0;
+}
+
+/* The repeat of period p whose run of positions i with s[i] = s[i + p] is [first,
+ * last]: from first, as many whole periods as the run and one period hold; added to l
+ * unless it holds fewer than 2 or its body is of open steps only.  -1 when memory runs
+ * out. */
+static int add_run(const struct sp_table *t, const uint32_t *s, const uint64_t *before,
+                   uint8_t ambiguous, size_t p, size_t first, size_t last,
+                   struct repeats *l)
+{
+    struct repeat r = {first, p, (last - first + 1 + p) / p, 0};
+
+    if (r.count < 2 || all_open(t, s + first, p, ambiguous))
+        return 0;
+    r.steps = before[first + r.count * p] - before[first];
+    return add_repeat(l, r);
+}
+
+struct occurrence {
+    uint32_t sym;
+    size_t at;
+};
+
+static int by_symbol(const void *a, const void *b)
+{
+    const struct occurrence *x = a, *y = b;
+
+    if (x->sym != y->sym)
+        return x->sym < y->sym ? -1 : 1;
+    return (x->at > y->at) - (x->at < y->at);
+}
+
+/* Into next[i], the next position of s[i]'s symbol in s[0..n-1], SIZE_MAX for none (by
+ * sorting the positions by symbol: the table's symbols may far outnumber n).  -1 when
+ * memory runs out. */
+static int next_occurrences(const uint32_t *s, size_t n, size_t *next)
+{
+    struct occurrence *o = malloc((n ? n : 1) * sizeof(*o));
+
+    if (!o)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        o[i] = (struct occurrence){s[i], i};
+    qsort(o, n, sizeof(*o), by_symbol);
+    for (size_t i = 0; i < n; i++)
+        next[o[i].at] = i + 1 < n && o[i + 1].sym == o[i].sym ? o[i + 1].at : SIZE_MAX;
+    free(o);
+    return 0;
+}
+
+/* Every repeat of s[0..n-1] (before: the recorded steps before each symbol): for each
+ * period p, each run of positions i where s[i] = s[i + p] is a repeat from the run's
+ * first position (add_run).  The pairs are found from each position's next occurrences
+ * of its symbol (within MAX_PERIOD), not by comparing every position at every period.
+ * -1 when memory runs out. */
+static int find_repeats(const struct sp_table *t, const uint32_t *s, size_t n,
+                        const uint64_t *before, uint8_t ambiguous, struct repeats *l)
+{
+    size_t *next = malloc((n ? n : 1) * sizeof(*next));
+    size_t first[MAX_PERIOD + 1], last[MAX_PERIOD + 1];
+    int rc = -1;
+
+    if (!next || next_occurrences(s, n, next) != 0)
+        goto out;
+    memset(last, 0xff, sizeof(last));
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = next[i]; j != SIZE_MAX && j - i <= MAX_PERIOD && 2 * (j - i) <= n;
+             j = next[j]) {
+            size_t p = j - i;
+
+            if (last[p] != SIZE_MAX && last[p] + 1 == i) {
+                last[p] = i;
+                continue;
+            }
+            if (last[p] != SIZE_MAX &&
+                add_run(t, s, before, ambiguous, p, first[p], last[p], l) != 0)
+                goto out;
+            first[p] = last[p] = i;
+        }
+    for (size_t p = 1; p <= MAX_PERIOD; p++)
+        if (last[p] != SIZE_MAX &&
+            add_run(t, s, before, ambiguous, p, first[p], last[p], l) != 0)
+            goto out;
+    rc = 0;
+out:
+    free(next);
+    return rc;
+}
+
+/* The most recorded steps first, then the shorter period, then the leftmost. */
+static int by_steps(const void *a, const void *b)
+{
+    const struct repeat *x = a, *y = b;
+
+    if (x->steps != y->steps)
+        return x->steps > y->steps ? -1 : 1;
+    if (x->period != y->period)
+        return x->period < y->period ? -1 : 1;
+    return (x->at > y->at) - (x->at < y->at);
+}
+
+static int by_position(const void *a, const void *b)
+{
+    const struct repeat *x = a, *y = b;
+
+    return (x->at > y->at) - (x->at < y->at);
+}
+
+/* What a pass has done with each position (struct repeat): kept in a repeat to fold, or
+ * left for the next pass, inside a repeat that overlapped one kept. */
+enum { FREE, TAKEN, DEFERRED };
+
+/* Whether positions [at, at + len) of a pass are all FREE. */
+static int all_free(const uint8_t *mark, size_t at, size_t len)
+{
+    for (size_t i = at; i < at + len; i++)
+        if (mark[i] != FREE)
+            return 0;
+    return 1;
+}
+
+/* How many copies of body[0..period-1] follow each other in s[0..n-1] from at, on free
+ * positions. */
+static size_t copies(const uint32_t *s, size_t n, size_t at, const uint32_t *body,
+                     size_t period, const uint8_t *mark)
+{
+    size_t k = 0;
+
+    while (at + (k + 1) * period <= n && all_free(mark, at + k * period, period) &&
+           !memcmp(s + at + k * period, body, period * sizeof(*s)))
+        k++;
+    return k;
+}
+
+/* Into kept (by position), the repeats a pass folds: of l's, the widest first (struct
+ * repeat), each on free positions only, with every other back-to-back repeat of its
+ * body, leftmost first, on free positions, so that its copies elsewhere fold in the same
+ * phase.  A repeat that overlaps one kept is left for the next pass, and so are the
+ * narrower ones within it: where the loop kept ends (LAMMPS's time steps after their
+ * last exchange), the repeat it overlapped has begun inside it, in another phase, and
+ * begins after it once it is a loop.  -1 when memory runs out. */
+static int keep_disjoint(const uint32_t *s, size_t n, struct repeats *l, uint8_t *mark,
+                         struct repeats *kept)
+{
+    qsort(l->v, l->n, sizeof(*l->v), by_steps);
+    for (size_t i = 0; i < l->n; i++) {
+        const struct repeat *r = &l->v[i];
+        const uint32_t *body = s + r->at;
+        size_t p = r->period, len = r->count * p;
+
+        if (!all_free(mark, r->at, len)) {
+            for (size_t j = r->at; j < r->at + len; j++)
+                mark[j] = mark[j] == FREE ? DEFERRED : mark[j];
+            continue;
+        }
+        for (size_t j = 0; j + 2 * p <= n;) {
+            size_t k = copies(s, n, j, body, p, mark);
+
+            if (k < 2) {
+                j++;
+                continue;
+            }
+            if (add_repeat(kept, (struct repeat){j, p, k, 0}) != 0)
+                return -1;
+            memset(mark + j, TAKEN, k * p);
+            j += k * p;
+        }
+    }
+    qsort(kept->v, kept->n, sizeof(*kept->v), by_position);
+    return 0;
+}
+
+static int fold_widest(struct sp_table *t, uint32_t *s, size_t *n, uint8_t ambiguous);
+
+/* Replaces each repeat v[0..kept-1] (by position) of s with one loop of its body, the
+ * body folded on its own (into scratch).  -1 when memory runs out. */
+static int replace_repeats(struct sp_table *t, uint32_t *s, size_t *n,
+                           const struct repeat *v, size_t kept, uint32_t *scratch,
+                           uint8_t ambiguous)
+{
+    size_t i = 0, w = 0;
+
+    for (size_t k = 0; k < kept; k++) {
+        size_t nb = v[k].period;
+
+        while (i < v[k].at)
+            s[w++] = s[i++];
+        memcpy(scratch, s + v[k].at, nb * sizeof(*s));
+        if (fold_widest(t, scratch, &nb, ambiguous) != 0 || v[k].count > UINT32_MAX ||
+            (s[w++] = sp_table_loop(t, scratch, (uint32_t)nb, (uint32_t)v[k].count)) ==
+                SP_NONE)
+            return -1;
+        i = v[k].at + v[k].count * v[k].period;
+    }
+    while (i < *n)
+        s[w++] = s[i++];
+    *n = w;
+    return 0;
+}
+
+/* Each pass folds the repeats that cover the most recorded steps, and then those
+ * overlapping none of them, each body folded on its own: a repeat that would straddle
+ * the iterations of a wider one is not made.  Passes repeat while something folds (the
+ * loops just made may repeat in turn). */
+static int fold_widest(struct sp_table *t, uint32_t *s, size_t *n, uint8_t ambiguous)
+{
+    struct repeats l = {0}, kept = {0};
+    uint64_t *before = NULL;
+    uint8_t *mark = NULL;
+    uint32_t *scratch = NULL;
+    int rc = -1;
+
+    do {
+        free(before);
+        free(mark);
+        free(scratch);
+        l.n = kept.n = 0;
+        if (!(before = malloc((*n + 1) * sizeof(*before))) || !(mark = calloc(*n + 1, 1)) ||
+            !(scratch = malloc((MAX_PERIOD + 1) * sizeof(*scratch))))
+            goto out;
+        before[0] = 0;
+        for (size_t i = 0; i < *n; i++)
+            before[i + 1] = before[i] + steps_of(t, s[i]);
+        if (find_repeats(t, s, *n, before, ambiguous, &l) != 0 ||
+            keep_disjoint(s, *n, &l, mark, &kept) != 0 ||
+            (kept.n && replace_repeats(t, s, n, kept.v, kept.n, scratch, ambiguous) != 0))
+            goto out;
+    } while (kept.n);
+    rc = 0;
+out:
+    free(l.v);
+    free(kept.v);
+    free(before);
+    free(mark);
+    free(scratch);
+    return rc;
+}
+
 int sp_fold(struct sp_table *t, uint32_t *syms, size_t *n, uint8_t ambiguous)
 {
     size_t period;
+
+    if (t->widest)
+        return fold_widest(t, syms, n, ambiguous);
 
     while ((period = shortest_period(t, syms, *n, ambiguous)) > 0)
         if (fold_pass(t, syms, n, period, ambiguous) < 0)

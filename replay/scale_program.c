@@ -4,6 +4,7 @@
  * against the template while its numbers are gathered, and the numbers fitted. */
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -424,35 +425,118 @@ static int xor_steps(struct pz_scale_program *m, struct work *w)
     return 0;
 }
 
+/* A process's steps as given to fold_all, kept to find processes of the same recording
+ * with the same steps (every process of a periodic grid, a grid's interior), which
+ * fold as it did: the rewriting and folding are functions of the steps and the table,
+ * which only grows. */
+struct same_steps {
+    uint64_t hash;
+    size_t proc;
+    uint32_t *steps;
+};
+
+static uint64_t hash_steps(const uint32_t *s, size_t n)
+{
+    uint64_t h = 1469598103934665603u;
+
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * 1099511628211u;
+    return h;
+}
+
+/* The process of run, among seen[0..nseen-1], whose steps were steps[0..n-1] (hash
+ * theirs), or SIZE_MAX. */
+static size_t folded_before(const struct pz_scale_run *run, const struct same_steps *seen,
+                            size_t nseen, const uint32_t *steps, size_t n, uint64_t hash)
+{
+    for (size_t i = 0; i < nseen; i++)
+        if (seen[i].hash == hash && run->procs[seen[i].proc].nsteps == n &&
+            !memcmp(seen[i].steps, steps, n * sizeof(*steps)))
+            return seen[i].proc;
+    return SIZE_MAX;
+}
+/* Process p of run r folded (w->folded), its steps rewritten first (map: the calls over
+ * many requests given none made the steps of those given some, sp_table_given_none;
+ * then the butterflies' stages and the loops whose tags advance).  0 or -1. */
+static int fold_one(struct pz_scale_program *m, struct work *w, const uint32_t *map,
+                    size_t r, size_t p)
+{
+    size_t n = m->runs[r]->procs[p].nsteps;
+
+    for (size_t i = 0; i < n; i++)
+        w->raw[r][p][i] = map[w->raw[r][p][i]];
+    if ((w->bfly && sp_xor_rewrite(w->bfly, w->raw[r][p], n) != 0) ||
+        sp_tag_loops(&m->table, w->raw[r][p], n, m->ambiguous[r]) != 0 ||
+        !(w->folded[r][p] = malloc((n ? n : 1) * sizeof(uint32_t))))
+        return -1;
+    memcpy(w->folded[r][p], w->raw[r][p], n * sizeof(uint32_t));
+    w->nfolded[r][p] = n;
+    return sp_fold(&m->table, w->folded[r][p], &w->nfolded[r][p], m->ambiguous[r]);
+}
+
+/* Process p of run r as process q, which had the same steps, was rewritten and
+ * folded.  0 or -1. */
+static int fold_as(struct work *w, const struct pz_scale_run *run, size_t r, size_t p,
+                   size_t q)
+{
+    size_t n = run->procs[p].nsteps;
+
+    memcpy(w->raw[r][p], w->raw[r][q], n * sizeof(uint32_t));
+    if (!(w->folded[r][p] = malloc((w->nfolded[r][q] ? w->nfolded[r][q] : 1) *
+                                   sizeof(uint32_t))))
+        return -1;
+    memcpy(w->folded[r][p], w->folded[r][q], w->nfolded[r][q] * sizeof(uint32_t));
+    w->nfolded[r][p] = w->nfolded[r][q];
+    return 0;
+}
+
+/* The processes of run r folded, each whose steps another had folded as that one. */
+static int fold_run(struct pz_scale_program *m, struct work *w, const uint32_t *map, size_t r)
+{
+    const struct pz_scale_run *run = m->runs[r];
+    struct same_steps *seen = calloc((size_t)run->nprocs, sizeof(*seen));
+    size_t nseen = 0;
+    int rc = -1;
+
+    if (!seen)
+        return -1;
+    for (size_t p = 0; p < (size_t)run->nprocs; p++) {
+        size_t n = run->procs[p].nsteps, q;
+        uint64_t hash = hash_steps(w->raw[r][p], n);
+
+        if ((q = folded_before(run, seen, nseen, w->raw[r][p], n, hash)) != SIZE_MAX) {
+            if (fold_as(w, run, r, p, q) != 0)
+                goto out;
+            continue;
+        }
+        seen[nseen] = (struct same_steps){hash, p, malloc((n ? n : 1) * sizeof(uint32_t))};
+        if (!seen[nseen].steps)
+            goto out;
+        memcpy(seen[nseen++].steps, w->raw[r][p], n * sizeof(uint32_t));
+        if (fold_one(m, w, map, r, p) != 0)
+            goto out;
+    }
+    rc = 0;
+out:
+    for (size_t i = 0; i < nseen; i++)
+        free(seen[i].steps);
+    free(seen);
+    return rc;
+}
+
 /* Each process's steps folded into loops (w->folded), the calls over many requests given
  * none first made the steps of those given some (sp_table_given_none). */
 static int fold_all(struct pz_scale_program *m, struct work *w)
 {
     uint32_t *map;
+    int rc = 0;
 
     if (sp_table_given_none(&m->table, &map) != 0)
         return -1;
-    for (size_t r = 0; r < m->nruns; r++)
-        for (size_t p = 0; p < (size_t)m->runs[r]->nprocs; p++) {
-            size_t n = m->runs[r]->procs[p].nsteps;
-
-            for (size_t i = 0; i < n; i++)
-                w->raw[r][p][i] = map[w->raw[r][p][i]];
-            if ((w->bfly && sp_xor_rewrite(w->bfly, w->raw[r][p], n) != 0) ||
-                sp_tag_loops(&m->table, w->raw[r][p], n, m->ambiguous[r]) != 0 ||
-                !(w->folded[r][p] = malloc((n ? n : 1) * sizeof(uint32_t)))) {
-                free(map);
-                return -1;
-            }
-            memcpy(w->folded[r][p], w->raw[r][p], n * sizeof(uint32_t));
-            w->nfolded[r][p] = n;
-            if (sp_fold(&m->table, w->folded[r][p], &w->nfolded[r][p], m->ambiguous[r]) != 0) {
-                free(map);
-                return -1;
-            }
-        }
+    for (size_t r = 0; r < m->nruns && rc == 0; r++)
+        rc = fold_run(m, w, map, r);
     free(map);
-    return 0;
+    return rc;
 }
 
 static int alloc_membership(struct pz_scale_program *m, struct work *w)
@@ -524,6 +608,25 @@ static int alloc_stats(struct pz_scale_program *m, struct sp_stats *st)
     return 0;
 }
 
+/* The loops whose trip count differs within a recording (from one pass to the next or
+ * between processes), which no class of position explains (struct sp_node.trips): the
+ * largest is synthesized, a note says so. */
+static uint32_t uneven_loops(const struct pz_scale_program *m, const struct sp_stats *st)
+{
+    uint32_t n = 0;
+
+    for (uint32_t k = 0; k < m->nnodes; k++) {
+        size_t r = 0, at = (size_t)k * m->nruns;
+
+        if (m->nodes[k].kind != SP_LOOP || m->nodes[k].trips)
+            continue;
+        while (r < m->nruns && st->count_min[at + r] == st->count_max[at + r])
+            r++;
+        n += r < m->nruns;
+    }
+    return n;
+}
+
 static int build(struct pz_scale_program *m, struct work *w, char *err, size_t errlen)
 {
     int rc;
@@ -556,6 +659,7 @@ static int build(struct pz_scale_program *m, struct work *w, char *err, size_t e
         return -1;
     if (sp_fit_all(m, &w->st) != 0 || sp_ratios_finish(m) != 0)
         goto oom;
+    m->uneven = uneven_loops(m, &w->st);
     return 0;
 oom:
     snprintf(err, errlen, "out of memory building the program model");
@@ -580,10 +684,12 @@ static void sort_by_count(const struct pz_scale_run **v, size_t n)
 }
 
 /* The model of runs, its calls told apart by their sizes or not, loops whose tags
- * advance rewritten or not (struct sp_table); *tagged set when some were. */
+ * advance rewritten or not, the widest repeats folded first or the shortest (struct
+ * sp_table); *tagged set when some were. */
 static struct pz_scale_program *build_model(const struct pz_scale_run *const *runs, size_t n,
                                             int compute_cpu, int by_sizes, int tag_loops,
-                                            int by_xor, int *tagged, char *err, size_t errlen)
+                                            int by_xor, int widest, int *tagged, char *err,
+                                            size_t errlen)
 {
     struct pz_scale_program *m;
     struct work w = {0};
@@ -608,6 +714,7 @@ static struct pz_scale_program *build_model(const struct pz_scale_run *const *ru
     m->table.by_sizes = (uint8_t)by_sizes;
     m->table.tag_loops = (uint8_t)tag_loops;
     m->table.by_xor = (uint8_t)by_xor;
+    m->table.widest = (uint8_t)widest;
     rc = check_runs(m, compute_cpu, err, errlen);
     if (rc == 0)
         rc = build(m, &w, err, errlen);
@@ -620,10 +727,53 @@ static struct pz_scale_program *build_model(const struct pz_scale_run *const *ru
     return m;
 }
 
+/* The model of runs, calls told apart by their sizes or not, the widest repeats folded
+ * first or the shortest: a loop whose tags advance folded where the model then
+ * describes every process, else its iterations stay steps of their own, as they are
+ * recorded. */
+static struct pz_scale_program *folded(const struct pz_scale_run *const *runs, size_t n,
+                                       int compute_cpu, int by_sizes, int widest, char *err,
+                                       size_t errlen)
+{
+    struct pz_scale_program *m;
+    int tagged = 0;
+
+    if ((m = build_model(runs, n, compute_cpu, by_sizes, 1, 0, widest, &tagged, err,
+                         errlen)) || !tagged)
+        return m;
+    return build_model(runs, n, compute_cpu, by_sizes, 0, 0, widest, &tagged, err, errlen);
+}
+
+/* The shortest repeats folded first may fold a repeat across the iterations of a longer
+ * loop, in a phase that differs where that loop ends (scale_fold.c): its trip count
+ * then differs from one pass to the next (m->uneven), where the widest repeats folded
+ * first may give every loop one count.  Of m and that model, the one with fewer such
+ * loops, m in a tie. */
+static struct pz_scale_program *widest_if_even(struct pz_scale_program *m,
+                                               const struct pz_scale_run *const *runs,
+                                               size_t n, int compute_cpu, int by_sizes)
+{
+    struct pz_scale_program *w;
+    char err[512];
+
+    if (!m->uneven ||
+        !(w = folded(runs, n, compute_cpu, by_sizes, 1, err, sizeof(err))))
+        return m;
+    if (w->uneven < m->uneven) {
+        pz_scale_program_free(m);
+        return w;
+    }
+    pz_scale_program_free(w);
+    return m;
+}
+
 /* A call made with other sizes at a process is first taken for another step, so that
  * the levels of a loop whose messages shrink level by level stay steps of their own;
  * where the recordings then disagree (sizes that change from one time step to the next
- * as the data does), the calls are told apart by their signatures alone. */
+ * as the data does), the calls are told apart by their signatures alone.  Where
+ * folding the shortest repeats first gives no model, or one with loops whose trip
+ * count differs within a recording, the widest are folded first (widest_if_even); the
+ * refusal names the difference found with the shortest first, as it always has. */
 struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const *runs, size_t n,
                                             int compute_cpu, char *err, size_t errlen)
 {
@@ -639,7 +789,7 @@ struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const
         char none[512];
         int tagged = 0;
 
-        if ((m = build_model(runs, n, compute_cpu, 1, 1, 1, &tagged, none, sizeof(none)))) {
+        if ((m = build_model(runs, n, compute_cpu, 1, 1, 1, 0, &tagged, none, sizeof(none)))) {
             int law = sp_xor_law(m);
 
             if (law != 0) {
@@ -652,14 +802,15 @@ struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const
             pz_scale_program_free(m);
         }
     }
-    /* a loop whose tags advance is folded where the model then describes every
-       process; else its iterations stay steps of their own, as they are recorded */
+    /* calls told apart by their sizes first, then by their signatures alone; the
+       shortest repeats folded first, then the widest (folded) */
+    for (int by_sizes = 1; by_sizes >= 0; by_sizes--)
+        if ((m = folded(runs, n, compute_cpu, by_sizes, 0, err, errlen)))
+            return widest_if_even(m, runs, n, compute_cpu, by_sizes);
     for (int by_sizes = 1; by_sizes >= 0; by_sizes--) {
-        int tagged = 0;
+        char other[512];
 
-        if ((m = build_model(runs, n, compute_cpu, by_sizes, 1, 0, &tagged, err, errlen)) ||
-            (tagged && (m = build_model(runs, n, compute_cpu, by_sizes, 0, 0, &tagged, err,
-                                        errlen))))
+        if ((m = folded(runs, n, compute_cpu, by_sizes, 1, other, sizeof(other))))
             return m;
     }
     sp_transpose_name(runs, n, err, errlen);

@@ -78,6 +78,8 @@ struct sp_table {
                                   folded into one step of one size */
     uint8_t tag_loops;         /* set before any step: sp_tag_loops rewrites runs */
     uint8_t tagged;            /* sp_tag_loops rewrote a run */
+    uint8_t widest;            /* set before any step: sp_fold folds the repeat covering
+                                  the most recorded steps first, not the shortest */
     uint8_t by_xor;            /* set before any step: every message on the world is a
                                   stage of a butterfly (scale_xor.c) */
 };
@@ -115,10 +117,12 @@ int sp_reduced(const char *region, uint8_t kind, uint32_t poster);
 const char *sp_wait_of_test(const char *name);
 const char *sp_test_of_wait(const char *name);
 
-/* Folds syms[0..n-1] into loops in place; *n becomes the folded length.  A body of open
- * steps only (sp_open, in a recording ambiguous in the dimensions `ambiguous`) is not a
- * loop: the calls to MPI_PROC_NULL at an edge, or to the one neighbour of a periodic
- * dimension of 2, are different calls of the program that look alike there.  0 or -1. */
+/* Folds syms[0..n-1] into loops in place, the shortest repeats first, or the widest
+ * (those covering the most recorded steps) when t->widest; *n becomes the folded
+ * length.  A body of open steps only (sp_open, in a recording ambiguous in the
+ * dimensions `ambiguous`) is not a loop: the calls to MPI_PROC_NULL at an edge, or to
+ * the one neighbour of a periodic dimension of 2, are different calls of the program
+ * that look alike there.  0 or -1. */
 int sp_fold(struct sp_table *t, uint32_t *syms, size_t *n, uint8_t ambiguous);
 
 /* Rewrites, in a process's steps syms[0..n-1], the runs of iterations that differ only
@@ -596,6 +600,9 @@ struct pz_scale_program {
     uint32_t *first_proc, *first_step;       /* building: [node * nruns + run], the first
                                                 process making a step, SP_NONE if none */
     uint8_t *ambiguous;                      /* building: [run], sp_ambiguous_dims */
+    uint32_t uneven;                         /* loops whose trip count differs within a
+                                                recording, which no class of position
+                                                explains (the largest is synthesized) */
     struct sp_untold untold[PZ_SCALE_MAX_DIMS];   /* of each dimension */
 };
 
