@@ -43,7 +43,7 @@ double pz_scale_model_term(const struct pz_scale_model *m, double procs, const i
     if (m->grid_ndims == 0)
         return term(m, procs);
     if (!dims) {
-        pz_scale_grid_balanced(&g, (int)procs, m->grid_ndims);
+        pz_scale_grid_layout(&g, (int)procs, m->grid_ndims, m->ascending);
         dims = g.dims;
     }
     for (int d = 0; d < PZ_SCALE_FIT_DIMS; d++)

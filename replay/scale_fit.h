@@ -182,6 +182,8 @@ struct pz_scale_model {
        fixed problem, c1 / dims[1], or a face of it, c1 / (dims[1] * dims[2]). */
     int grid_ndims;
     int8_t grid[PZ_SCALE_FIT_DIMS];
+    uint8_t ascending;     /* the grid at a count not recorded is laid out smallest side
+                              first, as the recordings' were (pz_scale_grid_layout) */
     double max_error;      /* on the recordings: |t(P) - t| / t, in %, the largest */
     double mean_error;     /* ... and the mean (a recorded 0 is compared with the mean
                               recorded time, an all-zero recording with nothing) */

@@ -78,6 +78,44 @@ void pz_scale_grid_balanced(struct pz_scale_grid *g, int n, int ndims)
         g->dims[d] = d < ndims ? best[d] : 1;
 }
 
+void pz_scale_grid_layout(struct pz_scale_grid *g, int n, int ndims, int ascending)
+{
+    pz_scale_grid_balanced(g, n, ndims);
+    for (int d = 0; ascending && d < ndims / 2; d++) {
+        int t = g->dims[d];
+
+        g->dims[d] = g->dims[ndims - 1 - d];
+        g->dims[ndims - 1 - d] = t;
+    }
+    g->ascending = (uint8_t)(ascending != 0);
+}
+
+enum pz_scale_grid_order pz_scale_grid_order(const int *dims, int ndims)
+{
+    struct pz_scale_grid b;
+    int n = 1, own = 1, reversed = 1;
+
+    for (int d = 0; d < ndims; d++)
+        n *= dims[d];
+    pz_scale_grid_balanced(&b, n, ndims);
+    for (int d = 0; d < ndims; d++) {
+        own &= dims[d] == b.dims[d];
+        reversed &= dims[d] == b.dims[ndims - 1 - d];
+    }
+    return own && reversed ? PZ_SCALE_GRID_EITHER
+           : own          ? PZ_SCALE_GRID_DESCENDING
+           : reversed     ? PZ_SCALE_GRID_ASCENDING : PZ_SCALE_GRID_OTHER;
+}
+
+int pz_scale_grid_ascending(int so_far, const int *dims, int ndims)
+{
+    enum pz_scale_grid_order o = pz_scale_grid_order(dims, ndims);
+
+    if (so_far < 0 || (o != PZ_SCALE_GRID_EITHER && o != PZ_SCALE_GRID_ASCENDING))
+        return -1;
+    return so_far || o == PZ_SCALE_GRID_ASCENDING;
+}
+
 /* Whether dimension d of run's grid shows its periodicity: a recorded topology says it
  * at any size; messages only across more than 2 processes, since in 2 the neighbours on
  * either side are one process (and in 1 the process itself). */

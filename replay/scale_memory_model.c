@@ -467,7 +467,7 @@ void pz_scale_memory_figures_of(const struct pz_scale_program *m, int nprocs,
     memset(f, 0, sizeof(*f));
     c.m = m;
     c.nprocs = nprocs;
-    pz_scale_grid_balanced(&c.g, nprocs, m->grid.ndims);
+    pz_scale_grid_layout(&c.g, nprocs, m->grid.ndims, m->grid.ascending);
     memcpy(c.g.periodic, m->grid.periodic, sizeof(c.g.periodic));
     c.g.first_fastest = m->grid.first_fastest;
     f->nprocs = nprocs;

@@ -33,6 +33,9 @@ struct pz_scale_grid {
     uint8_t from_topology;                 /* MPI_Cart_create's, recorded; else inferred */
     uint8_t first_fastest;                 /* ranks numbered with dims[0] varying fastest,
                                               x + nx (y + ny z), as HPCG numbers them */
+    uint8_t ascending;                     /* at counts not recorded, MPI_Dims_create's
+                                              factors in increasing order (3 x 3 x 4 at
+                                              36, as LAMMPS lays its processes out) */
 };
 
 enum pz_scale_comm_kind {
@@ -284,6 +287,25 @@ int pz_scale_grid_rank(const struct pz_scale_grid *g, const int *c);
 /* MPI_Dims_create's balanced layout of n processes in ndims dimensions (dims
  * non-increasing), into g (not periodic, not from a topology). */
 void pz_scale_grid_balanced(struct pz_scale_grid *g, int n, int ndims);
+
+/* The same, its first ndims dimensions in increasing order when ascending (g->ascending
+ * set so). */
+void pz_scale_grid_layout(struct pz_scale_grid *g, int n, int ndims, int ascending);
+
+/* The order of dims[0..ndims-1] among the layouts of their product's processes. */
+enum pz_scale_grid_order {
+    PZ_SCALE_GRID_EITHER,       /* MPI_Dims_create's in either order (3 x 3 x 3) */
+    PZ_SCALE_GRID_DESCENDING,   /* MPI_Dims_create's own alone (4 x 3 x 3) */
+    PZ_SCALE_GRID_ASCENDING,    /* its factors in increasing order alone (3 x 3 x 4) */
+    PZ_SCALE_GRID_OTHER         /* neither (2 x 6 at 12) */
+};
+enum pz_scale_grid_order pz_scale_grid_order(const int *dims, int ndims);
+
+/* Whether the recordings' layouts continue in increasing order: one is
+ * PZ_SCALE_GRID_ASCENDING and every other is too or PZ_SCALE_GRID_EITHER.  Folded one
+ * recording's dims[0..ndims-1] at a time: so_far 0 before the first, the result for the
+ * next; above 0 at the end when they do. */
+int pz_scale_grid_ascending(int so_far, const int *dims, int ndims);
 
 /* The periodicity of each dimension of the grid of recordings runs[0..n-1] (of as many
  * dimensions as runs[largest]'s) into periodic: the one every recording that shows it

@@ -993,7 +993,7 @@ struct pz_scale_synth *pz_scale_synth_new(const struct pz_scale_program *m, int 
     }
     s->m = m;
     s->nprocs = nprocs;
-    pz_scale_grid_balanced(&s->g, nprocs, m->grid.ndims);
+    pz_scale_grid_layout(&s->g, nprocs, m->grid.ndims, m->grid.ascending);
     memcpy(s->g.periodic, m->grid.periodic, sizeof(s->g.periodic));
     s->g.first_fastest = m->grid.first_fastest;
     if (sp_untold_check(m, &s->g, err, errlen) != 0 ||

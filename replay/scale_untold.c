@@ -158,7 +158,7 @@ int sp_untold_hypercube(struct pz_scale_program *m)
     for (int d = 0; d < m->grid.ndims; d++) {
         if (m->grid.periodic[d] || !find_in_dimension(m, d, 2, &u))
             continue;
-        pz_scale_grid_balanced(&longer, n, m->grid.ndims);
+        pz_scale_grid_layout(&longer, n, m->grid.ndims, m->grid.ascending);
         layout(&longer, dims, sizeof(dims));
         return sp_note(m, "every dimension of the process grid has at most 2 processes in "
                        "every recording: the process %s addresses along dimension %d is "
@@ -182,13 +182,13 @@ static int telling_count(const struct pz_scale_program *m, int d, int len, int n
     for (int n = largest->nprocs + 1; n < nprocs && n <= 4 * largest->nprocs; n++) {
         int e = 0;
 
-        pz_scale_grid_balanced(g, n, m->grid.ndims);
+        pz_scale_grid_layout(g, n, m->grid.ndims, m->grid.ascending);
         while (e < g->ndims && (e == d ? g->dims[e] > len : g->dims[e] >= largest->grid.dims[e]))
             e++;
         if (e == g->ndims)
             return n;
     }
-    pz_scale_grid_balanced(g, nprocs, m->grid.ndims);
+    pz_scale_grid_layout(g, nprocs, m->grid.ndims, m->grid.ascending);
     return nprocs;
 }
 

@@ -72,7 +72,7 @@ struct out {
     struct tb *b;
     int proc;
     uint64_t t, request;
-    int ndims, dims[3];        /* MPI_Dims_create's layout */
+    int ndims, dims[3];        /* MPI_Dims_create's layout, or its factors increasing */
     int steps, rebuild;        /* the time steps, the lists rebuilt every rebuild-th */
     struct item *items;
     int n;
@@ -218,11 +218,14 @@ static void run(struct out *o)
     thermo(o);
 }
 
-/* MPI_Dims_create's layout of the counts used here in ndims dimensions. */
-static void layout(struct out *o, int nprocs, int ndims)
+/* MPI_Dims_create's layout of the counts used here in ndims dimensions, its factors in
+ * increasing order when ascending (as LAMMPS lays out a cubic box: 3 x 4 at 12). */
+static void layout(struct out *o, int nprocs, int ndims, int ascending)
 {
-    static const int two[][3] = {{9, 3, 3}, {12, 4, 3}, {16, 4, 4}, {25, 5, 5}, {36, 6, 6}};
-    static const int three[][4] = {{27, 3, 3, 3}, {36, 4, 3, 3}, {48, 4, 4, 3}, {64, 4, 4, 4}};
+    static const int two[][3] = {{9, 3, 3}, {12, 4, 3}, {16, 4, 4}, {24, 6, 4}, {25, 5, 5},
+                                 {36, 6, 6}};
+    static const int three[][4] = {{27, 3, 3, 3}, {36, 4, 3, 3}, {48, 4, 4, 3}, {64, 4, 4, 4},
+                                   {96, 6, 4, 4}};
 
     o->ndims = ndims;
     for (size_t i = 0; ndims == 2 && i < sizeof(two) / sizeof(two[0]); i++)
@@ -231,6 +234,12 @@ static void layout(struct out *o, int nprocs, int ndims)
     for (size_t i = 0; ndims == 3 && i < sizeof(three) / sizeof(three[0]); i++)
         if (three[i][0] == nprocs)
             memcpy(o->dims, three[i] + 1, 3 * sizeof(int));
+    for (int d = 0; ascending && d < ndims / 2; d++) {
+        int t = o->dims[d];
+
+        o->dims[d] = o->dims[ndims - 1 - d];
+        o->dims[ndims - 1 - d] = t;
+    }
 }
 
 /* The calls of each process of the program in ndims dimensions, for steps steps rebuilt
@@ -251,9 +260,10 @@ static int items(int ndims, int steps, int rebuild)
     return calls(ndims, steps, rebuild) + 2 * swaps + 2 * srs + 2;
 }
 
-/* A program: its dimensions, time steps and rebuilds. */
+/* A program: its dimensions, time steps and rebuilds; whether it lays its grid out
+ * smallest side first and defines it by MPI_Cart_create (on which it sends nothing). */
 struct shape {
-    int ndims, steps, rebuild;
+    int ndims, steps, rebuild, ascending;
 };
 
 /* What process proc does at nprocs, into o (o->items: MAX_ITEMS). */
@@ -264,8 +274,24 @@ static void expected(struct out *o, const struct shape *h, int nprocs, int proc)
     o->n = 0;
     o->steps = h->steps;
     o->rebuild = h->rebuild;
-    layout(o, nprocs, h->ndims);
+    layout(o, nprocs, h->ndims, h->ascending);
     run(o);
+}
+
+/* The grid as MPI_Cart_create's topology of a communicator of every process in the
+ * world's order, periodic in every dimension. */
+static void define_grid(struct out *o, int nprocs)
+{
+    static const int periodic[3] = {1, 1, 1};
+    uint32_t dims[3];
+    int world[96];
+
+    cr_assert_leq(nprocs, 96);
+    for (int p = 0; p < nprocs; p++)
+        world[p] = p;
+    for (int d = 0; d < o->ndims; d++)
+        dims[d] = (uint32_t)o->dims[d];
+    tb_cart(o->b, tb_comm(o->b, "cart", nprocs, world), o->ndims, dims, periodic, 1);
 }
 
 static void record(const char *dir, const struct shape *h, int nprocs)
@@ -275,7 +301,9 @@ static void record(const char *dir, const struct shape *h, int nprocs)
                     .rebuild = h->rebuild};
 
     cr_assert_not_null(o.b, "cannot open a trace in %s", dir);
-    layout(&o, nprocs, h->ndims);
+    layout(&o, nprocs, h->ndims, h->ascending);
+    if (h->ascending)
+        define_grid(&o, nprocs);
     for (int p = 0; p < nprocs; p++) {
         o.proc = p;
         o.t = 0;
@@ -412,7 +440,7 @@ static const int recorded3[3] = {27, 36, 48}, at3[] = {27, 36, 48, 64};
  * message to and from its neighbours there with its size. */
 Test(scale_fold, time_steps_whose_halves_end_as_they_begin_2d)
 {
-    static const struct shape h = {2, 10, 4};
+    static const struct shape h = {2, 10, 4, 0};
 
     cr_assert_eq(calls(2, 10, 4), 326);
     cr_assert_eq(items(2, 10, 4), 576);
@@ -429,7 +457,7 @@ Test(scale_fold, time_steps_whose_halves_end_as_they_begin_2d)
  * rank 4, and receives from (2, 1, 1), rank 22. */
 Test(scale_fold, time_steps_whose_halves_end_as_they_begin_3d)
 {
-    static const struct shape h = {3, 10, 4};
+    static const struct shape h = {3, 10, 4, 0};
 
     cr_assert_eq(calls(3, 10, 4), 488);
     cr_assert_eq(items(3, 10, 4), 862);
@@ -443,7 +471,7 @@ Test(scale_fold, time_steps_whose_halves_end_as_they_begin_3d)
  * per process in 2-D, 4178 in 3-D, the peers as above. */
 Test(scale_fold, a_hundred_and_ten_steps_rebuilt_every_twentieth_2d)
 {
-    static const struct shape h = {2, 110, 20};
+    static const struct shape h = {2, 110, 20, 0};
 
     cr_assert_eq(calls(2, 110, 20), 2786);
     expect_items(&h, 25, 0, 20, 5, 5, 20);
@@ -452,9 +480,27 @@ Test(scale_fold, a_hundred_and_ten_steps_rebuilt_every_twentieth_2d)
 
 Test(scale_fold, a_hundred_and_ten_steps_rebuilt_every_twentieth_3d)
 {
-    static const struct shape h = {3, 110, 20};
+    static const struct shape h = {3, 110, 20, 0};
 
     cr_assert_eq(calls(3, 110, 20), 4178);
     expect_items(&h, 64, 21, 5, 37, 37, 5);
     expect_model(&h, recorded3, at3, sizeof(at3) / sizeof(at3[0]));
+}
+
+/* Laid out smallest side first (3 x 4 at 12, 3 x 3 x 4 at 36, 3 x 4 x 4 at 48) and
+ * defined by MPI_Cart_create, as LAMMPS does: every count synthesized is laid out so,
+ * where MPI_Dims_create's order differs (4 x 6 at 24, 4 x 4 x 6 at 96).  At 24 (rank
+ * 6 x + y) process 0 first sends its count to (3, 0), rank 18, and receives from (1, 0),
+ * rank 6; in MPI_Dims_create's 6 x 4 it would send to rank 20 and receive from 4.  At 96
+ * (rank 24 x + 6 y + z) process 0 sends to (3, 0, 0), rank 72, and receives from
+ * (1, 0, 0), rank 24. */
+Test(scale_fold, a_grid_laid_out_smallest_side_first_stays_so)
+{
+    static const struct shape h2 = {2, 10, 4, 1}, h3 = {3, 10, 4, 1};
+    static const int at2_up[] = {9, 12, 16, 24}, at3_up[] = {27, 36, 48, 96};
+
+    expect_items(&h2, 24, 0, 18, 6, 6, 18);
+    expect_items(&h3, 96, 0, 72, 24, 24, 72);
+    expect_model(&h2, recorded2, at2_up, sizeof(at2_up) / sizeof(at2_up[0]));
+    expect_model(&h3, recorded3, at3_up, sizeof(at3_up) / sizeof(at3_up[0]));
 }

@@ -1374,6 +1374,30 @@ Test(scale_grid, balanced_is_mpich_dims_create)
     singleton_down();
 }
 
+/* The order of a layout among MPI_Dims_create's: 36 in 3-D is 4 x 3 x 3, so 3 x 3 x 4 is
+ * it increasing, 3 x 3 x 3 both orders of 27, 2 x 6 neither of 12 (4 x 3); recordings
+ * continue increasing when one is so and none is decreasing or other; 24 in 2-D laid
+ * out so is 4 x 6. */
+Test(scale_grid, a_layout_smallest_side_first_is_told_and_continued)
+{
+    struct pz_scale_grid g;
+    static const int up[3] = {3, 3, 4}, down[3] = {4, 3, 3}, cube[3] = {3, 3, 3},
+                     other[2] = {2, 6};
+
+    cr_expect_eq(pz_scale_grid_order(up, 3), PZ_SCALE_GRID_ASCENDING);
+    cr_expect_eq(pz_scale_grid_order(down, 3), PZ_SCALE_GRID_DESCENDING);
+    cr_expect_eq(pz_scale_grid_order(cube, 3), PZ_SCALE_GRID_EITHER);
+    cr_expect_eq(pz_scale_grid_order(other, 2), PZ_SCALE_GRID_OTHER);
+    cr_expect_gt(pz_scale_grid_ascending(pz_scale_grid_ascending(0, cube, 3), up, 3), 0);
+    cr_expect_leq(pz_scale_grid_ascending(pz_scale_grid_ascending(0, up, 3), down, 3), 0);
+    cr_expect_leq(pz_scale_grid_ascending(0, cube, 3), 0);
+    cr_expect_leq(pz_scale_grid_ascending(pz_scale_grid_ascending(0, up, 3), other, 2), 0);
+    pz_scale_grid_layout(&g, 24, 2, 1);
+    cr_expect(g.dims[0] == 4 && g.dims[1] == 6 && g.ascending, "%d x %d", g.dims[0], g.dims[1]);
+    pz_scale_grid_layout(&g, 24, 2, 0);
+    cr_expect(g.dims[0] == 6 && g.dims[1] == 4 && !g.ascending, "%d x %d", g.dims[0], g.dims[1]);
+}
+
 /* One process waits on a request that is null (no event) in [0, 0.5] ms, a call it
  * makes whatever the timing, then polls a nonblocking sum: MPI_Iallreduce in [1, 2] ms
  * (request 1), two MPI_Test finding it incomplete in [3, 4] and [5, 6], one completing
