@@ -221,11 +221,32 @@ static void other_class(const struct pz_scale_program *m, uint32_t k, size_t wit
     }
 }
 
+/* Where a dimension of the grid has 1 process in one recording and more in another, why
+ * the steps may not merge, after "; ", into why (else it is left): a program may make no
+ * calls along a dimension of one process (LAMMPS copies to itself there: its recordings at
+ * 2, 4 and 8 processes have grids of 1 x 1 x 2, 1 x 2 x 2 and 2 x 2 x 2). */
+static void one_process_dimension(const struct pz_scale_program *m, char *why, size_t len)
+{
+    for (size_t s = 0; s < m->nruns; s++)
+        for (int d = 0; d < m->runs[s]->grid.ndims; d++)
+            for (size_t r = 0; m->runs[s]->grid.dims[d] == 1 && r < m->nruns; r++)
+                if (m->runs[r]->grid.dims[d] > 1) {
+                    snprintf(why, len, "; the grid's dimension %d has 1 process in %s and %d "
+                             "in %s: a program may make no calls along a dimension of one "
+                             "process, and cannot tell its two neighbours apart along one "
+                             "of 2: recordings with 3 or more processes along every "
+                             "dimension would tell how it runs", d, m->runs[s]->path,
+                             m->runs[r]->grid.dims[d], m->runs[r]->path);
+                    return;
+                }
+}
+
 /* Where a dimension of the grid is periodic with 3 or more processes in one recording
  * and has 1 or 2 in another, why the steps may not merge, after "; ", into why: with 2,
  * both neighbours along it are one process, with 1 the process itself, so that the
  * messages to them are other steps (NAS MG's power-of-two grids at 4, 8, 16 processes:
- * 2 x 2 x 1, 2 x 2 x 2, 4 x 2 x 2); else an empty string. */
+ * 2 x 2 x 1, 2 x 2 x 2, 4 x 2 x 2); else where a dimension has 1 process in one
+ * recording and more in another, that (one_process_dimension); else an empty string. */
 static void narrow_periodic(const struct pz_scale_program *m, char *why, size_t len)
 {
     why[0] = '\0';
@@ -249,6 +270,7 @@ static void narrow_periodic(const struct pz_scale_program *m, char *why, size_t 
                 }
             }
         }
+    one_process_dimension(m, why, len);
 }
 
 /* Why no guard fits node k, naming a recording, a process, an interval and a call:

@@ -3,7 +3,8 @@
  * 2 x 2 x 1, 2 x 2 x 2 and 4 x 2 x 2 processes: along a dimension of 2 both neighbours
  * are one process, along one of 1 the process itself, so that the messages differ from
  * those at 4 processes along it and the recordings cannot be merged
- * (replay/scale_guard.c, narrow_periodic). */
+ * (replay/scale_guard.c, narrow_periodic); and LAMMPS's grids at 2, 4 and 8, along whose
+ * dimensions of one process it makes no calls (one_process_dimension). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -93,6 +94,59 @@ Test(scale_narrow, a_periodic_dimension_of_2_then_4_is_named)
     cr_expect(strstr(err, "the grid's dimension 0 is periodic with 4 processes in ") != NULL &&
               strstr(err, "/mg16 and has 2 in ") != NULL &&
               strstr(err, "where both neighbours along it are one process") != NULL,
+              "error '%s'", err);
+    st_model_free(&md);
+}
+
+/* A halo exchange that makes no calls along a dimension of one process, as LAMMPS copies
+ * to itself there, on the grids its MPI_Cart_create makes at 2, 4 and 8 processes: 1 x 1
+ * x 2, 1 x 2 x 2, 2 x 2 x 2 (rank 4 x + 2 y + z), periodic; along each dimension of 2
+ * processes a send to the next and a receive from the previous, on MPI_COMM_WORLD.  At
+ * 4 process 2, (0, 1, 0), sends first along dimension 1, which at 2 has one process (its
+ * first send there is along dimension 2): the recordings at 2 and 4 cannot be merged, and
+ * the reason names that dimension, its 1 process at 2 and its 2 at 4. */
+Test(scale_narrow, a_dimension_of_1_then_2_is_named)
+{
+    static const int counts[3] = { 2, 4, 8 }, periodic[3] = { 1, 1, 1 };
+    static const uint32_t grids[3][3] = { { 1, 1, 2 }, { 1, 2, 2 }, { 2, 2, 2 } };
+    static const int world[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+    char dirs[3][4200];
+    const char *const list[3] = { dirs[0], dirs[1], dirs[2] };
+    struct st_model md;
+
+    for (int i = 0; i < 3; i++) {
+        const uint32_t *g = grids[i];
+        struct tb *b;
+
+        snprintf(dirs[i], sizeof(dirs[i]), "%s/l%d", top, counts[i]);
+        cr_assert_not_null(b = tb_open(dirs[i], counts[i]), "cannot open a trace in %s",
+                           dirs[i]);
+        tb_cart(b, tb_comm(b, "cart", counts[i], world), 3, g, periodic, 1);
+        for (int p = 0; p < counts[i]; p++) {
+            int c[3] = { p / (int)(g[1] * g[2]), p / (int)g[2] % (int)g[1], p % (int)g[2] };
+            uint64_t t = MS(1);
+
+            for (int d = 0; d < 3; d++) {
+                int up[3] = { c[0], c[1], c[2] };
+
+                if (g[d] < 2)
+                    continue;
+                up[d] = (c[d] + 1) % (int)g[d];
+                uint32_t u = (uint32_t)(up[0] * (int)(g[1] * g[2]) + up[1] * (int)g[2] + up[2]);
+
+                tb_send_call(b, p, "MPI_Send", t, t + MS(1), TB_WORLD, u, (uint32_t)d);
+                tb_recv_call(b, p, "MPI_Recv", t + MS(2), t + MS(3), TB_WORLD, u, (uint32_t)d);
+                t += MS(4);
+            }
+        }
+        cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+    }
+    st_model_read(&md, list, 3, 0, err, sizeof(err));
+    cr_expect_null(md.m, "the model was built");
+    cr_expect(strstr(err, "the grid's dimension 1 has 1 process in ") != NULL &&
+              strstr(err, "/l2 and 2 in ") != NULL && strstr(err, "/l4: a program may make "
+                                                            "no calls along a dimension of "
+                                                            "one process") != NULL,
               "error '%s'", err);
     st_model_free(&md);
 }
