@@ -5,8 +5,8 @@
  *
  * Each thread's times do not decrease, so no record earlier than the latest record of
  * every unfinished thread can still come: records before that watermark are safe.  It is
- * taken every `nthreads` records (a pass over the threads); each pass's records are
- * sorted at once and merged with the earlier passes' still waiting (time_order.h).
+ * taken every `nthreads` records (a pass over the threads); the records waiting that are
+ * earlier than it are then sorted at once and analyzed (time_order.h).
  *
  * The analysis runs on a thread of its own, pipelined with whoever gives the records
  * (the replay): they are handed over in blocks, in the order given, and the analysis
@@ -78,6 +78,7 @@ struct pz_analysis_stream {
     uint64_t *latest;                 /* of each thread: its latest record's time;
                                          UINT64_MAX once it is done */
     uint32_t *rank;                   /* of each thread: its location's rank by id */
+    int *thread_of;                   /* of each rank: its thread */
     int nthreads;
     uint64_t since_merge;             /* records given since the last merge */
 };
@@ -96,40 +97,49 @@ static void unwait(struct pz_analysis_stream *s, struct block *b)
     }
 }
 
-/* How many records ahead of the one analyzed its run's records are fetched into the
+/* How many records ahead of the one analyzed the batch's records are fetched into the
  * caches: their blocks, their processes, then their processes' open regions. */
 #define FETCH_FAR 16
 #define FETCH_NEAR 8
 
-static void fetch_ahead(struct pz_analysis_stream *s)
+static void fetch(struct pz_analysis_stream *s, const struct pz_order_entry *e, int near)
 {
-    const struct pz_order_key *far = pz_time_order_later(&s->waiting, FETCH_FAR);
-    const struct pz_order_key *near = pz_time_order_later(&s->waiting, FETCH_NEAR);
+    int th = s->thread_of[pz_time_order_rank(&s->waiting, e)];
 
-    if (far)
-        pz_walk_prefetch(&s->r, far->th, &((const struct item *)far->item)->rec, 0);
-    if (near)
-        pz_walk_prefetch(&s->r, near->th, &((const struct item *)near->item)->rec, 1);
+    pz_walk_prefetch(&s->r, th, &((const struct item *)e->item)->rec, near);
+}
+
+/* Analyzes, in order, the n records of a batch. */
+static int analyze_batch(struct pz_analysis_stream *s, const struct pz_order_entry *batch,
+                         uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const struct item *it = batch[i].item;
+
+        if (i + FETCH_FAR < n)
+            fetch(s, &batch[i + FETCH_FAR], 0);
+        if (i + FETCH_NEAR < n)
+            fetch(s, &batch[i + FETCH_NEAR], 1);
+        if (pz_walk_record(&s->r, it->th, &it->rec, it->rec.time, s->attributes) != 0)
+            return -1;
+        unwait(s, block_of(it));
+    }
+    return 0;
 }
 
 /* Analyzes, in order, every waiting record earlier than watermark. */
 static int merge(struct pz_analysis_stream *s, uint64_t watermark)
 {
-    const struct pz_order_key *k;
+    do {
+        int64_t n = pz_time_order_take(&s->waiting, watermark);
 
-    if (pz_time_order_seal(&s->waiting) != 0) {
-        pz_reader_fail(&s->r, "out of memory");
-        return -1;
-    }
-    while ((k = pz_time_order_first(&s->waiting)) && k->time < watermark) {
-        const struct item *it = k->item;
-
-        fetch_ahead(s);
-        if (pz_walk_record(&s->r, k->th, &it->rec, k->time, s->attributes) != 0)
+        if (n < 0) {
+            pz_reader_fail(&s->r, "out of memory");
             return -1;
-        pz_time_order_pop(&s->waiting);
-        unwait(s, block_of(it));
-    }
+        }
+        if (analyze_batch(s, s->waiting.batch, (uint32_t)n) != 0)
+            return -1;
+    } while (pz_time_order_before(&s->waiting, watermark));
     return 0;
 }
 
@@ -148,11 +158,9 @@ static uint64_t watermark(const struct pz_analysis_stream *s)
  * analyzed once a pass. */
 static int take_record(struct pz_analysis_stream *s, struct block *b, const struct item *it)
 {
-    struct pz_order_key k = { it->rec.time, s->rank[it->th], it->th, it };
-
     s->latest[it->th] = it->rec.time;
     b->unanalyzed++;
-    if (pz_time_order_add(&s->waiting, &k) != 0) {
+    if (pz_time_order_add(&s->waiting, it->rec.time, s->rank[it->th], it) != 0) {
         pz_reader_fail(&s->r, "out of memory");
         return -1;
     }
@@ -337,22 +345,26 @@ static int by_location(const void *x, const void *y)
     return (a->location > b->location) - (a->location < b->location);
 }
 
-/* Each thread's order among the threads by location id: OTF2's order at equal times. */
+/* Each thread's order among the threads by location id: OTF2's order at equal times;
+ * and the thread of each rank. */
 static int rank_locations(struct pz_analysis_stream *s)
 {
     size_t n = s->nthreads > 0 ? (size_t)s->nthreads : 1;
     struct located *threads = malloc(n * sizeof(*threads));
 
     s->rank = malloc(n * sizeof(*s->rank));
-    if (!threads || !s->rank) {
+    s->thread_of = malloc(n * sizeof(*s->thread_of));
+    if (!threads || !s->rank || !s->thread_of) {
         free(threads);
         return -1;
     }
     for (int th = 0; th < s->nthreads; th++)
         threads[th] = (struct located){ s->r.defs.thread_location[th], th };
     qsort(threads, (size_t)s->nthreads, sizeof(*threads), by_location);
-    for (int i = 0; i < s->nthreads; i++)
+    for (int i = 0; i < s->nthreads; i++) {
         s->rank[threads[i].th] = (uint32_t)i;
+        s->thread_of[i] = threads[i].th;
+    }
     free(threads);
     return 0;
 }
@@ -366,6 +378,7 @@ static void release(struct pz_analysis_stream *s)
     pz_time_order_free(&s->waiting);
     free(s->latest);
     free(s->rank);
+    free(s->thread_of);
     free(s->given);
     pthread_mutex_destroy(&s->pipe.lock);
     pthread_cond_destroy(&s->pipe.filled);
@@ -428,7 +441,7 @@ struct pz_analysis_stream *pz_analysis_stream_open(struct pz_defs *defs, const c
     s->latest = calloc(n, sizeof(*s->latest));
     s->given = calloc(n, sizeof(*s->given));
     s->attributes = OTF2_AttributeList_New();
-    if (pz_time_order_init(&s->waiting, (uint32_t)n) != 0 || !s->latest || !s->given ||
+    if (pz_time_order_init(&s->waiting, (uint32_t)n, (uint32_t)n) != 0 || !s->latest || !s->given ||
         !(s->pipe.filling = make(&s->pipe)) || !s->attributes ||
         rank_locations(s) != 0 || pz_reader_keep(&s->r, name) != 0)
         pz_reader_fail(&s->r, "out of memory");

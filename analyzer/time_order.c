@@ -1,95 +1,14 @@
-/* Records put in time order (time_order.h): a pass sorted by a least-significant-digit
- * radix sort, stable, by the rank first and then by the time since the pass's earliest,
- * a digit of 8 bits at a time, skipping the digits every key shares; the runs merged
- * by a binary heap over them. */
+/* Records put in time order (time_order.h): the waiting records earlier than a cut
+ * taken out of the radix heap's buckets, then sorted by a
+ * least-significant-digit radix sort of one 64-bit key each, all the digits counted in
+ * one sweep before one sweep a digit moves them; a digit every key shares is skipped. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "time_order.h"
 
-#define DIGIT_BITS 8
-#define BUCKETS (1u << DIGIT_BITS)
-
-/* A buffer of at least cap keys: one of the pool's, or a new one. */
-static int take_buffer(struct pz_time_order *o, uint32_t cap, struct pz_keys *out)
-{
-    while (o->npool) {
-        struct pz_keys b = o->pool[--o->npool];
-
-        if (b.cap >= cap) {
-            *out = b;
-            return 0;
-        }
-        free(b.keys);
-    }
-    out->cap = cap;
-    out->keys = malloc((size_t)cap * sizeof(*out->keys));
-    return out->keys ? 0 : -1;
-}
-
-/* Keeps b for reuse (frees it if the pool cannot grow). */
-static void give_buffer(struct pz_time_order *o, struct pz_keys b)
-{
-    if (o->npool == o->pool_cap) {
-        uint32_t cap = o->pool_cap ? 2 * o->pool_cap : 8;
-        struct pz_keys *pool = realloc(o->pool, cap * sizeof(*pool));
-
-        if (!pool) {
-            free(b.keys);
-            return;
-        }
-        o->pool = pool;
-        o->pool_cap = cap;
-    }
-    o->pool[o->npool++] = b;
-}
-
-int pz_time_order_init(struct pz_time_order *o, uint32_t pass)
-{
-    memset(o, 0, sizeof(*o));
-    return take_buffer(o, pass ? pass : 1, &o->fresh);
-}
-
-int pz_time_order_add(struct pz_time_order *o, const struct pz_order_key *key)
-{
-    if (o->nfresh == o->fresh.cap) {
-        uint32_t cap = 2 * o->fresh.cap;
-        struct pz_order_key *keys = realloc(o->fresh.keys, (size_t)cap * sizeof(*keys));
-
-        if (!keys)
-            return -1;
-        o->fresh = (struct pz_keys){ keys, cap };
-    }
-    o->fresh.keys[o->nfresh++] = *key;
-    return 0;
-}
-
-static uint32_t digit(const struct pz_order_key *k, uint64_t base, int of_time, int shift)
-{
-    return (uint32_t)(((of_time ? k->time - base : k->rank) >> shift) & (BUCKETS - 1));
-}
-
-/* One stable pass of the sort, src to dst, by a digit (the rank's, or the time's since
- * base, shift bits up).  0 if every key has the same digit: then nothing is moved. */
-static int radix_pass(const struct pz_order_key *src, struct pz_order_key *dst, uint32_t n,
-                      uint64_t base, int of_time, int shift)
-{
-    uint32_t at[BUCKETS] = { 0 }, sum = 0;
-
-    for (uint32_t i = 0; i < n; i++)
-        at[digit(&src[i], base, of_time, shift)]++;
-    if (at[digit(&src[0], base, of_time, shift)] == n)
-        return 0;
-    for (uint32_t b = 0; b < BUCKETS; b++) {
-        uint32_t c = at[b];
-
-        at[b] = sum;
-        sum += c;
-    }
-    for (uint32_t i = 0; i < n; i++)
-        dst[at[digit(&src[i], base, of_time, shift)]++] = src[i];
-    return 1;
-}
+#define MAX_DIGITS ((64 + PZ_ORDER_MAX_DIGIT_BITS - 1) / PZ_ORDER_MAX_DIGIT_BITS)
+#define COUNTS (1u << PZ_ORDER_MAX_DIGIT_BITS)
 
 /* How many bits x takes: 0 for 0. */
 static int bits_of(uint64_t x)
@@ -97,152 +16,284 @@ static int bits_of(uint64_t x)
     return x ? 64 - __builtin_clzll(x) : 0;
 }
 
-/* One pass of the sort, *keys to *spare; the two swapped if it moved the keys. */
-static void pass(struct pz_keys *keys, struct pz_keys *spare, uint32_t n, uint64_t base,
-                 int of_time, int shift)
+int pz_time_order_init(struct pz_time_order *o, uint32_t nranks, uint32_t expect)
 {
-    if (radix_pass(keys->keys, spare->keys, n, base, of_time, shift)) {
-        struct pz_keys t = *keys;
-
-        *keys = *spare;
-        *spare = t;
-    }
+    memset(o, 0, sizeof(*o));
+    o->rank_bits = nranks > 1 ? bits_of(nranks - 1) : 0;
+    o->batch_cap = expect ? expect : 1;
+    o->batch = malloc(o->batch_cap * sizeof(*o->batch));
+    o->spare = malloc(o->batch_cap * sizeof(*o->spare));
+    o->count = malloc(MAX_DIGITS * COUNTS * sizeof(*o->count));
+    return o->batch && o->spare && o->count ? 0 : -1;
 }
 
-/* Sorts the n keys of *keys, using *spare (as large): on return *keys holds them
- * sorted, *spare the other buffer. */
-static void sort(struct pz_keys *keys, struct pz_keys *spare, uint32_t n)
+/* *p resized to cap elements of size bytes; 0, or -1 (*p unchanged) out of memory. */
+static int resize(void **p, uint32_t cap, size_t size)
 {
-    uint64_t tmin = keys->keys[0].time, tmax = tmin;
-    uint32_t rmax = 0;
-    int tbits, rbits;
+    void *q = realloc(*p, (size_t)cap * size);
 
-    for (uint32_t i = 0; i < n; i++) {
-        const struct pz_order_key *k = &keys->keys[i];
-
-        tmin = k->time < tmin ? k->time : tmin;
-        tmax = k->time > tmax ? k->time : tmax;
-        rmax = k->rank > rmax ? k->rank : rmax;
-    }
-    rbits = bits_of(rmax);
-    tbits = bits_of(tmax - tmin);
-    for (int shift = 0; shift < rbits; shift += DIGIT_BITS)
-        pass(keys, spare, n, tmin, 0, shift);
-    for (int shift = 0; shift < tbits; shift += DIGIT_BITS)
-        pass(keys, spare, n, tmin, 1, shift);
-}
-
-static int before(const struct pz_time_order *o, const struct pz_order_head *a,
-                  const struct pz_order_head *b)
-{
-    if (a->time != b->time)
-        return a->time < b->time;
-    if (a->rank != b->rank)
-        return a->rank < b->rank;
-    return o->runs[a->run].seq < o->runs[b->run].seq;
-}
-
-static void sift_down(struct pz_time_order *o, uint32_t i)
-{
-    struct pz_order_head h = o->heap[i];
-
-    for (;;) {
-        uint32_t l = 2 * i + 1, m = l;
-
-        if (l >= o->nheap)
-            break;
-        if (l + 1 < o->nheap && before(o, &o->heap[l + 1], &o->heap[l]))
-            m = l + 1;
-        if (!before(o, &o->heap[m], &h))
-            break;
-        o->heap[i] = o->heap[m];
-        i = m;
-    }
-    o->heap[i] = h;
-}
-
-static void sift_up(struct pz_time_order *o, uint32_t i)
-{
-    struct pz_order_head h = o->heap[i];
-
-    while (i > 0 && before(o, &h, &o->heap[(i - 1) / 2])) {
-        o->heap[i] = o->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    o->heap[i] = h;
-}
-
-/* A free slot of runs (and room in the heap for it), or -1 out of memory. */
-static int64_t free_run(struct pz_time_order *o)
-{
-    uint32_t old = o->nruns, n = old ? 2 * old : 8;
-    struct pz_order_run *runs;
-    struct pz_order_head *heap;
-
-    for (uint32_t i = 0; i < old; i++)
-        if (!o->runs[i].buf.keys)
-            return i;
-    if (!(runs = realloc(o->runs, n * sizeof(*runs))))
+    if (!q)
         return -1;
-    o->runs = runs;
-    memset(&runs[old], 0, (n - old) * sizeof(*runs));
-    if (!(heap = realloc(o->heap, n * sizeof(*heap))))
-        return -1;
-    o->heap = heap;
-    o->nruns = n;
-    return old;
-}
-
-int pz_time_order_seal(struct pz_time_order *o)
-{
-    struct pz_keys spare;
-    int64_t slot;
-    struct pz_order_run *r;
-
-    if (!o->nfresh)
-        return 0;
-    if (take_buffer(o, o->fresh.cap, &spare) != 0)
-        return -1;
-    sort(&o->fresh, &spare, o->nfresh);
-    if ((slot = free_run(o)) < 0) {
-        give_buffer(o, spare);
-        return -1;
-    }
-    r = &o->runs[slot];
-    *r = (struct pz_order_run){ o->fresh, 0, o->nfresh, o->sealed++ };
-    o->fresh = spare;
-    o->nfresh = 0;
-    o->heap[o->nheap] = (struct pz_order_head){ r->buf.keys[0].time, r->buf.keys[0].rank,
-                                                (uint32_t)slot };
-    sift_up(o, o->nheap++);
+    *p = q;
     return 0;
 }
 
-void pz_time_order_pop(struct pz_time_order *o)
+/* The bucket of time t (no earlier than low). */
+static struct pz_order_bucket *bucket_of(struct pz_time_order *o, uint64_t t)
 {
-    struct pz_order_run *r = &o->runs[o->heap[0].run];
+    return &o->bucket[bits_of(t ^ o->low)];
+}
 
-    if (++r->head < r->n) {
-        o->heap[0].time = r->buf.keys[r->head].time;
-        o->heap[0].rank = r->buf.keys[r->head].rank;
-    } else {
-        give_buffer(o, r->buf);
-        r->buf.keys = NULL;
-        o->heap[0] = o->heap[--o->nheap];
+/* Appends w to b.  0, or -1 out of memory. */
+static int append(struct pz_time_order *o, struct pz_order_bucket *b,
+                  const struct pz_order_wait *w)
+{
+    struct pz_order_chunk *c = b->last;
+
+    if (!c || c->n == PZ_ORDER_CHUNK) {
+        if ((c = o->free))
+            o->free = c->next;
+        else if (!(c = malloc(sizeof(*c))))
+            return -1;
+        c->next = NULL;
+        c->n = 0;
+        if (b->last)
+            b->last->next = c;
+        else
+            b->first = c;
+        b->last = c;
     }
-    if (o->nheap)
-        sift_down(o, 0);
+    c->w[c->n++] = *w;
+    return 0;
+}
+
+/* The chunks from c on, emptied, for reuse. */
+static void release(struct pz_time_order *o, struct pz_order_chunk *c)
+{
+    while (c) {
+        struct pz_order_chunk *next = c->next;
+
+        c->next = o->free;
+        o->free = c;
+        c = next;
+    }
+}
+
+int pz_time_order_add(struct pz_time_order *o, uint64_t time, uint32_t rank,
+                      const void *item)
+{
+    struct pz_order_wait w = { time, rank, item };
+
+    if (append(o, bucket_of(o, time), &w) != 0)
+        return -1;
+    o->nwait++;
+    return 0;
+}
+
+/* The width of the digits, MAX_DIGITS at most, that sorts n keys of `bits` bits with
+ * the fewest steps: each digit takes a sweep over the keys and one over its 2^width
+ * counts (the counts weigh half a key's move). */
+static int digit_width(uint32_t n, int bits)
+{
+    int best = PZ_ORDER_MAX_DIGIT_BITS;
+    uint64_t best_cost = UINT64_MAX;
+
+    for (int digits = (bits + PZ_ORDER_MAX_DIGIT_BITS - 1) / PZ_ORDER_MAX_DIGIT_BITS; digits <= bits && digits <= (int)MAX_DIGITS; digits++) {
+        int width = (bits + digits - 1) / digits;
+        uint64_t cost = (uint64_t)digits * (2 * (uint64_t)n + (UINT64_C(1) << width));
+
+        if (cost < best_cost) {
+            best_cost = cost;
+            best = width;
+        }
+    }
+    return best;
+}
+
+/* Below this many keys, the counts of a digit would cost more than moving the keys one
+ * by one. */
+#define FEW 32
+
+/* Sorts the n keys of e by insertion, stably. */
+static void insertion_sort(struct pz_order_entry *e, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        struct pz_order_entry x = e[i];
+        uint32_t j = i;
+
+        for (; j > 0 && e[j - 1].key > x.key; j--)
+            e[j] = e[j - 1];
+        e[j] = x;
+    }
+}
+
+/* Sorts batch[0..n-1] by their keys of `bits` bits, stably (spare as large); on
+ * return batch holds them sorted. */
+static void sort(struct pz_time_order *o, uint32_t n, int bits)
+{
+    int width, digits;
+    uint64_t mask;
+
+    if (n < 2 || bits == 0)
+        return;
+    if (n <= FEW) {
+        insertion_sort(o->batch, n);
+        return;
+    }
+    width = digit_width(n, bits);
+    digits = (bits + width - 1) / width;
+    mask = (UINT64_C(1) << width) - 1;
+    for (int d = 0; d < digits; d++)
+        memset(&o->count[d * COUNTS], 0, sizeof(*o->count) << width);
+    for (uint32_t i = 0; i < n; i++)
+        for (int d = 0; d < digits; d++)
+            o->count[d * COUNTS + ((o->batch[i].key >> (d * width)) & mask)]++;
+    for (int d = 0; d < digits; d++) {
+        uint32_t *at = &o->count[d * COUNTS], sum = 0;
+        int shift = d * width;
+        struct pz_order_entry *t;
+
+        if (at[(o->batch[0].key >> shift) & mask] == n)
+            continue;
+        for (uint64_t b = 0; b <= mask; b++) {
+            uint32_t c = at[b];
+
+            at[b] = sum;
+            sum += c;
+        }
+        for (uint32_t i = 0; i < n; i++)
+            o->spare[at[(o->batch[i].key >> shift) & mask]++] = o->batch[i];
+        t = o->batch;
+        o->batch = o->spare;
+        o->spare = t;
+    }
+}
+
+/* A record taken into the batch, keyed by its time since base. */
+static void take_one(struct pz_time_order *o, const struct pz_order_wait *w, uint64_t base,
+                     uint64_t *largest)
+{
+    uint64_t key = (w->time - base) << o->rank_bits | w->rank;
+
+    o->batch[o->nbatch++] = (struct pz_order_entry){ key, w->item };
+    *largest = key > *largest ? key : *largest;
+}
+
+/* Raises low to x (no record earlier than x may come any more): the records earlier
+ * than x go to the batch, keyed by their time since the old low; the bucket that
+ * holds x's time is split, its other records put back below.  *largest the largest key
+ * taken.  0, or -1 out of memory (records are then lost: the caller gives up). */
+static int raise_low(struct pz_time_order *o, uint64_t x, uint64_t *largest)
+{
+    uint64_t base = o->low;
+    int top = bits_of(x ^ base);
+    struct pz_order_chunk *split = o->bucket[top].first;
+
+    if (x == base)
+        return 0;
+    for (int b = 0; b < top; b++) {
+        struct pz_order_bucket *bk = &o->bucket[b];
+
+        for (const struct pz_order_chunk *c = bk->first; c; c = c->next) {
+            for (uint32_t i = 0; i < c->n; i++)
+                take_one(o, &c->w[i], base, largest);
+            o->nwait -= c->n;
+        }
+        release(o, bk->first);
+        *bk = (struct pz_order_bucket){ NULL, NULL };
+    }
+    /* x and the split bucket's times share their bits from bit top - 1 up: those not
+     * taken go to buckets below it, emptied above */
+    o->bucket[top] = (struct pz_order_bucket){ NULL, NULL };
+    o->low = x;
+    while (split) {
+        struct pz_order_chunk *next = split->next;
+
+        for (uint32_t i = 0; i < split->n; i++) {
+            const struct pz_order_wait *w = &split->w[i];
+
+            if (w->time < x) {
+                take_one(o, w, base, largest);
+                o->nwait--;
+            } else if (append(o, bucket_of(o, w->time), w) != 0) {
+                return -1;
+            }
+        }
+        split->next = NULL;
+        release(o, split);
+        split = next;
+    }
+    return 0;
+}
+
+/* The earliest time waiting (there must be one): in the lowest bucket not empty. */
+static uint64_t earliest(const struct pz_time_order *o)
+{
+    const struct pz_order_bucket *bk = o->bucket;
+    uint64_t least = UINT64_MAX;
+
+    while (!bk->first)
+        bk++;
+    for (const struct pz_order_chunk *c = bk->first; c; c = c->next)
+        for (uint32_t i = 0; i < c->n; i++)
+            least = c->w[i].time < least ? c->w[i].time : least;
+    return least;
+}
+
+/* How far low may be raised at once towards cut: the keys hold times up to low +
+ * 2^time_bits - 1. */
+static uint64_t step(const struct pz_time_order *o, uint64_t cut)
+{
+    int time_bits = 64 - o->rank_bits;
+
+    if (time_bits < 64 && UINT64_MAX - o->low >= (UINT64_C(1) << time_bits) &&
+        o->low + (UINT64_C(1) << time_bits) < cut)
+        return o->low + (UINT64_C(1) << time_bits);
+    return cut;
+}
+
+int64_t pz_time_order_take(struct pz_time_order *o, uint64_t cut)
+{
+    uint64_t largest = 0, lim;
+
+    o->nbatch = 0;
+    if (o->batch_cap < o->nwait) {
+        uint32_t cap = o->nwait;
+
+        if (resize((void **)&o->batch, cap, sizeof(*o->batch)) != 0 ||
+            resize((void **)&o->spare, cap, sizeof(*o->spare)) != 0)
+            return -1;
+        o->batch_cap = cap;
+    }
+    if (cut <= o->low)
+        return 0;
+    lim = step(o, cut);
+    /* far from every waiting record: low jumps to the earliest first */
+    if (lim < cut && o->nwait && earliest(o) >= lim) {
+        uint64_t first = earliest(o);
+
+        if (raise_low(o, first < cut ? first : cut, &largest) != 0)
+            return -1;
+        lim = step(o, cut);
+    }
+    if (raise_low(o, lim, &largest) != 0)
+        return -1;
+    sort(o, o->nbatch, bits_of(largest));
+    return o->nbatch;
 }
 
 void pz_time_order_free(struct pz_time_order *o)
 {
-    free(o->fresh.keys);
-    for (uint32_t i = 0; i < o->npool; i++)
-        free(o->pool[i].keys);
-    for (uint32_t i = 0; i < o->nruns; i++)
-        free(o->runs[i].buf.keys);
-    free(o->pool);
-    free(o->runs);
-    free(o->heap);
+    for (int b = 0; b < 65; b++)
+        release(o, o->bucket[b].first);
+    while (o->free) {
+        struct pz_order_chunk *c = o->free;
+
+        o->free = c->next;
+        free(c);
+    }
+    free(o->batch);
+    free(o->spare);
+    free(o->count);
     memset(o, 0, sizeof(*o));
 }

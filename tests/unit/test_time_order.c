@@ -1,8 +1,9 @@
 /* Records put in time order (analyzer/time_order.h): the order OTF2's global reader
  * gives, by time, then by the rank of the location, then (one thread's records of one
- * time) in the order they came, whether they came in one pass or in several.  Every
- * expected order is worked out by hand from that definition in the test's comment;
- * each key's item is its place in that expected order. */
+ * time) in the order they came, whether they were taken in one batch or in several;
+ * and only the records earlier than the cut are taken.  Every expected order is worked
+ * out by hand from that definition in the test's comment; each record's item is its
+ * place in that expected order. */
 #include <criterion/criterion.h>
 #include <stdint.h>
 
@@ -10,133 +11,162 @@
 
 static struct pz_time_order o;
 
-static void setup(void)
-{
-    cr_assert_eq(pz_time_order_init(&o, 4), 0);
-}
-
 static void teardown(void)
 {
     pz_time_order_free(&o);
 }
 
-TestSuite(time_order, .init = setup, .fini = teardown);
+TestSuite(time_order, .fini = teardown);
 
 /* Position p of the expected order, as an item pointer. */
 static const char places[64];
 #define AT(p) ((const void *)&places[p])
 
+static void init(uint32_t nranks)
+{
+    cr_assert_eq(pz_time_order_init(&o, nranks, 4), 0);
+}
+
 static void add(uint64_t time, uint32_t rank, int place)
 {
-    struct pz_order_key k = { time, rank, (int)rank, AT(place) };
-
-    cr_assert_eq(pz_time_order_add(&o, &k), 0);
+    cr_assert_eq(pz_time_order_add(&o, time, rank, AT(place)), 0);
 }
 
-/* Pops n keys, which must come in places 0, 1, ... n-1 of the expected order. */
-static void expect_order(int n)
+/* Takes the records earlier than cut, in as many batches as it takes: they must be
+ * those of places from, from + 1, ... from + n - 1 of the expected order. */
+static void expect_taken(uint64_t cut, int from, int n)
 {
-    for (int i = 0; i < n; i++) {
-        const struct pz_order_key *k = pz_time_order_first(&o);
+    int got = 0;
 
-        cr_assert_not_null(k, "only %d keys of %d", i, n);
-        cr_expect_eq(k->item, AT(i), "key %d of the order is the one expected at %d", i,
-                     (int)((const char *)k->item - places));
-        pz_time_order_pop(&o);
-    }
-    cr_expect_null(pz_time_order_first(&o));
+    do {
+        int64_t k = pz_time_order_take(&o, cut);
+
+        cr_assert_geq(k, 0);
+        for (int64_t i = 0; i < k; i++, got++) {
+            const void *item = o.batch[i].item;
+
+            cr_assert_lt(got, n, "more than %d records earlier than %llu", n,
+                         (unsigned long long)cut);
+            cr_expect_eq(item, AT(from + got), "record %d taken is the one expected at %d",
+                         from + got, (int)((const char *)item - places));
+        }
+    } while (pz_time_order_before(&o, cut));
+    cr_expect_eq(got, n, "%d records taken before %llu, %d expected", got,
+                 (unsigned long long)cut, n);
 }
 
-/* One pass: (5, rank 1), (3, rank 2), (5, rank 0), (3, rank 2) again, (4, rank 7).  By
- * time: the two at 3 first, of one rank, in the order they came (2nd, then 4th); then
- * 4; then at 5 rank 0 (3rd) before rank 1 (1st). */
-Test(time_order, one_pass_by_time_then_rank_then_coming)
+/* (5, rank 1), (3, rank 2), (5, rank 0), (3, rank 2) again, (4, rank 7).  By time: the
+ * two at 3 first, of one rank, in the order they came (2nd, then 4th); then 4; then at
+ * 5 rank 0 (3rd) before rank 1 (1st). */
+Test(time_order, by_time_then_rank_then_coming)
 {
+    init(8);
     add(5, 1, 4);
     add(3, 2, 0);
     add(5, 0, 3);
     add(3, 2, 1);
     add(4, 7, 2);
-    cr_assert_eq(pz_time_order_seal(&o), 0);
-    expect_order(5);
+    expect_taken(UINT64_MAX, 0, 5);
 }
 
-/* Two passes: (10, rank 1), (20, rank 0); then (10, rank 1), (5, rank 3).  5 first;
- * the two at 10 of rank 1 are one thread's: the first pass's before the second's; 20
- * last. */
-Test(time_order, an_earlier_pass_first_at_equal_time_and_rank)
+/* (5, rank 0), (3, rank 1), (8, rank 0), (6, rank 1): a cut at 6 takes 3 and 5 only (6
+ * is not earlier than it); then (7, rank 0) comes, and a cut at 9 takes 6, 7, 8. */
+Test(time_order, only_the_records_earlier_than_the_cut)
 {
-    add(10, 1, 1);
-    add(20, 0, 3);
-    cr_assert_eq(pz_time_order_seal(&o), 0);
-    add(10, 1, 2);
-    add(5, 3, 0);
-    cr_assert_eq(pz_time_order_seal(&o), 0);
-    expect_order(4);
+    init(2);
+    add(5, 0, 1);
+    add(3, 1, 0);
+    add(8, 0, 4);
+    add(6, 1, 2);
+    expect_taken(6, 0, 2);
+    add(7, 0, 3);
+    expect_taken(9, 2, 3);
+    expect_taken(UINT64_MAX, 5, 0);
 }
 
-/* Digits of 8 bits: times 2^40 + 1, 1, 2^40 (a range of more than 32 bits) and ranks
- * 300, 256, 2 (more than one digit): by time 1 (rank 256), 2^40 (rank 2), 2^40 + 1
- * (rank 300).  Then ranks 513 and 258 at one time (their low digits 1 and 2, their
- * high 2 and 1): 258 before 513. */
+/* One thread's records of one time on both sides of a take: (10, rank 1) waits past a
+ * cut at 10; then (10, rank 1) again and (12, rank 0) come: 10 (the first), 10 (the
+ * second), 12. */
+Test(time_order, one_thread_s_records_of_one_time_across_takes)
+{
+    init(2);
+    add(10, 1, 0);
+    expect_taken(10, 0, 0);
+    add(10, 1, 1);
+    add(12, 0, 2);
+    expect_taken(13, 0, 3);
+}
+
+/* The buckets split and refilled (low 0 at first): times 5, 6, 7, 4 (all of bucket
+ * bits(t) = 3), 1 (bucket 1), 9 (bucket 4), all rank 0.  A cut at 6 takes 1, 4, 5 (6 and
+ * 7 go back below, by their bits apart from 6: buckets 0 and 1); a cut at 8 takes 6,
+ * 7 (9 moves to bucket bits(9 ^ 8) = 1); then (8, rank 0) comes, after the cut: 8, 9. */
+Test(time_order, buckets_split_and_refilled)
+{
+    init(1);
+    add(5, 0, 2);
+    add(6, 0, 3);
+    add(7, 0, 4);
+    add(4, 0, 1);
+    add(1, 0, 0);
+    add(9, 0, 6);
+    expect_taken(6, 0, 3);
+    expect_taken(8, 3, 2);
+    add(8, 0, 5);
+    expect_taken(UINT64_MAX, 5, 2);
+}
+
+/* Forty records, more than insertion sorts, of keys of many digits: record i at time
+ * (39 - i / 2) * 2^33 (pairs of one time, over more than 38 bits) and rank 600 for even
+ * i, 3 for odd i (ranks of 10 bits).  By time, the pair of i = 38, 39 first; within a
+ * pair rank 3 (odd i) first: record i at place 2 * (19 - i / 2) + (i even). */
 Test(time_order, keys_of_many_digits)
 {
-    add((1ull << 40) + 1, 300, 2);
-    add(1, 256, 0);
-    add(1ull << 40, 2, 1);
-    cr_assert_eq(pz_time_order_seal(&o), 0);
-    expect_order(3);
-    add(7, 513, 1);
-    add(7, 258, 0);
-    cr_assert_eq(pz_time_order_seal(&o), 0);
-    expect_order(2);
+    init(601);
+    for (int i = 0; i < 40; i++)
+        add((uint64_t)(39 - i / 2) << 33, i % 2 ? 3 : 600, 2 * (19 - i / 2) + (i % 2 == 0));
+    expect_taken(UINT64_MAX, 0, 40);
 }
 
-/* Times 0x100, 0x200, 0x100 of rank 0: the low digit the same for all (that pass
- * moves nothing), the next one apart: 0x100 (1st), 0x100 (3rd), 0x200. */
-Test(time_order, a_digit_every_key_shares)
+/* Forty records of one time, ranks 39 down to 0, the low digit of the time the same
+ * for all: by rank, record of rank r at place r. */
+Test(time_order, many_records_of_one_time)
 {
-    add(0x100, 0, 0);
-    add(0x200, 0, 2);
-    add(0x100, 0, 1);
-    cr_assert_eq(pz_time_order_seal(&o), 0);
-    expect_order(3);
+    init(40);
+    for (int r = 39; r >= 0; r--)
+        add(1000, (uint32_t)r, r);
+    expect_taken(1001, 0, 40);
 }
 
-/* Keys taken between passes: (1), (4) sealed, 1 taken; then (2) sealed: 2 before 4. */
-Test(time_order, a_pass_sealed_after_some_were_taken)
+/* Times farther apart than a key holds beside a rank: 4 ranks leave 62 bits of time
+ * a key, and 1, 2^62 + 1, 2^63 + 5 are taken in three steps, in order. */
+Test(time_order, times_farther_apart_than_a_key_holds)
 {
-    const struct pz_order_key *k;
-
-    add(1, 0, 0);
-    add(4, 0, 1);
-    cr_assert_eq(pz_time_order_seal(&o), 0);
-    k = pz_time_order_first(&o);
-    cr_assert_eq(k->time, 1);
-    pz_time_order_pop(&o);
-    add(2, 1, 0);
-    cr_assert_eq(pz_time_order_seal(&o), 0);
-    expect_order(2);
+    init(4);
+    add((UINT64_C(1) << 63) + 5, 0, 2);
+    add(1, 3, 0);
+    add((UINT64_C(1) << 62) + 1, 1, 1);
+    expect_taken(UINT64_MAX, 0, 3);
 }
 
-/* More passes than the runs' first capacity (8) and more keys in a pass than expected
- * (4): twenty passes of one key, times 20 down to 1, then a pass of ten keys, times 30
- * down to 21: every key in increasing time, the key of time t at place t - 1. */
-Test(time_order, many_passes_and_a_large_pass)
+/* Every record far above low (0): 2^63 + 10 and 2^63 + 3 (rank 1 and 0, 4 ranks): low
+ * jumps to the earliest, and one take gives both, 2^63 + 3 first. */
+Test(time_order, records_far_above_the_first_bound)
 {
-    for (int t = 20; t >= 1; t--) {
-        add((uint64_t)t, 0, t - 1);
-        cr_assert_eq(pz_time_order_seal(&o), 0);
-    }
-    for (int t = 30; t >= 21; t--)
-        add((uint64_t)t, 0, t - 1);
-    cr_assert_eq(pz_time_order_seal(&o), 0);
-    expect_order(30);
+    init(4);
+    add((UINT64_C(1) << 63) + 10, 1, 1);
+    add((UINT64_C(1) << 63) + 3, 0, 0);
+    cr_assert_eq(pz_time_order_take(&o, UINT64_MAX), 2);
+    cr_expect_eq(o.batch[0].item, AT(0));
+    cr_expect_eq(o.batch[1].item, AT(1));
+    cr_expect_eq(pz_time_order_rank(&o, &o.batch[0]), 0);
+    cr_expect_eq(pz_time_order_rank(&o, &o.batch[1]), 1);
 }
 
-/* Sealing an empty pass adds nothing. */
-Test(time_order, an_empty_pass)
+/* A take with nothing waiting gives nothing. */
+Test(time_order, nothing_waiting)
 {
-    cr_assert_eq(pz_time_order_seal(&o), 0);
-    cr_expect_null(pz_time_order_first(&o));
+    init(4);
+    cr_expect_eq(pz_time_order_take(&o, 100), 0);
+    cr_expect_not(pz_time_order_before(&o, 100));
 }
