@@ -159,10 +159,10 @@ enum {
     DEFS_PROC = 32 + 8 + 4 + 4,   /* a location, and a thread's location, rank, first */
     MATCH_ENTRY = 32,          /* struct pz_match_entry */
     STREAM_PROC = 24 + 8 + 8 + 4 + 16,   /* stream.c's given, latest, rank and thread_of
-                                            (24), and a share of the blocks of its radix
-                                            heap of waiting records, whose records queued()
-                                            counts: the figure of the queues and heap
-                                            before, which the measured peaks stay below */
+                                            (24 bytes), and a share of the blocks of its
+                                            radix heap of waiting records (queued() counts
+                                            the records): the figure of the queues and heap
+                                            it had before, kept */
     STREAM_PIPE = 8 * 512 * 88,   /* its blocks handed to the analysis's thread: 8 of 512
                                      items of 88 bytes */
     READER_PROC = 112,         /* reader.h's struct process */
