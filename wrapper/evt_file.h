@@ -17,8 +17,10 @@
 #include <stdint.h>
 
 /* The chunk size of event files, both in the recorder's archive and in an assembled
- * one (archive.c, assemble.c). */
-#define PZ_EVT_CHUNK ((size_t)1024 * 1024)
+ * one (archive.c, assemble.c): OTF2's smallest, since a reader of every location at once
+ * (prognoz report's, Vampir's, Scalasca's) holds a chunk of each, 1 GiB at 1024
+ * processes with chunks of 1 MiB (bench/README.md, "The chunks of the event files"). */
+#define PZ_EVT_CHUNK ((size_t)256 * 1024)
 
 /* Appends the whole event file from to the event file to, whose first *size bytes are a
  * whole event file (the rest, if any, left by an append cut short, is overwritten);
