@@ -30,9 +30,12 @@ AC_DEFUN([PZ_CHECK_OPENMPI], [
     AS_IF([test "x$with_openmpi" = xyes && test $have_openmpi = no],
       [AC_MSG_ERROR([--with-openmpi: Open MPI not found (pkg-config ompi-c, mpicc.openmpi, mpiexec.openmpi): install libopenmpi-dev and openmpi-bin])])])
   AS_IF([test $have_openmpi = yes],
-    [OPENMPI_VERSION=`$PKG_CONFIG --modversion ompi-c`],
-    [OPENMPI_MPICC= OPENMPI_MPIEXEC= OPENMPI_VERSION=])
+    [OPENMPI_VERSION=`$PKG_CONFIG --modversion ompi-c`
+     OPENMPI_LIBDIR=`$PKG_CONFIG --variable=libdir ompi-c`],
+    [OPENMPI_MPICC= OPENMPI_MPIEXEC= OPENMPI_VERSION= OPENMPI_LIBDIR=])
   AC_SUBST([OPENMPI_VERSION])
+  dnl where libopen-pal is, for a test's launcher linked as Open MPI 5's mpiexec
+  AC_SUBST([OPENMPI_LIBDIR])
   AM_CONDITIONAL([HAVE_OPENMPI], [test $have_openmpi = yes])
 ])
 

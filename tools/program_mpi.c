@@ -37,8 +37,12 @@ static void classify(const char *needed, struct pz_program_mpi *found)
         if (!found->library[0] || !fortran)
             snprintf(found->library, sizeof(found->library), "%s", needed);
     } else if (!strncmp(needed, "libopen-rte.so", 14) || !strncmp(needed, "libprrte.so", 11)) {
-        /* Open MPI's mpiexec: its runtime up to 4.x, PRRTE's from 5.0 */
+        /* Open MPI's mpiexec up to 4.x (its runtime), PRRTE's prterun */
         found->openmpi_launcher = 1;
+    } else if (!strncmp(needed, "libopen-pal.so", 14)) {
+        /* Open MPI's own library, which only Open MPI's programs need: from 5.0 its
+           mpiexec needs it alone, and execs PRRTE's prterun */
+        found->open_pal = 1;
     }
 }
 
@@ -167,6 +171,7 @@ static void read_loaded(const char *path, struct pz_program_mpi *found)
         close(fds[0]);
         return;
     }
+    setpgid(pid, pid);      /* as the child does, whichever runs first */
     if (read_until(fds[0], listing, sizeof(listing)) < 0) {
         fprintf(stderr, "prognoz: ldd did not list the libraries of '%s' within %d s; "
                 "no word's libraries are read from ldd\n", path, LDD_SECONDS);
@@ -217,7 +222,8 @@ static int first_linked(char **command, void (*reader)(const char *, struct pz_p
             continue;
         reader(path, &found);
         if (i == 0)
-            out->openmpi_launcher |= found.openmpi_launcher;
+            out->openmpi_launcher |= found.openmpi_launcher ||
+                                     (found.open_pal && found.abi == PZ_MPI_NONE);
         if (found.abi != PZ_MPI_NONE) {
             out->abi = found.abi;
             out->program = command[i];

@@ -16,8 +16,10 @@ struct pz_program_mpi {
     const char *program;   /* the word of the command that names the program */
     char library[64];      /* the dependency that tells the ABI, e.g. "libmpi.so.40" */
     int fortran;           /* linked with Open MPI's Fortran bindings too */
-    int openmpi_launcher;  /* command[0] is Open MPI's mpiexec (linked with libopen-rte, or
-                            * libprrte from Open MPI 5) */
+    int openmpi_launcher;  /* command[0] is Open MPI's mpiexec: linked with libopen-rte
+                            * (up to 4.x) or libprrte (prterun), or with libopen-pal and
+                            * no MPI library (5.x) */
+    int open_pal;          /* linked with libopen-pal, Open MPI's own (classify's) */
     int by_launcher;       /* no word is linked with MPI; abi is the launcher's, library
                             * names it */
 };

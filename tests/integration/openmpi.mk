@@ -6,7 +6,7 @@ PZ_IT_OPENMPI_C = p2p coll requests intervals markers_misuse \
 	mprobe_null proc_null_waits rma sequential threads markers_raw transparent cpu_time \
 	predict_balanced spawn
 PZ_IT_OPENMPI = $(PZ_IT_OPENMPI_C:%=programs/openmpi/%) programs/openmpi/intervals_relative \
-	programs/openmpi/libvia.so programs/openmpi/via
+	programs/openmpi/libvia.so programs/openmpi/via programs/openmpi/pal_launcher
 # The Fortran ones (mpif.h, 'use mpi', 'use mpi_f08'), by Open MPI's Fortran compiler
 # next to its mpicc.
 PZ_IT_OPENMPI_FORTRAN = programs/openmpi/fhello programs/openmpi/fmarkers \
@@ -24,7 +24,7 @@ CLEANFILES += $(PZ_IT_OPENMPI) $(PZ_IT_OPENMPI_FORTRAN)
 PZ_IT_TESTS += integration/openmpi.sh
 # fortran_alltoallw.sh runs under check-openmpi alone: its program is Open MPI's only
 EXTRA_DIST += programs/falltoallw.f90 integration/fortran_alltoallw.sh \
-	programs/via_lib.c programs/via_main.c programs/spawn.c
+	programs/via_lib.c programs/via_main.c programs/spawn.c programs/pal_launcher.c
 AM_TESTS_ENVIRONMENT += PZ_OPENMPI_LIB='$(PZ_OPENMPI_LIB)'; export PZ_OPENMPI_LIB; \
 	OPENMPI_MPIEXEC='$(OPENMPI_MPIEXEC)'; export OPENMPI_MPIEXEC; \
 	OPENMPI_VERSION='$(OPENMPI_VERSION)'; export OPENMPI_VERSION; \
@@ -46,6 +46,11 @@ programs/openmpi/libvia.so: $(srcdir)/programs/via_lib.c
 programs/openmpi/via: $(srcdir)/programs/via_main.c programs/openmpi/libvia.so
 	$(AM_V_GEN)$(CC) $(PZ_CFLAGS) -o $@ $(srcdir)/programs/via_main.c \
 		-Lprograms/openmpi -lvia -Wl,-rpath,$(abs_builddir)/programs/openmpi
+# A launcher linked as Open MPI 5's mpiexec is: libopen-pal, no MPI library.
+programs/openmpi/pal_launcher: $(srcdir)/programs/pal_launcher.c
+	@$(MKDIR_P) programs/openmpi
+	$(AM_V_GEN)$(CC) $(PZ_CFLAGS) -o $@ $(srcdir)/programs/pal_launcher.c \
+		-Wl,--no-as-needed -L$(OPENMPI_LIBDIR) -lopen-pal -Wl,-rpath,$(OPENMPI_LIBDIR)
 programs/openmpi/fhello: $(srcdir)/programs/fhello.f90
 	@$(MKDIR_P) programs/openmpi
 	$(AM_V_GEN)$(OPENMPI_MPIFC) -J programs/openmpi -o $@ $(srcdir)/programs/fhello.f90

@@ -21,7 +21,8 @@
 #  (f) a program that no word of the command names, started by a shell as an
 #      interpreter starts the MPI it loads (python with mpi4py), under Open MPI's
 #      mpiexec, gets Open MPI's recorder from the launcher, said so, and its calls are
-#      recorded;
+#      recorded; and so under a launcher linked as Open MPI 5's mpiexec is (libopen-pal,
+#      no MPI library), which runs Open MPI's mpiexec;
 #  (g) prognoz calibrate under Open MPI's mpiexec runs the calibration program built
 #      with Open MPI (PROGNOZ_CALIBRATE's name followed by -openmpi): one MPI job of 2
 #      ranks, whose machine file names Open MPI and has a latency and a bandwidth;
@@ -172,6 +173,22 @@ for key in latency bandwidth; do
     awk -v k=$key '$1 == k && $2 == "=" && $3 + 0 > 0 { found = 1 } END { exit !found }' \
         "$PZ_WORK/ompi.conf" || pz_fail "calibrate under Open MPI: no $key above 0"
 done
+
+# (f) under a launcher linked as Open MPI 5's mpiexec
+launcher=$programs/openmpi/pal_launcher
+test -x "$launcher" || pz_fail "(f): $launcher is not built"
+objdump -p "$launcher" | awk '$1 == "NEEDED" { print $2 }' | grep -q '^libopen-pal' ||
+    pz_fail "pal_launcher is not linked with libopen-pal"
+PROGNOZ_LIBDIR=$libdir OPENMPI_MPIEXEC=$OPENMPI_MPIEXEC timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" \
+    record -o "$PZ_WORK/by_pal" -- "$launcher" --oversubscribe -n 2 sh -c "exec $via" \
+    >"$PZ_WORK/by_pal.out" 2>"$PZ_WORK/by_pal.err" ||
+    { cat "$PZ_WORK/by_pal.err" >&2; pz_fail "by_pal: prognoz record failed"; }
+pz_expect_eq "by_pal: the recorder's line" "prognoz: recording with the Open MPI recorder (no \
+program of the command is linked with an MPI library; $launcher is Open MPI's mpiexec)" \
+    "$(head -1 "$PZ_WORK/by_pal.err")"
+pz_trace by_pal
+pz_expect_eq "by_pal: rank 0: calls" "MPI_Init MPI_Comm_rank MPI_Comm_size MPI_Sendrecv MPI_Finalize" \
+    "$(pz_calls by_pal 0 | awk '{ print $1 }' | tr '\n' ' ' | sed 's/ $//')"
 
 # (h)
 PROGNOZ_LIBDIR=$libdir timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" record --quiet -o "$PZ_WORK/spawn" -- \
