@@ -213,23 +213,25 @@ static void grid_from_slices(struct pz_scale_reading *r)
         r->run->grid = g;
 }
 
-/* The grid of a topology of every process in the world's order that no message uses,
- * in place of run->grid (inferred from the messages) where the messages fit it with no
- * more distinct offsets: a program that asks MPI_Cart_create for its neighbours
+/* The grid of the first topology of every process in the world's order that no message
+ * uses and that the messages fit with no more distinct offsets than run->grid (inferred
+ * from them), in its place: a program that asks MPI_Cart_create for its neighbours
  * (MPI_Cart_shift) and then sends to them on MPI_COMM_WORLD (LAMMPS, which frees the
  * topology) has the layout it chose, which need not be MPI_Dims_create's (LAMMPS's
  * 3 x 3 x 4 at 36 processes, where MPI_Dims_create's is 4 x 3 x 3). */
 static void grid_from_defined_topology(struct pz_scale_reading *r)
 {
     struct pz_scale_grid g;
+    int theirs = offsets_in(r, &r->run->grid);
 
-    for (uint32_t comm = 0; pz_trace_in_comm_def(r->in, comm); comm++)
+    for (uint32_t comm = 0; comm < pz_trace_in_ncomms(r->in); comm++)
         if (world_topology(r, comm, &g)) {
-            int theirs = offsets_in(r, &r->run->grid), mine = offsets_in(r, &g);
+            int mine = offsets_in(r, &g);
 
-            if (mine > 0 && (theirs < 0 || mine <= theirs))
+            if (mine > 0 && (theirs < 0 || mine <= theirs)) {
                 r->run->grid = g;
-            return;
+                return;
+            }
         }
 }
 

@@ -21,6 +21,11 @@ const struct pz_comm_def *pz_trace_in_comm_def(const struct pz_trace_in *t, uint
     return pz_defs_comm(&t->defs, comm);
 }
 
+uint32_t pz_trace_in_ncomms(const struct pz_trace_in *t)
+{
+    return t->defs.ncomms;
+}
+
 const struct pz_cart_def *pz_trace_in_cart(const struct pz_trace_in *t, uint32_t comm)
 {
     return pz_defs_cart(&t->defs, comm);

@@ -78,6 +78,10 @@ const char *pz_trace_in_string(const struct pz_trace_in *t, uint32_t ref);
 /* Communicator comm (defs.h), NULL if it is not defined. */
 const struct pz_comm_def *pz_trace_in_comm_def(const struct pz_trace_in *t, uint32_t comm);
 
+/* One more than the largest communicator reference of the trace: those below it that
+ * are not defined have no definition (pz_trace_in_comm_def gives NULL). */
+uint32_t pz_trace_in_ncomms(const struct pz_trace_in *t);
+
 /* The Cartesian topology of communicator comm (MPI_Cart_create's, MPI_Cart_sub's),
  * NULL if it has none. */
 const struct pz_cart_def *pz_trace_in_cart(const struct pz_trace_in *t, uint32_t comm);
