@@ -130,17 +130,6 @@ static int usable(const int8_t *f, const struct pz_scale_point *p, size_t n, int
     return 1;
 }
 
-/* Whether the grids of recordings p in ndims dimensions continue smallest side first
- * (pz_scale_grid_ascending). */
-static int points_ascending(const struct pz_scale_point *p, size_t n, int ndims)
-{
-    int ascending = 0;
-
-    for (size_t i = 0; i < n; i++)
-        ascending = pz_scale_grid_ascending(ascending, p[i].dims, ndims);
-    return ascending > 0;
-}
-
 /* The exact form of recordings p with terms terms among the grid forms in ndims. */
 static int of_grid(const struct pz_scale_point *p, size_t n, int integer, int terms,
                    int ndims, size_t low, size_t top, struct pz_scale_model *m)
@@ -148,8 +137,7 @@ static int of_grid(const struct pz_scale_point *p, size_t n, int integer, int te
     for (size_t i = 0; i < NGRID_FORMS; i++) {
         if (!usable(grid_forms[i], p, n, ndims))
             continue;
-        *m = (struct pz_scale_model){.a_den = 1, .grid_ndims = ndims,
-                                     .ascending = (uint8_t)points_ascending(p, n, ndims)};
+        *m = (struct pz_scale_model){.a_den = 1, .grid_ndims = ndims};
         for (int d = 0; d < PZ_SCALE_FIT_DIMS; d++)
             m->grid[d] = grid_forms[i][d];
         if (terms == 1 ? one_term(m, p, n, top, integer)
@@ -211,8 +199,10 @@ static int exact(const struct pz_scale_point *p, size_t n, int integer,
 
             if (on_grid ? grid && grid->ndims > 0 &&
                               of_grid(p, n, integer, terms, grid->ndims, low, top, m)
-                        : of_p(p, n, integer, terms, low, top, m))
+                        : of_p(p, n, integer, terms, low, top, m)) {
+                m->ascending = (uint8_t)(on_grid && grid->ascending);
                 return 1;
+            }
         }
     return n >= 3 && of_columns(p, n, integer, top, m);
 }
@@ -311,7 +301,6 @@ static int blocks_of(const struct pz_scale_point *p, size_t n, int dim, int ndim
             N = v / unit * d;
     }
     *m = items_of((double)N, dim, ndims);
-    m->ascending = (uint8_t)(dim >= 0 && points_ascending(p, n, ndims));
     for (size_t i = 0; i < n; i++)
         if (unit * (uint64_t)ceil(N * term(m, &p[i]) - ROUNDING) !=
             (uint64_t)llround(p[i].time))
@@ -367,6 +356,7 @@ int sp_fit_blocks(const struct pz_scale_point *p, size_t n, const struct sp_grid
             if ((d < 0 ? counts_vary(p, n) : varies(p, n, d)) &&
                 blocks_along(p, n, d, ndims, &m, unit)) {
                 m.npoints = (int)n;
+                m.ascending = (uint8_t)(d >= 0 && grid->ascending);
                 *items = m;
                 return 1;
             }

@@ -132,7 +132,8 @@ static int fit_at(const struct pz_scale_program *m, const struct sp_event *e,
                   struct sp_seen *const *seen, int o, const uint8_t *pos,
                   struct pz_scale_model *of, int *any, int *differ, uint64_t *last)
 {
-    const struct sp_grid_use grid = {m->grid.ndims, 1};   /* a halo: the block's side */
+    /* a halo: the block's side */
+    const struct sp_grid_use grid = {m->grid.ndims, 1, m->grid.ascending};
     struct pz_scale_point pt[2][64];
     uint64_t skip = left_out(m, e, o);
     size_t n = 0;

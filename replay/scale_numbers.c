@@ -246,7 +246,7 @@ static struct sp_grid_use grid_use(const struct pz_scale_program *m, const struc
     int first = e && (e->peer.kind == PZ_SCALE_PEER_OFFSET ||
                       (completion && e->kind != PZ_REC_NBC_COMPLETE));
 
-    return (struct sp_grid_use){m->grid.ndims, first};
+    return (struct sp_grid_use){m->grid.ndims, first, m->grid.ascending};
 }
 
 /* The trip counts recorded per run (count_max; count_min differs: a note). */

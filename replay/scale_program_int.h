@@ -660,10 +660,13 @@ int sp_untold_check(const struct pz_scale_program *m, const struct pz_scale_grid
                     char *err, size_t errlen);
 
 /* What sp_fit may take from the recordings' process grid (the points' dims): the grid
- * forms in ndims dimensions (0: none), before the forms of P when first. */
+ * forms in ndims dimensions (0: none), before the forms of P when first; a grid form is
+ * evaluated at counts not recorded on the layout smallest side first when ascending
+ * (the program's grid.ascending). */
 struct sp_grid_use {
     int ndims;
     int first;
+    int ascending;
 };
 
 /* What values sp_fit fits: whole amounts (counts, bytes), other amounts (a mean of

@@ -428,7 +428,7 @@ static int fit_classes(const struct pz_scale_program *m, const struct sp_event *
                        struct sp_seen *const *seen, struct sp_vsizes *v)
 {
     struct classes *c = calloc(1, sizeof(*c));
-    const struct sp_grid_use grid = {m->grid.ndims, 0};
+    const struct sp_grid_use grid = {m->grid.ndims, 0, m->grid.ascending};
     int rc = -1, kept = 0;
 
     if (!c)
