@@ -216,6 +216,7 @@ static int raise_low(struct pz_time_order *o, uint64_t x, uint64_t *largest)
                 take_one(o, w, base, largest);
                 o->nwait--;
             } else if (append(o, bucket_of(o, w->time), w) != 0) {
+                release(o, split);      /* the rest kept, for pz_time_order_free */
                 return -1;
             }
         }
