@@ -38,7 +38,10 @@ static const char *program(char *path, size_t size)
     }
     if (!prog || !*prog)
         return PZ_CALIBRATE_OPENMPI;
-    snprintf(path, size, "%s-openmpi", prog);
+    if (snprintf(path, size, "%s-openmpi", prog) >= (int)size) {
+        fprintf(stderr, "prognoz calibrate: PROGNOZ_CALIBRATE is too long a path\n");
+        return NULL;
+    }
     return path;
 }
 
