@@ -6,6 +6,7 @@
  * place in that expected order. */
 #include <criterion/criterion.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "time_order.h"
 
@@ -169,4 +170,95 @@ Test(time_order, nothing_waiting)
     init(4);
     cr_expect_eq(pz_time_order_take(&o, 100), 0);
     cr_expect_not(pz_time_order_before(&o, 100));
+}
+
+/* --- random runs against the definition itself */
+
+struct record {
+    uint64_t time;
+    uint32_t rank, seq;
+    int taken;
+};
+
+static uint64_t state = 88172645463325252ull;
+
+/* Marsaglia's xorshift64: the same runs every time. */
+static uint64_t next_random(void)
+{
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+}
+
+/* Whether a comes before b by the definition: time, then rank, then arrival. */
+static int before(const struct record *a, const struct record *b)
+{
+    return a->time != b->time ? a->time < b->time
+           : a->rank != b->rank ? a->rank < b->rank : a->seq < b->seq;
+}
+
+/* The record not taken yet earlier than cut that comes first by the definition, NULL if
+ * none: a linear search, the definition written out, to compare the radix heap with. */
+static struct record *first_before(struct record *r, int n, uint64_t cut)
+{
+    struct record *best = NULL;
+
+    for (int i = 0; i < n; i++)
+        if (!r[i].taken && r[i].time < cut && (!best || before(&r[i], best)))
+            best = &r[i];
+    return best;
+}
+
+/* One run: records of random ranks below nranks come in rounds, each at times from the
+ * last cut on (steps of a few units, or jumps of up to 2^60 that span more than a key
+ * holds beside the rank); after each round a cut a random distance on, and every record taken must be,
+ * one after the other, the first not taken by the definition. */
+static void random_run(uint32_t nranks, int rounds)
+{
+    static struct record r[4096];
+    uint64_t cut = next_random() % 1000;
+    int n = 0;
+
+    cr_assert_eq(pz_time_order_init(&o, nranks, 16), 0);
+    for (int round = 0; round < rounds; round++) {
+        int k = (int)(next_random() % 40);
+        uint64_t jump = cut < UINT64_C(1) << 62 && next_random() % 8 == 0
+                        ? UINT64_C(1) << (next_random() % 61) : 0;   /* far below 2^64 */
+
+        for (int i = 0; i < k && n < 4096; i++, n++) {
+            uint64_t spread = next_random() % 4 == 0 ? 3 : 1000;
+
+            r[n] = (struct record){ cut + next_random() % spread + (i % 2 ? jump : 0),
+                                    (uint32_t)(next_random() % nranks), (uint32_t)n, 0 };
+            cr_assert_eq(pz_time_order_add(&o, r[n].time, r[n].rank, &r[n]), 0);
+        }
+        cut += next_random() % 5 == 0 ? jump + 1 : next_random() % 1500;
+        do {
+            int64_t got = pz_time_order_take(&o, cut);
+
+            cr_assert_geq(got, 0);
+            for (int64_t i = 0; i < got; i++) {
+                struct record *want = first_before(r, n, cut), *item = (void *)o.batch[i].item;
+
+                cr_assert_not_null(want, "a record taken that is not earlier than %llu",
+                                   (unsigned long long)cut);
+                cr_assert_eq(item, want, "taken: time %llu rank %u (came %u); the first by "
+                             "the definition: time %llu rank %u (came %u)",
+                             (unsigned long long)item->time, item->rank, item->seq,
+                             (unsigned long long)want->time, want->rank, want->seq);
+                want->taken = 1;
+            }
+        } while (pz_time_order_before(&o, cut));
+        cr_assert_null(first_before(r, n, cut), "a record earlier than the cut left waiting");
+    }
+    pz_time_order_free(&o);
+    memset(&o, 0, sizeof(o));
+}
+
+/* 300 runs of 1 to 40 ranks, 30 rounds each. */
+Test(time_order, random_runs_take_the_order_the_definition_gives)
+{
+    for (int run = 0; run < 300; run++)
+        random_run(1 + (uint32_t)(next_random() % 40), 30);
 }
