@@ -18,6 +18,7 @@
 
 #include "analysis.h"
 #include "engine.h"
+#include "tempdir_fixture.h"
 #include "trace_builder.h"
 #include "trace_in.h"
 
@@ -26,16 +27,14 @@
 #define EPS 1e-9
 #define NO_SEND -1.0
 
-static char *top;
 static char rec[4096];
-static char err[1024];
 static struct pz_machine m;
 static struct pz_prediction res;
 
-static void setup(void)
+/* The temporary directory (tempdir_fixture.h), the trace's place in it, the machine. */
+static void setup_any(void)
 {
-    top = tb_tempdir();
-    cr_assert_not_null(top, "cannot make a temporary directory");
+    setup();
     snprintf(rec, sizeof(rec), "%s/rec", top);
     pz_machine_defaults(&m);
     m.network = PZ_NET_SWITCH;
@@ -46,14 +45,7 @@ static void setup(void)
     m.eager_threshold = 65536;
 }
 
-static void cleanup(void)
-{
-    tb_remove(top);
-    free(top);
-    top = NULL;
-}
-
-TestSuite(engine_any, .init = setup, .fini = cleanup);
+TestSuite(engine_any, .init = setup_any, .fini = cleanup);
 
 static void near(double got, double want, const char *what)
 {
