@@ -127,38 +127,45 @@ pz_expect_eq "record without Open MPI's recorder: stderr" \
     "$(cat "$PZ_WORK/none.err")"
 test ! -e "$PZ_WORK/none" || pz_fail "record without Open MPI's recorder ran the program"
 
-# (e)
+# (e), (f)
+# record_via NAME LINE COMMAND...: prognoz record of COMMAND, which runs via on 2 ranks,
+# into $PZ_WORK/NAME: the first line on stderr is LINE, and each rank made via's calls.
+record_via() {
+    _name=$1 _line=$2
+    shift 2
+    PROGNOZ_LIBDIR=$libdir timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" record -o "$PZ_WORK/$_name" -- "$@" \
+        >"$PZ_WORK/$_name.out" 2>"$PZ_WORK/$_name.err" ||
+        { cat "$PZ_WORK/$_name.err" >&2; pz_fail "$_name: prognoz record failed"; }
+    pz_expect_eq "$_name: the recorder's line" "$_line" "$(head -1 "$PZ_WORK/$_name.err")"
+    pz_trace "$_name"
+    for r in 0 1; do
+        pz_expect_eq "$_name: rank $r: calls" \
+            "MPI_Init MPI_Comm_rank MPI_Comm_size MPI_Sendrecv MPI_Finalize" \
+            "$(pz_calls "$_name" $r | awk '{ print $1 }' | tr '\n' ' ' | sed 's/ $//')"
+    done
+}
+
 via=$programs/openmpi/via
 test -x "$via" || pz_fail "(e): $via is not built"
 objdump -p "$via" | awk '$1 == "NEEDED" { print $2 }' | grep -q '^libmpi' &&
     pz_fail "via: the program itself is linked with MPI; the test needs it linked through libvia"
-PROGNOZ_LIBDIR=$libdir timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" record -o "$PZ_WORK/via" -- \
-    "$OPENMPI_MPIEXEC" --oversubscribe -n 2 "$via" >"$PZ_WORK/via.out" 2>"$PZ_WORK/via.err" ||
-    { cat "$PZ_WORK/via.err" >&2; pz_fail "via: prognoz record failed"; }
-pz_expect_eq "via: the recorder's line" "prognoz: recording with the Open MPI recorder (libmpi.so.40)" \
-    "$(head -1 "$PZ_WORK/via.err")"
+record_via via "prognoz: recording with the Open MPI recorder (libmpi.so.40)" \
+    "$OPENMPI_MPIEXEC" --oversubscribe -n 2 "$via"
 pz_expect_eq "via's output" "via: received 0
 via: received 1" "$(sort "$PZ_WORK/via.out")"
-pz_trace via
-for r in 0 1; do
-    pz_expect_eq "via: rank $r: calls" "MPI_Init MPI_Comm_rank MPI_Comm_size MPI_Sendrecv MPI_Finalize" \
-        "$(pz_calls via $r | awk '{ print $1 }' | tr '\n' ' ' | sed 's/ $//')"
-done
 
-# (f)
-PROGNOZ_LIBDIR=$libdir timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" record -o "$PZ_WORK/by_launcher" -- \
-    "$OPENMPI_MPIEXEC" --oversubscribe -n 2 sh -c "exec $via" \
-    >"$PZ_WORK/by_launcher.out" 2>"$PZ_WORK/by_launcher.err" ||
-    { cat "$PZ_WORK/by_launcher.err" >&2; pz_fail "by_launcher: prognoz record failed"; }
-pz_expect_eq "by_launcher: the recorder's line" "prognoz: recording with the Open MPI recorder (no \
-program of the command is linked with an MPI library; $OPENMPI_MPIEXEC is Open MPI's mpiexec)" \
-    "$(head -1 "$PZ_WORK/by_launcher.err")"
-pz_trace by_launcher
-for r in 0 1; do
-    pz_expect_eq "by_launcher: rank $r: calls" \
-        "MPI_Init MPI_Comm_rank MPI_Comm_size MPI_Sendrecv MPI_Finalize" \
-        "$(pz_calls by_launcher $r | awk '{ print $1 }' | tr '\n' ' ' | sed 's/ $//')"
-done
+# (f): under Open MPI's mpiexec, and under a launcher linked as Open MPI 5's mpiexec
+# (OPENMPI_MPIEXEC, exported by the test environment, names the mpiexec it runs)
+no_program="prognoz: recording with the Open MPI recorder (no program of the command is \
+linked with an MPI library;"
+record_via by_launcher "$no_program $OPENMPI_MPIEXEC is Open MPI's mpiexec)" \
+    "$OPENMPI_MPIEXEC" --oversubscribe -n 2 sh -c "exec $via"
+launcher=$programs/openmpi/pal_launcher
+test -x "$launcher" || pz_fail "(f): $launcher is not built"
+objdump -p "$launcher" | awk '$1 == "NEEDED" { print $2 }' | grep -q '^libopen-pal' ||
+    pz_fail "pal_launcher is not linked with libopen-pal"
+record_via by_pal "$no_program $launcher is Open MPI's mpiexec)" \
+    "$launcher" --oversubscribe -n 2 sh -c "exec $via"
 
 # (g)
 calibrate=$(dirname "$PZ_PROGNOZ")/prognoz-calibrate
@@ -173,22 +180,6 @@ for key in latency bandwidth; do
     awk -v k=$key '$1 == k && $2 == "=" && $3 + 0 > 0 { found = 1 } END { exit !found }' \
         "$PZ_WORK/ompi.conf" || pz_fail "calibrate under Open MPI: no $key above 0"
 done
-
-# (f) under a launcher linked as Open MPI 5's mpiexec
-launcher=$programs/openmpi/pal_launcher
-test -x "$launcher" || pz_fail "(f): $launcher is not built"
-objdump -p "$launcher" | awk '$1 == "NEEDED" { print $2 }' | grep -q '^libopen-pal' ||
-    pz_fail "pal_launcher is not linked with libopen-pal"
-PROGNOZ_LIBDIR=$libdir OPENMPI_MPIEXEC=$OPENMPI_MPIEXEC timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" \
-    record -o "$PZ_WORK/by_pal" -- "$launcher" --oversubscribe -n 2 sh -c "exec $via" \
-    >"$PZ_WORK/by_pal.out" 2>"$PZ_WORK/by_pal.err" ||
-    { cat "$PZ_WORK/by_pal.err" >&2; pz_fail "by_pal: prognoz record failed"; }
-pz_expect_eq "by_pal: the recorder's line" "prognoz: recording with the Open MPI recorder (no \
-program of the command is linked with an MPI library; $launcher is Open MPI's mpiexec)" \
-    "$(head -1 "$PZ_WORK/by_pal.err")"
-pz_trace by_pal
-pz_expect_eq "by_pal: rank 0: calls" "MPI_Init MPI_Comm_rank MPI_Comm_size MPI_Sendrecv MPI_Finalize" \
-    "$(pz_calls by_pal 0 | awk '{ print $1 }' | tr '\n' ' ' | sed 's/ $//')"
 
 # (h)
 PROGNOZ_LIBDIR=$libdir timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" record --quiet -o "$PZ_WORK/spawn" -- \
