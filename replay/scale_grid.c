@@ -107,13 +107,19 @@ enum pz_scale_grid_order pz_scale_grid_order(const int *dims, int ndims)
            : reversed     ? PZ_SCALE_GRID_ASCENDING : PZ_SCALE_GRID_OTHER;
 }
 
-int pz_scale_grid_ascending(int so_far, const int *dims, int ndims)
+int pz_scale_grid_ascending(const struct pz_scale_run *const *runs, size_t n)
 {
-    enum pz_scale_grid_order o = pz_scale_grid_order(dims, ndims);
+    int some = 0;
 
-    if (so_far < 0 || (o != PZ_SCALE_GRID_EITHER && o != PZ_SCALE_GRID_ASCENDING))
-        return -1;
-    return so_far || o == PZ_SCALE_GRID_ASCENDING;
+    for (size_t r = 0; r < n; r++) {
+        enum pz_scale_grid_order o = pz_scale_grid_order(runs[r]->grid.dims,
+                                                         runs[r]->grid.ndims);
+
+        if (o != PZ_SCALE_GRID_EITHER && o != PZ_SCALE_GRID_ASCENDING)
+            return 0;
+        some |= o == PZ_SCALE_GRID_ASCENDING;
+    }
+    return some;
 }
 
 /* Whether dimension d of run's grid shows its periodicity: a recorded topology says it

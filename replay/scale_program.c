@@ -12,18 +12,6 @@
 #include "scale_program_int.h"
 #include "trace.h"
 
-/* Whether the recordings' grids continue in increasing order (pz_scale_grid_ascending):
- * a program that lays its processes out itself, smallest side first. */
-static int runs_ascending(const struct pz_scale_program *m)
-{
-    int ascending = 0;
-
-    for (size_t r = 0; r < m->nruns; r++)
-        ascending = pz_scale_grid_ascending(ascending, m->runs[r]->grid.dims,
-                                            m->runs[r]->grid.ndims);
-    return ascending > 0;
-}
-
 /* A note of any length: one naming many classes of processes is long. */
 int sp_note(struct pz_scale_program *m, const char *fmt, ...)
 {
@@ -88,7 +76,7 @@ static int check_runs(struct pz_scale_program *m, int compute_cpu, char *err, si
             return -1;
         }
     m->grid = m->runs[m->largest]->grid;
-    m->grid.ascending = (uint8_t)runs_ascending(m);
+    m->grid.ascending = (uint8_t)pz_scale_grid_ascending(m->runs, m->nruns);
     return pz_scale_grid_periodicity(m->runs, m->nruns, m->largest, m->grid.periodic, err,
                                      errlen);
 }

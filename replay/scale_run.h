@@ -301,11 +301,10 @@ enum pz_scale_grid_order {
 };
 enum pz_scale_grid_order pz_scale_grid_order(const int *dims, int ndims);
 
-/* Whether the recordings' layouts continue in increasing order: one is
- * PZ_SCALE_GRID_ASCENDING and every other is too or PZ_SCALE_GRID_EITHER.  Folded one
- * recording's dims[0..ndims-1] at a time: so_far 0 before the first, the result for the
- * next; above 0 at the end when they do. */
-int pz_scale_grid_ascending(int so_far, const int *dims, int ndims);
+/* Whether the grids of recordings runs[0..n-1] continue in increasing order (a program
+ * that lays its processes out itself, smallest side first): one is
+ * PZ_SCALE_GRID_ASCENDING and every other is too or PZ_SCALE_GRID_EITHER. */
+int pz_scale_grid_ascending(const struct pz_scale_run *const *runs, size_t n);
 
 /* The periodicity of each dimension of the grid of recordings runs[0..n-1] (of as many
  * dimensions as runs[largest]'s) into periodic: the one every recording that shows it
