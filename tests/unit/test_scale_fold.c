@@ -218,28 +218,30 @@ static void run(struct out *o)
     thermo(o);
 }
 
-/* MPI_Dims_create's layout of the counts used here in ndims dimensions, its factors in
- * increasing order when ascending (as LAMMPS lays out a cubic box: 3 x 4 at 12). */
+/* MPI_Dims_create's layout of the counts used here in ndims dimensions, or (ascending)
+ * its factors in increasing order, as LAMMPS lays out a cubic box (3 x 4 at 12). */
 static void layout(struct out *o, int nprocs, int ndims, int ascending)
 {
     static const int two[][3] = {{9, 3, 3}, {12, 4, 3}, {16, 4, 4}, {24, 6, 4}, {25, 5, 5},
                                  {36, 6, 6}};
     static const int three[][4] = {{27, 3, 3, 3}, {36, 4, 3, 3}, {48, 4, 4, 3}, {64, 4, 4, 4},
                                    {96, 6, 4, 4}};
+    static const int two_up[][3] = {{9, 3, 3}, {12, 3, 4}, {16, 4, 4}, {24, 4, 6}};
+    static const int three_up[][4] = {{27, 3, 3, 3}, {36, 3, 3, 4}, {48, 3, 4, 4},
+                                      {96, 4, 4, 6}};
+    const int(*t2)[3] = ascending ? two_up : two;
+    const int(*t3)[4] = ascending ? three_up : three;
+    size_t n2 = ascending ? sizeof(two_up) / sizeof(two_up[0]) : sizeof(two) / sizeof(two[0]);
+    size_t n3 = ascending ? sizeof(three_up) / sizeof(three_up[0])
+                          : sizeof(three) / sizeof(three[0]);
 
     o->ndims = ndims;
-    for (size_t i = 0; ndims == 2 && i < sizeof(two) / sizeof(two[0]); i++)
-        if (two[i][0] == nprocs)
-            memcpy(o->dims, two[i] + 1, 2 * sizeof(int));
-    for (size_t i = 0; ndims == 3 && i < sizeof(three) / sizeof(three[0]); i++)
-        if (three[i][0] == nprocs)
-            memcpy(o->dims, three[i] + 1, 3 * sizeof(int));
-    for (int d = 0; ascending && d < ndims / 2; d++) {
-        int t = o->dims[d];
-
-        o->dims[d] = o->dims[ndims - 1 - d];
-        o->dims[ndims - 1 - d] = t;
-    }
+    for (size_t i = 0; ndims == 2 && i < n2; i++)
+        if (t2[i][0] == nprocs)
+            memcpy(o->dims, t2[i] + 1, 2 * sizeof(int));
+    for (size_t i = 0; ndims == 3 && i < n3; i++)
+        if (t3[i][0] == nprocs)
+            memcpy(o->dims, t3[i] + 1, 3 * sizeof(int));
 }
 
 /* The calls of each process of the program in ndims dimensions, for steps steps rebuilt
