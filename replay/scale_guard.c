@@ -247,7 +247,7 @@ static void one_process_dimension(const struct pz_scale_program *m, char *why, s
  * messages to them are other steps (NAS MG's power-of-two grids at 4, 8, 16 processes:
  * 2 x 2 x 1, 2 x 2 x 2, 4 x 2 x 2); else where a dimension has 1 process in one
  * recording and more in another, that (one_process_dimension); else an empty string. */
-static void narrow_periodic(const struct pz_scale_program *m, char *why, size_t len)
+static void narrow_dimension(const struct pz_scale_program *m, char *why, size_t len)
 {
     why[0] = '\0';
     for (size_t s = 0; s < m->nruns; s++)
@@ -295,7 +295,7 @@ static void contradiction(const struct pz_scale_program *m, uint32_t k, char *er
              m->first_step[(size_t)k * m->nruns + r], where, sizeof(where));
     other_class(m, k, first_without, why, sizeof(why));
     if (!why[0]) {
-        narrow_periodic(m, narrow, sizeof(narrow));
+        narrow_dimension(m, narrow, sizeof(narrow));
         snprintf(why, sizeof(why), "%s", narrow);
     }
     if (with < m->nruns && with * 2 <= m->nruns)

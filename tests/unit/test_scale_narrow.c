@@ -3,7 +3,7 @@
  * 2 x 2 x 1, 2 x 2 x 2 and 4 x 2 x 2 processes: along a dimension of 2 both neighbours
  * are one process, along one of 1 the process itself, so that the messages differ from
  * those at 4 processes along it and the recordings cannot be merged
- * (replay/scale_guard.c, narrow_periodic); and LAMMPS's grids at 2, 4 and 8, along whose
+ * (replay/scale_guard.c, narrow_dimension); and LAMMPS's grids at 2, 4 and 8, along whose
  * dimensions of one process it makes no calls (one_process_dimension). */
 #include <criterion/criterion.h>
 #include <stdio.h>
