@@ -99,6 +99,13 @@ double pz_cs_transfer(struct pz_comsys *cs, int from, int to, double bytes)
     return pz_network_transfer(cs->net, cs->node[from], cs->node[to], bytes, cs->now);
 }
 
+double pz_cs_control(const struct pz_comsys *cs, int from, int to)
+{
+    if (from == to)
+        return cs->now + pz_self_time(cs->machine, 0);
+    return pz_network_control(cs->net, cs->node[from], cs->node[to], cs->now);
+}
+
 /* When an eager message's data, leaving now, arrives: a process's own work is there
  * at once, its time spent by its sender before it left (pz_cs_send_overhead). */
 static double eager_arrival(struct pz_comsys *cs, int from, int to, double bytes)
@@ -156,7 +163,7 @@ static void clear_to_send(struct pz_comsys *cs, int send)
     const struct request *s = &cs->req[send];
 
     pz_cs_push(cs,
-               pz_cs_transfer(cs, s->key.dst, s->key.src, 0) +
+               pz_cs_control(cs, s->key.dst, s->key.src) +
                    cs->machine->rendezvous_overhead,
                EV_CTS, send);
 }
@@ -247,7 +254,7 @@ void pz_cs_start(struct pz_comsys *cs, int r)
         if (eager(cs, q)) {
             q->arrival = eager_arrival(cs, q->key.src, q->key.dst, q->bytes);
         } else {
-            pz_cs_push(cs, pz_cs_transfer(cs, q->key.src, q->key.dst, 0), EV_RTS, r);
+            pz_cs_push(cs, pz_cs_control(cs, q->key.src, q->key.dst), EV_RTS, r);
         }
     }
     other = match_or_queue(cs, r);
@@ -319,7 +326,7 @@ void pz_cs_coll_send(struct pz_comsys *cs, int agent, int to, struct pz_match_ke
     } else {
         if ((item.request = coll_request(cs, REQ_SEND, agent, &key, bytes, cs->now)) < 0)
             return;
-        pz_cs_push(cs, pz_cs_transfer(cs, key.src, key.dst, 0), EV_RTS, item.request);
+        pz_cs_push(cs, pz_cs_control(cs, key.src, key.dst), EV_RTS, item.request);
     }
     rc = pz_cs_coll_match(cs, to, key, item, &partner);
     if (rc > 0)

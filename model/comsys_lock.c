@@ -98,7 +98,7 @@ void pz_cs_lock_start(struct pz_comsys *cs, int r)
     const struct request *q = &cs->req[r];
 
     cs->messages++;
-    pz_cs_push(cs, pz_cs_transfer(cs, q->key.src, q->key.dst, 0),
+    pz_cs_push(cs, pz_cs_control(cs, q->key.src, q->key.dst),
                q->mode == RMA_UNLOCK ? EV_LOCK_RELEASE : EV_LOCK_ARRIVE, r);
 }
 
@@ -112,7 +112,7 @@ static void grant(struct pz_comsys *cs, struct rma_lock *l, int r)
     else
         l->shared++;
     cs->messages++;
-    pz_cs_complete(cs, r, pz_cs_transfer(cs, q->key.dst, q->key.src, 0));
+    pz_cs_complete(cs, r, pz_cs_control(cs, q->key.dst, q->key.src));
 }
 
 static int grantable(const struct rma_lock *l, const struct request *q)

@@ -141,7 +141,7 @@ static int match_signal(struct pz_comsys *cs, int r, double arrival,
 /* A signal leaves now; its wait, if posted, completes when it arrives. */
 static void signal_start(struct pz_comsys *cs, int r)
 {
-    double arrival = pz_cs_transfer(cs, cs->req[r].key.src, cs->req[r].key.dst, 0);
+    double arrival = pz_cs_control(cs, cs->req[r].key.src, cs->req[r].key.dst);
     struct pz_match_item wait;
 
     cs->messages++;
@@ -181,7 +181,7 @@ void pz_cs_rma_start(struct pz_comsys *cs, int r)
     }
     cs->messages++;
     if (q->mode == PZ_RMA_GET)
-        pz_cs_push(cs, pz_cs_transfer(cs, q->key.src, q->key.dst, 0), EV_RMA_REPLY, r);
+        pz_cs_push(cs, pz_cs_control(cs, q->key.src, q->key.dst), EV_RMA_REPLY, r);
     else
         pz_cs_complete(cs, r, pz_cs_transfer(cs, q->key.src, q->key.dst, q->bytes));
 }

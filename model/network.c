@@ -38,6 +38,13 @@ double pz_network_transfer(struct pz_network *net, int src, int dst, double byte
     return net->ops->reserve(net->state, src, dst, ready, cost);
 }
 
+double pz_network_control(const struct pz_network *net, int src, int dst, double ready)
+{
+    if (src == dst)
+        return ready + pz_shm_time(net->machine, 0);
+    return ready + pz_message_time(net->machine, 0);
+}
+
 void pz_network_free(struct pz_network *net)
 {
     if (!net)

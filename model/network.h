@@ -30,6 +30,13 @@ struct pz_network *pz_network_new(const struct pz_machine *m, int nnodes);
 double pz_network_transfer(struct pz_network *net, int src, int dst, double bytes,
                            double ready);
 
+/* A protocol's control message from node src to node dst, ready at time ready (a
+ * rendezvous's request to send, an RMA lock's request ...): when it arrives.  It
+ * carries no payload and takes a message of 0 bytes' time, but neither waits for nor
+ * holds the links: networks and MPI libraries cut large transfers into packets and fragments, and
+ * a control message goes between them instead of after the whole transfer. */
+double pz_network_control(const struct pz_network *net, int src, int dst, double ready);
+
 void pz_network_free(struct pz_network *net);
 
 #endif

@@ -87,6 +87,29 @@ Test(comsys, rendezvous_waits_for_the_receiver)
     pz_comsys_free(cs);
 }
 
+/* An exchange both ways of 100000 B, process 1 late.  Process 0 posts its receive and
+ * its send at 0: its request to send arrives at 50 us.  Process 1 posts its receive at
+ * 200 us: its clear to send arrives at 250, and process 0's data holds the links
+ * 0 -> 1 from 250 to 8300.  Process 1 posts its send at 210: its request to send
+ * arrives at 260, and process 0's clear to send, a control message that waits for no
+ * transfer, arrives at 310 (not after process 0's data, at 8350); process 1's data
+ * then takes the other links, 1 -> 0, from 310 to 8360. */
+Test(comsys, a_clear_to_send_does_not_wait_behind_data_on_its_link)
+{
+    int r0, s0, r1, s1;
+
+    setup(1);
+    r0 = pz_comsys_recv(cs, 0, 1, 7, 0, 0);
+    s0 = pz_comsys_send(cs, 0, 1, 7, 0, 100000, PZ_SEND_STANDARD, 0);
+    r1 = pz_comsys_recv(cs, 1, 0, 7, 0, US(200));
+    s1 = pz_comsys_send(cs, 1, 0, 7, 0, 100000, PZ_SEND_STANDARD, US(210));
+    done_at(s0, US(8300), "process 0's send");
+    done_at(r1, US(8300), "process 1's receive");
+    done_at(s1, US(8360), "process 1's send");
+    done_at(r0, US(8360), "process 0's receive");
+    pz_comsys_free(cs);
+}
+
 /* A synchronous send of 8 B goes by rendezvous: 50 (RTS) + 50 (CTS) + 50.64 (data). */
 Test(comsys, synchronous_sends_always_rendezvous)
 {

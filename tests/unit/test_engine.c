@@ -2175,16 +2175,15 @@ Test(engine, shared_locks_share)
  *   with t = 1 for rank 0, 0.5 for rank 1.
  * Post, start and put end as they start: rank 1's at 0.5, rank 0's at 1.  Rank 1's
  * post signal goes 0.5 -> 0.55; its Put waits for rank 0's post.  At 1, rank 0's post
- * signal takes its link out (or the bus) 1 -> 1.05; its start has rank 1's post
- * already, so its Put goes at once, after the signal: 1.05 -> 2.1.  Rank 0's complete
- * ends with it, 2.1, and signals rank 1.  Rank 1's post arrives at 1.05: its Put goes.
- *   switch: rank 1's links are free: 1.05 -> 2.1; its complete ends at 2.1.  Both
- *     completion signals 2.1 -> 2.15 (opposite links): both waits end at 2.15,
- *     Finalize 2.25, the end.
- *   bus: rank 1's Put waits for rank 0's: 2.1 -> 3.15, when its complete ends.  Rank
- *     0's completion signal (asked for at 2.1) 3.15 -> 3.2, rank 1's 3.2 -> 3.25:
- *     rank 1's wait ends at 3.2 (Finalize 3.3), rank 0's at 3.25 (Finalize 3.35, the
- *     end). */
+ * signal, a control message holding no link, goes 1 -> 1.05; its start has rank 1's
+ * post already, so its Put goes at once: 1 -> 2.05.  Rank 0's complete ends with it,
+ * 2.05, and signals rank 1: 2.05 -> 2.1.  Rank 1's post arrives at 1.05: its Put goes.
+ *   switch: rank 1's links are free: 1.05 -> 2.1; its complete ends at 2.1 and its
+ *     signal goes 2.1 -> 2.15.  Rank 1's wait ends at 2.1 (rank 0's signal is there),
+ *     rank 0's at 2.15; Finalize 2.2 and 2.25, the end.
+ *   bus: rank 1's Put waits for rank 0's: 2.05 -> 3.1, when its complete ends, and its
+ *     signal goes 3.1 -> 3.15.  Rank 1's wait ends at 3.1 (rank 0's signal arrived at
+ *     2.1; Finalize 3.2), rank 0's at 3.15 (Finalize 3.25, the end). */
 static void pscw_epoch(enum pz_network_kind network, const double complete[2],
                        const double wait[2], double end)
 {
@@ -2231,14 +2230,14 @@ static void pscw_epoch(enum pz_network_kind network, const double complete[2],
 
 Test(engine, pscw_epoch_on_a_switch)
 {
-    static const double complete[2] = { 2.1, 2.1 }, wait[2] = { 2.15, 2.15 };
+    static const double complete[2] = { 2.05, 2.1 }, wait[2] = { 2.15, 2.1 };
 
     pscw_epoch(PZ_NET_SWITCH, complete, wait, 2.25);
 }
 
 Test(engine, pscw_epoch_on_a_bus)
 {
-    static const double complete[2] = { 2.1, 3.15 }, wait[2] = { 3.25, 3.2 };
+    static const double complete[2] = { 2.05, 3.1 }, wait[2] = { 3.15, 3.1 };
 
-    pscw_epoch(PZ_NET_BUS, complete, wait, 3.35);
+    pscw_epoch(PZ_NET_BUS, complete, wait, 3.25);
 }
