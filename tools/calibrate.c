@@ -12,13 +12,40 @@
 
 #include "commands.h"
 
-/* Whether Open MPI's mpiexec started this process: it gives each the variables of its
- * place in the job, OMPI_COMM_WORLD_SIZE among them, which MPICH's does not. */
+/* The name of the program of this process's parent (MPI's local launcher), read into
+ * path (its whole path); "" when it cannot be read. */
+static const char *parent_program(char *path, size_t size)
+{
+    char link[64];
+    ssize_t n;
+    const char *base;
+
+    snprintf(link, sizeof(link), "/proc/%ld/exe", (long)getppid());
+    n = readlink(link, path, size - 1);
+    path[n > 0 ? n : 0] = '\0';
+    base = strrchr(path, '/');
+    return base ? base + 1 : path;
+}
+
+/* Whether Open MPI's mpiexec started this process.  Its parent says it best: MPICH's
+ * hydra_pmi_proxy, or Open MPI's orterun, orted, prterun or prted.  Started through a
+ * shell, the variables decide: Open MPI gives each process those of its place in the
+ * job, OMPI_COMM_WORLD_SIZE among them, and MPICH's hydra the socket PMI_FD; an MPICH
+ * job started from inside an Open MPI one inherits OMPI_COMM_WORLD_SIZE, but has its
+ * own PMI_FD. */
 static int started_by_openmpi(void)
 {
-    const char *size = getenv("OMPI_COMM_WORLD_SIZE");
+    static const char *const openmpi[] = { "orterun", "orted", "prterun", "prted" };
+    const char *size = getenv("OMPI_COMM_WORLD_SIZE"), *pmi_fd = getenv("PMI_FD");
+    char path[PATH_MAX];
+    const char *parent = parent_program(path, sizeof(path));
 
-    return size && *size;
+    if (strcmp(parent, "hydra_pmi_proxy") == 0)
+        return 0;
+    for (size_t i = 0; i < sizeof(openmpi) / sizeof(*openmpi); i++)
+        if (strcmp(parent, openmpi[i]) == 0)
+            return 1;
+    return size && *size && !(pmi_fd && *pmi_fd);
 }
 
 /* The calibration program for the MPI whose mpiexec started this process, into path:

@@ -26,6 +26,9 @@
 #  (g) prognoz calibrate under Open MPI's mpiexec runs the calibration program built
 #      with Open MPI (PROGNOZ_CALIBRATE's name followed by -openmpi): one MPI job of 2
 #      ranks, whose machine file names Open MPI and has a latency and a bandwidth;
+#  (g2) the calibration program is chosen by the mpiexec that started the process: an
+#      MPICH job started from inside an Open MPI one (which inherits Open MPI's
+#      variables) runs MPICH's, Open MPI's mpiexec through a shell Open MPI's;
 #  (h) a job whose 2 processes start 2 more with MPI_Comm_spawn runs as without the
 #      recorder; the trace is the 2 parents' (MPI_Barrier, no MPI_Allreduce of the
 #      children, whose ranks would have written over theirs), and one line says that
@@ -180,6 +183,20 @@ for key in latency bandwidth; do
     awk -v k=$key '$1 == k && $2 == "=" && $3 + 0 > 0 { found = 1 } END { exit !found }' \
         "$PZ_WORK/ompi.conf" || pz_fail "calibrate under Open MPI: no $key above 0"
 done
+
+# (g2): stand-ins for the two calibration programs say which one ran
+printf '#!/bin/sh\necho mpich\n' >"$PZ_WORK/which"
+printf '#!/bin/sh\necho openmpi\n' >"$PZ_WORK/which-openmpi"
+chmod +x "$PZ_WORK/which" "$PZ_WORK/which-openmpi"
+pz_expect_eq "(g2): calibrate in an MPICH job inside an Open MPI job" mpich \
+    "$(PROGNOZ_CALIBRATE=$PZ_WORK/which timeout "$PZ_TIMEOUT" "$OPENMPI_MPIEXEC" -n 1 \
+        "$MPIEXEC" -n 1 "$PZ_PROGNOZ" calibrate 2>&1)"
+pz_expect_eq "(g2): calibrate under Open MPI's mpiexec through a shell" openmpi \
+    "$(PROGNOZ_CALIBRATE=$PZ_WORK/which timeout "$PZ_TIMEOUT" "$OPENMPI_MPIEXEC" -n 1 \
+        sh -c "'$PZ_PROGNOZ' calibrate; exit \$?" 2>&1)"
+pz_expect_eq "(g2): calibrate under MPICH's mpiexec" mpich \
+    "$(PROGNOZ_CALIBRATE=$PZ_WORK/which timeout "$PZ_TIMEOUT" "$MPIEXEC" -n 1 \
+        "$PZ_PROGNOZ" calibrate 2>&1)"
 
 # (h)
 PROGNOZ_LIBDIR=$libdir timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" record --quiet -o "$PZ_WORK/spawn" -- \
