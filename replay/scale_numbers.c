@@ -378,14 +378,58 @@ static int note_mean(struct pz_scale_program *m, uint32_t k, const struct sp_sta
                    m->runs[r - 1]->nprocs, model, (unsigned long long)z->item[w]);
 }
 
-/* Fits size w of point-to-point event e, which the data decide (decided_by_data), into
- * z: the mean per run over its passes and processes, fitted over P, which every pass
+/* Whether size `which` of point-to-point event e at index at of the stats differs
+ * between the processes of some recording by more than one step of that recording's
+ * common divisor of the sizes: not two neighbouring multiples of it, the blocks of an
+ * uneven split (ceil(N / d) and floor(N / d) items, whose largest sp_fit_blocks gives),
+ * but a spread the data decide (a particle code's halos, as many atoms as a process
+ * holds near its faces).  Its size is then no stable largest (*r_spread: the run with
+ * the most processes that shows it). */
+static int spread_by_data(const struct pz_scale_program *m, const struct sp_event *e,
+                          const struct sp_stats *st, size_t at, int which, size_t *r_spread)
+{
+    const uint64_t *lo = (which ? st->bytes2_min : st->bytes_min) + at;
+    const uint64_t *hi = (which ? st->bytes2_max : st->bytes_max) + at;
+    int found = 0;
+
+    if (collective_end(e))
+        return 0;
+    for (size_t r = 0; r < m->nruns; r++)
+        if (st->has_bytes[at + r] && hi[r] - lo[r] > st->sums[at + r].gcd[which] &&
+            (!found || m->runs[r]->nprocs > m->runs[*r_spread]->nprocs)) {
+            *r_spread = r;
+            found = 1;
+        }
+    return found;
+}
+
+/* The note of size `which` of the event of node k whose processes move amounts the data
+ * decide (spread_by_data: the spread at recording r), fitted as z->of[w]. */
+static int note_spread_mean(struct pz_scale_program *m, uint32_t k, const struct sp_stats *st,
+                            size_t at, int which, size_t r, const char *what,
+                            const struct sp_sizes *z, int w)
+{
+    const uint64_t *lo = (which ? st->bytes2_min : st->bytes_min) + at;
+    const uint64_t *hi = (which ? st->bytes2_max : st->bytes_max) + at;
+    char where[256], model[160];
+
+    node_where(m, k, where, sizeof(where));
+    describe(&z->of[w], 0, 0, model, sizeof(model));
+    return sp_note(m, "%s: the %s differs between processes of a recording as the data "
+                   "decide (from %llu to %llu bytes at %d processes): the mean is used, %s "
+                   "bytes, in whole multiples of %llu bytes",
+                   where, what, (unsigned long long)lo[r], (unsigned long long)hi[r],
+                   m->runs[r]->nprocs, model, (unsigned long long)z->item[w]);
+}
+
+/* Fits size w of point-to-point event e that the data decide (decided_by_data: from one
+ * pass to the next; spread_by_data: from one process to another) into z: the mean per
+ * run over its passes and processes, fitted over P, which every pass of every process
  * is then given, rounded to the whole multiples of the recorded sizes' common divisor
  * (the datatype's size is not recorded; a divisor of every size recorded stands for
  * it). */
-static int fit_mean_size(struct pz_scale_program *m, uint32_t k, const struct sp_stats *st,
-                         size_t at, int w, const char *what, const struct sp_grid_use *grid,
-                         int quiet, struct sp_sizes *z)
+static void fit_mean_size(const struct pz_scale_program *m, const struct sp_stats *st,
+                          size_t at, int w, const struct sp_grid_use *grid, struct sp_sizes *z)
 {
     const struct sp_size_sums *s = st->sums + at;
     struct pz_scale_point p[MAX_POINTS];
@@ -406,7 +450,6 @@ static int fit_mean_size(struct pz_scale_program *m, uint32_t k, const struct sp
     z->of[w + SP_ROOT_SENT] = z->of[w];
     z->unit[w] = z->unit[w + SP_ROOT_SENT] = 0;
     z->item[w] = z->item[w + SP_ROOT_SENT] = item;
-    return quiet ? 0 : note_mean(m, k, st, at, which, what, z, w);
 }
 
 /* Fits size w (SP_SENT or SP_RECEIVED, and its root's) of event e, gathered at index at
@@ -426,9 +469,16 @@ static int fit_size(struct pz_scale_program *m, uint32_t k, const struct sp_even
     int per_peer = 0, root_per_peer = 0, *per = collective_end(e) ? &per_peer : NULL;
     struct whole_values v;
     char root_what[96];
+    size_t r_spread = 0;
 
-    if (decided_by_data(m, e, st, at, which))
-        return fit_mean_size(m, k, st, at, w, what, grid, quiet, z);
+    if (decided_by_data(m, e, st, at, which)) {
+        fit_mean_size(m, st, at, w, grid, z);
+        return quiet ? 0 : note_mean(m, k, st, at, which, what, z, w);
+    }
+    if (spread_by_data(m, e, st, at, which, &r_spread)) {
+        fit_mean_size(m, st, at, w, grid, z);
+        return quiet ? 0 : note_spread_mean(m, k, st, at, which, r_spread, what, z, w);
+    }
     z->item[w] = z->item[root] = 0;
     if (rooted < 0) {
         size_values(m, &e->comm, hi, lo, has, change, which, 0, collective_end(e), &v);
