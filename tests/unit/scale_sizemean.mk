@@ -1,5 +1,5 @@
 # Point-to-point sizes that differ between processes: a pipeline whose processes each send
-# a size of their own, recorded by hand at 2, 4 and 8 processes and synthesized at 5 to 48,
+# a size of their own, recorded by hand at 2, 4 and 8 processes and synthesized at 5 to 64,
 # against the mean over the processes fitted over P worked out by hand (sizes that spread
 # by the data), or the largest (an uneven split's blocks, one unit apart).
 if HAVE_CRITERION

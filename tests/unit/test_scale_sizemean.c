@@ -38,6 +38,18 @@ static uint64_t spread(int nprocs, int p)
     return nprocs == 2 ? 320 : nprocs == 4 ? at4[p] : at8[p];
 }
 
+/* Sizes around a mean of 250 bytes at every count, 100 to 400 at 8:
+ *   at 2: 250; at 4: 100, 250, 400 (750 / 3 = 250);
+ *   at 8: 100, 200, 300, 400, 250, 150, 350 (1750 / 7 = 250).
+ * Their common divisor is 50 (gcd(250, 100) = 50, and 50 divides 150, 300, 350). */
+static uint64_t around_250(int nprocs, int p)
+{
+    static const uint64_t at4[3] = {100, 250, 400};
+    static const uint64_t at8[7] = {100, 200, 300, 400, 250, 150, 350};
+
+    return nprocs == 2 ? 250 : nprocs == 4 ? at4[p] : at8[p];
+}
+
 /* An uneven split's blocks: one process one row of 8 bytes more than the others:
  *   at 2: 808; at 4: 408, 400, 400; at 8: 208 then 200 six times.
  * Each recording's sizes are two neighbouring multiples of their divisor (8). */
@@ -144,6 +156,20 @@ Test(scale_sizemean, sizes_that_spread_between_processes_are_given_their_mean)
                          "(from 40 to 120 bytes at 8 processes): the mean is used"));
     cr_expect(noted(r.m, "in whole multiples of 8 bytes"));
     cr_expect(!noted(r.m, "the largest is used"));
+    sr_recorded_free(&r);
+}
+
+Test(scale_sizemean, sizes_of_100_to_400_bytes_give_their_mean_not_400)
+{
+    struct sr_recorded r;
+
+    sr_record_at(&r, counts_2_4_8, 1, NULL, chain, (void *)(uintptr_t)around_250);
+    /* the means, 250 at 2, 4 and 8, are the constant 250 = 5 units of 50 bytes: 250 at
+     * every count (the largest, 250, 400, 400, would give about 400). */
+    expect_sizes(r.m, 16, 250);
+    expect_sizes(r.m, 64, 250);
+    cr_expect(noted(r.m, "(from 100 to 400 bytes at 8 processes): the mean is used, 250"));
+    cr_expect(noted(r.m, "in whole multiples of 50 bytes"));
     sr_recorded_free(&r);
 }
 
