@@ -3,9 +3,9 @@
  * processes, each process sending one size to the next in every iteration, a size of its
  * own.  Where the sizes of a recording spread over more than two neighbouring multiples
  * of their common divisor, the data decide them: every process is given their mean over
- * the processes, fitted over P and rounded to whole multiples of the common divisor of
- * every size recorded (the datatype's size, which is not recorded); where they are two
- * neighbouring multiples (an uneven split's ceil and floor blocks), the largest stays. */
+ * the processes, fitted over P, in whole bytes (the datatype's size is not recorded);
+ * where they are two neighbouring multiples (an uneven split's ceil and floor blocks),
+ * the largest stays. */
 #include <criterion/criterion.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -41,7 +41,7 @@ static uint64_t spread(int nprocs, int p)
 /* Sizes around a mean of 250 bytes at every count, 100 to 400 at 8:
  *   at 2: 250; at 4: 100, 250, 400 (750 / 3 = 250);
  *   at 8: 100, 200, 300, 400, 250, 150, 350 (1750 / 7 = 250).
- * Their common divisor is 50 (gcd(250, 100) = 50, and 50 divides 150, 300, 350). */
+ * At 4 they spread over 300 bytes, more than their divisor there, 50. */
 static uint64_t around_250(int nprocs, int p)
 {
     static const uint64_t at4[3] = {100, 250, 400};
@@ -144,17 +144,16 @@ Test(scale_sizemean, sizes_that_spread_between_processes_are_given_their_mean)
     struct sr_recorded r;
 
     sr_record_at(&r, counts_2_4_8, 1, NULL, chain, (void *)(uintptr_t)spread);
-    /* means 320, 160, 80 at 2, 4, 8: exactly 640 / P, in multiples of 8 bytes.
-     * At 16: 640 / 16 = 40 = 5 units: 40 (the largest, 320, 240, 120, falls more slowly).
-     * At 12: 640 / 12 = 53.33 = 6.67 units: 7 units, 56 bytes (53 in whole bytes).
-     * At 48: 640 / 48 = 13.33 = 1.67 units: 2 units, 16 bytes.
+    /* means 320, 160, 80 at 2, 4, 8: exactly 640 / P, in whole bytes.
+     * At 16: 640 / 16 = 40 (the largest, 320, 240, 120, falls more slowly).
+     * At 12: 640 / 12 = 53.33: 53 (56 in whole multiples of the divisor, 8 bytes).
+     * At 48: 640 / 48 = 13.33: 13.
      * The note gives the spread at the most processes: 40 to 120 bytes at 8. */
     expect_sizes(r.m, 16, 40);
-    expect_sizes(r.m, 12, 56);
-    expect_sizes(r.m, 48, 16);
+    expect_sizes(r.m, 12, 53);
+    expect_sizes(r.m, 48, 13);
     cr_expect(noted(r.m, "differs between processes of a recording as the data decide "
                          "(from 40 to 120 bytes at 8 processes): the mean is used"));
-    cr_expect(noted(r.m, "in whole multiples of 8 bytes"));
     cr_expect(!noted(r.m, "the largest is used"));
     sr_recorded_free(&r);
 }
@@ -164,12 +163,11 @@ Test(scale_sizemean, sizes_of_100_to_400_bytes_give_their_mean_not_400)
     struct sr_recorded r;
 
     sr_record_at(&r, counts_2_4_8, 1, NULL, chain, (void *)(uintptr_t)around_250);
-    /* the means, 250 at 2, 4 and 8, are the constant 250 = 5 units of 50 bytes: 250 at
-     * every count (the largest, 250, 400, 400, would give about 400). */
+    /* the means, 250 at 2, 4 and 8, are the constant 250: 250 at every count (the
+     * largest, 250, 400, 400, would give about 400). */
     expect_sizes(r.m, 16, 250);
     expect_sizes(r.m, 64, 250);
     cr_expect(noted(r.m, "(from 100 to 400 bytes at 8 processes): the mean is used, 250"));
-    cr_expect(noted(r.m, "in whole multiples of 50 bytes"));
     sr_recorded_free(&r);
 }
 
