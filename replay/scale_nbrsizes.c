@@ -18,7 +18,9 @@
  * uneven split), and the processes of each position class (first, middle or last in
  * every dimension: the corners, edges and interior) moved one amount in every
  * recording, the size is fitted per class; a class found in fewer than two recordings
- * takes the largest, as do the sizes that differ within a class (with a note). */
+ * takes the largest.  Sizes that differ within every grouping by position are the
+ * data's (a particle code's halos): they take the mean over the processes (with a
+ * note). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +114,36 @@ static int largest_at(const struct pz_scale_program *m, const struct sp_event *e
     return have ? 1 + differ : 0;
 }
 
+/* The mean sizes (out[0] sent, out[1] received) the processes of recording r that have
+ * a neighbour at o moved to it (their first pass's), and their smallest and largest
+ * into spread[0 .. 1]; 0 when none has one. */
+static int mean_at(const struct pz_scale_program *m, const struct sp_event *e,
+                   const struct sp_seen *seen, size_t r, int o, double *out, uint64_t *spread)
+{
+    double sum[2] = {0, 0};
+    int n = 0;
+
+    for (int p = 0; seen && p < m->runs[r]->nprocs; p++) {
+        const struct pz_scale_nbr *t = seen[p].nbr;
+        uint64_t v[2];
+
+        if (!counts_at(m, e, seen, r, p, o, NULL))
+            continue;
+        v[0] = t->sent[o];
+        v[1] = t->received[o];
+        if (!n++)
+            spread[0] = spread[1] = v[0];
+        for (int w = 0; w < 2; w++) {
+            sum[w] += (double)v[w];
+            spread[0] = v[w] < spread[0] ? v[w] : spread[0];
+            spread[1] = v[w] > spread[1] ? v[w] : spread[1];
+        }
+    }
+    for (int w = 0; n && w < 2; w++)
+        out[w] = sum[w] / n;
+    return n > 0;
+}
+
 /* Which recordings are left out of offset o's fit: those that do not tell it, unless
  * none does (bit r). */
 static uint64_t left_out(const struct pz_scale_program *m, const struct sp_event *e, int o)
@@ -164,6 +196,41 @@ static int fit_at(const struct pz_scale_program *m, const struct sp_event *e,
     for (int w = 0; n && w < 2; w++)
         sp_fit(pt[w], n, SP_WHOLE, &grid, &of[w]);
     return (int)n;
+}
+
+/* Fits the sizes at offset o that differ within every class of position into z: the
+ * mean over the processes that have that neighbour per recording, a function of P (in
+ * whole bytes at P, as the point-to-point sizes that differ between processes); the
+ * spread of the recording with the most processes that shows one, for the note. */
+static void fit_mean(const struct pz_scale_program *m, const struct sp_event *e,
+                     struct sp_seen *const *seen, int o, struct sp_nbrsizes *z)
+{
+    const struct sp_grid_use grid = {m->grid.ndims, 1, m->grid.ascending};
+    struct pz_scale_point pt[2][64];
+    uint64_t skip = left_out(m, e, o);
+    size_t n = 0;
+
+    for (size_t r = 0; r < m->nruns && n < 64; r++) {
+        uint64_t spread[2];
+        double mean[2];
+
+        if ((r < 64 && (skip >> r & 1)) || !mean_at(m, e, seen[r], r, o, mean, spread))
+            continue;
+        if (spread[0] != spread[1] && m->runs[r]->nprocs > z->procs) {
+            z->low = spread[0];
+            z->high = spread[1];
+            z->procs = m->runs[r]->nprocs;
+        }
+        for (int w = 0; w < 2; w++) {
+            pt[w][n] = (struct pz_scale_point){.procs = m->runs[r]->nprocs, .time = mean[w]};
+            for (int d = 0; d < PZ_SCALE_FIT_DIMS; d++)
+                pt[w][n].dims[d] = m->runs[r]->grid.dims[d];
+        }
+        n++;
+    }
+    /* too few counts give a constant, which stands */
+    for (int w = 0; n && w < 2; w++)
+        (void)sp_fit(pt[w], n, SP_AMOUNT, &grid, &z->of[o][w]);
 }
 
 /* Adds the position of every process of the recordings that has a neighbour at o,
@@ -283,6 +350,8 @@ int sp_nbrsizes_fit(const struct pz_scale_program *m, const struct sp_event *e,
         if ((classed = fit_classes(m, e, seen, o, &z)) < 0)
             return -1;
         *out = z;
+        if (!classed)
+            fit_mean(m, e, seen, o, z);
         z->differ |= (uint32_t)!classed << o;
     }
     return 0;
@@ -300,11 +369,11 @@ static int64_t member_rank(const struct pz_synth_comm *comm, int q)
 }
 
 /* The size at offset o and way w of the process at position pos, at nprocs: its
- * class's, else the largest. */
+ * class's, else of[o]: the largest, or the mean where no class explains the sizes. */
 static double size_of(const struct sp_nbrsizes *z, int o, int w, const uint8_t *pos,
                       int nprocs)
 {
-    double largest = pz_scale_model_at(&z->of[o][w], nprocs);
+    double all = pz_scale_model_at(&z->of[o][w], nprocs);
 
     for (uint32_t i = 0; (z->classed >> o & 1) && i < z->nclasses; i++) {
         const struct sp_nbrclass *c = &z->classes[i];
@@ -314,9 +383,9 @@ static double size_of(const struct sp_nbrsizes *z, int o, int w, const uint8_t *
             d++;
         if (c->offset == o && d == PZ_SCALE_MAX_DIMS)
             return c->share[w] < 0 ? pz_scale_model_at(&c->of[w], nprocs)
-                                   : c->share[w] * largest;
+                                   : c->share[w] * all;
     }
-    return largest;
+    return all;
 }
 
 void sp_nbrsizes_row(const struct sp_nbrsizes *z, const struct pz_scale_grid *g,

@@ -378,14 +378,60 @@ static int note_mean(struct pz_scale_program *m, uint32_t k, const struct sp_sta
                    m->runs[r - 1]->nprocs, model, (unsigned long long)z->item[w]);
 }
 
-/* Fits size w of point-to-point event e, which the data decide (decided_by_data), into
- * z: the mean per run over its passes and processes, fitted over P, which every pass
- * is then given, rounded to the whole multiples of the recorded sizes' common divisor
- * (the datatype's size is not recorded; a divisor of every size recorded stands for
- * it). */
-static int fit_mean_size(struct pz_scale_program *m, uint32_t k, const struct sp_stats *st,
-                         size_t at, int w, const char *what, const struct sp_grid_use *grid,
-                         int quiet, struct sp_sizes *z)
+/* Whether size `which` of point-to-point event e at index at of the stats differs
+ * between the processes of some recording by more than one step of that recording's
+ * common divisor of the sizes: not two neighbouring multiples of it, the blocks of an
+ * uneven split (ceil(N / d) and floor(N / d) items, whose largest sp_fit_blocks gives),
+ * but a spread the data decide (a particle code's halos, as many atoms as a process
+ * holds near its faces).  Its size is then no stable largest (*r_spread: the run with
+ * the most processes that shows it). */
+static int spread_by_data(const struct pz_scale_program *m, const struct sp_event *e,
+                          const struct sp_stats *st, size_t at, int which, size_t *r_spread)
+{
+    const uint64_t *lo = (which ? st->bytes2_min : st->bytes_min) + at;
+    const uint64_t *hi = (which ? st->bytes2_max : st->bytes_max) + at;
+    int found = 0;
+
+    if (collective_end(e))
+        return 0;
+    for (size_t r = 0; r < m->nruns; r++)
+        if (st->has_bytes[at + r] && hi[r] - lo[r] > st->sums[at + r].gcd[which] &&
+            (!found || m->runs[r]->nprocs > m->runs[*r_spread]->nprocs)) {
+            *r_spread = r;
+            found = 1;
+        }
+    return found;
+}
+
+/* The note of size `which` of the event of node k whose processes move amounts the data
+ * decide (spread_by_data: the spread at recording r), fitted as z->of[w]. */
+static int note_spread_mean(struct pz_scale_program *m, uint32_t k, const struct sp_stats *st,
+                            size_t at, int which, size_t r, const char *what,
+                            const struct sp_sizes *z, int w)
+{
+    const uint64_t *lo = (which ? st->bytes2_min : st->bytes_min) + at;
+    const uint64_t *hi = (which ? st->bytes2_max : st->bytes_max) + at;
+    char where[256], model[160];
+
+    node_where(m, k, where, sizeof(where));
+    describe(&z->of[w], 0, 0, model, sizeof(model));
+    return sp_note(m, "%s: the %s differs between processes of a recording as the data "
+                   "decide (from %llu to %llu bytes at %d processes): the mean is used, %s "
+                   "bytes", where, what, (unsigned long long)lo[r],
+                   (unsigned long long)hi[r], m->runs[r]->nprocs, model);
+}
+
+/* Fits size w of point-to-point event e that the data decide (decided_by_data: from one
+ * pass to the next; spread_by_data: from one process to another) into z: the mean per
+ * run over its passes and processes, fitted over P, which every pass of every process
+ * is then given.  Sizes that change from one pass to the next are rounded to whole
+ * multiples of the recorded sizes' common divisor (in_items: the datatype's size is not
+ * recorded, and the divisor of every size of a pass stands for it); the others to whole
+ * bytes, their divisor often a block of many items where a few sizes are recorded per
+ * pass (sizes of 512 and 1024 bytes would round a mean of 640 to 512). */
+static void fit_mean_size(const struct pz_scale_program *m, const struct sp_stats *st,
+                          size_t at, int w, const struct sp_grid_use *grid, int in_items,
+                          struct sp_sizes *z)
 {
     const struct sp_size_sums *s = st->sums + at;
     struct pz_scale_point p[MAX_POINTS];
@@ -405,8 +451,7 @@ static int fit_mean_size(struct pz_scale_program *m, uint32_t k, const struct sp
     (void)sp_fit(p, n, SP_AMOUNT, grid, &z->of[w]);
     z->of[w + SP_ROOT_SENT] = z->of[w];
     z->unit[w] = z->unit[w + SP_ROOT_SENT] = 0;
-    z->item[w] = z->item[w + SP_ROOT_SENT] = item;
-    return quiet ? 0 : note_mean(m, k, st, at, which, what, z, w);
+    z->item[w] = z->item[w + SP_ROOT_SENT] = in_items ? item : 0;
 }
 
 /* Fits size w (SP_SENT or SP_RECEIVED, and its root's) of event e, gathered at index at
@@ -426,9 +471,16 @@ static int fit_size(struct pz_scale_program *m, uint32_t k, const struct sp_even
     int per_peer = 0, root_per_peer = 0, *per = collective_end(e) ? &per_peer : NULL;
     struct whole_values v;
     char root_what[96];
+    size_t r_spread = 0;
 
-    if (decided_by_data(m, e, st, at, which))
-        return fit_mean_size(m, k, st, at, w, what, grid, quiet, z);
+    if (decided_by_data(m, e, st, at, which)) {
+        fit_mean_size(m, st, at, w, grid, 1, z);
+        return quiet ? 0 : note_mean(m, k, st, at, which, what, z, w);
+    }
+    if (spread_by_data(m, e, st, at, which, &r_spread)) {
+        fit_mean_size(m, st, at, w, grid, 0, z);
+        return quiet ? 0 : note_spread_mean(m, k, st, at, which, r_spread, what, z, w);
+    }
     z->item[w] = z->item[root] = 0;
     if (rooted < 0) {
         size_values(m, &e->comm, hi, lo, has, change, which, 0, collective_end(e), &v);
@@ -547,7 +599,8 @@ static int note_largest(struct pz_scale_program *m, uint32_t k, const struct sp_
 }
 
 /* The note of a neighbourhood collective of node k whose processes moved different
- * amounts to the neighbours at an offset in a recording (nbr). */
+ * amounts to the neighbours at an offset in a recording, which no class of position
+ * explains (nbr). */
 static int note_neighbours(struct pz_scale_program *m, uint32_t k,
                            const struct sp_nbrsizes *nbr)
 {
@@ -556,9 +609,15 @@ static int note_neighbours(struct pz_scale_program *m, uint32_t k,
     if (!nbr || !nbr->differ)
         return 0;
     node_where(m, k, where, sizeof(where));
+    if (!nbr->procs)
+        return sp_note(m, "%s: the sizes to the neighbours at %d offsets in the grid change "
+                       "from one pass to the next: the mean over the processes of their "
+                       "first pass is used at each", where, __builtin_popcount(nbr->differ));
     return sp_note(m, "%s: the sizes to the neighbours at %d offsets in the grid differ "
-                   "between processes of a recording: the largest is used at each",
-                   where, __builtin_popcount(nbr->differ));
+                   "between processes of a recording, which no position in the grid "
+                   "explains (from %llu to %llu bytes at %d processes): the mean over the "
+                   "processes is used at each", where, __builtin_popcount(nbr->differ),
+                   (unsigned long long)nbr->low, (unsigned long long)nbr->high, nbr->procs);
 }
 
 /* The sizes of template event i of node k: a v collective's each member's when they

@@ -445,12 +445,16 @@ struct sp_nbrclass {
 struct sp_nbrsizes {
     uint32_t offsets;          /* bit o: offset code o (PZ_SCALE_OFFSETS) is a neighbour */
     uint32_t differ;           /* bit o: the processes of a recording moved different
-                                  amounts to it, which no class explains: the largest is
-                                  used (a note) */
+                                  amounts to it, which no class explains: of[o] is their
+                                  mean over the processes (a note) */
     uint32_t classed;          /* bit o: the sizes at it follow the position classes:
                                   classes[] has those of the classes recorded, of[o]
                                   (the largest) stands for the others */
     struct pz_scale_model of[PZ_SCALE_OFFSETS][2];   /* sent, received */
+    uint64_t low, high;        /* differ: the smallest and the largest size at an offset
+                                  that differs, in the recording of the most processes
+                                  that shows one (procs), for the note */
+    int procs;
     uint32_t nclasses;
     struct sp_nbrclass classes[];            /* in the same allocation */
 };

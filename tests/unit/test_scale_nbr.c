@@ -340,13 +340,17 @@ Test(scale_nbr, boundary_sizes_are_fitted_per_position_class)
 /* The 2-D exchange whose sizes at 8 differ within every class of position: processes
  * 2 and 3 at (1, 0) and (1, 1) move 2 ROW_Y to each other, processes 4 and 5 at (2, 0)
  * and (2, 1) ROW_Y, both in the middle along dimension 0 and at the same places along
- * dimension 1.  No classes tell them apart: the largest is used, with a note. */
-Test(scale_nbr, sizes_that_differ_within_a_class_take_the_largest)
+ * dimension 1.  No classes tell them apart: the mean over the processes is used, with a
+ * note giving the spread at 8, ROW_Y to 2 ROW_Y (test_scale_nbrmean.c checks the
+ * sizes). */
+Test(scale_nbr, sizes_that_differ_within_a_class_take_the_mean)
 {
     struct sr_recorded r;
     struct shape sh = {0, 1, 0};
 
     sr_record_at(&r, counts_2_4_8, 2, NULL, prog_exchange, &sh);
-    cr_expect(noted(r.m, "the largest is used"), "no note of the largest");
+    cr_expect(noted(r.m, "(from 512 to 1024 bytes at 8 processes): the mean over the "
+                         "processes is used at each"), "no note of the mean");
+    cr_expect(!noted(r.m, "the largest is used"));
     sr_recorded_free(&r);
 }
