@@ -128,6 +128,7 @@ static void fail_local_defs(struct pz_trace_file *f, uint64_t loc, const char *p
         pz_trace_file_fail(f, "location %llu: %s", (unsigned long long)loc, problem);
 }
 
+/* What OTF2 writes for a location without local definitions (open.h). */
 static const unsigned char empty_local_defs[20] = {
     0x03, 0x42, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x01
 };
