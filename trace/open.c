@@ -128,13 +128,51 @@ static void fail_local_defs(struct pz_trace_file *f, uint64_t loc, const char *p
         pz_trace_file_fail(f, "location %llu: %s", (unsigned long long)loc, problem);
 }
 
+/* What OTF2 writes for a location without local definitions (open.h). */
+static const unsigned char empty_local_defs[20] = {
+    0x03, 0x42, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x01
+};
+
+int pz_local_defs_empty(const char *file)
+{
+    unsigned char bytes[sizeof(empty_local_defs) + 1];
+    struct stat st;
+    FILE *in;
+    size_t got;
+
+    if (stat(file, &st) != 0 || st.st_size != (off_t)sizeof(empty_local_defs) ||
+        !(in = fopen(file, "rb")))
+        return 0;
+    got = fread(bytes, 1, sizeof(bytes), in);
+    fclose(in);
+    return got == sizeof(empty_local_defs) &&
+           memcmp(bytes, empty_local_defs, sizeof(empty_local_defs)) == 0;
+}
+
+/* Whether location loc's local definitions file, in the POSIX layout of OTF2's files
+ * (DIR/traces.otf2's are DIR/traces/LOC.def), holds none. */
+static int no_local_defs(const struct pz_trace_file *f, uint64_t loc)
+{
+    char file[4096 + 32];
+    size_t n = strlen(f->path);
+
+    if (n <= 5 || strcmp(f->path + n - 5, ".otf2") != 0)
+        return 0;
+    snprintf(file, sizeof(file), "%.*s/%llu.def", (int)(n - 5), f->path,
+             (unsigned long long)loc);
+    return pz_local_defs_empty(file);
+}
+
 int pz_trace_file_local_defs(struct pz_trace_file *f, const struct pz_defs *defs, int th)
 {
-    OTF2_DefReader *dr = OTF2_Reader_GetDefReader(f->otf, defs->thread_location[th]);
+    OTF2_DefReader *dr;
     struct pz_local_check check = { defs, "" };
     int failed_before = f->error[0] != '\0', ok;
     uint64_t n;
 
+    if (no_local_defs(f, defs->thread_location[th]))
+        return 0;
+    dr = OTF2_Reader_GetDefReader(f->otf, defs->thread_location[th]);
     if (dr)
         pz_local_check_register(f->otf, dr, &check);
     ok = dr && OTF2_Reader_ReadAllLocalDefinitions(f->otf, dr, &n) == OTF2_SUCCESS;

@@ -29,8 +29,17 @@ int pz_trace_file_open(struct pz_trace_file *f, const char *path, struct pz_defs
 int pz_trace_defs_read(const char *path, struct pz_defs *defs, char *err, size_t errlen);
 
 /* Reads the local definitions of thread th's location (mapping tables, clock offsets):
- * after its event reader exists, for them to apply to it.  0, or -1 with f->error set. */
+ * after its event reader exists, for them to apply to it.  0, or -1 with f->error set.
+ * A location whose file holds no definitions (pz_local_defs_empty) is not read: OTF2
+ * would fill a whole definitions chunk, up to 16 MiB, to find nothing there. */
 int pz_trace_file_local_defs(struct pz_trace_file *f, const struct pz_defs *defs, int th);
+
+/* Whether file (a location's DIR/traces/LOC.def) holds exactly the 20 bytes OTF2 writes
+ * for a location without local definitions, as the predicted and synthesized archives'
+ * are: a chunk header (byte 0x03, byte 0x42, the numbers of the chunk's first and last
+ * events, 1 and 0, as 8 little-endian bytes each), the end of the file (0x02) and the
+ * end of its buffer (0x01).  0 for any other file, a missing or unreadable one too. */
+int pz_local_defs_empty(const char *file);
 
 /* The number of the event of location loc read last (1: its first), 0 if unknown: for
  * errors of readers whose OTF2 callbacks do not get it. */
