@@ -15,13 +15,13 @@
 #include <sys/stat.h>
 
 #include "anchor.h"
+#include "def_chunk.h"
 #include "synth_defs.h"
 #include "synth_out.h"
 #include "trace_complaints.h"
 
 /* The smallest chunks OTF2 takes: one event writer at a time needs no more. */
 #define EVENT_CHUNK (256 * 1024)
-#define DEFINITION_CHUNK (4 * 1024 * 1024)
 
 struct pz_synth_out {
     char anchor[4096];                  /* of the recording */
@@ -166,7 +166,7 @@ static int create_archive(struct pz_synth_out *o, const char *dir, char *err, si
         return -1;
     }
     o->archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, EVENT_CHUNK,
-                                   DEFINITION_CHUNK, OTF2_SUBSTRATE_POSIX,
+                                   pz_def_chunk((uint64_t)o->nprocs), OTF2_SUBSTRATE_POSIX,
                                    OTF2_COMPRESSION_NONE);
     ok = o->archive &&
          OTF2_Archive_SetFlushCallbacks(o->archive, &flush_callbacks, NULL) == OTF2_SUCCESS &&

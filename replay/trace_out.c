@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "anchor.h"
+#include "def_chunk.h"
 #include "spool.h"
 #include "synth_defs.h"
 #include "trace_complaints.h"
@@ -23,9 +24,8 @@
 #include "trace_out.h"
 
 /* The smallest chunk OTF2 takes (the events of a location are the same whatever it
- * is). */
+ * is); the definitions' as def_chunk.h says. */
 #define EVENT_CHUNK (256 * 1024)
-#define DEFINITION_CHUNK (4 * 1024 * 1024)
 
 struct pz_trace_out {
     char anchor[4096];                   /* of the recorded archive */
@@ -138,7 +138,7 @@ static int create_archive(struct pz_trace_out *o, const char *dir, char *err, si
         return -1;
     }
     o->archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, EVENT_CHUNK,
-                                   DEFINITION_CHUNK, OTF2_SUBSTRATE_POSIX,
+                                   pz_def_chunk(o->nlocs), OTF2_SUBSTRATE_POSIX,
                                    OTF2_COMPRESSION_NONE);
     ok = o->archive &&
          OTF2_Archive_SetFlushCallbacks(o->archive, &flush_callbacks, NULL) == OTF2_SUCCESS &&
