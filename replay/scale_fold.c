@@ -140,34 +140,35 @@ static int add_run(const struct sp_table *t, const uint32_t *s, const uint64_t *
     return add_repeat(l, r);
 }
 
+/* The last position met of a symbol (next_occurrences); sym SP_NONE: an empty slot. */
 struct occurrence {
     uint32_t sym;
     size_t at;
 };
 
-static int by_symbol(const void *a, const void *b)
-{
-    const struct occurrence *x = a, *y = b;
-
-    if (x->sym != y->sym)
-        return x->sym < y->sym ? -1 : 1;
-    return (x->at > y->at) - (x->at < y->at);
-}
-
-/* Into next[i], the next position of s[i]'s symbol in s[0..n-1], SIZE_MAX for none (by
- * sorting the positions by symbol: the table's symbols may far outnumber n).  -1 when
- * memory runs out. */
+/* Into next[i], the next position of s[i]'s symbol in s[0..n-1], SIZE_MAX for none:
+ * from the last position back, each symbol's last position met kept in an open
+ * addressing table of twice n slots or more (the table's symbols may far outnumber n).
+ * -1 when memory runs out. */
 static int next_occurrences(const uint32_t *s, size_t n, size_t *next)
 {
-    struct occurrence *o = malloc((n ? n : 1) * sizeof(*o));
+    size_t cap = 16;
+    struct occurrence *o;
 
-    if (!o)
+    while (cap < 2 * n)
+        cap *= 2;
+    if (!(o = malloc(cap * sizeof(*o))))
         return -1;
-    for (size_t i = 0; i < n; i++)
-        o[i] = (struct occurrence){s[i], i};
-    qsort(o, n, sizeof(*o), by_symbol);
-    for (size_t i = 0; i < n; i++)
-        next[o[i].at] = i + 1 < n && o[i + 1].sym == o[i].sym ? o[i + 1].at : SIZE_MAX;
+    for (size_t j = 0; j < cap; j++)
+        o[j].sym = SP_NONE;
+    for (size_t i = n; i-- > 0;) {
+        size_t j = (size_t)((s[i] * 0x9e3779b97f4a7c15u) >> 32) & (cap - 1);
+
+        while (o[j].sym != SP_NONE && o[j].sym != s[i])
+            j = (j + 1) & (cap - 1);
+        next[i] = o[j].sym == s[i] ? o[j].at : SIZE_MAX;
+        o[j] = (struct occurrence){s[i], i};
+    }
     free(o);
     return 0;
 }
