@@ -100,6 +100,8 @@ static uint64_t steps_of(const struct sp_table *t, uint32_t sym)
 struct repeat {
     size_t at, period, count;
     uint64_t steps;            /* recorded steps covered */
+    size_t last;               /* a repeat found: the last position i of its run with
+                                  s[i] = s[i + period] */
 };
 
 struct repeats {
@@ -130,7 +132,7 @@ static int add_run(const struct sp_table *t, const uint32_t *s, const uint64_t *
                    uint8_t ambiguous, size_t p, size_t first, size_t last,
                    struct repeats *l)
 {
-    struct repeat r = {first, p, (last - first + 1 + p) / p, 0};
+    struct repeat r = {first, p, (last - first + 1 + p) / p, 0, last};
 
     if (r.count < 2 || all_open(t, s + first, p, ambiguous))
         return 0;
@@ -138,34 +140,35 @@ static int add_run(const struct sp_table *t, const uint32_t *s, const uint64_t *
     return add_repeat(l, r);
 }
 
+/* The last position met of a symbol (next_occurrences); sym SP_NONE: an empty slot. */
 struct occurrence {
     uint32_t sym;
     size_t at;
 };
 
-static int by_symbol(const void *a, const void *b)
-{
-    const struct occurrence *x = a, *y = b;
-
-    if (x->sym != y->sym)
-        return x->sym < y->sym ? -1 : 1;
-    return (x->at > y->at) - (x->at < y->at);
-}
-
-/* Into next[i], the next position of s[i]'s symbol in s[0..n-1], SIZE_MAX for none (by
- * sorting the positions by symbol: the table's symbols may far outnumber n).  -1 when
- * memory runs out. */
+/* Into next[i], the next position of s[i]'s symbol in s[0..n-1], SIZE_MAX for none:
+ * from the last position back, each symbol's last position met kept in an open
+ * addressing table of twice n slots or more (the table's symbols may far outnumber n).
+ * -1 when memory runs out. */
 static int next_occurrences(const uint32_t *s, size_t n, size_t *next)
 {
-    struct occurrence *o = malloc((n ? n : 1) * sizeof(*o));
+    size_t cap = 16;
+    struct occurrence *o;
 
-    if (!o)
+    while (cap < 2 * n)
+        cap *= 2;
+    if (!(o = malloc(cap * sizeof(*o))))
         return -1;
-    for (size_t i = 0; i < n; i++)
-        o[i] = (struct occurrence){s[i], i};
-    qsort(o, n, sizeof(*o), by_symbol);
-    for (size_t i = 0; i < n; i++)
-        next[o[i].at] = i + 1 < n && o[i + 1].sym == o[i].sym ? o[i + 1].at : SIZE_MAX;
+    for (size_t j = 0; j < cap; j++)
+        o[j].sym = SP_NONE;
+    for (size_t i = n; i-- > 0;) {
+        size_t j = (size_t)((s[i] * 0x9e3779b97f4a7c15u) >> 32) & (cap - 1);
+
+        while (o[j].sym != SP_NONE && o[j].sym != s[i])
+            j = (j + 1) & (cap - 1);
+        next[i] = o[j].sym == s[i] ? o[j].at : SIZE_MAX;
+        o[j] = (struct occurrence){s[i], i};
+    }
     free(o);
     return 0;
 }
@@ -241,17 +244,111 @@ static int all_free(const uint8_t *mark, size_t at, size_t len)
     return 1;
 }
 
-/* How many copies of body[0..period-1] follow each other in s[0..n-1] from at, on free
- * positions. */
-static size_t copies(const uint32_t *s, size_t n, size_t at, const uint32_t *body,
-                     size_t period, const uint8_t *mark)
+/* A number the rotations of body[0..period-1] share (a sum over its symbols, each
+ * mixed as splitmix64 does): every window of period steps in a run of that period is
+ * a rotation of the run's first, so that a body's copies are only in the runs of its
+ * period with its number. */
+static uint64_t rotation_key(const uint32_t *body, size_t period)
 {
-    size_t k = 0;
+    uint64_t key = 0;
 
-    while (at + (k + 1) * period <= n && all_free(mark, at + k * period, period) &&
-           !memcmp(s + at + k * period, body, period * sizeof(*s)))
-        k++;
-    return k;
+    for (size_t i = 0; i < period; i++) {
+        uint64_t x = body[i] + 0x9e3779b97f4a7c15u;
+
+        x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
+        x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
+        key += x ^ (x >> 31);
+    }
+    return key;
+}
+
+/* A repeat found, by its period and its body's rotation key: the runs where a body's
+ * copies may be, left to right (by_key). */
+struct keyed {
+    size_t period;
+    uint64_t key;
+    size_t at, rep;            /* rep: the repeat's index in the list */
+    size_t first;              /* the first of the keyed with this period and key */
+};
+
+static int by_key(const void *a, const void *b)
+{
+    const struct keyed *x = a, *y = b;
+
+    if (x->period != y->period)
+        return x->period < y->period ? -1 : 1;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->at > y->at) - (x->at < y->at);
+}
+
+/* Into *keyed, l's repeats by period, key and position, each with the first of its
+ * period and key, and into where[i] the place of l->v[i].  -1 when memory runs out. */
+static int key_repeats(const uint32_t *s, const struct repeats *l, struct keyed **keyed,
+                       size_t **where)
+{
+    size_t n = l->n ? l->n : 1;
+    struct keyed *k = malloc(n * sizeof(*k));
+
+    *keyed = k;
+    if (!k || !(*where = malloc(n * sizeof(**where))))
+        return -1;
+    for (size_t i = 0; i < l->n; i++)
+        k[i] = (struct keyed){l->v[i].period, rotation_key(s + l->v[i].at, l->v[i].period),
+                              l->v[i].at, i, 0};
+    qsort(k, l->n, sizeof(*k), by_key);
+    for (size_t i = 0; i < l->n; i++) {
+        k[i].first = i && k[i - 1].period == k[i].period && k[i - 1].key == k[i].key
+                         ? k[i - 1].first : i;
+        (*where)[k[i].rep] = i;
+    }
+    return 0;
+}
+
+/* The copies of body (of r's period) in run r, two or more back to back on free
+ * positions, from *from on, as scanning every position from *from leftmost first
+ * finds them: each added to kept and its positions TAKEN, *from past it.  A copy
+ * begins where r's window is body, at the phases found first; copies follow each other
+ * while their steps are in the run (s[i] = s[i + period] up to r->last) and free (up to
+ * the first position not free, found once for the run, left to right).  -1 when
+ * memory runs out. */
+static int take_copies(const uint32_t *s, const struct repeat *r, const uint32_t *body,
+                       uint8_t *mark, size_t *from, struct repeats *kept)
+{
+    size_t p = r->period, end = r->last + p + 1, at = *from > r->at ? *from : r->at;
+    size_t phase = (at - r->at) % p, busy = at;
+    uint8_t match[MAX_PERIOD];
+    int any = 0;
+
+    if (at + p > r->last + 1)
+        return 0;
+    for (size_t f = 0; f < p; f++)
+        any |= match[f] = s[r->at + f] == body[0] &&
+                          !memcmp(s + r->at + f, body, p * sizeof(*s));
+    for (size_t j = at; any && j + p <= r->last + 1;) {
+        size_t k = 0;
+
+        if (match[phase]) {
+            if (busy < j)
+                busy = j;
+            while (busy < end && mark[busy] == FREE)
+                busy++;
+            k = (busy - j) / p;
+            if (k > 1 + (r->last + 1 - j) / p)
+                k = 1 + (r->last + 1 - j) / p;
+        }
+        if (k < 2) {
+            j++;
+            phase = phase + 1 == p ? 0 : phase + 1;
+            continue;
+        }
+        if (add_repeat(kept, (struct repeat){j, p, k, 0, 0}) != 0)
+            return -1;
+        memset(mark + j, TAKEN, k * p);
+        j += k * p;            /* of the same phase */
+        *from = j;
+    }
+    return 0;
 }
 
 /* Into kept (by position), the repeats a pass folds: of l's, the widest first (struct
@@ -260,36 +357,39 @@ static size_t copies(const uint32_t *s, size_t n, size_t at, const uint32_t *bod
  * phase.  A repeat that overlaps one kept is left for the next pass, and so are the
  * narrower ones within it: where the loop kept ends (LAMMPS's time steps after their
  * last exchange), the repeat it overlapped has begun inside it, in another phase, and
- * begins after it once it is a loop.  -1 when memory runs out. */
-static int keep_disjoint(const uint32_t *s, size_t n, struct repeats *l, uint8_t *mark,
+ * begins after it once it is a loop.  A body's copies are looked for in the runs of its
+ * period and rotation key only (key_repeats), not at every position: as many scans of
+ * the whole pass as bodies kept grew with the recording.  -1 when memory runs out. */
+static int keep_disjoint(const uint32_t *s, struct repeats *l, uint8_t *mark,
                          struct repeats *kept)
 {
+    struct keyed *keyed = NULL;
+    size_t *where = NULL;
+    int rc = -1;
+
     qsort(l->v, l->n, sizeof(*l->v), by_steps);
+    if (key_repeats(s, l, &keyed, &where) != 0)
+        goto out;
     for (size_t i = 0; i < l->n; i++) {
         const struct repeat *r = &l->v[i];
-        const uint32_t *body = s + r->at;
-        size_t p = r->period, len = r->count * p;
+        size_t len = r->count * r->period, from = 0;
 
         if (!all_free(mark, r->at, len)) {
             for (size_t j = r->at; j < r->at + len; j++)
                 mark[j] = mark[j] == FREE ? DEFERRED : mark[j];
             continue;
         }
-        for (size_t j = 0; j + 2 * p <= n;) {
-            size_t k = copies(s, n, j, body, p, mark);
-
-            if (k < 2) {
-                j++;
-                continue;
-            }
-            if (add_repeat(kept, (struct repeat){j, p, k, 0}) != 0)
-                return -1;
-            memset(mark + j, TAKEN, k * p);
-            j += k * p;
-        }
+        for (size_t b = keyed[where[i]].first;
+             b < l->n && keyed[b].first == keyed[where[i]].first; b++)
+            if (take_copies(s, &l->v[keyed[b].rep], s + r->at, mark, &from, kept) != 0)
+                goto out;
     }
     qsort(kept->v, kept->n, sizeof(*kept->v), by_position);
-    return 0;
+    rc = 0;
+out:
+    free(keyed);
+    free(where);
+    return rc;
 }
 
 static int fold_widest(struct sp_table *t, uint32_t *s, size_t *n, uint8_t ambiguous);
@@ -344,7 +444,7 @@ static int fold_widest(struct sp_table *t, uint32_t *s, size_t *n, uint8_t ambig
         for (size_t i = 0; i < *n; i++)
             before[i + 1] = before[i] + steps_of(t, s[i]);
         if (find_repeats(t, s, *n, before, ambiguous, &l) != 0 ||
-            keep_disjoint(s, *n, &l, mark, &kept) != 0 ||
+            keep_disjoint(s, &l, mark, &kept) != 0 ||
             (kept.n && replace_repeats(t, s, n, kept.v, kept.n, scratch, ambiguous) != 0))
             goto out;
     } while (kept.n);

@@ -628,6 +628,18 @@ static uint32_t uneven_loops(const struct pz_scale_program *m, const struct sp_s
     return n;
 }
 
+/* A refusal of the recordings, err named by a loop whose trip count depends on the data
+ * where some process's is so (sp_name_data_trips; as it was when memory runs out
+ * there): -1. */
+static int refused(const struct pz_scale_program *m, const struct work *w, char *err,
+                   size_t errlen)
+{
+    sp_name_data_trips(m, (uint32_t *const *const *)w->raw,
+                       (uint32_t *const *const *)w->folded,
+                       (const size_t *const *)w->nfolded, err, errlen);
+    return -1;
+}
+
 static int build(struct pz_scale_program *m, struct work *w, char *err, size_t errlen)
 {
     int rc;
@@ -642,7 +654,7 @@ static int build(struct pz_scale_program *m, struct work *w, char *err, size_t e
         goto oom;
     if (sp_merge(m, (uint32_t *const *const *)w->folded, (const size_t *const *)w->nfolded,
                  err, errlen) != 0)
-        return -1;
+        return refused(m, w, err, errlen);
     if (alloc_membership(m, w) != 0 ||
         !(m->pred_head = malloc((m->nnodes ? m->nnodes : 1) * sizeof(uint32_t))))
         goto oom;
@@ -651,13 +663,13 @@ static int build(struct pz_scale_program *m, struct work *w, char *err, size_t e
                            (uint32_t *const *const *)w->folded,
                            (const size_t *const *)w->nfolded, w->made, err, errlen) != 0 ||
         sp_guards_infer(m, w->made, err, errlen) != 0 || make_events(m, err, errlen) != 0)
-        return -1;
+        return refused(m, w, err, errlen);
     if (note_few_counts(m) != 0 || note_polls(m) != 0 || note_patternless(m) != 0 ||
         sp_untold_find(m) != 0 || sp_untold_hypercube(m) != 0 ||
         alloc_stats(m, &w->st) != 0)
         goto oom;
     if (sp_walk_check(m, (uint32_t *const *const *)w->raw, &w->st, err, errlen) != 0)
-        return -1;
+        return refused(m, w, err, errlen);
     if (sp_fit_all(m, &w->st) != 0 || sp_ratios_finish(m) != 0)
         goto oom;
     m->uneven = uneven_loops(m, &w->st);
@@ -814,7 +826,10 @@ struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const
         if ((m = folded(runs, n, compute_cpu, by_sizes, 1, other, sizeof(other))))
             return m;
     }
-    sp_transpose_name(runs, n, err, errlen);
+    /* the transpose's call is told by the steps of the same index at every process,
+       which a loop run as many times as the data says misaligns */
+    if (!strstr(err, SP_DATA_TRIPS))
+        sp_transpose_name(runs, n, err, errlen);
     return NULL;
 }
 

@@ -808,5 +808,18 @@ double sp_ratio_draw(const struct sp_ratios *q, uint32_t pass, uint32_t proc, ui
  * call 3" (calls counted from the interval's beginning, 1 for the first). */
 void sp_where(const struct pz_scale_program *m, size_t run, uint32_t proc, uint32_t step,
               char *buf, size_t len);
+/* When some process runs one loop of the program (the same body between the same
+ * steps) a different number of times from one pass to the next (its steps raw[run][proc],
+ * folded: folded[run][proc], nfolded[run][proc] of them), and err is a refusal of the
+ * recordings ("recordings differ: ..."), rewrites err to name that loop (the first such
+ * at the first such process: where it begins and the call it begins with), its counts
+ * there and at a process of each other recording where they vary so, as a count that
+ * depends on the data, the first difference kept after it (scale_data_trips.c).  1 when
+ * it did, 0 when err stays, -1 when memory runs out (err unchanged). */
+int sp_name_data_trips(const struct pz_scale_program *m, uint32_t *const *const *raw,
+                       uint32_t *const *const *folded, const size_t *const *nfolded,
+                       char *err, size_t errlen);
+/* What such a refusal says of the loop's cause, to tell it by. */
+#define SP_DATA_TRIPS "as when it depends on the data (convergence, load balancing)"
 
 #endif

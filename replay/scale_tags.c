@@ -209,20 +209,69 @@ static int rewrite(struct tagging *g, const uint32_t *h, size_t at, size_t perio
     return 0;
 }
 
-/* The runs of one period, left to right among the steps not yet rewritten (h: the
- * shapes; len, diff, free_to: scratch of n). */
-static int find_runs(struct tagging *g, const uint32_t *h, size_t period, size_t *len,
-                     size_t *diff, size_t *free_to)
+/* A shape met among a process's steps (shared_shapes): the first symbol of that shape,
+ * whether another symbol has it too; shape SP_NONE: an empty slot. */
+struct shape_seen {
+    uint32_t shape, sym;
+    uint8_t shared;
+};
+
+/* Into cand (allocated, *ncand of them, increasing), the positions of the steps whose
+ * shape h[i] another symbol of the process has too: the only ones where a step can have
+ * the shape of the step a period later and not its symbol (find_runs).  Each shape's
+ * first symbol is kept in an open addressing table of twice n slots or more.  -1 when
+ * memory runs out. */
+static int shared_shapes(const struct tagging *g, const uint32_t *h, size_t **cand,
+                         size_t *ncand)
 {
-    size_t n = g->n, first;
+    size_t cap = 16, *at = malloc((g->n ? g->n : 1) * sizeof(*at));
+    struct shape_seen *v;
+
+    while (cap < 2 * g->n)
+        cap *= 2;
+    *ncand = 0;
+    *cand = NULL;
+    if (!at || !(v = malloc(cap * sizeof(*v)))) {
+        free(at);
+        return -1;
+    }
+    for (size_t j = 0; j < cap; j++)
+        v[j].shape = SP_NONE;
+    for (size_t i = 0; i < g->n; i++) {
+        size_t j = (size_t)((h[i] * 0x9e3779b97f4a7c15u) >> 32) & (cap - 1);
+
+        while (v[j].shape != SP_NONE && v[j].shape != h[i])
+            j = (j + 1) & (cap - 1);
+        if (v[j].shape == SP_NONE)
+            v[j] = (struct shape_seen){h[i], g->orig[i], 0};
+        v[j].shared |= v[j].sym != g->orig[i];
+        at[i] = j;
+    }
+    /* at: each step's slot, then in place the positions kept (never past the one read) */
+    for (size_t i = 0; i < g->n; i++)
+        if (v[at[i]].shared)
+            at[(*ncand)++] = i;
+    free(v);
+    *cand = at;
+    return 0;
+}
+
+/* The runs of one period, left to right among the steps not yet rewritten (h: the
+ * shapes; cand[0..ncand-1]: shared_shapes's; len, diff, free_to: scratch of n). */
+static int find_runs(struct tagging *g, const uint32_t *h, const size_t *cand, size_t ncand,
+                     size_t period, size_t *len, size_t *diff, size_t *free_to)
+{
+    size_t n = g->n, first, c;
 
     /* a run has a step whose shape is the next iteration's and whose symbol is not:
-       where none has, the period has none (and most have none) */
-    for (first = 0; first + period < n && (h[first] != h[first + period] ||
-                                           g->orig[first] == g->orig[first + period]);
-         first++)
+       where none has, the period has none (and most have none); such a step's shape is
+       another symbol's too */
+    for (c = 0; c < ncand && cand[c] + period < n &&
+                (h[cand[c]] != h[cand[c] + period] ||
+                 g->orig[cand[c]] == g->orig[cand[c] + period]);
+         c++)
         ;
-    if (first + period >= n)
+    if (c == ncand || (first = cand[c]) + period >= n)
         return 0;
     /* len[i]: how many steps from i equal in shape the steps a period later; diff[i]:
        the first from i that differs as recorded; free_to[i]: the first rewritten */
@@ -338,7 +387,7 @@ static void undo_run(struct tagging *g, size_t pos)
 static int rewrite_runs(struct tagging *g, uint8_t ambiguous)
 {
     uint32_t *h = malloc(g->n * sizeof(*h));
-    size_t *scratch = malloc(3 * g->n * sizeof(*scratch)), wrong;
+    size_t *scratch = malloc(3 * g->n * sizeof(*scratch)), *cand = NULL, ncand, wrong;
     int rc = -1;
 
     if (!h || !scratch)
@@ -346,8 +395,10 @@ static int rewrite_runs(struct tagging *g, uint8_t ambiguous)
     for (size_t i = 0; i < g->n; i++)
         if ((h[i] = sp_shape(&g->sh, g->orig[i])) == SP_NONE)
             goto out;
-    for (size_t p = 1; p <= SP_MAX_PERIOD && MIN_ITERATIONS * p <= g->n; p++)
-        if (find_runs(g, h, p, scratch, scratch + g->n, scratch + 2 * g->n) != 0)
+    if (shared_shapes(g, h, &cand, &ncand) != 0)
+        goto out;
+    for (size_t p = 1; p <= SP_MAX_PERIOD && MIN_ITERATIONS * p <= g->n && ncand; p++)
+        if (find_runs(g, h, cand, ncand, p, scratch, scratch + g->n, scratch + 2 * g->n) != 0)
             goto out;
     while (g->nruns && (wrong = first_wrong(g, ambiguous)) != g->n) {
         if (wrong == (size_t)SP_NONE)
@@ -358,6 +409,7 @@ static int rewrite_runs(struct tagging *g, uint8_t ambiguous)
 out:
     free(h);
     free(scratch);
+    free(cand);
     return rc;
 }
 
