@@ -56,17 +56,19 @@ pz_expect_eq "exit status of prognoz record with a missing library" 1 $?
 # An ldd that hangs: a shell runs the program, so that no word's own dependencies name
 # MPI and record asks ldd; it answers nothing for 10 s, its child killed with it, once.
 mkdir "$PZ_WORK/hung"
-printf '#!/bin/sh\nsleep 3607\n' >"$PZ_WORK/hung/ldd"
+printf '#!/bin/sh\nsleep 3607 &\necho $! >>"%s"\nwait\n' "$PZ_WORK/hung/pids" >"$PZ_WORK/hung/ldd"
 chmod +x "$PZ_WORK/hung/ldd"
 PATH="$PZ_WORK/hung:$PATH" timeout 40 "$PZ_PROGNOZ" record -o "$PZ_WORK/hung_trace" -- \
     "$MPIEXEC" -n 2 sh -c "exec $prog" >"$PZ_WORK/hung.out" 2>"$PZ_WORK/hung.err"
 rc=$?
-# the fake ldd's sleeps still running, killed so that a failure leaves none behind
+# this fake ldd's sleeps still running (not another test run's), killed so that a
+# failure leaves none behind
 hung_sleeps() {
-    for f in /proc/[0-9]*/cmdline; do
-        test "$( { tr '\0' ' ' <"$f"; } 2>/dev/null)" = "sleep 3607 " && basename "$(dirname "$f")"
-    done
+    while read -r pid; do
+        test "$( { tr '\0' ' ' </proc/"$pid"/cmdline; } 2>/dev/null)" = "sleep 3607 " && echo "$pid"
+    done <"$PZ_WORK/hung/pids"
 }
+test -s "$PZ_WORK/hung/pids" || pz_fail "record with a hung ldd did not run the fake ldd"
 left=$(hung_sleeps)
 test -z "$left" || kill $left 2>/dev/null
 test "$rc" = 0 || { cat "$PZ_WORK/hung.err" >&2; pz_fail "record with a hung ldd exited with $rc"; }
