@@ -454,6 +454,9 @@ int pz_comsys_collective(struct pz_comsys *cs, int comm, const struct pz_coll *c
     if (!algo || (r = pz_cs_new_request(cs)) < 0 ||
         (a = part_agent(cs, comm, member(cm, c))) < 0)
         return -1;
+    /* the free list's next request, for the next one made (it left the caches when it
+       was released, at thousands of processes) */
+    __builtin_prefetch(&cs->req[cs->free_req >= 0 ? cs->free_req : r]);
     if (keep_counts(&cs->agents[a], c) != 0) {
         free_agent(cs, a);
         return -1;
@@ -708,11 +711,85 @@ static int copy_first(struct pz_comsys *cs, int a)
     return 1;
 }
 
+/* The agent of the event `ahead` (0 or more) after the one being handled, if it is a
+ * round and the model knows it without a search: the events due now, the group of
+ * rounds being taken, then the queue's earliest (ahead 0 there) or the one after it as
+ * pz_radix_peek_second knows it (ahead 1 there: if that is a group of rounds, its
+ * agents' array is asked for instead, its first agent read a turn later); -1 if not.  A
+ * hint for prefetching: events pushed meanwhile may come first. */
+static int round_ahead(const struct pz_comsys *cs, int ahead)
+{
+    const struct due_now *q = &cs->now_queue;
+    const struct round_groups *gs = &cs->groups;
+    struct pz_heap_item ev;
+
+    if ((uint32_t)ahead < q->count) {
+        ev = q->items[(q->head + (uint32_t)ahead) & (q->cap - 1)];
+        return ev.kind == EV_ROUND ? ev.id : -1;
+    }
+    ahead -= (int)q->count;
+    if (gs->current) {
+        const struct round_group *g = &gs->all[gs->current - 1];
+
+        if (ahead < g->n - g->next)
+            return g->agents[g->next + ahead];
+        ahead -= g->n - g->next;
+    }
+    if (!(ahead == 0 ? pz_radix_peek(&cs->events, &ev)
+                     : ahead == 1 && pz_radix_peek_second(&cs->events, &ev)))
+        return -1;
+    if (ev.kind == EV_ROUNDS && ahead == 1)
+        __builtin_prefetch(gs->all[ev.id].agents);
+    if (ev.kind == EV_ROUNDS)
+        return ahead == 0 ? gs->all[ev.id].agents[0] : -1;
+    return ev.kind == EV_ROUND ? ev.id : -1;
+}
+
+/* The home agent of the receiver of the first message of agent a's next round, if its
+ * schedule tells it; -1 if not. */
+static int next_receiver(const struct pz_comsys *cs, int a)
+{
+    const struct agent *ag = &cs->agents[a];
+    const struct comm *cm = &cs->comms[ag->comm];
+    int peer, there;
+
+    if (!ag->sched || ag->step == ag->end || ag->step->head.nmsgs == 0 || !cm->home)
+        return -1;
+    peer = ag->step[1].msg.peer ^ (ag->here - ag->own);
+    there = peer < ag->size ? ag->own + peer : ag->other + peer - ag->size;
+    return there >= 0 && there < cm->size ? cm->home[there] : -1;
+}
+
+/* An agent's round and its box's first item (two cache lines). */
+static void prefetch_agent(const struct pz_comsys *cs, int a)
+{
+    __builtin_prefetch(&cs->agents[a]);
+    __builtin_prefetch((const char *)&cs->agents[a] + 64);
+}
+
+/* Asks the processor for what the next rounds will touch first while this one runs:
+ * at thousands of processes the members' agents and boxes have left the caches since
+ * their last round, and a round stalls on them (its agent's first load, its partner's
+ * box).  In steps, so that the misses of several rounds overlap: the agents of the two
+ * rounds due after the next; the box of the receiver of the next round's first message,
+ * found from its agent (asked for one or two rounds before). */
+static void prefetch_rounds(const struct pz_comsys *cs)
+{
+    int next = round_ahead(cs, 0), to;
+
+    for (int ahead = 1; ahead <= 2; ahead++)
+        if ((to = round_ahead(cs, ahead)) >= 0)
+            prefetch_agent(cs, to);
+    if (next >= 0 && (to = next_receiver(cs, next)) >= 0)
+        prefetch_agent(cs, to);
+}
+
 void pz_cs_agent_round(struct pz_comsys *cs, int a)
 {
     struct agent *ag = &cs->agents[a];
     int more;
 
+    prefetch_rounds(cs);
     if (copy_first(cs, a))
         return;
     ag->outstanding = 1;   /* until every message of the round is posted */

@@ -178,6 +178,38 @@ int pz_radix_peek(const struct pz_radix *q, struct pz_heap_item *out)
     return 1;
 }
 
+/* The least item of the lowest bucket above 0 holding items, after skip buckets of
+ * them; 0 if there are not so many. */
+static int least_above(const struct pz_radix *q, int skip, struct pz_heap_item *out)
+{
+    uint64_t used = q->used;
+    const struct pz_radix_bucket *k;
+
+    for (; skip > 0 && used; skip--)
+        used &= used - 1;
+    if (!used)
+        return 0;
+    k = &q->bucket[__builtin_ctzll(used) + 1];
+    item_out(&k->items[k->min_at], out);
+    return 1;
+}
+
+int pz_radix_peek_second(const struct pz_radix *q, struct pz_heap_item *out)
+{
+    const struct pz_radix_bucket *zero = &q->bucket[0], *lowest;
+
+    if (q->count < 2)
+        return 0;
+    if (zero->n - zero->head >= 2) {
+        item_out(&zero->items[zero->head + 1], out);
+        return 1;
+    }
+    if (zero->n - zero->head == 1)
+        return least_above(q, 0, out);
+    lowest = &q->bucket[__builtin_ctzll(q->used) + 1];   /* holds the earliest */
+    return lowest->n - lowest->head == 1 && least_above(q, 1, out);
+}
+
 double pz_radix_next(const struct pz_radix *q)
 {
     if (q->count == 0)

@@ -78,6 +78,13 @@ int pz_radix_pop(struct pz_radix *q, struct pz_heap_item *out);
 /* The earliest item into *out, left in the queue; 0 if the queue is empty. */
 int pz_radix_peek(const struct pz_radix *q, struct pz_heap_item *out);
 
+/* The item after the earliest into *out, left in the queue, when it is known without a
+ * search: the second of bucket 0; or the least of the lowest bucket above 0 holding
+ * items, when bucket 0 holds the earliest alone; or the least of the next bucket, when
+ * that lowest bucket holds the earliest alone.  0 otherwise (its bucket holds several).
+ * For prefetching: what is pushed before the next pop may still come before it. */
+int pz_radix_peek_second(const struct pz_radix *q, struct pz_heap_item *out);
+
 /* Time of the earliest item; INFINITY if none. */
 double pz_radix_next(const struct pz_radix *q);
 

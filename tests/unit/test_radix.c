@@ -2,8 +2,9 @@
  * (model/radix.h): the earliest first and equal times in the order of pushing; a time's
  * items joined while taken from, emptied and pushed again; the buckets items wait in,
  * derived by hand from the bits of their times; a time pushed below the one taken last;
- * negative times and NaN as 0; and long sequences against the definition itself (the pending item with
- * the least time, the first pushed of them), peeking included. */
+ * negative times and NaN as 0; the item after the earliest where it is known; and long
+ * sequences against the definition itself (the pending item with the least time, the
+ * first pushed of them), peeking at the earliest and the second included. */
 #include <criterion/criterion.h>
 #include <math.h>
 
@@ -206,6 +207,47 @@ Test(radix, negative_times_and_nan_count_as_zero)
     pz_radix_release(&q);
 }
 
+static void expect_second(const struct pz_radix *q, int known, double time, int id)
+{
+    struct pz_heap_item it;
+
+    cr_assert_eq(pz_radix_peek_second(q, &it), known, "second known: expected %d", known);
+    if (known) {
+        cr_assert_eq(it.id, id, "second id %d, expected %d", it.id, id);
+        cr_assert_eq(it.time, time);
+        cr_assert_eq(it.kind, id % 7);
+    }
+}
+
+/* The bits: 1.0 is 0x3FF0..., 1.5 0x3FF8..., 3.0 0x4008..., 5.0 0x4014....  With 1.0
+ * taken last, 1.5 differs from it first in bit 51 (bucket 52), 3.0 and 5.0 in bit 62
+ * (bucket 63); before anything is taken (last 0) 1.0 and 3.0 differ from it in bit 62. */
+Test(radix, the_second_when_known_without_a_search)
+{
+    struct pz_radix q = { 0 };
+
+    expect_second(&q, 0, 0, 0);
+    push(&q, 1, 1);
+    expect_second(&q, 0, 0, 0);   /* one item */
+    push(&q, 1, 2);
+    push(&q, 3, 3);
+    expect_second(&q, 0, 0, 0);   /* all three in bucket 63: the second not known */
+    expect_pop(&q, 1, 1);         /* 1 and 2 went to bucket 0, 3 to bucket 63 */
+    expect_second(&q, 1, 3, 3);   /* bucket 0 holds 2 alone: 3, the least above */
+    push(&q, 1, 4);               /* the time taken last: bucket 0, after 2 */
+    expect_second(&q, 1, 1, 4);   /* the second of bucket 0 */
+    expect_pop(&q, 1, 2);
+    expect_pop(&q, 1, 4);
+    push(&q, 5, 5);
+    expect_second(&q, 0, 0, 0);   /* 3 and 5 both in bucket 63 */
+    push(&q, 1.5, 6);             /* bucket 52, alone: the earliest */
+    expect_second(&q, 1, 3, 3);   /* the least of bucket 63 */
+    expect_pop(&q, 1.5, 6);
+    expect_pop(&q, 3, 3);
+    expect_pop(&q, 5, 5);
+    pz_radix_release(&q);
+}
+
 #define N 20000
 
 /* Pushes in bursts of one time, popped a few at a time, against the definition:
@@ -217,7 +259,7 @@ static void mixed_sequence(int ahead)
     static char pending[N];
     struct pz_radix q = { 0 };
     struct pz_heap_item it;
-    int pushed = 0, popped = 0;
+    int pushed = 0, popped = 0, seconds = 0;
     double last = 0;
     unsigned x = 12345;
 
@@ -248,11 +290,21 @@ static void mixed_sequence(int ahead)
                     want = i;
             cr_assert_eq(pz_radix_peek(&q, &next), want >= 0);
             cr_assert(want < 0 || next.id == want, "peek after pop %d", popped);
+            if (pz_radix_peek_second(&q, &next)) {
+                int second = -1;
+
+                for (int i = 0; i < pushed; i++)
+                    if (pending[i] && i != want && (second < 0 || time[i] < time[second]))
+                        second = i;
+                cr_assert_eq(next.id, second, "second after pop %d", popped);
+                seconds++;
+            }
         }
         x = x * 1103515245u + 12345u;
     }
     cr_assert_eq(pz_radix_pop(&q, &it), 0);
     cr_assert_eq(q.count, 0);
+    cr_assert_gt(seconds, N / 10, "the second known %d times", seconds);
     pz_radix_release(&q);
 }
 
