@@ -200,7 +200,8 @@ int pz_cs_eager_size(const struct pz_comsys *cs, int from, int to, double bytes)
 double pz_cs_transfer(struct pz_comsys *cs, int from, int to, double bytes);
 
 /* A protocol's control message between processes, leaving now: when it arrives
- * (pz_network_control: a message of 0 bytes' time, on no link's turn).  The control
+ * (pz_network_control: a message of 0 bytes' time, on no link's turn; one to oneself:
+ * pz_self_time of 0 bytes).  The control
  * messages: a rendezvous's request and clear to send, RMA's lock requests, grants and
  * releases, a get's request, and the signals of post/start/complete/wait. */
 double pz_cs_control(const struct pz_comsys *cs, int from, int to);

@@ -102,9 +102,8 @@ Test(comsys_plain, a_send_overhead_falls_back_to_the_protocols)
 }
 
 /* With eager messages up to 4 B the 8 B ones go by rendezvous on a plain machine: the
- * request to send takes 50 us (0 B), the clear to send back 50 us on the links the
- * other way (each pair's two messages cross, one on each direction), the data 50.64
- * us: rounds of 150.64 us, all done at 301.28 us (101.28 if they went eagerly). */
+ * request to send takes 50 us (0 B), the clear to send back 50 us (control messages,
+ * on no link's turn), the data 50.64 us: rounds of 150.64 us, all done at 301.28 us (101.28 if they went eagerly). */
 Test(comsys_plain, a_rendezvous_falls_back_to_the_protocols)
 {
     struct pz_coll c = { .op = PZ_COLL_ALLREDUCE, .size = 4, .bytes = 8 };

@@ -2177,7 +2177,8 @@ Test(engine, shared_locks_share)
  * post signal goes 0.5 -> 0.55; its Put waits for rank 0's post.  At 1, rank 0's post
  * signal, a control message holding no link, goes 1 -> 1.05; its start has rank 1's
  * post already, so its Put goes at once: 1 -> 2.05.  Rank 0's complete ends with it,
- * 2.05, and signals rank 1: 2.05 -> 2.1.  Rank 1's post arrives at 1.05: its Put goes.
+ * 2.05, and signals rank 1: 2.05 -> 2.1.  Rank 0's post reaches rank 1 at 1.05: rank
+ * 1's Put goes.
  *   switch: rank 1's links are free: 1.05 -> 2.1; its complete ends at 2.1 and its
  *     signal goes 2.1 -> 2.15.  Rank 1's wait ends at 2.1 (rank 0's signal is there),
  *     rank 0's at 2.15; Finalize 2.2 and 2.25, the end.
