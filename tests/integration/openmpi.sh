@@ -28,7 +28,9 @@
 #      ranks, whose machine file names Open MPI and has a latency and a bandwidth;
 #  (g2) the calibration program is chosen by the mpiexec that started the process: an
 #      MPICH job started from inside an Open MPI one (which inherits Open MPI's
-#      variables) runs MPICH's, Open MPI's mpiexec through a shell Open MPI's;
+#      variables) runs MPICH's, an Open MPI job inside an MPICH one (which inherits
+#      MPICH's PMI_FD: only the parent tells) Open MPI's, Open MPI's mpiexec through a
+#      shell Open MPI's;
 #  (h) a job whose 2 processes start 2 more with MPI_Comm_spawn runs as without the
 #      recorder; the trace is the 2 parents' (MPI_Barrier, no MPI_Allreduce of the
 #      children, whose ranks would have written over theirs), and one line says that
@@ -191,6 +193,9 @@ chmod +x "$PZ_WORK/which" "$PZ_WORK/which-openmpi"
 pz_expect_eq "(g2): calibrate in an MPICH job inside an Open MPI job" mpich \
     "$(PROGNOZ_CALIBRATE=$PZ_WORK/which timeout "$PZ_TIMEOUT" "$OPENMPI_MPIEXEC" -n 1 \
         "$MPIEXEC" -n 1 "$PZ_PROGNOZ" calibrate 2>&1)"
+pz_expect_eq "(g2): calibrate in an Open MPI job inside an MPICH job" openmpi \
+    "$(PROGNOZ_CALIBRATE=$PZ_WORK/which timeout "$PZ_TIMEOUT" "$MPIEXEC" -n 1 \
+        "$OPENMPI_MPIEXEC" -n 1 "$PZ_PROGNOZ" calibrate 2>&1)"
 pz_expect_eq "(g2): calibrate under Open MPI's mpiexec through a shell" openmpi \
     "$(PROGNOZ_CALIBRATE=$PZ_WORK/which timeout "$PZ_TIMEOUT" "$OPENMPI_MPIEXEC" -n 1 \
         sh -c "'$PZ_PROGNOZ' calibrate; exit \$?" 2>&1)"
