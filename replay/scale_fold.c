@@ -334,8 +334,6 @@ static int take_copies(const uint32_t *s, const struct repeat *r, const uint32_t
             while (busy < end && mark[busy] == FREE)
                 busy++;
             k = (busy - j) / p;
-            if (k > 1 + (r->last + 1 - j) / p)
-                k = 1 + (r->last + 1 - j) / p;
         }
         if (k < 2) {
             j++;
