@@ -115,10 +115,11 @@ static int largest_at(const struct pz_scale_program *m, const struct sp_event *e
 }
 
 /* The mean sizes (out[0] sent, out[1] received) the processes of recording r that have
- * a neighbour at o moved to it (their first pass's), and their smallest and largest
- * into spread[0 .. 1]; 0 when none has one. */
-static int mean_at(const struct pz_scale_program *m, const struct sp_event *e,
-                   const struct sp_seen *seen, size_t r, int o, double *out, uint64_t *spread)
+ * a neighbour at o moved to it (their first pass's), and each direction's smallest and
+ * largest into spread[w][0 .. 1]; 0 when none has one. */
+static int mean_over_procs(const struct pz_scale_program *m, const struct sp_event *e,
+                           const struct sp_seen *seen, size_t r, int o, double *out,
+                           uint64_t spread[2][2])
 {
     double sum[2] = {0, 0};
     int n = 0;
@@ -131,13 +132,14 @@ static int mean_at(const struct pz_scale_program *m, const struct sp_event *e,
             continue;
         v[0] = t->sent[o];
         v[1] = t->received[o];
-        if (!n++)
-            spread[0] = spread[1] = v[0];
         for (int w = 0; w < 2; w++) {
+            if (!n)
+                spread[w][0] = spread[w][1] = v[w];
             sum[w] += (double)v[w];
-            spread[0] = v[w] < spread[0] ? v[w] : spread[0];
-            spread[1] = v[w] > spread[1] ? v[w] : spread[1];
+            spread[w][0] = v[w] < spread[w][0] ? v[w] : spread[w][0];
+            spread[w][1] = v[w] > spread[w][1] ? v[w] : spread[w][1];
         }
+        n++;
     }
     for (int w = 0; n && w < 2; w++)
         out[w] = sum[w] / n;
@@ -201,7 +203,8 @@ static int fit_at(const struct pz_scale_program *m, const struct sp_event *e,
 /* Fits the sizes at offset o that differ within every class of position into z: the
  * mean over the processes that have that neighbour per recording, a function of P (in
  * whole bytes at P, as the point-to-point sizes that differ between processes); the
- * spread of the recording with the most processes that shows one, for the note. */
+ * spread of the recording with the most processes that shows one between its
+ * processes (the sent sizes', else the received), for the note. */
 static void fit_mean(const struct pz_scale_program *m, const struct sp_event *e,
                      struct sp_seen *const *seen, int o, struct sp_nbrsizes *z)
 {
@@ -211,16 +214,18 @@ static void fit_mean(const struct pz_scale_program *m, const struct sp_event *e,
     size_t n = 0;
 
     for (size_t r = 0; r < m->nruns && n < 64; r++) {
-        uint64_t spread[2];
+        uint64_t spread[2][2];
         double mean[2];
 
-        if ((r < 64 && (skip >> r & 1)) || !mean_at(m, e, seen[r], r, o, mean, spread))
+        if ((r < 64 && (skip >> r & 1)) ||
+            !mean_over_procs(m, e, seen[r], r, o, mean, spread))
             continue;
-        if (spread[0] != spread[1] && m->runs[r]->nprocs > z->procs) {
-            z->low = spread[0];
-            z->high = spread[1];
-            z->procs = m->runs[r]->nprocs;
-        }
+        for (int w = 0; w < 2; w++)
+            if (spread[w][0] != spread[w][1] && m->runs[r]->nprocs > z->procs) {
+                z->low = spread[w][0];
+                z->high = spread[w][1];
+                z->procs = m->runs[r]->nprocs;
+            }
         for (int w = 0; w < 2; w++) {
             pt[w][n] = (struct pz_scale_point){.procs = m->runs[r]->nprocs, .time = mean[w]};
             for (int d = 0; d < PZ_SCALE_FIT_DIMS; d++)
