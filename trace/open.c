@@ -149,18 +149,36 @@ int pz_local_defs_empty(const char *file)
            memcmp(bytes, empty_local_defs, sizeof(empty_local_defs)) == 0;
 }
 
-/* Whether location loc's local definitions file, in the POSIX layout of OTF2's files
- * (DIR/traces.otf2's are DIR/traces/LOC.def), holds none. */
+/* The length of the archive's path less its ".otf2" (DIR/traces), 0 when it does not
+ * end so. */
+static size_t archive_stem(const struct pz_trace_file *f)
+{
+    size_t n = strlen(f->path);
+
+    return n > 5 && strcmp(f->path + n - 5, ".otf2") == 0 ? n - 5 : 0;
+}
+
+/* Into file, location loc's file of kind ("def" or "evt") in the POSIX layout of OTF2's
+ * files (DIR/traces.otf2's are DIR/traces/LOC.def and DIR/traces/LOC.evt); 0, or -1
+ * when the archive's path does not end in .otf2. */
+static int location_file(const struct pz_trace_file *f, uint64_t loc, const char *kind,
+                         char *file, size_t size)
+{
+    size_t stem = archive_stem(f);
+
+    if (!stem)
+        return -1;
+    snprintf(file, size, "%.*s/%llu.%s", (int)stem, f->path, (unsigned long long)loc, kind);
+    return 0;
+}
+
+/* Whether location loc's local definitions file holds none. */
 static int no_local_defs(const struct pz_trace_file *f, uint64_t loc)
 {
     char file[4096 + 32];
-    size_t n = strlen(f->path);
 
-    if (n <= 5 || strcmp(f->path + n - 5, ".otf2") != 0)
-        return 0;
-    snprintf(file, sizeof(file), "%.*s/%llu.def", (int)(n - 5), f->path,
-             (unsigned long long)loc);
-    return pz_local_defs_empty(file);
+    return location_file(f, loc, "def", file, sizeof(file)) == 0 &&
+           pz_local_defs_empty(file);
 }
 
 int pz_trace_file_local_defs(struct pz_trace_file *f, const struct pz_defs *defs, int th)
@@ -249,10 +267,9 @@ static void name_damaged_file(struct pz_trace_file *f)
     char file[4096 + 32], message[1024];   /* OTF2's description and message (otf2_error) */
     int def, th;
 
-    if (n < 5 || strcmp(f->path + n - 5, ".otf2") != 0 || (th = damaged_location(f, &def)) < 0)
+    if (!archive_stem(f) || (th = damaged_location(f, &def)) < 0)
         return;
-    snprintf(file, sizeof(file), "%.*s/%llu.%s", (int)(n - 5), f->path,
-             (unsigned long long)f->defs->thread_location[th], def ? "def" : "evt");
+    location_file(f, f->defs->thread_location[th], def ? "def" : "evt", file, sizeof(file));
     if (strstr(f->error + n + 2, file))
         return;
     snprintf(message, sizeof(message), "%s", f->error + n + 2);

@@ -36,9 +36,11 @@ int pz_trace_file_local_defs(struct pz_trace_file *f, const struct pz_defs *defs
 
 /* Whether file (a location's DIR/traces/LOC.def) holds exactly the 20 bytes OTF2 writes
  * for a location without local definitions, as the predicted and synthesized archives'
- * are: a chunk header (byte 0x03, byte 0x42, the numbers of the chunk's first and last
- * events, 1 and 0, as 8 little-endian bytes each), the end of the file (0x02) and the
- * end of its buffer (0x01).  0 for any other file, a missing or unreadable one too. */
+ * are: a chunk header (byte 0x03, byte 0x42: OTF2's mark of a little-endian writer, the
+ * numbers of the chunk's first and last events, 1 and 0, as 8 little-endian bytes
+ * each), the end of the file (0x02) and the end of its buffer (0x01).  0 for any other
+ * file, a missing or unreadable one too (one a big-endian host wrote goes through OTF2,
+ * as before). */
 int pz_local_defs_empty(const char *file);
 
 /* The number of the event of location loc read last (1: its first), 0 if unknown: for
