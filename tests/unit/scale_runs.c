@@ -211,3 +211,13 @@ int sr_no_comms(void *ctx, const struct pz_synth_comm *comms, uint32_t n)
     (void)n;
     return 0;
 }
+
+struct pz_scale_event sr_message_along(uint8_t kind, int off, uint32_t tag, uint64_t bytes)
+{
+    struct pz_scale_event e = {.kind = kind, .comm = SR_WORLD, .posted_by = -1, .tag = tag};
+
+    e.peer.kind = PZ_SCALE_PEER_OFFSET;
+    e.peer.off[0] = (int8_t)off;
+    e.bytes = bytes;
+    return e;
+}

@@ -74,4 +74,8 @@ void sr_recorded_free(struct sr_recorded *r);
 /* A synthesis sink's comms callback that keeps nothing. */
 int sr_no_comms(void *ctx, const struct pz_synth_comm *comms, uint32_t n);
 
+/* A message of kind on the world to the process off away along the first dimension
+ * (its peer an offset), with tag and bytes. */
+struct pz_scale_event sr_message_along(uint8_t kind, int off, uint32_t tag, uint64_t bytes);
+
 #endif

@@ -60,16 +60,6 @@ static uint64_t uneven(int nprocs, int p)
     return p == 0 && nprocs > 2 ? base + 8 : base;
 }
 
-static struct pz_scale_event message(uint8_t kind, int off, uint64_t bytes)
-{
-    struct pz_scale_event e = {.kind = kind, .comm = SR_WORLD, .posted_by = -1, .tag = TAG};
-
-    e.peer.kind = PZ_SCALE_PEER_OFFSET;
-    e.peer.off[0] = (int8_t)off;
-    e.bytes = bytes;
-    return e;
-}
-
 /* Process p's stage of a pipeline: per iteration a receive from the previous process
  * (but at the first) of its size, a computation of C / P and a send to the next one (but
  * at the last) of p's size, by the rule arg. */
@@ -84,13 +74,13 @@ static void chain(struct sr_run *b, int p, const int *c, void *arg)
         struct sr_truth ts = {p + 1, 0, P, 1, -1}, tr = {p - 1, 0, P, 1, -1};
 
         if (p > 0) {
-            struct pz_scale_event r = message(PZ_REC_RECV, -1, size(P, p - 1));
+            struct pz_scale_event r = sr_message_along(PZ_REC_RECV, -1, TAG, size(P, p - 1));
 
             sr_step(b, p, PZ_SCALE_CALL, SR_RECV, 0);
             sr_event(b, p, &r, &tr);
         }
         if (p < P - 1) {
-            struct pz_scale_event s = message(PZ_REC_SEND, 1, size(P, p));
+            struct pz_scale_event s = sr_message_along(PZ_REC_SEND, 1, TAG, size(P, p));
 
             sr_step(b, p, PZ_SCALE_CALL, SR_SEND, C / P);
             sr_event(b, p, &s, &ts);

@@ -51,16 +51,6 @@ static uint64_t constant(int nprocs, int i)
     return 808;
 }
 
-static struct pz_scale_event message(uint8_t kind, int off, uint64_t bytes)
-{
-    struct pz_scale_event e = {.kind = kind, .comm = SR_WORLD, .posted_by = -1, .tag = TAG};
-
-    e.peer.kind = PZ_SCALE_PEER_OFFSET;
-    e.peer.off[0] = (int8_t)off;
-    e.bytes = bytes;
-    return e;
-}
-
 /* Process p's stage of a pipeline: per iteration a receive from the previous process
  * (but at the first), a computation of C / P and a send to the next one (but at the
  * last), sized by the rule arg. */
@@ -72,8 +62,8 @@ static void chain(struct sr_run *b, int p, const int *c, void *arg)
     (void)c;
     sr_step(b, p, PZ_SCALE_BEGIN, SR_INTERVAL, 0);
     for (int i = 0; i < ITERS; i++) {
-        struct pz_scale_event s = message(PZ_REC_SEND, 1, size(P, i));
-        struct pz_scale_event r = message(PZ_REC_RECV, -1, size(P, i));
+        struct pz_scale_event s = sr_message_along(PZ_REC_SEND, 1, TAG, size(P, i));
+        struct pz_scale_event r = sr_message_along(PZ_REC_RECV, -1, TAG, size(P, i));
         struct sr_truth ts = {p + 1, 0, P, 1, -1}, tr = {p - 1, 0, P, 1, -1};
 
         if (p > 0) {
