@@ -168,7 +168,9 @@ Test(scale_sizemean, an_uneven_split_keeps_the_largest)
     sr_record_at(&r, counts_2_4_8, 1, NULL, chain, (void *)(uintptr_t)uneven);
     /* the largest, 808, 408, 208 at 2, 4, 8, is exactly 8 + 1600 / P:
      * at 16: 8 + 100 = 108; at 5: 8 + 320 = 328.  (The means, 808, 405.3 and 201.1,
-     * would give other sizes.) */
+     * would give other sizes; the blocks 8 ceil(201 / P) fit the three as exactly and
+     * would give 104 at 16, but they are tried only where no form of P fits exactly,
+     * replay/scale_numbers.c.) */
     expect_sizes(r.m, 16, 108);
     expect_sizes(r.m, 5, 328);
     cr_expect(noted(r.m, "differs between processes of a recording: the largest is used"));
