@@ -395,9 +395,6 @@ static int new_p2p(struct pz_comsys *cs, enum req_kind kind, int owner, int src,
     if (src < 0 || src >= cs->nprocs || dst < 0 || dst >= cs->nprocs || at < cs->now ||
         (r = pz_cs_new_request(cs)) < 0)
         return -1;
-    /* the free list's next request, for the next one made: it left the caches when it
-       was released, at thousands of processes */
-    __builtin_prefetch(&cs->req[cs->free_req >= 0 ? cs->free_req : r]);
     cs->req[r].kind = (uint8_t)kind;
     cs->req[r].owner = owner;
     cs->req[r].key = (struct pz_match_key){ comm, src, dst, tag };

@@ -454,9 +454,6 @@ int pz_comsys_collective(struct pz_comsys *cs, int comm, const struct pz_coll *c
     if (!algo || (r = pz_cs_new_request(cs)) < 0 ||
         (a = part_agent(cs, comm, member(cm, c))) < 0)
         return -1;
-    /* the free list's next request, for the next one made (it left the caches when it
-       was released, at thousands of processes) */
-    __builtin_prefetch(&cs->req[cs->free_req >= 0 ? cs->free_req : r]);
     if (keep_counts(&cs->agents[a], c) != 0) {
         free_agent(cs, a);
         return -1;
