@@ -284,12 +284,11 @@ static void place_threads(struct engine *e)
  * gives. */
 static void prefetch_next(struct engine *e)
 {
-    const struct pz_trace_in_head *in = (const void *)e->in;
     struct pz_heap_item next;
 
     if (pz_radix_peek_second(&e->ready, &next)) {
         __builtin_prefetch(&e->threads[next.id]);
-        __builtin_prefetch(&in->rings[next.id]);
+        pz_trace_in_prefetch_ring(e->in, next.id);
     }
     if (!pz_radix_peek(&e->ready, &next))
         return;
