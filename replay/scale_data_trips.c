@@ -40,22 +40,21 @@ struct made_loops {
 
 static uint64_t hash_body(const struct sp_table *t, const struct sp_sym *y)
 {
-    uint64_t h = 1469598103934665603u ^ y->n;
+    uint64_t h = sp_hash_mix(SP_HASH_START, y->n);
 
     for (uint32_t i = 0; i < y->n; i++)
-        h = (h ^ t->bodies[y->first + i]) * 1099511628211u;
+        h = sp_hash_mix(h, t->bodies[y->first + i]);
     return h;
 }
 
 /* The hash of the AROUND steps before step `from` and after step `to` - 1. */
 static uint64_t hash_place(const struct made_loops *l, size_t from, size_t to)
 {
-    uint64_t h = 1469598103934665603u;
+    uint64_t h = SP_HASH_START;
 
-    for (size_t i = 1; i <= AROUND; i++) {
-        h = (h ^ (from >= i ? l->raw[from - i] : SP_NONE)) * 1099511628211u;
-        h = (h ^ (to + i - 1 < l->nraw ? l->raw[to + i - 1] : SP_NONE)) * 1099511628211u;
-    }
+    for (size_t i = 1; i <= AROUND; i++)
+        h = sp_hash_mix(sp_hash_mix(h, from >= i ? l->raw[from - i] : SP_NONE),
+                        to + i - 1 < l->nraw ? l->raw[to + i - 1] : SP_NONE);
     return h;
 }
 

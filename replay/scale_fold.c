@@ -152,17 +152,15 @@ struct occurrence {
  * -1 when memory runs out. */
 static int next_occurrences(const uint32_t *s, size_t n, size_t *next)
 {
-    size_t cap = 16;
+    size_t cap = sp_slots_for(n);
     struct occurrence *o;
 
-    while (cap < 2 * n)
-        cap *= 2;
     if (!(o = malloc(cap * sizeof(*o))))
         return -1;
     for (size_t j = 0; j < cap; j++)
         o[j].sym = SP_NONE;
     for (size_t i = n; i-- > 0;) {
-        size_t j = (size_t)((s[i] * 0x9e3779b97f4a7c15u) >> 32) & (cap - 1);
+        size_t j = sp_slot_of(s[i], cap);
 
         while (o[j].sym != SP_NONE && o[j].sym != s[i])
             j = (j + 1) & (cap - 1);

@@ -438,10 +438,10 @@ struct same_steps {
 
 static uint64_t hash_steps(const uint32_t *s, size_t n)
 {
-    uint64_t h = 1469598103934665603u;
+    uint64_t h = SP_HASH_START;
 
     for (size_t i = 0; i < n; i++)
-        h = (h ^ s[i]) * 1099511628211u;
+        h = sp_hash_mix(h, s[i]);
     return h;
 }
 
@@ -456,6 +456,7 @@ static size_t folded_before(const struct pz_scale_run *run, const struct same_st
             return seen[i].proc;
     return SIZE_MAX;
 }
+
 /* Process p of run r folded (w->folded), its steps rewritten first (map: the calls over
  * many requests given none made the steps of those given some, sp_table_given_none;
  * then the butterflies' stages and the loops whose tags advance).  0 or -1. */

@@ -144,6 +144,29 @@ int sp_tag_loops(struct sp_table *t, uint32_t *syms, size_t n, uint8_t ambiguous
 #define SP_OWN_SHAPE 0x80000000u
 
 /* The events of step symbol sym of t. */
+/* FNV-1a, value by value: the hash steps, bodies and sizes are first compared by. */
+#define SP_HASH_START 14695981039346656037u
+static inline uint64_t sp_hash_mix(uint64_t h, uint64_t v)
+{
+    return (h ^ v) * 1099511628211u;
+}
+
+/* An open addressing table of 32-bit keys for n of them: its slots, a power of two of at
+ * least twice n; and where key's probe starts in it (Fibonacci hashing). */
+static inline size_t sp_slots_for(size_t n)
+{
+    size_t cap = 16;
+
+    while (cap < 2 * n)
+        cap *= 2;
+    return cap;
+}
+
+static inline size_t sp_slot_of(uint32_t key, size_t cap)
+{
+    return (size_t)((key * 0x9e3779b97f4a7c15u) >> 32) & (cap - 1);
+}
+
 static inline const struct sp_event *sp_events_of(const struct sp_table *t, uint32_t sym)
 {
     return &t->events[t->syms[sym].first];

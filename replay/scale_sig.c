@@ -380,12 +380,11 @@ static void variants_free(struct variants *v)
 static uint64_t sizes_key(const struct pz_scale_process *p, const struct pz_scale_step *st,
                           uint32_t n)
 {
-    uint64_t h = 14695981039346656037u;
+    uint64_t h = SP_HASH_START;
 
-    for (uint32_t k = 0; k < n; k++) {
-        h = (h ^ p->events[st->first + k].bytes) * 1099511628211u;
-        h = (h ^ p->events[st->first + k].bytes2) * 1099511628211u;
-    }
+    for (uint32_t k = 0; k < n; k++)
+        h = sp_hash_mix(sp_hash_mix(h, p->events[st->first + k].bytes),
+                        p->events[st->first + k].bytes2);
     return h;
 }
 

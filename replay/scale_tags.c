@@ -224,11 +224,9 @@ struct shape_seen {
 static int shared_shapes(const struct tagging *g, const uint32_t *h, size_t **cand,
                          size_t *ncand)
 {
-    size_t cap = 16, *at = malloc((g->n ? g->n : 1) * sizeof(*at));
+    size_t cap = sp_slots_for(g->n), *at = malloc((g->n ? g->n : 1) * sizeof(*at));
     struct shape_seen *v;
 
-    while (cap < 2 * g->n)
-        cap *= 2;
     *ncand = 0;
     *cand = NULL;
     if (!at || !(v = malloc(cap * sizeof(*v)))) {
@@ -238,7 +236,7 @@ static int shared_shapes(const struct tagging *g, const uint32_t *h, size_t **ca
     for (size_t j = 0; j < cap; j++)
         v[j].shape = SP_NONE;
     for (size_t i = 0; i < g->n; i++) {
-        size_t j = (size_t)((h[i] * 0x9e3779b97f4a7c15u) >> 32) & (cap - 1);
+        size_t j = sp_slot_of(h[i], cap);
 
         while (v[j].shape != SP_NONE && v[j].shape != h[i])
             j = (j + 1) & (cap - 1);
