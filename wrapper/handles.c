@@ -1,5 +1,5 @@
-/* The registries of file handles and windows: lists under a lock, as handles are few
- * and made and freed rarely. */
+/* The registries of file handles and windows: a list of every handle made, under a
+ * lock, with maps to the live ones and to the count made on each communicator. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,33 +13,35 @@ struct pz_handle {
     char *key;         /* its identity (handles.h) */
 };
 
-struct pz_handles pz_io_files = { PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0 };
-struct pz_handles pz_rma_windows = { PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0 };
+struct pz_handles pz_io_files = { .lock = PTHREAD_MUTEX_INITIALIZER };
+struct pz_handles pz_rma_windows = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-/* Handles made on communicator gid led by world rank leader before this one. */
-static unsigned earlier(const struct pz_handles *h, uint64_t gid, int leader)
-{
-    char prefix[48];
-    unsigned n = 0;
-    size_t len = (size_t)snprintf(prefix, sizeof(prefix), "%llu %d ",
-                                  (unsigned long long)gid, leader);
-
-    for (uint32_t i = 0; i < h->count; i++)
-        n += strncmp(h->list[i].key, prefix, len) == 0;
-    return n;
-}
-
-static char *identity(const struct pz_handles *h, MPI_Comm comm, const char *name)
+/* The identity of a handle made on comm (handles.h), counted among those made on it;
+ * NULL if memory ran out. */
+static char *identity(struct pz_handles *h, MPI_Comm comm, const char *name)
 {
     const struct pz_comm_info *c = pz_comm_get(pz_comm_ref(comm));
     int leader = c->members ? c->members[0] : -1;
-    unsigned seq = earlier(h, c->gid, leader);
+    uint32_t seq = 0;
     size_t len = strlen(name) + 64;
-    char *key = malloc(len);
+    char *key;
 
-    if (key)
-        snprintf(key, len, "%llu %d %u %s", (unsigned long long)c->gid, leader, seq, name);
+    pz_keymap_get(&h->made_on, c->gid, leader, &seq);
+    if (pz_keymap_put(&h->made_on, c->gid, leader, seq + 1) < 0 || !(key = malloc(len)))
+        return NULL;
+    snprintf(key, len, "%llu %d %u %s", (unsigned long long)c->gid, leader, (unsigned)seq, name);
     return key;
+}
+
+/* Points the handle's value at ref, the newest handle of that value: one MPI freed
+ * without the wrapper seeing it is no longer live. */
+static int make_live(struct pz_handles *h, uint64_t handle, uint32_t ref)
+{
+    uint32_t old;
+
+    if (pz_keymap_get(&h->live, handle, 0, &old))
+        h->list[old].live = 0;
+    return pz_keymap_put(&h->live, handle, 0, ref);
 }
 
 uint32_t pz_handles_made(struct pz_handles *h, MPI_Comm comm, const char *name,
@@ -58,9 +60,12 @@ uint32_t pz_handles_made(struct pz_handles *h, MPI_Comm comm, const char *name,
             h->cap = cap;
         }
     }
-    if (h->count < h->cap && (key = identity(h, comm, name ? name : ""))) {
+    if (h->count < h->cap && make_live(h, handle, h->count) == 0 &&
+        (key = identity(h, comm, name ? name : ""))) {
         h->list[h->count] = (struct pz_handle){ handle, 1, key };
         ref = h->count++;
+    } else {
+        pz_keymap_remove(&h->live, handle, 0);
     }
     pthread_mutex_unlock(&h->lock);
     return ref;
@@ -71,9 +76,7 @@ uint32_t pz_handles_find(struct pz_handles *h, uint64_t handle)
     uint32_t ref = PZ_NO_HANDLE;
 
     pthread_mutex_lock(&h->lock);
-    for (uint32_t i = 0; i < h->count; i++)
-        if (h->list[i].live && h->list[i].handle == handle)
-            ref = i;
+    pz_keymap_get(&h->live, handle, 0, &ref);
     pthread_mutex_unlock(&h->lock);
     return ref;
 }
@@ -81,8 +84,10 @@ uint32_t pz_handles_find(struct pz_handles *h, uint64_t handle)
 void pz_handles_freed(struct pz_handles *h, uint32_t ref)
 {
     pthread_mutex_lock(&h->lock);
-    if (ref < h->count)
+    if (ref < h->count && h->list[ref].live) {
         h->list[ref].live = 0;
+        pz_keymap_remove(&h->live, h->list[ref].handle, 0);
+    }
     pthread_mutex_unlock(&h->lock);
 }
 

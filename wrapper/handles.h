@@ -11,16 +11,21 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "keymap.h"
 #include "unify.h"
 
 /* The reference of a handle the wrapper did not see made. */
 #define PZ_NO_HANDLE UINT32_MAX
 
-/* One kind of handles; its functions are thread-safe. */
+/* One kind of handles; its functions are thread-safe.  A program may make and free
+ * tens of thousands (a Global Arrays code: a window for every array), so the live
+ * handles and the count made on each communicator are found through maps. */
 struct pz_handles {
     pthread_mutex_t lock;
     struct pz_handle *list;
     uint32_t count, cap;
+    struct pz_keymap live;     /* handle value -> reference of the live handle */
+    struct pz_keymap made_on;  /* (communicator's global id, leader) -> handles made */
 };
 
 /* The files of MPI_File_open (hooks_io.c) and the windows (hooks_rma.c). */
