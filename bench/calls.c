@@ -8,6 +8,10 @@
  *   ring        MPI_Irecv, MPI_Isend, MPI_Waitall of both      3 calls per iteration
  *   allreduce   MPI_Allreduce of one double                    1 call per iteration
  *   iprobe      MPI_Iprobe that finds no message               1 call per iteration
+ *   flush       MPI_Win_flush_all in a lock_all epoch          1 call per iteration
+ *               on the newest of 4001 windows (4000 made and freed before, as a Global
+ *               Arrays code makes one per array: the wrapper finds the window's record
+ *               among all it registered)
  *
  * Calls per iteration are the calls each process makes.  The program runs the same
  * way with and without the wrapper (LD_PRELOAD).  With "minimal" (and no wrapper), every
@@ -50,6 +54,7 @@
 #define CHUNKS 15
 #define TAG 7
 #define NO_SUCH_TAG 4242  /* iprobe: never sent */
+#define WINDOWS_BEFORE 4000   /* flush: windows made and freed before the live one */
 
 struct bench {
     const char *name;
@@ -60,6 +65,8 @@ struct bench {
 };
 
 static int rank, size;
+static MPI_Win flush_window;   /* flush: the live window */
+static long setup_calls;       /* MPI calls a benchmark makes outside its loops */
 
 /* The minimal recorder: a record of 32 bytes per call, its enter and leave ticks (the
  * time-stamp counter where there is one, as the wrapper reads it), the call and a word
@@ -183,6 +190,34 @@ static inline void iprobe_calls(long n, enum how how)
              MPI_STATUS_IGNORE);
 }
 
+static inline void flush_calls(long n, enum how how)
+{
+    for (long i = 0; i < n; i++)
+        CALL(how, 9, MPI_Win_flush_all, flush_window);
+}
+
+/* flush: WINDOWS_BEFORE windows made and freed, then the live one, in a lock_all
+ * epoch until flush_teardown. */
+static void flush_setup(void)
+{
+    void *base;
+    MPI_Win w;
+
+    for (int i = 0; i < WINDOWS_BEFORE; i++) {
+        MPI_Win_allocate(8, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &w);
+        MPI_Win_free(&w);
+    }
+    MPI_Win_allocate(8, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &flush_window);
+    MPI_Win_lock_all(0, flush_window);
+    setup_calls = 2 * WINDOWS_BEFORE + 4;   /* + the live one's allocate, lock, unlock, free */
+}
+
+static void flush_teardown(void)
+{
+    MPI_Win_unlock_all(flush_window);
+    MPI_Win_free(&flush_window);
+}
+
 /* loop_NAME is the loop as the program makes it (bench/profile.sh counts the
  * instructions in it), minimal_NAME and unwrapped_NAME the two others. */
 #define LOOPS(name)                                                         \
@@ -195,6 +230,7 @@ LOOPS(pingpong)
 LOOPS(ring)
 LOOPS(allreduce)
 LOOPS(iprobe)
+LOOPS(flush)
 
 static const struct bench benches[] = {
     { "comm_rank", 1, loop_comm_rank, minimal_comm_rank, unwrapped_comm_rank },
@@ -202,6 +238,7 @@ static const struct bench benches[] = {
     { "ring", 3, loop_ring, minimal_ring, unwrapped_ring },
     { "allreduce", 1, loop_allreduce, minimal_allreduce, unwrapped_allreduce },
     { "iprobe", 1, loop_iprobe, minimal_iprobe, unwrapped_iprobe },
+    { "flush", 1, loop_flush, minimal_flush, unwrapped_flush },
 };
 
 static double now(void)
@@ -249,7 +286,7 @@ int main(int argc, char **argv)
     chunk = n / CHUNKS;
     if (!b || chunk <= 0 || size != 2) {
         if (rank == 0)
-            fprintf(stderr, "usage: mpiexec -n 2 %s comm_rank|pingpong|ring|allreduce|iprobe "
+            fprintf(stderr, "usage: mpiexec -n 2 %s comm_rank|pingpong|ring|allreduce|iprobe|flush "
                             "ITERATIONS (at least %d) [minimal]\n", argv[0], CHUNKS);
         MPI_Finalize();
         return 2;
@@ -258,6 +295,8 @@ int main(int argc, char **argv)
     warmup = n / 100 > WARMUP_MIN ? n / 100 : WARMUP_MIN;
     loop_calls = (warmup + n) * b->calls_per_iter;
     loop = b->loop;
+    if (loop == loop_flush)
+        flush_setup();
     if (argc == 4) {
         loop = b->minimal;
         if (minimal_start(loop_calls) != 0) {
@@ -286,8 +325,10 @@ int main(int argc, char **argv)
     qsort(unwrapped, CHUNKS, sizeof(unwrapped[0]), by_value);
     qsort(pairs, CHUNKS, sizeof(pairs[0]), by_value);
 
+    if (b->loop == loop_flush)
+        flush_teardown();
     /* + MPI_Init, MPI_Comm_rank, MPI_Comm_size, the barriers, MPI_Finalize */
-    mpi_calls = loop_calls + 4 + 4 * CHUNKS;
+    mpi_calls = loop_calls + setup_calls + 4 + 4 * CHUNKS;
     f0 = now();
     MPI_Finalize();
     f1 = now();

@@ -38,7 +38,7 @@ runs=$builddir/bench-runs.log
 # keep every record in memory until MPI_Finalize (PROGNOZ_BUFFER below is larger than
 # the records of any run), so no buffer flush falls in the timed loop: converting the
 # records to OTF2 is all in MPI_Finalize, and measured there.
-benches="comm_rank:2500000 pingpong:400000 ring:250000 allreduce:500000 iprobe:2500000"
+benches="comm_rank:2500000 pingpong:400000 ring:250000 allreduce:500000 iprobe:2500000 flush:1000000"
 buffer=256M
 # wall-clock limit of one run, where timeout(1) exists
 limit=300
