@@ -179,8 +179,12 @@ static int trace_dir(const struct options *o, const struct pz_machine *m, char *
 }
 
 /* Replays the trace on machine m and analyzes the predicted run into a. */
+/* Predicts the run on machine m into *a and *result; endings, when the recording is
+ * partial, says how its processes ended (pz_partial_endings), and an error then says
+ * it: a replay that cannot complete is most often a process recorded only partly. */
 static int predict_one(const struct options *o, const struct pz_machine *m,
-                       struct pz_analysis *a, struct pz_prediction *result)
+                       const char *endings, struct pz_analysis *a,
+                       struct pz_prediction *result)
 {
     struct pz_predict_options po = { .machine = m, .compute_cpu = o->m.compute_cpu,
                                      .progress = &o->progress->hook };
@@ -196,7 +200,9 @@ static int predict_one(const struct options *o, const struct pz_machine *m,
     po.output = dir;
     if (pz_predict(o->trace, &po, result, err, sizeof(err)) != 0) {
         pz_progress_line_end(o->progress);
-        fprintf(stderr, "prognoz predict: %s\n", err);
+        fprintf(stderr, "prognoz predict: %s%s%s%s\n", err,
+                endings ? " (the recording is partial: " : "", endings ? endings : "",
+                endings ? ")" : "");
     } else if (pz_analyze_with_progress(dir, a, &o->progress->hook, err, sizeof(err)) != 0) {
         pz_progress_line_end(o->progress);
         fprintf(stderr, "prognoz predict: the predicted trace: %s\n", err);
@@ -427,7 +433,7 @@ int pz_cmd_predict(int argc, char **argv)
     if (pz_machine_options_load("predict", &o.m, m) != 0)
         return 1;
     endings = pz_partial_endings(o.trace);
-    while (done < o.m.nmachines && predict_one(&o, &m[done], &a[done], &results[done]) == 0) {
+    while (done < o.m.nmachines && predict_one(&o, &m[done], endings, &a[done], &results[done]) == 0) {
         /* a predicted run of a partial trace is partial too: its report says so */
         a[done].partial = endings ? strdup(endings) : NULL;
         done++;

@@ -4,7 +4,8 @@
 #   (MPICH's hydra: SIGKILL): the assembled trace holds exactly the calls up to the
 #   checkpoint, MPI_Init, MPI_Comm_rank and four MPI_Barrier, and says both were killed.
 # term: rank 1 dies of SIGTERM, caught: its trace holds every call, the events saved at
-#   the checkpoint joined to those after it.
+#   the checkpoint joined to those after it; its barriers after rank 0's last checkpoint
+#   have no partner, and predict says the recording is partial in its error.
 # finalize: a whole run taking checkpoints leaves a whole trace, and nothing else.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
 
@@ -76,6 +77,13 @@ expect_calls term 1 $all
 pz_expect_eq "term: first line of the report" \
     "Partial trace: the run ended without MPI_Finalize (0: $killed; 1: killed by signal 15 (SIGTERM)); what was in progress then ends at the last event of its process" \
     "$(first_line term)"
+# rank 1's barriers after rank 0's recording ended cannot be replayed: predict says so,
+# and that the recording is partial
+"$PZ_PROGNOZ" predict --machine "$ideal" "$PZ_WORK/term" >/dev/null 2>"$PZ_WORK/term.predict.err" &&
+    pz_fail "term: prognoz predict replays barriers rank 0 never made"
+pz_expect_eq "term: the error of predict" \
+    "prognoz predict: $PZ_WORK/term: the run cannot complete: rank 1 waits in MPI_Barrier (the whole run) (the recording is partial: 0: $killed; 1: killed by signal 15 (SIGTERM))" \
+    "$(cat "$PZ_WORK/term.predict.err")"
 
 run finalize
 pz_expect_eq "finalize: exit status" 0 "$rc"
