@@ -169,7 +169,8 @@ static int innermost(const struct thread *k)
 }
 
 /* "rank 1 waits in MPI_Recv (interval 2 at heat.c:40)" (or "thread 1.2 waits ...") for
- * each thread that cannot go on. */
+ * each thread that cannot go on: an error, or with stop_when_stuck the end of the
+ * replay, those threads ending where they wait. */
 static void report_deadlock(struct engine *e)
 {
     char list[768] = "";
@@ -189,8 +190,16 @@ static void report_deadlock(struct engine *e)
                                  pz_trace_in_region(e->in, k->call_region)->name, where);
         shown++;
     }
-    pz_engine_fail(e, "the run cannot complete: %s%s", list,
-                   stuck > shown ? "; and more" : "");
+    if (!e->o->stop_when_stuck) {
+        pz_engine_fail(e, "the run cannot complete: %s%s", list,
+                       stuck > shown ? "; and more" : "");
+        return;
+    }
+    snprintf(e->result->stopped, sizeof(e->result->stopped), "%s%s", list,
+             stuck > shown ? "; and more" : "");
+    for (int th = 0; th < e->nthreads; th++)
+        if (e->threads[th].state == THREAD_PARKED)
+            finish_thread(e, th);
 }
 
 static int start(struct engine *e, const char *name, char *err, size_t errlen)

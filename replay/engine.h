@@ -39,6 +39,11 @@ struct pz_predict_options {
     const struct pz_coll_algo *forced[PZ_COLL_NOPS];   /* --coll: NULL = machine's choice */
     const struct pz_progress_hook *progress;   /* told the events read, then the records
                                                   replayed (trace_in.h); or NULL */
+    int stop_when_stuck;   /* the recording is partial: where no process can go on (one
+                              waits for another whose recording had ended), the replay
+                              ends there and says so in pz_prediction.stopped, instead of
+                              failing; the calls waited in are not in the predicted trace,
+                              as a recording leaves out the call a killed process was in */
 };
 
 struct pz_prediction {
@@ -51,6 +56,9 @@ struct pz_prediction {
                               the machine's io_scale */
     uint64_t cpu_gaps;     /* computations timed by recorded CPU time (compute_cpu) */
     uint64_t wall_gaps;    /* computations timed by the wall clock */
+    char stopped[768];     /* with stop_when_stuck, where the replay ended before every
+                              record was replayed ("rank 0 waits in MPI_Barrier (the whole
+                              run)"), else empty */
 };
 
 /* Replays the run recorded at trace (DIR or DIR/traces.otf2) on o->machine.  Returns

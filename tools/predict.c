@@ -180,8 +180,9 @@ static int trace_dir(const struct options *o, const struct pz_machine *m, char *
 
 /* Replays the trace on machine m and analyzes the predicted run into a. */
 /* Predicts the run on machine m into *a and *result; endings, when the recording is
- * partial, says how its processes ended (pz_partial_endings), and an error then says
- * it: a replay that cannot complete is most often a process recorded only partly. */
+ * partial, says how its processes ended (pz_partial_endings): the replay then ends
+ * where no process can go on (one recorded only partly leaves its partners waiting),
+ * and says so, and an error says the recording is partial. */
 static int predict_one(const struct options *o, const struct pz_machine *m,
                        const char *endings, struct pz_analysis *a,
                        struct pz_prediction *result)
@@ -192,6 +193,7 @@ static int predict_one(const struct options *o, const struct pz_machine *m,
     int temporary, rc = -1;
 
     memcpy(po.forced, o->m.forced, sizeof(po.forced));
+    po.stop_when_stuck = endings != NULL;
     if (trace_dir(o, m, dir, sizeof(dir), &temporary) != 0) {
         fprintf(stderr, "prognoz predict: cannot create a directory for the predicted trace "
                 "'%s': %s\n", dir, strerror(errno));
@@ -209,6 +211,11 @@ static int predict_one(const struct options *o, const struct pz_machine *m,
     } else {
         rc = 0;
         pz_progress_line_end(o->progress);
+        if (result->stopped[0])
+            fprintf(stderr, "prognoz predict: the recording is partial: on %s the replay ends "
+                    "at %.6f s, where %s, for a process whose recording had ended; what was "
+                    "recorded after that is not predicted\n", m->name, result->end,
+                    result->stopped);
         if (o->m.compute_cpu && result->cpu_gaps == 0 && result->wall_gaps > 0)
             fprintf(stderr, "prognoz predict: warning: %s has no CPU times (record with "
                     "PROGNOZ_CPU_TIME=1): computations are timed by the wall clock\n",
