@@ -208,6 +208,19 @@ static int resolve(const char *word, char *path, size_t size)
     return 0;
 }
 
+/* Whether the file at path is MPICH's launcher, Hydra, which MPICH installs as
+ * mpiexec.hydra and links mpiexec and mpirun to (as Debian's mpiexec.mpich). */
+static int is_hydra(const char *path)
+{
+    char real[PATH_MAX];
+    const char *base;
+
+    if (!realpath(path, real))
+        return 0;
+    base = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
+    return !strcmp(base, "mpiexec.hydra") || !strcmp(base, "mpirun.hydra");
+}
+
 /* Fills *out from the first word of command whose file reader() finds linked with an
  * MPI library; 1 if one was. */
 static int first_linked(char **command, void (*reader)(const char *, struct pz_program_mpi *),
@@ -221,9 +234,11 @@ static int first_linked(char **command, void (*reader)(const char *, struct pz_p
         if (!resolve(command[i], path, sizeof(path)) || !is_elf(path))
             continue;
         reader(path, &found);
-        if (i == 0)
+        if (i == 0) {
             out->openmpi_launcher |= found.openmpi_launcher ||
                                      (found.open_pal && found.abi == PZ_MPI_NONE);
+            out->mpich_launcher |= is_hydra(path);
+        }
         if (found.abi != PZ_MPI_NONE) {
             out->abi = found.abi;
             out->program = command[i];
@@ -251,4 +266,20 @@ void pz_program_mpi(char **command, struct pz_program_mpi *out)
         out->by_launcher = 1;
         snprintf(out->library, sizeof(out->library), "%s", "Open MPI's mpiexec");
     }
+}
+
+int pz_program_mpi_mismatch(const struct pz_program_mpi *mpi, char *buf, size_t size)
+{
+    int openmpi = mpi->abi == PZ_MPI_OPENMPI;
+
+    if (mpi->by_launcher || !((openmpi && mpi->mpich_launcher) ||
+                              (mpi->abi == PZ_MPI_MPICH && mpi->openmpi_launcher)))
+        return 0;
+    snprintf(buf, size, "prognoz record: warning: %s is linked with %s (%s) but it is "
+             "started by %s's mpiexec: each of its processes will run alone, as a run of 1 "
+             "process, and they will write one trace over each other; start it with %s's "
+             "mpiexec (%s)", mpi->program, openmpi ? "Open MPI" : "MPICH", mpi->library,
+             openmpi ? "MPICH" : "Open MPI", openmpi ? "Open MPI" : "MPICH",
+             openmpi ? "mpiexec.openmpi" : "mpiexec.mpich");
+    return 1;
 }

@@ -4,6 +4,8 @@
 #ifndef PZ_PROGRAM_MPI_H
 #define PZ_PROGRAM_MPI_H
 
+#include <stddef.h>
+
 enum pz_mpi_abi {
     PZ_MPI_NONE,      /* no word names a program linked with a known MPI library */
     PZ_MPI_MPICH,     /* libmpich*.so.12 or libmpi.so.12 (the MPICH ABI) */
@@ -19,6 +21,7 @@ struct pz_program_mpi {
     int openmpi_launcher;  /* command[0] is Open MPI's mpiexec: linked with libopen-rte
                             * (up to 4.x) or libprrte (prterun), or with libopen-pal and
                             * no MPI library (5.x) */
+    int mpich_launcher;    /* command[0] is MPICH's mpiexec: Hydra, mpiexec.hydra */
     int open_pal;          /* linked with libopen-pal, Open MPI's own (classify's) */
     int by_launcher;       /* no word is linked with MPI; abi is the launcher's, library
                             * names it */
@@ -33,5 +36,10 @@ struct pz_program_mpi {
  * mpiexec, the ABI is Open MPI's (by_launcher): an interpreter such as python loads MPI
  * only when its script imports mpi4py, and that launcher starts only Open MPI programs. */
 void pz_program_mpi(char **command, struct pz_program_mpi *out);
+
+/* When the command's launcher is one MPI's mpiexec and its program is linked with the
+ * other MPI, a one-line warning (each process then starts alone, as a run of 1, and
+ * they write one trace over each other) into buf, and 1; else 0. */
+int pz_program_mpi_mismatch(const struct pz_program_mpi *mpi, char *buf, size_t size);
 
 #endif

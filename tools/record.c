@@ -200,7 +200,7 @@ static char **with_exported_environment(char **command)
 int pz_cmd_record(int argc, char **argv)
 {
     const char *dir = NULL, *lib;
-    char path[PATH_MAX], **command;
+    char path[PATH_MAX], warning[512], **command;
     struct pz_program_mpi mpi;
     int i = 1, quiet = 0;
 
@@ -236,6 +236,8 @@ int pz_cmd_record(int argc, char **argv)
     }
     if (!quiet && lib == path)
         say_recorder(&mpi);
+    if (pz_program_mpi_mismatch(&mpi, warning, sizeof(warning)))
+        fprintf(stderr, "%s\n", warning);
     if ((dir && setenv("PROGNOZ_DIR", dir, 1) != 0) || set_preload(lib) != 0) {
         fprintf(stderr, "prognoz record: cannot set the environment: %s\n", strerror(errno));
         return 1;

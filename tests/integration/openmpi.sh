@@ -34,7 +34,10 @@
 #  (h) a job whose 2 processes start 2 more with MPI_Comm_spawn runs as without the
 #      recorder; the trace is the 2 parents' (MPI_Barrier, no MPI_Allreduce of the
 #      children, whose ranks would have written over theirs), and one line says that
-#      the spawned processes are not recorded.
+#      the spawned processes are not recorded;
+#  (i) a program of one MPI started by the other's mpiexec (each process then starts
+#      alone, as a run of 1) gets a warning saying so, in both directions, after the
+#      recorder's line; a program started by its own MPI's mpiexec gets none.
 # Skipped when configure found no Open MPI.  As root, Open MPI is allowed to run by the
 # two variables it documents for containers.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
@@ -124,6 +127,8 @@ PROGNOZ_LIBDIR=$PZ_WORK/mpich_only timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" record -o
 mpich_lib=$(objdump -p "$mpich_p2p" | awk '$1 == "NEEDED" && $2 ~ /^libmpi/ { print $2; exit }')
 pz_expect_eq "an MPICH program: the recorder's line" \
     "prognoz: recording with the MPICH recorder ($mpich_lib)" "$(head -1 "$PZ_WORK/mpich_auto.err")"
+! grep -q warning "$PZ_WORK/mpich_auto.err" ||
+    pz_fail "(i): an MPICH program under MPICH's mpiexec is warned of: $(cat "$PZ_WORK/mpich_auto.err")"
 PROGNOZ_LIBDIR=$PZ_WORK/mpich_only "$PZ_PROGNOZ" record -o "$PZ_WORK/none" -- \
     "$OPENMPI_MPIEXEC" -n 2 "$p2p" >"$PZ_WORK/none.out" 2>"$PZ_WORK/none.err"
 pz_expect_eq "record without Open MPI's recorder: exit status" 1 $?
@@ -218,6 +223,20 @@ for r in 0 1; do
     pz_expect_eq "spawn: rank $r: MPI_Barrier, MPI_Allreduce" "1 0" \
         "$(pz_calls spawn $r | grep -c '^MPI_Barrier') $(pz_calls spawn $r | grep -c '^MPI_Allreduce')"
 done
+
+# (i): one rank each, whose run (a program of 2 ranks alone) may fail: only the warning
+# is looked at
+ompi_lib=$(objdump -p "$p2p" | awk '$1 == "NEEDED" && $2 ~ /^libmpi\.so/ { print $2; exit }')
+PROGNOZ_LIBDIR=$libdir timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" record -o "$PZ_WORK/crossed1" -- \
+    "$MPIEXEC" -n 1 "$p2p" >/dev/null 2>"$PZ_WORK/crossed1.err"
+pz_expect_eq "(i): an Open MPI program under MPICH's mpiexec" \
+    "prognoz record: warning: $p2p is linked with Open MPI ($ompi_lib) but it is started by MPICH's mpiexec: each of its processes will run alone, as a run of 1 process, and they will write one trace over each other; start it with Open MPI's mpiexec (mpiexec.openmpi)" \
+    "$(sed -n 2p "$PZ_WORK/crossed1.err")"
+PROGNOZ_LIBDIR=$libdir timeout "$PZ_TIMEOUT" "$PZ_PROGNOZ" record -o "$PZ_WORK/crossed2" -- \
+    "$OPENMPI_MPIEXEC" -n 1 "$mpich_p2p" >/dev/null 2>"$PZ_WORK/crossed2.err"
+pz_expect_eq "(i): an MPICH program under Open MPI's mpiexec" \
+    "prognoz record: warning: $mpich_p2p is linked with MPICH ($mpich_lib) but it is started by Open MPI's mpiexec: each of its processes will run alone, as a run of 1 process, and they will write one trace over each other; start it with MPICH's mpiexec (mpiexec.mpich)" \
+    "$(sed -n 2p "$PZ_WORK/crossed2.err")"
 
 # (d)
 test -x "$programs/openmpi/fhello" || { echo "no Fortran program built for Open MPI: (d) skipped"; exit 0; }
