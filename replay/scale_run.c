@@ -262,6 +262,11 @@ static int add_event(struct walk *w, const struct pz_rec *rec, size_t step, cons
     w->events_cap = events_cap;
     if (has_comm(rec->kind) && check_comm(w, rec, call) != 0)
         return -1;
+    if (pz_rec_is_rma(rec->kind))
+        return pz_scale_fail(w->r, "process %d, %s: one-sided communication (windows, puts, "
+                             "gets, locks) cannot be extrapolated: the scaling synthesizes "
+                             "messages and collectives only; prognoz predict replays each "
+                             "recording at its own count", w->p, call);
     e = &q->events[q->nevents];
     raw = &w->r->raw[w->p][q->nevents++];
     memset(e, 0, sizeof(*e));

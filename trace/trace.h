@@ -40,6 +40,12 @@ enum pz_rec_kind {
 };
 
 /* Whether a record of kind is an I/O record. */
+/* A record of one-sided communication (RmaWinCreate ... RmaGroupSync). */
+static inline int pz_rec_is_rma(uint8_t kind)
+{
+    return kind >= PZ_REC_RMA_WIN_CREATE && kind <= PZ_REC_RMA_GROUP_SYNC;
+}
+
 static inline int pz_rec_is_io(uint8_t kind)
 {
     return kind >= PZ_REC_IO_BEGIN;

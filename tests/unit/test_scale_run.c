@@ -749,6 +749,26 @@ Test(scale_run, an_intercommunicator_is_refused)
               strstr(err, "intercommunicator"), "error '%s'", err);
 }
 
+/* A put on a window (MPI_Win_allocate_shared and loads and stores in a program of one
+ * node, or Global Arrays): refused in one line naming the process and the call, where
+ * the synthesized run used to name an undefined window. */
+Test(scale_run, one_sided_communication_is_refused)
+{
+    struct tb *b = trace(2);
+
+    tb_rma_window(b);
+    for (int p = 0; p < 2; p++)
+        tb_call(b, p, "MPI_Init", 0, MS(1));
+    tb_enter(b, 0, MS(2), tb_mpi(b, "MPI_Put"));
+    tb_rma_put(b, 0, MS(2), 1, 8);
+    tb_leave(b, 0, MS(3), tb_mpi(b, "MPI_Put"));
+    cr_assert_eq(tb_close(b), 0);
+    cr_expect_eq(pz_scale_run_read(rec, &run, err, sizeof(err)), -1);
+    cr_expect(strstr(err, rec) && strstr(err, "process 0") && strstr(err, "MPI_Put") &&
+              strstr(err, "one-sided communication"), "error '%s'", err);
+    cr_expect(strchr(err, '\n') == NULL, "error on more than one line: '%s'", err);
+}
+
 /* --- periodicity taken from every recording (pz_scale_grid_periodicity) */
 
 /* The peers, as world ranks, of process proc's sends and receives in the run the
