@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "scale_program_int.h"
+#include "scale_untold_dir.h"
 
 /* The most processes dimension d has in a recording when it is periodic and of at most
  * 2 processes in every one (sp_ambiguous_dims); 0 when a recording tells its offsets. */
@@ -105,10 +106,30 @@ int sp_untold_find(struct pz_scale_program *m)
 {
     for (int d = 0; d < m->grid.ndims; d++) {
         struct sp_untold *u = &m->untold[d];
-        int len = untold_length(m, d);
+        int len = untold_length(m, d), taken;
 
-        if (len && find_in_dimension(m, d, len, u) &&
-            sp_note(m, "dimension %d is periodic and of at most %d process%s in every "
+        if (!len || !find_in_dimension(m, d, len, u))
+            continue;
+        if ((taken = len == 2 ? sp_untold_direct(m, d) : 0) < 0)
+            return -1;
+        if (taken) {
+            /* the runs where it is longer take these directions */
+            u->len = 0;
+            if (sp_note(m, "dimension %d is periodic and of at most 2 processes in every "
+                        "recording, where the previous process and the next are one: which "
+                        "neighbour %s addresses along it cannot be told; taken, as codes "
+                        "that exchange with the lower neighbour MPI_Cart_shift(comm, %d, 1, "
+                        "&lower, &upper) gives first do: of the sends of one function along "
+                        "it in a loop's body, the first to the lower neighbour (-1), the next "
+                        "to the upper (+1), alternately, and each receive from the side "
+                        "opposite to the send of its tag of the same rank, so that every "
+                        "message pairs where the dimension is longer; a program that "
+                        "addresses the upper neighbour first sends the same messages the "
+                        "other way round", d, u->call, d) != 0)
+                return -1;
+            continue;
+        }
+        if (sp_note(m, "dimension %d is periodic and of at most %d process%s in every "
                     "recording, %s: which neighbour %s addresses along it cannot be told, "
                     "and runs where it is longer are refused", d, len, len > 1 ? "es" : "",
                     alike(len), u->call) != 0)

@@ -1,0 +1,18 @@
+/* Directions taken for the peers the recordings cannot tell (scale_untold_dir.c). */
+#ifndef PZ_SCALE_UNTOLD_DIR_H
+#define PZ_SCALE_UNTOLD_DIR_H
+
+#include "scale_program_int.h"
+
+/* Along world dimension d, periodic and of 2 processes at most in every recording, takes
+ * for every send of the template a neighbour: of the sends of one function in a loop's
+ * body (or outside loops), in order, the first to the lower neighbour (offset -1), the
+ * next to the upper (+1), alternately; and for every receive the side opposite to the
+ * send of its communicator's class and tag of the same rank in that body, so that the
+ * synthesized messages pair at any length of the dimension.  The completions of their
+ * requests take the same.  While building, after the template's events.  1 when taken,
+ * 0 when the sends and receives of a tag in a body are not as many (nothing changed),
+ * -1 when memory runs out. */
+int sp_untold_direct(struct pz_scale_program *m, int d);
+
+#endif
