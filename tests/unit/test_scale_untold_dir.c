@@ -1,0 +1,385 @@
+/* Recordings at 2, 4 and 8 processes of a 3-D decomposition (MPI_Dims_create's 2 x 1 x 1,
+ * 2 x 2 x 1, 2 x 2 x 2, or MPI_Cart_create's 1 x 1 x 2, 1 x 2 x 2, 2 x 2 x 2 as LAMMPS
+ * asks it) extrapolated to counts where the dimensions are longer
+ * (replay/scale_guard.c, along_grown_dimension; replay/scale_untold_dir.c): the calls
+ * made only where a dimension has more than 1 process are made wherever it has, and
+ * along a periodic dimension of 2 processes in every recording, where the lower and the
+ * upper neighbour are one process, the sends of one function go first to the lower
+ * neighbour, then to the upper, alternately, each receive from the side opposite to the
+ * send of its tag of the same rank.  Traces built by hand (trace_builder.h); the calls
+ * and peers expected at 12, 16 and 27 processes are worked out in the comments. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scale_program.h"
+#include "scale_run.h"
+#include "trace.h"
+#include "trace_builder.h"
+
+#define MS TB_MS
+#define PASSES 3
+#define BYTES 64
+#define MAXP 32
+#define MAXREC 128
+
+static char *top;
+static char err[1024];
+static struct pz_scale_run runs[3];
+
+static void setup(void)
+{
+    top = tb_tempdir();
+    cr_assert_not_null(top, "cannot make a temporary directory");
+    err[0] = '\0';
+    memset(runs, 0, sizeof(runs));
+}
+
+static void cleanup(void)
+{
+    for (int i = 0; i < 3; i++)
+        pz_scale_run_free(&runs[i]);
+    tb_remove(top);
+    free(top);
+    top = NULL;
+}
+
+TestSuite(scale_untold_dir, .init = setup, .fini = cleanup);
+
+/* The rank of (c[0] + o[0], ...) in a grid of dims, C order (the last dimension
+ * fastest, as MPI_Cart_create numbers), around the ends of the periodic dimensions; -1
+ * beyond the others. */
+static int rank_at(const int *dims, const int *periodic, const int *c, const int *o)
+{
+    int r = 0;
+
+    for (int d = 0; d < 3; d++) {
+        int x = c[d] + o[d];
+
+        if (x < 0 || x >= dims[d]) {
+            if (!periodic[d])
+                return -1;
+            x = (x + dims[d]) % dims[d];
+        }
+        r = r * dims[d] + x;
+    }
+    return r;
+}
+
+static void coords_of(const int *dims, int p, int *c)
+{
+    c[2] = p % dims[2];
+    c[1] = p / dims[2] % dims[1];
+    c[0] = p / (dims[1] * dims[2]);
+}
+
+/* --- what a synthesized run sends and receives */
+
+struct record {
+    uint8_t kind;
+    int peer;
+    uint32_t tag;
+};
+
+struct seen {
+    struct record rec[MAXP][MAXREC];
+    int n[MAXP];
+};
+
+static int no_comms(void *ctx, const struct pz_synth_comm *comms, uint32_t n)
+{
+    (void)ctx;
+    (void)comms;
+    (void)n;
+    return 0;
+}
+
+/* Every send posted (MPI_Send, MPI_Isend) and every receive completed, in order. */
+static int keep_message(void *ctx, int proc, const struct pz_rec *rec)
+{
+    struct seen *s = ctx;
+
+    if (rec->kind != PZ_REC_SEND && rec->kind != PZ_REC_ISEND && rec->kind != PZ_REC_RECV &&
+        rec->kind != PZ_REC_IRECV)
+        return 0;
+    cr_assert_lt(s->n[proc], MAXREC, "too many messages at process %d", proc);
+    s->rec[proc][s->n[proc]++] = (struct record){ rec->kind, (int)rec->peer, rec->tag };
+    return 0;
+}
+
+static void synthesize(const struct pz_scale_program *m, int nprocs, struct seen *s)
+{
+    struct pz_scale_sink sink = { no_comms, keep_message, s };
+
+    memset(s, 0, sizeof(*s));
+    cr_assert_eq(pz_scale_synthesize(m, nprocs, &sink, err, sizeof(err)), 0, "%s", err);
+}
+
+static int noted(const struct pz_scale_program *m, const char *text)
+{
+    int found = 0;
+
+    for (size_t i = 0; i < pz_scale_program_nnotes(m); i++)
+        found += strstr(pz_scale_program_note(m, i), text) != NULL;
+    return found;
+}
+
+static struct pz_scale_program *build(void)
+{
+    const struct pz_scale_run *list[3] = { &runs[0], &runs[1], &runs[2] };
+    struct pz_scale_program *m = pz_scale_program_build(list, 3, 0, err, sizeof(err));
+
+    cr_assert_not_null(m, "%s", err);
+    return m;
+}
+
+/* --- LAMMPS's swaps */
+
+/* LAMMPS's exchange of atoms with its neighbours (Comm::borders): along each dimension
+ * of more than 1 process (none along one of 1: it copies to itself), a swap with the
+ * lower neighbour (MPI_Sendrecv sending to it, receiving from the upper) then one with
+ * the upper (sending to it, receiving from the lower), PASSES times; on the grid its
+ * MPI_Cart_create makes, periodic, the process at (x, y, z) of rank z + nz (y + ny x). */
+static void swaps(struct tb *b, const int *dims, int p)
+{
+    static const int periodic[3] = { 1, 1, 1 };
+    uint32_t sendrecv = tb_mpi(b, "MPI_Sendrecv");
+    uint64_t t = MS(1);
+    int c[3];
+
+    coords_of(dims, p, c);
+    for (int pass = 0; pass < PASSES; pass++)
+        for (int d = 0; d < 3; d++)
+            for (int way = -1; way <= 1 && dims[d] > 1; way += 2) {
+                int o[3] = { 0, 0, 0 }, to, from;
+
+                o[d] = way;
+                to = rank_at(dims, periodic, c, o);
+                o[d] = -way;
+                from = rank_at(dims, periodic, c, o);
+                tb_enter(b, p, t += MS(1), sendrecv);
+                tb_mpi_send(b, p, t, TB_WORLD, (uint32_t)to, 0, BYTES);
+                tb_mpi_recv(b, p, t + MS(1), TB_WORLD, (uint32_t)from, 0, BYTES);
+                tb_leave(b, p, t += MS(2), sendrecv);
+            }
+}
+
+static void record_swaps(void)
+{
+    static const uint32_t grids[3][3] = { { 1, 1, 2 }, { 1, 2, 2 }, { 2, 2, 2 } };
+    static const int counts[3] = { 2, 4, 8 }, periodic[3] = { 1, 1, 1 };
+    static const int world[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+
+    for (int i = 0; i < 3; i++) {
+        int dims[3] = { (int)grids[i][0], (int)grids[i][1], (int)grids[i][2] };
+        char dir[4200];
+        struct tb *b;
+
+        snprintf(dir, sizeof(dir), "%s/swaps%d", top, counts[i]);
+        cr_assert_not_null(b = tb_open(dir, counts[i]), "cannot open a trace in %s", dir);
+        tb_cart(b, tb_comm(b, "cart", counts[i], world), 3, grids[i], periodic, 1);
+        for (int p = 0; p < counts[i]; p++)
+            swaps(b, dims, p);
+        cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+        cr_assert_eq(pz_scale_run_read(dir, &runs[i], err, sizeof(err)), 0, "%s", err);
+    }
+}
+
+/* What process p at (x, y, z) of a grid of dims sends and receives: the program itself
+ * (swaps), every dimension longer than 1. */
+static void expect_swaps(const struct seen *s, const int *dims, int p)
+{
+    static const int periodic[3] = { 1, 1, 1 };
+    int c[3], n = 0;
+
+    coords_of(dims, p, c);
+    for (int pass = 0; pass < PASSES; pass++)
+        for (int d = 0; d < 3; d++)
+            for (int way = -1; way <= 1; way += 2) {
+                int o[3] = { 0, 0, 0 };
+
+                o[d] = way;
+                cr_assert_lt(n + 1, s->n[p], "process %d makes %d messages", p, s->n[p]);
+                cr_expect_eq(s->rec[p][n].kind, PZ_REC_SEND, "process %d, message %d", p, n);
+                cr_expect_eq(s->rec[p][n].peer, rank_at(dims, periodic, c, o),
+                             "process %d, pass %d, dimension %d: sent to %d", p, pass, d,
+                             s->rec[p][n].peer);
+                o[d] = -way;
+                cr_expect_eq(s->rec[p][n + 1].kind, PZ_REC_RECV, "process %d, message %d", p,
+                             n + 1);
+                cr_expect_eq(s->rec[p][n + 1].peer, rank_at(dims, periodic, c, o),
+                             "process %d, pass %d, dimension %d: received from %d", p, pass,
+                             d, s->rec[p][n + 1].peer);
+                n += 2;
+            }
+    cr_expect_eq(s->n[p], n, "process %d makes %d messages, not %d", p, s->n[p], n);
+}
+
+/* Recorded at 2, 4 and 8 (1 x 1 x 2, 1 x 2 x 2, 2 x 2 x 2), the swaps along dimension 0
+ * are made only at 8 and those along 1 at 4 and 8: calls along a dimension made where it
+ * has more than 1 process.  Every dimension is periodic and of at most 2 processes: at 2
+ * the lower and upper neighbour are one process, and the recordings show every swap to
+ * it.  The directions taken: of the 2 MPI_Sendrecv sends along a dimension per pass, the
+ * first to the lower neighbour, the second to the upper (6 per dimension over the 3
+ * passes, alternately); the n-th receive (tag 0) from the side opposite to the n-th
+ * send: from the upper neighbour, then from the lower.  That is the program.  At 27 (3 x
+ * 3 x 3, every neighbour distinct) process p at (x, y, z) makes per pass 6 calls, along x,
+ * y then z: sends to (x - 1, y, z) receiving from (x + 1, y, z), then sends to (x + 1, y,
+ * z) receiving from (x - 1, y, z) ..., around the ends: process 0 sends first to 18 (2, 0,
+ * 0) and receives from 9 (1, 0, 0).  At 12 the grid is laid out smallest side first, as
+ * recorded: 2 x 2 x 3, dimension 2 the longer; process 0's swaps along it go to 2 then 1. */
+Test(scale_untold_dir, lammps_swaps_at_2_4_8_extrapolate)
+{
+    static const int at27[3] = { 3, 3, 3 }, at12[3] = { 2, 2, 3 };
+    struct pz_scale_program *m;
+    struct seen *s = malloc(sizeof(*s));
+
+    cr_assert_not_null(s);
+    record_swaps();
+    m = build();
+    cr_expect(noted(m, "calls made only in recordings where dimension 0 of the process grid "
+                       "has more than 1 process") == 1, "no note on dimension 0");
+    cr_expect(noted(m, "calls made only in recordings where dimension 1 of the process grid "
+                       "has more than 1 process") == 1, "no note on dimension 1");
+    cr_expect(noted(m, "the first to the lower neighbour (-1), the next to the upper (+1)") ==
+                  3, "not a note per dimension on the directions taken");
+    synthesize(m, 27, s);
+    for (int p = 0; p < 27; p++)
+        expect_swaps(s, at27, p);
+    cr_expect_eq(s->rec[0][0].peer, 18, "process 0 sends first to %d", s->rec[0][0].peer);
+    cr_expect_eq(s->rec[0][1].peer, 9, "process 0 receives first from %d", s->rec[0][1].peer);
+    synthesize(m, 12, s);
+    for (int p = 0; p < 12; p++)
+        expect_swaps(s, at12, p);
+    cr_expect_eq(s->rec[0][8].peer, 2, "process 0 sends along z first to %d",
+                 s->rec[0][8].peer);
+    cr_expect_eq(s->rec[0][10].peer, 1, "process 0 sends along z second to %d",
+                 s->rec[0][10].peer);
+    pz_scale_program_free(m);
+    free(s);
+}
+
+/* --- halo3d's faces */
+
+/* halo3d's exchange, on MPI_Dims_create's grids (2 x 1 x 1, 2 x 2 x 1, 2 x 2 x 2 at 2, 4,
+ * 8), periodic along dimension 0 only: for each dimension d and side s (0 below, 1
+ * above) whose neighbour exists, MPI_Irecv from it with tag 2d + s and MPI_Isend to it
+ * with tag 2d + 1 - s, then one MPI_Waitall; PASSES times.  (halo3d itself calls
+ * MPI_PROC_NULL where a neighbour does not exist; this one skips the call, so that along
+ * dimensions 1 and 2, of 1 process at 2, there are no calls.)  Its MPI_Cart_create's
+ * topology is recorded, which says the grid and that dimension 0 wraps around. */
+static void faces(struct tb *b, const int *dims, int p)
+{
+    static const int periodic[3] = { 1, 0, 0 };
+    uint32_t irecv = tb_mpi(b, "MPI_Irecv"), isend = tb_mpi(b, "MPI_Isend");
+    uint32_t waitall = tb_mpi(b, "MPI_Waitall");
+    uint64_t t = MS(1), req = 1;
+    int c[3];
+
+    coords_of(dims, p, c);
+    for (int pass = 0; pass < PASSES; pass++) {
+        struct { uint64_t req; int recv, peer; uint32_t tag; } posted[12];
+        int n = 0;
+
+        for (int d = 0; d < 3; d++)
+            for (int side = 0; side < 2; side++) {
+                int o[3] = { 0, 0, 0 }, q;
+
+                o[d] = side ? 1 : -1;
+                if ((q = rank_at(dims, periodic, c, o)) < 0)
+                    continue;
+                tb_enter(b, p, t += MS(1), irecv);
+                tb_mpi_irecv_request(b, p, t, req);
+                tb_leave(b, p, t += MS(1), irecv);
+                posted[n].req = req++, posted[n].recv = 1, posted[n].peer = q;
+                posted[n++].tag = (uint32_t)(2 * d + side);
+                tb_enter(b, p, t += MS(1), isend);
+                tb_mpi_isend(b, p, t, TB_WORLD, (uint32_t)q, (uint32_t)(2 * d + 1 - side),
+                             BYTES, req);
+                tb_leave(b, p, t += MS(1), isend);
+                posted[n].req = req++, posted[n++].recv = 0;
+            }
+        tb_enter(b, p, t += MS(1), waitall);
+        for (int i = 0; i < n; i++)
+            if (posted[i].recv)
+                tb_mpi_irecv(b, p, t, TB_WORLD, (uint32_t)posted[i].peer, posted[i].tag,
+                             BYTES, posted[i].req);
+            else
+                tb_mpi_isend_complete(b, p, t, posted[i].req);
+        tb_leave(b, p, t += MS(1), waitall);
+    }
+}
+
+/* Recorded at 2, 4 and 8, dimension 0 is periodic and of 2 processes in every recording:
+ * the MPI_Isend sends along it, per pass, go first to the lower neighbour, then to the
+ * upper: the first (tag 1) to x - 1, the second (tag 0) to x + 1; the receive of tag 0
+ * mirrors the send of tag 0 (to x + 1): from x - 1; that of tag 1 from x + 1.  That is
+ * the program.  At 16 (4 x 2 x 2: dimension 0 of 4, around its ends; 1 and 2 of 2, not
+ * periodic, every process with one neighbour along each) process p at (x, y, z) makes per
+ * pass: an MPI_Isend to (x - 1, y, z) tagged 1 and one to (x + 1, y, z) tagged 0, one to
+ * its neighbour along y tagged 3 if it is below it (y = 1), 2 if above (y = 0), the same
+ * along z with 5 and 4; and receives from (x - 1) with tag 0, from (x + 1) with 1, from
+ * the neighbour along y with 2 if below, 3 if above, along z 4 and 5.  Process 0 at (0,
+ * 0, 0): sends to 12 (tag 1) and 4 (tag 0), to 2 (tag 2) and 1 (tag 4). */
+Test(scale_untold_dir, halo3d_faces_at_2_4_8_extrapolate)
+{
+    static const int counts[3] = { 2, 4, 8 }, grids[3][3] = { { 2, 1, 1 }, { 2, 2, 1 },
+                                                               { 2, 2, 2 } };
+    static const int at16[3] = { 4, 2, 2 }, periodic[3] = { 1, 0, 0 };
+    static const int world[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+    struct pz_scale_program *m;
+    struct seen *s = malloc(sizeof(*s));
+
+    cr_assert_not_null(s);
+    for (int i = 0; i < 3; i++) {
+        uint32_t dims[3] = { (uint32_t)grids[i][0], (uint32_t)grids[i][1],
+                             (uint32_t)grids[i][2] };
+        char dir[4200];
+        struct tb *b;
+
+        snprintf(dir, sizeof(dir), "%s/faces%d", top, counts[i]);
+        cr_assert_not_null(b = tb_open(dir, counts[i]), "cannot open a trace in %s", dir);
+        tb_cart(b, tb_comm(b, "cart", counts[i], world), 3, dims, periodic, 1);
+        for (int p = 0; p < counts[i]; p++)
+            faces(b, grids[i], p);
+        cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+        cr_assert_eq(pz_scale_run_read(dir, &runs[i], err, sizeof(err)), 0, "%s", err);
+    }
+    m = build();
+    cr_expect(noted(m, "dimension 0 is periodic and of at most 2 processes in every "
+                       "recording") == 1, "no note on dimension 0");
+    synthesize(m, 16, s);
+    for (int p = 0; p < 16; p++) {
+        int c[3], sent = 0, received = 0;
+
+        coords_of(at16, p, c);
+        for (int d = 0; d < 3; d++)
+            for (int side = 0; side < 2; side++) {
+                int o[3] = { 0, 0, 0 }, q, send = 0, recv = 0;
+
+                o[d] = side ? 1 : -1;
+                if ((q = rank_at(at16, periodic, c, o)) < 0)
+                    continue;
+                for (int i = 0; i < s->n[p]; i++) {
+                    send += s->rec[p][i].kind == PZ_REC_ISEND && s->rec[p][i].peer == q &&
+                            s->rec[p][i].tag == (uint32_t)(2 * d + 1 - side);
+                    recv += s->rec[p][i].kind == PZ_REC_IRECV && s->rec[p][i].peer == q &&
+                            s->rec[p][i].tag == (uint32_t)(2 * d + side);
+                }
+                cr_expect_eq(send, PASSES, "process %d sends %d times to %d tagged %d", p,
+                             send, q, 2 * d + 1 - side);
+                cr_expect_eq(recv, PASSES, "process %d receives %d times from %d tagged %d",
+                             p, recv, q, 2 * d + side);
+                sent += send;
+                received += recv;
+            }
+        cr_expect_eq(sent + received, s->n[p], "process %d makes %d messages, %d expected",
+                     p, s->n[p], sent + received);
+    }
+    cr_expect_eq(s->rec[0][0].peer, 12, "process 0 sends first to %d", s->rec[0][0].peer);
+    cr_expect_eq(s->rec[0][0].tag, 1u, "process 0's first send is tagged %u",
+                 s->rec[0][0].tag);
+    pz_scale_program_free(m);
+    free(s);
+}
