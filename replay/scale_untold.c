@@ -119,13 +119,15 @@ int sp_untold_find(struct pz_scale_program *m)
                         "recording, where the previous process and the next are one: which "
                         "neighbour %s addresses along it cannot be told; taken, as codes "
                         "that exchange with the lower neighbour MPI_Cart_shift(comm, %d, 1, "
-                        "&lower, &upper) gives first do: of the sends of one function along "
-                        "it in a loop's body, the first to the lower neighbour (-1), the next "
-                        "to the upper (+1), alternately, and each receive from the side "
-                        "opposite to the send of its tag of the same rank, so that every "
-                        "message pairs where the dimension is longer; a program that "
-                        "addresses the upper neighbour first sends the same messages the "
-                        "other way round", d, u->call, d) != 0)
+                        "&lower, &upper) gives first do: of the sends of one function in "
+                        "each stretch of consecutive calls along it, the first to the lower "
+                        "neighbour (-1), the next to the upper (+1), alternately, and each "
+                        "receive from the side opposite to the send of its tag of the same "
+                        "rank, so that every message pairs where the dimension is longer; a "
+                        "program that addresses the upper neighbour first sends the same "
+                        "messages the other way round, and calls a program makes only where "
+                        "the dimension has more than 2 processes (a second neighbour distinct "
+                        "from the first) are not made", d, u->call, d) != 0)
                 return -1;
             continue;
         }

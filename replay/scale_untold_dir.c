@@ -4,14 +4,17 @@
  * not recorded, and at a count where the dimension is longer the run must choose.  Codes
  * that ask MPI_Cart_shift(comm, d, 1, &lower, &upper) for their neighbours exchange with
  * the lower one first (halo3d's faces, LAMMPS's swaps), so of the sends of one function
- * along the dimension, in the order of the template within a loop's body, the first is
- * taken to the lower neighbour (-1), the second to the upper (+1), and so on alternately.
+ * in a stretch of steps along the dimension (consecutive steps whose messages go along it
+ * alone, in one loop's body), the first is taken to the lower neighbour (-1), the second
+ * to the upper (+1), and so on alternately: LAMMPS's exchange of atoms makes one swap
+ * along a dimension of 2 (both neighbours are one) and its borders two, and each begins
+ * with the lower neighbour.
  * Each receive then comes from the side opposite to the send it matches: at 2 processes
  * the n-th send of a tag to the neighbour meets the neighbour's n-th receive of that tag,
  * so the n-th receive of a tag along the dimension mirrors the n-th send of that tag.
  * Every process runs the same steps, so the synthesized sends and receives pair at any
- * length of the dimension.  Where the sends and receives of a tag within a loop's body
- * do not come in equal numbers, no direction is taken (the runs where the dimension is
+ * length of the dimension.  Where the sends and receives of a tag within a stretch do
+ * not come in equal numbers, no direction is taken (the runs where the dimension is
  * longer stay refused, sp_untold_check). */
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +25,7 @@
 struct item {
     uint32_t ev;       /* in m->events */
     uint32_t node;     /* its step */
-    uint32_t scope;    /* the innermost loop node around it, SP_NONE: none */
+    uint32_t run;      /* the stretch of steps along the dimension it is in */
     int send;
     int8_t dir;        /* -1 or +1 once taken */
 };
@@ -58,10 +61,29 @@ static int same_channel(const struct sp_event *a, const struct sp_event *b)
            a->tag_after == b->tag_after;
 }
 
-/* The sends and receives along d, in the template's order, into *out (allocated). */
+/* The world dimensions along which step node k's messages go, their completions'
+ * included. */
+static uint8_t step_dims(const struct pz_scale_program *m, uint32_t k)
+{
+    const struct sp_node *nd = &m->nodes[k];
+    uint8_t mask = 0;
+
+    for (uint32_t i = 0; i < m->table.syms[nd->sym].n; i++)
+        for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
+            if (component(m->events[nd->first_event + i].sig, d) >= 0)
+                mask |= (uint8_t)(1u << d);
+    return mask;
+}
+
+/* The sends and receives along d, in the template's order, into *out (allocated), each
+ * with its stretch: the consecutive steps of a loop's body (or outside loops) whose
+ * messages go along d alone, steps without messages between them included, so that the
+ * exchanges along each dimension in turn (LAMMPS's swaps, halo3d's faces) are each a
+ * stretch of its own. */
 static int collect(const struct pz_scale_program *m, int d, struct item **out, size_t *n)
 {
-    uint32_t stack[64], depth = 0;
+    uint32_t stack[64], depth = 0, run = 0;
+    uint8_t last = 0;
     struct item *v = malloc((m->nevents ? m->nevents : 1) * sizeof(*v));
 
     *n = 0;
@@ -69,22 +91,30 @@ static int collect(const struct pz_scale_program *m, int d, struct item **out, s
         return -1;
     for (uint32_t k = 0; k < m->nnodes; k++) {
         const struct sp_node *nd = &m->nodes[k];
+        uint8_t along;
 
-        while (depth && m->nodes[stack[depth - 1]].end <= k)
+        while (depth && m->nodes[stack[depth - 1]].end <= k) {
             depth--;
+            last = 0;
+        }
         if (nd->kind == SP_LOOP) {
             if (depth < 64)
                 stack[depth++] = k;
+            last = 0;
             continue;
         }
-        for (uint32_t i = 0; nd->kind == SP_STEP && i < m->table.syms[nd->sym].n; i++) {
+        if (nd->kind != SP_STEP || !(along = step_dims(m, k)))
+            continue;
+        if (along != last || along != (uint8_t)(1u << d))
+            run++;
+        last = along;
+        for (uint32_t i = 0; i < m->table.syms[nd->sym].n; i++) {
             uint32_t ev = nd->first_event + i;
             const struct sp_event *e = m->events[ev].sig;
 
             if ((!sends(e->kind) && !receives(e->kind)) || component(e, d) < 0)
                 continue;
-            v[*n] = (struct item){ .ev = ev, .node = k, .send = sends(e->kind),
-                                   .scope = depth ? stack[depth - 1] : SP_NONE };
+            v[*n] = (struct item){ .ev = ev, .node = k, .send = sends(e->kind), .run = run };
             (*n)++;
         }
     }
@@ -92,26 +122,26 @@ static int collect(const struct pz_scale_program *m, int d, struct item **out, s
     return 0;
 }
 
-/* Are items a and b sends of the same function in the same loop's body. */
+/* Are items a and b sends of the same function in the same stretch. */
 static int alike_sends(const struct pz_scale_program *m, const struct item *a,
                        const struct item *b)
 {
-    return a->send && b->send && a->scope == b->scope &&
+    return a->send && b->send && a->run == b->run &&
            m->table.syms[m->nodes[a->node].sym].region ==
                m->table.syms[m->nodes[b->node].sym].region &&
            m->events[a->ev].sig->kind == m->events[b->ev].sig->kind;
 }
 
-/* Are items a and b of the same channel and way in the same loop's body. */
+/* Are items a and b of the same channel and way in the same stretch. */
 static int alike(const struct pz_scale_program *m, const struct item *a, const struct item *b)
 {
-    return a->send == b->send && a->scope == b->scope &&
+    return a->send == b->send && a->run == b->run &&
            same_channel(m->events[a->ev].sig, m->events[b->ev].sig);
 }
 
-/* The sends alternately to the lower and the upper neighbour, per function and loop's
- * body; each receive opposite to the send of the same rank among its channel's in its
- * body.  0, or 1 when the sends and receives of a channel in a body are not as many. */
+/* The sends alternately to the lower and the upper neighbour, per function and stretch;
+ * each receive opposite to the send of the same rank among its channel's in its stretch.
+ * 0, or 1 when the sends and receives of a channel in a stretch are not as many. */
 static int choose(const struct pz_scale_program *m, struct item *v, size_t n)
 {
     for (size_t a = 0; a < n; a++) {
@@ -128,13 +158,13 @@ static int choose(const struct pz_scale_program *m, struct item *v, size_t n)
         for (size_t b = 0; b < n; b++) {
             rank += b < a && alike(m, &v[a], &v[b]);
             same += alike(m, &v[a], &v[b]);
-            other += v[b].send != v[a].send && v[b].scope == v[a].scope &&
+            other += v[b].send != v[a].send && v[b].run == v[a].run &&
                      same_channel(m->events[v[a].ev].sig, m->events[v[b].ev].sig);
         }
         if (same != other)
             return 1;
         for (size_t b = 0; b < n && !v[a].send && !v[a].dir; b++)
-            if (v[b].send && v[b].scope == v[a].scope &&
+            if (v[b].send && v[b].run == v[a].run &&
                 same_channel(m->events[v[b].ev].sig, m->events[v[a].ev].sig) &&
                 seen++ == rank)
                 v[a].dir = (int8_t)-v[b].dir;
