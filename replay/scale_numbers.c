@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "scale_faces.h"
 #include "scale_program_int.h"
 #include "trace_calls.h"
 
@@ -1124,7 +1125,7 @@ int sp_fit_all(struct pz_scale_program *m, const struct sp_stats *st)
     uint8_t *lacking = calloc(cols, 1), *tail_own = calloc(cols, 1);
     int rc = -1;
 
-    if (!lacking || !tail_own || fit_loops_and_sizes(m, st) != 0 ||
+    if (!lacking || !tail_own || fit_loops_and_sizes(m, st) != 0 || sp_face_laws(m) != 0 ||
         !(m->gap = calloc((size_t)m->nnodes * cols, sizeof(*m->gap))) ||
         !(m->gap_own = calloc((size_t)m->nnodes * cols, 1)) ||
         !(m->tail = calloc(cols, sizeof(*m->tail))))

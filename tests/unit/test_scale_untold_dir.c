@@ -6,8 +6,10 @@
  * along a periodic dimension of 2 processes in every recording, where the lower and the
  * upper neighbour are one process, the sends of one function go first to the lower
  * neighbour, then to the upper, alternately, each receive from the side opposite to the
- * send of its tag of the same rank.  Traces built by hand (trace_builder.h); the calls
- * and peers expected at 12, 16 and 27 processes are worked out in the comments. */
+ * send of its tag of the same rank; the faces along a dimension seen at fewer counts take
+ * the law of those along another with the dimensions exchanged (replay/scale_faces.c).
+ * Traces built by hand (trace_builder.h); the calls, peers and sizes expected at 12, 16
+ * and 27 processes are worked out in the comments. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +82,7 @@ struct record {
     uint8_t kind;
     int peer;
     uint32_t tag;
+    uint64_t bytes;
 };
 
 struct seen {
@@ -104,7 +107,7 @@ static int keep_message(void *ctx, int proc, const struct pz_rec *rec)
         rec->kind != PZ_REC_IRECV)
         return 0;
     cr_assert_lt(s->n[proc], MAXREC, "too many messages at process %d", proc);
-    s->rec[proc][s->n[proc]++] = (struct record){ rec->kind, (int)rec->peer, rec->tag };
+    s->rec[proc][s->n[proc]++] = (struct record){ rec->kind, (int)rec->peer, rec->tag, rec->bytes };
     return 0;
 }
 
@@ -262,10 +265,19 @@ Test(scale_untold_dir, lammps_swaps_at_2_4_8_extrapolate)
 
 /* --- halo3d's faces */
 
+/* The bytes of a face along dimension d of a block of SIDE^3 doubles split over dims: 8
+ * times the block's sides along the two other dimensions. */
+#define SIDE 24
+static uint64_t face_bytes(const int *dims, int d)
+{
+    return 8u * (uint64_t)(SIDE / dims[(d + 1) % 3]) * (uint64_t)(SIDE / dims[(d + 2) % 3]);
+}
+
 /* halo3d's exchange, on MPI_Dims_create's grids (2 x 1 x 1, 2 x 2 x 1, 2 x 2 x 2 at 2, 4,
  * 8), periodic along dimension 0 only: for each dimension d and side s (0 below, 1
  * above) whose neighbour exists, MPI_Irecv from it with tag 2d + s and MPI_Isend to it
- * with tag 2d + 1 - s, then one MPI_Waitall; PASSES times.  (halo3d itself calls
+ * with tag 2d + 1 - s, each a face of a block of SIDE^3 doubles (face_bytes), then one
+ * MPI_Waitall; PASSES times.  (halo3d itself calls
  * MPI_PROC_NULL where a neighbour does not exist; this one skips the call, so that along
  * dimensions 1 and 2, of 1 process at 2, there are no calls.)  Its MPI_Cart_create's
  * topology is recorded, which says the grid and that dimension 0 wraps around. */
@@ -279,7 +291,7 @@ static void faces(struct tb *b, const int *dims, int p)
 
     coords_of(dims, p, c);
     for (int pass = 0; pass < PASSES; pass++) {
-        struct { uint64_t req; int recv, peer; uint32_t tag; } posted[12];
+        struct { uint64_t req, bytes; int recv, peer; uint32_t tag; } posted[12];
         int n = 0;
 
         for (int d = 0; d < 3; d++)
@@ -293,10 +305,11 @@ static void faces(struct tb *b, const int *dims, int p)
                 tb_mpi_irecv_request(b, p, t, req);
                 tb_leave(b, p, t += MS(1), irecv);
                 posted[n].req = req++, posted[n].recv = 1, posted[n].peer = q;
+                posted[n].bytes = face_bytes(dims, d);
                 posted[n++].tag = (uint32_t)(2 * d + side);
                 tb_enter(b, p, t += MS(1), isend);
                 tb_mpi_isend(b, p, t, TB_WORLD, (uint32_t)q, (uint32_t)(2 * d + 1 - side),
-                             BYTES, req);
+                             face_bytes(dims, d), req);
                 tb_leave(b, p, t += MS(1), isend);
                 posted[n].req = req++, posted[n++].recv = 0;
             }
@@ -304,7 +317,7 @@ static void faces(struct tb *b, const int *dims, int p)
         for (int i = 0; i < n; i++)
             if (posted[i].recv)
                 tb_mpi_irecv(b, p, t, TB_WORLD, (uint32_t)posted[i].peer, posted[i].tag,
-                             BYTES, posted[i].req);
+                             posted[i].bytes, posted[i].req);
             else
                 tb_mpi_isend_complete(b, p, t, posted[i].req);
         tb_leave(b, p, t += MS(1), waitall);
@@ -321,7 +334,15 @@ static void faces(struct tb *b, const int *dims, int p)
  * its neighbour along y tagged 3 if it is below it (y = 1), 2 if above (y = 0), the same
  * along z with 5 and 4; and receives from (x - 1) with tag 0, from (x + 1) with 1, from
  * the neighbour along y with 2 if below, 3 if above, along z 4 and 5.  Process 0 at (0,
- * 0, 0): sends to 12 (tag 1) and 4 (tag 0), to 2 (tag 2) and 1 (tag 4). */
+ * 0, 0): sends to 12 (tag 1) and 4 (tag 0), to 2 (tag 2) and 1 (tag 4).
+ * The faces: along x recorded at 2, 4 and 8, 8 * 24 * 24, 8 * 12 * 24, 8 * 12 * 12 =
+ * 4608, 2304, 1152 bytes, c / (dims[1] * dims[2]) with c = 4608; along y at 4 and 8 only,
+ * 2304 and 1152, where dims[0] is 2 in both (c / dims[2] fits too), along z at 8 only,
+ * 1152.  The law along x with the dimensions exchanged gives them: 4608 / (dims[0] *
+ * dims[2]) along y, 4608 / (dims[0] * dims[1]) along z.  At 16 (4 x 2 x 2): 4608 / 4 =
+ * 1152 bytes along x (8 * 12 * 12), 4608 / 8 = 576 along y and z (8 * 6 * 12), sent and
+ * received: face_bytes at 4 x 2 x 2.  (Kept as recorded, z's would be 1152, and y's by
+ * c / dims[2] 1152 too.) */
 Test(scale_untold_dir, halo3d_faces_at_2_4_8_extrapolate)
 {
     static const int counts[3] = { 2, 4, 8 }, grids[3][3] = { { 2, 1, 1 }, { 2, 2, 1 },
@@ -349,6 +370,8 @@ Test(scale_untold_dir, halo3d_faces_at_2_4_8_extrapolate)
     m = build();
     cr_expect(noted(m, "dimension 0 is periodic and of at most 2 processes in every "
                        "recording") == 1, "no note on dimension 0");
+    cr_expect(noted(m, "the sizes of the messages along dimension 2 of the process grid") ==
+                  1, "no note on the faces along dimension 2");
     synthesize(m, 16, s);
     for (int p = 0; p < 16; p++) {
         int c[3], sent = 0, received = 0;
@@ -362,10 +385,14 @@ Test(scale_untold_dir, halo3d_faces_at_2_4_8_extrapolate)
                 if ((q = rank_at(at16, periodic, c, o)) < 0)
                     continue;
                 for (int i = 0; i < s->n[p]; i++) {
-                    send += s->rec[p][i].kind == PZ_REC_ISEND && s->rec[p][i].peer == q &&
-                            s->rec[p][i].tag == (uint32_t)(2 * d + 1 - side);
-                    recv += s->rec[p][i].kind == PZ_REC_IRECV && s->rec[p][i].peer == q &&
-                            s->rec[p][i].tag == (uint32_t)(2 * d + side);
+                    const struct record *r = &s->rec[p][i];
+
+                    send += r->kind == PZ_REC_ISEND && r->peer == q &&
+                            r->tag == (uint32_t)(2 * d + 1 - side) &&
+                            r->bytes == face_bytes(at16, d);
+                    recv += r->kind == PZ_REC_IRECV && r->peer == q &&
+                            r->tag == (uint32_t)(2 * d + side) &&
+                            r->bytes == face_bytes(at16, d);
                 }
                 cr_expect_eq(send, PASSES, "process %d sends %d times to %d tagged %d", p,
                              send, q, 2 * d + 1 - side);
