@@ -168,9 +168,10 @@ static void swaps(struct tb *b, const int *dims, int p)
             }
 }
 
-static void record_swaps(void)
+/* The swaps recorded at 2, 4 and 8 on grids[i] of ndims dimensions (2: the last two of
+ * grids[i], its first 1). */
+static void record_swaps(const uint32_t grids[3][3], int ndims)
 {
-    static const uint32_t grids[3][3] = { { 1, 1, 2 }, { 1, 2, 2 }, { 2, 2, 2 } };
     static const int counts[3] = { 2, 4, 8 }, periodic[3] = { 1, 1, 1 };
     static const int world[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
 
@@ -181,7 +182,8 @@ static void record_swaps(void)
 
         snprintf(dir, sizeof(dir), "%s/swaps%d", top, counts[i]);
         cr_assert_not_null(b = tb_open(dir, counts[i]), "cannot open a trace in %s", dir);
-        tb_cart(b, tb_comm(b, "cart", counts[i], world), 3, grids[i], periodic, 1);
+        tb_cart(b, tb_comm(b, "cart", counts[i], world), ndims, grids[i] + 3 - ndims,
+                periodic, 1);
         for (int p = 0; p < counts[i]; p++)
             swaps(b, dims, p);
         cr_assert_eq(tb_close(b), 0, "cannot write the trace");
@@ -190,7 +192,7 @@ static void record_swaps(void)
 }
 
 /* What process p at (x, y, z) of a grid of dims sends and receives: the program itself
- * (swaps), every dimension longer than 1. */
+ * (swaps), along every dimension longer than 1. */
 static void expect_swaps(const struct seen *s, const int *dims, int p)
 {
     static const int periodic[3] = { 1, 1, 1 };
@@ -199,7 +201,7 @@ static void expect_swaps(const struct seen *s, const int *dims, int p)
     coords_of(dims, p, c);
     for (int pass = 0; pass < PASSES; pass++)
         for (int d = 0; d < 3; d++)
-            for (int way = -1; way <= 1; way += 2) {
+            for (int way = -1; way <= 1 && dims[d] > 1; way += 2) {
                 int o[3] = { 0, 0, 0 };
 
                 o[d] = way;
@@ -234,12 +236,13 @@ static void expect_swaps(const struct seen *s, const int *dims, int p)
  * recorded: 2 x 2 x 3, dimension 2 the longer; process 0's swaps along it go to 2 then 1. */
 Test(scale_untold_dir, lammps_swaps_at_2_4_8_extrapolate)
 {
+    static const uint32_t grids[3][3] = { { 1, 1, 2 }, { 1, 2, 2 }, { 2, 2, 2 } };
     static const int at27[3] = { 3, 3, 3 }, at12[3] = { 2, 2, 3 };
     struct pz_scale_program *m;
     struct seen *s = malloc(sizeof(*s));
 
     cr_assert_not_null(s);
-    record_swaps();
+    record_swaps(grids, 3);
     m = build();
     cr_expect(noted(m, "calls made only in recordings where dimension 0 of the process grid "
                        "has more than 1 process") == 1, "no note on dimension 0");
@@ -259,6 +262,41 @@ Test(scale_untold_dir, lammps_swaps_at_2_4_8_extrapolate)
                  s->rec[0][8].peer);
     cr_expect_eq(s->rec[0][10].peer, 1, "process 0 sends along z second to %d",
                  s->rec[0][10].peer);
+    pz_scale_program_free(m);
+    free(s);
+}
+
+/* The same swaps in 2-D, on LAMMPS's grids 1 x 2, 2 x 2 and 2 x 4 at 2, 4 and 8 (smallest
+ * side first): dimension 0 has 1 process at 2 and 2 at 4 and 8, every swap along it at
+ * 4 and 8 only, along a periodic dimension of 2 processes in every recording; dimension
+ * 1 has 4 at 8, where the recording tells its neighbours apart.  The directions taken
+ * along dimension 0 are as in 3-D (above): the program's.  At 16 (4 x 4) process p at
+ * (x, y), rank 4 x + y, sends per pass to (x - 1, y) receiving from (x + 1, y), to (x +
+ * 1, y) receiving from (x - 1, y), then the same along y: process 0 first to 12, from
+ * 4.  At 12 (3 x 4, smallest side first) process 0 first to 8, from 4. */
+Test(scale_untold_dir, lammps_swaps_in_2d_at_2_4_8_extrapolate)
+{
+    static const uint32_t grids[3][3] = { { 1, 1, 2 }, { 1, 2, 2 }, { 1, 2, 4 } };
+    static const int at16[3] = { 1, 4, 4 }, at12[3] = { 1, 3, 4 };
+    struct pz_scale_program *m;
+    struct seen *s = malloc(sizeof(*s));
+
+    cr_assert_not_null(s);
+    record_swaps(grids, 2);
+    m = build();
+    cr_expect(noted(m, "calls made only in recordings where dimension 0 of the process grid "
+                       "has more than 1 process") == 1, "no note on dimension 0");
+    cr_expect(noted(m, "dimension 0 is periodic and of at most 2 processes in every "
+                       "recording") == 1, "no note on the directions along dimension 0");
+    synthesize(m, 16, s);
+    for (int p = 0; p < 16; p++)
+        expect_swaps(s, at16, p);
+    cr_expect_eq(s->rec[0][0].peer, 12, "process 0 sends first to %d", s->rec[0][0].peer);
+    cr_expect_eq(s->rec[0][1].peer, 4, "process 0 receives first from %d", s->rec[0][1].peer);
+    synthesize(m, 12, s);
+    for (int p = 0; p < 12; p++)
+        expect_swaps(s, at12, p);
+    cr_expect_eq(s->rec[0][0].peer, 8, "process 0 sends first to %d", s->rec[0][0].peer);
     pz_scale_program_free(m);
     free(s);
 }
