@@ -107,11 +107,24 @@ int sp_untold_find(struct pz_scale_program *m)
     for (int d = 0; d < m->grid.ndims; d++) {
         struct sp_untold *u = &m->untold[d];
         int len = untold_length(m, d), taken;
+        uint32_t alone = SP_NONE;
+        char call[384];
 
         if (!len || !find_in_dimension(m, d, len, u))
             continue;
-        if ((taken = len == 2 ? sp_untold_direct(m, d) : 0) < 0)
+        if ((taken = len == 2 ? sp_untold_direct(m, d, &alone) : 0) < 0)
             return -1;
+        if (taken && alone != SP_NONE) {
+            step_where(m, alone, call, sizeof(call));
+            if (sp_note(m, "%s is the only call of its function in its stretch of calls along "
+                        "dimension %d, of 2 processes in every recording: it addresses one "
+                        "neighbour, and is synthesized so where the dimension is longer; a "
+                        "program that also addresses the other one there (LAMMPS's exchange "
+                        "of atoms, where a dimension has more than 2 processes) makes more "
+                        "calls than synthesized, which recordings where the dimension has 3 "
+                        "processes or more would show", call, d) != 0)
+                return -1;
+        }
         if (taken) {
             /* the runs where it is longer take these directions */
             u->len = 0;

@@ -245,19 +245,36 @@ static int apply(struct pz_scale_program *m, int d, const int8_t *dir)
     return rc;
 }
 
-int sp_untold_direct(struct pz_scale_program *m, int d)
+/* The step of the first send that is alone of its function in its stretch (LAMMPS's
+ * exchange of atoms, one swap per dimension of 2 processes), SP_NONE if none is. */
+static uint32_t first_alone(const struct pz_scale_program *m, const struct item *v, size_t n)
+{
+    for (size_t a = 0; a < n; a++) {
+        size_t alike = 0;
+
+        for (size_t b = 0; b < n; b++)
+            alike += alike_sends(m, &v[a], &v[b]);
+        if (v[a].send && alike % 2)
+            return v[a].node;
+    }
+    return SP_NONE;
+}
+
+int sp_untold_direct(struct pz_scale_program *m, int d, uint32_t *alone)
 {
     struct item *v;
     int8_t *dir;
     size_t n;
     int rc;
 
+    *alone = SP_NONE;
     if (collect(m, d, &v, &n) != 0)
         return -1;
     if (!n || choose(m, v, n) != 0) {
         free(v);
         return 0;
     }
+    *alone = first_alone(m, v, n);
     if (!(dir = malloc(m->nevents ? m->nevents : 1))) {
         free(v);
         return -1;

@@ -143,8 +143,10 @@ static struct pz_scale_program *build(void)
  * of more than 1 process (none along one of 1: it copies to itself), a swap with the
  * lower neighbour (MPI_Sendrecv sending to it, receiving from the upper) then one with
  * the upper (sending to it, receiving from the lower), PASSES times; on the grid its
- * MPI_Cart_create makes, periodic, the process at (x, y, z) of rank z + nz (y + ny x). */
-static void swaps(struct tb *b, const int *dims, int p)
+ * MPI_Cart_create makes, periodic, the process at (x, y, z) of rank z + nz (y + ny x).
+ * With ways 1, the swap with the lower neighbour alone, as LAMMPS's exchange of atoms
+ * makes along a dimension of 2 processes (the upper is the same process). */
+static void swaps(struct tb *b, const int *dims, int p, int ways)
 {
     static const int periodic[3] = { 1, 1, 1 };
     uint32_t sendrecv = tb_mpi(b, "MPI_Sendrecv");
@@ -154,7 +156,7 @@ static void swaps(struct tb *b, const int *dims, int p)
     coords_of(dims, p, c);
     for (int pass = 0; pass < PASSES; pass++)
         for (int d = 0; d < 3; d++)
-            for (int way = -1; way <= 1 && dims[d] > 1; way += 2) {
+            for (int way = -1; way <= -1 + 2 * (ways - 1) && dims[d] > 1; way += 2) {
                 int o[3] = { 0, 0, 0 }, to, from;
 
                 o[d] = way;
@@ -170,7 +172,7 @@ static void swaps(struct tb *b, const int *dims, int p)
 
 /* The swaps recorded at 2, 4 and 8 on grids[i] of ndims dimensions (2: the last two of
  * grids[i], its first 1). */
-static void record_swaps(const uint32_t grids[3][3], int ndims)
+static void record_swaps(const uint32_t grids[3][3], int ndims, int ways)
 {
     static const int counts[3] = { 2, 4, 8 }, periodic[3] = { 1, 1, 1 };
     static const int world[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
@@ -185,7 +187,7 @@ static void record_swaps(const uint32_t grids[3][3], int ndims)
         tb_cart(b, tb_comm(b, "cart", counts[i], world), ndims, grids[i] + 3 - ndims,
                 periodic, 1);
         for (int p = 0; p < counts[i]; p++)
-            swaps(b, dims, p);
+            swaps(b, dims, p, ways);
         cr_assert_eq(tb_close(b), 0, "cannot write the trace");
         cr_assert_eq(pz_scale_run_read(dir, &runs[i], err, sizeof(err)), 0, "%s", err);
     }
@@ -242,7 +244,7 @@ Test(scale_untold_dir, lammps_swaps_at_2_4_8_extrapolate)
     struct seen *s = malloc(sizeof(*s));
 
     cr_assert_not_null(s);
-    record_swaps(grids, 3);
+    record_swaps(grids, 3, 2);
     m = build();
     cr_expect(noted(m, "calls made only in recordings where dimension 0 of the process grid "
                        "has more than 1 process") == 1, "no note on dimension 0");
@@ -250,6 +252,8 @@ Test(scale_untold_dir, lammps_swaps_at_2_4_8_extrapolate)
                        "has more than 1 process") == 1, "no note on dimension 1");
     cr_expect(noted(m, "the first to the lower neighbour (-1), the next to the upper (+1)") ==
                   3, "not a note per dimension on the directions taken");
+    cr_expect(noted(m, "is the only call of its function in its stretch") == 0,
+              "a swap is noted alone in its stretch");
     synthesize(m, 27, s);
     for (int p = 0; p < 27; p++)
         expect_swaps(s, at27, p);
@@ -282,7 +286,7 @@ Test(scale_untold_dir, lammps_swaps_in_2d_at_2_4_8_extrapolate)
     struct seen *s = malloc(sizeof(*s));
 
     cr_assert_not_null(s);
-    record_swaps(grids, 2);
+    record_swaps(grids, 2, 2);
     m = build();
     cr_expect(noted(m, "calls made only in recordings where dimension 0 of the process grid "
                        "has more than 1 process") == 1, "no note on dimension 0");
@@ -297,6 +301,38 @@ Test(scale_untold_dir, lammps_swaps_in_2d_at_2_4_8_extrapolate)
     for (int p = 0; p < 12; p++)
         expect_swaps(s, at12, p);
     cr_expect_eq(s->rec[0][0].peer, 8, "process 0 sends first to %d", s->rec[0][0].peer);
+    pz_scale_program_free(m);
+    free(s);
+}
+
+/* LAMMPS's exchange of atoms: one swap per dimension of 2 processes, with the lower
+ * neighbour, the only MPI_Sendrecv of its stretch along each dimension; the recordings
+ * cannot show that the real program swaps with the upper one too where the dimension
+ * has more than 2 processes.  A note per dimension says so, and at 27 each process makes
+ * the one swap per dimension the recordings show: a send to the lower neighbour, the
+ * receive from the upper (process 0: to 18 from 9, to 6 from 3, to 2 from 1). */
+Test(scale_untold_dir, a_swap_alone_in_its_stretch_is_noted)
+{
+    static const uint32_t grids[3][3] = { { 1, 1, 2 }, { 1, 2, 2 }, { 2, 2, 2 } };
+    static const int expected[6] = { 18, 9, 6, 3, 2, 1 };
+    struct pz_scale_program *m;
+    struct seen *s = malloc(sizeof(*s));
+
+    cr_assert_not_null(s);
+    record_swaps(grids, 3, 1);
+    m = build();
+    for (int d = 0; d < 3; d++) {
+        char text[128];
+
+        snprintf(text, sizeof(text), "is the only call of its function in its stretch of "
+                 "calls along dimension %d", d);
+        cr_expect(noted(m, text) == 1, "no note on dimension %d", d);
+    }
+    synthesize(m, 27, s);
+    cr_expect_eq(s->n[0], PASSES * 6, "process 0 makes %d messages", s->n[0]);
+    for (int i = 0; i < 6; i++)
+        cr_expect_eq(s->rec[0][i].peer, expected[i], "process 0's message %d is with %d", i,
+                     s->rec[0][i].peer);
     pz_scale_program_free(m);
     free(s);
 }
