@@ -9,7 +9,12 @@
  * the exact sizes of the messages along another dimension d, seen at fewer counts (a
  * dimension of 1 process in some recordings: no messages along it there), take that law
  * with the two dimensions exchanged, where it gives every size they recorded; a note per
- * dimension says so.  After the sizes are fitted.  0, or -1 when memory runs out. */
-int sp_face_laws(struct pz_scale_program *m);
+ * dimension says so.  Along a dimension periodic and of at most 2 processes in every
+ * recording and of more than 1 in one alone, the sizes kept constant (seen at one count)
+ * take instead the law of the same calls in the nearest exchange along another
+ * dimension of the same shape, fitted over the most recordings, scaled to them.  After
+ * the sizes are fitted; the notes are placed at first_note, before the sizes' own.  0,
+ * or -1 when memory runs out. */
+int sp_face_laws(struct pz_scale_program *m, size_t first_note);
 
 #endif

@@ -145,8 +145,9 @@ static struct pz_scale_program *build(void)
  * the upper (sending to it, receiving from the lower), PASSES times; on the grid its
  * MPI_Cart_create makes, periodic, the process at (x, y, z) of rank z + nz (y + ny x).
  * With ways 1, the swap with the lower neighbour alone, as LAMMPS's exchange of atoms
- * makes along a dimension of 2 processes (the upper is the same process). */
-static void swaps(struct tb *b, const int *dims, int p, int ways)
+ * makes along a dimension of 2 processes (the upper is the same process).  Each swap
+ * along dimension d moves bytes[d]. */
+static void swaps(struct tb *b, const int *dims, int p, int ways, const uint64_t *bytes)
 {
     static const int periodic[3] = { 1, 1, 1 };
     uint32_t sendrecv = tb_mpi(b, "MPI_Sendrecv");
@@ -164,15 +165,19 @@ static void swaps(struct tb *b, const int *dims, int p, int ways)
                 o[d] = -way;
                 from = rank_at(dims, periodic, c, o);
                 tb_enter(b, p, t += MS(1), sendrecv);
-                tb_mpi_send(b, p, t, TB_WORLD, (uint32_t)to, 0, BYTES);
-                tb_mpi_recv(b, p, t + MS(1), TB_WORLD, (uint32_t)from, 0, BYTES);
+                tb_mpi_send(b, p, t, TB_WORLD, (uint32_t)to, 0, bytes[d]);
+                tb_mpi_recv(b, p, t + MS(1), TB_WORLD, (uint32_t)from, 0, bytes[d]);
                 tb_leave(b, p, t += MS(2), sendrecv);
             }
 }
 
 /* The swaps recorded at 2, 4 and 8 on grids[i] of ndims dimensions (2: the last two of
  * grids[i], its first 1). */
-static void record_swaps(const uint32_t grids[3][3], int ndims, int ways)
+static const uint64_t same_bytes[3][3] = { { BYTES, BYTES, BYTES }, { BYTES, BYTES, BYTES },
+                                            { BYTES, BYTES, BYTES } };
+
+static void record_swaps(const uint32_t grids[3][3], int ndims, int ways,
+                         const uint64_t bytes[3][3])
 {
     static const int counts[3] = { 2, 4, 8 }, periodic[3] = { 1, 1, 1 };
     static const int world[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
@@ -187,7 +192,7 @@ static void record_swaps(const uint32_t grids[3][3], int ndims, int ways)
         tb_cart(b, tb_comm(b, "cart", counts[i], world), ndims, grids[i] + 3 - ndims,
                 periodic, 1);
         for (int p = 0; p < counts[i]; p++)
-            swaps(b, dims, p, ways);
+            swaps(b, dims, p, ways, bytes[i]);
         cr_assert_eq(tb_close(b), 0, "cannot write the trace");
         cr_assert_eq(pz_scale_run_read(dir, &runs[i], err, sizeof(err)), 0, "%s", err);
     }
@@ -244,7 +249,7 @@ Test(scale_untold_dir, lammps_swaps_at_2_4_8_extrapolate)
     struct seen *s = malloc(sizeof(*s));
 
     cr_assert_not_null(s);
-    record_swaps(grids, 3, 2);
+    record_swaps(grids, 3, 2, same_bytes);
     m = build();
     cr_expect(noted(m, "calls made only in recordings where dimension 0 of the process grid "
                        "has more than 1 process") == 1, "no note on dimension 0");
@@ -286,7 +291,7 @@ Test(scale_untold_dir, lammps_swaps_in_2d_at_2_4_8_extrapolate)
     struct seen *s = malloc(sizeof(*s));
 
     cr_assert_not_null(s);
-    record_swaps(grids, 2, 2);
+    record_swaps(grids, 2, 2, same_bytes);
     m = build();
     cr_expect(noted(m, "calls made only in recordings where dimension 0 of the process grid "
                        "has more than 1 process") == 1, "no note on dimension 0");
@@ -319,7 +324,7 @@ Test(scale_untold_dir, a_swap_alone_in_its_stretch_is_noted)
     struct seen *s = malloc(sizeof(*s));
 
     cr_assert_not_null(s);
-    record_swaps(grids, 3, 1);
+    record_swaps(grids, 3, 1, same_bytes);
     m = build();
     for (int d = 0; d < 3; d++) {
         char text[128];
@@ -333,6 +338,47 @@ Test(scale_untold_dir, a_swap_alone_in_its_stretch_is_noted)
     for (int i = 0; i < 6; i++)
         cr_expect_eq(s->rec[0][i].peer, expected[i], "process 0's message %d is with %d", i,
                      s->rec[0][i].peer);
+    pz_scale_program_free(m);
+    free(s);
+}
+
+/* Halos whose sizes are no face's (LAMMPS's, which the data decide), on the grids of
+ * the swaps at 2, 4 and 8 (1 x 1 x 2, 1 x 2 x 2, 2 x 2 x 2).  Along z, recorded at all
+ * three: 1000, 600 and 400 bytes, 200 + 800 / (dims[0] * dims[1]) exactly (dims[0]
+ * dims[1] = 1, 2, 4).  Along y, at 4 and 8 only: 700 and 350 bytes; along x, at 8
+ * only: 300.  Every dimension is periodic and of at most 2 processes in every
+ * recording: y's and x's sizes take the law of the same swap along the nearest
+ * dimension fitted over more recordings, z, its dimensions exchanged and scaled to their
+ * size at 8 (where z's law gives 200 + 800 / 4 = 400): along y, 350 / 400 (200 + 800 /
+ * (dims[0] * dims[2])) = 175 + 700 / (dims[0] dims[2]); along x, 300 / 400 (200 + 800 /
+ * (dims[2] dims[1])) = 150 + 600 / (dims[1] dims[2]).  At 27 (3 x 3 x 3): x 150 + 600 /
+ * 9 = 216.7, 217 bytes; y 175 + 700 / 9 = 252.8, 253; z 200 + 800 / 9 = 288.9, 289.
+ * (Kept as fitted, x's would stay 300 and y's 350 / 2 of a form in dims[0], 233.) */
+Test(scale_untold_dir, halos_along_few_counts_follow_the_nearest_dimension)
+{
+    static const uint32_t grids[3][3] = { { 1, 1, 2 }, { 1, 2, 2 }, { 2, 2, 2 } };
+    static const uint64_t bytes[3][3] = { { 0, 0, 1000 }, { 0, 700, 600 },
+                                          { 300, 350, 400 } };
+    static const uint64_t at27[3] = { 217, 253, 289 };
+    struct pz_scale_program *m;
+    struct seen *s = malloc(sizeof(*s));
+
+    cr_assert_not_null(s);
+    record_swaps(grids, 3, 2, bytes);
+    m = build();
+    cr_expect(noted(m, "the sizes of the messages along dimension 0 of the process grid, "
+                       "recorded at fewer counts") == 1, "no note on dimension 0's sizes");
+    cr_expect(noted(m, "the sizes of the messages along dimension 1 of the process grid, "
+                       "recorded at fewer counts") == 1, "no note on dimension 1's sizes");
+    synthesize(m, 27, s);
+    for (int p = 0; p < 27; p++) {
+        cr_assert_eq(s->n[p], PASSES * 12, "process %d makes %d messages", p, s->n[p]);
+        for (int i = 0; i < s->n[p]; i++)
+            cr_expect_eq(s->rec[p][i].bytes, at27[i % 12 / 4],
+                         "process %d, message %d: %llu bytes, not %llu", p, i,
+                         (unsigned long long)s->rec[p][i].bytes,
+                         (unsigned long long)at27[i % 12 / 4]);
+    }
     pz_scale_program_free(m);
     free(s);
 }
