@@ -63,7 +63,7 @@ static int face_law(const struct pz_scale_model *f, int d, int ndims)
  * come in the order of the template and may be many), *at then after it. */
 static int note_at(struct pz_scale_program *m, size_t *at, const char *fmt, ...)
 {
-    char line[1024];
+    char line[2048];
     va_list ap;
     size_t n = m->nnotes;
 
@@ -120,6 +120,9 @@ static int node_dim(const struct pz_scale_program *m, uint32_t k)
     return dim;
 }
 
+/* The stretches of the template, in its order, into s (allocated: freed by the caller
+ * even when this fails).  A step whose messages go along several dimensions, or along
+ * none (to the process itself), ends a stretch; one without messages does not.  0 or -1. */
 static int cut(const struct pz_scale_program *m, struct stretches *s)
 {
     uint32_t stack[64], depth = 0, open = 0;
