@@ -15,6 +15,12 @@
 #include "scale_program_int.h"
 #include "trace.h"
 
+/* In a guard's pos[d], beyond the positions: the dimension must have more than 1
+ * process.  A program may make no calls along a dimension of one process (LAMMPS copies
+ * its atoms to itself there): its calls along a dimension recorded at 1 process and at
+ * more are made where it is longer, and none where it has 1. */
+#define SP_LONG 8u
+
 void sp_positions(const struct pz_scale_grid *g, const int *coords, uint8_t *flags)
 {
     for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++) {
@@ -36,7 +42,8 @@ int sp_guard_holds(const struct sp_guard *gd, const struct pz_scale_grid *g, int
         return 0;
     for (int d = 0; d < g->ndims; d++)
         if (!(flags[d] & gd->pos[d]) || (gd->not_first[d] && (flags[d] & SP_FIRST)) ||
-            (gd->not_last[d] && (flags[d] & SP_LAST)))
+            (gd->not_last[d] && (flags[d] & SP_LAST)) ||
+            ((gd->pos[d] & SP_LONG) && g->dims[d] < 2))
             return 0;
     return 1;
 }
@@ -224,7 +231,9 @@ static void other_class(const struct pz_scale_program *m, uint32_t k, size_t wit
 /* Where a dimension of the grid has 1 process in one recording and more in another, why
  * the steps may not merge, after "; ", into why (else it is left): a program may make no
  * calls along a dimension of one process (LAMMPS copies to itself there: its recordings at
- * 2, 4 and 8 processes have grids of 1 x 1 x 2, 1 x 2 x 2 and 2 x 2 x 2). */
+ * 2, 4 and 8 processes have grids of 1 x 1 x 2, 1 x 2 x 2 and 2 x 2 x 2), which
+ * along_grown_dimension takes where such a call is made wherever the dimension is
+ * longer; this one is not. */
 static void one_process_dimension(const struct pz_scale_program *m, char *why, size_t len)
 {
     for (size_t s = 0; s < m->nruns; s++)
@@ -233,9 +242,11 @@ static void one_process_dimension(const struct pz_scale_program *m, char *why, s
                 if (m->runs[r]->grid.dims[d] > 1) {
                     snprintf(why, len, "; the grid's dimension %d has 1 process in %s and %d "
                              "in %s: a program may make no calls along a dimension of one "
-                             "process, and cannot tell its two neighbours apart along one "
-                             "of 2: recordings with 3 or more processes along every "
-                             "dimension would tell how it runs", d, m->runs[s]->path,
+                             "process (calls made where it has more are taken as calls "
+                             "along it, but this one is not made so in every recording), "
+                             "and cannot tell its two neighbours apart along one of 2: "
+                             "recordings with 3 or more processes along every dimension "
+                             "would tell how it runs", d, m->runs[s]->path,
                              m->runs[r]->grid.dims[d], m->runs[r]->path);
                     return;
                 }
@@ -359,9 +370,10 @@ static int around_node_leaders(const struct pz_scale_program *m, uint32_t k)
 }
 
 /* Sets node k's guard to the simplest of positions added to `peers` that agrees with
- * where the recordings made it: 1, or 0 when none does. */
+ * where the recordings made it, the dimensions of bits `longer` required to have more
+ * than 1 process: 1, or 0 when none does. */
 static int search_positions(struct pz_scale_program *m, uint64_t *const *made, uint32_t k,
-                            const struct sp_guard *peers)
+                            const struct sp_guard *peers, uint8_t longer)
 {
     struct sp_guard gd;
     int nd = m->grid.ndims, c[3];
@@ -374,12 +386,66 @@ static int search_positions(struct pz_scale_program *m, uint64_t *const *made, u
                         continue;
                     gd = *peers;
                     for (int d = 0; d < nd; d++)
-                        gd.pos[d] = choices[c[d]];
+                        gd.pos[d] = (uint8_t)(choices[c[d]] | ((longer >> d & 1) ? SP_LONG : 0));
                     if (agrees(m, &gd, made, k)) {
                         m->nodes[k].guard = gd;
                         return 1;
                     }
                 }
+    return 0;
+}
+
+/* The dimensions of the grid that have 1 process in one recording and more in another. */
+static uint8_t grown_dimensions(const struct pz_scale_program *m)
+{
+    uint8_t mask = 0;
+
+    for (int d = 0; d < m->grid.ndims; d++)
+        for (size_t r = 0; r < m->nruns; r++)
+            if (m->runs[r]->grid.dims[d] == 1)
+                for (size_t s = 0; s < m->nruns; s++)
+                    if (m->runs[s]->grid.dims[d] > 1)
+                        mask |= (uint8_t)(1u << d);
+    return mask;
+}
+
+/* The dimensions of the world's grid along which an event of sym addresses its peer. */
+static uint8_t step_dimensions(const struct sp_table *t, uint32_t sym)
+{
+    const struct sp_sym *s = &t->syms[sym];
+    uint8_t mask = 0;
+
+    for (uint32_t i = 0; i < s->n; i++) {
+        const struct sp_event *e = &t->events[s->first + i];
+
+        if (e->peer.kind != PZ_SCALE_PEER_OFFSET ||
+            (e->comm.kind != PZ_SCALE_COMM_WORLD && e->comm.kind != PZ_SCALE_COMM_SLICE))
+            continue;
+        for (int j = 0; j < PZ_SCALE_MAX_DIMS; j++) {
+            int d = sp_world_dim(&e->comm, j);
+
+            if (d >= 0 && e->peer.off[j] != 0)
+                mask |= (uint8_t)(1u << d);
+        }
+    }
+    return mask;
+}
+
+/* Node k made where a dimension has more than 1 process and nowhere it has 1 (a program
+ * that skips its exchange with itself along a dimension of one process): the guard of
+ * positions that agrees with where the recordings made it, with that dimension required
+ * longer than 1; the dimensions k's peers move along are tried first.  1, or 0 when no
+ * such dimension agrees. */
+static int along_grown_dimension(struct pz_scale_program *m, uint64_t *const *made,
+                                 uint32_t k, const struct sp_guard *peers)
+{
+    uint8_t grown = grown_dimensions(m), own = step_dimensions(&m->table, m->nodes[k].sym);
+
+    for (int pass = 0; pass < 2; pass++)
+        for (int d = 0; d < m->grid.ndims; d++)
+            if ((grown >> d & 1) && (own >> d & 1) == !pass &&
+                search_positions(m, made, k, peers, (uint8_t)(1u << d)))
+                return 1;
     return 0;
 }
 
@@ -409,19 +475,21 @@ static int infer_one(struct pz_scale_program *m, uint64_t *const *made, uint32_t
         struct sp_guard leaders = peers;
 
         leaders.every = PZ_SCALE_NODE_K;
-        if (search_positions(m, made, k, &leaders))
+        if (search_positions(m, made, k, &leaders, 0))
             return 0;
     }
-    if (search_positions(m, made, k, &peers))
+    if (search_positions(m, made, k, &peers, 0))
         return 0;
     for (uint32_t e = next_leaders(&m->table, 0); !peers.every && e;
          e = next_leaders(&m->table, e)) {
         struct sp_guard members = peers;
 
         members.every = e;
-        if (search_positions(m, made, k, &members))
+        if (search_positions(m, made, k, &members, 0))
             return 0;
     }
+    if (!peers.every && along_grown_dimension(m, made, k, &peers))
+        return 0;
     contradiction(m, k, err, errlen);
     return -1;
 }
@@ -571,6 +639,34 @@ uint16_t sp_trips_key(const struct pz_scale_program *m, const struct pz_scale_gr
     return m->every && rank % (int)m->every == 0 ? (uint16_t)(key | 1u << 9) : key;
 }
 
+/* A note for each dimension whose calls are made only where it is longer than 1 process
+ * (along_grown_dimension), naming the first.  0, or -1 when memory runs out. */
+static int note_grown(struct pz_scale_program *m)
+{
+    for (int d = 0; d < m->grid.ndims; d++)
+        for (uint32_t k = 0; k < m->nnodes; k++) {
+            char where[160];
+            size_t r = 0;
+
+            if (m->nodes[k].kind != SP_STEP || !(m->nodes[k].guard.pos[d] & SP_LONG))
+                continue;
+            while (m->first_proc[(size_t)k * m->nruns + r] == SP_NONE)
+                r++;
+            sp_where(m, r, m->first_proc[(size_t)k * m->nruns + r],
+                     m->first_step[(size_t)k * m->nruns + r], where, sizeof(where));
+            if (sp_note(m, "calls made only in recordings where dimension %d of the process "
+                        "grid has more than 1 process (%s, %s, process %u of %s, first) are "
+                        "taken as calls along it: made wherever it has more than 1 process, "
+                        "none where it has 1 (a program that copies to itself rather than "
+                        "calling MPI along a dimension of one process, as LAMMPS does)", d,
+                        sp_sym_name(&m->table, m->nodes[k].sym), where,
+                        m->first_proc[(size_t)k * m->nruns + r], m->runs[r]->path) != 0)
+                return -1;
+            break;
+        }
+    return 0;
+}
+
 int sp_guards_infer(struct pz_scale_program *m, uint64_t *const *made, char *err,
                     size_t errlen)
 {
@@ -590,6 +686,8 @@ int sp_guards_infer(struct pz_scale_program *m, uint64_t *const *made, char *err
             if (add_root(m, &m->table.events[s->first + i]) != 0)
                 goto oom;
     }
+    if (note_grown(m) != 0)
+        goto oom;
     if (m->nconds + m->nroots > 64 &&
         sp_note(m, "%u conditions and roots distinguish processes: only the first 64 make "
                 "the classes of the computation", m->nconds + m->nroots) != 0)

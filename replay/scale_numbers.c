@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "scale_faces.h"
 #include "scale_program_int.h"
 #include "trace_calls.h"
 
@@ -1122,9 +1123,11 @@ int sp_fit_all(struct pz_scale_program *m, const struct sp_stats *st)
 {
     uint32_t cols = m->nclasses + 1;
     uint8_t *lacking = calloc(cols, 1), *tail_own = calloc(cols, 1);
+    size_t first_note = m->nnotes;
     int rc = -1;
 
     if (!lacking || !tail_own || fit_loops_and_sizes(m, st) != 0 ||
+        sp_face_laws(m, first_note) != 0 ||
         !(m->gap = calloc((size_t)m->nnodes * cols, sizeof(*m->gap))) ||
         !(m->gap_own = calloc((size_t)m->nnodes * cols, 1)) ||
         !(m->tail = calloc(cols, sizeof(*m->tail))))

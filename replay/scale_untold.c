@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "scale_program_int.h"
+#include "scale_untold_dir.h"
 
 /* The most processes dimension d has in a recording when it is periodic and of at most
  * 2 processes in every one (sp_ambiguous_dims); 0 when a recording tells its offsets. */
@@ -105,10 +106,45 @@ int sp_untold_find(struct pz_scale_program *m)
 {
     for (int d = 0; d < m->grid.ndims; d++) {
         struct sp_untold *u = &m->untold[d];
-        int len = untold_length(m, d);
+        int len = untold_length(m, d), taken;
+        uint32_t alone = SP_NONE;
+        char call[384];
 
-        if (len && find_in_dimension(m, d, len, u) &&
-            sp_note(m, "dimension %d is periodic and of at most %d process%s in every "
+        if (!len || !find_in_dimension(m, d, len, u))
+            continue;
+        if ((taken = len == 2 ? sp_untold_direct(m, d, &alone) : 0) < 0)
+            return -1;
+        if (taken && alone != SP_NONE) {
+            step_where(m, alone, call, sizeof(call));
+            if (sp_note(m, "%s is the only call of its function in its stretch of calls along "
+                        "dimension %d, of 2 processes in every recording: it addresses one "
+                        "neighbour, and is synthesized so where the dimension is longer; a "
+                        "program that also addresses the other one there (LAMMPS's exchange "
+                        "of atoms, where a dimension has more than 2 processes) makes more "
+                        "calls than synthesized, which recordings where the dimension has 3 "
+                        "processes or more would show", call, d) != 0)
+                return -1;
+        }
+        if (taken) {
+            /* the runs where it is longer take these directions */
+            u->len = 0;
+            if (sp_note(m, "dimension %d is periodic and of at most 2 processes in every "
+                        "recording, where the previous process and the next are one: which "
+                        "neighbour %s addresses along it cannot be told; taken, as codes "
+                        "that exchange with the lower neighbour MPI_Cart_shift(comm, %d, 1, "
+                        "&lower, &upper) gives first do: of the sends of one function in "
+                        "each stretch of consecutive calls along it, the first to the lower "
+                        "neighbour (-1), the next to the upper (+1), alternately, and each "
+                        "receive from the side opposite to the send of its tag of the same "
+                        "rank, so that every message pairs where the dimension is longer; a "
+                        "program that addresses the upper neighbour first sends the same "
+                        "messages the other way round, and calls a program makes only where "
+                        "the dimension has more than 2 processes (a second neighbour distinct "
+                        "from the first) are not made", d, u->call, d) != 0)
+                return -1;
+            continue;
+        }
+        if (sp_note(m, "dimension %d is periodic and of at most %d process%s in every "
                     "recording, %s: which neighbour %s addresses along it cannot be told, "
                     "and runs where it is longer are refused", d, len, len > 1 ? "es" : "",
                     alike(len), u->call) != 0)

@@ -103,8 +103,11 @@ Test(scale_narrow, a_periodic_dimension_of_2_then_4_is_named)
  * x 2, 1 x 2 x 2, 2 x 2 x 2 (rank 4 x + 2 y + z), periodic; along each dimension of 2
  * processes a send to the next and a receive from the previous, on MPI_COMM_WORLD.  At
  * 4 process 2, (0, 1, 0), sends first along dimension 1, which at 2 has one process (its
- * first send there is along dimension 2): the recordings at 2 and 4 cannot be merged, and
- * the reason names that dimension, its 1 process at 2 and its 2 at 4. */
+ * first send there is along dimension 2).  Calls made only where a dimension is longer
+ * than 1 are taken as calls along it (scale_guard.c, along_grown_dimension, and
+ * test_scale_untold_dir.c), but this program receives from the neighbour it sends to, and
+ * its calls are not placed at one step of the template at 4 and 8: the recordings cannot
+ * be merged, and the reason names that dimension, its 1 process at 2 and its 2 at 4. */
 Test(scale_narrow, a_dimension_of_1_then_2_is_named)
 {
     static const int counts[3] = { 2, 4, 8 }, periodic[3] = { 1, 1, 1 };
