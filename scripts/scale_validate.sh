@@ -19,11 +19,7 @@
 #
 #   --reduced        smaller problems and fewer programs (for CI)
 #   --machine FILE   the machine to predict on (default: the shipped gigabit-switch)
-#   --from COUNTS    the recorded counts the extrapolation starts from (default 2,4,8;
-#                    for halo3d 2,4,8,12,18: its periodic dimension is of 2 processes at
-#                    2, 4 and 8, where prognoz scale cannot tell its two neighbours
-#                    apart, and its second of 2 up to 16, which leaves the size of a
-#                    face across it undetermined)
+#   --from COUNTS    the recorded counts the extrapolation starts from (default 2,4,8)
 #   --to COUNTS      the counts extrapolated and recorded for comparison (default 16,32)
 #   --programs LIST  the programs (default: every one that can be extrapolated)
 #   --reps N         real recordings at each count of --to (default 2, 1 with --reduced)
@@ -60,9 +56,9 @@ die() {
 
 usage() {
     if [ "$1" -eq 0 ]; then
-        sed -n '16,32s/^# \{0,1\}//p' "$0"
+        sed -n '16,28s/^# \{0,1\}//p' "$0"
     else
-        sed -n '16,32s/^# \{0,1\}//p' "$0" >&2
+        sed -n '16,28s/^# \{0,1\}//p' "$0" >&2
     fi
     exit "$1"
 }
@@ -145,8 +141,6 @@ size_of() {
 from_of() {
     if [ -n "$from" ]; then
         echo "$from"
-    elif [ "$1" = halo3d ]; then
-        echo 2,4,8,12,18
     else
         echo 2,4,8
     fi
