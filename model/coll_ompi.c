@@ -37,7 +37,7 @@ static const struct rule allreduce_rules[] = {
     { ANY, 2048, 2 }, { ANY, 16384, 5 }, { ANY, 32768, 3 }, { ANY, ANY, 4 },
 };
 static const char *const allreduce_names[] = {
-    NULL, "basic_linear", "reduce_bcast", "recursive_doubling", "ring", "segmented_ring",
+    NULL, "basic_linear", "nonoverlapping", "recursive_doubling", "ring", "segmented_ring",
     "ompi_rabenseifner",
 };
 
@@ -102,9 +102,11 @@ static const struct rule bcast_rules[] = {
     { 4096, 262144, 7 }, { 4096, ANY, 8 },
     { ANY, 8192, 7 }, { ANY, 16384, 5 }, { ANY, ANY, 7 },
 };
+/* chain: the rules' fan-out 0, which ompi_coll_base_topo_build_chain makes 1, a
+ * pipeline; split_binary_tree: not modelled, the binary tree instead. */
 static const char *const bcast_names[] = {
-    NULL, "linear", "pipeline", "pipeline", "binomial", "binomial", "binomial", "binomial",
-    "scatter_recursive_doubling_allgather", "scatter_ring_allgather",
+    NULL, "linear", "pipeline", "pipeline", "binary_tree", "binary_tree", "ompi_binomial",
+    "knomial", "scatter_recursive_doubling_allgather", "scatter_ring_allgather",
 };
 
 /* reduce, commutative operations: 1 linear, 2 chain, 3 pipeline, 4 binary,
@@ -124,8 +126,10 @@ static const struct rule reduce_rules[] = {
     { ANY, 16, 5 }, { ANY, 32, 6 }, { ANY, 1024, 5 }, { ANY, 2048, 6 }, { ANY, 8192, 5 },
     { ANY, 16384, 6 }, { ANY, ANY, 5 },
 };
+/* chain: fan-out 0, a pipeline as Bcast's; binomial: Open MPI's in-order binomial tree
+ * is MPICH's binomial tree. */
 static const char *const reduce_names[] = {
-    NULL, "linear", "pipeline", "pipeline", "binomial", "binomial", "binomial",
+    NULL, "linear", "pipeline", "pipeline", "binary", "binomial", "in_order_binary",
     "reduce_scatter_gather",
 };
 
@@ -148,7 +152,7 @@ static const struct rule reduce_scatter_rules[] = {
     { ANY, ANY, 2 },
 };
 static const char *const reduce_scatter_names[] = {
-    NULL, "reduce_scatterv", "recursive_halving", "ring", "recursive_halving",
+    NULL, "nonoverlapping", "recursive_halving", "ring", "recursive_halving",
 };
 
 /* reduce_scatter_block, commutative, on one block: 1 basic_linear,
@@ -166,7 +170,7 @@ static const struct rule reduce_scatter_block_rules[] = {
     { ANY, ANY, 3 },
 };
 static const char *const reduce_scatter_block_names[] = {
-    NULL, "reduce_scatterv", "recursive_doubling", "recursive_halving", "recursive_halving",
+    NULL, "basic_linear", "recursive_doubling", "recursive_halving", "recursive_halving",
 };
 
 /* allgather, on one block: 1 linear, 2 bruck, 3 recursive_doubling, 4 ring,
@@ -222,7 +226,9 @@ static const struct rule gather_rules[] = {
     { 512, 2048, 2 }, { 512, 8192, 1 }, { 512, ANY, 2 },
     { ANY, ANY, 2 },
 };
-static const char *const gather_names[] = { NULL, "linear", "binomial", "linear" };
+/* binomial: Open MPI's in-order binomial tree, MPICH's (children nearest first, each
+ * sending its subtree's blocks); so Scatter's, which sends to the farthest first. */
+static const char *const gather_names[] = { NULL, "ompi_linear", "binomial", "linear_sync" };
 
 /* scatter, on one block: 1 basic_linear, 2 binomial, 3 linear_nb. */
 static const struct rule scatter_rules[] = {
@@ -234,7 +240,8 @@ static const struct rule scatter_rules[] = {
     { 64, 512, 2 }, { 64, 8192, 3 }, { 64, 16384, 2 }, { 64, ANY, 3 },
     { ANY, 512, 2 }, { ANY, ANY, 3 },
 };
-static const char *const scatter_names[] = { NULL, "linear", "binomial", "linear" };
+/* linear_nb: Isend to every rank, then Waitall: the one round of `linear`. */
+static const char *const scatter_names[] = { NULL, "ompi_linear", "binomial", "linear" };
 
 struct decision {
     const struct rule *rules;
@@ -288,7 +295,7 @@ const char *pz_internal_choose_openmpi4(const struct pz_coll *c)
     int alg;
 
     if (!d->rules)
-        return "linear";
+        return c->op == PZ_COLL_GATHERV || c->op == PZ_COLL_SCATTERV ? "ompi_linear" : "linear";
     alg = decide(d->rules, c->size, bytes_compared(c));
     if (c->op == PZ_COLL_ALLGATHER && alg == 3 && !pz_internal_is_pof2(c->size))
         return "bruck";          /* Open MPI's recursive doubling falls back to Bruck */
@@ -296,4 +303,14 @@ const char *pz_internal_choose_openmpi4(const struct pz_coll *c)
         c->bytes / pz_internal_ompi_element_bytes(c->bytes) < pz_internal_pof2_floor(c->size))
         return "linear";         /* its Rabenseifner falls back to the linear Reduce */
     return d->names[alg];
+}
+
+void pz_internal_ompi_walk_chosen(const struct pz_coll *c, struct pz_walk *w,
+                                  enum pz_coll_op op, double n)
+{
+    struct pz_coll sub = *c;
+
+    sub.op = op, sub.root = 0, sub.bytes = n;
+    sub.send_counts = sub.recv_counts = NULL;
+    pz_internal_walk_of(pz_coll_named(op, pz_internal_choose_openmpi4(&sub)))(&sub, w);
 }

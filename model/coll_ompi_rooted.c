@@ -1,8 +1,9 @@
-/* Open MPI 4.1's rooted algorithms without segments (ompi/mca/coll/base/
- * coll_base_bcast.c, coll_base_reduce.c, coll_base_allreduce.c,
- * coll_base_allgatherv.c): the linear Bcast and Reduce, the pipeline (a chain of
- * fan-out 1) of both, Allreduce as linear Reduce + linear Bcast, and Allgather(v) as a
- * Gather(v) to rank 0 and a Bcast.  The fixed rules pass segment size 0, so a pipeline
+/* Open MPI 4.1's linear and chain algorithms without segments (ompi/mca/coll/base/
+ * coll_base_bcast.c, coll_base_reduce.c, coll_base_allreduce.c, coll_base_gather.c,
+ * coll_base_scatter.c, coll_base_allgather(v).c, and coll/basic's Gatherv and
+ * Scatterv): the linear Bcast, Reduce, Gather(v) and Scatter(v), the pipeline (a chain
+ * of fan-out 1) of Bcast and Reduce, Allreduce as linear Reduce + linear Bcast, and
+ * Allgather(v) as a Gather(v) to rank 0 and a Bcast.  The fixed rules pass segment size 0, so a pipeline
  * moves the whole vector in one message per link.  A blocking call is a round; a
  * batch of Isend closed by Waitall is one round. */
 #include "coll_algos.h"
@@ -90,18 +91,92 @@ static void allreduce_basic_linear(const struct pz_coll *c, struct pz_walk *w)
     linear_bcast(c, w, 0, c->bytes);
 }
 
-/* Allgather(v) by Gather(v) to rank 0 (every block received in one round) and a
- * binomial Bcast of all blocks from it. */
+/* ompi_coll_base_gather_intra_basic_linear and coll/basic's Gatherv: the root receives
+ * each other rank's block in rank order, one blocking receive a round; the others send
+ * theirs.  count(c, r) is rank r's block; empty blocks of the v-variants are not sent. */
+static void linear_gather(const struct pz_coll *c, struct pz_walk *w, int root,
+                          double (*count)(const struct pz_coll *c, int r), int skip_empty)
+{
+    if (c->me != root) {
+        if ((!skip_empty || count(c, c->me) > 0) && pz_internal_walk_round(w))
+            pz_internal_walk_send(w, root, count(c, c->me));
+        return;
+    }
+    for (int r = 0; r < c->size; r++)
+        if (r != root && (!skip_empty || count(c, r) > 0) && pz_internal_walk_round(w))
+            pz_internal_walk_recv(w, r, count(c, r));
+}
+
+/* ompi_coll_base_gather_intra_linear_sync with the rules' first segment size 0 (the
+ * whole block first, then an empty second part): the root, for each other rank in
+ * order, sends it an empty go-ahead and receives its block (a round each), and last
+ * receives all the empty second parts (a round); a rank receives the go-ahead, then
+ * sends its block, then the empty part. */
+static void gather_linear_sync(const struct pz_coll *c, struct pz_walk *w)
+{
+    int root = c->root;
+
+    if (c->me != root) {
+        if (pz_internal_walk_round(w))
+            pz_internal_walk_recv(w, root, 0);
+        if (pz_internal_walk_round(w))
+            pz_internal_walk_send(w, root, c->bytes);
+        if (pz_internal_walk_round(w))
+            pz_internal_walk_send(w, root, 0);
+        return;
+    }
+    for (int r = 0; r < c->size; r++)
+        if (r != root && pz_internal_walk_round(w)) {
+            pz_internal_walk_send(w, r, 0);
+            pz_internal_walk_recv(w, r, pz_internal_recv_count(c, r));
+        }
+    if (pz_internal_walk_round(w))
+        for (int r = 0; r < c->size; r++)
+            if (r != root)
+                pz_internal_walk_recv(w, r, 0);
+}
+
+/* The same from the root: one blocking send a round, in rank order. */
+static void linear_scatter(const struct pz_coll *c, struct pz_walk *w, int root,
+                           double (*count)(const struct pz_coll *c, int r), int skip_empty)
+{
+    if (c->me != root) {
+        if ((!skip_empty || count(c, c->me) > 0) && pz_internal_walk_round(w))
+            pz_internal_walk_recv(w, root, count(c, c->me));
+        return;
+    }
+    for (int r = 0; r < c->size; r++)
+        if (r != root && (!skip_empty || count(c, r) > 0) && pz_internal_walk_round(w))
+            pz_internal_walk_send(w, r, count(c, r));
+}
+
+/* A rooted v-operation's blocks: what the root receives from or sends to r (its
+ * counts), at the others their own block. */
+static double root_count(const struct pz_coll *c, int r)
+{
+    if (r == c->me)
+        return c->bytes;
+    return c->op == PZ_COLL_GATHERV ? pz_internal_recv_count(c, r)
+                                    : pz_internal_send_count(c, r);
+}
+
+static void gather_linear(const struct pz_coll *c, struct pz_walk *w)
+{
+    linear_gather(c, w, c->root, root_count, c->op == PZ_COLL_GATHERV);
+}
+
+static void scatter_linear(const struct pz_coll *c, struct pz_walk *w)
+{
+    linear_scatter(c, w, c->root, root_count, c->op == PZ_COLL_SCATTERV);
+}
+
+/* Allgather(v) by a linear Gather(v) to rank 0 and Open MPI's Bcast of all blocks from
+ * it as the fixed rules choose it (ompi_coll_base_allgather_intra_basic_linear,
+ * ompi_coll_base_allgatherv_intra_basic_default). */
 static void allgather_gather_bcast(const struct pz_coll *c, struct pz_walk *w)
 {
-    if (pz_internal_walk_round(w)) {
-        if (c->me != 0 && pz_internal_block(c, c->me) > 0)
-            pz_internal_walk_send(w, 0, pz_internal_block(c, c->me));
-        for (int r = 1; c->me == 0 && r < c->size; r++)
-            if (pz_internal_block(c, r) > 0)
-                pz_internal_walk_recv(w, r, pz_internal_block(c, r));
-    }
-    pz_internal_binomial_bcast(c, w, 0, pz_internal_total(c));
+    linear_gather(c, w, 0, pz_internal_block, c->op == PZ_COLL_ALLGATHERV);
+    pz_internal_ompi_walk_chosen(c, w, PZ_COLL_BCAST, pz_internal_total(c));
 }
 
 PZ_WALK_ALGO(bcast_linear)
@@ -110,6 +185,9 @@ PZ_WALK_ALGO(bcast_pipeline)
 PZ_WALK_ALGO(reduce_pipeline)
 PZ_WALK_ALGO(allreduce_basic_linear)
 PZ_WALK_ALGO(allgather_gather_bcast)
+PZ_WALK_ALGO(gather_linear)
+PZ_WALK_ALGO(scatter_linear)
+PZ_WALK_ALGO(gather_linear_sync)
 
 const struct pz_internal_algo pz_internal_coll_ompi_rooted[] = {
     PZ_WALK_ENTRY("linear", PZ_COLL_BCAST, bcast_linear),
@@ -119,5 +197,10 @@ const struct pz_internal_algo pz_internal_coll_ompi_rooted[] = {
     PZ_WALK_ENTRY("basic_linear", PZ_COLL_ALLREDUCE, allreduce_basic_linear),
     PZ_WALK_ENTRY("gather_bcast", PZ_COLL_ALLGATHER, allgather_gather_bcast),
     PZ_WALK_ENTRY("gather_bcast", PZ_COLL_ALLGATHERV, allgather_gather_bcast),
+    PZ_WALK_ENTRY("ompi_linear", PZ_COLL_GATHER, gather_linear),
+    PZ_WALK_ENTRY("ompi_linear", PZ_COLL_GATHERV, gather_linear),
+    PZ_WALK_ENTRY("linear_sync", PZ_COLL_GATHER, gather_linear_sync),
+    PZ_WALK_ENTRY("ompi_linear", PZ_COLL_SCATTER, scatter_linear),
+    PZ_WALK_ENTRY("ompi_linear", PZ_COLL_SCATTERV, scatter_linear),
     { { NULL, 0, NULL, 0 }, NULL },
 };

@@ -142,6 +142,16 @@ static void run(enum pz_coll_op op, const char *name, int p, int root, double n,
         }
 }
 
+static double sent_by(int me)
+{
+    double s = 0;
+
+    for (int k = 0; k < NR[me]; k++)
+        for (int i = 0; i < R[me][k].n; i++)
+            s += R[me][k].is_send[i] ? R[me][k].bytes[i] : 0;
+    return s;
+}
+
 static double reduced_by(int me)
 {
     double s = 0;
@@ -193,7 +203,13 @@ static const struct {
     { PZ_COLL_BARRIER, "linear" }, { PZ_COLL_BARRIER, "tree" },
     { PZ_COLL_BARRIER, "double_ring" }, { PZ_COLL_ALLTOALL, "ompi_linear" },
     { PZ_COLL_ALLTOALL, "ompi_pairwise" }, { PZ_COLL_ALLGATHER, "neighbor_exchange" },
-    { PZ_COLL_ALLGATHERV, "neighbor_exchange" },
+    { PZ_COLL_ALLGATHERV, "neighbor_exchange" }, { PZ_COLL_BCAST, "ompi_binomial" },
+    { PZ_COLL_BCAST, "binary_tree" }, { PZ_COLL_BCAST, "knomial" },
+    { PZ_COLL_REDUCE, "binary" }, { PZ_COLL_REDUCE, "in_order_binary" },
+    { PZ_COLL_ALLREDUCE, "nonoverlapping" }, { PZ_COLL_REDUCE_SCATTER, "nonoverlapping" },
+    { PZ_COLL_REDUCE_SCATTER_BLOCK, "basic_linear" }, { PZ_COLL_GATHER, "ompi_linear" },
+    { PZ_COLL_GATHERV, "ompi_linear" }, { PZ_COLL_SCATTER, "ompi_linear" },
+    { PZ_COLL_SCATTERV, "ompi_linear" }, { PZ_COLL_GATHER, "linear_sync" },
 };
 
 /* Sizes 1 .. 17, roots 0 and P - 1, vectors of 1, 3 and 100 elements and of 12 bytes
@@ -207,10 +223,10 @@ Test(coll_ompi, every_added_algorithm_completes_with_matched_messages)
     for (size_t a = 0; a < sizeof added / sizeof *added; a++)
         for (int p = 1; p <= 17; p++)
             for (int s = 0; s < 4; s++) {
-                int v = added[a].op == PZ_COLL_ALLGATHERV || added[a].op == PZ_COLL_REDUCE_SCATTER;
+                enum pz_coll_op op = added[a].op;
+                int v = op == PZ_COLL_ALLGATHERV || op == PZ_COLL_REDUCE_SCATTER;
 
-                run(added[a].op, added[a].name, p, s % 2 ? p - 1 : 0, sizes[s],
-                    v ? blocks : NULL);
+                run(op, added[a].name, p, s % 2 ? p - 1 : 0, sizes[s], v ? blocks : NULL);
                 if (p == 1)
                     cr_assert_eq(NR[0], 0, "%s: work with one member", added[a].name);
             }
@@ -475,7 +491,7 @@ Test(coll_ompi, allreduce_switch_points)
     CHOICE(PZ_COLL_ALLREDUCE, 4, 15, "ring");
     CHOICE(PZ_COLL_ALLREDUCE, 4, 16, "recursive_doubling");
     CHOICE(PZ_COLL_ALLREDUCE, 7, 8192, "ompi_rabenseifner");
-    CHOICE(PZ_COLL_ALLREDUCE, 200, 1000, "reduce_bcast");
+    CHOICE(PZ_COLL_ALLREDUCE, 200, 1000, "nonoverlapping");
     CHOICE(PZ_COLL_ALLREDUCE, 5000, 32768, "ring");
 }
 
@@ -522,28 +538,159 @@ Test(coll_ompi, alltoall_and_allgather_switch_points)
     CHOICE(PZ_COLL_REDUCE_SCATTER, 2, 32767, "ring");          /* total 65534 */
     CHOICE(PZ_COLL_REDUCE_SCATTER, 2, 32768, "recursive_halving");   /* butterfly */
     CHOICE(PZ_COLL_REDUCE_SCATTER_BLOCK, 2, 3, "recursive_doubling");
-    CHOICE(PZ_COLL_REDUCE_SCATTER_BLOCK, 2, 131072, "reduce_scatterv");
+    CHOICE(PZ_COLL_REDUCE_SCATTER_BLOCK, 2, 131072, "basic_linear");
 }
 
 /* Rooted ones, P = 2: Bcast pipeline below 32, binary tree below 256, knomial below
  * 1024, linear below 32768; Reduce Rabenseifner below 8 (fewer elements than pof2:
  * linear), binary below 16, pipeline below 32, linear below 262144; Gather linear_sync
- * below 2, binomial from 4; Scatter linear_nb below 2, linear below 131072. */
+ * below 2, basic_linear below 4, binomial from 4; P = 6: Scatter binomial below 2048, then basic_linear;
+ * Gatherv, Scan: coll/basic's linear. */
 Test(coll_ompi, rooted_switch_points)
 {
     CHOICE(PZ_COLL_BCAST, 2, 31, "pipeline");
-    CHOICE(PZ_COLL_BCAST, 2, 32, "binomial");
-    CHOICE(PZ_COLL_BCAST, 2, 1023, "binomial");
+    CHOICE(PZ_COLL_BCAST, 2, 32, "binary_tree");
+    CHOICE(PZ_COLL_BCAST, 2, 1023, "knomial");
     CHOICE(PZ_COLL_BCAST, 2, 1024, "linear");
     CHOICE(PZ_COLL_BCAST, 20, 1 << 20, "scatter_recursive_doubling_allgather");
     CHOICE(PZ_COLL_REDUCE, 2, 4, "linear");
-    CHOICE(PZ_COLL_REDUCE, 2, 8, "binomial");
+    CHOICE(PZ_COLL_REDUCE, 2, 8, "binary");
     CHOICE(PZ_COLL_REDUCE, 2, 16, "pipeline");
     CHOICE(PZ_COLL_REDUCE, 2, 32, "linear");
-    CHOICE(PZ_COLL_GATHER, 2, 1, "linear");
+    CHOICE(PZ_COLL_GATHER, 2, 1, "linear_sync");
+    CHOICE(PZ_COLL_GATHER, 2, 2, "ompi_linear");
     CHOICE(PZ_COLL_GATHER, 2, 4, "binomial");
-    CHOICE(PZ_COLL_SCATTER, 6, 2048, "linear");
+    CHOICE(PZ_COLL_SCATTER, 6, 2048, "ompi_linear");
     CHOICE(PZ_COLL_SCATTER, 6, 2047, "binomial");
-    CHOICE(PZ_COLL_GATHERV, 6, 8, "linear");
+    CHOICE(PZ_COLL_GATHERV, 6, 8, "ompi_linear");
     CHOICE(PZ_COLL_SCAN, 6, 8, "linear");
+    CHOICE(PZ_COLL_BCAST, 5, 100, "ompi_binomial");
+    CHOICE(PZ_COLL_BCAST, 8, 100, "knomial");
+    CHOICE(PZ_COLL_REDUCE, 300, 10000, "in_order_binary");
+    CHOICE(PZ_COLL_REDUCE, 100, 10000, "binomial");
+    CHOICE(PZ_COLL_SCATTER, 2, 131072, "linear");   /* linear_nb */
+}
+
+/* Open MPI's binomial tree (bmtree), P = 8: 0 sends to 1, 2, 4 in one round (nearest
+ * first), 1 to 3 and 5, 2 to 6, 3 to 7.  From root 2, relative ranks: rank 3 (1)
+ * receives from 2 and sends to 5 (3) and 7 (5). */
+Test(coll_ompi, binomial_bcast_tree)
+{
+    run(PZ_COLL_BCAST, "ompi_binomial", 8, 0, 8, NULL);
+    cr_assert_eq(NR[0], 1);
+    cr_assert_eq(R[0][0].n, 3);
+    expect_msg(0, 0, 0, 1, 1, 8);
+    expect_msg(0, 0, 1, 1, 2, 8);
+    expect_msg(0, 0, 2, 1, 4, 8);
+    expect_msg(1, 1, 0, 1, 3, 8);
+    expect_msg(1, 1, 1, 1, 5, 8);
+    expect_msg(2, 1, 0, 1, 6, 8);
+    expect_msg(7, 0, 0, 0, 3, 8);
+    run(PZ_COLL_BCAST, "ompi_binomial", 8, 2, 8, NULL);
+    expect_msg(3, 0, 0, 0, 2, 8);
+    expect_msg(3, 1, 0, 1, 5, 8);
+    expect_msg(3, 1, 1, 1, 7, 8);
+}
+
+/* Binary tree (fan-out 2, level by level), P = 6: 0 -> 1, 2; 1 -> 3, 5; 2 -> 4.
+ * Radix-4 tree, P = 10 (coll_base_topo.c's example): 0 -> 4, 8, 1, 2, 3; 4 -> 5, 6, 7;
+ * 8 -> 9. */
+Test(coll_ompi, binary_and_knomial_bcast_trees)
+{
+    run(PZ_COLL_BCAST, "binary_tree", 6, 0, 8, NULL);
+    cr_assert_eq(messages(6), 5);
+    expect_msg(1, 1, 0, 1, 3, 8);
+    expect_msg(1, 1, 1, 1, 5, 8);
+    cr_assert_eq(R[2][1].n, 1);
+    expect_msg(2, 1, 0, 1, 4, 8);
+    expect_msg(5, 0, 0, 0, 1, 8);
+    run(PZ_COLL_BCAST, "knomial", 10, 0, 8, NULL);
+    cr_assert_eq(R[0][0].n, 5);
+    expect_msg(0, 0, 0, 1, 4, 8);
+    expect_msg(0, 0, 1, 1, 8, 8);
+    expect_msg(0, 0, 2, 1, 1, 8);
+    expect_msg(0, 0, 4, 1, 3, 8);
+    expect_msg(4, 1, 2, 1, 7, 8);
+    expect_msg(9, 0, 0, 0, 8, 8);
+    cr_assert_eq(NR[3], 1);
+    expect_msg(3, 0, 0, 0, 0, 8);
+}
+
+/* Binary Reduce, P = 7 to 0: 1 receives and combines 3's then 5's vector, sends to 0.
+ * In-order binary tree, P = 4 (rooted at 3: 3 -> 2, 1; 1 -> 0), to root 0: 0 sends to
+ * 1, 1 receives it and sends to 3, 2 sends to 3, 3 receives from 2 then 1 and sends the
+ * result to the root 0, which receives it last. */
+Test(coll_ompi, binary_and_in_order_reduce_trees)
+{
+    run(PZ_COLL_REDUCE, "binary", 7, 0, 8, NULL);
+    cr_assert_eq(NR[1], 3);
+    expect_msg(1, 0, 0, 0, 3, 8);
+    expect_msg(1, 1, 0, 0, 5, 8);
+    expect_msg(1, 2, 0, 1, 0, 8);
+    cr_expect_eq(reduced_by(1), 16);
+    run(PZ_COLL_REDUCE, "in_order_binary", 4, 0, 8, NULL);
+    cr_assert_eq(messages(4), 4);
+    cr_assert_eq(NR[0], 2);
+    expect_msg(0, 0, 0, 1, 1, 8);
+    expect_msg(0, 1, 0, 0, 3, 8);
+    cr_assert_eq(NR[3], 3);
+    expect_msg(3, 0, 0, 0, 2, 8);
+    expect_msg(3, 1, 0, 0, 1, 8);
+    expect_msg(3, 2, 0, 1, 0, 8);
+    expect_msg(1, 1, 0, 1, 3, 8);
+}
+
+/* Compositions, P = 5, n = 8.  nonoverlapping Allreduce: Reduce to 0 as the rules
+ * choose for P 4..7, 8 B (binary; tree 0 -> 1, 2; 1 -> 3; 2 -> 4), then Bcast likewise
+ * (binary tree): 8 messages; rank 1 receives from 3, sends to 0, receives from 0, sends
+ * to 3.  Reduce_scatter_block basic_linear, P = 4, n = 10: Reduce of the 40-byte vector
+ * (binary: 1 -> 0, 2 -> 0, 3 -> 1), then Scatter of 10 B (binomial, MPICH's: 0 -> 2
+ * blocks 2 and 3, 0 -> 1, 2 -> 3): 6 messages, 3 x 40 + 20 + 10 + 10 bytes. */
+Test(coll_ompi, compositions)
+{
+    run(PZ_COLL_ALLREDUCE, "nonoverlapping", 5, 0, 8, NULL);
+    cr_assert_eq(messages(5), 8);
+    cr_assert_eq(NR[1], 4);
+    expect_msg(1, 0, 0, 0, 3, 8);
+    expect_msg(1, 1, 0, 1, 0, 8);
+    expect_msg(1, 2, 0, 0, 0, 8);
+    expect_msg(1, 3, 0, 1, 3, 8);
+    run(PZ_COLL_REDUCE_SCATTER_BLOCK, "basic_linear", 4, 0, 10, NULL);
+    cr_assert_eq(messages(4), 6);
+    cr_expect_eq(sent_by(0) + sent_by(1) + sent_by(2) + sent_by(3), 160);
+}
+
+/* Linear Gather to root 1 of 4: the root receives from 0, 2, 3, a round each; Allgather
+ * by Gather + Bcast, P = 4, n = 10: rank 0 receives 10 from 1, 2, 3, then Bcasts the
+ * 40 bytes as the rules choose for P 4..7, 40 B (binary tree: 0 -> 1, 2; 1 -> 3). */
+Test(coll_ompi, linear_gather_and_gather_bcast)
+{
+    run(PZ_COLL_GATHER, "ompi_linear", 4, 1, 10, NULL);
+    cr_assert_eq(NR[1], 3);
+    expect_msg(1, 0, 0, 0, 0, 10);
+    expect_msg(1, 1, 0, 0, 2, 10);
+    expect_msg(1, 2, 0, 0, 3, 10);
+    run(PZ_COLL_ALLGATHER, "gather_bcast", 4, 0, 10, NULL);
+    cr_assert_eq(NR[0], 4);
+    expect_msg(0, 2, 0, 0, 3, 10);
+    expect_msg(0, 3, 0, 1, 1, 40);
+    expect_msg(0, 3, 1, 1, 2, 40);
+    expect_msg(3, 1, 0, 0, 1, 40);
+}
+
+/* Gather linear_sync, P = 3, root 0, n = 10: the root sends 1 an empty message and
+ * receives its 10 bytes, the same with 2, then receives the empty second parts of 1
+ * and 2; rank 2 receives the go-ahead, sends 10, sends the empty part. */
+Test(coll_ompi, linear_sync_gather)
+{
+    run(PZ_COLL_GATHER, "linear_sync", 3, 0, 10, NULL);
+    cr_assert_eq(NR[0], 3);
+    expect_sendrecv(0, 0, 1, 0, 1, 10);
+    expect_sendrecv(0, 1, 2, 0, 2, 10);
+    cr_assert_eq(R[0][2].n, 2);
+    expect_msg(0, 2, 1, 0, 2, 0);
+    cr_assert_eq(NR[2], 3);
+    expect_msg(2, 0, 0, 0, 0, 0);
+    expect_msg(2, 1, 0, 1, 0, 10);
+    expect_msg(2, 2, 0, 1, 0, 0);
 }
