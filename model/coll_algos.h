@@ -156,5 +156,6 @@ extern const struct pz_internal_algo pz_internal_coll_ompi_ring[];
 extern const struct pz_internal_algo pz_internal_coll_ompi_rooted[];
 extern const struct pz_internal_algo pz_internal_coll_ompi_exchange[];
 extern const struct pz_internal_algo pz_internal_coll_ompi_tree[];
+extern const struct pz_internal_algo pz_internal_coll_ompi_butterfly[];
 
 #endif

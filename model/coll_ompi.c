@@ -151,8 +151,10 @@ static const struct rule reduce_scatter_rules[] = {
     { 8192, 1024, 1 }, { 8192, 8192, 2 }, { 8192, ANY, 4 },
     { ANY, ANY, 2 },
 };
+/* recursive_halving: Open MPI's (coll/basic's) is MPICH's, but that it skips empty
+ * messages. */
 static const char *const reduce_scatter_names[] = {
-    NULL, "nonoverlapping", "recursive_halving", "ring", "recursive_halving",
+    NULL, "nonoverlapping", "recursive_halving", "ring", "butterfly",
 };
 
 /* reduce_scatter_block, commutative, on one block: 1 basic_linear,
@@ -169,8 +171,9 @@ static const struct rule reduce_scatter_block_rules[] = {
     { 8192, ANY, 4 },
     { ANY, ANY, 3 },
 };
+/* recursive_doubling and recursive_halving: MPICH's (1.2.5's doubling, 2-4's halving). */
 static const char *const reduce_scatter_block_names[] = {
-    NULL, "basic_linear", "recursive_doubling", "recursive_halving", "recursive_halving",
+    NULL, "basic_linear", "recursive_doubling", "recursive_halving", "butterfly",
 };
 
 /* allgather, on one block: 1 linear, 2 bruck, 3 recursive_doubling, 4 ring,

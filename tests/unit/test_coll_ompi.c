@@ -210,6 +210,7 @@ static const struct {
     { PZ_COLL_REDUCE_SCATTER_BLOCK, "basic_linear" }, { PZ_COLL_GATHER, "ompi_linear" },
     { PZ_COLL_GATHERV, "ompi_linear" }, { PZ_COLL_SCATTER, "ompi_linear" },
     { PZ_COLL_SCATTERV, "ompi_linear" }, { PZ_COLL_GATHER, "linear_sync" },
+    { PZ_COLL_REDUCE_SCATTER, "butterfly" }, { PZ_COLL_REDUCE_SCATTER_BLOCK, "butterfly" },
 };
 
 /* Sizes 1 .. 17, roots 0 and P - 1, vectors of 1, 3 and 100 elements and of 12 bytes
@@ -536,7 +537,10 @@ Test(coll_ompi, alltoall_and_allgather_switch_points)
     CHOICE(PZ_COLL_ALLGATHERV, 4, 255, "gather_bcast");
     CHOICE(PZ_COLL_ALLGATHERV, 4, 256, "neighbor_exchange");
     CHOICE(PZ_COLL_REDUCE_SCATTER, 2, 32767, "ring");          /* total 65534 */
-    CHOICE(PZ_COLL_REDUCE_SCATTER, 2, 32768, "recursive_halving");   /* butterfly */
+    CHOICE(PZ_COLL_REDUCE_SCATTER, 2, 32768, "butterfly");           /* total 65536 */
+    CHOICE(PZ_COLL_REDUCE_SCATTER, 2, 65536, "ring");                /* total 131072 */
+    CHOICE(PZ_COLL_REDUCE_SCATTER, 5, 100, "recursive_halving");
+    CHOICE(PZ_COLL_REDUCE_SCATTER_BLOCK, 2, 4, "butterfly");
     CHOICE(PZ_COLL_REDUCE_SCATTER_BLOCK, 2, 3, "recursive_doubling");
     CHOICE(PZ_COLL_REDUCE_SCATTER_BLOCK, 2, 131072, "basic_linear");
 }
@@ -693,4 +697,47 @@ Test(coll_ompi, linear_sync_gather)
     expect_msg(2, 0, 0, 0, 0, 0);
     expect_msg(2, 1, 0, 1, 0, 10);
     expect_msg(2, 2, 0, 1, 0, 0);
+}
+
+/* Butterfly Reduce_scatter, P = 4, blocks 100, 200, 300, 400 (no fold).  Rank 1 (bit 0
+ * set) sends blocks 0, 1 (300) to 0 and gets 2, 3 (700); at distance 2 (bit clear) it
+ * sends block 3 (400) to 3 and gets block 2 (300); it holds block 2, whose owner is its
+ * mirror 2 (01 reversed is 10): it sends it 300 and gets its own 200.  Reduce_scatter
+ * _block on 4 (n = 10) has no last swap: 20/20, then 10/10. */
+Test(coll_ompi, butterfly_power_of_two)
+{
+    static const double blocks[MAXP] = { 100, 200, 300, 400 };
+
+    run(PZ_COLL_REDUCE_SCATTER, "butterfly", 4, 0, 0, blocks);
+    cr_assert_eq(NR[1], 3);
+    expect_sendrecv(1, 0, 0, 300, 0, 700);
+    expect_sendrecv(1, 1, 3, 400, 3, 300);
+    expect_sendrecv(1, 2, 2, 300, 2, 200);
+    cr_expect_eq(reduced_by(1), 1000);
+    cr_assert_eq(NR[0], 2);      /* its mirror is itself */
+    run(PZ_COLL_REDUCE_SCATTER_BLOCK, "butterfly", 4, 0, 10, NULL);
+    cr_assert_eq(NR[1], 2);
+    expect_sendrecv(1, 0, 0, 20, 0, 20);
+    expect_sendrecv(1, 1, 3, 10, 3, 10);
+}
+
+/* P = 6, n = 10 (Open MPI's example): rem 2.  Rank 0 sends its 60 bytes to 1 and gets
+ * its block from 1; rank 2 likewise to 3, gets it from 4.  Rank 4 (new rank 2) sends
+ * new blocks 2, 3 (ranks 4, 5: 20) to 5, gets 0, 1 (ranks 0-3: 40), then sends new block
+ * 0 (20) to 1 and gets new block 1 (20); its mirror is new rank 1 (rank 3, folded with
+ * 2): it sends rank 2's block to 2, then swaps rank 3's block for its own with 3. */
+Test(coll_ompi, butterfly_with_fold)
+{
+    run(PZ_COLL_REDUCE_SCATTER_BLOCK, "butterfly", 6, 0, 10, NULL);
+    cr_assert_eq(NR[0], 2);
+    expect_msg(0, 0, 0, 1, 1, 60);
+    expect_msg(0, 1, 0, 0, 1, 10);
+    expect_msg(2, 1, 0, 0, 4, 10);
+    cr_assert_eq(NR[4], 4);
+    expect_sendrecv(4, 0, 5, 20, 5, 40);
+    expect_sendrecv(4, 1, 1, 20, 1, 20);
+    expect_msg(4, 2, 0, 1, 2, 10);
+    expect_sendrecv(4, 3, 3, 10, 3, 10);
+    cr_assert_eq(NR[1], 4);
+    expect_msg(1, 3, 0, 1, 0, 10);
 }
