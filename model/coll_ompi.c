@@ -298,7 +298,7 @@ const char *pz_internal_choose_openmpi4(const struct pz_coll *c)
     int alg;
 
     if (!d->rules)
-        return c->op == PZ_COLL_GATHERV || c->op == PZ_COLL_SCATTERV ? "ompi_linear" : "linear";
+        return c->op == PZ_COLL_SCAN || c->op == PZ_COLL_EXSCAN ? "linear" : "ompi_linear";
     alg = decide(d->rules, c->size, bytes_compared(c));
     if (c->op == PZ_COLL_ALLGATHER && alg == 3 && !pz_internal_is_pof2(c->size))
         return "bruck";          /* Open MPI's recursive doubling falls back to Bruck */

@@ -75,28 +75,35 @@ static void barrier_double_ring(const struct pz_coll *c, struct pz_walk *w)
     }
 }
 
-/* ompi_coll_base_alltoall(v)_intra_basic_linear (and linear_sync with its default of
- * no request limit): the own block copied, then one batch of receives from me + 1,
- * me + 2 ... and sends to me - 1, me - 2 ...; Alltoallv skips empty blocks. */
+/* ompi_coll_base_alltoall_intra_basic_linear (and linear_sync with its default of no
+ * request limit): the own block copied, then one batch of receives from me + 1,
+ * me + 2 ... and sends to me - 1, me - 2 ... */
 static void alltoall_linear(const struct pz_coll *c, struct pz_walk *w)
 {
-    int p = c->size, skip_empty = c->send_counts || c->recv_counts;
+    int p = c->size;
 
     if (!pz_internal_walk_round(w))
         return;
+    pz_internal_walk_copy(w, c->bytes);
+    for (int i = 1; i < p; i++)
+        pz_internal_walk_recv(w, (c->me + i) % p, c->bytes);
+    for (int i = 1; i < p; i++)
+        pz_internal_walk_send(w, mod(c->me - i, p), c->bytes);
+}
+
+/* ompi_coll_base_alltoallv_intra_basic_linear: the own block copied, then one batch of
+ * receives from 0, 1 ... and sends to 0, 1 ..., empty blocks skipped. */
+static void alltoallv_linear(const struct pz_coll *c, struct pz_walk *w)
+{
+    if (!pz_internal_walk_round(w))
+        return;
     pz_internal_walk_copy(w, pz_internal_send_count(c, c->me));
-    for (int i = 1; i < p; i++) {
-        int src = (c->me + i) % p;
-
-        if (!skip_empty || pz_internal_recv_count(c, src) > 0)
-            pz_internal_walk_recv(w, src, pz_internal_recv_count(c, src));
-    }
-    for (int i = 1; i < p; i++) {
-        int dst = mod(c->me - i, p);
-
-        if (!skip_empty || pz_internal_send_count(c, dst) > 0)
-            pz_internal_walk_send(w, dst, pz_internal_send_count(c, dst));
-    }
+    for (int r = 0; r < c->size; r++)
+        if (r != c->me && pz_internal_recv_count(c, r) > 0)
+            pz_internal_walk_recv(w, r, pz_internal_recv_count(c, r));
+    for (int r = 0; r < c->size; r++)
+        if (r != c->me && pz_internal_send_count(c, r) > 0)
+            pz_internal_walk_send(w, r, pz_internal_send_count(c, r));
 }
 
 /* ompi_coll_base_alltoall_intra_pairwise: steps 1 .. P - 1 send to me + i and receive
@@ -116,6 +123,21 @@ static void alltoall_pairwise(const struct pz_coll *c, struct pz_walk *w)
     pz_internal_walk_recv(w, mod(c->me - i, p), pz_internal_recv_count(c, mod(c->me - i, p)));
 }
 
+/* ompi_coll_base_alltoallv_intra_pairwise: step 0 is the member itself, a local copy
+ * before step 1; steps 1 .. P - 1 send to me + i and receive from me - i (empty blocks
+ * too) in one MPI_Sendrecv. */
+static void alltoallv_pairwise(const struct pz_coll *c, struct pz_walk *w)
+{
+    int p = c->size, i = pz_internal_walk_rounds(w, p - 1) + 1;
+
+    if (i == 0)
+        return;
+    if (i == 1)
+        pz_internal_walk_copy(w, pz_internal_send_count(c, c->me));
+    pz_internal_walk_send(w, (c->me + i) % p, pz_internal_send_count(c, (c->me + i) % p));
+    pz_internal_walk_recv(w, mod(c->me - i, p), pz_internal_recv_count(c, mod(c->me - i, p)));
+}
+
 /* The first of the two blocks a member receives in step i >= 1 of the neighbour
  * exchange (Open MPI's recv_data_from, stepped by its offset_at_step): an even rank
  * alternately from the left (odd steps) and the right, an odd one the other way. */
@@ -124,6 +146,13 @@ static int pair_received(int me, int i)
     if (me % 2 == 0)
         return i % 2 ? me - (i + 1) : me + i;
     return i % 2 ? me + i : me - 1 - i;
+}
+
+/* The blocks `first` and first + 1 (mod P). */
+static double pair_bytes(const struct pz_coll *c, int first)
+{
+    first = mod(first, c->size);
+    return pz_internal_block(c, first) + pz_internal_block(c, (first + 1) % c->size);
 }
 
 /* Chen's neighbour exchange (ompi_coll_base_allgather(v)_intra_neighborexchange), even
@@ -148,15 +177,9 @@ static void allgather_neighbor(const struct pz_coll *c, struct pz_walk *w)
         pz_internal_walk_recv(w, nb[0], pz_internal_block(c, nb[0]));
         return;
     }
-    {
-        int from = mod(i == 1 ? me - !even : pair_received(me, i - 1), p);
-        int to = mod(pair_received(me, i), p);
-
-        pz_internal_walk_send(w, nb[i % 2],
-                              pz_internal_block(c, from) + pz_internal_block(c, (from + 1) % p));
-        pz_internal_walk_recv(w, nb[i % 2],
-                              pz_internal_block(c, to) + pz_internal_block(c, (to + 1) % p));
-    }
+    pz_internal_walk_send(w, nb[i % 2],
+                          pair_bytes(c, i == 1 ? me - !even : pair_received(me, i - 1)));
+    pz_internal_walk_recv(w, nb[i % 2], pair_bytes(c, pair_received(me, i)));
 }
 
 PZ_WALK_ALGO(barrier_linear)
@@ -164,6 +187,8 @@ PZ_WALK_ALGO(barrier_tree)
 PZ_WALK_ALGO(barrier_double_ring)
 PZ_WALK_ALGO(alltoall_linear)
 PZ_WALK_ALGO(alltoall_pairwise)
+PZ_WALK_ALGO(alltoallv_linear)
+PZ_WALK_ALGO(alltoallv_pairwise)
 PZ_WALK_ALGO(allgather_neighbor)
 
 const struct pz_internal_algo pz_internal_coll_ompi_exchange[] = {
@@ -172,8 +197,8 @@ const struct pz_internal_algo pz_internal_coll_ompi_exchange[] = {
     PZ_WALK_ENTRY("double_ring", PZ_COLL_BARRIER, barrier_double_ring),
     PZ_WALK_ENTRY_COPYING("ompi_linear", PZ_COLL_ALLTOALL, alltoall_linear),
     PZ_WALK_ENTRY_COPYING("ompi_pairwise", PZ_COLL_ALLTOALL, alltoall_pairwise),
-    PZ_WALK_ENTRY_COPYING("ompi_linear", PZ_COLL_ALLTOALLV, alltoall_linear),
-    PZ_WALK_ENTRY_COPYING("ompi_pairwise", PZ_COLL_ALLTOALLV, alltoall_pairwise),
+    PZ_WALK_ENTRY_COPYING("ompi_linear", PZ_COLL_ALLTOALLV, alltoallv_linear),
+    PZ_WALK_ENTRY_COPYING("ompi_pairwise", PZ_COLL_ALLTOALLV, alltoallv_pairwise),
     PZ_WALK_ENTRY("neighbor_exchange", PZ_COLL_ALLGATHER, allgather_neighbor),
     PZ_WALK_ENTRY("neighbor_exchange", PZ_COLL_ALLGATHERV, allgather_neighbor),
     { { NULL, 0, NULL, 0 }, NULL },

@@ -3,9 +3,9 @@
  * coll_base_scatter.c, coll_base_allgather(v).c, and coll/basic's Gatherv and
  * Scatterv): the linear Bcast, Reduce, Gather(v) and Scatter(v), the pipeline (a chain
  * of fan-out 1) of Bcast and Reduce, Allreduce as linear Reduce + linear Bcast, and
- * Allgather(v) as a Gather(v) to rank 0 and a Bcast.  The fixed rules pass segment size 0, so a pipeline
- * moves the whole vector in one message per link.  A blocking call is a round; a
- * batch of Isend closed by Waitall is one round. */
+ * Allgather(v) as a Gather(v) to rank 0 and a Bcast.  The fixed rules pass segment
+ * size 0, so a pipeline moves the whole vector in one message per link.  A blocking
+ * call is a round; a batch of Isend closed by Waitall is one round. */
 #include "coll_algos.h"
 
 /* The root sends n to every other rank (0, 1 ... in order) in one batch; the others

@@ -185,7 +185,8 @@ static void tree_reduce(const struct pz_coll *c, struct pz_walk *w, enum tree t,
             pz_internal_walk_reduce(w, c->bytes);
         }
     if (v != top && pz_internal_walk_round(w))
-        pz_internal_walk_send(w, pz_internal_abs(c, base, parent_of(t, c->size, v)), c->bytes);
+        pz_internal_walk_send(w, pz_internal_abs(c, base, parent_of(t, c->size, v)),
+                              c->bytes);
 }
 
 static void bcast_bmtree(const struct pz_coll *c, struct pz_walk *w)

@@ -741,3 +741,26 @@ Test(coll_ompi, butterfly_with_fold)
     cr_assert_eq(NR[1], 4);
     expect_msg(1, 3, 0, 1, 0, 10);
 }
+
+/* Alltoallv, member 1 of 3 sending 0, 10, 30 and receiving 5, 10, 0 (its own 10 it
+ * copies).  basic_linear: the copy, then receives from 0 (2 sends it nothing) and
+ * sends to 2 (0 gets nothing) in one round.  pairwise: the copy, then to 2 (30) from
+ * 0 (5), then to 0 (0 bytes) from 2 (0 bytes): empty ones still sent. */
+Test(coll_ompi, alltoallv_linear_and_pairwise)
+{
+    static const double send[3] = { 0, 10, 30 }, recv[3] = { 5, 10, 0 };
+    struct pz_coll c = { PZ_COLL_ALLTOALLV, 3, 1, 0, 0, send, recv, 0, 0 };
+
+    NR[1] = rounds(algo(PZ_COLL_ALLTOALLV, "ompi_linear"), &c, R[1]);
+    cr_assert_eq(NR[1], 1);
+    cr_assert(R[1][0].copied);
+    cr_expect_eq(R[1][0].copy, 10);
+    cr_assert_eq(R[1][0].n, 2);
+    expect_msg(1, 0, 0, 0, 0, 5);
+    expect_msg(1, 0, 1, 1, 2, 30);
+    NR[1] = rounds(algo(PZ_COLL_ALLTOALLV, "ompi_pairwise"), &c, R[1]);
+    cr_assert_eq(NR[1], 2);
+    cr_assert(R[1][0].copied && !R[1][1].copied);
+    expect_sendrecv(1, 0, 2, 30, 0, 5);
+    expect_sendrecv(1, 1, 0, 0, 2, 0);
+}
