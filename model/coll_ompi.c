@@ -106,7 +106,7 @@ static const struct rule bcast_rules[] = {
  * pipeline; split_binary_tree: not modelled, the binary tree instead. */
 static const char *const bcast_names[] = {
     NULL, "linear", "pipeline", "pipeline", "binary_tree", "binary_tree", "ompi_binomial",
-    "knomial", "scatter_recursive_doubling_allgather", "scatter_ring_allgather",
+    "knomial", "scatter_allgather", "scatter_allgather_ring",
 };
 
 /* reduce, commutative operations: 1 linear, 2 chain, 3 pipeline, 4 binary,

@@ -248,11 +248,85 @@ static void reduce_scatter_block_linear(const struct pz_coll *c, struct pz_walk 
     pz_internal_ompi_walk_chosen(c, w, PZ_COLL_SCATTER, c->bytes);
 }
 
+/* Elements of the Bcast's vector and of each piece: ceil(count / P) elements a piece
+ * (ompi_coll_base_bcast_intra_scatter_allgather(_ring)). */
+static long long piece_elements(const struct pz_coll *c, long long *count)
+{
+    *count = (long long)(c->bytes / pz_internal_ompi_element_bytes(c->bytes));
+    return (*count + c->size - 1) / c->size;
+}
+
+/* Bytes of the pieces of relative ranks lo .. hi-1: the last ones short or empty. */
+static double pieces(const struct pz_coll *c, int root, int lo, int hi)
+{
+    long long count, sc = piece_elements(c, &count), n;
+
+    (void)root;
+    if (hi > c->size)
+        hi = c->size;
+    n = count - lo * sc;
+    if (n > (long long)(hi - lo) * sc)
+        n = (long long)(hi - lo) * sc;
+    return n > 0 ? (double)n * pz_internal_ompi_element_bytes(c->bytes) : 0;
+}
+
+/* The pieces go down the binomial tree of relative ranks (parent v - lowbit(v), the
+ * farthest child first), a blocking call a round, empty ones not sent. */
+static void scatter_pieces(const struct pz_coll *c, struct pz_walk *w)
+{
+    int v = pz_internal_rel(c, c->root), mask = pz_internal_pof2_ceil(c->size);
+
+    if (v > 0) {
+        mask = v & -v;
+        if (pieces(c, c->root, v, v + mask) > 0 && pz_internal_walk_round(w))
+            pz_internal_walk_recv(w, pz_internal_abs(c, c->root, v - mask),
+                                  pieces(c, c->root, v, v + mask));
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (v + mask < c->size && pieces(c, c->root, v + mask, v + 2 * mask) > 0 &&
+            pz_internal_walk_round(w))
+            pz_internal_walk_send(w, pz_internal_abs(c, c->root, v + mask),
+                                  pieces(c, c->root, v + mask, v + 2 * mask));
+}
+
+/* Fewer elements than members: Open MPI's linear Bcast instead. */
+static int too_short(const struct pz_coll *c, struct pz_walk *w)
+{
+    long long count;
+
+    piece_elements(c, &count);
+    if (count >= c->size)
+        return 0;
+    pz_internal_walk_of(pz_coll_named(PZ_COLL_BCAST, "linear"))(c, w);
+    return 1;
+}
+
+/* The scatter, then recursive doubling of the pieces with MPICH's fix-up for
+ * non-powers of two (Open MPI's is a copy of it). */
+static void bcast_scatter_allgather(const struct pz_coll *c, struct pz_walk *w)
+{
+    if (too_short(c, w))
+        return;
+    scatter_pieces(c, w);
+    pz_internal_rd_fixup(c, w, c->root, pieces, PZ_RD_COPY);
+}
+
+/* The scatter, then the ring: P - 1 Sendrecv rounds, empty pieces exchanged too. */
+static void bcast_scatter_allgather_ring(const struct pz_coll *c, struct pz_walk *w)
+{
+    if (too_short(c, w))
+        return;
+    scatter_pieces(c, w);
+    pz_internal_ring_allgather(c, w, c->root, pieces);
+}
+
 PZ_WALK_ALGO(bcast_bmtree)
 PZ_WALK_ALGO(bcast_bintree)
 PZ_WALK_ALGO(bcast_kmtree)
 PZ_WALK_ALGO(reduce_bintree)
 PZ_WALK_ALGO(reduce_in_order_bintree)
+PZ_WALK_ALGO(bcast_scatter_allgather)
+PZ_WALK_ALGO(bcast_scatter_allgather_ring)
 PZ_WALK_ALGO(allreduce_nonoverlapping)
 PZ_WALK_ALGO(reduce_scatter_nonoverlapping)
 PZ_WALK_ALGO(reduce_scatter_block_linear)
@@ -261,6 +335,8 @@ const struct pz_internal_algo pz_internal_coll_ompi_tree[] = {
     PZ_WALK_ENTRY("ompi_binomial", PZ_COLL_BCAST, bcast_bmtree),
     PZ_WALK_ENTRY("binary_tree", PZ_COLL_BCAST, bcast_bintree),
     PZ_WALK_ENTRY("knomial", PZ_COLL_BCAST, bcast_kmtree),
+    PZ_WALK_ENTRY("scatter_allgather", PZ_COLL_BCAST, bcast_scatter_allgather),
+    PZ_WALK_ENTRY("scatter_allgather_ring", PZ_COLL_BCAST, bcast_scatter_allgather_ring),
     PZ_WALK_ENTRY("binary", PZ_COLL_REDUCE, reduce_bintree),
     PZ_WALK_ENTRY("in_order_binary", PZ_COLL_REDUCE, reduce_in_order_bintree),
     PZ_WALK_ENTRY("nonoverlapping", PZ_COLL_ALLREDUCE, allreduce_nonoverlapping),

@@ -211,6 +211,7 @@ static const struct {
     { PZ_COLL_GATHERV, "ompi_linear" }, { PZ_COLL_SCATTER, "ompi_linear" },
     { PZ_COLL_SCATTERV, "ompi_linear" }, { PZ_COLL_GATHER, "linear_sync" },
     { PZ_COLL_REDUCE_SCATTER, "butterfly" }, { PZ_COLL_REDUCE_SCATTER_BLOCK, "butterfly" },
+    { PZ_COLL_BCAST, "scatter_allgather" }, { PZ_COLL_BCAST, "scatter_allgather_ring" },
 };
 
 /* Sizes 1 .. 17, roots 0 and P - 1, vectors of 1, 3 and 100 elements and of 12 bytes
@@ -556,7 +557,7 @@ Test(coll_ompi, rooted_switch_points)
     CHOICE(PZ_COLL_BCAST, 2, 32, "binary_tree");
     CHOICE(PZ_COLL_BCAST, 2, 1023, "knomial");
     CHOICE(PZ_COLL_BCAST, 2, 1024, "linear");
-    CHOICE(PZ_COLL_BCAST, 20, 1 << 20, "scatter_recursive_doubling_allgather");
+    CHOICE(PZ_COLL_BCAST, 20, 1 << 20, "scatter_allgather");
     CHOICE(PZ_COLL_REDUCE, 2, 4, "linear");
     CHOICE(PZ_COLL_REDUCE, 2, 8, "binary");
     CHOICE(PZ_COLL_REDUCE, 2, 16, "pipeline");
@@ -763,4 +764,28 @@ Test(coll_ompi, alltoallv_linear_and_pairwise)
     cr_assert(R[1][0].copied && !R[1][1].copied);
     expect_sendrecv(1, 0, 2, 30, 0, 5);
     expect_sendrecv(1, 1, 0, 0, 2, 0);
+}
+
+/* Bcast by scatter and allgather, P = 4, root 0, n = 32 (4 elements, one a piece of
+ * 8 B): 0 sends pieces 2, 3 (16) to 2, piece 1 to 1; 2 sends piece 3 to 3; recursive
+ * doubling: 0 and 1 swap 8, then 0 and 2 swap 16.  The ring instead: 0 sends its piece
+ * to 1 and gets piece 3 from 3, then piece 3 on and piece 2 in, then 2 on and 1 in.
+ * n = 16 on 3 (2 elements, fewer than P): the linear Bcast. */
+Test(coll_ompi, scatter_allgather_bcasts)
+{
+    run(PZ_COLL_BCAST, "scatter_allgather", 4, 0, 32, NULL);
+    cr_assert_eq(NR[0], 4);
+    expect_msg(0, 0, 0, 1, 2, 16);
+    expect_msg(0, 1, 0, 1, 1, 8);
+    expect_sendrecv(0, 2, 1, 8, 1, 8);
+    expect_sendrecv(0, 3, 2, 16, 2, 16);
+    expect_msg(2, 1, 0, 1, 3, 8);
+    run(PZ_COLL_BCAST, "scatter_allgather_ring", 4, 0, 32, NULL);
+    cr_assert_eq(NR[0], 5);
+    expect_sendrecv(0, 2, 1, 8, 3, 8);
+    expect_sendrecv(0, 4, 1, 8, 3, 8);
+    run(PZ_COLL_BCAST, "scatter_allgather", 3, 0, 16, NULL);
+    cr_assert_eq(NR[0], 1);
+    cr_assert_eq(R[0][0].n, 2);
+    cr_assert_eq(messages(3), 2);
 }
