@@ -18,6 +18,7 @@ static const struct pz_internal_algo *const families[] = {
     pz_internal_coll_rabenseifner, pz_internal_coll_alltoall, pz_internal_coll_ompi_ring,
     pz_internal_coll_ompi_rooted, pz_internal_coll_ompi_exchange,
     pz_internal_coll_ompi_tree, pz_internal_coll_ompi_butterfly,
+    pz_internal_coll_ompi_rabenseifner,
 };
 
 int pz_coll_op_named(const char *name)

@@ -157,5 +157,6 @@ extern const struct pz_internal_algo pz_internal_coll_ompi_rooted[];
 extern const struct pz_internal_algo pz_internal_coll_ompi_exchange[];
 extern const struct pz_internal_algo pz_internal_coll_ompi_tree[];
 extern const struct pz_internal_algo pz_internal_coll_ompi_butterfly[];
+extern const struct pz_internal_algo pz_internal_coll_ompi_rabenseifner[];
 
 #endif

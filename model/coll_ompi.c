@@ -130,7 +130,7 @@ static const struct rule reduce_rules[] = {
  * is MPICH's binomial tree. */
 static const char *const reduce_names[] = {
     NULL, "linear", "pipeline", "pipeline", "binary", "binomial", "in_order_binary",
-    "reduce_scatter_gather",
+    "ompi_rabenseifner",
 };
 
 /* reduce_scatter, commutative, on the total: 1 non-overlapping, 2 recursive_halving,
@@ -302,9 +302,6 @@ const char *pz_internal_choose_openmpi4(const struct pz_coll *c)
     alg = decide(d->rules, c->size, bytes_compared(c));
     if (c->op == PZ_COLL_ALLGATHER && alg == 3 && !pz_internal_is_pof2(c->size))
         return "bruck";          /* Open MPI's recursive doubling falls back to Bruck */
-    if (c->op == PZ_COLL_REDUCE && alg == 7 &&
-        c->bytes / pz_internal_ompi_element_bytes(c->bytes) < pz_internal_pof2_floor(c->size))
-        return "linear";         /* its Rabenseifner falls back to the linear Reduce */
     return d->names[alg];
 }
 

@@ -1,6 +1,6 @@
-/* Open MPI 4.1's reductions that cut the vector into blocks of whole elements
- * (ompi/mca/coll/base/coll_base_allreduce.c, coll_base_reduce_scatter.c): Allreduce by
- * a ring and by Rabenseifner's algorithm, Reduce_scatter by a ring.
+/* Open MPI 4.1's rings (ompi/mca/coll/base/coll_base_allreduce.c,
+ * coll_base_reduce_scatter.c): Allreduce by a ring of blocks of whole elements, and
+ * Reduce_scatter by a ring.
  *
  * The trace records bytes, not counts: an element is taken as 8 bytes when 8 divides
  * n, else as the largest of 4, 2 and 1 that does (coll_ompi_element_bytes).  Open MPI
@@ -69,84 +69,6 @@ static void allreduce_ring(const struct pz_coll *c, struct pz_walk *w)
     pz_internal_walk_recv(w, (me - 1 + p) % p, ring_block(n, p, ((me - i) % p + p) % p));
 }
 
-/* The rank of new rank v among the power of two after Open MPI's fold (even ranks
- * below 2 rem stay). */
-static int unfold_even(int v, int rem)
-{
-    return v < rem ? 2 * v : v + rem;
-}
-
-/* The fold of the first 2 rem ranks: each pair exchanges halves (even keeps the low
- * count / 2 elements, odd the rest) and combines, then the odd one sends the even one
- * its combined half.  Returns the new rank, -1 for the odd ones. */
-static int fold_halves(const struct pz_coll *c, struct pz_walk *w, int rem, double e,
-                       long long count)
-{
-    double lo = (double)(count / 2) * e, hi = (double)(count - count / 2) * e;
-    int me = c->me;
-
-    if (me >= 2 * rem)
-        return me - rem;
-    if (pz_internal_walk_round(w)) {
-        pz_internal_walk_send(w, me ^ 1, me % 2 ? lo : hi);
-        pz_internal_walk_recv(w, me ^ 1, me % 2 ? hi : lo);
-        pz_internal_walk_reduce(w, me % 2 ? hi : lo);
-    }
-    if (pz_internal_walk_round(w)) {
-        if (me % 2)
-            pz_internal_walk_send(w, me - 1, hi);
-        else
-            pz_internal_walk_recv(w, me + 1, hi);
-    }
-    return me % 2 ? -1 : me / 2;
-}
-
-/* Open MPI's ompi_coll_base_allreduce_intra_redscat_allgather: the fold above;
- * reduce-scatter by recursive halving at distances 1, 2 ... pof2/2 (the lower rank of a
- * pair keeps the window's first wsize / 2 elements); allgather back at distances
- * pof2/2 ... 1; the even ranks below 2 rem send the odd ones the whole result.  Fewer
- * elements than pof2: basic_linear, as Open MPI falls back to it. */
-static void allreduce_rabenseifner(const struct pz_coll *c, struct pz_walk *w)
-{
-    int pof2 = pz_internal_pof2_floor(c->size), rem = c->size - pof2, step = 0;
-    double e = pz_internal_ompi_element_bytes(c->bytes);
-    long long count = elements(c->bytes), wsize = count, sent[32], got[32];
-    int vrank;
-
-    if (count < pof2) {
-        walk_named(c, w, "basic_linear");
-        return;
-    }
-    vrank = fold_halves(c, w, rem, e, count);
-    for (int mask = 1; vrank >= 0 && mask < pof2; mask <<= 1, step++) {
-        int dest = unfold_even(vrank ^ mask, rem);
-
-        got[step] = c->me < dest ? wsize / 2 : wsize - wsize / 2;
-        sent[step] = wsize - got[step];
-        if (pz_internal_walk_round(w)) {
-            pz_internal_walk_send(w, dest, (double)sent[step] * e);
-            pz_internal_walk_recv(w, dest, (double)got[step] * e);
-            pz_internal_walk_reduce(w, (double)got[step] * e);
-        }
-        wsize = got[step];
-    }
-    for (int mask = pof2 >> 1; vrank >= 0 && mask > 0; mask >>= 1) {
-        int dest = unfold_even(vrank ^ mask, rem);
-
-        step--;
-        if (pz_internal_walk_round(w)) {
-            pz_internal_walk_send(w, dest, (double)got[step] * e);
-            pz_internal_walk_recv(w, dest, (double)sent[step] * e);
-        }
-    }
-    if (c->me < 2 * rem && pz_internal_walk_round(w)) {
-        if (c->me % 2)
-            pz_internal_walk_recv(w, c->me - 1, c->bytes);
-        else
-            pz_internal_walk_send(w, c->me + 1, c->bytes);
-    }
-}
-
 /* P - 1 steps around the ring: block b starts at rank b + 1 and is combined on its way
  * to rank b, so in step i a member sends block me - i - 1 to me + 1 and receives and
  * combines block me - i - 2 from me - 1. */
@@ -164,7 +86,6 @@ static void reduce_scatter_ring(const struct pz_coll *c, struct pz_walk *w)
 }
 
 PZ_WALK_ALGO(allreduce_ring)
-PZ_WALK_ALGO(allreduce_rabenseifner)
 PZ_WALK_ALGO(reduce_scatter_ring)
 
 /* segmented_ring is the ring: the fixed rules pass it segment size 0, with which
@@ -172,7 +93,6 @@ PZ_WALK_ALGO(reduce_scatter_ring)
 const struct pz_internal_algo pz_internal_coll_ompi_ring[] = {
     PZ_WALK_ENTRY("ring", PZ_COLL_ALLREDUCE, allreduce_ring),
     PZ_WALK_ENTRY("segmented_ring", PZ_COLL_ALLREDUCE, allreduce_ring),
-    PZ_WALK_ENTRY("ompi_rabenseifner", PZ_COLL_ALLREDUCE, allreduce_rabenseifner),
     PZ_WALK_ENTRY("ring", PZ_COLL_REDUCE_SCATTER, reduce_scatter_ring),
     PZ_WALK_ENTRY("ring", PZ_COLL_REDUCE_SCATTER_BLOCK, reduce_scatter_ring),
     { { NULL, 0, NULL, 0 }, NULL },

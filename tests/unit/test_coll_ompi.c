@@ -212,6 +212,7 @@ static const struct {
     { PZ_COLL_SCATTERV, "ompi_linear" }, { PZ_COLL_GATHER, "linear_sync" },
     { PZ_COLL_REDUCE_SCATTER, "butterfly" }, { PZ_COLL_REDUCE_SCATTER_BLOCK, "butterfly" },
     { PZ_COLL_BCAST, "scatter_allgather" }, { PZ_COLL_BCAST, "scatter_allgather_ring" },
+    { PZ_COLL_REDUCE, "ompi_rabenseifner" },
 };
 
 /* Sizes 1 .. 17, roots 0 and P - 1, vectors of 1, 3 and 100 elements and of 12 bytes
@@ -558,7 +559,7 @@ Test(coll_ompi, rooted_switch_points)
     CHOICE(PZ_COLL_BCAST, 2, 1023, "knomial");
     CHOICE(PZ_COLL_BCAST, 2, 1024, "linear");
     CHOICE(PZ_COLL_BCAST, 20, 1 << 20, "scatter_allgather");
-    CHOICE(PZ_COLL_REDUCE, 2, 4, "linear");
+    CHOICE(PZ_COLL_REDUCE, 2, 4, "ompi_rabenseifner");   /* whose walk is linear here */
     CHOICE(PZ_COLL_REDUCE, 2, 8, "binary");
     CHOICE(PZ_COLL_REDUCE, 2, 16, "pipeline");
     CHOICE(PZ_COLL_REDUCE, 2, 32, "linear");
@@ -788,4 +789,47 @@ Test(coll_ompi, scatter_allgather_bcasts)
     cr_assert_eq(NR[0], 1);
     cr_assert_eq(R[0][0].n, 2);
     cr_assert_eq(messages(3), 2);
+}
+
+/* Rabenseifner Reduce, P = 4, root 0, n = 64 (8 elements): halving as the Allreduce's
+ * (rank 0 keeps 4 then 2 elements); the gather to new rank 0: at distance 2, 2 sends
+ * its 16 bytes to 0 and 3 its 16 to 1; at distance 1, 1 sends its 32 to 0.  Rank 0:
+ * two Sendrecv of 32 and 16, then receives 16 from 2 and 32 from 1.  P = 4 with 4 bytes
+ * (one element, fewer than pof2): the linear Reduce. */
+Test(coll_ompi, rabenseifner_reduce)
+{
+    run(PZ_COLL_REDUCE, "ompi_rabenseifner", 4, 0, 64, NULL);
+    cr_assert_eq(NR[0], 4);
+    expect_sendrecv(0, 0, 1, 32, 1, 32);
+    expect_sendrecv(0, 1, 2, 16, 2, 16);
+    expect_msg(0, 2, 0, 0, 2, 16);
+    expect_msg(0, 3, 0, 0, 1, 32);
+    cr_assert_eq(NR[3], 3);
+    expect_msg(3, 2, 0, 1, 1, 16);
+    cr_assert_eq(NR[1], 4);
+    expect_msg(1, 3, 0, 1, 0, 32);
+    run(PZ_COLL_REDUCE, "ompi_rabenseifner", 4, 0, 4, NULL);
+    cr_assert_eq(messages(4), 3);
+    cr_assert_eq(NR[0], 3);
+}
+
+/* P = 3, root 1, n = 64: rank 1 (odd, below 2 rem = 2) is folded away: it swaps halves
+ * with 0 (sends the low 32, gets the high 32) and sends 0 its combined high half.  Rank
+ * 0 (new rank 0) halves with rank 2 (new rank 1): each sends 32 and keeps 32; then 0
+ * sends its 32 to the root and leaves, and 2, whose partner is new rank 0 now played by
+ * the root, sends its 32 to 1.  The root: two fold rounds, then receives from 0 and
+ * from 2. */
+Test(coll_ompi, rabenseifner_reduce_odd_root)
+{
+    run(PZ_COLL_REDUCE, "ompi_rabenseifner", 3, 1, 64, NULL);
+    cr_assert_eq(NR[1], 4);
+    expect_sendrecv(1, 0, 0, 32, 0, 32);
+    expect_msg(1, 1, 0, 1, 0, 32);
+    expect_msg(1, 2, 0, 0, 0, 32);
+    expect_msg(1, 3, 0, 0, 2, 32);
+    cr_assert_eq(NR[0], 4);
+    expect_sendrecv(0, 2, 2, 32, 2, 32);
+    expect_msg(0, 3, 0, 1, 1, 32);
+    cr_assert_eq(NR[2], 2);
+    expect_msg(2, 1, 0, 1, 1, 32);
 }
