@@ -103,10 +103,10 @@ static const struct rule bcast_rules[] = {
     { ANY, 8192, 7 }, { ANY, 16384, 5 }, { ANY, ANY, 7 },
 };
 /* chain: the rules' fan-out 0, which ompi_coll_base_topo_build_chain makes 1, a
- * pipeline; split_binary_tree: not modelled, the binary tree instead. */
+ * pipeline. */
 static const char *const bcast_names[] = {
-    NULL, "linear", "pipeline", "pipeline", "binary_tree", "binary_tree", "ompi_binomial",
-    "knomial", "scatter_allgather", "scatter_allgather_ring",
+    NULL, "linear", "pipeline", "pipeline", "split_binary_tree", "binary_tree",
+    "ompi_binomial", "knomial", "scatter_allgather", "scatter_allgather_ring",
 };
 
 /* reduce, commutative operations: 1 linear, 2 chain, 3 pipeline, 4 binary,

@@ -320,12 +320,62 @@ static void bcast_scatter_allgather_ring(const struct pz_coll *c, struct pz_walk
     pz_internal_ring_allgather(c, w, c->root, pieces);
 }
 
+/* The pair exchange that ends the split binary tree: relative rank v (v > 0, or the
+ * root on an even P) swaps its half, `mine` bytes, for the other, `other` bytes. */
+static void split_exchange(const struct pz_coll *c, struct pz_walk *w, int v, double mine,
+                           double other, double second)
+{
+    int p = c->size, pair = v % 2 ? v + 1 : v - 1;
+
+    if (p % 2 == 0 && (v == 0 || v == p - 1)) {
+        /* the root sends the second half to P - 1, whose pair would be the root */
+        if (pz_internal_walk_round(w)) {
+            if (v == 0)
+                pz_internal_walk_send(w, pz_internal_abs(c, c->root, p - 1), second);
+            else
+                pz_internal_walk_recv(w, c->root, second);
+        }
+        return;
+    }
+    if (v == 0 || !pz_internal_walk_round(w))
+        return;
+    pz_internal_walk_send(w, pz_internal_abs(c, c->root, pair % p), mine);
+    pz_internal_walk_recv(w, pz_internal_abs(c, c->root, pair % p), other);
+}
+
+/* ompi_coll_base_bcast_intra_split_bintree with one segment: the vector in halves of
+ * ceil(count / 2) and floor(count / 2) elements; the root sends the first half to its
+ * left child (relative rank 1) and the second to its right (2), a blocking send each;
+ * the binary tree's left subtree (odd relative ranks) passes the first half down, the
+ * right (even) the second, a blocking send per child; then each odd rank swaps halves
+ * with the next rank (on an even P the last rank gets the second half from the root).
+ * An empty half: the pipeline. */
+static void bcast_split_bintree(const struct pz_coll *c, struct pz_walk *w)
+{
+    double e = pz_internal_ompi_element_bytes(c->bytes);
+    long long count = (long long)(c->bytes / e), c0 = (count + 1) / 2, c1 = count - c0;
+    int v = pz_internal_rel(c, c->root);
+    double half[2] = { (double)c0 * e, (double)c1 * e }, mine = half[v % 2 ? 0 : 1];
+
+    if (c0 == 0 || c1 == 0) {
+        pz_internal_walk_of(pz_coll_named(PZ_COLL_BCAST, "pipeline"))(c, w);
+        return;
+    }
+    if (v > 0 && pz_internal_walk_round(w))
+        pz_internal_walk_recv(w, pz_internal_abs(c, c->root, bintree_parent(v)), mine);
+    for (int i = 0, k; (k = bintree_child(c->size, v, i)) >= 0; i++)
+        if (pz_internal_walk_round(w))
+            pz_internal_walk_send(w, pz_internal_abs(c, c->root, k), v ? mine : half[i]);
+    split_exchange(c, w, v, mine, half[v % 2 ? 1 : 0], half[1]);
+}
+
 PZ_WALK_ALGO(bcast_bmtree)
 PZ_WALK_ALGO(bcast_bintree)
 PZ_WALK_ALGO(bcast_kmtree)
 PZ_WALK_ALGO(reduce_bintree)
 PZ_WALK_ALGO(reduce_in_order_bintree)
 PZ_WALK_ALGO(bcast_scatter_allgather)
+PZ_WALK_ALGO(bcast_split_bintree)
 PZ_WALK_ALGO(bcast_scatter_allgather_ring)
 PZ_WALK_ALGO(allreduce_nonoverlapping)
 PZ_WALK_ALGO(reduce_scatter_nonoverlapping)
@@ -335,6 +385,7 @@ const struct pz_internal_algo pz_internal_coll_ompi_tree[] = {
     PZ_WALK_ENTRY("ompi_binomial", PZ_COLL_BCAST, bcast_bmtree),
     PZ_WALK_ENTRY("binary_tree", PZ_COLL_BCAST, bcast_bintree),
     PZ_WALK_ENTRY("knomial", PZ_COLL_BCAST, bcast_kmtree),
+    PZ_WALK_ENTRY("split_binary_tree", PZ_COLL_BCAST, bcast_split_bintree),
     PZ_WALK_ENTRY("scatter_allgather", PZ_COLL_BCAST, bcast_scatter_allgather),
     PZ_WALK_ENTRY("scatter_allgather_ring", PZ_COLL_BCAST, bcast_scatter_allgather_ring),
     PZ_WALK_ENTRY("binary", PZ_COLL_REDUCE, reduce_bintree),

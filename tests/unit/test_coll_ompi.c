@@ -212,7 +212,7 @@ static const struct {
     { PZ_COLL_SCATTERV, "ompi_linear" }, { PZ_COLL_GATHER, "linear_sync" },
     { PZ_COLL_REDUCE_SCATTER, "butterfly" }, { PZ_COLL_REDUCE_SCATTER_BLOCK, "butterfly" },
     { PZ_COLL_BCAST, "scatter_allgather" }, { PZ_COLL_BCAST, "scatter_allgather_ring" },
-    { PZ_COLL_REDUCE, "ompi_rabenseifner" },
+    { PZ_COLL_REDUCE, "ompi_rabenseifner" }, { PZ_COLL_BCAST, "split_binary_tree" },
 };
 
 /* Sizes 1 .. 17, roots 0 and P - 1, vectors of 1, 3 and 100 elements and of 12 bytes
@@ -832,4 +832,28 @@ Test(coll_ompi, rabenseifner_reduce_odd_root)
     expect_msg(0, 3, 0, 1, 1, 32);
     cr_assert_eq(NR[2], 2);
     expect_msg(2, 1, 0, 1, 1, 32);
+}
+
+/* Split binary tree, P = 5, root 0, n = 80 (10 elements, halves of 40 B): 0 sends the
+ * first half to 1 and the second to 2 (a round each), 1 passes the first on to 3, 2 the
+ * second to 4; then 1 swaps with 2 and 3 with 4: 8 messages.  P = 4, n = 24 (3
+ * elements: halves 16 and 8): 0 sends 16 to 1, 8 to 2, 1 passes 16 to 3, 1 and 2 swap
+ * 16 for 8, and 3, whose pair would be the root, gets the second half (8) from 0. */
+Test(coll_ompi, split_binary_tree_bcast)
+{
+    run(PZ_COLL_BCAST, "split_binary_tree", 5, 0, 80, NULL);
+    cr_assert_eq(messages(5), 8);
+    cr_assert_eq(NR[0], 2);
+    expect_msg(0, 0, 0, 1, 1, 40);
+    expect_msg(0, 1, 0, 1, 2, 40);
+    expect_sendrecv(1, 2, 2, 40, 2, 40);
+    expect_sendrecv(4, 1, 3, 40, 3, 40);
+    run(PZ_COLL_BCAST, "split_binary_tree", 4, 0, 24, NULL);
+    cr_assert_eq(NR[0], 3);
+    expect_msg(0, 0, 0, 1, 1, 16);
+    expect_msg(0, 1, 0, 1, 2, 8);
+    expect_msg(0, 2, 0, 1, 3, 8);
+    expect_sendrecv(1, 2, 2, 16, 2, 8);
+    cr_assert_eq(NR[3], 2);
+    expect_msg(3, 1, 0, 0, 0, 8);
 }
