@@ -550,8 +550,10 @@ Test(coll_ompi, alltoall_and_allgather_switch_points)
 /* Rooted ones, P = 2: Bcast pipeline below 32, binary tree below 256, knomial below
  * 1024, linear below 32768; Reduce Rabenseifner below 8 (fewer elements than pof2:
  * linear), binary below 16, pipeline below 32, linear below 262144; Gather linear_sync
- * below 2, basic_linear below 4, binomial from 4; P = 6: Scatter binomial below 2048, then basic_linear;
- * Gatherv, Scan: coll/basic's linear. */
+ * below 2, basic_linear below 4, binomial from 4; P = 6: Scatter binomial below 2048,
+ * then basic_linear; Gatherv, Scan: coll/basic's linear.  P 4..7: Bcast binomial from
+ * 64 B below 128, P 8..15: knomial at 100 B; Reduce in-order binary at P 300, 10000 B,
+ * binomial at P 100; Scatter linear_nb at P 2 from 131072 B. */
 Test(coll_ompi, rooted_switch_points)
 {
     CHOICE(PZ_COLL_BCAST, 2, 31, "pipeline");
