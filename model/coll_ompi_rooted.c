@@ -170,12 +170,16 @@ static void scatter_linear(const struct pz_coll *c, struct pz_walk *w)
     linear_scatter(c, w, c->root, root_count, c->op == PZ_COLL_SCATTERV);
 }
 
-/* Allgather(v) by a linear Gather(v) to rank 0 and Open MPI's Bcast of all blocks from
- * it as the fixed rules choose it (ompi_coll_base_allgather_intra_basic_linear,
- * ompi_coll_base_allgatherv_intra_basic_default). */
+/* Allgather(v) by a Gather(v) to rank 0 and a Bcast of all blocks from it
+ * (ompi_coll_base_allgather_intra_basic_linear: tuned's Gather and Bcast, as the fixed
+ * rules choose them; ompi_coll_base_allgatherv_intra_basic_default: coll/basic's
+ * linear Gatherv, then tuned's Bcast). */
 static void allgather_gather_bcast(const struct pz_coll *c, struct pz_walk *w)
 {
-    linear_gather(c, w, 0, pz_internal_block, c->op == PZ_COLL_ALLGATHERV);
+    if (c->op == PZ_COLL_ALLGATHERV)
+        linear_gather(c, w, 0, pz_internal_block, 1);
+    else
+        pz_internal_ompi_walk_chosen(c, w, PZ_COLL_GATHER, c->bytes);
     pz_internal_ompi_walk_chosen(c, w, PZ_COLL_BCAST, pz_internal_total(c));
 }
 

@@ -233,11 +233,17 @@ static void allreduce_nonoverlapping(const struct pz_coll *c, struct pz_walk *w)
 }
 
 /* Reduce_scatter's non-overlapping: Reduce of the whole vector to 0, then coll/basic's
- * Scatterv of the blocks (here in one round). */
+ * Scatterv of the blocks (ompi_linear: a blocking send a round, empty blocks skipped). */
 static void reduce_scatter_nonoverlapping(const struct pz_coll *c, struct pz_walk *w)
 {
+    struct pz_coll scatterv = *c;
+
     pz_internal_ompi_walk_chosen(c, w, PZ_COLL_REDUCE, pz_internal_total(c));
-    pz_internal_linear_scatterv(c, w, 0, pz_internal_block);
+    scatterv.op = PZ_COLL_SCATTERV, scatterv.root = 0;
+    scatterv.bytes = pz_internal_block(c, c->me);
+    scatterv.send_counts = c->me == 0 ? c->recv_counts : NULL;
+    scatterv.recv_counts = NULL;
+    pz_internal_walk_of(pz_coll_named(PZ_COLL_SCATTERV, "ompi_linear"))(&scatterv, w);
 }
 
 /* Reduce_scatter_block's basic_linear: Reduce of the whole vector to 0, then Scatter of

@@ -668,22 +668,35 @@ Test(coll_ompi, compositions)
     cr_expect_eq(sent_by(0) + sent_by(1) + sent_by(2) + sent_by(3), 160);
 }
 
-/* Linear Gather to root 1 of 4: the root receives from 0, 2, 3, a round each; Allgather
- * by Gather + Bcast, P = 4, n = 10: rank 0 receives 10 from 1, 2, 3, then Bcasts the
- * 40 bytes as the rules choose for P 4..7, 40 B (binary tree: 0 -> 1, 2; 1 -> 3). */
+/* Linear Gather to root 1 of 4: the root receives from 0, 2, 3, a round each.
+ * Allgatherv by Gatherv + Bcast, P = 4, blocks 100, 0, 300, 200: rank 0 receives 300
+ * from 2 and 200 from 3 (1 has nothing), then Bcasts the 600 bytes as the rules choose
+ * for P 4..7, 600 B (binary tree: 0 -> 1, 2; 1 -> 3).  Allgather, P = 4, n = 10: the
+ * rules' Gather for 10 B on 4 (binomial: 0 receives 10 from its nearest child 1, then
+ * 20 from 2, which holds 3's block too), then the Bcast of 40 B (binary tree). */
 Test(coll_ompi, linear_gather_and_gather_bcast)
 {
+    static const double blocks[MAXP] = { 100, 0, 300, 200 };
+
     run(PZ_COLL_GATHER, "ompi_linear", 4, 1, 10, NULL);
     cr_assert_eq(NR[1], 3);
     expect_msg(1, 0, 0, 0, 0, 10);
     expect_msg(1, 1, 0, 0, 2, 10);
     expect_msg(1, 2, 0, 0, 3, 10);
+    run(PZ_COLL_ALLGATHERV, "gather_bcast", 4, 0, 0, blocks);
+    cr_assert_eq(NR[0], 3);
+    expect_msg(0, 0, 0, 0, 2, 300);
+    expect_msg(0, 1, 0, 0, 3, 200);
+    expect_msg(0, 2, 0, 1, 1, 600);
+    expect_msg(0, 2, 1, 1, 2, 600);
+    cr_assert_eq(NR[1], 2);      /* nothing to send, then the Bcast */
+    expect_msg(1, 0, 0, 0, 0, 600);
+    expect_msg(3, 1, 0, 0, 1, 600);
     run(PZ_COLL_ALLGATHER, "gather_bcast", 4, 0, 10, NULL);
-    cr_assert_eq(NR[0], 4);
-    expect_msg(0, 2, 0, 0, 3, 10);
-    expect_msg(0, 3, 0, 1, 1, 40);
-    expect_msg(0, 3, 1, 1, 2, 40);
-    expect_msg(3, 1, 0, 0, 1, 40);
+    cr_assert_eq(NR[0], 3);
+    expect_msg(0, 0, 0, 0, 1, 10);
+    expect_msg(0, 1, 0, 0, 2, 20);
+    expect_msg(0, 2, 1, 1, 2, 40);
 }
 
 /* Gather linear_sync, P = 3, root 0, n = 10: the root sends 1 an empty message and
