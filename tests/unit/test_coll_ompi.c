@@ -5,9 +5,13 @@
  * order each posts them, a member's next round begun once its round is complete): no
  * deadlock, every send met by a receive of the same bytes. */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "coll.h"
+#include "machine.h"
 
 #define MAXP 24
 #define MAXMSG 64
@@ -871,4 +875,29 @@ Test(coll_ompi, split_binary_tree_bcast)
     expect_sendrecv(1, 2, 2, 16, 2, 8);
     cr_assert_eq(NR[3], 2);
     expect_msg(3, 1, 0, 0, 0, 8);
+}
+
+/* The machine key mpi takes openmpi4 (what calibrate under Open MPI writes), from a
+ * file and from --mpi; a word that names no set is refused, m unchanged. */
+Test(coll_ompi, machine_key_takes_openmpi4)
+{
+    char path[] = "/tmp/pz_coll_ompi_XXXXXX", err[256];
+    struct pz_machine m;
+    int fd = mkstemp(path);
+    FILE *f = fdopen(fd, "w");
+
+    cr_assert(f);
+    fputs("mpi = openmpi4\n", f);
+    fclose(f);
+    pz_machine_defaults(&m);
+    cr_assert_str_eq(m.mpi, "mpich4");
+    cr_assert_eq(pz_machine_load(path, &m, err, sizeof(err)), 0, "%s", err);
+    unlink(path);
+    cr_assert_str_eq(m.mpi, "openmpi4");
+    pz_machine_release(&m);
+    pz_machine_defaults(&m);
+    cr_assert_eq(pz_machine_set_mpi(&m, "openmpi4"), 0);
+    cr_assert_str_eq(m.mpi, "openmpi4");
+    cr_assert_eq(pz_machine_set_mpi(&m, "openmpi5"), -1);
+    cr_assert_str_eq(m.mpi, "openmpi4");
 }
