@@ -1,4 +1,4 @@
-/* Collective operations by name, the algorithm each MPICH chooses for an instance, and
+/* Collective operations by name, the algorithm each MPI chooses for an instance, and
  * the block n recovered from a trace's bytes.  The cut-offs, and the MPICH sources they
  * were checked against, are listed in docs/collectives.md. */
 #include <string.h>
@@ -15,7 +15,10 @@ static const enum pz_coll_op predicted_as[PZ_COLL_NKINDS - PZ_COLL_NOPS] =
 
 static const struct pz_internal_algo *const families[] = {
     pz_internal_coll_tree, pz_internal_coll_linear, pz_internal_coll_exchange,
-    pz_internal_coll_rabenseifner, pz_internal_coll_alltoall,
+    pz_internal_coll_rabenseifner, pz_internal_coll_alltoall, pz_internal_coll_ompi_ring,
+    pz_internal_coll_ompi_rooted, pz_internal_coll_ompi_exchange,
+    pz_internal_coll_ompi_tree, pz_internal_coll_ompi_butterfly,
+    pz_internal_coll_ompi_rabenseifner,
 };
 
 int pz_coll_op_named(const char *name)
@@ -165,7 +168,7 @@ static const char *choose_mpich4(const struct pz_coll *c)
 static int known_set(const char *mpi)
 {
     return strcmp(mpi, "mpich4") == 0 || strcmp(mpi, "mpich-1.2.5") == 0 ||
-           strcmp(mpi, "mpich1") == 0;
+           strcmp(mpi, "mpich1") == 0 || strcmp(mpi, "openmpi4") == 0;
 }
 
 const struct pz_coll_algo *pz_coll_choose(const char *mpi, const struct pz_coll *c)
@@ -182,6 +185,8 @@ const struct pz_coll_algo *pz_coll_choose(const char *mpi, const struct pz_coll 
         name = choose_mpich125(c);
     else if (strcmp(mpi, "mpich1") == 0)
         name = choose_mpich1(c);
+    else if (strcmp(mpi, "openmpi4") == 0)
+        name = pz_internal_choose_openmpi4(c);
     else
         return NULL;
     return pz_coll_named(c->op, name);

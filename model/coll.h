@@ -1,4 +1,5 @@
-/* Collective operations as the point-to-point messages of MPICH's algorithms.
+/* Collective operations as the point-to-point messages of MPICH's and Open MPI's
+ * algorithms.
  *
  * A collective instance is described as one member sees it (struct pz_coll); an
  * algorithm turns it, member by member, into rounds: in each round the member posts
@@ -11,7 +12,8 @@
  * demand, so an instance on 4096 ranks holds no schedule in memory.
  *
  * docs/collectives.md describes every algorithm, the sets (`mpi = mpich1`,
- * `mpich-1.2.5`, `mpich4`) and their choice by message size and process count. */
+ * `mpich-1.2.5`, `mpich4`, `openmpi4`) and their choice by message size and process
+ * count. */
 #ifndef PZ_COLL_H
 #define PZ_COLL_H
 
@@ -78,10 +80,11 @@ struct pz_coll_algo {
     int copies;                  /* some round begins with a local copy (out->copy) */
 };
 
-/* The algorithm of set mpi ("mpich1", "mpich-1.2.5", "mpich4") for instance c, as that
- * MPICH chooses it by size and process count; NULL if mpi names no set.  All members
- * of one instance get the same algorithm.  On an intercommunicator every set has MPICH
- * 4's algorithm for it (MPICH 1 had no collectives there), whose local parts are MPICH
+/* The algorithm of set mpi ("mpich1", "mpich-1.2.5", "mpich4", "openmpi4") for
+ * instance c, as that MPICH, or Open MPI 4.1's coll/tuned, chooses it by size and
+ * process count; NULL if mpi names no set.  All members of one instance get the same
+ * algorithm.  On an intercommunicator every set has MPICH 4's algorithm for it (MPICH 1
+ * had no collectives there; for Open MPI an approximation), whose local parts are MPICH
  * 4's choice on the local group; these algorithms are not listed by pz_coll_named
  * and pz_coll_algorithm, which name those of intracommunicators. */
 const struct pz_coll_algo *pz_coll_choose(const char *mpi, const struct pz_coll *c);

@@ -132,11 +132,31 @@ void pz_internal_fold_out(const struct pz_coll *c, struct pz_walk *w, int rem, d
  * an operation not defined there. */
 const struct pz_coll_algo *pz_internal_inter_choose(const struct pz_coll *c);
 
+/* Open MPI 4.1's choice for intracommunicator instance c (coll_ompi.c): the name of an
+ * algorithm of c->op. */
+const char *pz_internal_choose_openmpi4(const struct pz_coll *c);
+
+/* Walks, for member c->me, the algorithm openmpi4 chooses for op on c's members with
+ * root 0 and n bytes a block (no per-rank counts): the parts Open MPI composes of its
+ * own collectives (coll_ompi.c). */
+void pz_internal_ompi_walk_chosen(const struct pz_coll *c, struct pz_walk *w,
+                                  enum pz_coll_op op, double n);
+
+/* The bytes of one element of an n-byte vector as the Open MPI algorithms count them:
+ * 8 when 8 divides n, else the largest of 4, 2, 1 that does (coll_ompi_ring.c). */
+double pz_internal_ompi_element_bytes(double n);
+
 /* The families; each table ends with an entry whose name is NULL. */
 extern const struct pz_internal_algo pz_internal_coll_tree[];
 extern const struct pz_internal_algo pz_internal_coll_linear[];
 extern const struct pz_internal_algo pz_internal_coll_exchange[];
 extern const struct pz_internal_algo pz_internal_coll_rabenseifner[];
 extern const struct pz_internal_algo pz_internal_coll_alltoall[];
+extern const struct pz_internal_algo pz_internal_coll_ompi_ring[];
+extern const struct pz_internal_algo pz_internal_coll_ompi_rooted[];
+extern const struct pz_internal_algo pz_internal_coll_ompi_exchange[];
+extern const struct pz_internal_algo pz_internal_coll_ompi_tree[];
+extern const struct pz_internal_algo pz_internal_coll_ompi_butterfly[];
+extern const struct pz_internal_algo pz_internal_coll_ompi_rabenseifner[];
 
 #endif

@@ -13,7 +13,7 @@ static const char *const networks[] = { "bus", "channels", "switch" };
 static const char *const costs[] = { "hockney", "packet" };
 static const char *const progress[] = { "background", "in_calls" };
 static const char *const places[] = { "block", "cyclic" };
-static const char *const mpis[] = { "mpich1", "mpich-1.2.5", "mpich4" };
+static const char *const mpis[] = { "mpich1", "mpich-1.2.5", "mpich4", "openmpi4" };
 
 #define KEY(member, type) \
     .name = #member, .kind = PZ_KIND_##type, .offset = offsetof(struct pz_machine, member)

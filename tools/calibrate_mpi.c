@@ -1189,6 +1189,9 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     }
     pz_machine_defaults(&m);
     machine_name(o, &m);
+#ifdef OPEN_MPI
+    pz_machine_set_mpi(&m, "openmpi4");   /* the collectives of the MPI this runs under */
+#endif
     pz_fit_to_machine(&fit, run->points, run->npoints, run->same_node, &m);
     m.progress = pz_cal_progress(run, &fit);
     if (run->reduce_time > 0)

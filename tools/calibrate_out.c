@@ -840,7 +840,9 @@ static const char *note(enum pz_machine_key key, void *arg)
     case PZ_KEY_CPU_SCALE:
         return "cpu_scale: 1, computation as fast as where the run was recorded";
     case PZ_KEY_MPI:
-        return "mpi: not measured, the default";
+        return strcmp(n->m->mpi, "openmpi4") == 0
+                   ? "mpi: not measured; openmpi4, the collectives of the Open MPI this ran under"
+                   : "mpi: not measured, the default";
     case PZ_KEY_REDUCE_BYTE_TIME:
         return note_reduce(n);
     case PZ_KEY_SEGMENTS:

@@ -40,7 +40,8 @@ static void usage(FILE *out)
             "  --compute wall|cpu  computation from the recorded wall-clock time (default), or\n"
             "                      from the CPU time recorded with PROGNOZ_CPU_TIME=1 (the\n"
             "                      default for a run recorded with more processes than cores)\n"
-            "  --mpi SET           the collective algorithms: mpich1, mpich-1.2.5, mpich4\n"
+            "  --mpi SET           the collective algorithms: mpich1, mpich-1.2.5, mpich4,\n"
+            "                      openmpi4\n"
             "  --coll OP=ALGO      force an algorithm, e.g. allgather=bruck (repeatable;\n"
             "                      docs/collectives.md)\n"
             "\nSee prognoz-predict(1).\n");

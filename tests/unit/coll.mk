@@ -28,3 +28,13 @@ unit_test_coll_inter_SOURCES = unit/test_coll_inter.c
 unit_test_coll_inter_CPPFLAGS = $(MODEL_TEST_FLAGS)
 unit_test_coll_inter_LDADD = $(top_builddir)/model/libpzmodel.la $(CRITERION_LIBS) -lm
 endif
+
+# The set openmpi4: Open MPI 4.1's fixed decision rules at their switch points and its
+# algorithms' rounds per member, derived by hand, every one replayed to the end.
+if HAVE_CRITERION
+check_PROGRAMS += unit/test_coll_ompi
+TESTS += unit/test_coll_ompi
+unit_test_coll_ompi_SOURCES = unit/test_coll_ompi.c
+unit_test_coll_ompi_CPPFLAGS = $(MODEL_TEST_FLAGS)
+unit_test_coll_ompi_LDADD = $(top_builddir)/model/libpzmodel.la $(CRITERION_LIBS) -lm
+endif
