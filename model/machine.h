@@ -96,7 +96,7 @@ struct pz_machine {
     double shm_latency;        /* s: between processes of one node */
     double shm_bandwidth;      /* B/s */
     double cpu_scale;          /* computation takes cpu_scale times its recorded time */
-    char mpi[32];              /* collective algorithm set: mpich1, mpich-1.2.5, mpich4 */
+    char mpi[32];              /* collective algorithm set: mpich1, mpich-1.2.5, mpich4, openmpi4 */
     double reduce_byte_time;   /* s/B of reduction arithmetic */
     int *node_map;             /* node_map file: the node of each rank, or NULL */
     int node_map_size;
@@ -174,8 +174,8 @@ void pz_machine_defaults(struct pz_machine *m);
  * err. */
 int pz_machine_load(const char *path, struct pz_machine *m, char *err, size_t errlen);
 
-/* Sets the collective algorithm set: "mpich1", "mpich-1.2.5" or "mpich4"; -1 (m
- * unchanged) for anything else. */
+/* Sets the collective algorithm set: "mpich1", "mpich-1.2.5", "mpich4" or "openmpi4";
+ * -1 (m unchanged) for anything else. */
 int pz_machine_set_mpi(struct pz_machine *m, const char *set);
 
 /* Reads the node_map file at path (relative to machine_file's directory) into m.

@@ -442,7 +442,8 @@ grep -q "expected" "$err" || pz_fail "a wrong unit: '$(cat "$err")' does not say
 (
 predict 2 "$trace" --machine "$ideal" --coll allgather=nonsense
 one_line "--coll allgather=nonsense" "allgather=nonsense"
-grep -q "the algorithms of allgather: bruck recursive_doubling ring" "$err" ||
+grep -q "the algorithms of allgather: bruck gather_bcast neighbor_exchange recursive_doubling ring" \
+    "$err" ||
     pz_fail "--coll allgather=nonsense: '$(cat "$err")' does not list allgather's algorithms"
 predict 2 "$trace" --machine "$ideal" --coll=nonsense=bruck
 one_line "--coll nonsense=bruck" "nonsense=bruck"
@@ -462,7 +463,7 @@ pz_expect_eq "no trace: first line on stderr" "prognoz predict: no trace given" 
 # --mpi takes the values of the key mpi of a machine file, and says so at once.
 (
 predict 2 "$trace" --machine "$ideal" --mpi nonsense
-one_line "--mpi nonsense" "'nonsense': expected mpich1, mpich-1.2.5 or mpich4"
+one_line "--mpi nonsense" "'nonsense': expected mpich1, mpich-1.2.5, mpich4 or openmpi4"
 )
 # A bandwidth the parser takes must give a report that parses: "inf" (strtod reads it)
 # is either refused with the file and line, or written as valid JSON.

@@ -831,22 +831,25 @@ Test(coll, names)
     cr_assert_str_eq(pz_coll_named(PZ_COLL_ALLGATHER, "bruck")->name, "bruck");
 }
 
-/* docs/collectives.md: MPICH's Allgather is Bruck's, recursive doubling or the ring;
- * the enumeration gives those three (in any order) and then NULL. */
+/* docs/collectives.md: MPICH's Allgather is Bruck's, recursive doubling or the ring,
+ * Open MPI's also the neighbour exchange or Gather + Bcast; the enumeration gives
+ * those five (in any order) and then NULL. */
 Test(coll, algorithms_of_an_operation)
 {
-    int bruck = 0, doubling = 0, ring = 0;
+    int bruck = 0, doubling = 0, ring = 0, neighbor = 0, gather_bcast = 0;
     const struct pz_coll_algo *a;
 
-    for (size_t i = 0; i < 3; i++) {
+    for (size_t i = 0; i < 5; i++) {
         cr_assert_not_null(a = pz_coll_algorithm(PZ_COLL_ALLGATHER, i));
         cr_assert_eq(a->op, PZ_COLL_ALLGATHER);
         bruck += !strcmp(a->name, "bruck");
         doubling += !strcmp(a->name, "recursive_doubling");
         ring += !strcmp(a->name, "ring");
+        neighbor += !strcmp(a->name, "neighbor_exchange");
+        gather_bcast += !strcmp(a->name, "gather_bcast");
     }
-    cr_assert(bruck == 1 && doubling == 1 && ring == 1);
-    cr_assert_null(pz_coll_algorithm(PZ_COLL_ALLGATHER, 3));
+    cr_assert(bruck == 1 && doubling == 1 && ring == 1 && neighbor == 1 && gather_bcast == 1);
+    cr_assert_null(pz_coll_algorithm(PZ_COLL_ALLGATHER, 5));
     cr_assert_null(pz_coll_algorithm(PZ_COLL_ALLTOALLW, 0));
 }
 
