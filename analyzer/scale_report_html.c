@@ -94,8 +94,13 @@ static void notes(FILE *out, const struct pz_scale_table *t)
         return;
     fputs("<h2>Notes</h2>\n<ul>\n", out);
     for (size_t k = 0; k < t->in->nnotes; k++) {
+        char more[96];
+        int shown = pz_scale_note_shown(t->in, k, more, sizeof(more));
+
+        if (!shown)
+            continue;
         fputs("<li>", out);
-        pz_scale_html_text(out, t->in->notes[k]);
+        pz_scale_html_text(out, shown == 2 ? more : t->in->notes[k]);
         fputs("</li>\n", out);
     }
     fputs("</ul>\n", out);

@@ -105,8 +105,13 @@ static void notes(FILE *out, const struct pz_scale_table *t)
 {
     if (t->in->nnotes)
         fputs("\nNotes\n", out);
-    for (size_t k = 0; k < t->in->nnotes; k++)
-        fprintf(out, "Note: %s\n", t->in->notes[k]);
+    for (size_t k = 0; k < t->in->nnotes; k++) {
+        char more[96];
+        int shown = pz_scale_note_shown(t->in, k, more, sizeof(more));
+
+        if (shown)
+            fprintf(out, "Note: %s\n", shown == 2 ? more : t->in->notes[k]);
+    }
 }
 
 int pz_scale_report_text(FILE *out, const struct pz_scale_table *t)

@@ -763,12 +763,14 @@ static int write_report_to(FILE *out, const struct job *j, const struct formulas
     struct pz_scale_series series[PZ_MAX_MACHINES];
     struct pz_scale_entry entries[PZ_MAX_MACHINES][MAX_COUNTS + MAX_RECORDINGS];
     struct pz_scale_recording recordings[MAX_RECORDINGS];
-    const char *notes[64 + MAX_JOB_NOTES];
-    int ppn[PZ_MAX_MACHINES];
-    size_t nnotes = pz_scale_program_nnotes(j->program);
+    int ppn[PZ_MAX_MACHINES], rc;
+    size_t model_notes = pz_scale_program_nnotes(j->program), nnotes = model_notes;
+    const char **notes = malloc((nnotes + (size_t)j->nnotes + 1) * sizeof(*notes));
 
-    if (nnotes > 64)
-        nnotes = 64;
+    if (!notes) {
+        fprintf(stderr, "prognoz scale: out of memory\n");
+        return -1;
+    }
     for (size_t i = 0; i < nnotes; i++)
         notes[i] = pz_scale_program_note(j->program, i);
     for (int i = 0; i < j->nnotes; i++)
@@ -783,11 +785,13 @@ static int write_report_to(FILE *out, const struct job *j, const struct formulas
                                               (size_t)j->ncounts };
         ppn[i] = j->machines[i].procs_per_node;
     }
-    return pz_scale_report_write(out, j->o->format, &(struct pz_scale_input){
+    rc = pz_scale_report_write(out, j->o->format, &(struct pz_scale_input){
         .recordings = recordings, .nrecordings = (size_t)j->nruns,
         .series = series, .nseries = (size_t)j->o->m.nmachines,
         .formulas = f->f, .nformulas = f->n, .notes = notes, .nnotes = nnotes,
-        .procs_per_node = ppn });
+        .model_notes = model_notes, .procs_per_node = ppn });
+    free(notes);
+    return rc;
 }
 
 static int write_report(const struct job *j)

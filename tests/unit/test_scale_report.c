@@ -113,7 +113,7 @@ static char *report(enum pz_report_format format)
 {
     struct pz_scale_entry entries[2][3];
     struct pz_scale_series series[2] = { { "fast", entries[0], 3 }, { "slow", entries[1], 3 } };
-    struct pz_scale_input in = { recordings, 2, series, 2, formulas, 2, notes, 1, NULL };
+    struct pz_scale_input in = { recordings, 2, series, 2, formulas, 2, notes, 1, NULL, 0 };
     static const int order[3] = { 2, 0, 1 };
     char *text = NULL;
     size_t len = 0;
@@ -427,6 +427,59 @@ Test(scale_report, json_findings_and_notes)
     jfree(root);
 }
 
+/* The report with 70 notes of the model and the one of the command after them. */
+static char *report_with_many_notes(enum pz_report_format format)
+{
+    static char model[70][16];
+    const char *all[71];
+    struct pz_scale_entry entries[1][3];
+    struct pz_scale_series series[1] = { { "fast", entries[0], 3 } };
+    struct pz_scale_input in = { recordings, 2, series, 1, formulas, 2, all, 71, NULL, 70 };
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+
+    for (int k = 0; k < 70; k++) {
+        snprintf(model[k], sizeof(model[k]), "model note %d", k);
+        all[k] = model[k];
+    }
+    all[70] = notes[0];
+    for (int k = 0; k < 3; k++)
+        entries[0][k] = (struct pz_scale_entry){ counts[k], k < 2, &runs[0][k] };
+    cr_assert_not_null(out);
+    cr_assert_eq(pz_scale_report_write(out, format, &in), 0);
+    fclose(out);
+    return text;
+}
+
+/* Text and HTML show the model's first 64 notes (0 to 63), then "and 6 more" in place of
+ * notes 64 to 69, then the command's; JSON has all 71. */
+Test(scale_report, the_model_notes_past_64_are_counted_in_text_and_html_and_listed_in_json)
+{
+    char *text = report_with_many_notes(PZ_REPORT_TEXT), *html;
+    struct jv *root;
+    const char *tail;
+
+    cr_expect_not_null(strstr(text, "Note: model note 63\n"), "%s", text);
+    cr_expect_null(strstr(text, "model note 64"), "%s", text);
+    tail = strstr(text, "Note: model note 63\nNote: and 6 more notes of the model: --format json "
+                        "lists every one\nNote: the recording run4 was oversubscribed");
+    cr_expect_not_null(tail, "%s", text);
+    free(text);
+    html = report_with_many_notes(PZ_REPORT_HTML);
+    cr_expect_not_null(strstr(html, "model note 63</li>\n<li>and 6 more notes of the model"),
+                       "the HTML notes");
+    cr_expect_null(strstr(html, "model note 64"));
+    free(html);
+    text = report_with_many_notes(PZ_REPORT_JSON);
+    tail = text;
+    root = jparse(&tail);
+    cr_expect_eq(jget(root, "notes")->n, 71);
+    cr_expect_str_eq(jat(jget(root, "notes"), 69)->str, "model note 69");
+    jfree(root);
+    free(text);
+}
+
 /* The comparison's keys: at 8, the whole run 5.5 ms on fast and 8.5 on slow, a ratio of
  * 8.5 / 5.5 = 1.545454; kept up to 8 and 4; slow's interval 1 (index 1) stops at 8, its
  * cause communication, which a network removes; on fast there 20/32 = 0.625 in 4 ms.
@@ -469,7 +522,7 @@ Test(scale_report, one_machine_has_no_comparison)
     struct pz_scale_entry entries[3] = { { 2, 1, &runs[0][0] }, { 4, 1, &runs[0][1] },
                                          { 8, 0, &runs[0][2] } };
     struct pz_scale_series series = { "fast", entries, 3 };
-    struct pz_scale_input in = { recordings, 2, &series, 1, NULL, 0, NULL, 0, NULL };
+    struct pz_scale_input in = { recordings, 2, &series, 1, NULL, 0, NULL, 0, NULL, 0 };
 
     for (int f = 0; f < 3; f++) {
         static const enum pz_report_format formats[3] = { PZ_REPORT_TEXT, PZ_REPORT_JSON,
@@ -493,7 +546,7 @@ Test(scale_report, base_is_smallest_recorded)
     struct pz_scale_entry entries[3] = { { 2, 0, &runs[0][0] }, { 4, 1, &runs[0][1] },
                                          { 8, 0, &runs[0][2] } };
     struct pz_scale_series series = { "fast", entries, 3 };
-    struct pz_scale_input in = { recordings + 1, 1, &series, 1, NULL, 0, NULL, 0, NULL };
+    struct pz_scale_input in = { recordings + 1, 1, &series, 1, NULL, 0, NULL, 0, NULL, 0 };
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
@@ -519,7 +572,7 @@ Test(scale_report, whole_run_when_no_interval_stops)
 {
     struct pz_scale_entry entries[2] = { { 2, 1, &runs[0][0] }, { 9, 0, &runs[0][2] } };
     struct pz_scale_series series = { "fast", entries, 2 };
-    struct pz_scale_input in = { recordings, 1, &series, 1, NULL, 0, NULL, 0, NULL };
+    struct pz_scale_input in = { recordings, 1, &series, 1, NULL, 0, NULL, 0, NULL, 0 };
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
@@ -543,7 +596,7 @@ Test(scale_report, run_lacking_an_interval)
     struct tb *t = tb_open(plain_dir, 4);
     struct pz_scale_entry entries[2] = { { 2, 1, &runs[0][0] }, { 4, 0, &plain } };
     struct pz_scale_series series = { "fast", entries, 2 };
-    struct pz_scale_input in = { recordings, 1, &series, 1, NULL, 0, NULL, 0, NULL };
+    struct pz_scale_input in = { recordings, 1, &series, 1, NULL, 0, NULL, 0, NULL, 0 };
     size_t len = 0;
     FILE *out;
     const char *p;
