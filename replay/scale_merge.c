@@ -81,6 +81,19 @@ static int shares_step(const struct sp_table *t, const struct blist *l, uint32_t
     return 0;
 }
 
+/* Can step symbols a and b, not equal, be one step made at two places (sp_compatible
+ * either way, or halves of one call: sp_union): calls of one function, and, where both
+ * have as many events (none can be missing from either, so they must be of one variant),
+ * of one variant or of one event each.  Told before the events are aligned: a process
+ * whose steps the template mostly lacks (a loop run as many times as the data says,
+ * which folds differently at each process) looks for each through the rest of a
+ * template of as many steps, most of them other variants of the same call. */
+static int may_be_same(const struct sp_sym *a, const struct sp_sym *b)
+{
+    return a->region == b->region && a->step_kind == b->step_kind && a->ends == b->ends &&
+           (a->n != b->n || a->variant == b->variant || a->n == 1);
+}
+
 /* Is template node b the process's symbol sym: equal, compatible at the process, a
  * step b's process made without what sym shows (then b becomes sym), or the other half
  * of a call b's process made only half of (sp_union: then b becomes the whole call). */
@@ -95,6 +108,8 @@ static int same(const struct merging *g, struct bnode *b, uint32_t sym)
         return shares_step(t, &b->body, sym);
     if (b->sym == sym)
         return 1;
+    if (!may_be_same(&t->syms[b->sym], &t->syms[sym]))
+        return 0;
     here = sp_at_process(g->m, g->run, g->proc);
     if (sp_compatible(t, b->sym, sym, &here, NULL))
         return 1;
@@ -124,10 +139,11 @@ static size_t one_iteration(const struct merging *g, const struct bnode *b, cons
                             size_t n)
 {
     const struct sp_table *t = &g->m->table;
-    struct sp_at here = sp_at_process(g->m, g->run, g->proc);
+    struct sp_at here;
 
     if (b->kind != SP_LOOP || b->body.n == 0 || b->body.n > n)
         return 0;
+    here = sp_at_process(g->m, g->run, g->proc);
     for (size_t x = 0; x < b->body.n; x++) {
         const struct bnode *step = &b->body.v[x];
 
