@@ -255,6 +255,23 @@ static size_t count_open(const struct pz_scale_program *m, const uint32_t *s, si
     return open;
 }
 
+/* Whether the processes of recording r are left to the walks, not merged: where loops
+ * whose trip count the data decide are one symbol (sp_table.data_trips), a recording in
+ * which steps cannot be told apart (sp_ambiguous_dims: a periodic dimension of 1 or 2
+ * processes) folds none of their passes whose body is of such steps alone, and shows
+ * the iterations unfolded, which no loop of the template merges with; a recording
+ * that tells every step makes the template, which the walks then check the others
+ * against, step by step. */
+static int unfolded_elsewhere(const struct pz_scale_program *m, size_t r)
+{
+    if (!m->table.data_trips || !m->ambiguous[r])
+        return 0;
+    for (size_t q = 0; q < m->nruns; q++)
+        if (!m->ambiguous[q])
+            return 1;
+    return 0;
+}
+
 int sp_merge(struct pz_scale_program *m, uint32_t *const *const *folded,
              const size_t *const *nfolded, char *err, size_t errlen)
 {
@@ -278,6 +295,8 @@ int sp_merge(struct pz_scale_program *m, uint32_t *const *const *folded,
         size_t r = ord[k].run ? ord[k].run - 1 : m->largest;
         struct merging g = {m, r, (uint32_t)ord[k].proc};
 
+        if (unfolded_elsewhere(m, r))
+            continue;
         if (merge_list(&g, &top, folded[r][ord[k].proc], nfolded[r][ord[k].proc]) != 0)
             goto out;
     }
