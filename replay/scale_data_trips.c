@@ -5,11 +5,13 @@
  * different loops at each process, which no merge, guard or walk reconciles; the
  * difference they find is far from its cause.  The same process at the same position
  * of the same recording: neither the process count nor the position explains it. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "grow.h"
+#include "scale_fit.h"
 #include "scale_program_int.h"
 
 /* The trip counts listed of one loop at one process; more are said with "...". */
@@ -67,15 +69,16 @@ static int same_body(const struct sp_table *t, uint32_t a, uint32_t b)
 }
 
 /* Adds the loops of folded symbols s[0..n-1], whose first step is step pos of the
- * process, each loop's body walked once (its iterations are alike): the position after
- * them. */
+ * process, each loop's body walked once (its iterations are alike), or, where loops
+ * whose trip count the data decide are one symbol whatever their count
+ * (sp_table.data_trips), every iteration (they are not): the position after them. */
 static size_t add_loops(const struct sp_table *t, const uint32_t *s, size_t n, size_t pos,
                         struct made_loops *l)
 {
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && !l->oom; i++) {
         const struct sp_sym *y = &t->syms[s[i]];
+        uint32_t k, count, walked;
         size_t after;
-        uint32_t k;
 
         if (y->kind != SP_LOOP) {
             pos++;
@@ -85,10 +88,14 @@ static size_t add_loops(const struct sp_table *t, const uint32_t *s, size_t n, s
             l->oom = 1;
             return pos;
         }
+        count = sp_repeats_at(t, s[i], l->raw, pos, l->nraw);
         k = l->n++;
-        l->v[k] = (struct made_loop){hash_body(t, y), 0, s[i], y->count, pos};
-        after = add_loops(t, t->bodies + y->first, y->n, pos, l);
-        pos += (after - pos) * y->count;
+        l->v[k] = (struct made_loop){hash_body(t, y), 0, s[i], count, pos};
+        walked = t->data_trips ? count : count != 0;
+        for (uint32_t j = 0; j < walked; j++) {
+            after = add_loops(t, t->bodies + y->first, y->n, pos, l);
+            pos = t->data_trips ? after : pos + (after - pos) * count;
+        }
         l->v[k].place = hash_place(l, l->v[k].pos, pos);
     }
     return pos;
@@ -213,6 +220,53 @@ static int elsewhere(const struct pz_scale_program *m, uint32_t *const *const *r
     return 0;
 }
 
+/* Marks the body of loop symbol sym as one whose trip count the data decide: its loop
+ * symbol of count 0.  1 when newly marked, 0 when it was, -1 when memory runs out. */
+static int mark_body(struct sp_table *t, uint32_t sym)
+{
+    uint32_t n = t->syms[sym].n, *body = malloc((n ? n : 1) * sizeof(*body)), before;
+    int rc = -1;
+
+    if (!body)
+        return -1;
+    /* sp_table_loop appends to the bodies this one is in: copied first */
+    memcpy(body, t->bodies + t->syms[sym].first, n * sizeof(*body));
+    before = t->nsyms;
+    if (sp_table_loop(t, body, n, 0) != SP_NONE)
+        rc = t->nsyms != before;
+    free(body);
+    return rc;
+}
+
+int sp_data_loops_mark(struct pz_scale_program *m, uint32_t *const *const *raw,
+                       uint32_t *const *const *folded, const size_t *const *nfolded)
+{
+    struct made_loops l = {0};
+    int marked = 0, rc;
+
+    for (size_t r = 0; r < m->nruns; r++)
+        for (int p = 0; p < m->runs[r]->nprocs; p++) {
+            if (loops_of(m, raw, folded, nfolded, r, p, &l) != 0)
+                goto oom;
+            for (uint32_t i = 0, j; i < l.n; i = j) {
+                int varies = 0;
+
+                for (j = i + 1; j < l.n && l.v[j].body == l.v[i].body &&
+                                l.v[j].place == l.v[i].place; j++)
+                    varies |= l.v[j].count != l.v[i].count &&
+                              same_loop(&m->table, &l.v[i], &l.v[j]);
+                if (varies && (rc = mark_body(&m->table, l.v[i].sym)) < 0)
+                    goto oom;
+                marked += varies && rc;
+            }
+        }
+    free(l.v);
+    return marked;
+oom:
+    free(l.v);
+    return -1;
+}
+
 int sp_name_data_trips(const struct pz_scale_program *m, uint32_t *const *const *raw,
                        uint32_t *const *const *folded, const size_t *const *nfolded,
                        char *err, size_t errlen)
@@ -254,4 +308,75 @@ int sp_name_data_trips(const struct pz_scale_program *m, uint32_t *const *const 
         }
     free(l.v);
     return rc;
+}
+
+/* Whether a recording's passes of loop k run it different numbers of times: the first
+ * such recording, or SIZE_MAX. */
+static size_t varying_run(const struct pz_scale_program *m, const struct sp_stats *st,
+                          uint32_t k)
+{
+    for (size_t r = 0; r < m->nruns; r++) {
+        const struct sp_passes *q = &st->passes[(size_t)k * m->nruns + r];
+
+        for (uint32_t i = 1; i < q->n; i++)
+            if (q->count[i] != q->count[0])
+                return r;
+    }
+    return SIZE_MAX;
+}
+
+/* Into buf, where loop k begins: its first step's name and place in the first recording
+ * that made it ("MPI_Send (interval 'x', call 8 at process 1 of PATH)"). */
+static void loop_where(const struct pz_scale_program *m, uint32_t k, char *buf, size_t len)
+{
+    for (uint32_t i = k + 1; i < m->nodes[k].end; i++)
+        for (size_t r = 0; m->nodes[i].kind == SP_STEP && r < m->nruns; r++) {
+            size_t at = (size_t)i * m->nruns + r;
+            char where[160];
+
+            if (m->first_proc[at] == SP_NONE)
+                continue;
+            sp_where(m, r, m->first_proc[at], m->first_step[at], where, sizeof(where));
+            snprintf(buf, len, "%s (%s at process %u of %s)",
+                     sp_sym_name(&m->table, m->nodes[i].sym), where, m->first_proc[at],
+                     m->runs[r]->path);
+            return;
+        }
+    snprintf(buf, len, "a loop");
+}
+
+/* Into buf, "3, 5, 2, 4, ... at 8 processes": the trip counts of the passes of a loop in
+ * one recording, in their order. */
+static void pass_counts(const struct sp_passes *q, int procs, char *buf, size_t len)
+{
+    size_t at = 0;
+
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < q->n && i < LISTED && at < len; i++)
+        at += (size_t)snprintf(buf + at, len - at, "%s%u", i ? ", " : "", q->count[i]);
+    if (at < len)
+        snprintf(buf + at, len - at, "%s at %d processes", q->n > LISTED ? ", ..." : "",
+                 procs);
+}
+
+int sp_data_trips_note(struct pz_scale_program *m, const struct sp_stats *st)
+{
+    for (uint32_t k = 0; k < m->nnodes; k++) {
+        char where[512], counts[128], model[128];
+        size_t r;
+
+        if (m->nodes[k].kind != SP_LOOP || (r = varying_run(m, st, k)) == SIZE_MAX)
+            continue;
+        loop_where(m, k, where, sizeof(where));
+        pass_counts(&st->passes[(size_t)k * m->nruns + r], m->runs[r]->nprocs, counts,
+                    sizeof(counts));
+        pz_scale_model_format(&m->nodes[k].count, model, sizeof(model));
+        if (sp_note(m, "%s: the loop beginning there runs %s from one pass to the next: "
+                    "a trip count that neither the process count nor the position "
+                    "explains, as when it depends on the data (convergence, load "
+                    "balancing); every pass is synthesized with the largest trip count of a "
+                    "pass in each recording, fitted over P: %s", where, counts, model) != 0)
+            return -1;
+    }
+    return 0;
 }

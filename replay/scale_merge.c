@@ -81,6 +81,19 @@ static int shares_step(const struct sp_table *t, const struct blist *l, uint32_t
     return 0;
 }
 
+/* Can step symbols a and b, not equal, be one step made at two places (sp_compatible
+ * either way, or halves of one call: sp_union): calls of one function, and, where both
+ * have as many events (none can be missing from either, so they must be of one variant),
+ * of one variant or of one event each.  Told before the events are aligned: a process
+ * whose steps the template mostly lacks (a loop run as many times as the data says,
+ * which folds differently at each process) looks for each through the rest of a
+ * template of as many steps, most of them other variants of the same call. */
+static int may_be_same(const struct sp_sym *a, const struct sp_sym *b)
+{
+    return a->region == b->region && a->step_kind == b->step_kind && a->ends == b->ends &&
+           (a->n != b->n || a->variant == b->variant || a->n == 1);
+}
+
 /* Is template node b the process's symbol sym: equal, compatible at the process, a
  * step b's process made without what sym shows (then b becomes sym), or the other half
  * of a call b's process made only half of (sp_union: then b becomes the whole call). */
@@ -95,6 +108,8 @@ static int same(const struct merging *g, struct bnode *b, uint32_t sym)
         return shares_step(t, &b->body, sym);
     if (b->sym == sym)
         return 1;
+    if (!may_be_same(&t->syms[b->sym], &t->syms[sym]))
+        return 0;
     here = sp_at_process(g->m, g->run, g->proc);
     if (sp_compatible(t, b->sym, sym, &here, NULL))
         return 1;
@@ -124,10 +139,11 @@ static size_t one_iteration(const struct merging *g, const struct bnode *b, cons
                             size_t n)
 {
     const struct sp_table *t = &g->m->table;
-    struct sp_at here = sp_at_process(g->m, g->run, g->proc);
+    struct sp_at here;
 
     if (b->kind != SP_LOOP || b->body.n == 0 || b->body.n > n)
         return 0;
+    here = sp_at_process(g->m, g->run, g->proc);
     for (size_t x = 0; x < b->body.n; x++) {
         const struct bnode *step = &b->body.v[x];
 
@@ -239,6 +255,23 @@ static size_t count_open(const struct pz_scale_program *m, const uint32_t *s, si
     return open;
 }
 
+/* Whether the processes of recording r are left to the walks, not merged: where loops
+ * whose trip count the data decide are one symbol (sp_table.data_trips), a recording in
+ * which steps cannot be told apart (sp_ambiguous_dims: a periodic dimension of 1 or 2
+ * processes) folds none of their passes whose body is of such steps alone, and shows
+ * the iterations unfolded, which no loop of the template merges with; a recording
+ * that tells every step makes the template, which the walks then check the others
+ * against, step by step. */
+static int unfolded_elsewhere(const struct pz_scale_program *m, size_t r)
+{
+    if (!m->table.data_trips || !m->ambiguous[r])
+        return 0;
+    for (size_t q = 0; q < m->nruns; q++)
+        if (!m->ambiguous[q])
+            return 1;
+    return 0;
+}
+
 int sp_merge(struct pz_scale_program *m, uint32_t *const *const *folded,
              const size_t *const *nfolded, char *err, size_t errlen)
 {
@@ -262,6 +295,8 @@ int sp_merge(struct pz_scale_program *m, uint32_t *const *const *folded,
         size_t r = ord[k].run ? ord[k].run - 1 : m->largest;
         struct merging g = {m, r, (uint32_t)ord[k].proc};
 
+        if (unfolded_elsewhere(m, r))
+            continue;
         if (merge_list(&g, &top, folded[r][ord[k].proc], nfolded[r][ord[k].proc]) != 0)
             goto out;
     }

@@ -541,6 +541,58 @@ static int fold_all(struct pz_scale_program *m, struct work *w)
     return rc;
 }
 
+/* Each process's steps folded again, loops whose trip count the data decide one symbol
+ * whatever their count (struct sp_table.data_trips), so that the passes around them fold
+ * into one loop.  0 or -1. */
+static int refold_all(struct pz_scale_program *m, struct work *w)
+{
+    for (size_t r = 0; r < m->nruns; r++)
+        for (int p = 0; p < m->runs[r]->nprocs; p++) {
+            size_t n = m->runs[r]->procs[p].nsteps;
+            uint32_t *v = realloc(w->folded[r][p], (n ? n : 1) * sizeof(uint32_t));
+
+            /* a process folded as another (fold_as) has room for its folded steps only */
+            if (!v)
+                return -1;
+            w->folded[r][p] = v;
+            memcpy(w->folded[r][p], w->raw[r][p], n * sizeof(uint32_t));
+            w->nfolded[r][p] = n;
+            if (sp_fold(&m->table, w->folded[r][p], &w->nfolded[r][p], m->ambiguous[r]) != 0)
+                return -1;
+        }
+    return 0;
+}
+
+/* The most times loops whose trip count the data decide are looked for again, in the
+ * passes the last ones folded into (a solver's iterations in a time step, the time
+ * steps, whose counts then differ too, in a run). */
+#define DATA_ROUNDS 4
+
+/* Where the model is of loops whose trip count the data decide (data), those loops
+ * marked and every process folded again, until no other loop is so: 0; 1 when no loop
+ * is so (err says it), -1 when memory runs out. */
+static int fold_data_trips(struct pz_scale_program *m, struct work *w, int data, char *err,
+                           size_t errlen)
+{
+    int marked = 1;
+
+    for (int round = 0; data && marked && round < DATA_ROUNDS; round++) {
+        if ((marked = sp_data_loops_mark(m, (uint32_t *const *const *)w->raw,
+                                         (uint32_t *const *const *)w->folded,
+                                         (const size_t *const *)w->nfolded)) < 0)
+            return -1;
+        if (!marked && !round) {
+            snprintf(err, errlen, "no loop runs a different number of times from one "
+                     "pass to the next");
+            return 1;
+        }
+        m->table.data_trips = 1;
+        if (marked && refold_all(m, w) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 static int alloc_membership(struct pz_scale_program *m, struct work *w)
 {
     size_t n = (size_t)m->nnodes * m->nruns;
@@ -607,6 +659,11 @@ static int alloc_stats(struct pz_scale_program *m, struct sp_stats *st)
         ALLOC(st->in_interval, (size_t)st->nintervals * m->nclasses * runs) ||
         ALLOC(st->nin_interval, (size_t)st->nintervals * m->nclasses * runs))
         return -1;
+    if (m->table.data_trips) {
+        if (ALLOC(st->passes, nodes * runs))
+            return -1;
+        st->npasses = nodes * runs;
+    }
     return 0;
 }
 
@@ -641,7 +698,8 @@ static int refused(const struct pz_scale_program *m, const struct work *w, char 
     return -1;
 }
 
-static int build(struct pz_scale_program *m, struct work *w, char *err, size_t errlen)
+static int build(struct pz_scale_program *m, struct work *w, int data, char *err,
+                 size_t errlen)
 {
     int rc;
 
@@ -651,8 +709,10 @@ static int build(struct pz_scale_program *m, struct work *w, char *err, size_t e
         snprintf(err, errlen, "a message is to no partner rank XOR 2^i");
         return -1;
     }
-    if (fold_all(m, w) != 0)
+    if (fold_all(m, w) != 0 || (rc = fold_data_trips(m, w, data, err, errlen)) < 0)
         goto oom;
+    if (rc)
+        return -1;
     if (sp_merge(m, (uint32_t *const *const *)w->folded, (const size_t *const *)w->nfolded,
                  err, errlen) != 0)
         return refused(m, w, err, errlen);
@@ -671,7 +731,8 @@ static int build(struct pz_scale_program *m, struct work *w, char *err, size_t e
         goto oom;
     if (sp_walk_check(m, (uint32_t *const *const *)w->raw, &w->st, err, errlen) != 0)
         return refused(m, w, err, errlen);
-    if (sp_fit_all(m, &w->st) != 0 || sp_ratios_finish(m) != 0)
+    if (sp_fit_all(m, &w->st) != 0 || sp_ratios_finish(m) != 0 ||
+        (m->table.data_trips && sp_data_trips_note(m, &w->st) != 0))
         goto oom;
     m->uneven = uneven_loops(m, &w->st);
     return 0;
@@ -702,8 +763,8 @@ static void sort_by_count(const struct pz_scale_run **v, size_t n)
  * sp_table); *tagged set when some were. */
 static struct pz_scale_program *build_model(const struct pz_scale_run *const *runs, size_t n,
                                             int compute_cpu, int by_sizes, int tag_loops,
-                                            int by_xor, int widest, int *tagged, char *err,
-                                            size_t errlen)
+                                            int by_xor, int widest, int data, int *tagged,
+                                            char *err, size_t errlen)
 {
     struct pz_scale_program *m;
     struct work w = {0};
@@ -731,7 +792,7 @@ static struct pz_scale_program *build_model(const struct pz_scale_run *const *ru
     m->table.widest = (uint8_t)widest;
     rc = check_runs(m, compute_cpu, err, errlen);
     if (rc == 0)
-        rc = build(m, &w, err, errlen);
+        rc = build(m, &w, data, err, errlen);
     *tagged |= m->table.tagged;
     work_free(m, &w);
     if (rc != 0) {
@@ -752,10 +813,11 @@ static struct pz_scale_program *folded(const struct pz_scale_run *const *runs, s
     struct pz_scale_program *m;
     int tagged = 0;
 
-    if ((m = build_model(runs, n, compute_cpu, by_sizes, 1, 0, widest, &tagged, err,
+    if ((m = build_model(runs, n, compute_cpu, by_sizes, 1, 0, widest, 0, &tagged, err,
                          errlen)) || !tagged)
         return m;
-    return build_model(runs, n, compute_cpu, by_sizes, 0, 0, widest, &tagged, err, errlen);
+    return build_model(runs, n, compute_cpu, by_sizes, 0, 0, widest, 0, &tagged, err,
+                       errlen);
 }
 
 /* The shortest repeats folded first may fold a repeat across the iterations of a longer
@@ -786,7 +848,9 @@ static struct pz_scale_program *widest_if_even(struct pz_scale_program *m,
  * where the recordings then disagree (sizes that change from one time step to the next
  * as the data does), the calls are told apart by their signatures alone.  Where
  * folding the shortest repeats first gives no model, or one with loops whose trip
- * count differs within a recording, the widest are folded first (widest_if_even); the
+ * count differs within a recording, the widest are folded first (widest_if_even).
+ * Where neither gives a model and the refusal names a loop whose trip count the data
+ * decide (sp_name_data_trips), such loops are folded as one whatever their counts; the
  * refusal names the difference found with the shortest first, as it always has. */
 struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const *runs, size_t n,
                                             int compute_cpu, char *err, size_t errlen)
@@ -803,7 +867,8 @@ struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const
         char none[512];
         int tagged = 0;
 
-        if ((m = build_model(runs, n, compute_cpu, 1, 1, 1, 0, &tagged, none, sizeof(none)))) {
+        if ((m = build_model(runs, n, compute_cpu, 1, 1, 1, 0, 0, &tagged, none,
+                             sizeof(none)))) {
             int law = sp_xor_law(m);
 
             if (law != 0) {
@@ -829,8 +894,21 @@ struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const
     }
     /* the transpose's call is told by the steps of the same index at every process,
        which a loop run as many times as the data says misaligns */
-    if (!strstr(err, SP_DATA_TRIPS))
+    if (!strstr(err, SP_DATA_TRIPS)) {
         sp_transpose_name(runs, n, err, errlen);
+        return NULL;
+    }
+    /* a loop run as many times as the data says: its passes one loop whatever their
+       counts (sp_table.data_trips), the shortest repeats folded first; where that gives
+       no model either, the refusal above names the loop */
+    for (int by_sizes = 1; by_sizes >= 0; by_sizes--) {
+        char other[512];
+        int tagged = 0;
+
+        if ((m = build_model(runs, n, compute_cpu, by_sizes, 0, 0, 0, 1, &tagged, other,
+                             sizeof(other))))
+            return m;
+    }
     return NULL;
 }
 

@@ -51,7 +51,8 @@ struct sp_sym {
     uint8_t step_kind;         /* enum pz_scale_step_kind */
     const char *region;        /* interned name: equal names, equal pointers */
     uint32_t first, n;         /* STEP: table events; LOOP: table bodies */
-    uint32_t count;            /* LOOP */
+    uint32_t count;            /* LOOP; 0: a loop whose trip count the data decide, the
+                                  same symbol whatever its count (sp_table.data_trips) */
     uint16_t ends;             /* STEP: a call completing all the requests it is given
                                   (MPI_Waitall, MPI_Testall): bit k set when it completes
                                   one with a record of kind k (sp_reduced's), so that a
@@ -82,6 +83,9 @@ struct sp_table {
                                   the most recorded steps first, not the shortest */
     uint8_t by_xor;            /* set before any step: every message on the world is a
                                   stage of a butterfly (scale_xor.c) */
+    uint8_t data_trips;        /* sp_table_loop gives a body that has a loop symbol of
+                                  count 0 (sp_data_loops_mark) that symbol, whatever the
+                                  count: its passes fold into one loop around them */
 };
 
 void sp_table_free(struct sp_table *t);
@@ -98,7 +102,8 @@ int sp_table_given_none(const struct sp_table *t, uint32_t **map);
  * (proto->n of them); SP_NONE when memory runs out. */
 uint32_t sp_table_step(struct sp_table *t, const struct sp_sym *proto,
                        const struct sp_event *ev);
-/* The loop symbol of body[0..n-1] repeated count times; SP_NONE when memory runs out. */
+/* The loop symbol of body[0..n-1] repeated count times (when t->data_trips and the body
+ * has a loop symbol of count 0, that one); SP_NONE when memory runs out. */
 uint32_t sp_table_loop(struct sp_table *t, const uint32_t *body, uint32_t n, uint32_t count);
 /* A name for messages: the region of a step symbol, or "a loop". */
 const char *sp_sym_name(const struct sp_table *t, uint32_t sym);
@@ -124,6 +129,12 @@ const char *sp_test_of_wait(const char *name);
  * the one neighbour of a periodic dimension of 2, are different calls of the program
  * that look alike there.  0 or -1. */
 int sp_fold(struct sp_table *t, uint32_t *syms, size_t *n, uint8_t ambiguous);
+/* How many times the body of loop symbol sym repeats in a process's steps raw[] (nsteps
+ * of them, as folded) from pos: its count, or, for a loop whose count the data decide
+ * (count 0: one symbol whatever the count), as many times as the body's steps follow
+ * back to back there, as the fold found them (scale_walk.c). */
+uint32_t sp_repeats_at(const struct sp_table *t, uint32_t sym, const uint32_t *raw,
+                       size_t pos, size_t nsteps);
 
 /* Rewrites, in a process's steps syms[0..n-1], the runs of iterations that differ only
  * by tags advancing arithmetically with the iteration (a message tagged with the chunk
@@ -776,6 +787,13 @@ struct sp_size_sums {
 /* The greatest common divisor of a and b, the other when one is 0. */
 uint64_t sp_gcd(uint64_t a, uint64_t b);
 
+/* A loop's trip count at each of its passes through a recording (the how-many-th time
+ * a process comes to it, from 0), the largest of the processes that made that pass. */
+struct sp_passes {
+    uint32_t *count;
+    uint32_t n, cap;
+};
+
 /* What the checked walk gathers from every recording, by run r (of nruns): */
 struct sp_stats {
     double *gap;            /* [(node * nclasses + class) * nruns + r] sums, s */
@@ -804,10 +822,19 @@ struct sp_stats {
     struct sp_group *pred;  /* [pred * nruns + r] */
     struct sp_group *after; /* [(prev + 1) * nruns + r] */
     struct sp_group *before;   /* [node * nruns + r] */
+    struct sp_passes *passes;  /* [node * nruns + r], loops, where loops whose trip count
+                                  the data decide are one symbol (sp_table.data_trips);
+                                  else NULL */
+    size_t npasses;
 };
 int sp_walk_check(struct pz_scale_program *m, uint32_t *const *const *raw,
                   struct sp_stats *st, char *err, size_t errlen);
 void sp_stats_free(struct sp_stats *st);
+/* Where loops whose trip count the data decide were folded as one (sp_table.data_trips),
+ * a note for each loop whose trip count changes from one pass to the next in a
+ * recording (st->passes), naming it, its counts and their cause, and what is done.  0,
+ * or -1 when memory runs out (scale_data_trips.c). */
+int sp_data_trips_note(struct pz_scale_program *m, const struct sp_stats *st);
 /* The models of trip counts, sizes and computations from the gathered numbers. */
 int sp_fit_all(struct pz_scale_program *m, const struct sp_stats *st);
 /* Keeps the computation gap recorded before node k at process proc (any pointer that
@@ -842,6 +869,13 @@ void sp_where(const struct pz_scale_program *m, size_t run, uint32_t proc, uint3
 int sp_name_data_trips(const struct pz_scale_program *m, uint32_t *const *const *raw,
                        uint32_t *const *const *folded, const size_t *const *nfolded,
                        char *err, size_t errlen);
+/* Marks, in m's table, the body of every loop that some process runs a different number
+ * of times from one pass to the next (as sp_name_data_trips finds it, its steps raw,
+ * folded and nfolded as there) as one whose trip count the data decide: its loop symbol
+ * of count 0, which sp_table_loop then gives when m->table.data_trips.  How many bodies
+ * were marked, -1 when memory runs out. */
+int sp_data_loops_mark(struct pz_scale_program *m, uint32_t *const *const *raw,
+                       uint32_t *const *const *folded, const size_t *const *nfolded);
 /* What such a refusal says of the loop's cause, to tell it by. */
 #define SP_DATA_TRIPS "as when it depends on the data (convergence, load balancing)"
 

@@ -126,6 +126,18 @@ static int rehash(struct sp_table *t)
     return 0;
 }
 
+/* The slot of s's symbol in the index: the symbol's, or the empty slot it would take. */
+static uint32_t slot_of(const struct sp_table *t, const struct sp_sym *s)
+{
+    uint32_t j;
+
+    for (j = hash_sym(t, s) & (t->capindex - 1); t->index[j] != SP_NONE;
+         j = (j + 1) & (t->capindex - 1))
+        if (same_sym(t, &t->syms[t->index[j]], s))
+            break;
+    return j;
+}
+
 /* The symbol of s, whose events or body are the last ones appended to the table: an
  * existing equal symbol (the appended ones dropped), or s added. */
 static uint32_t intern(struct sp_table *t, const struct sp_sym *s)
@@ -134,15 +146,14 @@ static uint32_t intern(struct sp_table *t, const struct sp_sym *s)
 
     if ((uint64_t)(t->nsyms + 1) * 2 > t->capindex && rehash(t) != 0)
         return SP_NONE;
-    for (j = hash_sym(t, s) & (t->capindex - 1); t->index[j] != SP_NONE;
-         j = (j + 1) & (t->capindex - 1))
-        if (same_sym(t, &t->syms[t->index[j]], s)) {
-            if (s->kind == SP_STEP)
-                t->nevents -= s->n;
-            else
-                t->nbodies -= s->n;
-            return t->index[j];
-        }
+    j = slot_of(t, s);
+    if (t->index[j] != SP_NONE) {
+        if (s->kind == SP_STEP)
+            t->nevents -= s->n;
+        else
+            t->nbodies -= s->n;
+        return t->index[j];
+    }
     if (pz_grow((void **)&t->syms, &t->capsyms, t->nsyms, sizeof(*t->syms)) != 0)
         return SP_NONE;
     t->syms[t->nsyms] = *s;
@@ -176,6 +187,16 @@ uint32_t sp_table_loop(struct sp_table *t, const uint32_t *body, uint32_t n, uin
         return SP_NONE;
     memmove(t->bodies + t->nbodies, body, n * sizeof(*body));
     t->nbodies += n;
+    if (t->data_trips && count && t->capindex) {
+        struct sp_sym any = s;
+        uint32_t j;
+
+        any.count = 0;
+        if ((j = t->index[slot_of(t, &any)]) != SP_NONE) {
+            t->nbodies -= n;
+            return j;
+        }
+    }
     return intern(t, &s);
 }
 

@@ -195,20 +195,66 @@ static void step_phrase(const struct sp_table *t, uint32_t sym, char *buf, size_
                                : kind == PZ_SCALE_END ? "the end of " : "", name);
 }
 
-/* Marks looped[] of the steps from pos that folded symbols s[0..n-1] stand for, in a
- * loop (in) or not: the position after them. */
+static size_t expands(const struct sp_table *t, const uint32_t *s, size_t n,
+                      const uint32_t *raw, size_t pos, size_t nsteps);
+
+uint32_t sp_repeats_at(const struct sp_table *t, uint32_t sym, const uint32_t *raw,
+                       size_t pos, size_t nsteps)
+{
+    const struct sp_sym *y = &t->syms[sym];
+    uint32_t count = 0;
+    size_t next;
+
+    if (y->count)
+        return y->count;
+    while ((next = expands(t, t->bodies + y->first, y->n, raw, pos, nsteps)) != SIZE_MAX &&
+           next > pos) {
+        pos = next;
+        count++;
+    }
+    return count;
+}
+
+/* The position after the steps that folded symbols s[0..n-1] stand for when they are
+ * raw[pos...], else SIZE_MAX. */
+static size_t expands(const struct sp_table *t, const uint32_t *s, size_t n,
+                      const uint32_t *raw, size_t pos, size_t nsteps)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct sp_sym *y = &t->syms[s[i]];
+        uint32_t count;
+
+        if (y->kind != SP_LOOP) {
+            if (pos >= nsteps || raw[pos] != s[i])
+                return SIZE_MAX;
+            pos++;
+            continue;
+        }
+        count = sp_repeats_at(t, s[i], raw, pos, nsteps);
+        for (uint32_t j = 0; j < count && pos != SIZE_MAX; j++)
+            pos = expands(t, t->bodies + y->first, y->n, raw, pos, nsteps);
+        if (pos == SIZE_MAX)
+            return SIZE_MAX;
+    }
+    return pos;
+}
+
+/* Marks looped[] of the steps from pos that folded symbols s[0..n-1] stand for (raw[]
+ * of nsteps), in a loop (in) or not: the position after them. */
 static size_t mark_looped(const struct sp_table *t, const uint32_t *s, size_t n, int in,
-                          uint8_t *looped, size_t pos, size_t nsteps)
+                          const uint32_t *raw, uint8_t *looped, size_t pos, size_t nsteps)
 {
     for (size_t i = 0; i < n && pos < nsteps; i++) {
         const struct sp_sym *y = &t->syms[s[i]];
+        uint32_t count;
 
         if (y->kind != SP_LOOP) {
             looped[pos++] = (uint8_t)in;
             continue;
         }
-        for (uint32_t j = 0; j < y->count; j++)
-            pos = mark_looped(t, t->bodies + y->first, y->n, 1, looped, pos, nsteps);
+        count = sp_repeats_at(t, s[i], raw, pos, nsteps);
+        for (uint32_t j = 0; j < count; j++)
+            pos = mark_looped(t, t->bodies + y->first, y->n, 1, raw, looped, pos, nsteps);
     }
     return pos;
 }
@@ -228,7 +274,7 @@ static int membership_of(struct pz_scale_program *m, uint32_t *const *const *raw
         snprintf(err, errlen, "out of memory merging the recordings' processes");
         return -1;
     }
-    mark_looped(&m->table, folded[r][p], nfolded[r][p], 0, c->looped, 0, c->n);
+    mark_looped(&m->table, folded[r][p], nfolded[r][p], 0, c->raw, c->looped, 0, c->n);
     c->run = r;
     c->proc = (uint32_t)p;
     c->nundo = 0;
@@ -301,6 +347,8 @@ struct strict {
                                    the furthest such failure of loops stopped there */
     size_t stop_pos, stop_fail_pos;
     uint32_t stop_fail_node;
+    uint32_t *pass;             /* [node]: the loop's passes at this process so far, where
+                                   st->passes is kept; else NULL */
     double in_interval[64];     /* the process's computation per interval */
     uint32_t last;              /* the last step node made */
     int oom;
@@ -586,6 +634,24 @@ static void min_max(uint32_t *lo, uint32_t *hi, uint32_t count)
         *hi = count;
 }
 
+/* The pass of loop k this process has just made ran count times: the largest of the
+ * processes at that pass, kept (struct sp_passes). */
+static void gather_pass(struct strict *c, uint32_t k, uint32_t count)
+{
+    struct sp_passes *q = &c->st->passes[(size_t)k * c->m->nruns + c->run];
+    uint32_t pass = c->pass[k]++;
+
+    while (q->n <= pass) {
+        if (pz_grow((void **)&q->count, &q->cap, q->n, sizeof(*q->count)) != 0) {
+            c->oom = 1;
+            return;
+        }
+        q->count[q->n++] = 0;
+    }
+    if (count > q->count[pass])
+        q->count[pass] = count;
+}
+
 /* Loop k ran count times at this process: its run's and its class of position's. */
 static void gather_count(struct strict *c, uint32_t k, uint32_t count)
 {
@@ -594,6 +660,8 @@ static void gather_count(struct strict *c, uint32_t k, uint32_t count)
     struct sp_key_counts *kc;
     uint32_t i;
 
+    if (c->pass)
+        gather_pass(c, k, count);
     if (!count)
         return;
     min_max(&c->st->count_min[at], &c->st->count_max[at], count);
@@ -769,7 +837,8 @@ static int check_process(struct pz_scale_program *m, uint32_t *const *const *raw
     long end;
     int rc = -1;
 
-    if (!poster || !done) {
+    if (!poster || !done ||
+        (st->passes && !(c.pass = calloc(m->nnodes ? m->nnodes : 1, sizeof(*c.pass))))) {
         snprintf(err, errlen, "out of memory gathering the recordings' numbers");
         goto out;
     }
@@ -795,6 +864,7 @@ static int check_process(struct pz_scale_program *m, uint32_t *const *const *raw
 out:
     free(poster);
     free(done);
+    free(c.pass);
     return rc;
 }
 
@@ -965,6 +1035,9 @@ void sp_stats_free(struct sp_stats *st)
     free(st->ntail);
     free(st->count_min);
     free(st->count_max);
+    for (size_t i = 0; st->passes && i < st->npasses; i++)
+        free(st->passes[i].count);
+    free(st->passes);
     for (uint32_t k = 0; st->by_key && k < st->nby_key; k++)
         if (st->by_key[k]) {
             free(st->by_key[k]->min);

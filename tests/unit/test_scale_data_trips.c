@@ -3,8 +3,9 @@
  * (trace_builder.h) at 2, 4 and 8 processes on a ring (1-D, periodic), 6 time steps in
  * one interval; at each, every process runs its solver loop `trips` times (an MPI_Send
  * to its successor, an MPI_Recv from its predecessor, 800 bytes, tag 7), then an
- * MPI_Allreduce of 8 bytes.  Expected messages are worked out in the comments from that
- * definition. */
+ * MPI_Allreduce of 8 bytes; the recording at `barrier_at` processes (0: none) ends with
+ * an MPI_Barrier the others lack.  Expected messages and calls are worked out in the
+ * comments from that definition. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,16 +23,36 @@
 TestSuite(scale_data_trips, .init = setup, .fini = cleanup);
 
 /* The solver's iterations at each time step of process p: 3 everywhere but at process
- * 1, whose are given by step. */
+ * 1, whose are given by step; the count whose recording ends with an MPI_Barrier. */
 struct solver {
     int at_1[STEPS];
+    int barrier_at;
 };
+
+/* Each synthesized process's records as letters: S a send, R a receive, A a
+ * collective's end of 8 bytes (an MPI_Allreduce). */
+#define SYNTH_PROCS 16
+struct letters {
+    char v[SYNTH_PROCS][256];
+    size_t n[SYNTH_PROCS];
+};
+
+static int as_letters(void *ctx, int proc, const struct pz_rec *r)
+{
+    struct letters *l = ctx;
+    char c = r->kind == PZ_REC_SEND ? 'S' : r->kind == PZ_REC_RECV ? 'R'
+           : r->kind == PZ_REC_COLL_END && r->bytes == 8 ? 'A' : 0;
+
+    if (c && proc >= 0 && proc < SYNTH_PROCS && l->n[proc] + 1 < sizeof(l->v[proc]))
+        l->v[proc][l->n[proc]++] = c;
+    return 0;
+}
 
 static void program(struct tb *b, int nprocs, int p, uint32_t interval,
                     const struct solver *sv)
 {
     uint32_t send = tb_mpi(b, "MPI_Send"), recv = tb_mpi(b, "MPI_Recv"),
-             reduce = tb_mpi(b, "MPI_Allreduce");
+             reduce = tb_mpi(b, "MPI_Allreduce"), barrier = tb_mpi(b, "MPI_Barrier");
     uint32_t succ = (uint32_t)((p + 1) % nprocs), pred = (uint32_t)((p + nprocs - 1) % nprocs);
     uint64_t t = MS(1);
 
@@ -53,6 +74,12 @@ static void program(struct tb *b, int nprocs, int p, uint32_t interval,
         t += MS(2);
     }
     tb_leave(b, p, t + MS(1), interval);
+    if (nprocs == sv->barrier_at) {
+        tb_enter(b, p, t + MS(2), barrier);
+        tb_collective_begin(b, p, t + MS(2));
+        tb_collective_end(b, p, t + MS(3), OTF2_COLLECTIVE_OP_BARRIER, TB_WORLD, 0, 0, 0);
+        tb_leave(b, p, t + MS(3), barrier);
+    }
 }
 
 /* The program recorded at 2, 4 and 8 processes into dirs (top/dd2 ...), its model built
@@ -78,7 +105,8 @@ static void record(struct st_model *md, const struct solver *sv, char dirs[3][42
 }
 
 /* Process 1 iterates 3, 5, 3, 3, 3, 5 times: at the same process of the same recording,
- * no law of P or of the position.  At 2 processes the successor and the predecessor are
+ * no law of P or of the position; and the recording at 4 ends with an MPI_Barrier the
+ * others lack, which no model gives.  At 2 processes the successor and the predecessor are
  * one process, the one neighbour along a periodic dimension of 2: the steps are open
  * there (sp_open), their repeats no loop, and no loop of dd2 is named.  At 4, process 0
  * runs 3 at every step; process 1's loop runs at each time step between the same steps
@@ -91,7 +119,7 @@ static void record(struct st_model *md, const struct solver *sv, char dirs[3][42
  * the model found after it, in one line. */
 Test(scale_data_trips, a_loop_run_3_and_5_times_by_one_process_is_named)
 {
-    static const struct solver sv = {{3, 5, 3, 3, 3, 5}};
+    static const struct solver sv = {{3, 5, 3, 3, 3, 5}, 4};
     struct st_model md;
     char dirs[3][4200], expected[16384];
 
@@ -116,7 +144,7 @@ Test(scale_data_trips, a_loop_run_3_and_5_times_by_one_process_is_named)
  * position may not explain it, but nothing is left that the walks cannot place). */
 Test(scale_data_trips, a_loop_run_5_times_by_one_process_and_3_by_the_others_is_kept)
 {
-    static const struct solver sv = {{5, 5, 5, 5, 5, 5}};
+    static const struct solver sv = {{5, 5, 5, 5, 5, 5}, 0};
     struct st_model md;
     char dirs[3][4200];
     int noted = 0;
@@ -128,5 +156,48 @@ Test(scale_data_trips, a_loop_run_5_times_by_one_process_and_3_by_the_others_is_
                         "the trip count differs between processes of a recording: the "
                         "largest is used, 5") != NULL;
     cr_assert(noted, "no note of the loop's counts");
+    st_model_free(&md);
+}
+
+/* The same loop without the MPI_Barrier: the shortest repeats folded first make process
+ * 1's passes loops of 3 and 5 iterations at 4 and 8 processes, and its time steps no
+ * loop, where the other processes' fold into one loop of 6; the widest first, no
+ * better (the refusal above).  Folded as one loop whatever its count (its body an
+ * MPI_Send and an MPI_Recv), every process's time steps are a loop of 6 around it, at 4
+ * and 8.  At 2, where the send and the receive name the one neighbour and are no loop
+ * (sp_open), the walks check the processes against that template.  The largest pass of
+ * each recording is 5 (process 1's second and sixth; the others run 3), 5 at every
+ * count, an exact form: at 16 every process makes 6 time steps of 5 sends and receives
+ * and an MPI_Allreduce, ("SR" x 5, "A") x 6.  A note names the loop where it first
+ * begins (the interval's call 1, an MPI_Send, at process 0 of the recording at 2), the
+ * passes there (the largest of processes 0 and 1 at each: 3, 5, 3, 3, then more), that
+ * the data decide them, and what is synthesized. */
+Test(scale_data_trips, a_loop_run_3_and_5_times_by_one_process_is_extrapolated)
+{
+    static const struct solver sv = {{3, 5, 3, 3, 3, 5}, 0};
+    struct st_model md;
+    struct letters l = {0};
+    struct pz_scale_synth *s;
+    char dirs[3][4200], expected[256] = "", note[8192];
+    int noted = 0;
+
+    record(&md, &sv, dirs);
+    cr_assert_not_null(md.m, "%s", err);
+    snprintf(note, sizeof(note), "MPI_Send (interval 'interval 4 at solve.c:40', call 1 at "
+             "process 0 of %s): the loop beginning there runs 3, 5, 3, 3, ... at 2 "
+             "processes from one pass to the next: a trip count that neither the process "
+             "count nor the position explains, as when it depends on the data (convergence, "
+             "load balancing); every pass is synthesized with the largest trip count of a "
+             "pass in each recording, fitted over P: 5", dirs[0]);
+    for (size_t i = 0; i < pz_scale_program_nnotes(md.m); i++)
+        noted |= !strcmp(pz_scale_program_note(md.m, i), note);
+    cr_assert(noted, "no note: %s", note);
+    cr_assert_not_null(s = pz_scale_synth_new(md.m, SYNTH_PROCS, err, sizeof(err)), "%s", err);
+    cr_assert_eq(pz_scale_synth_all(s, as_letters, &l, err, sizeof(err)), 0, "%s", err);
+    for (int step = 0; step < STEPS; step++)
+        strcat(expected, "SRSRSRSRSRA");
+    for (int p = 0; p < SYNTH_PROCS; p++)
+        cr_assert_str_eq(l.v[p], expected, "process %d", p);
+    pz_scale_synth_free(s);
     st_model_free(&md);
 }
