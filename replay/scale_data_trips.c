@@ -5,6 +5,7 @@
  * different loops at each process, which no merge, guard or walk reconciles; the
  * difference they find is far from its cause.  The same process at the same position
  * of the same recording: neither the process count nor the position explains it. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -359,24 +360,50 @@ static void pass_counts(const struct sp_passes *q, int procs, char *buf, size_t 
                  procs);
 }
 
-int sp_data_trips_note(struct pz_scale_program *m, const struct sp_stats *st)
+int sp_data_trips_note(struct pz_scale_program *m, struct sp_stats *st)
 {
     for (uint32_t k = 0; k < m->nnodes; k++) {
-        char where[512], counts[128], model[128];
+        struct sp_passes *q = &st->passes[(size_t)k * m->nruns];
+        char where[512], counts[128];
         size_t r;
 
         if (m->nodes[k].kind != SP_LOOP || (r = varying_run(m, st, k)) == SIZE_MAX)
             continue;
+        if (!(m->nodes[k].passes = malloc(m->nruns * sizeof(*q))))
+            return -1;
+        memcpy(m->nodes[k].passes, q, m->nruns * sizeof(*q));
+        memset(q, 0, m->nruns * sizeof(*q));
         loop_where(m, k, where, sizeof(where));
-        pass_counts(&st->passes[(size_t)k * m->nruns + r], m->runs[r]->nprocs, counts,
-                    sizeof(counts));
-        pz_scale_model_format(&m->nodes[k].count, model, sizeof(model));
+        pass_counts(&m->nodes[k].passes[r], m->runs[r]->nprocs, counts, sizeof(counts));
         if (sp_note(m, "%s: the loop beginning there runs %s from one pass to the next: "
                     "a trip count that neither the process count nor the position "
                     "explains, as when it depends on the data (convergence, load "
-                    "balancing); every pass is synthesized with the largest trip count of a "
-                    "pass in each recording, fitted over P: %s", where, counts, model) != 0)
+                    "balancing); each pass is synthesized with the count of the same pass "
+                    "in the recording nearest the count (the largest of its processes), "
+                    "the first pass again after its last", where, counts) != 0)
             return -1;
     }
     return 0;
+}
+
+uint64_t sp_data_trips_at(const struct pz_scale_program *m, uint32_t k, int nprocs,
+                          uint32_t pass)
+{
+    const struct sp_passes *best = NULL;
+    double best_distance = HUGE_VAL;
+    int best_procs = 0;
+
+    for (size_t r = 0; r < m->nruns; r++) {
+        const struct sp_passes *q = &m->nodes[k].passes[r];
+        int procs = m->runs[r]->nprocs;
+        double distance = q->n ? fabs(log((double)procs / nprocs)) : HUGE_VAL;
+
+        if (q->n && (distance < best_distance - 1e-12 ||
+                     (distance < best_distance + 1e-12 && procs > best_procs))) {
+            best = q;
+            best_distance = distance;
+            best_procs = procs;
+        }
+    }
+    return best ? best->count[pass % best->n] : 0;
 }

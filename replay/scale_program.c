@@ -917,8 +917,12 @@ void pz_scale_program_free(struct pz_scale_program *m)
     if (!m)
         return;
     sp_table_free(&m->table);
-    for (uint32_t k = 0; m->nodes && k < m->nnodes; k++)
+    for (uint32_t k = 0; m->nodes && k < m->nnodes; k++) {
         free(m->nodes[k].trips);
+        for (size_t r = 0; m->nodes[k].passes && r < m->nruns; r++)
+            free(m->nodes[k].passes[r].count);
+        free(m->nodes[k].passes);
+    }
     free(m->nodes);
     for (uint32_t i = 0; m->events && i < m->nevents; i++) {
         free(m->events[i].v);

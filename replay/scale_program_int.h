@@ -331,6 +331,13 @@ struct sp_guard {
 #define SP_LAST 4u
 #define SP_ANYWHERE 7u
 
+/* A loop's trip count at each of its passes through a recording (the how-many-th time
+ * a process comes to it, from 0), the largest of the processes that made that pass. */
+struct sp_passes {
+    uint32_t *count;
+    uint32_t n, cap;
+};
+
 struct sp_node {
     uint8_t kind;              /* enum sp_sym_kind */
     uint32_t sym;              /* STEP */
@@ -348,6 +355,9 @@ struct sp_node {
     struct pz_scale_model count;   /* LOOP: trip count */
     struct sp_trips *trips;        /* LOOP: the trip counts of each class of position,
                                       where they differ; NULL: count everywhere */
+    struct sp_passes *passes;      /* LOOP: [run], where the data decide its trip count
+                                      (sp_table.data_trips) and it differs from pass to
+                                      pass: each recording's counts by pass; NULL */
 };
 
 /* The sizes of an event (its bytes and bytes2) as functions of P.  A rooted collective
@@ -787,13 +797,6 @@ struct sp_size_sums {
 /* The greatest common divisor of a and b, the other when one is 0. */
 uint64_t sp_gcd(uint64_t a, uint64_t b);
 
-/* A loop's trip count at each of its passes through a recording (the how-many-th time
- * a process comes to it, from 0), the largest of the processes that made that pass. */
-struct sp_passes {
-    uint32_t *count;
-    uint32_t n, cap;
-};
-
 /* What the checked walk gathers from every recording, by run r (of nruns): */
 struct sp_stats {
     double *gap;            /* [(node * nclasses + class) * nruns + r] sums, s */
@@ -831,10 +834,17 @@ int sp_walk_check(struct pz_scale_program *m, uint32_t *const *const *raw,
                   struct sp_stats *st, char *err, size_t errlen);
 void sp_stats_free(struct sp_stats *st);
 /* Where loops whose trip count the data decide were folded as one (sp_table.data_trips),
- * a note for each loop whose trip count changes from one pass to the next in a
- * recording (st->passes), naming it, its counts and their cause, and what is done.  0,
- * or -1 when memory runs out (scale_data_trips.c). */
-int sp_data_trips_note(struct pz_scale_program *m, const struct sp_stats *st);
+ * for each loop whose trip count changes from one pass to the next in a recording
+ * (st->passes): its counts by pass kept in the model (struct sp_node.passes, taken from
+ * st) and a note naming it, its counts and their cause, and what is done.  0, or -1
+ * when memory runs out (scale_data_trips.c). */
+int sp_data_trips_note(struct pz_scale_program *m, struct sp_stats *st);
+/* The trip count of the pass-th pass (from 0) of loop k whose counts differ from pass to
+ * pass (struct sp_node.passes) in the run at nprocs: that pass's in the recording whose
+ * count is nearest nprocs (by their ratio; the larger count of a tie), the passes taken
+ * again from the first beyond its last. */
+uint64_t sp_data_trips_at(const struct pz_scale_program *m, uint32_t k, int nprocs,
+                          uint32_t pass);
 /* The models of trip counts, sizes and computations from the gathered numbers. */
 int sp_fit_all(struct pz_scale_program *m, const struct sp_stats *st);
 /* Keeps the computation gap recorded before node k at process proc (any pointer that

@@ -878,7 +878,10 @@ static uint32_t next_step(struct pz_scale_cursor *c)
                 *(c->depth ? &c->loops[c->depth - 1].ended : &c->ended) = in->count;
             }
         } else if (nodes[k].kind == SP_LOOP) {
-            uint64_t count = trips_here(c, k);
+            /* a loop whose trip count the data decide: pass by pass */
+            uint64_t count = nodes[k].passes
+                                 ? sp_data_trips_at(s->m, k, s->nprocs, c->passes[k]++)
+                                 : trips_here(c, k);
 
             if (count == 0) {
                 *ended = 0;

@@ -165,13 +165,14 @@ Test(scale_data_trips, a_loop_run_5_times_by_one_process_and_3_by_the_others_is_
  * better (the refusal above).  Folded as one loop whatever its count (its body an
  * MPI_Send and an MPI_Recv), every process's time steps are a loop of 6 around it, at 4
  * and 8.  At 2, where the send and the receive name the one neighbour and are no loop
- * (sp_open), the walks check the processes against that template.  The largest pass of
- * each recording is 5 (process 1's second and sixth; the others run 3), 5 at every
- * count, an exact form: at 16 every process makes 6 time steps of 5 sends and receives
- * and an MPI_Allreduce, ("SR" x 5, "A") x 6.  A note names the loop where it first
- * begins (the interval's call 1, an MPI_Send, at process 0 of the recording at 2), the
- * passes there (the largest of processes 0 and 1 at each: 3, 5, 3, 3, then more), that
- * the data decide them, and what is synthesized. */
+ * (sp_open), the walks check the processes against that template.  Each pass's count
+ * is the largest of the processes at that pass: 3, 5, 3, 3, 3 and 5 in every recording
+ * (process 1's; the others run 3).  At 16 the nearest recording is at 8 (a ratio of 2;
+ * 4 and 2 are 4 and 8 away): every process makes 6 time steps of that pass's count of
+ * sends and receives, then an MPI_Allreduce: "SR" 3, 5, 3, 3, 3 and 5 times, each
+ * followed by "A".  A note names the loop where it first begins (the interval's call 1,
+ * an MPI_Send, at process 0 of the recording at 2), the passes there (3, 5, 3, 3, then
+ * more), that the data decide them, and what is synthesized. */
 Test(scale_data_trips, a_loop_run_3_and_5_times_by_one_process_is_extrapolated)
 {
     static const struct solver sv = {{3, 5, 3, 3, 3, 5}, 0};
@@ -187,15 +188,19 @@ Test(scale_data_trips, a_loop_run_3_and_5_times_by_one_process_is_extrapolated)
              "process 0 of %s): the loop beginning there runs 3, 5, 3, 3, ... at 2 "
              "processes from one pass to the next: a trip count that neither the process "
              "count nor the position explains, as when it depends on the data (convergence, "
-             "load balancing); every pass is synthesized with the largest trip count of a "
-             "pass in each recording, fitted over P: 5", dirs[0]);
+             "load balancing); each pass is synthesized with the count of the same pass in "
+             "the recording nearest the count (the largest of its processes), the first "
+             "pass again after its last", dirs[0]);
     for (size_t i = 0; i < pz_scale_program_nnotes(md.m); i++)
         noted |= !strcmp(pz_scale_program_note(md.m, i), note);
     cr_assert(noted, "no note: %s", note);
     cr_assert_not_null(s = pz_scale_synth_new(md.m, SYNTH_PROCS, err, sizeof(err)), "%s", err);
     cr_assert_eq(pz_scale_synth_all(s, as_letters, &l, err, sizeof(err)), 0, "%s", err);
-    for (int step = 0; step < STEPS; step++)
-        strcat(expected, "SRSRSRSRSRA");
+    for (int step = 0; step < STEPS; step++) {
+        for (int i = 0; i < sv.at_1[step]; i++)
+            strcat(expected, "SR");
+        strcat(expected, "A");
+    }
     for (int p = 0; p < SYNTH_PROCS; p++)
         cr_assert_str_eq(l.v[p], expected, "process %d", p);
     pz_scale_synth_free(s);
