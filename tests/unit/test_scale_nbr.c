@@ -18,6 +18,7 @@
 #include "scale_program_int.h"
 #include "scale_runs.h"
 #include "trace.h"
+#include "scale_notes.h"
 
 #define C 0.004       /* s: the computation of one iteration on one process; C / P at P */
 #define ITERS 3
@@ -196,15 +197,6 @@ static void check_run(const struct pz_scale_program *m, uint64_t want[P16][P16],
     pz_scale_synth_free(s);
 }
 
-/* Whether a note of m contains text. */
-static int noted(const struct pz_scale_program *m, const char *text)
-{
-    for (size_t i = 0; i < pz_scale_program_nnotes(m); i++)
-        if (strstr(pz_scale_program_note(m, i), text))
-            return 1;
-    return 0;
-}
-
 /* Records prog at 2, 4 and 8 in ndims dimensions (periodic as given) and checks its
  * run at 16 against want; no note says a size was taken as the largest. */
 static void check_exchange(int ndims, const uint8_t *periodic, struct shape *sh,
@@ -213,7 +205,7 @@ static void check_exchange(int ndims, const uint8_t *periodic, struct shape *sh,
     struct sr_recorded r;
 
     sr_record_at(&r, counts_2_4_8, ndims, periodic, prog_exchange, sh);
-    cr_expect(!noted(r.m, "the largest is used"), "a size was taken as the largest");
+    cr_expect(!scale_noted(r.m, "the largest is used"), "a size was taken as the largest");
     check_run(r.m, want, sh && sh->by_wait ? SR_WAIT : SR_WAITALL);
     sr_recorded_free(&r);
 }
@@ -349,8 +341,8 @@ Test(scale_nbr, sizes_that_differ_within_a_class_take_the_mean)
     struct shape sh = {0, 1, 0};
 
     sr_record_at(&r, counts_2_4_8, 2, NULL, prog_exchange, &sh);
-    cr_expect(noted(r.m, "(from 512 to 1024 bytes at 8 processes): the mean over the "
+    cr_expect(scale_noted(r.m, "(from 512 to 1024 bytes at 8 processes): the mean over the "
                          "processes is used at each"), "no note of the mean");
-    cr_expect(!noted(r.m, "the largest is used"));
+    cr_expect(!scale_noted(r.m, "the largest is used"));
     sr_recorded_free(&r);
 }

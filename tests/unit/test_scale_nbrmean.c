@@ -15,6 +15,7 @@
 #include "scale_program_int.h"
 #include "scale_runs.h"
 #include "trace.h"
+#include "scale_notes.h"
 
 #define C 0.004     /* s: the computation of one iteration on one process; C / P at P */
 #define ITERS 2
@@ -123,14 +124,6 @@ static void expect_each(const struct pz_scale_program *m, int nprocs, uint64_t e
     cr_expect_eq(k.completions, (size_t)nprocs * ITERS);
 }
 
-static int noted(const struct pz_scale_program *m, const char *text)
-{
-    for (size_t i = 0; i < pz_scale_program_nnotes(m); i++)
-        if (strstr(pz_scale_program_note(m, i), text))
-            return 1;
-    return 0;
-}
-
 Test(scale_nbrmean, sizes_that_differ_within_every_class_take_their_mean)
 {
     struct sr_recorded r;
@@ -145,8 +138,8 @@ Test(scale_nbrmean, sizes_that_differ_within_every_class_take_their_mean)
      * The note gives the spread at 16: 64 to 192 bytes. */
     expect_each(r.m, 32, 64);
     expect_each(r.m, 12, 171);
-    cr_expect(noted(r.m, "which no position in the grid explains (from 64 to 192 bytes at "
+    cr_expect(scale_noted(r.m, "which no position in the grid explains (from 64 to 192 bytes at "
                          "16 processes): the mean over the processes is used at each"));
-    cr_expect(!noted(r.m, "the largest is used"));
+    cr_expect(!scale_noted(r.m, "the largest is used"));
     sr_recorded_free(&r);
 }

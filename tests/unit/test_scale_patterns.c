@@ -21,6 +21,7 @@
 #include "scale_run.h"
 #include "trace.h"
 #include "trace_builder.h"
+#include "scale_notes.h"
 
 #define MS TB_MS
 #define ITERS 3
@@ -112,15 +113,6 @@ static void tally(const struct pz_scale_program *m, const struct pz_scale_run *l
     cr_assert_eq(pz_scale_synthesize(m, nprocs, &sink, err, sizeof(err)), 0, "%s", err);
 }
 
-static int noted(const struct pz_scale_program *m, const char *text)
-{
-    int found = 0;
-
-    for (size_t i = 0; i < pz_scale_program_nnotes(m); i++)
-        found += strstr(pz_scale_program_note(m, i), text) != NULL;
-    return found;
-}
-
 static struct pz_scale_program *build(void)
 {
     const struct pz_scale_run *list[3] = {&runs[0], &runs[1], &runs[2]};
@@ -205,7 +197,7 @@ Test(scale_patterns, a_testall_loop_is_one_completing_call_per_iteration)
     cr_expect_eq(runs[0].polls, 0);
     cr_expect_eq(runs[0].probes, 0);
     m = build();
-    cr_expect_eq(noted(m, "calls of MPI_Testall, MPI_Testany or MPI_Testsome finding their "
+    cr_expect_eq(scale_noted(m, "calls of MPI_Testall, MPI_Testany or MPI_Testsome finding their "
                           "requests incomplete"), 1, "no one note names the polls");
     tally(m, &runs[2], 8, "MPI_Testall", calls, events);
     for (int p = 0; p < 8; p++)
@@ -289,7 +281,7 @@ Test(scale_patterns, an_iprobe_loop_is_left_out_and_the_receive_waits)
     cr_expect_eq(runs[0].probes, 6);
     cr_expect_eq(runs[0].polls + runs[0].polls_many, 0);
     m = build();
-    cr_expect_eq(noted(m, "calls of MPI_Iprobe or MPI_Improbe"), 1, "no one note names them");
+    cr_expect_eq(scale_noted(m, "calls of MPI_Iprobe or MPI_Improbe"), 1, "no one note names them");
     tally(m, &runs[2], 8, "MPI_Iprobe", calls, events);
     for (int p = 0; p < 8; p++)
         cr_expect_eq(calls[p], 0, "process %d: %d MPI_Iprobe", p, calls[p]);

@@ -14,6 +14,7 @@
 #include "scale_program_int.h"
 #include "scale_runs.h"
 #include "trace.h"
+#include "scale_notes.h"
 
 #define C 0.004     /* s: the computation of one iteration on one process; C / P at P */
 #define ITERS 3
@@ -121,14 +122,6 @@ static void expect_sizes(const struct pz_scale_program *m, int nprocs, uint64_t 
     cr_expect_eq(k.messages, (size_t)(nprocs - 1) * ITERS * 2);
 }
 
-static int noted(const struct pz_scale_program *m, const char *text)
-{
-    for (size_t i = 0; i < pz_scale_program_nnotes(m); i++)
-        if (strstr(pz_scale_program_note(m, i), text))
-            return 1;
-    return 0;
-}
-
 Test(scale_sizemean, sizes_that_spread_between_processes_are_given_their_mean)
 {
     struct sr_recorded r;
@@ -142,9 +135,9 @@ Test(scale_sizemean, sizes_that_spread_between_processes_are_given_their_mean)
     expect_sizes(r.m, 16, 40);
     expect_sizes(r.m, 12, 53);
     expect_sizes(r.m, 48, 13);
-    cr_expect(noted(r.m, "differs between processes of a recording as the data decide "
+    cr_expect(scale_noted(r.m, "differs between processes of a recording as the data decide "
                          "(from 40 to 120 bytes at 8 processes): the mean is used"));
-    cr_expect(!noted(r.m, "the largest is used"));
+    cr_expect(!scale_noted(r.m, "the largest is used"));
     sr_recorded_free(&r);
 }
 
@@ -157,7 +150,7 @@ Test(scale_sizemean, sizes_of_100_to_400_bytes_give_their_mean_not_400)
      * largest, 250, 400, 400, would give about 400). */
     expect_sizes(r.m, 16, 250);
     expect_sizes(r.m, 64, 250);
-    cr_expect(noted(r.m, "(from 100 to 400 bytes at 8 processes): the mean is used, 250"));
+    cr_expect(scale_noted(r.m, "(from 100 to 400 bytes at 8 processes): the mean is used, 250"));
     sr_recorded_free(&r);
 }
 
@@ -173,7 +166,7 @@ Test(scale_sizemean, an_uneven_split_keeps_the_largest)
      * replay/scale_numbers.c.) */
     expect_sizes(r.m, 16, 108);
     expect_sizes(r.m, 5, 328);
-    cr_expect(noted(r.m, "differs between processes of a recording: the largest is used"));
-    cr_expect(!noted(r.m, "the mean is used"));
+    cr_expect(scale_noted(r.m, "differs between processes of a recording: the largest is used"));
+    cr_expect(!scale_noted(r.m, "the mean is used"));
     sr_recorded_free(&r);
 }

@@ -12,6 +12,7 @@
 #include "scale_program_int.h"
 #include "scale_runs.h"
 #include "trace.h"
+#include "scale_notes.h"
 
 #define C 0.004     /* s: the computation of one iteration on one process; C / P at P */
 #define ITERS 4
@@ -112,14 +113,6 @@ static void expect_sizes(const struct pz_scale_program *m, int nprocs, uint64_t 
     cr_expect_eq(k.recvs, (size_t)(nprocs - 1) * ITERS);
 }
 
-static int noted(const struct pz_scale_program *m, const char *text)
-{
-    for (size_t i = 0; i < pz_scale_program_nnotes(m); i++)
-        if (strstr(pz_scale_program_note(m, i), text))
-            return 1;
-    return 0;
-}
-
 Test(scale_sizes, a_size_that_changes_between_iterations_as_the_data_decide_is_given_its_mean)
 {
     struct sr_recorded r;
@@ -133,8 +126,8 @@ Test(scale_sizes, a_size_that_changes_between_iterations_as_the_data_decide_is_g
     expect_sizes(r.m, 16, 200);
     expect_sizes(r.m, 48, 64);
     expect_sizes(r.m, 5, 640);
-    cr_expect(noted(r.m, "to the next as the data decide"));
-    cr_expect(noted(r.m, "in whole multiples of 8 bytes"));
+    cr_expect(scale_noted(r.m, "to the next as the data decide"));
+    cr_expect(scale_noted(r.m, "in whole multiples of 8 bytes"));
     sr_recorded_free(&r);
 }
 
@@ -146,6 +139,6 @@ Test(scale_sizes, a_size_that_never_changes_is_kept)
     /* 808 bytes at every count, iteration and process: 808 everywhere */
     expect_sizes(r.m, 16, 808);
     expect_sizes(r.m, 48, 808);
-    cr_expect(!noted(r.m, "as the data decide"));
+    cr_expect(!scale_noted(r.m, "as the data decide"));
     sr_recorded_free(&r);
 }

@@ -19,6 +19,7 @@
 #include "scale_run.h"
 #include "trace.h"
 #include "trace_builder.h"
+#include "scale_notes.h"
 
 #define MS TB_MS
 #define PASSES 3
@@ -117,15 +118,6 @@ static void synthesize(const struct pz_scale_program *m, int nprocs, struct seen
 
     memset(s, 0, sizeof(*s));
     cr_assert_eq(pz_scale_synthesize(m, nprocs, &sink, err, sizeof(err)), 0, "%s", err);
-}
-
-static int noted(const struct pz_scale_program *m, const char *text)
-{
-    int found = 0;
-
-    for (size_t i = 0; i < pz_scale_program_nnotes(m); i++)
-        found += strstr(pz_scale_program_note(m, i), text) != NULL;
-    return found;
 }
 
 static struct pz_scale_program *build(void)
@@ -251,13 +243,13 @@ Test(scale_untold_dir, lammps_swaps_at_2_4_8_extrapolate)
     cr_assert_not_null(s);
     record_swaps(grids, 3, 2, same_bytes);
     m = build();
-    cr_expect(noted(m, "calls made only in recordings where dimension 0 of the process grid "
+    cr_expect(scale_noted(m, "calls made only in recordings where dimension 0 of the process grid "
                        "has more than 1 process") == 1, "no note on dimension 0");
-    cr_expect(noted(m, "calls made only in recordings where dimension 1 of the process grid "
+    cr_expect(scale_noted(m, "calls made only in recordings where dimension 1 of the process grid "
                        "has more than 1 process") == 1, "no note on dimension 1");
-    cr_expect(noted(m, "the first to the lower neighbour (-1), the next to the upper (+1)") ==
+    cr_expect(scale_noted(m, "the first to the lower neighbour (-1), the next to the upper (+1)") ==
                   3, "not a note per dimension on the directions taken");
-    cr_expect(noted(m, "is the only call of its function in its stretch") == 0,
+    cr_expect(scale_noted(m, "is the only call of its function in its stretch") == 0,
               "a swap is noted alone in its stretch");
     synthesize(m, 27, s);
     for (int p = 0; p < 27; p++)
@@ -293,9 +285,9 @@ Test(scale_untold_dir, lammps_swaps_in_2d_at_2_4_8_extrapolate)
     cr_assert_not_null(s);
     record_swaps(grids, 2, 2, same_bytes);
     m = build();
-    cr_expect(noted(m, "calls made only in recordings where dimension 0 of the process grid "
+    cr_expect(scale_noted(m, "calls made only in recordings where dimension 0 of the process grid "
                        "has more than 1 process") == 1, "no note on dimension 0");
-    cr_expect(noted(m, "dimension 0 is periodic and of at most 2 processes in every "
+    cr_expect(scale_noted(m, "dimension 0 is periodic and of at most 2 processes in every "
                        "recording") == 1, "no note on the directions along dimension 0");
     synthesize(m, 16, s);
     for (int p = 0; p < 16; p++)
@@ -331,7 +323,7 @@ Test(scale_untold_dir, a_swap_alone_in_its_stretch_is_noted)
 
         snprintf(text, sizeof(text), "is the only call of its function in its stretch of "
                  "calls along dimension %d", d);
-        cr_expect(noted(m, text) == 1, "no note on dimension %d", d);
+        cr_expect(scale_noted(m, text) == 1, "no note on dimension %d", d);
     }
     synthesize(m, 27, s);
     cr_expect_eq(s->n[0], PASSES * 6, "process 0 makes %d messages", s->n[0]);
@@ -366,9 +358,9 @@ Test(scale_untold_dir, halos_along_few_counts_follow_the_nearest_dimension)
     cr_assert_not_null(s);
     record_swaps(grids, 3, 2, bytes);
     m = build();
-    cr_expect(noted(m, "the sizes of the messages along dimension 0 of the process grid, "
+    cr_expect(scale_noted(m, "the sizes of the messages along dimension 0 of the process grid, "
                        "recorded at fewer counts") == 1, "no note on dimension 0's sizes");
-    cr_expect(noted(m, "the sizes of the messages along dimension 1 of the process grid, "
+    cr_expect(scale_noted(m, "the sizes of the messages along dimension 1 of the process grid, "
                        "recorded at fewer counts") == 1, "no note on dimension 1's sizes");
     synthesize(m, 27, s);
     for (int p = 0; p < 27; p++) {
@@ -488,9 +480,9 @@ Test(scale_untold_dir, halo3d_faces_at_2_4_8_extrapolate)
         cr_assert_eq(pz_scale_run_read(dir, &runs[i], err, sizeof(err)), 0, "%s", err);
     }
     m = build();
-    cr_expect(noted(m, "dimension 0 is periodic and of at most 2 processes in every "
+    cr_expect(scale_noted(m, "dimension 0 is periodic and of at most 2 processes in every "
                        "recording") == 1, "no note on dimension 0");
-    cr_expect(noted(m, "the sizes of the messages along dimension 2 of the process grid") ==
+    cr_expect(scale_noted(m, "the sizes of the messages along dimension 2 of the process grid") ==
                   1, "no note on the faces along dimension 2");
     synthesize(m, 16, s);
     for (int p = 0; p < 16; p++) {

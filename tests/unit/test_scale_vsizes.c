@@ -19,6 +19,7 @@
 #include "scale_program_int.h"
 #include "scale_runs.h"
 #include "trace.h"
+#include "scale_notes.h"
 
 #define C 0.004     /* s: the computation of one iteration on one process; C / P at P */
 #define ITERS 3
@@ -108,15 +109,6 @@ static void collected_free(struct collected *c)
 }
 
 /* --- recording and checking */
-
-/* Whether a note of m contains text. */
-static int noted(const struct pz_scale_program *m, const char *text)
-{
-    for (size_t i = 0; i < pz_scale_program_nnotes(m); i++)
-        if (strstr(pz_scale_program_note(m, i), text))
-            return 1;
-    return 0;
-}
 
 /* Every process's collective ends in c against the program's at c's count: the same
  * sizes sent and received. */
@@ -233,8 +225,8 @@ Test(scale_vsizes, a_gatherv_of_a_block_distribution_gives_each_rank_its_rows)
      * (104 bytes), rank 7 12 (96): N = 12 * 8 + 7 = 103, the root gets 6 * 104 + 96 =
      * 720.  N is 103 at every count */
     sr_record_at(&r, counts_2_4_8, 1, NULL, prog_gather_rows, NULL);
-    cr_expect(noted(r.m, "block distribution of N = 103 items of 8 bytes"));
-    cr_expect(!noted(r.m, "the largest is used"));
+    cr_expect(scale_noted(r.m, "block distribution of N = 103 items of 8 bytes"));
+    cr_expect(!scale_noted(r.m, "the largest is used"));
     for (int P = 16; P <= 64; P *= 4) {
         struct collected *c = synthesize(r.m, P);
 
@@ -295,7 +287,7 @@ Test(scale_vsizes, an_allgatherv_of_a_block_distribution_gives_each_rank_its_row
      * - 26 = 77 rows, 616 bytes; rank 3 sends 25 * 3 * 8 = 600 and receives 78 rows, 624
      * bytes; the rows 26 and 25, 13 and 12 at 8, tell N = 103 as for the Gatherv */
     sr_record_at(&r, counts_2_4_8, 1, NULL, prog_allgather_rows, NULL);
-    cr_expect(noted(r.m, "block distribution of N = 103 items of 8 bytes"));
+    cr_expect(scale_noted(r.m, "block distribution of N = 103 items of 8 bytes"));
     c = synthesize(r.m, 16);
     check_sizes(c, 1, prog_allgather_rows);
     /* at 16: rank 6 sends its 7 rows to 15 others, 7 * 8 * 15 = 840 bytes, and receives
@@ -343,8 +335,8 @@ Test(scale_vsizes, a_scatterv_of_edge_and_interior_blocks_gives_each_class_its_o
      * 65536 / P (at 4 and 8), the last 32768 / P (at 2, 4, 8), the first only the
      * root.  The root sends 16384, 40960 and 53248 */
     sr_record_at(&r, counts_2_4_8, 1, NULL, prog_scatter_blocks, NULL);
-    cr_expect(noted(r.m, "by their position in the grid"));
-    cr_expect(!noted(r.m, "the largest is used"));
+    cr_expect(scale_noted(r.m, "by their position in the grid"));
+    cr_expect(!scale_noted(r.m, "the largest is used"));
     for (int P = 16; P <= 64; P *= 4) {
         struct collected *c = synthesize(r.m, P);
 
@@ -412,7 +404,7 @@ Test(scale_vsizes, a_gatherv_of_a_2d_grid_gives_corners_edges_and_interior_their
     struct collected *c;
 
     sr_record_at(&r, counts, 2, NULL, prog_gather_cells, NULL);
-    cr_expect(noted(r.m, "by their position in the grid"));
+    cr_expect(scale_noted(r.m, "by their position in the grid"));
     c = synthesize(r.m, 64);
     check_sizes(c, 2, prog_gather_cells);
     check_root_total(c, 0);
@@ -437,11 +429,11 @@ Test(scale_vsizes, a_2d_grid_recorded_without_a_middle_keeps_the_largest)
      * longer than 2, so that the interior and the edges across it are never recorded,
      * although they exist at 16 (4 x 4) */
     sr_record_at(&r, counts_2_4_8, 2, NULL, prog_gather_cells, NULL);
-    cr_expect(noted(r.m, "differs between processes of a recording: the largest is used"));
-    cr_expect(!noted(r.m, "by their position in the grid"));
+    cr_expect(scale_noted(r.m, "differs between processes of a recording: the largest is used"));
+    cr_expect(!scale_noted(r.m, "by their position in the grid"));
     /* the processes of a class move one amount in each recording: their place, not the
        data, decides it */
-    cr_expect(!noted(r.m, "as the data decide"));
+    cr_expect(!scale_noted(r.m, "as the data decide"));
     sr_recorded_free(&r);
 }
 
@@ -479,13 +471,13 @@ Test(scale_vsizes, sizes_of_no_pattern_draw_the_recorded_spread_around_their_mea
     int seen[17] = {0};
 
     sr_record_at(&r, counts_2_4_8, 1, NULL, prog_gather_odd, NULL);
-    cr_expect(noted(r.m, "as the data decide"));
-    cr_expect(noted(r.m, "other than the root sends the mean, 12 bytes"),
+    cr_expect(scale_noted(r.m, "as the data decide"));
+    cr_expect(scale_noted(r.m, "other than the root sends the mean, 12 bytes"),
               "the mean is 12 at 2, 4, 8");
-    cr_expect(noted(r.m, "at 8 processes the largest is 2 times the smallest"));
-    cr_expect(!noted(r.m, "the largest is used"));
-    cr_expect(!noted(r.m, "block distribution"));
-    cr_expect(!noted(r.m, "by their position in the grid"));
+    cr_expect(scale_noted(r.m, "at 8 processes the largest is 2 times the smallest"));
+    cr_expect(!scale_noted(r.m, "the largest is used"));
+    cr_expect(!scale_noted(r.m, "block distribution"));
+    cr_expect(!scale_noted(r.m, "by their position in the grid"));
     /* at 16: 12 times a ratio of the recording at 8, 2/3, 4/3 or 1: 8, 16 or 12 bytes
        from each rank but the root, which receives their sum */
     c = synthesize(r.m, 16);
@@ -547,11 +539,11 @@ Test(scale_vsizes, an_alltoallv_of_data_dependent_sizes_draws_the_recorded_sprea
     static uint64_t rows[64][64], columns[64][64];
 
     sr_record_at(&r, counts_2_4_8, 1, NULL, prog_exchange_skewed, NULL);
-    cr_expect(noted(r.m, "as the data decide"));
-    cr_expect(noted(r.m, "6.55e4 / P bytes"), "the mean per pair is K / P");
-    cr_expect(noted(r.m, "at 8 processes the largest total is 3 times the smallest sent, 3 "
+    cr_expect(scale_noted(r.m, "as the data decide"));
+    cr_expect(scale_noted(r.m, "6.55e4 / P bytes"), "the mean per pair is K / P");
+    cr_expect(scale_noted(r.m, "at 8 processes the largest total is 3 times the smallest sent, 3 "
                          "received"));
-    cr_expect(!noted(r.m, "the largest is used"));
+    cr_expect(!scale_noted(r.m, "the largest is used"));
     /* at 64: K / 64 = 1024 bytes per pair, 63 other members, ratios 0.5 or 1.5 (those
        of the recording at 8): 32256 or 96768 bytes sent, drawn for each member, and as
        much drawn to be received */
@@ -858,7 +850,7 @@ Test(scale_vsizes, a_neighbourhood_collective_of_grid_neighbours_sends_each_its_
     struct collected *c;
 
     sr_record_at(&r, counts_2_4_8, 2, NULL, prog_exchange_halos, NULL);
-    cr_expect(!noted(r.m, "the largest is used"));
+    cr_expect(!scale_noted(r.m, "the largest is used"));
     /* at 16, 4 x 4, rank 4 x + y: process 5 at (1, 1) has x neighbours 1 and 9, y
        neighbours 4 and 6; process 0 at (0, 0) has 4 and 1; process 15 at (3, 3) has 11
        and 14 */
