@@ -330,20 +330,18 @@ static size_t varying_run(const struct pz_scale_program *m, const struct sp_stat
  * that made it ("MPI_Send (interval 'x', call 8 at process 1 of PATH)"). */
 static void loop_where(const struct pz_scale_program *m, uint32_t k, char *buf, size_t len)
 {
-    for (uint32_t i = k + 1; i < m->nodes[k].end; i++)
-        for (size_t r = 0; m->nodes[i].kind == SP_STEP && r < m->nruns; r++) {
-            size_t at = (size_t)i * m->nruns + r;
-            char where[160];
+    uint32_t i;
+    size_t r, at;
+    char where[160];
 
-            if (m->first_proc[at] == SP_NONE)
-                continue;
-            sp_where(m, r, m->first_proc[at], m->first_step[at], where, sizeof(where));
-            snprintf(buf, len, "%s (%s at process %u of %s)",
-                     sp_sym_name(&m->table, m->nodes[i].sym), where, m->first_proc[at],
-                     m->runs[r]->path);
-            return;
-        }
-    snprintf(buf, len, "a loop");
+    if (!sp_first_made(m, k + 1, m->nodes[k].end, &i, &r)) {
+        snprintf(buf, len, "a loop");
+        return;
+    }
+    at = (size_t)i * m->nruns + r;
+    sp_where(m, r, m->first_proc[at], m->first_step[at], where, sizeof(where));
+    snprintf(buf, len, "%s (%s at process %u of %s)", sp_sym_name(&m->table, m->nodes[i].sym),
+             where, m->first_proc[at], m->runs[r]->path);
 }
 
 /* Into buf, "3, 5, 2, 4, ... at 8 processes": the trip counts of the passes of a loop in

@@ -16,22 +16,19 @@
 /* The first recorded place of node k or of a step of its body, for notes. */
 static void node_where(const struct pz_scale_program *m, uint32_t k, char *buf, size_t len)
 {
-    uint32_t end = m->nodes[k].kind == SP_LOOP ? m->nodes[k].end : k + 1;
+    uint32_t end = m->nodes[k].kind == SP_LOOP ? m->nodes[k].end : k + 1, i;
+    size_t r, at;
+    char where[160];
 
-    for (uint32_t i = k; i < end; i++)
-        for (size_t r = 0; m->nodes[i].kind == SP_STEP && r < m->nruns; r++) {
-            size_t at = (size_t)i * m->nruns + r;
-            char where[160];
-
-            if (m->first_proc[at] == SP_NONE)
-                continue;
-            sp_where(m, r, m->first_proc[at], m->first_step[at], where, sizeof(where));
-            snprintf(buf, len, "%s%s (%s process %u)", m->nodes[k].kind == SP_LOOP ?
-                     "the loop around " : "", sp_sym_name(&m->table, m->nodes[i].sym),
-                     where, m->first_proc[at]);
-            return;
-        }
-    snprintf(buf, len, "a step never made");
+    if (!sp_first_made(m, k, end, &i, &r)) {
+        snprintf(buf, len, "a step never made");
+        return;
+    }
+    at = (size_t)i * m->nruns + r;
+    sp_where(m, r, m->first_proc[at], m->first_step[at], where, sizeof(where));
+    snprintf(buf, len, "%s%s (%s process %u)",
+             m->nodes[k].kind == SP_LOOP ? "the loop around " : "",
+             sp_sym_name(&m->table, m->nodes[i].sym), where, m->first_proc[at]);
 }
 
 /* " per other member" after the formula of a size per other member of its

@@ -868,6 +868,11 @@ double sp_ratio_draw(const struct sp_ratios *q, uint32_t pass, uint32_t proc, ui
  * call 3" (calls counted from the interval's beginning, 1 for the first). */
 void sp_where(const struct pz_scale_program *m, size_t run, uint32_t proc, uint32_t step,
               char *buf, size_t len);
+/* The first step of nodes from .. end - 1 that a recording made, for messages: 1 with
+ * the step's node in *node and the first recording that made it in *run; 0 if none
+ * did. */
+int sp_first_made(const struct pz_scale_program *m, uint32_t from, uint32_t end,
+                  uint32_t *node, size_t *run);
 /* When some process runs one loop of the program (the same body between the same
  * steps) a different number of times from one pass to the next (its steps raw[run][proc],
  * folded: folded[run][proc], nfolded[run][proc] of them), and err is a refusal of the

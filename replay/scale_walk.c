@@ -18,6 +18,19 @@
 
 #define MAX_NESTED_INTERVALS 16
 
+int sp_first_made(const struct pz_scale_program *m, uint32_t from, uint32_t end,
+                  uint32_t *node, size_t *run)
+{
+    for (uint32_t i = from; i < end; i++)
+        for (size_t r = 0; m->nodes[i].kind == SP_STEP && r < m->nruns; r++)
+            if (m->first_proc[(size_t)i * m->nruns + r] != SP_NONE) {
+                *node = i;
+                *run = r;
+                return 1;
+            }
+    return 0;
+}
+
 void sp_where(const struct pz_scale_program *m, size_t run, uint32_t proc, uint32_t step,
               char *buf, size_t len)
 {
