@@ -27,14 +27,3 @@ int pz_scale_report_write(FILE *out, enum pz_report_format format,
     pz_scale_table_free(&t);
     return status;
 }
-
-int pz_scale_note_shown(const struct pz_scale_input *in, size_t k, char *buf, size_t size)
-{
-    if (k < PZ_SCALE_SHOWN_MODEL_NOTES || k >= in->model_notes)
-        return 1;
-    if (k > PZ_SCALE_SHOWN_MODEL_NOTES)
-        return 0;
-    snprintf(buf, size, "and %zu more notes of the model: --format json lists every one",
-             in->model_notes - PZ_SCALE_SHOWN_MODEL_NOTES);
-    return 2;
-}

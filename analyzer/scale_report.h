@@ -67,18 +67,13 @@ struct pz_scale_input {
     const int *procs_per_node;   /* per series, each at least 1; NULL: not known (the
                                     comparison then says nothing of nodes) */
     size_t model_notes;          /* the first model_notes notes are the model's: text and
-                                    HTML show PZ_SCALE_SHOWN_MODEL_NOTES of them and how
-                                    many more there are, JSON every one */
+                                    HTML group them and show at most
+                                    PZ_SCALE_SHOWN_MODEL_NOTES lines of them
+                                    (scale_notes.h), JSON every one */
 };
 
-/* The model's notes the text and HTML reports show: a program's model may have
- * thousands, a few for each of its calls' sizes (LAMMPS from 2, 4 and 8: 10275). */
+/* The lines of the model's notes the text and HTML reports show (scale_notes.h). */
 #define PZ_SCALE_SHOWN_MODEL_NOTES 64
-
-/* What the text and HTML reports show in place of note k: the note itself (1), nothing
- * (0: one of the model's notes left out), or, for the first left out, "and N more notes
- * of the model: --format json lists every one" in buf (2). */
-int pz_scale_note_shown(const struct pz_scale_input *in, size_t k, char *buf, size_t size);
 
 /* With two or more series the report also compares the machines (docs/predict.md,
  * "Scaling: the report", **Comparison.**): which runs the whole program fastest at the

@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "scale_notes.h"
 #include "scale_report_table.h"
 
 void pz_scale_html_text(FILE *out, const char *s)
@@ -88,22 +89,23 @@ static void findings(FILE *out, const struct pz_scale_table *t)
     comparison(out, t);
 }
 
-static void notes(FILE *out, const struct pz_scale_table *t)
+static int notes(FILE *out, const struct pz_scale_table *t)
 {
-    if (!t->in->nnotes)
-        return;
-    fputs("<h2>Notes</h2>\n<ul>\n", out);
-    for (size_t k = 0; k < t->in->nnotes; k++) {
-        char more[96];
-        int shown = pz_scale_note_shown(t->in, k, more, sizeof(more));
+    struct pz_scale_note_lines l;
 
-        if (!shown)
-            continue;
+    if (pz_scale_note_lines(t->in, &l) != 0)
+        return -1;
+    if (l.n)
+        fputs("<h2>Notes</h2>\n<ul>\n", out);
+    for (size_t k = 0; k < l.n; k++) {
         fputs("<li>", out);
-        pz_scale_html_text(out, shown == 2 ? more : t->in->notes[k]);
+        pz_scale_html_text(out, l.line[k]);
         fputs("</li>\n", out);
     }
-    fputs("</ul>\n", out);
+    if (l.n)
+        fputs("</ul>\n", out);
+    pz_scale_note_lines_free(&l);
+    return 0;
 }
 
 static void row(FILE *out, const char *machine, const struct pz_scale_value *v)
@@ -178,7 +180,8 @@ int pz_scale_report_html(FILE *out, const struct pz_scale_table *t)
     head(out);
     summary(out, t);
     findings(out, t);
-    notes(out, t);
+    if (notes(out, t) != 0)
+        return -1;
     for (size_t i = 0; i < t->nintervals; i++)
         interval(out, t, i);
     fputs("</body></html>\n", out);

@@ -3,6 +3,7 @@
  * machines' comparison and the model's notes. */
 #include <string.h>
 
+#include "scale_notes.h"
 #include "scale_report_table.h"
 
 static void recordings(FILE *out, const struct pz_scale_table *t)
@@ -101,17 +102,18 @@ static void comparison(FILE *out, const struct pz_scale_table *t)
     }
 }
 
-static void notes(FILE *out, const struct pz_scale_table *t)
+static int notes(FILE *out, const struct pz_scale_table *t)
 {
-    if (t->in->nnotes)
-        fputs("\nNotes\n", out);
-    for (size_t k = 0; k < t->in->nnotes; k++) {
-        char more[96];
-        int shown = pz_scale_note_shown(t->in, k, more, sizeof(more));
+    struct pz_scale_note_lines l;
 
-        if (shown)
-            fprintf(out, "Note: %s\n", shown == 2 ? more : t->in->notes[k]);
-    }
+    if (pz_scale_note_lines(t->in, &l) != 0)
+        return -1;
+    if (l.n)
+        fputs("\nNotes\n", out);
+    for (size_t k = 0; k < l.n; k++)
+        fprintf(out, "Note: %s\n", l.line[k]);
+    pz_scale_note_lines_free(&l);
+    return 0;
 }
 
 int pz_scale_report_text(FILE *out, const struct pz_scale_table *t)
@@ -121,6 +123,7 @@ int pz_scale_report_text(FILE *out, const struct pz_scale_table *t)
         interval(out, t, i);
     findings(out, t);
     comparison(out, t);
-    notes(out, t);
+    if (notes(out, t) != 0)
+        return -1;
     return ferror(out) ? -1 : 0;
 }

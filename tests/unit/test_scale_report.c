@@ -480,6 +480,55 @@ Test(scale_report, the_model_notes_past_64_are_counted_in_text_and_html_and_list
     free(text);
 }
 
+/* The text of the report whose notes are the 5 of the model below and the command's. */
+static char *report_with_notes_to_group(enum pz_report_format format)
+{
+    static const char *const all[] = {
+        "MPI_Send (call 1 process 0): kept constant",
+        "every dimension has at most 2 processes: taken so",
+        "MPI_Wait (call 2 process 0): kept constant",
+        "MPI_Recv (call 4 process 1): the mean is used",
+        "MPI_Send (call 3 process 0): kept constant",
+        "the recording run4 was oversubscribed",
+    };
+    struct pz_scale_entry entries[1][3];
+    struct pz_scale_series series[1] = { { "fast", entries[0], 3 } };
+    struct pz_scale_input in = { recordings, 2, series, 1, formulas, 2, all, 6, NULL, 5 };
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+
+    for (int k = 0; k < 3; k++)
+        entries[0][k] = (struct pz_scale_entry){ counts[k], k < 2, &runs[0][k] };
+    cr_assert_not_null(out);
+    cr_assert_eq(pz_scale_report_write(out, format, &in), 0);
+    fclose(out);
+    return text;
+}
+
+/* The model's three notes that say "kept constant" of different calls are one line, at
+ * the place of the first, in the order of the first; a note that names no place, and
+ * the command's, stay as they are; JSON lists all six. */
+Test(scale_report, the_model_notes_saying_the_same_of_different_calls_are_one_line)
+{
+    char *text = report_with_notes_to_group(PZ_REPORT_TEXT);
+    const char *p;
+    struct jv *root;
+
+    cr_expect_not_null(strstr(text, "\nNotes\n"
+                                    "Note: MPI_Send (call 1 process 0) and 2 others: kept constant\n"
+                                    "Note: every dimension has at most 2 processes: taken so\n"
+                                    "Note: MPI_Recv (call 4 process 1): the mean is used\n"
+                                    "Note: the recording run4 was oversubscribed\n"), "%s", text);
+    free(text);
+    text = report_with_notes_to_group(PZ_REPORT_JSON);
+    p = text;
+    root = jparse(&p);
+    cr_expect_eq(jget(root, "notes")->n, 6);
+    jfree(root);
+    free(text);
+}
+
 /* The comparison's keys: at 8, the whole run 5.5 ms on fast and 8.5 on slow, a ratio of
  * 8.5 / 5.5 = 1.545454; kept up to 8 and 4; slow's interval 1 (index 1) stops at 8, its
  * cause communication, which a network removes; on fast there 20/32 = 0.625 in 4 ms.
