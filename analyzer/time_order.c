@@ -258,8 +258,13 @@ int64_t pz_time_order_take(struct pz_time_order *o, uint64_t cut)
     uint64_t largest = 0, lim;
 
     o->nbatch = 0;
+    /* grown to twice its room at least: grown by what it lacked, the two arrays were
+       reallocated at most takes (megabytes each at 16384 processes), and the allocator
+       kept the room they left: 13 MB of the peak at 16384 processes, 2.6 at 4096 */
     if (o->batch_cap < o->nwait) {
-        uint32_t cap = o->nwait;
+        uint32_t cap = o->batch_cap <= UINT32_MAX / 2 && 2 * o->batch_cap > o->nwait
+                           ? 2 * o->batch_cap
+                           : o->nwait;
 
         if (resize((void **)&o->batch, cap, sizeof(*o->batch)) != 0 ||
             resize((void **)&o->spare, cap, sizeof(*o->spare)) != 0)

@@ -172,6 +172,33 @@ Test(time_order, nothing_waiting)
     cr_expect_not(pz_time_order_before(&o, 100));
 }
 
+/* The batch's room grows to twice what it was at least, so that its arrays are
+ * reallocated a few times in a run, not at every take that finds more records waiting.
+ * init expects 4 records: room 4.  Five records waiting at a take: room max(2 x 4, 5) =
+ * 8 (was 5).  Nine at the next take: max(2 x 8, 9) = 16 (was 9).  Then 40 at once:
+ * max(2 x 16, 40) = 40.  Every record taken each time (cut above their times). */
+Test(time_order, the_batch_s_room_doubles)
+{
+    int place = 0;
+
+    init(2);
+    cr_assert_eq(o.batch_cap, 4);
+    for (int i = 0; i < 5; i++)
+        add(10, 0, place + i);
+    expect_taken(11, place, 5);
+    place += 5;
+    cr_expect_eq(o.batch_cap, 8);
+    for (int i = 0; i < 9; i++)
+        add(20, 1, place + i);
+    expect_taken(21, place, 9);
+    place += 9;
+    cr_expect_eq(o.batch_cap, 16);
+    for (int i = 0; i < 40; i++)
+        add(30, 0, place + i);
+    expect_taken(31, place, 40);
+    cr_expect_eq(o.batch_cap, 40);
+}
+
 /* --- random runs against the definition itself */
 
 struct record {
