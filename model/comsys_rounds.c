@@ -11,6 +11,12 @@
 
 #include "comsys_int.h"
 
+/* A group's first room for agents, and the most it keeps when it is freed: the free
+ * list hands the groups out again in any order, so each would keep the largest room it
+ * ever had, and together they would hold about every time's largest group at once (at
+ * 4096 processes of a ring with an Allreduce, 3000 groups held 9.5 MB). */
+#define FIRST_ROOM 8
+
 static unsigned slot_of(uint64_t key)
 {
     return (unsigned)((key * 0x9E3779B97F4A7C15ull) >> 56) & (OPEN_GROUPS - 1);
@@ -45,7 +51,7 @@ static int new_group(struct round_groups *gs, uint64_t key)
 static int append(struct round_group *g, int agent)
 {
     if (g->n == g->cap) {
-        int cap = g->cap ? 2 * g->cap : 8;
+        int cap = g->cap ? 2 * g->cap : FIRST_ROOM;
         int *grown = realloc(g->agents, (size_t)cap * sizeof(*grown));
 
         if (!grown)
@@ -92,6 +98,11 @@ void pz_cs_rounds_close(struct pz_comsys *cs, double t)
 
 static void free_group(struct round_groups *gs, int g)
 {
+    if (gs->all[g].cap > FIRST_ROOM) {
+        free(gs->all[g].agents);
+        gs->all[g].agents = NULL;
+        gs->all[g].cap = 0;
+    }
     gs->all[g].next_free = gs->free;
     gs->free = g + 1;
 }

@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 
 #include "comsys.h"
+#include "comsys_int.h"
 #include "switch_machine.h"
 
 #define US(x) ((x) * 1e-6)
@@ -107,5 +108,33 @@ Test(comsys_rounds, what_a_round_makes_due_comes_before_the_groups_next)
     done_at(ra[3], T + US(100), "A3");
     done_at(rb[1], T + US(150), "B2");
     cr_assert_eq(pz_comsys_pending(cs), 0);
+    pz_comsys_free(cs);
+}
+
+/* A group's room for agents is given back when the group is freed, beyond the first 8
+ * (comsys_rounds.c, FIRST_ROOM): the free list hands groups out again in any order, so
+ * each would otherwise keep the largest room it ever had.  A Barrier of 64 members, each
+ * posting at T while the model is at 0: their first rounds are pushed at T one after the
+ * other, one group of 64 agents (room 64: 8 doubled three times).  Once every member is
+ * done (the group's rounds all taken, the later rounds' groups too), no group holds room
+ * for more than 8. */
+Test(comsys_rounds, a_freed_group_keeps_only_its_first_room)
+{
+    int procs[64], members[64], comm;
+
+    setup(64);
+    for (int i = 0; i < 64; i++)
+        procs[i] = i;
+    comm = pz_comsys_comm(cs, 64, procs);
+    for (int i = 0; i < 64; i++)
+        members[i] = barrier(comm, 64, i, T);
+    cr_assert_eq(cs->groups.n, 1, "the first rounds are one group");
+    cr_assert_eq(cs->groups.all[0].n, 64);
+    cr_assert_geq(cs->groups.all[0].cap, 64);
+    pz_comsys_wait(cs, 64, members, 0);
+    cr_assert_eq(pz_comsys_pending(cs), 0);
+    for (int g = 0; g < cs->groups.n; g++)
+        cr_assert_leq(cs->groups.all[g].cap, 8, "group %d keeps room for %d agents", g,
+                      cs->groups.all[g].cap);
     pz_comsys_free(cs);
 }
