@@ -91,6 +91,16 @@ static void outside_call(struct engine *e, int th, const struct pz_rec *r)
     pz_engine_emit(e, th, r, k->now);
 }
 
+/* Whether thread th, its records all replayed, is the first thread of its process and
+ * its last MPI call was not MPI_Finalize: a process recorded only in part. */
+static int ends_early(const struct engine *e, int th)
+{
+    const struct thread *k = &e->threads[th];
+
+    return pz_trace_in_first(e->in, k->rank) == th &&
+           strcmp(pz_trace_in_region(e->in, k->call_region)->name, "MPI_Finalize") != 0;
+}
+
 static void finish_thread(struct engine *e, int th)
 {
     e->threads[th].state = THREAD_DONE;
@@ -140,6 +150,7 @@ static void run(struct engine *e, int th)
     }
     if (pz_trace_in_error(e->in))
         pz_engine_fail(e, "%s", pz_trace_in_error(e->in));
+    e->ended_early += ends_early(e, th);
     finish_thread(e, th);
 }
 
@@ -169,8 +180,9 @@ static int innermost(const struct thread *k)
 }
 
 /* "rank 1 waits in MPI_Recv (interval 2 at heat.c:40)" (or "thread 1.2 waits ...") for
- * each thread that cannot go on: an error, or with stop_when_stuck the end of the
- * replay, those threads ending where they wait. */
+ * each thread that cannot go on: an error, or with stop_when_stuck, when a process's
+ * records ended before MPI_Finalize, the end of the replay, those threads ending where
+ * they wait. */
 static void report_deadlock(struct engine *e)
 {
     char list[768] = "";
@@ -190,7 +202,7 @@ static void report_deadlock(struct engine *e)
                                  pz_trace_in_region(e->in, k->call_region)->name, where);
         shown++;
     }
-    if (!e->o->stop_when_stuck) {
+    if (!e->o->stop_when_stuck || !e->ended_early) {
         pz_engine_fail(e, "the run cannot complete: %s%s", list,
                        stuck > shown ? "; and more" : "");
         return;

@@ -39,11 +39,13 @@ struct pz_predict_options {
     const struct pz_coll_algo *forced[PZ_COLL_NOPS];   /* --coll: NULL = machine's choice */
     const struct pz_progress_hook *progress;   /* told the events read, then the records
                                                   replayed (trace_in.h); or NULL */
-    int stop_when_stuck;   /* the recording is partial: where no process can go on (one
-                              waits for another whose recording had ended), the replay
-                              ends there and says so in pz_prediction.stopped, instead of
-                              failing; the calls waited in are not in the predicted trace,
-                              as a recording leaves out the call a killed process was in */
+    int stop_when_stuck;   /* the recording is partial: where no process can go on and
+                              some process's records ended before MPI_Finalize (the
+                              others wait for it), the replay ends there and says so in
+                              pz_prediction.stopped, instead of failing; the calls waited
+                              in are not in the predicted trace, as a recording leaves out
+                              the call a killed process was in.  A run that cannot go on
+                              with every process recorded to MPI_Finalize still fails */
 };
 
 struct pz_prediction {

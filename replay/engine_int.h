@@ -69,6 +69,9 @@ struct engine {
     struct pz_comsys *cs;
     struct thread *threads;
     int nthreads, ndone;
+    int ended_early;       /* processes whose records ended before MPI_Finalize (a
+                              partial recording): with stop_when_stuck, where the others
+                              wait for them the replay ends */
     int nprocs;                    /* the model's processes */
     int threaded;                  /* a process has several threads: named RANK.THREAD */
     int *waiter;                   /* of each model request a thread waits for: the thread

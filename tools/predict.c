@@ -179,11 +179,11 @@ static int trace_dir(const struct options *o, const struct pz_machine *m, char *
     return 0;
 }
 
-/* Replays the trace on machine m and analyzes the predicted run into a. */
 /* Predicts the run on machine m into *a and *result; endings, when the recording is
  * partial, says how its processes ended (pz_partial_endings): the replay then ends
- * where no process can go on (one recorded only partly leaves its partners waiting),
- * and says so, and an error says the recording is partial. */
+ * where no process can go on when a process's recording ended before MPI_Finalize (it
+ * leaves its partners waiting), and says so, and an error says the recording is
+ * partial. */
 static int predict_one(const struct options *o, const struct pz_machine *m,
                        const char *endings, struct pz_analysis *a,
                        struct pz_prediction *result)

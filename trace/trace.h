@@ -39,13 +39,13 @@ enum pz_rec_kind {
     PZ_REC_IO_SEEK,             /* IoSeek */
 };
 
-/* Whether a record of kind is an I/O record. */
 /* A record of one-sided communication (RmaWinCreate ... RmaGroupSync). */
 static inline int pz_rec_is_rma(uint8_t kind)
 {
     return kind >= PZ_REC_RMA_WIN_CREATE && kind <= PZ_REC_RMA_GROUP_SYNC;
 }
 
+/* Whether a record of kind is an I/O record. */
 static inline int pz_rec_is_io(uint8_t kind)
 {
     return kind >= PZ_REC_IO_BEGIN;

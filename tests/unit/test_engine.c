@@ -714,17 +714,50 @@ Test(engine, synchronous_send_nobody_receives_cannot_complete)
     cr_assert_null(strstr(err, "rank 1"), "rank 1 finished: %s", err);
 }
 
-/* The same run recorded partly (rank 1 killed before its receive was recorded): with
- * stop_when_stuck the replay ends where rank 0 waits, instead of failing, and says so.
- * Rank 0 computes 1 ms and enters MPI_Ssend at 1 ms, which never returns: as a recording
- * leaves out the call a killed process was in, the predicted trace of rank 0 ends with
- * MPI_Init, at 0; rank 1 ends its MPI_Finalize at 1.1 ms, the end of the run. */
+/* Predicts rec with stop_when_stuck (a partial recording), writing the trace into out. */
+static int predict_partial(char out[4096])
+{
+    struct pz_predict_options o = { .machine = &m, .stop_when_stuck = 1, .output = out };
+
+    snprintf(out, 4096, "%s/pred%d", top, outputs++);
+    err[0] = '\0';
+    return pz_predict(rec, &o, &res, err, sizeof(err));
+}
+
+/* The same run recorded partly: rank 1 killed after an MPI_Comm_rank (1 to 1.1 ms), its
+ * receive never recorded and no MPI_Finalize.  With stop_when_stuck the replay ends
+ * where rank 0 waits, instead of failing, and says so.  Rank 0 computes 1 ms and enters
+ * MPI_Ssend at 1 ms, which never returns: as a recording leaves out the call a killed
+ * process was in, the predicted trace of rank 0 ends with MPI_Init, at 0; rank 1's
+ * MPI_Comm_rank, a local call, ends at 1.1 ms, the end of the run. */
 Test(engine, a_partial_recording_is_replayed_up_to_where_a_process_waits)
 {
     struct tb *b = trace(2);
-    struct pz_predict_options o = { .machine = &m, .stop_when_stuck = 1 };
     char out[4096];
     struct times t;
+
+    tb_call(b, 0, "MPI_Init", 0, 0);
+    tb_send_call(b, 0, "MPI_Ssend", MS(1), MS(2), TB_WORLD, 1, 0);
+    tb_call(b, 1, "MPI_Init", 0, 0);
+    tb_call(b, 1, "MPI_Comm_rank", MS(1), MS(1.1));
+    close_trace(b);
+    free_network();
+    cr_assert_eq(predict_partial(out), 0, "%s", err);
+    cr_assert_str_eq(res.stopped, "rank 0 waits in MPI_Ssend (the whole run)");
+    near(res.end, 1.1e-3, "the end of the run");
+    t = times_of(out, 0, "MPI_Ssend", 0);
+    near(t.last, 0, "rank 0's last record, MPI_Init's Leave");
+    cr_assert_lt(t.leave, 0, "MPI_Ssend is in the predicted trace, ending at %.9f s", t.leave);
+    near(leave_of(out, 1, "MPI_Comm_rank"), 1.1e-3, "rank 1's MPI_Comm_rank");
+}
+
+/* A partial recording whose every process was recorded to MPI_Finalize: an Ssend nobody
+ * receives is the run's own deadlock, not where a recording ended, and fails as
+ * without stop_when_stuck. */
+Test(engine, a_partial_recording_stuck_with_every_process_at_its_end_still_fails)
+{
+    struct tb *b = trace(2);
+    char out[4096];
 
     tb_call(b, 0, "MPI_Init", 0, 0);
     tb_send_call(b, 0, "MPI_Ssend", MS(1), MS(2), TB_WORLD, 1, 0);
@@ -732,15 +765,9 @@ Test(engine, a_partial_recording_is_replayed_up_to_where_a_process_waits)
     tb_call(b, 1, "MPI_Finalize", MS(1), MS(1.1));
     close_trace(b);
     free_network();
-    snprintf(out, sizeof(out), "%s/pred%d", top, outputs++);
-    o.output = out;
-    cr_assert_eq(pz_predict(rec, &o, &res, err, sizeof(err)), 0, "%s", err);
-    cr_assert_str_eq(res.stopped, "rank 0 waits in MPI_Ssend (the whole run)");
-    near(res.end, 1.1e-3, "the end of the run");
-    t = times_of(out, 0, "MPI_Ssend", 0);
-    near(t.last, 0, "rank 0's last record, MPI_Init's Leave");
-    cr_assert_lt(t.leave, 0, "MPI_Ssend is in the predicted trace, ending at %.9f s", t.leave);
-    near(leave_of(out, 1, "MPI_Finalize"), 1.1e-3, "rank 1's MPI_Finalize");
+    cr_assert_eq(predict_partial(out), -1, "the run's deadlock was taken for a cut recording");
+    cr_assert(strstr(err, "the run cannot complete: rank 0 waits in MPI_Ssend (the whole run)"),
+              "message: %s", err);
 }
 
 /* Rank 0 sends to rank 0 of a communicator with no members in the trace, as the
