@@ -16,8 +16,9 @@ struct pz_scale_note_lines {
 };
 
 /* The lines for the notes of in, in the order of their first note: each group of the
- * model's notes "PLACE): WHAT" with the same WHAT as "PLACE) and N others: WHAT" ("and 1 other"; PLACE
- * the first's; a note of one is itself), the first PZ_SCALE_SHOWN_MODEL_NOTES groups
+ * model's notes "PLACE): WHAT" with the same WHAT (the text after the first "): ") as
+ * "PLACE) and N others: WHAT" ("and 1 other"; PLACE the first's; a note of one, or one
+ * with no "): ", is itself), the first PZ_SCALE_SHOWN_MODEL_NOTES groups
  * and then "and N more notes of the model: --format json lists every one", then the
  * notes after the model's, each as it is.  0, or -1 if memory ran out. */
 int pz_scale_note_lines(const struct pz_scale_input *in, struct pz_scale_note_lines *out);

@@ -244,7 +244,10 @@ static int take_scaled(const struct pz_scale_program *m, const struct pz_scale_m
     struct pz_scale_model f = *src;
     double at, v = t->c0 + t->c1 * pz_scale_model_term(t, run->nprocs, run->grid.dims);
 
-    if (src->c1 == 0 || v <= 0 || (at = pz_scale_model_at(src, run->nprocs)) <= 0)
+    /* both at the recording's own grid (MPI_Cart_create's, which may not be
+       MPI_Dims_create's: LAMMPS at 4 is 1 x 2 x 2) */
+    at = src->c0 + src->c1 * pz_scale_model_term(src, run->nprocs, run->grid.dims);
+    if (src->c1 == 0 || v <= 0 || at <= 0)
         return 0;
     f.c0 *= v / at;
     f.c1 *= v / at;

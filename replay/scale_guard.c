@@ -15,11 +15,10 @@
 #include "scale_program_int.h"
 #include "trace.h"
 
-/* In a guard's pos[d], beyond the positions: the dimension must have more than 1
- * process.  A program may make no calls along a dimension of one process (LAMMPS copies
- * its atoms to itself there): its calls along a dimension recorded at 1 process and at
- * more are made where it is longer, and none where it has 1. */
-#define SP_LONG 8u
+/* SP_LONG in a guard's pos[d]: a program may make no calls along a dimension of one
+ * process (LAMMPS copies its atoms to itself there): its calls along a dimension
+ * recorded at 1 process and at more are made where it is longer, and none where it has
+ * 1. */
 
 void sp_positions(const struct pz_scale_grid *g, const int *coords, uint8_t *flags)
 {
@@ -646,12 +645,12 @@ static int note_grown(struct pz_scale_program *m)
     for (int d = 0; d < m->grid.ndims; d++)
         for (uint32_t k = 0; k < m->nnodes; k++) {
             char where[160];
-            size_t r = 0;
+            uint32_t node;
+            size_t r;
 
-            if (m->nodes[k].kind != SP_STEP || !(m->nodes[k].guard.pos[d] & SP_LONG))
+            if (m->nodes[k].kind != SP_STEP || !(m->nodes[k].guard.pos[d] & SP_LONG) ||
+                !sp_first_made(m, k, k + 1, &node, &r))
                 continue;
-            while (m->first_proc[(size_t)k * m->nruns + r] == SP_NONE)
-                r++;
             sp_where(m, r, m->first_proc[(size_t)k * m->nruns + r],
                      m->first_step[(size_t)k * m->nruns + r], where, sizeof(where));
             if (sp_note(m, "calls made only in recordings where dimension %d of the process "

@@ -316,7 +316,10 @@ struct sp_untold {
 
 /* --- the template, flattened: a loop node is followed by its body, up to end */
 struct sp_guard {
-    uint8_t pos[PZ_SCALE_MAX_DIMS];          /* allowed positions per dimension */
+    uint8_t pos[PZ_SCALE_MAX_DIMS];          /* allowed positions per dimension
+                                                (SP_FIRST ...), and SP_LONG: made only
+                                                where the dimension has 2 or more
+                                                processes */
     uint8_t not_first[PZ_SCALE_MAX_DIMS];    /* a peer at -1 must exist */
     uint8_t not_last[PZ_SCALE_MAX_DIMS];     /* a peer at +1 must exist */
     uint32_t every;                          /* not 0: the rank must be a multiple of it,
@@ -330,6 +333,7 @@ struct sp_guard {
 #define SP_MIDDLE 2u
 #define SP_LAST 4u
 #define SP_ANYWHERE 7u
+#define SP_LONG 8u      /* not a position: a dimension of 2 or more processes */
 
 /* A loop's trip count at each of its passes through a recording (the how-many-th time
  * a process comes to it, from 0), the largest of the processes that made that pass. */

@@ -19,7 +19,7 @@
 #include "scale_run.h"
 #include "trace.h"
 #include "trace_builder.h"
-#include "scale_notes.h"
+#include "model_notes.h"
 
 #define MS TB_MS
 #define PASSES 3

@@ -19,7 +19,7 @@
 #include "scale_program_int.h"
 #include "scale_runs.h"
 #include "trace.h"
-#include "scale_notes.h"
+#include "model_notes.h"
 
 #define C 0.004     /* s: the computation of one iteration on one process; C / P at P */
 #define ITERS 3

@@ -1,6 +1,6 @@
 /* The scaling tests' look into a model's notes (replay/scale_program.h). */
-#ifndef PZ_TEST_SCALE_NOTES_H
-#define PZ_TEST_SCALE_NOTES_H
+#ifndef PZ_TEST_MODEL_NOTES_H
+#define PZ_TEST_MODEL_NOTES_H
 
 #include <string.h>
 
