@@ -27,6 +27,7 @@ TestSuite(scale_data_trips, .init = setup, .fini = cleanup);
 struct solver {
     int at_1[STEPS];
     int barrier_at;
+    int at_1_of_8[STEPS];   /* not all 0: process 1's counts in the recording at 8 */
 };
 
 /* Each synthesized process's records as letters: S a send, R a receive, A a
@@ -58,7 +59,9 @@ static void program(struct tb *b, int nprocs, int p, uint32_t interval,
 
     tb_enter(b, p, t, interval);
     for (int s = 0; s < STEPS; s++) {
-        for (int i = 0; i < (p == 1 ? sv->at_1[s] : 3); i++) {
+        const int *at_1 = nprocs == 8 && sv->at_1_of_8[0] ? sv->at_1_of_8 : sv->at_1;
+
+        for (int i = 0; i < (p == 1 ? at_1[s] : 3); i++) {
             tb_enter(b, p, t + MS(1), send);
             tb_mpi_send(b, p, t + MS(1), TB_WORLD, succ, 7, 800);
             tb_leave(b, p, t + MS(2), send);
@@ -119,7 +122,7 @@ static void record(struct st_model *md, const struct solver *sv, char dirs[3][42
  * the model found after it, in one line. */
 Test(scale_data_trips, a_loop_run_3_and_5_times_by_one_process_is_named)
 {
-    static const struct solver sv = {{3, 5, 3, 3, 3, 5}, 4};
+    static const struct solver sv = {{3, 5, 3, 3, 3, 5}, 4, {0}};
     struct st_model md;
     char dirs[3][4200], expected[16384];
 
@@ -144,7 +147,7 @@ Test(scale_data_trips, a_loop_run_3_and_5_times_by_one_process_is_named)
  * position may not explain it, but nothing is left that the walks cannot place). */
 Test(scale_data_trips, a_loop_run_5_times_by_one_process_and_3_by_the_others_is_kept)
 {
-    static const struct solver sv = {{5, 5, 5, 5, 5, 5}, 0};
+    static const struct solver sv = {{5, 5, 5, 5, 5, 5}, 0, {0}};
     struct st_model md;
     char dirs[3][4200];
     int noted = 0;
@@ -175,7 +178,7 @@ Test(scale_data_trips, a_loop_run_5_times_by_one_process_and_3_by_the_others_is_
  * more), that the data decide them, and what is synthesized. */
 Test(scale_data_trips, a_loop_run_3_and_5_times_by_one_process_is_extrapolated)
 {
-    static const struct solver sv = {{3, 5, 3, 3, 3, 5}, 0};
+    static const struct solver sv = {{3, 5, 3, 3, 3, 5}, 0, {0}};
     struct st_model md;
     struct letters l = {0};
     struct pz_scale_synth *s;
@@ -204,5 +207,38 @@ Test(scale_data_trips, a_loop_run_3_and_5_times_by_one_process_is_extrapolated)
     for (int p = 0; p < SYNTH_PROCS; p++)
         cr_assert_str_eq(l.v[p], expected, "process %d", p);
     pz_scale_synth_free(s);
+    st_model_free(&md);
+}
+
+/* The same, process 1 running its loop 4, 6, 4, 4, 4 and 6 times in the recording at 8
+ * (3, 5, 3, 3, 3, 5 at 2 and 4): at 16 the recording nearest is at 8 (a ratio of 2),
+ * whose passes every process makes, "SR" 4, 6, 4, 4, 4 and 6 times; at 5 it is at 4 (a
+ * ratio of 1.25 against 1.6 for 8), whose passes are 3, 5, 3, 3, 3 and 5. */
+Test(scale_data_trips, each_pass_takes_the_count_of_the_recording_nearest)
+{
+    static const struct solver sv = {{3, 5, 3, 3, 3, 5}, 0, {4, 6, 4, 4, 4, 6}};
+    static const int at[2] = { SYNTH_PROCS, 5 };
+    struct st_model md;
+    char dirs[3][4200];
+
+    record(&md, &sv, dirs);
+    cr_assert_not_null(md.m, "%s", err);
+    for (int k = 0; k < 2; k++) {
+        const int *counts = at[k] == SYNTH_PROCS ? sv.at_1_of_8 : sv.at_1;
+        struct letters l = {0};
+        struct pz_scale_synth *s;
+        char expected[256] = "";
+
+        cr_assert_not_null(s = pz_scale_synth_new(md.m, at[k], err, sizeof(err)), "%s", err);
+        cr_assert_eq(pz_scale_synth_all(s, as_letters, &l, err, sizeof(err)), 0, "%s", err);
+        for (int step = 0; step < STEPS; step++) {
+            for (int i = 0; i < counts[step]; i++)
+                strcat(expected, "SR");
+            strcat(expected, "A");
+        }
+        for (int p = 0; p < at[k]; p++)
+            cr_assert_str_eq(l.v[p], expected, "process %d of %d", p, at[k]);
+        pz_scale_synth_free(s);
+    }
     st_model_free(&md);
 }
