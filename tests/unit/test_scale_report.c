@@ -427,29 +427,38 @@ Test(scale_report, json_findings_and_notes)
     jfree(root);
 }
 
-/* The report with 70 notes of the model and the one of the command after them. */
-static char *report_with_many_notes(enum pz_report_format format)
+/* The report of machine fast alone whose notes are all[0 .. n - 1], the first model of
+ * them the model's. */
+static char *report_with_notes(enum pz_report_format format, const char *const *all,
+                               size_t n, size_t model)
 {
-    static char model[70][16];
-    const char *all[71];
     struct pz_scale_entry entries[1][3];
     struct pz_scale_series series[1] = { { "fast", entries[0], 3 } };
-    struct pz_scale_input in = { recordings, 2, series, 1, formulas, 2, all, 71, NULL, 70 };
+    struct pz_scale_input in = { recordings, 2, series, 1, formulas, 2, all, n, NULL, model };
     char *text = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
 
-    for (int k = 0; k < 70; k++) {
-        snprintf(model[k], sizeof(model[k]), "model note %d", k);
-        all[k] = model[k];
-    }
-    all[70] = notes[0];
     for (int k = 0; k < 3; k++)
         entries[0][k] = (struct pz_scale_entry){ counts[k], k < 2, &runs[0][k] };
     cr_assert_not_null(out);
     cr_assert_eq(pz_scale_report_write(out, format, &in), 0);
     fclose(out);
     return text;
+}
+
+/* The report with 70 notes of the model and the one of the command after them. */
+static char *report_with_many_notes(enum pz_report_format format)
+{
+    static char model[70][16];
+    static const char *all[71];
+
+    for (int k = 0; k < 70; k++) {
+        snprintf(model[k], sizeof(model[k]), "model note %d", k);
+        all[k] = model[k];
+    }
+    all[70] = notes[0];
+    return report_with_notes(format, all, 71, 70);
 }
 
 /* Text and HTML show the model's first 64 notes (0 to 63), then "and 6 more" in place of
@@ -480,7 +489,7 @@ Test(scale_report, the_model_notes_past_64_are_counted_in_text_and_html_and_list
     free(text);
 }
 
-/* The text of the report whose notes are the 5 of the model below and the command's. */
+/* The report whose notes are the 5 of the model below and the command's. */
 static char *report_with_notes_to_group(enum pz_report_format format)
 {
     static const char *const all[] = {
@@ -491,19 +500,8 @@ static char *report_with_notes_to_group(enum pz_report_format format)
         "MPI_Send (call 3 process 0): kept constant",
         "the recording run4 was oversubscribed",
     };
-    struct pz_scale_entry entries[1][3];
-    struct pz_scale_series series[1] = { { "fast", entries[0], 3 } };
-    struct pz_scale_input in = { recordings, 2, series, 1, formulas, 2, all, 6, NULL, 5 };
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
 
-    for (int k = 0; k < 3; k++)
-        entries[0][k] = (struct pz_scale_entry){ counts[k], k < 2, &runs[0][k] };
-    cr_assert_not_null(out);
-    cr_assert_eq(pz_scale_report_write(out, format, &in), 0);
-    fclose(out);
-    return text;
+    return report_with_notes(format, all, 6, 5);
 }
 
 /* The model's three notes that say "kept constant" of different calls are one line, at
