@@ -125,7 +125,8 @@ static int node_dim(const struct pz_scale_program *m, uint32_t k)
  * none (to the process itself), ends a stretch; one without messages does not.  0 or -1. */
 static int cut(const struct pz_scale_program *m, struct stretches *s)
 {
-    uint32_t stack[64], depth = 0, open = 0;
+    struct sp_loops loops = { 0 };
+    uint32_t open = 0;
 
     if (!(s->v = malloc((m->nnodes ? m->nnodes : 1) * sizeof(*s->v))) ||
         !(s->ev = malloc((m->nevents ? m->nevents : 1) * sizeof(*s->ev))) ||
@@ -137,19 +138,11 @@ static int cut(const struct pz_scale_program *m, struct stretches *s)
         uint32_t scope;
         int d;
 
-        while (depth && m->nodes[stack[depth - 1]].end <= k) {
-            depth--;
+        if (sp_loops_at(m, &loops, k))
             open = 0;
-        }
-        if (nd->kind == SP_LOOP) {
-            if (depth < 64)
-                stack[depth++] = k;
-            open = 0;
-            continue;
-        }
         if (nd->kind != SP_STEP || (d = node_dim(m, k)) == -2)
             continue;
-        scope = depth ? stack[depth - 1] : SP_NONE;
+        scope = sp_loops_innermost(&loops);
         if (d < 0) {
             open = 0;
             continue;

@@ -872,6 +872,17 @@ double sp_ratio_draw(const struct sp_ratios *q, uint32_t pass, uint32_t proc, ui
  * call 3" (calls counted from the interval's beginning, 1 for the first). */
 void sp_where(const struct pz_scale_program *m, size_t run, uint32_t proc, uint32_t step,
               char *buf, size_t len);
+/* The loops around the node a walk through the template, in its order, is at: a
+ * stretch of steps in one loop's body ends where a loop begins or ends.  Zeroed, none. */
+struct sp_loops {
+    uint32_t stack[64];      /* the outer 64 of them */
+    uint32_t depth;
+};
+/* Moves l to node k, the next of the walk: it leaves the loops that end before k and
+ * enters k if it is a loop; 1 when a loop ended or begins there, else 0. */
+int sp_loops_at(const struct pz_scale_program *m, struct sp_loops *l, uint32_t k);
+/* The innermost loop around the node l is at, SP_NONE outside every loop. */
+uint32_t sp_loops_innermost(const struct sp_loops *l);
 /* The first step of nodes from .. end - 1 that a recording made, for messages: 1 with
  * the step's node in *node and the first recording that made it in *run; 0 if none
  * did. */

@@ -82,7 +82,8 @@ static uint8_t step_dims(const struct pz_scale_program *m, uint32_t k)
  * stretch of its own. */
 static int collect(const struct pz_scale_program *m, int d, struct item **out, size_t *n)
 {
-    uint32_t stack[64], depth = 0, run = 0;
+    struct sp_loops loops = { 0 };
+    uint32_t run = 0;
     uint8_t last = 0;
     struct item *v = malloc((m->nevents ? m->nevents : 1) * sizeof(*v));
 
@@ -93,16 +94,8 @@ static int collect(const struct pz_scale_program *m, int d, struct item **out, s
         const struct sp_node *nd = &m->nodes[k];
         uint8_t along;
 
-        while (depth && m->nodes[stack[depth - 1]].end <= k) {
-            depth--;
+        if (sp_loops_at(m, &loops, k))
             last = 0;
-        }
-        if (nd->kind == SP_LOOP) {
-            if (depth < 64)
-                stack[depth++] = k;
-            last = 0;
-            continue;
-        }
         if (nd->kind != SP_STEP || !(along = step_dims(m, k)))
             continue;
         if (along != last || along != (uint8_t)(1u << d))

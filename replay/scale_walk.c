@@ -18,6 +18,26 @@
 
 #define MAX_NESTED_INTERVALS 16
 
+int sp_loops_at(const struct pz_scale_program *m, struct sp_loops *l, uint32_t k)
+{
+    int changed = 0;
+
+    while (l->depth && m->nodes[l->stack[l->depth - 1]].end <= k) {
+        l->depth--;
+        changed = 1;
+    }
+    if (m->nodes[k].kind != SP_LOOP)
+        return changed;
+    if (l->depth < sizeof(l->stack) / sizeof(l->stack[0]))
+        l->stack[l->depth++] = k;
+    return 1;
+}
+
+uint32_t sp_loops_innermost(const struct sp_loops *l)
+{
+    return l->depth ? l->stack[l->depth - 1] : SP_NONE;
+}
+
 int sp_first_made(const struct pz_scale_program *m, uint32_t from, uint32_t end,
                   uint32_t *node, size_t *run)
 {
