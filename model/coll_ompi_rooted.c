@@ -91,20 +91,33 @@ static void allreduce_basic_linear(const struct pz_coll *c, struct pz_walk *w)
     linear_bcast(c, w, 0, c->bytes);
 }
 
-/* ompi_coll_base_gather_intra_basic_linear and coll/basic's Gatherv: the root receives
- * each other rank's block in rank order, one blocking receive a round; the others send
- * theirs.  count(c, r) is rank r's block; empty blocks of the v-variants are not sent. */
-static void linear_gather(const struct pz_coll *c, struct pz_walk *w, int root,
-                          double (*count)(const struct pz_coll *c, int r), int skip_empty)
+/* A message of a linear walk: pz_internal_walk_send or pz_internal_walk_recv. */
+typedef void walk_message(struct pz_walk *w, int peer, double bytes);
+
+/* The root makes `at_root` with each other rank in rank order, one blocking message a
+ * round, and each other rank `at_member` with the root; count(c, r) is rank r's block,
+ * and empty blocks of the v-variants are not sent. */
+static void linear_rooted(const struct pz_coll *c, struct pz_walk *w, int root,
+                          double (*count)(const struct pz_coll *c, int r), int skip_empty,
+                          walk_message *at_root, walk_message *at_member)
 {
     if (c->me != root) {
         if ((!skip_empty || count(c, c->me) > 0) && pz_internal_walk_round(w))
-            pz_internal_walk_send(w, root, count(c, c->me));
+            at_member(w, root, count(c, c->me));
         return;
     }
     for (int r = 0; r < c->size; r++)
         if (r != root && (!skip_empty || count(c, r) > 0) && pz_internal_walk_round(w))
-            pz_internal_walk_recv(w, r, count(c, r));
+            at_root(w, r, count(c, r));
+}
+
+/* ompi_coll_base_gather_intra_basic_linear and coll/basic's Gatherv: the root receives
+ * each other rank's block in rank order; the others send theirs. */
+static void linear_gather(const struct pz_coll *c, struct pz_walk *w, int root,
+                          double (*count)(const struct pz_coll *c, int r), int skip_empty)
+{
+    linear_rooted(c, w, root, count, skip_empty, pz_internal_walk_recv,
+                  pz_internal_walk_send);
 }
 
 /* ompi_coll_base_gather_intra_linear_sync with the rules' first segment size 0 (the
@@ -136,18 +149,12 @@ static void gather_linear_sync(const struct pz_coll *c, struct pz_walk *w)
                 pz_internal_walk_recv(w, r, 0);
 }
 
-/* The same from the root: one blocking send a round, in rank order. */
+/* The same from the root: it sends each other rank its block in rank order. */
 static void linear_scatter(const struct pz_coll *c, struct pz_walk *w, int root,
                            double (*count)(const struct pz_coll *c, int r), int skip_empty)
 {
-    if (c->me != root) {
-        if ((!skip_empty || count(c, c->me) > 0) && pz_internal_walk_round(w))
-            pz_internal_walk_recv(w, root, count(c, c->me));
-        return;
-    }
-    for (int r = 0; r < c->size; r++)
-        if (r != root && (!skip_empty || count(c, r) > 0) && pz_internal_walk_round(w))
-            pz_internal_walk_send(w, r, count(c, r));
+    linear_rooted(c, w, root, count, skip_empty, pz_internal_walk_send,
+                  pz_internal_walk_recv);
 }
 
 /* A rooted v-operation's blocks: what the root receives from or sends to r (its
