@@ -326,24 +326,6 @@ static size_t varying_run(const struct pz_scale_program *m, const struct sp_stat
     return SIZE_MAX;
 }
 
-/* Into buf, where loop k begins: its first step's name and place in the first recording
- * that made it ("MPI_Send (interval 'x', call 8 at process 1 of PATH)"). */
-static void loop_where(const struct pz_scale_program *m, uint32_t k, char *buf, size_t len)
-{
-    uint32_t i;
-    size_t r, at;
-    char where[160];
-
-    if (!sp_first_made(m, k + 1, m->nodes[k].end, &i, &r)) {
-        snprintf(buf, len, "a loop");
-        return;
-    }
-    at = (size_t)i * m->nruns + r;
-    sp_where(m, r, m->first_proc[at], m->first_step[at], where, sizeof(where));
-    snprintf(buf, len, "%s (%s at process %u of %s)", sp_sym_name(&m->table, m->nodes[i].sym),
-             where, m->first_proc[at], m->runs[r]->path);
-}
-
 /* Into buf, "3, 5, 2, 4, ... at 8 processes": the trip counts of the passes of a loop in
  * one recording, in their order. */
 static void pass_counts(const struct sp_passes *q, int procs, char *buf, size_t len)
@@ -371,7 +353,7 @@ int sp_data_trips_note(struct pz_scale_program *m, struct sp_stats *st)
             return -1;
         memcpy(m->nodes[k].passes, q, m->nruns * sizeof(*q));
         memset(q, 0, m->nruns * sizeof(*q));
-        loop_where(m, k, where, sizeof(where));
+        sp_loop_where(m, k, where, sizeof(where));
         pass_counts(&m->nodes[k].passes[r], m->runs[r]->nprocs, counts, sizeof(counts));
         if (sp_note(m, "%s: the loop beginning there runs %s from one pass to the next: "
                     "a trip count that neither the process count nor the position "

@@ -113,11 +113,7 @@ static uint64_t note_channel(struct counting *c, const struct sp_event *e)
     return e->tag_step || e->peer.kind == PZ_SCALE_PEER_XOR ? innermost_trips(c) : 1;
 }
 
-/* The records step node i makes: its Enter (but at the end of an interval), its events,
- * its Leave (but at the beginning of an interval), and a completion for each slot it
- * completes whose completion is not one of its events (a call over many requests,
- * where the signature leaves them out). */
-static uint64_t records_of(const struct pz_scale_program *m, uint32_t i)
+uint64_t sp_step_records(const struct pz_scale_program *m, uint32_t i)
 {
     const struct sp_node *nd = &m->nodes[i];
     const struct sp_sym *sym = &m->table.syms[nd->sym];
@@ -138,7 +134,7 @@ static void count_step(struct counting *c, uint32_t i, struct pz_scale_memory_fi
     const struct pz_scale_program *m = c->m;
     const struct sp_node *nd = &m->nodes[i];
     const struct sp_sym *sym = &m->table.syms[nd->sym];
-    uint64_t records = records_of(m, i);
+    uint64_t records = sp_step_records(m, i);
     uint32_t r = 0;
 
     if (records > f->step_records)
@@ -286,7 +282,7 @@ static struct span span_of(const struct counting *c, uint32_t from, uint32_t to,
             all = concat(all, repeat(body, trips_at(nd, c->nprocs)));
             i = nd->end > i ? nd->end : i + 1;
         } else {
-            uint64_t r = records_of(m, i);
+            uint64_t r = sp_step_records(m, i);
             struct span step = { r, r, r, 0, world_collective(m, i) };
 
             all = concat(all, step);

@@ -793,6 +793,10 @@ static struct pz_scale_program *build_model(const struct pz_scale_run *const *ru
     rc = check_runs(m, compute_cpu, err, errlen);
     if (rc == 0)
         rc = build(m, &w, data, err, errlen);
+    if (rc == 0 && sp_keep_loop_places(m) != 0) {
+        snprintf(err, errlen, "out of memory building the program model");
+        rc = -1;
+    }
     *tagged |= m->table.tagged;
     work_free(m, &w);
     if (rc != 0) {
@@ -948,6 +952,9 @@ void pz_scale_program_free(struct pz_scale_program *m)
     for (size_t i = 0; i < m->nnotes; i++)
         free(m->notes[i]);
     free(m->notes);
+    for (uint32_t k = 0; m->loop_where && k < m->nnodes; k++)
+        free(m->loop_where[k]);
+    free(m->loop_where);
     free(m->first_proc);
     free(m->first_step);
     free(m->ambiguous);

@@ -652,6 +652,9 @@ struct pz_scale_program {
     uint32_t *first_proc, *first_step;       /* building: [node * nruns + run], the first
                                                 process making a step, SP_NONE if none */
     uint8_t *ambiguous;                      /* building: [run], sp_ambiguous_dims */
+    char **loop_where;                       /* [node]: where each loop begins
+                                                (sp_loop_where), for what is said after
+                                                the build; NULL elsewhere */
     uint32_t uneven;                         /* loops whose trip count differs within a
                                                 recording, which no class of position
                                                 explains (the largest is synthesized) */
@@ -868,10 +871,21 @@ void sp_ratios_free(struct pz_scale_program *m);
  * (from 0), drawn among q's of that pass (pz_scale_draw), or among all of them when the
  * recording made fewer passes; 1 when q is NULL. */
 double sp_ratio_draw(const struct sp_ratios *q, uint32_t pass, uint32_t proc, uint64_t i);
+/* The records step node i makes at a process: its Enter (but at the end of an
+ * interval), its events, its Leave (but at the beginning of an interval), and a
+ * completion for each slot it completes whose completion is not one of its events (a
+ * call over many requests, where the signature leaves them out). */
+uint64_t sp_step_records(const struct pz_scale_program *m, uint32_t i);
 /* Where step `step` of process proc of recording run is, for messages: "interval 'x',
  * call 3" (calls counted from the interval's beginning, 1 for the first). */
 void sp_where(const struct pz_scale_program *m, size_t run, uint32_t proc, uint32_t step,
               char *buf, size_t len);
+/* Keeps where each loop begins (m->loop_where) while the build's places are there.
+ * 0, or -1 when memory runs out. */
+int sp_keep_loop_places(struct pz_scale_program *m);
+/* Into buf, where loop k begins: its first step's name and place in the first recording
+ * that made it ("MPI_Send (interval 'x', call 8 at process 1 of PATH)"), or "a loop". */
+void sp_loop_where(const struct pz_scale_program *m, uint32_t k, char *buf, size_t len);
 /* The loops around the node a walk through the template, in its order, is at: a
  * stretch of steps in one loop's body ends where a loop begins or ends.  Zeroed, none. */
 struct sp_loops {

@@ -51,6 +51,38 @@ int sp_first_made(const struct pz_scale_program *m, uint32_t from, uint32_t end,
     return 0;
 }
 
+void sp_loop_where(const struct pz_scale_program *m, uint32_t k, char *buf, size_t len)
+{
+    uint32_t i;
+    size_t r, at;
+    char where[160];
+
+    if (!sp_first_made(m, k + 1, m->nodes[k].end, &i, &r)) {
+        snprintf(buf, len, "a loop");
+        return;
+    }
+    at = (size_t)i * m->nruns + r;
+    sp_where(m, r, m->first_proc[at], m->first_step[at], where, sizeof(where));
+    snprintf(buf, len, "%s (%s at process %u of %s)", sp_sym_name(&m->table, m->nodes[i].sym),
+             where, m->first_proc[at], m->runs[r]->path);
+}
+
+int sp_keep_loop_places(struct pz_scale_program *m)
+{
+    char where[512];
+
+    if (!(m->loop_where = calloc(m->nnodes ? m->nnodes : 1, sizeof(*m->loop_where))))
+        return -1;
+    for (uint32_t k = 0; k < m->nnodes; k++) {
+        if (m->nodes[k].kind != SP_LOOP)
+            continue;
+        sp_loop_where(m, k, where, sizeof(where));
+        if (!(m->loop_where[k] = strdup(where)))
+            return -1;
+    }
+    return 0;
+}
+
 void sp_where(const struct pz_scale_program *m, size_t run, uint32_t proc, uint32_t step,
               char *buf, size_t len)
 {
