@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "scale_program_int.h"
+#include "scale_sample.h"
 
 /* seconds since the start in the ticks of the recording whose definitions the
  * synthesized archive copies (the largest). */
@@ -962,6 +963,11 @@ int pz_scale_cursor_next(struct pz_scale_cursor *c, pz_scale_put_fn *put, void *
 }
 
 /* --- the synthesis */
+
+void pz_scale_synth_cut(struct pz_scale_synth *s, uint32_t loop, uint64_t passes)
+{
+    s->counts[loop] = passes;
+}
 
 void pz_scale_synth_free(struct pz_scale_synth *s)
 {
