@@ -8,7 +8,10 @@
 # counts gentrace can write (up to PROGNOZ_BENCH_SCALE_BASELINE), prognoz predict of the
 # same run written directly at that count, run alternately with the extrapolation: the
 # ratio says what the extrapolation costs beyond replaying a recording of that size
-# (bench/README.md, "Scaling").
+# (bench/README.md, "Scaling").  At the counts up to PROGNOZ_BENCH_SCALE_ALL, the same
+# extrapolation with every pass replayed (--replay-passes all), run alternately with the
+# default (which replays a sample of the passes of runs of over 2^26 records): the ratio
+# of their seconds, and how far the default's whole-run time is from every pass's.
 #
 # Usage: scale.sh BUILDDIR
 # Environment:
@@ -16,6 +19,8 @@
 #   PROGNOZ_BENCH_SCALE_ITERATIONS  iterations of the recordings (default 2500)
 #   PROGNOZ_BENCH_SCALE_REPS        runs of each measure (default 3)
 #   PROGNOZ_BENCH_SCALE_BASELINE    the largest count with a baseline (default 1024)
+#   PROGNOZ_BENCH_SCALE_ALL         the largest count replayed with every pass too
+#                                   (default 4096)
 #   PROGNOZ_BENCH_SCALE_TIMEOUT     seconds one run may take (default 1200)
 #
 # The work files go under ${TMPDIR:-/tmp} and are deleted.  The script fails only when
@@ -33,11 +38,12 @@ counts=${PROGNOZ_BENCH_SCALE_COUNTS:-1024 4096 16384}
 iterations=${PROGNOZ_BENCH_SCALE_ITERATIONS:-2500}
 reps=${PROGNOZ_BENCH_SCALE_REPS:-3}
 baseline=${PROGNOZ_BENCH_SCALE_BASELINE:-1024}
+every=${PROGNOZ_BENCH_SCALE_ALL:-4096}
 limit=${PROGNOZ_BENCH_SCALE_TIMEOUT:-1200}
 machine=$srcdir/share/machines/gigabit-switch.conf
 results=$builddir/bench-scale.log
 
-for v in $counts "$iterations" "$reps" "$baseline" "$limit"; do
+for v in $counts "$iterations" "$reps" "$baseline" "$every" "$limit"; do
     case $v in '' | *[!0-9]*) fail "'$v' is not a number (PROGNOZ_BENCH_SCALE_*)" ;; esac
 done
 [ -x "$gentrace" ] && [ -x "$prognoz" ] || fail "$gentrace or $prognoz is missing: run make bench"
@@ -62,7 +68,23 @@ measure() {
     echo "bench: $_name $(awk '{ printf "%.2f s, %.0f MB, %.2f CPU s", $1, $2 / 1024, $3 + $4 }' "$work/time")"
 }
 
+# measure_scale NAME P OPTION...: measures the extrapolation to P, appending its
+# whole-run time at P to $work/times as "NAME SECONDS"
+measure_scale() {
+    _n=$1
+    _p=$2
+    shift 2
+    measure "$_n" "$prognoz" scale "$work/rec4" "$work/rec8" "$work/rec16" --ranks "$_p" \
+        --machine "$machine" --format json -o "$work/scale.json" "$@"
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(sys.argv[2], next(e["execution_time"] for e in d["intervals"][0]["machines"][0]["entries"]
+                        if e["ranks"] == int(sys.argv[3])))' "$work/scale.json" "$_n" "$_p" \
+        >>"$work/times" || fail "$_n: no execution time at $_p processes in the report"
+}
+
 : >"$work/runs"
+: >"$work/times"
 for p in $counts; do
     if [ "$p" -le "$baseline" ]; then
         "$gentrace" "$work/direct$p" --ranks "$p" --iterations "$iterations" >/dev/null ||
@@ -73,8 +95,13 @@ for p in $counts; do
         if [ "$p" -le "$baseline" ] && [ $((r % 2)) -eq 0 ]; then
             measure "predict-$p" "$prognoz" predict "$work/direct$p" --machine "$machine"
         fi
-        measure "scale-$p" "$prognoz" scale "$work/rec4" "$work/rec8" "$work/rec16" \
-            --ranks "$p" --machine "$machine"
+        if [ "$p" -le "$every" ] && [ $((r % 2)) -eq 0 ]; then
+            measure_scale "all-$p" "$p" --replay-passes all
+        fi
+        measure_scale "scale-$p" "$p"
+        if [ "$p" -le "$every" ] && [ $((r % 2)) -eq 1 ]; then
+            measure_scale "all-$p" "$p" --replay-passes all
+        fi
         if [ "$p" -le "$baseline" ] && [ $((r % 2)) -eq 1 ]; then
             measure "predict-$p" "$prognoz" predict "$work/direct$p" --machine "$machine"
         fi
@@ -86,8 +113,8 @@ done
 {
     echo "prognoz scale: recordings at 4, 8, 16 processes x $((iterations * 4)) calls," \
         "extrapolated; $reps runs each; $(date +%Y-%m-%d), load $(load)"
-    printf '%-8s %12s %12s %12s %12s %10s\n' processes "seconds" "spread %" "CPU seconds" "peak MB" \
-        "/ predict"
+    printf '%-8s %12s %12s %12s %12s %10s %8s %10s\n' processes "seconds" "spread %" \
+        "CPU seconds" "peak MB" "/ predict" "/ all" "T vs all"
     for p in $counts; do
         s=$(awk -v k="scale-$p" '$1 == k { print $2 }' "$work/runs" | median)
         lo=$(awk -v k="scale-$p" '$1 == k { print $2 }' "$work/runs" | sort -g | head -1)
@@ -99,9 +126,17 @@ done
             b=$(awk -v k="predict-$p" '$1 == k { print $2 }' "$work/runs" | median)
             ratio=$(awk -v s="$s" -v b="$b" 'BEGIN { printf "%.2f", (b > 0 ? s / b : 0) }')
         fi
-        printf '%-8s %12.2f %12.0f %12.2f %12.0f %10s\n' "$p" "$s" \
+        all=- gap=-
+        if grep -q "^all-$p " "$work/runs"; then
+            a=$(awk -v k="all-$p" '$1 == k { print $2 }' "$work/runs" | median)
+            all=$(awk -v s="$s" -v a="$a" 'BEGIN { printf "%.3f", (a > 0 ? s / a : 0) }')
+            ts=$(awk -v k="scale-$p" '$1 == k { print $2; exit }' "$work/times")
+            ta=$(awk -v k="all-$p" '$1 == k { print $2; exit }' "$work/times")
+            gap=$(awk -v s="$ts" -v a="$ta" 'BEGIN { printf "%+.3f%%", (a > 0 ? 100 * (s - a) / a : 0) }')
+        fi
+        printf '%-8s %12.2f %12.0f %12.2f %12.0f %10s %8s %10s\n' "$p" "$s" \
             "$(awk -v lo="$lo" -v hi="$hi" -v s="$s" 'BEGIN { print (s > 0 ? 100 * (hi - lo) / s : 0) }')" \
-            "$cpu" "$(awk -v m="$m" 'BEGIN { print m / 1024 }')" "$ratio"
+            "$cpu" "$(awk -v m="$m" 'BEGIN { print m / 1024 }')" "$ratio" "$all" "$gap"
     done
 } | tee "$results"
 echo "bench: the table is in $results"

@@ -16,8 +16,10 @@
 #include "progress_line.h"
 #include "scale_archive.h"
 #include "scale_memory.h"
+#include "scale_passes.h"
 #include "scale_replay.h"
 #include "scale_report.h"
+#include "scale_sample.h"
 
 #define MAX_RECORDINGS 16
 #define MAX_COUNTS 64
@@ -26,14 +28,19 @@
  * rest */
 #define MAX_VANISHING 8
 /* Notes of the job: one per stretched recording, those without CPU times, the shared
- * cores, the nodes, and the vanishing models */
-#define MAX_JOB_NOTES (MAX_RECORDINGS + 3 + MAX_VANISHING)
+ * cores, the nodes, the vanishing models, and one per count replayed by a sample of its
+ * passes */
+#define MAX_JOB_NOTES (MAX_RECORDINGS + 3 + MAX_VANISHING + MAX_COUNTS + MAX_RECORDINGS)
 /* A machine's part of the note on the nodes (a name of up to 127 bytes and the longest
  * wording), and a note: the nodes' note names every machine. */
 #define MACHINE_NODES_LEN 320
 #define NOTE_LEN (512 + PZ_MAX_MACHINES * (MACHINE_NODES_LEN + 2))
 /* Predicted records between two looks at the clock of the progress line */
 #define PROGRESS_EVERY 4096
+/* With --replay-passes auto, a run of more records than this (its processes times a
+ * process's records) is replayed by a sample of its passes (scale_passes.h): below, the
+ * whole replay takes seconds */
+#define SAMPLE_ABOVE_RECORDS ((double)(1u << 26))
 
 static void usage(FILE *out)
 {
@@ -59,12 +66,19 @@ static void usage(FILE *out)
             "                      when the recordings ran more processes than cores)\n"
             "  --mpi SET           the collective algorithms: mpich1, mpich-1.2.5, mpich4,\n"
             "                      openmpi4\n"
+            "  --replay-passes auto|all|sample\n"
+            "                      replay every pass of the program's main loop (all), or\n"
+            "                      a sample of them and the rest at the rate they settled at\n"
+            "                      (sample, where the loop makes %d passes or more); auto,\n"
+            "                      the default: a sample in runs of over 2^26 records\n"
             "  --coll OP=ALGO      force an algorithm, e.g. allgather=bruck (repeatable;\n"
             "                      docs/collectives.md)\n"
             "  --quiet             no progress on a terminal\n"
             "\nSee prognoz-scale(1).\n",
-            MAX_COUNTS, PZ_MAX_MACHINES);
+            MAX_COUNTS, PZ_MAX_MACHINES, PZ_PASSES_LEAST);
 }
+
+enum replay_passes { PASSES_AUTO, PASSES_ALL, PASSES_SAMPLE };
 
 struct options {
     const char *recordings[MAX_RECORDINGS];
@@ -74,6 +88,7 @@ struct options {
     const char *output, *trace_out;
     enum pz_report_format format;
     int quiet;
+    enum replay_passes passes;         /* --replay-passes */
     struct pz_machine_options m;
 };
 
@@ -96,6 +111,20 @@ static int parse_ranks(const char *s, struct options *o)
     }
 }
 
+/* --replay-passes's value; 0, or 2 after reporting a usage error. */
+static int parse_passes(const char *val, struct options *o)
+{
+    static const char *const names[] = { "auto", "all", "sample" };
+
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+        if (!strcmp(val, names[i])) {
+            o->passes = (enum replay_passes)i;
+            return 0;
+        }
+    fprintf(stderr, "prognoz scale: --replay-passes '%s': expected auto, all or sample\n", val);
+    return 2;
+}
+
 /* One option with its value at argv[*i]; 0, or 2 after reporting a usage error. */
 static int parse_valued(int argc, char **argv, int *i, struct options *o)
 {
@@ -111,6 +140,8 @@ static int parse_valued(int argc, char **argv, int *i, struct options *o)
         o->output = val;
     } else if (!strcmp(opt, "--trace-out")) {
         o->trace_out = val;
+    } else if (!strcmp(opt, "--replay-passes")) {
+        return parse_passes(val, o);
     } else if (!strcmp(opt, "--ranks")) {
         if (parse_ranks(val, o) != 0) {
             fprintf(stderr, "prognoz scale: --ranks '%s': expected process counts from 1 to "
@@ -126,7 +157,8 @@ static int parse_valued(int argc, char **argv, int *i, struct options *o)
 
 static int is_valued(const char *arg)
 {
-    static const char *const valued[] = { "--format", "-o", "--trace-out", "--ranks" };
+    static const char *const valued[] = { "--format", "-o", "--trace-out", "--ranks",
+                                          "--replay-passes" };
 
     for (size_t i = 0; i < sizeof(valued) / sizeof(valued[0]); i++)
         if (!strcmp(arg, valued[i]))
@@ -180,9 +212,15 @@ struct job {
     int recorded[MAX_COUNTS + MAX_RECORDINGS];
     int ncounts;
     struct pz_analysis *analyses;             /* of machine i at count c: [i * ncounts + c] */
-    char notes[MAX_JOB_NOTES][NOTE_LEN];   /* on the computation times and the nodes */
+    char notes[MAX_JOB_NOTES][NOTE_LEN];   /* on the computation times, the nodes and the
+                                              samples of the passes */
     int nnotes;
     struct pz_progress_line *progress;
+    struct pz_scale_sample sample;                     /* of the count being predicted, */
+    struct pz_passes_outcome sampled[PZ_MAX_MACHINES]; /* on each machine */
+    int sampling;                                      /* its loop is sampled */
+    int sampled_before;                                /* a smaller count's was, */
+    uint32_t sampled_loop;                             /* by this loop */
     int built_in_2d[2];   /* [first_fastest]: a model was tried in 2 dimensions or more */
 };
 
@@ -416,22 +454,26 @@ static struct pz_analysis_stream *open_analysis(const struct job *j, int c, cons
 }
 
 /* Replays the synthesized run on machine i, from its archive in dir or, without one,
- * as synth makes it, and analyzes the predicted run as it is predicted. */
-static int predict_on(struct job *j, int c, int i, const char *dir, struct pz_scale_synth *synth)
+ * as synth makes it (cut to `cut` passes of the sample's loop, 0: not cut), and
+ * analyzes the predicted run into *a as it is predicted. */
+static int predict_into(struct job *j, int c, int i, const char *dir,
+                        struct pz_scale_synth *synth, uint64_t cut, struct pz_analysis *a)
 {
     struct pz_predict_options po = { .machine = &j->machines[i],
                                      .compute_cpu = j->o->m.compute_cpu };
     struct feed feed = { .progress = j->progress };
     struct pz_replay_sink sink = { give_record, thread_done, &feed };
-    struct pz_analysis *a = &j->analyses[i * j->ncounts + c];
     struct pz_prediction result;
-    char err[8192];
+    char err[8192], passes[64] = "";
 
     memcpy(po.forced, j->o->m.forced, sizeof(po.forced));
-    pz_progress_line_phase(j->progress, "%s and replaying %d processes (count %d of %d) on "
-                           "%s (machine %d of %d)", synth ? "synthesizing" : "reading",
-                           j->counts[c], c + 1, j->ncounts, j->machines[i].name, i + 1,
-                           j->o->m.nmachines);
+    if (cut)
+        snprintf(passes, sizeof(passes), ", %llu passes of %llu", (unsigned long long)cut,
+                 (unsigned long long)j->sample.passes);
+    pz_progress_line_phase(j->progress, "%s and replaying %d processes (count %d of %d%s) "
+                           "on %s (machine %d of %d)", synth ? "synthesizing" : "reading",
+                           j->counts[c], c + 1, j->ncounts, passes, j->machines[i].name,
+                           i + 1, j->o->m.nmachines);
     if (!(feed.analysis = open_analysis(j, c, dir, synth)))
         return -1;
     po.sink = &sink;
@@ -447,6 +489,33 @@ static int predict_on(struct job *j, int c, int i, const char *dir, struct pz_sc
         return -1;
     }
     return 0;
+}
+
+/* One machine's run cut to some passes of the sample's loop (scale_passes.h). */
+struct cut_replay {
+    struct job *j;
+    int c, i;
+    struct pz_scale_synth *synth;
+};
+
+static int replay_cut(void *ctx, uint64_t passes, struct pz_analysis *out)
+{
+    struct cut_replay *r = ctx;
+
+    pz_scale_synth_cut(r->synth, r->j->sample.loop, passes);
+    return predict_into(r->j, r->c, r->i, NULL, r->synth, passes, out);
+}
+
+/* Predicts the run at count c on machine i into its analysis: by a sample of its
+ * passes where j->sampling says so, else every pass. */
+static int predict_on(struct job *j, int c, int i, const char *dir, struct pz_scale_synth *synth)
+{
+    struct pz_analysis *a = &j->analyses[i * j->ncounts + c];
+    struct cut_replay r = { j, c, i, synth };
+
+    if (!j->sampling)
+        return predict_into(j, c, i, dir, synth, 0, a);
+    return pz_replay_by_passes(replay_cut, &r, j->sample.passes, a, &j->sampled[i]);
 }
 
 /* Predicts run r at count c (runs_at) on the machines it is theirs, from its archive
@@ -531,6 +600,71 @@ static int counts_fit_model(const struct job *j)
     return 1;
 }
 
+/* Whether the run at count c is replayed by a sample of its passes (--replay-passes;
+ * never when its archive is written: that is the whole run), into j->sampling with the
+ * loop in j->sample. */
+static void choose_sampling(struct job *j, int c)
+{
+    struct pz_scale_sample *s = &j->sample;
+
+    memset(j->sampled, 0, sizeof(j->sampled));
+    j->sampling = j->o->passes != PASSES_ALL && !j->o->trace_out &&
+                  pz_scale_sample_loop(j->program, j->counts[c], PZ_PASSES_LEAST, s) &&
+                  (j->o->passes == PASSES_SAMPLE ||
+                   (double)j->counts[c] * (double)s->records > SAMPLE_ABOVE_RECORDS);
+}
+
+/* Into buf, "32, 64 and 128": the passes the run was cut to, up to k2. */
+static void cuts(uint64_t k2, char *buf, size_t len)
+{
+    size_t at = 0;
+
+    buf[0] = '\0';
+    for (uint64_t k = PZ_PASSES_FIRST; k <= k2 && at < len; k *= 2)
+        at += (size_t)snprintf(buf + at, len - at, "%s%llu",
+                               k == PZ_PASSES_FIRST ? "" : k == k2 ? " and " : ", ",
+                               (unsigned long long)k);
+}
+
+/* A note on how the run at count c was replayed by a sample of its passes on each
+ * machine: the first says how, the others where the passes settled. */
+static void note_sampling(struct job *j, int c)
+{
+    char *note = j->notes[j->nnotes], where[600];
+    size_t len = sizeof(j->notes[0]), used;
+
+    if (!j->sampling || j->nnotes == MAX_JOB_NOTES)
+        return;
+    pz_scale_sample_where(j->program, &j->sample, where, sizeof(where));
+    if (!j->sampled_before || j->sampled_loop != j->sample.loop)
+        used = (size_t)snprintf(note, len, "at %d processes the loop beginning with %s makes "
+                                "%llu passes: the run was replayed cut to a few of them, the "
+                                "rest counted at what a pass took over the last half of the "
+                                "last cut, settled to within %g%% of the half before "
+                                "(--replay-passes all replays every pass):", j->counts[c],
+                                where, (unsigned long long)j->sample.passes,
+                                100 * PZ_PASSES_SETTLED);
+    else
+        used = (size_t)snprintf(note, len, "at %d processes, %llu passes of that loop:",
+                                j->counts[c], (unsigned long long)j->sample.passes);
+    for (int i = 0; i < j->o->m.nmachines && used < len; i++) {
+        const struct pz_passes_outcome *o = &j->sampled[i];
+        char at[160];
+
+        cuts(o->k2, at, sizeof(at));
+        if (o->k2)
+            used += (size_t)snprintf(note + used, len - used, "%s on %s cut to %s passes "
+                                     "(%.2f%% apart)", i ? ";" : "", j->machines[i].name,
+                                     at, 100 * o->change);
+        else
+            used += (size_t)snprintf(note + used, len - used, "%s on %s every pass, a pass's "
+                                     "cost not settled", i ? ";" : "", j->machines[i].name);
+    }
+    j->sampled_before = 1;
+    j->sampled_loop = j->sample.loop;
+    j->nnotes++;
+}
+
 /* Every count on every machine; 0, or -1 after reporting the error.  *made tells how
  * many counts have all their analyses (the failing one's are freed here). */
 static int predict_all(struct job *j, int *made)
@@ -540,6 +674,7 @@ static int predict_all(struct job *j, int *made)
         int run[PZ_MAX_MACHINES], done[PZ_MAX_MACHINES] = { 0 }, rc = 0;
         int nruns = runs_at(j, *made, nodes, run);
 
+        choose_sampling(j, *made);
         for (int r = 0; r < nruns && rc == 0; r++)
             rc = predict_run(j, *made, nodes, nruns, r, run, done);
         if (rc != 0) {
@@ -548,6 +683,7 @@ static int predict_all(struct job *j, int *made)
                     pz_analysis_free(&j->analyses[i * j->ncounts + *made]);
             return -1;
         }
+        note_sampling(j, *made);
     }
     return 0;
 }
