@@ -15,6 +15,7 @@
 #include "open.h"
 #include "progress_line.h"
 #include "scale_archive.h"
+#include "scale_local.h"
 #include "scale_memory.h"
 #include "scale_passes.h"
 #include "scale_replay.h"
@@ -27,10 +28,11 @@
 /* Notes on computation models that give no time at a count, the last one counting the
  * rest */
 #define MAX_VANISHING 8
-/* Notes of the job: one per stretched recording, those without CPU times, the shared
+/* Notes of the job: the calls left out, one per stretched recording, those without CPU
+ * times, the shared
  * cores, the nodes, the vanishing models, and one per count replayed by a sample of its
  * passes */
-#define MAX_JOB_NOTES (MAX_RECORDINGS + 3 + MAX_VANISHING + MAX_COUNTS + MAX_RECORDINGS)
+#define MAX_JOB_NOTES (MAX_RECORDINGS + 4 + MAX_VANISHING + MAX_COUNTS + MAX_RECORDINGS)
 /* A machine's part of the note on the nodes (a name of up to 127 bytes and the longest
  * wording), and a note: the nodes' note names every machine. */
 #define MACHINE_NODES_LEN 320
@@ -222,6 +224,9 @@ struct job {
     int sampled_before;                                /* a smaller count's was, */
     uint32_t sampled_loop;                             /* by this loop */
     int built_in_2d[2];   /* [first_fastest]: a model was tried in 2 dimensions or more */
+    int fold_local;       /* the calls that neither move data nor wait are left out */
+    size_t folded;        /* how many, over the recordings, */
+    char folded_names[256];   /* which */
 };
 
 /* An error, on a line of its own: the progress line is erased first. */
@@ -260,6 +265,19 @@ static int read_in_dimensions(struct job *j, int ndims, int first_fastest, char 
     return 0;
 }
 
+/* Leaves the calls that neither move data nor wait out of every recording read
+ * (scale_local.h), counted into j->folded and named in j->folded_names; 0 when there
+ * were none, in which case the model is the one built with them. */
+static int fold_local_calls(struct job *j)
+{
+    j->folded = 0;
+    j->folded_names[0] = '\0';
+    for (int r = 0; r < j->nruns; r++)
+        j->folded += pz_scale_run_fold_local(&j->runs[r], j->folded_names,
+                                             sizeof(j->folded_names));
+    return j->folded > 0;
+}
+
 /* Reads the recordings (again: j->nruns of them are read) with their inferred grids'
  * ranks numbered with the first dimension fastest or not, each in the dimensions of the
  * one of most, at least min_ndims; builds their model into j->program (NULL, the reason
@@ -291,6 +309,8 @@ static int read_and_build(struct job *j, int first_fastest, int min_ndims, char 
     j->built_in_2d[first_fastest] |= ndims >= 2;
     if (read_in_dimensions(j, ndims, first_fastest, err, errlen) != 0)
         return -1;
+    if (j->fold_local && !fold_local_calls(j))
+        return -1;
     pz_scale_runs_resolve_groups(j->runs, (size_t)j->nruns);
     for (int r = 0; r < j->nruns; r++)
         runs[r] = &j->runs[r];
@@ -319,13 +339,13 @@ static int read_as_2d_grid(struct job *j, char *err, size_t errlen)
 /* A program that numbers its blocks x + nx (y + ny z), nx the largest side (HPCG), fits
  * MPI_Cart_create's numbering at some counts (2 x 2 x 1, 2 x 2 x 2) but not across them:
  * where the model cannot be built, the recordings whose grids were inferred are read
- * again numbered the other way; the first reason is told when that fails too. */
-static int read_recordings(struct job *j)
+ * again numbered the other way; 0, or -1 with the first reason in err. */
+static int read_and_build_any(struct job *j, char *err, size_t errlen)
 {
-    char err[4096], other[4096];
+    char other[4096];
     int inferred = 0;
 
-    if (read_and_build(j, 0, 1, err, sizeof(err)) == 0)
+    if (read_and_build(j, 0, 1, err, errlen) == 0)
         return 0;
     for (int r = 0; r < j->nruns; r++)
         inferred |= !j->runs[r].grid.from_topology && j->runs[r].grid.ndims > 1;
@@ -333,6 +353,29 @@ static int read_recordings(struct job *j)
         ((inferred && read_and_build(j, 1, 1, other, sizeof(other)) == 0) ||
          read_as_2d_grid(j, other, sizeof(other)) == 0))
         return 0;
+    return -1;
+}
+
+/* The recordings and their model; where it cannot be built, built again without the
+ * calls that neither move data nor wait (a root asking its rank between broadcasts the
+ * others make without), with a note saying so; the first reason is told when that
+ * fails too. */
+static int read_recordings(struct job *j)
+{
+    char err[4096], other[4096];
+
+    if (read_and_build_any(j, err, sizeof(err)) == 0)
+        return 0;
+    j->fold_local = 1;
+    j->built_in_2d[0] = j->built_in_2d[1] = 0;
+    if (j->nruns == j->o->nrecordings && read_and_build_any(j, other, sizeof(other)) == 0) {
+        snprintf(j->notes[j->nnotes++], sizeof(j->notes[0]),
+                 "the model cannot be built with the %zu calls that neither move data nor "
+                 "wait (%s) in the recordings, which follow no pattern of the process "
+                 "grid: they are left out of the synthesized runs, their time counted as "
+                 "the computation before the next call", j->folded, j->folded_names);
+        return 0;
+    }
     complain(j, "%s", err);
     return -1;
 }
