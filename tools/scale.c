@@ -612,6 +612,16 @@ static int predict_run(struct job *j, int c, const struct pz_scale_nodes *nodes,
     return predict_machines(j, c, r, run, dir, NULL, done);
 }
 
+/* Whether the run at count c is replayed by a sample of its passes (--replay-passes;
+ * never when its archive is written: that is the whole run), with the loop in *s. */
+static int samples(const struct job *j, int c, struct pz_scale_sample *s)
+{
+    return j->o->passes != PASSES_ALL && !j->o->trace_out &&
+           pz_scale_sample_loop(j->program, j->counts[c], PZ_PASSES_LEAST, s) &&
+           (j->o->passes == PASSES_SAMPLE ||
+            (double)j->counts[c] * (double)s->records > SAMPLE_ABOVE_RECORDS);
+}
+
 /* Whether the run at every count fits in the memory this process may take, estimated
  * from the model (scale_memory.h): the counts in increasing order, each with the
  * analyses the smaller ones leave for the report; else says so for the first that does
@@ -626,13 +636,16 @@ static int counts_fit_model(const struct job *j)
     for (int c = 0; c < j->ncounts; c++) {
         struct pz_scale_memory_figures f;
         struct pz_scale_memory_estimate e;
+        struct pz_scale_sample s;
+        /* a sampled count holds the analyses of two cuts besides the one being made */
+        int cuts_held = samples(j, c, &s) ? 2 : 0;
         char msg[320];
 
         pz_scale_memory_figures_of(j->program, j->counts[c], &f);
         f.held = held;
         f.heap_free = heap_free;
         f.peak = peak;
-        f.kept = kept + (uint64_t)(nmachines - 1) * (uint64_t)j->counts[c];
+        f.kept = kept + (uint64_t)(nmachines - 1 + cuts_held) * (uint64_t)j->counts[c];
         pz_scale_memory_estimate(&f, &e);
         if (!pz_scale_memory_fits(j->counts[c], &e, &m, msg, sizeof(msg))) {
             complain(j, "--ranks %d: %s", j->counts[c], msg);
@@ -643,18 +656,11 @@ static int counts_fit_model(const struct job *j)
     return 1;
 }
 
-/* Whether the run at count c is replayed by a sample of its passes (--replay-passes;
- * never when its archive is written: that is the whole run), into j->sampling with the
- * loop in j->sample. */
+/* The sampling of count c into j->sampling and j->sample. */
 static void choose_sampling(struct job *j, int c)
 {
-    struct pz_scale_sample *s = &j->sample;
-
     memset(j->sampled, 0, sizeof(j->sampled));
-    j->sampling = j->o->passes != PASSES_ALL && !j->o->trace_out &&
-                  pz_scale_sample_loop(j->program, j->counts[c], PZ_PASSES_LEAST, s) &&
-                  (j->o->passes == PASSES_SAMPLE ||
-                   (double)j->counts[c] * (double)s->records > SAMPLE_ABOVE_RECORDS);
+    j->sampling = samples(j, c, &j->sample);
 }
 
 /* Into buf, "32, 64 and 128": the passes the run was cut to, up to k2. */
