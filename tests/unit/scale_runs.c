@@ -221,3 +221,24 @@ struct pz_scale_event sr_message_along(uint8_t kind, int off, uint32_t tag, uint
     e.bytes = bytes;
     return e;
 }
+
+void sr_ring_iteration(struct sr_run *b, int p, const int *c, uint32_t tag, uint64_t bytes,
+                       double gap)
+{
+    static const int east[3] = {1, 0, 0}, west[3] = {-1, 0, 0};
+    int P = b->run.nprocs;
+    struct pz_scale_event e = sr_message_along(PZ_REC_ISEND, 1, tag, bytes);
+    struct sr_truth t = {sr_rank_at(b, c, east), 0, P, 1, -1};
+
+    sr_step(b, p, PZ_SCALE_CALL, SR_ISEND, gap);
+    sr_event(b, p, &e, &t);
+    e = sr_message_along(PZ_REC_RECV, -1, tag, bytes);
+    t.peer = sr_rank_at(b, c, west);
+    sr_step(b, p, PZ_SCALE_CALL, SR_RECV, 0);
+    sr_event(b, p, &e, &t);
+    e = (struct pz_scale_event){.kind = PZ_REC_ISEND_COMPLETE, .comm = SR_WORLD, .posted_by = 2};
+    t.peer = -1;
+    t.posted_by = 2;
+    sr_step(b, p, PZ_SCALE_CALL, SR_WAIT, 0);
+    sr_event(b, p, &e, &t);
+}

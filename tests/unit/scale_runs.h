@@ -78,4 +78,10 @@ int sr_no_comms(void *ctx, const struct pz_synth_comm *comms, uint32_t n);
  * (its peer an offset), with tag and bytes. */
 struct pz_scale_event sr_message_along(uint8_t kind, int off, uint32_t tag, uint64_t bytes);
 
+/* One iteration of a ring along the first dimension at process p (coordinates c), after
+ * gap s of computation: MPI_Isend of bytes with tag to the east, MPI_Recv of as many from
+ * the west, MPI_Wait for the send. */
+void sr_ring_iteration(struct sr_run *b, int p, const int *c, uint32_t tag, uint64_t bytes,
+                       double gap);
+
 #endif

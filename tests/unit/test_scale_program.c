@@ -481,22 +481,7 @@ Test(scale_program, stencil_1d_not_periodic)
 
 static void ring(struct sr_run *b, int p, const int *c)
 {
-    static const int east[3] = {1, 0, 0}, west[3] = {-1, 0, 0};
-    struct pz_scale_event e = to(PZ_REC_ISEND, east, TAG, 1024);
-    struct sr_truth t = world(b, sr_rank_at(b, c, east));
-    int P = b->run.nprocs;
-
-    call(b, p, SR_ISEND, C / P);
-    sr_event(b, p, &e, &t);
-    e = to(PZ_REC_RECV, west, TAG, 1024);
-    t = world(b, sr_rank_at(b, c, west));
-    call(b, p, SR_RECV, 0);
-    sr_event(b, p, &e, &t);
-    e = ev(PZ_REC_ISEND_COMPLETE, SR_WORLD);
-    t = world(b, -1);
-    e.posted_by = t.posted_by = 2;
-    call(b, p, SR_WAIT, 0);
-    sr_event(b, p, &e, &t);
+    sr_ring_iteration(b, p, c, TAG, 1024, C / b->run.nprocs);
 }
 
 static void prog_ring(struct sr_run *b, int p, const int *c, void *arg)

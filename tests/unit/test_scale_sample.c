@@ -38,27 +38,7 @@ static void allreduce(struct sr_run *b, int p)
 
 static void ring(struct sr_run *b, int p, const int *c)
 {
-    static const int east[3] = {1, 0, 0}, west[3] = {-1, 0, 0};
-    int P = b->run.nprocs;
-    struct pz_scale_event e = event(PZ_REC_ISEND);
-    struct sr_truth t = {sr_rank_at(b, c, east), 0, P, 1, -1};
-
-    e.peer.kind = PZ_SCALE_PEER_OFFSET;
-    e.peer.off[0] = 1;
-    e.tag = TAG;
-    e.bytes = 1024;
-    sr_step(b, p, PZ_SCALE_CALL, SR_ISEND, 1e-4);
-    sr_event(b, p, &e, &t);
-    e.kind = PZ_REC_RECV;
-    e.peer.off[0] = -1;
-    t.peer = sr_rank_at(b, c, west);
-    sr_step(b, p, PZ_SCALE_CALL, SR_RECV, 0);
-    sr_event(b, p, &e, &t);
-    e = event(PZ_REC_ISEND_COMPLETE);
-    t.peer = -1;
-    e.posted_by = t.posted_by = 2;
-    sr_step(b, p, PZ_SCALE_CALL, SR_WAIT, 0);
-    sr_event(b, p, &e, &t);
+    sr_ring_iteration(b, p, c, TAG, 1024, 1e-4);
 }
 
 static void prog(struct sr_run *b, int p, const int *c, void *arg)
