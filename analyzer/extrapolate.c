@@ -1,6 +1,7 @@
 /* Extrapolating a cut run's analysis to its whole loop (extrapolate.h). */
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "extrapolate.h"
@@ -70,6 +71,8 @@ double pz_analysis_rate_change(const struct pz_analysis *a0, const struct pz_ana
 {
     double w0[3], w1[3], w2[3], worst = 0;
 
+    if (!(k0 < k1 && k1 < k2))
+        return 1;
     whole_run(a0, w0);
     whole_run(a1, w1);
     whole_run(a2, w2);
@@ -110,30 +113,41 @@ static void set_sum(struct pz_stats *s, size_t i, double v)
     memcpy((char *)s + offsetof(struct pz_stats, exec) + i * sizeof(double), &v, sizeof(v));
 }
 
-/* What process p of node i computed per pass from cut a to cut b, k passes apart. */
-static double computed(const struct pz_analysis *a, const struct pz_analysis *b, int i,
-                       int p, uint64_t k)
-{
-    const struct pz_stats *x = &a->nodes[i].procs[p], *y = &b->nodes[i].procs[p];
+/* The sums of a process's statistics extrapolated one by one: the computation (the
+ * execution less the MPI time) in place of the execution, which is rebuilt from it. */
+#define COMPUTED 0   /* the index of exec among the sums */
 
-    return ((y->exec - y->mpi) - (x->exec - x->mpi)) / (double)k;
+static double value(const struct pz_stats *s, size_t field)
+{
+    return field == COMPUTED ? s->exec - s->mpi : sum_of(s, field);
 }
 
-/* How much of the processes' differences in computation at node i repeats pass after
- * pass: the regression of their differences from k[1] to k[2] on those from k[0] to
- * k[1], from 0 (none) to 1 (all); 1 when they compute alike. */
-static double repeating(struct pz_analysis *const cut[3], const uint64_t k[3], int i)
+/* What process p of node i added to field per pass from cut a to cut b, k passes apart. */
+static double per_pass(const struct pz_analysis *a, const struct pz_analysis *b, int i, int p,
+                       size_t field, uint64_t k)
+{
+    return (value(&b->nodes[i].procs[p], field) - value(&a->nodes[i].procs[p], field)) /
+           (double)k;
+}
+
+/* How much of the processes' differences in field at node i repeats pass after pass:
+ * their differences from k[0] to k[1] regressed on those from k[1] to k[2], from 0 (none:
+ * the draws alone) to 1 (all); 1 when the processes are alike.  Regressed that way, it
+ * is the share of the later differences' variance that the earlier ones share: what to
+ * keep of them. */
+static double repeating(struct pz_analysis *const cut[3], const uint64_t k[3], int i,
+                        size_t field)
 {
     int n = cut[0]->nprocs;
     double mean1 = 0, mean2 = 0, across = 0, own = 0;
 
     for (int p = 0; p < n; p++) {
-        mean1 += computed(cut[0], cut[1], i, p, k[1] - k[0]) / n;
-        mean2 += computed(cut[1], cut[2], i, p, k[2] - k[1]) / n;
+        mean1 += per_pass(cut[0], cut[1], i, p, field, k[1] - k[0]) / n;
+        mean2 += per_pass(cut[1], cut[2], i, p, field, k[2] - k[1]) / n;
     }
     for (int p = 0; p < n; p++) {
-        double d1 = computed(cut[0], cut[1], i, p, k[1] - k[0]) - mean1;
-        double d2 = computed(cut[1], cut[2], i, p, k[2] - k[1]) - mean2;
+        double d1 = per_pass(cut[0], cut[1], i, p, field, k[1] - k[0]) - mean1;
+        double d2 = per_pass(cut[1], cut[2], i, p, field, k[2] - k[1]) - mean2;
 
         across += d1 * d2;
         own += d2 * d2;
@@ -141,28 +155,49 @@ static double repeating(struct pz_analysis *const cut[3], const uint64_t k[3], i
     return own <= 0 ? 1 : fmin(1, fmax(0, across / own));
 }
 
-/* Node i's sums at every process grown by f times their growth since cut a, each
- * process's difference from the processes' mean growth by f * keep. */
-static void grow_node(struct pz_analysis *b, const struct pz_analysis *a, int i, double f,
-                      double keep)
+/* Field of node i at every process, grown by f times its growth since cut[1]: the
+ * processes' mean growth, and each one's difference from it by its repeating part and
+ * draws times the rest, into out[p]. */
+static void grow_field(struct pz_analysis *const cut[3], const uint64_t k[3], int i,
+                       size_t field, double f, double draws, double *out)
 {
+    const struct pz_analysis *a = cut[1], *b = cut[2];
     int n = b->nprocs;
+    double kept = repeating(cut, k, i, field), keep = kept + (1 - kept) * draws, mean = 0;
 
-    for (size_t s = 0; s < STATS_SUMS; s++) {
-        double mean = 0;
-
-        for (int p = 0; p < n; p++)
-            mean += (sum_of(&b->nodes[i].procs[p], s) - sum_of(&a->nodes[i].procs[p], s)) / n;
-        for (int p = 0; p < n; p++) {
-            struct pz_stats *y = &b->nodes[i].procs[p];
-            double grew = sum_of(y, s) - sum_of(&a->nodes[i].procs[p], s);
-
-            set_sum(y, s, at_least_0(sum_of(y, s) + f * (mean + keep * (grew - mean))));
-        }
-    }
     for (int p = 0; p < n; p++)
-        b->nodes[i].procs[p].count = grown_count(b->nodes[i].procs[p].count,
-                                                 a->nodes[i].procs[p].count, f);
+        mean += (value(&b->nodes[i].procs[p], field) - value(&a->nodes[i].procs[p], field)) / n;
+    for (int p = 0; p < n; p++) {
+        double now = value(&b->nodes[i].procs[p], field);
+        double grew = now - value(&a->nodes[i].procs[p], field);
+
+        out[p] = at_least_0(now + f * (mean + keep * (grew - mean)));
+    }
+}
+
+/* Node i's statistics at every process grown to the whole run (extrapolate.h); each
+ * sum's differences between the processes are judged on their own (a reduction's root
+ * waits alike at every pass where the computations' draws do not repeat), and the
+ * execution is the computation and the MPI time grown.  grown[] has room for every sum
+ * of every process. */
+static void grow_node(struct pz_analysis *const cut[3], const uint64_t k[3], int i,
+                      double f, double draws, double *grown)
+{
+    struct pz_analysis *b = cut[2];
+    int n = b->nprocs;
+    size_t mpi = (offsetof(struct pz_stats, mpi) - offsetof(struct pz_stats, exec)) /
+                 sizeof(double);
+
+    for (size_t field = 0; field < STATS_SUMS; field++)
+        grow_field(cut, k, i, field, f, draws, grown + field * (size_t)n);
+    for (int p = 0; p < n; p++) {
+        struct pz_stats *y = &b->nodes[i].procs[p];
+
+        for (size_t field = 0; field < STATS_SUMS; field++)
+            set_sum(y, field, grown[field * (size_t)n + (size_t)p]);
+        y->exec = grown[COMPUTED * (size_t)n + (size_t)p] + grown[mpi * (size_t)n + (size_t)p];
+        y->count = grown_count(y->count, cut[1]->nodes[i].procs[p].count, f);
+    }
 }
 
 static void grow_calls(struct pz_analysis *b, const struct pz_analysis *a, double f)
@@ -188,14 +223,16 @@ void pz_analysis_extrapolate(struct pz_analysis *const cut[3], const uint64_t k[
 {
     struct pz_analysis *b = cut[2];
     const struct pz_analysis *a = cut[1];
-    double f = (double)(n - k[2]) / (double)(k[2] - k[1]);
-    double draws = f > 1 ? 1 / sqrt(f) : 1;
+    double f, draws, *grown;
 
-    for (int i = 0; i < b->nnodes; i++) {
-        double kept = repeating(cut, k, i);
-
-        grow_node(b, a, i, f, kept + (1 - kept) * draws);
-    }
+    if (!(k[0] < k[1] && k[1] < k[2] && k[2] <= n) ||
+        !(grown = malloc(STATS_SUMS * ((size_t)b->nprocs + 1) * sizeof(*grown))))
+        return;
+    f = (double)(n - k[2]) / (double)(k[2] - k[1]);
+    draws = f > 1 ? 1 / sqrt(f) : 1;
+    for (int i = 0; i < b->nnodes; i++)
+        grow_node(cut, k, i, f, draws, grown);
+    free(grown);
     grow_calls(b, a, f);
     b->messages = grown_count(b->messages, a->messages, f);
     b->clock_violations = grown_count(b->clock_violations, a->clock_violations, f);

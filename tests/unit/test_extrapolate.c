@@ -153,3 +153,47 @@ Test(extrapolate, runs_of_other_intervals_or_processes_are_not_alike)
     cut_run(&cuts[2], 3);
     cr_expect_not(pz_analysis_alike(cut[0], cut[2]));
 }
+
+Test(extrapolate, a_repeating_difference_in_mpi_time_is_kept_whole_beside_draws)
+{
+    static const uint64_t k[3] = { 32, 64, 128 };
+    static const double first[4] = { 0.1, -0.1, 0.1, -0.1 }, second[4] = { 0.1, 0.1, -0.1, -0.1 };
+
+    /* four processes computing 1 s a pass before 32, then 1 s plus draws that do not
+       repeat (first[p] from 32 to 64, second[p] from 64 to 128); in MPI 0.2 s a pass at
+       process 0 (a root), 0.1 s at the others, every pass.  At n = 10000 (f = 9872 / 64 =
+       154.25 times the last span): the MPI time's differences repeat, kept whole: 0.2 *
+       10000 = 2000 s at process 0, 1000 s at the others.  The computation of process 0
+       at 128: 32 + 32 * 1.1 + 64 * 1.1 = 137.6 s, then 154.25 * (64 + 6.4 / sqrt(154.25))
+       more; its execution the two together */
+    make(4);
+    for (int p = 0; p < 4; p++) {
+        double mpi = p == 0 ? 0.2 : 0.1, c32 = 32, c64 = c32 + 32 * (1 + first[p]);
+        double c128 = c64 + 64 * (1 + second[p]);
+
+        at(0, p)->mpi = 32 * mpi;
+        at(1, p)->mpi = 64 * mpi;
+        at(2, p)->mpi = 128 * mpi;
+        at(0, p)->exec = c32 + at(0, p)->mpi;
+        at(1, p)->exec = c64 + at(1, p)->mpi;
+        at(2, p)->exec = c128 + at(2, p)->mpi;
+    }
+    pz_analysis_extrapolate(cut, k, 10000);
+    cr_expect(fabs(at(2, 0)->mpi - 2000) < 1e-6, "%g", at(2, 0)->mpi);
+    for (int p = 1; p < 4; p++)
+        cr_expect(fabs(at(2, p)->mpi - 1000) < 1e-6, "process %d: %g", p, at(2, p)->mpi);
+    double computed = 137.6 + 154.25 * (64 + 6.4 / sqrt(154.25));
+
+    cr_expect(fabs(at(2, 0)->exec - (computed + 2000)) < 1e-6, "%g", at(2, 0)->exec);
+}
+
+Test(extrapolate, cuts_out_of_order_are_left_alone)
+{
+    static const uint64_t k[3] = { 4, 4, 8 };
+
+    make(1);
+    at(2, 0)->exec = 8;
+    pz_analysis_extrapolate(cut, k, 100);
+    cr_expect(NEAR(at(2, 0)->exec, 8));
+    cr_expect(NEAR(pz_analysis_rate_change(cut[0], cut[1], cut[2], k[0], k[1], k[2]), 1));
+}
