@@ -2,6 +2,7 @@
  * the trip counts of the loops around it, charged to each of those loops. */
 #include <math.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "scale_program_int.h"
@@ -15,15 +16,20 @@ static uint64_t trips_at(const struct pz_scale_program *m, uint32_t k, int nproc
     return t <= 0 ? 0 : (uint64_t)llround(t);
 }
 
-static int samplable(const struct sp_node *nd)
+/* A loop every process makes the same number of times, pass after pass, whose passes
+ * are the run's passes of it: none of the loops around it makes more than one (from the
+ * second pass of an outer loop on, a cut run's passes would not be the whole run's,
+ * their draws following the passes' numbers, scale_vary.h). */
+static int samplable(const struct sp_node *nd, int nested)
 {
-    return nd->kind == SP_LOOP && !nd->trips && !nd->passes;
+    return nd->kind == SP_LOOP && !nd->trips && !nd->passes && !nested;
 }
 
-/* Into in_loop[k] (zeroed, m->nnodes of them) the records in loop k's passes, and the
- * run's in *total. */
+/* Into in_loop[k] (zeroed, m->nnodes of them) the records in loop k's passes, into
+ * nested[k] whether a loop around it makes more than one pass, and the run's records in
+ * *total. */
 static void count_records(const struct pz_scale_program *m, int nprocs, uint64_t *in_loop,
-                          uint64_t *total)
+                          uint8_t *nested, uint64_t *total)
 {
     uint32_t loop[64], depth = 0;
     double times[64];   /* the passes of loop[d] and the loops around it, as a product */
@@ -33,6 +39,7 @@ static void count_records(const struct pz_scale_program *m, int nprocs, uint64_t
         while (depth && m->nodes[loop[depth - 1]].end <= i)
             depth--;
         if (m->nodes[i].kind == SP_LOOP) {
+            nested[i] = depth > 0 && times[depth - 1] > 1;
             if (depth < 64) {
                 times[depth] = (depth ? times[depth - 1] : 1) * (double)trips_at(m, i, nprocs);
                 loop[depth++] = i;
@@ -42,9 +49,10 @@ static void count_records(const struct pz_scale_program *m, int nprocs, uint64_t
         double r = (double)sp_step_records(m, i) * (depth ? times[depth - 1] : 1);
         uint64_t n = r > 1e18 ? (uint64_t)1e18 : (uint64_t)r;
 
-        *total += n;
+        *total = *total > UINT64_MAX - n ? UINT64_MAX : *total + n;
         for (uint32_t d = 0; d < depth; d++)
-            in_loop[loop[d]] += n;
+            in_loop[loop[d]] = in_loop[loop[d]] > UINT64_MAX - n ? UINT64_MAX
+                                                                  : in_loop[loop[d]] + n;
     }
 }
 
@@ -52,22 +60,83 @@ int pz_scale_sample_loop(const struct pz_scale_program *m, int nprocs, uint64_t 
                          struct pz_scale_sample *out)
 {
     uint64_t *in_loop = calloc(m->nnodes ? m->nnodes : 1, sizeof(*in_loop)), total;
+    uint8_t *nested = calloc(m->nnodes ? m->nnodes : 1, 1);
     int found = 0;
 
-    if (!in_loop)
+    if (!in_loop || !nested) {
+        free(in_loop);
+        free(nested);
         return 0;
-    count_records(m, nprocs, in_loop, &total);
+    }
+    count_records(m, nprocs, in_loop, nested, &total);
     for (uint32_t k = 0; k < m->nnodes; k++) {
         uint64_t passes;
 
-        if (!samplable(&m->nodes[k]) || (passes = trips_at(m, k, nprocs)) < least ||
+        if (!samplable(&m->nodes[k], nested[k]) || (passes = trips_at(m, k, nprocs)) < least ||
             (found && in_loop[k] <= out->in_loop))
             continue;
         *out = (struct pz_scale_sample){ k, passes, total, in_loop[k] };
         found = 1;
     }
     free(in_loop);
+    free(nested);
     return found;
+}
+
+/* The mean of q's ratios over the passes from .. to - 1: those of each pass the
+ * recording made, all of them for the passes beyond (sp_ratio_draw); 1 without any. */
+static double mean_ratio(const struct sp_ratios *q, uint64_t from, uint64_t to)
+{
+    double all = 0, sum = 0;
+    uint64_t recorded;
+
+    if (!q || !q->n || to <= from)
+        return 1;
+    for (uint32_t i = 0; i < q->n; i++)
+        all += q->v[i] / q->n;
+    recorded = to < q->npasses ? to : q->npasses;
+    for (uint64_t p = from; p < recorded; p++) {
+        uint32_t a = q->first[p], b = q->first[p + 1];
+        double mean = 0;
+
+        for (uint32_t i = a; i < b; i++)
+            mean += q->v[i] / (b - a);
+        sum += b > a ? mean : all;
+    }
+    if (to > recorded)
+        sum += (double)(to - (from > recorded ? from : recorded)) * all;
+    return sum / (double)(to - from);
+}
+
+double pz_scale_sample_drift(const struct pz_scale_program *m, int nprocs,
+                             const struct pz_scale_sample *s, uint64_t k1, uint64_t k2)
+{
+    uint32_t end = m->nodes[s->loop].end, inner[64], depth = 0;
+    double per[64], window = 0, rest = 0;
+
+    for (uint32_t i = s->loop + 1; i < end; i++) {
+        while (depth && m->nodes[inner[depth - 1]].end <= i)
+            depth--;
+        if (m->nodes[i].kind == SP_LOOP) {
+            if (depth < 64) {
+                per[depth] = (depth ? per[depth - 1] : 1) * (double)trips_at(m, i, nprocs);
+                inner[depth++] = i;
+            }
+            continue;
+        }
+        /* the step's computations, counted per process, run per[] times a pass */
+        double times = depth ? per[depth - 1] : 1, w = pz_scale_model_at(
+            &m->gap[(size_t)i * (m->nclasses + 1) + m->nclasses], nprocs);
+        const struct sp_ratios *q = sp_ratios_at(m, i, nprocs);
+
+        if (!(w > 0) || !(times > 0))
+            continue;
+        window += w * times * mean_ratio(q, (uint64_t)((double)k1 * times),
+                                         (uint64_t)((double)k2 * times));
+        rest += w * times * mean_ratio(q, (uint64_t)((double)k2 * times),
+                                       (uint64_t)((double)s->passes * times));
+    }
+    return window > 0 ? fabs(rest - window) / window : 0;
 }
 
 void pz_scale_sample_where(const struct pz_scale_program *m, const struct pz_scale_sample *s,

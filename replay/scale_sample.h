@@ -35,6 +35,16 @@ int pz_scale_sample_loop(const struct pz_scale_program *m, int nprocs, uint64_t 
 void pz_scale_sample_where(const struct pz_scale_program *m, const struct pz_scale_sample *s,
                            char *buf, size_t len);
 
+/* How much the computation drawn in a pass of the sample's loop changes from passes k1
+ * to k2 - 1 to the loop's passes after them (scale_vary.h: each computation is its
+ * class's mean times a ratio the recording nearest nprocs shows at the same pass, so
+ * that a trend of the recording, a computation growing over the run, is the
+ * synthesized run's): the relative change of the sum, over the loop's steps, of each
+ * one's model over all processes times the mean of its ratios over those passes.  0
+ * when nothing varies. */
+double pz_scale_sample_drift(const struct pz_scale_program *m, int nprocs,
+                             const struct pz_scale_sample *s, uint64_t k1, uint64_t k2);
+
 /* Makes the cursors of s made after the call (pz_scale_cursor_new, the replay's) run
  * loop node `loop` `passes` times instead of its trip count: the run cut there. */
 void pz_scale_synth_cut(struct pz_scale_synth *s, uint32_t loop, uint64_t passes);

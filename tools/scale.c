@@ -549,16 +549,26 @@ static int replay_cut(void *ctx, uint64_t passes, struct pz_analysis *out)
     return predict_into(r->j, r->c, r->i, NULL, r->synth, passes, out);
 }
 
+static double cut_drift(void *ctx, uint64_t k1, uint64_t k2)
+{
+    const struct cut_replay *r = ctx;
+
+    return pz_scale_sample_drift(r->j->program, r->j->counts[r->c], &r->j->sample, k1, k2);
+}
+
 /* Predicts the run at count c on machine i into its analysis: by a sample of its
  * passes where j->sampling says so, else every pass. */
 static int predict_on(struct job *j, int c, int i, const char *dir, struct pz_scale_synth *synth)
 {
     struct pz_analysis *a = &j->analyses[i * j->ncounts + c];
     struct cut_replay r = { j, c, i, synth };
+    int rc;
 
     if (!j->sampling)
         return predict_into(j, c, i, dir, synth, 0, a);
-    return pz_replay_by_passes(replay_cut, &r, j->sample.passes, a, &j->sampled[i]);
+    rc = pz_replay_by_passes(replay_cut, cut_drift, &r, j->sample.passes, a, &j->sampled[i]);
+    pz_scale_synth_cut(synth, j->sample.loop, j->sample.passes);
+    return rc;
 }
 
 /* Predicts run r at count c (runs_at) on the machines it is theirs, from its archive
@@ -689,7 +699,8 @@ static void note_sampling(struct job *j, int c)
         used = (size_t)snprintf(note, len, "at %d processes the loop beginning with %s makes "
                                 "%llu passes: the run was replayed cut to a few of them, the "
                                 "rest counted at what a pass took over the last half of the "
-                                "last cut, settled to within %g%% of the half before "
+                                "last cut, settled to within %g%% of the half before, the "
+                                "computation drawn for them as close to that half's "
                                 "(--replay-passes all replays every pass):", j->counts[c],
                                 where, (unsigned long long)j->sample.passes,
                                 100 * PZ_PASSES_SETTLED);
@@ -703,8 +714,11 @@ static void note_sampling(struct job *j, int c)
         cuts(o->k2, at, sizeof(at));
         if (o->k2)
             used += (size_t)snprintf(note + used, len - used, "%s on %s cut to %s passes "
-                                     "(%.2f%% apart)", i ? ";" : "", j->machines[i].name,
-                                     at, 100 * o->change);
+                                     "(%llu replayed; a pass %.2f%% apart, the computation "
+                                     "drawn after %.2f%%)", i ? ";" : "",
+                                     j->machines[i].name, at,
+                                     (unsigned long long)o->replayed, 100 * o->change,
+                                     100 * o->drift);
         else
             used += (size_t)snprintf(note + used, len - used, "%s on %s every pass, a pass's "
                                      "cost not settled", i ? ";" : "", j->machines[i].name);

@@ -19,8 +19,8 @@ static int replay_whole(pz_replay_cut_fn *replay, void *ctx, uint64_t passes,
     return replay(ctx, passes, out);
 }
 
-int pz_replay_by_passes(pz_replay_cut_fn *replay, void *ctx, uint64_t passes,
-                        struct pz_analysis *out, struct pz_passes_outcome *o)
+int pz_replay_by_passes(pz_replay_cut_fn *replay, pz_cut_drift_fn *drift, void *ctx,
+                        uint64_t passes, struct pz_analysis *out, struct pz_passes_outcome *o)
 {
     struct pz_analysis a[3];
     uint64_t k[3] = { PZ_PASSES_FIRST, 2 * PZ_PASSES_FIRST, 4 * PZ_PASSES_FIRST };
@@ -40,7 +40,8 @@ int pz_replay_by_passes(pz_replay_cut_fn *replay, void *ctx, uint64_t passes,
         int alike = pz_analysis_alike(&a[0], &a[1]) && pz_analysis_alike(&a[1], &a[2]);
 
         o->change = alike ? pz_analysis_rate_change(&a[0], &a[1], &a[2], k[0], k[1], k[2]) : 1;
-        if (alike && o->change <= PZ_PASSES_SETTLED) {
+        o->drift = drift ? drift(ctx, k[1], k[2]) : 0;
+        if (alike && o->change <= PZ_PASSES_SETTLED && o->drift <= PZ_PASSES_SETTLED) {
             struct pz_analysis *cut[3] = { &a[0], &a[1], &a[2] };
 
             pz_analysis_extrapolate(cut, k, passes);

@@ -57,7 +57,7 @@ Test(scale_passes, the_cuts_double_until_a_pass_costs_the_same)
     struct pz_analysis a;
     static const uint64_t want[5] = { 32, 64, 128, 256, 512 };
 
-    cr_assert_eq(pz_replay_by_passes(replay, &f, 5000, &a, &o), 0);
+    cr_assert_eq(pz_replay_by_passes(replay, NULL, &f, 5000, &a, &o), 0);
     expect_asked(&f, want, 5);
     cr_expect_eq(o.k1, 256);
     cr_expect_eq(o.k2, 512);
@@ -77,7 +77,7 @@ Test(scale_passes, a_pass_that_never_settles_replays_every_pass)
     struct pz_analysis a;
     static const uint64_t want[6] = { 32, 64, 128, 256, 512, 2048 };
 
-    cr_assert_eq(pz_replay_by_passes(replay, &f, 2048, &a, &o), 0);
+    cr_assert_eq(pz_replay_by_passes(replay, NULL, &f, 2048, &a, &o), 0);
     expect_asked(&f, want, 6);
     cr_expect_eq(o.k2, 0);
     cr_expect_eq(o.replayed, 3040);
@@ -92,7 +92,7 @@ Test(scale_passes, a_short_loop_is_replayed_whole)
     struct pz_analysis a;
     static const uint64_t want[1] = { PZ_PASSES_LEAST - 1 };
 
-    cr_assert_eq(pz_replay_by_passes(replay, &f, PZ_PASSES_LEAST - 1, &a, &o), 0);
+    cr_assert_eq(pz_replay_by_passes(replay, NULL, &f, PZ_PASSES_LEAST - 1, &a, &o), 0);
     expect_asked(&f, want, 1);
     cr_expect_eq(o.replayed, PZ_PASSES_LEAST - 1);
     pz_analysis_free(&a);
@@ -108,7 +108,7 @@ Test(scale_passes, cuts_with_different_intervals_are_not_compared)
     struct pz_analysis a;
     static const uint64_t want[5] = { 32, 64, 128, 256, 512 };
 
-    cr_assert_eq(pz_replay_by_passes(replay, &f, 5000, &a, &o), 0);
+    cr_assert_eq(pz_replay_by_passes(replay, NULL, &f, 5000, &a, &o), 0);
     expect_asked(&f, want, 5);
     cr_expect_eq(o.k2, 512);
     pz_analysis_free(&a);
@@ -118,7 +118,7 @@ Test(scale_passes, cuts_with_different_intervals_are_not_compared)
     static const uint64_t whole[6] = { 32, 64, 128, 256, 512, 3000 };
 
     g.cost = growing;
-    cr_assert_eq(pz_replay_by_passes(replay, &g, 3000, &a, &o), 0);
+    cr_assert_eq(pz_replay_by_passes(replay, NULL, &g, 3000, &a, &o), 0);
     expect_asked(&g, whole, 6);
     cr_expect_eq(o.k2, 0);
     pz_analysis_free(&a);

@@ -4,6 +4,7 @@
  * (MPI_Isend east, MPI_Recv from the west, MPI_Wait), synthesized at 16.  The records
  * are worked out by hand from sp_step_records's definition. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <otf2/OTF2_Events.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -130,4 +131,62 @@ Test(scale_sample, a_cut_run_makes_the_loop_s_passes_it_is_cut_to)
         cr_expect_eq(whole.reductions[p], REDUCTIONS, "process %d", p);
         cr_expect_eq(cut.reductions[p], REDUCTIONS, "process %d", p);
     }
+}
+
+/* The ring alone, its computation before MPI_Isend growing over the run: (1 + i / ITERS)
+ * x 0.1 ms at iteration i. */
+static void prog_trend(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    sr_step(b, p, PZ_SCALE_BEGIN, SR_INTERVAL, 0);
+    for (int i = 0; i < ITERS; i++)
+        sr_ring_iteration(b, p, c, TAG, 1024, 1e-4 * (1 + (double)i / ITERS));
+    sr_step(b, p, PZ_SCALE_END, SR_INTERVAL, 0);
+}
+
+Test(scale_sample, a_trend_of_the_computation_is_seen_beyond_the_cuts)
+{
+    static const uint8_t periodic[3] = {1, 0, 0};
+    struct sr_recorded trend;
+    struct pz_scale_sample s;
+    double drift;
+
+    /* each computation before MPI_Isend is drawn with the ratio the recording at 8 shows
+       at the same pass, (1 + i / 600) over their mean: from 64 to 127 their mean is
+       1 + 95.5 / 600, from 128 to 599 1 + 363.5 / 600, (363.5 - 95.5) / (600 + 95.5) =
+       0.385335... more; the ring of the suite's program computes alike every pass: 0 */
+    sr_record_at(&trend, counts_2_4_8, 1, periodic, prog_trend, NULL);
+    cr_assert(pz_scale_sample_loop(trend.m, 16, 512, &s));
+    drift = pz_scale_sample_drift(trend.m, 16, &s, 64, 128);
+    cr_expect(fabs(drift - 268.0 / 695.5) < 1e-9, "%.12f", drift);
+    sr_recorded_free(&trend);
+    cr_assert(pz_scale_sample_loop(recorded.m, 16, 512, &s));
+    cr_expect(fabs(pz_scale_sample_drift(recorded.m, 16, &s, 64, 128)) < 1e-12);
+}
+
+/* Twice: the ring's 600 iterations, then an MPI_Allreduce. */
+static void prog_twice(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    for (int t = 0; t < 2; t++) {
+        for (int i = 0; i < ITERS; i++)
+            ring(b, p, c);
+        allreduce(b, p);
+    }
+}
+
+Test(scale_sample, a_loop_inside_a_loop_of_two_passes_is_not_sampled)
+{
+    static const uint8_t periodic[3] = {1, 0, 0};
+    struct sr_recorded twice;
+    struct pz_scale_sample s;
+
+    /* the ring's loop runs in each of the outer loop's 2 passes: a run cut to K of its
+       passes would make the second pass's draws at the numbers K to 2K - 1 where the
+       whole run's are 600 to 1199; the outer loop makes 2 passes, fewer than 512 */
+    sr_record_at(&twice, counts_2_4_8, 1, periodic, prog_twice, NULL);
+    cr_expect_not(pz_scale_sample_loop(twice.m, 16, 512, &s));
+    cr_expect(pz_scale_sample_loop(twice.m, 16, 2, &s));
+    cr_expect_eq(s.passes, 2);
+    sr_recorded_free(&twice);
 }
