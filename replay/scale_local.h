@@ -12,8 +12,8 @@
 #include "scale_run.h"
 
 /* Leaves out of every process of r the calls of the table's plain category (the rank,
- * size and group calls, MPI_Get_count, MPI_Request_get_status, the buffer's attach and
- * detach) that recorded no event: each one's computation before it and time inside it
+ * size and group calls, MPI_Get_count, MPI_Request_get_status, MPI_Buffer_attach; not
+ * MPI_Buffer_detach, which waits for the buffered messages) that recorded no event: each one's computation before it and time inside it
  * are added to the computation before the next step (or after the last), and the
  * requests later steps complete keep their posting steps.  Appends to names (len bytes,
  * a string) the names of those it left out, ", " between them, each once.  Returns how

@@ -29,9 +29,8 @@
  * rest */
 #define MAX_VANISHING 8
 /* Notes of the job: the calls left out, one per stretched recording, those without CPU
- * times, the shared
- * cores, the nodes, the vanishing models, and one per count replayed by a sample of its
- * passes */
+ * times, the shared cores, the nodes, the vanishing models, and one per count replayed
+ * by a sample of its passes */
 #define MAX_JOB_NOTES (MAX_RECORDINGS + 4 + MAX_VANISHING + MAX_COUNTS + MAX_RECORDINGS)
 /* A machine's part of the note on the nodes (a name of up to 127 bytes and the longest
  * wording), and a note: the nodes' note names every machine. */
@@ -223,9 +222,12 @@ struct job {
     int sampling;                                      /* its loop is sampled */
     int sampled_before;                                /* a smaller count's was, */
     uint32_t sampled_loop;                             /* by this loop */
+    int unsampled_noted;                               /* --replay-passes sample could not
+                                                          be followed at a count */
     int built_in_2d[2];   /* [first_fastest]: a model was tried in 2 dimensions or more */
     int fold_local;       /* the calls that neither move data nor wait are left out */
-    size_t folded;        /* how many, over the recordings, */
+    size_t folded[MAX_RECORDINGS];   /* how many, of each recording (kept when it is not
+                                        read again), */
     char folded_names[256];   /* which */
 };
 
@@ -258,6 +260,7 @@ static int read_in_dimensions(struct job *j, int ndims, int first_fastest, char 
         pz_progress_line_phase(j->progress, "reading recording %d of %d again (%s)", r + 1,
                                j->nruns, j->o->recordings[r]);
         pz_scale_run_free(run);
+        j->folded[r] = 0;
         if (pz_scale_run_read_layout(j->o->recordings[r], ndims, first_fastest, run, err,
                                      errlen) != 0)
             return -1;
@@ -265,17 +268,30 @@ static int read_in_dimensions(struct job *j, int ndims, int first_fastest, char 
     return 0;
 }
 
-/* Leaves the calls that neither move data nor wait out of every recording read
- * (scale_local.h), counted into j->folded and named in j->folded_names; 0 when there
- * were none, in which case the model is the one built with them. */
-static int fold_local_calls(struct job *j)
+/* The calls left out of the recordings (fold_local_calls). */
+static size_t folded_total(const struct job *j)
 {
-    j->folded = 0;
-    j->folded_names[0] = '\0';
+    size_t all = 0;
+
     for (int r = 0; r < j->nruns; r++)
-        j->folded += pz_scale_run_fold_local(&j->runs[r], j->folded_names,
-                                             sizeof(j->folded_names));
-    return j->folded > 0;
+        all += j->folded[r];
+    return all;
+}
+
+/* Leaves the calls that neither move data nor wait out of every recording read
+ * (scale_local.h), counted into j->folded (a recording not read again keeps its count)
+ * and named in j->folded_names; 0 when there are none, in which case the model is the
+ * one built with them. */
+static size_t fold_local_calls(struct job *j)
+{
+    for (int r = 0; r < j->nruns; r++) {
+        size_t n = pz_scale_run_fold_local(&j->runs[r], j->folded_names,
+                                           sizeof(j->folded_names));
+
+        if (n)
+            j->folded[r] = n;
+    }
+    return folded_total(j);
 }
 
 /* Reads the recordings (again: j->nruns of them are read) with their inferred grids'
@@ -297,6 +313,7 @@ static int read_and_build(struct job *j, int first_fastest, int min_ndims, char 
                                j->o->nrecordings, j->o->recordings[r]);
         if (r < j->nruns)
             pz_scale_run_free(run);
+        j->folded[r] = 0;
         if (pz_scale_run_read_layout(j->o->recordings[r], 0, first_fastest, run, err,
                                      errlen) != 0)
             return -1;
@@ -309,8 +326,10 @@ static int read_and_build(struct job *j, int first_fastest, int min_ndims, char 
     j->built_in_2d[first_fastest] |= ndims >= 2;
     if (read_in_dimensions(j, ndims, first_fastest, err, errlen) != 0)
         return -1;
-    if (j->fold_local && !fold_local_calls(j))
+    if (j->fold_local && !fold_local_calls(j)) {
+        snprintf(err, errlen, "no call that neither moves data nor waits to leave out");
         return -1;
+    }
     pz_scale_runs_resolve_groups(j->runs, (size_t)j->nruns);
     for (int r = 0; r < j->nruns; r++)
         runs[r] = &j->runs[r];
@@ -373,7 +392,7 @@ static int read_recordings(struct job *j)
                  "the model cannot be built with the %zu calls that neither move data nor "
                  "wait (%s) in the recordings, which follow no pattern of the process "
                  "grid: they are left out of the synthesized runs, their time counted as "
-                 "the computation before the next call", j->folded, j->folded_names);
+                 "the computation before the next call", folded_total(j), j->folded_names);
         return 0;
     }
     complain(j, "%s", err);
@@ -666,11 +685,22 @@ static int counts_fit_model(const struct job *j)
     return 1;
 }
 
-/* The sampling of count c into j->sampling and j->sample. */
+/* The sampling of count c into j->sampling and j->sample; where --replay-passes sample
+ * cannot be followed, a note says why, once. */
 static void choose_sampling(struct job *j, int c)
 {
     memset(j->sampled, 0, sizeof(j->sampled));
     j->sampling = samples(j, c, &j->sample);
+    if (j->sampling || j->o->passes != PASSES_SAMPLE || j->unsampled_noted ||
+        j->nnotes == MAX_JOB_NOTES)
+        return;
+    snprintf(j->notes[j->nnotes++], sizeof(j->notes[0]),
+             "--replay-passes sample: every pass of the run at %d processes was replayed: "
+             "%s", j->counts[c],
+             j->o->trace_out ? "--trace-out writes the whole run"
+                             : "no loop every process makes the same number of times, with "
+                               "no loop of more passes around it, makes 512 passes or more");
+    j->unsampled_noted = 1;
 }
 
 /* Into buf, "32, 64 and 128": the passes the run was cut to, up to k2. */

@@ -4,7 +4,8 @@
 # 128 of the 600, settled at once: every iteration alike), every interval's time at
 # every count within 1% of the replay of every pass; one note naming the loop, its 600
 # passes and the cuts, a short one for each other count.  Every pass replayed (all, the
-# default at this size, or with --trace-out): no such note.  A wrong value: status 2.
+# default at this size, or with --trace-out): no such note, and with --trace-out one
+# saying why the sample asked for was not made.  A wrong value: status 2.
 . "$PZ_TOP_SRCDIR/tests/integration/lib.sh"
 
 test -x "${PZ_PROGNOZ:-}" || pz_skip "the prognoz command '${PZ_PROGNOZ:-}' is not built"
@@ -32,7 +33,7 @@ scale_json auto
 scale_json written --replay-passes sample --trace-out "$PZ_WORK/synth"
 
 "$PY" - "$PZ_WORK" <<'PYEOF' || pz_fail "the sampled replay is not as expected (above)"
-import json, sys
+import json, re, sys
 
 work = sys.argv[1]
 d = {n: json.load(open("%s/%s.json" % (work, n))) for n in ("sample", "all", "auto", "written")}
@@ -59,18 +60,21 @@ if len(notes) != 4:
     bad.append("%d notes on the sample, expected 4: %s" % (len(notes), notes))
 else:
     first = notes[0]
+    cuts = (r"on gigabit-switch cut to 32, 64 and 128 passes \(224 replayed; a pass "
+            r"[0-9.]+% apart, the computation drawn after [0-9.]+%\)$")
     if not first.startswith("at 4 processes the loop beginning with ") or \
-            "makes 600 passes" not in first or \
-            not first.endswith("on gigabit-switch cut to 32, 64 and 128 passes (%s apart)" %
-                               first.rsplit("(", 1)[1].split(" ")[0]):
+            "makes 600 passes" not in first or not re.search(": " + cuts, first):
         bad.append("the first note: %s" % first)
     for n, p in zip(notes[1:], (8, 16, 64)):
-        if not n.startswith("at %d processes, 600 passes of that loop: on gigabit-switch "
-                            "cut to 32, 64 and 128 passes (" % p):
+        if not re.fullmatch("at %d processes, 600 passes of that loop: " % p + cuts, n):
             bad.append("the note at %d: %s" % (p, n))
 for name in ("all", "auto", "written"):
     if told(d[name]):
         bad.append("--replay-passes %s: a note on a sample %s" % (name, told(d[name])))
+said = [n for n in d["written"]["notes"] if n.startswith("--replay-passes sample:")]
+if said != ["--replay-passes sample: every pass of the run at 4 processes was replayed: "
+            "--trace-out writes the whole run"]:
+    bad.append("--trace-out with --replay-passes sample: notes %s" % said)
 if times(d["auto"]) != every:
     bad.append("the default at 64 processes is not every pass's replay")
 for b in bad:
