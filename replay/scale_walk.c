@@ -8,7 +8,8 @@
  * the trip counts, the sizes and the computations of each class of processes, and
  * learns which step completes each posting event's request where a call over many
  * requests does (struct sp_done).  A last pass over every process then learns how many
- * requests each such step completes per call. */
+ * requests each such step completes per call.  Also where the walks found each loop to
+ * begin, kept for what is said of the loops after the build. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
