@@ -15,33 +15,14 @@
 #include "open.h"
 #include "progress_line.h"
 #include "scale_archive.h"
+#include "scale_job.h"
 #include "scale_local.h"
 #include "scale_memory.h"
-#include "scale_passes.h"
 #include "scale_replay.h"
 #include "scale_report.h"
-#include "scale_sample.h"
 
-#define MAX_RECORDINGS 16
-#define MAX_COUNTS 64
-#define MAX_RANKS (1 << 22)
-/* Notes on computation models that give no time at a count, the last one counting the
- * rest */
-#define MAX_VANISHING 8
-/* Notes of the job: the calls left out, one per stretched recording, those without CPU
- * times, the shared cores, the nodes, the vanishing models, and one per count replayed
- * by a sample of its passes */
-#define MAX_JOB_NOTES (MAX_RECORDINGS + 4 + MAX_VANISHING + MAX_COUNTS + MAX_RECORDINGS)
-/* A machine's part of the note on the nodes (a name of up to 127 bytes and the longest
- * wording), and a note: the nodes' note names every machine. */
-#define MACHINE_NODES_LEN 320
-#define NOTE_LEN (512 + PZ_MAX_MACHINES * (MACHINE_NODES_LEN + 2))
 /* Predicted records between two looks at the clock of the progress line */
 #define PROGRESS_EVERY 4096
-/* With --replay-passes auto, a run of more records than this (its processes times a
- * process's records) is replayed by a sample of its passes (scale_passes.h): below, the
- * whole replay takes seconds */
-#define SAMPLE_ABOVE_RECORDS ((double)(1u << 26))
 
 static void usage(FILE *out)
 {
@@ -78,20 +59,6 @@ static void usage(FILE *out)
             "\nSee prognoz-scale(1).\n",
             MAX_COUNTS, PZ_MAX_MACHINES, PZ_PASSES_LEAST);
 }
-
-enum replay_passes { PASSES_AUTO, PASSES_ALL, PASSES_SAMPLE };
-
-struct options {
-    const char *recordings[MAX_RECORDINGS];
-    int nrecordings;
-    int counts[MAX_COUNTS];            /* --ranks */
-    int ncounts;
-    const char *output, *trace_out;
-    enum pz_report_format format;
-    int quiet;
-    enum replay_passes passes;         /* --replay-passes */
-    struct pz_machine_options m;
-};
 
 /* "16,64,256" into o->counts; 0, or -1 (a count missing too: "", "16,", "16,,32"). */
 static int parse_ranks(const char *s, struct options *o)
@@ -200,36 +167,6 @@ static int parse(int argc, char **argv, struct options *o)
     }
     return 0;
 }
-
-/* The work of one command: the recordings, their model, and each count's predicted
- * run on each machine. */
-struct job {
-    const struct options *o;
-    struct pz_machine machines[PZ_MAX_MACHINES];
-    struct pz_scale_run runs[MAX_RECORDINGS];
-    int nruns;
-    struct pz_scale_program *program;
-    int counts[MAX_COUNTS + MAX_RECORDINGS];   /* recorded and asked for, increasing */
-    int recorded[MAX_COUNTS + MAX_RECORDINGS];
-    int ncounts;
-    struct pz_analysis *analyses;             /* of machine i at count c: [i * ncounts + c] */
-    char notes[MAX_JOB_NOTES][NOTE_LEN];   /* on the computation times, the nodes and the
-                                              samples of the passes */
-    int nnotes;
-    struct pz_progress_line *progress;
-    struct pz_scale_sample sample;                     /* of the count being predicted, */
-    struct pz_passes_outcome sampled[PZ_MAX_MACHINES]; /* on each machine */
-    int sampling;                                      /* its loop is sampled */
-    int sampled_before;                                /* a smaller count's was, */
-    uint32_t sampled_loop;                             /* by this loop */
-    int unsampled_noted;                               /* --replay-passes sample could not
-                                                          be followed at a count */
-    int built_in_2d[2];   /* [first_fastest]: a model was tried in 2 dimensions or more */
-    int fold_local;       /* the calls that neither move data nor wait are left out */
-    size_t folded[MAX_RECORDINGS];   /* how many, of each recording (kept when it is not
-                                        read again), */
-    char folded_names[256];   /* which */
-};
 
 /* An error, on a line of its own: the progress line is erased first. */
 static void complain(const struct job *j, const char *fmt, ...)
@@ -518,8 +455,8 @@ static struct pz_analysis_stream *open_analysis(const struct job *j, int c, cons
 /* Replays the synthesized run on machine i, from its archive in dir or, without one,
  * as synth makes it (cut to `cut` passes of the sample's loop, 0: not cut), and
  * analyzes the predicted run into *a as it is predicted. */
-static int predict_into(struct job *j, int c, int i, const char *dir,
-                        struct pz_scale_synth *synth, uint64_t cut, struct pz_analysis *a)
+int scale_predict_into(struct job *j, int c, int i, const char *dir,
+                       struct pz_scale_synth *synth, uint64_t cut, struct pz_analysis *a)
 {
     struct pz_predict_options po = { .machine = &j->machines[i],
                                      .compute_cpu = j->o->m.compute_cpu };
@@ -553,43 +490,6 @@ static int predict_into(struct job *j, int c, int i, const char *dir,
     return 0;
 }
 
-/* One machine's run cut to some passes of the sample's loop (scale_passes.h). */
-struct cut_replay {
-    struct job *j;
-    int c, i;
-    struct pz_scale_synth *synth;
-};
-
-static int replay_cut(void *ctx, uint64_t passes, struct pz_analysis *out)
-{
-    struct cut_replay *r = ctx;
-
-    pz_scale_synth_cut(r->synth, r->j->sample.loop, passes);
-    return predict_into(r->j, r->c, r->i, NULL, r->synth, passes, out);
-}
-
-static double cut_drift(void *ctx, uint64_t k1, uint64_t k2)
-{
-    const struct cut_replay *r = ctx;
-
-    return pz_scale_sample_drift(r->j->program, r->j->counts[r->c], &r->j->sample, k1, k2);
-}
-
-/* Predicts the run at count c on machine i into its analysis: by a sample of its
- * passes where j->sampling says so, else every pass. */
-static int predict_on(struct job *j, int c, int i, const char *dir, struct pz_scale_synth *synth)
-{
-    struct pz_analysis *a = &j->analyses[i * j->ncounts + c];
-    struct cut_replay r = { j, c, i, synth };
-    int rc;
-
-    if (!j->sampling)
-        return predict_into(j, c, i, dir, synth, 0, a);
-    rc = pz_replay_by_passes(replay_cut, cut_drift, &r, j->sample.passes, a, &j->sampled[i]);
-    pz_scale_synth_cut(synth, j->sample.loop, j->sample.passes);
-    return rc;
-}
-
 /* Predicts run r at count c (runs_at) on the machines it is theirs, from its archive
  * in dir or as synth makes it; into done[i] whether machine i's analysis is made.  0, or
  * -1 after reporting the error. */
@@ -597,7 +497,7 @@ static int predict_machines(struct job *j, int c, int r, const int *run, const c
                             struct pz_scale_synth *synth, int *done)
 {
     for (int i = 0; i < j->o->m.nmachines; i++)
-        if (run[i] == r && !(done[i] = predict_on(j, c, i, dir, synth) == 0))
+        if (run[i] == r && !(done[i] = scale_predict_on(j, c, i, dir, synth) == 0))
             return -1;
     return 0;
 }
@@ -641,16 +541,6 @@ static int predict_run(struct job *j, int c, const struct pz_scale_nodes *nodes,
     return predict_machines(j, c, r, run, dir, NULL, done);
 }
 
-/* Whether the run at count c is replayed by a sample of its passes (--replay-passes;
- * never when its archive is written: that is the whole run), with the loop in *s. */
-static int samples(const struct job *j, int c, struct pz_scale_sample *s)
-{
-    return j->o->passes != PASSES_ALL && !j->o->trace_out &&
-           pz_scale_sample_loop(j->program, j->counts[c], PZ_PASSES_LEAST, s) &&
-           (j->o->passes == PASSES_SAMPLE ||
-            (double)j->counts[c] * (double)s->records > SAMPLE_ABOVE_RECORDS);
-}
-
 /* Whether the run at every count fits in the memory this process may take, estimated
  * from the model (scale_memory.h): the counts in increasing order, each with the
  * analyses the smaller ones leave for the report; else says so for the first that does
@@ -667,7 +557,7 @@ static int counts_fit_model(const struct job *j)
         struct pz_scale_memory_estimate e;
         struct pz_scale_sample s;
         /* a sampled count holds the analyses of two cuts besides the one being made */
-        int cuts_held = samples(j, c, &s) ? 2 : 0;
+        int cuts_held = scale_samples(j, c, &s) ? 2 : 0;
         char msg[320];
 
         pz_scale_memory_figures_of(j->program, j->counts[c], &f);
@@ -685,79 +575,6 @@ static int counts_fit_model(const struct job *j)
     return 1;
 }
 
-/* The sampling of count c into j->sampling and j->sample; where --replay-passes sample
- * cannot be followed, a note says why, once. */
-static void choose_sampling(struct job *j, int c)
-{
-    memset(j->sampled, 0, sizeof(j->sampled));
-    j->sampling = samples(j, c, &j->sample);
-    if (j->sampling || j->o->passes != PASSES_SAMPLE || j->unsampled_noted ||
-        j->nnotes == MAX_JOB_NOTES)
-        return;
-    snprintf(j->notes[j->nnotes++], sizeof(j->notes[0]),
-             "--replay-passes sample: every pass of the run at %d processes was replayed: "
-             "%s", j->counts[c],
-             j->o->trace_out ? "--trace-out writes the whole run"
-                             : "no loop every process makes the same number of times, with "
-                               "no loop of more passes around it, makes 512 passes or more");
-    j->unsampled_noted = 1;
-}
-
-/* Into buf, "32, 64 and 128": the passes the run was cut to, up to k2. */
-static void cuts(uint64_t k2, char *buf, size_t len)
-{
-    size_t at = 0;
-
-    buf[0] = '\0';
-    for (uint64_t k = PZ_PASSES_FIRST; k <= k2 && at < len; k *= 2)
-        at += (size_t)snprintf(buf + at, len - at, "%s%llu",
-                               k == PZ_PASSES_FIRST ? "" : k == k2 ? " and " : ", ",
-                               (unsigned long long)k);
-}
-
-/* A note on how the run at count c was replayed by a sample of its passes on each
- * machine: the first says how, the others where the passes settled. */
-static void note_sampling(struct job *j, int c)
-{
-    char *note = j->notes[j->nnotes], where[600];
-    size_t len = sizeof(j->notes[0]), used;
-
-    if (!j->sampling || j->nnotes == MAX_JOB_NOTES)
-        return;
-    pz_scale_sample_where(j->program, &j->sample, where, sizeof(where));
-    if (!j->sampled_before || j->sampled_loop != j->sample.loop)
-        used = (size_t)snprintf(note, len, "at %d processes the loop beginning with %s makes "
-                                "%llu passes: the run was replayed cut to a few of them, the "
-                                "rest counted at what a pass took over the last half of the "
-                                "last cut, settled to within %g%% of the half before, the "
-                                "computation drawn for them as close to that half's "
-                                "(--replay-passes all replays every pass):", j->counts[c],
-                                where, (unsigned long long)j->sample.passes,
-                                100 * PZ_PASSES_SETTLED);
-    else
-        used = (size_t)snprintf(note, len, "at %d processes, %llu passes of that loop:",
-                                j->counts[c], (unsigned long long)j->sample.passes);
-    for (int i = 0; i < j->o->m.nmachines && used < len; i++) {
-        const struct pz_passes_outcome *o = &j->sampled[i];
-        char at[160];
-
-        cuts(o->k2, at, sizeof(at));
-        if (o->k2)
-            used += (size_t)snprintf(note + used, len - used, "%s on %s cut to %s passes "
-                                     "(%llu replayed; a pass %.2f%% apart, the computation "
-                                     "drawn after %.2f%%)", i ? ";" : "",
-                                     j->machines[i].name, at,
-                                     (unsigned long long)o->replayed, 100 * o->change,
-                                     100 * o->drift);
-        else
-            used += (size_t)snprintf(note + used, len - used, "%s on %s every pass, a pass's "
-                                     "cost not settled", i ? ";" : "", j->machines[i].name);
-    }
-    j->sampled_before = 1;
-    j->sampled_loop = j->sample.loop;
-    j->nnotes++;
-}
-
 /* Every count on every machine; 0, or -1 after reporting the error.  *made tells how
  * many counts have all their analyses (the failing one's are freed here). */
 static int predict_all(struct job *j, int *made)
@@ -767,7 +584,7 @@ static int predict_all(struct job *j, int *made)
         int run[PZ_MAX_MACHINES], done[PZ_MAX_MACHINES] = { 0 }, rc = 0;
         int nruns = runs_at(j, *made, nodes, run);
 
-        choose_sampling(j, *made);
+        scale_choose_sampling(j, *made);
         for (int r = 0; r < nruns && rc == 0; r++)
             rc = predict_run(j, *made, nodes, nruns, r, run, done);
         if (rc != 0) {
@@ -776,7 +593,7 @@ static int predict_all(struct job *j, int *made)
                     pz_analysis_free(&j->analyses[i * j->ncounts + *made]);
             return -1;
         }
-        note_sampling(j, *made);
+        scale_note_sampling(j, *made);
     }
     return 0;
 }
