@@ -8,33 +8,41 @@
 
 #include "scale_local.h"
 
-enum { RANK, SIZE, ISEND, WAIT, BEGIN, NREGIONS };
+enum { RANK, SIZE, ISEND, WAIT, BEGIN, DETACH, NREGIONS };
 
 static struct pz_scale_run run;
 
-static void step(uint8_t kind, uint32_t region, double gap, double cpu, double duration,
-                 uint32_t events)
+static void step_at(int proc, uint8_t kind, uint32_t region, double gap, double cpu,
+                    double duration, uint32_t events)
 {
-    struct pz_scale_process *p = &run.procs[0];
+    struct pz_scale_process *p = &run.procs[proc];
 
     p->steps[p->nsteps++] = (struct pz_scale_step){ kind, region, gap, cpu, duration,
                                                     (uint32_t)p->nevents, events };
     p->nevents += events;
 }
 
+static void step(uint8_t kind, uint32_t region, double gap, double cpu, double duration,
+                 uint32_t events)
+{
+    step_at(0, kind, region, gap, cpu, duration, events);
+}
+
 /* Process 0: an interval's beginning; MPI_Comm_rank; MPI_Isend (one event); MPI_Comm_size;
  * MPI_Comm_rank; MPI_Wait of the send (one event, posted 3 steps before); MPI_Comm_size;
  * then 0.5 s of computation to the end.  Each step after 1 s of computation (0.5 s of
- * CPU), each call 0.1 s long. */
+ * CPU), each call 0.1 s long.  Process 1, without CPU times: MPI_Isend, MPI_Wait of it
+ * (posted 1 step before), MPI_Buffer_detach (which waits for buffered messages). */
 static void make(void)
 {
     static const char *const names[NREGIONS] = { "MPI_Comm_rank", "MPI_Comm_size", "MPI_Isend",
-                                                  "MPI_Wait", "interval 1 at x.c:3" };
+                                                  "MPI_Wait", "interval 1 at x.c:3",
+                                                  "MPI_Buffer_detach" };
     struct pz_scale_process *p;
 
     memset(&run, 0, sizeof(run));
-    run.nprocs = 1;
-    cr_assert_not_null(run.procs = calloc(1, sizeof(*run.procs)));
+    run.nprocs = 2;
+    cr_assert_not_null(run.procs = calloc(2, sizeof(*run.procs)));
     cr_assert_not_null(run.names = calloc(NREGIONS, sizeof(*run.names)));
     run.nnames = NREGIONS;
     for (int i = 0; i < NREGIONS; i++)
@@ -53,6 +61,15 @@ static void make(void)
     step(PZ_SCALE_CALL, SIZE, 1, 0.5, 0.1, 0);
     p->tail_wall = 0.5;
     p->tail_cpu = 0.25;
+    p = &run.procs[1];
+    cr_assert_not_null(p->steps = calloc(3, sizeof(*p->steps)));
+    cr_assert_not_null(p->events = calloc(2, sizeof(*p->events)));
+    step_at(1, PZ_SCALE_CALL, ISEND, 1, -1, 0.1, 1);
+    p->events[0].posted_by = -1;
+    step_at(1, PZ_SCALE_CALL, WAIT, 1, -1, 0.1, 1);
+    p->events[1].posted_by = 1;
+    step_at(1, PZ_SCALE_CALL, DETACH, 1, -1, 0.1, 0);
+    p->tail_cpu = -1;
 }
 
 static void release(void)
@@ -101,4 +118,20 @@ Test(scale_local, a_run_without_local_calls_stays)
     cr_expect_str_eq(names, "");
     cr_expect_eq(run.procs[0].nsteps, 3);
     cr_expect_eq(run.procs[0].events[1].posted_by, 1);
+}
+
+Test(scale_local, a_detach_and_a_process_without_local_calls_stay)
+{
+    const struct pz_scale_process *p = &run.procs[1];
+    char names[64] = "";
+
+    /* process 1's MPI_Buffer_detach waits: kept, its steps and requests as they were, its
+       CPU times still unknown */
+    cr_expect_eq(pz_scale_run_fold_local(&run, names, sizeof(names)), 4);
+    cr_expect_str_eq(names, "MPI_Comm_rank, MPI_Comm_size");
+    cr_assert_eq(p->nsteps, 3);
+    cr_expect_eq(p->steps[2].region, DETACH);
+    cr_expect_eq(p->events[1].posted_by, 1);
+    cr_expect(NEAR(p->steps[2].gap_wall, 1));
+    cr_expect(p->steps[2].gap_cpu < 0 && p->tail_cpu < 0);
 }
