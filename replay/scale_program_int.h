@@ -389,6 +389,9 @@ uint32_t sp_comm_members(const struct pz_scale_comm *c, const struct pz_scale_gr
 /* The sizes z at nprocs processes, on a communicator of `members` processes, into
  * out[SP_NSIZES]. */
 void sp_sizes_at(const struct sp_sizes *z, int nprocs, uint32_t members, uint64_t *out);
+/* A count (a loop's trip count) at nprocs, f's value rounded to a whole number as the
+ * synthesis makes it; 0 for a value of 0 or less. */
+uint64_t sp_whole_at(const struct pz_scale_model *f, int nprocs);
 
 /* The sizes of a "v" collective (Gatherv, Scatterv, Allgatherv, Alltoallv) whose
  * members move different amounts, each member's as a function of its place and P

@@ -8,12 +8,21 @@
 #include "scale_program_int.h"
 #include "scale_sample.h"
 
-/* The trip count of loop node k at nprocs, as the synthesis takes it. */
-static uint64_t trips_at(const struct pz_scale_program *m, uint32_t k, int nprocs)
+/* The passes the loops l holds make together at nprocs: the product of their trip
+ * counts as the synthesis takes them. */
+static double passes_of(const struct pz_scale_program *m, const struct sp_loops *l,
+                        int nprocs)
 {
-    double t = pz_scale_model_at(&m->nodes[k].count, nprocs);
+    double times = 1;
 
-    return t <= 0 ? 0 : (uint64_t)llround(t);
+    for (uint32_t d = 0; d < l->depth; d++)
+        times *= (double)sp_whole_at(&m->nodes[l->stack[d]].count, nprocs);
+    return times;
+}
+
+static uint64_t saturated(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
 /* A loop every process makes the same number of times, pass after pass, whose passes
@@ -31,28 +40,23 @@ static int samplable(const struct sp_node *nd, int nested)
 static void count_records(const struct pz_scale_program *m, int nprocs, uint64_t *in_loop,
                           uint8_t *nested, uint64_t *total)
 {
-    uint32_t loop[64], depth = 0;
-    double times[64];   /* the passes of loop[d] and the loops around it, as a product */
+    struct sp_loops l = { { 0 }, 0 };
 
     *total = 0;
     for (uint32_t i = 0; i < m->nnodes; i++) {
-        while (depth && m->nodes[loop[depth - 1]].end <= i)
-            depth--;
+        sp_loops_at(m, &l, i);
         if (m->nodes[i].kind == SP_LOOP) {
-            nested[i] = depth > 0 && times[depth - 1] > 1;
-            if (depth < 64) {
-                times[depth] = (depth ? times[depth - 1] : 1) * (double)trips_at(m, i, nprocs);
-                loop[depth++] = i;
-            }
+            /* the loops around it, before itself, the last of l */
+            for (uint32_t d = 0; d + 1 < l.depth; d++)
+                nested[i] |= sp_whole_at(&m->nodes[l.stack[d]].count, nprocs) > 1;
             continue;
         }
-        double r = (double)sp_step_records(m, i) * (depth ? times[depth - 1] : 1);
+        double r = (double)sp_step_records(m, i) * passes_of(m, &l, nprocs);
         uint64_t n = r > 1e18 ? (uint64_t)1e18 : (uint64_t)r;
 
-        *total = *total > UINT64_MAX - n ? UINT64_MAX : *total + n;
-        for (uint32_t d = 0; d < depth; d++)
-            in_loop[loop[d]] = in_loop[loop[d]] > UINT64_MAX - n ? UINT64_MAX
-                                                                  : in_loop[loop[d]] + n;
+        *total = saturated(*total, n);
+        for (uint32_t d = 0; d < l.depth; d++)
+            in_loop[l.stack[d]] = saturated(in_loop[l.stack[d]], n);
     }
 }
 
@@ -72,7 +76,7 @@ int pz_scale_sample_loop(const struct pz_scale_program *m, int nprocs, uint64_t 
     for (uint32_t k = 0; k < m->nnodes; k++) {
         uint64_t passes;
 
-        if (!samplable(&m->nodes[k], nested[k]) || (passes = trips_at(m, k, nprocs)) < least ||
+        if (!samplable(&m->nodes[k], nested[k]) || (passes = sp_whole_at(&m->nodes[k].count, nprocs)) < least ||
             (found && in_loop[k] <= out->in_loop))
             continue;
         *out = (struct pz_scale_sample){ k, passes, total, in_loop[k] };
@@ -111,21 +115,14 @@ static double mean_ratio(const struct sp_ratios *q, uint64_t from, uint64_t to)
 double pz_scale_sample_drift(const struct pz_scale_program *m, int nprocs,
                              const struct pz_scale_sample *s, uint64_t k1, uint64_t k2)
 {
-    uint32_t end = m->nodes[s->loop].end, inner[64], depth = 0;
-    double per[64], window = 0, rest = 0;
+    struct sp_loops l = { { 0 }, 0 };   /* the loops inside the sample's */
+    double window = 0, rest = 0;
 
-    for (uint32_t i = s->loop + 1; i < end; i++) {
-        while (depth && m->nodes[inner[depth - 1]].end <= i)
-            depth--;
-        if (m->nodes[i].kind == SP_LOOP) {
-            if (depth < 64) {
-                per[depth] = (depth ? per[depth - 1] : 1) * (double)trips_at(m, i, nprocs);
-                inner[depth++] = i;
-            }
+    for (uint32_t i = s->loop + 1; i < m->nodes[s->loop].end; i++) {
+        if (sp_loops_at(m, &l, i) && m->nodes[i].kind == SP_LOOP)
             continue;
-        }
-        /* the step's computations, counted per process, run per[] times a pass */
-        double times = depth ? per[depth - 1] : 1, w = pz_scale_model_at(
+        /* the step's computations, counted per process, run `times` times a pass */
+        double times = passes_of(m, &l, nprocs), w = pz_scale_model_at(
             &m->gap[(size_t)i * (m->nclasses + 1) + m->nclasses], nprocs);
         const struct sp_ratios *q = sp_ratios_at(m, i, nprocs);
 

@@ -295,9 +295,11 @@ static int make_comms(struct pz_scale_synth *s)
 
 /* --- the values at P */
 
-static uint64_t whole(const struct pz_scale_model *f, int nprocs)
+uint64_t sp_whole_at(const struct pz_scale_model *f, int nprocs)
 {
-    return (uint64_t)llround(pz_scale_model_at(f, nprocs));
+    double v = pz_scale_model_at(f, nprocs);
+
+    return v <= 0 ? 0 : (uint64_t)llround(v);
 }
 
 static int values_at(struct pz_scale_synth *s)
@@ -320,7 +322,7 @@ static int values_at(struct pz_scale_synth *s)
         s->after_gap[k] = pz_scale_model_at(&m->after[k], s->nprocs);
     for (uint32_t k = 0; k < m->nnodes; k++) {
         if (m->nodes[k].kind == SP_LOOP)
-            s->counts[k] = whole(&m->nodes[k].count, s->nprocs);
+            s->counts[k] = sp_whole_at(&m->nodes[k].count, s->nprocs);
         else
             for (uint32_t c = 0; c < cols; c++)
                 s->gap[(size_t)k * cols + c] =
@@ -847,8 +849,8 @@ static uint64_t trips_here(const struct pz_scale_cursor *c, uint32_t k)
     for (uint32_t i = 0; i < t->nkeys; i++)
         if (t->keys[i] == key) {
             if (!t->fewer[i])
-                return whole(&t->count[i], c->s->nprocs);
-            fewer = whole(&t->count[i], c->s->nprocs);
+                return sp_whole_at(&t->count[i], c->s->nprocs);
+            fewer = sp_whole_at(&t->count[i], c->s->nprocs);
             return fewer < count ? count - fewer : 0;
         }
     return count;
