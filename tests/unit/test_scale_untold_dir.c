@@ -18,8 +18,9 @@
 #include "scale_program.h"
 #include "scale_run.h"
 #include "trace.h"
-#include "trace_builder.h"
 #include "model_notes.h"
+#include "tempdir_fixture.h"
+#include "trace_builder.h"
 
 #define MS TB_MS
 #define PASSES 3
@@ -27,28 +28,16 @@
 #define MAXP 32
 #define MAXREC 128
 
-static char *top;
-static char err[1024];
 static struct pz_scale_run runs[3];
 
-static void setup(void)
-{
-    top = tb_tempdir();
-    cr_assert_not_null(top, "cannot make a temporary directory");
-    err[0] = '\0';
-    memset(runs, 0, sizeof(runs));
-}
-
-static void cleanup(void)
+static void release(void)
 {
     for (int i = 0; i < 3; i++)
         pz_scale_run_free(&runs[i]);
-    tb_remove(top);
-    free(top);
-    top = NULL;
+    cleanup();
 }
 
-TestSuite(scale_untold_dir, .init = setup, .fini = cleanup);
+TestSuite(scale_untold_dir, .init = setup, .fini = release);
 
 /* The rank of (c[0] + o[0], ...) in a grid of dims, C order (the last dimension
  * fastest, as MPI_Cart_create numbers), around the ends of the periodic dimensions; -1
