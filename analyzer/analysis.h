@@ -109,6 +109,17 @@ int pz_analyze_with_progress(const char *path, struct pz_analysis *a,
                              const struct pz_progress_hook *progress, char *err,
                              size_t errlen);
 
+/* pz_analyze_with_progress through the trace layer (trace/trace_in.h), which that
+ * function takes for traces of many processes: each location is read on its own into
+ * a temporary file of records, and the records go to pz_analysis_stream in time order,
+ * so that memory does not hold an OTF2 event chunk per location.  The result is the
+ * same as OTF2's global reader gives.  Returns 0, -1 with a one-line explanation
+ * naming the file in err, or 1 (a empty) when the trace has events that no record
+ * carries (pz_trace_in_unread_events: other tools' program, thread team and
+ * measurement events), which only the global reader's walk analyzes. */
+int pz_analyze_records(const char *path, struct pz_analysis *a,
+                       const struct pz_progress_hook *progress, char *err, size_t errlen);
+
 void pz_analysis_free(struct pz_analysis *a);
 
 struct pz_defs;   /* trace/defs.h */

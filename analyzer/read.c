@@ -1,7 +1,9 @@
 /* Reading a trace into the tree of intervals.  Definitions first (trace/defs.h; MPI
  * regions then classified for the waits through the MPI function table), then the
- * events of each process, one location at a time, keeping only the stack of open
- * regions: memory grows with processes and intervals, not with the events. */
+ * events in time order through OTF2's global reader, keeping only the stack of open
+ * regions: memory grows with processes and intervals, not with the events.  Traces of
+ * many processes go through the trace layer's records instead (read_records.c). */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -303,24 +305,6 @@ void pz_reader_release(struct reader *r)
     pz_tree_release(&r->tree);
 }
 
-/* The property of a trace assembled after its run ended without MPI_Finalize, asked
- * only when the archive has it, since OTF2 reports a missing one as an error. */
-static void read_partial(struct reader *r)
-{
-    uint32_t n = 0;
-    char **names = NULL, *value = NULL;
-
-    if (OTF2_Reader_GetPropertyNames(r->file.otf, &n, &names) != OTF2_SUCCESS)
-        return;
-    for (uint32_t i = 0; i < n; i++)
-        if (!strcmp(names[i], PZ_PARTIAL_PROPERTY) &&
-            OTF2_Reader_GetProperty(r->file.otf, PZ_PARTIAL_PROPERTY, &value) == OTF2_SUCCESS) {
-            r->a->partial = strdup(value);
-            free(value);
-        }
-    free(names);
-}
-
 int pz_reader_keep(struct reader *r, const char *path)
 {
     if (!(r->a->trace = strdup(path)) || !(r->a->recording = malloc(sizeof(*r->a->recording))))
@@ -335,27 +319,53 @@ int pz_analyze(const char *path, struct pz_analysis *a, char *err, size_t errlen
     return pz_analyze_with_progress(path, a, NULL, err, errlen);
 }
 
-int pz_analyze_with_progress(const char *path, struct pz_analysis *a,
-                             const struct pz_progress_hook *progress, char *err,
-                             size_t errlen)
+/* Traces of more threads than this are analyzed through the trace layer's records
+ * (pz_analyze_records): OTF2's global reader keeps every location's event reader open,
+ * and each fills a whole event chunk (256 KiB to 1 MiB: 1 GiB at 4096 processes),
+ * where the trace layer reads one location at a time. */
+#define RECORDS_FROM_THREADS 256
+
+/* Analyzes the trace at path through OTF2's global reader, unless it has more than
+ * records_from threads: 1 then, a untouched. */
+static int analyze_archive(const char *path, struct pz_analysis *a,
+                           const struct pz_progress_hook *progress, int records_from,
+                           char *err, size_t errlen)
 {
     struct reader r = { .a = a, .progress = progress };
+    int declined = 0;
 
     memset(a, 0, sizeof(*a));
     if (pz_trace_file_open(&r.file, path, &r.defs) == 0) {
-        read_partial(&r);
-        if (pz_reader_keep(&r, path) != 0)
-            pz_reader_fail(&r, "out of memory");
-        else if (pz_reader_begin(&r) == 0 && read_events(&r) == 0)
-            pz_reader_end(&r);
+        if (r.defs.nthreads > records_from) {
+            declined = 1;
+        } else {
+            a->partial = pz_trace_file_partial(&r.file);
+            if (pz_reader_keep(&r, path) != 0)
+                pz_reader_fail(&r, "out of memory");
+            else if (pz_reader_begin(&r) == 0 && read_events(&r) == 0)
+                pz_reader_end(&r);
+        }
     }
     pz_trace_file_close(&r.file);
     pz_reader_release(&r);
+    if (declined && !failed(&r))
+        return 1;
     if (!failed(&r))
         return 0;
     snprintf(err, errlen, "%s", r.file.error);
     pz_analysis_free(a);
     return -1;
+}
+
+int pz_analyze_with_progress(const char *path, struct pz_analysis *a,
+                             const struct pz_progress_hook *progress, char *err,
+                             size_t errlen)
+{
+    int rc = analyze_archive(path, a, progress, RECORDS_FROM_THREADS, err, errlen);
+
+    if (rc == 1 && (rc = pz_analyze_records(path, a, progress, err, errlen)) == 1)
+        rc = analyze_archive(path, a, progress, INT_MAX, err, errlen);
+    return rc;
 }
 
 void pz_analysis_free(struct pz_analysis *a)

@@ -58,7 +58,7 @@ for cmd in predict report; do
         fail "$cmd on a terminal for $seconds s showed no progress: $(head -c 300 "$tmp/$cmd.tty")"
     fi
     # every line that shows progress has "N of TOTAL UNITS (P%)", and the last is erased
-    grep '^prognoz' "$tmp/$cmd.tty" | grep -v -E "^prognoz $cmd: [0-9]+ of [0-9]+ (events read|records replayed) \([0-9]+%\)" |
+    grep '^prognoz' "$tmp/$cmd.tty" | grep -v -E "^prognoz $cmd: [0-9]+ of [0-9]+ (events read|records replayed|records analyzed) \([0-9]+%\)" |
         grep -q . && fail "$cmd: a progress line of another form: $(grep '^prognoz' "$tmp/$cmd.tty" | head -n 3)"
     [ "$(grep -v '^$' "$tmp/$cmd.tty" | tail -n 1)" = "$erase" ] ||
         fail "$cmd: the last progress line is not erased"

@@ -1,11 +1,13 @@
 /* Opening a recorded trace (open.h). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "anchor.h"
 #include "local_check.h"
+#include "names.h"
 #include "open.h"
 
 /* The trace OTF2's errors go to (one is open at a time), and the callback before. */
@@ -306,4 +308,21 @@ int pz_trace_defs_read(const char *path, struct pz_defs *defs, char *err, size_t
         return 0;
     snprintf(err, errlen, "%s", f.error);
     return -1;
+}
+
+char *pz_trace_file_partial(const struct pz_trace_file *f)
+{
+    uint32_t n = 0;
+    char **names = NULL, *value = NULL, *endings = NULL;
+
+    if (!f->otf || OTF2_Reader_GetPropertyNames(f->otf, &n, &names) != OTF2_SUCCESS)
+        return NULL;
+    for (uint32_t i = 0; i < n && !endings; i++)
+        if (!strcmp(names[i], PZ_PARTIAL_PROPERTY) &&
+            OTF2_Reader_GetProperty(f->otf, PZ_PARTIAL_PROPERTY, &value) == OTF2_SUCCESS) {
+            endings = strdup(value);
+            free(value);
+        }
+    free(names);
+    return endings;
 }

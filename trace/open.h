@@ -47,6 +47,12 @@ int pz_local_defs_empty(const char *file);
  * errors of readers whose OTF2 callbacks do not get it. */
 uint64_t pz_trace_file_event(struct pz_trace_file *f, uint64_t loc);
 
+/* The partial trace's endings (the property PZ_PARTIAL_PROPERTY, names.h, that the
+ * assembly of a run that ended without MPI_Finalize writes): a copy to free, NULL if
+ * the archive has none or memory ran out.  OTF2 reports a missing property as an
+ * error, so it is asked only when the archive lists it. */
+char *pz_trace_file_partial(const struct pz_trace_file *f);
+
 /* Closes the archive; OTF2's errors are printed again.  f->error stays, but when it is
  * an error OTF2 met while reading the locations' files and does not name the file, it
  * names the first of them that OTF2 cannot read alone ("DIR/traces/1.evt: ..." rather

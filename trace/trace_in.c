@@ -465,6 +465,73 @@ static void rma_callbacks(OTF2_EvtReaderCallbacks *cb)
     OTF2_EvtReaderCallbacks_SetRmaGroupSyncCallback(cb, on_rma_group_sync);
 }
 
+/* --- events no record carries: noted, so that an analysis that needs them reads the
+ * archive through OTF2 instead (pz_trace_in_unread_events) */
+
+static OTF2_CallbackCode unread(void *ud)
+{
+    ((struct stream *)ud)->t->unread_events = 1;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_program_begin(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                          void *ud, OTF2_AttributeList *attributes,
+                                          OTF2_StringRef name, uint32_t nargs,
+                                          const OTF2_StringRef *args)
+{
+    (void)loc, (void)time, (void)pos, (void)attributes, (void)name, (void)nargs, (void)args;
+    return unread(ud);
+}
+
+static OTF2_CallbackCode on_program_end(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                        void *ud, OTF2_AttributeList *attributes, int64_t status)
+{
+    (void)loc, (void)time, (void)pos, (void)attributes, (void)status;
+    return unread(ud);
+}
+
+static OTF2_CallbackCode on_team(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos, void *ud,
+                                 OTF2_AttributeList *attributes, OTF2_CommRef team)
+{
+    (void)loc, (void)time, (void)pos, (void)attributes, (void)team;
+    return unread(ud);
+}
+
+static OTF2_CallbackCode on_measurement(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                        void *ud, OTF2_AttributeList *attributes,
+                                        OTF2_MeasurementMode mode)
+{
+    (void)loc, (void)time, (void)pos, (void)attributes, (void)mode;
+    return unread(ud);
+}
+
+static OTF2_CallbackCode on_context_enter(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                          void *ud, OTF2_AttributeList *attributes,
+                                          OTF2_CallingContextRef context, uint32_t distance)
+{
+    (void)loc, (void)time, (void)pos, (void)attributes, (void)context, (void)distance;
+    return unread(ud);
+}
+
+static OTF2_CallbackCode on_context_leave(OTF2_LocationRef loc, OTF2_TimeStamp time, uint64_t pos,
+                                          void *ud, OTF2_AttributeList *attributes,
+                                          OTF2_CallingContextRef context)
+{
+    (void)loc, (void)time, (void)pos, (void)attributes, (void)context;
+    return unread(ud);
+}
+
+static void unread_callbacks(OTF2_EvtReaderCallbacks *cb)
+{
+    OTF2_EvtReaderCallbacks_SetProgramBeginCallback(cb, on_program_begin);
+    OTF2_EvtReaderCallbacks_SetProgramEndCallback(cb, on_program_end);
+    OTF2_EvtReaderCallbacks_SetThreadTeamBeginCallback(cb, on_team);
+    OTF2_EvtReaderCallbacks_SetThreadTeamEndCallback(cb, on_team);
+    OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback(cb, on_measurement);
+    OTF2_EvtReaderCallbacks_SetCallingContextEnterCallback(cb, on_context_enter);
+    OTF2_EvtReaderCallbacks_SetCallingContextLeaveCallback(cb, on_context_leave);
+}
+
 static OTF2_EvtReaderCallbacks *callbacks(void)
 {
     OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
@@ -488,6 +555,7 @@ static OTF2_EvtReaderCallbacks *callbacks(void)
     OTF2_EvtReaderCallbacks_SetBufferFlushCallback(cb, on_flush);
     rma_callbacks(cb);
     io_callbacks(cb);
+    unread_callbacks(cb);
     return cb;
 }
 
@@ -797,6 +865,11 @@ uint64_t pz_trace_in_offset(const struct pz_trace_in *t)
 const char *pz_trace_in_error(const struct pz_trace_in *t)
 {
     return t->file.error[0] ? t->file.error : NULL;
+}
+
+int pz_trace_in_unread_events(const struct pz_trace_in *t)
+{
+    return t->unread_events;
 }
 
 uint64_t pz_trace_in_records(const struct pz_trace_in *t)

@@ -170,6 +170,11 @@ const struct pz_rec *pz_trace_in_completion_ahead(struct pz_trace_in *t, int th,
 /* The first read error as a one-line message, NULL if none. */
 const char *pz_trace_in_error(const struct pz_trace_in *t);
 
+/* 1 if the archive has events that no record carries and the streams leave out: a
+ * program's begin and end, OpenMP thread teams, the measurement switched off and on,
+ * calling contexts (other tools' traces, Score-P's); 0 otherwise. */
+int pz_trace_in_unread_events(const struct pz_trace_in *t);
+
 /* Records read so far, over all threads. */
 uint64_t pz_trace_in_records(const struct pz_trace_in *t);
 

@@ -32,6 +32,7 @@ struct pz_trace_in {
                                   when the next one begins or the location ends */
     int filled, spool_failed;
     int keep_io;               /* pz_trace_in_keep_io */
+    int unread_events;         /* pz_trace_in_unread_events */
     uint64_t records;
     /* progress: events read into the spool of the threads' events, then records read
        back of those spooled */

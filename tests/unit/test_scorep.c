@@ -1194,6 +1194,28 @@ Test(scorep, measurement_switched_off)
         .mpi_time = S(2.5), .cpu_time = S(9.5) });
 }
 
+/* The trace layer's records carry neither ProgramBegin nor MeasurementOnOff: the
+ * analysis through them (taken for traces of many processes) leaves this trace to
+ * OTF2's global reader, and the result is the one above. */
+Test(scorep, the_records_leave_program_and_measurement_events_to_the_global_reader)
+{
+    struct sp *s = sp_open(2);
+
+    for (int l = 0; l < 2; l++) {
+        program_begin(s, l, 0);
+        mpi_env(s, l, "MPI_Init", 0.5, 2, OTF2_COLLECTIVE_OP_CREATE_HANDLE);
+    }
+    record(s, 0, 4, OTF2_EvtWriter_MeasurementOnOff(W(0), NULL, T(0, 4), OTF2_MEASUREMENT_OFF));
+    record(s, 0, 9, OTF2_EvtWriter_MeasurementOnOff(W(0), NULL, T(0, 9), OTF2_MEASUREMENT_ON));
+    for (int l = 0; l < 2; l++) {
+        mpi_env(s, l, "MPI_Finalize", 10, 11, OTF2_COLLECTIVE_OP_DESTROY_HANDLE);
+        program_end(s, l, 12);
+    }
+    sp_close(s);
+    cr_expect_eq(pz_analyze_records(dir, &an, NULL, err, sizeof(err)), 1, "%s", err);
+    cr_expect_eq(an.nprocs, 0, "declined, the analysis stays empty");
+}
+
 /* Communicator construction as Score-P records it (SCOREP_Mpi_Cg.c, and for MPI_Comm_idup
  * scorep_mpi_request_mgmt.c): MPI_Comm_dup is a collective with the operation
  * CREATE_HANDLE on the parent, MPI_Comm_idup a nonblocking one completed in the Wait.

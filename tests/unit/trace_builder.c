@@ -949,6 +949,12 @@ static void write_definitions(struct tb *b, OTF2_GlobalDefWriter *w)
     }
 }
 
+void tb_property(struct tb *b, const char *name, const char *value)
+{
+    if (OTF2_Archive_SetProperty(b->archive, name, value, false) != OTF2_SUCCESS)
+        b->failed = 1;
+}
+
 int tb_close(struct tb *b)
 {
     OTF2_GlobalDefWriter *w;

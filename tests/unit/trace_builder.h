@@ -183,6 +183,10 @@ void tb_flush(struct tb *b, int proc, uint64_t ns, uint64_t stop);
 void tb_enter_cpu(struct tb *b, int proc, uint64_t ns, uint32_t region, uint64_t cpu_ns);
 void tb_leave_cpu(struct tb *b, int proc, uint64_t ns, uint32_t region, uint64_t cpu_ns);
 
+/* The archive's property name set to value (OTF2_Archive_SetProperty), as the
+ * recorder's assembly sets PZ_PARTIAL_PROPERTY. */
+void tb_property(struct tb *b, const char *name, const char *value);
+
 /* Writes the definitions and closes the archive; 0 or -1.  Frees b. */
 int tb_close(struct tb *b);
 

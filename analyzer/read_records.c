@@ -1,0 +1,161 @@
+/* Analyzing a recorded trace through the trace layer's records (analysis.h,
+ * pz_analyze_records): trace_in.c spools the locations one at a time, and the records
+ * are given to the stream's analysis (stream.c) in time order, the thread of the
+ * earliest next record first, so that the records waiting there stay few. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "open.h"
+#include "trace_in.h"
+
+/* The threads that have records left, as a binary heap by the time of their next
+ * record (the thread's number breaking ties). */
+struct heap {
+    int *th;
+    uint64_t *time;       /* of each thread: its next record's */
+    int n;
+};
+
+static int before(const struct heap *h, int a, int b)
+{
+    return h->time[a] < h->time[b] || (h->time[a] == h->time[b] && a < b);
+}
+
+static void sift_down(struct heap *h, int i)
+{
+    for (;;) {
+        int least = i, l = 2 * i + 1, r = l + 1;
+
+        if (l < h->n && before(h, h->th[l], h->th[least]))
+            least = l;
+        if (r < h->n && before(h, h->th[r], h->th[least]))
+            least = r;
+        if (least == i)
+            return;
+        int swap = h->th[i];
+        h->th[i] = h->th[least];
+        h->th[least] = swap;
+        i = least;
+    }
+}
+
+/* Every thread with a record, ordered. */
+static void heap_fill(struct heap *h, struct pz_trace_in *t, struct pz_analysis_stream *s)
+{
+    int nthreads = pz_trace_in_nthreads(t);
+
+    for (int th = 0; th < nthreads; th++) {
+        const struct pz_rec *rec = pz_trace_in_peek(t, th, 0);
+
+        if (rec) {
+            h->time[th] = rec->time;
+            h->th[h->n++] = th;
+        } else {
+            pz_analysis_stream_done(s, th);
+        }
+    }
+    for (int i = h->n / 2 - 1; i >= 0; i--)
+        sift_down(h, i);
+}
+
+/* Gives every record of t to s in time order: 0, or -1 if the analysis or the reading
+ * failed. */
+static int give_records(struct pz_trace_in *t, struct pz_analysis_stream *s)
+{
+    int nthreads = pz_trace_in_nthreads(t);
+    struct heap h = { malloc((size_t)nthreads * sizeof(int)),
+                      malloc((size_t)nthreads * sizeof(uint64_t)), 0 };
+    int rc = h.th && h.time ? 0 : -1;
+
+    if (rc == 0)
+        heap_fill(&h, t, s);
+    while (rc == 0 && h.n > 0) {
+        int th = h.th[0];
+        const struct pz_rec *rec = pz_trace_in_peek(t, th, 0);
+
+        rc = pz_analysis_stream_record(s, th, rec, rec->time);
+        pz_trace_in_consume(t, th, 1);
+        if ((rec = pz_trace_in_peek(t, th, 0))) {
+            h.time[th] = rec->time;
+        } else {
+            pz_analysis_stream_done(s, th);
+            h.th[0] = h.th[--h.n];
+        }
+        sift_down(&h, 0);
+    }
+    free(h.th);
+    free(h.time);
+    return rc == 0 && !pz_trace_in_error(t) ? 0 : -1;
+}
+
+/* The definitions the analysis takes, the partial trace's endings (NULL if none) and
+ * the anchor file, which errors name, as the global reader's analysis reads them. */
+static int definitions(const char *path, struct pz_defs *defs, char **partial,
+                       char *anchor, size_t anchorlen, char *err, size_t errlen)
+{
+    struct pz_trace_file f;
+    int rc = pz_trace_file_open(&f, path, defs);
+
+    *partial = rc == 0 ? pz_trace_file_partial(&f) : NULL;
+    snprintf(anchor, anchorlen, "%s", f.path);
+    pz_trace_file_close(&f);
+    if (rc != 0) {
+        snprintf(err, errlen, "%s", f.error);
+        pz_defs_release(defs);
+    }
+    return rc;
+}
+
+int pz_analyze_records(const char *path, struct pz_analysis *a,
+                       const struct pz_progress_hook *progress, char *err, size_t errlen)
+{
+    struct pz_trace_in *t;
+    struct pz_analysis_stream *s;
+    struct pz_defs defs;
+    char *partial, anchor[4096];
+    int given;
+
+    memset(a, 0, sizeof(*a));
+    if (!(t = pz_trace_in_open_with_progress(path, progress, "records analyzed", err, errlen)))
+        return -1;
+    if (pz_trace_in_unread_events(t)) {
+        pz_trace_in_close(t);
+        return 1;
+    }
+    pz_trace_in_keep_io(t);
+    if (definitions(path, &defs, &partial, anchor, sizeof(anchor), err, errlen) != 0) {
+        pz_trace_in_close(t);
+        return -1;
+    }
+    if (!(s = pz_analysis_stream_open(&defs, anchor, err, errlen))) {
+        free(partial);
+        pz_trace_in_close(t);
+        return -1;
+    }
+    given = give_records(t, s);
+    if (given != 0 && pz_trace_in_error(t)) {
+        pz_analysis_stream_close(s, a, err, errlen);
+        snprintf(err, errlen, "%s", pz_trace_in_error(t));
+        pz_analysis_free(a);
+        memset(a, 0, sizeof(*a));
+        free(partial);
+        pz_trace_in_close(t);
+        return -1;
+    }
+    pz_trace_in_close(t);
+    if (pz_analysis_stream_close(s, a, err, errlen) != 0) {
+        free(partial);
+        return -1;
+    }
+    a->partial = partial;
+    free(a->trace);
+    if (!(a->trace = strdup(path))) {
+        snprintf(err, errlen, "%s: out of memory", anchor);
+        pz_analysis_free(a);
+        memset(a, 0, sizeof(*a));
+        return -1;
+    }
+    return 0;
+}
