@@ -186,6 +186,22 @@ void pz_characteristics_of(const struct pz_analysis *a, const struct pz_node *n,
 void pz_characteristics_of_process(const struct pz_analysis *a, const struct pz_node *n,
                                    int p, struct pz_characteristics *out);
 
+/* What every process's share of interval n depends on beyond its own sums: the
+ * interval's execution time and its processes' longest CPU time, each found over all
+ * the processes.  A loop over the processes takes them once (pz_interval_bounds) and
+ * each share from them (pz_characteristics_within), rather than calling
+ * pz_characteristics_of_process, which finds them again for every process. */
+struct pz_interval_bounds {
+    double execution, cpu_max;
+};
+
+struct pz_interval_bounds pz_interval_bounds(const struct pz_analysis *a,
+                                             const struct pz_node *n);
+
+/* pz_characteristics_of_process of process p, with b = pz_interval_bounds(a, n). */
+void pz_characteristics_within(const struct pz_node *n, const struct pz_interval_bounds *b,
+                               int p, struct pz_characteristics *out);
+
 /* One characteristic across processes, for the comparative tables and the advice. */
 struct pz_spread {
     double min, max, mean;

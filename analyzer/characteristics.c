@@ -113,10 +113,24 @@ static void add(struct pz_characteristics *sum, const struct pz_characteristics 
     sum->lock_contention += c->lock_contention;
 }
 
+struct pz_interval_bounds pz_interval_bounds(const struct pz_analysis *a,
+                                             const struct pz_node *n)
+{
+    return (struct pz_interval_bounds){ interval_execution(a, n), longest_cpu(a, n) };
+}
+
+void pz_characteristics_within(const struct pz_node *n, const struct pz_interval_bounds *b,
+                               int p, struct pz_characteristics *out)
+{
+    share(&n->procs[p], b->execution, b->cpu_max, out);
+}
+
 void pz_characteristics_of_process(const struct pz_analysis *a, const struct pz_node *n,
                                    int p, struct pz_characteristics *out)
 {
-    share(&n->procs[p], interval_execution(a, n), longest_cpu(a, n), out);
+    struct pz_interval_bounds b = pz_interval_bounds(a, n);
+
+    pz_characteristics_within(n, &b, p, out);
 }
 
 void pz_characteristics_of(const struct pz_analysis *a, const struct pz_node *n,
@@ -142,13 +156,14 @@ struct pz_spread pz_characteristic_spread(const struct pz_analysis *a, const str
                                           size_t field)
 {
     struct pz_spread s = { 0, 0, 0, -1, -1 };
+    struct pz_interval_bounds b = pz_interval_bounds(a, n);
     int count = 0;
 
     for (int p = 0; p < a->nprocs; p++) {
         struct pz_characteristics c;
         double v;
 
-        pz_characteristics_of_process(a, n, p, &c);
+        pz_characteristics_within(n, &b, p, &c);
         if (!c.exe_count)
             continue;
         memcpy(&v, (const char *)&c + field, sizeof(v));

@@ -191,6 +191,7 @@ static void details(FILE *out, const struct pz_analysis *a, const struct pz_node
     char sentences[PZ_ADVICE_MAX][PZ_ADVICE_LEN];
     int count = pz_advice(a, n, sentences);
     struct pz_characteristics m;
+    struct pz_interval_bounds bounds = pz_interval_bounds(a, n);
 
     pz_characteristics_of(a, n, &m);
     fputs("<h3>", out);
@@ -212,7 +213,7 @@ static void details(FILE *out, const struct pz_analysis *a, const struct pz_node
         for (int p = 0; with_processes && p < a->nprocs; p++) {
             struct pz_characteristics c;
 
-            pz_characteristics_of_process(a, n, p, &c);
+            pz_characteristics_within(n, &bounds, p, &c);
             fprintf(out, "<td>%.6f</td>", pz_field_value(&c, pz_fields[f].offset));
         }
         fputs("</tr>\n", out);

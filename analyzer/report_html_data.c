@@ -66,14 +66,14 @@ int pz_html_limit_from_env(uint64_t *limit, char *err, size_t errlen)
 
 /* The values of the per-process chart of process p in node n, added to sum: seven, or
  * with io_rma nine (pz_html_processes).  Returns how many. */
-static int add_shares(const struct pz_analysis *a, const struct pz_node *n, int p, int io_rma,
-                      double *sum)
+static int add_shares(const struct pz_node *n, const struct pz_interval_bounds *b, int p,
+                      int io_rma, double *sum)
 {
     struct pz_characteristics c;
     double sync, other, rest;
     int k = 0;
 
-    pz_characteristics_of_process(a, n, p, &c);
+    pz_characteristics_within(n, b, p, &c);
     sync = c.synchronization < c.communication_time ? c.synchronization : c.communication_time;
     if (sync < 0)
         sync = 0;
@@ -112,6 +112,7 @@ void pz_html_processes(FILE *out, const struct pz_analysis *a, const int *order,
     fprintf(out, "{\"group\": %d, \"values\": [", k);
     for (int i = 0; i < a->nnodes; i++) {
         const struct pz_node *n = &a->nodes[order[i]];
+        struct pz_interval_bounds bounds = pz_interval_bounds(a, n);
 
         fputs(i ? ",\n[" : "\n[", out);
         for (int g = 0; g * k < a->nprocs; g++) {
@@ -119,7 +120,7 @@ void pz_html_processes(FILE *out, const struct pz_analysis *a, const int *order,
             int members = 0, values = 0;
 
             for (int p = g * k; p < a->nprocs && p < (g + 1) * k; p++, members++)
-                values = add_shares(a, n, p, io_rma, sum);
+                values = add_shares(n, &bounds, p, io_rma, sum);
             fputs(g ? ",[" : "[", out);
             for (int v = 0; v < values; v++)
                 fprintf(out, "%s%.4g", v ? "," : "", sum[v] / members);

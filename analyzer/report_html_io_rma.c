@@ -74,13 +74,15 @@ static void figure_cell(FILE *out, const struct figure *f, const struct pz_chara
 void pz_html_io_rma_rows(FILE *out, const struct pz_analysis *a, const struct pz_node *n,
                          const struct pz_characteristics *m, int with_processes)
 {
+    struct pz_interval_bounds bounds = pz_interval_bounds(a, n);
+
     for (size_t f = 0; f < sizeof(figures) / sizeof(*figures); f++) {
         fprintf(out, "<tr><td class=\"name\">%s</td>", figures[f].label);
         figure_cell(out, &figures[f], m);
         for (int p = 0; with_processes && p < a->nprocs; p++) {
             struct pz_characteristics c;
 
-            pz_characteristics_of_process(a, n, p, &c);
+            pz_characteristics_within(n, &bounds, p, &c);
             figure_cell(out, &figures[f], &c);
         }
         fputs("</tr>\n", out);

@@ -6,6 +6,8 @@
 void pz_report_text_io_rma(FILE *out, const struct pz_analysis *a, const struct pz_node *n,
                            const struct pz_characteristics *m, int with_processes)
 {
+    struct pz_interval_bounds bounds;
+
     if (!a->io_rma)
         return;
     fprintf(out, "---I/O and One-Sided (parts of MPI Time)---\n");
@@ -16,12 +18,13 @@ void pz_report_text_io_rma(FILE *out, const struct pz_analysis *a, const struct 
     fprintf(out, "Lock Contention %.6f\n", m->lock_contention);
     if (!with_processes)
         return;
+    bounds = pz_interval_bounds(a, n);
     fprintf(out, "%-6s %15s %15s %15s %15s %15s %15s\n", "Nproc", "I/O Time", "Read (B)",
             "Written (B)", "One-Sided Time", "Put (B)", "Got (B)");
     for (int p = 0; p < a->nprocs; p++) {
         struct pz_characteristics c;
 
-        pz_characteristics_of_process(a, n, p, &c);
+        pz_characteristics_within(n, &bounds, p, &c);
         if (!c.exe_count)
             continue;
         fprintf(out, "%-6s %15.6f %15.0f %15.0f %15.6f %15.0f %15.0f\n",

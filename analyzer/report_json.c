@@ -41,13 +41,14 @@ static void comparative(FILE *out, const struct pz_analysis *a, const struct pz_
 
 static void per_process(FILE *out, const struct pz_analysis *a, const struct pz_node *n)
 {
+    struct pz_interval_bounds bounds = pz_interval_bounds(a, n);
     int first = 1;
 
     fputs(", \"per_process\": [", out);
     for (int p = 0; p < a->nprocs; p++) {
         struct pz_characteristics c;
 
-        pz_characteristics_of_process(a, n, p, &c);
+        pz_characteristics_within(n, &bounds, p, &c);
         if (!c.exe_count)
             continue;
         fprintf(out, "%s{\"rank\": %d, \"thread\": %d, \"values\": ", first ? "" : ", ",

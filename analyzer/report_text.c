@@ -69,6 +69,8 @@ static void comparative(FILE *out, const struct pz_analysis *a, const struct pz_
 
 static void per_process(FILE *out, const struct pz_analysis *a, const struct pz_node *n)
 {
+    struct pz_interval_bounds bounds = pz_interval_bounds(a, n);
+
     fprintf(out, "---Characteristics of Each Process---\n%-6s", "Nproc");
     for (size_t f = 0; f < PZ_NFIELDS; f++)
         if (pz_fields[f].comparative)
@@ -77,7 +79,7 @@ static void per_process(FILE *out, const struct pz_analysis *a, const struct pz_
     for (int p = 0; p < a->nprocs; p++) {
         struct pz_characteristics c;
 
-        pz_characteristics_of_process(a, n, p, &c);
+        pz_characteristics_within(n, &bounds, p, &c);
         if (!c.exe_count)
             continue;
         fprintf(out, "%-6s", pz_process_label(a, p).text);
