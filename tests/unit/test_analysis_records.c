@@ -9,43 +9,16 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "json_report.h"
 #include "names.h"
 #include "progress.h"
-#include "report.h"
+#include "tempdir_fixture.h"
 #include "trace_builder.h"
 #include "two_processes.h"
 
 #define MS TB_MS
 
-static char *dir;
-static char err[4800];
-
-static void setup(void)
-{
-    dir = tb_tempdir();
-    cr_assert_not_null(dir, "cannot make a temporary directory");
-}
-
-static void cleanup(void)
-{
-    tb_remove(dir);
-    free(dir);
-    dir = NULL;
-}
-
 TestSuite(analysis_records, .init = setup, .fini = cleanup);
-
-static char *json_of(const struct pz_analysis *a)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-
-    cr_assert_not_null(f);
-    cr_assert_eq(pz_report_json(f, a, 1), 0);
-    fclose(f);
-    return text;
-}
 
 /* Pairs of n processes, n even: MPI_Init 0-1 ms; each odd process p receives from
  * p - 1 in MPI_Recv 1.5-3 ms what p - 1 sends in MPI_Send 2-2.5 ms, so that it waits
@@ -53,7 +26,7 @@ static char *json_of(const struct pz_analysis *a)
  * from 3 ms; MPI_Finalize 4-5 ms. */
 static void record_pairs(int n, int local)
 {
-    struct tb *b = tb_open(dir, n);
+    struct tb *b = tb_open(top, n);
 
     cr_assert_not_null(b);
     for (int p = 0; p < n; p++) {
@@ -78,12 +51,12 @@ Test(analysis_records, a_recorded_run_is_analyzed_as_through_otf2)
     struct pz_analysis global, records;
     char *a, *b;
 
-    tp_record_two(dir);
-    cr_assert_eq(pz_analyze(dir, &global, err, sizeof(err)), 0, "%s", err);
-    cr_assert_eq(pz_analyze_records(dir, &records, NULL, err, sizeof(err)), 0, "%s", err);
+    tp_record_two(top);
+    cr_assert_eq(pz_analyze(top, &global, err, sizeof(err)), 0, "%s", err);
+    cr_assert_eq(pz_analyze_records(top, &records, NULL, err, sizeof(err)), 0, "%s", err);
     cr_expect_eq(records.nprocs, 2);
     cr_expect_float_eq(records.nodes[0].procs[1].late_sender, 0.0002, 1e-9);
-    cr_expect_str_eq(records.trace, dir, "the path as given");
+    cr_expect_str_eq(records.trace, top, "the path as given");
     a = json_of(&global);
     b = json_of(&records);
     cr_expect_str_eq(b, a, "through the records:\n%s\nthrough OTF2:\n%s", b, a);
@@ -111,7 +84,7 @@ Test(analysis_records, a_trace_of_many_processes_is_read_as_records)
     double late = 0;
 
     record_pairs(300, 110);
-    cr_assert_eq(pz_analyze_with_progress(dir, &a, &hook, err, sizeof(err)), 0, "%s", err);
+    cr_assert_eq(pz_analyze_with_progress(top, &a, &hook, err, sizeof(err)), 0, "%s", err);
     cr_expect(through_records, "pz_analyze read 300 processes through OTF2's global reader");
     cr_assert_eq(a.nprocs, 300);
     for (int p = 0; p < 300; p++)
@@ -129,7 +102,7 @@ Test(analysis_records, a_trace_of_few_processes_is_read_through_otf2)
     struct pz_progress_hook hook = { seen, &through_records };
 
     record_pairs(2, 110);
-    cr_assert_eq(pz_analyze_with_progress(dir, &a, &hook, err, sizeof(err)), 0, "%s", err);
+    cr_assert_eq(pz_analyze_with_progress(top, &a, &hook, err, sizeof(err)), 0, "%s", err);
     cr_expect_not(through_records);
     cr_expect_float_eq(a.nodes[0].procs[1].late_sender, 0.0005, 1e-9);
     pz_analysis_free(&a);
@@ -140,7 +113,7 @@ Test(analysis_records, a_trace_of_few_processes_is_read_through_otf2)
 Test(analysis_records, a_partial_trace_keeps_its_endings)
 {
     struct pz_analysis a;
-    struct tb *b = tb_open(dir, 2);
+    struct tb *b = tb_open(top, 2);
 
     cr_assert_not_null(b);
     for (int p = 0; p < 2; p++)
@@ -148,7 +121,7 @@ Test(analysis_records, a_partial_trace_keeps_its_endings)
     tb_call(b, 1, "MPI_Barrier", MS(2), MS(3));
     tb_property(b, PZ_PARTIAL_PROPERTY, "0: killed; 1: exit without MPI_Finalize (status 5)");
     cr_assert_eq(tb_close(b), 0);
-    cr_assert_eq(pz_analyze_records(dir, &a, NULL, err, sizeof(err)), 0, "%s", err);
+    cr_assert_eq(pz_analyze_records(top, &a, NULL, err, sizeof(err)), 0, "%s", err);
     cr_assert_not_null(a.partial);
     cr_expect_str_eq(a.partial, "0: killed; 1: exit without MPI_Finalize (status 5)");
     pz_analysis_free(&a);
@@ -162,12 +135,12 @@ Test(analysis_records, a_truncated_event_file_is_refused_in_one_line)
     FILE *f;
 
     record_pairs(2, 0);
-    snprintf(evt, sizeof(evt), "%s/traces/1.evt", dir);
+    snprintf(evt, sizeof(evt), "%s/traces/1.evt", top);
     cr_assert_not_null(f = fopen(evt, "r+"));
     cr_assert_eq(ftruncate(fileno(f), 40), 0);
     fclose(f);
-    cr_assert_eq(pz_analyze_records(dir, &a, NULL, err, sizeof(err)), -1);
-    cr_expect(strstr(err, dir) != NULL, "the message '%s' names no file of the trace", err);
+    cr_assert_eq(pz_analyze_records(top, &a, NULL, err, sizeof(err)), -1);
+    cr_expect(strstr(err, top) != NULL, "the message '%s' names no file of the trace", err);
     cr_expect_null(strchr(err, '\n'), "more than one line: %s", err);
     cr_expect_eq(a.nprocs, 0);
 }

@@ -15,6 +15,7 @@
 
 #include "analysis.h"
 #include "engine.h"
+#include "json_report.h"
 #include "open.h"
 #include "report.h"
 #include "scale_archive.h"
@@ -60,18 +61,6 @@ static void done(void *ctx, int th)
 }
 
 /* The JSON report of a, per process, as a string to free. */
-static char *json_of(const struct pz_analysis *a)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-
-    cr_assert_not_null(f);
-    cr_assert_eq(pz_report_json(f, a, 1), 0);
-    fclose(f);
-    return text;
-}
-
 /* The analysis of the trace in dir and the one of the stream (closed here) agree. */
 static void expect_same_analysis(const char *dir, struct pz_analysis_stream *s)
 {

@@ -1165,21 +1165,30 @@ Test(scorep, cancelled_request)
  * between, so the message rank 0 sent meanwhile has no MpiSend and rank 1's receive
  * (Recv 3-6) none to match.  The analysis says so in a warning; rank 0's 5 ms without
  * records count as computation: CPU 12 - (1.5 + 1) = 9.5. */
-Test(scorep, measurement_switched_off)
+/* Two ranks: ProgramBegin 0, MPI_Init 0.5-2; rank 0 switches the measurement off at 4
+ * and on at 9; rank 1 makes `recv`, if asked, its MPI_Recv 3-6 from rank 0; both
+ * MPI_Finalize 10-11, ProgramEnd 12. */
+static void switched_off(struct sp *s, int recv)
 {
-    struct sp *s = sp_open(2);
-
     for (int l = 0; l < 2; l++) {
         program_begin(s, l, 0);
         mpi_env(s, l, "MPI_Init", 0.5, 2, OTF2_COLLECTIVE_OP_CREATE_HANDLE);
     }
     record(s, 0, 4, OTF2_EvtWriter_MeasurementOnOff(W(0), NULL, T(0, 4), OTF2_MEASUREMENT_OFF));
     record(s, 0, 9, OTF2_EvtWriter_MeasurementOnOff(W(0), NULL, T(0, 9), OTF2_MEASUREMENT_ON));
-    mpi_recv(s, 1, 3, 6, 0, 1, 8);
+    if (recv)
+        mpi_recv(s, 1, 3, 6, 0, 1, 8);
     for (int l = 0; l < 2; l++) {
         mpi_env(s, l, "MPI_Finalize", 10, 11, OTF2_COLLECTIVE_OP_DESTROY_HANDLE);
         program_end(s, l, 12);
     }
+}
+
+Test(scorep, measurement_switched_off)
+{
+    struct sp *s = sp_open(2);
+
+    switched_off(s, 1);
     analyze(s);
 
     cr_expect_eq(an.messages, 0);
@@ -1195,22 +1204,13 @@ Test(scorep, measurement_switched_off)
 }
 
 /* The trace layer's records carry neither ProgramBegin nor MeasurementOnOff: the
- * analysis through them (taken for traces of many processes) leaves this trace to
- * OTF2's global reader, and the result is the one above. */
+ * analysis through them (taken for traces of many processes) leaves such a trace to
+ * OTF2's global reader. */
 Test(scorep, the_records_leave_program_and_measurement_events_to_the_global_reader)
 {
     struct sp *s = sp_open(2);
 
-    for (int l = 0; l < 2; l++) {
-        program_begin(s, l, 0);
-        mpi_env(s, l, "MPI_Init", 0.5, 2, OTF2_COLLECTIVE_OP_CREATE_HANDLE);
-    }
-    record(s, 0, 4, OTF2_EvtWriter_MeasurementOnOff(W(0), NULL, T(0, 4), OTF2_MEASUREMENT_OFF));
-    record(s, 0, 9, OTF2_EvtWriter_MeasurementOnOff(W(0), NULL, T(0, 9), OTF2_MEASUREMENT_ON));
-    for (int l = 0; l < 2; l++) {
-        mpi_env(s, l, "MPI_Finalize", 10, 11, OTF2_COLLECTIVE_OP_DESTROY_HANDLE);
-        program_end(s, l, 12);
-    }
+    switched_off(s, 0);
     sp_close(s);
     cr_expect_eq(pz_analyze_records(dir, &an, NULL, err, sizeof(err)), 1, "%s", err);
     cr_expect_eq(an.nprocs, 0, "declined, the analysis stays empty");
