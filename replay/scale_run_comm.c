@@ -419,7 +419,7 @@ static int relate_event(struct pz_scale_reading *r, struct classes *cl, int p,
         return relate_neighbours(r, k, p, e, raw, call);
     if (raw->peer == PZ_NONE32)
         return 0;
-    if (!pz_scale_is_message(e->kind)) {
+    if (!pz_scale_has_target(e->kind)) {
         e->peer = root_of(raw->peer, c->self ? 1 : c->size);
         return 0;
     }

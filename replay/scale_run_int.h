@@ -45,6 +45,12 @@ int pz_scale_fail(struct pz_scale_reading *r, const char *fmt, ...)
 /* Whether events of this kind name a peer: point-to-point messages. */
 int pz_scale_is_message(uint8_t kind);
 
+/* Whether events of this kind name a process of their communicator that they address,
+ * made an offset in the grid like a message's peer: point-to-point messages, and the
+ * one-sided transfers, locks, releases and flushes, whose target is a rank of their
+ * window's communicator (PZ_NONE32: every process, MPI_Win_lock_all's). */
+int pz_scale_has_target(uint8_t kind);
+
 /* Infers run->grid from the messages (scale_run.h) and sets every process's coords. */
 void pz_scale_infer_grid(struct pz_scale_reading *r);
 
