@@ -250,7 +250,7 @@ static struct live_window *make_window(struct walk *w, uint32_t ref, uint32_t co
 /* The communicator of one-sided record rec of call into *comm (PZ_NONE32: it has none, a
  * collective's begin) and its window's slot into *slot; refuses what the scaling cannot
  * make relative: the groups of generalized active target synchronization, the
- * request-based transfers, a window the recording did not see made. */
+ * request-based transfers, a window not defined. */
 static int rma_window(struct walk *w, const struct pz_rec *rec, const char *call,
                       uint32_t *comm, uint32_t *slot)
 {
@@ -272,7 +272,9 @@ static int rma_window(struct walk *w, const struct pz_rec *rec, const char *call
                              "and collectives only", w->p, call);
     if (!has_window(rec->kind))
         return 0;
-    if (rec->kind == PZ_REC_RMA_WIN_CREATE) {
+    /* a window whose making is not in the trace (a tracer writing no RmaWinCreate) is
+     * made where it is first used */
+    if (rec->kind == PZ_REC_RMA_WIN_CREATE || !(win = find_window(w, rec->comm))) {
         uint32_t c = pz_trace_in_window_comm(w->r->in, rec->comm);
 
         if (c == PZ_NONE32)
@@ -280,10 +282,6 @@ static int rma_window(struct walk *w, const struct pz_rec *rec, const char *call
                                  call, rec->comm);
         if (!(win = make_window(w, rec->comm, c)))
             return pz_scale_fail(w->r, "out of memory");
-    } else if (!(win = find_window(w, rec->comm))) {
-        return pz_scale_fail(w->r, "process %d, %s: window %u was not made in the "
-                             "recording (no MPI_Win_create or its forms before it)", w->p,
-                             call, rec->comm);
     }
     *comm = win->comm;
     *slot = win->slot;

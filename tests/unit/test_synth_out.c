@@ -576,7 +576,7 @@ Test(synth_out, a_missing_recording_is_refused)
 Test(synth_out, a_rank_beyond_the_world_is_refused)
 {
     static const int members[2] = { 1, NPROCS };
-    const struct pz_synth_comm bad[2] = { comms[WORLD], { 2, members, 0, "beyond" } };
+    const struct pz_synth_comm bad[2] = { comms[WORLD], { 2, members, 0, "beyond", 0 } };
     char rec[4096], out[4096];
 
     record(path_in("recorded", rec));

@@ -553,6 +553,15 @@ void tb_rma_put(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t b
         written(b, proc, ns, OTF2_EvtWriter_RmaPut(w, NULL, ns, 0, target, bytes, 0));
 }
 
+void tb_rma_put_request(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t bytes,
+                        uint64_t matching)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    if (w)
+        written(b, proc, ns, OTF2_EvtWriter_RmaPut(w, NULL, ns, 0, target, bytes, matching));
+}
+
 void tb_rma_get(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t bytes)
 {
     OTF2_EvtWriter *w = writer(b, proc);
@@ -593,6 +602,47 @@ void tb_fence_call(struct tb *b, int proc, uint64_t enter, uint64_t leave)
                                                 0, OTF2_UNDEFINED_UINT32, 0, 0));
     }
     tb_leave(b, proc, leave, r);
+}
+
+/* A collective of window 0 from enter to leave: its begin, then `between` (RmaWinCreate
+ * at leave, RmaWinDestroy at enter, none), then its end (op) at leave. */
+static void window_collective(struct tb *b, int proc, const char *name, uint64_t enter,
+                              uint64_t leave, OTF2_CollectiveOp op)
+{
+    uint32_t r = tb_mpi(b, name);
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    tb_enter(b, proc, enter, r);
+    if (w) {
+        written(b, proc, enter, OTF2_EvtWriter_RmaCollectiveBegin(w, NULL, enter));
+        if (op == OTF2_COLLECTIVE_OP_DESTROY_HANDLE)
+            written(b, proc, enter, OTF2_EvtWriter_RmaWinDestroy(w, NULL, enter, 0));
+        else
+            written(b, proc, leave, OTF2_EvtWriter_RmaWinCreate(w, NULL, leave, 0));
+        written(b, proc, leave,
+                OTF2_EvtWriter_RmaCollectiveEnd(w, NULL, leave, op, OTF2_RMA_SYNC_LEVEL_PROCESS,
+                                                0, OTF2_UNDEFINED_UINT32, 0, 0));
+    }
+    tb_leave(b, proc, leave, r);
+}
+
+void tb_win_create_call(struct tb *b, int proc, uint64_t enter, uint64_t leave)
+{
+    window_collective(b, proc, "MPI_Win_create", enter, leave, OTF2_COLLECTIVE_OP_CREATE_HANDLE);
+}
+
+void tb_win_free_call(struct tb *b, int proc, uint64_t enter, uint64_t leave)
+{
+    window_collective(b, proc, "MPI_Win_free", enter, leave, OTF2_COLLECTIVE_OP_DESTROY_HANDLE);
+}
+
+void tb_rma_flush(struct tb *b, int proc, uint64_t ns, uint32_t target)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    if (w)
+        written(b, proc, ns, OTF2_EvtWriter_RmaSync(w, NULL, ns, 0, target,
+                                                    OTF2_RMA_SYNC_TYPE_MEMORY));
 }
 
 void tb_rma_lock(struct tb *b, int proc, uint64_t ns, uint32_t target)

@@ -1,0 +1,445 @@
+/* One-sided communication extrapolated (replay/scale_run.c reads a window as its
+ * communicator's class with a slot, a target as an offset in the grid; scale_synth.c
+ * makes the windows and their records at P): programs recorded by hand
+ * (trace_builder.h) at three counts, synthesized at 16 and 64, and every process's MPI
+ * calls and one-sided records compared with what the program makes at that count,
+ * written out by plain arithmetic from its definition (expected_*); the comments work
+ * out some processes by hand.  And the refusals, in one line. */
+#include <criterion/criterion.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scale_program.h"
+#include "scale_run.h"
+#include "scale_traces.h"
+#include "trace.h"
+#include "tempdir_fixture.h"
+#include "trace_builder.h"
+
+TestSuite(scale_rma, .init = setup, .fini = cleanup);
+
+#define MAXP 64
+#define LOG 16384
+
+/* --- what a process does, as a line of tokens: "MPI_Put" for a call's Enter, and per
+ * one-sided record "put T B", "get T B", "acc T SENT RECEIVED", "lock T", "unlock T",
+ * "flush T" (T the target's rank, -1 every process), "create", "fence", "free", each
+ * followed by ";" */
+
+struct log {
+    char text[MAXP][LOG];
+    size_t len[MAXP];
+};
+
+static void say(struct log *g, int p, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    g->len[p] += (size_t)vsnprintf(g->text[p] + g->len[p], LOG - g->len[p], fmt, ap);
+    va_end(ap);
+    cr_assert_lt(g->len[p], LOG, "process %d's log is too long", p);
+}
+
+static int rank_or_all(uint32_t target)
+{
+    return target == PZ_NONE32 ? -1 : (int)target;
+}
+
+/* --- the synthesized run into a log, with its windows */
+
+struct synth {
+    struct log log;
+    const struct pz_scale_run *recording;   /* the regions' names */
+    uint32_t windows, window_comm;          /* how many windows, the first one's communicator */
+    int wrong_window, wrong_lock;
+};
+
+static int keep_windows(void *ctx, const struct pz_synth_comm *comms, uint32_t n)
+{
+    struct synth *s = ctx;
+
+    s->windows = 0;
+    s->window_comm = UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        if (comms[i].windows && s->window_comm == UINT32_MAX)
+            s->window_comm = i;
+        s->windows += comms[i].windows;
+    }
+    return 0;
+}
+
+static int put(void *ctx, int p, const struct pz_rec *r)
+{
+    struct synth *s = ctx;
+    struct log *g = &s->log;
+    int t = rank_or_all(r->peer);
+
+    if (pz_rec_is_rma(r->kind) && r->kind != PZ_REC_RMA_COLL_BEGIN)
+        s->wrong_window += r->comm != 0;
+    switch (r->kind) {
+    case PZ_REC_ENTER:
+        if (!strncmp(s->recording->names[r->region], "MPI_", 4))
+            say(g, p, "%s;", s->recording->names[r->region]);
+        break;
+    case PZ_REC_RMA_WIN_CREATE: say(g, p, "create;"); break;
+    case PZ_REC_RMA_WIN_DESTROY: say(g, p, "free;"); break;
+    case PZ_REC_RMA_COLL_END:
+        if (r->coll_op == OTF2_COLLECTIVE_OP_BARRIER)
+            say(g, p, "fence;");
+        break;
+    case PZ_REC_RMA_PUT: say(g, p, "put %d %llu;", t, (unsigned long long)r->bytes); break;
+    case PZ_REC_RMA_GET: say(g, p, "get %d %llu;", t, (unsigned long long)r->bytes); break;
+    case PZ_REC_RMA_ATOMIC:
+        say(g, p, "acc %d %llu %llu;", t, (unsigned long long)r->bytes,
+            (unsigned long long)r->bytes2);
+        break;
+    case PZ_REC_RMA_LOCK:
+    case PZ_REC_RMA_RELEASE:
+        /* a lock's id: its target's rank, every process's undefined, as recorded */
+        s->wrong_lock += r->request != (t < 0 ? UINT64_MAX : (uint64_t)t);
+        say(g, p, "%s %d;", r->kind == PZ_REC_RMA_LOCK ? "lock" : "unlock", t);
+        break;
+    case PZ_REC_RMA_SYNC: say(g, p, "flush %d;", t); break;
+    default: break;
+    }
+    return 0;
+}
+
+/* Synthesizes md at nprocs and compares every process with expect(p, nprocs): one
+ * window, on the world (communicator 0), every one-sided record on it. */
+typedef void expect_fn(struct log *g, int p, int nprocs);
+
+static void check_at(struct st_model *md, int nprocs, expect_fn *expect)
+{
+    static struct synth s;
+    static struct log want;
+    struct pz_scale_sink sink = { keep_windows, put, &s };
+
+    memset(&s, 0, sizeof(s));
+    memset(&want, 0, sizeof(want));
+    s.recording = &md->runs[2];
+    cr_assert_eq(pz_scale_synthesize(md->m, nprocs, &sink, err, sizeof(err)), 0, "%s", err);
+    cr_expect_eq(s.windows, 1, "at %d: %u windows, expected 1", nprocs, s.windows);
+    cr_expect_eq(s.window_comm, 0, "at %d: the window is on communicator %u, expected the "
+                 "world (0)", nprocs, s.window_comm);
+    cr_expect_eq(s.wrong_window, 0, "at %d: %d one-sided records not on window 0", nprocs,
+                 s.wrong_window);
+    cr_expect_eq(s.wrong_lock, 0, "at %d: %d locks whose id is not their target", nprocs,
+                 s.wrong_lock);
+    for (int p = 0; p < nprocs; p++) {
+        expect(&want, p, nprocs);
+        cr_expect_str_eq(s.log.text[p], want.text[p], "at %d, process %d:\n  made %s\n  want %s",
+                         nprocs, p, s.log.text[p], want.text[p]);
+    }
+}
+
+/* --- programs: each makes its process p's calls at nprocs into b from t ns on */
+
+#define MS TB_MS
+
+struct clock {
+    uint64_t t;
+};
+
+static uint64_t tick(struct clock *c)
+{
+    return c->t += MS(1);
+}
+
+/* A call of one one-sided record (kind: 'p' put, 'g' get, 'a' accumulate, 'l' lock, 'u'
+ * unlock, 'f' flush) on window 0: a transfer's at its enter, the others' at its leave. */
+static void rma_call(struct tb *b, int p, struct clock *c, const char *name, char kind,
+                     uint32_t target, uint64_t bytes, uint64_t received)
+{
+    uint32_t r = tb_mpi(b, name);
+    uint64_t enter = tick(c), leave = tick(c);
+
+    tb_enter(b, p, enter, r);
+    if (kind == 'p')
+        tb_rma_put(b, p, enter, target, bytes);
+    else if (kind == 'g')
+        tb_rma_get(b, p, enter, target, bytes);
+    else if (kind == 'a')
+        tb_rma_atomic(b, p, enter, target, bytes, received);
+    else if (kind == 'l')
+        tb_rma_lock_type(b, p, leave, target, OTF2_LOCK_SHARED);
+    else if (kind == 'u')
+        tb_rma_unlock(b, p, leave, target);
+    else
+        tb_rma_flush(b, p, leave, target);
+    tb_leave(b, p, leave, r);
+}
+
+typedef void program_fn(struct tb *b, int p, int nprocs, struct clock *c);
+
+static void record(const char *dir, int nprocs, program_fn *program)
+{
+    struct tb *b;
+
+    cr_assert_not_null(b = tb_open(dir, nprocs), "cannot open a trace in %s", dir);
+    tb_rma_window(b);
+    for (int p = 0; p < nprocs; p++) {
+        struct clock c = { MS(1) };
+        uint64_t at;
+
+        at = tick(&c);
+        tb_win_create_call(b, p, at, tick(&c));
+        program(b, p, nprocs, &c);
+        at = tick(&c);
+        tb_win_free_call(b, p, at, tick(&c));
+    }
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+}
+
+static void model_of(struct st_model *md, const int counts[3], int ndims, program_fn *program)
+{
+    char dirs[3][4200];
+    const char *const list[3] = { dirs[0], dirs[1], dirs[2] };
+
+    for (int i = 0; i < 3; i++) {
+        snprintf(dirs[i], sizeof(dirs[i]), "%s/rec%d", top, counts[i]);
+        record(dirs[i], counts[i], program);
+    }
+    st_model_read(md, list, ndims, 0, err, sizeof(err));
+    cr_assert_not_null(md->m, "%s", err);
+}
+
+/* --- a 1-D halo exchange by MPI_Put between fences, not periodic: ITER1 times, a fence,
+ * 512 bytes to the left neighbour, 512 to the right one (those that exist), a fence */
+
+#define ITER1 3
+
+static void halo1d(struct tb *b, int p, int nprocs, struct clock *c)
+{
+    for (int it = 0; it < ITER1; it++) {
+        uint64_t at = tick(c);
+
+        tb_fence_call(b, p, at, tick(c));
+        if (p > 0)
+            rma_call(b, p, c, "MPI_Put", 'p', (uint32_t)(p - 1), 512, 0);
+        if (p < nprocs - 1)
+            rma_call(b, p, c, "MPI_Put", 'p', (uint32_t)(p + 1), 512, 0);
+        at = tick(c);
+        tb_fence_call(b, p, at, tick(c));
+    }
+}
+
+/* What halo1d makes at nprocs.  At 16: process 0 "MPI_Win_create; create; fence" then 3
+ * times "MPI_Win_fence; fence; MPI_Put; put 1 512; MPI_Win_fence; fence;", then
+ * "MPI_Win_free; free; fence": 1 put to 1 per iteration, 3 in all; process 15 3 puts to
+ * 14; process 7 3 to 6 and 3 to 8, left first.  At 64 the same with 63 the last. */
+static void expected_halo1d(struct log *g, int p, int nprocs)
+{
+    say(g, p, "MPI_Win_create;create;");
+    for (int it = 0; it < ITER1; it++) {
+        say(g, p, "MPI_Win_fence;fence;");
+        if (p > 0)
+            say(g, p, "MPI_Put;put %d 512;", p - 1);
+        if (p < nprocs - 1)
+            say(g, p, "MPI_Put;put %d 512;", p + 1);
+        say(g, p, "MPI_Win_fence;fence;");
+    }
+    say(g, p, "MPI_Win_free;free;");
+}
+
+/* Recorded at 2, 4, 8: a chain of processes, the grid inferred 1-D and not periodic (no
+ * put crosses the ends). */
+Test(scale_rma, a_1d_halo_of_puts_between_fences)
+{
+    static const int counts[3] = { 2, 4, 8 };
+    struct st_model md;
+
+    model_of(&md, counts, 0, halo1d);
+    cr_expect_eq(md.runs[2].grid.ndims, 1, "the grid has %d dimensions, expected 1",
+                 md.runs[2].grid.ndims);
+    cr_expect_eq(md.runs[2].grid.periodic[0], 0, "the grid is periodic");
+    check_at(&md, 16, expected_halo1d);
+    check_at(&md, 64, expected_halo1d);
+    st_model_free(&md);
+}
+
+/* --- a 2-D halo by MPI_Get under a shared lock of each neighbour, in MPI_Dims_create's
+ * grid (row-major, rank = row * dims[1] + column), not periodic: ITER2 times, for the
+ * north (row - 1), south (row + 1), west (column - 1) and east (column + 1) neighbours
+ * that exist, MPI_Win_lock, MPI_Get of 32768 / P bytes (a block's edge shrinking with
+ * the processes), MPI_Win_unlock */
+
+#define ITER2 2
+
+static void dims2(int nprocs, int *dims)
+{
+    /* MPI_Dims_create(nprocs, 2) for the counts used: 4 2x2, 8 4x2, 16 4x4, 64 8x8 */
+    dims[0] = nprocs == 4 ? 2 : nprocs == 8 ? 4 : nprocs == 16 ? 4 : 8;
+    dims[1] = nprocs / dims[0];
+}
+
+/* The neighbours of p in order north, south, west, east, -1 where there is none. */
+static void neighbours2(int p, int nprocs, int *nb)
+{
+    int dims[2], row, col;
+
+    dims2(nprocs, dims);
+    row = p / dims[1];
+    col = p % dims[1];
+    nb[0] = row > 0 ? p - dims[1] : -1;
+    nb[1] = row < dims[0] - 1 ? p + dims[1] : -1;
+    nb[2] = col > 0 ? p - 1 : -1;
+    nb[3] = col < dims[1] - 1 ? p + 1 : -1;
+}
+
+static void halo2d(struct tb *b, int p, int nprocs, struct clock *c)
+{
+    int nb[4];
+
+    neighbours2(p, nprocs, nb);
+    for (int it = 0; it < ITER2; it++)
+        for (int k = 0; k < 4; k++) {
+            if (nb[k] < 0)
+                continue;
+            rma_call(b, p, c, "MPI_Win_lock", 'l', (uint32_t)nb[k], 0, 0);
+            rma_call(b, p, c, "MPI_Get", 'g', (uint32_t)nb[k], 32768 / (uint64_t)nprocs, 0);
+            rma_call(b, p, c, "MPI_Win_unlock", 'u', (uint32_t)nb[k], 0, 0);
+        }
+}
+
+/* At 16 (4 x 4) a get moves 32768 / 16 = 2048 bytes: process 0 (a corner) locks, gets
+ * from and unlocks 4 (south) then 1 (east), twice; process 5 (row 1, column 1) 1, 9, 4,
+ * 6; process 15 11 then 14.  At 64 (8 x 8) 512 bytes: process 9 (row 1, column 1) 1,
+ * 17, 8, 10; process 63 55 then 62. */
+static void expected_halo2d(struct log *g, int p, int nprocs)
+{
+    int nb[4];
+
+    neighbours2(p, nprocs, nb);
+    say(g, p, "MPI_Win_create;create;");
+    for (int it = 0; it < ITER2; it++)
+        for (int k = 0; k < 4; k++)
+            if (nb[k] >= 0)
+                say(g, p, "MPI_Win_lock;lock %d;MPI_Get;get %d %d;MPI_Win_unlock;unlock %d;",
+                    nb[k], nb[k], 32768 / nprocs, nb[k]);
+    say(g, p, "MPI_Win_free;free;");
+}
+
+/* Recorded at 4, 8, 16 (2 x 2, 4 x 2, 4 x 4), read in 2 dimensions. */
+Test(scale_rma, a_2d_halo_of_gets_under_locks_of_the_neighbours)
+{
+    static const int counts[3] = { 4, 8, 16 };
+    struct st_model md;
+
+    model_of(&md, counts, 2, halo2d);
+    check_at(&md, 16, expected_halo2d);
+    check_at(&md, 64, expected_halo2d);
+    st_model_free(&md);
+}
+
+/* --- passive target synchronization of every process at once, on a periodic ring:
+ * MPI_Win_lock_all, ITER3 times MPI_Put of 256 bytes to the right neighbour ((p + 1) mod
+ * P), MPI_Win_flush of it, MPI_Get_accumulate of 8 P bytes each way with the left one
+ * ((p - 1) mod P: a counter per process), MPI_Win_flush_all, then MPI_Win_unlock_all */
+
+#define ITER3 2
+
+static void ring_all(struct tb *b, int p, int nprocs, struct clock *c)
+{
+    uint32_t right = (uint32_t)((p + 1) % nprocs), left = (uint32_t)((p + nprocs - 1) % nprocs);
+    uint64_t counters = 8 * (uint64_t)nprocs;
+
+    rma_call(b, p, c, "MPI_Win_lock_all", 'l', TB_NO_ROOT, 0, 0);
+    for (int it = 0; it < ITER3; it++) {
+        rma_call(b, p, c, "MPI_Put", 'p', right, 256, 0);
+        rma_call(b, p, c, "MPI_Win_flush", 'f', right, 0, 0);
+        rma_call(b, p, c, "MPI_Get_accumulate", 'a', left, counters, counters);
+        rma_call(b, p, c, "MPI_Win_flush_all", 'f', TB_NO_ROOT, 0, 0);
+    }
+    rma_call(b, p, c, "MPI_Win_unlock_all", 'u', TB_NO_ROOT, 0, 0);
+}
+
+/* At 16: process 0 "lock -1" (every process), then twice "put 1 256; flush 1; acc 15
+ * 128 128; flush -1", then "unlock -1"; process 15 puts to 0 and accumulates with 14.
+ * At 64: 8 * 64 = 512 bytes each way; process 63 puts to 0, process 0 accumulates with
+ * 63. */
+static void expected_ring_all(struct log *g, int p, int nprocs)
+{
+    int right = (p + 1) % nprocs, left = (p + nprocs - 1) % nprocs;
+
+    say(g, p, "MPI_Win_create;create;MPI_Win_lock_all;lock -1;");
+    for (int it = 0; it < ITER3; it++)
+        say(g, p, "MPI_Put;put %d 256;MPI_Win_flush;flush %d;MPI_Get_accumulate;acc %d %d %d;"
+            "MPI_Win_flush_all;flush -1;", right, right, left, 8 * nprocs, 8 * nprocs);
+    say(g, p, "MPI_Win_unlock_all;unlock -1;MPI_Win_free;free;");
+}
+
+/* Recorded at 2, 4, 8: the grid inferred 1-D and periodic (the puts of the last process
+ * cross to the first). */
+Test(scale_rma, lock_all_and_flushes_on_a_periodic_ring)
+{
+    static const int counts[3] = { 2, 4, 8 };
+    struct st_model md;
+
+    model_of(&md, counts, 0, ring_all);
+    cr_expect_eq(md.runs[2].grid.ndims, 1, "the grid has %d dimensions, expected 1",
+                 md.runs[2].grid.ndims);
+    cr_expect(md.runs[2].grid.periodic[0], "the grid is not periodic");
+    check_at(&md, 16, expected_ring_all);
+    check_at(&md, 64, expected_ring_all);
+    st_model_free(&md);
+}
+
+/* --- refusals */
+
+/* Post-start-complete-wait whose groups are {0} at every process (the first process
+ * exposes its window to everyone, every process accesses it): refused when read, in one
+ * line naming the process and the call. */
+Test(scale_rma, post_start_complete_wait_is_refused_in_one_line)
+{
+    char dir[4200];
+    struct pz_scale_run run;
+    struct tb *b;
+    uint32_t group;
+    static const int first[1] = { 0 };
+
+    snprintf(dir, sizeof(dir), "%s/pscw", top);
+    cr_assert_not_null(b = tb_open(dir, 4));
+    tb_rma_window(b);
+    group = tb_group(b, 1, first);
+    for (int p = 0; p < 4; p++) {
+        tb_win_create_call(b, p, MS(1), MS(2));
+        tb_epoch_call(b, p, "MPI_Win_start", MS(3), MS(4), OTF2_RMA_SYNC_LEVEL_PROCESS, group);
+        tb_epoch_call(b, p, "MPI_Win_complete", MS(5), MS(6),
+                      OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY, group);
+    }
+    cr_assert_eq(tb_close(b), 0);
+    cr_assert_eq(pz_scale_run_read(dir, &run, err, sizeof(err)), -1, "the run was read");
+    cr_expect(strstr(err, "process 0, MPI_Win_start: post-start-complete-wait") != NULL,
+              "unexpected message: %s", err);
+    cr_expect(strstr(err, "grid") != NULL, "the reason is not given: %s", err);
+    cr_expect(strchr(err, '\n') == NULL, "more than one line: %s", err);
+}
+
+/* A request-based put (MPI_Rput: a matching id) is refused the same way. */
+Test(scale_rma, request_based_transfers_are_refused_in_one_line)
+{
+    char dir[4200];
+    struct pz_scale_run run;
+    struct tb *b;
+    uint32_t rput;
+
+    snprintf(dir, sizeof(dir), "%s/rput", top);
+    cr_assert_not_null(b = tb_open(dir, 2));
+    tb_rma_window(b);
+    rput = tb_mpi(b, "MPI_Rput");
+    for (int p = 0; p < 2; p++) {
+        tb_win_create_call(b, p, MS(1), MS(2));
+        tb_enter(b, p, MS(3), rput);
+        tb_rma_put_request(b, p, MS(3), (uint32_t)(1 - p), 64, 7);
+        tb_leave(b, p, MS(4), rput);
+    }
+    cr_assert_eq(tb_close(b), 0);
+    cr_assert_eq(pz_scale_run_read(dir, &run, err, sizeof(err)), -1, "the run was read");
+    cr_expect(strstr(err, "process 0, MPI_Rput: a request-based one-sided operation") != NULL,
+              "unexpected message: %s", err);
+    cr_expect(strchr(err, '\n') == NULL, "more than one line: %s", err);
+}
