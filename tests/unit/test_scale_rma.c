@@ -50,24 +50,33 @@ static int rank_or_all(uint32_t target)
 
 /* --- the synthesized run into a log, with its windows */
 
+/* Which window process p's records are on at nprocs (the run's numbering: communicator
+ * after communicator), and the name of the communicator window w is made on. */
+struct windows {
+    int (*of)(int p, int nprocs);
+    const char *(*comm)(uint32_t w, char *buf, size_t len);
+};
+
 struct synth {
     struct log log;
     const struct pz_scale_run *recording;   /* the regions' names */
-    uint32_t windows, window_comm;          /* how many windows, the first one's communicator */
+    const struct windows *want;
+    int nprocs;
+    uint32_t windows;
     int wrong_window, wrong_lock;
 };
 
 static int keep_windows(void *ctx, const struct pz_synth_comm *comms, uint32_t n)
 {
     struct synth *s = ctx;
+    char name[64];
 
     s->windows = 0;
-    s->window_comm = UINT32_MAX;
-    for (uint32_t i = 0; i < n; i++) {
-        if (comms[i].windows && s->window_comm == UINT32_MAX)
-            s->window_comm = i;
-        s->windows += comms[i].windows;
-    }
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = 0; k < comms[i].windows; k++, s->windows++)
+            cr_expect_str_eq(comms[i].name, s->want->comm(s->windows, name, sizeof(name)),
+                             "at %d, window %u is on %s, expected %s", s->nprocs, s->windows,
+                             comms[i].name, name);
     return 0;
 }
 
@@ -78,7 +87,7 @@ static int put(void *ctx, int p, const struct pz_rec *r)
     int t = rank_or_all(r->peer);
 
     if (pz_rec_is_rma(r->kind) && r->kind != PZ_REC_RMA_COLL_BEGIN)
-        s->wrong_window += r->comm != 0;
+        s->wrong_window += r->comm != (uint32_t)s->want->of(p, s->nprocs);
     switch (r->kind) {
     case PZ_REC_ENTER:
         if (!strncmp(s->recording->names[r->region], "MPI_", 4))
@@ -108,11 +117,27 @@ static int put(void *ctx, int p, const struct pz_rec *r)
     return 0;
 }
 
-/* Synthesizes md at nprocs and compares every process with expect(p, nprocs): one
- * window, on the world (communicator 0), every one-sided record on it. */
+/* One window, on the world. */
+static int window_0(int p, int nprocs)
+{
+    (void)p, (void)nprocs;
+    return 0;
+}
+
+static const char *on_world(uint32_t w, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", w == 0 ? "MPI_COMM_WORLD" : "no window");
+    return buf;
+}
+
+static const struct windows world_window = { window_0, on_world };
+
+/* Synthesizes md at nprocs and compares every process with expect(p, nprocs), and the
+ * windows with w, count of them. */
 typedef void expect_fn(struct log *g, int p, int nprocs);
 
-static void check_at(struct st_model *md, int nprocs, expect_fn *expect)
+static void check_windows_at(struct st_model *md, int nprocs, expect_fn *expect,
+                             const struct windows *w, uint32_t count)
 {
     static struct synth s;
     static struct log want;
@@ -121,12 +146,12 @@ static void check_at(struct st_model *md, int nprocs, expect_fn *expect)
     memset(&s, 0, sizeof(s));
     memset(&want, 0, sizeof(want));
     s.recording = &md->runs[2];
+    s.want = w;
+    s.nprocs = nprocs;
     cr_assert_eq(pz_scale_synthesize(md->m, nprocs, &sink, err, sizeof(err)), 0, "%s", err);
-    cr_expect_eq(s.windows, 1, "at %d: %u windows, expected 1", nprocs, s.windows);
-    cr_expect_eq(s.window_comm, 0, "at %d: the window is on communicator %u, expected the "
-                 "world (0)", nprocs, s.window_comm);
-    cr_expect_eq(s.wrong_window, 0, "at %d: %d one-sided records not on window 0", nprocs,
-                 s.wrong_window);
+    cr_expect_eq(s.windows, count, "at %d: %u windows, expected %u", nprocs, s.windows, count);
+    cr_expect_eq(s.wrong_window, 0, "at %d: %d one-sided records not on their window",
+                 nprocs, s.wrong_window);
     cr_expect_eq(s.wrong_lock, 0, "at %d: %d locks whose id is not their target", nprocs,
                  s.wrong_lock);
     for (int p = 0; p < nprocs; p++) {
@@ -134,6 +159,12 @@ static void check_at(struct st_model *md, int nprocs, expect_fn *expect)
         cr_expect_str_eq(s.log.text[p], want.text[p], "at %d, process %d:\n  made %s\n  want %s",
                          nprocs, p, s.log.text[p], want.text[p]);
     }
+}
+
+/* One window, on the world, every one-sided record on it. */
+static void check_at(struct st_model *md, int nprocs, expect_fn *expect)
+{
+    check_windows_at(md, nprocs, expect, &world_window, 1);
 }
 
 /* --- programs: each makes its process p's calls at nprocs into b from t ns on */
@@ -175,16 +206,48 @@ static void rma_call(struct tb *b, int p, struct clock *c, const char *name, cha
 
 typedef void program_fn(struct tb *b, int p, int nprocs, struct clock *c);
 
-static void record(const char *dir, int nprocs, program_fn *program)
+/* Where the program makes its window: on the world, or on each row of MPI_Dims_create's
+ * 2-D grid (dims2 below), every row a communicator of MPI_Comm_split. */
+enum made_on { ON_WORLD, ON_ROWS };
+
+static void dims2(int nprocs, int *dims);
+
+/* The windows of the rows at nprocs, each on its row's communicator, into win[row]. */
+static void row_windows(struct tb *b, int nprocs, uint32_t *win)
 {
+    int dims[2], members[64];
+
+    dims2(nprocs, dims);
+    for (int r = 0; r < dims[0]; r++) {
+        char name[64];
+
+        for (int c = 0; c < dims[1]; c++)
+            members[c] = r * dims[1] + c;
+        snprintf(name, sizeof(name), "Comm %d (MPI_Comm_split)", r + 2);
+        win[r] = tb_rma_window_on(b, tb_comm(b, name, dims[1], members));
+    }
+}
+
+/* Records program at nprocs: MPI_Win_create, the program, MPI_Win_free. */
+static void record(const char *dir, int nprocs, program_fn *program, enum made_on on)
+{
+    uint32_t win[64];
+    int dims[2];
     struct tb *b;
 
     cr_assert_not_null(b = tb_open(dir, nprocs), "cannot open a trace in %s", dir);
-    tb_rma_window(b);
+    if (on == ON_ROWS)
+        row_windows(b, nprocs, win);
+    else
+        tb_rma_window(b);
     for (int p = 0; p < nprocs; p++) {
         struct clock c = { MS(1) };
         uint64_t at;
 
+        if (on == ON_ROWS) {
+            dims2(nprocs, dims);
+            tb_rma_use(b, win[p / dims[1]]);
+        }
         at = tick(&c);
         tb_win_create_call(b, p, at, tick(&c));
         program(b, p, nprocs, &c);
@@ -194,17 +257,23 @@ static void record(const char *dir, int nprocs, program_fn *program)
     cr_assert_eq(tb_close(b), 0, "cannot write the trace");
 }
 
-static void model_of(struct st_model *md, const int counts[3], int ndims, program_fn *program)
+static void model_on(struct st_model *md, const int counts[3], int ndims, program_fn *program,
+                     enum made_on on)
 {
     char dirs[3][4200];
     const char *const list[3] = { dirs[0], dirs[1], dirs[2] };
 
     for (int i = 0; i < 3; i++) {
         snprintf(dirs[i], sizeof(dirs[i]), "%s/rec%d", top, counts[i]);
-        record(dirs[i], counts[i], program);
+        record(dirs[i], counts[i], program, on);
     }
     st_model_read(md, list, ndims, 0, err, sizeof(err));
     cr_assert_not_null(md->m, "%s", err);
+}
+
+static void model_of(struct st_model *md, const int counts[3], int ndims, program_fn *program)
+{
+    model_on(md, counts, ndims, program, ON_WORLD);
 }
 
 /* --- a 1-D halo exchange by MPI_Put between fences, not periodic: ITER1 times, a fence,
@@ -385,6 +454,82 @@ Test(scale_rma, lock_all_and_flushes_on_a_periodic_ring)
     cr_expect(md.runs[2].grid.periodic[0], "the grid is not periodic");
     check_at(&md, 16, expected_ring_all);
     check_at(&md, 64, expected_ring_all);
+    st_model_free(&md);
+}
+
+/* --- a window on each row of the 2-D grid: ITER1 times a fence, MPI_Put of 256 bytes to
+ * the west and east neighbours in the row (ranks of the row: column - 1, column + 1),
+ * a fence, all on the row's window */
+
+static void row_halo(struct tb *b, int p, int nprocs, struct clock *c)
+{
+    int dims[2], col;
+
+    dims2(nprocs, dims);
+    col = p % dims[1];
+    for (int it = 0; it < ITER1; it++) {
+        uint64_t at = tick(c);
+
+        tb_fence_call(b, p, at, tick(c));
+        if (col > 0)
+            rma_call(b, p, c, "MPI_Put", 'p', (uint32_t)(col - 1), 256, 0);
+        if (col < dims[1] - 1)
+            rma_call(b, p, c, "MPI_Put", 'p', (uint32_t)(col + 1), 256, 0);
+        at = tick(c);
+        tb_fence_call(b, p, at, tick(c));
+    }
+}
+
+/* Process p's calls: its targets are ranks of its row.  At 16 (4 x 4) process 5 (row 1,
+ * column 1) puts to 0 and 2 of row 1, process 4 (row 1, column 0) to 1, process 7 to 2;
+ * at 64 (8 x 8) process 9 to 0 and 2 of row 1. */
+static void expected_row_halo(struct log *g, int p, int nprocs)
+{
+    int dims[2], col;
+
+    dims2(nprocs, dims);
+    col = p % dims[1];
+    say(g, p, "MPI_Win_create;create;");
+    for (int it = 0; it < ITER1; it++) {
+        say(g, p, "MPI_Win_fence;fence;");
+        if (col > 0)
+            say(g, p, "MPI_Put;put %d 256;", col - 1);
+        if (col < dims[1] - 1)
+            say(g, p, "MPI_Put;put %d 256;", col + 1);
+        say(g, p, "MPI_Win_fence;fence;");
+    }
+    say(g, p, "MPI_Win_free;free;");
+}
+
+/* The synthesized run's communicators are the world, the process alone, then the rows
+ * in order (scale_synth.c): the windows, numbered communicator after communicator, are
+ * one per row, window r on row r, and process p's on its row, p / dims[1]. */
+static int window_of_row(int p, int nprocs)
+{
+    int dims[2];
+
+    dims2(nprocs, dims);
+    return p / dims[1];
+}
+
+static const char *on_row(uint32_t w, char *buf, size_t len)
+{
+    snprintf(buf, len, "row %u", (unsigned)w);
+    return buf;
+}
+
+static const struct windows row_window = { window_of_row, on_row };
+
+/* Recorded at 4, 8, 16 (2 x 2, 4 x 2, 4 x 4: rows of 2, 2 and 4), read in 2 dimensions:
+ * at 16 (4 x 4) 4 windows, at 64 (8 x 8) 8. */
+Test(scale_rma, a_window_on_each_row_of_the_grid)
+{
+    static const int counts[3] = { 4, 8, 16 };
+    struct st_model md;
+
+    model_on(&md, counts, 2, row_halo, ON_ROWS);
+    check_windows_at(&md, 16, expected_row_halo, &row_window, 4);
+    check_windows_at(&md, 64, expected_row_halo, &row_window, 8);
     st_model_free(&md);
 }
 

@@ -58,6 +58,9 @@ struct tb {
     char **texts;          /* of event_string: string i */
     uint32_t ntexts;
     int window;            /* window 0 defined (tb_rma_window) */
+    uint32_t window_comms[TB_MAX_WINDOWS];   /* of tb_rma_window_on's windows */
+    uint32_t nwindows;
+    uint32_t using;        /* the window of the one-sided records (tb_rma_use) */
     int failed;
 };
 
@@ -550,7 +553,7 @@ void tb_rma_put(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t b
     OTF2_EvtWriter *w = writer(b, proc);
 
     if (w)
-        written(b, proc, ns, OTF2_EvtWriter_RmaPut(w, NULL, ns, 0, target, bytes, 0));
+        written(b, proc, ns, OTF2_EvtWriter_RmaPut(w, NULL, ns, b->using, target, bytes, 0));
 }
 
 void tb_rma_put_request(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t bytes,
@@ -559,7 +562,7 @@ void tb_rma_put_request(struct tb *b, int proc, uint64_t ns, uint32_t target, ui
     OTF2_EvtWriter *w = writer(b, proc);
 
     if (w)
-        written(b, proc, ns, OTF2_EvtWriter_RmaPut(w, NULL, ns, 0, target, bytes, matching));
+        written(b, proc, ns, OTF2_EvtWriter_RmaPut(w, NULL, ns, b->using, target, bytes, matching));
 }
 
 void tb_rma_get(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t bytes)
@@ -567,7 +570,7 @@ void tb_rma_get(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t b
     OTF2_EvtWriter *w = writer(b, proc);
 
     if (w)
-        written(b, proc, ns, OTF2_EvtWriter_RmaGet(w, NULL, ns, 0, target, bytes, 0));
+        written(b, proc, ns, OTF2_EvtWriter_RmaGet(w, NULL, ns, b->using, target, bytes, 0));
 }
 
 void tb_rma_atomic(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t sent,
@@ -576,7 +579,7 @@ void tb_rma_atomic(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_
     OTF2_EvtWriter *w = writer(b, proc);
 
     if (w)
-        written(b, proc, ns, OTF2_EvtWriter_RmaAtomic(w, NULL, ns, 0, target,
+        written(b, proc, ns, OTF2_EvtWriter_RmaAtomic(w, NULL, ns, b->using, target,
                                                       OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE,
                                                       sent, received, 0));
 }
@@ -585,6 +588,22 @@ void tb_rma_window(struct tb *b)
 {
     world_and_self(b);
     b->window = 1;
+}
+
+uint32_t tb_rma_window_on(struct tb *b, uint32_t comm)
+{
+    tb_rma_window(b);
+    if (b->nwindows == TB_MAX_WINDOWS) {
+        b->failed = 1;
+        return 0;
+    }
+    b->window_comms[b->nwindows] = comm;
+    return b->nwindows++;
+}
+
+void tb_rma_use(struct tb *b, uint32_t window)
+{
+    b->using = window;
 }
 
 void tb_fence_call(struct tb *b, int proc, uint64_t enter, uint64_t leave)
@@ -599,7 +618,7 @@ void tb_fence_call(struct tb *b, int proc, uint64_t enter, uint64_t leave)
                 OTF2_EvtWriter_RmaCollectiveEnd(w, NULL, leave, OTF2_COLLECTIVE_OP_BARRIER,
                                                 OTF2_RMA_SYNC_LEVEL_PROCESS |
                                                     OTF2_RMA_SYNC_LEVEL_MEMORY,
-                                                0, OTF2_UNDEFINED_UINT32, 0, 0));
+                                                b->using, OTF2_UNDEFINED_UINT32, 0, 0));
     }
     tb_leave(b, proc, leave, r);
 }
@@ -616,12 +635,12 @@ static void window_collective(struct tb *b, int proc, const char *name, uint64_t
     if (w) {
         written(b, proc, enter, OTF2_EvtWriter_RmaCollectiveBegin(w, NULL, enter));
         if (op == OTF2_COLLECTIVE_OP_DESTROY_HANDLE)
-            written(b, proc, enter, OTF2_EvtWriter_RmaWinDestroy(w, NULL, enter, 0));
+            written(b, proc, enter, OTF2_EvtWriter_RmaWinDestroy(w, NULL, enter, b->using));
         else
-            written(b, proc, leave, OTF2_EvtWriter_RmaWinCreate(w, NULL, leave, 0));
+            written(b, proc, leave, OTF2_EvtWriter_RmaWinCreate(w, NULL, leave, b->using));
         written(b, proc, leave,
                 OTF2_EvtWriter_RmaCollectiveEnd(w, NULL, leave, op, OTF2_RMA_SYNC_LEVEL_PROCESS,
-                                                0, OTF2_UNDEFINED_UINT32, 0, 0));
+                                                b->using, OTF2_UNDEFINED_UINT32, 0, 0));
     }
     tb_leave(b, proc, leave, r);
 }
@@ -641,7 +660,7 @@ void tb_rma_flush(struct tb *b, int proc, uint64_t ns, uint32_t target)
     OTF2_EvtWriter *w = writer(b, proc);
 
     if (w)
-        written(b, proc, ns, OTF2_EvtWriter_RmaSync(w, NULL, ns, 0, target,
+        written(b, proc, ns, OTF2_EvtWriter_RmaSync(w, NULL, ns, b->using, target,
                                                     OTF2_RMA_SYNC_TYPE_MEMORY));
 }
 
@@ -655,7 +674,7 @@ void tb_rma_lock_type(struct tb *b, int proc, uint64_t ns, uint32_t target, OTF2
     OTF2_EvtWriter *w = writer(b, proc);
 
     if (w)
-        written(b, proc, ns, OTF2_EvtWriter_RmaRequestLock(w, NULL, ns, 0, target, target,
+        written(b, proc, ns, OTF2_EvtWriter_RmaRequestLock(w, NULL, ns, b->using, target, target,
                                                            type));
 }
 
@@ -664,7 +683,7 @@ void tb_rma_unlock(struct tb *b, int proc, uint64_t ns, uint32_t target)
     OTF2_EvtWriter *w = writer(b, proc);
 
     if (w)
-        written(b, proc, ns, OTF2_EvtWriter_RmaReleaseLock(w, NULL, ns, 0, target, target));
+        written(b, proc, ns, OTF2_EvtWriter_RmaReleaseLock(w, NULL, ns, b->using, target, target));
 }
 
 uint32_t tb_group(struct tb *b, int n, const int *world_ranks)
@@ -685,7 +704,7 @@ void tb_epoch_call(struct tb *b, int proc, const char *name, uint64_t enter, uin
 
     tb_enter(b, proc, enter, r);
     if (w)
-        written(b, proc, leave, OTF2_EvtWriter_RmaGroupSync(w, NULL, leave, level, 0, group));
+        written(b, proc, leave, OTF2_EvtWriter_RmaGroupSync(w, NULL, leave, level, b->using, group));
     tb_leave(b, proc, leave, r);
 }
 
@@ -970,7 +989,14 @@ static void write_definitions(struct tb *b, OTF2_GlobalDefWriter *w)
     }
     if (b->ncomms)
         write_comms(b, w, &next);
-    if (b->window)
+    for (uint32_t i = 0; i < b->nwindows; i++) {
+        char wname[32];
+
+        snprintf(wname, sizeof(wname), "MPI window %u", (unsigned)i);
+        OTF2_GlobalDefWriter_WriteRmaWin(w, i, string(w, &next, wname), b->window_comms[i],
+                                         OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS);
+    }
+    if (b->window && !b->nwindows)
         OTF2_GlobalDefWriter_WriteRmaWin(w, 0, string(w, &next, "MPI window 0"), TB_WORLD,
                                          OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS);
     write_carts(b, w, &next);

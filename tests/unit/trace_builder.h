@@ -130,6 +130,13 @@ void tb_rma_atomic(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_
  * RmaCollectiveEnd (BARRIER) at its leave; tb_rma_lock, tb_rma_unlock: the
  * RmaRequestLock (exclusive) and RmaReleaseLock of target, lock id the target's rank. */
 void tb_rma_window(struct tb *b);
+/* Windows of other communicators: tb_rma_window_on defines the next window (0, 1 ... at
+ * most TB_MAX_WINDOWS; window 0 on MPI_COMM_WORLD is then not defined unless made so)
+ * on comm and returns its id; the one-sided records written after tb_rma_use name
+ * window `window` (0 until then). */
+#define TB_MAX_WINDOWS 16
+uint32_t tb_rma_window_on(struct tb *b, uint32_t comm);
+void tb_rma_use(struct tb *b, uint32_t window);
 void tb_fence_call(struct tb *b, int proc, uint64_t enter, uint64_t leave);
 void tb_rma_lock(struct tb *b, int proc, uint64_t ns, uint32_t target);
 void tb_rma_lock_type(struct tb *b, int proc, uint64_t ns, uint32_t target, OTF2_LockType type);
