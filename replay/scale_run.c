@@ -388,6 +388,7 @@ static int add_event(struct walk *w, const struct pz_rec *rec, size_t step, cons
     if (posted >= 0)
         e->posted_by = (int32_t)(step - (size_t)posted);
     raw->nbr = has_neighbours(w, rec, call, posted);
+    raw->common = 0;
     if (posts_request(rec->kind) && postings_put(&w->posted, rec->request, step) != 0)
         return pz_scale_fail(w->r, "out of memory");
     return 0;
@@ -670,6 +671,8 @@ static int read_run(struct pz_scale_reading *r)
     for (int p = 0; p < run->nprocs; p++)
         if (read_process(r, p) != 0)
             return -1;
+    if (pz_scale_mark_common(r) != 0)
+        return pz_scale_fail(r, "out of memory");
     pz_scale_infer_grid(r);
     if (pz_scale_relate(r) != 0)
         return -1;

@@ -533,7 +533,76 @@ Test(scale_rma, a_window_on_each_row_of_the_grid)
     st_model_free(&md);
 }
 
+/* --- every process accumulating into rank 0's window under MPI_Win_lock_all: ITER3
+ * times MPI_Accumulate of 64 bytes to rank 0 and MPI_Win_flush of it (rank 0 too, into
+ * its own window) */
+
+static void to_first(struct tb *b, int p, int nprocs, struct clock *c)
+{
+    (void)nprocs;
+    rma_call(b, p, c, "MPI_Win_lock_all", 'l', TB_NO_ROOT, 0, 0);
+    for (int it = 0; it < ITER3; it++) {
+        rma_call(b, p, c, "MPI_Accumulate", 'a', 0, 64, 0);
+        rma_call(b, p, c, "MPI_Win_flush", 'f', 0, 0, 0);
+    }
+    rma_call(b, p, c, "MPI_Win_unlock_all", 'u', TB_NO_ROOT, 0, 0);
+}
+
+/* Every process, whatever its place, targets rank 0: at 16 process 15 accumulates into
+ * rank 0 (not 15 back along a dimension of 4 x 4 where the recording at 4 showed 3 back),
+ * twice, and flushes it. */
+static void expected_to_first(struct log *g, int p, int nprocs)
+{
+    (void)nprocs;
+    say(g, p, "MPI_Win_create;create;MPI_Win_lock_all;lock -1;");
+    for (int it = 0; it < ITER3; it++)
+        say(g, p, "MPI_Accumulate;acc 0 64 0;MPI_Win_flush;flush 0;");
+    say(g, p, "MPI_Win_unlock_all;unlock -1;MPI_Win_free;free;");
+}
+
+/* Recorded at 2, 4, 8: the k-th target of every process is rank 0 in each recording, a
+ * rank of the window's communicator rather than an offset. */
+Test(scale_rma, a_target_the_same_for_every_process_is_a_rank)
+{
+    static const int counts[3] = { 2, 4, 8 };
+    struct st_model md;
+
+    model_of(&md, counts, 0, to_first);
+    check_at(&md, 16, expected_to_first);
+    check_at(&md, 64, expected_to_first);
+    st_model_free(&md);
+}
+
 /* --- refusals */
+
+/* A put to the process two further along a chain of 4 read in 1 dimension (no
+ * neighbour, and not the same for every process; in 2 x 2 it would be one): refused in
+ * one line naming the process, the call and the target. */
+Test(scale_rma, a_target_neither_a_neighbour_nor_common_is_refused_in_one_line)
+{
+    char dir[4200];
+    struct pz_scale_run run;
+    struct tb *b;
+
+    snprintf(dir, sizeof(dir), "%s/far", top);
+    cr_assert_not_null(b = tb_open(dir, 4));
+    tb_rma_window(b);
+    for (int p = 0; p < 4; p++) {
+        struct clock c = { MS(1) };
+
+        tb_win_create_call(b, p, MS(1), MS(2));
+        c.t = MS(3);
+        if (p < 2)
+            rma_call(b, p, &c, "MPI_Put", 'p', (uint32_t)(p + 2), 64, 0);
+    }
+    cr_assert_eq(tb_close(b), 0);
+    cr_assert_eq(pz_scale_run_read_grid(dir, 1, &run, err, sizeof(err)), -1,
+                 "the run was read");
+    cr_expect(strstr(err, "process 0, MPI_Put: its target, process 2, is neither next to "
+                     "it in the process grid nor the same process for every process") != NULL,
+              "unexpected message: %s", err);
+    cr_expect(strchr(err, '\n') == NULL, "more than one line: %s", err);
+}
 
 /* Post-start-complete-wait whose groups are {0} at every process (the first process
  * exposes its window to everyone, every process accesses it): refused when read, in one
