@@ -47,15 +47,24 @@ static int has_window(uint8_t kind)
     return pz_rec_is_rma(kind) && kind != PZ_REC_RMA_COLL_BEGIN;
 }
 
-static int posts_request(uint8_t kind)
+int pz_scale_is_transfer(uint8_t kind)
 {
-    return kind == PZ_REC_ISEND || kind == PZ_REC_IRECV_REQUEST || kind == PZ_REC_NBC_REQUEST;
+    return kind == PZ_REC_RMA_PUT || kind == PZ_REC_RMA_GET || kind == PZ_REC_RMA_ATOMIC;
+}
+
+/* Whether rec posts a request: a nonblocking send, receive or collective, a
+ * request-based one-sided transfer (its matching id not 0). */
+static int posts_request(const struct pz_rec *rec)
+{
+    return rec->kind == PZ_REC_ISEND || rec->kind == PZ_REC_IRECV_REQUEST ||
+           rec->kind == PZ_REC_NBC_REQUEST || (pz_scale_is_transfer(rec->kind) && rec->request);
 }
 
 int pz_scale_ends_request(uint8_t kind)
 {
     return kind == PZ_REC_ISEND_COMPLETE || kind == PZ_REC_IRECV ||
-           kind == PZ_REC_NBC_COMPLETE || kind == PZ_REC_REQUEST_CANCELLED;
+           kind == PZ_REC_NBC_COMPLETE || kind == PZ_REC_REQUEST_CANCELLED ||
+           kind == PZ_REC_RMA_OP_COMPLETE;
 }
 
 static int refers_to_request(uint8_t kind)
@@ -249,8 +258,8 @@ static struct live_window *make_window(struct walk *w, uint32_t ref, uint32_t co
 
 /* The communicator of one-sided record rec of call into *comm (PZ_NONE32: it has none, a
  * collective's begin) and its window's slot into *slot; refuses what the scaling cannot
- * make relative: the groups of generalized active target synchronization, the
- * request-based transfers, a window not defined. */
+ * make relative: the groups of generalized active target synchronization, a window
+ * not defined. */
 static int rma_window(struct walk *w, const struct pz_rec *rec, const char *call,
                       uint32_t *comm, uint32_t *slot)
 {
@@ -263,13 +272,6 @@ static int rma_window(struct walk *w, const struct pz_rec *rec, const char *call
                              "cannot be extrapolated: its group names processes, which the "
                              "scaling does not express as neighbours in the process grid",
                              w->p, call);
-    if (rec->kind == PZ_REC_RMA_OP_COMPLETE ||
-        ((rec->kind == PZ_REC_RMA_PUT || rec->kind == PZ_REC_RMA_GET ||
-          rec->kind == PZ_REC_RMA_ATOMIC) && rec->request != 0))
-        return pz_scale_fail(w->r, "process %d, %s: a request-based one-sided operation "
-                             "(MPI_Rput, MPI_Rget, MPI_Raccumulate ...) cannot be "
-                             "extrapolated: the scaling completes the requests of messages "
-                             "and collectives only", w->p, call);
     if (!has_window(rec->kind))
         return 0;
     /* a window whose making is not in the trace (a tracer writing no RmaWinCreate) is
@@ -376,7 +378,8 @@ static int add_event(struct walk *w, const struct pz_rec *rec, size_t step, cons
     e->comm = PZ_SCALE_NO_COMM;
     e->tag = pz_scale_is_message(rec->kind) ? rec->tag : 0;
     if (pz_rec_is_rma(rec->kind))
-        e->tag = (rec->tag & (PZ_SCALE_WINDOW_SLOT - 1)) + slot * PZ_SCALE_WINDOW_SLOT;
+        e->tag = (rec->tag & (PZ_SCALE_RMA_REQUEST - 1)) + slot * PZ_SCALE_WINDOW_SLOT +
+                 (pz_scale_is_transfer(rec->kind) && rec->request ? PZ_SCALE_RMA_REQUEST : 0);
     e->bytes = rec->bytes;
     e->bytes2 = rec->bytes2;
     e->posted_by = -1;
@@ -389,7 +392,7 @@ static int add_event(struct walk *w, const struct pz_rec *rec, size_t step, cons
         e->posted_by = (int32_t)(step - (size_t)posted);
     raw->nbr = has_neighbours(w, rec, call, posted);
     raw->common = 0;
-    if (posts_request(rec->kind) && postings_put(&w->posted, rec->request, step) != 0)
+    if (posts_request(rec) && postings_put(&w->posted, rec->request, step) != 0)
         return pz_scale_fail(w->r, "out of memory");
     return 0;
 }

@@ -652,17 +652,20 @@ static void prefix_ends(struct pz_rec *rec, uint32_t size, uint32_t rank)
 /* One-sided record rec of signature e, made as a message's (its communicator and target
  * as ranks): on its window (s->window_base), the slot out of its tag; a lock's id its
  * target's rank (every process's: undefined), as the recorder gives it, which is unique
- * per process and window like a lock; no matching id, transfers with a request being
- * refused when read (scale_run.c). */
+ * per process and window like a lock; a request-based transfer's matching id and its
+ * completion's the request's, unique in the process (struct pz_scale_cursor's
+ * next_request), the other transfers' 0. */
 static void one_sided(const struct pz_scale_synth *s, const struct sp_event *e,
                       struct pz_rec *rec)
 {
     if (rec->comm != PZ_NONE32 && rec->comm < s->ncomms)
         rec->comm = s->window_base[rec->comm] + e->tag / PZ_SCALE_WINDOW_SLOT;
-    rec->tag = e->tag % PZ_SCALE_WINDOW_SLOT;
+    rec->tag = e->tag % PZ_SCALE_RMA_REQUEST;
+    if (rec->kind == PZ_REC_RMA_OP_COMPLETE)
+        rec->peer = PZ_NONE32;
     if (rec->kind == PZ_REC_RMA_LOCK || rec->kind == PZ_REC_RMA_RELEASE)
         rec->request = rec->peer == PZ_NONE32 ? OTF2_UNDEFINED_UINT64 : rec->peer;
-    else
+    else if (rec->kind != PZ_REC_RMA_OP_COMPLETE && !(e->tag & PZ_SCALE_RMA_REQUEST))
         rec->request = 0;
 }
 

@@ -1,7 +1,8 @@
 # One-sided communication extrapolated: a 1-D halo of puts between fences, a 2-D halo of
 # gets under locks of the neighbours, lock_all and flushes on a periodic ring, recorded
-# by hand at three counts and synthesized at 16 and 64; post-start-complete-wait and
-# request-based transfers refused in one line.
+# by hand at three counts and synthesized at 16 and 64, request-based puts completed by
+# MPI_Waitall, every process accumulating into rank 0; post-start-complete-wait and
+# targets neither neighbours nor common refused in one line.
 if HAVE_CRITERION
 check_PROGRAMS += unit/test_scale_rma
 TESTS += unit/test_scale_rma

@@ -565,6 +565,15 @@ void tb_rma_put_request(struct tb *b, int proc, uint64_t ns, uint32_t target, ui
         written(b, proc, ns, OTF2_EvtWriter_RmaPut(w, NULL, ns, b->using, target, bytes, matching));
 }
 
+void tb_rma_op_complete(struct tb *b, int proc, uint64_t ns, uint64_t matching)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    if (w)
+        written(b, proc, ns, OTF2_EvtWriter_RmaOpCompleteNonBlocking(w, NULL, ns, b->using,
+                                                                     matching));
+}
+
 void tb_rma_get(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t bytes)
 {
     OTF2_EvtWriter *w = writer(b, proc);

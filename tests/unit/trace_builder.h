@@ -119,9 +119,11 @@ void tb_io_begin_nonblocking(struct tb *b, int proc, uint64_t ns, OTF2_IoOperati
 void tb_io_complete(struct tb *b, int proc, uint64_t ns, uint64_t bytes, uint64_t matching);
 void tb_rma_put(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t bytes);
 void tb_rma_get(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t bytes);
-/* A put with a matching id (MPI_Rput's request). */
+/* A put with a matching id (MPI_Rput's request), and the completion of the request of
+ * that matching id (RmaOpCompleteNonBlocking, in the wait). */
 void tb_rma_put_request(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t bytes,
                         uint64_t matching);
+void tb_rma_op_complete(struct tb *b, int proc, uint64_t ns, uint64_t matching);
 void tb_rma_atomic(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t sent,
                    uint64_t received);
 /* For the replay, which needs the window's communicator: tb_rma_window defines window 0
