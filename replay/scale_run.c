@@ -146,7 +146,8 @@ struct walk {
     int tested;            /* the last call was a test completing a request: 1 an
                               MPI_Test, 2 one of its forms over many requests */
     int open_intervals;    /* intervals begun and not yet ended */
-    struct live_window *windows;   /* the process's windows not yet freed */
+    struct live_window *windows;   /* the process's windows (those freed until another is
+                                      made: make_window) */
     size_t nwindows, windows_cap;
 };
 
