@@ -24,9 +24,10 @@ TestSuite(scale_rma, .init = setup, .fini = cleanup);
 #define LOG 16384
 
 /* --- what a process does, as a line of tokens: "MPI_Put" for a call's Enter, and per
- * one-sided record "put T B", "get T B", "acc T SENT RECEIVED", "lock T", "unlock T",
- * "flush T" (T the target's rank, -1 every process), "create", "fence", "free", each
- * followed by ";" */
+ * one-sided record "put T B", "rput T B #K" (a request-based put, K its request's place
+ * among the process's), "done #K" (its completion), "get T B", "acc T SENT RECEIVED",
+ * "lock T", "unlock T", "flush T" (T the target's rank, -1 every process), "create",
+ * "fence", "free", each followed by ";" */
 
 struct log {
     char text[MAXP][LOG];
