@@ -83,9 +83,11 @@ static int check_runs(struct pz_scale_program *m, int compute_cpu, char *err, si
 
 /* --- the template's events: posting slots, completions matched to them, regions */
 
-static int posts_request(uint8_t kind)
+static int posts_request(const struct sp_event *e)
 {
-    return kind == PZ_REC_ISEND || kind == PZ_REC_IRECV_REQUEST || kind == PZ_REC_NBC_REQUEST;
+    return e->kind == PZ_REC_ISEND || e->kind == PZ_REC_IRECV_REQUEST ||
+           e->kind == PZ_REC_NBC_REQUEST ||
+           (pz_scale_is_transfer(e->kind) && (e->tag & PZ_SCALE_RMA_REQUEST));
 }
 
 /* The node that posted the request of a completion in node k: the nearest before it
@@ -146,6 +148,11 @@ static void make_done(struct pz_scale_program *m)
             d->sig.tag = 0;
             d->sig.coll_op = 0;
         }
+        if (d->sig.kind == PZ_REC_RMA_OP_COMPLETE) {   /* its window, no target */
+            memset(&d->sig.peer, 0, sizeof(d->sig.peer));
+            d->sig.peer.kind = PZ_SCALE_PEER_NONE;
+            d->sig.coll_op = 0;
+        }
     }
 }
 
@@ -177,7 +184,7 @@ static int make_events(struct pz_scale_program *m, char *err, size_t errlen)
             struct sp_tevent *e = &m->events[m->nevents++];
 
             e->sig = &m->table.events[s->first + i];
-            e->slot = posts_request(e->sig->kind) ? (int32_t)m->nslots++ : -1;
+            e->slot = posts_request(e->sig) ? (int32_t)m->nslots++ : -1;
             e->completes = -1;
             e->guarded = m->nodes[k].proc_null;
             sp_event_guard(m, e->sig, &e->peers);

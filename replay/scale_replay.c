@@ -91,6 +91,29 @@ static struct pz_comm_def *comm_defs(const struct pz_scale_synth *s, uint32_t *n
     return defs;
 }
 
+/* The synthesized windows (struct pz_synth_comm.windows) in place of the recording's,
+ * each on its communicator as the synthesized archive defines them.  -1 out of memory. */
+static int window_defs(const struct pz_scale_synth *s, struct pz_defs *d)
+{
+    uint32_t n, nwindows = 0, next = 0;
+    const struct pz_synth_comm *comms = pz_scale_synth_comms(s, &n);
+
+    for (uint32_t i = 0; i < n; i++)
+        nwindows += comms[i].windows;
+    free(d->window_comms);
+    d->window_comms = NULL;
+    d->nwindows = 0;
+    if (!nwindows)
+        return 0;
+    if (!(d->window_comms = malloc(nwindows * sizeof(*d->window_comms))))
+        return -1;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t k = 0; k < comms[i].windows; k++)
+            d->window_comms[next++] = i + 1;   /* its communicator + 1 */
+    d->nwindows = nwindows;
+    return 0;
+}
+
 /* What the synthesized archive says of its recording (synth_defs.c): one machine holds
  * every process, and none of the recorder's archive properties is written. */
 static int synthesized_recording(struct pz_recording *r, int nprocs)
@@ -131,7 +154,7 @@ static int synth_defs(const struct pz_scale_synth *s, struct pz_defs *d, uint32_
     if (pz_trace_defs_read(recording, d, err, errlen) != 0)
         return -1;
     if (!(comms = comm_defs(s, &n)) ||
-        pz_defs_set_run(d, pz_scale_synth_nprocs(s), comms, n) != 0 ||
+        pz_defs_set_run(d, pz_scale_synth_nprocs(s), comms, n) != 0 || window_defs(s, d) != 0 ||
         synthesized_recording(&d->recording, pz_scale_synth_nprocs(s)) != 0 ||
         add_lists(s, d, first_list) != 0) {
         snprintf(err, errlen, "out of memory synthesizing %d processes",

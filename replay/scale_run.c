@@ -29,20 +29,42 @@ int pz_scale_is_message(uint8_t kind)
            kind == PZ_REC_IRECV;
 }
 
+int pz_scale_has_target(uint8_t kind)
+{
+    return pz_scale_is_message(kind) || kind == PZ_REC_RMA_PUT || kind == PZ_REC_RMA_GET ||
+           kind == PZ_REC_RMA_ATOMIC || kind == PZ_REC_RMA_LOCK ||
+           kind == PZ_REC_RMA_RELEASE || kind == PZ_REC_RMA_SYNC;
+}
+
 static int has_comm(uint8_t kind)
 {
     return pz_scale_is_message(kind) || kind == PZ_REC_COLL_END || kind == PZ_REC_NBC_COMPLETE;
 }
 
-static int posts_request(uint8_t kind)
+/* Whether a one-sided record names its window (all but the collective's begin). */
+static int has_window(uint8_t kind)
 {
-    return kind == PZ_REC_ISEND || kind == PZ_REC_IRECV_REQUEST || kind == PZ_REC_NBC_REQUEST;
+    return pz_rec_is_rma(kind) && kind != PZ_REC_RMA_COLL_BEGIN;
+}
+
+int pz_scale_is_transfer(uint8_t kind)
+{
+    return kind == PZ_REC_RMA_PUT || kind == PZ_REC_RMA_GET || kind == PZ_REC_RMA_ATOMIC;
+}
+
+/* Whether rec posts a request: a nonblocking send, receive or collective, a
+ * request-based one-sided transfer (its matching id not 0). */
+static int posts_request(const struct pz_rec *rec)
+{
+    return rec->kind == PZ_REC_ISEND || rec->kind == PZ_REC_IRECV_REQUEST ||
+           rec->kind == PZ_REC_NBC_REQUEST || (pz_scale_is_transfer(rec->kind) && rec->request);
 }
 
 int pz_scale_ends_request(uint8_t kind)
 {
     return kind == PZ_REC_ISEND_COMPLETE || kind == PZ_REC_IRECV ||
-           kind == PZ_REC_NBC_COMPLETE || kind == PZ_REC_REQUEST_CANCELLED;
+           kind == PZ_REC_NBC_COMPLETE || kind == PZ_REC_REQUEST_CANCELLED ||
+           kind == PZ_REC_RMA_OP_COMPLETE;
 }
 
 static int refers_to_request(uint8_t kind)
@@ -104,6 +126,14 @@ static long postings_get(const struct postings *t, uint64_t id)
     return t->cap && t->steps[slot_of(t, id)] ? (long)t->steps[slot_of(t, id)] - 1 : -1;
 }
 
+/* A window of a process: its reference, its communicator's, its slot (struct
+ * pz_scale_event.tag), and whether it was freed (the records of the call that frees it
+ * still find it: the collective's end follows the window's destruction). */
+struct live_window {
+    uint32_t ref, comm, slot;
+    uint8_t freed;
+};
+
 /* One process's walk: where the computation since the last step began (its end: the
  * time, the CPU time if recorded), and the flushes since. */
 struct walk {
@@ -116,6 +146,9 @@ struct walk {
     int tested;            /* the last call was a test completing a request: 1 an
                               MPI_Test, 2 one of its forms over many requests */
     int open_intervals;    /* intervals begun and not yet ended */
+    struct live_window *windows;   /* the process's windows (those freed until another is
+                                      made: make_window) */
+    size_t nwindows, windows_cap;
 };
 
 static int reserve(void **v, size_t *cap, size_t n, size_t size)
@@ -176,16 +209,87 @@ static void step_ended(struct walk *w, const struct pz_rec *at)
     w->flushed = 0;
 }
 
-static int check_comm(struct walk *w, const struct pz_rec *rec, const char *call)
+/* Communicator comm of call: defined, and an intracommunicator. */
+static int check_comm(struct walk *w, uint32_t comm, const char *call)
 {
-    const struct pz_comm_def *c = pz_trace_in_comm_def(w->r->in, rec->comm);
+    const struct pz_comm_def *c = pz_trace_in_comm_def(w->r->in, comm);
 
     if (!c)
         return pz_scale_fail(w->r, "process %d, %s: communicator %u is not defined", w->p,
-                             call, rec->comm);
+                             call, comm);
     if (c->inter)
         return pz_scale_fail(w->r, "process %d, %s: communicator %u is an intercommunicator, "
-                             "which the scaling cannot make relative", w->p, call, rec->comm);
+                             "which the scaling cannot make relative", w->p, call, comm);
+    return 0;
+}
+
+/* --- one-sided communication: each record's window as its communicator and the window's
+ * slot (PZ_SCALE_WINDOW_SLOT) */
+
+/* The entry of window ref among the process's, the latest made; NULL if none. */
+static struct live_window *find_window(struct walk *w, uint32_t ref)
+{
+    for (size_t i = w->nwindows; i-- > 0;)
+        if (w->windows[i].ref == ref)
+            return &w->windows[i];
+    return NULL;
+}
+
+/* Window ref made on communicator comm: the lowest slot no live window of the process on
+ * comm has.  The freed ones are forgotten (their calls are over).  NULL out of memory. */
+static struct live_window *make_window(struct walk *w, uint32_t ref, uint32_t comm)
+{
+    size_t n = 0;
+    uint32_t slot = 0;
+
+    for (size_t i = 0; i < w->nwindows; i++)
+        if (!w->windows[i].freed)
+            w->windows[n++] = w->windows[i];
+    w->nwindows = n;
+    for (size_t i = 0; i < n; i++)
+        if (w->windows[i].comm == comm && w->windows[i].slot == slot) {
+            slot++;
+            i = (size_t)-1;   /* again from the first */
+        }
+    if (reserve((void **)&w->windows, &w->windows_cap, n, sizeof(*w->windows)) != 0)
+        return NULL;
+    w->windows[n] = (struct live_window){ ref, comm, slot, 0 };
+    return &w->windows[w->nwindows++];
+}
+
+/* The communicator of one-sided record rec of call into *comm (PZ_NONE32: it has none, a
+ * collective's begin) and its window's slot into *slot; refuses what the scaling cannot
+ * make relative: the groups of generalized active target synchronization, a window
+ * not defined. */
+static int rma_window(struct walk *w, const struct pz_rec *rec, const char *call,
+                      uint32_t *comm, uint32_t *slot)
+{
+    struct live_window *win;
+
+    *comm = PZ_NONE32;
+    *slot = 0;
+    if (rec->kind == PZ_REC_RMA_GROUP_SYNC)
+        return pz_scale_fail(w->r, "process %d, %s: post-start-complete-wait synchronization "
+                             "cannot be extrapolated: its group names processes, which the "
+                             "scaling does not express as neighbours in the process grid",
+                             w->p, call);
+    if (!has_window(rec->kind))
+        return 0;
+    /* a window whose making is not in the trace (a tracer writing no RmaWinCreate) is
+     * made where it is first used */
+    if (rec->kind == PZ_REC_RMA_WIN_CREATE || !(win = find_window(w, rec->comm))) {
+        uint32_t c = pz_trace_in_window_comm(w->r->in, rec->comm);
+
+        if (c == PZ_NONE32)
+            return pz_scale_fail(w->r, "process %d, %s: window %u is not defined", w->p,
+                                 call, rec->comm);
+        if (!(win = make_window(w, rec->comm, c)))
+            return pz_scale_fail(w->r, "out of memory");
+    }
+    *comm = win->comm;
+    *slot = win->slot;
+    if (rec->kind == PZ_REC_RMA_WIN_DESTROY)
+        win->freed = 1;
     return 0;
 }
 
@@ -251,6 +355,7 @@ static int add_event(struct walk *w, const struct pz_rec *rec, size_t step, cons
     size_t events_cap = w->events_cap, raw_cap = w->events_cap;
     struct pz_scale_event *e;
     struct pz_scale_raw *raw;
+    uint32_t window_comm = PZ_NONE32, slot = 0;
     long posted;
 
     if (q->nevents >= UINT32_MAX)
@@ -260,13 +365,12 @@ static int add_event(struct walk *w, const struct pz_rec *rec, size_t step, cons
         reserve((void **)&w->r->raw[w->p], &raw_cap, q->nevents, sizeof(*raw)) != 0)
         return pz_scale_fail(w->r, "out of memory");
     w->events_cap = events_cap;
-    if (has_comm(rec->kind) && check_comm(w, rec, call) != 0)
+    if (has_comm(rec->kind) && check_comm(w, rec->comm, call) != 0)
         return -1;
-    if (pz_rec_is_rma(rec->kind))
-        return pz_scale_fail(w->r, "process %d, %s: one-sided communication (windows, puts, "
-                             "gets, locks) cannot be extrapolated: the scaling synthesizes "
-                             "messages and collectives only; prognoz predict replays each "
-                             "recording at its own count", w->p, call);
+    if (pz_rec_is_rma(rec->kind) &&
+        (rma_window(w, rec, call, &window_comm, &slot) != 0 ||
+         (window_comm != PZ_NONE32 && check_comm(w, window_comm, call) != 0)))
+        return -1;
     e = &q->events[q->nevents];
     raw = &w->r->raw[w->p][q->nevents++];
     memset(e, 0, sizeof(*e));
@@ -274,18 +378,22 @@ static int add_event(struct walk *w, const struct pz_rec *rec, size_t step, cons
     e->coll_op = rec->coll_op;
     e->comm = PZ_SCALE_NO_COMM;
     e->tag = pz_scale_is_message(rec->kind) ? rec->tag : 0;
+    if (pz_rec_is_rma(rec->kind))
+        e->tag = (rec->tag & (PZ_SCALE_RMA_REQUEST - 1)) + slot * PZ_SCALE_WINDOW_SLOT +
+                 (pz_scale_is_transfer(rec->kind) && rec->request ? PZ_SCALE_RMA_REQUEST : 0);
     e->bytes = rec->bytes;
     e->bytes2 = rec->bytes2;
     e->posted_by = -1;
-    raw->comm = has_comm(rec->kind) ? rec->comm : PZ_NONE32;
-    raw->peer = has_comm(rec->kind) ? rec->peer : PZ_NONE32;
+    raw->comm = has_comm(rec->kind) ? rec->comm : window_comm;
+    raw->peer = has_comm(rec->kind) || pz_scale_has_target(rec->kind) ? rec->peer : PZ_NONE32;
     raw->send_list = rec->send_list;
     raw->recv_list = rec->recv_list;
     posted = refers_to_request(rec->kind) ? postings_get(&w->posted, rec->request) : -1;
     if (posted >= 0)
         e->posted_by = (int32_t)(step - (size_t)posted);
     raw->nbr = has_neighbours(w, rec, call, posted);
-    if (posts_request(rec->kind) && postings_put(&w->posted, rec->request, step) != 0)
+    raw->common = 0;
+    if (posts_request(rec) && postings_put(&w->posted, rec->request, step) != 0)
         return pz_scale_fail(w->r, "out of memory");
     return 0;
 }
@@ -507,6 +615,7 @@ static int read_process(struct pz_scale_reading *r, int p)
     read_tail(&w, last, last_cpu);
     free(w.posted.ids);
     free(w.posted.steps);
+    free(w.windows);
     return rc;
 }
 
@@ -566,6 +675,8 @@ static int read_run(struct pz_scale_reading *r)
     for (int p = 0; p < run->nprocs; p++)
         if (read_process(r, p) != 0)
             return -1;
+    if (pz_scale_mark_common(r) != 0)
+        return pz_scale_fail(r, "out of memory");
     pz_scale_infer_grid(r);
     if (pz_scale_relate(r) != 0)
         return -1;

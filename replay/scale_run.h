@@ -147,6 +147,22 @@ struct pz_scale_peer {
 
 #define PZ_SCALE_NO_COMM UINT16_MAX
 
+/* One-sided events (trace.h, pz_rec_is_rma) have as communicator the class of their
+ * window's, as peer their target (an offset, like a message's receiver), and as tag the
+ * recorded one (a level of synchronicity, below this) plus the window's slot times this:
+ * the window's place among the process's windows alive on the same communicator when it
+ * was made (0: none other), so that windows made and freed in a loop are one window of
+ * the program, and two alive at once two. */
+#define PZ_SCALE_WINDOW_SLOT (1u << 24)
+
+/* The tag of a request-based transfer (MPI_Rput, MPI_Rget, MPI_Raccumulate,
+ * MPI_Rget_accumulate: a put, get or atomic with a matching id) has this bit too: it
+ * posts a request, which its RMA_OP_COMPLETE in a wait or test completes. */
+#define PZ_SCALE_RMA_REQUEST (1u << 23)
+
+/* Whether a one-sided event of this kind is a transfer (a put, get or atomic). */
+int pz_scale_is_transfer(uint8_t kind);
+
 /* One event record of a call, as trace.h's struct pz_rec, relative. */
 struct pz_scale_event {
     uint8_t kind;          /* enum pz_rec_kind, other than ENTER, LEAVE and FLUSH */

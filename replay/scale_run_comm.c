@@ -399,6 +399,79 @@ static int relate_neighbours(struct pz_scale_reading *r, const struct pz_scale_c
     return rc;
 }
 
+/* --- one-sided targets */
+
+static int is_rma_target(const struct pz_scale_event *e, const struct pz_scale_raw *raw)
+{
+    return pz_rec_is_rma(e->kind) && pz_scale_has_target(e->kind) && raw->peer != PZ_NONE32;
+}
+
+/* The next one-sided event with a target of process p from *at on (p's nevents: none). */
+static size_t next_target(const struct pz_scale_reading *r, int p, size_t at)
+{
+    const struct pz_scale_process *proc = &r->run->procs[p];
+
+    while (at < proc->nevents && !is_rma_target(&proc->events[at], &r->raw[p][at]))
+        at++;
+    return at;
+}
+
+int pz_scale_mark_common(struct pz_scale_reading *r)
+{
+    int n = r->run->nprocs, same;
+    size_t *at, count = 0;
+
+    if (n < 2)
+        return 0;
+    if (!(at = calloc((size_t)n, sizeof(*at))))
+        return -1;
+    for (int p = 0; p < n; p++) {
+        size_t c = 0;
+
+        for (size_t i = next_target(r, p, 0); i < r->run->procs[p].nevents;
+             i = next_target(r, p, i + 1))
+            c++;
+        if (p > 0 && c != count) {
+            free(at);
+            return 0;
+        }
+        count = c;
+        at[p] = next_target(r, p, 0);
+    }
+    for (size_t k = 0; k < count; k++) {
+        int q0 = pz_call_process(r->in, 0, r->raw[0][at[0]].comm, r->raw[0][at[0]].peer);
+
+        same = q0 >= 0;
+        for (int p = 1; same && p < n; p++)
+            same = pz_call_process(r->in, p, r->raw[p][at[p]].comm, r->raw[p][at[p]].peer) == q0;
+        for (int p = 0; p < n; p++) {
+            r->raw[p][at[p]].common = (uint8_t)same;
+            at[p] = next_target(r, p, at[p] + 1);
+        }
+    }
+    free(at);
+    return 0;
+}
+
+/* The code of offset peer (PZ_SCALE_OFFSETS); -1 when it is beyond -1 .. +1. */
+static int offset_code(const struct pz_scale_peer *peer);
+
+/* One-sided event e of process p whose target is process q at offset peer: a grid
+ * neighbour (at most 1 away along every dimension) or the process itself, else
+ * refused: a target further away has no receiving call that would tell the recordings
+ * apart (a message's would), so that a target the program computes otherwise (the
+ * middle process, rank 0 of some) would be an offset that follows the position at P. */
+static int check_target(struct pz_scale_reading *r, int p, int q,
+                        const struct pz_scale_peer *peer, const char *call)
+{
+    if (offset_code(peer) >= 0)
+        return 0;
+    return pz_scale_fail(r, "process %d, %s: its target, process %d, is neither next to it "
+                         "in the process grid nor the same process for every process, which "
+                         "the scaling cannot extrapolate for one-sided communication", p,
+                         call, q);
+}
+
 /* Event e of process p's call `call`, whose raw communicator and peer are raw. */
 static int relate_event(struct pz_scale_reading *r, struct classes *cl, int p,
                         struct pz_scale_event *e, const struct pz_scale_raw *raw,
@@ -419,7 +492,7 @@ static int relate_event(struct pz_scale_reading *r, struct classes *cl, int p,
         return relate_neighbours(r, k, p, e, raw, call);
     if (raw->peer == PZ_NONE32)
         return 0;
-    if (!pz_scale_is_message(e->kind)) {
+    if (!pz_scale_has_target(e->kind) || raw->common) {
         e->peer = root_of(raw->peer, c->self ? 1 : c->size);
         return 0;
     }
@@ -431,7 +504,9 @@ static int relate_event(struct pz_scale_reading *r, struct classes *cl, int p,
     if ((q = pz_call_process(r->in, p, raw->comm, raw->peer)) < 0)
         return pz_scale_fail(r, "process %d, %s: rank %u of communicator %u is not defined",
                              p, call, raw->peer, raw->comm);
-    return offset_of(r, k, p, q, &e->peer, call);
+    if (offset_of(r, k, p, q, &e->peer, call) != 0)
+        return -1;
+    return pz_rec_is_rma(e->kind) ? check_target(r, p, q, &e->peer, call) : 0;
 }
 
 int pz_scale_relate(struct pz_scale_reading *r)

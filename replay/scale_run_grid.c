@@ -66,8 +66,9 @@ static void place_neighbours(struct pz_scale_reading *r, struct candidate *c, in
     free(q);
 }
 
-/* Every message of every process in each layout that still fits, and every neighbour
- * of its neighbourhood collectives (the lists name the same peers messages would). */
+/* Every message and one-sided target of every process in each layout that still fits,
+ * and every neighbour of its neighbourhood collectives (the lists name the same peers
+ * messages would). */
 static void place_messages(struct pz_scale_reading *r, struct candidate *c, int nc)
 {
     for (int p = 0; p < r->run->nprocs; p++) {
@@ -79,7 +80,7 @@ static void place_messages(struct pz_scale_reading *r, struct candidate *c, int 
 
             if (raw->nbr)
                 place_neighbours(r, c, nc, p, raw);
-            if (!pz_scale_is_message(proc->events[i].kind))
+            if (!pz_scale_has_target(proc->events[i].kind) || raw->common)
                 continue;
             /* a peer that is not defined fails when the peers are made relative */
             if ((q = pz_call_process(r->in, p, raw->comm, raw->peer)) < 0)
@@ -119,7 +120,7 @@ static int grid_from_topology(struct pz_scale_reading *r)
 {
     for (int p = 0; p < r->run->nprocs; p++)
         for (size_t i = 0; i < r->run->procs[p].nevents; i++)
-            if (pz_scale_is_message(r->run->procs[p].events[i].kind) &&
+            if (pz_scale_has_target(r->run->procs[p].events[i].kind) &&
                 world_topology(r, r->raw[p][i].comm, &r->run->grid))
                 return 1;
     return 0;

@@ -17,6 +17,8 @@ struct pz_scale_raw {
     uint32_t comm, peer;
     uint32_t send_list, recv_list;
     uint8_t nbr;
+    uint8_t common;        /* a one-sided target that is the same process for every
+                              process (scale_run_comm.c): a rank, not an offset */
 };
 
 
@@ -44,6 +46,21 @@ int pz_scale_fail(struct pz_scale_reading *r, const char *fmt, ...)
 
 /* Whether events of this kind name a peer: point-to-point messages. */
 int pz_scale_is_message(uint8_t kind);
+
+/* Whether events of this kind name a process of their communicator that they address,
+ * made an offset in the grid like a message's peer: point-to-point messages, and the
+ * one-sided transfers, locks, releases and flushes, whose target is a rank of their
+ * window's communicator (PZ_NONE32: every process, MPI_Win_lock_all's). */
+int pz_scale_has_target(uint8_t kind);
+
+/* Marks (struct pz_scale_raw.common) the one-sided targets that are one process for all
+ * (scale_run_comm.c): where every process of a run of 2 or more has as many one-sided
+ * events with a target, the k-th of every process that names the same process as every
+ * other's k-th (every process accumulating into rank 0's window, locking it).  Such a
+ * target is a rank of the communicator at every count, where an offset would follow the
+ * position (the last process of 4 three back, of 16 fifteen), and says nothing of the
+ * grid.  0, or -1 when memory runs out. */
+int pz_scale_mark_common(struct pz_scale_reading *r);
 
 /* Infers run->grid from the messages (scale_run.h) and sets every process's coords. */
 void pz_scale_infer_grid(struct pz_scale_reading *r);

@@ -207,9 +207,10 @@ static int posts(uint8_t completion, uint8_t kind)
     case PZ_REC_ISEND_COMPLETE: return kind == PZ_REC_ISEND;
     case PZ_REC_IRECV: return kind == PZ_REC_IRECV_REQUEST;
     case PZ_REC_NBC_COMPLETE: return kind == PZ_REC_NBC_REQUEST;
+    case PZ_REC_RMA_OP_COMPLETE: return pz_scale_is_transfer(kind);
     default:
         return kind == PZ_REC_ISEND || kind == PZ_REC_IRECV_REQUEST ||
-               kind == PZ_REC_NBC_REQUEST;
+               kind == PZ_REC_NBC_REQUEST || pz_scale_is_transfer(kind);
     }
 }
 
@@ -253,6 +254,14 @@ void sp_pair_requests(const struct pz_scale_process *p, uint32_t *poster, uint32
                 done[pe] = e;
             }
         }
+}
+
+/* The bit of struct sp_sym.ends of a completion of kind `kind`: 1 << kind, and for the
+ * completion of a one-sided transfer, whose kind is beyond the 16 bits, the bit of
+ * PZ_REC_FLUSH, which is no event. */
+static uint16_t ends_bit(uint8_t kind)
+{
+    return (uint16_t)(1u << (kind == PZ_REC_RMA_OP_COMPLETE ? PZ_REC_FLUSH : kind));
 }
 
 /* Does a call of region complete every request it is given: then which kinds of
@@ -468,7 +477,7 @@ int sp_table_steps(struct sp_table *t, const struct pz_scale_run *run,
                 event_sig(run, p, i, syms, poster, done, st->first + k,
                           &t->events[t->nevents + s.n++]);
             else if (completes_all(s.region) && kind != PZ_REC_REQUEST_CANCELLED)
-                s.ends |= (uint16_t)(1u << kind);
+                s.ends |= ends_bit(kind);
         }
         t->nevents += s.n;
         if ((syms[i] = intern(t, &s)) == SP_NONE)

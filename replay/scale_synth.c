@@ -67,6 +67,8 @@ struct pz_scale_synth {
     int nslices;
     struct group *groups;
     uint32_t ngroups;
+    uint32_t *window_base;     /* [comm]: the number of its first window (struct
+                                  pz_synth_comm.windows) */
     uint64_t *counts;          /* [node], loops */
     uint64_t *sizes;           /* [event * SP_NSIZES + w], then the completions' at event
                                   nevents + slot (sp_sizes_at) */
@@ -234,7 +236,7 @@ static void make_groups(struct pz_scale_synth *s, uint32_t *at, int **mem)
             pz_scale_group_of(c, s->nprocs, pz_scale_group_member(c, s->nprocs, i, 0), &size,
                               &in);
             group_name(c, i, name, NAME_LEN);
-            s->comms[*at] = (struct pz_synth_comm){size, *mem, 0, name};
+            s->comms[*at] = (struct pz_synth_comm){size, *mem, 0, name, 0};
             for (uint32_t r = 0; r < size; r++)
                 (*mem)[r] = pz_scale_group_member(c, s->nprocs, i, r);
             *mem += size;
@@ -265,8 +267,8 @@ static int make_comms(struct pz_scale_synth *s)
         !(s->names = calloc(n, NAME_LEN)))
         return -1;
     s->ncomms = n;
-    s->comms[0] = (struct pz_synth_comm){(uint32_t)s->nprocs, NULL, 0, "MPI_COMM_WORLD"};
-    s->comms[1] = (struct pz_synth_comm){1, NULL, 1, "MPI_COMM_SELF"};
+    s->comms[0] = (struct pz_synth_comm){(uint32_t)s->nprocs, NULL, 0, "MPI_COMM_WORLD", 0};
+    s->comms[1] = (struct pz_synth_comm){1, NULL, 1, "MPI_COMM_SELF", 0};
     mem = s->members;
     for (int j = 0; j < s->nslices; j++) {
         uint8_t keep = s->slices[j].keep;
@@ -276,7 +278,7 @@ static int make_comms(struct pz_scale_synth *s)
             char *name = s->names + (size_t)at * NAME_LEN;
 
             slice_name(&s->g, keep, i, name, NAME_LEN);
-            s->comms[at] = (struct pz_synth_comm){size, mem + (size_t)i * size, 0, name};
+            s->comms[at] = (struct pz_synth_comm){size, mem + (size_t)i * size, 0, name, 0};
         }
         /* every rank at its place in its instance: instances in order, ranks row-major */
         for (int r = 0; r < s->nprocs; r++) {
@@ -290,6 +292,51 @@ static int make_comms(struct pz_scale_synth *s)
         mem += s->nprocs;
     }
     make_groups(s, &at, &mem);
+    return 0;
+}
+
+/* The instances of the class of communicators c at P: comms[*first .. *first + *n - 1]. */
+static void class_instances(const struct pz_scale_synth *s, const struct pz_scale_comm *c,
+                            uint32_t *first, uint32_t *n)
+{
+    *first = c->kind == PZ_SCALE_COMM_SELF;
+    *n = c->kind == PZ_SCALE_COMM_WORLD || c->kind == PZ_SCALE_COMM_SELF;
+    for (int j = 0; c->kind == PZ_SCALE_COMM_SLICE && j < s->nslices; j++)
+        if (s->slices[j].keep == c->keep) {
+            *first = s->slices[j].first;
+            *n = (uint32_t)s->nprocs / slice_size(&s->g, c->keep);
+        }
+    for (uint32_t j = 0; pz_scale_is_group(c->kind) && j < s->ngroups; j++)
+        if (s->groups[j].c.kind == c->kind && s->groups[j].c.k == c->k) {
+            *first = s->groups[j].first;
+            *n = pz_scale_group_count(c, s->nprocs);
+        }
+}
+
+/* The windows of every communicator: as many as the slots (PZ_SCALE_WINDOW_SLOT) of the
+ * one-sided events on its class, each instance its own (a window made on the rows is
+ * one window per row); s->window_base numbers them.  -1 when memory runs out. */
+static int make_windows(struct pz_scale_synth *s)
+{
+    uint32_t next = 0;
+
+    for (uint32_t i = 0; i < s->m->nevents; i++) {
+        const struct sp_event *e = s->m->events[i].sig;
+        uint32_t first, n, slots = e->tag / PZ_SCALE_WINDOW_SLOT + 1;
+
+        if (!pz_rec_is_rma(e->kind) || e->comm.kind == PZ_SCALE_COMM_NONE)
+            continue;
+        class_instances(s, &e->comm, &first, &n);
+        for (uint32_t k = first; k < first + n && k < s->ncomms; k++)
+            if (s->comms[k].windows < slots)
+                s->comms[k].windows = slots;
+    }
+    if (!(s->window_base = malloc((s->ncomms ? s->ncomms : 1) * sizeof(*s->window_base))))
+        return -1;
+    for (uint32_t k = 0; k < s->ncomms; k++) {
+        s->window_base[k] = next;
+        next += s->comms[k].windows;
+    }
     return 0;
 }
 
@@ -602,6 +649,26 @@ static void prefix_ends(struct pz_rec *rec, uint32_t size, uint32_t rank)
         rec->bytes = 0;
 }
 
+/* One-sided record rec of signature e, made as a message's (its communicator and target
+ * as ranks): on its window (s->window_base), the slot out of its tag; a lock's id its
+ * target's rank (every process's: undefined), as the recorder gives it, which is unique
+ * per process and window like a lock; a request-based transfer's matching id and its
+ * completion's the request's, unique in the process (struct pz_scale_cursor's
+ * next_request), the other transfers' 0. */
+static void one_sided(const struct pz_scale_synth *s, const struct sp_event *e,
+                      struct pz_rec *rec)
+{
+    if (rec->comm != PZ_NONE32 && rec->comm < s->ncomms)
+        rec->comm = s->window_base[rec->comm] + e->tag / PZ_SCALE_WINDOW_SLOT;
+    rec->tag = e->tag % PZ_SCALE_RMA_REQUEST;
+    if (rec->kind == PZ_REC_RMA_OP_COMPLETE)
+        rec->peer = PZ_NONE32;
+    if (rec->kind == PZ_REC_RMA_LOCK || rec->kind == PZ_REC_RMA_RELEASE)
+        rec->request = rec->peer == PZ_NONE32 ? OTF2_UNDEFINED_UINT64 : rec->peer;
+    else if (rec->kind != PZ_REC_RMA_OP_COMPLETE && !(e->tag & PZ_SCALE_RMA_REQUEST))
+        rec->request = 0;
+}
+
 /* A record of signature e, its sizes the values at P of index ev (s->sizes), the root's
  * at the root of a collective, or this member's of a v collective whose members' differ
  * (struct sp_vsizes), with its per-peer lists (struct sp_lists: their numbers). */
@@ -650,6 +717,8 @@ static int emit_record(struct pz_scale_cursor *c, const struct sp_event *e, uint
         rec.bytes2 = member[1];
     }
     rec.request = request;
+    if (pz_rec_is_rma(rec.kind))
+        one_sided(c->s, e, &rec);
     return emit(c, &rec);
 }
 
@@ -817,7 +886,9 @@ static int emit_step(struct pz_scale_cursor *c, uint32_t k)
         uint8_t kind = te->sig->kind;
         int at_enter = kind == PZ_REC_COLL_BEGIN || kind == PZ_REC_ISEND ||
                        kind == PZ_REC_IRECV_REQUEST || kind == PZ_REC_NBC_REQUEST ||
-                       kind == PZ_REC_SEND;
+                       kind == PZ_REC_SEND || kind == PZ_REC_RMA_COLL_BEGIN ||
+                       kind == PZ_REC_RMA_WIN_DESTROY || kind == PZ_REC_RMA_PUT ||
+                       kind == PZ_REC_RMA_GET || kind == PZ_REC_RMA_ATOMIC;
 
         /* a call to MPI_PROC_NULL: no message, no request */
         if (te->guarded && !sp_guard_holds(&te->peers, &c->s->g, c->proc, c->flags))
@@ -976,6 +1047,7 @@ void pz_scale_synth_free(struct pz_scale_synth *s)
     if (!s)
         return;
     free(s->comms);
+    free(s->window_base);
     free(s->groups);
     free(s->members);
     free(s->names);
@@ -1012,7 +1084,7 @@ struct pz_scale_synth *pz_scale_synth_new(const struct pz_scale_program *m, int 
         pz_scale_synth_free(s);
         return NULL;
     }
-    if (make_comms(s) != 0 || values_at(s) != 0 || lists_at(s) != 0) {
+    if (make_comms(s) != 0 || make_windows(s) != 0 || values_at(s) != 0 || lists_at(s) != 0) {
         snprintf(err, errlen, "out of memory synthesizing %d processes", nprocs);
         pz_scale_synth_free(s);
         return NULL;

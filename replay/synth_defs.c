@@ -232,6 +232,21 @@ static void write_comms(struct strings *s, const struct pz_synth_run *run, uint6
     }
 }
 
+/* The windows made on each communicator (struct pz_synth_comm.windows), numbered
+ * communicator after communicator, as the recorder names them. */
+static void write_windows(struct strings *s, const struct pz_synth_run *run)
+{
+    OTF2_RmaWinRef next = 0;
+    char name[32];
+
+    for (uint32_t i = 0; i < run->ncomms; i++)
+        for (uint32_t k = 0; k < run->comms[i].windows; k++, next++) {
+            snprintf(name, sizeof(name), "MPI window %u", (unsigned)next);
+            check(s, OTF2_GlobalDefWriter_WriteRmaWin(s->w, next, string(s, name), i,
+                                                      OTF2_RMA_WIN_FLAG_NONE));
+        }
+}
+
 /* The largest group: the world's locations, or a communicator. */
 static size_t largest_group(const struct pz_synth_run *run)
 {
@@ -255,6 +270,7 @@ static int write_run(OTF2_GlobalDefWriter *w, OTF2_StringRef first,
         string(&s, run->lists[i]);
     write_processes(&s, run);
     write_comms(&s, run, members);
+    write_windows(&s, run);
     free(members);
     return s.rc == OTF2_SUCCESS ? 0 : -1;
 }

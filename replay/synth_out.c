@@ -96,7 +96,7 @@ static int copy_comm(struct pz_synth_comm *to, const struct pz_synth_comm *c)
 {
     int *members = NULL;
 
-    *to = (struct pz_synth_comm){ c->size, NULL, c->self, NULL };
+    *to = (struct pz_synth_comm){ c->size, NULL, c->self, NULL, c->windows };
     if (c->members && !c->self) {
         if (!(members = malloc((c->size ? c->size : 1) * sizeof(*members))))
             return -1;

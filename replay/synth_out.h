@@ -18,6 +18,9 @@ struct pz_synth_comm {
     const int *members;    /* world ranks in rank order; NULL for the world (0..P-1) */
     int self;              /* MPI_COMM_SELF-like: each process alone (size 1, no members) */
     const char *name;      /* e.g. "MPI_COMM_WORLD", "row 3" */
+    uint32_t windows;      /* the one-sided windows made on it: the run's windows are
+                              numbered communicator after communicator, these in order
+                              (0: none, and no window is defined) */
 };
 
 struct pz_synth_out;

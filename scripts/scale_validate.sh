@@ -115,7 +115,7 @@ command -v otf2-print >/dev/null 2>&1 || die "otf2-print is needed to count the 
 # (iterations, keys...): full size|reduced.  Not lulesh: it runs at cubes only (1, 8,
 # 27, 64), none of the counts extrapolated from and to here.
 if [ -z "$programs" ]; then
-    programs="stencil halo2d halo3d wavefront cg transpose fft3d ring pipeline multigrid bucketsort hpcg"
+    programs="stencil halo2d halo3d wavefront cg transpose fft3d ring pipeline multigrid bucketsort hpcg rmahalo"
     [ $reduced -eq 1 ] && programs="stencil halo2d"
 fi
 size_of() {
@@ -133,6 +133,7 @@ size_of() {
     bucketsort) echo "256|32" ;;
     hpcg) echo "10 16|2 8" ;;
     mix) echo "20|5" ;;
+    rmahalo) echo "200 4194304|20 262144" ;;
     *) echo "" ;;
     esac | cut -d'|' -f$((reduced + 1))
 }
@@ -177,8 +178,10 @@ record() {
 # calls TRACE OUT: every process's MPI calls, counted by function, the messages it
 # sends, counted by size, and its collective operations, counted by operation and the
 # bytes it sent and received in them, into OUT as lines "LOCATION FUNCTION COUNT",
-# "LOCATION MPI_SEND:BYTES COUNT" (MPI_ISEND:BYTES for nonblocking sends) and
-# "LOCATION OPERATION:SENT:RECEIVED COUNT".
+# "LOCATION MPI_SEND:BYTES COUNT" (MPI_ISEND:BYTES for nonblocking sends),
+# "LOCATION OPERATION:SENT:RECEIVED COUNT", and its one-sided transfers, counted by kind
+# and size: "LOCATION RMA_PUT:BYTES COUNT" (RMA_GET, RMA_ATOMIC:SENT:RECEIVED) and
+# operations on windows (fences, creations): "LOCATION RMA:OPERATION COUNT".
 calls() {
     otf2-print "$1/traces.otf2" 2>/dev/null |
         awk '$1 == "ENTER" && $5 ~ /^"MPI_/ { n[$2 " " $5]++ }
@@ -195,6 +198,16 @@ calls() {
                  }
                  gsub(",", "", op); gsub(",", "", sent); gsub(",", "", got)
                  n[$2 " " op ":" sent ":" got]++
+             }
+             $1 == "RMA_PUT" || $1 == "RMA_GET" || $1 == "RMA_ATOMIC" {
+                 k = $1
+                 for (i = 4; i < NF; i++)
+                     if ($i ~ /^(Bytes|Sent|Received):$/) { b = $(i + 1); sub(",", "", b); k = k ":" b }
+                 n[$2 " " k]++
+             }
+             $1 == "RMA_COLLECTIVE_END" {
+                 for (i = 4; i < NF; i++)
+                     if ($i == "Operation:") { op = $(i + 1); sub(",", "", op); n[$2 " RMA:" op]++ }
              }
              END { for (k in n) print k, n[k] }' |
         tr -d '"' | sort >"$2"

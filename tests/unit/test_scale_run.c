@@ -749,12 +749,23 @@ Test(scale_run, an_intercommunicator_is_refused)
               strstr(err, "intercommunicator"), "error '%s'", err);
 }
 
-/* A put on a window (MPI_Win_allocate_shared and loads and stores in a program of one
- * node, or Global Arrays): refused in one line naming the process and the call, where
- * the synthesized run used to name an undefined window. */
-Test(scale_run, one_sided_communication_is_refused)
+/* The one-sided event of kind `kind` that is the n-th of process p (0: the first). */
+static const struct pz_scale_event *rma_event(int p, uint8_t kind, int n)
+{
+    for (size_t i = 0; i < run.procs[p].nevents; i++)
+        if (run.procs[p].events[i].kind == kind && n-- == 0)
+            return &run.procs[p].events[i];
+    cr_assert_fail("process %d has no one-sided event %u", p, kind);
+    return NULL;
+}
+
+/* A put on a window of the world whose making the trace does not have (made where it is
+ * first used): read on the world's class, its target, process 1, at offset +1 in the
+ * grid of 2, its window's slot 0 (tag 0), 8 bytes. */
+Test(scale_run, a_put_is_read_with_its_target_an_offset_in_the_grid)
 {
     struct tb *b = trace(2);
+    const struct pz_scale_event *e;
 
     tb_rma_window(b);
     for (int p = 0; p < 2; p++)
@@ -763,10 +774,59 @@ Test(scale_run, one_sided_communication_is_refused)
     tb_rma_put(b, 0, MS(2), 1, 8);
     tb_leave(b, 0, MS(3), tb_mpi(b, "MPI_Put"));
     cr_assert_eq(tb_close(b), 0);
-    cr_expect_eq(pz_scale_run_read(rec, &run, err, sizeof(err)), -1);
-    cr_expect(strstr(err, rec) && strstr(err, "process 0") && strstr(err, "MPI_Put") &&
-              strstr(err, "one-sided communication"), "error '%s'", err);
-    cr_expect(strchr(err, '\n') == NULL, "error on more than one line: '%s'", err);
+    cr_assert_eq(pz_scale_run_read(rec, &run, err, sizeof(err)), 0, "%s", err);
+    e = rma_event(0, PZ_REC_RMA_PUT, 0);
+    cr_expect_eq(run.comms[e->comm].kind, PZ_SCALE_COMM_WORLD);
+    cr_expect_eq(e->peer.kind, PZ_SCALE_PEER_OFFSET);
+    cr_expect_eq(e->peer.off[0], 1);
+    cr_expect_eq(e->tag, 0);
+    cr_expect_eq(e->bytes, 8);
+}
+
+/* Windows on the world, each made and freed as the recorder writes it: windows 0 and 1
+ * alive at once take slots 0 and 1 (the tag's PZ_SCALE_WINDOW_SLOT units, the recorded
+ * level of synchronicity below: PROCESS, 1, for a window's making and freeing); window
+ * 2, made once both are freed, slot 0 again, as a window made and freed in every
+ * iteration is one window of the program. */
+Test(scale_run, windows_alive_at_once_take_slots_and_freed_ones_give_them_back)
+{
+    struct tb *b = trace(2);
+    const struct pz_scale_event *e;
+    uint32_t w[3];
+
+    for (int i = 0; i < 3; i++)
+        w[i] = tb_rma_window_on(b, TB_WORLD);
+    for (int p = 0; p < 2; p++) {
+        tb_rma_use(b, w[0]);
+        tb_win_create_call(b, p, MS(1), MS(2));
+        tb_rma_use(b, w[1]);
+        tb_win_create_call(b, p, MS(3), MS(4));
+        tb_enter(b, p, MS(5), tb_mpi(b, "MPI_Put"));
+        tb_rma_put(b, p, MS(5), (uint32_t)(1 - p), 16);
+        tb_leave(b, p, MS(6), tb_mpi(b, "MPI_Put"));
+        tb_win_free_call(b, p, MS(7), MS(8));
+        tb_rma_use(b, w[0]);
+        tb_win_free_call(b, p, MS(9), MS(10));
+        tb_rma_use(b, w[2]);
+        tb_win_create_call(b, p, MS(11), MS(12));
+        tb_enter(b, p, MS(13), tb_mpi(b, "MPI_Put"));
+        tb_rma_put(b, p, MS(13), (uint32_t)(1 - p), 16);
+        tb_leave(b, p, MS(14), tb_mpi(b, "MPI_Put"));
+    }
+    cr_assert_eq(tb_close(b), 0);
+    cr_assert_eq(pz_scale_run_read(rec, &run, err, sizeof(err)), 0, "%s", err);
+    cr_expect_eq(rma_event(1, PZ_REC_RMA_WIN_CREATE, 0)->tag, 0, "window 0's slot");
+    cr_expect_eq(rma_event(1, PZ_REC_RMA_WIN_CREATE, 1)->tag, PZ_SCALE_WINDOW_SLOT,
+                 "window 1's slot");
+    cr_expect_eq(rma_event(1, PZ_REC_RMA_PUT, 0)->tag, PZ_SCALE_WINDOW_SLOT,
+                 "the put on window 1");
+    /* the collective ending MPI_Win_free follows the window's destruction: still slot 1 */
+    e = rma_event(1, PZ_REC_RMA_COLL_END, 2);
+    cr_expect_eq(e->tag, PZ_SCALE_WINDOW_SLOT + OTF2_RMA_SYNC_LEVEL_PROCESS,
+                 "the end of window 1's freeing: tag %#x", e->tag);
+    cr_expect_eq(rma_event(1, PZ_REC_RMA_WIN_CREATE, 2)->tag, 0, "window 2's slot");
+    cr_expect_eq(rma_event(1, PZ_REC_RMA_PUT, 1)->tag, 0, "the put on window 2");
+    cr_expect_eq(rma_event(1, PZ_REC_RMA_PUT, 1)->peer.off[0], -1, "the put's target");
 }
 
 /* --- periodicity taken from every recording (pz_scale_grid_periodicity) */

@@ -30,10 +30,10 @@
 enum { WORLD, SELF, ROW0, ROW1, NCOMMS };
 static const int row_members[2][3] = { { 0, 1, 2 }, { 3, 4, 5 } };
 static const struct pz_synth_comm comms[NCOMMS] = {
-    [WORLD] = { NPROCS, NULL, 0, "MPI_COMM_WORLD" },
-    [SELF] = { 1, NULL, 1, "MPI_COMM_SELF" },
-    [ROW0] = { 3, row_members[0], 0, "row 0" },
-    [ROW1] = { 3, row_members[1], 0, "row 1" },
+    [WORLD] = { NPROCS, NULL, 0, "MPI_COMM_WORLD", 0 },
+    [SELF] = { 1, NULL, 1, "MPI_COMM_SELF", 0 },
+    [ROW0] = { 3, row_members[0], 0, "row 0", 0 },
+    [ROW1] = { 3, row_members[1], 0, "row 1", 0 },
 };
 
 /* The recording's regions and call site. */
@@ -494,12 +494,12 @@ Test(synth_out, two_thousand_processes)
     struct pz_analysis a;
 
     record(path_in("recorded", rec));
-    big[0] = (struct pz_synth_comm){ BIG, NULL, 0, "MPI_COMM_WORLD" };
-    big[1] = (struct pz_synth_comm){ 1, NULL, 1, "MPI_COMM_SELF" };
+    big[0] = (struct pz_synth_comm){ BIG, NULL, 0, "MPI_COMM_WORLD", 0 };
+    big[1] = (struct pz_synth_comm){ 1, NULL, 1, "MPI_COMM_SELF", 0 };
     for (int p = 0; p < BIG; p++)
         rows[p] = p;
     for (int i = 0; i < BIG / 32; i++)
-        big[2 + i] = (struct pz_synth_comm){ 32, rows + 32 * i, 0, "row" };
+        big[2 + i] = (struct pz_synth_comm){ 32, rows + 32 * i, 0, "row", 0 };
     o = pz_synth_out_open(path_in("big", out), rec, BIG, big, 2 + BIG / 32, err, sizeof(err));
     cr_assert_not_null(o, "pz_synth_out_open: %s", err);
     for (int p = 0; p < BIG; p++) {
@@ -576,7 +576,7 @@ Test(synth_out, a_missing_recording_is_refused)
 Test(synth_out, a_rank_beyond_the_world_is_refused)
 {
     static const int members[2] = { 1, NPROCS };
-    const struct pz_synth_comm bad[2] = { comms[WORLD], { 2, members, 0, "beyond" } };
+    const struct pz_synth_comm bad[2] = { comms[WORLD], { 2, members, 0, "beyond", 0 } };
     char rec[4096], out[4096];
 
     record(path_in("recorded", rec));

@@ -58,6 +58,9 @@ struct tb {
     char **texts;          /* of event_string: string i */
     uint32_t ntexts;
     int window;            /* window 0 defined (tb_rma_window) */
+    uint32_t window_comms[TB_MAX_WINDOWS];   /* of tb_rma_window_on's windows */
+    uint32_t nwindows;
+    uint32_t using;        /* the window of the one-sided records (tb_rma_use) */
     int failed;
 };
 
@@ -550,7 +553,25 @@ void tb_rma_put(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t b
     OTF2_EvtWriter *w = writer(b, proc);
 
     if (w)
-        written(b, proc, ns, OTF2_EvtWriter_RmaPut(w, NULL, ns, 0, target, bytes, 0));
+        written(b, proc, ns, OTF2_EvtWriter_RmaPut(w, NULL, ns, b->using, target, bytes, 0));
+}
+
+void tb_rma_put_request(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t bytes,
+                        uint64_t matching)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    if (w)
+        written(b, proc, ns, OTF2_EvtWriter_RmaPut(w, NULL, ns, b->using, target, bytes, matching));
+}
+
+void tb_rma_op_complete(struct tb *b, int proc, uint64_t ns, uint64_t matching)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    if (w)
+        written(b, proc, ns, OTF2_EvtWriter_RmaOpCompleteNonBlocking(w, NULL, ns, b->using,
+                                                                     matching));
 }
 
 void tb_rma_get(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t bytes)
@@ -558,7 +579,7 @@ void tb_rma_get(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t b
     OTF2_EvtWriter *w = writer(b, proc);
 
     if (w)
-        written(b, proc, ns, OTF2_EvtWriter_RmaGet(w, NULL, ns, 0, target, bytes, 0));
+        written(b, proc, ns, OTF2_EvtWriter_RmaGet(w, NULL, ns, b->using, target, bytes, 0));
 }
 
 void tb_rma_atomic(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t sent,
@@ -567,7 +588,7 @@ void tb_rma_atomic(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_
     OTF2_EvtWriter *w = writer(b, proc);
 
     if (w)
-        written(b, proc, ns, OTF2_EvtWriter_RmaAtomic(w, NULL, ns, 0, target,
+        written(b, proc, ns, OTF2_EvtWriter_RmaAtomic(w, NULL, ns, b->using, target,
                                                       OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE,
                                                       sent, received, 0));
 }
@@ -576,6 +597,22 @@ void tb_rma_window(struct tb *b)
 {
     world_and_self(b);
     b->window = 1;
+}
+
+uint32_t tb_rma_window_on(struct tb *b, uint32_t comm)
+{
+    tb_rma_window(b);
+    if (b->nwindows == TB_MAX_WINDOWS) {
+        b->failed = 1;
+        return 0;
+    }
+    b->window_comms[b->nwindows] = comm;
+    return b->nwindows++;
+}
+
+void tb_rma_use(struct tb *b, uint32_t window)
+{
+    b->using = window;
 }
 
 void tb_fence_call(struct tb *b, int proc, uint64_t enter, uint64_t leave)
@@ -590,9 +627,50 @@ void tb_fence_call(struct tb *b, int proc, uint64_t enter, uint64_t leave)
                 OTF2_EvtWriter_RmaCollectiveEnd(w, NULL, leave, OTF2_COLLECTIVE_OP_BARRIER,
                                                 OTF2_RMA_SYNC_LEVEL_PROCESS |
                                                     OTF2_RMA_SYNC_LEVEL_MEMORY,
-                                                0, OTF2_UNDEFINED_UINT32, 0, 0));
+                                                b->using, OTF2_UNDEFINED_UINT32, 0, 0));
     }
     tb_leave(b, proc, leave, r);
+}
+
+/* A collective of window 0 from enter to leave: its begin, then `between` (RmaWinCreate
+ * at leave, RmaWinDestroy at enter, none), then its end (op) at leave. */
+static void window_collective(struct tb *b, int proc, const char *name, uint64_t enter,
+                              uint64_t leave, OTF2_CollectiveOp op)
+{
+    uint32_t r = tb_mpi(b, name);
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    tb_enter(b, proc, enter, r);
+    if (w) {
+        written(b, proc, enter, OTF2_EvtWriter_RmaCollectiveBegin(w, NULL, enter));
+        if (op == OTF2_COLLECTIVE_OP_DESTROY_HANDLE)
+            written(b, proc, enter, OTF2_EvtWriter_RmaWinDestroy(w, NULL, enter, b->using));
+        else
+            written(b, proc, leave, OTF2_EvtWriter_RmaWinCreate(w, NULL, leave, b->using));
+        written(b, proc, leave,
+                OTF2_EvtWriter_RmaCollectiveEnd(w, NULL, leave, op, OTF2_RMA_SYNC_LEVEL_PROCESS,
+                                                b->using, OTF2_UNDEFINED_UINT32, 0, 0));
+    }
+    tb_leave(b, proc, leave, r);
+}
+
+void tb_win_create_call(struct tb *b, int proc, uint64_t enter, uint64_t leave)
+{
+    window_collective(b, proc, "MPI_Win_create", enter, leave, OTF2_COLLECTIVE_OP_CREATE_HANDLE);
+}
+
+void tb_win_free_call(struct tb *b, int proc, uint64_t enter, uint64_t leave)
+{
+    window_collective(b, proc, "MPI_Win_free", enter, leave, OTF2_COLLECTIVE_OP_DESTROY_HANDLE);
+}
+
+void tb_rma_flush(struct tb *b, int proc, uint64_t ns, uint32_t target)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+
+    if (w)
+        written(b, proc, ns, OTF2_EvtWriter_RmaSync(w, NULL, ns, b->using, target,
+                                                    OTF2_RMA_SYNC_TYPE_MEMORY));
 }
 
 void tb_rma_lock(struct tb *b, int proc, uint64_t ns, uint32_t target)
@@ -605,7 +683,7 @@ void tb_rma_lock_type(struct tb *b, int proc, uint64_t ns, uint32_t target, OTF2
     OTF2_EvtWriter *w = writer(b, proc);
 
     if (w)
-        written(b, proc, ns, OTF2_EvtWriter_RmaRequestLock(w, NULL, ns, 0, target, target,
+        written(b, proc, ns, OTF2_EvtWriter_RmaRequestLock(w, NULL, ns, b->using, target, target,
                                                            type));
 }
 
@@ -614,7 +692,7 @@ void tb_rma_unlock(struct tb *b, int proc, uint64_t ns, uint32_t target)
     OTF2_EvtWriter *w = writer(b, proc);
 
     if (w)
-        written(b, proc, ns, OTF2_EvtWriter_RmaReleaseLock(w, NULL, ns, 0, target, target));
+        written(b, proc, ns, OTF2_EvtWriter_RmaReleaseLock(w, NULL, ns, b->using, target, target));
 }
 
 uint32_t tb_group(struct tb *b, int n, const int *world_ranks)
@@ -635,7 +713,7 @@ void tb_epoch_call(struct tb *b, int proc, const char *name, uint64_t enter, uin
 
     tb_enter(b, proc, enter, r);
     if (w)
-        written(b, proc, leave, OTF2_EvtWriter_RmaGroupSync(w, NULL, leave, level, 0, group));
+        written(b, proc, leave, OTF2_EvtWriter_RmaGroupSync(w, NULL, leave, level, b->using, group));
     tb_leave(b, proc, leave, r);
 }
 
@@ -920,7 +998,14 @@ static void write_definitions(struct tb *b, OTF2_GlobalDefWriter *w)
     }
     if (b->ncomms)
         write_comms(b, w, &next);
-    if (b->window)
+    for (uint32_t i = 0; i < b->nwindows; i++) {
+        char wname[32];
+
+        snprintf(wname, sizeof(wname), "MPI window %u", (unsigned)i);
+        OTF2_GlobalDefWriter_WriteRmaWin(w, i, string(w, &next, wname), b->window_comms[i],
+                                         OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS);
+    }
+    if (b->window && !b->nwindows)
         OTF2_GlobalDefWriter_WriteRmaWin(w, 0, string(w, &next, "MPI window 0"), TB_WORLD,
                                          OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS);
     write_carts(b, w, &next);

@@ -119,6 +119,11 @@ void tb_io_begin_nonblocking(struct tb *b, int proc, uint64_t ns, OTF2_IoOperati
 void tb_io_complete(struct tb *b, int proc, uint64_t ns, uint64_t bytes, uint64_t matching);
 void tb_rma_put(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t bytes);
 void tb_rma_get(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t bytes);
+/* A put with a matching id (MPI_Rput's request), and the completion of the request of
+ * that matching id (RmaOpCompleteNonBlocking, in the wait). */
+void tb_rma_put_request(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t bytes,
+                        uint64_t matching);
+void tb_rma_op_complete(struct tb *b, int proc, uint64_t ns, uint64_t matching);
 void tb_rma_atomic(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_t sent,
                    uint64_t received);
 /* For the replay, which needs the window's communicator: tb_rma_window defines window 0
@@ -127,10 +132,27 @@ void tb_rma_atomic(struct tb *b, int proc, uint64_t ns, uint32_t target, uint64_
  * RmaCollectiveEnd (BARRIER) at its leave; tb_rma_lock, tb_rma_unlock: the
  * RmaRequestLock (exclusive) and RmaReleaseLock of target, lock id the target's rank. */
 void tb_rma_window(struct tb *b);
+/* Windows of other communicators: tb_rma_window_on defines the next window (0, 1 ... at
+ * most TB_MAX_WINDOWS; window 0 on MPI_COMM_WORLD is then not defined unless made so)
+ * on comm and returns its id; the one-sided records written after tb_rma_use name
+ * window `window` (0 until then). */
+#define TB_MAX_WINDOWS 16
+uint32_t tb_rma_window_on(struct tb *b, uint32_t comm);
+void tb_rma_use(struct tb *b, uint32_t window);
 void tb_fence_call(struct tb *b, int proc, uint64_t enter, uint64_t leave);
 void tb_rma_lock(struct tb *b, int proc, uint64_t ns, uint32_t target);
 void tb_rma_lock_type(struct tb *b, int proc, uint64_t ns, uint32_t target, OTF2_LockType type);
 void tb_rma_unlock(struct tb *b, int proc, uint64_t ns, uint32_t target);
+/* tb_win_create_call, tb_win_free_call: MPI_Win_create and MPI_Win_free of window 0
+ * from enter to leave as the recorder writes them: RmaCollectiveBegin at enter, then
+ * RmaWinCreate, RmaCollectiveEnd (CREATE_HANDLE) at leave; RmaCollectiveBegin and
+ * RmaWinDestroy at enter, RmaCollectiveEnd (DESTROY_HANDLE) at leave.  tb_rma_flush: the
+ * RmaSync (MEMORY) of MPI_Win_flush on target (TB_NO_ROOT: every process, as
+ * MPI_Win_flush_all; a lock and an unlock of TB_NO_ROOT are MPI_Win_lock_all's and
+ * MPI_Win_unlock_all's). */
+void tb_win_create_call(struct tb *b, int proc, uint64_t enter, uint64_t leave);
+void tb_win_free_call(struct tb *b, int proc, uint64_t enter, uint64_t leave);
+void tb_rma_flush(struct tb *b, int proc, uint64_t ns, uint32_t target);
 /* The group of a one-sided epoch, world_ranks[0..n-1]: a COMM_GROUP, defined with a
  * communicator of its own (the next tb_comm's); returns the group's id.  tb_epoch_call:
  * a call (MPI_Win_post, _start, _complete, _wait, _test) on window 0 from enter to
