@@ -1,5 +1,5 @@
 /* Open MPI's ob1 and the rendezvous's first fragment (machine key
- * rendezvous_first_fragment, docs/calibrate.md, "Open MPI's rendezvous").  ob1 sends a
+ * rendezvous_first_fragment, docs/machines.md).  ob1 sends a
  * message above its BTL's eager limit with a rendezvous header.  With a contiguous
  * buffer and a BTL that can put or get (TCP's default flags include put, and it needs
  * no memory registration) the header carries no data: the receiver's answer starts the
