@@ -114,6 +114,34 @@ Test(comsys_fragment, an_exchange_both_ways)
     }
 }
 
+/* Progress only in calls: process 1 posts its receive at 0 inside a call it leaves at
+ * once, and computes until it enters its next call at 6000 us.  The fragment still
+ * arrives at 4850 (it needs no step of the receiver's), but the clear-to-send is the
+ * receiver's step: it goes at 6000, arrives at 6050, and the rest at 9300 us.  Key 0:
+ * the request arrived at 50 and the clear-to-send waits for the call as well: 6050 +
+ * 4050 = 10100 us. */
+Test(comsys_fragment, in_calls_the_clear_to_send_waits_for_the_receivers_call)
+{
+    const double want[2] = { US(10100), US(9300) };
+
+    for (int k = 0; k < 2; k++) {
+        int r, call;
+
+        setup(k ? FRAGMENT : 0);
+        m.progress = PZ_PROGRESS_IN_CALLS;
+        pz_comsys_free(cs);
+        cs = pz_comsys_new(&m, 2);
+        cr_assert(cs);
+        call = pz_comsys_enter(cs, 1, 0);
+        r = pz_comsys_recv(cs, 1, 0, 7, 0, 0);
+        pz_comsys_leave(cs, 1, call, 0);
+        pz_comsys_send(cs, 0, 1, 7, 0, BYTES, PZ_SEND_STANDARD, 0);
+        pz_comsys_enter(cs, 1, US(6000));
+        done_at(r, want[k], "receive");
+        pz_comsys_free(cs);
+    }
+}
+
 /* The fragment is data on the links: a second message from 0 to 1 sent at 100 us
  * (eager, 1000 B: 130 us alone) waits for the link until the fragment has arrived at
  * 4850 us and arrives at 4980 us.  Key 0: the request is a control message that holds
