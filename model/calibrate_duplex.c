@@ -126,7 +126,8 @@ void pz_fit_duplex_overhead(const struct pz_machine *m, double latency, double b
 {
     struct pz_overhead *o = &out->overhead;
     struct pz_segment_base base = { .eager_threshold = m->eager_threshold,
-                                    .rendezvous_overhead = m->rendezvous_overhead };
+                                    .rendezvous_overhead = m->rendezvous_overhead,
+                                    .first_fragment = m->rendezvous_first_fragment };
     struct pz_machine with;
     double per_byte;
 

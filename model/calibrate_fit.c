@@ -314,6 +314,7 @@ void pz_fit_to_machine(const struct pz_fit *fit, const struct pz_pingpong *p, in
         m->eager_threshold = fit->eager_threshold;
         m->rendezvous_overhead = fit->rendezvous_overhead;
     }
+    m->rendezvous_first_fragment = fit->first_fragment;
     if (same_node) {
         m->shm_latency = fit->latency;
         m->shm_bandwidth = fit->bandwidth;

@@ -38,6 +38,10 @@ struct pz_fit {
     double rendezvous_overhead;   /* s: the step's rise in time beyond the bandwidth's
                                      share and the two extra latencies of a rendezvous,
                                      between the median levels of the sizes on each side */
+    double first_fragment;    /* B: a rendezvous message's bytes that travel with its
+                                 request (machine key rendezvous_first_fragment): not
+                                 fitted, the caller sets it before the segments are
+                                 fitted to the protocol's shape; 0: none */
 };
 
 /* The latency: the sizes up to this many bytes (0, 1, 2, 4, 8) all measure it. */
@@ -93,8 +97,9 @@ double pz_fit_median_error(const struct pz_fit *fit, const struct pz_pingpong *p
 /* Sets the keys of m the measurement gives: cost_model (the packet model when its
  * median |error| over p is smaller than Hockney's), latency, latency_per_byte and
  * bandwidth for that model, packet_size, packet_header, eager_threshold and
- * rendezvous_overhead (when a step was found), and, when same_node, shm_latency and
- * shm_bandwidth (Hockney's). */
+ * rendezvous_overhead (when a step was found), rendezvous_first_fragment (the
+ * caller's first_fragment), and, when same_node, shm_latency and shm_bandwidth
+ * (Hockney's). */
 void pz_fit_to_machine(const struct pz_fit *fit, const struct pz_pingpong *p, int n,
                        int same_node, struct pz_machine *m);
 

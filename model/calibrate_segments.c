@@ -111,15 +111,32 @@ double pz_segment_overheads(const struct pz_segment_base *base, double bytes)
     return o->send + o->recv + (copied ? bytes * (o->send_per_byte + o->recv_per_byte) : 0);
 }
 
+static int rendezvous(const struct pz_segment_base *base, double bytes)
+{
+    return base->eager_threshold > 0 && bytes > base->eager_threshold;
+}
+
+int pz_segment_split(const struct pz_segment_base *base, double bytes)
+{
+    return base->first_fragment > 0 && rendezvous(base, bytes) && bytes > base->first_fragment;
+}
+
+double pz_segment_rest(const struct pz_segment_base *base, double bytes)
+{
+    return pz_segment_split(base, bytes) ? bytes - base->first_fragment : bytes;
+}
+
 double pz_segment_base_time(const struct pz_segment_base *base, double bytes,
                             double first_latency)
 {
-    int rendezvous = base->eager_threshold > 0 && bytes > base->eager_threshold;
     double t = pz_segment_overheads(base, bytes);
 
-    if (rendezvous)
-        t += 2 * first_latency + base->rendezvous_overhead;
-    return t;
+    if (!rendezvous(base, bytes))
+        return t;
+    if (!(base->first_fragment > 0))
+        return t + 2 * first_latency + base->rendezvous_overhead;
+    /* the fragment carried the request; a message it held whole needs no more */
+    return pz_segment_split(base, bytes) ? t + first_latency + base->rendezvous_overhead : t;
 }
 
 static const struct pz_segment *segment_of(const struct pz_segments *s, double bytes)
@@ -130,15 +147,22 @@ static const struct pz_segment *segment_of(const struct pz_segments *s, double b
     return s->n ? &s->seg[s->n - 1] : NULL;
 }
 
-double pz_segment_model(const struct pz_segments *s, const struct pz_segment_base *base,
-                        double bytes)
+/* One transfer of bytes by the segments (the last one beyond its bound). */
+static double transfer_time(const struct pz_segments *s, double bytes)
 {
     const struct pz_segment *g = segment_of(s, bytes);
 
-    if (!g)
-        return pz_segment_base_time(base, bytes, 0);
-    return pz_segment_base_time(base, bytes, s->seg[0].latency) + g->latency +
-           bytes / g->bandwidth;
+    return g ? g->latency + bytes / g->bandwidth : 0;
+}
+
+double pz_segment_model(const struct pz_segments *s, const struct pz_segment_base *base,
+                        double bytes)
+{
+    double first = s->n ? s->seg[0].latency : 0;
+    double t = pz_segment_base_time(base, bytes, first) +
+               transfer_time(s, pz_segment_rest(base, bytes));
+
+    return pz_segment_split(base, bytes) ? t + transfer_time(s, base->first_fragment) : t;
 }
 
 /* The dynamic programme over one series: cost[i * n + j] is the error of one segment
@@ -147,6 +171,7 @@ double pz_segment_model(const struct pz_segments *s, const struct pz_segment_bas
  * slope at least min_slope. */
 struct programme {
     int n;
+    const double *x;           /* the points' sizes */
     double *cost, *best;
     int *from;
     double min_slope;
@@ -155,6 +180,7 @@ struct programme {
 static int programme_init(struct programme *g, const struct series *s, int n)
 {
     g->n = n;
+    g->x = s->x;
     g->cost = malloc((size_t)n * n * sizeof(*g->cost));
     g->best = malloc((size_t)PZ_MAX_SEGMENTS * n * sizeof(*g->best));
     g->from = malloc((size_t)PZ_MAX_SEGMENTS * n * sizeof(*g->from));
@@ -178,7 +204,8 @@ static void programme_release(struct programme *g)
     free(g->from);
 }
 
-/* best and from for k = 1 .. kmax segments. */
+/* best and from for k = 1 .. kmax segments, no segment beginning at a size the one
+ * before ends at. */
 static void programme_run(struct programme *g, int kmax)
 {
     int n = g->n;
@@ -197,7 +224,9 @@ static void programme_run(struct programme *g, int kmax)
             for (int i = 1; i <= j; i++) {
                 double c;
 
-                if (prev[i - 1] == DBL_MAX || g->cost[i * n + j] == DBL_MAX)
+                /* a bound between two points of one size would repeat it */
+                if (prev[i - 1] == DBL_MAX || g->cost[i * n + j] == DBL_MAX ||
+                    g->x[i] == g->x[i - 1])
                     continue;
                 c = prev[i - 1] + g->cost[i * n + j];
                 if (c < best[j]) {
@@ -227,9 +256,28 @@ static void programme_segments(const struct programme *g, const struct series *s
     }
 }
 
-/* One fit of the segments with the handshake's control latency first_latency. */
+/* Sorts the series' points by size, stably (the sizes of rests fall among the others). */
+static void sort_by_size(double *x, double *y, double *t, int n)
+{
+    for (int i = 1; i < n; i++) {
+        double xi = x[i], yi = y[i], ti = t[i];
+        int j = i;
+
+        for (; j > 0 && x[j - 1] > xi; j--) {
+            x[j] = x[j - 1];
+            y[j] = y[j - 1];
+            t[j] = t[j - 1];
+        }
+        x[j] = xi;
+        y[j] = yi;
+        t[j] = ti;
+    }
+}
+
+/* One fit of the segments with the handshake's control latency first_latency and, for a
+ * message split in two, the fragment's time `fragment`. */
 static void fit_once(const struct pz_pingpong *p, int n, const struct pz_segment_base *base,
-                     double first_latency, struct pz_segment_fit *fit)
+                     double first_latency, double fragment, struct pz_segment_fit *fit)
 {
     double *x = malloc((size_t)3 * n * sizeof(*x)), *y = x + n, *t = x + 2 * n;
     struct series s = { x, y, t };
@@ -241,10 +289,12 @@ static void fit_once(const struct pz_pingpong *p, int n, const struct pz_segment
     if (!x)
         goto out;
     for (int i = 0; i < n; i++) {
-        x[i] = p[i].bytes;
+        x[i] = pz_segment_rest(base, p[i].bytes);
         t[i] = p[i].time;
-        y[i] = p[i].time - pz_segment_base_time(base, p[i].bytes, first_latency);
+        y[i] = p[i].time - pz_segment_base_time(base, p[i].bytes, first_latency) -
+               (pz_segment_split(base, p[i].bytes) ? fragment : 0);
     }
+    sort_by_size(x, y, t, n);
     if (programme_init(&g, &s, n) != 0)
         goto out;
     fit->tried = n / PZ_SEG_MIN_POINTS < PZ_MAX_SEGMENTS ? n / PZ_SEG_MIN_POINTS
@@ -260,6 +310,9 @@ static void fit_once(const struct pz_pingpong *p, int n, const struct pz_segment
             chosen = k;
     }
     programme_segments(&g, &s, chosen, &fit->segments);
+    /* the last bound: the largest size, which a rest's may be below */
+    fit->segments.seg[chosen - 1].upto = fmax(fit->segments.seg[chosen - 1].upto,
+                                              p[n - 1].bytes);
     fit->bounded = 0;
     for (int i = 0; i < fit->segments.n; i++)
         fit->bounded += fit->segments.seg[i].bandwidth >= fit->bandwidth_bound * (1 - 1e-9);
@@ -268,10 +321,29 @@ out:
     free(x);
 }
 
+/* The fragment's time before any segment is fitted: the largest eager size's time less
+ * base, in proportion to the fragment's size (0 without a fragment or an eager size). */
+static double fragment_estimate(const struct pz_pingpong *p, int n,
+                                const struct pz_segment_base *base)
+{
+    double estimate = 0;
+
+    if (!(base->first_fragment > 0))
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (!rendezvous(base, p[i].bytes) && p[i].bytes > 0)
+            estimate = fmax(0, p[i].time - pz_segment_base_time(base, p[i].bytes, 0)) *
+                       base->first_fragment / p[i].bytes;
+    return estimate;
+}
+
 void pz_fit_segments(const struct pz_pingpong *p, int n, const struct pz_segment_base *base,
                      struct pz_segment_fit *fit)
 {
     double first = n > 0 ? fmax(0, p[0].time - pz_segment_base_time(base, p[0].bytes, 0)) : 0;
+    int refits = !(base->eager_threshold > 0) ? 0
+                 : base->first_fragment > 0   ? PZ_SEG_FRAGMENT_REFITS
+                                              : 1;
     double *t, *m;
 
     *fit = (struct pz_segment_fit){ .median_error = NAN, .max_error = NAN };
@@ -283,9 +355,10 @@ void pz_fit_segments(const struct pz_pingpong *p, int n, const struct pz_segment
                                         PZ_SEG_RATE_BOUND * p[i].bytes / p[i].time);
     if (!(fit->bandwidth_bound > 0))
         return;
-    fit_once(p, n, base, first, fit);
-    if (fit->segments.n > 0 && base->eager_threshold > 0)
-        fit_once(p, n, base, fit->segments.seg[0].latency, fit);
+    fit_once(p, n, base, first, fragment_estimate(p, n, base), fit);
+    for (int i = 0; i < refits && fit->segments.n > 0; i++)
+        fit_once(p, n, base, fit->segments.seg[0].latency,
+                 transfer_time(&fit->segments, base->first_fragment), fit);
     if (fit->segments.n == 0 || !(t = malloc((size_t)2 * n * sizeof(*t))))
         return;
     m = t + n;

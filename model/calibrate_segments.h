@@ -45,18 +45,37 @@ struct pz_segment_fit {
     int bounded;                    /* segments held at that bound */
 };
 
-/* The time the model adds to a segment's at size `bytes`, besides the segment's own
- * latency + bytes / bandwidth: the overheads o_s + o_r, + bytes (O_s + O_r) up to the
- * size the model charges the per-byte ones to (an eager message's copies, cost.h), and,
- * above the eager threshold, the rendezvous handshake (two control messages of the
- * first segment's latency, first_latency, plus rendezvous_overhead). */
+/* The time the model adds to the segments' at size `bytes`, besides their own latency +
+ * bytes / bandwidth: the overheads o_s + o_r, + bytes (O_s + O_r) up to the size the
+ * model charges the per-byte ones to (an eager message's copies, cost.h), and, above the
+ * eager threshold, the rendezvous handshake (two control messages of the first
+ * segment's latency, first_latency, plus rendezvous_overhead).  With a first fragment
+ * (machine key rendezvous_first_fragment) a rendezvous message of more than it is two
+ * transfers, the fragment's with the request and the rest's after the clear-to-send:
+ * the handshake is one control message plus rendezvous_overhead; one of at most the
+ * fragment is received when it arrives, one transfer and no handshake. */
 struct pz_segment_base {
     struct pz_overhead overhead;
     double eager_threshold;        /* B; 0: every message eager */
     double rendezvous_overhead;    /* s */
     double copies_upto;            /* B: the per-byte overheads' largest size; 0: the
                                       eager threshold's (every size without one) */
+    double first_fragment;         /* B: a rendezvous message's bytes that travel with its
+                                      request; 0: none (MPICH's protocol) */
 };
+
+/* The bytes of a message of `bytes` that the model transfers after a rendezvous's
+ * clear-to-send with base's first fragment: bytes less the fragment when a fragment
+ * travels and leaves some; else bytes itself, the message's one transfer. */
+double pz_segment_rest(const struct pz_segment_base *base, double bytes);
+
+/* Whether a message of `bytes` is two transfers under base: a fragment with the request
+ * and the rest. */
+int pz_segment_split(const struct pz_segment_base *base, double bytes);
+
+/* The number of refits of the segments with a first fragment: the fragment's own time
+ * comes from the segments fitted before. */
+#define PZ_SEG_FRAGMENT_REFITS 4
 
 /* The overheads of base on a ping-pong's way of `bytes`: the send's (less its tail) and
  * the receive's, with their per-byte parts for an eager message's copies. */
@@ -74,13 +93,17 @@ double pz_segment_base_time(const struct pz_segment_base *base, double bytes,
  * most PZ_MAX_SEGMENTS segments; the k kept is the one of the smallest criterion (bic
  * above: a segment must pay for its three parameters).  The first segment's latency
  * enters base above the eager threshold: the fit starts from t(0) - o_s - o_r and is
- * made again with the first fit's latency.  The last segment's bound is the largest
- * size. */
+ * made again with the first fit's latency.  With a first fragment, a message split in
+ * two (pz_segment_split) is fitted at the size of its rest, t(m) less base and the
+ * fragment's time, among the others by size; the fragment's time starts from the largest
+ * eager size's (in proportion to the size) and is taken from the segments fitted before,
+ * PZ_SEG_FRAGMENT_REFITS times.  The last segment's bound is the largest size. */
 void pz_fit_segments(const struct pz_pingpong *p, int n, const struct pz_segment_base *base,
                      struct pz_segment_fit *fit);
 
 /* The time the segments and base give a ping-pong's one way of `bytes` (bytes at most
- * the last bound). */
+ * the last bound): base's time plus the segments' of its one transfer, or, split
+ * (pz_segment_split), of the fragment and of the rest. */
 double pz_segment_model(const struct pz_segments *s, const struct pz_segment_base *base,
                         double bytes);
 

@@ -8,15 +8,19 @@
 
 /* The one-way time today's keys predict for a ping-pong of `bytes`: the chosen cost
  * model (B or C, as pz_fit_to_machine chooses), plus above the eager threshold the
- * rendezvous's two control messages (the model's 0-byte time) and its overhead. */
+ * rendezvous's two control messages (the model's 0-byte time) and its overhead; with a
+ * first fragment, the fragment's and the rest's transfers and one control message, or
+ * the one transfer of a message the fragment holds whole (pz_segment_base_time). */
 static double previous_time(const struct pz_fit *fit, int packet, double bytes)
 {
     double (*model)(const struct pz_fit *, double) = packet ? pz_fit_model_b : pz_fit_model_c;
-    double t = model(fit, bytes);
+    struct pz_segment_base handshake = { .eager_threshold = fit->eager_threshold,
+                                         .rendezvous_overhead = fit->rendezvous_overhead,
+                                         .first_fragment = fit->first_fragment };
+    double t = model(fit, pz_segment_rest(&handshake, bytes)) +
+               pz_segment_base_time(&handshake, bytes, model(fit, 0));
 
-    if (fit->eager_threshold > 0 && bytes > fit->eager_threshold)
-        t += 2 * model(fit, 0) + fit->rendezvous_overhead;
-    return t;
+    return pz_segment_split(&handshake, bytes) ? t + model(fit, fit->first_fragment) : t;
 }
 
 /* The median |error| over p of the machine written without segments: its cost model
@@ -184,6 +188,7 @@ void pz_fit_transfer(const struct pz_fit *fit, const struct pz_pingpong *p, int 
                                .recv_per_byte = r.b * out->per_byte_scale };
     out->base.eager_threshold = fit->eager_threshold;
     out->base.rendezvous_overhead = fit->eager_threshold > 0 ? fit->rendezvous_overhead : 0;
+    out->base.first_fragment = fit->first_fragment;
     /* without a threshold found the machine keeps the default one, up to which the model
        charges the per-byte overheads */
     out->base.copies_upto = fit->eager_threshold > 0 ? fit->eager_threshold

@@ -155,29 +155,63 @@ static int next_event(struct pz_comsys *cs, struct pz_heap_item *ev)
     return 1;
 }
 
+/* The bytes of rendezvous send s that travel with its request-to-send: the machine's
+ * rendezvous_first_fragment, at most the message (Open MPI's ob1 sends a rendezvous
+ * message's first fragment with its request); 0 under MPICH's protocol. */
+static double first_fragment(const struct pz_comsys *cs, const struct request *s)
+{
+    return fmin(cs->machine->rendezvous_first_fragment, s->bytes);
+}
+
+/* Rendezvous send r's request-to-send leaves now: it arrives after a control message's
+ * time, or, with a first fragment, with those bytes, which travel as an eager message's
+ * do (on the links, from now) and wait at the receiver until its receive is posted. */
+static void request_to_send(struct pz_comsys *cs, int r)
+{
+    const struct request *q = &cs->req[r];
+    double first = first_fragment(cs, q);
+
+    pz_cs_push(cs,
+               first > 0 ? eager_arrival(cs, q->key.src, q->key.dst, first)
+                         : pz_cs_control(cs, q->key.src, q->key.dst),
+               EV_RTS, r);
+}
+
 /* The receiver is ready for a rendezvous send: the clear-to-send goes now, and the data
  * leaves when it has arrived and the protocol's own handling (rendezvous_overhead) is
- * done. */
+ * done.  A message whose first fragment held all of it is received now: the
+ * clear-to-send only tells its sender that it matched. */
 static void clear_to_send(struct pz_comsys *cs, int send)
 {
     const struct request *s = &cs->req[send];
 
+    if (first_fragment(cs, s) > 0 && !(s->bytes > first_fragment(cs, s)))
+        pz_cs_complete(cs, s->partner, cs->now);
+    s = &cs->req[send];
     pz_cs_push(cs,
                pz_cs_control(cs, s->key.dst, s->key.src) +
                    cs->machine->rendezvous_overhead,
                EV_CTS, send);
 }
 
-/* The clear-to-send has arrived: the data goes, and both complete when it has arrived.
- * The message was on its way since both its send and its receive were posted. */
+/* The clear-to-send has arrived: the data (what the first fragment did not carry) goes,
+ * and both complete when it has arrived; with nothing left, the send completes now.
+ * The whole message was on its way since both its send and its receive were posted;
+ * what follows a first fragment, from now. */
 static void send_data(struct pz_comsys *cs, int send)
 {
     const struct request *s = &cs->req[send];
     int recv = s->partner;
-    double start = fmax(s->posted, cs->req[recv].posted);
-    double arrival = pz_cs_turns_arrives(cs, s->key.src, s->key.dst, s->bytes, start,
-                                         pz_cs_transfer(cs, s->key.src, s->key.dst, s->bytes));
+    double first = first_fragment(cs, s), rest = s->bytes - first;
+    double start = first > 0 ? cs->now : fmax(s->posted, cs->req[recv].posted);
+    double arrival;
 
+    if (first > 0 && !(rest > 0)) {
+        pz_cs_complete(cs, send, cs->now);
+        return;
+    }
+    arrival = pz_cs_turns_arrives(cs, s->key.src, s->key.dst, rest, start,
+                                  pz_cs_transfer(cs, s->key.src, s->key.dst, rest));
     arrival = pz_cs_duplex_arrives(cs, s->key.src, s->key.dst, arrival);
 
     pz_cs_complete(cs, recv, arrival);
@@ -251,11 +285,10 @@ void pz_cs_start(struct pz_comsys *cs, int r)
     }
     if (q->kind == REQ_SEND) {
         cs->messages++;
-        if (eager(cs, q)) {
+        if (eager(cs, q))
             q->arrival = eager_arrival(cs, q->key.src, q->key.dst, q->bytes);
-        } else {
-            pz_cs_push(cs, pz_cs_control(cs, q->key.src, q->key.dst), EV_RTS, r);
-        }
+        else
+            request_to_send(cs, r);
     }
     other = match_or_queue(cs, r);
     if (other >= 0) {
@@ -326,7 +359,7 @@ void pz_cs_coll_send(struct pz_comsys *cs, int agent, int to, struct pz_match_ke
     } else {
         if ((item.request = coll_request(cs, REQ_SEND, agent, &key, bytes, cs->now)) < 0)
             return;
-        pz_cs_push(cs, pz_cs_control(cs, key.src, key.dst), EV_RTS, item.request);
+        request_to_send(cs, item.request);
     }
     rc = pz_cs_coll_match(cs, to, key, item, &partner);
     if (rc > 0)

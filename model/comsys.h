@@ -13,7 +13,11 @@
  *   rendezvous (larger standard sends, every synchronous send): a request-to-send goes at
  *     the post; when it has arrived and the receive is posted a clear-to-send goes back;
  *     the data leaves the machine's rendezvous_overhead after that arrives; both
- *     complete when the data has arrived.
+ *     complete when the data has arrived.  With the machine's rendezvous_first_fragment
+ *     (Open MPI's ob1) that many of its bytes travel with the request, as an eager
+ *     message's would, waiting at the receiver until the receive is posted, and only
+ *     the rest follows the clear-to-send (a message they hold whole is received when
+ *     the clear-to-send goes, its send complete when it arrives).
  *
  * The machine's overheads (the CPU time a process spends inside MPI on a message)
  * occupy the process, one after the other: a send's before its message leaves (the

@@ -131,6 +131,10 @@ struct pz_machine {
                                                 times how long it was on its way while
                                                 a message the other way at its nodes
                                                 was (none: no such delay) */
+    double rendezvous_first_fragment;   /* B: a rendezvous message's first bytes that
+                                           travel with its request-to-send (Open MPI's
+                                           ob1), the rest after the clear-to-send; 0:
+                                           none (MPICH's rendezvous) */
 };
 
 /* The keys of a machine file, in the order pz_machine_write and pz_machine_write_json
@@ -156,6 +160,8 @@ enum pz_machine_key {
     PZ_KEY_COLLECTIVE_OVERHEAD,
     /* written only when they are not empty */
     PZ_KEY_SELF_SEGMENTS, PZ_KEY_COPY_SEGMENTS, PZ_KEY_DUPLEX_FACTORS,
+    /* written only when it is not 0 */
+    PZ_KEY_RENDEZVOUS_FIRST_FRAGMENT,
     PZ_NKEYS
 };
 

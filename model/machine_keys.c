@@ -88,6 +88,10 @@ const struct pz_key_def pz_machine_keys[PZ_NKEYS] = {
     [PZ_KEY_DUPLEX_FACTORS] = { KEY_AT("duplex_factors", duplex_factors, FACTORS),
                                 .summary = "duplex factors by size",
                                 .unless_default = 1 },
+    [PZ_KEY_RENDEZVOUS_FIRST_FRAGMENT] = { KEY_AT("rendezvous_first_fragment",
+                                                  rendezvous_first_fragment, BYTES),
+                                           .summary = "rendezvous first fragment %s B",
+                                           .unless_default = 1 },
 };
 
 const char *pz_machine_key_name(enum pz_machine_key key)

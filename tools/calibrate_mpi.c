@@ -22,6 +22,7 @@
 #include "calibrate_coll_note.h"
 #include "calibrate_duplex_sends.h"
 #include "calibrate_fit.h"
+#include "calibrate_ob1.h"
 #include "calibrate_overhead.h"
 #include "calibrate_out.h"
 #include "calibrate_pause.h"
@@ -1174,6 +1175,9 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     static struct pz_duplex_overhead_fit duplex_overhead;
     static struct pz_cal_skew_check skew_check;
     static struct pz_cal_self_fit self_fit;
+#ifdef OPEN_MPI
+    static struct pz_cal_ob1 ob1;
+#endif
     static struct pz_pingpong barrier[MAX_SIZES], later[MAX_SIZES];
     static double skew[MAX_SIZES];
     struct pz_fit fit;
@@ -1191,6 +1195,10 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     machine_name(o, &m);
 #ifdef OPEN_MPI
     pz_machine_set_mpi(&m, "openmpi4");   /* the collectives of the MPI this runs under */
+    /* ob1's rendezvous: its first fragment, before the segments are fitted to it */
+    pz_cal_ob1_read(&ob1, run->same_node);
+    fit.first_fragment = ob1.fragment;
+    run->ob1 = &ob1;
 #endif
     pz_fit_to_machine(&fit, run->points, run->npoints, run->same_node, &m);
     m.progress = pz_cal_progress(run, &fit);

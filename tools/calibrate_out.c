@@ -300,6 +300,8 @@ void pz_cal_print_summary(FILE *out, const struct pz_calibration_run *run,
     else
         fprintf(out, "eager threshold    no step found, %s kept\n",
                 pz_cal_size(a, sizeof(a), m->eager_threshold));
+    if (run->ob1)
+        fprintf(out, "rendezvous         %s\n", run->ob1->why);
     if (run->duplex && run->duplex->points > 0)
         fprintf(out, "duplex_factors     %d step(s) from %.3g to %.3g (the model's exchange both "
                 "ways is the measured one at each size; |error| median %.1f%%, largest "
@@ -792,6 +794,20 @@ static const char *note_send_tail_per_byte(struct notes *n)
     return n->buf;
 }
 
+/* The mpi key; under Open MPI with no first fragment (a key not written), also why. */
+static const char *note_mpi(struct notes *n)
+{
+    const char *mpi = strcmp(n->m->mpi, "openmpi4") == 0
+                          ? "mpi: not measured; openmpi4, the collectives of the Open MPI this "
+                            "ran under"
+                          : "mpi: not measured, the default";
+
+    if (!n->run->ob1 || n->run->ob1->fragment > 0)
+        return mpi;
+    snprintf(n->buf, sizeof(n->buf), "%s\n%s", mpi, n->run->ob1->why);
+    return n->buf;
+}
+
 static const char *note(enum pz_machine_key key, void *arg)
 {
     struct notes *n = arg;
@@ -840,9 +856,9 @@ static const char *note(enum pz_machine_key key, void *arg)
     case PZ_KEY_CPU_SCALE:
         return "cpu_scale: 1, computation as fast as where the run was recorded";
     case PZ_KEY_MPI:
-        return strcmp(n->m->mpi, "openmpi4") == 0
-                   ? "mpi: not measured; openmpi4, the collectives of the Open MPI this ran under"
-                   : "mpi: not measured, the default";
+        return note_mpi(n);
+    case PZ_KEY_RENDEZVOUS_FIRST_FRAGMENT:
+        return n->run->ob1 ? n->run->ob1->why : NULL;
     case PZ_KEY_REDUCE_BYTE_TIME:
         return note_reduce(n);
     case PZ_KEY_SEGMENTS:

@@ -8,6 +8,7 @@
 
 #include "calibrate_copies.h"
 #include "calibrate_fit.h"
+#include "calibrate_ob1.h"
 #include "calibrate_resume.h"
 #include "calibrate_rounds.h"
 #include "calibrate_duplex.h"
@@ -146,6 +147,9 @@ struct pz_calibration_run {
     const struct pz_pingpong *self;
     int nself;
     const struct pz_cal_self_fit *self_fit;
+    /* under Open MPI, ob1's rendezvous (calibrate_ob1.h: the first fragment and how it
+     * was obtained); NULL elsewhere, where nothing of it is printed or noted */
+    const struct pz_cal_ob1 *ob1;
     /* rank 0's local copies of copy_bytes[i] took copy_times[i] seconds
      * (calibrate_copies.h); ncopies = 0: not measured */
     double copy_bytes[PZ_CAL_COPY_SIZES], copy_times[PZ_CAL_COPY_SIZES];

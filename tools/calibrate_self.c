@@ -8,13 +8,19 @@
 
 double pz_cal_self_model(const struct pz_machine *m, double bytes)
 {
-    double t = pz_send_overhead(m, bytes, 1) + pz_recv_overhead(m, bytes, 1);
+    double t = pz_send_overhead(m, bytes, 1) + pz_recv_overhead(m, bytes, 1), rest = bytes;
+    double first = m->rendezvous_first_fragment;
 
     if (m->self_segments.n > 0)
         return pz_self_time(m, bytes);
-    if (bytes > m->eager_threshold)
+    if (bytes > m->eager_threshold && !(first > 0)) {
         t += 2 * pz_self_time(m, 0) + m->rendezvous_overhead;
-    return t + pz_self_time(m, bytes);
+    } else if (bytes > m->eager_threshold && bytes > first) {
+        /* the fragment with the request, the clear-to-send, the rest */
+        t += pz_self_time(m, first) + pz_self_time(m, 0) + m->rendezvous_overhead;
+        rest = bytes - first;
+    }
+    return t + pz_self_time(m, rest);
 }
 
 /* Median and largest |error| in percent of the model on m against the n times p. */
@@ -40,7 +46,7 @@ static void errors_on(const struct pz_machine *m, const struct pz_pingpong *p, i
 void pz_cal_fit_self(const struct pz_pingpong *p, int n, const struct pz_machine *m,
                      struct pz_cal_self_fit *out)
 {
-    struct pz_segment_base base = { { 0, 0, 0, 0 }, 0, 0, 0 };   /* the segments alone */
+    struct pz_segment_base base = { { 0, 0, 0, 0 }, 0, 0, 0, 0 };   /* the segments alone */
     struct pz_machine with = *m;
 
     pz_fit_segments(p, n, &base, &out->segments);

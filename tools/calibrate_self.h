@@ -29,7 +29,9 @@ struct pz_cal_self_fit {
  * itself, Irecv + Isend + Waitall: with self_segments pz_self_time alone; without, its
  * shm_ send and receive overheads, pz_self_time of the message and, above the eager
  * threshold, the rendezvous's two control messages (pz_self_time of 0 B each) and
- * rendezvous_overhead. */
+ * rendezvous_overhead; with a first fragment (rendezvous_first_fragment) a message of
+ * more than it takes the fragment's time, one control message, rendezvous_overhead and
+ * the rest's time, one of at most it its own time alone. */
 double pz_cal_self_model(const struct pz_machine *m, double bytes);
 
 /* Fits self_segments to the n self-message times p (sizes increasing) on machine m (its

@@ -873,7 +873,7 @@ Test(segments, exact_breakpoints_are_found)
 Test(segments, under_overheads_and_a_rendezvous)
 {
     static struct pz_pingpong p[MAXP];
-    struct pz_segment_base base = { { 0.5e-6, 0.1e-9, 0.7e-6, 0.2e-9 }, 65536, 5e-6, 0 };
+    struct pz_segment_base base = { { 0.5e-6, 0.1e-9, 0.7e-6, 0.2e-9 }, 65536, 5e-6, 0, 0 };
     struct pz_segment_fit f;
     int n = segment_points(p, &base, 0);
 
@@ -890,7 +890,7 @@ Test(segments, under_overheads_and_a_rendezvous)
 Test(segments, one_percent_noise)
 {
     static struct pz_pingpong p[MAXP];
-    struct pz_segment_base base = { { 0.5e-6, 0.1e-9, 0.7e-6, 0.2e-9 }, 65536, 5e-6, 0 };
+    struct pz_segment_base base = { { 0.5e-6, 0.1e-9, 0.7e-6, 0.2e-9 }, 65536, 5e-6, 0, 0 };
     struct pz_segment_fit f;
     int n = segment_points(p, &base, 0.01);
 
@@ -935,7 +935,7 @@ Test(segments, as_few_as_the_data_supports)
 Test(segments, no_bandwidth_beyond_ten_times_the_fastest_measured)
 {
     static struct pz_pingpong p[MAXP];
-    struct pz_segment_base base = { { 2e-6, 0.5e-9, 2e-6, 0.5e-9 }, 0, 0, 0 };
+    struct pz_segment_base base = { { 2e-6, 0.5e-9, 2e-6, 0.5e-9 }, 0, 0, 0, 0 };
     struct pz_segment_fit f;
     int n = hockney_points(p, 10e-6, 1e9, 1e300, 0, 0.005);
 
