@@ -47,6 +47,9 @@ uint32_t sp_shape(struct sp_shapes *h, uint32_t sym)
         ev[i].tag_after = 0;
         if (h->without_bits && ev[i].peer.kind == PZ_SCALE_PEER_XOR)
             ev[i].peer.rank = 0;
+        if (h->without_offsets && ev[i].peer.kind == PZ_SCALE_PEER_OFFSET &&
+            (ev[i].comm.kind == PZ_SCALE_COMM_WORLD || ev[i].comm.kind == PZ_SCALE_COMM_SLICE))
+            memset(ev[i].peer.off, 0, sizeof(ev[i].peer.off));
         if (ev[i].poster_sym != SP_NONE &&
             (ev[i].poster_sym = sp_shape(h, ev[i].poster_sym)) == SP_NONE)
             return SP_NONE;
