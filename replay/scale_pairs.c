@@ -33,6 +33,10 @@ struct body {
     uint8_t forms[MAX_BODY][SP_MAX_EVENTS];
     uint32_t tag_step[MAX_BODY][SP_MAX_EVENTS];
     uint8_t tag_known[MAX_BODY][SP_MAX_EVENTS];
+    const struct pz_scale_run *run;    /* the recording it was learned from last, */
+    int nreached, last;        /* how many of its processes reached every member with it,
+                                  the last of them, */
+    uint8_t whole;             /* and whether every process of one recording did */
 };
 
 struct sp_pairs {
@@ -259,6 +263,33 @@ static struct body *body_at(struct sp_pairs *x, const uint32_t *syms, size_t n, 
     return best;
 }
 
+/* Does run r reach every other member: its first partner's distance at its first
+ * iteration, 0 or 1, and its iterations as many as the members less that, in some form. */
+static int reaches_every_member(const struct sp_pairs *x, const struct pz_scale_run *run,
+                                int proc, const uint32_t *syms, const struct run_at *r)
+{
+    for (size_t q = 0; q < r->period; q++) {
+        const struct sp_sym *s = &x->t->syms[syms[r->at + q]];
+
+        for (uint32_t i = 0; i < s->n; i++) {
+            const struct sp_event *e = &sp_events_of(x->t, syms[r->at + q])[i];
+            uint8_t fits = forms_of(x, run, proc, syms, r, q, i);
+            int me, p, n;
+
+            if (!pairable(e) || !fits || partner(run, proc, e, &me, &p, &n) != 0)
+                continue;
+            for (int f = PZ_SCALE_PAIR_PLUS; f <= PZ_SCALE_PAIR_XOR; f++) {
+                int d = distance(f, me, p, n);
+
+                if (((fits >> f) & 1) && d <= 1 && (int)r->count + d == n)
+                    return 1;
+            }
+            return 0;
+        }
+    }
+    return 0;
+}
+
 /* The body of run r learned: its forms narrowed to those fitting here too, its tag
  * steps taken (a tag whose step differs from one recording to the next keeps the first
  * and the rewrite then fails to merge them, as recordings that differ).  0, -1. */
@@ -303,6 +334,16 @@ static int learn_run(struct sp_pairs *x, const struct pz_scale_run *run, int pro
             }
         }
     }
+    /* a process counts once per body: its first run reaching every member */
+    if (y->run != run) {
+        y->run = run;
+        y->nreached = 0;
+        y->last = -1;
+    }
+    if (y->last != proc && reaches_every_member(x, run, proc, syms, r)) {
+        y->last = proc;
+        y->whole |= ++y->nreached == run->nprocs;
+    }
     return 0;
 }
 
@@ -325,6 +366,21 @@ int sp_pairs_learn(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
         if (learn_run(x, run, proc, syms, &r) != 0)
             return -1;
         at += r.period * r.count;
+    }
+    return 0;
+}
+
+int sp_pairs_whole(const struct sp_pairs *x)
+{
+    for (size_t b = 0; b < x->nbodies; b++) {
+        const struct body *y = &x->bodies[b];
+        int forms = 1;
+
+        for (uint32_t q = 0; q < y->period; q++)
+            for (uint32_t i = 0; i < SP_MAX_EVENTS; i++)
+                forms &= y->forms[q][i] != 0;
+        if (y->whole && forms)
+            return 1;
     }
     return 0;
 }

@@ -437,8 +437,8 @@ static int xor_steps(struct pz_scale_program *m, struct work *w)
 }
 
 /* In a model of exchanges with every member in turn (struct sp_table.by_pairs), the
- * bodies, partners' forms and tag steps of their runs learned from every process.  0 or
- * -1 (memory). */
+ * bodies, partners' forms and tag steps of their runs learned from every process.  0, 1
+ * when no run reaches every member (no such model can be taken), -1 (memory). */
 static int pairs_steps(struct pz_scale_program *m, struct work *w)
 {
     if (!m->table.by_pairs)
@@ -450,7 +450,7 @@ static int pairs_steps(struct pz_scale_program *m, struct work *w)
             if (sp_pairs_learn(w->pairs, m->runs[r], p, w->raw[r][p],
                                m->runs[r]->procs[p].nsteps) != 0)
                 return -1;
-    return 0;
+    return !sp_pairs_whole(w->pairs);
 }
 
 /* A process's steps as given to fold_all, kept to find processes of the same recording
@@ -733,10 +733,16 @@ static int build(struct pz_scale_program *m, struct work *w, int data, char *err
 {
     int rc;
 
-    if (intern_steps(m, w) != 0 || (rc = xor_steps(m, w)) < 0 || pairs_steps(m, w) != 0)
+    if (intern_steps(m, w) != 0 || (rc = xor_steps(m, w)) < 0)
         goto oom;
     if (rc) {
         snprintf(err, errlen, "a message is to no partner rank XOR 2^i");
+        return -1;
+    }
+    if ((rc = pairs_steps(m, w)) < 0)
+        goto oom;
+    if (rc) {
+        snprintf(err, errlen, "no run of steps exchanges with every member in turn");
         return -1;
     }
     if (fold_all(m, w) != 0 || (rc = fold_data_trips(m, w, data, err, errlen)) < 0)

@@ -271,6 +271,11 @@ int sp_pairs_candidate(const struct pz_scale_run *const *runs, size_t n);
  * (memory). */
 int sp_pairs_learn(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
                    const uint32_t *syms, size_t n);
+/* Whether some body learned has, at every process of one recording, a run of as many
+ * iterations as its communicator's members less the distance at its first (0 or 1), and
+ * partners that fit one form at every process: without one no model of such exchanges
+ * can be taken (sp_pairs_law asks every process to make them). */
+int sp_pairs_whole(const struct sp_pairs *x);
 /* Rewrites the runs of process proc's steps syms[0..n-1] whose partners follow a form
  * learned (a run of one iteration: a body learned) into the same symbols in every
  * iteration, their partners PZ_SCALE_PEER_PAIR, their tags advancing with the
