@@ -33,6 +33,8 @@ enum how {
     RING_SENDRECV,   /* MPI_Sendrecv to (r + i) mod n, from (r - i) mod n, tagged TAG */
     RING_WAITALL,    /* MPI_Irecv from (r - i) mod n, MPI_Isend to (r + i) mod n, tagged
                         i, then one MPI_Waitall of every request */
+    RING_WAITEACH,   /* the same, each step's two requests completed by an MPI_Waitall
+                        of its own */
     XOR_SENDRECV,    /* MPI_Sendrecv with r XOR i both ways, tagged TAG */
     ROWS_SENDRECV    /* RING_SENDRECV on the rows of a 2-D grid (MPI_Cart_sub's) */
 };
@@ -117,7 +119,7 @@ static void record(const char *name, int nprocs, enum how how, char *dir, size_t
                 int to, from;
 
                 partners(how, &c, i, &to, &from);
-                if (how != RING_WAITALL) {
+                if (how != RING_WAITALL && how != RING_WAITEACH) {
                     tb_enter(b, p, t += MS(1), sendrecv);
                     tb_mpi_send(b, p, t, comm, (uint32_t)to, TAG, bytes);
                     tb_mpi_recv(b, p, t + MS(1), comm, (uint32_t)from, TAG, bytes);
@@ -130,6 +132,12 @@ static void record(const char *name, int nprocs, enum how how, char *dir, size_t
                 tb_enter(b, p, t += MS(1), isend);
                 tb_mpi_isend(b, p, t, comm, (uint32_t)to, (uint32_t)i, bytes, req++);
                 tb_leave(b, p, t += MS(1), isend);
+                if (how == RING_WAITEACH) {
+                    tb_enter(b, p, t += MS(1), waitall);
+                    tb_mpi_irecv(b, p, t, comm, (uint32_t)from, (uint32_t)i, bytes, req - 2);
+                    tb_mpi_isend_complete(b, p, t, req - 1);
+                    tb_leave(b, p, t += MS(1), waitall);
+                }
             }
             if (how == RING_WAITALL) {
                 tb_enter(b, p, t += MS(1), waitall);
@@ -272,7 +280,8 @@ static void expect_message(int nprocs, int p, int j, uint8_t kind, int peer, uin
  * partner `to` then a RECV from `from` (partners()), tagged TAG, TOTAL / n bytes each;
  * with MPI_Irecv and MPI_Isend an IRECV_REQUEST and an ISEND to `to` tagged i, and
  * after the loop one MPI_Waitall whose IRECV records come from `from` tagged i, in
- * the order the receives were posted, and n - 1 ISEND_COMPLETE records. */
+ * the order the receives were posted, and n - 1 ISEND_COMPLETE records (with a Waitall
+ * in each step, that step's IRECV right after its ISEND). */
 static void expect_run(const struct pz_scale_program *m, int nprocs, enum how how)
 {
     struct pz_scale_sink sink = { keep_comms, keep, &got };
@@ -282,7 +291,7 @@ static void expect_run(const struct pz_scale_program *m, int nprocs, enum how ho
     for (int p = 0; p < nprocs; p++) {
         struct on c = comm_of(how, nprocs, p);
         uint64_t bytes = TOTAL / (uint32_t)c.n;
-        int j = 0, waitall = how == RING_WAITALL;
+        int j = 0, waitall = how == RING_WAITALL || how == RING_WAITEACH;
 
         cr_assert_eq(got.n[p], 2 * PASSES * (c.n - 1), "at %d, process %d: %d messages, "
                      "expected %d", nprocs, p, got.n[p], 2 * PASSES * (c.n - 1));
@@ -299,12 +308,15 @@ static void expect_run(const struct pz_scale_program *m, int nprocs, enum how ho
                 if (waitall) {
                     expect_message(nprocs, p, j++, PZ_REC_ISEND, c.first + to, (uint32_t)i,
                                    bytes);
+                    if (how == RING_WAITEACH)
+                        expect_message(nprocs, p, j++, PZ_REC_IRECV, c.first + from,
+                                       (uint32_t)i, bytes);
                     continue;
                 }
                 expect_message(nprocs, p, j++, PZ_REC_SEND, c.first + to, TAG, bytes);
                 expect_message(nprocs, p, j++, PZ_REC_RECV, c.first + from, TAG, bytes);
             }
-            for (int i = 1; waitall && i < c.n; i++) {
+            for (int i = 1; how == RING_WAITALL && i < c.n; i++) {
                 int to, from;
 
                 partners(how, &c, i, &to, &from);
@@ -376,6 +388,22 @@ Test(scale_allpairs, a_ring_of_isend_irecv_and_waitall_is_synthesized_at_16_and_
     expect_run(md.m, 8, RING_WAITALL);
     expect_run(md.m, 16, RING_WAITALL);
     expect_run(md.m, 64, RING_WAITALL);
+    model_free(&md);
+}
+
+/* The same with an MPI_Waitall in every step: at 16 process 5's step i sends to (5 + i)
+ * mod 16 tagged i, then completes the receive from (5 - i) mod 16 tagged i and its send,
+ * 12288 bytes each way; at 64 over 63 partners, 3072 bytes. */
+Test(scale_allpairs, a_ring_of_isend_irecv_waited_each_step_is_synthesized_at_16_and_64)
+{
+    static const int counts[] = { 2, 4, 8 };
+    struct model md;
+
+    model_of("waiteach", counts, RING_WAITEACH, &md);
+    cr_assert_not_null(md.m, "%s", err);
+    cr_assert_not_null(pairs_note(md.m), "no note of the exchange with every member");
+    expect_run(md.m, 16, RING_WAITEACH);
+    expect_run(md.m, 64, RING_WAITEACH);
     model_free(&md);
 }
 
