@@ -35,7 +35,10 @@ enum how {
                         i, then one MPI_Waitall of every request */
     RING_WAITEACH,   /* the same, each step's two requests completed by an MPI_Waitall
                         of its own */
+    RING_SEND_RECV,  /* MPI_Send to (r + i) mod n, then MPI_Recv from (r - i) mod n,
+                        tagged TAG (small messages, sent eagerly) */
     XOR_SENDRECV,    /* MPI_Sendrecv with r XOR i both ways, tagged TAG */
+    THREE_SENDRECV,  /* RING_SENDRECV for i = 1 .. 3 only, whatever n */
     ROWS_SENDRECV    /* RING_SENDRECV on the rows of a 2-D grid (MPI_Cart_sub's) */
 };
 
@@ -77,12 +80,18 @@ static void partners(enum how how, const struct on *c, int i, int *to, int *from
     *from = (c->me - i + c->n) % c->n;
 }
 
+/* The steps of a pass on a communicator of n members: n - 1, or 3 for THREE_SENDRECV. */
+static int steps_of(enum how how, int n)
+{
+    return how == THREE_SENDRECV ? 3 : n - 1;
+}
+
 /* The program recorded at nprocs into DIR/NAME<nprocs>: PASSES passes in interval 1,
- * each of n - 1 steps exchanging TOTAL / n bytes each way as how says. */
+ * each of steps_of() steps exchanging TOTAL / n bytes each way as how says. */
 static void record(const char *name, int nprocs, enum how how, char *dir, size_t len)
 {
     struct tb *b;
-    uint32_t interval, sendrecv, irecv, isend, waitall, rowcomm[MAX_PROCS] = {0};
+    uint32_t interval, sendrecv, send, recv, irecv, isend, waitall, rowcomm[MAX_PROCS] = {0};
 
     snprintf(dir, len, "%s/%s%d", top, name, nprocs);
     cr_assert_not_null(b = tb_open(dir, nprocs), "cannot open a trace in %s", dir);
@@ -103,6 +112,8 @@ static void record(const char *name, int nprocs, enum how how, char *dir, size_t
     }
     interval = tb_interval(b, 1, "alltoall.c", 10);
     sendrecv = tb_mpi(b, "MPI_Sendrecv");
+    send = tb_mpi(b, "MPI_Send");
+    recv = tb_mpi(b, "MPI_Recv");
     irecv = tb_mpi(b, "MPI_Irecv");
     isend = tb_mpi(b, "MPI_Isend");
     waitall = tb_mpi(b, "MPI_Waitall");
@@ -115,10 +126,19 @@ static void record(const char *name, int nprocs, enum how how, char *dir, size_t
             uint64_t first = req;
 
             tb_enter(b, p, t += MS(2), interval);
-            for (int i = 1; i < c.n; i++) {
+            for (int i = 1; i <= steps_of(how, c.n); i++) {
                 int to, from;
 
                 partners(how, &c, i, &to, &from);
+                if (how == RING_SEND_RECV) {
+                    tb_enter(b, p, t += MS(1), send);
+                    tb_mpi_send(b, p, t, comm, (uint32_t)to, TAG, bytes);
+                    tb_leave(b, p, t += MS(1), send);
+                    tb_enter(b, p, t += MS(1), recv);
+                    tb_mpi_recv(b, p, t + MS(1), comm, (uint32_t)from, TAG, bytes);
+                    tb_leave(b, p, t += MS(1), recv);
+                    continue;
+                }
                 if (how != RING_WAITALL && how != RING_WAITEACH) {
                     tb_enter(b, p, t += MS(1), sendrecv);
                     tb_mpi_send(b, p, t, comm, (uint32_t)to, TAG, bytes);
@@ -404,6 +424,37 @@ Test(scale_allpairs, a_ring_of_isend_irecv_waited_each_step_is_synthesized_at_16
     cr_assert_not_null(pairs_note(md.m), "no note of the exchange with every member");
     expect_run(md.m, 16, RING_WAITEACH);
     expect_run(md.m, 64, RING_WAITEACH);
+    model_free(&md);
+}
+
+/* MPI_Send to (r + i) mod P then MPI_Recv from (r - i) mod P, two calls per step: at
+ * 16 and 64 the same messages as by MPI_Sendrecv (expect_run). */
+Test(scale_allpairs, a_ring_of_send_and_recv_is_synthesized_at_16_and_64)
+{
+    static const int counts[] = { 2, 4, 8 };
+    struct model md;
+
+    model_of("sendrecv2_", counts, RING_SEND_RECV, &md);
+    cr_assert_not_null(md.m, "%s", err);
+    cr_assert_not_null(pairs_note(md.m), "no note of the exchange with every member");
+    expect_run(md.m, 16, RING_SEND_RECV);
+    expect_run(md.m, 64, RING_SEND_RECV);
+    model_free(&md);
+}
+
+/* Three steps at every count, to (r + i) mod P and from (r - i) mod P for i = 1, 2, 3:
+ * at 4 every other process, at 8 and 16 not; the loop's trip count is no P - 1 at 8 and
+ * 16, so no exchange with every member is taken, and whatever the model is, a refusal
+ * is one line. */
+Test(scale_allpairs, three_steps_at_every_count_are_no_exchange_with_every_member)
+{
+    static const int counts[] = { 4, 8, 16 };
+    struct model md;
+
+    model_of("three", counts, THREE_SENDRECV, &md);
+    cr_expect_null(pairs_note(md.m), "note '%s'", pairs_note(md.m));
+    if (!md.m)
+        cr_expect(err[0] && !strchr(err, '\n'), "err '%s'", err);
     model_free(&md);
 }
 
