@@ -236,10 +236,10 @@ static int has_partner(const struct sp_table *t, uint32_t sym)
     return 0;
 }
 
-/* The body learned whose shapes begin at syms[at] (its period fitting in n), the longest;
- * NULL.  *err set when memory runs out. */
+/* The body learned whose shapes begin at syms[at] (its period fitting in n), of period
+ * `period`, or the longest when period is 0; NULL.  *err set when memory runs out. */
 static struct body *body_at(struct sp_pairs *x, const uint32_t *syms, size_t n, size_t at,
-                            int *err)
+                            size_t period, int *err)
 {
     struct body *best = NULL;
 
@@ -247,6 +247,8 @@ static struct body *body_at(struct sp_pairs *x, const uint32_t *syms, size_t n, 
         struct body *y = &x->bodies[b];
         size_t q = 0;
 
+        if (period && y->period != period)
+            continue;
         for (; q < y->period && at + q < n; q++) {
             uint32_t s = sp_shape(&x->sh, syms[at + q]);
 
@@ -297,11 +299,11 @@ static int learn_run(struct sp_pairs *x, const struct pz_scale_run *run, int pro
                      const uint32_t *syms, const struct run_at *r)
 {
     int err = 0;
-    struct body *y = body_at(x, syms + r->at, r->period, 0, &err);
+    struct body *y = body_at(x, syms + r->at, r->period, 0, r->period, &err);
 
     if (err)
         return -1;
-    if (!y || y->period != r->period) {
+    if (!y) {
         if (x->nbodies == x->capbodies) {
             size_t cap = x->capbodies ? 2 * x->capbodies : 4;
             struct body *v = realloc(x->bodies, cap * sizeof(*v));
@@ -463,10 +465,10 @@ static int rewrite_run(struct sp_pairs *x, const struct pz_scale_run *run, int p
     *skip = 1;
     if (find_run(x, run, proc, syms, n, at, &r) != 0)
         return -1;
-    y = body_at(x, syms, n, at, &err);
+    y = body_at(x, syms, n, at, r.count ? r.period : 0, &err);
     if (err)
         return -1;
-    if (!y || (r.count && r.period != y->period))
+    if (!y)
         return 1;
     if (!r.count)
         r = (struct run_at){at, y->period, 1};
