@@ -794,16 +794,16 @@ static void sort_by_count(const struct pz_scale_run **v, size_t n)
         }
 }
 
-/* What build_model takes messages as, besides offsets in the grid: by_xor's values. */
+/* What build_model takes messages as, besides offsets in the grid (its `by`: 0, none). */
 #define BY_XOR 1     /* butterfly stages (scale_xor.c) */
 #define BY_PAIRS 2   /* exchanges with every member in turn (scale_pairs.c) */
 
 /* The model of runs, its calls told apart by their sizes or not, loops whose tags
- * advance rewritten or not, the widest repeats folded first or the shortest (struct
- * sp_table); *tagged set when some were. */
+ * advance rewritten or not, messages taken as by says, the widest repeats folded first
+ * or the shortest (struct sp_table); *tagged set when some were. */
 static struct pz_scale_program *build_model(const struct pz_scale_run *const *runs, size_t n,
                                             int compute_cpu, int by_sizes, int tag_loops,
-                                            int by_xor, int widest, int data, int *tagged,
+                                            int by, int widest, int data, int *tagged,
                                             char *err, size_t errlen)
 {
     struct pz_scale_program *m;
@@ -828,8 +828,8 @@ static struct pz_scale_program *build_model(const struct pz_scale_run *const *ru
     m->compute_cpu = compute_cpu;
     m->table.by_sizes = (uint8_t)by_sizes;
     m->table.tag_loops = (uint8_t)tag_loops;
-    m->table.by_xor = by_xor == BY_XOR;
-    m->table.by_pairs = by_xor == BY_PAIRS;
+    m->table.by_xor = by == BY_XOR;
+    m->table.by_pairs = by == BY_PAIRS;
     m->table.widest = (uint8_t)widest;
     rc = check_runs(m, compute_cpu, err, errlen);
     if (rc == 0)

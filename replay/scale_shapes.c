@@ -1,7 +1,8 @@
 /* The shapes of step symbols (scale_program_int.h, sp_shape): a step without what
  * changes from one iteration of a loop to the next where sp_fold cannot see the loop,
  * its tags (sp_tag_loops) and, for a butterfly's stages, its partner's bit
- * (sp_xor_rewrite).  Steps of one shape in every iteration are the loop those rewrite. */
+ * (sp_xor_rewrite), or for an exchange with every member in turn its partner's offset
+ * (sp_pairs_rewrite).  Steps of one shape in every iteration are the loop those rewrite. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -572,8 +572,9 @@ static int64_t peer_of(struct pz_scale_cursor *c, const struct sp_event *e, uint
         break;
     }
     case PZ_SCALE_PEER_PAIR: {
-        /* the member rank + j away, j the iteration of the loop right around it (of the
-           one around its poster for a completion) */
+        /* the member at distance d = the first distance + j, j the iteration of the loop
+           right around it (of the one around its poster for a completion), in its form:
+           rank + d, rank - d (modulo the members) or rank XOR d */
         const struct level *loop = c->depth ? &c->loops[c->depth - 1] : NULL;
         int64_t j = c->posted ? (int64_t)c->posted->done : loop ? (int64_t)loop->done : 0;
         int64_t d = e->peer.rank + j, n = size;
