@@ -110,7 +110,8 @@ static uint64_t note_channel(struct counting *c, const struct sp_event *e)
         return 1;
     c->channels = grown;
     c->channels[c->nchannels++] = key;
-    return e->tag_step || e->peer.kind == PZ_SCALE_PEER_XOR ? innermost_trips(c) : 1;
+    return e->tag_step || e->peer.kind == PZ_SCALE_PEER_XOR ||
+           e->peer.kind == PZ_SCALE_PEER_PAIR ? innermost_trips(c) : 1;
 }
 
 uint64_t sp_step_records(const struct pz_scale_program *m, uint32_t i)

@@ -237,12 +237,15 @@ static int fit_whole(struct pz_scale_program *m, uint32_t k, const char *what,
 
 /* The grid forms of the sizes of an event: first for messages between neighbours of the
  * grid (a halo's size is the block's side), and for completions of point-to-point
- * requests (their record may not name the peer); after the forms of P for the others. */
+ * requests (their record may not name the peer); after the forms of P for the others,
+ * and for exchanges with every member in turn (a block of an all-to-all, whose grid at
+ * 2, 4 and 8, 2 x 2 x 2 at most, is that of no halo). */
 static struct sp_grid_use grid_use(const struct pz_scale_program *m, const struct sp_event *e,
                                    int completion)
 {
-    int first = e && (e->peer.kind == PZ_SCALE_PEER_OFFSET ||
-                      (completion && e->kind != PZ_REC_NBC_COMPLETE));
+    int first = e && e->peer.kind != PZ_SCALE_PEER_PAIR &&
+                (e->peer.kind == PZ_SCALE_PEER_OFFSET ||
+                 (completion && e->kind != PZ_REC_NBC_COMPLETE));
 
     return (struct sp_grid_use){m->grid.ndims, first, m->grid.ascending};
 }

@@ -351,6 +351,7 @@ struct work {
     size_t nmade;
     struct sp_stats st;
     struct sp_xor *bfly;       /* the table takes messages as butterfly stages */
+    struct sp_pairs *pairs;    /* the table takes runs of exchanges with every member */
 };
 
 static void work_free(struct pz_scale_program *m, struct work *w)
@@ -379,6 +380,8 @@ static void work_free(struct pz_scale_program *m, struct work *w)
     sp_stats_free(&w->st);
     sp_xor_free(w->bfly);
     w->bfly = NULL;
+    sp_pairs_free(w->pairs);
+    w->pairs = NULL;
     free(m->first_proc);
     free(m->first_step);
     free(m->ambiguous);
@@ -433,6 +436,23 @@ static int xor_steps(struct pz_scale_program *m, struct work *w)
     return 0;
 }
 
+/* In a model of exchanges with every member in turn (struct sp_table.by_pairs), the
+ * bodies, partners' forms and tag steps of their runs learned from every process.  0, 1
+ * when no run reaches every member (no such model can be taken), -1 (memory). */
+static int pairs_steps(struct pz_scale_program *m, struct work *w)
+{
+    if (!m->table.by_pairs)
+        return 0;
+    if (!(w->pairs = sp_pairs_new(&m->table)))
+        return -1;
+    for (size_t r = 0; r < m->nruns; r++)
+        for (int p = 0; p < m->runs[r]->nprocs; p++)
+            if (sp_pairs_learn(w->pairs, m->runs[r], p, w->raw[r][p],
+                               m->runs[r]->procs[p].nsteps) != 0)
+                return -1;
+    return !sp_pairs_whole(w->pairs);
+}
+
 /* A process's steps as given to fold_all, kept to find processes of the same recording
  * with the same steps (every process of a periodic grid, a grid's interior), which
  * fold as it did: the rewriting and folding are functions of the steps and the table,
@@ -475,6 +495,7 @@ static int fold_one(struct pz_scale_program *m, struct work *w, const uint32_t *
     for (size_t i = 0; i < n; i++)
         w->raw[r][p][i] = map[w->raw[r][p][i]];
     if ((w->bfly && sp_xor_rewrite(w->bfly, w->raw[r][p], n) != 0) ||
+        (w->pairs && sp_pairs_rewrite(w->pairs, m->runs[r], (int)p, w->raw[r][p], n) != 0) ||
         sp_tag_loops(&m->table, w->raw[r][p], n, m->ambiguous[r]) != 0 ||
         !(w->folded[r][p] = malloc((n ? n : 1) * sizeof(uint32_t))))
         return -1;
@@ -513,7 +534,9 @@ static int fold_run(struct pz_scale_program *m, struct work *w, const uint32_t *
         size_t n = run->procs[p].nsteps, q;
         uint64_t hash = hash_steps(w->raw[r][p], n);
 
-        if ((q = folded_before(run, seen, nseen, w->raw[r][p], n, hash)) != SIZE_MAX) {
+        /* an exchange with every member's partners are the process's own rank's */
+        if (!w->pairs &&
+            (q = folded_before(run, seen, nseen, w->raw[r][p], n, hash)) != SIZE_MAX) {
             if (fold_as(w, run, r, p, q) != 0)
                 goto out;
             continue;
@@ -716,6 +739,12 @@ static int build(struct pz_scale_program *m, struct work *w, int data, char *err
         snprintf(err, errlen, "a message is to no partner rank XOR 2^i");
         return -1;
     }
+    if ((rc = pairs_steps(m, w)) < 0)
+        goto oom;
+    if (rc) {
+        snprintf(err, errlen, "no run of steps exchanges with every member in turn");
+        return -1;
+    }
     if (fold_all(m, w) != 0 || (rc = fold_data_trips(m, w, data, err, errlen)) < 0)
         goto oom;
     if (rc)
@@ -765,12 +794,16 @@ static void sort_by_count(const struct pz_scale_run **v, size_t n)
         }
 }
 
+/* What build_model takes messages as, besides offsets in the grid (its `by`: 0, none). */
+#define BY_XOR 1     /* butterfly stages (scale_xor.c) */
+#define BY_PAIRS 2   /* exchanges with every member in turn (scale_pairs.c) */
+
 /* The model of runs, its calls told apart by their sizes or not, loops whose tags
- * advance rewritten or not, the widest repeats folded first or the shortest (struct
- * sp_table); *tagged set when some were. */
+ * advance rewritten or not, messages taken as by says, the widest repeats folded first
+ * or the shortest (struct sp_table); *tagged set when some were. */
 static struct pz_scale_program *build_model(const struct pz_scale_run *const *runs, size_t n,
                                             int compute_cpu, int by_sizes, int tag_loops,
-                                            int by_xor, int widest, int data, int *tagged,
+                                            int by, int widest, int data, int *tagged,
                                             char *err, size_t errlen)
 {
     struct pz_scale_program *m;
@@ -795,7 +828,8 @@ static struct pz_scale_program *build_model(const struct pz_scale_run *const *ru
     m->compute_cpu = compute_cpu;
     m->table.by_sizes = (uint8_t)by_sizes;
     m->table.tag_loops = (uint8_t)tag_loops;
-    m->table.by_xor = (uint8_t)by_xor;
+    m->table.by_xor = by == BY_XOR;
+    m->table.by_pairs = by == BY_PAIRS;
     m->table.widest = (uint8_t)widest;
     rc = check_runs(m, compute_cpu, err, errlen);
     if (rc == 0)
@@ -854,6 +888,30 @@ static struct pz_scale_program *widest_if_even(struct pz_scale_program *m,
     return m;
 }
 
+/* The model of runs as exchanges with every member in turn, when it is one
+ * (sp_pairs_law); NULL otherwise, err untouched but when memory runs out. */
+static struct pz_scale_program *pairs_model(const struct pz_scale_run *const *runs, size_t n,
+                                            int compute_cpu, char *err, size_t errlen)
+{
+    struct pz_scale_program *m;
+    char none[512];
+    int tagged = 0, law;
+
+    for (int by_sizes = 1; by_sizes >= 0; by_sizes--) {
+        if (!(m = build_model(runs, n, compute_cpu, by_sizes, 1, BY_PAIRS, 0, 0, &tagged,
+                              none, sizeof(none))))
+            continue;
+        if ((law = sp_pairs_law(m)) > 0)
+            return m;
+        pz_scale_program_free(m);
+        if (law < 0) {
+            snprintf(err, errlen, "out of memory building the program model");
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
 /* A call made with other sizes at a process is first taken for another step, so that
  * the levels of a loop whose messages shrink level by level stay steps of their own;
  * where the recordings then disagree (sizes that change from one time step to the next
@@ -878,7 +936,7 @@ struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const
         char none[512];
         int tagged = 0;
 
-        if ((m = build_model(runs, n, compute_cpu, 1, 1, 1, 0, 0, &tagged, none,
+        if ((m = build_model(runs, n, compute_cpu, 1, 1, BY_XOR, 0, 0, &tagged, none,
                              sizeof(none)))) {
             int law = sp_xor_law(m);
 
@@ -892,6 +950,10 @@ struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const
             pz_scale_program_free(m);
         }
     }
+    /* partners every other member in turn, the distance growing with the iteration of a
+       loop as long as the members, are an all-to-all written by hand (sp_pairs_law) */
+    if (sp_pairs_candidate(runs, n) && (m = pairs_model(runs, n, compute_cpu, err, errlen)))
+        return m;
     /* calls told apart by their sizes first, then by their signatures alone; the
        shortest repeats folded first, then the widest (folded) */
     for (int by_sizes = 1; by_sizes >= 0; by_sizes--)

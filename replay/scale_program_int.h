@@ -83,6 +83,9 @@ struct sp_table {
                                   the most recorded steps first, not the shortest */
     uint8_t by_xor;            /* set before any step: every message on the world is a
                                   stage of a butterfly (scale_xor.c) */
+    uint8_t by_pairs;          /* set before any step: runs of steps exchanging with
+                                  every member of a communicator in turn are rewritten
+                                  into loops (scale_pairs.c) */
     uint8_t data_trips;        /* sp_table_loop gives a body that has a loop symbol of
                                   count 0 (sp_data_loops_mark) that symbol, whatever the
                                   count: its passes fold into one loop around them */
@@ -188,6 +191,8 @@ static inline const struct sp_event *sp_events_of(const struct sp_table *t, uint
 struct sp_shapes {
     struct sp_table *t;
     uint8_t without_bits;      /* a stage's bit (PZ_SCALE_PEER_XOR) is no part of it */
+    uint8_t without_offsets;   /* nor an offset peer on the world or a slice (the
+                                  partner of an exchange with every member in turn) */
     struct sp_table table;     /* the shapes, as step symbols */
     uint32_t *shape_of;        /* [sym of t]: its shape, SP_NONE while not made */
     uint32_t capshape;
@@ -249,6 +254,44 @@ int sp_xor_law(struct pz_scale_program *m);
 /* Whether the run at nprocs can have m's stages and transpose partners: 0, or -1 with a
  * one-line message in err (not a power of two). */
 int sp_xor_check(const struct pz_scale_program *m, int nprocs, char *err, size_t errlen);
+
+/* --- exchanges with every member in turn (scale_pairs.c, scale_pairs_law.c): at step
+ * i = 1 .. n - 1 of a communicator of n members, the partner (rank + i) mod n, (rank -
+ * i) mod n or rank XOR i (PZ_SCALE_PEER_PAIR) */
+struct sp_pairs;
+struct sp_pairs *sp_pairs_new(struct sp_table *t);
+void sp_pairs_free(struct sp_pairs *x);
+/* Whether recordings runs[0..n-1] may be of such exchanges: a process of one of them, of
+ * 4 processes or more, sends to or receives from every other member of the world, or of
+ * a slice of 3 members or more. */
+int sp_pairs_candidate(const struct pz_scale_run *const *runs, size_t n);
+/* Learns from process proc of recording run (its steps syms[0..n-1], as interned) the
+ * runs of 2 iterations or more whose partners follow a form, and which: the body, the
+ * forms each partner fits at every process, the steps its tags advance by.  0 or -1
+ * (memory). */
+int sp_pairs_learn(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
+                   const uint32_t *syms, size_t n);
+/* Whether some body learned has, at every process of one recording, a run of as many
+ * iterations as its communicator's members less the distance at its first (0 or 1), and
+ * partners that fit one form at every process: without one no model of such exchanges
+ * can be taken (sp_pairs_law asks every process to make them). */
+int sp_pairs_whole(const struct sp_pairs *x);
+/* Rewrites the runs of process proc's steps syms[0..n-1] whose partners follow a form
+ * learned (a run of one iteration: a body learned) into the same symbols in every
+ * iteration, their partners PZ_SCALE_PEER_PAIR, their tags advancing with the
+ * iteration; completions after a run name its rewritten posters.  0 or -1 (memory). */
+int sp_pairs_rewrite(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
+                     uint32_t *syms, size_t n);
+/* Whether the model built from such runs is of exchanges with every member in turn:
+ * every step with a PZ_SCALE_PEER_PAIR partner is made by every process in a loop whose
+ * trip count is the communicator's members less the distance at its first iteration (0
+ * or 1), at every recorded count; then the loops take that law (struct sp_node.pairs)
+ * and notes say so.  1, 0 when not, -1 when memory runs out. */
+int sp_pairs_law(struct pz_scale_program *m);
+/* Whether the run at nprocs in grid g can have m's pairwise schedules (rank XOR i): 0,
+ * or -1 with a one-line message in err (a communicator of members not a power of two). */
+int sp_pairs_check(const struct pz_scale_program *m, const struct pz_scale_grid *g,
+                   int nprocs, char *err, size_t errlen);
 
 /* Where no model of recordings runs[0..n-1] could be built, names in err, in front of
  * the reason it holds, the first call exchanging with NPB CG's transpose partner
@@ -357,6 +400,11 @@ struct sp_node {
                                   how many each call completes, the first posted first;
                                   0: every one posted and not yet completed */
     struct pz_scale_model count;   /* LOOP: trip count */
+    uint8_t pairs;                 /* LOOP: not 0, its trip count is the members of
+                                      pairs_comm less pairs - 1 (an exchange with every
+                                      other member in turn: pairs 2; with itself too: 1),
+                                      whatever count says (sp_pairs_law) */
+    struct pz_scale_comm pairs_comm;
     struct sp_trips *trips;        /* LOOP: the trip counts of each class of position,
                                       where they differ; NULL: count everywhere */
     struct sp_passes *passes;      /* LOOP: [run], where the data decide its trip count

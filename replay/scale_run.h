@@ -130,11 +130,22 @@ enum pz_scale_peer_kind {
                               n is log2(P) + rank + 1; from the highest bit of a row of NPB
                               CG's grid where n is its law).  Never read from a recording:
                               the model takes it (scale_xor.c) */
-    PZ_SCALE_PEER_TRANSPOSE    /* NPB CG's transpose partner on the world of 2^l
+    PZ_SCALE_PEER_TRANSPOSE,   /* NPB CG's transpose partner on the world of 2^l
                               processes: the rank written high to low as A B C, A and B
                               of floor(l / 2) bits, C of l mod 2, exchanges with B A C
                               (scale_transpose.c).  Never read from a recording */
+    PZ_SCALE_PEER_PAIR     /* a step of an exchange with every other member of the
+                              communicator in turn: at iteration j of the loop right
+                              around the step (0 outside one) the member d = rank + j
+                              away, off[0] saying how: PZ_SCALE_PAIR_PLUS (caller + d
+                              modulo its size, a ring schedule), PZ_SCALE_PAIR_MINUS
+                              (caller - d modulo its size) or PZ_SCALE_PAIR_XOR (caller
+                              XOR d, a pairwise schedule).  Never read from a recording:
+                              the model takes it (scale_pairs.c) */
 };
+
+/* The forms of PZ_SCALE_PEER_PAIR's partners (struct pz_scale_peer.off[0]). */
+enum pz_scale_pair_form { PZ_SCALE_PAIR_PLUS = 1, PZ_SCALE_PAIR_MINUS, PZ_SCALE_PAIR_XOR };
 
 struct pz_scale_peer {
     uint8_t kind;                          /* enum pz_scale_peer_kind */
@@ -142,7 +153,8 @@ struct pz_scale_peer {
                                               the short way round (+1 from the last
                                               process to the first) */
     int32_t rank;                          /* RANK and LAST; XOR: the bit of the first
-                                              stage (< 0: from log2(P), going down) */
+                                              stage (< 0: from log2(P), going down);
+                                              PAIR: the distance at the first iteration */
 };
 
 #define PZ_SCALE_NO_COMM UINT16_MAX

@@ -181,12 +181,33 @@ static int parent_topology(struct pz_scale_reading *r, uint32_t comm, struct pz_
     return 0;
 }
 
+/* Whether every message of the run is on a communicator with a topology of its own that
+ * is a slice of grid g (MPI_Cart_sub's rows and columns of it), whoever its peers in it
+ * are. */
+static int all_on_slices(struct pz_scale_reading *r, const struct pz_scale_grid *g)
+{
+    int some = 0;
+
+    for (int p = 0; p < r->run->nprocs; p++)
+        for (size_t i = 0; i < r->run->procs[p].nevents; i++) {
+            uint32_t comm = r->raw[p][i].comm;
+
+            if (!pz_scale_has_target(r->run->procs[p].events[i].kind) || r->raw[p][i].common)
+                continue;
+            if (comm == PZ_NONE32 || !pz_trace_in_cart(r->in, comm) || !slice_of(r, comm, g))
+                return 0;
+            some = 1;
+        }
+    return some;
+}
+
 /* The grid of the world-wide topology whose slices (MPI_Cart_sub's rows and columns) the
  * run's calls use, in place of run->grid (inferred from the messages) where there is no
- * message or the messages fit it with fewer distinct offsets: a program that talks
- * along the rows and columns of a grid by collectives alone has its grid, as one whose
- * messages use the topology does, and one whose messages follow another grid (a ring)
- * keeps theirs. */
+ * message or the messages fit it with fewer distinct offsets, or every message is on
+ * such a slice (an exchange with every member of a row, whose partners are no
+ * neighbours): a program that talks along the rows and columns of a grid by collectives
+ * alone has its grid, as one whose messages use the topology does, and one whose
+ * messages follow another grid (a ring) keeps theirs. */
 static void grid_from_slices(struct pz_scale_reading *r)
 {
     uint8_t *seen = NULL;
@@ -210,7 +231,7 @@ static void grid_from_slices(struct pz_scale_reading *r)
         return;
     theirs = offsets_in(r, &r->run->grid);
     mine = offsets_in(r, &g);
-    if (mine >= 0 && (mine < theirs || theirs == 0))
+    if ((mine >= 0 && (mine < theirs || theirs == 0)) || (mine < 0 && all_on_slices(r, &g)))
         r->run->grid = g;
 }
 

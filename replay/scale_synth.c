@@ -368,7 +368,10 @@ static int values_at(struct pz_scale_synth *s)
     for (uint32_t k = 0; k <= m->nnodes; k++)
         s->after_gap[k] = pz_scale_model_at(&m->after[k], s->nprocs);
     for (uint32_t k = 0; k < m->nnodes; k++) {
-        if (m->nodes[k].kind == SP_LOOP)
+        if (m->nodes[k].kind == SP_LOOP && m->nodes[k].pairs)
+            s->counts[k] = sp_comm_members(&m->nodes[k].pairs_comm, &s->g, s->nprocs) + 1 -
+                           m->nodes[k].pairs;
+        else if (m->nodes[k].kind == SP_LOOP)
             s->counts[k] = sp_whole_at(&m->nodes[k].count, s->nprocs);
         else
             for (uint32_t c = 0; c < cols; c++)
@@ -566,6 +569,24 @@ static int64_t peer_of(struct pz_scale_cursor *c, const struct sp_event *e, uint
 
         if (bit >= 0 && bit < 31 && (rank ^ (1u << bit)) < size)
             return rank ^ (1u << bit);
+        break;
+    }
+    case PZ_SCALE_PEER_PAIR: {
+        /* the member at distance d = the first distance + j, j the iteration of the loop
+           right around it (of the one around its poster for a completion), in its form:
+           rank + d, rank - d (modulo the members) or rank XOR d */
+        const struct level *loop = c->depth ? &c->loops[c->depth - 1] : NULL;
+        int64_t j = c->posted ? (int64_t)c->posted->done : loop ? (int64_t)loop->done : 0;
+        int64_t d = e->peer.rank + j, n = size;
+
+        if (d < 0 || d >= n)
+            break;
+        if (e->peer.off[0] == PZ_SCALE_PAIR_PLUS)
+            return (rank + d) % n;
+        if (e->peer.off[0] == PZ_SCALE_PAIR_MINUS)
+            return (rank + n - d) % n;
+        if ((rank ^ (uint64_t)d) < (uint64_t)n)
+            return rank ^ (uint64_t)d;
         break;
     }
     case PZ_SCALE_PEER_TRANSPOSE: {
@@ -1080,7 +1101,8 @@ struct pz_scale_synth *pz_scale_synth_new(const struct pz_scale_program *m, int 
     memcpy(s->g.periodic, m->grid.periodic, sizeof(s->g.periodic));
     s->g.first_fastest = m->grid.first_fastest;
     if (sp_untold_check(m, &s->g, err, errlen) != 0 ||
-        sp_xor_check(m, nprocs, err, errlen) != 0) {
+        sp_xor_check(m, nprocs, err, errlen) != 0 ||
+        sp_pairs_check(m, &s->g, nprocs, err, errlen) != 0) {
         pz_scale_synth_free(s);
         return NULL;
     }
