@@ -26,6 +26,15 @@ enum pz_cost_model {
 
 enum pz_placement { PZ_PLACE_BLOCK, PZ_PLACE_CYCLIC };
 
+/* Where a message between two nodes of a switch waits while the link into its
+ * receiver's node is busy (docs/machines.md, switch_queue). */
+enum pz_switch_queue {
+    PZ_QUEUE_SENDER,   /* at its sender, whose link it holds meanwhile: a switch without
+                          buffers (cut-through with back-pressure, wormhole routing) */
+    PZ_QUEUE_SWITCH,   /* in the switch: the sender's link is free once the message is
+                          sent (Ethernet's store-and-forward switches) */
+};
+
 /* Where the MPI library moves a rendezvous message along (docs/machines.md). */
 enum pz_progress {
     PZ_PROGRESS_BACKGROUND,   /* as soon as the protocol allows, whatever the processes do */
@@ -135,6 +144,8 @@ struct pz_machine {
                                            travel with its request-to-send (Open MPI's
                                            ob1), the rest after the clear-to-send; 0:
                                            none (MPICH's rendezvous) */
+    enum pz_switch_queue switch_queue;  /* switch: where a message waits for a busy link
+                                           into its receiver's node */
 };
 
 /* The keys of a machine file, in the order pz_machine_write and pz_machine_write_json
@@ -162,6 +173,8 @@ enum pz_machine_key {
     PZ_KEY_SELF_SEGMENTS, PZ_KEY_COPY_SEGMENTS, PZ_KEY_DUPLEX_FACTORS,
     /* written only when it is not 0 */
     PZ_KEY_RENDEZVOUS_FIRST_FRAGMENT,
+    /* written only when it is not its default, sender */
+    PZ_KEY_SWITCH_QUEUE,
     PZ_NKEYS
 };
 

@@ -14,6 +14,7 @@ static const char *const costs[] = { "hockney", "packet" };
 static const char *const progress[] = { "background", "in_calls" };
 static const char *const places[] = { "block", "cyclic" };
 static const char *const mpis[] = { "mpich1", "mpich-1.2.5", "mpich4", "openmpi4" };
+static const char *const queues[] = { "sender", "switch" };
 
 #define KEY(member, type) \
     .name = #member, .kind = PZ_KIND_##type, .offset = offsetof(struct pz_machine, member)
@@ -92,6 +93,9 @@ const struct pz_key_def pz_machine_keys[PZ_NKEYS] = {
                                                   rendezvous_first_fragment, BYTES),
                                            .summary = "rendezvous first fragment %s B",
                                            .unless_default = 1 },
+    [PZ_KEY_SWITCH_QUEUE] = { KEY(switch_queue, WORD), WORDS(queues), .fallback = "sender",
+                              .quiet = 1, .summary = "messages queued in the switch",
+                              .unless_default = 1 },
 };
 
 const char *pz_machine_key_name(enum pz_machine_key key)

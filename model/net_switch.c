@@ -1,5 +1,10 @@
 /* A switch: each node has one link out and one link in; transfers contend only where
- * they share an endpoint.  The two links of a node are independent (full duplex) unless
+ * they share an endpoint.  A transfer whose receiver's link is busy waits for it either
+ * at its sender, holding the sender's link meanwhile (switch_queue sender: a switch
+ * without buffers), or in the switch, the sender's link free once it has sent the
+ * message (switch_queue switch: a store-and-forward switch); it arrives at the same
+ * time either way, but under the first, the sender's next transfers, to other nodes,
+ * wait behind it.  The two links of a node are independent (full duplex) unless
  * the machine's duplex_factor says otherwise: a transfer then takes duplex_factor - 1
  * times longer for the time it overlaps traffic the other way at either of its nodes
  * (2: half duplex, the two directions take turns).  A transfer already under way is
@@ -12,6 +17,7 @@
 
 struct links {
     double duplex_factor;
+    int queue_in_switch;   /* switch_queue switch */
     double *out, *in;   /* per node: when its outgoing and incoming links are free */
 };
 
@@ -36,6 +42,7 @@ static void *create(const struct pz_machine *m, int nnodes)
         return NULL;
     }
     l->duplex_factor = m->duplex_factor;
+    l->queue_in_switch = m->switch_queue == PZ_QUEUE_SWITCH;
     return l;
 }
 
@@ -54,15 +61,13 @@ static double opposite_overlap(const struct links *l, int src, int dst, double s
 static double reserve(void *state, int src, int dst, double ready, double cost)
 {
     struct links *l = state;
-    double start = ready;
+    double sent = ready > l->out[src] ? ready : l->out[src];   /* from its sender */
+    double start = l->in[dst] > sent ? l->in[dst] : sent;      /* into its receiver */
 
-    if (l->out[src] > start)
-        start = l->out[src];
-    if (l->in[dst] > start)
-        start = l->in[dst];
     if (l->duplex_factor > 1)
         cost += (l->duplex_factor - 1) * opposite_overlap(l, src, dst, start, cost);
-    l->out[src] = l->in[dst] = start + cost;
+    l->out[src] = (l->queue_in_switch ? sent : start) + cost;
+    l->in[dst] = start + cost;
     return start + cost;
 }
 

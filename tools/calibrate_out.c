@@ -859,6 +859,10 @@ static const char *note(enum pz_machine_key key, void *arg)
         return note_mpi(n);
     case PZ_KEY_RENDEZVOUS_FIRST_FRAGMENT:
         return n->run->ob1 ? n->run->ob1->why : NULL;
+    case PZ_KEY_SWITCH_QUEUE:
+        return "switch_queue: not measured (two ranks leave no third node to contend for);\n"
+               "switch, as Ethernet's switches store and forward and a sender's messages to\n"
+               "other nodes do not wait behind one for a busy node";
     case PZ_KEY_REDUCE_BYTE_TIME:
         return note_reduce(n);
     case PZ_KEY_SEGMENTS:

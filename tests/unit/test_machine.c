@@ -315,10 +315,11 @@ Test(machine, the_shipped_machines_load)
         const char *file;
         enum pz_network_kind network;
         int procs_per_node;
+        enum pz_switch_queue switch_queue;   /* Ethernet's switch stores and forwards */
     } shipped[] = {
-        { "ethernet-100-hub.conf", PZ_NET_BUS, 1 },
-        { "gigabit-switch.conf", PZ_NET_SWITCH, 2 },
-        { "myrinet-2proc.conf", PZ_NET_CHANNELS, 2 },
+        { "ethernet-100-hub.conf", PZ_NET_BUS, 1, PZ_QUEUE_SENDER },
+        { "gigabit-switch.conf", PZ_NET_SWITCH, 2, PZ_QUEUE_SWITCH },
+        { "myrinet-2proc.conf", PZ_NET_CHANNELS, 2, PZ_QUEUE_SENDER },
     };
     const char *top = getenv("PZ_TOP_SRCDIR");
 
@@ -332,6 +333,7 @@ Test(machine, the_shipped_machines_load)
         cr_assert_eq(pz_machine_load(file, &m, err, sizeof(err)), 0, "%s", err);
         cr_assert_eq(m.network, shipped[i].network, "%s", shipped[i].file);
         cr_assert_eq(m.procs_per_node, shipped[i].procs_per_node, "%s", shipped[i].file);
+        cr_assert_eq(m.switch_queue, shipped[i].switch_queue, "%s", shipped[i].file);
     }
 }
 
@@ -862,6 +864,32 @@ Test(machine, the_duplex_overhead_is_read_and_written_only_when_set)
                                   sizeof(err)),
                   0, "a negative time");
     unlink(path);
+}
+
+/* Where a message waits for a busy link into its receiver's node: at its sender by
+ * default, not written then, so that a machine file without the key predicts as before
+ * it existed; "switch" read and written back; any other word named. */
+Test(machine, the_switch_queue_is_read_and_written_only_when_not_the_sender)
+{
+    struct pz_machine m;
+    char err[512], *text = NULL;
+
+    pz_machine_defaults(&m);
+    cr_assert_eq(m.switch_queue, PZ_QUEUE_SENDER, "at the sender by default");
+    text = file_text_of(&m);
+    cr_assert_null(strstr(text, "switch_queue"), "the default: not written");
+    free(text);
+    cr_assert_eq(pz_machine_load(write_file("switch_queue = switch\n"), &m, err, sizeof(err)),
+                 0, "%s", err);
+    unlink(path);
+    cr_assert_eq(m.switch_queue, PZ_QUEUE_SWITCH);
+    text = file_text_of(&m);
+    cr_assert_not_null(strstr(text, "\nswitch_queue = switch\n"), "%s", text);
+    free(text);
+    cr_assert_neq(pz_machine_load(write_file("switch_queue = nic\n"), &m, err, sizeof(err)),
+                  0, "a word that is not a place");
+    unlink(path);
+    cr_assert_not_null(strstr(err, "switch_queue"), "the key is not named: %s", err);
 }
 
 /* The send tail: 0 by default and not written then, so that a machine file without it

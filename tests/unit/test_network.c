@@ -72,6 +72,30 @@ Test(network, a_switch_contends_only_at_endpoints)
 
 /* Processes of one node exchange through memory: 1 us + 1250 B / 1.25 GB/s = 2 us, and
  * take no link: a bus transfer at the same time is not delayed. */
+/* Node 0 sends to node 1, whose link in is busy with node 2's message until 150 us, then
+ * to node 3, all ready at 0.  With the message waiting at its sender (switch_queue
+ * sender, the default) node 0's link is held until its first message goes: 150-300 us,
+ * then the second 300-450 us.  Waiting in the switch, node 0's link sends the first
+ * 0-150 us, stored until node 1's link takes it 150-300 us (the same arrival), and the
+ * second 150-300 us, at once after it. */
+Test(network, a_switch_queues_at_the_sender_or_in_the_switch)
+{
+    for (int in_switch = 0; in_switch < 2; in_switch++) {
+        struct pz_machine m = machine(PZ_NET_SWITCH, 1);
+        struct pz_network *n;
+
+        m.switch_queue = in_switch ? PZ_QUEUE_SWITCH : PZ_QUEUE_SENDER;
+        n = pz_network_new(&m, 4);
+        cr_assert_not_null(n);
+        arrives(n, 2, 1, 0, US(150), "node 1's link busy until then");
+        arrives(n, 0, 1, 0, US(300), "after node 2's, wherever it waits");
+        arrives(n, 0, 3, 0, in_switch ? US(300) : US(450),
+                in_switch ? "node 0's link free once the first is sent"
+                          : "node 0's link held by the first until it went");
+        pz_network_free(n);
+    }
+}
+
 Test(network, one_node_goes_through_memory)
 {
     struct pz_machine m = machine(PZ_NET_BUS, 1);
