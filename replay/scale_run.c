@@ -285,6 +285,11 @@ static int rma_window(struct walk *w, const struct pz_rec *rec, const char *call
                                  call, rec->comm);
         if (!(win = make_window(w, rec->comm, c)))
             return pz_scale_fail(w->r, "out of memory");
+        /* the slot is the tag's top byte (scale_run.h) */
+        if (win->slot > UINT32_MAX / PZ_SCALE_WINDOW_SLOT)
+            return pz_scale_fail(w->r, "process %d, %s: more than %u windows alive at once "
+                                 "on one communicator cannot be extrapolated", w->p, call,
+                                 UINT32_MAX / PZ_SCALE_WINDOW_SLOT + 1);
     }
     *comm = win->comm;
     *slot = win->slot;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "scale_program_int.h"
+#include "trace.h"
 
 /* Fewer iterations tell no arithmetic progression: any two tags are one. */
 #define MIN_ITERATIONS 3
@@ -40,7 +41,9 @@ struct tagging {
 };
 
 /* Does every tag of the steps from `at` advance by as much from iteration k - 1 to k as
- * from iteration 0 to 1. */
+ * from iteration 0 to 1.  A one-sided record's "tag" is its window's slot (scale_run.c),
+ * which names a window rather than counts: windows made one after another in a loop
+ * are different windows, and stay different steps. */
 static int advances_alike(const struct tagging *g, size_t at, size_t period, size_t k)
 {
     for (size_t q = 0; q < period; q++) {
@@ -50,7 +53,8 @@ static int advances_alike(const struct tagging *g, size_t at, size_t period, siz
                               *b = sp_events_of(g->t, g->orig[at + k * period + q]);
 
         for (uint32_t i = 0; i < g->t->syms[g->orig[at + q]].n; i++)
-            if (b[i].tag - a[i].tag != e1[i].tag - e0[i].tag)
+            if (b[i].tag - a[i].tag != e1[i].tag - e0[i].tag ||
+                (pz_rec_is_rma(e0[i].kind) && e1[i].tag != e0[i].tag))
                 return 0;
     }
     return 1;

@@ -64,6 +64,8 @@ struct synth {
     int nids[MAXP], wrong_id;
     const struct pz_scale_run *recording;   /* the regions' names */
     const struct windows *want;
+    int name_windows;          /* the log names the window of creations, frees, puts and
+                                  flushes ("put 3 64 w1;") */
     int nprocs;
     uint32_t windows;
     int wrong_window, wrong_lock;
@@ -83,14 +85,31 @@ static int keep_windows(void *ctx, const struct pz_synth_comm *comms, uint32_t n
     return 0;
 }
 
+/* A creation, free, put or flush with its window. */
+static void named(struct log *g, int p, const struct pz_rec *r, int t)
+{
+    if (r->kind == PZ_REC_RMA_WIN_CREATE || r->kind == PZ_REC_RMA_WIN_DESTROY)
+        say(g, p, "%s w%u;", r->kind == PZ_REC_RMA_WIN_CREATE ? "create" : "free", r->comm);
+    else if (r->kind == PZ_REC_RMA_PUT)
+        say(g, p, "put %d %llu w%u;", t, (unsigned long long)r->bytes, r->comm);
+    else
+        say(g, p, "flush %d w%u;", t, r->comm);
+}
+
 static int put(void *ctx, int p, const struct pz_rec *r)
 {
     struct synth *s = ctx;
     struct log *g = &s->log;
     int t = rank_or_all(r->peer);
 
-    if (pz_rec_is_rma(r->kind) && r->kind != PZ_REC_RMA_COLL_BEGIN)
+    if (pz_rec_is_rma(r->kind) && r->kind != PZ_REC_RMA_COLL_BEGIN && s->want->of)
         s->wrong_window += r->comm != (uint32_t)s->want->of(p, s->nprocs);
+    if (s->name_windows && (r->kind == PZ_REC_RMA_WIN_CREATE ||
+                            r->kind == PZ_REC_RMA_WIN_DESTROY || r->kind == PZ_REC_RMA_PUT ||
+                            r->kind == PZ_REC_RMA_SYNC)) {
+        named(g, p, r, t);
+        return 0;
+    }
     switch (r->kind) {
     case PZ_REC_ENTER:
         if (!strncmp(s->recording->names[r->region], "MPI_", 4))
@@ -168,6 +187,7 @@ static void check_windows_at(struct st_model *md, int nprocs, expect_fn *expect,
     memset(&want, 0, sizeof(want));
     s.recording = &md->runs[2];
     s.want = w;
+    s.name_windows = !w->of;
     s.nprocs = nprocs;
     cr_assert_eq(pz_scale_synthesize(md->m, nprocs, &sink, err, sizeof(err)), 0, "%s", err);
     cr_expect_eq(s.windows, count, "at %d: %u windows, expected %u", nprocs, s.windows, count);
@@ -722,4 +742,83 @@ Test(scale_rma, post_start_complete_wait_is_refused_in_one_line)
               "unexpected message: %s", err);
     cr_expect(strstr(err, "grid") != NULL, "the reason is not given: %s", err);
     cr_expect(strchr(err, '\n') == NULL, "more than one line: %s", err);
+}
+
+/* Three windows on the world made one after another and kept: put to the next process
+ * (none from the last) and flush on each in turn, ITER1 times, then free them in the
+ * order made.  Each is a window of its own at any count: at 16, every process creates
+ * w0, w1 and w2, puts 64 bytes to p + 1 on w0, w1, w2 and flushes each (every target:
+ * -1), 3 times, and frees w0, w1, w2.  (Their slots once advanced like a loop's tags,
+ * and every creation, put and free went to w0.) */
+static uint32_t three[3];
+
+static void three_windows(struct tb *b, int p, int nprocs, struct clock *c)
+{
+    for (int i = 0; i < 3; i++) {
+        uint64_t at = tick(c);
+
+        tb_rma_use(b, three[i]);
+        tb_win_create_call(b, p, at, tick(c));
+    }
+    for (int it = 0; it < ITER1; it++)
+        for (int i = 0; i < 3; i++) {
+            tb_rma_use(b, three[i]);
+            if (p + 1 < nprocs)
+                rma_call(b, p, c, "MPI_Put", 'p', (uint32_t)p + 1, 64, 0);
+            rma_call(b, p, c, "MPI_Win_flush_all", 'f', TB_NO_ROOT, 0, 0);
+        }
+    for (int i = 0; i < 3; i++) {
+        uint64_t at = tick(c);
+
+        tb_rma_use(b, three[i]);
+        tb_win_free_call(b, p, at, tick(c));
+    }
+}
+
+static void expected_three_windows(struct log *g, int p, int nprocs)
+{
+    for (int i = 0; i < 3; i++)
+        say(g, p, "MPI_Win_create;create w%d;", i);
+    for (int it = 0; it < ITER1; it++)
+        for (int i = 0; i < 3; i++) {
+            if (p + 1 < nprocs)
+                say(g, p, "MPI_Put;put %d 64 w%d;", p + 1, i);
+            say(g, p, "MPI_Win_flush_all;flush -1 w%d;", i);
+        }
+    for (int i = 0; i < 3; i++)
+        say(g, p, "MPI_Win_free;free w%d;", i);
+}
+
+static const char *three_on_world(uint32_t w, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s", w < 3 ? "MPI_COMM_WORLD" : "no window");
+    return buf;
+}
+
+Test(scale_rma, windows_made_one_after_another_stay_apart)
+{
+    static const int counts[3] = { 2, 4, 8 };
+    static const struct windows each_its_own = { NULL, three_on_world };
+    struct st_model md;
+    char dirs[3][4200];
+    const char *const list[3] = { dirs[0], dirs[1], dirs[2] };
+
+    for (int i = 0; i < 3; i++) {
+        struct tb *b;
+
+        snprintf(dirs[i], sizeof(dirs[i]), "%s/rec%d", top, counts[i]);
+        cr_assert_not_null(b = tb_open(dirs[i], counts[i]));
+        for (int w = 0; w < 3; w++)
+            three[w] = tb_rma_window_on(b, TB_WORLD);
+        for (int p = 0; p < counts[i]; p++) {
+            struct clock c = { MS(1) };
+
+            three_windows(b, p, counts[i], &c);
+        }
+        cr_assert_eq(tb_close(b), 0);
+    }
+    st_model_read(&md, list, 0, 0, err, sizeof(err));
+    cr_assert_not_null(md.m, "refused: %s", err);
+    check_windows_at(&md, 16, expected_three_windows, &each_its_own, 3);
+    st_model_free(&md);
 }
