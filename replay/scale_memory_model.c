@@ -71,12 +71,12 @@ static void note_class(struct counting *c, const struct sp_event *e)
     c->classes[i].collective |= is_collective(e->kind);
 }
 
-/* The trip count of loop node nd at P, from 1 to MAX_TRIPS. */
-static uint64_t trips_at(const struct sp_node *nd, int nprocs)
+/* The trip count of loop node k at P, as the synthesis makes it, from 1 to MAX_TRIPS. */
+static uint64_t trips_at(const struct counting *c, uint32_t k)
 {
-    double t = pz_scale_model_at(&nd->count, nprocs);
+    uint64_t t = sp_trips_at(c->m, k, &c->g, c->nprocs);
 
-    return t < 1 ? 1 : t > (double)MAX_TRIPS ? MAX_TRIPS : (uint64_t)t;
+    return t < 1 ? 1 : t > MAX_TRIPS ? MAX_TRIPS : t;
 }
 
 /* The trip count of the innermost loop around the node counted, 1 outside loops. */
@@ -171,7 +171,7 @@ static void count_nodes(struct counting *c, struct pz_scale_memory_figures *f)
                 uint64_t outer = c->depth ? c->loop_passes[c->depth - 1] : 1;
 
                 ends[c->depth] = m->nodes[i].end;
-                c->loop_trips[c->depth] = trips_at(&m->nodes[i], c->nprocs);
+                c->loop_trips[c->depth] = trips_at(c, i);
                 c->loop_passes[c->depth] = outer * c->loop_trips[c->depth];
                 if (c->loop_passes[c->depth] > MAX_TRIPS)
                     c->loop_passes[c->depth] = MAX_TRIPS;
@@ -280,7 +280,7 @@ static struct span span_of(const struct counting *c, uint32_t from, uint32_t to,
             struct span none = { 0, 0, 0, 0, 0 };
             struct span body = depth ? span_of(c, i + 1, nd->end, depth - 1) : none;
 
-            all = concat(all, repeat(body, trips_at(nd, c->nprocs)));
+            all = concat(all, repeat(body, trips_at(c, i)));
             i = nd->end > i ? nd->end : i + 1;
         } else {
             uint64_t r = sp_step_records(m, i);

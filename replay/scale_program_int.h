@@ -440,6 +440,12 @@ void sp_sizes_at(const struct sp_sizes *z, int nprocs, uint32_t members, uint64_
 /* A count (a loop's trip count) at nprocs, f's value rounded to a whole number as the
  * synthesis makes it; 0 for a value of 0 or less. */
 uint64_t sp_whole_at(const struct pz_scale_model *f, int nprocs);
+/* Loop node k's trip count at nprocs, whose grid is g: a loop exchanging with every
+ * member in turn (scale_pairs_law.c) runs its communicator's members less those it
+ * leaves out, any other its fitted count (sp_whole_at); what the synthesis makes, which
+ * the sampling and the memory estimate count. */
+uint64_t sp_trips_at(const struct pz_scale_program *m, uint32_t k,
+                     const struct pz_scale_grid *g, int nprocs);
 
 /* The sizes of a "v" collective (Gatherv, Scatterv, Allgatherv, Alltoallv) whose
  * members move different amounts, each member's as a function of its place and P

@@ -8,15 +8,15 @@
 #include "scale_program_int.h"
 #include "scale_sample.h"
 
-/* The passes the loops l holds make together at nprocs: the product of their trip
- * counts as the synthesis takes them. */
+/* The passes the loops l holds make together at nprocs (grid g): the product of their
+ * trip counts as the synthesis takes them. */
 static double passes_of(const struct pz_scale_program *m, const struct sp_loops *l,
-                        int nprocs)
+                        const struct pz_scale_grid *g, int nprocs)
 {
     double times = 1;
 
     for (uint32_t d = 0; d < l->depth; d++)
-        times *= (double)sp_whole_at(&m->nodes[l->stack[d]].count, nprocs);
+        times *= (double)sp_trips_at(m, l->stack[d], g, nprocs);
     return times;
 }
 
@@ -28,17 +28,18 @@ static uint64_t saturated(uint64_t a, uint64_t b)
 /* A loop every process makes the same number of times, pass after pass, whose passes
  * are the run's passes of it: none of the loops around it makes more than one (from the
  * second pass of an outer loop on, a cut run's passes would not be the whole run's,
- * their draws following the passes' numbers, scale_vary.h). */
+ * their draws following the passes' numbers, scale_vary.h); not an exchange with every
+ * member in turn, whose passes are its partners, not a count a cut can shorten. */
 static int samplable(const struct sp_node *nd, int nested)
 {
-    return nd->kind == SP_LOOP && !nd->trips && !nd->passes && !nested;
+    return nd->kind == SP_LOOP && !nd->trips && !nd->passes && !nd->pairs && !nested;
 }
 
 /* Into in_loop[k] (zeroed, m->nnodes of them) the records in loop k's passes, into
  * nested[k] whether a loop around it makes more than one pass, and the run's records in
  * *total. */
-static void count_records(const struct pz_scale_program *m, int nprocs, uint64_t *in_loop,
-                          uint8_t *nested, uint64_t *total)
+static void count_records(const struct pz_scale_program *m, const struct pz_scale_grid *g,
+                          int nprocs, uint64_t *in_loop, uint8_t *nested, uint64_t *total)
 {
     struct sp_loops l = { { 0 }, 0 };
 
@@ -48,10 +49,10 @@ static void count_records(const struct pz_scale_program *m, int nprocs, uint64_t
         if (m->nodes[i].kind == SP_LOOP) {
             /* the loops around it, before itself, the last of l */
             for (uint32_t d = 0; d + 1 < l.depth; d++)
-                nested[i] |= sp_whole_at(&m->nodes[l.stack[d]].count, nprocs) > 1;
+                nested[i] |= sp_trips_at(m, l.stack[d], g, nprocs) > 1;
             continue;
         }
-        double r = (double)sp_step_records(m, i) * passes_of(m, &l, nprocs);
+        double r = (double)sp_step_records(m, i) * passes_of(m, &l, g, nprocs);
         uint64_t n = r > 1e18 ? (uint64_t)1e18 : (uint64_t)r;
 
         *total = saturated(*total, n);
@@ -65,6 +66,7 @@ int pz_scale_sample_loop(const struct pz_scale_program *m, int nprocs, uint64_t 
 {
     uint64_t *in_loop = calloc(m->nnodes ? m->nnodes : 1, sizeof(*in_loop)), total;
     uint8_t *nested = calloc(m->nnodes ? m->nnodes : 1, 1);
+    struct pz_scale_grid g;
     int found = 0;
 
     if (!in_loop || !nested) {
@@ -72,11 +74,13 @@ int pz_scale_sample_loop(const struct pz_scale_program *m, int nprocs, uint64_t 
         free(nested);
         return 0;
     }
-    count_records(m, nprocs, in_loop, nested, &total);
+    pz_scale_grid_layout(&g, nprocs, m->grid.ndims, m->grid.ascending);
+    count_records(m, &g, nprocs, in_loop, nested, &total);
     for (uint32_t k = 0; k < m->nnodes; k++) {
         uint64_t passes;
 
-        if (!samplable(&m->nodes[k], nested[k]) || (passes = sp_whole_at(&m->nodes[k].count, nprocs)) < least ||
+        if (!samplable(&m->nodes[k], nested[k]) ||
+            (passes = sp_trips_at(m, k, &g, nprocs)) < least ||
             (found && in_loop[k] <= out->in_loop))
             continue;
         *out = (struct pz_scale_sample){ k, passes, total, in_loop[k] };
@@ -116,13 +120,15 @@ double pz_scale_sample_drift(const struct pz_scale_program *m, int nprocs,
                              const struct pz_scale_sample *s, uint64_t k1, uint64_t k2)
 {
     struct sp_loops l = { { 0 }, 0 };   /* the loops inside the sample's */
+    struct pz_scale_grid g;
     double window = 0, rest = 0;
 
+    pz_scale_grid_layout(&g, nprocs, m->grid.ndims, m->grid.ascending);
     for (uint32_t i = s->loop + 1; i < m->nodes[s->loop].end; i++) {
         if (sp_loops_at(m, &l, i) && m->nodes[i].kind == SP_LOOP)
             continue;
         /* the step's computations, counted per process, run `times` times a pass */
-        double times = passes_of(m, &l, nprocs), w = pz_scale_model_at(
+        double times = passes_of(m, &l, &g, nprocs), w = pz_scale_model_at(
             &m->gap[(size_t)i * (m->nclasses + 1) + m->nclasses], nprocs);
         const struct sp_ratios *q = sp_ratios_at(m, i, nprocs);
 

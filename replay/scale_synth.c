@@ -349,6 +349,16 @@ uint64_t sp_whole_at(const struct pz_scale_model *f, int nprocs)
     return v <= 0 ? 0 : (uint64_t)llround(v);
 }
 
+uint64_t sp_trips_at(const struct pz_scale_program *m, uint32_t k,
+                     const struct pz_scale_grid *g, int nprocs)
+{
+    const struct sp_node *nd = &m->nodes[k];
+
+    if (nd->pairs)
+        return sp_comm_members(&nd->pairs_comm, g, nprocs) + 1 - nd->pairs;
+    return sp_whole_at(&nd->count, nprocs);
+}
+
 static int values_at(struct pz_scale_synth *s)
 {
     const struct pz_scale_program *m = s->m;
@@ -368,11 +378,8 @@ static int values_at(struct pz_scale_synth *s)
     for (uint32_t k = 0; k <= m->nnodes; k++)
         s->after_gap[k] = pz_scale_model_at(&m->after[k], s->nprocs);
     for (uint32_t k = 0; k < m->nnodes; k++) {
-        if (m->nodes[k].kind == SP_LOOP && m->nodes[k].pairs)
-            s->counts[k] = sp_comm_members(&m->nodes[k].pairs_comm, &s->g, s->nprocs) + 1 -
-                           m->nodes[k].pairs;
-        else if (m->nodes[k].kind == SP_LOOP)
-            s->counts[k] = sp_whole_at(&m->nodes[k].count, s->nprocs);
+        if (m->nodes[k].kind == SP_LOOP)
+            s->counts[k] = sp_trips_at(m, k, &s->g, s->nprocs);
         else
             for (uint32_t c = 0; c < cols; c++)
                 s->gap[(size_t)k * cols + c] =

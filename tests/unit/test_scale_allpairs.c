@@ -14,6 +14,7 @@
 
 #include "scale_program.h"
 #include "scale_run.h"
+#include "scale_sample.h"
 #include "tempdir_fixture.h"
 #include "trace.h"
 #include "trace_builder.h"
@@ -528,5 +529,40 @@ Test(scale_allpairs, a_ring_on_the_rows_of_a_grid_is_synthesized_at_16_and_64)
               "note '%s'", note);
     expect_run(md.m, 16, ROWS_SENDRECV);
     expect_run(md.m, 64, ROWS_SENDRECV);
+    model_free(&md);
+}
+
+static uint64_t records_of_0;
+
+static int count_process_0(void *ctx, int proc, const struct pz_rec *r)
+{
+    (void)ctx, (void)r;
+    records_of_0 += proc == 0;
+    return 0;
+}
+
+/* The sampling counts the records the synthesis makes: on the rows of 4 and 8 members
+ * at 16 and 64 processes (4 x 4, 8 x 8) the exchange runs 3 and 7 steps, not the count
+ * its recordings' rows of 2, 3 and 4 members (6, 12, 24: 3 x 2, 4 x 3, 6 x 4) fit for
+ * P (which gives 2 and 4), so process 0's records, every process's, are those of the
+ * run synthesized. */
+Test(scale_allpairs, the_sampling_counts_the_steps_on_the_rows)
+{
+    static const int counts[] = { 6, 12, 24 };
+    struct model md;
+
+    model_of("rowsampled", counts, ROWS_SENDRECV, &md);
+    cr_assert_not_null(md.m, "%s", err);
+    for (int nprocs = 16; nprocs <= 64; nprocs *= 4) {
+        struct pz_scale_sample sample;
+        struct pz_scale_sink sink = { no_comms, count_process_0, NULL };
+
+        records_of_0 = 0;
+        cr_assert_eq(pz_scale_synthesize(md.m, nprocs, &sink, err, sizeof(err)), 0, "%s", err);
+        cr_assert(pz_scale_sample_loop(md.m, nprocs, 1, &sample), "no loop at %d", nprocs);
+        cr_expect_eq(sample.records, records_of_0, "at %d: %llu records counted, %llu made",
+                     nprocs, (unsigned long long)sample.records,
+                     (unsigned long long)records_of_0);
+    }
     model_free(&md);
 }
