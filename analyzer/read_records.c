@@ -60,14 +60,14 @@ static void heap_fill(struct heap *h, struct pz_trace_in *t, struct pz_analysis_
         sift_down(h, i);
 }
 
-/* Gives every record of t to s in time order: 0, or -1 if the analysis or the reading
- * failed. */
+/* Gives every record of t to s in time order: 0; -1 if the analysis or the reading
+ * failed (s and t tell why), -2 if memory ran out. */
 static int give_records(struct pz_trace_in *t, struct pz_analysis_stream *s)
 {
     int nthreads = pz_trace_in_nthreads(t);
     struct heap h = { malloc((size_t)nthreads * sizeof(int)),
                       malloc((size_t)nthreads * sizeof(uint64_t)), 0 };
-    int rc = h.th && h.time ? 0 : -1;
+    int rc = h.th && h.time ? 0 : -2;
 
     if (rc == 0)
         heap_fill(&h, t, s);
@@ -87,7 +87,7 @@ static int give_records(struct pz_trace_in *t, struct pz_analysis_stream *s)
     }
     free(h.th);
     free(h.time);
-    return rc == 0 && !pz_trace_in_error(t) ? 0 : -1;
+    return rc != 0 ? rc : pz_trace_in_error(t) ? -1 : 0;
 }
 
 /* The definitions the analysis takes, the partial trace's endings (NULL if none) and
@@ -108,14 +108,40 @@ static int definitions(const char *path, struct pz_defs *defs, char **partial,
     return rc;
 }
 
+/* Gives t's records to s and closes s into a, named path: 0, or -1 with a one-line
+ * message naming the trace in err and a empty: the reading's error, else memory, else
+ * the analysis's. */
+static int analyze(struct pz_trace_in *t, struct pz_analysis_stream *s, const char *path,
+                   const char *anchor, struct pz_analysis *a, char *err, size_t errlen)
+{
+    int given = give_records(t, s);
+    const char *reading = pz_trace_in_error(t);
+    int failed = pz_analysis_stream_close(s, a, err, errlen) != 0;
+
+    if (!reading && given != -2) {
+        if (failed)
+            return -1;
+        free(a->trace);
+        if ((a->trace = strdup(path)))
+            return 0;
+    }
+    pz_analysis_free(a);
+    memset(a, 0, sizeof(*a));
+    if (reading)
+        snprintf(err, errlen, "%s", reading);
+    else
+        snprintf(err, errlen, "%s: out of memory", anchor);
+    return -1;
+}
+
 int pz_analyze_records(const char *path, struct pz_analysis *a,
                        const struct pz_progress_hook *progress, char *err, size_t errlen)
 {
     struct pz_trace_in *t;
-    struct pz_analysis_stream *s;
+    struct pz_analysis_stream *s = NULL;
     struct pz_defs defs;
-    char *partial, anchor[4096];
-    int given;
+    char *partial = NULL, anchor[4096];
+    int rc = -1;
 
     memset(a, 0, sizeof(*a));
     if (!(t = pz_trace_in_open_with_progress(path, progress, "records analyzed", err, errlen)))
@@ -125,37 +151,13 @@ int pz_analyze_records(const char *path, struct pz_analysis *a,
         return 1;
     }
     pz_trace_in_keep_io(t);
-    if (definitions(path, &defs, &partial, anchor, sizeof(anchor), err, errlen) != 0) {
-        pz_trace_in_close(t);
-        return -1;
-    }
-    if (!(s = pz_analysis_stream_open(&defs, anchor, err, errlen))) {
+    if (definitions(path, &defs, &partial, anchor, sizeof(anchor), err, errlen) == 0 &&
+        (s = pz_analysis_stream_open(&defs, anchor, err, errlen)))
+        rc = analyze(t, s, path, anchor, a, err, errlen);
+    if (rc == 0)
+        a->partial = partial;
+    else
         free(partial);
-        pz_trace_in_close(t);
-        return -1;
-    }
-    given = give_records(t, s);
-    if (given != 0 && pz_trace_in_error(t)) {
-        pz_analysis_stream_close(s, a, err, errlen);
-        snprintf(err, errlen, "%s", pz_trace_in_error(t));
-        pz_analysis_free(a);
-        memset(a, 0, sizeof(*a));
-        free(partial);
-        pz_trace_in_close(t);
-        return -1;
-    }
     pz_trace_in_close(t);
-    if (pz_analysis_stream_close(s, a, err, errlen) != 0) {
-        free(partial);
-        return -1;
-    }
-    a->partial = partial;
-    free(a->trace);
-    if (!(a->trace = strdup(path))) {
-        snprintf(err, errlen, "%s: out of memory", anchor);
-        pz_analysis_free(a);
-        memset(a, 0, sizeof(*a));
-        return -1;
-    }
-    return 0;
+    return rc;
 }

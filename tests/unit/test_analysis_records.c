@@ -23,7 +23,7 @@ TestSuite(analysis_records, .init = setup, .fini = cleanup);
 /* Pairs of n processes, n even: MPI_Init 0-1 ms; each odd process p receives from
  * p - 1 in MPI_Recv 1.5-3 ms what p - 1 sends in MPI_Send 2-2.5 ms, so that it waits
  * 0.5 ms for a late sender; then `local` calls of MPI_Comm_rank of 1 us, every 2 us
- * from 3 ms; MPI_Finalize 4-5 ms. */
+ * from 3 ms; MPI_Finalize of 1 ms at 4 ms + 2 us x local, after them. */
 static void record_pairs(int n, int local)
 {
     struct tb *b = tb_open(top, n);
@@ -38,24 +38,21 @@ static void record_pairs(int n, int local)
         for (int i = 0; i < local; i++)
             tb_call(b, p, "MPI_Comm_rank", MS(3) + 2000u * (uint64_t)i,
                     MS(3) + 2000u * (uint64_t)i + 1000u);
-        tb_call(b, p, "MPI_Finalize", MS(4), MS(5));
+        tb_call(b, p, "MPI_Finalize", MS(4) + 2000u * (uint64_t)local,
+                MS(5) + 2000u * (uint64_t)local);
     }
     cr_assert_eq(tb_close(b), 0);
 }
 
-/* The two processes of two_processes.h: process 1's MPI_Recv on "swapped" enters at
- * 6.8 ms, process 0's MPI_Send to it at 7 ms: a late sender of 0.2 ms.  Both analyses
- * print the same JSON report, byte for byte. */
-Test(analysis_records, a_recorded_run_is_analyzed_as_through_otf2)
+/* The trace of a run recorded in dir analyzed both ways: the same JSON report, per
+ * process, byte for byte. */
+static void expect_same_both_ways(void)
 {
     struct pz_analysis global, records;
     char *a, *b;
 
-    tp_record_two(top);
     cr_assert_eq(pz_analyze(top, &global, err, sizeof(err)), 0, "%s", err);
     cr_assert_eq(pz_analyze_records(top, &records, NULL, err, sizeof(err)), 0, "%s", err);
-    cr_expect_eq(records.nprocs, 2);
-    cr_expect_float_eq(records.nodes[0].procs[1].late_sender, 0.0002, 1e-9);
     cr_expect_str_eq(records.trace, top, "the path as given");
     a = json_of(&global);
     b = json_of(&records);
@@ -64,6 +61,44 @@ Test(analysis_records, a_recorded_run_is_analyzed_as_through_otf2)
     free(b);
     pz_analysis_free(&global);
     pz_analysis_free(&records);
+}
+
+/* The two processes of two_processes.h: process 1's MPI_Recv on "swapped" enters at
+ * 6.8 ms, process 0's MPI_Send to it at 7 ms: a late sender of 0.2 ms. */
+Test(analysis_records, a_recorded_run_is_analyzed_as_through_otf2)
+{
+    struct pz_analysis records;
+
+    tp_record_two(top);
+    cr_assert_eq(pz_analyze_records(top, &records, NULL, err, sizeof(err)), 0, "%s", err);
+    cr_expect_eq(records.nprocs, 2);
+    cr_expect_float_eq(records.nodes[0].procs[1].late_sender, 0.0002, 1e-9);
+    pz_analysis_free(&records);
+    expect_same_both_ways();
+}
+
+/* With a Put/fence epoch: process 0 put 96 bytes either way. */
+Test(analysis_records, one_sided_records_are_analyzed_as_through_otf2)
+{
+    struct pz_analysis records;
+
+    tp_record_two_with_epoch(top);
+    cr_assert_eq(pz_analyze_records(top, &records, NULL, err, sizeof(err)), 0, "%s", err);
+    cr_expect_eq(records.nodes[0].procs[0].rma_put, 96);
+    pz_analysis_free(&records);
+    expect_same_both_ways();
+}
+
+/* With MPI-IO: process 1 read 32 bytes (MPI_File_iread completed in MPI_Wait). */
+Test(analysis_records, io_records_are_analyzed_as_through_otf2)
+{
+    struct pz_analysis records;
+
+    tp_record_two_with_io(top);
+    cr_assert_eq(pz_analyze_records(top, &records, NULL, err, sizeof(err)), 0, "%s", err);
+    cr_expect_eq(records.nodes[0].procs[1].io_read, 32);
+    pz_analysis_free(&records);
+    expect_same_both_ways();
 }
 
 static void seen(void *ud, const char *what, uint64_t done, uint64_t total)
@@ -94,14 +129,15 @@ Test(analysis_records, a_trace_of_many_processes_is_read_as_records)
     pz_analysis_free(&a);
 }
 
-/* Two processes: OTF2's global reader, as before. */
+/* Two processes, with as many records as the records' progress would tell of (2 x 2 x
+ * 33003 > 65536): OTF2's global reader, as before. */
 Test(analysis_records, a_trace_of_few_processes_is_read_through_otf2)
 {
     struct pz_analysis a;
     int through_records = 0;
     struct pz_progress_hook hook = { seen, &through_records };
 
-    record_pairs(2, 110);
+    record_pairs(2, 33000);
     cr_assert_eq(pz_analyze_with_progress(top, &a, &hook, err, sizeof(err)), 0, "%s", err);
     cr_expect_not(through_records);
     cr_expect_float_eq(a.nodes[0].procs[1].late_sender, 0.0005, 1e-9);
