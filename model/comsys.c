@@ -157,9 +157,13 @@ static int next_event(struct pz_comsys *cs, struct pz_heap_item *ev)
 
 /* The bytes of rendezvous send s that travel with its request-to-send: the machine's
  * rendezvous_first_fragment, at most the message (Open MPI's ob1 sends a rendezvous
- * message's first fragment with its request); 0 under MPICH's protocol. */
+ * message's first fragment with its request over TCP); 0 under MPICH's protocol, and
+ * between processes of one node (Open MPI's shared memory copies a large message
+ * through a single copy the receiver makes, no fragment ahead). */
 static double first_fragment(const struct pz_comsys *cs, const struct request *s)
 {
+    if (pz_cs_same_node(cs, s->key.src, s->key.dst))
+        return 0;
     return fmin(cs->machine->rendezvous_first_fragment, s->bytes);
 }
 

@@ -1193,8 +1193,8 @@ static int conclude(const struct options *o, struct pz_calibration_run *run, FIL
     }
     pz_machine_defaults(&m);
     machine_name(o, &m);
-    /* not measured (two ranks leave no third node to contend for): the networks measured
-     * here, TCP's and InfiniBand's, never hold a sender's link for one busy receiver */
+    /* not measured (two ranks leave no third node to contend for): Ethernet's switches
+     * store what a busy link cannot take, and TCP's sender goes on with other nodes */
     m.switch_queue = PZ_QUEUE_SWITCH;
 #ifdef OPEN_MPI
     pz_machine_set_mpi(&m, "openmpi4");   /* the collectives of the MPI this runs under */

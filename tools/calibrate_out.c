@@ -862,7 +862,8 @@ static const char *note(enum pz_machine_key key, void *arg)
     case PZ_KEY_SWITCH_QUEUE:
         return "switch_queue: not measured (two ranks leave no third node to contend for);\n"
                "switch, as Ethernet's switches store and forward and a sender's messages to\n"
-               "other nodes do not wait behind one for a busy node";
+               "other nodes do not wait behind one for a busy node (InfiniBand's flow\n"
+               "control may hold a sender back: unmeasured)";
     case PZ_KEY_REDUCE_BYTE_TIME:
         return note_reduce(n);
     case PZ_KEY_SEGMENTS:

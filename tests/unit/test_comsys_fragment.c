@@ -87,6 +87,29 @@ Test(comsys_fragment, a_late_receive_finds_the_fragment_there)
     }
 }
 
+/* The two processes on one node (procs_per_node 2): Open MPI's shared memory sends no
+ * fragment ahead, so the message goes as with key 0, through memory, whatever the key:
+ * the receive posted late at 6000 us ends at the same time with and without it. */
+Test(comsys_fragment, one_node_sends_no_fragment)
+{
+    double got[2];
+
+    for (int k = 0; k < 2; k++) {
+        int r, s;
+
+        switch_machine(&m, 2);
+        m.rendezvous_first_fragment = k ? FRAGMENT : 0;
+        cr_assert(cs = pz_comsys_new(&m, 2));
+        s = pz_comsys_send(cs, 0, 1, 7, 0, BYTES, PZ_SEND_STANDARD, 0);
+        r = pz_comsys_recv(cs, 1, 0, 7, 0, US(6000));
+        got[k] = pz_comsys_wait(cs, 1, &r, 0);
+        pz_comsys_wait(cs, 0, &s, 0);
+        pz_comsys_free(cs);
+    }
+    cr_assert_gt(got[0], US(6000), "the receive ends after it is posted");
+    cr_assert_float_eq(got[1], got[0], EPS, "with the key %.9f, without %.9f", got[1], got[0]);
+}
+
 /* An exchange both ways (MPI_Sendrecv-like): process 0 posts its receive and its send at
  * 0, process 1 at 1000 us.  The switch's directions share no link.  With the fragment:
  * 0's fragment arrives at 4850 (1's receive is posted), its clear-to-send at 4900, its
