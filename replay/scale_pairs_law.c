@@ -13,8 +13,7 @@
 #include "scale_program_int.h"
 
 /* The world rank of the peer of message event e of process p of run, -1 when none in
- * the grid; the members of its communicator into *members, the rank of p's slice into
- * *slice (0 on the world). */
+ * the grid; the dimensions its communicator keeps into *keep (0xff: the world). */
 static int peer_rank(const struct pz_scale_run *run, int p, const struct pz_scale_event *e,
                      uint8_t *keep)
 {
@@ -141,8 +140,8 @@ static uint32_t loop_around(const struct pz_scale_program *m, uint32_t k)
     return around;
 }
 
-/* Every PZ_SCALE_PEER_PAIR event of the body of loop l on communicator c with first
- * distance `first`, of every step of it: whether they are. */
+/* Whether every PZ_SCALE_PEER_PAIR event of the steps of loop l's body has e's first
+ * distance (peer.rank) and e's communicator class. */
 static int body_agrees(const struct pz_scale_program *m, uint32_t l, const struct sp_event *e)
 {
     for (uint32_t k = l + 1; k < m->nodes[l].end; k++) {

@@ -70,8 +70,6 @@ Test(network, a_switch_contends_only_at_endpoints)
     pz_network_free(n);
 }
 
-/* Processes of one node exchange through memory: 1 us + 1250 B / 1.25 GB/s = 2 us, and
- * take no link: a bus transfer at the same time is not delayed. */
 /* Node 0 sends to node 1, whose link in is busy with node 2's message until 150 us, then
  * to node 3, all ready at 0.  With the message waiting at its sender (switch_queue
  * sender, the default) node 0's link is held until its first message goes: 150-300 us,
@@ -96,6 +94,8 @@ Test(network, a_switch_queues_at_the_sender_or_in_the_switch)
     }
 }
 
+/* Processes of one node exchange through memory: 1 us + 1250 B / 1.25 GB/s = 2 us, and
+ * take no link: a bus transfer at the same time is not delayed. */
 Test(network, one_node_goes_through_memory)
 {
     struct pz_machine m = machine(PZ_NET_BUS, 1);

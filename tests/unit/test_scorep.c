@@ -1161,10 +1161,6 @@ Test(scorep, cancelled_request)
         .load_imbalance = S(1.2) });
 }
 
-/* SCOREP_RECORDING_OFF at 4 and ON at 9 on rank 0: MeasurementOnOff records, nothing in
- * between, so the message rank 0 sent meanwhile has no MpiSend and rank 1's receive
- * (Recv 3-6) none to match.  The analysis says so in a warning; rank 0's 5 ms without
- * records count as computation: CPU 12 - (1.5 + 1) = 9.5. */
 /* Two ranks: ProgramBegin 0, MPI_Init 0.5-2; rank 0 switches the measurement off at 4
  * and on at 9; rank 1 makes `recv`, if asked, its MPI_Recv 3-6 from rank 0; both
  * MPI_Finalize 10-11, ProgramEnd 12. */
@@ -1184,6 +1180,10 @@ static void switched_off(struct sp *s, int recv)
     }
 }
 
+/* SCOREP_RECORDING_OFF at 4 and ON at 9 on rank 0: MeasurementOnOff records, nothing in
+ * between, so the message rank 0 sent meanwhile has no MpiSend and rank 1's receive
+ * (Recv 3-6) none to match.  The analysis says so in a warning; rank 0's 5 ms without
+ * records count as computation: CPU 12 - (1.5 + 1) = 9.5. */
 Test(scorep, measurement_switched_off)
 {
     struct sp *s = sp_open(2);
