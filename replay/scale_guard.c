@@ -34,10 +34,24 @@ void sp_positions(const struct pz_scale_grid *g, const int *coords, uint8_t *fla
     }
 }
 
+/* The parity of the sum of rank's coordinates in g along the dimensions of bits dims. */
+static int coordinate_parity(const struct pz_scale_grid *g, int rank, uint8_t dims)
+{
+    int c[PZ_SCALE_MAX_DIMS], sum = 0;
+
+    pz_scale_grid_coords(g, rank, c);
+    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
+        if (dims >> d & 1)
+            sum += c[d];
+    return sum & 1;
+}
+
 int sp_guard_holds(const struct sp_guard *gd, const struct pz_scale_grid *g, int rank,
                    const uint8_t *flags)
 {
     if (gd->every && rank % (int)gd->every)
+        return 0;
+    if (gd->parity && coordinate_parity(g, rank, gd->parity) != gd->odd)
         return 0;
     for (int d = 0; d < g->ndims; d++)
         if (!(flags[d] & gd->pos[d]) || (gd->not_first[d] && (flags[d] & SP_FIRST)) ||
@@ -448,13 +462,103 @@ static int along_grown_dimension(struct pz_scale_program *m, uint64_t *const *ma
     return 0;
 }
 
+/* Into buf, which processes parity guard gd's parity names: "whose coordinate along
+ * dimension 0 is even", "whose coordinates along dimensions 0 and 1 sum to an odd
+ * number" (a checkerboard's colour). */
+static void describe_parity(const struct sp_guard *gd, char *buf, size_t len)
+{
+    const char *odd = gd->odd ? "odd" : "even";
+    int list[PZ_SCALE_MAX_DIMS], n = 0;
+
+    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
+        if (gd->parity >> d & 1)
+            list[n++] = d;
+    if (n == 1)
+        snprintf(buf, len, "whose coordinate along dimension %d is %s", list[0], odd);
+    else if (n == 2)
+        snprintf(buf, len, "whose coordinates along dimensions %d and %d sum to an %s number",
+                 list[0], list[1], odd);
+    else
+        snprintf(buf, len, "whose coordinates along dimensions 0, 1 and 2 sum to an %s "
+                 "number", odd);
+}
+
+static int bits_set(unsigned v)
+{
+    int n = 0;
+
+    for (; v; v &= v - 1)
+        n++;
+    return n;
+}
+
+/* Why node k's guard cannot be chosen: the processes that made it are, in every
+ * recording, those of guard a's parity and those of guard b's (of other dimensions,
+ * as many). */
+static void ambiguous_parity(const struct pz_scale_program *m, uint32_t k,
+                             const struct sp_guard *a, const struct sp_guard *b, char *err,
+                             size_t errlen)
+{
+    char one[96], other[96], where[160];
+    size_t r = 0;
+
+    while (m->first_proc[(size_t)k * m->nruns + r] == SP_NONE)
+        r++;
+    sp_where(m, r, m->first_proc[(size_t)k * m->nruns + r],
+             m->first_step[(size_t)k * m->nruns + r], where, sizeof(where));
+    describe_parity(a, one, sizeof(one));
+    describe_parity(b, other, sizeof(other));
+    snprintf(err, errlen, "recordings differ: the processes making %s (%s: process %u, %s) "
+             "are in every recording both those %s and those %s, which differ at other "
+             "counts: which parity the program orders its calls by cannot be told",
+             sp_sym_name(&m->table, m->nodes[k].sym), m->runs[r]->path,
+             m->first_proc[(size_t)k * m->nruns + r], where, one, other);
+}
+
+/* Node k made by the processes of one parity of their coordinates (a red-black
+ * ordering: even ranks send first, odd ones receive first): the guard of a parity and
+ * positions added to `peers` that agrees with where the recordings made it, the
+ * parities of fewer dimensions tried first.  1; 0 when none agrees; -1 with err when
+ * parities of as many dimensions but different ones agree alike. */
+static int by_parity(struct pz_scale_program *m, uint64_t *const *made, uint32_t k,
+                     const struct sp_guard *peers, char *err, size_t errlen)
+{
+    int nd = m->grid.ndims;
+
+    for (int size = 1; size <= nd; size++) {
+        struct sp_guard found = {0};
+
+        for (unsigned dims = 1; dims < (1u << nd); dims++)
+            for (uint8_t odd = 0; odd < 2 && bits_set(dims) == size; odd++) {
+                struct sp_guard gd = *peers;
+
+                gd.parity = (uint8_t)dims;
+                gd.odd = odd;
+                if (!search_positions(m, made, k, &gd, 0))
+                    continue;
+                if (found.parity && found.parity != gd.parity) {
+                    ambiguous_parity(m, k, &found, &m->nodes[k].guard, err, errlen);
+                    return -1;
+                }
+                found = m->nodes[k].guard;
+            }
+        if (found.parity) {
+            m->nodes[k].guard = found;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* A step on the leaders' communicator is made by its members only; another step (the
  * beginning of an interval around it) may be too, when no position tells where it is
- * made. */
+ * made.  A parity of the coordinates is the last resort: a program whose steps every
+ * position explains keeps the guards it had. */
 static int infer_one(struct pz_scale_program *m, uint64_t *const *made, uint32_t k,
                      char *err, size_t errlen)
 {
     struct sp_guard peers;
+    int rc;
 
     /* a call to MPI_PROC_NULL is made where its peers do not exist: its events are
      * guarded by them, not the step */
@@ -489,6 +593,8 @@ static int infer_one(struct pz_scale_program *m, uint64_t *const *made, uint32_t
     }
     if (!peers.every && along_grown_dimension(m, made, k, &peers))
         return 0;
+    if (!peers.every && (rc = by_parity(m, made, k, &peers, err, errlen)) != 0)
+        return rc > 0 ? 0 : -1;
     contradiction(m, k, err, errlen);
     return -1;
 }
@@ -498,7 +604,7 @@ static int trivial(const struct sp_guard *gd)
     for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
         if (gd->pos[d] != SP_ANYWHERE || gd->not_first[d] || gd->not_last[d])
             return 0;
-    return !gd->every;
+    return !gd->every && !gd->parity;
 }
 
 static int add_condition(struct pz_scale_program *m, const struct sp_guard *gd)
@@ -511,7 +617,8 @@ static int add_condition(struct pz_scale_program *m, const struct sp_guard *gd)
         if (!memcmp(m->conds[i].pos, gd->pos, sizeof(gd->pos)) &&
             !memcmp(m->conds[i].not_first, gd->not_first, sizeof(gd->not_first)) &&
             !memcmp(m->conds[i].not_last, gd->not_last, sizeof(gd->not_last)) &&
-            m->conds[i].every == gd->every)
+            m->conds[i].every == gd->every && m->conds[i].parity == gd->parity &&
+            m->conds[i].odd == gd->odd)
             return 0;
     if (!(v = realloc(m->conds, (m->nconds + 1) * sizeof(*v))))
         return -1;
@@ -555,16 +662,42 @@ uint64_t sp_class_mask(const struct pz_scale_program *m, const struct pz_scale_g
     return mask;
 }
 
-/* A class's name from one of its processes: how many of the dimensions the conditions
- * look at it is at an end of, and where; whether it is a leader, where a condition asks
- * for the leaders' communicator. */
+/* Into buf, the colours of process rank of grid g by the parities the conditions ask
+ * for, each once: "even" or "odd" in a grid of 1 dimension, else with the dimensions
+ * summed ("even along 0", "odd along 0+1"); "" when none asks. */
+static void colours(const struct pz_scale_program *m, const struct pz_scale_grid *g,
+                    int rank, char *buf, size_t len)
+{
+    uint8_t named = 0;
+
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < m->nconds && i < 64; i++) {
+        uint8_t dims = m->conds[i].parity;
+        char along[16] = "";
+
+        if (!dims || (named >> dims & 1))
+            continue;
+        named |= (uint8_t)(1u << dims);
+        for (int d = 0; m->grid.ndims > 1 && d < PZ_SCALE_MAX_DIMS; d++)
+            if (dims >> d & 1)
+                snprintf(along + strlen(along), sizeof(along) - strlen(along), "%s%d",
+                         along[0] ? "+" : " along ", d);
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s%s", buf[0] ? " " : "",
+                 coordinate_parity(g, rank, dims) ? "odd" : "even", along);
+    }
+}
+
+/* A class's name from one of its processes (rank of grid g, its position flags): how
+ * many of the dimensions the conditions look at it is at an end of, and where; whether
+ * it is a leader, where a condition asks for the leaders' communicator; its colours,
+ * where conditions ask for parities of its coordinates. */
 static void name_class(const struct pz_scale_program *m, struct sp_class *c,
-                       const uint8_t *flags)
+                       const struct pz_scale_grid *g, int rank, const uint8_t *flags)
 {
     static const char *const pos[] = {"", "first", "middle", "", "last", "", "", ""};
     int looked = 0, ends = 0, root = c->mask >> m->nconds != 0 && m->nconds < 64;
     int every = 0, leader = 0;
-    char where[40] = "";
+    char where[40] = "", colour[40];
     const char *base, *role;
 
     for (uint32_t i = 0; i < m->nconds && i < 64; i++)
@@ -587,8 +720,9 @@ static void name_class(const struct pz_scale_program *m, struct sp_class *c,
         snprintf(where + strlen(where), sizeof(where) - strlen(where), "%s%s",
                  *where ? "," : "", pos[flags[d] & SP_FIRST ? SP_FIRST : flags[d]]);
     }
+    colours(m, g, rank, colour, sizeof(colour));
     if (!looked)
-        base = every ? role : root ? "" : "all";
+        base = every ? role : root || colour[0] ? "" : "all";
     else if (!ends)
         base = "interior";
     else if (ends == looked)
@@ -598,6 +732,9 @@ static void name_class(const struct pz_scale_program *m, struct sp_class *c,
     snprintf(c->name, sizeof(c->name), "%s%s%s%s%s%s%s%s", base, ends ? " (" : "",
              ends ? where : "", ends ? ")" : "", root && *base ? " " : "", root ? "root" : "",
              looked && every ? " " : "", looked ? role : "");
+    if (colour[0])
+        snprintf(c->name + strlen(c->name), sizeof(c->name) - strlen(c->name), "%s%s",
+                 c->name[0] ? " " : "", colour);
 }
 
 static int collect_classes(struct pz_scale_program *m)
@@ -621,7 +758,7 @@ static int collect_classes(struct pz_scale_program *m)
                 return -1;
             m->classes = v;
             v[i].mask = mask;
-            name_class(m, &v[i], flags);
+            name_class(m, &v[i], &run->grid, p, flags);
             m->nclasses++;
         }
     }

@@ -118,7 +118,7 @@ static const struct sp_event *pair_of(const struct pz_scale_program *m, uint32_t
 }
 
 /* Is step node k made by every process (its guard allows every position, asks for no
- * peer and no leader). */
+ * peer, no leader and no parity of the coordinates). */
 static int everywhere(const struct pz_scale_program *m, uint32_t k)
 {
     const struct sp_guard *g = &m->nodes[k].guard;
@@ -126,7 +126,7 @@ static int everywhere(const struct pz_scale_program *m, uint32_t k)
     for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
         if (g->pos[d] != SP_ANYWHERE || g->not_first[d] || g->not_last[d])
             return 0;
-    return !g->every;
+    return !g->every && !g->parity;
 }
 
 /* The loop right around node k, SP_NONE when it is in none. */

@@ -371,6 +371,12 @@ struct sp_guard {
     uint8_t nodes;                           /* every is the node size, PZ_SCALE_NODE_K as
                                                 built, the machine's once followed
                                                 (pz_scale_program_follow_nodes) */
+    uint8_t parity;                          /* not 0: bit d for each dimension d whose
+                                                coordinate is summed, and the sum must be
+                                                odd when odd, else even: the processes
+                                                of one colour of a red-black ordering
+                                                (along one dimension, or a checkerboard) */
+    uint8_t odd;
 };
 #define SP_FIRST 1u
 #define SP_MIDDLE 2u

@@ -93,8 +93,9 @@ static int stage_of(const struct pz_scale_program *m, uint32_t k, int *rank)
 }
 
 /* Is step node k made by every process: its guard allows every position and asks for
- * no peer (a stage of a butterfly has its partner at every process; a halo exchange
- * whose tags name the direction has other steps at the two ends of a dimension). */
+ * no peer nor parity of the coordinates (a stage of a butterfly has its partner at
+ * every process; a halo exchange whose tags name the direction has other steps at the
+ * two ends of a dimension). */
 static int everywhere(const struct pz_scale_program *m, uint32_t k)
 {
     const struct sp_guard *g = &m->nodes[k].guard;
@@ -102,7 +103,7 @@ static int everywhere(const struct pz_scale_program *m, uint32_t k)
     for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
         if (g->pos[d] != SP_ANYWHERE || g->not_first[d] || g->not_last[d])
             return 0;
-    return !g->every;
+    return !g->every && !g->parity;
 }
 
 /* The loop right around node k, SP_NONE when it is in none. */
