@@ -462,25 +462,32 @@ static int along_grown_dimension(struct pz_scale_program *m, uint64_t *const *ma
     return 0;
 }
 
-/* Into buf, which processes parity guard gd's parity names: "whose coordinate along
- * dimension 0 is even", "whose coordinates along dimensions 0 and 1 sum to an odd
- * number" (a checkerboard's colour). */
-static void describe_parity(const struct sp_guard *gd, char *buf, size_t len)
+/* Into buf, what a parity of dimensions `dims` is of: "their coordinate along dimension
+ * 0", "the sum of their coordinates along dimensions 0 and 1" (a checkerboard's). */
+static void parity_subject(uint8_t dims, char *buf, size_t len)
 {
-    const char *odd = gd->odd ? "odd" : "even";
     int list[PZ_SCALE_MAX_DIMS], n = 0;
 
     for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
-        if (gd->parity >> d & 1)
+        if (dims >> d & 1)
             list[n++] = d;
     if (n == 1)
-        snprintf(buf, len, "whose coordinate along dimension %d is %s", list[0], odd);
+        snprintf(buf, len, "their coordinate along dimension %d", list[0]);
     else if (n == 2)
-        snprintf(buf, len, "whose coordinates along dimensions %d and %d sum to an %s number",
-                 list[0], list[1], odd);
+        snprintf(buf, len, "the sum of their coordinates along dimensions %d and %d", list[0],
+                 list[1]);
     else
-        snprintf(buf, len, "whose coordinates along dimensions 0, 1 and 2 sum to an %s "
-                 "number", odd);
+        snprintf(buf, len, "the sum of their coordinates along dimensions 0, 1 and 2");
+}
+
+/* Into buf, which processes parity guard gd's parity names: "where their coordinate
+ * along dimension 0 is even". */
+static void describe_parity(const struct sp_guard *gd, char *buf, size_t len)
+{
+    char subject[80];
+
+    parity_subject(gd->parity, subject, sizeof(subject));
+    snprintf(buf, len, "where %s is %s", subject, gd->odd ? "odd" : "even");
 }
 
 static int bits_set(unsigned v)
@@ -510,7 +517,7 @@ static void ambiguous_parity(const struct pz_scale_program *m, uint32_t k,
     describe_parity(b, other, sizeof(other));
     snprintf(err, errlen, "recordings differ: the processes making %s (%s: process %u, %s) "
              "are in every recording both those %s and those %s, which differ at other "
-             "counts: which parity the program orders its calls by cannot be told",
+             "counts: which parity orders the program's calls cannot be told",
              sp_sym_name(&m->table, m->nodes[k].sym), m->runs[r]->path,
              m->first_proc[(size_t)k * m->nruns + r], where, one, other);
 }
@@ -803,6 +810,72 @@ static int note_grown(struct pz_scale_program *m)
     return 0;
 }
 
+/* Into buf, after "; ", what a parity of dimensions `dims` does where one of them is
+ * periodic: at an odd length its last and first processes are of one parity; and, when
+ * no recording had an odd length along them, that the rule is assumed there.  "" when
+ * none is periodic. */
+static void odd_lengths(const struct pz_scale_program *m, uint8_t dims, char *buf,
+                        size_t len)
+{
+    int periodic = -1, odd = 0;
+    char lengths[64] = "";
+
+    buf[0] = '\0';
+    for (int d = 0; d < m->grid.ndims; d++)
+        if ((dims >> d & 1) && m->grid.periodic[d] && periodic < 0)
+            periodic = d;
+    if (periodic < 0)
+        return;
+    for (size_t r = 0; r < m->nruns; r++) {
+        int n = m->runs[r]->grid.dims[periodic];
+
+        odd |= n % 2;
+        snprintf(lengths + strlen(lengths), sizeof(lengths) - strlen(lengths), "%s%d",
+                 r ? ", " : "", n);
+    }
+    snprintf(buf, len, "; dimension %d is periodic: where it has an odd number of "
+             "processes, its last and first processes are of the same parity, and each "
+             "makes the calls of its own, as the program would (where both then send "
+             "first by blocking sends that wait for their receiver, the real run cannot "
+             "complete, nor its replay)%s%s%s", periodic,
+             odd ? "" : "; the recordings have an even number along it (",
+             odd ? "" : lengths, odd ? "" : "): at an odd number the same rule is assumed");
+}
+
+/* A note for each parity of the coordinates some step's guard asks for (by_parity),
+ * naming the first such step.  0, or -1 when memory runs out. */
+static int note_parity(struct pz_scale_program *m)
+{
+    uint8_t noted = 0;
+
+    for (uint32_t k = 0; k < m->nnodes; k++) {
+        const struct sp_guard *gd = &m->nodes[k].guard;
+        char where[160], which[96], periodic[512];
+        uint32_t node;
+        size_t r;
+
+        if (m->nodes[k].kind != SP_STEP || !gd->parity || (noted >> gd->parity & 1) ||
+            !sp_first_made(m, k, k + 1, &node, &r))
+            continue;
+        noted |= (uint8_t)(1u << gd->parity);
+        parity_subject(gd->parity, which, sizeof(which));
+        sp_where(m, r, m->first_proc[(size_t)k * m->nruns + r],
+                 m->first_step[(size_t)k * m->nruns + r], where, sizeof(where));
+        odd_lengths(m, gd->parity, periodic, sizeof(periodic));
+        if (sp_note(m, "calls that no position in the grid explains are made by the "
+                    "processes of one parity of %s in every recording (%s, %s, process %u "
+                    "of %s, first): an order of calls by the parity of the "
+                    "position is taken (a red-black ordering, as programs ordering blocking "
+                    "sends and receives so that they cannot wait for each other make it), "
+                    "each process making at any count the calls of its parity%s", which,
+                    sp_sym_name(&m->table, m->nodes[k].sym), where,
+                    m->first_proc[(size_t)k * m->nruns + r], m->runs[r]->path,
+                    periodic) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 int sp_guards_infer(struct pz_scale_program *m, uint64_t *const *made, char *err,
                     size_t errlen)
 {
@@ -822,7 +895,7 @@ int sp_guards_infer(struct pz_scale_program *m, uint64_t *const *made, char *err
             if (add_root(m, &m->table.events[s->first + i]) != 0)
                 goto oom;
     }
-    if (note_grown(m) != 0)
+    if (note_grown(m) != 0 || note_parity(m) != 0)
         goto oom;
     if (m->nconds + m->nroots > 64 &&
         sp_note(m, "%u conditions and roots distinguish processes: only the first 64 make "
