@@ -115,7 +115,7 @@ command -v otf2-print >/dev/null 2>&1 || die "otf2-print is needed to count the 
 # (iterations, keys...): full size|reduced.  Not lulesh: it runs at cubes only (1, 8,
 # 27, 64), none of the counts extrapolated from and to here.
 if [ -z "$programs" ]; then
-    programs="stencil halo2d halo3d wavefront cg transpose fft3d ring pipeline multigrid bucketsort hpcg rmahalo alltoallp"
+    programs="stencil halo2d halo3d wavefront cg transpose fft3d ring pipeline multigrid bucketsort hpcg rmahalo alltoallp redblack"
     [ $reduced -eq 1 ] && programs="stencil halo2d"
 fi
 size_of() {
@@ -135,6 +135,7 @@ size_of() {
     mix) echo "20|5" ;;
     rmahalo) echo "200 4194304|20 262144" ;;
     alltoallp) echo "40|4" ;;
+    redblack) echo "200 4194304|20 262144" ;;
     *) echo "" ;;
     esac | cut -d'|' -f$((reduced + 1))
 }
