@@ -3,7 +3,8 @@
  * address (and those of the requests it completes) exist in the grid, and the process's
  * position in each dimension (first, middle, last) is one the guard allows.  The
  * allowed positions are chosen from where the recordings made the step: the simplest
- * choice that agrees with every process of every recording.  A step some processes make
+ * choice that agrees with every process of every recording; where none does, a parity
+ * of the process's coordinates too (a red-black ordering).  A step some processes make
  * as a call to MPI_PROC_NULL is made where its peers do not exist too: its guard is of
  * positions only, and its events are guarded by their peers.  A class of processes is
  * the set of the template's conditions that hold at them, and whether they are the root

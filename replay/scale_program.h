@@ -14,7 +14,10 @@
  * request it completes, for MPI_Wait and MPI_Test) exist in the grid, and that the
  * process's position in each dimension (first, middle, last) is one of those allowed:
  * the simplest choice that says exactly which processes of every recording made the
- * step.  A class of processes is the set of these conditions that hold at them, and
+ * step; where no position does, the parity of the process's coordinate along a
+ * dimension, or of the sum of its coordinates along several, with positions (the even
+ * processes sending first and the odd ones receiving first: a red-black ordering).  A
+ * class of processes is the set of these conditions that hold at them, and
  * whether they are the root of a rooted collective on the world (interior, edge,
  * corner, root ...).  A point-to-point call to MPI_PROC_NULL, which records no message,
  * is the step of that call made where its peer does not exist: the step is then made
