@@ -6,6 +6,7 @@ if HAVE_CRITERION
 check_PROGRAMS += unit/test_scale_redblack
 TESTS += unit/test_scale_redblack
 unit_test_scale_redblack_SOURCES = unit/test_scale_redblack.c unit/trace_builder.c \
+	unit/scale_messages.c unit/scale_messages.h unit/scale_traces.c unit/scale_traces.h \
 	unit/trace_builder.h
 unit_test_scale_redblack_CPPFLAGS = $(AM_CPPFLAGS) $(LAYER_FLAGS)
 unit_test_scale_redblack_LDADD = $(top_builddir)/replay/libpzreplay.la $(CRITERION_LIBS) \

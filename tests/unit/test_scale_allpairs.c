@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scale_messages.h"
 #include "scale_program.h"
 #include "scale_run.h"
 #include "scale_sample.h"
@@ -24,8 +25,6 @@
 #define TOTAL 196608u    /* bytes a process sends in one exchange, split between members:
                             3 * 65536, which 2, 3, 4, 6, 8, 12, 16 and 64 divide */
 #define TAG 7u
-#define MAX_PROCS 64
-#define MAX_RECS (2 * PASSES * MAX_PROCS)
 
 TestSuite(scale_allpairs, .init = setup, .fini = cleanup);
 
@@ -43,17 +42,6 @@ enum how {
     ROWS_SENDRECV    /* RING_SENDRECV on the rows of a 2-D grid (MPI_Cart_sub's) */
 };
 
-/* MPI_Dims_create's 2-D grid at nprocs: rows x cols, cols <= rows, as balanced as can
- * be (6: 3 x 2, 12: 4 x 3, 16: 4 x 4, 24: 6 x 4, 64: 8 x 8). */
-static void dims2(int nprocs, int *rows, int *cols)
-{
-    for (*cols = 1; (*cols + 1) * (*cols + 1) <= nprocs; (*cols)++)
-        ;
-    while (nprocs % *cols)
-        (*cols)--;
-    *rows = nprocs / *cols;
-}
-
 /* The communicator an exchange of process p runs on at nprocs: its members n, p's rank
  * in it, and the world rank of its member j (first + j). */
 struct on {
@@ -66,7 +54,7 @@ static struct on comm_of(enum how how, int nprocs, int p)
 
     if (how != ROWS_SENDRECV)
         return (struct on){nprocs, p, 0};
-    dims2(nprocs, &rows, &cols);
+    sm_dims2(nprocs, &rows, &cols);
     return (struct on){cols, p % cols, p - p % cols};
 }
 
@@ -92,14 +80,14 @@ static int steps_of(enum how how, int n)
 static void record(const char *name, int nprocs, enum how how, char *dir, size_t len)
 {
     struct tb *b;
-    uint32_t interval, sendrecv, send, recv, irecv, isend, waitall, rowcomm[MAX_PROCS] = {0};
+    uint32_t interval, sendrecv, send, recv, irecv, isend, waitall, rowcomm[SM_MAX_PROCS] = {0};
 
     snprintf(dir, len, "%s/%s%d", top, name, nprocs);
     cr_assert_not_null(b = tb_open(dir, nprocs), "cannot open a trace in %s", dir);
     if (how == ROWS_SENDRECV) {
-        int rows, cols, members[MAX_PROCS];
+        int rows, cols, members[SM_MAX_PROCS];
 
-        dims2(nprocs, &rows, &cols);
+        sm_dims2(nprocs, &rows, &cols);
         tb_cart(b, TB_WORLD, 2, (const uint32_t[]){(uint32_t)rows, (uint32_t)cols}, NULL, 1);
         for (int y = 0; y < rows; y++) {
             char cname[32];
@@ -178,121 +166,28 @@ static void record(const char *name, int nprocs, enum how how, char *dir, size_t
     cr_assert_eq(tb_close(b), 0, "cannot write the trace");
 }
 
-struct model {
-    struct pz_scale_run runs[3];
-    const struct pz_scale_run *list[3];
-    struct pz_scale_program *m;
-};
-
-/* The program recorded at counts[0..2], read as prognoz scale reads them (each in the
- * dimensions of the one of most), its model built (NULL, the reason in err, when none). */
-static void model_of(const char *name, const int *counts, enum how how, struct model *md)
+/* The program recorded at counts[0..2] and its model (sm_model_read). */
+static void model_of(const char *name, const int *counts, enum how how, struct st_model *md)
 {
     char dirs[3][4200];
-    int ndims = 1;
 
-    memset(md, 0, sizeof(*md));
-    for (int i = 0; i < 3; i++) {
-        record(name, counts[i], how, dirs[i], sizeof(dirs[i]));
-        cr_assert_eq(pz_scale_run_read_layout(dirs[i], 0, 0, &md->runs[i], err, sizeof(err)),
-                     0, "%s", err);
-        if (md->runs[i].grid.ndims > ndims)
-            ndims = md->runs[i].grid.ndims;
-    }
-    for (int i = 0; i < 3; i++) {
-        if (md->runs[i].grid.ndims < ndims) {
-            pz_scale_run_free(&md->runs[i]);
-            cr_assert_eq(pz_scale_run_read_layout(dirs[i], ndims, 0, &md->runs[i], err,
-                                                  sizeof(err)), 0, "%s", err);
-        }
-        md->list[i] = &md->runs[i];
-    }
-    md->m = pz_scale_program_build(md->list, 3, 0, err, sizeof(err));
-}
-
-static void model_free(struct model *md)
-{
-    pz_scale_program_free(md->m);
     for (int i = 0; i < 3; i++)
-        pz_scale_run_free(&md->runs[i]);
+        record(name, counts[i], how, dirs[i], sizeof(dirs[i]));
+    sm_model_read(md, (const char *const[]){dirs[0], dirs[1], dirs[2]}, err, sizeof(err));
 }
 
 /* The note of the exchange with every member, or NULL. */
 static const char *pairs_note(const struct pz_scale_program *m)
 {
-    for (size_t i = 0; m && i < pz_scale_program_nnotes(m); i++)
-        if (strstr(pz_scale_program_note(m, i), "an exchange with every member in turn"))
-            return pz_scale_program_note(m, i);
-    return NULL;
+    return sm_note(m, "an exchange with every member in turn");
 }
 
-/* Every process's messages in the synthesized run, in order: kind, world rank of the
- * peer, tag, bytes; and its calls by kind. */
-struct message {
-    uint8_t kind;
-    int peer;
-    uint32_t tag;
-    uint64_t bytes;
-};
-struct messages {
-    const struct pz_synth_comm *comms;
-    uint32_t ncomms;
-    struct pz_synth_comm copy[MAX_PROCS + 2];
-    int members[MAX_PROCS + 2][MAX_PROCS];
-    int n[MAX_PROCS];
-    struct message m[MAX_PROCS][MAX_RECS];
-    int requests[MAX_PROCS], completed_sends[MAX_PROCS];
-};
-
-static struct messages got;
-
-static int keep_comms(void *ctx, const struct pz_synth_comm *comms, uint32_t n)
-{
-    struct messages *k = ctx;
-
-    cr_assert_leq(n, MAX_PROCS + 2, "%u communicators", n);
-    for (uint32_t i = 0; i < n; i++) {
-        k->copy[i] = comms[i];
-        for (uint32_t j = 0; comms[i].members && j < comms[i].size && j < MAX_PROCS; j++)
-            k->members[i][j] = comms[i].members[j];
-    }
-    k->ncomms = n;
-    return 0;
-}
-
-/* The world rank of rank `rank` of communicator comm. */
-static int world_rank(const struct messages *k, uint32_t comm, uint32_t rank)
-{
-    cr_assert_lt(comm, k->ncomms, "communicator %u of %u", comm, k->ncomms);
-    return k->copy[comm].members ? k->members[comm][rank] : (int)rank;
-}
-
-static int keep(void *ctx, int proc, const struct pz_rec *r)
-{
-    struct messages *k = ctx;
-
-    if (r->kind == PZ_REC_IRECV_REQUEST)
-        k->requests[proc]++;
-    if (r->kind == PZ_REC_ISEND_COMPLETE)
-        k->completed_sends[proc]++;
-    if (r->kind != PZ_REC_SEND && r->kind != PZ_REC_RECV && r->kind != PZ_REC_IRECV &&
-        r->kind != PZ_REC_ISEND)
-        return 0;
-    cr_assert_lt(k->n[proc], MAX_RECS, "process %d: more messages than the program's", proc);
-    k->m[proc][k->n[proc]++] =
-        (struct message){r->kind, world_rank(k, r->comm, r->peer), r->tag, r->bytes};
-    return 0;
-}
+static struct sm_run got;
 
 static void expect_message(int nprocs, int p, int j, uint8_t kind, int peer, uint32_t tag,
                            uint64_t bytes)
 {
-    const struct message *g = &got.m[p][j];
-
-    cr_expect(g->kind == kind && g->peer == peer && g->tag == tag && g->bytes == bytes,
-              "at %d, process %d, message %d: kind %u peer %d tag %u bytes %lu, expected "
-              "kind %u peer %d tag %u bytes %lu", nprocs, p, j, g->kind, g->peer, g->tag,
-              (unsigned long)g->bytes, kind, peer, tag, (unsigned long)bytes);
+    sm_expect_message(&got, nprocs, p, j, &(struct sm_message){kind, peer, tag, bytes});
 }
 
 /* The run at nprocs as the program makes it (record's definition): every process p, on
@@ -305,10 +200,7 @@ static void expect_message(int nprocs, int p, int j, uint8_t kind, int peer, uin
  * in each step, that step's IRECV right after its ISEND). */
 static void expect_run(const struct pz_scale_program *m, int nprocs, enum how how)
 {
-    struct pz_scale_sink sink = { keep_comms, keep, &got };
-
-    memset(&got, 0, sizeof(got));
-    cr_assert_eq(pz_scale_synthesize(m, nprocs, &sink, err, sizeof(err)), 0, "%s", err);
+    sm_synthesize(m, nprocs, &got, err, sizeof(err));
     for (int p = 0; p < nprocs; p++) {
         struct on c = comm_of(how, nprocs, p);
         uint64_t bytes = TOTAL / (uint32_t)c.n;
@@ -357,7 +249,7 @@ static void expect_run(const struct pz_scale_program *m, int nprocs, enum how ho
 Test(scale_allpairs, a_ring_of_sendrecv_is_synthesized_at_16_and_64)
 {
     static const int counts[] = { 2, 4, 8 };
-    struct model md;
+    struct st_model md;
     const char *note;
 
     model_of("ring", counts, RING_SENDRECV, &md);
@@ -371,7 +263,7 @@ Test(scale_allpairs, a_ring_of_sendrecv_is_synthesized_at_16_and_64)
               "note '%s'", note);
     expect_run(md.m, 16, RING_SENDRECV);
     expect_run(md.m, 64, RING_SENDRECV);
-    model_free(&md);
+    st_model_free(&md);
 }
 
 /* The same recorded at 3, 6 and 12, counts that are no powers of two (2, 5 and 11
@@ -379,14 +271,14 @@ Test(scale_allpairs, a_ring_of_sendrecv_is_synthesized_at_16_and_64)
 Test(scale_allpairs, a_ring_recorded_at_3_6_12_is_synthesized_at_16_and_64)
 {
     static const int counts[] = { 3, 6, 12 };
-    struct model md;
+    struct st_model md;
 
     model_of("ring3_", counts, RING_SENDRECV, &md);
     cr_assert_not_null(md.m, "%s", err);
     cr_assert_not_null(pairs_note(md.m), "no note of the exchange with every member");
     expect_run(md.m, 16, RING_SENDRECV);
     expect_run(md.m, 64, RING_SENDRECV);
-    model_free(&md);
+    st_model_free(&md);
 }
 
 /* MPI_Irecv from (r - i) mod P and MPI_Isend to (r + i) mod P tagged i, then one
@@ -400,7 +292,7 @@ Test(scale_allpairs, a_ring_recorded_at_3_6_12_is_synthesized_at_16_and_64)
 Test(scale_allpairs, a_ring_of_isend_irecv_and_waitall_is_synthesized_at_16_and_64)
 {
     static const int counts[] = { 2, 4, 8 };
-    struct model md;
+    struct st_model md;
 
     model_of("waitall", counts, RING_WAITALL, &md);
     cr_assert_not_null(md.m, "%s", err);
@@ -409,7 +301,7 @@ Test(scale_allpairs, a_ring_of_isend_irecv_and_waitall_is_synthesized_at_16_and_
     expect_run(md.m, 8, RING_WAITALL);
     expect_run(md.m, 16, RING_WAITALL);
     expect_run(md.m, 64, RING_WAITALL);
-    model_free(&md);
+    st_model_free(&md);
 }
 
 /* The same with an MPI_Waitall in every step: at 16 process 5's step i sends to (5 + i)
@@ -418,14 +310,14 @@ Test(scale_allpairs, a_ring_of_isend_irecv_and_waitall_is_synthesized_at_16_and_
 Test(scale_allpairs, a_ring_of_isend_irecv_waited_each_step_is_synthesized_at_16_and_64)
 {
     static const int counts[] = { 2, 4, 8 };
-    struct model md;
+    struct st_model md;
 
     model_of("waiteach", counts, RING_WAITEACH, &md);
     cr_assert_not_null(md.m, "%s", err);
     cr_assert_not_null(pairs_note(md.m), "no note of the exchange with every member");
     expect_run(md.m, 16, RING_WAITEACH);
     expect_run(md.m, 64, RING_WAITEACH);
-    model_free(&md);
+    st_model_free(&md);
 }
 
 /* MPI_Send to (r + i) mod P then MPI_Recv from (r - i) mod P, two calls per step: at
@@ -433,14 +325,14 @@ Test(scale_allpairs, a_ring_of_isend_irecv_waited_each_step_is_synthesized_at_16
 Test(scale_allpairs, a_ring_of_send_and_recv_is_synthesized_at_16_and_64)
 {
     static const int counts[] = { 2, 4, 8 };
-    struct model md;
+    struct st_model md;
 
     model_of("sendrecv2_", counts, RING_SEND_RECV, &md);
     cr_assert_not_null(md.m, "%s", err);
     cr_assert_not_null(pairs_note(md.m), "no note of the exchange with every member");
     expect_run(md.m, 16, RING_SEND_RECV);
     expect_run(md.m, 64, RING_SEND_RECV);
-    model_free(&md);
+    st_model_free(&md);
 }
 
 /* Three steps at every count, to (r + i) mod P and from (r - i) mod P for i = 1, 2, 3:
@@ -450,13 +342,13 @@ Test(scale_allpairs, a_ring_of_send_and_recv_is_synthesized_at_16_and_64)
 Test(scale_allpairs, three_steps_at_every_count_are_no_exchange_with_every_member)
 {
     static const int counts[] = { 4, 8, 16 };
-    struct model md;
+    struct st_model md;
 
     model_of("three", counts, THREE_SENDRECV, &md);
     cr_expect_null(pairs_note(md.m), "note '%s'", pairs_note(md.m));
     if (!md.m)
         cr_expect(err[0] && !strchr(err, '\n'), "err '%s'", err);
-    model_free(&md);
+    st_model_free(&md);
 }
 
 /* MPI_Sendrecv with r XOR i at step i: at 4 process 1 exchanges with 0, 3, 2 (1 XOR 1,
@@ -466,7 +358,7 @@ Test(scale_allpairs, three_steps_at_every_count_are_no_exchange_with_every_membe
 Test(scale_allpairs, a_pairwise_schedule_is_synthesized_at_16_and_64)
 {
     static const int counts[] = { 2, 4, 8 };
-    struct model md;
+    struct st_model md;
     const char *note;
 
     model_of("xor", counts, XOR_SENDRECV, &md);
@@ -476,7 +368,7 @@ Test(scale_allpairs, a_pairwise_schedule_is_synthesized_at_16_and_64)
     cr_expect(strstr(note, "rank XOR i (a pairwise schedule") != NULL, "note '%s'", note);
     expect_run(md.m, 16, XOR_SENDRECV);
     expect_run(md.m, 64, XOR_SENDRECV);
-    model_free(&md);
+    st_model_free(&md);
 }
 
 static int count_none(void *ctx, int proc, const struct pz_rec *r)
@@ -497,7 +389,7 @@ Test(scale_allpairs, a_pairwise_schedule_at_12_is_refused)
 {
     static const int counts[] = { 2, 4, 8 };
     struct pz_scale_sink sink = { no_comms, count_none, NULL };
-    struct model md;
+    struct st_model md;
 
     model_of("xor12_", counts, XOR_SENDRECV, &md);
     cr_assert_not_null(md.m, "%s", err);
@@ -506,7 +398,7 @@ Test(scale_allpairs, a_pairwise_schedule_at_12_is_refused)
                   strstr(err, "a power of two members, not 12") != NULL &&
                   !strchr(err, '\n'),
               "err '%s'", err);
-    model_free(&md);
+    st_model_free(&md);
 }
 
 /* On the rows of MPI_Cart_create's grids of 3 x 2, 4 x 3 and 6 x 4 at 6, 12 and 24
@@ -518,7 +410,7 @@ Test(scale_allpairs, a_pairwise_schedule_at_12_is_refused)
 Test(scale_allpairs, a_ring_on_the_rows_of_a_grid_is_synthesized_at_16_and_64)
 {
     static const int counts[] = { 6, 12, 24 };
-    struct model md;
+    struct st_model md;
     const char *note;
 
     model_of("rows", counts, ROWS_SENDRECV, &md);
@@ -529,7 +421,7 @@ Test(scale_allpairs, a_ring_on_the_rows_of_a_grid_is_synthesized_at_16_and_64)
               "note '%s'", note);
     expect_run(md.m, 16, ROWS_SENDRECV);
     expect_run(md.m, 64, ROWS_SENDRECV);
-    model_free(&md);
+    st_model_free(&md);
 }
 
 static uint64_t records_of_0;
@@ -549,7 +441,7 @@ static int count_process_0(void *ctx, int proc, const struct pz_rec *r)
 Test(scale_allpairs, the_sampling_counts_the_steps_on_the_rows)
 {
     static const int counts[] = { 6, 12, 24 };
-    struct model md;
+    struct st_model md;
 
     model_of("rowsampled", counts, ROWS_SENDRECV, &md);
     cr_assert_not_null(md.m, "%s", err);
@@ -564,5 +456,5 @@ Test(scale_allpairs, the_sampling_counts_the_steps_on_the_rows)
                      nprocs, (unsigned long long)sample.records,
                      (unsigned long long)records_of_0);
     }
-    model_free(&md);
+    st_model_free(&md);
 }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scale_messages.h"
 #include "scale_program.h"
 #include "scale_run.h"
 #include "tempdir_fixture.h"
@@ -23,9 +24,7 @@
 
 #define MS TB_MS
 #define ITERS 3
-#define MAX_PROCS 64
 #define MAX_CALLS 8                  /* messages of one iteration, at most */
-#define MAX_RECS (ITERS * MAX_CALLS)
 #define X_BYTES 8192u                /* a message along dimension 0 */
 #define Y_BYTES 4096u                /* one along dimension 1 */
 
@@ -52,27 +51,6 @@ enum shape {
     MOD3       /* RING with the ranks that are multiples of 3 sending first */
 };
 
-/* One message of a process in an iteration: its kind (PZ_REC_SEND, PZ_REC_RECV), the
- * world rank of its peer, its tag and bytes. */
-struct message {
-    uint8_t kind;
-    int peer;
-    uint32_t tag;
-    uint64_t bytes;
-};
-
-/* MPI_Dims_create's 2-D grid at nprocs: rows x cols, cols <= rows, as balanced as can
- * be (2: 2 x 1, 4: 2 x 2, 6: 3 x 2, 8: 4 x 2, 9: 3 x 3, 12: 4 x 3, 16: 4 x 4, 64: 8 x 8),
- * rank x * cols + y. */
-static void dims2(int nprocs, int *rows, int *cols)
-{
-    for (*cols = 1; (*cols + 1) * (*cols + 1) <= nprocs; (*cols)++)
-        ;
-    while (nprocs % *cols)
-        (*cols)--;
-    *rows = nprocs / *cols;
-}
-
 static int two_d(enum shape shape)
 {
     return shape == GRID_X || shape == CHECKER;
@@ -85,7 +63,7 @@ static int neighbour(enum shape shape, int nprocs, int p, int dx, int dy)
     int rows = nprocs, cols = 1, x, y;
 
     if (two_d(shape))
-        dims2(nprocs, &rows, &cols);
+        sm_dims2(nprocs, &rows, &cols);
     x = p / cols + dx;
     y = p % cols + dy;
     if (shape == RING || shape == BOTH || shape == MOD3)
@@ -101,7 +79,7 @@ static int sends_first(enum shape shape, int nprocs, int p)
     int rows = nprocs, cols = 1;
 
     if (two_d(shape))
-        dims2(nprocs, &rows, &cols);
+        sm_dims2(nprocs, &rows, &cols);
     if (shape == MOD3)
         return p % 3 == 0;
     if (shape == CHECKER)
@@ -109,16 +87,16 @@ static int sends_first(enum shape shape, int nprocs, int p)
     return (p / cols) % 2 == 0;
 }
 
-static void add(struct message *out, int *n, uint8_t kind, int peer, uint32_t tag,
+static void add(struct sm_message *out, int *n, uint8_t kind, int peer, uint32_t tag,
                 uint64_t bytes)
 {
     if (peer >= 0)
-        out[(*n)++] = (struct message){kind, peer, tag, bytes};
+        out[(*n)++] = (struct sm_message){kind, peer, tag, bytes};
 }
 
 /* The program's definition: the messages process p makes in one iteration at nprocs,
  * in order, into out; their number. */
-static int plan(enum shape shape, int nprocs, int p, struct message *out)
+static int plan(enum shape shape, int nprocs, int p, struct sm_message *out)
 {
     int first = sends_first(shape, nprocs, p), n = 0;
     int right = neighbour(shape, nprocs, p, 1, 0), left = neighbour(shape, nprocs, p, -1, 0);
@@ -170,7 +148,7 @@ static void record(const char *name, int nprocs, enum shape shape, char *dir, si
     if (two_d(shape)) {
         int rows, cols;
 
-        dims2(nprocs, &rows, &cols);
+        sm_dims2(nprocs, &rows, &cols);
         tb_cart(b, TB_WORLD, 2, (const uint32_t[]){(uint32_t)rows, (uint32_t)cols}, NULL, 1);
     }
     interval = tb_interval(b, 1, "redblack.c", 10);
@@ -181,7 +159,7 @@ static void record(const char *name, int nprocs, enum shape shape, char *dir, si
         uint64_t t = MS(1);
 
         for (int it = 0; it < ITERS; it++) {
-            struct message msg[MAX_CALLS];
+            struct sm_message msg[MAX_CALLS];
             int n = plan(shape, nprocs, p, msg);
 
             tb_enter(b, p, t += MS(2), interval);
@@ -209,131 +187,53 @@ static void record(const char *name, int nprocs, enum shape shape, char *dir, si
     cr_assert_eq(tb_close(b), 0, "cannot write the trace");
 }
 
-struct model {
-    struct pz_scale_run runs[3];
-    const struct pz_scale_run *list[3];
-    struct pz_scale_program *m;
-};
-
-/* The program recorded at counts[0..2], read as prognoz scale reads them (each in the
- * dimensions of the one of most), its model built (NULL, the reason in err, when none). */
+/* The program recorded at counts[0..2] and its model (sm_model_read). */
 static void model_of(const char *name, const int *counts, enum shape shape,
-                     struct model *md)
+                     struct st_model *md)
 {
     char dirs[3][4200];
-    int ndims = 1;
 
-    memset(md, 0, sizeof(*md));
-    for (int i = 0; i < 3; i++) {
-        record(name, counts[i], shape, dirs[i], sizeof(dirs[i]));
-        cr_assert_eq(pz_scale_run_read_layout(dirs[i], 0, 0, &md->runs[i], err, sizeof(err)),
-                     0, "%s", err);
-        if (md->runs[i].grid.ndims > ndims)
-            ndims = md->runs[i].grid.ndims;
-    }
-    for (int i = 0; i < 3; i++) {
-        if (md->runs[i].grid.ndims < ndims) {
-            pz_scale_run_free(&md->runs[i]);
-            cr_assert_eq(pz_scale_run_read_layout(dirs[i], ndims, 0, &md->runs[i], err,
-                                                  sizeof(err)), 0, "%s", err);
-        }
-        md->list[i] = &md->runs[i];
-    }
-    md->m = pz_scale_program_build(md->list, 3, 0, err, sizeof(err));
-}
-
-static void model_free(struct model *md)
-{
-    pz_scale_program_free(md->m);
     for (int i = 0; i < 3; i++)
-        pz_scale_run_free(&md->runs[i]);
+        record(name, counts[i], shape, dirs[i], sizeof(dirs[i]));
+    sm_model_read(md, (const char *const[]){dirs[0], dirs[1], dirs[2]}, err, sizeof(err));
 }
 
 /* The note of the parity ordering, or NULL. */
 static const char *parity_note(const struct pz_scale_program *m)
 {
-    for (size_t i = 0; m && i < pz_scale_program_nnotes(m); i++)
-        if (strstr(pz_scale_program_note(m, i), "an order of calls by the parity"))
-            return pz_scale_program_note(m, i);
-    return NULL;
+    return sm_note(m, "an order of calls by the parity");
 }
 
-/* --- the synthesized run: every process's messages in order, its MPI_Allreduce calls */
-
-struct run {
-    int n[MAX_PROCS];
-    struct message m[MAX_PROCS][MAX_RECS];
-    int allreduces[MAX_PROCS];
-};
-
-static struct run got;
-
-static int no_comms(void *ctx, const struct pz_synth_comm *comms, uint32_t n)
-{
-    (void)ctx, (void)comms, (void)n;
-    return 0;
-}
-
-/* Every message is on the world (communicator 0), its peer a world rank. */
-static int keep(void *ctx, int proc, const struct pz_rec *r)
-{
-    struct run *k = ctx;
-
-    if (r->kind == PZ_REC_COLL_END)
-        k->allreduces[proc]++;
-    if (r->kind != PZ_REC_SEND && r->kind != PZ_REC_RECV)
-        return 0;
-    cr_assert_eq(r->comm, 0, "process %d: a message on communicator %u", proc, r->comm);
-    cr_assert_lt(k->n[proc], MAX_RECS, "process %d: more messages than the program's", proc);
-    k->m[proc][k->n[proc]++] = (struct message){r->kind, (int)r->peer, r->tag, r->bytes};
-    return 0;
-}
-
-static void synthesize(const struct pz_scale_program *m, int nprocs)
-{
-    struct pz_scale_sink sink = { no_comms, keep, &got };
-
-    memset(&got, 0, sizeof(got));
-    cr_assert_eq(pz_scale_synthesize(m, nprocs, &sink, err, sizeof(err)), 0, "%s", err);
-}
-
-static void expect_message(int nprocs, int p, int j, const struct message *want)
-{
-    const struct message *g = &got.m[p][j];
-
-    cr_expect(g->kind == want->kind && g->peer == want->peer && g->tag == want->tag &&
-                  g->bytes == want->bytes,
-              "at %d, process %d, message %d: kind %u peer %d tag %u bytes %lu, expected "
-              "kind %u peer %d tag %u bytes %lu", nprocs, p, j, g->kind, g->peer, g->tag,
-              (unsigned long)g->bytes, want->kind, want->peer, want->tag,
-              (unsigned long)want->bytes);
-}
+/* The synthesized run: every process's messages in order, its MPI_Allreduce calls. */
+static struct sm_run got;
 
 /* The run synthesized at nprocs is the program's (plan()): at every process, ITERS
  * times its messages in order, and one MPI_Allreduce per iteration. */
 static void expect_run(const struct pz_scale_program *m, int nprocs, enum shape shape)
 {
-    synthesize(m, nprocs);
+    sm_synthesize(m, nprocs, &got, err, sizeof(err));
     for (int p = 0; p < nprocs; p++) {
-        struct message want[MAX_CALLS];
+        struct sm_message want[MAX_CALLS];
         int n = plan(shape, nprocs, p, want), j = 0;
 
         cr_assert_eq(got.n[p], ITERS * n, "at %d, process %d: %d messages, expected %d",
                      nprocs, p, got.n[p], ITERS * n);
-        cr_expect_eq(got.allreduces[p], ITERS, "at %d, process %d: %d MPI_Allreduce calls",
-                     nprocs, p, got.allreduces[p]);
+        cr_assert_eq(got.off_world[p], 0, "process %d: %d messages off the world", p,
+                     got.off_world[p]);
+        cr_expect_eq(got.collectives[p], ITERS, "at %d, process %d: %d MPI_Allreduce calls",
+                     nprocs, p, got.collectives[p]);
         for (int it = 0; it < ITERS; it++)
             for (int i = 0; i < n; i++)
-                expect_message(nprocs, p, j++, &want[i]);
+                sm_expect_message(&got, nprocs, p, j++, &want[i]);
     }
 }
 
 /* Process p's first messages at nprocs are want[0..n-1] (worked out by hand). */
-static void expect_first(int nprocs, int p, const struct message *want, int n)
+static void expect_first(int nprocs, int p, const struct sm_message *want, int n)
 {
     cr_assert_geq(got.n[p], n, "at %d, process %d: %d messages", nprocs, p, got.n[p]);
     for (int j = 0; j < n; j++)
-        expect_message(nprocs, p, j, &want[j]);
+        sm_expect_message(&got, nprocs, p, j, &want[j]);
 }
 
 #define S PZ_REC_SEND
@@ -351,7 +251,7 @@ static void expect_first(int nprocs, int p, const struct message *want, int n)
 Test(scale_redblack, a_ring_ordered_by_parity_is_synthesized_at_16_and_64)
 {
     static const int counts[] = { 2, 4, 8 };
-    struct model md;
+    struct st_model md;
     const char *note;
 
     model_of("ring", counts, RING, &md);
@@ -363,13 +263,13 @@ Test(scale_redblack, a_ring_ordered_by_parity_is_synthesized_at_16_and_64)
                   strstr(note, "an even number along it (2, 4, 8)") != NULL,
               "note '%s'", note);
     expect_run(md.m, 16, RING);
-    expect_first(16, 6, (const struct message[]){{S, 7, 1, X_BYTES}, {R, 5, 1, X_BYTES}}, 2);
-    expect_first(16, 7, (const struct message[]){{R, 6, 1, X_BYTES}, {S, 8, 1, X_BYTES}}, 2);
-    expect_first(16, 15, (const struct message[]){{R, 14, 1, X_BYTES}, {S, 0, 1, X_BYTES}}, 2);
-    expect_first(16, 0, (const struct message[]){{S, 1, 1, X_BYTES}, {R, 15, 1, X_BYTES}}, 2);
+    expect_first(16, 6, (const struct sm_message[]){{S, 7, 1, X_BYTES}, {R, 5, 1, X_BYTES}}, 2);
+    expect_first(16, 7, (const struct sm_message[]){{R, 6, 1, X_BYTES}, {S, 8, 1, X_BYTES}}, 2);
+    expect_first(16, 15, (const struct sm_message[]){{R, 14, 1, X_BYTES}, {S, 0, 1, X_BYTES}}, 2);
+    expect_first(16, 0, (const struct sm_message[]){{S, 1, 1, X_BYTES}, {R, 15, 1, X_BYTES}}, 2);
     expect_run(md.m, 64, RING);
-    expect_first(64, 63, (const struct message[]){{R, 62, 1, X_BYTES}, {S, 0, 1, X_BYTES}}, 2);
-    model_free(&md);
+    expect_first(64, 63, (const struct sm_message[]){{R, 62, 1, X_BYTES}, {S, 0, 1, X_BYTES}}, 2);
+    st_model_free(&md);
 }
 
 /* The same ring at odd counts: at 5, ranks 0, 2 and 4 are even, and rank 4's right
@@ -379,17 +279,17 @@ Test(scale_redblack, a_ring_ordered_by_parity_is_synthesized_at_16_and_64)
 Test(scale_redblack, a_ring_ordered_by_parity_at_an_odd_count)
 {
     static const int counts[] = { 2, 4, 8 };
-    struct model md;
+    struct st_model md;
 
     model_of("oddring", counts, RING, &md);
     cr_assert_not_null(md.m, "%s", err);
     expect_run(md.m, 5, RING);
-    expect_first(5, 4, (const struct message[]){{S, 0, 1, X_BYTES}, {R, 3, 1, X_BYTES}}, 2);
-    expect_first(5, 0, (const struct message[]){{S, 1, 1, X_BYTES}, {R, 4, 1, X_BYTES}}, 2);
-    expect_first(5, 3, (const struct message[]){{R, 2, 1, X_BYTES}, {S, 4, 1, X_BYTES}}, 2);
+    expect_first(5, 4, (const struct sm_message[]){{S, 0, 1, X_BYTES}, {R, 3, 1, X_BYTES}}, 2);
+    expect_first(5, 0, (const struct sm_message[]){{S, 1, 1, X_BYTES}, {R, 4, 1, X_BYTES}}, 2);
+    expect_first(5, 3, (const struct sm_message[]){{R, 2, 1, X_BYTES}, {S, 4, 1, X_BYTES}}, 2);
     expect_run(md.m, 17, RING);
-    expect_first(17, 16, (const struct message[]){{S, 0, 1, X_BYTES}, {R, 15, 1, X_BYTES}}, 2);
-    model_free(&md);
+    expect_first(17, 16, (const struct sm_message[]){{S, 0, 1, X_BYTES}, {R, 15, 1, X_BYTES}}, 2);
+    st_model_free(&md);
 }
 
 /* The chain recorded at 2, 4 and 8: at 2, rank 0 only sends and rank 1 only receives
@@ -401,7 +301,7 @@ Test(scale_redblack, a_ring_ordered_by_parity_at_an_odd_count)
 Test(scale_redblack, a_chain_ordered_by_parity_is_synthesized_at_16_and_64)
 {
     static const int counts[] = { 2, 4, 8 };
-    struct model md;
+    struct st_model md;
     const char *note;
 
     model_of("chain", counts, CHAIN, &md);
@@ -410,15 +310,15 @@ Test(scale_redblack, a_chain_ordered_by_parity_is_synthesized_at_16_and_64)
     cr_assert_not_null(note, "no note of the parity");
     cr_expect(strstr(note, "periodic") == NULL, "note '%s'", note);
     expect_run(md.m, 16, CHAIN);
-    expect_first(16, 14, (const struct message[]){{S, 15, 1, X_BYTES}, {R, 13, 1, X_BYTES}},
+    expect_first(16, 14, (const struct sm_message[]){{S, 15, 1, X_BYTES}, {R, 13, 1, X_BYTES}},
                  2);
-    expect_first(16, 15, (const struct message[]){{R, 14, 1, X_BYTES}, {R, 14, 1, X_BYTES}},
+    expect_first(16, 15, (const struct sm_message[]){{R, 14, 1, X_BYTES}, {R, 14, 1, X_BYTES}},
                  2);
-    expect_first(16, 0, (const struct message[]){{S, 1, 1, X_BYTES}, {S, 1, 1, X_BYTES}}, 2);
+    expect_first(16, 0, (const struct sm_message[]){{S, 1, 1, X_BYTES}, {S, 1, 1, X_BYTES}}, 2);
     expect_run(md.m, 64, CHAIN);
-    expect_first(64, 62, (const struct message[]){{S, 63, 1, X_BYTES}, {R, 61, 1, X_BYTES}},
+    expect_first(64, 62, (const struct sm_message[]){{S, 63, 1, X_BYTES}, {R, 61, 1, X_BYTES}},
                  2);
-    model_free(&md);
+    st_model_free(&md);
 }
 
 /* The ring both ways, recorded at 2, 4 and 8: at 16 process 5 (odd) receives from 4
@@ -428,20 +328,20 @@ Test(scale_redblack, a_chain_ordered_by_parity_is_synthesized_at_16_and_64)
 Test(scale_redblack, a_ring_both_ways_ordered_by_parity_is_synthesized_at_16_and_64)
 {
     static const int counts[] = { 2, 4, 8 };
-    struct model md;
+    struct st_model md;
 
     model_of("both", counts, BOTH, &md);
     cr_assert_not_null(md.m, "%s", err);
     cr_assert_not_null(parity_note(md.m), "no note of the parity");
     expect_run(md.m, 16, BOTH);
-    expect_first(16, 5, (const struct message[]){{R, 4, 1, X_BYTES}, {S, 6, 1, X_BYTES},
+    expect_first(16, 5, (const struct sm_message[]){{R, 4, 1, X_BYTES}, {S, 6, 1, X_BYTES},
                                                  {R, 6, 2, X_BYTES}, {S, 4, 2, X_BYTES}}, 4);
-    expect_first(16, 6, (const struct message[]){{S, 7, 1, X_BYTES}, {R, 5, 1, X_BYTES},
+    expect_first(16, 6, (const struct sm_message[]){{S, 7, 1, X_BYTES}, {R, 5, 1, X_BYTES},
                                                  {S, 5, 2, X_BYTES}, {R, 7, 2, X_BYTES}}, 4);
     expect_run(md.m, 64, BOTH);
-    expect_first(64, 0, (const struct message[]){{S, 1, 1, X_BYTES}, {R, 63, 1, X_BYTES},
+    expect_first(64, 0, (const struct sm_message[]){{S, 1, 1, X_BYTES}, {R, 63, 1, X_BYTES},
                                                  {S, 63, 2, X_BYTES}, {R, 1, 2, X_BYTES}}, 4);
-    model_free(&md);
+    st_model_free(&md);
 }
 
 /* MPI_Cart_create's grids of 2 x 2, 4 x 2 and 4 x 3 at 4, 8 and 12 (rank x * cols + y),
@@ -457,7 +357,7 @@ Test(scale_redblack, a_ring_both_ways_ordered_by_parity_is_synthesized_at_16_and
 Test(scale_redblack, a_grid_ordered_by_the_parity_of_x_is_synthesized_at_16_and_64)
 {
     static const int counts[] = { 4, 8, 12 };
-    struct model md;
+    struct st_model md;
     const char *note;
 
     model_of("gridx", counts, GRID_X, &md);
@@ -467,14 +367,14 @@ Test(scale_redblack, a_grid_ordered_by_the_parity_of_x_is_synthesized_at_16_and_
     cr_expect(strstr(note, "one parity of their coordinate along dimension 0") != NULL,
               "note '%s'", note);
     expect_run(md.m, 16, GRID_X);
-    expect_first(16, 9, (const struct message[]){{S, 13, 1, X_BYTES}, {R, 5, 1, X_BYTES},
+    expect_first(16, 9, (const struct sm_message[]){{S, 13, 1, X_BYTES}, {R, 5, 1, X_BYTES},
                                                  {S, 10, 3, Y_BYTES}, {R, 8, 3, Y_BYTES}}, 4);
-    expect_first(16, 6, (const struct message[]){{R, 2, 1, X_BYTES}, {S, 10, 1, X_BYTES},
+    expect_first(16, 6, (const struct sm_message[]){{R, 2, 1, X_BYTES}, {S, 10, 1, X_BYTES},
                                                  {S, 7, 3, Y_BYTES}, {R, 5, 3, Y_BYTES}}, 4);
     expect_run(md.m, 64, GRID_X);
-    expect_first(64, 60, (const struct message[]){{R, 52, 1, X_BYTES}, {S, 61, 3, Y_BYTES},
+    expect_first(64, 60, (const struct sm_message[]){{R, 52, 1, X_BYTES}, {S, 61, 3, Y_BYTES},
                                                   {R, 59, 3, Y_BYTES}}, 3);
-    model_free(&md);
+    st_model_free(&md);
 }
 
 /* A checkerboard on MPI_Cart_create's grids of 3 x 2, 3 x 3 and 4 x 3 at 6, 9 and 12:
@@ -489,7 +389,7 @@ Test(scale_redblack, a_grid_ordered_by_the_parity_of_x_is_synthesized_at_16_and_
 Test(scale_redblack, a_checkerboard_is_synthesized_at_16_and_64)
 {
     static const int counts[] = { 6, 9, 12 };
-    struct model md;
+    struct st_model md;
     const char *note;
 
     model_of("checker", counts, CHECKER, &md);
@@ -499,19 +399,19 @@ Test(scale_redblack, a_checkerboard_is_synthesized_at_16_and_64)
     cr_expect(strstr(note, "the sum of their coordinates along dimensions 0 and 1") != NULL,
               "note '%s'", note);
     expect_run(md.m, 16, CHECKER);
-    expect_first(16, 5, (const struct message[]){{S, 9, 1, X_BYTES}, {S, 1, 2, X_BYTES},
+    expect_first(16, 5, (const struct sm_message[]){{S, 9, 1, X_BYTES}, {S, 1, 2, X_BYTES},
                                                  {S, 6, 3, Y_BYTES}, {S, 4, 4, Y_BYTES},
                                                  {R, 1, 1, X_BYTES}, {R, 9, 2, X_BYTES},
                                                  {R, 4, 3, Y_BYTES}, {R, 6, 4, Y_BYTES}}, 8);
-    expect_first(16, 6, (const struct message[]){{R, 2, 1, X_BYTES}, {R, 10, 2, X_BYTES},
+    expect_first(16, 6, (const struct sm_message[]){{R, 2, 1, X_BYTES}, {R, 10, 2, X_BYTES},
                                                  {R, 5, 3, Y_BYTES}, {R, 7, 4, Y_BYTES},
                                                  {S, 10, 1, X_BYTES}, {S, 2, 2, X_BYTES},
                                                  {S, 7, 3, Y_BYTES}, {S, 5, 4, Y_BYTES}}, 8);
     expect_run(md.m, 64, CHECKER);
-    expect_first(64, 63, (const struct message[]){{S, 55, 2, X_BYTES}, {S, 62, 4, Y_BYTES},
+    expect_first(64, 63, (const struct sm_message[]){{S, 55, 2, X_BYTES}, {S, 62, 4, Y_BYTES},
                                                   {R, 55, 1, X_BYTES}, {R, 62, 3, Y_BYTES}},
                  4);
-    model_free(&md);
+    st_model_free(&md);
 }
 
 /* The ring with the multiples of 3 sending first: at 4 ranks 0 and 3, at 8 ranks 0, 3
@@ -520,12 +420,12 @@ Test(scale_redblack, a_checkerboard_is_synthesized_at_16_and_64)
 Test(scale_redblack, an_order_by_the_rank_modulo_3_is_refused)
 {
     static const int counts[] = { 2, 4, 8 };
-    struct model md;
+    struct st_model md;
 
     model_of("mod3", counts, MOD3, &md);
     cr_expect_null(md.m, "a model of an order no parity gives");
     cr_expect(strstr(err, "recordings differ") != NULL && strstr(err, "MPI_Send") != NULL &&
                   !strchr(err, '\n'),
               "err '%s'", err);
-    model_free(&md);
+    st_model_free(&md);
 }

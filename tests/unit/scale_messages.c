@@ -1,0 +1,108 @@
+/* Synthesized runs kept message by message (scale_messages.h). */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "scale_messages.h"
+
+void sm_dims2(int nprocs, int *rows, int *cols)
+{
+    for (*cols = 1; (*cols + 1) * (*cols + 1) <= nprocs; (*cols)++)
+        ;
+    while (nprocs % *cols)
+        (*cols)--;
+    *rows = nprocs / *cols;
+}
+
+void sm_model_read(struct st_model *md, const char *const dirs[3], char *err, size_t errlen)
+{
+    int ndims = 1;
+
+    memset(md, 0, sizeof(*md));
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(pz_scale_run_read_layout(dirs[i], 0, 0, &md->runs[i], err, errlen), 0,
+                     "%s", err);
+        if (md->runs[i].grid.ndims > ndims)
+            ndims = md->runs[i].grid.ndims;
+    }
+    for (int i = 0; i < 3; i++) {
+        if (md->runs[i].grid.ndims < ndims) {
+            pz_scale_run_free(&md->runs[i]);
+            cr_assert_eq(pz_scale_run_read_layout(dirs[i], ndims, 0, &md->runs[i], err,
+                                                  errlen), 0, "%s", err);
+        }
+        md->list[i] = &md->runs[i];
+    }
+    md->m = pz_scale_program_build(md->list, 3, 0, err, errlen);
+}
+
+const char *sm_note(const struct pz_scale_program *m, const char *words)
+{
+    for (size_t i = 0; m && i < pz_scale_program_nnotes(m); i++)
+        if (strstr(pz_scale_program_note(m, i), words))
+            return pz_scale_program_note(m, i);
+    return NULL;
+}
+
+static int keep_comms(void *ctx, const struct pz_synth_comm *comms, uint32_t n)
+{
+    struct sm_run *k = ctx;
+
+    cr_assert_leq(n, SM_MAX_PROCS + 2, "%u communicators", n);
+    for (uint32_t i = 0; i < n; i++) {
+        k->comms[i] = comms[i];
+        for (uint32_t j = 0; comms[i].members && j < comms[i].size && j < SM_MAX_PROCS; j++)
+            k->members[i][j] = comms[i].members[j];
+    }
+    k->ncomms = n;
+    return 0;
+}
+
+/* The world rank of rank `rank` of communicator comm. */
+static int world_rank(const struct sm_run *k, uint32_t comm, uint32_t rank)
+{
+    cr_assert_lt(comm, k->ncomms, "communicator %u of %u", comm, k->ncomms);
+    return k->comms[comm].members ? k->members[comm][rank] : (int)rank;
+}
+
+static int keep(void *ctx, int proc, const struct pz_rec *r)
+{
+    struct sm_run *k = ctx;
+
+    if (r->kind == PZ_REC_IRECV_REQUEST)
+        k->requests[proc]++;
+    if (r->kind == PZ_REC_ISEND_COMPLETE)
+        k->completed_sends[proc]++;
+    if (r->kind == PZ_REC_COLL_END)
+        k->collectives[proc]++;
+    if (r->kind != PZ_REC_SEND && r->kind != PZ_REC_RECV && r->kind != PZ_REC_IRECV &&
+        r->kind != PZ_REC_ISEND)
+        return 0;
+    k->off_world[proc] += r->comm != 0;
+    cr_assert_lt(k->n[proc], SM_MAX_RECS, "process %d: more messages than the program's", proc);
+    k->m[proc][k->n[proc]++] =
+        (struct sm_message){r->kind, world_rank(k, r->comm, r->peer), r->tag, r->bytes};
+    return 0;
+}
+
+void sm_synthesize(const struct pz_scale_program *m, int nprocs, struct sm_run *got,
+                   char *err, size_t errlen)
+{
+    struct pz_scale_sink sink = { keep_comms, keep, got };
+
+    cr_assert_leq(nprocs, SM_MAX_PROCS, "%d processes", nprocs);
+    memset(got, 0, sizeof(*got));
+    cr_assert_eq(pz_scale_synthesize(m, nprocs, &sink, err, errlen), 0, "%s", err);
+}
+
+void sm_expect_message(const struct sm_run *got, int nprocs, int p, int j,
+                       const struct sm_message *want)
+{
+    const struct sm_message *g = &got->m[p][j];
+
+    cr_expect(g->kind == want->kind && g->peer == want->peer && g->tag == want->tag &&
+                  g->bytes == want->bytes,
+              "at %d, process %d, message %d: kind %u peer %d tag %u bytes %lu, expected "
+              "kind %u peer %d tag %u bytes %lu", nprocs, p, j, g->kind, g->peer, g->tag,
+              (unsigned long)g->bytes, want->kind, want->peer, want->tag,
+              (unsigned long)want->bytes);
+}
