@@ -426,3 +426,49 @@ pz_fortran_calls() {
     echo "MPI_Isend | MPI_ISEND Receiver: $peer, $w, Tag: 6, Length: 4, Request: #2"
     echo "MPI_Waitall | MPI_IRECV Sender: $peer, $w, Tag: 6, Length: 4, Request: #1 | MPI_ISEND_COMPLETE Request: #2"
 }
+
+# pz_scale_traced NAME...: prognoz scale of the recordings $PZ_WORK/NAME... to 8 and 16
+# processes on gigabit-switch with CPU times, the synthesized runs written into
+# $PZ_WORK/synth (synth/PN), the report into $PZ_WORK/scale.txt.  Fails the test unless
+# it exits 0, writes nothing to stderr and predicts 16 processes, or unless the same
+# scaling replayed in memory (without --trace-out) reports the same.
+pz_scale_traced() {
+    for _r; do
+        shift
+        set -- "$@" "$PZ_WORK/$_r"
+    done
+    _err=$PZ_WORK/scale.err
+    rm -rf "$PZ_WORK/synth"
+    "$PZ_PROGNOZ" scale "$@" --ranks 8,16 --machine gigabit-switch --compute cpu \
+        --trace-out "$PZ_WORK/synth" -o "$PZ_WORK/scale.txt" 2>"$_err" ||
+        { cat "$_err" >&2; pz_fail "prognoz scale failed"; }
+    test -s "$_err" && { cat "$_err" >&2; pz_fail "prognoz scale wrote to stderr"; }
+    grep -q '^gigabit-switch  *16 ' "$PZ_WORK/scale.txt" ||
+        { cat "$PZ_WORK/scale.txt" >&2; pz_fail "no prediction at 16 processes"; }
+    "$PZ_PROGNOZ" scale "$@" --ranks 8,16 --machine gigabit-switch --compute cpu \
+        -o "$PZ_WORK/scale-in-memory.txt" 2>"$_err" ||
+        { cat "$_err" >&2; pz_fail "prognoz scale without --trace-out failed"; }
+    diff -u "$PZ_WORK/scale.txt" "$PZ_WORK/scale-in-memory.txt" >&2 ||
+        pz_fail "the report replayed in memory differs from the one replayed from the archives"
+}
+
+# pz_trace_calls NAME: the calls of the trace $PZ_WORK/NAME (pz_trace, which leaves
+# NAME.calls.LOC), location by location after a line "== LOC", without the lines of
+# events outside calls and without additional attributes.
+pz_trace_calls() {
+    pz_trace "$1"
+    for _f in "$PZ_WORK/$1".calls.[0-9]*; do
+        echo "== ${_f##*.}"
+        sed -e '/^!/d' -e 's/ ADDITIONAL ATTRIBUTES: [^|]*//' "$_f"
+    done
+}
+
+# pz_synthesized_as_recorded NAME N: fails the test unless the run synthesized at N
+# processes ($PZ_WORK/synth/PN, pz_scale_traced) makes, location by location, exactly
+# the MPI calls of the recording $PZ_WORK/NAME with their peers and sizes.
+pz_synthesized_as_recorded() {
+    pz_trace_calls "$1" >"$PZ_WORK/$1.all"
+    pz_trace_calls "synth/P$2" >"$PZ_WORK/synth$2.all"
+    diff -u "$PZ_WORK/$1.all" "$PZ_WORK/synth$2.all" >&2 ||
+        pz_fail "the run synthesized at $2 processes differs from the recording (- recorded, + synthesized)"
+}

@@ -14,39 +14,20 @@
 
 test -x "${PZ_PROGNOZ:-}" || pz_skip "the prognoz command '${PZ_PROGNOZ:-}' is not built"
 prog=$(pz_program scale_alltoallp) || exit 77
-err=$PZ_WORK/scale.err
 
 for n in 2 3 4; do
     PZ_ENV=PROGNOZ_CPU_TIME=1 pz_record_ok a2a$n $n "$prog" 5 96
 done
-rm -rf "$PZ_WORK/synth"
-"$PZ_PROGNOZ" scale "$PZ_WORK/a2a2" "$PZ_WORK/a2a3" "$PZ_WORK/a2a4" --ranks 8,16 \
-    --machine gigabit-switch --compute cpu --trace-out "$PZ_WORK/synth" \
-    -o "$PZ_WORK/scale.txt" 2>"$err" ||
-    { cat "$err" >&2; pz_fail "prognoz scale failed"; }
-test -s "$err" && { cat "$err" >&2; pz_fail "prognoz scale wrote to stderr"; }
-grep -q '^gigabit-switch  *16 ' "$PZ_WORK/scale.txt" ||
-    { cat "$PZ_WORK/scale.txt" >&2; pz_fail "no prediction at 16 processes"; }
+pz_scale_traced a2a2 a2a3 a2a4
 grep -q 'an exchange with every member in turn' "$PZ_WORK/scale.txt" ||
     { cat "$PZ_WORK/scale.txt" >&2; pz_fail "no note of the exchange with every member"; }
 
-# the calls of a trace, per location, without times and attributes
-calls_of() {
-    pz_trace "$1"
-    for f in "$PZ_WORK/$1".calls.[0-9]*; do
-        echo "== ${f##*.}"
-        sed -e '/^!/d' -e 's/ ADDITIONAL ATTRIBUTES: [^|]*//' "$f"
-    done
-}
-calls_of a2a4 >"$PZ_WORK/a2a4.all"
-calls_of synth/P4 >"$PZ_WORK/synth4.all"
-diff -u "$PZ_WORK/a2a4.all" "$PZ_WORK/synth4.all" >&2 ||
-    pz_fail "the run synthesized at 4 processes differs from the recording (- recorded, + synthesized)"
+pz_synthesized_as_recorded a2a4 4
 
 # at 8 and 16, processes 0, 5 and the last: how many exchanges, with whom, how large
 # (TO:FROM:BYTES, the receive as large as the send)
 for n in 8 16; do
-    calls_of synth/P$n >/dev/null
+    pz_trace synth/P$n
     bytes=$(( (96 / n) * (96 / n) * 8 ))
     for p in 0 5 $((n - 1)); do
         pz_expect_eq "process $p's MPI_Sendrecv calls at $n processes" $((5 * (n - 1))) \
@@ -67,10 +48,3 @@ for n in 8 16; do
     "$PZ_PROGNOZ" report "$PZ_WORK/synth/P$n" >"$PZ_WORK/report$n.txt" 2>&1 ||
         { cat "$PZ_WORK/report$n.txt" >&2; pz_fail "prognoz report cannot read the run synthesized at $n"; }
 done
-
-# Without --trace-out the synthesized runs are replayed in memory: the same report.
-"$PZ_PROGNOZ" scale "$PZ_WORK/a2a2" "$PZ_WORK/a2a3" "$PZ_WORK/a2a4" --ranks 8,16 \
-    --machine gigabit-switch --compute cpu -o "$PZ_WORK/scale-in-memory.txt" 2>"$err" ||
-    { cat "$err" >&2; pz_fail "prognoz scale without --trace-out failed"; }
-diff -u "$PZ_WORK/scale.txt" "$PZ_WORK/scale-in-memory.txt" >&2 ||
-    pz_fail "the report replayed in memory differs from the one replayed from the archives"

@@ -13,35 +13,16 @@
 
 test -x "${PZ_PROGNOZ:-}" || pz_skip "the prognoz command '${PZ_PROGNOZ:-}' is not built"
 prog=$(pz_program scale_rmahalo) || exit 77
-err=$PZ_WORK/scale.err
 
 for n in 2 3 4; do
     PZ_ENV=PROGNOZ_CPU_TIME=1 pz_record_ok rma$n $n "$prog" 20 65536
 done
-rm -rf "$PZ_WORK/synth"
-"$PZ_PROGNOZ" scale "$PZ_WORK/rma2" "$PZ_WORK/rma3" "$PZ_WORK/rma4" --ranks 8,16 \
-    --machine gigabit-switch --compute cpu --trace-out "$PZ_WORK/synth" \
-    -o "$PZ_WORK/scale.txt" 2>"$err" ||
-    { cat "$err" >&2; pz_fail "prognoz scale failed"; }
-test -s "$err" && { cat "$err" >&2; pz_fail "prognoz scale wrote to stderr"; }
-grep -q '^gigabit-switch  *16 ' "$PZ_WORK/scale.txt" ||
-    { cat "$PZ_WORK/scale.txt" >&2; pz_fail "no prediction at 16 processes"; }
+pz_scale_traced rma2 rma3 rma4
 
-# the calls of a trace, per location, without times and attributes
-calls_of() {
-    pz_trace "$1"
-    for f in "$PZ_WORK/$1".calls.[0-9]*; do
-        echo "== ${f##*.}"
-        sed -e '/^!/d' -e 's/ ADDITIONAL ATTRIBUTES: [^|]*//' "$f"
-    done
-}
-calls_of rma4 >"$PZ_WORK/rma4.all"
-calls_of synth/P4 >"$PZ_WORK/synth4.all"
-diff -u "$PZ_WORK/rma4.all" "$PZ_WORK/synth4.all" >&2 ||
-    pz_fail "the run synthesized at 4 processes differs from the recording (- recorded, + synthesized)"
+pz_synthesized_as_recorded rma4 4
 
 # 16 processes: one window, on the world
-calls_of synth/P16 >"$PZ_WORK/synth16.all"
+pz_trace synth/P16
 pz_expect_eq "the windows at 16 processes" \
     'RMA_WIN 0 Name: "MPI window 0" Communicator: "MPI_COMM_WORLD" Flags: NONE' \
     "$(sed -n 's/^RMA_WIN  *\([0-9]*\)  *Name: \("[^"]*"\) <[0-9]*>, Communicator: \("[^"]*"\) <[0-9]*>, Flags: \(.*\)/RMA_WIN \1 Name: \2 Communicator: \3 Flags: \4/p' \
@@ -63,11 +44,3 @@ for n in 8 16; do
         >"$PZ_WORK/predict$n.txt" 2>&1 ||
         { cat "$PZ_WORK/predict$n.txt" >&2; pz_fail "prognoz predict cannot replay the run synthesized at $n"; }
 done
-
-# Without --trace-out the synthesized runs are replayed in memory, on the windows defined
-# there: the same report.
-"$PZ_PROGNOZ" scale "$PZ_WORK/rma2" "$PZ_WORK/rma3" "$PZ_WORK/rma4" --ranks 8,16 \
-    --machine gigabit-switch --compute cpu -o "$PZ_WORK/scale-in-memory.txt" 2>"$err" ||
-    { cat "$err" >&2; pz_fail "prognoz scale without --trace-out failed"; }
-diff -u "$PZ_WORK/scale.txt" "$PZ_WORK/scale-in-memory.txt" >&2 ||
-    pz_fail "the report replayed in memory differs from the one replayed from the archives"
