@@ -319,6 +319,19 @@ static void model_of(struct st_model *md, const int counts[3], int ndims, progra
     model_on(md, counts, ndims, program, ON_WORLD);
 }
 
+/* The program recorded at counts, read in ndims dimensions (0: as inferred), synthesized
+ * at 16 and 64 processes: every process's calls are expected's (check_at). */
+static void expect_at_16_and_64(const int counts[3], int ndims, program_fn *program,
+                                expect_fn *expected)
+{
+    struct st_model md;
+
+    model_of(&md, counts, ndims, program);
+    check_at(&md, 16, expected);
+    check_at(&md, 64, expected);
+    st_model_free(&md);
+}
+
 /* --- a 1-D halo exchange by MPI_Put between fences, not periodic: ITER1 times, a fence,
  * 512 bytes to the left neighbour, 512 to the right one (those that exist), a fence */
 
@@ -439,12 +452,8 @@ static void expected_halo2d(struct log *g, int p, int nprocs)
 Test(scale_rma, a_2d_halo_of_gets_under_locks_of_the_neighbours)
 {
     static const int counts[3] = { 4, 8, 16 };
-    struct st_model md;
 
-    model_of(&md, counts, 2, halo2d);
-    check_at(&md, 16, expected_halo2d);
-    check_at(&md, 64, expected_halo2d);
-    st_model_free(&md);
+    expect_at_16_and_64(counts, 2, halo2d, expected_halo2d);
 }
 
 /* --- passive target synchronization of every process at once, on a periodic ring:
@@ -608,12 +617,8 @@ static void expected_to_first(struct log *g, int p, int nprocs)
 Test(scale_rma, a_target_the_same_for_every_process_is_a_rank)
 {
     static const int counts[3] = { 2, 4, 8 };
-    struct st_model md;
 
-    model_of(&md, counts, 0, to_first);
-    check_at(&md, 16, expected_to_first);
-    check_at(&md, 64, expected_to_first);
-    st_model_free(&md);
+    expect_at_16_and_64(counts, 0, to_first, expected_to_first);
 }
 
 /* --- request-based puts in a 1-D halo, not periodic, under MPI_Win_lock_all: ITER1
@@ -676,12 +681,8 @@ static void expected_rput_halo(struct log *g, int p, int nprocs)
 Test(scale_rma, request_based_puts_completed_by_a_waitall)
 {
     static const int counts[3] = { 2, 4, 8 };
-    struct st_model md;
 
-    model_of(&md, counts, 0, rput_halo);
-    check_at(&md, 16, expected_rput_halo);
-    check_at(&md, 64, expected_rput_halo);
-    st_model_free(&md);
+    expect_at_16_and_64(counts, 0, rput_halo, expected_rput_halo);
 }
 
 /* --- refusals */

@@ -759,6 +759,15 @@ static const struct pz_scale_event *rma_event(int p, uint8_t kind, int n)
     return NULL;
 }
 
+/* Process p's MPI_Put of bytes to target (a rank of the window's communicator), entered
+ * at `at` and left 1 ms later. */
+static void put_call(struct tb *b, int p, uint64_t at, uint32_t target, uint64_t bytes)
+{
+    tb_enter(b, p, at, tb_mpi(b, "MPI_Put"));
+    tb_rma_put(b, p, at, target, bytes);
+    tb_leave(b, p, at + MS(1), tb_mpi(b, "MPI_Put"));
+}
+
 /* A put on a window of the world whose making the trace does not have (made where it is
  * first used): read on the world's class, its target, process 1, at offset +1 in the
  * grid of 2, its window's slot 0 (tag 0), 8 bytes. */
@@ -770,9 +779,7 @@ Test(scale_run, a_put_is_read_with_its_target_an_offset_in_the_grid)
     tb_rma_window(b);
     for (int p = 0; p < 2; p++)
         tb_call(b, p, "MPI_Init", 0, MS(1));
-    tb_enter(b, 0, MS(2), tb_mpi(b, "MPI_Put"));
-    tb_rma_put(b, 0, MS(2), 1, 8);
-    tb_leave(b, 0, MS(3), tb_mpi(b, "MPI_Put"));
+    put_call(b, 0, MS(2), 1, 8);
     cr_assert_eq(tb_close(b), 0);
     cr_assert_eq(pz_scale_run_read(rec, &run, err, sizeof(err)), 0, "%s", err);
     e = rma_event(0, PZ_REC_RMA_PUT, 0);
@@ -801,17 +808,13 @@ Test(scale_run, windows_alive_at_once_take_slots_and_freed_ones_give_them_back)
         tb_win_create_call(b, p, MS(1), MS(2));
         tb_rma_use(b, w[1]);
         tb_win_create_call(b, p, MS(3), MS(4));
-        tb_enter(b, p, MS(5), tb_mpi(b, "MPI_Put"));
-        tb_rma_put(b, p, MS(5), (uint32_t)(1 - p), 16);
-        tb_leave(b, p, MS(6), tb_mpi(b, "MPI_Put"));
+        put_call(b, p, MS(5), (uint32_t)(1 - p), 16);
         tb_win_free_call(b, p, MS(7), MS(8));
         tb_rma_use(b, w[0]);
         tb_win_free_call(b, p, MS(9), MS(10));
         tb_rma_use(b, w[2]);
         tb_win_create_call(b, p, MS(11), MS(12));
-        tb_enter(b, p, MS(13), tb_mpi(b, "MPI_Put"));
-        tb_rma_put(b, p, MS(13), (uint32_t)(1 - p), 16);
-        tb_leave(b, p, MS(14), tb_mpi(b, "MPI_Put"));
+        put_call(b, p, MS(13), (uint32_t)(1 - p), 16);
     }
     cr_assert_eq(tb_close(b), 0);
     cr_assert_eq(pz_scale_run_read(rec, &run, err, sizeof(err)), 0, "%s", err);
