@@ -182,6 +182,7 @@ static const char *pairs_note(const struct pz_scale_program *m)
     return sm_note(m, "an exchange with every member in turn");
 }
 
+/* The synthesized run: every process's messages, posted receives and completed sends. */
 static struct sm_run got;
 
 static void expect_message(int nprocs, int p, int j, uint8_t kind, int peer, uint32_t tag,
