@@ -117,29 +117,6 @@ static const struct sp_event *pair_of(const struct pz_scale_program *m, uint32_t
     return NULL;
 }
 
-/* Is step node k made by every process (its guard allows every position, asks for no
- * peer, no leader and no parity of the coordinates). */
-static int everywhere(const struct pz_scale_program *m, uint32_t k)
-{
-    const struct sp_guard *g = &m->nodes[k].guard;
-
-    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
-        if (g->pos[d] != SP_ANYWHERE || g->not_first[d] || g->not_last[d])
-            return 0;
-    return !g->every && !g->parity;
-}
-
-/* The loop right around node k, SP_NONE when it is in none. */
-static uint32_t loop_around(const struct pz_scale_program *m, uint32_t k)
-{
-    uint32_t around = SP_NONE;
-
-    for (uint32_t l = 0; l < k; l++)
-        if (m->nodes[l].kind == SP_LOOP && m->nodes[l].end > k)
-            around = l;
-    return around;
-}
-
 /* Whether every PZ_SCALE_PEER_PAIR event of the steps of loop l's body has e's first
  * distance (peer.rank) and e's communicator class. */
 static int body_agrees(const struct pz_scale_program *m, uint32_t l, const struct sp_event *e)
@@ -179,17 +156,6 @@ static int law_holds(const struct pz_scale_program *m, uint32_t l, const struct 
     return 1;
 }
 
-/* "2, 4, 8" */
-static void counts(const struct pz_scale_program *m, char *buf, size_t len)
-{
-    size_t used = 0;
-
-    buf[0] = '\0';
-    for (size_t r = 0; r < m->nruns && used < len; r++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%d", r ? ", " : "",
-                                 m->runs[r]->nprocs);
-}
-
 /* The note of the loop l around the first step k with such partners. */
 static int note_law(struct pz_scale_program *m, uint32_t k, const struct sp_event *e)
 {
@@ -200,7 +166,7 @@ static int note_law(struct pz_scale_program *m, uint32_t k, const struct sp_even
                                                            : "a slice of the grid";
     char at[128];
 
-    counts(m, at, sizeof(at));
+    sp_recorded_counts(m, at, sizeof(at));
     return sp_note(m, "the messages of %s go to every other member of %s in turn, partner "
                    "%s at iteration i = %d .. n - 1 of a loop of n - %d iterations at every "
                    "recorded count (%s), n the communicator's members: an exchange with "
@@ -220,7 +186,8 @@ int sp_pairs_law(struct pz_scale_program *m)
 
         if (!e)
             continue;
-        if (!everywhere(m, k) || (l = loop_around(m, k)) == SP_NONE || !law_holds(m, l, e))
+        if (!sp_everywhere(m, k) || (l = sp_loop_around(m, k)) == SP_NONE ||
+            !law_holds(m, l, e))
             return 0;
         if (first == SP_NONE)
             first = k;
@@ -233,7 +200,7 @@ int sp_pairs_law(struct pz_scale_program *m)
 
         if (!e)
             continue;
-        l = &m->nodes[loop_around(m, k)];
+        l = &m->nodes[sp_loop_around(m, k)];
         l->pairs = (uint8_t)(e->peer.rank + 1);
         l->pairs_comm = e->comm;
         if (e->comm.kind == PZ_SCALE_COMM_WORLD)

@@ -815,6 +815,19 @@ uint64_t sp_block_at(const struct pz_scale_model *items, uint64_t unit, int npro
 int sp_note(struct pz_scale_program *m, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* --- the nodes a law of a loop's trip count asks for (scale_law_nodes.c): sp_xor_law
+ * and sp_pairs_law take a law only for the loop right around steps every process makes */
+/* The innermost loop node around node k, SP_NONE when it is in none. */
+uint32_t sp_loop_around(const struct pz_scale_program *m, uint32_t k);
+/* Whether step node k is made by every process: its guard allows every position in
+ * every dimension, needs no peer at -1 or +1, and asks for no leader (every) nor parity
+ * of the coordinates.  A butterfly's stage has its partner at every process; a halo
+ * exchange whose tags name the direction has other steps at the two ends of a
+ * dimension. */
+int sp_everywhere(const struct pz_scale_program *m, uint32_t k);
+/* The recorded counts of m, as "2, 4, 8", into buf (len bytes, cut there). */
+void sp_recorded_counts(const struct pz_scale_program *m, char *buf, size_t len);
+
 /* The walks: membership (made; folded: each process's folded steps, which tell the
  * steps it repeats), then the checked walk gathering the numbers and the fits.  0, or
  * -1 with err. */

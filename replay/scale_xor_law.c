@@ -92,31 +92,6 @@ static int stage_of(const struct pz_scale_program *m, uint32_t k, int *rank)
     return 0;
 }
 
-/* Is step node k made by every process: its guard allows every position and asks for
- * no peer nor parity of the coordinates (a stage of a butterfly has its partner at
- * every process; a halo exchange whose tags name the direction has other steps at the
- * two ends of a dimension). */
-static int everywhere(const struct pz_scale_program *m, uint32_t k)
-{
-    const struct sp_guard *g = &m->nodes[k].guard;
-
-    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
-        if (g->pos[d] != SP_ANYWHERE || g->not_first[d] || g->not_last[d])
-            return 0;
-    return !g->every && !g->parity;
-}
-
-/* The loop right around node k, SP_NONE when it is in none. */
-static uint32_t loop_around(const struct pz_scale_program *m, uint32_t k)
-{
-    uint32_t around = SP_NONE;
-
-    for (uint32_t l = 0; l < k; l++)
-        if (m->nodes[l].kind == SP_LOOP && m->nodes[l].end > k)
-            around = l;
-    return around;
-}
-
 /* log2(P), or with cols log2(Q), Q = 2^ceil(log2(P) / 2): the columns of NPB CG's grid,
  * whose rows it sums by a butterfly over the rank's lowest log2(Q) bits. */
 static long long bits_of(int procs, int cols)
@@ -178,17 +153,6 @@ static int short_grids(const struct pz_scale_program *m)
     return 1;
 }
 
-/* "2, 4, 8" */
-static void counts(const struct pz_scale_program *m, char *buf, size_t len)
-{
-    size_t used = 0;
-
-    buf[0] = '\0';
-    for (size_t r = 0; r < m->nruns && used < len; r++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%d", r ? ", " : "",
-                                 m->runs[r]->nprocs);
-}
-
 /* The law of loop node l around a stage of rank `rank`, its trip count bits_of(P, cols)
  * + *off at every recorded count: cols 0 (log2(P)) or 1 (log2(Q)), -1 when neither
  * holds.  Going up from bit b, the stages end at the highest bit: off is -b.  Going down,
@@ -223,15 +187,15 @@ int sp_xor_law(struct pz_scale_program *m)
         int rank, off;
 
         if (transposes(m, k)) {
-            if (!everywhere(m, k))
+            if (!sp_everywhere(m, k))
                 return 0;
             if (transposed == SP_NONE)
                 transposed = k;
         }
         if (!stage_of(m, k, &rank))
             continue;
-        if (!everywhere(m, k) || (l = loop_around(m, k)) == SP_NONE || m->nodes[l].trips ||
-            law_of(m, l, rank, &off) < 0)
+        if (!sp_everywhere(m, k) || (l = sp_loop_around(m, k)) == SP_NONE ||
+            m->nodes[l].trips || law_of(m, l, rank, &off) < 0)
             return 0;
         if (first == SP_NONE)
             first = k;
@@ -243,11 +207,11 @@ int sp_xor_law(struct pz_scale_program *m)
 
         if (!stage_of(m, k, &rank))
             continue;
-        law = law_of(m, loop_around(m, k), rank, &off);
+        law = law_of(m, sp_loop_around(m, k), rank, &off);
         cols |= law;
-        take_law(m, loop_around(m, k), off, law);
+        take_law(m, sp_loop_around(m, k), off, law);
     }
-    counts(m, at, sizeof(at));
+    sp_recorded_counts(m, at, sizeof(at));
     if (sp_note(m, "the messages of %s go to partners rank XOR 2^i, i going up or down by "
                 "one in a loop of %s iterations at every recorded count (%s), and no "
                 "recording has a grid made by MPI_Cart_create: a butterfly (recursive "
@@ -283,7 +247,7 @@ int sp_xor_check(const struct pz_scale_program *m, int nprocs, char *err, size_t
             return -1;
         }
         if (stage_of(m, k, &rank)) {
-            uint32_t l = loop_around(m, k);
+            uint32_t l = sp_loop_around(m, k);
             int cols = l != SP_NONE && m->nodes[l].count.cols;
 
             snprintf(err, errlen, "the partners of %s are rank XOR 2^i over %s stages (a "
