@@ -216,6 +216,18 @@ size_t sp_poster_at(const uint32_t *orig, size_t from, size_t x, uint32_t poster
 int sp_repost(const struct sp_table *t, const uint32_t *orig, const uint32_t *syms,
               size_t from, size_t x, struct sp_event *ev);
 
+/* --- rewriting runs of steps in place (scale_rewrite.c), for sp_xor_rewrite and
+ * sp_pairs_rewrite */
+/* Rewrites the runs of syms[0..n-1] (orig: the steps as they were before; marked, all 0
+ * to begin: set for each step a run covers, rewritten); 0 or -1 (memory). */
+typedef int (*sp_run_rewriter)(void *ctx, const uint32_t *orig, uint32_t *syms, size_t n,
+                               uint8_t *marked);
+/* rewrite(ctx, ...) on a copy of syms[0..n-1] as they are, then every step it left (not
+ * marked) whose completion names a poster it rewrote remade with the rewritten poster
+ * (sp_repost; one wait per stage after a loop).  0 or -1 (memory). */
+int sp_rewrite_runs(struct sp_table *t, uint32_t *syms, size_t n, sp_run_rewriter rewrite,
+                    void *ctx);
+
 /* --- butterflies (scale_xor.c): stage i of log2(P) exchanges with rank XOR 2^i */
 struct sp_xor;
 struct sp_xor *sp_xor_new(struct sp_table *t);
