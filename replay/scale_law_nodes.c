@@ -1,9 +1,10 @@
 /* What the laws that name a loop's trip count at any count ask of the template's nodes
- * (scale_program_int.h, sp_loop_around, sp_everywhere, sp_recorded_counts): a butterfly
- * (sp_xor_law, log2(P) stages) and an exchange with every member in turn (sp_pairs_law,
- * members less one) both take a law only for a loop right around steps that every
- * process makes, and say in their notes at which recorded counts it held; the numbers'
- * fits (scale_numbers.c) look for the loop around a step too. */
+ * (scale_program_int.h, sp_loop_around, sp_everywhere, sp_law_loop,
+ * sp_recorded_counts): a butterfly (sp_xor_law, log2(P) stages) and an exchange with
+ * every member in turn (sp_pairs_law, members less one) both take a law only for a loop
+ * right around steps that every process makes, of one trip count at every position,
+ * and say in their notes at which recorded counts it held; the numbers' fits
+ * (scale_numbers.c) look for the loop around a step too. */
 #include <stdio.h>
 
 #include "scale_program_int.h"
@@ -26,6 +27,15 @@ int sp_everywhere(const struct pz_scale_program *m, uint32_t k)
         if (g->pos[d] != SP_ANYWHERE || g->not_first[d] || g->not_last[d])
             return 0;
     return !g->every && !g->parity;
+}
+
+uint32_t sp_law_loop(const struct pz_scale_program *m, uint32_t k)
+{
+    uint32_t l;
+
+    if (!sp_everywhere(m, k) || (l = sp_loop_around(m, k)) == SP_NONE || m->nodes[l].trips)
+        return SP_NONE;
+    return l;
 }
 
 void sp_recorded_counts(const struct pz_scale_program *m, char *buf, size_t len)

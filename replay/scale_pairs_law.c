@@ -143,7 +143,7 @@ static int body_agrees(const struct pz_scale_program *m, uint32_t l, const struc
  * at every recorded count. */
 static int law_holds(const struct pz_scale_program *m, uint32_t l, const struct sp_event *e)
 {
-    if (e->peer.rank < 0 || e->peer.rank > 1 || m->nodes[l].trips || !body_agrees(m, l, e))
+    if (e->peer.rank < 0 || e->peer.rank > 1 || !body_agrees(m, l, e))
         return 0;
     for (size_t r = 0; r < m->nruns; r++) {
         const struct pz_scale_run *run = m->runs[r];
@@ -186,8 +186,7 @@ int sp_pairs_law(struct pz_scale_program *m)
 
         if (!e)
             continue;
-        if (!sp_everywhere(m, k) || (l = sp_loop_around(m, k)) == SP_NONE ||
-            !law_holds(m, l, e))
+        if ((l = sp_law_loop(m, k)) == SP_NONE || !law_holds(m, l, e))
             return 0;
         if (first == SP_NONE)
             first = k;

@@ -837,6 +837,10 @@ uint32_t sp_loop_around(const struct pz_scale_program *m, uint32_t k);
  * exchange whose tags name the direction has other steps at the two ends of a
  * dimension. */
 int sp_everywhere(const struct pz_scale_program *m, uint32_t k);
+/* The loop a law of its trip count may be taken for around step node k: the loop right
+ * around it, k made by every process (sp_everywhere) and the loop's trip count one
+ * count at every position (no struct sp_trips); SP_NONE when there is none. */
+uint32_t sp_law_loop(const struct pz_scale_program *m, uint32_t k);
 /* The recorded counts of m, as "2, 4, 8", into buf (len bytes, cut there). */
 void sp_recorded_counts(const struct pz_scale_program *m, char *buf, size_t len);
 

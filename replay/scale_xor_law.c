@@ -194,8 +194,7 @@ int sp_xor_law(struct pz_scale_program *m)
         }
         if (!stage_of(m, k, &rank))
             continue;
-        if (!sp_everywhere(m, k) || (l = sp_loop_around(m, k)) == SP_NONE ||
-            m->nodes[l].trips || law_of(m, l, rank, &off) < 0)
+        if ((l = sp_law_loop(m, k)) == SP_NONE || law_of(m, l, rank, &off) < 0)
             return 0;
         if (first == SP_NONE)
             first = k;
