@@ -103,20 +103,6 @@ int sp_pairs_candidate(const struct pz_scale_run *const *runs, size_t n)
     return 0;
 }
 
-/* The PZ_SCALE_PEER_PAIR event of step node k, NULL when it has none. */
-static const struct sp_event *pair_of(const struct pz_scale_program *m, uint32_t k)
-{
-    const struct sp_sym *s;
-
-    if (m->nodes[k].kind != SP_STEP)
-        return NULL;
-    s = &m->table.syms[m->nodes[k].sym];
-    for (uint32_t i = 0; i < s->n; i++)
-        if (m->table.events[s->first + i].peer.kind == PZ_SCALE_PEER_PAIR)
-            return &m->table.events[s->first + i];
-    return NULL;
-}
-
 /* Whether every PZ_SCALE_PEER_PAIR event of the steps of loop l's body has e's first
  * distance (peer.rank) and e's communicator class. */
 static int body_agrees(const struct pz_scale_program *m, uint32_t l, const struct sp_event *e)
@@ -181,7 +167,7 @@ int sp_pairs_law(struct pz_scale_program *m)
     uint32_t first = SP_NONE;
 
     for (uint32_t k = 0; k < m->nnodes; k++) {
-        const struct sp_event *e = pair_of(m, k);
+        const struct sp_event *e = sp_peer_of(m, k, PZ_SCALE_PEER_PAIR);
         uint32_t l;
 
         if (!e)
@@ -194,7 +180,7 @@ int sp_pairs_law(struct pz_scale_program *m)
     if (first == SP_NONE)
         return 0;
     for (uint32_t k = 0; k < m->nnodes; k++) {
-        const struct sp_event *e = pair_of(m, k);
+        const struct sp_event *e = sp_peer_of(m, k, PZ_SCALE_PEER_PAIR);
         struct sp_node *l;
 
         if (!e)
@@ -207,14 +193,14 @@ int sp_pairs_law(struct pz_scale_program *m)
                                                .origin = e->peer.rank == 0, .a_num = 1,
                                                .a_den = 1, .npoints = l->count.npoints};
     }
-    return note_law(m, first, pair_of(m, first)) != 0 ? -1 : 1;
+    return note_law(m, first, sp_peer_of(m, first, PZ_SCALE_PEER_PAIR)) != 0 ? -1 : 1;
 }
 
 int sp_pairs_check(const struct pz_scale_program *m, const struct pz_scale_grid *g,
                    int nprocs, char *err, size_t errlen)
 {
     for (uint32_t k = 0; k < m->nnodes; k++) {
-        const struct sp_event *e = pair_of(m, k);
+        const struct sp_event *e = sp_peer_of(m, k, PZ_SCALE_PEER_PAIR);
         uint32_t n;
 
         if (!e || e->peer.off[0] != PZ_SCALE_PAIR_XOR)

@@ -837,6 +837,10 @@ uint32_t sp_loop_around(const struct pz_scale_program *m, uint32_t k);
  * exchange whose tags name the direction has other steps at the two ends of a
  * dimension. */
 int sp_everywhere(const struct pz_scale_program *m, uint32_t k);
+/* The first event of step node k whose peer is of kind `kind` (enum
+ * pz_scale_peer_kind: a stage, PZ_SCALE_PEER_XOR, a transpose partner or a pair), NULL
+ * when k is no step or has none. */
+const struct sp_event *sp_peer_of(const struct pz_scale_program *m, uint32_t k, int kind);
 /* The loop a law of its trip count may be taken for around step node k: the loop right
  * around it, k made by every process (sp_everywhere) and the loop's trip count one
  * count at every position (no struct sp_trips); SP_NONE when there is none. */

@@ -79,17 +79,11 @@ int sp_xor_candidate(const struct pz_scale_run *const *runs, size_t n)
  * begins at going up, -1 less the bit it ends at going down) into *rank. */
 static int stage_of(const struct pz_scale_program *m, uint32_t k, int *rank)
 {
-    const struct sp_sym *s;
+    const struct sp_event *e = sp_peer_of(m, k, PZ_SCALE_PEER_XOR);
 
-    if (m->nodes[k].kind != SP_STEP)
-        return 0;
-    s = &m->table.syms[m->nodes[k].sym];
-    for (uint32_t i = 0; i < s->n; i++)
-        if (m->table.events[s->first + i].peer.kind == PZ_SCALE_PEER_XOR) {
-            *rank = m->table.events[s->first + i].peer.rank;
-            return 1;
-        }
-    return 0;
+    if (e)
+        *rank = e->peer.rank;
+    return e != NULL;
 }
 
 /* log2(P), or with cols log2(Q), Q = 2^ceil(log2(P) / 2): the columns of NPB CG's grid,
@@ -126,20 +120,6 @@ static void take_law(struct pz_scale_program *m, uint32_t l, int off, int cols)
 
     *c = (struct pz_scale_model){.c0 = off, .c1 = 1, .origin = off == 0, .a_den = 1, .b = 1,
                                  .cols = cols, .npoints = c->npoints};
-}
-
-/* Whether step node k has messages to the transpose partner. */
-static int transposes(const struct pz_scale_program *m, uint32_t k)
-{
-    const struct sp_sym *s;
-
-    if (m->nodes[k].kind != SP_STEP)
-        return 0;
-    s = &m->table.syms[m->nodes[k].sym];
-    for (uint32_t i = 0; i < s->n; i++)
-        if (m->table.events[s->first + i].peer.kind == PZ_SCALE_PEER_TRANSPOSE)
-            return 1;
-    return 0;
 }
 
 /* Whether every dimension of every recording's grid has at most 2 processes: the
@@ -186,7 +166,7 @@ int sp_xor_law(struct pz_scale_program *m)
         uint32_t l;
         int rank, off;
 
-        if (transposes(m, k)) {
+        if (sp_peer_of(m, k, PZ_SCALE_PEER_TRANSPOSE)) {
             if (!sp_everywhere(m, k))
                 return 0;
             if (transposed == SP_NONE)
@@ -239,7 +219,7 @@ int sp_xor_check(const struct pz_scale_program *m, int nprocs, char *err, size_t
     for (uint32_t k = 0; k < m->nnodes; k++) {
         int rank;
 
-        if (transposes(m, k)) {
+        if (sp_peer_of(m, k, PZ_SCALE_PEER_TRANSPOSE)) {
             snprintf(err, errlen, "the partner of %s is NPB CG's transpose partner, the "
                      "rank's two halves swapped, which takes a power of two processes, "
                      "not %d", sp_sym_name(&m->table, m->nodes[k].sym), nprocs);
