@@ -98,11 +98,7 @@ static int partner(const struct pz_scale_run *run, int proc, const struct sp_eve
     const struct pz_scale_grid *g = &run->grid;
     int at[PZ_SCALE_MAX_DIMS], w;
 
-    memcpy(at, run->procs[proc].coords, sizeof(at));
-    for (int i = 0, d = 0; d < g->ndims; d++)
-        if (e->comm.kind != PZ_SCALE_COMM_SLICE || ((e->comm.keep >> d) & 1))
-            at[d] += e->peer.off[i++];
-    if ((w = pz_scale_grid_rank(g, at)) < 0)
+    if ((w = sp_offset_rank(run, proc, &e->comm, &e->peer)) < 0)
         return -1;
     if (e->comm.kind == PZ_SCALE_COMM_WORLD) {
         *me = proc;

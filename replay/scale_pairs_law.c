@@ -18,7 +18,6 @@ static int peer_rank(const struct pz_scale_run *run, int p, const struct pz_scal
                      uint8_t *keep)
 {
     const struct pz_scale_comm *c;
-    int at[PZ_SCALE_MAX_DIMS];
 
     if (e->comm >= run->ncomms || e->peer.kind != PZ_SCALE_PEER_OFFSET)
         return -1;
@@ -26,11 +25,7 @@ static int peer_rank(const struct pz_scale_run *run, int p, const struct pz_scal
     if (c->kind != PZ_SCALE_COMM_WORLD && c->kind != PZ_SCALE_COMM_SLICE)
         return -1;
     *keep = c->kind == PZ_SCALE_COMM_WORLD ? 0xff : c->keep;
-    memcpy(at, run->procs[p].coords, sizeof(at));
-    for (int i = 0, d = 0; d < run->grid.ndims; d++)
-        if (c->kind != PZ_SCALE_COMM_SLICE || ((c->keep >> d) & 1))
-            at[d] += e->peer.off[i++];
-    return pz_scale_grid_rank(&run->grid, at);
+    return sp_offset_rank(run, p, c, &e->peer);
 }
 
 /* The members of a communicator keeping dimensions keep (0xff: the world) of run. */

@@ -228,6 +228,14 @@ typedef int (*sp_run_rewriter)(void *ctx, const uint32_t *orig, uint32_t *syms, 
 int sp_rewrite_runs(struct sp_table *t, uint32_t *syms, size_t n, sp_run_rewriter rewrite,
                     void *ctx);
 
+/* --- the process an offset peer names (scale_partner.c), for the butterflies and the
+ * exchanges with every member in turn */
+/* The world rank of the process at offsets peer->off (PZ_SCALE_PEER_OFFSET) from
+ * process proc of run, the offsets over the dimensions c keeps when c is a slice, else
+ * over every dimension of the grid; -1 when it is outside the grid. */
+int sp_offset_rank(const struct pz_scale_run *run, int proc, const struct pz_scale_comm *c,
+                   const struct pz_scale_peer *peer);
+
 /* --- butterflies (scale_xor.c): stage i of log2(P) exchanges with rank XOR 2^i */
 struct sp_xor;
 struct sp_xor *sp_xor_new(struct sp_table *t);

@@ -56,14 +56,9 @@ void sp_xor_free(struct sp_xor *x)
  * communicator or has none in the grid. */
 static int partner_rank(const struct pz_scale_run *run, int proc, const struct sp_event *e)
 {
-    const struct pz_scale_process *p = &run->procs[proc];
-    int at[PZ_SCALE_MAX_DIMS];
-
     if (e->comm.kind != PZ_SCALE_COMM_WORLD)
         return -1;
-    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
-        at[d] = p->coords[d] + (d < run->grid.ndims ? e->peer.off[d] : 0);
-    return pz_scale_grid_rank(&run->grid, at);
+    return sp_offset_rank(run, proc, &e->comm, &e->peer);
 }
 
 /* The partner of event e of process proc as its bit into *bit: 0, or 1 when it is not

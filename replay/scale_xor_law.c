@@ -21,13 +21,11 @@
 /* Is the peer of message event e of process p of run the world's rank p XOR 2^i. */
 static int to_partner(const struct pz_scale_run *run, int p, const struct pz_scale_event *e)
 {
-    int at[PZ_SCALE_MAX_DIMS], q;
+    int q;
 
     if (e->comm >= run->ncomms || run->comms[e->comm].kind != PZ_SCALE_COMM_WORLD)
         return 0;
-    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
-        at[d] = run->procs[p].coords[d] + (d < run->grid.ndims ? e->peer.off[d] : 0);
-    q = pz_scale_grid_rank(&run->grid, at);
+    q = sp_offset_rank(run, p, &run->comms[e->comm], &e->peer);
     return q >= 0 && q != p && !((q ^ p) & ((q ^ p) - 1));
 }
 
