@@ -147,17 +147,6 @@ static int terms(const struct pz_scale_model *f)
     return (f->c0 != 0) + (f->c1 != 0);
 }
 
-/* The innermost loop node around node k, SP_NONE: none. */
-static uint32_t enclosing_loop(const struct pz_scale_program *m, uint32_t k)
-{
-    uint32_t loop = SP_NONE;
-
-    for (uint32_t j = 0; j < k; j++)
-        if (m->nodes[j].kind == SP_LOOP && m->nodes[j].end > k)
-            loop = j;
-    return loop;
-}
-
 /* Fits v into out: the values, else (per_peer not NULL) the sizes per other member,
  * which *per_peer then says, else (unit not NULL) the largest blocks of a block
  * distribution, out the items of unit bytes each (*unit, 0 when not); a note says what
@@ -208,7 +197,7 @@ static int fit_whole(struct pz_scale_program *m, uint32_t k, const char *what,
         sp_note(m, "%s: the %s is recorded at %d processes only: kept constant", where,
                 what, v->p[0].procs) != 0)
         return -1;
-    if (v->differ && v->change_procs && (loop = enclosing_loop(m, k)) != SP_NONE) {
+    if (v->differ && v->change_procs && (loop = sp_loop_around(m, k)) != SP_NONE) {
         node_where(m, loop, around, sizeof(around));
         if (sp_note(m, "%s: the %s changes from one iteration of %s to the next (from %llu "
                     "to %llu bytes at %d processes): the largest is used, %s", where, what,
@@ -359,7 +348,7 @@ static int note_mean(struct pz_scale_program *m, uint32_t k, const struct sp_sta
 {
     char where[256], model[160], loop_where[256], around[288] = "pass of its step";
     const struct sp_change *c = NULL;
-    uint32_t loop = enclosing_loop(m, k);
+    uint32_t loop = sp_loop_around(m, k);
     size_t r;
 
     for (r = 0; r < m->nruns && !c; r++)

@@ -98,11 +98,7 @@ static int partner(const struct pz_scale_run *run, int proc, const struct sp_eve
     const struct pz_scale_grid *g = &run->grid;
     int at[PZ_SCALE_MAX_DIMS], w;
 
-    memcpy(at, run->procs[proc].coords, sizeof(at));
-    for (int i = 0, d = 0; d < g->ndims; d++)
-        if (e->comm.kind != PZ_SCALE_COMM_SLICE || ((e->comm.keep >> d) & 1))
-            at[d] += e->peer.off[i++];
-    if ((w = pz_scale_grid_rank(g, at)) < 0)
+    if ((w = sp_offset_rank(run, proc, &e->comm, &e->peer)) < 0)
         return -1;
     if (e->comm.kind == PZ_SCALE_COMM_WORLD) {
         *me = proc;
@@ -484,22 +480,27 @@ static int rewrite_run(struct sp_pairs *x, const struct pz_scale_run *run, int p
     return 0;
 }
 
-/* Every step outside the runs (not marked) whose poster was rewritten, remade naming
- * it as rewritten (sp_repost).  0 or -1 (memory). */
-static int repost_outside(struct sp_pairs *x, const uint32_t *orig, uint32_t *syms, size_t n,
-                          const uint8_t *marked)
+/* What the runs of one process are rewritten with. */
+struct rewriting {
+    struct sp_pairs *x;
+    const struct pz_scale_run *run;
+    int proc;
+};
+
+/* Every run of syms[0..n-1] rewritten in place (w: the struct rewriting; orig: as
+ * interned; marked: the steps rewritten), an sp_run_rewriter.  0 or -1 (memory). */
+static int rewrite_runs(void *ctx, const uint32_t *orig, uint32_t *syms, size_t n,
+                        uint8_t *marked)
 {
-    struct sp_event ev[SP_MAX_EVENTS];
+    const struct rewriting *w = ctx;
 
-    for (size_t i = 0; i < n; i++) {
-        struct sp_sym proto = x->t->syms[orig[i]];
+    for (size_t at = 0; at < n;) {
+        size_t skip = 1;
 
-        if (marked[i] || proto.kind != SP_STEP || proto.n > SP_MAX_EVENTS)
-            continue;
-        memcpy(ev, sp_events_of(x->t, orig[i]), proto.n * sizeof(*ev));
-        if (sp_repost(x->t, orig, syms, 0, i, ev) &&
-            (syms[i] = sp_table_step(x->t, &proto, ev)) == SP_NONE)
+        if (has_partner(w->x->t, syms[at]) &&
+            rewrite_run(w->x, w->run, w->proc, orig, syms, n, at, marked, &skip) < 0)
             return -1;
+        at += skip;
     }
     return 0;
 }
@@ -507,24 +508,7 @@ static int repost_outside(struct sp_pairs *x, const uint32_t *orig, uint32_t *sy
 int sp_pairs_rewrite(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
                      uint32_t *syms, size_t n)
 {
-    uint32_t *orig = malloc((n ? n : 1) * sizeof(*orig));
-    uint8_t *marked = calloc(n ? n : 1, 1);
-    int rc = -1;
+    struct rewriting w = {x, run, proc};
 
-    if (!orig || !marked)
-        goto out;
-    memcpy(orig, syms, n * sizeof(*orig));
-    for (size_t at = 0; at < n;) {
-        size_t skip = 1;
-
-        if (has_partner(x->t, syms[at]) &&
-            rewrite_run(x, run, proc, orig, syms, n, at, marked, &skip) < 0)
-            goto out;
-        at += skip;
-    }
-    rc = repost_outside(x, orig, syms, n, marked);
-out:
-    free(orig);
-    free(marked);
-    return rc;
+    return sp_rewrite_runs(x->t, syms, n, rewrite_runs, &w);
 }

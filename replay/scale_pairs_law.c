@@ -18,7 +18,6 @@ static int peer_rank(const struct pz_scale_run *run, int p, const struct pz_scal
                      uint8_t *keep)
 {
     const struct pz_scale_comm *c;
-    int at[PZ_SCALE_MAX_DIMS];
 
     if (e->comm >= run->ncomms || e->peer.kind != PZ_SCALE_PEER_OFFSET)
         return -1;
@@ -26,11 +25,7 @@ static int peer_rank(const struct pz_scale_run *run, int p, const struct pz_scal
     if (c->kind != PZ_SCALE_COMM_WORLD && c->kind != PZ_SCALE_COMM_SLICE)
         return -1;
     *keep = c->kind == PZ_SCALE_COMM_WORLD ? 0xff : c->keep;
-    memcpy(at, run->procs[p].coords, sizeof(at));
-    for (int i = 0, d = 0; d < run->grid.ndims; d++)
-        if (c->kind != PZ_SCALE_COMM_SLICE || ((c->keep >> d) & 1))
-            at[d] += e->peer.off[i++];
-    return pz_scale_grid_rank(&run->grid, at);
+    return sp_offset_rank(run, p, c, &e->peer);
 }
 
 /* The members of a communicator keeping dimensions keep (0xff: the world) of run. */
@@ -103,43 +98,6 @@ int sp_pairs_candidate(const struct pz_scale_run *const *runs, size_t n)
     return 0;
 }
 
-/* The PZ_SCALE_PEER_PAIR event of step node k, NULL when it has none. */
-static const struct sp_event *pair_of(const struct pz_scale_program *m, uint32_t k)
-{
-    const struct sp_sym *s;
-
-    if (m->nodes[k].kind != SP_STEP)
-        return NULL;
-    s = &m->table.syms[m->nodes[k].sym];
-    for (uint32_t i = 0; i < s->n; i++)
-        if (m->table.events[s->first + i].peer.kind == PZ_SCALE_PEER_PAIR)
-            return &m->table.events[s->first + i];
-    return NULL;
-}
-
-/* Is step node k made by every process (its guard allows every position, asks for no
- * peer, no leader and no parity of the coordinates). */
-static int everywhere(const struct pz_scale_program *m, uint32_t k)
-{
-    const struct sp_guard *g = &m->nodes[k].guard;
-
-    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
-        if (g->pos[d] != SP_ANYWHERE || g->not_first[d] || g->not_last[d])
-            return 0;
-    return !g->every && !g->parity;
-}
-
-/* The loop right around node k, SP_NONE when it is in none. */
-static uint32_t loop_around(const struct pz_scale_program *m, uint32_t k)
-{
-    uint32_t around = SP_NONE;
-
-    for (uint32_t l = 0; l < k; l++)
-        if (m->nodes[l].kind == SP_LOOP && m->nodes[l].end > k)
-            around = l;
-    return around;
-}
-
 /* Whether every PZ_SCALE_PEER_PAIR event of the steps of loop l's body has e's first
  * distance (peer.rank) and e's communicator class. */
 static int body_agrees(const struct pz_scale_program *m, uint32_t l, const struct sp_event *e)
@@ -166,7 +124,7 @@ static int body_agrees(const struct pz_scale_program *m, uint32_t l, const struc
  * at every recorded count. */
 static int law_holds(const struct pz_scale_program *m, uint32_t l, const struct sp_event *e)
 {
-    if (e->peer.rank < 0 || e->peer.rank > 1 || m->nodes[l].trips || !body_agrees(m, l, e))
+    if (e->peer.rank < 0 || e->peer.rank > 1 || !body_agrees(m, l, e))
         return 0;
     for (size_t r = 0; r < m->nruns; r++) {
         const struct pz_scale_run *run = m->runs[r];
@@ -179,17 +137,6 @@ static int law_holds(const struct pz_scale_program *m, uint32_t l, const struct 
     return 1;
 }
 
-/* "2, 4, 8" */
-static void counts(const struct pz_scale_program *m, char *buf, size_t len)
-{
-    size_t used = 0;
-
-    buf[0] = '\0';
-    for (size_t r = 0; r < m->nruns && used < len; r++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%d", r ? ", " : "",
-                                 m->runs[r]->nprocs);
-}
-
 /* The note of the loop l around the first step k with such partners. */
 static int note_law(struct pz_scale_program *m, uint32_t k, const struct sp_event *e)
 {
@@ -200,7 +147,7 @@ static int note_law(struct pz_scale_program *m, uint32_t k, const struct sp_even
                                                            : "a slice of the grid";
     char at[128];
 
-    counts(m, at, sizeof(at));
+    sp_recorded_counts(m, at, sizeof(at));
     return sp_note(m, "the messages of %s go to every other member of %s in turn, partner "
                    "%s at iteration i = %d .. n - 1 of a loop of n - %d iterations at every "
                    "recorded count (%s), n the communicator's members: an exchange with "
@@ -215,12 +162,12 @@ int sp_pairs_law(struct pz_scale_program *m)
     uint32_t first = SP_NONE;
 
     for (uint32_t k = 0; k < m->nnodes; k++) {
-        const struct sp_event *e = pair_of(m, k);
+        const struct sp_event *e = sp_peer_of(m, k, PZ_SCALE_PEER_PAIR);
         uint32_t l;
 
         if (!e)
             continue;
-        if (!everywhere(m, k) || (l = loop_around(m, k)) == SP_NONE || !law_holds(m, l, e))
+        if ((l = sp_law_loop(m, k)) == SP_NONE || !law_holds(m, l, e))
             return 0;
         if (first == SP_NONE)
             first = k;
@@ -228,12 +175,12 @@ int sp_pairs_law(struct pz_scale_program *m)
     if (first == SP_NONE)
         return 0;
     for (uint32_t k = 0; k < m->nnodes; k++) {
-        const struct sp_event *e = pair_of(m, k);
+        const struct sp_event *e = sp_peer_of(m, k, PZ_SCALE_PEER_PAIR);
         struct sp_node *l;
 
         if (!e)
             continue;
-        l = &m->nodes[loop_around(m, k)];
+        l = &m->nodes[sp_loop_around(m, k)];
         l->pairs = (uint8_t)(e->peer.rank + 1);
         l->pairs_comm = e->comm;
         if (e->comm.kind == PZ_SCALE_COMM_WORLD)
@@ -241,14 +188,14 @@ int sp_pairs_law(struct pz_scale_program *m)
                                                .origin = e->peer.rank == 0, .a_num = 1,
                                                .a_den = 1, .npoints = l->count.npoints};
     }
-    return note_law(m, first, pair_of(m, first)) != 0 ? -1 : 1;
+    return note_law(m, first, sp_peer_of(m, first, PZ_SCALE_PEER_PAIR)) != 0 ? -1 : 1;
 }
 
 int sp_pairs_check(const struct pz_scale_program *m, const struct pz_scale_grid *g,
                    int nprocs, char *err, size_t errlen)
 {
     for (uint32_t k = 0; k < m->nnodes; k++) {
-        const struct sp_event *e = pair_of(m, k);
+        const struct sp_event *e = sp_peer_of(m, k, PZ_SCALE_PEER_PAIR);
         uint32_t n;
 
         if (!e || e->peer.off[0] != PZ_SCALE_PAIR_XOR)

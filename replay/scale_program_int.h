@@ -216,6 +216,26 @@ size_t sp_poster_at(const uint32_t *orig, size_t from, size_t x, uint32_t poster
 int sp_repost(const struct sp_table *t, const uint32_t *orig, const uint32_t *syms,
               size_t from, size_t x, struct sp_event *ev);
 
+/* --- rewriting runs of steps in place (scale_rewrite.c), for sp_xor_rewrite and
+ * sp_pairs_rewrite */
+/* Rewrites the runs of syms[0..n-1] (orig: the steps as they were before; marked, all 0
+ * to begin: set for each step a run covers, rewritten); 0 or -1 (memory). */
+typedef int (*sp_run_rewriter)(void *ctx, const uint32_t *orig, uint32_t *syms, size_t n,
+                               uint8_t *marked);
+/* rewrite(ctx, ...) on a copy of syms[0..n-1] as they are, then every step it left (not
+ * marked) whose completion names a poster it rewrote remade with the rewritten poster
+ * (sp_repost; one wait per stage after a loop).  0 or -1 (memory). */
+int sp_rewrite_runs(struct sp_table *t, uint32_t *syms, size_t n, sp_run_rewriter rewrite,
+                    void *ctx);
+
+/* --- the process an offset peer names (scale_partner.c), for the butterflies and the
+ * exchanges with every member in turn */
+/* The world rank of the process at offsets peer->off (PZ_SCALE_PEER_OFFSET) from
+ * process proc of run, the offsets over the dimensions c keeps when c is a slice, else
+ * over every dimension of the grid; -1 when it is outside the grid. */
+int sp_offset_rank(const struct pz_scale_run *run, int proc, const struct pz_scale_comm *c,
+                   const struct pz_scale_peer *peer);
+
 /* --- butterflies (scale_xor.c): stage i of log2(P) exchanges with rank XOR 2^i */
 struct sp_xor;
 struct sp_xor *sp_xor_new(struct sp_table *t);
@@ -814,6 +834,27 @@ uint64_t sp_block_at(const struct pz_scale_model *items, uint64_t unit, int npro
 
 int sp_note(struct pz_scale_program *m, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* --- the nodes a law of a loop's trip count asks for (scale_law_nodes.c): sp_xor_law
+ * and sp_pairs_law take a law only for the loop right around steps every process makes */
+/* The innermost loop node around node k, SP_NONE when it is in none. */
+uint32_t sp_loop_around(const struct pz_scale_program *m, uint32_t k);
+/* Whether step node k is made by every process: its guard allows every position in
+ * every dimension, needs no peer at -1 or +1, and asks for no leader (every) nor parity
+ * of the coordinates.  A butterfly's stage has its partner at every process; a halo
+ * exchange whose tags name the direction has other steps at the two ends of a
+ * dimension. */
+int sp_everywhere(const struct pz_scale_program *m, uint32_t k);
+/* The first event of step node k whose peer is of kind `kind` (enum
+ * pz_scale_peer_kind: a stage, PZ_SCALE_PEER_XOR, a transpose partner or a pair), NULL
+ * when k is no step or has none. */
+const struct sp_event *sp_peer_of(const struct pz_scale_program *m, uint32_t k, int kind);
+/* The loop a law of its trip count may be taken for around step node k: the loop right
+ * around it, k made by every process (sp_everywhere) and the loop's trip count one
+ * count at every position (no struct sp_trips); SP_NONE when there is none. */
+uint32_t sp_law_loop(const struct pz_scale_program *m, uint32_t k);
+/* The recorded counts of m, as "2, 4, 8", into buf (len bytes, cut there). */
+void sp_recorded_counts(const struct pz_scale_program *m, char *buf, size_t len);
 
 /* The walks: membership (made; folded: each process's folded steps, which tell the
  * steps it repeats), then the checked walk gathering the numbers and the fits.  0, or

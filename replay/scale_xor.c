@@ -56,14 +56,9 @@ void sp_xor_free(struct sp_xor *x)
  * communicator or has none in the grid. */
 static int partner_rank(const struct pz_scale_run *run, int proc, const struct sp_event *e)
 {
-    const struct pz_scale_process *p = &run->procs[proc];
-    int at[PZ_SCALE_MAX_DIMS];
-
     if (e->comm.kind != PZ_SCALE_COMM_WORLD)
         return -1;
-    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
-        at[d] = p->coords[d] + (d < run->grid.ndims ? e->peer.off[d] : 0);
-    return pz_scale_grid_rank(&run->grid, at);
+    return sp_offset_rank(run, proc, &e->comm, &e->peer);
 }
 
 /* The partner of event e of process proc as its bit into *bit: 0, or 1 when it is not
@@ -448,33 +443,12 @@ static uint32_t rewritten(struct sp_xor *x, const uint32_t *orig, const uint32_t
     return done[q] = sp_table_step(x->t, &proto, ev);
 }
 
-/* Every step outside the runs rewritten (marked) whose poster's symbol was rewritten,
- * a completion after a loop of stages of the requests its stages posted, remade with
- * the rewritten poster (sp_repost), left to right so that a poster remade is found
- * remade.  0 or -1 (memory). */
-static int repost_outside(struct sp_xor *x, const uint32_t *orig, uint32_t *syms, size_t n,
-                          const uint8_t *marked)
-{
-    struct sp_event ev[SP_MAX_EVENTS];
-
-    for (size_t i = 0; i < n; i++) {
-        struct sp_sym proto = x->t->syms[orig[i]];
-
-        if (marked[i] || proto.kind != SP_STEP || proto.n > SP_MAX_EVENTS)
-            continue;
-        memcpy(ev, sp_events_of(x->t, orig[i]), proto.n * sizeof(*ev));
-        if (sp_repost(x->t, orig, syms, 0, i, ev) &&
-            (syms[i] = sp_table_step(x->t, &proto, ev)) == SP_NONE)
-            return -1;
-    }
-    return 0;
-}
-
-/* The runs of stages of syms[0..n-1] rewritten (orig: as converted; marked: the steps
- * rewritten).  0 or -1 (memory). */
-static int rewrite_runs(struct sp_xor *x, const uint32_t *orig, uint32_t *syms, size_t n,
+/* The runs of stages of syms[0..n-1] rewritten (x: the struct sp_xor; orig: as
+ * converted; marked: the steps rewritten), an sp_run_rewriter.  0 or -1 (memory). */
+static int rewrite_runs(void *ctx, const uint32_t *orig, uint32_t *syms, size_t n,
                         uint8_t *marked)
 {
+    struct sp_xor *x = ctx;
     uint32_t done[SP_MAX_PERIOD];
 
     for (size_t at = 0; at < n;) {
@@ -512,18 +486,5 @@ static int rewrite_runs(struct sp_xor *x, const uint32_t *orig, uint32_t *syms, 
 
 int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n)
 {
-    uint32_t *orig = malloc((n ? n : 1) * sizeof(*orig));
-    uint8_t *marked = calloc(n ? n : 1, 1);
-    int rc = -1;
-
-    if (!orig || !marked)
-        goto out;
-    memcpy(orig, syms, n * sizeof(*orig));
-    rc = rewrite_runs(x, orig, syms, n, marked);
-    if (rc == 0)
-        rc = repost_outside(x, orig, syms, n, marked);
-out:
-    free(orig);
-    free(marked);
-    return rc;
+    return sp_rewrite_runs(x->t, syms, n, rewrite_runs, x);
 }

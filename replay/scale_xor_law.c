@@ -21,13 +21,11 @@
 /* Is the peer of message event e of process p of run the world's rank p XOR 2^i. */
 static int to_partner(const struct pz_scale_run *run, int p, const struct pz_scale_event *e)
 {
-    int at[PZ_SCALE_MAX_DIMS], q;
+    int q;
 
     if (e->comm >= run->ncomms || run->comms[e->comm].kind != PZ_SCALE_COMM_WORLD)
         return 0;
-    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
-        at[d] = run->procs[p].coords[d] + (d < run->grid.ndims ? e->peer.off[d] : 0);
-    q = pz_scale_grid_rank(&run->grid, at);
+    q = sp_offset_rank(run, p, &run->comms[e->comm], &e->peer);
     return q >= 0 && q != p && !((q ^ p) & ((q ^ p) - 1));
 }
 
@@ -79,42 +77,11 @@ int sp_xor_candidate(const struct pz_scale_run *const *runs, size_t n)
  * begins at going up, -1 less the bit it ends at going down) into *rank. */
 static int stage_of(const struct pz_scale_program *m, uint32_t k, int *rank)
 {
-    const struct sp_sym *s;
+    const struct sp_event *e = sp_peer_of(m, k, PZ_SCALE_PEER_XOR);
 
-    if (m->nodes[k].kind != SP_STEP)
-        return 0;
-    s = &m->table.syms[m->nodes[k].sym];
-    for (uint32_t i = 0; i < s->n; i++)
-        if (m->table.events[s->first + i].peer.kind == PZ_SCALE_PEER_XOR) {
-            *rank = m->table.events[s->first + i].peer.rank;
-            return 1;
-        }
-    return 0;
-}
-
-/* Is step node k made by every process: its guard allows every position and asks for
- * no peer nor parity of the coordinates (a stage of a butterfly has its partner at
- * every process; a halo exchange whose tags name the direction has other steps at the
- * two ends of a dimension). */
-static int everywhere(const struct pz_scale_program *m, uint32_t k)
-{
-    const struct sp_guard *g = &m->nodes[k].guard;
-
-    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
-        if (g->pos[d] != SP_ANYWHERE || g->not_first[d] || g->not_last[d])
-            return 0;
-    return !g->every && !g->parity;
-}
-
-/* The loop right around node k, SP_NONE when it is in none. */
-static uint32_t loop_around(const struct pz_scale_program *m, uint32_t k)
-{
-    uint32_t around = SP_NONE;
-
-    for (uint32_t l = 0; l < k; l++)
-        if (m->nodes[l].kind == SP_LOOP && m->nodes[l].end > k)
-            around = l;
-    return around;
+    if (e)
+        *rank = e->peer.rank;
+    return e != NULL;
 }
 
 /* log2(P), or with cols log2(Q), Q = 2^ceil(log2(P) / 2): the columns of NPB CG's grid,
@@ -153,20 +120,6 @@ static void take_law(struct pz_scale_program *m, uint32_t l, int off, int cols)
                                  .cols = cols, .npoints = c->npoints};
 }
 
-/* Whether step node k has messages to the transpose partner. */
-static int transposes(const struct pz_scale_program *m, uint32_t k)
-{
-    const struct sp_sym *s;
-
-    if (m->nodes[k].kind != SP_STEP)
-        return 0;
-    s = &m->table.syms[m->nodes[k].sym];
-    for (uint32_t i = 0; i < s->n; i++)
-        if (m->table.events[s->first + i].peer.kind == PZ_SCALE_PEER_TRANSPOSE)
-            return 1;
-    return 0;
-}
-
 /* Whether every dimension of every recording's grid has at most 2 processes: the
  * partners are then also the grid's neighbours. */
 static int short_grids(const struct pz_scale_program *m)
@@ -176,17 +129,6 @@ static int short_grids(const struct pz_scale_program *m)
             if (m->runs[r]->grid.dims[d] > 2)
                 return 0;
     return 1;
-}
-
-/* "2, 4, 8" */
-static void counts(const struct pz_scale_program *m, char *buf, size_t len)
-{
-    size_t used = 0;
-
-    buf[0] = '\0';
-    for (size_t r = 0; r < m->nruns && used < len; r++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%d", r ? ", " : "",
-                                 m->runs[r]->nprocs);
 }
 
 /* The law of loop node l around a stage of rank `rank`, its trip count bits_of(P, cols)
@@ -222,16 +164,15 @@ int sp_xor_law(struct pz_scale_program *m)
         uint32_t l;
         int rank, off;
 
-        if (transposes(m, k)) {
-            if (!everywhere(m, k))
+        if (sp_peer_of(m, k, PZ_SCALE_PEER_TRANSPOSE)) {
+            if (!sp_everywhere(m, k))
                 return 0;
             if (transposed == SP_NONE)
                 transposed = k;
         }
         if (!stage_of(m, k, &rank))
             continue;
-        if (!everywhere(m, k) || (l = loop_around(m, k)) == SP_NONE || m->nodes[l].trips ||
-            law_of(m, l, rank, &off) < 0)
+        if ((l = sp_law_loop(m, k)) == SP_NONE || law_of(m, l, rank, &off) < 0)
             return 0;
         if (first == SP_NONE)
             first = k;
@@ -243,11 +184,11 @@ int sp_xor_law(struct pz_scale_program *m)
 
         if (!stage_of(m, k, &rank))
             continue;
-        law = law_of(m, loop_around(m, k), rank, &off);
+        law = law_of(m, sp_loop_around(m, k), rank, &off);
         cols |= law;
-        take_law(m, loop_around(m, k), off, law);
+        take_law(m, sp_loop_around(m, k), off, law);
     }
-    counts(m, at, sizeof(at));
+    sp_recorded_counts(m, at, sizeof(at));
     if (sp_note(m, "the messages of %s go to partners rank XOR 2^i, i going up or down by "
                 "one in a loop of %s iterations at every recorded count (%s), and no "
                 "recording has a grid made by MPI_Cart_create: a butterfly (recursive "
@@ -276,14 +217,14 @@ int sp_xor_check(const struct pz_scale_program *m, int nprocs, char *err, size_t
     for (uint32_t k = 0; k < m->nnodes; k++) {
         int rank;
 
-        if (transposes(m, k)) {
+        if (sp_peer_of(m, k, PZ_SCALE_PEER_TRANSPOSE)) {
             snprintf(err, errlen, "the partner of %s is NPB CG's transpose partner, the "
                      "rank's two halves swapped, which takes a power of two processes, "
                      "not %d", sp_sym_name(&m->table, m->nodes[k].sym), nprocs);
             return -1;
         }
         if (stage_of(m, k, &rank)) {
-            uint32_t l = loop_around(m, k);
+            uint32_t l = sp_loop_around(m, k);
             int cols = l != SP_NONE && m->nodes[l].count.cols;
 
             snprintf(err, errlen, "the partners of %s are rank XOR 2^i over %s stages (a "

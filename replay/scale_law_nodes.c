@@ -1,0 +1,63 @@
+/* What the laws that name a loop's trip count at any count ask of the template's nodes
+ * (scale_program_int.h, sp_loop_around, sp_everywhere, sp_peer_of, sp_law_loop,
+ * sp_recorded_counts): a butterfly (sp_xor_law, log2(P) stages) and an exchange with
+ * every member in turn (sp_pairs_law, members less one) find their steps by the kind of
+ * partner they have, take a law only for a loop right around steps that every process
+ * makes, of one trip count at every position, and say in their notes at which recorded
+ * counts it held; the numbers' fits (scale_numbers.c) look for the loop around a step
+ * too. */
+#include <stdio.h>
+
+#include "scale_program_int.h"
+
+uint32_t sp_loop_around(const struct pz_scale_program *m, uint32_t k)
+{
+    uint32_t around = SP_NONE;
+
+    for (uint32_t l = 0; l < k; l++)
+        if (m->nodes[l].kind == SP_LOOP && m->nodes[l].end > k)
+            around = l;
+    return around;
+}
+
+int sp_everywhere(const struct pz_scale_program *m, uint32_t k)
+{
+    const struct sp_guard *g = &m->nodes[k].guard;
+
+    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
+        if (g->pos[d] != SP_ANYWHERE || g->not_first[d] || g->not_last[d])
+            return 0;
+    return !g->every && !g->parity;
+}
+
+const struct sp_event *sp_peer_of(const struct pz_scale_program *m, uint32_t k, int kind)
+{
+    const struct sp_sym *s;
+
+    if (m->nodes[k].kind != SP_STEP)
+        return NULL;
+    s = &m->table.syms[m->nodes[k].sym];
+    for (uint32_t i = 0; i < s->n; i++)
+        if (m->table.events[s->first + i].peer.kind == kind)
+            return &m->table.events[s->first + i];
+    return NULL;
+}
+
+uint32_t sp_law_loop(const struct pz_scale_program *m, uint32_t k)
+{
+    uint32_t l;
+
+    if (!sp_everywhere(m, k) || (l = sp_loop_around(m, k)) == SP_NONE || m->nodes[l].trips)
+        return SP_NONE;
+    return l;
+}
+
+void sp_recorded_counts(const struct pz_scale_program *m, char *buf, size_t len)
+{
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (size_t r = 0; r < m->nruns && used < len; r++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%d", r ? ", " : "",
+                                 m->runs[r]->nprocs);
+}
