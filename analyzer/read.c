@@ -326,10 +326,11 @@ int pz_analyze(const char *path, struct pz_analysis *a, char *err, size_t errlen
 #define RECORDS_FROM_THREADS 256
 
 /* Analyzes the trace at path through OTF2's global reader, unless it has more than
- * records_from threads: 1 then, a untouched. */
+ * records_from threads: 1 then, a untouched, and what its opening found into *opened
+ * (its definitions taken from the reader). */
 static int analyze_archive(const char *path, struct pz_analysis *a,
                            const struct pz_progress_hook *progress, int records_from,
-                           char *err, size_t errlen)
+                           struct pz_opened_trace *opened, char *err, size_t errlen)
 {
     struct reader r = { .a = a, .progress = progress };
     int declined = 0;
@@ -338,6 +339,10 @@ static int analyze_archive(const char *path, struct pz_analysis *a,
     if (pz_trace_file_open(&r.file, path, &r.defs) == 0) {
         if (r.defs.nthreads > records_from) {
             declined = 1;
+            opened->defs = r.defs;
+            memset(&r.defs, 0, sizeof(r.defs));
+            opened->partial = pz_trace_file_partial(&r.file);
+            snprintf(opened->anchor, sizeof(opened->anchor), "%s", r.file.path);
         } else {
             a->partial = pz_trace_file_partial(&r.file);
             if (pz_reader_keep(&r, path) != 0)
@@ -361,10 +366,11 @@ int pz_analyze_with_progress(const char *path, struct pz_analysis *a,
                              const struct pz_progress_hook *progress, char *err,
                              size_t errlen)
 {
-    int rc = analyze_archive(path, a, progress, RECORDS_FROM_THREADS, err, errlen);
+    struct pz_opened_trace opened;
+    int rc = analyze_archive(path, a, progress, RECORDS_FROM_THREADS, &opened, err, errlen);
 
-    if (rc == 1 && (rc = pz_analyze_records(path, a, progress, err, errlen)) == 1)
-        rc = analyze_archive(path, a, progress, INT_MAX, err, errlen);
+    if (rc == 1 && (rc = pz_analyze_opened(path, &opened, a, progress, err, errlen)) == 1)
+        rc = analyze_archive(path, a, progress, INT_MAX, &opened, err, errlen);
     return rc;
 }
 

@@ -8,6 +8,7 @@
 
 #include "analysis.h"
 #include "open.h"
+#include "reader.h"
 #include "trace_in.h"
 
 /* The threads that have records left, as a binary heap by the time of their next
@@ -90,20 +91,20 @@ static int give_records(struct pz_trace_in *t, struct pz_analysis_stream *s)
     return rc != 0 ? rc : pz_trace_in_error(t) ? -1 : 0;
 }
 
-/* The definitions the analysis takes, the partial trace's endings (NULL if none) and
- * the anchor file, which errors name, as the global reader's analysis reads them. */
-static int definitions(const char *path, struct pz_defs *defs, char **partial,
-                       char *anchor, size_t anchorlen, char *err, size_t errlen)
+/* The definitions the analysis takes, the partial trace's endings and the anchor file,
+ * as the global reader's analysis reads them (struct pz_opened_trace). */
+static int definitions(const char *path, struct pz_opened_trace *o, char *err,
+                       size_t errlen)
 {
     struct pz_trace_file f;
-    int rc = pz_trace_file_open(&f, path, defs);
+    int rc = pz_trace_file_open(&f, path, &o->defs);
 
-    *partial = rc == 0 ? pz_trace_file_partial(&f) : NULL;
-    snprintf(anchor, anchorlen, "%s", f.path);
+    o->partial = rc == 0 ? pz_trace_file_partial(&f) : NULL;
+    snprintf(o->anchor, sizeof(o->anchor), "%s", f.path);
     pz_trace_file_close(&f);
     if (rc != 0) {
         snprintf(err, errlen, "%s", f.error);
-        pz_defs_release(defs);
+        pz_defs_release(&o->defs);
     }
     return rc;
 }
@@ -134,30 +135,39 @@ static int analyze(struct pz_trace_in *t, struct pz_analysis_stream *s, const ch
     return -1;
 }
 
-int pz_analyze_records(const char *path, struct pz_analysis *a,
-                       const struct pz_progress_hook *progress, char *err, size_t errlen)
+int pz_analyze_opened(const char *path, struct pz_opened_trace *o, struct pz_analysis *a,
+                      const struct pz_progress_hook *progress, char *err, size_t errlen)
 {
     struct pz_trace_in *t;
-    struct pz_analysis_stream *s = NULL;
-    struct pz_defs defs;
-    char *partial = NULL, anchor[4096];
+    struct pz_analysis_stream *s;
     int rc = -1;
 
     memset(a, 0, sizeof(*a));
-    if (!(t = pz_trace_in_open_with_progress(path, progress, "records analyzed", err, errlen)))
-        return -1;
-    if (pz_trace_in_unread_events(t)) {
-        pz_trace_in_close(t);
-        return 1;
+    t = pz_trace_in_open_with_progress(path, progress, "records analyzed", err, errlen);
+    if (t && pz_trace_in_unread_events(t)) {
+        rc = 1;
+    } else if (t) {
+        pz_trace_in_keep_io(t);
+        if ((s = pz_analysis_stream_open(&o->defs, o->anchor, err, errlen)))
+            rc = analyze(t, s, path, o->anchor, a, err, errlen);
     }
-    pz_trace_in_keep_io(t);
-    if (definitions(path, &defs, &partial, anchor, sizeof(anchor), err, errlen) == 0 &&
-        (s = pz_analysis_stream_open(&defs, anchor, err, errlen)))
-        rc = analyze(t, s, path, anchor, a, err, errlen);
-    if (rc == 0)
-        a->partial = partial;
-    else
-        free(partial);
     pz_trace_in_close(t);
+    pz_defs_release(&o->defs);
+    if (rc == 0)
+        a->partial = o->partial;
+    else
+        free(o->partial);
+    o->partial = NULL;
     return rc;
+}
+
+int pz_analyze_records(const char *path, struct pz_analysis *a,
+                       const struct pz_progress_hook *progress, char *err, size_t errlen)
+{
+    struct pz_opened_trace o;
+
+    memset(a, 0, sizeof(*a));
+    if (definitions(path, &o, err, errlen) != 0)
+        return -1;
+    return pz_analyze_opened(path, &o, a, progress, err, errlen);
 }

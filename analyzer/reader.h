@@ -19,6 +19,20 @@
 #include "tree.h"
 
 enum region_kind { REGION_OTHER, REGION_MPI, REGION_INTERVAL };
+
+/* What opening a trace found that its analysis through the records takes over (read.c
+ * hands it on when the trace is too large for OTF2's global reader): the definitions,
+ * the partial trace's endings (NULL if none), the anchor file errors name. */
+struct pz_opened_trace {
+    struct pz_defs defs;
+    char *partial;
+    char anchor[4096];
+};
+
+/* pz_analyze_records (analysis.h) of the trace at path that o describes; takes o's
+ * definitions and endings whatever the result. */
+int pz_analyze_opened(const char *path, struct pz_opened_trace *o, struct pz_analysis *a,
+                      const struct pz_progress_hook *progress, char *err, size_t errlen);
 enum mpi_class { CLASS_MPI, CLASS_SENDRECV, CLASS_COLLECTIVE, CLASS_ALLTOALL };
 
 /* A region of the definitions (info) as the analysis sees it. */
