@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "call_family.h"
-#include "calls_gen.h"
 #include "large_count.h"
 #include "report_html.h"
 #include "report_html_assets.h"
@@ -92,14 +91,7 @@ void pz_html_io_rma_rows(FILE *out, const struct pz_analysis *a, const struct pz
 /* The family of the function named name, a large-count form as its sibling. */
 static enum pz_call_family family_named(const char *name)
 {
-    char form[64];
-
-    if (pz_int_count_form(name, form, sizeof(form)) != 0)
-        return PZ_FAMILY_OTHER;
-    for (int id = 0; id < PZ_NCALLS; id++)
-        if (!strcmp(pz_calls[id].name, form))
-            return pz_call_family(id);
-    return PZ_FAMILY_OTHER;
+    return pz_call_family(pz_int_form_call(name));
 }
 
 /* Calls and time of the functions of each family, whole run, all processes. */

@@ -3,18 +3,17 @@
 #include <string.h>
 
 #include "calls_gen.h"
+#include "large_count.h"
 #include "scale_local.h"
 
 /* Whether region name is a function of the plain category that waits for nothing:
  * MPI_Buffer_detach waits for the buffered messages to leave. */
 static int plain(const char *name)
 {
-    if (!name || !strncmp(name, "MPI_Buffer_detach", 17))
-        return 0;
-    for (int id = 0; id < PZ_NCALLS; id++)
-        if (!strcmp(pz_calls[id].name, name))
-            return pz_calls[id].category == PZ_CAT_PLAIN;
-    return 0;
+    int id = pz_call_named(name);
+
+    return id >= 0 && strncmp(name, "MPI_Buffer_detach", 17) &&
+           pz_calls[id].category == PZ_CAT_PLAIN;
 }
 
 /* Appends name to names unless it is there. */

@@ -200,23 +200,6 @@ static OTF2_CallbackCode on_attribute(void *ud, OTF2_AttributeRef self, OTF2_Str
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static int call_named(const char *name)
-{
-    for (int id = 0; name && id < PZ_NCALLS; id++)
-        if (!strcmp(pz_calls[id].name, name))
-            return id;
-    return -1;
-}
-
-/* The id of the int-count form of MPI function name (MPI_Ssend for MPI 4.0's
- * large-count MPI_Ssend_c), else of name itself; -1 if it is none of the table's. */
-static int int_form_named(const char *name)
-{
-    char form[64];
-
-    return name && pz_int_count_form(name, form, sizeof(form)) == 0 ? call_named(form) : -1;
-}
-
 /* An interval's number from its name, "interval 2 at heat.c:57" (or "sequential
  * interval ..."), and whether it is sequential: its description says so
  * (docs/trace-format.md). */
@@ -236,10 +219,10 @@ static void name_regions(struct pz_defs *d)
     for (uint32_t i = 0; i < d->nregions; i++) {
         struct pz_region_info *g = &d->regions[i];
         const char *name = pz_defs_string(d, g->name_ref);
-        int form = g->kind == PZ_REGION_MPI ? int_form_named(name) : -1;
+        int form = g->kind == PZ_REGION_MPI ? pz_int_form_call(name) : -1;
 
         g->name = name ? name : "?";
-        g->call = g->kind == PZ_REGION_MPI ? call_named(name) : -1;
+        g->call = g->kind == PZ_REGION_MPI ? pz_call_named(name) : -1;
         g->synchronous = form == PZ_CALL_MPI_Ssend || form == PZ_CALL_MPI_Issend;
         g->buffered = form == PZ_CALL_MPI_Bsend || form == PZ_CALL_MPI_Ibsend;
         if (g->kind == PZ_REGION_INTERVAL)
