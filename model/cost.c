@@ -30,6 +30,21 @@ double pz_message_time(const struct pz_machine *m, double bytes)
            (bytes + packets * m->packet_header) / m->bandwidth;
 }
 
+double pz_link_time(const struct pz_machine *m, double bytes)
+{
+    const struct pz_segment *g = segment_of(&m->segments, bytes);
+    double packets;
+
+    if (m->link_hold == PZ_HOLD_MESSAGE)
+        return pz_message_time(m, bytes);
+    if (g)
+        return m->link_gap + bytes / g->bandwidth;
+    if (m->cost_model == PZ_COST_HOCKNEY)
+        return m->link_gap + bytes / m->bandwidth;
+    packets = ceil(bytes / (m->packet_size - m->packet_header));
+    return m->link_gap + (bytes + (packets < 1 ? 1 : packets) * m->packet_header) / m->bandwidth;
+}
+
 double pz_shm_time(const struct pz_machine *m, double bytes)
 {
     const struct pz_segment *g = segment_of(&m->shm_segments, bytes);

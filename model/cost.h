@@ -13,6 +13,13 @@
  * where t0 = latency, t1 = latency_per_byte, V_max = packet_size, V_c = packet_header. */
 double pz_message_time(const struct pz_machine *m, double bytes);
 
+/* How long a message of bytes between two nodes holds each link it uses: with link_hold
+ * message its whole pz_message_time; with link_hold bytes, link_gap plus the part of
+ * that time that grows with its bytes (bytes / bandwidth of its segment or the
+ * machine's, and for the packet model its packets' headers too), the latency and the
+ * packet model's preparation being spent off the links. */
+double pz_link_time(const struct pz_machine *m, double bytes);
+
 /* Between processes of one node: by shm_segments as above, else shm_latency + bytes /
  * shm_bandwidth. */
 double pz_shm_time(const struct pz_machine *m, double bytes);

@@ -83,5 +83,10 @@ int pz_machine_load(const char *path, struct pz_machine *m, char *err, size_t er
                               "carries one transfer at a time, channels are full duplex)", path);
         rc = -1;
     }
+    if (rc == 0 && !pz_key_gap_fits(m)) {
+        snprintf(err, errlen, "%s: link_gap applies to link_hold = bytes only (with link_hold "
+                              "= message a message holds the links for its whole time)", path);
+        rc = -1;
+    }
     return rc;
 }

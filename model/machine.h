@@ -35,6 +35,15 @@ enum pz_switch_queue {
                           sent (Ethernet's store-and-forward switches) */
 };
 
+/* How long a message between two nodes holds the links it uses (docs/machines.md,
+ * link_hold). */
+enum pz_link_hold {
+    PZ_HOLD_MESSAGE,   /* its whole time, latency included: no two messages overlap on
+                          a link */
+    PZ_HOLD_BYTES,     /* link_gap plus its bytes at the bandwidth: the latency, spent in
+                          the hosts' stacks and the switch, overlaps the next messages */
+};
+
 /* Where the MPI library moves a rendezvous message along (docs/machines.md). */
 enum pz_progress {
     PZ_PROGRESS_BACKGROUND,   /* as soon as the protocol allows, whatever the processes do */
@@ -146,6 +155,9 @@ struct pz_machine {
                                            none (MPICH's rendezvous) */
     enum pz_switch_queue switch_queue;  /* switch: where a message waits for a busy link
                                            into its receiver's node */
+    enum pz_link_hold link_hold;   /* how long a message between nodes holds its links */
+    double link_gap;           /* s: link_hold bytes: what each message holds them for
+                                  besides its bytes at the bandwidth (LogGP's g) */
 };
 
 /* The keys of a machine file, in the order pz_machine_write and pz_machine_write_json
@@ -175,6 +187,10 @@ enum pz_machine_key {
     PZ_KEY_RENDEZVOUS_FIRST_FRAGMENT,
     /* written only when it is not its default, sender */
     PZ_KEY_SWITCH_QUEUE,
+    /* written only when it is not its default, message */
+    PZ_KEY_LINK_HOLD,
+    /* written only when it is not 0 */
+    PZ_KEY_LINK_GAP,
     PZ_NKEYS
 };
 

@@ -15,6 +15,7 @@ static const char *const progress[] = { "background", "in_calls" };
 static const char *const places[] = { "block", "cyclic" };
 static const char *const mpis[] = { "mpich1", "mpich-1.2.5", "mpich4", "openmpi4" };
 static const char *const queues[] = { "sender", "switch" };
+static const char *const holds[] = { "message", "bytes" };
 
 #define KEY(member, type) \
     .name = #member, .kind = PZ_KIND_##type, .offset = offsetof(struct pz_machine, member)
@@ -96,6 +97,11 @@ const struct pz_key_def pz_machine_keys[PZ_NKEYS] = {
     [PZ_KEY_SWITCH_QUEUE] = { KEY(switch_queue, WORD), WORDS(queues), .fallback = "sender",
                               .quiet = 1, .summary = "messages queued in the switch",
                               .unless_default = 1 },
+    [PZ_KEY_LINK_HOLD] = { KEY(link_hold, WORD), WORDS(holds), .fallback = "message",
+                           .quiet = 1, .summary = "links held for the %s",
+                           .unless_default = 1 },
+    [PZ_KEY_LINK_GAP] = { KEY_AT("link_gap", link_gap, TIME), .summary = "link gap %s us",
+                          .times = 1e6, .unless_default = 1 },
 };
 
 const char *pz_machine_key_name(enum pz_machine_key key)
@@ -334,4 +340,9 @@ int pz_key_packet_fits(const struct pz_machine *m)
 int pz_key_duplex_fits(const struct pz_machine *m)
 {
     return (m->duplex_factor == 1 && m->duplex_factors.n == 0) || m->network == PZ_NET_SWITCH;
+}
+
+int pz_key_gap_fits(const struct pz_machine *m)
+{
+    return m->link_gap == 0 || m->link_hold == PZ_HOLD_BYTES;
 }

@@ -63,6 +63,9 @@ int pz_key_fits(const struct pz_machine *m, const struct pz_key_def *k);
 int pz_key_packet_fits(const struct pz_machine *m);
 int pz_key_duplex_fits(const struct pz_machine *m);
 
+/* Whether m's link_gap is 0 or its link_hold bytes, the only hold it applies to. */
+int pz_key_gap_fits(const struct pz_machine *m);
+
 /* m's value of a number, a count or a word (its number), or the number of segments of
  * a list, as a double. */
 double pz_key_number(const struct pz_machine *m, const struct pz_key_def *k);

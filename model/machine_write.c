@@ -38,7 +38,8 @@ static int values_fit(const struct pz_machine *m)
     for (int k = 0; k < PZ_NKEYS; k++)
         if (!pz_key_fits(m, &pz_machine_keys[k]))
             return 0;
-    return !m->node_map && pz_key_packet_fits(m) && pz_key_duplex_fits(m);
+    return !m->node_map && pz_key_packet_fits(m) && pz_key_duplex_fits(m) &&
+           pz_key_gap_fits(m);
 }
 
 static int put_note(FILE *f, const char *text)
@@ -203,6 +204,7 @@ void pz_machine_summary(FILE *out, const struct pz_machine *m)
         PZ_KEY_EAGER_THRESHOLD, PZ_KEY_MPI, PZ_KEY_CPU_SCALE, PZ_KEY_PROGRESS,
         PZ_KEY_DUPLEX_FACTOR, PZ_KEY_DUPLEX_FACTORS, PZ_KEY_SEGMENTS, PZ_KEY_SEND_OVERHEAD,
         PZ_KEY_RECV_OVERHEAD, PZ_KEY_RENDEZVOUS_FIRST_FRAGMENT, PZ_KEY_SWITCH_QUEUE,
+        PZ_KEY_LINK_HOLD, PZ_KEY_LINK_GAP,
     };
     struct pz_machine defaults;
 

@@ -1,5 +1,5 @@
 /* Myrinet-like: `channels` transfers at once; a transfer takes the channel that frees
- * first, waiting for it if all are busy. */
+ * first, waiting for it if all are busy, and holds it for its link time. */
 #include <stdlib.h>
 
 #include "network.h"
@@ -19,7 +19,7 @@ static void *create(const struct pz_machine *m, int nnodes)
     return c;
 }
 
-static double reserve(void *state, int src, int dst, double ready, double cost)
+static double reserve(void *state, int src, int dst, double ready, double cost, double hold)
 {
     struct channels *c = state;
     int first = 0;
@@ -30,8 +30,8 @@ static double reserve(void *state, int src, int dst, double ready, double cost)
         if (c->free_at[i] < c->free_at[first])
             first = i;
     start = ready > c->free_at[first] ? ready : c->free_at[first];
-    c->free_at[first] = start + cost;
-    return c->free_at[first];
+    c->free_at[first] = start + hold;
+    return start + cost;
 }
 
 const struct pz_network_ops pz_network_channels = { create, reserve, free };

@@ -10,7 +10,9 @@
  * (2: half duplex, the two directions take turns).  A transfer already under way is
  * not slowed by a later one, whose arrival is already known: the later one bears the
  * whole cost of the overlap, so an exchange both ways begun together ends after
- * duplex_factor times one transfer, as the measured exchange it is calibrated on. */
+ * duplex_factor times one transfer, as the measured exchange it is calibrated on.
+ * Each link is held for the message's link time (cost.h): its whole time, or with
+ * link_hold bytes its bytes alone, the latency overlapping the next messages. */
 #include <stdlib.h>
 
 #include "network.h"
@@ -58,17 +60,18 @@ static double opposite_overlap(const struct links *l, int src, int dst, double s
     return overlap <= 0 ? 0 : overlap < cost ? overlap : cost;
 }
 
-static double reserve(void *state, int src, int dst, double ready, double cost)
+static double reserve(void *state, int src, int dst, double ready, double cost, double hold)
 {
     struct links *l = state;
     double sent = ready > l->out[src] ? ready : l->out[src];   /* from its sender */
     double start = l->in[dst] > sent ? l->in[dst] : sent;      /* into its receiver */
+    double stretch = 0;
 
     if (l->duplex_factor > 1)
-        cost += (l->duplex_factor - 1) * opposite_overlap(l, src, dst, start, cost);
-    l->out[src] = (l->queue_in_switch ? sent : start) + cost;
-    l->in[dst] = start + cost;
-    return start + cost;
+        stretch = (l->duplex_factor - 1) * opposite_overlap(l, src, dst, start, hold);
+    l->out[src] = (l->queue_in_switch ? sent : start) + hold + stretch;
+    l->in[dst] = start + hold + stretch;
+    return start + cost + stretch;
 }
 
 const struct pz_network_ops pz_network_switch = { create, reserve, destroy };

@@ -30,12 +30,10 @@ struct pz_network *pz_network_new(const struct pz_machine *m, int nnodes)
 double pz_network_transfer(struct pz_network *net, int src, int dst, double bytes,
                            double ready)
 {
-    double cost;
-
     if (src == dst)
         return ready + pz_shm_time(net->machine, bytes);
-    cost = pz_message_time(net->machine, bytes);
-    return net->ops->reserve(net->state, src, dst, ready, cost);
+    return net->ops->reserve(net->state, src, dst, ready, pz_message_time(net->machine, bytes),
+                             pz_link_time(net->machine, bytes));
 }
 
 double pz_network_control(const struct pz_network *net, int src, int dst, double ready)

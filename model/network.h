@@ -1,5 +1,6 @@
 /* Networks behind one interface: a transfer asks for the links it needs from the time
- * it is ready and gets the time its last byte arrives; the links stay busy until then.
+ * it is ready and gets the time its last byte arrives; the links stay busy for the
+ * machine's link time (cost.h, pz_link_time: the whole transfer, or its bytes alone).
  * Each kind of network is one file (net_bus.c, net_channels.c, net_switch.c); the
  * message cost comes from cost.h, never from the caller. */
 #ifndef PZ_NETWORK_H
@@ -14,8 +15,9 @@ struct pz_network_ops {
     /* Private state for nnodes nodes; NULL if memory ran out. */
     void *(*create)(const struct pz_machine *m, int nnodes);
     /* When a transfer of duration cost (alone on its links) from src to dst, ready at
-     * ready, ends: it starts when what it needs is free, and occupies it until then. */
-    double (*reserve)(void *state, int src, int dst, double ready, double cost);
+     * ready, ends: it starts when what it needs is free, and occupies it for hold from
+     * then. */
+    double (*reserve)(void *state, int src, int dst, double ready, double cost, double hold);
     void (*destroy)(void *state);
 };
 

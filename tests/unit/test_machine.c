@@ -892,6 +892,40 @@ Test(machine, the_switch_queue_is_read_and_written_only_when_not_the_sender)
     cr_assert_not_null(strstr(err, "switch_queue"), "the key is not named: %s", err);
 }
 
+/* How long messages hold the links: their whole time by default, neither key written
+ * then; link_hold bytes and link_gap read in the units people write and written back;
+ * a gap without the hold it applies to refused, naming the file and both keys. */
+Test(machine, the_link_hold_and_gap_are_read_and_written_only_when_set)
+{
+    struct pz_machine m;
+    char err[512], *text = NULL;
+
+    pz_machine_defaults(&m);
+    cr_assert_eq(m.link_hold, PZ_HOLD_MESSAGE, "the whole message by default");
+    cr_assert_eq(m.link_gap, 0);
+    text = file_text_of(&m);
+    cr_assert_null(strstr(text, "link_"), "the defaults: not written: %s", text);
+    free(text);
+    cr_assert_eq(pz_machine_load(write_file("link_hold = bytes\nlink_gap = 4.5us\n"), &m, err,
+                                 sizeof(err)),
+                 0, "%s", err);
+    unlink(path);
+    cr_assert_eq(m.link_hold, PZ_HOLD_BYTES);
+    cr_assert_float_eq(m.link_gap, 4.5e-6, 1e-18);
+    text = file_text_of(&m);
+    cr_assert_not_null(strstr(text, "\nlink_hold = bytes\nlink_gap = 4.5e-06 s\n"), "%s", text);
+    free(text);
+    pz_machine_defaults(&m);
+    cr_assert_neq(pz_machine_load(write_file("link_gap = 2us\n"), &m, err, sizeof(err)), 0,
+                  "a gap while messages hold the links for their whole time");
+    unlink(path);
+    cr_assert_not_null(strstr(err, "link_gap applies to link_hold = bytes only"), "%s", err);
+    cr_assert_not_null(strstr(err, path), "the file is not named: %s", err);
+    cr_assert_neq(pz_machine_load(write_file("link_hold = latency\n"), &m, err, sizeof(err)), 0);
+    unlink(path);
+    cr_assert_not_null(strstr(err, "link_hold"), "the key is not named: %s", err);
+}
+
 /* The send tail: 0 by default and not written then, so that a machine file without it
  * predicts as before it existed; read in the units people write and written back when
  * set. */

@@ -150,3 +150,58 @@ Test(network, every_network_takes_the_cost_of_the_size_segment)
         pz_network_free(n);
     }
 }
+
+/* With link_hold bytes and link_gap 10 us, a message holds each link for 10 us + 1250 B
+ * / 12.5 MB/s = 110 us and still arrives 150 us after it starts (its 50 us of latency
+ * are spent off the links).  On a bus a second transfer ready at 0 starts at 110 and
+ * arrives at 260 (not 300); on two channels the third, ready at 10, takes the first
+ * channel at 110 and arrives at 260; on a switch node 0's second message, to another
+ * node, leaves at 110 and arrives at 260, and one into the busy node 1 from node 3,
+ * ready at 100, waits for node 1's link until 110: 260. */
+Test(network, links_held_for_the_bytes_let_the_latency_overlap)
+{
+    struct {
+        enum pz_network_kind kind;
+        int channels;
+    } nets[] = { { PZ_NET_BUS, 1 }, { PZ_NET_CHANNELS, 2 }, { PZ_NET_SWITCH, 1 } };
+
+    for (int i = 0; i < 3; i++) {
+        struct pz_machine m = machine(nets[i].kind, nets[i].channels);
+        struct pz_network *n;
+
+        m.link_hold = PZ_HOLD_BYTES;
+        m.link_gap = 10e-6;
+        n = pz_network_new(&m, 4);
+        cr_assert_not_null(n);
+        arrives(n, 0, 1, 0, US(150), "alone: the whole time");
+        if (nets[i].kind == PZ_NET_BUS) {
+            arrives(n, 2, 3, 0, US(260), "the bus free at 110");
+        } else if (nets[i].kind == PZ_NET_CHANNELS) {
+            arrives(n, 2, 3, 0, US(150), "the second channel");
+            arrives(n, 1, 2, US(10), US(260), "the first channel free at 110");
+        } else {
+            arrives(n, 0, 2, 0, US(260), "node 0's link out free at 110");
+            arrives(n, 3, 1, US(100), US(260), "node 1's link in free at 110");
+        }
+        pz_network_free(n);
+    }
+}
+
+/* The packet model's link time is its packets' bytes at the bandwidth: 1250 B in one
+ * packet of 1500 B (78 B of header) hold the link link_gap 2 us + (1250 + 78) B / 12.5
+ * MB/s = 108.24 us; two 1250 B messages from node 0 to nodes 1 and 2 of a switch arrive
+ * the second 108.24 us after the first. */
+Test(network, the_packet_model_holds_the_links_for_its_packets)
+{
+    struct pz_machine m = machine(PZ_NET_SWITCH, 1);
+    struct pz_network *n;
+    double first;
+
+    m.cost_model = PZ_COST_PACKET;
+    m.link_hold = PZ_HOLD_BYTES;
+    m.link_gap = 2e-6;
+    n = pz_network_new(&m, 3);
+    first = pz_network_transfer(n, 0, 1, 1250, 0);
+    arrives(n, 0, 2, 0, first + US(108.24), "after the first's packet");
+    pz_network_free(n);
+}
