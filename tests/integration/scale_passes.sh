@@ -13,6 +13,7 @@ gentrace=$(pz_program gentrace) || exit 77
 PY=${PZ_PYTHON:-python3}
 "$PY" -c 'import json' 2>/dev/null || PY=python3
 err=$PZ_WORK/scale_passes.err
+machine=$PZ_TOP_SRCDIR/tests/integration/whole-message.conf   # every pass alike: its comment
 
 for n in 4 8 16; do
     "$gentrace" "$PZ_WORK/ring$n" --ranks $n --iterations 600 >/dev/null 2>"$err" ||
@@ -23,7 +24,7 @@ scale_json() {
     _name=$1
     shift
     "$PZ_PROGNOZ" scale "$PZ_WORK/ring4" "$PZ_WORK/ring8" "$PZ_WORK/ring16" --ranks 64 \
-        --machine gigabit-switch --format json -o "$PZ_WORK/$_name.json" "$@" 2>"$err" ||
+        --machine "$machine" --format json -o "$PZ_WORK/$_name.json" "$@" 2>"$err" ||
         { cat "$err" >&2; pz_fail "prognoz scale $* failed"; }
     test ! -s "$err" || { cat "$err" >&2; pz_fail "prognoz scale $* wrote to stderr"; }
 }
@@ -60,7 +61,7 @@ if len(notes) != 4:
     bad.append("%d notes on the sample, expected 4: %s" % (len(notes), notes))
 else:
     first = notes[0]
-    cuts = (r"on gigabit-switch cut to 32, 64 and 128 passes \(224 replayed; a pass "
+    cuts = (r"on whole-message cut to 32, 64 and 128 passes \(224 replayed; a pass "
             r"[0-9.]+% apart, the computation drawn after [0-9.]+%\)$")
     if not first.startswith("at 4 processes the loop beginning with ") or \
             "makes 600 passes" not in first or not re.search(": " + cuts, first):

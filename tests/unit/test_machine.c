@@ -316,10 +316,13 @@ Test(machine, the_shipped_machines_load)
         enum pz_network_kind network;
         int procs_per_node;
         enum pz_switch_queue switch_queue;   /* Ethernet's switch stores and forwards */
+        enum pz_link_hold link_hold;   /* a gigabit switch's wire: the bytes alone */
+        double one_way;                /* s: an empty message's, overheads included */
     } shipped[] = {
-        { "ethernet-100-hub.conf", PZ_NET_BUS, 1, PZ_QUEUE_SENDER },
-        { "gigabit-switch.conf", PZ_NET_SWITCH, 2, PZ_QUEUE_SWITCH },
-        { "myrinet-2proc.conf", PZ_NET_CHANNELS, 2, PZ_QUEUE_SENDER },
+        { "ethernet-100-hub.conf", PZ_NET_BUS, 1, PZ_QUEUE_SENDER, PZ_HOLD_MESSAGE,
+          90e-6 + 78 / 12.5e6 },   /* and its one packet's header */
+        { "gigabit-switch.conf", PZ_NET_SWITCH, 2, PZ_QUEUE_SWITCH, PZ_HOLD_BYTES, 30e-6 },
+        { "myrinet-2proc.conf", PZ_NET_CHANNELS, 2, PZ_QUEUE_SENDER, PZ_HOLD_MESSAGE, 7e-6 },
     };
     const char *top = getenv("PZ_TOP_SRCDIR");
 
@@ -334,6 +337,9 @@ Test(machine, the_shipped_machines_load)
         cr_assert_eq(m.network, shipped[i].network, "%s", shipped[i].file);
         cr_assert_eq(m.procs_per_node, shipped[i].procs_per_node, "%s", shipped[i].file);
         cr_assert_eq(m.switch_queue, shipped[i].switch_queue, "%s", shipped[i].file);
+        cr_assert_eq(m.link_hold, shipped[i].link_hold, "%s", shipped[i].file);
+        cr_assert_float_eq(m.overhead.send + pz_message_time(&m, 0) + m.overhead.recv,
+                           shipped[i].one_way, 1e-12, "%s", shipped[i].file);
     }
 }
 

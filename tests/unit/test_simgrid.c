@@ -419,7 +419,10 @@ Test(simgrid, gigabit_switch_platform)
 
     expect_has(x, "<cluster id=\"gigabit-switch\" prefix=\"node\" suffix=\"\" radical=\"0-1\" "
                   "speed=\"1Gf\" core=\"2\"\n");
-    expect_has(x, "bw=\"125000000Bps\" lat=\"15us\" sharing_policy=\"SPLITDUPLEX\"\n");
+    /* 20 us between nodes over two links; the 5 us overheads at either end as SMPI's */
+    expect_has(x, "bw=\"125000000Bps\" lat=\"10us\" sharing_policy=\"SPLITDUPLEX\"\n");
+    expect_has(x, "<prop id=\"smpi/os\" value=\"0:5e-06:0\"/>");
+    expect_has(x, "<prop id=\"smpi/or\" value=\"0:5e-06:0\"/>");
     expect_has(x, "loopback_bw=\"4000000000Bps\" loopback_lat=\"1us\"/>");
     expect_has(x, "<prop id=\"smpi/send-is-detached-thresh\" value=\"65537\"/>");
     cr_expect(strstr(x, "bb_bw") == NULL, "a switch has no backbone");
