@@ -4,6 +4,8 @@
  * and each field of the mask as a LEB128 number: about 7 to 13 bytes for the 72 of a
  * struct pz_rec. */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +52,36 @@ struct pz_spool {
     struct segment *seg;
 };
 
+/* A file of template's directory that no name reaches, so that nothing is left behind
+ * however the command ends: one made without a name where the file system can (Linux's
+ * O_TMPFILE), else one made from template (whose XXXXXX it fills) and unlinked at once,
+ * with the signals that end the command held off in between: an interrupted command
+ * must leave its TMPDIR as it found it.  Its descriptor, or -1 with errno set. */
+static int nameless_file(char *template)
+{
+    char *slash = strrchr(template, '/');
+    sigset_t ending, before;
+    int fd, saved;
+
+    *slash = '\0';
+    fd = open(template, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    *slash = '/';
+    if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
+        return fd;
+    sigemptyset(&ending);
+    sigaddset(&ending, SIGINT);
+    sigaddset(&ending, SIGTERM);
+    sigaddset(&ending, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &ending, &before);
+    fd = mkostemp(template, O_CLOEXEC);
+    saved = errno;
+    if (fd >= 0)
+        unlink(template);
+    pthread_sigmask(SIG_SETMASK, &before, NULL);
+    errno = saved;
+    return fd;
+}
+
 struct pz_spool *pz_spool_new(int nstreams, char *err, size_t errlen)
 {
     const char *dir = getenv("TMPDIR");
@@ -67,14 +99,12 @@ struct pz_spool *pz_spool_new(int nstreams, char *err, size_t errlen)
     }
     s->nstreams = nstreams;
     s->writer = -1;
-    s->fd = -1;
-    if ((s->fd = mkstemp(path)) < 0) {
+    if ((s->fd = nameless_file(path)) < 0) {
         snprintf(err, errlen, "cannot create a temporary file in %s: %s",
                  dir && *dir ? dir : "/tmp", strerror(errno));
         pz_spool_free(s);
         return NULL;
     }
-    unlink(path);
     return s;
 }
 
