@@ -12,37 +12,44 @@ static const struct pz_segment *segment_of(const struct pz_segments *s, double b
     return NULL;
 }
 
-double pz_message_time(const struct pz_machine *m, double bytes)
+/* A message of bytes between two nodes, as its cost model splits it: the start-up spent
+ * off the links (Hockney's latency, a segment's, or the packet model's t0 plus t1 for
+ * the bytes of its first packet) and the time its bytes take on them (at the segment's
+ * or the machine's bandwidth; for the packet model with each packet's header, an empty
+ * message being one packet). */
+struct message_parts {
+    double start_up, wire;
+};
+
+static struct message_parts parts_of(const struct pz_machine *m, double bytes)
 {
     const struct pz_segment *g = segment_of(&m->segments, bytes);
     double payload, packets;
 
     if (g)
-        return g->latency + bytes / g->bandwidth;
+        return (struct message_parts){ g->latency, bytes / g->bandwidth };
     if (m->cost_model == PZ_COST_HOCKNEY)
-        return m->latency + bytes / m->bandwidth;
+        return (struct message_parts){ m->latency, bytes / m->bandwidth };
     payload = m->packet_size - m->packet_header;
     packets = ceil(bytes / payload);
-    if (packets <= 1)
-        return m->latency + bytes * m->latency_per_byte +
-               (bytes + m->packet_header) / m->bandwidth;
-    return m->latency + payload * m->latency_per_byte +
-           (bytes + packets * m->packet_header) / m->bandwidth;
+    return (struct message_parts){
+        m->latency + (packets <= 1 ? bytes : payload) * m->latency_per_byte,
+        (bytes + (packets < 1 ? 1 : packets) * m->packet_header) / m->bandwidth
+    };
+}
+
+double pz_message_time(const struct pz_machine *m, double bytes)
+{
+    struct message_parts p = parts_of(m, bytes);
+
+    return p.start_up + p.wire;
 }
 
 double pz_link_time(const struct pz_machine *m, double bytes)
 {
-    const struct pz_segment *g = segment_of(&m->segments, bytes);
-    double packets;
-
     if (m->link_hold == PZ_HOLD_MESSAGE)
         return pz_message_time(m, bytes);
-    if (g)
-        return m->link_gap + bytes / g->bandwidth;
-    if (m->cost_model == PZ_COST_HOCKNEY)
-        return m->link_gap + bytes / m->bandwidth;
-    packets = ceil(bytes / (m->packet_size - m->packet_header));
-    return m->link_gap + (bytes + (packets < 1 ? 1 : packets) * m->packet_header) / m->bandwidth;
+    return m->link_gap + parts_of(m, bytes).wire;
 }
 
 double pz_shm_time(const struct pz_machine *m, double bytes)
