@@ -7,4 +7,4 @@ programs_gentrace_CPPFLAGS = -I$(top_srcdir)/trace -I$(top_builddir)/trace \
 programs_gentrace_CFLAGS = $(PZ_CFLAGS)
 programs_gentrace_LDADD = $(top_builddir)/trace/libpzcalls.la $(OTF2_LIBS)
 PZ_IT_TESTS += integration/scale_passes.sh
-EXTRA_DIST += integration/scale_passes.sh
+EXTRA_DIST += integration/scale_passes.sh integration/whole-message.conf
