@@ -776,6 +776,12 @@ int sp_matches(const struct pz_scale_program *m, size_t run, uint32_t proc, uint
 int sp_guards_infer(struct pz_scale_program *m, uint64_t *const *made, char *err,
                     size_t errlen);
 
+/* Why node k, whose messages go to the process itself, was made only in recordings
+ * where a dimension of the grid has 1 process and in none where it has 2 (at most 2 in
+ * every one: whether it wraps around no recording shows), after "; ", into why: 1; 0
+ * when k is no such step (why untouched). */
+int sp_itself_why(const struct pz_scale_program *m, uint32_t k, char *why, size_t len);
+
 /* Merges the folded sequences of every process of every run into the template
  * (m->nodes).  0, or -1 with err. */
 int sp_merge(struct pz_scale_program *m, uint32_t *const *const *folded,
