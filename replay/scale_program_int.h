@@ -139,15 +139,32 @@ int sp_fold(struct sp_table *t, uint32_t *syms, size_t *n, uint8_t ambiguous);
 uint32_t sp_repeats_at(const struct sp_table *t, uint32_t sym, const uint32_t *raw,
                        size_t pos, size_t nsteps);
 
+/* What sp_tag_loops learns from the processes it rewrites and uses at others: the
+ * bodies of the runs of 3 iterations or more it rewrote.  Two iterations tell no
+ * progression alone (any two tags are one), but two whose steps are such a body, with
+ * its first tags and their steps, are that loop run twice: an odd-even transposition's
+ * phases (tag = phase) are 2 pairs at 4 processes and 4 at 8, a ring's steps (tag =
+ * step, P - 1 of them) 2 at 3 processes and 5 at 6.  Zeroed to begin. */
+struct sp_tag_learned {
+    uint32_t *bodies;          /* step symbols of the table, rewritten */
+    size_t n, cap;
+    uint8_t pairs;             /* set: runs of 2 iterations of learned bodies rewritten */
+    uint8_t pending;           /* set by sp_tag_loops: a process has a run of 2
+                                  iterations it did not rewrite */
+};
+void sp_tag_learned_free(struct sp_tag_learned *l);
+
 /* Rewrites, in a process's steps syms[0..n-1], the runs of iterations that differ only
  * by tags advancing arithmetically with the iteration (a message tagged with the chunk
  * or step number) into the same symbols in every iteration, their events' tags as
  * forms of the iteration (struct sp_event.tag_step), so that sp_fold folds them into a
- * loop.  A run is rewritten only when folding the rewritten steps (sp_fold, ambiguous
- * as there) puts every step whose tag advances right inside a loop whose iteration gives
- * back each tag recorded.  Nothing unless t->tag_loops; t->tagged set when a run is
- * rewritten.  0 or -1. */
-int sp_tag_loops(struct sp_table *t, uint32_t *syms, size_t n, uint8_t ambiguous);
+ * loop: runs of 3 iterations or more, whose bodies it adds to `learned`, and of 2 where
+ * learned->pairs and their steps are a body learned.  A run is rewritten only when
+ * folding the rewritten steps (sp_fold, ambiguous as there) puts every step whose tag
+ * advances right inside a loop whose iteration gives back each tag recorded.  Nothing
+ * unless t->tag_loops; t->tagged set when a run is rewritten.  0 or -1. */
+int sp_tag_loops(struct sp_table *t, uint32_t *syms, size_t n, uint8_t ambiguous,
+                 struct sp_tag_learned *learned);
 
 /* --- shapes of steps (scale_shapes.c), for sp_tag_loops and the butterflies */
 /* The longest body of a loop looked for, as sp_fold's. */
