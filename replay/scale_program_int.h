@@ -332,8 +332,9 @@ int sp_pairs_check(const struct pz_scale_program *m, const struct pz_scale_grid 
 
 /* Where no model of recordings runs[0..n-1] could be built, names in err, in front of
  * the reason it holds, the first call exchanging with NPB CG's transpose partner
- * (scale_transpose.c), which no model gives, and why: 1; 0 when there is none (err
- * untouched). */
+ * (scale_transpose.c): a call that every process of a recording makes at the same
+ * place, each with a message and every message to that partner, which no model gives,
+ * and why: 1; 0 when there is none (err untouched). */
 int sp_transpose_name(const struct pz_scale_run *const *runs, size_t n, char *err,
                       size_t errlen);
 /* Process p's transpose partner among 2^l processes (PZ_SCALE_PEER_TRANSPOSE). */

@@ -14,7 +14,10 @@
  *   are 2 (tags 0, 1).
  *
  * The runs synthesized at 16 and 64 make, process by process, the program's messages
- * (plan()) in order: kind, peer, tag and bytes. */
+ * (plan()) in order: kind, peer, tag and bytes.  The same sort tagged ph * ph (no
+ * progression) is refused as recordings that differ, without naming the transpose
+ * partner of NPB CG that the steps of other processes at the same index exchange with
+ * (scale_transpose.c). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -203,5 +206,21 @@ Test(scale_tagsteps, a_ring_tagged_by_step_from_3_6_12_is_synthesized_at_16_and_
     expect_run(md.m, RING, 16);
     sm_expect_message(&got, 16, 0, 29, &(struct sm_message){PZ_REC_RECV, 15, 14, 768});
     expect_run(md.m, RING, 64);
+    st_model_free(&md);
+}
+
+/* Tagged ph * ph (0, 1, 4, 9 ...), no progression: the recordings differ.  At 4, the
+ * fourth step of process 0 is its MPI_Reduce, while processes 1 and 2 exchange with each
+ * other there, as NPB CG's transpose partners do; the refusal names no transpose. */
+Test(scale_tagsteps, an_odd_even_sort_without_a_progression_is_refused_without_a_transpose)
+{
+    static const int counts[] = { 2, 4, 8 };
+    struct st_model md;
+
+    model_of("oesq", ODD_EVEN_SQ, counts, &md);
+    cr_expect_null(md.m, "the model was built");
+    cr_expect(strstr(why, "recordings differ") != NULL &&
+                  strstr(why, "transpose partner") == NULL && !strchr(why, '\n'),
+              "error '%s'", why);
     st_model_free(&md);
 }
