@@ -794,6 +794,12 @@ int sp_matches(const struct pz_scale_program *m, size_t run, uint32_t proc, uint
 int sp_guards_infer(struct pz_scale_program *m, uint64_t *const *made, char *err,
                     size_t errlen);
 
+/* Whether the run at nprocs takes a loop of steps each made by the processes of one
+ * parity (a red-black ordering) a number of times that is not whole there (an odd-even
+ * transposition's P phases, two an iteration, at an odd P): 0, or -1 with a one-line
+ * message in err naming the loop and its trip count. */
+int sp_half_check(const struct pz_scale_program *m, int nprocs, char *err, size_t errlen);
+
 /* Why node k, whose messages go to the process itself, was made only in recordings
  * where a dimension of the grid has 1 process and in none where it has 2 (at most 2 in
  * every one: whether it wraps around no recording shows), after "; ", into why: 1; 0

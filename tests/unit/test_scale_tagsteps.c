@@ -14,9 +14,10 @@
  *   are 2 (tags 0, 1).
  *
  * The runs synthesized at 16 and 64 make, process by process, the program's messages
- * (plan()) in order: kind, peer, tag and bytes.  The same sort tagged ph * ph (no
- * progression) is refused as recordings that differ, without naming the transpose
- * partner of NPB CG that the steps of other processes at the same index exchange with
+ * (plan()) in order: kind, peer, tag and bytes.  The sort at 5, whose last iteration
+ * of two phases is one, is refused.  The same sort tagged ph * ph (no progression) is
+ * refused as recordings that differ, without naming the transpose partner of NPB CG
+ * that the steps of other processes at the same index exchange with
  * (scale_transpose.c). */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -190,6 +191,24 @@ Test(scale_tagsteps, an_odd_even_transposition_from_2_4_8_is_synthesized_at_16_a
     sm_expect_message(&got, 16, 15, 2, &(struct sm_message){PZ_REC_SEND, 14, 2, 16384});
     sm_expect_message(&got, 16, 15, 16, &(struct sm_message){PZ_REC_RECV, 14, 99, 4});
     expect_run(md.m, ODD_EVEN, 64);
+    st_model_free(&md);
+}
+
+/* At 5 the program makes 5 phases: process 0 exchanges with 1 in phases 0, 2 and 4,
+ * process 4 with 3 in phases 1 and 3; the loop of the recordings, two phases an
+ * iteration, runs P / 2 = 2.5 times, which no recording of an even count tells how to
+ * cut: refused in one line naming the loop and 2.5. */
+Test(scale_tagsteps, an_odd_even_transposition_at_an_odd_count_is_refused)
+{
+    static const int counts[] = { 2, 4, 8 };
+    struct st_model md;
+
+    model_of("oeodd", ODD_EVEN, counts, &md);
+    cr_assert_not_null(md.m, "%s", why);
+    cr_expect_null(pz_scale_synth_new(md.m, 5, why, sizeof(why)), "synthesized at 5");
+    cr_expect(strstr(why, "the loop around MPI_Sendrecv") != NULL &&
+                  strstr(why, "2.5 times at 5 processes") != NULL && !strchr(why, '\n'),
+              "error '%s'", why);
     st_model_free(&md);
 }
 
