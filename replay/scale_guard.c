@@ -319,7 +319,7 @@ static void contradiction(const struct pz_scale_program *m, uint32_t k, char *er
     sp_where(m, r, m->first_proc[(size_t)k * m->nruns + r],
              m->first_step[(size_t)k * m->nruns + r], where, sizeof(where));
     other_class(m, k, first_without, why, sizeof(why));
-    if (!why[0]) {
+    if (!why[0] && !sp_itself_why(m, k, why, sizeof(why))) {
         narrow_dimension(m, narrow, sizeof(narrow));
         snprintf(why, sizeof(why), "%s", narrow);
     }
@@ -523,11 +523,29 @@ static void ambiguous_parity(const struct pz_scale_program *m, uint32_t k,
              m->first_proc[(size_t)k * m->nruns + r], where, one, other);
 }
 
+/* Whether some recording that made node k tells the parity of dimensions `dims` apart:
+ * one of them has 2 processes or more there.  A step made only where they all have 1
+ * (calls to the process itself at 2 processes, 2 x 1, and none at 4, 2 x 2) is of no
+ * colour of a red-black ordering: a parity and a position would take it for "where the
+ * dimension has 1 process", and make it at an odd length (the last process even). */
+static int parity_seen(const struct pz_scale_program *m, uint32_t k, unsigned dims)
+{
+    for (size_t r = 0; r < m->nruns; r++) {
+        if (m->first_proc[(size_t)k * m->nruns + r] == SP_NONE)
+            continue;
+        for (int d = 0; d < m->runs[r]->grid.ndims; d++)
+            if ((dims >> d & 1) && m->runs[r]->grid.dims[d] > 1)
+                return 1;
+    }
+    return 0;
+}
+
 /* Node k made by the processes of one parity of their coordinates (a red-black
  * ordering: even ranks send first, odd ones receive first): the guard of a parity and
  * positions added to `peers` that agrees with where the recordings made it, the
- * parities of fewer dimensions tried first.  1; 0 when none agrees; -1 with err when
- * parities of as many dimensions but different ones agree alike. */
+ * parities of fewer dimensions tried first, each only where a recording making k tells
+ * it apart.  1; 0 when none agrees; -1 with err when parities of as many dimensions but
+ * different ones agree alike. */
 static int by_parity(struct pz_scale_program *m, uint64_t *const *made, uint32_t k,
                      const struct sp_guard *peers, char *err, size_t errlen)
 {
@@ -537,7 +555,8 @@ static int by_parity(struct pz_scale_program *m, uint64_t *const *made, uint32_t
         struct sp_guard found = {0};
 
         for (unsigned dims = 1; dims < (1u << nd); dims++)
-            for (uint8_t odd = 0; odd < 2 && bits_set(dims) == size; odd++) {
+            for (uint8_t odd = 0; odd < 2 && bits_set(dims) == size && parity_seen(m, k, dims);
+                 odd++) {
                 struct sp_guard gd = *peers;
 
                 gd.parity = (uint8_t)dims;

@@ -154,6 +154,37 @@ static size_t one_iteration(const struct merging *g, const struct bnode *b, cons
     return b->body.n;
 }
 
+/* Whether step symbol sym has a tag that advances with the iteration of its loop
+ * (sp_tag_loops). */
+static int stepped(const struct sp_table *t, uint32_t sym)
+{
+    for (uint32_t i = 0; i < t->syms[sym].n; i++)
+        if (t->events[t->syms[sym].first + i].tag_step)
+            return 1;
+    return 0;
+}
+
+/* How many of the process's symbols s[0..n-1] are one iteration of template loop b
+ * without some of its steps: the longest run of steps of b's body, in its order, one of
+ * them with a tag that advances; else 0.  A loop whose tags advance, rewritten at the
+ * process where it runs once (sp_tag_loops), is that loop, and the steps its body has
+ * that the process lacks are for guards to explain (an odd-even transposition's phases
+ * at 2 processes: the even rank's exchange with rank + 1 alone). */
+static size_t stepped_iteration(const struct merging *g, const struct bnode *b,
+                                const uint32_t *s, size_t n)
+{
+    const struct sp_table *t = &g->m->table;
+    size_t y = 0;
+    int some = 0;
+
+    if (b->kind != SP_LOOP)
+        return 0;
+    for (size_t x = 0; x < b->body.n && y < n; x++)
+        if (b->body.v[x].kind == SP_STEP && b->body.v[x].sym == s[y])
+            some |= stepped(t, s[y++]);
+    return some ? y : 0;
+}
+
 /* Merges the process's symbols from s[0] (n in all) at the template's position *i: the
  * first template node from there that is s[0], or the first loop s begins one iteration
  * of, else s[0] inserted at *i.  Returns how many symbols were merged, or 0 when memory
@@ -166,7 +197,8 @@ static size_t merge_symbol(const struct merging *g, struct blist *l, size_t *i,
     size_t k = *i, once = 0;
     struct bnode fresh = {.kind = ss->kind, .sym = s[0], .run = g->run, .proc = g->proc};
 
-    while (k < l->n && !same(g, &l->v[k], s[0]) && !(once = one_iteration(g, &l->v[k], s, n)))
+    while (k < l->n && !same(g, &l->v[k], s[0]) && !(once = one_iteration(g, &l->v[k], s, n)) &&
+           !(once = stepped_iteration(g, &l->v[k], s, n)))
         k++;
     ss = &t->syms[s[0]];    /* same() may have grown the table */
     if (k == l->n) {

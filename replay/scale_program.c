@@ -352,6 +352,7 @@ struct work {
     struct sp_stats st;
     struct sp_xor *bfly;       /* the table takes messages as butterfly stages */
     struct sp_pairs *pairs;    /* the table takes runs of exchanges with every member */
+    struct sp_tag_learned tags;   /* the loops whose tags advance (sp_tag_loops) */
 };
 
 static void work_free(struct pz_scale_program *m, struct work *w)
@@ -382,6 +383,7 @@ static void work_free(struct pz_scale_program *m, struct work *w)
     w->bfly = NULL;
     sp_pairs_free(w->pairs);
     w->pairs = NULL;
+    sp_tag_learned_free(&w->tags);
     free(m->first_proc);
     free(m->first_step);
     free(m->ambiguous);
@@ -496,7 +498,7 @@ static int fold_one(struct pz_scale_program *m, struct work *w, const uint32_t *
         w->raw[r][p][i] = map[w->raw[r][p][i]];
     if ((w->bfly && sp_xor_rewrite(w->bfly, w->raw[r][p], n) != 0) ||
         (w->pairs && sp_pairs_rewrite(w->pairs, m->runs[r], (int)p, w->raw[r][p], n) != 0) ||
-        sp_tag_loops(&m->table, w->raw[r][p], n, m->ambiguous[r]) != 0 ||
+        sp_tag_loops(&m->table, w->raw[r][p], n, m->ambiguous[r], &w->tags) != 0 ||
         !(w->folded[r][p] = malloc((n ? n : 1) * sizeof(uint32_t))))
         return -1;
     memcpy(w->folded[r][p], w->raw[r][p], n * sizeof(uint32_t));
@@ -556,17 +558,74 @@ out:
     return rc;
 }
 
+/* Frees the copy of run r's steps (steps_copy). */
+static void steps_free(const struct pz_scale_program *m, size_t r, uint32_t **copy)
+{
+    for (int p = 0; copy && p < m->runs[r]->nprocs; p++)
+        free(copy[p]);
+    free(copy);
+}
+
+/* A copy of the steps of run r's processes (w->raw), NULL when memory runs out. */
+static uint32_t **steps_copy(const struct pz_scale_program *m, const struct work *w, size_t r)
+{
+    uint32_t **copy = calloc((size_t)m->runs[r]->nprocs, sizeof(*copy));
+
+    for (int p = 0; copy && p < m->runs[r]->nprocs; p++) {
+        size_t n = m->runs[r]->procs[p].nsteps;
+
+        if (!(copy[p] = malloc((n ? n : 1) * sizeof(uint32_t)))) {
+            steps_free(m, r, copy);
+            return NULL;
+        }
+        memcpy(copy[p], w->raw[r][p], n * sizeof(uint32_t));
+    }
+    return copy;
+}
+
+/* Run r folded again from its steps as interned (copy), runs of 2 iterations of a loop
+ * whose tags advance rewritten where another process's longer run taught its body
+ * (struct sp_tag_learned).  0 or -1. */
+static int fold_again(struct pz_scale_program *m, struct work *w, const uint32_t *map,
+                      size_t r, uint32_t *const *copy)
+{
+    for (int p = 0; p < m->runs[r]->nprocs; p++) {
+        memcpy(w->raw[r][p], copy[p], m->runs[r]->procs[p].nsteps * sizeof(uint32_t));
+        free(w->folded[r][p]);
+        w->folded[r][p] = NULL;
+    }
+    return fold_run(m, w, map, r);
+}
+
 /* Each process's steps folded into loops (w->folded), the calls over many requests given
- * none first made the steps of those given some (sp_table_given_none). */
+ * none first made the steps of those given some (sp_table_given_none); then the runs
+ * where loops whose tags advance ran twice (struct sp_tag_learned) folded again, once
+ * every run has taught its loops. */
 static int fold_all(struct pz_scale_program *m, struct work *w)
 {
-    uint32_t *map;
+    uint32_t *map, ***before = calloc(m->nruns, sizeof(*before));
     int rc = 0;
 
-    if (sp_table_given_none(&m->table, &map) != 0)
+    if (!before || sp_table_given_none(&m->table, &map) != 0) {
+        free(before);
         return -1;
+    }
+    for (size_t r = 0; r < m->nruns && rc == 0; r++) {
+        w->tags.pending = 0;
+        if (m->table.tag_loops && !(before[r] = steps_copy(m, w, r)))
+            rc = -1;
+        else if ((rc = fold_run(m, w, map, r)) == 0 && !w->tags.pending) {
+            steps_free(m, r, before[r]);
+            before[r] = NULL;
+        }
+    }
+    w->tags.pairs = 1;
     for (size_t r = 0; r < m->nruns && rc == 0; r++)
-        rc = fold_run(m, w, map, r);
+        if (before[r] && w->tags.n)
+            rc = fold_again(m, w, map, r, before[r]);
+    for (size_t r = 0; r < m->nruns; r++)
+        steps_free(m, r, before[r]);
+    free(before);
     free(map);
     return rc;
 }

@@ -139,15 +139,32 @@ int sp_fold(struct sp_table *t, uint32_t *syms, size_t *n, uint8_t ambiguous);
 uint32_t sp_repeats_at(const struct sp_table *t, uint32_t sym, const uint32_t *raw,
                        size_t pos, size_t nsteps);
 
+/* What sp_tag_loops learns from the processes it rewrites and uses at others: the
+ * bodies of the runs of 3 iterations or more it rewrote.  Two iterations tell no
+ * progression alone (any two tags are one), but two whose steps are such a body, with
+ * its first tags and their steps, are that loop run twice: an odd-even transposition's
+ * phases (tag = phase) are 2 pairs at 4 processes and 4 at 8, a ring's steps (tag =
+ * step, P - 1 of them) 2 at 3 processes and 5 at 6.  Zeroed to begin. */
+struct sp_tag_learned {
+    uint32_t *bodies;          /* step symbols of the table, rewritten */
+    size_t n, cap;
+    uint8_t pairs;             /* set: runs of 2 iterations of learned bodies rewritten */
+    uint8_t pending;           /* set by sp_tag_loops: a process has a run of 2
+                                  iterations it did not rewrite */
+};
+void sp_tag_learned_free(struct sp_tag_learned *l);
+
 /* Rewrites, in a process's steps syms[0..n-1], the runs of iterations that differ only
  * by tags advancing arithmetically with the iteration (a message tagged with the chunk
  * or step number) into the same symbols in every iteration, their events' tags as
  * forms of the iteration (struct sp_event.tag_step), so that sp_fold folds them into a
- * loop.  A run is rewritten only when folding the rewritten steps (sp_fold, ambiguous
- * as there) puts every step whose tag advances right inside a loop whose iteration gives
- * back each tag recorded.  Nothing unless t->tag_loops; t->tagged set when a run is
- * rewritten.  0 or -1. */
-int sp_tag_loops(struct sp_table *t, uint32_t *syms, size_t n, uint8_t ambiguous);
+ * loop: runs of 3 iterations or more, whose bodies it adds to `learned`, and of 2 where
+ * learned->pairs and their steps are a body learned.  A run is rewritten only when
+ * folding the rewritten steps (sp_fold, ambiguous as there) puts every step whose tag
+ * advances right inside a loop whose iteration gives back each tag recorded.  Nothing
+ * unless t->tag_loops; t->tagged set when a run is rewritten.  0 or -1. */
+int sp_tag_loops(struct sp_table *t, uint32_t *syms, size_t n, uint8_t ambiguous,
+                 struct sp_tag_learned *learned);
 
 /* --- shapes of steps (scale_shapes.c), for sp_tag_loops and the butterflies */
 /* The longest body of a loop looked for, as sp_fold's. */
@@ -315,8 +332,9 @@ int sp_pairs_check(const struct pz_scale_program *m, const struct pz_scale_grid 
 
 /* Where no model of recordings runs[0..n-1] could be built, names in err, in front of
  * the reason it holds, the first call exchanging with NPB CG's transpose partner
- * (scale_transpose.c), which no model gives, and why: 1; 0 when there is none (err
- * untouched). */
+ * (scale_transpose.c): a call that every process of a recording makes at the same
+ * place, each with a message and every message to that partner, which no model gives,
+ * and why: 1; 0 when there is none (err untouched). */
 int sp_transpose_name(const struct pz_scale_run *const *runs, size_t n, char *err,
                       size_t errlen);
 /* Process p's transpose partner among 2^l processes (PZ_SCALE_PEER_TRANSPOSE). */
@@ -775,6 +793,18 @@ int sp_matches(const struct pz_scale_program *m, size_t run, uint32_t proc, uint
  * ranks); collects conditions, roots and classes.  0, or -1 with err. */
 int sp_guards_infer(struct pz_scale_program *m, uint64_t *const *made, char *err,
                     size_t errlen);
+
+/* Whether the run at nprocs takes a loop of steps each made by the processes of one
+ * parity (a red-black ordering) a number of times that is not whole there (an odd-even
+ * transposition's P phases, two an iteration, at an odd P): 0, or -1 with a one-line
+ * message in err naming the loop and its trip count. */
+int sp_half_check(const struct pz_scale_program *m, int nprocs, char *err, size_t errlen);
+
+/* Why node k, whose messages go to the process itself, was made only in recordings
+ * where a dimension of the grid has 1 process and in none where it has 2 (at most 2 in
+ * every one: whether it wraps around no recording shows), after "; ", into why: 1; 0
+ * when k is no such step (why untouched). */
+int sp_itself_why(const struct pz_scale_program *m, uint32_t k, char *why, size_t len);
 
 /* Merges the folded sequences of every process of every run into the template
  * (m->nodes).  0, or -1 with err. */

@@ -1109,7 +1109,8 @@ struct pz_scale_synth *pz_scale_synth_new(const struct pz_scale_program *m, int 
     s->g.first_fastest = m->grid.first_fastest;
     if (sp_untold_check(m, &s->g, err, errlen) != 0 ||
         sp_xor_check(m, nprocs, err, errlen) != 0 ||
-        sp_pairs_check(m, &s->g, nprocs, err, errlen) != 0) {
+        sp_pairs_check(m, &s->g, nprocs, err, errlen) != 0 ||
+        sp_half_check(m, nprocs, err, errlen) != 0) {
         pz_scale_synth_free(s);
         return NULL;
     }

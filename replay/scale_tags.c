@@ -10,14 +10,19 @@
  * each of them gives back every recorded tag is then checked by folding them: a run
  * that does not is left as recorded.  The steps right after a run whose tags go on
  * advancing (a last chunk sent after the loop) are rewritten too, their tags as forms
- * of the loop's trip count, which the recordings at each count then share. */
+ * of the loop's trip count, which the recordings at each count then share.  Where the
+ * smallest recordings run such a loop twice or once (a ring of P - 1 steps tagged by the
+ * step at 3 processes, an odd-even transposition's phases at 4 and 2), its steps are
+ * rewritten as the body a longer run of the same steps taught (struct sp_tag_learned),
+ * once every process has been rewritten: two iterations as a run, one as a lone step. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "scale_program_int.h"
 #include "trace.h"
 
-/* Fewer iterations tell no arithmetic progression: any two tags are one. */
+/* Fewer iterations tell no arithmetic progression: any two tags are one (but for a
+ * body learned from a longer run, struct sp_tag_learned). */
 #define MIN_ITERATIONS 3
 
 /* The most steps after a run looked at for iterations past its last. */
@@ -36,8 +41,11 @@ struct tagging {
     uint32_t *syms;            /* ... as rewritten */
     size_t n;
     uint8_t *marked;           /* [i]: in a run rewritten */
+    uint8_t *lone;             /* [i]: rewritten as a learned body's step at its first
+                                  iteration, in a loop run once (rewrite_lone) */
     struct run *runs;
     size_t nruns;
+    struct sp_tag_learned *learned;
 };
 
 /* Does every tag of the steps from `at` advance by as much from iteration k - 1 to k as
@@ -258,6 +266,63 @@ static int shared_shapes(const struct tagging *g, const uint32_t *h, size_t **ca
     return 0;
 }
 
+/* Whether step `first`, of shape `shape`, followed an iteration later by step `second`,
+ * is a body step learned: one of that shape whose tags are first's, each advancing as it
+ * does to second. */
+static int learned_step(struct tagging *g, uint32_t shape, uint32_t first, uint32_t second)
+{
+    const struct sp_event *a = sp_events_of(g->t, first), *b = sp_events_of(g->t, second);
+
+    for (size_t j = 0; j < g->learned->n; j++) {
+        uint32_t l = g->learned->bodies[j], i = 0, n = g->t->syms[l].n;
+        const struct sp_event *e = sp_events_of(g->t, l);
+
+        if (sp_shape(&g->sh, l) != shape)
+            continue;
+        while (i < n && !e[i].tag_after && e[i].tag == a[i].tag &&
+               e[i].tag_step == b[i].tag - a[i].tag)
+            i++;
+        if (i == n)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the 2 iterations of `period` steps from `at` (h: the shapes) are a body
+ * learned, step by step. */
+static int learned_pair(struct tagging *g, const uint32_t *h, size_t at, size_t period)
+{
+    for (size_t q = 0; q < period; q++)
+        if (!learned_step(g, h[at + q], g->orig[at + q], g->orig[at + period + q]))
+            return 0;
+    return 1;
+}
+
+/* How many iterations of `period` steps from i to rewrite as one run (len, diff,
+ * free_to: find_runs's): 3 or more whose tags advance alike, or 2 of a body learned;
+ * 0 when none.  A run of 2 left is pending (struct sp_tag_learned). */
+static size_t run_length(struct tagging *g, const uint32_t *h, size_t i, size_t period,
+                         const size_t *len, const size_t *diff, const size_t *free_to)
+{
+    size_t n = g->n, k = 2;
+
+    if (len[i] < period || diff[i] >= i + period || free_to[i] < i + 2 * period)
+        return 0;
+    if (i + MIN_ITERATIONS * period <= n && len[i] >= 2 * period &&
+        free_to[i] >= i + MIN_ITERATIONS * period && advances_alike(g, i, period, 2)) {
+        while (i + (k + 1) * period <= n && len[i + (k - 1) * period] >= period &&
+               free_to[i] >= i + (k + 1) * period && advances_alike(g, i, period, k))
+            k++;
+        return k;
+    }
+    if (!g->learned)
+        return 0;
+    if (g->learned->pairs && learned_pair(g, h, i, period))
+        return 2;
+    g->learned->pending = 1;
+    return 0;
+}
+
 /* The runs of one period, left to right among the steps not yet rewritten (h: the
  * shapes; cand[0..ncand-1]: shared_shapes's; len, diff, free_to: scratch of n). */
 static int find_runs(struct tagging *g, const uint32_t *h, const size_t *cand, size_t ncand,
@@ -286,19 +351,14 @@ static int find_runs(struct tagging *g, const uint32_t *h, const size_t *cand, s
         len[i] = h[i] == h[i + period] ? len[i + 1] + 1 : 0;
         diff[i] = g->orig[i] != g->orig[i + period] ? i : diff[i + 1];
     }
-    for (size_t i = first >= period ? first - period + 1 : 0;
-         i + MIN_ITERATIONS * period <= n;) {
-        size_t k = 2;
+    for (size_t i = first >= period ? first - period + 1 : 0; i + 2 * period <= n;) {
+        size_t k = run_length(g, h, i, period, len, diff, free_to);
         int rc;
 
-        if (len[i] < 2 * period || diff[i] >= i + period ||
-            free_to[i] < i + MIN_ITERATIONS * period || !advances_alike(g, i, period, 2)) {
+        if (!k) {
             i++;
             continue;
         }
-        while (i + (k + 1) * period <= n && len[i + (k - 1) * period] >= period &&
-               free_to[i] >= i + (k + 1) * period && advances_alike(g, i, period, k))
-            k++;
         if ((rc = rewrite(g, h, i, period, k)) < 0)
             return -1;
         i += rc ? 1 : k * period;
@@ -327,7 +387,7 @@ static int gives_back(const struct tagging *g, uint32_t sym, uint64_t j, int ins
     for (uint32_t i = 0; i < s->n; i++) {
         const struct sp_event *e = &g->t->events[s->first + i];
         uint64_t at = e->tag_after ? ended : j;
-        int known = e->tag_after ? ended != SP_NONE : inside;
+        int known = e->tag_after ? ended != SP_NONE : inside || g->lone[*pos];
 
         if (e->tag_step && (!known || e->tag + (uint32_t)at * e->tag_step !=
                                           sp_events_of(g->t, g->orig[*pos])[i].tag))
@@ -386,6 +446,93 @@ static void undo_run(struct tagging *g, size_t pos)
     g->nruns = 0;
 }
 
+/* The body step learned that step `sym` of shape `shape` is at the first iteration of
+ * its loop: of that shape and its tags, one of which advances; SP_NONE if none.  Not
+ * for a step completing a request (its poster would be rewritten too). */
+static uint32_t lone_body(struct tagging *g, uint32_t shape, uint32_t sym)
+{
+    const struct sp_event *a = sp_events_of(g->t, sym);
+
+    for (uint32_t i = 0; i < g->t->syms[sym].n; i++)
+        if (a[i].poster_sym != SP_NONE)
+            return SP_NONE;
+    for (size_t j = 0; j < g->learned->n; j++) {
+        uint32_t l = g->learned->bodies[j], i = 0, n = g->t->syms[l].n, steps = 0;
+        const struct sp_event *e = sp_events_of(g->t, l);
+
+        if (sp_shape(&g->sh, l) != shape)
+            continue;
+        for (; i < n && !e[i].tag_after && e[i].tag == a[i].tag; i++)
+            steps += e[i].tag_step != 0;
+        if (i == n && steps)
+            return l;
+    }
+    return SP_NONE;
+}
+
+/* Whether a run rewritten at the process has step symbol sym in its body. */
+static int in_runs(const struct tagging *g, uint32_t sym)
+{
+    for (size_t r = 0; r < g->nruns; r++)
+        for (size_t q = 0; q < g->runs[r].period; q++)
+            if (g->syms[g->runs[r].at + q] == sym)
+                return 1;
+    return 0;
+}
+
+/* Rewrites each step left that is a learned body's step at its first iteration, at a
+ * process whose runs have no such step, as that step: its loop runs once there (an
+ * odd-even transposition's phases at 2 processes, tagged 0 for 2 phases at 4).  It is
+ * kept where the folded steps give it back outside loops (gives_back).  0 or -1. */
+static int rewrite_lone(struct tagging *g, const uint32_t *h)
+{
+    for (size_t i = 0; i < g->n; i++) {
+        uint32_t l;
+        struct run *v;
+
+        if (g->marked[i] || (l = lone_body(g, h[i], g->orig[i])) == SP_NONE || in_runs(g, l))
+            continue;
+        if (!(v = realloc(g->runs, (g->nruns + 1) * sizeof(*v))))
+            return -1;
+        g->runs = v;
+        g->runs[g->nruns++] = (struct run){i, 1, 1, i + 1};
+        g->syms[i] = l;
+        g->marked[i] = g->lone[i] = 1;
+    }
+    return 0;
+}
+
+/* Adds the bodies of the runs of 3 iterations or more kept to g->learned.  0 or -1. */
+static int learn(struct tagging *g)
+{
+    struct sp_tag_learned *l = g->learned;
+
+    for (size_t r = 0; l && r < g->nruns; r++)
+        for (size_t q = 0; g->runs[r].count >= MIN_ITERATIONS && q < g->runs[r].period; q++) {
+            uint32_t sym = g->syms[g->runs[r].at + q], *v;
+            size_t j = 0;
+
+            while (j < l->n && l->bodies[j] != sym)
+                j++;
+            if (j < l->n)
+                continue;
+            if (l->n == l->cap) {
+                if (!(v = realloc(l->bodies, (l->cap ? 2 * l->cap : 16) * sizeof(*v))))
+                    return -1;
+                l->bodies = v;
+                l->cap = l->cap ? 2 * l->cap : 16;
+            }
+            l->bodies[l->n++] = sym;
+        }
+    return 0;
+}
+
+void sp_tag_learned_free(struct sp_tag_learned *l)
+{
+    free(l->bodies);
+    memset(l, 0, sizeof(*l));
+}
+
 static int rewrite_runs(struct tagging *g, uint8_t ambiguous)
 {
     uint32_t *h = malloc(g->n * sizeof(*h));
@@ -399,15 +546,17 @@ static int rewrite_runs(struct tagging *g, uint8_t ambiguous)
             goto out;
     if (shared_shapes(g, h, &cand, &ncand) != 0)
         goto out;
-    for (size_t p = 1; p <= SP_MAX_PERIOD && MIN_ITERATIONS * p <= g->n && ncand; p++)
+    for (size_t p = 1; p <= SP_MAX_PERIOD && 2 * p <= g->n && ncand; p++)
         if (find_runs(g, h, cand, ncand, p, scratch, scratch + g->n, scratch + 2 * g->n) != 0)
             goto out;
+    if (g->learned && g->learned->pairs && g->learned->n && rewrite_lone(g, h) != 0)
+        goto out;
     while (g->nruns && (wrong = first_wrong(g, ambiguous)) != g->n) {
         if (wrong == (size_t)SP_NONE)
             goto out;
         undo_run(g, wrong);
     }
-    rc = 0;
+    rc = learn(g);
 out:
     free(h);
     free(scratch);
@@ -415,9 +564,10 @@ out:
     return rc;
 }
 
-int sp_tag_loops(struct sp_table *t, uint32_t *syms, size_t n, uint8_t ambiguous)
+int sp_tag_loops(struct sp_table *t, uint32_t *syms, size_t n, uint8_t ambiguous,
+                 struct sp_tag_learned *learned)
 {
-    struct tagging g = {.t = t, .sh = {.t = t}, .syms = syms, .n = n};
+    struct tagging g = {.t = t, .sh = {.t = t}, .syms = syms, .n = n, .learned = learned};
     uint32_t *orig;
     int rc = -1;
 
@@ -425,17 +575,21 @@ int sp_tag_loops(struct sp_table *t, uint32_t *syms, size_t n, uint8_t ambiguous
         return 0;
     orig = malloc((n ? n : 1) * sizeof(*orig));
 
-    if (!orig || !(g.marked = calloc(n ? n : 1, 1)))
+    if (!orig || !(g.marked = calloc(n ? n : 1, 1)) || !(g.lone = calloc(n ? n : 1, 1)))
         goto out;
     memcpy(orig, syms, n * sizeof(*orig));
     g.orig = orig;
     rc = rewrite_runs(&g, ambiguous);
     t->tagged |= g.nruns > 0;
+    /* a loop run once or twice here may be one rewritten at other processes */
+    if (learned && !g.nruns)
+        learned->pending = 1;
     if (rc != 0)
         memcpy(syms, orig, n * sizeof(*syms));
 out:
     sp_shapes_free(&g.sh);
     free(g.marked);
+    free(g.lone);
     free(g.runs);
     free(orig);
     return rc;

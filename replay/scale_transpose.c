@@ -74,11 +74,32 @@ static int to_transposed(const struct pz_scale_run *run, size_t s, int l, int *t
     return 1;
 }
 
+/* Whether step s is the same call at every process of run, each with a message (CG's
+ * diagonal exchanges with itself): the call named, not one that only lines up with
+ * others' exchanges where a process makes fewer (an odd-even transposition's ends). */
+static int one_call_with_messages(const struct pz_scale_run *run, size_t s)
+{
+    for (int p = 0; p < run->nprocs; p++) {
+        const struct pz_scale_process *proc = &run->procs[p];
+        uint32_t i = 0;
+
+        if (s >= proc->nsteps || proc->steps[s].region != run->procs[0].steps[s].region)
+            return 0;
+        while (i < proc->steps[s].n &&
+               proc->events[proc->steps[s].first + i].peer.kind != PZ_SCALE_PEER_OFFSET)
+            i++;
+        if (i == proc->steps[s].n)
+            return 0;
+    }
+    return 1;
+}
+
 static int transposes(const struct pz_scale_run *run, size_t s, int l)
 {
     int told = 0, some = 0;
 
-    return to_transposed(run, s, l, &told, &some) && told && some;
+    return one_call_with_messages(run, s) && to_transposed(run, s, l, &told, &some) && told &&
+           some;
 }
 
 int sp_transpose_step(const struct pz_scale_run *run, size_t s)

@@ -433,8 +433,8 @@ static void thread_done(void *ctx, int th)
 }
 
 /* The analysis of the run predicted from dir's archive or from synth, to be given its
- * records; NULL after reporting the error. */
-static struct pz_analysis_stream *open_analysis(const struct job *j, int c, const char *dir,
+ * records; NULL after reporting the error (and removing the archive, scale_discard). */
+static struct pz_analysis_stream *open_analysis(struct job *j, int c, const char *dir,
                                                 const struct pz_scale_synth *synth)
 {
     struct pz_analysis_stream *s = NULL;
@@ -448,7 +448,7 @@ static struct pz_analysis_stream *open_analysis(const struct job *j, int c, cons
     else
         s = pz_analysis_stream_open(&defs, name, err, sizeof(err));
     if (!s)
-        complain(j, "%s", err);
+        complain(j, "%s%s", err, scale_discard(j));
     return s;
 }
 
@@ -478,13 +478,14 @@ int scale_predict_into(struct job *j, int c, int i, const char *dir,
     po.sink = &sink;
     if ((synth ? pz_scale_predict(synth, &po, &result, err, sizeof(err))
                : pz_predict(dir, &po, &result, err, sizeof(err))) != 0) {
-        complain(j, "%d processes on %s: %s", j->counts[c], j->machines[i].name, err);
+        complain(j, "%d processes on %s: %s%s", j->counts[c], j->machines[i].name, err,
+                 scale_discard(j));
         pz_analysis_stream_close(feed.analysis, a, err, sizeof(err));
         pz_analysis_free(a);
         return -1;
     }
     if (pz_analysis_stream_close(feed.analysis, a, err, sizeof(err)) != 0) {
-        complain(j, "%s", err);
+        complain(j, "%s%s", err, scale_discard(j));
         return -1;
     }
     return 0;
@@ -519,12 +520,23 @@ static int predict_run_in_memory(struct job *j, int c, int r, const int *run, in
     return rc;
 }
 
+/* Whether dir holds a trace already, which the synthesis refuses to write over. */
+static int trace_there(const char *dir)
+{
+    char path[4300];
+    struct stat st;
+
+    snprintf(path, sizeof(path), "%s/traces.otf2", dir);
+    return stat(path, &st) == 0;
+}
+
 /* Synthesizes run r at count c into its --trace-out directory and predicts it on its
- * machines from there. */
+ * machines from there; a trace written for it is removed when either fails. */
 static int predict_run(struct job *j, int c, const struct pz_scale_nodes *nodes, int nruns,
                        int r, const int *run, int *done)
 {
-    char dir[4200], err[4096];
+    char dir[sizeof(j->written)], err[4096];
+    int rc;
 
     if (pz_scale_program_nodes(j->program))
         pz_scale_program_follow_nodes(j->program, &nodes[r]);
@@ -534,11 +546,15 @@ static int predict_run(struct job *j, int c, const struct pz_scale_nodes *nodes,
         return -1;
     pz_progress_line_phase(j->progress, "synthesizing %d processes (count %d of %d) into %s",
                            j->counts[c], c + 1, j->ncounts, dir);
+    if (!trace_there(dir))
+        snprintf(j->written, sizeof(j->written), "%s", dir);
     if (pz_scale_synthesize_archive(j->program, j->counts[c], dir, err, sizeof(err)) != 0) {
-        complain(j, "the run at %d processes: %s", j->counts[c], err);
+        complain(j, "the run at %d processes: %s%s", j->counts[c], err, scale_discard(j));
         return -1;
     }
-    return predict_machines(j, c, r, run, dir, NULL, done);
+    rc = predict_machines(j, c, r, run, dir, NULL, done);
+    j->written[0] = '\0';
+    return rc;
 }
 
 /* Whether the run at every count fits in the memory this process may take, estimated

@@ -72,6 +72,9 @@ struct job {
     size_t folded[MAX_RECORDINGS];   /* how many, of each recording (kept when it is not
                                         read again), */
     char folded_names[256];   /* which */
+    char written[4200];       /* the trace synthesized for the count being predicted,
+                                 until it is: removed if it fails (scale_discard); "" */
+    char discarded[4400];     /* what scale_discard says */
 };
 
 /* Replays the synthesized run at count c on machine i, from its archive in dir or,
@@ -80,6 +83,13 @@ struct job {
  * after reporting the error. */
 int scale_predict_into(struct job *j, int c, int i, const char *dir,
                        struct pz_scale_synth *synth, uint64_t cut, struct pz_analysis *a);
+
+/* Removes the trace j->written, synthesized for a count whose prediction failed, so
+ * that --trace-out keeps no run that could not be predicted for a reader to take for
+ * the program's (tools/scale_discard.c): its archive, then its directory if nothing
+ * else is in it.  What to add to the error's line: "; the trace synthesized into DIR
+ * is removed ...", or "" when there is none. */
+const char *scale_discard(struct job *j);
 
 /* Replaying a count by a sample of its passes (tools/scale_sampling.c). */
 

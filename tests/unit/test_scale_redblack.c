@@ -9,7 +9,8 @@
  * kind, peer, tag and bytes in order, and one MPI_Allreduce per iteration.  The
  * program's definition (plan()) is what a run at P really does, and each test's comment
  * works out a few processes by hand; a program ordered by the rank modulo 3 is
- * refused in one line. */
+ * refused in one line; and prognoz scale, asked for a count where the program's run
+ * cannot complete, leaves no trace of it. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,8 +49,13 @@ enum shape {
                   even, MPI_Send to x + 1, x - 1, y + 1, y - 1 (tags 1, 2, 3, 4), then
                   MPI_Recv from x - 1, x + 1, y - 1, y + 1 (tags 1, 2, 3, 4); where it
                   is odd, the receives first, then the sends */
-    MOD3       /* RING with the ranks that are multiples of 3 sending first */
+    MOD3,      /* RING with the ranks that are multiples of 3 sending first */
+    TWO_SENDS  /* a ring both ways, even ranks sending first both ways: send right (tag
+                  1), send left (tag 2), receive from the left (tag 1), from the right
+                  (tag 2); odd ranks receive both, then send both; BIG_BYTES each */
 };
+
+#define BIG_BYTES 262144u    /* sent by rendezvous on gigabit-switch (eager: 64 KiB) */
 
 static int two_d(enum shape shape)
 {
@@ -66,7 +72,7 @@ static int neighbour(enum shape shape, int nprocs, int p, int dx, int dy)
         sm_dims2(nprocs, &rows, &cols);
     x = p / cols + dx;
     y = p % cols + dy;
-    if (shape == RING || shape == BOTH || shape == MOD3)
+    if (shape == RING || shape == BOTH || shape == MOD3 || shape == TWO_SENDS)
         x = (x + rows) % rows;
     if (x < 0 || x >= rows || y < 0 || y >= cols)
         return -1;
@@ -113,6 +119,15 @@ static int plan(enum shape shape, int nprocs, int p, struct sm_message *out)
                     neighbour(shape, nprocs, p, sign * dx[i], sign * dy[i]), (uint32_t)i + 1,
                     bytes);
             }
+        return n;
+    }
+    if (shape == TWO_SENDS) {
+        for (int half = 0; half < 2; half++) {
+            int send = half == !first;
+
+            add(out, &n, send ? PZ_REC_SEND : PZ_REC_RECV, send ? right : left, 1, BIG_BYTES);
+            add(out, &n, send ? PZ_REC_SEND : PZ_REC_RECV, send ? left : right, 2, BIG_BYTES);
+        }
         return n;
     }
     for (int i = 0; i < 2; i++) {
@@ -428,4 +443,39 @@ Test(scale_redblack, an_order_by_the_rank_modulo_3_is_refused)
                   !strchr(err, '\n'),
               "err '%s'", err);
     st_model_free(&md);
+}
+
+/* The ring whose even ranks send both ways before they receive, recorded at 2, 4 and 8:
+ * at 5, ranks 4 and 0 are both even and neighbours, and each waits in a blocking send
+ * of 256 KiB to the other (rendezvous), as the program would.  prognoz scale --ranks 5
+ * --trace-out DIR says in one line that the run cannot complete and that the trace
+ * synthesized into DIR/P5 is removed, and DIR/P5 is gone; the runs at 2 and 4, which
+ * completed, stay. */
+Test(scale_redblack, a_run_that_cannot_complete_leaves_no_trace)
+{
+    static const int counts[] = { 2, 4, 8 };
+    char dirs[3][4200], cmd[20000], out[4200], line[8192], *rest;
+    FILE *f;
+
+    for (int i = 0; i < 3; i++)
+        record("sends", counts[i], TWO_SENDS, dirs[i], sizeof(dirs[i]));
+    snprintf(out, sizeof(out), "%s/synth", top);
+    snprintf(cmd, sizeof(cmd), "%s scale %s %s %s --ranks 5 --machine %s --trace-out %s "
+             "--quiet >/dev/null 2>%s/err.txt", PROGNOZ_PATH, dirs[0], dirs[1], dirs[2],
+             MACHINE_PATH, out, top);
+    cr_expect_neq(system(cmd), 0, "prognoz scale predicted a run that cannot complete");
+    snprintf(cmd, sizeof(cmd), "%s/err.txt", top);
+    cr_assert_not_null(f = fopen(cmd, "r"), "no %s", cmd);
+    cr_assert_not_null(fgets(line, sizeof(line), f), "nothing on the standard error");
+    rest = fgets(cmd, sizeof(cmd), f);
+    fclose(f);
+    cr_expect_null(rest, "more than one line: '%s'", line);
+    snprintf(cmd, sizeof(cmd), "the trace synthesized into %s/P5 is removed", out);
+    cr_expect(strstr(line, "5 processes on ") != NULL &&
+                  strstr(line, "the run cannot complete") != NULL && strstr(line, cmd) != NULL,
+              "error '%s'", line);
+    snprintf(cmd, sizeof(cmd), "test -e %s/P5", out);
+    cr_expect_neq(system(cmd), 0, "%s/P5 is left", out);
+    snprintf(cmd, sizeof(cmd), "test -f %s/P4/traces.otf2", out);
+    cr_expect_eq(system(cmd), 0, "the run at 4 is not in %s", out);
 }
