@@ -354,6 +354,37 @@ struct work {
     struct sp_pairs *pairs;    /* the table takes runs of exchanges with every member */
 };
 
+static void free_starts(struct pz_scale_program *m)
+{
+    for (size_t r = 0; m->starts && r < m->nruns; r++) {
+        for (int p = 0; m->starts[r] && p < m->runs[r]->nprocs; p++)
+            free(m->starts[r][p]);
+        free(m->starts[r]);
+    }
+    free(m->starts);
+    m->starts = NULL;
+}
+
+/* m->starts of every process, none set.  0 or -1 (memory). */
+static int alloc_starts(struct pz_scale_program *m)
+{
+    if (!(m->starts = calloc(m->nruns, sizeof(*m->starts))))
+        return -1;
+    for (size_t r = 0; r < m->nruns; r++) {
+        const struct pz_scale_run *run = m->runs[r];
+
+        if (!(m->starts[r] = calloc((size_t)run->nprocs, sizeof(**m->starts))))
+            return -1;
+        for (int p = 0; p < run->nprocs; p++) {
+            size_t n = run->procs[p].nsteps;
+
+            if (!(m->starts[r][p] = calloc(n ? n : 1, 1)))
+                return -1;
+        }
+    }
+    return 0;
+}
+
 static void work_free(struct pz_scale_program *m, struct work *w)
 {
     for (size_t r = 0; r < m->nruns; r++)
@@ -387,6 +418,7 @@ static void work_free(struct pz_scale_program *m, struct work *w)
     free(m->ambiguous);
     m->first_proc = m->first_step = NULL;
     m->ambiguous = NULL;
+    free_starts(m);
 }
 
 /* Each process's steps as symbols of the table (w->raw). */
@@ -422,7 +454,7 @@ static int xor_steps(struct pz_scale_program *m, struct work *w)
 
     if (!m->table.by_xor)
         return 0;
-    if (!(w->bfly = sp_xor_new(&m->table)))
+    if (!(w->bfly = sp_xor_new(&m->table)) || alloc_starts(m) != 0)
         return -1;
     for (size_t r = 0; r < m->nruns; r++)
         for (int p = 0; p < m->runs[r]->nprocs; p++)
@@ -501,17 +533,23 @@ static int fold_one(struct pz_scale_program *m, struct work *w, const uint32_t *
         return -1;
     memcpy(w->folded[r][p], w->raw[r][p], n * sizeof(uint32_t));
     w->nfolded[r][p] = n;
+    if (w->bfly) {
+        sp_xor_starts(w->bfly, m->starts[r][p]);
+        if (sp_xor_enclose(w->bfly, w->folded[r][p], &w->nfolded[r][p]) != 0)
+            return -1;
+    }
     return sp_fold(&m->table, w->folded[r][p], &w->nfolded[r][p], m->ambiguous[r]);
 }
 
 /* Process p of run r as process q, which had the same steps, was rewritten and
  * folded.  0 or -1. */
-static int fold_as(struct work *w, const struct pz_scale_run *run, size_t r, size_t p,
-                   size_t q)
+static int fold_as(struct pz_scale_program *m, struct work *w, size_t r, size_t p, size_t q)
 {
-    size_t n = run->procs[p].nsteps;
+    size_t n = m->runs[r]->procs[p].nsteps;
 
     memcpy(w->raw[r][p], w->raw[r][q], n * sizeof(uint32_t));
+    if (m->starts)
+        memcpy(m->starts[r][p], m->starts[r][q], n);
     if (!(w->folded[r][p] = malloc((w->nfolded[r][q] ? w->nfolded[r][q] : 1) *
                                    sizeof(uint32_t))))
         return -1;
@@ -537,7 +575,7 @@ static int fold_run(struct pz_scale_program *m, struct work *w, const uint32_t *
         /* an exchange with every member's partners are the process's own rank's */
         if (!w->pairs &&
             (q = folded_before(run, seen, nseen, w->raw[r][p], n, hash)) != SIZE_MAX) {
-            if (fold_as(w, run, r, p, q) != 0)
+            if (fold_as(m, w, r, p, q) != 0)
                 goto out;
             continue;
         }
@@ -752,6 +790,8 @@ static int build(struct pz_scale_program *m, struct work *w, int data, char *err
     if (sp_merge(m, (uint32_t *const *const *)w->folded, (const size_t *const *)w->nfolded,
                  err, errlen) != 0)
         return refused(m, w, err, errlen);
+    if (m->starts)
+        sp_xor_mark_loops(m);
     if (alloc_membership(m, w) != 0 ||
         !(m->pred_head = malloc((m->nnodes ? m->nnodes : 1) * sizeof(uint32_t))))
         goto oom;

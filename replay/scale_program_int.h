@@ -263,6 +263,20 @@ int sp_xor_learn(struct sp_xor *x, const uint32_t *syms, size_t n);
  * after it (one wait per stage after the loop).  A run whose steps would be posters of
  * each other is left as converted.  0 or -1. */
 int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n);
+/* Replaces, in a copy syms[0..*n-1] of the steps sp_xor_rewrite rewrote last (tags
+ * rewritten since: a run whose iterations differ then is left), each run of several
+ * stages by its loop symbol, for sp_fold: the stages of a butterfly made again and again
+ * with no other call between (a reduction by recursive doubling in a time step loop)
+ * are one loop per pass, which the shortest repeat first would instead fold with the
+ * time steps into one loop of every stage of every pass.  *n becomes the length.  0 or
+ * -1 (memory). */
+int sp_xor_enclose(struct sp_xor *x, uint32_t *syms, size_t *n);
+/* Sets starts[i] (of the steps sp_xor_rewrite rewrote last) where a run of stages
+ * begins: the walks make one run of them one pass of the loop around them (struct
+ * sp_node.stages), however many stages follow back to back. */
+void sp_xor_starts(const struct sp_xor *x, uint8_t *starts);
+/* Marks the loops of m whose body has a stage right in it (struct sp_node.stages). */
+void sp_xor_mark_loops(struct pz_scale_program *m);
 /* Whether the model built from stages is a butterfly: every step with a stage is made by
  * every process in a loop whose trip count is log2(P) less its first bit going up, or
  * ceil(log2(P) / 2) less it (NPB CG's row sums); going down to bit 0, log2(P) or
@@ -436,6 +450,9 @@ struct sp_node {
     struct sp_passes *passes;      /* LOOP: [run], where the data decide its trip count
                                       (sp_table.data_trips) and it differs from pass to
                                       pass: each recording's counts by pass; NULL */
+    uint8_t stages;                /* LOOP: a butterfly's stages are steps of its body, not
+                                      of a loop within (sp_xor_mark_loops): a pass makes
+                                      one run of them (struct pz_scale_program.starts) */
 };
 
 /* The sizes of an event (its bytes and bytes2) as functions of P.  A rooted collective
@@ -735,6 +752,9 @@ struct pz_scale_program {
     uint32_t *first_proc, *first_step;       /* building: [node * nruns + run], the first
                                                 process making a step, SP_NONE if none */
     uint8_t *ambiguous;                      /* building: [run], sp_ambiguous_dims */
+    uint8_t ***starts;                       /* building a model of butterflies: [run]
+                                                [proc][step], the step begins a run of
+                                                stages (sp_xor_starts); else NULL */
     char **loop_where;                       /* [node]: where each loop begins
                                                 (sp_loop_where), for what is said after
                                                 the build; NULL elsewhere */

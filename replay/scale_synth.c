@@ -855,11 +855,20 @@ static int emit_completions(struct pz_scale_cursor *c, uint32_t k, uint64_t at)
     return 0;
 }
 
-/* The computation before step k: its class's own fit, else the one chosen for the pair
- * of steps around it, else (a pair never recorded) the one after the previous step or
- * the one before k over all processes, whichever spreads least.  Into *ratios, what
- * varies it: k's (sp_ratios_at), NULL for the grouping by the previous step, whose
- * computations are not all before k (scale_vary.h). */
+/* Whether step k begins the body of a loop of a butterfly's stages: the computation
+ * before its first stage (a time step's work) and that between its stages (adding up
+ * what a stage received) are told apart by the step before (struct sp_node.stages). */
+static int begins_stages(const struct pz_scale_program *m, uint32_t k)
+{
+    return k > 0 && m->nodes[k - 1].kind == SP_LOOP && m->nodes[k - 1].stages;
+}
+
+/* The computation before step k: its class's own fit (but where k begins_stages), else
+ * the one chosen for the pair of steps around it, else (a pair never recorded) the one
+ * after the previous step or the one before k over all processes, whichever spreads
+ * least.  Into *ratios, what varies it: k's (sp_ratios_at), NULL for the grouping by
+ * the previous step, whose computations are not all before k (scale_vary.h), and where
+ * k begins_stages. */
 static double gap_before(const struct pz_scale_cursor *c, uint32_t k,
                          const struct sp_ratios **ratios)
 {
@@ -868,8 +877,9 @@ static double gap_before(const struct pz_scale_cursor *c, uint32_t k,
     size_t at = (size_t)k * (m->nclasses + 1);
     uint32_t after = c->last == SP_NONE ? 0 : c->last + 1;
 
-    *ratios = s->ratios[k];
-    if (m->gap_own[at + c->cls])
+    /* k's computations, of both kinds, vary by their mix */
+    *ratios = begins_stages(m, k) ? NULL : s->ratios[k];
+    if (m->gap_own[at + c->cls] && !begins_stages(m, k))
         return s->gap[at + c->cls];
     for (uint32_t i = m->pred_head[k]; i != SP_NONE; i = m->preds[i].next)
         if (m->preds[i].prev == c->last) {
@@ -991,6 +1001,9 @@ static uint32_t next_step(struct pz_scale_cursor *c)
             } else {
                 c->loops[c->depth++] = (struct level){k, count, 0, 0};
                 c->next = k + 1;
+                /* the computation before a butterfly's stages, as the walk kept it */
+                if (nodes[k].stages)
+                    c->last = k;
             }
         } else {
             c->next = k + 1;

@@ -84,6 +84,17 @@ static int stage_of(const struct pz_scale_program *m, uint32_t k, int *rank)
     return e != NULL;
 }
 
+void sp_xor_mark_loops(struct pz_scale_program *m)
+{
+    for (uint32_t k = 0; k < m->nnodes; k++) {
+        uint32_t l;
+        int rank;
+
+        if (stage_of(m, k, &rank) && (l = sp_loop_around(m, k)) != SP_NONE)
+            m->nodes[l].stages = 1;
+    }
+}
+
 /* log2(P), or with cols log2(Q), Q = 2^ceil(log2(P) / 2): the columns of NPB CG's grid,
  * whose rows it sums by a butterfly over the rank's lowest log2(Q) bits. */
 static long long bits_of(int procs, int cols)

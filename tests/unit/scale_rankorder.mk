@@ -1,0 +1,13 @@
+# Butterflies of MPI_Sendrecv whose passes follow each other with no other call between,
+# recorded by hand at 2, 4 and 8 processes: every process's messages synthesized at 16
+# and 64.
+if HAVE_CRITERION
+check_PROGRAMS += unit/test_scale_rankorder
+TESTS += unit/test_scale_rankorder
+unit_test_scale_rankorder_SOURCES = unit/test_scale_rankorder.c unit/trace_builder.c \
+	unit/scale_messages.c unit/scale_messages.h unit/scale_traces.c unit/scale_traces.h \
+	unit/trace_builder.h
+unit_test_scale_rankorder_CPPFLAGS = $(AM_CPPFLAGS) $(LAYER_FLAGS)
+unit_test_scale_rankorder_LDADD = $(top_builddir)/replay/libpzreplay.la $(CRITERION_LIBS) \
+	$(OTF2_LIBS) $(MPI_LIBS) -lm
+endif
