@@ -952,44 +952,73 @@ static struct pz_scale_program *pairs_model(const struct pz_scale_run *const *ru
     return NULL;
 }
 
-/* A call made with other sizes at a process is first taken for another step, so that
- * the levels of a loop whose messages shrink level by level stay steps of their own;
- * where the recordings then disagree (sizes that change from one time step to the next
- * as the data does), the calls are told apart by their signatures alone.  Where
- * folding the shortest repeats first gives no model, or one with loops whose trip
- * count differs within a recording, the widest are folded first (widest_if_even).
+/* The model of runs as a butterfly, when it is one (sp_xor_law); NULL otherwise, *oom
+ * set when memory ran out. */
+static struct pz_scale_program *butterfly_model(const struct pz_scale_run *const *runs,
+                                                size_t n, int compute_cpu, int *oom)
+{
+    struct pz_scale_program *m;
+    char none[512];
+    int tagged = 0, law;
+
+    if (!(m = build_model(runs, n, compute_cpu, 1, 1, BY_XOR, 0, 0, &tagged, none,
+                          sizeof(none))))
+        return NULL;
+    if ((law = sp_xor_law(m)) > 0)
+        return m;
+    pz_scale_program_free(m);
+    *oom = law < 0;
+    return NULL;
+}
+
+/* The model of runs as a butterfly whose blocking sends and receives are ordered by the
+ * partner's bit, built from copies of them that it owns (sp_order_copy), when the
+ * evidence takes it (sp_order_taken: else the note for the grid's model into kept);
+ * NULL otherwise, *oom set when memory ran out. */
+static struct pz_scale_program *ordered_model(const struct pz_scale_run *const *runs,
+                                              size_t n, int compute_cpu, int *oom,
+                                              char *kept, size_t keptlen)
+{
+    const struct pz_scale_run **list = malloc(n * sizeof(*list));
+    struct pz_scale_run *copies = NULL;
+    struct pz_scale_program *m = NULL;
+    int rc;
+
+    if (!list || (rc = sp_order_copy(runs, n, &copies)) < 0) {
+        free(list);
+        *oom = 1;
+        return NULL;
+    }
+    for (size_t r = 0; rc && r < n; r++)
+        list[r] = &copies[r];
+    if (rc && (m = butterfly_model(list, n, compute_cpu, oom)))
+        m->copies = copies;
+    else
+        sp_order_free(copies, n);
+    free(list);
+    if (m && (rc = sp_order_taken(m, kept, keptlen)) <= 0) {
+        pz_scale_program_free(m);
+        *oom = rc < 0;
+        return NULL;
+    }
+    return m;
+}
+
+/* The model of runs that are no butterfly's.  A call made with other sizes at a
+ * process is first taken for another step, so that the levels of a loop whose messages
+ * shrink level by level stay steps of their own; where the recordings then disagree
+ * (sizes that change from one time step to the next as the data does), the calls are
+ * told apart by their signatures alone.  Where folding the shortest repeats first gives
+ * no model, or one with loops whose trip count differs within a recording, the widest
+ * are folded first (widest_if_even).
  * Where neither gives a model and the refusal names a loop whose trip count the data
  * decide (sp_name_data_trips), such loops are folded as one whatever their counts; the
  * refusal names the difference found with the shortest first, as it always has. */
-struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const *runs, size_t n,
-                                            int compute_cpu, char *err, size_t errlen)
+static struct pz_scale_program *grid_model(const struct pz_scale_run *const *runs, size_t n,
+                                           int compute_cpu, char *err, size_t errlen)
 {
     struct pz_scale_program *m;
 
-    if (!runs || n == 0) {
-        snprintf(err, errlen, "no recording to model");
-        return NULL;
-    }
-    /* partners by rank XOR 2^i, in stages as many as the rank's bits, without a grid
-       the program made, are a butterfly, whatever grid they also fit (sp_xor_law) */
-    if (sp_xor_candidate(runs, n)) {
-        char none[512];
-        int tagged = 0;
-
-        if ((m = build_model(runs, n, compute_cpu, 1, 1, BY_XOR, 0, 0, &tagged, none,
-                             sizeof(none)))) {
-            int law = sp_xor_law(m);
-
-            if (law != 0) {
-                if (law > 0)
-                    return m;
-                pz_scale_program_free(m);
-                snprintf(err, errlen, "out of memory building the program model");
-                return NULL;
-            }
-            pz_scale_program_free(m);
-        }
-    }
     /* partners every other member in turn, the distance growing with the iteration of a
        loop as long as the members, are an all-to-all written by hand (sp_pairs_law) */
     if (sp_pairs_candidate(runs, n) && (m = pairs_model(runs, n, compute_cpu, err, errlen)))
@@ -1023,6 +1052,38 @@ struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const
             return m;
     }
     return NULL;
+}
+
+struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const *runs, size_t n,
+                                            int compute_cpu, char *err, size_t errlen)
+{
+    struct pz_scale_program *m;
+    char kept[1024] = "";
+    int oom = 0;
+
+    if (!runs || n == 0) {
+        snprintf(err, errlen, "no recording to model");
+        return NULL;
+    }
+    /* partners by rank XOR 2^i, in stages as many as the rank's bits, without a grid
+       the program made, are a butterfly, whatever grid they also fit (sp_xor_law), and
+       so are those whose send and receive the partner's bit orders where the evidence
+       says so (sp_order_taken) */
+    if (sp_xor_candidate(runs, n) &&
+        ((m = butterfly_model(runs, n, compute_cpu, &oom)) ||
+         (!oom && (m = ordered_model(runs, n, compute_cpu, &oom, kept, sizeof(kept))))))
+        return m;
+    if (oom) {
+        snprintf(err, errlen, "out of memory building the program model");
+        return NULL;
+    }
+    if ((m = grid_model(runs, n, compute_cpu, err, errlen)) && kept[0] &&
+        sp_note(m, "%s", kept) != 0) {
+        pz_scale_program_free(m);
+        snprintf(err, errlen, "out of memory building the program model");
+        return NULL;
+    }
+    return m;
 }
 
 void pz_scale_program_free(struct pz_scale_program *m)
@@ -1067,6 +1128,7 @@ void pz_scale_program_free(struct pz_scale_program *m)
     free(m->first_proc);
     free(m->first_step);
     free(m->ambiguous);
+    sp_order_free(m->copies, m->nruns);
     free((void *)m->runs);
     free(m);
 }

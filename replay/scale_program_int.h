@@ -285,9 +285,31 @@ void sp_xor_mark_loops(struct pz_scale_program *m);
  * every step with messages to the transpose partner is made by every process; then
  * notes say so, and why.  1, 0 when not, -1 when memory runs out. */
 int sp_xor_law(struct pz_scale_program *m);
+/* Whether every dimension of every recording's grid of m has at most 2 processes: a
+ * butterfly's partners are then also the grid's neighbours. */
+int sp_xor_short_grids(const struct pz_scale_program *m);
 /* Whether the run at nprocs can have m's stages and transpose partners: 0, or -1 with a
  * one-line message in err (not a power of two). */
 int sp_xor_check(const struct pz_scale_program *m, int nprocs, char *err, size_t errlen);
+
+/* --- a butterfly's blocking send and receive ordered by the partner's bit
+ * (scale_order.c) */
+/* Into *copies (n of them, sp_order_free), copies of recordings runs[0..n-1] in which
+ * each pair of a blocking send and receive with one partner rank XOR 2^i, in either
+ * order, is made in the order of the process below its partner, its first call marked
+ * (struct pz_scale_step.ordered), the computation before each call at its place.  1;
+ * 0 when every pair is already so (no copies); -1 (memory). */
+int sp_order_copy(const struct pz_scale_run *const *runs, size_t n,
+                  struct pz_scale_run **copies);
+void sp_order_free(struct pz_scale_run *copies, size_t n);
+/* Whether butterfly m (sp_xor_law), whose stages may be such pairs, is taken: 1, a note
+ * saying so and why, where its stages go from bit 0 up or a recording's grid has a
+ * dimension of more than 2 processes (no halo exchange makes the same calls), or where
+ * they are no pairs; 0 where every grid has at most 2 processes per dimension and the
+ * stages go from the highest bit down, as a halo exchange over the dimensions of the
+ * grid from the first, ordered by the parity of the position, would make them: the
+ * note for the model of the grid into kept; -1 (memory). */
+int sp_order_taken(struct pz_scale_program *m, char *kept, size_t keptlen);
 
 /* --- exchanges with every member in turn (scale_pairs.c, scale_pairs_law.c): at step
  * i = 1 .. n - 1 of a communicator of n members, the partner (rank + i) mod n, (rank -
@@ -758,6 +780,9 @@ struct pz_scale_program {
     char **loop_where;                       /* [node]: where each loop begins
                                                 (sp_loop_where), for what is said after
                                                 the build; NULL elsewhere */
+    struct pz_scale_run *copies;             /* the recordings runs point to where the
+                                                model was built from copies of them
+                                                (sp_order_copy), owned; else NULL */
     uint32_t uneven;                         /* loops whose trip count differs within a
                                                 recording, which no class of position
                                                 explains (the largest is synthesized) */

@@ -99,8 +99,9 @@ static int to_transpose_partner(const struct pz_scale_run *run, int proc,
     return q >= 0 && (1 << l) == run->nprocs && q == sp_transpose_partner(proc, l);
 }
 
-/* Step s of syms (orig: as recorded) with its stages' partners as bits, the messages to
- * the transpose partner as such, and its posters as converted; into syms[s].  0, 1 (not a butterfly's), -1 (memory). */
+/* Step s of syms (orig: as recorded) with its stages' partners as bits (the first of an
+ * ordered pair marked so, scale_order.c), the messages to the transpose partner as such,
+ * and its posters as converted; into syms[s].  0, 1 (not a butterfly's), -1 (memory). */
 static int convert_step(struct sp_table *t, const struct pz_scale_run *run, int proc,
                         const uint32_t *orig, uint32_t *syms, size_t s)
 {
@@ -134,6 +135,8 @@ static int convert_step(struct sp_table *t, const struct pz_scale_run *run, int 
             memset(&ev[i].peer, 0, sizeof(ev[i].peer));
             ev[i].peer.kind = PZ_SCALE_PEER_XOR;
             ev[i].peer.rank = bit;
+            if (run->procs[proc].steps[s].ordered)
+                ev[i].peer.off[0] = PZ_SCALE_XOR_ORDERED;
         } else if (to_transpose_partner(run, proc, &ev[i])) {
             memset(&ev[i].peer, 0, sizeof(ev[i].peer));
             ev[i].peer.kind = PZ_SCALE_PEER_TRANSPOSE;

@@ -1,6 +1,7 @@
-# Butterflies of MPI_Sendrecv whose passes follow each other with no other call between,
-# recorded by hand at 2, 4 and 8 processes: every process's messages synthesized at 16
-# and 64.
+# Butterflies of blocking sends and receives ordered by the partner's bit, and of
+# MPI_Sendrecv, their passes back to back, recorded by hand at 2, 4 and 8 processes (and
+# 4, 8, 16): every process's messages synthesized at 16 and 64; a halo exchange ordered
+# by the parity of the position at 2, 4 and 8 keeps its grid.
 if HAVE_CRITERION
 check_PROGRAMS += unit/test_scale_rankorder
 TESTS += unit/test_scale_rankorder
