@@ -355,6 +355,37 @@ struct work {
     struct sp_tag_learned tags;   /* the loops whose tags advance (sp_tag_loops) */
 };
 
+static void free_starts(struct pz_scale_program *m)
+{
+    for (size_t r = 0; m->starts && r < m->nruns; r++) {
+        for (int p = 0; m->starts[r] && p < m->runs[r]->nprocs; p++)
+            free(m->starts[r][p]);
+        free(m->starts[r]);
+    }
+    free(m->starts);
+    m->starts = NULL;
+}
+
+/* m->starts of every process, none set.  0 or -1 (memory). */
+static int alloc_starts(struct pz_scale_program *m)
+{
+    if (!(m->starts = calloc(m->nruns, sizeof(*m->starts))))
+        return -1;
+    for (size_t r = 0; r < m->nruns; r++) {
+        const struct pz_scale_run *run = m->runs[r];
+
+        if (!(m->starts[r] = calloc((size_t)run->nprocs, sizeof(**m->starts))))
+            return -1;
+        for (int p = 0; p < run->nprocs; p++) {
+            size_t n = run->procs[p].nsteps;
+
+            if (!(m->starts[r][p] = calloc(n ? n : 1, 1)))
+                return -1;
+        }
+    }
+    return 0;
+}
+
 static void work_free(struct pz_scale_program *m, struct work *w)
 {
     for (size_t r = 0; r < m->nruns; r++)
@@ -389,6 +420,7 @@ static void work_free(struct pz_scale_program *m, struct work *w)
     free(m->ambiguous);
     m->first_proc = m->first_step = NULL;
     m->ambiguous = NULL;
+    free_starts(m);
 }
 
 /* Each process's steps as symbols of the table (w->raw). */
@@ -424,7 +456,7 @@ static int xor_steps(struct pz_scale_program *m, struct work *w)
 
     if (!m->table.by_xor)
         return 0;
-    if (!(w->bfly = sp_xor_new(&m->table)))
+    if (!(w->bfly = sp_xor_new(&m->table)) || alloc_starts(m) != 0)
         return -1;
     for (size_t r = 0; r < m->nruns; r++)
         for (int p = 0; p < m->runs[r]->nprocs; p++)
@@ -503,17 +535,23 @@ static int fold_one(struct pz_scale_program *m, struct work *w, const uint32_t *
         return -1;
     memcpy(w->folded[r][p], w->raw[r][p], n * sizeof(uint32_t));
     w->nfolded[r][p] = n;
+    if (w->bfly) {
+        sp_xor_starts(w->bfly, m->starts[r][p]);
+        if (sp_xor_enclose(w->bfly, w->folded[r][p], &w->nfolded[r][p]) != 0)
+            return -1;
+    }
     return sp_fold(&m->table, w->folded[r][p], &w->nfolded[r][p], m->ambiguous[r]);
 }
 
 /* Process p of run r as process q, which had the same steps, was rewritten and
  * folded.  0 or -1. */
-static int fold_as(struct work *w, const struct pz_scale_run *run, size_t r, size_t p,
-                   size_t q)
+static int fold_as(struct pz_scale_program *m, struct work *w, size_t r, size_t p, size_t q)
 {
-    size_t n = run->procs[p].nsteps;
+    size_t n = m->runs[r]->procs[p].nsteps;
 
     memcpy(w->raw[r][p], w->raw[r][q], n * sizeof(uint32_t));
+    if (m->starts)
+        memcpy(m->starts[r][p], m->starts[r][q], n);
     if (!(w->folded[r][p] = malloc((w->nfolded[r][q] ? w->nfolded[r][q] : 1) *
                                    sizeof(uint32_t))))
         return -1;
@@ -539,7 +577,7 @@ static int fold_run(struct pz_scale_program *m, struct work *w, const uint32_t *
         /* an exchange with every member's partners are the process's own rank's */
         if (!w->pairs &&
             (q = folded_before(run, seen, nseen, w->raw[r][p], n, hash)) != SIZE_MAX) {
-            if (fold_as(w, run, r, p, q) != 0)
+            if (fold_as(m, w, r, p, q) != 0)
                 goto out;
             continue;
         }
@@ -811,6 +849,8 @@ static int build(struct pz_scale_program *m, struct work *w, int data, char *err
     if (sp_merge(m, (uint32_t *const *const *)w->folded, (const size_t *const *)w->nfolded,
                  err, errlen) != 0)
         return refused(m, w, err, errlen);
+    if (m->starts)
+        sp_xor_mark_loops(m);
     if (alloc_membership(m, w) != 0 ||
         !(m->pred_head = malloc((m->nnodes ? m->nnodes : 1) * sizeof(uint32_t))))
         goto oom;
@@ -971,44 +1011,73 @@ static struct pz_scale_program *pairs_model(const struct pz_scale_run *const *ru
     return NULL;
 }
 
-/* A call made with other sizes at a process is first taken for another step, so that
- * the levels of a loop whose messages shrink level by level stay steps of their own;
- * where the recordings then disagree (sizes that change from one time step to the next
- * as the data does), the calls are told apart by their signatures alone.  Where
- * folding the shortest repeats first gives no model, or one with loops whose trip
- * count differs within a recording, the widest are folded first (widest_if_even).
+/* The model of runs as a butterfly, when it is one (sp_xor_law); NULL otherwise, *oom
+ * set when memory ran out. */
+static struct pz_scale_program *butterfly_model(const struct pz_scale_run *const *runs,
+                                                size_t n, int compute_cpu, int *oom)
+{
+    struct pz_scale_program *m;
+    char none[512];
+    int tagged = 0, law;
+
+    if (!(m = build_model(runs, n, compute_cpu, 1, 1, BY_XOR, 0, 0, &tagged, none,
+                          sizeof(none))))
+        return NULL;
+    if ((law = sp_xor_law(m)) > 0)
+        return m;
+    pz_scale_program_free(m);
+    *oom = law < 0;
+    return NULL;
+}
+
+/* The model of runs as a butterfly whose blocking sends and receives are ordered by the
+ * partner's bit, built from copies of them that it owns (sp_order_copy), when the
+ * evidence takes it (sp_order_taken: else the note for the grid's model into kept);
+ * NULL otherwise, *oom set when memory ran out. */
+static struct pz_scale_program *ordered_model(const struct pz_scale_run *const *runs,
+                                              size_t n, int compute_cpu, int *oom,
+                                              char *kept, size_t keptlen)
+{
+    const struct pz_scale_run **list = malloc(n * sizeof(*list));
+    struct pz_scale_run *copies = NULL;
+    struct pz_scale_program *m = NULL;
+    int rc;
+
+    if (!list || (rc = sp_order_copy(runs, n, &copies)) < 0) {
+        free(list);
+        *oom = 1;
+        return NULL;
+    }
+    for (size_t r = 0; rc && r < n; r++)
+        list[r] = &copies[r];
+    if (rc && (m = butterfly_model(list, n, compute_cpu, oom)))
+        m->copies = copies;
+    else
+        sp_order_free(copies, n);
+    free(list);
+    if (m && (rc = sp_order_taken(m, kept, keptlen)) <= 0) {
+        pz_scale_program_free(m);
+        *oom = rc < 0;
+        return NULL;
+    }
+    return m;
+}
+
+/* The model of runs that are no butterfly's.  A call made with other sizes at a
+ * process is first taken for another step, so that the levels of a loop whose messages
+ * shrink level by level stay steps of their own; where the recordings then disagree
+ * (sizes that change from one time step to the next as the data does), the calls are
+ * told apart by their signatures alone.  Where folding the shortest repeats first gives
+ * no model, or one with loops whose trip count differs within a recording, the widest
+ * are folded first (widest_if_even).
  * Where neither gives a model and the refusal names a loop whose trip count the data
  * decide (sp_name_data_trips), such loops are folded as one whatever their counts; the
  * refusal names the difference found with the shortest first, as it always has. */
-struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const *runs, size_t n,
-                                            int compute_cpu, char *err, size_t errlen)
+static struct pz_scale_program *grid_model(const struct pz_scale_run *const *runs, size_t n,
+                                           int compute_cpu, char *err, size_t errlen)
 {
     struct pz_scale_program *m;
 
-    if (!runs || n == 0) {
-        snprintf(err, errlen, "no recording to model");
-        return NULL;
-    }
-    /* partners by rank XOR 2^i, in stages as many as the rank's bits, without a grid
-       the program made, are a butterfly, whatever grid they also fit (sp_xor_law) */
-    if (sp_xor_candidate(runs, n)) {
-        char none[512];
-        int tagged = 0;
-
-        if ((m = build_model(runs, n, compute_cpu, 1, 1, BY_XOR, 0, 0, &tagged, none,
-                             sizeof(none)))) {
-            int law = sp_xor_law(m);
-
-            if (law != 0) {
-                if (law > 0)
-                    return m;
-                pz_scale_program_free(m);
-                snprintf(err, errlen, "out of memory building the program model");
-                return NULL;
-            }
-            pz_scale_program_free(m);
-        }
-    }
     /* partners every other member in turn, the distance growing with the iteration of a
        loop as long as the members, are an all-to-all written by hand (sp_pairs_law) */
     if (sp_pairs_candidate(runs, n) && (m = pairs_model(runs, n, compute_cpu, err, errlen)))
@@ -1042,6 +1111,38 @@ struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const
             return m;
     }
     return NULL;
+}
+
+struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const *runs, size_t n,
+                                            int compute_cpu, char *err, size_t errlen)
+{
+    struct pz_scale_program *m;
+    char kept[1024] = "";
+    int oom = 0;
+
+    if (!runs || n == 0) {
+        snprintf(err, errlen, "no recording to model");
+        return NULL;
+    }
+    /* partners by rank XOR 2^i, in stages as many as the rank's bits, without a grid
+       the program made, are a butterfly, whatever grid they also fit (sp_xor_law), and
+       so are those whose send and receive the partner's bit orders where the evidence
+       says so (sp_order_taken) */
+    if (sp_xor_candidate(runs, n) &&
+        ((m = butterfly_model(runs, n, compute_cpu, &oom)) ||
+         (!oom && (m = ordered_model(runs, n, compute_cpu, &oom, kept, sizeof(kept))))))
+        return m;
+    if (oom) {
+        snprintf(err, errlen, "out of memory building the program model");
+        return NULL;
+    }
+    if ((m = grid_model(runs, n, compute_cpu, err, errlen)) && kept[0] &&
+        sp_note(m, "%s", kept) != 0) {
+        pz_scale_program_free(m);
+        snprintf(err, errlen, "out of memory building the program model");
+        return NULL;
+    }
+    return m;
 }
 
 void pz_scale_program_free(struct pz_scale_program *m)
@@ -1086,6 +1187,7 @@ void pz_scale_program_free(struct pz_scale_program *m)
     free(m->first_proc);
     free(m->first_step);
     free(m->ambiguous);
+    sp_order_free(m->copies, m->nruns);
     free((void *)m->runs);
     free(m);
 }

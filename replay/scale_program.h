@@ -53,7 +53,9 @@
  * the computation, a note saying so (at the level of its pair of steps' recordings
  * where the pair is in too few of them).  That fit is the class's mean: each computation of
  * the synthesized run is the mean times a ratio to it drawn among those recorded before
- * the same step (scale_vary.h), so that the processes do not all compute alike.  What
+ * the same step (scale_vary.h), so that the processes do not all compute alike; the first
+ * step of a loop of a butterfly's stages has the computation of its pair of steps, the
+ * loop's beginning (a time step's work) or the previous stage, undrawn.  What
  * cannot be extrapolated (a receive from
  * MPI_ANY_SOURCE, a communicator of no class, a size recorded at one count only) is
  * named in the model's notes with its treatment. */

@@ -280,6 +280,20 @@ int sp_xor_learn(struct sp_xor *x, const uint32_t *syms, size_t n);
  * after it (one wait per stage after the loop).  A run whose steps would be posters of
  * each other is left as converted.  0 or -1. */
 int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n);
+/* Replaces, in a copy syms[0..*n-1] of the steps sp_xor_rewrite rewrote last (tags
+ * rewritten since: a run whose iterations differ then is left), each run of several
+ * stages by its loop symbol, for sp_fold: the stages of a butterfly made again and again
+ * with no other call between (a reduction by recursive doubling in a time step loop)
+ * are one loop per pass, which the shortest repeat first would instead fold with the
+ * time steps into one loop of every stage of every pass.  *n becomes the length.  0 or
+ * -1 (memory). */
+int sp_xor_enclose(struct sp_xor *x, uint32_t *syms, size_t *n);
+/* Sets starts[i] (of the steps sp_xor_rewrite rewrote last) where a run of stages
+ * begins: the walks make one run of them one pass of the loop around them (struct
+ * sp_node.stages), however many stages follow back to back. */
+void sp_xor_starts(const struct sp_xor *x, uint8_t *starts);
+/* Marks the loops of m whose body has a stage right in it (struct sp_node.stages). */
+void sp_xor_mark_loops(struct pz_scale_program *m);
 /* Whether the model built from stages is a butterfly: every step with a stage is made by
  * every process in a loop whose trip count is log2(P) less its first bit going up, or
  * ceil(log2(P) / 2) less it (NPB CG's row sums); going down to bit 0, log2(P) or
@@ -288,9 +302,31 @@ int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n);
  * every step with messages to the transpose partner is made by every process; then
  * notes say so, and why.  1, 0 when not, -1 when memory runs out. */
 int sp_xor_law(struct pz_scale_program *m);
+/* Whether every dimension of every recording's grid of m has at most 2 processes: a
+ * butterfly's partners are then also the grid's neighbours. */
+int sp_xor_short_grids(const struct pz_scale_program *m);
 /* Whether the run at nprocs can have m's stages and transpose partners: 0, or -1 with a
  * one-line message in err (not a power of two). */
 int sp_xor_check(const struct pz_scale_program *m, int nprocs, char *err, size_t errlen);
+
+/* --- a butterfly's blocking send and receive ordered by the partner's bit
+ * (scale_order.c) */
+/* Into *copies (n of them, sp_order_free), copies of recordings runs[0..n-1] in which
+ * each pair of a blocking send and receive with one partner rank XOR 2^i, in either
+ * order, is made in the order of the process below its partner, its first call marked
+ * (struct pz_scale_step.ordered), the computation before each call at its place.  1;
+ * 0 when every pair is already so (no copies); -1 (memory). */
+int sp_order_copy(const struct pz_scale_run *const *runs, size_t n,
+                  struct pz_scale_run **copies);
+void sp_order_free(struct pz_scale_run *copies, size_t n);
+/* Whether butterfly m (sp_xor_law), whose stages may be such pairs, is taken: 1, a note
+ * saying so and why, where its stages go from bit 0 up or a recording's grid has a
+ * dimension of more than 2 processes (no halo exchange makes the same calls), or where
+ * they are no pairs; 0 where every grid has at most 2 processes per dimension and the
+ * stages go from the highest bit down, as a halo exchange over the dimensions of the
+ * grid from the first, ordered by the parity of the position, would make them: the
+ * note for the model of the grid into kept; -1 (memory). */
+int sp_order_taken(struct pz_scale_program *m, char *kept, size_t keptlen);
 
 /* --- exchanges with every member in turn (scale_pairs.c, scale_pairs_law.c): at step
  * i = 1 .. n - 1 of a communicator of n members, the partner (rank + i) mod n, (rank -
@@ -454,6 +490,9 @@ struct sp_node {
     struct sp_passes *passes;      /* LOOP: [run], where the data decide its trip count
                                       (sp_table.data_trips) and it differs from pass to
                                       pass: each recording's counts by pass; NULL */
+    uint8_t stages;                /* LOOP: a butterfly's stages are steps of its body, not
+                                      of a loop within (sp_xor_mark_loops): a pass makes
+                                      one run of them (struct pz_scale_program.starts) */
 };
 
 /* The sizes of an event (its bytes and bytes2) as functions of P.  A rooted collective
@@ -753,9 +792,15 @@ struct pz_scale_program {
     uint32_t *first_proc, *first_step;       /* building: [node * nruns + run], the first
                                                 process making a step, SP_NONE if none */
     uint8_t *ambiguous;                      /* building: [run], sp_ambiguous_dims */
+    uint8_t ***starts;                       /* building a model of butterflies: [run]
+                                                [proc][step], the step begins a run of
+                                                stages (sp_xor_starts); else NULL */
     char **loop_where;                       /* [node]: where each loop begins
                                                 (sp_loop_where), for what is said after
                                                 the build; NULL elsewhere */
+    struct pz_scale_run *copies;             /* the recordings runs point to where the
+                                                model was built from copies of them
+                                                (sp_order_copy), owned; else NULL */
     uint32_t uneven;                         /* loops whose trip count differs within a
                                                 recording, which no class of position
                                                 explains (the largest is synthesized) */

@@ -128,8 +128,12 @@ enum pz_scale_peer_kind {
                               down to -1 - rank, from the bit the loop's trip count n
                               gives: XOR 2^(-1 - rank + n - 1 - j) (from log2(P) - 1 where
                               n is log2(P) + rank + 1; from the highest bit of a row of NPB
-                              CG's grid where n is its law).  Never read from a recording:
-                              the model takes it (scale_xor.c) */
+                              CG's grid where n is its law).  off[0] set
+                              (PZ_SCALE_XOR_ORDERED): the step and the next, with the
+                              same partner, are made the other way round where the
+                              caller's rank has the stage's bit (partner below it).
+                              Never read from a recording: the model takes it
+                              (scale_xor.c) */
     PZ_SCALE_PEER_TRANSPOSE,   /* NPB CG's transpose partner on the world of 2^l
                               processes: the rank written high to low as A B C, A and B
                               of floor(l / 2) bits, C of l mod 2, exchanges with B A C
@@ -143,6 +147,9 @@ enum pz_scale_peer_kind {
                               XOR d, a pairwise schedule).  Never read from a recording:
                               the model takes it (scale_pairs.c) */
 };
+
+/* PZ_SCALE_PEER_XOR's off[0] where its step and the next trade places (above). */
+#define PZ_SCALE_XOR_ORDERED 1
 
 /* The forms of PZ_SCALE_PEER_PAIR's partners (struct pz_scale_peer.off[0]). */
 enum pz_scale_pair_form { PZ_SCALE_PAIR_PLUS = 1, PZ_SCALE_PAIR_MINUS, PZ_SCALE_PAIR_XOR };
@@ -200,6 +207,10 @@ enum pz_scale_step_kind {
 /* One step of a process: an MPI call or an interval boundary, after a computation. */
 struct pz_scale_step {
     uint8_t kind;          /* enum pz_scale_step_kind */
+    uint8_t ordered;       /* never read from a recording: the first of a butterfly's
+                              blocking send and receive with one partner, which the
+                              processes whose rank has the stage's bit make the other
+                              way round (replay/scale_order.c's copies) */
     uint32_t region;       /* the region's reference in the recording (names[]) */
     double gap_wall;       /* s of computation since the previous step (the recorder's
                               buffer flushes left out) */

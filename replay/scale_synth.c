@@ -106,7 +106,9 @@ struct pz_scale_cursor {
     uint64_t computed;         /* the computations drawn so far (sp_ratio_draw) */
     uint32_t *passes;          /* [node]: how many times it was made */
     uint64_t next_request, any_received;
-    uint32_t last;             /* the last step made, SP_NONE */
+    uint32_t last;             /* the place of the last step made (emit_step), SP_NONE */
+    uint32_t then;             /* the first call of a pair made the other way round, to
+                                  make next (reversed_here); SP_NONE */
     struct fifo *fifos;        /* [slot]: for the calls of one request that complete them */
     struct fifo *waiting;      /* [node]: for a call over many requests */
     uint64_t *last_id;         /* [slot]: the last request posted, 0 none (the tests') */
@@ -545,6 +547,19 @@ static void comm_of(const struct pz_scale_cursor *c, const struct sp_event *e, u
     *rank = (uint32_t)c->proc;
 }
 
+/* The bit of the partner of stage e (PZ_SCALE_PEER_XOR) at this point of the walk:
+ * rank + j, j the iteration of the loop right around its step (of the one around its
+ * poster for a completion), or when its bits go down, -1 - rank + (count - 1 - j), count
+ * the loop's trips. */
+static int64_t stage_bit(const struct pz_scale_cursor *c, const struct sp_event *e)
+{
+    const struct level *loop = c->depth ? &c->loops[c->depth - 1] : NULL;
+    int64_t j = c->posted ? (int64_t)c->posted->done : loop ? (int64_t)loop->done : 0;
+    int64_t count = c->posted ? (int64_t)c->posted->count : loop ? (int64_t)loop->count : 1;
+
+    return e->peer.rank >= 0 ? e->peer.rank + j : -1 - e->peer.rank + count - 1 - j;
+}
+
 /* The peer of e as a rank of its communicator; -1 with err when it does not exist. */
 static int64_t peer_of(struct pz_scale_cursor *c, const struct sp_event *e, uint32_t size,
                        uint32_t rank)
@@ -567,12 +582,7 @@ static int64_t peer_of(struct pz_scale_cursor *c, const struct sp_event *e, uint
         /* the other processes in turn (a note says so) */
         return size < 2 ? rank : (rank + 1 + c->any_received++ % (size - 1)) % size;
     case PZ_SCALE_PEER_XOR: {
-        /* stage rank + j of a butterfly, j the iteration of the loop right around it, or
-           when its bits go down, -1 - rank + (count - 1 - j), count the loop's trips */
-        const struct level *loop = c->depth ? &c->loops[c->depth - 1] : NULL;
-        int64_t j = c->posted ? (int64_t)c->posted->done : loop ? (int64_t)loop->done : 0;
-        int64_t count = c->posted ? (int64_t)c->posted->count : loop ? (int64_t)loop->count : 1;
-        int64_t bit = e->peer.rank >= 0 ? e->peer.rank + j : -1 - e->peer.rank + count - 1 - j;
+        int64_t bit = stage_bit(c, e);
 
         if (bit >= 0 && bit < 31 && (rank ^ (1u << bit)) < size)
             return rank ^ (1u << bit);
@@ -855,11 +865,20 @@ static int emit_completions(struct pz_scale_cursor *c, uint32_t k, uint64_t at)
     return 0;
 }
 
-/* The computation before step k: its class's own fit, else the one chosen for the pair
- * of steps around it, else (a pair never recorded) the one after the previous step or
- * the one before k over all processes, whichever spreads least.  Into *ratios, what
- * varies it: k's (sp_ratios_at), NULL for the grouping by the previous step, whose
- * computations are not all before k (scale_vary.h). */
+/* Whether step k begins the body of a loop of a butterfly's stages: the computation
+ * before its first stage (a time step's work) and that between its stages (adding up
+ * what a stage received) are told apart by the step before (struct sp_node.stages). */
+static int begins_stages(const struct pz_scale_program *m, uint32_t k)
+{
+    return k > 0 && m->nodes[k - 1].kind == SP_LOOP && m->nodes[k - 1].stages;
+}
+
+/* The computation before step k: its class's own fit (but where k begins_stages), else
+ * the one chosen for the pair of steps around it, else (a pair never recorded) the one
+ * after the previous step or the one before k over all processes, whichever spreads
+ * least.  Into *ratios, what varies it: k's (sp_ratios_at), NULL for the grouping by
+ * the previous step, whose computations are not all before k (scale_vary.h), and where
+ * k begins_stages. */
 static double gap_before(const struct pz_scale_cursor *c, uint32_t k,
                          const struct sp_ratios **ratios)
 {
@@ -868,8 +887,9 @@ static double gap_before(const struct pz_scale_cursor *c, uint32_t k,
     size_t at = (size_t)k * (m->nclasses + 1);
     uint32_t after = c->last == SP_NONE ? 0 : c->last + 1;
 
-    *ratios = s->ratios[k];
-    if (m->gap_own[at + c->cls])
+    /* k's computations, of both kinds, vary by their mix */
+    *ratios = begins_stages(m, k) ? NULL : s->ratios[k];
+    if (m->gap_own[at + c->cls] && !begins_stages(m, k))
         return s->gap[at + c->cls];
     for (uint32_t i = m->pred_head[k]; i != SP_NONE; i = m->preds[i].next)
         if (m->preds[i].prev == c->last) {
@@ -884,15 +904,18 @@ static double gap_before(const struct pz_scale_cursor *c, uint32_t k,
     return s->gap[at + m->nclasses];
 }
 
-static int emit_step(struct pz_scale_cursor *c, uint32_t k)
+/* Step k made in the place of step `at` (the computation before it, the step it
+ * follows next): its own, or that of the other call of a pair made the other way round
+ * (reversed_here). */
+static int emit_step(struct pz_scale_cursor *c, uint32_t k, uint32_t at)
 {
     const struct pz_scale_program *m = c->s->m;
     const struct sp_node *nd = &m->nodes[k];
     const struct sp_sym *sym = &m->table.syms[nd->sym];
     int call = sym->step_kind == PZ_SCALE_CALL;
     const struct sp_ratios *ratios;
-    double gap = gap_before(c, k, &ratios) * sp_ratio_draw(ratios, c->passes[k]++,
-                                                           (uint32_t)c->proc, c->computed++);
+    double gap = gap_before(c, at, &ratios) * sp_ratio_draw(ratios, c->passes[at]++,
+                                                            (uint32_t)c->proc, c->computed++);
     uint64_t enter, leave;
     struct pz_rec rec;
 
@@ -901,7 +924,7 @@ static int emit_step(struct pz_scale_cursor *c, uint32_t k)
     enter = ticks(m->runs[m->largest], c->now);
     c->now += nd->duration;
     leave = ticks(m->runs[m->largest], c->now);
-    c->last = k;
+    c->last = at;
     if (sym->step_kind != PZ_SCALE_END) {
         blank(&rec, PZ_REC_ENTER, enter);
         rec.region = nd->region;
@@ -991,6 +1014,9 @@ static uint32_t next_step(struct pz_scale_cursor *c)
             } else {
                 c->loops[c->depth++] = (struct level){k, count, 0, 0};
                 c->next = k + 1;
+                /* the computation before a butterfly's stages, as the walk kept it */
+                if (nodes[k].stages)
+                    c->last = k;
             }
         } else {
             c->next = k + 1;
@@ -998,6 +1024,24 @@ static uint32_t next_step(struct pz_scale_cursor *c)
                 return k;
         }
     }
+}
+
+/* Whether step k, just reached, is the first of a butterfly's send and receive that
+ * this process makes the other way round (PZ_SCALE_XOR_ORDERED, its rank having the
+ * stage's bit), the next node a step of the same body that it makes. */
+static int reversed_here(const struct pz_scale_cursor *c, uint32_t k)
+{
+    const struct pz_scale_synth *s = c->s;
+    const struct sp_event *e = sp_peer_of(s->m, k, PZ_SCALE_PEER_XOR);
+    uint32_t end = c->depth ? s->m->nodes[c->loops[c->depth - 1].node].end : s->m->nnodes;
+    int64_t bit;
+
+    if (!e || e->peer.off[0] != PZ_SCALE_XOR_ORDERED || k + 1 >= end ||
+        s->m->nodes[k + 1].kind != SP_STEP ||
+        !sp_guard_holds(&s->m->nodes[k + 1].guard, &s->g, c->proc, c->flags))
+        return 0;
+    bit = stage_bit(c, e);
+    return bit >= 0 && bit < 31 && ((uint32_t)c->proc >> bit & 1);
 }
 
 struct pz_scale_cursor *pz_scale_cursor_new(struct pz_scale_synth *s, int proc)
@@ -1011,6 +1055,7 @@ struct pz_scale_cursor *pz_scale_cursor_new(struct pz_scale_synth *s, int proc)
     c->s = s;
     c->proc = proc;
     c->last = SP_NONE;
+    c->then = SP_NONE;
     if (!(c->fifos = calloc(m->nslots ? m->nslots : 1, sizeof(*c->fifos))) ||
         !(c->waiting = calloc(m->nnodes ? m->nnodes : 1, sizeof(*c->waiting))) ||
         !(c->last_id = calloc(m->nslots ? m->nslots : 1, sizeof(*c->last_id))) ||
@@ -1052,15 +1097,25 @@ void pz_scale_cursor_free(struct pz_scale_cursor *c)
 int pz_scale_cursor_next(struct pz_scale_cursor *c, pz_scale_put_fn *put, void *ctx,
                          char *err, size_t errlen)
 {
-    uint32_t k = next_step(c);
+    uint32_t k, at;
 
-    if (k == SP_NONE)
+    if (c->then != SP_NONE) {
+        /* the first call of a pair made the other way round, in the second's place */
+        k = c->then;
+        at = k + 1;
+        c->then = SP_NONE;
+    } else if ((k = at = next_step(c)) == SP_NONE) {
         return 0;
+    } else if (reversed_here(c, at)) {
+        c->then = at;
+        c->next = at + 2;
+        k = at + 1;
+    }
     c->put = put;
     c->ctx = ctx;
     c->err = err;
     c->errlen = errlen;
-    return emit_step(c, k) == 0 ? 1 : -1;
+    return emit_step(c, k, at) == 0 ? 1 : -1;
 }
 
 /* --- the synthesis */

@@ -182,6 +182,16 @@ static void undo_to(struct lenient *c, uint32_t mark)
 
 static size_t lenient(struct lenient *c, uint32_t a, uint32_t b, size_t pos);
 
+/* Whether loop node k, an iteration of which ended before step pos of process proc of
+ * run r (n steps), repeats no more: a loop of a butterfly's stages makes one run of
+ * them a pass, and pos begins the next (the stages of a reduction by recursive doubling
+ * in a time step loop, with no other call between, are one loop per time step). */
+static int run_ended(const struct pz_scale_program *m, size_t r, uint32_t proc, uint32_t k,
+                     size_t pos, size_t n)
+{
+    return m->starts && m->nodes[k].stages && pos < n && m->starts[r][proc][pos];
+}
+
 /* Repeats the body of loop node k from pos while an iteration matches something and
  * passes over no step made before: the position after the last iteration. */
 static size_t lenient_loop(struct lenient *c, uint32_t k, size_t pos)
@@ -200,6 +210,8 @@ static size_t lenient_loop(struct lenient *c, uint32_t k, size_t pos)
             break;
         }
         pos = next;
+        if (run_ended(c->m, c->run, c->proc, k, pos, c->n))
+            break;
     }
     c->passed_made = outer;
     c->in_loops--;
@@ -416,7 +428,8 @@ struct strict {
     uint32_t *pass;             /* [node]: the loop's passes at this process so far, where
                                    st->passes is kept; else NULL */
     double in_interval[64];     /* the process's computation per interval */
-    uint32_t last;              /* the last step node made */
+    uint32_t last;              /* the last step node made (a loop of a butterfly's stages
+                                   when a pass of it begins) */
     int oom;
     uint32_t open[MAX_NESTED_INTERVALS];
     int depth;
@@ -769,11 +782,17 @@ static long strict(struct strict *c, uint32_t a, uint32_t b, size_t pos, int com
             uint32_t count = 0;
             long next;
 
+            /* the computation before a butterfly's stages is not one between them */
+            if (commit && nodes[k].stages)
+                c->last = k;
+
             while ((next = strict(c, k + 1, nodes[k].end, pos, 0)) >= 0 && (size_t)next != pos) {
                 if (commit)
                     strict(c, k + 1, nodes[k].end, pos, 1);
                 pos = (size_t)next;
                 count++;
+                if (run_ended(c->m, c->run, proc_of(c), k, pos, c->n))
+                    break;
             }
             if (next < 0)
                 loop_stopped(c, pos);

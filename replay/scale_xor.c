@@ -16,7 +16,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "scale_program_int.h"
+
+/* A run of stages: from `at`, `count` iterations of `period` steps, the first of bit
+ * `bit`, the next of bit + dir (1: up, -1: down). */
+struct stages {
+    size_t at, period, count;
+    int bit, dir;
+};
 
 struct sp_xor {
     struct sp_table *t;
@@ -27,6 +35,9 @@ struct sp_xor {
     int8_t *dir_of;            /* [shape of a run's first step]: its bits' direction, 1 up,
                                   -1 down, learned from a run of several stages; 0 */
     uint32_t capdirs;
+    struct stages *found;      /* the runs of stages the last sp_xor_rewrite rewrote, in
+                                  order (sp_xor_enclose, sp_xor_starts) */
+    uint32_t nfound, capfound;
 };
 
 struct sp_xor *sp_xor_new(struct sp_table *t)
@@ -49,6 +60,7 @@ void sp_xor_free(struct sp_xor *x)
     free(x->tag_step);
     free(x->known);
     free(x->dir_of);
+    free(x->found);
     free(x);
 }
 
@@ -87,8 +99,9 @@ static int to_transpose_partner(const struct pz_scale_run *run, int proc,
     return q >= 0 && (1 << l) == run->nprocs && q == sp_transpose_partner(proc, l);
 }
 
-/* Step s of syms (orig: as recorded) with its stages' partners as bits, the messages to
- * the transpose partner as such, and its posters as converted; into syms[s].  0, 1 (not a butterfly's), -1 (memory). */
+/* Step s of syms (orig: as recorded) with its stages' partners as bits (the first of an
+ * ordered pair marked so, scale_order.c), the messages to the transpose partner as such,
+ * and its posters as converted; into syms[s].  0, 1 (not a butterfly's), -1 (memory). */
 static int convert_step(struct sp_table *t, const struct pz_scale_run *run, int proc,
                         const uint32_t *orig, uint32_t *syms, size_t s)
 {
@@ -122,6 +135,8 @@ static int convert_step(struct sp_table *t, const struct pz_scale_run *run, int 
             memset(&ev[i].peer, 0, sizeof(ev[i].peer));
             ev[i].peer.kind = PZ_SCALE_PEER_XOR;
             ev[i].peer.rank = bit;
+            if (run->procs[proc].steps[s].ordered)
+                ev[i].peer.off[0] = PZ_SCALE_XOR_ORDERED;
         } else if (to_transpose_partner(run, proc, &ev[i])) {
             memset(&ev[i].peer, 0, sizeof(ev[i].peer));
             ev[i].peer.kind = PZ_SCALE_PEER_TRANSPOSE;
@@ -170,12 +185,6 @@ static int bit_of(const struct sp_table *t, uint32_t sym)
     return bit;
 }
 
-/* A run of stages: from `at`, `count` iterations of `period` steps, the first of bit
- * `bit`, the next of bit + dir (1: up, -1: down). */
-struct stages {
-    size_t at, period, count;
-    int bit, dir;
-};
 
 /* Is iteration k of run r (its at, period, bit and dir) iteration 0 with its bits
  * advanced by k: the same shapes, each stage of bit bit + k dir, the other steps without
@@ -202,7 +211,8 @@ static int iteration_alike(struct sp_xor *x, const uint32_t *syms, const struct 
 /* The run of stages beginning at syms[at] (a step of bit >= 0): the shortest period
  * after which the first step comes back one bit up or down and every iteration is
  * alike, for as many iterations as follow; else one iteration, the steps from `at` that
- * are stages of the same bit or complete a request posted since `at`.  0, -1 (memory). */
+ * are stages of the same bit or complete a request posted since `at`, up to the first
+ * step again.  0, -1 (memory). */
 static int find_stages(struct sp_xor *x, const uint32_t *syms, size_t n, size_t at,
                        struct stages *r)
 {
@@ -246,7 +256,9 @@ static int find_stages(struct sp_xor *x, const uint32_t *syms, size_t n, size_t 
             for (size_t j = at; poster != SP_NONE && j < at + r->period && !posted; j++)
                 posted = syms[j] == poster;
         }
-        if (s->kind != SP_STEP || s->step_kind != PZ_SCALE_CALL || (b != r->bit && !posted))
+        /* the first step again begins the stage of the next pass */
+        if (s->kind != SP_STEP || s->step_kind != PZ_SCALE_CALL || (b != r->bit && !posted) ||
+            next == syms[at])
             break;
         r->period++;
     }
@@ -443,6 +455,15 @@ static uint32_t rewritten(struct sp_xor *x, const uint32_t *orig, const uint32_t
     return done[q] = sp_table_step(x->t, &proto, ev);
 }
 
+/* Run r kept among x->found.  0 or -1 (memory). */
+static int keep_run(struct sp_xor *x, const struct stages *r)
+{
+    if (pz_grow((void **)&x->found, &x->capfound, x->nfound, sizeof(*x->found)) != 0)
+        return -1;
+    x->found[x->nfound++] = *r;
+    return 0;
+}
+
 /* The runs of stages of syms[0..n-1] rewritten (x: the struct sp_xor; orig: as
  * converted; marked: the steps rewritten), an sp_run_rewriter.  0 or -1 (memory). */
 static int rewrite_runs(void *ctx, const uint32_t *orig, uint32_t *syms, size_t n,
@@ -479,6 +500,8 @@ static int rewrite_runs(void *ctx, const uint32_t *orig, uint32_t *syms, size_t 
         for (size_t k = 0; k < r.count; k++)
             memcpy(syms + at + k * r.period, done, r.period * sizeof(*done));
         memset(marked + at, 1, r.period * r.count);
+        if (keep_run(x, &r) != 0)
+            return -1;
         at += r.period * r.count;
     }
     return 0;
@@ -486,5 +509,46 @@ static int rewrite_runs(void *ctx, const uint32_t *orig, uint32_t *syms, size_t 
 
 int sp_xor_rewrite(struct sp_xor *x, uint32_t *syms, size_t n)
 {
+    x->nfound = 0;
     return sp_rewrite_runs(x->t, syms, n, rewrite_runs, x);
+}
+
+/* Whether the run r of syms is its first iteration's symbols in every iteration. */
+static int iterations_same(const uint32_t *syms, const struct stages *r)
+{
+    for (size_t k = 1; k < r->count; k++)
+        if (memcmp(syms + r->at, syms + r->at + k * r->period, r->period * sizeof(*syms)))
+            return 0;
+    return 1;
+}
+
+int sp_xor_enclose(struct sp_xor *x, uint32_t *syms, size_t *n)
+{
+    size_t w = 0, i = 0;
+
+    for (uint32_t f = 0; f < x->nfound; f++) {
+        const struct stages *r = &x->found[f];
+        uint32_t loop;
+
+        if (r->count < 2 || r->at < i || r->at + r->period * r->count > *n ||
+            !iterations_same(syms, r))
+            continue;
+        while (i < r->at)
+            syms[w++] = syms[i++];
+        if ((loop = sp_table_loop(x->t, syms + r->at, (uint32_t)r->period,
+                                  (uint32_t)r->count)) == SP_NONE)
+            return -1;
+        syms[w++] = loop;
+        i = r->at + r->period * r->count;
+    }
+    while (i < *n)
+        syms[w++] = syms[i++];
+    *n = w;
+    return 0;
+}
+
+void sp_xor_starts(const struct sp_xor *x, uint8_t *starts)
+{
+    for (uint32_t f = 0; f < x->nfound; f++)
+        starts[x->found[f].at] = 1;
 }

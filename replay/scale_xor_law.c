@@ -84,6 +84,17 @@ static int stage_of(const struct pz_scale_program *m, uint32_t k, int *rank)
     return e != NULL;
 }
 
+void sp_xor_mark_loops(struct pz_scale_program *m)
+{
+    for (uint32_t k = 0; k < m->nnodes; k++) {
+        uint32_t l;
+        int rank;
+
+        if (stage_of(m, k, &rank) && (l = sp_loop_around(m, k)) != SP_NONE)
+            m->nodes[l].stages = 1;
+    }
+}
+
 /* log2(P), or with cols log2(Q), Q = 2^ceil(log2(P) / 2): the columns of NPB CG's grid,
  * whose rows it sums by a butterfly over the rank's lowest log2(Q) bits. */
 static long long bits_of(int procs, int cols)
@@ -120,9 +131,7 @@ static void take_law(struct pz_scale_program *m, uint32_t l, int off, int cols)
                                  .cols = cols, .npoints = c->npoints};
 }
 
-/* Whether every dimension of every recording's grid has at most 2 processes: the
- * partners are then also the grid's neighbours. */
-static int short_grids(const struct pz_scale_program *m)
+int sp_xor_short_grids(const struct pz_scale_program *m)
 {
     for (size_t r = 0; r < m->nruns; r++)
         for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
@@ -152,6 +161,33 @@ static int law_of(const struct pz_scale_program *m, uint32_t l, int rank, int *o
             return cols;
     }
     return -1;
+}
+
+/* What the butterfly's note says of the grid the recordings also fit, where every
+ * dimension has at most 2 processes in each (sp_xor_short_grids), and of the evidence,
+ * the direction of the stages of step node first: from bit 0 up, no loop over the
+ * dimensions of MPI_Dims_create's grid, ranks in row-major order, whose first
+ * dimension is the highest bit; from the highest bit down, as such a loop. */
+static const char *grid_clause(const struct pz_scale_program *m, uint32_t first)
+{
+    int rank = 0;
+
+    if (!sp_xor_short_grids(m))
+        return "";
+    stage_of(m, first, &rank);
+    return rank >= 0 ? ", not the neighbours of the process grid that the recordings also "
+                       "fit (every dimension of at most 2 processes), which differ from "
+                       "twice the largest count on: a grid's neighbours stay 2 per "
+                       "dimension where the stages grow with log2(P); its stages go from "
+                       "bit 0 up, which no loop over the dimensions of that grid does "
+                       "(MPI_Dims_create's layout, ranks in row-major order: the first "
+                       "dimension is the highest bit)"
+                     : ", not the neighbours of the process grid that the recordings also "
+                       "fit (every dimension of at most 2 processes), which differ from "
+                       "twice the largest count on: a grid's neighbours stay 2 per "
+                       "dimension where the stages grow with log2(P); its stages go from "
+                       "the highest bit down, as a loop over the dimensions of that grid "
+                       "from the first would, and the loop of log2(P) stages decides";
 }
 
 int sp_xor_law(struct pz_scale_program *m)
@@ -196,10 +232,7 @@ int sp_xor_law(struct pz_scale_program *m)
                 "two are refused", sp_sym_name(&m->table, m->nodes[first].sym),
                 cols ? "log2(P) or ceil(log2(P) / 2) (NPB CG's sums within a row of its grid)"
                      : "log2(P)", at,
-                short_grids(m) ? ", not the neighbours of the process grid that the "
-                "recordings also fit (every dimension of at most 2 processes), which "
-                "differ from twice the largest count on: a grid's neighbours stay 2 per "
-                "dimension where the stages grow with log2(P)" : "") != 0)
+                grid_clause(m, first)) != 0)
         return -1;
     if (transposed != SP_NONE &&
         sp_note(m, "the messages of %s go to NPB CG's transpose partner at every process "

@@ -472,3 +472,13 @@ pz_synthesized_as_recorded() {
     diff -u "$PZ_WORK/$1.all" "$PZ_WORK/synth$2.all" >&2 ||
         pz_fail "the run synthesized at $2 processes differs from the recording (- recorded, + synthesized)"
 }
+
+# pz_sends_receives NAME LOC: the MPI_Send and MPI_Recv calls of location LOC of the
+# trace $PZ_WORK/NAME (pz_trace, which leaves NAME.calls.LOC), in order, as
+# S>PEER:TAG:BYTES and R<PEER:TAG:BYTES, each followed by a space.
+pz_sends_receives() {
+    grep -E '^MPI_(Send|Recv) ' "$PZ_WORK/$1.calls.$2" |
+        sed -e 's/.*MPI_SEND Receiver: \([0-9]*\),.*Tag: \([0-9]*\), Length: \([0-9]*\).*/S>\1:\2:\3/' \
+            -e 's/.*MPI_RECV Sender: \([0-9]*\),.*Tag: \([0-9]*\), Length: \([0-9]*\).*/R<\1:\2:\3/' |
+        tr '\n' ' '
+}

@@ -42,10 +42,7 @@ for n in 8 16; do
         for it in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
             want="$want$one"
         done
-        got=$(grep -E '^MPI_(Send|Recv) ' "$PZ_WORK/synth/P$n.calls.$p" |
-            sed -e 's/.*MPI_SEND Receiver: \([0-9]*\),.*Tag: \([0-9]*\), Length: \([0-9]*\).*/S>\1:\2:\3/' \
-                -e 's/.*MPI_RECV Sender: \([0-9]*\),.*Tag: \([0-9]*\), Length: \([0-9]*\).*/R<\1:\2:\3/' |
-            tr '\n' ' ')
+        got=$(pz_sends_receives synth/P$n $p)
         pz_expect_eq "process $p's sends and receives at $n processes" "$want" "$got"
         pz_expect_eq "process $p's MPI_Allreduce calls at $n processes" 2 \
             "$(grep -c '^MPI_Allreduce' "$PZ_WORK/synth/P$n.calls.$p")"

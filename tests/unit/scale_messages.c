@@ -106,3 +106,11 @@ void sm_expect_message(const struct sm_run *got, int nprocs, int p, int j,
               (unsigned long)g->bytes, want->kind, want->peer, want->tag,
               (unsigned long)want->bytes);
 }
+
+void sm_expect_first(const struct sm_run *got, int nprocs, int p,
+                     const struct sm_message *want, int n)
+{
+    cr_assert_geq(got->n[p], n, "at %d, process %d: %d messages", nprocs, p, got->n[p]);
+    for (int j = 0; j < n; j++)
+        sm_expect_message(got, nprocs, p, j, &want[j]);
+}

@@ -1,8 +1,8 @@
-/* What the tests of a program's messages synthesized at new counts share (the all-pairs
- * and red-black tests): MPI_Dims_create's 2-D grid, the model of three hand-built
- * recordings read as prognoz scale reads them, a note of the model found by its words,
- * and a sink keeping every process's messages, the communicators they are on and a
- * few counts of other records, for checking message by message. */
+/* What the tests of a program's messages synthesized at new counts share (the all-pairs,
+ * red-black and rank-ordered butterfly tests): MPI_Dims_create's 2-D grid, the model of
+ * three hand-built recordings read as prognoz scale reads them, a note of the model
+ * found by its words, and a sink keeping every process's messages, the communicators
+ * they are on and a few counts of other records, for checking message by message. */
 #ifndef PZ_TEST_SCALE_MESSAGES_H
 #define PZ_TEST_SCALE_MESSAGES_H
 
@@ -61,5 +61,10 @@ void sm_synthesize(const struct pz_scale_program *m, int nprocs, struct sm_run *
 /* Expects message j of process p of got, synthesized at nprocs, to be want. */
 void sm_expect_message(const struct sm_run *got, int nprocs, int p, int j,
                        const struct sm_message *want);
+
+/* Expects process p's first messages in got, synthesized at nprocs, to be want[0..n-1]
+ * (worked out by hand). */
+void sm_expect_first(const struct sm_run *got, int nprocs, int p,
+                     const struct sm_message *want, int n);
 
 #endif

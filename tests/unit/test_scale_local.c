@@ -17,8 +17,9 @@ static void step_at(int proc, uint8_t kind, uint32_t region, double gap, double 
 {
     struct pz_scale_process *p = &run.procs[proc];
 
-    p->steps[p->nsteps++] = (struct pz_scale_step){ kind, region, gap, cpu, duration,
-                                                    (uint32_t)p->nevents, events };
+    p->steps[p->nsteps++] = (struct pz_scale_step){
+        .kind = kind, .region = region, .gap_wall = gap, .gap_cpu = cpu,
+        .duration = duration, .first = (uint32_t)p->nevents, .n = events};
     p->nevents += events;
 }
 
