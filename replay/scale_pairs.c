@@ -19,11 +19,8 @@
 /* The longest body looked for, in steps. */
 #define MAX_BODY 16
 
-/* The forms a partner may follow, as bits. */
-#define FORM_PLUS (1u << PZ_SCALE_PAIR_PLUS)
-#define FORM_MINUS (1u << PZ_SCALE_PAIR_MINUS)
-#define FORM_XOR (1u << PZ_SCALE_PAIR_XOR)
-#define FORMS (FORM_PLUS | FORM_MINUS | FORM_XOR)
+/* The forms a partner may follow, as bits (enum pz_scale_pair_form). */
+#define FORMS ((1u << (PZ_SCALE_PAIR_FORMS + 1)) - (1u << PZ_SCALE_PAIR_PLUS))
 
 /* A body learned: its steps' shapes and, per event of each, the forms its partner
  * fitted at every process seen, and the step its tag advances by. */
@@ -44,12 +41,17 @@ struct sp_pairs {
     struct sp_shapes sh;       /* each step without its partners and tags */
     struct body *bodies;
     size_t nbodies, capbodies;
+    struct sp_roots *roots;    /* the calls to rank 0 in no run */
 };
 
 struct sp_pairs *sp_pairs_new(struct sp_table *t)
 {
     struct sp_pairs *x = calloc(1, sizeof(*x));
 
+    if (x && !(x->roots = sp_roots_new())) {
+        free(x);
+        return NULL;
+    }
     if (x) {
         x->t = t;
         x->sh.t = t;
@@ -63,6 +65,7 @@ void sp_pairs_free(struct sp_pairs *x)
     if (!x)
         return;
     sp_shapes_free(&x->sh);
+    sp_roots_free(x->roots);
     free(x->bodies);
     free(x);
 }
@@ -112,19 +115,6 @@ static int partner(const struct pz_scale_run *run, int proc, const struct sp_eve
     return 0;
 }
 
-/* The distance of partner q from me among n members in form f. */
-static int distance(int f, int me, int q, int n)
-{
-    switch (f) {
-    case PZ_SCALE_PAIR_PLUS:
-        return ((q - me) % n + n) % n;
-    case PZ_SCALE_PAIR_MINUS:
-        return ((me - q) % n + n) % n;
-    default:
-        return me ^ q;
-    }
-}
-
 /* A run of a body: from `at`, `count` iterations of `period` steps. */
 struct run_at {
     size_t at, period, count;
@@ -137,7 +127,7 @@ static uint8_t forms_of(const struct sp_pairs *x, const struct pz_scale_run *run
                         const uint32_t *syms, const struct run_at *r, size_t q, uint32_t i)
 {
     uint8_t fits = FORMS;
-    int d0[PZ_SCALE_PAIR_XOR + 1] = {0};
+    int d0[PZ_SCALE_PAIR_FORMS + 1] = {0};
 
     for (size_t k = 0; k < r->count && fits; k++) {
         const struct sp_event *e = &sp_events_of(x->t, syms[r->at + k * r->period + q])[i];
@@ -145,8 +135,8 @@ static uint8_t forms_of(const struct sp_pairs *x, const struct pz_scale_run *run
 
         if (!pairable(e) || partner(run, proc, e, &me, &p, &n) != 0)
             return 0;
-        for (int f = PZ_SCALE_PAIR_PLUS; f <= PZ_SCALE_PAIR_XOR; f++) {
-            int d = distance(f, me, p, n);
+        for (int f = PZ_SCALE_PAIR_PLUS; f <= PZ_SCALE_PAIR_FORMS; f++) {
+            int d = sp_pair_distance(f, me, p, n);
 
             if (!k)
                 d0[f] = d;
@@ -276,8 +266,8 @@ static int reaches_every_member(const struct sp_pairs *x, const struct pz_scale_
 
             if (!pairable(e) || !fits || partner(run, proc, e, &me, &p, &n) != 0)
                 continue;
-            for (int f = PZ_SCALE_PAIR_PLUS; f <= PZ_SCALE_PAIR_XOR; f++) {
-                int d = distance(f, me, p, n);
+            for (int f = PZ_SCALE_PAIR_PLUS; f <= PZ_SCALE_PAIR_FORMS; f++) {
+                int d = sp_pair_distance(f, me, p, n);
 
                 if (((fits >> f) & 1) && d <= 1 && (int)r->count + d == n)
                     return 1;
@@ -358,6 +348,8 @@ int sp_pairs_learn(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
         if (find_run(x, run, proc, syms, n, at, &r) != 0)
             return -1;
         if (!r.count) {
+            if (sp_roots_learn(x->roots, x->t, run, proc, syms[at]) != 0)
+                return -1;
             at++;
             continue;
         }
@@ -432,7 +424,7 @@ static int rewrite_step(struct sp_pairs *x, const struct pz_scale_run *run, int 
             continue;
         if (!(fits = y->forms[q][i] & forms_of(x, run, proc, syms, r, q, i)))
             return 1;
-        for (int f = PZ_SCALE_PAIR_PLUS; f <= PZ_SCALE_PAIR_XOR; f++)
+        for (int f = PZ_SCALE_PAIR_PLUS; f <= PZ_SCALE_PAIR_FORMS; f++)
             if ((fits >> f) & 1) {
                 int me, p, n;
 
@@ -440,7 +432,7 @@ static int rewrite_step(struct sp_pairs *x, const struct pz_scale_run *run, int 
                 memset(&ev[i].peer, 0, sizeof(ev[i].peer));
                 ev[i].peer.kind = PZ_SCALE_PEER_PAIR;
                 ev[i].peer.off[0] = (int8_t)f;
-                ev[i].peer.rank = distance(f, me, p, n);
+                ev[i].peer.rank = sp_pair_distance(f, me, p, n);
                 break;
             }
     }
@@ -461,6 +453,11 @@ static int rewrite_run(struct sp_pairs *x, const struct pz_scale_run *run, int p
     *skip = 1;
     if (find_run(x, run, proc, syms, n, at, &r) != 0)
         return -1;
+    /* a call to rank 0 in no run (a gather by hand) */
+    if (!r.count && (rc = sp_roots_rewrite(x->roots, x->t, run, proc, &syms[at])) != 0) {
+        marked[at] = 1;
+        return rc < 0 ? -1 : 0;
+    }
     y = body_at(x, syms, n, at, r.count ? r.period : 0, &err);
     if (err)
         return -1;

@@ -120,6 +120,24 @@ static int body_agrees(const struct pz_scale_program *m, uint32_t l, const struc
     return 1;
 }
 
+/* The loop a law of its trip count may be taken for around step node k: sp_law_loop's,
+ * or where the root of a gather written by hand alone makes k (its guard the root's
+ * rank and nothing else: the loop receiving from every other process in turn), the
+ * loop right around k, of one trip count. */
+static uint32_t law_loop(const struct pz_scale_program *m, uint32_t k)
+{
+    struct sp_guard g = m->nodes[k].guard;
+    uint32_t l;
+
+    if (!g.rank_is)
+        return sp_law_loop(m, k);
+    g.rank_is = 0;
+    if (!sp_guard_anywhere(&g) || (l = sp_loop_around(m, k)) == SP_NONE ||
+        m->nodes[l].trips)
+        return SP_NONE;
+    return l;
+}
+
 /* Does loop l's trip count give the members of e's communicator less its first distance
  * at every recorded count. */
 static int law_holds(const struct pz_scale_program *m, uint32_t l, const struct sp_event *e)
@@ -140,9 +158,7 @@ static int law_holds(const struct pz_scale_program *m, uint32_t l, const struct 
 /* The note of the loop l around the first step k with such partners. */
 static int note_law(struct pz_scale_program *m, uint32_t k, const struct sp_event *e)
 {
-    const char *form = e->peer.off[0] == PZ_SCALE_PAIR_XOR ? "rank XOR i (a pairwise "
-                       "schedule; counts whose members are not a power of two are refused)"
-                       : "(rank + i) mod n or (rank - i) mod n (a ring schedule)";
+    const char *form = sp_pair_form_text(e->peer.off[0]);
     const char *comm = e->comm.kind == PZ_SCALE_COMM_WORLD ? "the world"
                                                            : "a slice of the grid";
     char at[128];
@@ -167,7 +183,7 @@ int sp_pairs_law(struct pz_scale_program *m)
 
         if (!e)
             continue;
-        if ((l = sp_law_loop(m, k)) == SP_NONE || !law_holds(m, l, e))
+        if ((l = law_loop(m, k)) == SP_NONE || !law_holds(m, l, e))
             return 0;
         if (first == SP_NONE)
             first = k;

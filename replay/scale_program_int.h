@@ -275,9 +275,18 @@ int sp_xor_law(struct pz_scale_program *m);
  * one-line message in err (not a power of two). */
 int sp_xor_check(const struct pz_scale_program *m, int nprocs, char *err, size_t errlen);
 
-/* --- exchanges with every member in turn (scale_pairs.c, scale_pairs_law.c): at step
- * i = 1 .. n - 1 of a communicator of n members, the partner (rank + i) mod n, (rank -
- * i) mod n or rank XOR i (PZ_SCALE_PEER_PAIR) */
+/* --- exchanges with every member in turn (scale_pairs.c, scale_pairs_law.c,
+ * scale_pair_forms.c): at step i = 1 .. n - 1 of a communicator of n members, the
+ * partner (rank + i) mod n, (rank - i) mod n, rank XOR i, or the i-th other member in
+ * ascending or descending rank order (PZ_SCALE_PEER_PAIR) */
+/* The distance of partner q from me among n members in form `form` (enum
+ * pz_scale_pair_form; q == me gives 0 in the ring's forms); and the partner d away from
+ * me, -1 when none is (d = 0 in the forms that skip the caller, rank XOR d beyond n). */
+int sp_pair_distance(int form, int me, int q, int n);
+int64_t sp_pair_partner(int form, int64_t me, int64_t d, int64_t n);
+/* The form in words, for notes ("(rank + i) mod n or (rank - i) mod n (a ring
+ * schedule)"). */
+const char *sp_pair_form_text(int form);
 struct sp_pairs;
 struct sp_pairs *sp_pairs_new(struct sp_table *t);
 void sp_pairs_free(struct sp_pairs *x);
@@ -302,6 +311,24 @@ int sp_pairs_whole(const struct sp_pairs *x);
  * iteration; completions after a run name its rewritten posters.  0 or -1 (memory). */
 int sp_pairs_rewrite(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
                      uint32_t *syms, size_t n);
+/* The calls to rank 0 next to such exchanges (a gather or scatter by hand: scale_pairs_root.c),
+ * which sp_pairs learns and rewrites in the steps that are in no run. */
+struct sp_roots;
+/* Whether a record of this kind is a point-to-point message (a send or receive,
+ * blocking or not). */
+int sp_is_message(uint8_t kind);
+struct sp_roots *sp_roots_new(void);
+void sp_roots_free(struct sp_roots *x);
+/* Learns step sym of process proc of recording run, in no run: whether every message
+ * it has goes to rank 0 of the world, and which processes of a recording of 3 or more
+ * make it so.  0 or -1 (memory). */
+int sp_roots_learn(struct sp_roots *x, const struct sp_table *t, const struct pz_scale_run *run,
+                   int proc, uint32_t sym);
+/* Step *sym of process proc (but 0), in no run, with its partners rank 0
+ * (PZ_SCALE_PEER_RANK) when every process but 0 of some recording of 3 or more made it
+ * so: 1 with *sym that step, 0 when it stays, -1 (memory). */
+int sp_roots_rewrite(struct sp_roots *x, struct sp_table *t, const struct pz_scale_run *run,
+                     int proc, uint32_t *sym);
 /* Whether the model built from such runs is of exchanges with every member in turn:
  * every step with a PZ_SCALE_PEER_PAIR partner is made by every process in a loop whose
  * trip count is the communicator's members less the distance at its first iteration (0
@@ -397,6 +424,13 @@ struct sp_guard {
                                                 of one colour of a red-black ordering
                                                 (along one dimension, or a checkerboard) */
     uint8_t odd;
+    uint32_t rank_not;                       /* not 0: the process must not be world
+                                                rank rank_not - 1, the one its messages
+                                                name by rank (the others send to the
+                                                root of a gather written by hand,
+                                                scale_pairs_root.c), */
+    uint32_t rank_is;                        /* or must be world rank rank_is - 1 (the
+                                                root's own calls there) */
 };
 #define SP_FIRST 1u
 #define SP_MIDDLE 2u
@@ -845,6 +879,8 @@ uint32_t sp_loop_around(const struct pz_scale_program *m, uint32_t k);
  * exchange whose tags name the direction has other steps at the two ends of a
  * dimension. */
 int sp_everywhere(const struct pz_scale_program *m, uint32_t k);
+/* Whether guard g holds at every process (sp_everywhere's test of a guard). */
+int sp_guard_anywhere(const struct sp_guard *g);
 /* The first event of step node k whose peer is of kind `kind` (enum
  * pz_scale_peer_kind: a stage, PZ_SCALE_PEER_XOR, a transpose partner or a pair), NULL
  * when k is no step or has none. */

@@ -580,20 +580,13 @@ static int64_t peer_of(struct pz_scale_cursor *c, const struct sp_event *e, uint
     }
     case PZ_SCALE_PEER_PAIR: {
         /* the member at distance d = the first distance + j, j the iteration of the loop
-           right around it (of the one around its poster for a completion), in its form:
-           rank + d, rank - d (modulo the members) or rank XOR d */
+           right around it (of the one around its poster for a completion), in its form */
         const struct level *loop = c->depth ? &c->loops[c->depth - 1] : NULL;
         int64_t j = c->posted ? (int64_t)c->posted->done : loop ? (int64_t)loop->done : 0;
-        int64_t d = e->peer.rank + j, n = size;
+        int64_t q = sp_pair_partner(e->peer.off[0], rank, e->peer.rank + j, size);
 
-        if (d < 0 || d >= n)
-            break;
-        if (e->peer.off[0] == PZ_SCALE_PAIR_PLUS)
-            return (rank + d) % n;
-        if (e->peer.off[0] == PZ_SCALE_PAIR_MINUS)
-            return (rank + n - d) % n;
-        if ((rank ^ (uint64_t)d) < (uint64_t)n)
-            return rank ^ (uint64_t)d;
+        if (q >= 0)
+            return q;
         break;
     }
     case PZ_SCALE_PEER_TRANSPOSE: {
