@@ -288,29 +288,54 @@ int64_t sp_pair_partner(int form, int64_t me, int64_t d, int64_t n);
  * schedule)"). */
 const char *sp_pair_form_text(int form);
 struct sp_pairs;
-struct sp_pairs *sp_pairs_new(struct sp_table *t);
+/* A new learner of such exchanges in t's steps; grid_too: the recordings' grids also
+ * explain them (sp_pairs_grid_too), and runs whose messages differ in size from one
+ * iteration to the next, or bodies some recording of 3 processes or more lacks at some
+ * process, are not taken.  NULL when memory runs out. */
+struct sp_pairs *sp_pairs_new(struct sp_table *t, int grid_too);
 void sp_pairs_free(struct sp_pairs *x);
 /* Whether recordings runs[0..n-1] may be of such exchanges: a process of one of them, of
  * 4 processes or more, sends to or receives from every other member of the world, or of
- * a slice of 3 members or more. */
+ * a slice of 3 members or more; not where the program made its grid (MPI_Cart_create)
+ * and the grid explains them too (sp_pairs_grid_too). */
 int sp_pairs_candidate(const struct pz_scale_run *const *runs, size_t n);
+/* Whether every dimension of every recording's grid has at most 2 processes, where
+ * every process is a neighbour of every other (2 x 2 x 2) and a halo exchange cannot be
+ * told from an exchange with every member by the partners alone. */
+int sp_pairs_grid_too(const struct pz_scale_run *const *runs, size_t n);
+/* Where sp_pairs_grid_too holds of m's recordings, a note of the exchange with every
+ * member taken there rather than a halo exchange.  0, -1 when memory runs out. */
+int sp_pairs_note_grid(struct pz_scale_program *m);
 /* Learns from process proc of recording run (its steps syms[0..n-1], as interned) the
  * runs of 2 iterations or more whose partners follow a form, and which: the body, the
- * forms each partner fits at every process, the steps its tags advance by.  0 or -1
+ * forms each partner fits at every process, the steps its tags advance by, the orders of
+ * a blocking send and receive with one partner (a twin), whether its messages keep
+ * their sizes; and the steps in no run that call rank 0 (sp_roots_learn).  0 or -1
  * (memory). */
 int sp_pairs_learn(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
                    const uint32_t *syms, size_t n);
-/* Whether some body learned has, at every process of one recording, a run of as many
+/* Whether some body learned has, at every process of one recording (of every recording
+ * of 3 processes or more where the grid explains the exchanges too), a run of as many
  * iterations as its communicator's members less the distance at its first (0 or 1), and
- * partners that fit one form at every process: without one no model of such exchanges
- * can be taken (sp_pairs_law asks every process to make them). */
+ * partners that fit one form at every process (a twin's calls one order): without one
+ * no model of such exchanges can be taken (sp_pairs_law asks every process to make
+ * them). */
 int sp_pairs_whole(const struct sp_pairs *x);
 /* Rewrites the runs of process proc's steps syms[0..n-1] whose partners follow a form
  * learned (a run of one iteration: a body learned) into the same symbols in every
  * iteration, their partners PZ_SCALE_PEER_PAIR, their tags advancing with the
- * iteration; completions after a run name its rewritten posters.  0 or -1 (memory). */
+ * iteration, a twin's two calls ordered by rank as the one first where the rank is
+ * below the partner's and the other (struct pz_scale_peer.off[1]); completions after a
+ * run name its rewritten posters; the calls to rank 0 (sp_roots_rewrite).  0 or -1
+ * (memory). */
 int sp_pairs_rewrite(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
                      uint32_t *syms, size_t n);
+/* Folds in syms[0..*n-1], a copy of the steps sp_pairs_rewrite last rewrote, each run it
+ * rewrote of 2 iterations or more, or of one right before or after another, into one
+ * loop of its iterations, before sp_fold folds the rest: the exchanges of a time step
+ * loop that makes no other call, rewritten alike, would else fold into one loop of all
+ * their iterations.  0 or -1 (memory). */
+int sp_pairs_fold_runs(struct sp_pairs *x, uint32_t *syms, size_t *n);
 /* The calls to rank 0 next to such exchanges (a gather or scatter by hand: scale_pairs_root.c),
  * which sp_pairs learns and rewrites in the steps that are in no run. */
 struct sp_roots;
@@ -335,6 +360,12 @@ int sp_roots_rewrite(struct sp_roots *x, struct sp_table *t, const struct pz_sca
  * or 1), at every recorded count; then the loops take that law (struct sp_node.pairs)
  * and notes say so.  1, 0 when not, -1 when memory runs out. */
 int sp_pairs_law(struct pz_scale_program *m);
+/* The most iterations loop node k of a model of such exchanges may run in recording r:
+ * where its body (not a loop in it) has a step with a PZ_SCALE_PEER_PAIR partner, the
+ * members of its communicator less that partner's first distance, as the distance stays
+ * below the members (an exchange repeated with no other call between two, which the
+ * walks would else take for one loop); else UINT32_MAX. */
+uint32_t sp_pairs_bound(const struct pz_scale_program *m, size_t r, uint32_t k);
 /* Whether the run at nprocs in grid g can have m's pairwise schedules (rank XOR i): 0,
  * or -1 with a one-line message in err (a communicator of members not a power of two). */
 int sp_pairs_check(const struct pz_scale_program *m, const struct pz_scale_grid *g,

@@ -153,6 +153,11 @@ enum pz_scale_pair_form {
     PZ_SCALE_PAIR_DOWN         /* the d-th other member in descending rank order */
 };
 #define PZ_SCALE_PAIR_FORMS PZ_SCALE_PAIR_DOWN
+/* A PZ_SCALE_PEER_PAIR's off[1]: 0, or the place of its call in two blocking calls with
+ * the partner ordered by rank (a send and a receive): the call made first where the
+ * caller's rank is below the partner's, second where it is above; or the other one. */
+#define PZ_SCALE_PAIR_FIRST 1
+#define PZ_SCALE_PAIR_SECOND 2
 
 struct pz_scale_peer {
     uint8_t kind;                          /* enum pz_scale_peer_kind */

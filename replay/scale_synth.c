@@ -877,10 +877,30 @@ static double gap_before(const struct pz_scale_cursor *c, uint32_t k,
     return s->gap[at + m->nclasses];
 }
 
+/* The node whose call is made at step node k: k, or where k is one of two blocking
+ * calls with its partner ordered by rank (struct pz_scale_peer.off[1]) and this
+ * process's rank is above the partner's, the other of the two (scale_pairs_law.c checks
+ * that it is the step next to k). */
+static uint32_t ordered_by_rank(struct pz_scale_cursor *c, uint32_t k)
+{
+    const struct sp_node *nd = &c->s->m->nodes[k];
+    const struct sp_sym *sym = &c->s->m->table.syms[nd->sym];
+    const struct sp_event *e = sym->n ? c->s->m->events[nd->first_event].sig : NULL;
+    uint32_t comm, size, rank;
+    int64_t partner;
+
+    if (!e || e->peer.kind != PZ_SCALE_PEER_PAIR || !e->peer.off[1])
+        return k;
+    comm_of(c, e, &comm, &size, &rank);
+    if ((partner = peer_of(c, e, size, rank)) < 0 || rank < partner)
+        return k;
+    return e->peer.off[1] == PZ_SCALE_PAIR_FIRST ? k + 1 : k - 1;
+}
+
 static int emit_step(struct pz_scale_cursor *c, uint32_t k)
 {
     const struct pz_scale_program *m = c->s->m;
-    const struct sp_node *nd = &m->nodes[k];
+    const struct sp_node *nd = &m->nodes[ordered_by_rank(c, k)];
     const struct sp_sym *sym = &m->table.syms[nd->sym];
     int call = sym->step_kind == PZ_SCALE_CALL;
     const struct sp_ratios *ratios;
