@@ -238,8 +238,22 @@ int spp_body_taken(const struct sp_pairs *x, const struct spp_body *y)
     return !x->grid_too || !y->uneven;
 }
 
+/* Where the grid explains the exchanges too, whether some body that every process of a
+ * recording ran has messages of different sizes from one iteration to the next: a
+ * halo's faces, edges and corners, whose receives, posted without their sizes, may
+ * follow no such body. */
+static int uneven_exchange(const struct sp_pairs *x)
+{
+    for (size_t b = 0; x->grid_too && b < x->nbodies; b++)
+        if (x->bodies[b].uneven && x->bodies[b].nwhole)
+            return 1;
+    return 0;
+}
+
 int sp_pairs_whole(const struct sp_pairs *x)
 {
+    if (uneven_exchange(x))
+        return 0;
     for (size_t b = 0; b < x->nbodies; b++) {
         const struct spp_body *y = &x->bodies[b];
         int forms = !y->twin || spp_twin_order(y);

@@ -13,7 +13,7 @@
 #include "scale_traces.h"
 
 #define SM_MAX_PROCS 64
-#define SM_MAX_RECS 256   /* messages of one process, at most */
+#define SM_MAX_RECS 512   /* messages of one process, at most */
 
 /* MPI_Dims_create's 2-D grid at nprocs: rows x cols, cols <= rows, as balanced as can
  * be (2: 2 x 1, 4: 2 x 2, 6: 3 x 2, 8: 4 x 2, 9: 3 x 3, 12: 4 x 3, 16: 4 x 4, 24: 6 x 4,
