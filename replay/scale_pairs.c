@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "scale_pairs_int.h"
 
 struct sp_pairs *sp_pairs_new(struct sp_table *t, int grid_too)
@@ -141,17 +142,9 @@ static struct spp_body *new_body(struct sp_pairs *x, const uint32_t *syms,
 {
     struct spp_body *y;
 
-    if (x->nbodies == x->capbodies) {
-        size_t cap = x->capbodies ? 2 * x->capbodies : 4;
-        struct spp_body *v = realloc(x->bodies, cap * sizeof(*v));
-
-        if (!v)
-            return NULL;
-        x->bodies = v;
-        x->capbodies = cap;
-    }
+    if (pz_grow((void **)&x->bodies, &x->capbodies, x->nbodies, sizeof(*x->bodies)) != 0)
+        return NULL;
     y = &x->bodies[x->nbodies++];
-    memset(y, 0, sizeof(*y));
     y->period = (uint32_t)r->period;
     y->twin = r->twin;
     y->orders = SPP_ORDERS;

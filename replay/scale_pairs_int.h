@@ -56,10 +56,10 @@ struct sp_pairs {
     struct sp_table *t;
     struct sp_shapes sh;       /* each step without its partners and tags */
     struct spp_body *bodies;
-    size_t nbodies, capbodies;
+    uint32_t nbodies, capbodies;
     struct sp_roots *roots;    /* the calls to rank 0 in no run */
     struct spp_run *rewritten; /* the runs sp_pairs_rewrite rewrote last, in order */
-    size_t nrewritten, caprewritten;
+    uint32_t nrewritten, caprewritten;
     uint8_t grid_too;          /* as sp_pairs_new was given */
     const struct pz_scale_run *last;   /* the recording learned from last, */
     uint32_t nlarge;           /* and how many of 3 processes or more were */

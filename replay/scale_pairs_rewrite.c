@@ -6,9 +6,9 @@
  * (scale_pairs_twin.c) ordered by rank become the call first where the rank is below the
  * partner's and the other, in every iteration, which the synthesis swaps where it is
  * above; a call to rank 0 in no run, as sp_roots learned it. */
-#include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "scale_pairs_int.h"
 
 /* Does every tag of run r advance by the step y learned (or, not learned, by one step
@@ -127,15 +127,9 @@ static int run_of(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
 /* Run r kept among those rewritten (struct sp_pairs.rewritten).  0 or -1. */
 static int keep_run(struct sp_pairs *x, const struct spp_run *r)
 {
-    if (x->nrewritten == x->caprewritten) {
-        size_t cap = x->caprewritten ? 2 * x->caprewritten : 8;
-        struct spp_run *v = realloc(x->rewritten, cap * sizeof(*v));
-
-        if (!v)
-            return -1;
-        x->rewritten = v;
-        x->caprewritten = cap;
-    }
+    if (pz_grow((void **)&x->rewritten, &x->caprewritten, x->nrewritten,
+                sizeof(*x->rewritten)) != 0)
+        return -1;
     x->rewritten[x->nrewritten++] = *r;
     return 0;
 }

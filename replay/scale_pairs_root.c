@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "scale_program_int.h"
 #include "trace.h"
 
@@ -26,7 +27,7 @@ struct rooted {
 struct sp_roots {
     struct sp_table t;                 /* the signatures, apart from the model's */
     struct rooted *v;
-    size_t n, cap;
+    uint32_t n, cap;
 };
 
 struct sp_roots *sp_roots_new(void)
@@ -79,18 +80,11 @@ static int to_rank_0(const struct sp_table *t, const struct pz_scale_run *run, i
 /* The entry of signature sig, added when new; NULL when memory runs out. */
 static struct rooted *entry(struct sp_roots *x, uint32_t sig)
 {
-    for (size_t i = 0; i < x->n; i++)
+    for (uint32_t i = 0; i < x->n; i++)
         if (x->v[i].sig == sig)
             return &x->v[i];
-    if (x->n == x->cap) {
-        size_t cap = x->cap ? 2 * x->cap : 4;
-        struct rooted *v = realloc(x->v, cap * sizeof(*v));
-
-        if (!v)
-            return NULL;
-        x->v = v;
-        x->cap = cap;
-    }
+    if (pz_grow((void **)&x->v, &x->cap, x->n, sizeof(*x->v)) != 0)
+        return NULL;
     x->v[x->n] = (struct rooted){sig, NULL, -1, 0, 0};
     return &x->v[x->n++];
 }

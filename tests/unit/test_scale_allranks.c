@@ -176,25 +176,6 @@ static void exchange(struct tb *b, const struct calls *k, enum how how, int p,
     }
 }
 
-/* The rows of MPI_Cart_create's 2-D grid at nprocs, each a communicator with a grid of
- * its own (MPI_Cart_sub's), into rowcomm[row]. */
-static void rows_of(struct tb *b, int nprocs, uint32_t *rowcomm)
-{
-    int rows, cols, members[SM_MAX_PROCS];
-
-    sm_dims2(nprocs, &rows, &cols);
-    tb_cart(b, TB_WORLD, 2, (const uint32_t[]){(uint32_t)rows, (uint32_t)cols}, NULL, 1);
-    for (int y = 0; y < rows; y++) {
-        char cname[32];
-
-        for (int x = 0; x < cols; x++)
-            members[x] = y * cols + x;
-        snprintf(cname, sizeof(cname), "row %d", y);
-        rowcomm[y] = tb_comm(b, cname, cols, members);
-        tb_cart(b, rowcomm[y], 1, (const uint32_t[]){(uint32_t)cols}, NULL, 1);
-    }
-}
-
 /* The program recorded at nprocs into DIR/NAME<nprocs>: PASSES passes, each in interval
  * 1 (but for XOR_ORDERED), exchanging TOTAL / n bytes each way with every other member
  * as how says. */
@@ -207,7 +188,7 @@ static void record(const char *name, int nprocs, enum how how, char *dir, size_t
     snprintf(dir, len, "%s/%s%d", top, name, nprocs);
     cr_assert_not_null(b = tb_open(dir, nprocs), "cannot open a trace in %s", dir);
     if (how == UP_ROWS)
-        rows_of(b, nprocs, rowcomm);
+        sm_cart_rows(b, nprocs, rowcomm);
     k = (struct calls){tb_interval(b, 1, "alltoall.c", 10), tb_mpi(b, "MPI_Sendrecv"),
                        tb_mpi(b, "MPI_Send"), tb_mpi(b, "MPI_Recv"), tb_mpi(b, "MPI_Irecv"),
                        tb_mpi(b, "MPI_Isend"), tb_mpi(b, "MPI_Waitall")};
@@ -423,29 +404,16 @@ Test(scale_allranks, a_pairwise_schedule_ordered_by_rank_is_synthesized_at_16_an
     st_model_free(&md);
 }
 
-static int count_none(void *ctx, int proc, const struct pz_rec *r)
-{
-    (void)ctx, (void)proc, (void)r;
-    return 0;
-}
-
-static int no_comms(void *ctx, const struct pz_synth_comm *comms, uint32_t n)
-{
-    (void)ctx, (void)comms, (void)n;
-    return 0;
-}
-
 /* At 12, rank 4's partner at step 8 would be 4 XOR 8 = 12, which does not exist: refused
  * in one line naming the call and the count. */
 Test(scale_allranks, a_pairwise_schedule_ordered_by_rank_at_12_is_refused)
 {
     static const int counts[] = { 2, 4, 8 };
-    struct pz_scale_sink sink = { no_comms, count_none, NULL };
     struct st_model md;
 
     model_of("xorord12_", counts, XOR_ORDERED, &md);
     cr_assert_not_null(md.m, "%s", err);
-    cr_expect_eq(pz_scale_synthesize(md.m, 12, &sink, err, sizeof(err)), -1);
+    cr_expect_eq(sm_synthesize_none(md.m, 12, err, sizeof(err)), -1);
     cr_expect(strstr(err, "rank XOR i") != NULL && strstr(err, "not 12") != NULL &&
                   !strchr(err, '\n'),
               "err '%s'", err);
