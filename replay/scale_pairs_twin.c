@@ -61,7 +61,8 @@ static int equal_sizes(const struct pz_scale_run *run, int proc, size_t a)
 {
     const struct pz_scale_process *p = &run->procs[proc];
 
-    return p->events[p->steps[a].first].bytes == p->events[p->steps[a + 1].first].bytes;
+    return p->steps[a].n && p->steps[a + 1].n &&
+           p->events[p->steps[a].first].bytes == p->events[p->steps[a + 1].first].bytes;
 }
 
 int spp_twin_alike(struct sp_pairs *x, const struct pz_scale_run *run, int proc,

@@ -45,6 +45,8 @@ enum how {
                         MPI_Send */
     XOR_ORDERED,     /* the same with rank XOR i at step i, and no interval around the
                         passes: nothing between one pass's exchanges and the next's */
+    XOR_SEND_FIRST,  /* rank XOR i, MPI_Send then MPI_Recv everywhere (small messages,
+                        sent eagerly) */
     UP_ROWS          /* UP_SENDRECV within the rows of a 2-D grid (MPI_Cart_sub's) */
 };
 
@@ -71,7 +73,7 @@ static int partner(enum how how, const struct on *c, int i)
 {
     int seen = 0;
 
-    if (how == XOR_ORDERED)
+    if (how == XOR_ORDERED || how == XOR_SEND_FIRST)
         return c->me ^ i;
     for (int k = 0; k < c->n; k++) {
         int q = how == DOWN_WAITEACH ? c->n - 1 - k : k;
@@ -162,7 +164,7 @@ static void exchange(struct tb *b, const struct calls *k, enum how how, int p,
         return;
     }
     for (int i = 1; i < c->n; i++) {
-        int q = partner(how, c, i), below = c->me < q;
+        int q = partner(how, c, i), below = c->me < q || how == XOR_SEND_FIRST;
 
         if (how == UP_SENDRECV || how == UP_ROWS) {
             tb_enter(b, p, *t += MS(1), k->sendrecv);
@@ -257,7 +259,7 @@ static void pass_of(enum how how, const struct on *c, struct want *w)
     uint64_t bytes = TOTAL / (uint32_t)c->n;
 
     for (int i = 1; i < c->n; i++) {
-        int q = partner(how, c, i), below = c->me < q;
+        int q = partner(how, c, i), below = c->me < q || how == XOR_SEND_FIRST;
 
         if (how == UP_WAITALL || how == DOWN_WAITEACH) {
             add(w, PZ_REC_ISEND, c->first + q, TAG, bytes);
@@ -401,6 +403,26 @@ Test(scale_allranks, a_pairwise_schedule_ordered_by_rank_is_synthesized_at_16_an
     cr_assert_not_null(pairs_note(md.m), "no note of the exchange with every member");
     expect_run(md.m, 16, XOR_ORDERED);
     expect_run(md.m, 64, XOR_ORDERED);
+    st_model_free(&md);
+}
+
+/* Rank XOR i, the send first everywhere: at 4 process 3 sends to 2 and then receives
+ * from it, as process 0 does with 1, one order whatever the ranks; at 16 process 5 sends
+ * to and then receives from 4, 7, 6, .., 10 (5 XOR 1 .. 5 XOR 15), 12288 bytes; no note
+ * of an order by rank. */
+Test(scale_allranks, a_pairwise_schedule_sending_first_everywhere_keeps_its_order)
+{
+    static const int counts[] = { 2, 4, 8 };
+    struct st_model md;
+    const char *note;
+
+    model_of("xorsend", counts, XOR_SEND_FIRST, &md);
+    cr_assert_not_null(md.m, "%s", err);
+    note = pairs_note(md.m);
+    cr_assert_not_null(note, "no note of the exchange with every member");
+    cr_expect(strstr(note, "ordered by rank") == NULL, "note '%s'", note);
+    expect_run(md.m, 16, XOR_SEND_FIRST);
+    expect_run(md.m, 64, XOR_SEND_FIRST);
     st_model_free(&md);
 }
 
