@@ -54,6 +54,9 @@ int sp_guard_holds(const struct sp_guard *gd, const struct pz_scale_grid *g, int
         return 0;
     if (gd->parity && coordinate_parity(g, rank, gd->parity) != gd->odd)
         return 0;
+    if ((gd->rank_not && rank == (int)gd->rank_not - 1) ||
+        (gd->rank_is && rank != (int)gd->rank_is - 1))
+        return 0;
     for (int d = 0; d < g->ndims; d++)
         if (!(flags[d] & gd->pos[d]) || (gd->not_first[d] && (flags[d] & SP_FIRST)) ||
             (gd->not_last[d] && (flags[d] & SP_LAST)) ||
@@ -75,6 +78,10 @@ uint8_t sp_ambiguous_dims(const struct pz_scale_program *m, const struct pz_scal
 static void require_peer(const struct pz_scale_program *m, const struct sp_event *e,
                          struct sp_guard *gd)
 {
+    /* a message to a rank of the world is made by the others */
+    if (e->peer.kind == PZ_SCALE_PEER_RANK && e->comm.kind == PZ_SCALE_COMM_WORLD &&
+        sp_is_message(e->kind))
+        gd->rank_not = (uint32_t)e->peer.rank + 1;
     if (e->peer.kind != PZ_SCALE_PEER_OFFSET ||
         (e->comm.kind != PZ_SCALE_COMM_WORLD && e->comm.kind != PZ_SCALE_COMM_SLICE))
         return;
@@ -577,6 +584,38 @@ static int by_parity(struct pz_scale_program *m, uint64_t *const *made, uint32_t
     return 0;
 }
 
+/* The world rank + 1 that the template's messages name by rank (the root of a gather
+ * written by hand, scale_pairs_root.c), 0 when none does. */
+static uint32_t rooted_rank(const struct pz_scale_program *m)
+{
+    for (uint32_t k = 0; k < m->nnodes; k++) {
+        const struct sp_sym *s = &m->table.syms[m->nodes[k].sym];
+
+        for (uint32_t i = 0; m->nodes[k].kind == SP_STEP && i < s->n; i++) {
+            const struct sp_event *e = &m->table.events[s->first + i];
+
+            if (e->peer.kind == PZ_SCALE_PEER_RANK && e->comm.kind == PZ_SCALE_COMM_WORLD &&
+                sp_is_message(e->kind))
+                return (uint32_t)e->peer.rank + 1;
+        }
+    }
+    return 0;
+}
+
+/* Where the others send to a root by rank, node k made by that rank alone in every
+ * recording (its loop receiving from each in turn) is guarded by the rank, not by a
+ * position, which other processes share at other counts.  1 when so, else 0. */
+static int at_root_alone(struct pz_scale_program *m, uint64_t *const *made, uint32_t k,
+                         const struct sp_guard *peers)
+{
+    struct sp_guard gd = *peers;
+
+    if (gd.rank_not || !(gd.rank_is = rooted_rank(m)) || !agrees(m, &gd, made, k))
+        return 0;
+    m->nodes[k].guard = gd;
+    return 1;
+}
+
 /* A step on the leaders' communicator is made by its members only; another step (the
  * beginning of an interval around it) may be too, when no position tells where it is
  * made.  A parity of the coordinates is the last resort: a program whose steps every
@@ -608,7 +647,7 @@ static int infer_one(struct pz_scale_program *m, uint64_t *const *made, uint32_t
         if (search_positions(m, made, k, &leaders, 0))
             return 0;
     }
-    if (search_positions(m, made, k, &peers, 0))
+    if (at_root_alone(m, made, k, &peers) || search_positions(m, made, k, &peers, 0))
         return 0;
     for (uint32_t e = next_leaders(&m->table, 0); !peers.every && e;
          e = next_leaders(&m->table, e)) {
@@ -626,26 +665,19 @@ static int infer_one(struct pz_scale_program *m, uint64_t *const *made, uint32_t
     return -1;
 }
 
-static int trivial(const struct sp_guard *gd)
-{
-    for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
-        if (gd->pos[d] != SP_ANYWHERE || gd->not_first[d] || gd->not_last[d])
-            return 0;
-    return !gd->every && !gd->parity;
-}
-
 static int add_condition(struct pz_scale_program *m, const struct sp_guard *gd)
 {
     struct sp_guard *v;
 
-    if (trivial(gd))
+    if (sp_guard_anywhere(gd))
         return 0;
     for (uint32_t i = 0; i < m->nconds; i++)
         if (!memcmp(m->conds[i].pos, gd->pos, sizeof(gd->pos)) &&
             !memcmp(m->conds[i].not_first, gd->not_first, sizeof(gd->not_first)) &&
             !memcmp(m->conds[i].not_last, gd->not_last, sizeof(gd->not_last)) &&
             m->conds[i].every == gd->every && m->conds[i].parity == gd->parity &&
-            m->conds[i].odd == gd->odd)
+            m->conds[i].odd == gd->odd && m->conds[i].rank_not == gd->rank_not &&
+            m->conds[i].rank_is == gd->rank_is)
             return 0;
     if (!(v = realloc(m->conds, (m->nconds + 1) * sizeof(*v))))
         return -1;
@@ -661,7 +693,7 @@ static int add_root(struct pz_scale_program *m, const struct sp_event *e)
     if (e->comm.kind != PZ_SCALE_COMM_WORLD ||
         (e->peer.kind != PZ_SCALE_PEER_RANK && e->peer.kind != PZ_SCALE_PEER_LAST) ||
         (e->kind != PZ_REC_COLL_END && e->kind != PZ_REC_NBC_COMPLETE &&
-         e->kind != PZ_REC_NBC_REQUEST))
+         e->kind != PZ_REC_NBC_REQUEST && !sp_is_message(e->kind)))
         return 0;
     root = e->peer.kind == PZ_SCALE_PEER_RANK ? e->peer.rank : -1 - e->peer.rank;
     for (uint32_t i = 0; i < m->nroots; i++)

@@ -20,14 +20,17 @@ uint32_t sp_loop_around(const struct pz_scale_program *m, uint32_t k)
     return around;
 }
 
-int sp_everywhere(const struct pz_scale_program *m, uint32_t k)
+int sp_guard_anywhere(const struct sp_guard *g)
 {
-    const struct sp_guard *g = &m->nodes[k].guard;
-
     for (int d = 0; d < PZ_SCALE_MAX_DIMS; d++)
         if (g->pos[d] != SP_ANYWHERE || g->not_first[d] || g->not_last[d])
             return 0;
-    return !g->every && !g->parity;
+    return !g->every && !g->parity && !g->rank_not && !g->rank_is;
+}
+
+int sp_everywhere(const struct pz_scale_program *m, uint32_t k)
+{
+    return sp_guard_anywhere(&m->nodes[k].guard);
 }
 
 const struct sp_event *sp_peer_of(const struct pz_scale_program *m, uint32_t k, int kind)

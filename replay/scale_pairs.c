@@ -1,59 +1,38 @@
 /* Exchanges with every member of a communicator in turn (scale_program_int.h,
  * sp_pairs_*): an all-to-all written by hand, as FFTW's MPI transposes do it, where at
  * step i = 1 .. n - 1 each process exchanges with (rank + i) mod n and (rank - i) mod n
- * (a ring schedule) or with rank XOR i (a pairwise schedule, n a power of two).  As
- * recorded, each step's partner is an offset in the process grid that differs from one
- * process to the next (rank + i wraps at a different step at each), so the processes
- * share no sequence of steps.  Here each run of steps repeating a body whose partners
- * follow one of these forms, the distance growing by one from one iteration to the
- * next, is rewritten into the same symbols in every iteration (PZ_SCALE_PEER_PAIR: the
- * form and the distance at the first iteration; tags as their first value and their
- * step), which sp_fold folds into a loop.  At 2 processes the one exchange fits every
- * form: a run of one iteration takes the body, forms and tag steps that the runs of
- * several iterations show at the other processes and counts (sp_pairs_learn). */
+ * (a ring schedule), with rank XOR i (a pairwise schedule, n a power of two), or with
+ * the i-th other rank in ascending or descending order (a loop over the ranks that skips
+ * its own).  As recorded, each step's partner is an offset in the process grid that
+ * differs from one process to the next (rank + i wraps at a different step at each), so
+ * the processes share no sequence of steps.  Here each run of steps repeating a body
+ * whose partners follow one of these forms, the distance growing by one from one
+ * iteration to the next (scale_pairs_runs.c), is learned from every process of every
+ * recording: its shapes, the forms each partner fits everywhere, the steps its tags
+ * advance by, and for a twin (a blocking send and receive, scale_pairs_twin.c) the
+ * orders of its calls; then rewritten into the same symbols in every iteration
+ * (scale_pairs_rewrite.c), which sp_fold folds into a loop.  At 2 processes the one
+ * exchange fits every form: a run of one iteration takes the body, forms and tag steps
+ * that the runs of several iterations show at the other processes and counts. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "scale_program_int.h"
+#include "grow.h"
+#include "scale_pairs_int.h"
 
-/* The longest body looked for, in steps. */
-#define MAX_BODY 16
-
-/* The forms a partner may follow, as bits. */
-#define FORM_PLUS (1u << PZ_SCALE_PAIR_PLUS)
-#define FORM_MINUS (1u << PZ_SCALE_PAIR_MINUS)
-#define FORM_XOR (1u << PZ_SCALE_PAIR_XOR)
-#define FORMS (FORM_PLUS | FORM_MINUS | FORM_XOR)
-
-/* A body learned: its steps' shapes and, per event of each, the forms its partner
- * fitted at every process seen, and the step its tag advances by. */
-struct body {
-    uint32_t shape[MAX_BODY];
-    uint32_t period;
-    uint8_t forms[MAX_BODY][SP_MAX_EVENTS];
-    uint32_t tag_step[MAX_BODY][SP_MAX_EVENTS];
-    uint8_t tag_known[MAX_BODY][SP_MAX_EVENTS];
-    const struct pz_scale_run *run;    /* the recording it was learned from last, */
-    int nreached, last;        /* how many of its processes reached every member with it,
-                                  the last of them, */
-    uint8_t whole;             /* and whether every process of one recording did */
-};
-
-struct sp_pairs {
-    struct sp_table *t;
-    struct sp_shapes sh;       /* each step without its partners and tags */
-    struct body *bodies;
-    size_t nbodies, capbodies;
-};
-
-struct sp_pairs *sp_pairs_new(struct sp_table *t)
+struct sp_pairs *sp_pairs_new(struct sp_table *t, int grid_too)
 {
     struct sp_pairs *x = calloc(1, sizeof(*x));
 
+    if (x && !(x->roots = sp_roots_new())) {
+        free(x);
+        return NULL;
+    }
     if (x) {
         x->t = t;
         x->sh.t = t;
         x->sh.without_offsets = 1;
+        x->grid_too = (uint8_t)(grid_too != 0);
     }
     return x;
 }
@@ -63,199 +42,45 @@ void sp_pairs_free(struct sp_pairs *x)
     if (!x)
         return;
     sp_shapes_free(&x->sh);
+    sp_roots_free(x->roots);
     free(x->bodies);
+    free(x->rewritten);
     free(x);
 }
 
-/* Does event e name a partner an exchange with every member may have: an offset on the
- * world or a slice of the grid. */
-static int pairable(const struct sp_event *e)
+/* Whether the shapes of syms[at .. at + y->period - 1] (within n) are body y's: in
+ * order, or a twin's in either.  -1 when memory runs out. */
+static int shapes_are(struct sp_pairs *x, const struct spp_body *y, const uint32_t *syms,
+                      size_t n, size_t at)
 {
-    return e->peer.kind == PZ_SCALE_PEER_OFFSET &&
-           (e->comm.kind == PZ_SCALE_COMM_WORLD || e->comm.kind == PZ_SCALE_COMM_SLICE);
-}
+    uint32_t s[SPP_MAX_BODY] = {0};
 
-/* The rank of coordinates c in the slice keeping dimensions keep of grid g, row-major
- * over them; its members into *n. */
-static int slice_rank(const struct pz_scale_grid *g, uint8_t keep, const int *c, int *n)
-{
-    int r = 0;
-
-    *n = 1;
-    for (int d = 0; d < g->ndims; d++)
-        if ((keep >> d) & 1) {
-            r = r * g->dims[d] + c[d];
-            *n *= g->dims[d];
-        }
-    return r;
-}
-
-/* Process proc's rank in e's communicator (*me), its partner's (*q) and the members (*n):
- * 0, or -1 when the partner is not in the grid. */
-static int partner(const struct pz_scale_run *run, int proc, const struct sp_event *e,
-                   int *me, int *q, int *n)
-{
-    const struct pz_scale_grid *g = &run->grid;
-    int at[PZ_SCALE_MAX_DIMS], w;
-
-    if ((w = sp_offset_rank(run, proc, &e->comm, &e->peer)) < 0)
-        return -1;
-    if (e->comm.kind == PZ_SCALE_COMM_WORLD) {
-        *me = proc;
-        *q = w;
-        *n = run->nprocs;
+    if (at + y->period > n)
         return 0;
-    }
-    *me = slice_rank(g, e->comm.keep, run->procs[proc].coords, n);
-    pz_scale_grid_coords(g, w, at);
-    *q = slice_rank(g, e->comm.keep, at, n);
-    return 0;
-}
-
-/* The distance of partner q from me among n members in form f. */
-static int distance(int f, int me, int q, int n)
-{
-    switch (f) {
-    case PZ_SCALE_PAIR_PLUS:
-        return ((q - me) % n + n) % n;
-    case PZ_SCALE_PAIR_MINUS:
-        return ((me - q) % n + n) % n;
-    default:
-        return me ^ q;
-    }
-}
-
-/* A run of a body: from `at`, `count` iterations of `period` steps. */
-struct run_at {
-    size_t at, period, count;
-};
-
-/* The forms event i of body position q of run r fits at process proc: its distance
- * growing by one from one iteration to the next, below the members.  0: none, or not
- * an event with a partner. */
-static uint8_t forms_of(const struct sp_pairs *x, const struct pz_scale_run *run, int proc,
-                        const uint32_t *syms, const struct run_at *r, size_t q, uint32_t i)
-{
-    uint8_t fits = FORMS;
-    int d0[PZ_SCALE_PAIR_XOR + 1] = {0};
-
-    for (size_t k = 0; k < r->count && fits; k++) {
-        const struct sp_event *e = &sp_events_of(x->t, syms[r->at + k * r->period + q])[i];
-        int me, p, n;
-
-        if (!pairable(e) || partner(run, proc, e, &me, &p, &n) != 0)
-            return 0;
-        for (int f = PZ_SCALE_PAIR_PLUS; f <= PZ_SCALE_PAIR_XOR; f++) {
-            int d = distance(f, me, p, n);
-
-            if (!k)
-                d0[f] = d;
-            if (d != d0[f] + (int)k || d >= n)
-                fits &= (uint8_t)~(1u << f);
-        }
-    }
-    return fits;
-}
-
-/* Are the iterations of run r alike: the same shapes, and every partner of the body
- * fitting some form.  -1 when memory runs out. */
-static int run_alike(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
-                     const uint32_t *syms, const struct run_at *r)
-{
-    int partners = 0;
-
-    for (size_t q = 0; q < r->period; q++) {
-        uint32_t s0 = sp_shape(&x->sh, syms[r->at + q]);
-        const struct sp_sym *s = &x->t->syms[syms[r->at + q]];
-
-        if (s0 == SP_NONE)
+    for (size_t q = 0; q < y->period; q++)
+        if ((s[q] = sp_shape(&x->sh, syms[at + q])) == SP_NONE)
             return -1;
-        if ((s0 & SP_OWN_SHAPE) || s->kind != SP_STEP)
-            return 0;
-        for (size_t k = 1; k < r->count; k++) {
-            uint32_t sk = sp_shape(&x->sh, syms[r->at + k * r->period + q]);
-
-            if (sk == SP_NONE)
-                return -1;
-            if (sk != s0)
-                return 0;
-        }
-        for (uint32_t i = 0; i < s->n; i++) {
-            if (!pairable(&sp_events_of(x->t, syms[r->at + q])[i]))
-                continue;
-            if (!forms_of(x, run, proc, syms, r, q, i))
-                return 0;
-            partners = 1;
-        }
-    }
-    return partners;
+    if (y->twin && s[0] == y->shape[1] && s[1] == y->shape[0])
+        return 1;
+    return !memcmp(s, y->shape, y->period * sizeof(*s));
 }
 
-/* The run of 2 iterations or more beginning at syms[at], its period the shortest that
- * gives one, as many iterations as follow alike; count 0 when none.  0, -1 (memory). */
-static int find_run(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
-                    const uint32_t *syms, size_t n, size_t at, struct run_at *r)
+struct spp_body *spp_body_at(struct sp_pairs *x, const uint32_t *syms, size_t n, size_t at,
+                             size_t period, int twin, int *err)
 {
-    r->at = at;
-    r->count = 0;
-    for (size_t p = 1; p <= MAX_BODY && at + 2 * p <= n; p++) {
-        struct run_at c = {at, p, 2};
-        int alike = run_alike(x, run, proc, syms, &c);
-
-        if (alike < 0)
-            return -1;
-        if (!alike)
-            continue;
-        while (at + (c.count + 1) * p <= n) {
-            c.count++;
-            if ((alike = run_alike(x, run, proc, syms, &c)) < 0)
-                return -1;
-            if (!alike) {
-                c.count--;
-                break;
-            }
-        }
-        *r = c;
-        return 0;
-    }
-    return 0;
-}
-
-/* Whether step sym has a partner an exchange may have. */
-static int has_partner(const struct sp_table *t, uint32_t sym)
-{
-    const struct sp_sym *s = &t->syms[sym];
-
-    for (uint32_t i = 0; s->kind == SP_STEP && i < s->n; i++)
-        if (pairable(&sp_events_of(t, sym)[i]))
-            return 1;
-    return 0;
-}
-
-/* The body learned whose shapes begin at syms[at] (its period fitting in n), of period
- * `period`, or the longest when period is 0; NULL.  *err set when memory runs out. */
-static struct body *body_at(struct sp_pairs *x, const uint32_t *syms, size_t n, size_t at,
-                            size_t period, int *err)
-{
-    struct body *best = NULL;
+    struct spp_body *best = NULL;
 
     for (size_t b = 0; b < x->nbodies; b++) {
-        struct body *y = &x->bodies[b];
-        size_t q = 0;
+        struct spp_body *y = &x->bodies[b];
+        int rc;
 
-        if (period && y->period != period)
+        if ((period && y->period != period) || (twin >= 0 && y->twin != twin))
             continue;
-        for (; q < y->period && at + q < n; q++) {
-            uint32_t s = sp_shape(&x->sh, syms[at + q]);
-
-            if (s == SP_NONE) {
-                *err = 1;
-                return NULL;
-            }
-            if (s != y->shape[q])
-                break;
+        if ((rc = shapes_are(x, y, syms, n, at)) < 0) {
+            *err = 1;
+            return NULL;
         }
-        if (q == y->period && (!best || y->period > best->period))
+        if (rc && (!best || y->period > best->period))
             best = y;
     }
     return best;
@@ -263,21 +88,21 @@ static struct body *body_at(struct sp_pairs *x, const uint32_t *syms, size_t n, 
 
 /* Does run r reach every other member: its first partner's distance at its first
  * iteration, 0 or 1, and its iterations as many as the members less that, in some form. */
-static int reaches_every_member(const struct sp_pairs *x, const struct pz_scale_run *run,
-                                int proc, const uint32_t *syms, const struct run_at *r)
+static int reaches_every_member(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
+                                const uint32_t *syms, const struct spp_run *r)
 {
     for (size_t q = 0; q < r->period; q++) {
-        const struct sp_sym *s = &x->t->syms[syms[r->at + q]];
+        uint32_t sym = syms[spp_slot(x, syms, r, 0, q)];
 
-        for (uint32_t i = 0; i < s->n; i++) {
-            const struct sp_event *e = &sp_events_of(x->t, syms[r->at + q])[i];
-            uint8_t fits = forms_of(x, run, proc, syms, r, q, i);
+        for (uint32_t i = 0; i < x->t->syms[sym].n; i++) {
+            const struct sp_event *e = &sp_events_of(x->t, sym)[i];
+            uint8_t fits = spp_forms_of(x, run, proc, syms, r, q, i);
             int me, p, n;
 
-            if (!pairable(e) || !fits || partner(run, proc, e, &me, &p, &n) != 0)
+            if (!spp_pairable(e) || !fits || spp_partner(run, proc, e, &me, &p, &n) != 0)
                 continue;
-            for (int f = PZ_SCALE_PAIR_PLUS; f <= PZ_SCALE_PAIR_XOR; f++) {
-                int d = distance(f, me, p, n);
+            for (int f = PZ_SCALE_PAIR_PLUS; f <= PZ_SCALE_PAIR_FORMS; f++) {
+                int d = sp_pair_distance(f, me, p, n);
 
                 if (((fits >> f) & 1) && d <= 1 && (int)r->count + d == n)
                     return 1;
@@ -288,46 +113,73 @@ static int reaches_every_member(const struct sp_pairs *x, const struct pz_scale_
     return 0;
 }
 
-/* The body of run r learned: its forms narrowed to those fitting here too, its tag
- * steps taken (a tag whose step differs from one recording to the next keeps the first
- * and the rewrite then fails to merge them, as recordings that differ).  0, -1. */
-static int learn_run(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
-                     const uint32_t *syms, const struct run_at *r)
+/* Whether the steps of run r (process proc's) send and receive as many bytes in every
+ * iteration: the sizes of their messages, event by event. */
+static int even_sizes(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
+                      const uint32_t *syms, const struct spp_run *r)
 {
-    int err = 0;
-    struct body *y = body_at(x, syms + r->at, r->period, 0, r->period, &err);
+    const struct pz_scale_process *p = &run->procs[proc];
 
-    if (err)
-        return -1;
-    if (!y) {
-        if (x->nbodies == x->capbodies) {
-            size_t cap = x->capbodies ? 2 * x->capbodies : 4;
-            struct body *v = realloc(x->bodies, cap * sizeof(*v));
+    for (size_t q = 0; q < r->period; q++) {
+        const struct pz_scale_step *s0 = &p->steps[spp_slot(x, syms, r, 0, q)];
 
-            if (!v)
-                return -1;
-            x->bodies = v;
-            x->capbodies = cap;
-        }
-        y = &x->bodies[x->nbodies++];
-        memset(y, 0, sizeof(*y));
-        y->period = (uint32_t)r->period;
-        for (size_t q = 0; q < r->period; q++) {
-            y->shape[q] = sp_shape(&x->sh, syms[r->at + q]);
-            memset(y->forms[q], FORMS, sizeof(y->forms[q]));
+        for (size_t k = 1; k < r->count; k++) {
+            const struct pz_scale_step *s = &p->steps[spp_slot(x, syms, r, k, q)];
+
+            for (uint32_t i = 0; i < s->n && i < s0->n; i++)
+                if (sp_is_message(p->events[s->first + i].kind) &&
+                    p->events[s->first + i].bytes != p->events[s0->first + i].bytes)
+                    return 0;
         }
     }
+    return 1;
+}
+
+/* A new body for run r, its shapes r's (a twin's lo first), every form and order
+ * allowed; NULL when memory runs out. */
+static struct spp_body *new_body(struct sp_pairs *x, const uint32_t *syms,
+                                 const struct spp_run *r)
+{
+    struct spp_body *y;
+
+    if (pz_grow((void **)&x->bodies, &x->capbodies, x->nbodies, sizeof(*x->bodies)) != 0)
+        return NULL;
+    y = &x->bodies[x->nbodies++];
+    y->period = (uint32_t)r->period;
+    y->twin = r->twin;
+    y->orders = SPP_ORDERS;
     for (size_t q = 0; q < r->period; q++) {
-        const struct sp_sym *s = &x->t->syms[syms[r->at + q]];
+        y->shape[q] = sp_shape(&x->sh, syms[spp_slot(x, syms, r, 0, q)]);
+        memset(y->forms[q], SPP_FORMS, sizeof(y->forms[q]));
+    }
+    return y;
+}
 
-        for (uint32_t i = 0; i < s->n && i < SP_MAX_EVENTS; i++) {
-            uint32_t step = sp_events_of(x->t, syms[r->at + r->period + q])[i].tag -
-                            sp_events_of(x->t, syms[r->at + q])[i].tag;
+/* The body of run r learned: its forms and orders narrowed to those fitting here too,
+ * its tag steps taken (a tag whose step differs from one recording to the next keeps
+ * the first and the rewrite then fails to merge them, as recordings that differ).  0,
+ * -1. */
+static int learn_run(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
+                     const uint32_t *syms, const struct spp_run *r)
+{
+    int err = 0;
+    struct spp_body *y = spp_body_at(x, syms, r->at + r->period, r->at, r->period, r->twin,
+                                     &err);
 
-            if (pairable(&sp_events_of(x->t, syms[r->at + q])[i]))
-                y->forms[q][i] &= forms_of(x, run, proc, syms, r, q, i);
+    if (err || (!y && !(y = new_body(x, syms, r))))
+        return -1;
+    y->orders &= r->orders | (uint8_t)(r->twin ? 0 : SPP_ORDERS);
+    y->uneven |= !even_sizes(x, run, proc, syms, r);
+    for (size_t q = 0; q < r->period; q++) {
+        const struct sp_event *e0 = sp_events_of(x->t, syms[spp_slot(x, syms, r, 0, q)]);
+        const struct sp_event *e1 = sp_events_of(x->t, syms[spp_slot(x, syms, r, 1, q)]);
+
+        for (uint32_t i = 0; i < x->t->syms[syms[spp_slot(x, syms, r, 0, q)]].n &&
+                             i < SP_MAX_EVENTS; i++) {
+            if (spp_pairable(&e0[i]))
+                y->forms[q][i] &= spp_forms_of(x, run, proc, syms, r, q, i);
             if (!y->tag_known[q][i]) {
-                y->tag_step[q][i] = step;
+                y->tag_step[q][i] = e1[i].tag - e0[i].tag;
                 y->tag_known[q][i] = 1;
             }
         }
@@ -340,7 +192,7 @@ static int learn_run(struct sp_pairs *x, const struct pz_scale_run *run, int pro
     }
     if (y->last != proc && reaches_every_member(x, run, proc, syms, r)) {
         y->last = proc;
-        y->whole |= ++y->nreached == run->nprocs;
+        y->nwhole += ++y->nreached == run->nprocs;
     }
     return 0;
 }
@@ -348,16 +200,22 @@ static int learn_run(struct sp_pairs *x, const struct pz_scale_run *run, int pro
 int sp_pairs_learn(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
                    const uint32_t *syms, size_t n)
 {
+    if (x->last != run) {
+        x->last = run;
+        x->nlarge += run->nprocs >= 3;
+    }
     for (size_t at = 0; at < n;) {
-        struct run_at r;
+        struct spp_run r;
 
-        if (!has_partner(x->t, syms[at])) {
+        if (!spp_has_partner(x->t, syms[at])) {
             at++;
             continue;
         }
-        if (find_run(x, run, proc, syms, n, at, &r) != 0)
+        if (spp_find_run(x, run, proc, syms, n, at, &r) != 0)
             return -1;
         if (!r.count) {
+            if (sp_roots_learn(x->roots, x->t, run, proc, syms[at]) != 0)
+                return -1;
             at++;
             continue;
         }
@@ -368,147 +226,37 @@ int sp_pairs_learn(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
     return 0;
 }
 
+int spp_body_taken(const struct sp_pairs *x, const struct spp_body *y)
+{
+    return !x->grid_too || !y->uneven;
+}
+
+/* Where the grid explains the exchanges too, whether some body that every process of a
+ * recording ran has messages of different sizes from one iteration to the next: a
+ * halo's faces, edges and corners, whose receives, posted without their sizes, may
+ * follow no such body. */
+static int uneven_exchange(const struct sp_pairs *x)
+{
+    for (size_t b = 0; x->grid_too && b < x->nbodies; b++)
+        if (x->bodies[b].uneven && x->bodies[b].nwhole)
+            return 1;
+    return 0;
+}
+
 int sp_pairs_whole(const struct sp_pairs *x)
 {
+    if (uneven_exchange(x))
+        return 0;
     for (size_t b = 0; b < x->nbodies; b++) {
-        const struct body *y = &x->bodies[b];
-        int forms = 1;
+        const struct spp_body *y = &x->bodies[b];
+        int forms = !y->twin || spp_twin_order(y);
 
         for (uint32_t q = 0; q < y->period; q++)
             for (uint32_t i = 0; i < SP_MAX_EVENTS; i++)
                 forms &= y->forms[q][i] != 0;
-        if (y->whole && forms)
+        /* where the grid explains the exchanges too, every recording must show them */
+        if (forms && spp_body_taken(x, y) && y->nwhole >= (x->grid_too ? x->nlarge : 1))
             return 1;
     }
     return 0;
-}
-
-/* Does every tag of run r advance by the step y learned (or, not learned, by one step
- * from one iteration to the next). */
-static int tags_advance(const struct sp_pairs *x, const uint32_t *syms, const struct run_at *r,
-                        const struct body *y)
-{
-    for (size_t q = 0; q < r->period; q++) {
-        const struct sp_sym *s = &x->t->syms[syms[r->at + q]];
-
-        for (uint32_t i = 0; i < s->n; i++) {
-            uint32_t t0 = sp_events_of(x->t, syms[r->at + q])[i].tag;
-
-            for (size_t k = 1; k < r->count; k++)
-                if (sp_events_of(x->t, syms[r->at + k * r->period + q])[i].tag !=
-                    t0 + (uint32_t)k * y->tag_step[q][i])
-                    return 0;
-        }
-    }
-    return 1;
-}
-
-/* Step q of run r rewritten into done[q] (orig: the steps as interned, syms: as
- * rewritten so far): each partner in the first of the forms y allows that fits here,
- * as its distance at the first iteration, each tag with its step, each poster in the
- * body by its rewritten symbol, before the run as rewritten.  0, 1 when it cannot be
- * (no form fits, a poster in another iteration), -1 (memory). */
-static int rewrite_step(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
-                        const uint32_t *orig, const uint32_t *syms, const struct run_at *r,
-                        const struct body *y, size_t q, uint32_t *done)
-{
-    struct sp_event ev[SP_MAX_EVENTS];
-    struct sp_sym proto = x->t->syms[syms[r->at + q]];
-
-    for (uint32_t i = 0; i < proto.n; i++) {
-        uint8_t fits;
-
-        ev[i] = sp_events_of(x->t, syms[r->at + q])[i];
-        ev[i].tag_step = y->tag_step[q][i];
-        if (ev[i].poster_sym != SP_NONE) {
-            size_t j = sp_poster_at(orig, 0, r->at + q, ev[i].poster_sym);
-
-            if (j != (size_t)SP_NONE && j >= r->at && j - r->at >= q)
-                return 1;
-            if (j != (size_t)SP_NONE)
-                ev[i].poster_sym = j >= r->at ? done[j - r->at] : syms[j];
-        }
-        if (!pairable(&ev[i]))
-            continue;
-        if (!(fits = y->forms[q][i] & forms_of(x, run, proc, syms, r, q, i)))
-            return 1;
-        for (int f = PZ_SCALE_PAIR_PLUS; f <= PZ_SCALE_PAIR_XOR; f++)
-            if ((fits >> f) & 1) {
-                int me, p, n;
-
-                partner(run, proc, &ev[i], &me, &p, &n);
-                memset(&ev[i].peer, 0, sizeof(ev[i].peer));
-                ev[i].peer.kind = PZ_SCALE_PEER_PAIR;
-                ev[i].peer.off[0] = (int8_t)f;
-                ev[i].peer.rank = distance(f, me, p, n);
-                break;
-            }
-    }
-    return (done[q] = sp_table_step(x->t, &proto, ev)) == SP_NONE ? -1 : 0;
-}
-
-/* The run at syms[at] rewritten in place, its steps marked: 0, 1 when none is there,
- * -1 (memory).  *skip: the steps it covers (1 when none). */
-static int rewrite_run(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
-                       const uint32_t *orig, uint32_t *syms, size_t n, size_t at,
-                       uint8_t *marked, size_t *skip)
-{
-    uint32_t done[MAX_BODY];
-    struct run_at r;
-    const struct body *y;
-    int err = 0, rc;
-
-    *skip = 1;
-    if (find_run(x, run, proc, syms, n, at, &r) != 0)
-        return -1;
-    y = body_at(x, syms, n, at, r.count ? r.period : 0, &err);
-    if (err)
-        return -1;
-    if (!y)
-        return 1;
-    if (!r.count)
-        r = (struct run_at){at, y->period, 1};
-    if (!tags_advance(x, syms, &r, y))
-        return 1;
-    for (size_t q = 0; q < r.period; q++)
-        if ((rc = rewrite_step(x, run, proc, orig, syms, &r, y, q, done)) != 0)
-            return rc;
-    for (size_t k = 0; k < r.count; k++)
-        memcpy(syms + at + k * r.period, done, r.period * sizeof(*done));
-    memset(marked + at, 1, r.period * r.count);
-    *skip = r.period * r.count;
-    return 0;
-}
-
-/* What the runs of one process are rewritten with. */
-struct rewriting {
-    struct sp_pairs *x;
-    const struct pz_scale_run *run;
-    int proc;
-};
-
-/* Every run of syms[0..n-1] rewritten in place (w: the struct rewriting; orig: as
- * interned; marked: the steps rewritten), an sp_run_rewriter.  0 or -1 (memory). */
-static int rewrite_runs(void *ctx, const uint32_t *orig, uint32_t *syms, size_t n,
-                        uint8_t *marked)
-{
-    const struct rewriting *w = ctx;
-
-    for (size_t at = 0; at < n;) {
-        size_t skip = 1;
-
-        if (has_partner(w->x->t, syms[at]) &&
-            rewrite_run(w->x, w->run, w->proc, orig, syms, n, at, marked, &skip) < 0)
-            return -1;
-        at += skip;
-    }
-    return 0;
-}
-
-int sp_pairs_rewrite(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
-                     uint32_t *syms, size_t n)
-{
-    struct rewriting w = {x, run, proc};
-
-    return sp_rewrite_runs(x->t, syms, n, rewrite_runs, &w);
 }

@@ -477,7 +477,7 @@ static int pairs_steps(struct pz_scale_program *m, struct work *w)
 {
     if (!m->table.by_pairs)
         return 0;
-    if (!(w->pairs = sp_pairs_new(&m->table)))
+    if (!(w->pairs = sp_pairs_new(&m->table, sp_pairs_grid_too(m->runs, m->nruns))))
         return -1;
     for (size_t r = 0; r < m->nruns; r++)
         for (int p = 0; p < m->runs[r]->nprocs; p++)
@@ -540,6 +540,8 @@ static int fold_one(struct pz_scale_program *m, struct work *w, const uint32_t *
         if (sp_xor_enclose(w->bfly, w->folded[r][p], &w->nfolded[r][p]) != 0)
             return -1;
     }
+    if (w->pairs && sp_pairs_fold_runs(w->pairs, w->folded[r][p], &w->nfolded[r][p]) != 0)
+        return -1;
     return sp_fold(&m->table, w->folded[r][p], &w->nfolded[r][p], m->ambiguous[r]);
 }
 

@@ -328,39 +328,97 @@ void sp_order_free(struct pz_scale_run *copies, size_t n);
  * note for the model of the grid into kept; -1 (memory). */
 int sp_order_taken(struct pz_scale_program *m, char *kept, size_t keptlen);
 
-/* --- exchanges with every member in turn (scale_pairs.c, scale_pairs_law.c): at step
- * i = 1 .. n - 1 of a communicator of n members, the partner (rank + i) mod n, (rank -
- * i) mod n or rank XOR i (PZ_SCALE_PEER_PAIR) */
+/* --- exchanges with every member in turn (scale_pairs.c, scale_pairs_law.c,
+ * scale_pair_forms.c): at step i = 1 .. n - 1 of a communicator of n members, the
+ * partner (rank + i) mod n, (rank - i) mod n, rank XOR i, or the i-th other member in
+ * ascending or descending rank order (PZ_SCALE_PEER_PAIR) */
+/* The distance of partner q from me among n members in form `form` (enum
+ * pz_scale_pair_form; q == me gives 0 in the ring's forms); and the partner d away from
+ * me, -1 when none is (d = 0 in the forms that skip the caller, rank XOR d beyond n). */
+int sp_pair_distance(int form, int me, int q, int n);
+int64_t sp_pair_partner(int form, int64_t me, int64_t d, int64_t n);
+/* The form in words, for notes ("(rank + i) mod n or (rank - i) mod n (a ring
+ * schedule)"). */
+const char *sp_pair_form_text(int form);
 struct sp_pairs;
-struct sp_pairs *sp_pairs_new(struct sp_table *t);
+/* A new learner of such exchanges in t's steps; grid_too: the recordings' grids also
+ * explain them (sp_pairs_grid_too), and runs whose messages differ in size from one
+ * iteration to the next, or bodies some recording of 3 processes or more lacks at some
+ * process, are not taken.  NULL when memory runs out. */
+struct sp_pairs *sp_pairs_new(struct sp_table *t, int grid_too);
 void sp_pairs_free(struct sp_pairs *x);
 /* Whether recordings runs[0..n-1] may be of such exchanges: a process of one of them, of
  * 4 processes or more, sends to or receives from every other member of the world, or of
- * a slice of 3 members or more. */
+ * a slice of 3 members or more; not where the program made its grid (MPI_Cart_create)
+ * and the grid explains them too (sp_pairs_grid_too). */
 int sp_pairs_candidate(const struct pz_scale_run *const *runs, size_t n);
+/* Whether every dimension of every recording's grid has at most 2 processes, where
+ * every process is a neighbour of every other (2 x 2 x 2) and a halo exchange cannot be
+ * told from an exchange with every member by the partners alone. */
+int sp_pairs_grid_too(const struct pz_scale_run *const *runs, size_t n);
+/* Where sp_pairs_grid_too holds of m's recordings, a note of the exchange with every
+ * member taken there rather than a halo exchange.  0, -1 when memory runs out. */
+int sp_pairs_note_grid(struct pz_scale_program *m);
 /* Learns from process proc of recording run (its steps syms[0..n-1], as interned) the
  * runs of 2 iterations or more whose partners follow a form, and which: the body, the
- * forms each partner fits at every process, the steps its tags advance by.  0 or -1
+ * forms each partner fits at every process, the steps its tags advance by, the orders of
+ * a blocking send and receive with one partner (a twin), whether its messages keep
+ * their sizes; and the steps in no run that call rank 0 (sp_roots_learn).  0 or -1
  * (memory). */
 int sp_pairs_learn(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
                    const uint32_t *syms, size_t n);
-/* Whether some body learned has, at every process of one recording, a run of as many
+/* Whether some body learned has, at every process of one recording (of every recording
+ * of 3 processes or more where the grid explains the exchanges too), a run of as many
  * iterations as its communicator's members less the distance at its first (0 or 1), and
- * partners that fit one form at every process: without one no model of such exchanges
- * can be taken (sp_pairs_law asks every process to make them). */
+ * partners that fit one form at every process (a twin's calls one order): without one
+ * no model of such exchanges can be taken (sp_pairs_law asks every process to make
+ * them). */
 int sp_pairs_whole(const struct sp_pairs *x);
 /* Rewrites the runs of process proc's steps syms[0..n-1] whose partners follow a form
  * learned (a run of one iteration: a body learned) into the same symbols in every
  * iteration, their partners PZ_SCALE_PEER_PAIR, their tags advancing with the
- * iteration; completions after a run name its rewritten posters.  0 or -1 (memory). */
+ * iteration, a twin's two calls ordered by rank as the one first where the rank is
+ * below the partner's and the other (struct pz_scale_peer.off[1]); completions after a
+ * run name its rewritten posters; the calls to rank 0 (sp_roots_rewrite).  0 or -1
+ * (memory). */
 int sp_pairs_rewrite(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
                      uint32_t *syms, size_t n);
+/* Folds in syms[0..*n-1], a copy of the steps sp_pairs_rewrite last rewrote, each run it
+ * rewrote of 2 iterations or more, or of one right before or after another, into one
+ * loop of its iterations, before sp_fold folds the rest: the exchanges of a time step
+ * loop that makes no other call, rewritten alike, would else fold into one loop of all
+ * their iterations.  0 or -1 (memory). */
+int sp_pairs_fold_runs(struct sp_pairs *x, uint32_t *syms, size_t *n);
+/* The calls to rank 0 next to such exchanges (a gather or scatter by hand: scale_pairs_root.c),
+ * which sp_pairs learns and rewrites in the steps that are in no run. */
+struct sp_roots;
+/* Whether a record of this kind is a point-to-point message (a send or receive,
+ * blocking or not). */
+int sp_is_message(uint8_t kind);
+struct sp_roots *sp_roots_new(void);
+void sp_roots_free(struct sp_roots *x);
+/* Learns step sym of process proc of recording run, in no run: whether every message
+ * it has goes to rank 0 of the world, and which processes of a recording of 3 or more
+ * make it so.  0 or -1 (memory). */
+int sp_roots_learn(struct sp_roots *x, const struct sp_table *t, const struct pz_scale_run *run,
+                   int proc, uint32_t sym);
+/* Step *sym of process proc (but 0), in no run, with its partners rank 0
+ * (PZ_SCALE_PEER_RANK) when every process but 0 of some recording of 3 or more made it
+ * so: 1 with *sym that step, 0 when it stays, -1 (memory). */
+int sp_roots_rewrite(struct sp_roots *x, struct sp_table *t, const struct pz_scale_run *run,
+                     int proc, uint32_t *sym);
 /* Whether the model built from such runs is of exchanges with every member in turn:
  * every step with a PZ_SCALE_PEER_PAIR partner is made by every process in a loop whose
  * trip count is the communicator's members less the distance at its first iteration (0
  * or 1), at every recorded count; then the loops take that law (struct sp_node.pairs)
  * and notes say so.  1, 0 when not, -1 when memory runs out. */
 int sp_pairs_law(struct pz_scale_program *m);
+/* The most iterations loop node k of a model of such exchanges may run in recording r:
+ * where its body (not a loop in it) has a step with a PZ_SCALE_PEER_PAIR partner, the
+ * members of its communicator less that partner's first distance, as the distance stays
+ * below the members (an exchange repeated with no other call between two, which the
+ * walks would else take for one loop); else UINT32_MAX. */
+uint32_t sp_pairs_bound(const struct pz_scale_program *m, size_t r, uint32_t k);
 /* Whether the run at nprocs in grid g can have m's pairwise schedules (rank XOR i): 0,
  * or -1 with a one-line message in err (a communicator of members not a power of two). */
 int sp_pairs_check(const struct pz_scale_program *m, const struct pz_scale_grid *g,
@@ -451,6 +509,13 @@ struct sp_guard {
                                                 of one colour of a red-black ordering
                                                 (along one dimension, or a checkerboard) */
     uint8_t odd;
+    uint32_t rank_not;                       /* not 0: the process must not be world
+                                                rank rank_not - 1, the one its messages
+                                                name by rank (the others send to the
+                                                root of a gather written by hand,
+                                                scale_pairs_root.c), */
+    uint32_t rank_is;                        /* or must be world rank rank_is - 1 (the
+                                                root's own calls there) */
 };
 #define SP_FIRST 1u
 #define SP_MIDDLE 2u
@@ -920,6 +985,8 @@ uint32_t sp_loop_around(const struct pz_scale_program *m, uint32_t k);
  * exchange whose tags name the direction has other steps at the two ends of a
  * dimension. */
 int sp_everywhere(const struct pz_scale_program *m, uint32_t k);
+/* Whether guard g holds at every process (sp_everywhere's test of a guard). */
+int sp_guard_anywhere(const struct sp_guard *g);
 /* The first event of step node k whose peer is of kind `kind` (enum
  * pz_scale_peer_kind: a stage, PZ_SCALE_PEER_XOR, a transpose partner or a pair), NULL
  * when k is no step or has none. */

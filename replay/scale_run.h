@@ -141,18 +141,30 @@ enum pz_scale_peer_kind {
     PZ_SCALE_PEER_PAIR     /* a step of an exchange with every other member of the
                               communicator in turn: at iteration j of the loop right
                               around the step (0 outside one) the member d = rank + j
-                              away, off[0] saying how: PZ_SCALE_PAIR_PLUS (caller + d
-                              modulo its size, a ring schedule), PZ_SCALE_PAIR_MINUS
-                              (caller - d modulo its size) or PZ_SCALE_PAIR_XOR (caller
-                              XOR d, a pairwise schedule).  Never read from a recording:
-                              the model takes it (scale_pairs.c) */
+                              away, off[0] saying how (enum pz_scale_pair_form,
+                              scale_pair_forms.c).  Never read from a recording: the
+                              model takes it (scale_pairs.c) */
 };
 
 /* PZ_SCALE_PEER_XOR's off[0] where its step and the next trade places (above). */
 #define PZ_SCALE_XOR_ORDERED 1
 
-/* The forms of PZ_SCALE_PEER_PAIR's partners (struct pz_scale_peer.off[0]). */
-enum pz_scale_pair_form { PZ_SCALE_PAIR_PLUS = 1, PZ_SCALE_PAIR_MINUS, PZ_SCALE_PAIR_XOR };
+/* The forms of PZ_SCALE_PEER_PAIR's partners (struct pz_scale_peer.off[0]): the member
+ * d away from the caller of n members is */
+enum pz_scale_pair_form {
+    PZ_SCALE_PAIR_PLUS = 1,    /* caller + d modulo n (a ring schedule) */
+    PZ_SCALE_PAIR_MINUS,       /* caller - d modulo n */
+    PZ_SCALE_PAIR_XOR,         /* caller XOR d (a pairwise schedule) */
+    PZ_SCALE_PAIR_UP,          /* the d-th other member in ascending rank order (a loop
+                                  over the ranks that skips the caller's own) */
+    PZ_SCALE_PAIR_DOWN         /* the d-th other member in descending rank order */
+};
+#define PZ_SCALE_PAIR_FORMS PZ_SCALE_PAIR_DOWN
+/* A PZ_SCALE_PEER_PAIR's off[1]: 0, or the place of its call in two blocking calls with
+ * the partner ordered by rank (a send and a receive): the call made first where the
+ * caller's rank is below the partner's, second where it is above; or the other one. */
+#define PZ_SCALE_PAIR_FIRST 1
+#define PZ_SCALE_PAIR_SECOND 2
 
 struct pz_scale_peer {
     uint8_t kind;                          /* enum pz_scale_peer_kind */

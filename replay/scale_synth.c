@@ -590,20 +590,13 @@ static int64_t peer_of(struct pz_scale_cursor *c, const struct sp_event *e, uint
     }
     case PZ_SCALE_PEER_PAIR: {
         /* the member at distance d = the first distance + j, j the iteration of the loop
-           right around it (of the one around its poster for a completion), in its form:
-           rank + d, rank - d (modulo the members) or rank XOR d */
+           right around it (of the one around its poster for a completion), in its form */
         const struct level *loop = c->depth ? &c->loops[c->depth - 1] : NULL;
         int64_t j = c->posted ? (int64_t)c->posted->done : loop ? (int64_t)loop->done : 0;
-        int64_t d = e->peer.rank + j, n = size;
+        int64_t q = sp_pair_partner(e->peer.off[0], rank, e->peer.rank + j, size);
 
-        if (d < 0 || d >= n)
-            break;
-        if (e->peer.off[0] == PZ_SCALE_PAIR_PLUS)
-            return (rank + d) % n;
-        if (e->peer.off[0] == PZ_SCALE_PAIR_MINUS)
-            return (rank + n - d) % n;
-        if ((rank ^ (uint64_t)d) < (uint64_t)n)
-            return rank ^ (uint64_t)d;
+        if (q >= 0)
+            return q;
         break;
     }
     case PZ_SCALE_PEER_TRANSPOSE: {
@@ -904,13 +897,33 @@ static double gap_before(const struct pz_scale_cursor *c, uint32_t k,
     return s->gap[at + m->nclasses];
 }
 
+/* The node whose call is made at step node k: k, or where k is one of two blocking
+ * calls with its partner ordered by rank (struct pz_scale_peer.off[1]) and this
+ * process's rank is above the partner's, the other of the two (scale_pairs_law.c checks
+ * that it is the step next to k). */
+static uint32_t ordered_by_rank(struct pz_scale_cursor *c, uint32_t k)
+{
+    const struct sp_node *nd = &c->s->m->nodes[k];
+    const struct sp_sym *sym = &c->s->m->table.syms[nd->sym];
+    const struct sp_event *e = sym->n ? c->s->m->events[nd->first_event].sig : NULL;
+    uint32_t comm, size, rank;
+    int64_t partner;
+
+    if (!e || e->peer.kind != PZ_SCALE_PEER_PAIR || !e->peer.off[1])
+        return k;
+    comm_of(c, e, &comm, &size, &rank);
+    if ((partner = peer_of(c, e, size, rank)) < 0 || rank < partner)
+        return k;
+    return e->peer.off[1] == PZ_SCALE_PAIR_FIRST ? k + 1 : k - 1;
+}
+
 /* Step k made in the place of step `at` (the computation before it, the step it
  * follows next): its own, or that of the other call of a pair made the other way round
  * (reversed_here). */
 static int emit_step(struct pz_scale_cursor *c, uint32_t k, uint32_t at)
 {
     const struct pz_scale_program *m = c->s->m;
-    const struct sp_node *nd = &m->nodes[k];
+    const struct sp_node *nd = &m->nodes[ordered_by_rank(c, k)];
     const struct sp_sym *sym = &m->table.syms[nd->sym];
     int call = sym->step_kind == PZ_SCALE_CALL;
     const struct sp_ratios *ratios;

@@ -197,9 +197,10 @@ static int run_ended(const struct pz_scale_program *m, size_t r, uint32_t proc, 
 static size_t lenient_loop(struct lenient *c, uint32_t k, size_t pos)
 {
     int outer = c->passed_made;
+    uint32_t most = sp_pairs_bound(c->m, c->run, k);
 
     c->in_loops++;
-    for (;;) {
+    for (uint32_t count = 0; count < most; count++) {
         uint32_t mark = c->nundo;
         size_t next;
 
@@ -779,14 +780,15 @@ static long strict(struct strict *c, uint32_t a, uint32_t b, size_t pos, int com
 
     for (uint32_t k = a; k < b;) {
         if (nodes[k].kind == SP_LOOP) {
-            uint32_t count = 0;
-            long next;
+            uint32_t count = 0, most = sp_pairs_bound(c->m, c->run, k);
+            long next = 0;
 
             /* the computation before a butterfly's stages is not one between them */
             if (commit && nodes[k].stages)
                 c->last = k;
 
-            while ((next = strict(c, k + 1, nodes[k].end, pos, 0)) >= 0 && (size_t)next != pos) {
+            while (count < most && (next = strict(c, k + 1, nodes[k].end, pos, 0)) >= 0 &&
+                   (size_t)next != pos) {
                 if (commit)
                     strict(c, k + 1, nodes[k].end, pos, 1);
                 pos = (size_t)next;

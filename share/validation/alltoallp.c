@@ -11,7 +11,15 @@
  * unpacking transpose (4).  Part of the scaling harness
  * (scripts/scale_validate.sh).
  *
- *   mpicc -g -O2 -I$PREFIX/include -o alltoallp alltoallp.c && mpiexec -n 4 ./alltoallp [ITERATIONS [N]]
+ * The third argument writes the exchange as other codes do, over the other ranks in
+ * ascending order (for q = 0 .. P - 1 but the process's own): "ranks", an MPI_Irecv
+ * from each, an MPI_Isend to each, one MPI_Waitall; "ordered", with each a blocking
+ * MPI_Send and MPI_Recv ordered by rank (the send first where the rank is below the
+ * partner's, the receive first where it is above, so that no two wait for each other).
+ * With either, each iteration then gathers a residual to rank 0 by hand (interval 5):
+ * rank 0 receives one double from 1, 2, .., P - 1 in turn, the others send theirs.
+ *
+ *   mpicc -g -O2 -I$PREFIX/include -o alltoallp alltoallp.c && mpiexec -n 4 ./alltoallp [ITERATIONS [N [ring|ranks|ordered]]]
  */
 #include <mpi.h>
 #include <prognoz.h>
@@ -63,6 +71,59 @@ static void exchange(const double *send, double *recv, int b, int rank, int size
     }
 }
 
+/* Every other block to its rank and from it, over the ranks in ascending order: every
+ * receive posted, every send, then one wait for all. */
+static void exchange_ranks(const double *send, double *recv, int b, int rank, int size,
+                           MPI_Request *req, MPI_Status *st)
+{
+    size_t block = (size_t)b * b;
+    int k = 0;
+
+    for (int q = 0; q < size; q++)
+        if (q != rank)
+            MPI_Irecv(recv + q * block, b * b, MPI_DOUBLE, q, TAG, MPI_COMM_WORLD, &req[k++]);
+    for (int q = 0; q < size; q++)
+        if (q != rank)
+            MPI_Isend(send + q * block, b * b, MPI_DOUBLE, q, TAG, MPI_COMM_WORLD, &req[k++]);
+    MPI_Waitall(k, req, st);
+}
+
+/* The same by blocking calls: the lower rank of each pair sends first. */
+static void exchange_ordered(const double *send, double *recv, int b, int rank, int size)
+{
+    size_t block = (size_t)b * b;
+
+    for (int q = 0; q < size; q++) {
+        const double *out = send + q * block;
+        double *in = recv + q * block;
+
+        if (q == rank)
+            continue;
+        if (rank < q) {
+            MPI_Send(out, b * b, MPI_DOUBLE, q, TAG, MPI_COMM_WORLD);
+            MPI_Recv(in, b * b, MPI_DOUBLE, q, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(in, b * b, MPI_DOUBLE, q, TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(out, b * b, MPI_DOUBLE, q, TAG, MPI_COMM_WORLD);
+        }
+    }
+}
+
+/* The first local row's sum gathered to rank 0 by hand, from each other rank in turn. */
+static void gather_residual(const double *a, int rank, int size)
+{
+    double mine = 0.0, theirs;
+
+    for (int j = 0; j < n; j++)
+        mine += a[j];
+    if (rank) {
+        MPI_Send(&mine, 1, MPI_DOUBLE, 0, TAG + 1, MPI_COMM_WORLD);
+        return;
+    }
+    for (int q = 1; q < size; q++)
+        MPI_Recv(&theirs, 1, MPI_DOUBLE, q, TAG + 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
 /* Block r came from rank r: its (i, j) is element (r*b+i, me*b+j) of the whole matrix,
  * which becomes (me*b+j, r*b+i) of the transpose, local row j. */
 static void unpack(double *a, const double *recv, int b, int size)
@@ -76,6 +137,8 @@ static void unpack(double *a, const double *recv, int b, int size)
 int main(int argc, char **argv)
 {
     int rank, size, iters = argc > 1 ? atoi(argv[1]) : 120;
+    const char *schedule = argc > 3 ? argv[3] : "ring";
+    int ranks = !strcmp(schedule, "ranks"), ordered = !strcmp(schedule, "ordered");
     double sum = 0.0, total = 0.0;
 
     if (argc > 2)
@@ -89,6 +152,8 @@ int main(int argc, char **argv)
     double *a = malloc((size_t)b * n * sizeof(double));
     double *send = malloc((size_t)b * n * sizeof(double));
     double *recv = malloc((size_t)b * n * sizeof(double));
+    MPI_Request *req = malloc(2 * (size_t)size * sizeof(MPI_Request));
+    MPI_Status *st = malloc(2 * (size_t)size * sizeof(MPI_Status));
 
     for (int i = 0; i < b; i++)
         for (int j = 0; j < n; j++)
@@ -100,19 +165,31 @@ int main(int argc, char **argv)
         keep_own(send, recv, b, rank);
         PROGNOZ_END(2);
         PROGNOZ_BEGIN(3);
-        exchange(send, recv, b, rank, size);
+        if (ranks)
+            exchange_ranks(send, recv, b, rank, size, req, st);
+        else if (ordered)
+            exchange_ordered(send, recv, b, rank, size);
+        else
+            exchange(send, recv, b, rank, size);
         PROGNOZ_END(3);
         PROGNOZ_BEGIN(4);
         unpack(a, recv, b, size);
         PROGNOZ_END(4);
+        if (ranks || ordered) {
+            PROGNOZ_BEGIN(5);
+            gather_residual(a, rank, size);
+            PROGNOZ_END(5);
+        }
     }
     PROGNOZ_END(1);
     for (size_t k = 0; k < (size_t)b * n; k++)
         sum += a[k];
     MPI_Reduce(&sum, &total, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0)
-        printf("alltoallp: %d ranks, %dx%d matrix, %d iterations, sum %.6f\n", size, n, n,
-               iters, total);
+        printf("alltoallp: %d ranks, %dx%d matrix, %d iterations (%s), sum %.6f\n", size, n,
+               n, iters, schedule, total);
+    free(req);
+    free(st);
     free(a);
     free(send);
     free(recv);

@@ -1,8 +1,10 @@
 /* Synthesized runs kept message by message (scale_messages.h). */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "scale_messages.h"
+#include "trace_builder.h"
 
 void sm_dims2(int nprocs, int *rows, int *cols)
 {
@@ -11,6 +13,23 @@ void sm_dims2(int nprocs, int *rows, int *cols)
     while (nprocs % *cols)
         (*cols)--;
     *rows = nprocs / *cols;
+}
+
+void sm_cart_rows(struct tb *b, int nprocs, uint32_t *rowcomm)
+{
+    int rows, cols, members[SM_MAX_PROCS];
+
+    sm_dims2(nprocs, &rows, &cols);
+    tb_cart(b, TB_WORLD, 2, (const uint32_t[]){(uint32_t)rows, (uint32_t)cols}, NULL, 1);
+    for (int y = 0; y < rows; y++) {
+        char cname[32];
+
+        for (int x = 0; x < cols; x++)
+            members[x] = y * cols + x;
+        snprintf(cname, sizeof(cname), "row %d", y);
+        rowcomm[y] = tb_comm(b, cname, cols, members);
+        tb_cart(b, rowcomm[y], 1, (const uint32_t[]){(uint32_t)cols}, NULL, 1);
+    }
 }
 
 void sm_model_read(struct st_model *md, const char *const dirs[3], char *err, size_t errlen)
@@ -92,6 +111,26 @@ void sm_synthesize(const struct pz_scale_program *m, int nprocs, struct sm_run *
     cr_assert_leq(nprocs, SM_MAX_PROCS, "%d processes", nprocs);
     memset(got, 0, sizeof(*got));
     cr_assert_eq(pz_scale_synthesize(m, nprocs, &sink, err, errlen), 0, "%s", err);
+}
+
+static int drop_record(void *ctx, int proc, const struct pz_rec *r)
+{
+    (void)ctx, (void)proc, (void)r;
+    return 0;
+}
+
+static int drop_comms(void *ctx, const struct pz_synth_comm *comms, uint32_t n)
+{
+    (void)ctx, (void)comms, (void)n;
+    return 0;
+}
+
+int sm_synthesize_none(const struct pz_scale_program *m, int nprocs, char *err,
+                       size_t errlen)
+{
+    struct pz_scale_sink sink = { drop_comms, drop_record, NULL };
+
+    return pz_scale_synthesize(m, nprocs, &sink, err, errlen);
 }
 
 void sm_expect_message(const struct sm_run *got, int nprocs, int p, int j,

@@ -13,12 +13,18 @@
 #include "scale_traces.h"
 
 #define SM_MAX_PROCS 64
-#define SM_MAX_RECS 256   /* messages of one process, at most */
+#define SM_MAX_RECS 512   /* messages of one process, at most */
 
 /* MPI_Dims_create's 2-D grid at nprocs: rows x cols, cols <= rows, as balanced as can
  * be (2: 2 x 1, 4: 2 x 2, 6: 3 x 2, 8: 4 x 2, 9: 3 x 3, 12: 4 x 3, 16: 4 x 4, 24: 6 x 4,
  * 64: 8 x 8). */
 void sm_dims2(int nprocs, int *rows, int *cols);
+
+/* MPI_Cart_create's 2-D grid at nprocs (sm_dims2) in the trace b is writing, and each of
+ * its rows a communicator with a grid of its own (MPI_Cart_sub's), named "row Y", into
+ * rowcomm[Y]. */
+struct tb;
+void sm_cart_rows(struct tb *b, int nprocs, uint32_t *rowcomm);
 
 /* Reads the traces in dirs[0..2] as prognoz scale reads them, each in the dimensions of
  * the one of most (a Criterion assertion fails when one cannot be read), and builds
@@ -57,6 +63,11 @@ struct sm_run {
  * a Criterion assertion fails when it cannot be. */
 void sm_synthesize(const struct pz_scale_program *m, int nprocs, struct sm_run *got,
                    char *err, size_t errlen);
+
+/* The run of m synthesized at nprocs, its records dropped: 0, or -1 with a one-line
+ * message in err (a refusal). */
+int sm_synthesize_none(const struct pz_scale_program *m, int nprocs, char *err,
+                       size_t errlen);
 
 /* Expects message j of process p of got, synthesized at nprocs, to be want. */
 void sm_expect_message(const struct sm_run *got, int nprocs, int p, int j,

@@ -84,21 +84,8 @@ static void record(const char *name, int nprocs, enum how how, char *dir, size_t
 
     snprintf(dir, len, "%s/%s%d", top, name, nprocs);
     cr_assert_not_null(b = tb_open(dir, nprocs), "cannot open a trace in %s", dir);
-    if (how == ROWS_SENDRECV) {
-        int rows, cols, members[SM_MAX_PROCS];
-
-        sm_dims2(nprocs, &rows, &cols);
-        tb_cart(b, TB_WORLD, 2, (const uint32_t[]){(uint32_t)rows, (uint32_t)cols}, NULL, 1);
-        for (int y = 0; y < rows; y++) {
-            char cname[32];
-
-            for (int x = 0; x < cols; x++)
-                members[x] = y * cols + x;
-            snprintf(cname, sizeof(cname), "row %d", y);
-            rowcomm[y] = tb_comm(b, cname, cols, members);
-            tb_cart(b, rowcomm[y], 1, (const uint32_t[]){(uint32_t)cols}, NULL, 1);
-        }
-    }
+    if (how == ROWS_SENDRECV)
+        sm_cart_rows(b, nprocs, rowcomm);
     interval = tb_interval(b, 1, "alltoall.c", 10);
     sendrecv = tb_mpi(b, "MPI_Sendrecv");
     send = tb_mpi(b, "MPI_Send");
@@ -372,12 +359,6 @@ Test(scale_allpairs, a_pairwise_schedule_is_synthesized_at_16_and_64)
     st_model_free(&md);
 }
 
-static int count_none(void *ctx, int proc, const struct pz_rec *r)
-{
-    (void)ctx, (void)proc, (void)r;
-    return 0;
-}
-
 static int no_comms(void *ctx, const struct pz_synth_comm *comms, uint32_t n)
 {
     (void)ctx, (void)comms, (void)n;
@@ -389,12 +370,11 @@ static int no_comms(void *ctx, const struct pz_synth_comm *comms, uint32_t n)
 Test(scale_allpairs, a_pairwise_schedule_at_12_is_refused)
 {
     static const int counts[] = { 2, 4, 8 };
-    struct pz_scale_sink sink = { no_comms, count_none, NULL };
     struct st_model md;
 
     model_of("xor12_", counts, XOR_SENDRECV, &md);
     cr_assert_not_null(md.m, "%s", err);
-    cr_expect_eq(pz_scale_synthesize(md.m, 12, &sink, err, sizeof(err)), -1);
+    cr_expect_eq(sm_synthesize_none(md.m, 12, err, sizeof(err)), -1);
     cr_expect(strstr(err, "the partners of MPI_Sendrecv are rank XOR i") != NULL &&
                   strstr(err, "a power of two members, not 12") != NULL &&
                   !strchr(err, '\n'),
