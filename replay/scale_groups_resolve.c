@@ -354,6 +354,45 @@ static int shown(struct lookup *lk, size_t r, uint32_t index, struct pz_scale_co
     return found;
 }
 
+/* Does slice class s of run's grid give its processes the members of c, every process
+ * (WORLD) or each alone (SELF): the lengths of the dimensions s keeps multiply to as
+ * many.  A row of a grid of 2 x 1 is each process alone, a column the world. */
+static int slice_gives(const struct pz_scale_comm *s, const struct pz_scale_run *run,
+                       const struct pz_scale_comm *c)
+{
+    int members = 1;
+
+    for (int d = 0; d < run->grid.ndims; d++)
+        if ((s->keep >> d) & 1)
+            members *= run->grid.dims[d];
+    return members == (c->kind == PZ_SCALE_COMM_WORLD ? run->nprocs : 1);
+}
+
+/* The slice of the grid every other recording that classes the call first using class
+ * index `index` of runs[r] shows there, into *out: 1 when they all show one, the same
+ * (MPI_Comm_split's rows of MPI_Dims_create's grid, recorded where a row is every
+ * process or one). */
+static int slice_shown(struct lookup *lk, size_t r, uint32_t index, struct pz_scale_comm *out)
+{
+    struct use u;
+    int found = 0;
+
+    if (!first_use(&lk->runs[r], lk->firsts ? &lk->firsts[r] : NULL, index, &u))
+        return 0;
+    for (size_t o = 0; o < lk->n; o++) {
+        const struct pz_scale_comm *c =
+            o == r ? NULL : class_at(&lk->runs[o], lk->calls ? &lk->calls[o] : NULL, &u);
+
+        if (!c || c->ref)
+            continue;
+        if (c->kind != PZ_SCALE_COMM_SLICE || (found && c->keep != out->keep))
+            return 0;
+        *out = *c;
+        found = 1;
+    }
+    return found;
+}
+
 /* The number of blocks b of P / b ranks each that every recording's class at the call
  * first using blocks class index `index` of runs[r] is, where their size is not the
  * same in all: 1 with *b, else 0.  A class already made b blocks counts as such. */
@@ -436,6 +475,13 @@ void pz_scale_runs_resolve_groups(struct pz_scale_run *runs, size_t n)
                 g.ref = 0;
                 *c = g;
             }
+        }
+    for (size_t r = 0; r < n; r++)
+        for (uint32_t i = 0; i < runs[r].ncomms; i++) {
+            struct pz_scale_comm *c = &runs[r].comms[i], s;
+
+            if (c->ref && slice_shown(&lk, r, i, &s) && slice_gives(&s, &runs[r], c))
+                *c = s;
         }
     lookup_free(&lk);
     pz_scale_runs_class_nodes(runs, n);
