@@ -309,7 +309,8 @@ static int root_sends(const struct sp_event *e)
     enum pz_coll_op op;
 
     if ((e->kind != PZ_REC_COLL_END && e->kind != PZ_REC_NBC_COMPLETE) ||
-        (e->peer.kind != PZ_SCALE_PEER_RANK && e->peer.kind != PZ_SCALE_PEER_LAST) ||
+        (e->peer.kind != PZ_SCALE_PEER_RANK && e->peer.kind != PZ_SCALE_PEER_LAST &&
+         e->peer.kind != PZ_SCALE_PEER_TURN) ||
         pz_call_coll_op(e->coll_op, &op) != 0)
         return -1;
     if (op == PZ_COLL_BCAST || op == PZ_COLL_SCATTER || op == PZ_COLL_SCATTERV)

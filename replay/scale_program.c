@@ -352,6 +352,7 @@ struct work {
     struct sp_stats st;
     struct sp_xor *bfly;       /* the table takes messages as butterfly stages */
     struct sp_pairs *pairs;    /* the table takes runs of exchanges with every member */
+    struct sp_turns *turns;    /* the runs of collectives whose root turns */
 };
 
 static void work_free(struct pz_scale_program *m, struct work *w)
@@ -382,6 +383,8 @@ static void work_free(struct pz_scale_program *m, struct work *w)
     w->bfly = NULL;
     sp_pairs_free(w->pairs);
     w->pairs = NULL;
+    sp_turns_free(w->turns);
+    w->turns = NULL;
     free(m->first_proc);
     free(m->first_step);
     free(m->ambiguous);
@@ -453,6 +456,20 @@ static int pairs_steps(struct pz_scale_program *m, struct work *w)
     return !sp_pairs_whole(w->pairs);
 }
 
+/* The steps of runs of collectives whose root turns with the iteration, learned from
+ * every process (sp_turns_learn).  0 or -1 (memory). */
+static int turns_steps(struct pz_scale_program *m, struct work *w)
+{
+    if (!(w->turns = sp_turns_new(&m->table)))
+        return -1;
+    for (size_t r = 0; r < m->nruns; r++)
+        for (int p = 0; p < m->runs[r]->nprocs; p++)
+            if (sp_turns_learn(w->turns, m->runs[r], p, w->raw[r][p],
+                               m->runs[r]->procs[p].nsteps) != 0)
+                return -1;
+    return 0;
+}
+
 /* A process's steps as given to fold_all, kept to find processes of the same recording
  * with the same steps (every process of a periodic grid, a grid's interior), which
  * fold as it did: the rewriting and folding are functions of the steps and the table,
@@ -486,7 +503,8 @@ static size_t folded_before(const struct pz_scale_run *run, const struct same_st
 
 /* Process p of run r folded (w->folded), its steps rewritten first (map: the calls over
  * many requests given none made the steps of those given some, sp_table_given_none;
- * then the butterflies' stages and the loops whose tags advance).  0 or -1. */
+ * then the butterflies' stages, the exchanges with every member, the collectives whose
+ * root turns and the loops whose tags advance).  0 or -1. */
 static int fold_one(struct pz_scale_program *m, struct work *w, const uint32_t *map,
                     size_t r, size_t p)
 {
@@ -496,6 +514,7 @@ static int fold_one(struct pz_scale_program *m, struct work *w, const uint32_t *
         w->raw[r][p][i] = map[w->raw[r][p][i]];
     if ((w->bfly && sp_xor_rewrite(w->bfly, w->raw[r][p], n) != 0) ||
         (w->pairs && sp_pairs_rewrite(w->pairs, m->runs[r], (int)p, w->raw[r][p], n) != 0) ||
+        sp_turns_rewrite(w->turns, m->runs[r], (int)p, w->raw[r][p], n) != 0 ||
         sp_tag_loops(&m->table, w->raw[r][p], n, m->ambiguous[r]) != 0 ||
         !(w->folded[r][p] = malloc((n ? n : 1) * sizeof(uint32_t))))
         return -1;
@@ -745,7 +764,8 @@ static int build(struct pz_scale_program *m, struct work *w, int data, char *err
         snprintf(err, errlen, "no run of steps exchanges with every member in turn");
         return -1;
     }
-    if (fold_all(m, w) != 0 || (rc = fold_data_trips(m, w, data, err, errlen)) < 0)
+    if (turns_steps(m, w) != 0 || fold_all(m, w) != 0 ||
+        (rc = fold_data_trips(m, w, data, err, errlen)) < 0)
         goto oom;
     if (rc)
         return -1;

@@ -186,11 +186,13 @@ static inline const struct sp_event *sp_events_of(const struct sp_table *t, uint
     return &t->events[t->syms[sym].first];
 }
 
-/* The shapes of t's steps (zeroed but for t and without_bits to begin; sp_shapes_free
+/* The shapes of t's steps (zeroed but for t and the without_ flags to begin; sp_shapes_free
  * to end). */
 struct sp_shapes {
     struct sp_table *t;
     uint8_t without_bits;      /* a stage's bit (PZ_SCALE_PEER_XOR) is no part of it */
+    uint8_t without_roots;     /* nor the root of a rooted collective (a root that
+                                  turns with the iteration, sp_turns_rewrite) */
     uint8_t without_offsets;   /* nor an offset peer on the world or a slice (the
                                   partner of an exchange with every member in turn) */
     struct sp_table table;     /* the shapes, as step symbols */
@@ -199,7 +201,8 @@ struct sp_shapes {
 };
 void sp_shapes_free(struct sp_shapes *h);
 /* The shape of symbol sym of h->t: a step's events without their tags (tag, tag_step,
- * tag_after) and, when h->without_bits, their bits, each poster by its shape, as a
+ * tag_after) and, when h->without_bits, their bits (h->without_roots: their roots;
+ * h->without_offsets: their offsets on the world or a slice), each poster by its shape, as a
  * symbol of h->table; sym | SP_OWN_SHAPE for a loop or a step of more than
  * SP_MAX_EVENTS events; SP_NONE when memory runs out. */
 uint32_t sp_shape(struct sp_shapes *h, uint32_t sym);
@@ -312,6 +315,25 @@ int sp_pairs_law(struct pz_scale_program *m);
  * or -1 with a one-line message in err (a communicator of members not a power of two). */
 int sp_pairs_check(const struct pz_scale_program *m, const struct pz_scale_grid *g,
                    int nprocs, char *err, size_t errlen);
+
+/* --- collectives whose root turns with the iteration (scale_turns.c): at iteration j
+ * of a loop, the root (r + j) mod n of a communicator of n members (PZ_SCALE_PEER_TURN) */
+struct sp_turns;
+struct sp_turns *sp_turns_new(struct sp_table *t);
+void sp_turns_free(struct sp_turns *x);
+/* Learns from process proc of recording run (its steps syms[0..n-1], as interned) the
+ * steps of runs of 2 iterations or more whose roots turn: each rooted collective's root
+ * (r + j) mod n at iteration j, or one root throughout, some root changing.  0 or -1
+ * (memory). */
+int sp_turns_learn(struct sp_turns *x, const struct pz_scale_run *run, int proc,
+                   const uint32_t *syms, size_t n);
+/* Rewrites the runs of process proc's steps syms[0..n-1] of 2 iterations or more whose
+ * collectives' roots turn where a learned one does (on a communicator of one member
+ * too, where every root is 0) into the same symbols in every iteration, their roots
+ * PZ_SCALE_PEER_TURN; completions after a run name its rewritten posters.  Nothing when
+ * no root was learned to turn.  0 or -1 (memory). */
+int sp_turns_rewrite(struct sp_turns *x, const struct pz_scale_run *run, int proc,
+                     uint32_t *syms, size_t n);
 
 /* Where no model of recordings runs[0..n-1] could be built, names in err, in front of
  * the reason it holds, the first call exchanging with NPB CG's transpose partner

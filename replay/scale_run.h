@@ -134,7 +134,7 @@ enum pz_scale_peer_kind {
                               processes: the rank written high to low as A B C, A and B
                               of floor(l / 2) bits, C of l mod 2, exchanges with B A C
                               (scale_transpose.c).  Never read from a recording */
-    PZ_SCALE_PEER_PAIR     /* a step of an exchange with every other member of the
+    PZ_SCALE_PEER_PAIR,    /* a step of an exchange with every other member of the
                               communicator in turn: at iteration j of the loop right
                               around the step (0 outside one) the member d = rank + j
                               away, off[0] saying how: PZ_SCALE_PAIR_PLUS (caller + d
@@ -142,6 +142,12 @@ enum pz_scale_peer_kind {
                               (caller - d modulo its size) or PZ_SCALE_PAIR_XOR (caller
                               XOR d, a pairwise schedule).  Never read from a recording:
                               the model takes it (scale_pairs.c) */
+    PZ_SCALE_PEER_TURN     /* a rooted collective's root that turns with the iteration:
+                              at iteration j of the loop right around the step (0 outside
+                              one) the member (rank + j) mod n of the communicator of n
+                              members (SUMMA's panels broadcast from member k mod n of a
+                              row at step k).  Never read from a recording: the model
+                              takes it (scale_turns.c) */
 };
 
 /* The forms of PZ_SCALE_PEER_PAIR's partners (struct pz_scale_peer.off[0]). */
@@ -154,7 +160,8 @@ struct pz_scale_peer {
                                               process to the first) */
     int32_t rank;                          /* RANK and LAST; XOR: the bit of the first
                                               stage (< 0: from log2(P), going down);
-                                              PAIR: the distance at the first iteration */
+                                              PAIR: the distance at the first iteration;
+                                              TURN: the root at the first iteration */
 };
 
 #define PZ_SCALE_NO_COMM UINT16_MAX

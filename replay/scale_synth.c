@@ -596,6 +596,15 @@ static int64_t peer_of(struct pz_scale_cursor *c, const struct sp_event *e, uint
             return rank ^ (uint64_t)d;
         break;
     }
+    case PZ_SCALE_PEER_TURN: {
+        /* the root turns: member (first + j) mod n, j as for a pair */
+        const struct level *loop = c->depth ? &c->loops[c->depth - 1] : NULL;
+        int64_t j = c->posted ? (int64_t)c->posted->done : loop ? (int64_t)loop->done : 0;
+
+        if (e->peer.rank >= 0 && size > 0)
+            return (uint32_t)(((int64_t)e->peer.rank + j) % size);
+        break;
+    }
     case PZ_SCALE_PEER_TRANSPOSE: {
         int bits = 0;
 
