@@ -1117,7 +1117,7 @@ int sp_fit_all(struct pz_scale_program *m, const struct sp_stats *st)
     int rc = -1;
 
     if (!lacking || !tail_own || fit_loops_and_sizes(m, st) != 0 ||
-        sp_face_laws(m, first_note) != 0 ||
+        sp_face_laws(m, first_note) != 0 || sp_slice_laws(m, &first_note) != 0 ||
         !(m->gap = calloc((size_t)m->nnodes * cols, sizeof(*m->gap))) ||
         !(m->gap_own = calloc((size_t)m->nnodes * cols, 1)) ||
         !(m->tail = calloc(cols, sizeof(*m->tail))))

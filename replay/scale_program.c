@@ -81,6 +81,27 @@ static int check_runs(struct pz_scale_program *m, int compute_cpu, char *err, si
                                      errlen);
 }
 
+int sp_note_at(struct pz_scale_program *m, size_t *at, const char *fmt, ...)
+{
+    char line[2048];
+    va_list ap;
+    size_t n = m->nnotes;
+
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    if (sp_note(m, "%s", line) != 0)
+        return -1;
+    if (m->nnotes > n && *at < n) {
+        char *mine = m->notes[n];
+
+        memmove(m->notes + *at + 1, m->notes + *at, (n - *at) * sizeof(*m->notes));
+        m->notes[*at] = mine;
+        ++*at;
+    }
+    return 0;
+}
+
 /* --- the template's events: posting slots, completions matched to them, regions */
 
 static int posts_request(const struct sp_event *e)

@@ -856,6 +856,10 @@ uint64_t sp_block_at(const struct pz_scale_model *items, uint64_t unit, int npro
 
 int sp_note(struct pz_scale_program *m, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* A note placed at *at among the notes (before those of the sizes it replaces, which
+ * come in the order of the template and may be many), *at then after it.  0 or -1. */
+int sp_note_at(struct pz_scale_program *m, size_t *at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* --- the nodes a law of a loop's trip count asks for (scale_law_nodes.c): sp_xor_law
  * and sp_pairs_law take a law only for the loop right around steps every process makes */
