@@ -535,7 +535,7 @@ static int fold_one(struct pz_scale_program *m, struct work *w, const uint32_t *
         w->raw[r][p][i] = map[w->raw[r][p][i]];
     if ((w->bfly && sp_xor_rewrite(w->bfly, w->raw[r][p], n) != 0) ||
         (w->pairs && sp_pairs_rewrite(w->pairs, m->runs[r], (int)p, w->raw[r][p], n) != 0) ||
-        sp_turns_rewrite(w->turns, m->runs[r], (int)p, w->raw[r][p], n) != 0 ||
+        sp_turns_rewrite(w->turns, m->runs[r], (int)p, w->raw[r][p], n, m->ambiguous[r]) != 0 ||
         sp_tag_loops(&m->table, w->raw[r][p], n, m->ambiguous[r]) != 0 ||
         !(w->folded[r][p] = malloc((n ? n : 1) * sizeof(uint32_t))))
         return -1;
@@ -803,7 +803,7 @@ static int build(struct pz_scale_program *m, struct work *w, int data, char *err
         sp_guards_infer(m, w->made, err, errlen) != 0 || make_events(m, err, errlen) != 0)
         return refused(m, w, err, errlen);
     if (note_few_counts(m) != 0 || note_polls(m) != 0 || note_patternless(m) != 0 ||
-        sp_untold_find(m) != 0 || sp_untold_hypercube(m) != 0 ||
+        sp_untold_find(m) != 0 || sp_untold_hypercube(m) != 0 || sp_turns_note(m) != 0 ||
         alloc_stats(m, &w->st) != 0)
         goto oom;
     if (sp_walk_check(m, (uint32_t *const *const *)w->raw, &w->st, err, errlen) != 0)

@@ -330,10 +330,29 @@ int sp_turns_learn(struct sp_turns *x, const struct pz_scale_run *run, int proc,
 /* Rewrites the runs of process proc's steps syms[0..n-1] of 2 iterations or more whose
  * collectives' roots turn where a learned one does (on a communicator of one member
  * too, where every root is 0) into the same symbols in every iteration, their roots
- * PZ_SCALE_PEER_TURN; completions after a run name its rewritten posters.  Nothing when
- * no root was learned to turn.  0 or -1 (memory). */
+ * PZ_SCALE_PEER_TURN; completions after a run name its rewritten posters.  A run is
+ * rewritten only when folding the rewritten steps (sp_fold, ambiguous as there) gives
+ * back every root recorded (sp_turns_wrong).  Nothing when no root was learned to turn.
+ * 0 or -1 (memory). */
 int sp_turns_rewrite(struct sp_turns *x, const struct pz_scale_run *run, int proc,
-                     uint32_t *syms, size_t n);
+                     uint32_t *syms, size_t n, uint8_t ambiguous);
+/* The members of process proc's communicator of class c in run (of a group, its own
+ * instance: a last block may be shorter); 0 when unknown. */
+uint32_t sp_turns_members(const struct pz_scale_run *run, int proc, const struct pz_scale_comm *c);
+/* The root of a collective's event e (its peer PZ_SCALE_PEER_RANK or _LAST) as a rank
+ * from the first among n members. */
+int64_t sp_turns_root(const struct sp_event *e, uint32_t n);
+/* Folds a copy of process proc's steps syms[0..n-1] (orig: as interned) and walks it:
+ * the first step whose root turning with the iteration of the loop right around it is
+ * not the one orig records, n when every one is, SP_NONE (as a size_t) when memory runs
+ * out (scale_turns_law.c). */
+size_t sp_turns_wrong(struct sp_table *t, const struct pz_scale_run *run, int proc,
+                      const uint32_t *orig, const uint32_t *syms, size_t n, uint8_t ambiguous);
+/* Where the template has roots that turn, a note saying so, and one naming the first
+ * call that turns its root on a communicator of at most 2 members in every recording
+ * that made it (root j mod 2 would record the same).  While building, after the
+ * template's events (scale_turns_law.c).  0, or -1 when memory runs out. */
+int sp_turns_note(struct pz_scale_program *m);
 
 /* Where no model of recordings runs[0..n-1] could be built, names in err, in front of
  * the reason it holds, the first call exchanging with NPB CG's transpose partner

@@ -11,6 +11,7 @@
  * communicator of one member (a row of a grid of 2 x 1), where every root is 0, shows no
  * turn: a step of a shape whose root turns in some run of some process of some recording
  * (sp_turns_learn) turns wherever it fits. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,32 +69,16 @@ static int rooted(const struct sp_event *e)
            op == PZ_COLL_REDUCE;
 }
 
-/* The members of process proc's communicator of class c in run; 0 when unknown. */
-static uint32_t members_at(const struct pz_scale_run *run, int proc,
-                           const struct pz_scale_comm *c)
+uint32_t sp_turns_members(const struct pz_scale_run *run, int proc, const struct pz_scale_comm *c)
 {
-    uint32_t size = 1, in;
+    uint32_t size, in;
 
-    switch (c->kind) {
-    case PZ_SCALE_COMM_WORLD:
-        return (uint32_t)run->nprocs;
-    case PZ_SCALE_COMM_SELF:
-        return 1;
-    case PZ_SCALE_COMM_SLICE:
-        for (int d = 0; d < run->grid.ndims; d++)
-            if ((c->keep >> d) & 1)
-                size *= (uint32_t)run->grid.dims[d];
-        return size;
-    default:
-        if (pz_scale_is_group(c->kind) &&
-            pz_scale_group_of(c, run->nprocs, proc, &size, &in) >= 0)
-            return size;
-        return 0;
-    }
+    if (!pz_scale_is_group(c->kind))
+        return sp_comm_members(c, &run->grid, run->nprocs);
+    return pz_scale_group_of(c, run->nprocs, proc, &size, &in) >= 0 ? size : 0;
 }
 
-/* The root of rooted event e as a rank from the first among n members. */
-static int64_t root_of(const struct sp_event *e, uint32_t n)
+int64_t sp_turns_root(const struct sp_event *e, uint32_t n)
 {
     return e->peer.kind == PZ_SCALE_PEER_RANK ? e->peer.rank : (int64_t)n - 1 - e->peer.rank;
 }
@@ -109,8 +94,8 @@ static unsigned event_fit(const struct sp_turns *x, const struct pz_scale_run *r
                           const uint32_t *syms, const struct run_at *r, size_t q, uint32_t i)
 {
     const struct sp_event *e0 = &sp_events_of(x->t, syms[r->at + q])[i];
-    uint32_t n = members_at(run, proc, &e0->comm);
-    int64_t r0 = root_of(e0, n);
+    uint32_t n = sp_turns_members(run, proc, &e0->comm);
+    int64_t r0 = sp_turns_root(e0, n);
     unsigned fits = n && r0 >= 0 && r0 < n ? SAME | TURNS : SAME;
 
     for (size_t k = 1; k < r->count && fits; k++) {
@@ -118,7 +103,7 @@ static unsigned event_fit(const struct sp_turns *x, const struct pz_scale_run *r
 
         if (e->peer.kind != e0->peer.kind || e->peer.rank != e0->peer.rank)
             fits &= n == 1 ? ~0u : ~SAME;
-        if (n && root_of(e, n) != (r0 + (int64_t)k) % n)
+        if (n && sp_turns_root(e, n) != (r0 + (int64_t)k) % n)
             fits &= ~TURNS;
     }
     return fits;
@@ -299,7 +284,7 @@ static int rewrite_step(struct sp_turns *x, const struct pz_scale_run *run, int 
                 ev[i].poster_sym = j >= r->at ? done[j - r->at] : syms[j];
         }
         if ((turn[q] >> i) & 1) {
-            int64_t r0 = root_of(&ev[i], members_at(run, proc, &ev[i].comm));
+            int64_t r0 = sp_turns_root(&ev[i], sp_turns_members(run, proc, &ev[i].comm));
 
             ev[i].peer = (struct pz_scale_peer){ .kind = PZ_SCALE_PEER_TURN,
                                                  .rank = (int32_t)r0 };
@@ -309,10 +294,11 @@ static int rewrite_step(struct sp_turns *x, const struct pz_scale_run *run, int 
 }
 
 /* The run holding step `at` (from `lo` on) rewritten in place, its steps marked: 0, 1
- * when none is there, -1 (memory).  *end: the step after it (at + 1 when none). */
+ * when none is there, -1 (memory).  *start, *end: its first step and the step after it
+ * (at + 1 when none). */
 static int rewrite_run(struct sp_turns *x, const struct pz_scale_run *run, int proc,
                        const uint32_t *orig, uint32_t *syms, size_t n, size_t lo, size_t at,
-                       uint8_t *marked, size_t *end)
+                       uint8_t *marked, size_t *start, size_t *end)
 {
     uint32_t done[MAX_BODY];
     uint64_t turn[MAX_BODY];
@@ -332,44 +318,91 @@ static int rewrite_run(struct sp_turns *x, const struct pz_scale_run *run, int p
     for (size_t k = 0; k < r.count; k++)
         memcpy(syms + r.at + k * r.period, done, r.period * sizeof(*done));
     memset(marked + r.at, 1, r.period * r.count);
+    *start = r.at;
     *end = r.at + r.period * r.count;
     return 0;
 }
 
-/* What the runs of one process are rewritten with. */
+/* What the runs of one process are rewritten with, and the runs rewritten: from
+ * starts[i] to ends[i] (excluded). */
 struct rewriting {
     struct sp_turns *x;
     const struct pz_scale_run *run;
     int proc;
+    uint8_t ambiguous;
+    size_t *starts, *ends, nruns;
 };
 
+/* Puts back as interned the run holding step pos (every run when none holds it). */
+static void undo_run(struct rewriting *w, const uint32_t *orig, uint32_t *syms,
+                     uint8_t *marked, size_t pos)
+{
+    for (size_t i = 0; i < w->nruns; i++) {
+        size_t a = w->starts[i], b = w->ends[i];
+
+        if (pos < a || pos >= b)
+            continue;
+        memcpy(syms + a, orig + a, (b - a) * sizeof(*syms));
+        memset(marked + a, 0, b - a);
+        w->starts[i] = w->starts[--w->nruns];
+        w->ends[i] = w->ends[w->nruns];
+        return;
+    }
+    for (size_t i = 0; i < w->nruns; i++) {
+        memcpy(syms + w->starts[i], orig + w->starts[i],
+               (w->ends[i] - w->starts[i]) * sizeof(*syms));
+        memset(marked + w->starts[i], 0, w->ends[i] - w->starts[i]);
+    }
+    w->nruns = 0;
+}
+
 /* Every run of syms[0..n-1] rewritten in place (ctx: the struct rewriting; orig: as
- * interned; marked: the steps rewritten), an sp_run_rewriter.  0 or -1 (memory). */
+ * interned; marked: the steps rewritten), then put back, one after the other, those
+ * holding a root that folding the steps does not give back (sp_turns_wrong: two
+ * collectives of one shape in a body fold into one loop), an sp_run_rewriter.  0 or -1
+ * (memory). */
 static int rewrite_runs(void *ctx, const uint32_t *orig, uint32_t *syms, size_t n,
                         uint8_t *marked)
 {
-    const struct rewriting *w = ctx;
+    struct rewriting *w = ctx;
+    size_t wrong;
 
     for (size_t at = 0, lo = 0; at < n;) {
-        size_t end = at + 1;
-        int rc = 0;
+        size_t start, end = at + 1;
+        int rc = 1;
 
         if (may_turn(w->x, syms[at], 1) &&
-            (rc = rewrite_run(w->x, w->run, w->proc, orig, syms, n, lo, at, marked, &end)) < 0)
+            (rc = rewrite_run(w->x, w->run, w->proc, orig, syms, n, lo, at, marked, &start,
+                              &end)) < 0)
             return -1;
-        if (rc == 0 && end > at + 1)
-            lo = end;
+        if (rc == 0) {
+            w->starts[w->nruns] = start;
+            w->ends[w->nruns++] = lo = end;
+        }
         at = end;
+    }
+    while (w->nruns && (wrong = sp_turns_wrong(w->x->t, w->run, w->proc, orig, syms, n,
+                                               w->ambiguous)) != n) {
+        if (wrong == (size_t)SP_NONE)
+            return -1;
+        undo_run(w, orig, syms, marked, wrong);
     }
     return 0;
 }
 
 int sp_turns_rewrite(struct sp_turns *x, const struct pz_scale_run *run, int proc,
-                     uint32_t *syms, size_t n)
+                     uint32_t *syms, size_t n, uint8_t ambiguous)
 {
-    struct rewriting w = {x, run, proc};
+    struct rewriting w = {x, run, proc, ambiguous, NULL, NULL, 0};
+    int rc = -1;
 
     if (!x->nturning)
         return 0;
-    return sp_rewrite_runs(x->t, syms, n, rewrite_runs, &w);
+    w.starts = malloc((n ? n : 1) * sizeof(*w.starts));
+    w.ends = malloc((n ? n : 1) * sizeof(*w.ends));
+    if (w.starts && w.ends)
+        rc = sp_rewrite_runs(x->t, syms, n, rewrite_runs, &w);
+    free(w.starts);
+    free(w.ends);
+    return rc;
 }
