@@ -453,6 +453,23 @@ static void lookup_free(struct lookup *lk)
     free(lk->calls);
 }
 
+/* Each communicator still the world or the process alone that the other recordings show
+ * as one slice at the same call as that slice, where its recording's grid makes it as
+ * many members; else of no class: the grid is read in another numbering than the
+ * program's (a split's rows, which the other numbering makes columns). */
+static void resolve_slices(struct lookup *lk)
+{
+    const struct pz_scale_comm none = {.kind = PZ_SCALE_COMM_OTHER};
+
+    for (size_t r = 0; r < lk->n; r++)
+        for (uint32_t i = 0; i < lk->runs[r].ncomms; i++) {
+            struct pz_scale_comm *c = &lk->runs[r].comms[i], s;
+
+            if (c->ref && slice_shown(lk, r, i, &s))
+                *c = slice_gives(&s, &lk->runs[r], c) ? s : none;
+        }
+}
+
 void pz_scale_runs_resolve_groups(struct pz_scale_run *runs, size_t n)
 {
     struct lookup lk;
@@ -476,13 +493,7 @@ void pz_scale_runs_resolve_groups(struct pz_scale_run *runs, size_t n)
                 *c = g;
             }
         }
-    for (size_t r = 0; r < n; r++)
-        for (uint32_t i = 0; i < runs[r].ncomms; i++) {
-            struct pz_scale_comm *c = &runs[r].comms[i], s;
-
-            if (c->ref && slice_shown(&lk, r, i, &s) && slice_gives(&s, &runs[r], c))
-                *c = s;
-        }
+    resolve_slices(&lk);
     lookup_free(&lk);
     pz_scale_runs_class_nodes(runs, n);
 }

@@ -297,7 +297,11 @@ void pz_scale_run_free(struct pz_scale_run *run);
  * on it: the same function, called as many times before), when they show one, all the
  * same, and it gives that process the communicator's members in this recording; else it
  * keeps its class.  One on which messages are sent keeps it too (their peers are
- * offsets in the world's grid). */
+ * offsets in the world's grid).  Last, one still the world or the process alone whose
+ * call every other recording that classes it makes on one slice of the grid (the rows
+ * MPI_Comm_split makes of MPI_Dims_create's grid, a row of a grid of 2 x 1 the process
+ * alone) takes that slice where this recording's grid gives it as many members, else
+ * it is of no class: the grids are read in another numbering than the program's. */
 void pz_scale_runs_resolve_groups(struct pz_scale_run *runs, size_t n);
 
 /* Classes the communicators marked as a node's (struct pz_scale_comm.node) in runs[0..n-1]
