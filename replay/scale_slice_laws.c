@@ -164,8 +164,9 @@ int sp_slice_laws(struct pz_scale_program *m, size_t *at)
                            "the same calls on the lines along dimension %d just before or "
                            "after them, take their law with the two dimensions exchanged, "
                            "where it gives every size recorded (%s first: %s bytes%s), in "
-                           "place of the forms fitted to their own sizes (recordings where "
-                           "dimension %d has 2 processes or more at more counts would tell)",
+                           "place of the forms or constants noted below for them (recordings "
+                           "where dimension %d has 2 processes or more at more counts would "
+                           "tell)",
                            d, dd, s->region, law,
                            (m->events[ev].sizes.per_peer >> w & 1) ? " per other member" : "",
                            d) != 0)
