@@ -57,11 +57,13 @@ static uint64_t column_block(int nprocs)
 }
 
 /* The communicators of the grid: row[y] of members y * cols + x, column[x] of members y
- * * cols + x, named as the recorder names those the program creates. */
-static void grid_comms(struct tb *b, int nprocs, enum how how, uint32_t *row,
-                       uint32_t *column)
+ * * cols + x, named as the recorder names those the program creates; the one they are
+ * made of (the world, or MPI_Cart_create's) returned. */
+static uint32_t grid_comms(struct tb *b, int nprocs, enum how how, uint32_t *row,
+                           uint32_t *column)
 {
     int rows, cols, members[64], n = 2;
+    uint32_t parent = TB_WORLD;
     const char *by = how == CART ? "MPI_Cart_sub" : "MPI_Comm_split";
     char name[64];
 
@@ -69,8 +71,8 @@ static void grid_comms(struct tb *b, int nprocs, enum how how, uint32_t *row,
     if (how == CART) {
         for (int p = 0; p < nprocs; p++)
             members[p] = p;
-        tb_cart(b, tb_comm(b, "Comm 2 (MPI_Cart_create)", nprocs, members), 2,
-                (const uint32_t[]){(uint32_t)rows, (uint32_t)cols}, NULL, 1);
+        parent = tb_comm(b, "Comm 2 (MPI_Cart_create)", nprocs, members);
+        tb_cart(b, parent, 2, (const uint32_t[]){(uint32_t)rows, (uint32_t)cols}, NULL, 1);
         n++;
     }
     for (int y = 0; y < rows; y++) {
@@ -89,6 +91,7 @@ static void grid_comms(struct tb *b, int nprocs, enum how how, uint32_t *row,
         if (how == CART)
             tb_cart(b, column[x], 1, (const uint32_t[]){(uint32_t)rows}, NULL, 1);
     }
+    return parent;
 }
 
 /* A rooted collective of process p, rank `me` of a communicator of n members, from root
@@ -130,9 +133,36 @@ static void world_step(struct tb *b, int nprocs, int p, enum how how, int k, uin
            TB_WORLD, nprocs, p, k, BLOCK);
 }
 
-/* Process p's PASSES passes of the product (SPLIT, CART) or of the steps on the world. */
+/* The intervals of share/validation/summa.c: the passes, a step's broadcasts, its
+ * multiplication; and the communicator the rows and columns are made of. */
+struct intervals {
+    uint32_t passes, step, multiply, parent;
+};
+
+/* The collectives that make the rows and columns (CREATE_HANDLE), as the recorder counts
+ * their bytes: MPI_Comm_split's two on the world (SPLIT), MPI_Cart_create's on the
+ * world and MPI_Cart_sub's two on its communicator (CART); none on the world alone. */
+static int ncreations(enum how how)
+{
+    return how == SPLIT ? 2 : how == CART ? 3 : 0;
+}
+
+static void creations(struct tb *b, int nprocs, int p, enum how how, uint32_t parent,
+                      uint64_t *t)
+{
+    for (int i = 0; i < ncreations(how); i++, *t += MS(2))
+        tb_collective_call_bytes(b, p, how == SPLIT ? "MPI_Comm_split" : i ? "MPI_Cart_sub"
+                                                                       : "MPI_Cart_create",
+                                 *t + MS(1), *t + MS(2), OTF2_COLLECTIVE_OP_CREATE_HANDLE,
+                                 how == CART && i ? parent : TB_WORLD, TB_NO_ROOT, 264,
+                                 256 + 8 * (uint64_t)nprocs);
+}
+
+/* Process p's PASSES passes of the product (SPLIT, CART) or of the steps on the world,
+ * in interval in->passes; each step's collectives in interval in->step, followed by an
+ * interval in->multiply of computation alone. */
 static void passes(struct tb *b, int nprocs, int p, enum how how, const uint32_t *row,
-                   const uint32_t *column)
+                   const uint32_t *column, const struct intervals *in)
 {
     int rows, cols, y, x, grid = how == SPLIT || how == CART;
     uint64_t t = MS(1);
@@ -140,56 +170,78 @@ static void passes(struct tb *b, int nprocs, int p, enum how how, const uint32_t
     sm_dims2(nprocs, &rows, &cols);
     y = p / cols;
     x = p % cols;
+    tb_call(b, p, "MPI_Init", t, t + MS(1));
+    t += MS(2);
+    creations(b, nprocs, p, how, in->parent, &t);
+    tb_enter(b, p, t += MS(2), in->passes);
     for (int pass = 0; pass < PASSES; pass++) {
         for (int k = 0; k < nprocs; k++) {
+            tb_enter(b, p, t += MS(1), in->step);
             if (!grid) {
                 world_step(b, nprocs, p, how, k, &t);
-                continue;
+            } else {
+                rooted(b, p, &t, OTF2_COLLECTIVE_OP_BCAST, row[y], cols, x, k % cols,
+                       row_block(nprocs));
+                rooted(b, p, &t, OTF2_COLLECTIVE_OP_BCAST, column[x], rows, y, k % rows,
+                       column_block(nprocs));
             }
-            rooted(b, p, &t, OTF2_COLLECTIVE_OP_BCAST, row[y], cols, x, k % cols,
-                   row_block(nprocs));
-            rooted(b, p, &t, OTF2_COLLECTIVE_OP_BCAST, column[x], rows, y, k % rows,
-                   column_block(nprocs));
+            tb_leave(b, p, t += MS(1), in->step);
+            tb_enter(b, p, t += MS(1), in->multiply);
+            tb_leave(b, p, t += MS(5), in->multiply);
         }
         if (grid) {
             allreduce(b, p, &t, row[y], cols);
             allreduce(b, p, &t, column[x], rows);
         }
     }
+    tb_leave(b, p, t += MS(1), in->passes);
 }
 
 /* The program recorded at nprocs into DIR/NAME<nprocs>. */
 static void record(const char *name, int nprocs, enum how how, char *dir, size_t len)
 {
     uint32_t row[64], column[64];
+    struct intervals in;
     struct tb *b;
 
     snprintf(dir, len, "%s/%s%d", top, name, nprocs);
     cr_assert_not_null(b = tb_open(dir, nprocs), "cannot open a trace in %s", dir);
-    if (how == SPLIT || how == CART)
-        grid_comms(b, nprocs, how, row, column);
+    in.parent = how == SPLIT || how == CART ? grid_comms(b, nprocs, how, row, column)
+                                            : TB_WORLD;
+    in.passes = tb_interval(b, 1, "summa.c", 51);
+    in.step = tb_interval(b, 2, "summa.c", 59);
+    in.multiply = tb_interval(b, 3, "summa.c", 63);
     for (int p = 0; p < nprocs; p++)
-        passes(b, nprocs, p, how, row, column);
+        passes(b, nprocs, p, how, row, column, &in);
     cr_assert_eq(tb_close(b), 0, "cannot write the trace");
 }
 
-/* The program recorded at counts[0..2] and its model, the recordings read as prognoz
- * scale reads them (in MPI_Cart_create's grid where its rows are used; MPI_Comm_split's
- * rows and columns, which no message shows a grid for, in MPI_Dims_create's 2-D grid)
- * and their communicators classed across them. */
-static void model_of(const char *name, const int *counts, enum how how, struct st_model *md)
+/* The recordings in dirs[0..2] read with ndims and first_fastest as
+ * pz_scale_run_read_layout takes them, their communicators classed across them, and
+ * their model (NULL, err saying why, when it cannot be built). */
+static void read_model(char dirs[3][4200], int ndims, int first_fastest, struct st_model *md)
 {
-    char dirs[3][4200];
-
     memset(md, 0, sizeof(*md));
     for (int i = 0; i < 3; i++) {
-        record(name, counts[i], how, dirs[i], sizeof(dirs[i]));
-        cr_assert_eq(pz_scale_run_read_layout(dirs[i], how == SPLIT ? 2 : 0, 0,
-                                              &md->runs[i], err, sizeof(err)), 0, "%s", err);
+        cr_assert_eq(pz_scale_run_read_layout(dirs[i], ndims, first_fastest, &md->runs[i],
+                                              err, sizeof(err)), 0, "%s", err);
         md->list[i] = &md->runs[i];
     }
     pz_scale_runs_resolve_groups(md->runs, 3);
     md->m = pz_scale_program_build(md->list, 3, 0, err, sizeof(err));
+}
+
+/* The program recorded at counts[0..2] and its model, the recordings read as prognoz
+ * scale reads them: in MPI_Cart_create's grid where its rows are used; MPI_Comm_split's
+ * rows and columns, which no message shows a grid for, in MPI_Dims_create's 2-D grid,
+ * ranks row-major. */
+static void model_of(const char *name, const int *counts, enum how how, struct st_model *md)
+{
+    char dirs[3][4200];
+
+    for (int i = 0; i < 3; i++)
+        record(name, counts[i], how, dirs[i], sizeof(dirs[i]));
+    read_model(dirs, how == SPLIT ? 2 : 0, 0, md);
 }
 
 static struct sm_run got;
@@ -226,22 +278,25 @@ static void expect_bcast(int nprocs, int p, int j, int first, int stride, int n,
 }
 
 /* The product at nprocs as the program makes it (passes()): process p at row y = p / cols,
- * column x = p % cols; in each pass, for k = 0 .. P - 1, a broadcast on its row (members
- * y * cols + i) from member k mod cols of row_block(P) bytes, then one on its column
- * (members i * cols + x) from member k mod rows of column_block(P) bytes; then 8 bytes
- * reduced on the row and on the column (none where one has 1 member). */
-static void expect_product(const struct pz_scale_program *m, int nprocs)
+ * column x = p % cols; first the collectives making the rows and columns (creations());
+ * in each pass, for k = 0 .. P - 1, a broadcast on its row (members y * cols + i) from
+ * member k mod cols of row_block(P) bytes, then one on its column (members i * cols +
+ * x) from member k mod rows of column_block(P) bytes; then 8 bytes reduced on the row
+ * and on the column (none where one has 1 member). */
+static void expect_product(const struct pz_scale_program *m, enum how how, int nprocs)
 {
-    int rows, cols;
+    int rows, cols, made = ncreations(how), all = made + PASSES * (2 * nprocs + 2);
 
     sm_dims2(nprocs, &rows, &cols);
     sm_synthesize(m, nprocs, &got, err, sizeof(err));
     for (int p = 0; p < nprocs; p++) {
-        int y = p / cols, x = p % cols, j = 0;
+        int y = p / cols, x = p % cols, j = made;
 
-        cr_assert_eq(got.collectives[p], PASSES * (2 * nprocs + 2), "at %d, process %d: %d "
-                     "collectives, expected %d", nprocs, p, got.collectives[p],
-                     PASSES * (2 * nprocs + 2));
+        cr_assert_eq(got.collectives[p], all, "at %d, process %d: %d collectives, expected "
+                     "%d", nprocs, p, got.collectives[p], all);
+        for (int i = 0; i < made; i++)
+            cr_expect_eq(got.coll[p][i].op, OTF2_COLLECTIVE_OP_CREATE_HANDLE, "at %d, "
+                         "process %d, collective %d: op %u", nprocs, p, i, got.coll[p][i].op);
         for (int pass = 0; pass < PASSES; pass++) {
             for (int k = 0; k < nprocs; k++) {
                 expect_bcast(nprocs, p, j++, y * cols, 1, cols, x, k % cols, row_block(nprocs));
@@ -284,9 +339,9 @@ Test(scale_summa, rows_and_columns_split_from_2_4_8_are_synthesized_at_16_and_64
                                      "recording"), "no note of the rows of 2 members");
     cr_expect_not_null(sm_note(md.m, "take their law with the two dimensions exchanged"),
                        "no note of the rows' law");
-    expect_product(md.m, 2);
-    expect_product(md.m, 16);
-    expect_product(md.m, 64);
+    expect_product(md.m, SPLIT, 2);
+    expect_product(md.m, SPLIT, 16);
+    expect_product(md.m, SPLIT, 64);
     st_model_free(&md);
 }
 
@@ -304,8 +359,37 @@ Test(scale_summa, rows_and_columns_split_from_3_6_12_are_synthesized_at_16_and_6
     cr_assert_not_null(md.m, "%s", err);
     cr_expect_null(sm_note(md.m, "on a communicator of at most 2 members"),
                    "a note of a communicator of 2 members at most");
-    expect_product(md.m, 16);
-    expect_product(md.m, 64);
+    expect_product(md.m, SPLIT, 16);
+    expect_product(md.m, SPLIT, 64);
+    st_model_free(&md);
+}
+
+/* Recorded at 2, 3 and 4 (2 x 1, 3 x 1, 2 x 2), the grid's two numberings are the same
+ * at 2 and 3 and each other's transpose at 4: read with the first dimension fastest
+ * (prognoz scale's first reading in 2-D, for NAS FT's grid), the rows of 1 process at 2
+ * and 3 would be slices along the first dimension, of 2 and 3, and the columns along
+ * the second, of 1: no class, and no model is built (before, one was, whose steps on the
+ * process alone and on the world were made where the second dimension has 1 process,
+ * and whose broadcasts on the rows kept their size at 4).  Read row-major they are the
+ * rows and columns, and at 16 and 64 the run is the program's: the rows' blocks, seen
+ * at 4 alone (36864 bytes), take the columns' law exchanged, 294912 / (dims[0]^2
+ * dims[1]), whose columns' form is told by 2, 3 and 4 (147456, 98304, 36864 = 294912
+ * / (2 x 1), / (3 x 1), / (2 x 4)). */
+Test(scale_summa, rows_and_columns_split_from_2_3_4_are_read_row_major)
+{
+    static const int counts[] = { 2, 3, 4 };
+    char dirs[3][4200];
+    struct st_model md;
+
+    for (int i = 0; i < 3; i++)
+        record("small", counts[i], SPLIT, dirs[i], sizeof(dirs[i]));
+    read_model(dirs, 2, 1, &md);
+    cr_expect_null(md.m, "a model of the recordings read with the first dimension fastest");
+    st_model_free(&md);
+    read_model(dirs, 2, 0, &md);
+    cr_assert_not_null(md.m, "%s", err);
+    expect_product(md.m, SPLIT, 16);
+    expect_product(md.m, SPLIT, 64);
     st_model_free(&md);
 }
 
@@ -319,13 +403,13 @@ Test(scale_summa, rows_and_columns_of_cart_sub_are_synthesized_at_16_and_64)
 
     model_of("cart", small, CART, &md);
     cr_assert_not_null(md.m, "%s", err);
-    expect_product(md.m, 16);
-    expect_product(md.m, 64);
+    expect_product(md.m, CART, 16);
+    expect_product(md.m, CART, 64);
     st_model_free(&md);
     model_of("cart3_", odd, CART, &md);
     cr_assert_not_null(md.m, "%s", err);
-    expect_product(md.m, 16);
-    expect_product(md.m, 64);
+    expect_product(md.m, CART, 16);
+    expect_product(md.m, CART, 64);
     st_model_free(&md);
 }
 
