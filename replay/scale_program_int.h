@@ -206,6 +206,11 @@ void sp_shapes_free(struct sp_shapes *h);
  * symbol of h->table; sym | SP_OWN_SHAPE for a loop or a step of more than
  * SP_MAX_EVENTS events; SP_NONE when memory runs out. */
 uint32_t sp_shape(struct sp_shapes *h, uint32_t sym);
+/* Whether the steps at body position q of `count` iterations of `period` steps from `at`
+ * of syms have one shape, of a step (not SP_OWN_SHAPE): 1 with it in *shape, 0 when
+ * not, -1 when memory runs out. */
+int sp_same_shapes(struct sp_shapes *h, const uint32_t *syms, size_t at, size_t period,
+                   size_t count, size_t q, uint32_t *shape);
 
 /* --- posters of completions in rewritten steps (scale_posters.c) */
 /* The position of the step that posted a completion's request, poster its symbol
@@ -218,6 +223,16 @@ size_t sp_poster_at(const uint32_t *orig, size_t from, size_t x, uint32_t poster
  * recorded when none is found).  Whether any poster changed. */
 int sp_repost(const struct sp_table *t, const uint32_t *orig, const uint32_t *syms,
               size_t from, size_t x, struct sp_event *ev);
+/* The symbol a completion's poster (poster, its symbol as recorded) has in body position
+ * q of a run from `at` being rewritten into the same symbols in every iteration (orig:
+ * the steps as recorded; syms: as rewritten before the run; done[0..q-1]: the run's
+ * positions rewritten so far): the rewritten symbol of a poster in the same iteration,
+ * the one before the run of a poster before it, poster itself where none is found;
+ * SP_UNNAMED where the poster is in an earlier iteration at q or after (a receive
+ * posted one iteration ahead), which the rewritten body cannot name. */
+#define SP_UNNAMED (SP_NONE - 1)
+uint32_t sp_run_poster(const uint32_t *orig, const uint32_t *syms, size_t at, size_t q,
+                       const uint32_t *done, uint32_t poster);
 
 /* --- rewriting runs of steps in place (scale_rewrite.c), for sp_xor_rewrite and
  * sp_pairs_rewrite */

@@ -60,3 +60,24 @@ uint32_t sp_shape(struct sp_shapes *h, uint32_t sym)
     }
     return h->shape_of[sym] = sp_table_step(&h->table, &proto, ev);
 }
+
+int sp_same_shapes(struct sp_shapes *h, const uint32_t *syms, size_t at, size_t period,
+                   size_t count, size_t q, uint32_t *shape)
+{
+    uint32_t s0 = sp_shape(h, syms[at + q]);
+
+    if (s0 == SP_NONE)
+        return -1;
+    if ((s0 & SP_OWN_SHAPE) || h->t->syms[syms[at + q]].kind != SP_STEP)
+        return 0;
+    for (size_t k = 1; k < count; k++) {
+        uint32_t sk = sp_shape(h, syms[at + k * period + q]);
+
+        if (sk == SP_NONE)
+            return -1;
+        if (sk != s0)
+            return 0;
+    }
+    *shape = s0;
+    return 1;
+}

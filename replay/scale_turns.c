@@ -127,21 +127,12 @@ static int run_fits(struct sp_turns *x, const struct pz_scale_run *run, int proc
     int some = 0;
 
     for (size_t q = 0; q < r->period; q++) {
-        uint32_t s0 = sp_shape(&x->sh, syms[r->at + q]);
         const struct sp_sym *s = &x->t->syms[syms[r->at + q]];
+        uint32_t s0;
+        int same = sp_same_shapes(&x->sh, syms, r->at, r->period, r->count, q, &s0);
 
-        if (s0 == SP_NONE)
-            return -1;
-        if ((s0 & SP_OWN_SHAPE) || s->kind != SP_STEP)
-            return 0;
-        for (size_t k = 1; k < r->count; k++) {
-            uint32_t sk = sp_shape(&x->sh, syms[r->at + k * r->period + q]);
-
-            if (sk == SP_NONE)
-                return -1;
-            if (sk != s0)
-                return 0;
-        }
+        if (same <= 0)
+            return same;
         if (turn)
             turn[q] = 0;
         for (uint32_t i = 0; i < s->n; i++) {
@@ -275,14 +266,10 @@ static int rewrite_step(struct sp_turns *x, const struct pz_scale_run *run, int 
 
     for (uint32_t i = 0; i < proto.n; i++) {
         ev[i] = sp_events_of(x->t, syms[r->at + q])[i];
-        if (ev[i].poster_sym != SP_NONE) {
-            size_t j = sp_poster_at(orig, 0, r->at + q, ev[i].poster_sym);
-
-            if (j != (size_t)SP_NONE && j >= r->at && j - r->at >= q)
-                return 1;
-            if (j != (size_t)SP_NONE)
-                ev[i].poster_sym = j >= r->at ? done[j - r->at] : syms[j];
-        }
+        if (ev[i].poster_sym != SP_NONE &&
+            (ev[i].poster_sym = sp_run_poster(orig, syms, r->at, q, done,
+                                              ev[i].poster_sym)) == SP_UNNAMED)
+            return 1;
         if ((turn[q] >> i) & 1) {
             int64_t r0 = sp_turns_root(&ev[i], sp_turns_members(run, proc, &ev[i].comm));
 
