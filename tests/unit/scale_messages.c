@@ -71,7 +71,8 @@ static int keep(void *ctx, int proc, const struct pz_rec *r)
         k->requests[proc]++;
     if (r->kind == PZ_REC_ISEND_COMPLETE)
         k->completed_sends[proc]++;
-    if (r->kind == PZ_REC_COLL_END && k->collectives[proc]++ < SM_MAX_COLLS)
+    if ((r->kind == PZ_REC_COLL_END || r->kind == PZ_REC_NBC_COMPLETE) &&
+        k->collectives[proc]++ < SM_MAX_COLLS)
         k->coll[proc][k->collectives[proc] - 1] = (struct sm_collective){
             r->coll_op, r->comm, r->peer == PZ_NONE32 ? -1 : sm_world_rank(k, r->comm, r->peer),
             r->bytes, r->bytes2 };

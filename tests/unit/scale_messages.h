@@ -40,7 +40,8 @@ struct sm_message {
 
 #define SM_MAX_COLLS 320   /* collectives of one process kept, at most */
 
-/* A collective of a process (its COLL_END): its operation (OTF2_CollectiveOp), its
+/* A collective of a process (its COLL_END, or a nonblocking one's NBC_COMPLETE): its
+ * operation (OTF2_CollectiveOp), its
  * communicator (an index in struct sm_run.comms), the world rank of its root (-1:
  * none), and the bytes it sent and received. */
 struct sm_collective {
@@ -52,7 +53,7 @@ struct sm_collective {
 
 /* A synthesized run as the sink kept it, per process: its messages in order, the
  * receives it posted (IRECV_REQUEST), the sends it completed (ISEND_COMPLETE), its
- * collective calls (COLL_END), the first SM_MAX_COLLS of them in order, and its
+ * collective calls (COLL_END, NBC_COMPLETE), the first SM_MAX_COLLS of them in order, and its
  * messages on a communicator other than the world (communicator 0). */
 struct sm_run {
     int n[SM_MAX_PROCS];

@@ -35,7 +35,8 @@ enum how {
                     then colour: the column, key: the row) */
     CART,        /* MPI_Cart_create's grid of rows x cols, MPI_Cart_sub's rows and columns */
     WORLD_STEP,  /* at step k of P, MPI_Bcast and MPI_Reduce on the world from root k */
-    TWICE        /* at step k of P, two MPI_Bcast alike on the world from root k */
+    TWICE,       /* at step k of P, two MPI_Bcast alike on the world from root k */
+    IBCAST       /* at step k of P, MPI_Ibcast on the world from root k, then MPI_Wait */
 };
 
 /* The row's broadcast block at nprocs: a block of AREA / rows rows and AREA / P columns,
@@ -125,9 +126,22 @@ static void allreduce(struct tb *b, int p, uint64_t *t, uint32_t comm, int n)
     *t += MS(3);
 }
 
-/* Step k of process p on the world (WORLD_STEP, TWICE). */
+/* Step k of process p on the world (WORLD_STEP, TWICE, IBCAST: its request number k). */
 static void world_step(struct tb *b, int nprocs, int p, enum how how, int k, uint64_t *t)
 {
+    uint64_t block = p == k ? (uint64_t)(nprocs - 1) * BLOCK : 0, req = (uint64_t)k + 1;
+
+    if (how == IBCAST) {
+        tb_enter(b, p, *t + MS(1), tb_mpi(b, "MPI_Ibcast"));
+        tb_nbc_request(b, p, *t + MS(1), req);
+        tb_leave(b, p, *t + MS(2), tb_mpi(b, "MPI_Ibcast"));
+        tb_enter(b, p, *t + MS(3), tb_mpi(b, "MPI_Wait"));
+        tb_nbc_complete(b, p, *t + MS(4), OTF2_COLLECTIVE_OP_BCAST, TB_WORLD, (uint32_t)k,
+                        block, p == k ? 0 : BLOCK, req);
+        tb_leave(b, p, *t + MS(4), tb_mpi(b, "MPI_Wait"));
+        *t += MS(5);
+        return;
+    }
     rooted(b, p, t, OTF2_COLLECTIVE_OP_BCAST, TB_WORLD, nprocs, p, k, BLOCK);
     rooted(b, p, t, how == TWICE ? OTF2_COLLECTIVE_OP_BCAST : OTF2_COLLECTIVE_OP_REDUCE,
            TB_WORLD, nprocs, p, k, BLOCK);
@@ -444,6 +458,30 @@ Test(scale_summa, a_root_that_is_the_step_on_the_world_is_synthesized_at_16_and_
                                       p == k ? 0 : BLOCK, p == k ? root_moves : 0);
                 }
         }
+    }
+    st_model_free(&md);
+}
+
+/* The same broadcast from root k at step k by MPI_Ibcast, completed by MPI_Wait: the
+ * completion carries the root and the sizes, the request the root its completion's (as
+ * the template takes it); at 16 and 64 process 3 completes in each pass 16 (64)
+ * broadcasts from roots 0, 1, 2 ..., sending (P - 1) x 1024 bytes in the one from 3. */
+Test(scale_summa, a_nonblocking_broadcast_from_the_step_is_synthesized_at_16_and_64)
+{
+    static const int counts[] = { 2, 4, 8 };
+    static const int at[] = { 16, 64 };
+    struct st_model md;
+
+    model_of("ibcast", counts, IBCAST, &md);
+    cr_assert_not_null(md.m, "%s", err);
+    for (int i = 0; i < 2; i++) {
+        int n = at[i];
+
+        sm_synthesize(md.m, n, &got, err, sizeof(err));
+        cr_assert_eq(got.collectives[3], PASSES * n, "at %d, process 3: %d broadcasts", n,
+                     got.collectives[3]);
+        for (int j = 0; j < PASSES * n; j++)
+            expect_bcast(n, 3, j, 0, 1, n, 3, j % n, BLOCK);
     }
     st_model_free(&md);
 }
