@@ -12,7 +12,6 @@
  * face's (LAMMPS's halos, which the data decide), the sizes follow that law scaled to
  * theirs at the largest recording that has them. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,29 +56,6 @@ static int face_law(const struct pz_scale_model *f, int d, int ndims)
     for (int i = 0; i < ndims; i++)
         others += f->grid[i] < 0;
     return others >= 2;
-}
-
-/* A note, placed at *at among the notes (before those of the sizes it replaces, which
- * come in the order of the template and may be many), *at then after it. */
-static int note_at(struct pz_scale_program *m, size_t *at, const char *fmt, ...)
-{
-    char line[2048];
-    va_list ap;
-    size_t n = m->nnotes;
-
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof(line), fmt, ap);
-    va_end(ap);
-    if (sp_note(m, "%s", line) != 0)
-        return -1;
-    if (m->nnotes > n && *at < n) {
-        char *mine = m->notes[n];
-
-        memmove(m->notes + *at + 1, m->notes + *at, (n - *at) * sizeof(*m->notes));
-        m->notes[*at] = mine;
-        ++*at;
-    }
-    return 0;
 }
 
 /* --- the same calls along another dimension */
@@ -391,7 +367,7 @@ int sp_face_laws(struct pz_scale_program *m, size_t first_note)
                                   sizeof(law)) || (noted >> d & 1))
                     continue;
                 noted |= (uint8_t)(1u << d);
-                rc = note_at(m, &at, "the sizes of the messages along dimension %d of the "
+                rc = sp_note_at(m, &at, "the sizes of the messages along dimension %d of the "
                              "process grid, recorded at fewer counts than those of the same "
                              "calls along another dimension just before or after them, take "
                              "their law: a halo's face with the two dimensions exchanged, "

@@ -1,4 +1,5 @@
-/* The law of a halo's faces taken across dimensions (scale_faces.c). */
+/* Laws of sizes taken across the dimensions of the grid: a halo's faces (scale_faces.c)
+ * and the blocks of collectives on its lines (scale_slice_laws.c). */
 #ifndef PZ_SCALE_FACES_H
 #define PZ_SCALE_FACES_H
 
@@ -16,5 +17,15 @@
  * the sizes are fitted; the notes are placed at first_note, before the sizes' own.  0,
  * or -1 when memory runs out. */
 int sp_face_laws(struct pz_scale_program *m, size_t first_note);
+
+/* Where the sizes of a collective on the lines of the grid along one dimension (a row's
+ * MPI_Bcast) are exact over fewer recordings than those of the same call on the lines
+ * along another (the column's, in the same loop's body, at most 8 steps away), and the
+ * latter follow a grid's law through the origin told by 3 recordings or more, each size
+ * of the former (each role of a rooted collective apart) takes that law with the two
+ * dimensions exchanged, per other member where the latter's is, where it gives every
+ * size recorded; a note per dimension says so, placed at *at.  After the sizes are
+ * fitted.  0, or -1 when memory runs out. */
+int sp_slice_laws(struct pz_scale_program *m, size_t *at);
 
 #endif

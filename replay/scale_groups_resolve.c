@@ -354,6 +354,45 @@ static int shown(struct lookup *lk, size_t r, uint32_t index, struct pz_scale_co
     return found;
 }
 
+/* Does slice class s of run's grid give its processes the members of c, every process
+ * (WORLD) or each alone (SELF): the lengths of the dimensions s keeps multiply to as
+ * many.  A row of a grid of 2 x 1 is each process alone, a column the world. */
+static int slice_gives(const struct pz_scale_comm *s, const struct pz_scale_run *run,
+                       const struct pz_scale_comm *c)
+{
+    int members = 1;
+
+    for (int d = 0; d < run->grid.ndims; d++)
+        if ((s->keep >> d) & 1)
+            members *= run->grid.dims[d];
+    return members == (c->kind == PZ_SCALE_COMM_WORLD ? run->nprocs : 1);
+}
+
+/* The slice of the grid every other recording that classes the call first using class
+ * index `index` of runs[r] shows there, into *out: 1 when they all show one, the same
+ * (MPI_Comm_split's rows of MPI_Dims_create's grid, recorded where a row is every
+ * process or one). */
+static int slice_shown(struct lookup *lk, size_t r, uint32_t index, struct pz_scale_comm *out)
+{
+    struct use u;
+    int found = 0;
+
+    if (!first_use(&lk->runs[r], lk->firsts ? &lk->firsts[r] : NULL, index, &u))
+        return 0;
+    for (size_t o = 0; o < lk->n; o++) {
+        const struct pz_scale_comm *c =
+            o == r ? NULL : class_at(&lk->runs[o], lk->calls ? &lk->calls[o] : NULL, &u);
+
+        if (!c || c->ref)
+            continue;
+        if (c->kind != PZ_SCALE_COMM_SLICE || (found && c->keep != out->keep))
+            return 0;
+        *out = *c;
+        found = 1;
+    }
+    return found;
+}
+
 /* The number of blocks b of P / b ranks each that every recording's class at the call
  * first using blocks class index `index` of runs[r] is, where their size is not the
  * same in all: 1 with *b, else 0.  A class already made b blocks counts as such. */
@@ -414,6 +453,23 @@ static void lookup_free(struct lookup *lk)
     free(lk->calls);
 }
 
+/* Each communicator still the world or the process alone that the other recordings show
+ * as one slice at the same call as that slice, where its recording's grid makes it as
+ * many members; else of no class: the grid is read in another numbering than the
+ * program's (a split's rows, which the other numbering makes columns). */
+static void resolve_slices(struct lookup *lk)
+{
+    const struct pz_scale_comm none = {.kind = PZ_SCALE_COMM_OTHER};
+
+    for (size_t r = 0; r < lk->n; r++)
+        for (uint32_t i = 0; i < lk->runs[r].ncomms; i++) {
+            struct pz_scale_comm *c = &lk->runs[r].comms[i], s;
+
+            if (c->ref && slice_shown(lk, r, i, &s))
+                *c = slice_gives(&s, &lk->runs[r], c) ? s : none;
+        }
+}
+
 void pz_scale_runs_resolve_groups(struct pz_scale_run *runs, size_t n)
 {
     struct lookup lk;
@@ -437,6 +493,7 @@ void pz_scale_runs_resolve_groups(struct pz_scale_run *runs, size_t n)
                 *c = g;
             }
         }
+    resolve_slices(&lk);
     lookup_free(&lk);
     pz_scale_runs_class_nodes(runs, n);
 }

@@ -309,7 +309,8 @@ static int root_sends(const struct sp_event *e)
     enum pz_coll_op op;
 
     if ((e->kind != PZ_REC_COLL_END && e->kind != PZ_REC_NBC_COMPLETE) ||
-        (e->peer.kind != PZ_SCALE_PEER_RANK && e->peer.kind != PZ_SCALE_PEER_LAST) ||
+        (e->peer.kind != PZ_SCALE_PEER_RANK && e->peer.kind != PZ_SCALE_PEER_LAST &&
+         e->peer.kind != PZ_SCALE_PEER_TURN) ||
         pz_call_coll_op(e->coll_op, &op) != 0)
         return -1;
     if (op == PZ_COLL_BCAST || op == PZ_COLL_SCATTER || op == PZ_COLL_SCATTERV)
@@ -1116,7 +1117,7 @@ int sp_fit_all(struct pz_scale_program *m, const struct sp_stats *st)
     int rc = -1;
 
     if (!lacking || !tail_own || fit_loops_and_sizes(m, st) != 0 ||
-        sp_face_laws(m, first_note) != 0 ||
+        sp_face_laws(m, first_note) != 0 || sp_slice_laws(m, &first_note) != 0 ||
         !(m->gap = calloc((size_t)m->nnodes * cols, sizeof(*m->gap))) ||
         !(m->gap_own = calloc((size_t)m->nnodes * cols, 1)) ||
         !(m->tail = calloc(cols, sizeof(*m->tail))))

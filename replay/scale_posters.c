@@ -30,3 +30,15 @@ int sp_repost(const struct sp_table *t, const uint32_t *orig, const uint32_t *sy
     }
     return moved;
 }
+
+uint32_t sp_run_poster(const uint32_t *orig, const uint32_t *syms, size_t at, size_t q,
+                       const uint32_t *done, uint32_t poster)
+{
+    size_t j = sp_poster_at(orig, 0, at + q, poster);
+
+    if (j == (size_t)SP_NONE)
+        return poster;
+    if (j >= at && j - at >= q)
+        return SP_UNNAMED;
+    return j >= at ? done[j - at] : syms[j];
+}

@@ -81,6 +81,27 @@ static int check_runs(struct pz_scale_program *m, int compute_cpu, char *err, si
                                      errlen);
 }
 
+int sp_note_at(struct pz_scale_program *m, size_t *at, const char *fmt, ...)
+{
+    char line[2048];
+    va_list ap;
+    size_t n = m->nnotes;
+
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    if (sp_note(m, "%s", line) != 0)
+        return -1;
+    if (m->nnotes > n && *at < n) {
+        char *mine = m->notes[n];
+
+        memmove(m->notes + *at + 1, m->notes + *at, (n - *at) * sizeof(*m->notes));
+        m->notes[*at] = mine;
+        ++*at;
+    }
+    return 0;
+}
+
 /* --- the template's events: posting slots, completions matched to them, regions */
 
 static int posts_request(const struct sp_event *e)
@@ -353,6 +374,7 @@ struct work {
     struct sp_xor *bfly;       /* the table takes messages as butterfly stages */
     struct sp_pairs *pairs;    /* the table takes runs of exchanges with every member */
     struct sp_tag_learned tags;   /* the loops whose tags advance (sp_tag_loops) */
+    struct sp_turns *turns;    /* the runs of collectives whose root turns */
 };
 
 static void free_starts(struct pz_scale_program *m)
@@ -415,6 +437,8 @@ static void work_free(struct pz_scale_program *m, struct work *w)
     sp_pairs_free(w->pairs);
     w->pairs = NULL;
     sp_tag_learned_free(&w->tags);
+    sp_turns_free(w->turns);
+    w->turns = NULL;
     free(m->first_proc);
     free(m->first_step);
     free(m->ambiguous);
@@ -487,6 +511,20 @@ static int pairs_steps(struct pz_scale_program *m, struct work *w)
     return !sp_pairs_whole(w->pairs);
 }
 
+/* The steps of runs of collectives whose root turns with the iteration, learned from
+ * every process (sp_turns_learn).  0 or -1 (memory). */
+static int turns_steps(struct pz_scale_program *m, struct work *w)
+{
+    if (!(w->turns = sp_turns_new(&m->table)))
+        return -1;
+    for (size_t r = 0; r < m->nruns; r++)
+        for (int p = 0; p < m->runs[r]->nprocs; p++)
+            if (sp_turns_learn(w->turns, m->runs[r], p, w->raw[r][p],
+                               m->runs[r]->procs[p].nsteps) != 0)
+                return -1;
+    return 0;
+}
+
 /* A process's steps as given to fold_all, kept to find processes of the same recording
  * with the same steps (every process of a periodic grid, a grid's interior), which
  * fold as it did: the rewriting and folding are functions of the steps and the table,
@@ -520,7 +558,8 @@ static size_t folded_before(const struct pz_scale_run *run, const struct same_st
 
 /* Process p of run r folded (w->folded), its steps rewritten first (map: the calls over
  * many requests given none made the steps of those given some, sp_table_given_none;
- * then the butterflies' stages and the loops whose tags advance).  0 or -1. */
+ * then the butterflies' stages, the exchanges with every member, the collectives whose
+ * root turns and the loops whose tags advance).  0 or -1. */
 static int fold_one(struct pz_scale_program *m, struct work *w, const uint32_t *map,
                     size_t r, size_t p)
 {
@@ -530,6 +569,7 @@ static int fold_one(struct pz_scale_program *m, struct work *w, const uint32_t *
         w->raw[r][p][i] = map[w->raw[r][p][i]];
     if ((w->bfly && sp_xor_rewrite(w->bfly, w->raw[r][p], n) != 0) ||
         (w->pairs && sp_pairs_rewrite(w->pairs, m->runs[r], (int)p, w->raw[r][p], n) != 0) ||
+        sp_turns_rewrite(w->turns, m->runs[r], (int)p, w->raw[r][p], n, m->ambiguous[r]) != 0 ||
         sp_tag_loops(&m->table, w->raw[r][p], n, m->ambiguous[r], &w->tags) != 0 ||
         !(w->folded[r][p] = malloc((n ? n : 1) * sizeof(uint32_t))))
         return -1;
@@ -844,7 +884,8 @@ static int build(struct pz_scale_program *m, struct work *w, int data, char *err
         snprintf(err, errlen, "no run of steps exchanges with every member in turn");
         return -1;
     }
-    if (fold_all(m, w) != 0 || (rc = fold_data_trips(m, w, data, err, errlen)) < 0)
+    if (turns_steps(m, w) != 0 || fold_all(m, w) != 0 ||
+        (rc = fold_data_trips(m, w, data, err, errlen)) < 0)
         goto oom;
     if (rc)
         return -1;
@@ -863,7 +904,7 @@ static int build(struct pz_scale_program *m, struct work *w, int data, char *err
         sp_guards_infer(m, w->made, err, errlen) != 0 || make_events(m, err, errlen) != 0)
         return refused(m, w, err, errlen);
     if (note_few_counts(m) != 0 || note_polls(m) != 0 || note_patternless(m) != 0 ||
-        sp_untold_find(m) != 0 || sp_untold_hypercube(m) != 0 ||
+        sp_untold_find(m) != 0 || sp_untold_hypercube(m) != 0 || sp_turns_note(m) != 0 ||
         alloc_stats(m, &w->st) != 0)
         goto oom;
     if (sp_walk_check(m, (uint32_t *const *const *)w->raw, &w->st, err, errlen) != 0)

@@ -203,11 +203,13 @@ static inline const struct sp_event *sp_events_of(const struct sp_table *t, uint
     return &t->events[t->syms[sym].first];
 }
 
-/* The shapes of t's steps (zeroed but for t and without_bits to begin; sp_shapes_free
+/* The shapes of t's steps (zeroed but for t and the without_ flags to begin; sp_shapes_free
  * to end). */
 struct sp_shapes {
     struct sp_table *t;
     uint8_t without_bits;      /* a stage's bit (PZ_SCALE_PEER_XOR) is no part of it */
+    uint8_t without_roots;     /* nor the root of a rooted collective (a root that
+                                  turns with the iteration, sp_turns_rewrite) */
     uint8_t without_offsets;   /* nor an offset peer on the world or a slice (the
                                   partner of an exchange with every member in turn) */
     struct sp_table table;     /* the shapes, as step symbols */
@@ -216,10 +218,16 @@ struct sp_shapes {
 };
 void sp_shapes_free(struct sp_shapes *h);
 /* The shape of symbol sym of h->t: a step's events without their tags (tag, tag_step,
- * tag_after) and, when h->without_bits, their bits, each poster by its shape, as a
+ * tag_after) and, when h->without_bits, their bits (h->without_roots: their roots;
+ * h->without_offsets: their offsets on the world or a slice), each poster by its shape, as a
  * symbol of h->table; sym | SP_OWN_SHAPE for a loop or a step of more than
  * SP_MAX_EVENTS events; SP_NONE when memory runs out. */
 uint32_t sp_shape(struct sp_shapes *h, uint32_t sym);
+/* Whether the steps at body position q of `count` iterations of `period` steps from `at`
+ * of syms have one shape, of a step (not SP_OWN_SHAPE): 1 with it in *shape, 0 when
+ * not, -1 when memory runs out. */
+int sp_same_shapes(struct sp_shapes *h, const uint32_t *syms, size_t at, size_t period,
+                   size_t count, size_t q, uint32_t *shape);
 
 /* --- posters of completions in rewritten steps (scale_posters.c) */
 /* The position of the step that posted a completion's request, poster its symbol
@@ -232,6 +240,16 @@ size_t sp_poster_at(const uint32_t *orig, size_t from, size_t x, uint32_t poster
  * recorded when none is found).  Whether any poster changed. */
 int sp_repost(const struct sp_table *t, const uint32_t *orig, const uint32_t *syms,
               size_t from, size_t x, struct sp_event *ev);
+/* The symbol a completion's poster (poster, its symbol as recorded) has in body position
+ * q of a run from `at` being rewritten into the same symbols in every iteration (orig:
+ * the steps as recorded; syms: as rewritten before the run; done[0..q-1]: the run's
+ * positions rewritten so far): the rewritten symbol of a poster in the same iteration,
+ * the one before the run of a poster before it, poster itself where none is found;
+ * SP_UNNAMED where the poster is in an earlier iteration at q or after (a receive
+ * posted one iteration ahead), which the rewritten body cannot name. */
+#define SP_UNNAMED (SP_NONE - 1)
+uint32_t sp_run_poster(const uint32_t *orig, const uint32_t *syms, size_t at, size_t q,
+                       const uint32_t *done, uint32_t poster);
 
 /* --- rewriting runs of steps in place (scale_rewrite.c), for sp_xor_rewrite and
  * sp_pairs_rewrite */
@@ -423,6 +441,44 @@ uint32_t sp_pairs_bound(const struct pz_scale_program *m, size_t r, uint32_t k);
  * or -1 with a one-line message in err (a communicator of members not a power of two). */
 int sp_pairs_check(const struct pz_scale_program *m, const struct pz_scale_grid *g,
                    int nprocs, char *err, size_t errlen);
+
+/* --- collectives whose root turns with the iteration (scale_turns.c): at iteration j
+ * of a loop, the root (r + j) mod n of a communicator of n members (PZ_SCALE_PEER_TURN) */
+struct sp_turns;
+struct sp_turns *sp_turns_new(struct sp_table *t);
+void sp_turns_free(struct sp_turns *x);
+/* Learns from process proc of recording run (its steps syms[0..n-1], as interned) the
+ * steps of runs of 2 iterations or more whose roots turn: each rooted collective's root
+ * (r + j) mod n at iteration j, or one root throughout, some root changing.  0 or -1
+ * (memory). */
+int sp_turns_learn(struct sp_turns *x, const struct pz_scale_run *run, int proc,
+                   const uint32_t *syms, size_t n);
+/* Rewrites the runs of process proc's steps syms[0..n-1] of 2 iterations or more whose
+ * collectives' roots turn where a learned one does (on a communicator of one member
+ * too, where every root is 0) into the same symbols in every iteration, their roots
+ * PZ_SCALE_PEER_TURN; completions after a run name its rewritten posters.  A run is
+ * rewritten only when folding the rewritten steps (sp_fold, ambiguous as there) gives
+ * back every root recorded (sp_turns_wrong).  Nothing when no root was learned to turn.
+ * 0 or -1 (memory). */
+int sp_turns_rewrite(struct sp_turns *x, const struct pz_scale_run *run, int proc,
+                     uint32_t *syms, size_t n, uint8_t ambiguous);
+/* The members of process proc's communicator of class c in run (of a group, its own
+ * instance: a last block may be shorter); 0 when unknown. */
+uint32_t sp_turns_members(const struct pz_scale_run *run, int proc, const struct pz_scale_comm *c);
+/* The root of a collective's event e (its peer PZ_SCALE_PEER_RANK or _LAST) as a rank
+ * from the first among n members. */
+int64_t sp_turns_root(const struct sp_event *e, uint32_t n);
+/* Folds a copy of process proc's steps syms[0..n-1] (orig: as interned) and walks it:
+ * the first step whose root turning with the iteration of the loop right around it is
+ * not the one orig records, n when every one is, SP_NONE (as a size_t) when memory runs
+ * out (scale_turns_law.c). */
+size_t sp_turns_wrong(struct sp_table *t, const struct pz_scale_run *run, int proc,
+                      const uint32_t *orig, const uint32_t *syms, size_t n, uint8_t ambiguous);
+/* Where the template has roots that turn, a note saying so, and one naming the first
+ * call that turns its root on a communicator of at most 2 members in every recording
+ * that made it (root j mod 2 would record the same).  While building, after the
+ * template's events (scale_turns_law.c).  0, or -1 when memory runs out. */
+int sp_turns_note(struct pz_scale_program *m);
 
 /* Where no model of recordings runs[0..n-1] could be built, names in err, in front of
  * the reason it holds, the first call exchanging with NPB CG's transpose partner
@@ -974,6 +1030,10 @@ uint64_t sp_block_at(const struct pz_scale_model *items, uint64_t unit, int npro
 
 int sp_note(struct pz_scale_program *m, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* A note placed at *at among the notes (before those of the sizes it replaces, which
+ * come in the order of the template and may be many), *at then after it.  0 or -1. */
+int sp_note_at(struct pz_scale_program *m, size_t *at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* --- the nodes a law of a loop's trip count asks for (scale_law_nodes.c): sp_xor_law
  * and sp_pairs_law take a law only for the loop right around steps every process makes */

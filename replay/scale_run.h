@@ -138,12 +138,18 @@ enum pz_scale_peer_kind {
                               processes: the rank written high to low as A B C, A and B
                               of floor(l / 2) bits, C of l mod 2, exchanges with B A C
                               (scale_transpose.c).  Never read from a recording */
-    PZ_SCALE_PEER_PAIR     /* a step of an exchange with every other member of the
+    PZ_SCALE_PEER_PAIR,    /* a step of an exchange with every other member of the
                               communicator in turn: at iteration j of the loop right
                               around the step (0 outside one) the member d = rank + j
                               away, off[0] saying how (enum pz_scale_pair_form,
                               scale_pair_forms.c).  Never read from a recording: the
                               model takes it (scale_pairs.c) */
+    PZ_SCALE_PEER_TURN     /* a rooted collective's root that turns with the iteration:
+                              at iteration j of the loop right around the step (0 outside
+                              one) the member (rank + j) mod n of the communicator of n
+                              members (SUMMA's panels broadcast from member k mod n of a
+                              row at step k).  Never read from a recording: the model
+                              takes it (scale_turns.c) */
 };
 
 /* PZ_SCALE_PEER_XOR's off[0] where its step and the next trade places (above). */
@@ -173,7 +179,8 @@ struct pz_scale_peer {
                                               process to the first) */
     int32_t rank;                          /* RANK and LAST; XOR: the bit of the first
                                               stage (< 0: from log2(P), going down);
-                                              PAIR: the distance at the first iteration */
+                                              PAIR: the distance at the first iteration;
+                                              TURN: the root at the first iteration */
 };
 
 #define PZ_SCALE_NO_COMM UINT16_MAX
@@ -313,7 +320,11 @@ void pz_scale_run_free(struct pz_scale_run *run);
  * on it: the same function, called as many times before), when they show one, all the
  * same, and it gives that process the communicator's members in this recording; else it
  * keeps its class.  One on which messages are sent keeps it too (their peers are
- * offsets in the world's grid). */
+ * offsets in the world's grid).  Last, one still the world or the process alone whose
+ * call every other recording that classes it makes on one slice of the grid (the rows
+ * MPI_Comm_split makes of MPI_Dims_create's grid, a row of a grid of 2 x 1 the process
+ * alone) takes that slice where this recording's grid gives it as many members, else
+ * it is of no class: the grids are read in another numbering than the program's. */
 void pz_scale_runs_resolve_groups(struct pz_scale_run *runs, size_t n);
 
 /* Classes the communicators marked as a node's (struct pz_scale_comm.node) in runs[0..n-1]

@@ -1,8 +1,8 @@
 /* The shapes of step symbols (scale_program_int.h, sp_shape): a step without what
  * changes from one iteration of a loop to the next where sp_fold cannot see the loop,
  * its tags (sp_tag_loops) and, for a butterfly's stages, its partner's bit
- * (sp_xor_rewrite), or for an exchange with every member in turn its partner's offset
- * (sp_pairs_rewrite).  Steps of one shape in every iteration are the loop those rewrite. */
+ * (sp_xor_rewrite), for an exchange with every member in turn its partner's offset
+ * (sp_pairs_rewrite), or for a collective whose root turns its root (sp_turns_rewrite).  Steps of one shape in every iteration are the loop those rewrite. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +48,9 @@ uint32_t sp_shape(struct sp_shapes *h, uint32_t sym)
         ev[i].tag_after = 0;
         if (h->without_bits && ev[i].peer.kind == PZ_SCALE_PEER_XOR)
             ev[i].peer.rank = 0;
+        if (h->without_roots && (ev[i].peer.kind == PZ_SCALE_PEER_RANK ||
+                                 ev[i].peer.kind == PZ_SCALE_PEER_LAST))
+            ev[i].peer = (struct pz_scale_peer){ .kind = PZ_SCALE_PEER_TURN };
         if (h->without_offsets && ev[i].peer.kind == PZ_SCALE_PEER_OFFSET &&
             (ev[i].comm.kind == PZ_SCALE_COMM_WORLD || ev[i].comm.kind == PZ_SCALE_COMM_SLICE))
             memset(ev[i].peer.off, 0, sizeof(ev[i].peer.off));
@@ -56,4 +59,25 @@ uint32_t sp_shape(struct sp_shapes *h, uint32_t sym)
             return SP_NONE;
     }
     return h->shape_of[sym] = sp_table_step(&h->table, &proto, ev);
+}
+
+int sp_same_shapes(struct sp_shapes *h, const uint32_t *syms, size_t at, size_t period,
+                   size_t count, size_t q, uint32_t *shape)
+{
+    uint32_t s0 = sp_shape(h, syms[at + q]);
+
+    if (s0 == SP_NONE)
+        return -1;
+    if ((s0 & SP_OWN_SHAPE) || h->t->syms[syms[at + q]].kind != SP_STEP)
+        return 0;
+    for (size_t k = 1; k < count; k++) {
+        uint32_t sk = sp_shape(h, syms[at + k * period + q]);
+
+        if (sk == SP_NONE)
+            return -1;
+        if (sk != s0)
+            return 0;
+    }
+    *shape = s0;
+    return 1;
 }

@@ -599,6 +599,15 @@ static int64_t peer_of(struct pz_scale_cursor *c, const struct sp_event *e, uint
             return q;
         break;
     }
+    case PZ_SCALE_PEER_TURN: {
+        /* the root turns: member (first + j) mod n, j as for a pair */
+        const struct level *loop = c->depth ? &c->loops[c->depth - 1] : NULL;
+        int64_t j = c->posted ? (int64_t)c->posted->done : loop ? (int64_t)loop->done : 0;
+
+        if (e->peer.rank >= 0 && size > 0)
+            return (uint32_t)(((int64_t)e->peer.rank + j) % size);
+        break;
+    }
     case PZ_SCALE_PEER_TRANSPOSE: {
         int bits = 0;
 
@@ -731,9 +740,11 @@ static int emit_record(struct pz_scale_cursor *c, const struct sp_event *e, uint
     rec.bytes2 = sizes[SP_RECEIVED];
     if (e->comm.node == PZ_SCALE_NODE_COMM)
         node_share(c->s, ev, e, rec.peer == rank, size, &rec);
-    /* the last block of one rank when k does not divide P: a collective of 1 member moves
-     * nothing */
-    if (size == 1 && pz_scale_is_group(e->comm.kind))
+    /* the last block of one rank when k does not divide P, a row of a grid of 2 x 1: a
+     * collective of 1 member moves nothing (its sizes are fitted where it has more) */
+    if (size == 1 && (pz_scale_is_group(e->comm.kind) ||
+                      (e->comm.kind == PZ_SCALE_COMM_SLICE &&
+                       (e->kind == PZ_REC_COLL_END || e->kind == PZ_REC_NBC_COMPLETE))))
         rec.bytes = rec.bytes2 = 0;
     prefix_ends(&rec, size, rank);
     if (sp_lists_of(c->s->lists, ev, rec.comm, rank, lists, member) == 0) {

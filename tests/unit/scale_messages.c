@@ -76,8 +76,7 @@ static int keep_comms(void *ctx, const struct pz_synth_comm *comms, uint32_t n)
     return 0;
 }
 
-/* The world rank of rank `rank` of communicator comm. */
-static int world_rank(const struct sm_run *k, uint32_t comm, uint32_t rank)
+int sm_world_rank(const struct sm_run *k, uint32_t comm, uint32_t rank)
 {
     cr_assert_lt(comm, k->ncomms, "communicator %u of %u", comm, k->ncomms);
     return k->comms[comm].members ? k->members[comm][rank] : (int)rank;
@@ -91,15 +90,18 @@ static int keep(void *ctx, int proc, const struct pz_rec *r)
         k->requests[proc]++;
     if (r->kind == PZ_REC_ISEND_COMPLETE)
         k->completed_sends[proc]++;
-    if (r->kind == PZ_REC_COLL_END)
-        k->collectives[proc]++;
+    if ((r->kind == PZ_REC_COLL_END || r->kind == PZ_REC_NBC_COMPLETE) &&
+        k->collectives[proc]++ < SM_MAX_COLLS)
+        k->coll[proc][k->collectives[proc] - 1] = (struct sm_collective){
+            r->coll_op, r->comm, r->peer == PZ_NONE32 ? -1 : sm_world_rank(k, r->comm, r->peer),
+            r->bytes, r->bytes2 };
     if (r->kind != PZ_REC_SEND && r->kind != PZ_REC_RECV && r->kind != PZ_REC_IRECV &&
         r->kind != PZ_REC_ISEND)
         return 0;
     k->off_world[proc] += r->comm != 0;
     cr_assert_lt(k->n[proc], SM_MAX_RECS, "process %d: more messages than the program's", proc);
     k->m[proc][k->n[proc]++] =
-        (struct sm_message){r->kind, world_rank(k, r->comm, r->peer), r->tag, r->bytes};
+        (struct sm_message){r->kind, sm_world_rank(k, r->comm, r->peer), r->tag, r->bytes};
     return 0;
 }
 

@@ -44,15 +44,29 @@ struct sm_message {
     uint64_t bytes;
 };
 
+#define SM_MAX_COLLS 320   /* collectives of one process kept, at most */
+
+/* A collective of a process (its COLL_END, or a nonblocking one's NBC_COMPLETE): its
+ * operation (OTF2_CollectiveOp), its
+ * communicator (an index in struct sm_run.comms), the world rank of its root (-1:
+ * none), and the bytes it sent and received. */
+struct sm_collective {
+    uint8_t op;
+    uint32_t comm;
+    int root;
+    uint64_t sent, received;
+};
+
 /* A synthesized run as the sink kept it, per process: its messages in order, the
  * receives it posted (IRECV_REQUEST), the sends it completed (ISEND_COMPLETE), its
- * collective calls (COLL_END) and its messages on a communicator other than the world
- * (communicator 0). */
+ * collective calls (COLL_END, NBC_COMPLETE), the first SM_MAX_COLLS of them in order, and its
+ * messages on a communicator other than the world (communicator 0). */
 struct sm_run {
     int n[SM_MAX_PROCS];
     struct sm_message m[SM_MAX_PROCS][SM_MAX_RECS];
     int requests[SM_MAX_PROCS], completed_sends[SM_MAX_PROCS];
     int collectives[SM_MAX_PROCS], off_world[SM_MAX_PROCS];
+    struct sm_collective coll[SM_MAX_PROCS][SM_MAX_COLLS];
     /* the communicators, to give peers as world ranks */
     uint32_t ncomms;
     struct pz_synth_comm comms[SM_MAX_PROCS + 2];
@@ -68,6 +82,9 @@ void sm_synthesize(const struct pz_scale_program *m, int nprocs, struct sm_run *
  * message in err (a refusal). */
 int sm_synthesize_none(const struct pz_scale_program *m, int nprocs, char *err,
                        size_t errlen);
+
+/* The world rank of rank `rank` of communicator comm of got. */
+int sm_world_rank(const struct sm_run *got, uint32_t comm, uint32_t rank);
 
 /* Expects message j of process p of got, synthesized at nprocs, to be want. */
 void sm_expect_message(const struct sm_run *got, int nprocs, int p, int j,
