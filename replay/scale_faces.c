@@ -23,8 +23,7 @@ static int along(const struct sp_event *e)
 {
     int dim = -1;
 
-    if (e->peer.kind != PZ_SCALE_PEER_OFFSET ||
-        (e->comm.kind != PZ_SCALE_COMM_WORLD && e->comm.kind != PZ_SCALE_COMM_SLICE))
+    if (!sp_grid_offset(e))
         return -1;
     for (int i = 0; i < PZ_SCALE_MAX_DIMS; i++) {
         int d = sp_world_dim(&e->comm, i);

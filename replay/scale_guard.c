@@ -82,8 +82,7 @@ static void require_peer(const struct pz_scale_program *m, const struct sp_event
     if (e->peer.kind == PZ_SCALE_PEER_RANK && e->comm.kind == PZ_SCALE_COMM_WORLD &&
         sp_is_message(e->kind))
         gd->rank_not = (uint32_t)e->peer.rank + 1;
-    if (e->peer.kind != PZ_SCALE_PEER_OFFSET ||
-        (e->comm.kind != PZ_SCALE_COMM_WORLD && e->comm.kind != PZ_SCALE_COMM_SLICE))
+    if (!sp_grid_offset(e))
         return;
     for (int i = 0; i < PZ_SCALE_MAX_DIMS; i++) {
         int d = sp_world_dim(&e->comm, i);
@@ -439,8 +438,7 @@ static uint8_t step_dimensions(const struct sp_table *t, uint32_t sym)
     for (uint32_t i = 0; i < s->n; i++) {
         const struct sp_event *e = &t->events[s->first + i];
 
-        if (e->peer.kind != PZ_SCALE_PEER_OFFSET ||
-            (e->comm.kind != PZ_SCALE_COMM_WORLD && e->comm.kind != PZ_SCALE_COMM_SLICE))
+        if (!sp_grid_offset(e))
             continue;
         for (int j = 0; j < PZ_SCALE_MAX_DIMS; j++) {
             int d = sp_world_dim(&e->comm, j);

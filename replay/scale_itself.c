@@ -22,8 +22,7 @@ static int sends_to_itself(const struct pz_scale_program *m, uint32_t k)
     for (uint32_t j = 0; j < s->n; j++) {
         const struct sp_event *e = &m->table.events[s->first + j];
 
-        if (e->peer.kind != PZ_SCALE_PEER_OFFSET ||
-            (e->comm.kind != PZ_SCALE_COMM_WORLD && e->comm.kind != PZ_SCALE_COMM_SLICE))
+        if (!sp_grid_offset(e))
             continue;
         for (int i = 0; i < PZ_SCALE_MAX_DIMS; i++)
             if (sp_world_dim(&e->comm, i) >= 0 && e->peer.off[i] != 0)

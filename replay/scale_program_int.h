@@ -514,6 +514,8 @@ struct sp_at {
 uint8_t sp_ambiguous_dims(const struct pz_scale_program *m, const struct pz_scale_run *run);
 /* The world dimension of the i-th dimension of a communicator of class c, -1 none. */
 int sp_world_dim(const struct pz_scale_comm *c, int i);
+/* Whether e's peer is an offset along the grid, on the world or on a slice of it. */
+int sp_grid_offset(const struct sp_event *e);
 /* Is step symbol sym possibly another step, as made in a recording ambiguous in the
  * dimensions `ambiguous`: a point-to-point call with fewer message events than such a
  * call makes, or an offset in an ambiguous dimension. */

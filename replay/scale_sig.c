@@ -576,7 +576,7 @@ int sp_world_dim(const struct pz_scale_comm *c, int i)
     return -1;
 }
 
-static int has_offset(const struct sp_event *e)
+int sp_grid_offset(const struct sp_event *e)
 {
     return e->peer.kind == PZ_SCALE_PEER_OFFSET &&
            (e->comm.kind == PZ_SCALE_COMM_WORLD || e->comm.kind == PZ_SCALE_COMM_SLICE);
@@ -595,7 +595,7 @@ static int same_process(int off, int want, int n)
 static int ambiguous_offset(const struct sp_event *e, const struct pz_scale_grid *g,
                             uint8_t ambiguous)
 {
-    if (!has_offset(e))
+    if (!sp_grid_offset(e))
         return 0;
     for (int i = 0; i < PZ_SCALE_MAX_DIMS; i++) {
         int d = sp_world_dim(&e->comm, i);
@@ -626,7 +626,7 @@ int sp_open(const struct sp_table *t, uint32_t sym, uint8_t ambiguous)
 /* Does the process at e's offset from `at` exist (a peer without an offset does). */
 static int peer_exists(const struct sp_event *e, const struct sp_at *at)
 {
-    if (!has_offset(e))
+    if (!sp_grid_offset(e))
         return 1;
     for (int i = 0; i < PZ_SCALE_MAX_DIMS; i++) {
         int d = sp_world_dim(&e->comm, i), c;
@@ -664,7 +664,7 @@ static int event_compatible(const struct sp_table *t, const struct sp_event *e,
     struct sp_event a = *e, b = *r;
     uint32_t unused, nmissing;
 
-    if (ambiguous_offset(r, at->grid, at->ambiguous) && has_offset(e))
+    if (ambiguous_offset(r, at->grid, at->ambiguous) && sp_grid_offset(e))
         for (int i = 0; i < PZ_SCALE_MAX_DIMS; i++) {
             int d = sp_world_dim(&r->comm, i);
 

@@ -34,8 +34,7 @@ struct item {
  * or it is 0 there. */
 static int component(const struct sp_event *e, int d)
 {
-    if (e->peer.kind != PZ_SCALE_PEER_OFFSET ||
-        (e->comm.kind != PZ_SCALE_COMM_WORLD && e->comm.kind != PZ_SCALE_COMM_SLICE))
+    if (!sp_grid_offset(e))
         return -1;
     for (int i = 0; i < PZ_SCALE_MAX_DIMS; i++)
         if (sp_world_dim(&e->comm, i) == d)
