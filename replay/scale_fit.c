@@ -442,11 +442,16 @@ int pz_scale_fit(const struct pz_scale_point *points, size_t n, enum pz_scale_qu
 }
 
 /* A coefficient with 3 significant digits, the exponent without leading zeros or '+'
- * ("4.5e-5", not "4.5e-05"). */
+ * ("4.5e-5", not "4.5e-05"); a whole number below 10^7 in full (a block distribution of
+ * 1001 items is not one of "1e3", nor a message of 8192 bytes one of "8.19e3"). */
 static void format_number(char *buf, size_t len, double v)
 {
     char raw[32], *e;
 
+    if (fabs(v) < 1e7 && fabs(v - round(v)) <= 1e-9 * fabs(v)) {
+        snprintf(buf, len, "%.0f", round(v));
+        return;
+    }
     snprintf(raw, sizeof(raw), "%.3g", v);
     e = strchr(raw, 'e');
     if (e) {

@@ -546,6 +546,19 @@ Test(scale_fit, formula_of_fractions_and_small_numbers)
     expect_formula(&m, "2.5e7 + 1.25e-12 * P^(1/3) * log2(P)^2");
 }
 
+/* Whole numbers below 10^7 in full: 1001 items, not "1e3"; 8192 bytes, not "8.19e3";
+ * 2.5 keeps its 3 digits and 1.2e7 its exponent. */
+Test(scale_fit, formula_of_whole_numbers)
+{
+    struct pz_scale_model m = {.c0 = 1001, .a_den = 1};
+
+    expect_formula(&m, "1001");
+    m = (struct pz_scale_model){.c0 = 2.5, .c1 = 8192, .a_num = -1, .a_den = 1};
+    expect_formula(&m, "2.5 + 8192 / P");
+    m = (struct pz_scale_model){.c0 = 1.2e7, .a_den = 1};
+    expect_formula(&m, "1.2e7");
+}
+
 /* Fits bad recordings: the status, a message of one line, *out untouched. */
 static void expect_refused(const struct pz_scale_point *p, size_t n, int status,
                            const char *word)
@@ -605,7 +618,7 @@ Test(scale_fit, grid_model_takes_the_grid_of_the_count)
     cr_expect_float_eq(pz_scale_model_at(&m, 12), 1600.0 / 3, 1e-9);
     cr_expect_float_eq(pz_scale_model_term(&m, 2, two_by_one), 1, 1e-12);
     pz_scale_model_format(&m, text, sizeof(text));
-    cr_expect_str_eq(text, "0 + 1.6e3 / dims[1]");
+    cr_expect_str_eq(text, "0 + 1600 / dims[1]");
 }
 
 /* 16 + 800 * dims[0] / (dims[1] * dims[2]) in 3-D: at 8, 2 x 2 x 2, 16 + 800 * 2 / 4 =

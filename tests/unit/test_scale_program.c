@@ -1732,8 +1732,8 @@ Test(scale_program, stencil_2d_calling_proc_null_at_the_edges)
      * 4 x 2, where 131072 / P gives their sizes too: a note says so, the only kind */
     cr_expect_gt(pz_scale_program_nnotes(r.m), 0);
     for (size_t i = 0; i < pz_scale_program_nnotes(r.m); i++)
-        cr_expect(strstr(pz_scale_program_note(r.m, i), "is 0 + 6.55e4 / dims[0] or 0 + "
-                                                        "1.31e5 / P on the recordings"),
+        cr_expect(strstr(pz_scale_program_note(r.m, i), "is 0 + 65536 / dims[0] or 0 + "
+                                                        "131072 / P on the recordings"),
                   "%s", pz_scale_program_note(r.m, i));
     collected_free(c);
     sr_recorded_free(&r);
