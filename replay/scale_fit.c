@@ -296,26 +296,39 @@ static void try_candidate(struct pz_scale_model m, const struct pz_scale_point *
     all[(*count)++] = m;
 }
 
-/* Whether a fall by P^-(num / den) may be fitted to a quantity q: a time's no steeper
- * than 1 / P (scale_fit.h). */
-static int may_fall(enum pz_scale_quantity q, int num, int den)
+/* How steep a fit may be: the largest |a| of a fall and of a growth (HUGE_VAL: any). */
+struct steepest {
+    double fall, growth;
+};
+
+/* An amount's limits, or a time's (scale_fit.h): no fall steeper than 1 / P^(1 +
+ * loops), loops the growth of the trip counts of the loops the time is made in each
+ * iteration of, and no growth steeper than P. */
+static struct steepest steepest_of(enum pz_scale_quantity q, double loops)
 {
-    return num != 0 && (q == PZ_SCALE_AMOUNT || num <= den);
+    return q == PZ_SCALE_AMOUNT ? (struct steepest){HUGE_VAL, HUGE_VAL}
+                                : (struct steepest){1 + loops, 1};
 }
 
-/* Whether a growth by P^(num / den) may be fitted to a quantity q: a time's no steeper
- * than P, times a power of log2(P) (scale_fit.h). */
-static int may_grow(enum pz_scale_quantity q, int num, int den)
+/* Whether a fall by P^-(num / den) may be fitted under the limits s. */
+static int may_fall(struct steepest s, int num, int den)
 {
-    return q == PZ_SCALE_AMOUNT || num <= den;
+    return num != 0 && num <= s.fall * den + TIE;
 }
 
-/* Among the growing candidates of the steepness q may take whose fit stays positive
+/* Whether a growth by P^(num / den) may be fitted under the limits s, times a power of
+ * log2(P). */
+static int may_grow(struct steepest s, int num, int den)
+{
+    return num <= s.growth * den + TIE;
+}
+
+/* Among the growing candidates the limits q allow whose fit stays positive
  * (scale_fit.h), the simplest whose leave-one-out error is within PZ_SCALE_FIT_SIMPLER
  * points of the lowest; the lower error breaks a tie.  Its cv_error is HUGE_VAL when no
  * candidate stays positive. */
 static struct pz_scale_model best_growing(const struct pz_scale_point *p, size_t n,
-                                          enum pz_scale_quantity q)
+                                          struct steepest q)
 {
     struct pz_scale_model all[NEXPONENTS * 3 * (MAX_LOG_POWER + 1)], m = {0}, best;
     size_t i, count = 0;
@@ -409,8 +422,9 @@ static int check_points(const struct pz_scale_point *p, size_t n, char *err, siz
     return PZ_SCALE_FIT_OK;
 }
 
-int pz_scale_fit(const struct pz_scale_point *points, size_t n, enum pz_scale_quantity q,
-                 struct pz_scale_model *out, char *err, size_t errlen)
+/* pz_scale_fit under the limits q. */
+static int fit_under(const struct pz_scale_point *points, size_t n, struct steepest q,
+                     struct pz_scale_model *out, char *err, size_t errlen)
 {
     struct pz_scale_model constant = {.a_den = 1}, chosen;
     int status = check_points(points, n, err, errlen);
@@ -439,6 +453,19 @@ int pz_scale_fit(const struct pz_scale_point *points, size_t n, enum pz_scale_qu
     chosen.npoints = (int)n;
     *out = chosen;
     return PZ_SCALE_FIT_OK;
+}
+
+int pz_scale_fit(const struct pz_scale_point *points, size_t n, enum pz_scale_quantity q,
+                 struct pz_scale_model *out, char *err, size_t errlen)
+{
+    return fit_under(points, n, steepest_of(q, 0), out, err, errlen);
+}
+
+int pz_scale_fit_in_loops(const struct pz_scale_point *points, size_t n, double loops,
+                          struct pz_scale_model *out, char *err, size_t errlen)
+{
+    return fit_under(points, n, steepest_of(PZ_SCALE_TIME, loops > 0 ? loops : 0), out, err,
+                     errlen);
 }
 
 /* A coefficient with 3 significant digits, the exponent without leading zeros or '+'

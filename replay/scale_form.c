@@ -234,8 +234,10 @@ int sp_fit_exact(const struct pz_scale_point *p, size_t n, int integer,
     return 1;
 }
 
-int sp_fit(const struct pz_scale_point *p, size_t n, enum sp_values what,
-           const struct sp_grid_use *grid, struct pz_scale_model *out)
+/* sp_fit, a time's falls as steep as 1 / P^(1 + loops) (pz_scale_fit_in_loops). */
+static int fit_values(const struct pz_scale_point *p, size_t n, enum sp_values what,
+                      const struct sp_grid_use *grid, double loops,
+                      struct pz_scale_model *out)
 {
     char err[128];
     size_t top = 0;
@@ -246,8 +248,9 @@ int sp_fit(const struct pz_scale_point *p, size_t n, enum sp_values what,
     }
     if (sp_fit_exact(p, n, what == SP_WHOLE, grid, out))
         return 1;
-    if (n >= 3 && pz_scale_fit(p, n, what == SP_TIME ? PZ_SCALE_TIME : PZ_SCALE_AMOUNT, out,
-                               err, sizeof(err)) == PZ_SCALE_FIT_OK)
+    if (n >= 3 && (what == SP_TIME ? pz_scale_fit_in_loops(p, n, loops, out, err, sizeof(err))
+                                   : pz_scale_fit(p, n, PZ_SCALE_AMOUNT, out, err,
+                                                  sizeof(err))) == PZ_SCALE_FIT_OK)
         return 0;
     for (size_t i = 1; i < n; i++)
         if (p[i].procs > p[top].procs)
@@ -255,6 +258,18 @@ int sp_fit(const struct pz_scale_point *p, size_t n, enum sp_values what,
     *out = (struct pz_scale_model){.c0 = p[top].time, .a_den = 1};
     measure(out, p, n);
     return -1;
+}
+
+int sp_fit(const struct pz_scale_point *p, size_t n, enum sp_values what,
+           const struct sp_grid_use *grid, struct pz_scale_model *out)
+{
+    return fit_values(p, n, what, grid, 0, out);
+}
+
+int sp_fit_time(const struct pz_scale_point *p, size_t n, double loops,
+                struct pz_scale_model *out)
+{
+    return fit_values(p, n, SP_TIME, NULL, loops, out);
 }
 
 /* The margin below which N / d, computed in floating point, counts as a whole number:

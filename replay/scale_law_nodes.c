@@ -6,6 +6,7 @@
  * makes, of one trip count at every position, and say in their notes at which recorded
  * counts it held; the numbers' fits (scale_numbers.c) look for the loop around a step
  * too. */
+#include <math.h>
 #include <stdio.h>
 
 #include "scale_program_int.h"
@@ -63,4 +64,37 @@ void sp_recorded_counts(const struct pz_scale_program *m, char *buf, size_t len)
     for (size_t r = 0; r < m->nruns && used < len; r++)
         used += (size_t)snprintf(buf + used, len - used, "%s%d", r ? ", " : "",
                                  m->runs[r]->nprocs);
+}
+
+/* The trip counts of the loops around node k at nprocs, multiplied, as the synthesis
+ * takes them on the program's grid laid out for nprocs. */
+static double trips_around(const struct pz_scale_program *m, uint32_t k, int nprocs)
+{
+    struct pz_scale_grid g;
+    double trips = 1;
+
+    pz_scale_grid_layout(&g, nprocs, m->grid.ndims, m->grid.ascending);
+    for (uint32_t l = sp_loop_around(m, k); l != SP_NONE; l = sp_loop_around(m, l))
+        trips *= (double)sp_trips_at(m, l, &g, nprocs);
+    return trips;
+}
+
+double sp_loops_growth(const struct pz_scale_program *m, uint32_t k)
+{
+    int low = 0, high = 0;
+    double from, to;
+
+    for (size_t r = 0; r < m->nruns; r++) {
+        int procs = m->runs[r]->nprocs;
+
+        if (!low || procs < low)
+            low = procs;
+        if (procs > high)
+            high = procs;
+    }
+    if (high <= low)
+        return 0;
+    from = trips_around(m, k, low);
+    to = trips_around(m, k, high);
+    return from > 0 && to > from ? log(to / from) / log((double)high / low) : 0;
 }

@@ -884,13 +884,38 @@ void sp_sizes_at(const struct sp_sizes *z, int nprocs, uint32_t members, uint64_
     }
 }
 
+/* The growth of the trip counts of the loops around pair pr's computation
+ * (sp_loops_growth): those around its step, or around the step before, whichever grow
+ * more.  After a loop's last step, before a step outside it (SUMMA's multiplication of
+ * the last step before the reduction of a pass), it is the rest of the loop's last
+ * iteration. */
+static double pair_loops(const struct pz_scale_program *m, const struct sp_pred *pr)
+{
+    double node = sp_loops_growth(m, pr->node);
+
+    return pr->prev == SP_NONE ? node : fmax(node, sp_loops_growth(m, pr->prev));
+}
+
+/* The growth of the trip counts of the loops around the computations before step node
+ * k (sp_loops_growth): the most of those of its pairs (pair_loops), of k's own loops
+ * when it has none. */
+static double gap_loops(const struct pz_scale_program *m, uint32_t k)
+{
+    double most = sp_loops_growth(m, k);
+
+    for (uint32_t i = m->pred_head[k]; i != SP_NONE; i = m->preds[i].next)
+        most = fmax(most, pair_loops(m, &m->preds[i]));
+    return most;
+}
+
 /* Fits the per-run means sums[c * nruns + r] / counts[...] for each class and over all
- * (column nclasses of out); own[c] when class c had enough runs for a model of its own,
+ * (column nclasses of out), computations made in loops whose trip counts grow as
+ * P^loops (sp_loops_growth); own[c] when class c had enough runs for a model of its own,
  * its fit or the one over all at its level (pz_scale_fit_class), lacking[c] when it had
  * some but too few. */
 static void fit_classes(const struct pz_scale_program *m, const double *sums,
-                        const uint32_t *counts, struct pz_scale_model *out, uint8_t *own,
-                        uint8_t *lacking)
+                        const uint32_t *counts, double loops, struct pz_scale_model *out,
+                        uint8_t *own, uint8_t *lacking)
 {
     struct pz_scale_point all[64] = {{.procs = 0}}, p[64] = {{.procs = 0}},
                           at[64] = {{.procs = 0}};
@@ -910,7 +935,7 @@ static void fit_classes(const struct pz_scale_program *m, const double *sums,
             all[nall++] = (struct pz_scale_point){.procs = m->runs[r]->nprocs,
                                                     .time = sum / n};
     }
-    sp_fit(all, nall, SP_TIME, NULL, &out[m->nclasses]);
+    sp_fit_time(all, nall, loops, &out[m->nclasses]);
     for (uint32_t c = 0; c < m->nclasses; c++) {
         size_t n = 0;
 
@@ -922,7 +947,7 @@ static void fit_classes(const struct pz_scale_program *m, const double *sums,
                     .procs = m->runs[r]->nprocs,
                     .time = sums[c * m->nruns + r] / counts[c * m->nruns + r]};
             }
-        own[c] = enough(m, n, sp_fit(p, n, SP_TIME, NULL, &out[c]));
+        own[c] = enough(m, n, sp_fit_time(p, n, loops, &out[c]));
         if (own[c]) {
             out[c] = pz_scale_fit_class(p, at, n, &out[c], &out[m->nclasses]);
         } else {
@@ -947,7 +972,7 @@ static int fit_intervals(struct pz_scale_program *m, const struct sp_stats *st)
         size_t at = (size_t)i * m->nclasses * m->nruns;
 
         memset(lacking, 0, cols);
-        fit_classes(m, st->in_interval + at, st->nin_interval + at, models, own, lacking);
+        fit_classes(m, st->in_interval + at, st->nin_interval + at, 0, models, own, lacking);
         m->compute[m->ncompute++] = (struct pz_scale_compute){st->intervals[i], "all",
                                                               models[m->nclasses]};
         for (uint32_t c = 0; c < m->nclasses && m->nclasses > 1; c++)
@@ -986,10 +1011,11 @@ static double shortest_duration(const struct pz_scale_program *m, const struct s
     return best;
 }
 
-/* The model of one grouping's computations, and their spread: the largest over the
+/* The model of one grouping's computations, made in loops whose trip counts grow as
+ * P^loops (sp_loops_growth), and their spread: the largest over the
  * recordings of (max - min) / mean; HUGE_VAL when the grouping is in too few of them. */
 static double fit_group(const struct pz_scale_program *m, const struct sp_group *g,
-                        struct pz_scale_model *out)
+                        double loops, struct pz_scale_model *out)
 {
     struct pz_scale_point p[64] = {{.procs = 0}};
     double spread = 0;
@@ -1005,7 +1031,7 @@ static double fit_group(const struct pz_scale_program *m, const struct sp_group 
         if (g[r].max > g[r].min && (g[r].max - g[r].min) / fabs(mean) > spread)
             spread = (g[r].max - g[r].min) / fabs(mean);
     }
-    return enough(m, n, sp_fit(p, n, SP_TIME, NULL, out)) ? spread : HUGE_VAL;
+    return enough(m, n, sp_fit_time(p, n, loops, out)) ? spread : HUGE_VAL;
 }
 
 /* The model m times the mean ratio of the computations g recorded to what m gives at
@@ -1045,13 +1071,17 @@ static int fit_preds(struct pz_scale_program *m, const struct sp_stats *st)
         !(m->before_spread = calloc(m->nnodes ? m->nnodes : 1, sizeof(double))))
         return -1;
     for (uint32_t k = 0; k <= m->nnodes; k++)
-        m->after_spread[k] = fit_group(m, st->after + (size_t)k * m->nruns, &m->after[k]);
+        m->after_spread[k] = fit_group(m, st->after + (size_t)k * m->nruns,
+                                       k ? sp_loops_growth(m, k - 1) : 0, &m->after[k]);
     for (uint32_t k = 0; k < m->nnodes; k++)
-        m->before_spread[k] = fit_group(m, st->before + (size_t)k * m->nruns, &before);
+        m->before_spread[k] = fit_group(m, st->before + (size_t)k * m->nruns,
+                                        sp_loops_growth(m, k), &before);
     for (uint32_t i = 0; i < m->npreds; i++) {
         struct sp_pred *pr = &m->preds[i];
         uint32_t after = pr->prev == SP_NONE ? 0 : pr->prev + 1;
-        double own = fit_group(m, st->pred + (size_t)i * m->nruns, &pr->gap), spread = own;
+        double own = fit_group(m, st->pred + (size_t)i * m->nruns, pair_loops(m, pr),
+                               &pr->gap),
+               spread = own;
 
         if (m->after_spread[after] < spread) {
             spread = m->after_spread[after];
@@ -1126,13 +1156,14 @@ int sp_fit_all(struct pz_scale_program *m, const struct sp_stats *st)
         if (m->nodes[k].kind == SP_STEP) {
             size_t at = (size_t)k * m->nclasses * m->nruns;
 
-            fit_classes(m, st->gap + at, st->ngap + at, m->gap + (size_t)k * cols,
+            fit_classes(m, st->gap + at, st->ngap + at, gap_loops(m, k),
+                        m->gap + (size_t)k * cols,
                         m->gap_own + (size_t)k * cols, lacking);
             m->nodes[k].duration = shortest_duration(m, st, k);
         }
     if (fit_preds(m, st) != 0)
         goto out;
-    fit_classes(m, st->tail, st->ntail, m->tail, tail_own, lacking);
+    fit_classes(m, st->tail, st->ntail, 0, m->tail, tail_own, lacking);
     if (note_lacking(m, lacking) != 0)
         goto out;
     rc = fit_intervals(m, st);

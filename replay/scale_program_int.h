@@ -1015,6 +1015,12 @@ enum sp_values { SP_WHOLE, SP_AMOUNT, SP_TIME };
 int sp_fit(const struct pz_scale_point *p, size_t n, enum sp_values what,
            const struct sp_grid_use *grid, struct pz_scale_model *out);
 
+/* sp_fit of a computation's time (SP_TIME) made at every iteration of loops whose trip
+ * counts grow as P^loops over the recorded counts: its falls may be as steep as
+ * 1 / P^(1 + loops) (pz_scale_fit_in_loops). */
+int sp_fit_time(const struct pz_scale_point *p, size_t n, double loops,
+                struct pz_scale_model *out);
+
 /* sp_fit's exact forms alone (whole values when integer, which may round to them): 1
  * and the form in out when one gives every point, else 0 (out undefined), with no fit
  * by least squares. */
@@ -1057,6 +1063,12 @@ const struct sp_event *sp_peer_of(const struct pz_scale_program *m, uint32_t k, 
  * around it, k made by every process (sp_everywhere) and the loop's trip count one
  * count at every position (no struct sp_trips); SP_NONE when there is none. */
 uint32_t sp_law_loop(const struct pz_scale_program *m, uint32_t k);
+/* How the trip counts of the loops around node k, multiplied, grow with P over the
+ * recorded counts: log(trips at the largest count / trips at the smallest) /
+ * log(largest / smallest), 0 where they do not grow or a trip count is unknown (0, the
+ * data deciding it): what a computation before node k may fall by beyond 1 / P
+ * (pz_scale_fit_in_loops). */
+double sp_loops_growth(const struct pz_scale_program *m, uint32_t k);
 /* The recorded counts of m, as "2, 4, 8", into buf (len bytes, cut there). */
 void sp_recorded_counts(const struct pz_scale_program *m, char *buf, size_t len);
 
