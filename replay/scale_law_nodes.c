@@ -5,7 +5,7 @@
  * partner they have, take a law only for a loop right around steps that every process
  * makes, of one trip count at every position, and say in their notes at which recorded
  * counts it held; the numbers' fits (scale_numbers.c) look for the loop around a step
- * too. */
+ * too, and for how the trip counts of the loops around it grow (sp_loops_growth). */
 #include <math.h>
 #include <stdio.h>
 
