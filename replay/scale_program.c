@@ -1072,42 +1072,34 @@ static struct pz_scale_program *pairs_model(const struct pz_scale_run *const *ru
     return NULL;
 }
 
-/* The model of runs as a butterfly, when it is one (sp_xor_law); NULL otherwise, *oom
- * set when memory ran out. */
-static struct pz_scale_program *butterfly_model(const struct pz_scale_run *const *runs,
-                                                size_t n, int compute_cpu, int *oom)
+/* The model of runs with messages taken as `by` says (BY_XOR: a butterfly's stages,
+ * BY_TREE: a binomial tree's), when law (sp_xor_law, sp_tree_law) takes it; NULL
+ * otherwise, *oom set when memory ran out. */
+static struct pz_scale_program *stages_model(const struct pz_scale_run *const *runs,
+                                             size_t n, int compute_cpu, int by,
+                                             int (*law_of)(struct pz_scale_program *),
+                                             int *oom)
 {
     struct pz_scale_program *m;
     char none[512];
     int tagged = 0, law;
 
-    if (!(m = build_model(runs, n, compute_cpu, 1, 1, BY_XOR, 0, 0, &tagged, none,
+    if (!(m = build_model(runs, n, compute_cpu, 1, 1, by, 0, 0, &tagged, none,
                           sizeof(none))))
         return NULL;
-    if ((law = sp_xor_law(m)) > 0)
+    if ((law = law_of(m)) > 0)
         return m;
     pz_scale_program_free(m);
     *oom = law < 0;
     return NULL;
 }
 
-/* The model of runs as a binomial tree, when it is one (sp_tree_law); NULL otherwise,
- * *oom set when memory ran out. */
-static struct pz_scale_program *tree_model(const struct pz_scale_run *const *runs,
-                                           size_t n, int compute_cpu, int *oom)
+/* The model of runs as a butterfly, when it is one (sp_xor_law); NULL otherwise, *oom
+ * set when memory ran out. */
+static struct pz_scale_program *butterfly_model(const struct pz_scale_run *const *runs,
+                                                size_t n, int compute_cpu, int *oom)
 {
-    struct pz_scale_program *m;
-    char none[512];
-    int tagged = 0, law;
-
-    if (!(m = build_model(runs, n, compute_cpu, 1, 1, BY_TREE, 0, 0, &tagged, none,
-                          sizeof(none))))
-        return NULL;
-    if ((law = sp_tree_law(m)) > 0)
-        return m;
-    pz_scale_program_free(m);
-    *oom = law < 0;
-    return NULL;
+    return stages_model(runs, n, compute_cpu, BY_XOR, sp_xor_law, oom);
 }
 
 /* The model of runs as a butterfly whose blocking sends and receives are ordered by the
@@ -1212,7 +1204,8 @@ struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const
         return m;
     /* partners by rank XOR 2^i, as many as the rank's trailing zeros, are a binomial
        tree (sp_tree_law) */
-    if (!oom && sp_tree_candidate(runs, n) && (m = tree_model(runs, n, compute_cpu, &oom)))
+    if (!oom && sp_tree_candidate(runs, n) &&
+        (m = stages_model(runs, n, compute_cpu, BY_TREE, sp_tree_law, &oom)))
         return m;
     if (!oom && sp_xor_candidate(runs, n) &&
         (m = ordered_model(runs, n, compute_cpu, &oom, kept, sizeof(kept))))
