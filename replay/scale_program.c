@@ -77,6 +77,10 @@ static int check_runs(struct pz_scale_program *m, int compute_cpu, char *err, si
         }
     m->grid = m->runs[m->largest]->grid;
     m->grid.ascending = (uint8_t)pz_scale_grid_ascending(m->runs, m->nruns);
+    /* a binomial tree's partners are ranks, whichever way the grids its offsets were read
+       in wrap (rank 4's parent 0 wraps around 3 x 2, not 4 x 4) */
+    if (m->table.by_tree)
+        return 0;
     return pz_scale_grid_periodicity(m->runs, m->nruns, m->largest, m->grid.periodic, err,
                                      errlen);
 }

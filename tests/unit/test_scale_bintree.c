@@ -3,7 +3,8 @@
  * sends to its children r + mask for mask from the one below that bit down to 1 (every
  * mask below P at rank 0) while r + mask < P; the reduction receives from the same
  * children from mask 1 up, then sends to the parent.  Recorded by hand (trace_builder.h)
- * at 2, 4 and 8 processes and at 3, 6 and 12; synthesized at 16 and 64, every process's
+ * at 2, 4 and 8 processes, at 3, 6 and 12 and at 6, 12 and 16; synthesized at 16 and
+ * 64, every process's
  * messages are the program's (plan(): their kind, peer, tag and bytes, in order).  A
  * count that is not a power of two is refused where every recording is of one.  Each
  * test's comment works a few processes out by hand. */
@@ -226,5 +227,20 @@ Test(scale_bintree, recorded_at_3_6_12_at_12_16_and_64)
     sm_expect_first(&got, 16, 12, p12, 6);
     expect_run(md.m, 64);
     cr_expect_eq(sm_synthesize_none(md.m, 24, err, sizeof(err)), 0, "%s", err);
+    st_model_free(&md);
+}
+
+/* Recorded at 6, 12 and 16: the partners read as offsets in the grids of 3 x 2 and 4 x 3
+ * wrap around (at 6, process 4's parent 0 is 2 rows up, the short way round), in 4 x 4
+ * not, which a grid's model refuses; the tree's partners are ranks, and at 64 every
+ * process makes the program's messages. */
+Test(scale_bintree, recorded_at_6_12_16_whose_grids_wrap_differently_at_64)
+{
+    static const int counts[] = {6, 12, 16};
+    struct st_model md;
+
+    model_of("wrap", counts, &md);
+    cr_assert_not_null(sm_note(md.m, "binomial tree"), "no note of the tree");
+    expect_run(md.m, 64);
     st_model_free(&md);
 }
