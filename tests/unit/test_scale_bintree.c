@@ -4,10 +4,9 @@
  * mask below P at rank 0) while r + mask < P; the reduction receives from the same
  * children from mask 1 up, then sends to the parent.  Recorded by hand (trace_builder.h)
  * at 2, 4 and 8 processes, at 3, 6 and 12 and at 6, 12 and 16; synthesized at 16 and
- * 64, every process's
- * messages are the program's (plan(): their kind, peer, tag and bytes, in order).  A
- * count that is not a power of two is refused where every recording is of one.  Each
- * test's comment works a few processes out by hand. */
+ * 64, every process's messages are the program's (plan(): their kind, peer, tag and
+ * bytes, in order).  A count that is not a power of two is refused where every
+ * recording is of one.  Each test's comment works a few processes out by hand. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
