@@ -1,6 +1,6 @@
 /* What the laws that name a loop's trip count at any count ask of the template's nodes
- * (scale_program_int.h, sp_loop_around, sp_everywhere, sp_peer_of, sp_law_loop,
- * sp_recorded_counts): a butterfly (sp_xor_law, log2(P) stages) and an exchange with
+ * (scale_program_int.h, sp_loop_around, sp_everywhere, sp_peer_of, sp_ordered_beside,
+ * sp_law_loop, sp_recorded_counts): a butterfly (sp_xor_law, log2(P) stages) and an exchange with
  * every member in turn (sp_pairs_law, members less one) find their steps by the kind of
  * partner they have, take a law only for a loop right around steps that every process
  * makes, of one trip count at every position, and say in their notes at which recorded
@@ -45,6 +45,21 @@ const struct sp_event *sp_peer_of(const struct pz_scale_program *m, uint32_t k, 
         if (m->table.events[s->first + i].peer.kind == kind)
             return &m->table.events[s->first + i];
     return NULL;
+}
+
+int sp_ordered_beside(const struct pz_scale_program *m, uint32_t k, const struct sp_event *e)
+{
+    uint32_t j = e->peer.off[1] == PZ_SCALE_ORDERED_FIRST ? k + 1 : k - 1;
+    const struct sp_event *f;
+
+    if (!e->peer.off[1])
+        return 1;
+    if (j >= m->nnodes || sp_loop_around(m, j) != sp_loop_around(m, k) ||
+        !(f = sp_peer_of(m, j, e->peer.kind)))
+        return 0;
+    return f->peer.off[1] == PZ_SCALE_ORDERED_FIRST + PZ_SCALE_ORDERED_SECOND - e->peer.off[1] &&
+           f->peer.off[0] == e->peer.off[0] && f->peer.rank == e->peer.rank &&
+           f->comm.kind == e->comm.kind && f->comm.keep == e->comm.keep;
 }
 
 uint32_t sp_law_loop(const struct pz_scale_program *m, uint32_t k)

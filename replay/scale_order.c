@@ -4,11 +4,13 @@
  * process below its partner (rank < partner) sends first and the other receives first:
  * which call a process makes first changes with its rank's bit at that stage, and no
  * loop describes every process.  The model is then built from copies of the recordings
- * in which every such pair is made in the order of the process below its partner, its
- * first call marked (struct pz_scale_step.ordered, then PZ_SCALE_XOR_ORDERED), and the
- * synthesis makes the pair the other way round where the caller's rank has the stage's
- * bit.  The computation before each call stays where it was recorded: the first call
- * of a pair has the computation before the pair, whichever it is. */
+ * in which every such pair is made in the order of the process below its partner, both
+ * calls marked with their place (struct pz_scale_step.ordered, then the partner's
+ * off[1], PZ_SCALE_ORDERED_FIRST and SECOND, as an exchange with every member in turn
+ * marks its pairs), and the synthesis makes the pair the other way round where the
+ * caller's rank is above its partner's.  The computation before each call stays where
+ * it was recorded: the first call of a pair has the computation before the pair,
+ * whichever it is. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +63,8 @@ static void swap_calls(struct pz_scale_step *steps)
 }
 
 /* Process p of copy (its steps its own) with every pair in the order of the process
- * below its partner, the first marked; how many it made the other way round. */
+ * below its partner, both marked with their place; how many it made the other way
+ * round. */
 static size_t order_process(struct pz_scale_run *copy, int p)
 {
     struct pz_scale_process *proc = &copy->procs[p];
@@ -75,7 +78,8 @@ static size_t order_process(struct pz_scale_run *copy, int p)
             swap_calls(&proc->steps[s]);
             swapped++;
         }
-        proc->steps[s++].ordered = 1;
+        proc->steps[s++].ordered = PZ_SCALE_ORDERED_FIRST;
+        proc->steps[s].ordered = PZ_SCALE_ORDERED_SECOND;
     }
     return swapped;
 }
@@ -130,23 +134,35 @@ int sp_order_copy(const struct pz_scale_run *const *runs, size_t n,
     return 0;
 }
 
-/* The first step node of m that is the first of an ordered pair, SP_NONE. */
-static uint32_t first_pair(const struct pz_scale_program *m)
+/* The first step node of m that is the first of an ordered pair, SP_NONE; *apart set
+ * when a call of such a pair has not the other beside it (the folds put them apart). */
+static uint32_t first_pair(const struct pz_scale_program *m, int *apart)
 {
-    for (uint32_t k = 0; k + 1 < m->nnodes; k++) {
+    uint32_t first = SP_NONE;
+
+    *apart = 0;
+    for (uint32_t k = 0; k < m->nnodes; k++) {
         const struct sp_event *e = sp_peer_of(m, k, PZ_SCALE_PEER_XOR);
 
-        if (e && e->peer.off[0] == PZ_SCALE_XOR_ORDERED)
-            return k;
+        if (!e || !e->peer.off[1])
+            continue;
+        *apart |= !sp_ordered_beside(m, k, e);
+        if (first == SP_NONE && e->peer.off[1] == PZ_SCALE_ORDERED_FIRST)
+            first = k;
     }
-    return SP_NONE;
+    return first;
 }
 
 int sp_order_taken(struct pz_scale_program *m, char *kept, size_t keptlen)
 {
-    uint32_t k = first_pair(m);
+    int apart;
+    uint32_t k = first_pair(m, &apart);
     const char *a, *b;
 
+    if (apart) {
+        kept[0] = '\0';
+        return 0;
+    }
     if (k == SP_NONE)
         return 1;
     a = sp_sym_name(&m->table, m->nodes[k].sym);

@@ -32,25 +32,6 @@ static int body_agrees(const struct pz_scale_program *m, uint32_t l, const struc
     return 1;
 }
 
-/* Whether step node k, one of two blocking calls with its partner ordered by rank
- * (struct pz_scale_peer.off[1], e its event), has the other right beside it in the same
- * loop body with the same partner: the synthesis swaps the two where the rank is above
- * the partner's.  1 too for a step of no such order. */
-static int twin_beside(const struct pz_scale_program *m, uint32_t k, const struct sp_event *e)
-{
-    uint32_t j = e->peer.off[1] == PZ_SCALE_PAIR_FIRST ? k + 1 : k - 1;
-    const struct sp_event *f;
-
-    if (!e->peer.off[1])
-        return 1;
-    if (j >= m->nnodes || sp_loop_around(m, j) != sp_loop_around(m, k) ||
-        !(f = sp_peer_of(m, j, PZ_SCALE_PEER_PAIR)))
-        return 0;
-    return f->peer.off[1] == PZ_SCALE_PAIR_FIRST + PZ_SCALE_PAIR_SECOND - e->peer.off[1] &&
-           f->peer.off[0] == e->peer.off[0] && f->peer.rank == e->peer.rank &&
-           f->comm.kind == e->comm.kind && f->comm.keep == e->comm.keep;
-}
-
 uint32_t sp_pairs_bound(const struct pz_scale_program *m, size_t r, uint32_t k)
 {
     const struct pz_scale_run *run = m->runs[r];
@@ -104,14 +85,14 @@ static int law_holds(const struct pz_scale_program *m, uint32_t l, const struct 
 }
 
 /* Into buf, where step node k is the first of two blocking calls ordered by rank
- * (twin_beside), what the synthesis does of them, after "; "; else "". */
+ * (sp_ordered_beside), what the synthesis does of them, after "; "; else "". */
 static void order_text(const struct pz_scale_program *m, uint32_t k, const struct sp_event *e,
                        char *buf, size_t len)
 {
     const char *first = sp_sym_name(&m->table, m->nodes[k].sym);
 
     buf[0] = '\0';
-    if (e->peer.off[1] == PZ_SCALE_PAIR_FIRST)
+    if (e->peer.off[1] == PZ_SCALE_ORDERED_FIRST)
         snprintf(buf, len, "; the two calls of each step (%s and %s) are ordered by rank, %s "
                  "first where the process's rank is below its partner's, %s first where it "
                  "is above, as in every recording", first,
@@ -148,7 +129,7 @@ int sp_pairs_law(struct pz_scale_program *m)
 
         if (!e)
             continue;
-        if ((l = law_loop(m, k)) == SP_NONE || !law_holds(m, l, e) || !twin_beside(m, k, e))
+        if ((l = law_loop(m, k)) == SP_NONE || !law_holds(m, l, e) || !sp_ordered_beside(m, k, e))
             return 0;
         if (first == SP_NONE)
             first = k;

@@ -47,7 +47,7 @@ static size_t step_at(struct sp_pairs *x, const uint32_t *syms, const struct spp
 
 /* The partner of ev[i] (process proc's), fitting forms `fits`, as the first of them and
  * its distance, `place` its place in a twin's steps ordered by rank (struct
- * pz_scale_peer.off[1]: 0, or PZ_SCALE_PAIR_FIRST or PZ_SCALE_PAIR_SECOND). */
+ * pz_scale_peer.off[1]: 0, or PZ_SCALE_ORDERED_FIRST or PZ_SCALE_ORDERED_SECOND). */
 static void as_pair(const struct pz_scale_run *run, int proc, struct sp_event *e,
                     uint8_t fits, int8_t place)
 {
@@ -160,8 +160,8 @@ static int rewrite_run(struct sp_pairs *x, const struct pz_scale_run *run, int p
     if (!y || (rc = run_of(x, run, proc, syms, y, &r, &order)) != 0)
         return y ? rc : 1;
     for (size_t p = 0; p < r.period; p++) {
-        int8_t place = (order & SPP_BY_RANK) ? (int8_t)(p ? PZ_SCALE_PAIR_SECOND
-                                                          : PZ_SCALE_PAIR_FIRST) : 0;
+        int8_t place = (order & SPP_BY_RANK) ? (int8_t)(p ? PZ_SCALE_ORDERED_SECOND
+                                                          : PZ_SCALE_ORDERED_FIRST) : 0;
 
         if ((rc = rewrite_step(x, run, proc, orig, syms, &r, y, step_at(x, syms, &r, order, p),
                                p, place, done)) != 0)

@@ -368,9 +368,9 @@ int sp_tree_check(const struct pz_scale_program *m, int nprocs, char *err, size_
  * (scale_order.c) */
 /* Into *copies (n of them, sp_order_free), copies of recordings runs[0..n-1] in which
  * each pair of a blocking send and receive with one partner rank XOR 2^i, in either
- * order, is made in the order of the process below its partner, its first call marked
- * (struct pz_scale_step.ordered), the computation before each call at its place.  1;
- * 0 when every pair is already so (no copies); -1 (memory). */
+ * order, is made in the order of the process below its partner, both calls marked with
+ * their place (struct pz_scale_step.ordered), the computation before each call at its
+ * place.  1; 0 when every pair is already so (no copies); -1 (memory). */
 int sp_order_copy(const struct pz_scale_run *const *runs, size_t n,
                   struct pz_scale_run **copies);
 void sp_order_free(struct pz_scale_run *copies, size_t n);
@@ -380,7 +380,8 @@ void sp_order_free(struct pz_scale_run *copies, size_t n);
  * they are no pairs; 0 where every grid has at most 2 processes per dimension and the
  * stages go from the highest bit down, as a halo exchange over the dimensions of the
  * grid from the first, ordered by the parity of the position, would make them: the
- * note for the model of the grid into kept; -1 (memory). */
+ * note for the model of the grid into kept; 0 with kept empty where the calls of a
+ * pair are not side by side in one loop body (sp_ordered_beside); -1 (memory). */
 int sp_order_taken(struct pz_scale_program *m, char *kept, size_t keptlen);
 
 /* --- exchanges with every member in turn (scale_pairs.c, scale_pairs_law.c,
@@ -1099,6 +1100,11 @@ int sp_guard_anywhere(const struct sp_guard *g);
  * pz_scale_peer_kind: a stage, PZ_SCALE_PEER_XOR, a transpose partner or a pair), NULL
  * when k is no step or has none. */
 const struct sp_event *sp_peer_of(const struct pz_scale_program *m, uint32_t k, int kind);
+/* Whether step node k, whose event e is one of two blocking calls with its partner
+ * ordered by rank (struct pz_scale_peer.off[1]), has the other right beside it, in the
+ * same loop body, with the same partner: the synthesis makes the two the other way
+ * round where the rank is above the partner's.  1 too when e is of no such order. */
+int sp_ordered_beside(const struct pz_scale_program *m, uint32_t k, const struct sp_event *e);
 /* The loop a law of its trip count may be taken for around step node k: the loop right
  * around it, k made by every process (sp_everywhere) and the loop's trip count one
  * count at every position (no struct sp_trips); SP_NONE when there is none. */

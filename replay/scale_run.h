@@ -128,10 +128,7 @@ enum pz_scale_peer_kind {
                               down to -1 - rank, from the bit the loop's trip count n
                               gives: XOR 2^(-1 - rank + n - 1 - j) (from log2(P) - 1 where
                               n is log2(P) + rank + 1; from the highest bit of a row of NPB
-                              CG's grid where n is its law).  off[0] set
-                              (PZ_SCALE_XOR_ORDERED): the step and the next, with the
-                              same partner, are made the other way round where the
-                              caller's rank has the stage's bit (partner below it).
+                              CG's grid where n is its law).  off[1]: as PAIR's (below).
                               Never read from a recording: the model takes it
                               (scale_xor.c) */
     PZ_SCALE_PEER_TRANSPOSE,   /* NPB CG's transpose partner on the world of 2^l
@@ -156,9 +153,6 @@ enum pz_scale_peer_kind {
                               takes it (scale_turns.c) */
 };
 
-/* PZ_SCALE_PEER_XOR's off[0] where its step and the next trade places (above). */
-#define PZ_SCALE_XOR_ORDERED 1
-
 /* The forms of PZ_SCALE_PEER_PAIR's partners (struct pz_scale_peer.off[0]): the member
  * d away from the caller of n members is */
 enum pz_scale_pair_form {
@@ -170,11 +164,13 @@ enum pz_scale_pair_form {
     PZ_SCALE_PAIR_DOWN         /* the d-th other member in descending rank order */
 };
 #define PZ_SCALE_PAIR_FORMS PZ_SCALE_PAIR_DOWN
-/* A PZ_SCALE_PEER_PAIR's off[1]: 0, or the place of its call in two blocking calls with
- * the partner ordered by rank (a send and a receive): the call made first where the
- * caller's rank is below the partner's, second where it is above; or the other one. */
-#define PZ_SCALE_PAIR_FIRST 1
-#define PZ_SCALE_PAIR_SECOND 2
+/* A PZ_SCALE_PEER_PAIR's or PZ_SCALE_PEER_XOR's off[1]: 0, or the place of its call in
+ * two blocking calls with the partner ordered by rank (a send and a receive, step nodes
+ * side by side): the call made first where the caller's rank is below the partner's,
+ * second where it is above; or the other one.  The synthesis makes the two the other
+ * way round where the rank is above (a process cannot send first on both sides). */
+#define PZ_SCALE_ORDERED_FIRST 1
+#define PZ_SCALE_ORDERED_SECOND 2
 
 struct pz_scale_peer {
     uint8_t kind;                          /* enum pz_scale_peer_kind */
@@ -230,10 +226,10 @@ enum pz_scale_step_kind {
 /* One step of a process: an MPI call or an interval boundary, after a computation. */
 struct pz_scale_step {
     uint8_t kind;          /* enum pz_scale_step_kind */
-    uint8_t ordered;       /* never read from a recording: the first of a butterfly's
-                              blocking send and receive with one partner, which the
-                              processes whose rank has the stage's bit make the other
-                              way round (replay/scale_order.c's copies) */
+    uint8_t ordered;       /* never read from a recording: 0, or the place of the step
+                              in a butterfly's blocking send and receive with one
+                              partner ordered by rank (PZ_SCALE_ORDERED_FIRST, SECOND;
+                              replay/scale_order.c's copies) */
     uint32_t region;       /* the region's reference in the recording (names[]) */
     double gap_wall;       /* s of computation since the previous step (the recorder's
                               buffer flushes left out) */

@@ -107,8 +107,6 @@ struct pz_scale_cursor {
     uint32_t *passes;          /* [node]: how many times it was made */
     uint64_t next_request, any_received;
     uint32_t last;             /* the place of the last step made (emit_step), SP_NONE */
-    uint32_t then;             /* the first call of a pair made the other way round, to
-                                  make next (reversed_here); SP_NONE */
     struct fifo *fifos;        /* [slot]: for the calls of one request that complete them */
     struct fifo *waiting;      /* [node]: for a call over many requests */
     uint64_t *last_id;         /* [slot]: the last request posted, 0 none (the tests') */
@@ -916,32 +914,36 @@ static double gap_before(const struct pz_scale_cursor *c, uint32_t k,
 }
 
 /* The node whose call is made at step node k: k, or where k is one of two blocking
- * calls with its partner ordered by rank (struct pz_scale_peer.off[1]) and this
- * process's rank is above the partner's, the other of the two (scale_pairs_law.c checks
- * that it is the step next to k). */
+ * calls with its partner ordered by rank (struct pz_scale_peer.off[1], a butterfly's
+ * stage or an exchange with every member in turn), this process's rank is above the
+ * partner's and it makes the other too, the other of the two (the model checked that
+ * it is the step node beside k, sp_ordered_beside). */
 static uint32_t ordered_by_rank(struct pz_scale_cursor *c, uint32_t k)
 {
-    const struct sp_node *nd = &c->s->m->nodes[k];
-    const struct sp_sym *sym = &c->s->m->table.syms[nd->sym];
-    const struct sp_event *e = sym->n ? c->s->m->events[nd->first_event].sig : NULL;
-    uint32_t comm, size, rank;
+    const struct pz_scale_program *m = c->s->m;
+    const struct sp_node *nd = &m->nodes[k];
+    const struct sp_sym *sym = &m->table.syms[nd->sym];
+    const struct sp_event *e = sym->n ? m->events[nd->first_event].sig : NULL;
+    uint32_t comm, size, rank, other;
     int64_t partner;
 
-    if (!e || e->peer.kind != PZ_SCALE_PEER_PAIR || !e->peer.off[1])
+    if (!e || (e->peer.kind != PZ_SCALE_PEER_PAIR && e->peer.kind != PZ_SCALE_PEER_XOR) ||
+        !e->peer.off[1])
         return k;
     comm_of(c, e, &comm, &size, &rank);
     if ((partner = peer_of(c, e, size, rank)) < 0 || rank < partner)
         return k;
-    return e->peer.off[1] == PZ_SCALE_PAIR_FIRST ? k + 1 : k - 1;
+    other = e->peer.off[1] == PZ_SCALE_ORDERED_FIRST ? k + 1 : k - 1;
+    return sp_guard_holds(&m->nodes[other].guard, &c->s->g, c->proc, c->flags) ? other : k;
 }
 
-/* Step k made in the place of step `at` (the computation before it, the step it
- * follows next): its own, or that of the other call of a pair made the other way round
- * (reversed_here). */
-static int emit_step(struct pz_scale_cursor *c, uint32_t k, uint32_t at)
+/* Step node `at` made: the computation before it, and its call, or where it is one of
+ * a pair made the other way round the other's (ordered_by_rank, made). */
+static int emit_step(struct pz_scale_cursor *c, uint32_t at)
 {
     const struct pz_scale_program *m = c->s->m;
-    const struct sp_node *nd = &m->nodes[ordered_by_rank(c, k)];
+    uint32_t made = ordered_by_rank(c, at);
+    const struct sp_node *nd = &m->nodes[made];
     const struct sp_sym *sym = &m->table.syms[nd->sym];
     int call = sym->step_kind == PZ_SCALE_CALL;
     const struct sp_ratios *ratios;
@@ -978,7 +980,7 @@ static int emit_step(struct pz_scale_cursor *c, uint32_t k, uint32_t at)
         if (emit_event(c, nd->first_event + i, at_enter ? enter : leave) != 0)
             return -1;
     }
-    if (emit_completions(c, k, leave) != 0)
+    if (emit_completions(c, made, leave) != 0)
         return -1;
     if (sym->step_kind == PZ_SCALE_BEGIN)
         return 0;
@@ -1059,24 +1061,6 @@ static uint32_t next_step(struct pz_scale_cursor *c)
     }
 }
 
-/* Whether step k, just reached, is the first of a butterfly's send and receive that
- * this process makes the other way round (PZ_SCALE_XOR_ORDERED, its rank having the
- * stage's bit), the next node a step of the same body that it makes. */
-static int reversed_here(const struct pz_scale_cursor *c, uint32_t k)
-{
-    const struct pz_scale_synth *s = c->s;
-    const struct sp_event *e = sp_peer_of(s->m, k, PZ_SCALE_PEER_XOR);
-    uint32_t end = c->depth ? s->m->nodes[c->loops[c->depth - 1].node].end : s->m->nnodes;
-    int64_t bit;
-
-    if (!e || e->peer.off[0] != PZ_SCALE_XOR_ORDERED || k + 1 >= end ||
-        s->m->nodes[k + 1].kind != SP_STEP ||
-        !sp_guard_holds(&s->m->nodes[k + 1].guard, &s->g, c->proc, c->flags))
-        return 0;
-    bit = stage_bit(c, e);
-    return bit >= 0 && bit < 31 && ((uint32_t)c->proc >> bit & 1);
-}
-
 struct pz_scale_cursor *pz_scale_cursor_new(struct pz_scale_synth *s, int proc)
 {
     const struct pz_scale_program *m = s->m;
@@ -1088,7 +1072,6 @@ struct pz_scale_cursor *pz_scale_cursor_new(struct pz_scale_synth *s, int proc)
     c->s = s;
     c->proc = proc;
     c->last = SP_NONE;
-    c->then = SP_NONE;
     if (!(c->fifos = calloc(m->nslots ? m->nslots : 1, sizeof(*c->fifos))) ||
         !(c->waiting = calloc(m->nnodes ? m->nnodes : 1, sizeof(*c->waiting))) ||
         !(c->last_id = calloc(m->nslots ? m->nslots : 1, sizeof(*c->last_id))) ||
@@ -1130,25 +1113,15 @@ void pz_scale_cursor_free(struct pz_scale_cursor *c)
 int pz_scale_cursor_next(struct pz_scale_cursor *c, pz_scale_put_fn *put, void *ctx,
                          char *err, size_t errlen)
 {
-    uint32_t k, at;
+    uint32_t k;
 
-    if (c->then != SP_NONE) {
-        /* the first call of a pair made the other way round, in the second's place */
-        k = c->then;
-        at = k + 1;
-        c->then = SP_NONE;
-    } else if ((k = at = next_step(c)) == SP_NONE) {
+    if ((k = next_step(c)) == SP_NONE)
         return 0;
-    } else if (reversed_here(c, at)) {
-        c->then = at;
-        c->next = at + 2;
-        k = at + 1;
-    }
     c->put = put;
     c->ctx = ctx;
     c->err = err;
     c->errlen = errlen;
-    return emit_step(c, k, at) == 0 ? 1 : -1;
+    return emit_step(c, k) == 0 ? 1 : -1;
 }
 
 /* --- the synthesis */

@@ -99,9 +99,10 @@ static int to_transpose_partner(const struct pz_scale_run *run, int proc,
     return q >= 0 && (1 << l) == run->nprocs && q == sp_transpose_partner(proc, l);
 }
 
-/* Step s of syms (orig: as recorded) with its stages' partners as bits (the first of an
- * ordered pair marked so, scale_order.c), the messages to the transpose partner as such,
- * and its posters as converted; into syms[s].  0, 1 (not a butterfly's), -1 (memory). */
+/* Step s of syms (orig: as recorded) with its stages' partners as bits (the calls of an
+ * ordered pair marked with their place, scale_order.c), the messages to the transpose
+ * partner as such, and its posters as converted; into syms[s].  0, 1 (not a
+ * butterfly's), -1 (memory). */
 static int convert_step(struct sp_table *t, const struct pz_scale_run *run, int proc,
                         const uint32_t *orig, uint32_t *syms, size_t s)
 {
@@ -143,8 +144,7 @@ static int convert_step(struct sp_table *t, const struct pz_scale_run *run, int 
             memset(&ev[i].peer, 0, sizeof(ev[i].peer));
             ev[i].peer.kind = PZ_SCALE_PEER_XOR;
             ev[i].peer.rank = bit;
-            if (run->procs[proc].steps[s].ordered)
-                ev[i].peer.off[0] = PZ_SCALE_XOR_ORDERED;
+            ev[i].peer.off[1] = (int8_t)run->procs[proc].steps[s].ordered;
         } else if (to_transpose_partner(run, proc, &ev[i])) {
             memset(&ev[i].peer, 0, sizeof(ev[i].peer));
             ev[i].peer.kind = PZ_SCALE_PEER_TRANSPOSE;
