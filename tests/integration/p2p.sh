@@ -28,7 +28,7 @@ MPI_Probe
 MPI_Iprobe
 MPI_Recv | MPI_RECV Sender: 1, $W, Tag: 41, Length: 24
 MPI_Mprobe
-MPI_Mrecv | MPI_RECV Sender: 1, $W, Tag: 51, Length: 7
+MPI_Mrecv | MPI_RECV Sender: 1, $W, Tag: 51, Length: 7 ADDITIONAL ATTRIBUTES: ("prognoz:any_source"; UINT8; 1)
 MPI_Probe
 MPI_Improbe
 MPI_Imrecv | MPI_IRECV_REQUEST Request: #1
