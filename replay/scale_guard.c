@@ -82,6 +82,9 @@ static void require_peer(const struct pz_scale_program *m, const struct sp_event
     if (e->peer.kind == PZ_SCALE_PEER_RANK && e->comm.kind == PZ_SCALE_COMM_WORLD &&
         sp_is_message(e->kind))
         gd->rank_not = (uint32_t)e->peer.rank + 1;
+    /* a binomial tree's parent exists at every process but the root */
+    if (e->peer.kind == PZ_SCALE_PEER_TREE)
+        gd->rank_not = 1;
     if (!sp_grid_offset(e))
         return;
     for (int i = 0; i < PZ_SCALE_MAX_DIMS; i++) {
@@ -631,6 +634,11 @@ static int infer_one(struct pz_scale_program *m, uint64_t *const *made, uint32_t
     else
         sp_peer_guard(m, m->nodes[k].sym, &peers);
     peers.every = leaders_every(&m->table, m->nodes[k].sym);
+    /* a step in the loop of a binomial tree's children is made where the loop runs */
+    if (sp_tree_inside(m, k)) {
+        m->nodes[k].guard = peers;
+        return 0;
+    }
     if (!made_anywhere(m, k)) {
         /* matched by no process (the merge kept a step the walk placed elsewhere): a
          * guard that never holds */

@@ -801,12 +801,14 @@ static int fit_loops_and_sizes(struct pz_scale_program *m, const struct sp_stats
         size_t at = (size_t)k * m->nruns;
 
         if (nd->kind == SP_LOOP) {
-            if (fit_by_key(m, st->by_key ? st->by_key[k] : NULL, st->count_max + at,
+            /* a binomial tree's children are the process's own (sp_tree_children) */
+            if (!nd->tree &&
+                fit_by_key(m, st->by_key ? st->by_key[k] : NULL, st->count_max + at,
                            &counts, &m->nodes[k].trips) != 0)
                 return -1;
             loop_values(m, st->count_min + at, st->count_max + at, &v);
             /* the classes' counts explain the processes' differences */
-            if (m->nodes[k].trips)
+            if (m->nodes[k].trips || nd->tree)
                 v.differ = 0;
             if (fit_whole(m, k, "trip count", &v, &counts, &m->nodes[k].count, NULL,
                           NULL, 0) != 0)

@@ -77,6 +77,10 @@ static int check_runs(struct pz_scale_program *m, int compute_cpu, char *err, si
         }
     m->grid = m->runs[m->largest]->grid;
     m->grid.ascending = (uint8_t)pz_scale_grid_ascending(m->runs, m->nruns);
+    /* a binomial tree's partners are ranks, whichever way the grids its offsets were read
+       in wrap (rank 4's parent 0 wraps around 3 x 2, not 4 x 4) */
+    if (m->table.by_tree)
+        return 0;
     return pz_scale_grid_periodicity(m->runs, m->nruns, m->largest, m->grid.periodic, err,
                                      errlen);
 }
@@ -375,6 +379,8 @@ struct work {
     struct sp_pairs *pairs;    /* the table takes runs of exchanges with every member */
     struct sp_tag_learned tags;   /* the loops whose tags advance (sp_tag_loops) */
     struct sp_turns *turns;    /* the runs of collectives whose root turns */
+    uint8_t not_tree;          /* a process's stages are not as many as a binomial tree's
+                                  children there (sp_tree_enclose) */
 };
 
 static void free_starts(struct pz_scale_program *m)
@@ -576,9 +582,15 @@ static int fold_one(struct pz_scale_program *m, struct work *w, const uint32_t *
     memcpy(w->folded[r][p], w->raw[r][p], n * sizeof(uint32_t));
     w->nfolded[r][p] = n;
     if (w->bfly) {
-        sp_xor_starts(w->bfly, m->starts[r][p]);
-        if (sp_xor_enclose(w->bfly, w->folded[r][p], &w->nfolded[r][p]) != 0)
+        int rc = m->table.by_tree ? sp_tree_enclose(w->bfly, (int)p, m->runs[r]->nprocs,
+                                                    w->folded[r][p], &w->nfolded[r][p])
+                                  : sp_xor_enclose(w->bfly, w->folded[r][p],
+                                                   &w->nfolded[r][p]);
+
+        if (rc < 0)
             return -1;
+        w->not_tree |= rc > 0;
+        sp_xor_starts(w->bfly, m->starts[r][p]);
     }
     if (w->pairs && sp_pairs_fold_runs(w->pairs, w->folded[r][p], &w->nfolded[r][p]) != 0)
         return -1;
@@ -616,8 +628,9 @@ static int fold_run(struct pz_scale_program *m, struct work *w, const uint32_t *
         size_t n = run->procs[p].nsteps, q;
         uint64_t hash = hash_steps(w->raw[r][p], n);
 
-        /* an exchange with every member's partners are the process's own rank's */
-        if (!w->pairs &&
+        /* an exchange with every member's partners are the process's own rank's, and so
+           are a binomial tree's children */
+        if (!w->pairs && !m->table.by_tree &&
             (q = folded_before(run, seen, nseen, w->raw[r][p], n, hash)) != SIZE_MAX) {
             if (fold_as(m, w, r, p, q) != 0)
                 goto out;
@@ -846,7 +859,7 @@ static uint32_t uneven_loops(const struct pz_scale_program *m, const struct sp_s
     for (uint32_t k = 0; k < m->nnodes; k++) {
         size_t r = 0, at = (size_t)k * m->nruns;
 
-        if (m->nodes[k].kind != SP_LOOP || m->nodes[k].trips)
+        if (m->nodes[k].kind != SP_LOOP || m->nodes[k].trips || m->nodes[k].tree)
             continue;
         while (r < m->nruns && st->count_min[at + r] == st->count_max[at + r])
             r++;
@@ -884,16 +897,23 @@ static int build(struct pz_scale_program *m, struct work *w, int data, char *err
         snprintf(err, errlen, "no run of steps exchanges with every member in turn");
         return -1;
     }
-    if (turns_steps(m, w) != 0 || fold_all(m, w) != 0 ||
-        (rc = fold_data_trips(m, w, data, err, errlen)) < 0)
+    if (turns_steps(m, w) != 0 || fold_all(m, w) != 0)
+        goto oom;
+    if (w->not_tree) {
+        snprintf(err, errlen, "the stages are not a binomial tree's children");
+        return -1;
+    }
+    if ((rc = fold_data_trips(m, w, data, err, errlen)) < 0)
         goto oom;
     if (rc)
         return -1;
     if (sp_merge(m, (uint32_t *const *const *)w->folded, (const size_t *const *)w->nfolded,
                  err, errlen) != 0)
         return refused(m, w, err, errlen);
-    if (m->starts)
+    if (m->starts) {
         sp_xor_mark_loops(m);
+        sp_tree_mark_loops(m);
+    }
     if (alloc_membership(m, w) != 0 ||
         !(m->pred_head = malloc((m->nnodes ? m->nnodes : 1) * sizeof(uint32_t))))
         goto oom;
@@ -939,6 +959,7 @@ static void sort_by_count(const struct pz_scale_run **v, size_t n)
 /* What build_model takes messages as, besides offsets in the grid (its `by`: 0, none). */
 #define BY_XOR 1     /* butterfly stages (scale_xor.c) */
 #define BY_PAIRS 2   /* exchanges with every member in turn (scale_pairs.c) */
+#define BY_TREE 3    /* butterfly stages of a binomial tree (scale_tree.c) */
 
 /* The model of runs, its calls told apart by their sizes or not, loops whose tags
  * advance rewritten or not, messages taken as by says, the widest repeats folded first
@@ -970,7 +991,8 @@ static struct pz_scale_program *build_model(const struct pz_scale_run *const *ru
     m->compute_cpu = compute_cpu;
     m->table.by_sizes = (uint8_t)by_sizes;
     m->table.tag_loops = (uint8_t)tag_loops;
-    m->table.by_xor = by == BY_XOR;
+    m->table.by_xor = by == BY_XOR || by == BY_TREE;
+    m->table.by_tree = by == BY_TREE;
     m->table.by_pairs = by == BY_PAIRS;
     m->table.widest = (uint8_t)widest;
     rc = check_runs(m, compute_cpu, err, errlen);
@@ -1054,23 +1076,34 @@ static struct pz_scale_program *pairs_model(const struct pz_scale_run *const *ru
     return NULL;
 }
 
-/* The model of runs as a butterfly, when it is one (sp_xor_law); NULL otherwise, *oom
- * set when memory ran out. */
-static struct pz_scale_program *butterfly_model(const struct pz_scale_run *const *runs,
-                                                size_t n, int compute_cpu, int *oom)
+/* The model of runs with messages taken as `by` says (BY_XOR: a butterfly's stages,
+ * BY_TREE: a binomial tree's), when law (sp_xor_law, sp_tree_law) takes it; NULL
+ * otherwise, *oom set when memory ran out. */
+static struct pz_scale_program *stages_model(const struct pz_scale_run *const *runs,
+                                             size_t n, int compute_cpu, int by,
+                                             int (*law_of)(struct pz_scale_program *),
+                                             int *oom)
 {
     struct pz_scale_program *m;
     char none[512];
     int tagged = 0, law;
 
-    if (!(m = build_model(runs, n, compute_cpu, 1, 1, BY_XOR, 0, 0, &tagged, none,
+    if (!(m = build_model(runs, n, compute_cpu, 1, 1, by, 0, 0, &tagged, none,
                           sizeof(none))))
         return NULL;
-    if ((law = sp_xor_law(m)) > 0)
+    if ((law = law_of(m)) > 0)
         return m;
     pz_scale_program_free(m);
     *oom = law < 0;
     return NULL;
+}
+
+/* The model of runs as a butterfly, when it is one (sp_xor_law); NULL otherwise, *oom
+ * set when memory ran out. */
+static struct pz_scale_program *butterfly_model(const struct pz_scale_run *const *runs,
+                                                size_t n, int compute_cpu, int *oom)
+{
+    return stages_model(runs, n, compute_cpu, BY_XOR, sp_xor_law, oom);
 }
 
 /* The model of runs as a butterfly whose blocking sends and receives are ordered by the
@@ -1171,9 +1204,15 @@ struct pz_scale_program *pz_scale_program_build(const struct pz_scale_run *const
        the program made, are a butterfly, whatever grid they also fit (sp_xor_law), and
        so are those whose send and receive the partner's bit orders where the evidence
        says so (sp_order_taken) */
-    if (sp_xor_candidate(runs, n) &&
-        ((m = butterfly_model(runs, n, compute_cpu, &oom)) ||
-         (!oom && (m = ordered_model(runs, n, compute_cpu, &oom, kept, sizeof(kept))))))
+    if (sp_xor_candidate(runs, n) && (m = butterfly_model(runs, n, compute_cpu, &oom)))
+        return m;
+    /* partners by rank XOR 2^i, as many as the rank's trailing zeros, are a binomial
+       tree (sp_tree_law) */
+    if (!oom && sp_tree_candidate(runs, n) &&
+        (m = stages_model(runs, n, compute_cpu, BY_TREE, sp_tree_law, &oom)))
+        return m;
+    if (!oom && sp_xor_candidate(runs, n) &&
+        (m = ordered_model(runs, n, compute_cpu, &oom, kept, sizeof(kept))))
         return m;
     if (oom) {
         snprintf(err, errlen, "out of memory building the program model");

@@ -83,6 +83,9 @@ struct sp_table {
                                   the most recorded steps first, not the shortest */
     uint8_t by_xor;            /* set before any step: every message on the world is a
                                   stage of a butterfly (scale_xor.c) */
+    uint8_t by_tree;           /* set with by_xor: the stages are a binomial tree's
+                                  (scale_tree.c), the partner of the rank's lowest set bit
+                                  its parent, those of lower bits its children */
     uint8_t by_pairs;          /* set before any step: runs of steps exchanging with
                                   every member of a communicator in turn are rewritten
                                   into loops (scale_pairs.c) */
@@ -326,6 +329,40 @@ int sp_xor_short_grids(const struct pz_scale_program *m);
 /* Whether the run at nprocs can have m's stages and transpose partners: 0, or -1 with a
  * one-line message in err (not a power of two). */
 int sp_xor_check(const struct pz_scale_program *m, int nprocs, char *err, size_t errlen);
+
+/* Into a copy syms[0..*n-1] of the steps sp_xor_rewrite rewrote last of process proc of
+ * nprocs, in a model of a binomial tree (struct sp_table.by_tree), each run of stages
+ * replaced by a loop symbol of count 0 (a loop whose trip count is the process's number
+ * of children, struct sp_node.tree), for sp_fold.  0; 1 where a run is not as many
+ * stages as the process has children (sp_tree_children), from bit 0 up or down to bit
+ * 0; -1 (memory). */
+int sp_tree_enclose(struct sp_xor *x, int proc, int nprocs, uint32_t *syms, size_t *n);
+
+/* --- binomial trees (scale_tree.c): a broadcast or reduction written by hand as
+ * MPICH's, root 0; the parent of rank r is r less its lowest set bit 2^t
+ * (PZ_SCALE_PEER_TREE), its children r + 2^i, 2^i < 2^t (any i at rank 0), below P:
+ * stages of a butterfly (PZ_SCALE_PEER_XOR) in a loop of as many iterations as the
+ * process has children */
+/* The children of rank among nprocs; the parent of rank, -1 for rank 0. */
+int sp_tree_children(int rank, int nprocs);
+int sp_tree_parent(int rank);
+/* The partner rank XOR 2^bit of rank among nprocs: 1 its parent, 0 a child, -1 neither. */
+int sp_tree_role(int rank, int nprocs, int bit);
+/* Whether recordings runs[0..n-1] may be of a binomial tree: none has MPI_Cart_create's
+ * grid, one has 4 processes or more, and every message with a peer in the grid goes, on
+ * the world, to its process's parent or to a child. */
+int sp_tree_candidate(const struct pz_scale_run *const *runs, size_t n);
+/* Marks, in a model of a binomial tree, the loops right around a child's stage (struct
+ * sp_node.tree). */
+void sp_tree_mark_loops(struct pz_scale_program *m);
+/* Whether step node k is in such a loop: made wherever the loop makes an iteration. */
+int sp_tree_inside(const struct pz_scale_program *m, uint32_t k);
+/* Whether the model built from stages of a binomial tree is one (its children's stages
+ * in a loop of struct sp_node.tree): 1 with a note saying so, 0 when not, -1 (memory). */
+int sp_tree_law(struct pz_scale_program *m);
+/* Whether the run at nprocs can have m's tree: 0, or -1 with a one-line message in err
+ * (a count not a power of two where every recording is of one). */
+int sp_tree_check(const struct pz_scale_program *m, int nprocs, char *err, size_t errlen);
 
 /* --- a butterfly's blocking send and receive ordered by the partner's bit
  * (scale_order.c) */
@@ -613,6 +650,9 @@ struct sp_node {
     struct sp_passes *passes;      /* LOOP: [run], where the data decide its trip count
                                       (sp_table.data_trips) and it differs from pass to
                                       pass: each recording's counts by pass; NULL */
+    uint8_t tree;                  /* LOOP: its stages are a binomial tree's children: its
+                                      trip count at a process is its number of children
+                                      (sp_tree_children), whatever count says */
     uint8_t stages;                /* LOOP: a butterfly's stages are steps of its body, not
                                       of a loop within (sp_xor_mark_loops): a pass makes
                                       one run of them (struct pz_scale_program.starts) */

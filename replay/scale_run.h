@@ -145,6 +145,10 @@ enum pz_scale_peer_kind {
                               away, off[0] saying how (enum pz_scale_pair_form,
                               scale_pair_forms.c).  Never read from a recording: the
                               model takes it (scale_pairs.c) */
+    PZ_SCALE_PEER_TREE,    /* a binomial tree's parent on the world (root 0, MPICH's
+                              broadcast and reduction): the caller's rank less its lowest
+                              set bit.  Never read from a recording: the model takes it
+                              (scale_tree.c) */
     PZ_SCALE_PEER_TURN     /* a rooted collective's root that turns with the iteration:
                               at iteration j of the loop right around the step (0 outside
                               one) the member (rank + j) mod n of the communicator of n

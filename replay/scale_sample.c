@@ -32,7 +32,7 @@ static uint64_t saturated(uint64_t a, uint64_t b)
  * member in turn, whose passes are its partners, not a count a cut can shorten. */
 static int samplable(const struct sp_node *nd, int nested)
 {
-    return nd->kind == SP_LOOP && !nd->trips && !nd->passes && !nd->pairs && !nested;
+    return nd->kind == SP_LOOP && !nd->trips && !nd->passes && !nd->pairs && !nd->tree && !nested;
 }
 
 /* Into in_loop[k] (zeroed, m->nnodes of them) the records in loop k's passes, into

@@ -358,6 +358,9 @@ uint64_t sp_trips_at(const struct pz_scale_program *m, uint32_t k,
 
     if (nd->pairs)
         return sp_comm_members(&nd->pairs_comm, g, nprocs) + 1 - nd->pairs;
+    /* a binomial tree's children: rank 0's, the most */
+    if (nd->tree)
+        return (uint64_t)sp_tree_children(0, nprocs);
     return sp_whole_at(&nd->count, nprocs);
 }
 
@@ -608,6 +611,10 @@ static int64_t peer_of(struct pz_scale_cursor *c, const struct sp_event *e, uint
             return (uint32_t)(((int64_t)e->peer.rank + j) % size);
         break;
     }
+    case PZ_SCALE_PEER_TREE:
+        if (sp_tree_parent((int)rank) >= 0)
+            return (uint32_t)sp_tree_parent((int)rank);
+        break;
     case PZ_SCALE_PEER_TRANSPOSE: {
         int bits = 0;
 
@@ -989,6 +996,8 @@ static uint64_t trips_here(const struct pz_scale_cursor *c, uint32_t k)
     uint64_t count = c->s->counts[k], fewer;
     uint16_t key;
 
+    if (c->s->m->nodes[k].tree)
+        return (uint64_t)sp_tree_children(c->proc, c->s->nprocs);
     if (!t)
         return count;
     key = sp_trips_key(c->s->m, &c->s->g, c->flags, c->proc);
@@ -1187,6 +1196,7 @@ struct pz_scale_synth *pz_scale_synth_new(const struct pz_scale_program *m, int 
     memcpy(s->g.periodic, m->grid.periodic, sizeof(s->g.periodic));
     s->g.first_fastest = m->grid.first_fastest;
     if (sp_untold_check(m, &s->g, err, errlen) != 0 ||
+        sp_tree_check(m, nprocs, err, errlen) != 0 ||
         sp_xor_check(m, nprocs, err, errlen) != 0 ||
         sp_pairs_check(m, &s->g, nprocs, err, errlen) != 0 ||
         sp_half_check(m, nprocs, err, errlen) != 0) {

@@ -131,7 +131,15 @@ static int convert_step(struct sp_table *t, const struct pz_scale_run *run, int 
             }
         if (ev[i].peer.kind != PZ_SCALE_PEER_OFFSET)
             continue;
-        if (partner_bit(run, proc, &ev[i], &bit) == 0) {
+        if (partner_bit(run, proc, &ev[i], &bit) == 0 && t->by_tree) {
+            int role = sp_tree_role(proc, run->nprocs, bit);
+
+            if (role < 0)
+                return 1;
+            memset(&ev[i].peer, 0, sizeof(ev[i].peer));
+            ev[i].peer.kind = role ? PZ_SCALE_PEER_TREE : PZ_SCALE_PEER_XOR;
+            ev[i].peer.rank = role ? 0 : bit;
+        } else if (partner_bit(run, proc, &ev[i], &bit) == 0) {
             memset(&ev[i].peer, 0, sizeof(ev[i].peer));
             ev[i].peer.kind = PZ_SCALE_PEER_XOR;
             ev[i].peer.rank = bit;
@@ -256,9 +264,10 @@ static int find_stages(struct sp_xor *x, const uint32_t *syms, size_t n, size_t 
             for (size_t j = at; poster != SP_NONE && j < at + r->period && !posted; j++)
                 posted = syms[j] == poster;
         }
-        /* the first step again begins the stage of the next pass */
-        if (s->kind != SP_STEP || s->step_kind != PZ_SCALE_CALL || (b != r->bit && !posted) ||
-            next == syms[at])
+        /* the first step again begins the stage of the next pass; a binomial tree's
+           stages of one bit in a row are a broadcast's and a reduction's, two loops */
+        if (s->kind != SP_STEP || s->step_kind != PZ_SCALE_CALL ||
+            ((b != r->bit || x->t->by_tree) && !posted) || next == syms[at])
             break;
         r->period++;
     }
@@ -522,7 +531,10 @@ static int iterations_same(const uint32_t *syms, const struct stages *r)
     return 1;
 }
 
-int sp_xor_enclose(struct sp_xor *x, uint32_t *syms, size_t *n)
+/* Each run of stages of at least `least` iterations in syms[0..*n-1] replaced by its loop
+ * symbol, of its count, or of count 0 when tree (a binomial tree's children, whatever
+ * their number).  0 or -1 (memory). */
+static int enclose(struct sp_xor *x, uint32_t *syms, size_t *n, size_t least, int tree)
 {
     size_t w = 0, i = 0;
 
@@ -530,13 +542,13 @@ int sp_xor_enclose(struct sp_xor *x, uint32_t *syms, size_t *n)
         const struct stages *r = &x->found[f];
         uint32_t loop;
 
-        if (r->count < 2 || r->at < i || r->at + r->period * r->count > *n ||
+        if (r->count < least || r->at < i || r->at + r->period * r->count > *n ||
             !iterations_same(syms, r))
             continue;
         while (i < r->at)
             syms[w++] = syms[i++];
         if ((loop = sp_table_loop(x->t, syms + r->at, (uint32_t)r->period,
-                                  (uint32_t)r->count)) == SP_NONE)
+                                  tree ? 0 : (uint32_t)r->count)) == SP_NONE)
             return -1;
         syms[w++] = loop;
         i = r->at + r->period * r->count;
@@ -545,6 +557,25 @@ int sp_xor_enclose(struct sp_xor *x, uint32_t *syms, size_t *n)
         syms[w++] = syms[i++];
     *n = w;
     return 0;
+}
+
+int sp_xor_enclose(struct sp_xor *x, uint32_t *syms, size_t *n)
+{
+    return enclose(x, syms, n, 2, 0);
+}
+
+int sp_tree_enclose(struct sp_xor *x, int proc, int nprocs, uint32_t *syms, size_t *n)
+{
+    for (uint32_t f = 0; f < x->nfound; f++) {
+        const struct stages *r = &x->found[f];
+        int last = r->bit + r->dir * (int)(r->count - 1);
+
+        /* the children from bit 0 up, or down to bit 0, every one */
+        if ((int)r->count != sp_tree_children(proc, nprocs) ||
+            (r->dir > 0 ? r->bit : last) != 0)
+            return 1;
+    }
+    return enclose(x, syms, n, 1, 1);
 }
 
 void sp_xor_starts(const struct sp_xor *x, uint8_t *starts)

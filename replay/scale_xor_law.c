@@ -245,7 +245,8 @@ int sp_xor_law(struct pz_scale_program *m)
 
 int sp_xor_check(const struct pz_scale_program *m, int nprocs, char *err, size_t errlen)
 {
-    if (!(nprocs & (nprocs - 1)))
+    /* a binomial tree's children are those below P (sp_tree_check) */
+    if (!(nprocs & (nprocs - 1)) || m->table.by_tree)
         return 0;
     for (uint32_t k = 0; k < m->nnodes; k++) {
         int rank;

@@ -155,3 +155,15 @@ void sm_expect_first(const struct sm_run *got, int nprocs, int p,
     for (int j = 0; j < n; j++)
         sm_expect_message(got, nprocs, p, j, &want[j]);
 }
+
+void sm_expect_passes(const struct sm_run *got, int nprocs, int p,
+                      const struct sm_message *want, int n, int passes)
+{
+    int j = 0;
+
+    cr_assert_eq(got->n[p], passes * n, "at %d, process %d: %d messages, expected %d",
+                 nprocs, p, got->n[p], passes * n);
+    for (int pass = 0; pass < passes; pass++)
+        for (int i = 0; i < n; i++)
+            sm_expect_message(got, nprocs, p, j++, &want[i]);
+}

@@ -95,4 +95,9 @@ void sm_expect_message(const struct sm_run *got, int nprocs, int p, int j,
 void sm_expect_first(const struct sm_run *got, int nprocs, int p,
                      const struct sm_message *want, int n);
 
+/* Expects process p's messages in got, synthesized at nprocs, to be want[0..n-1] (a
+ * pass of the program, worked out by hand) `passes` times, and no more. */
+void sm_expect_passes(const struct sm_run *got, int nprocs, int p,
+                      const struct sm_message *want, int n, int passes);
+
 #endif
