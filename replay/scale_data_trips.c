@@ -191,6 +191,28 @@ static uint32_t first_step(const struct sp_table *t, uint32_t sym)
     return sym;
 }
 
+/* Whether symbol sym (a step, or a loop with its bodies) receives from MPI_ANY_SOURCE. */
+static int receives_any(const struct sp_table *t, uint32_t sym)
+{
+    const struct sp_sym *y = &t->syms[sym];
+
+    for (uint32_t i = 0; i < y->n; i++)
+        if (y->kind == SP_LOOP ? receives_any(t, t->bodies[y->first + i])
+                               : t->events[y->first + i].peer.kind == PZ_SCALE_PEER_ANY)
+            return 1;
+    return 0;
+}
+
+/* Why a loop's trip count varies: receives from MPI_ANY_SOURCE in its body tell the
+ * cause, the timing of the run; else the data, as a rule. */
+static const char *trips_cause(const struct sp_table *t, uint32_t sym)
+{
+    return receives_any(t, sym)
+               ? "as when it receives from MPI_ANY_SOURCE (which process is served, and "
+                 "how often, depends on the timing of the run: a master and its workers)"
+               : SP_DATA_TRIPS;
+}
+
 /* Into buf, " (2 and 3 times at process 0 of PATH; ...)": for each recording but run,
  * the first process whose passes of loop `like` run it different numbers of times; ""
  * when none does.  -1 when memory runs out. */
@@ -300,11 +322,11 @@ int sp_name_data_trips(const struct pz_scale_program *m, uint32_t *const *const 
             snprintf(was, sizeof(was), "%s", err + sizeof(differ) - 1);
             snprintf(err, errlen, "%s%s: process %d, %s (%s): the loop beginning there "
                      "runs %s times from one pass to the next%s: a trip count that neither "
-                     "the process count nor the position explains, " SP_DATA_TRIPS ", "
+                     "the process count nor the position explains, %s, "
                      "cannot be extrapolated (the first difference: %s)", differ,
                      m->runs[r]->path, p, where,
                      sp_sym_name(&m->table, first_step(&m->table, like.sym)), counts,
-                     others, was);
+                     others, trips_cause(&m->table, like.sym), was);
             rc = 1;
         }
     free(l.v);

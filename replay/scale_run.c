@@ -398,6 +398,7 @@ static int add_event(struct walk *w, const struct pz_rec *rec, size_t step, cons
         e->posted_by = (int32_t)(step - (size_t)posted);
     raw->nbr = has_neighbours(w, rec, call, posted);
     raw->common = 0;
+    raw->any = rec->any_source;
     if (posts_request(rec) && postings_put(&w->posted, rec->request, step) != 0)
         return pz_scale_fail(w->r, "out of memory");
     return 0;
@@ -680,7 +681,7 @@ static int read_run(struct pz_scale_reading *r)
     for (int p = 0; p < run->nprocs; p++)
         if (read_process(r, p) != 0)
             return -1;
-    if (pz_scale_mark_common(r) != 0)
+    if (pz_scale_mark_common(r) != 0 || pz_scale_mark_collected(r) != 0)
         return pz_scale_fail(r, "out of memory");
     pz_scale_infer_grid(r);
     if (pz_scale_relate(r) != 0)

@@ -117,7 +117,8 @@ enum pz_scale_peer_kind {
     PZ_SCALE_PEER_RANK,    /* this rank of the communicator, from the first (0 = first) */
     PZ_SCALE_PEER_LAST,    /* this rank of the communicator, from the last (0 = last) */
     PZ_SCALE_PEER_ANY,     /* MPI_ANY_SOURCE: the sender the run matched is not a pattern
-                              (never read: a recording names the matched sender only) */
+                              (a receive the recorder marked prognoz:any_source; traces
+                              recorded before the mark name the matched sender only) */
     PZ_SCALE_PEER_NEIGHBOURS,  /* a neighbourhood collective's: the processes at offsets
                               in the communicator's grid, the bytes to and from each in
                               the process's neighbour table rank (struct pz_scale_nbr) */

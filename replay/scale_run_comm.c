@@ -492,6 +492,11 @@ static int relate_event(struct pz_scale_reading *r, struct classes *cl, int p,
         return relate_neighbours(r, k, p, e, raw, call);
     if (raw->peer == PZ_NONE32)
         return 0;
+    if (raw->any) {
+        /* the sender that happened to match: the synthesis takes the others in turn */
+        e->peer.kind = PZ_SCALE_PEER_ANY;
+        return 0;
+    }
     if (!pz_scale_has_target(e->kind) || raw->common) {
         e->peer = root_of(raw->peer, c->self ? 1 : c->size);
         return 0;

@@ -80,7 +80,7 @@ static void place_messages(struct pz_scale_reading *r, struct candidate *c, int 
 
             if (raw->nbr)
                 place_neighbours(r, c, nc, p, raw);
-            if (!pz_scale_has_target(proc->events[i].kind) || raw->common)
+            if (!pz_scale_has_target(proc->events[i].kind) || raw->common || raw->any)
                 continue;
             /* a peer that is not defined fails when the peers are made relative */
             if ((q = pz_call_process(r->in, p, raw->comm, raw->peer)) < 0)

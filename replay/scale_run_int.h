@@ -18,7 +18,11 @@ struct pz_scale_raw {
     uint32_t send_list, recv_list;
     uint8_t nbr;
     uint8_t common;        /* a one-sided target that is the same process for every
-                              process (scale_run_comm.c): a rank, not an offset */
+                              process (scale_run_comm.c), a send to a process that
+                              receives from any source (scale_run_any.c): a rank, not
+                              an offset */
+    uint8_t any;           /* a receive posted with MPI_ANY_SOURCE: peer is the sender
+                              that matched, no pattern of the grid */
 };
 
 
@@ -61,6 +65,12 @@ int pz_scale_has_target(uint8_t kind);
  * position (the last process of 4 three back, of 16 fifteen), and says nothing of the
  * grid.  0, or -1 when memory runs out. */
 int pz_scale_mark_common(struct pz_scale_reading *r);
+
+/* Marks (struct pz_scale_raw.common) the sends to a process that receives from
+ * MPI_ANY_SOURCE (struct pz_scale_raw.any) on their communicator with their tag
+ * (scale_run_any.c): a collector is a rank, not a position in the grid.  0, or -1 when
+ * memory runs out. */
+int pz_scale_mark_collected(struct pz_scale_reading *r);
 
 /* Infers run->grid from the messages (scale_run.h) and sets every process's coords. */
 void pz_scale_infer_grid(struct pz_scale_reading *r);

@@ -197,6 +197,8 @@ static OTF2_CallbackCode on_attribute(void *ud, OTF2_AttributeRef self, OTF2_Str
         d->recv_list = self;
     else if (type == OTF2_TYPE_UINT64 && !strcmp(s, PZ_NAME_CPU_TIME))
         d->cpu = self;
+    else if (type == OTF2_TYPE_UINT8 && !strcmp(s, PZ_NAME_ANY_SOURCE))
+        d->any_source = self;
     return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -259,7 +261,8 @@ int pz_defs_read(struct pz_defs *d, OTF2_Reader *otf, const char *path)
 
     memset(d, 0, sizeof(*d));
     d->path = path;
-    d->callsite = d->send_list = d->recv_list = d->cpu = OTF2_UNDEFINED_ATTRIBUTE;
+    d->callsite = d->send_list = d->recv_list = d->cpu = d->any_source =
+        OTF2_UNDEFINED_ATTRIBUTE;
     if (!gdr || !cb) {
         OTF2_GlobalDefReaderCallbacks_Delete(cb);
         pz_defs_fail(d, "cannot read the global definitions");

@@ -148,7 +148,8 @@ struct pz_defs {
     struct pz_cart_def *carts;     /* by topology id */
     uint32_t ncarts;
     uint64_t resolution, offset;   /* ticks per second, the clock's global offset */
-    OTF2_AttributeRef callsite, send_list, recv_list, cpu;   /* or UNDEFINED */
+    OTF2_AttributeRef callsite, send_list, recv_list, cpu, any_source;   /* or UNDEFINED
+                                                                              (older traces) */
     int nprocs, nthreads;
     int threaded;                  /* some process has more than one thread */
     uint64_t *thread_location;     /* of each thread */

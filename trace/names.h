@@ -9,9 +9,12 @@
 #define PZ_NAME_SEND_BYTES "prognoz:send_bytes"    /* STRING, "8,16,24" */
 #define PZ_NAME_RECV_BYTES "prognoz:recv_bytes"    /* STRING */
 #define PZ_NAME_CPU_TIME "prognoz:cpu_time"        /* UINT64, ns, at Enter and Leave */
+#define PZ_NAME_ANY_SOURCE "prognoz:any_source"    /* UINT8, 1, at MpiRecv and MpiIrecv */
 #define PZ_DESC_CALLSITE "the source location the MPI call was made from"
 #define PZ_DESC_SEND_BYTES "bytes sent to each rank of the communicator, comma-separated"
 #define PZ_DESC_RECV_BYTES "bytes received from each rank of the communicator, comma-separated"
+#define PZ_DESC_ANY_SOURCE                                                                 \
+    "the receive was posted with MPI_ANY_SOURCE: its sender is the one that matched"
 #define PZ_DESC_CPU_TIME                                                                   \
     "CPU time of the calling thread since it started, ns (CLOCK_THREAD_CPUTIME_ID): at "   \
     "Enter read before the call, at Leave after"

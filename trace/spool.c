@@ -17,14 +17,16 @@
 #define WRITE_BUFFER (256 * 1024)
 #define STREAM_BUFFER 4096      /* of each stream written by pz_spool_add */
 #define READ_BUFFER 4096
-#define MAX_RECORD 128          /* the longest encoding: 4 bytes + 12 numbers of 10 */
+#define MAX_RECORD 128          /* the longest encoding: 4 bytes + 12 numbers of 10 + the
+                                   one byte of any_source */
 
 /* The fields of a record after its time: bit, member and usual value.  A record
  * stores, in this order, the fields that differ from their usual value. */
 #define FIELDS(X)                                                                       \
     X(0, region, 0) X(1, comm, 0) X(2, peer, PZ_NONE32) X(3, tag, 0) X(4, bytes, 0)    \
     X(5, bytes2, 0) X(6, request, 0) X(7, callsite, PZ_NONE32)                          \
-    X(8, send_list, PZ_NONE32) X(9, recv_list, PZ_NONE32) X(10, cpu, PZ_NONE64)
+    X(8, send_list, PZ_NONE32) X(9, recv_list, PZ_NONE32) X(10, cpu, PZ_NONE64)        \
+    X(11, any_source, 0)
 
 /* A stream's bytes after its first extent: pz_spool_add writes each stream's buffer
  * where the file ends when it is full. */

@@ -61,6 +61,9 @@ struct pz_rec {
                                 OTF2_LockType of RMA_LOCK, OTF2_RmaSyncType of RMA_SYNC;
                                 OTF2_IoAccessMode of IO_CREATE_HANDLE, OTF2_IoSeekOption
                                 of IO_SEEK */
+    uint8_t any_source;      /* prognoz:any_source: 1 on a RECV or IRECV posted with
+                                MPI_ANY_SOURCE (its peer is the sender that matched); 0
+                                otherwise, and in traces recorded before the mark */
     uint32_t region;         /* ENTER, LEAVE */
     uint32_t comm;           /* message and collective events; RMA events: the window;
                                 I/O events: the I/O handle */

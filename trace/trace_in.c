@@ -62,6 +62,8 @@ static void take_attributes(const struct pz_trace_in *t, OTF2_AttributeList *lis
             r->recv_list = v.stringRef;
         else if (id == t->defs.cpu)
             r->cpu = v.uint64;
+        else if (id == t->defs.any_source)
+            r->any_source = v.uint8 != 0;
     }
 }
 

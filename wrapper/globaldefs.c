@@ -324,6 +324,15 @@ static void write_sites(struct strings *s, const struct pz_run_info *run)
             run->sites[i].line);
 }
 
+/* The mark of receives posted with MPI_ANY_SOURCE, defined in every run (as the ids are
+ * written in order: after the call sites' and before the CPU time's). */
+static void write_any_source(struct strings *s)
+{
+    OTF2_GlobalDefWriter_WriteAttribute(
+        s->w, PZ_ATTR_ANY_SOURCE, string(s, PZ_NAME_ANY_SOURCE), string(s, PZ_DESC_ANY_SOURCE),
+        OTF2_TYPE_UINT8);
+}
+
 /* The thread CPU time at the Enter and Leave of MPI calls (PROGNOZ_CPU_TIME=1), defined
  * only in a run that recorded it, so that a reader knows from the definitions. */
 static void write_cpu_time(struct strings *s, const struct pz_run_info *run)
@@ -350,6 +359,7 @@ void pz_write_global_definitions(OTF2_GlobalDefWriter *w, const struct pz_run_in
     write_regions(&s);
     write_intervals(&s, run);
     write_sites(&s, run);
+    write_any_source(&s);
     write_cpu_time(&s, run);
     write_comms(&s, run);
     write_topologies(&s, run);

@@ -41,6 +41,7 @@ struct pz_call {
     int ret;
     /* what pre hooks keep for post hooks */
     uint32_t comm;                    /* communicator of a matched message (mrecv) */
+    int source;                       /* the source its probe named (mrecv) */
     MPI_Status status;                /* stands in for MPI_STATUS_IGNORE */
     MPI_Request *requests;            /* the requests as they were before the call */
     const MPI_Request *program_requests;  /* the program's array of them (its variable) */
@@ -197,11 +198,11 @@ static inline struct pz_item *pz_add_request_event(struct pz_call *c,
 int pz_pre_sendrecv(struct pz_call *c, int peer, int tag, int rpeer, int rtag, MPI_Comm comm,
                     MPI_Status **status);
 void pz_post_sendrecv(struct pz_call *c, MPI_Count count, MPI_Datatype type, int peer, int tag,
-                      MPI_Comm comm, MPI_Status *status);
+                      int rpeer, MPI_Comm comm, MPI_Status *status);
 int pz_pre_sendrecv_replace(struct pz_call *c, int peer, int tag, int rpeer, int rtag,
                             MPI_Comm comm, MPI_Status **status);
 void pz_post_sendrecv_replace(struct pz_call *c, MPI_Count count, MPI_Datatype type, int peer,
-                              int tag, MPI_Comm comm, MPI_Status *status);
+                              int tag, int rpeer, MPI_Comm comm, MPI_Status *status);
 /* MPI_Isendrecv(_replace): an Isend and an Irecv under one request, completed together
  * (requests.h, enum pz_pair); rtype is MPI_DATATYPE_NULL for the _replace form, whose
  * receive has the send's count and type */
@@ -209,7 +210,7 @@ void pz_post_isendrecv(struct pz_call *c, MPI_Count count, MPI_Datatype type, in
                        int rpeer, int rtag, MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm,
                        MPI_Request *request);
 int pz_pre_mprobe(struct pz_call *c, MPI_Status **status);
-void pz_post_mprobe(struct pz_call *c, MPI_Comm comm, int *flag, MPI_Message *message,
+void pz_post_mprobe(struct pz_call *c, int peer, MPI_Comm comm, int *flag, MPI_Message *message,
                     MPI_Status *status);
 int pz_pre_mrecv(struct pz_call *c, MPI_Message *message, MPI_Status **status);
 void pz_post_mrecv(struct pz_call *c, MPI_Status *status);

@@ -57,10 +57,10 @@ int pz_pre_sendrecv(struct pz_call *c, int peer, int tag, int rpeer, int rtag, M
 }
 
 void pz_post_sendrecv(struct pz_call *c, MPI_Count count, MPI_Datatype type, int peer, int tag,
-                      MPI_Comm comm, MPI_Status *status)
+                      int rpeer, MPI_Comm comm, MPI_Status *status)
 {
     pz_add_send(c, count, type, peer, tag, comm);
-    pz_add_received(c, pz_comm_ref(comm), status);
+    pz_add_received(c, pz_comm_ref(comm), status, rpeer);
 }
 
 int pz_pre_sendrecv_replace(struct pz_call *c, int peer, int tag, int rpeer, int rtag,
@@ -70,9 +70,9 @@ int pz_pre_sendrecv_replace(struct pz_call *c, int peer, int tag, int rpeer, int
 }
 
 void pz_post_sendrecv_replace(struct pz_call *c, MPI_Count count, MPI_Datatype type, int peer,
-                              int tag, MPI_Comm comm, MPI_Status *status)
+                              int tag, int rpeer, MPI_Comm comm, MPI_Status *status)
 {
-    pz_post_sendrecv(c, count, type, peer, tag, comm, status);
+    pz_post_sendrecv(c, count, type, peer, tag, rpeer, comm, status);
 }
 
 int pz_pre_isend_marker(struct pz_call *c, int peer, int tag, MPI_Comm comm,
@@ -85,39 +85,44 @@ int pz_pre_isend_marker(struct pz_call *c, int peer, int tag, MPI_Comm comm,
     return 1;
 }
 
-/* Matched messages between a matched probe and their receive: their communicator. */
+/* Matched messages between a matched probe and their receive: their communicator, and
+ * the source the probe named (the receive's, for the trace: MPI_ANY_SOURCE or not). */
 #define MAX_MESSAGES 256
 static struct {
     MPI_Message message;
     uint32_t comm;
+    int source;
 } messages[MAX_MESSAGES];
 static int nmessages;
 static pthread_mutex_t messages_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void message_matched(MPI_Message message, uint32_t comm)
+static void message_matched(MPI_Message message, uint32_t comm, int source)
 {
     pthread_mutex_lock(&messages_lock);
     if (nmessages < MAX_MESSAGES) {
         messages[nmessages].message = message;
+        messages[nmessages].source = source;
         messages[nmessages++].comm = comm;
     }
     pthread_mutex_unlock(&messages_lock);
 }
 
-static uint32_t message_received(MPI_Message message)
+/* The communicator of the matched message into c->comm, the source its probe named into
+ * c->source (when the message is unknown, MPI_PROC_NULL: not marked as MPI_ANY_SOURCE). */
+static void message_received(struct pz_call *c, MPI_Message message)
 {
-    uint32_t comm = PZ_COMM_UNKNOWN;
-
+    c->comm = PZ_COMM_UNKNOWN;
+    c->source = MPI_PROC_NULL;
     pthread_mutex_lock(&messages_lock);
     for (int i = 0; i < nmessages; i++) {
         if (messages[i].message == message) {
-            comm = messages[i].comm;
+            c->comm = messages[i].comm;
+            c->source = messages[i].source;
             messages[i] = messages[--nmessages];
             break;
         }
     }
     pthread_mutex_unlock(&messages_lock);
-    return comm;
 }
 
 int pz_pre_mprobe(struct pz_call *c, MPI_Status **status)
@@ -125,35 +130,35 @@ int pz_pre_mprobe(struct pz_call *c, MPI_Status **status)
     return pz_stand_in_status(c, status);
 }
 
-void pz_post_mprobe(struct pz_call *c, MPI_Comm comm, int *flag, MPI_Message *message,
+void pz_post_mprobe(struct pz_call *c, int peer, MPI_Comm comm, int *flag, MPI_Message *message,
                     MPI_Status *status)
 {
     (void)c;
     (void)status;
     if ((!flag || *flag) && *message != MPI_MESSAGE_NO_PROC)
-        message_matched(*message, pz_comm_ref(comm));
+        message_matched(*message, pz_comm_ref(comm), peer);
 }
 
 int pz_pre_mrecv(struct pz_call *c, MPI_Message *message, MPI_Status **status)
 {
-    c->comm = message_received(*message);
+    message_received(c, *message);
     return pz_stand_in_status(c, status);
 }
 
 void pz_post_mrecv(struct pz_call *c, MPI_Status *status)
 {
-    pz_add_received(c, c->comm, status);
+    pz_add_received(c, c->comm, status, c->source);
 }
 
 int pz_pre_imrecv(struct pz_call *c, MPI_Message *message)
 {
-    c->comm = message_received(*message);
+    message_received(c, *message);
     return 0;
 }
 
 void pz_post_imrecv(struct pz_call *c, MPI_Request *request)
 {
-    struct pz_request r = { .kind = PZ_REQ_RECV, .comm = c->comm, .peer = MPI_ANY_SOURCE,
+    struct pz_request r = { .kind = PZ_REQ_RECV, .comm = c->comm, .peer = c->source,
                             .tag = MPI_ANY_TAG };
 
     pz_posted(c, &r, request);

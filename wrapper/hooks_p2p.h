@@ -42,8 +42,10 @@ static inline int32_t pz_received_peer(const MPI_Status *status)
     return status->MPI_SOURCE == MPI_PROC_NULL ? -1 : status->MPI_SOURCE;
 }
 
-/* Records the receive that status describes, on local communicator comm. */
-static inline void pz_add_received(struct pz_call *c, uint32_t comm, const MPI_Status *status)
+/* Records the receive that status describes, on local communicator comm, posted for
+ * source `posted` (MPI_ANY_SOURCE is marked, record.h). */
+static inline void pz_add_received(struct pz_call *c, uint32_t comm, const MPI_Status *status,
+                                   int posted)
 {
     struct pz_item *it;
 
@@ -53,6 +55,8 @@ static inline void pz_add_received(struct pz_call *c, uint32_t comm, const MPI_S
     it->peer = status->MPI_SOURCE;
     it->tag = status->MPI_TAG;
     pz_item_keep_status(it, status);
+    if (posted == MPI_ANY_SOURCE)
+        it->flags |= PZ_ITEM_ANY_SOURCE;
 }
 
 /* Remembers a posted send or receive r under the program's request variable and records
@@ -83,9 +87,10 @@ PZ_ALWAYS_INLINE int pz_pre_recv(struct pz_call *c, int peer, int tag, MPI_Comm 
     return pz_stand_in_status(c, status);
 }
 
-PZ_ALWAYS_INLINE void pz_post_recv(struct pz_call *c, MPI_Comm comm, MPI_Status *status)
+PZ_ALWAYS_INLINE void pz_post_recv(struct pz_call *c, int peer, MPI_Comm comm,
+                                   MPI_Status *status)
 {
-    pz_add_received(c, pz_comm_ref(comm), status);
+    pz_add_received(c, pz_comm_ref(comm), status, peer);
 }
 
 PZ_ALWAYS_INLINE int pz_pre_isend(struct pz_call *c, int peer, int tag, MPI_Comm comm,

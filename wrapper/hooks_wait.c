@@ -69,16 +69,24 @@ PZ_ALWAYS_INLINE void record_completion(struct pz_call *c, struct pz_request r,
             status != MPI_STATUS_IGNORE)
             pz_item_keep_status(it, status);
     } else if (r.pair == PZ_PAIR_RECV) {
-        if (r.peer == MPI_ANY_SOURCE && status && status != MPI_STATUS_IGNORE)
+        int any = r.peer == MPI_ANY_SOURCE;
+
+        if (any && status && status != MPI_STATUS_IGNORE)
             r.peer = status->MPI_SOURCE;
         if (r.tag == MPI_ANY_TAG && status && status != MPI_STATUS_IGNORE)
             r.tag = status->MPI_TAG;
-        pz_add_request_event(c, &r, PZ_ITEM_IRECV_COMPLETE);
+        if ((it = pz_add_request_event(c, &r, PZ_ITEM_IRECV_COMPLETE)) && any)
+            it->flags |= PZ_ITEM_ANY_SOURCE;
     } else if (status && status != MPI_STATUS_IGNORE) {
+        int any = r.peer == MPI_ANY_SOURCE;
+
         r.peer = pz_received_peer(status);
         r.tag = status->MPI_TAG;
-        if ((it = pz_add_request_event(c, &r, PZ_ITEM_IRECV_COMPLETE)))
+        if ((it = pz_add_request_event(c, &r, PZ_ITEM_IRECV_COMPLETE))) {
             pz_item_keep_status(it, status);
+            if (any)
+                it->flags |= PZ_ITEM_ANY_SOURCE;
+        }
     }
 }
 

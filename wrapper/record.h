@@ -84,6 +84,10 @@ struct pz_item {
  * CREATE_HANDLE on the parent communicator, as Score-P does (trace/constructor.h). */
 #define PZ_ITEM_CREATES_HANDLE 2u
 
+/* A receive (PZ_ITEM_RECV, PZ_ITEM_IRECV_COMPLETE) posted with MPI_ANY_SOURCE: its event
+ * carries the attribute prognoz:any_source, as its peer is the sender that matched. */
+#define PZ_ITEM_ANY_SOURCE 4u
+
 /* Record types beyond the MPI call ids (enum pz_call_id). */
 #define PZ_RECORD_FLUSH 0xffffu  /* the wrapper flushed its buffer from enter to leave */
 #define PZ_RECORD_BEGIN 0xfffeu  /* interval `interval` began at enter (markers.h) */

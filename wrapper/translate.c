@@ -164,19 +164,41 @@ static void io_at_leave(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *it)
     }
 }
 
+/* The attribute of a receive posted with MPI_ANY_SOURCE; NULL for any other. */
+static OTF2_AttributeList *any_source(const struct pz_item *it)
+{
+    OTF2_AttributeList *list;
+
+    if (!(it->flags & PZ_ITEM_ANY_SOURCE) || !(list = OTF2_AttributeList_New()))
+        return NULL;
+    OTF2_AttributeList_AddUint8(list, PZ_ATTR_ANY_SOURCE, 1);
+    return list;
+}
+
+/* MpiRecv or MpiIrecv of a receive item. */
+static void receive(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *it)
+{
+    OTF2_AttributeList *attributes = any_source(it);
+
+    if (it->kind == PZ_ITEM_RECV)
+        OTF2_EvtWriter_MpiRecv(w, attributes, t, (uint32_t)it->peer, it->comm,
+                               (uint32_t)it->tag, received(it));
+    else
+        OTF2_EvtWriter_MpiIrecv(w, attributes, t, (uint32_t)it->peer, it->comm,
+                                (uint32_t)it->tag, received(it), it->request);
+    if (attributes)
+        OTF2_AttributeList_Delete(attributes);
+}
+
 static void at_leave(OTF2_EvtWriter *w, uint64_t t, const struct pz_item *it)
 {
     switch (it->kind) {
     case PZ_ITEM_RECV:
-        OTF2_EvtWriter_MpiRecv(w, NULL, t, (uint32_t)it->peer, it->comm, (uint32_t)it->tag,
-                               received(it));
+    case PZ_ITEM_IRECV_COMPLETE:
+        receive(w, t, it);
         break;
     case PZ_ITEM_ISEND_COMPLETE:
         OTF2_EvtWriter_MpiIsendComplete(w, NULL, t, it->request);
-        break;
-    case PZ_ITEM_IRECV_COMPLETE:
-        OTF2_EvtWriter_MpiIrecv(w, NULL, t, (uint32_t)it->peer, it->comm, (uint32_t)it->tag,
-                                received(it), it->request);
         break;
     case PZ_ITEM_REQUEST_TEST:
         OTF2_EvtWriter_MpiRequestTest(w, NULL, t, it->request);

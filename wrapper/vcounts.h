@@ -16,7 +16,8 @@
 #define PZ_ATTR_SEND_BYTES 0u
 #define PZ_ATTR_RECV_BYTES 1u
 #define PZ_ATTR_CALLSITE 2u     /* sites.h */
-#define PZ_ATTR_CPU_TIME 3u     /* clock.h; defined only when recorded */
+#define PZ_ATTR_ANY_SOURCE 3u   /* record.h, PZ_ITEM_ANY_SOURCE */
+#define PZ_ATTR_CPU_TIME 4u     /* clock.h; defined only when recorded */
 
 /* The local string id of the list counts[i] × size of (types ? types[i] : type) for
  * i < n (counts of int or MPI_Count, bytes.h); PZ_NO_COUNTS if counts is

@@ -13,19 +13,19 @@ pz_expect_calls anysource 0 <<EOF
 MPI_Init
 MPI_Comm_rank
 MPI_Comm_size
-MPI_Recv | MPI_RECV Sender: 2, $W, Tag: 12, Length: 12
+MPI_Recv | MPI_RECV Sender: 2, $W, Tag: 12, Length: 12$PZ_ANY
 MPI_Send | MPI_SEND Receiver: 1, $W, Tag: 1, Length: 0
-MPI_Recv | MPI_RECV Sender: 1, $W, Tag: 11, Length: 8
+MPI_Recv | MPI_RECV Sender: 1, $W, Tag: 11, Length: 8$PZ_ANY
 MPI_Irecv | MPI_IRECV_REQUEST Request: #1
 MPI_Irecv | MPI_IRECV_REQUEST Request: #2
 MPI_Send | MPI_SEND Receiver: 2, $W, Tag: 4, Length: 0
-MPI_Waitall | MPI_IRECV Sender: 2, $W, Tag: 22, Length: 16, Request: #1 | MPI_IRECV Sender: 1, $W, Tag: 21, Length: 20, Request: #2
+MPI_Waitall | MPI_IRECV Sender: 2, $W, Tag: 22, Length: 16, Request: #1$PZ_ANY | MPI_IRECV Sender: 1, $W, Tag: 21, Length: 20, Request: #2$PZ_ANY
 MPI_Irecv | MPI_IRECV_REQUEST Request: #3
-MPI_Wait | MPI_IRECV Sender: 1, $W, Tag: 31, Length: 4, Request: #3
+MPI_Wait | MPI_IRECV Sender: 1, $W, Tag: 31, Length: 4, Request: #3$PZ_ANY
 MPI_Send | MPI_SEND Receiver: 2, $W, Tag: 3, Length: 0
 MPI_Mprobe
-MPI_Mrecv | MPI_RECV Sender: 2, $W, Tag: 32, Length: 24
-MPI_Sendrecv | MPI_SEND Receiver: 1, $W, Tag: 41, Length: 4 | MPI_RECV Sender: 2, $W, Tag: 42, Length: 28
+MPI_Mrecv | MPI_RECV Sender: 2, $W, Tag: 32, Length: 24$PZ_ANY
+MPI_Sendrecv | MPI_SEND Receiver: 1, $W, Tag: 41, Length: 4 | MPI_RECV Sender: 2, $W, Tag: 42, Length: 28$PZ_ANY
 MPI_Finalize
 EOF
 

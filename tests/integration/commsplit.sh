@@ -47,7 +47,7 @@ expected() {
     if test "$r" -ge 2; then
         echo "MPI_Send | MPI_SEND Receiver: 1, Communicator: \"$half\", Tag: 7, Length: $((4 * (r + 1)))"
         echo "MPI_Irecv | MPI_IRECV_REQUEST Request: #1"
-        echo "MPI_Wait | MPI_IRECV Sender: 1, Communicator: \"$half\", Tag: 8, Length: 8, Request: #1"
+        echo "MPI_Wait | MPI_IRECV Sender: 1, Communicator: \"$half\", Tag: 8, Length: 8, Request: #1$PZ_ANY"
         echo "MPI_Bcast | MPI_COLLECTIVE_BEGIN | MPI_COLLECTIVE_END Operation: BCAST, Communicator: \"$half\", Root: 1, Sent: 0, Received: 8"
     else
         echo "MPI_Recv | MPI_RECV Sender: 0, Communicator: \"$half\", Tag: 7, Length: $((4 * (r + 3)))"

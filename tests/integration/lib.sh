@@ -24,6 +24,10 @@
 
 set -u
 
+# The attribute a receive posted with MPI_ANY_SOURCE carries, as a call's line shows it
+# after its MPI_RECV or MPI_IRECV (docs/trace-format.md, prognoz:any_source).
+PZ_ANY=' ADDITIONAL ATTRIBUTES: ("prognoz:any_source"; UINT8; 1)'
+
 # pz_fail MESSAGE: fails the test.  Called in a subshell (the end of a pipeline), it
 # leaves a mark that makes the test fail when it exits.
 pz_fail() {
@@ -418,7 +422,7 @@ pz_fortran_calls() {
         echo "MPI_Send | MPI_SEND Receiver: 1, $w, Tag: 5, Length: 12"
         echo "MPI_Bcast | MPI_COLLECTIVE_BEGIN | MPI_COLLECTIVE_END Operation: BCAST, $w, Root: 1, Sent: 0, Received: 16"
     else
-        echo "MPI_Recv | MPI_RECV Sender: 0, $w, Tag: 5, Length: 12"
+        echo "MPI_Recv | MPI_RECV Sender: 0, $w, Tag: 5, Length: 12$PZ_ANY"
         echo "MPI_Bcast | MPI_COLLECTIVE_BEGIN | MPI_COLLECTIVE_END Operation: BCAST, $w, Root: 1, Sent: 16, Received: 0"
     fi
     echo "MPI_Allreduce | MPI_COLLECTIVE_BEGIN | MPI_COLLECTIVE_END Operation: ALLREDUCE, $w, Root: NONE, Sent: 4, Received: 4"

@@ -28,7 +28,7 @@ MPI_Probe
 MPI_Iprobe
 MPI_Recv | MPI_RECV Sender: 1, $W, Tag: 41, Length: 24
 MPI_Mprobe
-MPI_Mrecv | MPI_RECV Sender: 1, $W, Tag: 51, Length: 7
+MPI_Mrecv | MPI_RECV Sender: 1, $W, Tag: 51, Length: 7$PZ_ANY
 MPI_Probe
 MPI_Improbe
 MPI_Imrecv | MPI_IRECV_REQUEST Request: #1
@@ -50,7 +50,7 @@ MPI_Comm_rank
 MPI_Comm_size
 MPI_Recv | MPI_RECV Sender: 0, $W, Tag: 1, Length: 12
 MPI_Recv | MPI_RECV Sender: 0, $W, Tag: 2, Length: 16
-MPI_Recv | MPI_RECV Sender: 0, $W, Tag: 3, Length: 5
+MPI_Recv | MPI_RECV Sender: 0, $W, Tag: 3, Length: 5$PZ_ANY
 MPI_Irecv | MPI_IRECV_REQUEST Request: #1
 MPI_Barrier | MPI_COLLECTIVE_BEGIN | MPI_COLLECTIVE_END Operation: BARRIER, $W, Root: NONE, Sent: 0, Received: 0
 MPI_Wait | MPI_IRECV Sender: 0, $W, Tag: 4, Length: 4, Request: #1

@@ -33,7 +33,7 @@ MPI_Waitall | MPI_IRECV Sender: $p, $W, Tag: 2, Length: 12, Request: #3 | MPI_IR
 MPI_Irecv | MPI_IRECV_REQUEST Request: #7
 MPI_Isend | MPI_ISEND Receiver: $p, $W, Tag: 4, Length: 8, Request: #8
 MPI_Ibarrier | NON_BLOCKING_COLLECTIVE_REQUEST Request: #9
-MPI_Waitall | MPI_IRECV Sender: $p, $W, Tag: 4, Length: 8, Request: #7 | MPI_ISEND_COMPLETE Request: #8 | NON_BLOCKING_COLLECTIVE_COMPLETE Operation: BARRIER, $W, Root: NONE, Sent: 0, Received: 0, Request: #9
+MPI_Waitall | MPI_IRECV Sender: $p, $W, Tag: 4, Length: 8, Request: #7$PZ_ANY | MPI_ISEND_COMPLETE Request: #8 | NON_BLOCKING_COLLECTIVE_COMPLETE Operation: BARRIER, $W, Root: NONE, Sent: 0, Received: 0, Request: #9
 EOF
 }
 

@@ -47,7 +47,7 @@ MPI_Isend
 MPI_Probe
 MPI_Get_count
 MPI_Iprobe
-MPI_Recv | MPI_RECV Sender: 1, $W, Tag: 9, Length: 12
+MPI_Recv | MPI_RECV Sender: 1, $W, Tag: 9, Length: 12$PZ_ANY
 MPI_Get_count
 MPI_Iprobe
 MPI_Wait

@@ -26,6 +26,7 @@ static struct pz_rec record(int p, int i)
     r.send_list = i % 4 ? PZ_NONE32 : 7;
     r.recv_list = i % 6 ? PZ_NONE32 : 9;
     r.cpu = i % 2 ? PZ_NONE64 : (uint64_t)i * 999;
+    r.any_source = (uint8_t)(i % 5 == 1);
     return r;
 }
 
@@ -35,7 +36,8 @@ static int same(const struct pz_rec *a, const struct pz_rec *b)
            a->region == b->region && a->comm == b->comm && a->peer == b->peer &&
            a->tag == b->tag && a->bytes == b->bytes && a->bytes2 == b->bytes2 &&
            a->request == b->request && a->callsite == b->callsite &&
-           a->send_list == b->send_list && a->recv_list == b->recv_list && a->cpu == b->cpu;
+           a->send_list == b->send_list && a->recv_list == b->recv_list && a->cpu == b->cpu &&
+           a->any_source == b->any_source;
 }
 
 Test(spool, every_record_comes_back_per_process)

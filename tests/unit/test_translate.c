@@ -178,6 +178,8 @@ static void attributes(struct text *t, OTF2_AttributeList *list)
             line(t, " +callsite=%u", v.sourceCodeLocationRef);
         else if (id == PZ_ATTR_CPU_TIME && type == OTF2_TYPE_UINT64)
             line(t, " +cpu_time=%lu", (unsigned long)v.uint64);
+        else if (id == PZ_ATTR_ANY_SOURCE && type == OTF2_TYPE_UINT8)
+            line(t, " +any_source=%u", (unsigned)v.uint8);
         else
             line(t, " +attribute%u(type %d)", id, (int)type);
     }
@@ -471,6 +473,52 @@ Test(translate, a_completed_nonblocking_receive_that_kept_its_status_asks_mpi_it
              "0@4500 Leave %d\n",
              PZ_CALL_MPI_Wait, PZ_CALL_MPI_Wait);
     expect_events(n, want);
+}
+
+/* A receive posted with MPI_ANY_SOURCE (PZ_ITEM_ANY_SOURCE, with its status kept or
+ * not), blocking and completed by a wait, carries prognoz:any_source = 1 on its
+ * MpiRecv or MpiIrecv; one that named its source carries nothing. */
+Test(translate, a_receive_from_any_source_carries_the_mark)
+{
+    MPI_Status st = twelve_bytes_received();
+    struct pz_item any = item(PZ_ITEM_RECV), named = item(PZ_ITEM_RECV),
+                   done = item(PZ_ITEM_IRECV_COMPLETE);
+    uint64_t n1, n2, n3;
+    char want[1024];
+
+    any.comm = 1;
+    any.peer = st.MPI_SOURCE;
+    any.tag = st.MPI_TAG;
+    memcpy(&any.bytes, &st, sizeof(st));
+    any.flags = PZ_ITEM_KEEPS_STATUS | PZ_ITEM_ANY_SOURCE;
+    named.comm = 1;
+    named.peer = 2;
+    named.tag = 5;
+    named.bytes = 16;
+    done.comm = 3;
+    done.peer = 6;
+    done.tag = 8;
+    done.bytes = 32;
+    done.request = 19;
+    done.flags = PZ_ITEM_ANY_SOURCE;
+    open_trace();
+    n1 = call(PZ_CALL_MPI_Recv, 1000, 1200, &any, 1);
+    n2 = call(PZ_CALL_MPI_Recv, 1300, 1400, &named, 1);
+    n3 = call(PZ_CALL_MPI_Wait, 1500, 1600, &done, 1);
+    cr_expect_eq(n1 + n2 + n3, 9);
+    snprintf(want, sizeof(want),
+             "0@1000 Enter %d\n"
+             "0@1200 MpiRecv from=0 comm=1 tag=7 bytes=12 +any_source=1\n"
+             "0@1200 Leave %d\n"
+             "0@1300 Enter %d\n"
+             "0@1400 MpiRecv from=2 comm=1 tag=5 bytes=16\n"
+             "0@1400 Leave %d\n"
+             "0@1500 Enter %d\n"
+             "0@1600 MpiIrecv from=6 comm=3 tag=8 bytes=32 req=19 +any_source=1\n"
+             "0@1600 Leave %d\n",
+             PZ_CALL_MPI_Recv, PZ_CALL_MPI_Recv, PZ_CALL_MPI_Recv, PZ_CALL_MPI_Recv,
+             PZ_CALL_MPI_Wait, PZ_CALL_MPI_Wait);
+    expect_events(n1 + n2 + n3, want);
 }
 
 Test(translate, events_at_enter_come_before_those_at_leave_whatever_the_item_order)

@@ -55,6 +55,7 @@ struct tb {
     uint32_t ncarts, ntopologies;
     int cpu;               /* prognoz:cpu_time used (tb_enter_cpu, tb_leave_cpu) */
     int lists;             /* prognoz:send_bytes and recv_bytes defined (tb_define_lists) */
+    int any_source;        /* prognoz:any_source used (tb_mpi_recv_any) */
     char **texts;          /* of event_string: string i */
     uint32_t ntexts;
     int window;            /* window 0 defined (tb_rma_window) */
@@ -326,6 +327,9 @@ static void event_cpu(struct tb *b, int proc, uint64_t ns, uint32_t region, int 
 #define TB_ATTR_SEND_BYTES 2
 #define TB_ATTR_RECV_BYTES 3
 
+/* The mark of receives from MPI_ANY_SOURCE, defined when a trace uses it. */
+#define TB_ATTR_ANY_SOURCE 4
+
 void tb_define_lists(struct tb *b)
 {
     b->lists = 1;
@@ -504,6 +508,22 @@ void tb_mpi_recv(struct tb *b, int proc, uint64_t ns, uint32_t comm, uint32_t so
     world_and_self(b);
     if (w)
         written(b, proc, ns, OTF2_EvtWriter_MpiRecv(w, NULL, ns, source, comm, tag, bytes));
+}
+
+void tb_mpi_recv_any(struct tb *b, int proc, uint64_t ns, uint32_t comm, uint32_t source,
+                     uint32_t tag, uint64_t bytes)
+{
+    OTF2_EvtWriter *w = writer(b, proc);
+    OTF2_AttributeList *list = OTF2_AttributeList_New();
+
+    world_and_self(b);
+    b->any_source = 1;
+    if (!list || OTF2_AttributeList_AddUint8(list, TB_ATTR_ANY_SOURCE, 1) != OTF2_SUCCESS)
+        b->failed = 1;
+    else if (w)
+        written(b, proc, ns, OTF2_EvtWriter_MpiRecv(w, list, ns, source, comm, tag, bytes));
+    if (list)
+        OTF2_AttributeList_Delete(list);
 }
 
 void tb_mpi_irecv(struct tb *b, int proc, uint64_t ns, uint32_t comm, uint32_t source,
@@ -1023,6 +1043,10 @@ static void write_definitions(struct tb *b, OTF2_GlobalDefWriter *w)
             string(w, &next, "bytes received from each rank of the communicator, comma-separated"),
             OTF2_TYPE_STRING);
     }
+    if (b->any_source)
+        OTF2_GlobalDefWriter_WriteAttribute(
+            w, TB_ATTR_ANY_SOURCE, string(w, &next, "prognoz:any_source"),
+            string(w, &next, "the receive was posted with MPI_ANY_SOURCE"), OTF2_TYPE_UINT8);
     if (b->nsites) {
         OTF2_GlobalDefWriter_WriteAttribute(
             w, TB_ATTR_CALLSITE, string(w, &next, "prognoz:callsite"),

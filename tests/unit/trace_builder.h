@@ -182,6 +182,12 @@ void tb_collective_call_bytes(struct tb *b, int proc, const char *name, uint64_t
 uint32_t tb_site(struct tb *b, const char *file, unsigned line);
 void tb_enter_site(struct tb *b, int proc, uint64_t ns, uint32_t region, uint32_t site);
 
+/* A receive posted with MPI_ANY_SOURCE, as the recorder writes it: the MpiRecv of the
+ * sender that matched with the attribute "prognoz:any_source" (UINT8, 1), which a trace
+ * using it defines. */
+void tb_mpi_recv_any(struct tb *b, int proc, uint64_t ns, uint32_t comm, uint32_t source,
+                     uint32_t tag, uint64_t bytes);
+
 /* Defines the attributes of the per-peer byte lists of v collectives,
  * "prognoz:send_bytes" and "prognoz:recv_bytes" (STRING), as the recorder does in every
  * trace; no event carries them. */
