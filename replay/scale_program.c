@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "call_family.h"
+#include "large_count.h"
 #include "scale_program_int.h"
 #include "trace.h"
 
@@ -297,6 +299,33 @@ static int note_polls(struct pz_scale_program *m)
                              "synthesized, their time counted as the computation around "
                              "them, the message waited for by the receive that follows",
                              probes) != 0 ? -1 : 0;
+}
+
+/* The note on MPI-IO calls (MPI_File_*): no file system is modelled, so each keeps the
+ * time it took where it was shortest (shortest_duration), whatever P. */
+static int note_io(struct pz_scale_program *m)
+{
+    const char *first = NULL;
+    size_t steps = 0;
+
+    for (uint32_t k = 0; k < m->nnodes; k++) {
+        const char *name;
+
+        if (m->nodes[k].kind != SP_STEP)
+            continue;
+        name = sp_sym_name(&m->table, m->nodes[k].sym);
+        if (pz_call_family(pz_call_named(name)) != PZ_FAMILY_IO)
+            continue;
+        first = first ? first : name;
+        steps++;
+    }
+    if (!steps)
+        return 0;
+    return sp_note(m, "MPI-IO (%s%s): synthesized as calls that last their mean time in the "
+                   "recording where it is shortest, whatever P: no file system is modelled "
+                   "(its bandwidth, and the contention between processes that grows with "
+                   "P, are not)", first, steps > 1 ? " and the other MPI_File_ calls" : "") != 0
+               ? -1 : 0;
 }
 
 /* Does rank 0 of some recording split a communicator (MPI_Comm_split, _split_type):
@@ -923,7 +952,8 @@ static int build(struct pz_scale_program *m, struct work *w, int data, char *err
                            (const size_t *const *)w->nfolded, w->made, err, errlen) != 0 ||
         sp_guards_infer(m, w->made, err, errlen) != 0 || make_events(m, err, errlen) != 0)
         return refused(m, w, err, errlen);
-    if (note_few_counts(m) != 0 || note_polls(m) != 0 || note_patternless(m) != 0 ||
+    if (note_few_counts(m) != 0 || note_polls(m) != 0 || note_io(m) != 0 ||
+        note_patternless(m) != 0 ||
         sp_untold_find(m) != 0 || sp_untold_hypercube(m) != 0 || sp_turns_note(m) != 0 ||
         alloc_stats(m, &w->st) != 0)
         goto oom;

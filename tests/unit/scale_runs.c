@@ -9,7 +9,8 @@
 static const char *const region_names[SR_NREGIONS] = {
     "MPI_Send", "MPI_Recv", "MPI_Isend", "MPI_Irecv", "MPI_Wait", "MPI_Allreduce",
     "MPI_Reduce", "MPI_Bcast", "MPI_Alltoall", "MPI_Barrier", "interval 1 at app.c:10",
-    "MPI_Waitall", "MPI_Waitany", "MPI_Ineighbor_alltoallv", "MPI_Sendrecv"
+    "MPI_Waitall", "MPI_Waitany", "MPI_Ineighbor_alltoallv", "MPI_Sendrecv",
+    "MPI_File_write_at_all"
 };
 
 static void *grow(void *v, size_t *cap, size_t need, size_t size)

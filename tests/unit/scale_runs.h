@@ -14,7 +14,7 @@
 enum sr_region {
     SR_SEND, SR_RECV, SR_ISEND, SR_IRECV, SR_WAIT, SR_ALLREDUCE, SR_REDUCE, SR_BCAST,
     SR_ALLTOALL, SR_BARRIER, SR_INTERVAL, SR_WAITALL, SR_WAITANY, SR_INEIGHBOR, SR_SENDRECV,
-    SR_NREGIONS
+    SR_FILE_WRITE_ALL, SR_NREGIONS
 };
 
 /* Communicator classes of every built run: the world, the process alone, a row of a 2-D

@@ -817,6 +817,54 @@ Test(scale_program, computations_vary_as_recorded)
     sr_recorded_free(&r);
 }
 
+/* Whether a note of m contains text. */
+static int has_note(const struct pz_scale_program *m, const char *text)
+{
+    for (size_t i = 0; i < pz_scale_program_nnotes(m); i++)
+        if (strstr(pz_scale_program_note(m, i), text))
+            return 1;
+    return 0;
+}
+
+/* The 1-D stencil's iterations, each followed by an MPI_File_write_at_all (a call of no
+ * messages, as the recorder writes MPI-IO: its I/O records are not the scaling's). */
+static void prog_io(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < ITERS; i++) {
+        stencil1(b, p, c);
+        call(b, p, SR_FILE_WRITE_ALL, 0);
+    }
+}
+
+/* How many times process p of c enters region. */
+static int entered(const struct collected *c, int p, uint32_t region)
+{
+    int n = 0;
+
+    for (size_t i = 0; i < c->n[p]; i++)
+        n += c->recs[p][i].kind == PZ_REC_ENTER && c->recs[p][i].region == region;
+    return n;
+}
+
+Test(scale_program, mpi_io_is_synthesized_at_its_recorded_time_and_noted)
+{
+    struct sr_recorded r, plain;
+    struct collected *c;
+
+    record(&r, 1, NULL, prog_io);
+    cr_expect(has_note(r.m, "MPI-IO (MPI_File_write_at_all): synthesized as calls that "
+                       "last their mean time"));
+    c = synthesize(r.m, 16);
+    for (int p = 0; p < 16; p++)
+        cr_expect_eq(entered(c, p, SR_FILE_WRITE_ALL), ITERS, "process %d", p);
+    collected_free(c);
+    sr_recorded_free(&r);
+    record(&plain, 1, NULL, prog_stencil1);
+    cr_expect(!has_note(plain.m, "MPI-IO"));
+    sr_recorded_free(&plain);
+}
+
 /* The same loop warming up: every process computes 2 C / P in the first iteration and
  * C / (2 P) in the others, a mean of C / P over the ITERS = 3 iterations. */
 static void prog_warming_up(struct sr_run *b, int p, const int *c, void *arg)
@@ -2312,15 +2360,6 @@ static void check_prefetch(const struct collected *c, int P, int N)
 Test(scale_program, a_pipeline_receiving_one_chunk_ahead)
 {
     pipeline_at_16_and_64(prog_prefetch, check_prefetch);
-}
-
-/* Whether a note of m contains text. */
-static int has_note(const struct pz_scale_program *m, const char *text)
-{
-    for (size_t i = 0; i < pz_scale_program_nnotes(m); i++)
-        if (strstr(pz_scale_program_note(m, i), text))
-            return 1;
-    return 0;
 }
 
 /* The model of prog in 1-D recorded at the n (up to 3) counts given. */
