@@ -35,8 +35,9 @@ static void place_along(const struct pz_scale_run *run, int p, int d, uint32_t *
     *extent = inside ? (uint32_t)run->grid.dims[d] : 1;
 }
 
-/* The sizes one recording's processes sent along dimension d: the smallest, the
- * largest, and up to which coordinate (exclusive) the largest was sent. */
+/* The sizes of one recording's processes, by their coordinate along dimension d: the
+ * smallest, the largest, up to which coordinate (exclusive) the largest was moved, and
+ * the dimension's extent. */
 struct bounds {
     uint64_t lo, hi;
     uint32_t upto, extent;

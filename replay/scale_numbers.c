@@ -636,6 +636,7 @@ static int fit_sizes_or_blocks(struct pz_scale_program *m, uint32_t k, const str
                                int completion, int quiet, struct sp_sizes *z,
                                struct sp_dim_blocks **blocks)
 {
+    *blocks = NULL;
     if (st->seen && sp_dim_blocks_fit(m, e, st->seen + at, blocks) != 0)
         return -1;
     if (fit_sizes(m, k, e, st, at, whats, completion, quiet || *blocks, z) != 0)

@@ -289,7 +289,8 @@ static int block_holds(const struct member *mb, size_t run, void *arg)
     struct block *b = arg;
     enum way way = way_of(b->e);
     uint64_t items = items_at(b->v, b->m->runs[run]->nprocs);
-    uint64_t own = sp_block_share(b->v->unit, mb->n, mb->rank, items), all = b->v->unit * items;
+    uint64_t own = sp_block_share(b->v->unit, mb->n, mb->rank, items);
+    uint64_t all = b->v->unit * items;
     int w = own_size(way);
 
     if (way == ALL_MEMBERS)

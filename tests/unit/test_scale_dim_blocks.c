@@ -2,7 +2,7 @@
  * dimension of the grid (replay/scale_dim_blocks.c): a 2-D halo exchange over N = 11
  * cells a side split over each dimension's processes, recorded by hand (scale_runs.h) at
  * 2, 4 and 8 processes (grids 2 x 1, 2 x 2, 4 x 2), synthesized at 16 (4 x 4) and 64
- * (8 x 8) and checked process by process against sizes worked out by hand from the
+ * (8 x 8) and checked message by message against sizes worked out by hand from the
  * definition; a halo whose size is the block of the dimension it crosses, which no such
  * law gives both its sender and its receiver, keeps the largest. */
 #include <criterion/criterion.h>
