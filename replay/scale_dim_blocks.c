@@ -151,7 +151,7 @@ int sp_dim_blocks_fit(const struct pz_scale_program *m, const struct sp_event *e
 uint64_t sp_dim_blocks_at(const struct sp_dim_blocks *b, const struct pz_scale_grid *g,
                           int nprocs, int proc)
 {
-    int c[PZ_SCALE_MAX_DIMS];
+    int c[PZ_SCALE_MAX_DIMS] = {0};
 
     pz_scale_grid_coords(g, proc, c);
     return sp_block_share(b->unit, (uint32_t)g->dims[b->dim], (uint32_t)c[b->dim],
