@@ -611,8 +611,42 @@ static int note_neighbours(struct pz_scale_program *m, uint32_t k,
                    (unsigned long long)nbr->low, (unsigned long long)nbr->high, nbr->procs);
 }
 
+/* The note of a message whose size (what) is each process's block along a dimension of
+ * the grid (b). */
+static int note_dim_blocks(struct pz_scale_program *m, uint32_t k, const char *what,
+                           const struct sp_dim_blocks *b)
+{
+    char where[256], items[96];
+
+    node_where(m, k, where, sizeof(where));
+    pz_scale_model_format(&b->items, items, sizeof(items));
+    return sp_note(m, "%s: the %s differs between processes as a block distribution of N = "
+                   "%s items of %llu bytes along dimension %d of the grid: ceil(N / dims[%d]) "
+                   "at the first N mod dims[%d] coordinates, floor(N / dims[%d]) at the "
+                   "others", where, what, items, (unsigned long long)b->unit, b->dim, b->dim,
+                   b->dim, b->dim);
+}
+
+/* Fits the sizes of event e of node k gathered at index at of the stats into z, and
+ * into *blocks a message's blocks along a dimension of the grid when they give each
+ * process its size (sp_dim_blocks_fit), noted instead of z's fit; quiet: without
+ * notes, as fit_sizes. */
+static int fit_sizes_or_blocks(struct pz_scale_program *m, uint32_t k, const struct sp_event *e,
+                               const struct sp_stats *st, size_t at, const char *const *whats,
+                               int completion, int quiet, struct sp_sizes *z,
+                               struct sp_dim_blocks **blocks)
+{
+    *blocks = NULL;
+    if (st->seen && sp_dim_blocks_fit(m, e, st->seen + at, blocks) != 0)
+        return -1;
+    if (fit_sizes(m, k, e, st, at, whats, completion, quiet || *blocks, z) != 0)
+        return -1;
+    return *blocks && !quiet ? note_dim_blocks(m, k, whats[0], *blocks) : 0;
+}
+
 /* The sizes of template event i of node k: a v collective's each member's when they
- * differ and a form gives them (struct sp_vsizes), its sizes as functions of P. */
+ * differ and a form gives them (struct sp_vsizes), a message's each process's block
+ * (struct sp_dim_blocks), its sizes as functions of P. */
 static int fit_event_sizes(struct pz_scale_program *m, uint32_t k, uint32_t i,
                            const struct sp_stats *st)
 {
@@ -629,7 +663,8 @@ static int fit_event_sizes(struct pz_scale_program *m, uint32_t k, uint32_t i,
         return -1;
     if (e->v)
         e->v->seed = i;
-    if (fit_sizes(m, k, e->sig, st, at, of_event, 0, e->v != NULL, &e->sizes) != 0)
+    if (fit_sizes_or_blocks(m, k, e->sig, st, at, of_event, 0, e->v != NULL, &e->sizes,
+                            &e->blocks) != 0)
         return -1;
     if (e->v)
         return note_v(m, k, e);
@@ -829,8 +864,8 @@ static int fit_loops_and_sizes(struct pz_scale_program *m, const struct sp_stats
             if ((st->seen && sp_nbrsizes_fit(m, &d->sig, st->seen + at, &d->nbr) != 0) ||
                 note_neighbours(m, d->node, d->nbr) != 0)
                 return -1;
-        } else if (fit_sizes(m, d->node, &d->sig, st, at, of_completion, 1, 0,
-                             &d->sizes) != 0) {
+        } else if (fit_sizes_or_blocks(m, d->node, &d->sig, st, at, of_completion, 1, 0,
+                                       &d->sizes, &d->blocks) != 0) {
             return -1;
         }
     }

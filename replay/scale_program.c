@@ -1272,10 +1272,13 @@ void pz_scale_program_free(struct pz_scale_program *m)
     for (uint32_t i = 0; m->events && i < m->nevents; i++) {
         free(m->events[i].v);
         free(m->events[i].nbr);
+        free(m->events[i].blocks);
     }
     free(m->events);
-    for (uint32_t i = 0; m->done && i < m->nslots; i++)
+    for (uint32_t i = 0; m->done && i < m->nslots; i++) {
         free(m->done[i].nbr);
+        free(m->done[i].blocks);
+    }
     free(m->done);
     free(m->conds);
     free(m->roots);

@@ -743,7 +743,34 @@ struct sp_tevent {
     struct sp_vsizes *v;       /* NULL: sizes, the same for every member of a role */
     struct sp_nbrsizes *nbr;   /* a neighbourhood collective's sizes per offset; NULL
                                   for the other events */
+    struct sp_dim_blocks *blocks;   /* a message's size by its process's block along a
+                                       dimension of the grid; NULL: sizes */
 };
+
+/* The share of member i of n in a block distribution of `items` items of unit bytes
+ * each: floor(items / n) items, one more for the first items mod n members. */
+static inline uint64_t sp_block_share(uint64_t unit, uint32_t n, uint32_t i, uint64_t items)
+{
+    return unit * (items / n + (i < items % n));
+}
+
+/* The size of a point-to-point message that differs between processes as a block
+ * distribution along dimension dim of the grid (scale_dim_blocks.c): the process at
+ * coordinate c of the dimension's n sends (and receives) sp_block_share(unit, n, c,
+ * N(P)).  Codes split N rows or columns over a dimension of their grid so, and a halo
+ * carries the block of the dimension it does not cross. */
+struct sp_dim_blocks {
+    uint8_t dim;
+    uint64_t unit;
+    struct pz_scale_model items;   /* N */
+};
+
+/* Whether e is a point-to-point message (a send or a receive) to a neighbour at an offset
+ * in the grid, whose size at each process the walk keeps (struct sp_seen). */
+int sp_offset_message(const struct sp_event *e);
+/* The size of b's message at process proc of nprocs in grid g. */
+uint64_t sp_dim_blocks_at(const struct sp_dim_blocks *b, const struct pz_scale_grid *g,
+                          int nprocs, int proc);
 
 /* Is e the end of a "v" collective (struct sp_vsizes). */
 int sp_v_collective(const struct sp_event *e);
@@ -867,6 +894,7 @@ struct sp_done {
     struct sp_sizes sizes;
     uint8_t by_signature;
     struct sp_nbrsizes *nbr;   /* a nonblocking neighbourhood collective's, else NULL */
+    struct sp_dim_blocks *blocks;   /* a received message's, as struct sp_tevent's */
 };
 
 /* The computation before a step made right after another step (prev, SP_NONE at the
@@ -1150,6 +1178,14 @@ struct sp_seen {
 int sp_vsizes_fit(const struct pz_scale_program *m, const struct sp_event *e,
                   struct sp_seen *const *seen, struct sp_vsizes **out);
 
+/* The block distribution along a dimension of the grid that gives every process of
+ * every recording that made e (seen, as sp_vsizes_fit's) its size, into *out
+ * (allocated; NULL: none does, or the sizes do not differ).  A dimension e's peer
+ * crosses is not tried: the receiver's size is then the sender's block, not its own.
+ * 0, or -1 when memory runs out. */
+int sp_dim_blocks_fit(const struct pz_scale_program *m, const struct sp_event *e,
+                      struct sp_seen *const *seen, struct sp_dim_blocks **out);
+
 /* A loop's trip counts by class of position in each recording: keys[i]'s in run r at
  * [i * nruns + r], 0 where the class never ran it. */
 struct sp_key_counts {
@@ -1184,10 +1220,11 @@ struct sp_stats {
     uint8_t *has_bytes;                /* the same */
     struct sp_change *change;          /* the same */
     struct sp_size_sums *sums;         /* the same */
-    struct sp_seen **seen;  /* [event * nruns + r]: a v collective's sizes at each
-                               process of run r (allocated as met), NULL; a
-                               neighbourhood collective's completion of slot s at
-                               event nevents + s */
+    struct sp_seen **seen;  /* [event * nruns + r]: a v collective's or a message's to
+                               an offset (sp_offset_message) sizes at each process of
+                               run r (allocated as met), NULL; a neighbourhood
+                               collective's or a received message's completion of
+                               slot s at event nevents + s */
     size_t nseen;
     double *duration;       /* [node * nruns + run], the sum */
     uint32_t *nduration;

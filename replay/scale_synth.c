@@ -716,7 +716,8 @@ static void one_sided(const struct pz_scale_synth *s, const struct sp_event *e,
 
 /* A record of signature e, its sizes the values at P of index ev (s->sizes), the root's
  * at the root of a collective, or this member's of a v collective whose members' differ
- * (struct sp_vsizes), with its per-peer lists (struct sp_lists: their numbers). */
+ * (struct sp_vsizes), with its per-peer lists (struct sp_lists: their numbers), or this
+ * process's block of a message's (struct sp_dim_blocks). */
 static int emit_record(struct pz_scale_cursor *c, const struct sp_event *e, uint32_t ev,
                        uint64_t request, uint64_t at)
 {
@@ -727,6 +728,7 @@ static int emit_record(struct pz_scale_cursor *c, const struct sp_event *e, uint
     const uint64_t *sizes;
     uint64_t member[2];
     uint32_t lists[2];
+    const struct sp_dim_blocks *blocks;
 
     blank(&rec, e->kind, at);
     rec.coll_op = e->coll_op;
@@ -762,6 +764,9 @@ static int emit_record(struct pz_scale_cursor *c, const struct sp_event *e, uint
                      c->s->sizes + (size_t)ev * SP_NSIZES, member);
         rec.bytes = member[0];
         rec.bytes2 = member[1];
+    } else if ((blocks = ev < m->nevents ? m->events[ev].blocks
+                                         : m->done[ev - m->nevents].blocks) != NULL) {
+        rec.bytes = sp_dim_blocks_at(blocks, &c->s->g, c->s->nprocs, c->proc);
     }
     rec.request = request;
     if (pz_rec_is_rma(rec.kind))

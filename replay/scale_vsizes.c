@@ -276,12 +276,6 @@ static int block_last_hi(const struct member *mb, size_t run, void *arg)
     return 0;
 }
 
-static uint64_t block_items(const struct sp_vsizes *v, uint32_t n, uint32_t rank,
-                            uint64_t items)
-{
-    return v->unit * (items / n + (rank < items % n));
-}
-
 static uint64_t items_at(const struct sp_vsizes *v, int nprocs)
 {
     double x = pz_scale_model_at(&v->items, nprocs);
@@ -295,7 +289,8 @@ static int block_holds(const struct member *mb, size_t run, void *arg)
     struct block *b = arg;
     enum way way = way_of(b->e);
     uint64_t items = items_at(b->v, b->m->runs[run]->nprocs);
-    uint64_t own = block_items(b->v, mb->n, mb->rank, items), all = b->v->unit * items;
+    uint64_t own = sp_block_share(b->v->unit, mb->n, mb->rank, items);
+    uint64_t all = b->v->unit * items;
     int w = own_size(way);
 
     if (way == ALL_MEMBERS)
@@ -694,7 +689,7 @@ void sp_vsizes_at(const struct sp_vsizes *v, const struct sp_event *e,
         return;
     }
     if (v->form == SP_V_BLOCK) {
-        uint64_t own = block_items(v, n, rank, items), all = v->unit * items;
+        uint64_t own = sp_block_share(v->unit, n, rank, items), all = v->unit * items;
 
         if (way == ALL_MEMBERS) {
             out[0] = (n - 1) * own;

@@ -494,9 +494,9 @@ static void add_bytes(struct sp_stats *st, size_t at, uint32_t proc,
     st->bytes2_max[at] = e->bytes2 > st->bytes2_max[at] ? e->bytes2 : st->bytes2_max[at];
 }
 
-/* The sizes of v event te at this process (struct sp_seen; a completion of slot s: te
- * nevents + s): the first pass's kept, a change from them marked; the run's array
- * allocated when first met. */
+/* The sizes of v event te, or of a message to an offset, at this process (struct
+ * sp_seen; a completion of slot s: te nevents + s): the first pass's kept, a change from
+ * them marked; the run's array allocated when first met. */
 static void see_v_sizes(struct strict *c, uint32_t te, const struct pz_scale_event *e)
 {
     struct sp_stats *st = c->st;
@@ -573,8 +573,9 @@ static void learn_completion(struct strict *c, uint32_t k, size_t pos, uint32_t 
     }
     add_bytes(c->st, ((size_t)m->nevents + (size_t)slot) * m->nruns + c->run, proc_of(c),
               e);
-    /* a neighbourhood collective's sizes at its neighbours */
-    if (m->done[slot].sig.peer.kind == PZ_SCALE_PEER_NEIGHBOURS)
+    /* a neighbourhood collective's sizes at its neighbours, a received message's size */
+    if (m->done[slot].sig.peer.kind == PZ_SCALE_PEER_NEIGHBOURS ||
+        sp_offset_message(&m->done[slot].sig))
         see_v_sizes(c, m->nevents + (uint32_t)slot, e);
 }
 
@@ -596,7 +597,8 @@ static void gather_events(struct strict *c, uint32_t k, size_t pos)
                 continue;
             add_bytes(c->st, (size_t)te * c->m->nruns + c->run, proc_of(c),
                       &c->proc->events[i]);
-            if (sp_v_collective(c->m->events[te].sig))
+            if (sp_v_collective(c->m->events[te].sig) ||
+                sp_offset_message(c->m->events[te].sig))
                 see_v_sizes(c, te, &c->proc->events[i]);
         }
 }
