@@ -13,14 +13,17 @@
  * offset per class would be one whose first class sends to itself and whose others go
  * s and 2s away, which is the skew.  A step is known by its shape without offsets but
  * with its tags (sp_shape), so that every process's call is one step of the program,
- * and the calls that differ by their tags alone (Cannon's skews and shifts) are not. */
+ * and calls that differ by their tags alone (Cannon's skews and shifts) are two.  A
+ * recording of 1 or 2 processes along d fits every law there (its offsets are 0, or
+ * the same process either way round). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "scale_program_int.h"
 #include "trace.h"
 
-/* The laws: offset s * coords[e] along d, numbered (d * MAX_DIMS + e) * 2 + (s > 0). */
+/* The laws: offset s * coords[e] along d, numbered (d * PZ_SCALE_MAX_DIMS + e) * 2 +
+ * (s > 0). */
 #define LAWS (PZ_SCALE_MAX_DIMS * PZ_SCALE_MAX_DIMS * 2)
 
 /* What the recordings show of one event of a step's shape: bit l of each for law l. */
@@ -89,7 +92,8 @@ static void world_offsets(const struct pz_scale_grid *g, const struct sp_event *
         (e->comm.kind != PZ_SCALE_COMM_WORLD && e->comm.kind != PZ_SCALE_COMM_SLICE))
         return;
     for (int i = 0, d = 0; d < PZ_SCALE_MAX_DIMS; d++) {
-        int kept = d < g->ndims && (e->comm.kind == PZ_SCALE_COMM_WORLD || (e->comm.keep >> d & 1));
+        int kept = d < g->ndims &&
+                   (e->comm.kind == PZ_SCALE_COMM_WORLD || (e->comm.keep >> d & 1));
 
         off[d] = kept ? e->peer.off[i++] : 0;
         *along |= (uint8_t)(kept << d);

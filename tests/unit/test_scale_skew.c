@@ -2,12 +2,14 @@
  * rows x cols (MPI_Dims_create's), process (y, x) of rank y * cols + x sends its block
  * of A to (y, x - y mod cols) and receives from (y, x + y mod cols), then its block of B
  * to (y - x mod rows, x) and from (y + x mod rows, x), each with MPI_Sendrecv_replace,
- * then shifts A by one along the row ((y, x - 1) and from (y, x + 1)) and B along the
- * column ((y - 1, x), from (y + 1, x)).  Recorded by hand (trace_builder.h) at 1, 4 and
+ * then STEPS times shifts A by one along the row ((y, x - 1) and from (y, x + 1)) and B
+ * along the column ((y - 1, x), from (y + 1, x)).  Recorded by hand (trace_builder.h) at 1, 4 and
  * 9 processes (square grids, where a constant offset per class of position fits the
- * skews as well) and at 4, 6 and 12 (3 x 2, 4 x 3: grids whose extents differ), and
- * synthesized at 16, 24 and 64: every process's messages are the program's (plan():
- * kind, peer, tag and bytes, in order), a few of them worked out by hand. */
+ * skews as well), at 4, 6 and 12 (3 x 2, 4 x 3: grids whose extents differ) and with A's
+ * calls on the rows (MPI_Cart_sub's), and synthesized at 16, 24 and 64: every process's
+ * messages are the program's (plan(): kind, peer, tag and bytes, in order), a few of
+ * them worked out by hand.  A sent 2y along the row, neither a skew nor a constant per
+ * class, is refused. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,13 +22,13 @@
 #include "trace_builder.h"
 
 #define MS TB_MS
-#define PASSES 2
 #define BYTES 32768u   /* a block of 64 x 64 doubles */
 #define SKEW_A 1u
 #define SKEW_B 2u
 #define SHIFT_A 3u
 #define SHIFT_B 4u
-#define CALLS 4        /* MPI_Sendrecv_replace of a pass */
+#define STEPS 3        /* shifts by one after the skews */
+#define CALLS (2 + 2 * STEPS)   /* MPI_Sendrecv_replace of a run */
 
 TestSuite(scale_skew, .init = setup, .fini = cleanup);
 
@@ -49,8 +51,8 @@ static int by_twice(int y)
     return 2 * y;
 }
 
-/* The program's definition: process p's messages of one pass at nprocs, in order, into
- * out (2 * CALLS: each call's send, then its receive). */
+/* The program's definition: process p's messages at nprocs, in order, into out (2 *
+ * CALLS: each call's send, then its receive). */
 static void plan(int nprocs, int p, struct sm_message *out)
 {
     int rows, cols, y, x, n = 0;
@@ -62,18 +64,41 @@ static void plan(int nprocs, int p, struct sm_message *out)
     out[n++] = (struct sm_message){PZ_REC_RECV, at(rows, cols, y, x + a_by(y)), SKEW_A, BYTES};
     out[n++] = (struct sm_message){PZ_REC_SEND, at(rows, cols, y - x, x), SKEW_B, BYTES};
     out[n++] = (struct sm_message){PZ_REC_RECV, at(rows, cols, y + x, x), SKEW_B, BYTES};
-    out[n++] = (struct sm_message){PZ_REC_SEND, at(rows, cols, y, x - 1), SHIFT_A, BYTES};
-    out[n++] = (struct sm_message){PZ_REC_RECV, at(rows, cols, y, x + 1), SHIFT_A, BYTES};
-    out[n++] = (struct sm_message){PZ_REC_SEND, at(rows, cols, y - 1, x), SHIFT_B, BYTES};
-    out[n++] = (struct sm_message){PZ_REC_RECV, at(rows, cols, y + 1, x), SHIFT_B, BYTES};
+    for (int step = 0; step < STEPS; step++) {
+        out[n++] = (struct sm_message){PZ_REC_SEND, at(rows, cols, y, x - 1), SHIFT_A, BYTES};
+        out[n++] = (struct sm_message){PZ_REC_RECV, at(rows, cols, y, x + 1), SHIFT_A, BYTES};
+        out[n++] = (struct sm_message){PZ_REC_SEND, at(rows, cols, y - 1, x), SHIFT_B, BYTES};
+        out[n++] = (struct sm_message){PZ_REC_RECV, at(rows, cols, y + 1, x), SHIFT_B, BYTES};
+    }
 }
 
-/* The program recorded at nprocs into DIR/NAME<nprocs>: MPI_Init, the grid, then PASSES
- * passes of its calls on the grid's communicator, each 1 ms after 5 ms of computation. */
+/* Whether A's calls are on the process's row (MPI_Cart_sub's, periodic), the partner
+ * its rank there, rather than on the grid's communicator. */
+static int a_on_rows;
+
+/* Row y's communicator of the grid of rows x cols into row[y], when A's calls are on
+ * it. */
+static void rows_of(struct tb *b, int rows, int cols, uint32_t *row)
+{
+    for (int y = 0; a_on_rows && y < rows; y++) {
+        int members[SM_MAX_PROCS];
+        char name[32];
+
+        for (int x = 0; x < cols; x++)
+            members[x] = y * cols + x;
+        snprintf(name, sizeof(name), "Comm %d (MPI_Cart_sub)", 3 + y);
+        row[y] = tb_comm(b, name, cols, members);
+        tb_cart(b, row[y], 1, (const uint32_t[]){(uint32_t)cols}, (const int[]){1}, 1);
+    }
+}
+
+/* The program recorded at nprocs into DIR/NAME<nprocs>: MPI_Init, the grid, then its
+ * calls on the grid's communicator (A's on the rows when a_on_rows), each 1 ms after 5
+ * ms of computation. */
 static void record(const char *name, int nprocs, char *dir, size_t len)
 {
     int rows, cols, members[SM_MAX_PROCS];
-    uint32_t cart, call;
+    uint32_t cart, call, row[SM_MAX_PROCS];
     struct tb *b;
 
     snprintf(dir, len, "%s/%s%d", top, name, nprocs);
@@ -84,22 +109,24 @@ static void record(const char *name, int nprocs, char *dir, size_t len)
     cart = tb_comm(b, "Comm 2 (MPI_Cart_create)", nprocs, members);
     tb_cart(b, cart, 2, (const uint32_t[]){(uint32_t)rows, (uint32_t)cols}, (const int[]){1, 1},
             1);
+    rows_of(b, rows, cols, row);
     call = tb_mpi(b, "MPI_Sendrecv_replace");
     for (int p = 0; p < nprocs; p++) {
         uint64_t t = MS(1);
+        struct sm_message msg[2 * CALLS];
 
         tb_call(b, p, "MPI_Init", 0, t);
-        for (int pass = 0; pass < PASSES; pass++) {
-            struct sm_message msg[2 * CALLS];
+        plan(nprocs, p, msg);
+        for (int j = 0; j < 2 * CALLS; j += 2) {
+            int rowwise = a_on_rows && (msg[j].tag == SKEW_A || msg[j].tag == SHIFT_A);
+            uint32_t comm = rowwise ? row[p / cols] : cart;
+            int to = rowwise ? msg[j].peer % cols : msg[j].peer;
+            int from = rowwise ? msg[j + 1].peer % cols : msg[j + 1].peer;
 
-            plan(nprocs, p, msg);
-            for (int j = 0; j < 2 * CALLS; j += 2) {
-                tb_enter(b, p, t += MS(5), call);
-                tb_mpi_send(b, p, t, cart, (uint32_t)msg[j].peer, msg[j].tag, BYTES);
-                tb_mpi_recv(b, p, t + MS(1), cart, (uint32_t)msg[j + 1].peer, msg[j + 1].tag,
-                            BYTES);
-                tb_leave(b, p, t += MS(1), call);
-            }
+            tb_enter(b, p, t += MS(5), call);
+            tb_mpi_send(b, p, t, comm, (uint32_t)to, msg[j].tag, BYTES);
+            tb_mpi_recv(b, p, t + MS(1), comm, (uint32_t)from, msg[j + 1].tag, BYTES);
+            tb_leave(b, p, t += MS(1), call);
         }
     }
     cr_assert_eq(tb_close(b), 0, "cannot write the trace");
@@ -118,8 +145,8 @@ static void model_of(const char *name, const int *counts, struct st_model *md)
 
 static struct sm_run got;
 
-/* The run synthesized at nprocs is the program's (plan()): every process makes PASSES
- * times its messages in order. */
+/* The run synthesized at nprocs is the program's (plan()): every process makes its
+ * messages in order. */
 static void expect_run(const struct pz_scale_program *m, int nprocs)
 {
     sm_synthesize(m, nprocs, &got, err, sizeof(err));
@@ -127,7 +154,7 @@ static void expect_run(const struct pz_scale_program *m, int nprocs)
         struct sm_message want[2 * CALLS];
 
         plan(nprocs, p, want);
-        sm_expect_passes(&got, nprocs, p, want, 2 * CALLS, PASSES);
+        sm_expect_passes(&got, nprocs, p, want, 2 * CALLS, 1);
     }
 }
 
@@ -160,11 +187,12 @@ Test(scale_skew, square_grids_at_16_and_64)
     const char *note;
 
     a_by = by_row;
+    a_on_rows = 0;
     model_of("square", counts, &md);
     note = sm_note(md.m, "along dimension 1 equal to minus the coordinate along dimension 0");
-    cr_assert_not_null(note, "no note of the skew of A");
-    cr_expect(strstr(note, "a skew, as Cannon's algorithm makes") && strstr(note, "(1, 4, 9)"),
-              "note '%s'", note);
+    cr_expect(note && strstr(note, "a skew, as Cannon's algorithm makes") &&
+                  strstr(note, "(1, 4, 9)"),
+              "note of the skew of A '%s'", note ? note : "(none)");
     cr_expect_not_null(sm_note(md.m, "along dimension 1 equal to plus the coordinate along "
                                      "dimension 0"), "no note of A's receive");
     cr_expect_not_null(sm_note(md.m, "along dimension 0 equal to minus the coordinate along "
@@ -193,6 +221,7 @@ Test(scale_skew, grids_of_unequal_extents_at_24)
     struct st_model md;
 
     a_by = by_row;
+    a_on_rows = 0;
     model_of("unequal", counts, &md);
     cr_expect_not_null(sm_note(md.m, "a skew, as Cannon's algorithm makes"), "no note");
     expect_run(md.m, 24);
@@ -200,6 +229,31 @@ Test(scale_skew, grids_of_unequal_extents_at_24)
     sm_expect_first(&got, 24, 13, p13, 4);
     expect_run(md.m, 16);
     expect_run(md.m, 64);
+    st_model_free(&md);
+}
+
+/* A's calls on the process's row (MPI_Cart_sub's), recorded at 4, 9 and 25 (at 1 the
+ * row's topology is the world's too): the skew is along the row's one dimension, by
+ * the coordinate along the grid's first, which the row does not keep;
+ * the partners are the same processes as on the grid (at 16, process 9 = (2, 1) sends
+ * A to rank 3 of row 2, world rank 11, and receives from it; at 64, process 29 = (3, 5)
+ * to rank 2 of row 3, 26, from rank 0, 24). */
+Test(scale_skew, a_along_the_rows_at_16_and_64)
+{
+    static const int counts[] = {4, 9, 25};
+    static const struct sm_message p9[] = {A(S, 11), A(R, 11), B(S, 5), B(R, 13)};
+    static const struct sm_message p29[] = {A(S, 26), A(R, 24), B(S, 53), B(R, 5)};
+    struct st_model md;
+
+    a_by = by_row;
+    a_on_rows = 1;
+    model_of("rows", counts, &md);
+    cr_expect_not_null(sm_note(md.m, "along dimension 1 equal to minus the coordinate along "
+                                     "dimension 0"), "no note of the skew of A");
+    expect_run(md.m, 16);
+    sm_expect_first(&got, 16, 9, p9, 4);
+    expect_run(md.m, 64);
+    sm_expect_first(&got, 64, 29, p29, 4);
     st_model_free(&md);
 }
 
@@ -214,6 +268,7 @@ Test(scale_skew, offsets_by_twice_the_row_refused)
     char dirs[3][4200];
 
     a_by = by_twice;
+    a_on_rows = 0;
     for (int i = 0; i < 3; i++)
         record("twice", counts[i], dirs[i], sizeof(dirs[i]));
     sm_model_read(&md, (const char *const[]){dirs[0], dirs[1], dirs[2]}, err, sizeof(err));
