@@ -536,7 +536,9 @@ int sp_skews_learn(struct sp_skews *x, const struct pz_scale_run *run, uint32_t 
  * every process of every recording learned, and some recording tells, as that skew
  * (the symbols replaced, completions naming their converted posters).  0 or -1. */
 int sp_skews_convert(struct sp_skews *x, uint32_t *syms, size_t n);
-/* A note for each message taken as a skew, saying which and why.  0 or -1. */
+/* A note for each message taken as a skew, saying which and why, and one for each that
+ * follows a skew at every process of every recording though none tells it (its offsets
+ * per class of position are taken, which may not extrapolate faithfully).  0 or -1. */
 int sp_skews_note(const struct sp_skews *x, struct pz_scale_program *m);
 
 /* Where no model of recordings runs[0..n-1] could be built, names in err, in front of

@@ -30,6 +30,7 @@
 struct seen {
     uint32_t fits;             /* holds at every process that made it so far */
     uint32_t told;             /* some recording tells it (above) */
+    uint32_t moved;            /* some process made it at an offset along the law's d */
     uint32_t at1, at2;         /* the recording being learned made it at coordinate 1 (2)
                                   along the law's e */
     uint8_t made;              /* some process made it */
@@ -167,6 +168,7 @@ static int learn_step(struct sp_skews *x, const struct pz_scale_run *run, int pr
         for (int l = 0; l < LAWS; l++) {
             s->at1 |= (uint32_t)(c[law_e(l)] == 1) << l;
             s->at2 |= (uint32_t)(c[law_e(l)] == 2) << l;
+            s->moved |= (uint32_t)(!zero_mod(off[law_d(l)], run->grid.dims[law_d(l)])) << l;
         }
     }
     return 0;
@@ -189,8 +191,10 @@ int sp_skews_learn(struct sp_skews *x, const struct pz_scale_run *run, uint32_t 
     return 0;
 }
 
-/* The law taken for event i of shape: the first that fits and is told, -1 for none. */
-static int taken(const struct sp_skews *x, uint32_t shape, uint32_t i)
+/* The first law event i of shape follows at every process of every recording that
+ * makes it, and that some recording tells (told), or (not told) that none tells though
+ * some process makes it at an offset; -1 for none. */
+static int first_law(const struct sp_skews *x, uint32_t shape, uint32_t i, int told)
 {
     const struct seen *s;
     uint32_t laws;
@@ -198,7 +202,7 @@ static int taken(const struct sp_skews *x, uint32_t shape, uint32_t i)
     if ((shape & SP_OWN_SHAPE) || x->sh.table.syms[shape].first + i >= x->cap)
         return -1;
     s = &x->of[x->sh.table.syms[shape].first + i];
-    laws = s->fits & s->told;
+    laws = told ? s->fits & s->told : s->fits & s->moved & ~s->told;
     for (int l = 0; l < LAWS; l++)
         if (laws >> l & 1)
             return l;
@@ -221,7 +225,7 @@ static int convert_step(struct sp_skews *x, const uint32_t *orig, uint32_t *syms
     memcpy(ev, sp_events_of(x->t, orig[k]), proto.n * sizeof(*ev));
     changed = sp_repost(x->t, orig, syms, 0, k, ev);
     for (uint32_t i = 0; i < proto.n; i++) {
-        int l = taken(x, shape, i);
+        int l = first_law(x, shape, i, 1);
 
         if (l < 0)
             continue;
@@ -249,6 +253,29 @@ int sp_skews_convert(struct sp_skews *x, uint32_t *syms, size_t n)
     return rc;
 }
 
+/* The note of event e of shape (its region), taken as skew l, or (taken 0) following
+ * skew l in every recording, none telling it.  0 or -1. */
+static int note_one(struct pz_scale_program *m, const char *region, const struct sp_event *e,
+                    int l, int taken, const char *at)
+{
+    const char *way = e->kind == PZ_REC_SEND || e->kind == PZ_REC_ISEND ? "sent" : "received";
+
+    if (taken)
+        return sp_note(m, "the partners of the messages %s by %s are at an offset along "
+                       "dimension %d equal to %s the coordinate along dimension %d, modulo the "
+                       "extent of dimension %d, at every process of every recorded count "
+                       "(%s): a skew, as Cannon's algorithm makes, is taken",
+                       way, region, law_d(l), law_s(l) > 0 ? "plus" : "minus", law_e(l),
+                       law_d(l), at);
+    return sp_note(m, "the partners of the messages %s by %s may be at an offset along "
+                   "dimension %d equal to plus or minus the coordinate along dimension %d (a "
+                   "skew, as Cannon's algorithm makes) or at one offset per class of position "
+                   "(first, middle, last): no recorded count (%s) has 3 processes or more "
+                   "along both to tell, and the offsets per class are taken, which may not "
+                   "extrapolate the partners faithfully; a recording of 3 x 3 or more would "
+                   "tell", way, region, law_d(l), law_e(l), at);
+}
+
 int sp_skews_note(const struct sp_skews *x, struct pz_scale_program *m)
 {
     char at[128];
@@ -257,17 +284,12 @@ int sp_skews_note(const struct sp_skews *x, struct pz_scale_program *m)
     for (uint32_t shape = 0; shape < x->sh.table.nsyms; shape++)
         for (uint32_t i = 0; i < x->sh.table.syms[shape].n; i++) {
             const struct sp_event *e = &sp_events_of(&x->sh.table, shape)[i];
-            int l = taken(x, shape, i);
+            const char *region = x->sh.table.syms[shape].region;
+            int l = first_law(x, shape, i, 1);
 
-            if (l >= 0 &&
-                sp_note(m, "the partners of the messages %s by %s are at an offset along "
-                        "dimension %d equal to %s the coordinate along dimension %d, modulo "
-                        "the extent of dimension %d, at every process of every recorded "
-                        "count (%s): a skew, as Cannon's algorithm makes, is taken",
-                        e->kind == PZ_REC_SEND || e->kind == PZ_REC_ISEND ? "sent"
-                                                                          : "received",
-                        x->sh.table.syms[shape].region, law_d(l),
-                        law_s(l) > 0 ? "plus" : "minus", law_e(l), law_d(l), at) != 0)
+            if ((l >= 0 && note_one(m, region, e, l, 1, at) != 0) ||
+                (l < 0 && (l = first_law(x, shape, i, 0)) >= 0 &&
+                 note_one(m, region, e, l, 0, at) != 0))
                 return -1;
         }
     return 0;

@@ -9,7 +9,7 @@
  * calls on the rows (MPI_Cart_sub's), and synthesized at 16, 24 and 64: every process's
  * messages are the program's (plan(): kind, peer, tag and bytes, in order), a few of
  * them worked out by hand.  A sent 2y along the row, neither a skew nor a constant per
- * class, is refused. */
+ * class, is refused; B's skew recorded where no count tells it is noted. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,7 +38,8 @@ static int at(int rows, int cols, int y, int x)
     return ((y % rows + rows) % rows) * cols + (x % cols + cols) % cols;
 }
 
-/* How far along its row a process of row y sends A: y (Cannon's), or 2 y (no skew). */
+/* How far along its row a process of row y sends A: y (Cannon's), 2 y (no skew), or
+ * 0 (to itself). */
 static int (*a_by)(int y);
 
 static int by_row(int y)
@@ -49,6 +50,11 @@ static int by_row(int y)
 static int by_twice(int y)
 {
     return 2 * y;
+}
+
+static int by_none(int y)
+{
+    return 0 * y;
 }
 
 /* The program's definition: process p's messages at nprocs, in order, into out (2 *
@@ -254,6 +260,30 @@ Test(scale_skew, a_along_the_rows_at_16_and_64)
     sm_expect_first(&got, 16, 9, p9, 4);
     expect_run(md.m, 64);
     sm_expect_first(&got, 64, 29, p29, 4);
+    st_model_free(&md);
+}
+
+/* A sent to the process itself (by 0 along the row) and recorded at 2, 4 and 8 (2 x 1,
+ * 2 x 2, 4 x 2): no count has 3 processes along both dimensions, and B's offsets along
+ * the rows (columns 0 and 1: 0 and -1) fit a skew and a constant per class alike.  The
+ * offsets per class are taken, as before, and a note says the partners may not be
+ * extrapolated faithfully and what would tell; A's, at offset 0 everywhere, have none. */
+Test(scale_skew, no_recording_tells_a_skew_noted)
+{
+    static const int counts[] = {2, 4, 8};
+    struct st_model md;
+    const char *note;
+
+    a_by = by_none;
+    a_on_rows = 0;
+    model_of("untold", counts, &md);
+    cr_expect_null(sm_note(md.m, "a skew, as Cannon's algorithm makes, is taken"), "taken");
+    note = sm_note(md.m, "may be at an offset along dimension 0 equal to plus or minus the "
+                         "coordinate along dimension 1");
+    cr_expect(note && strstr(note, "no recorded count (2, 4, 8)") &&
+                  strstr(note, "may not extrapolate the partners faithfully"),
+              "note '%s'", note ? note : "(none)");
+    cr_expect_null(sm_note(md.m, "along dimension 1 equal to plus or minus"), "A's note");
     st_model_free(&md);
 }
 
