@@ -108,7 +108,8 @@ static int zero_mod(int x, int n)
 }
 
 /* The laws that offsets off (along the dimensions `along`) follow at coordinates c of
- * grid g. */
+ * grid g: d periodic in the model (a skew wraps around it) and one of `along`, e
+ * another dimension. */
 static uint32_t laws_at(const struct sp_skews *x, const struct pz_scale_grid *g,
                         const int *c, const int *off, uint8_t along)
 {
