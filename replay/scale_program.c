@@ -506,6 +506,29 @@ static int intern_steps(struct pz_scale_program *m, struct work *w)
     return 0;
 }
 
+/* Every message whose partner follows a skew at every process of every recording taken
+ * as one (scale_skew.c), with a note; not in a model of butterflies or of exchanges with
+ * every member in turn, whose own partners are offsets recorded.  0 or -1 (memory). */
+static int skew_steps(struct pz_scale_program *m, struct work *w)
+{
+    struct sp_skews *x;
+    int rc = 0;
+
+    if (m->table.by_xor || m->table.by_pairs)
+        return 0;
+    if (!(x = sp_skews_new(&m->table, m->grid.periodic)))
+        return -1;
+    for (size_t r = 0; rc == 0 && r < m->nruns; r++)
+        rc = sp_skews_learn(x, m->runs[r], w->raw[r]);
+    for (size_t r = 0; r < m->nruns; r++)
+        for (int p = 0; rc == 0 && p < m->runs[r]->nprocs; p++)
+            rc = sp_skews_convert(x, w->raw[r][p], m->runs[r]->procs[p].nsteps);
+    if (rc == 0)
+        rc = sp_skews_note(x, m);
+    sp_skews_free(x);
+    return rc;
+}
+
 /* In a model of butterflies (struct sp_table.by_xor), every message on the world taken as
  * a stage, and the tags of the stages learned: 0, 1 when some message is not rank XOR
  * 2^i, -1 when memory runs out. */
@@ -914,7 +937,7 @@ static int build(struct pz_scale_program *m, struct work *w, int data, char *err
 {
     int rc;
 
-    if (intern_steps(m, w) != 0 || (rc = xor_steps(m, w)) < 0)
+    if (intern_steps(m, w) != 0 || skew_steps(m, w) != 0 || (rc = xor_steps(m, w)) < 0)
         goto oom;
     if (rc) {
         snprintf(err, errlen, "a message is to no partner rank XOR 2^i");

@@ -215,13 +215,14 @@ struct sp_shapes {
                                   turns with the iteration, sp_turns_rewrite) */
     uint8_t without_offsets;   /* nor an offset peer on the world or a slice (the
                                   partner of an exchange with every member in turn) */
+    uint8_t with_tags;         /* but the tags are (a skew's step is known by them) */
     struct sp_table table;     /* the shapes, as step symbols */
     uint32_t *shape_of;        /* [sym of t]: its shape, SP_NONE while not made */
     uint32_t capshape;
 };
 void sp_shapes_free(struct sp_shapes *h);
 /* The shape of symbol sym of h->t: a step's events without their tags (tag, tag_step,
- * tag_after) and, when h->without_bits, their bits (h->without_roots: their roots;
+ * tag_after; with them when h->with_tags) and, when h->without_bits, their bits (h->without_roots: their roots;
  * h->without_offsets: their offsets on the world or a slice), each poster by its shape, as a
  * symbol of h->table; sym | SP_OWN_SHAPE for a loop or a step of more than
  * SP_MAX_EVENTS events; SP_NONE when memory runs out. */
@@ -517,6 +518,28 @@ size_t sp_turns_wrong(struct sp_table *t, const struct pz_scale_run *run, int pr
  * that made it (root j mod 2 would record the same).  While building, after the
  * template's events (scale_turns_law.c).  0, or -1 when memory runs out. */
 int sp_turns_note(struct pz_scale_program *m);
+
+/* --- skews (scale_skew.c): a message's partner at an offset along a periodic
+ * dimension d of the grid equal to s (+1 or -1) times the caller's coordinate along
+ * another dimension e, modulo d's extent (PZ_SCALE_PEER_SKEW: Cannon's first shifts) */
+struct sp_skews;
+/* A new learner of skews in t's steps, in a grid of periodicity periodic (the
+ * model's); NULL when memory runs out. */
+struct sp_skews *sp_skews_new(struct sp_table *t, const uint8_t *periodic);
+void sp_skews_free(struct sp_skews *x);
+/* Learns from every process p of recording run (its steps syms[p], as interned) which
+ * skews each message of each step follows at every process that makes the step, and
+ * whether the recording tells them (made at coordinates 1 and 2 along e, d of 3
+ * processes or more).  0 or -1 (memory). */
+int sp_skews_learn(struct sp_skews *x, const struct pz_scale_run *run, uint32_t *const *syms);
+/* Takes, in a process's steps syms[0..n-1], every message whose step follows a skew at
+ * every process of every recording learned, and some recording tells, as that skew
+ * (the symbols replaced, completions naming their converted posters).  0 or -1. */
+int sp_skews_convert(struct sp_skews *x, uint32_t *syms, size_t n);
+/* A note for each message taken as a skew, saying which and why, and one for each that
+ * follows a skew at every process of every recording though none tells it (its offsets
+ * per class of position are taken, which may not extrapolate faithfully).  0 or -1. */
+int sp_skews_note(const struct sp_skews *x, struct pz_scale_program *m);
 
 /* Where no model of recordings runs[0..n-1] could be built, names in err, in front of
  * the reason it holds, the first call exchanging with NPB CG's transpose partner

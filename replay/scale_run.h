@@ -146,12 +146,22 @@ enum pz_scale_peer_kind {
                               broadcast and reduction): the caller's rank less its lowest
                               set bit.  Never read from a recording: the model takes it
                               (scale_tree.c) */
-    PZ_SCALE_PEER_TURN     /* a rooted collective's root that turns with the iteration:
+    PZ_SCALE_PEER_TURN,    /* a rooted collective's root that turns with the iteration:
                               at iteration j of the loop right around the step (0 outside
                               one) the member (rank + j) mod n of the communicator of n
                               members (SUMMA's panels broadcast from member k mod n of a
                               row at step k).  Never read from a recording: the model
                               takes it (scale_turns.c) */
+    PZ_SCALE_PEER_SKEW     /* a skew (Cannon's matrix product's first shift of A along
+                              the rows by the row, of B along the columns by the column):
+                              the process at an offset along world dimension off[0] of the
+                              grid equal to off[2] (+1 or -1) times the caller's coordinate
+                              along world dimension off[1], off[0] periodic, modulo its
+                              extent; on a slice, off[0] one of its kept dimensions.  A
+                              message sent at minus the coordinate is received from plus
+                              it: a receive's sign is the opposite of its send's.  Never
+                              read from a recording: the model takes it
+                              (scale_skew.c) */
 };
 
 /* The forms of PZ_SCALE_PEER_PAIR's partners (struct pz_scale_peer.off[0]): the member
@@ -177,7 +187,8 @@ struct pz_scale_peer {
     uint8_t kind;                          /* enum pz_scale_peer_kind */
     int8_t off[PZ_SCALE_MAX_DIMS];         /* OFFSET, per dimension; a periodic wrap is
                                               the short way round (+1 from the last
-                                              process to the first) */
+                                              process to the first); SKEW: its dimensions
+                                              and sign */
     int32_t rank;                          /* RANK and LAST; XOR: the bit of the first
                                               stage (< 0: from log2(P), going down);
                                               PAIR: the distance at the first iteration;

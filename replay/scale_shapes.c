@@ -44,8 +44,10 @@ uint32_t sp_shape(struct sp_shapes *h, uint32_t sym)
         return h->shape_of[sym] = sym | SP_OWN_SHAPE;
     for (uint32_t i = 0; i < proto.n; i++) {
         ev[i] = sp_events_of(h->t, sym)[i];
-        ev[i].tag = ev[i].tag_step = 0;
-        ev[i].tag_after = 0;
+        if (!h->with_tags) {
+            ev[i].tag = ev[i].tag_step = 0;
+            ev[i].tag_after = 0;
+        }
         if (h->without_bits && ev[i].peer.kind == PZ_SCALE_PEER_XOR)
             ev[i].peer.rank = 0;
         if (h->without_roots && (ev[i].peer.kind == PZ_SCALE_PEER_RANK ||

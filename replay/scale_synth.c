@@ -623,8 +623,12 @@ static int64_t peer_of(struct pz_scale_cursor *c, const struct sp_event *e, uint
         break;
     }
     case PZ_SCALE_PEER_OFFSET:
+    case PZ_SCALE_PEER_SKEW:
         memcpy(at, c->coords, sizeof(at));
-        for (int i = 0, d = 0; d < g->ndims; d++)
+        if (e->peer.kind == PZ_SCALE_PEER_SKEW)
+            /* off[0] periodic: the grid's rank wraps it, however far */
+            at[e->peer.off[0]] += e->peer.off[2] * c->coords[e->peer.off[1]];
+        for (int i = 0, d = 0; e->peer.kind == PZ_SCALE_PEER_OFFSET && d < g->ndims; d++)
             if (e->comm.kind != PZ_SCALE_COMM_SLICE || kept(e->comm.keep, d))
                 at[d] += e->peer.off[i++];
         if (pz_scale_grid_rank(g, at) < 0)
