@@ -255,7 +255,9 @@ int sp_skews_convert(struct sp_skews *x, uint32_t *syms, size_t n)
 }
 
 /* The note of event e of shape (its region), taken as skew l, or (taken 0) following
- * skew l in every recording, none telling it.  0 or -1. */
+ * skew l in every recording, none telling it; no "): " in it, which the report reads as
+ * the end of a note's place (analyzer/scale_notes.c groups notes by what follows).
+ * 0 or -1. */
 static int note_one(struct pz_scale_program *m, const char *region, const struct sp_event *e,
                     int l, int taken, const char *at)
 {
@@ -265,13 +267,13 @@ static int note_one(struct pz_scale_program *m, const char *region, const struct
         return sp_note(m, "the partners of the messages %s by %s are at an offset along "
                        "dimension %d equal to %s the coordinate along dimension %d, modulo the "
                        "extent of dimension %d, at every process of every recorded count "
-                       "(%s): a skew, as Cannon's algorithm makes, is taken",
+                       "(%s); a skew, as Cannon's algorithm makes, is taken",
                        way, region, law_d(l), law_s(l) > 0 ? "plus" : "minus", law_e(l),
                        law_d(l), at);
     return sp_note(m, "the partners of the messages %s by %s may be at an offset along "
                    "dimension %d equal to plus or minus the coordinate along dimension %d (a "
                    "skew, as Cannon's algorithm makes) or at one offset per class of position "
-                   "(first, middle, last): no recorded count (%s) has 3 processes or more "
+                   "(first, middle, last); no recorded count (%s) has 3 processes or more "
                    "along both to tell, and the offsets per class are taken, which may not "
                    "extrapolate the partners faithfully; a recording of 3 x 3 or more would "
                    "tell", way, region, law_d(l), law_e(l), at);
