@@ -54,6 +54,17 @@ void sm_model_read(struct st_model *md, const char *const dirs[3], char *err, si
     md->m = pz_scale_program_build(md->list, 3, 0, err, errlen);
 }
 
+void sm_model_of(struct st_model *md, const char *name, const int counts[3],
+                 sm_record_fn *record)
+{
+    char dirs[3][4200], err[512] = "";
+
+    for (int i = 0; i < 3; i++)
+        record(name, counts[i], dirs[i], sizeof(dirs[i]));
+    sm_model_read(md, (const char *const[]){dirs[0], dirs[1], dirs[2]}, err, sizeof(err));
+    cr_assert_not_null(md->m, "%s", err);
+}
+
 const char *sm_note(const struct pz_scale_program *m, const char *words)
 {
     for (size_t i = 0; m && i < pz_scale_program_nnotes(m); i++)

@@ -32,6 +32,15 @@ void sm_cart_rows(struct tb *b, int nprocs, uint32_t *rowcomm);
 void sm_model_read(struct st_model *md, const char *const dirs[3], char *err,
                    size_t errlen);
 
+/* Writes a hand-built program's trace at nprocs processes under name, its directory
+ * into dir (len bytes). */
+typedef void sm_record_fn(const char *name, int nprocs, char *dir, size_t len);
+
+/* The program `record` writes, recorded at counts[0..2], read and modelled into md
+ * (sm_model_read): a Criterion assertion fails when the model cannot be built. */
+void sm_model_of(struct st_model *md, const char *name, const int counts[3],
+                 sm_record_fn *record);
+
 /* The first note of m (NULL or not) containing words, or NULL. */
 const char *sm_note(const struct pz_scale_program *m, const char *words);
 

@@ -116,17 +116,6 @@ static void record(const char *name, int nprocs, char *dir, size_t len)
     cr_assert_eq(tb_close(b), 0, "cannot write the trace");
 }
 
-/* The program recorded at counts[0..2] and its model (sm_model_read), which must build. */
-static void model_of(const char *name, const int *counts, struct st_model *md)
-{
-    char dirs[3][4200];
-
-    for (int i = 0; i < 3; i++)
-        record(name, counts[i], dirs[i], sizeof(dirs[i]));
-    sm_model_read(md, (const char *const[]){dirs[0], dirs[1], dirs[2]}, err, sizeof(err));
-    cr_assert_not_null(md->m, "%s", err);
-}
-
 static struct sm_run got;
 
 /* The run synthesized at nprocs is the program's (plan()): every process makes PASSES
@@ -170,7 +159,7 @@ Test(scale_bintree, recorded_at_powers_of_two_at_16_and_64)
     struct st_model md;
     const char *note;
 
-    model_of("pow", counts, &md);
+    sm_model_of(&md, "pow", counts, record);
     note = sm_note(md.m, "binomial tree");
     cr_assert_not_null(note, "no note of the tree");
     cr_expect(strstr(note, "(2, 4, 8)") && strstr(note, "are refused"), "note '%s'", note);
@@ -193,7 +182,7 @@ Test(scale_bintree, a_count_not_a_power_of_two_from_powers_refused)
     static const int counts[] = {2, 4, 8};
     struct st_model md;
 
-    model_of("pow12_", counts, &md);
+    sm_model_of(&md, "pow12_", counts, record);
     cr_expect_eq(sm_synthesize_none(md.m, 12, err, sizeof(err)), -1);
     cr_expect(strstr(err, "binomial tree's children") && strstr(err, "MPI_Send") &&
                   strstr(err, "at 12") && !strchr(err, '\n'),
@@ -216,7 +205,7 @@ Test(scale_bintree, recorded_at_3_6_12_at_12_16_and_64)
     struct st_model md;
     const char *note;
 
-    model_of("three", counts, &md);
+    sm_model_of(&md, "three", counts, record);
     note = sm_note(md.m, "binomial tree");
     cr_assert_not_null(note, "no note of the tree");
     cr_expect(strstr(note, "(3, 6, 12)") && !strstr(note, "are refused"), "note '%s'", note);
@@ -238,7 +227,7 @@ Test(scale_bintree, recorded_at_6_12_16_whose_grids_wrap_differently_at_64)
     static const int counts[] = {6, 12, 16};
     struct st_model md;
 
-    model_of("wrap", counts, &md);
+    sm_model_of(&md, "wrap", counts, record);
     cr_assert_not_null(sm_note(md.m, "binomial tree"), "no note of the tree");
     expect_run(md.m, 64);
     st_model_free(&md);

@@ -138,17 +138,6 @@ static void record(const char *name, int nprocs, char *dir, size_t len)
     cr_assert_eq(tb_close(b), 0, "cannot write the trace");
 }
 
-/* The program recorded at counts[0..2] and its model (sm_model_read), which must build. */
-static void model_of(const char *name, const int *counts, struct st_model *md)
-{
-    char dirs[3][4200];
-
-    for (int i = 0; i < 3; i++)
-        record(name, counts[i], dirs[i], sizeof(dirs[i]));
-    sm_model_read(md, (const char *const[]){dirs[0], dirs[1], dirs[2]}, err, sizeof(err));
-    cr_assert_not_null(md->m, "%s", err);
-}
-
 static struct sm_run got;
 
 /* The run synthesized at nprocs is the program's (plan()): every process makes its
@@ -194,7 +183,7 @@ Test(scale_skew, square_grids_at_16_and_64)
 
     a_by = by_row;
     a_on_rows = 0;
-    model_of("square", counts, &md);
+    sm_model_of(&md, "square", counts, record);
     note = sm_note(md.m, "along dimension 1 equal to minus the coordinate along dimension 0");
     cr_expect(note && strstr(note, "a skew, as Cannon's algorithm makes") &&
                   strstr(note, "(1, 4, 9)"),
@@ -228,7 +217,7 @@ Test(scale_skew, grids_of_unequal_extents_at_24)
 
     a_by = by_row;
     a_on_rows = 0;
-    model_of("unequal", counts, &md);
+    sm_model_of(&md, "unequal", counts, record);
     cr_expect_not_null(sm_note(md.m, "a skew, as Cannon's algorithm makes"), "no note");
     expect_run(md.m, 24);
     sm_expect_first(&got, 24, 22, p22, 4);
@@ -253,7 +242,7 @@ Test(scale_skew, a_along_the_rows_at_16_and_64)
 
     a_by = by_row;
     a_on_rows = 1;
-    model_of("rows", counts, &md);
+    sm_model_of(&md, "rows", counts, record);
     cr_expect_not_null(sm_note(md.m, "along dimension 1 equal to minus the coordinate along "
                                      "dimension 0"), "no note of the skew of A");
     expect_run(md.m, 16);
@@ -276,7 +265,7 @@ Test(scale_skew, no_recording_tells_a_skew_noted)
 
     a_by = by_none;
     a_on_rows = 0;
-    model_of("untold", counts, &md);
+    sm_model_of(&md, "untold", counts, record);
     cr_expect_null(sm_note(md.m, "a skew, as Cannon's algorithm makes, is taken"), "taken");
     note = sm_note(md.m, "may be at an offset along dimension 0 equal to plus or minus the "
                          "coordinate along dimension 1");
