@@ -9,6 +9,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <otf2/OTF2_Events.h>
+
 #include "scale_faces.h"
 #include "scale_program_int.h"
 #include "trace_calls.h"
@@ -327,6 +329,16 @@ static int collective_end(const struct sp_event *e)
     return e->kind == PZ_REC_COLL_END || e->kind == PZ_REC_NBC_COMPLETE;
 }
 
+/* Whether e ends a prefix reduction (MPI_Scan, MPI_Exscan, their nonblocking and
+ * persistent forms).  MPI asks every member for the same count, so its sizes differ
+ * only at the ends, which move nothing on one side and which the synthesis gives that
+ * role (scale_synth.c, prefix_ends): no difference to note. */
+static int prefix_reduction(const struct sp_event *e)
+{
+    return collective_end(e) &&
+           (e->coll_op == OTF2_COLLECTIVE_OP_SCAN || e->coll_op == OTF2_COLLECTIVE_OP_EXSCAN);
+}
+
 /* Whether size `which` of event e at index at of the stats is one the data decide: a
  * point-to-point size that changes from one pass of its step to the next at a process of
  * some recording (a particle code's migration, an adaptive code's halo). */
@@ -474,7 +486,8 @@ static int fit_size(struct pz_scale_program *m, uint32_t k, const struct sp_even
     }
     z->item[w] = z->item[root] = 0;
     if (rooted < 0) {
-        size_values(m, &e->comm, hi, lo, has, change, which, 0, collective_end(e), &v);
+        size_values(m, &e->comm, hi, prefix_reduction(e) ? NULL : lo, has, change, which, 0,
+                    collective_end(e), &v);
         if (fit_whole(m, k, what, &v, grid, &z->of[w], per, &z->unit[w], quiet) != 0)
             return -1;
         z->of[root] = z->of[w];
