@@ -15,7 +15,13 @@
  * with its tags (sp_shape), so that every process's call is one step of the program,
  * and calls that differ by their tags alone (Cannon's skews and shifts) are two.  A
  * recording of 1 or 2 processes along d fits every law there (its offsets are 0, or
- * the same process either way round). */
+ * the same process either way round).
+ * Where one call with one tag makes the skews, the shifts and the shifts back that
+ * restore the blocks (the textbook's Cannon), a law holds for none of the shape's calls
+ * taken together: each of the first OCCURRENCES calls of a shape at a process, and each
+ * of its last OCCURRENCES, is then learned on its own too, and taken as a skew where
+ * that occurrence follows one at every process of every recording. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +32,12 @@
  * (s > 0). */
 #define LAWS (PZ_SCALE_MAX_DIMS * PZ_SCALE_MAX_DIMS * 2)
 
+/* The occurrences of a shape at a process learned on their own, from its first and
+ * from its last (Cannon's skew of A and of B, and its two shifts back); a key per
+ * occurrence: k from the first, OCCURRENCES + k from the last. */
+#define OCCURRENCES 4
+#define KEYS (2 * OCCURRENCES)
+
 /* What the recordings show of one event of a step's shape: bit l of each for law l. */
 struct seen {
     uint32_t fits;             /* holds at every process that made it so far */
@@ -34,14 +46,21 @@ struct seen {
     uint32_t at1, at2;         /* the recording being learned made it at coordinate 1 (2)
                                   along the law's e */
     uint8_t made;              /* some process made it */
+    uint8_t used;              /* of an occurrence: a step was taken as its law */
 };
 
 struct sp_skews {
     struct sp_table *t;
     struct sp_shapes sh;       /* each step without its offsets, with its tags */
     uint8_t periodic[PZ_SCALE_MAX_DIMS];   /* the model's grid's */
-    struct seen *of;           /* [event of sh.table] */
+    struct seen *of;           /* [event of sh.table]: every call of the shape */
+    struct seen *keyed;        /* [event of sh.table * KEYS + key]: one occurrence's */
     uint32_t cap;
+    uint32_t *shapes;          /* the shapes of the steps of the process at hand */
+    size_t capshapes;
+    uint32_t *total, *so_far;  /* [shape]: its steps at the process, and before the
+                                  step at hand */
+    uint32_t capcounts;
 };
 
 static int law_d(int l)
@@ -79,6 +98,10 @@ void sp_skews_free(struct sp_skews *x)
         return;
     sp_shapes_free(&x->sh);
     free(x->of);
+    free(x->keyed);
+    free(x->shapes);
+    free(x->total);
+    free(x->so_far);
     free(x);
 }
 
@@ -126,35 +149,122 @@ static uint32_t laws_at(const struct sp_skews *x, const struct pz_scale_grid *g,
     return laws;
 }
 
-/* x->of grown to cover every event of the shapes.  0 or -1. */
+/* Zeroed elements from *cap to n of the array *v of elements of `size` bytes, *v
+ * grown when n is above *cap.  0 or -1. */
+static int grow_zeroed(void **v, size_t size, size_t cap, size_t n)
+{
+    char *w;
+
+    if (n <= cap)
+        return 0;
+    if (!(w = realloc(*v, n * size)))
+        return -1;
+    memset(w + cap * size, 0, (n - cap) * size);
+    *v = w;
+    return 0;
+}
+
+/* x->of and x->keyed grown to cover every event of the shapes.  0 or -1. */
 static int grow(struct sp_skews *x)
 {
     uint32_t n = x->sh.table.nevents;
-    struct seen *v;
 
     if (n <= x->cap)
         return 0;
-    if (!(v = realloc(x->of, (size_t)n * sizeof(*v))))
+    if (grow_zeroed((void **)&x->of, sizeof(*x->of), x->cap, n) != 0 ||
+        grow_zeroed((void **)&x->keyed, sizeof(*x->keyed), (size_t)x->cap * KEYS,
+                    (size_t)n * KEYS) != 0)
         return -1;
-    memset(v + x->cap, 0, (size_t)(n - x->cap) * sizeof(*v));
-    x->of = v;
     x->cap = n;
     return 0;
 }
 
-/* Learns step sym made at process proc of run.  0 or -1. */
-static int learn_step(struct sp_skews *x, const struct pz_scale_run *run, int proc,
-                      uint32_t sym)
+/* The shapes of a process's steps syms[0..n-1] into x->shapes, how many steps of each it
+ * makes into x->total, x->so_far zeroed.  0 or -1. */
+static int count_shapes(struct sp_skews *x, const uint32_t *syms, size_t n)
+{
+    uint32_t nshapes;
+
+    if (n > x->capshapes) {
+        uint32_t *v = realloc(x->shapes, n * sizeof(*v));
+
+        if (!v)
+            return -1;
+        x->shapes = v;
+        x->capshapes = n;
+    }
+    for (size_t k = 0; k < n; k++)
+        if ((x->shapes[k] = sp_shape(&x->sh, syms[k])) == SP_NONE)
+            return -1;
+    nshapes = x->sh.table.nsyms;
+    if (grow_zeroed((void **)&x->total, sizeof(*x->total), x->capcounts, nshapes) != 0 ||
+        grow_zeroed((void **)&x->so_far, sizeof(*x->so_far), x->capcounts, nshapes) != 0)
+        return -1;
+    x->capcounts = nshapes > x->capcounts ? nshapes : x->capcounts;
+    memset(x->total, 0, x->capcounts * sizeof(*x->total));
+    memset(x->so_far, 0, x->capcounts * sizeof(*x->so_far));
+    for (size_t k = 0; k < n; k++)
+        if (!(x->shapes[k] & SP_OWN_SHAPE))
+            x->total[x->shapes[k]]++;
+    return grow(x);
+}
+
+/* Where an occurrence of a shape stands at its process (count_shapes). */
+struct occurrence {
+    uint32_t shape;
+    uint32_t from_first, from_last;   /* 0: the first (the last) */
+};
+
+/* The occurrence step k of the process at hand is, the steps before it counted. */
+static struct occurrence occurrence_at(struct sp_skews *x, size_t k)
+{
+    struct occurrence o = {x->shapes[k], 0, 0};
+
+    if (!(o.shape & SP_OWN_SHAPE)) {
+        o.from_first = x->so_far[o.shape]++;
+        o.from_last = x->total[o.shape] - 1 - o.from_first;
+    }
+    return o;
+}
+
+/* What the recordings show of event i of occurrence o's shape: of every occurrence
+ * (key < 0), of its place from the first (key 0) or from the last (key 1); NULL when
+ * that place is not learned on its own, or the shape is a step's own. */
+static struct seen *seen_of(const struct sp_skews *x, struct occurrence o, uint32_t i, int key)
+{
+    uint32_t ev, place = key ? o.from_last : o.from_first;
+
+    if ((o.shape & SP_OWN_SHAPE) || (ev = x->sh.table.syms[o.shape].first + i) >= x->cap)
+        return NULL;
+    if (key < 0)
+        return &x->of[ev];
+    if (place >= OCCURRENCES)
+        return NULL;
+    return &x->keyed[(size_t)ev * KEYS + (size_t)key * OCCURRENCES + place];
+}
+
+/* Offsets off, laws following them, made at coordinates c of grid g, added to s. */
+static void observe(struct seen *s, uint32_t laws, const int *c, const int *off,
+                    const struct pz_scale_grid *g)
+{
+    if (!s)
+        return;
+    s->fits = s->made ? s->fits & laws : laws;
+    s->made = 1;
+    for (int l = 0; l < LAWS; l++) {
+        s->at1 |= (uint32_t)(c[law_e(l)] == 1) << l;
+        s->at2 |= (uint32_t)(c[law_e(l)] == 2) << l;
+        s->moved |= (uint32_t)(!zero_mod(off[law_d(l)], g->dims[law_d(l)])) << l;
+    }
+}
+
+/* Learns step sym, occurrence o, made at process proc of run. */
+static void learn_step(struct sp_skews *x, const struct pz_scale_run *run, int proc,
+                       uint32_t sym, struct occurrence o)
 {
     const int *c = run->procs[proc].coords;
-    uint32_t shape, n = x->t->syms[sym].n;
 
-    if (x->t->syms[sym].kind != SP_STEP)
-        return 0;
-    if ((shape = sp_shape(&x->sh, sym)) == SP_NONE || grow(x) != 0)
-        return -1;
-    for (uint32_t i = 0; !(shape & SP_OWN_SHAPE) && i < n; i++) {
-        struct seen *s = &x->of[x->sh.table.syms[shape].first + i];
+    for (uint32_t i = 0; !(o.shape & SP_OWN_SHAPE) && i < x->t->syms[sym].n; i++) {
         int off[PZ_SCALE_MAX_DIMS];
         uint8_t along;
         uint32_t laws;
@@ -164,45 +274,52 @@ static int learn_step(struct sp_skews *x, const struct pz_scale_run *run, int pr
         if (!along || !sp_is_message(e->kind))
             continue;
         laws = laws_at(x, &run->grid, c, off, along);
-        s->fits = s->made ? s->fits & laws : laws;
-        s->made = 1;
-        for (int l = 0; l < LAWS; l++) {
-            s->at1 |= (uint32_t)(c[law_e(l)] == 1) << l;
-            s->at2 |= (uint32_t)(c[law_e(l)] == 2) << l;
-            s->moved |= (uint32_t)(!zero_mod(off[law_d(l)], run->grid.dims[law_d(l)])) << l;
-        }
+        for (int key = -1; key <= 1; key++)
+            observe(seen_of(x, o, i, key), laws, c, off, &run->grid);
     }
-    return 0;
+}
+
+/* The laws some recording tells (told) from what the recording just learned shows. */
+static void tell(struct seen *s, size_t n, uint32_t long_d)
+{
+    for (size_t i = 0; i < n; i++)
+        s[i].told |= s[i].at1 & s[i].at2 & long_d;
+}
+
+static void forget_coordinates(struct seen *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        s[i].at1 = s[i].at2 = 0;
 }
 
 int sp_skews_learn(struct sp_skews *x, const struct pz_scale_run *run, uint32_t *const *syms)
 {
     uint32_t long_d = 0;
 
-    for (uint32_t i = 0; i < x->cap; i++)
-        x->of[i].at1 = x->of[i].at2 = 0;
-    for (int p = 0; p < run->nprocs; p++)
+    forget_coordinates(x->of, x->cap);
+    forget_coordinates(x->keyed, (size_t)x->cap * KEYS);
+    for (int p = 0; p < run->nprocs; p++) {
+        if (count_shapes(x, syms[p], run->procs[p].nsteps) != 0)
+            return -1;
         for (size_t k = 0; k < run->procs[p].nsteps; k++)
-            if (learn_step(x, run, p, syms[p][k]) != 0)
-                return -1;
+            learn_step(x, run, p, syms[p][k], occurrence_at(x, k));
+    }
     for (int l = 0; l < LAWS; l++)
         long_d |= (uint32_t)(law_d(l) < run->grid.ndims && run->grid.dims[law_d(l)] >= 3) << l;
-    for (uint32_t i = 0; i < x->cap; i++)
-        x->of[i].told |= x->of[i].at1 & x->of[i].at2 & long_d;
+    tell(x->of, x->cap, long_d);
+    tell(x->keyed, (size_t)x->cap * KEYS, long_d);
     return 0;
 }
 
-/* The first law event i of shape follows at every process of every recording that
- * makes it, and that some recording tells (told), or (not told) that none tells though
- * some process makes it at an offset; -1 for none. */
-static int first_law(const struct sp_skews *x, uint32_t shape, uint32_t i, int told)
+/* The first law s shows followed at every process of every recording that makes it,
+ * and that some recording tells (told), or (not told) that none tells though some
+ * process makes it at an offset; -1 for none (or no s). */
+static int first_law(const struct seen *s, int told)
 {
-    const struct seen *s;
     uint32_t laws;
 
-    if ((shape & SP_OWN_SHAPE) || x->sh.table.syms[shape].first + i >= x->cap)
+    if (!s)
         return -1;
-    s = &x->of[x->sh.table.syms[shape].first + i];
     laws = told ? s->fits & s->told : s->fits & s->moved & ~s->told;
     for (int l = 0; l < LAWS; l++)
         if (laws >> l & 1)
@@ -210,23 +327,37 @@ static int first_law(const struct sp_skews *x, uint32_t shape, uint32_t i, int t
     return -1;
 }
 
-/* Step k of syms (orig: as interned) with its events' partners taken as skews, its
- * posters as converted; into syms[k].  0 or -1. */
-static int convert_step(struct sp_skews *x, const uint32_t *orig, uint32_t *syms, size_t k)
+/* The law event i of occurrence o is taken as: every occurrence's, else its place's
+ * from the first, else from the last (that place marked used); -1 for none. */
+static int law_of(struct sp_skews *x, struct occurrence o, uint32_t i)
+{
+    for (int key = -1; key <= 1; key++) {
+        struct seen *s = seen_of(x, o, i, key);
+        int l = first_law(s, 1);
+
+        if (l >= 0) {
+            s->used |= key >= 0;
+            return l;
+        }
+    }
+    return -1;
+}
+
+/* Step k of syms (orig: as interned), occurrence o, with its events' partners taken as
+ * skews, its posters as converted; into syms[k].  0 or -1. */
+static int convert_step(struct sp_skews *x, const uint32_t *orig, uint32_t *syms, size_t k,
+                        struct occurrence o)
 {
     struct sp_event ev[SP_MAX_EVENTS];
     struct sp_sym proto = x->t->syms[orig[k]];
-    uint32_t shape;
     int changed;
 
     if (proto.kind != SP_STEP || proto.n > SP_MAX_EVENTS)
         return 0;
-    if ((shape = sp_shape(&x->sh, orig[k])) == SP_NONE)
-        return -1;
     memcpy(ev, sp_events_of(x->t, orig[k]), proto.n * sizeof(*ev));
     changed = sp_repost(x->t, orig, syms, 0, k, ev);
     for (uint32_t i = 0; i < proto.n; i++) {
-        int l = first_law(x, shape, i, 1);
+        int l = law_of(x, o, i);
 
         if (l < 0)
             continue;
@@ -243,22 +374,22 @@ static int convert_step(struct sp_skews *x, const uint32_t *orig, uint32_t *syms
 int sp_skews_convert(struct sp_skews *x, uint32_t *syms, size_t n)
 {
     uint32_t *orig = malloc((n ? n : 1) * sizeof(*orig));
-    int rc = 0;
+    int rc;
 
     if (!orig)
         return -1;
     memcpy(orig, syms, n * sizeof(*orig));
+    rc = count_shapes(x, syms, n);
     for (size_t k = 0; rc == 0 && k < n; k++)
-        rc = convert_step(x, orig, syms, k);
+        rc = convert_step(x, orig, syms, k, occurrence_at(x, k));
     free(orig);
     return rc;
 }
 
-/* The note of event e of shape (its region), taken as skew l, or (taken 0) following
- * skew l in every recording, none telling it; no "): " in it, which the report reads as
- * the end of a note's place (analyzer/scale_notes.c groups notes by what follows).
- * 0 or -1. */
-static int note_one(struct pz_scale_program *m, const char *region, const struct sp_event *e,
+/* The note of event e made by `what`, taken as skew l, or (taken 0) following skew l in
+ * every recording, none telling it; no "): " in it, which the report reads as the end
+ * of a note's place (analyzer/scale_notes.c groups notes by what follows).  0 or -1. */
+static int note_one(struct pz_scale_program *m, const char *what, const struct sp_event *e,
                     int l, int taken, const char *at)
 {
     const char *way = e->kind == PZ_REC_SEND || e->kind == PZ_REC_ISEND ? "sent" : "received";
@@ -268,7 +399,7 @@ static int note_one(struct pz_scale_program *m, const char *region, const struct
                        "dimension %d equal to %s the coordinate along dimension %d, modulo the "
                        "extent of dimension %d, at every process of every recorded count "
                        "(%s); a skew, as Cannon's algorithm makes, is taken",
-                       way, region, law_d(l), law_s(l) > 0 ? "plus" : "minus", law_e(l),
+                       way, what, law_d(l), law_s(l) > 0 ? "plus" : "minus", law_e(l),
                        law_d(l), at);
     return sp_note(m, "the partners of the messages %s by %s may be at an offset along "
                    "dimension %d equal to plus or minus the coordinate along dimension %d (a "
@@ -276,7 +407,31 @@ static int note_one(struct pz_scale_program *m, const char *region, const struct
                    "(first, middle, last); no recorded count (%s) has 3 processes or more "
                    "along both to tell, and the offsets per class are taken, which may not "
                    "extrapolate the partners faithfully; a recording of 3 x 3 or more would "
-                   "tell", way, region, law_d(l), law_e(l), at);
+                   "tell", way, what, law_d(l), law_e(l), at);
+}
+
+/* The notes of the occurrences of event i of shape taken as skews on their own (their
+ * place's law used); into *noted whether there was one.  0 or -1. */
+static int note_occurrences(const struct sp_skews *x, struct pz_scale_program *m,
+                            uint32_t shape, uint32_t i, const char *at, int *noted)
+{
+    static const char *const place_name[KEYS] = {
+        "1st", "2nd", "3rd", "4th", "last", "2nd to last", "3rd to last", "4th to last"};
+    const struct sp_event *e = &sp_events_of(&x->sh.table, shape)[i];
+    const struct seen *s = &x->keyed[(size_t)(x->sh.table.syms[shape].first + i) * KEYS];
+    char what[160];
+    int l;
+
+    for (int key = 0; key < KEYS; key++) {
+        if (!s[key].used || (l = first_law(&s[key], 1)) < 0)
+            continue;
+        snprintf(what, sizeof(what), "the %s %s of its kind at each process",
+                 place_name[key], x->sh.table.syms[shape].region);
+        if (note_one(m, what, e, l, 1, at) != 0)
+            return -1;
+        *noted = 1;
+    }
+    return 0;
 }
 
 int sp_skews_note(const struct sp_skews *x, struct pz_scale_program *m)
@@ -288,10 +443,18 @@ int sp_skews_note(const struct sp_skews *x, struct pz_scale_program *m)
         for (uint32_t i = 0; i < x->sh.table.syms[shape].n; i++) {
             const struct sp_event *e = &sp_events_of(&x->sh.table, shape)[i];
             const char *region = x->sh.table.syms[shape].region;
-            int l = first_law(x, shape, i, 1);
+            uint32_t ev = x->sh.table.syms[shape].first + i;
+            int l, noted = 0;
 
-            if ((l >= 0 && note_one(m, region, e, l, 1, at) != 0) ||
-                (l < 0 && (l = first_law(x, shape, i, 0)) >= 0 &&
+            if (ev >= x->cap)
+                continue;
+            if ((l = first_law(&x->of[ev], 1)) >= 0) {
+                if (note_one(m, region, e, l, 1, at) != 0)
+                    return -1;
+                continue;
+            }
+            if (note_occurrences(x, m, shape, i, at, &noted) != 0 ||
+                (!noted && (l = first_law(&x->of[ev], 0)) >= 0 &&
                  note_one(m, region, e, l, 0, at) != 0))
                 return -1;
         }

@@ -9,7 +9,9 @@
  * calls on the rows (MPI_Cart_sub's), and synthesized at 16, 24 and 64: every process's
  * messages are the program's (plan(): kind, peer, tag and bytes, in order), a few of
  * them worked out by hand.  A sent 2y along the row, neither a skew nor a constant per
- * class, is refused; B's skew recorded where no count tells it is noted. */
+ * class, is refused; B's skew recorded where no count tells it is noted.  As the
+ * textbook writes it, every call has one tag and two more restore the blocks at the
+ * end: A to (y, x + y), B to (y + x, x). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,8 +29,9 @@
 #define SKEW_B 2u
 #define SHIFT_A 3u
 #define SHIFT_B 4u
+#define ONE_TAG 1u     /* the textbook's tag of every call */
 #define STEPS 3        /* shifts by one after the skews */
-#define CALLS (2 + 2 * STEPS)   /* MPI_Sendrecv_replace of a run */
+#define MAX_CALLS (4 + 2 * STEPS)   /* MPI_Sendrecv_replace of a run, A's and B's in turn */
 
 TestSuite(scale_skew, .init = setup, .fini = cleanup);
 
@@ -57,25 +60,41 @@ static int by_none(int y)
     return 0 * y;
 }
 
+/* Whether the program is the textbook's: one tag, and the blocks restored at the end. */
+static int textbook;
+
+/* The tag of a call that the program's own tags tell apart. */
+static uint32_t tag(uint32_t own)
+{
+    return textbook ? ONE_TAG : own;
+}
+
 /* The program's definition: process p's messages at nprocs, in order, into out (2 *
- * CALLS: each call's send, then its receive). */
-static void plan(int nprocs, int p, struct sm_message *out)
+ * MAX_CALLS at most: each call's send, then its receive); how many. */
+static int plan(int nprocs, int p, struct sm_message *out)
 {
     int rows, cols, y, x, n = 0;
 
     sm_dims2(nprocs, &rows, &cols);
     y = p / cols;
     x = p % cols;
-    out[n++] = (struct sm_message){PZ_REC_SEND, at(rows, cols, y, x - a_by(y)), SKEW_A, BYTES};
-    out[n++] = (struct sm_message){PZ_REC_RECV, at(rows, cols, y, x + a_by(y)), SKEW_A, BYTES};
-    out[n++] = (struct sm_message){PZ_REC_SEND, at(rows, cols, y - x, x), SKEW_B, BYTES};
-    out[n++] = (struct sm_message){PZ_REC_RECV, at(rows, cols, y + x, x), SKEW_B, BYTES};
+    out[n++] = (struct sm_message){PZ_REC_SEND, at(rows, cols, y, x - a_by(y)), tag(SKEW_A), BYTES};
+    out[n++] = (struct sm_message){PZ_REC_RECV, at(rows, cols, y, x + a_by(y)), tag(SKEW_A), BYTES};
+    out[n++] = (struct sm_message){PZ_REC_SEND, at(rows, cols, y - x, x), tag(SKEW_B), BYTES};
+    out[n++] = (struct sm_message){PZ_REC_RECV, at(rows, cols, y + x, x), tag(SKEW_B), BYTES};
     for (int step = 0; step < STEPS; step++) {
-        out[n++] = (struct sm_message){PZ_REC_SEND, at(rows, cols, y, x - 1), SHIFT_A, BYTES};
-        out[n++] = (struct sm_message){PZ_REC_RECV, at(rows, cols, y, x + 1), SHIFT_A, BYTES};
-        out[n++] = (struct sm_message){PZ_REC_SEND, at(rows, cols, y - 1, x), SHIFT_B, BYTES};
-        out[n++] = (struct sm_message){PZ_REC_RECV, at(rows, cols, y + 1, x), SHIFT_B, BYTES};
+        out[n++] = (struct sm_message){PZ_REC_SEND, at(rows, cols, y, x - 1), tag(SHIFT_A), BYTES};
+        out[n++] = (struct sm_message){PZ_REC_RECV, at(rows, cols, y, x + 1), tag(SHIFT_A), BYTES};
+        out[n++] = (struct sm_message){PZ_REC_SEND, at(rows, cols, y - 1, x), tag(SHIFT_B), BYTES};
+        out[n++] = (struct sm_message){PZ_REC_RECV, at(rows, cols, y + 1, x), tag(SHIFT_B), BYTES};
     }
+    if (textbook) {
+        out[n++] = (struct sm_message){PZ_REC_SEND, at(rows, cols, y, x + y), ONE_TAG, BYTES};
+        out[n++] = (struct sm_message){PZ_REC_RECV, at(rows, cols, y, x - y), ONE_TAG, BYTES};
+        out[n++] = (struct sm_message){PZ_REC_SEND, at(rows, cols, y + x, x), ONE_TAG, BYTES};
+        out[n++] = (struct sm_message){PZ_REC_RECV, at(rows, cols, y - x, x), ONE_TAG, BYTES};
+    }
+    return n;
 }
 
 /* Whether A's calls are on the process's row (MPI_Cart_sub's, periodic), the partner
@@ -119,12 +138,13 @@ static void record(const char *name, int nprocs, char *dir, size_t len)
     call = tb_mpi(b, "MPI_Sendrecv_replace");
     for (int p = 0; p < nprocs; p++) {
         uint64_t t = MS(1);
-        struct sm_message msg[2 * CALLS];
+        struct sm_message msg[2 * MAX_CALLS];
+        int n;
 
         tb_call(b, p, "MPI_Init", 0, t);
-        plan(nprocs, p, msg);
-        for (int j = 0; j < 2 * CALLS; j += 2) {
-            int rowwise = a_on_rows && (msg[j].tag == SKEW_A || msg[j].tag == SHIFT_A);
+        n = plan(nprocs, p, msg);
+        for (int j = 0; j < n; j += 2) {
+            int rowwise = a_on_rows && j / 2 % 2 == 0;   /* A's calls and B's in turn */
             uint32_t comm = rowwise ? row[p / cols] : cart;
             int to = rowwise ? msg[j].peer % cols : msg[j].peer;
             int from = rowwise ? msg[j + 1].peer % cols : msg[j + 1].peer;
@@ -146,10 +166,10 @@ static void expect_run(const struct pz_scale_program *m, int nprocs)
 {
     sm_synthesize(m, nprocs, &got, err, sizeof(err));
     for (int p = 0; p < nprocs; p++) {
-        struct sm_message want[2 * CALLS];
+        struct sm_message want[2 * MAX_CALLS];
+        int n = plan(nprocs, p, want);
 
-        plan(nprocs, p, want);
-        sm_expect_passes(&got, nprocs, p, want, 2 * CALLS, 1);
+        sm_expect_passes(&got, nprocs, p, want, n, 1);
     }
 }
 
@@ -183,6 +203,7 @@ Test(scale_skew, square_grids_at_16_and_64)
 
     a_by = by_row;
     a_on_rows = 0;
+    textbook = 0;
     sm_model_of(&md, "square", counts, record);
     note = sm_note(md.m, "along dimension 1 equal to minus the coordinate along dimension 0");
     cr_expect(note && strstr(note, "a skew, as Cannon's algorithm makes") &&
@@ -202,6 +223,43 @@ Test(scale_skew, square_grids_at_16_and_64)
     st_model_free(&md);
 }
 
+/* The textbook's program, recorded at 1, 4 and 9: one tag for the skews, the shifts and
+ * the shifts back, so that no law holds for the calls taken together (every shift goes
+ * by -1).  The 1st and 2nd calls at each process are the skews of A and B, the 2nd to
+ * last and the last restore them, each taken on its own, with a note.  At 16 (4 x 4),
+ * process 9 = (2, 1) sends A to 11 and receives from 11, sends B to 5 and receives from
+ * 13 as in square_grids_at_16_and_64, then shifts, then sends A back to (2, 1 + 2) = 11,
+ * receives from (2, 1 - 2 = 3) = 11, sends B to (2 + 1, 1) = 13 and receives from (1,
+ * 1) = 5; process 0 makes all four with itself. */
+Test(scale_skew, one_tag_with_the_blocks_restored_at_16_and_64)
+{
+    static const int counts[] = {1, 4, 9};
+    static const struct sm_message p9[] = {
+        {S, 11, ONE_TAG, BYTES}, {R, 11, ONE_TAG, BYTES}, {S, 5, ONE_TAG, BYTES},
+        {R, 13, ONE_TAG, BYTES}};
+    static const struct sm_message p9_back[] = {
+        {S, 11, ONE_TAG, BYTES}, {R, 11, ONE_TAG, BYTES}, {S, 13, ONE_TAG, BYTES},
+        {R, 5, ONE_TAG, BYTES}};
+    struct st_model md;
+
+    a_by = by_row;
+    a_on_rows = 0;
+    textbook = 1;
+    sm_model_of(&md, "textbook", counts, record);
+    cr_expect_not_null(sm_note(md.m, "sent by the 1st MPI_Sendrecv_replace of its kind at each "
+                                     "process are at an offset along dimension 1 equal to "
+                                     "minus the coordinate along dimension 0"), "no note");
+    cr_expect_not_null(sm_note(md.m, "sent by the last MPI_Sendrecv_replace of its kind at "
+                                     "each process are at an offset along dimension 0 equal "
+                                     "to plus the coordinate along dimension 1"), "no note");
+    expect_run(md.m, 16);
+    sm_expect_first(&got, 16, 9, p9, 4);
+    for (int j = 0; j < 4; j++)
+        sm_expect_message(&got, 16, 9, got.n[9] - 4 + j, &p9_back[j]);
+    expect_run(md.m, 64);
+    st_model_free(&md);
+}
+
 /* Recorded at 4, 6 and 12 (2 x 2, 3 x 2, 4 x 3), the skews are told at 4 x 3 (A by -y
  * modulo 3 columns, B by -x modulo 4 rows) and taken modulo each dimension's own extent.
  * At 24 (6 x 4), process 22 = (5, 2) sends A to (5, 2 - 5 = -3 = 1) = 21, receives from
@@ -217,6 +275,7 @@ Test(scale_skew, grids_of_unequal_extents_at_24)
 
     a_by = by_row;
     a_on_rows = 0;
+    textbook = 0;
     sm_model_of(&md, "unequal", counts, record);
     cr_expect_not_null(sm_note(md.m, "a skew, as Cannon's algorithm makes"), "no note");
     expect_run(md.m, 24);
@@ -242,6 +301,7 @@ Test(scale_skew, a_along_the_rows_at_16_and_64)
 
     a_by = by_row;
     a_on_rows = 1;
+    textbook = 0;
     sm_model_of(&md, "rows", counts, record);
     cr_expect_not_null(sm_note(md.m, "along dimension 1 equal to minus the coordinate along "
                                      "dimension 0"), "no note of the skew of A");
@@ -265,6 +325,7 @@ Test(scale_skew, no_recording_tells_a_skew_noted)
 
     a_by = by_none;
     a_on_rows = 0;
+    textbook = 0;
     sm_model_of(&md, "untold", counts, record);
     cr_expect_null(sm_note(md.m, "a skew, as Cannon's algorithm makes, is taken"), "taken");
     note = sm_note(md.m, "may be at an offset along dimension 0 equal to plus or minus the "
@@ -288,6 +349,7 @@ Test(scale_skew, offsets_by_twice_the_row_refused)
 
     a_by = by_twice;
     a_on_rows = 0;
+    textbook = 0;
     for (int i = 0; i < 3; i++)
         record("twice", counts[i], dirs[i], sizeof(dirs[i]));
     sm_model_read(&md, (const char *const[]){dirs[0], dirs[1], dirs[2]}, err, sizeof(err));
