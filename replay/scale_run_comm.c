@@ -346,9 +346,71 @@ static struct pz_scale_nbr *new_nbr(struct pz_scale_process *proc)
     return &proc->nbrs[n];
 }
 
+/* The codes of the offsets at which the process at offset peer is a neighbour on
+ * class k of recording grid g, into codes[] (at most 1 << PZ_SCALE_MAX_DIMS); how many.
+ * Where a periodic dimension of 2 processes wraps, the process one step forward is the
+ * one step back too (every sign of the steps along such dimensions); where one of 1
+ * wraps, the process itself is both its neighbours along it (the steps forward and back
+ * along each such dimension, MPI_Cart_create's neighbours being along one dimension at a
+ * time).  Otherwise the one offset. */
+static int offsets_of_entry(const struct pz_scale_grid *g, const struct pz_scale_comm *k,
+                            const struct pz_scale_peer *peer, int *codes)
+{
+    int two[PZ_SCALE_MAX_DIMS], one[PZ_SCALE_MAX_DIMS], ntwo = 0, none = 0, n = 0, self = 1;
+
+    for (int i = 0, d = 0; d < g->ndims; d++) {
+        if (k->kind == PZ_SCALE_COMM_SLICE && !(k->keep & 1u << d))
+            continue;
+        self &= peer->off[i] == 0;
+        if (g->periodic[d] && g->dims[d] == 2 && peer->off[i])
+            two[ntwo++] = i;
+        if (g->periodic[d] && g->dims[d] == 1)
+            one[none++] = i;
+        i++;
+    }
+    if (self && none) {
+        for (int j = 0; j < none; j++)
+            for (int way = -1; way <= 1; way += 2) {
+                struct pz_scale_peer at = *peer;
+
+                at.off[one[j]] = (int8_t)way;
+                codes[n++] = offset_code(&at);
+            }
+        return n;
+    }
+    for (unsigned signs = 0; signs < 1u << ntwo; signs++) {
+        struct pz_scale_peer at = *peer;
+
+        for (int j = 0; j < ntwo; j++)
+            if (signs >> j & 1)
+                at.off[two[j]] = (int8_t)-at.off[two[j]];
+        codes[n++] = offset_code(&at);
+    }
+    return n;
+}
+
+/* Adds a neighbourhood collective's list entry for the process at offset peer (sent,
+ * received bytes) to t.  A process that is the neighbour at several offsets
+ * (offsets_of_entry: the wrap of a periodic dimension of 1 or 2 processes) is listed at
+ * each by the topology, and its entry holds them all: it is split evenly between them,
+ * as a halo exchange moves the same amount each way, so that where no recording has 3
+ * processes or more along that dimension, the synthesis at larger counts does not give
+ * one neighbour both amounts and the other none. */
+static void add_entry(struct pz_scale_nbr *t, const struct pz_scale_grid *g,
+                      const struct pz_scale_comm *k, const struct pz_scale_peer *peer,
+                      uint64_t sent, uint64_t received)
+{
+    int codes[1 << PZ_SCALE_MAX_DIMS], n = offsets_of_entry(g, k, peer, codes);
+
+    for (int j = 0; j < n; j++) {
+        t->sent[codes[j]] += sent / (uint64_t)n + (j ? 0 : sent % (uint64_t)n);
+        t->received[codes[j]] += received / (uint64_t)n + (j ? 0 : received % (uint64_t)n);
+    }
+}
+
 /* The end e of a neighbourhood collective of process p on class k: the bytes of each
- * nonzero entry of its lists at the offset of its process, in a new entry of p's
- * neighbour table. */
+ * nonzero entry of its lists at the offset of its process (add_entry), in a new entry
+ * of p's neighbour table. */
 static int relate_neighbours(struct pz_scale_reading *r, const struct pz_scale_comm *k, int p,
                              struct pz_scale_event *e, const struct pz_scale_raw *raw,
                              const char *call)
@@ -371,7 +433,6 @@ static int relate_neighbours(struct pz_scale_reading *r, const struct pz_scale_c
                                     "neighbours, are missing or malformed");
     for (int j = 0; rc == 0 && j < n; j++) {
         struct pz_scale_peer peer = { 0 };
-        int code;
 
         if (bytes[j] == 0 && bytes[n + j] == 0)
             continue;
@@ -379,15 +440,14 @@ static int relate_neighbours(struct pz_scale_reading *r, const struct pz_scale_c
             rc = pz_scale_fail(r, "process %d, %s: rank %d of communicator %u is not "
                                "defined", p, call, j, raw->comm);
         } else if ((rc = offset_of(r, k, p, q[j], &peer, call)) == 0 &&
-                   (code = offset_code(&peer)) < 0) {
+                   offset_code(&peer) < 0) {
             char why[128];
 
             snprintf(why, sizeof(why), "its neighbour, process %d, is not next to it in the "
                      "process grid", q[j]);
             rc = refuse_neighbourhood(r, p, call, why);
         } else if (rc == 0) {
-            t->sent[code] += (uint64_t)bytes[j];
-            t->received[code] += (uint64_t)bytes[n + j];
+            add_entry(t, &r->run->grid, k, &peer, (uint64_t)bytes[j], (uint64_t)bytes[n + j]);
         }
     }
     free(bytes);

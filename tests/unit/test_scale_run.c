@@ -1801,6 +1801,54 @@ Test(scale_run, a_neighbourhood_collective_s_neighbours_are_offsets_in_the_grid)
     expect_offsets_of_process_2(e);
 }
 
+/* MPI_Cart_create's periodic grid of rows x cols (rank cols x + y) whose processes
+ * exchange 100 bytes each way with their neighbours along the first dimension and 10
+ * along the second by MPI_Neighbor_alltoallv: along a dimension of 2 the neighbour
+ * forward is the one back, and its list entry holds both (200, 20); along one of 1 it
+ * is the process itself, twice.  Read, process 0's table is each neighbour's own: 100
+ * at (-1, 0) and (+1, 0), offset codes 4 and 22, 10 at (0, -1) and (0, +1), codes 10
+ * and 16, nothing at the process itself (13) nor elsewhere. */
+static void expect_wrapped_neighbours_split(int rows, int cols)
+{
+    const uint32_t dims[2] = {(uint32_t)rows, (uint32_t)cols};
+    static const int periodic[2] = {1, 1}, world[4] = {0, 1, 2, 3};
+    const struct pz_scale_nbr *t;
+    const struct pz_scale_event *e;
+    int n = rows * cols;
+    struct tb *b = trace(n);
+
+    tb_cart(b, tb_comm(b, "cart", n, world), 2, dims, periodic, 1);
+    for (int p = 0; p < n; p++) {
+        uint64_t bytes[4] = {0};
+        int x = p / cols, y = p % cols;
+
+        bytes[((x + 1) % rows) * cols + y] += 200;
+        bytes[x * cols + (y + 1) % cols] += 20;
+        neighbour_call(b, p, n, bytes);
+    }
+    read_back(b);
+    e = event(0, 0, 1);
+    cr_assert_eq(e->peer.kind, PZ_SCALE_PEER_NEIGHBOURS);
+    t = &run.procs[0].nbrs[e->peer.rank];
+    for (int o = 0; o < PZ_SCALE_OFFSETS; o++) {
+        uint64_t want = o == 4 || o == 22 ? 100 : o == 10 || o == 16 ? 10 : 0;
+
+        cr_expect(t->sent[o] == want && t->received[o] == want,
+                  "%d x %d, offset %d: %llu/%llu, not %llu", rows, cols, o,
+                  (unsigned long long)t->sent[o], (unsigned long long)t->received[o],
+                  (unsigned long long)want);
+    }
+    cr_expect_eq(e->bytes, 220);
+    pz_scale_run_free(&run);
+    tb_remove(rec);
+}
+
+Test(scale_run, a_neighbour_both_ways_round_a_periodic_dimension_is_split_between_them)
+{
+    expect_wrapped_neighbours_split(2, 2);
+    expect_wrapped_neighbours_split(2, 1);
+}
+
 /* 5 processes (a count no grid of more than one dimension has) exchange with the ones
  * 2 ranks away round the world: no neighbour is next in the grid, refused in one line
  * saying which. */
