@@ -14,8 +14,11 @@
  * so the n-th receive of a tag along the dimension mirrors the n-th send of that tag.
  * Every process runs the same steps, so the synthesized sends and receives pair at any
  * length of the dimension.  Where the sends and receives of a tag within a stretch do
- * not come in equal numbers, no direction is taken (the runs where the dimension is
- * longer stay refused, sp_untold_check). */
+ * not come in equal numbers (a code that posts its receives from every neighbour first,
+ * then sends to every neighbour, then waits), the stretches are taken whole loop bodies
+ * instead: the receives along the dimension then meet their sends, steps along other
+ * dimensions between them.  Where they do not there either, no direction is taken (the
+ * runs where the dimension is longer stay refused, sp_untold_check). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,8 +81,10 @@ static uint8_t step_dims(const struct pz_scale_program *m, uint32_t k)
  * with its stretch: the consecutive steps of a loop's body (or outside loops) whose
  * messages go along d alone, steps without messages between them included, so that the
  * exchanges along each dimension in turn (LAMMPS's swaps, halo3d's faces) are each a
- * stretch of its own. */
-static int collect(const struct pz_scale_program *m, int d, struct item **out, size_t *n)
+ * stretch of its own; with whole_bodies, all the steps of a loop's body (or outside
+ * loops) between two loop boundaries. */
+static int collect(const struct pz_scale_program *m, int d, int whole_bodies,
+                   struct item **out, size_t *n)
 {
     struct sp_loops loops = { 0 };
     uint32_t run = 0;
@@ -93,11 +98,13 @@ static int collect(const struct pz_scale_program *m, int d, struct item **out, s
         const struct sp_node *nd = &m->nodes[k];
         uint8_t along;
 
-        if (sp_loops_at(m, &loops, k))
+        if (sp_loops_at(m, &loops, k)) {
             last = 0;
+            run += (uint32_t)whole_bodies;
+        }
         if (nd->kind != SP_STEP || !(along = step_dims(m, k)))
             continue;
-        if (along != last || along != (uint8_t)(1u << d))
+        if (!whole_bodies && (along != last || along != (uint8_t)(1u << d)))
             run++;
         last = along;
         for (uint32_t i = 0; i < m->table.syms[nd->sym].n; i++) {
@@ -260,9 +267,16 @@ int sp_untold_direct(struct pz_scale_program *m, int d, uint32_t *alone)
     int rc;
 
     *alone = SP_NONE;
-    if (collect(m, d, &v, &n) != 0)
+    if (collect(m, d, 0, &v, &n) != 0)
         return -1;
-    if (!n || choose(m, v, n) != 0) {
+    if (n && choose(m, v, n) != 0) {
+        free(v);
+        if (collect(m, d, 1, &v, &n) != 0)
+            return -1;
+        if (n && choose(m, v, n) != 0)
+            n = 0;
+    }
+    if (!n) {
         free(v);
         return 0;
     }

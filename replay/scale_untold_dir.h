@@ -10,12 +10,14 @@
  * order, the first to the lower neighbour (offset -1), the next to the upper (+1),
  * alternately; and for every receive the side opposite to the send of its communicator's
  * class and tag of the same rank in that stretch, so that the synthesized messages pair
- * at any length of the dimension.  The completions of their requests take the same.
+ * at any length of the dimension; where the sends and receives of a tag in a stretch
+ * are not as many, the same with a loop's whole body as the stretch.  The completions of
+ * their requests take the same.
  * While building, after the template's events.  1 when taken, *alone then the step of
  * the first send alone of its function in its stretch (a call to one neighbour where the
  * dimension has 2 processes, which a program may make to both where it is longer), or
- * SP_NONE; 0 when the sends and receives of a tag in a stretch are not as many (nothing
- * changed); -1 when memory runs out. */
+ * SP_NONE; 0 when the sends and receives of a tag in a body are not as many either
+ * (nothing changed); -1 when memory runs out. */
 int sp_untold_direct(struct pz_scale_program *m, int d, uint32_t *alone);
 
 #endif

@@ -855,10 +855,10 @@ static int keep_peers(void *ctx, int proc, const struct pz_rec *r)
 
     if (proc != k->proc)
         return 0;
-    if (r->kind == PZ_REC_SEND && k->nsends < 8) {
+    if ((r->kind == PZ_REC_SEND || r->kind == PZ_REC_ISEND) && k->nsends < 8) {
         k->send_tags[k->nsends] = r->tag;
         k->sends[k->nsends++] = r->peer;
-    } else if (r->kind == PZ_REC_RECV && k->nrecvs < 8) {
+    } else if ((r->kind == PZ_REC_RECV || r->kind == PZ_REC_IRECV) && k->nrecvs < 8) {
         k->recv_tags[k->nrecvs] = r->tag;
         k->recvs[k->nrecvs++] = r->peer;
     }
@@ -1016,12 +1016,65 @@ Test(scale_run, recordings_that_wrap_and_do_not_are_refused)
 
 /* --- neighbours along a periodic dimension of 2 processes (share/validation/halo3d.c) */
 
+/* Whether halo3d's exchange posts its receives first: MPI_Irecv from every neighbour, then
+ * MPI_Isend to every neighbour, in the same order, then one MPI_Waitall. */
+static int posted_first;
+
+/* The rank of the neighbour of the process at c on side s (0: -1, 1: +1) along
+ * dimension d of halo3d's grid dims (periodic along dimension 0 only); -1 for none. */
+static int halo3d_neighbour(const uint32_t *dims, const int *c, int d, int s)
+{
+    int nb[3] = { c[0], c[1], c[2] }, len = (int)dims[d];
+
+    nb[d] += s ? 1 : -1;
+    if (d == 0)
+        nb[0] = (nb[0] + len) % len;
+    else if (nb[d] < 0 || nb[d] >= len)
+        return -1;
+    return (nb[0] * (int)dims[1] + nb[1]) * (int)dims[2] + nb[2];
+}
+
+/* Process p's exchange as posted_first has it, from *t on: request 2 i + 1 receives
+ * from and 2 i + 2 sends to the i-th neighbour. */
+static void posted_exchange(struct tb *b, int p, uint32_t cart, const uint32_t *dims,
+                            const int *c, uint64_t *t)
+{
+    uint32_t irecv = tb_mpi(b, "MPI_Irecv"), isend = tb_mpi(b, "MPI_Isend"),
+             waitall = tb_mpi(b, "MPI_Waitall");
+
+    for (int way = 0; way < 2; way++)
+        for (int i = 0; i < 6; i++) {
+            int q = halo3d_neighbour(dims, c, i / 2, i % 2);
+
+            if (q < 0)
+                continue;
+            tb_enter(b, p, *t += MS(1), way ? isend : irecv);
+            if (way)
+                tb_mpi_isend(b, p, *t, cart, (uint32_t)q, (uint32_t)(i / 2 * 2 + 1 - i % 2), 8,
+                             (uint64_t)(2 * i + 2));
+            else
+                tb_mpi_irecv_request(b, p, *t, (uint64_t)(2 * i + 1));
+            tb_leave(b, p, *t += MS(1), way ? isend : irecv);
+        }
+    tb_enter(b, p, *t += MS(1), waitall);
+    for (int i = 0; i < 6; i++) {
+        int q = halo3d_neighbour(dims, c, i / 2, i % 2);
+
+        if (q < 0)
+            continue;
+        tb_mpi_irecv(b, p, *t, cart, (uint32_t)q, (uint32_t)i, 8, (uint64_t)(2 * i + 1));
+        tb_mpi_isend_complete(b, p, *t, (uint64_t)(2 * i + 2));
+    }
+    tb_leave(b, p, *t += MS(1), waitall);
+}
+
 /* The halo exchange of halo3d.c on a 3-D grid of dims[0] x dims[1] x dims[2] processes
  * (rank = (x * dims[1] + y) * dims[2] + z) that MPI_Cart_create made, periodic along
  * dimension 0 only, recorded in top/NAME: in interval 3 at halo3d.c:120, for
  * each dimension d and each side s (0: the neighbour at -1, 1: at +1) whose neighbour
  * exists, a send of the face to it with tag 2d + 1 - s and a receive from it with tag
- * 2d + s (the face from below arrives with tag 2d, from above 2d + 1). */
+ * 2d + s (the face from below arrives with tag 2d, from above 2d + 1); or, when
+ * posted_first, the receives first (posted_exchange). */
 static void record_halo3d(const char *name, const uint32_t *dims)
 {
     static const int periodic[3] = { 1, 0, 0 };
@@ -1044,20 +1097,17 @@ static void record_halo3d(const char *name, const uint32_t *dims)
         uint64_t t = MS(1);
 
         tb_enter(b, p, t, interval);
-        for (int d = 0; d < 3; d++)
+        if (posted_first)
+            posted_exchange(b, p, cart, dims, c, &t);
+        for (int d = 0; d < 3 && !posted_first; d++)
             for (int s = 0; s < 2; s++) {
-                int nb[3] = { c[0], c[1], c[2] }, len = (int)dims[d];
+                int q = halo3d_neighbour(dims, c, d, s);
 
-                nb[d] += s ? 1 : -1;
-                if (d == 0)
-                    nb[0] = (nb[0] + len) % len;
-                else if (nb[d] < 0 || nb[d] >= len)
+                if (q < 0)
                     continue;
-                tb_send_call(b, p, "MPI_Send", t + MS(1), t + MS(2), cart,
-                             (uint32_t)((nb[0] * (int)dims[1] + nb[1]) * (int)dims[2] + nb[2]),
+                tb_send_call(b, p, "MPI_Send", t + MS(1), t + MS(2), cart, (uint32_t)q,
                              (uint32_t)(2 * d + 1 - s));
-                tb_recv_call(b, p, "MPI_Recv", t + MS(3), t + MS(4), cart,
-                             (uint32_t)((nb[0] * (int)dims[1] + nb[1]) * (int)dims[2] + nb[2]),
+                tb_recv_call(b, p, "MPI_Recv", t + MS(3), t + MS(4), cart, (uint32_t)q,
                              (uint32_t)(2 * d + s));
                 t += MS(4);
             }
@@ -1147,10 +1197,37 @@ Test(scale_run, neighbours_along_a_periodic_dimension_of_2_in_every_recording_ta
     static const uint32_t recvs13[4][2] = { { 9, 0 }, { 1, 1 }, { 15, 3 }, { 12, 4 } };
     struct halo3d h;
 
+    posted_first = 0;
     model_halo3d(dims, &h);
     expect_halo3d(h.m, 16, 0, sends0, recvs0, 4);
     expect_halo3d(h.m, 16, 13, sends13, recvs13, 4);
     expect_halo3d(h.m, 8, 0, sends8, recvs8, 4);
+    free_halo3d(&h);
+}
+
+/* The same exchange with its receives posted first (posted_exchange: MPI_Irecv from the
+ * neighbours below and above along x, then along y and z, then MPI_Isend to them in the
+ * same order, then MPI_Waitall), recorded at 2, 4 and 8: the stretch of the two receives
+ * along dimension 0 has no send, so the loop's body is the stretch.  Of its two sends
+ * along x, the first (tag 1) to the lower neighbour, the second (tag 0) to the upper;
+ * the receive of tag 0 from the side opposite to that send's, below, that of tag 1 from
+ * above: at 16 process 0 receives from 12 with tag 0 and from 4 with tag 1, from 2 with
+ * tag 3 and from 1 with tag 5, and sends to 12 with tag 1, 4 with 0, 2 with 2 and 1 with
+ * 4, as the program does (refused before: which neighbour MPI_Irecv addresses along
+ * dimension 0 could not be told); process 13 as above. */
+Test(scale_run, receives_posted_first_along_a_periodic_dimension_of_2_take_directions)
+{
+    static const uint32_t dims[3][3] = { { 2, 1, 1 }, { 2, 2, 1 }, { 2, 2, 2 } };
+    static const uint32_t sends0[4][2] = { { 12, 1 }, { 4, 0 }, { 2, 2 }, { 1, 4 } };
+    static const uint32_t recvs0[4][2] = { { 12, 0 }, { 4, 1 }, { 2, 3 }, { 1, 5 } };
+    static const uint32_t sends13[4][2] = { { 9, 1 }, { 1, 0 }, { 15, 2 }, { 12, 5 } };
+    static const uint32_t recvs13[4][2] = { { 9, 0 }, { 1, 1 }, { 15, 3 }, { 12, 4 } };
+    struct halo3d h;
+
+    posted_first = 1;
+    model_halo3d(dims, &h);
+    expect_halo3d(h.m, 16, 0, sends0, recvs0, 4);
+    expect_halo3d(h.m, 16, 13, sends13, recvs13, 4);
     free_halo3d(&h);
 }
 
@@ -1175,6 +1252,7 @@ Test(scale_run, neighbours_along_a_periodic_dimension_are_told_by_a_recording_of
     static const uint32_t recvs0_32[4][2] = { { 24, 0 }, { 8, 1 }, { 2, 3 }, { 1, 5 } };
     struct halo3d h;
 
+    posted_first = 0;
     model_halo3d(dims, &h);
     expect_halo3d(h.m, 16, 0, sends0, recvs0, 4);
     expect_halo3d(h.m, 16, 13, sends13, recvs13, 4);
