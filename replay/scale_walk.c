@@ -153,6 +153,8 @@ struct lenient {
     struct made_here *undo;     /* the values before each change, to undo an iteration */
     uint32_t nundo, capundo;
     int passed_made;            /* the current iteration passed over a step made before */
+    uint32_t iter_first;        /* the symbol the current iteration began with, SP_NONE */
+    int no_rebegin;             /* an iteration does not match that symbol again */
     int oom;
 };
 
@@ -192,29 +194,67 @@ static int run_ended(const struct pz_scale_program *m, size_t r, uint32_t proc, 
     return m->starts && m->nodes[k].stages && pos < n && m->starts[r][proc][pos];
 }
 
+/* One iteration of the body of loop node k from pos: the position after it. */
+static size_t iteration(struct lenient *c, uint32_t k, size_t pos)
+{
+    c->passed_made = 0;
+    c->iter_first = SP_NONE;
+    return lenient(c, k + 1, c->m->nodes[k].end, pos);
+}
+
+/* The iteration of loop node k from pos, whose changes began at mark, walked again
+ * without matching the symbol it begins with a second time, into *next: 1 when that
+ * one matches something and passes over no step made before, else 0 with the
+ * iteration as it was.  A body made by processes of two kinds in two orders (even
+ * ranks send then receive, odd ones receive then send, with no other call between the
+ * iterations) has the send on both sides of the receive: a process sending first
+ * matched the next iteration's send as the one after the receive, and its next
+ * iteration then passed over its first send. */
+static int rebegun(struct lenient *c, uint32_t k, uint32_t mark, size_t pos, size_t *next)
+{
+    undo_to(c, mark);
+    c->no_rebegin = 1;
+    *next = iteration(c, k, pos);
+    if (*next != pos && !c->passed_made)
+        return 1;
+    undo_to(c, mark);
+    c->no_rebegin = 0;
+    *next = iteration(c, k, pos);
+    return 0;
+}
+
 /* Repeats the body of loop node k from pos while an iteration matches something and
- * passes over no step made before: the position after the last iteration. */
+ * passes over no step made before (the one before walked again, rebegun, where that
+ * lets this one match): the position after the last iteration. */
 static size_t lenient_loop(struct lenient *c, uint32_t k, size_t pos)
 {
-    int outer = c->passed_made;
-    uint32_t most = sp_pairs_bound(c->m, c->run, k);
+    int outer = c->passed_made, outer_rule = c->no_rebegin;
+    uint32_t most = sp_pairs_bound(c->m, c->run, k), outer_first = c->iter_first;
+    uint32_t before_mark = 0;
+    size_t before = pos;
 
     c->in_loops++;
+    c->no_rebegin = 0;
     for (uint32_t count = 0; count < most; count++) {
         uint32_t mark = c->nundo;
-        size_t next;
+        size_t next = iteration(c, k, pos);
 
-        c->passed_made = 0;
-        next = lenient(c, k + 1, c->m->nodes[k].end, pos);
         if (next == pos || c->passed_made) {
             undo_to(c, mark);
-            break;
+            if (!count || c->no_rebegin || !rebegun(c, k, before_mark, before, &pos))
+                break;
+            count--;
+            continue;
         }
+        before_mark = mark;
+        before = pos;
         pos = next;
         if (run_ended(c->m, c->run, c->proc, k, pos, c->n))
             break;
     }
     c->passed_made = outer;
+    c->no_rebegin = outer_rule;
+    c->iter_first = outer_first;
     c->in_loops--;
     return pos;
 }
@@ -235,9 +275,12 @@ static size_t lenient(struct lenient *c, uint32_t a, uint32_t b, size_t pos)
            (sp_merge merged it there): the steps before a loop that other processes
            make once before theirs are not its first iteration */
         if (pos < c->n && (c->in_loops || !c->looped[pos]) &&
-            sp_matches(c->m, c->run, c->proc, c->raw[pos], k, &missing))
+            !(c->no_rebegin && nodes[k].sym == c->iter_first) &&
+            sp_matches(c->m, c->run, c->proc, c->raw[pos], k, &missing)) {
+            if (c->iter_first == SP_NONE)
+                c->iter_first = nodes[k].sym;
             made_at(c, k, pos++, missing);
-        else if (c->first_pos[k] != SP_NONE)
+        } else if (c->first_pos[k] != SP_NONE)
             c->passed_made = 1;
         k++;
     }
@@ -357,6 +400,8 @@ static int membership_of(struct pz_scale_program *m, uint32_t *const *const *raw
     c->run = r;
     c->proc = (uint32_t)p;
     c->nundo = 0;
+    c->iter_first = SP_NONE;
+    c->no_rebegin = 0;
     memset(c->first_pos, 0xff, m->nnodes * sizeof(*c->first_pos));
     memset(c->missing, 0, m->nnodes);
     end = lenient(c, 0, m->nnodes, 0);
