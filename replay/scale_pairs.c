@@ -193,6 +193,8 @@ static int learn_run(struct sp_pairs *x, const struct pz_scale_run *run, int pro
     if (y->last != proc && reaches_every_member(x, run, proc, syms, r)) {
         y->last = proc;
         y->nwhole += ++y->nreached == run->nprocs;
+        y->nrooted += proc == 0 && run->nprocs >= 3;
+        y->beyond_root |= proc != 0;
     }
     return 0;
 }
@@ -254,8 +256,11 @@ int sp_pairs_whole(const struct sp_pairs *x)
         for (uint32_t q = 0; q < y->period; q++)
             for (uint32_t i = 0; i < SP_MAX_EVENTS; i++)
                 forms &= y->forms[q][i] != 0;
-        /* where the grid explains the exchanges too, every recording must show them */
-        if (forms && spp_body_taken(x, y) && y->nwhole >= (x->grid_too ? x->nlarge : 1))
+        /* where the grid explains the exchanges too, every recording must show them:
+           made by every process, or by rank 0 alone in every recording of 3 or more */
+        if (forms && spp_body_taken(x, y) &&
+            (y->nwhole >= (x->grid_too ? x->nlarge : 1) ||
+             (!y->beyond_root && y->nrooted && y->nrooted >= x->nlarge)))
             return 1;
     }
     return 0;

@@ -126,11 +126,12 @@ int sp_pairs_note_grid(struct pz_scale_program *m)
     sp_recorded_counts(m, at, sizeof(at));
     return sp_note(m, "every dimension of the process grid has at most 2 processes in every "
                    "recording (%s), where every process is also a neighbour of every other: "
-                   "the messages that every process exchanges with every other member in "
-                   "turn, in loops of n - 1 iterations, of one size to every partner, without "
-                   "a grid made by MPI_Cart_create, are taken for an exchange with every "
-                   "member (an all-to-all written by hand), not a halo exchange with the "
-                   "grid's neighbours; a halo of 26 neighbours whose messages are all of one "
-                   "size looks the same there, which a recording with 3 processes along some "
-                   "dimension (12: 3 x 2 x 2) would tell apart", at);
+                   "the messages that every process, or rank 0 alone, exchanges with every "
+                   "other member in turn, in loops of n - 1 iterations, of one size to every "
+                   "partner, without a grid made by MPI_Cart_create, are taken for an "
+                   "exchange with every member (an all-to-all written by hand, or rank 0's "
+                   "gather or scatter), not a halo exchange with the grid's neighbours; a "
+                   "halo of 26 neighbours whose messages are all of one size looks the same "
+                   "there, which a recording with 3 processes along some dimension (12: 3 x "
+                   "2 x 2) would tell apart", at);
 }

@@ -48,6 +48,10 @@ struct spp_body {
     int nreached, last;        /* how many of its processes reached every member with it,
                                   the last of them, */
     uint32_t nwhole;           /* and in how many recordings every process did */
+    uint32_t nrooted;          /* in how many recordings rank 0 did (a gather or scatter
+                                  written by hand: rank 0 receives from every other
+                                  process in turn, each of which sends to it once) */
+    uint8_t beyond_root;       /* a process other than rank 0 reached every member */
     uint8_t uneven;            /* some run's messages differ in size from one iteration
                                   to the next */
 };

@@ -113,8 +113,8 @@ static int note_law(struct pz_scale_program *m, uint32_t k, const struct sp_even
     return sp_note(m, "the messages of %s go to every other member of %s in turn, partner "
                    "%s at iteration i = %d .. n - 1 of a loop of n - %d iterations at every "
                    "recorded count (%s), n the communicator's members: an exchange with "
-                   "every member in turn (an all-to-all written by hand) is taken, its trip "
-                   "count n - %d at any count%s",
+                   "every member in turn (an all-to-all written by hand, or a gather or "
+                   "scatter by one process) is taken, its trip count n - %d at any count%s",
                    sp_sym_name(&m->table, m->nodes[k].sym), comm, form, e->peer.rank,
                    e->peer.rank, at, e->peer.rank, order);
 }
