@@ -6,12 +6,15 @@
  * neighbour (-1, 0 or +1 per dimension, or across the ends of a dimension longer than 2,
  * which is then periodic) and the distinct offsets are the fewest, the fewer dimensions
  * winning a tie; or a topology of every process that no message uses, where the messages
- * fit it with no more distinct offsets. */
+ * fit it with no more distinct offsets.  The messages of a communicator and tag that only
+ * messages to or from world rank 0 carry (a gather or scatter written by hand) take no
+ * part in the choice. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "grow.h"
 #include "scale_run_int.h"
+#include "trace.h"
 #include "trace_calls.h"
 
 /* 3^PZ_SCALE_MAX_DIMS neighbour offsets */
@@ -80,7 +83,8 @@ static void place_messages(struct pz_scale_reading *r, struct candidate *c, int 
 
             if (raw->nbr)
                 place_neighbours(r, c, nc, p, raw);
-            if (!pz_scale_has_target(proc->events[i].kind) || raw->common || raw->any)
+            if (!pz_scale_has_target(proc->events[i].kind) || raw->common || raw->any ||
+                raw->rooted)
                 continue;
             /* a peer that is not defined fails when the peers are made relative */
             if ((q = pz_call_process(r->in, p, raw->comm, raw->peer)) < 0)
@@ -288,8 +292,96 @@ static void infer_from_messages(struct pz_scale_reading *r)
         pz_scale_grid_balanced(&run->grid, run->nprocs, 1);
 }
 
+/* A message's channel: its communicator and tag, and whether a message on it is
+ * between two processes other than world rank 0. */
+struct channel {
+    uint64_t key;
+    uint8_t unrooted;
+};
+
+static int is_message(uint8_t kind)
+{
+    return kind == PZ_REC_SEND || kind == PZ_REC_ISEND || kind == PZ_REC_RECV ||
+           kind == PZ_REC_IRECV;
+}
+
+static int by_key(const void *a, const void *b)
+{
+    const struct channel *x = a, *y = b;
+
+    return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* The channel of event i of process p, its world partner into *q (-1: none). */
+static uint64_t channel_of(struct pz_scale_reading *r, int p, size_t i, int *q)
+{
+    const struct pz_scale_raw *raw = &r->raw[p][i];
+
+    *q = raw->comm == PZ_NONE32 || raw->peer == PZ_NONE32
+             ? -1 : pz_call_process(r->in, p, raw->comm, raw->peer);
+    return (uint64_t)raw->comm << 32 | r->run->procs[p].events[i].tag;
+}
+
+/* The channels of the run's messages, each once, unrooted where one of its messages
+ * is; sorted, into *out, their number (-1: memory). */
+static long channels(struct pz_scale_reading *r, struct channel **out)
+{
+    uint32_t n = 0, cap = 0, w = 0;
+    struct channel *v = NULL;
+
+    for (int p = 0; p < r->run->nprocs; p++)
+        for (size_t i = 0; i < r->run->procs[p].nevents; i++) {
+            int q;
+            uint64_t key = channel_of(r, p, i, &q);
+
+            if (!is_message(r->run->procs[p].events[i].kind) || q < 0)
+                continue;
+            if (pz_grow((void **)&v, &cap, n, sizeof(*v)) != 0) {
+                free(v);
+                return -1;
+            }
+            v[n++] = (struct channel){key, p != 0 && q != 0};
+        }
+    if (n)
+        qsort(v, n, sizeof(*v), by_key);
+    for (uint32_t i = 0; i < n; i++)
+        if (w && v[w - 1].key == v[i].key)
+            v[w - 1].unrooted |= v[i].unrooted;
+        else
+            v[w++] = v[i];
+    *out = v;
+    return (long)w;
+}
+
+/* Marks the messages of the channels that only messages to or from world rank 0 use
+ * (struct pz_scale_raw.rooted), at 3 processes or more (at 2 every message is so): a
+ * gather to rank 0 written by hand makes every process a partner of rank 0, which only
+ * a grid of 2 along every dimension has as neighbours, whatever grid the program's other
+ * messages follow (a ring).  Left unmarked when memory runs out. */
+static void mark_rooted(struct pz_scale_reading *r)
+{
+    struct channel *v;
+    long n;
+
+    if (r->run->nprocs < 3 || (n = channels(r, &v)) <= 0)
+        return;
+    for (int p = 0; p < r->run->nprocs; p++)
+        for (size_t i = 0; i < r->run->procs[p].nevents; i++) {
+            int q;
+            struct channel key = {channel_of(r, p, i, &q), 0};
+            const struct channel *c;
+
+            if (!is_message(r->run->procs[p].events[i].kind) || q < 0)
+                continue;
+            c = bsearch(&key, v, (size_t)n, sizeof(*v), by_key);
+            r->raw[p][i].rooted = c && !c->unrooted;
+        }
+    free(v);
+}
+
 void pz_scale_infer_grid(struct pz_scale_reading *r)
 {
+    mark_rooted(r);
     if (!grid_from_topology(r)) {
         infer_from_messages(r);
         if (r->ndims == 0 && !r->first_fastest) {

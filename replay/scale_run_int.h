@@ -23,6 +23,9 @@ struct pz_scale_raw {
                               an offset */
     uint8_t any;           /* a receive posted with MPI_ANY_SOURCE: peer is the sender
                               that matched, no pattern of the grid */
+    uint8_t rooted;        /* a message of a communicator and tag that only messages to
+                              or from world rank 0 carry (a gather or scatter written by
+                              hand): left out of the grid's choice */
 };
 
 

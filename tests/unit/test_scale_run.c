@@ -1014,6 +1014,35 @@ Test(scale_run, recordings_that_wrap_and_do_not_are_refused)
     pz_scale_run_free(&runs[1]);
 }
 
+/* --- a gather written by hand beside a ring */
+
+/* A ring of 8 processes by MPI_Sendrecv (to rank + 1, from rank - 1, tag 0), then a
+ * gather written by hand: every rank but 0 sends 8 bytes tagged 9 to rank 0, which
+ * receives them from 1, 2, .., 7 in turn.  Every process is a partner of rank 0, and
+ * only the grid of 2 x 2 x 2 has them all as neighbours; the ring's is 1-D of 8,
+ * periodic.  Tag 9 carries only messages to and from rank 0: left out of the choice,
+ * the grid is the ring's, process 3's gather message at offset -3 in it. */
+Test(scale_run, a_gather_written_by_hand_leaves_the_grid_to_the_other_messages)
+{
+    struct tb *b = trace(8);
+
+    for (int p = 0; p < 8; p++) {
+        uint32_t sendrecv = tb_mpi(b, "MPI_Sendrecv");
+
+        tb_enter(b, p, MS(1), sendrecv);
+        tb_mpi_send(b, p, MS(1), TB_WORLD, (uint32_t)(p + 1) % 8, 0, 64);
+        tb_mpi_recv(b, p, MS(2), TB_WORLD, (uint32_t)(p + 7) % 8, 0, 64);
+        tb_leave(b, p, MS(2), sendrecv);
+        for (int q = 1; p == 0 && q < 8; q++)
+            tb_recv_call(b, p, "MPI_Recv", MS(2 + q), MS(3 + q), TB_WORLD, (uint32_t)q, 9);
+        if (p)
+            tb_send_call(b, p, "MPI_Send", MS(3), MS(4), TB_WORLD, 0, 9);
+    }
+    read_back(b);
+    expect_grid(1, 8, 1, 1, 1, 0, 0);
+    expect_offset(event(3, 1, 0), -3, 0, 0);
+}
+
 /* --- neighbours along a periodic dimension of 2 processes (share/validation/halo3d.c) */
 
 /* Whether halo3d's exchange posts its receives first: MPI_Irecv from every neighbour, then
