@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "scale_program_int.h"
 #include "trace.h"
 
@@ -37,6 +38,9 @@
  * occurrence: k from the first, OCCURRENCES + k from the last. */
 #define OCCURRENCES 4
 #define KEYS (2 * OCCURRENCES)
+/* What is learned of one event of a shape: slot 0 of every occurrence, slot 1 + key of
+ * occurrence key alone. */
+#define SLOTS (1 + KEYS)
 
 /* What the recordings show of one event of a step's shape: bit l of each for law l. */
 struct seen {
@@ -53,13 +57,14 @@ struct sp_skews {
     struct sp_table *t;
     struct sp_shapes sh;       /* each step without its offsets, with its tags */
     uint8_t periodic[PZ_SCALE_MAX_DIMS];   /* the model's grid's */
-    struct seen *of;           /* [event of sh.table]: every call of the shape */
-    struct seen *keyed;        /* [event of sh.table * KEYS + key]: one occurrence's */
+    struct seen (*of)[SLOTS];  /* [event of sh.table] */
     uint32_t cap;
     uint32_t *shapes;          /* the shapes of the steps of the process at hand */
-    size_t capshapes;
-    uint32_t *total, *so_far;  /* [shape]: its steps at the process, and before the
+    uint32_t capshapes;
+    struct count {             /* [shape]: its steps at the process, and before the
                                   step at hand */
+        uint32_t total, so_far;
+    } *counts;
     uint32_t capcounts;
 };
 
@@ -98,10 +103,8 @@ void sp_skews_free(struct sp_skews *x)
         return;
     sp_shapes_free(&x->sh);
     free(x->of);
-    free(x->keyed);
     free(x->shapes);
-    free(x->total);
-    free(x->so_far);
+    free(x->counts);
     free(x);
 }
 
@@ -149,64 +152,29 @@ static uint32_t laws_at(const struct sp_skews *x, const struct pz_scale_grid *g,
     return laws;
 }
 
-/* Zeroed elements from *cap to n of the array *v of elements of `size` bytes, *v
- * grown when n is above *cap.  0 or -1. */
-static int grow_zeroed(void **v, size_t size, size_t cap, size_t n)
-{
-    char *w;
-
-    if (n <= cap)
-        return 0;
-    if (!(w = realloc(*v, n * size)))
-        return -1;
-    memset(w + cap * size, 0, (n - cap) * size);
-    *v = w;
-    return 0;
-}
-
-/* x->of and x->keyed grown to cover every event of the shapes.  0 or -1. */
-static int grow(struct sp_skews *x)
-{
-    uint32_t n = x->sh.table.nevents;
-
-    if (n <= x->cap)
-        return 0;
-    if (grow_zeroed((void **)&x->of, sizeof(*x->of), x->cap, n) != 0 ||
-        grow_zeroed((void **)&x->keyed, sizeof(*x->keyed), (size_t)x->cap * KEYS,
-                    (size_t)n * KEYS) != 0)
-        return -1;
-    x->cap = n;
-    return 0;
-}
-
 /* The shapes of a process's steps syms[0..n-1] into x->shapes, how many steps of each it
- * makes into x->total, x->so_far zeroed.  0 or -1. */
+ * makes into x->counts (so_far zeroed), x->of grown to cover every event of the shapes.
+ * 0 or -1. */
 static int count_shapes(struct sp_skews *x, const uint32_t *syms, size_t n)
 {
-    uint32_t nshapes;
-
-    if (n > x->capshapes) {
-        uint32_t *v = realloc(x->shapes, n * sizeof(*v));
-
-        if (!v)
-            return -1;
-        x->shapes = v;
-        x->capshapes = n;
-    }
+    if (n && pz_grow((void **)&x->shapes, &x->capshapes, (uint32_t)(n - 1),
+                     sizeof(*x->shapes)) != 0)
+        return -1;
     for (size_t k = 0; k < n; k++)
         if ((x->shapes[k] = sp_shape(&x->sh, syms[k])) == SP_NONE)
             return -1;
-    nshapes = x->sh.table.nsyms;
-    if (grow_zeroed((void **)&x->total, sizeof(*x->total), x->capcounts, nshapes) != 0 ||
-        grow_zeroed((void **)&x->so_far, sizeof(*x->so_far), x->capcounts, nshapes) != 0)
+    if ((x->sh.table.nsyms &&
+         pz_grow((void **)&x->counts, &x->capcounts, x->sh.table.nsyms - 1,
+                 sizeof(*x->counts)) != 0) ||
+        (x->sh.table.nevents &&
+         pz_grow((void **)&x->of, &x->cap, x->sh.table.nevents - 1, sizeof(*x->of)) != 0))
         return -1;
-    x->capcounts = nshapes > x->capcounts ? nshapes : x->capcounts;
-    memset(x->total, 0, x->capcounts * sizeof(*x->total));
-    memset(x->so_far, 0, x->capcounts * sizeof(*x->so_far));
+    if (x->counts)
+        memset(x->counts, 0, x->capcounts * sizeof(*x->counts));
     for (size_t k = 0; k < n; k++)
         if (!(x->shapes[k] & SP_OWN_SHAPE))
-            x->total[x->shapes[k]]++;
-    return grow(x);
+            x->counts[x->shapes[k]].total++;
+    return 0;
 }
 
 /* Where an occurrence of a shape stands at its process (count_shapes). */
@@ -221,8 +189,8 @@ static struct occurrence occurrence_at(struct sp_skews *x, size_t k)
     struct occurrence o = {x->shapes[k], 0, 0};
 
     if (!(o.shape & SP_OWN_SHAPE)) {
-        o.from_first = x->so_far[o.shape]++;
-        o.from_last = x->total[o.shape] - 1 - o.from_first;
+        o.from_first = x->counts[o.shape].so_far++;
+        o.from_last = x->counts[o.shape].total - 1 - o.from_first;
     }
     return o;
 }
@@ -237,10 +205,10 @@ static struct seen *seen_of(const struct sp_skews *x, struct occurrence o, uint3
     if ((o.shape & SP_OWN_SHAPE) || (ev = x->sh.table.syms[o.shape].first + i) >= x->cap)
         return NULL;
     if (key < 0)
-        return &x->of[ev];
+        return &x->of[ev][0];
     if (place >= OCCURRENCES)
         return NULL;
-    return &x->keyed[(size_t)ev * KEYS + (size_t)key * OCCURRENCES + place];
+    return &x->of[ev][1 + key * OCCURRENCES + (int)place];
 }
 
 /* Offsets off, laws following them, made at coordinates c of grid g, added to s. */
@@ -296,8 +264,7 @@ int sp_skews_learn(struct sp_skews *x, const struct pz_scale_run *run, uint32_t 
 {
     uint32_t long_d = 0;
 
-    forget_coordinates(x->of, x->cap);
-    forget_coordinates(x->keyed, (size_t)x->cap * KEYS);
+    forget_coordinates((struct seen *)x->of, (size_t)x->cap * SLOTS);
     for (int p = 0; p < run->nprocs; p++) {
         if (count_shapes(x, syms[p], run->procs[p].nsteps) != 0)
             return -1;
@@ -306,8 +273,7 @@ int sp_skews_learn(struct sp_skews *x, const struct pz_scale_run *run, uint32_t 
     }
     for (int l = 0; l < LAWS; l++)
         long_d |= (uint32_t)(law_d(l) < run->grid.ndims && run->grid.dims[law_d(l)] >= 3) << l;
-    tell(x->of, x->cap, long_d);
-    tell(x->keyed, (size_t)x->cap * KEYS, long_d);
+    tell((struct seen *)x->of, (size_t)x->cap * SLOTS, long_d);
     return 0;
 }
 
@@ -418,7 +384,7 @@ static int note_occurrences(const struct sp_skews *x, struct pz_scale_program *m
     static const char *const place_name[KEYS] = {
         "1st", "2nd", "3rd", "4th", "last", "2nd to last", "3rd to last", "4th to last"};
     const struct sp_event *e = &sp_events_of(&x->sh.table, shape)[i];
-    const struct seen *s = &x->keyed[(size_t)(x->sh.table.syms[shape].first + i) * KEYS];
+    const struct seen *s = &x->of[x->sh.table.syms[shape].first + i][1];
     char what[160];
     int l;
 
@@ -448,13 +414,13 @@ int sp_skews_note(const struct sp_skews *x, struct pz_scale_program *m)
 
             if (ev >= x->cap)
                 continue;
-            if ((l = first_law(&x->of[ev], 1)) >= 0) {
+            if ((l = first_law(&x->of[ev][0], 1)) >= 0) {
                 if (note_one(m, region, e, l, 1, at) != 0)
                     return -1;
                 continue;
             }
             if (note_occurrences(x, m, shape, i, at, &noted) != 0 ||
-                (!noted && (l = first_law(&x->of[ev], 0)) >= 0 &&
+                (!noted && (l = first_law(&x->of[ev][0], 0)) >= 0 &&
                  note_one(m, region, e, l, 0, at) != 0))
                 return -1;
         }
