@@ -1195,6 +1195,23 @@ static void expect_halo3d(const struct pz_scale_program *m, int nprocs, int proc
     }
 }
 
+/* The program's calls at 16 (4 x 2 x 2, rank 4 x + 2 y + z) of processes 0 and 13, as
+ * the comment of neighbours_along_a_periodic_dimension_are_told_by_a_recording_of_3
+ * works them out: (peer, tag) of each send and receive in order. */
+static void expect_halo3d_at_16(const struct pz_scale_program *m)
+{
+    static const uint32_t sends0[4][2] = { { 12, 1 }, { 4, 0 }, { 2, 2 }, { 1, 4 } };
+    static const uint32_t recvs0[4][2] = { { 12, 0 }, { 4, 1 }, { 2, 3 }, { 1, 5 } };
+    static const uint32_t sends13[4][2] = { { 9, 1 }, { 1, 0 }, { 15, 2 }, { 12, 5 } };
+    static const uint32_t recvs13[4][2] = { { 9, 0 }, { 1, 1 }, { 15, 3 }, { 12, 4 } };
+
+    expect_halo3d(m, 16, 0, sends0, recvs0, 4);
+    expect_halo3d(m, 16, 13, sends13, recvs13, 4);
+}
+
+/* MPI_Dims_create's 3-D layouts at 2, 4 and 8. */
+static const uint32_t dims_2_4_8[3][3] = { { 2, 1, 1 }, { 2, 2, 1 }, { 2, 2, 2 } };
+
 /* Recorded at 2 (2 x 1 x 1), 4 (2 x 2 x 1) and 8 (2 x 2 x 2), dimension 0 is periodic
  * and of 2 processes in every recording: both neighbours of a process along it are the
  * other process, read at +1 from x = 0 and at -1 from x = 1, whichever side the program
@@ -1217,19 +1234,13 @@ static void expect_halo3d(const struct pz_scale_program *m, int nprocs, int proc
  * = 1 with tag 4, and receives from them with tags 0, 1, 3 and 5. */
 Test(scale_run, neighbours_along_a_periodic_dimension_of_2_in_every_recording_take_directions)
 {
-    static const uint32_t dims[3][3] = { { 2, 1, 1 }, { 2, 2, 1 }, { 2, 2, 2 } };
     static const uint32_t sends8[4][2] = { { 4, 1 }, { 4, 0 }, { 2, 2 }, { 1, 4 } };
     static const uint32_t recvs8[4][2] = { { 4, 0 }, { 4, 1 }, { 2, 3 }, { 1, 5 } };
-    static const uint32_t sends0[4][2] = { { 12, 1 }, { 4, 0 }, { 2, 2 }, { 1, 4 } };
-    static const uint32_t recvs0[4][2] = { { 12, 0 }, { 4, 1 }, { 2, 3 }, { 1, 5 } };
-    static const uint32_t sends13[4][2] = { { 9, 1 }, { 1, 0 }, { 15, 2 }, { 12, 5 } };
-    static const uint32_t recvs13[4][2] = { { 9, 0 }, { 1, 1 }, { 15, 3 }, { 12, 4 } };
     struct halo3d h;
 
     posted_first = 0;
-    model_halo3d(dims, &h);
-    expect_halo3d(h.m, 16, 0, sends0, recvs0, 4);
-    expect_halo3d(h.m, 16, 13, sends13, recvs13, 4);
+    model_halo3d(dims_2_4_8, &h);
+    expect_halo3d_at_16(h.m);
     expect_halo3d(h.m, 8, 0, sends8, recvs8, 4);
     free_halo3d(&h);
 }
@@ -1246,17 +1257,11 @@ Test(scale_run, neighbours_along_a_periodic_dimension_of_2_in_every_recording_ta
  * dimension 0 could not be told); process 13 as above. */
 Test(scale_run, receives_posted_first_along_a_periodic_dimension_of_2_take_directions)
 {
-    static const uint32_t dims[3][3] = { { 2, 1, 1 }, { 2, 2, 1 }, { 2, 2, 2 } };
-    static const uint32_t sends0[4][2] = { { 12, 1 }, { 4, 0 }, { 2, 2 }, { 1, 4 } };
-    static const uint32_t recvs0[4][2] = { { 12, 0 }, { 4, 1 }, { 2, 3 }, { 1, 5 } };
-    static const uint32_t sends13[4][2] = { { 9, 1 }, { 1, 0 }, { 15, 2 }, { 12, 5 } };
-    static const uint32_t recvs13[4][2] = { { 9, 0 }, { 1, 1 }, { 15, 3 }, { 12, 4 } };
     struct halo3d h;
 
     posted_first = 1;
-    model_halo3d(dims, &h);
-    expect_halo3d(h.m, 16, 0, sends0, recvs0, 4);
-    expect_halo3d(h.m, 16, 13, sends13, recvs13, 4);
+    model_halo3d(dims_2_4_8, &h);
+    expect_halo3d_at_16(h.m);
     free_halo3d(&h);
 }
 
@@ -1273,18 +1278,13 @@ Test(scale_run, receives_posted_first_along_a_periodic_dimension_of_2_take_direc
 Test(scale_run, neighbours_along_a_periodic_dimension_are_told_by_a_recording_of_3)
 {
     static const uint32_t dims[3][3] = { { 2, 2, 1 }, { 2, 2, 2 }, { 3, 2, 2 } };
-    static const uint32_t sends0[4][2] = { { 12, 1 }, { 4, 0 }, { 2, 2 }, { 1, 4 } };
-    static const uint32_t recvs0[4][2] = { { 12, 0 }, { 4, 1 }, { 2, 3 }, { 1, 5 } };
-    static const uint32_t sends13[4][2] = { { 9, 1 }, { 1, 0 }, { 15, 2 }, { 12, 5 } };
-    static const uint32_t recvs13[4][2] = { { 9, 0 }, { 1, 1 }, { 15, 3 }, { 12, 4 } };
     static const uint32_t sends0_32[4][2] = { { 24, 1 }, { 8, 0 }, { 2, 2 }, { 1, 4 } };
     static const uint32_t recvs0_32[4][2] = { { 24, 0 }, { 8, 1 }, { 2, 3 }, { 1, 5 } };
     struct halo3d h;
 
     posted_first = 0;
     model_halo3d(dims, &h);
-    expect_halo3d(h.m, 16, 0, sends0, recvs0, 4);
-    expect_halo3d(h.m, 16, 13, sends13, recvs13, 4);
+    expect_halo3d_at_16(h.m);
     expect_halo3d(h.m, 32, 0, sends0_32, recvs0_32, 4);
     free_halo3d(&h);
 }
