@@ -117,6 +117,15 @@ static void rows_of(struct tb *b, int rows, int cols, uint32_t *row)
     }
 }
 
+/* The program the next recordings make: A sent by `by` along its row, on the rows or
+ * not, the textbook's or not. */
+static void program(int (*by)(int), int on_rows, int book)
+{
+    a_by = by;
+    a_on_rows = on_rows;
+    textbook = book;
+}
+
 /* The program recorded at nprocs into DIR/NAME<nprocs>: MPI_Init, the grid, then its
  * calls on the grid's communicator (A's on the rows when a_on_rows), each 1 ms after 5
  * ms of computation. */
@@ -201,9 +210,7 @@ Test(scale_skew, square_grids_at_16_and_64)
     struct st_model md;
     const char *note;
 
-    a_by = by_row;
-    a_on_rows = 0;
-    textbook = 0;
+    program(by_row, 0, 0);
     sm_model_of(&md, "square", counts, record);
     note = sm_note(md.m, "along dimension 1 equal to minus the coordinate along dimension 0");
     cr_expect(note && strstr(note, "a skew, as Cannon's algorithm makes") &&
@@ -242,9 +249,7 @@ Test(scale_skew, one_tag_with_the_blocks_restored_at_16_and_64)
         {R, 5, ONE_TAG, BYTES}};
     struct st_model md;
 
-    a_by = by_row;
-    a_on_rows = 0;
-    textbook = 1;
+    program(by_row, 0, 1);
     sm_model_of(&md, "textbook", counts, record);
     cr_expect_not_null(sm_note(md.m, "sent by the 1st MPI_Sendrecv_replace of its kind at each "
                                      "process are at an offset along dimension 1 equal to "
@@ -273,9 +278,7 @@ Test(scale_skew, grids_of_unequal_extents_at_24)
     static const struct sm_message p13[] = {A(S, 14), A(R, 12), B(S, 9), B(R, 17)};
     struct st_model md;
 
-    a_by = by_row;
-    a_on_rows = 0;
-    textbook = 0;
+    program(by_row, 0, 0);
     sm_model_of(&md, "unequal", counts, record);
     cr_expect_not_null(sm_note(md.m, "a skew, as Cannon's algorithm makes"), "no note");
     expect_run(md.m, 24);
@@ -299,9 +302,7 @@ Test(scale_skew, a_along_the_rows_at_16_and_64)
     static const struct sm_message p29[] = {A(S, 26), A(R, 24), B(S, 53), B(R, 5)};
     struct st_model md;
 
-    a_by = by_row;
-    a_on_rows = 1;
-    textbook = 0;
+    program(by_row, 1, 0);
     sm_model_of(&md, "rows", counts, record);
     cr_expect_not_null(sm_note(md.m, "along dimension 1 equal to minus the coordinate along "
                                      "dimension 0"), "no note of the skew of A");
@@ -323,9 +324,7 @@ Test(scale_skew, no_recording_tells_a_skew_noted)
     struct st_model md;
     const char *note;
 
-    a_by = by_none;
-    a_on_rows = 0;
-    textbook = 0;
+    program(by_none, 0, 0);
     sm_model_of(&md, "untold", counts, record);
     cr_expect_null(sm_note(md.m, "a skew, as Cannon's algorithm makes, is taken"), "taken");
     note = sm_note(md.m, "may be at an offset along dimension 0 equal to plus or minus the "
@@ -347,9 +346,7 @@ Test(scale_skew, offsets_by_twice_the_row_refused)
     struct st_model md;
     char dirs[3][4200];
 
-    a_by = by_twice;
-    a_on_rows = 0;
-    textbook = 0;
+    program(by_twice, 0, 0);
     for (int i = 0; i < 3; i++)
         record("twice", counts[i], dirs[i], sizeof(dirs[i]));
     sm_model_read(&md, (const char *const[]){dirs[0], dirs[1], dirs[2]}, err, sizeof(err));
