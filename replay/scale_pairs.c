@@ -86,10 +86,8 @@ struct spp_body *spp_body_at(struct sp_pairs *x, const uint32_t *syms, size_t n,
     return best;
 }
 
-/* Does run r reach every other member: its first partner's distance at its first
- * iteration, 0 or 1, and its iterations as many as the members less that, in some form. */
-static int reaches_every_member(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
-                                const uint32_t *syms, const struct spp_run *r)
+int spp_reaches_every_member(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
+                             const uint32_t *syms, const struct spp_run *r)
 {
     for (size_t q = 0; q < r->period; q++) {
         uint32_t sym = syms[spp_slot(x, syms, r, 0, q)];
@@ -180,17 +178,19 @@ static int learn_run(struct sp_pairs *x, const struct pz_scale_run *run, int pro
                 y->forms[q][i] &= spp_forms_of(x, run, proc, syms, r, q, i);
             if (!y->tag_known[q][i]) {
                 y->tag_step[q][i] = e1[i].tag - e0[i].tag;
+                y->tag_first[q][i] = e0[i].tag;
                 y->tag_known[q][i] = 1;
             }
+            y->tag_mixed[q][i] |= e0[i].tag != y->tag_first[q][i];
         }
     }
-    /* a process counts once per body: its first run reaching every member */
+    /* a process counts once per body (every run reaches every member, spp_find_run) */
     if (y->run != run) {
         y->run = run;
         y->nreached = 0;
         y->last = -1;
     }
-    if (y->last != proc && reaches_every_member(x, run, proc, syms, r)) {
+    if (y->last != proc) {
         y->last = proc;
         y->nwhole += ++y->nreached == run->nprocs;
         y->nrooted += proc == 0 && run->nprocs >= 3;

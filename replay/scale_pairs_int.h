@@ -44,6 +44,8 @@ struct spp_body {
     uint8_t forms[SPP_MAX_BODY][SP_MAX_EVENTS];
     uint32_t tag_step[SPP_MAX_BODY][SP_MAX_EVENTS];
     uint8_t tag_known[SPP_MAX_BODY][SP_MAX_EVENTS];
+    uint32_t tag_first[SPP_MAX_BODY][SP_MAX_EVENTS];   /* at a run's first iteration, */
+    uint8_t tag_mixed[SPP_MAX_BODY][SP_MAX_EVENTS];    /* not the same in every run */
     const struct pz_scale_run *run;    /* the recording it was learned from last, */
     int nreached, last;        /* how many of its processes reached every member with it,
                                   the last of them, */
@@ -88,9 +90,12 @@ size_t spp_slot(struct sp_pairs *x, const uint32_t *syms, const struct spp_run *
  * with a partner. */
 uint8_t spp_forms_of(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
                      const uint32_t *syms, const struct spp_run *r, size_t q, uint32_t i);
-/* The run of 2 iterations or more beginning at syms[at] (n of them), its period the
- * shortest that gives one, as many iterations as follow alike; count 0 when none.  0,
- * -1 (memory). */
+/* The run of 2 iterations or more beginning at syms[at] (n of them) that reaches every
+ * member (spp_reaches_every_member), its period the shortest that gives one, as many
+ * iterations as follow alike; count 0 when none.  Steps that fit a form without reaching
+ * every member are no such exchange: a ring's send to rank + 1 and a gather's to 0 at
+ * process 1 of 8 are its 6th and 7th other members in descending order.  0, -1
+ * (memory). */
 int spp_find_run(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
                  const uint32_t *syms, size_t n, size_t at, struct spp_run *r);
 /* The body learned whose shapes begin at syms[at] (its period fitting in n), of period
@@ -98,6 +103,12 @@ int spp_find_run(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
  * either when -1; NULL.  *err set when memory runs out. */
 struct spp_body *spp_body_at(struct sp_pairs *x, const uint32_t *syms, size_t n, size_t at,
                              size_t period, int twin, int *err);
+
+/* Does run r (process proc's) reach every other member: its first partner's distance at
+ * its first iteration, 0 or 1, and its iterations as many as the members less that, in
+ * some form. */
+int spp_reaches_every_member(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
+                             const uint32_t *syms, const struct spp_run *r);
 
 /* Whether body y may be rewritten: where the grid explains the exchanges too
  * (struct sp_pairs.grid_too), only when no run of it had messages of different sizes. */

@@ -31,6 +31,22 @@ static int tags_advance(struct sp_pairs *x, const uint32_t *syms, const struct s
     return 1;
 }
 
+/* Whether the tags of one iteration of body y (run r, found where no run of y is) are
+ * those y's runs begin with, where every run begins with the same. */
+static int tags_begin(struct sp_pairs *x, const uint32_t *syms, const struct spp_run *r,
+                      const struct spp_body *y)
+{
+    for (size_t q = 0; q < r->period; q++) {
+        uint32_t sym = syms[spp_slot(x, syms, r, 0, q)];
+
+        for (uint32_t i = 0; i < x->t->syms[sym].n && i < SP_MAX_EVENTS; i++)
+            if (y->tag_known[q][i] && !y->tag_mixed[q][i] &&
+                sp_events_of(x->t, sym)[i].tag != y->tag_first[q][i])
+                return 0;
+    }
+    return 1;
+}
+
 /* The body step written at position p of every iteration of run r in order `order`
  * (a twin's, else 0): p; in a twin's ordered by rank the one first where the rank is
  * below the partner's (p = 0) and the other; in a twin's of one order, the one at p in
@@ -103,8 +119,13 @@ static int rewrite_step(struct sp_pairs *x, const struct pz_scale_run *run, int 
 }
 
 /* Run r of body y, found at syms[at] (count 0: none, one iteration of y is looked for
- * there), as the run to rewrite, a twin's order into *order (0 for others): 0, 1 when
- * there is none (the iteration not y's, tags or an order y does not take), -1. */
+ * there, taken where it reaches every other member: on a communicator of 2), as the run
+ * to rewrite, a twin's order into *order (0 for others): 0, 1 when there is none (the
+ * iteration not y's, tags or an order y does not take), -1.  A step of y's shape on a
+ * larger communicator, or with other tags than y's runs begin with, is another exchange
+ * (a ring's receive from the left beside a gather written by hand: taken for one
+ * iteration of the gather's run, it was a step at the distance P - 1, one of its own in
+ * each recording). */
 static int run_of(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
                   const uint32_t *syms, const struct spp_body *y, struct spp_run *r,
                   uint8_t *order)
@@ -118,6 +139,8 @@ static int run_of(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
         *r = (struct spp_run){r->at, y->period, 1, y->twin, 0, 0};
         if (y->twin && (rc = spp_twin_alike(x, run, proc, syms, r)) <= 0)
             return rc < 0 ? -1 : 1;
+        if (!spp_reaches_every_member(x, run, proc, syms, r) || !tags_begin(x, syms, r, y))
+            return 1;
     }
     if (y->twin && !(r->orders & *order))
         return 1;

@@ -159,6 +159,8 @@ int spp_find_run(struct sp_pairs *x, const struct pz_scale_run *run, int proc,
                 break;
             c = longer;
         }
+        if (!spp_reaches_every_member(x, run, proc, syms, &c))
+            continue;
         *r = c;
         return 0;
     }

@@ -5,13 +5,14 @@
  * MPI_Send and MPI_Recv ordered by rank (the send first where the rank is below the
  * partner's, the receive first above), with the other ranks in order or rank XOR i; a
  * gather written by hand after it (rank 0 receives from 1 .. n - 1 in turn, the others
- * send to 0).  Recorded by hand (trace_builder.h) at 2, 4 and 8 processes, where every
- * process is also a neighbour of every other in the grid of 2 x 2 x 2, at 3, 6 and 12,
- * and on the rows of MPI_Cart_create's grids at 6, 12 and 24; synthesized at 16 and 64,
- * every process's calls, partners, tags and bytes are the program's, worked out in the
- * comments from its definition; a pairwise schedule asked at 12 is refused in one line,
- * and a halo exchange with 26 neighbours, whose messages differ in size by direction,
- * is not taken for an exchange with every member. */
+ * send to 0), alone or beside a ring ordered by parity.  Recorded by hand
+ * (trace_builder.h) at 2, 4 and 8 processes, where every process is also a neighbour of
+ * every other in the grid of 2 x 2 x 2, at 3, 6 and 12, and on the rows of
+ * MPI_Cart_create's grids at 6, 12 and 24; synthesized at 16 and 64, every process's
+ * calls, partners, tags and bytes are the program's, worked out in the comments from its
+ * definition; a pairwise schedule asked at 12 is refused in one line, and a halo
+ * exchange with 26 neighbours, whose messages differ in size by direction, is not taken
+ * for an exchange with every member. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,6 +31,7 @@
 #define TAG 7u
 #define GATHER_TAG 4u
 #define GATHER_BYTES 8u
+#define RING_BYTES 64u
 
 TestSuite(scale_allranks, .init = setup, .fini = cleanup);
 
@@ -48,7 +50,10 @@ enum how {
     XOR_SEND_FIRST,  /* rank XOR i, MPI_Send then MPI_Recv everywhere (small messages,
                         sent eagerly) */
     UP_ROWS,         /* UP_SENDRECV within the rows of a 2-D grid (MPI_Cart_sub's) */
-    GATHER_ONLY      /* the gather alone, no exchange before it */
+    GATHER_ONLY,     /* the gather alone, no exchange before it */
+    RING_GATHER      /* a ring ordered by parity, then the gather: even ranks MPI_Send
+                        RING_BYTES tagged TAG to rank + 1 then MPI_Recv from rank - 1, odd
+                        ranks the other way round */
 };
 
 /* The communicator an exchange of process p runs on at nprocs: its members n, p's rank
@@ -159,13 +164,31 @@ static void gather(struct tb *b, const struct calls *k, int p, const struct on *
         one(b, p, t, k->send, 1, TB_WORLD, 0, GATHER_TAG, GATHER_BYTES);
 }
 
+/* RING_GATHER's ring: process p's neighbour to the right and to the left, and whether
+ * it sends first. */
+static void ring_of(const struct on *c, int *right, int *left, int *sends_first)
+{
+    *right = (c->me + 1) % c->n;
+    *left = (c->me + c->n - 1) % c->n;
+    *sends_first = c->me % 2 == 0;
+}
+
 /* One pass of process p's exchange on communicator comm. */
 static void exchange(struct tb *b, const struct calls *k, enum how how, int p,
                      const struct on *c, uint32_t comm, uint64_t *t, uint64_t *req)
 {
     uint64_t bytes = TOTAL / (uint32_t)c->n;
 
-    if (how == GATHER_ONLY) {
+    if (how == RING_GATHER) {
+        int right, left, first;
+
+        ring_of(c, &right, &left, &first);
+        one(b, p, t, first ? k->send : k->recv, first, comm, first ? right : left, TAG,
+            RING_BYTES);
+        one(b, p, t, first ? k->recv : k->send, !first, comm, first ? left : right, TAG,
+            RING_BYTES);
+    }
+    if (how == GATHER_ONLY || how == RING_GATHER) {
         gather(b, k, p, c, t);
         return;
     }
@@ -271,8 +294,16 @@ static void add(struct want *w, uint8_t kind, int peer, uint32_t tag, uint64_t b
 static void pass_of(enum how how, const struct on *c, struct want *w)
 {
     uint64_t bytes = TOTAL / (uint32_t)c->n;
+    int gathers = how == UP_WAITALL || how == GATHER_ONLY || how == RING_GATHER;
 
-    for (int i = 1; how != GATHER_ONLY && i < c->n; i++) {
+    if (how == RING_GATHER) {
+        int right, left, first;
+
+        ring_of(c, &right, &left, &first);
+        add(w, first ? PZ_REC_SEND : PZ_REC_RECV, first ? right : left, TAG, RING_BYTES);
+        add(w, first ? PZ_REC_RECV : PZ_REC_SEND, first ? left : right, TAG, RING_BYTES);
+    }
+    for (int i = 1; how != GATHER_ONLY && how != RING_GATHER && i < c->n; i++) {
         int q = partner(how, c, i), below = c->me < q || how == XOR_SEND_FIRST;
 
         if (how == UP_WAITALL || how == DOWN_WAITEACH) {
@@ -288,9 +319,9 @@ static void pass_of(enum how how, const struct on *c, struct want *w)
     }
     for (int i = 1; how == UP_WAITALL && i < c->n; i++)
         add(w, PZ_REC_IRECV, partner(how, c, i), TAG, bytes);
-    for (int q = 1; (how == UP_WAITALL || how == GATHER_ONLY) && c->me == 0 && q < c->n; q++)
+    for (int q = 1; gathers && c->me == 0 && q < c->n; q++)
         add(w, PZ_REC_RECV, q, GATHER_TAG, GATHER_BYTES);
-    if ((how == UP_WAITALL || how == GATHER_ONLY) && c->me)
+    if (gathers && c->me)
         add(w, PZ_REC_SEND, 0, GATHER_TAG, GATHER_BYTES);
 }
 
@@ -361,6 +392,29 @@ Test(scale_allranks, a_gather_written_by_hand_alone_is_synthesized_at_16_and_64)
     cr_expect_not_null(pairs_note(md.m), "no note of the exchange with every member");
     expect_run(md.m, 16, GATHER_ONLY);
     expect_run(md.m, 64, GATHER_ONLY);
+    st_model_free(&md);
+}
+
+/* The gather beside a ring ordered by parity, recorded at 2, 4 and 8.  Rank 0's run of
+ * receives tagged 4 is the exchange with every member; steps of its shapes (partners and
+ * tags left out) that reach fewer members are not: the ring's receive from the left,
+ * one step where the communicator has more than 2 members, at 2 tagged 7 where every
+ * run begins with 4; at process 1 of 8 the ring's send to 2 and the gather's to 0, the
+ * 6th and 7th other members in descending order.  Before, they were rewritten as such
+ * exchanges, at distances that differ from one recording to the next (P - 1, or 6 and
+ * 7), and the recordings were refused.  At 16 process 4 sends 64 bytes tagged 7 to 5,
+ * receives them from 3, then sends 8 bytes tagged 4 to 0; process 5 receives from 4
+ * first and sends to 6; process 0 sends to 1, receives from 15, then receives 8 bytes
+ * from 1, 2, .., 15 in turn; twice; at 64 the same around the ring of 64 (expect_run). */
+Test(scale_allranks, a_gather_beside_a_ring_ordered_by_parity_is_synthesized_at_16_and_64)
+{
+    static const int counts[] = { 2, 4, 8 };
+    struct st_model md;
+
+    model_of("ringgather", counts, RING_GATHER, &md);
+    cr_assert_not_null(md.m, "%s", err);
+    expect_run(md.m, 16, RING_GATHER);
+    expect_run(md.m, 64, RING_GATHER);
     st_model_free(&md);
 }
 
