@@ -617,6 +617,56 @@ static int at_root_alone(struct pz_scale_program *m, uint64_t *const *made, uint
     return 1;
 }
 
+/* The one process of run r that made node k, -1 when none or several did. */
+static int made_by_one(const struct pz_scale_program *m, uint64_t *const *made, uint32_t k,
+                       size_t r)
+{
+    const uint64_t *bits = made[(size_t)k * m->nruns + r];
+    int one = -1;
+
+    for (int p = 0; p < m->runs[r]->nprocs; p++)
+        if ((bits[p / 64] >> (p % 64)) & 1) {
+            if (one >= 0)
+                return -1;
+            one = p;
+        }
+    return one;
+}
+
+/* Node k made by one and the same rank alone in every recording of 3 processes or
+ * more, two of them at least, is guarded by that rank: a benchmark's ping-pong between
+ * ranks 0 and 1 while the others wait, a server rank.  A position shared by that rank
+ * in every recording may be another process's, or several, at other counts (ranks 0
+ * and 1 of 2 x 2 x 2 are first along dimensions 0 and 1, as ranks 0 to 3 of 2 x 2 x 4
+ * are).  1 when so, else 0. */
+static int at_one_rank(struct pz_scale_program *m, uint64_t *const *made, uint32_t k,
+                       const struct sp_guard *peers)
+{
+    struct sp_guard gd = *peers;
+    int rank = -1, larger = 0;
+
+    /* the leaders of nodes that each hold every process are rank 0 alone */
+    if (gd.every || next_leaders(&m->table, 0))
+        return 0;
+    for (size_t r = 0; r < m->nruns; r++) {
+        int one;
+
+        if (m->runs[r]->nprocs < 3)
+            continue;
+        if ((one = made_by_one(m, made, k, r)) < 0 || (rank >= 0 && one != rank))
+            return 0;
+        rank = one;
+        larger++;
+    }
+    if (larger < 2 || gd.rank_not)
+        return 0;
+    gd.rank_is = (uint32_t)rank + 1;
+    if (!agrees(m, &gd, made, k))
+        return 0;
+    m->nodes[k].guard = gd;
+    return 1;
+}
+
 /* A step on the leaders' communicator is made by its members only; another step (the
  * beginning of an interval around it) may be too, when no position tells where it is
  * made.  A parity of the coordinates is the last resort: a program whose steps every
@@ -653,7 +703,8 @@ static int infer_one(struct pz_scale_program *m, uint64_t *const *made, uint32_t
         if (search_positions(m, made, k, &leaders, 0))
             return 0;
     }
-    if (at_root_alone(m, made, k, &peers) || search_positions(m, made, k, &peers, 0))
+    if (at_root_alone(m, made, k, &peers) || at_one_rank(m, made, k, &peers) ||
+        search_positions(m, made, k, &peers, 0))
         return 0;
     for (uint32_t e = next_leaders(&m->table, 0); !peers.every && e;
          e = next_leaders(&m->table, e)) {
