@@ -566,6 +566,19 @@ static int note_spread(struct pz_scale_program *m, const char *where,
 }
 
 /* The note of v collective e whose members' sizes its struct sp_vsizes gives. */
+/* Whether the block distribution v's N divides by P at every count from 2 to 64 (a
+ * share per process that weak scaling keeps): its blocks are then even at any count. */
+static int even_everywhere(const struct sp_vsizes *v)
+{
+    for (int p = 2; p <= 64; p++) {
+        double n = pz_scale_model_at(&v->items, p);
+
+        if (!(n > 0) || fmod(llround(n), p) != 0)
+            return 0;
+    }
+    return 1;
+}
+
 static int note_v(struct pz_scale_program *m, uint32_t k, const struct sp_tevent *e)
 {
     const struct sp_vsizes *v = e->v;
@@ -581,6 +594,15 @@ static int note_v(struct pz_scale_program *m, uint32_t k, const struct sp_tevent
                        "grid: each of %u classes (first, middle or last in each dimension) "
                        "has its own%s", where, (unsigned)v->nkeys, root);
     pz_scale_model_format(&v->items, items, sizeof(items));
+    if (v->unit_guessed && even_everywhere(v))
+        return 0;
+    if (v->unit_guessed)
+        return sp_note(m, "%s: every member moves an even share in every recording, taken as "
+                       "a block distribution of N = %s items of %llu bytes (the largest of 8, "
+                       "4, 2 and 1 that divides every share: an item's size, which the "
+                       "recordings do not show) over the n members: where n does not divide "
+                       "N, ceil(N / n) at the first N mod n ranks, floor(N / n) at the "
+                       "others%s", where, items, (unsigned long long)v->unit, root);
     return sp_note(m, "%s: the sizes differ between processes as a block distribution of N "
                    "= %s items of %llu bytes over the n members: ceil(N / n) at the first N "
                    "mod n ranks, floor(N / n) at the others%s", where, items,

@@ -735,6 +735,9 @@ struct sp_vsizes {
     struct pz_scale_model of[SP_V_KEYS][2];   /* CLASS: the sizes sent and received by a
                                                  member of that class, not the root */
     uint64_t unit;             /* BLOCK */
+    uint8_t unit_guessed;      /* BLOCK: every recording's blocks even, unit the largest
+                                  of 8, 4, 2 and 1 bytes that divides every block (an
+                                  item's size, which no recording shows) */
     struct pz_scale_model items;                /* BLOCK: N; SPREAD: the mean */
     uint32_t seed;             /* SPREAD: tells this event's draws from another's */
     uint32_t nruns;            /* SPREAD: the recordings, and each one's processes, */
@@ -1195,7 +1198,8 @@ struct sp_seen {
 };
 
 /* A v event's sizes at each process (stats->seen) as functions of its place and P, into
- * *out (allocated; NULL: none fits, or they do not differ).  1 when the members other
+ * *out (allocated; NULL: none fits, or they do not differ and form no block
+ * distribution).  1 when the members other
  * than a root move different amounts and no form gives them, else 0; -1 when memory
  * runs out. */
 int sp_vsizes_fit(const struct pz_scale_program *m, const struct sp_event *e,

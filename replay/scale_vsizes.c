@@ -1,11 +1,12 @@
 /* The sizes of "v" collectives whose members move different amounts (struct sp_vsizes):
  * from the sizes each process recorded at each count, a block distribution of N(P)
  * items by communicator rank (ceil(N / n) for the first N mod n ranks, floor(N / n) for
- * the others), N an exact form of P, or else one size per class of position in the
- * grid, each an exact form.  A form is taken only when it gives every process of every
- * recording its sizes, the root's being the sum of the others'.  Sizes that differ
- * between members of one class of position in a recording follow no place: the data
- * decide them (the keys a sample sort sends to each bucket).  Their mean is fitted as a
+ * the others), N an exact form of P (where every recording's members move even shares,
+ * items of the largest of 8, 4, 2 and 1 bytes that divides them all), or else one size
+ * per class of position in the grid, each an exact form.  A form is taken only when it
+ * gives every process of every recording its sizes, the root's being the sum of the
+ * others'.  Sizes that differ between members of one class of position in a
+ * recording follow no place: the data decide them (the keys a sample sort sends to each bucket).  Their mean is fitted as a
  * function of P (per pair of members in an Alltoallv, whose totals sent and received
  * all processes conserve; what a member other than the root sends into it or gets out
  * of it in a Gatherv or Scatterv), and each member moves it times a ratio drawn,
@@ -300,8 +301,37 @@ static int block_holds(const struct member *mb, size_t run, void *arg)
     return mb->size[w] != own;
 }
 
+/* Where every recording's blocks are even: the largest of 8, 4, 2 and 1 bytes that
+ * divides them all (a double's, an int's), as an item's size, and each recording's N
+ * (b->lo / unit items each) into p; the number of points. */
+static size_t even_blocks(struct block *b, struct pz_scale_point *p)
+{
+    size_t np = 0;
+
+    for (b->unit = 8; b->unit > 1; b->unit /= 2) {
+        size_t r = 0;
+
+        while (r < b->m->nruns && r < 64 && (!b->has[r] || b->lo[r] % b->unit == 0))
+            r++;
+        if (r == b->m->nruns || r == 64)
+            break;
+    }
+    for (size_t r = 0; r < b->m->nruns && r < 64; r++) {
+        if (!b->has[r])
+            continue;
+        p[np] = (struct pz_scale_point){.procs = b->m->runs[r]->nprocs,
+                                         .time = (double)(b->lo[r] / b->unit * b->n[r])};
+        memcpy(p[np++].dims, b->m->runs[r]->grid.dims, sizeof(p[0].dims));
+    }
+    return np;
+}
+
 /* The distribution's N at each recording where two amounts are moved: lo / unit items
- * each, and one more for the ranks up to the last that moves hi. */
+ * each, and one more for the ranks up to the last that moves hi; where none does (the
+ * members move even blocks in every recording: 1000 doubles over 2, 4 and 8), that of
+ * even_blocks, so that a count that does not divide N gets the blocks a program gives
+ * its members there (at 16, 63 doubles at ranks 0 to 7 and 62 at the others, not 62.5
+ * each). */
 static int fit_block(const struct pz_scale_program *m, const struct sp_event *e,
                      struct sp_seen *const *seen, struct sp_vsizes *v)
 {
@@ -326,6 +356,10 @@ static int fit_block(const struct pz_scale_program *m, const struct sp_event *e,
                                          .time = (double)(b.lo[r] / b.unit * b.n[r] +
                                                           b.last_hi[r])};
         memcpy(p[np++].dims, m->runs[r]->grid.dims, sizeof(p[0].dims));
+    }
+    if (!np) {
+        np = even_blocks(&b, p);
+        v->unit_guessed = 1;
     }
     v->unit = b.unit;
     v->form = SP_V_BLOCK;
@@ -561,11 +595,17 @@ int sp_vsizes_fit(const struct pz_scale_program *m, const struct sp_event *e,
     int rc;
 
     *out = NULL;
-    if (!sp_v_collective(e) || m->nruns > 64 || !roots_hold(m, e, seen) ||
-        (each_member(m, e, seen, differ, &s0) != 1 && each_member(m, e, seen, differ, &s1) != 1))
+    if (!sp_v_collective(e) || m->nruns > 64 || !roots_hold(m, e, seen))
         return 0;
     if (!(v = calloc(1, sizeof(*v))))
         return -1;
+    if (each_member(m, e, seen, differ, &s0) != 1 && each_member(m, e, seen, differ, &s1) != 1) {
+        if (fit_block(m, e, seen, v) == 0)
+            *out = v;
+        else
+            free(v);
+        return 0;
+    }
     if (fit_block(m, e, seen, v) == 0 || (rc = fit_classes(m, e, seen, v)) == 0 ||
         (rc == 1 && (rc = fit_spread(m, e, seen, &v)) == 0)) {
         *out = v;

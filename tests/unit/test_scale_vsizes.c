@@ -1,5 +1,6 @@
 /* The v collectives of the scaling (replay/scale_vsizes.c) whose members move different
- * amounts: programs recorded by hand (scale_runs.h), an iteration loop of ITERS trips
+ * amounts, or even shares of a block distribution that larger counts split unevenly:
+ * programs recorded by hand (scale_runs.h), an iteration loop of ITERS trips
  * of a Gatherv or a Scatterv rooted at rank 0, synthesized at larger counts and checked
  * process by process against what the program does there, the root's total against
  * the sum of what the others move, and a few sizes worked out by hand below.  Sizes
@@ -294,6 +295,67 @@ Test(scale_vsizes, an_allgatherv_of_a_block_distribution_gives_each_rank_its_row
      * 96 rows, 768 bytes; rank 7 sends 6 * 8 * 15 = 720 and receives 97 rows, 776 */
     cr_expect(c->ends[6][0].bytes == 840 && c->ends[6][0].bytes2 == 768);
     cr_expect(c->ends[7][0].bytes == 720 && c->ends[7][0].bytes2 == 776);
+    collected_free(c);
+    sr_recorded_free(&r);
+}
+
+/* --- a block distribution of EVEN_ROWS rows, which 2, 4 and 8 divide: at every
+ * recorded count each process gathers the same number of rows from each */
+
+#define EVEN_ROWS 1000
+
+static uint64_t even_rows_of(int rank, int nprocs)
+{
+    return (uint64_t)(EVEN_ROWS / nprocs + (rank < EVEN_ROWS % nprocs));
+}
+
+static void allgather_even(struct sr_run *b, int p, const int *c)
+{
+    struct pz_scale_event e = {.kind = PZ_REC_COLL_BEGIN, .comm = SR_WORLD, .posted_by = -1};
+    int P = b->run.nprocs;
+    struct sr_truth t = {-1, 0, P, 1, -1};
+
+    (void)c;
+    sr_step(b, p, PZ_SCALE_CALL, SR_ALLTOALL, C / P);
+    sr_event(b, p, &e, &t);
+    e.kind = PZ_REC_COLL_END;
+    e.coll_op = OTF2_COLLECTIVE_OP_ALLGATHERV;
+    e.bytes = (uint64_t)(P - 1) * ROW * even_rows_of(p, P);
+    e.bytes2 = ROW * (EVEN_ROWS - even_rows_of(p, P));
+    sr_event(b, p, &e, &t);
+}
+
+static void prog_allgather_even(struct sr_run *b, int p, const int *c, void *arg)
+{
+    (void)arg;
+    iterations(b, p, c, allgather_even);
+}
+
+Test(scale_vsizes, an_allgatherv_split_evenly_where_recorded_gives_blocks_where_not)
+{
+    struct sr_recorded r;
+    struct collected *c;
+
+    /* recorded: 500, 250 and 125 rows of 8 bytes each at 2, 4 and 8, every share
+     * 4000, 2000 and 1000 bytes, which 8 divides: N = 500 * 2 = 250 * 4 = 125 * 8 = 1000
+     * items of 8 bytes (before, the shares were 8000 / P bytes: 500 at 16, 62.5 rows) */
+    sr_record_at(&r, counts_2_4_8, 1, NULL, prog_allgather_even, NULL);
+    cr_expect(scale_noted(r.m, "even share in every recording, taken as a block "
+                               "distribution of N = 1000 items of 8 bytes"));
+    c = synthesize(r.m, 16);
+    check_sizes(c, 1, prog_allgather_even);
+    /* at 16, 1000 = 62 * 16 + 8: rank 7 sends its 63 rows to 15 others, 63 * 8 * 15 =
+     * 7560 bytes, and receives 937 rows, 7496; rank 8 sends 62 * 8 * 15 = 7440 and
+     * receives 938 rows, 7504 */
+    cr_expect(c->ends[7][0].bytes == 7560 && c->ends[7][0].bytes2 == 7496);
+    cr_expect(c->ends[8][0].bytes == 7440 && c->ends[8][0].bytes2 == 7504);
+    collected_free(c);
+    c = synthesize(r.m, 64);
+    check_sizes(c, 1, prog_allgather_even);
+    /* at 64, 1000 = 15 * 64 + 40: rank 39 sends 16 rows to 63 others, 8064 bytes, and
+     * receives 984 rows, 7872; rank 40 sends 15 * 8 * 63 = 7560 and receives 7880 */
+    cr_expect(c->ends[39][0].bytes == 8064 && c->ends[39][0].bytes2 == 7872);
+    cr_expect(c->ends[40][0].bytes == 7560 && c->ends[40][0].bytes2 == 7880);
     collected_free(c);
     sr_recorded_free(&r);
 }
