@@ -7,9 +7,10 @@
  * gives every process of every recording its sizes, the root's being the sum of the
  * others'.  Sizes that differ between members of one class of position in a
  * recording follow no place: the data decide them (the keys a sample sort sends to
- * each bucket).  Their mean is fitted as a function of P (per pair of members in an Alltoallv, whose totals sent and received
- * all processes conserve; what a member other than the root sends into it or gets out
- * of it in a Gatherv or Scatterv), and each member moves it times a ratio drawn,
+ * each bucket).  Their mean is fitted as a function of P (per pair of members in an
+ * Alltoallv, whose totals sent and received all processes conserve; what a member other
+ * than the root sends into it or gets out of it in a Gatherv or Scatterv), and each
+ * member moves it times a ratio drawn,
  * deterministically by its rank and the event, among the ratios of the recorded sizes
  * to their mean at the recording nearest P (the recorded spread, its shape kept, as
  * scale_vary.h draws computations); the largest, fitted as for any other event, would
