@@ -128,6 +128,45 @@ int sp_matches(const struct pz_scale_program *m, size_t run, uint32_t proc, uint
                                                     missing);
 }
 
+/* The loops directly in loop node k's body that ran no iteration the last time they
+ * were walked (counted[]), as bits in their order (the first 64). */
+static uint64_t idle_loops(const struct pz_scale_program *m, uint32_t k, const uint32_t *counted)
+{
+    uint64_t idle = 0;
+    uint32_t bit = 0;
+
+    for (uint32_t j = k + 1; j < m->nodes[k].end && bit < 64;) {
+        if (m->nodes[j].kind != SP_LOOP) {
+            j++;
+            continue;
+        }
+        idle |= (uint64_t)(counted[j] == 0) << bit++;
+        j = m->nodes[j].end;
+    }
+    return idle;
+}
+
+/* Whether the iteration of loop node k just walked from step pos of process proc (run
+ * r, raw[] of n steps) is what follows the loop instead: a loop of its body that ran in
+ * the iteration before (ran: idle_loops's bits clear then) runs none in it, and the
+ * step after the loop (the first in it, when it is a loop) is the one at pos.  A time
+ * step loop with an MPI_Allreduce every 10 steps and an MPI_Gather every 25, in 100
+ * steps, ends each 50 with the Allreduce and the Gather of the same step: the 50 fold
+ * into 2 x (10 steps, Allreduce) ... 2 x (Allreduce, 10 steps), Allreduce, Gather, and
+ * a third (Allreduce, no step) of the last loop is no iteration of it. */
+static int follows_instead(const struct pz_scale_program *m, size_t r, uint32_t proc,
+                           uint32_t k, const uint32_t *counted, uint64_t ran,
+                           const uint32_t *raw, size_t pos, size_t n)
+{
+    uint32_t j = m->nodes[k].end;
+
+    if (!(idle_loops(m, k, counted) & ran) || pos >= n)
+        return 0;
+    while (j < m->nnodes && m->nodes[j].kind == SP_LOOP)
+        j++;
+    return j < m->nnodes && sp_matches(m, r, proc, raw[pos], j, NULL);
+}
+
 /* --- membership */
 
 /* A process makes a template step in every pass through its place or in none: its
@@ -149,6 +188,7 @@ struct lenient {
                                    folded steps */
     uint32_t in_loops;          /* the template's loops the walk is in */
     uint32_t *first_pos;        /* [node]: the first step made as it, SP_NONE */
+    uint32_t *counted;          /* [node]: a loop's iterations the last time it ended */
     uint8_t *missing;           /* [node]: made without its peers' events */
     struct made_here *undo;     /* the values before each change, to undo an iteration */
     uint32_t nundo, capundo;
@@ -230,12 +270,13 @@ static size_t lenient_loop(struct lenient *c, uint32_t k, size_t pos)
 {
     int outer = c->passed_made, outer_rule = c->no_rebegin;
     uint32_t most = sp_pairs_bound(c->m, c->run, k), outer_first = c->iter_first;
-    uint32_t before_mark = 0;
+    uint32_t before_mark = 0, count;
     size_t before = pos;
+    uint64_t ran = 0;
 
     c->in_loops++;
     c->no_rebegin = 0;
-    for (uint32_t count = 0; count < most; count++) {
+    for (count = 0; count < most; count++) {
         uint32_t mark = c->nundo;
         size_t next = iteration(c, k, pos);
 
@@ -246,12 +287,21 @@ static size_t lenient_loop(struct lenient *c, uint32_t k, size_t pos)
             count--;
             continue;
         }
+        if (count && follows_instead(c->m, c->run, c->proc, k, c->counted, ran, c->raw, pos,
+                                     c->n)) {
+            undo_to(c, mark);
+            break;
+        }
+        ran = ~idle_loops(c->m, k, c->counted);
         before_mark = mark;
         before = pos;
         pos = next;
-        if (run_ended(c->m, c->run, c->proc, k, pos, c->n))
+        if (run_ended(c->m, c->run, c->proc, k, pos, c->n)) {
+            count++;
             break;
+        }
     }
+    c->counted[k] = count;
     c->passed_made = outer;
     c->no_rebegin = outer_rule;
     c->iter_first = outer_first;
@@ -427,10 +477,10 @@ int sp_walk_membership(struct pz_scale_program *m, uint32_t *const *const *raw,
 {
     size_t nodes = m->nnodes ? m->nnodes : 1;
     struct lenient c = {.m = m, .first_pos = malloc(nodes * sizeof(uint32_t)),
-                        .missing = malloc(nodes)};
+                        .counted = calloc(nodes, sizeof(uint32_t)), .missing = malloc(nodes)};
     int rc = -1;
 
-    if (!c.first_pos || !c.missing) {
+    if (!c.first_pos || !c.counted || !c.missing) {
         snprintf(err, errlen, "out of memory merging the recordings' processes");
         goto out;
     }
@@ -441,6 +491,7 @@ int sp_walk_membership(struct pz_scale_program *m, uint32_t *const *const *raw,
     rc = 0;
 out:
     free(c.first_pos);
+    free(c.counted);
     free(c.missing);
     free(c.undo);
     free(c.looped);
@@ -473,6 +524,7 @@ struct strict {
     uint32_t stop_fail_node;
     uint32_t *pass;             /* [node]: the loop's passes at this process so far, where
                                    st->passes is kept; else NULL */
+    uint32_t *counted;          /* [node]: a loop's iterations the last time it ended */
     double in_interval[64];     /* the process's computation per interval */
     uint32_t last;              /* the last step node made (a loop of a butterfly's stages
                                    when a pass of it begins) */
@@ -829,6 +881,7 @@ static long strict(struct strict *c, uint32_t a, uint32_t b, size_t pos, int com
         if (nodes[k].kind == SP_LOOP) {
             uint32_t count = 0, most = sp_pairs_bound(c->m, c->run, k);
             long next = 0;
+            uint64_t ran = 0;
 
             /* the computation before a butterfly's stages is not one between them */
             if (commit && nodes[k].stages)
@@ -836,6 +889,10 @@ static long strict(struct strict *c, uint32_t a, uint32_t b, size_t pos, int com
 
             while (count < most && (next = strict(c, k + 1, nodes[k].end, pos, 0)) >= 0 &&
                    (size_t)next != pos) {
+                if (count && follows_instead(c->m, c->run, proc_of(c), k, c->counted, ran,
+                                             c->raw, pos, c->n))
+                    break;
+                ran = ~idle_loops(c->m, k, c->counted);
                 if (commit)
                     strict(c, k + 1, nodes[k].end, pos, 1);
                 pos = (size_t)next;
@@ -845,6 +902,7 @@ static long strict(struct strict *c, uint32_t a, uint32_t b, size_t pos, int com
             }
             if (next < 0)
                 loop_stopped(c, pos);
+            c->counted[k] = count;
             if (commit)
                 gather_count(c, k, count);
             k = nodes[k].end;
@@ -972,6 +1030,7 @@ static int check_process(struct pz_scale_program *m, uint32_t *const *const *raw
     int rc = -1;
 
     if (!poster || !done ||
+        !(c.counted = calloc(m->nnodes ? m->nnodes : 1, sizeof(*c.counted))) ||
         (st->passes && !(c.pass = calloc(m->nnodes ? m->nnodes : 1, sizeof(*c.pass))))) {
         snprintf(err, errlen, "out of memory gathering the recordings' numbers");
         goto out;
@@ -999,6 +1058,7 @@ out:
     free(poster);
     free(done);
     free(c.pass);
+    free(c.counted);
     return rc;
 }
 
