@@ -147,20 +147,22 @@ static uint64_t idle_loops(const struct pz_scale_program *m, uint32_t k, const u
 }
 
 /* Whether the iteration of loop node k just walked from step pos of process proc (run
- * r, raw[] of n steps) is what follows the loop instead: a loop of its body that ran in
- * the iteration before (ran: idle_loops's bits clear then) runs none in it, and the
- * step after the loop (the first in it, when it is a loop) is the one at pos.  A time
- * step loop with an MPI_Allreduce every 10 steps and an MPI_Gather every 25, in 100
- * steps, ends each 50 with the Allreduce and the Gather of the same step: the 50 fold
- * into 2 x (10 steps, Allreduce) ... 2 x (Allreduce, 10 steps), Allreduce, Gather, and
- * a third (Allreduce, no step) of the last loop is no iteration of it. */
+ * r, raw[] of n steps), which would be its last (the caller tells), is what follows the
+ * loop instead: a loop of its body that ran in the iteration before (ran: idle_loops's
+ * bits clear then) runs none in it (idle: idle_loops's bits now), and the step after
+ * the loop (the first in it, when it is a loop) is the one at pos.  A time step loop
+ * with an MPI_Allreduce every 10 steps and an MPI_Gather every 25, in 100 steps, ends
+ * each 50 with the Allreduce and the Gather of the same step: the 50 fold into 2 x (10
+ * steps, Allreduce) ... 2 x (Allreduce, 10 steps), Allreduce, Gather, and a third
+ * (Allreduce, no step) of the last loop is no iteration of it.  An inner loop that the
+ * data leave idle in a pass before the last keeps that pass. */
 static int follows_instead(const struct pz_scale_program *m, size_t r, uint32_t proc,
-                           uint32_t k, const uint32_t *counted, uint64_t ran,
-                           const uint32_t *raw, size_t pos, size_t n)
+                           uint32_t k, uint64_t idle, uint64_t ran, const uint32_t *raw,
+                           size_t pos, size_t n)
 {
     uint32_t j = m->nodes[k].end;
 
-    if (!(idle_loops(m, k, counted) & ran) || pos >= n)
+    if (!(idle & ran) || pos >= n)
         return 0;
     while (j < m->nnodes && m->nodes[j].kind == SP_LOOP)
         j++;
@@ -263,6 +265,18 @@ static int rebegun(struct lenient *c, uint32_t k, uint32_t mark, size_t pos, siz
     return 0;
 }
 
+/* Whether another iteration of loop node k from pos would match something and pass
+ * over no step made before; what it learned undone. */
+static int lenient_again(struct lenient *c, uint32_t k, size_t pos)
+{
+    uint32_t mark = c->nundo;
+    size_t next = iteration(c, k, pos);
+    int again = next != pos && !c->passed_made;
+
+    undo_to(c, mark);
+    return again;
+}
+
 /* Repeats the body of loop node k from pos while an iteration matches something and
  * passes over no step made before (the one before walked again, rebegun, where that
  * lets this one match): the position after the last iteration. */
@@ -272,7 +286,7 @@ static size_t lenient_loop(struct lenient *c, uint32_t k, size_t pos)
     uint32_t most = sp_pairs_bound(c->m, c->run, k), outer_first = c->iter_first;
     uint32_t before_mark = 0, count;
     size_t before = pos;
-    uint64_t ran = 0;
+    uint64_t ran = 0, idle;
 
     c->in_loops++;
     c->no_rebegin = 0;
@@ -287,12 +301,13 @@ static size_t lenient_loop(struct lenient *c, uint32_t k, size_t pos)
             count--;
             continue;
         }
-        if (count && follows_instead(c->m, c->run, c->proc, k, c->counted, ran, c->raw, pos,
-                                     c->n)) {
+        idle = idle_loops(c->m, k, c->counted);
+        if (count && follows_instead(c->m, c->run, c->proc, k, idle, ran, c->raw, pos, c->n) &&
+            !lenient_again(c, k, next)) {
             undo_to(c, mark);
             break;
         }
-        ran = ~idle_loops(c->m, k, c->counted);
+        ran = ~idle;
         before_mark = mark;
         before = pos;
         pos = next;
@@ -889,10 +904,15 @@ static long strict(struct strict *c, uint32_t a, uint32_t b, size_t pos, int com
 
             while (count < most && (next = strict(c, k + 1, nodes[k].end, pos, 0)) >= 0 &&
                    (size_t)next != pos) {
-                if (count && follows_instead(c->m, c->run, proc_of(c), k, c->counted, ran,
-                                             c->raw, pos, c->n))
+                uint64_t idle = idle_loops(c->m, k, c->counted);
+                long again;
+
+                if (count && follows_instead(c->m, c->run, proc_of(c), k, idle, ran, c->raw,
+                                             pos, c->n) &&
+                    ((again = strict(c, k + 1, nodes[k].end, (size_t)next, 0)) < 0 ||
+                     again == next))
                     break;
-                ran = ~idle_loops(c->m, k, c->counted);
+                ran = ~idle;
                 if (commit)
                     strict(c, k + 1, nodes[k].end, pos, 1);
                 pos = (size_t)next;
