@@ -932,27 +932,6 @@ static int refused(const struct pz_scale_program *m, const struct work *w, char 
     return -1;
 }
 
-static void dbg_dump(const struct pz_scale_program *m, uint64_t **made)
-{
-    if (!getenv("PZDBG")) return;
-    fprintf(stderr, "DUMP by_pairs=%d by_xor=%d\n", m->table.by_pairs, m->table.by_xor);
-    for (uint32_t k = 0; k < m->nnodes; k++) {
-        fprintf(stderr, "%3u %s %-30s end=%u |", k, m->nodes[k].kind == SP_LOOP ? "LOOP" : "step",
-                m->nodes[k].kind == SP_LOOP ? "" : sp_sym_name(&m->table, m->nodes[k].sym), m->nodes[k].end);
-        if (m->nodes[k].kind != SP_LOOP)
-            for (uint32_t i = 0; i < m->table.syms[m->nodes[k].sym].n; i++) {
-                const struct sp_event *e = &sp_events_of(&m->table, m->nodes[k].sym)[i];
-                fprintf(stderr, " [k%d c%d p%d:%d,%d,%d r%d tag%u]", e->kind, e->comm.kind, e->peer.kind, e->peer.off[0], e->peer.off[1], e->peer.off[2], e->peer.rank, e->tag);
-            }
-        for (size_t r = 0; made && r < m->nruns; r++) {
-            fprintf(stderr, " r%d:", m->runs[r]->nprocs);
-            for (int p = 0; p < m->runs[r]->nprocs && p < 64; p++)
-                fprintf(stderr, "%c", (made[(size_t)k * m->nruns + r][p / 64] >> (p % 64)) & 1 ? 'x' : '.');
-        }
-        fprintf(stderr, "\n");
-    }
-}
-
 static int build(struct pz_scale_program *m, struct work *w, int data, char *err,
                  size_t errlen)
 {
@@ -991,11 +970,9 @@ static int build(struct pz_scale_program *m, struct work *w, int data, char *err
         !(m->pred_head = malloc((m->nnodes ? m->nnodes : 1) * sizeof(uint32_t))))
         goto oom;
     memset(m->pred_head, 0xff, m->nnodes * sizeof(uint32_t));
-    dbg_dump(m, NULL);
     if (sp_walk_membership(m, (uint32_t *const *const *)w->raw,
                            (uint32_t *const *const *)w->folded,
                            (const size_t *const *)w->nfolded, w->made, err, errlen) != 0 ||
-        (dbg_dump(m, w->made), 0) ||
         sp_guards_infer(m, w->made, err, errlen) != 0 || make_events(m, err, errlen) != 0)
         return refused(m, w, err, errlen);
     if (note_few_counts(m) != 0 || note_polls(m) != 0 || note_io(m) != 0 ||
@@ -1078,7 +1055,6 @@ static struct pz_scale_program *build_model(const struct pz_scale_run *const *ru
         snprintf(err, errlen, "out of memory building the program model");
         rc = -1;
     }
-    if (getenv("PZDBG")) fprintf(stderr, "BUILD by=%d sizes=%d tagl=%d widest=%d data=%d rc=%d err=%s\n", by, by_sizes, tag_loops, widest, data, rc, rc ? err : "");
     *tagged |= m->table.tagged;
     work_free(m, &w);
     if (rc != 0) {
