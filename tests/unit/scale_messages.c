@@ -54,6 +54,18 @@ void sm_model_read(struct st_model *md, const char *const dirs[3], char *err, si
     md->m = pz_scale_program_build(md->list, 3, 0, err, errlen);
 }
 
+void sm_write(const char *top, const char *name, int nprocs, sm_process_fn *process,
+              char *dir, size_t len)
+{
+    struct tb *b;
+
+    snprintf(dir, len, "%s/%s%d", top, name, nprocs);
+    cr_assert_not_null(b = tb_open(dir, nprocs), "cannot open a trace in %s", dir);
+    for (int p = 0; p < nprocs; p++)
+        process(b, p, nprocs);
+    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+}
+
 void sm_model_of(struct st_model *md, const char *name, const int counts[3],
                  sm_record_fn *record)
 {

@@ -36,6 +36,13 @@ void sm_model_read(struct st_model *md, const char *const dirs[3], char *err,
  * into dir (len bytes). */
 typedef void sm_record_fn(const char *name, int nprocs, char *dir, size_t len);
 
+/* Writes the trace of a hand-built program at nprocs processes into top/name<nprocs>
+ * (its directory into dir, len bytes): process(b, p, nprocs) writes process p's records
+ * (a Criterion assertion fails when the trace cannot be written). */
+typedef void sm_process_fn(struct tb *b, int p, int nprocs);
+void sm_write(const char *top, const char *name, int nprocs, sm_process_fn *process,
+              char *dir, size_t len);
+
 /* The program `record` writes, recorded at counts[0..2], read and modelled into md
  * (sm_model_read): a Criterion assertion fails when the model cannot be built. */
 void sm_model_of(struct st_model *md, const char *name, const int counts[3],

@@ -42,19 +42,19 @@ static void pass(struct tb *b, int p, uint64_t *t)
     }
 }
 
+/* Process p's program: PASSES passes. */
+static void pingpong(struct tb *b, int p, int nprocs)
+{
+    uint64_t t = MS(1);
+
+    (void)nprocs;
+    for (int i = 0; i < PASSES; i++)
+        pass(b, p, &t);
+}
+
 static void record(const char *name, int nprocs, char *dir, size_t len)
 {
-    struct tb *b;
-
-    snprintf(dir, len, "%s/%s%d", top, name, nprocs);
-    cr_assert_not_null(b = tb_open(dir, nprocs), "cannot open a trace in %s", dir);
-    for (int p = 0; p < nprocs; p++) {
-        uint64_t t = MS(1);
-
-        for (int i = 0; i < PASSES; i++)
-            pass(b, p, &t);
-    }
-    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+    sm_write(top, name, nprocs, pingpong, dir, len);
 }
 
 static struct sm_run got;

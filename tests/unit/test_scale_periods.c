@@ -26,39 +26,31 @@
 
 TestSuite(scale_periods, .init = setup, .fini = cleanup);
 
-/* Process p's program at nprocs from *t on. */
-static void solve(struct tb *b, int p, int nprocs, uint64_t *t)
+/* Process p's program at nprocs. */
+static void solve(struct tb *b, int p, int nprocs)
 {
     uint32_t sendrecv = tb_mpi(b, "MPI_Sendrecv");
+    uint64_t t = MS(1);
 
     for (int s = 1; s <= STEPS; s++) {
-        tb_enter(b, p, *t += MS(2), sendrecv);
-        tb_mpi_send(b, p, *t, TB_WORLD, (uint32_t)((p + 1) % nprocs), 0, BYTES);
-        tb_mpi_recv(b, p, *t + MS(1), TB_WORLD, (uint32_t)((p + nprocs - 1) % nprocs), 0,
+        tb_enter(b, p, t += MS(2), sendrecv);
+        tb_mpi_send(b, p, t, TB_WORLD, (uint32_t)((p + 1) % nprocs), 0, BYTES);
+        tb_mpi_recv(b, p, t + MS(1), TB_WORLD, (uint32_t)((p + nprocs - 1) % nprocs), 0,
                     BYTES);
-        tb_leave(b, p, *t += MS(1), sendrecv);
+        tb_leave(b, p, t += MS(1), sendrecv);
         if (s % 10 == 0)
-            tb_collective_call(b, p, "MPI_Allreduce", *t + MS(1), *t + MS(2),
+            tb_collective_call(b, p, "MPI_Allreduce", t + MS(1), t + MS(2),
                                OTF2_COLLECTIVE_OP_ALLREDUCE, TB_WORLD, TB_NO_ROOT);
         if (s % 25 == 0)
-            tb_collective_call(b, p, "MPI_Gather", *t + MS(2), *t + MS(3),
+            tb_collective_call(b, p, "MPI_Gather", t + MS(2), t + MS(3),
                                OTF2_COLLECTIVE_OP_GATHER, TB_WORLD, 0);
-        *t += MS(3);
+        t += MS(3);
     }
 }
 
 static void record(const char *name, int nprocs, char *dir, size_t len)
 {
-    struct tb *b;
-
-    snprintf(dir, len, "%s/%s%d", top, name, nprocs);
-    cr_assert_not_null(b = tb_open(dir, nprocs), "cannot open a trace in %s", dir);
-    for (int p = 0; p < nprocs; p++) {
-        uint64_t t = MS(1);
-
-        solve(b, p, nprocs, &t);
-    }
-    cr_assert_eq(tb_close(b), 0, "cannot write the trace");
+    sm_write(top, name, nprocs, solve, dir, len);
 }
 
 static struct sm_run got;

@@ -193,9 +193,15 @@ static const int counts_2_4_8[3] = {2, 4, 8};
 #define ROWS 103
 #define ROW 8
 
+/* The rows of `total` that rank holds of nprocs in a block distribution. */
+static uint64_t block_rows(int total, int rank, int nprocs)
+{
+    return (uint64_t)(total / nprocs + (rank < total % nprocs));
+}
+
 static uint64_t rows_of(int rank, int nprocs)
 {
-    return (uint64_t)(ROWS / nprocs + (rank < ROWS % nprocs));
+    return block_rows(ROWS, rank, nprocs);
 }
 
 static void gather_rows(struct sr_run *b, int p, const int *c)
@@ -255,22 +261,30 @@ Test(scale_vsizes, a_gatherv_of_a_block_distribution_gives_each_rank_its_rows)
     sr_recorded_free(&r);
 }
 
-/* The same rows gathered by every process (MPI_Allgatherv, no root): each sends its
- * rows to each of the P - 1 others and receives all the others' */
-static void allgather_rows(struct sr_run *b, int p, const int *c)
+/* `total` rows in a block distribution gathered by every process (MPI_Allgatherv, no
+ * root): each sends its rows to each of the P - 1 others and receives all the
+ * others' */
+static void allgather_block(struct sr_run *b, int p, int total)
 {
     struct pz_scale_event e = {.kind = PZ_REC_COLL_BEGIN, .comm = SR_WORLD, .posted_by = -1};
     int P = b->run.nprocs;
     struct sr_truth t = {-1, 0, P, 1, -1};
+    uint64_t own = block_rows(total, p, P);
 
-    (void)c;
     sr_step(b, p, PZ_SCALE_CALL, SR_ALLTOALL, C / P);
     sr_event(b, p, &e, &t);
     e.kind = PZ_REC_COLL_END;
     e.coll_op = OTF2_COLLECTIVE_OP_ALLGATHERV;
-    e.bytes = (uint64_t)(P - 1) * ROW * rows_of(p, P);
-    e.bytes2 = ROW * (ROWS - rows_of(p, P));
+    e.bytes = (uint64_t)(P - 1) * ROW * own;
+    e.bytes2 = ROW * ((uint64_t)total - own);
     sr_event(b, p, &e, &t);
+}
+
+/* The same ROWS rows gathered by every process. */
+static void allgather_rows(struct sr_run *b, int p, const int *c)
+{
+    (void)c;
+    allgather_block(b, p, ROWS);
 }
 
 static void prog_allgather_rows(struct sr_run *b, int p, const int *c, void *arg)
@@ -304,25 +318,10 @@ Test(scale_vsizes, an_allgatherv_of_a_block_distribution_gives_each_rank_its_row
 
 #define EVEN_ROWS 1000
 
-static uint64_t even_rows_of(int rank, int nprocs)
-{
-    return (uint64_t)(EVEN_ROWS / nprocs + (rank < EVEN_ROWS % nprocs));
-}
-
 static void allgather_even(struct sr_run *b, int p, const int *c)
 {
-    struct pz_scale_event e = {.kind = PZ_REC_COLL_BEGIN, .comm = SR_WORLD, .posted_by = -1};
-    int P = b->run.nprocs;
-    struct sr_truth t = {-1, 0, P, 1, -1};
-
     (void)c;
-    sr_step(b, p, PZ_SCALE_CALL, SR_ALLTOALL, C / P);
-    sr_event(b, p, &e, &t);
-    e.kind = PZ_REC_COLL_END;
-    e.coll_op = OTF2_COLLECTIVE_OP_ALLGATHERV;
-    e.bytes = (uint64_t)(P - 1) * ROW * even_rows_of(p, P);
-    e.bytes2 = ROW * (EVEN_ROWS - even_rows_of(p, P));
-    sr_event(b, p, &e, &t);
+    allgather_block(b, p, EVEN_ROWS);
 }
 
 static void prog_allgather_even(struct sr_run *b, int p, const int *c, void *arg)
