@@ -1,19 +1,18 @@
 /* The sizes of "v" collectives whose members move different amounts (struct sp_vsizes):
- * from the sizes each process recorded at each count, a block distribution of N(P)
- * items by communicator rank (ceil(N / n) for the first N mod n ranks, floor(N / n) for
- * the others), N an exact form of P (where every recording's members move even shares,
- * items of the largest of 8, 4, 2 and 1 bytes that divides them all), or else one size
- * per class of position in the grid, each an exact form.  A form is taken only when it
- * gives every process of every recording its sizes, the root's being the sum of the
- * others'.  Sizes that differ between members of one class of position in a
- * recording follow no place: the data decide them (the keys a sample sort sends to
- * each bucket).  Their mean is fitted as a function of P (per pair of members in an
- * Alltoallv, whose totals sent and received all processes conserve; what a member other
- * than the root sends into it or gets out of it in a Gatherv or Scatterv), and each
- * member moves it times a ratio drawn,
- * deterministically by its rank and the event, among the ratios of the recorded sizes
- * to their mean at the recording nearest P (the recorded spread, its shape kept, as
- * scale_vary.h draws computations); the largest, fitted as for any other event, would
+ * from the sizes each process recorded at each count, a block distribution of N(P) items
+ * by communicator rank (ceil(N / n) for the first N mod n ranks, floor(N / n) for the
+ * others), N an exact form of P (where every recording's members move even shares, items
+ * of the largest of 8, 4, 2 and 1 bytes that divides them all), or else one size per
+ * class of position in the grid, each an exact form.  A form is taken only when it gives
+ * every process of every recording its sizes, the root's being the sum of the others'.
+ * Sizes that differ between members of one class of position in a recording follow no
+ * place: the data decide them (the keys a sample sort sends to each bucket).  Their mean
+ * is fitted as a function of P (per pair of members in an Alltoallv, whose totals sent
+ * and received all processes conserve; what a member other than the root sends into it
+ * or gets out of it in a Gatherv or Scatterv), and each member moves it times a ratio
+ * drawn, deterministically by its rank and the event, among the ratios of the recorded
+ * sizes to their mean at the recording nearest P (the recorded spread, its shape kept,
+ * as scale_vary.h draws computations); the largest, fitted as for any other event, would
  * also move the mean, and its form over a few counts is no trend.  Otherwise the largest
  * size stands for every member (scale_numbers.c).  From every member's sizes at P come
  * the bytes each sends each other (sp_vsizes_pairs), which the synthesized records'
@@ -600,7 +599,8 @@ int sp_vsizes_fit(const struct pz_scale_program *m, const struct sp_event *e,
         return 0;
     if (!(v = calloc(1, sizeof(*v))))
         return -1;
-    if (each_member(m, e, seen, differ, &s0) != 1 && each_member(m, e, seen, differ, &s1) != 1) {
+    if (each_member(m, e, seen, differ, &s0) != 1 &&
+        each_member(m, e, seen, differ, &s1) != 1) {
         if (fit_block(m, e, seen, v) == 0)
             *out = v;
         else

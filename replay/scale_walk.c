@@ -130,7 +130,8 @@ int sp_matches(const struct pz_scale_program *m, size_t run, uint32_t proc, uint
 
 /* The loops directly in loop node k's body that ran no iteration the last time they
  * were walked (counted[]), as bits in their order (the first 64). */
-static uint64_t idle_loops(const struct pz_scale_program *m, uint32_t k, const uint32_t *counted)
+static uint64_t idle_loops(const struct pz_scale_program *m, uint32_t k,
+                           const uint32_t *counted)
 {
     uint64_t idle = 0;
     uint32_t bit = 0;
